@@ -1,0 +1,64 @@
+import { Elysia } from "elysia";
+import { systemClock, type Clock } from "./clock.ts";
+import { DEFAULT_CONFIG, type ServerConfig } from "./config.ts";
+import type { AppContext, LogEntry } from "./context.ts";
+import { httpContract } from "./http/contract.ts";
+import { ok } from "./http/envelope.ts";
+import { MemoryRateLimiter, type RateLimiter } from "./http/rate-limit.ts";
+import { adminRoutes } from "./modules/admin/index.ts";
+import { docsRoutes } from "./modules/docs/index.ts";
+import { configurationRoutes, initRoutes } from "./modules/event-types/index.ts";
+import { EventTypeService } from "./modules/event-types/service.ts";
+import { TimeSlotService } from "./modules/time-slots/service.ts";
+import { timeSlotRoutes } from "./modules/time-slots/index.ts";
+import { timezoneRoutes } from "./modules/timezones/index.ts";
+import type { Store } from "./store/types.ts";
+
+/** What an app is built from; everything but the store has a default. */
+export interface AppDependencies {
+  store: Store;
+  clock?: Clock;
+  config?: Partial<ServerConfig>;
+  rateLimiter?: RateLimiter;
+  log?: (entry: LogEntry) => void;
+}
+
+/** Writes log lines as JSON to stderr. */
+export const stderrLog = (entry: LogEntry): void => {
+  const error = entry.error instanceof Error ? { error: entry.error.message, stack: entry.error.stack } : {};
+  console.error(JSON.stringify({ time: new Date().toISOString(), level: entry.level, message: entry.message, requestId: entry.requestId, ...error }));
+};
+
+/**
+ * Builds the whole HTTP application from its dependencies. Tests build a fresh one per test and
+ * call `app.handle(request)`; `npm start` builds one on the configured SQLite file and listens.
+ */
+export function createApp(deps: AppDependencies) {
+  const config: ServerConfig = { ...DEFAULT_CONFIG, ...deps.config };
+  const ctx: AppContext = {
+    store: deps.store,
+    clock: deps.clock ?? systemClock,
+    config,
+    rateLimiter: deps.rateLimiter ?? new MemoryRateLimiter(config.rateLimit.limit, config.rateLimit.windowSeconds),
+    log: deps.log ?? stderrLog,
+  };
+  const slots = new TimeSlotService(ctx.store);
+  const eventTypes = new EventTypeService(ctx.store, slots, config);
+
+  const publicApi = (prefix: string) =>
+    new Elysia({ prefix })
+      .use(timezoneRoutes())
+      .use(timeSlotRoutes(ctx, slots))
+      .use(configurationRoutes(ctx, eventTypes))
+      .use(initRoutes(ctx, eventTypes));
+
+  const app: Elysia = new Elysia({ normalize: false })
+    .use(httpContract(ctx, () => app.routes))
+    // A bare JSON route through the same contract: for load balancers, and the benchmark's baseline.
+    .get("/health", () => ok({ status: "ok" }))
+    .use(publicApi(""))
+    .use(publicApi(config.aliasPrefix))
+    .use(docsRoutes(ctx))
+    .use(adminRoutes(ctx)) as unknown as Elysia;
+  return app;
+}

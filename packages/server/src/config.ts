@@ -1,0 +1,55 @@
+/** Settings of one server instance; every one has an environment variable (see README). */
+export interface ServerConfig {
+  /** TCP port of `npm start`. */
+  port: number;
+  /** SQLite file, or `:memory:`. */
+  databasePath: string;
+  /** Bearer key of the organizer admin API; `/admin` answers 404 while unset. */
+  adminKey: string | null;
+  /** Path prefix under which the public API is served a second time. */
+  aliasPrefix: string;
+  /** Public origin of the server as visitors reach it, for absolute links; null derives it from the request. */
+  publicUrl: string | null;
+  rateLimit: { limit: number; windowSeconds: number };
+  /** Largest request body accepted, in bytes. */
+  maxBodyBytes: number;
+  /** Trust the first `X-Forwarded-For` address as the client's (only behind a proxy you run). */
+  trustProxy: boolean;
+  stripe: { publishableKey: string | null };
+}
+
+/** Defaults for a local development server. */
+export const DEFAULT_CONFIG: ServerConfig = {
+  port: 3000,
+  databasePath: "./data/booking.sqlite",
+  adminKey: null,
+  aliasPrefix: "/booking-api",
+  publicUrl: null,
+  rateLimit: { limit: 60, windowSeconds: 60 },
+  maxBodyBytes: 64 * 1024,
+  trustProxy: false,
+  stripe: { publishableKey: null },
+};
+
+/** Reads the configuration from environment variables, failing loudly on malformed numbers. */
+export function configFromEnv(env: Record<string, string | undefined>): ServerConfig {
+  const int = (name: string, fallback: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === "") return fallback;
+    if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number, got "${raw}"`);
+    return Number(raw);
+  };
+  const alias = env.BOOKING_ALIAS_PREFIX ?? DEFAULT_CONFIG.aliasPrefix;
+  if (!/^\/[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(alias)) throw new Error(`BOOKING_ALIAS_PREFIX must look like /booking-api, got "${alias}"`);
+  return {
+    port: int("PORT", DEFAULT_CONFIG.port),
+    databasePath: env.BOOKING_DB || DEFAULT_CONFIG.databasePath,
+    adminKey: env.BOOKING_ADMIN_KEY || null,
+    aliasPrefix: alias,
+    publicUrl: env.BOOKING_PUBLIC_URL ? env.BOOKING_PUBLIC_URL.replace(/\/+$/, "") : null,
+    rateLimit: { limit: int("RATE_LIMIT_PER_MINUTE", DEFAULT_CONFIG.rateLimit.limit), windowSeconds: 60 },
+    maxBodyBytes: DEFAULT_CONFIG.maxBodyBytes,
+    trustProxy: env.BOOKING_TRUST_PROXY === "1" || env.BOOKING_TRUST_PROXY === "true",
+    stripe: { publishableKey: env.STRIPE_PUBLISHABLE_KEY || null },
+  };
+}

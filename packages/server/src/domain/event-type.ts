@@ -1,0 +1,84 @@
+import type { LocationType, CustomFieldType, TimeRange, Weekday } from "@booking/wire";
+
+/** A custom field as stored: every property resolved. */
+export interface CustomFieldDefinition {
+  uuid: string;
+  label: string;
+  name: string;
+  type: CustomFieldType;
+  required: boolean;
+  order: number;
+  options?: string[];
+  placeholder?: string;
+}
+
+/** Opening hours of an event type in its own zone. */
+export interface AvailabilityRules {
+  weekly: Partial<Record<Weekday, TimeRange[]>>;
+  overrides: { date: string; ranges: TimeRange[] }[];
+}
+
+/** Every setting of an event type with its defaults applied; what the store keeps. */
+export interface EventTypeSettings {
+  title: string;
+  description: string;
+  timezone: string;
+  durationMinutes: number;
+  slotIntervalMinutes: number;
+  seats: number;
+  holdMinutes: number;
+  bufferBeforeMinutes: number;
+  bufferAfterMinutes: number;
+  minNoticeMinutes: number;
+  horizonDays: number;
+  rescheduleNoticeMinutes: number;
+  cancelNoticeMinutes: number;
+  availability: AvailabilityRules;
+  locations: { type: LocationType; value: string | null }[];
+  customFields: CustomFieldDefinition[];
+  payment: { amount: number; currency: string; providerAccountId: string } | null;
+  webhookUrl: string | null;
+  locale: { preset: string; startDayOfWeek: "monday" | "sunday"; texts: Record<string, string> };
+  theme: { mode: "light" | "dark" | "auto"; borderRadius: string; colors: Record<string, string> };
+  profileImage: string | null;
+  calendarTitle: string | null;
+  compact: boolean;
+  externalBooking: boolean;
+  maxGuests: number;
+}
+
+const workday = [{ start: "09:00", end: "17:00" }];
+
+/** Defaults of a new event type: weekdays 9-17, 30-minute meetings, one seat, a day's notice rules. */
+export const DEFAULT_SETTINGS: Omit<EventTypeSettings, "title"> = {
+  description: "",
+  timezone: "UTC",
+  durationMinutes: 30,
+  slotIntervalMinutes: 30,
+  seats: 1,
+  holdMinutes: 10,
+  bufferBeforeMinutes: 0,
+  bufferAfterMinutes: 0,
+  minNoticeMinutes: 60,
+  horizonDays: 60,
+  rescheduleNoticeMinutes: 1440,
+  cancelNoticeMinutes: 1440,
+  availability: {
+    weekly: { monday: workday, tuesday: workday, wednesday: workday, thursday: workday, friday: workday, saturday: [], sunday: [] },
+    overrides: [],
+  },
+  locations: [{ type: "video-meet", value: null }],
+  customFields: [],
+  payment: null,
+  webhookUrl: null,
+  locale: { preset: "en", startDayOfWeek: "monday", texts: {} },
+  theme: { mode: "light", borderRadius: "8px", colors: {} },
+  profileImage: null,
+  calendarTitle: null,
+  compact: false,
+  externalBooking: false,
+  maxGuests: 10,
+};
+
+/** Upper-case merge tag of a field name (`company_size` -> `COMPANY_SIZE`). */
+export const mergeTagOf = (name: string): string => name.toUpperCase();

@@ -1,0 +1,135 @@
+import { DateTime } from "luxon";
+import { WEEKDAYS, type TimeRange } from "@booking/wire";
+import type { AvailabilityRules } from "./event-type.ts";
+
+/** The parts of an event type's settings that decide which slots exist. */
+export interface SlotRules {
+  timezone: string;
+  availability: AvailabilityRules;
+  durationMinutes: number;
+  slotIntervalMinutes: number;
+  seats: number;
+  bufferBeforeMinutes: number;
+  bufferAfterMinutes: number;
+  minNoticeMinutes: number;
+  horizonDays: number;
+}
+
+/** A reservation that takes a seat now (confirmed, or held and not yet expired), in epoch ms. */
+export interface BusyInterval {
+  startMs: number;
+  endMs: number;
+}
+
+/** A candidate slot with its seat count, in epoch ms. */
+export interface Slot {
+  startMs: number;
+  endMs: number;
+  seats: number;
+  freeSeats: number;
+}
+
+const MINUTE = 60_000;
+
+/**
+ * Open intervals (epoch ms, sorted, merged when touching) of the organizer's hours for every local
+ * day that meets [fromMs, untilMs). Wall-clock hours are turned into instants by luxon in the
+ * organizer's zone, so a day that skips or repeats an hour has exactly as much real time as it has.
+ */
+export function openIntervals(rules: Pick<SlotRules, "timezone" | "availability">, fromMs: number, untilMs: number): [number, number][] {
+  const zone = rules.timezone;
+  const overrides = new Map(rules.availability.overrides.map((o) => [o.date, o.ranges]));
+  const intervals: [number, number][] = [];
+  let day = DateTime.fromMillis(fromMs, { zone }).startOf("day").minus({ days: 1 });
+  const lastDay = DateTime.fromMillis(untilMs, { zone }).startOf("day").plus({ days: 1 });
+  while (day <= lastDay) {
+    const iso = day.toISODate()!;
+    const ranges: TimeRange[] = overrides.get(iso) ?? rules.availability.weekly[WEEKDAYS[day.weekday - 1]!] ?? [];
+    for (const range of ranges) {
+      const start = wallClock(day, range.start).toMillis();
+      const end = wallClock(day, range.end).toMillis();
+      if (end > start && end > fromMs && start < untilMs) intervals.push([start, end]);
+    }
+    day = day.plus({ days: 1 });
+  }
+  intervals.sort((a, b) => a[0] - b[0]);
+  const merged: [number, number][] = [];
+  for (const iv of intervals) {
+    const last = merged[merged.length - 1];
+    if (last && iv[0] <= last[1]) last[1] = Math.max(last[1], iv[1]);
+    else merged.push([iv[0], iv[1]]);
+  }
+  return merged;
+}
+
+/** "HH:MM" of a local day as a zoned DateTime; "24:00" is the next midnight. */
+function wallClock(day: DateTime, hhmm: string): DateTime {
+  const [hour, minute] = hhmm.split(":").map(Number) as [number, number];
+  if (hour === 24) return day.plus({ days: 1 }).startOf("day");
+  // luxon moves a wall time that does not exist (spring-forward gap) forward by the gap,
+  // and takes the earlier of two instants for a repeated (fall-back) wall time.
+  return day.set({ hour, minute, second: 0, millisecond: 0 });
+}
+
+/**
+ * Every slot whose start lies in [fromMs, untilMs), with its free seats given the busy reservations.
+ *
+ * Slots step through each open interval in real minutes from its start, so across a DST change
+ * they stay evenly spaced in real time. A slot is offered only after the minimum notice from `nowMs`
+ * and on a day no later than the horizon (days from today in the organizer's zone). A reservation
+ * at exactly the slot's times takes one of its seats; any other reservation whose buffered span
+ * overlaps the slot's buffered span blocks the slot entirely, since the organizer cannot be in two
+ * different meetings at once.
+ */
+export function slotsBetween(rules: SlotRules, fromMs: number, untilMs: number, busy: BusyInterval[], nowMs: number): Slot[] {
+  const durationMs = rules.durationMinutes * MINUTE;
+  const stepMs = rules.slotIntervalMinutes * MINUTE;
+  const before = rules.bufferBeforeMinutes * MINUTE;
+  const after = rules.bufferAfterMinutes * MINUTE;
+  const earliest = nowMs + rules.minNoticeMinutes * MINUTE;
+  const latestStart = horizonEnd(rules, nowMs);
+  const sorted = [...busy].sort((a, b) => a.startMs - b.startMs);
+  const longest = sorted.reduce((m, b) => Math.max(m, b.endMs - b.startMs), 0);
+
+  const slots: Slot[] = [];
+  for (const [open, close] of openIntervals(rules, fromMs, untilMs)) {
+    for (let start = open; start + durationMs <= close; start += stepMs) {
+      if (start < fromMs || start < earliest) continue;
+      if (start >= untilMs || start >= latestStart) break;
+      const end = start + durationMs;
+      slots.push({ startMs: start, endMs: end, seats: rules.seats, freeSeats: freeSeatsOf(sorted, longest, start, end, before, after, rules.seats) });
+    }
+  }
+  return slots;
+}
+
+/** First instant after the last bookable day (today plus `horizonDays`, organizer's zone). */
+export function horizonEnd(rules: Pick<SlotRules, "timezone" | "horizonDays">, nowMs: number): number {
+  return DateTime.fromMillis(nowMs, { zone: rules.timezone }).startOf("day").plus({ days: rules.horizonDays + 1 }).toMillis();
+}
+
+function freeSeatsOf(sorted: BusyInterval[], longest: number, start: number, end: number, before: number, after: number, seats: number): number {
+  // Buffered spans overlap when busy.start - before < end + after and busy.end + after > start - before.
+  let hi = upperBound(sorted, end + after + before);
+  let taken = 0;
+  while (hi-- > 0) {
+    const b = sorted[hi]!;
+    if (b.startMs + longest + after + before <= start) break;
+    if (b.endMs + after + before <= start) continue;
+    if (b.startMs === start && b.endMs === end) taken++;
+    else return 0;
+  }
+  return Math.max(0, seats - taken);
+}
+
+/** Index of the first busy interval starting at or after `ms`. */
+function upperBound(sorted: BusyInterval[], ms: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]!.startMs < ms) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,40 @@
+import { createApp, stderrLog } from "./app.ts";
+import { systemClock } from "./clock.ts";
+import { configFromEnv } from "./config.ts";
+import { seedDemo } from "./seed.ts";
+import { openSqliteStore } from "./store/sqlite.ts";
+
+/** `npm start`: the API on the embedded SQLite file, seeded with a demo on first run. */
+async function main(): Promise<void> {
+  const config = configFromEnv(process.env);
+  const store = openSqliteStore(config.databasePath);
+  const seeded = await seedDemo(store, () => systemClock.now());
+  const app = createApp({ store, config, clock: systemClock, log: stderrLog });
+  // Bodies over the API limit are refused by the contract; Bun's own cap only stops absurd uploads early.
+  app.listen({ port: config.port, maxRequestBodySize: 1024 * 1024 });
+  const server = app.server!;
+  const base = `http://localhost:${server.port}`;
+  console.log(`Booking API listening on ${base} (SQLite: ${config.databasePath})`);
+  console.log(`API docs: ${base}/docs   OpenAPI: ${base}/openapi.json`);
+  if (seeded.length > 0) {
+    console.log("\nDemo event types created (tokens are shown only now):");
+    for (const et of seeded) {
+      console.log(`  #${et.id} ${et.title}${et.disabled ? " [disabled]" : ""}\n      API token:      ${et.token}\n      override token: ${et.overrideToken}`);
+    }
+    console.log(`\nTry: curl -H "Authorization: Bearer ${seeded[0]!.token}" "${base}/configuration"`);
+  }
+  if (!config.adminKey) console.log("The admin API (/admin) is off; set BOOKING_ADMIN_KEY to turn it on.");
+
+  const stop = async () => {
+    await server.stop();
+    await store.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+main().catch((error) => {
+  console.error(`Could not start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,50 @@
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context.ts";
+import { ApiError } from "../../http/errors.ts";
+import { ok, done } from "../../http/envelope.ts";
+import { bearerToken, hashToken, sameSecret } from "../../http/tokens.ts";
+import { EventTypeCreate, EventTypePatch, RegenerateTokenBody, ReservationListQuery } from "./model.ts";
+import { AdminService } from "./service.ts";
+
+/**
+ * The organizer admin API under `/admin`, behind `Authorization: Bearer $BOOKING_ADMIN_KEY`.
+ * Not mounted at all without a configured key, so `/admin` is then an ordinary 404.
+ */
+export const adminRoutes = (ctx: AppContext) => {
+  const adminKey = ctx.config.adminKey;
+  if (!adminKey) return new Elysia();
+  const admin = new AdminService(ctx.store, () => ctx.clock.now());
+  const idOf = (raw: string): number => {
+    if (!/^\d{1,12}$/.test(raw)) throw new ApiError("not_found", `No event type with id ${raw.slice(0, 40)}.`);
+    return Number(raw);
+  };
+
+  return new Elysia({ prefix: "/admin" })
+    .onTransform(async ({ request }) => {
+      const token = bearerToken(request.headers.get("authorization"));
+      if (token && sameSecret(token, adminKey)) return;
+      if (token && (await ctx.store.eventTypes.byTokenHash(hashToken(token)))) {
+        throw new ApiError("forbidden", "An event type's API token cannot use the admin API.");
+      }
+      throw new ApiError("unauthenticated", "Send the admin key as Authorization: Bearer <BOOKING_ADMIN_KEY>.");
+    })
+    .get("/event-types", async () => ok(await admin.list()))
+    .post("/event-types", async ({ body }) => ok(await admin.create(body)), { body: EventTypeCreate })
+    .get("/event-types/:id", async ({ params }) => ok(await admin.get(idOf(params.id))))
+    .patch("/event-types/:id", async ({ params, body }) => ok(await admin.update(idOf(params.id), body)), { body: EventTypePatch })
+    .delete("/event-types/:id", async ({ params }) => {
+      await admin.delete(idOf(params.id));
+      return done("Event type deleted with its reservations.");
+    })
+    .post("/event-types/:id/disable", async ({ params }) => ok(await admin.setDisabled(idOf(params.id), true)))
+    .post("/event-types/:id/enable", async ({ params }) => ok(await admin.setDisabled(idOf(params.id), false)))
+    .post("/event-types/:id/token", async ({ params, body }) => ok(await admin.regenerateToken(idOf(params.id), body.kind ?? "api")), {
+      transform(context) {
+        context.body ??= {};
+      },
+      body: RegenerateTokenBody,
+    })
+    .get("/event-types/:id/reservations", async ({ params, query }) => ok(await admin.reservations(idOf(params.id), query)), {
+      query: ReservationListQuery,
+    });
+};

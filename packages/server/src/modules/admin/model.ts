@@ -1,0 +1,18 @@
+import { Type } from "@sinclair/typebox";
+import { EventTypeCreate, EventTypePatch, RESERVATION_STATUSES } from "@booking/wire";
+
+export { EventTypeCreate, EventTypePatch };
+
+/** Query of the organizer's reservation list; days in the event type's zone unless `timezone` is given. */
+export const ReservationListQuery = Type.Object({
+  from: Type.String({ format: "date" }),
+  until: Type.String({ format: "date" }),
+  status: Type.Optional(Type.Union(RESERVATION_STATUSES.map((s) => Type.Literal(s)))),
+  timezone: Type.Optional(Type.String()),
+});
+
+/** Body of the token regeneration route. */
+export const RegenerateTokenBody = Type.Object(
+  { kind: Type.Optional(Type.Union([Type.Literal("api"), Type.Literal("override")])) },
+  { additionalProperties: false },
+);

@@ -1,0 +1,216 @@
+import { DateTime } from "luxon";
+import { WEEKDAYS, type EventTypeCreate, type EventTypePatch, type TimeRange } from "@booking/wire";
+import { DEFAULT_SETTINGS, type CustomFieldDefinition, type EventTypeSettings } from "../../domain/event-type.ts";
+import { addError, ApiError, ValidationFailed } from "../../http/errors.ts";
+import { hashToken, newToken } from "../../http/tokens.ts";
+import type { EventTypeRecord, ReservationRecord, Store } from "../../store/types.ts";
+import { currentStatus } from "../event-types/service.ts";
+import { isZone, utc } from "../time-slots/service.ts";
+
+/** The organizer's view of an event type: settings and state, never token hashes. */
+export type EventTypeView = EventTypeSettings & { id: number; disabled: boolean; createdAt: string; updatedAt: string };
+
+/** Answer of create and token regeneration: the plain tokens, shown this once. */
+export interface IssuedTokens {
+  id: number;
+  token?: string;
+  overrideToken?: string;
+}
+
+const THEME_COLORS = ["primary", "background", "text", "muted", "border", "danger"];
+const CSS_LENGTH = /^(0|\d{1,4}(\.\d{1,3})?(px|rem|em|%))$/;
+// Colours reach the calendar's style sheet; allow colour syntax, never a way out of the declaration.
+const CSS_COLOR = /^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,30}|(rgb|rgba|hsl|hsla|oklch|oklab|lab|lch|color)\([0-9a-zA-Z.,%/ +-]{1,80}\))$/;
+
+/** Organizer operations on event types, shared by the admin API and (later) other organizer channels. */
+export class AdminService {
+  constructor(private readonly store: Store, private readonly now: () => number) {}
+
+  async list(): Promise<EventTypeView[]> {
+    return (await this.store.eventTypes.list()).map(viewOf);
+  }
+
+  async get(id: number): Promise<EventTypeView> {
+    return viewOf(await this.existing(id));
+  }
+
+  async create(input: EventTypeCreate): Promise<EventTypeView & Required<Omit<IssuedTokens, "id">>> {
+    const { disabled, ...changes } = input;
+    const settings = resolveSettings({ ...DEFAULT_SETTINGS, title: input.title }, changes);
+    const token = newToken("bk_");
+    const overrideToken = newToken("bko_");
+    const record = await this.store.eventTypes.create(
+      { disabled: disabled ?? false, tokenHash: hashToken(token), overrideTokenHash: hashToken(overrideToken), settings },
+      new Date(this.now()).toISOString(),
+    );
+    return { ...viewOf(record), token, overrideToken };
+  }
+
+  async update(id: number, patch: EventTypePatch): Promise<EventTypeView> {
+    const current = await this.existing(id);
+    const { disabled, ...changes } = patch;
+    const settings = resolveSettings(current.settings, changes);
+    const updated = await this.store.eventTypes.update(id, { settings, ...(disabled === undefined ? {} : { disabled }) }, new Date(this.now()).toISOString());
+    if (!updated) throw notFound(id);
+    return viewOf(updated);
+  }
+
+  async setDisabled(id: number, disabled: boolean): Promise<EventTypeView> {
+    await this.existing(id);
+    const updated = await this.store.eventTypes.update(id, { disabled }, new Date(this.now()).toISOString());
+    if (!updated) throw notFound(id);
+    return viewOf(updated);
+  }
+
+  async delete(id: number): Promise<void> {
+    if (!(await this.store.eventTypes.delete(id))) throw notFound(id);
+  }
+
+  /** Issues a new API token (or override token); the old one stops working at once. */
+  async regenerateToken(id: number, kind: "api" | "override"): Promise<IssuedTokens> {
+    await this.existing(id);
+    const token = newToken(kind === "api" ? "bk_" : "bko_");
+    const change = kind === "api" ? { tokenHash: hashToken(token) } : { overrideTokenHash: hashToken(token) };
+    await this.store.eventTypes.update(id, change, new Date(this.now()).toISOString());
+    return kind === "api" ? { id, token } : { id, overrideToken: token };
+  }
+
+  async reservations(id: number, query: { from: string; until: string; status?: ReservationRecord["status"]; timezone?: string }) {
+    const eventType = await this.existing(id);
+    const errors: Record<string, string[]> = {};
+    const zone = query.timezone ?? eventType.settings.timezone;
+    if (!isZone(zone)) addError(errors, "timezone", "Unknown IANA timezone.");
+    const from = DateTime.fromISO(query.from, { zone: isZone(zone) ? zone : "UTC" });
+    const until = DateTime.fromISO(query.until, { zone: isZone(zone) ? zone : "UTC" });
+    if (!from.isValid) addError(errors, "from", "Expected a calendar date, YYYY-MM-DD.");
+    if (!until.isValid) addError(errors, "until", "Expected a calendar date, YYYY-MM-DD.");
+    if (from.isValid && until.isValid && until < from) addError(errors, "until", "Must not be before from.");
+    if (from.isValid && until.isValid && until.diff(from, "days").days > 366) addError(errors, "until", "The range spans at most 366 days.");
+    ValidationFailed.check(errors);
+    const nowMs = this.now();
+    // A stored `held` whose time passed is `expired` for the organizer too, so filter after deriving.
+    const rows = await this.store.reservations.list(id, {
+      fromMs: from.startOf("day").toMillis(),
+      untilMs: until.plus({ days: 1 }).startOf("day").toMillis(),
+      ...(query.status === "held" || query.status === "expired" ? {} : query.status ? { status: query.status } : {}),
+      limit: 5000,
+    });
+    return rows
+      .map((r) => ({ r, status: currentStatus(r, nowMs) }))
+      .filter(({ status }) => query.status === undefined || status === query.status)
+      .map(({ r, status }) => ({
+        uuid: r.uuid,
+        status,
+        start: DateTime.fromMillis(r.startMs, { zone }).toISO({ suppressMilliseconds: true }),
+        end: DateTime.fromMillis(r.endMs, { zone }).toISO({ suppressMilliseconds: true }),
+        startIso8601: utc(r.startMs),
+        endIso8601: utc(r.endMs),
+        heldUntil: r.heldUntilMs === null ? null : utc(r.heldUntilMs),
+        email: r.email,
+        firstname: r.firstname,
+        lastname: r.lastname,
+        phone: r.phone,
+        timezone: r.timezone,
+        location: r.location,
+        guests: r.guests,
+        customFields: r.customFields,
+        createdAt: utc(r.createdAtMs),
+      }));
+  }
+
+  private async existing(id: number): Promise<EventTypeRecord> {
+    const record = await this.store.eventTypes.byId(id);
+    if (!record) throw notFound(id);
+    return record;
+  }
+}
+
+const notFound = (id: number) => new ApiError("not_found", `No event type with id ${id}.`);
+
+function viewOf(r: EventTypeRecord): EventTypeView {
+  return { id: r.id, ...r.settings, disabled: r.disabled, createdAt: r.createdAt, updatedAt: r.updatedAt };
+}
+
+/**
+ * Applies a checked change to settings. Top-level keys replace, except `locale` and `theme`, which
+ * merge one level deep so a change of `theme.mode` keeps the colours. Rules a schema cannot say
+ * (real zones and dates, ordered ranges, unique names) are checked here, all at once.
+ */
+export function resolveSettings(base: EventTypeSettings, change: Omit<EventTypePatch, "disabled">): EventTypeSettings {
+  const errors: Record<string, string[]> = {};
+  const next: EventTypeSettings = {
+    ...base,
+    ...stripUndefined(change),
+    locale: { ...base.locale, ...stripUndefined(change.locale ?? {}) },
+    theme: { ...base.theme, ...stripUndefined(change.theme ?? {}) },
+    availability: change.availability ? { weekly: { ...change.availability.weekly }, overrides: change.availability.overrides ?? [] } : base.availability,
+    locations: change.locations ? change.locations.map((l) => ({ type: l.type, value: l.value ?? null })) : base.locations,
+    customFields: change.customFields ? resolveCustomFields(change.customFields, errors) : base.customFields,
+    payment: change.payment === undefined ? base.payment : change.payment && { ...change.payment, currency: change.payment.currency.toLowerCase() },
+  };
+
+  if (!isZone(next.timezone)) addError(errors, "timezone", "Unknown IANA timezone.");
+  for (const day of WEEKDAYS) checkRanges(next.availability.weekly[day] ?? [], `availability.weekly.${day}`, errors);
+  const seenDates = new Set<string>();
+  next.availability.overrides.forEach((o, i) => {
+    if (!DateTime.fromISO(o.date).isValid || !/^\d{4}-\d{2}-\d{2}$/.test(o.date)) addError(errors, `availability.overrides.${i}.date`, "Expected a calendar date, YYYY-MM-DD.");
+    if (seenDates.has(o.date)) addError(errors, `availability.overrides.${i}.date`, "Each date may have one override.");
+    seenDates.add(o.date);
+    checkRanges(o.ranges, `availability.overrides.${i}.ranges`, errors);
+  });
+  if (new Set(next.locations.map((l) => l.type)).size !== next.locations.length) addError(errors, "locations", "Each location type may appear once.");
+  if (next.locations.length === 0) addError(errors, "locations", "Enable at least one location.");
+  if (next.webhookUrl !== null && !isHttpUrl(next.webhookUrl)) addError(errors, "webhookUrl", "Expected an http(s) URL.");
+  if (next.profileImage !== null && next.profileImage !== "" && !isHttpUrl(next.profileImage)) addError(errors, "profileImage", "Expected an http(s) URL.");
+  try {
+    Intl.getCanonicalLocales(next.locale.preset);
+  } catch {
+    addError(errors, "locale.preset", "Expected a BCP 47 language tag such as en or de-AT.");
+  }
+  if (!CSS_LENGTH.test(next.theme.borderRadius)) addError(errors, "theme.borderRadius", "Expected a CSS length such as 8px or 0.5rem.");
+  for (const [key, value] of Object.entries(next.theme.colors)) {
+    if (!THEME_COLORS.includes(key)) addError(errors, `theme.colors.${key}`, `Unknown colour key; use ${THEME_COLORS.join(", ")}.`);
+    else if (!CSS_COLOR.test(value)) addError(errors, `theme.colors.${key}`, "Expected a CSS colour such as #2563eb or rgb(37 99 235).");
+  }
+  ValidationFailed.check(errors);
+  return next;
+}
+
+function resolveCustomFields(fields: NonNullable<EventTypePatch["customFields"]>, errors: Record<string, string[]>): CustomFieldDefinition[] {
+  const names = new Set<string>();
+  const uuids = new Set<string>();
+  return fields.map((f, i) => {
+    const uuid = f.uuid?.toLowerCase() ?? crypto.randomUUID();
+    if (names.has(f.name)) addError(errors, `customFields.${i}.name`, "Field names must be unique.");
+    if (uuids.has(uuid)) addError(errors, `customFields.${i}.uuid`, "Field uuids must be unique.");
+    names.add(f.name);
+    uuids.add(uuid);
+    const choice = f.type === "select" || f.type === "multiselect";
+    if (choice && (!f.options || f.options.length === 0)) addError(errors, `customFields.${i}.options`, "A select field needs options.");
+    if (!choice && f.options) addError(errors, `customFields.${i}.options`, "Only select and multiselect fields take options.");
+    const field: CustomFieldDefinition = { uuid, label: f.label, name: f.name, type: f.type, required: f.required ?? false, order: f.order ?? i };
+    if (f.options) field.options = [...f.options];
+    if (f.placeholder) field.placeholder = f.placeholder;
+    return field;
+  });
+}
+
+function checkRanges(ranges: TimeRange[], field: string, errors: Record<string, string[]>): void {
+  for (const r of ranges) {
+    if (r.start === "24:00") addError(errors, field, `A range cannot start at 24:00.`);
+    else if (r.end <= r.start) addError(errors, field, `Range ${r.start}-${r.end} must end after it starts.`);
+  }
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

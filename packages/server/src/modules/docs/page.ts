@@ -1,0 +1,103 @@
+import { ERROR_CODES, BUSINESS_CODES } from "@booking/wire";
+import { OPERATIONS, plain } from "./openapi.ts";
+
+type JsonSchema = { type?: string | string[]; format?: string; description?: string; properties?: Record<string, JsonSchema>; required?: string[]; items?: JsonSchema; anyOf?: JsonSchema[]; const?: unknown; additionalProperties?: unknown; patternProperties?: Record<string, JsonSchema> };
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const code = (s: string) => `<code>${escape(s)}</code>`;
+
+const ERROR_TEXT: Record<string, string> = {
+  bad_request: "The request is malformed: a body that is not JSON or not UTF-8.",
+  unsupported_api_version: "The Service-Api-Version header names a version this server does not speak.",
+  provider_not_configured: "A payment was requested for an event type without card payments.",
+  unauthenticated: "The bearer token is missing or unknown.",
+  forbidden: "The token is valid but may not do this (an event type token on the admin API, for instance).",
+  event_type_disabled: "The event type is disabled; only POST /event-types/init still answers.",
+  not_found: "Nothing is served at the path, or the reservation or event type does not exist.",
+  method_not_allowed: "The path exists but not with this method; the Allow header lists the methods.",
+  payload_too_large: "The request body is larger than 64 KiB.",
+  validation_failed: "Some fields are invalid; errors maps each field to its messages.",
+  payment_required: "A paid reservation is confirmed before a successful payment.",
+  rate_limited: "More than 60 requests in the current minute; wait Retry-After seconds.",
+  internal_error: "An unexpected failure; retry, then contact support with the apigw-requestid.",
+  slot_locked: "HTTP 200, success false: someone else is booking the slot right now.",
+  slot_unavailable: "HTTP 200, success false: the slot is full or outside the availability.",
+  reservation_finished: "HTTP 200, success false: the reservation can no longer be refreshed or confirmed.",
+};
+
+function typeOf(s: JsonSchema): string {
+  if (s.anyOf) return s.anyOf.map(typeOf).join(" or ");
+  if (s.const !== undefined) return JSON.stringify(s.const);
+  if (s.type === "array") return `array of ${s.items ? typeOf(s.items) : "any"}`;
+  if (s.type === "object" && !s.properties) return "object (map)";
+  const t = Array.isArray(s.type) ? s.type.join(" or ") : (s.type ?? "any");
+  return s.format ? `${t}, ${s.format}` : t;
+}
+
+/** Rows of a field table, nested objects flattened to dotted names. */
+function fieldRows(schema: JsonSchema, prefix = ""): string {
+  const props = schema.properties ?? {};
+  return Object.entries(props)
+    .map(([name, s]) => {
+      const full = prefix + name;
+      const row = `<tr><td>${code(full)}</td><td>${escape(typeOf(s))}</td><td>${schema.required?.includes(name) ? "yes" : "no"}</td><td>${escape(s.description ?? "")}</td></tr>`;
+      const inner = s.type === "object" && s.properties ? s : s.type === "array" && s.items?.properties ? s.items : null;
+      return row + (inner && prefix.split(".").length < 4 ? fieldRows(inner, `${full}${s.type === "array" ? "[]" : ""}.`) : "");
+    })
+    .join("");
+}
+
+const table = (rows: string) =>
+  rows ? `<table><thead><tr><th>Field</th><th>Type</th><th>Required</th><th>Notes</th></tr></thead><tbody>${rows}</tbody></table>` : "<p>None.</p>";
+
+/** The human-readable reference of the public API: one self-contained HTML page, no scripts, no CDN. */
+export function docsPage(aliasPrefix: string): string {
+  const ops = OPERATIONS.map((op) => {
+    const response = plain(op.response) as JsonSchema;
+    const data = response.properties?.data;
+    return `<section id="${op.operationId}">
+<h3><span class="m ${op.method}">${op.method.toUpperCase()}</span> ${code(op.path)}</h3>
+<p><strong>${escape(op.summary)}.</strong> ${escape(op.description)}</p>
+<p>${op.auth ? "Needs <code>Authorization: Bearer &lt;API token&gt;</code>." : "Needs no token."} Errors: ${op.errors.map((e) => code(String(e))).join(", ")}.</p>
+${op.query ? `<h4>Query</h4><table><thead><tr><th>Name</th><th>Type</th><th>Required</th><th>Notes</th></tr></thead><tbody>${op.query.map((q) => `<tr><td>${code(q.name)}</td><td>${escape(typeOf(plain(q.schema) as JsonSchema))}</td><td>${q.required ? "yes" : "no"}</td><td>${escape(q.description)}</td></tr>`).join("")}</tbody></table>` : ""}
+${op.body ? `<h4>Body${op.body.required ? "" : " (optional)"}</h4>${table(fieldRows(plain(op.body.schema) as JsonSchema))}` : ""}
+<h4>Response <code>data</code></h4>
+${data ? (data.type === "array" ? `<p>Array of ${data.items?.properties ? "objects:" : escape(typeOf(data.items ?? {}))}</p>${data.items?.properties ? table(fieldRows(data.items)) : ""}` : table(fieldRows(data))) : "<p>None.</p>"}
+</section>`;
+  }).join("\n");
+
+  const errors = [...Object.entries(ERROR_CODES), ...BUSINESS_CODES.map((c) => [c, 200] as const)]
+    .map(([c, status]) => `<tr id="error-${c}"><td>${status}</td><td>${code(c)}</td><td>${escape(ERROR_TEXT[c] ?? "")}</td></tr>`)
+    .join("");
+
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Booking API reference</title>
+<style>
+:root{color-scheme:light dark;--fg:#1f2937;--bg:#fff;--muted:#6b7280;--line:#e5e7eb;--accent:#2563eb}
+@media (prefers-color-scheme:dark){:root{--fg:#e5e7eb;--bg:#111827;--muted:#9ca3af;--line:#374151;--accent:#60a5fa}}
+body{font:16px/1.5 system-ui,sans-serif;color:var(--fg);background:var(--bg);max-width:60rem;margin:0 auto;padding:1rem 1.5rem 4rem}
+a{color:var(--accent)}code{font:0.9em ui-monospace,monospace}table{border-collapse:collapse;width:100%;margin:.5rem 0 1rem}
+th,td{border-bottom:1px solid var(--line);text-align:left;padding:.3rem .5rem;vertical-align:top}th{color:var(--muted);font-weight:600}
+section{border-top:1px solid var(--line);margin-top:1.5rem}.m{display:inline-block;min-width:4rem;font:600 .8em ui-monospace,monospace;padding:.1rem .4rem;border-radius:4px;background:var(--line)}
+tr:target{outline:2px solid var(--accent)}
+</style></head>
+<body>
+<h1>Booking API reference</h1>
+<p>Version 1. Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1). Every route is also served under ${code(aliasPrefix)}.</p>
+<nav><ul>${OPERATIONS.map((op) => `<li><a href="#${op.operationId}">${op.method.toUpperCase()} ${escape(op.path)}</a> — ${escape(op.summary)}</li>`).join("")}<li><a href="#errors">Errors</a></li><li><a href="#limits">Headers, limits and versions</a></li></ul></nav>
+<h2>Conventions</h2>
+<p>Requests and responses are JSON. A success is <code>{"success": true, "data": …}</code>; a business outcome such as a taken slot is HTTP 200 with <code>success: false</code> and a <code>code</code>. Every error is JSON with <code>success</code>, <code>status</code>, <code>code</code>, <code>message</code>, <code>hint</code> and <code>docs</code>; a 422 adds <code>errors</code>, messages keyed by field.</p>
+<p>Authenticate with the event type's API token: <code>Authorization: Bearer &lt;token&gt;</code>. The token acts on exactly one event type.</p>
+<h2>Endpoints</h2>
+${ops}
+<h2 id="errors">Errors</h2>
+<table><thead><tr><th>HTTP</th><th>Code</th><th>When</th></tr></thead><tbody>${errors}</tbody></table>
+<h2 id="limits">Headers, limits and versions</h2>
+<ul>
+<li>Rate limit: 60 requests per minute per token (per client address without one), fixed 60-second windows. Every response carries <code>RateLimit-Policy</code>, <code>RateLimit</code>, <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code>; a 429 adds <code>Retry-After</code>.</li>
+<li>Every response carries <code>Service-Api-Version: 1</code> and a unique <code>apigw-requestid</code>. Sending <code>Service-Api-Version</code> with another value answers 400 <code>unsupported_api_version</code>.</li>
+<li>Text fields at most 500 characters, email at most 254, at most 10 guests and 50 custom field values, bodies at most 64 KiB, slot queries at most 62 days.</li>
+</ul>
+</body></html>`;
+}

@@ -1,0 +1,24 @@
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context.ts";
+import { requireEventType } from "../../http/auth.ts";
+import { ok } from "../../http/envelope.ts";
+import { InitBody } from "./model.ts";
+import type { EventTypeService } from "./service.ts";
+
+/** `GET /configuration` (enabled event types only). */
+export const configurationRoutes = (ctx: AppContext, eventTypes: EventTypeService) =>
+  new Elysia()
+    .use(requireEventType(ctx.store))
+    .get("/configuration", async ({ eventType }) => ok({ configuration: await eventTypes.configuration(eventType, ctx.clock.now()) }));
+
+/** `POST /event-types/init`, which also answers for disabled event types. */
+export const initRoutes = (ctx: AppContext, eventTypes: EventTypeService) =>
+  new Elysia()
+    .use(requireEventType(ctx.store, { allowDisabled: true }))
+    .post("/event-types/init", async ({ eventType, body }) => ok(await eventTypes.init(eventType, body.reservationUuid, ctx.clock.now())), {
+      // The body is optional: an empty one reads as {}.
+      transform(context) {
+        context.body ??= {};
+      },
+      body: InitBody,
+    });

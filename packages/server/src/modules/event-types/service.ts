@@ -1,0 +1,128 @@
+import { DateTime } from "luxon";
+import type { CustomField, EventTypeConfiguration, InitData, Reservation } from "@booking/wire";
+import type { ServerConfig } from "../../config.ts";
+import { mergeTagOf, type EventTypeSettings } from "../../domain/event-type.ts";
+import { horizonEnd } from "../../domain/slots.ts";
+import { ApiError } from "../../http/errors.ts";
+import { TimedCache } from "../../lib/timed-cache.ts";
+import type { EventTypeRecord, ReservationRecord, Store } from "../../store/types.ts";
+import type { TimeSlotService } from "../time-slots/service.ts";
+
+const SCAN_DAYS = 7;
+
+/** Builds the event type's public configuration and the init answer of the booking calendar. */
+export class EventTypeService {
+  private readonly closest = new TimedCache<number>(1000);
+
+  constructor(
+    private readonly store: Store,
+    private readonly slots: TimeSlotService,
+    private readonly config: ServerConfig,
+  ) {}
+
+  async configuration(eventType: EventTypeRecord, nowMs: number): Promise<EventTypeConfiguration> {
+    const s = eventType.settings;
+    const today = DateTime.fromMillis(nowMs, { zone: s.timezone }).startOf("day");
+    const firstDay = DateTime.fromMillis(nowMs + s.minNoticeMinutes * 60_000, { zone: s.timezone }).startOf("day");
+    return {
+      min: daysBetween(today, firstDay),
+      max: s.horizonDays,
+      closestBookableDay: eventType.disabled ? -1 : await this.closestBookableDay(eventType, today, nowMs),
+      locale: { ...s.locale, texts: { ...s.locale.texts } },
+      theme: { ...s.theme, colors: { ...s.theme.colors } },
+      profileImage: s.profileImage ?? "",
+      externalBooking: s.externalBooking,
+      compact: s.compact,
+      calendarTitle: s.calendarTitle,
+      title: s.title,
+      description: s.description,
+      durationMinutes: s.durationMinutes,
+      timezone: s.timezone,
+      seats: s.seats,
+      holdMinutes: s.holdMinutes,
+      locations: s.locations.map((l) => ({ type: l.type, value: l.value })),
+      payment: s.payment && {
+        amount: s.payment.amount,
+        currency: s.payment.currency,
+        provider: "stripe",
+        publishableKey: this.config.stripe.publishableKey,
+        providerAccountId: s.payment.providerAccountId,
+      },
+    };
+  }
+
+  async init(eventType: EventTypeRecord, reservationUuid: string | undefined, nowMs: number): Promise<InitData> {
+    const data: InitData = {
+      disabled: eventType.disabled,
+      configuration: await this.configuration(eventType, nowMs),
+      customFields: customFieldsOf(eventType.settings),
+    };
+    if (reservationUuid !== undefined) {
+      const reservation = await this.store.reservations.byUuid(eventType.id, reservationUuid.toLowerCase());
+      if (!reservation) throw new ApiError("not_found", "No reservation with this uuid exists for this event type.");
+      data.reservation = presentReservation(reservation, eventType.settings, nowMs);
+    }
+    return data;
+  }
+
+  /** Days from today to the first day with a free slot, scanning a week at a time; -1 if none. */
+  private async closestBookableDay(eventType: EventTypeRecord, today: DateTime, nowMs: number): Promise<number> {
+    const cached = this.closest.get(String(eventType.id), eventType.revision, nowMs);
+    if (cached !== undefined) return cached;
+    const end = horizonEnd(eventType.settings, nowMs);
+    let found = -1;
+    let validUntilMs = Number.POSITIVE_INFINITY;
+    for (let chunk = today; chunk.toMillis() < end && found < 0; chunk = chunk.plus({ days: SCAN_DAYS })) {
+      const answer = await this.slots.freeSlots(eventType, chunk.toMillis(), Math.min(end, chunk.plus({ days: SCAN_DAYS }).toMillis()), nowMs);
+      validUntilMs = Math.min(validUntilMs, answer.validUntilMs);
+      const first = answer.slots[0];
+      if (first) found = daysBetween(today, DateTime.fromMillis(first.startMs, { zone: eventType.settings.timezone }).startOf("day"));
+    }
+    if (!Number.isFinite(validUntilMs)) validUntilMs = today.plus({ days: 1 }).toMillis();
+    this.closest.set(String(eventType.id), eventType.revision, validUntilMs, found);
+    return found;
+  }
+}
+
+/** Whole calendar days between two local midnights (a DST day is still one day). */
+function daysBetween(from: DateTime, to: DateTime): number {
+  return Math.round(to.diff(from, "days").days);
+}
+
+/** Custom fields as the calendar renders them, in their `order`. */
+export function customFieldsOf(settings: EventTypeSettings): CustomField[] {
+  return [...settings.customFields]
+    .sort((a, b) => a.order - b.order)
+    .map((f) => ({
+      uuid: f.uuid,
+      label: f.label,
+      name: f.name,
+      mergeTag: mergeTagOf(f.name),
+      type: f.type,
+      order: f.order,
+      required: f.required,
+      ...(f.options ? { options: [...f.options] } : {}),
+      ...(f.placeholder ? { placeholder: f.placeholder } : {}),
+    }));
+}
+
+/** Status as the visitor sees it now: a hold past its time is expired even before a sweep stores it. */
+export function currentStatus(r: ReservationRecord, nowMs: number): ReservationRecord["status"] {
+  return r.status === "held" && r.heldUntilMs !== null && r.heldUntilMs <= nowMs ? "expired" : r.status;
+}
+
+/** The reservation of init's reschedule mode, times shown in the visitor's zone when known. */
+export function presentReservation(r: ReservationRecord, settings: EventTypeSettings, nowMs: number): Reservation {
+  const zone = r.timezone ?? settings.timezone;
+  const iso = (ms: number) => DateTime.fromMillis(ms, { zone }).toISO({ suppressMilliseconds: true })!;
+  return {
+    uuid: r.uuid,
+    email: r.email,
+    firstname: r.firstname,
+    lastname: r.lastname,
+    status: currentStatus(r, nowMs),
+    start: iso(r.startMs),
+    end: iso(r.endMs),
+    location: r.location,
+  };
+}

@@ -1,0 +1,74 @@
+import type { EventTypeCreate } from "@booking/wire";
+import { AdminService } from "./modules/admin/service.ts";
+import type { Store } from "./store/types.ts";
+
+/** One demo event type as created, with the tokens a visitor or organizer would use. */
+export interface SeededEventType {
+  id: number;
+  title: string;
+  token: string;
+  overrideToken: string;
+  disabled: boolean;
+}
+
+const weekdays = (ranges: { start: string; end: string }[]) => ({
+  monday: ranges, tuesday: ranges, wednesday: ranges, thursday: ranges, friday: ranges, saturday: [], sunday: [],
+});
+
+/** The demo organizer set-up: a free call with custom fields, a paid consultation, a retired workshop. */
+export const DEMO_EVENT_TYPES: EventTypeCreate[] = [
+  {
+    title: "Intro call",
+    description: "A first 30-minute conversation about your project.",
+    timezone: "Europe/Prague",
+    durationMinutes: 30,
+    slotIntervalMinutes: 30,
+    minNoticeMinutes: 60,
+    horizonDays: 60,
+    availability: { weekly: weekdays([{ start: "09:00", end: "12:00" }, { start: "13:00", end: "17:00" }]), overrides: [] },
+    locations: [{ type: "video-meet" }, { type: "phone", value: null }, { type: "address", value: "Na Příkopě 1, Praha" }],
+    customFields: [
+      { label: "Company", name: "company", type: "text", required: true },
+      { label: "Team size", name: "team_size", type: "select", options: ["1-10", "11-50", "51+"], required: false },
+      { label: "What would you like to discuss?", name: "topic", type: "textarea", required: false },
+    ],
+    calendarTitle: "Book an intro call",
+    theme: { mode: "light", borderRadius: "8px", colors: { primary: "#2563eb" } },
+  },
+  {
+    title: "Paid consultation",
+    description: "One hour of focused advice, paid by card when booking.",
+    timezone: "Europe/Prague",
+    durationMinutes: 60,
+    slotIntervalMinutes: 60,
+    minNoticeMinutes: 240,
+    holdMinutes: 15,
+    availability: { weekly: weekdays([{ start: "10:00", end: "16:00" }]), overrides: [] },
+    locations: [{ type: "video-meet" }],
+    payment: { amount: 5000, currency: "eur", providerAccountId: "acct_demo_consulting" },
+    theme: { mode: "dark", borderRadius: "12px", colors: { primary: "#22c55e" } },
+  },
+  {
+    title: "Spring workshop (closed)",
+    description: "A group workshop that no longer takes bookings.",
+    timezone: "Europe/Prague",
+    durationMinutes: 120,
+    slotIntervalMinutes: 120,
+    seats: 12,
+    availability: { weekly: weekdays([{ start: "09:00", end: "13:00" }]), overrides: [] },
+    locations: [{ type: "address", value: "Karlova 5, Praha" }],
+    disabled: true,
+  },
+];
+
+/** Creates the demo event types when the store has none; returns what it created (empty if not). */
+export async function seedDemo(store: Store, now: () => number): Promise<SeededEventType[]> {
+  if ((await store.eventTypes.count()) > 0) return [];
+  const admin = new AdminService(store, now);
+  const created: SeededEventType[] = [];
+  for (const input of DEMO_EVENT_TYPES) {
+    const et = await admin.create(input);
+    created.push({ id: et.id, title: et.title, token: et.token, overrideToken: et.overrideToken, disabled: et.disabled });
+  }
+  return created;
+}

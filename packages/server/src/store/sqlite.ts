@@ -1,0 +1,219 @@
+import { Database } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import type { EventTypeChange, EventTypeRecord, NewEventType, ReservationQuery, ReservationRecord, Store } from "./types.ts";
+import { SQLITE_MIGRATIONS } from "./sqlite-migrations.ts";
+
+interface EventTypeRow {
+  id: number;
+  revision: number;
+  disabled: number;
+  token_hash: string;
+  override_token_hash: string;
+  settings: string;
+  created_at: string;
+  updated_at: string;
+}
+
+interface ReservationRow {
+  uuid: string;
+  event_type_id: number;
+  status: ReservationRecord["status"];
+  start_ms: number;
+  end_ms: number;
+  held_until_ms: number | null;
+  email: string;
+  firstname: string;
+  lastname: string;
+  phone: string;
+  timezone: string | null;
+  location: string | null;
+  guests: string;
+  custom_fields: string;
+  created_at_ms: number;
+  updated_at_ms: number;
+}
+
+/**
+ * Opens (creating when needed) the embedded SQLite store at `path` (`:memory:` allowed), in WAL mode,
+ * and applies pending migrations inside one immediate transaction, so processes starting together
+ * on one file apply each migration once.
+ */
+export function openSqliteStore(path: string): Store {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path, { create: true, strict: true });
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA busy_timeout = 5000");
+  db.exec("PRAGMA foreign_keys = ON");
+  db.exec("PRAGMA synchronous = NORMAL");
+  migrate(db);
+  return new SqliteStore(db);
+}
+
+function migrate(db: Database): void {
+  db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
+  db.transaction(() => {
+    const applied = new Set(db.query<{ version: number }, []>("SELECT version FROM schema_migrations").all().map((r) => r.version));
+    for (const m of SQLITE_MIGRATIONS) {
+      if (applied.has(m.version)) continue;
+      db.exec(m.sql);
+      db.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(m.version, m.name, new Date().toISOString());
+    }
+  }).immediate();
+}
+
+const toEventType = (r: EventTypeRow): EventTypeRecord => ({
+  id: r.id,
+  revision: r.revision,
+  disabled: r.disabled === 1,
+  tokenHash: r.token_hash,
+  overrideTokenHash: r.override_token_hash,
+  settings: JSON.parse(r.settings),
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+const toReservation = (r: ReservationRow): ReservationRecord => ({
+  uuid: r.uuid,
+  eventTypeId: r.event_type_id,
+  status: r.status,
+  startMs: r.start_ms,
+  endMs: r.end_ms,
+  heldUntilMs: r.held_until_ms,
+  email: r.email,
+  firstname: r.firstname,
+  lastname: r.lastname,
+  phone: r.phone,
+  timezone: r.timezone,
+  location: r.location === null ? null : JSON.parse(r.location),
+  guests: JSON.parse(r.guests),
+  customFields: JSON.parse(r.custom_fields),
+  createdAtMs: r.created_at_ms,
+  updatedAtMs: r.updated_at_ms,
+});
+
+/** Every statement of the engine, prepared once per connection. */
+function prepareQueries(db: Database) {
+  return {
+    etById: db.query<EventTypeRow, [number]>("SELECT * FROM event_types WHERE id = ?"),
+    etByToken: db.query<EventTypeRow, [string]>("SELECT * FROM event_types WHERE token_hash = ?"),
+    etRevisionByToken: db.query<{ id: number; revision: number }, [string]>("SELECT id, revision FROM event_types WHERE token_hash = ?"),
+    etList: db.query<EventTypeRow, []>("SELECT * FROM event_types ORDER BY id"),
+    etCount: db.query<{ n: number }, []>("SELECT count(*) AS n FROM event_types"),
+    etInsert: db.query<EventTypeRow, [string, string, number, string, string, string]>(
+      "INSERT INTO event_types (token_hash, override_token_hash, disabled, settings, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *",
+    ),
+    etUpdate: db.query<EventTypeRow, [string, string, number, string, string, number]>(
+      "UPDATE event_types SET token_hash = ?, override_token_hash = ?, disabled = ?, settings = ?, updated_at = ?, revision = revision + 1 WHERE id = ? RETURNING *",
+    ),
+    etBump: db.query<unknown, [number]>("UPDATE event_types SET revision = revision + 1 WHERE id = ?"),
+    etDelete: db.query<unknown, [number]>("DELETE FROM event_types WHERE id = ?"),
+    seatHolders: db.query<{ startMs: number; endMs: number; heldUntilMs: number | null }, [number, number, number, number]>(
+      `SELECT start_ms AS startMs, end_ms AS endMs, CASE WHEN status = 'held' THEN held_until_ms END AS heldUntilMs FROM reservations
+       WHERE event_type_id = ? AND start_ms < ? AND end_ms > ?
+         AND (status = 'confirmed' OR (status = 'held' AND held_until_ms > ?))`,
+    ),
+    rByUuid: db.query<ReservationRow, [number, string]>("SELECT * FROM reservations WHERE event_type_id = ? AND uuid = ?"),
+    rList: db.query<ReservationRow, [number, number, number, string | null, string | null, number]>(
+      `SELECT * FROM reservations WHERE event_type_id = ? AND start_ms < ? AND end_ms > ?
+       AND (? IS NULL OR status = ?) ORDER BY start_ms, uuid LIMIT ?`,
+    ),
+    rInsert: db.query(
+      `INSERT INTO reservations (uuid, event_type_id, status, start_ms, end_ms, held_until_ms, email, firstname, lastname,
+        phone, timezone, location, guests, custom_fields, created_at_ms, updated_at_ms)
+       VALUES ($uuid, $eventTypeId, $status, $startMs, $endMs, $heldUntilMs, $email, $firstname, $lastname,
+        $phone, $timezone, $location, $guests, $customFields, $createdAtMs, $updatedAtMs)`,
+    ),
+    };
+}
+
+class SqliteStore implements Store {
+  readonly engine = "sqlite";
+  // Parsing the settings JSON dominates a token lookup; the parsed form is reused while the revision holds.
+  private readonly parsed = new Map<number, EventTypeRecord>();
+
+  private readonly q: ReturnType<typeof prepareQueries>;
+
+  constructor(private readonly db: Database) {
+    this.q = prepareQueries(db);
+  }
+
+  private cached(row: EventTypeRow | null): EventTypeRecord | null {
+    if (!row) return null;
+    const hit = this.parsed.get(row.id);
+    if (hit && hit.revision === row.revision) return hit;
+    const record = toEventType(row);
+    this.parsed.set(row.id, record);
+    return record;
+  }
+
+  readonly eventTypes: Store["eventTypes"] = {
+    create: async (input: NewEventType, nowIso: string) =>
+      this.cached(this.q.etInsert.get(input.tokenHash, input.overrideTokenHash, input.disabled ? 1 : 0, JSON.stringify(input.settings), nowIso, nowIso))!,
+    byId: async (id: number) => this.cached(this.q.etById.get(id)),
+    byTokenHash: async (tokenHash: string) => {
+      // The common case reads two integers; the full row only when the cached revision is stale.
+      const head = this.q.etRevisionByToken.get(tokenHash);
+      if (!head) return null;
+      const hit = this.parsed.get(head.id);
+      if (hit && hit.revision === head.revision) return hit;
+      return this.cached(this.q.etByToken.get(tokenHash));
+    },
+    list: async () => this.q.etList.all().map((r) => this.cached(r)!),
+    count: async () => this.q.etCount.get()!.n,
+    update: async (id: number, change: EventTypeChange, nowIso: string) =>
+      this.db.transaction(() => {
+        const current = this.q.etById.get(id);
+        if (!current) return null;
+        const next = { ...toEventType(current), ...change };
+        return this.cached(
+          this.q.etUpdate.get(next.tokenHash, next.overrideTokenHash, next.disabled ? 1 : 0, JSON.stringify(next.settings), nowIso, id),
+        );
+      }).immediate(),
+    delete: async (id: number) => {
+      this.parsed.delete(id);
+      return this.q.etDelete.run(id).changes > 0;
+    },
+  };
+
+  readonly reservations: Store["reservations"] = {
+    seatHolders: async (eventTypeId, fromMs, untilMs, nowMs) => this.q.seatHolders.all(eventTypeId, untilMs, fromMs, nowMs),
+    byUuid: async (eventTypeId, uuid) => {
+      const row = this.q.rByUuid.get(eventTypeId, uuid);
+      return row ? toReservation(row) : null;
+    },
+    list: async (eventTypeId: number, query: ReservationQuery) =>
+      this.q.rList.all(eventTypeId, query.untilMs, query.fromMs, query.status ?? null, query.status ?? null, query.limit).map(toReservation),
+    insertMany: async (records: ReservationRecord[]) => {
+      this.db.transaction(() => {
+        const touched = new Set<number>();
+        for (const r of records) {
+          this.q.rInsert.run({
+            uuid: r.uuid,
+            eventTypeId: r.eventTypeId,
+            status: r.status,
+            startMs: r.startMs,
+            endMs: r.endMs,
+            heldUntilMs: r.heldUntilMs,
+            email: r.email,
+            firstname: r.firstname,
+            lastname: r.lastname,
+            phone: r.phone,
+            timezone: r.timezone,
+            location: r.location === null ? null : JSON.stringify(r.location),
+            guests: JSON.stringify(r.guests),
+            customFields: JSON.stringify(r.customFields),
+            createdAtMs: r.createdAtMs,
+            updatedAtMs: r.updatedAtMs,
+          });
+          touched.add(r.eventTypeId);
+        }
+        for (const id of touched) this.q.etBump.run(id);
+      }).immediate();
+    },
+  };
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}

@@ -1,0 +1,9 @@
+import { defineConfig } from "vitest/config";
+
+/** Server tests run under Bun (`bun --bun vitest`) so they can open real `bun:sqlite` databases. */
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 20_000,
+  },
+});

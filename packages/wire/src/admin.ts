@@ -1,0 +1,120 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { CUSTOM_FIELD_TYPES, LOCATION_TYPES } from "./event-types.ts";
+
+const clock = Type.String({ pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$", description: "HH:MM; 24:00 is midnight at the end of the day." });
+
+/** A span of opening hours within one day, in the event type's zone. */
+export const TimeRange = Type.Object({ start: clock, end: clock }, { additionalProperties: false });
+export type TimeRange = Static<typeof TimeRange>;
+
+/** Weekday keys of the weekly hours. */
+export const WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+const dayRanges = Type.Array(TimeRange, { maxItems: 48 });
+
+/** Weekly hours plus date overrides (an empty `ranges` closes the day). */
+export const Availability = Type.Object(
+  {
+    weekly: Type.Partial(Type.Object(Object.fromEntries(WEEKDAYS.map((d) => [d, dayRanges])) as Record<Weekday, typeof dayRanges>, { additionalProperties: false })),
+    overrides: Type.Optional(
+      Type.Array(Type.Object({ date: Type.String({ format: "date" }), ranges: dayRanges }, { additionalProperties: false }), { maxItems: 1000 }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type Availability = Static<typeof Availability>;
+
+/** A custom field as the organizer defines it; the server assigns `uuid` when absent. */
+export const CustomFieldInput = Type.Object(
+  {
+    uuid: Type.Optional(Type.String({ format: "uuid" })),
+    label: Type.String({ minLength: 1, maxLength: 500 }),
+    name: Type.String({ pattern: "^[A-Za-z][A-Za-z0-9_]{0,63}$", description: "Letters, digits and underscores." }),
+    type: Type.Union(CUSTOM_FIELD_TYPES.map((k) => Type.Literal(k))),
+    required: Type.Optional(Type.Boolean()),
+    order: Type.Optional(Type.Integer({ minimum: 0 })),
+    options: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 100 })),
+    placeholder: Type.Optional(Type.String({ maxLength: 500 })),
+  },
+  { additionalProperties: false },
+);
+export type CustomFieldInput = Static<typeof CustomFieldInput>;
+
+/** A location the event type offers, with the organizer's value (address, phone to call). */
+export const LocationInput = Type.Object(
+  {
+    type: Type.Union(LOCATION_TYPES.map((k) => Type.Literal(k))),
+    value: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+
+/** Card payment settings of a paid event type. */
+export const PaymentSettings = Type.Object(
+  {
+    amount: Type.Integer({ minimum: 1, maximum: 99_999_999 }),
+    currency: Type.String({ pattern: "^[A-Za-z]{3}$" }),
+    providerAccountId: Type.String({ minLength: 1, maxLength: 255 }),
+  },
+  { additionalProperties: false },
+);
+
+const minutes = (max: number) => Type.Integer({ minimum: 0, maximum: max });
+
+/** Every setting of an event type, all optional: the body of PATCH, and of create with `title`. */
+export const EventTypeFields = Type.Object(
+  {
+    title: Type.String({ minLength: 1, maxLength: 500 }),
+    description: Type.String({ maxLength: 5000 }),
+    timezone: Type.String({ maxLength: 64 }),
+    durationMinutes: Type.Integer({ minimum: 1, maximum: 1440 }),
+    slotIntervalMinutes: Type.Integer({ minimum: 1, maximum: 1440 }),
+    seats: Type.Integer({ minimum: 1, maximum: 1000 }),
+    holdMinutes: Type.Integer({ minimum: 1, maximum: 1440 }),
+    bufferBeforeMinutes: minutes(1440),
+    bufferAfterMinutes: minutes(1440),
+    minNoticeMinutes: minutes(525_600),
+    horizonDays: Type.Integer({ minimum: 0, maximum: 730 }),
+    rescheduleNoticeMinutes: minutes(525_600),
+    cancelNoticeMinutes: minutes(525_600),
+    availability: Availability,
+    locations: Type.Array(LocationInput, { maxItems: LOCATION_TYPES.length }),
+    customFields: Type.Array(CustomFieldInput, { maxItems: 50 }),
+    payment: Type.Union([PaymentSettings, Type.Null()]),
+    webhookUrl: Type.Union([Type.String({ maxLength: 2000 }), Type.Null()]),
+    disabled: Type.Boolean(),
+    locale: Type.Object(
+      {
+        preset: Type.Optional(Type.String({ pattern: "^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$" })),
+        startDayOfWeek: Type.Optional(Type.Union([Type.Literal("monday"), Type.Literal("sunday")])),
+        texts: Type.Optional(Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 500 }))),
+      },
+      { additionalProperties: false },
+    ),
+    theme: Type.Object(
+      {
+        mode: Type.Optional(Type.Union([Type.Literal("light"), Type.Literal("dark"), Type.Literal("auto")])),
+        borderRadius: Type.Optional(Type.String({ maxLength: 32 })),
+        colors: Type.Optional(Type.Record(Type.String({ maxLength: 32 }), Type.String({ maxLength: 64 }))),
+      },
+      { additionalProperties: false },
+    ),
+    profileImage: Type.Union([Type.String({ maxLength: 2000 }), Type.Null()]),
+    calendarTitle: Type.Union([Type.String({ maxLength: 500 }), Type.Null()]),
+    compact: Type.Boolean(),
+    externalBooking: Type.Boolean(),
+    maxGuests: Type.Integer({ minimum: 0, maximum: 10 }),
+  },
+  { additionalProperties: false },
+);
+
+/** Body of `PATCH /admin/event-types/{id}`: any subset of the settings. */
+export const EventTypePatch = Type.Partial(EventTypeFields, { additionalProperties: false });
+export type EventTypePatch = Static<typeof EventTypePatch>;
+
+/** Body of `POST /admin/event-types`: `title` is required, everything else has a default. */
+export const EventTypeCreate = Type.Composite([Type.Pick(EventTypeFields, ["title"]), Type.Omit(EventTypePatch, ["title"])], {
+  additionalProperties: false,
+});
+export type EventTypeCreate = Static<typeof EventTypeCreate>;

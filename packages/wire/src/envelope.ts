@@ -1,0 +1,52 @@
+import { Type, type Static, type TSchema } from "@sinclair/typebox";
+
+/** The success envelope every HTTP 200 body shares (spec part 2). */
+export const Envelope = <T extends TSchema>(data: T) =>
+  Type.Object({
+    success: Type.Boolean(),
+    message: Type.Optional(Type.String()),
+    code: Type.Optional(Type.String({ description: "Present on business-level failures (success false)." })),
+    data: Type.Optional(data),
+  });
+
+/** Success body with a typed payload, as the server sends it. */
+export interface Envelope<T> {
+  success: boolean;
+  message?: string;
+  code?: string;
+  data?: T;
+}
+
+/** Error body of spec part 7; a 422 carries `errors` keyed by field. */
+export const ErrorBody = Type.Object({
+  success: Type.Literal(false),
+  status: Type.Integer(),
+  code: Type.String(),
+  message: Type.String(),
+  hint: Type.String(),
+  docs: Type.String(),
+  errors: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String()))),
+});
+export type ErrorBody = Static<typeof ErrorBody>;
+
+/** Every stable error code a client may branch on, with its HTTP status. */
+export const ERROR_CODES = {
+  bad_request: 400,
+  unsupported_api_version: 400,
+  provider_not_configured: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  event_type_disabled: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  validation_failed: 422,
+  payment_required: 422,
+  rate_limited: 429,
+  internal_error: 500,
+} as const;
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** Codes returned with HTTP 200 and `success: false`. */
+export const BUSINESS_CODES = ["slot_locked", "slot_unavailable", "reservation_finished"] as const;
+export type BusinessCode = (typeof BUSINESS_CODES)[number];

@@ -1,0 +1,111 @@
+import { Type, type Static } from "@sinclair/typebox";
+
+/** Location kinds an event type can enable (decisions.md). */
+export const LOCATION_TYPES = ["video-meet", "phone", "address", "link"] as const;
+export type LocationType = (typeof LOCATION_TYPES)[number];
+
+/** Custom field kinds an event type can ask for (decisions.md). */
+export const CUSTOM_FIELD_TYPES = [
+  "text", "textarea", "email", "phone", "number", "select", "multiselect", "checkbox", "date",
+] as const;
+export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
+
+/** A location chosen by a visitor or enabled by the organizer. */
+export const Location = Type.Object({
+  type: Type.String({ maxLength: 500 }),
+  value: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
+});
+export type Location = Static<typeof Location>;
+
+/** A custom field as init returns it. `options` is present for select kinds. */
+export const CustomField = Type.Object({
+  uuid: Type.String(),
+  label: Type.String(),
+  name: Type.String(),
+  mergeTag: Type.String({ description: "Upper-case tag form of `name`, e.g. COMPANY_SIZE." }),
+  type: Type.String(),
+  order: Type.Integer(),
+  required: Type.Boolean(),
+  options: Type.Optional(Type.Array(Type.String())),
+  placeholder: Type.Optional(Type.String()),
+});
+export type CustomField = Static<typeof CustomField>;
+
+/** A custom field answer sent by a visitor. */
+export const CustomFieldValue = Type.Object({
+  uuid: Type.String(),
+  value: Type.Optional(Type.Unknown()),
+});
+export type CustomFieldValue = Static<typeof CustomFieldValue>;
+
+/** Payment settings as the configuration exposes them (null for free event types). */
+export const PaymentConfiguration = Type.Object({
+  amount: Type.Integer({ description: "Smallest currency unit." }),
+  currency: Type.String(),
+  provider: Type.Literal("stripe"),
+  publishableKey: Type.Union([Type.String(), Type.Null()]),
+  providerAccountId: Type.String(),
+});
+export type PaymentConfiguration = Static<typeof PaymentConfiguration>;
+
+/** EventTypeConfiguration of the spec with the additional keys of decisions.md. */
+export const EventTypeConfiguration = Type.Object({
+  min: Type.Integer({ description: "First bookable day, days from today in the event type's zone." }),
+  max: Type.Integer({ description: "Last bookable day, days from today (booking horizon)." }),
+  closestBookableDay: Type.Integer({ description: "Days from today to the first day with a free slot; -1 when none." }),
+  locale: Type.Object({
+    preset: Type.String(),
+    startDayOfWeek: Type.Union([Type.Literal("monday"), Type.Literal("sunday")]),
+    texts: Type.Record(Type.String(), Type.String()),
+  }),
+  theme: Type.Object({
+    mode: Type.Union([Type.Literal("light"), Type.Literal("dark"), Type.Literal("auto")]),
+    borderRadius: Type.String(),
+    colors: Type.Record(Type.String(), Type.String()),
+  }),
+  profileImage: Type.String({ description: "Image URL, empty string when none." }),
+  externalBooking: Type.Boolean(),
+  compact: Type.Boolean(),
+  calendarTitle: Type.Union([Type.String(), Type.Null()]),
+  title: Type.String(),
+  description: Type.String(),
+  durationMinutes: Type.Integer(),
+  timezone: Type.String(),
+  seats: Type.Integer(),
+  holdMinutes: Type.Integer(),
+  locations: Type.Array(Location),
+  payment: Type.Union([PaymentConfiguration, Type.Null()]),
+});
+export type EventTypeConfiguration = Static<typeof EventTypeConfiguration>;
+
+/** Body of `POST /event-types/init`. */
+export const InitBody = Type.Object({
+  reservationUuid: Type.Optional(Type.String({ format: "uuid" })),
+});
+export type InitBody = Static<typeof InitBody>;
+
+/** Reservation statuses (decisions.md). */
+export const RESERVATION_STATUSES = ["held", "confirmed", "expired", "cancelled"] as const;
+export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
+
+/** The reservation init returns in reschedule mode. */
+export const Reservation = Type.Object({
+  uuid: Type.String({ format: "uuid" }),
+  email: Type.String(),
+  firstname: Type.String(),
+  lastname: Type.String(),
+  status: Type.String({ description: "held, confirmed, expired or cancelled." }),
+  start: Type.String({ format: "date-time" }),
+  end: Type.String({ format: "date-time" }),
+  location: Type.Union([Location, Type.Null()]),
+});
+export type Reservation = Static<typeof Reservation>;
+
+/** Data of `POST /event-types/init`. */
+export const InitData = Type.Object({
+  disabled: Type.Boolean(),
+  configuration: EventTypeConfiguration,
+  customFields: Type.Array(CustomField),
+  reservation: Type.Optional(Reservation),
+});
+export type InitData = Static<typeof InitData>;

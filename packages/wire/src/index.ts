@@ -1,0 +1,5 @@
+export * from "./envelope.ts";
+export * from "./time-slots.ts";
+export * from "./event-types.ts";
+export * from "./reservations.ts";
+export * from "./admin.ts";

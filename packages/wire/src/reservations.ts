@@ -1,0 +1,78 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { CustomFieldValue, Location } from "./event-types.ts";
+
+/** Limits of decisions.md that both server and component enforce. */
+export const LIMITS = {
+  textMaxLength: 500,
+  emailMaxLength: 254,
+  maxGuests: 10,
+  maxCustomFieldValues: 50,
+  maxBodyBytes: 64 * 1024,
+  maxSlotRangeDays: 62,
+} as const;
+
+/** Request body of create and prepare. */
+export const ReservationInput = Type.Object({
+  start: Type.String({ format: "date-time" }),
+  end: Type.String({ format: "date-time" }),
+  email: Type.String({ format: "email", maxLength: LIMITS.emailMaxLength }),
+  timezone: Type.Optional(Type.String({ maxLength: 64 })),
+  phone: Type.Optional(Type.String({ maxLength: LIMITS.textMaxLength })),
+  firstname: Type.Optional(Type.String({ maxLength: LIMITS.textMaxLength })),
+  lastname: Type.Optional(Type.String({ maxLength: LIMITS.textMaxLength })),
+  location: Type.Optional(Location),
+  guests: Type.Optional(Type.Array(Type.String({ format: "email", maxLength: LIMITS.emailMaxLength }), { maxItems: LIMITS.maxGuests })),
+  customFields: Type.Optional(Type.Array(CustomFieldValue, { maxItems: LIMITS.maxCustomFieldValues })),
+});
+export type ReservationInput = Static<typeof ReservationInput>;
+
+/** Data of create, prepare, reschedule and confirm (confirm adds `meetLink`). */
+export const ReservationResult = Type.Object({
+  uuid: Type.Union([Type.String({ format: "uuid" }), Type.Null()]),
+  userId: Type.Union([Type.Integer(), Type.Null()]),
+  userName: Type.Union([Type.String(), Type.Null()]),
+  userEmail: Type.Union([Type.String(), Type.Null()]),
+  meetLink: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+});
+export type ReservationResult = Static<typeof ReservationResult>;
+
+/** Body of `PUT /reservations/{uuid}`. */
+export const RescheduleInput = Type.Object({
+  start: Type.String({ format: "date-time" }),
+  end: Type.String({ format: "date-time" }),
+  timezone: Type.Optional(Type.String({ maxLength: 64 })),
+  overrideToken: Type.Optional(Type.String({ maxLength: 500 })),
+});
+export type RescheduleInput = Static<typeof RescheduleInput>;
+
+/** Body of `POST /reservations/{uuid}/confirm`. */
+export const ConfirmInput = Type.Object({
+  phone: Type.Optional(Type.String({ maxLength: LIMITS.textMaxLength })),
+  firstname: Type.Optional(Type.String({ maxLength: LIMITS.textMaxLength })),
+  lastname: Type.Optional(Type.String({ maxLength: LIMITS.textMaxLength })),
+  customFields: Type.Optional(Type.Array(CustomFieldValue, { maxItems: LIMITS.maxCustomFieldValues })),
+});
+export type ConfirmInput = Static<typeof ConfirmInput>;
+
+/** Body of `POST /reservations/{uuid}/payments`. */
+export const PaymentInput = Type.Object({
+  email: Type.String({ format: "email", maxLength: LIMITS.emailMaxLength }),
+  name: Type.Optional(Type.String({ maxLength: LIMITS.textMaxLength })),
+  company: Type.Optional(Type.String({ maxLength: LIMITS.textMaxLength })),
+  street: Type.Optional(Type.String({ maxLength: LIMITS.textMaxLength })),
+  city: Type.Optional(Type.String({ maxLength: LIMITS.textMaxLength })),
+  postalCode: Type.Optional(Type.String({ maxLength: LIMITS.textMaxLength })),
+  country: Type.Optional(Type.String({ pattern: "^[A-Z]{2}$" })),
+  taxId: Type.Optional(Type.String({ maxLength: LIMITS.textMaxLength })),
+  crn: Type.Optional(Type.String({ maxLength: LIMITS.textMaxLength })),
+});
+export type PaymentInput = Static<typeof PaymentInput>;
+
+/** Data of `POST /reservations/{uuid}/payments`. */
+export const PaymentResult = Type.Object({
+  clientSecret: Type.String(),
+  paymentIntentId: Type.String(),
+  providerAccountId: Type.String(),
+  amount: Type.Integer(),
+});
+export type PaymentResult = Static<typeof PaymentResult>;
