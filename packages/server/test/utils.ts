@@ -1,0 +1,86 @@
+import type { EventTypeCreate } from "@booking/wire";
+import { createApp } from "../src/app.ts";
+import { ManualClock } from "../src/clock.ts";
+import type { ServerConfig } from "../src/config.ts";
+import type { LogEntry } from "../src/context.ts";
+import { AdminService } from "../src/modules/admin/service.ts";
+import { openSqliteStore } from "../src/store/sqlite.ts";
+import type { ReservationRecord, Store } from "../src/store/types.ts";
+
+export const ADMIN_KEY = "test-admin-key-0123456789";
+
+/** A parsed answer of the app. */
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+/** A fresh app on a fresh real SQLite database, with a clock that stands still. */
+export function setup(options: { now?: string; config?: Partial<ServerConfig>; databasePath?: string } = {}) {
+  const store = openSqliteStore(options.databasePath ?? ":memory:");
+  const clock = new ManualClock(options.now ?? "2026-11-23T07:00:00Z");
+  const logs: LogEntry[] = [];
+  const app = createApp({ store, clock, config: { adminKey: ADMIN_KEY, ...options.config }, log: (e) => logs.push(e) });
+
+  /** Sends a request through `app.handle`, as a client would over HTTP. */
+  async function call(method: string, path: string, init: { token?: string | null; body?: unknown; rawBody?: BodyInit; headers?: Record<string, string> } = {}): Promise<Answer> {
+    const headers: Record<string, string> = { ...init.headers };
+    if (init.token) headers.authorization = `Bearer ${init.token}`;
+    let body: BodyInit | undefined = init.rawBody;
+    if (init.body !== undefined) {
+      body = JSON.stringify(init.body);
+      headers["content-type"] ??= "application/json";
+    }
+    const response = await app.handle(new Request(`http://localhost${path}`, { method, headers, body }));
+    const text = await response.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, headers: response.headers, body: parsed, text };
+  }
+
+  /** Creates an event type through the organizer service and returns its id and tokens. */
+  async function eventType(input: Partial<EventTypeCreate> = {}) {
+    const created = await new AdminService(store, () => clock.now()).create({ title: "Intro call", timezone: "Europe/Prague", ...input });
+    return { id: created.id, token: created.token, overrideToken: created.overrideToken };
+  }
+
+  return { app, store, clock, logs, call, eventType, admin: (method: string, path: string, body?: unknown) => call(method, path, { token: ADMIN_KEY, body }) };
+}
+
+let counter = 0;
+
+/** A stored reservation for seat tests; the booking flow itself belongs to the reservation routes. */
+export function reservation(eventTypeId: number, startIso: string, minutes: number, extra: Partial<ReservationRecord> = {}): ReservationRecord {
+  const startMs = Date.parse(startIso);
+  counter++;
+  return {
+    uuid: crypto.randomUUID(),
+    eventTypeId,
+    status: "confirmed",
+    startMs,
+    endMs: startMs + minutes * 60_000,
+    heldUntilMs: null,
+    email: `visitor${counter}@example.com`,
+    firstname: "Ada",
+    lastname: "Lovelace",
+    phone: "",
+    timezone: null,
+    location: { type: "video-meet", value: null },
+    guests: [],
+    customFields: [],
+    createdAtMs: startMs - 86_400_000,
+    updatedAtMs: startMs - 86_400_000,
+    ...extra,
+  };
+}
+
+/** Every store-backed test closes its database. */
+export async function closeAll(...stores: Store[]): Promise<void> {
+  for (const s of stores) await s.close();
+}
