@@ -12,21 +12,33 @@ export function done(message: string): Envelope<never> {
 
 const GZIP_FROM_BYTES = 1024;
 
+/** The part of Elysia's context that carries response headers. */
+interface HeaderSink {
+  headers: Record<string, string | number>;
+}
+
 /**
- * A prepared JSON body, serialized once and gzipped at most once, for answers that are cached and
- * served many times (slot lists run to hundreds of kilobytes).
+ * A prepared JSON body, encoded once and gzipped at most once, for answers that are cached and
+ * served many times (slot lists run to hundreds of kilobytes). It is handed to Elysia as bytes
+ * with headers on `set`: a returned Response would be rebuilt around its body stream per request.
  */
 export class PreparedJson {
-  private gzipped: Uint8Array<ArrayBuffer> | null = null;
-  constructor(readonly text: string) {}
+  private readonly plain: Uint8Array<ArrayBuffer>;
+  private gzipped: Uint8Array | null = null;
 
-  response(acceptEncoding: string | null): Response {
-    const headers: Record<string, string> = { "content-type": "application/json;charset=utf-8", vary: "Accept-Encoding" };
-    if (this.text.length >= GZIP_FROM_BYTES && acceptEncoding && /\bgzip\b/i.test(acceptEncoding)) {
-      this.gzipped ??= Bun.gzipSync(this.text) as Uint8Array<ArrayBuffer>;
-      headers["content-encoding"] = "gzip";
-      return new Response(this.gzipped, { headers });
+  constructor(text: string) {
+    this.plain = new TextEncoder().encode(text);
+  }
+
+  /** Sets the headers and returns the body to send, gzipped when the client accepts it. */
+  send(set: HeaderSink, acceptEncoding: string | null): Uint8Array {
+    set.headers["content-type"] = "application/json;charset=utf-8";
+    set.headers.vary = "Accept-Encoding";
+    if (this.plain.byteLength >= GZIP_FROM_BYTES && acceptEncoding !== null && /\bgzip\b/i.test(acceptEncoding)) {
+      this.gzipped ??= Bun.gzipSync(this.plain);
+      set.headers["content-encoding"] = "gzip";
+      return this.gzipped;
     }
-    return new Response(this.text, { headers });
+    return this.plain;
   }
 }

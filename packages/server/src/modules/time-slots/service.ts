@@ -28,32 +28,51 @@ export interface SlotWindow {
 /** Reads and checks the query; 422 with per-field messages on anything off. */
 export function slotWindow(query: TimeSlotsQuery, defaultZone: string): SlotWindow {
   const errors: Record<string, string[]> = {};
-  const zone = query.timezone ?? defaultZone;
   if (query.timezone !== undefined && !isZone(query.timezone)) addError(errors, "timezone", "Unknown IANA timezone.");
-  const okZone = isZone(zone) ? zone : defaultZone;
-  const from = calendarDay(query.from, okZone);
-  const until = calendarDay(query.until, okZone);
-  if (!from) addError(errors, "from", "Expected a calendar date, YYYY-MM-DD.");
-  if (!until) addError(errors, "until", "Expected a calendar date, YYYY-MM-DD.");
-  if (from && until) {
-    const days = Math.round(until.diff(from, "days").days) + 1;
+  const zone = query.timezone !== undefined && isZone(query.timezone) ? query.timezone : defaultZone;
+  const from = calendarDay(query.from);
+  const until = calendarDay(query.until);
+  if (from === null) addError(errors, "from", "Expected a calendar date, YYYY-MM-DD.");
+  if (until === null) addError(errors, "until", "Expected a calendar date, YYYY-MM-DD.");
+  if (from !== null && until !== null) {
+    // Whole calendar days between two dates; no zone is involved in counting them.
+    const days = (until - from) / DAY_MS + 1;
     if (days < 1) addError(errors, "until", "Must not be before from.");
     else if (days > LIMITS.maxSlotRangeDays) addError(errors, "until", `The range spans at most ${LIMITS.maxSlotRangeDays} days.`);
   }
   ValidationFailed.check(errors);
-  return { zone: okZone, from: query.from, until: query.until, fromMs: from!.toMillis(), untilMs: until!.plus({ days: 1 }).startOf("day").toMillis() };
+  return { zone, from: query.from, until: query.until, fromMs: localMidnight(from!, zone), untilMs: localMidnight(until! + DAY_MS, zone) };
 }
 
-/** True for an IANA zone name luxon can compute with. */
+/** A YYYY-MM-DD calendar date as its UTC midnight (a day number, not an instant), or null. */
+function calendarDay(value: string): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return null;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const ms = Date.UTC(y, mo - 1, d);
+  const check = new Date(ms);
+  return check.getUTCFullYear() === y && check.getUTCMonth() === mo - 1 && check.getUTCDate() === d ? ms : null;
+}
+
+/** The instant a calendar day starts in `zone` (luxon moves a missing midnight to the first real instant). */
+function localMidnight(day: number, zone: string): number {
+  const d = new Date(day);
+  return DateTime.fromObject({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() }, { zone }).toMillis();
+}
+
+const knownZones = new Map<string, boolean>();
+
+/** True for an IANA zone name luxon can compute with. Memoized: luxon's check builds an Intl formatter. */
 export function isZone(name: string): boolean {
-  return name.length <= 64 && IANAZone.isValidZone(name);
+  if (name.length > 64) return false;
+  let valid = knownZones.get(name);
+  if (valid === undefined) {
+    valid = IANAZone.isValidZone(name);
+    if (knownZones.size < 2000) knownZones.set(name, valid);
+  }
+  return valid;
 }
 
-function calendarDay(value: string, zone: string): DateTime | null {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return null;
-  const day = DateTime.fromISO(value, { zone });
-  return day.isValid ? day.startOf("day") : null;
-}
 
 /**
  * Computes free slots and serves `GET /time-slots`. Answers are cached per event type revision
@@ -76,29 +95,44 @@ export class TimeSlotService {
     return { slots, validUntilMs };
   }
 
-  /** The whole `GET /time-slots` body for a checked window. */
-  async page(eventType: EventTypeRecord, window: SlotWindow, nowMs: number): Promise<PreparedJson> {
-    const key = `${eventType.id}|${window.from}|${window.until}|${window.zone}`;
+  /**
+   * The whole `GET /time-slots` body. The cache is keyed by the raw query, so a hit skips even the
+   * checks: only a query that passed them was ever stored.
+   */
+  async page(eventType: EventTypeRecord, query: TimeSlotsQuery, nowMs: number): Promise<PreparedJson> {
+    const key = `${eventType.id}|${query.from}|${query.until}|${query.timezone ?? ""}`;
     const cached = this.pages.get(key, eventType.revision, nowMs);
     if (cached) return cached;
+    const window = slotWindow(query, eventType.settings.timezone);
     const { slots, validUntilMs } = await this.freeSlots(eventType, window.fromMs, window.untilMs, nowMs);
-    const body = new PreparedJson(JSON.stringify({ success: true, data: slots.map((slot) => this.present(eventType, slot, window.zone)) }));
+    const days = new Map<string, string>();
+    const body = new PreparedJson(JSON.stringify({ success: true, data: slots.map((slot) => this.present(eventType, slot, window.zone, days)) }));
     this.pages.set(key, eventType.revision, validUntilMs, body);
     return body;
   }
 
-  private present(eventType: EventTypeRecord, slot: Slot, zone: string): TimeSlot {
+  /** One slot in the asked zone; `days` memoizes the UTC start of each local day across a page. */
+  private present(eventType: EventTypeRecord, slot: Slot, zone: string, days: Map<string, string>): TimeSlot {
     const start = DateTime.fromMillis(slot.startMs, { zone });
     const end = DateTime.fromMillis(slot.endMs, { zone });
     const seated = slot.seats > 1;
+    const startIso = start.toISO({ suppressMilliseconds: true })!;
+    const endIso = end.toISO({ suppressMilliseconds: true })!;
+    const date = startIso.slice(0, 10);
+    let dayStart = days.get(date);
+    if (dayStart === undefined) {
+      dayStart = utc(start.startOf("day").toMillis());
+      days.set(date, dayStart);
+    }
     return {
-      date: start.toISODate()!,
-      dateIso8601: utc(start.startOf("day").toMillis()),
-      readable_start: start.toFormat("HH:mm"),
-      start: start.toISO({ suppressMilliseconds: true })!,
+      date,
+      dateIso8601: dayStart,
+      // The ISO form is already in the asked zone: its HH:MM is the local wall time.
+      readable_start: startIso.slice(11, 16),
+      start: startIso,
       startIso8601: utc(slot.startMs),
-      readable_end: end.toFormat("HH:mm"),
-      end: end.toISO({ suppressMilliseconds: true })!,
+      readable_end: endIso.slice(11, 16),
+      end: endIso,
       endIso8601: utc(slot.endMs),
       seats: slot.seats,
       available_seats: slot.freeSeats,

@@ -1,0 +1,317 @@
+import { describe, expect, it } from "vitest";
+import { setup } from "./utils.ts";
+
+const PUBLIC_ROUTES: [string, string][] = [
+  ["GET", "/time-slots?from=2026-11-23&until=2026-11-24"],
+  ["GET", "/configuration"],
+  ["POST", "/event-types/init"],
+  ["GET", "/timezones"],
+];
+
+function expectErrorBody(body: any, status: number, code: string) {
+  expect(body).toMatchObject({ success: false, status, code });
+  expect(typeof body.message).toBe("string");
+  expect(body.message.length).toBeGreaterThan(0);
+  expect(typeof body.hint).toBe("string");
+  expect(body.docs).toMatch(new RegExp(`/docs#error-${code}$`));
+}
+
+describe("headers on every response", () => {
+  it("sends Service-Api-Version, a unique apigw-requestid and the four rate limit headers on successes and errors alike", async () => {
+    const { call, eventType } = setup();
+    const { token } = await eventType();
+    const answers = [
+      await call("GET", "/configuration", { token }),
+      await call("GET", "/timezones"),
+      await call("GET", "/configuration"),
+      await call("GET", "/no-such-path"),
+      await call("DELETE", "/configuration", { token }),
+      await call("POST", "/event-types/init", { token, rawBody: "{", headers: { "content-type": "application/json" } }),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 401, 404, 405, 400]);
+    const ids = new Set<string>();
+    for (const a of answers) {
+      expect(a.headers.get("service-api-version")).toBe("1");
+      expect(a.headers.get("content-type")).toMatch(/^application\/json/);
+      const id = a.headers.get("apigw-requestid");
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      ids.add(id!);
+      expect(a.headers.get("ratelimit-policy")).toBe("60;w=60");
+      expect(a.headers.get("ratelimit")).toMatch(/^limit=60, remaining=\d+, reset=\d+$/);
+      expect(a.headers.get("x-ratelimit-limit")).toBe("60");
+      expect(a.headers.get("x-ratelimit-remaining")).toMatch(/^\d+$/);
+    }
+    expect(ids.size).toBe(answers.length);
+  });
+
+  it("counts remaining requests down per token and reports the seconds left in the window", async () => {
+    const { call, eventType, clock } = setup({ now: "2026-11-23T07:00:15Z" });
+    const { token } = await eventType();
+    const first = await call("GET", "/configuration", { token });
+    const second = await call("GET", "/configuration", { token });
+    expect(first.headers.get("x-ratelimit-remaining")).toBe("59");
+    expect(second.headers.get("x-ratelimit-remaining")).toBe("58");
+    expect(second.headers.get("ratelimit")).toBe("limit=60, remaining=58, reset=45");
+    clock.advance(1);
+    const nextWindow = await call("GET", "/configuration", { token });
+    expect(nextWindow.headers.get("x-ratelimit-remaining")).toBe("59");
+  });
+});
+
+describe("rate limiting", () => {
+  it("answers the 61st request of a token in one window with 429 rate_limited and Retry-After", async () => {
+    const { call, eventType } = setup({ now: "2026-11-23T07:00:20Z" });
+    const { token } = await eventType();
+    for (let i = 0; i < 60; i++) expect((await call("GET", "/configuration", { token })).status).toBe(200);
+    const limited = await call("GET", "/configuration", { token });
+    expect(limited.status).toBe(429);
+    expectErrorBody(limited.body, 429, "rate_limited");
+    expect(limited.headers.get("retry-after")).toBe("40");
+    expect(limited.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(limited.headers.get("service-api-version")).toBe("1");
+  });
+
+  it("keeps separate budgets for two tokens and for callers without a token", async () => {
+    const { call, eventType } = setup();
+    const a = await eventType({ title: "A" });
+    const b = await eventType({ title: "B" });
+    for (let i = 0; i < 60; i++) await call("GET", "/configuration", { token: a.token });
+    expect((await call("GET", "/configuration", { token: a.token })).status).toBe(429);
+    expect((await call("GET", "/configuration", { token: b.token })).status).toBe(200);
+    expect((await call("GET", "/timezones")).status).toBe(200);
+  });
+
+  it("lets a token book again once the window has turned", async () => {
+    const { call, eventType, clock } = setup({ now: "2026-11-23T07:00:59Z" });
+    const { token } = await eventType();
+    for (let i = 0; i < 60; i++) await call("GET", "/configuration", { token });
+    expect((await call("GET", "/configuration", { token })).headers.get("retry-after")).toBe("1");
+    clock.set("2026-11-23T07:01:00Z");
+    expect((await call("GET", "/configuration", { token })).status).toBe(200);
+  });
+});
+
+describe("authentication", () => {
+  it.each(PUBLIC_ROUTES.filter(([, p]) => p !== "/timezones"))("answers %s %s without a token with 401 unauthenticated", async (method, path) => {
+    const { call } = setup();
+    const r = await call(method, path);
+    expect(r.status).toBe(401);
+    expectErrorBody(r.body, 401, "unauthenticated");
+  });
+
+  it.each(["Bearer nope", "Basic dXNlcjpwYXNz", "Bearer ", "bearer\tx", "Bearer " + "x".repeat(600), "Bearer tok\u00e9n"])(
+    "answers 401 unauthenticated for the Authorization header %j",
+    async (header) => {
+      const { call } = setup();
+      const r = await call("GET", "/configuration", { headers: { authorization: header } });
+      expect(r.status).toBe(401);
+      expectErrorBody(r.body, 401, "unauthenticated");
+    },
+  );
+
+  it("scopes a token to its own event type", async () => {
+    const { call, eventType } = setup();
+    const a = await eventType({ title: "Alpha call" });
+    const b = await eventType({ title: "Beta call", durationMinutes: 45 });
+    const configA = await call("GET", "/configuration", { token: a.token });
+    const configB = await call("GET", "/configuration", { token: b.token });
+    expect(configA.body.data.configuration.title).toBe("Alpha call");
+    expect(configB.body.data.configuration.title).toBe("Beta call");
+    expect(configB.body.data.configuration.durationMinutes).toBe(45);
+  });
+
+  it("answers a disabled event type with 403 event_type_disabled except on init", async () => {
+    const { call, eventType } = setup();
+    const { token } = await eventType({ disabled: true });
+    for (const [method, path] of PUBLIC_ROUTES.filter(([, p]) => p !== "/timezones" && p !== "/event-types/init")) {
+      const r = await call(method, path, { token });
+      expect(r.status).toBe(403);
+      expectErrorBody(r.body, 403, "event_type_disabled");
+    }
+    const init = await call("POST", "/event-types/init", { token });
+    expect(init.status).toBe(200);
+    expect(init.body.data.disabled).toBe(true);
+  });
+
+  it("checks the token before the query, so a bad query without a token is still 401", async () => {
+    const { call } = setup();
+    const r = await call("GET", "/time-slots?from=nonsense");
+    expect(r.status).toBe(401);
+  });
+
+  it("answers a disabled event type with 403 even when the query is also invalid", async () => {
+    const { call, eventType } = setup();
+    const { token } = await eventType({ disabled: true });
+    const r = await call("GET", "/time-slots?from=nonsense", { token });
+    expect(r.status).toBe(403);
+    expect(r.body.code).toBe("event_type_disabled");
+  });
+
+  it("answers an event type token on the admin API with 403 forbidden", async () => {
+    const { call, eventType } = setup();
+    const { token } = await eventType();
+    const r = await call("GET", "/admin/event-types", { token });
+    expect(r.status).toBe(403);
+    expectErrorBody(r.body, 403, "forbidden");
+  });
+});
+
+describe("errors are JSON", () => {
+  it("answers an unknown path with 404 not_found as JSON even without an Accept header", async () => {
+    const { call } = setup();
+    const r = await call("GET", "/wp-admin/index.php");
+    expect(r.status).toBe(404);
+    expect(r.headers.get("content-type")).toMatch(/^application\/json/);
+    expectErrorBody(r.body, 404, "not_found");
+  });
+
+  it("answers a wrong method with 405 method_not_allowed and an Allow header", async () => {
+    const { call, eventType } = setup();
+    const { token } = await eventType();
+    const r = await call("PUT", "/time-slots", { token });
+    expect(r.status).toBe(405);
+    expect(r.headers.get("allow")).toBe("GET");
+    expectErrorBody(r.body, 405, "method_not_allowed");
+    const alias = await call("GET", "/booking-api/event-types/init", { token });
+    expect(alias.status).toBe(405);
+    expect(alias.headers.get("allow")).toBe("POST");
+  });
+
+  it.each([
+    ["a truncated object", "{\"reservationUuid\": "],
+    ["plain text", "hello"],
+    ["a trailing comma", "{\"a\":1,}"],
+  ])("answers %s as body with 400 bad_request", async (_name, raw) => {
+    const { call, eventType } = setup();
+    const { token } = await eventType();
+    const r = await call("POST", "/event-types/init", { token, rawBody: raw, headers: { "content-type": "application/json" } });
+    expect(r.status).toBe(400);
+    expectErrorBody(r.body, 400, "bad_request");
+  });
+
+  it("answers a body that is not UTF-8 with 400 bad_request", async () => {
+    const { call, eventType } = setup();
+    const { token } = await eventType();
+    const r = await call("POST", "/event-types/init", { token, rawBody: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]), headers: { "content-type": "application/json" } });
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe("bad_request");
+  });
+
+  it("answers a body over 64 KiB with 413 payload_too_large", async () => {
+    const { call, eventType } = setup();
+    const { token } = await eventType();
+    const big = JSON.stringify({ reservationUuid: "x".repeat(70 * 1024) });
+    const r = await call("POST", "/event-types/init", { token, rawBody: big, headers: { "content-type": "application/json" } });
+    expect(r.status).toBe(413);
+    expectErrorBody(r.body, 413, "payload_too_large");
+  });
+
+  it("answers a body of the wrong JSON type with 422 validation_failed", async () => {
+    const { call, eventType } = setup();
+    const { token } = await eventType();
+    for (const body of [[1, 2], "text", 42, { reservationUuid: 12 }, { reservationUuid: "not-a-uuid" }]) {
+      const r = await call("POST", "/event-types/init", { token, body });
+      expect(r.status).toBe(422);
+      expectErrorBody(r.body, 422, "validation_failed");
+      expect(typeof r.body.errors).toBe("object");
+      expect(Object.keys(r.body.errors).length).toBeGreaterThan(0);
+    }
+  });
+
+  it("keys validation errors by field", async () => {
+    const { call, eventType } = setup();
+    const { token } = await eventType();
+    const r = await call("POST", "/event-types/init", { token, body: { reservationUuid: "123" } });
+    expect(Object.keys(r.body.errors)).toEqual(["reservationUuid"]);
+    expect(r.body.errors.reservationUuid[0]).toEqual(expect.any(String));
+  });
+
+  it("answers an unexpected failure with 500 internal_error without leaking internals, and logs it with the request id", async () => {
+    const { call, eventType, store, logs } = setup();
+    const { token } = await eventType();
+    store.eventTypes.byTokenHash = async () => {
+      throw new Error("disk on fire at /var/secret/path");
+    };
+    const r = await call("GET", "/configuration", { token });
+    expect(r.status).toBe(500);
+    expectErrorBody(r.body, 500, "internal_error");
+    expect(r.text).not.toContain("disk on fire");
+    expect(r.text).not.toContain("/var/secret");
+    expect(r.text).not.toMatch(/at .*\.ts/);
+    expect(logs).toHaveLength(1);
+    expect(logs[0]!.requestId).toBe(r.headers.get("apigw-requestid"));
+  });
+});
+
+describe("API version pinning", () => {
+  it("accepts Service-Api-Version: 1", async () => {
+    const { call } = setup();
+    expect((await call("GET", "/timezones", { headers: { "service-api-version": "1" } })).status).toBe(200);
+  });
+
+  it.each(["2", "0", "1.0", "v1", "", "1; drop table"])("answers the pinned version %j with 400 unsupported_api_version", async (version) => {
+    const { call } = setup();
+    const r = await call("GET", "/timezones", { headers: { "service-api-version": version } });
+    expect(r.status).toBe(400);
+    expectErrorBody(r.body, 400, "unsupported_api_version");
+  });
+});
+
+describe("the /booking-api alias", () => {
+  it.each(PUBLIC_ROUTES)("serves %s %s under /booking-api with the same answer", async (method, path) => {
+    const { call, eventType } = setup();
+    const { token } = await eventType();
+    const direct = await call(method, path, { token });
+    const alias = await call(method, `/booking-api${path}`, { token });
+    expect(direct.status).toBe(200);
+    expect(alias.status).toBe(200);
+    expect(alias.body).toEqual(direct.body);
+  });
+
+  it("answers unknown paths under the alias with 404 not_found", async () => {
+    const { call } = setup();
+    const r = await call("GET", "/booking-api/nothing-here");
+    expect(r.status).toBe(404);
+    expect(r.body.code).toBe("not_found");
+  });
+
+  it("serves the alias under a configured prefix", async () => {
+    const { call, eventType } = setup({ config: { aliasPrefix: "/api/booking" } });
+    const { token } = await eventType();
+    expect((await call("GET", "/api/booking/configuration", { token })).status).toBe(200);
+    expect((await call("GET", "/booking-api/configuration", { token })).status).toBe(404);
+  });
+});
+
+describe("documentation", () => {
+  it("serves an OpenAPI 3.1 document with every public operation", async () => {
+    const { call } = setup();
+    const r = await call("GET", "/openapi.json");
+    expect(r.status).toBe(200);
+    expect(r.body.openapi).toBe("3.1.0");
+    const ids = Object.values(r.body.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));
+    expect(ids.sort()).toEqual(["getEventTypeConfiguration", "initEventType", "listTimeSlots", "listTimezones"]);
+    expect(r.body.paths["/time-slots"].get.responses["429"]).toEqual({ $ref: "#/components/responses/E429" });
+    expect(r.body.components.schemas.TimeSlot.properties).toHaveProperty("available_seats");
+    expect(r.body.servers).toContainEqual({ url: "/booking-api", description: expect.any(String) });
+  });
+
+  it("serves a self-contained HTML reference that loads nothing from elsewhere", async () => {
+    const { call } = setup();
+    const r = await call("GET", "/docs");
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(r.text).toContain("GET</span> <code>/time-slots</code>");
+    expect(r.text).toContain('id="error-rate_limited"');
+    expect(r.text).not.toMatch(/<script|<link|https?:\/\/(?!localhost)/);
+    expect(r.headers.get("content-security-policy")).toContain("default-src 'none'");
+  });
+
+  it("links every error body to the docs anchor of its code", async () => {
+    const { call } = setup({ config: { publicUrl: "https://book.example.com" } });
+    const r = await call("GET", "/configuration");
+    expect(r.body.docs).toBe("https://book.example.com/docs#error-unauthenticated");
+    const page = await call("GET", "/docs");
+    expect(page.text).toContain('id="error-unauthenticated"');
+  });
+});
