@@ -12,7 +12,7 @@ const SCAN_DAYS = 7;
 
 /** Builds the event type's public configuration and the init answer of the booking calendar. */
 export class EventTypeService {
-  private readonly closest = new TimedCache<number>(1000);
+  private readonly configurations = new TimedCache<EventTypeConfiguration>(1000);
 
   constructor(
     private readonly store: Store,
@@ -20,14 +20,32 @@ export class EventTypeService {
     private readonly config: ServerConfig,
   ) {}
 
+  /**
+   * The public configuration. Cached per revision until the next instant at which `min` or
+   * `closestBookableDay` could move by time alone (a local midnight, the notice crossing one, a slot
+   * or a hold running out).
+   */
   async configuration(eventType: EventTypeRecord, nowMs: number): Promise<EventTypeConfiguration> {
+    const key = String(eventType.id);
+    const cached = this.configurations.get(key, eventType.revision, nowMs);
+    if (cached) return cached;
     const s = eventType.settings;
+    const noticeMs = s.minNoticeMinutes * 60_000;
     const today = DateTime.fromMillis(nowMs, { zone: s.timezone }).startOf("day");
-    const firstDay = DateTime.fromMillis(nowMs + s.minNoticeMinutes * 60_000, { zone: s.timezone }).startOf("day");
+    const firstDay = DateTime.fromMillis(nowMs + noticeMs, { zone: s.timezone }).startOf("day");
+    const closest = eventType.disabled ? { day: -1, validUntilMs: Number.POSITIVE_INFINITY } : await this.closestBookableDay(eventType, today, nowMs);
+    const validUntilMs = Math.min(today.plus({ days: 1 }).toMillis(), firstDay.plus({ days: 1 }).toMillis() - noticeMs, closest.validUntilMs);
+    const configuration = this.build(eventType, daysBetween(today, firstDay), closest.day);
+    this.configurations.set(key, eventType.revision, validUntilMs, configuration);
+    return configuration;
+  }
+
+  private build(eventType: EventTypeRecord, min: number, closestBookableDay: number): EventTypeConfiguration {
+    const s = eventType.settings;
     return {
-      min: daysBetween(today, firstDay),
+      min,
       max: s.horizonDays,
-      closestBookableDay: eventType.disabled ? -1 : await this.closestBookableDay(eventType, today, nowMs),
+      closestBookableDay,
       locale: { ...s.locale, texts: { ...s.locale.texts } },
       theme: { ...s.theme, colors: { ...s.theme.colors } },
       profileImage: s.profileImage ?? "",
@@ -66,9 +84,7 @@ export class EventTypeService {
   }
 
   /** Days from today to the first day with a free slot, scanning a week at a time; -1 if none. */
-  private async closestBookableDay(eventType: EventTypeRecord, today: DateTime, nowMs: number): Promise<number> {
-    const cached = this.closest.get(String(eventType.id), eventType.revision, nowMs);
-    if (cached !== undefined) return cached;
+  private async closestBookableDay(eventType: EventTypeRecord, today: DateTime, nowMs: number): Promise<{ day: number; validUntilMs: number }> {
     const end = horizonEnd(eventType.settings, nowMs);
     let found = -1;
     let validUntilMs = Number.POSITIVE_INFINITY;
@@ -78,15 +94,13 @@ export class EventTypeService {
       const first = answer.slots[0];
       if (first) found = daysBetween(today, DateTime.fromMillis(first.startMs, { zone: eventType.settings.timezone }).startOf("day"));
     }
-    if (!Number.isFinite(validUntilMs)) validUntilMs = today.plus({ days: 1 }).toMillis();
-    this.closest.set(String(eventType.id), eventType.revision, validUntilMs, found);
-    return found;
+    return { day: found, validUntilMs };
   }
 }
 
-/** Whole calendar days between two local midnights (a DST day is still one day). */
+/** Whole calendar days between two local days (a DST day is still one day); counted on their dates, no zone involved. */
 function daysBetween(from: DateTime, to: DateTime): number {
-  return Math.round(to.diff(from, "days").days);
+  return Math.round((Date.UTC(to.year, to.month - 1, to.day) - Date.UTC(from.year, from.month - 1, from.day)) / 86_400_000);
 }
 
 /** Custom fields as the calendar renders them, in their `order`. */
