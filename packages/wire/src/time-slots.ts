@@ -3,7 +3,7 @@ import { Type, type Static } from "@sinclair/typebox";
 /** Query of `GET /time-slots`: whole days, read in `timezone` (default the event type's zone). */
 export const TimeSlotsQuery = Type.Object({
   from: Type.String({ format: "date", description: "First day, YYYY-MM-DD." }),
-  until: Type.String({ format: "date", description: "Last day (inclusive), YYYY-MM-DD; at most 62 days after `from`." }),
+  until: Type.String({ format: "date", description: "Last day (inclusive), YYYY-MM-DD; the range spans at most 62 days." }),
   timezone: Type.Optional(Type.String({ description: "IANA zone for `date` and the readable times." })),
 });
 export type TimeSlotsQuery = Static<typeof TimeSlotsQuery>;

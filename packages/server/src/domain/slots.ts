@@ -66,9 +66,25 @@ export function openIntervals(rules: Pick<SlotRules, "timezone" | "availability"
 function wallClock(day: DateTime, hhmm: string): DateTime {
   const [hour, minute] = hhmm.split(":").map(Number) as [number, number];
   if (hour === 24) return day.plus({ days: 1 }).startOf("day");
-  // luxon moves a wall time that does not exist (spring-forward gap) forward by the gap,
-  // and takes the earlier of two instants for a repeated (fall-back) wall time.
-  return day.set({ hour, minute, second: 0, millisecond: 0 });
+  // luxon takes the earlier of two instants for a repeated (fall-back) wall time.
+  const at = day.set({ hour, minute, second: 0, millisecond: 0 });
+  if (at.hour === hour && at.minute === minute) return at;
+  // The wall time falls in a spring-forward gap, so no instant shows it. luxon moves it forward by
+  // the gap (02:30 becomes 03:30), which would open real time past the organizer's hours; the
+  // instants at or after a skipped wall time begin where the clock jumps, so use that instant.
+  return clockJumpBefore(at);
+}
+
+/** The instant, within the day before `at`, from which the zone's offset is the one `at` has. */
+function clockJumpBefore(at: DateTime): DateTime {
+  let before = at.toMillis() - 24 * 60 * MINUTE;
+  let after = at.toMillis();
+  while (after - before > 1) {
+    const mid = Math.floor((before + after) / 2);
+    if (at.zone.offset(mid) === at.offset) after = mid;
+    else before = mid;
+  }
+  return DateTime.fromMillis(after, { zone: at.zone });
 }
 
 /**

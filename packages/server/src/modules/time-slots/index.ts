@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context.ts";
 import { requireEventType } from "../../http/auth.ts";
-import { TimeSlotsQuery } from "./model.ts";
+import { TimeSlotsQueryShape } from "./model.ts";
 import type { TimeSlotService } from "./service.ts";
 
 /** `GET /time-slots`. */
@@ -12,5 +12,5 @@ export const timeSlotRoutes = (ctx: AppContext, slots: TimeSlotService) =>
       const page = await slots.page(eventType, query, ctx.clock.now());
       return page.send(set, request.headers.get("accept-encoding"));
     },
-    { query: TimeSlotsQuery },
+    { query: TimeSlotsQueryShape },
   );

@@ -3,5 +3,15 @@ import { Type } from "@sinclair/typebox";
 
 export { TimeSlotsQuery };
 
+/**
+ * The query as the route checks its shape. Dates and zone are checked by the service, so a bad
+ * date gets the same message whether it is malformed or not on the calendar.
+ */
+export const TimeSlotsQueryShape = Type.Object({
+  from: Type.String(),
+  until: Type.String(),
+  timezone: Type.Optional(Type.String()),
+});
+
 /** Response of `GET /time-slots`. */
 export const TimeSlotsResponse = Envelope(Type.Array(TimeSlot));
