@@ -153,6 +153,7 @@ describe("authentication", () => {
     const r = await call("GET", "/admin/event-types", { token });
     expect(r.status).toBe(403);
     expectErrorBody(r.body, 403, "forbidden");
+    expect(r.body.hint).toContain("BOOKING_ADMIN_KEY");
   });
 });
 

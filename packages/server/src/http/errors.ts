@@ -25,13 +25,13 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly extra: { errors?: Record<string, string[]>; headers?: Record<string, string> } = {},
+    readonly extra: { errors?: Record<string, string[]>; headers?: Record<string, string>; hint?: string } = {},
   ) {
     super(message);
     this.status = ERROR_CODES[code];
   }
   get hint(): string {
-    return HINTS[this.code];
+    return this.extra.hint ?? HINTS[this.code];
   }
 }
 

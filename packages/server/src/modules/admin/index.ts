@@ -6,6 +6,8 @@ import { bearerToken, hashToken, sameSecret } from "../../http/tokens.ts";
 import { EventTypeCreate, EventTypePatch, RegenerateTokenBody, ReservationListQuery } from "./model.ts";
 import { AdminService } from "./service.ts";
 
+const ADMIN_HINT = "Send Authorization: Bearer <admin key>, the BOOKING_ADMIN_KEY the server was started with.";
+
 /**
  * The organizer admin API under `/admin`, behind `Authorization: Bearer $BOOKING_ADMIN_KEY`.
  * Not mounted at all without a configured key, so `/admin` is then an ordinary 404.
@@ -24,9 +26,9 @@ export const adminRoutes = (ctx: AppContext) => {
       const token = bearerToken(request.headers.get("authorization"));
       if (token && sameSecret(token, adminKey)) return;
       if (token && (await ctx.store.eventTypes.byTokenHash(hashToken(token)))) {
-        throw new ApiError("forbidden", "An event type's API token cannot use the admin API.");
+        throw new ApiError("forbidden", "An event type's API token cannot use the admin API.", { hint: ADMIN_HINT });
       }
-      throw new ApiError("unauthenticated", "Send the admin key as Authorization: Bearer <BOOKING_ADMIN_KEY>.");
+      throw new ApiError("unauthenticated", "Send the admin key as Authorization: Bearer <BOOKING_ADMIN_KEY>.", { hint: ADMIN_HINT });
     })
     .get("/event-types", async () => ok(await admin.list()))
     .post("/event-types", async ({ body }) => ok(await admin.create(body)), { body: EventTypeCreate })

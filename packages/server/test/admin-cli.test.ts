@@ -1,0 +1,285 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openSqliteStore } from "../src/store/sqlite.ts";
+import { reservation } from "./utils.ts";
+
+// The real server and the real CLI, each its own process, talking HTTP on a free local port.
+const SERVER_DIR = fileURLToPath(new URL("..", import.meta.url));
+const REPO_ROOT = resolve(SERVER_DIR, "../..");
+const KEY = "cli-test-admin-key-0123456789";
+
+let server: ChildProcess;
+let serverLog = "";
+let dir: string;
+let base: string;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runProcess(command: string, args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<Run> {
+  return new Promise((done, fail) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...options.env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (chunk) => (stdout += chunk));
+    child.stderr!.on("data", (chunk) => (stderr += chunk));
+    child.on("error", fail);
+    child.on("close", (code) => done({ code, stdout, stderr }));
+  });
+}
+
+/** Runs `bun src/cli/admin.ts ...args` against the test server. */
+function cli(...args: string[]): Promise<Run> {
+  return runProcess(process.execPath, ["src/cli/admin.ts", ...args], { cwd: SERVER_DIR, env: { BOOKING_URL: base, BOOKING_ADMIN_KEY: KEY } });
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => done(port));
+    });
+  });
+}
+
+async function publicCall(path: string, token: string): Promise<number> {
+  return (await fetch(base + path, { headers: { authorization: `Bearer ${token}` } })).status;
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "booking-cli-"));
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  server = spawn(process.execPath, ["src/main.ts"], {
+    cwd: SERVER_DIR,
+    env: { PATH: process.env.PATH ?? "", PORT: String(port), BOOKING_DB: join(dir, "booking.sqlite"), BOOKING_ADMIN_KEY: KEY, RATE_LIMIT_PER_MINUTE: "10000" },
+  });
+  server.stdout!.on("data", (chunk) => (serverLog += chunk));
+  server.stderr!.on("data", (chunk) => (serverLog += chunk));
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${base}/health`)).ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline || server.exitCode !== null) throw new Error(`The server did not start:\n${serverLog}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}, 20_000);
+
+afterAll(async () => {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((r) => server.once("exit", r));
+    server.kill("SIGTERM");
+    await exited;
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the admin CLI against a running server", () => {
+  let id = "";
+  let apiToken = "";
+
+  it("creates an event type and prints its tokens once, clearly", async () => {
+    const r = await cli("create", "--title", "Team sync", "--timezone", "Europe/Berlin", "--duration", "45", "--price", "50.00", "--currency", "eur", "--account", "acct_cli");
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const created = /Created event type #(\d+) "Team sync"/.exec(r.stdout);
+    expect(created).not.toBeNull();
+    id = created![1]!;
+    apiToken = /API token:\s+(bk_\S+)/.exec(r.stdout)![1]!;
+    expect(r.stdout).toMatch(/Override token:\s+bko_\S+/);
+    expect(r.stdout).toMatch(/shown only once/);
+    expect(await publicCall("/configuration", apiToken)).toBe(200);
+  });
+
+  it("prints the created event type as JSON with --json", async () => {
+    const r = await cli("create", "--title", "Scripted", "--json");
+    expect(r.code).toBe(0);
+    const data = JSON.parse(r.stdout);
+    expect(data).toMatchObject({ title: "Scripted", token: expect.stringMatching(/^bk_/), overrideToken: expect.stringMatching(/^bko_/) });
+    expect((await cli("delete", String(data.id))).code).toBe(0);
+  });
+
+  it("creates from a settings file, flags winning over its keys", async () => {
+    const file = join(dir, "settings.json");
+    writeFileSync(file, JSON.stringify({ title: "From file", seats: 4, locations: [{ type: "phone", value: "+420 123 456 789" }] }));
+    const r = await cli("create", "--file", file, "--seats", "6", "--json");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ title: "From file", seats: 6, locations: [{ type: "phone", value: "+420 123 456 789" }] });
+    expect((await cli("delete", String(JSON.parse(r.stdout).id))).code).toBe(0);
+  });
+
+  it("lists the event types as a table", async () => {
+    const r = await cli("list");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^ID\s+TITLE\s+TIMEZONE/);
+    expect(r.stdout).toMatch(new RegExp(`^${id}\\s+Team sync\\s+Europe/Berlin\\s+45 min\\s+50\\.00 EUR\\s+enabled$`, "m"));
+    expect(r.stdout).not.toContain("bk_");
+  });
+
+  it("shows one event type's settings", async () => {
+    const r = await cli("show", id);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`#${id} Team sync [enabled]`);
+    expect(r.stdout).toMatch(/Timezone:\s+Europe\/Berlin/);
+    expect(r.stdout).toMatch(/Payment:\s+50\.00 EUR to acct_cli/);
+    expect(r.stdout).toMatch(/monday\s+09:00-17:00/);
+  });
+
+  it("changes a price, keeping the currency and account", async () => {
+    const r = await cli("update", id, "--price", "75.5", "--json");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).payment).toEqual({ amount: 7550, currency: "eur", providerAccountId: "acct_cli" });
+  });
+
+  it("sets one weekday's hours, keeping the other days", async () => {
+    const r = await cli("hours", id, "--day", "monday", "--ranges", "09:00-12:00,13:00-17:00");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/monday\s+09:00-12:00, 13:00-17:00/);
+    const shown = JSON.parse((await cli("show", id, "--json")).stdout);
+    expect(shown.availability.weekly.monday).toEqual([{ start: "09:00", end: "12:00" }, { start: "13:00", end: "17:00" }]);
+    expect(shown.availability.weekly.tuesday).toEqual([{ start: "09:00", end: "17:00" }]);
+
+    expect((await cli("hours", id, "--day", "friday", "--ranges", "none")).code).toBe(0);
+    const closed = JSON.parse((await cli("show", id, "--json")).stdout);
+    expect(closed.availability.weekly.friday).toEqual([]);
+    expect(closed.availability.weekly.monday).toHaveLength(2);
+  });
+
+  it("closes a date and opens another with its own hours, keeping the weekly hours", async () => {
+    expect((await cli("close", id, "--date", "2026-12-24")).stdout).toContain("2026-12-24 closed");
+    expect((await cli("open-day", id, "--date", "2026-12-27", "--ranges", "10:00-12:00")).code).toBe(0);
+    const shown = JSON.parse((await cli("show", id, "--json")).stdout);
+    expect(shown.availability.overrides).toEqual([
+      { date: "2026-12-24", ranges: [] },
+      { date: "2026-12-27", ranges: [{ start: "10:00", end: "12:00" }] },
+    ]);
+    expect(shown.availability.weekly.monday).toHaveLength(2);
+    expect((await cli("show", id)).stdout).toMatch(/Date overrides:\n\s+2026-12-24 closed\n\s+2026-12-27 10:00-12:00/);
+  });
+
+  it("issues a new API token: the old one stops working and the new one works", async () => {
+    const r = await cli("token", id);
+    expect(r.code).toBe(0);
+    const fresh = /API token:\s+(bk_\S+)/.exec(r.stdout)![1]!;
+    expect(r.stdout).toMatch(/shown only once/);
+    expect(await publicCall("/configuration", apiToken)).toBe(401);
+    expect(await publicCall("/configuration", fresh)).toBe(200);
+    apiToken = fresh;
+  });
+
+  it("issues a new override token with --override, leaving the API token working", async () => {
+    const r = await cli("token", id, "--override");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Override token:\s+bko_\S+/);
+    expect(r.stdout).not.toMatch(/API token:/);
+    expect(await publicCall("/configuration", apiToken)).toBe(200);
+  });
+
+  it("disables the event type so the public API answers 403, and enables it again", async () => {
+    const off = await cli("disable", id);
+    expect(off.code).toBe(0);
+    expect(off.stdout).toContain("is disabled");
+    expect(await publicCall("/configuration", apiToken)).toBe(403);
+    expect((await cli("list")).stdout).toMatch(new RegExp(`^${id}\\s+Team sync.*disabled$`, "m"));
+    expect((await cli("enable", id)).stdout).toContain("is enabled");
+    expect(await publicCall("/configuration", apiToken)).toBe(200);
+  });
+
+  it("lists reservations in a range, filtered by status", async () => {
+    // A second connection to the server's own SQLite file, as bookings would arrive through the public API.
+    const store = openSqliteStore(join(dir, "booking.sqlite"));
+    await store.reservations.insertMany([
+      reservation(Number(id), "2026-12-01T08:00:00Z", 45, { email: "kept@example.com" }),
+      reservation(Number(id), "2026-12-02T08:00:00Z", 45, { email: "gone@example.com", status: "cancelled" }),
+      reservation(Number(id), "2026-12-10T08:00:00Z", 45, { email: "later@example.com" }),
+    ]);
+    await store.close();
+
+    const all = await cli("reservations", id, "--from", "2026-12-01", "--until", "2026-12-02");
+    expect(all.code).toBe(0);
+    expect(all.stdout).toMatch(/^START\s+END\s+STATUS/);
+    expect(all.stdout).toMatch(/2026-12-01T09:00:00\+01:00\s+2026-12-01T09:45:00\+01:00\s+confirmed\s+Ada Lovelace\s+kept@example\.com/);
+    expect(all.stdout).toContain("gone@example.com");
+    expect(all.stdout).not.toContain("later@example.com");
+
+    const cancelled = await cli("reservations", id, "--from", "2026-12-01", "--until", "2026-12-02", "--status", "cancelled");
+    expect(cancelled.stdout).toContain("gone@example.com");
+    expect(cancelled.stdout).not.toContain("kept@example.com");
+
+    const none = await cli("reservations", id, "--from", "2027-01-01", "--until", "2027-01-31");
+    expect(none.stdout.trim()).toBe("No reservations in this range.");
+  });
+
+  it("prints the server's validation errors to stderr and exits 1", async () => {
+    const r = await cli("hours", id, "--day", "monday", "--ranges", "17:00-09:00");
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("Error 422 validation_failed: The request has invalid fields.");
+    expect(r.stderr).toContain("availability.weekly.monday: Range 17:00-09:00 must end after it starts.");
+    expect(JSON.parse((await cli("show", id, "--json")).stdout).availability.weekly.monday).toHaveLength(2);
+  });
+
+  it("exits 1 with the server's error for a wrong admin key", async () => {
+    const r = await runProcess(process.execPath, ["src/cli/admin.ts", "list"], { cwd: SERVER_DIR, env: { BOOKING_URL: base, BOOKING_ADMIN_KEY: "wrong-key" } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("Error 401 unauthenticated");
+    expect(r.stderr).toContain("BOOKING_ADMIN_KEY");
+  });
+
+  it("exits 1 with a clear message when the server cannot be reached", async () => {
+    const closed = await freePort();
+    const r = await cli("list", "--url", `http://127.0.0.1:${closed}`);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`Cannot reach the booking server at http://127.0.0.1:${closed}`);
+  });
+
+  it("exits 2 on a usage error without calling the server", async () => {
+    const unknown = await cli("frobnicate");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('Unknown command "frobnicate"');
+    expect((await cli("hours", id, "--day", "monday", "--ranges", "9-5")).code).toBe(2);
+    expect((await cli("show")).code).toBe(2);
+    expect((await cli("list", "--bogus")).code).toBe(2);
+    expect((await cli("create", "--duration", "45")).code).toBe(2);
+    expect((await cli("update", id, "--seats", "many")).code).toBe(2);
+    const noKey = await runProcess(process.execPath, ["src/cli/admin.ts", "list"], { cwd: SERVER_DIR, env: { BOOKING_URL: base } });
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain("BOOKING_ADMIN_KEY");
+  });
+
+  it("deletes the event type, after which show exits 1 with not_found", async () => {
+    const r = await cli("delete", id);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`Deleted event type #${id}`);
+    const gone = await cli("show", id);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain("Error 404 not_found");
+    expect(await publicCall("/configuration", apiToken)).toBe(401);
+  });
+
+  it("prints its usage for help", async () => {
+    const r = await cli("help");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Usage: npm run admin -- <command>/);
+    for (const command of ["list", "show <id>", "create --title", "update <id>", "disable <id>", "delete <id>", "token <id>", "hours <id>", "close <id>", "open-day <id>", "reservations <id>"]) {
+      expect(r.stdout).toContain(command);
+    }
+  });
+
+  it("runs as npm run admin from the repository root", async () => {
+    const r = await runProcess("npm", ["run", "--silent", "admin", "--", "list", "--json"], { cwd: REPO_ROOT, env: { BOOKING_URL: base, BOOKING_ADMIN_KEY: KEY } });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).map((et: { title: string }) => et.title)).toContain("Intro call");
+  }, 30_000);
+});
