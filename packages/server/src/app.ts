@@ -12,6 +12,11 @@ import { EventTypeService } from "./modules/event-types/service.ts";
 import { TimeSlotService } from "./modules/time-slots/service.ts";
 import { timeSlotRoutes } from "./modules/time-slots/index.ts";
 import { timezoneRoutes } from "./modules/timezones/index.ts";
+import { PaymentService } from "./modules/payments/service.ts";
+import { stripeClient } from "./modules/payments/stripe.ts";
+import { reservationRoutes, STRIPE_WEBHOOK_PATH, stripeWebhookRoutes } from "./modules/reservations/index.ts";
+import { ReservationService } from "./modules/reservations/service.ts";
+import type Stripe from "stripe";
 import type { Store } from "./store/types.ts";
 
 /** What an app is built from; everything but the store has a default. */
@@ -21,6 +26,8 @@ export interface AppDependencies {
   config?: Partial<ServerConfig>;
   rateLimiter?: RateLimiter;
   log?: (entry: LogEntry) => void;
+  /** Stripe client; by default built from `config.stripe` (none without a secret key). */
+  stripe?: Stripe | null;
 }
 
 /** Writes log lines as JSON to stderr. */
@@ -44,20 +51,25 @@ export function createApp(deps: AppDependencies) {
   };
   const slots = new TimeSlotService(ctx.store);
   const eventTypes = new EventTypeService(ctx.store, slots, config);
+  const now = () => ctx.clock.now();
+  const payments = new PaymentService(ctx.store, deps.stripe === undefined ? stripeClient(config.stripe) : deps.stripe, config.stripe.webhookSecret, now, ctx.log);
+  const reservations = new ReservationService(ctx.store, payments, config, now);
 
   const publicApi = (prefix: string) =>
     new Elysia({ prefix })
       .use(timezoneRoutes())
       .use(timeSlotRoutes(ctx, slots))
       .use(configurationRoutes(ctx, eventTypes))
-      .use(initRoutes(ctx, eventTypes));
+      .use(initRoutes(ctx, eventTypes))
+      .use(reservationRoutes(ctx, reservations, payments));
 
   const app: Elysia = new Elysia({ normalize: false })
-    .use(httpContract(ctx, () => app.routes))
+    .use(httpContract(ctx, () => app.routes, new Set([STRIPE_WEBHOOK_PATH])))
     // A bare JSON route through the same contract: for load balancers, and the benchmark's baseline.
     .get("/health", () => ok({ status: "ok" }))
     .use(publicApi(""))
     .use(publicApi(config.aliasPrefix))
+    .use(stripeWebhookRoutes(payments))
     .use(docsRoutes(ctx))
     .use(adminRoutes(ctx)) as unknown as Elysia;
   return app;

@@ -15,7 +15,10 @@ export interface ServerConfig {
   maxBodyBytes: number;
   /** Trust the first `X-Forwarded-For` address as the client's (only behind a proxy you run). */
   trustProxy: boolean;
-  stripe: { publishableKey: string | null };
+  /** Platform Stripe keys; `apiBase` points the SDK at another host (the local stand-in). */
+  stripe: { secretKey: string | null; publishableKey: string | null; webhookSecret: string | null; apiBase: string | null };
+  /** Base of generated video meeting links: a room name is appended. */
+  meetBaseUrl: string;
 }
 
 /** Defaults for a local development server. */
@@ -28,7 +31,8 @@ export const DEFAULT_CONFIG: ServerConfig = {
   rateLimit: { limit: 60, windowSeconds: 60 },
   maxBodyBytes: 64 * 1024,
   trustProxy: false,
-  stripe: { publishableKey: null },
+  stripe: { secretKey: null, publishableKey: null, webhookSecret: null, apiBase: null },
+  meetBaseUrl: "https://meet.jit.si/",
 };
 
 /** Reads the configuration from environment variables, failing loudly on malformed numbers. */
@@ -50,6 +54,12 @@ export function configFromEnv(env: Record<string, string | undefined>): ServerCo
     rateLimit: { limit: int("RATE_LIMIT_PER_MINUTE", DEFAULT_CONFIG.rateLimit.limit), windowSeconds: 60 },
     maxBodyBytes: DEFAULT_CONFIG.maxBodyBytes,
     trustProxy: env.BOOKING_TRUST_PROXY === "1" || env.BOOKING_TRUST_PROXY === "true",
-    stripe: { publishableKey: env.STRIPE_PUBLISHABLE_KEY || null },
+    stripe: {
+      secretKey: env.STRIPE_SECRET_KEY || null,
+      publishableKey: env.STRIPE_PUBLISHABLE_KEY || null,
+      webhookSecret: env.STRIPE_WEBHOOK_SECRET || null,
+      apiBase: env.STRIPE_API_BASE || null,
+    },
+    meetBaseUrl: env.BOOKING_MEET_BASE_URL || DEFAULT_CONFIG.meetBaseUrl,
   };
 }

@@ -49,7 +49,7 @@ describe("GET /configuration", () => {
   });
 
   it("describes card payment with the platform's publishable key", async () => {
-    const { call, eventType } = setup({ config: { stripe: { publishableKey: "pk_test_123" } } });
+    const { call, eventType } = setup({ config: { stripe: { secretKey: null, publishableKey: "pk_test_123", webhookSecret: null, apiBase: null } } });
     const { token } = await eventType({ payment: { amount: 5000, currency: "EUR", providerAccountId: "acct_1" } });
     const r = await call("GET", "/configuration", { token });
     expect(r.body.data.configuration.payment).toEqual({ amount: 5000, currency: "eur", provider: "stripe", publishableKey: "pk_test_123", providerAccountId: "acct_1" });

@@ -97,13 +97,20 @@ function clockJumpBefore(at: DateTime): DateTime {
  * overlaps the slot's buffered span blocks the slot entirely, since the organizer cannot be in two
  * different meetings at once.
  */
-export function slotsBetween(rules: SlotRules, fromMs: number, untilMs: number, busy: BusyInterval[], nowMs: number): Slot[] {
+export function slotsBetween(
+  rules: SlotRules,
+  fromMs: number,
+  untilMs: number,
+  busy: BusyInterval[],
+  nowMs: number,
+  options: { ignoreNoticeAndHorizon?: boolean } = {},
+): Slot[] {
   const durationMs = rules.durationMinutes * MINUTE;
   const stepMs = rules.slotIntervalMinutes * MINUTE;
   const before = rules.bufferBeforeMinutes * MINUTE;
   const after = rules.bufferAfterMinutes * MINUTE;
-  const earliest = nowMs + rules.minNoticeMinutes * MINUTE;
-  const latestStart = horizonEnd(rules, nowMs);
+  const earliest = options.ignoreNoticeAndHorizon ? Number.NEGATIVE_INFINITY : nowMs + rules.minNoticeMinutes * MINUTE;
+  const latestStart = options.ignoreNoticeAndHorizon ? Number.POSITIVE_INFINITY : horizonEnd(rules, nowMs);
   const sorted = [...busy].sort((a, b) => a.startMs - b.startMs);
   const longest = sorted.reduce((m, b) => Math.max(m, b.endMs - b.startMs), 0);
 
@@ -118,6 +125,25 @@ export function slotsBetween(rules: SlotRules, fromMs: number, untilMs: number, 
   }
   return slots;
 }
+
+/**
+ * True when [startMs, endMs) is a slot the calendar offers: on the grid, inside the hours, and
+ * (unless the organizer overrides) after the minimum notice and within the horizon. Seats are not
+ * considered; they are counted where they are taken.
+ */
+export function isOffered(rules: SlotRules, startMs: number, endMs: number, nowMs: number, options: { ignoreNoticeAndHorizon?: boolean } = {}): boolean {
+  return slotsBetween(rules, startMs, startMs + 1, [], nowMs, options).some((s) => s.startMs === startMs && s.endMs === endMs);
+}
+
+/** Seats still free in the slot [startMs, endMs) given the reservations that hold seats, by the same rule as `slotsBetween`. */
+export function seatsLeft(rules: SlotRules, startMs: number, endMs: number, busy: BusyInterval[]): number {
+  const sorted = [...busy].sort((a, b) => a.startMs - b.startMs);
+  const longest = sorted.reduce((m, b) => Math.max(m, b.endMs - b.startMs), 0);
+  return freeSeatsOf(sorted, longest, startMs, endMs, rules.bufferBeforeMinutes * MINUTE, rules.bufferAfterMinutes * MINUTE, rules.seats);
+}
+
+/** How far around a slot reservations can reach into it: a day-long meeting plus a day of buffer each side. */
+export const BUSY_MARGIN_MS = 3 * 24 * 60 * MINUTE;
 
 /** First instant after the last bookable day (today plus `horizonDays`, organizer's zone). */
 export function horizonEnd(rules: Pick<SlotRules, "timezone" | "horizonDays">, nowMs: number): number {

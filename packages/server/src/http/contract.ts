@@ -12,10 +12,10 @@ type RouteList = () => readonly { method: string; path: string }[];
 
 /**
  * The cross-cutting HTTP contract, registered before every route: request id, version header,
- * rate limit headers and 429, JSON body parsing with the size limit, and the single place where
- * every failure becomes the spec's JSON error body.
+ * rate limit headers and 429, JSON body parsing with the size limit (raw text for the paths in
+ * `rawBodyPaths`), and the single place where every failure becomes the spec's JSON error body.
  */
-export function httpContract(ctx: AppContext, routes: RouteList) {
+export function httpContract(ctx: AppContext, routes: RouteList, rawBodyPaths: ReadonlySet<string> = new Set()) {
   const methodsOf = allowedMethods(routes);
   return new Elysia({ name: "http-contract" })
     .onRequest(async ({ request, set, server }) => {
@@ -52,6 +52,8 @@ export function httpContract(ctx: AppContext, routes: RouteList) {
       } catch {
         throw new ApiError("bad_request", "The request body is not valid UTF-8.");
       }
+      // Signed payloads (Stripe's webhook) are verified byte for byte, so they stay text.
+      if (rawBodyPaths.has(new URL(request.url).pathname)) return text;
       if (text.trim() === "") return null;
       try {
         return JSON.parse(text);
@@ -62,11 +64,14 @@ export function httpContract(ctx: AppContext, routes: RouteList) {
     .onError({ as: "global" }, ({ code, error, set, request, path }) => {
       const requestId = String(set.headers["apigw-requestid"] ?? "");
       if (error instanceof BusinessFailure) {
+        // Elysia keeps its own error status over a returned 200, so the status is set explicitly.
+        set.status = 200;
         return json(200, { success: false, code: error.code, message: error.message });
       }
       const failure = toApiError(code, error, request.method, path, methodsOf);
       if (failure.code === "internal_error") ctx.log({ level: "error", message: `${request.method} ${path} failed`, requestId, error });
       Object.assign(set.headers, failure.extra.headers ?? {});
+      set.status = failure.status;
       const body: ErrorBody = {
         success: false,
         status: failure.status,

@@ -35,4 +35,27 @@ export const SQLITE_MIGRATIONS: { version: number; name: string; sql: string }[]
       CREATE INDEX reservations_by_start ON reservations (event_type_id, start_ms);
     `,
   },
+  {
+    version: 2,
+    name: "reservation lifecycle, card payments, idempotency keys",
+    sql: `
+      ALTER TABLE reservations ADD COLUMN meet_link TEXT;
+      ALTER TABLE reservations ADD COLUMN confirmed_at_ms INTEGER;
+      ALTER TABLE reservations ADD COLUMN cancelled_at_ms INTEGER;
+      ALTER TABLE reservations ADD COLUMN payment TEXT CHECK (payment IS NULL OR json_valid(payment));
+      ALTER TABLE reservations ADD COLUMN payment_intent_id TEXT;
+      CREATE INDEX reservations_by_payment_intent ON reservations (payment_intent_id) WHERE payment_intent_id IS NOT NULL;
+      CREATE INDEX reservations_by_hold ON reservations (status, held_until_ms) WHERE status IN ('held', 'expired');
+      CREATE TABLE idempotency_keys (
+        event_type_id INTEGER NOT NULL REFERENCES event_types(id) ON DELETE CASCADE,
+        key TEXT NOT NULL,
+        request_hash TEXT NOT NULL,
+        reservation_uuid TEXT,
+        status INTEGER,
+        response TEXT,
+        created_at_ms INTEGER NOT NULL,
+        PRIMARY KEY (event_type_id, key)
+      );
+    `,
+  },
 ];

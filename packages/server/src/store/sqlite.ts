@@ -1,7 +1,20 @@
 import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import type { EventTypeChange, EventTypeRecord, NewEventType, ReservationQuery, ReservationRecord, Store } from "./types.ts";
+import { EXPIRED_GRACE_MS } from "../domain/reservation.ts";
+import {
+  StoreBusyError,
+  type EventTypeChange,
+  type EventTypeRecord,
+  type IdempotencyState,
+  type NewEventType,
+  type ReservationQuery,
+  type ReservationRecord,
+  type SeatClaim,
+  type SeatDecision,
+  type SeatHolder,
+  type Store,
+} from "./types.ts";
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.ts";
 
 interface EventTypeRow {
@@ -30,6 +43,11 @@ interface ReservationRow {
   location: string | null;
   guests: string;
   custom_fields: string;
+  meet_link: string | null;
+  payment: string | null;
+  payment_intent_id: string | null;
+  confirmed_at_ms: number | null;
+  cancelled_at_ms: number | null;
   created_at_ms: number;
   updated_at_ms: number;
 }
@@ -43,7 +61,7 @@ export function openSqliteStore(path: string): Store {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, { create: true, strict: true });
   db.exec("PRAGMA journal_mode = WAL");
-  db.exec("PRAGMA busy_timeout = 5000");
+  db.exec(`PRAGMA busy_timeout = ${DEFAULT_WAIT_MS}`);
   db.exec("PRAGMA foreign_keys = ON");
   db.exec("PRAGMA synchronous = NORMAL");
   migrate(db);
@@ -88,6 +106,10 @@ const toReservation = (r: ReservationRow): ReservationRecord => ({
   location: r.location === null ? null : JSON.parse(r.location),
   guests: JSON.parse(r.guests),
   customFields: JSON.parse(r.custom_fields),
+  meetLink: r.meet_link,
+  payment: r.payment === null ? null : JSON.parse(r.payment),
+  confirmedAtMs: r.confirmed_at_ms,
+  cancelledAtMs: r.cancelled_at_ms,
   createdAtMs: r.created_at_ms,
   updatedAtMs: r.updated_at_ms,
 });
@@ -108,8 +130,8 @@ function prepareQueries(db: Database) {
     ),
     etBump: db.query<unknown, [number]>("UPDATE event_types SET revision = revision + 1 WHERE id = ?"),
     etDelete: db.query<unknown, [number]>("DELETE FROM event_types WHERE id = ?"),
-    seatHolders: db.query<{ startMs: number; endMs: number; heldUntilMs: number | null }, [number, number, number, number]>(
-      `SELECT start_ms AS startMs, end_ms AS endMs, CASE WHEN status = 'held' THEN held_until_ms END AS heldUntilMs FROM reservations
+    seatHolders: db.query<SeatHolder, [number, number, number, number]>(
+      `SELECT uuid, start_ms AS startMs, end_ms AS endMs, CASE WHEN status = 'held' THEN held_until_ms END AS heldUntilMs FROM reservations
        WHERE event_type_id = ? AND start_ms < ? AND end_ms > ?
          AND (status = 'confirmed' OR (status = 'held' AND held_until_ms > ?))`,
     ),
@@ -118,13 +140,79 @@ function prepareQueries(db: Database) {
       `SELECT * FROM reservations WHERE event_type_id = ? AND start_ms < ? AND end_ms > ?
        AND (? IS NULL OR status = ?) ORDER BY start_ms, uuid LIMIT ?`,
     ),
+    rByIntent: db.query<ReservationRow, [string]>("SELECT * FROM reservations WHERE payment_intent_id = ?"),
     rInsert: db.query(
       `INSERT INTO reservations (uuid, event_type_id, status, start_ms, end_ms, held_until_ms, email, firstname, lastname,
-        phone, timezone, location, guests, custom_fields, created_at_ms, updated_at_ms)
+        phone, timezone, location, guests, custom_fields, meet_link, payment, payment_intent_id, confirmed_at_ms,
+        cancelled_at_ms, created_at_ms, updated_at_ms)
        VALUES ($uuid, $eventTypeId, $status, $startMs, $endMs, $heldUntilMs, $email, $firstname, $lastname,
-        $phone, $timezone, $location, $guests, $customFields, $createdAtMs, $updatedAtMs)`,
+        $phone, $timezone, $location, $guests, $customFields, $meetLink, $payment, $paymentIntentId, $confirmedAtMs,
+        $cancelledAtMs, $createdAtMs, $updatedAtMs)`,
     ),
+    rUpdate: db.query(
+      `UPDATE reservations SET status = $status, start_ms = $startMs, end_ms = $endMs, held_until_ms = $heldUntilMs,
+        email = $email, firstname = $firstname, lastname = $lastname, phone = $phone, timezone = $timezone,
+        location = $location, guests = $guests, custom_fields = $customFields, meet_link = $meetLink,
+        payment = $payment, payment_intent_id = $paymentIntentId, confirmed_at_ms = $confirmedAtMs,
+        cancelled_at_ms = $cancelledAtMs, updated_at_ms = $updatedAtMs
+       WHERE uuid = $uuid AND event_type_id = $eventTypeId AND updated_at_ms = $expectedUpdatedAtMs`,
+    ),
+    sweepExpire: db.query<{ event_type_id: number }, [number, number]>(
+      "UPDATE reservations SET status = 'expired', updated_at_ms = ? WHERE status = 'held' AND held_until_ms <= ? RETURNING event_type_id",
+    ),
+    sweepCancel: db.query<{ event_type_id: number }, [number, number, number, number]>(
+      `UPDATE reservations SET status = 'cancelled', cancelled_at_ms = ?, updated_at_ms = ?
+       WHERE status = 'expired' AND (held_until_ms <= ? OR start_ms <= ?) RETURNING event_type_id`,
+    ),
+    idemGet: db.query<{ request_hash: string; reservation_uuid: string | null; status: number | null; response: string | null; created_at_ms: number }, [number, string]>(
+      "SELECT request_hash, reservation_uuid, status, response, created_at_ms FROM idempotency_keys WHERE event_type_id = ? AND key = ?",
+    ),
+    idemInsert: db.query<unknown, [number, string, string, number]>(
+      "INSERT INTO idempotency_keys (event_type_id, key, request_hash, created_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+    ),
+    idemLink: db.query<unknown, [string, number, string]>("UPDATE idempotency_keys SET reservation_uuid = ? WHERE event_type_id = ? AND key = ?"),
+    idemFinish: db.query<unknown, [number, string, number, string]>("UPDATE idempotency_keys SET status = ?, response = ? WHERE event_type_id = ? AND key = ?"),
+    idemDelete: db.query<unknown, [number, string]>("DELETE FROM idempotency_keys WHERE event_type_id = ? AND key = ?"),
+    idemPurge: db.query<unknown, [number]>("DELETE FROM idempotency_keys WHERE created_at_ms < ?"),
     };
+}
+
+/** Default wait for the write lock; a seat claim waits only briefly and then reports the slot locked. */
+const DEFAULT_WAIT_MS = 5000;
+const CLAIM_WAIT_MS = 100;
+/** Idempotency keys are kept for a day, like the hold grace. */
+const IDEMPOTENCY_TTL_MS = EXPIRED_GRACE_MS;
+
+const isBusy = (error: unknown): boolean => {
+  const code = (error as { code?: string } | null)?.code ?? "";
+  return code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED");
+};
+
+/** Named parameters of a reservation row. */
+function rowParams(r: ReservationRecord) {
+  return {
+    uuid: r.uuid,
+    eventTypeId: r.eventTypeId,
+    status: r.status,
+    startMs: r.startMs,
+    endMs: r.endMs,
+    heldUntilMs: r.heldUntilMs,
+    email: r.email,
+    firstname: r.firstname,
+    lastname: r.lastname,
+    phone: r.phone,
+    timezone: r.timezone,
+    location: r.location === null ? null : JSON.stringify(r.location),
+    guests: JSON.stringify(r.guests),
+    customFields: JSON.stringify(r.customFields),
+    meetLink: r.meetLink,
+    payment: r.payment === null ? null : JSON.stringify(r.payment),
+    paymentIntentId: r.payment?.intentId ?? null,
+    confirmedAtMs: r.confirmedAtMs,
+    cancelledAtMs: r.cancelledAtMs,
+    createdAtMs: r.createdAtMs,
+    updatedAtMs: r.updatedAtMs,
+  };
 }
 
 class SqliteStore implements Store {
@@ -182,34 +270,80 @@ class SqliteStore implements Store {
       const row = this.q.rByUuid.get(eventTypeId, uuid);
       return row ? toReservation(row) : null;
     },
+    byPaymentIntent: async (intentId) => {
+      const row = this.q.rByIntent.get(intentId);
+      return row ? toReservation(row) : null;
+    },
+    claim: async (claim: SeatClaim, decide: (holders: SeatHolder[], current: ReservationRecord | null) => SeatDecision) => {
+      // Everything between BEGIN IMMEDIATE and COMMIT runs synchronously: no other request of this
+      // process can interleave, and other processes wait on SQLite's write lock.
+      this.db.exec(`PRAGMA busy_timeout = ${CLAIM_WAIT_MS}`);
+      try {
+        return this.db.transaction(() => {
+          const currentRow = claim.uuid ? this.q.rByUuid.get(claim.eventTypeId, claim.uuid) : null;
+          const holders = this.q.seatHolders.all(claim.eventTypeId, claim.untilMs, claim.fromMs, claim.nowMs).filter((h) => h.uuid !== claim.uuid);
+          const decision = decide(holders, currentRow ? toReservation(currentRow) : null);
+          if ("refuse" in decision) return { refused: decision.refuse };
+          const record = decision.write;
+          if (currentRow) {
+            const changed = this.q.rUpdate.run({ ...rowParams(record), expectedUpdatedAtMs: currentRow.updated_at_ms }).changes;
+            if (changed !== 1) throw new Error("reservation changed inside its own transaction");
+          } else {
+            this.q.rInsert.run(rowParams(record));
+          }
+          if (claim.idempotencyKey) this.q.idemLink.run(record.uuid, claim.eventTypeId, claim.idempotencyKey);
+          this.q.etBump.run(claim.eventTypeId);
+          return { record };
+        }).immediate();
+      } catch (error) {
+        if (isBusy(error)) throw new StoreBusyError();
+        throw error;
+      } finally {
+        this.db.exec(`PRAGMA busy_timeout = ${DEFAULT_WAIT_MS}`);
+      }
+    },
+    save: async (record: ReservationRecord, expectedUpdatedAtMs: number) =>
+      this.db.transaction(() => {
+        const changed = this.q.rUpdate.run({ ...rowParams(record), expectedUpdatedAtMs }).changes === 1;
+        if (changed) this.q.etBump.run(record.eventTypeId);
+        return changed;
+      }).immediate(),
+    sweep: async (nowMs: number) =>
+      this.db.transaction(() => {
+        const expired = this.q.sweepExpire.all(nowMs, nowMs);
+        const cancelled = this.q.sweepCancel.all(nowMs, nowMs, nowMs - EXPIRED_GRACE_MS, nowMs);
+        for (const id of new Set([...expired, ...cancelled].map((r) => r.event_type_id))) this.q.etBump.run(id);
+        return { expired: expired.length, cancelled: cancelled.length };
+      }).immediate(),
     list: async (eventTypeId: number, query: ReservationQuery) =>
       this.q.rList.all(eventTypeId, query.untilMs, query.fromMs, query.status ?? null, query.status ?? null, query.limit).map(toReservation),
     insertMany: async (records: ReservationRecord[]) => {
       this.db.transaction(() => {
         const touched = new Set<number>();
         for (const r of records) {
-          this.q.rInsert.run({
-            uuid: r.uuid,
-            eventTypeId: r.eventTypeId,
-            status: r.status,
-            startMs: r.startMs,
-            endMs: r.endMs,
-            heldUntilMs: r.heldUntilMs,
-            email: r.email,
-            firstname: r.firstname,
-            lastname: r.lastname,
-            phone: r.phone,
-            timezone: r.timezone,
-            location: r.location === null ? null : JSON.stringify(r.location),
-            guests: JSON.stringify(r.guests),
-            customFields: JSON.stringify(r.customFields),
-            createdAtMs: r.createdAtMs,
-            updatedAtMs: r.updatedAtMs,
-          });
+          this.q.rInsert.run(rowParams(r));
           touched.add(r.eventTypeId);
         }
         for (const id of touched) this.q.etBump.run(id);
       }).immediate();
+    },
+  };
+
+  readonly idempotency: Store["idempotency"] = {
+    begin: async (eventTypeId: number, key: string, requestHash: string, nowMs: number): Promise<IdempotencyState> =>
+      this.db.transaction((): IdempotencyState => {
+        this.q.idemPurge.run(nowMs - IDEMPOTENCY_TTL_MS);
+        if (this.q.idemInsert.run(eventTypeId, key, requestHash, nowMs).changes === 1) return { state: "new" };
+        const row = this.q.idemGet.get(eventTypeId, key)!;
+        if (row.request_hash !== requestHash) return { state: "mismatch" };
+        if (row.status !== null && row.response !== null) return { state: "done", status: row.status, response: row.response };
+        return { state: "pending", reservationUuid: row.reservation_uuid };
+      }).immediate(),
+    finish: async (eventTypeId: number, key: string, status: number, response: string) => {
+      this.q.idemFinish.run(status, response, eventTypeId, key);
+    },
+    release: async (eventTypeId: number, key: string) => {
+      this.q.idemDelete.run(eventTypeId, key);
     },
   };
 

@@ -20,6 +20,19 @@ export type NewEventType = Pick<EventTypeRecord, "disabled" | "tokenHash" | "ove
 /** Fields of an event type that an update may replace. */
 export type EventTypeChange = Partial<NewEventType>;
 
+/** The card payment of a reservation: what was asked of the provider, and what it answered. */
+export interface PaymentRecord {
+  intentId: string;
+  /** Connected account the intent lives on. */
+  account: string;
+  /** Amount and currency the intent was created for; a success for anything else is not accepted. */
+  amount: number;
+  currency: string;
+  status: "pending" | "succeeded" | "failed";
+  billing: Record<string, string>;
+  succeededAtMs: number | null;
+}
+
 /** A reservation as stored; times are epoch milliseconds. */
 export interface ReservationRecord {
   uuid: string;
@@ -36,9 +49,46 @@ export interface ReservationRecord {
   location: Location | null;
   guests: string[];
   customFields: CustomFieldValue[];
+  meetLink: string | null;
+  payment: PaymentRecord | null;
+  confirmedAtMs: number | null;
+  cancelledAtMs: number | null;
   createdAtMs: number;
   updatedAtMs: number;
 }
+
+/** A reservation that holds a seat, as slot computation needs it. */
+export type SeatHolder = Pick<ReservationRecord, "uuid" | "startMs" | "endMs" | "heldUntilMs">;
+
+/** What a seat claim reads inside its transaction before deciding. */
+export interface SeatClaim {
+  eventTypeId: number;
+  /** Seat holders overlapping [fromMs, untilMs) at `nowMs` are handed to the decision. */
+  fromMs: number;
+  untilMs: number;
+  nowMs: number;
+  /** The existing reservation the claim concerns: read in the transaction, and its own seat left out. */
+  uuid?: string;
+  /** Idempotency key of the request: the claimed reservation is tied to it in the same transaction. */
+  idempotencyKey?: string;
+}
+
+/** A decision taken with the seats in view: write this reservation (new or changed), or refuse. */
+export type SeatDecision = { write: ReservationRecord } | { refuse: string };
+
+/** Thrown when another writer holds the store and the claim could not start at once. */
+export class StoreBusyError extends Error {
+  constructor() {
+    super("another writer holds the store");
+  }
+}
+
+/** Where a request with an idempotency key stands. */
+export type IdempotencyState =
+  | { state: "new" }
+  | { state: "done"; status: number; response: string }
+  | { state: "pending"; reservationUuid: string | null }
+  | { state: "mismatch" };
 
 /** Filter of the organizer's reservation list. */
 export interface ReservationQuery {
@@ -67,11 +117,38 @@ export interface Store {
   };
   readonly reservations: {
     /** Reservations that hold a seat at `nowMs` (confirmed, or held until later) and overlap [fromMs, untilMs). */
-    seatHolders(eventTypeId: number, fromMs: number, untilMs: number, nowMs: number): Promise<Pick<ReservationRecord, "startMs" | "endMs" | "heldUntilMs">[]>;
+    seatHolders(eventTypeId: number, fromMs: number, untilMs: number, nowMs: number): Promise<SeatHolder[]>;
     byUuid(eventTypeId: number, uuid: string): Promise<ReservationRecord | null>;
+    byPaymentIntent(intentId: string): Promise<ReservationRecord | null>;
     list(eventTypeId: number, query: ReservationQuery): Promise<ReservationRecord[]>;
     /** Stores reservations as given, in one transaction, and bumps the event type's revision. */
     insertMany(records: ReservationRecord[]): Promise<void>;
+    /**
+     * The one way seats are taken. In a single write transaction: reads the seat holders of the
+     * window (and the reservation `claim.uuid`, whose own seat is left out), lets `decide` choose,
+     * and writes what it chose, so confirmed plus held never exceed a slot's seats, whatever runs
+     * at the same time in this or another process. Throws StoreBusyError when the store is held by
+     * another writer beyond a short wait. Answers the written reservation or the refusal.
+     */
+    claim(
+      claim: SeatClaim,
+      decide: (holders: SeatHolder[], current: ReservationRecord | null) => SeatDecision,
+    ): Promise<{ record: ReservationRecord } | { refused: string }>;
+    /**
+     * Replaces a reservation that takes no new seat (confirming a live hold, cancelling, recording a
+     * payment) if nobody changed it since `expectedUpdatedAtMs`; false when someone did.
+     */
+    save(record: ReservationRecord, expectedUpdatedAtMs: number): Promise<boolean>;
+    /** Persists what time already decided: holds past their time become expired, stale ones cancelled. */
+    sweep(nowMs: number): Promise<{ expired: number; cancelled: number }>;
+  };
+  readonly idempotency: {
+    /** Registers a keyed request, or tells how an earlier one with the same key stands. */
+    begin(eventTypeId: number, key: string, requestHash: string, nowMs: number): Promise<IdempotencyState>;
+    /** Stores the answer given to a keyed request, to be replayed to its retries. */
+    finish(eventTypeId: number, key: string, status: number, response: string): Promise<void>;
+    /** Forgets a keyed request that failed without effect, so a retry runs afresh. */
+    release(eventTypeId: number, key: string): Promise<void>;
   };
   close(): Promise<void>;
 }

@@ -1,14 +1,12 @@
 import { DateTime, IANAZone } from "luxon";
 import { LIMITS, type TimeSlot, type TimeSlotsQuery } from "@booking/wire";
-import { slotsBetween, type Slot } from "../../domain/slots.ts";
+import { BUSY_MARGIN_MS, slotsBetween, type Slot } from "../../domain/slots.ts";
 import { addError, ValidationFailed } from "../../http/errors.ts";
 import { PreparedJson } from "../../http/envelope.ts";
 import { TimedCache } from "../../lib/timed-cache.ts";
 import type { Store, EventTypeRecord } from "../../store/types.ts";
 
 const DAY_MS = 86_400_000;
-// Reservations reach at most a day plus both buffers (each at most a day) past their start.
-const BUSY_MARGIN_MS = 3 * DAY_MS;
 
 /** Slots of a window together with the instant until which they stay true if nothing is booked. */
 export interface SlotsAnswer {

@@ -1,0 +1,39 @@
+import type { ReservationStatus } from "@booking/wire";
+
+/** How long an expired hold may still be refreshed or confirmed before it counts as cancelled. */
+export const EXPIRED_GRACE_MS = 24 * 60 * 60_000;
+
+/** The fields that decide where a reservation stands at a given instant. */
+export interface Lifecycle {
+  status: ReservationStatus;
+  startMs: number;
+  heldUntilMs: number | null;
+}
+
+/**
+ * Where a reservation stands at `nowMs`. Expiry is derived from time, never waits for a sweep: a
+ * hold past `heldUntil` is expired, and an expired hold not refreshed within 24 hours, or whose
+ * slot has begun, is cancelled.
+ */
+export function statusAt(r: Lifecycle, nowMs: number): ReservationStatus {
+  if (r.status === "held" || r.status === "expired") {
+    const heldUntil = r.heldUntilMs ?? 0;
+    if (r.status === "held" && heldUntil > nowMs) return "held";
+    return nowMs >= heldUntil + EXPIRED_GRACE_MS || nowMs >= r.startMs ? "cancelled" : "expired";
+  }
+  return r.status;
+}
+
+/** True while the reservation takes a seat: confirmed, or held and not yet expired. */
+export function holdsSeat(r: Lifecycle, nowMs: number): boolean {
+  const status = statusAt(r, nowMs);
+  return status === "confirmed" || status === "held";
+}
+
+/**
+ * True while a visitor may still change or cancel on their own: at least `noticeMinutes` before
+ * the start. Later changes need the organizer's override token.
+ */
+export function withinPublicNotice(startMs: number, noticeMinutes: number, nowMs: number): boolean {
+  return nowMs <= startMs - noticeMinutes * 60_000;
+}

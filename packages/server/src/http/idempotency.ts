@@ -1,0 +1,80 @@
+import type { Store } from "../store/types.ts";
+import { ApiError, BusinessFailure, ValidationFailed } from "./errors.ts";
+
+const KEY = /^[\x21-\x7e]{1,255}$/;
+const WAIT_STEP_MS = 25;
+const WAIT_LIMIT_MS = 5000;
+
+/** The part of Elysia's context a replay writes to. */
+interface ReplaySink {
+  headers: Record<string, string | number>;
+  status?: number | string;
+}
+
+/**
+ * Runs a POST once per `Idempotency-Key` (additive to the spec): a retry with the same key and body
+ * gets the first answer again (marked `Idempotent-Replayed: true`) and books nothing twice; the same
+ * key with another body is 422. Answers that changed nothing (errors) free the key for a new try.
+ * `recover` rebuilds the answer from the reservation a request booked if it never stored its answer.
+ */
+export async function idempotent<T extends object>(
+  store: Store,
+  eventTypeId: number,
+  request: Request,
+  body: unknown,
+  set: ReplaySink,
+  nowMs: number,
+  run: (key: string | undefined) => Promise<T>,
+  recover?: (reservationUuid: string) => Promise<T>,
+): Promise<T> {
+  const key = request.headers.get("idempotency-key");
+  if (key === null) return run(undefined);
+  if (!KEY.test(key)) throw new ValidationFailed({ "Idempotency-Key": ["Use 1 to 255 printable ASCII characters."] });
+  const hash = requestHash(request, body);
+
+  for (let waited = 0; ; waited += WAIT_STEP_MS) {
+    const state = await store.idempotency.begin(eventTypeId, key, hash, nowMs);
+    if (state.state === "mismatch") throw new ValidationFailed({ "Idempotency-Key": ["This key was already used with another request."] });
+    if (state.state === "done") {
+      set.headers["idempotent-replayed"] = "true";
+      set.status = state.status;
+      return JSON.parse(state.response) as T;
+    }
+    if (state.state === "pending") {
+      if (waited < WAIT_LIMIT_MS) {
+        await Bun.sleep(WAIT_STEP_MS);
+        continue;
+      }
+      if (state.reservationUuid && recover) return recover(state.reservationUuid);
+      throw new BusinessFailure("slot_locked", "A request with this Idempotency-Key is still being processed; try again shortly.");
+    }
+    break;
+  }
+
+  try {
+    const result = await run(key);
+    await store.idempotency.finish(eventTypeId, key, 200, JSON.stringify(result));
+    return result;
+  } catch (error) {
+    if (error instanceof BusinessFailure) {
+      await store.idempotency.finish(eventTypeId, key, 200, JSON.stringify({ success: false, code: error.code, message: error.message }));
+    } else if (!(error instanceof ApiError) || error.status >= 400) {
+      await store.idempotency.release(eventTypeId, key);
+    }
+    throw error;
+  }
+}
+
+/** Method, path and body in a canonical form (keys sorted), hashed. */
+function requestHash(request: Request, body: unknown): string {
+  const canonical = `${request.method} ${new URL(request.url).pathname}\n${stableJson(body ?? null)}`;
+  return new Bun.CryptoHasher("sha256").update(canonical).digest("hex");
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}

@@ -1,0 +1,148 @@
+import Stripe from "stripe";
+import type { PaymentInput, PaymentResult } from "@booking/wire";
+import type { LogEntry } from "../../context.ts";
+import { statusAt } from "../../domain/reservation.ts";
+import { ApiError, BusinessFailure } from "../../http/errors.ts";
+import type { EventTypeRecord, PaymentRecord, ReservationRecord, Store } from "../../store/types.ts";
+
+/** Intent states in which the visitor can still pay; any other needs a new intent. */
+const PAYABLE = new Set<Stripe.PaymentIntent.Status>(["requires_payment_method", "requires_confirmation", "requires_action", "processing"]);
+
+/**
+ * Card payments of paid reservations through Stripe, on the organizer's connected account.
+ * Amount and currency always come from the event type, never from the client, and a reported
+ * success counts only when it matches what was asked for.
+ */
+export class PaymentService {
+  constructor(
+    private readonly store: Store,
+    private readonly stripe: Stripe | null,
+    private readonly webhookSecret: string | null,
+    private readonly now: () => number,
+    private readonly log: (entry: LogEntry) => void,
+  ) {}
+
+  /** Creates, or reuses while payable, the PaymentIntent of a held reservation. */
+  async createIntent(eventType: EventTypeRecord, reservation: ReservationRecord, input: PaymentInput): Promise<PaymentResult> {
+    const price = eventType.settings.payment;
+    if (!this.stripe || !price) throw new ApiError("provider_not_configured", "Card payments are not set up for this event type.");
+    const nowMs = this.now();
+    const status = statusAt(reservation, nowMs);
+    if (status !== "held") {
+      throw new BusinessFailure("reservation_finished", status === "confirmed" ? "The reservation is already confirmed." : "The hold has ended; refresh the reservation or pick a new time.");
+    }
+    const billing = billingOf(input);
+    const current = reservation.payment;
+    const sameTerms = current && current.amount === price.amount && current.currency === price.currency && current.account === price.providerAccountId;
+    let intent: Stripe.PaymentIntent | null = null;
+    if (current && sameTerms) {
+      const existing = await this.call(() => this.stripe!.paymentIntents.retrieve(current.intentId, {}, { stripeAccount: current.account }));
+      if (existing.status === "succeeded" || PAYABLE.has(existing.status)) intent = existing;
+    }
+    intent ??= await this.call(() =>
+      this.stripe!.paymentIntents.create(
+        {
+          amount: price.amount,
+          currency: price.currency,
+          automatic_payment_methods: { enabled: true },
+          receipt_email: input.email,
+          description: `${eventType.settings.title}, ${new Date(reservation.startMs).toISOString()}`,
+          metadata: { reservation_uuid: reservation.uuid, event_type_id: String(eventType.id) },
+        },
+        // One intent per reservation and terms, however often the visitor retries.
+        { stripeAccount: price.providerAccountId, idempotencyKey: `reservation-${reservation.uuid}-${price.amount}-${price.currency}-${reservation.updatedAtMs}` },
+      ),
+    );
+    const payment: PaymentRecord = {
+      intentId: intent.id,
+      account: price.providerAccountId,
+      amount: price.amount,
+      currency: price.currency,
+      status: intent.status === "succeeded" && matches(intent, price.amount, price.currency) ? "succeeded" : "pending",
+      billing,
+      succeededAtMs: intent.status === "succeeded" ? nowMs : null,
+    };
+    const saved = await this.store.reservations.save({ ...reservation, payment, updatedAtMs: Math.max(nowMs, reservation.updatedAtMs + 1) }, reservation.updatedAtMs);
+    if (!saved) throw new BusinessFailure("slot_locked", "The reservation changed meanwhile; try again.");
+    return { clientSecret: intent.client_secret ?? "", paymentIntentId: intent.id, providerAccountId: price.providerAccountId, amount: price.amount };
+  }
+
+  /**
+   * True when the reservation's payment has succeeded. When no success is recorded yet, asks
+   * Stripe (its webhook can lag behind the visitor) and records a matching success.
+   */
+  async isPaid(reservation: ReservationRecord): Promise<boolean> {
+    const payment = reservation.payment;
+    if (!payment) return false;
+    if (payment.status === "succeeded") return true;
+    if (!this.stripe) return false;
+    const intent = await this.call(() => this.stripe!.paymentIntents.retrieve(payment.intentId, {}, { stripeAccount: payment.account }));
+    if (intent.status !== "succeeded" || !matches(intent, payment.amount, payment.currency)) return false;
+    await this.recordSuccess(reservation, intent);
+    return true;
+  }
+
+  /** Verifies and records a Stripe webhook event; answers what was done, for the log. */
+  async receiveWebhook(rawBody: string, signature: string | null): Promise<string> {
+    if (!this.stripe || !this.webhookSecret) throw new ApiError("not_found", "Stripe is not configured on this server.");
+    let event: Stripe.Event;
+    try {
+      event = this.stripe.webhooks.constructEvent(rawBody, signature ?? "", this.webhookSecret);
+    } catch {
+      throw new ApiError("bad_request", "The Stripe-Signature header does not verify this payload.");
+    }
+    if (event.type !== "payment_intent.succeeded" && event.type !== "payment_intent.payment_failed") return `ignored ${event.type}`;
+    const intent = event.data.object as Stripe.PaymentIntent;
+    const reservation = await this.store.reservations.byPaymentIntent(intent.id);
+    const payment = reservation?.payment;
+    if (!reservation || !payment) return `no reservation for ${intent.id}`;
+    if (intent.metadata?.reservation_uuid !== reservation.uuid || (event.account ?? null) !== payment.account) {
+      this.log({ level: "warn", message: `Stripe event ${event.id} does not belong to reservation ${reservation.uuid}; ignored` });
+      return "mismatch";
+    }
+    if (event.type === "payment_intent.payment_failed") {
+      if (payment.status === "pending") await this.store.reservations.save({ ...reservation, payment: { ...payment, status: "failed" }, updatedAtMs: this.stamp(reservation) }, reservation.updatedAtMs);
+      return "failure recorded";
+    }
+    if (!matches(intent, payment.amount, payment.currency)) {
+      this.log({ level: "warn", message: `Stripe event ${event.id} reports ${intent.amount} ${intent.currency}, expected ${payment.amount} ${payment.currency}; ignored` });
+      return "mismatch";
+    }
+    await this.recordSuccess(reservation, intent);
+    return "success recorded";
+  }
+
+  private async recordSuccess(reservation: ReservationRecord, intent: Stripe.PaymentIntent): Promise<void> {
+    // A concurrent change (confirm, another event) wins; the success is then read from Stripe again on confirm.
+    const payment = { ...reservation.payment!, status: "succeeded" as const, succeededAtMs: this.now() };
+    await this.store.reservations.save({ ...reservation, payment, updatedAtMs: this.stamp(reservation) }, reservation.updatedAtMs);
+    this.log({ level: "info", message: `payment ${intent.id} succeeded for reservation ${reservation.uuid}` });
+  }
+
+  private stamp(r: ReservationRecord): number {
+    return Math.max(this.now(), r.updatedAtMs + 1);
+  }
+
+  /** Runs a Stripe call; a configuration problem is the organizer's, anything else is a retryable failure. */
+  private async call<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripePermissionError || error instanceof Stripe.errors.StripeAuthenticationError) {
+        throw new ApiError("provider_not_configured", "The payment provider refused this event type's account.");
+      }
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && (error.code === "account_invalid" || error.param === "stripe_account")) {
+        throw new ApiError("provider_not_configured", "The event type's payment account is not usable.");
+      }
+      this.log({ level: "error", message: "Stripe request failed", error });
+      throw new ApiError("internal_error", "The payment provider could not be reached; nothing was changed. Try again.");
+    }
+  }
+}
+
+const matches = (intent: Stripe.PaymentIntent, amount: number, currency: string): boolean =>
+  intent.amount === amount && intent.currency.toLowerCase() === currency.toLowerCase();
+
+function billingOf(input: PaymentInput): Record<string, string> {
+  return Object.fromEntries(Object.entries(input).filter((e): e is [string, string] => typeof e[1] === "string" && e[1] !== ""));
+}

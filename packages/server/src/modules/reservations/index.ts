@@ -1,0 +1,80 @@
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context.ts";
+import { requireEventType } from "../../http/auth.ts";
+import { done, ok } from "../../http/envelope.ts";
+import { idempotent } from "../../http/idempotency.ts";
+import type { PaymentService } from "../payments/service.ts";
+import { CancelQuery, ConfirmInput, PaymentInput, RescheduleInput, ReservationInput, ReservationParams } from "./model.ts";
+import { resultOf, type ReservationService } from "./service.ts";
+
+/** The reservation routes of the public API (spec 4.2-4.8). */
+export const reservationRoutes = (ctx: AppContext, reservations: ReservationService, payments: PaymentService) => {
+  const recover = (eventTypeId: number) => async (uuid: string) => {
+    const r = await ctx.store.reservations.byUuid(eventTypeId, uuid);
+    if (!r) throw new Error(`idempotent request booked ${uuid}, which is gone`);
+    return ok(resultOf(r));
+  };
+  return new Elysia()
+    .use(requireEventType(ctx.store))
+    .post(
+      "/reservations",
+      ({ eventType, body, request, set }) =>
+        idempotent(ctx.store, eventType.id, request, body, set, ctx.clock.now(), async (key) => ok(await reservations.book(eventType, body, "confirm", key)), recover(eventType.id)),
+      { body: ReservationInput },
+    )
+    .post(
+      "/reservations/prepare",
+      ({ eventType, body, request, set }) =>
+        idempotent(ctx.store, eventType.id, request, body, set, ctx.clock.now(), async (key) => ok(await reservations.book(eventType, body, "hold", key)), recover(eventType.id)),
+      { body: ReservationInput },
+    )
+    .put("/reservations/:reservationUuid", async ({ eventType, params, body }) => ok(await reservations.reschedule(eventType, params.reservationUuid, body)), {
+      params: ReservationParams,
+      body: RescheduleInput,
+    })
+    .delete("/reservations/:reservationUuid", async ({ eventType, params, query }) => done(await reservations.cancel(eventType, params.reservationUuid, query.overrideToken)), {
+      params: ReservationParams,
+      query: CancelQuery,
+    })
+    .post(
+      "/reservations/:reservationUuid/confirm",
+      ({ eventType, params, body, request, set }) =>
+        idempotent(ctx.store, eventType.id, request, body, set, ctx.clock.now(), async () => ok(await reservations.confirm(eventType, params.reservationUuid, body))),
+      {
+        params: ReservationParams,
+        // The body is optional: an empty one reads as {}.
+        transform(context) {
+          context.body ??= {};
+        },
+        body: ConfirmInput,
+      },
+    )
+    .post(
+      "/reservations/:reservationUuid/refresh",
+      ({ eventType, params, body, request, set }) =>
+        idempotent(ctx.store, eventType.id, request, body, set, ctx.clock.now(), async () => {
+          await reservations.refresh(eventType, params.reservationUuid);
+          return ok([] as never[]);
+        }),
+      { params: ReservationParams },
+    )
+    .post(
+      "/reservations/:reservationUuid/payments",
+      ({ eventType, params, body, request, set }) =>
+        idempotent(ctx.store, eventType.id, request, body, set, ctx.clock.now(), async () => {
+          const reservation = await reservations.find(eventType, params.reservationUuid);
+          return ok(await payments.createIntent(eventType, reservation, body));
+        }),
+      { params: ReservationParams, body: PaymentInput },
+    );
+};
+
+/** Where Stripe sends its events; the body stays raw text so its signature can be verified. */
+export const STRIPE_WEBHOOK_PATH = "/webhooks/stripe";
+
+/** `POST /webhooks/stripe`: Stripe's events about payments, verified by signature (not part of the public API). */
+export const stripeWebhookRoutes = (payments: PaymentService) =>
+  new Elysia().post(STRIPE_WEBHOOK_PATH, async ({ body, request }) => {
+    const outcome = await payments.receiveWebhook(typeof body === "string" ? body : "", request.headers.get("stripe-signature"));
+    return { received: true, outcome };
+  });

@@ -1,0 +1,22 @@
+import { Type } from "@sinclair/typebox";
+import { ConfirmInput, Envelope, PaymentInput, PaymentResult, RescheduleInput, ReservationInput, ReservationResult } from "@booking/wire";
+
+export { ConfirmInput, PaymentInput, RescheduleInput, ReservationInput };
+
+/** Path parameter of the reservation routes; a malformed uuid is answered 404 by the service. */
+export const ReservationParams = Type.Object({ reservationUuid: Type.String() });
+
+/** Query of `DELETE /reservations/{uuid}`: the organizer's override of the cancel notice rule. */
+export const CancelQuery = Type.Object({ overrideToken: Type.Optional(Type.String({ maxLength: 500 })) });
+
+/** Response of create, prepare, reschedule and confirm. */
+export const ReservationResponse = Envelope(ReservationResult);
+
+/** Response of refresh: an empty array on success. */
+export const RefreshResponse = Envelope(Type.Array(Type.Never()));
+
+/** Response of cancel: success and message only. */
+export const CancelResponse = Envelope(Type.Never());
+
+/** Response of the payment route. */
+export const PaymentResponse = Envelope(PaymentResult);

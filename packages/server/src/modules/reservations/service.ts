@@ -1,0 +1,242 @@
+import type { ConfirmInput, RescheduleInput, ReservationInput, ReservationResult } from "@booking/wire";
+import { timingSafeEqual } from "node:crypto";
+import type { ServerConfig } from "../../config.ts";
+import { statusAt, withinPublicNotice } from "../../domain/reservation.ts";
+import { BUSY_MARGIN_MS, isOffered, seatsLeft } from "../../domain/slots.ts";
+import { ApiError, BusinessFailure, ValidationFailed } from "../../http/errors.ts";
+import { hashToken } from "../../http/tokens.ts";
+import { StoreBusyError, type EventTypeRecord, type ReservationRecord, type SeatDecision, type Store } from "../../store/types.ts";
+import type { PaymentService } from "../payments/service.ts";
+import { checkConfirmInput, checkReservationInput, slotTimes } from "./validate.ts";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Refusal reasons of a seat claim, as the business codes clients see. */
+const REFUSALS = {
+  slot_unavailable: "The slot is no longer available.",
+  reservation_finished: "The reservation can no longer be changed this way.",
+} as const;
+type Refusal = keyof typeof REFUSALS;
+
+/**
+ * The reservation lifecycle: book in one step or hold and confirm, refresh a hold, reschedule,
+ * cancel. Every seat is taken through the store's claim, so no slot is ever over-booked; every
+ * other change is a compare-and-set on the reservation, so concurrent changes never overwrite
+ * each other.
+ */
+export class ReservationService {
+  constructor(
+    private readonly store: Store,
+    private readonly payments: PaymentService,
+    private readonly config: ServerConfig,
+    private readonly now: () => number,
+  ) {}
+
+  /** The reservation of this event type, or 404 without telling whether it exists elsewhere. */
+  async find(eventType: EventTypeRecord, uuid: string): Promise<ReservationRecord> {
+    const r = UUID.test(uuid) ? await this.store.reservations.byUuid(eventType.id, uuid.toLowerCase()) : null;
+    if (!r) throw new ApiError("not_found", "No reservation with this uuid exists for this event type.");
+    return r;
+  }
+
+  /** `POST /reservations` (confirmed at once) and `POST /reservations/prepare` (held). */
+  async book(eventType: EventTypeRecord, input: ReservationInput, mode: "confirm" | "hold", idempotencyKey?: string): Promise<ReservationResult> {
+    const s = eventType.settings;
+    if (mode === "confirm" && s.payment) {
+      throw new ApiError("payment_required", "This event type is paid: prepare the reservation, pay, then confirm.");
+    }
+    const checked = checkReservationInput(input, s);
+    const nowMs = this.now();
+    if (!isOffered(s, checked.startMs, checked.endMs, nowMs)) throw failure("slot_unavailable", "This time is not offered; pick one of GET /time-slots.");
+    const record: ReservationRecord = {
+      uuid: crypto.randomUUID(),
+      eventTypeId: eventType.id,
+      status: mode === "confirm" ? "confirmed" : "held",
+      startMs: checked.startMs,
+      endMs: checked.endMs,
+      heldUntilMs: mode === "hold" ? nowMs + s.holdMinutes * 60_000 : null,
+      email: checked.email,
+      firstname: checked.firstname,
+      lastname: checked.lastname,
+      phone: checked.phone,
+      timezone: checked.timezone,
+      location: checked.location,
+      guests: checked.guests,
+      customFields: checked.customFields,
+      meetLink: mode === "confirm" ? this.meetLinkFor(checked.location.type) : null,
+      payment: null,
+      confirmedAtMs: mode === "confirm" ? nowMs : null,
+      cancelledAtMs: null,
+      createdAtMs: nowMs,
+      updatedAtMs: nowMs,
+    };
+    const written = await this.claim(eventType, record.startMs, record.endMs, nowMs, undefined, idempotencyKey, (holders) =>
+      seatsLeft(s, record.startMs, record.endMs, holders) > 0 ? { write: record } : { refuse: "slot_unavailable" },
+    );
+    return resultOf(written);
+  }
+
+  /** `POST /reservations/{uuid}/confirm`: a held (or expired, if its seat can be had again) reservation becomes confirmed. */
+  async confirm(eventType: EventTypeRecord, uuid: string, input: ConfirmInput): Promise<ReservationResult> {
+    const r = await this.find(eventType, uuid);
+    const s = eventType.settings;
+    const nowMs = this.now();
+    const status = statusAt(r, nowMs);
+    if (status === "confirmed") return resultOf(r, true);
+    if (status === "cancelled") throw failure("reservation_finished", "The reservation was cancelled.");
+    const changes = checkConfirmInput(input, r.customFields, s);
+    if (s.payment && !(await this.payments.isPaid(r))) {
+      throw new ApiError("payment_required", "No successful payment exists for this reservation yet.");
+    }
+    const written = await this.claim(eventType, r.startMs, r.endMs, nowMs, r.uuid, undefined, (holders, current) => {
+      if (!current) return { refuse: "reservation_finished" };
+      const now = statusAt(current, nowMs);
+      if (now === "confirmed") return { write: current };
+      if (now === "cancelled") return { refuse: "reservation_finished" };
+      if (now === "expired" && seatsLeft(s, current.startMs, current.endMs, holders) < 1) return { refuse: "reservation_finished" };
+      return {
+        write: {
+          ...current,
+          ...changes,
+          // A payment recorded meanwhile (by the webhook) is kept.
+          payment: current.payment,
+          status: "confirmed",
+          heldUntilMs: null,
+          meetLink: current.meetLink ?? this.meetLinkFor(current.location?.type),
+          confirmedAtMs: nowMs,
+          updatedAtMs: stamp(current, nowMs),
+        },
+      };
+    });
+    return resultOf(written, true);
+  }
+
+  /** `POST /reservations/{uuid}/refresh`: a held or expired reservation is held again, if its seat is still free. */
+  async refresh(eventType: EventTypeRecord, uuid: string): Promise<void> {
+    const r = await this.find(eventType, uuid);
+    const s = eventType.settings;
+    const nowMs = this.now();
+    const status = statusAt(r, nowMs);
+    if (status !== "held" && status !== "expired") throw failure("reservation_finished", `A ${status} reservation cannot be refreshed.`);
+    await this.claim(eventType, r.startMs, r.endMs, nowMs, r.uuid, undefined, (holders, current) => {
+      const now = current ? statusAt(current, nowMs) : "cancelled";
+      if (!current || (now !== "held" && now !== "expired")) return { refuse: "reservation_finished" };
+      if (seatsLeft(s, current.startMs, current.endMs, holders) < 1) return { refuse: "reservation_finished" };
+      return { write: { ...current, status: "held", heldUntilMs: nowMs + s.holdMinutes * 60_000, updatedAtMs: stamp(current, nowMs) } };
+    });
+  }
+
+  /**
+   * `PUT /reservations/{uuid}`: moves a held or confirmed reservation to another offered slot. A
+   * visitor may do so until `rescheduleNoticeMinutes` before the current start; the organizer's
+   * override token lifts that rule and the minimum notice and horizon of the new slot.
+   */
+  async reschedule(eventType: EventTypeRecord, uuid: string, input: RescheduleInput): Promise<ReservationResult> {
+    const r = await this.find(eventType, uuid);
+    const s = eventType.settings;
+    const nowMs = this.now();
+    const override = this.checkOverride(eventType, input.overrideToken);
+    const errors: Record<string, string[]> = {};
+    const times = slotTimes(input, s, errors);
+    ValidationFailed.check(errors);
+    const status = statusAt(r, nowMs);
+    if (status === "cancelled" || status === "expired") throw failure("reservation_finished", `A ${status} reservation cannot be rescheduled.`);
+    if (!override && !withinPublicNotice(r.startMs, s.rescheduleNoticeMinutes, nowMs)) {
+      throw new ApiError("forbidden", `Rescheduling closes ${s.rescheduleNoticeMinutes} minutes before the start; ask the organizer.`);
+    }
+    const { startMs, endMs } = times!;
+    if (!isOffered(s, startMs, endMs, nowMs, { ignoreNoticeAndHorizon: override })) throw failure("slot_unavailable", "This time is not offered; pick one of GET /time-slots.");
+    const written = await this.claim(eventType, startMs, endMs, nowMs, r.uuid, undefined, (holders, current) => {
+      const now = current ? statusAt(current, nowMs) : "cancelled";
+      if (!current || (now !== "held" && now !== "confirmed")) return { refuse: "reservation_finished" };
+      if (seatsLeft(s, startMs, endMs, holders) < 1) return { refuse: "slot_unavailable" };
+      return { write: { ...current, startMs, endMs, timezone: input.timezone ?? current.timezone, updatedAtMs: stamp(current, nowMs) } };
+    });
+    return resultOf(written);
+  }
+
+  /**
+   * `DELETE /reservations/{uuid}`: cancels, freeing the seat at once. Cancelling a cancelled
+   * reservation succeeds again (a retried DELETE changes nothing); a meeting that has ended cannot
+   * be cancelled; a confirmed one only until `cancelNoticeMinutes` before its start, unless the
+   * organizer's override token is given. Holds can always be let go.
+   */
+  async cancel(eventType: EventTypeRecord, uuid: string, overrideToken?: string): Promise<string> {
+    const override = this.checkOverride(eventType, overrideToken);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const r = await this.find(eventType, uuid);
+      const nowMs = this.now();
+      const status = statusAt(r, nowMs);
+      if (status === "cancelled") return "The reservation was already cancelled.";
+      if (status === "confirmed") {
+        if (r.endMs <= nowMs) throw failure("reservation_finished", "The meeting has already taken place.");
+        if (!override && !withinPublicNotice(r.startMs, eventType.settings.cancelNoticeMinutes, nowMs)) {
+          throw new ApiError("forbidden", `Cancelling closes ${eventType.settings.cancelNoticeMinutes} minutes before the start; ask the organizer.`);
+        }
+      }
+      const cancelled: ReservationRecord = { ...r, status: "cancelled", heldUntilMs: r.heldUntilMs, cancelledAtMs: nowMs, updatedAtMs: stamp(r, nowMs) };
+      if (await this.store.reservations.save(cancelled, r.updatedAtMs)) return "The reservation is cancelled.";
+    }
+    throw failure("slot_locked", "The reservation is being changed by another request; try again.");
+  }
+
+  /** The override token, compared in constant time; a wrong one is refused, none means the public rules. */
+  private checkOverride(eventType: EventTypeRecord, token: string | undefined): boolean {
+    if (token === undefined || token === "") return false;
+    const given = Buffer.from(hashToken(token), "hex");
+    const expected = Buffer.from(eventType.overrideTokenHash, "hex");
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new ApiError("forbidden", "The override token is not valid.");
+    return true;
+  }
+
+  private meetLinkFor(type: string | undefined): string | null {
+    if (type !== "video-meet") return null;
+    const room = Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString("base64url");
+    return `${this.config.meetBaseUrl.replace(/\/?$/, "/")}booking-${room}`;
+  }
+
+  /** Runs a seat claim around [startMs, endMs) and turns refusals and a busy store into business answers. */
+  private async claim(
+    eventType: EventTypeRecord,
+    startMs: number,
+    endMs: number,
+    nowMs: number,
+    uuid: string | undefined,
+    idempotencyKey: string | undefined,
+    decide: (holders: Parameters<Parameters<Store["reservations"]["claim"]>[1]>[0], current: ReservationRecord | null) => SeatDecision,
+  ): Promise<ReservationRecord> {
+    let outcome: Awaited<ReturnType<Store["reservations"]["claim"]>>;
+    try {
+      outcome = await this.store.reservations.claim(
+        { eventTypeId: eventType.id, fromMs: startMs - BUSY_MARGIN_MS, untilMs: endMs + BUSY_MARGIN_MS, nowMs, ...(uuid ? { uuid } : {}), ...(idempotencyKey ? { idempotencyKey } : {}) },
+        decide,
+      );
+    } catch (error) {
+      if (error instanceof StoreBusyError) throw failure("slot_locked", "Someone else is booking this slot right now; try again.");
+      throw error;
+    }
+    if ("refused" in outcome) {
+      const reason = outcome.refused as Refusal;
+      throw failure(reason, REFUSALS[reason]);
+    }
+    return outcome.record;
+  }
+}
+
+function failure(code: "slot_unavailable" | "slot_locked" | "reservation_finished", message: string): BusinessFailure {
+  return new BusinessFailure(code, message);
+}
+
+/** Updates always move `updatedAtMs` forward, even within one clock tick, so compare-and-set sees them. */
+function stamp(r: ReservationRecord, nowMs: number): number {
+  return Math.max(nowMs, r.updatedAtMs + 1);
+}
+
+/** ReservationResult: the visitor as the booked user (there are no visitor accounts, so no id). */
+export function resultOf(r: ReservationRecord, withMeetLink = false): ReservationResult {
+  const name = `${r.firstname} ${r.lastname}`.trim();
+  const result: ReservationResult = { uuid: r.uuid, userId: null, userName: name === "" ? null : name, userEmail: r.email };
+  if (withMeetLink) result.meetLink = r.meetLink;
+  return result;
+}
+

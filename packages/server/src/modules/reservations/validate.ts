@@ -1,0 +1,190 @@
+import { DateTime } from "luxon";
+import type { ConfirmInput, CustomFieldValue, Location, ReservationInput } from "@booking/wire";
+import type { CustomFieldDefinition, EventTypeSettings } from "../../domain/event-type.ts";
+import { addError, ValidationFailed } from "../../http/errors.ts";
+import { isZone } from "../time-slots/service.ts";
+
+type Errors = Record<string, string[]>;
+
+const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
+const EMAIL = /^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:]+\.[^\s@"<>()[\]\\,;:]+$/;
+const PHONE = /^\+?[0-9 ().-]{3,32}$/;
+
+/** An ISO 8601 instant with an explicit offset (a local time alone is ambiguous), as epoch ms. */
+export function instantOf(value: string, field: string, errors: Errors): number | null {
+  const parsed = WITH_OFFSET.test(value) ? DateTime.fromISO(value, { setZone: true }) : null;
+  if (!parsed || !parsed.isValid) {
+    addError(errors, field, "Expected an ISO 8601 date-time with an offset, e.g. 2026-12-01T09:00:00+01:00.");
+    return null;
+  }
+  return parsed.toMillis();
+}
+
+/** Start and end of a requested slot; the end must be one meeting length after the start. */
+export function slotTimes(input: { start: string; end: string; timezone?: string }, settings: EventTypeSettings, errors: Errors): { startMs: number; endMs: number } | null {
+  const startMs = instantOf(input.start, "start", errors);
+  const endMs = instantOf(input.end, "end", errors);
+  if (input.timezone !== undefined && !isZone(input.timezone)) addError(errors, "timezone", "Unknown IANA timezone.");
+  if (startMs === null || endMs === null) return null;
+  if (endMs - startMs !== settings.durationMinutes * 60_000) {
+    addError(errors, "end", `Must be ${settings.durationMinutes} minutes after start.`);
+    return null;
+  }
+  return { startMs, endMs };
+}
+
+/** What a valid ReservationInput becomes. */
+export interface CheckedReservation {
+  startMs: number;
+  endMs: number;
+  email: string;
+  firstname: string;
+  lastname: string;
+  phone: string;
+  timezone: string | null;
+  location: Location;
+  guests: string[];
+  customFields: CustomFieldValue[];
+}
+
+/** Checks everything in a ReservationInput that does not need the calendar; 422 with every problem at once. */
+export function checkReservationInput(input: ReservationInput, settings: EventTypeSettings): CheckedReservation {
+  const errors: Errors = {};
+  const times = slotTimes(input, settings, errors);
+  const email = input.email.trim();
+  if (!EMAIL.test(email)) addError(errors, "email", "Expected an email address.");
+  const phone = checkPhone(input.phone, errors);
+  const guests = checkGuests(input.guests ?? [], email, settings.maxGuests, errors);
+  const location = checkLocation(input.location, phone, settings, errors);
+  const customFields = checkCustomFields(input.customFields ?? [], settings.customFields, { requireAll: true }, errors);
+  ValidationFailed.check(errors);
+  return {
+    startMs: times!.startMs,
+    endMs: times!.endMs,
+    email,
+    firstname: (input.firstname ?? "").trim(),
+    lastname: (input.lastname ?? "").trim(),
+    phone,
+    timezone: input.timezone ?? null,
+    location: location!,
+    guests,
+    customFields,
+  };
+}
+
+/** Checks the attributes confirm may update; custom field answers merge into the ones held. */
+export function checkConfirmInput(input: ConfirmInput, held: CustomFieldValue[], settings: EventTypeSettings): { phone?: string; firstname?: string; lastname?: string; customFields: CustomFieldValue[] } {
+  const errors: Errors = {};
+  const phone = input.phone === undefined ? undefined : checkPhone(input.phone, errors);
+  const given = checkCustomFields(input.customFields ?? [], settings.customFields, { requireAll: false }, errors);
+  const merged = new Map(held.map((v) => [v.uuid, v]));
+  for (const v of given) merged.set(v.uuid, v);
+  const customFields = [...merged.values()];
+  checkCustomFields(customFields, settings.customFields, { requireAll: true }, errors);
+  ValidationFailed.check(errors);
+  return {
+    ...(phone === undefined ? {} : { phone }),
+    ...(input.firstname === undefined ? {} : { firstname: input.firstname.trim() }),
+    ...(input.lastname === undefined ? {} : { lastname: input.lastname.trim() }),
+    customFields,
+  };
+}
+
+function checkPhone(value: string | undefined, errors: Errors): string {
+  const phone = (value ?? "").trim();
+  if (phone !== "" && !PHONE.test(phone)) addError(errors, "phone", "Expected a phone number: digits, spaces, + ( ) . -");
+  return phone;
+}
+
+function checkGuests(guests: string[], email: string, max: number, errors: Errors): string[] {
+  if (guests.length > max) addError(errors, "guests", `At most ${max} guests.`);
+  const seen = new Set([email.toLowerCase()]);
+  return guests.map((g, i) => {
+    const guest = g.trim();
+    if (!EMAIL.test(guest)) addError(errors, `guests.${i}`, "Expected an email address.");
+    else if (seen.has(guest.toLowerCase())) addError(errors, `guests.${i}`, "Each guest once, and not the booker.");
+    seen.add(guest.toLowerCase());
+    return guest;
+  });
+}
+
+/**
+ * The location of the meeting: one the event type enables (the first when none is chosen). A phone
+ * call or an address that the organizer did not fix needs the visitor's number or address.
+ */
+function checkLocation(chosen: Location | undefined, phone: string, settings: EventTypeSettings, errors: Errors): Location | null {
+  const type = chosen?.type ?? settings.locations[0]?.type;
+  const enabled = settings.locations.find((l) => l.type === type);
+  if (!enabled) {
+    addError(errors, "location.type", `Choose one of: ${settings.locations.map((l) => l.type).join(", ")}.`);
+    return null;
+  }
+  const given = chosen?.value?.trim() || null;
+  let value = given ?? enabled.value;
+  if (enabled.type === "phone" && value === null && phone !== "") value = phone;
+  if ((enabled.type === "phone" || enabled.type === "address") && value === null) {
+    addError(errors, "location.value", enabled.type === "phone" ? "Give the phone number to call." : "Give the address to meet at.");
+  }
+  if (enabled.type === "phone" && given !== null && !PHONE.test(given)) addError(errors, "location.value", "Expected a phone number.");
+  return { type: enabled.type, value };
+}
+
+/** Checks answers against the event type's custom fields; keys errors as `customFields.<uuid>`. */
+function checkCustomFields(values: CustomFieldValue[], fields: CustomFieldDefinition[], options: { requireAll: boolean }, errors: Errors): CustomFieldValue[] {
+  const byUuid = new Map(fields.map((f) => [f.uuid, f]));
+  const answered = new Map<string, CustomFieldValue>();
+  for (const v of values) {
+    const uuid = String(v.uuid).toLowerCase();
+    const key = `customFields.${v.uuid}`;
+    const field = byUuid.get(uuid);
+    if (!field) {
+      addError(errors, key, "Unknown custom field.");
+      continue;
+    }
+    if (answered.has(uuid)) {
+      addError(errors, key, "Answered twice.");
+      continue;
+    }
+    const problem = valueProblem(field, v.value);
+    if (problem) addError(errors, key, problem);
+    answered.set(uuid, { uuid, value: normalize(v.value) });
+  }
+  if (options.requireAll) {
+    for (const f of fields) {
+      const v = answered.get(f.uuid);
+      if (f.required && (v === undefined || isBlank(v.value, f))) addError(errors, `customFields.${f.uuid}`, `${f.label} is required.`);
+    }
+  }
+  return [...answered.values()].filter((v) => v.value !== null && v.value !== undefined);
+}
+
+const isBlank = (value: unknown, field: CustomFieldDefinition): boolean =>
+  value === null || value === undefined || value === "" || (Array.isArray(value) && value.length === 0) || (field.type === "checkbox" && value === false);
+
+const normalize = (value: unknown): unknown => (typeof value === "string" ? value.trim() : value ?? null);
+
+/** Why a value does not fit its field, or null. Empty values are judged by the required rule. */
+function valueProblem(field: CustomFieldDefinition, value: unknown): string | null {
+  if (value === null || value === undefined || value === "") return null;
+  switch (field.type) {
+    case "text":
+    case "textarea":
+      return typeof value === "string" && value.length <= (field.type === "text" ? 500 : 5000) ? null : `Expected text of at most ${field.type === "text" ? 500 : 5000} characters.`;
+    case "email":
+      return typeof value === "string" && value.length <= 254 && EMAIL.test(value.trim()) ? null : "Expected an email address.";
+    case "phone":
+      return typeof value === "string" && PHONE.test(value.trim()) ? null : "Expected a phone number.";
+    case "number":
+      return typeof value === "number" && Number.isFinite(value) ? null : "Expected a number.";
+    case "checkbox":
+      return typeof value === "boolean" ? null : "Expected true or false.";
+    case "date":
+      return typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) && DateTime.fromISO(value).isValid ? null : "Expected a date, YYYY-MM-DD.";
+    case "select":
+      return typeof value === "string" && field.options?.includes(value) ? null : `Expected one of: ${field.options?.join(", ")}.`;
+    case "multiselect":
+      return Array.isArray(value) && value.every((v) => typeof v === "string" && field.options?.includes(v)) && new Set(value).size === value.length
+        ? null
+        : `Expected distinct values among: ${field.options?.join(", ")}.`;
+  }
+}
