@@ -4,6 +4,8 @@ import { configFromEnv } from "./config.ts";
 import { seedDemo } from "./seed.ts";
 import { openSqliteStore } from "./store/sqlite.ts";
 
+const SWEEP_EVERY_MS = 30_000;
+
 /** `npm start`: the API on the embedded SQLite file, seeded with a demo on first run. */
 async function main(): Promise<void> {
   const config = configFromEnv(process.env);
@@ -25,7 +27,13 @@ async function main(): Promise<void> {
   }
   if (!config.adminKey) console.log("The admin API (/admin) is off; set BOOKING_ADMIN_KEY to turn it on.");
 
+  // Expiry is derived from time wherever it matters; the sweep only writes down what time decided.
+  const sweep = setInterval(() => {
+    store.reservations.sweep(systemClock.now()).catch((error) => stderrLog({ level: "error", message: "expiry sweep failed", error }));
+  }, SWEEP_EVERY_MS);
+
   const stop = async () => {
+    clearInterval(sweep);
     await server.stop();
     await store.close();
     process.exit(0);

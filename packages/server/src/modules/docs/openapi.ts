@@ -3,6 +3,8 @@ import { ErrorBody, ERROR_CODES, EventTypeConfiguration, CustomField, InitData, 
 import { InitBody } from "../event-types/model.ts";
 import { ConfigurationResponse, InitResponse } from "../event-types/model.ts";
 import { TimeSlotsResponse } from "../time-slots/model.ts";
+import { ConfirmInput, PaymentInput, RescheduleInput, ReservationInput } from "../reservations/model.ts";
+import { CancelResponse, PaymentResponse, RefreshResponse, ReservationResponse } from "../reservations/model.ts";
 import { Type } from "@sinclair/typebox";
 
 /** One operation of the public API as the document and the docs page describe it. */
@@ -14,6 +16,10 @@ export interface Operation {
   description: string;
   auth: boolean;
   query?: { name: string; required: boolean; description: string; schema: TSchema }[];
+  /** True for paths with `{reservationUuid}`. */
+  reservationPath?: boolean;
+  /** True for POSTs that honour an `Idempotency-Key` header. */
+  idempotent?: boolean;
   body?: { schema: TSchema; required: boolean };
   response: TSchema;
   errors: number[];
@@ -60,6 +66,99 @@ export const OPERATIONS: Operation[] = [
     body: { schema: InitBody, required: false },
     response: InitResponse,
     errors: [400, 401, 404, 422, 429],
+  },
+  {
+    method: "post",
+    path: "/reservations",
+    operationId: "createReservation",
+    summary: "Book a slot in one step",
+    description:
+      "Books a slot offered by GET /time-slots and confirms it at once. When the slot is full or not offered the answer is HTTP 200 with `success: false` and code `slot_unavailable`; when another request is writing it at this moment, `slot_locked`. A paid event type answers 422 `payment_required`: prepare, pay, then confirm.",
+    auth: true,
+    idempotent: true,
+    body: { schema: ReservationInput, required: true },
+    response: ReservationResponse,
+    errors: [400, 401, 403, 413, 422, 429],
+  },
+  {
+    method: "post",
+    path: "/reservations/prepare",
+    operationId: "prepareReservation",
+    summary: "Hold a slot",
+    description:
+      "Holds a slot for the event type's `holdMinutes` (status `held`). The hold expires on its own; it can be refreshed, confirmed, or cancelled. Same outcomes as create for full, not offered or locked slots.",
+    auth: true,
+    idempotent: true,
+    body: { schema: ReservationInput, required: true },
+    response: ReservationResponse,
+    errors: [400, 401, 403, 413, 422, 429],
+  },
+  {
+    method: "put",
+    path: "/reservations/{reservationUuid}",
+    operationId: "rescheduleReservation",
+    summary: "Reschedule a reservation",
+    description:
+      "Moves a held or confirmed reservation to another offered slot; the status stays as it was. A visitor may reschedule until `rescheduleNoticeMinutes` before the current start (later: 403 `forbidden`); the organizer's `overrideToken` lifts that rule and the minimum notice and horizon of the new slot. A cancelled or expired reservation answers `success: false`, `reservation_finished`.",
+    auth: true,
+    reservationPath: true,
+    body: { schema: RescheduleInput, required: true },
+    response: ReservationResponse,
+    errors: [400, 401, 403, 404, 413, 422, 429],
+  },
+  {
+    method: "delete",
+    path: "/reservations/{reservationUuid}",
+    operationId: "cancelReservation",
+    summary: "Cancel a reservation",
+    description:
+      "Cancels and frees the seat at once. Cancelling a cancelled reservation succeeds again without change. A hold can always be cancelled; a confirmed reservation until `cancelNoticeMinutes` before its start (later: 403 `forbidden`, unless the query carries the organizer's `overrideToken`). A meeting that has ended answers `success: false`, `reservation_finished`.",
+    auth: true,
+    reservationPath: true,
+    query: [{ name: "overrideToken", required: false, description: "The organizer's override token, lifting the cancel notice rule.", schema: Type.String() }],
+    response: CancelResponse,
+    errors: [401, 403, 404, 429],
+  },
+  {
+    method: "post",
+    path: "/reservations/{reservationUuid}/confirm",
+    operationId: "confirmReservation",
+    summary: "Confirm a held reservation",
+    description:
+      "Confirms a prepared reservation; passed attributes update it (custom field answers merge by uuid). A paid event type needs a successful payment first (422 `payment_required`). An expired hold is confirmed only if its seat can be taken again, else `reservation_finished`. Confirming a confirmed reservation answers the same result again. `meetLink` is set for video meetings.",
+    auth: true,
+    reservationPath: true,
+    idempotent: true,
+    body: { schema: ConfirmInput, required: false },
+    response: ReservationResponse,
+    errors: [400, 401, 403, 404, 413, 422, 429],
+  },
+  {
+    method: "post",
+    path: "/reservations/{reservationUuid}/refresh",
+    operationId: "refreshReservation",
+    summary: "Extend a hold",
+    description:
+      "Holds a held or expired reservation again for `holdMinutes` from now if its seat is still free; `data` is an empty array. Otherwise, and for confirmed or cancelled reservations, HTTP 200 with `success: false`, code `reservation_finished`.",
+    auth: true,
+    reservationPath: true,
+    idempotent: true,
+    response: RefreshResponse,
+    errors: [401, 403, 404, 429],
+  },
+  {
+    method: "post",
+    path: "/reservations/{reservationUuid}/payments",
+    operationId: "createReservationPayment",
+    summary: "Create the card payment of a held reservation",
+    description:
+      "Creates (or reuses while still payable) a Stripe PaymentIntent on the organizer's connected account for the event type's amount and currency. Use `clientSecret` with Stripe.js on `providerAccountId`, then confirm the reservation. 400 `provider_not_configured` when card payments are not set up. A reservation that is not held answers `success: false`, `reservation_finished`.",
+    auth: true,
+    reservationPath: true,
+    idempotent: true,
+    body: { schema: PaymentInput, required: true },
+    response: PaymentResponse,
+    errors: [400, 401, 403, 404, 413, 422, 429],
   },
   {
     method: "get",
@@ -112,6 +211,10 @@ export function openApiDocument(aliasPrefix: string): Record<string, unknown> {
       security: op.auth ? [{ bearerAuth: [] }] : [],
       parameters: [
         { name: "Service-Api-Version", in: "header", required: false, description: "Pin the API version; only `1` is known.", schema: { type: "string", enum: ["1"] } },
+        ...(op.reservationPath ? [{ name: "reservationUuid", in: "path", required: true, description: "The reservation; an unknown or malformed uuid answers 404.", schema: { type: "string", format: "uuid" } }] : []),
+        ...(op.idempotent
+          ? [{ name: "Idempotency-Key", in: "header", required: false, description: "Retries with the same key and body get the first answer (header `Idempotent-Replayed: true`); the same key with another body is 422.", schema: { type: "string", maxLength: 255 } }]
+          : []),
         ...(op.query ?? []).map((q) => ({ name: q.name, in: "query", required: q.required, description: q.description, schema: plain(q.schema) })),
       ],
       ...(op.body ? { requestBody: { required: op.body.required, content: { "application/json": { schema: plain(op.body.schema) } } } } : {}),
@@ -139,6 +242,7 @@ export function openApiDocument(aliasPrefix: string): Record<string, unknown> {
         Reservation: plain(Reservation),
         Location: plain(Location),
         InitData: plain(InitData),
+        ReservationInput: plain(ReservationInput),
       },
       responses: Object.fromEntries(
         Object.entries(STATUS_TEXT).map(([status, description]) => [

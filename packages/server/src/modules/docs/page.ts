@@ -58,7 +58,7 @@ export function docsPage(aliasPrefix: string): string {
     return `<section id="${op.operationId}">
 <h3><span class="m ${op.method}">${op.method.toUpperCase()}</span> ${code(op.path)}</h3>
 <p><strong>${escape(op.summary)}.</strong> ${escape(op.description)}</p>
-<p>${op.auth ? "Needs <code>Authorization: Bearer &lt;API token&gt;</code>." : "Needs no token."} Errors: ${op.errors.map((e) => code(String(e))).join(", ")}.</p>
+<p>${op.auth ? "Needs <code>Authorization: Bearer &lt;API token&gt;</code>." : "Needs no token."}${op.reservationPath ? " <code>{reservationUuid}</code>: the reservation; unknown, malformed or another event type's uuids answer 404." : ""}${op.idempotent ? " Honours an <code>Idempotency-Key</code> header." : ""} Errors: ${op.errors.map((e) => code(String(e))).join(", ")}.</p>
 ${op.query ? `<h4>Query</h4><table><thead><tr><th>Name</th><th>Type</th><th>Required</th><th>Notes</th></tr></thead><tbody>${op.query.map((q) => `<tr><td>${code(q.name)}</td><td>${escape(typeOf(plain(q.schema) as JsonSchema))}</td><td>${q.required ? "yes" : "no"}</td><td>${escape(q.description)}</td></tr>`).join("")}</tbody></table>` : ""}
 ${op.body ? `<h4>Body${op.body.required ? "" : " (optional)"}</h4>${table(fieldRows(plain(op.body.schema) as JsonSchema))}` : ""}
 <h4>Response <code>data</code></h4>
@@ -85,12 +85,29 @@ tr:target{outline:2px solid var(--accent)}
 <body>
 <h1>Booking API reference</h1>
 <p>Version 1. Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1). Every route is also served under ${code(aliasPrefix)}.</p>
-<nav><ul>${OPERATIONS.map((op) => `<li><a href="#${op.operationId}">${op.method.toUpperCase()} ${escape(op.path)}</a> — ${escape(op.summary)}</li>`).join("")}<li><a href="#errors">Errors</a></li><li><a href="#limits">Headers, limits and versions</a></li></ul></nav>
+<nav><ul>${OPERATIONS.map((op) => `<li><a href="#${op.operationId}">${op.method.toUpperCase()} ${escape(op.path)}</a> — ${escape(op.summary)}</li>`).join("")}<li><a href="#states">Reservation states</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Headers, limits and versions</a></li></ul></nav>
 <h2>Conventions</h2>
 <p>Requests and responses are JSON. A success is <code>{"success": true, "data": …}</code>; a business outcome such as a taken slot is HTTP 200 with <code>success: false</code> and a <code>code</code>. Every error is JSON with <code>success</code>, <code>status</code>, <code>code</code>, <code>message</code>, <code>hint</code> and <code>docs</code>; a 422 adds <code>errors</code>, messages keyed by field.</p>
 <p>Authenticate with the event type's API token: <code>Authorization: Bearer &lt;token&gt;</code>. The token acts on exactly one event type.</p>
 <h2>Endpoints</h2>
 ${ops}
+<h2 id="states">Reservation states</h2>
+<p>Status strings: <code>held</code> (prepared, waiting for confirmation), <code>confirmed</code>, <code>expired</code> (a hold that timed out), <code>cancelled</code>. Expiry follows from time alone; no request is needed.</p>
+<table><thead><tr><th>From</th><th>Request or event</th><th>Outcome</th></tr></thead><tbody>
+<tr><td>none</td><td>POST /reservations</td><td>confirmed; full or not offered: <code>slot_unavailable</code>; being written: <code>slot_locked</code>; paid event type: 422 <code>payment_required</code></td></tr>
+<tr><td>none</td><td>POST /reservations/prepare</td><td>held until now + <code>holdMinutes</code></td></tr>
+<tr><td>held</td><td>time passes <code>heldUntil</code></td><td>expired; the seat is free again</td></tr>
+<tr><td>expired</td><td>24 hours pass, or the slot starts</td><td>cancelled</td></tr>
+<tr><td>held, expired</td><td>refresh</td><td>held again if the seat is free (or still ours), else <code>reservation_finished</code></td></tr>
+<tr><td>held</td><td>confirm</td><td>confirmed (paid event types: after a successful payment, else 422 <code>payment_required</code>)</td></tr>
+<tr><td>expired</td><td>confirm</td><td>confirmed if its seat can be taken again, else <code>reservation_finished</code></td></tr>
+<tr><td>confirmed</td><td>confirm</td><td>unchanged; the same result again</td></tr>
+<tr><td>confirmed, cancelled</td><td>refresh</td><td><code>reservation_finished</code></td></tr>
+<tr><td>held, confirmed</td><td>PUT (reschedule)</td><td>same status at the new time; within the reschedule notice 403 <code>forbidden</code> without the override token</td></tr>
+<tr><td>expired, cancelled</td><td>PUT (reschedule), confirm</td><td><code>reservation_finished</code></td></tr>
+<tr><td>held, expired, confirmed</td><td>DELETE (cancel)</td><td>cancelled, seat free at once; confirmed within the cancel notice: 403 <code>forbidden</code> without the override token; after the meeting ended: <code>reservation_finished</code></td></tr>
+<tr><td>cancelled</td><td>DELETE (cancel)</td><td>success again, nothing changes</td></tr>
+</tbody></table>
 <h2 id="errors">Errors</h2>
 <table><thead><tr><th>HTTP</th><th>Code</th><th>When</th></tr></thead><tbody>${errors}</tbody></table>
 <h2 id="limits">Headers, limits and versions</h2>
