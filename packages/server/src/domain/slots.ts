@@ -142,8 +142,14 @@ export function seatsLeft(rules: SlotRules, startMs: number, endMs: number, busy
   return freeSeatsOf(sorted, longest, startMs, endMs, rules.bufferBeforeMinutes * MINUTE, rules.bufferAfterMinutes * MINUTE, rules.seats);
 }
 
-/** How far around a slot reservations can reach into it: a day-long meeting plus a day of buffer each side. */
-export const BUSY_MARGIN_MS = 3 * 24 * 60 * MINUTE;
+/**
+ * The span in which reservations can affect slots starting in [fromMs, untilMs): widened by the
+ * meeting length and both buffers, since buffered spans may overlap across them.
+ */
+export function busyWindow(rules: SlotRules, fromMs: number, untilMs: number): { fromMs: number; untilMs: number } {
+  const pad = (rules.bufferBeforeMinutes + rules.bufferAfterMinutes) * MINUTE;
+  return { fromMs: fromMs - pad, untilMs: untilMs + rules.durationMinutes * MINUTE + pad };
+}
 
 /** First instant after the last bookable day (today plus `horizonDays`, organizer's zone). */
 export function horizonEnd(rules: Pick<SlotRules, "timezone" | "horizonDays">, nowMs: number): number {

@@ -39,6 +39,8 @@ export const SQLITE_MIGRATIONS: { version: number; name: string; sql: string }[]
     version: 2,
     name: "reservation lifecycle, card payments, idempotency keys",
     sql: `
+      ALTER TABLE event_types ADD COLUMN longest_reservation_ms INTEGER NOT NULL DEFAULT 0;
+      UPDATE event_types SET longest_reservation_ms = coalesce((SELECT max(end_ms - start_ms) FROM reservations r WHERE r.event_type_id = event_types.id), 0);
       ALTER TABLE reservations ADD COLUMN meet_link TEXT;
       ALTER TABLE reservations ADD COLUMN confirmed_at_ms INTEGER;
       ALTER TABLE reservations ADD COLUMN cancelled_at_ms INTEGER;

@@ -129,11 +129,15 @@ function prepareQueries(db: Database) {
       "UPDATE event_types SET token_hash = ?, override_token_hash = ?, disabled = ?, settings = ?, updated_at = ?, revision = revision + 1 WHERE id = ? RETURNING *",
     ),
     etBump: db.query<unknown, [number]>("UPDATE event_types SET revision = revision + 1 WHERE id = ?"),
+    etLongest: db.query<unknown, [number, number]>("UPDATE event_types SET longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id = ?"),
     etDelete: db.query<unknown, [number]>("DELETE FROM event_types WHERE id = ?"),
-    seatHolders: db.query<SeatHolder, [number, number, number, number]>(
+    seatHolders: db.query<SeatHolder, [{ eventTypeId: number; untilMs: number; fromMs: number; nowMs: number }]>(
+      // The event type's longest reservation bounds how far back an overlapping one can start,
+      // which keeps the index range scanned short.
       `SELECT uuid, start_ms AS startMs, end_ms AS endMs, CASE WHEN status = 'held' THEN held_until_ms END AS heldUntilMs FROM reservations
-       WHERE event_type_id = ? AND start_ms < ? AND end_ms > ?
-         AND (status = 'confirmed' OR (status = 'held' AND held_until_ms > ?))`,
+       WHERE event_type_id = $eventTypeId AND start_ms < $untilMs AND end_ms > $fromMs
+         AND start_ms >= $fromMs - (SELECT longest_reservation_ms FROM event_types WHERE id = $eventTypeId)
+         AND (status = 'confirmed' OR (status = 'held' AND held_until_ms > $nowMs))`,
     ),
     rByUuid: db.query<ReservationRow, [number, string]>("SELECT * FROM reservations WHERE event_type_id = ? AND uuid = ?"),
     rList: db.query<ReservationRow, [number, number, number, string | null, string | null, number]>(
@@ -265,7 +269,7 @@ class SqliteStore implements Store {
   };
 
   readonly reservations: Store["reservations"] = {
-    seatHolders: async (eventTypeId, fromMs, untilMs, nowMs) => this.q.seatHolders.all(eventTypeId, untilMs, fromMs, nowMs),
+    seatHolders: async (eventTypeId, fromMs, untilMs, nowMs) => this.q.seatHolders.all({ eventTypeId, untilMs, fromMs, nowMs }),
     byUuid: async (eventTypeId, uuid) => {
       const row = this.q.rByUuid.get(eventTypeId, uuid);
       return row ? toReservation(row) : null;
@@ -281,7 +285,7 @@ class SqliteStore implements Store {
       try {
         return this.db.transaction(() => {
           const currentRow = claim.uuid ? this.q.rByUuid.get(claim.eventTypeId, claim.uuid) : null;
-          const holders = this.q.seatHolders.all(claim.eventTypeId, claim.untilMs, claim.fromMs, claim.nowMs).filter((h) => h.uuid !== claim.uuid);
+          const holders = this.q.seatHolders.all({ eventTypeId: claim.eventTypeId, untilMs: claim.untilMs, fromMs: claim.fromMs, nowMs: claim.nowMs }).filter((h) => h.uuid !== claim.uuid);
           const decision = decide(holders, currentRow ? toReservation(currentRow) : null);
           if ("refuse" in decision) return { refused: decision.refuse };
           const record = decision.write;
@@ -291,6 +295,7 @@ class SqliteStore implements Store {
           } else {
             this.q.rInsert.run(rowParams(record));
           }
+          this.q.etLongest.run(record.endMs - record.startMs, claim.eventTypeId);
           if (claim.idempotencyKey) this.q.idemLink.run(record.uuid, claim.eventTypeId, claim.idempotencyKey);
           this.q.etBump.run(claim.eventTypeId);
           return { record };
@@ -322,6 +327,7 @@ class SqliteStore implements Store {
         const touched = new Set<number>();
         for (const r of records) {
           this.q.rInsert.run(rowParams(r));
+          this.q.etLongest.run(r.endMs - r.startMs, r.eventTypeId);
           touched.add(r.eventTypeId);
         }
         for (const id of touched) this.q.etBump.run(id);

@@ -2,6 +2,7 @@ import { DateTime } from "luxon";
 import type { CustomField, EventTypeConfiguration, InitData, Reservation } from "@booking/wire";
 import type { ServerConfig } from "../../config.ts";
 import { mergeTagOf, type EventTypeSettings } from "../../domain/event-type.ts";
+import { statusAt } from "../../domain/reservation.ts";
 import { horizonEnd } from "../../domain/slots.ts";
 import { ApiError } from "../../http/errors.ts";
 import { TimedCache } from "../../lib/timed-cache.ts";
@@ -120,9 +121,9 @@ export function customFieldsOf(settings: EventTypeSettings): CustomField[] {
     }));
 }
 
-/** Status as the visitor sees it now: a hold past its time is expired even before a sweep stores it. */
+/** Status as the visitor sees it now, derived from time before any sweep stores it. */
 export function currentStatus(r: ReservationRecord, nowMs: number): ReservationRecord["status"] {
-  return r.status === "held" && r.heldUntilMs !== null && r.heldUntilMs <= nowMs ? "expired" : r.status;
+  return statusAt(r, nowMs);
 }
 
 /** The reservation of init's reschedule mode, times shown in the visitor's zone when known. */

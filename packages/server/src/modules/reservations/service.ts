@@ -2,7 +2,7 @@ import type { ConfirmInput, RescheduleInput, ReservationInput, ReservationResult
 import { timingSafeEqual } from "node:crypto";
 import type { ServerConfig } from "../../config.ts";
 import { statusAt, withinPublicNotice } from "../../domain/reservation.ts";
-import { BUSY_MARGIN_MS, isOffered, seatsLeft } from "../../domain/slots.ts";
+import { busyWindow, isOffered, seatsLeft } from "../../domain/slots.ts";
 import { ApiError, BusinessFailure, ValidationFailed } from "../../http/errors.ts";
 import { hashToken } from "../../http/tokens.ts";
 import { StoreBusyError, type EventTypeRecord, type ReservationRecord, type SeatDecision, type Store } from "../../store/types.ts";
@@ -73,7 +73,7 @@ export class ReservationService {
     const written = await this.claim(eventType, record.startMs, record.endMs, nowMs, undefined, idempotencyKey, (holders) =>
       seatsLeft(s, record.startMs, record.endMs, holders) > 0 ? { write: record } : { refuse: "slot_unavailable" },
     );
-    return resultOf(written);
+    return resultOf(written, mode === "confirm");
   }
 
   /** `POST /reservations/{uuid}/confirm`: a held (or expired, if its seat can be had again) reservation becomes confirmed. */
@@ -145,7 +145,8 @@ export class ReservationService {
       throw new ApiError("forbidden", `Rescheduling closes ${s.rescheduleNoticeMinutes} minutes before the start; ask the organizer.`);
     }
     const { startMs, endMs } = times!;
-    if (!isOffered(s, startMs, endMs, nowMs, { ignoreNoticeAndHorizon: override })) throw failure("slot_unavailable", "This time is not offered; pick one of GET /time-slots.");
+    // The override lifts notice and horizon, never time itself: nothing moves into the past.
+    if (startMs <= nowMs || !isOffered(s, startMs, endMs, nowMs, { ignoreNoticeAndHorizon: override })) throw failure("slot_unavailable", "This time is not offered; pick one of GET /time-slots.");
     const written = await this.claim(eventType, startMs, endMs, nowMs, r.uuid, undefined, (holders, current) => {
       const now = current ? statusAt(current, nowMs) : "cancelled";
       if (!current || (now !== "held" && now !== "confirmed")) return { refuse: "reservation_finished" };
@@ -208,7 +209,7 @@ export class ReservationService {
     let outcome: Awaited<ReturnType<Store["reservations"]["claim"]>>;
     try {
       outcome = await this.store.reservations.claim(
-        { eventTypeId: eventType.id, fromMs: startMs - BUSY_MARGIN_MS, untilMs: endMs + BUSY_MARGIN_MS, nowMs, ...(uuid ? { uuid } : {}), ...(idempotencyKey ? { idempotencyKey } : {}) },
+        { eventTypeId: eventType.id, ...busyWindow(eventType.settings, startMs, startMs + 1), nowMs, ...(uuid ? { uuid } : {}), ...(idempotencyKey ? { idempotencyKey } : {}) },
         decide,
       );
     } catch (error) {

@@ -1,6 +1,6 @@
 import { DateTime, IANAZone } from "luxon";
 import { LIMITS, type TimeSlot, type TimeSlotsQuery } from "@booking/wire";
-import { BUSY_MARGIN_MS, slotsBetween, type Slot } from "../../domain/slots.ts";
+import { busyWindow, slotsBetween, type Slot } from "../../domain/slots.ts";
 import { addError, ValidationFailed } from "../../http/errors.ts";
 import { PreparedJson } from "../../http/envelope.ts";
 import { TimedCache } from "../../lib/timed-cache.ts";
@@ -85,7 +85,8 @@ export class TimeSlotService {
   /** Free and partly booked slots whose start lies in [fromMs, untilMs). */
   async freeSlots(eventType: EventTypeRecord, fromMs: number, untilMs: number, nowMs: number): Promise<SlotsAnswer> {
     const s = eventType.settings;
-    const holders = await this.store.reservations.seatHolders(eventType.id, fromMs - BUSY_MARGIN_MS, untilMs + BUSY_MARGIN_MS, nowMs);
+    const around = busyWindow(s, fromMs, untilMs);
+    const holders = await this.store.reservations.seatHolders(eventType.id, around.fromMs, around.untilMs, nowMs);
     const slots = slotsBetween(s, fromMs, untilMs, holders, nowMs).filter((slot) => slot.freeSeats > 0);
     let validUntilMs = DateTime.fromMillis(nowMs, { zone: s.timezone }).startOf("day").plus({ days: 1 }).toMillis();
     if (slots[0]) validUntilMs = Math.min(validUntilMs, slots[0].startMs - s.minNoticeMinutes * 60_000 + 1);

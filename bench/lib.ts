@@ -1,0 +1,84 @@
+/**
+ * Shared parts of the load benchmarks: a fresh SQLite file, the server started as its own process
+ * (`src/main.ts`, the `npm start` code path), and wrk driving it over loopback.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+export const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+
+/** One wrk run's figures. */
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  /** What the Lua script counted, if it counted anything (e.g. successful bookings). */
+  counted: Record<string, number>;
+}
+
+/** A scratch folder with a database path, removed by `cleanup`. */
+export function scratch(): { dir: string; dbPath: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), "booking-bench-"));
+  return { dir, dbPath: join(dir, "bench.sqlite"), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Starts the server on `dbPath` with the rate limit out of the way; resolves once it answers. */
+export async function startServer(dbPath: string, port: number) {
+  // BENCH_PROFILE=dir writes a CPU profile of the server (markdown) into dir.
+  const profile = process.env.BENCH_PROFILE ? ["--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  // process.execPath is the Bun binary itself, so kill() reaches the server and not a wrapper script.
+  const proc = Bun.spawn([process.execPath, ...profile, "src/main.ts"], {
+    cwd: join(import.meta.dir, "../packages/server"),
+    env: { ...process.env, PORT: String(port), BOOKING_DB: dbPath, RATE_LIMIT_PER_MINUTE: "1000000000", BOOKING_ADMIN_KEY: "", STRIPE_SECRET_KEY: "" },
+    stdout: "ignore",
+    stderr: "inherit",
+  });
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) {
+        return { stop: async () => { proc.kill(); await proc.exited; } };
+      }
+    } catch {
+      // not up yet
+    }
+    await Bun.sleep(100);
+  }
+  proc.kill();
+  throw new Error("server did not start");
+}
+
+/**
+ * Runs wrk (one thread) against a URL after a 2 s warm-up and reads requests/s and latency
+ * percentiles from its report. A Lua script may shape requests and print `counted <name> <n>` lines.
+ */
+export async function load(url: string, headers: Record<string, string>, options: { lua?: string; warmUp?: boolean } = {}): Promise<LoadResult> {
+  let scriptPath: string | null = null;
+  if (options.lua) {
+    scriptPath = join(tmpdir(), `bench-${process.pid}-${Date.now()}.lua`);
+    writeFileSync(scriptPath, options.lua);
+  }
+  const run = async (duration: number): Promise<LoadResult> => {
+    const args = ["wrk", "-t1", `-c${connections}`, `-d${duration}s`, "--latency", ...(scriptPath ? ["-s", scriptPath] : []), ...Object.entries(headers).flatMap(([k, v]) => ["-H", `${k}: ${v}`]), url];
+    const proc = Bun.spawn(args, { stdout: "pipe", stderr: "inherit" });
+    const out = await new Response(proc.stdout).text();
+    if (process.env.BENCH_DEBUG) console.log(out);
+    if ((await proc.exited) !== 0) throw new Error(`wrk failed:\n${out}`);
+    if (/Non-2xx or 3xx responses/.test(out) || /Socket errors/.test(out)) throw new Error(`${url}: errors under load\n${out}`);
+    const ms = (label: string) => {
+      const m = new RegExp(`^\\s*${label}%\\s+([\\d.]+)(us|ms|s)`, "m").exec(out);
+      if (!m) throw new Error(`no ${label}% latency in wrk output:\n${out}`);
+      return Number(m[1]) * (m[2] === "us" ? 0.001 : m[2] === "s" ? 1000 : 1);
+    };
+    const counted = Object.fromEntries([...out.matchAll(/^counted (\S+) (\d+)$/gm)].map((m) => [m[1]!, Number(m[2])]));
+    return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]), p50: ms("50"), p99: ms("99"), counted };
+  };
+  if (options.warmUp !== false) await run(2);
+  return run(seconds);
+}
+
+/** One line of a result table. */
+export function line(name: string, r: LoadResult, bare: LoadResult, rate = r.rps): string {
+  return `  ${name.padEnd(34)} ${rate.toFixed(0).padStart(7)} /s   ratio ${(rate / bare.rps).toFixed(2)}   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms`;
+}
