@@ -31,7 +31,7 @@ export async function startServer(dbPath: string, port: number) {
   // process.execPath is the Bun binary itself, so kill() reaches the server and not a wrapper script.
   const proc = Bun.spawn([process.execPath, ...profile, "src/main.ts"], {
     cwd: join(import.meta.dir, "../packages/server"),
-    env: { ...process.env, PORT: String(port), BOOKING_DB: dbPath, RATE_LIMIT_PER_MINUTE: "1000000000", BOOKING_ADMIN_KEY: "", STRIPE_SECRET_KEY: "" },
+    env: { ...process.env, PORT: String(port), BOOKING_DB: dbPath, RATE_LIMIT_PER_MINUTE: "1000000000", BOOKING_ADMIN_KEY: "", STRIPE_SECRET_KEY: "", STRIPE_STANDIN: "0" },
     stdout: "ignore",
     stderr: "inherit",
   });

@@ -1,6 +1,8 @@
 import { createApp, stderrLog } from "./app.ts";
 import { systemClock } from "./clock.ts";
-import { configFromEnv } from "./config.ts";
+import { configFromEnv, type ServerConfig } from "./config.ts";
+import { startStripeStandin, type StripeStandin } from "@booking/stripe-standin";
+import { STRIPE_WEBHOOK_PATH } from "./modules/reservations/index.ts";
 import { seedDemo } from "./seed.ts";
 import { openSqliteStore } from "./store/sqlite.ts";
 
@@ -9,6 +11,7 @@ const SWEEP_EVERY_MS = 30_000;
 /** `npm start`: the API on the embedded SQLite file, seeded with a demo on first run. */
 async function main(): Promise<void> {
   const config = configFromEnv(process.env);
+  const standin = await startStandinWithoutStripe(config);
   const store = openSqliteStore(config.databasePath);
   const seeded = await seedDemo(store, () => systemClock.now());
   const app = createApp({ store, config, clock: systemClock, log: stderrLog });
@@ -16,6 +19,7 @@ async function main(): Promise<void> {
   app.listen({ port: config.port, maxRequestBodySize: 1024 * 1024 });
   const server = app.server!;
   const base = `http://localhost:${server.port}`;
+  standin?.setWebhookUrl(`http://127.0.0.1:${server.port}${STRIPE_WEBHOOK_PATH}`);
   console.log(`Booking API listening on ${base} (SQLite: ${config.databasePath})`);
   console.log(`API docs: ${base}/docs   OpenAPI: ${base}/openapi.json`);
   if (seeded.length > 0) {
@@ -35,11 +39,26 @@ async function main(): Promise<void> {
   const stop = async () => {
     clearInterval(sweep);
     await server.stop();
+    await standin?.stop();
     await store.close();
     process.exit(0);
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+}
+
+/**
+ * Without a Stripe secret key the demo's paid event type could not be booked; so, unless
+ * STRIPE_STANDIN=0, a local stand-in that speaks Stripe's API (not Stripe: no money moves) is started
+ * and the server is pointed at it. A real key always wins.
+ */
+async function startStandinWithoutStripe(config: ServerConfig): Promise<StripeStandin | null> {
+  if (config.stripe.secretKey || process.env.STRIPE_STANDIN === "0") return null;
+  const webhookSecret = `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("base64")}`;
+  const standin = await startStripeStandin({ port: 0, webhookSecret });
+  config.stripe = { secretKey: "sk_test_standin", publishableKey: "pk_test_standin", webhookSecret, apiBase: standin.url };
+  console.log(`No STRIPE_SECRET_KEY: card payments go to a local Stripe stand-in at ${standin.url} (not Stripe; no money moves).`);
+  return standin;
 }
 
 main().catch((error) => {

@@ -45,7 +45,7 @@ export const DEMO_EVENT_TYPES: EventTypeCreate[] = [
     holdMinutes: 15,
     availability: { weekly: weekdays([{ start: "10:00", end: "16:00" }]), overrides: [] },
     locations: [{ type: "video-meet" }],
-    payment: { amount: 5000, currency: "eur", providerAccountId: "acct_demo_consulting" },
+    payment: { amount: 5000, currency: "eur", providerAccountId: "acct_1DemoConsulting" },
     theme: { mode: "dark", borderRadius: "12px", colors: { primary: "#22c55e" } },
   },
   {

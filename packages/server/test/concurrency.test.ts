@@ -23,7 +23,7 @@ let oneSeatSlot: { start: string; end: string } | null = null;
 async function startServer(): Promise<{ proc: ReturnType<typeof Bun.spawn>; base: string }> {
   const proc = Bun.spawn([process.execPath, "src/main.ts"], {
     cwd: fileURLToPath(new URL("..", import.meta.url)),
-    env: { ...process.env, PORT: "0", BOOKING_DB: dbPath, RATE_LIMIT_PER_MINUTE: "100000", BOOKING_ADMIN_KEY: "", STRIPE_SECRET_KEY: "" },
+    env: { ...process.env, PORT: "0", BOOKING_DB: dbPath, RATE_LIMIT_PER_MINUTE: "100000", BOOKING_ADMIN_KEY: "", STRIPE_SECRET_KEY: "", STRIPE_STANDIN: "0" },
     stdout: "pipe",
     stderr: "inherit",
   });

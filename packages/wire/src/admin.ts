@@ -55,7 +55,7 @@ export const PaymentSettings = Type.Object(
   {
     amount: Type.Integer({ minimum: 1, maximum: 99_999_999 }),
     currency: Type.String({ pattern: "^[A-Za-z]{3}$" }),
-    providerAccountId: Type.String({ minLength: 1, maxLength: 255 }),
+    providerAccountId: Type.String({ pattern: "^acct_[A-Za-z0-9]{1,250}$", description: "The organizer's connected Stripe account, acct_..." }),
   },
   { additionalProperties: false },
 );

@@ -87,7 +87,8 @@ export class PaymentService {
     if (!this.stripe || !this.webhookSecret) throw new ApiError("not_found", "Stripe is not configured on this server.");
     let event: Stripe.Event;
     try {
-      event = this.stripe.webhooks.constructEvent(rawBody, signature ?? "", this.webhookSecret);
+      // The asynchronous form: under Bun the SDK verifies with Web Crypto, which has no synchronous API.
+      event = await this.stripe.webhooks.constructEventAsync(rawBody, signature ?? "", this.webhookSecret);
     } catch {
       throw new ApiError("bad_request", "The Stripe-Signature header does not verify this payload.");
     }
