@@ -38,19 +38,15 @@ const MINUTE = 60_000;
  */
 export function openIntervals(rules: Pick<SlotRules, "timezone" | "availability">, fromMs: number, untilMs: number): [number, number][] {
   const zone = rules.timezone;
-  const overrides = new Map(rules.availability.overrides.map((o) => [o.date, o.ranges]));
   const intervals: [number, number][] = [];
-  let day = DateTime.fromMillis(fromMs, { zone }).startOf("day").minus({ days: 1 });
-  const lastDay = DateTime.fromMillis(untilMs, { zone }).startOf("day").plus({ days: 1 });
-  while (day <= lastDay) {
-    const iso = day.toISODate()!;
-    const ranges: TimeRange[] = overrides.get(iso) ?? rules.availability.weekly[WEEKDAYS[day.weekday - 1]!] ?? [];
-    for (const range of ranges) {
-      const start = wallClock(day, range.start).toMillis();
-      const end = wallClock(day, range.end).toMillis();
-      if (end > start && end > fromMs && start < untilMs) intervals.push([start, end]);
+  // Days are walked as calendar dates; only the instants of each day's hours need the zone.
+  const first = DateTime.fromMillis(fromMs, { zone });
+  const lastDay = DateTime.fromMillis(untilMs, { zone });
+  const lastDate = Date.UTC(lastDay.year, lastDay.month - 1, lastDay.day) + DAY;
+  for (let date = Date.UTC(first.year, first.month - 1, first.day) - DAY; date <= lastDate; date += DAY) {
+    for (const [start, end] of hoursOfDay(rules, date)) {
+      if (end > fromMs && start < untilMs) intervals.push([start, end]);
     }
-    day = day.plus({ days: 1 });
   }
   intervals.sort((a, b) => a[0] - b[0]);
   const merged: [number, number][] = [];
@@ -60,6 +56,32 @@ export function openIntervals(rules: Pick<SlotRules, "timezone" | "availability"
     else merged.push([iv[0], iv[1]]);
   }
   return merged;
+}
+
+const DAY = 24 * 60 * MINUTE;
+
+// Per settings object (a new one comes with every settings change), the instants of each day's hours.
+const hoursMemo = new WeakMap<object, Map<number, [number, number][]>>();
+
+/** The open hours of one calendar date (its UTC midnight as a day number) as instants, memoized. */
+function hoursOfDay(rules: Pick<SlotRules, "timezone" | "availability">, date: number): [number, number][] {
+  let memo = hoursMemo.get(rules);
+  if (!memo) {
+    memo = new Map();
+    hoursMemo.set(rules, memo);
+  }
+  let hours = memo.get(date);
+  if (hours === undefined) {
+    const d = new Date(date);
+    const day = DateTime.fromObject({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() }, { zone: rules.timezone });
+    const iso = d.toISOString().slice(0, 10);
+    const ranges: TimeRange[] = rules.availability.overrides.find((o) => o.date === iso)?.ranges ?? rules.availability.weekly[WEEKDAYS[day.weekday - 1]!] ?? [];
+    hours = ranges.map((range): [number, number] => [wallClock(day, range.start).toMillis(), wallClock(day, range.end).toMillis()]).filter(([start, end]) => end > start);
+    // Bounded: a settings object lives as long as its revision; a long-running one sees a few years of days at most.
+    if (memo.size > 5000) memo.clear();
+    memo.set(date, hours);
+  }
+  return hours;
 }
 
 /** "HH:MM" of a local day as a zoned DateTime; "24:00" is the next midnight. */

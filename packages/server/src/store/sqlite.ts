@@ -223,6 +223,7 @@ class SqliteStore implements Store {
   readonly engine = "sqlite";
   // Parsing the settings JSON dominates a token lookup; the parsed form is reused while the revision holds.
   private readonly parsed = new Map<number, EventTypeRecord>();
+  private readonly settingsText = new Map<number, string>();
 
   private readonly q: ReturnType<typeof prepareQueries>;
 
@@ -234,7 +235,11 @@ class SqliteStore implements Store {
     if (!row) return null;
     const hit = this.parsed.get(row.id);
     if (hit && hit.revision === row.revision) return hit;
-    const record = toEventType(row);
+    // A booking bumps the revision but leaves the settings text alone: keep the parsed settings
+    // object, which also keeps what is memoized on it.
+    const sameSettings = hit !== undefined && this.settingsText.get(row.id) === row.settings;
+    const record = sameSettings ? { ...toEventType({ ...row, settings: "null" }), settings: hit.settings } : toEventType(row);
+    this.settingsText.set(row.id, row.settings);
     this.parsed.set(row.id, record);
     return record;
   }
@@ -264,6 +269,7 @@ class SqliteStore implements Store {
       }).immediate(),
     delete: async (id: number) => {
       this.parsed.delete(id);
+      this.settingsText.delete(id);
       return this.q.etDelete.run(id).changes > 0;
     },
   };
