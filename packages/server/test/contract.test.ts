@@ -219,6 +219,23 @@ describe("errors are JSON", () => {
     }
   });
 
+  it("refuses unknown keys in a JSON body with 422, so a misspelt field never goes missing silently", async () => {
+    const { call, eventType } = setup();
+    const { token } = await eventType();
+    const r = await call("POST", "/event-types/init", { token, body: { reservationUUID: "9b2c0f5e-6f4a-4d3b-9c1e-2f3a4b5c6d7e" } });
+    expect(r.status).toBe(422);
+    expect(Object.keys(r.body.errors)).toContain("reservationUUID");
+  });
+
+  it("ignores unknown query parameters such as cache busters", async () => {
+    const { call, eventType } = setup();
+    const { token } = await eventType();
+    const plain = await call("GET", "/time-slots?from=2026-11-24&until=2026-11-24", { token });
+    const busted = await call("GET", "/time-slots?from=2026-11-24&until=2026-11-24&_=1732170000&utm_source=x", { token });
+    expect(busted.status).toBe(200);
+    expect(busted.body).toEqual(plain.body);
+  });
+
   it("keys validation errors by field", async () => {
     const { call, eventType } = setup();
     const { token } = await eventType();

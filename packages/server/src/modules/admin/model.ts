@@ -9,7 +9,7 @@ export const ReservationListQuery = Type.Object({
   until: Type.String({ format: "date" }),
   status: Type.Optional(Type.Union(RESERVATION_STATUSES.map((s) => Type.Literal(s)))),
   timezone: Type.Optional(Type.String()),
-});
+}, { additionalProperties: true });
 
 /** Body of the token regeneration route. */
 export const RegenerateTokenBody = Type.Object(

@@ -35,9 +35,28 @@ export class PaymentService {
     const current = reservation.payment;
     const sameTerms = current && current.amount === price.amount && current.currency === price.currency && current.account === price.providerAccountId;
     let intent: Stripe.PaymentIntent | null = null;
-    if (current && sameTerms) {
-      const existing = await this.call(() => this.stripe!.paymentIntents.retrieve(current.intentId, {}, { stripeAccount: current.account }));
-      if (existing.status === "succeeded" || PAYABLE.has(existing.status)) intent = existing;
+    let terms = { account: price.providerAccountId, amount: price.amount, currency: price.currency };
+    if (current) {
+      // Under other terms the old intent matters only if it was paid; one that cannot be read any more was not.
+      const read = () => this.stripe!.paymentIntents.retrieve(current.intentId, {}, { stripeAccount: current.account });
+      const existing = sameTerms ? await this.call(read) : await read().catch(() => null);
+      if (existing?.status === "succeeded" && matches(existing, current.amount, current.currency)) {
+        // A payment that went through stays the reservation's payment, even if the price changed since.
+        intent = existing;
+        terms = current;
+      } else if (existing && sameTerms && PAYABLE.has(existing.status)) {
+        intent = existing;
+        // The receipt goes to the address the visitor gave last.
+        if (existing.receipt_email !== input.email) {
+          intent = await this.call(() => this.stripe!.paymentIntents.update(existing.id, { receipt_email: input.email }, { stripeAccount: current.account }));
+        }
+      } else if (existing && PAYABLE.has(existing.status)) {
+        // Replaced under new terms: cancel the old intent so a page still open on it cannot take money
+        // that no reservation would count. Best effort; a failure leaves it to expire at Stripe.
+        await this.stripe!.paymentIntents.cancel(existing.id, {}, { stripeAccount: current.account }).catch((error) =>
+          this.log({ level: "warn", message: `could not cancel replaced payment intent ${existing.id}`, error }),
+        );
+      }
     }
     intent ??= await this.call(() =>
       this.stripe!.paymentIntents.create(
@@ -53,18 +72,20 @@ export class PaymentService {
         { stripeAccount: price.providerAccountId, idempotencyKey: `reservation-${reservation.uuid}-${price.amount}-${price.currency}-${reservation.updatedAtMs}` },
       ),
     );
+    const succeeded = intent.status === "succeeded" && matches(intent, terms.amount, terms.currency);
     const payment: PaymentRecord = {
       intentId: intent.id,
-      account: price.providerAccountId,
-      amount: price.amount,
-      currency: price.currency,
-      status: intent.status === "succeeded" && matches(intent, price.amount, price.currency) ? "succeeded" : "pending",
+      account: terms.account,
+      amount: terms.amount,
+      currency: terms.currency,
+      status: succeeded ? "succeeded" : "pending",
       billing,
-      succeededAtMs: intent.status === "succeeded" ? nowMs : null,
+      // When the success was first known, not when the visitor last asked.
+      succeededAtMs: succeeded ? (current?.intentId === intent.id && current.succeededAtMs) || nowMs : null,
     };
     const saved = await this.store.reservations.save({ ...reservation, payment, updatedAtMs: Math.max(nowMs, reservation.updatedAtMs + 1) }, reservation.updatedAtMs);
     if (!saved) throw new BusinessFailure("slot_locked", "The reservation changed meanwhile; try again.");
-    return { clientSecret: intent.client_secret ?? "", paymentIntentId: intent.id, providerAccountId: price.providerAccountId, amount: price.amount };
+    return { clientSecret: intent.client_secret ?? "", paymentIntentId: intent.id, providerAccountId: terms.account, amount: terms.amount };
   }
 
   /**

@@ -7,7 +7,7 @@ export { ConfirmInput, PaymentInput, RescheduleInput, ReservationInput };
 export const ReservationParams = Type.Object({ reservationUuid: Type.String() });
 
 /** Query of `DELETE /reservations/{uuid}`: the organizer's override of the cancel notice rule. */
-export const CancelQuery = Type.Object({ overrideToken: Type.Optional(Type.String({ maxLength: 500 })) });
+export const CancelQuery = Type.Object({ overrideToken: Type.Optional(Type.String({ maxLength: 500 })) }, { additionalProperties: true });
 
 /** Response of create, prepare, reschedule and confirm. */
 export const ReservationResponse = Envelope(ReservationResult);
