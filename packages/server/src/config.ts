@@ -1,3 +1,5 @@
+import { LIMITS } from "@booking/wire";
+
 /** Settings of one server instance; every one has an environment variable (see README). */
 export interface ServerConfig {
   /** TCP port of `npm start`. */
@@ -19,6 +21,11 @@ export interface ServerConfig {
   stripe: { secretKey: string | null; publishableKey: string | null; webhookSecret: string | null; apiBase: string | null };
   /** Base of generated video meeting links: a room name is appended. */
   meetBaseUrl: string;
+  /**
+   * `production` turns off what only suits a trial run: the demo seed of an empty database and the
+   * local Stripe stand-in.
+   */
+  environment: "development" | "production";
 }
 
 /** Defaults for a local development server. */
@@ -29,10 +36,11 @@ export const DEFAULT_CONFIG: ServerConfig = {
   aliasPrefix: "/booking-api",
   publicUrl: null,
   rateLimit: { limit: 60, windowSeconds: 60 },
-  maxBodyBytes: 64 * 1024,
+  maxBodyBytes: LIMITS.maxBodyBytes,
   trustProxy: false,
   stripe: { secretKey: null, publishableKey: null, webhookSecret: null, apiBase: null },
   meetBaseUrl: "https://meet.jit.si/",
+  environment: "development",
 };
 
 /** Reads the configuration from environment variables, failing loudly on malformed numbers. */
@@ -61,5 +69,6 @@ export function configFromEnv(env: Record<string, string | undefined>): ServerCo
       apiBase: env.STRIPE_API_BASE || null,
     },
     meetBaseUrl: env.BOOKING_MEET_BASE_URL || DEFAULT_CONFIG.meetBaseUrl,
+    environment: env.BOOKING_ENV === "production" || env.NODE_ENV === "production" ? "production" : "development",
   };
 }

@@ -13,10 +13,11 @@ async function main(): Promise<void> {
   const config = configFromEnv(process.env);
   const standin = await startStandinWithoutStripe(config);
   const store = openSqliteStore(config.databasePath);
-  const seeded = await seedDemo(store, () => systemClock.now());
+  const seeded = config.environment === "production" ? [] : await seedDemo(store, () => systemClock.now());
   const app = createApp({ store, config, clock: systemClock, log: stderrLog });
-  // Bodies over the API limit are refused by the contract; Bun's own cap only stops absurd uploads early.
-  app.listen({ port: config.port, maxRequestBodySize: 1024 * 1024 });
+  // The contract refuses bodies over the API limit with its JSON 413 while reading them; Bun's own
+  // cap (a bare 413) only stops uploads far beyond any limit.
+  app.listen({ port: config.port, maxRequestBodySize: 256 * 1024 * 1024 });
   const server = app.server!;
   const base = `http://localhost:${server.port}`;
   standin?.setWebhookUrl(`http://127.0.0.1:${server.port}${STRIPE_WEBHOOK_PATH}`);
@@ -48,12 +49,12 @@ async function main(): Promise<void> {
 }
 
 /**
- * Without a Stripe secret key the demo's paid event type could not be booked; so, unless
- * STRIPE_STANDIN=0, a local stand-in that speaks Stripe's API (not Stripe: no money moves) is started
+ * Without a Stripe secret key the demo's paid event type could not be booked; so, outside production
+ * and unless STRIPE_STANDIN=0, a local stand-in that speaks Stripe's API (not Stripe: no money moves) is started
  * and the server is pointed at it. A real key always wins.
  */
 async function startStandinWithoutStripe(config: ServerConfig): Promise<StripeStandin | null> {
-  if (config.stripe.secretKey || process.env.STRIPE_STANDIN === "0") return null;
+  if (config.stripe.secretKey || config.environment === "production" || process.env.STRIPE_STANDIN === "0") return null;
   const webhookSecret = `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("base64")}`;
   const standin = await startStripeStandin({ port: 0, webhookSecret });
   config.stripe = { secretKey: "sk_test_standin", publishableKey: "pk_test_standin", webhookSecret, apiBase: standin.url };

@@ -1,7 +1,7 @@
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
-import type { TimeRange, Weekday } from "@booking/wire";
-import { horizonEnd, openIntervals, slotsBetween, type BusyInterval, type Slot, type SlotRules } from "../src/domain/slots.ts";
+import { WEEKDAYS, type TimeRange, type Weekday } from "@booking/wire";
+import { horizonEnd, isOffered, openIntervals, slotsBetween, type BusyInterval, type Slot, type SlotRules } from "../src/domain/slots.ts";
 
 // Expected instants below are written out by hand from the zones' published DST rules
 // (US: 2nd Sunday of March / 1st Sunday of November at 02:00 local; EU: last Sunday of March /
@@ -434,6 +434,125 @@ describe("slotsBetween", () => {
       const rules = rulesOf({ timezone: "Europe/Prague", horizonDays: 0, weekly: { tuesday: [range("09:00", "10:00")], wednesday: [range("09:00", "10:00")] } });
       const slots = slotsBetween(rules, ms("2026-11-22T23:00:00Z"), ms("2026-11-27T23:00:00Z"), [], ms("2026-11-23T23:30:00Z"));
       expect(startsUtc(slots)).toEqual(["2026-11-24T08:00:00Z", "2026-11-24T08:30:00Z"]);
+    });
+  });
+});
+
+describe("the slot grid", () => {
+  const DAY_MS = 86_400_000;
+  const everyDay = (...ranges: TimeRange[]): Partial<Record<Weekday, TimeRange[]>> => Object.fromEntries(WEEKDAYS.map((d) => [d, ranges]));
+  const within = (slots: Slot[], fromMs: number, untilMs: number): Slot[] => slots.filter((s) => s.startMs >= fromMs && s.startMs < untilMs);
+  const spans = (slots: Slot[]): string[] => slots.map((s) => `${utc(s.startMs)}/${utc(s.endMs)}`);
+
+  describe("is anchored to each day's own ranges, whatever the asked window", () => {
+    const allWeek = (zone: string) => rulesOf({ timezone: zone, durationMinutes: 50, slotIntervalMinutes: 50, weekly: everyDay(range("00:00", "24:00")) });
+
+    it("lists the same slots for a day of 24/7 hours alone or within a wider window, and offers exactly those", () => {
+      const rules = allWeek("UTC");
+      const wide = slotsBetween(rules, ms("2026-11-24T00:00:00Z"), ms("2026-11-29T00:00:00Z"), [], LONG_AGO);
+      const day: [number, number] = [ms("2026-11-27T00:00:00Z"), ms("2026-11-28T00:00:00Z")];
+      const narrow = slotsBetween(rules, ...day, [], LONG_AGO);
+      expect(spans(narrow)).toEqual(spans(within(wide, ...day)));
+      // 00:00, 00:50, ... 23:20: 29 slots a day, the last running 10 minutes into the next day's hours.
+      expect(narrow).toHaveLength(29);
+      expect(utc(narrow[0]!.startMs)).toBe("2026-11-27T00:00:00Z");
+      expect(startsUtc(narrow.slice(-2))).toEqual(["2026-11-27T22:30:00Z", "2026-11-27T23:20:00Z"]);
+      expect(utc(narrow.at(-1)!.endMs)).toBe("2026-11-28T00:10:00Z");
+      expect(startsUtc(wide)).not.toContain("2026-11-27T00:30:00Z");
+      expect(isOffered(rules, ms("2026-11-27T00:00:00Z"), ms("2026-11-27T00:50:00Z"), LONG_AGO)).toBe(true);
+      expect(isOffered(rules, ms("2026-11-27T00:30:00Z"), ms("2026-11-27T01:20:00Z"), LONG_AGO)).toBe(false);
+      expect(isOffered(rules, ms("2026-11-27T23:20:00Z"), ms("2026-11-28T00:10:00Z"), LONG_AGO)).toBe(true);
+      for (const s of wide) expect(isOffered(rules, s.startMs, s.endMs, LONG_AGO), utc(s.startMs)).toBe(true);
+    });
+
+    it.each([
+      { name: "a 25-hour day", date: "2026-10-25", midnight: "2026-10-24T22:00:00Z", next: "2026-10-25T23:00:00Z", count: 30, last: "2026-10-25T22:10:00Z" },
+      { name: "a 23-hour day", date: "2026-03-29", midnight: "2026-03-28T23:00:00Z", next: "2026-03-29T22:00:00Z", count: 28, last: "2026-03-29T21:30:00Z" },
+    ])("restarts the grid at local midnight after $name of 24/7 hours in Berlin", (c) => {
+      const rules = allWeek("Europe/Berlin");
+      const day: [number, number] = [ms(c.midnight), ms(c.next)];
+      const wide = slotsBetween(rules, ms(c.midnight) - 3 * DAY_MS, ms(c.next) + 3 * DAY_MS, [], LONG_AGO);
+      const narrow = slotsBetween(rules, ...day, [], LONG_AGO);
+      expect(spans(narrow)).toEqual(spans(within(wide, ...day)));
+      expect(narrow).toHaveLength(c.count);
+      expect(utc(narrow[0]!.startMs)).toBe(c.midnight);
+      expect(utc(narrow.at(-1)!.startMs)).toBe(c.last);
+      expectEvenlySpaced(narrow, 50);
+      expect(startsUtc(wide)).toContain(c.next);
+      for (const s of wide) expect(isOffered(rules, s.startMs, s.endMs, LONG_AGO), utc(s.startMs)).toBe(true);
+    });
+
+    it("anchors each of two overlapping ranges of a day separately and lists a start they share once", () => {
+      const rules = rulesOf({ durationMinutes: 30, slotIntervalMinutes: 45, weekly: { monday: [range("09:00", "11:00"), range("09:45", "10:45")] } });
+      const slots = slotsBetween(rules, ms("2026-11-23T00:00:00Z"), ms("2026-11-24T00:00:00Z"), [], LONG_AGO);
+      // 09:00-11:00 gives 09:00, 09:45, 10:30; 09:45-10:45 gives 09:45 (again) and 10:30 (again).
+      expect(startsUtc(slots)).toEqual(["2026-11-23T09:00:00Z", "2026-11-23T09:45:00Z", "2026-11-23T10:30:00Z"]);
+    });
+
+    it("fits a day-long meeting from one day's hours into the next day's, across a 25-hour day", () => {
+      const rules = rulesOf({ timezone: "Europe/Berlin", durationMinutes: 1440, slotIntervalMinutes: 600, weekly: everyDay(range("00:00", "24:00")), overrides: [{ date: "2026-10-27", ranges: [range("00:00", "18:00")] }] });
+      // Berlin's 2026-10-24 has 24 hours from 22:00Z, 2026-10-25 has 25 from 22:00Z and 2026-10-26 has 24 from 23:00Z;
+      // on 2026-10-27 the hours end at 18:00 (17:00Z), so a meeting from 19:00Z on the 26th does not fit.
+      const slots = slotsBetween(rules, ms("2026-10-23T22:00:00Z"), ms("2026-10-26T23:00:00Z"), [], LONG_AGO);
+      expect(startsUtc(slots)).toEqual([
+        "2026-10-23T22:00:00Z",
+        "2026-10-24T08:00:00Z",
+        "2026-10-24T18:00:00Z",
+        "2026-10-24T22:00:00Z",
+        "2026-10-25T08:00:00Z",
+        "2026-10-25T18:00:00Z",
+        "2026-10-25T23:00:00Z",
+        "2026-10-26T09:00:00Z",
+      ]);
+      for (const s of slots) expect(slotsBetween(rules, s.startMs, s.startMs + 1, [], LONG_AGO)).toEqual([s]);
+      expect(isOffered(rules, ms("2026-10-26T19:00:00Z"), ms("2026-10-27T19:00:00Z"), LONG_AGO)).toBe(false);
+    });
+  });
+
+  describe("gives every slot independently of the window and agrees with isOffered", () => {
+    const ZONES = ["UTC", "Europe/Berlin", "America/New_York", "Australia/Sydney", "Asia/Kolkata", "Australia/Lord_Howe"];
+    const SCHEDULES = [
+      { name: "24/7, 50-minute meetings every 50 minutes", ranges: [range("00:00", "24:00")], durationMinutes: 50, slotIntervalMinutes: 50 },
+      { name: "22:00-24:00 and 00:00-02:00, 70-minute meetings every 25 minutes", ranges: [range("22:00", "24:00"), range("00:00", "02:00")], durationMinutes: 70, slotIntervalMinutes: 25 },
+      { name: "09:00-17:00, 60-minute meetings every 45 minutes", ranges: [range("09:00", "17:00")], durationMinutes: 60, slotIntervalMinutes: 45 },
+      { name: "24/7, day-long meetings every 7 hours", ranges: [range("00:00", "24:00")], durationMinutes: 1440, slotIntervalMinutes: 420 },
+    ];
+    // Days on which New York, Berlin, Sydney or Lord Howe (half-hour shifts) change their clocks in 2026.
+    const CHANGE_DAYS = ["2026-03-08", "2026-03-29", "2026-04-05", "2026-10-04", "2026-10-25", "2026-11-01"];
+    const CASES = ZONES.flatMap((zone) => SCHEDULES.map((schedule) => ({ zone, schedule })));
+
+    it.each(CASES)("$zone, $schedule.name", ({ zone, schedule }) => {
+      const rules = rulesOf({ timezone: zone, durationMinutes: schedule.durationMinutes, slotIntervalMinutes: schedule.slotIntervalMinutes, weekly: everyDay(...schedule.ranges) });
+      const durationMs = schedule.durationMinutes * MINUTE;
+      for (const changeDay of CHANGE_DAYS) {
+        const center = ms(`${changeDay}T00:00:00Z`);
+        const [wideFrom, wideUntil] = [center - 4 * DAY_MS, center + 4 * DAY_MS];
+        const wide = slotsBetween(rules, wideFrom, wideUntil, [], LONG_AGO);
+        expect(wide.length).toBeGreaterThan(0);
+        expect(wide.every((s, i) => i === 0 || s.startMs > wide[i - 1]!.startMs)).toBe(true);
+
+        // (a) Narrower windows: the zone's local days, UTC days, and windows of odd lengths at odd offsets.
+        const windows: [number, number][] = [];
+        for (let d = DateTime.fromMillis(wideFrom, { zone }).startOf("day").plus({ days: 1 }); d.plus({ days: 1 }).toMillis() <= wideUntil; d = d.plus({ days: 1 })) {
+          windows.push([d.toMillis(), d.plus({ days: 1 }).toMillis()]);
+        }
+        for (let t = wideFrom; t + DAY_MS <= wideUntil; t += DAY_MS) windows.push([t, t + DAY_MS]);
+        const lengths = [1, 5 * MINUTE, 50 * MINUTE, 5 * 60 * MINUTE, 23 * 60 * MINUTE, 49 * 60 * MINUTE];
+        for (let t = wideFrom + 1, i = 0; t < wideUntil; t += 317 * MINUTE, i++) windows.push([t, Math.min(wideUntil, t + lengths[i % lengths.length]!)]);
+        for (const [from, until] of windows) {
+          expect(spans(slotsBetween(rules, from, until, [], LONG_AGO)), `${zone} ${utc(from)}..${utc(until)}`).toEqual(spans(within(wide, from, until)));
+        }
+
+        // (b) isOffered at every 5 minutes across three days around the change says yes exactly for the listed slots.
+        const [sampleFrom, sampleUntil] = [center - DAY_MS, center + 2 * DAY_MS];
+        const offered: string[] = [];
+        for (let t = sampleFrom; t < sampleUntil; t += 5 * MINUTE) {
+          if (!isOffered(rules, t, t + durationMs, LONG_AGO)) continue;
+          offered.push(utc(t));
+          expect(isOffered(rules, t, t + durationMs + 5 * MINUTE, LONG_AGO)).toBe(false);
+        }
+        expect(offered, `${zone} around ${changeDay}`).toEqual(startsUtc(within(wide, sampleFrom, sampleUntil)));
+      }
     });
   });
 });

@@ -275,6 +275,32 @@ describe("GET /time-slots", () => {
     });
   });
 
+  describe("listed slots are bookable", () => {
+    it.each([
+      { zone: "UTC", now: "2026-11-23T07:00:00Z", query: "from=2026-11-24&until=2026-11-28" },
+      { zone: "Europe/Berlin", now: "2026-10-20T12:00:00Z", query: "from=2026-10-24&until=2026-10-26" },
+      { zone: "Europe/Berlin", now: "2026-10-20T12:00:00Z", query: "from=2026-10-25&until=2026-10-26&timezone=Asia/Kolkata" },
+    ])("holds every slot listed for 24/7 hours with 50-minute slots in $zone for $query", async (c) => {
+      const env = setup({ now: c.now, config: { rateLimit: { limit: 100000, windowSeconds: 60 } } });
+      const settings = { timezone: c.zone, durationMinutes: 50, slotIntervalMinutes: 50, availability: everyDay([range("00:00", "24:00")]) };
+      // The last slot of a day overlaps the next day's first, so alternate slots are held on a second
+      // event type with the same settings and the same list.
+      const types = [await env.eventType(settings), await env.eventType(settings)];
+      const lists = await Promise.all(types.map((et) => env.call("GET", `/time-slots?${c.query}`, { token: et.token })));
+      expect(lists.map((r) => r.status)).toEqual([200, 200]);
+      expect(starts(lists[1]!)).toEqual(starts(lists[0]!));
+      const listed: { start: string; end: string }[] = lists[0]!.body.data;
+      expect(listed.length).toBeGreaterThan(50);
+      for (const [i, slot] of listed.entries()) {
+        const body = { start: slot.start, end: slot.end, email: `visitor${i}@example.com`, firstname: "Ada", lastname: "Lovelace" };
+        const r = await env.call("POST", "/reservations/prepare", { token: types[i % 2]!.token, body });
+        // A refusal is a 200 with success false and code slot_unavailable.
+        expect([r.status, r.body.success], `${slot.start}: ${r.text}`).toEqual([200, true]);
+      }
+      await closeAll(env.store);
+    });
+  });
+
   describe("seats and reservations", () => {
     const tuesdayMorning = { availability: { weekly: { tuesday: [range("09:00", "11:00")] }, overrides: [] } };
     const nine = "2026-11-24T08:00:00Z";

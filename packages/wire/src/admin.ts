@@ -68,8 +68,9 @@ export const EventTypeFields = Type.Object(
     title: Type.String({ minLength: 1, maxLength: 500 }),
     description: Type.String({ maxLength: 5000 }),
     timezone: Type.String({ maxLength: 64 }),
-    durationMinutes: Type.Integer({ minimum: 1, maximum: 1440 }),
-    slotIntervalMinutes: Type.Integer({ minimum: 1, maximum: 1440 }),
+    // At least five minutes: a one-minute grid over 62 days is tens of megabytes of slots.
+    durationMinutes: Type.Integer({ minimum: 5, maximum: 1440 }),
+    slotIntervalMinutes: Type.Integer({ minimum: 5, maximum: 1440 }),
     seats: Type.Integer({ minimum: 1, maximum: 1000 }),
     holdMinutes: Type.Integer({ minimum: 1, maximum: 1440 }),
     bufferBeforeMinutes: minutes(1440),
@@ -88,7 +89,8 @@ export const EventTypeFields = Type.Object(
       {
         preset: Type.Optional(Type.String({ pattern: "^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$" })),
         startDayOfWeek: Type.Optional(Type.Union([Type.Literal("monday"), Type.Literal("sunday")])),
-        texts: Type.Optional(Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 500 }))),
+        // Keys name UI strings: plain identifiers, so nothing like `__proto__` reaches a client.
+        texts: Type.Optional(Type.Record(Type.String({ pattern: "^[A-Za-z][A-Za-z0-9_.-]{0,99}$" }), Type.String({ maxLength: 500 }), { additionalProperties: false })),
       },
       { additionalProperties: false },
     ),

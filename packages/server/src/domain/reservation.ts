@@ -24,10 +24,9 @@ export function statusAt(r: Lifecycle, nowMs: number): ReservationStatus {
   return r.status;
 }
 
-/** True while the reservation takes a seat: confirmed, or held and not yet expired. */
-export function holdsSeat(r: Lifecycle, nowMs: number): boolean {
-  const status = statusAt(r, nowMs);
-  return status === "confirmed" || status === "held";
+/** The `updatedAtMs` of a change: always past the previous one, even within one clock tick, so compare-and-set sees it. */
+export function nextStamp(r: { updatedAtMs: number }, nowMs: number): number {
+  return Math.max(nowMs, r.updatedAtMs + 1);
 }
 
 /**

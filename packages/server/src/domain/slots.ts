@@ -30,24 +30,27 @@ export interface Slot {
 }
 
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 
 /**
- * Open intervals (epoch ms, sorted, merged when touching) of the organizer's hours for every local
- * day that meets [fromMs, untilMs). Wall-clock hours are turned into instants by luxon in the
- * organizer's zone, so a day that skips or repeats an hour has exactly as much real time as it has.
+ * Open intervals (epoch ms, sorted, merged when overlapping or touching) of the organizer's hours
+ * for every local day that meets [fromMs, untilMs). Wall-clock hours are turned into instants by
+ * luxon in the organizer's zone, so a day that skips or repeats an hour has exactly as much real time
+ * as it has. A range ending 24:00 and the next day's range from 00:00 become one interval.
  */
 export function openIntervals(rules: Pick<SlotRules, "timezone" | "availability">, fromMs: number, untilMs: number): [number, number][] {
-  const zone = rules.timezone;
   const intervals: [number, number][] = [];
-  // Days are walked as calendar dates; only the instants of each day's hours need the zone.
-  const first = DateTime.fromMillis(fromMs, { zone });
-  const lastDay = DateTime.fromMillis(untilMs, { zone });
-  const lastDate = Date.UTC(lastDay.year, lastDay.month - 1, lastDay.day) + DAY;
-  for (let date = Date.UTC(first.year, first.month - 1, first.day) - DAY; date <= lastDate; date += DAY) {
+  const lastDate = localDate(untilMs, rules.timezone) + DAY;
+  for (let date = localDate(fromMs, rules.timezone) - DAY; date <= lastDate; date += DAY) {
     for (const [start, end] of hoursOfDay(rules, date)) {
       if (end > fromMs && start < untilMs) intervals.push([start, end]);
     }
   }
+  return merge(intervals);
+}
+
+/** Intervals sorted by start, those that overlap or touch joined into one. */
+function merge(intervals: [number, number][]): [number, number][] {
   intervals.sort((a, b) => a[0] - b[0]);
   const merged: [number, number][] = [];
   for (const iv of intervals) {
@@ -56,6 +59,12 @@ export function openIntervals(rules: Pick<SlotRules, "timezone" | "availability"
     else merged.push([iv[0], iv[1]]);
   }
   return merged;
+}
+
+/** The calendar date (its UTC midnight as a day number) of an instant in `zone`. */
+function localDate(ms: number, zone: string): number {
+  const d = DateTime.fromMillis(ms, { zone });
+  return Date.UTC(d.year, d.month - 1, d.day);
 }
 
 const DAY = 24 * 60 * MINUTE;
@@ -110,14 +119,23 @@ function clockJumpBefore(at: DateTime): DateTime {
 }
 
 /**
- * Every slot whose start lies in [fromMs, untilMs), with its free seats given the busy reservations.
+ * Every slot whose start lies in [fromMs, untilMs), sorted by start, with its free seats given the
+ * busy reservations.
  *
- * Slots step through each open interval in real minutes from its start, so across a DST change
- * they stay evenly spaced in real time. A slot is offered only after the minimum notice from `nowMs`
- * and on a day no later than the horizon (days from today in the organizer's zone). A reservation
- * at exactly the slot's times takes one of its seats; any other reservation whose buffered span
- * overlaps the slot's buffered span blocks the slot entirely, since the organizer cannot be in two
- * different meetings at once.
+ * The grid is anchored to each range of the organizer's hours on its own local day (the day's
+ * override, else its weekday), as the instants luxon makes of it: a range's slots start at the
+ * range's start and step by the slot interval in real minutes while the start lies inside the range
+ * (before its end), so across a DST change they stay evenly spaced in real time. A start is a slot
+ * when the whole meeting lies in the open hours, ranges that overlap or touch counting as one
+ * stretch: a meeting may run past the end of its own range into an adjoining one (across midnight
+ * from a range ending 24:00 into the next day's range from 00:00). A start that several ranges
+ * produce is listed once. Neither the grid nor the fit depends on the asked window, so every window
+ * containing a slot's start lists it, and `isOffered` agrees.
+ *
+ * A slot is offered only after the minimum notice from `nowMs` and on a day no later than the
+ * horizon (days from today in the organizer's zone). A reservation at exactly the slot's times takes
+ * one of its seats; any other reservation whose buffered span overlaps the slot's buffered span
+ * blocks the slot entirely, since the organizer cannot be in two different meetings at once.
  */
 export function slotsBetween(
   rules: SlotRules,
@@ -136,22 +154,59 @@ export function slotsBetween(
   const sorted = [...busy].sort((a, b) => a.startMs - b.startMs);
   const longest = sorted.reduce((m, b) => Math.max(m, b.endMs - b.startMs), 0);
 
-  const slots: Slot[] = [];
-  for (const [open, close] of openIntervals(rules, fromMs, untilMs)) {
-    for (let start = open; start + durationMs <= close; start += stepMs) {
-      if (start < fromMs || start < earliest) continue;
-      if (start >= untilMs || start >= latestStart) break;
-      const end = start + durationMs;
-      slots.push({ startMs: start, endMs: end, seats: rules.seats, freeSeats: freeSeatsOf(sorted, longest, start, end, before, after, rules.seats) });
+  // A day's ranges lie between its midnight and the next, so a start in [fromMs, untilMs) comes from
+  // a range of a day from the one before fromMs's day through untilMs's day.
+  const firstDate = localDate(fromMs, rules.timezone) - DAY;
+  const lastDate = localDate(untilMs, rules.timezone);
+  // The meeting ends before that day's next midnight plus the meeting length, and no day is shorter
+  // than 21 hours (no zone shifts its clock by 3 or more), so the open stretches are built from the
+  // ranges of every candidate day and of `fitDays` days after the last: enough to decide any fit.
+  const fitDays = Math.max(1, Math.ceil(durationMs / (DAY - 3 * HOUR)));
+  const open: [number, number][] = [];
+  for (let date = firstDate; date <= lastDate + fitDays * DAY; date += DAY) open.push(...hoursOfDay(rules, date));
+  const stretches = merge(open);
+
+  const lo = Math.max(fromMs, earliest);
+  const hi = Math.min(untilMs, latestStart);
+  const starts: number[] = [];
+  for (let date = firstDate; date <= lastDate; date += DAY) {
+    for (const [rangeStart, rangeEnd] of hoursOfDay(rules, date)) {
+      const stop = Math.min(rangeEnd, hi);
+      let start = rangeStart < lo ? rangeStart + Math.ceil((lo - rangeStart) / stepMs) * stepMs : rangeStart;
+      for (; start < stop; start += stepMs) if (fits(stretches, start, start + durationMs)) starts.push(start);
     }
+  }
+  starts.sort((a, b) => a - b);
+
+  const slots: Slot[] = [];
+  for (let i = 0; i < starts.length; i++) {
+    const start = starts[i]!;
+    if (i > 0 && start === starts[i - 1]) continue;
+    const end = start + durationMs;
+    slots.push({ startMs: start, endMs: end, seats: rules.seats, freeSeats: freeSeatsOf(sorted, longest, start, end, before, after, rules.seats) });
   }
   return slots;
 }
 
+/** True when [start, end) lies in one of the merged open `stretches`. */
+function fits(stretches: [number, number][], start: number, end: number): boolean {
+  // The last stretch starting at or before `start`.
+  let lo = 0;
+  let hi = stretches.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (stretches[mid]![0] <= start) lo = mid + 1;
+    else hi = mid;
+  }
+  const stretch = stretches[lo - 1];
+  return stretch !== undefined && start < stretch[1] && end <= stretch[1];
+}
+
 /**
- * True when [startMs, endMs) is a slot the calendar offers: on the grid, inside the hours, and
- * (unless the organizer overrides) after the minimum notice and within the horizon. Seats are not
- * considered; they are counted where they are taken.
+ * True when [startMs, endMs) is a slot the calendar offers: on the grid of one of the organizer's
+ * ranges with the whole meeting inside the hours, and (unless the organizer overrides) after the
+ * minimum notice and within the horizon; exactly when `slotsBetween` lists it for any window
+ * containing `startMs`. Seats are not considered; they are counted where they are taken.
  */
 export function isOffered(rules: SlotRules, startMs: number, endMs: number, nowMs: number, options: { ignoreNoticeAndHorizon?: boolean } = {}): boolean {
   return slotsBetween(rules, startMs, startMs + 1, [], nowMs, options).some((s) => s.startMs === startMs && s.endMs === endMs);

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { Store, EventTypeRecord } from "../store/types.ts";
 import { ApiError } from "./errors.ts";
+import { resolvedEventTypes } from "./caller.ts";
 import { bearerToken, hashToken } from "./tokens.ts";
 
 /** The event type that owns the bearer token (disabled ones included), or 401 `unauthenticated`. */
@@ -18,12 +19,13 @@ export function assertEnabled(eventType: EventTypeRecord): void {
 }
 
 /**
- * Resolves the caller's event type from the bearer token before the request is validated, so a
- * request without a valid token hears 401 (and a disabled event type 403) whatever else is wrong.
+ * Resolves the caller's event type from the bearer token before the request's fields are validated,
+ * so a request without a valid token hears 401 (and a disabled event type 403) whatever is wrong
+ * with its query or fields. A body that is not JSON at all is refused (400) while it is read, before.
  */
 export const requireEventType = (store: Store, options: { allowDisabled?: boolean } = {}) =>
   new Elysia().derive({ as: "scoped" }, async ({ request }) => {
-    const eventType = await eventTypeOfToken(store, request.headers.get("authorization"));
+    const eventType = resolvedEventTypes.get(request) ?? (await eventTypeOfToken(store, request.headers.get("authorization")));
     if (!options.allowDisabled) assertEnabled(eventType);
     return { eventType };
   });

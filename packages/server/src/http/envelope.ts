@@ -55,6 +55,11 @@ export class PreparedJson {
     this.plain = new TextEncoder().encode(text);
   }
 
+  /** Bytes of the plain body; compressed forms add a fraction of it. */
+  get byteLength(): number {
+    return this.plain.byteLength;
+  }
+
   /** Sets the headers and returns the body to send, compressed when the client accepts it. */
   send(set: HeaderSink, acceptEncoding: string | null): Uint8Array<ArrayBuffer> {
     set.headers["content-type"] = "application/json;charset=utf-8";

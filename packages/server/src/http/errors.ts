@@ -9,7 +9,7 @@ const HINTS: Record<ErrorCode, string> = {
   event_type_disabled: "The organizer has disabled this event type; it takes no bookings.",
   not_found: "Check the path and the identifiers in it.",
   method_not_allowed: "Use one of the methods listed in the Allow header.",
-  payload_too_large: "Keep the request body under 64 KiB.",
+  payload_too_large: "Send a smaller request body; the message gives the limit.",
   validation_failed: "Fix the fields listed in errors and send the request again.",
   payment_required: "Complete the card payment before confirming.",
   rate_limited: "Wait Retry-After seconds before the next request.",

@@ -1,5 +1,5 @@
-import type { Store } from "../store/types.ts";
-import { ApiError, BusinessFailure, ValidationFailed } from "./errors.ts";
+import { StoreBusyError, type Store } from "../store/types.ts";
+import { BusinessFailure, ValidationFailed } from "./errors.ts";
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 const WAIT_STEP_MS = 25;
@@ -14,7 +14,8 @@ interface ReplaySink {
 /**
  * Runs a POST once per `Idempotency-Key` (additive to the spec): a retry with the same key and body
  * gets the first answer again (marked `Idempotent-Replayed: true`) and books nothing twice; the same
- * key with another body is 422. Answers that changed nothing (errors) free the key for a new try.
+ * key with another body is 422. Errors and transient answers (`slot_locked`) free the key for a new
+ * try; final ones (success, `slot_unavailable`, `reservation_finished`) are replayed.
  * `recover` rebuilds the answer from the reservation a request booked if it never stored its answer.
  */
 export async function idempotent<T extends object>(
@@ -33,7 +34,11 @@ export async function idempotent<T extends object>(
   const hash = requestHash(request, body);
 
   for (let waited = 0; ; waited += WAIT_STEP_MS) {
-    const state = await store.idempotency.begin(eventTypeId, key, hash, nowMs);
+    const state = await store.idempotency.begin(eventTypeId, key, hash, nowMs).catch((error) => {
+      // Another writer holds the store: the same answer a seat claim would give, and nothing is registered.
+      if (error instanceof StoreBusyError) throw new BusinessFailure("slot_locked", "The service is busy with another booking; try again.");
+      throw error;
+    });
     if (state.state === "mismatch") throw new ValidationFailed({ "Idempotency-Key": ["This key was already used with another request."] });
     if (state.state === "done") {
       set.headers["idempotent-replayed"] = "true";
@@ -51,17 +56,34 @@ export async function idempotent<T extends object>(
     break;
   }
 
+  let result: T;
   try {
-    const result = await run(key);
-    await store.idempotency.finish(eventTypeId, key, 200, JSON.stringify(result));
-    return result;
+    result = await run(key);
   } catch (error) {
-    if (error instanceof BusinessFailure) {
-      await store.idempotency.finish(eventTypeId, key, 200, JSON.stringify({ success: false, code: error.code, message: error.message }));
-    } else if (!(error instanceof ApiError) || error.status >= 400) {
-      await store.idempotency.release(eventTypeId, key);
+    if (error instanceof BusinessFailure && FINAL.has(error.code)) {
+      await remember(() => store.idempotency.finish(eventTypeId, key, 200, JSON.stringify({ success: false, code: error.code, message: error.message })));
+    } else {
+      // Nothing happened (an error, or a transient `slot_locked`): a retry with the key runs afresh.
+      await remember(() => store.idempotency.release(eventTypeId, key));
     }
     throw error;
+  }
+  await remember(() => store.idempotency.finish(eventTypeId, key, 200, JSON.stringify(result)));
+  return result;
+}
+
+/** Outcomes that a retry would meet again; only these are replayed. */
+const FINAL = new Set(["slot_unavailable", "reservation_finished"]);
+
+/**
+ * Bookkeeping of the key must not turn a done request into a failure: if it cannot be written (the
+ * store is busy), the key stays pending, tied to any reservation booked, and its lease runs out.
+ */
+async function remember(write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch {
+    // See above: the lease in the store covers it.
   }
 }
 

@@ -6,20 +6,9 @@ export function newToken(prefix: string): string {
   return prefix + Buffer.from(bytes).toString("base64url");
 }
 
-const recentHashes = new Map<string, string>();
-
-/**
- * SHA-256 hex of a token; only this is stored. Every request hashes its bearer token, so the
- * hashes of recently seen tokens are remembered (a bounded map, emptied when full).
- */
+/** SHA-256 hex of a token; only this is stored. */
 export function hashToken(token: string): string {
-  let hash = recentHashes.get(token);
-  if (hash === undefined) {
-    hash = new Bun.CryptoHasher("sha256").update(token).digest("hex");
-    if (recentHashes.size >= 10_000) recentHashes.clear();
-    recentHashes.set(token, hash);
-  }
-  return hash;
+  return new Bun.CryptoHasher("sha256").update(token).digest("hex");
 }
 
 /** Compares two secrets in time independent of where they differ. */

@@ -61,10 +61,13 @@ export function openSqliteStore(path: string): Store {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, { create: true, strict: true });
   db.exec("PRAGMA journal_mode = WAL");
-  db.exec(`PRAGMA busy_timeout = ${DEFAULT_WAIT_MS}`);
+  // Processes starting together wait for each other's migrations...
+  db.exec(`PRAGMA busy_timeout = ${STARTUP_WAIT_MS}`);
   db.exec("PRAGMA foreign_keys = ON");
   db.exec("PRAGMA synchronous = NORMAL");
   migrate(db);
+  // ...but a request never does for long: bun:sqlite waits synchronously, stalling the whole process.
+  db.exec(`PRAGMA busy_timeout = ${WRITE_WAIT_MS}`);
   return new SqliteStore(db);
 }
 
@@ -142,7 +145,7 @@ function prepareQueries(db: Database) {
     rByUuid: db.query<ReservationRow, [number, string]>("SELECT * FROM reservations WHERE event_type_id = ? AND uuid = ?"),
     rList: db.query<ReservationRow, [number, number, number, string | null, string | null, number]>(
       `SELECT * FROM reservations WHERE event_type_id = ? AND start_ms < ? AND end_ms > ?
-       AND (? IS NULL OR status = ?) ORDER BY start_ms, uuid LIMIT ?`,
+       AND (? IS NULL OR status IN (SELECT value FROM json_each(?))) ORDER BY start_ms, uuid LIMIT ?`,
     ),
     rByIntent: db.query<ReservationRow, [string]>("SELECT * FROM reservations WHERE payment_intent_id = ?"),
     rInsert: db.query(
@@ -161,11 +164,12 @@ function prepareQueries(db: Database) {
         cancelled_at_ms = $cancelledAtMs, updated_at_ms = $updatedAtMs
        WHERE uuid = $uuid AND event_type_id = $eventTypeId AND updated_at_ms = $expectedUpdatedAtMs`,
     ),
+    // updated_at_ms only moves forward, so a compare-and-set read before the sweep fails after it.
     sweepExpire: db.query<{ event_type_id: number }, [number, number]>(
-      "UPDATE reservations SET status = 'expired', updated_at_ms = ? WHERE status = 'held' AND held_until_ms <= ? RETURNING event_type_id",
+      "UPDATE reservations SET status = 'expired', updated_at_ms = max(updated_at_ms + 1, ?) WHERE status = 'held' AND held_until_ms <= ? RETURNING event_type_id",
     ),
     sweepCancel: db.query<{ event_type_id: number }, [number, number, number, number]>(
-      `UPDATE reservations SET status = 'cancelled', cancelled_at_ms = ?, updated_at_ms = ?
+      `UPDATE reservations SET status = 'cancelled', cancelled_at_ms = ?, updated_at_ms = max(updated_at_ms + 1, ?)
        WHERE status = 'expired' AND (held_until_ms <= ? OR start_ms <= ?) RETURNING event_type_id`,
     ),
     idemGet: db.query<{ request_hash: string; reservation_uuid: string | null; status: number | null; response: string | null; created_at_ms: number }, [number, string]>(
@@ -178,14 +182,19 @@ function prepareQueries(db: Database) {
     idemFinish: db.query<unknown, [number, string, number, string]>("UPDATE idempotency_keys SET status = ?, response = ? WHERE event_type_id = ? AND key = ?"),
     idemDelete: db.query<unknown, [number, string]>("DELETE FROM idempotency_keys WHERE event_type_id = ? AND key = ?"),
     idemPurge: db.query<unknown, [number]>("DELETE FROM idempotency_keys WHERE created_at_ms < ?"),
+    idemTakeOver: db.query<unknown, [number, number, string, number]>(
+      "UPDATE idempotency_keys SET created_at_ms = ? WHERE event_type_id = ? AND key = ? AND status IS NULL AND reservation_uuid IS NULL AND created_at_ms = ?",
+    ),
     };
 }
 
-/** Default wait for the write lock; a seat claim waits only briefly and then reports the slot locked. */
-const DEFAULT_WAIT_MS = 5000;
-const CLAIM_WAIT_MS = 100;
+/** Wait for the write lock while migrating at start, and for any write of a request (then StoreBusyError). */
+const STARTUP_WAIT_MS = 10_000;
+const WRITE_WAIT_MS = 100;
 /** Idempotency keys are kept for a day, like the hold grace. */
 const IDEMPOTENCY_TTL_MS = EXPIRED_GRACE_MS;
+/** A keyed request that registered and then vanished (a crash) frees its key after this long. */
+const IDEMPOTENCY_LEASE_MS = 30_000;
 
 const isBusy = (error: unknown): boolean => {
   const code = (error as { code?: string } | null)?.code ?? "";
@@ -246,7 +255,7 @@ class SqliteStore implements Store {
 
   readonly eventTypes: Store["eventTypes"] = {
     create: async (input: NewEventType, nowIso: string) =>
-      this.cached(this.q.etInsert.get(input.tokenHash, input.overrideTokenHash, input.disabled ? 1 : 0, JSON.stringify(input.settings), nowIso, nowIso))!,
+      this.cached(this.write(() => this.q.etInsert.get(input.tokenHash, input.overrideTokenHash, input.disabled ? 1 : 0, JSON.stringify(input.settings), nowIso, nowIso)))!,
     byId: async (id: number) => this.cached(this.q.etById.get(id)),
     byTokenHash: async (tokenHash: string) => {
       // The common case reads two integers; the full row only when the cached revision is stale.
@@ -259,18 +268,18 @@ class SqliteStore implements Store {
     list: async () => this.q.etList.all().map((r) => this.cached(r)!),
     count: async () => this.q.etCount.get()!.n,
     update: async (id: number, change: EventTypeChange, nowIso: string) =>
-      this.db.transaction(() => {
+      this.write(() => {
         const current = this.q.etById.get(id);
         if (!current) return null;
         const next = { ...toEventType(current), ...change };
         return this.cached(
           this.q.etUpdate.get(next.tokenHash, next.overrideTokenHash, next.disabled ? 1 : 0, JSON.stringify(next.settings), nowIso, id),
         );
-      }).immediate(),
+      }),
     delete: async (id: number) => {
       this.parsed.delete(id);
       this.settingsText.delete(id);
-      return this.q.etDelete.run(id).changes > 0;
+      return this.write(() => this.q.etDelete.run(id).changes > 0);
     },
   };
 
@@ -287,9 +296,7 @@ class SqliteStore implements Store {
     claim: async (claim: SeatClaim, decide: (holders: SeatHolder[], current: ReservationRecord | null) => SeatDecision) => {
       // Everything between BEGIN IMMEDIATE and COMMIT runs synchronously: no other request of this
       // process can interleave, and other processes wait on SQLite's write lock.
-      this.db.exec(`PRAGMA busy_timeout = ${CLAIM_WAIT_MS}`);
-      try {
-        return this.db.transaction(() => {
+      return this.write(() => {
           const currentRow = claim.uuid ? this.q.rByUuid.get(claim.eventTypeId, claim.uuid) : null;
           const holders = this.q.seatHolders.all({ eventTypeId: claim.eventTypeId, untilMs: claim.untilMs, fromMs: claim.fromMs, nowMs: claim.nowMs }).filter((h) => h.uuid !== claim.uuid);
           const decision = decide(holders, currentRow ? toReservation(currentRow) : null);
@@ -305,31 +312,31 @@ class SqliteStore implements Store {
           if (claim.idempotencyKey) this.q.idemLink.run(record.uuid, claim.eventTypeId, claim.idempotencyKey);
           this.q.etBump.run(claim.eventTypeId);
           return { record };
-        }).immediate();
-      } catch (error) {
-        if (isBusy(error)) throw new StoreBusyError();
-        throw error;
-      } finally {
-        this.db.exec(`PRAGMA busy_timeout = ${DEFAULT_WAIT_MS}`);
-      }
+      });
     },
     save: async (record: ReservationRecord, expectedUpdatedAtMs: number) =>
-      this.db.transaction(() => {
+      this.write(() => {
+        const before = this.q.rByUuid.get(record.eventTypeId, record.uuid);
         const changed = this.q.rUpdate.run({ ...rowParams(record), expectedUpdatedAtMs }).changes === 1;
-        if (changed) this.q.etBump.run(record.eventTypeId);
+        // Slot lists and configuration depend on seats only; a payment note leaves their caches alone.
+        const seatsMoved = before !== null && (before.status !== record.status || before.start_ms !== record.startMs || before.end_ms !== record.endMs || before.held_until_ms !== record.heldUntilMs);
+        if (changed && seatsMoved) this.q.etBump.run(record.eventTypeId);
         return changed;
-      }).immediate(),
+      }),
     sweep: async (nowMs: number) =>
-      this.db.transaction(() => {
+      this.write(() => {
         const expired = this.q.sweepExpire.all(nowMs, nowMs);
         const cancelled = this.q.sweepCancel.all(nowMs, nowMs, nowMs - EXPIRED_GRACE_MS, nowMs);
         for (const id of new Set([...expired, ...cancelled].map((r) => r.event_type_id))) this.q.etBump.run(id);
+        this.q.idemPurge.run(nowMs - IDEMPOTENCY_TTL_MS);
         return { expired: expired.length, cancelled: cancelled.length };
-      }).immediate(),
-    list: async (eventTypeId: number, query: ReservationQuery) =>
-      this.q.rList.all(eventTypeId, query.untilMs, query.fromMs, query.status ?? null, query.status ?? null, query.limit).map(toReservation),
+      }),
+    list: async (eventTypeId: number, query: ReservationQuery) => {
+      const statuses = query.statuses ? JSON.stringify(query.statuses) : null;
+      return this.q.rList.all(eventTypeId, query.untilMs, query.fromMs, statuses, statuses, query.limit).map(toReservation);
+    },
     insertMany: async (records: ReservationRecord[]) => {
-      this.db.transaction(() => {
+      this.write(() => {
         const touched = new Set<number>();
         for (const r of records) {
           this.q.rInsert.run(rowParams(r));
@@ -337,27 +344,40 @@ class SqliteStore implements Store {
           touched.add(r.eventTypeId);
         }
         for (const id of touched) this.q.etBump.run(id);
-      }).immediate();
+      });
     },
   };
 
   readonly idempotency: Store["idempotency"] = {
     begin: async (eventTypeId: number, key: string, requestHash: string, nowMs: number): Promise<IdempotencyState> =>
-      this.db.transaction((): IdempotencyState => {
-        this.q.idemPurge.run(nowMs - IDEMPOTENCY_TTL_MS);
+      this.write((): IdempotencyState => {
         if (this.q.idemInsert.run(eventTypeId, key, requestHash, nowMs).changes === 1) return { state: "new" };
         const row = this.q.idemGet.get(eventTypeId, key)!;
         if (row.request_hash !== requestHash) return { state: "mismatch" };
         if (row.status !== null && row.response !== null) return { state: "done", status: row.status, response: row.response };
+        // Registered long ago and never linked to a booking: its request died; this one takes over.
+        if (row.reservation_uuid === null && row.created_at_ms <= nowMs - IDEMPOTENCY_LEASE_MS) {
+          if (this.q.idemTakeOver.run(nowMs, eventTypeId, key, row.created_at_ms).changes === 1) return { state: "new" };
+        }
         return { state: "pending", reservationUuid: row.reservation_uuid };
-      }).immediate(),
+      }),
     finish: async (eventTypeId: number, key: string, status: number, response: string) => {
-      this.q.idemFinish.run(status, response, eventTypeId, key);
+      this.write(() => this.q.idemFinish.run(status, response, eventTypeId, key));
     },
     release: async (eventTypeId: number, key: string) => {
-      this.q.idemDelete.run(eventTypeId, key);
+      this.write(() => this.q.idemDelete.run(eventTypeId, key));
     },
   };
+
+  /** Runs `work` in one immediate transaction; another writer holding on beyond the short wait is StoreBusyError. */
+  private write<T>(work: () => T): T {
+    try {
+      return this.db.transaction(work).immediate();
+    } catch (error) {
+      if (isBusy(error)) throw new StoreBusyError();
+      throw error;
+    }
+  }
 
   async close(): Promise<void> {
     this.db.close();

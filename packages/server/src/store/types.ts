@@ -76,7 +76,7 @@ export interface SeatClaim {
 /** A decision taken with the seats in view: write this reservation (new or changed), or refuse. */
 export type SeatDecision = { write: ReservationRecord } | { refuse: string };
 
-/** Thrown when another writer holds the store and the claim could not start at once. */
+/** Thrown when another writer holds the store beyond a short wait; nothing was written. */
 export class StoreBusyError extends Error {
   constructor() {
     super("another writer holds the store");
@@ -94,7 +94,8 @@ export type IdempotencyState =
 export interface ReservationQuery {
   fromMs: number;
   untilMs: number;
-  status?: ReservationStatus;
+  /** Stored statuses to include; all when absent. */
+  statuses?: ReservationStatus[];
   limit: number;
 }
 
@@ -139,7 +140,7 @@ export interface Store {
      * payment) if nobody changed it since `expectedUpdatedAtMs`; false when someone did.
      */
     save(record: ReservationRecord, expectedUpdatedAtMs: number): Promise<boolean>;
-    /** Persists what time already decided: holds past their time become expired, stale ones cancelled. */
+    /** Persists what time already decided (holds past their time become expired, stale ones cancelled) and forgets old idempotency keys. */
     sweep(nowMs: number): Promise<{ expired: number; cancelled: number }>;
   };
   readonly idempotency: {

@@ -4,8 +4,8 @@ import { DEFAULT_SETTINGS, type CustomFieldDefinition, type EventTypeSettings } 
 import { addError, ApiError, ValidationFailed } from "../../http/errors.ts";
 import { hashToken, newToken } from "../../http/tokens.ts";
 import type { EventTypeRecord, ReservationRecord, Store } from "../../store/types.ts";
-import { currentStatus } from "../event-types/service.ts";
-import { isZone, utc } from "../time-slots/service.ts";
+import { statusAt } from "../../domain/reservation.ts";
+import { canonicalZone, utc } from "../../lib/time.ts";
 
 /** The organizer's view of an event type: settings and state, never token hashes. */
 export type EventTypeView = EventTypeSettings & { id: number; disabled: boolean; createdAt: string; updatedAt: string };
@@ -78,25 +78,27 @@ export class AdminService {
   async reservations(id: number, query: { from: string; until: string; status?: ReservationRecord["status"]; timezone?: string }) {
     const eventType = await this.existing(id);
     const errors: Record<string, string[]> = {};
-    const zone = query.timezone ?? eventType.settings.timezone;
-    if (!isZone(zone)) addError(errors, "timezone", "Unknown IANA timezone.");
-    const from = DateTime.fromISO(query.from, { zone: isZone(zone) ? zone : "UTC" });
-    const until = DateTime.fromISO(query.until, { zone: isZone(zone) ? zone : "UTC" });
+    const asked = canonicalZone(query.timezone ?? eventType.settings.timezone);
+    if (asked === null) addError(errors, "timezone", "Unknown IANA timezone.");
+    const zone = asked ?? "UTC";
+    const from = DateTime.fromISO(query.from, { zone });
+    const until = DateTime.fromISO(query.until, { zone });
     if (!from.isValid) addError(errors, "from", "Expected a calendar date, YYYY-MM-DD.");
     if (!until.isValid) addError(errors, "until", "Expected a calendar date, YYYY-MM-DD.");
     if (from.isValid && until.isValid && until < from) addError(errors, "until", "Must not be before from.");
     if (from.isValid && until.isValid && until.diff(from, "days").days > 366) addError(errors, "until", "The range spans at most 366 days.");
     ValidationFailed.check(errors);
     const nowMs = this.now();
-    // A stored `held` whose time passed is `expired` for the organizer too, so filter after deriving.
+    // Time moves stored statuses on (held to expired to cancelled) before any sweep writes it down,
+    // so read every stored status that can have become the asked one, then filter on the derived one.
     const rows = await this.store.reservations.list(id, {
       fromMs: from.startOf("day").toMillis(),
       untilMs: until.plus({ days: 1 }).startOf("day").toMillis(),
-      ...(query.status === "held" || query.status === "expired" ? {} : query.status ? { status: query.status } : {}),
+      ...(query.status ? { statuses: STORED_AS[query.status] } : {}),
       limit: 5000,
     });
     return rows
-      .map((r) => ({ r, status: currentStatus(r, nowMs) }))
+      .map((r) => ({ r, status: statusAt(r, nowMs) }))
       .filter(({ status }) => query.status === undefined || status === query.status)
       .map(({ r, status }) => ({
         uuid: r.uuid,
@@ -125,6 +127,14 @@ export class AdminService {
   }
 }
 
+/** Stored statuses a reservation can have while its status, derived from time, is the key. */
+const STORED_AS: Record<ReservationRecord["status"], ReservationRecord["status"][]> = {
+  held: ["held"],
+  confirmed: ["confirmed"],
+  expired: ["held", "expired"],
+  cancelled: ["held", "expired", "cancelled"],
+};
+
 const notFound = (id: number) => new ApiError("not_found", `No event type with id ${id}.`);
 
 function viewOf(r: EventTypeRecord): EventTypeView {
@@ -149,7 +159,9 @@ export function resolveSettings(base: EventTypeSettings, change: Omit<EventTypeP
     payment: change.payment === undefined ? base.payment : change.payment && { ...change.payment, currency: change.payment.currency.toLowerCase() },
   };
 
-  if (!isZone(next.timezone)) addError(errors, "timezone", "Unknown IANA timezone.");
+  const zone = canonicalZone(next.timezone);
+  if (zone === null) addError(errors, "timezone", "Unknown IANA timezone.");
+  else next.timezone = zone;
   for (const day of WEEKDAYS) checkRanges(next.availability.weekly[day] ?? [], `availability.weekly.${day}`, errors);
   const seenDates = new Set<string>();
   next.availability.overrides.forEach((o, i) => {

@@ -15,10 +15,10 @@ const ERROR_TEXT: Record<string, string> = {
   event_type_disabled: "The event type is disabled; only POST /event-types/init still answers.",
   not_found: "Nothing is served at the path, or the reservation or event type does not exist.",
   method_not_allowed: "The path exists but not with this method; the Allow header lists the methods.",
-  payload_too_large: "The request body is larger than 64 KiB.",
+  payload_too_large: "The request body is larger than the limit (64 KiB by default).",
   validation_failed: "Some fields are invalid; errors maps each field to its messages.",
   payment_required: "A paid reservation is confirmed before a successful payment.",
-  rate_limited: "More than 60 requests in the current minute; wait Retry-After seconds.",
+  rate_limited: "More requests than the limit in the current minute; wait Retry-After seconds.",
   internal_error: "An unexpected failure; retry, then contact support with the apigw-requestid.",
   slot_locked: "HTTP 200, success false: someone else is booking the slot right now.",
   slot_unavailable: "HTTP 200, success false: the slot is full or outside the availability.",
@@ -51,7 +51,7 @@ const table = (rows: string) =>
   rows ? `<table><thead><tr><th>Field</th><th>Type</th><th>Required</th><th>Notes</th></tr></thead><tbody>${rows}</tbody></table>` : "<p>None.</p>";
 
 /** The human-readable reference of the public API: one self-contained HTML page, no scripts, no CDN. */
-export function docsPage(aliasPrefix: string): string {
+export function docsPage(aliasPrefix: string, limits: { requestsPerMinute: number; maxBodyBytes: number }): string {
   const ops = OPERATIONS.map((op) => {
     const response = plain(op.response) as JsonSchema;
     const data = response.properties?.data;
@@ -112,9 +112,9 @@ ${ops}
 <table><thead><tr><th>HTTP</th><th>Code</th><th>When</th></tr></thead><tbody>${errors}</tbody></table>
 <h2 id="limits">Headers, limits and versions</h2>
 <ul>
-<li>Rate limit: 60 requests per minute per token (per client address without one), fixed 60-second windows. Every response carries <code>RateLimit-Policy</code>, <code>RateLimit</code>, <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code>; a 429 adds <code>Retry-After</code>.</li>
+<li>Rate limit: ${limits.requestsPerMinute} requests per minute per token (per client address without one), fixed 60-second windows. Every response carries <code>RateLimit-Policy</code>, <code>RateLimit</code>, <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code>; a 429 adds <code>Retry-After</code>.</li>
 <li>Every response carries <code>Service-Api-Version: 1</code> and a unique <code>apigw-requestid</code>. Sending <code>Service-Api-Version</code> with another value answers 400 <code>unsupported_api_version</code>.</li>
-<li>Text fields at most 500 characters, email at most 254, at most 10 guests and 50 custom field values, bodies at most 64 KiB, slot queries at most 62 days.</li>
+<li>Text fields at most 500 characters, email at most 254, at most 10 guests and 50 custom field values, bodies at most ${Math.round(limits.maxBodyBytes / 1024)} KiB, slot queries at most 62 days.</li>
 </ul>
 </body></html>`;
 }

@@ -121,10 +121,6 @@ export function customFieldsOf(settings: EventTypeSettings): CustomField[] {
     }));
 }
 
-/** Status as the visitor sees it now, derived from time before any sweep stores it. */
-export function currentStatus(r: ReservationRecord, nowMs: number): ReservationRecord["status"] {
-  return statusAt(r, nowMs);
-}
 
 /** The reservation of init's reschedule mode, times shown in the visitor's zone when known. */
 export function presentReservation(r: ReservationRecord, settings: EventTypeSettings, nowMs: number): Reservation {
@@ -135,7 +131,7 @@ export function presentReservation(r: ReservationRecord, settings: EventTypeSett
     email: r.email,
     firstname: r.firstname,
     lastname: r.lastname,
-    status: currentStatus(r, nowMs),
+    status: statusAt(r, nowMs),
     start: iso(r.startMs),
     end: iso(r.endMs),
     location: r.location,

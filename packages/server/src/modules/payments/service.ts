@@ -1,7 +1,7 @@
 import Stripe from "stripe";
 import type { PaymentInput, PaymentResult } from "@booking/wire";
 import type { LogEntry } from "../../context.ts";
-import { statusAt } from "../../domain/reservation.ts";
+import { nextStamp, statusAt } from "../../domain/reservation.ts";
 import { ApiError, BusinessFailure } from "../../http/errors.ts";
 import type { EventTypeRecord, PaymentRecord, ReservationRecord, Store } from "../../store/types.ts";
 
@@ -83,7 +83,7 @@ export class PaymentService {
       // When the success was first known, not when the visitor last asked.
       succeededAtMs: succeeded ? (current?.intentId === intent.id && current.succeededAtMs) || nowMs : null,
     };
-    const saved = await this.store.reservations.save({ ...reservation, payment, updatedAtMs: Math.max(nowMs, reservation.updatedAtMs + 1) }, reservation.updatedAtMs);
+    const saved = await this.store.reservations.save({ ...reservation, payment, updatedAtMs: nextStamp(reservation, nowMs) }, reservation.updatedAtMs);
     if (!saved) throw new BusinessFailure("slot_locked", "The reservation changed meanwhile; try again.");
     return { clientSecret: intent.client_secret ?? "", paymentIntentId: intent.id, providerAccountId: terms.account, amount: terms.amount };
   }
@@ -142,7 +142,7 @@ export class PaymentService {
   }
 
   private stamp(r: ReservationRecord): number {
-    return Math.max(this.now(), r.updatedAtMs + 1);
+    return nextStamp(r, this.now());
   }
 
   /** Runs a Stripe call; a configuration problem is the organizer's, anything else is a retryable failure. */

@@ -12,7 +12,7 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
   const recover = (eventTypeId: number) => async (uuid: string) => {
     const r = await ctx.store.reservations.byUuid(eventTypeId, uuid);
     if (!r) throw new Error(`idempotent request booked ${uuid}, which is gone`);
-    return ok(resultOf(r));
+    return ok(resultOf(r, r.status === "confirmed"));
   };
   return new Elysia()
     .use(requireEventType(ctx.store))
@@ -32,10 +32,15 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
       params: ReservationParams,
       body: RescheduleInput,
     })
-    .delete("/reservations/:reservationUuid", async ({ eventType, params, query }) => done(await reservations.cancel(eventType, params.reservationUuid, query.overrideToken)), {
-      params: ReservationParams,
-      query: CancelQuery,
-    })
+    .delete(
+      "/reservations/:reservationUuid",
+      async ({ eventType, params, query, request }) =>
+        done(await reservations.cancel(eventType, params.reservationUuid, request.headers.get("booking-override-token") ?? query.overrideToken)),
+      {
+        params: ReservationParams,
+        query: CancelQuery,
+      },
+    )
     .post(
       "/reservations/:reservationUuid/confirm",
       ({ eventType, params, body, request, set }) =>

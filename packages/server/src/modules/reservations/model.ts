@@ -4,9 +4,9 @@ import { ConfirmInput, Envelope, PaymentInput, PaymentResult, RescheduleInput, R
 export { ConfirmInput, PaymentInput, RescheduleInput, ReservationInput };
 
 /** Path parameter of the reservation routes; a malformed uuid is answered 404 by the service. */
-export const ReservationParams = Type.Object({ reservationUuid: Type.String() });
+export const ReservationParams = Type.Object({ reservationUuid: Type.Union([Type.String(), Type.Null()]) });
 
-/** Query of `DELETE /reservations/{uuid}`: the organizer's override of the cancel notice rule. */
+/** Query of `DELETE /reservations/{uuid}`: the organizer's override of the cancel notice rule (the `Booking-Override-Token` header keeps it out of logs). */
 export const CancelQuery = Type.Object({ overrideToken: Type.Optional(Type.String({ maxLength: 500 })) }, { additionalProperties: true });
 
 /** Response of create, prepare, reschedule and confirm. */

@@ -1,11 +1,11 @@
 import type { ConfirmInput, RescheduleInput, ReservationInput, ReservationResult } from "@booking/wire";
 import { timingSafeEqual } from "node:crypto";
 import type { ServerConfig } from "../../config.ts";
-import { statusAt, withinPublicNotice } from "../../domain/reservation.ts";
+import { nextStamp as stamp, statusAt, withinPublicNotice } from "../../domain/reservation.ts";
 import { busyWindow, isOffered, seatsLeft } from "../../domain/slots.ts";
 import { ApiError, BusinessFailure, ValidationFailed } from "../../http/errors.ts";
 import { hashToken } from "../../http/tokens.ts";
-import { StoreBusyError, type EventTypeRecord, type ReservationRecord, type SeatDecision, type Store } from "../../store/types.ts";
+import { StoreBusyError, type EventTypeRecord, type ReservationRecord, type SeatDecision, type SeatHolder, type Store } from "../../store/types.ts";
 import type { PaymentService } from "../payments/service.ts";
 import { checkConfirmInput, checkReservationInput, slotTimes } from "./validate.ts";
 
@@ -33,8 +33,9 @@ export class ReservationService {
   ) {}
 
   /** The reservation of this event type, or 404 without telling whether it exists elsewhere. */
-  async find(eventType: EventTypeRecord, uuid: string): Promise<ReservationRecord> {
-    const r = UUID.test(uuid) ? await this.store.reservations.byUuid(eventType.id, uuid.toLowerCase()) : null;
+  async find(eventType: EventTypeRecord, uuid: string | null): Promise<ReservationRecord> {
+    // A path segment that does not even decode (`%ZZ`) arrives as null: as unknown as any other.
+    const r = uuid !== null && UUID.test(uuid) ? await this.store.reservations.byUuid(eventType.id, uuid.toLowerCase()) : null;
     if (!r) throw new ApiError("not_found", "No reservation with this uuid exists for this event type.");
     return r;
   }
@@ -77,7 +78,7 @@ export class ReservationService {
   }
 
   /** `POST /reservations/{uuid}/confirm`: a held (or expired, if its seat can be had again) reservation becomes confirmed. */
-  async confirm(eventType: EventTypeRecord, uuid: string, input: ConfirmInput): Promise<ReservationResult> {
+  async confirm(eventType: EventTypeRecord, uuid: string | null, input: ConfirmInput): Promise<ReservationResult> {
     const r = await this.find(eventType, uuid);
     const s = eventType.settings;
     const nowMs = this.now();
@@ -93,7 +94,7 @@ export class ReservationService {
       const now = statusAt(current, nowMs);
       if (now === "confirmed") return { write: current };
       if (now === "cancelled") return { refuse: "reservation_finished" };
-      if (now === "expired" && seatsLeft(s, current.startMs, current.endMs, holders) < 1) return { refuse: "reservation_finished" };
+      if (now === "expired" && !this.stillBookable(s, current, holders, nowMs)) return { refuse: "reservation_finished" };
       return {
         write: {
           ...current,
@@ -112,7 +113,7 @@ export class ReservationService {
   }
 
   /** `POST /reservations/{uuid}/refresh`: a held or expired reservation is held again, if its seat is still free. */
-  async refresh(eventType: EventTypeRecord, uuid: string): Promise<void> {
+  async refresh(eventType: EventTypeRecord, uuid: string | null): Promise<void> {
     const r = await this.find(eventType, uuid);
     const s = eventType.settings;
     const nowMs = this.now();
@@ -121,7 +122,9 @@ export class ReservationService {
     await this.claim(eventType, r.startMs, r.endMs, nowMs, r.uuid, undefined, (holders, current) => {
       const now = current ? statusAt(current, nowMs) : "cancelled";
       if (!current || (now !== "held" && now !== "expired")) return { refuse: "reservation_finished" };
-      if (seatsLeft(s, current.startMs, current.endMs, holders) < 1) return { refuse: "reservation_finished" };
+      if (now === "held" ? seatsLeft(s, current.startMs, current.endMs, holders) < 1 : !this.stillBookable(s, current, holders, nowMs)) {
+        return { refuse: "reservation_finished" };
+      }
       return { write: { ...current, status: "held", heldUntilMs: nowMs + s.holdMinutes * 60_000, updatedAtMs: stamp(current, nowMs) } };
     });
   }
@@ -131,7 +134,7 @@ export class ReservationService {
    * visitor may do so until `rescheduleNoticeMinutes` before the current start; the organizer's
    * override token lifts that rule and the minimum notice and horizon of the new slot.
    */
-  async reschedule(eventType: EventTypeRecord, uuid: string, input: RescheduleInput): Promise<ReservationResult> {
+  async reschedule(eventType: EventTypeRecord, uuid: string | null, input: RescheduleInput): Promise<ReservationResult> {
     const r = await this.find(eventType, uuid);
     const s = eventType.settings;
     const nowMs = this.now();
@@ -151,7 +154,7 @@ export class ReservationService {
       const now = current ? statusAt(current, nowMs) : "cancelled";
       if (!current || (now !== "held" && now !== "confirmed")) return { refuse: "reservation_finished" };
       if (seatsLeft(s, startMs, endMs, holders) < 1) return { refuse: "slot_unavailable" };
-      return { write: { ...current, startMs, endMs, timezone: input.timezone ?? current.timezone, updatedAtMs: stamp(current, nowMs) } };
+      return { write: { ...current, startMs, endMs, timezone: times!.timezone ?? current.timezone, updatedAtMs: stamp(current, nowMs) } };
     });
     return resultOf(written);
   }
@@ -162,7 +165,7 @@ export class ReservationService {
    * be cancelled; a confirmed one only until `cancelNoticeMinutes` before its start, unless the
    * organizer's override token is given. Holds can always be let go.
    */
-  async cancel(eventType: EventTypeRecord, uuid: string, overrideToken?: string): Promise<string> {
+  async cancel(eventType: EventTypeRecord, uuid: string | null, overrideToken?: string): Promise<string> {
     const override = this.checkOverride(eventType, overrideToken);
     for (let attempt = 0; attempt < 5; attempt++) {
       const r = await this.find(eventType, uuid);
@@ -175,10 +178,23 @@ export class ReservationService {
           throw new ApiError("forbidden", `Cancelling closes ${eventType.settings.cancelNoticeMinutes} minutes before the start; ask the organizer.`);
         }
       }
-      const cancelled: ReservationRecord = { ...r, status: "cancelled", heldUntilMs: r.heldUntilMs, cancelledAtMs: nowMs, updatedAtMs: stamp(r, nowMs) };
-      if (await this.store.reservations.save(cancelled, r.updatedAtMs)) return "The reservation is cancelled.";
+      const cancelled: ReservationRecord = { ...r, status: "cancelled", cancelledAtMs: nowMs, updatedAtMs: stamp(r, nowMs) };
+      try {
+        if (await this.store.reservations.save(cancelled, r.updatedAtMs)) return "The reservation is cancelled.";
+      } catch (error) {
+        if (error instanceof StoreBusyError) throw failure("slot_locked", "The reservation is being changed by another request; try again.");
+        throw error;
+      }
     }
     throw failure("slot_locked", "The reservation is being changed by another request; try again.");
+  }
+
+  /**
+   * Whether an expired hold may take its seat again: the seat is free and the organizer still offers
+   * the time (hours, not notice: the visitor started booking before the notice closed).
+   */
+  private stillBookable(s: EventTypeRecord["settings"], r: ReservationRecord, holders: SeatHolder[], nowMs: number): boolean {
+    return seatsLeft(s, r.startMs, r.endMs, holders) > 0 && isOffered(s, r.startMs, r.endMs, nowMs, { ignoreNoticeAndHorizon: true });
   }
 
   /** The override token, compared in constant time; a wrong one is refused, none means the public rules. */
@@ -204,7 +220,7 @@ export class ReservationService {
     nowMs: number,
     uuid: string | undefined,
     idempotencyKey: string | undefined,
-    decide: (holders: Parameters<Parameters<Store["reservations"]["claim"]>[1]>[0], current: ReservationRecord | null) => SeatDecision,
+    decide: (holders: SeatHolder[], current: ReservationRecord | null) => SeatDecision,
   ): Promise<ReservationRecord> {
     let outcome: Awaited<ReturnType<Store["reservations"]["claim"]>>;
     try {
@@ -226,11 +242,6 @@ export class ReservationService {
 
 function failure(code: "slot_unavailable" | "slot_locked" | "reservation_finished", message: string): BusinessFailure {
   return new BusinessFailure(code, message);
-}
-
-/** Updates always move `updatedAtMs` forward, even within one clock tick, so compare-and-set sees them. */
-function stamp(r: ReservationRecord, nowMs: number): number {
-  return Math.max(nowMs, r.updatedAtMs + 1);
 }
 
 /** ReservationResult: the visitor as the booked user (there are no visitor accounts, so no id). */

@@ -2,7 +2,7 @@ import { DateTime } from "luxon";
 import type { ConfirmInput, CustomFieldValue, Location, ReservationInput } from "@booking/wire";
 import type { CustomFieldDefinition, EventTypeSettings } from "../../domain/event-type.ts";
 import { addError, ValidationFailed } from "../../http/errors.ts";
-import { isZone } from "../time-slots/service.ts";
+import { canonicalZone } from "../../lib/time.ts";
 
 type Errors = Record<string, string[]>;
 
@@ -21,16 +21,21 @@ export function instantOf(value: string, field: string, errors: Errors): number 
 }
 
 /** Start and end of a requested slot; the end must be one meeting length after the start. */
-export function slotTimes(input: { start: string; end: string; timezone?: string }, settings: EventTypeSettings, errors: Errors): { startMs: number; endMs: number } | null {
+export function slotTimes(
+  input: { start: string; end: string; timezone?: string },
+  settings: EventTypeSettings,
+  errors: Errors,
+): { startMs: number; endMs: number; timezone: string | null } | null {
   const startMs = instantOf(input.start, "start", errors);
   const endMs = instantOf(input.end, "end", errors);
-  if (input.timezone !== undefined && !isZone(input.timezone)) addError(errors, "timezone", "Unknown IANA timezone.");
+  const timezone = input.timezone === undefined ? null : canonicalZone(input.timezone);
+  if (input.timezone !== undefined && timezone === null) addError(errors, "timezone", "Unknown IANA timezone.");
   if (startMs === null || endMs === null) return null;
   if (endMs - startMs !== settings.durationMinutes * 60_000) {
     addError(errors, "end", `Must be ${settings.durationMinutes} minutes after start.`);
     return null;
   }
-  return { startMs, endMs };
+  return { startMs, endMs, timezone };
 }
 
 /** What a valid ReservationInput becomes. */
@@ -51,7 +56,7 @@ export interface CheckedReservation {
 export function checkReservationInput(input: ReservationInput, settings: EventTypeSettings): CheckedReservation {
   const errors: Errors = {};
   const times = slotTimes(input, settings, errors);
-  const email = input.email.trim();
+  const email = nfc(input.email);
   if (!EMAIL.test(email)) addError(errors, "email", "Expected an email address.");
   const phone = checkPhone(input.phone, errors);
   const guests = checkGuests(input.guests ?? [], email, settings.maxGuests, errors);
@@ -62,10 +67,10 @@ export function checkReservationInput(input: ReservationInput, settings: EventTy
     startMs: times!.startMs,
     endMs: times!.endMs,
     email,
-    firstname: (input.firstname ?? "").trim(),
-    lastname: (input.lastname ?? "").trim(),
+    firstname: nfc(input.firstname ?? ""),
+    lastname: nfc(input.lastname ?? ""),
     phone,
-    timezone: input.timezone ?? null,
+    timezone: times!.timezone,
     location: location!,
     guests,
     customFields,
@@ -84,8 +89,8 @@ export function checkConfirmInput(input: ConfirmInput, held: CustomFieldValue[],
   ValidationFailed.check(errors);
   return {
     ...(phone === undefined ? {} : { phone }),
-    ...(input.firstname === undefined ? {} : { firstname: input.firstname.trim() }),
-    ...(input.lastname === undefined ? {} : { lastname: input.lastname.trim() }),
+    ...(input.firstname === undefined ? {} : { firstname: nfc(input.firstname) }),
+    ...(input.lastname === undefined ? {} : { lastname: nfc(input.lastname) }),
     customFields,
   };
 }
@@ -100,7 +105,7 @@ function checkGuests(guests: string[], email: string, max: number, errors: Error
   if (guests.length > max) addError(errors, "guests", `At most ${max} guests.`);
   const seen = new Set([email.toLowerCase()]);
   return guests.map((g, i) => {
-    const guest = g.trim();
+    const guest = nfc(g);
     if (!EMAIL.test(guest)) addError(errors, `guests.${i}`, "Expected an email address.");
     else if (seen.has(guest.toLowerCase())) addError(errors, `guests.${i}`, "Each guest once, and not the booker.");
     seen.add(guest.toLowerCase());
@@ -109,8 +114,9 @@ function checkGuests(guests: string[], email: string, max: number, errors: Error
 }
 
 /**
- * The location of the meeting: one the event type enables (the first when none is chosen). A phone
- * call or an address that the organizer did not fix needs the visitor's number or address.
+ * The location of the meeting: one the event type enables (the first when none is chosen). A value
+ * the organizer fixed (their address, link or number) always wins over what a visitor sends; a
+ * phone call or an address the organizer did not fix needs the visitor's number or address.
  */
 function checkLocation(chosen: Location | undefined, phone: string, settings: EventTypeSettings, errors: Errors): Location | null {
   const type = chosen?.type ?? settings.locations[0]?.type;
@@ -120,12 +126,12 @@ function checkLocation(chosen: Location | undefined, phone: string, settings: Ev
     return null;
   }
   const given = chosen?.value?.trim() || null;
-  let value = given ?? enabled.value;
+  let value = enabled.value ?? given;
   if (enabled.type === "phone" && value === null && phone !== "") value = phone;
   if ((enabled.type === "phone" || enabled.type === "address") && value === null) {
     addError(errors, "location.value", enabled.type === "phone" ? "Give the phone number to call." : "Give the address to meet at.");
   }
-  if (enabled.type === "phone" && given !== null && !PHONE.test(given)) addError(errors, "location.value", "Expected a phone number.");
+  if (enabled.type === "phone" && enabled.value === null && given !== null && !PHONE.test(given)) addError(errors, "location.value", "Expected a phone number.");
   return { type: enabled.type, value };
 }
 
@@ -135,7 +141,7 @@ function checkCustomFields(values: CustomFieldValue[], fields: CustomFieldDefini
   const answered = new Map<string, CustomFieldValue>();
   for (const v of values) {
     const uuid = String(v.uuid).toLowerCase();
-    const key = `customFields.${v.uuid}`;
+    const key = `customFields.${uuid}`;
     const field = byUuid.get(uuid);
     if (!field) {
       addError(errors, key, "Unknown custom field.");
@@ -145,7 +151,7 @@ function checkCustomFields(values: CustomFieldValue[], fields: CustomFieldDefini
       addError(errors, key, "Answered twice.");
       continue;
     }
-    const problem = valueProblem(field, v.value);
+    const problem = valueProblem(field, normalize(v.value));
     if (problem) addError(errors, key, problem);
     answered.set(uuid, { uuid, value: normalize(v.value) });
   }
@@ -161,7 +167,11 @@ function checkCustomFields(values: CustomFieldValue[], fields: CustomFieldDefini
 const isBlank = (value: unknown, field: CustomFieldDefinition): boolean =>
   value === null || value === undefined || value === "" || (Array.isArray(value) && value.length === 0) || (field.type === "checkbox" && value === false);
 
-const normalize = (value: unknown): unknown => (typeof value === "string" ? value.trim() : value ?? null);
+/** Text as one canonical Unicode form (a visitor's "Café" may arrive decomposed), trimmed. */
+const nfc = (text: string): string => text.normalize("NFC").trim();
+
+const normalize = (value: unknown): unknown =>
+  typeof value === "string" ? nfc(value) : Array.isArray(value) ? value.map((v) => (typeof v === "string" ? nfc(v) : v)) : value ?? null;
 
 /** Why a value does not fit its field, or null. Empty values are judged by the required rule. */
 function valueProblem(field: CustomFieldDefinition, value: unknown): string | null {

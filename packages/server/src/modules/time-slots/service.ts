@@ -1,4 +1,5 @@
-import { DateTime, IANAZone } from "luxon";
+import { DateTime } from "luxon";
+import { canonicalZone, utc } from "../../lib/time.ts";
 import { LIMITS, type TimeSlot, type TimeSlotsQuery } from "@booking/wire";
 import { busyWindow, slotsBetween, type Slot } from "../../domain/slots.ts";
 import { addError, ValidationFailed } from "../../http/errors.ts";
@@ -7,6 +8,8 @@ import { TimedCache } from "../../lib/timed-cache.ts";
 import type { Store, EventTypeRecord } from "../../store/types.ts";
 
 const DAY_MS = 86_400_000;
+/** Memory the slot pages of all event types may take together. */
+const PAGE_CACHE_BYTES = 128 * 1024 * 1024;
 
 /** Slots of a window together with the instant until which they stay true if nothing is booked. */
 export interface SlotsAnswer {
@@ -26,8 +29,9 @@ export interface SlotWindow {
 /** Reads and checks the query; 422 with per-field messages on anything off. */
 export function slotWindow(query: TimeSlotsQuery, defaultZone: string): SlotWindow {
   const errors: Record<string, string[]> = {};
-  if (query.timezone !== undefined && !isZone(query.timezone)) addError(errors, "timezone", "Unknown IANA timezone.");
-  const zone = query.timezone !== undefined && isZone(query.timezone) ? query.timezone : defaultZone;
+  const asked = query.timezone === undefined ? null : canonicalZone(query.timezone);
+  if (query.timezone !== undefined && asked === null) addError(errors, "timezone", "Unknown IANA timezone.");
+  const zone = asked ?? defaultZone;
   const from = calendarDay(query.from);
   const until = calendarDay(query.until);
   if (from === null) addError(errors, "from", "Expected a calendar date, YYYY-MM-DD.");
@@ -58,27 +62,14 @@ function localMidnight(day: number, zone: string): number {
   return DateTime.fromObject({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() }, { zone }).toMillis();
 }
 
-const knownZones = new Map<string, boolean>();
-
-/** True for an IANA zone name luxon can compute with. Memoized: luxon's check builds an Intl formatter. */
-export function isZone(name: string): boolean {
-  if (name.length > 64) return false;
-  let valid = knownZones.get(name);
-  if (valid === undefined) {
-    valid = IANAZone.isValidZone(name);
-    if (knownZones.size < 2000) knownZones.set(name, valid);
-  }
-  return valid;
-}
-
-
 /**
  * Computes free slots and serves `GET /time-slots`. Answers are cached per event type revision
  * (bumped by every booking and settings change, also from other processes) and only until the
  * earliest instant at which time alone would change them.
  */
 export class TimeSlotService {
-  private readonly pages = new TimedCache<PreparedJson>(1000);
+  // Weighed as twice its plain body: room for the compressed forms it gains once served.
+  private readonly pages = new TimedCache<PreparedJson>(1000, PAGE_CACHE_BYTES, (page) => 2 * page.byteLength);
 
   constructor(private readonly store: Store) {}
 
@@ -144,5 +135,3 @@ export class TimeSlotService {
   }
 }
 
-/** An instant as UTC ISO 8601 without milliseconds. */
-export const utc = (ms: number): string => new Date(ms).toISOString().replace(".000Z", "Z");

@@ -1,0 +1,63 @@
+import { ApiError } from "./errors.ts";
+import { StoreBusyError } from "../store/types.ts";
+
+/** Routes as the router lists them, for 405 answers. */
+export type RouteList = () => readonly { method: string; path: string }[];
+
+/** Maps whatever was thrown to an ApiError; anything unforeseen is a 500 without internals. */
+export function toApiError(code: string | number, error: unknown, method: string, path: string, methodsOf: (path: string) => string[]): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof StoreBusyError) {
+    return new ApiError("internal_error", "The service is busy; nothing was changed. Try again in a moment.", { headers: { "retry-after": "1" } });
+  }
+  // Elysia wraps what a parser throws; the ApiError inside carries the real answer.
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  if (cause instanceof ApiError) return cause;
+  switch (code) {
+    case "NOT_FOUND": {
+      const allowed = methodsOf(path);
+      if (allowed.length > 0 && !allowed.includes(method)) {
+        return new ApiError("method_not_allowed", `${method} is not allowed on ${path}.`, { headers: { allow: allowed.join(", ") } });
+      }
+      return new ApiError("not_found", `Nothing is served at ${path}.`);
+    }
+    case "PARSE":
+      return new ApiError("bad_request", "The request body could not be read as JSON.");
+    case "VALIDATION":
+      return new ApiError("validation_failed", "The request has invalid fields.", { errors: validationErrors(error) });
+    case "INVALID_COOKIE_SIGNATURE":
+    case "INVALID_FILE_TYPE":
+      return new ApiError("bad_request", "The request is malformed.");
+    default:
+      return new ApiError("internal_error", "Something went wrong on our side.");
+  }
+}
+
+/** Turns a schema validation failure into `errors` keyed by dotted field path (`guests.2`). */
+function validationErrors(error: unknown): Record<string, string[]> {
+  // No prototype: field names come from the client and may be `__proto__` or `constructor`.
+  const errors: Record<string, string[]> = Object.create(null);
+  const all = (error as { all?: { path?: string; message?: string; summary?: string }[] }).all ?? [];
+  const where = (error as { type?: string }).type;
+  for (const issue of all) {
+    const field = (issue.path ?? "").replace(/^\//, "").replace(/\//g, ".").replace(/~1/g, "/").replace(/~0/g, "~") || (where ?? "body");
+    const message = issue.summary ?? issue.message ?? "Invalid value.";
+    // One message per field: a missing property also fails its type check, which would only repeat it.
+    errors[field] ??= [message];
+  }
+  if (Object.keys(errors).length === 0) errors[where ?? "body"] = ["Invalid value."];
+  return errors;
+}
+
+/** Methods served at a concrete path, from the router's route list (for 405 and `Allow`). */
+export function allowedMethods(routes: RouteList): (path: string) => string[] {
+  let patterns: { method: string; regex: RegExp }[] | null = null;
+  return (path) => {
+    patterns ??= routes().map((r) => ({
+      method: r.method,
+      regex: new RegExp("^" + r.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[^/]+/g, "[^/]+").replace(/\*/g, ".*") + "/?$"),
+    }));
+    const normalized = path.length > 1 ? path.replace(/\/+$/, "") : path;
+    return [...new Set(patterns.filter((p) => p.regex.test(normalized)).map((p) => p.method))];
+  };
+}

@@ -1,0 +1,220 @@
+import { Database } from "bun:sqlite";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { ADMIN_KEY, setup } from "./utils.ts";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+const tempDb = () => {
+  const dir = mkdtempSync(join(tmpdir(), "booking-hardening-"));
+  dirs.push(dir);
+  return join(dir, "db.sqlite");
+};
+
+const weekdays = (ranges: { start: string; end: string }[]) => ({
+  monday: ranges, tuesday: ranges, wednesday: ranges, thursday: ranges, friday: ranges, saturday: [], sunday: [],
+});
+
+describe("rate limiting by caller", () => {
+  it("counts made-up tokens against the client's address, so guessing tokens hits the limit", async () => {
+    const { call } = setup({ config: { rateLimit: { limit: 5, windowSeconds: 60 } } });
+    const answers = [];
+    for (let i = 0; i < 6; i++) answers.push(await call("GET", "/configuration", { token: `bk_guess${i}` }));
+    expect(answers.slice(0, 5).map((a) => a.status)).toEqual([401, 401, 401, 401, 401]);
+    expect(answers[4]!.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(answers[5]!.status).toBe(429);
+    expect(answers[5]!.body.code).toBe("rate_limited");
+  });
+
+  it("takes the address the operator's own proxy added, not one the client claims", async () => {
+    const { call, eventType } = setup({ config: { trustProxy: true, rateLimit: { limit: 2, windowSeconds: 60 } } });
+    await eventType();
+    const from = (chain: string) => call("GET", "/timezones", { headers: { "x-forwarded-for": chain } });
+    expect((await from("1.1.1.1, 10.0.0.7")).status).toBe(200);
+    expect((await from("2.2.2.2, 10.0.0.7")).status).toBe(200);
+    // The client changed its claimed address, the proxy's entry is the same: one budget.
+    expect((await from("3.3.3.3, 10.0.0.7")).status).toBe(429);
+    expect((await from("10.0.0.8")).status).toBe(200);
+  });
+});
+
+describe("CORS", () => {
+  it("answers a preflight of the public API with 204 and the methods and headers a calendar sends", async () => {
+    const { call } = setup();
+    for (const path of ["/reservations", "/booking-api/time-slots", "/reservations/0b5a8f2e-3c1d-4e6f-9a7b-1c2d3e4f5a6b/confirm"]) {
+      const r = await call("OPTIONS", path, { headers: { origin: "https://shop.example.com", "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" } });
+      expect(r.status).toBe(204);
+      expect(r.headers.get("access-control-allow-origin")).toBe("*");
+      expect(r.headers.get("access-control-allow-headers")).toContain("Authorization");
+      expect(r.headers.get("access-control-allow-headers")).toContain("Idempotency-Key");
+      expect(r.headers.get("access-control-allow-methods")).toContain("DELETE");
+    }
+  });
+
+  it("lets scripts on other sites read public answers and their rate limit and request id headers", async () => {
+    const { call, eventType } = setup();
+    const { token } = await eventType();
+    for (const r of [await call("GET", "/configuration", { token }), await call("GET", "/configuration")]) {
+      expect(r.headers.get("access-control-allow-origin")).toBe("*");
+      expect(r.headers.get("access-control-expose-headers")).toContain("RateLimit");
+      expect(r.headers.get("access-control-expose-headers")).toContain("apigw-requestid");
+    }
+  });
+
+  it("gives the admin API no CORS headers, so other sites cannot call it from a browser", async () => {
+    const { call } = setup();
+    const read = await call("GET", "/admin/event-types", { token: ADMIN_KEY });
+    expect(read.status).toBe(200);
+    expect(read.headers.get("access-control-allow-origin")).toBeNull();
+    const pre = await call("OPTIONS", "/admin/event-types", { headers: { origin: "https://evil.example", "access-control-request-method": "GET" } });
+    expect(pre.headers.get("access-control-allow-origin")).toBeNull();
+    expect(pre.status).toBe(405);
+  });
+});
+
+describe("a busy store", () => {
+  it("answers a cancel with slot_locked, and the admin API with 500 and Retry-After, while another process holds the write lock", async () => {
+    const databasePath = tempDb();
+    const { call, eventType, admin } = setup({ databasePath, now: "2026-11-23T07:00:00Z" });
+    const { id, token } = await eventType({ timezone: "UTC", minNoticeMinutes: 0, availability: { weekly: weekdays([{ start: "09:00", end: "17:00" }]), overrides: [] } });
+    const booked = await call("POST", "/reservations", { token, body: { start: "2026-11-26T09:00:00Z", end: "2026-11-26T09:30:00Z", email: "ada@example.com" } });
+    expect(booked.body.success).toBe(true);
+
+    const other = new Database(databasePath);
+    other.exec("BEGIN IMMEDIATE");
+    try {
+      const started = performance.now();
+      const cancel = await call("DELETE", `/reservations/${booked.body.data.uuid}`, { token });
+      expect(cancel.status).toBe(200);
+      expect(cancel.body).toMatchObject({ success: false, code: "slot_locked" });
+      const patch = await admin("PATCH", `/admin/event-types/${id}`, { title: "Renamed" });
+      expect(patch.status).toBe(500);
+      expect(patch.body.code).toBe("internal_error");
+      expect(patch.headers.get("retry-after")).toBe("1");
+      // Each write waited briefly, not the seconds that would stall every other request.
+      expect(performance.now() - started).toBeLessThan(2000);
+    } finally {
+      other.exec("ROLLBACK");
+      other.close();
+    }
+    expect((await call("DELETE", `/reservations/${booked.body.data.uuid}`, { token })).body.success).toBe(true);
+  });
+
+  it("does not replay a transient slot_locked to a retry with the same Idempotency-Key", async () => {
+    const databasePath = tempDb();
+    const { call, eventType } = setup({ databasePath, now: "2026-11-23T07:00:00Z" });
+    const { token } = await eventType({ timezone: "UTC", minNoticeMinutes: 0, availability: { weekly: weekdays([{ start: "09:00", end: "17:00" }]), overrides: [] } });
+    const body = { start: "2026-11-26T10:00:00Z", end: "2026-11-26T10:30:00Z", email: "ada@example.com" };
+    const headers = { "idempotency-key": "booking-42" };
+    const other = new Database(databasePath);
+    other.exec("BEGIN IMMEDIATE");
+    let first;
+    try {
+      first = await call("POST", "/reservations", { token, body, headers });
+    } finally {
+      other.exec("ROLLBACK");
+      other.close();
+    }
+    expect(first.body).toMatchObject({ success: false, code: "slot_locked" });
+    const retry = await call("POST", "/reservations", { token, body, headers });
+    expect(retry.body.success).toBe(true);
+    expect(retry.headers.get("idempotent-replayed")).toBeNull();
+    const again = await call("POST", "/reservations", { token, body, headers });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body.data.uuid).toBe(retry.body.data.uuid);
+  });
+});
+
+describe("hostile and odd input", () => {
+  it("keys a validation error by a field named __proto__ like any other field", async () => {
+    const { call, eventType } = setup();
+    const { token } = await eventType();
+    const r = await call("POST", "/event-types/init", { token, rawBody: '{"__proto__": {"polluted": true}}', headers: { "content-type": "application/json" } });
+    expect(r.status).toBe(422);
+    expect(Object.keys(r.body.errors)).toEqual(["__proto__"]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("refuses UI text keys that are not plain identifiers", async () => {
+    const { admin } = setup();
+    const r = await admin("POST", "/admin/event-types", { title: "X", locale: { texts: JSON.parse('{"__proto__": "x"}') } });
+    expect(r.status).toBe(422);
+    expect((await admin("GET", "/admin/event-types")).body.data).toEqual([]);
+  });
+
+  it("answers a reservation path that does not even decode with 404", async () => {
+    const { call, eventType } = setup();
+    const { token } = await eventType();
+    const r = await call("DELETE", "/reservations/%ZZ", { token });
+    expect(r.status).toBe(404);
+    expect(r.body.code).toBe("not_found");
+  });
+
+  it("stores timezones in their canonical spelling and refuses offsets, which are not zones", async () => {
+    const { admin, call, eventType } = setup();
+    const created = await admin("POST", "/admin/event-types", { title: "Zoned", timezone: "europe/prague" });
+    expect(created.body.data.timezone).toBe("Europe/Prague");
+    for (const timezone of ["+05:00", "-23:59", "+0530", "Mars/Olympus"]) {
+      expect((await admin("POST", "/admin/event-types", { title: "Bad", timezone })).status).toBe(422);
+    }
+    const { token } = await eventType();
+    expect((await call("GET", "/time-slots?from=2026-11-24&until=2026-11-24&timezone=%2B05:00", { token })).body.errors).toHaveProperty("timezone");
+    const lower = await call("GET", "/time-slots?from=2026-11-24&until=2026-11-24&timezone=america/new_york", { token });
+    expect(lower.body.data[0].start).toMatch(/-05:00$/);
+  });
+});
+
+describe("reservation rules found in review", () => {
+  it("keeps the location value the organizer fixed, whatever a visitor sends", async () => {
+    const { call, eventType } = setup({ now: "2026-11-23T07:00:00Z" });
+    const { token } = await eventType({
+      timezone: "UTC",
+      minNoticeMinutes: 0,
+      locations: [{ type: "link", value: "https://meet.example.com/organizer" }],
+      availability: { weekly: weekdays([{ start: "09:00", end: "17:00" }]), overrides: [] },
+    });
+    const booked = await call("POST", "/reservations", {
+      token,
+      body: { start: "2026-11-26T09:00:00Z", end: "2026-11-26T09:30:00Z", email: "ada@example.com", location: { type: "link", value: "https://evil.example/phish" } },
+    });
+    expect(booked.body.success).toBe(true);
+    const init = await call("POST", "/event-types/init", { token, body: { reservationUuid: booked.body.data.uuid } });
+    expect(init.body.data.reservation.location).toEqual({ type: "link", value: "https://meet.example.com/organizer" });
+  });
+
+  it("does not refresh an expired hold into a day the organizer closed meanwhile", async () => {
+    const { call, eventType, clock, admin } = setup({ now: "2026-11-23T07:00:00Z" });
+    const { id, token } = await eventType({ timezone: "UTC", minNoticeMinutes: 0, availability: { weekly: weekdays([{ start: "09:00", end: "17:00" }]), overrides: [] } });
+    const held = await call("POST", "/reservations/prepare", { token, body: { start: "2026-11-26T09:00:00Z", end: "2026-11-26T09:30:00Z", email: "ada@example.com" } });
+    expect(held.body.success).toBe(true);
+    clock.advance(30);
+    await admin("PATCH", `/admin/event-types/${id}`, { availability: { weekly: weekdays([{ start: "09:00", end: "17:00" }]), overrides: [{ date: "2026-11-26", ranges: [] }] } });
+    const refreshed = await call("POST", `/reservations/${held.body.data.uuid}/refresh`, { token });
+    expect(refreshed.body).toMatchObject({ success: false, code: "reservation_finished" });
+    const confirmed = await call("POST", `/reservations/${held.body.data.uuid}/confirm`, { token });
+    expect(confirmed.body).toMatchObject({ success: false, code: "reservation_finished" });
+  });
+
+  it("lists holds that time has cancelled when the organizer filters by cancelled", async () => {
+    const { call, eventType, clock, admin } = setup({ now: "2026-11-23T07:00:00Z" });
+    const { id, token } = await eventType({ timezone: "UTC", minNoticeMinutes: 0, availability: { weekly: weekdays([{ start: "09:00", end: "17:00" }]), overrides: [] } });
+    const held = await call("POST", "/reservations/prepare", { token, body: { start: "2026-11-26T09:00:00Z", end: "2026-11-26T09:30:00Z", email: "ada@example.com" } });
+    clock.advance(25 * 60);
+    const list = await admin("GET", `/admin/event-types/${id}/reservations?from=2026-11-26&until=2026-11-26&status=cancelled`);
+    expect(list.body.data.map((r: { uuid: string; status: string }) => [r.uuid, r.status])).toEqual([[held.body.data.uuid, "cancelled"]]);
+  });
+
+  it("accepts the override token of a cancel in a header, keeping it out of URLs and logs", async () => {
+    const { call, eventType, clock } = setup({ now: "2026-11-23T07:00:00Z" });
+    const { token, overrideToken } = await eventType({ timezone: "UTC", minNoticeMinutes: 0, availability: { weekly: weekdays([{ start: "09:00", end: "17:00" }]), overrides: [] } });
+    const booked = await call("POST", "/reservations", { token, body: { start: "2026-11-23T12:00:00Z", end: "2026-11-23T12:30:00Z", email: "ada@example.com" } });
+    clock.advance(60);
+    expect((await call("DELETE", `/reservations/${booked.body.data.uuid}`, { token })).status).toBe(403);
+    const r = await call("DELETE", `/reservations/${booked.body.data.uuid}`, { token, headers: { "booking-override-token": overrideToken } });
+    expect(r.body).toMatchObject({ success: true });
+  });
+});
