@@ -39,7 +39,9 @@ async function main(): Promise<void> {
 
   const stop = async () => {
     clearInterval(sweep);
-    await server.stop();
+    // In-flight requests get a moment to finish; a connection that never completes does not hold the exit.
+    await Promise.race([server.stop(), Bun.sleep(3000)]);
+    await server.stop(true);
     await standin?.stop();
     await store.close();
     process.exit(0);

@@ -1,20 +1,18 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSqliteStore } from "../src/store/sqlite.ts";
+import { SERVER_DIR, startServerProcess, type ServerProcess } from "./server-process.ts";
 import { reservation } from "./utils.ts";
 
 // The real server and the real CLI, each its own process, talking HTTP on a free local port.
-const SERVER_DIR = fileURLToPath(new URL("..", import.meta.url));
 const REPO_ROOT = resolve(SERVER_DIR, "../..");
 const KEY = "cli-test-admin-key-0123456789";
 
-let server: ChildProcess;
-let serverLog = "";
+let server: ServerProcess;
 let dir: string;
 let base: string;
 
@@ -56,32 +54,12 @@ async function publicCall(path: string, token: string): Promise<number> {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "booking-cli-"));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, ["src/main.ts"], {
-    cwd: SERVER_DIR,
-    env: { PATH: process.env.PATH ?? "", PORT: String(port), BOOKING_DB: join(dir, "booking.sqlite"), BOOKING_ADMIN_KEY: KEY, RATE_LIMIT_PER_MINUTE: "10000" },
-  });
-  server.stdout!.on("data", (chunk) => (serverLog += chunk));
-  server.stderr!.on("data", (chunk) => (serverLog += chunk));
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${base}/health`)).ok) break;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline || server.exitCode !== null) throw new Error(`The server did not start:\n${serverLog}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  server = await startServerProcess({ BOOKING_DB: join(dir, "booking.sqlite"), BOOKING_ADMIN_KEY: KEY, RATE_LIMIT_PER_MINUTE: "10000", STRIPE_STANDIN: "0" });
+  base = server.base;
 }, 20_000);
 
 afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server.once("exit", r));
-    server.kill("SIGTERM");
-    await exited;
-  }
+  await server?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { AdminService } from "../src/modules/admin/service.ts";
 import { openSqliteStore } from "../src/store/sqlite.ts";
+import { startServerProcess, type ServerProcess } from "./server-process.ts";
 
 /**
  * Several real server processes (`src/main.ts`, the `npm start` code path) on one SQLite file,
@@ -15,28 +15,10 @@ const REQUESTS = 120;
 
 const dir = mkdtempSync(join(tmpdir(), "booking-concurrency-"));
 const dbPath = join(dir, "shared.sqlite");
-const servers: { proc: ReturnType<typeof Bun.spawn>; base: string }[] = [];
+const servers: ServerProcess[] = [];
 const tokens: Record<string, string> = {};
 const ids: Record<string, number> = {};
 let oneSeatSlot: { start: string; end: string } | null = null;
-
-async function startServer(): Promise<{ proc: ReturnType<typeof Bun.spawn>; base: string }> {
-  const proc = Bun.spawn([process.execPath, "src/main.ts"], {
-    cwd: fileURLToPath(new URL("..", import.meta.url)),
-    env: { ...process.env, PORT: "0", BOOKING_DB: dbPath, RATE_LIMIT_PER_MINUTE: "100000", BOOKING_ADMIN_KEY: "", STRIPE_SECRET_KEY: "", STRIPE_STANDIN: "0" },
-    stdout: "pipe",
-    stderr: "inherit",
-  });
-  const reader = proc.stdout.getReader();
-  let seen = "";
-  while (!/listening on (http:\/\/\S+)/.test(seen)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`server exited before listening:\n${seen}`);
-    seen += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  return { proc, base: /listening on (http:\/\/\S+)/.exec(seen)![1]! };
-}
 
 beforeAll(async () => {
   const store = openSqliteStore(dbPath);
@@ -49,12 +31,13 @@ beforeAll(async () => {
     ids[name] = et.id;
   }
   await store.close();
-  for (let i = 0; i < PROCESSES; i++) servers.push(await startServer());
+  for (let i = 0; i < PROCESSES; i++) {
+    servers.push(await startServerProcess({ BOOKING_DB: dbPath, RATE_LIMIT_PER_MINUTE: "100000", STRIPE_STANDIN: "0" }));
+  }
 }, 60_000);
 
 afterAll(async () => {
-  for (const s of servers) s.proc.kill();
-  await Promise.all(servers.map((s) => s.proc.exited));
+  await Promise.all(servers.map((s) => s.stop()));
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startServerProcess, type ServerProcess } from "./server-process.ts";
+
+/** `npm start`'s code path as an operator meets it: a real process on a real port. */
+const running: ServerProcess[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.stop()));
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+async function start(env: Record<string, string> = {}): Promise<ServerProcess> {
+  const dir = mkdtempSync(join(tmpdir(), "booking-main-"));
+  dirs.push(dir);
+  const server = await startServerProcess({ BOOKING_DB: join(dir, "booking.sqlite"), ...env });
+  running.push(server);
+  return server;
+}
+
+describe("npm start", () => {
+  it("seeds the demo on an empty database and prints tokens that work, with the Stripe stand-in for the paid one", async () => {
+    const server = await start();
+    const out = server.output();
+    expect(out).toContain("Demo event types created");
+    expect(out).toMatch(/Stripe stand-in at http:\/\/127\.0\.0\.1:\d+ \(not Stripe/);
+    const tokens = [...out.matchAll(/API token:\s+(bk_\S+)/g)].map((m) => m[1]!);
+    expect(tokens).toHaveLength(3);
+    const configs = await Promise.all(tokens.map((t) => fetch(`${server.base}/configuration`, { headers: { authorization: `Bearer ${t}` } }).then(async (r) => [r.status, await r.json()] as const)));
+    expect(configs.map(([status]) => status)).toEqual([200, 200, 403]);
+    expect((configs[0]![1] as any).data.configuration.title).toBe("Intro call");
+    expect((configs[1]![1] as any).data.configuration.payment).toMatchObject({ amount: 5000, currency: "eur", provider: "stripe", publishableKey: "pk_test_standin" });
+  });
+
+  it("starts bare in production: no demo, no stand-in", async () => {
+    const server = await start({ BOOKING_ENV: "production" });
+    expect(server.output()).not.toContain("Demo event types");
+    expect(server.output()).not.toContain("stand-in");
+    expect((await fetch(`${server.base}/health`)).status).toBe(200);
+  });
+
+  it("refuses a body far over the limit with the JSON 413 and every contract header, not a bare one", async () => {
+    const server = await start({ STRIPE_STANDIN: "0" });
+    const r = await fetch(`${server.base}/reservations`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer nope" },
+      body: JSON.stringify({ email: "x".repeat(2 * 1024 * 1024) }),
+    });
+    expect(r.status).toBe(413);
+    expect(r.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(r.headers.get("service-api-version")).toBe("1");
+    expect(r.headers.get("ratelimit")).toMatch(/^limit=60, remaining=\d+, reset=\d+$/);
+    expect(await r.json()).toMatchObject({ success: false, status: 413, code: "payload_too_large" });
+  });
+
+  it("fails fast with a clear message on a malformed setting", async () => {
+    const proc = Bun.spawn([process.execPath, "src/main.ts"], {
+      cwd: new URL("..", import.meta.url).pathname,
+      env: { PATH: process.env.PATH ?? "", PORT: "not-a-port" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    expect(await proc.exited).toBe(1);
+    expect(await new Response(proc.stderr).text()).toContain('PORT must be a whole number, got "not-a-port"');
+  });
+});

@@ -1,0 +1,50 @@
+import { fileURLToPath } from "node:url";
+
+/** The server package folder, where `src/main.ts` runs from. */
+export const SERVER_DIR = fileURLToPath(new URL("..", import.meta.url));
+
+/** A running `src/main.ts` (the `npm start` code path) in its own process. */
+export interface ServerProcess {
+  base: string;
+  /** Everything it printed so far, stdout and stderr. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the server as a separate process on a free port with the given environment (on top of
+ * PATH and HOME only, so the caller's settings do not leak in) and resolves once it listens.
+ */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const proc = Bun.spawn([process.execPath, "src/main.ts"], {
+    cwd: SERVER_DIR,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: "0", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let printed = "";
+  const collect = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream) printed += new TextDecoder().decode(chunk);
+  };
+  void collect(proc.stdout);
+  void collect(proc.stderr);
+  const deadline = Date.now() + 15_000;
+  let base: string | undefined;
+  while (!(base = /listening on (http:\/\/\S+)/.exec(printed)?.[1])) {
+    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`the server did not start:\n${printed}`);
+    await Bun.sleep(25);
+  }
+  return {
+    base,
+    output: () => printed,
+    stop: async () => {
+      proc.kill("SIGTERM");
+      const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(8000).then(() => false)]);
+      if (!exited) {
+        proc.kill("SIGKILL");
+        await proc.exited;
+        throw new Error("the server did not stop within 8 s of SIGTERM");
+      }
+    },
+  };
+}
