@@ -115,7 +115,7 @@ export const OPERATIONS: Operation[] = [
       "Cancels and frees the seat at once. Cancelling a cancelled reservation succeeds again without change. A hold can always be cancelled; a confirmed reservation until `cancelNoticeMinutes` before its start (later: 403 `forbidden`, unless the query carries the organizer's `overrideToken`). A meeting that has ended answers `success: false`, `reservation_finished`.",
     auth: true,
     reservationPath: true,
-    query: [{ name: "overrideToken", required: false, description: "The organizer's override token, lifting the cancel notice rule.", schema: Type.String() }],
+    query: [{ name: "overrideToken", required: false, description: "The organizer's override token, lifting the cancel notice rule; the `Booking-Override-Token` header does the same and keeps it out of URLs.", schema: Type.String() }],
     response: CancelResponse,
     errors: [401, 403, 404, 429],
   },
