@@ -4,6 +4,7 @@ import { bearerToken, hashToken, sameSecret } from "./tokens.ts";
 /** Event types already resolved from a request's bearer token, so a request looks its token up once. */
 export const resolvedEventTypes = new WeakMap<Request, EventTypeRecord>();
 
+
 interface AddressSource {
   requestIP(request: Request): { address: string } | null;
 }
@@ -13,12 +14,31 @@ interface AddressSource {
  * request carries, else its client address. Made-up tokens count against the address, so guessing
  * tokens cannot escape the limit.
  */
-export async function callerKey(store: Store, adminKey: string | null, request: Request, server: AddressSource | null, trustProxy: boolean): Promise<string> {
+export function callerKeys(store: Store, adminKey: string | null, trustProxy: boolean) {
+  // Tokens that have resolved to an event type, and to which. Only real tokens get in (made-up ones
+  // never do), so it stays as small as the set of event types in use; it decides the rate limit key
+  // only, never access, which the store confirms for every request.
+  const knownTokens = new Map<string, number>();
+  return (request: Request, server: AddressSource | null) => callerKey(store, adminKey, trustProxy, knownTokens, request, server);
+}
+
+async function callerKey(
+  store: Store,
+  adminKey: string | null,
+  trustProxy: boolean,
+  knownTokens: Map<string, number>,
+  request: Request,
+  server: AddressSource | null,
+): Promise<string> {
   const token = bearerToken(request.headers.get("authorization"));
   if (token) {
+    const known = knownTokens.get(token);
+    if (known !== undefined) return `event-type:${known}`;
     const eventType = await store.eventTypes.byTokenHash(hashToken(token));
     if (eventType) {
       resolvedEventTypes.set(request, eventType);
+      if (knownTokens.size >= 10_000) knownTokens.clear();
+      knownTokens.set(token, eventType.id);
       return `event-type:${eventType.id}`;
     }
     if (adminKey && sameSecret(token, adminKey)) return "admin";

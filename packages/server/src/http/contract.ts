@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { ErrorBody } from "@booking/wire";
 import type { AppContext } from "../context.ts";
 import { readBody } from "./body.ts";
-import { callerKey } from "./caller.ts";
+import { callerKeys } from "./caller.ts";
 import { CORS_HEADERS, isCrossOriginPath, preflight } from "./cors.ts";
 import { ApiError, BusinessFailure } from "./errors.ts";
 import { allowedMethods, toApiError, type RouteList } from "./failures.ts";
@@ -19,6 +19,7 @@ export const API_VERSION = "1";
  */
 export function httpContract(ctx: AppContext, routes: RouteList, rawBodyPaths: ReadonlySet<string> = new Set()) {
   const methodsOf = allowedMethods(routes);
+  const callerKey = callerKeys(ctx.store, ctx.config.adminKey, ctx.config.trustProxy);
   return new Elysia({ name: "http-contract" })
     .onRequest(async ({ request, set, server }) => {
       set.headers["apigw-requestid"] = crypto.randomUUID();
@@ -30,7 +31,7 @@ export function httpContract(ctx: AppContext, routes: RouteList, rawBodyPaths: R
       if (crossOrigin) Object.assign(set.headers, CORS_HEADERS);
       if (crossOrigin && request.method === "OPTIONS" && request.headers.has("access-control-request-method")) return preflight();
 
-      const key = await callerKey(ctx.store, ctx.config.adminKey, request, server, ctx.config.trustProxy);
+      const key = await callerKey(request, server);
       const decision = await ctx.rateLimiter.hit(key, ctx.clock.now());
       Object.assign(set.headers, rateLimitHeaders(decision, ctx.config.rateLimit.windowSeconds));
       if (!decision.allowed) {
