@@ -26,6 +26,8 @@ export interface ServerConfig {
    * local Stripe stand-in.
    */
   environment: "development" | "production";
+  /** Webhook delivery: whether receivers on loopback, link-local or private addresses are allowed. */
+  webhooks: { allowPrivateAddresses: boolean };
 }
 
 /** Defaults for a local development server. */
@@ -41,6 +43,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   stripe: { secretKey: null, publishableKey: null, webhookSecret: null, apiBase: null },
   meetBaseUrl: "https://meet.jit.si/",
   environment: "development",
+  webhooks: { allowPrivateAddresses: true },
 };
 
 /** Reads the configuration from environment variables, failing loudly on malformed numbers. */
@@ -53,6 +56,7 @@ export function configFromEnv(env: Record<string, string | undefined>): ServerCo
   };
   const alias = env.BOOKING_ALIAS_PREFIX ?? DEFAULT_CONFIG.aliasPrefix;
   if (!/^\/[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(alias)) throw new Error(`BOOKING_ALIAS_PREFIX must look like /booking-api, got "${alias}"`);
+  const environment = env.BOOKING_ENV === "production" || env.NODE_ENV === "production" ? "production" : "development";
   return {
     port: int("PORT", DEFAULT_CONFIG.port),
     databasePath: env.BOOKING_DB || DEFAULT_CONFIG.databasePath,
@@ -69,6 +73,8 @@ export function configFromEnv(env: Record<string, string | undefined>): ServerCo
       apiBase: env.STRIPE_API_BASE || null,
     },
     meetBaseUrl: env.BOOKING_MEET_BASE_URL || DEFAULT_CONFIG.meetBaseUrl,
-    environment: env.BOOKING_ENV === "production" || env.NODE_ENV === "production" ? "production" : "development",
+    environment,
+    // Private receivers are for local development and tests; production refuses them unless told.
+    webhooks: { allowPrivateAddresses: env.BOOKING_WEBHOOK_ALLOW_PRIVATE ? env.BOOKING_WEBHOOK_ALLOW_PRIVATE === "1" : environment !== "production" },
   };
 }

@@ -4,6 +4,7 @@ import { configFromEnv, type ServerConfig } from "./config.ts";
 import { startStripeStandin, type StripeStandin } from "@booking/stripe-standin";
 import { STRIPE_WEBHOOK_PATH } from "./modules/reservations/index.ts";
 import { seedDemo } from "./seed.ts";
+import { WebhookWorker } from "./modules/webhooks/worker.ts";
 import { openSqliteStore } from "./store/sqlite.ts";
 
 const SWEEP_EVERY_MS = 30_000;
@@ -32,6 +33,9 @@ async function main(): Promise<void> {
   }
   if (!config.adminKey) console.log("The admin API (/admin) is off; set BOOKING_ADMIN_KEY to turn it on.");
 
+  const webhooks = new WebhookWorker(store, systemClock, config.webhooks, stderrLog);
+  webhooks.start();
+
   // Expiry is derived from time wherever it matters; the sweep only writes down what time decided.
   const sweep = setInterval(() => {
     store.reservations.sweep(systemClock.now()).catch((error) => stderrLog({ level: "error", message: "expiry sweep failed", error }));
@@ -39,6 +43,7 @@ async function main(): Promise<void> {
 
   const stop = async () => {
     clearInterval(sweep);
+    await webhooks.stop();
     // In-flight requests get a moment to finish; a connection that never completes does not hold the exit.
     await Promise.race([server.stop(), Bun.sleep(3000)]);
     await server.stop(true);

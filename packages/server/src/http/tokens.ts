@@ -6,6 +6,11 @@ export function newToken(prefix: string): string {
   return prefix + Buffer.from(bytes).toString("base64url");
 }
 
+/** A Standard Webhooks signing secret: `whsec_` and 32 random bytes in base64. */
+export function newWebhookSecret(): string {
+  return `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64")}`;
+}
+
 /** SHA-256 hex of a token; only this is stored. */
 export function hashToken(token: string): string {
   return new Bun.CryptoHasher("sha256").update(token).digest("hex");

@@ -60,4 +60,42 @@ export const SQLITE_MIGRATIONS: { version: number; name: string; sql: string }[]
       );
     `,
   },
+  {
+    version: 3,
+    name: "webhook outbox",
+    sql: `
+      ALTER TABLE event_types ADD COLUMN webhook_secret TEXT NOT NULL DEFAULT '';
+      ALTER TABLE event_types ADD COLUMN webhook_disabled_at_ms INTEGER;
+      UPDATE event_types SET webhook_secret = 'whsec_' || hex(randomblob(32)) WHERE webhook_secret = '';
+      CREATE TABLE webhook_events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        event_type_id INTEGER NOT NULL REFERENCES event_types(id) ON DELETE CASCADE,
+        reservation_uuid TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('reservation.created', 'reservation.rescheduled', 'reservation.cancelled')),
+        msg_id TEXT NOT NULL UNIQUE,
+        url TEXT NOT NULL,
+        payload TEXT NOT NULL CHECK (json_valid(payload)),
+        status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at_ms INTEGER NOT NULL,
+        locked_until_ms INTEGER,
+        last_status_code INTEGER,
+        last_error TEXT,
+        delivered_at_ms INTEGER,
+        created_at_ms INTEGER NOT NULL
+      );
+      CREATE INDEX webhook_events_due ON webhook_events (status, next_attempt_at_ms);
+      CREATE INDEX webhook_events_by_reservation ON webhook_events (reservation_uuid, id);
+      CREATE INDEX webhook_events_by_event_type ON webhook_events (event_type_id, id);
+      CREATE TABLE webhook_attempts (
+        event_id INTEGER NOT NULL REFERENCES webhook_events(id) ON DELETE CASCADE,
+        attempt INTEGER NOT NULL,
+        at_ms INTEGER NOT NULL,
+        status_code INTEGER,
+        error TEXT,
+        duration_ms INTEGER NOT NULL,
+        PRIMARY KEY (event_id, attempt)
+      );
+    `,
+  },
 ];

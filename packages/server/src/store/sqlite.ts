@@ -14,6 +14,8 @@ import {
   type SeatDecision,
   type SeatHolder,
   type Store,
+  type OutboxEvent,
+  type WebhookDelivery,
 } from "./types.ts";
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.ts";
 
@@ -24,6 +26,8 @@ interface EventTypeRow {
   token_hash: string;
   override_token_hash: string;
   settings: string;
+  webhook_secret: string;
+  webhook_disabled_at_ms: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -90,6 +94,8 @@ const toEventType = (r: EventTypeRow): EventTypeRecord => ({
   tokenHash: r.token_hash,
   overrideTokenHash: r.override_token_hash,
   settings: JSON.parse(r.settings),
+  webhookSecret: r.webhook_secret,
+  webhookDisabledAtMs: r.webhook_disabled_at_ms,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -125,11 +131,12 @@ function prepareQueries(db: Database) {
     etRevisionByToken: db.query<{ id: number; revision: number }, [string]>("SELECT id, revision FROM event_types WHERE token_hash = ?"),
     etList: db.query<EventTypeRow, []>("SELECT * FROM event_types ORDER BY id"),
     etCount: db.query<{ n: number }, []>("SELECT count(*) AS n FROM event_types"),
-    etInsert: db.query<EventTypeRow, [string, string, number, string, string, string]>(
-      "INSERT INTO event_types (token_hash, override_token_hash, disabled, settings, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *",
+    etInsert: db.query<EventTypeRow, [string, string, number, string, string, string, string]>(
+      "INSERT INTO event_types (token_hash, override_token_hash, disabled, settings, webhook_secret, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *",
     ),
-    etUpdate: db.query<EventTypeRow, [string, string, number, string, string, number]>(
-      "UPDATE event_types SET token_hash = ?, override_token_hash = ?, disabled = ?, settings = ?, updated_at = ?, revision = revision + 1 WHERE id = ? RETURNING *",
+    etUpdate: db.query<EventTypeRow, [string, string, number, string, string, number | null, string, number]>(
+      `UPDATE event_types SET token_hash = ?, override_token_hash = ?, disabled = ?, settings = ?, webhook_secret = ?,
+        webhook_disabled_at_ms = ?, updated_at = ?, revision = revision + 1 WHERE id = ? RETURNING *`,
     ),
     etBump: db.query<unknown, [number]>("UPDATE event_types SET revision = revision + 1 WHERE id = ?"),
     etLongest: db.query<unknown, [number, number]>("UPDATE event_types SET longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id = ?"),
@@ -172,6 +179,29 @@ function prepareQueries(db: Database) {
       `UPDATE reservations SET status = 'cancelled', cancelled_at_ms = ?, updated_at_ms = max(updated_at_ms + 1, ?)
        WHERE status = 'expired' AND (held_until_ms <= ? OR start_ms <= ?) RETURNING event_type_id`,
     ),
+    whInsert: db.query<unknown, [Record<string, string | number>]>(
+      `INSERT INTO webhook_events (event_type_id, reservation_uuid, kind, msg_id, url, payload, next_attempt_at_ms, created_at_ms)
+       VALUES ($eventTypeId, $reservationUuid, $kind, $msgId, $url, $payload, $createdAtMs, $createdAtMs)`,
+    ),
+    // Due, not leased, and first in line for its reservation: an earlier event still pending holds later ones back.
+    whDue: db.query<WebhookRow, [number, number, number]>(
+      `SELECT * FROM webhook_events e
+       WHERE e.status = 'pending' AND e.next_attempt_at_ms <= ? AND (e.locked_until_ms IS NULL OR e.locked_until_ms <= ?)
+         AND NOT EXISTS (SELECT 1 FROM webhook_events p WHERE p.reservation_uuid = e.reservation_uuid AND p.id < e.id AND p.status = 'pending')
+       ORDER BY e.next_attempt_at_ms, e.id LIMIT ?`,
+    ),
+    whLease: db.query<WebhookRow, [number, number]>("UPDATE webhook_events SET locked_until_ms = ?, attempts = attempts + 1 WHERE id = ? RETURNING *"),
+    whAttempt: db.query(
+      "INSERT INTO webhook_attempts (event_id, attempt, at_ms, status_code, error, duration_ms) VALUES ($id, $attempt, $atMs, $statusCode, $error, $durationMs)",
+    ),
+    whOutcome: db.query(
+      `UPDATE webhook_events SET status = $status, next_attempt_at_ms = $nextAttemptAtMs, locked_until_ms = NULL,
+        last_status_code = $statusCode, last_error = $error, delivered_at_ms = $deliveredAtMs WHERE id = $id`,
+    ),
+    whRecent: db.query<WebhookRow, [number, number]>("SELECT * FROM webhook_events WHERE event_type_id = ? ORDER BY id DESC LIMIT ?"),
+    whAttemptsOf: db.query<{ attempt: number; at_ms: number; status_code: number | null; error: string | null; duration_ms: number }, [number]>(
+      "SELECT * FROM webhook_attempts WHERE event_id = ? ORDER BY attempt",
+    ),
     idemGet: db.query<{ request_hash: string; reservation_uuid: string | null; status: number | null; response: string | null; created_at_ms: number }, [number, string]>(
       "SELECT request_hash, reservation_uuid, status, response, created_at_ms FROM idempotency_keys WHERE event_type_id = ? AND key = ?",
     ),
@@ -200,6 +230,40 @@ const isBusy = (error: unknown): boolean => {
   const code = (error as { code?: string } | null)?.code ?? "";
   return code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED");
 };
+
+interface WebhookRow {
+  id: number;
+  event_type_id: number;
+  reservation_uuid: string;
+  kind: OutboxEvent["kind"];
+  msg_id: string;
+  url: string;
+  payload: string;
+  status: WebhookDelivery["status"];
+  attempts: number;
+  next_attempt_at_ms: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at_ms: number | null;
+  created_at_ms: number;
+}
+
+const toDelivery = (r: WebhookRow): WebhookDelivery => ({
+  id: r.id,
+  eventTypeId: r.event_type_id,
+  reservationUuid: r.reservation_uuid,
+  kind: r.kind,
+  msgId: r.msg_id,
+  url: r.url,
+  payload: r.payload,
+  status: r.status,
+  attempts: r.attempts,
+  nextAttemptAtMs: r.next_attempt_at_ms,
+  lastStatusCode: r.last_status_code,
+  lastError: r.last_error,
+  deliveredAtMs: r.delivered_at_ms,
+  createdAtMs: r.created_at_ms,
+});
 
 /** Named parameters of a reservation row. */
 function rowParams(r: ReservationRecord) {
@@ -255,7 +319,9 @@ class SqliteStore implements Store {
 
   readonly eventTypes: Store["eventTypes"] = {
     create: async (input: NewEventType, nowIso: string) =>
-      this.cached(this.write(() => this.q.etInsert.get(input.tokenHash, input.overrideTokenHash, input.disabled ? 1 : 0, JSON.stringify(input.settings), nowIso, nowIso)))!,
+      this.cached(
+        this.write(() => this.q.etInsert.get(input.tokenHash, input.overrideTokenHash, input.disabled ? 1 : 0, JSON.stringify(input.settings), input.webhookSecret, nowIso, nowIso)),
+      )!,
     byId: async (id: number) => this.cached(this.q.etById.get(id)),
     byTokenHash: async (tokenHash: string) => {
       // The common case reads two integers; the full row only when the cached revision is stale.
@@ -273,7 +339,9 @@ class SqliteStore implements Store {
         if (!current) return null;
         const next = { ...toEventType(current), ...change };
         return this.cached(
-          this.q.etUpdate.get(next.tokenHash, next.overrideTokenHash, next.disabled ? 1 : 0, JSON.stringify(next.settings), nowIso, id),
+          this.q.etUpdate.get(
+            next.tokenHash, next.overrideTokenHash, next.disabled ? 1 : 0, JSON.stringify(next.settings), next.webhookSecret, next.webhookDisabledAtMs, nowIso, id,
+          ),
         );
       }),
     delete: async (id: number) => {
@@ -302,6 +370,7 @@ class SqliteStore implements Store {
           const decision = decide(holders, currentRow ? toReservation(currentRow) : null);
           if ("refuse" in decision) return { refused: decision.refuse };
           const record = decision.write;
+          for (const event of decision.events ?? []) this.q.whInsert.run({ ...event });
           if (currentRow) {
             const changed = this.q.rUpdate.run({ ...rowParams(record), expectedUpdatedAtMs: currentRow.updated_at_ms }).changes;
             if (changed !== 1) throw new Error("reservation changed inside its own transaction");
@@ -314,10 +383,11 @@ class SqliteStore implements Store {
           return { record };
       });
     },
-    save: async (record: ReservationRecord, expectedUpdatedAtMs: number) =>
+    save: async (record: ReservationRecord, expectedUpdatedAtMs: number, events: OutboxEvent[] = []) =>
       this.write(() => {
         const before = this.q.rByUuid.get(record.eventTypeId, record.uuid);
         const changed = this.q.rUpdate.run({ ...rowParams(record), expectedUpdatedAtMs }).changes === 1;
+        if (changed) for (const event of events) this.q.whInsert.run({ ...event });
         // Slot lists and configuration depend on seats only; a payment note leaves their caches alone.
         const seatsMoved = before !== null && (before.status !== record.status || before.start_ms !== record.startMs || before.end_ms !== record.endMs || before.held_until_ms !== record.heldUntilMs);
         if (changed && seatsMoved) this.q.etBump.run(record.eventTypeId);
@@ -346,6 +416,32 @@ class SqliteStore implements Store {
         for (const id of touched) this.q.etBump.run(id);
       });
     },
+  };
+
+  readonly webhooks: Store["webhooks"] = {
+    claimDue: async (nowMs, leaseMs, limit) => {
+      // A read first: an idle outbox (the usual case, polled every second) never takes the write lock.
+      if (this.q.whDue.all(nowMs, nowMs, 1).length === 0) return [];
+      return this.write(() => this.q.whDue.all(nowMs, nowMs, limit).map((row) => toDelivery(this.q.whLease.get(nowMs + leaseMs, row.id)!)));
+    },
+    recordAttempt: async (id, attempt, outcome) => {
+      this.write(() => {
+        this.q.whAttempt.run({ id, ...attempt });
+        this.q.whOutcome.run({
+          id,
+          status: outcome.status,
+          nextAttemptAtMs: outcome.status === "pending" ? outcome.nextAttemptAtMs : attempt.atMs,
+          statusCode: attempt.statusCode,
+          error: attempt.error,
+          deliveredAtMs: outcome.status === "delivered" ? attempt.atMs + attempt.durationMs : null,
+        });
+      });
+    },
+    recent: async (eventTypeId, limit) =>
+      this.q.whRecent.all(eventTypeId, limit).map((row) => ({
+        ...toDelivery(row),
+        attemptLog: this.q.whAttemptsOf.all(row.id).map((a) => ({ attempt: a.attempt, atMs: a.at_ms, statusCode: a.status_code, error: a.error, durationMs: a.duration_ms })),
+      })),
   };
 
   readonly idempotency: Store["idempotency"] = {

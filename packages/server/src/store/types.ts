@@ -10,15 +10,19 @@ export interface EventTypeRecord {
   tokenHash: string;
   overrideTokenHash: string;
   settings: EventTypeSettings;
+  /** `whsec_` secret the event type's webhooks are signed with. */
+  webhookSecret: string;
+  /** Set when the receiver answered 410 Gone: no more events are written until the URL is set again. */
+  webhookDisabledAtMs: number | null;
   createdAt: string;
   updatedAt: string;
 }
 
 /** What a new event type needs; id, revision and timestamps are the store's. */
-export type NewEventType = Pick<EventTypeRecord, "disabled" | "tokenHash" | "overrideTokenHash" | "settings">;
+export type NewEventType = Pick<EventTypeRecord, "disabled" | "tokenHash" | "overrideTokenHash" | "settings" | "webhookSecret">;
 
 /** Fields of an event type that an update may replace. */
-export type EventTypeChange = Partial<NewEventType>;
+export type EventTypeChange = Partial<NewEventType & Pick<EventTypeRecord, "webhookDisabledAtMs">>;
 
 /** The card payment of a reservation: what was asked of the provider, and what it answered. */
 export interface PaymentRecord {
@@ -73,8 +77,44 @@ export interface SeatClaim {
   idempotencyKey?: string;
 }
 
-/** A decision taken with the seats in view: write this reservation (new or changed), or refuse. */
-export type SeatDecision = { write: ReservationRecord } | { refuse: string };
+/** Kinds of webhook events (decisions.md). */
+export type WebhookKind = "reservation.created" | "reservation.rescheduled" | "reservation.cancelled";
+
+/** A webhook event to write in the same transaction as the change it reports. */
+export interface OutboxEvent {
+  eventTypeId: number;
+  reservationUuid: string;
+  kind: WebhookKind;
+  /** Standard Webhooks message id, the same for every attempt. */
+  msgId: string;
+  url: string;
+  /** The JSON body, signed byte for byte. */
+  payload: string;
+  createdAtMs: number;
+}
+
+/** An outbox event with its delivery state. */
+export interface WebhookDelivery extends OutboxEvent {
+  id: number;
+  status: "pending" | "delivered" | "failed";
+  attempts: number;
+  nextAttemptAtMs: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  deliveredAtMs: number | null;
+}
+
+/** One try at delivering an event. */
+export interface WebhookAttempt {
+  attempt: number;
+  atMs: number;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/** A decision taken with the seats in view: write this reservation (new or changed) and the events it causes, or refuse. */
+export type SeatDecision = { write: ReservationRecord; events?: OutboxEvent[] } | { refuse: string };
 
 /** Thrown when another writer holds the store beyond a short wait; nothing was written. */
 export class StoreBusyError extends Error {
@@ -139,9 +179,22 @@ export interface Store {
      * Replaces a reservation that takes no new seat (confirming a live hold, cancelling, recording a
      * payment) if nobody changed it since `expectedUpdatedAtMs`; false when someone did.
      */
-    save(record: ReservationRecord, expectedUpdatedAtMs: number): Promise<boolean>;
+    save(record: ReservationRecord, expectedUpdatedAtMs: number, events?: OutboxEvent[]): Promise<boolean>;
     /** Persists what time already decided (holds past their time become expired, stale ones cancelled) and forgets old idempotency keys. */
     sweep(nowMs: number): Promise<{ expired: number; cancelled: number }>;
+  };
+  readonly webhooks: {
+    /**
+     * Takes up to `limit` due events for delivery: pending, due, not leased by another worker, and
+     * with no earlier undelivered event of the same reservation (order per reservation). Leases them
+     * until `nowMs + leaseMs` and counts the attempt, in one write transaction, so two workers (even
+     * in two processes) never hold the same attempt.
+     */
+    claimDue(nowMs: number, leaseMs: number, limit: number): Promise<WebhookDelivery[]>;
+    /** Records an attempt and what follows: delivered, another try at `nextAttemptAtMs`, or failed. */
+    recordAttempt(id: number, attempt: WebhookAttempt, outcome: { status: "delivered" | "failed" } | { status: "pending"; nextAttemptAtMs: number }): Promise<void>;
+    /** The event type's most recent events, newest first, each with its attempts. */
+    recent(eventTypeId: number, limit: number): Promise<(WebhookDelivery & { attemptLog: WebhookAttempt[] })[]>;
   };
   readonly idempotency: {
     /** Registers a keyed request, or tells how an earlier one with the same key stands. */

@@ -3,7 +3,7 @@ import type { AppContext } from "../../context.ts";
 import { ApiError } from "../../http/errors.ts";
 import { ok, done } from "../../http/envelope.ts";
 import { bearerToken, hashToken, sameSecret } from "../../http/tokens.ts";
-import { EventTypeCreate, EventTypePatch, RegenerateTokenBody, ReservationListQuery } from "./model.ts";
+import { DeliveriesQuery, EventTypeCreate, EventTypePatch, RegenerateTokenBody, ReservationListQuery } from "./model.ts";
 import { AdminService } from "./service.ts";
 
 const ADMIN_HINT = "Send Authorization: Bearer <admin key>, the BOOKING_ADMIN_KEY the server was started with.";
@@ -15,7 +15,7 @@ const ADMIN_HINT = "Send Authorization: Bearer <admin key>, the BOOKING_ADMIN_KE
 export const adminRoutes = (ctx: AppContext) => {
   const adminKey = ctx.config.adminKey;
   if (!adminKey) return new Elysia();
-  const admin = new AdminService(ctx.store, () => ctx.clock.now());
+  const admin = new AdminService(ctx.store, () => ctx.clock.now(), { allowPrivateWebhooks: ctx.config.webhooks.allowPrivateAddresses });
   const idOf = (raw: string): number => {
     if (!/^\d{1,12}$/.test(raw)) throw new ApiError("not_found", `No event type with id ${raw.slice(0, 40)}.`);
     return Number(raw);
@@ -45,6 +45,10 @@ export const adminRoutes = (ctx: AppContext) => {
         context.body ??= {};
       },
       body: RegenerateTokenBody,
+    })
+    .post("/event-types/:id/webhook-secret", async ({ params }) => ok(await admin.rotateWebhookSecret(idOf(params.id))))
+    .get("/event-types/:id/webhook-deliveries", async ({ params, query }) => ok(await admin.webhookDeliveries(idOf(params.id), query.limit ?? 50)), {
+      query: DeliveriesQuery,
     })
     .get("/event-types/:id/reservations", async ({ params, query }) => ok(await admin.reservations(idOf(params.id), query)), {
       query: ReservationListQuery,

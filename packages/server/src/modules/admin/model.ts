@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import { t } from "elysia";
 import { EventTypeCreate, EventTypePatch, RESERVATION_STATUSES } from "@booking/wire";
 
 export { EventTypeCreate, EventTypePatch };
@@ -16,3 +17,6 @@ export const RegenerateTokenBody = Type.Object(
   { kind: Type.Optional(Type.Union([Type.Literal("api"), Type.Literal("override")])) },
   { additionalProperties: false },
 );
+
+/** Query of the webhook delivery list. */
+export const DeliveriesQuery = Type.Object({ limit: Type.Optional(t.Numeric({ minimum: 1, maximum: 500, multipleOf: 1 })) }, { additionalProperties: true });

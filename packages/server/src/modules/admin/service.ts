@@ -2,13 +2,23 @@ import { DateTime } from "luxon";
 import { WEEKDAYS, type EventTypeCreate, type EventTypePatch, type TimeRange } from "@booking/wire";
 import { DEFAULT_SETTINGS, type CustomFieldDefinition, type EventTypeSettings } from "../../domain/event-type.ts";
 import { addError, ApiError, ValidationFailed } from "../../http/errors.ts";
-import { hashToken, newToken } from "../../http/tokens.ts";
+import { hashToken, newToken, newWebhookSecret } from "../../http/tokens.ts";
 import type { EventTypeRecord, ReservationRecord, Store } from "../../store/types.ts";
 import { statusAt } from "../../domain/reservation.ts";
 import { canonicalZone, utc } from "../../lib/time.ts";
+import { webhookUrlProblem } from "../webhooks/address.ts";
 
 /** The organizer's view of an event type: settings and state, never token hashes. */
-export type EventTypeView = EventTypeSettings & { id: number; disabled: boolean; createdAt: string; updatedAt: string };
+export type EventTypeView = EventTypeSettings & {
+  id: number;
+  disabled: boolean;
+  /** The `whsec_` secret to verify this event type's webhooks with. */
+  webhookSecret: string;
+  /** When the receiver answered 410 Gone; events resume once `webhookUrl` is set again. */
+  webhookDisabledAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
 
 /** Answer of create and token regeneration: the plain tokens, shown this once. */
 export interface IssuedTokens {
@@ -24,7 +34,11 @@ const CSS_COLOR = /^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,30}|(rgb|rgba|hsl|hsla|oklch|o
 
 /** Organizer operations on event types, shared by the admin API and (later) other organizer channels. */
 export class AdminService {
-  constructor(private readonly store: Store, private readonly now: () => number) {}
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number,
+    private readonly options: { allowPrivateWebhooks: boolean } = { allowPrivateWebhooks: true },
+  ) {}
 
   async list(): Promise<EventTypeView[]> {
     return (await this.store.eventTypes.list()).map(viewOf);
@@ -36,11 +50,11 @@ export class AdminService {
 
   async create(input: EventTypeCreate): Promise<EventTypeView & Required<Omit<IssuedTokens, "id">>> {
     const { disabled, ...changes } = input;
-    const settings = resolveSettings({ ...DEFAULT_SETTINGS, title: input.title }, changes);
+    const settings = resolveSettings({ ...DEFAULT_SETTINGS, title: input.title }, changes, this.options.allowPrivateWebhooks);
     const token = newToken("bk_");
     const overrideToken = newToken("bko_");
     const record = await this.store.eventTypes.create(
-      { disabled: disabled ?? false, tokenHash: hashToken(token), overrideTokenHash: hashToken(overrideToken), settings },
+      { disabled: disabled ?? false, tokenHash: hashToken(token), overrideTokenHash: hashToken(overrideToken), settings, webhookSecret: newWebhookSecret() },
       new Date(this.now()).toISOString(),
     );
     return { ...viewOf(record), token, overrideToken };
@@ -49,8 +63,17 @@ export class AdminService {
   async update(id: number, patch: EventTypePatch): Promise<EventTypeView> {
     const current = await this.existing(id);
     const { disabled, ...changes } = patch;
-    const settings = resolveSettings(current.settings, changes);
-    const updated = await this.store.eventTypes.update(id, { settings, ...(disabled === undefined ? {} : { disabled }) }, new Date(this.now()).toISOString());
+    const settings = resolveSettings(current.settings, changes, this.options.allowPrivateWebhooks);
+    const updated = await this.store.eventTypes.update(
+      id,
+      {
+        settings,
+        ...(disabled === undefined ? {} : { disabled }),
+        // Setting the URL again (even to the same one) resumes an endpoint that answered 410.
+        ...(changes.webhookUrl !== undefined ? { webhookDisabledAtMs: null } : {}),
+      },
+      new Date(this.now()).toISOString(),
+    );
     if (!updated) throw notFound(id);
     return viewOf(updated);
   }
@@ -64,6 +87,34 @@ export class AdminService {
 
   async delete(id: number): Promise<void> {
     if (!(await this.store.eventTypes.delete(id))) throw notFound(id);
+  }
+
+  /** Issues a new webhook signing secret; events signed from now on use it. */
+  async rotateWebhookSecret(id: number): Promise<{ id: number; webhookSecret: string }> {
+    await this.existing(id);
+    const webhookSecret = newWebhookSecret();
+    await this.store.eventTypes.update(id, { webhookSecret }, new Date(this.now()).toISOString());
+    return { id, webhookSecret };
+  }
+
+  /** The most recent webhook events with their delivery state and attempts, newest first. */
+  async webhookDeliveries(id: number, limit: number) {
+    await this.existing(id);
+    return (await this.store.webhooks.recent(id, limit)).map((d) => ({
+      id: d.id,
+      webhookId: d.msgId,
+      kind: d.kind,
+      reservationUuid: d.reservationUuid,
+      url: d.url,
+      status: d.status,
+      attempts: d.attempts,
+      nextAttemptAt: d.status === "pending" ? utc(d.nextAttemptAtMs) : null,
+      lastStatusCode: d.lastStatusCode,
+      lastError: d.lastError,
+      deliveredAt: d.deliveredAtMs === null ? null : utc(d.deliveredAtMs),
+      createdAt: utc(d.createdAtMs),
+      attemptLog: d.attemptLog.map((a) => ({ attempt: a.attempt, at: utc(a.atMs), statusCode: a.statusCode, error: a.error, durationMs: a.durationMs })),
+    }));
   }
 
   /** Issues a new API token (or override token); the old one stops working at once. */
@@ -138,7 +189,15 @@ const STORED_AS: Record<ReservationRecord["status"], ReservationRecord["status"]
 const notFound = (id: number) => new ApiError("not_found", `No event type with id ${id}.`);
 
 function viewOf(r: EventTypeRecord): EventTypeView {
-  return { id: r.id, ...r.settings, disabled: r.disabled, createdAt: r.createdAt, updatedAt: r.updatedAt };
+  return {
+    id: r.id,
+    ...r.settings,
+    disabled: r.disabled,
+    webhookSecret: r.webhookSecret,
+    webhookDisabledAt: r.webhookDisabledAtMs === null ? null : utc(r.webhookDisabledAtMs),
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  };
 }
 
 /**
@@ -146,7 +205,7 @@ function viewOf(r: EventTypeRecord): EventTypeView {
  * merge one level deep so a change of `theme.mode` keeps the colours. Rules a schema cannot say
  * (real zones and dates, ordered ranges, unique names) are checked here, all at once.
  */
-export function resolveSettings(base: EventTypeSettings, change: Omit<EventTypePatch, "disabled">): EventTypeSettings {
+export function resolveSettings(base: EventTypeSettings, change: Omit<EventTypePatch, "disabled">, allowPrivateWebhooks = true): EventTypeSettings {
   const errors: Record<string, string[]> = {};
   const next: EventTypeSettings = {
     ...base,
@@ -172,7 +231,8 @@ export function resolveSettings(base: EventTypeSettings, change: Omit<EventTypeP
   });
   if (new Set(next.locations.map((l) => l.type)).size !== next.locations.length) addError(errors, "locations", "Each location type may appear once.");
   if (next.locations.length === 0) addError(errors, "locations", "Enable at least one location.");
-  if (next.webhookUrl !== null && !isHttpUrl(next.webhookUrl)) addError(errors, "webhookUrl", "Expected an http(s) URL.");
+  const webhookProblem = next.webhookUrl === null ? null : webhookUrlProblem(next.webhookUrl, allowPrivateWebhooks);
+  if (webhookProblem) addError(errors, "webhookUrl", webhookProblem);
   if (next.profileImage !== null && next.profileImage !== "" && !isHttpUrl(next.profileImage)) addError(errors, "profileImage", "Expected an http(s) URL.");
   try {
     Intl.getCanonicalLocales(next.locale.preset);

@@ -7,6 +7,7 @@ import { ApiError, BusinessFailure, ValidationFailed } from "../../http/errors.t
 import { hashToken } from "../../http/tokens.ts";
 import { StoreBusyError, type EventTypeRecord, type ReservationRecord, type SeatDecision, type SeatHolder, type Store } from "../../store/types.ts";
 import type { PaymentService } from "../payments/service.ts";
+import { webhookEvents } from "../webhooks/events.ts";
 import { checkConfirmInput, checkReservationInput, slotTimes } from "./validate.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -71,8 +72,10 @@ export class ReservationService {
       createdAtMs: nowMs,
       updatedAtMs: nowMs,
     };
+    // A hold is not a reservation yet: only a confirmed booking is announced.
+    const events = mode === "confirm" ? webhookEvents(eventType, "reservation.created", record, nowMs) : [];
     const written = await this.claim(eventType, record.startMs, record.endMs, nowMs, undefined, idempotencyKey, (holders) =>
-      seatsLeft(s, record.startMs, record.endMs, holders) > 0 ? { write: record } : { refuse: "slot_unavailable" },
+      seatsLeft(s, record.startMs, record.endMs, holders) > 0 ? { write: record, events } : { refuse: "slot_unavailable" },
     );
     return resultOf(written, mode === "confirm");
   }
@@ -95,19 +98,18 @@ export class ReservationService {
       if (now === "confirmed") return { write: current };
       if (now === "cancelled") return { refuse: "reservation_finished" };
       if (now === "expired" && !this.stillBookable(s, current, holders, nowMs)) return { refuse: "reservation_finished" };
-      return {
-        write: {
-          ...current,
-          ...changes,
-          // A payment recorded meanwhile (by the webhook) is kept.
-          payment: current.payment,
-          status: "confirmed",
-          heldUntilMs: null,
-          meetLink: current.meetLink ?? this.meetLinkFor(current.location?.type),
-          confirmedAtMs: nowMs,
-          updatedAtMs: stamp(current, nowMs),
-        },
+      const confirmed: ReservationRecord = {
+        ...current,
+        ...changes,
+        // A payment recorded meanwhile (by the webhook) is kept.
+        payment: current.payment,
+        status: "confirmed",
+        heldUntilMs: null,
+        meetLink: current.meetLink ?? this.meetLinkFor(current.location?.type),
+        confirmedAtMs: nowMs,
+        updatedAtMs: stamp(current, nowMs),
       };
+      return { write: confirmed, events: webhookEvents(eventType, "reservation.created", confirmed, nowMs) };
     });
     return resultOf(written, true);
   }
@@ -154,7 +156,10 @@ export class ReservationService {
       const now = current ? statusAt(current, nowMs) : "cancelled";
       if (!current || (now !== "held" && now !== "confirmed")) return { refuse: "reservation_finished" };
       if (seatsLeft(s, startMs, endMs, holders) < 1) return { refuse: "slot_unavailable" };
-      return { write: { ...current, startMs, endMs, timezone: times!.timezone ?? current.timezone, updatedAtMs: stamp(current, nowMs) } };
+      const moved: ReservationRecord = { ...current, startMs, endMs, timezone: times!.timezone ?? current.timezone, updatedAtMs: stamp(current, nowMs) };
+      // Moving a hold changes nothing anyone was told about.
+      const events = now === "confirmed" ? webhookEvents(eventType, "reservation.rescheduled", moved, nowMs, current) : [];
+      return { write: moved, events };
     });
     return resultOf(written);
   }
@@ -179,8 +184,10 @@ export class ReservationService {
         }
       }
       const cancelled: ReservationRecord = { ...r, status: "cancelled", cancelledAtMs: nowMs, updatedAtMs: stamp(r, nowMs) };
+      // A hold let go was never a reservation: nothing to announce.
+      const events = status === "confirmed" ? webhookEvents(eventType, "reservation.cancelled", cancelled, nowMs) : [];
       try {
-        if (await this.store.reservations.save(cancelled, r.updatedAtMs)) return "The reservation is cancelled.";
+        if (await this.store.reservations.save(cancelled, r.updatedAtMs, events)) return "The reservation is cancelled.";
       } catch (error) {
         if (error instanceof StoreBusyError) throw failure("slot_locked", "The reservation is being changed by another request; try again.");
         throw error;

@@ -1,0 +1,51 @@
+import { utc } from "../../lib/time.ts";
+import type { EventTypeRecord, OutboxEvent, ReservationRecord, WebhookKind } from "../../store/types.ts";
+
+/**
+ * The webhook events a reservation change causes, ready to be written in the same transaction as
+ * the change: none when the event type has no webhook URL or its receiver asked to stop (410).
+ * Payload as decisions.md fixes it: `{ type, timestamp, data: { reservation fields, eventType } }`.
+ */
+export function webhookEvents(
+  eventType: EventTypeRecord,
+  kind: WebhookKind,
+  r: ReservationRecord,
+  nowMs: number,
+  previous?: { startMs: number; endMs: number },
+): OutboxEvent[] {
+  const url = eventType.settings.webhookUrl;
+  if (!url || eventType.webhookDisabledAtMs !== null) return [];
+  const fields = new Map(eventType.settings.customFields.map((f) => [f.uuid, f]));
+  const data = {
+    uuid: r.uuid,
+    status: r.status,
+    start: utc(r.startMs),
+    end: utc(r.endMs),
+    ...(previous ? { previousStart: utc(previous.startMs), previousEnd: utc(previous.endMs) } : {}),
+    timezone: r.timezone,
+    email: r.email,
+    firstname: r.firstname,
+    lastname: r.lastname,
+    phone: r.phone,
+    location: r.location,
+    guests: r.guests,
+    customFields: r.customFields.map((v) => ({ uuid: v.uuid, name: fields.get(v.uuid)?.name ?? null, label: fields.get(v.uuid)?.label ?? null, value: v.value })),
+    meetLink: r.meetLink,
+    payment: r.payment && { status: r.payment.status, amount: r.payment.amount, currency: r.payment.currency, paymentIntentId: r.payment.intentId },
+    createdAt: utc(r.createdAtMs),
+    confirmedAt: r.confirmedAtMs === null ? null : utc(r.confirmedAtMs),
+    cancelledAt: r.cancelledAtMs === null ? null : utc(r.cancelledAtMs),
+    eventType: { id: eventType.id, title: eventType.settings.title },
+  };
+  return [
+    {
+      eventTypeId: eventType.id,
+      reservationUuid: r.uuid,
+      kind,
+      msgId: `msg_${crypto.randomUUID().replaceAll("-", "")}`,
+      url,
+      payload: JSON.stringify({ type: kind, timestamp: utc(nowMs), data }),
+      createdAtMs: nowMs,
+    },
+  ];
+}
