@@ -199,6 +199,87 @@ describe("the admin CLI against a running server", () => {
     expect(none.stdout.trim()).toBe("No reservations in this range.");
   });
 
+  it("sets the webhook URL, printing the signing secret, and removes it with none", async () => {
+    const r = await cli("webhook", id, "https://hooks.example.com/booking");
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`Event type #${id} sends its webhook events to https://hooks.example.com/booking.`);
+    const secret = /Signing secret: (whsec_\S+)/.exec(r.stdout)![1]!;
+    expect(r.stdout).toContain("standardwebhooks");
+    const shown = await cli("show", id);
+    expect(shown.stdout).toMatch(/Webhook:\s+https:\/\/hooks\.example\.com\/booking\n\s+secret whsec_/);
+    expect(shown.stdout).toContain(secret);
+    expect(shown.stdout).not.toContain("410 Gone");
+
+    const off = await cli("webhook", id, "none", "--json");
+    expect(off.code).toBe(0);
+    expect(JSON.parse(off.stdout)).toMatchObject({ webhookUrl: null, webhookSecret: secret, webhookDisabledAt: null });
+    expect((await cli("webhook", id, "none")).stdout).toContain("no webhook URL now");
+    expect((await cli("show", id)).stdout).toMatch(/Webhook:\s+none\n/);
+
+    const bad = await cli("webhook", id, "ftp://example.com/hook");
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("webhookUrl: Expected an http(s) URL.");
+    expect((await cli("webhook", id)).code).toBe(2);
+  });
+
+  it("shows a webhook the receiver stopped with 410, and setting the URL again resumes it", async () => {
+    const store = openSqliteStore(join(dir, "booking.sqlite"));
+    await store.eventTypes.update(Number(id), { webhookDisabledAtMs: Date.parse("2026-01-02T03:04:05Z") }, new Date().toISOString());
+    await store.close();
+    expect((await cli("show", id)).stdout).toMatch(/disabled since 2026-01-02T03:04:05(\.000)?Z: the receiver answered 410 Gone/);
+
+    const r = await cli("webhook", id, "https://hooks.example.com/booking");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("answered 410 Gone; events are sent again.");
+    expect(JSON.parse((await cli("show", id, "--json")).stdout).webhookDisabledAt).toBeNull();
+  });
+
+  it("rotates the webhook secret, printing the new one", async () => {
+    const before = JSON.parse((await cli("show", id, "--json")).stdout).webhookSecret;
+    const r = await cli("webhook-secret", id);
+    expect(r.code).toBe(0);
+    const fresh = /^\s+(whsec_\S+)$/m.exec(r.stdout)![1]!;
+    expect(fresh).not.toBe(before);
+    expect(r.stdout).toContain("Update the receiver");
+    expect(JSON.parse((await cli("show", id, "--json")).stdout).webhookSecret).toBe(fresh);
+    const json = JSON.parse((await cli("webhook-secret", id, "--json")).stdout);
+    expect(json).toEqual({ id: Number(id), webhookSecret: expect.stringMatching(/^whsec_/) });
+    expect(json.webhookSecret).not.toBe(fresh);
+  });
+
+  it("lists webhook deliveries of a booking made through the public API", async () => {
+    const created = JSON.parse((await cli("create", "--title", "Hooked", "--json")).stdout);
+    const hookId = String(created.id);
+    expect((await cli("deliveries", hookId)).stdout).toContain(`No webhook events for event type #${hookId} yet`);
+    // Nothing listens on this port: the server's worker gets no answer, so the event stays pending or fails.
+    expect((await cli("webhook", hookId, `http://127.0.0.1:${await freePort()}/hook`)).code).toBe(0);
+
+    const from = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const until = new Date(Date.now() + 8 * 86_400_000).toISOString().slice(0, 10);
+    const auth = { authorization: `Bearer ${created.token}` };
+    const slots = (await (await fetch(`${base}/time-slots?from=${from}&until=${until}`, { headers: auth })).json()) as { data: { start: string; end: string }[] };
+    const booked = await fetch(`${base}/reservations`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ start: slots.data[0]!.start, end: slots.data[0]!.end, email: "hooked@example.com" }),
+    });
+    expect(booked.status).toBe(200);
+    const uuid = ((await booked.json()) as { data: { uuid: string } }).data.uuid;
+
+    const r = await cli("deliveries", hookId);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^TIME\s+KIND\s+RESERVATION\s+STATUS\s+ATTEMPTS\s+LAST$/m);
+    expect(r.stdout).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2}T\\S+\\s+reservation\\.created\\s+${uuid}\\s+(pending|failed)\\b`, "m"));
+
+    const json = JSON.parse((await cli("deliveries", hookId, "--limit", "1", "--json")).stdout);
+    expect(json).toHaveLength(1);
+    expect(json[0]).toMatchObject({ kind: "reservation.created", reservationUuid: uuid, status: expect.stringMatching(/^(pending|failed)$/) });
+    expect((await cli("deliveries", hookId, "--limit", "1")).stdout).toContain("The 1 most recent; --limit shows more.");
+    expect((await cli("deliveries", hookId, "--limit", "0")).code).toBe(2);
+    expect((await cli("delete", hookId)).code).toBe(0);
+  });
+
   it("prints the server's validation errors to stderr and exits 1", async () => {
     const r = await cli("hours", id, "--day", "monday", "--ranges", "17:00-09:00");
     expect(r.code).toBe(1);
@@ -250,7 +331,7 @@ describe("the admin CLI against a running server", () => {
     const r = await cli("help");
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Usage: npm run admin -- <command>/);
-    for (const command of ["list", "show <id>", "create --title", "update <id>", "disable <id>", "delete <id>", "token <id>", "hours <id>", "close <id>", "open-day <id>", "reservations <id>"]) {
+    for (const command of ["list", "show <id>", "create --title", "update <id>", "disable <id>", "delete <id>", "token <id>", "hours <id>", "close <id>", "open-day <id>", "reservations <id>", "webhook <id>", "webhook-secret <id>", "deliveries <id>"]) {
       expect(r.stdout).toContain(command);
     }
   });

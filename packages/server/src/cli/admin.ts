@@ -7,6 +7,10 @@
  * deployed server alike and never touches the database itself. Output is text for people;
  * `--json` prints the answer's data as the API sent it. Exit codes: 0 done, 1 the server refused or
  * could not be reached, 2 the command line itself is wrong.
+ *
+ * Webhooks: `webhook` sets the URL and prints the `whsec_` signing secret receivers verify with
+ * (Standard Webhooks headers, e.g. the standardwebhooks package), `webhook-secret` rotates it and
+ * `deliveries` lists recent events with their delivery attempts.
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -32,6 +36,10 @@ Commands:
   reservations <id> --from D --until D [--status S] [--timezone Z]
                                      List reservations in a range of days;
                                        S is ${RESERVATION_STATUSES.join(", ")}
+  webhook <id> URL|none              Set the webhook URL (and print the signing secret) or remove it;
+                                       setting it again resumes an endpoint that answered 410 Gone
+  webhook-secret <id>                Issue a new webhook signing secret; receivers must switch to it
+  deliveries <id> [--limit N]        Recent webhook events, newest first, with their delivery state
   help                               Show this text
 
 Settings (create and update):
@@ -71,12 +79,13 @@ const OPTIONS = {
   from: { type: "string" },
   until: { type: "string" },
   status: { type: "string" },
+  limit: { type: "string" },
 } as const;
 type Flags = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
 
 const SETTINGS = ["title", "description", "timezone", "duration", "interval", "seats", "hold", "notice", "horizon", "price", "currency", "account", "webhook", "file"];
-/** Flags each command accepts besides --url, --key, --json and --help. */
-const COMMANDS: Record<string, { ids: number; flags: string[] }> = {
+/** Flags each command accepts besides --url, --key, --json and --help; `value` names a second argument after the id. */
+const COMMANDS: Record<string, { ids: number; flags: string[]; value?: string }> = {
   list: { ids: 0, flags: [] },
   show: { ids: 1, flags: [] },
   create: { ids: 0, flags: SETTINGS },
@@ -89,6 +98,9 @@ const COMMANDS: Record<string, { ids: number; flags: string[] }> = {
   close: { ids: 1, flags: ["date"] },
   "open-day": { ids: 1, flags: ["date", "ranges"] },
   reservations: { ids: 1, flags: ["from", "until", "status", "timezone"] },
+  webhook: { ids: 1, flags: [], value: "a webhook URL (or none)" },
+  "webhook-secret": { ids: 1, flags: [] },
+  deliveries: { ids: 1, flags: ["limit"] },
   help: { ids: 0, flags: [] },
 };
 const NUMBER_FLAGS = { duration: "durationMinutes", interval: "slotIntervalMinutes", seats: "seats", hold: "holdMinutes", notice: "minNoticeMinutes", horizon: "horizonDays" } as const;
@@ -116,7 +128,9 @@ async function main(argv: string[]): Promise<number> {
     if (!spec) throw new UsageError(`Unknown command "${command}".`);
     const stray = Object.keys(flags).filter((f) => !["url", "key", "json"].includes(f) && !spec.flags.includes(f));
     if (stray.length > 0) throw new UsageError(`${command} does not take --${stray.join(", --")}.`);
-    if (args.length !== spec.ids) throw new UsageError(spec.ids ? `${command} takes one event type id.` : `${command} takes no arguments.`);
+    if (args.length !== spec.ids + (spec.value ? 1 : 0)) {
+      throw new UsageError(spec.value ? `${command} takes an event type id and ${spec.value}.` : spec.ids ? `${command} takes one event type id.` : `${command} takes no arguments.`);
+    }
     const id = args[0];
     if (id !== undefined && !/^\d+$/.test(id)) throw new UsageError(`An event type id is a number, got "${id}".`);
     const api = client(flags);
@@ -192,6 +206,34 @@ async function main(argv: string[]): Promise<number> {
         if (flags.timezone !== undefined) query.set("timezone", flags.timezone);
         const rows = await api<ReservationRow[]>("GET", `/admin/event-types/${id}/reservations?${query}`);
         out(rows, () => reservationsText(rows));
+        break;
+      }
+      case "webhook": {
+        const url = args[1]!;
+        const before = await api<EventTypeView>("GET", `/admin/event-types/${id}`);
+        const et = await api<EventTypeView>("PATCH", `/admin/event-types/${id}`, { webhookUrl: url === "none" ? null : url });
+        out(et, () => webhookSetText(et, before));
+        break;
+      }
+      case "webhook-secret": {
+        const rotated = await api<{ id: number; webhookSecret: string }>("POST", `/admin/event-types/${id}/webhook-secret`);
+        out(rotated, () =>
+          [
+            `New webhook signing secret for event type #${rotated.id}:`,
+            "",
+            `  ${rotated.webhookSecret}`,
+            "",
+            "Update the receiver now: every delivery from here on, retries of earlier events included, is signed with it",
+            "and the previous secret no longer verifies.",
+          ].join("\n"),
+        );
+        break;
+      }
+      case "deliveries": {
+        const limit = flags.limit ?? "50";
+        if (!/^\d{1,3}$/.test(limit) || Number(limit) < 1 || Number(limit) > 500) throw new UsageError(`--limit takes a whole number from 1 to 500, got "${limit}".`);
+        const rows = await api<DeliveryRow[]>("GET", `/admin/event-types/${id}/webhook-deliveries?limit=${Number(limit)}`);
+        out(rows, () => deliveriesText(rows, Number(id), Number(limit)));
         break;
       }
     }
@@ -374,7 +416,7 @@ function showText(et: EventTypeView): string {
     `Meetings:      ${et.durationMinutes} min, a slot every ${et.slotIntervalMinutes} min, ${et.seats} seat${et.seats === 1 ? "" : "s"}, held ${et.holdMinutes} min while booking`,
     `Booking:       at least ${et.minNoticeMinutes} min ahead, up to ${et.horizonDays} days ahead`,
     `Payment:       ${et.payment ? `${priceText(et.payment)} to ${et.payment.providerAccountId}` : "free"}`,
-    `Webhook:       ${et.webhookUrl ?? "none"}`,
+    ...webhookLines(et),
     `Locations:     ${et.locations.map((l) => (l.value ? `${l.type} (${l.value})` : l.type)).join(", ")}`,
     `Custom fields: ${et.customFields.length === 0 ? "none" : et.customFields.map((f) => `${f.name} (${f.type}${f.required ? ", required" : ""})`).join(", ")}`,
     weeklyText(et),
@@ -410,6 +452,60 @@ function reservationsText(rows: ReservationRow[]): string {
     ["START", "END", "STATUS", "NAME", "EMAIL", "UUID"],
     ...rows.map((r) => [r.start, r.end, r.status, `${r.firstname} ${r.lastname}`.trim() || "-", r.email, r.uuid]),
   ]);
+}
+
+function webhookLines(et: EventTypeView): string[] {
+  return [
+    `Webhook:       ${et.webhookUrl ?? "none"}`,
+    ...(et.webhookDisabledAt ? [`               disabled since ${et.webhookDisabledAt}: the receiver answered 410 Gone; set the URL again to resume`] : []),
+    `               secret ${et.webhookSecret}`,
+  ];
+}
+
+/** What `webhook` did, with the secret and how receivers use it when a URL is set. */
+function webhookSetText(et: EventTypeView, before: EventTypeView): string {
+  if (et.webhookUrl === null) return `Event type #${et.id} has no webhook URL now: no webhook events are sent.`;
+  const lines = [`Event type #${et.id} sends its webhook events to ${et.webhookUrl}.`];
+  if (before.webhookDisabledAt) lines.push(`It had stopped at ${before.webhookDisabledAt} after the receiver answered 410 Gone; events are sent again.`);
+  lines.push(
+    "",
+    `  Signing secret: ${et.webhookSecret}`,
+    "",
+    "Receivers verify the webhook-id, webhook-timestamp and webhook-signature headers of each request with this",
+    'secret (the Standard Webhooks scheme), e.g. with the standardwebhooks package: new Webhook(secret).verify(body, headers).',
+    "Rotate it with: npm run admin -- webhook-secret " + et.id,
+  );
+  return lines.join("\n");
+}
+
+interface DeliveryRow {
+  kind: string;
+  reservationUuid: string;
+  status: string;
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: string;
+}
+
+/** The last attempt's outcome: "HTTP 200", "HTTP 500", "unreachable: ...", or "-" before the first. */
+function lastOutcome(d: DeliveryRow): string {
+  const parts = [];
+  if (d.lastStatusCode !== null && d.lastError !== `HTTP ${d.lastStatusCode}`) parts.push(`HTTP ${d.lastStatusCode}`);
+  if (d.lastError) parts.push(d.lastError);
+  return parts.join(": ") || "-";
+}
+
+const toSecond = (iso: string): string => iso.replace(/\.\d+Z$/, "Z");
+
+function deliveriesText(rows: DeliveryRow[], id: number, limit: number): string {
+  if (rows.length === 0) return `No webhook events for event type #${id} yet; bookings cause them once it has a webhook URL (npm run admin -- webhook ${id} URL).`;
+  const text = table([
+    ["TIME", "KIND", "RESERVATION", "STATUS", "ATTEMPTS", "LAST"],
+    ...rows.map((d) => [toSecond(d.createdAt), d.kind, d.reservationUuid, d.status === "pending" && d.nextAttemptAt ? `pending, next ${toSecond(d.nextAttemptAt)}` : d.status, String(d.attempts), lastOutcome(d)]),
+  ]);
+  return rows.length === limit ? `${text}\n\nThe ${limit} most recent; --limit shows more.` : text;
 }
 
 main(process.argv.slice(2)).then(

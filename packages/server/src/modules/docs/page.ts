@@ -85,7 +85,7 @@ tr:target{outline:2px solid var(--accent)}
 <body>
 <h1>Booking API reference</h1>
 <p>Version 1. Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1). Every route is also served under ${code(aliasPrefix)}.</p>
-<nav><ul>${OPERATIONS.map((op) => `<li><a href="#${op.operationId}">${op.method.toUpperCase()} ${escape(op.path)}</a> — ${escape(op.summary)}</li>`).join("")}<li><a href="#states">Reservation states</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Headers, limits and versions</a></li></ul></nav>
+<nav><ul>${OPERATIONS.map((op) => `<li><a href="#${op.operationId}">${op.method.toUpperCase()} ${escape(op.path)}</a> — ${escape(op.summary)}</li>`).join("")}<li><a href="#states">Reservation states</a></li><li><a href="#webhooks">Webhooks</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Headers, limits and versions</a></li></ul></nav>
 <h2>Conventions</h2>
 <p>Requests and responses are JSON. A success is <code>{"success": true, "data": …}</code>; a business outcome such as a taken slot is HTTP 200 with <code>success: false</code> and a <code>code</code>. Every error is JSON with <code>success</code>, <code>status</code>, <code>code</code>, <code>message</code>, <code>hint</code> and <code>docs</code>; a 422 adds <code>errors</code>, messages keyed by field.</p>
 <p>Authenticate with the event type's API token: <code>Authorization: Bearer &lt;token&gt;</code>. The token acts on exactly one event type.</p>
@@ -108,6 +108,9 @@ ${ops}
 <tr><td>held, expired, confirmed</td><td>DELETE (cancel)</td><td>cancelled, seat free at once; confirmed within the cancel notice: 403 <code>forbidden</code> without the override token; after the meeting ended: <code>reservation_finished</code></td></tr>
 <tr><td>cancelled</td><td>DELETE (cancel)</td><td>success again, nothing changes</td></tr>
 </tbody></table>
+<h2 id="webhooks">Webhooks</h2>
+<p>When an event type has a webhook URL, the service POSTs <code>reservation.created</code> (a reservation becomes confirmed), <code>reservation.rescheduled</code> and <code>reservation.cancelled</code> to it; a hold that is never confirmed sends nothing. The body is <code>{"type", "timestamp", "data": {reservation fields, "eventType": {"id", "title"}}}</code>.</p>
+<p>Requests are signed per Standard Webhooks: <code>webhook-id</code> (the same on every retry), <code>webhook-timestamp</code> and <code>webhook-signature</code>, with the event type's <code>whsec_</code> secret. Only a 2xx answer counts; retries follow after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (or later if a 429 or 503 carries <code>Retry-After</code>), then the event is marked failed. A 410 stops the endpoint. Events of one reservation arrive in order; delivery is at least once, so deduplicate by <code>webhook-id</code>.</p>
 <h2 id="errors">Errors</h2>
 <table><thead><tr><th>HTTP</th><th>Code</th><th>When</th></tr></thead><tbody>${errors}</tbody></table>
 <h2 id="limits">Headers, limits and versions</h2>
