@@ -9,6 +9,8 @@ export interface ServerProcess {
   /** Everything it printed so far, stdout and stderr. */
   output(): string;
   stop(): Promise<void>;
+  /** Sends `signal` (SIGKILL: a crash, no shutdown code runs) and resolves once the process is gone. */
+  kill(signal: NodeJS.Signals): Promise<void>;
 }
 
 /**
@@ -45,6 +47,10 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
         await proc.exited;
         throw new Error("the server did not stop within 8 s of SIGTERM");
       }
+    },
+    kill: async (signal) => {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
+      await proc.exited;
     },
   };
 }

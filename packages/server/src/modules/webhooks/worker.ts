@@ -61,6 +61,10 @@ export class WebhookWorker {
     const startedAt = this.clock.now();
     const attempt = { attempt: d.attempts, atMs: startedAt };
     if (!eventType) return this.store.webhooks.recordAttempt(d.id, { ...attempt, statusCode: null, error: "event type deleted", durationMs: 0 }, { status: "failed" });
+    if (eventType.webhookDisabledAtMs !== null && eventType.settings.webhookUrl === d.url) {
+      // The endpoint answered 410 to an earlier event: its queued events stop with it.
+      return this.store.webhooks.recordAttempt(d.id, { ...attempt, statusCode: null, error: "endpoint stopped after a 410 Gone", durationMs: 0 }, { status: "failed" });
+    }
 
     if (!this.options.allowPrivateAddresses) {
       const refused = await refusedAddress(d.url).catch((error: unknown) => `unresolvable (${String(error)})`);
