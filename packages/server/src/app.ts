@@ -46,7 +46,8 @@ export function createApp(deps: AppDependencies) {
     store: deps.store,
     clock: deps.clock ?? systemClock,
     config,
-    rateLimiter: deps.rateLimiter ?? new MemoryRateLimiter(config.rateLimit.limit, config.rateLimit.windowSeconds),
+    // A store that several instances share counts requests for all of them; else each process counts its own.
+    rateLimiter: deps.rateLimiter ?? deps.store.rateLimiter ?? new MemoryRateLimiter(config.rateLimit.limit, config.rateLimit.windowSeconds),
     log: deps.log ?? stderrLog,
   };
   const slots = new TimeSlotService(ctx.store);

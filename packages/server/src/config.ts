@@ -6,6 +6,10 @@ export interface ServerConfig {
   port: number;
   /** SQLite file, or `:memory:`. */
   databasePath: string;
+  /** `postgres://...`: use PostgreSQL instead of the SQLite file (several instances on one database). */
+  databaseUrl: string | null;
+  /** PostgreSQL schema for the tables (created when missing); the connection's default when null. */
+  databaseSchema: string | null;
   /** Bearer key of the organizer admin API; `/admin` answers 404 while unset. */
   adminKey: string | null;
   /** Path prefix under which the public API is served a second time. */
@@ -34,6 +38,8 @@ export interface ServerConfig {
 export const DEFAULT_CONFIG: ServerConfig = {
   port: 3000,
   databasePath: "./data/booking.sqlite",
+  databaseUrl: null,
+  databaseSchema: null,
   adminKey: null,
   aliasPrefix: "/booking-api",
   publicUrl: null,
@@ -45,6 +51,12 @@ export const DEFAULT_CONFIG: ServerConfig = {
   environment: "development",
   webhooks: { allowPrivateAddresses: true },
 };
+
+function databaseUrl(value: string | undefined): string | null {
+  if (!value) return null;
+  if (!/^postgres(ql)?:\/\//.test(value)) throw new Error("DATABASE_URL must be a postgres:// URL (leave it unset for the embedded SQLite store)");
+  return value;
+}
 
 /** Reads the configuration from environment variables, failing loudly on malformed numbers. */
 export function configFromEnv(env: Record<string, string | undefined>): ServerConfig {
@@ -60,6 +72,8 @@ export function configFromEnv(env: Record<string, string | undefined>): ServerCo
   return {
     port: int("PORT", DEFAULT_CONFIG.port),
     databasePath: env.BOOKING_DB || DEFAULT_CONFIG.databasePath,
+    databaseUrl: databaseUrl(env.DATABASE_URL),
+    databaseSchema: env.DATABASE_SCHEMA || null,
     adminKey: env.BOOKING_ADMIN_KEY || null,
     aliasPrefix: alias,
     publicUrl: env.BOOKING_PUBLIC_URL ? env.BOOKING_PUBLIC_URL.replace(/\/+$/, "") : null,

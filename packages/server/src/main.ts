@@ -5,15 +5,25 @@ import { startStripeStandin, type StripeStandin } from "@booking/stripe-standin"
 import { STRIPE_WEBHOOK_PATH } from "./modules/reservations/index.ts";
 import { seedDemo } from "./seed.ts";
 import { WebhookWorker } from "./modules/webhooks/worker.ts";
+import { openPostgresStore } from "./store/postgres.ts";
 import { openSqliteStore } from "./store/sqlite.ts";
 
 const SWEEP_EVERY_MS = 30_000;
+
+/** A database URL fit for a log line: no password. */
+const redactedUrl = (url: string): string => url.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@");
 
 /** `npm start`: the API on the embedded SQLite file, seeded with a demo on first run. */
 async function main(): Promise<void> {
   const config = configFromEnv(process.env);
   const standin = await startStandinWithoutStripe(config);
-  const store = openSqliteStore(config.databasePath);
+  const store = config.databaseUrl
+    ? await openPostgresStore(config.databaseUrl, {
+        ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
+        rateLimit: config.rateLimit,
+        onConnectionError: (error) => stderrLog({ level: "warn", message: "a pooled PostgreSQL connection failed; it is replaced", error }),
+      })
+    : openSqliteStore(config.databasePath);
   const seeded = config.environment === "production" ? [] : await seedDemo(store, () => systemClock.now());
   const app = createApp({ store, config, clock: systemClock, log: stderrLog });
   // The contract refuses bodies over the API limit with its JSON 413 while reading them; Bun's own
@@ -22,7 +32,7 @@ async function main(): Promise<void> {
   const server = app.server!;
   const base = `http://localhost:${server.port}`;
   standin?.setWebhookUrl(`http://127.0.0.1:${server.port}${STRIPE_WEBHOOK_PATH}`);
-  console.log(`Booking API listening on ${base} (SQLite: ${config.databasePath})`);
+  console.log(`Booking API listening on ${base} (${config.databaseUrl ? `PostgreSQL: ${redactedUrl(config.databaseUrl)}` : `SQLite: ${config.databasePath}`})`);
   console.log(`API docs: ${base}/docs   OpenAPI: ${base}/openapi.json`);
   if (seeded.length > 0) {
     console.log("\nDemo event types created (tokens are shown only now):");

@@ -14,7 +14,7 @@ function expectError(r: Answer, status: number, code: string): void {
   expect(r.body.docs).toMatch(new RegExp(`/docs#error-${code}$`));
 }
 
-async function created(t: ReturnType<typeof setup>, body: Record<string, unknown> = { title: "Intro call", timezone: "Europe/Prague" }) {
+async function created(t: Awaited<ReturnType<typeof setup>>, body: Record<string, unknown> = { title: "Intro call", timezone: "Europe/Prague" }) {
   const r = await t.admin("POST", "/admin/event-types", body);
   expect(r.status).toBe(200);
   return r.body.data as { id: number; token: string; overrideToken: string } & Record<string, any>;
@@ -22,7 +22,7 @@ async function created(t: ReturnType<typeof setup>, body: Record<string, unknown
 
 describe("creating an event type", () => {
   it("answers the new id with the API token and the override token", async () => {
-    const t = setup();
+    const t = await setup();
     const r = await t.admin("POST", "/admin/event-types", { title: "Intro call", timezone: "Europe/Prague", durationMinutes: 45 });
     expect(r.status).toBe(200);
     expect(r.body.success).toBe(true);
@@ -33,7 +33,7 @@ describe("creating an event type", () => {
   });
 
   it("fills every setting left out with its default", async () => {
-    const t = setup();
+    const t = await setup();
     const et = await created(t, { title: "Bare" });
     expect(et).toMatchObject({ timezone: "UTC", durationMinutes: 30, seats: 1, holdMinutes: 10, payment: null, webhookUrl: null, locations: [{ type: "video-meet", value: null }] });
     expect(et.availability.weekly.monday).toEqual([{ start: "09:00", end: "17:00" }]);
@@ -41,7 +41,7 @@ describe("creating an event type", () => {
   });
 
   it("stores only hashes of the tokens", async () => {
-    const t = setup();
+    const t = await setup();
     const et = await created(t);
     const record = await t.store.eventTypes.byId(et.id);
     expect(record!.tokenHash).toBe(hashToken(et.token));
@@ -51,7 +51,7 @@ describe("creating an event type", () => {
   });
 
   it("gives custom fields uuids and init shows them with their merge tags", async () => {
-    const t = setup();
+    const t = await setup();
     const given = "6F1C0C1E-8E3B-4B5A-9C51-2D7A0F7E9B10";
     const et = await created(t, {
       title: "Intro call",
@@ -72,13 +72,13 @@ describe("creating an event type", () => {
   });
 
   it("lowers the payment currency", async () => {
-    const t = setup();
+    const t = await setup();
     const et = await created(t, { title: "Paid", payment: { amount: 5000, currency: "EUR", providerAccountId: "acct_123" } });
     expect(et.payment).toEqual({ amount: 5000, currency: "eur", providerAccountId: "acct_123" });
   });
 
   it("creates a disabled event type when asked to", async () => {
-    const t = setup();
+    const t = await setup();
     const et = await created(t, { title: "Later", disabled: true });
     expect(et.disabled).toBe(true);
     expectError(await t.call("GET", "/configuration", { token: et.token }), 403, "event_type_disabled");
@@ -87,7 +87,7 @@ describe("creating an event type", () => {
 
 describe("reading event types", () => {
   it("answers one event type as created, without its tokens", async () => {
-    const t = setup();
+    const t = await setup();
     const { token, overrideToken, ...view } = await created(t);
     const r = await t.admin("GET", `/admin/event-types/${view.id}`);
     expect(r.status).toBe(200);
@@ -98,7 +98,7 @@ describe("reading event types", () => {
   });
 
   it("lists every event type in id order", async () => {
-    const t = setup();
+    const t = await setup();
     const a = await created(t, { title: "First" });
     const b = await created(t, { title: "Second", disabled: true });
     const r = await t.admin("GET", "/admin/event-types");
@@ -111,13 +111,13 @@ describe("reading event types", () => {
   });
 
   it("answers an empty list before anything is created", async () => {
-    const t = setup();
+    const t = await setup();
     const r = await t.admin("GET", "/admin/event-types");
     expect(r.body).toEqual({ success: true, data: [] });
   });
 
   it("answers 404 not_found for an unknown or malformed id", async () => {
-    const t = setup();
+    const t = await setup();
     expectError(await t.admin("GET", "/admin/event-types/999"), 404, "not_found");
     expectError(await t.admin("GET", "/admin/event-types/abc"), 404, "not_found");
     expectError(await t.admin("PATCH", "/admin/event-types/999", { title: "x" }), 404, "not_found");
@@ -128,7 +128,7 @@ describe("reading event types", () => {
 
 describe("updating an event type", () => {
   it("changes only the keys sent and stamps the time of the change", async () => {
-    const t = setup();
+    const t = await setup();
     const et = await created(t, { title: "Intro call", durationMinutes: 30, seats: 2 });
     t.clock.advance(60);
     const r = await t.admin("PATCH", `/admin/event-types/${et.id}`, { durationMinutes: 45 });
@@ -138,7 +138,7 @@ describe("updating an event type", () => {
   });
 
   it("shows the change to visitors at once", async () => {
-    const t = setup();
+    const t = await setup();
     const et = await created(t);
     expect((await t.call("GET", "/configuration", { token: et.token })).body.data.configuration.title).toBe("Intro call");
     await t.admin("PATCH", `/admin/event-types/${et.id}`, { title: "Discovery call" });
@@ -146,7 +146,7 @@ describe("updating an event type", () => {
   });
 
   it("merges theme and locale one level deep, keeping what was not sent", async () => {
-    const t = setup();
+    const t = await setup();
     const et = await created(t, {
       title: "Intro call",
       theme: { mode: "light", borderRadius: "8px", colors: { primary: "#2563eb" } },
@@ -159,14 +159,14 @@ describe("updating an event type", () => {
   });
 
   it("replaces the colours as a whole when colours are sent", async () => {
-    const t = setup();
+    const t = await setup();
     const et = await created(t, { title: "Intro call", theme: { colors: { primary: "#2563eb", text: "#111" } } });
     const r = await t.admin("PATCH", `/admin/event-types/${et.id}`, { theme: { colors: { background: "rgb(255 255 255)" } } });
     expect(r.body.data.theme).toEqual({ mode: "light", borderRadius: "8px", colors: { background: "rgb(255 255 255)" } });
   });
 
   it("replaces the availability as a whole", async () => {
-    const t = setup();
+    const t = await setup();
     const et = await created(t, {
       title: "Intro call",
       availability: {
@@ -180,7 +180,7 @@ describe("updating an event type", () => {
   });
 
   it("replaces custom fields and clears the payment with null", async () => {
-    const t = setup();
+    const t = await setup();
     const et = await created(t, {
       title: "Paid",
       payment: { amount: 5000, currency: "eur", providerAccountId: "acct_123" },
@@ -194,7 +194,7 @@ describe("updating an event type", () => {
 
 describe("disabling and enabling", () => {
   it("disables an event type: configuration answers 403 while init still answers disabled", async () => {
-    const t = setup();
+    const t = await setup();
     const et = await created(t);
     expect((await t.call("GET", "/configuration", { token: et.token })).status).toBe(200);
 
@@ -209,7 +209,7 @@ describe("disabling and enabling", () => {
   });
 
   it("enables a disabled event type again", async () => {
-    const t = setup();
+    const t = await setup();
     const et = await created(t, { title: "Intro call", disabled: true });
     const on = await t.admin("POST", `/admin/event-types/${et.id}/enable`);
     expect(on.body.data.disabled).toBe(false);
@@ -218,7 +218,7 @@ describe("disabling and enabling", () => {
   });
 
   it("keeps the settings untouched while disabling", async () => {
-    const t = setup();
+    const t = await setup();
     const { token, overrideToken, ...view } = await created(t, { title: "Intro call", seats: 3 });
     const off = await t.admin("POST", `/admin/event-types/${view.id}/disable`);
     expect(off.body.data).toEqual({ ...view, disabled: true });
@@ -227,7 +227,7 @@ describe("disabling and enabling", () => {
 
 describe("deleting an event type", () => {
   it("deletes it with its reservations: then 404, and its token stops working", async () => {
-    const t = setup();
+    const t = await setup();
     const et = await created(t);
     const kept = await created(t, { title: "Other" });
     const booked = reservation(et.id, "2026-12-01T09:00:00Z", 30);
@@ -244,7 +244,7 @@ describe("deleting an event type", () => {
   });
 
   it("answers 404 when deleting twice", async () => {
-    const t = setup();
+    const t = await setup();
     const et = await created(t);
     expect((await t.admin("DELETE", `/admin/event-types/${et.id}`)).status).toBe(200);
     expectError(await t.admin("DELETE", `/admin/event-types/${et.id}`), 404, "not_found");
@@ -253,7 +253,7 @@ describe("deleting an event type", () => {
 
 describe("regenerating tokens", () => {
   it("issues a new API token and the old one stops working at once", async () => {
-    const t = setup();
+    const t = await setup();
     const et = await created(t);
     expect((await t.call("GET", "/configuration", { token: et.token })).status).toBe(200);
 
@@ -266,7 +266,7 @@ describe("regenerating tokens", () => {
   });
 
   it("issues a new override token when asked for kind override, leaving the API token alone", async () => {
-    const t = setup();
+    const t = await setup();
     const et = await created(t);
     const r = await t.admin("POST", `/admin/event-types/${et.id}/token`, { kind: "override" });
     expect(r.status).toBe(200);
@@ -278,7 +278,7 @@ describe("regenerating tokens", () => {
   });
 
   it("refuses an unknown token kind with 422", async () => {
-    const t = setup();
+    const t = await setup();
     const et = await created(t);
     const r = await t.admin("POST", `/admin/event-types/${et.id}/token`, { kind: "master" });
     expectError(r, 422, "validation_failed");
@@ -290,7 +290,7 @@ describe("regenerating tokens", () => {
 describe("listing reservations", () => {
   // The clock stands at 2026-11-23T07:00Z; the event type's days are Prague days (UTC+1 in winter).
   async function booked() {
-    const t = setup();
+    const t = await setup();
     const et = await created(t, { title: "Intro call", timezone: "Europe/Prague" });
     const other = await created(t, { title: "Other", timezone: "Europe/Prague" });
     const now = t.clock.now();
@@ -354,32 +354,32 @@ describe("listing reservations", () => {
   });
 
   it("answers 404 for the reservations of an unknown event type", async () => {
-    const t = setup();
+    const t = await setup();
     expectError(await t.admin("GET", "/admin/event-types/42/reservations?from=2026-12-01&until=2026-12-02"), 404, "not_found");
   });
 });
 
 describe("admin authentication", () => {
   it("answers 401 unauthenticated without a key and creates nothing", async () => {
-    const t = setup();
+    const t = await setup();
     expectError(await t.call("GET", "/admin/event-types"), 401, "unauthenticated");
     expectError(await t.call("POST", "/admin/event-types", { body: { title: "Sneaky" } }), 401, "unauthenticated");
     expect(await t.store.eventTypes.count()).toBe(0);
   });
 
   it("answers 401 unauthenticated for a wrong key or another scheme", async () => {
-    const t = setup();
+    const t = await setup();
     expectError(await t.call("GET", "/admin/event-types", { token: `${ADMIN_KEY}x` }), 401, "unauthenticated");
     expectError(await t.call("GET", "/admin/event-types", { headers: { authorization: `Basic ${ADMIN_KEY}` } }), 401, "unauthenticated");
   });
 
   it("answers 401 before looking at the body", async () => {
-    const t = setup();
+    const t = await setup();
     expectError(await t.call("POST", "/admin/event-types", { body: { title: 5 } }), 401, "unauthenticated");
   });
 
   it("answers 403 forbidden to an event type's API token", async () => {
-    const t = setup();
+    const t = await setup();
     const et = await created(t);
     expectError(await t.call("GET", "/admin/event-types", { token: et.token }), 403, "forbidden");
     expectError(await t.call("POST", `/admin/event-types/${et.id}/token`, { token: et.token }), 403, "forbidden");
@@ -387,7 +387,7 @@ describe("admin authentication", () => {
   });
 
   it("answers 404 not_found on /admin when no admin key is configured", async () => {
-    const t = setup({ config: { adminKey: null } });
+    const t = await setup({ config: { adminKey: null } });
     expectError(await t.call("GET", "/admin/event-types"), 404, "not_found");
     expectError(await t.call("POST", "/admin/event-types", { token: ADMIN_KEY, body: { title: "x" } }), 404, "not_found");
     expectError(await t.call("GET", "/admin/event-types/1", { token: "" }), 404, "not_found");
@@ -458,7 +458,7 @@ const BAD_INPUT: BadInput[] = [
 
 describe("refusing bad input", () => {
   it.each(BAD_INPUT)("refuses to create an event type with $what, answering $status $code and storing nothing", async (c) => {
-    const t = setup();
+    const t = await setup();
     await created(t, { title: "Existing" });
     const before = (await t.admin("GET", "/admin/event-types")).body;
     const body = c.createOnly || c.raw !== undefined || Array.isArray(c.body) ? c.body : { title: "Intro call", ...(c.body as object) };
@@ -469,7 +469,7 @@ describe("refusing bad input", () => {
   });
 
   it.each(BAD_INPUT.filter((c) => !c.createOnly))("refuses to update an event type with $what, answering $status $code and changing nothing", async (c) => {
-    const t = setup();
+    const t = await setup();
     const et = await created(t, { title: "Existing", customFields: [{ label: "Company", name: "company", type: "text" }] });
     t.clock.advance(5);
     const before = (await t.admin("GET", `/admin/event-types/${et.id}`)).body;
@@ -482,7 +482,7 @@ describe("refusing bad input", () => {
   });
 
   it("reports every problem of a body at once", async () => {
-    const t = setup();
+    const t = await setup();
     const r = await t.admin("POST", "/admin/event-types", {
       title: "Intro call",
       timezone: "Mars/Olympus_Mons",

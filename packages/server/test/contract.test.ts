@@ -18,7 +18,7 @@ function expectErrorBody(body: any, status: number, code: string) {
 
 describe("headers on every response", () => {
   it("sends Service-Api-Version, a unique apigw-requestid and the four rate limit headers on successes and errors alike", async () => {
-    const { call, eventType } = setup();
+    const { call, eventType } = await setup();
     const { token } = await eventType();
     const answers = [
       await call("GET", "/configuration", { token }),
@@ -45,7 +45,7 @@ describe("headers on every response", () => {
   });
 
   it("counts remaining requests down per token and reports the seconds left in the window", async () => {
-    const { call, eventType, clock } = setup({ now: "2026-11-23T07:00:15Z" });
+    const { call, eventType, clock } = await setup({ now: "2026-11-23T07:00:15Z" });
     const { token } = await eventType();
     const first = await call("GET", "/configuration", { token });
     const second = await call("GET", "/configuration", { token });
@@ -60,7 +60,7 @@ describe("headers on every response", () => {
 
 describe("rate limiting", () => {
   it("answers the 61st request of a token in one window with 429 rate_limited and Retry-After", async () => {
-    const { call, eventType } = setup({ now: "2026-11-23T07:00:20Z" });
+    const { call, eventType } = await setup({ now: "2026-11-23T07:00:20Z" });
     const { token } = await eventType();
     for (let i = 0; i < 60; i++) expect((await call("GET", "/configuration", { token })).status).toBe(200);
     const limited = await call("GET", "/configuration", { token });
@@ -72,7 +72,7 @@ describe("rate limiting", () => {
   });
 
   it("keeps separate budgets for two tokens and for callers without a token", async () => {
-    const { call, eventType } = setup();
+    const { call, eventType } = await setup();
     const a = await eventType({ title: "A" });
     const b = await eventType({ title: "B" });
     for (let i = 0; i < 60; i++) await call("GET", "/configuration", { token: a.token });
@@ -82,7 +82,7 @@ describe("rate limiting", () => {
   });
 
   it("lets a token book again once the window has turned", async () => {
-    const { call, eventType, clock } = setup({ now: "2026-11-23T07:00:59Z" });
+    const { call, eventType, clock } = await setup({ now: "2026-11-23T07:00:59Z" });
     const { token } = await eventType();
     for (let i = 0; i < 60; i++) await call("GET", "/configuration", { token });
     expect((await call("GET", "/configuration", { token })).headers.get("retry-after")).toBe("1");
@@ -93,7 +93,7 @@ describe("rate limiting", () => {
 
 describe("authentication", () => {
   it.each(PUBLIC_ROUTES.filter(([, p]) => p !== "/timezones"))("answers %s %s without a token with 401 unauthenticated", async (method, path) => {
-    const { call } = setup();
+    const { call } = await setup();
     const r = await call(method, path);
     expect(r.status).toBe(401);
     expectErrorBody(r.body, 401, "unauthenticated");
@@ -102,7 +102,7 @@ describe("authentication", () => {
   it.each(["Bearer nope", "Basic dXNlcjpwYXNz", "Bearer ", "bearer\tx", "Bearer " + "x".repeat(600), "Bearer tok\u00e9n"])(
     "answers 401 unauthenticated for the Authorization header %j",
     async (header) => {
-      const { call } = setup();
+      const { call } = await setup();
       const r = await call("GET", "/configuration", { headers: { authorization: header } });
       expect(r.status).toBe(401);
       expectErrorBody(r.body, 401, "unauthenticated");
@@ -110,7 +110,7 @@ describe("authentication", () => {
   );
 
   it("scopes a token to its own event type", async () => {
-    const { call, eventType } = setup();
+    const { call, eventType } = await setup();
     const a = await eventType({ title: "Alpha call" });
     const b = await eventType({ title: "Beta call", durationMinutes: 45 });
     const configA = await call("GET", "/configuration", { token: a.token });
@@ -121,7 +121,7 @@ describe("authentication", () => {
   });
 
   it("answers a disabled event type with 403 event_type_disabled except on init", async () => {
-    const { call, eventType } = setup();
+    const { call, eventType } = await setup();
     const { token } = await eventType({ disabled: true });
     for (const [method, path] of PUBLIC_ROUTES.filter(([, p]) => p !== "/timezones" && p !== "/event-types/init")) {
       const r = await call(method, path, { token });
@@ -134,13 +134,13 @@ describe("authentication", () => {
   });
 
   it("checks the token before the query, so a bad query without a token is still 401", async () => {
-    const { call } = setup();
+    const { call } = await setup();
     const r = await call("GET", "/time-slots?from=nonsense");
     expect(r.status).toBe(401);
   });
 
   it("answers a disabled event type with 403 even when the query is also invalid", async () => {
-    const { call, eventType } = setup();
+    const { call, eventType } = await setup();
     const { token } = await eventType({ disabled: true });
     const r = await call("GET", "/time-slots?from=nonsense", { token });
     expect(r.status).toBe(403);
@@ -148,7 +148,7 @@ describe("authentication", () => {
   });
 
   it("answers an event type token on the admin API with 403 forbidden", async () => {
-    const { call, eventType } = setup();
+    const { call, eventType } = await setup();
     const { token } = await eventType();
     const r = await call("GET", "/admin/event-types", { token });
     expect(r.status).toBe(403);
@@ -159,7 +159,7 @@ describe("authentication", () => {
 
 describe("errors are JSON", () => {
   it("answers an unknown path with 404 not_found as JSON even without an Accept header", async () => {
-    const { call } = setup();
+    const { call } = await setup();
     const r = await call("GET", "/wp-admin/index.php");
     expect(r.status).toBe(404);
     expect(r.headers.get("content-type")).toMatch(/^application\/json/);
@@ -167,7 +167,7 @@ describe("errors are JSON", () => {
   });
 
   it("answers a wrong method with 405 method_not_allowed and an Allow header", async () => {
-    const { call, eventType } = setup();
+    const { call, eventType } = await setup();
     const { token } = await eventType();
     const r = await call("PUT", "/time-slots", { token });
     expect(r.status).toBe(405);
@@ -183,7 +183,7 @@ describe("errors are JSON", () => {
     ["plain text", "hello"],
     ["a trailing comma", "{\"a\":1,}"],
   ])("answers %s as body with 400 bad_request", async (_name, raw) => {
-    const { call, eventType } = setup();
+    const { call, eventType } = await setup();
     const { token } = await eventType();
     const r = await call("POST", "/event-types/init", { token, rawBody: raw, headers: { "content-type": "application/json" } });
     expect(r.status).toBe(400);
@@ -191,7 +191,7 @@ describe("errors are JSON", () => {
   });
 
   it("answers a body that is not UTF-8 with 400 bad_request", async () => {
-    const { call, eventType } = setup();
+    const { call, eventType } = await setup();
     const { token } = await eventType();
     const r = await call("POST", "/event-types/init", { token, rawBody: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]), headers: { "content-type": "application/json" } });
     expect(r.status).toBe(400);
@@ -199,7 +199,7 @@ describe("errors are JSON", () => {
   });
 
   it("answers a body over 64 KiB with 413 payload_too_large", async () => {
-    const { call, eventType } = setup();
+    const { call, eventType } = await setup();
     const { token } = await eventType();
     const big = JSON.stringify({ reservationUuid: "x".repeat(70 * 1024) });
     const r = await call("POST", "/event-types/init", { token, rawBody: big, headers: { "content-type": "application/json" } });
@@ -208,7 +208,7 @@ describe("errors are JSON", () => {
   });
 
   it("answers a body of the wrong JSON type with 422 validation_failed", async () => {
-    const { call, eventType } = setup();
+    const { call, eventType } = await setup();
     const { token } = await eventType();
     for (const body of [[1, 2], "text", 42, { reservationUuid: 12 }, { reservationUuid: "not-a-uuid" }]) {
       const r = await call("POST", "/event-types/init", { token, body });
@@ -220,7 +220,7 @@ describe("errors are JSON", () => {
   });
 
   it("refuses unknown keys in a JSON body with 422, so a misspelt field never goes missing silently", async () => {
-    const { call, eventType } = setup();
+    const { call, eventType } = await setup();
     const { token } = await eventType();
     const r = await call("POST", "/event-types/init", { token, body: { reservationUUID: "9b2c0f5e-6f4a-4d3b-9c1e-2f3a4b5c6d7e" } });
     expect(r.status).toBe(422);
@@ -228,7 +228,7 @@ describe("errors are JSON", () => {
   });
 
   it("ignores unknown query parameters such as cache busters", async () => {
-    const { call, eventType } = setup();
+    const { call, eventType } = await setup();
     const { token } = await eventType();
     const plain = await call("GET", "/time-slots?from=2026-11-24&until=2026-11-24", { token });
     const busted = await call("GET", "/time-slots?from=2026-11-24&until=2026-11-24&_=1732170000&utm_source=x", { token });
@@ -237,7 +237,7 @@ describe("errors are JSON", () => {
   });
 
   it("keys validation errors by field", async () => {
-    const { call, eventType } = setup();
+    const { call, eventType } = await setup();
     const { token } = await eventType();
     const r = await call("POST", "/event-types/init", { token, body: { reservationUuid: "123" } });
     expect(Object.keys(r.body.errors)).toEqual(["reservationUuid"]);
@@ -245,7 +245,7 @@ describe("errors are JSON", () => {
   });
 
   it("answers an unexpected failure with 500 internal_error without leaking internals, and logs it with the request id", async () => {
-    const { call, eventType, store, logs } = setup();
+    const { call, eventType, store, logs } = await setup();
     const { token } = await eventType();
     store.eventTypes.byTokenHash = async () => {
       throw new Error("disk on fire at /var/secret/path");
@@ -263,12 +263,12 @@ describe("errors are JSON", () => {
 
 describe("API version pinning", () => {
   it("accepts Service-Api-Version: 1", async () => {
-    const { call } = setup();
+    const { call } = await setup();
     expect((await call("GET", "/timezones", { headers: { "service-api-version": "1" } })).status).toBe(200);
   });
 
   it.each(["2", "0", "1.0", "v1", "", "1; drop table"])("answers the pinned version %j with 400 unsupported_api_version", async (version) => {
-    const { call } = setup();
+    const { call } = await setup();
     const r = await call("GET", "/timezones", { headers: { "service-api-version": version } });
     expect(r.status).toBe(400);
     expectErrorBody(r.body, 400, "unsupported_api_version");
@@ -277,7 +277,7 @@ describe("API version pinning", () => {
 
 describe("the /booking-api alias", () => {
   it.each(PUBLIC_ROUTES)("serves %s %s under /booking-api with the same answer", async (method, path) => {
-    const { call, eventType } = setup();
+    const { call, eventType } = await setup();
     const { token } = await eventType();
     const direct = await call(method, path, { token });
     const alias = await call(method, `/booking-api${path}`, { token });
@@ -287,14 +287,14 @@ describe("the /booking-api alias", () => {
   });
 
   it("answers unknown paths under the alias with 404 not_found", async () => {
-    const { call } = setup();
+    const { call } = await setup();
     const r = await call("GET", "/booking-api/nothing-here");
     expect(r.status).toBe(404);
     expect(r.body.code).toBe("not_found");
   });
 
   it("serves the alias under a configured prefix", async () => {
-    const { call, eventType } = setup({ config: { aliasPrefix: "/api/booking" } });
+    const { call, eventType } = await setup({ config: { aliasPrefix: "/api/booking" } });
     const { token } = await eventType();
     expect((await call("GET", "/api/booking/configuration", { token })).status).toBe(200);
     expect((await call("GET", "/booking-api/configuration", { token })).status).toBe(404);
@@ -303,7 +303,7 @@ describe("the /booking-api alias", () => {
 
 describe("documentation", () => {
   it("serves an OpenAPI 3.1 document with every public operation", async () => {
-    const { call } = setup();
+    const { call } = await setup();
     const r = await call("GET", "/openapi.json");
     expect(r.status).toBe(200);
     expect(r.body.openapi).toBe("3.1.0");
@@ -318,7 +318,7 @@ describe("documentation", () => {
   });
 
   it("serves a self-contained HTML reference that loads nothing from elsewhere", async () => {
-    const { call } = setup();
+    const { call } = await setup();
     const r = await call("GET", "/docs");
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toMatch(/^text\/html/);
@@ -329,7 +329,7 @@ describe("documentation", () => {
   });
 
   it("links every error body to the docs anchor of its code", async () => {
-    const { call } = setup({ config: { publicUrl: "https://book.example.com" } });
+    const { call } = await setup({ config: { publicUrl: "https://book.example.com" } });
     const r = await call("GET", "/configuration");
     expect(r.body.docs).toBe("https://book.example.com/docs#error-unauthenticated");
     const page = await call("GET", "/docs");

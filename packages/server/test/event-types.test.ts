@@ -8,7 +8,7 @@ const weekdays = (ranges: { start: string; end: string }[]) => ({
 describe("GET /configuration", () => {
   it("answers every field of EventTypeConfiguration and the additional keys", async () => {
     // Monday 2026-11-23, 08:00 in Prague.
-    const { call, eventType } = setup({ now: "2026-11-23T07:00:00Z" });
+    const { call, eventType } = await setup({ now: "2026-11-23T07:00:00Z" });
     const { token } = await eventType({
       title: "Intro call",
       description: "Let's talk",
@@ -49,7 +49,7 @@ describe("GET /configuration", () => {
   });
 
   it("describes card payment with the platform's publishable key", async () => {
-    const { call, eventType } = setup({ config: { stripe: { secretKey: null, publishableKey: "pk_test_123", webhookSecret: null, apiBase: null } } });
+    const { call, eventType } = await setup({ config: { stripe: { secretKey: null, publishableKey: "pk_test_123", webhookSecret: null, apiBase: null } } });
     const { token } = await eventType({ payment: { amount: 5000, currency: "EUR", providerAccountId: "acct_1" } });
     const r = await call("GET", "/configuration", { token });
     expect(r.body.data.configuration.payment).toEqual({ amount: 5000, currency: "eur", provider: "stripe", publishableKey: "pk_test_123", providerAccountId: "acct_1" });
@@ -57,7 +57,7 @@ describe("GET /configuration", () => {
 
   it("counts min from the minimum notice in the organizer's zone", async () => {
     // 22:30 in Prague on Monday; two hours of notice push the first bookable day to Tuesday.
-    const { call, eventType } = setup({ now: "2026-11-23T21:30:00Z" });
+    const { call, eventType } = await setup({ now: "2026-11-23T21:30:00Z" });
     const { token } = await eventType({ minNoticeMinutes: 120 });
     expect((await call("GET", "/configuration", { token })).body.data.configuration.min).toBe(1);
     const other = await eventType({ minNoticeMinutes: 3 * 24 * 60 });
@@ -66,7 +66,7 @@ describe("GET /configuration", () => {
 
   it("opens the calendar at the first day with a free slot, skipping full and closed days", async () => {
     // Friday 2026-11-27 09:00 UTC; the weekend is closed, Monday is fully booked, Tuesday is free.
-    const { call, eventType, store } = setup({ now: "2026-11-27T17:00:00Z" });
+    const { call, eventType, store } = await setup({ now: "2026-11-27T17:00:00Z" });
     const { id, token } = await eventType({
       timezone: "UTC",
       durationMinutes: 60,
@@ -80,13 +80,13 @@ describe("GET /configuration", () => {
   });
 
   it("answers closestBookableDay -1 when nothing is free within the horizon", async () => {
-    const { call, eventType } = setup();
+    const { call, eventType } = await setup();
     const { token } = await eventType({ availability: { weekly: {}, overrides: [] } });
     expect((await call("GET", "/configuration", { token })).body.data.configuration.closestBookableDay).toBe(-1);
   });
 
   it("finds a free day several weeks out", async () => {
-    const { call, eventType } = setup({ now: "2026-11-23T07:00:00Z" });
+    const { call, eventType } = await setup({ now: "2026-11-23T07:00:00Z" });
     const { token } = await eventType({
       timezone: "UTC",
       availability: { weekly: {}, overrides: [{ date: "2027-01-05", ranges: [{ start: "10:00", end: "11:00" }] }] },
@@ -97,7 +97,7 @@ describe("GET /configuration", () => {
 
 describe("POST /event-types/init", () => {
   it("answers configuration and custom fields in their order, with merge tags", async () => {
-    const { call, eventType } = setup();
+    const { call, eventType } = await setup();
     const { token } = await eventType({
       customFields: [
         { label: "Team size", name: "team_size", type: "select", options: ["1-10", "11+"], order: 2 },
@@ -116,7 +116,7 @@ describe("POST /event-types/init", () => {
   });
 
   it("accepts an empty JSON object, an empty body and null alike", async () => {
-    const { call, eventType } = setup();
+    const { call, eventType } = await setup();
     const { token } = await eventType();
     for (const init of [{ body: {} }, {}, { rawBody: "null", headers: { "content-type": "application/json" } }]) {
       const r = await call("POST", "/event-types/init", { token, ...init });
@@ -125,7 +125,7 @@ describe("POST /event-types/init", () => {
   });
 
   it("answers the reservation to reschedule when reservationUuid is passed", async () => {
-    const { call, eventType, store } = setup();
+    const { call, eventType, store } = await setup();
     const { id, token } = await eventType();
     const booked = reservation(id, "2026-11-25T09:00:00Z", 30, { firstname: "Ada", lastname: "Lovelace", email: "ada@example.com", timezone: "America/New_York", location: { type: "phone", value: "+1 555 0100" } });
     await store.reservations.insertMany([booked]);
@@ -144,7 +144,7 @@ describe("POST /event-types/init", () => {
   });
 
   it("shows a hold whose time has passed as expired", async () => {
-    const { call, eventType, store, clock } = setup();
+    const { call, eventType, store, clock } = await setup();
     const { id, token } = await eventType();
     const held = reservation(id, "2026-11-25T09:00:00Z", 30, { status: "held", heldUntilMs: clock.now() - 1000 });
     await store.reservations.insertMany([held]);
@@ -153,7 +153,7 @@ describe("POST /event-types/init", () => {
   });
 
   it("answers 404 not_found for a reservation of another event type", async () => {
-    const { call, eventType, store } = setup();
+    const { call, eventType, store } = await setup();
     const mine = await eventType({ title: "Mine" });
     const theirs = await eventType({ title: "Theirs" });
     const foreign = reservation(theirs.id, "2026-11-25T09:00:00Z", 30);
@@ -166,7 +166,7 @@ describe("POST /event-types/init", () => {
   });
 
   it("answers a disabled event type with disabled true and nothing bookable", async () => {
-    const { call, eventType } = setup();
+    const { call, eventType } = await setup();
     const { token } = await eventType({ disabled: true });
     const r = await call("POST", "/event-types/init", { token });
     expect(r.status).toBe(200);
@@ -175,7 +175,7 @@ describe("POST /event-types/init", () => {
   });
 
   it("refuses a reservationUuid that is not a uuid, also one that looks like SQL", async () => {
-    const { call, eventType } = setup();
+    const { call, eventType } = await setup();
     const { token } = await eventType();
     for (const reservationUuid of ["' OR 1=1 --", "🙂", ""]) {
       const r = await call("POST", "/event-types/init", { token, body: { reservationUuid } });
@@ -187,7 +187,7 @@ describe("POST /event-types/init", () => {
 
 describe("GET /timezones", () => {
   it("lists IANA zones without a token, sorted, UTC included", async () => {
-    const { call } = setup();
+    const { call } = await setup();
     const r = await call("GET", "/timezones");
     expect(r.status).toBe(200);
     const zones: string[] = r.body.data;
@@ -201,7 +201,7 @@ describe("GET /timezones", () => {
   });
 
   it("lists only zones that the slot query accepts", async () => {
-    const { call, eventType } = setup();
+    const { call, eventType } = await setup();
     const { token } = await eventType();
     const zones: string[] = (await call("GET", "/timezones")).body.data;
     for (const zone of [zones[0]!, zones[Math.floor(zones.length / 2)]!, zones[zones.length - 1]!]) {

@@ -21,7 +21,7 @@ const weekdays = (ranges: { start: string; end: string }[]) => ({
 
 describe("rate limiting by caller", () => {
   it("counts made-up tokens against the client's address, so guessing tokens hits the limit", async () => {
-    const { call } = setup({ config: { rateLimit: { limit: 5, windowSeconds: 60 } } });
+    const { call } = await setup({ config: { rateLimit: { limit: 5, windowSeconds: 60 } } });
     const answers = [];
     for (let i = 0; i < 6; i++) answers.push(await call("GET", "/configuration", { token: `bk_guess${i}` }));
     expect(answers.slice(0, 5).map((a) => a.status)).toEqual([401, 401, 401, 401, 401]);
@@ -31,7 +31,7 @@ describe("rate limiting by caller", () => {
   });
 
   it("takes the address the operator's own proxy added, not one the client claims", async () => {
-    const { call, eventType } = setup({ config: { trustProxy: true, rateLimit: { limit: 2, windowSeconds: 60 } } });
+    const { call, eventType } = await setup({ config: { trustProxy: true, rateLimit: { limit: 2, windowSeconds: 60 } } });
     await eventType();
     const from = (chain: string) => call("GET", "/timezones", { headers: { "x-forwarded-for": chain } });
     expect((await from("1.1.1.1, 10.0.0.7")).status).toBe(200);
@@ -44,7 +44,7 @@ describe("rate limiting by caller", () => {
 
 describe("CORS", () => {
   it("answers a preflight of the public API with 204 and the methods and headers a calendar sends", async () => {
-    const { call } = setup();
+    const { call } = await setup();
     for (const path of ["/reservations", "/booking-api/time-slots", "/reservations/0b5a8f2e-3c1d-4e6f-9a7b-1c2d3e4f5a6b/confirm"]) {
       const r = await call("OPTIONS", path, { headers: { origin: "https://shop.example.com", "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" } });
       expect(r.status).toBe(204);
@@ -56,7 +56,7 @@ describe("CORS", () => {
   });
 
   it("lets scripts on other sites read public answers and their rate limit and request id headers", async () => {
-    const { call, eventType } = setup();
+    const { call, eventType } = await setup();
     const { token } = await eventType();
     for (const r of [await call("GET", "/configuration", { token }), await call("GET", "/configuration")]) {
       expect(r.headers.get("access-control-allow-origin")).toBe("*");
@@ -66,7 +66,7 @@ describe("CORS", () => {
   });
 
   it("gives the admin API no CORS headers, so other sites cannot call it from a browser", async () => {
-    const { call } = setup();
+    const { call } = await setup();
     const read = await call("GET", "/admin/event-types", { token: ADMIN_KEY });
     expect(read.status).toBe(200);
     expect(read.headers.get("access-control-allow-origin")).toBeNull();
@@ -79,7 +79,7 @@ describe("CORS", () => {
 describe("a busy store", () => {
   it("answers a cancel with slot_locked, and the admin API with 500 and Retry-After, while another process holds the write lock", async () => {
     const databasePath = tempDb();
-    const { call, eventType, admin } = setup({ databasePath, now: "2026-11-23T07:00:00Z" });
+    const { call, eventType, admin } = await setup({ databasePath, now: "2026-11-23T07:00:00Z" });
     const { id, token } = await eventType({ timezone: "UTC", minNoticeMinutes: 0, availability: { weekly: weekdays([{ start: "09:00", end: "17:00" }]), overrides: [] } });
     const booked = await call("POST", "/reservations", { token, body: { start: "2026-11-26T09:00:00Z", end: "2026-11-26T09:30:00Z", email: "ada@example.com" } });
     expect(booked.body.success).toBe(true);
@@ -106,7 +106,7 @@ describe("a busy store", () => {
 
   it("does not replay a transient slot_locked to a retry with the same Idempotency-Key", async () => {
     const databasePath = tempDb();
-    const { call, eventType } = setup({ databasePath, now: "2026-11-23T07:00:00Z" });
+    const { call, eventType } = await setup({ databasePath, now: "2026-11-23T07:00:00Z" });
     const { token } = await eventType({ timezone: "UTC", minNoticeMinutes: 0, availability: { weekly: weekdays([{ start: "09:00", end: "17:00" }]), overrides: [] } });
     const body = { start: "2026-11-26T10:00:00Z", end: "2026-11-26T10:30:00Z", email: "ada@example.com" };
     const headers = { "idempotency-key": "booking-42" };
@@ -131,7 +131,7 @@ describe("a busy store", () => {
 
 describe("hostile and odd input", () => {
   it("keys a validation error by a field named __proto__ like any other field", async () => {
-    const { call, eventType } = setup();
+    const { call, eventType } = await setup();
     const { token } = await eventType();
     const r = await call("POST", "/event-types/init", { token, rawBody: '{"__proto__": {"polluted": true}}', headers: { "content-type": "application/json" } });
     expect(r.status).toBe(422);
@@ -140,14 +140,14 @@ describe("hostile and odd input", () => {
   });
 
   it("refuses UI text keys that are not plain identifiers", async () => {
-    const { admin } = setup();
+    const { admin } = await setup();
     const r = await admin("POST", "/admin/event-types", { title: "X", locale: { texts: JSON.parse('{"__proto__": "x"}') } });
     expect(r.status).toBe(422);
     expect((await admin("GET", "/admin/event-types")).body.data).toEqual([]);
   });
 
   it("answers a reservation path that does not even decode with 404", async () => {
-    const { call, eventType } = setup();
+    const { call, eventType } = await setup();
     const { token } = await eventType();
     const r = await call("DELETE", "/reservations/%ZZ", { token });
     expect(r.status).toBe(404);
@@ -155,7 +155,7 @@ describe("hostile and odd input", () => {
   });
 
   it("stores timezones in their canonical spelling and refuses offsets, which are not zones", async () => {
-    const { admin, call, eventType } = setup();
+    const { admin, call, eventType } = await setup();
     const created = await admin("POST", "/admin/event-types", { title: "Zoned", timezone: "europe/prague" });
     expect(created.body.data.timezone).toBe("Europe/Prague");
     for (const timezone of ["+05:00", "-23:59", "+0530", "Mars/Olympus"]) {
@@ -170,7 +170,7 @@ describe("hostile and odd input", () => {
 
 describe("reservation rules found in review", () => {
   it("keeps the location value the organizer fixed, whatever a visitor sends", async () => {
-    const { call, eventType } = setup({ now: "2026-11-23T07:00:00Z" });
+    const { call, eventType } = await setup({ now: "2026-11-23T07:00:00Z" });
     const { token } = await eventType({
       timezone: "UTC",
       minNoticeMinutes: 0,
@@ -187,7 +187,7 @@ describe("reservation rules found in review", () => {
   });
 
   it("does not refresh an expired hold into a day the organizer closed meanwhile", async () => {
-    const { call, eventType, clock, admin } = setup({ now: "2026-11-23T07:00:00Z" });
+    const { call, eventType, clock, admin } = await setup({ now: "2026-11-23T07:00:00Z" });
     const { id, token } = await eventType({ timezone: "UTC", minNoticeMinutes: 0, availability: { weekly: weekdays([{ start: "09:00", end: "17:00" }]), overrides: [] } });
     const held = await call("POST", "/reservations/prepare", { token, body: { start: "2026-11-26T09:00:00Z", end: "2026-11-26T09:30:00Z", email: "ada@example.com" } });
     expect(held.body.success).toBe(true);
@@ -200,7 +200,7 @@ describe("reservation rules found in review", () => {
   });
 
   it("lists holds that time has cancelled when the organizer filters by cancelled", async () => {
-    const { call, eventType, clock, admin } = setup({ now: "2026-11-23T07:00:00Z" });
+    const { call, eventType, clock, admin } = await setup({ now: "2026-11-23T07:00:00Z" });
     const { id, token } = await eventType({ timezone: "UTC", minNoticeMinutes: 0, availability: { weekly: weekdays([{ start: "09:00", end: "17:00" }]), overrides: [] } });
     const held = await call("POST", "/reservations/prepare", { token, body: { start: "2026-11-26T09:00:00Z", end: "2026-11-26T09:30:00Z", email: "ada@example.com" } });
     clock.advance(25 * 60);
@@ -209,7 +209,7 @@ describe("reservation rules found in review", () => {
   });
 
   it("accepts the override token of a cancel in a header, keeping it out of URLs and logs", async () => {
-    const { call, eventType, clock } = setup({ now: "2026-11-23T07:00:00Z" });
+    const { call, eventType, clock } = await setup({ now: "2026-11-23T07:00:00Z" });
     const { token, overrideToken } = await eventType({ timezone: "UTC", minNoticeMinutes: 0, availability: { weekly: weekdays([{ start: "09:00", end: "17:00" }]), overrides: [] } });
     const booked = await call("POST", "/reservations", { token, body: { start: "2026-11-23T12:00:00Z", end: "2026-11-23T12:30:00Z", email: "ada@example.com" } });
     clock.advance(60);

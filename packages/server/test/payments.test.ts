@@ -58,7 +58,7 @@ function input(slot: { start: string; end: string } = TUE_0900): Record<string, 
 
 /** A fresh app on fresh SQLite with one event type (paid unless `settings` says otherwise), and calls of its routes. */
 async function world(settings: Partial<EventTypeCreate> = PAID, stripe: ServerConfig["stripe"] = stripeSettings()) {
-  const env = setup({ config: { ...NO_RATE_LIMIT, stripe } });
+  const env = await setup({ config: { ...NO_RATE_LIMIT, stripe } });
   const et = await env.eventType(settings);
   const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => env.call(method, path, { token: et.token, body, headers });
   return {

@@ -38,12 +38,12 @@ function input(slot: SlotTimes, extra: Record<string, unknown> = {}): Record<str
 
 /** A fresh app without a practical rate limit, one event type, and a client for its routes. */
 async function world(settings: Partial<EventTypeCreate> = {}, now?: string) {
-  const env = setup({ config: NO_RATE_LIMIT, ...(now ? { now } : {}) });
+  const env = await setup({ config: NO_RATE_LIMIT, ...(now ? { now } : {}) });
   const et = await env.eventType(settings);
   return { ...env, et, ...client(env, et.token, et.id) };
 }
 
-type Env = ReturnType<typeof setup>;
+type Env = Awaited<ReturnType<typeof setup>>;
 
 /** Calls of the public reservation routes with one event type's token, plus the organizer's views. */
 function client(env: Env, token: string, id: number) {

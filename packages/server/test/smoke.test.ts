@@ -3,7 +3,7 @@ import { setup } from "./utils.ts";
 
 describe("smoke", () => {
   it("answers the health route with the success envelope", async () => {
-    const { call } = setup();
+    const { call } = await setup();
     const r = await call("GET", "/health");
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ success: true, data: { status: "ok" } });

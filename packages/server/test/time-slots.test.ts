@@ -14,7 +14,7 @@ const everyDay = (ranges: TimeRange[]) => ({
 
 /** A fresh app and one event type with the given settings; `slots` asks `GET /time-slots`. */
 async function world(settings: Partial<EventTypeCreate> = {}, now?: string) {
-  const env = setup(now ? { now } : {});
+  const env = await setup(now ? { now } : {});
   const et = await env.eventType(settings);
   const slots = (query: string, headers: Record<string, string> = {}): Promise<Answer> => env.call("GET", `/time-slots?${query}`, { token: et.token, headers });
   return { ...env, et, slots };
@@ -281,7 +281,7 @@ describe("GET /time-slots", () => {
       { zone: "Europe/Berlin", now: "2026-10-20T12:00:00Z", query: "from=2026-10-24&until=2026-10-26" },
       { zone: "Europe/Berlin", now: "2026-10-20T12:00:00Z", query: "from=2026-10-25&until=2026-10-26&timezone=Asia/Kolkata" },
     ])("holds every slot listed for 24/7 hours with 50-minute slots in $zone for $query", async (c) => {
-      const env = setup({ now: c.now, config: { rateLimit: { limit: 100000, windowSeconds: 60 } } });
+      const env = await setup({ now: c.now, config: { rateLimit: { limit: 100000, windowSeconds: 60 } } });
       const settings = { timezone: c.zone, durationMinutes: 50, slotIntervalMinutes: 50, availability: everyDay([range("00:00", "24:00")]) };
       // The last slot of a day overlaps the next day's first, so alternate slots are held on a second
       // event type with the same settings and the same list.
@@ -349,7 +349,7 @@ describe("GET /time-slots", () => {
     });
 
     it("ignores reservations of other event types", async () => {
-      const env = setup();
+      const env = await setup();
       const mine = await env.eventType(tuesdayMorning);
       const other = await env.eventType(tuesdayMorning);
       await env.store.reservations.insertMany([reservation(other.id, nine, 30)]);

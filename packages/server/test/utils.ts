@@ -4,6 +4,8 @@ import { ManualClock } from "../src/clock.ts";
 import type { ServerConfig } from "../src/config.ts";
 import type { LogEntry } from "../src/context.ts";
 import { AdminService } from "../src/modules/admin/service.ts";
+import pg from "pg";
+import { openPostgresStore } from "../src/store/postgres.ts";
 import { openSqliteStore } from "../src/store/sqlite.ts";
 import type { ReservationRecord, Store } from "../src/store/types.ts";
 
@@ -17,9 +19,56 @@ export interface Answer {
   text: string;
 }
 
-/** A fresh app on a fresh real SQLite database, with a clock that stands still. */
-export function setup(options: { now?: string; config?: Partial<ServerConfig>; databasePath?: string } = {}) {
-  const store = openSqliteStore(options.databasePath ?? ":memory:");
+/**
+ * The engine the suite runs on: `sqlite` by default, `postgres` in the suite's PostgreSQL project
+ * (vitest.config.ts), where every app gets a schema of its own on the test database.
+ */
+export const ENGINE: "sqlite" | "postgres" = process.env.BOOKING_TEST_ENGINE === "postgres" ? "postgres" : "sqlite";
+
+/** The PostgreSQL database tests use (trust auth on the development and CI machines). */
+export const POSTGRES_URL = process.env.BOOKING_TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+const opened = new Set<Store>();
+const schemas: string[] = [];
+
+/** A fresh store of the suite's engine; a file path asks for SQLite on that file whatever the engine. */
+export async function openTestStore(databasePath?: string): Promise<Store> {
+  let store: Store;
+  if (ENGINE === "postgres" && databasePath === undefined) {
+    const schema = `t_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+    schemas.push(schema);
+    store = await openPostgresStore(POSTGRES_URL, { schema, poolSize: 4 });
+  } else {
+    store = openSqliteStore(databasePath ?? ":memory:");
+  }
+  const close = store.close.bind(store);
+  let closed: Promise<void> | null = null;
+  // Tests may close their store themselves; the suite closes whatever is left after each test.
+  (store as { close: () => Promise<void> }).close = () => {
+    opened.delete(store);
+    closed ??= close();
+    return closed;
+  };
+  opened.add(store);
+  return store;
+}
+
+/** Closes every store a test left open and (PostgreSQL) drops the schemas made for it. */
+export async function releaseTestStores(): Promise<void> {
+  await Promise.all([...opened].map((s) => s.close()));
+  if (schemas.length === 0) return;
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  try {
+    for (const schema of schemas.splice(0)) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh app on a fresh real database of the suite's engine, with a clock that stands still. */
+export async function setup(options: { now?: string; config?: Partial<ServerConfig>; databasePath?: string } = {}) {
+  const store = await openTestStore(options.databasePath);
   const clock = new ManualClock(options.now ?? "2026-11-23T07:00:00Z");
   const logs: LogEntry[] = [];
   const app = createApp({ store, clock, config: { adminKey: ADMIN_KEY, ...options.config }, log: (e) => logs.push(e) });

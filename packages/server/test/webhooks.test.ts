@@ -120,7 +120,7 @@ function closedPort(): number {
  * app's store and clock, and the calls of the public reservation routes with its token.
  */
 async function world(options: { receiver?: Receiver; settings?: Partial<EventTypeCreate>; config?: Partial<ServerConfig>; databasePath?: string } = {}) {
-  const env = setup({ config: { ...NO_RATE_LIMIT, ...options.config }, ...(options.databasePath ? { databasePath: options.databasePath } : {}) });
+  const env = await setup({ config: { ...NO_RATE_LIMIT, ...options.config }, ...(options.databasePath ? { databasePath: options.databasePath } : {}) });
   const created = await env.admin("POST", "/admin/event-types", {
     title: "Intro call",
     timezone: "Europe/Prague",

@@ -1,5 +1,6 @@
 import type { Location, ReservationStatus, CustomFieldValue } from "@booking/wire";
 import type { EventTypeSettings } from "../domain/event-type.ts";
+import type { RateLimiter } from "../http/rate-limit.ts";
 
 /** An event type as stored. Tokens are kept only as SHA-256 hashes. */
 export interface EventTypeRecord {
@@ -145,6 +146,8 @@ export interface ReservationQuery {
  */
 export interface Store {
   readonly engine: string;
+  /** A rate limiter whose counters live in the store, shared by every instance on it; absent for an embedded store. */
+  readonly rateLimiter?: RateLimiter;
   readonly eventTypes: {
     create(input: NewEventType, nowIso: string): Promise<EventTypeRecord>;
     byId(id: number): Promise<EventTypeRecord | null>;
