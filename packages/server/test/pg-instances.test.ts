@@ -1,0 +1,126 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AdminService } from "../src/modules/admin/service.ts";
+import { openPostgresStore } from "../src/store/postgres.ts";
+import type { Store } from "../src/store/types.ts";
+import { startServerProcess, type ServerProcess } from "./server-process.ts";
+import { POSTGRES_URL } from "./utils.ts";
+
+/**
+ * Two real server processes (`src/main.ts`) on one PostgreSQL schema, as two hosts behind a load
+ * balancer would run: seats, rate limits and crashes must hold across them.
+ */
+const problem = await (async () => {
+  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+})();
+const skip = problem !== null && process.env.CI !== "true";
+
+const schema = `inst_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+const allDay = [{ start: "00:00", end: "24:00" }];
+const weekly = { monday: allDay, tuesday: allDay, wednesday: allDay, thursday: allDay, friday: allDay, saturday: allDay, sunday: allDay };
+let store: Store;
+
+beforeAll(async () => {
+  if (skip) return;
+  store = await openPostgresStore(POSTGRES_URL, { schema });
+});
+
+afterAll(async () => {
+  if (skip) return;
+  await store.close();
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await client.end();
+});
+
+async function eventType(seats: number) {
+  return new AdminService(store, Date.now).create({ title: `${seats} seats`, timezone: "UTC", seats, minNoticeMinutes: 0, durationMinutes: 60, slotIntervalMinutes: 60, availability: { weekly, overrides: [] } });
+}
+
+async function instances(count: number, env: Record<string, string>): Promise<ServerProcess[]> {
+  return Promise.all(Array.from({ length: count }, () => startServerProcess({ DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema, STRIPE_STANDIN: "0", ...env })));
+}
+
+/** A slot `daysAhead` days ahead at `hour`:00 UTC, as the API takes it. */
+function slotAt(daysAhead: number, hour: number) {
+  const start = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + daysAhead, hour));
+  return { start: start.toISOString(), end: new Date(start.getTime() + 3_600_000).toISOString() };
+}
+
+function book(base: string, token: string, slot: { start: string; end: string }, i: number) {
+  return fetch(`${base}/reservations`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({ ...slot, email: `visitor${i}@example.com` }),
+  }).then(async (r) => ({ status: r.status, body: (await r.json()) as { success: boolean; code?: string; data?: { uuid: string } } }));
+}
+
+async function seatsTaken(eventTypeId: number, slot: { start: string }): Promise<number> {
+  const startMs = Date.parse(slot.start);
+  return (await store.reservations.seatHolders(eventTypeId, startMs, startMs + 1, Date.now())).filter((h) => h.startMs === startMs).length;
+}
+
+describe.skipIf(skip)(skip ? `several instances on PostgreSQL (skipped: ${problem})` : "several instances on PostgreSQL", () => {
+  it.each([1, 3])("lets exactly %i of 200 simultaneous requests, spread over two instances, take a slot", async (seats) => {
+    const et = await eventType(seats);
+    const servers = await instances(2, { RATE_LIMIT_PER_MINUTE: "100000" });
+    try {
+      const slot = slotAt(2, 9 + seats);
+      const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => book(servers[i % 2]!.base, et.token, slot, i)));
+      expect(answers.map((a) => a.status).filter((s) => s !== 200)).toEqual([]);
+      const won = answers.filter((a) => a.body.success);
+      expect(won).toHaveLength(seats);
+      for (const lost of answers.filter((a) => !a.body.success)) expect(["slot_locked", "slot_unavailable"]).toContain(lost.body.code);
+      expect(await seatsTaken(et.id, slot)).toBe(seats);
+    } finally {
+      await Promise.all(servers.map((s) => s.stop()));
+    }
+  }, 60_000);
+
+  it("holds the rate limit across instances: 60 a minute for a token, whichever instance answers", async () => {
+    const et = await eventType(1);
+    const servers = await instances(2, { RATE_LIMIT_PER_MINUTE: "60" });
+    try {
+      // Near a window's edge the count would restart midway; start early in a minute.
+      const intoMinute = Date.now() % 60_000;
+      if (intoMinute > 40_000) await Bun.sleep(60_000 - intoMinute + 100);
+      const statuses: number[] = [];
+      for (let i = 0; i < 80; i++) statuses.push((await fetch(`${servers[i % 2]!.base}/configuration`, { headers: { authorization: `Bearer ${et.token}` } })).status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(60);
+      expect(statuses.slice(60).every((s) => s === 429)).toBe(true);
+    } finally {
+      await Promise.all(servers.map((s) => s.stop()));
+    }
+  }, 90_000);
+
+  it("keeps every booking a client saw succeed when an instance is killed with SIGKILL mid-burst, and none beyond the seats", async () => {
+    const et = await eventType(1);
+    const [victim, survivor] = await instances(2, { RATE_LIMIT_PER_MINUTE: "100000" });
+    try {
+      const slots = Array.from({ length: 30 }, (_, i) => slotAt(3 + Math.floor(i / 20), i % 20));
+      // Each slot is asked for three times, through both instances, while one of them dies.
+      const burst = slots.flatMap((slot, i) => [0, 1, 2].map((k) => book([victim!, survivor!][(i + k) % 2]!.base, et.token, slot, i * 3 + k).catch(() => null)));
+      await Bun.sleep(30);
+      victim!.kill("SIGKILL");
+      const answers = await Promise.all(burst);
+      const succeeded = answers.filter((a) => a?.body.success).map((a) => a!.body.data!.uuid);
+      expect(succeeded.length).toBeGreaterThan(0);
+      for (const uuid of succeeded) expect(await store.reservations.byUuid(et.id, uuid)).not.toBeNull();
+      for (const slot of slots) expect(await seatsTaken(et.id, slot)).toBeLessThanOrEqual(1);
+      // The survivor still books.
+      const after = await book(survivor!.base, et.token, slotAt(5, 12), 999);
+      expect(after.body.success).toBe(true);
+    } finally {
+      await Promise.all([victim, survivor].map((s) => s!.stop().catch(() => undefined)));
+    }
+  }, 60_000);
+});
