@@ -11,13 +11,12 @@
  */
 import { DateTime } from "luxon";
 import { AdminService } from "../packages/server/src/modules/admin/service.ts";
-import { openSqliteStore } from "../packages/server/src/store/sqlite.ts";
-import { connections, line, load, scratch, seconds, startServer } from "./lib.ts";
+import { connections, engine, line, load, scratch, seconds, startServer } from "./lib.ts";
 
 const port = Number(process.env.BENCH_PORT ?? 3918);
-const { dbPath, cleanup } = scratch();
+const db = await scratch();
 
-const store = openSqliteStore(dbPath);
+const store = await db.open();
 const allDay = [{ start: "00:00", end: "24:00" }];
 const et = await new AdminService(store, Date.now).create({
   title: "Bookings benchmark",
@@ -56,7 +55,7 @@ done = function(summary, latency, requests)
 end
 `;
 
-const server = await startServer(dbPath, port);
+const server = await startServer(db.env, port);
 try {
   const base = `http://127.0.0.1:${port}`;
   const headers = { authorization: `Bearer ${et.token}`, "content-type": "application/json" };
@@ -64,12 +63,12 @@ try {
   await load(`${base}/reservations`, headers, { lua: lua(60_000), warmUp: false }).catch(() => undefined);
   const bookings = await load(`${base}/reservations`, headers, { lua: lua(0), warmUp: false });
   const confirmed = (bookings.counted.ok ?? 0) / seconds;
-  console.log(`POST /reservations on distinct five-minute slots, one seat each, SQLite (WAL) file`);
+  console.log(`POST /reservations on distinct five-minute slots, one seat each, on ${engine === "postgres" ? "PostgreSQL" : "a SQLite (WAL) file"}`);
   console.log(`${connections} connections, ${seconds} s, load from wrk (1 thread) on loopback; ratio = per second against GET /health`);
   console.log(line("GET /health (req)", bare, bare));
   console.log(line("POST /reservations (confirmed)", bookings, bare, confirmed));
   console.log(`  answers other than a confirmed booking: ${bookings.counted.other ?? 0}`);
 } finally {
   await server.stop();
-  cleanup();
+  await db.cleanup();
 }

@@ -3,6 +3,10 @@
  * (`src/main.ts`, the `npm start` code path), and wrk driving it over loopback.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import pg from "pg";
+import { openPostgresStore } from "../packages/server/src/store/postgres.ts";
+import { openSqliteStore } from "../packages/server/src/store/sqlite.ts";
+import type { Store } from "../packages/server/src/store/types.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -18,20 +22,38 @@ export interface LoadResult {
   counted: Record<string, number>;
 }
 
-/** A scratch folder with a database path, removed by `cleanup`. */
-export function scratch(): { dir: string; dbPath: string; cleanup: () => void } {
+/** The engine measured: `BENCH_ENGINE=postgres` runs on the PostgreSQL at BENCH_DATABASE_URL. */
+export const engine = process.env.BENCH_ENGINE === "postgres" ? "postgres" : "sqlite";
+const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+/** A fresh database of the engine: a store to seed it, the server's environment for it, and its removal. */
+export async function scratch(): Promise<{ open: () => Promise<Store>; env: Record<string, string>; cleanup: () => Promise<void> }> {
+  if (engine === "postgres") {
+    const schema = `bench_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+    return {
+      open: () => openPostgresStore(POSTGRES_URL, { schema }),
+      env: { DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema },
+      cleanup: async () => {
+        const client = new pg.Client({ connectionString: POSTGRES_URL });
+        await client.connect();
+        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await client.end();
+      },
+    };
+  }
   const dir = mkdtempSync(join(tmpdir(), "booking-bench-"));
-  return { dir, dbPath: join(dir, "bench.sqlite"), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  const dbPath = join(dir, "bench.sqlite");
+  return { open: async () => openSqliteStore(dbPath), env: { BOOKING_DB: dbPath }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Starts the server on `dbPath` with the rate limit out of the way; resolves once it answers. */
-export async function startServer(dbPath: string, port: number) {
+/** Starts the server on the scratch database with the rate limit out of the way; resolves once it answers. */
+export async function startServer(databaseEnv: Record<string, string>, port: number) {
   // BENCH_PROFILE=dir writes a CPU profile of the server (markdown) into dir.
   const profile = process.env.BENCH_PROFILE ? ["--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
   // process.execPath is the Bun binary itself, so kill() reaches the server and not a wrapper script.
   const proc = Bun.spawn([process.execPath, ...profile, "src/main.ts"], {
     cwd: join(import.meta.dir, "../packages/server"),
-    env: { ...process.env, PORT: String(port), BOOKING_DB: dbPath, RATE_LIMIT_PER_MINUTE: "1000000000", BOOKING_ADMIN_KEY: "", STRIPE_SECRET_KEY: "", STRIPE_STANDIN: "0" },
+    env: { ...process.env, ...databaseEnv, PORT: String(port), RATE_LIMIT_PER_MINUTE: "1000000000", BOOKING_ADMIN_KEY: "", STRIPE_SECRET_KEY: "", STRIPE_STANDIN: "0" },
     stdout: "ignore",
     stderr: "inherit",
   });

@@ -10,18 +10,17 @@
  * Run: `npm run bench` (needs `wrk`, e.g. `apt-get install -y wrk`; options BENCH_SECONDS, BENCH_CONNECTIONS).
  */
 import { DateTime } from "luxon";
-import { connections, line, load, scratch, seconds, startServer } from "./lib.ts";
+import { connections, engine, line, load, scratch, seconds, startServer } from "./lib.ts";
 import { AdminService } from "../packages/server/src/modules/admin/service.ts";
-import { openSqliteStore } from "../packages/server/src/store/sqlite.ts";
 import type { ReservationRecord } from "../packages/server/src/store/types.ts";
 
 const port = Number(process.env.BENCH_PORT ?? 3917);
 const zone = "Europe/Prague";
 const days = Number(process.env.BENCH_DAYS ?? 31);
-const { dbPath, cleanup } = scratch();
+const db = await scratch();
 
 async function seed(): Promise<{ token: string; from: string; until: string; reservations: number }> {
-  const store = openSqliteStore(dbPath);
+  const store = await db.open();
   const everyDay = [{ start: "08:00", end: "20:00" }];
   const et = await new AdminService(store, Date.now).create({
     title: "Benchmark",
@@ -55,7 +54,7 @@ async function seed(): Promise<{ token: string; from: string; until: string; res
 
 const setup = await seed();
 // process.execPath is the Bun binary itself, so kill() reaches the server and not a wrapper script.
-const server = await startServer(dbPath, port);
+const server = await startServer(db.env, port);
 try {
   // What Chrome sends; the server answers the slot list with zstd to it.
   const headers = { authorization: `Bearer ${setup.token}`, "accept-encoding": "gzip, deflate, br, zstd" };
@@ -69,7 +68,7 @@ try {
   const bare = await load(`${base}/health`, headers);
   const slots = await load(`${base}${slotsPath}`, headers);
   const gzipOnly = await load(`${base}${slotsPath}`, { ...headers, "accept-encoding": "gzip" });
-  console.log(`GET /time-slots: ${days} days (${setup.from}..${setup.until}), 15-minute grid, ${setup.reservations} reservations, ${slotCount} free slots`);
+  console.log(`[${engine}] GET /time-slots: ${days} days (${setup.from}..${setup.until}), 15-minute grid, ${setup.reservations} reservations, ${slotCount} free slots`);
   console.log(`${connections} connections, ${seconds} s per run after a 2 s warm-up, load from wrk (1 thread) on loopback; ratio = req/s against GET /health`);
   console.log(line("GET /health (req)", bare, bare));
   console.log(line("GET /time-slots, browser coding (req)", slots, bare));
@@ -77,5 +76,5 @@ try {
   console.log(`  targets: ratio >= 0.5 and p99 < 10 ms at ${connections} connections`);
 } finally {
   await server.stop();
-  cleanup();
+  await db.cleanup();
 }

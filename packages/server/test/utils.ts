@@ -1,7 +1,7 @@
 import type { EventTypeCreate } from "@booking/wire";
 import { createApp } from "../src/app.ts";
 import { ManualClock } from "../src/clock.ts";
-import type { ServerConfig } from "../src/config.ts";
+import { DEFAULT_CONFIG, type ServerConfig } from "../src/config.ts";
 import type { LogEntry } from "../src/context.ts";
 import { AdminService } from "../src/modules/admin/service.ts";
 import pg from "pg";
@@ -32,12 +32,12 @@ const opened = new Set<Store>();
 const schemas: string[] = [];
 
 /** A fresh store of the suite's engine; a file path asks for SQLite on that file whatever the engine. */
-export async function openTestStore(databasePath?: string): Promise<Store> {
+export async function openTestStore(databasePath?: string, rateLimit?: { limit: number; windowSeconds: number }): Promise<Store> {
   let store: Store;
   if (ENGINE === "postgres" && databasePath === undefined) {
     const schema = `t_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
     schemas.push(schema);
-    store = await openPostgresStore(POSTGRES_URL, { schema, poolSize: 4 });
+    store = await openPostgresStore(POSTGRES_URL, { schema, poolSize: 4, rateLimit: rateLimit ?? DEFAULT_CONFIG.rateLimit });
   } else {
     store = openSqliteStore(databasePath ?? ":memory:");
   }
@@ -68,7 +68,7 @@ export async function releaseTestStores(): Promise<void> {
 
 /** A fresh app on a fresh real database of the suite's engine, with a clock that stands still. */
 export async function setup(options: { now?: string; config?: Partial<ServerConfig>; databasePath?: string } = {}) {
-  const store = await openTestStore(options.databasePath);
+  const store = await openTestStore(options.databasePath, options.config?.rateLimit);
   const clock = new ManualClock(options.now ?? "2026-11-23T07:00:00Z");
   const logs: LogEntry[] = [];
   const app = createApp({ store, clock, config: { adminKey: ADMIN_KEY, ...options.config }, log: (e) => logs.push(e) });

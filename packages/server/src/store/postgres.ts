@@ -38,6 +38,8 @@ const CONNECT_TIMEOUT_MS = 5_000;
  * than SQLite's 100 ms: a waiting query here stalls nothing else in the process.
  */
 const LOCK_WAIT_MS = 1_000;
+/** A seat claim waits this long for its event type's lock, like SQLite's busy wait, then answers slot_locked. */
+const CLAIM_LOCK_WAIT_MS = 100;
 /** A transaction left open by a stalled process is ended by the server, so it cannot hold an event type's lock for good. */
 const IDLE_IN_TRANSACTION_MS = 60_000;
 /** Serialization failures and deadlocks are retried this often, then reported as StoreBusyError. */
@@ -95,7 +97,20 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     throw new Error(`Cannot migrate PostgreSQL at ${target}: ${messageOf(error)}`, { cause: error });
   }
   const rateLimit = options.rateLimit ?? { limit: 60, windowSeconds: 60 };
-  return new PostgresStore(new Connections(pool, target, poolSize), new PostgresRateLimiter(pool, rateLimit.limit, rateLimit.windowSeconds));
+  // Counters are hit by every request; their commits need not wait for the disk (a crash forgets a
+  // few counts of the current minute), so they get connections of their own that do not.
+  const counterPool = new pg.Pool({
+    connectionString: url,
+    max: Math.max(2, Math.ceil(poolSize / 2)),
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    idleTimeoutMillis: 30_000,
+    keepAlive: true,
+    application_name: schema === null ? "booking-calendar/counters" : `booking-calendar/${schema}/counters`,
+    options: [...session, "-c synchronous_commit=off"].join(" "),
+    types: NUMERIC_BIGINTS,
+  });
+  counterPool.on("error", (error) => options.onConnectionError?.(error));
+  return new PostgresStore(new Connections(pool, target, poolSize), new PostgresRateLimiter(counterPool, rateLimit.limit, rateLimit.windowSeconds));
 }
 
 /**
@@ -131,6 +146,11 @@ export class PostgresRateLimiter implements RateLimiter {
   async forgetOldWindows(nowMs: number): Promise<void> {
     const windowMs = this.windowSeconds * 1000;
     await this.pool.query("DELETE FROM rate_limits WHERE window_start < $1", [(Math.floor(nowMs / windowMs) - 1) * windowMs]);
+  }
+
+  /** Ends the counters' own connections. */
+  async close(): Promise<void> {
+    await this.pool.end();
   }
 }
 
@@ -521,11 +541,12 @@ class PostgresStore implements Store {
       ).rows.map(toReservation),
     claim: async (claim: SeatClaim, decide: (holders: SeatHolder[], current: ReservationRecord | null) => SeatDecision) =>
       this.db.transaction(async (c): Promise<{ record: ReservationRecord } | { refused: string }> => {
-        // The event type's row is the slot lock of every instance: NOWAIT, so a second claim answers
-        // slot_locked at once instead of queueing requests behind the first. NO KEY UPDATE excludes
-        // every other claim and seat writer alike, yet lets foreign-key checks (idempotency keys,
-        // webhook events of other requests) through.
-        const locked = await c.query("SELECT id FROM event_types WHERE id = $1 FOR NO KEY UPDATE NOWAIT", [claim.eventTypeId]);
+        // The event type's row is the slot lock of every instance. A claim waits for it as briefly as
+        // SQLite's busy wait (claims take milliseconds, so a short queue clears), then answers
+        // slot_locked. NO KEY UPDATE excludes every other claim and seat writer alike, yet lets
+        // foreign-key checks (idempotency keys, webhook events of other requests) through.
+        await c.query(`SET LOCAL lock_timeout = ${CLAIM_LOCK_WAIT_MS}`);
+        const locked = await c.query("SELECT id FROM event_types WHERE id = $1 FOR NO KEY UPDATE", [claim.eventTypeId]);
         if (locked.rowCount === 0) throw new Error(`event type ${claim.eventTypeId} does not exist`);
         const currentRow = claim.uuid
           ? (await c.query<ReservationRow>("SELECT * FROM reservations WHERE event_type_id = $1 AND uuid = $2 FOR UPDATE", [claim.eventTypeId, claim.uuid])).rows[0]
@@ -734,6 +755,6 @@ class PostgresStore implements Store {
   };
 
   async close(): Promise<void> {
-    await this.db.pool.end();
+    await Promise.all([this.db.pool.end(), this.rateLimiter.close()]);
   }
 }
