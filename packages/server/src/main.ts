@@ -6,14 +6,14 @@ import { STRIPE_WEBHOOK_PATH } from "./modules/reservations/index.ts";
 import { seedDemo } from "./seed.ts";
 import { WebhookWorker } from "./modules/webhooks/worker.ts";
 import { openPostgresStore } from "./store/postgres.ts";
+import { describeTarget } from "./store/postgres/pools.ts";
 import { openSqliteStore } from "./store/sqlite.ts";
 
 const SWEEP_EVERY_MS = 30_000;
 
-/** A database URL fit for a log line: no password. */
-const redactedUrl = (url: string): string => url.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@");
 
-/** `npm start`: the API on the embedded SQLite file, seeded with a demo on first run. */
+
+/** `npm start`: the API on the embedded SQLite file (or PostgreSQL with DATABASE_URL), seeded with a demo on a first run outside production. */
 async function main(): Promise<void> {
   const config = configFromEnv(process.env);
   const standin = await startStandinWithoutStripe(config);
@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   const server = app.server!;
   const base = `http://localhost:${server.port}`;
   standin?.setWebhookUrl(`http://127.0.0.1:${server.port}${STRIPE_WEBHOOK_PATH}`);
-  console.log(`Booking API listening on ${base} (${config.databaseUrl ? `PostgreSQL: ${redactedUrl(config.databaseUrl)}` : `SQLite: ${config.databasePath}`})`);
+  console.log(`Booking API listening on ${base} (${config.databaseUrl ? `PostgreSQL: ${describeTarget(config.databaseUrl)}` : `SQLite: ${config.databasePath}`})`);
   console.log(`API docs: ${base}/docs   OpenAPI: ${base}/openapi.json`);
   if (seeded.length > 0) {
     console.log("\nDemo event types created (tokens are shown only now):");

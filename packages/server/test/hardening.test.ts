@@ -139,6 +139,14 @@ describe("hostile and odd input", () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  it("refuses control characters in what a visitor types, on every engine alike", async () => {
+    const { call, eventType } = await setup({ now: "2026-11-23T07:00:00Z" });
+    const { token } = await eventType({ timezone: "UTC", minNoticeMinutes: 0, availability: { weekly: weekdays([{ start: "09:00", end: "17:00" }]), overrides: [] } });
+    const r = await call("POST", "/reservations", { token, body: { start: "2026-11-26T09:00:00Z", end: "2026-11-26T09:30:00Z", email: "ada@example.com", firstname: "Ada\u0000", lastname: "Love\u0007lace" } });
+    expect(r.status).toBe(422);
+    expect(Object.keys(r.body.errors).sort()).toEqual(["firstname", "lastname"]);
+  });
+
   it("refuses UI text keys that are not plain identifiers", async () => {
     const { admin } = await setup();
     const r = await admin("POST", "/admin/event-types", { title: "X", locale: { texts: JSON.parse('{"__proto__": "x"}') } });

@@ -196,7 +196,8 @@ function prepareQueries(db: Database) {
     ),
     whOutcome: db.query(
       `UPDATE webhook_events SET status = $status, next_attempt_at_ms = $nextAttemptAtMs, locked_until_ms = NULL,
-        last_status_code = $statusCode, last_error = $error, delivered_at_ms = $deliveredAtMs WHERE id = $id`,
+        last_status_code = $statusCode, last_error = $error, delivered_at_ms = $deliveredAtMs
+       WHERE id = $id AND attempts = $attempt AND status = 'pending'`,
     ),
     whRecent: db.query<WebhookRow, [number, number]>("SELECT * FROM webhook_events WHERE event_type_id = ? ORDER BY id DESC LIMIT ?"),
     whAttemptsOf: db.query<{ attempt: number; at_ms: number; status_code: number | null; error: string | null; duration_ms: number }, [number]>(
@@ -210,7 +211,8 @@ function prepareQueries(db: Database) {
     ),
     idemLink: db.query<unknown, [string, number, string]>("UPDATE idempotency_keys SET reservation_uuid = ? WHERE event_type_id = ? AND key = ?"),
     idemFinish: db.query<unknown, [number, string, number, string]>("UPDATE idempotency_keys SET status = ?, response = ? WHERE event_type_id = ? AND key = ?"),
-    idemDelete: db.query<unknown, [number, string]>("DELETE FROM idempotency_keys WHERE event_type_id = ? AND key = ?"),
+    // A key tied to a booking stays: that booking happened, and a retry must find it, not book again.
+    idemDelete: db.query<unknown, [number, string]>("DELETE FROM idempotency_keys WHERE event_type_id = ? AND key = ? AND reservation_uuid IS NULL"),
     idemPurge: db.query<unknown, [number]>("DELETE FROM idempotency_keys WHERE created_at_ms < ?"),
     idemTakeOver: db.query<unknown, [number, number, string, number]>(
       "UPDATE idempotency_keys SET created_at_ms = ? WHERE event_type_id = ? AND key = ? AND status IS NULL AND reservation_uuid IS NULL AND created_at_ms = ?",
@@ -426,15 +428,18 @@ class SqliteStore implements Store {
     },
     recordAttempt: async (id, attempt, outcome) => {
       this.write(() => {
-        this.q.whAttempt.run({ id, ...attempt });
-        this.q.whOutcome.run({
+        // Only the worker that holds this attempt records it: one whose lease ran out (and whose
+        // event another worker took) finds the attempt count moved on and writes nothing.
+        const held = this.q.whOutcome.run({
           id,
+          attempt: attempt.attempt,
           status: outcome.status,
           nextAttemptAtMs: outcome.status === "pending" ? outcome.nextAttemptAtMs : attempt.atMs,
           statusCode: attempt.statusCode,
           error: attempt.error,
           deliveredAtMs: outcome.status === "delivered" ? attempt.atMs + attempt.durationMs : null,
-        });
+        }).changes === 1;
+        if (held) this.q.whAttempt.run({ id, ...attempt });
       });
     },
     recent: async (eventTypeId, limit) =>

@@ -179,8 +179,8 @@ export interface Store {
       decide: (holders: SeatHolder[], current: ReservationRecord | null) => SeatDecision,
     ): Promise<{ record: ReservationRecord } | { refused: string }>;
     /**
-     * Replaces a reservation that takes no new seat (confirming a live hold, cancelling, recording a
-     * payment) if nobody changed it since `expectedUpdatedAtMs`; false when someone did.
+     * Replaces a reservation that takes no new seat (cancelling, recording a payment) if nobody
+     * changed it since `expectedUpdatedAtMs`; false when someone did.
      */
     save(record: ReservationRecord, expectedUpdatedAtMs: number, events?: OutboxEvent[]): Promise<boolean>;
     /** Persists what time already decided (holds past their time become expired, stale ones cancelled) and forgets old idempotency keys. */
@@ -194,7 +194,10 @@ export interface Store {
      * in two processes) never hold the same attempt.
      */
     claimDue(nowMs: number, leaseMs: number, limit: number): Promise<WebhookDelivery[]>;
-    /** Records an attempt and what follows: delivered, another try at `nextAttemptAtMs`, or failed. */
+    /**
+     * Records an attempt and what follows: delivered, another try at `nextAttemptAtMs`, or failed;
+     * only while the attempt is still the event's latest (a worker whose lease ran out writes nothing).
+     */
     recordAttempt(id: number, attempt: WebhookAttempt, outcome: { status: "delivered" | "failed" } | { status: "pending"; nextAttemptAtMs: number }): Promise<void>;
     /** The event type's most recent events, newest first, each with its attempts. */
     recent(eventTypeId: number, limit: number): Promise<(WebhookDelivery & { attemptLog: WebhookAttempt[] })[]>;
@@ -204,7 +207,7 @@ export interface Store {
     begin(eventTypeId: number, key: string, requestHash: string, nowMs: number): Promise<IdempotencyState>;
     /** Stores the answer given to a keyed request, to be replayed to its retries. */
     finish(eventTypeId: number, key: string, status: number, response: string): Promise<void>;
-    /** Forgets a keyed request that failed without effect, so a retry runs afresh. */
+    /** Forgets a keyed request that failed without effect, so a retry runs afresh; a key tied to a booking is kept. */
     release(eventTypeId: number, key: string): Promise<void>;
   };
   close(): Promise<void>;

@@ -62,6 +62,7 @@ export function checkReservationInput(input: ReservationInput, settings: EventTy
   const guests = checkGuests(input.guests ?? [], email, settings.maxGuests, errors);
   const location = checkLocation(input.location, phone, settings, errors);
   const customFields = checkCustomFields(input.customFields ?? [], settings.customFields, { requireAll: true }, errors);
+  refuseControlCharacters({ email: input.email, firstname: input.firstname, lastname: input.lastname, phone: input.phone, "location.value": input.location?.value }, errors);
   ValidationFailed.check(errors);
   return {
     startMs: times!.startMs,
@@ -86,6 +87,7 @@ export function checkConfirmInput(input: ConfirmInput, held: CustomFieldValue[],
   for (const v of given) merged.set(v.uuid, v);
   const customFields = [...merged.values()];
   checkCustomFields(customFields, settings.customFields, { requireAll: true }, errors);
+  refuseControlCharacters({ firstname: input.firstname, lastname: input.lastname, phone: input.phone }, errors);
   ValidationFailed.check(errors);
   return {
     ...(phone === undefined ? {} : { phone }),
@@ -93,6 +95,14 @@ export function checkConfirmInput(input: ConfirmInput, held: CustomFieldValue[],
     ...(input.lastname === undefined ? {} : { lastname: nfc(input.lastname) }),
     customFields,
   };
+}
+
+// Control characters (NUL above all, which PostgreSQL text cannot hold) have no place in what a
+// visitor types; tabs and line breaks are left to free text.
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+function refuseControlCharacters(fields: Record<string, string | null | undefined>, errors: Errors): void {
+  for (const [field, value] of Object.entries(fields)) if (typeof value === "string" && CONTROL.test(value)) addError(errors, field, "Contains control characters.");
 }
 
 function checkPhone(value: string | undefined, errors: Errors): string {
@@ -106,7 +116,7 @@ function checkGuests(guests: string[], email: string, max: number, errors: Error
   const seen = new Set([email.toLowerCase()]);
   return guests.map((g, i) => {
     const guest = nfc(g);
-    if (!EMAIL.test(guest)) addError(errors, `guests.${i}`, "Expected an email address.");
+    if (!EMAIL.test(guest) || CONTROL.test(guest)) addError(errors, `guests.${i}`, "Expected an email address.");
     else if (seen.has(guest.toLowerCase())) addError(errors, `guests.${i}`, "Each guest once, and not the booker.");
     seen.add(guest.toLowerCase());
     return guest;
@@ -151,7 +161,8 @@ function checkCustomFields(values: CustomFieldValue[], fields: CustomFieldDefini
       addError(errors, key, "Answered twice.");
       continue;
     }
-    const problem = valueProblem(field, normalize(v.value));
+    const value = normalize(v.value);
+    const problem = [value].flat().some((x) => typeof x === "string" && CONTROL.test(x)) ? "Contains control characters." : valueProblem(field, value);
     if (problem) addError(errors, key, problem);
     answered.set(uuid, { uuid, value: normalize(v.value) });
   }

@@ -59,5 +59,7 @@ export function isPrivateAddress(address: string): boolean {
     const [high, low] = [parseInt(nat64[1]!, 16), parseInt(nat64[2]!, 16)];
     return isPrivateAddress(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`);
   }
-  return /^(fc|fd)/.test(v6) || /^fe[89ab]/.test(v6) || v6.startsWith("ff");
+  // Unique local, link-local, multicast, documentation (2001:db8::/32), discard (100::/64), local-use
+  // NAT64 (64:ff9b:1::/48) and 6to4 (2002::/16, which embeds an IPv4 address of any kind).
+  return /^(fc|fd)/.test(v6) || /^fe[89ab]/.test(v6) || v6.startsWith("ff") || v6.startsWith("2001:db8:") || v6.startsWith("100::") || v6.startsWith("100:0:0:0:") || v6.startsWith("64:ff9b:1:") || v6.startsWith("2002:");
 }

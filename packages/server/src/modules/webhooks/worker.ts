@@ -1,7 +1,7 @@
 import { Webhook } from "standardwebhooks";
 import type { Clock } from "../../clock.ts";
 import type { LogEntry } from "../../context.ts";
-import type { Store, WebhookDelivery } from "../../store/types.ts";
+import type { Store, WebhookAttempt, WebhookDelivery } from "../../store/types.ts";
 import { refusedAddress } from "./address.ts";
 
 /** Waits between attempts (decisions.md): the 8th failed attempt gives up. */
@@ -12,6 +12,12 @@ const LEASE_MS = 60_000;
 const BATCH = 10;
 const MAX_RESPONSE_BYTES = 4096;
 const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
+const DNS_TIMEOUT_MS = 5_000;
+
+/** Rejects when `promise` has not settled within `ms`. */
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return Promise.race([promise, Bun.sleep(ms).then(() => Promise.reject(new Error(`no answer within ${ms / 1000} s`)))]);
+}
 
 /**
  * Delivers the webhook outbox: at least once, signed per Standard Webhooks with the event type's
@@ -52,7 +58,9 @@ export class WebhookWorker {
 
   private async pass(): Promise<number> {
     const due = await this.store.webhooks.claimDue(this.clock.now(), LEASE_MS, BATCH);
-    await Promise.all(due.map((d) => this.deliver(d)));
+    // allSettled: one failed bookkeeping write must not let `stop()` return while others still send.
+    const results = await Promise.allSettled(due.map((d) => this.deliver(d)));
+    for (const r of results) if (r.status === "rejected") this.log({ level: "error", message: "webhook delivery bookkeeping failed", error: r.reason });
     return due.length;
   }
 
@@ -67,7 +75,13 @@ export class WebhookWorker {
     }
 
     if (!this.options.allowPrivateAddresses) {
-      const refused = await refusedAddress(d.url).catch((error: unknown) => `unresolvable (${String(error)})`);
+      let refused: string | null;
+      try {
+        refused = await withTimeout(refusedAddress(d.url), DNS_TIMEOUT_MS);
+      } catch (error) {
+        // A name that does not resolve now may resolve later: an ordinary failed attempt, retried.
+        return this.retryOrGiveUp(d, { ...attempt, statusCode: null, error: `unresolvable: ${error instanceof Error ? error.message : String(error)}`, durationMs: 0 }, null);
+      }
       if (refused) {
         return this.store.webhooks.recordAttempt(d.id, { ...attempt, statusCode: null, error: `refused: ${d.url} points to ${refused}`, durationMs: 0 }, { status: "failed" });
       }
@@ -107,21 +121,30 @@ export class WebhookWorker {
 
     if (error === null) return this.store.webhooks.recordAttempt(d.id, record, { status: "delivered" });
     if (statusCode === 410) {
-      // The receiver says the endpoint is gone for good: stop writing events until the URL is set again.
-      await this.store.eventTypes.update(d.eventTypeId, { webhookDisabledAtMs: now }, new Date(now).toISOString());
-      this.log({ level: "warn", message: `webhook endpoint ${d.url} answered 410; disabled for event type ${d.eventTypeId}` });
+      // The receiver says the endpoint is gone for good: stop writing events until the URL is set
+      // again; unless the organizer has meanwhile set another URL, which the 410 says nothing about.
+      const current = await this.store.eventTypes.byId(d.eventTypeId);
+      if (current?.settings.webhookUrl === d.url) {
+        await this.store.eventTypes.update(d.eventTypeId, { webhookDisabledAtMs: now }, new Date(now).toISOString());
+        this.log({ level: "warn", message: `webhook endpoint ${d.url} answered 410; disabled for event type ${d.eventTypeId}` });
+      }
       return this.store.webhooks.recordAttempt(d.id, record, { status: "failed" });
     }
+    return this.retryOrGiveUp(d, record, retryAfterMs);
+  }
+
+  /** Schedules the next attempt by the backoff (or a later `Retry-After`), or marks the event failed after the last. */
+  private retryOrGiveUp(d: WebhookDelivery, record: WebhookAttempt, retryAfterMs: number | null): Promise<void> {
     const delay = RETRY_DELAYS_MS[d.attempts - 1];
     if (delay === undefined) {
-      this.log({ level: "warn", message: `webhook ${d.msgId} to ${d.url} failed after ${d.attempts} attempts: ${error}` });
+      this.log({ level: "warn", message: `webhook ${d.msgId} to ${d.url} failed after ${d.attempts} attempts: ${record.error}` });
       return this.store.webhooks.recordAttempt(d.id, record, { status: "failed" });
     }
-    return this.store.webhooks.recordAttempt(d.id, record, { status: "pending", nextAttemptAtMs: now + Math.max(delay, retryAfterMs ?? 0) });
+    return this.store.webhooks.recordAttempt(d.id, record, { status: "pending", nextAttemptAtMs: this.clock.now() + Math.max(delay, retryAfterMs ?? 0) });
   }
 }
 
-/** Reads at most a few KiB of a response and lets the rest go, so a chatty receiver cannot hold memory. */
+/** Stops reading a response once 4 KiB have come (one more network chunk at most) and lets the rest go, so a chatty receiver cannot hold memory. */
 async function drain(response: Response): Promise<void> {
   if (!response.body) return;
   const reader = response.body.getReader();

@@ -1,0 +1,123 @@
+import pg from "pg";
+import { StoreBusyError } from "../types.ts";
+
+/** Serialization failures and deadlocks are retried this often, then reported as StoreBusyError. */
+const RETRIES = 3;
+
+/** An error as one line for the messages of the store, including the errors pg reports without a message. */
+export function messageOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  // Connecting to a name with several addresses fails with an AggregateError without a message.
+  if (error.message === "" && error instanceof AggregateError) return error.errors.map(messageOf).join("; ");
+  return error.message || String((error as { code?: unknown }).code ?? error.name);
+}
+
+const sqlState = (error: unknown): string | undefined => (error instanceof pg.DatabaseError ? error.code : undefined);
+
+/** Connection exceptions (08) and the server ending the session (57P01-03: terminated, shutting down). */
+const LOST_SESSION = /^(08|57P0[123])/;
+
+/** True when the connection itself failed, as opposed to a statement: the client must be discarded. */
+function isConnectionLoss(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error instanceof pg.DatabaseError) return LOST_SESSION.test(error.code ?? "");
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string" && /^E[A-Z]+$/.test(code)) return true; // ECONNRESET, EPIPE, ETIMEDOUT: the socket failed
+  return /^Connection terminated|not queryable|^Query read timeout/.test(error.message);
+}
+
+/** Checking out, transactions, retries and the naming of failures: how the engine uses its pool. */
+export class Connections {
+  constructor(
+    readonly pool: pg.Pool,
+    private readonly target: string,
+    /** Connections of the pool: after a server restart each idle one may be dead once, so a safe retry tries this many. */
+    private readonly size: number,
+  ) {}
+
+  /** One statement in its own implicit transaction; `retryOnLoss` for statements that may safely run twice. */
+  async run<R extends pg.QueryResultRow>(sql: string, params: unknown[] = [], retryOnLoss = false): Promise<pg.QueryResult<R>> {
+    for (let attempt = 0; ; attempt++) {
+      const lease = await this.checkout();
+      try {
+        return await lease.client.query<R>(sql, params);
+      } catch (error) {
+        lease.broken(error);
+        if (retryOnLoss && attempt < this.size && isConnectionLoss(error)) continue;
+        throw this.failure(error);
+      } finally {
+        lease.release();
+      }
+    }
+  }
+
+  /**
+   * Runs `work` between BEGIN and COMMIT on one connection (READ COMMITTED; the work takes the row
+   * locks it needs). A serialization failure or deadlock rolls back and runs `work` again, up to
+   * RETRIES times with jittered backoff; a connection found dead at BEGIN (nothing done yet) is replaced.
+   * Whatever fails, the transaction is rolled back (or its connection discarded) and the client released.
+   */
+  async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    let pauseMs = 0;
+    let deadConnections = 0;
+    for (let attempt = 0; ; ) {
+      if (pauseMs > 0) await Bun.sleep(pauseMs);
+      pauseMs = 0;
+      const lease = await this.checkout();
+      let begun = false;
+      try {
+        await lease.client.query("BEGIN");
+        begun = true;
+        const result = await work(lease.client);
+        await lease.client.query("COMMIT");
+        return result;
+      } catch (error) {
+        if (begun && !isConnectionLoss(error)) await lease.client.query("ROLLBACK").catch((rollbackError) => lease.broken(rollbackError, true));
+        else lease.broken(error, true);
+        const state = sqlState(error);
+        if ((state === "40001" || state === "40P01") && attempt < RETRIES) {
+          pauseMs = (10 << attempt++) * (0.5 + Math.random());
+          continue;
+        }
+        if (!begun && isConnectionLoss(error) && deadConnections++ < this.size) continue;
+        throw this.failure(error);
+      } finally {
+        lease.release();
+      }
+    }
+  }
+
+  /** A pooled client whose connection errors are caught while it is checked out, and which is discarded once broken. */
+  private async checkout() {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      // Every connection busy past the wait: the database is reachable, this instance is saturated.
+      if (this.pool.totalCount >= this.size && /timeout exceeded when trying to connect/i.test(messageOf(error))) throw new StoreBusyError();
+      throw new Error(`Cannot reach PostgreSQL at ${this.target}: ${messageOf(error)}`, { cause: error });
+    }
+    // Between queries a dying connection emits 'error' on the client; unheard, it would end the process.
+    let lost: Error | boolean = false;
+    const onError = (error: Error) => (lost = error);
+    client.on("error", onError);
+    return {
+      client,
+      broken(error: unknown, always = false) {
+        if (always || isConnectionLoss(error)) lost = error instanceof Error ? error : true;
+      },
+      release() {
+        client.off("error", onError);
+        client.release(lost);
+      },
+    };
+  }
+
+  /** What a caller sees of a failed statement: StoreBusyError for lock waits and exhausted retries, a plain Error for a lost connection. */
+  private failure(error: unknown): unknown {
+    const state = sqlState(error);
+    if (state === "55P03" || state === "40001" || state === "40P01") return new StoreBusyError();
+    if (isConnectionLoss(error)) return new Error(`Lost the connection to PostgreSQL at ${this.target}: ${messageOf(error)}`, { cause: error });
+    return error;
+  }
+}

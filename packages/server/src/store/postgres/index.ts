@@ -1,0 +1,104 @@
+import type pg from "pg";
+import type { Store } from "../types.ts";
+import { Connections, messageOf } from "./connections.ts";
+import { postgresEventTypes } from "./event-types.ts";
+import { postgresIdempotency } from "./idempotency.ts";
+import { applyPostgresMigrations } from "./migrations.ts";
+import { describeTarget, openPool, sessionSettings } from "./pools.ts";
+import { PostgresRateLimiter } from "./rate-limiter.ts";
+import { postgresReservations } from "./reservations.ts";
+import { postgresWebhooks } from "./webhooks.ts";
+
+export { PostgresRateLimiter } from "./rate-limiter.ts";
+
+/** Options of `openPostgresStore`. */
+export interface PostgresStoreOptions {
+  /** Schema holding the tables, created when missing; the connection's default `search_path` otherwise. */
+  schema?: string;
+  /** Connections this instance keeps at most; 10 by default. */
+  poolSize?: number;
+  /** Limit of `store.rateLimiter`; 60 requests per 60 s by default, the server's default. */
+  rateLimit?: { limit: number; windowSeconds: number };
+  /** Told about errors of idle pooled connections (a restarted server, a killed backend); the pool replaces them either way. */
+  onConnectionError?: (error: Error) => void;
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * Opens the PostgreSQL store at `url` (`postgres://user@host:5432/db`), for several server processes
+ * or hosts sharing one database. Connects once (failing fast, naming host and database, never the
+ * password), then applies pending migrations under an advisory lock so instances starting together
+ * apply each once. With `schema`, the tables live there (created when missing) and every pooled
+ * connection searches it.
+ */
+export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<Store> {
+  const target = describeTarget(url);
+  const schema = options.schema ?? null;
+  if (schema !== null && !SCHEMA_NAME.test(schema)) throw new Error(`PostgreSQL schema "${schema}" must be a lowercase identifier (a-z, 0-9, _).`);
+  const session = sessionSettings(url, schema);
+
+  const poolSize = options.poolSize ?? 10;
+  const pool = openPool(url, {
+    max: poolSize,
+    applicationName: schema === null ? "booking-calendar" : `booking-calendar/${schema}`,
+    session,
+    onConnectionError: options.onConnectionError,
+  });
+
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw new Error(`Cannot connect to PostgreSQL at ${target}: ${messageOf(error)}`, { cause: error });
+  }
+  try {
+    await applyPostgresMigrations(client, schema);
+    client.release();
+  } catch (error) {
+    client.release(true);
+    await pool.end().catch(() => undefined);
+    throw new Error(`Cannot migrate PostgreSQL at ${target}: ${messageOf(error)}`, { cause: error });
+  }
+  const rateLimit = options.rateLimit ?? { limit: 60, windowSeconds: 60 };
+  // Counters are hit by every request; their commits need not wait for the disk (a crash forgets a
+  // few counts of the current minute), so they get connections of their own that do not.
+  const counterPool = openPool(url, {
+    max: Math.max(2, Math.ceil(poolSize / 2)),
+    applicationName: schema === null ? "booking-calendar/counters" : `booking-calendar/${schema}/counters`,
+    session: [...session, "-c synchronous_commit=off"],
+    onConnectionError: options.onConnectionError,
+  });
+  return new PostgresStore(new Connections(pool, target, poolSize), new PostgresRateLimiter(counterPool, rateLimit.limit, rateLimit.windowSeconds));
+}
+
+/**
+ * The store on PostgreSQL. Seat safety across instances rests on one rule: every writer that
+ * changes seats (claim, save, sweep, insertMany) first locks the event type's row, in id order when
+ * it needs several. A claim therefore reads the seat holders only after every earlier writer of
+ * that event type has committed (READ COMMITTED takes a new snapshot per statement) and no other
+ * can write until it commits, which is what keeps confirmed plus held within the seats; the one lock
+ * order also rules out deadlocks between them.
+ */
+class PostgresStore implements Store {
+  readonly engine = "postgres";
+  readonly eventTypes: Store["eventTypes"];
+  readonly reservations: Store["reservations"];
+  readonly webhooks: Store["webhooks"];
+  readonly idempotency: Store["idempotency"];
+
+  constructor(
+    private readonly db: Connections,
+    readonly rateLimiter: PostgresRateLimiter,
+  ) {
+    this.eventTypes = postgresEventTypes(db);
+    this.reservations = postgresReservations(db, rateLimiter);
+    this.webhooks = postgresWebhooks(db);
+    this.idempotency = postgresIdempotency(db);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.db.pool.end(), this.rateLimiter.close()]);
+  }
+}

@@ -1,0 +1,60 @@
+import type pg from "pg";
+import type { RateDecision, RateLimiter } from "../../http/rate-limit.ts";
+
+/**
+ * The `RateLimiter` of several instances: one counter row per key and fixed window aligned to the
+ * epoch (the windows of MemoryRateLimiter), counted by a single upsert, so every instance on the
+ * database sees the same count. Old windows are deleted by `forgetOldWindows` (the store's sweep).
+ */
+export class PostgresRateLimiter implements RateLimiter {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly limit: number,
+    private readonly windowSeconds: number,
+  ) {}
+
+  async hit(key: string, nowMs: number): Promise<RateDecision> {
+    const windowMs = this.windowSeconds * 1000;
+    const windowStart = Math.floor(nowMs / windowMs) * windowMs;
+    const resetSeconds = Math.max(1, Math.ceil((windowStart + windowMs - nowMs) / 1000));
+    let count: number;
+    try {
+      count = await this.count(key, windowStart);
+    } catch {
+      try {
+        // A connection the pool had not yet found dead: one more try on a fresh one.
+        count = await this.count(key, windowStart);
+      } catch {
+        // The counter is unreachable: serve the request rather than fail it; the store, which the
+        // request needs anyway, answers for itself.
+        return { allowed: true, limit: this.limit, remaining: this.limit, resetSeconds };
+      }
+    }
+    return {
+      allowed: count <= this.limit,
+      limit: this.limit,
+      remaining: Math.max(0, this.limit - count),
+      resetSeconds,
+    };
+  }
+
+  private async count(key: string, windowStart: number): Promise<number> {
+    const { rows } = await this.pool.query<{ count: number }>(
+      `INSERT INTO rate_limits (key, window_start, count) VALUES ($1, $2, 1)
+       ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1 RETURNING count`,
+      [key, windowStart],
+    );
+    return rows[0]!.count;
+  }
+
+  /** Deletes windows older than the previous one; the previous stays for an instance whose clock runs a little behind. */
+  async forgetOldWindows(nowMs: number): Promise<void> {
+    const windowMs = this.windowSeconds * 1000;
+    await this.pool.query("DELETE FROM rate_limits WHERE window_start < $1", [(Math.floor(nowMs / windowMs) - 1) * windowMs]);
+  }
+
+  /** Ends the counters' own connections. */
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}

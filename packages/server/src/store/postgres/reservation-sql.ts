@@ -1,0 +1,41 @@
+import type { ReservationRecord } from "../types.ts";
+
+/** Stores a new reservation; its parameters are `reservationValues`. */
+export const INSERT_RESERVATION = `INSERT INTO reservations (uuid, event_type_id, status, start_ms, end_ms, held_until_ms, email, firstname,
+  lastname, phone, timezone, location, guests, custom_fields, meet_link, payment, payment_intent_id, confirmed_at_ms,
+  cancelled_at_ms, created_at_ms, updated_at_ms)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`;
+
+/** A reservation's column values, $1 to $21 of INSERT_RESERVATION. */
+export function reservationValues(r: ReservationRecord): unknown[] {
+  return [
+    r.uuid, r.eventTypeId, r.status, r.startMs, r.endMs, r.heldUntilMs, r.email, r.firstname, r.lastname, r.phone, r.timezone,
+    r.location === null ? null : JSON.stringify(r.location), JSON.stringify(r.guests), JSON.stringify(r.customFields), r.meetLink,
+    r.payment === null ? null : JSON.stringify(r.payment), r.payment?.intentId ?? null, r.confirmedAtMs, r.cancelledAtMs,
+    r.createdAtMs, r.updatedAtMs,
+  ];
+}
+
+/** Compare-and-set of a reservation: the values of `reservationValues`, with $20 (created_at_ms, never changed) the expected updated_at_ms. */
+export const UPDATE_RESERVATION = `UPDATE reservations SET status = $3, start_ms = $4, end_ms = $5, held_until_ms = $6, email = $7,
+  firstname = $8, lastname = $9, phone = $10, timezone = $11, location = $12, guests = $13, custom_fields = $14, meet_link = $15,
+  payment = $16, payment_intent_id = $17, confirmed_at_ms = $18, cancelled_at_ms = $19, updated_at_ms = $21
+  WHERE uuid = $1 AND event_type_id = $2 AND updated_at_ms = $20`;
+
+/** The parameters of UPDATE_RESERVATION: writes `r` only if the row still has `expectedUpdatedAtMs`. */
+export function updateValues(r: ReservationRecord, expectedUpdatedAtMs: number): unknown[] {
+  const values = reservationValues(r);
+  values[19] = expectedUpdatedAtMs;
+  return values;
+}
+
+/**
+ * The reservations of event type $1 holding a seat at $4 that overlap [$2, $3), read by `toSeatHolder`:
+ * what slot lists and seat claims count. The event type's longest reservation bounds how far back
+ * an overlapping one can start, which keeps the index range scanned short.
+ */
+export const SEAT_HOLDERS = `SELECT uuid, start_ms, end_ms, CASE WHEN status = 'held' THEN held_until_ms END AS held_until_ms FROM reservations
+  WHERE event_type_id = $1 AND start_ms < $3 AND end_ms > $2
+    AND start_ms >= $2 - (SELECT longest_reservation_ms FROM event_types WHERE id = $1)
+    AND (status = 'confirmed' OR (status = 'held' AND held_until_ms > $4))
+  ORDER BY start_ms, uuid`;

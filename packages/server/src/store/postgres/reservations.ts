@@ -1,0 +1,71 @@
+import type { OutboxEvent, ReservationQuery, ReservationRecord, Store } from "../types.ts";
+import { claimSeats } from "./claim.ts";
+import type { Connections } from "./connections.ts";
+import type { PostgresRateLimiter } from "./rate-limiter.ts";
+import { INSERT_RESERVATION, SEAT_HOLDERS, UPDATE_RESERVATION, reservationValues, updateValues } from "./reservation-sql.ts";
+import { toReservation, toSeatHolder, type ReservationRow, type SeatHolderRow } from "./rows.ts";
+import { sweep } from "./sweep.ts";
+import { insertEvents } from "./webhooks.ts";
+
+/**
+ * Reservations on PostgreSQL. Reads are single statements, retried on a lost connection; every
+ * write that moves seats (claim, save, sweep, insertMany) first locks its event type's row, the
+ * rule the store's seat safety rests on (see PostgresStore).
+ */
+export function postgresReservations(db: Connections, rateLimiter: PostgresRateLimiter): Store["reservations"] {
+  return {
+    seatHolders: async (eventTypeId, fromMs, untilMs, nowMs) =>
+      (await db.run<SeatHolderRow>(SEAT_HOLDERS, [eventTypeId, fromMs, untilMs, nowMs], true)).rows.map(toSeatHolder),
+    byUuid: async (eventTypeId, uuid) => {
+      const row = (await db.run<ReservationRow>("SELECT * FROM reservations WHERE event_type_id = $1 AND uuid = $2", [eventTypeId, uuid], true)).rows[0];
+      return row ? toReservation(row) : null;
+    },
+    byPaymentIntent: async (intentId) => {
+      const row = (await db.run<ReservationRow>("SELECT * FROM reservations WHERE payment_intent_id = $1 LIMIT 1", [intentId], true)).rows[0];
+      return row ? toReservation(row) : null;
+    },
+    list: async (eventTypeId: number, query: ReservationQuery) =>
+      (
+        await db.run<ReservationRow>(
+          `SELECT * FROM reservations WHERE event_type_id = $1 AND start_ms < $2 AND end_ms > $3
+           AND ($4::text[] IS NULL OR status = ANY($4::text[])) ORDER BY start_ms, uuid LIMIT $5`,
+          [eventTypeId, query.untilMs, query.fromMs, query.statuses ?? null, query.limit],
+          true,
+        )
+      ).rows.map(toReservation),
+    claim: async (claim, decide) => claimSeats(db, claim, decide),
+    save: async (record: ReservationRecord, expectedUpdatedAtMs: number, events: OutboxEvent[] = []) =>
+      db.transaction(async (c) => {
+        // The event type first, like a claim: one lock order for every seat writer, so no deadlock.
+        await c.query("SELECT id FROM event_types WHERE id = $1 FOR NO KEY UPDATE", [record.eventTypeId]);
+        const before = (
+          await c.query<Pick<ReservationRow, "status" | "start_ms" | "end_ms" | "held_until_ms">>(
+            "SELECT status, start_ms, end_ms, held_until_ms FROM reservations WHERE event_type_id = $1 AND uuid = $2 FOR UPDATE",
+            [record.eventTypeId, record.uuid],
+          )
+        ).rows[0];
+        const changed = (await c.query(UPDATE_RESERVATION, updateValues(record, expectedUpdatedAtMs))).rowCount === 1;
+        if (changed) await insertEvents(c, events);
+        // Slot lists and configuration depend on seats only; a payment note leaves their caches alone.
+        const seatsMoved =
+          before !== undefined &&
+          (before.status !== record.status || before.start_ms !== record.startMs || before.end_ms !== record.endMs || before.held_until_ms !== record.heldUntilMs);
+        if (changed && seatsMoved) await c.query("UPDATE event_types SET revision = revision + 1 WHERE id = $1", [record.eventTypeId]);
+        return changed;
+      }),
+    sweep: async (nowMs: number) => sweep(db, rateLimiter, nowMs),
+    insertMany: async (records: ReservationRecord[]) => {
+      if (records.length === 0) return;
+      const longest = new Map<number, number>();
+      for (const r of records) longest.set(r.eventTypeId, Math.max(longest.get(r.eventTypeId) ?? 0, r.endMs - r.startMs));
+      const ids = [...longest.keys()].sort((a, b) => a - b);
+      await db.transaction(async (c) => {
+        await c.query("SELECT id FROM event_types WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE", [ids]);
+        for (const r of records) await c.query(INSERT_RESERVATION, reservationValues(r));
+        for (const id of ids) {
+          await c.query("UPDATE event_types SET longest_reservation_ms = greatest(longest_reservation_ms, $1), revision = revision + 1 WHERE id = $2", [longest.get(id), id]);
+        }
+      });
+    },
+  };
+}

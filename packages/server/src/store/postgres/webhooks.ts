@@ -1,0 +1,91 @@
+import type pg from "pg";
+import type { OutboxEvent, Store, WebhookAttempt } from "../types.ts";
+import type { Connections } from "./connections.ts";
+import { toDelivery, type WebhookRow } from "./rows.ts";
+
+const INSERT_EVENT = `INSERT INTO webhook_events (event_type_id, reservation_uuid, kind, msg_id, url, payload, next_attempt_at_ms, created_at_ms)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`;
+
+/** Adds events to the outbox inside the caller's transaction, so they exist exactly when the reservation change they announce does. */
+export async function insertEvents(client: pg.PoolClient, events: OutboxEvent[]): Promise<void> {
+  for (const e of events) await client.query(INSERT_EVENT, [e.eventTypeId, e.reservationUuid, e.kind, e.msgId, e.url, e.payload, e.createdAtMs]);
+}
+
+/** Due, not leased, and first in line for its reservation: an earlier event still pending holds later ones back. */
+const DUE = `e.status = 'pending' AND e.next_attempt_at_ms <= $1 AND (e.locked_until_ms IS NULL OR e.locked_until_ms <= $1)`;
+
+/** The webhook outbox on PostgreSQL, leased by row locks so the workers of every instance share it. */
+export function postgresWebhooks(db: Connections): Store["webhooks"] {
+  return {
+    claimDue: async (nowMs, leaseMs, limit) => {
+      // A plain read first: an idle outbox (the usual case, polled every second by every instance) takes no lock.
+      const any = await db.run(`SELECT 1 FROM webhook_events e WHERE ${DUE} LIMIT 1`, [nowMs], true);
+      if (any.rowCount === 0) return [];
+      const leased = await db.transaction(async (c) => {
+        // SKIP LOCKED: events another instance is leasing right now are left to it; a row it leased
+        // and committed meanwhile is re-checked and no longer due.
+        const due = await c.query<{ id: number }>(
+          `SELECT e.id FROM webhook_events e
+           WHERE ${DUE}
+             AND NOT EXISTS (SELECT 1 FROM webhook_events p WHERE p.reservation_uuid = e.reservation_uuid AND p.id < e.id AND p.status = 'pending')
+           ORDER BY e.next_attempt_at_ms, e.id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+          [nowMs, limit],
+        );
+        if (due.rowCount === 0) return [];
+        return (
+          await c.query<WebhookRow>("UPDATE webhook_events SET locked_until_ms = $1, attempts = attempts + 1 WHERE id = ANY($2::bigint[]) RETURNING *", [
+            nowMs + leaseMs,
+            due.rows.map((r) => r.id),
+          ])
+        ).rows;
+      });
+      return leased.sort((a, b) => a.next_attempt_at_ms - b.next_attempt_at_ms || a.id - b.id).map(toDelivery);
+    },
+    recordAttempt: async (id, attempt, outcome) => {
+      await db.transaction(async (c) => {
+        // Only the worker that holds this attempt records it: one whose lease ran out (and whose
+        // event another worker took) finds the attempt count moved on and writes nothing.
+        const held = await c.query(
+          `UPDATE webhook_events SET status = $1, next_attempt_at_ms = $2, locked_until_ms = NULL,
+            last_status_code = $3, last_error = $4, delivered_at_ms = $5 WHERE id = $6 AND attempts = $7 AND status = 'pending'`,
+          [
+            outcome.status,
+            outcome.status === "pending" ? outcome.nextAttemptAtMs : attempt.atMs,
+            attempt.statusCode,
+            attempt.error,
+            outcome.status === "delivered" ? attempt.atMs + attempt.durationMs : null,
+            id,
+            attempt.attempt,
+          ],
+        );
+        if (held.rowCount !== 1) return;
+        await c.query("INSERT INTO webhook_attempts (event_id, attempt, at_ms, status_code, error, duration_ms) VALUES ($1, $2, $3, $4, $5, $6)", [
+          id,
+          attempt.attempt,
+          attempt.atMs,
+          attempt.statusCode,
+          attempt.error,
+          attempt.durationMs,
+        ]);
+      });
+    },
+    recent: async (eventTypeId, limit) => {
+      const events = (await db.run<WebhookRow>("SELECT * FROM webhook_events WHERE event_type_id = $1 ORDER BY id DESC LIMIT $2", [eventTypeId, limit], true)).rows;
+      if (events.length === 0) return [];
+      const attempts = (
+        await db.run<{ event_id: number; attempt: number; at_ms: number; status_code: number | null; error: string | null; duration_ms: number }>(
+          "SELECT * FROM webhook_attempts WHERE event_id = ANY($1::bigint[]) ORDER BY event_id, attempt",
+          [events.map((e) => e.id)],
+          true,
+        )
+      ).rows;
+      const byEvent = new Map<number, WebhookAttempt[]>();
+      for (const a of attempts) {
+        const log = byEvent.get(a.event_id) ?? [];
+        log.push({ attempt: a.attempt, atMs: a.at_ms, statusCode: a.status_code, error: a.error, durationMs: a.duration_ms });
+        byEvent.set(a.event_id, log);
+      }
+      return events.map((row) => ({ ...toDelivery(row), attemptLog: byEvent.get(row.id) ?? [] }));
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { openTestStore, reservation, setup } from "./utils.ts";
+import { WebhookWorker } from "../src/modules/webhooks/worker.ts";
+import { ManualClock } from "../src/clock.ts";
+import { AdminService } from "../src/modules/admin/service.ts";
+
+/** Promises of the Store interface that both engines keep, whichever the suite runs on. */
+describe("the store", () => {
+  it("lets only the worker holding an attempt record it: one whose lease ran out writes nothing", async () => {
+    const { store, eventType } = await setup();
+    const { id } = await eventType();
+    const r = reservation(id, "2026-11-26T09:00:00Z", 30);
+    await store.reservations.claim({ eventTypeId: id, fromMs: r.startMs - 1, untilMs: r.endMs + 1, nowMs: r.createdAtMs }, () => ({
+      write: r,
+      events: [{ eventTypeId: id, reservationUuid: r.uuid, kind: "reservation.created", msgId: "msg_lease", url: "http://127.0.0.1:9/x", payload: "{}", createdAtMs: 1_000 }],
+    }));
+    const [first] = await store.webhooks.claimDue(2_000, 60_000, 10);
+    expect(first!.attempts).toBe(1);
+    // The first worker stalls past its lease; a second takes the event.
+    const [second] = await store.webhooks.claimDue(2_000 + 61_000, 60_000, 10);
+    expect(second!.attempts).toBe(2);
+    await store.webhooks.recordAttempt(first!.id, { attempt: 1, atMs: 70_000, statusCode: 200, error: null, durationMs: 5 }, { status: "delivered" });
+    let [state] = await store.webhooks.recent(id, 1);
+    expect(state!.status).toBe("pending");
+    expect(state!.attemptLog).toEqual([]);
+    await store.webhooks.recordAttempt(second!.id, { attempt: 2, atMs: 70_000, statusCode: 200, error: null, durationMs: 5 }, { status: "delivered" });
+    [state] = await store.webhooks.recent(id, 1);
+    expect(state!.status).toBe("delivered");
+    expect(state!.attemptLog.map((a) => a.attempt)).toEqual([2]);
+  });
+
+  it("keeps an idempotency key that is tied to a booking when its request is released", async () => {
+    const store = await openTestStore();
+    const { id } = await createEventType(store);
+    expect(await store.idempotency.begin(id, "k-1", "hash", 1_000)).toEqual({ state: "new" });
+    const r = reservation(id, "2026-11-26T09:00:00Z", 30);
+    await store.reservations.claim({ eventTypeId: id, fromMs: r.startMs - 1, untilMs: r.endMs + 1, nowMs: 1_000, idempotencyKey: "k-1" }, () => ({ write: r }));
+    // The booking committed but its answer was lost; the request's error path releases the key.
+    await store.idempotency.release(id, "k-1");
+    expect(await store.idempotency.begin(id, "k-1", "hash", 2_000)).toEqual({ state: "pending", reservationUuid: r.uuid });
+    // A key with no booking is forgotten, so its retry runs afresh.
+    expect(await store.idempotency.begin(id, "k-2", "hash", 2_000)).toEqual({ state: "new" });
+    await store.idempotency.release(id, "k-2");
+    expect(await store.idempotency.begin(id, "k-2", "hash", 3_000)).toEqual({ state: "new" });
+  });
+});
+
+describe("the webhook worker", () => {
+  it("retries an event whose host does not resolve, instead of giving up at once", async () => {
+    const { store, eventType } = await setup();
+    const { id } = await eventType();
+    const r = reservation(id, "2026-11-26T09:00:00Z", 30);
+    await store.reservations.claim({ eventTypeId: id, fromMs: r.startMs - 1, untilMs: r.endMs + 1, nowMs: 1_000 }, () => ({
+      write: r,
+      events: [{ eventTypeId: id, reservationUuid: r.uuid, kind: "reservation.created", msgId: "msg_dns", url: "http://no-such-host.invalid/hook", payload: "{}", createdAtMs: 1_000 }],
+    }));
+    const clock = new ManualClock(2_000);
+    const worker = new WebhookWorker(store, clock, { allowPrivateAddresses: false }, () => undefined);
+    expect(await worker.runOnce()).toBe(1);
+    const [state] = await store.webhooks.recent(id, 1);
+    expect(state!.status).toBe("pending");
+    expect(state!.nextAttemptAtMs).toBe(2_000 + 5_000);
+    expect(state!.attemptLog[0]!.error).toMatch(/^unresolvable/);
+  });
+});
+
+function createEventType(store: Awaited<ReturnType<typeof openTestStore>>) {
+  return new AdminService(store, () => 1_000).create({ title: "Keys", timezone: "UTC" });
+}
