@@ -1,0 +1,88 @@
+import type { OutboxEvent, ReservationRecord, WebhookDelivery } from "./types.ts";
+
+// Rows as both engines return them (PostgreSQL with bigints read as numbers), and their records.
+
+/** A `reservations` row. */
+export interface ReservationRow {
+  uuid: string;
+  event_type_id: number;
+  status: ReservationRecord["status"];
+  start_ms: number;
+  end_ms: number;
+  held_until_ms: number | null;
+  email: string;
+  firstname: string;
+  lastname: string;
+  phone: string;
+  timezone: string | null;
+  location: string | null;
+  guests: string;
+  custom_fields: string;
+  meet_link: string | null;
+  payment: string | null;
+  payment_intent_id: string | null;
+  confirmed_at_ms: number | null;
+  cancelled_at_ms: number | null;
+  created_at_ms: number;
+  updated_at_ms: number;
+}
+
+/** A `webhook_events` row. */
+export interface WebhookRow {
+  id: number;
+  event_type_id: number;
+  reservation_uuid: string;
+  kind: OutboxEvent["kind"];
+  msg_id: string;
+  url: string;
+  payload: string;
+  status: WebhookDelivery["status"];
+  attempts: number;
+  next_attempt_at_ms: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at_ms: number | null;
+  created_at_ms: number;
+}
+
+/** A reservation record from its row; JSON columns are text in both engines. */
+export const toReservation = (r: ReservationRow): ReservationRecord => ({
+  uuid: r.uuid,
+  eventTypeId: r.event_type_id,
+  status: r.status,
+  startMs: r.start_ms,
+  endMs: r.end_ms,
+  heldUntilMs: r.held_until_ms,
+  email: r.email,
+  firstname: r.firstname,
+  lastname: r.lastname,
+  phone: r.phone,
+  timezone: r.timezone,
+  location: r.location === null ? null : JSON.parse(r.location),
+  guests: JSON.parse(r.guests),
+  customFields: JSON.parse(r.custom_fields),
+  meetLink: r.meet_link,
+  payment: r.payment === null ? null : JSON.parse(r.payment),
+  confirmedAtMs: r.confirmed_at_ms,
+  cancelledAtMs: r.cancelled_at_ms,
+  createdAtMs: r.created_at_ms,
+  updatedAtMs: r.updated_at_ms,
+});
+
+/** An outbox event with its delivery state, from its row. */
+export const toDelivery = (r: WebhookRow): WebhookDelivery => ({
+  id: r.id,
+  eventTypeId: r.event_type_id,
+  reservationUuid: r.reservation_uuid,
+  kind: r.kind,
+  msgId: r.msg_id,
+  url: r.url,
+  payload: r.payload,
+  status: r.status,
+  attempts: r.attempts,
+  nextAttemptAtMs: r.next_attempt_at_ms,
+  lastStatusCode: r.last_status_code,
+  lastError: r.last_error,
+  deliveredAtMs: r.delivered_at_ms,
+  createdAtMs: r.created_at_ms,
+});
