@@ -21,6 +21,7 @@ async function main(): Promise<void> {
     ? await openPostgresStore(config.databaseUrl, {
         ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
         rateLimit: config.rateLimit,
+        databaseTime: true,
         onConnectionError: (error) => stderrLog({ level: "warn", message: "a pooled PostgreSQL connection failed; it is replaced", error }),
       })
     : openSqliteStore(config.databasePath);

@@ -232,6 +232,25 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
   });
 
   describe("seat claims", () => {
+    it("judges holds by the database's clock with databaseTime, whatever the calling host's clock says", async () => {
+      const timed = await open(schema, { databaseTime: true });
+      const et = await eventType(timed, 1);
+      const realNow = Date.now();
+      // A hold that the database sees running for ten more minutes.
+      const hold = reservation(et.id, "2026-12-09T10:00:00Z", 60, { status: "held", heldUntilMs: realNow + 10 * 60_000, createdAtMs: realNow, updatedAtMs: realNow });
+      await timed.reservations.insertMany([hold]);
+      // A host whose clock runs an hour ahead thinks the hold expired; the database says it holds.
+      const ahead = realNow + HOUR;
+      const claimFrom = (store: Store) =>
+        store.reservations.claim({ eventTypeId: et.id, fromMs: hold.startMs, untilMs: hold.endMs, nowMs: ahead }, (holders, _current, at): SeatDecision => {
+          expect(Math.abs(at - (store === timed ? realNow : ahead))).toBeLessThan(60_000);
+          return holders.length < 1 ? { write: reservation(et.id, "2026-12-09T10:00:00Z", 60, { createdAtMs: at, updatedAtMs: at }) } : { refuse: "slot_unavailable" };
+        });
+      expect(await claimFrom(timed)).toEqual({ refused: "slot_unavailable" });
+      // Without it the caller's clock decides, which is what a single host (and a test's clock) wants.
+      expect("record" in (await claimFrom(a))).toBe(true);
+    });
+
     it("lets exactly one of 100 concurrent claims from two instances take a one-seat slot", async () => {
       const et = await eventType(a, 1);
       const outcomes = await Promise.all(

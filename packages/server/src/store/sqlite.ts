@@ -287,13 +287,14 @@ class SqliteStore implements Store {
       const row = this.q.rByIntent.get(intentId);
       return row ? toReservation(row) : null;
     },
-    claim: async (claim: SeatClaim, decide: (holders: SeatHolder[], current: ReservationRecord | null) => SeatDecision) => {
+    claim: async (claim: SeatClaim, decide: (holders: SeatHolder[], current: ReservationRecord | null, nowMs: number) => SeatDecision) => {
       // Everything between BEGIN IMMEDIATE and COMMIT runs synchronously: no other request of this
       // process can interleave, and other processes wait on SQLite's write lock.
       return this.write(() => {
           const currentRow = claim.uuid ? this.q.rByUuid.get(claim.eventTypeId, claim.uuid) : null;
           const holders = this.q.seatHolders.all({ eventTypeId: claim.eventTypeId, untilMs: claim.untilMs, fromMs: claim.fromMs, nowMs: claim.nowMs }).filter((h) => h.uuid !== claim.uuid);
-          const decision = decide(holders, currentRow ? toReservation(currentRow) : null);
+          // One host, one clock: the caller's.
+          const decision = decide(holders, currentRow ? toReservation(currentRow) : null, claim.nowMs);
           if ("refuse" in decision) return { refused: decision.refuse };
           const record = decision.write;
           for (const event of decision.events ?? []) this.q.whInsert.run({ ...event });

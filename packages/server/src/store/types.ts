@@ -172,11 +172,14 @@ export interface Store {
      * window (and the reservation `claim.uuid`, whose own seat is left out), lets `decide` choose,
      * and writes what it chose, so confirmed plus held never exceed a slot's seats, whatever runs
      * at the same time in this or another process. Throws StoreBusyError when the store is held by
-     * another writer beyond a short wait. Answers the written reservation or the refusal.
+     * another writer beyond a short wait. Answers the written reservation or the refusal. `decide`
+     * gets the instant the claim is judged at: `claim.nowMs`, or the database's own clock where the
+     * engine keeps one time for several hosts (so hosts whose clocks differ never disagree about
+     * whether a hold still holds its seat).
      */
     claim(
       claim: SeatClaim,
-      decide: (holders: SeatHolder[], current: ReservationRecord | null) => SeatDecision,
+      decide: (holders: SeatHolder[], current: ReservationRecord | null, nowMs: number) => SeatDecision,
     ): Promise<{ record: ReservationRecord } | { refused: string }>;
     /**
      * Replaces a reservation that takes no new seat (cancelling, recording a payment) if nobody

@@ -50,13 +50,16 @@ export class ReservationService {
     const checked = checkReservationInput(input, s);
     const nowMs = this.now();
     if (!isOffered(s, checked.startMs, checked.endMs, nowMs)) throw failure("slot_unavailable", "This time is not offered; pick one of GET /time-slots.");
-    const record: ReservationRecord = {
-      uuid: crypto.randomUUID(),
+    const uuid = crypto.randomUUID();
+    const meetLink = mode === "confirm" ? this.meetLinkFor(checked.location.type) : null;
+    // Built at the instant the store judges the claim at (the database's clock on PostgreSQL).
+    const recordAt = (at: number): ReservationRecord => ({
+      uuid,
       eventTypeId: eventType.id,
       status: mode === "confirm" ? "confirmed" : "held",
       startMs: checked.startMs,
       endMs: checked.endMs,
-      heldUntilMs: mode === "hold" ? nowMs + s.holdMinutes * 60_000 : null,
+      heldUntilMs: mode === "hold" ? at + s.holdMinutes * 60_000 : null,
       email: checked.email,
       firstname: checked.firstname,
       lastname: checked.lastname,
@@ -65,18 +68,19 @@ export class ReservationService {
       location: checked.location,
       guests: checked.guests,
       customFields: checked.customFields,
-      meetLink: mode === "confirm" ? this.meetLinkFor(checked.location.type) : null,
+      meetLink,
       payment: null,
-      confirmedAtMs: mode === "confirm" ? nowMs : null,
+      confirmedAtMs: mode === "confirm" ? at : null,
       cancelledAtMs: null,
-      createdAtMs: nowMs,
-      updatedAtMs: nowMs,
-    };
-    // A hold is not a reservation yet: only a confirmed booking is announced.
-    const events = mode === "confirm" ? webhookEvents(eventType, "reservation.created", record, nowMs) : [];
-    const written = await this.claim(eventType, record.startMs, record.endMs, nowMs, undefined, idempotencyKey, (holders) =>
-      seatsLeft(s, record.startMs, record.endMs, holders) > 0 ? { write: record, events } : { refuse: "slot_unavailable" },
-    );
+      createdAtMs: at,
+      updatedAtMs: at,
+    });
+    const written = await this.claim(eventType, checked.startMs, checked.endMs, nowMs, undefined, idempotencyKey, (holders, _current, at) => {
+      if (seatsLeft(s, checked.startMs, checked.endMs, holders) < 1) return { refuse: "slot_unavailable" };
+      const record = recordAt(at);
+      // A hold is not a reservation yet: only a confirmed booking is announced.
+      return { write: record, events: mode === "confirm" ? webhookEvents(eventType, "reservation.created", record, at) : [] };
+    });
     return resultOf(written, mode === "confirm");
   }
 
@@ -92,12 +96,12 @@ export class ReservationService {
     if (s.payment && !(await this.payments.isPaid(r))) {
       throw new ApiError("payment_required", "No successful payment exists for this reservation yet.");
     }
-    const written = await this.claim(eventType, r.startMs, r.endMs, nowMs, r.uuid, undefined, (holders, current) => {
+    const written = await this.claim(eventType, r.startMs, r.endMs, nowMs, r.uuid, undefined, (holders, current, at) => {
       if (!current) return { refuse: "reservation_finished" };
-      const now = statusAt(current, nowMs);
+      const now = statusAt(current, at);
       if (now === "confirmed") return { write: current };
       if (now === "cancelled") return { refuse: "reservation_finished" };
-      if (now === "expired" && !this.stillBookable(s, current, holders, nowMs)) return { refuse: "reservation_finished" };
+      if (now === "expired" && !this.stillBookable(s, current, holders, at)) return { refuse: "reservation_finished" };
       const confirmed: ReservationRecord = {
         ...current,
         ...changes,
@@ -106,10 +110,10 @@ export class ReservationService {
         status: "confirmed",
         heldUntilMs: null,
         meetLink: current.meetLink ?? this.meetLinkFor(current.location?.type),
-        confirmedAtMs: nowMs,
-        updatedAtMs: stamp(current, nowMs),
+        confirmedAtMs: at,
+        updatedAtMs: stamp(current, at),
       };
-      return { write: confirmed, events: webhookEvents(eventType, "reservation.created", confirmed, nowMs) };
+      return { write: confirmed, events: webhookEvents(eventType, "reservation.created", confirmed, at) };
     });
     return resultOf(written, true);
   }
@@ -121,13 +125,13 @@ export class ReservationService {
     const nowMs = this.now();
     const status = statusAt(r, nowMs);
     if (status !== "held" && status !== "expired") throw failure("reservation_finished", `A ${status} reservation cannot be refreshed.`);
-    await this.claim(eventType, r.startMs, r.endMs, nowMs, r.uuid, undefined, (holders, current) => {
-      const now = current ? statusAt(current, nowMs) : "cancelled";
+    await this.claim(eventType, r.startMs, r.endMs, nowMs, r.uuid, undefined, (holders, current, at) => {
+      const now = current ? statusAt(current, at) : "cancelled";
       if (!current || (now !== "held" && now !== "expired")) return { refuse: "reservation_finished" };
-      if (now === "held" ? seatsLeft(s, current.startMs, current.endMs, holders) < 1 : !this.stillBookable(s, current, holders, nowMs)) {
+      if (now === "held" ? seatsLeft(s, current.startMs, current.endMs, holders) < 1 : !this.stillBookable(s, current, holders, at)) {
         return { refuse: "reservation_finished" };
       }
-      return { write: { ...current, status: "held", heldUntilMs: nowMs + s.holdMinutes * 60_000, updatedAtMs: stamp(current, nowMs) } };
+      return { write: { ...current, status: "held", heldUntilMs: at + s.holdMinutes * 60_000, updatedAtMs: stamp(current, at) } };
     });
   }
 
@@ -152,13 +156,13 @@ export class ReservationService {
     const { startMs, endMs } = times!;
     // The override lifts notice and horizon, never time itself: nothing moves into the past.
     if (startMs <= nowMs || !isOffered(s, startMs, endMs, nowMs, { ignoreNoticeAndHorizon: override })) throw failure("slot_unavailable", "This time is not offered; pick one of GET /time-slots.");
-    const written = await this.claim(eventType, startMs, endMs, nowMs, r.uuid, undefined, (holders, current) => {
-      const now = current ? statusAt(current, nowMs) : "cancelled";
+    const written = await this.claim(eventType, startMs, endMs, nowMs, r.uuid, undefined, (holders, current, at) => {
+      const now = current ? statusAt(current, at) : "cancelled";
       if (!current || (now !== "held" && now !== "confirmed")) return { refuse: "reservation_finished" };
       if (seatsLeft(s, startMs, endMs, holders) < 1) return { refuse: "slot_unavailable" };
-      const moved: ReservationRecord = { ...current, startMs, endMs, timezone: times!.timezone ?? current.timezone, updatedAtMs: stamp(current, nowMs) };
+      const moved: ReservationRecord = { ...current, startMs, endMs, timezone: times!.timezone ?? current.timezone, updatedAtMs: stamp(current, at) };
       // Moving a hold changes nothing anyone was told about.
-      const events = now === "confirmed" ? webhookEvents(eventType, "reservation.rescheduled", moved, nowMs, current) : [];
+      const events = now === "confirmed" ? webhookEvents(eventType, "reservation.rescheduled", moved, at, current) : [];
       return { write: moved, events };
     });
     return resultOf(written);
@@ -227,7 +231,7 @@ export class ReservationService {
     nowMs: number,
     uuid: string | undefined,
     idempotencyKey: string | undefined,
-    decide: (holders: SeatHolder[], current: ReservationRecord | null) => SeatDecision,
+    decide: (holders: SeatHolder[], current: ReservationRecord | null, at: number) => SeatDecision,
   ): Promise<ReservationRecord> {
     let outcome: Awaited<ReturnType<Store["reservations"]["claim"]>>;
     try {

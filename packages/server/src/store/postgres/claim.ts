@@ -15,7 +15,8 @@ const CLAIM_LOCK_WAIT_MS = 100;
 export async function claimSeats(
   db: Connections,
   claim: SeatClaim,
-  decide: (holders: SeatHolder[], current: ReservationRecord | null) => SeatDecision,
+  decide: (holders: SeatHolder[], current: ReservationRecord | null, nowMs: number) => SeatDecision,
+  databaseTime: boolean,
 ): Promise<{ record: ReservationRecord } | { refused: string }> {
   return db.transaction(async (c): Promise<{ record: ReservationRecord } | { refused: string }> => {
     // The event type's row is the slot lock of every instance. A claim waits for it as briefly as
@@ -25,13 +26,18 @@ export async function claimSeats(
     await c.query(`SET LOCAL lock_timeout = ${CLAIM_LOCK_WAIT_MS}`);
     const locked = await c.query("SELECT id FROM event_types WHERE id = $1 FOR NO KEY UPDATE", [claim.eventTypeId]);
     if (locked.rowCount === 0) throw new Error(`event type ${claim.eventTypeId} does not exist`);
+    // Several hosts, several clocks: judged by the database's, one time for all of them, so no two
+    // hosts can disagree whether a hold still holds its seat.
+    const nowMs = databaseTime
+      ? (await c.query<{ now: number }>("SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now")).rows[0]!.now
+      : claim.nowMs;
     const currentRow = claim.uuid
       ? (await c.query<ReservationRow>("SELECT * FROM reservations WHERE event_type_id = $1 AND uuid = $2 FOR UPDATE", [claim.eventTypeId, claim.uuid])).rows[0]
       : undefined;
-    const holders = (await c.query<SeatHolderRow>(SEAT_HOLDERS, [claim.eventTypeId, claim.fromMs, claim.untilMs, claim.nowMs])).rows
+    const holders = (await c.query<SeatHolderRow>(SEAT_HOLDERS, [claim.eventTypeId, claim.fromMs, claim.untilMs, nowMs])).rows
       .map(toSeatHolder)
       .filter((h) => h.uuid !== claim.uuid);
-    const decision = decide(holders, currentRow ? toReservation(currentRow) : null);
+    const decision = decide(holders, currentRow ? toReservation(currentRow) : null, nowMs);
     if ("refuse" in decision) return { refused: decision.refuse };
     const record = decision.write;
     await insertEvents(c, decision.events ?? []);

@@ -21,6 +21,11 @@ export interface PostgresStoreOptions {
   rateLimit?: { limit: number; windowSeconds: number };
   /** Told about errors of idle pooled connections (a restarted server, a killed backend); the pool replaces them either way. */
   onConnectionError?: (error: Error) => void;
+  /**
+   * Judge seat claims by the database's clock rather than the caller's, so several hosts share one
+   * time (what `npm start` does). Off by default, for tests that move an injected clock.
+   */
+  databaseTime?: boolean;
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -70,7 +75,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     session: [...session, "-c synchronous_commit=off"],
     onConnectionError: options.onConnectionError,
   });
-  return new PostgresStore(new Connections(pool, target, poolSize), new PostgresRateLimiter(counterPool, rateLimit.limit, rateLimit.windowSeconds));
+  return new PostgresStore(new Connections(pool, target, poolSize), new PostgresRateLimiter(counterPool, rateLimit.limit, rateLimit.windowSeconds), options.databaseTime ?? false);
 }
 
 /**
@@ -91,9 +96,10 @@ class PostgresStore implements Store {
   constructor(
     private readonly db: Connections,
     readonly rateLimiter: PostgresRateLimiter,
+    databaseTime: boolean,
   ) {
     this.eventTypes = postgresEventTypes(db);
-    this.reservations = postgresReservations(db, rateLimiter);
+    this.reservations = postgresReservations(db, rateLimiter, databaseTime);
     this.webhooks = postgresWebhooks(db);
     this.idempotency = postgresIdempotency(db);
   }

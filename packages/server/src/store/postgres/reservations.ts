@@ -12,7 +12,7 @@ import { insertEvents } from "./webhooks.ts";
  * write that moves seats (claim, save, sweep, insertMany) first locks its event type's row, the
  * rule the store's seat safety rests on (see PostgresStore).
  */
-export function postgresReservations(db: Connections, rateLimiter: PostgresRateLimiter): Store["reservations"] {
+export function postgresReservations(db: Connections, rateLimiter: PostgresRateLimiter, databaseTime: boolean): Store["reservations"] {
   return {
     seatHolders: async (eventTypeId, fromMs, untilMs, nowMs) =>
       (await db.run<SeatHolderRow>(SEAT_HOLDERS, [eventTypeId, fromMs, untilMs, nowMs], true)).rows.map(toSeatHolder),
@@ -33,7 +33,7 @@ export function postgresReservations(db: Connections, rateLimiter: PostgresRateL
           true,
         )
       ).rows.map(toReservation),
-    claim: async (claim, decide) => claimSeats(db, claim, decide),
+    claim: async (claim, decide) => claimSeats(db, claim, decide, databaseTime),
     save: async (record: ReservationRecord, expectedUpdatedAtMs: number, events: OutboxEvent[] = []) =>
       db.transaction(async (c) => {
         // The event type first, like a claim: one lock order for every seat writer, so no deadlock.
