@@ -2,12 +2,13 @@
  * Load benchmark of one-step bookings (`POST /reservations`) on distinct slots, against the bare
  * `GET /health` route of the same server.
  *
- * Seeds a fresh SQLite file with one event type open around the clock on a five-minute grid
- * (five-minute meetings, one seat, a year ahead), starts `src/main.ts` on it as its own process, and
+ * Seeds a fresh database (SQLite, or a PostgreSQL schema with BENCH_ENGINE=postgres) with one event
+ * type open around the clock on a five-minute grid (five-minute meetings, one seat, a year ahead), starts `src/main.ts` on it as its own process, and
  * drives it with wrk over loopback; a Lua script gives every request the next free slot, so each
  * booking takes a seat in its own write transaction. Counts the answers with `success: true` and
  * prints confirmed bookings per second, their ratio to the bare route, and p50/p99 latency.
- * Run: `npm run bench:bookings` (needs `wrk`; options BENCH_SECONDS, BENCH_CONNECTIONS).
+ * Run: `npm run bench:bookings` (needs `wrk`). Options: BENCH_ENGINE (sqlite or postgres),
+ * BENCH_DATABASE_URL, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_PORT, BENCH_PROFILE, BENCH_DEBUG.
  */
 import { DateTime } from "luxon";
 import { AdminService } from "../packages/server/src/modules/admin/service.ts";

@@ -1,5 +1,5 @@
 /**
- * Shared parts of the load benchmarks: a fresh SQLite file, the server started as its own process
+ * Shared parts of the load benchmarks: a fresh database of either engine, the server started as its own process
  * (`src/main.ts`, the `npm start` code path), and wrk driving it over loopback.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -102,5 +102,5 @@ export async function load(url: string, headers: Record<string, string>, options
 
 /** One line of a result table. */
 export function line(name: string, r: LoadResult, bare: LoadResult, rate = r.rps): string {
-  return `  ${name.padEnd(34)} ${rate.toFixed(0).padStart(7)} /s   ratio ${(rate / bare.rps).toFixed(2)}   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms`;
+  return `  ${name.padEnd(38)} ${rate.toFixed(0).padStart(7)} /s   ratio ${(rate / bare.rps).toFixed(2)}   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms`;
 }

@@ -1,13 +1,15 @@
 /**
  * Load benchmark of `GET /time-slots` against the bare `GET /health` route of the same server.
  *
- * Seeds a fresh SQLite file with one event type (open 08:00-20:00 every day, 15-minute grid) and 500
- * confirmed reservations in the next 31 days, starts `src/main.ts` on it as its own process, and
+ * Seeds a fresh database (SQLite, or a PostgreSQL schema with BENCH_ENGINE=postgres) with one event
+ * type (open 08:00-20:00 every day, 15-minute grid) and 500 confirmed reservations in the next 31 days, starts `src/main.ts` on it as its own process, and
  * drives both routes in turn with wrk over loopback (one thread, 50 connections; wrk is a C load
  * generator, so the client is not the bottleneck the way a JavaScript one would be on two cores).
  * Runs the slot route twice: with the Accept-Encoding Chrome sends (the server answers zstd) and with
  * gzip only. Prints requests/s of each, their ratio to the bare route and p50/p99 latency.
- * Run: `npm run bench` (needs `wrk`, e.g. `apt-get install -y wrk`; options BENCH_SECONDS, BENCH_CONNECTIONS).
+ * Run: `npm run bench` (needs `wrk`, e.g. `apt-get install -y wrk`). Options: BENCH_ENGINE (sqlite or
+ * postgres), BENCH_DATABASE_URL, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_PORT, BENCH_DAYS, BENCH_PROFILE
+ * (write a CPU profile of the server into that folder), BENCH_DEBUG (print wrk's reports).
  */
 import { DateTime } from "luxon";
 import { connections, engine, line, load, scratch, seconds, startServer } from "./lib.ts";
@@ -53,7 +55,6 @@ async function seed(): Promise<{ token: string; from: string; until: string; res
 }
 
 const setup = await seed();
-// process.execPath is the Bun binary itself, so kill() reaches the server and not a wrapper script.
 const server = await startServer(db.env, port);
 try {
   // What Chrome sends; the server answers the slot list with zstd to it.

@@ -19,7 +19,7 @@ export interface ServerConfig {
   rateLimit: { limit: number; windowSeconds: number };
   /** Largest request body accepted, in bytes. */
   maxBodyBytes: number;
-  /** Trust the first `X-Forwarded-For` address as the client's (only behind a proxy you run). */
+  /** Take the client's address from the last `X-Forwarded-For` entry, the one your own proxy added (only behind one you run). */
   trustProxy: boolean;
   /** Platform Stripe keys; `apiBase` points the SDK at another host (the local stand-in). */
   stripe: { secretKey: string | null; publishableKey: string | null; webhookSecret: string | null; apiBase: string | null };

@@ -4,14 +4,13 @@ import { configFromEnv, type ServerConfig } from "./config.ts";
 import { startStripeStandin, type StripeStandin } from "@booking/stripe-standin";
 import { STRIPE_WEBHOOK_PATH } from "./modules/reservations/index.ts";
 import { seedDemo } from "./seed.ts";
+import { newWebhookSecret } from "./http/tokens.ts";
 import { WebhookWorker } from "./modules/webhooks/worker.ts";
 import { openPostgresStore } from "./store/postgres.ts";
 import { describeTarget } from "./store/postgres/pools.ts";
 import { openSqliteStore } from "./store/sqlite.ts";
 
 const SWEEP_EVERY_MS = 30_000;
-
-
 
 /** `npm start`: the API on the embedded SQLite file (or PostgreSQL with DATABASE_URL), seeded with a demo on a first run outside production. */
 async function main(): Promise<void> {
@@ -25,11 +24,18 @@ async function main(): Promise<void> {
         onConnectionError: (error) => stderrLog({ level: "warn", message: "a pooled PostgreSQL connection failed; it is replaced", error }),
       })
     : openSqliteStore(config.databasePath);
-  const seeded = config.environment === "production" ? [] : await seedDemo(store, () => systemClock.now());
+  // The demo is for a first try on the embedded store; instances sharing PostgreSQL could race to seed it.
+  const seeded = config.environment === "production" || config.databaseUrl ? [] : await seedDemo(store, () => systemClock.now());
   const app = createApp({ store, config, clock: systemClock, log: stderrLog });
   // The contract refuses bodies over the API limit with its JSON 413 while reading them; Bun's own
   // cap (a bare 413) only stops uploads far beyond any limit.
-  app.listen({ port: config.port, maxRequestBodySize: 256 * 1024 * 1024 });
+  // No port sharing: a second server started by mistake must fail, not answer half the requests.
+  try {
+    app.listen({ port: config.port, reusePort: false, maxRequestBodySize: 256 * 1024 * 1024 });
+  } catch (error) {
+    if ((error as { code?: string }).code === "EADDRINUSE") throw new Error(`port ${config.port} is in use (is another server running? set PORT to choose another)`);
+    throw error;
+  }
   const server = app.server!;
   const base = `http://localhost:${server.port}`;
   standin?.setWebhookUrl(`http://127.0.0.1:${server.port}${STRIPE_WEBHOOK_PATH}`);
@@ -41,6 +47,10 @@ async function main(): Promise<void> {
       console.log(`  #${et.id} ${et.title}${et.disabled ? " [disabled]" : ""}\n      API token:      ${et.token}\n      override token: ${et.overrideToken}`);
     }
     console.log(`\nTry: curl -H "Authorization: Bearer ${seeded[0]!.token}" "${base}/configuration"`);
+  }
+  if (seeded.length === 0 && config.environment !== "production" && !config.databaseUrl) {
+    console.log("API tokens are shown once, when an event type is created (the demo's on the first start).");
+    console.log("For new ones: start with BOOKING_ADMIN_KEY set and run `npm run admin -- token <id>`, or delete the database to start over.");
   }
   if (!config.adminKey) console.log("The admin API (/admin) is off; set BOOKING_ADMIN_KEY to turn it on.");
 
@@ -74,8 +84,8 @@ async function main(): Promise<void> {
  * and the server is pointed at it. A real key always wins.
  */
 async function startStandinWithoutStripe(config: ServerConfig): Promise<StripeStandin | null> {
-  if (config.stripe.secretKey || config.environment === "production" || process.env.STRIPE_STANDIN === "0") return null;
-  const webhookSecret = `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("base64")}`;
+  if (config.stripe.secretKey || config.stripe.apiBase || config.environment === "production" || process.env.STRIPE_STANDIN === "0") return null;
+  const webhookSecret = newWebhookSecret();
   const standin = await startStripeStandin({ port: 0, webhookSecret });
   config.stripe = { secretKey: "sk_test_standin", publishableKey: "pk_test_standin", webhookSecret, apiBase: standin.url };
   console.log(`No STRIPE_SECRET_KEY: card payments go to a local Stripe stand-in at ${standin.url} (not Stripe; no money moves).`);

@@ -15,6 +15,13 @@ const weekdays = (ranges: { start: string; end: string }[]) => ({
   monday: ranges, tuesday: ranges, wednesday: ranges, thursday: ranges, friday: ranges, saturday: [], sunday: [],
 });
 
+/** Uuids of the demo's custom fields. */
+export const DEMO_FIELDS = {
+  company: "6f1c2a3e-4b5d-4e6f-8a7b-9c0d1e2f3a4b",
+  teamSize: "7a2d3b4f-5c6e-4f70-9b8c-0d1e2f3a4b5c",
+  topic: "8b3e4c50-6d7f-4081-8c9d-1e2f3a4b5c6d",
+} as const;
+
 /** The demo organizer set-up: a free call with custom fields, a paid consultation, a retired workshop. */
 export const DEMO_EVENT_TYPES: EventTypeCreate[] = [
   {
@@ -28,9 +35,10 @@ export const DEMO_EVENT_TYPES: EventTypeCreate[] = [
     availability: { weekly: weekdays([{ start: "09:00", end: "12:00" }, { start: "13:00", end: "17:00" }]), overrides: [] },
     locations: [{ type: "video-meet" }, { type: "phone", value: null }, { type: "address", value: "Na Příkopě 1, Praha" }],
     customFields: [
-      { label: "Company", name: "company", type: "text", required: true },
-      { label: "Team size", name: "team_size", type: "select", options: ["1-10", "11-50", "51+"], required: false },
-      { label: "What would you like to discuss?", name: "topic", type: "textarea", required: false },
+      // Fixed uuids, so the README's example request works as printed.
+      { uuid: DEMO_FIELDS.company, label: "Company", name: "company", type: "text", required: true },
+      { uuid: DEMO_FIELDS.teamSize, label: "Team size", name: "team_size", type: "select", options: ["1-10", "11-50", "51+"], required: false },
+      { uuid: DEMO_FIELDS.topic, label: "What would you like to discuss?", name: "topic", type: "textarea", required: false },
     ],
     calendarTitle: "Book an intro call",
     theme: { mode: "light", borderRadius: "8px", colors: { primary: "#2563eb" } },

@@ -281,6 +281,10 @@ function client(flags: Flags) {
       answer = undefined;
     }
     if (response.ok && answer?.success === true) return answer.data as T;
+    // The whole admin API missing means the server was started without an admin key.
+    if (response.status === 404 && answer?.code === "not_found" && /Nothing is served at \/admin/.test(answer.message ?? "")) {
+      throw new RequestFailed(`The server at ${base} has no admin API: start it with BOOKING_ADMIN_KEY set (the same key the CLI uses).`);
+    }
     if (answer && typeof answer.code === "string") throw new RequestFailed(errorText(answer as ErrorBody, response.status));
     throw new RequestFailed(`The server at ${base} answered HTTP ${response.status} without an API error body; is BOOKING_URL the booking server?`);
   };

@@ -4,7 +4,6 @@ import { bearerToken, hashToken, sameSecret } from "./tokens.ts";
 /** Event types already resolved from a request's bearer token, so a request looks its token up once. */
 export const resolvedEventTypes = new WeakMap<Request, EventTypeRecord>();
 
-
 interface AddressSource {
   requestIP(request: Request): { address: string } | null;
 }

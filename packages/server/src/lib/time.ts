@@ -18,8 +18,5 @@ export function canonicalZone(name: string): string | null {
   return zone;
 }
 
-/** True for a name `canonicalZone` accepts. */
-export const isZone = (name: string): boolean => canonicalZone(name) !== null;
-
 /** An instant as UTC ISO 8601 without milliseconds. */
 export const utc = (ms: number): string => new Date(ms).toISOString().replace(".000Z", "Z");

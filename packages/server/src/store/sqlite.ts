@@ -15,7 +15,6 @@ import {
   type SeatHolder,
   type Store,
   type OutboxEvent,
-  type WebhookDelivery,
 } from "./types.ts";
 import { toDelivery, toReservation, type ReservationRow, type WebhookRow } from "./rows.ts";
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.ts";
@@ -32,7 +31,6 @@ interface EventTypeRow {
   created_at: string;
   updated_at: string;
 }
-
 
 /**
  * Opens (creating when needed) the embedded SQLite store at `path` (`:memory:` allowed), in WAL mode,
@@ -77,7 +75,6 @@ const toEventType = (r: EventTypeRow): EventTypeRecord => ({
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
-
 
 /** Every statement of the engine, prepared once per connection. */
 function prepareQueries(db: Database) {
@@ -188,8 +185,6 @@ const isBusy = (error: unknown): boolean => {
   const code = (error as { code?: string } | null)?.code ?? "";
   return code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED");
 };
-
-
 
 /** Named parameters of a reservation row. */
 function rowParams(r: ReservationRecord) {

@@ -1,10 +1,8 @@
 import type { TSchema } from "@sinclair/typebox";
 import { ErrorBody, ERROR_CODES, EventTypeConfiguration, CustomField, InitData, Reservation, TimeSlot, Location } from "@booking/wire";
-import { InitBody } from "../event-types/model.ts";
-import { ConfigurationResponse, InitResponse } from "../event-types/model.ts";
+import { ConfigurationResponse, InitBody, InitResponse } from "../event-types/model.ts";
 import { TimeSlotsResponse } from "../time-slots/model.ts";
-import { ConfirmInput, PaymentInput, RescheduleInput, ReservationInput } from "../reservations/model.ts";
-import { CancelResponse, PaymentResponse, RefreshResponse, ReservationResponse } from "../reservations/model.ts";
+import { CancelResponse, ConfirmInput, PaymentInput, PaymentResponse, RefreshResponse, RescheduleInput, ReservationInput, ReservationResponse } from "../reservations/model.ts";
 import { Type } from "@sinclair/typebox";
 
 /** One operation of the public API as the document and the docs page describe it. */
@@ -117,7 +115,7 @@ export const OPERATIONS: Operation[] = [
     reservationPath: true,
     query: [{ name: "overrideToken", required: false, description: "The organizer's override token, lifting the cancel notice rule; the `Booking-Override-Token` header does the same and keeps it out of URLs.", schema: Type.String() }],
     response: CancelResponse,
-    errors: [401, 403, 404, 429],
+    errors: [401, 403, 404, 422, 429],
   },
   {
     method: "post",

@@ -22,7 +22,7 @@ const ERROR_TEXT: Record<string, string> = {
   internal_error: "An unexpected failure; retry, then contact support with the apigw-requestid.",
   slot_locked: "HTTP 200, success false: someone else is booking the slot right now.",
   slot_unavailable: "HTTP 200, success false: the slot is full or outside the availability.",
-  reservation_finished: "HTTP 200, success false: the reservation can no longer be refreshed or confirmed.",
+  reservation_finished: "HTTP 200, success false: the reservation can no longer be changed this way (refresh, confirm, reschedule, cancel or pay).",
 };
 
 function typeOf(s: JsonSchema): string {
@@ -84,7 +84,7 @@ tr:target{outline:2px solid var(--accent)}
 </style></head>
 <body>
 <h1>Booking API reference</h1>
-<p>Version 1. Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1). Every route is also served under ${code(aliasPrefix)}.</p>
+<p>Version 1. Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1). Every route of the public API is also served under ${code(aliasPrefix)}.</p>
 <nav><ul>${OPERATIONS.map((op) => `<li><a href="#${op.operationId}">${op.method.toUpperCase()} ${escape(op.path)}</a> — ${escape(op.summary)}</li>`).join("")}<li><a href="#states">Reservation states</a></li><li><a href="#webhooks">Webhooks</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Headers, limits and versions</a></li></ul></nav>
 <h2>Conventions</h2>
 <p>Requests and responses are JSON. A success is <code>{"success": true, "data": …}</code>; a business outcome such as a taken slot is HTTP 200 with <code>success: false</code> and a <code>code</code>. Every error is JSON with <code>success</code>, <code>status</code>, <code>code</code>, <code>message</code>, <code>hint</code> and <code>docs</code>; a 422 adds <code>errors</code>, messages keyed by field.</p>

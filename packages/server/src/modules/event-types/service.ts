@@ -121,7 +121,6 @@ export function customFieldsOf(settings: EventTypeSettings): CustomField[] {
     }));
 }
 
-
 /** The reservation of init's reschedule mode, times shown in the visitor's zone when known. */
 export function presentReservation(r: ReservationRecord, settings: EventTypeSettings, nowMs: number): Reservation {
   const zone = r.timezone ?? settings.timezone;

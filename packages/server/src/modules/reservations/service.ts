@@ -75,7 +75,7 @@ export class ReservationService {
       createdAtMs: at,
       updatedAtMs: at,
     });
-    const written = await this.claim(eventType, checked.startMs, checked.endMs, nowMs, undefined, idempotencyKey, (holders, _current, at) => {
+    const written = await this.claim(eventType, checked.startMs, nowMs, undefined, idempotencyKey, (holders, _current, at) => {
       if (seatsLeft(s, checked.startMs, checked.endMs, holders) < 1) return { refuse: "slot_unavailable" };
       const record = recordAt(at);
       // A hold is not a reservation yet: only a confirmed booking is announced.
@@ -96,7 +96,7 @@ export class ReservationService {
     if (s.payment && !(await this.payments.isPaid(r))) {
       throw new ApiError("payment_required", "No successful payment exists for this reservation yet.");
     }
-    const written = await this.claim(eventType, r.startMs, r.endMs, nowMs, r.uuid, undefined, (holders, current, at) => {
+    const written = await this.claim(eventType, r.startMs, nowMs, r.uuid, undefined, (holders, current, at) => {
       if (!current) return { refuse: "reservation_finished" };
       const now = statusAt(current, at);
       if (now === "confirmed") return { write: current };
@@ -125,7 +125,7 @@ export class ReservationService {
     const nowMs = this.now();
     const status = statusAt(r, nowMs);
     if (status !== "held" && status !== "expired") throw failure("reservation_finished", `A ${status} reservation cannot be refreshed.`);
-    await this.claim(eventType, r.startMs, r.endMs, nowMs, r.uuid, undefined, (holders, current, at) => {
+    await this.claim(eventType, r.startMs, nowMs, r.uuid, undefined, (holders, current, at) => {
       const now = current ? statusAt(current, at) : "cancelled";
       if (!current || (now !== "held" && now !== "expired")) return { refuse: "reservation_finished" };
       if (now === "held" ? seatsLeft(s, current.startMs, current.endMs, holders) < 1 : !this.stillBookable(s, current, holders, at)) {
@@ -156,7 +156,7 @@ export class ReservationService {
     const { startMs, endMs } = times!;
     // The override lifts notice and horizon, never time itself: nothing moves into the past.
     if (startMs <= nowMs || !isOffered(s, startMs, endMs, nowMs, { ignoreNoticeAndHorizon: override })) throw failure("slot_unavailable", "This time is not offered; pick one of GET /time-slots.");
-    const written = await this.claim(eventType, startMs, endMs, nowMs, r.uuid, undefined, (holders, current, at) => {
+    const written = await this.claim(eventType, startMs, nowMs, r.uuid, undefined, (holders, current, at) => {
       const now = current ? statusAt(current, at) : "cancelled";
       if (!current || (now !== "held" && now !== "confirmed")) return { refuse: "reservation_finished" };
       if (seatsLeft(s, startMs, endMs, holders) < 1) return { refuse: "slot_unavailable" };
@@ -223,11 +223,10 @@ export class ReservationService {
     return `${this.config.meetBaseUrl.replace(/\/?$/, "/")}booking-${room}`;
   }
 
-  /** Runs a seat claim around [startMs, endMs) and turns refusals and a busy store into business answers. */
+  /** Runs a seat claim around a slot starting at `startMs` and turns refusals and a busy store into business answers. */
   private async claim(
     eventType: EventTypeRecord,
     startMs: number,
-    endMs: number,
     nowMs: number,
     uuid: string | undefined,
     idempotencyKey: string | undefined,

@@ -1,7 +1,5 @@
-import { Envelope, TimeSlot, TimeSlotsQuery } from "@booking/wire";
+import { Envelope, TimeSlot } from "@booking/wire";
 import { Type } from "@sinclair/typebox";
-
-export { TimeSlotsQuery };
 
 /**
  * The query as the route checks its shape. Dates and zone are checked by the service, so a bad

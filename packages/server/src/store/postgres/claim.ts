@@ -1,6 +1,6 @@
 import type { ReservationRecord, SeatClaim, SeatDecision, SeatHolder } from "../types.ts";
 import type { Connections } from "./connections.ts";
-import { INSERT_RESERVATION, SEAT_HOLDERS, UPDATE_RESERVATION, reservationValues, updateValues } from "./reservation-sql.ts";
+import { DATABASE_NOW, INSERT_RESERVATION, SEAT_HOLDERS, UPDATE_RESERVATION, reservationValues, updateValues } from "./reservation-sql.ts";
 import { toReservation, toSeatHolder, type ReservationRow, type SeatHolderRow } from "./rows.ts";
 import { insertEvents } from "./webhooks.ts";
 
@@ -29,7 +29,7 @@ export async function claimSeats(
     // Several hosts, several clocks: judged by the database's, one time for all of them, so no two
     // hosts can disagree whether a hold still holds its seat.
     const nowMs = databaseTime
-      ? (await c.query<{ now: number }>("SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now")).rows[0]!.now
+      ? (await c.query<{ now: number }>(DATABASE_NOW)).rows[0]!.now
       : claim.nowMs;
     const currentRow = claim.uuid
       ? (await c.query<ReservationRow>("SELECT * FROM reservations WHERE event_type_id = $1 AND uuid = $2 FOR UPDATE", [claim.eventTypeId, claim.uuid])).rows[0]

@@ -39,3 +39,6 @@ export const SEAT_HOLDERS = `SELECT uuid, start_ms, end_ms, CASE WHEN status = '
     AND start_ms >= $2 - (SELECT longest_reservation_ms FROM event_types WHERE id = $1)
     AND (status = 'confirmed' OR (status = 'held' AND held_until_ms > $4))
   ORDER BY start_ms, uuid`;
+
+/** The database server's clock in epoch milliseconds: the one time of all hosts, where seats are judged by it. */
+export const DATABASE_NOW = "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now";

@@ -2,10 +2,15 @@ import type { OutboxEvent, ReservationQuery, ReservationRecord, Store } from "..
 import { claimSeats } from "./claim.ts";
 import type { Connections } from "./connections.ts";
 import type { PostgresRateLimiter } from "./rate-limiter.ts";
-import { INSERT_RESERVATION, SEAT_HOLDERS, UPDATE_RESERVATION, reservationValues, updateValues } from "./reservation-sql.ts";
+import { DATABASE_NOW, INSERT_RESERVATION, SEAT_HOLDERS, UPDATE_RESERVATION, reservationValues, updateValues } from "./reservation-sql.ts";
 import { toReservation, toSeatHolder, type ReservationRow, type SeatHolderRow } from "./rows.ts";
 import { sweep } from "./sweep.ts";
 import { insertEvents } from "./webhooks.ts";
+
+/** The database server's clock, in epoch milliseconds. */
+export async function databaseNow(db: Connections): Promise<number> {
+  return (await db.run<{ now: number }>(DATABASE_NOW, [], true)).rows[0]!.now;
+}
 
 /**
  * Reservations on PostgreSQL. Reads are single statements, retried on a lost connection; every
@@ -53,7 +58,8 @@ export function postgresReservations(db: Connections, rateLimiter: PostgresRateL
         if (changed && seatsMoved) await c.query("UPDATE event_types SET revision = revision + 1 WHERE id = $1", [record.eventTypeId]);
         return changed;
       }),
-    sweep: async (nowMs: number) => sweep(db, rateLimiter, nowMs),
+    // With the database's time for claims, the sweep writes down expiry by the same clock.
+    sweep: async (nowMs: number) => sweep(db, rateLimiter, databaseTime ? await databaseNow(db) : nowMs),
     insertMany: async (records: ReservationRecord[]) => {
       if (records.length === 0) return;
       const longest = new Map<number, number>();
