@@ -2,7 +2,7 @@ import { createApp, stderrLog } from "./app.ts";
 import { systemClock } from "./clock.ts";
 import { configFromEnv, type ServerConfig } from "./config.ts";
 import { startStripeStandin, type StripeStandin } from "@booking/stripe-standin";
-import { STRIPE_WEBHOOK_PATH } from "./modules/reservations/index.ts";
+import { STRIPE_WEBHOOK_PATH } from "./modules/payments/index.ts";
 import { seedDemo } from "./seed.ts";
 import { newWebhookSecret } from "./http/tokens.ts";
 import { WebhookWorker } from "./modules/webhooks/worker.ts";

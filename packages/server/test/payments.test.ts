@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startStripeStandin, type StripeStandin } from "@booking/stripe-standin";
 import type { EventTypeCreate } from "@booking/wire";
 import type { ServerConfig } from "../src/config.ts";
-import { STRIPE_WEBHOOK_PATH } from "../src/modules/reservations/index.ts";
+import { STRIPE_WEBHOOK_PATH } from "../src/modules/payments/index.ts";
 import { closeAll, setup, type Answer } from "./utils.ts";
 
 // Card payments through the real `stripe` SDK, pointed (by `config.stripe.apiBase`) at the local

@@ -24,6 +24,13 @@ export function sameSecret(given: string, expected: string): boolean {
 
 const BEARER = /^bearer +([\x21-\x7e]{1,512}) *$/i;
 
+/** Whether `token` is the one whose stored hash is `hash`, compared in constant time. */
+export function matchesHash(token: string, hash: string): boolean {
+  const given = Buffer.from(hashToken(token), "hex");
+  const expected = Buffer.from(hash, "hex");
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
 /** The token of an `Authorization: Bearer <token>` header (printable ASCII, at most 512), or null. */
 export function bearerToken(header: string | null): string | null {
   if (header === null) return null;

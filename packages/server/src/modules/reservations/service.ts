@@ -1,10 +1,9 @@
 import type { ConfirmInput, RescheduleInput, ReservationInput, ReservationResult } from "@booking/wire";
-import { timingSafeEqual } from "node:crypto";
 import type { ServerConfig } from "../../config.ts";
 import { nextStamp as stamp, statusAt, withinPublicNotice } from "../../domain/reservation.ts";
 import { busyWindow, isOffered, seatsLeft } from "../../domain/slots.ts";
 import { ApiError, BusinessFailure, ValidationFailed } from "../../http/errors.ts";
-import { hashToken } from "../../http/tokens.ts";
+import { matchesHash } from "../../http/tokens.ts";
 import { StoreBusyError, type EventTypeRecord, type ReservationRecord, type SeatDecision, type SeatHolder, type Store } from "../../store/types.ts";
 import type { PaymentService } from "../payments/service.ts";
 import { webhookEvents } from "../webhooks/events.ts";
@@ -211,9 +210,7 @@ export class ReservationService {
   /** The override token, compared in constant time; a wrong one is refused, none means the public rules. */
   private checkOverride(eventType: EventTypeRecord, token: string | undefined): boolean {
     if (token === undefined || token === "") return false;
-    const given = Buffer.from(hashToken(token), "hex");
-    const expected = Buffer.from(eventType.overrideTokenHash, "hex");
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new ApiError("forbidden", "The override token is not valid.");
+    if (!matchesHash(token, eventType.overrideTokenHash)) throw new ApiError("forbidden", "The override token is not valid.");
     return true;
   }
 

@@ -1,0 +1,12 @@
+import { Elysia } from "elysia";
+import type { PaymentService } from "./service.ts";
+
+/** Where Stripe sends its events; the body stays raw text so its signature can be verified. */
+export const STRIPE_WEBHOOK_PATH = "/webhooks/stripe";
+
+/** `POST /webhooks/stripe`: Stripe's events about payments, verified by signature (not part of the public API). */
+export const stripeWebhookRoutes = (payments: PaymentService) =>
+  new Elysia().post(STRIPE_WEBHOOK_PATH, async ({ body, request }) => {
+    const outcome = await payments.receiveWebhook(typeof body === "string" ? body : "", request.headers.get("stripe-signature"));
+    return { received: true, outcome };
+  });
