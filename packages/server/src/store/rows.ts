@@ -1,4 +1,4 @@
-import type { OutboxEvent, ReservationRecord, WebhookDelivery } from "./types.ts";
+import type { EventTypeRecord, OutboxEvent, ReservationRecord, WebhookDelivery } from "./types.ts";
 
 // Rows as both engines return them (PostgreSQL with bigints read as numbers), and their records.
 
@@ -86,3 +86,65 @@ export const toDelivery = (r: WebhookRow): WebhookDelivery => ({
   deliveredAtMs: r.delivered_at_ms,
   createdAtMs: r.created_at_ms,
 });
+
+/** An `event_types` row (`disabled` is 0/1 in SQLite, a boolean in PostgreSQL). */
+export interface EventTypeRow {
+  id: number;
+  revision: number;
+  disabled: number | boolean;
+  token_hash: string;
+  override_token_hash: string;
+  settings: string;
+  webhook_secret: string;
+  webhook_disabled_at_ms: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An event type record from its row, its settings parsed from their JSON text. */
+export const toEventType = (r: EventTypeRow): EventTypeRecord => ({
+  id: r.id,
+  revision: r.revision,
+  disabled: r.disabled === true || r.disabled === 1,
+  tokenHash: r.token_hash,
+  overrideTokenHash: r.override_token_hash,
+  settings: JSON.parse(r.settings),
+  webhookSecret: r.webhook_secret,
+  webhookDisabledAtMs: r.webhook_disabled_at_ms,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+/**
+ * An engine's cache of parsed event types. Parsing the settings JSON dominates a token lookup, so a
+ * record is reused while its revision holds; and since a booking bumps the revision but leaves the
+ * settings text alone, the parsed settings object (and what is memoized on it) survives bookings.
+ */
+export class ParsedEventTypes {
+  private readonly parsed = new Map<number, EventTypeRecord>();
+  private readonly settingsText = new Map<number, string>();
+
+  /** The current record of an event type, if the cache holds this revision of it. */
+  current(id: number, revision: number): EventTypeRecord | undefined {
+    const hit = this.parsed.get(id);
+    return hit && hit.revision === revision ? hit : undefined;
+  }
+
+  /** The record of a row, reusing what is still valid of the cached one. */
+  of(row: EventTypeRow | null | undefined): EventTypeRecord | null {
+    if (!row) return null;
+    const hit = this.current(row.id, row.revision);
+    if (hit) return hit;
+    const previous = this.parsed.get(row.id);
+    const record =
+      previous !== undefined && this.settingsText.get(row.id) === row.settings ? { ...toEventType({ ...row, settings: "null" }), settings: previous.settings } : toEventType(row);
+    this.settingsText.set(row.id, row.settings);
+    this.parsed.set(row.id, record);
+    return record;
+  }
+
+  forget(id: number): void {
+    this.parsed.delete(id);
+    this.settingsText.delete(id);
+  }
+}

@@ -16,21 +16,9 @@ import {
   type Store,
   type OutboxEvent,
 } from "./types.ts";
-import { toDelivery, toReservation, type ReservationRow, type WebhookRow } from "./rows.ts";
+import { ParsedEventTypes, toDelivery, toEventType, toReservation, type EventTypeRow, type ReservationRow, type WebhookRow } from "./rows.ts";
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.ts";
 
-interface EventTypeRow {
-  id: number;
-  revision: number;
-  disabled: number;
-  token_hash: string;
-  override_token_hash: string;
-  settings: string;
-  webhook_secret: string;
-  webhook_disabled_at_ms: number | null;
-  created_at: string;
-  updated_at: string;
-}
 
 /**
  * Opens (creating when needed) the embedded SQLite store at `path` (`:memory:` allowed), in WAL mode,
@@ -63,18 +51,6 @@ function migrate(db: Database): void {
   }).immediate();
 }
 
-const toEventType = (r: EventTypeRow): EventTypeRecord => ({
-  id: r.id,
-  revision: r.revision,
-  disabled: r.disabled === 1,
-  tokenHash: r.token_hash,
-  overrideTokenHash: r.override_token_hash,
-  settings: JSON.parse(r.settings),
-  webhookSecret: r.webhook_secret,
-  webhookDisabledAtMs: r.webhook_disabled_at_ms,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
 
 /** Every statement of the engine, prepared once per connection. */
 function prepareQueries(db: Database) {
@@ -215,9 +191,7 @@ function rowParams(r: ReservationRecord) {
 
 class SqliteStore implements Store {
   readonly engine = "sqlite";
-  // Parsing the settings JSON dominates a token lookup; the parsed form is reused while the revision holds.
-  private readonly parsed = new Map<number, EventTypeRecord>();
-  private readonly settingsText = new Map<number, string>();
+  private readonly parsed = new ParsedEventTypes();
 
   private readonly q: ReturnType<typeof prepareQueries>;
 
@@ -226,17 +200,9 @@ class SqliteStore implements Store {
   }
 
   private cached(row: EventTypeRow | null): EventTypeRecord | null {
-    if (!row) return null;
-    const hit = this.parsed.get(row.id);
-    if (hit && hit.revision === row.revision) return hit;
-    // A booking bumps the revision but leaves the settings text alone: keep the parsed settings
-    // object, which also keeps what is memoized on it.
-    const sameSettings = hit !== undefined && this.settingsText.get(row.id) === row.settings;
-    const record = sameSettings ? { ...toEventType({ ...row, settings: "null" }), settings: hit.settings } : toEventType(row);
-    this.settingsText.set(row.id, row.settings);
-    this.parsed.set(row.id, record);
-    return record;
+    return this.parsed.of(row);
   }
+
 
   readonly eventTypes: Store["eventTypes"] = {
     create: async (input: NewEventType, nowIso: string) =>
@@ -248,8 +214,8 @@ class SqliteStore implements Store {
       // The common case reads two integers; the full row only when the cached revision is stale.
       const head = this.q.etRevisionByToken.get(tokenHash);
       if (!head) return null;
-      const hit = this.parsed.get(head.id);
-      if (hit && hit.revision === head.revision) return hit;
+      const hit = this.parsed.current(head.id, head.revision);
+      if (hit) return hit;
       return this.cached(this.q.etByToken.get(tokenHash));
     },
     list: async () => this.q.etList.all().map((r) => this.cached(r)!),
@@ -266,8 +232,7 @@ class SqliteStore implements Store {
         );
       }),
     delete: async (id: number) => {
-      this.parsed.delete(id);
-      this.settingsText.delete(id);
+      this.parsed.forget(id);
       return this.write(() => this.q.etDelete.run(id).changes > 0);
     },
   };

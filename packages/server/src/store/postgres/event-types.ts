@@ -1,28 +1,14 @@
 import type { EventTypeChange, EventTypeRecord, NewEventType, Store } from "../types.ts";
 import type { Connections } from "./connections.ts";
-import { toEventType, type EventTypeRow } from "./rows.ts";
+import { ParsedEventTypes, toEventType, type EventTypeRow } from "../rows.ts";
 
 /**
  * Event types on PostgreSQL, with this instance's cache of parsed records. The revision in the
  * row tells whether a cached record is current, so every instance reads the others' changes.
  */
 export function postgresEventTypes(db: Connections): Store["eventTypes"] {
-  // Parsing the settings JSON dominates a token lookup; the parsed form is reused while the revision holds.
-  const parsed = new Map<number, EventTypeRecord>();
-  const settingsText = new Map<number, string>();
-
-  const cached = (row: EventTypeRow | undefined): EventTypeRecord | null => {
-    if (!row) return null;
-    const hit = parsed.get(row.id);
-    if (hit && hit.revision === row.revision) return hit;
-    // A booking bumps the revision but leaves the settings text alone: keep the parsed settings
-    // object, which also keeps what is memoized on it.
-    const sameSettings = hit !== undefined && settingsText.get(row.id) === row.settings;
-    const record = sameSettings ? { ...toEventType({ ...row, settings: "null" }), settings: hit.settings } : toEventType(row);
-    settingsText.set(row.id, row.settings);
-    parsed.set(row.id, record);
-    return record;
-  };
+  const parsed = new ParsedEventTypes();
+  const cached = (row: EventTypeRow | undefined): EventTypeRecord | null => parsed.of(row);
 
   return {
     create: async (input: NewEventType, nowIso: string) => {
@@ -38,7 +24,7 @@ export function postgresEventTypes(db: Connections): Store["eventTypes"] {
       // The common case reads two integers; the full row only when the cached revision is stale.
       const head = (await db.run<{ id: number; revision: number }>("SELECT id, revision FROM event_types WHERE token_hash = $1", [tokenHash], true)).rows[0];
       if (!head) return null;
-      const hit = parsed.get(head.id);
+      const hit = parsed.current(head.id, head.revision);
       if (hit && hit.revision === head.revision) return hit;
       return cached((await db.run<EventTypeRow>("SELECT * FROM event_types WHERE token_hash = $1", [tokenHash], true)).rows[0]);
     },
@@ -59,8 +45,7 @@ export function postgresEventTypes(db: Connections): Store["eventTypes"] {
       return cached(row);
     },
     delete: async (id: number) => {
-      parsed.delete(id);
-      settingsText.delete(id);
+      parsed.forget(id);
       return ((await db.run("DELETE FROM event_types WHERE id = $1", [id])).rowCount ?? 0) > 0;
     },
   };
