@@ -4,7 +4,7 @@ import { startStripeStandin, type StripeStandin } from "@booking/stripe-standin"
 import type { EventTypeCreate } from "@booking/wire";
 import type { ServerConfig } from "../src/config.ts";
 import { STRIPE_WEBHOOK_PATH } from "../src/modules/payments/index.ts";
-import { closeAll, setup, type Answer } from "./utils.ts";
+import { closeAll, expectFailure, setup, type Answer } from "./utils.ts";
 
 // Card payments through the real `stripe` SDK, pointed (by `config.stripe.apiBase`) at the local
 // Stripe stand-in of @booking/stripe-standin: NOT Stripe, but it speaks Stripe's REST protocol and
@@ -149,13 +149,6 @@ const SUCCEEDED = { status: "succeeded", amount_received: 5000 };
 /** Signs the payload as Stripe does, with the given secret and timestamp (now by default). */
 function sign(payload: string, secret = WEBHOOK_SECRET, timestamp?: number): Promise<string> {
   return signer.webhooks.generateTestHeaderStringAsync({ payload, secret, ...(timestamp === undefined ? {} : { timestamp }) });
-}
-
-/** Asserts a business failure: HTTP 200, success false, the code. */
-function expectFailure(r: Answer, code: string): void {
-  expect(r.status).toBe(200);
-  expect(r.body).toMatchObject({ success: false, code });
-  expect(typeof r.body.message).toBe("string");
 }
 
 /** Asserts the spec's full error body (part 7) with this status and code. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EventTypeCreate } from "@booking/wire";
-import { closeAll, setup, type Answer } from "./utils.ts";
+import { closeAll, expectFailure, setup, type Answer } from "./utils.ts";
 
 // The clock of setup() starts on Monday 2026-11-23T07:00:00Z, 08:00 in Prague (CET, +01:00 all
 // through these weeks). The default event type offers 30-minute slots on weekdays 09:00-17:00 in
@@ -76,13 +76,6 @@ function client(env: Env, token: string, id: number) {
       return r.body.data.find((s: { startIso8601: string }) => s.startIso8601 === startIso8601)?.available_seats ?? 0;
     },
   };
-}
-
-/** Asserts a business failure: HTTP 200, success false, the code. */
-function expectFailure(r: Answer, code: string): void {
-  expect(r.status).toBe(200);
-  expect(r.body).toMatchObject({ success: false, code });
-  expect(typeof r.body.message).toBe("string");
 }
 
 /** Asserts a spec error body with the status and code. */

@@ -1,4 +1,5 @@
 import type { EventTypeCreate } from "@booking/wire";
+import { expect } from "vitest";
 import { createApp } from "../src/app.ts";
 import { ManualClock } from "../src/clock.ts";
 import { DEFAULT_CONFIG, type ServerConfig } from "../src/config.ts";
@@ -136,4 +137,11 @@ export function reservation(eventTypeId: number, startIso: string, minutes: numb
 /** Every store-backed test closes its database. */
 export async function closeAll(...stores: Store[]): Promise<void> {
   for (const s of stores) await s.close();
+}
+
+/** Asserts a business failure: HTTP 200, success false, the code. */
+export function expectFailure(r: Answer, code: string): void {
+  expect(r.status).toBe(200);
+  expect(r.body).toMatchObject({ success: false, code });
+  expect(typeof r.body.message).toBe("string");
 }
