@@ -52,6 +52,10 @@ describe("CORS", () => {
       expect(r.headers.get("access-control-allow-headers")).toContain("Authorization");
       expect(r.headers.get("access-control-allow-headers")).toContain("Idempotency-Key");
       expect(r.headers.get("access-control-allow-methods")).toContain("DELETE");
+      // Like every response of the API, it carries the contract's headers.
+      expect(r.headers.get("ratelimit")).toMatch(/^limit=60, remaining=\d+, reset=\d+$/);
+      expect(r.headers.get("service-api-version")).toBe("1");
+      expect(r.headers.get("apigw-requestid")).toMatch(/^[0-9a-f-]{36}$/);
     }
   });
 

@@ -29,7 +29,6 @@ export function httpContract(ctx: AppContext, routes: RouteList, rawBodyPaths: R
       const path = pathOf(request.url);
       const crossOrigin = isCrossOriginPath(path, ctx.config.aliasPrefix);
       if (crossOrigin) Object.assign(set.headers, CORS_HEADERS);
-      if (crossOrigin && request.method === "OPTIONS" && request.headers.has("access-control-request-method")) return preflight();
 
       const key = await callerKey(request, server);
       const decision = await ctx.rateLimiter.hit(key, ctx.clock.now());
@@ -39,6 +38,9 @@ export function httpContract(ctx: AppContext, routes: RouteList, rawBodyPaths: R
           headers: { "retry-after": String(decision.resetSeconds) },
         });
       }
+      // A preflight counts like any request (browsers send it without the token, so per address)
+      // and carries the same headers.
+      if (crossOrigin && request.method === "OPTIONS" && request.headers.has("access-control-request-method")) return preflight();
 
       const pinned = request.headers.get("service-api-version");
       if (pinned !== null && pinned.trim() !== API_VERSION) {
