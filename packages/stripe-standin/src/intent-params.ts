@@ -9,6 +9,7 @@
  * `payment_method_types`; the list is `allowed_payment_method_types`. Requests on older versions (an SDK
  * configured with an older `apiVersion`, or a Stripe-Version header) may still send `payment_method_types`.
  */
+import type { NewIntent } from "./intent-object.ts";
 import type Stripe from "stripe";
 import { checkAmount, normalizeCurrency } from "./amounts.ts";
 import { CAPTURE_METHODS, CONFIRM_PARAMS, confirmFrom, readEmail, type ConfirmInput } from "./confirm-params.ts";
@@ -18,22 +19,12 @@ import { Params } from "./params.ts";
 
 const CANCELLATION_REASONS = ["duplicate", "fraudulent", "requested_by_customer", "abandoned"] as const;
 
-/** Parameters of POST /v1/payment_intents. */
-export interface CreateInput {
-  amount: number;
-  currency: string;
-  metadata: Record<string, string>;
-  description: string | null;
-  receiptEmail: string | null;
-  captureMethod: Stripe.PaymentIntent.CaptureMethod;
-  allowedPaymentMethodTypes: string[] | null;
-  paymentMethodTypes: string[];
-  automaticPaymentMethods: Stripe.PaymentIntent.AutomaticPaymentMethods | null;
-  statementDescriptorSuffix: string | null;
+/** Parameters of POST /v1/payment_intents: what a new intent is made of (but its creation time), and how to proceed. */
+export type CreateInput = Omit<NewIntent, "created"> & {
   paymentMethod?: string;
   /** `confirm=true`: create and confirm in one call, with the confirm parameters below. */
   confirm: ConfirmInput | null;
-}
+};
 
 /** Parameters of POST /v1/payment_intents/:id; `undefined` leaves a field as it is. */
 export interface UpdateInput {
