@@ -7,6 +7,7 @@ import { ok } from "./http/envelope.ts";
 import { MemoryRateLimiter, type RateLimiter } from "./http/rate-limit.ts";
 import { adminRoutes } from "./modules/admin/index.ts";
 import { docsRoutes } from "./modules/docs/index.ts";
+import { embedRoutes } from "./modules/embed/index.ts";
 import { configurationRoutes, initRoutes } from "./modules/event-types/index.ts";
 import { EventTypeService } from "./modules/event-types/service.ts";
 import { TimeSlotService } from "./modules/time-slots/service.ts";
@@ -73,6 +74,7 @@ export function createApp(deps: AppDependencies) {
     .use(publicApi(config.aliasPrefix))
     .use(stripeWebhookRoutes(payments))
     .use(docsRoutes(ctx))
+    .use(embedRoutes(ctx, async () => []))
     .use(adminRoutes(ctx)) as unknown as Elysia;
   return app;
 }

@@ -7,3 +7,4 @@
 export { startStripeStandin, type StripeStandin, type StripeStandinOptions } from "./standin.ts";
 export type { Delivery, StripeEvent } from "./events.ts";
 export type { PaymentIntent, PublishableIntent } from "./intent-object.ts";
+export { stripeJsStandin } from "./browser.ts";

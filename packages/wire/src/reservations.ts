@@ -1,15 +1,9 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { CustomFieldValue, Location } from "./event-types.ts";
+import { LIMITS } from "./limits.ts";
 
-/** Limits of decisions.md that both server and component enforce. */
-export const LIMITS = {
-  textMaxLength: 500,
-  emailMaxLength: 254,
-  maxGuests: 10,
-  maxCustomFieldValues: 50,
-  maxBodyBytes: 64 * 1024,
-  maxSlotRangeDays: 62,
-} as const;
+export { LIMITS };
+
 
 /** Request body of create and prepare. */
 export const ReservationInput = Type.Object({

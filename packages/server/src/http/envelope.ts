@@ -43,15 +43,16 @@ interface HeaderSink {
 }
 
 /**
- * A prepared JSON body, encoded once and compressed at most once per coding, for answers that are
- * cached and served many times (slot lists run to hundreds of kilobytes). It is handed to Elysia as
+ * A prepared body (JSON unless told otherwise), encoded once and compressed at most once per coding,
+ * for answers that are cached and served many times (slot lists run to hundreds of kilobytes, the
+ * calendar's script to tens). It is handed to Elysia as
  * bytes with headers on `set`: a returned Response would be rebuilt around its body stream.
  */
-export class PreparedJson {
+export class PreparedBody {
   private readonly plain: Uint8Array<ArrayBuffer>;
   private readonly compressed = new Map<Coding, Uint8Array<ArrayBuffer>>();
 
-  constructor(text: string) {
+  constructor(text: string, private readonly contentType = "application/json;charset=utf-8") {
     this.plain = new TextEncoder().encode(text);
   }
 
@@ -62,7 +63,7 @@ export class PreparedJson {
 
   /** Sets the headers and returns the body to send, compressed when the client accepts it. */
   send(set: HeaderSink, acceptEncoding: string | null): Uint8Array<ArrayBuffer> {
-    set.headers["content-type"] = "application/json;charset=utf-8";
+    set.headers["content-type"] = this.contentType;
     set.headers.vary = "Accept-Encoding";
     const coding = this.plain.byteLength >= COMPRESS_FROM_BYTES ? negotiateCoding(acceptEncoding) : null;
     if (coding === null) return this.plain;

@@ -3,7 +3,7 @@ import { canonicalZone, utc } from "../../lib/time.ts";
 import { LIMITS, type TimeSlot, type TimeSlotsQuery } from "@booking/wire";
 import { busyWindow, slotsBetween, type Slot } from "../../domain/slots.ts";
 import { addError, ValidationFailed } from "../../http/errors.ts";
-import { PreparedJson } from "../../http/envelope.ts";
+import { PreparedBody } from "../../http/envelope.ts";
 import { TimedCache } from "../../lib/timed-cache.ts";
 import type { Store, EventTypeRecord } from "../../store/types.ts";
 
@@ -69,7 +69,7 @@ function localMidnight(day: number, zone: string): number {
  */
 export class TimeSlotService {
   // Weighed as twice its plain body: room for the compressed forms it gains once served.
-  private readonly pages = new TimedCache<PreparedJson>(1000, PAGE_CACHE_BYTES, (page) => 2 * page.byteLength);
+  private readonly pages = new TimedCache<PreparedBody>(1000, PAGE_CACHE_BYTES, (page) => 2 * page.byteLength);
 
   constructor(private readonly store: Store) {}
 
@@ -89,14 +89,14 @@ export class TimeSlotService {
    * The whole `GET /time-slots` body. The cache is keyed by the raw query, so a hit skips even the
    * checks: only a query that passed them was ever stored.
    */
-  async page(eventType: EventTypeRecord, query: TimeSlotsQuery, nowMs: number): Promise<PreparedJson> {
+  async page(eventType: EventTypeRecord, query: TimeSlotsQuery, nowMs: number): Promise<PreparedBody> {
     const key = `${eventType.id}|${query.from}|${query.until}|${query.timezone ?? ""}`;
     const cached = this.pages.get(key, eventType.revision, nowMs);
     if (cached) return cached;
     const window = slotWindow(query, eventType.settings.timezone);
     const { slots, validUntilMs } = await this.freeSlots(eventType, window.fromMs, window.untilMs, nowMs);
     const days = new Map<string, string>();
-    const body = new PreparedJson(JSON.stringify({ success: true, data: slots.map((slot) => this.present(eventType, slot, window.zone, days)) }));
+    const body = new PreparedBody(JSON.stringify({ success: true, data: slots.map((slot) => this.present(eventType, slot, window.zone, days)) }));
     this.pages.set(key, eventType.revision, validUntilMs, body);
     return body;
   }

@@ -1,0 +1,131 @@
+import type {
+  ConfirmInput, Envelope, ErrorBody, InitData, PaymentInput, PaymentResult, ReservationInput,
+  ReservationResult, RescheduleInput, TimeSlot,
+} from "@booking/wire";
+
+/** What kind of trouble a call ran into; the element words its message and retry from this. */
+export type FailureKind =
+  | "network"      // no answer at all (offline, DNS, CORS)
+  | "rate_limited" // 429: wait `retryAfter` seconds
+  | "server"       // 5xx
+  | "unexpected"   // an answer that is not the API's JSON
+  | "validation"   // 422 with `errors` by field, or payment_required
+  | "business"     // 200 with success false (slot_locked, slot_unavailable, reservation_finished)
+  | "refused";     // any other 4xx (401, 403, 404, ...)
+
+/** A failed API call, with the API's own code when it sent one. */
+export class ApiFailure extends Error {
+  constructor(
+    readonly kind: FailureKind,
+    readonly code: string,
+    message: string,
+    readonly status: number | null = null,
+    readonly errors: Record<string, string[]> = {},
+    readonly retryAfter = 0,
+  ) {
+    super(message);
+    this.name = "ApiFailure";
+  }
+}
+
+/** A key that makes a retried POST safe: the server answers a repeat with the first answer. */
+export function idempotencyKey(): string {
+  // randomUUID exists only in secure contexts; embeds on plain-http pages still need a key.
+  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * The public booking API as the element uses it: one event type's token, JSON in and out, every
+ * failure turned into an `ApiFailure` so no view has to read a Response.
+ */
+export class BookingApi {
+  constructor(
+    readonly base: string,
+    private readonly token: string,
+    private readonly fetcher: (url: string, init: RequestInit) => Promise<Response> = (url, init) => fetch(url, init),
+  ) {}
+
+  init(reservationUuid?: string): Promise<InitData> {
+    return this.call("POST", "/event-types/init", reservationUuid ? { reservationUuid } : {});
+  }
+
+  timeSlots(from: string, until: string, timezone: string): Promise<TimeSlot[]> {
+    const query = new URLSearchParams({ from, until, timezone });
+    return this.call("GET", `/time-slots?${query}`);
+  }
+
+  timezones(): Promise<string[]> {
+    return this.call("GET", "/timezones");
+  }
+
+  create(input: ReservationInput, key: string): Promise<ReservationResult> {
+    return this.call("POST", "/reservations", input, key);
+  }
+
+  prepare(input: ReservationInput, key: string): Promise<ReservationResult> {
+    return this.call("POST", "/reservations/prepare", input, key);
+  }
+
+  confirm(uuid: string, input: ConfirmInput, key: string): Promise<ReservationResult> {
+    return this.call("POST", `/reservations/${encodeURIComponent(uuid)}/confirm`, input, key);
+  }
+
+  async refresh(uuid: string): Promise<void> {
+    await this.call("POST", `/reservations/${encodeURIComponent(uuid)}/refresh`);
+  }
+
+  pay(uuid: string, input: PaymentInput, key: string): Promise<PaymentResult> {
+    return this.call("POST", `/reservations/${encodeURIComponent(uuid)}/payments`, input, key);
+  }
+
+  reschedule(uuid: string, input: RescheduleInput): Promise<ReservationResult> {
+    return this.call("PUT", `/reservations/${encodeURIComponent(uuid)}`, input);
+  }
+
+  async cancel(uuid: string): Promise<void> {
+    await this.call("DELETE", `/reservations/${encodeURIComponent(uuid)}`);
+  }
+
+  private async call<T>(method: string, path: string, body?: unknown, key?: string): Promise<T> {
+    const headers: Record<string, string> = { Accept: "application/json", Authorization: `Bearer ${this.token}` };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (key) headers["Idempotency-Key"] = key;
+    let response: Response;
+    try {
+      response = await this.fetcher(`${this.base}${path}`, { method, headers, body: body === undefined ? null : JSON.stringify(body) });
+    } catch {
+      throw new ApiFailure("network", "network_error", "The booking service could not be reached.");
+    }
+    let json: unknown;
+    try {
+      json = await response.json();
+    } catch {
+      throw new ApiFailure(response.status >= 500 ? "server" : "unexpected", "unexpected_response", `The booking service answered HTTP ${response.status} without its JSON.`, response.status);
+    }
+    if (!isObject(json) || typeof json.success !== "boolean") {
+      throw new ApiFailure("unexpected", "unexpected_response", "The booking service sent an answer the calendar does not understand.", response.status);
+    }
+    if (response.ok && json.success) return (json as unknown as Envelope<T>).data as T;
+    if (response.ok) {
+      throw new ApiFailure("business", typeof json.code === "string" ? json.code : "failed", typeof json.message === "string" ? json.message : "The request did not succeed.", response.status);
+    }
+    throw failureOf(response, json as Partial<ErrorBody>);
+  }
+}
+
+function failureOf(response: Response, body: Partial<ErrorBody>): ApiFailure {
+  const code = typeof body.code === "string" ? body.code : `http_${response.status}`;
+  const message = typeof body.message === "string" ? body.message : `HTTP ${response.status}`;
+  const status = response.status;
+  if (status === 429) {
+    const seconds = Number(response.headers.get("Retry-After"));
+    return new ApiFailure("rate_limited", code, message, status, {}, Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : 5);
+  }
+  if (status >= 500) return new ApiFailure("server", code, message, status);
+  if (status === 422) return new ApiFailure("validation", code, message, status, isObject(body.errors) ? (body.errors as Record<string, string[]>) : {});
+  return new ApiFailure("refused", code, message, status);
+}

@@ -1,0 +1,768 @@
+import { LitElement, html, nothing, type PropertyValues } from "lit";
+import { ContextProvider } from "@lit/context";
+import type { InitData, ReservationInput, ReservationResult, TimeSlot } from "@booking/wire";
+import { ApiFailure, BookingApi, idempotencyKey } from "./api.ts";
+import { calendarStyles, controlStyles, themeStyles } from "./booking-calendar.styles.ts";
+import { environmentContext, type CalendarEnvironment } from "./context.ts";
+import {
+  addDays, browserZone, DateTexts, firstDayOf, isKnownZone, lastDayOf, monthOf, todayIn, type PlainDate, type PlainMonth,
+} from "./dates.ts";
+import { answersOf, checkDraft, emptyDraft, locationOf, personOf, type BookingDraft } from "./draft.ts";
+import { emit } from "./events.ts";
+import { textsWith, type TextKey } from "./texts.ts";
+import type { PaymentSetup } from "./payment-step.ts";
+import { renderDone, renderReservationSummary, type DoneState } from "./views.ts";
+
+type Phase = "loading" | "failed" | "disabled" | "pick" | "details" | "move" | "pay" | "done";
+
+/** A message above the current view; `retry` offers to repeat what failed. */
+interface Notice {
+  text: string;
+  danger: boolean;
+  retry?: () => void;
+  /** Epoch ms before which the retry waits (429 `Retry-After`); it then runs by itself. */
+  retryAt?: number;
+}
+
+const HOLD_CHECK_MS = 5_000;
+const REFRESH_BEFORE_MS = 120_000;
+const ACTIVE_WITHIN_MS = 120_000;
+
+let scriptApiBase = "";
+
+/** Sets the API origin used when `api-base` is not given: the script-tag build passes the origin it was served from. */
+export function setDefaultApiBase(origin: string): void {
+  scriptApiBase = origin;
+}
+
+/**
+ * A booking calendar for one event type: a visitor picks a day and a time, gives their details,
+ * pays when the event type costs money, and gets a confirmation with a calendar file. Opened with
+ * `reservation-uuid`, it shows that booking and lets the visitor move or cancel it.
+ *
+ * @attr token - The event type's public API token (or its booking-link token). Required.
+ * @attr api-base - Origin of the booking API; defaults to the origin the script was served from.
+ * @attr reservation-uuid - Reschedule mode: the reservation to move or cancel.
+ * @attr timezone - IANA zone for the times shown; defaults to the visitor's.
+ * @attr locale - BCP 47 tag for dates and times; defaults to the event type's `locale.preset`.
+ * @attr theme - `light`, `dark` or `auto`; overrides the event type's `theme.mode`.
+ * @attr email - Prefill. @attr firstname - Prefill. @attr lastname - Prefill. @attr phone - Prefill.
+ *
+ * @event booking-ready - The event type is loaded ({ configuration, disabled, rescheduling }).
+ * @event booking-date-selected - A day was chosen ({ date, timezone }).
+ * @event booking-slot-selected - A time was chosen ({ slot, timezone }); cancelable.
+ * @event booking-reservation-held - A seat is held while the visitor pays ({ uuid, start, end, heldUntil }).
+ * @event booking-payment-started - The card form is shown ({ uuid, paymentIntentId, amount, currency }).
+ * @event booking-reservation-confirmed - The booking exists ({ uuid, start, end, result }).
+ * @event booking-rescheduled - The booking moved ({ uuid, start, end, previousStart }).
+ * @event booking-cancelled - The booking was cancelled ({ uuid }).
+ * @event booking-error - Something failed that the visitor was told about ({ code, message, status }).
+ *
+ * @slot payment-element - Filled by the element itself with the node Stripe's Payment Element mounts into.
+ *
+ * @csspart frame - The outer box. @csspart header - Title, description and image.
+ * @csspart notice - Messages above the view. @csspart retry - Retry buttons.
+ * @csspart month-title - @csspart month-nav - @csspart grid - @csspart day - @csspart day-free -
+ * @csspart slots - @csspart slot - @csspart timezone - @csspart timezone-select -
+ * @csspart form - @csspart input - @csspart field - @csspart locations - @csspart guests - @csspart submit -
+ * @csspart hold-timer - @csspart payment-element - @csspart pay - @csspart test-badge -
+ * @csspart summary - @csspart confirmation - @csspart add-to-calendar - @csspart cancel -
+ *
+ * @cssproperty --bc-primary - Accent colour (theme.colors.primary).
+ * @cssproperty --bc-on-primary - Text on the accent colour.
+ * @cssproperty --bc-background - Background (theme.colors.background).
+ * @cssproperty --bc-surface - Background of summaries and notices.
+ * @cssproperty --bc-text - Text colour (theme.colors.text).
+ * @cssproperty --bc-muted - Secondary text (theme.colors.muted).
+ * @cssproperty --bc-border - Borders (theme.colors.border).
+ * @cssproperty --bc-danger - Errors (theme.colors.danger).
+ * @cssproperty --bc-radius - Corner radius (theme.borderRadius).
+ * @cssproperty --bc-font - Font family.
+ */
+export class BookingCalendar extends LitElement {
+  static override styles = [themeStyles, controlStyles, calendarStyles];
+
+  static override properties = {
+    token: { type: String },
+    apiBase: { type: String, attribute: "api-base" },
+    reservationUuid: { type: String, attribute: "reservation-uuid" },
+    timezone: { type: String },
+    locale: { type: String },
+    theme: { type: String },
+    email: { type: String },
+    firstname: { type: String },
+    lastname: { type: String },
+    phone: { type: String },
+    phase: { state: true },
+    init: { state: true },
+    notice: { state: true },
+    month: { state: true },
+    monthSlots: { state: true },
+    monthLoading: { state: true },
+    selectedDate: { state: true },
+    selectedSlot: { state: true },
+    zones: { state: true },
+    draft: { state: true },
+    problems: { state: true },
+    busy: { state: true },
+    hold: { state: true },
+    payment: { state: true },
+    done: { state: true },
+    askCancel: { state: true },
+    now: { state: true },
+  };
+
+  declare token: string;
+  declare apiBase: string;
+  declare reservationUuid: string;
+  declare timezone: string;
+  declare locale: string;
+  declare theme: string;
+  declare email: string;
+  declare firstname: string;
+  declare lastname: string;
+  declare phone: string;
+
+  declare phase: Phase;
+  declare init: InitData | null;
+  declare notice: Notice | null;
+  declare month: PlainMonth;
+  declare monthSlots: Map<PlainMonth, TimeSlot[]>;
+  declare monthLoading: boolean;
+  declare selectedDate: PlainDate | null;
+  declare selectedSlot: TimeSlot | null;
+  declare zones: string[];
+  declare draft: BookingDraft;
+  declare problems: Record<string, string[]>;
+  declare busy: boolean;
+  declare hold: { uuid: string; heldUntil: number } | null;
+  declare payment: PaymentSetup | null;
+  declare done: DoneState | null;
+  declare askCancel: boolean;
+  declare now: number;
+
+  private readonly environment = new ContextProvider(this, { context: environmentContext });
+  private api: BookingApi | null = null;
+  private lastActivity = Date.now();
+  private holdTimer: ReturnType<typeof setInterval> | undefined;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private refreshing = false;
+  private paymentMount: HTMLElement | null = null;
+  /** Bumped by every start, so answers to an older start are dropped. */
+  private generation = 0;
+
+  constructor() {
+    super();
+    this.token = "";
+    this.apiBase = "";
+    this.reservationUuid = "";
+    this.timezone = "";
+    this.locale = "";
+    this.theme = "";
+    this.email = "";
+    this.firstname = "";
+    this.lastname = "";
+    this.phone = "";
+    this.phase = "loading";
+    this.init = null;
+    this.notice = null;
+    this.month = "1970-01";
+    this.monthSlots = new Map();
+    this.monthLoading = false;
+    this.selectedDate = null;
+    this.selectedSlot = null;
+    this.zones = [];
+    this.draft = emptyDraft();
+    this.problems = {};
+    this.busy = false;
+    this.hold = null;
+    this.payment = null;
+    this.done = null;
+    this.askCancel = false;
+    this.now = Date.now();
+    const active = () => { this.lastActivity = Date.now(); };
+    this.addEventListener("pointerdown", active);
+    this.addEventListener("keydown", active);
+    this.addEventListener("input", active);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearInterval(this.holdTimer);
+    clearTimeout(this.retryTimer);
+  }
+
+  /** The visitor's zone: the `timezone` attribute when the browser knows it, else the browser's own. */
+  get visitorZone(): string {
+    return this.timezone && isKnownZone(this.timezone) ? this.timezone : browserZone();
+  }
+
+  private get configuration() {
+    return this.init?.configuration ?? null;
+  }
+
+  private get env(): CalendarEnvironment {
+    return this.environment.value;
+  }
+
+  private t(key: TextKey, values?: Record<string, string | number>): string {
+    return this.env.texts(key, values);
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has("token") || changed.has("apiBase") || changed.has("reservationUuid")) {
+      if (this.token) void this.start();
+    }
+    if (changed.has("timezone") && changed.get("timezone") !== undefined && this.phase !== "loading") this.changeZone(this.visitorZone);
+    if (changed.has("locale") || changed.has("init") || changed.has("timezone") || !this.environment.value) this.provideEnvironment();
+    for (const key of ["email", "firstname", "lastname", "phone"] as const) {
+      if (changed.has(key) && this[key] && !this.draft[key]) this.draft = { ...this.draft, [key]: this[key] };
+    }
+    const mode = this.theme || this.configuration?.theme.mode || "light";
+    this.dataset.mode = ["light", "dark", "auto"].includes(mode) ? mode : "light";
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    if (changed.has("init")) this.adoptTheme();
+  }
+
+  /** The configuration's colours go in a sheet of their own after the defaults, so page CSS on the host still wins. */
+  private adoptTheme(): void {
+    const root = this.shadowRoot;
+    const config = this.configuration;
+    if (!root || !config) return;
+    const base = BookingCalendar.elementStyles.map((s) => (s instanceof CSSStyleSheet ? s : s.styleSheet!)).filter(Boolean);
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(themeCss(config.theme.colors, config.theme.borderRadius));
+    root.adoptedStyleSheets = [...base, sheet];
+  }
+
+  private provideEnvironment(): void {
+    const wanted = this.locale || this.configuration?.locale.preset || navigator.language || "en";
+    const locale = safeLocale(wanted);
+    this.environment.setValue({ texts: textsWith(this.configuration?.locale.texts), dates: new DateTexts(locale), timezone: this.visitorZone });
+  }
+
+  /** (Re)loads the event type: init, then the month that holds the closest bookable day. */
+  private async start(): Promise<void> {
+    const generation = ++this.generation;
+    this.api = new BookingApi((this.apiBase || scriptApiBase || location.origin).replace(/\/+$/, ""), this.token);
+    this.phase = "loading";
+    this.notice = null;
+    this.monthSlots = new Map();
+    try {
+      const init = await this.api.init(this.reservationUuid || undefined);
+      if (generation !== this.generation) return;
+      this.init = init;
+      const config = init.configuration;
+      if (init.disabled) {
+        this.phase = "disabled";
+      } else {
+        const today = todayIn(config.timezone);
+        const opening = addDays(today, config.closestBookableDay >= 0 ? config.closestBookableDay : config.min);
+        this.month = monthOf(opening);
+        this.selectedDate = null;
+        this.selectedSlot = null;
+        this.phase = "pick";
+        if (config.closestBookableDay < 0) this.notice = { text: textsWith(config.locale.texts)("nothingFree"), danger: false };
+        void this.loadMonth(this.month);
+        void this.loadZones();
+      }
+      emit(this, "booking-ready", { configuration: config, disabled: init.disabled, rescheduling: !!init.reservation });
+    } catch (error) {
+      if (generation !== this.generation) return;
+      this.phase = "failed";
+      this.report(error, () => void this.start());
+    }
+  }
+
+  private async loadZones(): Promise<void> {
+    try {
+      this.zones = await this.api!.timezones();
+    } catch {
+      // The picker still offers the visitor's and the organizer's zones; nothing to tell.
+      this.zones = [...new Set([this.visitorZone, this.configuration!.timezone])];
+    }
+  }
+
+  private async loadMonth(month: PlainMonth, force = false): Promise<void> {
+    if (!force && this.monthSlots.has(month)) return;
+    const zone = this.visitorZone;
+    this.monthLoading = true;
+    try {
+      const slots = await this.api!.timeSlots(firstDayOf(month), lastDayOf(month), zone);
+      if (zone !== this.visitorZone) return;
+      this.monthSlots = new Map(this.monthSlots).set(month, slots);
+      if (this.notice?.retry) this.notice = null;
+    } catch (error) {
+      this.report(error, () => void this.loadMonth(month, true));
+    } finally {
+      if (zone === this.visitorZone) this.monthLoading = false;
+    }
+  }
+
+  private changeZone(zone: string): void {
+    this.timezone = zone;
+    this.selectedSlot = null;
+    this.monthSlots = new Map();
+    this.provideEnvironment();
+    void this.loadMonth(this.month);
+  }
+
+  /** Shows a failure as a notice with a retry (after `Retry-After` for 429) and tells the host page. */
+  private report(error: unknown, retry: () => void): void {
+    const failure = error instanceof ApiFailure ? error : new ApiFailure("unexpected", "unexpected_response", String(error));
+    const texts = this.environment.value?.texts ?? textsWith();
+    const text = failure.kind === "network" ? texts("networkError")
+      : failure.kind === "rate_limited" ? texts("rateLimited")
+      : failure.kind === "server" ? texts("serverError")
+      : failure.kind === "refused" ? texts("refusedError", { message: failure.message })
+      : texts("unexpectedError");
+    const notice: Notice = { text, danger: true, retry };
+    if (failure.kind === "rate_limited") {
+      notice.retryAt = Date.now() + failure.retryAfter * 1000;
+      clearTimeout(this.retryTimer);
+      this.retryTimer = setTimeout(() => this.runRetry(notice), failure.retryAfter * 1000);
+      this.tick(notice);
+    }
+    this.notice = notice;
+    emit(this, "booking-error", { code: failure.code, message: failure.message, status: failure.status });
+  }
+
+  /** Re-renders each second while a 429 retry waits, for its countdown. */
+  private tick(notice: Notice): void {
+    this.now = Date.now();
+    if (this.notice === notice && notice.retryAt && notice.retryAt > this.now) setTimeout(() => this.tick(notice), 1000);
+  }
+
+  private runRetry(notice: Notice): void {
+    if (this.notice !== notice) return;
+    clearTimeout(this.retryTimer);
+    this.notice = null;
+    notice.retry?.();
+  }
+
+  // ---- choosing a time ----
+
+  private onMonthChange(event: CustomEvent<{ month: PlainMonth; focus: PlainDate | null }>): void {
+    this.month = event.detail.month;
+    void this.loadMonth(this.month);
+  }
+
+  private onDayPick(event: CustomEvent<{ date: PlainDate }>): void {
+    this.selectedDate = event.detail.date;
+    this.selectedSlot = null;
+    emit(this, "booking-date-selected", { date: event.detail.date, timezone: this.visitorZone });
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("#times")?.focus());
+  }
+
+  private onSlotPick(event: CustomEvent<{ slot: TimeSlot }>): void {
+    const slot = event.detail.slot;
+    if (!emit(this, "booking-slot-selected", { slot, timezone: this.visitorZone }, true)) return;
+    this.selectedSlot = slot;
+    this.notice = null;
+    this.problems = {};
+    this.phase = this.init?.reservation ? "move" : "details";
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("h3[tabindex]")?.focus());
+  }
+
+  /** Back to the days and times with fresh slots, e.g. after the chosen time was taken. */
+  private backToSlots(message: TextKey | null): void {
+    this.phase = "pick";
+    this.selectedSlot = null;
+    this.payment = null;
+    this.stopHold();
+    this.monthSlots = new Map();
+    void this.loadMonth(this.month, true);
+    this.notice = message ? { text: this.t(message), danger: true } : null;
+  }
+
+  private freeDays(): Map<PlainDate, number> {
+    const days = new Map<PlainDate, number>();
+    for (const slot of this.monthSlots.get(this.month) ?? []) days.set(slot.date, (days.get(slot.date) ?? 0) + 1);
+    return days;
+  }
+
+  // ---- booking ----
+
+  private reservationInput(): ReservationInput {
+    const config = this.configuration!;
+    const slot = this.selectedSlot!;
+    const location = locationOf(this.draft, config.locations);
+    const guests = this.draft.guests.map((g) => g.trim()).filter(Boolean);
+    const customFields = answersOf(this.draft, this.init!.customFields);
+    return {
+      start: slot.start,
+      end: slot.end,
+      email: this.draft.email.trim(),
+      timezone: this.visitorZone,
+      ...personOf(this.draft),
+      ...(location ? { location } : {}),
+      ...(guests.length ? { guests } : {}),
+      ...(customFields.length ? { customFields } : {}),
+    };
+  }
+
+  private async submitDetails(): Promise<void> {
+    const config = this.configuration!;
+    const found = checkDraft(this.draft, this.init!.customFields, config.locations);
+    this.problems = Object.fromEntries(Object.entries(found).map(([field, p]) => [field, [this.t(p.key, p.values)]]));
+    if (Object.keys(found).length > 0) {
+      this.notice = { text: this.t("fixErrors"), danger: true };
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLElement & { focusFirstProblem(): void }>("bc-booking-form")?.focusFirstProblem();
+      return;
+    }
+    this.notice = null;
+    const key = idempotencyKey();
+    await (config.payment ? this.prepareAndPay(key) : this.book(key));
+  }
+
+  /** Free event types book in one step. */
+  private async book(key: string): Promise<void> {
+    const input = this.reservationInput();
+    await this.attempt(() => this.book(key), async () => {
+      const result = await this.api!.create(input, key);
+      this.finish("booked", result);
+    });
+  }
+
+  /** Paid event types: hold the seat, open a payment for it, then show the card form. */
+  private async prepareAndPay(key: string): Promise<void> {
+    const config = this.configuration!;
+    const input = this.reservationInput();
+    await this.attempt(() => this.prepareAndPay(key), async () => {
+      const held = await this.api!.prepare(input, key);
+      const uuid = held.uuid!;
+      this.startHold(uuid, Date.now() + config.holdMinutes * 60_000);
+      emit(this, "booking-reservation-held", { uuid, start: input.start, end: input.end, heldUntil: new Date(this.hold!.heldUntil).toISOString() });
+      await this.openPayment(uuid, `${key}:pay`);
+    });
+  }
+
+  private async openPayment(uuid: string, key: string): Promise<void> {
+    const config = this.configuration!;
+    const name = [this.draft.firstname.trim(), this.draft.lastname.trim()].filter(Boolean).join(" ");
+    const intent = await this.api!.pay(uuid, { email: this.draft.email.trim(), ...(name ? { name } : {}) }, key);
+    const payment = config.payment!;
+    this.payment = {
+      publishableKey: payment.publishableKey ?? "",
+      providerAccountId: intent.providerAccountId,
+      clientSecret: intent.clientSecret,
+      paymentIntentId: intent.paymentIntentId,
+      amountText: this.env.dates.money(intent.amount, payment.currency),
+    };
+    this.ensurePaymentMount();
+    this.phase = "pay";
+    emit(this, "booking-payment-started", { uuid, paymentIntentId: intent.paymentIntentId, amount: intent.amount, currency: payment.currency });
+  }
+
+  private async confirmPaid(): Promise<void> {
+    const hold = this.hold!;
+    const key = idempotencyKey();
+    await this.attempt(() => this.confirmPaid(), async () => {
+      const result = await this.api!.confirm(hold.uuid, {}, key);
+      this.finish("booked", result);
+    });
+  }
+
+  /** Runs one step of a flow with the busy flag; sorts its failures into the visitor's next move. */
+  private async attempt(retry: () => void, step: () => Promise<void>): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      await step();
+    } catch (error) {
+      this.handleFlowError(error, retry);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private handleFlowError(error: unknown, retry: () => void): void {
+    if (!(error instanceof ApiFailure)) return this.report(error, retry);
+    if (error.kind === "business" && (error.code === "slot_locked" || error.code === "slot_unavailable")) {
+      emit(this, "booking-error", { code: error.code, message: error.message, status: error.status });
+      return this.backToSlots(error.code === "slot_locked" ? "slotBusy" : "slotTaken");
+    }
+    if (error.code === "reservation_finished") {
+      emit(this, "booking-error", { code: error.code, message: error.message, status: error.status });
+      return this.backToSlots("holdLost");
+    }
+    if (error.code === "payment_required") {
+      this.phase = "pay";
+      this.notice = { text: this.t("paymentRequired"), danger: true };
+      return;
+    }
+    if (error.kind === "validation") {
+      this.problems = error.errors;
+      const onForm = Object.keys(error.errors).some((k) => !["start", "end", "timezone"].includes(k));
+      if (this.phase === "pay" && onForm) this.phase = "details";
+      this.notice = { text: onForm ? this.t("fixErrors") : error.message, danger: true };
+      emit(this, "booking-error", { code: error.code, message: error.message, status: error.status });
+      void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement & { focusFirstProblem(): void }>("bc-booking-form")?.focusFirstProblem());
+      return;
+    }
+    this.report(error, retry);
+  }
+
+  private finish(kind: DoneState["kind"], result: ReservationResult): void {
+    const slot = this.selectedSlot!;
+    const uuid = result.uuid ?? this.hold?.uuid ?? "";
+    this.stopHold();
+    this.payment = null;
+    this.done = { kind, slot, result, email: this.draft.email.trim() || this.init?.reservation?.email || "", location: locationOf(this.draft, this.configuration!.locations) ?? null };
+    this.phase = "done";
+    this.notice = null;
+    if (kind === "booked") emit(this, "booking-reservation-confirmed", { uuid, start: slot.startIso8601, end: slot.endIso8601, result });
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("h3[tabindex]")?.focus());
+  }
+
+  // ---- holding the seat while paying ----
+
+  private startHold(uuid: string, heldUntil: number): void {
+    this.hold = { uuid, heldUntil };
+    clearInterval(this.holdTimer);
+    this.holdTimer = setInterval(() => void this.checkHold(), HOLD_CHECK_MS);
+  }
+
+  private stopHold(): void {
+    clearInterval(this.holdTimer);
+    this.hold = null;
+    this.paymentMount?.remove();
+    this.paymentMount = null;
+  }
+
+  /** Extends the hold shortly before it ends while the visitor is still at work, or after it ended. */
+  private async checkHold(): Promise<void> {
+    const hold = this.hold;
+    if (!hold || this.refreshing) return;
+    const now = Date.now();
+    const remaining = hold.heldUntil - now;
+    const active = now - this.lastActivity < ACTIVE_WITHIN_MS;
+    if (!(remaining <= 0 || (remaining < REFRESH_BEFORE_MS && active))) return;
+    this.refreshing = true;
+    try {
+      await this.api!.refresh(hold.uuid);
+      if (this.hold?.uuid === hold.uuid) this.hold = { uuid: hold.uuid, heldUntil: Date.now() + this.configuration!.holdMinutes * 60_000 };
+    } catch (error) {
+      if (error instanceof ApiFailure && error.code === "reservation_finished") this.backToSlots("holdLost");
+      // Other failures (offline for a moment) are retried at the next check.
+    } finally {
+      this.refreshing = false;
+    }
+  }
+
+  /** Stripe's iframes are mounted in the page's light DOM and slotted in, not inside the shadow root. */
+  private ensurePaymentMount(): void {
+    if (this.paymentMount?.isConnected) return;
+    const mount = document.createElement("div");
+    mount.slot = "payment-element";
+    this.append(mount);
+    this.paymentMount = mount;
+  }
+
+  // ---- reschedule and cancel ----
+
+  private async move(): Promise<void> {
+    const reservation = this.init!.reservation!;
+    const slot = this.selectedSlot!;
+    await this.attempt(() => void this.move(), async () => {
+      const result = await this.api!.reschedule(reservation.uuid, { start: slot.start, end: slot.end, timezone: this.visitorZone });
+      this.finish("rescheduled", result);
+      emit(this, "booking-rescheduled", { uuid: reservation.uuid, start: slot.startIso8601, end: slot.endIso8601, previousStart: reservation.start });
+    });
+  }
+
+  private async cancelReservation(): Promise<void> {
+    const reservation = this.init!.reservation!;
+    await this.attempt(() => void this.cancelReservation(), async () => {
+      await this.api!.cancel(reservation.uuid);
+      this.askCancel = false;
+      this.init = { ...this.init!, reservation: { ...reservation, status: "cancelled" } };
+      this.done = { kind: "cancelled", slot: null, result: null, email: reservation.email, location: reservation.location };
+      this.phase = "done";
+      emit(this, "booking-cancelled", { uuid: reservation.uuid });
+      void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("h3[tabindex]")?.focus());
+    });
+  }
+
+  // ---- rendering ----
+
+  protected override render() {
+    const config = this.configuration;
+    return html`
+      <section class="frame ${config?.compact ? "compact" : ""}" part="frame" aria-label=${config?.calendarTitle ?? config?.title ?? "Booking calendar"}>
+        ${config ? this.renderHeader() : nothing}
+        ${this.renderNotice()}
+        ${this.renderPhase()}
+      </section>`;
+  }
+
+  private renderHeader() {
+    const config = this.configuration!;
+    return html`<header class="header" part="header">
+      ${config.profileImage ? html`<img src=${config.profileImage} alt="">` : nothing}
+      <div>
+        <h2 class="title">${config.calendarTitle || config.title}</h2>
+        ${config.description ? html`<p class="muted">${config.description}</p>` : nothing}
+        <p class="muted">${this.t("duration", { minutes: config.durationMinutes })}${config.payment ? html` · ${this.env.dates.money(config.payment.amount, config.payment.currency)}` : nothing}</p>
+      </div>
+    </header>`;
+  }
+
+  private renderNotice() {
+    const notice = this.notice;
+    const live = html`<div role="status" aria-live="polite" class="visually-hidden">${this.phase === "pick" ? this.t("monthShown", { month: this.env.dates.monthTitle(this.month) }) : ""}</div>`;
+    if (!notice) return live;
+    const waitSeconds = notice.retryAt ? Math.max(0, Math.ceil((notice.retryAt - this.now) / 1000)) : 0;
+    return html`${live}<div class="notice ${notice.danger ? "danger" : ""}" part="notice" role="alert">
+      <p style="margin:0">${notice.text}${waitSeconds > 0 ? html` ${this.t("retryIn", { seconds: waitSeconds })}` : nothing}</p>
+      ${notice.retry ? html`<div class="actions"><button type="button" part="retry" ?disabled=${waitSeconds > 0}
+        @click=${() => this.runRetry(notice)}>${this.t("retry")}</button></div>` : nothing}
+    </div>`;
+  }
+
+  private renderPhase() {
+    switch (this.phase) {
+      case "loading":
+        return html`<div class="state" role="status"><p>${this.t("loading")}</p></div>`;
+      case "failed":
+        return nothing;
+      case "disabled":
+        return html`<div class="state" part="disabled"><p>${this.t("notBookable")}</p></div>`;
+      case "pick":
+        return this.renderPick();
+      case "details":
+        return this.renderDetails();
+      case "move":
+        return this.renderMove();
+      case "pay":
+        return this.renderPay();
+      case "done":
+        return renderDone(this.done!, this.configuration!, this.env, this.init?.reservation?.uuid);
+    }
+  }
+
+  private renderPick() {
+    const config = this.configuration!;
+    const reservation = this.init?.reservation;
+    if (reservation && reservation.status === "cancelled") {
+      return html`${renderReservationSummary(reservation, this.env, config)}<p>${this.t("alreadyCancelled")}</p>`;
+    }
+    const today = todayIn(config.timezone);
+    const daySlots = (this.monthSlots.get(this.month) ?? []).filter((s) => s.date === this.selectedDate);
+    return html`
+      ${reservation ? html`${renderReservationSummary(reservation, this.env, config)}${this.renderCancel()}<h3>${this.t("pickNewTime")}</h3>` : nothing}
+      <div class="pick">
+        <div>
+          <h3 class=${reservation ? "visually-hidden" : ""}>${this.t("chooseDate")}</h3>
+          <bc-month-grid exportparts="month-title, month-nav, grid, day, day-free"
+            .month=${this.month} .freeDays=${this.freeDays()} .selected=${this.selectedDate}
+            .minDate=${addDays(today, config.min - 1)} .maxDate=${addDays(today, config.max + 1)} .today=${todayIn(this.visitorZone)}
+            .weekStart=${config.locale.startDayOfWeek === "sunday" ? 6 : 0} ?loading=${this.monthLoading}
+            @bc-month-change=${this.onMonthChange} @bc-day-pick=${this.onDayPick}></bc-month-grid>
+          ${!this.monthLoading && this.monthSlots.has(this.month) && this.freeDays().size === 0 ? html`<p class="muted">${this.t("noTimesThisMonth")}</p>` : nothing}
+        </div>
+        <div>
+          ${this.selectedDate ? html`<h4 id="times" tabindex="-1">${this.env.dates.fullDate(this.selectedDate)}</h4>
+            <bc-slot-list exportparts="slots, slot" .slots=${daySlots} .selected=${this.selectedSlot?.startIso8601 ?? null}
+              ?loading=${this.monthLoading && daySlots.length === 0} @bc-slot-pick=${this.onSlotPick}></bc-slot-list>`
+            : html`<p class="muted">${this.t("chooseTime")}</p>`}
+          <bc-timezone-picker exportparts="timezone, timezone-select" style="margin-top:1rem" .value=${this.visitorZone} .zones=${this.zones}
+            @bc-zone-change=${(e: CustomEvent<{ timezone: string }>) => this.changeZone(e.detail.timezone)}></bc-timezone-picker>
+        </div>
+      </div>`;
+  }
+
+  private renderChosen() {
+    const slot = this.selectedSlot!;
+    const { dates, timezone } = this.env;
+    return html`<div class="summary" part="summary">
+      <p><strong>${dates.instantDate(slot.startIso8601, timezone)}</strong></p>
+      <p>${dates.time(slot.startIso8601, timezone)} – ${dates.time(slot.endIso8601, timezone)} (${timezone.replace(/_/g, " ")})</p>
+    </div>`;
+  }
+
+  private renderBack(onBack: () => void) {
+    return html`<button type="button" class="link" @click=${onBack}>← ${this.t("back")}</button>`;
+  }
+
+  private renderDetails() {
+    const config = this.configuration!;
+    return html`
+      ${this.renderBack(() => { this.phase = "pick"; this.notice = null; })}
+      <h3 tabindex="-1">${this.t("yourDetails")}</h3>
+      ${this.renderChosen()}
+      <bc-booking-form exportparts="form, input, field, locations, guests, submit"
+        .draft=${this.draft} .fields=${this.init!.customFields} .locations=${config.locations} .problems=${this.problems}
+        ?busy=${this.busy} .submitLabel=${config.payment ? this.t("continueToPayment") : this.t("book")}
+        @bc-draft-change=${(e: CustomEvent<{ draft: BookingDraft }>) => { this.draft = e.detail.draft; }}
+        @bc-submit=${() => void this.submitDetails()}></bc-booking-form>`;
+  }
+
+  private renderPay() {
+    return html`
+      ${this.renderBack(() => { this.phase = "details"; this.notice = null; })}
+      <h3 tabindex="-1">${this.t("payment")}</h3>
+      ${this.renderChosen()}
+      ${this.hold ? html`<bc-hold-timer exportparts="hold-timer" .heldUntil=${this.hold.heldUntil}></bc-hold-timer>` : nothing}
+      <bc-payment-step exportparts="payment-element, pay, test-badge" .setup=${this.payment} .mountPoint=${this.paymentMount}
+        @bc-paid=${() => void this.confirmPaid()}
+        @bc-payment-error=${(e: CustomEvent<{ message: string; fatal: boolean }>) => {
+          this.notice = { text: this.t("paymentFailed", { message: e.detail.message }), danger: true };
+          emit(this, "booking-error", { code: "payment_failed", message: e.detail.message, status: null });
+        }}><slot name="payment-element"></slot></bc-payment-step>`;
+  }
+
+  private renderMove() {
+    const slot = this.selectedSlot!;
+    const { dates, timezone } = this.env;
+    const when = `${dates.instantDate(slot.startIso8601, timezone)} ${dates.time(slot.startIso8601, timezone)}`;
+    return html`
+      ${this.renderBack(() => { this.phase = "pick"; this.notice = null; })}
+      <h3 tabindex="-1">${this.t("moveTo", { time: when })}</h3>
+      ${this.renderChosen()}
+      <div class="actions"><button class="primary" type="button" part="submit" ?disabled=${this.busy} @click=${() => void this.move()}>${this.t("confirmMove")}</button></div>`;
+  }
+
+  private renderCancel() {
+    if (!this.askCancel) {
+      return html`<div class="actions"><button type="button" part="cancel" @click=${() => { this.askCancel = true; }}>${this.t("cancelBooking")}</button></div>`;
+    }
+    return html`<div class="notice danger" role="group" aria-labelledby="cancel-question">
+      <p id="cancel-question" style="margin:0">${this.t("cancelQuestion")}</p>
+      <div class="actions">
+        <button type="button" class="primary" part="cancel" ?disabled=${this.busy} @click=${() => void this.cancelReservation()}>${this.t("confirmCancel")}</button>
+        <button type="button" @click=${() => { this.askCancel = false; }}>${this.t("keepBooking")}</button>
+      </div>
+    </div>`;
+  }
+}
+
+/** A locale `Intl` supports, else English. */
+function safeLocale(tag: string): string {
+  try {
+    return Intl.DateTimeFormat.supportedLocalesOf([tag])[0] ?? "en";
+  } catch {
+    return "en";
+  }
+}
+
+const COLOR_PROPERTIES: Record<string, string> = {
+  primary: "--bc-primary", background: "--bc-background", text: "--bc-text", muted: "--bc-muted", border: "--bc-border", danger: "--bc-danger",
+};
+
+/**
+ * The configuration's colours and radius as `:host` custom properties. Only values the browser
+ * accepts as a colour or a length get through, so a configuration cannot inject other CSS.
+ */
+function themeCss(colors: Record<string, string>, radius: string): string {
+  const declarations: string[] = [];
+  for (const [name, property] of Object.entries(COLOR_PROPERTIES)) {
+    const value = colors[name];
+    if (value && !/[;{}<>]/.test(value) && CSS.supports("color", value)) declarations.push(`${property}: ${value};`);
+  }
+  if (radius && !/[;{}<>]/.test(radius) && CSS.supports("border-radius", radius)) declarations.push(`--bc-radius: ${radius};`);
+  return declarations.length ? `:host { ${declarations.join(" ")} }` : "";
+}

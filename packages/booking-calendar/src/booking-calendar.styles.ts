@@ -1,0 +1,105 @@
+import { css } from "lit";
+
+/**
+ * Custom properties with their light defaults, dark palettes (fixed or following the system), and
+ * the look of buttons and fields every sub-view shares. Host pages restyle through `--bc-*` and parts.
+ */
+export const themeStyles = css`
+  :host {
+    --bc-primary: #2563eb;
+    --bc-on-primary: #ffffff;
+    --bc-background: #ffffff;
+    --bc-surface: #f8fafc;
+    --bc-text: #0f172a;
+    --bc-muted: #52607a;
+    --bc-border: #cbd5e1;
+    --bc-danger: #b91c1c;
+    --bc-success: #15803d;
+    --bc-radius: 8px;
+    --bc-font: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+    --bc-focus: 0 0 0 3px color-mix(in srgb, var(--bc-primary) 45%, transparent);
+    display: block;
+    color-scheme: light;
+  }
+  :host([data-mode="dark"]) {
+    --bc-primary: #60a5fa;
+    --bc-on-primary: #0b1220;
+    --bc-background: #0f172a;
+    --bc-surface: #1e293b;
+    --bc-text: #f1f5f9;
+    --bc-muted: #a7b4c8;
+    --bc-border: #475569;
+    --bc-danger: #fca5a5;
+    --bc-success: #86efac;
+    color-scheme: dark;
+  }
+  @media (prefers-color-scheme: dark) {
+    :host([data-mode="auto"]) {
+      --bc-primary: #60a5fa;
+      --bc-on-primary: #0b1220;
+      --bc-background: #0f172a;
+      --bc-surface: #1e293b;
+      --bc-text: #f1f5f9;
+      --bc-muted: #a7b4c8;
+      --bc-border: #475569;
+      --bc-danger: #fca5a5;
+      --bc-success: #86efac;
+      color-scheme: dark;
+    }
+  }
+`;
+
+/** Buttons, fields and messages, shared by the element and its sub-views. */
+export const controlStyles = css`
+  :host { font-family: var(--bc-font); color: var(--bc-text); }
+  *, *::before, *::after { box-sizing: border-box; }
+  button, input, select, textarea { font: inherit; color: inherit; }
+  button {
+    cursor: pointer; border: 1px solid var(--bc-border); background: var(--bc-background);
+    border-radius: var(--bc-radius); padding: 0.5rem 0.9rem; min-height: 2.5rem;
+  }
+  button:hover:not(:disabled) { border-color: var(--bc-primary); }
+  button:disabled, button[aria-disabled="true"] { cursor: not-allowed; opacity: 0.55; }
+  button.primary { background: var(--bc-primary); border-color: var(--bc-primary); color: var(--bc-on-primary); font-weight: 600; }
+  button.link { border: none; background: none; color: var(--bc-primary); padding: 0.25rem; min-height: 0; text-decoration: underline; }
+  :focus-visible { outline: 2px solid var(--bc-primary); outline-offset: 2px; box-shadow: var(--bc-focus); }
+  input, select, textarea {
+    width: 100%; border: 1px solid var(--bc-border); border-radius: var(--bc-radius);
+    background: var(--bc-background); padding: 0.5rem 0.6rem; min-height: 2.5rem;
+  }
+  input[type="checkbox"], input[type="radio"] { width: auto; min-height: 0; accent-color: var(--bc-primary); }
+  [aria-invalid="true"] { border-color: var(--bc-danger); }
+  .error { color: var(--bc-danger); font-size: 0.875rem; margin: 0.25rem 0 0; }
+  .muted { color: var(--bc-muted); }
+  .visually-hidden {
+    position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden;
+    clip: rect(0 0 0 0); white-space: nowrap; border: 0;
+  }
+  h2, h3, h4 { margin: 0 0 0.75rem; line-height: 1.25; }
+  h2 { font-size: 1.2rem; }
+  h3 { font-size: 1.05rem; }
+  h4 { font-size: 1rem; margin: 0 0 0.5rem; }
+  .title { font-size: 1.3rem; margin: 0; }
+`;
+
+/** Layout of the element itself. */
+export const calendarStyles = css`
+  .frame {
+    background: var(--bc-background); color: var(--bc-text); border: 1px solid var(--bc-border);
+    border-radius: var(--bc-radius); padding: 1.25rem; max-width: 56rem; position: relative;
+  }
+  .header { display: flex; gap: 1rem; align-items: center; margin-bottom: 1rem; }
+  .header img { width: 3.5rem; height: 3.5rem; border-radius: 50%; object-fit: cover; }
+  .header p { margin: 0.25rem 0 0; }
+  .pick { display: grid; grid-template-columns: minmax(16rem, 1.3fr) minmax(12rem, 1fr); gap: 1.5rem; }
+  :host([compact]) .pick, .compact .pick { grid-template-columns: 1fr; }
+  @media (max-width: 40rem) { .pick { grid-template-columns: 1fr; } }
+  .notice { border-left: 4px solid var(--bc-primary); background: var(--bc-surface); padding: 0.6rem 0.8rem; margin-bottom: 1rem; border-radius: 4px; }
+  .notice.danger { border-left-color: var(--bc-danger); }
+  .state { text-align: center; padding: 2rem 1rem; }
+  .state p { margin: 0 0 1rem; }
+  .summary { background: var(--bc-surface); border-radius: var(--bc-radius); padding: 0.75rem 1rem; margin-bottom: 1rem; }
+  .summary p { margin: 0.2rem 0; }
+  .actions { display: flex; flex-wrap: wrap; gap: 0.5rem; margin-top: 1rem; }
+  .test-badge { display: inline-block; font-size: 0.8rem; font-weight: 600; padding: 0.15rem 0.5rem; border-radius: 999px; background: #fef3c7; color: #713f12; }
+`;

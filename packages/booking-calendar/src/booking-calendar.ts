@@ -1,0 +1,36 @@
+import { BookingCalendar } from "./booking-calendar.component.ts";
+import { BookingForm } from "./booking-form.ts";
+import { HoldTimer } from "./hold-timer.ts";
+import { MonthGrid } from "./month-grid.ts";
+import { PaymentStep } from "./payment-step.ts";
+import { SlotList } from "./slot-list.ts";
+import { TimezonePicker } from "./timezone-picker.ts";
+
+const ELEMENTS: Record<string, CustomElementConstructor> = {
+  "booking-calendar": BookingCalendar,
+  "bc-month-grid": MonthGrid,
+  "bc-slot-list": SlotList,
+  "bc-timezone-picker": TimezonePicker,
+  "bc-booking-form": BookingForm,
+  "bc-hold-timer": HoldTimer,
+  "bc-payment-step": PaymentStep,
+};
+
+// A page may load the script twice (an npm copy and a script tag); the first definition stays.
+for (const [tag, element] of Object.entries(ELEMENTS)) {
+  if (!customElements.get(tag)) customElements.define(tag, element);
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "booking-calendar": BookingCalendar;
+    "bc-month-grid": MonthGrid;
+    "bc-slot-list": SlotList;
+    "bc-timezone-picker": TimezonePicker;
+    "bc-booking-form": BookingForm;
+    "bc-hold-timer": HoldTimer;
+    "bc-payment-step": PaymentStep;
+  }
+}
+
+export { BookingCalendar };

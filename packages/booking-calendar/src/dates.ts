@@ -1,0 +1,165 @@
+/**
+ * Calendar arithmetic on plain `YYYY-MM-DD` days and their formatting through `Intl`: the grid
+ * never needs an offset, so it stays free of time-zone maths (the server computes every slot with
+ * luxon and answers in the visitor's zone). Plain days are held as UTC midnights for `Intl`.
+ */
+
+/** A plain day, `YYYY-MM-DD`. */
+export type PlainDate = string;
+/** A calendar month, `YYYY-MM`. */
+export type PlainMonth = string;
+
+const DAY_MS = 86_400_000;
+
+const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+
+function utcOf(date: PlainDate): Date {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d));
+}
+
+function plainOf(utc: Date): PlainDate {
+  return `${pad(utc.getUTCFullYear(), 4)}-${pad(utc.getUTCMonth() + 1)}-${pad(utc.getUTCDate())}`;
+}
+
+/** The visitor's IANA zone as the browser reports it. */
+export function browserZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+}
+
+/** True when `zone` is an IANA name this browser knows. */
+export function isKnownZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Today's date on the wall calendars of `zone`. */
+export function todayIn(zone: string, now = Date.now()): PlainDate {
+  const parts = new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(now);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? "01";
+  return `${part("year")}-${part("month")}-${part("day")}`;
+}
+
+export function addDays(date: PlainDate, days: number): PlainDate {
+  return plainOf(new Date(utcOf(date).getTime() + days * DAY_MS));
+}
+
+export function monthOf(date: PlainDate): PlainMonth {
+  return date.slice(0, 7);
+}
+
+export function addMonths(month: PlainMonth, months: number): PlainMonth {
+  const [y, m] = month.split("-").map(Number) as [number, number];
+  const index = y * 12 + (m - 1) + months;
+  return `${pad(Math.floor(index / 12), 4)}-${pad((index % 12) + 1)}`;
+}
+
+export function firstDayOf(month: PlainMonth): PlainDate {
+  return `${month}-01`;
+}
+
+export function lastDayOf(month: PlainMonth): PlainDate {
+  return addDays(firstDayOf(addMonths(month, 1)), -1);
+}
+
+/** Weekday of a day, 0 = Monday ... 6 = Sunday. */
+export function weekdayOf(date: PlainDate): number {
+  return (utcOf(date).getUTCDay() + 6) % 7;
+}
+
+/**
+ * The weeks of a month as rows of seven days starting on `weekStart` (0 = Monday, 6 = Sunday);
+ * places before the first and after the last day are null.
+ */
+export function monthWeeks(month: PlainMonth, weekStart: number): (PlainDate | null)[][] {
+  const first = firstDayOf(month);
+  const last = lastDayOf(month);
+  const lead = (weekdayOf(first) - weekStart + 7) % 7;
+  const weeks: (PlainDate | null)[][] = [];
+  let week: (PlainDate | null)[] = Array.from({ length: lead }, () => null);
+  for (let day = first; day <= last; day = addDays(day, 1)) {
+    week.push(day);
+    if (week.length === 7) {
+      weeks.push(week);
+      week = [];
+    }
+  }
+  if (week.length > 0) weeks.push([...week, ...Array.from({ length: 7 - week.length }, () => null)]);
+  return weeks;
+}
+
+/** The first day of the week holding `date`, and the last. */
+export function weekBounds(date: PlainDate, weekStart: number): [PlainDate, PlainDate] {
+  const start = addDays(date, -((weekdayOf(date) - weekStart + 7) % 7));
+  return [start, addDays(start, 6)];
+}
+
+/** Locale-aware names and times for one locale; built once per locale. */
+export class DateTexts {
+  private readonly monthTitleFormat: Intl.DateTimeFormat;
+  private readonly fullDateFormat: Intl.DateTimeFormat;
+  private readonly weekdayShortFormat: Intl.DateTimeFormat;
+  private readonly weekdayLongFormat: Intl.DateTimeFormat;
+  private readonly times = new Map<string, Intl.DateTimeFormat>();
+  private readonly longDates = new Map<string, Intl.DateTimeFormat>();
+
+  constructor(readonly locale: string) {
+    this.monthTitleFormat = new Intl.DateTimeFormat(locale, { timeZone: "UTC", month: "long", year: "numeric" });
+    this.fullDateFormat = new Intl.DateTimeFormat(locale, { timeZone: "UTC", weekday: "long", day: "numeric", month: "long", year: "numeric" });
+    this.weekdayShortFormat = new Intl.DateTimeFormat(locale, { timeZone: "UTC", weekday: "short" });
+    this.weekdayLongFormat = new Intl.DateTimeFormat(locale, { timeZone: "UTC", weekday: "long" });
+  }
+
+  /** "December 2026" in the locale's words. */
+  monthTitle(month: PlainMonth): string {
+    return this.monthTitleFormat.format(utcOf(firstDayOf(month)));
+  }
+
+  /** "Monday, 7 December 2026" in the locale's words. */
+  fullDate(date: PlainDate): string {
+    return this.fullDateFormat.format(utcOf(date));
+  }
+
+  /** Day number as the locale writes it. */
+  dayNumber(date: PlainDate): string {
+    return new Intl.NumberFormat(this.locale).format(Number(date.slice(8)));
+  }
+
+  /** Short and long weekday names, 0 = Monday. */
+  weekday(index: number, style: "short" | "long"): string {
+    // 2024-01-01 was a Monday.
+    const day = utcOf(addDays("2024-01-01", index));
+    return (style === "short" ? this.weekdayShortFormat : this.weekdayLongFormat).format(day);
+  }
+
+  /** Time of day of an instant on the wall clocks of `zone`, in the locale's form (9:30 AM, 09:30). */
+  time(instant: string | number, zone: string): string {
+    let format = this.times.get(zone);
+    if (!format) {
+      format = new Intl.DateTimeFormat(this.locale, { timeZone: zone, hour: "numeric", minute: "2-digit" });
+      this.times.set(zone, format);
+    }
+    return format.format(new Date(instant));
+  }
+
+  /** Full date of an instant on the wall calendars of `zone`. */
+  instantDate(instant: string | number, zone: string): string {
+    let format = this.longDates.get(zone);
+    if (!format) {
+      format = new Intl.DateTimeFormat(this.locale, { timeZone: zone, weekday: "long", day: "numeric", month: "long", year: "numeric" });
+      this.longDates.set(zone, format);
+    }
+    return format.format(new Date(instant));
+  }
+
+  /** An amount of money in the smallest currency unit, e.g. 5000 eur → €50.00. */
+  money(amount: number, currency: string): string {
+    const format = new Intl.NumberFormat(this.locale, { style: "currency", currency: currency.toUpperCase() });
+    const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+    return format.format(amount / 10 ** digits);
+  }
+}

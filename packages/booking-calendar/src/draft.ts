@@ -1,0 +1,114 @@
+import type { ConfirmInput, CustomField, CustomFieldValue, Location } from "@booking/wire";
+import { LIMITS } from "@booking/wire/limits";
+import type { TextKey } from "./texts.ts";
+
+/** Everything the visitor has typed; kept by the element across errors, retries and slot changes. */
+export interface BookingDraft {
+  email: string;
+  firstname: string;
+  lastname: string;
+  phone: string;
+  guests: string[];
+  locationType: string;
+  locationValue: string;
+  /** Custom field answers by uuid: string, number, boolean or string[] by the field's type. */
+  answers: Record<string, unknown>;
+}
+
+/** An empty draft with the visitor's prefill. */
+export function emptyDraft(prefill: Partial<Pick<BookingDraft, "email" | "firstname" | "lastname" | "phone">> = {}): BookingDraft {
+  return { email: "", firstname: "", lastname: "", phone: "", guests: [], locationType: "", locationValue: "", answers: {}, ...prefill };
+}
+
+/** Problems by field key (the server's 422 keys), each a UI text key with its values. */
+export type DraftProblems = Record<string, { key: TextKey; values?: Record<string, number> }>;
+
+// The same patterns the server applies, so a visitor hears about a typo before a round trip.
+const EMAIL = /^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:]+\.[^\s@"<>()[\]\\,;:]+$/;
+const PHONE = /^\+?[0-9 ().-]{3,32}$/;
+
+/** The location types whose organizer left the value to the visitor. */
+export function needsLocationValue(location: Location | undefined): boolean {
+  return !!location && (location.value ?? null) === null && (location.type === "phone" || location.type === "address");
+}
+
+const blank = (value: unknown): boolean =>
+  value === undefined || value === null || value === "" || value === false || (Array.isArray(value) && value.length === 0);
+
+/** Checks a draft against the event type's rules as the server will; empty when it may be sent. */
+export function checkDraft(draft: BookingDraft, fields: CustomField[], locations: Location[]): DraftProblems {
+  const problems: DraftProblems = {};
+  const email = draft.email.trim();
+  if (email === "") problems.email = { key: "errorRequired" };
+  else if (email.length > LIMITS.emailMaxLength || !EMAIL.test(email)) problems.email = { key: "errorEmail" };
+  for (const name of ["firstname", "lastname"] as const) {
+    if (draft[name].length > LIMITS.textMaxLength) problems[name] = { key: "errorTooLong", values: { max: LIMITS.textMaxLength } };
+  }
+  if (draft.phone.trim() !== "" && !PHONE.test(draft.phone.trim())) problems.phone = { key: "errorPhone" };
+  draft.guests.forEach((guest, i) => {
+    if (!EMAIL.test(guest.trim())) problems[`guests.${i}`] = { key: "errorEmail" };
+  });
+  const location = locations.find((l) => l.type === draft.locationType) ?? locations[0];
+  if (needsLocationValue(location)) {
+    const value = draft.locationValue.trim() || (location!.type === "phone" ? draft.phone.trim() : "");
+    if (value === "") problems["location.value"] = { key: "errorRequired" };
+    else if (location!.type === "phone" && !PHONE.test(value)) problems["location.value"] = { key: "errorPhone" };
+  }
+  for (const field of fields) {
+    const key = `customFields.${field.uuid}`;
+    const value = draft.answers[field.uuid];
+    if (blank(value)) {
+      if (field.required) problems[key] = { key: "errorRequired" };
+      continue;
+    }
+    const problem = answerProblem(field, value);
+    if (problem) problems[key] = problem;
+  }
+  return problems;
+}
+
+function answerProblem(field: CustomField, value: unknown): DraftProblems[string] | null {
+  switch (field.type) {
+    case "text":
+    case "textarea": {
+      const max = field.type === "text" ? LIMITS.textMaxLength : 5000;
+      return String(value).length > max ? { key: "errorTooLong", values: { max } } : null;
+    }
+    case "email":
+      return EMAIL.test(String(value).trim()) ? null : { key: "errorEmail" };
+    case "phone":
+      return PHONE.test(String(value).trim()) ? null : { key: "errorPhone" };
+    case "number":
+      return typeof value === "number" && Number.isFinite(value) ? null : { key: "errorNumber" };
+    case "date":
+      return /^\d{4}-\d{2}-\d{2}$/.test(String(value)) ? null : { key: "errorDate" };
+    case "select":
+      return field.options?.includes(String(value)) ? null : { key: "errorChoice" };
+    case "multiselect":
+      return Array.isArray(value) && value.every((v) => field.options?.includes(v)) ? null : { key: "errorChoice" };
+    default:
+      return null;
+  }
+}
+
+/** The custom field answers worth sending (blank ones left out). */
+export function answersOf(draft: BookingDraft, fields: CustomField[]): CustomFieldValue[] {
+  return fields.filter((f) => !blank(draft.answers[f.uuid])).map((f) => ({ uuid: f.uuid, value: draft.answers[f.uuid] }));
+}
+
+/** The visitor's location choice as the API takes it. */
+export function locationOf(draft: BookingDraft, locations: Location[]): Location | undefined {
+  const location = locations.find((l) => l.type === draft.locationType) ?? locations[0];
+  if (!location) return undefined;
+  const value = needsLocationValue(location) ? draft.locationValue.trim() || (location.type === "phone" ? draft.phone.trim() : "") : null;
+  return { type: location.type, value: value || null };
+}
+
+/** Optional text fields only when filled, so an empty box never overwrites what the server holds. */
+export function personOf(draft: BookingDraft): Pick<ConfirmInput, "firstname" | "lastname" | "phone"> {
+  const person: Pick<ConfirmInput, "firstname" | "lastname" | "phone"> = {};
+  if (draft.firstname.trim()) person.firstname = draft.firstname.trim();
+  if (draft.lastname.trim()) person.lastname = draft.lastname.trim();
+  if (draft.phone.trim()) person.phone = draft.phone.trim();
+  return person;
+}

@@ -1,0 +1,136 @@
+import { LitElement, css, html, nothing, type PropertyValues } from "lit";
+import { ContextConsumer } from "@lit/context";
+import type { Stripe, StripeElements } from "@stripe/stripe-js";
+import { environmentContext } from "./context.ts";
+import { controlStyles } from "./booking-calendar.styles.ts";
+
+/** Internal: the card was charged (`bc-paid`) or the visitor needs to hear why not (`bc-payment-error`). */
+export type PaymentStepEvents = { "bc-paid": { paymentIntentId: string }; "bc-payment-error": { message: string; fatal: boolean } };
+
+/** Where the Payment Element goes, and what it charges. */
+export interface PaymentSetup {
+  publishableKey: string;
+  providerAccountId: string;
+  clientSecret: string;
+  paymentIntentId: string;
+  /** The amount as the visitor reads it, e.g. "€50.00". */
+  amountText: string;
+}
+
+/**
+ * Stripe's Payment Element and the pay button. Stripe.js is fetched only now, the first time a
+ * visitor reaches a payment (`loadStripe` uses a `window.Stripe` already on the page, such as the
+ * demo's stand-in). The element is mounted into `mountPoint`, a node in the page's light DOM that
+ * the calendar slots in here, because Stripe's iframes expect to live outside shadow roots.
+ * `confirmPayment` stays on the page (`redirect: "if_required"`) unless the payment method needs a bank's page.
+ */
+export class PaymentStep extends LitElement {
+  static override styles = [controlStyles, css`
+    :host { display: block; }
+    .card { min-height: 6rem; margin: 0.75rem 0; }
+    .actions { display: flex; gap: 0.5rem; flex-wrap: wrap; }
+  `];
+
+  static override properties = {
+    setup: { attribute: false },
+    mountPoint: { attribute: false },
+    paying: { state: true },
+    ready: { state: true },
+  };
+
+  declare setup: PaymentSetup | null;
+  declare mountPoint: HTMLElement | null;
+  declare paying: boolean;
+  declare ready: boolean;
+
+  private readonly env = new ContextConsumer(this, { context: environmentContext, subscribe: true });
+  private stripe: Stripe | null = null;
+  private elements: StripeElements | null = null;
+  private mountedFor = "";
+
+  constructor() {
+    super();
+    this.setup = null;
+    this.mountPoint = null;
+    this.paying = false;
+    this.ready = false;
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    if ((changed.has("setup") || changed.has("mountPoint")) && this.setup && this.mountPoint && this.mountedFor !== this.setup.clientSecret) {
+      void this.mount(this.setup, this.mountPoint);
+    }
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.elements?.getElement("payment")?.destroy();
+    this.mountedFor = "";
+  }
+
+  private async mount(setup: PaymentSetup, mountPoint: HTMLElement): Promise<void> {
+    this.mountedFor = setup.clientSecret;
+    this.ready = false;
+    try {
+      const { loadStripe } = await import("@stripe/stripe-js/pure");
+      this.stripe = await loadStripe(setup.publishableKey, { stripeAccount: setup.providerAccountId });
+      if (!this.stripe) throw new Error("Stripe.js is not available here.");
+      const style = getComputedStyle(this);
+      const variable = (name: string) => style.getPropertyValue(name).trim() || undefined;
+      this.elements = this.stripe.elements({
+        clientSecret: setup.clientSecret,
+        appearance: {
+          theme: style.colorScheme === "dark" ? "night" : "stripe",
+          variables: { colorPrimary: variable("--bc-primary"), borderRadius: variable("--bc-radius"), colorDanger: variable("--bc-danger") },
+        },
+      });
+      const element = this.elements.create("payment", { layout: "tabs" });
+      element.on("ready", () => { this.ready = true; });
+      mountPoint.replaceChildren();
+      element.mount(mountPoint);
+    } catch (error) {
+      this.mountedFor = "";
+      this.fail(error instanceof Error ? error.message : String(error), true);
+    }
+  }
+
+  private fail(message: string, fatal: boolean): void {
+    this.dispatchEvent(new CustomEvent("bc-payment-error", { detail: { message, fatal } }));
+  }
+
+  private async pay(): Promise<void> {
+    if (!this.stripe || !this.elements || this.paying) return;
+    this.paying = true;
+    try {
+      const submitted = await this.elements.submit();
+      if (submitted.error) {
+        this.fail(submitted.error.message ?? "", false);
+        return;
+      }
+      const result = await this.stripe.confirmPayment({ elements: this.elements, redirect: "if_required", confirmParams: { return_url: location.href } });
+      if (result.error) this.fail(result.error.message ?? result.error.code ?? "", false);
+      else this.dispatchEvent(new CustomEvent("bc-paid", { detail: { paymentIntentId: result.paymentIntent.id } }));
+    } catch (error) {
+      this.fail(error instanceof Error ? error.message : String(error), false);
+    } finally {
+      this.paying = false;
+    }
+  }
+
+  protected override render() {
+    const env = this.env.value;
+    if (!env || !this.setup) return nothing;
+    const { texts } = env;
+    return html`
+      ${this.setup.publishableKey.startsWith("pk_test_") ? html`<p><span class="test-badge" part="test-badge">${texts("testPayment")}</span></p>` : nothing}
+      <div class="card" part="payment-element" aria-busy=${this.ready ? "false" : "true"}>
+        <slot></slot>
+        ${this.ready ? nothing : html`<p class="muted" role="status">${texts("loading")}</p>`}
+      </div>
+      <div class="actions">
+        <button class="primary" type="button" part="pay" ?disabled=${!this.ready || this.paying} aria-busy=${this.paying ? "true" : "false"}
+          @click=${() => void this.pay()}>${texts("pay", { amount: this.setup.amountText })}</button>
+        <slot name="actions"></slot>
+      </div>`;
+  }
+}

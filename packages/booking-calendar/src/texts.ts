@@ -1,0 +1,113 @@
+/**
+ * Every string the element shows, by key. An event type's `locale.texts` overrides any of them;
+ * `{name}` placeholders are filled by `fill`. Dates, times, weekdays and amounts are never here:
+ * they come from `Intl` in the configured locale.
+ */
+export const DEFAULT_TEXTS = {
+  loading: "Loading…",
+  retry: "Try again",
+  retryIn: "Trying again in {seconds} s…",
+  networkError: "The booking service could not be reached. Check your connection and try again.",
+  rateLimited: "Too many requests right now.",
+  serverError: "Something went wrong on our side. Please try again.",
+  unexpectedError: "The booking service sent an unexpected answer. Please try again.",
+  refusedError: "This calendar cannot be loaded: {message}",
+  notBookable: "This event type is not taking bookings at the moment.",
+  nothingFree: "There are no free times in the coming weeks. Please check back later.",
+  chooseDate: "Choose a day",
+  chooseTime: "Choose a time",
+  previousMonth: "Previous month",
+  nextMonth: "Next month",
+  monthShown: "{month} shown",
+  noTimesThisMonth: "No free times this month.",
+  noTimesThisDay: "No free times on this day.",
+  freeTimes: "{count} free times",
+  noFreeTimes: "no free times",
+  selectedDay: "selected",
+  today: "today",
+  seatsLeft: "{count} seats left",
+  oneSeatLeft: "1 seat left",
+  timezone: "Time zone",
+  searchTimezones: "Search time zones",
+  duration: "{minutes} min",
+  back: "Back",
+  yourDetails: "Your details",
+  email: "Email",
+  firstname: "First name",
+  lastname: "Last name",
+  phone: "Phone",
+  guests: "Guests",
+  guestEmail: "Guest email {number}",
+  addGuest: "Add a guest",
+  removeGuest: "Remove guest {number}",
+  location: "Location",
+  locationValuePhone: "Your phone number",
+  locationValueAddress: "Address",
+  locationValueLink: "Meeting link",
+  "location.video-meet": "Video call",
+  "location.phone": "Phone call",
+  "location.address": "In person",
+  "location.link": "Online meeting",
+  required: "required",
+  choose: "Choose…",
+  yes: "Yes",
+  book: "Book",
+  continueToPayment: "Continue to payment",
+  pay: "Pay {amount}",
+  payment: "Payment",
+  testPayment: "Test payment: no money moves. Any card details work.",
+  paymentFailed: "The payment did not go through: {message}",
+  paymentRequired: "The payment has not arrived yet. Please complete it.",
+  holdRemaining: "This time is held for you for {time}.",
+  holdLost: "Your hold on this time ran out and the time was taken. Please choose another.",
+  slotTaken: "That time was just taken. Here are the free times now.",
+  slotBusy: "Someone else is booking that time right now. Please choose another or try again.",
+  fixErrors: "Please correct the marked fields.",
+  errorRequired: "This field is required.",
+  errorEmail: "Enter a valid email address.",
+  errorPhone: "Enter a phone number: digits, spaces, + ( ) . -",
+  errorTooLong: "At most {max} characters.",
+  errorNumber: "Enter a number.",
+  errorDate: "Enter a date.",
+  errorChoice: "Choose one of the options.",
+  confirmedTitle: "You are booked",
+  confirmedText: "A confirmation goes to {email}.",
+  rescheduledTitle: "Your booking has moved",
+  cancelledTitle: "Your booking is cancelled",
+  cancelledText: "Nothing else is needed.",
+  addToCalendar: "Add to calendar",
+  joinMeeting: "Join the meeting",
+  manageBooking: "Reschedule or cancel",
+  bookAnother: "Book another time",
+  currentBooking: "Your booking",
+  status: "Status: {status}",
+  "status.held": "held",
+  "status.confirmed": "confirmed",
+  "status.expired": "expired",
+  "status.cancelled": "cancelled",
+  pickNewTime: "Choose a new time",
+  moveTo: "Move your booking to {time}?",
+  confirmMove: "Move booking",
+  cancelBooking: "Cancel booking",
+  cancelQuestion: "Cancel this booking? This cannot be undone.",
+  confirmCancel: "Yes, cancel it",
+  keepBooking: "Keep it",
+  alreadyCancelled: "This booking is already cancelled.",
+  when: "When",
+} as const;
+
+/** A key of the element's UI strings. */
+export type TextKey = keyof typeof DEFAULT_TEXTS;
+
+/** Looks up UI strings with the event type's overrides first. */
+export type Texts = (key: TextKey, values?: Record<string, string | number>) => string;
+
+/** Fills `{name}` placeholders; unknown ones stay as written. */
+export function fill(template: string, values: Record<string, string | number> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+}
+
+/** The text lookup for one set of overrides (the configuration's `locale.texts`). */
+export function textsWith(overrides: Record<string, string> = {}): Texts {
+  return (key, values) => fill(overrides[key] ?? DEFAULT_TEXTS[key], values);
+}

@@ -1,0 +1,46 @@
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context.ts";
+import { ApiError } from "../../http/errors.ts";
+import { demoPage, type DemoEventType } from "./page.ts";
+import { loadCalendarScript, loadStripeStandinScript, type StaticScript } from "./service.ts";
+
+// Revalidated after five minutes: the URL carries no version, and a new release should reach pages soon.
+const CACHE_CONTROL = "public, max-age=300";
+
+/** Answers a script, or 304 when the browser already holds this version. */
+function serve(script: StaticScript, request: Request, set: { headers: Record<string, string | number>; status?: number | string }) {
+  set.headers.etag = script.etag;
+  set.headers["cache-control"] = CACHE_CONTROL;
+  if (request.headers.get("if-none-match") === script.etag) {
+    set.status = 304;
+    return "";
+  }
+  return script.body.send(set, request.headers.get("accept-encoding"));
+}
+
+/**
+ * The script-tag file of `<booking-calendar>` at `/embed/booking-calendar.js` (open to every
+ * origin, like the public API), and outside production the demo page at `/` with the Stripe.js
+ * stand-in it needs when payments go to the local Stripe stand-in.
+ */
+export const embedRoutes = (ctx: AppContext, demoEventTypes: () => Promise<DemoEventType[]>) => {
+  let calendar: StaticScript | null = null;
+  const stripeStandin = ctx.config.environment !== "production" && ctx.config.stripe.apiBase !== null;
+  const standinScript = stripeStandin ? loadStripeStandinScript(ctx.config.stripe.apiBase!) : null;
+  const app = new Elysia().get("/embed/booking-calendar.js", ({ request, set }) => {
+    calendar ??= loadCalendarScript();
+    if (!calendar) throw new ApiError("not_found", "The calendar script is not built yet: run `npm run build -w @booking/calendar` (npm start does it).");
+    return serve(calendar, request, set);
+  });
+  if (ctx.config.environment === "production") return app;
+  return app
+    .get("/embed/stripe-standin.js", ({ request, set }) => {
+      if (!standinScript) throw new ApiError("not_found", "Payments go to Stripe itself here; there is no Stripe.js stand-in.");
+      return serve(standinScript, request, set);
+    })
+    .get("/", async ({ query }) => {
+      const eventTypes = await demoEventTypes();
+      const chosen = Math.min(Math.max(0, Number.parseInt(String(query.event ?? "0"), 10) || 0), Math.max(0, eventTypes.length - 1));
+      return new Response(demoPage(eventTypes, chosen, { stripeStandin }), { headers: { "content-type": "text/html;charset=utf-8" } });
+    });
+};

@@ -1,0 +1,51 @@
+/** One demo event type as the demo page offers it. */
+export interface DemoEventType {
+  title: string;
+  /** Publishable token the page may carry. */
+  token: string;
+  slug: string | null;
+  disabled: boolean;
+}
+
+const escape = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+/**
+ * The demo page `npm start` serves at `/`: the organizer's event types as tabs, the chosen one in
+ * a `<booking-calendar>`. With the Stripe stand-in it loads the Stripe.js stand-in first (which
+ * `loadStripe` picks up as `window.Stripe`) and says on screen that payments are test payments.
+ */
+export function demoPage(eventTypes: DemoEventType[], chosen: number, options: { stripeStandin: boolean }): string {
+  const current = eventTypes[chosen];
+  const tabs = eventTypes
+    .map((et, i) => `<li><a href="/?event=${i}"${i === chosen ? ' aria-current="page"' : ""}>${escape(et.title)}${et.disabled ? " (disabled)" : ""}</a></li>`)
+    .join("");
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Booking calendar demo</title>
+<style>
+  body { font-family: system-ui, sans-serif; margin: 0; background: #f1f5f9; color: #0f172a; }
+  main { max-width: 60rem; margin: 0 auto; padding: 1.5rem 1rem 3rem; }
+  nav ul { list-style: none; display: flex; flex-wrap: wrap; gap: 0.5rem; padding: 0; margin: 1rem 0; }
+  nav a { display: inline-block; padding: 0.4rem 0.8rem; border-radius: 999px; border: 1px solid #94a3b8; color: inherit; text-decoration: none; background: #fff; }
+  nav a[aria-current="page"] { background: #1e3a8a; border-color: #1e3a8a; color: #fff; }
+  .note { background: #fef3c7; color: #713f12; border-radius: 8px; padding: 0.6rem 0.9rem; }
+  footer { margin-top: 2rem; font-size: 0.9rem; }
+</style>
+${options.stripeStandin ? '<script src="/embed/stripe-standin.js"></script>\n' : ""}<script src="/embed/booking-calendar.js"></script>
+</head>
+<body>
+<main>
+<h1>Booking calendar demo</h1>
+<p>Book one of the demo organizer's event types as a visitor would. The same element goes on any page with one script tag.</p>
+${options.stripeStandin ? '<p class="note" role="note"><strong>Test payments:</strong> card payments on this demo go to a local Stripe stand-in; no money moves. Card 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined.</p>\n' : ""}<nav aria-label="Demo event types"><ul>${tabs}</ul></nav>
+${current ? `<booking-calendar token="${escape(current.token)}"></booking-calendar>` : "<p>No event types yet: create one with the admin API.</p>"}
+<footer><a href="/docs">API reference</a></footer>
+</main>
+</body>
+</html>
+`;
+}

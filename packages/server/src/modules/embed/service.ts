@@ -1,0 +1,35 @@
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { stripeJsStandin } from "@booking/stripe-standin";
+import { PreparedBody } from "../../http/envelope.ts";
+
+/** A script the server hands out as is, with an ETag so browsers revalidate cheaply. */
+export interface StaticScript {
+  body: PreparedBody;
+  etag: string;
+}
+
+const JAVASCRIPT = "text/javascript;charset=utf-8";
+
+function script(source: string): StaticScript {
+  return { body: new PreparedBody(source, JAVASCRIPT), etag: `"${createHash("sha256").update(source).digest("base64url").slice(0, 22)}"` };
+}
+
+/** Where the script-tag build of `<booking-calendar>` lies (`npm run build -w @booking/calendar` writes it). */
+export function calendarScriptPath(): string {
+  return fileURLToPath(import.meta.resolve("@booking/calendar/embed"));
+}
+
+/**
+ * The calendar's script-tag file, read once; null while it has not been built, so the route can
+ * say how to build it instead of failing.
+ */
+export function loadCalendarScript(path = calendarScriptPath()): StaticScript | null {
+  return existsSync(path) ? script(readFileSync(path, "utf8")) : null;
+}
+
+/** The Stripe.js stand-in pointed at the server's Stripe stand-in, for the demo page. */
+export function loadStripeStandinScript(apiBase: string): StaticScript {
+  return script(stripeJsStandin(apiBase));
+}
