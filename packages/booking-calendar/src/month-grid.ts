@@ -82,8 +82,12 @@ export class MonthGrid extends LitElement {
 
   protected override updated(changed: PropertyValues<this>): void {
     if (this.moveFocus && (changed.has("focusDate") || changed.has("month"))) {
-      this.moveFocus = false;
-      this.renderRoot.querySelector<HTMLButtonElement>(`button[data-date="${this.tabbableDay()}"]`)?.focus();
+      // After a month change by keyboard the day appears only once the new month is rendered.
+      const day = this.renderRoot.querySelector<HTMLButtonElement>(`button[data-date="${this.focusDate}"]`);
+      if (day) {
+        this.moveFocus = false;
+        day.focus();
+      }
     }
   }
 
@@ -132,7 +136,9 @@ export class MonthGrid extends LitElement {
         return;
     }
     event.preventDefault();
-    if (target < this.minDate || target > this.maxDate) return;
+    // Days outside the bookable range are out of reach: the move stops at the range's edge.
+    target = target < this.minDate ? this.minDate : target > this.maxDate ? this.maxDate : target;
+    if (target === date) return;
     this.focusDay(target);
     if (monthOf(target) !== this.month) this.changeMonth(monthOf(target), target);
   }

@@ -36,7 +36,8 @@ export async function createEventType(request: APIRequestContext, overrides: Rec
 
 /** The event type's reservations as the organizer sees them. */
 export async function reservationsOf(request: APIRequestContext, id: number): Promise<Array<Record<string, unknown>>> {
-  const response = await request.get(`/admin/event-types/${id}/reservations`, { headers: { Authorization: `Bearer ${ADMIN_KEY}` } });
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const response = await request.get(`/admin/event-types/${id}/reservations?from=${day(-2)}&until=${day(95)}`, { headers: { Authorization: `Bearer ${ADMIN_KEY}` } });
   expect(response.status()).toBe(200);
   return (await response.json()).data;
 }
@@ -69,6 +70,24 @@ export async function recordEvents(page: Page): Promise<() => Promise<Array<{ ty
     }
   });
   return () => page.evaluate(() => (window as unknown as { bookingEvents: Array<{ type: string; detail: unknown }> }).bookingEvents);
+}
+
+/** The first free slot of the event type from today on, straight from the API. */
+export async function firstFreeSlot(request: APIRequestContext, token: string): Promise<{ start: string; end: string; startIso8601: string }> {
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const response = await request.get(`/time-slots?from=${day(0)}&until=${day(30)}`, { headers: { Authorization: `Bearer ${token}` } });
+  expect(response.status()).toBe(200);
+  const slots = (await response.json()).data;
+  expect(slots.length).toBeGreaterThan(0);
+  return slots[0];
+}
+
+/** Books a slot through the API, as another visitor would. */
+export async function bookThroughApi(request: APIRequestContext, token: string, slot: { start: string; end: string }, email = "grace@example.com"): Promise<string> {
+  const response = await request.post("/reservations", { headers: { Authorization: `Bearer ${token}` }, data: { start: slot.start, end: slot.end, email } });
+  const body = await response.json();
+  expect(body.success, JSON.stringify(body)).toBe(true);
+  return body.data.uuid;
 }
 
 /** Picks the first day with free times and returns its date. */

@@ -1,0 +1,113 @@
+import type { Page } from "@playwright/test";
+import { test, expect, createEventType, mountCalendar, recordApiCalls } from "./fixtures.ts";
+
+/** A response shaped exactly as the server's error body (spec part 7). */
+function errorBody(status: number, code: string, message: string) {
+  return JSON.stringify({ success: false, status, code, message, hint: "", docs: "" });
+}
+
+/** Lets the first matching request fail with `fail`, the rest through to the real server. */
+async function failOnce(page: Page, pattern: string | RegExp, fail: (route: import("@playwright/test").Route) => Promise<void>) {
+  let failed = false;
+  await page.route(pattern, async (route) => {
+    if (!failed && route.request().method() !== "OPTIONS") {
+      failed = true;
+      return fail(route);
+    }
+    return route.continue();
+  });
+}
+
+async function openForm(page: Page) {
+  await page.locator('button[part~="day-free"]').first().click();
+  await page.locator('button[part="slot"]').first().click();
+}
+
+test.describe("failures and recovery", () => {
+  test("a network failure at start shows a retry that recovers", async ({ page, request }) => {
+    const { token } = await createEventType(request);
+    await failOnce(page, "**/event-types/init", (route) => route.abort("internetdisconnected"));
+    await mountCalendar(page, { token });
+    await expect(page.getByRole("alert")).toContainText("could not be reached");
+    await page.getByRole("button", { name: "Try again" }).click();
+    await expect(page.getByRole("grid")).toBeVisible();
+    await expect(page.getByRole("alert")).toHaveCount(0);
+  });
+
+  test("429 waits Retry-After, counting down, then retries by itself", async ({ page, request }) => {
+    const { token } = await createEventType(request);
+    await failOnce(page, "**/time-slots?*", (route) => route.fulfill({
+      status: 429, contentType: "application/json", headers: { "Retry-After": "2", "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "Retry-After" },
+      body: errorBody(429, "rate_limited", "Too many requests."),
+    }));
+    await mountCalendar(page, { token });
+    await expect(page.getByRole("alert")).toContainText(/Too many requests right now\. Trying again in [12] s/);
+    await expect(page.getByRole("button", { name: "Try again" })).toBeDisabled();
+    await expect(page.locator('button[part~="day-free"]').first()).toBeVisible();
+    await expect(page.getByRole("alert")).toHaveCount(0);
+  });
+
+  test("a 500 while booking keeps everything typed, and the retry books", async ({ page, request }) => {
+    const { token } = await createEventType(request, { customFields: [{ label: "Company", name: "company", type: "text", required: false }] });
+    const calls = recordApiCalls(page);
+    await failOnce(page, /\/reservations$/, (route) => route.fulfill({
+      status: 500, contentType: "application/json", headers: { "Access-Control-Allow-Origin": "*" }, body: errorBody(500, "internal_error", "Unexpected failure."),
+    }));
+    await mountCalendar(page, { token });
+    await openForm(page);
+    await page.getByLabel("Email").fill("eve@example.com");
+    await page.getByLabel("Company").fill("ACME");
+    await page.getByRole("button", { name: "Book" }).click();
+    await expect(page.getByRole("alert")).toContainText("Something went wrong on our side.");
+    await expect(page.getByLabel("Email")).toHaveValue("eve@example.com");
+    await expect(page.getByLabel("Company")).toHaveValue("ACME");
+    await page.getByRole("button", { name: "Try again" }).click();
+    await expect(page.getByRole("heading", { name: "You are booked" })).toBeVisible();
+    expect(calls.filter((c) => c === "POST /reservations")).toHaveLength(2);
+  });
+
+  test("an answer that is not the API's JSON shows a retryable state, not a blank box", async ({ page, request }) => {
+    const { token } = await createEventType(request);
+    await failOnce(page, "**/event-types/init", (route) => route.fulfill({
+      status: 200, contentType: "text/html", headers: { "Access-Control-Allow-Origin": "*" }, body: "<html><body>Gateway maintenance</body></html>",
+    }));
+    await mountCalendar(page, { token });
+    await expect(page.getByRole("alert")).toContainText("unexpected answer");
+    await page.getByRole("button", { name: "Try again" }).click();
+    await expect(page.getByRole("grid")).toBeVisible();
+  });
+
+  test("a wrong token says so instead of showing an empty calendar", async ({ page }) => {
+    await mountCalendar(page, { token: "not-a-token" });
+    await expect(page.getByRole("alert")).toContainText("This calendar cannot be loaded: The API token is not valid.");
+  });
+
+  test("the hold is refreshed while the visitor is active, and its loss sends them back to the slots", async ({ page, request }) => {
+    const { token } = await createEventType(request, { payment: { amount: 2500, currency: "usd", providerAccountId: "acct_1HoldTests" }, holdMinutes: 10 });
+    const server = test.info().project.use.baseURL!;
+    const script = await (await fetch(`${server}/embed/stripe-standin.js`)).text();
+    await page.route("https://js.stripe.com/**", (route) => route.fulfill({ contentType: "text/javascript", body: script }));
+    await page.clock.install();
+    const calls = recordApiCalls(page);
+    await mountCalendar(page, { token });
+    await openForm(page);
+    await page.getByLabel("Email").fill("hold@example.com");
+    await page.getByRole("button", { name: "Continue to payment" }).click();
+    await expect(page.getByRole("timer")).toContainText(/(9|10):\d{2}/);
+    await page.clock.fastForward("08:30");
+    await page.getByLabel("Card number").press("End");
+    const refreshed = page.waitForResponse((r) => r.url().endsWith("/refresh"));
+    await page.clock.fastForward("00:10");
+    expect((await refreshed).status()).toBe(200);
+    await expect(page.getByRole("timer")).toContainText(/(9|10):\d{2}/);
+    expect(calls.filter((c) => c.endsWith("/refresh"))).toHaveLength(1);
+    // The server says the hold is gone (the answer it gives when the seat went to someone else).
+    await page.route("**/refresh", (route) => route.fulfill({
+      status: 200, contentType: "application/json", headers: { "Access-Control-Allow-Origin": "*" },
+      body: JSON.stringify({ success: false, code: "reservation_finished", message: "The reservation can no longer be refreshed." }),
+    }));
+    await page.clock.fastForward("11:00");
+    await expect(page.getByRole("alert")).toContainText("Your hold on this time ran out");
+    await expect(page.getByRole("grid")).toBeVisible();
+  });
+});

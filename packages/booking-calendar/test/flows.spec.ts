@@ -1,0 +1,147 @@
+import type { Page } from "@playwright/test";
+import {
+  test, expect, bookThroughApi, createEventType, firstFreeSlot, mountCalendar, recordApiCalls, recordEvents, reservationsOf,
+} from "./fixtures.ts";
+
+const PAID = { payment: { amount: 5000, currency: "eur", providerAccountId: "acct_1ComponentTests" }, holdMinutes: 10 };
+
+/** Serves the server's Stripe.js stand-in where the page asks for js.stripe.com, and counts the asks. */
+async function routeStripeJs(page: Page): Promise<{ loads: number }> {
+  const counter = { loads: 0 };
+  const server = test.info().project.use.baseURL!;
+  const script = await (await fetch(`${server}/embed/stripe-standin.js`)).text();
+  await page.route("https://js.stripe.com/**", (route) => {
+    counter.loads += 1;
+    return route.fulfill({ contentType: "text/javascript", body: script });
+  });
+  return counter;
+}
+
+async function chooseFirstTime(page: Page): Promise<string> {
+  await page.locator('button[part~="day-free"]').first().click();
+  const slot = page.locator('button[part="slot"]').first();
+  const start = (await slot.getAttribute("data-start"))!;
+  await slot.click();
+  return start;
+}
+
+test.describe("booking flows", () => {
+  test("free: init, slots, one POST /reservations, a success screen with a calendar file, and the events in order", async ({ page, request }) => {
+    const { id, token } = await createEventType(request);
+    const calls = recordApiCalls(page);
+    const events = await recordEvents(page);
+    await mountCalendar(page, { token, email: "ada@example.com", firstname: "Ada" });
+    const start = await chooseFirstTime(page);
+    await expect(page.getByLabel("Email")).toHaveValue("ada@example.com");
+    await expect(page.getByLabel("First name")).toHaveValue("Ada");
+    await page.getByRole("button", { name: "Book" }).click();
+    await expect(page.getByRole("heading", { name: "You are booked" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Join the meeting" })).toHaveAttribute("href", /^https:\/\/meet\.jit\.si\//);
+    const ics = await page.getByRole("link", { name: "Add to calendar" }).getAttribute("href");
+    const file = decodeURIComponent(ics!.replace(/^data:text\/calendar;charset=utf-8,/, ""));
+    expect(file).toContain(`DTSTART:${start.replace(/[-:]/g, "").replace(/\.\d{3}/, "")}`);
+    expect(file).toContain("SUMMARY:Test call");
+    expect(calls.filter((c) => !c.startsWith("GET /timezones"))).toEqual(["POST /event-types/init", "GET /time-slots", "POST /reservations"]);
+    const seen = await events();
+    expect(seen.map((e) => e.type)).toEqual(["booking-ready", "booking-date-selected", "booking-slot-selected", "booking-reservation-confirmed"]);
+    const [reservation] = await reservationsOf(request, id);
+    expect(reservation).toMatchObject({ status: "confirmed", email: "ada@example.com", firstname: "Ada" });
+    expect((seen[3]!.detail as { uuid: string }).uuid).toBe(reservation!.uuid);
+  });
+
+  test("paid: prepare holds the seat, Stripe.js loads only then, the card pays, confirm books", async ({ page, request }) => {
+    const { id, token } = await createEventType(request, PAID);
+    const stripeJs = await routeStripeJs(page);
+    const calls = recordApiCalls(page);
+    const events = await recordEvents(page);
+    await mountCalendar(page, { token });
+    await expect(page.getByText("€50.00")).toBeVisible();
+    await chooseFirstTime(page);
+    await page.getByLabel("Email").fill("pay@example.com");
+    expect(stripeJs.loads).toBe(0);
+    await page.getByRole("button", { name: "Continue to payment" }).click();
+    await expect(page.getByRole("heading", { name: "Payment" })).toBeVisible();
+    await expect(page.getByRole("timer")).toContainText(/held for you for (9|10):\d{2}/);
+    await expect(page.getByText("Test payment: no money moves.")).toBeVisible();
+    expect(stripeJs.loads).toBe(1);
+    expect((await reservationsOf(request, id))[0]).toMatchObject({ status: "held" });
+    await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+    await page.getByRole("button", { name: "Pay €50.00" }).click();
+    await expect(page.getByRole("heading", { name: "You are booked" })).toBeVisible();
+    expect(calls.filter((c) => !c.startsWith("GET /timezones"))).toEqual([
+      "POST /event-types/init", "GET /time-slots", "POST /reservations/prepare", `POST /reservations/${(await reservationsOf(request, id))[0]!.uuid}/payments`,
+      `POST /reservations/${(await reservationsOf(request, id))[0]!.uuid}/confirm`,
+    ]);
+    expect((await reservationsOf(request, id))[0]).toMatchObject({ status: "confirmed" });
+    expect((await events()).map((e) => e.type)).toEqual([
+      "booking-ready", "booking-date-selected", "booking-slot-selected", "booking-reservation-held", "booking-payment-started", "booking-reservation-confirmed",
+    ]);
+  });
+
+  test("paid: a declined card shows the error and keeps the hold; another card then pays", async ({ page, request }) => {
+    const { id, token } = await createEventType(request, PAID);
+    await routeStripeJs(page);
+    await mountCalendar(page, { token });
+    await chooseFirstTime(page);
+    await page.getByLabel("Email").fill("decline@example.com");
+    await page.getByRole("button", { name: "Continue to payment" }).click();
+    await page.getByLabel("Card number").fill("4000 0000 0000 0002");
+    await page.getByRole("button", { name: "Pay €50.00" }).click();
+    await expect(page.getByRole("alert")).toContainText("The payment did not go through: Your card was declined.");
+    await expect(page.getByRole("heading", { name: "Payment" })).toBeVisible();
+    expect((await reservationsOf(request, id))[0]).toMatchObject({ status: "held" });
+    await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+    await page.getByRole("button", { name: "Pay €50.00" }).click();
+    await expect(page.getByRole("heading", { name: "You are booked" })).toBeVisible();
+  });
+
+  test("a time taken meanwhile sends the visitor back to fresh slots with a message", async ({ page, request }) => {
+    const { token } = await createEventType(request);
+    const slot = await firstFreeSlot(request, token);
+    await mountCalendar(page, { token });
+    const start = await chooseFirstTime(page);
+    expect(start).toBe(slot.startIso8601);
+    await page.getByLabel("Email").fill("late@example.com");
+    await bookThroughApi(request, token, slot);
+    await page.getByRole("button", { name: "Book" }).click();
+    await expect(page.getByRole("alert")).toContainText("That time was just taken.");
+    await page.locator('button[part~="day-free"]').first().click();
+    await expect(page.locator('button[part="slot"]').first()).toBeVisible();
+    await expect(page.locator(`button[part="slot"][data-start="${slot.startIso8601}"]`)).toHaveCount(0);
+  });
+
+  test("reschedule: shows the booking, moves it with PUT to a new time", async ({ page, request }) => {
+    const { id, token } = await createEventType(request);
+    const slot = await firstFreeSlot(request, token);
+    const uuid = await bookThroughApi(request, token, slot, "move@example.com");
+    const calls = recordApiCalls(page);
+    const events = await recordEvents(page);
+    await mountCalendar(page, { token, "reservation-uuid": uuid });
+    await expect(page.getByRole("heading", { name: "Your booking" })).toBeVisible();
+    await expect(page.getByText("Status: confirmed")).toBeVisible();
+    await page.locator('button[part~="day-free"]').nth(1).click();
+    const target = page.locator('button[part="slot"]').nth(2);
+    const newStart = (await target.getAttribute("data-start"))!;
+    await target.click();
+    await page.getByRole("button", { name: "Move booking" }).click();
+    await expect(page.getByRole("heading", { name: "Your booking has moved" })).toBeVisible();
+    expect(calls).toContain(`PUT /reservations/${uuid}`);
+    const [reservation] = await reservationsOf(request, id);
+    expect(new Date(reservation!.start as string).toISOString()).toBe(new Date(newStart).toISOString());
+    expect((await events()).map((e) => e.type)).toContain("booking-rescheduled");
+  });
+
+  test("cancel: asks first, then cancels with DELETE", async ({ page, request }) => {
+    const { id, token } = await createEventType(request);
+    const uuid = await bookThroughApi(request, token, await firstFreeSlot(request, token), "cancel@example.com");
+    const calls = recordApiCalls(page);
+    await mountCalendar(page, { token, "reservation-uuid": uuid });
+    await page.getByRole("button", { name: "Cancel booking" }).click();
+    await expect(page.getByText("Cancel this booking? This cannot be undone.")).toBeVisible();
+    expect(calls).not.toContain(`DELETE /reservations/${uuid}`);
+    await page.getByRole("button", { name: "Yes, cancel it" }).click();
+    await expect(page.getByRole("heading", { name: "Your booking is cancelled" })).toBeVisible();
+    expect(calls).toContain(`DELETE /reservations/${uuid}`);
+    expect((await reservationsOf(request, id))[0]).toMatchObject({ status: "cancelled" });
+  });
+});
