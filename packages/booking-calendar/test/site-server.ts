@@ -1,3 +1,5 @@
+export {};
+
 /**
  * A customer's web site for the component tests: another origin than the API (another port), both
  * on loopback as browsers require of pages that call loopback servers. `GET /book?attrs=<json>`

@@ -30,6 +30,8 @@ export interface AppDependencies {
   log?: (entry: LogEntry) => void;
   /** Stripe client; by default built from `config.stripe` (none without a secret key). */
   stripe?: Stripe | null;
+  /** File of the calendar's script-tag build; by default the one `@booking/calendar` builds. */
+  calendarScriptPath?: string;
 }
 
 /** Writes log lines as JSON to stderr. */
@@ -74,7 +76,7 @@ export function createApp(deps: AppDependencies) {
     .use(publicApi(config.aliasPrefix))
     .use(stripeWebhookRoutes(payments))
     .use(docsRoutes(ctx))
-    .use(embedRoutes(ctx, async () => []))
+    .use(embedRoutes(ctx, async () => [], deps.calendarScriptPath))
     .use(adminRoutes(ctx)) as unknown as Elysia;
   return app;
 }

@@ -68,11 +68,14 @@ export async function releaseTestStores(): Promise<void> {
 }
 
 /** A fresh app on a fresh real database of the suite's engine, with a clock that stands still. */
-export async function setup(options: { now?: string; config?: Partial<ServerConfig>; databasePath?: string } = {}) {
+export async function setup(options: { now?: string; config?: Partial<ServerConfig>; databasePath?: string; calendarScriptPath?: string } = {}) {
   const store = await openTestStore(options.databasePath, options.config?.rateLimit);
   const clock = new ManualClock(options.now ?? "2026-11-23T07:00:00Z");
   const logs: LogEntry[] = [];
-  const app = createApp({ store, clock, config: { adminKey: ADMIN_KEY, ...options.config }, log: (e) => logs.push(e) });
+  const app = createApp({
+    store, clock, config: { adminKey: ADMIN_KEY, ...options.config }, log: (e) => logs.push(e),
+    ...(options.calendarScriptPath ? { calendarScriptPath: options.calendarScriptPath } : {}),
+  });
 
   /** Sends a request through `app.handle`, as a client would over HTTP. */
   async function call(method: string, path: string, init: { token?: string | null; body?: unknown; rawBody?: BodyInit; headers?: Record<string, string> } = {}): Promise<Answer> {

@@ -23,12 +23,12 @@ function serve(script: StaticScript, request: Request, set: { headers: Record<st
  * origin, like the public API), and outside production the demo page at `/` with the Stripe.js
  * stand-in it needs when payments go to the local Stripe stand-in.
  */
-export const embedRoutes = (ctx: AppContext, demoEventTypes: () => Promise<DemoEventType[]>) => {
+export const embedRoutes = (ctx: AppContext, demoEventTypes: () => Promise<DemoEventType[]>, calendarScriptPath?: string) => {
   let calendar: StaticScript | null = null;
   const stripeStandin = ctx.config.environment !== "production" && ctx.config.stripe.apiBase !== null;
   const standinScript = stripeStandin ? loadStripeStandinScript(ctx.config.stripe.apiBase!) : null;
   const app = new Elysia().get("/embed/booking-calendar.js", ({ request, set }) => {
-    calendar ??= loadCalendarScript();
+    calendar ??= loadCalendarScript(calendarScriptPath);
     if (!calendar) throw new ApiError("not_found", "The calendar script is not built yet: run `npm run build -w @booking/calendar` (npm start does it).");
     return serve(calendar, request, set);
   });
