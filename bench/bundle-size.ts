@@ -1,0 +1,35 @@
+/**
+ * Size of `<booking-calendar>` as a page downloads it: builds the script-tag file and reports its
+ * raw, gzip (level 9) and brotli sizes against the 30 KB gzip budget. Stripe.js is not in the file
+ * (it is fetched from js.stripe.com only at a payment step); the small loader that fetches it is.
+ * Run: `npm run bench:bundle`. Exits non-zero when the budget is exceeded.
+ */
+import { readFileSync } from "node:fs";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { execFileSync } from "node:child_process";
+
+const BUDGET_GZIP_BYTES = 30 * 1024;
+const repo = new URL("..", import.meta.url).pathname;
+
+execFileSync("npm", ["run", "build", "-w", "@booking/calendar"], { cwd: repo, stdio: "ignore" });
+
+const files = {
+  "script tag (dist/embed/booking-calendar.js)": "packages/booking-calendar/dist/embed/booking-calendar.js",
+  "npm module, Lit not included (dist/npm/index.js)": "packages/booking-calendar/dist/npm/index.js",
+};
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+let over = false;
+for (const [name, path] of Object.entries(files)) {
+  const bytes = readFileSync(`${repo}${path}`);
+  const gzip = gzipSync(bytes, { level: 9 }).byteLength;
+  const brotli = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).byteLength;
+  console.log(`${name}: ${kb(bytes.byteLength)} raw, ${kb(gzip)} gzip, ${kb(brotli)} brotli`);
+  if (path.includes("embed")) {
+    console.log(`  budget ${kb(BUDGET_GZIP_BYTES)} gzip: ${(gzip / BUDGET_GZIP_BYTES * 100).toFixed(0)}% used`);
+    over = gzip > BUDGET_GZIP_BYTES;
+  }
+}
+if (over) {
+  console.error("The script-tag file is over its gzip budget.");
+  process.exit(1);
+}
