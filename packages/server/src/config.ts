@@ -25,6 +25,8 @@ export interface ServerConfig {
   stripe: { secretKey: string | null; publishableKey: string | null; webhookSecret: string | null; apiBase: string | null };
   /** Base of generated video meeting links: a room name is appended. */
   meetBaseUrl: string;
+  /** `npm run dev`: origin of the Vite dev server the demo page loads the element from (hot reload); null serves the built file. */
+  devCalendarUrl: string | null;
   /**
    * `production` turns off what only suits a trial run: the demo seed of an empty database and the
    * local Stripe stand-in.
@@ -48,6 +50,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   trustProxy: false,
   stripe: { secretKey: null, publishableKey: null, webhookSecret: null, apiBase: null },
   meetBaseUrl: "https://meet.jit.si/",
+  devCalendarUrl: null,
   environment: "development",
   webhooks: { allowPrivateAddresses: true },
 };
@@ -87,6 +90,7 @@ export function configFromEnv(env: Record<string, string | undefined>): ServerCo
       apiBase: env.STRIPE_API_BASE || null,
     },
     meetBaseUrl: env.BOOKING_MEET_BASE_URL || DEFAULT_CONFIG.meetBaseUrl,
+    devCalendarUrl: environment === "production" ? null : env.BOOKING_DEV_CALENDAR_URL || null,
     environment,
     // Private receivers are for local development and tests; production refuses them unless told.
     webhooks: { allowPrivateAddresses: env.BOOKING_WEBHOOK_ALLOW_PRIVATE ? env.BOOKING_WEBHOOK_ALLOW_PRIVATE === "1" : environment !== "production" },

@@ -41,6 +41,6 @@ export const embedRoutes = (ctx: AppContext, demoEventTypes: () => Promise<DemoE
     .get("/", async ({ query }) => {
       const eventTypes = await demoEventTypes();
       const chosen = Math.min(Math.max(0, Number.parseInt(String(query.event ?? "0"), 10) || 0), Math.max(0, eventTypes.length - 1));
-      return new Response(demoPage(eventTypes, chosen, { stripeStandin }), { headers: { "content-type": "text/html;charset=utf-8" } });
+      return new Response(demoPage(eventTypes, chosen, { stripeStandin, devCalendarUrl: ctx.config.devCalendarUrl }), { headers: { "content-type": "text/html;charset=utf-8" } });
     });
 };

@@ -1,3 +1,32 @@
+/** With `npm run dev` the element comes from Vite's dev server, which reloads the page on every change. */
+function calendarScript(devCalendarUrl: string | null): string {
+  if (!devCalendarUrl) return '<script src="/embed/booking-calendar.js"></script>';
+  const origin = escape(devCalendarUrl.replace(/\/$/, ""));
+  return `<script type="module" src="${origin}/@vite/client"></script>\n<script type="module" src="${origin}/src/embed.ts"></script>`;
+}
+
+/**
+ * Preview of locales and themes without touching the event type: the controls set the element's
+ * `locale` and `theme` attributes and its `--bc-primary` property, as a host page would.
+ */
+const PREVIEW_CONTROLS = `<details class="preview"><summary>Preview a locale or theme</summary>
+<form id="preview">
+<label>Locale <select name="locale"><option value="">From the event type</option><option>en-US</option><option>en-GB</option><option>de</option><option>cs</option><option>fr</option><option>ja</option></select></label>
+<label>Theme <select name="theme"><option value="">From the event type</option><option>light</option><option>dark</option><option>auto</option></select></label>
+<label>Accent colour <input name="primary" type="color" value="#2563eb"></label>
+</form></details>
+<script>
+document.getElementById("preview").addEventListener("input", function (event) {
+  var form = event.currentTarget, calendar = document.querySelector("booking-calendar");
+  if (!calendar) return;
+  ["locale", "theme"].forEach(function (name) {
+    var value = form.elements[name].value;
+    if (value) calendar.setAttribute(name, value); else calendar.removeAttribute(name);
+  });
+  if (event.target.name === "primary") calendar.style.setProperty("--bc-primary", event.target.value);
+});
+</script>`;
+
 /** One demo event type as the demo page offers it. */
 export interface DemoEventType {
   title: string;
@@ -15,7 +44,7 @@ const escape = (text: string) =>
  * a `<booking-calendar>`. With the Stripe stand-in it loads the Stripe.js stand-in first (which
  * `loadStripe` picks up as `window.Stripe`) and says on screen that payments are test payments.
  */
-export function demoPage(eventTypes: DemoEventType[], chosen: number, options: { stripeStandin: boolean }): string {
+export function demoPage(eventTypes: DemoEventType[], chosen: number, options: { stripeStandin: boolean; devCalendarUrl: string | null }): string {
   const current = eventTypes[chosen];
   const tabs = eventTypes
     .map((et, i) => `<li><a href="/?event=${i}"${i === chosen ? ' aria-current="page"' : ""}>${escape(et.title)}${et.disabled ? " (disabled)" : ""}</a></li>`)
@@ -34,14 +63,18 @@ export function demoPage(eventTypes: DemoEventType[], chosen: number, options: {
   nav a[aria-current="page"] { background: #1e3a8a; border-color: #1e3a8a; color: #fff; }
   .note { background: #fef3c7; color: #713f12; border-radius: 8px; padding: 0.6rem 0.9rem; }
   footer { margin-top: 2rem; font-size: 0.9rem; }
+  details.preview { margin: 0 0 1rem; }
+  details.preview form { display: flex; flex-wrap: wrap; gap: 1rem; align-items: end; margin-top: 0.5rem; }
+  details.preview label { display: grid; gap: 0.25rem; font-size: 0.9rem; }
 </style>
-${options.stripeStandin ? '<script src="/embed/stripe-standin.js"></script>\n' : ""}<script src="/embed/booking-calendar.js"></script>
+${options.stripeStandin ? '<script src="/embed/stripe-standin.js"></script>\n' : ""}${calendarScript(options.devCalendarUrl)}
 </head>
 <body>
 <main>
 <h1>Booking calendar demo</h1>
 <p>Book one of the demo organizer's event types as a visitor would. The same element goes on any page with one script tag.</p>
 ${options.stripeStandin ? '<p class="note" role="note"><strong>Test payments:</strong> card payments on this demo go to a local Stripe stand-in; no money moves. Card 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined.</p>\n' : ""}<nav aria-label="Demo event types"><ul>${tabs}</ul></nav>
+${PREVIEW_CONTROLS}
 ${current ? `<booking-calendar token="${escape(current.token)}"></booking-calendar>` : "<p>No event types yet: create one with the admin API.</p>"}
 <footer><a href="/docs">API reference</a></footer>
 </main>

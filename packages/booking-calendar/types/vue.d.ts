@@ -1,0 +1,31 @@
+/**
+ * Template typings of `<booking-calendar>` for Vue 3 apps: `import type {} from "@booking/calendar/vue";`
+ * once in the app (and `compilerOptions.isCustomElement: (tag) => tag === "booking-calendar"` in the Vue
+ * plugin). Events are listened to as `@booking-reservation-confirmed="..."`.
+ */
+import type { DefineComponent } from "vue";
+import type { BookingCalendarEventMap } from "../dist/npm/index.js";
+
+type EventProps = {
+  [K in keyof BookingCalendarEventMap as `on${Capitalize<K>}`]?: (event: BookingCalendarEventMap[K]) => void;
+};
+
+/** Attributes of the element as Vue props. */
+export type BookingCalendarProps = EventProps & {
+  token: string;
+  "api-base"?: string;
+  "reservation-uuid"?: string;
+  timezone?: string;
+  locale?: string;
+  theme?: "light" | "dark" | "auto";
+  email?: string;
+  firstname?: string;
+  lastname?: string;
+  phone?: string;
+};
+
+declare module "vue" {
+  interface GlobalComponents {
+    "booking-calendar": DefineComponent<BookingCalendarProps>;
+  }
+}
