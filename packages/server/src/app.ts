@@ -7,16 +7,13 @@ import { ok } from "./http/envelope.ts";
 import { MemoryRateLimiter, type RateLimiter } from "./http/rate-limit.ts";
 import { adminRoutes } from "./modules/admin/index.ts";
 import { docsRoutes } from "./modules/docs/index.ts";
+import { bookingPageRoutes } from "./modules/booking-pages/index.ts";
 import { configurationRoutes, initRoutes } from "./modules/event-types/index.ts";
-import { EventTypeService } from "./modules/event-types/service.ts";
-import { TimeSlotService } from "./modules/time-slots/service.ts";
 import { timeSlotRoutes } from "./modules/time-slots/index.ts";
 import { timezoneRoutes } from "./modules/timezones/index.ts";
-import { PaymentService } from "./modules/payments/service.ts";
-import { stripeClient } from "./modules/payments/stripe.ts";
 import { reservationRoutes } from "./modules/reservations/index.ts";
 import { STRIPE_WEBHOOK_PATH, stripeWebhookRoutes } from "./modules/payments/index.ts";
-import { ReservationService } from "./modules/reservations/service.ts";
+import { createServices } from "./services.ts";
 import type Stripe from "stripe";
 import type { Store } from "./store/types.ts";
 
@@ -51,11 +48,8 @@ export function createApp(deps: AppDependencies) {
     rateLimiter: deps.rateLimiter ?? deps.store.rateLimiter ?? new MemoryRateLimiter(config.rateLimit.limit, config.rateLimit.windowSeconds),
     log: deps.log ?? stderrLog,
   };
-  const slots = new TimeSlotService(ctx.store);
-  const eventTypes = new EventTypeService(ctx.store, slots, config);
-  const now = () => ctx.clock.now();
-  const payments = new PaymentService(ctx.store, deps.stripe === undefined ? stripeClient(config.stripe) : deps.stripe, config.stripe.webhookSecret, now, ctx.log);
-  const reservations = new ReservationService(ctx.store, payments, config, now);
+  const services = createServices(ctx, deps.stripe);
+  const { slots, eventTypes, payments, reservations } = services;
 
   const publicApi = (prefix: string) =>
     new Elysia({ prefix })
@@ -73,6 +67,7 @@ export function createApp(deps: AppDependencies) {
     .use(publicApi(config.aliasPrefix))
     .use(stripeWebhookRoutes(payments))
     .use(docsRoutes(ctx))
-    .use(adminRoutes(ctx)) as unknown as Elysia;
+    .use(bookingPageRoutes(ctx))
+    .use(adminRoutes(ctx, services.admin)) as unknown as Elysia;
   return app;
 }
