@@ -7,17 +7,14 @@ import { ok } from "./http/envelope.ts";
 import { MemoryRateLimiter, type RateLimiter } from "./http/rate-limit.ts";
 import { adminRoutes } from "./modules/admin/index.ts";
 import { docsRoutes } from "./modules/docs/index.ts";
+import { bookingPageRoutes } from "./modules/booking-pages/index.ts";
 import { embedRoutes } from "./modules/embed/index.ts";
 import { configurationRoutes, initRoutes } from "./modules/event-types/index.ts";
-import { EventTypeService } from "./modules/event-types/service.ts";
-import { TimeSlotService } from "./modules/time-slots/service.ts";
 import { timeSlotRoutes } from "./modules/time-slots/index.ts";
 import { timezoneRoutes } from "./modules/timezones/index.ts";
-import { PaymentService } from "./modules/payments/service.ts";
-import { stripeClient } from "./modules/payments/stripe.ts";
 import { reservationRoutes } from "./modules/reservations/index.ts";
 import { STRIPE_WEBHOOK_PATH, stripeWebhookRoutes } from "./modules/payments/index.ts";
-import { ReservationService } from "./modules/reservations/service.ts";
+import { createServices } from "./services.ts";
 import type Stripe from "stripe";
 import type { Store } from "./store/types.ts";
 
@@ -32,6 +29,11 @@ export interface AppDependencies {
   stripe?: Stripe | null;
   /** File of the calendar's script-tag build; by default the one `@booking/calendar` builds. */
   calendarScriptPath?: string;
+}
+
+/** The organizer's event types as the demo page offers them, with the publishable link token each page may carry. */
+async function demoEventTypes(store: Store) {
+  return (await store.eventTypes.list()).map((et) => ({ title: et.settings.title, token: et.linkToken, slug: et.slug, disabled: et.disabled }));
 }
 
 /** Writes log lines as JSON to stderr. */
@@ -54,11 +56,8 @@ export function createApp(deps: AppDependencies) {
     rateLimiter: deps.rateLimiter ?? deps.store.rateLimiter ?? new MemoryRateLimiter(config.rateLimit.limit, config.rateLimit.windowSeconds),
     log: deps.log ?? stderrLog,
   };
-  const slots = new TimeSlotService(ctx.store);
-  const eventTypes = new EventTypeService(ctx.store, slots, config);
-  const now = () => ctx.clock.now();
-  const payments = new PaymentService(ctx.store, deps.stripe === undefined ? stripeClient(config.stripe) : deps.stripe, config.stripe.webhookSecret, now, ctx.log);
-  const reservations = new ReservationService(ctx.store, payments, config, now);
+  const services = createServices(ctx, deps.stripe);
+  const { slots, eventTypes, payments, reservations } = services;
 
   const publicApi = (prefix: string) =>
     new Elysia({ prefix })
@@ -76,7 +75,8 @@ export function createApp(deps: AppDependencies) {
     .use(publicApi(config.aliasPrefix))
     .use(stripeWebhookRoutes(payments))
     .use(docsRoutes(ctx))
-    .use(embedRoutes(ctx, async () => [], deps.calendarScriptPath))
-    .use(adminRoutes(ctx)) as unknown as Elysia;
+    .use(embedRoutes(ctx, () => demoEventTypes(ctx.store), deps.calendarScriptPath))
+    .use(bookingPageRoutes(ctx))
+    .use(adminRoutes(ctx, services.admin)) as unknown as Elysia;
   return app;
 }

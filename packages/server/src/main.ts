@@ -6,9 +6,8 @@ import { STRIPE_WEBHOOK_PATH } from "./modules/payments/index.ts";
 import { seedDemo } from "./seed.ts";
 import { newWebhookSecret } from "./http/tokens.ts";
 import { WebhookWorker } from "./modules/webhooks/worker.ts";
-import { openPostgresStore } from "./store/postgres.ts";
+import { openConfiguredStore } from "./store/open.ts";
 import { describeTarget } from "./store/postgres/pools.ts";
-import { openSqliteStore } from "./store/sqlite.ts";
 
 const SWEEP_EVERY_MS = 30_000;
 
@@ -16,14 +15,7 @@ const SWEEP_EVERY_MS = 30_000;
 async function main(): Promise<void> {
   const config = configFromEnv(process.env);
   const standin = await startStandinWithoutStripe(config);
-  const store = config.databaseUrl
-    ? await openPostgresStore(config.databaseUrl, {
-        ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
-        rateLimit: config.rateLimit,
-        databaseTime: true,
-        onConnectionError: (error) => stderrLog({ level: "warn", message: "a pooled PostgreSQL connection failed; it is replaced", error }),
-      })
-    : openSqliteStore(config.databasePath);
+  const store = await openConfiguredStore(config, stderrLog);
   // The demo is for a first try on the embedded store; instances sharing PostgreSQL could race to seed it.
   const seeded = config.environment === "production" || config.databaseUrl ? [] : await seedDemo(store, () => systemClock.now());
   const app = createApp({ store, config, clock: systemClock, log: stderrLog });
@@ -44,7 +36,10 @@ async function main(): Promise<void> {
   if (seeded.length > 0) {
     console.log("\nDemo event types created (tokens are shown only now):");
     for (const et of seeded) {
-      console.log(`  #${et.id} ${et.title}${et.disabled ? " [disabled]" : ""}\n      API token:      ${et.token}\n      override token: ${et.overrideToken}`);
+      console.log(
+        `  #${et.id} ${et.title}${et.disabled ? " [disabled]" : ""}\n      API token:      ${et.token}\n      override token: ${et.overrideToken}` +
+          (et.slug ? `\n      booking page:   ${config.publicUrl ?? base}/book/${et.slug}` : ""),
+      );
     }
     console.log(`\nTry: curl -H "Authorization: Bearer ${seeded[0]!.token}" "${base}/configuration"`);
   }

@@ -8,6 +8,8 @@ export interface SeededEventType {
   title: string;
   token: string;
   overrideToken: string;
+  /** Name of its booking page, `/book/{slug}`. */
+  slug: string | null;
   disabled: boolean;
 }
 
@@ -26,6 +28,7 @@ export const DEMO_FIELDS = {
 export const DEMO_EVENT_TYPES: EventTypeCreate[] = [
   {
     title: "Intro call",
+    slug: "intro-call",
     description: "A first 30-minute conversation about your project.",
     timezone: "Europe/Prague",
     durationMinutes: 30,
@@ -45,6 +48,7 @@ export const DEMO_EVENT_TYPES: EventTypeCreate[] = [
   },
   {
     title: "Paid consultation",
+    slug: "consulting",
     description: "One hour of focused advice, paid by card when booking.",
     timezone: "Europe/Prague",
     durationMinutes: 60,
@@ -58,6 +62,7 @@ export const DEMO_EVENT_TYPES: EventTypeCreate[] = [
   },
   {
     title: "Spring workshop (closed)",
+    slug: "spring-workshop",
     description: "A group workshop that no longer takes bookings.",
     timezone: "Europe/Prague",
     durationMinutes: 120,
@@ -76,7 +81,7 @@ export async function seedDemo(store: Store, now: () => number): Promise<SeededE
   const created: SeededEventType[] = [];
   for (const input of DEMO_EVENT_TYPES) {
     const et = await admin.create(input);
-    created.push({ id: et.id, title: et.title, token: et.token, overrideToken: et.overrideToken, disabled: et.disabled });
+    created.push({ id: et.id, title: et.title, token: et.token, overrideToken: et.overrideToken, slug: et.slug, disabled: et.disabled });
   }
   return created;
 }

@@ -114,6 +114,22 @@ describe("the admin CLI against a running server", () => {
     expect(r.stdout).toMatch(/monday\s+09:00-17:00/);
   });
 
+  it("gives the event type a booking page with --slug, shows its address and link token, and removes it with none", async () => {
+    const set = await cli("update", id, "--slug", "team-sync");
+    expect(set.code).toBe(0);
+    const linkToken = /Booking page:\s+\S+\/book\/team-sync \(link token (bcl_\S+)\)/.exec(set.stdout)?.[1];
+    expect(linkToken).toBeDefined();
+    expect((await fetch(`${base}/book/team-sync`)).status).toBe(200);
+    expect(await publicCall("/configuration", linkToken!)).toBe(200);
+    const taken = await cli("create", "--title", "Clash", "--slug", "team-sync");
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toMatch(/validation_failed[\s\S]*slug: "team-sync" is the slug of another event type/);
+    const removed = await cli("update", id, "--slug", "none");
+    expect(removed.code).toBe(0);
+    expect(removed.stdout).toMatch(/Booking page:\s+none/);
+    expect((await fetch(`${base}/book/team-sync`)).status).toBe(404);
+  });
+
   it("changes a price, keeping the currency and account", async () => {
     const r = await cli("update", id, "--price", "75.5", "--json");
     expect(r.code).toBe(0);

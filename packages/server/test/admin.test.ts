@@ -259,7 +259,8 @@ describe("regenerating tokens", () => {
 
     const r = await t.call("POST", `/admin/event-types/${et.id}/token`, { token: ADMIN_KEY });
     expect(r.status).toBe(200);
-    expect(r.body.data).toEqual({ id: et.id, token: expect.stringMatching(/^bk_/) });
+    // A new API token comes with a new link token for the booking page.
+    expect(r.body.data).toEqual({ id: et.id, token: expect.stringMatching(/^bk_/), linkToken: expect.stringMatching(/^bcl_/) });
     expect(r.body.data.token).not.toBe(et.token);
     expectError(await t.call("GET", "/configuration", { token: et.token }), 401, "unauthenticated");
     expect((await t.call("GET", "/configuration", { token: r.body.data.token })).status).toBe(200);

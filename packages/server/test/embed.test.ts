@@ -68,3 +68,21 @@ describe("the Stripe.js stand-in and the demo page", () => {
     expect((await call("GET", "/embed/stripe-standin.js")).status).toBe(404);
   });
 });
+
+describe("the demo page", () => {
+  it("offers every event type in a <booking-calendar> with its publishable link token, never its API token", async () => {
+    const { call, eventType, store } = await setup();
+    const first = await eventType({ title: "Intro <call>" });
+    await eventType({ title: "Second" });
+    const r = await call("GET", "/");
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-type")).toBe("text/html;charset=utf-8");
+    const record = (await store.eventTypes.byId(first.id))!;
+    expect(r.text).toContain(`<booking-calendar token="${record.linkToken}"></booking-calendar>`);
+    expect(r.text).not.toContain(first.token);
+    expect(r.text).toContain("Intro &lt;call&gt;");
+    expect(r.text).toContain('<script src="/embed/booking-calendar.js"></script>');
+    const second = await call("GET", "/?event=1");
+    expect(second.text).toContain(`token="${(await store.eventTypes.byId(first.id + 1))!.linkToken}"`);
+  });
+});

@@ -45,6 +45,8 @@ describe("GET /configuration", () => {
       holdMinutes: 12,
       locations: [{ type: "video-meet", value: null }, { type: "address", value: "Main St 1" }],
       payment: null,
+      // No slug, so no booking page.
+      bookingUrl: null,
     });
   });
 

@@ -32,6 +32,12 @@ describe("npm start", () => {
     expect(configs.map(([status]) => status)).toEqual([200, 200, 403]);
     expect((configs[0]![1] as any).data.configuration.title).toBe("Intro call");
     expect((configs[1]![1] as any).data.configuration.payment).toMatchObject({ amount: 5000, currency: "eur", provider: "stripe", publishableKey: "pk_test_standin" });
+    // Each demo event type has a booking page, printed with its address.
+    const pages = [...out.matchAll(/booking page:\s+(http\S+)/g)].map((m) => m[1]!);
+    expect(pages).toEqual([`${server.base}/book/intro-call`, `${server.base}/book/consulting`, `${server.base}/book/spring-workshop`]);
+    const page = await fetch(pages[0]!);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("<h1>Intro call</h1>");
   });
 
   it("starts bare in production: no demo, no stand-in", async () => {

@@ -64,6 +64,8 @@ async function eventType(store: Store, seats = 1): Promise<EventTypeRecord> {
       disabled: false,
       tokenHash: `${RUN}-token-${tokenCounter}`,
       overrideTokenHash: `${RUN}-override-${tokenCounter}`,
+      slug: null,
+      linkToken: `bcl_${RUN}-link-${tokenCounter}`,
       settings: { ...DEFAULT_SETTINGS, title: `Event ${tokenCounter}`, seats },
       webhookSecret: `whsec_${tokenCounter}`,
     },
@@ -123,10 +125,11 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
         expect(first.rows).toEqual([
           { version: 1, n: 1 },
           { version: 2, n: 1 },
+          { version: 3, n: 1 },
         ]);
         await open(fresh);
         const again = await admin.query("SELECT count(*)::int AS n FROM schema_migrations");
-        expect(again.rows[0].n).toBe(2);
+        expect(again.rows[0].n).toBe(3);
         expect(await stores[4]!.eventTypes.count()).toBe(0);
       } finally {
         await admin.end();
@@ -163,6 +166,8 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
           disabled: true,
           tokenHash: `${RUN}-parity`,
           overrideTokenHash: `${RUN}-parity-o`,
+          slug: "parity-check",
+          linkToken: `bcl_${RUN}-parity`,
           settings: { ...DEFAULT_SETTINGS, title: "Parity", customFields: [], theme: { mode: "dark" as const, borderRadius: "4px", colors: { primary: "#123" } } },
           webhookSecret: "whsec_parity",
         };

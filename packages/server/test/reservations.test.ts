@@ -124,6 +124,8 @@ describe("POST /reservations (one step)", () => {
       userEmail: "ada@example.com",
       // Booked in one step, so confirmed at once: the video link comes with the answer.
       meetLink: expect.stringMatching(MEET_LINK),
+      // The event type has no booking page (no slug), so there is no manage link.
+      manageUrl: null,
     });
     const uuid = r.body.data.uuid;
 
@@ -171,7 +173,7 @@ describe("POST /reservations/prepare and the hold", () => {
     const w = await world();
     const r = await w.prepare(input(TUE_0900, { email: "grace@example.com", firstname: "Grace", lastname: "Hopper" }));
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ success: true, data: { uuid: expect.any(String), userId: null, userName: "Grace Hopper", userEmail: "grace@example.com" } });
+    expect(r.body).toEqual({ success: true, data: { uuid: expect.any(String), userId: null, userName: "Grace Hopper", userEmail: "grace@example.com", manageUrl: null } });
     const uuid = r.body.data.uuid;
     expect((await w.reservationOf(uuid)).status).toBe("held");
     // Held at 07:00Z for the default 10 minutes.
@@ -219,7 +221,7 @@ describe("POST /reservations/{uuid}/confirm", () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       success: true,
-      data: { uuid, userId: null, userName: "Ada Lovelace", userEmail: "ada@example.com", meetLink: expect.stringMatching(MEET_LINK) },
+      data: { uuid, userId: null, userName: "Ada Lovelace", userEmail: "ada@example.com", meetLink: expect.stringMatching(MEET_LINK), manageUrl: null },
     });
     expect(await w.reservationOf(uuid)).toMatchObject({ status: "confirmed", firstname: "Ada", lastname: "Lovelace" });
     const [row] = await w.list();
@@ -449,7 +451,7 @@ describe("PUT /reservations/{uuid} (reschedule)", () => {
     const uuid = await booked(w, input(THU_0900, { email: "ada@example.com", firstname: "Ada", lastname: "Lovelace" }));
     const r = await w.reschedule(uuid, THU_1000);
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ success: true, data: { uuid, userId: null, userName: "Ada Lovelace", userEmail: "ada@example.com" } });
+    expect(r.body).toEqual({ success: true, data: { uuid, userId: null, userName: "Ada Lovelace", userEmail: "ada@example.com", manageUrl: null } });
     expect(await w.reservationOf(uuid)).toMatchObject({ uuid, status: "confirmed", start: "2026-11-26T10:00:00+01:00", end: "2026-11-26T10:30:00+01:00" });
     expect(await w.list()).toMatchObject([{ uuid, startIso8601: "2026-11-26T09:00:00Z", endIso8601: "2026-11-26T09:30:00Z" }]);
     expect(await w.freeSeats("2026-11-26", "2026-11-26T08:00:00Z")).toBe(1);

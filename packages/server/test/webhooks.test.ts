@@ -227,6 +227,8 @@ describe("webhook events and payloads", () => {
         guests: [],
         customFields: [{ uuid: COMPANY, name: "company", label: "Company", value: "Acme" }],
         meetLink: expect.stringMatching(MEET_LINK),
+        // The event type has no booking page (no slug), so the visitor has no manage link.
+        manageUrl: null,
         payment: null,
         createdAt: "2026-11-23T07:00:00Z",
         confirmedAt: "2026-11-23T07:00:00Z",

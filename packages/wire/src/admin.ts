@@ -62,6 +62,12 @@ export const PaymentSettings = Type.Object(
 
 const minutes = (max: number) => Type.Integer({ minimum: 0, maximum: max });
 
+/** Form of an event type's slug, the name of its booking page `/book/{slug}`: lowercase words joined by single hyphens. */
+export const SLUG_PATTERN = "^[a-z0-9]+(-[a-z0-9]+)*$";
+
+/** Longest slug accepted. */
+export const SLUG_MAX_LENGTH = 64;
+
 /** Every setting of an event type, all optional: the body of PATCH, and of create with `title`. */
 export const EventTypeFields = Type.Object(
   {
@@ -84,6 +90,10 @@ export const EventTypeFields = Type.Object(
     customFields: Type.Array(CustomFieldInput, { maxItems: 50 }),
     payment: Type.Union([PaymentSettings, Type.Null()]),
     webhookUrl: Type.Union([Type.String({ maxLength: 2000 }), Type.Null()]),
+    slug: Type.Union([
+      Type.String({ pattern: SLUG_PATTERN, maxLength: SLUG_MAX_LENGTH, description: "Name of the booking page /book/{slug}: lowercase letters and digits, words joined by single hyphens; unique. null removes the page." }),
+      Type.Null(),
+    ]),
     disabled: Type.Boolean(),
     locale: Type.Object(
       {

@@ -75,6 +75,7 @@ export const EventTypeConfiguration = Type.Object({
   holdMinutes: Type.Integer(),
   locations: Type.Array(Location),
   payment: Type.Union([PaymentConfiguration, Type.Null()]),
+  bookingUrl: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "Absolute URL of the event type's booking page, /book/{slug}; null when it has no slug." })),
 });
 export type EventTypeConfiguration = Static<typeof EventTypeConfiguration>;
 

@@ -27,6 +27,9 @@ export const ReservationResult = Type.Object({
   userName: Type.Union([Type.String(), Type.Null()]),
   userEmail: Type.Union([Type.String(), Type.Null()]),
   meetLink: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  manageUrl: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], { description: "The visitor's link to reschedule or cancel: the booking page with ?reservation={uuid}; null when the event type has no slug." }),
+  ),
 });
 export type ReservationResult = Static<typeof ReservationResult>;
 

@@ -45,6 +45,7 @@ Commands:
 Settings (create and update):
   --title T --description T --timezone Zone --duration MIN --interval MIN --seats N
   --hold MIN --notice MIN --horizon DAYS --webhook URL|none
+  --slug S|none                      booking page name: the page is <server>/book/S (none removes it)
   --price 50.00 --currency eur --account acct_x   card payment (--price none removes it)
   --file settings.json               a JSON body of settings; flags given win over its keys
 
@@ -72,6 +73,7 @@ const OPTIONS = {
   account: { type: "string" },
   webhook: { type: "string" },
   file: { type: "string" },
+  slug: { type: "string" },
   override: { type: "boolean" },
   day: { type: "string" },
   ranges: { type: "string" },
@@ -83,7 +85,7 @@ const OPTIONS = {
 } as const;
 type Flags = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
 
-const SETTINGS = ["title", "description", "timezone", "duration", "interval", "seats", "hold", "notice", "horizon", "price", "currency", "account", "webhook", "file"];
+const SETTINGS = ["title", "description", "timezone", "duration", "interval", "seats", "hold", "notice", "horizon", "price", "currency", "account", "webhook", "slug", "file"];
 /** Flags each command accepts besides --url, --key, --json and --help; `value` names a second argument after the id. */
 const COMMANDS: Record<string, { ids: number; flags: string[]; value?: string }> = {
   list: { ids: 0, flags: [] },
@@ -144,14 +146,14 @@ async function main(argv: string[]): Promise<number> {
       }
       case "show": {
         const et = await api<EventTypeView>("GET", `/admin/event-types/${id}`);
-        out(et, () => showText(et));
+        out(et, () => showText(et, api.base));
         break;
       }
       case "create": {
         const body = await settingsBody(flags, null);
         if (typeof body.title !== "string") throw new UsageError("create needs --title (or a title in --file).");
         const et = await api<EventTypeView & { token: string; overrideToken: string }>("POST", "/admin/event-types", body);
-        out(et, () => `Created event type #${et.id} "${et.title}"${et.disabled ? " (disabled)" : ""}.\n\n${tokensText(et)}`);
+        out(et, () => `Created event type #${et.id} "${et.title}"${et.disabled ? " (disabled)" : ""}.${pageText(et, api.base)}\n\n${tokensText(et)}`);
         break;
       }
       case "update": {
@@ -159,7 +161,7 @@ async function main(argv: string[]): Promise<number> {
         const patch = await settingsBody(flags, current);
         if (Object.keys(patch).length === 0) throw new UsageError("update needs at least one setting flag or --file.");
         const et = await api<EventTypeView>("PATCH", `/admin/event-types/${id}`, patch);
-        out(et, () => `Updated event type #${et.id}.\n\n${showText(et)}`);
+        out(et, () => `Updated event type #${et.id}.\n\n${showText(et, api.base)}`);
         break;
       }
       case "disable":
@@ -174,7 +176,7 @@ async function main(argv: string[]): Promise<number> {
         break;
       }
       case "token": {
-        const issued = await api<{ id: number; token?: string; overrideToken?: string }>("POST", `/admin/event-types/${id}/token`, { kind: flags.override ? "override" : "api" });
+        const issued = await api<{ id: number; token?: string; overrideToken?: string; linkToken?: string }>("POST", `/admin/event-types/${id}/token`, { kind: flags.override ? "override" : "api" });
         out(issued, () => `New ${flags.override ? "override token" : "API token"} for event type #${id}; the previous one no longer works.\n\n${tokensText(issued)}`);
         break;
       }
@@ -260,7 +262,7 @@ function client(flags: Flags) {
   if (!key) throw new UsageError("No admin key: set BOOKING_ADMIN_KEY or pass --key.");
   if (!/^https?:\/\/[^/]/.test(base)) throw new UsageError(`--url (or BOOKING_URL) must be an http(s) address, got "${base}".`);
 
-  return async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     let response: Response;
     try {
       response = await fetch(base + path, {
@@ -288,6 +290,7 @@ function client(flags: Flags) {
     if (answer && typeof answer.code === "string") throw new RequestFailed(errorText(answer as ErrorBody, response.status));
     throw new RequestFailed(`The server at ${base} answered HTTP ${response.status} without an API error body; is BOOKING_URL the booking server?`);
   };
+  return Object.assign(call, { base });
 }
 
 /** The spec's error body as lines for a person: status and code, message, each field's problems, the hint. */
@@ -327,6 +330,7 @@ async function settingsBody(flags: Flags, current: (() => Promise<EventTypeView>
     body[key] = Number(raw);
   }
   if (flags.webhook !== undefined) body.webhookUrl = flags.webhook === "none" ? null : flags.webhook;
+  if (flags.slug !== undefined) body.slug = flags.slug === "none" ? null : flags.slug;
   if (flags.price === "none") {
     if (flags.currency || flags.account) throw new UsageError("--price none removes the payment; leave out --currency and --account.");
     body.payment = null;
@@ -412,10 +416,17 @@ function weeklyText(et: EventTypeView): string {
   return ["Weekly hours:", ...WEEKDAYS.map((d) => `  ${d.padEnd(10)} ${rangesText(et.availability.weekly[d] ?? [])}`)].join("\n");
 }
 
-function showText(et: EventTypeView): string {
+/** Where the event type's booking page is, and the link token it carries. */
+function pageText(et: EventTypeView, base: string): string {
+  if (!et.slug) return "\nNo booking page yet: give it one with --slug.";
+  return `\nBooking page:  ${base}/book/${et.slug}`;
+}
+
+function showText(et: EventTypeView, base: string): string {
   const lines = [
     `#${et.id} ${et.title} [${et.disabled ? "disabled" : "enabled"}]`,
     ...(et.description ? [`  ${et.description}`] : []),
+    `Booking page:  ${et.slug ? `${base}/book/${et.slug} (link token ${et.linkToken})` : "none (set one with --slug)"}`,
     `Timezone:      ${et.timezone}`,
     `Meetings:      ${et.durationMinutes} min, a slot every ${et.slotIntervalMinutes} min, ${et.seats} seat${et.seats === 1 ? "" : "s"}, held ${et.holdMinutes} min while booking`,
     `Booking:       at least ${et.minNoticeMinutes} min ahead, up to ${et.horizonDays} days ahead`,
@@ -432,11 +443,12 @@ function showText(et: EventTypeView): string {
   return lines.join("\n");
 }
 
-function tokensText(t: { token?: string; overrideToken?: string }): string {
+function tokensText(t: { token?: string; overrideToken?: string; linkToken?: string }): string {
   const lines = [];
   if (t.token) lines.push(`  API token:      ${t.token}`);
   if (t.overrideToken) lines.push(`  Override token: ${t.overrideToken}`);
   lines.push("", "Copy them now: they are shown only once, as the server keeps only their hashes.");
+  if (t.linkToken) lines.push(`The booking page's link token is now ${t.linkToken} (public by design; show shows it again).`);
   return lines.join("\n");
 }
 

@@ -2,13 +2,16 @@ import { Elysia } from "elysia";
 import type { Store, EventTypeRecord } from "../store/types.ts";
 import { ApiError } from "./errors.ts";
 import { resolvedEventTypes } from "./caller.ts";
-import { bearerToken, hashToken } from "./tokens.ts";
+import { bearerToken, eventTypeOfCredential } from "./tokens.ts";
 
-/** The event type that owns the bearer token (disabled ones included), or 401 `unauthenticated`. */
+/**
+ * The event type that owns the bearer token (disabled ones included), or 401 `unauthenticated`.
+ * The booking page's link token is accepted like the API token.
+ */
 export async function eventTypeOfToken(store: Store, authorization: string | null): Promise<EventTypeRecord> {
   const token = bearerToken(authorization);
   if (!token) throw new ApiError("unauthenticated", "Send the event type's API token as Authorization: Bearer <token>.");
-  const eventType = await store.eventTypes.byTokenHash(hashToken(token));
+  const eventType = await eventTypeOfCredential(store, token);
   if (!eventType) throw new ApiError("unauthenticated", "The API token is not valid.");
   return eventType;
 }

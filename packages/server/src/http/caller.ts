@@ -1,5 +1,5 @@
 import type { EventTypeRecord, Store } from "../store/types.ts";
-import { bearerToken, hashToken, sameSecret } from "./tokens.ts";
+import { bearerToken, eventTypeOfCredential, sameSecret } from "./tokens.ts";
 
 /** Event types already resolved from a request's bearer token, so a request looks its token up once. */
 export const resolvedEventTypes = new WeakMap<Request, EventTypeRecord>();
@@ -33,7 +33,7 @@ async function callerKey(
   if (token) {
     const known = knownTokens.get(token);
     if (known !== undefined) return `event-type:${known}`;
-    const eventType = await store.eventTypes.byTokenHash(hashToken(token));
+    const eventType = await eventTypeOfCredential(store, token);
     if (eventType) {
       resolvedEventTypes.set(request, eventType);
       if (knownTokens.size >= 10_000) knownTokens.clear();

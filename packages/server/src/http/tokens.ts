@@ -1,6 +1,10 @@
 import { timingSafeEqual } from "node:crypto";
+import type { EventTypeRecord, Store } from "../store/types.ts";
 
-/** A fresh secret token with a readable prefix (`bk_` API token, `bko_` override token). */
+/** Prefix of the booking page's publishable link token (API tokens are `bk_`, override tokens `bko_`). */
+export const LINK_TOKEN_PREFIX = "bcl_";
+
+/** A fresh random token with a readable prefix (`bk_` API token, `bko_` override token, `bcl_` link token). */
 export function newToken(prefix: string): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   return prefix + Buffer.from(bytes).toString("base64url");
@@ -35,4 +39,12 @@ export function matchesHash(token: string, hash: string): boolean {
 export function bearerToken(header: string | null): string | null {
   if (header === null) return null;
   return BEARER.exec(header)?.[1] ?? null;
+}
+
+/**
+ * The event type a bearer credential belongs to: its API token (stored hashed) or its booking
+ * page's link token (stored as is, since it is published). Both act alike on the public API.
+ */
+export function eventTypeOfCredential(store: Store, token: string): Promise<EventTypeRecord | null> {
+  return token.startsWith(LINK_TOKEN_PREFIX) ? store.eventTypes.byLinkToken(token) : store.eventTypes.byTokenHash(hashToken(token));
 }

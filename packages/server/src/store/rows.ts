@@ -94,6 +94,8 @@ export interface EventTypeRow {
   disabled: number | boolean;
   token_hash: string;
   override_token_hash: string;
+  slug: string | null;
+  link_token: string;
   settings: string;
   webhook_secret: string;
   webhook_disabled_at_ms: number | null;
@@ -108,6 +110,8 @@ export const toEventType = (r: EventTypeRow): EventTypeRecord => ({
   disabled: r.disabled === true || r.disabled === 1,
   tokenHash: r.token_hash,
   overrideTokenHash: r.override_token_hash,
+  slug: r.slug,
+  linkToken: r.link_token,
   settings: JSON.parse(r.settings),
   webhookSecret: r.webhook_secret,
   webhookDisabledAtMs: r.webhook_disabled_at_ms,

@@ -98,4 +98,15 @@ export const SQLITE_MIGRATIONS: { version: number; name: string; sql: string }[]
       );
     `,
   },
+  {
+    version: 4,
+    name: "booking page slugs and publishable link tokens",
+    sql: `
+      ALTER TABLE event_types ADD COLUMN slug TEXT;
+      ALTER TABLE event_types ADD COLUMN link_token TEXT NOT NULL DEFAULT '';
+      UPDATE event_types SET link_token = 'bcl_' || lower(hex(randomblob(32))) WHERE link_token = '';
+      CREATE UNIQUE INDEX event_types_by_slug ON event_types (slug);
+      CREATE UNIQUE INDEX event_types_by_link_token ON event_types (link_token);
+    `,
+  },
 ];

@@ -1,8 +1,9 @@
-import { Database } from "bun:sqlite";
+import { Database, type Statement } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { EXPIRED_GRACE_MS } from "../domain/reservation.ts";
 import {
+  SlugTakenError,
   StoreBusyError,
   type EventTypeChange,
   type EventTypeRecord,
@@ -58,13 +59,17 @@ function prepareQueries(db: Database) {
     etById: db.query<EventTypeRow, [number]>("SELECT * FROM event_types WHERE id = ?"),
     etByToken: db.query<EventTypeRow, [string]>("SELECT * FROM event_types WHERE token_hash = ?"),
     etRevisionByToken: db.query<{ id: number; revision: number }, [string]>("SELECT id, revision FROM event_types WHERE token_hash = ?"),
+    etByLinkToken: db.query<EventTypeRow, [string]>("SELECT * FROM event_types WHERE link_token = ?"),
+    etRevisionByLinkToken: db.query<{ id: number; revision: number }, [string]>("SELECT id, revision FROM event_types WHERE link_token = ?"),
+    etBySlug: db.query<EventTypeRow, [string]>("SELECT * FROM event_types WHERE slug = ?"),
     etList: db.query<EventTypeRow, []>("SELECT * FROM event_types ORDER BY id"),
     etCount: db.query<{ n: number }, []>("SELECT count(*) AS n FROM event_types"),
-    etInsert: db.query<EventTypeRow, [string, string, number, string, string, string, string]>(
-      "INSERT INTO event_types (token_hash, override_token_hash, disabled, settings, webhook_secret, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *",
+    etInsert: db.query<EventTypeRow, [string, string, string | null, string, number, string, string, string, string]>(
+      `INSERT INTO event_types (token_hash, override_token_hash, slug, link_token, disabled, settings, webhook_secret, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
     ),
-    etUpdate: db.query<EventTypeRow, [string, string, number, string, string, number | null, string, number]>(
-      `UPDATE event_types SET token_hash = ?, override_token_hash = ?, disabled = ?, settings = ?, webhook_secret = ?,
+    etUpdate: db.query<EventTypeRow, [string, string, string | null, string, number, string, string, number | null, string, number]>(
+      `UPDATE event_types SET token_hash = ?, override_token_hash = ?, slug = ?, link_token = ?, disabled = ?, settings = ?, webhook_secret = ?,
         webhook_disabled_at_ms = ?, updated_at = ?, revision = revision + 1 WHERE id = ? RETURNING *`,
     ),
     etBump: db.query<unknown, [number]>("UPDATE event_types SET revision = revision + 1 WHERE id = ?"),
@@ -157,6 +162,17 @@ const IDEMPOTENCY_TTL_MS = EXPIRED_GRACE_MS;
 /** A keyed request that registered and then vanished (a crash) frees its key after this long. */
 const IDEMPOTENCY_LEASE_MS = 30_000;
 
+/** Runs a write of an event type row, turning a clash on the unique slug into SlugTakenError. */
+function slugChecked<T>(slug: string | null, write: () => T): T {
+  try {
+    return write();
+  } catch (error) {
+    const { code, message } = error as { code?: string; message?: string };
+    if (slug !== null && code === "SQLITE_CONSTRAINT_UNIQUE" && /event_types\.slug/.test(message ?? "")) throw new SlugTakenError(slug);
+    throw error;
+  }
+}
+
 const isBusy = (error: unknown): boolean => {
   const code = (error as { code?: string } | null)?.code ?? "";
   return code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED");
@@ -207,17 +223,18 @@ class SqliteStore implements Store {
   readonly eventTypes: Store["eventTypes"] = {
     create: async (input: NewEventType, nowIso: string) =>
       this.cached(
-        this.write(() => this.q.etInsert.get(input.tokenHash, input.overrideTokenHash, input.disabled ? 1 : 0, JSON.stringify(input.settings), input.webhookSecret, nowIso, nowIso)),
+        this.write(() =>
+          slugChecked(input.slug, () =>
+            this.q.etInsert.get(
+              input.tokenHash, input.overrideTokenHash, input.slug, input.linkToken, input.disabled ? 1 : 0, JSON.stringify(input.settings), input.webhookSecret, nowIso, nowIso,
+            ),
+          ),
+        ),
       )!,
     byId: async (id: number) => this.cached(this.q.etById.get(id)),
-    byTokenHash: async (tokenHash: string) => {
-      // The common case reads two integers; the full row only when the cached revision is stale.
-      const head = this.q.etRevisionByToken.get(tokenHash);
-      if (!head) return null;
-      const hit = this.parsed.current(head.id, head.revision);
-      if (hit) return hit;
-      return this.cached(this.q.etByToken.get(tokenHash));
-    },
+    byTokenHash: async (tokenHash: string) => this.byCredential(this.q.etRevisionByToken, this.q.etByToken, tokenHash),
+    byLinkToken: async (linkToken: string) => this.byCredential(this.q.etRevisionByLinkToken, this.q.etByLinkToken, linkToken),
+    bySlug: async (slug: string) => this.cached(this.q.etBySlug.get(slug)),
     list: async () => this.q.etList.all().map((r) => this.cached(r)!),
     count: async () => this.q.etCount.get()!.n,
     update: async (id: number, change: EventTypeChange, nowIso: string) =>
@@ -226,8 +243,10 @@ class SqliteStore implements Store {
         if (!current) return null;
         const next = { ...toEventType(current), ...change };
         return this.cached(
-          this.q.etUpdate.get(
-            next.tokenHash, next.overrideTokenHash, next.disabled ? 1 : 0, JSON.stringify(next.settings), next.webhookSecret, next.webhookDisabledAtMs, nowIso, id,
+          slugChecked(next.slug, () =>
+            this.q.etUpdate.get(
+              next.tokenHash, next.overrideTokenHash, next.slug, next.linkToken, next.disabled ? 1 : 0, JSON.stringify(next.settings), next.webhookSecret, next.webhookDisabledAtMs, nowIso, id,
+            ),
           ),
         );
       }),
@@ -354,6 +373,17 @@ class SqliteStore implements Store {
       this.write(() => this.q.idemDelete.run(eventTypeId, key));
     },
   };
+
+  /** An event type found by a credential column: the common case reads two integers, the full row only when the cached revision is stale. */
+  private byCredential(
+    head: Statement<{ id: number; revision: number }, [string]>,
+    full: Statement<EventTypeRow, [string]>,
+    credential: string,
+  ): EventTypeRecord | null {
+    const current = head.get(credential);
+    if (!current) return null;
+    return this.parsed.current(current.id, current.revision) ?? this.cached(full.get(credential));
+  }
 
   /** Runs `work` in one immediate transaction; another writer holding on beyond the short wait is StoreBusyError. */
   private write<T>(work: () => T): T {

@@ -10,6 +10,14 @@ export interface EventTypeRecord {
   disabled: boolean;
   tokenHash: string;
   overrideTokenHash: string;
+  /** URL-safe name of the event type's booking page, `/book/{slug}`; unique, null without a page. */
+  slug: string | null;
+  /**
+   * The booking page's publishable credential (`bcl_...`). It is published in the page by design,
+   * so it is kept in plain text; the public API accepts it like the API token, and regenerating the
+   * API token replaces it.
+   */
+  linkToken: string;
   settings: EventTypeSettings;
   /** `whsec_` secret the event type's webhooks are signed with. */
   webhookSecret: string;
@@ -20,7 +28,7 @@ export interface EventTypeRecord {
 }
 
 /** What a new event type needs; id, revision and timestamps are the store's. */
-export type NewEventType = Pick<EventTypeRecord, "disabled" | "tokenHash" | "overrideTokenHash" | "settings" | "webhookSecret">;
+export type NewEventType = Pick<EventTypeRecord, "disabled" | "tokenHash" | "overrideTokenHash" | "slug" | "linkToken" | "settings" | "webhookSecret">;
 
 /** Fields of an event type that an update may replace. */
 export type EventTypeChange = Partial<NewEventType & Pick<EventTypeRecord, "webhookDisabledAtMs">>;
@@ -117,6 +125,13 @@ export interface WebhookAttempt {
 /** A decision taken with the seats in view: write this reservation (new or changed) and the events it causes, or refuse. */
 export type SeatDecision = { write: ReservationRecord; events?: OutboxEvent[] } | { refuse: string };
 
+/** Thrown when an event type would take the slug of another; nothing was written. */
+export class SlugTakenError extends Error {
+  constructor(readonly slug: string) {
+    super(`the slug "${slug}" belongs to another event type`);
+  }
+}
+
 /** Thrown when another writer holds the store beyond a short wait; nothing was written. */
 export class StoreBusyError extends Error {
   constructor() {
@@ -149,12 +164,17 @@ export interface Store {
   /** A rate limiter whose counters live in the store, shared by every instance on it; absent for an embedded store. */
   readonly rateLimiter?: RateLimiter;
   readonly eventTypes: {
+    /** Throws SlugTakenError when another event type has the slug. */
     create(input: NewEventType, nowIso: string): Promise<EventTypeRecord>;
     byId(id: number): Promise<EventTypeRecord | null>;
     byTokenHash(tokenHash: string): Promise<EventTypeRecord | null>;
+    /** The event type whose booking page credential this is. */
+    byLinkToken(linkToken: string): Promise<EventTypeRecord | null>;
+    /** The event type whose booking page is `/book/{slug}`. */
+    bySlug(slug: string): Promise<EventTypeRecord | null>;
     list(): Promise<EventTypeRecord[]>;
     count(): Promise<number>;
-    /** Replaces the given fields and bumps the revision; null when the id is unknown. */
+    /** Replaces the given fields and bumps the revision; null when the id is unknown. Throws SlugTakenError when another event type has the slug. */
     update(id: number, change: EventTypeChange, nowIso: string): Promise<EventTypeRecord | null>;
     /** Deletes the event type and its reservations; false when the id is unknown. */
     delete(id: number): Promise<boolean>;

@@ -2,9 +2,9 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../../context.ts";
 import { ApiError } from "../../http/errors.ts";
 import { ok, done } from "../../http/envelope.ts";
-import { bearerToken, hashToken, sameSecret } from "../../http/tokens.ts";
+import { bearerToken, eventTypeOfCredential, sameSecret } from "../../http/tokens.ts";
 import { DeliveriesQuery, EventTypeCreate, EventTypePatch, RegenerateTokenBody, ReservationListQuery } from "./model.ts";
-import { AdminService } from "./service.ts";
+import type { AdminService } from "./service.ts";
 
 const ADMIN_HINT = "Send Authorization: Bearer <admin key>, the BOOKING_ADMIN_KEY the server was started with.";
 
@@ -12,10 +12,9 @@ const ADMIN_HINT = "Send Authorization: Bearer <admin key>, the BOOKING_ADMIN_KE
  * The organizer admin API under `/admin`, behind `Authorization: Bearer $BOOKING_ADMIN_KEY`.
  * Not mounted at all without a configured key, so `/admin` is then an ordinary 404.
  */
-export const adminRoutes = (ctx: AppContext) => {
+export const adminRoutes = (ctx: AppContext, admin: AdminService) => {
   const adminKey = ctx.config.adminKey;
   if (!adminKey) return new Elysia();
-  const admin = new AdminService(ctx.store, () => ctx.clock.now(), { allowPrivateWebhooks: ctx.config.webhooks.allowPrivateAddresses });
   const idOf = (raw: string): number => {
     if (!/^\d{1,12}$/.test(raw)) throw new ApiError("not_found", `No event type with id ${raw.slice(0, 40)}.`);
     return Number(raw);
@@ -25,7 +24,7 @@ export const adminRoutes = (ctx: AppContext) => {
     .onTransform(async ({ request }) => {
       const token = bearerToken(request.headers.get("authorization"));
       if (token && sameSecret(token, adminKey)) return;
-      if (token && (await ctx.store.eventTypes.byTokenHash(hashToken(token)))) {
+      if (token && (await eventTypeOfCredential(ctx.store, token))) {
         throw new ApiError("forbidden", "An event type's API token cannot use the admin API.", { hint: ADMIN_HINT });
       }
       throw new ApiError("unauthenticated", "Send the admin key as Authorization: Bearer <BOOKING_ADMIN_KEY>.", { hint: ADMIN_HINT });

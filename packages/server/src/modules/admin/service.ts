@@ -2,8 +2,8 @@ import { DateTime } from "luxon";
 import { WEEKDAYS, type EventTypeCreate, type EventTypePatch, type TimeRange } from "@booking/wire";
 import { DEFAULT_SETTINGS, type CustomFieldDefinition, type EventTypeSettings } from "../../domain/event-type.ts";
 import { addError, ApiError, ValidationFailed } from "../../http/errors.ts";
-import { hashToken, newToken, newWebhookSecret } from "../../http/tokens.ts";
-import type { EventTypeRecord, ReservationRecord, Store } from "../../store/types.ts";
+import { hashToken, LINK_TOKEN_PREFIX, newToken, newWebhookSecret } from "../../http/tokens.ts";
+import { SlugTakenError, type EventTypeRecord, type ReservationRecord, type Store } from "../../store/types.ts";
 import { statusAt } from "../../domain/reservation.ts";
 import { canonicalZone, utc } from "../../lib/time.ts";
 import { webhookUrlProblem } from "../webhooks/address.ts";
@@ -11,6 +11,10 @@ import { webhookUrlProblem } from "../webhooks/address.ts";
 /** The organizer's view of an event type: settings and state, never token hashes. */
 export type EventTypeView = EventTypeSettings & {
   id: number;
+  /** Name of the booking page `/book/{slug}`, or null. */
+  slug: string | null;
+  /** The booking page's publishable credential; public by design, replaced with the API token. */
+  linkToken: string;
   disabled: boolean;
   /** The `whsec_` secret to verify this event type's webhooks with. */
   webhookSecret: string;
@@ -20,11 +24,12 @@ export type EventTypeView = EventTypeSettings & {
   updatedAt: string;
 };
 
-/** Answer of create and token regeneration: the plain tokens, shown this once. */
+/** Answer of create and token regeneration: the plain tokens, shown this once (the link token can be read again). */
 export interface IssuedTokens {
   id: number;
   token?: string;
   overrideToken?: string;
+  linkToken?: string;
 }
 
 const THEME_COLORS = ["primary", "background", "text", "muted", "border", "danger"];
@@ -49,30 +54,43 @@ export class AdminService {
   }
 
   async create(input: EventTypeCreate): Promise<EventTypeView & Required<Omit<IssuedTokens, "id">>> {
-    const { disabled, ...changes } = input;
+    const { disabled, slug, ...changes } = input;
     const settings = resolveSettings({ ...DEFAULT_SETTINGS, title: input.title }, changes, this.options.allowPrivateWebhooks);
     const token = newToken("bk_");
     const overrideToken = newToken("bko_");
-    const record = await this.store.eventTypes.create(
-      { disabled: disabled ?? false, tokenHash: hashToken(token), overrideTokenHash: hashToken(overrideToken), settings, webhookSecret: newWebhookSecret() },
-      new Date(this.now()).toISOString(),
+    const record = await slugUnique(() =>
+      this.store.eventTypes.create(
+        {
+          disabled: disabled ?? false,
+          tokenHash: hashToken(token),
+          overrideTokenHash: hashToken(overrideToken),
+          slug: slug ?? null,
+          linkToken: newToken(LINK_TOKEN_PREFIX),
+          settings,
+          webhookSecret: newWebhookSecret(),
+        },
+        new Date(this.now()).toISOString(),
+      ),
     );
     return { ...viewOf(record), token, overrideToken };
   }
 
   async update(id: number, patch: EventTypePatch): Promise<EventTypeView> {
     const current = await this.existing(id);
-    const { disabled, ...changes } = patch;
+    const { disabled, slug, ...changes } = patch;
     const settings = resolveSettings(current.settings, changes, this.options.allowPrivateWebhooks);
-    const updated = await this.store.eventTypes.update(
-      id,
-      {
-        settings,
-        ...(disabled === undefined ? {} : { disabled }),
-        // Setting the URL again (even to the same one) resumes an endpoint that answered 410.
-        ...(changes.webhookUrl !== undefined ? { webhookDisabledAtMs: null } : {}),
-      },
-      new Date(this.now()).toISOString(),
+    const updated = await slugUnique(() =>
+      this.store.eventTypes.update(
+        id,
+        {
+          settings,
+          ...(disabled === undefined ? {} : { disabled }),
+          ...(slug === undefined ? {} : { slug }),
+          // Setting the URL again (even to the same one) resumes an endpoint that answered 410.
+          ...(changes.webhookUrl !== undefined ? { webhookDisabledAtMs: null } : {}),
+        },
+        new Date(this.now()).toISOString(),
+      ),
     );
     if (!updated) throw notFound(id);
     return viewOf(updated);
@@ -117,16 +135,50 @@ export class AdminService {
     }));
   }
 
-  /** Issues a new API token (or override token); the old one stops working at once. */
+  /**
+   * Issues a new API token (or override token); the old one stops working at once. A new API token
+   * comes with a new link token, so one regeneration revokes every credential a page or client got.
+   */
   async regenerateToken(id: number, kind: "api" | "override"): Promise<IssuedTokens> {
     await this.existing(id);
     const token = newToken(kind === "api" ? "bk_" : "bko_");
-    const change = kind === "api" ? { tokenHash: hashToken(token) } : { overrideTokenHash: hashToken(token) };
-    await this.store.eventTypes.update(id, change, new Date(this.now()).toISOString());
-    return kind === "api" ? { id, token } : { id, overrideToken: token };
+    if (kind === "override") {
+      await this.store.eventTypes.update(id, { overrideTokenHash: hashToken(token) }, new Date(this.now()).toISOString());
+      return { id, overrideToken: token };
+    }
+    const linkToken = newToken(LINK_TOKEN_PREFIX);
+    await this.store.eventTypes.update(id, { tokenHash: hashToken(token), linkToken }, new Date(this.now()).toISOString());
+    return { id, token, linkToken };
   }
 
-  async reservations(id: number, query: { from: string; until: string; status?: ReservationRecord["status"]; timezone?: string }) {
+  /** The reservations of a date range (days in `timezone`, default the event type's), as the organizer's list shows them. */
+  async reservations(id: number, query: ReservationListQuery) {
+    const { zone, rows } = await this.reservationRecords(id, query);
+    return rows.map(({ record: r, status }) => ({
+      uuid: r.uuid,
+      status,
+      start: DateTime.fromMillis(r.startMs, { zone }).toISO({ suppressMilliseconds: true }),
+      end: DateTime.fromMillis(r.endMs, { zone }).toISO({ suppressMilliseconds: true }),
+      startIso8601: utc(r.startMs),
+      endIso8601: utc(r.endMs),
+      heldUntil: r.heldUntilMs === null ? null : utc(r.heldUntilMs),
+      email: r.email,
+      firstname: r.firstname,
+      lastname: r.lastname,
+      phone: r.phone,
+      timezone: r.timezone,
+      location: r.location,
+      guests: r.guests,
+      customFields: r.customFields,
+      createdAt: utc(r.createdAtMs),
+    }));
+  }
+
+  /**
+   * The reservation records of a date range with their status derived from time (at most 5000),
+   * and the zone the days were read in. 422 for unknown zones, malformed dates or ranges over 366 days.
+   */
+  async reservationRecords(id: number, query: ReservationListQuery): Promise<{ eventType: EventTypeRecord; zone: string; rows: { record: ReservationRecord; status: ReservationRecord["status"] }[] }> {
     const eventType = await this.existing(id);
     const errors: Record<string, string[]> = {};
     const asked = canonicalZone(query.timezone ?? eventType.settings.timezone);
@@ -148,27 +200,11 @@ export class AdminService {
       ...(query.status ? { statuses: STORED_AS[query.status] } : {}),
       limit: 5000,
     });
-    return rows
-      .map((r) => ({ r, status: statusAt(r, nowMs) }))
-      .filter(({ status }) => query.status === undefined || status === query.status)
-      .map(({ r, status }) => ({
-        uuid: r.uuid,
-        status,
-        start: DateTime.fromMillis(r.startMs, { zone }).toISO({ suppressMilliseconds: true }),
-        end: DateTime.fromMillis(r.endMs, { zone }).toISO({ suppressMilliseconds: true }),
-        startIso8601: utc(r.startMs),
-        endIso8601: utc(r.endMs),
-        heldUntil: r.heldUntilMs === null ? null : utc(r.heldUntilMs),
-        email: r.email,
-        firstname: r.firstname,
-        lastname: r.lastname,
-        phone: r.phone,
-        timezone: r.timezone,
-        location: r.location,
-        guests: r.guests,
-        customFields: r.customFields,
-        createdAt: utc(r.createdAtMs),
-      }));
+    return {
+      eventType,
+      zone,
+      rows: rows.map((record) => ({ record, status: statusAt(record, nowMs) })).filter(({ status }) => query.status === undefined || status === query.status),
+    };
   }
 
   private async existing(id: number): Promise<EventTypeRecord> {
@@ -176,6 +212,14 @@ export class AdminService {
     if (!record) throw notFound(id);
     return record;
   }
+}
+
+/** Filter of the organizer's reservation list: whole days from `from` to `until` in `timezone` (default the event type's zone). */
+export interface ReservationListQuery {
+  from: string;
+  until: string;
+  status?: ReservationRecord["status"];
+  timezone?: string;
 }
 
 /** Stored statuses a reservation can have while its status, derived from time, is the key. */
@@ -188,10 +232,22 @@ const STORED_AS: Record<ReservationRecord["status"], ReservationRecord["status"]
 
 const notFound = (id: number) => new ApiError("not_found", `No event type with id ${id}.`);
 
+/** Runs a write that sets a slug; a slug another event type has is a 422 on `slug`. */
+async function slugUnique<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (error instanceof SlugTakenError) throw new ValidationFailed({ slug: [`"${error.slug}" is the slug of another event type; choose another.`] });
+    throw error;
+  }
+}
+
 function viewOf(r: EventTypeRecord): EventTypeView {
   return {
     id: r.id,
     ...r.settings,
+    slug: r.slug,
+    linkToken: r.linkToken,
     disabled: r.disabled,
     webhookSecret: r.webhookSecret,
     webhookDisabledAt: r.webhookDisabledAtMs === null ? null : utc(r.webhookDisabledAtMs),
@@ -205,7 +261,7 @@ function viewOf(r: EventTypeRecord): EventTypeView {
  * merge one level deep so a change of `theme.mode` keeps the colours. Rules a schema cannot say
  * (real zones and dates, ordered ranges, unique names) are checked here, all at once.
  */
-export function resolveSettings(base: EventTypeSettings, change: Omit<EventTypePatch, "disabled">, allowPrivateWebhooks = true): EventTypeSettings {
+export function resolveSettings(base: EventTypeSettings, change: Omit<EventTypePatch, "disabled" | "slug">, allowPrivateWebhooks = true): EventTypeSettings {
   const errors: Record<string, string[]> = {};
   const next: EventTypeSettings = {
     ...base,

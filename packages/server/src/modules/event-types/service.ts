@@ -8,6 +8,7 @@ import { ApiError } from "../../http/errors.ts";
 import { TimedCache } from "../../lib/timed-cache.ts";
 import type { EventTypeRecord, ReservationRecord, Store } from "../../store/types.ts";
 import type { TimeSlotService } from "../time-slots/service.ts";
+import { bookingUrlOf } from "../booking-pages/links.ts";
 
 const SCAN_DAYS = 7;
 
@@ -22,11 +23,16 @@ export class EventTypeService {
   ) {}
 
   /**
-   * The public configuration. Cached per revision until the next instant at which `min` or
-   * `closestBookableDay` could move by time alone (a local midnight, the notice crossing one, a slot
-   * or a hold running out).
+   * The public configuration, with the booking page's address on `origin`. Cached per revision
+   * until the next instant at which `min` or `closestBookableDay` could move by time alone (a local
+   * midnight, the notice crossing one, a slot or a hold running out).
    */
-  async configuration(eventType: EventTypeRecord, nowMs: number): Promise<EventTypeConfiguration> {
+  async configuration(eventType: EventTypeRecord, nowMs: number, origin: string): Promise<EventTypeConfiguration> {
+    // The origin may differ per request (no BOOKING_PUBLIC_URL), so the link is added to the cached part.
+    return { ...(await this.cachedConfiguration(eventType, nowMs)), bookingUrl: bookingUrlOf(origin, eventType.slug) };
+  }
+
+  private async cachedConfiguration(eventType: EventTypeRecord, nowMs: number): Promise<EventTypeConfiguration> {
     const key = String(eventType.id);
     const cached = this.configurations.get(key, eventType.revision, nowMs);
     if (cached) return cached;
@@ -70,10 +76,10 @@ export class EventTypeService {
     };
   }
 
-  async init(eventType: EventTypeRecord, reservationUuid: string | undefined, nowMs: number): Promise<InitData> {
+  async init(eventType: EventTypeRecord, reservationUuid: string | undefined, nowMs: number, origin: string): Promise<InitData> {
     const data: InitData = {
       disabled: eventType.disabled,
-      configuration: await this.configuration(eventType, nowMs),
+      configuration: await this.configuration(eventType, nowMs, origin),
       customFields: customFieldsOf(eventType.settings),
     };
     if (reservationUuid !== undefined) {

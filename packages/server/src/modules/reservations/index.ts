@@ -6,36 +6,46 @@ import { idempotent } from "../../http/idempotency.ts";
 import type { PaymentService } from "../payments/service.ts";
 import { CancelQuery, ConfirmInput, PaymentInput, RescheduleInput, ReservationInput, ReservationParams } from "./model.ts";
 import { resultOf, type ReservationService } from "./service.ts";
+import { manageUrlOf, publicOrigin } from "../booking-pages/links.ts";
 
 /** The reservation routes of the public API (spec 4.2-4.8). */
 export const reservationRoutes = (ctx: AppContext, reservations: ReservationService, payments: PaymentService) => {
-  const recover = (eventTypeId: number) => async (uuid: string) => {
-    const r = await ctx.store.reservations.byUuid(eventTypeId, uuid);
+  const origin = (request: Request) => ({ origin: publicOrigin(ctx.config, request.url) });
+  const recover = (eventType: { id: number; slug: string | null }, request: Request) => async (uuid: string) => {
+    const r = await ctx.store.reservations.byUuid(eventType.id, uuid);
     if (!r) throw new Error(`idempotent request booked ${uuid}, which is gone`);
-    return ok(resultOf(r, r.status === "confirmed"));
+    return ok(resultOf(r, manageUrlOf(origin(request).origin, eventType.slug, r.uuid), r.status === "confirmed"));
   };
   return new Elysia()
     .use(requireEventType(ctx.store))
     .post(
       "/reservations",
       ({ eventType, body, request, set }) =>
-        idempotent(ctx.store, eventType.id, request, body, set, ctx.clock.now(), async (key) => ok(await reservations.book(eventType, body, "confirm", key)), recover(eventType.id)),
+        idempotent(
+          ctx.store, eventType.id, request, body, set, ctx.clock.now(),
+          async (key) => ok(await reservations.book(eventType, body, "confirm", { ...origin(request), ...(key ? { idempotencyKey: key } : {}) })),
+          recover(eventType, request),
+        ),
       { body: ReservationInput },
     )
     .post(
       "/reservations/prepare",
       ({ eventType, body, request, set }) =>
-        idempotent(ctx.store, eventType.id, request, body, set, ctx.clock.now(), async (key) => ok(await reservations.book(eventType, body, "hold", key)), recover(eventType.id)),
+        idempotent(
+          ctx.store, eventType.id, request, body, set, ctx.clock.now(),
+          async (key) => ok(await reservations.book(eventType, body, "hold", { ...origin(request), ...(key ? { idempotencyKey: key } : {}) })),
+          recover(eventType, request),
+        ),
       { body: ReservationInput },
     )
-    .put("/reservations/:reservationUuid", async ({ eventType, params, body }) => ok(await reservations.reschedule(eventType, params.reservationUuid, body)), {
+    .put("/reservations/:reservationUuid", async ({ eventType, params, body, request }) => ok(await reservations.reschedule(eventType, params.reservationUuid, body, origin(request))), {
       params: ReservationParams,
       body: RescheduleInput,
     })
     .delete(
       "/reservations/:reservationUuid",
       async ({ eventType, params, query, request }) =>
-        done(await reservations.cancel(eventType, params.reservationUuid, request.headers.get("booking-override-token") ?? query.overrideToken)),
+        done(await reservations.cancel(eventType, params.reservationUuid, request.headers.get("booking-override-token") ?? query.overrideToken, origin(request))),
       {
         params: ReservationParams,
         query: CancelQuery,
@@ -44,7 +54,7 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
     .post(
       "/reservations/:reservationUuid/confirm",
       ({ eventType, params, body, request, set }) =>
-        idempotent(ctx.store, eventType.id, request, body, set, ctx.clock.now(), async () => ok(await reservations.confirm(eventType, params.reservationUuid, body))),
+        idempotent(ctx.store, eventType.id, request, body, set, ctx.clock.now(), async () => ok(await reservations.confirm(eventType, params.reservationUuid, body, origin(request)))),
       {
         params: ReservationParams,
         // The body is optional: an empty one reads as {}.

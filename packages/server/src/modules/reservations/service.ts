@@ -7,6 +7,7 @@ import { matchesHash } from "../../http/tokens.ts";
 import { StoreBusyError, type EventTypeRecord, type ReservationRecord, type SeatDecision, type SeatHolder, type Store } from "../../store/types.ts";
 import type { PaymentService } from "../payments/service.ts";
 import { webhookEvents } from "../webhooks/events.ts";
+import { manageUrlOf } from "../booking-pages/links.ts";
 import { checkConfirmInput, checkReservationInput, slotTimes } from "./validate.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -17,6 +18,18 @@ const REFUSALS = {
   reservation_finished: "The reservation can no longer be changed this way.",
 } as const;
 type Refusal = keyof typeof REFUSALS;
+
+/** Who makes a change, and where the links of its answer and webhook point. */
+export interface ChangeOptions {
+  /** Public origin of the visitor's manage link (see `publicOrigin`). */
+  origin: string;
+  /**
+   * The organizer acts (through the admin key): like the override token, this lifts the visitor's
+   * reschedule and cancel notice and the minimum notice and horizon of a new slot; opening hours,
+   * seats and the past still hold.
+   */
+  organizer?: boolean;
+}
 
 /**
  * The reservation lifecycle: book in one step or hold and confirm, refresh a hold, reschedule,
@@ -41,7 +54,7 @@ export class ReservationService {
   }
 
   /** `POST /reservations` (confirmed at once) and `POST /reservations/prepare` (held). */
-  async book(eventType: EventTypeRecord, input: ReservationInput, mode: "confirm" | "hold", idempotencyKey?: string): Promise<ReservationResult> {
+  async book(eventType: EventTypeRecord, input: ReservationInput, mode: "confirm" | "hold", options: ChangeOptions & { idempotencyKey?: string }): Promise<ReservationResult> {
     const s = eventType.settings;
     if (mode === "confirm" && s.payment) {
       throw new ApiError("payment_required", "This event type is paid: prepare the reservation, pay, then confirm.");
@@ -74,22 +87,24 @@ export class ReservationService {
       createdAtMs: at,
       updatedAtMs: at,
     });
-    const written = await this.claim(eventType, checked.startMs, nowMs, undefined, idempotencyKey, (holders, _current, at) => {
+    const manageUrl = manageUrlOf(options.origin, eventType.slug, uuid);
+    const written = await this.claim(eventType, checked.startMs, nowMs, undefined, options.idempotencyKey, (holders, _current, at) => {
       if (seatsLeft(s, checked.startMs, checked.endMs, holders) < 1) return { refuse: "slot_unavailable" };
       const record = recordAt(at);
       // A hold is not a reservation yet: only a confirmed booking is announced.
-      return { write: record, events: mode === "confirm" ? webhookEvents(eventType, "reservation.created", record, at) : [] };
+      return { write: record, events: mode === "confirm" ? webhookEvents(eventType, "reservation.created", record, at, manageUrl) : [] };
     });
-    return resultOf(written, mode === "confirm");
+    return resultOf(written, manageUrl, mode === "confirm");
   }
 
   /** `POST /reservations/{uuid}/confirm`: a held (or expired, if its seat can be had again) reservation becomes confirmed. */
-  async confirm(eventType: EventTypeRecord, uuid: string | null, input: ConfirmInput): Promise<ReservationResult> {
+  async confirm(eventType: EventTypeRecord, uuid: string | null, input: ConfirmInput, options: ChangeOptions): Promise<ReservationResult> {
     const r = await this.find(eventType, uuid);
     const s = eventType.settings;
     const nowMs = this.now();
+    const manageUrl = manageUrlOf(options.origin, eventType.slug, r.uuid);
     const status = statusAt(r, nowMs);
-    if (status === "confirmed") return resultOf(r, true);
+    if (status === "confirmed") return resultOf(r, manageUrl, true);
     if (status === "cancelled") throw failure("reservation_finished", "The reservation was cancelled.");
     const changes = checkConfirmInput(input, r.customFields, s);
     if (s.payment && !(await this.payments.isPaid(r))) {
@@ -112,9 +127,9 @@ export class ReservationService {
         confirmedAtMs: at,
         updatedAtMs: stamp(current, at),
       };
-      return { write: confirmed, events: webhookEvents(eventType, "reservation.created", confirmed, at) };
+      return { write: confirmed, events: webhookEvents(eventType, "reservation.created", confirmed, at, manageUrl) };
     });
-    return resultOf(written, true);
+    return resultOf(written, manageUrl, true);
   }
 
   /** `POST /reservations/{uuid}/refresh`: a held or expired reservation is held again, if its seat is still free. */
@@ -137,13 +152,15 @@ export class ReservationService {
   /**
    * `PUT /reservations/{uuid}`: moves a held or confirmed reservation to another offered slot. A
    * visitor may do so until `rescheduleNoticeMinutes` before the current start; the organizer's
-   * override token lifts that rule and the minimum notice and horizon of the new slot.
+   * override token (or the organizer acting) lifts that rule and the minimum notice and horizon of
+   * the new slot.
    */
-  async reschedule(eventType: EventTypeRecord, uuid: string | null, input: RescheduleInput): Promise<ReservationResult> {
+  async reschedule(eventType: EventTypeRecord, uuid: string | null, input: RescheduleInput, options: ChangeOptions): Promise<ReservationResult> {
     const r = await this.find(eventType, uuid);
     const s = eventType.settings;
     const nowMs = this.now();
-    const override = this.checkOverride(eventType, input.overrideToken);
+    const override = this.checkOverride(eventType, input.overrideToken) || options.organizer === true;
+    const manageUrl = manageUrlOf(options.origin, eventType.slug, r.uuid);
     const errors: Record<string, string[]> = {};
     const times = slotTimes(input, s, errors);
     ValidationFailed.check(errors);
@@ -161,20 +178,20 @@ export class ReservationService {
       if (seatsLeft(s, startMs, endMs, holders) < 1) return { refuse: "slot_unavailable" };
       const moved: ReservationRecord = { ...current, startMs, endMs, timezone: times!.timezone ?? current.timezone, updatedAtMs: stamp(current, at) };
       // Moving a hold changes nothing anyone was told about.
-      const events = now === "confirmed" ? webhookEvents(eventType, "reservation.rescheduled", moved, at, current) : [];
+      const events = now === "confirmed" ? webhookEvents(eventType, "reservation.rescheduled", moved, at, manageUrl, current) : [];
       return { write: moved, events };
     });
-    return resultOf(written);
+    return resultOf(written, manageUrl);
   }
 
   /**
    * `DELETE /reservations/{uuid}`: cancels, freeing the seat at once. Cancelling a cancelled
    * reservation succeeds again (a retried DELETE changes nothing); a meeting that has ended cannot
    * be cancelled; a confirmed one only until `cancelNoticeMinutes` before its start, unless the
-   * organizer's override token is given. Holds can always be let go.
+   * organizer's override token is given (or the organizer acts). Holds can always be let go.
    */
-  async cancel(eventType: EventTypeRecord, uuid: string | null, overrideToken?: string): Promise<string> {
-    const override = this.checkOverride(eventType, overrideToken);
+  async cancel(eventType: EventTypeRecord, uuid: string | null, overrideToken: string | undefined, options: ChangeOptions): Promise<string> {
+    const override = this.checkOverride(eventType, overrideToken) || options.organizer === true;
     for (let attempt = 0; attempt < 5; attempt++) {
       const r = await this.find(eventType, uuid);
       const nowMs = this.now();
@@ -188,7 +205,7 @@ export class ReservationService {
       }
       const cancelled: ReservationRecord = { ...r, status: "cancelled", cancelledAtMs: nowMs, updatedAtMs: stamp(r, nowMs) };
       // A hold let go was never a reservation: nothing to announce.
-      const events = status === "confirmed" ? webhookEvents(eventType, "reservation.cancelled", cancelled, nowMs) : [];
+      const events = status === "confirmed" ? webhookEvents(eventType, "reservation.cancelled", cancelled, nowMs, manageUrlOf(options.origin, eventType.slug, r.uuid)) : [];
       try {
         if (await this.store.reservations.save(cancelled, r.updatedAtMs, events)) return "The reservation is cancelled.";
       } catch (error) {
@@ -251,11 +268,12 @@ function failure(code: "slot_unavailable" | "slot_locked" | "reservation_finishe
   return new BusinessFailure(code, message);
 }
 
-/** ReservationResult: the visitor as the booked user (there are no visitor accounts, so no id). */
-export function resultOf(r: ReservationRecord, withMeetLink = false): ReservationResult {
+/** ReservationResult: the visitor as the booked user (there are no visitor accounts, so no id), and their manage link. */
+export function resultOf(r: ReservationRecord, manageUrl: string | null, withMeetLink = false): ReservationResult {
   const name = `${r.firstname} ${r.lastname}`.trim();
   const result: ReservationResult = { uuid: r.uuid, userId: null, userName: name === "" ? null : name, userEmail: r.email };
   if (withMeetLink) result.meetLink = r.meetLink;
+  result.manageUrl = manageUrl;
   return result;
 }
 

@@ -4,17 +4,19 @@ import type { EventTypeRecord, OutboxEvent, ReservationRecord, WebhookKind } fro
 /**
  * The webhook events a reservation change causes, ready to be written in the same transaction as
  * the change: none when the event type has no webhook URL or its receiver asked to stop (410).
- * Payload as decisions.md fixes it: `{ type, timestamp, data: { reservation fields, eventType } }`.
+ * Payload as decisions.md fixes it: `{ type, timestamp, data: { reservation fields, eventType } }`;
+ * `manageUrl` is the visitor's reschedule and cancel link (null when the event type has no booking page).
  */
 export function webhookEvents(
   eventType: EventTypeRecord,
   kind: WebhookKind,
   r: ReservationRecord,
   nowMs: number,
+  manageUrl: string | null,
   previous?: { startMs: number; endMs: number },
 ): OutboxEvent[] {
   const url = eventType.settings.webhookUrl;
-  if (!url || eventType.webhookDisabledAtMs !== null) return [];
+  if (!url || !sendsWebhooks(eventType)) return [];
   const fields = new Map(eventType.settings.customFields.map((f) => [f.uuid, f]));
   const data = {
     uuid: r.uuid,
@@ -31,6 +33,7 @@ export function webhookEvents(
     guests: r.guests,
     customFields: r.customFields.map((v) => ({ uuid: v.uuid, name: fields.get(v.uuid)?.name ?? null, label: fields.get(v.uuid)?.label ?? null, value: v.value })),
     meetLink: r.meetLink,
+    manageUrl,
     payment: r.payment && { status: r.payment.status, amount: r.payment.amount, currency: r.payment.currency, paymentIntentId: r.payment.intentId },
     createdAt: utc(r.createdAtMs),
     confirmedAt: r.confirmedAtMs === null ? null : utc(r.confirmedAtMs),
@@ -48,4 +51,9 @@ export function webhookEvents(
       createdAtMs: nowMs,
     },
   ];
+}
+
+/** Whether changes of this event type's reservations are announced: it has a webhook URL its receiver has not stopped (410). */
+export function sendsWebhooks(eventType: EventTypeRecord): boolean {
+  return Boolean(eventType.settings.webhookUrl) && eventType.webhookDisabledAtMs === null;
 }

@@ -1,4 +1,5 @@
-import type { EventTypeChange, EventTypeRecord, NewEventType, Store } from "../types.ts";
+import pg from "pg";
+import { SlugTakenError, type EventTypeChange, type EventTypeRecord, type NewEventType, type Store } from "../types.ts";
 import type { Connections } from "./connections.ts";
 import { ParsedEventTypes, toEventType, type EventTypeRow } from "../rows.ts";
 
@@ -10,24 +11,28 @@ export function postgresEventTypes(db: Connections): Store["eventTypes"] {
   const parsed = new ParsedEventTypes();
   const cached = (row: EventTypeRow | undefined): EventTypeRecord | null => parsed.of(row);
 
+  /** An event type found by a credential column: the common case reads two integers, the full row only when the cached revision is stale. */
+  const byCredential = async (column: "token_hash" | "link_token", credential: string): Promise<EventTypeRecord | null> => {
+    const head = (await db.run<{ id: number; revision: number }>(`SELECT id, revision FROM event_types WHERE ${column} = $1`, [credential], true)).rows[0];
+    if (!head) return null;
+    return parsed.current(head.id, head.revision) ?? cached((await db.run<EventTypeRow>(`SELECT * FROM event_types WHERE ${column} = $1`, [credential], true)).rows[0]);
+  };
+
   return {
     create: async (input: NewEventType, nowIso: string) => {
-      const { rows } = await db.run<EventTypeRow>(
-        `INSERT INTO event_types (token_hash, override_token_hash, disabled, settings, webhook_secret, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING *`,
-        [input.tokenHash, input.overrideTokenHash, input.disabled, JSON.stringify(input.settings), input.webhookSecret, nowIso],
+      const { rows } = await slugChecked(input.slug, () =>
+        db.run<EventTypeRow>(
+          `INSERT INTO event_types (token_hash, override_token_hash, slug, link_token, disabled, settings, webhook_secret, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING *`,
+          [input.tokenHash, input.overrideTokenHash, input.slug, input.linkToken, input.disabled, JSON.stringify(input.settings), input.webhookSecret, nowIso],
+        ),
       );
       return cached(rows[0])!;
     },
     byId: async (id: number) => cached((await db.run<EventTypeRow>("SELECT * FROM event_types WHERE id = $1", [id], true)).rows[0]),
-    byTokenHash: async (tokenHash: string) => {
-      // The common case reads two integers; the full row only when the cached revision is stale.
-      const head = (await db.run<{ id: number; revision: number }>("SELECT id, revision FROM event_types WHERE token_hash = $1", [tokenHash], true)).rows[0];
-      if (!head) return null;
-      const hit = parsed.current(head.id, head.revision);
-      if (hit && hit.revision === head.revision) return hit;
-      return cached((await db.run<EventTypeRow>("SELECT * FROM event_types WHERE token_hash = $1", [tokenHash], true)).rows[0]);
-    },
+    byTokenHash: async (tokenHash: string) => byCredential("token_hash", tokenHash),
+    byLinkToken: async (linkToken: string) => byCredential("link_token", linkToken),
+    bySlug: async (slug: string) => cached((await db.run<EventTypeRow>("SELECT * FROM event_types WHERE slug = $1", [slug], true)).rows[0]),
     list: async () => (await db.run<EventTypeRow>("SELECT * FROM event_types ORDER BY id", [], true)).rows.map((r) => cached(r)!),
     count: async () => (await db.run<{ n: number }>("SELECT count(*) AS n FROM event_types", [], true)).rows[0]!.n,
     update: async (id: number, change: EventTypeChange, nowIso: string) => {
@@ -36,11 +41,14 @@ export function postgresEventTypes(db: Connections): Store["eventTypes"] {
         if (!current) return undefined;
         const next = { ...toEventType(current), ...change };
         const updated = await c.query<EventTypeRow>(
-          `UPDATE event_types SET token_hash = $1, override_token_hash = $2, disabled = $3, settings = $4, webhook_secret = $5,
-            webhook_disabled_at_ms = $6, updated_at = $7, revision = revision + 1 WHERE id = $8 RETURNING *`,
-          [next.tokenHash, next.overrideTokenHash, next.disabled, JSON.stringify(next.settings), next.webhookSecret, next.webhookDisabledAtMs, nowIso, id],
+          `UPDATE event_types SET token_hash = $1, override_token_hash = $2, slug = $3, link_token = $4, disabled = $5, settings = $6, webhook_secret = $7,
+            webhook_disabled_at_ms = $8, updated_at = $9, revision = revision + 1 WHERE id = $10 RETURNING *`,
+          [next.tokenHash, next.overrideTokenHash, next.slug, next.linkToken, next.disabled, JSON.stringify(next.settings), next.webhookSecret, next.webhookDisabledAtMs, nowIso, id],
         );
         return updated.rows[0];
+      }).catch((error) => {
+        if (change.slug && isSlugClash(error)) throw new SlugTakenError(change.slug);
+        throw error;
       });
       return cached(row);
     },
@@ -49,4 +57,17 @@ export function postgresEventTypes(db: Connections): Store["eventTypes"] {
       return ((await db.run("DELETE FROM event_types WHERE id = $1", [id])).rowCount ?? 0) > 0;
     },
   };
+}
+
+/** True for a unique violation of the slug column. */
+const isSlugClash = (error: unknown): boolean => error instanceof pg.DatabaseError && error.code === "23505" && error.constraint === "event_types_slug_unique";
+
+/** Runs a write of an event type row, turning a clash on the unique slug into SlugTakenError. */
+async function slugChecked<T>(slug: string | null, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (slug !== null && isSlugClash(error)) throw new SlugTakenError(slug);
+    throw error;
+  }
 }

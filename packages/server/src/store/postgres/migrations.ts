@@ -111,6 +111,19 @@ export const POSTGRES_MIGRATIONS: { version: number; name: string; sql: string }
       CREATE INDEX rate_limits_by_window ON rate_limits (window_start);
     `,
   },
+  {
+    version: 3,
+    name: "booking page slugs and publishable link tokens",
+    sql: `
+      ALTER TABLE event_types ADD COLUMN slug text
+        CONSTRAINT event_types_slug_unique UNIQUE
+        CONSTRAINT event_types_slug_form CHECK (slug ~ '^[a-z0-9]+(-[a-z0-9]+)*$' AND length(slug) <= 64);
+      ALTER TABLE event_types ADD COLUMN link_token text;
+      UPDATE event_types SET link_token = 'bcl_' || replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '');
+      ALTER TABLE event_types ALTER COLUMN link_token SET NOT NULL;
+      ALTER TABLE event_types ADD CONSTRAINT event_types_link_token_unique UNIQUE (link_token);
+    `,
+  },
 ];
 
 /**

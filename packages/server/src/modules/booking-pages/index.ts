@@ -1,0 +1,25 @@
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context.ts";
+import { publicOrigin } from "./links.ts";
+import { BookingPageService } from "./service.ts";
+
+/**
+ * `GET /book/{slug}`: the event type's shareable booking page, HTML for people (an unknown slug is
+ * an HTML 404 page, not the API's JSON). `?reservation={uuid}` opens the visitor's reschedule and
+ * cancel view; such a personal link is kept out of search engines and referrers.
+ */
+export const bookingPageRoutes = (ctx: AppContext) => {
+  const pages = new BookingPageService(ctx.store);
+  return new Elysia().get(
+    "/book/:slug",
+    async ({ params, request }) => {
+      // Read by hand: a human page never answers a malformed query with a JSON 422.
+      const reservation = new URL(request.url).searchParams.get("reservation");
+      // A segment that does not decode (`%ZZ`) arrives as null: as unknown as any other.
+      const page = await pages.render((params.slug as string | null) ?? "", reservation, publicOrigin(ctx.config, request.url));
+      const headers: Record<string, string> = { "content-type": "text/html; charset=utf-8", "referrer-policy": "no-referrer" };
+      if (page.private) headers["x-robots-tag"] = "noindex";
+      return new Response(page.html, { status: page.status, headers });
+    },
+  );
+};

@@ -1,0 +1,98 @@
+import { SLUG_MAX_LENGTH, SLUG_PATTERN } from "@booking/wire";
+import type { EventTypeRecord, Store } from "../../store/types.ts";
+
+const SLUG = new RegExp(SLUG_PATTERN);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Where the embeddable calendar's single-file bundle is served (by the component's package). */
+export const CALENDAR_SCRIPT_PATH = "/embed/booking-calendar.js";
+
+/** A rendered page and its HTTP status. */
+export interface RenderedPage {
+  status: 200 | 404;
+  html: string;
+  /** Whether search engines should leave it out (a visitor's personal manage link). */
+  private: boolean;
+}
+
+/** Text for HTML: every character that could end an attribute or start a tag is escaped. */
+export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The shareable booking page `/book/{slug}`: a small server-rendered document that loads the
+ * `<booking-calendar>` element with the event type's publishable link token. A disabled event type
+ * still gets its page (the calendar tells the visitor it takes no bookings); an unknown slug gets a
+ * friendly 404 page, since a person, not a program, follows these links.
+ */
+export class BookingPageService {
+  constructor(private readonly store: Store) {}
+
+  /** The page of `slug` on `origin`; `reservation` (the query parameter) opens the reschedule view when it is a uuid. */
+  async render(slug: string, reservation: string | null | undefined, origin: string): Promise<RenderedPage> {
+    const wanted = slug.toLowerCase();
+    const eventType = wanted.length <= SLUG_MAX_LENGTH && SLUG.test(wanted) ? await this.store.eventTypes.bySlug(wanted) : null;
+    if (!eventType) return { status: 404, html: missingPage(), private: false };
+    // Anything but a well-formed uuid is ignored: the calendar then simply offers a new booking.
+    const reservationUuid = reservation && UUID.test(reservation) ? reservation.toLowerCase() : null;
+    return { status: 200, html: bookingPage(eventType, origin, reservationUuid), private: reservationUuid !== null };
+  }
+}
+
+function bookingPage(eventType: EventTypeRecord, origin: string, reservationUuid: string | null): string {
+  const s = eventType.settings;
+  const attributes = [`token="${escapeHtml(eventType.linkToken)}"`, `api-base="${escapeHtml(origin)}"`];
+  if (reservationUuid) attributes.push(`reservation-uuid="${escapeHtml(reservationUuid)}"`);
+  return document({
+    lang: s.locale.preset,
+    title: s.title,
+    description: s.description,
+    head: `<script type="module" src="${CALENDAR_SCRIPT_PATH}"></script>`,
+    body: [
+      `<h1>${escapeHtml(s.title)}</h1>`,
+      s.description ? `<p class="description">${escapeHtml(s.description)}</p>` : "",
+      `<booking-calendar ${attributes.join(" ")}></booking-calendar>`,
+      `<noscript><p>This booking page needs JavaScript to show the free times.</p></noscript>`,
+    ].join("\n"),
+  });
+}
+
+function missingPage(): string {
+  return document({
+    lang: "en",
+    title: "Booking page not found",
+    description: "",
+    head: "",
+    body: [
+      "<h1>Booking page not found</h1>",
+      "<p>There is no booking page at this address. The link may be mistyped, or the organizer may have renamed or removed the page.</p>",
+      "<p>Please ask the person who sent you the link for a current one.</p>",
+    ].join("\n"),
+  });
+}
+
+/** The shell every page shares: language, title, viewport, and one `<main>`. */
+function document(page: { lang: string; title: string; description: string; head: string; body: string }): string {
+  return `<!doctype html>
+<html lang="${escapeHtml(page.lang)}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(page.title)}</title>
+${page.description ? `<meta name="description" content="${escapeHtml(page.description)}">\n` : ""}<style>
+body { margin: 0; font-family: system-ui, -apple-system, "Segoe UI", sans-serif; line-height: 1.5; color: #1f2937; background: #fff; }
+main { max-width: 60rem; margin: 0 auto; padding: 1.5rem 1rem 3rem; }
+h1 { font-size: 1.6rem; margin: 0 0 0.5rem; }
+.description { margin: 0 0 1.5rem; color: #4b5563; }
+@media (prefers-color-scheme: dark) { body { color: #e5e7eb; background: #111827; } .description { color: #9ca3af; } }
+</style>
+${page.head}
+</head>
+<body>
+<main>
+${page.body}
+</main>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,35 @@
+import type Stripe from "stripe";
+import type { AppContext } from "./context.ts";
+import { AdminService } from "./modules/admin/service.ts";
+import { EventTypeService } from "./modules/event-types/service.ts";
+import { PaymentService } from "./modules/payments/service.ts";
+import { stripeClient } from "./modules/payments/stripe.ts";
+import { ReservationService } from "./modules/reservations/service.ts";
+import { TimeSlotService } from "./modules/time-slots/service.ts";
+
+/** The services every channel goes through: the HTTP API, the admin API and the assistant server. */
+export interface Services {
+  slots: TimeSlotService;
+  eventTypes: EventTypeService;
+  payments: PaymentService;
+  reservations: ReservationService;
+  admin: AdminService;
+}
+
+/**
+ * Builds the services on one store, clock and configuration. Every channel builds them here, so a
+ * rule (notice, seats, webhooks through the outbox) holds whichever way a change arrives.
+ * `stripe` defaults to a client built from `config.stripe` (none without a secret key).
+ */
+export function createServices(ctx: AppContext, stripe?: Stripe | null): Services {
+  const now = () => ctx.clock.now();
+  const slots = new TimeSlotService(ctx.store);
+  const payments = new PaymentService(ctx.store, stripe === undefined ? stripeClient(ctx.config.stripe) : stripe, ctx.config.stripe.webhookSecret, now, ctx.log);
+  return {
+    slots,
+    eventTypes: new EventTypeService(ctx.store, slots, ctx.config),
+    payments,
+    reservations: new ReservationService(ctx.store, payments, ctx.config, now),
+    admin: new AdminService(ctx.store, now, { allowPrivateWebhooks: ctx.config.webhooks.allowPrivateAddresses }),
+  };
+}
