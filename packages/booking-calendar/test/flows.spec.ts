@@ -145,3 +145,20 @@ test.describe("booking flows", () => {
     expect((await reservationsOf(request, id))[0]).toMatchObject({ status: "cancelled" });
   });
 });
+
+test.describe("booking links", () => {
+  test("the confirmation carries the visitor's reschedule link, and that page opens the booking to move or cancel", async ({ page, request }) => {
+    const slug = `link-${Date.now().toString(36)}`;
+    const { token } = await createEventType(request, { slug });
+    await mountCalendar(page, { token });
+    await chooseFirstTime(page);
+    await page.getByLabel("Email").fill("link@example.com");
+    await page.getByRole("button", { name: "Book" }).click();
+    const manage = page.getByRole("link", { name: "Reschedule or cancel" });
+    await expect(manage).toHaveAttribute("href", new RegExp(`/book/${slug}\\?reservation=[0-9a-f-]{36}$`));
+    await page.goto((await manage.getAttribute("href"))!);
+    await expect(page.getByRole("heading", { name: "Your booking" })).toBeVisible();
+    await expect(page.getByText("Status: confirmed")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Cancel booking" })).toBeVisible();
+  });
+});
