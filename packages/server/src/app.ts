@@ -9,6 +9,7 @@ import { adminRoutes } from "./modules/admin/index.ts";
 import { docsRoutes } from "./modules/docs/index.ts";
 import { bookingPageRoutes } from "./modules/booking-pages/index.ts";
 import { configurationRoutes, initRoutes } from "./modules/event-types/index.ts";
+import { mcpRoutes } from "./modules/mcp/index.ts";
 import { timeSlotRoutes } from "./modules/time-slots/index.ts";
 import { timezoneRoutes } from "./modules/timezones/index.ts";
 import { reservationRoutes } from "./modules/reservations/index.ts";
@@ -68,6 +69,7 @@ export function createApp(deps: AppDependencies) {
     .use(stripeWebhookRoutes(payments))
     .use(docsRoutes(ctx))
     .use(bookingPageRoutes(ctx))
-    .use(adminRoutes(ctx, services.admin)) as unknown as Elysia;
+    .use(adminRoutes(ctx, services.admin))
+    .use(mcpRoutes(ctx, services)) as unknown as Elysia;
   return app;
 }
