@@ -327,7 +327,7 @@ describe("GET /book/{slug}", () => {
   it("answers an unknown slug with a friendly HTML page and 404, not the API's JSON", async () => {
     const w = await setup();
     await create(w, { slug: "intro-call" });
-    for (const path of ["/book/no-such-page", "/book/%ZZ", `/book/${"a".repeat(300)}`, "/book/intro_call"]) {
+    for (const path of ["/book/no-such-page", "/book/%ZZ", `/book/${"a".repeat(300)}`, "/book/intro_call", "/book/", "/book"]) {
       const r = await w.call("GET", path);
       expect(r.status).toBe(404);
       expect(r.headers.get("content-type")).toBe("text/html; charset=utf-8");

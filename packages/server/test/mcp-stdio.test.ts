@@ -110,7 +110,17 @@ describe("the assistant server on stdio (npm run mcp)", () => {
     const closed = success(await client.callTool({ name: "close_day", arguments: { slug: "open-hours", date: later } }));
     expect(closed.text).toContain(`${later} is closed`);
     expect(await freeOn(later)).toEqual([]);
+    success(await client.callTool({ name: "set_date_override", arguments: { slug: "open-hours", date: later, ranges: [{ start: "08:00", end: "09:00" }] } }));
+    expect(await freeOn(later)).toEqual([expect.objectContaining({ readable_start: "08:00" }), expect.objectContaining({ readable_start: "08:30" })]);
+    expect(success(await client.callTool({ name: "clear_date_override", arguments: { slug: "open-hours", date: later } })).data.removed).toBe(true);
+    success(await client.callTool({ name: "set_weekly_hours", arguments: { days: [DateTime.fromISO(later).setLocale("en").toFormat("cccc").toLowerCase()], ranges: [{ start: "12:00", end: "13:00" }] } }));
+    expect(await freeOn(later)).toHaveLength(2);
+    expect(success(await client.callTool({ name: "get_availability", arguments: {} })).data.availability.overrides).toEqual([]);
 
+    // The read-only tools, over this transport too.
+    expect(success(await client.callTool({ name: "resolve_booking_link", arguments: { link: "https://book.example.com/book/open-hours", slotCount: 1 } })).data.nextFreeSlots).toHaveLength(1);
+    expect(success(await client.callTool({ name: "find_free_slots", arguments: { from: later, until: later } })).data.slots.map((s: { time: string }) => s.time)).toEqual(["12:00", "12:30"]);
+    expect(success(await client.callTool({ name: "get_reservation", arguments: { uuid } })).data.reservation.status).toBe("cancelled");
     expect(failure(await client.callTool({ name: "get_reservation", arguments: { uuid: crypto.randomUUID() } }))).toMatch(/\(not_found\)$/);
     expect(stderr()).toContain(`assistant server on stdio (SQLite: ${databasePath})`);
   });
