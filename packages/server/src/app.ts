@@ -10,6 +10,7 @@ import { docsRoutes } from "./modules/docs/index.ts";
 import { bookingPageRoutes } from "./modules/booking-pages/index.ts";
 import { embedRoutes } from "./modules/embed/index.ts";
 import { configurationRoutes, initRoutes } from "./modules/event-types/index.ts";
+import { mcpRoutes } from "./modules/mcp/index.ts";
 import { timeSlotRoutes } from "./modules/time-slots/index.ts";
 import { timezoneRoutes } from "./modules/timezones/index.ts";
 import { reservationRoutes } from "./modules/reservations/index.ts";
@@ -77,6 +78,7 @@ export function createApp(deps: AppDependencies) {
     .use(docsRoutes(ctx))
     .use(embedRoutes(ctx, () => demoEventTypes(ctx.store), deps.calendarScriptPath))
     .use(bookingPageRoutes(ctx))
-    .use(adminRoutes(ctx, services.admin)) as unknown as Elysia;
+    .use(adminRoutes(ctx, services.admin))
+    .use(mcpRoutes(ctx, services)) as unknown as Elysia;
   return app;
 }

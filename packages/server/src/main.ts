@@ -47,7 +47,8 @@ async function main(): Promise<void> {
     console.log("API tokens are shown once, when an event type is created (the demo's on the first start).");
     console.log("For new ones: start with BOOKING_ADMIN_KEY set and run `npm run admin -- token <id>`, or delete the database to start over.");
   }
-  if (!config.adminKey) console.log("The admin API (/admin) is off; set BOOKING_ADMIN_KEY to turn it on.");
+  if (!config.adminKey) console.log("The admin API (/admin) and the assistant server (/mcp) are off; set BOOKING_ADMIN_KEY to turn them on.");
+  else console.log(`Assistant server (MCP, Streamable HTTP): ${base}/mcp with Authorization: Bearer <BOOKING_ADMIN_KEY>; on stdio: npm run mcp`);
 
   const webhooks = new WebhookWorker(store, systemClock, config.webhooks, stderrLog);
   webhooks.start();

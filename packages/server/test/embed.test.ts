@@ -86,3 +86,23 @@ describe("the demo page", () => {
     expect(second.text).toContain(`token="${(await store.eventTypes.byId(first.id + 1))!.linkToken}"`);
   });
 });
+
+describe("pages that show the element", () => {
+  it("load the Stripe.js stand-in before the element where payments go to the stand-in", async () => {
+    const { call, eventType } = await setup({ config: { stripe: { secretKey: "sk_test_x", publishableKey: "pk_test_x", webhookSecret: null, apiBase: "http://127.0.0.1:12111" } } });
+    await eventType({ title: "Paid", slug: "paid-call" });
+    for (const path of ["/", "/book/paid-call"]) {
+      const text = (await call("GET", path)).text;
+      const standin = text.indexOf('<script src="/embed/stripe-standin.js"></script>');
+      expect(standin, path).toBeGreaterThan(-1);
+      expect(text.indexOf('<script src="/embed/booking-calendar.js"></script>'), path).toBeGreaterThan(standin);
+    }
+  });
+
+  it("load the element from Vite's dev server under npm run dev", async () => {
+    const { call } = await setup({ config: { devCalendarUrl: "http://127.0.0.1:5173/" } });
+    const text = (await call("GET", "/")).text;
+    expect(text).toContain('<script type="module" src="http://127.0.0.1:5173/src/embed.ts"></script>');
+    expect(text).not.toContain("/embed/booking-calendar.js");
+  });
+});

@@ -1,10 +1,11 @@
 /**
  * Cross-origin access for the public API, which the calendar calls from any site that embeds it.
- * Tokens travel as bearer headers, never cookies, so any origin may call; the organizer's admin API
- * and Stripe's webhook get no CORS headers, so browsers on other sites cannot call them.
+ * Tokens travel as bearer headers, never cookies, so any origin may call; the organizer's admin API,
+ * the assistant server (`/mcp`, also the admin key's) and Stripe's webhook get no CORS headers, so
+ * browsers on other sites cannot call them.
  */
 export function isCrossOriginPath(path: string, aliasPrefix: string): boolean {
-  return !path.startsWith("/admin") && !path.startsWith("/webhooks/") && (aliasPrefix === "" || !path.startsWith(`${aliasPrefix}/admin`));
+  return !path.startsWith("/admin") && path !== "/mcp" && !path.startsWith("/webhooks/") && (aliasPrefix === "" || !path.startsWith(`${aliasPrefix}/admin`));
 }
 
 /** Headers on every public answer: any origin, and the headers a client script may read. */

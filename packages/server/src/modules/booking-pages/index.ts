@@ -2,6 +2,8 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../../context.ts";
 import { publicOrigin } from "./links.ts";
 import { BookingPageService } from "./service.ts";
+import { usesStripeStandin } from "../embed/index.ts";
+import { calendarScripts } from "../embed/page.ts";
 
 /**
  * `GET /book/{slug}`: the event type's shareable booking page, HTML for people (an unknown slug is
@@ -9,17 +11,20 @@ import { BookingPageService } from "./service.ts";
  * cancel view; such a personal link is kept out of search engines and referrers.
  */
 export const bookingPageRoutes = (ctx: AppContext) => {
-  const pages = new BookingPageService(ctx.store);
-  return new Elysia().get(
-    "/book/:slug",
-    async ({ params, request }) => {
-      // Read by hand: a human page never answers a malformed query with a JSON 422.
-      const reservation = new URL(request.url).searchParams.get("reservation");
+  const pages = new BookingPageService(ctx.store, calendarScripts({ stripeStandin: usesStripeStandin(ctx), devCalendarUrl: ctx.config.devCalendarUrl }));
+  const serve = async (slug: string, request: Request) => {
+    // Read by hand: a human page never answers a malformed query with a JSON 422.
+    const reservation = new URL(request.url).searchParams.get("reservation");
+    const page = await pages.render(slug, reservation, publicOrigin(ctx.config, request.url));
+    const headers: Record<string, string> = { "content-type": "text/html; charset=utf-8", "referrer-policy": "no-referrer" };
+    if (page.private) headers["x-robots-tag"] = "noindex";
+    return new Response(page.html, { status: page.status, headers });
+  };
+  return (
+    new Elysia()
       // A segment that does not decode (`%ZZ`) arrives as null: as unknown as any other.
-      const page = await pages.render((params.slug as string | null) ?? "", reservation, publicOrigin(ctx.config, request.url));
-      const headers: Record<string, string> = { "content-type": "text/html; charset=utf-8", "referrer-policy": "no-referrer" };
-      if (page.private) headers["x-robots-tag"] = "noindex";
-      return new Response(page.html, { status: page.status, headers });
-    },
+      .get("/book/:slug", ({ params, request }) => serve((params.slug as string | null) ?? "", request))
+      // A link cut short still reaches a person as a page.
+      .get("/book", ({ request }) => serve("", request))
   );
 };

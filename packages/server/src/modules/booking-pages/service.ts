@@ -4,9 +4,6 @@ import type { EventTypeRecord, Store } from "../../store/types.ts";
 const SLUG = new RegExp(SLUG_PATTERN);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Where the embeddable calendar's single-file bundle is served (by the component's package). */
-export const CALENDAR_SCRIPT_PATH = "/embed/booking-calendar.js";
-
 /** A rendered page and its HTTP status. */
 export interface RenderedPage {
   status: 200 | 404;
@@ -25,7 +22,8 @@ export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c)
  * friendly 404 page, since a person, not a program, follows these links.
  */
 export class BookingPageService {
-  constructor(private readonly store: Store) {}
+  /** `scripts`: the tags that load the element (and the Stripe.js stand-in where payments go to it). */
+  constructor(private readonly store: Store, private readonly scripts: string) {}
 
   /** The page of `slug` on `origin`; `reservation` (the query parameter) opens the reschedule view when it is a uuid. */
   async render(slug: string, reservation: string | null | undefined, origin: string): Promise<RenderedPage> {
@@ -34,11 +32,11 @@ export class BookingPageService {
     if (!eventType) return { status: 404, html: missingPage(), private: false };
     // Anything but a well-formed uuid is ignored: the calendar then simply offers a new booking.
     const reservationUuid = reservation && UUID.test(reservation) ? reservation.toLowerCase() : null;
-    return { status: 200, html: bookingPage(eventType, origin, reservationUuid), private: reservationUuid !== null };
+    return { status: 200, html: bookingPage(eventType, origin, reservationUuid, this.scripts), private: reservationUuid !== null };
   }
 }
 
-function bookingPage(eventType: EventTypeRecord, origin: string, reservationUuid: string | null): string {
+function bookingPage(eventType: EventTypeRecord, origin: string, reservationUuid: string | null, scripts: string): string {
   const s = eventType.settings;
   const attributes = [`token="${escapeHtml(eventType.linkToken)}"`, `api-base="${escapeHtml(origin)}"`];
   if (reservationUuid) attributes.push(`reservation-uuid="${escapeHtml(reservationUuid)}"`);
@@ -46,7 +44,7 @@ function bookingPage(eventType: EventTypeRecord, origin: string, reservationUuid
     lang: s.locale.preset,
     title: s.title,
     description: s.description,
-    head: `<script type="module" src="${CALENDAR_SCRIPT_PATH}"></script>`,
+    head: scripts,
     body: [
       `<h1>${escapeHtml(s.title)}</h1>`,
       s.description ? `<p class="description">${escapeHtml(s.description)}</p>` : "",

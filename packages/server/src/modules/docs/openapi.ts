@@ -225,12 +225,12 @@ export function openApiDocument(aliasPrefix: string): Record<string, unknown> {
       title: "Booking API",
       version: "1",
       description:
-        "Public API of the booking calendar: slots, configuration and booking of one event type, identified by its API token. Every response carries `Service-Api-Version: 1`, an `apigw-requestid` and the rate limit headers; every error is JSON.",
+        "Public API of the booking calendar: slots, configuration and booking of one event type, identified by its API token (or the publishable link token of its booking page, which acts alike). Every response carries `Service-Api-Version: 1`, an `apigw-requestid` and the rate limit headers; every error is JSON. An event type with a slug has a shareable HTML booking page at `/book/{slug}` (outside this API): the configuration answers its address as `bookingUrl`, and reservation results carry the visitor's reschedule and cancel link as `manageUrl`.",
     },
     servers: [{ url: "/" }, { url: aliasPrefix, description: "Path-based alias; same routes." }],
     paths,
     components: {
-      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "The event type's API token." } },
+      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "The event type's API token, or its booking page's link token (bcl_...)." } },
       headers,
       schemas: {
         Error: plain(ErrorBody),

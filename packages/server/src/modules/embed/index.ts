@@ -23,9 +23,12 @@ function serve(script: StaticScript, request: Request, set: { headers: Record<st
  * origin, like the public API), and outside production the demo page at `/` with the Stripe.js
  * stand-in it needs when payments go to the local Stripe stand-in.
  */
+/** Whether pages should load the Stripe.js stand-in: outside production, when the SDK talks to a stand-in. */
+export const usesStripeStandin = (ctx: AppContext): boolean => ctx.config.environment !== "production" && ctx.config.stripe.apiBase !== null;
+
 export const embedRoutes = (ctx: AppContext, demoEventTypes: () => Promise<DemoEventType[]>, calendarScriptPath?: string) => {
   let calendar: StaticScript | null = null;
-  const stripeStandin = ctx.config.environment !== "production" && ctx.config.stripe.apiBase !== null;
+  const stripeStandin = usesStripeStandin(ctx);
   const standinScript = stripeStandin ? loadStripeStandinScript(ctx.config.stripe.apiBase!) : null;
   const app = new Elysia().get("/embed/booking-calendar.js", ({ request, set }) => {
     calendar ??= loadCalendarScript(calendarScriptPath);

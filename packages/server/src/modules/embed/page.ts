@@ -1,3 +1,11 @@
+/**
+ * The script tags a page that shows the element needs: the Stripe.js stand-in first when payments go
+ * to the local Stripe stand-in, then the element (from Vite's dev server under `npm run dev`).
+ */
+export function calendarScripts(options: { stripeStandin: boolean; devCalendarUrl: string | null }): string {
+  return `${options.stripeStandin ? '<script src="/embed/stripe-standin.js"></script>\n' : ""}${calendarScript(options.devCalendarUrl)}`;
+}
+
 /** With `npm run dev` the element comes from Vite's dev server, which reloads the page on every change. */
 function calendarScript(devCalendarUrl: string | null): string {
   if (!devCalendarUrl) return '<script src="/embed/booking-calendar.js"></script>';
@@ -67,7 +75,7 @@ export function demoPage(eventTypes: DemoEventType[], chosen: number, options: {
   details.preview form { display: flex; flex-wrap: wrap; gap: 1rem; align-items: end; margin-top: 0.5rem; }
   details.preview label { display: grid; gap: 0.25rem; font-size: 0.9rem; }
 </style>
-${options.stripeStandin ? '<script src="/embed/stripe-standin.js"></script>\n' : ""}${calendarScript(options.devCalendarUrl)}
+${calendarScripts(options)}
 </head>
 <body>
 <main>

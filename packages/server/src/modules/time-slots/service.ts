@@ -73,12 +73,16 @@ export class TimeSlotService {
 
   constructor(private readonly store: Store) {}
 
-  /** Free and partly booked slots whose start lies in [fromMs, untilMs). */
-  async freeSlots(eventType: EventTypeRecord, fromMs: number, untilMs: number, nowMs: number): Promise<SlotsAnswer> {
+  /**
+   * Free and partly booked slots whose start lies in [fromMs, untilMs). `ignoreNoticeAndHorizon`
+   * also lists the future times only the organizer may move a reservation to (inside the minimum
+   * notice, beyond the horizon).
+   */
+  async freeSlots(eventType: EventTypeRecord, fromMs: number, untilMs: number, nowMs: number, options: { ignoreNoticeAndHorizon?: boolean } = {}): Promise<SlotsAnswer> {
     const s = eventType.settings;
     const around = busyWindow(s, fromMs, untilMs);
     const holders = await this.store.reservations.seatHolders(eventType.id, around.fromMs, around.untilMs, nowMs);
-    const slots = slotsBetween(s, fromMs, untilMs, holders, nowMs).filter((slot) => slot.freeSeats > 0);
+    const slots = slotsBetween(s, fromMs, untilMs, holders, nowMs, options).filter((slot) => slot.freeSeats > 0 && (!options.ignoreNoticeAndHorizon || slot.startMs > nowMs));
     let validUntilMs = DateTime.fromMillis(nowMs, { zone: s.timezone }).startOf("day").plus({ days: 1 }).toMillis();
     if (slots[0]) validUntilMs = Math.min(validUntilMs, slots[0].startMs - s.minNoticeMinutes * 60_000 + 1);
     for (const h of holders) if (h.heldUntilMs !== null && h.heldUntilMs > nowMs) validUntilMs = Math.min(validUntilMs, h.heldUntilMs);

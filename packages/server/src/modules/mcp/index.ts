@@ -1,0 +1,50 @@
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context.ts";
+import { ApiError } from "../../http/errors.ts";
+import { bearerToken, sameSecret } from "../../http/tokens.ts";
+import type { Services } from "../../services.ts";
+import { publicOrigin } from "../booking-pages/links.ts";
+import { createMcpServer } from "./server.ts";
+
+/** Path of the assistant server's Streamable HTTP endpoint. */
+export const MCP_PATH = "/mcp";
+
+const ADMIN_HINT = "Send Authorization: Bearer <admin key>, the BOOKING_ADMIN_KEY the server was started with.";
+
+/**
+ * The assistant server (MCP) over Streamable HTTP at `/mcp`, for remote assistants, behind
+ * `Authorization: Bearer $BOOKING_ADMIN_KEY` like the admin API (and, like it, not mounted without
+ * a configured key). Stateless: every POST gets a fresh server and transport and a plain JSON
+ * answer, so any instance can answer any request. GET (a server-to-client event stream) and DELETE
+ * (ending a session) have nothing to serve without sessions: 405, as the transport spec allows.
+ */
+export const mcpRoutes = (ctx: AppContext, services: Services) => {
+  const adminKey = ctx.config.adminKey;
+  if (!adminKey) return new Elysia();
+  const notServed = () => {
+    throw new ApiError("method_not_allowed", "This assistant server is stateless: send JSON-RPC messages with POST; it offers no event stream and no sessions to end.", {
+      headers: { allow: "POST" },
+    });
+  };
+
+  return new Elysia()
+    .onTransform(({ request }) => {
+      const token = bearerToken(request.headers.get("authorization"));
+      if (token && sameSecret(token, adminKey)) return;
+      throw new ApiError("unauthenticated", "Send the admin key as Authorization: Bearer <BOOKING_ADMIN_KEY>.", { hint: ADMIN_HINT, headers: { "www-authenticate": 'Bearer realm="booking-calendar"' } });
+    })
+    .post(MCP_PATH, async ({ request, body }) => {
+      const server = createMcpServer(ctx, services, publicOrigin(ctx.config, request.url));
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      await server.connect(transport);
+      try {
+        // The contract has read the body already (with its size limit); the transport takes it parsed.
+        return await transport.handleRequest(request, { parsedBody: body });
+      } finally {
+        await server.close();
+      }
+    })
+    .get(MCP_PATH, notServed)
+    .delete(MCP_PATH, notServed);
+};

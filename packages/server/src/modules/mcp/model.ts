@@ -1,0 +1,247 @@
+import { z } from "zod";
+import { RESERVATION_STATUSES, WEEKDAYS } from "@booking/wire";
+
+// Input and output schemas of the assistant server's tools (zod, as the MCP SDK takes them). Inputs
+// check shape only; dates, zones and rules are judged by the same services as the HTTP API, so a
+// wrong value gets the same answer whichever channel sent it.
+
+const CLOCK = /^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$/;
+
+/** A calendar date. */
+const date = (what: string) => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Expected a date as YYYY-MM-DD.").describe(what);
+
+/** An IANA zone name for reading and showing times. */
+const timezone = z
+  .string()
+  .max(64)
+  .optional()
+  .describe("IANA time zone (e.g. Europe/Prague, America/New_York) for reading and showing times; default the event type's own zone.");
+
+/** Names an event type by id or by slug; either may be left out when there is only one event type. */
+const eventTypeChoice = {
+  eventTypeId: z.number().int().positive().optional().describe("Id of the event type (see list_event_types)."),
+  slug: z.string().max(200).optional().describe("Slug of the event type, the name in its booking link /book/{slug}."),
+};
+
+/** Opening hours of one day: HH:MM to HH:MM in the event type's zone; 24:00 is midnight at the end of the day. */
+const TimeRangeInput = z.object({
+  start: z.string().regex(CLOCK, "Expected HH:MM.").describe("Opening time, HH:MM."),
+  end: z.string().regex(CLOCK, "Expected HH:MM or 24:00.").describe("Closing time, HH:MM (24:00 = midnight)."),
+});
+const ranges = (what: string) => z.array(TimeRangeInput).max(48).describe(what);
+
+/** Inputs of every tool, by tool name. */
+export const ToolInputs = {
+  list_event_types: {},
+  resolve_booking_link: {
+    link: z
+      .string()
+      .min(1)
+      .max(2000)
+      .describe("A booking link (https://host/book/intro-call, optionally with ?reservation=<uuid>), its path, or just the slug."),
+    timezone,
+    slotCount: z.number().int().min(0).max(50).optional().describe("How many of the next free slots to include; default 5."),
+  },
+  find_free_slots: {
+    ...eventTypeChoice,
+    from: date("First day, YYYY-MM-DD, in the chosen time zone."),
+    until: date("Last day (inclusive), YYYY-MM-DD; at most 62 days after from."),
+    timezone,
+    limit: z.number().int().min(1).max(2000).optional().describe("At most this many slots, earliest first; default 200."),
+    includeShortNotice: z
+      .boolean()
+      .optional()
+      .describe("Also list future times inside the minimum notice or beyond the booking horizon: visitors cannot book them, but the organizer can move a reservation there. Default false."),
+  },
+  search_reservations: {
+    ...eventTypeChoice,
+    email: z.string().max(254).optional().describe("Part of the visitor's email address, any case."),
+    name: z.string().max(200).optional().describe("Part of the visitor's name (first or last, any case and accents)."),
+    status: z.enum(RESERVATION_STATUSES).optional().describe("held (booking in progress), confirmed, expired or cancelled."),
+    from: date("First day of the search, YYYY-MM-DD; default today.").optional(),
+    until: date("Last day of the search (inclusive), YYYY-MM-DD; default one year after from, at most 366 days after it.").optional(),
+    timezone,
+    limit: z.number().int().min(1).max(200).optional().describe("At most this many reservations, earliest first; default 25."),
+  },
+  get_reservation: {
+    uuid: z.string().max(100).describe("The reservation's uuid."),
+    ...eventTypeChoice,
+    timezone,
+  },
+  reschedule_reservation: {
+    uuid: z.string().max(100).describe("The reservation's uuid (search_reservations finds it)."),
+    start: z
+      .string()
+      .max(64)
+      .describe(
+        "New start: an ISO 8601 date-time with offset (2026-11-25T15:00:00+01:00), or a local date-time without offset (2026-11-25T15:00) read in `timezone`. The end follows from the meeting length.",
+      ),
+    ...eventTypeChoice,
+    timezone,
+  },
+  cancel_reservation: {
+    uuid: z.string().max(100).describe("The reservation's uuid."),
+    ...eventTypeChoice,
+    timezone,
+  },
+  get_availability: { ...eventTypeChoice },
+  set_weekly_hours: {
+    ...eventTypeChoice,
+    days: z.array(z.enum(WEEKDAYS)).min(1).max(7).describe("Weekdays to set, e.g. [\"monday\", \"friday\"]; the other days keep their hours."),
+    ranges: ranges("Opening hours of each of those days; an empty list closes them every week."),
+  },
+  set_date_override: {
+    ...eventTypeChoice,
+    date: date("The date, YYYY-MM-DD, in the event type's zone."),
+    ranges: ranges("Opening hours of that date instead of its weekday's; an empty list closes the day."),
+  },
+  close_day: {
+    ...eventTypeChoice,
+    date: date("The date to close, YYYY-MM-DD, in the event type's zone."),
+  },
+  clear_date_override: {
+    ...eventTypeChoice,
+    date: date("The date whose override to remove, YYYY-MM-DD; it gets its weekday's hours again."),
+  },
+} as const;
+
+/** The facts that name an event type in a result. */
+export const EventTypeRef = z.object({ id: z.number().int(), title: z.string(), slug: z.string().nullable() });
+export type EventTypeRef = z.infer<typeof EventTypeRef>;
+
+const Money = z.object({ amount: z.number().int().describe("Smallest currency unit."), currency: z.string() });
+const TimeRange = z.object({ start: z.string(), end: z.string() });
+
+/** An event type in a list. */
+export const EventTypeSummary = EventTypeRef.extend({
+  bookingUrl: z.string().nullable().describe("The shareable booking page; null without a slug."),
+  disabled: z.boolean().describe("A disabled event type takes no bookings from visitors."),
+  timezone: z.string(),
+  durationMinutes: z.number().int(),
+  seats: z.number().int(),
+  price: Money.nullable(),
+});
+export type EventTypeSummary = z.infer<typeof EventTypeSummary>;
+
+/** Weekly hours (every weekday) and date overrides, in the event type's zone. */
+export const AvailabilityView = z.object({
+  timezone: z.string(),
+  weekly: z.object(Object.fromEntries(WEEKDAYS.map((d) => [d, z.array(TimeRange)])) as Record<(typeof WEEKDAYS)[number], z.ZodArray<typeof TimeRange>>),
+  overrides: z.array(z.object({ date: z.string(), ranges: z.array(TimeRange), closed: z.boolean() })),
+});
+export type AvailabilityView = z.infer<typeof AvailabilityView>;
+
+/** An event type with the settings that decide what can be booked. */
+export const EventTypeDetail = EventTypeSummary.extend({
+  description: z.string(),
+  slotIntervalMinutes: z.number().int(),
+  holdMinutes: z.number().int(),
+  bufferBeforeMinutes: z.number().int(),
+  bufferAfterMinutes: z.number().int(),
+  minNoticeMinutes: z.number().int(),
+  horizonDays: z.number().int(),
+  rescheduleNoticeMinutes: z.number().int().describe("Visitors may reschedule until this long before the start; the organizer always may."),
+  cancelNoticeMinutes: z.number().int().describe("Visitors may cancel until this long before the start; the organizer always may."),
+  locations: z.array(z.object({ type: z.string(), value: z.string().nullable() })),
+  customFields: z.array(z.object({ name: z.string(), label: z.string(), type: z.string(), required: z.boolean() })),
+  availability: AvailabilityView,
+});
+export type EventTypeDetail = z.infer<typeof EventTypeDetail>;
+
+/** A free slot; `start`, `end`, `date` and `time` are in the result's time zone. */
+export const SlotView = z.object({
+  start: z.string(),
+  end: z.string(),
+  startUtc: z.string(),
+  endUtc: z.string(),
+  date: z.string(),
+  time: z.string().describe("HH:MM of the start."),
+  freeSeats: z.number().int(),
+  seats: z.number().int(),
+});
+export type SlotView = z.infer<typeof SlotView>;
+
+/** A reservation; `start` and `end` are in `timezone`. */
+export const ReservationView = z.object({
+  uuid: z.string(),
+  status: z.enum(RESERVATION_STATUSES),
+  eventType: EventTypeRef,
+  start: z.string(),
+  end: z.string(),
+  startUtc: z.string(),
+  endUtc: z.string(),
+  timezone: z.string().describe("Zone of start and end."),
+  visitorTimezone: z.string().nullable().describe("The zone the visitor booked in, if known."),
+  name: z.string().nullable(),
+  firstname: z.string(),
+  lastname: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  guests: z.array(z.string()),
+  location: z.object({ type: z.string(), value: z.string().nullable() }).nullable(),
+  customFields: z.array(z.object({ uuid: z.string(), name: z.string().nullable(), label: z.string().nullable(), value: z.unknown() })),
+  meetLink: z.string().nullable(),
+  manageUrl: z.string().nullable().describe("The visitor's own reschedule and cancel link."),
+  heldUntil: z.string().nullable(),
+  payment: z.object({ status: z.string(), amount: z.number().int(), currency: z.string() }).nullable(),
+  createdAt: z.string(),
+  confirmedAt: z.string().nullable(),
+  cancelledAt: z.string().nullable(),
+});
+export type ReservationView = z.infer<typeof ReservationView>;
+
+/** Result of a change of opening hours. */
+const AvailabilityChange = z.object({
+  eventType: EventTypeRef,
+  availability: AvailabilityView,
+  reservationsOnDate: z.array(ReservationView).describe("Confirmed or held reservations on the changed date; a change of hours keeps them."),
+});
+
+/** Outputs of every tool, by tool name. */
+export const ToolOutputs = {
+  list_event_types: z.object({ eventTypes: z.array(EventTypeSummary) }),
+  resolve_booking_link: z.object({
+    eventType: EventTypeDetail,
+    timezone: z.string(),
+    nextFreeSlots: z.array(SlotView),
+    reservation: ReservationView.nullable().describe("The reservation the link names with ?reservation=, if any."),
+  }),
+  find_free_slots: z.object({
+    eventType: EventTypeRef,
+    timezone: z.string(),
+    from: z.string(),
+    until: z.string(),
+    disabled: z.boolean(),
+    slots: z.array(SlotView),
+    truncated: z.boolean().describe("True when more slots were free than `limit`."),
+  }),
+  search_reservations: z.object({
+    timezone: z.string().nullable().describe("Zone of the times; null when each reservation shows its event type's zone."),
+    from: z.string(),
+    until: z.string(),
+    total: z.number().int(),
+    truncated: z.boolean(),
+    reservations: z.array(ReservationView),
+  }),
+  get_reservation: z.object({ reservation: ReservationView }),
+  reschedule_reservation: z.object({
+    reservation: ReservationView,
+    previousStart: z.string(),
+    previousEnd: z.string(),
+    changed: z.boolean(),
+    webhookQueued: z.boolean().describe("Whether reservation.rescheduled was queued for the event type's webhook."),
+  }),
+  cancel_reservation: z.object({
+    reservation: ReservationView,
+    alreadyCancelled: z.boolean(),
+    webhookQueued: z.boolean().describe("Whether reservation.cancelled was queued for the event type's webhook."),
+  }),
+  get_availability: z.object({ eventType: EventTypeRef, availability: AvailabilityView }),
+  set_weekly_hours: z.object({ eventType: EventTypeRef, availability: AvailabilityView }),
+  set_date_override: AvailabilityChange,
+  close_day: AvailabilityChange,
+  clear_date_override: AvailabilityChange.extend({ removed: z.boolean() }),
+} as const;
+
+/** Structured result of a tool, by tool name. */
+export type ToolOutput<K extends keyof typeof ToolOutputs> = z.infer<(typeof ToolOutputs)[K]>;

@@ -1,0 +1,160 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { AppContext } from "../../context.ts";
+import { ApiError, BusinessFailure, ValidationFailed } from "../../http/errors.ts";
+import { StoreBusyError } from "../../store/types.ts";
+import type { Services } from "../../services.ts";
+import { AvailabilityTools } from "./availability.ts";
+import { ToolInputs, ToolOutputs } from "./model.ts";
+import { OrganizerTools, type ToolAnswer } from "./service.ts";
+
+/** How the server introduces itself to assistants. */
+export const SERVER_INFO = { name: "booking-calendar", title: "Booking calendar (organizer)", version: "1.0.0" };
+
+const INSTRUCTIONS = `Tools for the organizer of a self-hosted booking calendar: their event types (meeting kinds with opening hours), the reservations visitors made, and the opening hours.
+Times: every tool reads and shows times in the \`timezone\` it is given (an IANA name such as Europe/Prague), by default the event type's own zone. Dates are YYYY-MM-DD.
+To move a meeting ("move my 3 pm with Ada to tomorrow"): search_reservations (name, date) to find its uuid, find_free_slots for the new day, then reschedule_reservation with the new start; the end follows from the meeting length.
+Changes act as the organizer: the visitor's notice rules do not apply, but opening hours and seats do, and nothing moves into the past. Reschedules and cancellations notify the event type's webhook like any change. Changing opening hours never cancels a reservation.`;
+
+type ToolName = keyof typeof ToolInputs;
+
+interface ToolMeta {
+  title: string;
+  description: string;
+  annotations: ToolAnnotations;
+}
+
+const READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
+const HOURS: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+/** Title, description and hints of every tool. */
+const TOOLS: Record<ToolName, ToolMeta> = {
+  list_event_types: {
+    title: "List event types",
+    description: "Lists the organizer's event types with id, title, slug, booking link, length, time zone, seats, price and whether they are disabled.",
+    annotations: READ,
+  },
+  resolve_booking_link: {
+    title: "Resolve a booking link",
+    description:
+      "Turns a booking link (https://<server>/book/<slug>, optionally ?reservation=<uuid>) or a bare slug into its event type: settings, opening hours and the next free slots; a link with ?reservation= also returns that reservation.",
+    annotations: READ,
+  },
+  find_free_slots: {
+    title: "Find free slots",
+    description:
+      "Free times of an event type between two dates (at most 62 days), shown in the given time zone. By default only what visitors can book; includeShortNotice adds times inside the minimum notice or past the horizon, which the organizer can still move a reservation to.",
+    annotations: READ,
+  },
+  search_reservations: {
+    title: "Search reservations",
+    description:
+      "Finds reservations by part of the visitor's email or name, status and date range (default: from today for a year), in one event type or all. Results are sorted by start, with times in the given zone.",
+    annotations: READ,
+  },
+  get_reservation: {
+    title: "Get a reservation",
+    description: "One reservation by uuid: visitor, times, status, location, answers, meeting link and the visitor's manage link.",
+    annotations: READ,
+  },
+  reschedule_reservation: {
+    title: "Reschedule a reservation",
+    description:
+      "Moves a confirmed (or held) reservation to a new start, as the organizer: the visitor's reschedule notice does not apply, but the new time must be in the future, within opening hours and have a free seat. The end follows from the meeting length. Sends the reservation.rescheduled webhook.",
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
+  cancel_reservation: {
+    title: "Cancel a reservation",
+    description:
+      "Cancels a reservation as the organizer (the visitor's cancel notice does not apply) and frees its seat. A meeting that has already ended cannot be cancelled. Sends the reservation.cancelled webhook.",
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  },
+  get_availability: {
+    title: "Read opening hours",
+    description: "The event type's weekly opening hours and date overrides (days with their own hours or closed), in its own time zone.",
+    annotations: READ,
+  },
+  set_weekly_hours: {
+    title: "Set weekly hours",
+    description: "Sets the opening hours of some weekdays every week (an empty list closes them); other weekdays and date overrides stay. Times are HH:MM in the event type's zone.",
+    annotations: HOURS,
+  },
+  set_date_override: {
+    title: "Set a date's hours",
+    description: "Gives one date its own opening hours instead of its weekday's (an empty list closes it). Existing reservations that day are kept and listed.",
+    annotations: HOURS,
+  },
+  close_day: {
+    title: "Close a day",
+    description: "Closes one date for new bookings. Existing reservations that day are kept and listed, so they can be moved or cancelled.",
+    annotations: HOURS,
+  },
+  clear_date_override: {
+    title: "Clear a date's override",
+    description: "Removes a date's own hours or closing, so it has its weekday's hours again.",
+    annotations: HOURS,
+  },
+};
+
+/**
+ * A fresh assistant server with every organizer tool, acting through `services`; links in its
+ * answers point at `origin`. Each tool answers structured content (checked against its output
+ * schema) and a short text; every failure is a tool error with a message, never a crash.
+ */
+export function createMcpServer(ctx: AppContext, services: Services, origin: string): McpServer {
+  const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS, capabilities: { tools: {} } });
+  const tools = new OrganizerTools(ctx, services, origin);
+  const hours = new AvailabilityTools(ctx, services, origin);
+  const runs: { [K in ToolName]: (args: never) => Promise<ToolAnswer<unknown>> } = {
+    list_event_types: () => tools.listEventTypes(),
+    resolve_booking_link: (args) => tools.resolveBookingLink(args),
+    find_free_slots: (args) => tools.findFreeSlots(args),
+    search_reservations: (args) => tools.searchReservations(args),
+    get_reservation: (args) => tools.getReservation(args),
+    reschedule_reservation: (args) => tools.rescheduleReservation(args),
+    cancel_reservation: (args) => tools.cancelReservation(args),
+    get_availability: (args) => hours.get(args),
+    set_weekly_hours: (args) => hours.setWeeklyHours(args),
+    set_date_override: (args) => hours.setDateOverride(args),
+    close_day: (args) => hours.closeDay(args),
+    clear_date_override: (args) => hours.clearDateOverride(args),
+  };
+  for (const name of Object.keys(TOOLS) as ToolName[]) {
+    const run = runs[name] as (args: unknown) => Promise<ToolAnswer<unknown>>;
+    server.registerTool(
+      name,
+      { ...TOOLS[name], inputSchema: ToolInputs[name], outputSchema: ToolOutputs[name] },
+      (async (args: unknown) => answer(name, () => run(args), ctx)) as never,
+    );
+  }
+  return server;
+}
+
+/** Runs a tool and turns its answer, or its failure, into a tool result. */
+async function answer(name: string, run: () => Promise<ToolAnswer<unknown>>, ctx: AppContext): Promise<CallToolResult> {
+  try {
+    const { data, text } = await run();
+    return { content: [{ type: "text", text }], structuredContent: data as Record<string, unknown> };
+  } catch (error) {
+    return { content: [{ type: "text", text: failureText(name, error, ctx) }], isError: true };
+  }
+}
+
+const BUSINESS_TEXT: Record<string, string> = {
+  slot_unavailable:
+    "That time is not free: it is outside the opening hours, in the past, or every seat is taken. find_free_slots lists the free times (with includeShortNotice, also those only the organizer can use).",
+  slot_locked: "Someone else is changing this slot or reservation at this moment; try again in a moment.",
+};
+
+/** A failure as a message an assistant can act on, ending with its stable code. */
+function failureText(name: string, error: unknown, ctx: AppContext): string {
+  if (error instanceof ValidationFailed) {
+    const problems = Object.entries(error.errors).map(([field, messages]) => `${field}: ${messages.join(" ")}`);
+    return `Invalid input. ${problems.join("; ")} (validation_failed)`;
+  }
+  if (error instanceof ApiError) return `${error.message} (${error.code})`;
+  if (error instanceof BusinessFailure) return `${BUSINESS_TEXT[error.code] ?? error.message} (${error.code})`;
+  if (error instanceof StoreBusyError) return "The database is busy with other changes; nothing was changed. Try again in a moment. (slot_locked)";
+  ctx.log({ level: "error", message: `assistant tool ${name} failed`, error });
+  return "An unexpected error occurred on the server; it is logged. Check the current state (get_reservation, get_availability) before trying again. (internal_error)";
+}
