@@ -32,10 +32,6 @@ export interface AppDependencies {
   calendarScriptPath?: string;
 }
 
-/** The organizer's event types as the demo page offers them, with the publishable link token each page may carry. */
-async function demoEventTypes(store: Store) {
-  return (await store.eventTypes.list()).map((et) => ({ title: et.settings.title, token: et.linkToken, slug: et.slug, disabled: et.disabled }));
-}
 
 /** Writes log lines as JSON to stderr. */
 export const stderrLog = (entry: LogEntry): void => {
@@ -76,7 +72,7 @@ export function createApp(deps: AppDependencies) {
     .use(publicApi(config.aliasPrefix))
     .use(stripeWebhookRoutes(payments))
     .use(docsRoutes(ctx))
-    .use(embedRoutes(ctx, () => demoEventTypes(ctx.store), deps.calendarScriptPath))
+    .use(embedRoutes(ctx, deps.calendarScriptPath))
     .use(bookingPageRoutes(ctx))
     .use(adminRoutes(ctx, services.admin))
     .use(mcpRoutes(ctx, services)) as unknown as Elysia;

@@ -80,7 +80,7 @@ describe("the demo page", () => {
     const record = (await store.eventTypes.byId(first.id))!;
     expect(r.text).toContain(`<booking-calendar token="${record.linkToken}"></booking-calendar>`);
     expect(r.text).not.toContain(first.token);
-    expect(r.text).toContain("Intro &lt;call&gt;");
+    expect(r.text).toContain("Intro &#60;call&#62;");
     expect(r.text).toContain('<script src="/embed/booking-calendar.js"></script>');
     const second = await call("GET", "/?event=1");
     expect(second.text).toContain(`token="${(await store.eventTypes.byId(first.id + 1))!.linkToken}"`);

@@ -1,4 +1,5 @@
 export * from "./envelope.ts";
+export * from "./limits.ts";
 export * from "./time-slots.ts";
 export * from "./event-types.ts";
 export * from "./reservations.ts";

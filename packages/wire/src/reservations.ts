@@ -2,9 +2,6 @@ import { Type, type Static } from "@sinclair/typebox";
 import { CustomFieldValue, Location } from "./event-types.ts";
 import { LIMITS } from "./limits.ts";
 
-export { LIMITS };
-
-
 /** Request body of create and prepare. */
 export const ReservationInput = Type.Object({
   start: Type.String({ format: "date-time" }),

@@ -1,4 +1,5 @@
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from "@booking/wire";
+import { escapeHtml } from "../../lib/html.ts";
 import type { EventTypeRecord, Store } from "../../store/types.ts";
 
 const SLUG = new RegExp(SLUG_PATTERN);
@@ -12,8 +13,6 @@ export interface RenderedPage {
   private: boolean;
 }
 
-/** Text for HTML: every character that could end an attribute or start a tag is escaped. */
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * The shareable booking page `/book/{slug}`: a small server-rendered document that loads the

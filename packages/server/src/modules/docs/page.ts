@@ -1,10 +1,10 @@
+import { escapeHtml } from "../../lib/html.ts";
 import { ERROR_CODES, BUSINESS_CODES } from "@booking/wire";
 import { OPERATIONS, plain } from "./openapi.ts";
 
 type JsonSchema = { type?: string | string[]; format?: string; description?: string; properties?: Record<string, JsonSchema>; required?: string[]; items?: JsonSchema; anyOf?: JsonSchema[]; const?: unknown; additionalProperties?: unknown; patternProperties?: Record<string, JsonSchema> };
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const code = (s: string) => `<code>${escape(s)}</code>`;
+const code = (s: string) => `<code>${escapeHtml(s)}</code>`;
 
 const ERROR_TEXT: Record<string, string> = {
   bad_request: "The request is malformed: a body that is not JSON or not UTF-8.",
@@ -40,7 +40,7 @@ function fieldRows(schema: JsonSchema, prefix = ""): string {
   return Object.entries(props)
     .map(([name, s]) => {
       const full = prefix + name;
-      const row = `<tr><td>${code(full)}</td><td>${escape(typeOf(s))}</td><td>${schema.required?.includes(name) ? "yes" : "no"}</td><td>${escape(s.description ?? "")}</td></tr>`;
+      const row = `<tr><td>${code(full)}</td><td>${escapeHtml(typeOf(s))}</td><td>${schema.required?.includes(name) ? "yes" : "no"}</td><td>${escapeHtml(s.description ?? "")}</td></tr>`;
       const inner = s.type === "object" && s.properties ? s : s.type === "array" && s.items?.properties ? s.items : null;
       return row + (inner && prefix.split(".").length < 4 ? fieldRows(inner, `${full}${s.type === "array" ? "[]" : ""}.`) : "");
     })
@@ -57,17 +57,17 @@ export function docsPage(aliasPrefix: string, limits: { requestsPerMinute: numbe
     const data = response.properties?.data;
     return `<section id="${op.operationId}">
 <h3><span class="m ${op.method}">${op.method.toUpperCase()}</span> ${code(op.path)}</h3>
-<p><strong>${escape(op.summary)}.</strong> ${escape(op.description)}</p>
+<p><strong>${escapeHtml(op.summary)}.</strong> ${escapeHtml(op.description)}</p>
 <p>${op.auth ? "Needs <code>Authorization: Bearer &lt;API token&gt;</code>." : "Needs no token."}${op.reservationPath ? " <code>{reservationUuid}</code>: the reservation; unknown, malformed or another event type's uuids answer 404." : ""}${op.idempotent ? " Honours an <code>Idempotency-Key</code> header." : ""} Errors: ${op.errors.map((e) => code(String(e))).join(", ")}.</p>
-${op.query ? `<h4>Query</h4><table><thead><tr><th>Name</th><th>Type</th><th>Required</th><th>Notes</th></tr></thead><tbody>${op.query.map((q) => `<tr><td>${code(q.name)}</td><td>${escape(typeOf(plain(q.schema) as JsonSchema))}</td><td>${q.required ? "yes" : "no"}</td><td>${escape(q.description)}</td></tr>`).join("")}</tbody></table>` : ""}
+${op.query ? `<h4>Query</h4><table><thead><tr><th>Name</th><th>Type</th><th>Required</th><th>Notes</th></tr></thead><tbody>${op.query.map((q) => `<tr><td>${code(q.name)}</td><td>${escapeHtml(typeOf(plain(q.schema) as JsonSchema))}</td><td>${q.required ? "yes" : "no"}</td><td>${escapeHtml(q.description)}</td></tr>`).join("")}</tbody></table>` : ""}
 ${op.body ? `<h4>Body${op.body.required ? "" : " (optional)"}</h4>${table(fieldRows(plain(op.body.schema) as JsonSchema))}` : ""}
 <h4>Response <code>data</code></h4>
-${data ? (data.type === "array" ? `<p>Array of ${data.items?.properties ? "objects:" : escape(typeOf(data.items ?? {}))}</p>${data.items?.properties ? table(fieldRows(data.items)) : ""}` : table(fieldRows(data))) : "<p>None.</p>"}
+${data ? (data.type === "array" ? `<p>Array of ${data.items?.properties ? "objects:" : escapeHtml(typeOf(data.items ?? {}))}</p>${data.items?.properties ? table(fieldRows(data.items)) : ""}` : table(fieldRows(data))) : "<p>None.</p>"}
 </section>`;
   }).join("\n");
 
   const errors = [...Object.entries(ERROR_CODES), ...BUSINESS_CODES.map((c) => [c, 200] as const)]
-    .map(([c, status]) => `<tr id="error-${c}"><td>${status}</td><td>${code(c)}</td><td>${escape(ERROR_TEXT[c] ?? "")}</td></tr>`)
+    .map(([c, status]) => `<tr id="error-${c}"><td>${status}</td><td>${code(c)}</td><td>${escapeHtml(ERROR_TEXT[c] ?? "")}</td></tr>`)
     .join("");
 
   return `<!doctype html>
@@ -85,7 +85,7 @@ tr:target{outline:2px solid var(--accent)}
 <body>
 <h1>Booking API reference</h1>
 <p>Version 1. Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1). Every route of the public API is also served under ${code(aliasPrefix)}.</p>
-<nav><ul>${OPERATIONS.map((op) => `<li><a href="#${op.operationId}">${op.method.toUpperCase()} ${escape(op.path)}</a> — ${escape(op.summary)}</li>`).join("")}<li><a href="#states">Reservation states</a></li><li><a href="#webhooks">Webhooks</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Headers, limits and versions</a></li></ul></nav>
+<nav><ul>${OPERATIONS.map((op) => `<li><a href="#${op.operationId}">${op.method.toUpperCase()} ${escapeHtml(op.path)}</a> — ${escapeHtml(op.summary)}</li>`).join("")}<li><a href="#states">Reservation states</a></li><li><a href="#webhooks">Webhooks</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Headers, limits and versions</a></li></ul></nav>
 <h2>Conventions</h2>
 <p>Requests and responses are JSON. A success is <code>{"success": true, "data": …}</code>; a business outcome such as a taken slot is HTTP 200 with <code>success: false</code> and a <code>code</code>. Every error is JSON with <code>success</code>, <code>status</code>, <code>code</code>, <code>message</code>, <code>hint</code> and <code>docs</code>; a 422 adds <code>errors</code>, messages keyed by field.</p>
 <p>Authenticate with the event type's API token: <code>Authorization: Bearer &lt;token&gt;</code>. The token acts on exactly one event type. The publishable link token of the event type's booking page (<code>bcl_…</code>, shown on the page <code>/book/{slug}</code>) acts exactly alike; regenerating the API token replaces both.</p>

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context.ts";
+import type { Store } from "../../store/types.ts";
 import { ApiError } from "../../http/errors.ts";
 import { demoPage, type DemoEventType } from "./page.ts";
 import { loadCalendarScript, loadStripeStandinScript, type StaticScript } from "./service.ts";
@@ -18,15 +19,20 @@ function serve(script: StaticScript, request: Request, set: { headers: Record<st
   return script.body.send(set, request.headers.get("accept-encoding"));
 }
 
+/** Whether pages should load the Stripe.js stand-in: outside production, when the SDK talks to a stand-in. */
+export const usesStripeStandin = (ctx: AppContext): boolean => ctx.config.environment !== "production" && ctx.config.stripe.apiBase !== null;
+
+/** The organizer's event types as the demo page offers them, with the publishable link token each page may carry. */
+async function demoEventTypes(store: Store): Promise<DemoEventType[]> {
+  return (await store.eventTypes.list()).map((et) => ({ title: et.settings.title, token: et.linkToken, slug: et.slug, disabled: et.disabled }));
+}
+
 /**
  * The script-tag file of `<booking-calendar>` at `/embed/booking-calendar.js` (open to every
  * origin, like the public API), and outside production the demo page at `/` with the Stripe.js
  * stand-in it needs when payments go to the local Stripe stand-in.
  */
-/** Whether pages should load the Stripe.js stand-in: outside production, when the SDK talks to a stand-in. */
-export const usesStripeStandin = (ctx: AppContext): boolean => ctx.config.environment !== "production" && ctx.config.stripe.apiBase !== null;
-
-export const embedRoutes = (ctx: AppContext, demoEventTypes: () => Promise<DemoEventType[]>, calendarScriptPath?: string) => {
+export const embedRoutes = (ctx: AppContext, calendarScriptPath?: string) => {
   let calendar: StaticScript | null = null;
   const stripeStandin = usesStripeStandin(ctx);
   const standinScript = stripeStandin ? loadStripeStandinScript(ctx.config.stripe.apiBase!) : null;
@@ -42,7 +48,7 @@ export const embedRoutes = (ctx: AppContext, demoEventTypes: () => Promise<DemoE
       return serve(standinScript, request, set);
     })
     .get("/", async ({ query }) => {
-      const eventTypes = await demoEventTypes();
+      const eventTypes = await demoEventTypes(ctx.store);
       const chosen = Math.min(Math.max(0, Number.parseInt(String(query.event ?? "0"), 10) || 0), Math.max(0, eventTypes.length - 1));
       return new Response(demoPage(eventTypes, chosen, { stripeStandin, devCalendarUrl: ctx.config.devCalendarUrl }), { headers: { "content-type": "text/html;charset=utf-8" } });
     });

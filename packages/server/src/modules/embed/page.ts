@@ -1,3 +1,5 @@
+import { escapeHtml } from "../../lib/html.ts";
+
 /**
  * The script tags a page that shows the element needs: the Stripe.js stand-in first when payments go
  * to the local Stripe stand-in, then the element (from Vite's dev server under `npm run dev`).
@@ -9,7 +11,7 @@ export function calendarScripts(options: { stripeStandin: boolean; devCalendarUr
 /** With `npm run dev` the element comes from Vite's dev server, which reloads the page on every change. */
 function calendarScript(devCalendarUrl: string | null): string {
   if (!devCalendarUrl) return '<script src="/embed/booking-calendar.js"></script>';
-  const origin = escape(devCalendarUrl.replace(/\/$/, ""));
+  const origin = escapeHtml(devCalendarUrl.replace(/\/$/, ""));
   return `<script type="module" src="${origin}/@vite/client"></script>\n<script type="module" src="${origin}/src/embed.ts"></script>`;
 }
 
@@ -44,8 +46,6 @@ export interface DemoEventType {
   disabled: boolean;
 }
 
-const escape = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /**
  * The demo page `npm start` serves at `/`: the organizer's event types as tabs, the chosen one in
@@ -55,7 +55,7 @@ const escape = (text: string) =>
 export function demoPage(eventTypes: DemoEventType[], chosen: number, options: { stripeStandin: boolean; devCalendarUrl: string | null }): string {
   const current = eventTypes[chosen];
   const tabs = eventTypes
-    .map((et, i) => `<li><a href="/?event=${i}"${i === chosen ? ' aria-current="page"' : ""}>${escape(et.title)}${et.disabled ? " (disabled)" : ""}</a></li>`)
+    .map((et, i) => `<li><a href="/?event=${i}"${i === chosen ? ' aria-current="page"' : ""}>${escapeHtml(et.title)}${et.disabled ? " (disabled)" : ""}</a></li>`)
     .join("");
   return `<!doctype html>
 <html lang="en">
@@ -83,7 +83,7 @@ ${calendarScripts(options)}
 <p>Book one of the demo organizer's event types as a visitor would. The same element goes on any page with one script tag.</p>
 ${options.stripeStandin ? '<p class="note" role="note"><strong>Test payments:</strong> card payments on this demo go to a local Stripe stand-in; no money moves. Card 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined.</p>\n' : ""}<nav aria-label="Demo event types"><ul>${tabs}</ul></nav>
 ${PREVIEW_CONTROLS}
-${current ? `<booking-calendar token="${escape(current.token)}"></booking-calendar>` : "<p>No event types yet: create one with the admin API.</p>"}
+${current ? `<booking-calendar token="${escapeHtml(current.token)}"></booking-calendar>` : "<p>No event types yet: create one with the admin API.</p>"}
 <footer><a href="/docs">API reference</a></footer>
 </main>
 </body>
