@@ -373,7 +373,7 @@ export class BookingCalendar extends LitElement {
     this.payment = null;
     this.stopHold();
     this.monthSlots = new Map();
-    void this.loadMonth(this.month, true);
+    void this.loadMonth(this.month);
     this.notice = message ? { text: this.t(message), danger: true } : null;
   }
 
@@ -652,17 +652,18 @@ export class BookingCalendar extends LitElement {
     }
     const today = todayIn(config.timezone);
     const daySlots = (this.monthSlots.get(this.month) ?? []).filter((s) => s.date === this.selectedDate);
+    const freeDays = this.freeDays();
     return html`
       ${reservation ? html`${renderReservationSummary(reservation, this.env, config)}${this.renderCancel()}<h3>${this.t("pickNewTime")}</h3>` : nothing}
       <div class="pick">
         <div>
           <h3 class=${reservation ? "visually-hidden" : ""}>${this.t("chooseDate")}</h3>
           <bc-month-grid exportparts="month-title, month-nav, grid, day, day-free"
-            .month=${this.month} .freeDays=${this.freeDays()} .selected=${this.selectedDate}
+            .month=${this.month} .freeDays=${freeDays} .selected=${this.selectedDate}
             .minDate=${addDays(today, config.min - 1)} .maxDate=${addDays(today, config.max + 1)} .today=${todayIn(this.visitorZone)}
             .weekStart=${config.locale.startDayOfWeek === "sunday" ? 6 : 0} ?loading=${this.monthLoading}
             @bc-month-change=${this.onMonthChange} @bc-day-pick=${this.onDayPick}></bc-month-grid>
-          ${!this.monthLoading && this.monthSlots.has(this.month) && this.freeDays().size === 0 ? html`<p class="muted">${this.t("noTimesThisMonth")}</p>` : nothing}
+          ${!this.monthLoading && this.monthSlots.has(this.month) && freeDays.size === 0 ? html`<p class="muted">${this.t("noTimesThisMonth")}</p>` : nothing}
         </div>
         <div>
           ${this.selectedDate ? html`<h4 id="times" tabindex="-1">${this.env.dates.fullDate(this.selectedDate)}</h4>

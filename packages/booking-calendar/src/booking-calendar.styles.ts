@@ -1,5 +1,19 @@
 import { css } from "lit";
 
+/** The dark palette, for `theme.mode` dark and for auto when the system is dark. */
+const darkPalette = css`
+  --bc-primary: #60a5fa;
+  --bc-on-primary: #0b1220;
+  --bc-background: #0f172a;
+  --bc-surface: #1e293b;
+  --bc-text: #f1f5f9;
+  --bc-muted: #a7b4c8;
+  --bc-border: #475569;
+  --bc-danger: #fca5a5;
+  --bc-success: #86efac;
+  color-scheme: dark;
+`;
+
 /**
  * Custom properties with their light defaults, dark palettes (fixed or following the system), and
  * the look of buttons and fields every sub-view shares. Host pages restyle through `--bc-*` and parts.
@@ -21,31 +35,9 @@ export const themeStyles = css`
     display: block;
     color-scheme: light;
   }
-  :host([data-mode="dark"]) {
-    --bc-primary: #60a5fa;
-    --bc-on-primary: #0b1220;
-    --bc-background: #0f172a;
-    --bc-surface: #1e293b;
-    --bc-text: #f1f5f9;
-    --bc-muted: #a7b4c8;
-    --bc-border: #475569;
-    --bc-danger: #fca5a5;
-    --bc-success: #86efac;
-    color-scheme: dark;
-  }
+  :host([data-mode="dark"]) { ${darkPalette} }
   @media (prefers-color-scheme: dark) {
-    :host([data-mode="auto"]) {
-      --bc-primary: #60a5fa;
-      --bc-on-primary: #0b1220;
-      --bc-background: #0f172a;
-      --bc-surface: #1e293b;
-      --bc-text: #f1f5f9;
-      --bc-muted: #a7b4c8;
-      --bc-border: #475569;
-      --bc-danger: #fca5a5;
-      --bc-success: #86efac;
-      color-scheme: dark;
-    }
+    :host([data-mode="auto"]) { ${darkPalette} }
   }
 `;
 

@@ -37,9 +37,16 @@ export function isKnownZone(zone: string): boolean {
   }
 }
 
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** Today's date on the wall calendars of `zone`. */
 export function todayIn(zone: string, now = Date.now()): PlainDate {
-  const parts = new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(now);
+  let format = dayFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" });
+    dayFormats.set(zone, format);
+  }
+  const parts = format.formatToParts(now);
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? "01";
   return `${part("year")}-${part("month")}-${part("day")}`;
 }
@@ -104,6 +111,7 @@ export class DateTexts {
   private readonly fullDateFormat: Intl.DateTimeFormat;
   private readonly weekdayShortFormat: Intl.DateTimeFormat;
   private readonly weekdayLongFormat: Intl.DateTimeFormat;
+  private readonly numberFormat: Intl.NumberFormat;
   private readonly times = new Map<string, Intl.DateTimeFormat>();
   private readonly longDates = new Map<string, Intl.DateTimeFormat>();
 
@@ -112,6 +120,7 @@ export class DateTexts {
     this.fullDateFormat = new Intl.DateTimeFormat(locale, { timeZone: "UTC", weekday: "long", day: "numeric", month: "long", year: "numeric" });
     this.weekdayShortFormat = new Intl.DateTimeFormat(locale, { timeZone: "UTC", weekday: "short" });
     this.weekdayLongFormat = new Intl.DateTimeFormat(locale, { timeZone: "UTC", weekday: "long" });
+    this.numberFormat = new Intl.NumberFormat(locale);
   }
 
   /** "December 2026" in the locale's words. */
@@ -126,7 +135,7 @@ export class DateTexts {
 
   /** Day number as the locale writes it. */
   dayNumber(date: PlainDate): string {
-    return new Intl.NumberFormat(this.locale).format(Number(date.slice(8)));
+    return this.numberFormat.format(Number(date.slice(8)));
   }
 
   /** Short and long weekday names, 0 = Monday. */

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { test, expect, createEventType, mountCalendar, recordApiCalls } from "./fixtures.ts";
+import { test, expect, chooseFirstTime, createEventType, mountCalendar, recordApiCalls, routeStripeJs } from "./fixtures.ts";
 
 /** A response shaped exactly as the server's error body (spec part 7). */
 function errorBody(status: number, code: string, message: string) {
@@ -16,11 +16,6 @@ async function failOnce(page: Page, pattern: string | RegExp, fail: (route: impo
     }
     return route.continue();
   });
-}
-
-async function openForm(page: Page) {
-  await page.locator('button[part~="day-free"]').first().click();
-  await page.locator('button[part="slot"]').first().click();
 }
 
 test.describe("failures and recovery", () => {
@@ -54,7 +49,7 @@ test.describe("failures and recovery", () => {
       status: 500, contentType: "application/json", headers: { "Access-Control-Allow-Origin": "*" }, body: errorBody(500, "internal_error", "Unexpected failure."),
     }));
     await mountCalendar(page, { token });
-    await openForm(page);
+    await chooseFirstTime(page);
     await page.getByLabel("Email").fill("eve@example.com");
     await page.getByLabel("Company").fill("ACME");
     await page.getByRole("button", { name: "Book" }).click();
@@ -84,13 +79,11 @@ test.describe("failures and recovery", () => {
 
   test("the hold is refreshed while the visitor is active, and its loss sends them back to the slots", async ({ page, request }) => {
     const { token } = await createEventType(request, { payment: { amount: 2500, currency: "usd", providerAccountId: "acct_1HoldTests" }, holdMinutes: 10 });
-    const server = test.info().project.use.baseURL!;
-    const script = await (await fetch(`${server}/embed/stripe-standin.js`)).text();
-    await page.route("https://js.stripe.com/**", (route) => route.fulfill({ contentType: "text/javascript", body: script }));
+    await routeStripeJs(page);
     await page.clock.install();
     const calls = recordApiCalls(page);
     await mountCalendar(page, { token });
-    await openForm(page);
+    await chooseFirstTime(page);
     await page.getByLabel("Email").fill("hold@example.com");
     await page.getByRole("button", { name: "Continue to payment" }).click();
     await expect(page.getByRole("timer")).toContainText(/(9|10):\d{2}/);

@@ -90,6 +90,27 @@ export async function bookThroughApi(request: APIRequestContext, token: string, 
   return body.data.uuid;
 }
 
+/** Serves the server's Stripe.js stand-in where the page asks for js.stripe.com, and counts the asks. */
+export async function routeStripeJs(page: Page): Promise<{ loads: number }> {
+  const counter = { loads: 0 };
+  const server = test.info().project.use.baseURL!;
+  const script = await (await fetch(`${server}/embed/stripe-standin.js`)).text();
+  await page.route("https://js.stripe.com/**", (route) => {
+    counter.loads += 1;
+    return route.fulfill({ contentType: "text/javascript", body: script });
+  });
+  return counter;
+}
+
+/** Picks the first free day and its first time, which opens the details form; returns the time's start. */
+export async function chooseFirstTime(page: Page): Promise<string> {
+  await page.locator('button[part~="day-free"]').first().click();
+  const slot = page.locator('button[part="slot"]').first();
+  const start = (await slot.getAttribute("data-start"))!;
+  await slot.click();
+  return start;
+}
+
 /** Picks the first day with free times and returns its date. */
 export async function pickFirstFreeDay(page: Page): Promise<string> {
   const day = page.locator('button[part~="day-free"][aria-disabled="false"]').first();

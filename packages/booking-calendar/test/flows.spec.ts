@@ -1,29 +1,8 @@
-import type { Page } from "@playwright/test";
 import {
-  test, expect, bookThroughApi, createEventType, firstFreeSlot, mountCalendar, recordApiCalls, recordEvents, reservationsOf,
+  test, expect, bookThroughApi, chooseFirstTime, createEventType, firstFreeSlot, mountCalendar, recordApiCalls, recordEvents, reservationsOf, routeStripeJs,
 } from "./fixtures.ts";
 
 const PAID = { payment: { amount: 5000, currency: "eur", providerAccountId: "acct_1ComponentTests" }, holdMinutes: 10 };
-
-/** Serves the server's Stripe.js stand-in where the page asks for js.stripe.com, and counts the asks. */
-async function routeStripeJs(page: Page): Promise<{ loads: number }> {
-  const counter = { loads: 0 };
-  const server = test.info().project.use.baseURL!;
-  const script = await (await fetch(`${server}/embed/stripe-standin.js`)).text();
-  await page.route("https://js.stripe.com/**", (route) => {
-    counter.loads += 1;
-    return route.fulfill({ contentType: "text/javascript", body: script });
-  });
-  return counter;
-}
-
-async function chooseFirstTime(page: Page): Promise<string> {
-  await page.locator('button[part~="day-free"]').first().click();
-  const slot = page.locator('button[part="slot"]').first();
-  const start = (await slot.getAttribute("data-start"))!;
-  await slot.click();
-  return start;
-}
 
 test.describe("booking flows", () => {
   test("free: init, slots, one POST /reservations, a success screen with a calendar file, and the events in order", async ({ page, request }) => {

@@ -1,8 +1,7 @@
-import { test, expect, createEventType, mountCalendar, recordApiCalls, reservationsOf } from "./fixtures.ts";
+import { test, expect, chooseFirstTime, createEventType, mountCalendar, recordApiCalls, reservationsOf } from "./fixtures.ts";
 
 async function openForm(page: import("@playwright/test").Page) {
-  await page.locator('button[part~="day-free"]').first().click();
-  await page.locator('button[part="slot"]').first().click();
+  await chooseFirstTime(page);
   await expect(page.getByRole("heading", { name: "Your details" })).toBeVisible();
 }
 

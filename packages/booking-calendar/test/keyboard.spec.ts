@@ -1,6 +1,5 @@
+import { addDays } from "../src/dates.ts";
 import { test, expect, createEventType, mountCalendar } from "./fixtures.ts";
-
-const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 test.describe("keyboard navigation of the month grid", () => {
   test("moves focus by day and week with the arrows, to the week's edges with Home and End", async ({ page, request }) => {

@@ -4,25 +4,15 @@
  * props as listeners, so `onbooking-reservation-confirmed` receives the typed event.
  */
 import type { DetailedHTMLProps, HTMLAttributes } from "react";
-import type { BookingCalendar, BookingCalendarEventMap } from "../dist/npm/index.js";
+import type { BookingCalendar } from "../dist/npm/index.js";
+import type { BookingCalendarAttributes, BookingCalendarEventMap } from "./attributes.js";
 
 type EventProps = {
   [K in keyof BookingCalendarEventMap as `on${K}`]?: (event: BookingCalendarEventMap[K]) => void;
 };
 
 /** Attributes and properties of the element as JSX props. */
-export type BookingCalendarProps = DetailedHTMLProps<HTMLAttributes<BookingCalendar>, BookingCalendar> & EventProps & {
-  token: string;
-  "api-base"?: string;
-  "reservation-uuid"?: string;
-  timezone?: string;
-  locale?: string;
-  theme?: "light" | "dark" | "auto";
-  email?: string;
-  firstname?: string;
-  lastname?: string;
-  phone?: string;
-};
+export type BookingCalendarProps = DetailedHTMLProps<HTMLAttributes<BookingCalendar>, BookingCalendar> & EventProps & BookingCalendarAttributes;
 
 declare module "react" {
   namespace JSX {

@@ -4,25 +4,14 @@
  * plugin). Events are listened to as `@booking-reservation-confirmed="..."`.
  */
 import type { DefineComponent } from "vue";
-import type { BookingCalendarEventMap } from "../dist/npm/index.js";
+import type { BookingCalendarAttributes, BookingCalendarEventMap } from "./attributes.js";
 
 type EventProps = {
   [K in keyof BookingCalendarEventMap as `on${Capitalize<K>}`]?: (event: BookingCalendarEventMap[K]) => void;
 };
 
 /** Attributes of the element as Vue props. */
-export type BookingCalendarProps = EventProps & {
-  token: string;
-  "api-base"?: string;
-  "reservation-uuid"?: string;
-  timezone?: string;
-  locale?: string;
-  theme?: "light" | "dark" | "auto";
-  email?: string;
-  firstname?: string;
-  lastname?: string;
-  phone?: string;
-};
+export type BookingCalendarProps = EventProps & BookingCalendarAttributes;
 
 declare module "vue" {
   interface GlobalComponents {

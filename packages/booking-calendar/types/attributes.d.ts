@@ -1,0 +1,17 @@
+import type { BookingCalendarEventMap } from "../dist/npm/index.js";
+
+/** The element's attributes, as JSX and Vue templates write them. */
+export interface BookingCalendarAttributes {
+  token: string;
+  "api-base"?: string;
+  "reservation-uuid"?: string;
+  timezone?: string;
+  locale?: string;
+  theme?: "light" | "dark" | "auto";
+  email?: string;
+  firstname?: string;
+  lastname?: string;
+  phone?: string;
+}
+
+export type { BookingCalendarEventMap };
