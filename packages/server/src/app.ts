@@ -3,6 +3,7 @@ import { systemClock, type Clock } from "./clock.ts";
 import { DEFAULT_CONFIG, type ServerConfig } from "./config.ts";
 import type { AppContext, LogEntry } from "./context.ts";
 import { httpContract } from "./http/contract.ts";
+import { stderrLog } from "./lib/log.ts";
 import { ok } from "./http/envelope.ts";
 import { MemoryRateLimiter, type RateLimiter } from "./http/rate-limit.ts";
 import { adminRoutes } from "./modules/admin/index.ts";
@@ -32,12 +33,6 @@ export interface AppDependencies {
   calendarScriptPath?: string;
 }
 
-
-/** Writes log lines as JSON to stderr. */
-export const stderrLog = (entry: LogEntry): void => {
-  const error = entry.error instanceof Error ? { error: entry.error.message, stack: entry.error.stack } : {};
-  console.error(JSON.stringify({ time: new Date().toISOString(), level: entry.level, message: entry.message, requestId: entry.requestId, ...error }));
-};
 
 /**
  * Builds the whole HTTP application from its dependencies. Tests build a fresh one per test and

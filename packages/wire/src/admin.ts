@@ -1,7 +1,14 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { CUSTOM_FIELD_TYPES, LOCATION_TYPES } from "./event-types.ts";
 
-const clock = Type.String({ pattern: "^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$", description: "HH:MM; 24:00 is midnight at the end of the day." });
+/** Times of day in opening hours: HH:MM, and 24:00 for midnight at the end of the day. */
+export const CLOCK_PATTERN = "^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$";
+/** Most opening ranges one day may have. */
+export const MAX_DAY_RANGES = 48;
+/** Most date overrides an event type keeps. */
+export const MAX_DATE_OVERRIDES = 1000;
+
+const clock = Type.String({ pattern: CLOCK_PATTERN, description: "HH:MM; 24:00 is midnight at the end of the day." });
 
 /** A span of opening hours within one day, in the event type's zone. */
 export const TimeRange = Type.Object({ start: clock, end: clock }, { additionalProperties: false });
@@ -11,14 +18,14 @@ export type TimeRange = Static<typeof TimeRange>;
 export const WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
-const dayRanges = Type.Array(TimeRange, { maxItems: 48 });
+const dayRanges = Type.Array(TimeRange, { maxItems: MAX_DAY_RANGES });
 
 /** Weekly hours plus date overrides (an empty `ranges` closes the day). */
 export const Availability = Type.Object(
   {
     weekly: Type.Partial(Type.Object(Object.fromEntries(WEEKDAYS.map((d) => [d, dayRanges])) as Record<Weekday, typeof dayRanges>, { additionalProperties: false })),
     overrides: Type.Optional(
-      Type.Array(Type.Object({ date: Type.String({ format: "date" }), ranges: dayRanges }, { additionalProperties: false }), { maxItems: 1000 }),
+      Type.Array(Type.Object({ date: Type.String({ format: "date" }), ranges: dayRanges }, { additionalProperties: false }), { maxItems: MAX_DATE_OVERRIDES }),
     ),
   },
   { additionalProperties: false },
@@ -67,6 +74,11 @@ export const SLUG_PATTERN = "^[a-z0-9]+(-[a-z0-9]+)*$";
 
 /** Longest slug accepted. */
 export const SLUG_MAX_LENGTH = 64;
+
+const SLUG = new RegExp(SLUG_PATTERN);
+
+/** Whether `value` is a well-formed slug (already lowercased by the caller where case does not matter). */
+export const isSlug = (value: string): boolean => value.length <= SLUG_MAX_LENGTH && SLUG.test(value);
 
 /** Every setting of an event type, all optional: the body of PATCH, and of create with `title`. */
 export const EventTypeFields = Type.Object(

@@ -10,12 +10,12 @@
  * while no HTTP server runs are delivered too (workers share the outbox safely).
  */
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { stderrLog } from "../app.ts";
+import { stderrLog } from "../lib/log.ts";
 import { systemClock } from "../clock.ts";
 import { configFromEnv } from "../config.ts";
 import type { AppContext } from "../context.ts";
 import { MemoryRateLimiter } from "../http/rate-limit.ts";
-import { publicOrigin } from "../modules/booking-pages/links.ts";
+import { publicOrigin } from "../lib/links.ts";
 import { createMcpServer } from "../modules/mcp/server.ts";
 import { WebhookWorker } from "../modules/webhooks/worker.ts";
 import { createServices } from "../services.ts";

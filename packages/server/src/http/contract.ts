@@ -3,6 +3,7 @@ import type { ErrorBody } from "@booking/wire";
 import type { AppContext } from "../context.ts";
 import { readBody } from "./body.ts";
 import { callerKeys } from "./caller.ts";
+import { publicOrigin } from "../lib/links.ts";
 import { CORS_HEADERS, isCrossOriginPath, preflight } from "./cors.ts";
 import { ApiError, BusinessFailure } from "./errors.ts";
 import { allowedMethods, toApiError, type RouteList } from "./failures.ts";
@@ -75,7 +76,7 @@ export function httpContract(ctx: AppContext, routes: RouteList, rawBodyPaths: R
         code: failure.code,
         message: failure.message,
         hint: failure.hint,
-        docs: `${ctx.config.publicUrl ?? new URL(request.url).origin}/docs#error-${failure.code}`,
+        docs: `${publicOrigin(ctx.config, request.url)}/docs#error-${failure.code}`,
       };
       if (failure.extra.errors) body.errors = failure.extra.errors;
       return json(failure.status, body);

@@ -1,6 +1,15 @@
 import { timingSafeEqual } from "node:crypto";
 import type { EventTypeRecord, Store } from "../store/types.ts";
 
+/** Advice on every refusal of the organizer's channels (admin API, assistant server). */
+export const ADMIN_HINT = "Send Authorization: Bearer <admin key>, the BOOKING_ADMIN_KEY the server was started with.";
+
+/** Whether the request carries the admin key as its bearer token. */
+export function hasAdminKey(request: Request, adminKey: string): boolean {
+  const token = bearerToken(request.headers.get("authorization"));
+  return token !== null && sameSecret(token, adminKey);
+}
+
 /** Prefix of the booking page's publishable link token (API tokens are `bk_`, override tokens `bko_`). */
 export const LINK_TOKEN_PREFIX = "bcl_";
 

@@ -2,11 +2,9 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../../context.ts";
 import { ApiError } from "../../http/errors.ts";
 import { ok, done } from "../../http/envelope.ts";
-import { bearerToken, eventTypeOfCredential, sameSecret } from "../../http/tokens.ts";
+import { ADMIN_HINT, bearerToken, eventTypeOfCredential, hasAdminKey } from "../../http/tokens.ts";
 import { DeliveriesQuery, EventTypeCreate, EventTypePatch, RegenerateTokenBody, ReservationListQuery } from "./model.ts";
 import type { AdminService } from "./service.ts";
-
-const ADMIN_HINT = "Send Authorization: Bearer <admin key>, the BOOKING_ADMIN_KEY the server was started with.";
 
 /**
  * The organizer admin API under `/admin`, behind `Authorization: Bearer $BOOKING_ADMIN_KEY`.
@@ -22,8 +20,8 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService) => {
 
   return new Elysia({ prefix: "/admin" })
     .onTransform(async ({ request }) => {
+      if (hasAdminKey(request, adminKey)) return;
       const token = bearerToken(request.headers.get("authorization"));
-      if (token && sameSecret(token, adminKey)) return;
       if (token && (await eventTypeOfCredential(ctx.store, token))) {
         throw new ApiError("forbidden", "An event type's API token cannot use the admin API.", { hint: ADMIN_HINT });
       }

@@ -7,6 +7,8 @@ import { SlugTakenError, type EventTypeRecord, type ReservationRecord, type Stor
 import { statusAt } from "../../domain/reservation.ts";
 import { canonicalZone, utc } from "../../lib/time.ts";
 import { webhookUrlProblem } from "../webhooks/address.ts";
+import type { Static } from "@sinclair/typebox";
+import type { ReservationListQuery as ReservationListQuerySchema } from "./model.ts";
 
 /** The organizer's view of an event type: settings and state, never token hashes. */
 export type EventTypeView = EventTypeSettings & {
@@ -76,6 +78,11 @@ export class AdminService {
   }
 
   async update(id: number, patch: EventTypePatch): Promise<EventTypeView> {
+    return viewOf(await this.updateRecord(id, patch));
+  }
+
+  /** Applies a patch checked as the admin API checks it; the stored record as it now is. */
+  async updateRecord(id: number, patch: EventTypePatch): Promise<EventTypeRecord> {
     const current = await this.existing(id);
     const { disabled, slug, ...changes } = patch;
     const settings = resolveSettings(current.settings, changes, this.options.allowPrivateWebhooks);
@@ -93,7 +100,7 @@ export class AdminService {
       ),
     );
     if (!updated) throw notFound(id);
-    return viewOf(updated);
+    return updated;
   }
 
   async setDisabled(id: number, disabled: boolean): Promise<EventTypeView> {
@@ -215,12 +222,7 @@ export class AdminService {
 }
 
 /** Filter of the organizer's reservation list: whole days from `from` to `until` in `timezone` (default the event type's zone). */
-export interface ReservationListQuery {
-  from: string;
-  until: string;
-  status?: ReservationRecord["status"];
-  timezone?: string;
-}
+export type ReservationListQuery = Static<typeof ReservationListQuerySchema>;
 
 /** Stored statuses a reservation can have while its status, derived from time, is the key. */
 const STORED_AS: Record<ReservationRecord["status"], ReservationRecord["status"][]> = {

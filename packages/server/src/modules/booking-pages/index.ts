@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context.ts";
-import { publicOrigin } from "./links.ts";
+import { publicOrigin } from "../../lib/links.ts";
 import { BookingPageService } from "./service.ts";
 import { usesStripeStandin } from "../embed/index.ts";
 import { calendarScripts } from "../embed/page.ts";

@@ -1,9 +1,7 @@
-import { SLUG_MAX_LENGTH, SLUG_PATTERN } from "@booking/wire";
+import { isSlug } from "@booking/wire";
 import { escapeHtml } from "../../lib/html.ts";
+import { isUuid } from "../../lib/ids.ts";
 import type { EventTypeRecord, Store } from "../../store/types.ts";
-
-const SLUG = new RegExp(SLUG_PATTERN);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A rendered page and its HTTP status. */
 export interface RenderedPage {
@@ -27,10 +25,10 @@ export class BookingPageService {
   /** The page of `slug` on `origin`; `reservation` (the query parameter) opens the reschedule view when it is a uuid. */
   async render(slug: string, reservation: string | null | undefined, origin: string): Promise<RenderedPage> {
     const wanted = slug.toLowerCase();
-    const eventType = wanted.length <= SLUG_MAX_LENGTH && SLUG.test(wanted) ? await this.store.eventTypes.bySlug(wanted) : null;
+    const eventType = isSlug(wanted) ? await this.store.eventTypes.bySlug(wanted) : null;
     if (!eventType) return { status: 404, html: missingPage(), private: false };
     // Anything but a well-formed uuid is ignored: the calendar then simply offers a new booking.
-    const reservationUuid = reservation && UUID.test(reservation) ? reservation.toLowerCase() : null;
+    const reservationUuid = reservation && isUuid(reservation) ? reservation.toLowerCase() : null;
     return { status: 200, html: bookingPage(eventType, origin, reservationUuid, this.scripts), private: reservationUuid !== null };
   }
 }

@@ -4,7 +4,7 @@ import { requireEventType } from "../../http/auth.ts";
 import { ok } from "../../http/envelope.ts";
 import { InitBody } from "./model.ts";
 import type { EventTypeService } from "./service.ts";
-import { publicOrigin } from "../booking-pages/links.ts";
+import { publicOrigin } from "../../lib/links.ts";
 
 /** `GET /configuration` (enabled event types only). */
 export const configurationRoutes = (ctx: AppContext, eventTypes: EventTypeService) =>

@@ -8,7 +8,7 @@ import { ApiError } from "../../http/errors.ts";
 import { TimedCache } from "../../lib/timed-cache.ts";
 import type { EventTypeRecord, ReservationRecord, Store } from "../../store/types.ts";
 import type { TimeSlotService } from "../time-slots/service.ts";
-import { bookingUrlOf } from "../booking-pages/links.ts";
+import { bookingUrlOf } from "../../lib/links.ts";
 
 const SCAN_DAYS = 7;
 

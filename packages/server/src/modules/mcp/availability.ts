@@ -1,16 +1,13 @@
-import type { TimeRange, Weekday } from "@booking/wire";
+import { MAX_DATE_OVERRIDES, type TimeRange, type Weekday } from "@booking/wire";
 import type { AppContext } from "../../context.ts";
 import type { AvailabilityRules } from "../../domain/event-type.ts";
 import { ValidationFailed } from "../../http/errors.ts";
 import type { EventTypeRecord } from "../../store/types.ts";
 import type { Services } from "../../services.ts";
-import { calendarDate, Lookup, type EventTypeChoice } from "./lookup.ts";
+import { calendarDate, type EventTypeChoice, type Lookup } from "./lookup.ts";
 import type { ReservationView, ToolOutput } from "./model.ts";
 import { availabilityOf, availabilityText, rangesText, refOf, reservationLine, reservationOf } from "./present.ts";
 import type { ToolAnswer, ToolArgs } from "./service.ts";
-
-/** As many date overrides as the admin API takes. */
-const MAX_OVERRIDES = 1000;
 
 /**
  * The organizer's tools on opening hours: read them, set weekdays, give a date its own hours, close
@@ -19,15 +16,12 @@ const MAX_OVERRIDES = 1000;
  * `GET /time-slots`. Changing hours never cancels a reservation; date changes list the ones kept.
  */
 export class AvailabilityTools {
-  private readonly lookup: Lookup;
-
   constructor(
     private readonly ctx: AppContext,
     private readonly services: Services,
     private readonly origin: string,
-  ) {
-    this.lookup = new Lookup(ctx.store, services.reservations);
-  }
+    private readonly lookup: Lookup,
+  ) {}
 
   async get(args: ToolArgs<"get_availability">): Promise<ToolAnswer<ToolOutput<"get_availability">>> {
     const eventType = await this.lookup.eventType(args);
@@ -76,7 +70,7 @@ export class AvailabilityTools {
     const eventType = await this.lookup.eventType(choice);
     const current = eventType.settings.availability;
     const overrides = [...current.overrides.filter((o) => o.date !== date), { date, ranges }].sort((a, b) => a.date.localeCompare(b.date));
-    if (overrides.length > MAX_OVERRIDES) throw new ValidationFailed({ date: [`An event type keeps at most ${MAX_OVERRIDES} date overrides; clear past ones first.`] });
+    if (overrides.length > MAX_DATE_OVERRIDES) throw new ValidationFailed({ date: [`An event type keeps at most ${MAX_DATE_OVERRIDES} date overrides; clear past ones first.`] });
     const updated = await this.save(eventType, { weekly: current.weekly, overrides });
     const kept = await this.reservationsOn(updated, date);
     const text = `"${updated.settings.title}": ${date} is ${ranges.length === 0 ? "closed" : `open ${rangesText(ranges)}`} (${updated.settings.timezone}).`;
@@ -85,8 +79,7 @@ export class AvailabilityTools {
 
   /** Saves new hours through the admin service, which checks them as the admin API does. */
   private async save(eventType: EventTypeRecord, availability: AvailabilityRules): Promise<EventTypeRecord> {
-    await this.services.admin.update(eventType.id, { availability });
-    return (await this.ctx.store.eventTypes.byId(eventType.id)) ?? eventType;
+    return this.services.admin.updateRecord(eventType.id, { availability });
   }
 
   /** Confirmed and held reservations on a date of the event type's zone. */

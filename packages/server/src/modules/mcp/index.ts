@@ -2,15 +2,13 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context.ts";
 import { ApiError } from "../../http/errors.ts";
-import { bearerToken, sameSecret } from "../../http/tokens.ts";
+import { ADMIN_HINT, hasAdminKey } from "../../http/tokens.ts";
 import type { Services } from "../../services.ts";
-import { publicOrigin } from "../booking-pages/links.ts";
+import { publicOrigin } from "../../lib/links.ts";
 import { createMcpServer } from "./server.ts";
 
 /** Path of the assistant server's Streamable HTTP endpoint. */
 export const MCP_PATH = "/mcp";
-
-const ADMIN_HINT = "Send Authorization: Bearer <admin key>, the BOOKING_ADMIN_KEY the server was started with.";
 
 /**
  * The assistant server (MCP) over Streamable HTTP at `/mcp`, for remote assistants, behind
@@ -30,8 +28,7 @@ export const mcpRoutes = (ctx: AppContext, services: Services) => {
 
   return new Elysia()
     .onTransform(({ request }) => {
-      const token = bearerToken(request.headers.get("authorization"));
-      if (token && sameSecret(token, adminKey)) return;
+      if (hasAdminKey(request, adminKey)) return;
       throw new ApiError("unauthenticated", "Send the admin key as Authorization: Bearer <BOOKING_ADMIN_KEY>.", { hint: ADMIN_HINT, headers: { "www-authenticate": 'Bearer realm="booking-calendar"' } });
     })
     .post(MCP_PATH, async ({ request, body }) => {

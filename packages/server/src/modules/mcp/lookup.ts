@@ -1,11 +1,10 @@
 import { DateTime } from "luxon";
-import { SLUG_MAX_LENGTH, SLUG_PATTERN } from "@booking/wire";
+import { isSlug } from "@booking/wire";
 import { ApiError, ValidationFailed } from "../../http/errors.ts";
 import { canonicalZone } from "../../lib/time.ts";
 import type { EventTypeRecord, ReservationRecord, Store } from "../../store/types.ts";
 import type { ReservationService } from "../reservations/service.ts";
-
-const SLUG = new RegExp(SLUG_PATTERN);
+import { offsetInstant } from "../reservations/validate.ts";
 
 /** How a tool names an event type: by id or by slug (or not at all when there is only one). */
 export interface EventTypeChoice {
@@ -45,7 +44,7 @@ export class Lookup {
   /** The event type whose booking page is `/book/{slug}`. */
   async bySlug(slug: string): Promise<EventTypeRecord> {
     const wanted = slug.trim().toLowerCase();
-    const found = wanted.length <= SLUG_MAX_LENGTH && SLUG.test(wanted) ? await this.store.eventTypes.bySlug(wanted) : null;
+    const found = isSlug(wanted) ? await this.store.eventTypes.bySlug(wanted) : null;
     if (found) return found;
     const known = (await this.store.eventTypes.list()).map((e) => e.slug).filter((s): s is string => s !== null);
     throw new ApiError("not_found", `No event type has the slug "${slug}". ${known.length > 0 ? `Known slugs: ${known.join(", ")}.` : "No event type has a slug yet."}`);
@@ -75,7 +74,6 @@ export function zoneOf(asked: string | undefined, fallback: string): string {
   return zone;
 }
 
-const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
 const LOCAL = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:00(\.0{1,9})?)?$/;
 
 /**
@@ -83,12 +81,10 @@ const LOCAL = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:00(\.0{1,9})?)?$/;
  * in `zone`. A local time the clocks skip (spring forward) is refused rather than moved; one they
  * repeat (fall back) is the first of the two.
  */
-export function instantOf(start: string, zone: string): number {
+export function startInstant(start: string, zone: string): number {
   const value = start.trim();
-  if (WITH_OFFSET.test(value)) {
-    const parsed = DateTime.fromISO(value, { setZone: true });
-    if (parsed.isValid) return parsed.toMillis();
-  }
+  const withOffset = offsetInstant(value);
+  if (withOffset !== null) return withOffset;
   const local = LOCAL.exec(value);
   if (local) {
     const parsed = DateTime.fromISO(`${local[1]}T${local[2]}`, { zone });

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { RESERVATION_STATUSES, WEEKDAYS } from "@booking/wire";
+import { CLOCK_PATTERN, MAX_DAY_RANGES, RESERVATION_STATUSES, WEEKDAYS } from "@booking/wire";
 
 // Input and output schemas of the assistant server's tools (zod, as the MCP SDK takes them). Inputs
 // check shape only; dates, zones and rules are judged by the same services as the HTTP API, so a
 // wrong value gets the same answer whichever channel sent it.
 
-const CLOCK = /^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$/;
+const CLOCK = new RegExp(CLOCK_PATTERN);
 
 /** A calendar date. */
 const date = (what: string) => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Expected a date as YYYY-MM-DD.").describe(what);
@@ -28,7 +28,7 @@ const TimeRangeInput = z.object({
   start: z.string().regex(CLOCK, "Expected HH:MM.").describe("Opening time, HH:MM."),
   end: z.string().regex(CLOCK, "Expected HH:MM or 24:00.").describe("Closing time, HH:MM (24:00 = midnight)."),
 });
-const ranges = (what: string) => z.array(TimeRangeInput).max(48).describe(what);
+const ranges = (what: string) => z.array(TimeRangeInput).max(MAX_DAY_RANGES).describe(what);
 
 /** Inputs of every tool, by tool name. */
 export const ToolInputs = {

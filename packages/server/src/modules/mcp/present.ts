@@ -4,7 +4,7 @@ import { statusAt } from "../../domain/reservation.ts";
 import type { Slot } from "../../domain/slots.ts";
 import { utc } from "../../lib/time.ts";
 import type { EventTypeRecord, ReservationRecord } from "../../store/types.ts";
-import { bookingUrlOf, manageUrlOf } from "../booking-pages/links.ts";
+import { bookingUrlOf, manageUrlOf } from "../../lib/links.ts";
 import type { AvailabilityView, EventTypeDetail, EventTypeRef, EventTypeSummary, ReservationView, SlotView } from "./model.ts";
 
 // How the assistant server shows event types, slots and reservations: structured views for programs

@@ -5,6 +5,7 @@ import { ApiError, BusinessFailure, ValidationFailed } from "../../http/errors.t
 import { StoreBusyError } from "../../store/types.ts";
 import type { Services } from "../../services.ts";
 import { AvailabilityTools } from "./availability.ts";
+import { Lookup } from "./lookup.ts";
 import { ToolInputs, ToolOutputs } from "./model.ts";
 import { OrganizerTools, type ToolAnswer } from "./service.ts";
 
@@ -103,8 +104,10 @@ const TOOLS: Record<ToolName, ToolMeta> = {
  */
 export function createMcpServer(ctx: AppContext, services: Services, origin: string): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS, capabilities: { tools: {} } });
-  const tools = new OrganizerTools(ctx, services, origin);
-  const hours = new AvailabilityTools(ctx, services, origin);
+  // One lookup for both tool sets: they resolve event types and reservations the same way.
+  const lookup = new Lookup(ctx.store, services.reservations);
+  const tools = new OrganizerTools(ctx, services, origin, lookup);
+  const hours = new AvailabilityTools(ctx, services, origin, lookup);
   const runs: { [K in ToolName]: (args: never) => Promise<ToolAnswer<unknown>> } = {
     list_event_types: () => tools.listEventTypes(),
     resolve_booking_link: (args) => tools.resolveBookingLink(args),

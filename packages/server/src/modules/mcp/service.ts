@@ -9,7 +9,7 @@ import type { EventTypeRecord } from "../../store/types.ts";
 import type { Services } from "../../services.ts";
 import { slotWindow } from "../time-slots/service.ts";
 import { sendsWebhooks } from "../webhooks/events.ts";
-import { instantOf, Lookup, zoneOf } from "./lookup.ts";
+import { startInstant, zoneOf, type Lookup } from "./lookup.ts";
 import type { ToolInputs, ToolOutput } from "./model.ts";
 import { detailOf, isoIn, priceText, refOf, reservationLine, reservationOf, slotOf, slotsText, spanText, summaryOf } from "./present.ts";
 
@@ -31,16 +31,13 @@ const WEEK_MS = 7 * 86_400_000;
  * token, that lifts the visitor's reschedule and cancel notice, never opening hours, seats or the past.
  */
 export class OrganizerTools {
-  private readonly lookup: Lookup;
-
   constructor(
     private readonly ctx: AppContext,
     private readonly services: Services,
     /** Public origin of the booking and manage links in answers and webhooks. */
     private readonly origin: string,
-  ) {
-    this.lookup = new Lookup(ctx.store, services.reservations);
-  }
+    private readonly lookup: Lookup,
+  ) {}
 
   async listEventTypes(): Promise<ToolAnswer<ToolOutput<"list_event_types">>> {
     const eventTypes = (await this.ctx.store.eventTypes.list()).map((et) => summaryOf(et, this.origin));
@@ -131,7 +128,7 @@ export class OrganizerTools {
   async rescheduleReservation(args: ToolArgs<"reschedule_reservation">): Promise<ToolAnswer<ToolOutput<"reschedule_reservation">>> {
     const { eventType, reservation: before } = await this.lookup.reservation(args.uuid, args);
     const zone = zoneOf(args.timezone, eventType.settings.timezone);
-    const startMs = instantOf(args.start, zone);
+    const startMs = startInstant(args.start, zone);
     const endMs = startMs + eventType.settings.durationMinutes * 60_000;
     const nowMs = this.ctx.clock.now();
     const status = statusAt(before, nowMs);

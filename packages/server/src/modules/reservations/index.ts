@@ -6,7 +6,7 @@ import { idempotent } from "../../http/idempotency.ts";
 import type { PaymentService } from "../payments/service.ts";
 import { CancelQuery, ConfirmInput, PaymentInput, RescheduleInput, ReservationInput, ReservationParams } from "./model.ts";
 import { resultOf, type ReservationService } from "./service.ts";
-import { manageUrlOf, publicOrigin } from "../booking-pages/links.ts";
+import { manageUrlOf, publicOrigin } from "../../lib/links.ts";
 
 /** The reservation routes of the public API (spec 4.2-4.8). */
 export const reservationRoutes = (ctx: AppContext, reservations: ReservationService, payments: PaymentService) => {

@@ -7,10 +7,10 @@ import { matchesHash } from "../../http/tokens.ts";
 import { StoreBusyError, type EventTypeRecord, type ReservationRecord, type SeatDecision, type SeatHolder, type Store } from "../../store/types.ts";
 import type { PaymentService } from "../payments/service.ts";
 import { webhookEvents } from "../webhooks/events.ts";
-import { manageUrlOf } from "../booking-pages/links.ts";
+import { manageUrlOf } from "../../lib/links.ts";
+import { isUuid } from "../../lib/ids.ts";
 import { checkConfirmInput, checkReservationInput, slotTimes } from "./validate.ts";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Refusal reasons of a seat claim, as the business codes clients see. */
 const REFUSALS = {
@@ -48,7 +48,7 @@ export class ReservationService {
   /** The reservation of this event type, or 404 without telling whether it exists elsewhere. */
   async find(eventType: EventTypeRecord, uuid: string | null): Promise<ReservationRecord> {
     // A path segment that does not even decode (`%ZZ`) arrives as null: as unknown as any other.
-    const r = uuid !== null && UUID.test(uuid) ? await this.store.reservations.byUuid(eventType.id, uuid.toLowerCase()) : null;
+    const r = uuid !== null && isUuid(uuid) ? await this.store.reservations.byUuid(eventType.id, uuid.toLowerCase()) : null;
     if (!r) throw new ApiError("not_found", "No reservation with this uuid exists for this event type.");
     return r;
   }

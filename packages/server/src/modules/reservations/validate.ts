@@ -10,14 +10,17 @@ const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\
 const EMAIL = /^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:]+\.[^\s@"<>()[\]\\,;:]+$/;
 const PHONE = /^\+?[0-9 ().-]{3,32}$/;
 
-/** An ISO 8601 instant with an explicit offset (a local time alone is ambiguous), as epoch ms. */
-export function instantOf(value: string, field: string, errors: Errors): number | null {
+/** An ISO 8601 date-time with an explicit offset as epoch ms; null for anything else (a local time alone is ambiguous). */
+export function offsetInstant(value: string): number | null {
   const parsed = WITH_OFFSET.test(value) ? DateTime.fromISO(value, { setZone: true }) : null;
-  if (!parsed || !parsed.isValid) {
-    addError(errors, field, "Expected an ISO 8601 date-time with an offset, e.g. 2026-12-01T09:00:00+01:00.");
-    return null;
-  }
-  return parsed.toMillis();
+  return parsed?.isValid ? parsed.toMillis() : null;
+}
+
+/** An ISO 8601 instant with an explicit offset, as epoch ms; else an error on `field`. */
+export function instantOf(value: string, field: string, errors: Errors): number | null {
+  const instant = offsetInstant(value);
+  if (instant === null) addError(errors, field, "Expected an ISO 8601 date-time with an offset, e.g. 2026-12-01T09:00:00+01:00.");
+  return instant;
 }
 
 /** Start and end of a requested slot; the end must be one meeting length after the start. */

@@ -36,7 +36,7 @@ export function postgresEventTypes(db: Connections): Store["eventTypes"] {
     list: async () => (await db.run<EventTypeRow>("SELECT * FROM event_types ORDER BY id", [], true)).rows.map((r) => cached(r)!),
     count: async () => (await db.run<{ n: number }>("SELECT count(*) AS n FROM event_types", [], true)).rows[0]!.n,
     update: async (id: number, change: EventTypeChange, nowIso: string) => {
-      const row = await db.transaction(async (c) => {
+      const row = await slugChecked(change.slug ?? null, () => db.transaction(async (c) => {
         const current = (await c.query<EventTypeRow>("SELECT * FROM event_types WHERE id = $1 FOR NO KEY UPDATE", [id])).rows[0];
         if (!current) return undefined;
         const next = { ...toEventType(current), ...change };
@@ -46,10 +46,7 @@ export function postgresEventTypes(db: Connections): Store["eventTypes"] {
           [next.tokenHash, next.overrideTokenHash, next.slug, next.linkToken, next.disabled, JSON.stringify(next.settings), next.webhookSecret, next.webhookDisabledAtMs, nowIso, id],
         );
         return updated.rows[0];
-      }).catch((error) => {
-        if (change.slug && isSlugClash(error)) throw new SlugTakenError(change.slug);
-        throw error;
-      });
+      }));
       return cached(row);
     },
     delete: async (id: number) => {

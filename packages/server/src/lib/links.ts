@@ -1,4 +1,4 @@
-import type { ServerConfig } from "../../config.ts";
+import type { ServerConfig } from "../config.ts";
 
 /**
  * The origin visitors reach the server at, for absolute links: BOOKING_PUBLIC_URL when set, else the
