@@ -28,6 +28,36 @@ const HOLD_CHECK_MS = 5_000;
 const REFRESH_BEFORE_MS = 120_000;
 const ACTIVE_WITHIN_MS = 120_000;
 
+/**
+ * Holds a tab left behind while not yet paying for them, written as the page goes away (session
+ * storage, by API and token) and given back by the element when the tab loads the calendar again.
+ */
+const leftHolds = {
+  key: (base: string, token: string) => `booking-calendar:left-holds:${base}:${token}`,
+  write(base: string, token: string, uuid: string): void {
+    try {
+      const key = this.key(base, token);
+      sessionStorage.setItem(key, JSON.stringify([...this.read(key), uuid]));
+    } catch {
+      // Storage refused (private mode, sandboxed frame): the hold runs out by itself.
+    }
+  },
+  take(base: string, token: string): string[] {
+    try {
+      const key = this.key(base, token);
+      const uuids = this.read(key);
+      sessionStorage.removeItem(key);
+      return uuids;
+    } catch {
+      return [];
+    }
+  },
+  read(key: string): string[] {
+    const stored: unknown = JSON.parse(sessionStorage.getItem(key) ?? "[]");
+    return Array.isArray(stored) ? stored.filter((u): u is string => typeof u === "string") : [];
+  },
+};
+
 let scriptApiBase = "";
 
 /** Sets the API origin used when `api-base` is not given: the script-tag build passes the origin it was served from. */
@@ -106,6 +136,7 @@ export class BookingCalendar extends LitElement {
     problems: { state: true },
     busy: { state: true },
     hold: { state: true },
+    paying: { state: true },
     payment: { state: true },
     done: { state: true },
     askCancel: { state: true },
@@ -135,7 +166,13 @@ export class BookingCalendar extends LitElement {
   declare draft: BookingDraft;
   declare problems: Record<string, string[]>;
   declare busy: boolean;
-  declare hold: { uuid: string; heldUntil: number } | null;
+  /**
+   * The seat held while the visitor pays: made by the attempt with Idempotency-Key `key` for `slot`;
+   * `charging` once a card payment was sent and not clearly refused.
+   */
+  declare hold: { uuid: string; heldUntil: number; key: string; slot: TimeSlot; charging: boolean } | null;
+  /** A card payment is being confirmed right now. */
+  declare paying: boolean;
   declare payment: PaymentSetup | null;
   declare done: DoneState | null;
   declare askCancel: boolean;
@@ -148,6 +185,8 @@ export class BookingCalendar extends LitElement {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private refreshing = false;
   private paymentMount: HTMLElement | null = null;
+  /** The last hold given back, until the server has answered. */
+  private releasing: Promise<void> = Promise.resolve();
   /** Bumped by every start, so answers to an older start are dropped. */
   private generation = 0;
 
@@ -176,6 +215,7 @@ export class BookingCalendar extends LitElement {
     this.problems = {};
     this.busy = false;
     this.hold = null;
+    this.paying = false;
     this.payment = null;
     this.done = null;
     this.askCancel = false;
@@ -186,8 +226,28 @@ export class BookingCalendar extends LitElement {
     this.addEventListener("input", active);
   }
 
+  /**
+   * A visitor who leaves the page gives back a seat they were not yet paying for (unless the page is
+   * kept to come back to). Browsers send this last request only where it needs no CORS preflight, as
+   * on the server's own booking pages; so the tab also writes the hold down, and the element gives
+   * it back when the tab loads it again (a reload).
+   */
+  private readonly onPageHide = (event: PageTransitionEvent) => {
+    if (event.persisted || !this.hold || this.hold.charging || !this.api) return;
+    this.api.release(this.hold.uuid);
+    leftHolds.write(this.api.base, this.token, this.hold.uuid);
+  };
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    window.addEventListener("pagehide", this.onPageHide);
+  }
+
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    window.removeEventListener("pagehide", this.onPageHide);
+    // A page that removes the element (not one that only moves it) gives its hold back.
+    setTimeout(() => { if (!this.isConnected) void this.releaseHold(); }, 0);
     clearInterval(this.holdTimer);
     clearTimeout(this.retryTimer);
   }
@@ -246,11 +306,15 @@ export class BookingCalendar extends LitElement {
   /** (Re)loads the event type: init, then the month that holds the closest bookable day. */
   private async start(): Promise<void> {
     const generation = ++this.generation;
+    // A hold made under another token or API is given back before they change.
+    void this.releaseHold();
     this.api = new BookingApi((this.apiBase || scriptApiBase || location.origin).replace(/\/+$/, ""), this.token);
     this.phase = "loading";
     this.notice = null;
     this.monthSlots = new Map();
     try {
+      const api = this.api;
+      await Promise.all(leftHolds.take(api.base, this.token).map((uuid) => api.cancel(uuid).catch(() => undefined)));
       const init = await this.api.init(this.reservationUuid || undefined);
       if (generation !== this.generation) return;
       this.init = init;
@@ -370,8 +434,10 @@ export class BookingCalendar extends LitElement {
   private backToSlots(message: TextKey | null): void {
     this.phase = "pick";
     this.selectedSlot = null;
-    this.payment = null;
+    // A hold still standing (e.g. the payment could not be opened) is given back; a lost one is gone.
+    void this.releaseHold();
     this.stopHold();
+    this.payment = null;
     this.monthSlots = new Map();
     void this.loadMonth(this.month);
     this.notice = message ? { text: this.t(message), danger: true } : null;
@@ -427,14 +493,28 @@ export class BookingCalendar extends LitElement {
     });
   }
 
-  /** Paid event types: hold the seat, open a payment for it, then show the card form. */
+  /**
+   * Paid event types: hold the seat, open a payment for it, then show the card form. A visitor back
+   * from the payment gives their earlier hold back first, so it cannot stand in their own way; once a
+   * card payment was sent, they return to it instead.
+   */
   private async prepareAndPay(key: string): Promise<void> {
     const config = this.configuration!;
+    const hold = this.hold;
+    if (hold?.charging && this.payment) {
+      // Money may have moved for that time: back to its payment, showing its time.
+      this.selectedSlot = hold.slot;
+      this.phase = "pay";
+      return;
+    }
     const input = this.reservationInput();
     await this.attempt(() => this.prepareAndPay(key), async () => {
+      // A retry of this same attempt keeps its hold and only opens the payment again.
+      if (hold && hold.key === key) return this.openPayment(hold.uuid, `${key}:pay`);
+      await this.releaseHold();
       const held = await this.api!.prepare(input, key);
       const uuid = held.uuid!;
-      this.startHold(uuid, Date.now() + config.holdMinutes * 60_000);
+      this.startHold(uuid, Date.now() + config.holdMinutes * 60_000, key, this.selectedSlot!);
       emit(this, "booking-reservation-held", { uuid, start: input.start, end: input.end, heldUntil: new Date(this.hold!.heldUntil).toISOString() });
       await this.openPayment(uuid, `${key}:pay`);
     });
@@ -520,8 +600,28 @@ export class BookingCalendar extends LitElement {
 
   // ---- holding the seat while paying ----
 
-  private startHold(uuid: string, heldUntil: number): void {
-    this.hold = { uuid, heldUntil };
+  /** A card payment was sent for the hold: from then on it is never given back, unless the card was clearly refused. */
+  private chargingHold(charging: boolean): void {
+    if (this.hold) this.hold = { ...this.hold, charging };
+  }
+
+  /**
+   * Gives the held seat back (not once a card payment was sent); if that fails, the hold runs out by
+   * itself. Answers when the last release has been answered, so a new hold never races it.
+   */
+  private releaseHold(): Promise<void> {
+    const hold = this.hold;
+    if (hold && !hold.charging) {
+      this.stopHold();
+      this.payment = null;
+      const api = this.api!;
+      this.releasing = this.releasing.then(() => api.cancel(hold.uuid)).catch(() => undefined);
+    }
+    return this.releasing;
+  }
+
+  private startHold(uuid: string, heldUntil: number, key: string, slot: TimeSlot): void {
+    this.hold = { uuid, heldUntil, key, slot, charging: false };
     clearInterval(this.holdTimer);
     this.holdTimer = setInterval(() => void this.checkHold(), HOLD_CHECK_MS);
   }
@@ -544,7 +644,7 @@ export class BookingCalendar extends LitElement {
     this.refreshing = true;
     try {
       await this.api!.refresh(hold.uuid);
-      if (this.hold?.uuid === hold.uuid) this.hold = { uuid: hold.uuid, heldUntil: Date.now() + this.configuration!.holdMinutes * 60_000 };
+      if (this.hold?.uuid === hold.uuid) this.hold = { ...this.hold, heldUntil: Date.now() + this.configuration!.holdMinutes * 60_000 };
     } catch (error) {
       if (error instanceof ApiFailure && error.code === "reservation_finished") this.backToSlots("holdLost");
       // Other failures (offline for a moment) are retried at the next check.
@@ -685,14 +785,14 @@ export class BookingCalendar extends LitElement {
     </div>`;
   }
 
-  private renderBack(onBack: () => void) {
-    return html`<button type="button" class="link" @click=${onBack}>← ${this.t("back")}</button>`;
+  private renderBack(onBack: () => void, disabled = false) {
+    return html`<button type="button" class="link" ?disabled=${disabled} @click=${onBack}>← ${this.t("back")}</button>`;
   }
 
   private renderDetails() {
     const config = this.configuration!;
     return html`
-      ${this.renderBack(() => { this.phase = "pick"; this.notice = null; })}
+      ${this.renderBack(() => { this.phase = "pick"; this.notice = null; void this.releaseHold(); })}
       <h3 tabindex="-1">${this.t("yourDetails")}</h3>
       ${this.renderChosen()}
       <bc-booking-form exportparts="form, input, field, locations, guests, submit"
@@ -704,13 +804,16 @@ export class BookingCalendar extends LitElement {
 
   private renderPay() {
     return html`
-      ${this.renderBack(() => { this.phase = "details"; this.notice = null; })}
+      ${this.renderBack(() => { this.phase = "details"; this.notice = null; }, this.paying)}
       <h3 tabindex="-1">${this.t("payment")}</h3>
       ${this.renderChosen()}
       ${this.hold ? html`<bc-hold-timer exportparts="hold-timer" .heldUntil=${this.hold.heldUntil}></bc-hold-timer>` : nothing}
       <bc-payment-step exportparts="payment-element, pay, test-badge" .setup=${this.payment} .mountPoint=${this.paymentMount}
-        @bc-paid=${() => void this.confirmPaid()}
-        @bc-payment-error=${(e: CustomEvent<{ message: string; fatal: boolean }>) => {
+        @bc-paying=${() => { this.paying = true; this.chargingHold(true); }}
+        @bc-paid=${() => { this.paying = false; void this.confirmPaid(); }}
+        @bc-payment-error=${(e: CustomEvent<{ message: string; fatal: boolean; refused: boolean }>) => {
+          this.paying = false;
+          if (e.detail.refused) this.chargingHold(false);
           this.notice = { text: this.t("paymentFailed", { message: e.detail.message }), danger: true };
           emit(this, "booking-error", { code: "payment_failed", message: e.detail.message, status: null });
         }}><slot name="payment-element"></slot></bc-payment-step>`;

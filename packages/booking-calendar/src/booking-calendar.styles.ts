@@ -93,5 +93,5 @@ export const calendarStyles = css`
   .summary { background: var(--bc-surface); border-radius: var(--bc-radius); padding: 0.75rem 1rem; margin-bottom: 1rem; }
   .summary p { margin: 0.2rem 0; }
   .actions { display: flex; flex-wrap: wrap; gap: 0.5rem; margin-top: 1rem; }
-  .test-badge { display: inline-block; font-size: 0.8rem; font-weight: 600; padding: 0.15rem 0.5rem; border-radius: 999px; background: #fef3c7; color: #713f12; }
+  .actions + h3 { margin-top: 1.5rem; }
 `;

@@ -4,8 +4,16 @@ import type { Stripe, StripeElements } from "@stripe/stripe-js";
 import { environmentContext } from "./context.ts";
 import { controlStyles } from "./booking-calendar.styles.ts";
 
-/** Internal: the card was charged (`bc-paid`) or the visitor needs to hear why not (`bc-payment-error`). */
-export type PaymentStepEvents = { "bc-paid": { paymentIntentId: string }; "bc-payment-error": { message: string; fatal: boolean } };
+/**
+ * Internal: a card payment is being confirmed (`bc-paying`), the card was charged (`bc-paid`), or the
+ * visitor needs to hear why not (`bc-payment-error`; `refused` when no money can have moved: the
+ * form was incomplete or the card was declined).
+ */
+export type PaymentStepEvents = {
+  "bc-paying": Record<string, never>;
+  "bc-paid": { paymentIntentId: string };
+  "bc-payment-error": { message: string; fatal: boolean; refused: boolean };
+};
 
 /** Where the Payment Element goes, and what it charges. */
 export interface PaymentSetup {
@@ -26,6 +34,8 @@ export interface PaymentSetup {
  */
 export class PaymentStep extends LitElement {
   static override styles = [controlStyles, css`
+    /* Shown only with a test key; its colours stay the same in dark mode, as a warning label. */
+    .test-badge { display: inline-block; font-size: 0.8rem; font-weight: 600; padding: 0.15rem 0.5rem; border-radius: 999px; background: #fef3c7; color: #713f12; }
     :host { display: block; }
     .card { min-height: 6rem; margin: 0.75rem 0; }
     .actions { display: flex; gap: 0.5rem; flex-wrap: wrap; }
@@ -90,12 +100,12 @@ export class PaymentStep extends LitElement {
       element.mount(mountPoint);
     } catch (error) {
       this.mountedFor = "";
-      this.fail(error instanceof Error ? error.message : String(error), true);
+      this.fail(error instanceof Error ? error.message : String(error), true, true);
     }
   }
 
-  private fail(message: string, fatal: boolean): void {
-    this.dispatchEvent(new CustomEvent("bc-payment-error", { detail: { message, fatal } }));
+  private fail(message: string, fatal: boolean, refused: boolean): void {
+    this.dispatchEvent(new CustomEvent("bc-payment-error", { detail: { message, fatal, refused } }));
   }
 
   private async pay(): Promise<void> {
@@ -104,14 +114,16 @@ export class PaymentStep extends LitElement {
     try {
       const submitted = await this.elements.submit();
       if (submitted.error) {
-        this.fail(submitted.error.message ?? "", false);
+        this.fail(submitted.error.message ?? "", false, true);
         return;
       }
+      this.dispatchEvent(new CustomEvent("bc-paying", { detail: {} }));
       const result = await this.stripe.confirmPayment({ elements: this.elements, redirect: "if_required", confirmParams: { return_url: location.href } });
-      if (result.error) this.fail(result.error.message ?? result.error.code ?? "", false);
+      // A declined card or an incomplete form moved no money; any other error might have.
+      if (result.error) this.fail(result.error.message ?? result.error.code ?? "", false, result.error.type === "card_error" || result.error.type === "validation_error");
       else this.dispatchEvent(new CustomEvent("bc-paid", { detail: { paymentIntentId: result.paymentIntent.id } }));
     } catch (error) {
-      this.fail(error instanceof Error ? error.message : String(error), false);
+      this.fail(error instanceof Error ? error.message : String(error), false, false);
     } finally {
       this.paying = false;
     }

@@ -48,11 +48,13 @@ export class SlotList extends LitElement {
       ${this.slots.map((slot) => {
         const seats = slot.seats > 1 ? (slot.available_seats === 1 ? texts("oneSeatLeft") : texts("seatsLeft", { count: slot.available_seats })) : "";
         const time = dates.time(slot.startIso8601, timezone);
+        // The name is the button's own text (start, then the end and seats for screen readers), so
+        // what a voice-control user reads on screen is part of what they can say.
         return html`<li><button type="button" part="slot" data-start=${slot.startIso8601}
           aria-pressed=${slot.startIso8601 === this.selected ? "true" : "false"}
-          aria-label=${[`${time}–${dates.time(slot.endIso8601, timezone)}`, seats].filter(Boolean).join(", ")}
           @click=${() => this.dispatchEvent(new CustomEvent("bc-slot-pick", { detail: { slot } }))}>
-          <span>${time}</span>${seats ? html`<span class="seats">${seats}</span>` : nothing}
+          <span>${time}<span class="visually-hidden">–${dates.time(slot.endIso8601, timezone)}</span></span>${seats
+            ? html`<span class="seats"><span class="visually-hidden">, </span>${seats}</span>` : nothing}
         </button></li>`;
       })}
     </ul>`;

@@ -55,7 +55,7 @@ export const DEFAULT_TEXTS = {
   continueToPayment: "Continue to payment",
   pay: "Pay {amount}",
   payment: "Payment",
-  testPayment: "Test payment: no money moves. Any card details work.",
+  testPayment: "Test mode: no money moves.",
   paymentFailed: "The payment did not go through: {message}",
   paymentRequired: "The payment has not arrived yet. Please complete it.",
   holdRemaining: "This time is held for you for {time}.",

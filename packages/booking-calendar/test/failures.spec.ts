@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { test, expect, chooseFirstTime, createEventType, mountCalendar, recordApiCalls, routeStripeJs } from "./fixtures.ts";
+import { test, expect, chooseFirstTime, continueToPayment, createEventType, mountCalendar, recordApiCalls, routeStripeJs } from "./fixtures.ts";
 
 /** A response shaped exactly as the server's error body (spec part 7). */
 function errorBody(status: number, code: string, message: string) {
@@ -83,9 +83,7 @@ test.describe("failures and recovery", () => {
     await page.clock.install();
     const calls = recordApiCalls(page);
     await mountCalendar(page, { token });
-    await chooseFirstTime(page);
-    await page.getByLabel("Email").fill("hold@example.com");
-    await page.getByRole("button", { name: "Continue to payment" }).click();
+    await continueToPayment(page, "hold@example.com");
     await expect(page.getByRole("timer")).toContainText(/(9|10):\d{2}/);
     await page.clock.fastForward("08:30");
     await page.getByLabel("Card number").press("End");

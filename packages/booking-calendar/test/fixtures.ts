@@ -1,6 +1,6 @@
 import { expect, test as base, type APIRequestContext, type Page } from "@playwright/test";
 
-export const ADMIN_KEY = "component-test-admin-key";
+export const ADMIN_KEY = "browser-test-admin-key";
 
 /** The customer's site: another origin than the API, as where the element is embedded. */
 export const SITE = `http://127.0.0.1:${process.env.BC_SITE_PORT}`;
@@ -8,7 +8,10 @@ export const SITE = `http://127.0.0.1:${process.env.BC_SITE_PORT}`;
 const everyDay = (start: string, end: string) =>
   Object.fromEntries(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((d) => [d, [{ start, end }]]));
 
-/** An event type open all day, every day, so there is always a free time whatever the date. */
+/**
+ * An event type open all day, every day, so there is always a free time whatever the date. An hour's
+ * notice keeps the first free time far enough ahead that it cannot start while a test books it.
+ */
 export function eventTypeBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     title: "Test call",
@@ -16,7 +19,7 @@ export function eventTypeBody(overrides: Record<string, unknown> = {}): Record<s
     timezone: "Europe/Prague",
     durationMinutes: 30,
     slotIntervalMinutes: 30,
-    minNoticeMinutes: 0,
+    minNoticeMinutes: 60,
     horizonDays: 90,
     rescheduleNoticeMinutes: 0,
     cancelNoticeMinutes: 0,
@@ -26,18 +29,19 @@ export function eventTypeBody(overrides: Record<string, unknown> = {}): Record<s
   };
 }
 
-/** Creates an event type through the admin API; returns its id and public token. */
-export async function createEventType(request: APIRequestContext, overrides: Record<string, unknown> = {}): Promise<{ id: number; token: string }> {
+/** Creates an event type through the admin API; returns its id, public token and webhook signing secret. */
+export async function createEventType(request: APIRequestContext, overrides: Record<string, unknown> = {}): Promise<{ id: number; token: string; webhookSecret: string }> {
   const response = await request.post("/admin/event-types", { headers: { Authorization: `Bearer ${ADMIN_KEY}` }, data: eventTypeBody(overrides) });
   expect(response.status(), await response.text()).toBe(200);
   const body = await response.json();
-  return { id: body.data.id, token: body.data.token };
+  return { id: body.data.id, token: body.data.token, webhookSecret: body.data.webhookSecret };
 }
 
-/** The event type's reservations as the organizer sees them. */
-export async function reservationsOf(request: APIRequestContext, id: number): Promise<Array<Record<string, unknown>>> {
+/** The event type's reservations as the organizer sees them: by default from two days ago to 95 days ahead. */
+export async function reservationsOf(request: APIRequestContext, id: number, range?: { from: string; until: string }): Promise<Array<Record<string, unknown>>> {
   const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-  const response = await request.get(`/admin/event-types/${id}/reservations?from=${day(-2)}&until=${day(95)}`, { headers: { Authorization: `Bearer ${ADMIN_KEY}` } });
+  const { from, until } = range ?? { from: day(-2), until: day(95) };
+  const response = await request.get(`/admin/event-types/${id}/reservations?from=${from}&until=${until}`, { headers: { Authorization: `Bearer ${ADMIN_KEY}` } });
   expect(response.status()).toBe(200);
   return (await response.json()).data;
 }
@@ -72,14 +76,31 @@ export async function recordEvents(page: Page): Promise<() => Promise<Array<{ ty
   return () => page.evaluate(() => (window as unknown as { bookingEvents: Array<{ type: string; detail: unknown }> }).bookingEvents);
 }
 
-/** The first free slot of the event type from today on, straight from the API. */
-export async function firstFreeSlot(request: APIRequestContext, token: string): Promise<{ start: string; end: string; startIso8601: string }> {
+/**
+ * How far ahead the tests book: past the hour's notice with half an hour to spare, so a chosen time
+ * cannot slide into the notice (and stop being offered) while a test runs.
+ */
+const LEAD_MS = 90 * 60_000;
+
+/** The free slots of the event type from yesterday to 30 days ahead, straight from the API. */
+export async function freeSlots(request: APIRequestContext, token: string): Promise<Array<{ start: string; end: string; startIso8601: string }>> {
   const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-  const response = await request.get(`/time-slots?from=${day(0)}&until=${day(30)}`, { headers: { Authorization: `Bearer ${token}` } });
+  const response = await request.get(`/time-slots?from=${day(-1)}&until=${day(30)}`, { headers: { Authorization: `Bearer ${token}` } });
   expect(response.status()).toBe(200);
-  const slots = (await response.json()).data;
-  expect(slots.length).toBeGreaterThan(0);
-  return slots[0];
+  return (await response.json()).data;
+}
+
+/** The first free slot at least 90 minutes ahead, straight from the API. */
+export async function firstFreeSlot(request: APIRequestContext, token: string): Promise<{ start: string; end: string; startIso8601: string }> {
+  const soonest = Date.now() + LEAD_MS;
+  const slot = (await freeSlots(request, token)).find((s) => Date.parse(s.startIso8601) >= soonest);
+  expect(slot, "a free slot 90 minutes ahead").toBeDefined();
+  return slot!;
+}
+
+/** Whether the API offers the slot starting at `startIso8601` as free. */
+export async function isOffered(request: APIRequestContext, token: string, startIso8601: string): Promise<boolean> {
+  return (await freeSlots(request, token)).some((s) => s.startIso8601 === startIso8601);
 }
 
 /** Books a slot through the API, as another visitor would. */
@@ -102,22 +123,61 @@ export async function routeStripeJs(page: Page): Promise<{ loads: number }> {
   return counter;
 }
 
-/** Picks the first free day and its first time, which opens the details form; returns the time's start. */
+/**
+ * Picks the first free time at least 90 minutes ahead (on the first free days, as a visitor would
+ * scan them), which opens the details form; returns the time's start.
+ */
 export async function chooseFirstTime(page: Page): Promise<string> {
-  await page.locator('button[part~="day-free"]').first().click();
-  const slot = page.locator('button[part="slot"]').first();
-  const start = (await slot.getAttribute("data-start"))!;
-  await slot.click();
+  const soonest = Date.now() + LEAD_MS;
+  const days = page.locator('button[part~="day-free"]');
+  await expect(days.first()).toBeVisible();
+  for (let day = 0; day < 3; day++) {
+    await days.nth(day).click();
+    await expect(days.nth(day)).toHaveAttribute("aria-pressed", "true");
+    const slots = page.locator('button[part="slot"]');
+    await expect(slots.first()).toBeVisible();
+    const start = (await slots.evaluateAll((buttons) => buttons.map((b) => b.getAttribute("data-start")!))).find((s) => Date.parse(s) >= soonest);
+    if (start) {
+      await page.locator(`button[part="slot"][data-start="${start}"]`).click();
+      return start;
+    }
+  }
+  throw new Error("no free time 90 minutes ahead on the first three free days");
+}
+
+/** Opens the day of `startIso8601` (in a UTC page) and picks that time. */
+export async function chooseTime(page: Page, startIso8601: string): Promise<void> {
+  await page.locator(`button[data-date="${startIso8601.slice(0, 10)}"]`).click();
+  await page.locator(`button[part="slot"][data-start="${startIso8601}"]`).click();
+}
+
+/** An event type that costs €50.00, paid through Stripe (the server's stand-in in tests). */
+export const PAID = { payment: { amount: 5000, currency: "eur", providerAccountId: "acct_1BrowserTests" }, holdMinutes: 10 };
+
+/** From the open calendar of a paid event type: the first free time, an email, on to the payment step. */
+export async function continueToPayment(page: Page, email: string): Promise<string> {
+  const start = await chooseFirstTime(page);
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Continue to payment" }).click();
   return start;
 }
 
-/** Picks the first day with free times and returns its date. */
-export async function pickFirstFreeDay(page: Page): Promise<string> {
-  const day = page.locator('button[part~="day-free"][aria-disabled="false"]').first();
+/** Types a card number into the (stand-in) Payment Element and pays €50.00. */
+export async function payWithCard(page: Page, card: string): Promise<void> {
+  await page.getByLabel("Card number").fill(card);
+  await page.getByRole("button", { name: "Pay €50.00" }).click();
+}
+
+/** Opens the day of `start` (an ISO instant; the tests' zone is UTC) and checks that this time is no longer offered. */
+export async function expectTimeNotOffered(page: Page, start: string): Promise<void> {
+  const day = page.locator(`button[data-date="${start.slice(0, 10)}"]`);
   await expect(day).toBeVisible();
-  const date = (await day.getAttribute("data-date"))!;
+  // A day with no free time left cannot be opened, which says the same.
+  if (!(await day.getAttribute("part"))!.split(" ").includes("day-free")) return;
   await day.click();
-  return date;
+  await expect(day).toHaveAttribute("aria-pressed", "true");
+  await expect(page.locator('button[part="slot"]').first().or(page.getByText("No free times on this day."))).toBeVisible();
+  await expect(page.locator(`button[part="slot"][data-start="${start}"]`)).toHaveCount(0);
 }
 
 export const test = base;

@@ -1,8 +1,7 @@
 import {
-  test, expect, bookThroughApi, chooseFirstTime, createEventType, firstFreeSlot, mountCalendar, recordApiCalls, recordEvents, reservationsOf, routeStripeJs,
+  test, expect, bookThroughApi, chooseFirstTime, chooseTime, continueToPayment, createEventType, expectTimeNotOffered, firstFreeSlot, mountCalendar, recordApiCalls, recordEvents, reservationsOf, routeStripeJs,
+  PAID, payWithCard,
 } from "./fixtures.ts";
-
-const PAID = { payment: { amount: 5000, currency: "eur", providerAccountId: "acct_1ComponentTests" }, holdMinutes: 10 };
 
 test.describe("booking flows", () => {
   test("free: init, slots, one POST /reservations, a success screen with a calendar file, and the events in order", async ({ page, request }) => {
@@ -41,11 +40,10 @@ test.describe("booking flows", () => {
     await page.getByRole("button", { name: "Continue to payment" }).click();
     await expect(page.getByRole("heading", { name: "Payment" })).toBeVisible();
     await expect(page.getByRole("timer")).toContainText(/held for you for (9|10):\d{2}/);
-    await expect(page.getByText("Test payment: no money moves.")).toBeVisible();
+    await expect(page.getByText("Test mode: no money moves.")).toBeVisible();
     expect(stripeJs.loads).toBe(1);
     expect((await reservationsOf(request, id))[0]).toMatchObject({ status: "held" });
-    await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-    await page.getByRole("button", { name: "Pay €50.00" }).click();
+    await payWithCard(page, "4242 4242 4242 4242");
     await expect(page.getByRole("heading", { name: "You are booked" })).toBeVisible();
     expect(calls.filter((c) => !c.startsWith("GET /timezones"))).toEqual([
       "POST /event-types/init", "GET /time-slots", "POST /reservations/prepare", `POST /reservations/${(await reservationsOf(request, id))[0]!.uuid}/payments`,
@@ -61,16 +59,12 @@ test.describe("booking flows", () => {
     const { id, token } = await createEventType(request, PAID);
     await routeStripeJs(page);
     await mountCalendar(page, { token });
-    await chooseFirstTime(page);
-    await page.getByLabel("Email").fill("decline@example.com");
-    await page.getByRole("button", { name: "Continue to payment" }).click();
-    await page.getByLabel("Card number").fill("4000 0000 0000 0002");
-    await page.getByRole("button", { name: "Pay €50.00" }).click();
+    await continueToPayment(page, "decline@example.com");
+    await payWithCard(page, "4000 0000 0000 0002");
     await expect(page.getByRole("alert")).toContainText("The payment did not go through: Your card was declined.");
     await expect(page.getByRole("heading", { name: "Payment" })).toBeVisible();
     expect((await reservationsOf(request, id))[0]).toMatchObject({ status: "held" });
-    await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-    await page.getByRole("button", { name: "Pay €50.00" }).click();
+    await payWithCard(page, "4242 4242 4242 4242");
     await expect(page.getByRole("heading", { name: "You are booked" })).toBeVisible();
   });
 
@@ -78,15 +72,12 @@ test.describe("booking flows", () => {
     const { token } = await createEventType(request);
     const slot = await firstFreeSlot(request, token);
     await mountCalendar(page, { token });
-    const start = await chooseFirstTime(page);
-    expect(start).toBe(slot.startIso8601);
+    await chooseTime(page, slot.startIso8601);
     await page.getByLabel("Email").fill("late@example.com");
     await bookThroughApi(request, token, slot);
     await page.getByRole("button", { name: "Book" }).click();
     await expect(page.getByRole("alert")).toContainText("That time was just taken.");
-    await page.locator('button[part~="day-free"]').first().click();
-    await expect(page.locator('button[part="slot"]').first()).toBeVisible();
-    await expect(page.locator(`button[part="slot"][data-start="${slot.startIso8601}"]`)).toHaveCount(0);
+    await expectTimeNotOffered(page, slot.startIso8601);
   });
 
   test("reschedule: shows the booking, moves it with PUT to a new time", async ({ page, request }) => {

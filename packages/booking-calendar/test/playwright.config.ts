@@ -1,8 +1,6 @@
 import { defineConfig } from "@playwright/test";
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { freePorts, launchOptions, runDatabase } from "./browser.ts";
 
 /**
  * Component tests: the built script-tag file in Chromium against the real server (`npm start`'s
@@ -11,18 +9,16 @@ import { join, resolve } from "node:path";
  */
 const repo = resolve(import.meta.dirname, "../../..");
 // Set once in the runner's environment, which the workers inherit, so all agree on port and file.
-process.env.BC_TEST_PORT ??= execFileSync(process.execPath, ["-e",
-  "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"]).toString().trim();
-process.env.BC_SITE_PORT ??= execFileSync(process.execPath, ["-e",
-  "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"]).toString().trim();
-process.env.BC_TEST_DB ??= join(tmpdir(), `booking-calendar-test-${Date.now()}-${process.pid}.sqlite`);
-const port = process.env.BC_TEST_PORT;
-const chromium = process.env.CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
+if (!process.env.BC_TEST_PORT || !process.env.BC_SITE_PORT) [process.env.BC_TEST_PORT, process.env.BC_SITE_PORT] = freePorts(2);
+const database = runDatabase("booking-calendar-test");
+const port = process.env.BC_TEST_PORT!;
+const sitePort = process.env.BC_SITE_PORT!;
 
 export default defineConfig({
   testDir: ".",
   testMatch: "*.spec.ts",
   fullyParallel: true,
+  globalTeardown: "./teardown.ts",
   workers: 2,
   forbidOnly: !!process.env.CI,
   reporter: [["list"]],
@@ -30,10 +26,9 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   use: {
     baseURL: `http://127.0.0.1:${port}`,
-    launchOptions: {
-      ...(chromium ? { executablePath: chromium } : {}),
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    },
+    // The visitor's zone, so a slot's UTC date is also its day in the month grid.
+    timezoneId: "UTC",
+    launchOptions,
   },
   webServer: [{
     command: `${join(repo, "node_modules/.bin/bun")} packages/server/src/main.ts`,
@@ -44,17 +39,17 @@ export default defineConfig({
     stderr: "pipe",
     env: {
       PORT: port,
-      BOOKING_DB: process.env.BC_TEST_DB,
-      BOOKING_ADMIN_KEY: "component-test-admin-key",
+      BOOKING_DB: database,
+      BOOKING_ADMIN_KEY: "browser-test-admin-key",
       // Tests share one client address; the limit itself is tested through recorded 429 answers.
       RATE_LIMIT_PER_MINUTE: "100000",
     },
   }, {
     command: `${join(repo, "node_modules/.bin/bun")} packages/booking-calendar/test/site-server.ts`,
     cwd: repo,
-    url: `http://127.0.0.1:${process.env.BC_SITE_PORT}/health`,
+    url: `http://127.0.0.1:${sitePort}/health`,
     reuseExistingServer: false,
     stdout: "ignore",
-    env: { BC_SITE_PORT: process.env.BC_SITE_PORT, BC_API_ORIGIN: `http://127.0.0.1:${port}` },
+    env: { BC_SITE_PORT: sitePort, BC_API_ORIGIN: `http://127.0.0.1:${port}` },
   }],
 });

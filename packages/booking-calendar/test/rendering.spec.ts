@@ -65,7 +65,7 @@ test.describe("rendering from the configuration", () => {
     expect(monthTitle).toMatch(/Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember/);
     await page.locator('button[part~="day-free"]').first().click();
     // 24-hour times as German writes them.
-    await expect(page.locator('button[part="slot"]').first()).toHaveText(/^\s*\d{1,2}:\d{2}\s*$/);
+    await expect(page.locator('button[part="slot"]').first()).toHaveText(/^\s*\d{1,2}:\d{2}–\d{1,2}:\d{2}\s*$/);
   });
 
   test("the locale attribute wins over the preset", async ({ page, request }) => {

@@ -1,4 +1,4 @@
-export {};
+import { escapeHtml } from "../../server/src/lib/html.ts";
 
 /**
  * A customer's web site for the component tests: another origin than the API (another port), both
@@ -7,7 +7,6 @@ export {};
  * `&standin=1` loads the server's Stripe.js stand-in first.
  */
 const api = process.env.BC_API_ORIGIN!;
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 const server = Bun.serve({
   port: Number(process.env.BC_SITE_PORT),
@@ -20,7 +19,7 @@ const server = Bun.serve({
     const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Customer site</title>
 ${url.searchParams.get("standin") ? `<script src="${api}/embed/stripe-standin.js"></script>` : ""}
 <script src="${api}/embed/booking-calendar.js"></script></head>
-<body><main><h1>Book with us</h1><booking-calendar${Object.entries(attrs).map(([k, v]) => ` ${escape(k)}="${escape(v)}"`).join("")}></booking-calendar></main></body></html>`;
+<body><main><h1>Book with us</h1><booking-calendar${Object.entries(attrs).map(([k, v]) => ` ${escapeHtml(k)}="${escapeHtml(v)}"`).join("")}></booking-calendar></main></body></html>`;
     return new Response(html, { headers: { "content-type": "text/html;charset=utf-8" } });
   },
 });

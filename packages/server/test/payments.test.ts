@@ -449,6 +449,25 @@ describe("confirming a paid reservation", () => {
     await closeAll(w.store);
   });
 
+  it("refuses to let go of a hold whose payment went through, so the visitor's money and booking stay together; an unpaid one may go", async () => {
+    const w = await world();
+    const paid = await held(w);
+    const intentId = await paying(w, paid);
+    await standin.succeed(intentId);
+    const payload = eventPayload("payment_intent.succeeded", intentId);
+    expect((await w.webhook(payload, await sign(payload))).status).toBe(200);
+    expectError(await w.cancel(paid), 403, "forbidden");
+    expect(await w.stored(paid)).toMatchObject({ status: "held", cancelledAtMs: null, payment: { status: "succeeded" } });
+    expect((await w.confirm(paid)).body.success).toBe(true);
+
+    const unpaid = await held(w, input(TUE_1000));
+    await paying(w, unpaid);
+    const letGo = await w.cancel(unpaid);
+    expect(letGo.status).toBe(200);
+    expect((await w.stored(unpaid)).status).toBe("cancelled");
+    await closeAll(w.store);
+  });
+
   it("confirms with a meeting link once Stripe's signed webhook reported the payment to the listening server", async () => {
     const w = await world();
     const server = listening(w);

@@ -24,7 +24,21 @@
     return out;
   }
 
-  function field(container, id, label, attrs) {
+  // The Payment Element's looks from elements({ appearance }): its "night" theme (Stripe's dark
+  // preset) or the light default, with the borderRadius and colorPrimary variables.
+  function looksOf(appearance) {
+    var night = !!appearance && appearance.theme === "night";
+    var variables = (appearance && appearance.variables) || {};
+    return {
+      background: night ? "#30313d" : "#ffffff",
+      text: night ? "#ffffff" : "#0f172a",
+      border: night ? "#424353" : "#94a3b8",
+      radius: variables.borderRadius || "6px",
+      primary: variables.colorPrimary || "#0570de",
+    };
+  }
+
+  function field(container, id, label, attrs, looks) {
     var wrap = document.createElement("div");
     wrap.style.cssText = "display:grid;gap:4px;margin-bottom:10px";
     var l = document.createElement("label");
@@ -34,7 +48,8 @@
     var input = document.createElement("input");
     input.id = id;
     Object.keys(attrs).forEach(function (k) { input.setAttribute(k, attrs[k]); });
-    input.style.cssText = "font:inherit;padding:8px;border:1px solid #94a3b8;border-radius:6px;background:#fff;color:#0f172a";
+    input.style.cssText = "font:inherit;padding:8px;border:1px solid " + looks.border + ";border-radius:" + looks.radius +
+      ";background:" + looks.background + ";color:" + looks.text + ";outline-color:" + looks.primary;
     wrap.appendChild(l);
     wrap.appendChild(input);
     container.appendChild(wrap);
@@ -43,7 +58,8 @@
 
   var counter = 0;
 
-  function PaymentElement() {
+  function PaymentElement(appearance) {
+    this.looks = looksOf(appearance);
     this.handlers = {};
     this.inputs = null;
     this.root = null;
@@ -67,9 +83,9 @@
     note.style.cssText = "margin:0 0 10px;font-size:0.85rem";
     root.appendChild(note);
     this.inputs = {
-      number: field(root, "standin-card-number-" + n, "Card number", { inputmode: "numeric", autocomplete: "cc-number", value: "4242 4242 4242 4242" }),
-      expiry: field(root, "standin-card-expiry-" + n, "Expiration (MM / YY)", { autocomplete: "cc-exp", value: "12 / 34" }),
-      cvc: field(root, "standin-card-cvc-" + n, "Security code (CVC)", { inputmode: "numeric", autocomplete: "cc-csc", value: "123" }),
+      number: field(root, "standin-card-number-" + n, "Card number", { inputmode: "numeric", autocomplete: "cc-number", value: "4242 4242 4242 4242" }, this.looks),
+      expiry: field(root, "standin-card-expiry-" + n, "Expiration (MM / YY)", { autocomplete: "cc-exp", value: "12 / 34" }, this.looks),
+      cvc: field(root, "standin-card-cvc-" + n, "Security code (CVC)", { inputmode: "numeric", autocomplete: "cc-csc", value: "123" }, this.looks),
     };
     host.appendChild(root);
     this.root = root;
@@ -90,11 +106,12 @@
   function Elements(stripe, options) {
     this.stripe = stripe;
     this.clientSecret = options && options.clientSecret;
+    this.appearance = options && options.appearance;
     this.element = null;
   }
   Elements.prototype.create = function (type) {
     if (type !== "payment") throw new Error("Stripe stand-in: only the Payment Element is implemented");
-    this.element = new PaymentElement();
+    this.element = new PaymentElement(this.appearance);
     return this.element;
   };
   Elements.prototype.getElement = function () { return this.element; };

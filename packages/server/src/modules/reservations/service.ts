@@ -188,7 +188,8 @@ export class ReservationService {
    * `DELETE /reservations/{uuid}`: cancels, freeing the seat at once. Cancelling a cancelled
    * reservation succeeds again (a retried DELETE changes nothing); a meeting that has ended cannot
    * be cancelled; a confirmed one only until `cancelNoticeMinutes` before its start, unless the
-   * organizer's override token is given (or the organizer acts). Holds can always be let go.
+   * organizer's override token is given (or the organizer acts). Holds can be let go, except by the
+   * visitor once their payment is recorded as succeeded.
    */
   async cancel(eventType: EventTypeRecord, uuid: string | null, overrideToken: string | undefined, options: ChangeOptions): Promise<string> {
     const override = this.checkOverride(eventType, overrideToken) || options.organizer === true;
@@ -197,6 +198,11 @@ export class ReservationService {
       const nowMs = this.now();
       const status = statusAt(r, nowMs);
       if (status === "cancelled") return "The reservation was already cancelled.";
+      // A hold whose payment went through is the visitor's booking waiting for its confirm: letting it
+      // go would keep the money and drop the booking. The organizer may still cancel it.
+      if (status !== "confirmed" && r.payment?.status === "succeeded" && !options.organizer) {
+        throw new ApiError("forbidden", "This hold is paid: confirm it instead of cancelling it.");
+      }
       if (status === "confirmed") {
         if (r.endMs <= nowMs) throw failure("reservation_finished", "The meeting has already taken place.");
         if (!override && !withinPublicNotice(r.startMs, eventType.settings.cancelNoticeMinutes, nowMs)) {

@@ -1,0 +1,60 @@
+import { defineConfig } from "@playwright/test";
+import { join, resolve } from "node:path";
+import { freePorts, launchOptions, runDatabase } from "../packages/booking-calendar/test/browser.ts";
+
+/**
+ * End-to-end tests: the visitor flows and the three ways to embed, in Chromium against the real
+ * server started as `npm start` starts it (`packages/server/src/main.ts`, after `npm run build`), on a
+ * fresh SQLite file and a free port, and a customer site on a second loopback origin. Debian's
+ * Chromium is used where it is installed (`CHROMIUM_PATH` overrides); elsewhere Playwright's own.
+ */
+const repo = resolve(import.meta.dirname, "..");
+// Set once in the runner's environment, which the workers inherit, so all agree on ports and file.
+if (!process.env.E2E_API_PORT || !process.env.E2E_SITE_PORT) [process.env.E2E_API_PORT, process.env.E2E_SITE_PORT] = freePorts(2);
+const apiPort = process.env.E2E_API_PORT!;
+const sitePort = process.env.E2E_SITE_PORT!;
+const database = runDatabase("booking-e2e");
+const api = `http://127.0.0.1:${apiPort}`;
+const bun = join(repo, "node_modules/.bin/bun");
+
+export default defineConfig({
+  testDir: "tests",
+  fullyParallel: true,
+  globalTeardown: "../packages/booking-calendar/test/teardown.ts",
+  workers: 2,
+  forbidOnly: !!process.env.CI,
+  reporter: [["list"]],
+  timeout: 45_000,
+  expect: { timeout: 10_000 },
+  outputDir: "artifacts/test-results",
+  use: {
+    baseURL: api,
+    // The visitor's zone, so a slot's UTC date is also its day in the month grid (tests that need
+    // another zone make their own context).
+    timezoneId: "UTC",
+    trace: "retain-on-failure",
+    launchOptions,
+  },
+  webServer: [{
+    command: `${bun} packages/server/src/main.ts`,
+    cwd: repo,
+    url: `${api}/health`,
+    reuseExistingServer: false,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      PORT: apiPort,
+      BOOKING_DB: database,
+      BOOKING_ADMIN_KEY: "browser-test-admin-key",
+      // Every test visitor comes from 127.0.0.1; the limit has tests of its own.
+      RATE_LIMIT_PER_MINUTE: "100000",
+    },
+  }, {
+    command: `${bun} e2e/site/server.ts`,
+    cwd: repo,
+    url: `http://127.0.0.1:${sitePort}/health`,
+    reuseExistingServer: false,
+    stdout: "ignore",
+    env: { E2E_SITE_PORT: sitePort, E2E_API_ORIGIN: api },
+  }],
+});
