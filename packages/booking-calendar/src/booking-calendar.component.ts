@@ -387,9 +387,10 @@ export class BookingCalendar extends LitElement {
       notice.retryAt = Date.now() + failure.retryAfter * 1000;
       clearTimeout(this.retryTimer);
       this.retryTimer = setTimeout(() => this.runRetry(notice), failure.retryAfter * 1000);
-      this.tick(notice);
     }
     this.notice = notice;
+    // The countdown ticks only while its notice is the one shown.
+    if (notice.retryAt) this.tick(notice);
     emit(this, "booking-error", { code: failure.code, message: failure.message, status: failure.status });
   }
 

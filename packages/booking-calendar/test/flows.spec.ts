@@ -9,7 +9,9 @@ test.describe("booking flows", () => {
     const calls = recordApiCalls(page);
     const events = await recordEvents(page);
     await mountCalendar(page, { token, email: "ada@example.com", firstname: "Ada" });
-    const start = await chooseFirstTime(page);
+    // One day opened, whatever the hour: late in the day the first time far enough ahead is tomorrow's.
+    const { startIso8601: start } = await firstFreeSlot(request, token);
+    await chooseTime(page, start);
     await expect(page.getByLabel("Email")).toHaveValue("ada@example.com");
     await expect(page.getByLabel("First name")).toHaveValue("Ada");
     await page.getByRole("button", { name: "Book" }).click();
@@ -34,7 +36,7 @@ test.describe("booking flows", () => {
     const events = await recordEvents(page);
     await mountCalendar(page, { token });
     await expect(page.getByText("€50.00")).toBeVisible();
-    await chooseFirstTime(page);
+    await chooseTime(page, (await firstFreeSlot(request, token)).startIso8601);
     await page.getByLabel("Email").fill("pay@example.com");
     expect(stripeJs.loads).toBe(0);
     await page.getByRole("button", { name: "Continue to payment" }).click();
