@@ -225,13 +225,14 @@ test.describe("booking as a visitor", () => {
     await expectTimeNotOffered(page, start);
   });
 
-  test("last seat: two visitors in two browsers race for it; one books, the other is sent back to fresh slots", async ({ browser, request }) => {
+  test("last seat: two visitors in two browsers race for it; one books, the other is sent back to fresh slots", async ({ browser, page: first, request }) => {
     const { id, token } = await createEventType(request, { seats: 2 });
     const slot = await firstFreeSlot(request, token);
     await bookThroughApi(request, token, slot, "early@example.com");
-    const contexts = await Promise.all([browser.newContext({ timezoneId: "UTC" }), browser.newContext({ timezoneId: "UTC" })]);
+    // The test's own page (traced on failure) and a second browser context with nothing shared.
+    const other = await browser.newContext({ timezoneId: "UTC" });
     try {
-      const pages = await Promise.all(contexts.map((c) => c.newPage()));
+      const pages = [first, await other.newPage()];
       for (const [i, page] of pages.entries()) {
         await openSite(page, { token });
         await page.locator(`button[data-date="${slot.startIso8601.slice(0, 10)}"]`).click();
@@ -253,28 +254,28 @@ test.describe("booking as a visitor", () => {
       const confirmed = (await reservationsOf(request, id)).filter((r) => r.status === "confirmed");
       expect(confirmed.map((r) => r.email).toSorted()).toEqual(["early@example.com", `racer${outcomes.indexOf("booked")}@example.com`].toSorted());
     } finally {
-      await Promise.all(contexts.map((c) => c.close()));
+      await other.close();
     }
   });
 
-  test("daylight saving: a visitor in New York sees Prague's 9:00 at 4:00 AM between the two clock changes, at 3:00 AM around them, and books the right instant", async ({ browser, request }) => {
-    const everyDay = Object.fromEntries(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((d) => [d, [{ start: "09:00", end: "17:00" }]]));
-    const { id, token } = await createEventType(request, { timezone: "Europe/Prague", horizonDays: 400, availability: { weekly: everyDay, overrides: [] } });
-    // The next March: the United States move their clocks on its second Sunday, Czechia on its last.
-    const now = new Date();
-    const year = now.getUTCMonth() < 2 ? now.getUTCFullYear() : now.getUTCFullYear() + 1;
-    const sunday = (day: number, direction: 1 | -1) => {
-      const date = new Date(Date.UTC(year, 2, day));
-      while (date.getUTCDay() !== 0) date.setUTCDate(date.getUTCDate() + direction);
-      return date;
-    };
-    const dayAfter = (date: Date, days: number) => new Date(date.getTime() + days * 86_400_000).toISOString().slice(0, 10);
-    const us = sunday(8, 1);
-    const czech = sunday(31, -1);
-    const month = `March ${year}`;
-    const context = await browser.newContext({ timezoneId: "America/New_York", locale: "en-US" });
-    const page = await context.newPage();
-    try {
+  test.describe("in New York", () => {
+    test.use({ timezoneId: "America/New_York", locale: "en-US" });
+
+    test("daylight saving: a visitor in New York sees Prague's 9:00 at 4:00 AM between the two clock changes, at 3:00 AM around them, and books the right instant", async ({ page, request }) => {
+      const everyDay = Object.fromEntries(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((d) => [d, [{ start: "09:00", end: "17:00" }]]));
+      const { id, token } = await createEventType(request, { timezone: "Europe/Prague", horizonDays: 400, availability: { weekly: everyDay, overrides: [] } });
+      // The next March: the United States move their clocks on its second Sunday, Czechia on its last.
+      const now = new Date();
+      const year = now.getUTCMonth() < 2 ? now.getUTCFullYear() : now.getUTCFullYear() + 1;
+      const sunday = (day: number, direction: 1 | -1) => {
+        const date = new Date(Date.UTC(year, 2, day));
+        while (date.getUTCDay() !== 0) date.setUTCDate(date.getUTCDate() + direction);
+        return date;
+      };
+      const dayAfter = (date: Date, days: number) => new Date(date.getTime() + days * 86_400_000).toISOString().slice(0, 10);
+      const us = sunday(8, 1);
+      const czech = sunday(31, -1);
+      const month = `March ${year}`;
       await openSite(page, { token });
       const title = page.locator('[part="month-title"]');
       await expect(title).toBeVisible();
@@ -304,8 +305,6 @@ test.describe("booking as a visitor", () => {
       await expect(page.getByText(/^\s*4:00\sAM\s–\s4:30\sAM \(America\/New[ _]York\)\s*$/)).toBeVisible();
       const [reservation] = await reservationsOf(request, id, { from: `${year}-03-01`, until: `${year}-03-31` });
       expect(new Date(reservation!.start as string).toISOString()).toBe(`${between}T08:00:00.000Z`);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });

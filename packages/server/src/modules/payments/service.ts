@@ -103,6 +103,36 @@ export class PaymentService {
     return true;
   }
 
+  /**
+   * Closes the intent of a hold being let go, so that no page still open on it can take money for a
+   * seat that is gone. Answers what the intent turned out to be:
+   * - `closed`: cancelled at Stripe, or no longer payable (or Stripe could not be reached: the
+   *   intent is then left to expire there, and the hold goes as before);
+   * - `paid`: it had been paid after all (its webhook not yet arrived); the success is recorded;
+   * - `processing`: money may still arrive, so it is neither cancelled nor counted.
+   */
+  async closeIntent(reservation: ReservationRecord): Promise<"closed" | "paid" | "processing"> {
+    const payment = reservation.payment;
+    if (!payment) return "closed";
+    if (payment.status === "succeeded") return "paid";
+    if (!this.stripe) return "closed";
+    const options = { stripeAccount: payment.account };
+    try {
+      await this.stripe.paymentIntents.cancel(payment.intentId, {}, options);
+      return "closed";
+    } catch (error) {
+      // Stripe refuses to cancel an intent that succeeded, is processing or was already cancelled.
+      const intent = await this.stripe.paymentIntents.retrieve(payment.intentId, {}, options).catch(() => null);
+      if (intent?.status === "succeeded" && matches(intent, payment.amount, payment.currency)) {
+        await this.recordSuccess(reservation, intent);
+        return "paid";
+      }
+      if (intent?.status === "processing") return "processing";
+      if (intent?.status !== "canceled") this.log({ level: "warn", message: `could not cancel payment intent ${payment.intentId} of a released hold`, error });
+      return "closed";
+    }
+  }
+
   /** Verifies and records a Stripe webhook event; answers what was done, for the log. */
   async receiveWebhook(rawBody: string, signature: string | null): Promise<string> {
     if (!this.stripe || !this.webhookSecret) throw new ApiError("not_found", "Stripe is not configured on this server.");

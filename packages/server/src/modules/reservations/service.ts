@@ -189,15 +189,26 @@ export class ReservationService {
    * reservation succeeds again (a retried DELETE changes nothing); a meeting that has ended cannot
    * be cancelled; a confirmed one only until `cancelNoticeMinutes` before its start, unless the
    * organizer's override token is given (or the organizer acts). Holds can be let go, except by the
-   * visitor once their payment is recorded as succeeded.
+   * visitor once their payment succeeded (asked of Stripe when not yet recorded) or while it is being
+   * processed; an unpaid intent is cancelled at Stripe with its hold.
    */
   async cancel(eventType: EventTypeRecord, uuid: string | null, overrideToken: string | undefined, options: ChangeOptions): Promise<string> {
     const override = this.checkOverride(eventType, overrideToken) || options.organizer === true;
+    let intentClosed = false;
     for (let attempt = 0; attempt < 5; attempt++) {
       const r = await this.find(eventType, uuid);
       const nowMs = this.now();
       const status = statusAt(r, nowMs);
       if (status === "cancelled") return "The reservation was already cancelled.";
+      if (status !== "confirmed" && r.payment && r.payment.status !== "succeeded" && !intentClosed) {
+        // The hold's intent is cancelled at Stripe first, so no page still open on it can pay for a
+        // seat that is gone; Stripe also tells whether it was paid after all (then recorded, and read again).
+        intentClosed = true;
+        const intent = await this.payments.closeIntent(r);
+        if (intent === "processing" && !options.organizer) throw new ApiError("forbidden", "This hold's payment is being processed; it cannot be let go now.");
+        if (intent === "paid" && !options.organizer) throw new ApiError("forbidden", "This hold is paid: confirm it instead of cancelling it.");
+        if (intent === "paid") continue;
+      }
       // A hold whose payment went through is the visitor's booking waiting for its confirm: letting it
       // go would keep the money and drop the booking. The organizer may still cancel it.
       if (status !== "confirmed" && r.payment?.status === "succeeded" && !options.organizer) {
