@@ -28,9 +28,13 @@ const HOLD_CHECK_MS = 5_000;
 const REFRESH_BEFORE_MS = 120_000;
 const ACTIVE_WITHIN_MS = 120_000;
 
+/** A failure that may pass on a later try: no network, a server failure, too many requests. */
+const passing = (error: unknown): boolean => error instanceof ApiFailure && (error.kind === "network" || error.kind === "server" || error.kind === "rate_limited");
+
 /**
- * Holds a tab left behind while not yet paying for them, written as the page goes away (session
- * storage, by API and token) and given back by the element when the tab loads the calendar again.
+ * Holds a tab left behind while not yet paying for them, written as the page goes away or when
+ * giving one back failed (session storage, by API and token), and given back by the element before
+ * its next hold or when the tab loads the calendar again.
  */
 const leftHolds = {
   key: (base: string, token: string) => `booking-calendar:left-holds:${base}:${token}`,
@@ -313,8 +317,7 @@ export class BookingCalendar extends LitElement {
     this.notice = null;
     this.monthSlots = new Map();
     try {
-      const api = this.api;
-      await Promise.all(leftHolds.take(api.base, this.token).map((uuid) => api.cancel(uuid).catch(() => undefined)));
+      await this.giveBackLeftHolds();
       const init = await this.api.init(this.reservationUuid || undefined);
       if (generation !== this.generation) return;
       this.init = init;
@@ -513,6 +516,7 @@ export class BookingCalendar extends LitElement {
       // A retry of this same attempt keeps its hold and only opens the payment again.
       if (hold && hold.key === key) return this.openPayment(hold.uuid, `${key}:pay`);
       await this.releaseHold();
+      await this.giveBackLeftHolds();
       const held = await this.api!.prepare(input, key);
       const uuid = held.uuid!;
       this.startHold(uuid, Date.now() + config.holdMinutes * 60_000, key, this.selectedSlot!);
@@ -616,9 +620,22 @@ export class BookingCalendar extends LitElement {
       this.stopHold();
       this.payment = null;
       const api = this.api!;
-      this.releasing = this.releasing.then(() => api.cancel(hold.uuid)).catch(() => undefined);
+      const token = this.token;
+      this.releasing = this.releasing.then(() => api.cancel(hold.uuid)).catch((error: unknown) => {
+        // Not reached (offline, a server failure, too many requests): written down and given back
+        // before the next hold or on the next load, so it never stands in the visitor's own way.
+        if (passing(error)) leftHolds.write(api.base, token, hold.uuid);
+      });
     }
     return this.releasing;
+  }
+
+  /** Gives back the holds this tab left behind (a page that went away, a release that failed). */
+  private async giveBackLeftHolds(): Promise<void> {
+    const api = this.api!;
+    await Promise.all(leftHolds.take(api.base, this.token).map((uuid) => api.cancel(uuid).catch((error: unknown) => {
+      if (passing(error)) leftHolds.write(api.base, this.token, uuid);
+    })));
   }
 
   private startHold(uuid: string, heldUntil: number, key: string, slot: TimeSlot): void {

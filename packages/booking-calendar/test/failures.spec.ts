@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { test, expect, chooseFirstTime, continueToPayment, createEventType, mountCalendar, recordApiCalls, routeStripeJs } from "./fixtures.ts";
+import { test, expect, chooseFirstTime, chooseTime, continueToPayment, createEventType, mountCalendar, recordApiCalls, reservationsOf, routeStripeJs, PAID } from "./fixtures.ts";
 
 /** A response shaped exactly as the server's error body (spec part 7). */
 function errorBody(status: number, code: string, message: string) {
@@ -81,6 +81,36 @@ test.describe("failures and recovery", () => {
   test("a wrong token says so instead of showing an empty calendar", async ({ page }) => {
     await mountCalendar(page, { token: "not-a-token" });
     await expect(page.getByRole("alert")).toContainText("This calendar cannot be loaded: The API token is not valid.");
+  });
+
+  test("a hold whose release failed is given back before the next one, so the same time can be held again", async ({ page, request }) => {
+    const { id, token } = await createEventType(request, PAID);
+    await routeStripeJs(page);
+    const calls = recordApiCalls(page);
+    // The first giving back does not reach the server (the visitor's connection drops for a moment).
+    let dropped = 0;
+    await page.route(/\/reservations\/[0-9a-f-]{36}$/, (route) => {
+      if (route.request().method() !== "DELETE" || dropped++ > 0) return route.continue();
+      return route.abort("internetdisconnected");
+    });
+    await mountCalendar(page, { token });
+    const start = await continueToPayment(page, "again@example.com");
+    await expect(page.getByLabel("Card number")).toBeVisible();
+    await page.getByRole("button", { name: "← Back" }).click();
+    await page.getByRole("button", { name: "← Back" }).click();
+    await expect(page.getByRole("grid")).toBeVisible();
+    await expect.poll(() => dropped).toBe(1);
+    expect((await reservationsOf(request, id)).map((r) => r.status)).toEqual(["held"]);
+    // Back at the same time: the earlier hold is given back first, and this one is held.
+    await chooseTime(page, start);
+    await page.getByLabel("Email").fill("again@example.com");
+    await page.getByRole("button", { name: "Continue to payment" }).click();
+    await expect(page.getByLabel("Card number")).toBeVisible();
+    await expect(page.getByRole("alert")).toHaveCount(0);
+    expect((await reservationsOf(request, id)).map((r) => r.status).toSorted()).toEqual(["cancelled", "held"]);
+    const deletes = calls.flatMap((c, i) => (c.startsWith("DELETE ") ? [i] : []));
+    expect(deletes).toHaveLength(2);
+    expect(calls[deletes[1]! + 1]).toBe("POST /reservations/prepare");
   });
 
   test("the hold is refreshed while the visitor is active, and its loss sends them back to the slots", async ({ page, request }) => {
