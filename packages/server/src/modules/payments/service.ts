@@ -121,6 +121,10 @@ export class PaymentService {
       await this.stripe.paymentIntents.cancel(payment.intentId, {}, options);
       return "closed";
     } catch (error) {
+      if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) {
+        this.log({ level: "warn", message: `could not cancel payment intent ${payment.intentId} of a released hold`, error });
+        return "closed";
+      }
       // Stripe refuses to cancel an intent that succeeded, is processing or was already cancelled.
       const intent = await this.stripe.paymentIntents.retrieve(payment.intentId, {}, options).catch(() => null);
       if (intent?.status === "succeeded" && matches(intent, payment.amount, payment.currency)) {
