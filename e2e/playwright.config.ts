@@ -31,8 +31,8 @@ export default defineConfig({
   outputDir: "artifacts/test-results",
   use: {
     baseURL: api,
-    // The visitor's zone, so a slot's UTC date is also its day in the month grid (tests that need
-    // another zone make their own context).
+    // The visitor's zone, so a slot's UTC date is also its day in the month grid (a test that needs
+    // another zone sets it with test.use).
     timezoneId: "UTC",
     trace: "retain-on-failure",
     launchOptions,

@@ -6,7 +6,7 @@ import { join } from "node:path";
 /** The API helpers are the component tests' own: creating event types, reading reservations, booking as another visitor, Stripe.js routing, paying. */
 export {
   bookThroughApi, chooseFirstTime, chooseTime, continueToPayment, createEventType, expectTimeNotOffered, firstFreeSlot, freeSlots, isOffered, payWithCard,
-  reservationsOf, routeStripeJs,
+  reservationsOf, routeStripeJs, showDay,
   ADMIN_KEY, PAID,
 } from "../../packages/booking-calendar/test/fixtures.ts";
 export { expect, test };

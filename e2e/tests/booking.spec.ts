@@ -1,5 +1,5 @@
 import {
-  test, expect, bookThroughApi, chooseTime, continueToPayment, createEventType, expectAccessible, expectTimeNotOffered, firstFreeSlot, freeSlots, isOffered, openSite, PAID, payWithCard, reservationsOf,
+  test, expect, bookThroughApi, chooseTime, continueToPayment, createEventType, expectAccessible, expectTimeNotOffered, firstFreeSlot, freeSlots, isOffered, openSite, PAID, payWithCard, reservationsOf, showDay,
   routeStripeJs, API, SITE,
 } from "../support/fixtures.ts";
 
@@ -128,7 +128,7 @@ test.describe("booking as a visitor", () => {
     const calls: string[] = [];
     page.on("request", (r) => { if (r.url().startsWith(API) && r.method() !== "OPTIONS") calls.push(`${r.method()} ${new URL(r.url()).pathname}`); });
     await page.reload();
-    await expect(page.locator(`button[data-date="${second.slice(0, 10)}"]`)).toBeVisible();
+    await showDay(page, second.slice(0, 10));
     expect(await isOffered(request, token, second)).toBe(true);
     // The reloaded calendar gave it back before anything else (the leaving page's own request needs a
     // CORS preflight, which browsers do not send for a page going away).
@@ -235,7 +235,7 @@ test.describe("booking as a visitor", () => {
       const pages = [first, await other.newPage()];
       for (const [i, page] of pages.entries()) {
         await openSite(page, { token });
-        await page.locator(`button[data-date="${slot.startIso8601.slice(0, 10)}"]`).click();
+        await (await showDay(page, slot.startIso8601.slice(0, 10))).click();
         await expect(page.locator(`button[part="slot"][data-start="${slot.startIso8601}"]`)).toContainText("1 seat left");
         await chooseTime(page, slot.startIso8601);
         await page.getByLabel("Email").fill(`racer${i}@example.com`);

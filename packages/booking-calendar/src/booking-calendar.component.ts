@@ -28,8 +28,9 @@ const HOLD_CHECK_MS = 5_000;
 const REFRESH_BEFORE_MS = 120_000;
 const ACTIVE_WITHIN_MS = 120_000;
 
-/** A failure that may pass on a later try: no network, a server failure, too many requests. */
-const passing = (error: unknown): boolean => error instanceof ApiFailure && (error.kind === "network" || error.kind === "server" || error.kind === "rate_limited");
+/** A failure that may pass on a later try: no network, a server failure, too many requests, a reservation busy with another request. */
+const passing = (error: unknown): boolean => error instanceof ApiFailure
+  && (error.kind === "network" || error.kind === "server" || error.kind === "rate_limited" || error.code === "slot_locked");
 
 /**
  * Holds a tab left behind while not yet paying for them, written as the page goes away or when

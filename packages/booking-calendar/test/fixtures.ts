@@ -1,4 +1,4 @@
-import { expect, test as base, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test as base, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 
 export const ADMIN_KEY = "browser-test-admin-key";
 
@@ -82,10 +82,10 @@ export async function recordEvents(page: Page): Promise<() => Promise<Array<{ ty
  */
 const LEAD_MS = 90 * 60_000;
 
-/** The free slots of the event type from yesterday to 30 days ahead, straight from the API. */
-export async function freeSlots(request: APIRequestContext, token: string): Promise<Array<{ start: string; end: string; startIso8601: string }>> {
+/** The free slots of the event type from yesterday to `days` days ahead (at most 60), straight from the API. */
+export async function freeSlots(request: APIRequestContext, token: string, days = 30): Promise<Array<{ start: string; end: string; startIso8601: string }>> {
   const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-  const response = await request.get(`/time-slots?from=${day(-1)}&until=${day(30)}`, { headers: { Authorization: `Bearer ${token}` } });
+  const response = await request.get(`/time-slots?from=${day(-1)}&until=${day(days)}`, { headers: { Authorization: `Bearer ${token}` } });
   expect(response.status()).toBe(200);
   return (await response.json()).data;
 }
@@ -145,9 +145,26 @@ export async function chooseFirstTime(page: Page): Promise<string> {
   throw new Error("no free time 90 minutes ahead on the first three free days");
 }
 
+/**
+ * The day `date` (YYYY-MM-DD) in the month grid, turning to its month first when another is shown:
+ * late on a month's last day the first time far enough ahead can fall in the next month.
+ */
+export async function showDay(page: Page, date: string): Promise<Locator> {
+  const day = page.locator(`button[data-date="${date}"]`);
+  const shown = page.locator('button[part~="day"]').first();
+  await expect(shown).toBeVisible();
+  for (let turns = 0; turns < 3 && (await day.count()) === 0; turns++) {
+    const before = (await shown.getAttribute("data-date"))!;
+    await page.getByRole("button", { name: date < before ? "Previous month" : "Next month" }).click();
+    await expect(shown).not.toHaveAttribute("data-date", before);
+  }
+  await expect(day).toBeVisible();
+  return day;
+}
+
 /** Opens the day of `startIso8601` (in a UTC page) and picks that time. */
 export async function chooseTime(page: Page, startIso8601: string): Promise<void> {
-  await page.locator(`button[data-date="${startIso8601.slice(0, 10)}"]`).click();
+  await (await showDay(page, startIso8601.slice(0, 10))).click();
   await page.locator(`button[part="slot"][data-start="${startIso8601}"]`).click();
 }
 
@@ -170,8 +187,7 @@ export async function payWithCard(page: Page, card: string): Promise<void> {
 
 /** Opens the day of `start` (an ISO instant; the tests' zone is UTC) and checks that this time is no longer offered. */
 export async function expectTimeNotOffered(page: Page, start: string): Promise<void> {
-  const day = page.locator(`button[data-date="${start.slice(0, 10)}"]`);
-  await expect(day).toBeVisible();
+  const day = await showDay(page, start.slice(0, 10));
   // A day with no free time left cannot be opened, which says the same.
   if (!(await day.getAttribute("part"))!.split(" ").includes("day-free")) return;
   await day.click();

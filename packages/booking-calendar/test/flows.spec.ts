@@ -1,5 +1,5 @@
 import {
-  test, expect, bookThroughApi, chooseFirstTime, chooseTime, continueToPayment, createEventType, expectTimeNotOffered, firstFreeSlot, mountCalendar, recordApiCalls, recordEvents, reservationsOf, routeStripeJs,
+  test, expect, bookThroughApi, chooseFirstTime, chooseTime, continueToPayment, createEventType, expectTimeNotOffered, firstFreeSlot, freeSlots, mountCalendar, recordApiCalls, recordEvents, reservationsOf, routeStripeJs,
   PAID, payWithCard,
 } from "./fixtures.ts";
 
@@ -27,6 +27,21 @@ test.describe("booking flows", () => {
     const [reservation] = await reservationsOf(request, id);
     expect(reservation).toMatchObject({ status: "confirmed", email: "ada@example.com", firstname: "Ada" });
     expect((seen[3]!.detail as { uuid: string }).uuid).toBe(reservation!.uuid);
+  });
+
+  test("free: a time in the next month, reached with Next month, books for that instant", async ({ page, request }) => {
+    const { id, token } = await createEventType(request);
+    await mountCalendar(page, { token });
+    await expect(page.locator('button[part~="day-free"]').first()).toBeVisible();
+    const shownMonth = (await page.locator('button[part~="day"]').first().getAttribute("data-date"))!.slice(0, 7);
+    const slot = (await freeSlots(request, token, 60)).find((s) => s.startIso8601.slice(0, 7) > shownMonth);
+    expect(slot, "a free time in the month after the shown one").toBeDefined();
+    await chooseTime(page, slot!.startIso8601);
+    await page.getByLabel("Email").fill("later@example.com");
+    await page.getByRole("button", { name: "Book" }).click();
+    await expect(page.getByRole("heading", { name: "You are booked" })).toBeVisible();
+    const [reservation] = await reservationsOf(request, id);
+    expect(new Date(reservation!.start as string).toISOString()).toBe(new Date(slot!.startIso8601).toISOString());
   });
 
   test("paid: prepare holds the seat, Stripe.js loads only then, the card pays, confirm books", async ({ page, request }) => {

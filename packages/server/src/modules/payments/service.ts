@@ -106,8 +106,8 @@ export class PaymentService {
   /**
    * Closes the intent of a hold being let go, so that no page still open on it can take money for a
    * seat that is gone. Answers what the intent turned out to be:
-   * - `closed`: cancelled at Stripe, or no longer payable (or Stripe could not be reached: the
-   *   intent is then left to expire there, and the hold goes as before);
+   * - `closed`: cancelled at Stripe, or no longer payable (or Stripe could not be reached within
+   *   five seconds: the intent is then left open there, with a warning in the log);
    * - `paid`: it had been paid after all (its webhook not yet arrived); the success is recorded;
    * - `processing`: money may still arrive, so it is neither cancelled nor counted.
    */
@@ -116,7 +116,8 @@ export class PaymentService {
     if (!payment) return "closed";
     if (payment.status === "succeeded") return "paid";
     if (!this.stripe) return "closed";
-    const options = { stripeAccount: payment.account };
+    // Best effort on the way of a visitor's request: a short wait and no retries, not the client's 15 s and two retries.
+    const options = { stripeAccount: payment.account, timeout: 5_000, maxNetworkRetries: 0 };
     try {
       await this.stripe.paymentIntents.cancel(payment.intentId, {}, options);
       return "closed";

@@ -194,16 +194,22 @@ export class ReservationService {
    */
   async cancel(eventType: EventTypeRecord, uuid: string | null, overrideToken: string | undefined, options: ChangeOptions): Promise<string> {
     const override = this.checkOverride(eventType, overrideToken) || options.organizer === true;
-    let intentClosed = false;
+    let closedIntent: string | null = null;
     for (let attempt = 0; attempt < 5; attempt++) {
       const r = await this.find(eventType, uuid);
       const nowMs = this.now();
       const status = statusAt(r, nowMs);
-      if (status === "cancelled") return "The reservation was already cancelled.";
-      if (status !== "confirmed" && r.payment && r.payment.status !== "succeeded" && !intentClosed) {
+      // An unpaid intent of a hold not yet closed here (a concurrent payment request may have replaced it).
+      const unpaid = status !== "confirmed" && r.payment && r.payment.status !== "succeeded" && r.payment.intentId !== closedIntent;
+      if (status === "cancelled") {
+        // A hold that lapsed long ago was never let go: its intent is closed now, so no page still open on it can pay.
+        if (unpaid && r.status !== "cancelled") await this.payments.closeIntent(r);
+        return "The reservation was already cancelled.";
+      }
+      if (unpaid) {
         // The hold's intent is cancelled at Stripe first, so no page still open on it can pay for a
         // seat that is gone; Stripe also tells whether it was paid after all (then recorded, and read again).
-        intentClosed = true;
+        closedIntent = r.payment!.intentId;
         const intent = await this.payments.closeIntent(r);
         if (intent === "processing" && !options.organizer) throw new ApiError("forbidden", "This hold's payment is being processed; it cannot be let go now.");
         if (intent === "paid" && !options.organizer) throw new ApiError("forbidden", "This hold is paid: confirm it instead of cancelling it.");
