@@ -92,20 +92,16 @@ export class BookingApi {
 
   /** Gives a held seat back as the page goes away: a `keepalive` DELETE nobody waits for. */
   release(uuid: string): void {
-    void this.fetcher(`${this.base}/reservations/${encodeURIComponent(uuid)}`, { method: "DELETE", headers: this.headers(), keepalive: true }).catch(() => undefined);
+    this.call("DELETE", `/reservations/${encodeURIComponent(uuid)}`, undefined, undefined, true).catch(() => undefined);
   }
 
-  private headers(): Record<string, string> {
-    return { Accept: "application/json", Authorization: `Bearer ${this.token}` };
-  }
-
-  private async call<T>(method: string, path: string, body?: unknown, key?: string): Promise<T> {
-    const headers = this.headers();
+  private async call<T>(method: string, path: string, body?: unknown, key?: string, keepalive = false): Promise<T> {
+    const headers: Record<string, string> = { Accept: "application/json", Authorization: `Bearer ${this.token}` };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     if (key) headers["Idempotency-Key"] = key;
     let response: Response;
     try {
-      response = await this.fetcher(`${this.base}${path}`, { method, headers, body: body === undefined ? null : JSON.stringify(body) });
+      response = await this.fetcher(`${this.base}${path}`, { method, headers, body: body === undefined ? null : JSON.stringify(body), keepalive });
     } catch {
       throw new ApiFailure("network", "network_error", "The booking service could not be reached.");
     }

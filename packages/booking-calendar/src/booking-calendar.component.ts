@@ -10,7 +10,11 @@ import {
 import { answersOf, checkDraft, emptyDraft, locationOf, personOf, type BookingDraft } from "./draft.ts";
 import { emit } from "./events.ts";
 import { textsWith, type TextKey } from "./texts.ts";
-import type { PaymentSetup } from "./payment-step.ts";
+import type { BookingFormEvents } from "./booking-form.ts";
+import type { MonthGridEvents } from "./month-grid.ts";
+import type { PaymentSetup, PaymentStepEvents } from "./payment-step.ts";
+import type { SlotListEvents } from "./slot-list.ts";
+import type { TimezonePickerEvents } from "./timezone-picker.ts";
 import { renderDone, renderReservationSummary, type DoneState } from "./views.ts";
 
 type Phase = "loading" | "failed" | "disabled" | "pick" | "details" | "move" | "pay" | "done";
@@ -26,11 +30,9 @@ interface Notice {
 
 const HOLD_CHECK_MS = 5_000;
 const REFRESH_BEFORE_MS = 120_000;
+const NO_SLOTS: TimeSlot[] = [];
 const ACTIVE_WITHIN_MS = 120_000;
 
-/** A failure that may pass on a later try: no network, a server failure, too many requests, a reservation busy with another request. */
-const passing = (error: unknown): boolean => error instanceof ApiFailure
-  && (error.kind === "network" || error.kind === "server" || error.kind === "rate_limited" || error.code === "slot_locked");
 
 /**
  * Holds a tab left behind while not yet paying for them, written as the page goes away or when
@@ -62,6 +64,20 @@ const leftHolds = {
     return Array.isArray(stored) ? stored.filter((u): u is string => typeof u === "string") : [];
   },
 };
+
+/**
+ * Gives a hold back. One that does not reach the server for now (offline, a server failure, too many
+ * requests, the reservation busy with another request) is written down and given back before the
+ * next hold or on the next load, so it never stands in the visitor's own way.
+ */
+async function giveBack(api: BookingApi, token: string, uuid: string): Promise<void> {
+  try {
+    await api.cancel(uuid);
+  } catch (error) {
+    const passing = error instanceof ApiFailure && (["network", "server", "rate_limited"].includes(error.kind) || error.code === "slot_locked");
+    if (passing) leftHolds.write(api.base, token, uuid);
+  }
+}
 
 let scriptApiBase = "";
 
@@ -278,7 +294,7 @@ export class BookingCalendar extends LitElement {
     if (changed.has("token") || changed.has("apiBase") || changed.has("reservationUuid")) {
       if (this.token) void this.start();
     }
-    if (changed.has("timezone") && changed.get("timezone") !== undefined && this.phase !== "loading") this.changeZone(this.visitorZone);
+    if (changed.has("timezone") && changed.get("timezone") !== undefined && this.phase !== "loading") this.zoneChanged();
     if (changed.has("locale") || changed.has("init") || changed.has("timezone") || !this.environment.value) this.provideEnvironment();
     for (const key of ["email", "firstname", "lastname", "phone"] as const) {
       if (changed.has(key) && this[key] && !this.draft[key]) this.draft = { ...this.draft, [key]: this[key] };
@@ -369,11 +385,10 @@ export class BookingCalendar extends LitElement {
     }
   }
 
-  private changeZone(zone: string): void {
-    this.timezone = zone;
+  /** Times are shown in the visitor's zone: a new one drops the loaded months and asks again (once). */
+  private zoneChanged(): void {
     this.selectedSlot = null;
     this.monthSlots = new Map();
-    this.provideEnvironment();
     void this.loadMonth(this.month);
   }
 
@@ -413,19 +428,19 @@ export class BookingCalendar extends LitElement {
 
   // ---- choosing a time ----
 
-  private onMonthChange(event: CustomEvent<{ month: PlainMonth; focus: PlainDate | null }>): void {
+  private onMonthChange(event: CustomEvent<MonthGridEvents["bc-month-change"]>): void {
     this.month = event.detail.month;
     void this.loadMonth(this.month);
   }
 
-  private onDayPick(event: CustomEvent<{ date: PlainDate }>): void {
+  private onDayPick(event: CustomEvent<MonthGridEvents["bc-day-pick"]>): void {
     this.selectedDate = event.detail.date;
     this.selectedSlot = null;
     emit(this, "booking-date-selected", { date: event.detail.date, timezone: this.visitorZone });
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("#times")?.focus());
   }
 
-  private onSlotPick(event: CustomEvent<{ slot: TimeSlot }>): void {
+  private onSlotPick(event: CustomEvent<SlotListEvents["bc-slot-pick"]>): void {
     const slot = event.detail.slot;
     if (!emit(this, "booking-slot-selected", { slot, timezone: this.visitorZone }, true)) return;
     this.selectedSlot = slot;
@@ -448,11 +463,18 @@ export class BookingCalendar extends LitElement {
     this.notice = message ? { text: this.t(message), danger: true } : null;
   }
 
+  /** Free times per day of the shown month; the same map until the month or its slots change, so the grid re-renders only then. */
   private freeDays(): Map<PlainDate, number> {
-    const days = new Map<PlainDate, number>();
-    for (const slot of this.monthSlots.get(this.month) ?? []) days.set(slot.date, (days.get(slot.date) ?? 0) + 1);
-    return days;
+    const slots = this.monthSlots.get(this.month) ?? NO_SLOTS;
+    if (this.freeDaysOf?.slots !== slots) {
+      const days = new Map<PlainDate, number>();
+      for (const slot of slots) days.set(slot.date, (days.get(slot.date) ?? 0) + 1);
+      this.freeDaysOf = { slots, days };
+    }
+    return this.freeDaysOf.days;
   }
+
+  private freeDaysOf: { slots: TimeSlot[]; days: Map<PlainDate, number> } | null = null;
 
   // ---- booking ----
 
@@ -620,13 +642,8 @@ export class BookingCalendar extends LitElement {
     if (hold && !hold.charging) {
       this.stopHold();
       this.payment = null;
-      const api = this.api!;
-      const token = this.token;
-      this.releasing = this.releasing.then(() => api.cancel(hold.uuid)).catch((error: unknown) => {
-        // Not reached (offline, a server failure, too many requests): written down and given back
-        // before the next hold or on the next load, so it never stands in the visitor's own way.
-        if (passing(error)) leftHolds.write(api.base, token, hold.uuid);
-      });
+      const [api, token] = [this.api!, this.token];
+      this.releasing = this.releasing.then(() => giveBack(api, token, hold.uuid));
     }
     return this.releasing;
   }
@@ -634,9 +651,7 @@ export class BookingCalendar extends LitElement {
   /** Gives back the holds this tab left behind (a page that went away, a release that failed). */
   private async giveBackLeftHolds(): Promise<void> {
     const api = this.api!;
-    await Promise.all(leftHolds.take(api.base, this.token).map((uuid) => api.cancel(uuid).catch((error: unknown) => {
-      if (passing(error)) leftHolds.write(api.base, this.token, uuid);
-    })));
+    await Promise.all(leftHolds.take(api.base, this.token).map((uuid) => giveBack(api, this.token, uuid)));
   }
 
   private startHold(uuid: string, heldUntil: number, key: string, slot: TimeSlot): void {
@@ -790,7 +805,7 @@ export class BookingCalendar extends LitElement {
               ?loading=${this.monthLoading && daySlots.length === 0} @bc-slot-pick=${this.onSlotPick}></bc-slot-list>`
             : html`<p class="muted">${this.t("chooseTime")}</p>`}
           <bc-timezone-picker exportparts="timezone, timezone-select" style="margin-top:1rem" .value=${this.visitorZone} .zones=${this.zones}
-            @bc-zone-change=${(e: CustomEvent<{ timezone: string }>) => this.changeZone(e.detail.timezone)}></bc-timezone-picker>
+            @bc-zone-change=${(e: CustomEvent<TimezonePickerEvents["bc-zone-change"]>) => { this.timezone = e.detail.timezone; }}></bc-timezone-picker>
         </div>
       </div>`;
   }
@@ -817,7 +832,7 @@ export class BookingCalendar extends LitElement {
       <bc-booking-form exportparts="form, input, field, locations, guests, submit"
         .draft=${this.draft} .fields=${this.init!.customFields} .locations=${config.locations} .problems=${this.problems}
         ?busy=${this.busy} .submitLabel=${config.payment ? this.t("continueToPayment") : this.t("book")}
-        @bc-draft-change=${(e: CustomEvent<{ draft: BookingDraft }>) => { this.draft = e.detail.draft; }}
+        @bc-draft-change=${(e: CustomEvent<BookingFormEvents["bc-draft-change"]>) => { this.draft = e.detail.draft; }}
         @bc-submit=${() => void this.submitDetails()}></bc-booking-form>`;
   }
 
@@ -830,7 +845,7 @@ export class BookingCalendar extends LitElement {
       <bc-payment-step exportparts="payment-element, pay, test-badge" .setup=${this.payment} .mountPoint=${this.paymentMount}
         @bc-paying=${() => { this.paying = true; this.chargingHold(true); }}
         @bc-paid=${() => { this.paying = false; void this.confirmPaid(); }}
-        @bc-payment-error=${(e: CustomEvent<{ message: string; fatal: boolean; refused: boolean }>) => {
+        @bc-payment-error=${(e: CustomEvent<PaymentStepEvents["bc-payment-error"]>) => {
           this.paying = false;
           if (e.detail.refused) this.chargingHold(false);
           this.notice = { text: this.t("paymentFailed", { message: e.detail.message }), danger: true };

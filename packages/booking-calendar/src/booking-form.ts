@@ -40,7 +40,6 @@ export class BookingForm extends LitElement {
     problems: { attribute: false },
     busy: { type: Boolean },
     submitLabel: { type: String },
-    askLocation: { type: Boolean },
   };
 
   declare draft: BookingDraft;
@@ -50,8 +49,6 @@ export class BookingForm extends LitElement {
   declare problems: Record<string, string[]>;
   declare busy: boolean;
   declare submitLabel: string;
-  /** False in a flow where the place is already settled. */
-  declare askLocation: boolean;
 
   private readonly env = new ContextConsumer(this, { context: environmentContext, subscribe: true });
 
@@ -62,7 +59,6 @@ export class BookingForm extends LitElement {
     this.problems = {};
     this.busy = false;
     this.submitLabel = "";
-    this.askLocation = true;
   }
 
   /** Focuses the first field with a problem, in the order they are shown. */
@@ -126,7 +122,7 @@ export class BookingForm extends LitElement {
         ${this.textInput("lastname", "text", "family-name")}
       </div>
       ${this.textInput("phone", "tel", "tel")}
-      ${this.askLocation ? this.renderLocation() : nothing}
+      ${this.renderLocation()}
       ${[...this.fields].sort((a, b) => a.order - b.order).map((field) => this.renderCustomField(field))}
       ${this.renderGuests()}
       <div><button class="primary" type="submit" part="submit" ?disabled=${this.busy} aria-busy=${this.busy ? "true" : "false"}>${this.submitLabel}</button></div>

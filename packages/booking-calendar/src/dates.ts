@@ -112,8 +112,8 @@ export class DateTexts {
   private readonly weekdayShortFormat: Intl.DateTimeFormat;
   private readonly weekdayLongFormat: Intl.DateTimeFormat;
   private readonly numberFormat: Intl.NumberFormat;
-  private readonly times = new Map<string, Intl.DateTimeFormat>();
-  private readonly longDates = new Map<string, Intl.DateTimeFormat>();
+  /** Formats that depend on a zone or currency, built on first use. */
+  private readonly formats = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat>();
 
   constructor(readonly locale: string) {
     this.monthTitleFormat = new Intl.DateTimeFormat(locale, { timeZone: "UTC", month: "long", year: "numeric" });
@@ -147,28 +147,25 @@ export class DateTexts {
 
   /** Time of day of an instant on the wall clocks of `zone`, in the locale's form (9:30 AM, 09:30). */
   time(instant: string | number, zone: string): string {
-    let format = this.times.get(zone);
-    if (!format) {
-      format = new Intl.DateTimeFormat(this.locale, { timeZone: zone, hour: "numeric", minute: "2-digit" });
-      this.times.set(zone, format);
-    }
-    return format.format(new Date(instant));
+    return this.format(`time:${zone}`, () => new Intl.DateTimeFormat(this.locale, { timeZone: zone, hour: "numeric", minute: "2-digit" })).format(new Date(instant));
   }
 
   /** Full date of an instant on the wall calendars of `zone`. */
   instantDate(instant: string | number, zone: string): string {
-    let format = this.longDates.get(zone);
-    if (!format) {
-      format = new Intl.DateTimeFormat(this.locale, { timeZone: zone, weekday: "long", day: "numeric", month: "long", year: "numeric" });
-      this.longDates.set(zone, format);
-    }
-    return format.format(new Date(instant));
+    const make = () => new Intl.DateTimeFormat(this.locale, { timeZone: zone, weekday: "long", day: "numeric", month: "long", year: "numeric" });
+    return this.format(`date:${zone}`, make).format(new Date(instant));
   }
 
   /** An amount of money in the smallest currency unit, e.g. 5000 eur → €50.00. */
   money(amount: number, currency: string): string {
-    const format = new Intl.NumberFormat(this.locale, { style: "currency", currency: currency.toUpperCase() });
+    const format = this.format(`money:${currency}`, () => new Intl.NumberFormat(this.locale, { style: "currency", currency: currency.toUpperCase() }));
     const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
     return format.format(amount / 10 ** digits);
+  }
+
+  private format<T extends Intl.DateTimeFormat | Intl.NumberFormat>(key: string, make: () => T): T {
+    let format = this.formats.get(key) as T | undefined;
+    if (!format) this.formats.set(key, (format = make()));
+    return format;
   }
 }

@@ -15,9 +15,9 @@ export interface BookingDraft {
   answers: Record<string, unknown>;
 }
 
-/** An empty draft with the visitor's prefill. */
-export function emptyDraft(prefill: Partial<Pick<BookingDraft, "email" | "firstname" | "lastname" | "phone">> = {}): BookingDraft {
-  return { email: "", firstname: "", lastname: "", phone: "", guests: [], locationType: "", locationValue: "", answers: {}, ...prefill };
+/** An empty draft (the element's prefill attributes are copied in as they are set). */
+export function emptyDraft(): BookingDraft {
+  return { email: "", firstname: "", lastname: "", phone: "", guests: [], locationType: "", locationValue: "", answers: {} };
 }
 
 /** Problems by field key (the server's 422 keys), each a UI text key with its values. */

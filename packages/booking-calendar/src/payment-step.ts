@@ -12,7 +12,7 @@ import { controlStyles } from "./booking-calendar.styles.ts";
 export type PaymentStepEvents = {
   "bc-paying": Record<string, never>;
   "bc-paid": { paymentIntentId: string };
-  "bc-payment-error": { message: string; fatal: boolean; refused: boolean };
+  "bc-payment-error": { message: string; refused: boolean };
 };
 
 /** Where the Payment Element goes, and what it charges. */
@@ -100,12 +100,12 @@ export class PaymentStep extends LitElement {
       element.mount(mountPoint);
     } catch (error) {
       this.mountedFor = "";
-      this.fail(error instanceof Error ? error.message : String(error), true, true);
+      this.fail(error instanceof Error ? error.message : String(error), true);
     }
   }
 
-  private fail(message: string, fatal: boolean, refused: boolean): void {
-    this.dispatchEvent(new CustomEvent("bc-payment-error", { detail: { message, fatal, refused } }));
+  private fail(message: string, refused: boolean): void {
+    this.dispatchEvent(new CustomEvent("bc-payment-error", { detail: { message, refused } }));
   }
 
   private async pay(): Promise<void> {
@@ -114,16 +114,16 @@ export class PaymentStep extends LitElement {
     try {
       const submitted = await this.elements.submit();
       if (submitted.error) {
-        this.fail(submitted.error.message ?? "", false, true);
+        this.fail(submitted.error.message ?? "", true);
         return;
       }
       this.dispatchEvent(new CustomEvent("bc-paying", { detail: {} }));
       const result = await this.stripe.confirmPayment({ elements: this.elements, redirect: "if_required", confirmParams: { return_url: location.href } });
       // A declined card or an incomplete form moved no money; any other error might have.
-      if (result.error) this.fail(result.error.message ?? result.error.code ?? "", false, result.error.type === "card_error" || result.error.type === "validation_error");
+      if (result.error) this.fail(result.error.message ?? result.error.code ?? "", result.error.type === "card_error" || result.error.type === "validation_error");
       else this.dispatchEvent(new CustomEvent("bc-paid", { detail: { paymentIntentId: result.paymentIntent.id } }));
     } catch (error) {
-      this.fail(error instanceof Error ? error.message : String(error), false, false);
+      this.fail(error instanceof Error ? error.message : String(error), false);
     } finally {
       this.paying = false;
     }

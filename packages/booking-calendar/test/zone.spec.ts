@@ -1,0 +1,23 @@
+import { test, expect, createEventType, firstFreeSlot, mountCalendar, showDay } from "./fixtures.ts";
+
+test.describe("the visitor's time zone", () => {
+  test("choosing another zone asks for the month's times once, in that zone, and shows them on its clocks", async ({ page, request }) => {
+    const { token } = await createEventType(request);
+    const slot = await firstFreeSlot(request, token);
+    await mountCalendar(page, { token, locale: "en-GB" });
+    await expect(page.locator('button[part~="day-free"]').first()).toBeVisible();
+    const asked: string[] = [];
+    page.on("request", (r) => { if (new URL(r.url()).pathname === "/time-slots") asked.push(new URL(r.url()).searchParams.get("timezone") ?? ""); });
+    await page.getByText("Time zone:").click();
+    await page.getByLabel("Search time zones").fill("tokyo");
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === "/time-slots");
+    await page.getByRole("combobox", { name: "Time zone" }).selectOption("Asia/Tokyo");
+    expect((await answered).status()).toBe(200);
+    await expect(page.getByText("Time zone: Asia/Tokyo")).toBeVisible();
+    // Tokyo is 9 hours ahead of UTC all year: the slot's day there, and its time on Tokyo's clocks.
+    const tokyo = new Date(Date.parse(slot.startIso8601) + 9 * 3_600_000).toISOString();
+    await (await showDay(page, tokyo.slice(0, 10))).click();
+    await expect(page.locator(`button[part="slot"][data-start="${slot.startIso8601}"]`)).toContainText(tokyo.slice(11, 16));
+    expect(asked).toEqual(["Asia/Tokyo"]);
+  });
+});
