@@ -1,5 +1,5 @@
 import { createApp } from "./app.ts";
-import { bookingUrlOf } from "./lib/links.ts";
+import { bookingUrlOf, publicOrigin } from "./lib/links.ts";
 import { stderrLog } from "./lib/log.ts";
 import { systemClock } from "./clock.ts";
 import { configFromEnv, type ServerConfig } from "./config.ts";
@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     for (const et of seeded) {
       console.log(
         `  #${et.id} ${et.title}${et.disabled ? " [disabled]" : ""}\n      API token:      ${et.token}\n      override token: ${et.overrideToken}` +
-          (et.slug ? `\n      booking page:   ${bookingUrlOf(config.publicUrl ?? base, et.slug)}` : ""),
+          (et.slug ? `\n      booking page:   ${bookingUrlOf(publicOrigin(config, base), et.slug)}` : ""),
       );
     }
     console.log(`\nTry: curl -H "Authorization: Bearer ${seeded[0]!.token}" "${base}/configuration"`);

@@ -15,6 +15,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { RESERVATION_STATUSES, WEEKDAYS, type ErrorBody, type EventTypePatch, type TimeRange, type Weekday } from "@booking/wire";
+import { bookingUrlOf } from "../lib/links.ts";
 import type { EventTypeView } from "../modules/admin/service.ts";
 
 const USAGE = `Usage: npm run admin -- <command> [arguments] [options]
@@ -419,14 +420,14 @@ function weeklyText(et: EventTypeView): string {
 /** Where the event type's booking page is, and the link token it carries. */
 function pageText(et: EventTypeView, base: string): string {
   if (!et.slug) return "\nNo booking page yet: give it one with --slug.";
-  return `\nBooking page:  ${base}/book/${et.slug}`;
+  return `\nBooking page:  ${bookingUrlOf(base, et.slug)}`;
 }
 
 function showText(et: EventTypeView, base: string): string {
   const lines = [
     `#${et.id} ${et.title} [${et.disabled ? "disabled" : "enabled"}]`,
     ...(et.description ? [`  ${et.description}`] : []),
-    `Booking page:  ${et.slug ? `${base}/book/${et.slug} (link token ${et.linkToken})` : "none (set one with --slug)"}`,
+    `Booking page:  ${et.slug ? `${bookingUrlOf(base, et.slug)} (link token ${et.linkToken})` : "none (set one with --slug)"}`,
     `Timezone:      ${et.timezone}`,
     `Meetings:      ${et.durationMinutes} min, a slot every ${et.slotIntervalMinutes} min, ${et.seats} seat${et.seats === 1 ? "" : "s"}, held ${et.holdMinutes} min while booking`,
     `Booking:       at least ${et.minNoticeMinutes} min ahead, up to ${et.horizonDays} days ahead`,

@@ -1,5 +1,5 @@
 import type { EventTypeRecord, Store } from "../store/types.ts";
-import { bearerToken, eventTypeOfCredential, sameSecret } from "./tokens.ts";
+import { bearerToken, eventTypeOfCredential, hashToken, matchesHash } from "./tokens.ts";
 
 /** Event types already resolved from a request's bearer token, so a request looks its token up once. */
 export const resolvedEventTypes = new WeakMap<Request, EventTypeRecord>();
@@ -18,12 +18,14 @@ export function callerKeys(store: Store, adminKey: string | null, trustProxy: bo
   // never do), so it stays as small as the set of event types in use; it decides the rate limit key
   // only, never access, which the store confirms for every request.
   const knownTokens = new Map<string, number>();
-  return (request: Request, server: AddressSource | null) => callerKey(store, adminKey, trustProxy, knownTokens, request, server);
+  // The admin key is hashed once; each request hashes only its own token.
+  const adminKeyHash = adminKey ? hashToken(adminKey) : null;
+  return (request: Request, server: AddressSource | null) => callerKey(store, adminKeyHash, trustProxy, knownTokens, request, server);
 }
 
 async function callerKey(
   store: Store,
-  adminKey: string | null,
+  adminKeyHash: string | null,
   trustProxy: boolean,
   knownTokens: Map<string, number>,
   request: Request,
@@ -32,7 +34,7 @@ async function callerKey(
   const token = bearerToken(request.headers.get("authorization"));
   if (token) {
     // The organizer's key is compared first: it never needs a hash and a database lookup.
-    if (adminKey && sameSecret(token, adminKey)) return "admin";
+    if (adminKeyHash && matchesHash(token, adminKeyHash)) return "admin";
     const known = knownTokens.get(token);
     if (known !== undefined) return `event-type:${known}`;
     const eventType = await eventTypeOfCredential(store, token);

@@ -1,6 +1,12 @@
+import { EXPIRED_GRACE_MS } from "../domain/reservation.ts";
 import type { EventTypeRecord, OutboxEvent, ReservationRecord, WebhookDelivery } from "./types.ts";
 
 // Rows as both engines return them (PostgreSQL with bigints read as numbers), and their records.
+
+/** Idempotency keys are kept for a day, like the hold grace; the sweep deletes older ones. */
+export const IDEMPOTENCY_TTL_MS = EXPIRED_GRACE_MS;
+/** A keyed request that registered and then vanished (a crash) frees its key after this long. */
+export const IDEMPOTENCY_LEASE_MS = 30_000;
 
 /** A `reservations` row. */
 export interface ReservationRow {
@@ -68,6 +74,39 @@ export const toReservation = (r: ReservationRow): ReservationRecord => ({
   createdAtMs: r.created_at_ms,
   updatedAtMs: r.updated_at_ms,
 });
+
+/** A reservation's column values, named as the SQLite statements bind them: the inverse of `toReservation`. */
+export const reservationColumns = (r: ReservationRecord) => ({
+  uuid: r.uuid,
+  eventTypeId: r.eventTypeId,
+  status: r.status,
+  startMs: r.startMs,
+  endMs: r.endMs,
+  heldUntilMs: r.heldUntilMs,
+  email: r.email,
+  firstname: r.firstname,
+  lastname: r.lastname,
+  phone: r.phone,
+  timezone: r.timezone,
+  location: r.location === null ? null : JSON.stringify(r.location),
+  guests: JSON.stringify(r.guests),
+  customFields: JSON.stringify(r.customFields),
+  meetLink: r.meetLink,
+  payment: r.payment === null ? null : JSON.stringify(r.payment),
+  paymentIntentId: r.payment?.intentId ?? null,
+  confirmedAtMs: r.confirmedAtMs,
+  cancelledAtMs: r.cancelledAtMs,
+  createdAtMs: r.createdAtMs,
+  updatedAtMs: r.updatedAtMs,
+});
+
+/**
+ * Whether saving `after` over the stored `before` moves seats (status, times or hold), which slot
+ * lists and configuration depend on; a payment note does not. Without a stored row, nothing moved.
+ */
+export const movesSeats = (before: Pick<ReservationRow, "status" | "start_ms" | "end_ms" | "held_until_ms"> | null | undefined, after: ReservationRecord): boolean =>
+  before != null &&
+  (before.status !== after.status || before.start_ms !== after.startMs || before.end_ms !== after.endMs || before.held_until_ms !== after.heldUntilMs);
 
 /** An outbox event with its delivery state, from its row. */
 export const toDelivery = (r: WebhookRow): WebhookDelivery => ({

@@ -17,7 +17,19 @@ import {
   type Store,
   type OutboxEvent,
 } from "./types.ts";
-import { ParsedEventTypes, toDelivery, toEventType, toReservation, type EventTypeRow, type ReservationRow, type WebhookRow } from "./rows.ts";
+import {
+  IDEMPOTENCY_LEASE_MS,
+  IDEMPOTENCY_TTL_MS,
+  ParsedEventTypes,
+  movesSeats,
+  reservationColumns,
+  toDelivery,
+  toEventType,
+  toReservation,
+  type EventTypeRow,
+  type ReservationRow,
+  type WebhookRow,
+} from "./rows.ts";
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.ts";
 
 
@@ -157,10 +169,6 @@ function prepareQueries(db: Database) {
 /** Wait for the write lock while migrating at start, and for any write of a request (then StoreBusyError). */
 const STARTUP_WAIT_MS = 10_000;
 const WRITE_WAIT_MS = 100;
-/** Idempotency keys are kept for a day, like the hold grace. */
-const IDEMPOTENCY_TTL_MS = EXPIRED_GRACE_MS;
-/** A keyed request that registered and then vanished (a crash) frees its key after this long. */
-const IDEMPOTENCY_LEASE_MS = 30_000;
 
 /** Runs a write of an event type row, turning a clash on the unique slug into SlugTakenError. */
 function slugChecked<T>(slug: string | null, write: () => T): T {
@@ -177,33 +185,6 @@ const isBusy = (error: unknown): boolean => {
   const code = (error as { code?: string } | null)?.code ?? "";
   return code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED");
 };
-
-/** Named parameters of a reservation row. */
-function rowParams(r: ReservationRecord) {
-  return {
-    uuid: r.uuid,
-    eventTypeId: r.eventTypeId,
-    status: r.status,
-    startMs: r.startMs,
-    endMs: r.endMs,
-    heldUntilMs: r.heldUntilMs,
-    email: r.email,
-    firstname: r.firstname,
-    lastname: r.lastname,
-    phone: r.phone,
-    timezone: r.timezone,
-    location: r.location === null ? null : JSON.stringify(r.location),
-    guests: JSON.stringify(r.guests),
-    customFields: JSON.stringify(r.customFields),
-    meetLink: r.meetLink,
-    payment: r.payment === null ? null : JSON.stringify(r.payment),
-    paymentIntentId: r.payment?.intentId ?? null,
-    confirmedAtMs: r.confirmedAtMs,
-    cancelledAtMs: r.cancelledAtMs,
-    createdAtMs: r.createdAtMs,
-    updatedAtMs: r.updatedAtMs,
-  };
-}
 
 class SqliteStore implements Store {
   readonly engine = "sqlite";
@@ -278,10 +259,10 @@ class SqliteStore implements Store {
           const record = decision.write;
           for (const event of decision.events ?? []) this.q.whInsert.run({ ...event });
           if (currentRow) {
-            const changed = this.q.rUpdate.run({ ...rowParams(record), expectedUpdatedAtMs: currentRow.updated_at_ms }).changes;
+            const changed = this.q.rUpdate.run({ ...reservationColumns(record), expectedUpdatedAtMs: currentRow.updated_at_ms }).changes;
             if (changed !== 1) throw new Error("reservation changed inside its own transaction");
           } else {
-            this.q.rInsert.run(rowParams(record));
+            this.q.rInsert.run(reservationColumns(record));
           }
           this.q.etLongest.run(record.endMs - record.startMs, claim.eventTypeId);
           if (claim.idempotencyKey) this.q.idemLink.run(record.uuid, claim.eventTypeId, claim.idempotencyKey);
@@ -292,11 +273,10 @@ class SqliteStore implements Store {
     save: async (record: ReservationRecord, expectedUpdatedAtMs: number, events: OutboxEvent[] = []) =>
       this.write(() => {
         const before = this.q.rByUuid.get(record.eventTypeId, record.uuid);
-        const changed = this.q.rUpdate.run({ ...rowParams(record), expectedUpdatedAtMs }).changes === 1;
+        const changed = this.q.rUpdate.run({ ...reservationColumns(record), expectedUpdatedAtMs }).changes === 1;
         if (changed) for (const event of events) this.q.whInsert.run({ ...event });
         // Slot lists and configuration depend on seats only; a payment note leaves their caches alone.
-        const seatsMoved = before !== null && (before.status !== record.status || before.start_ms !== record.startMs || before.end_ms !== record.endMs || before.held_until_ms !== record.heldUntilMs);
-        if (changed && seatsMoved) this.q.etBump.run(record.eventTypeId);
+        if (changed && movesSeats(before, record)) this.q.etBump.run(record.eventTypeId);
         return changed;
       }),
     sweep: async (nowMs: number) =>
@@ -315,7 +295,7 @@ class SqliteStore implements Store {
       this.write(() => {
         const touched = new Set<number>();
         for (const r of records) {
-          this.q.rInsert.run(rowParams(r));
+          this.q.rInsert.run(reservationColumns(r));
           this.q.etLongest.run(r.endMs - r.startMs, r.eventTypeId);
           touched.add(r.eventTypeId);
         }

@@ -7,6 +7,8 @@ import type { EventTypeRecord, PaymentRecord, ReservationRecord, Store } from ".
 
 /** Intent states in which the visitor can still pay; any other needs a new intent. */
 const PAYABLE = new Set<Stripe.PaymentIntent.Status>(["requires_payment_method", "requires_confirmation", "requires_action", "processing"]);
+/** Best effort on the way of a visitor's request: a short wait and no retries, not the client's 15 s and two retries. */
+const BEST_EFFORT = { timeout: 5_000, maxNetworkRetries: 0 };
 
 /**
  * Card payments of paid reservations through Stripe, on the organizer's connected account.
@@ -53,9 +55,7 @@ export class PaymentService {
       } else if (existing && PAYABLE.has(existing.status)) {
         // Replaced under new terms: cancel the old intent so a page still open on it cannot take money
         // that no reservation would count. Best effort; a failure leaves it to expire at Stripe.
-        await this.stripe!.paymentIntents.cancel(existing.id, {}, { stripeAccount: current.account }).catch((error) =>
-          this.log({ level: "warn", message: `could not cancel replaced payment intent ${existing.id}`, error }),
-        );
+        await this.cancelIntent(existing.id, current.account, `could not cancel replaced payment intent ${existing.id}`);
       }
     }
     intent ??= await this.call(() =>
@@ -116,26 +116,18 @@ export class PaymentService {
     if (!payment) return "closed";
     if (payment.status === "succeeded") return "paid";
     if (!this.stripe) return "closed";
-    // Best effort on the way of a visitor's request: a short wait and no retries, not the client's 15 s and two retries.
-    const options = { stripeAccount: payment.account, timeout: 5_000, maxNetworkRetries: 0 };
-    try {
-      await this.stripe.paymentIntents.cancel(payment.intentId, {}, options);
-      return "closed";
-    } catch (error) {
-      if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) {
-        this.log({ level: "warn", message: `could not cancel payment intent ${payment.intentId} of a released hold`, error });
-        return "closed";
-      }
-      // Stripe refuses to cancel an intent that succeeded, is processing or was already cancelled.
-      const intent = await this.stripe.paymentIntents.retrieve(payment.intentId, {}, options).catch(() => null);
-      if (intent?.status === "succeeded" && matches(intent, payment.amount, payment.currency)) {
-        await this.recordSuccess(reservation, intent);
-        return "paid";
-      }
-      if (intent?.status === "processing") return "processing";
-      if (intent?.status !== "canceled") this.log({ level: "warn", message: `could not cancel payment intent ${payment.intentId} of a released hold`, error });
-      return "closed";
+    const warning = `could not cancel payment intent ${payment.intentId} of a released hold`;
+    const refusal = await this.cancelIntent(payment.intentId, payment.account, warning, true);
+    if (!refusal) return "closed";
+    // Stripe refuses to cancel an intent that succeeded, is processing or was already cancelled.
+    const intent = await this.stripe.paymentIntents.retrieve(payment.intentId, {}, { stripeAccount: payment.account, ...BEST_EFFORT }).catch(() => null);
+    if (intent?.status === "succeeded" && matches(intent, payment.amount, payment.currency)) {
+      await this.recordSuccess(reservation, intent);
+      return "paid";
     }
+    if (intent?.status === "processing") return "processing";
+    if (intent?.status !== "canceled") this.log({ level: "warn", message: warning, error: refusal });
+    return "closed";
   }
 
   /** Verifies and records a Stripe webhook event; answers what was done, for the log. */
@@ -174,6 +166,21 @@ export class PaymentService {
     const payment = { ...reservation.payment!, status: "succeeded" as const, succeededAtMs: this.now() };
     await this.store.reservations.save({ ...reservation, payment, updatedAtMs: this.stamp(reservation) }, reservation.updatedAtMs);
     this.log({ level: "info", message: `payment ${intent.id} succeeded for reservation ${reservation.uuid}` });
+  }
+
+  /**
+   * Cancels an intent on a connected account, best effort: a short wait, no retries, and a failure
+   * logged as `warning`. With `answerRefusal`, Stripe's refusal (the intent succeeded, is processing
+   * or was cancelled already) is answered instead, unlogged, for the caller to look into; null otherwise.
+   */
+  private async cancelIntent(intentId: string, account: string, warning: string, answerRefusal = false): Promise<Stripe.errors.StripeInvalidRequestError | null> {
+    try {
+      await this.stripe!.paymentIntents.cancel(intentId, {}, { stripeAccount: account, ...BEST_EFFORT });
+    } catch (error) {
+      if (answerRefusal && error instanceof Stripe.errors.StripeInvalidRequestError) return error;
+      this.log({ level: "warn", message: warning, error });
+    }
+    return null;
   }
 
   private stamp(r: ReservationRecord): number {

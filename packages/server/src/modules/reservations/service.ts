@@ -199,17 +199,12 @@ export class ReservationService {
       const r = await this.find(eventType, uuid);
       const nowMs = this.now();
       const status = statusAt(r, nowMs);
-      // An unpaid intent of a hold not yet closed here (a concurrent payment request may have replaced it).
-      const unpaid = status !== "confirmed" && r.payment && r.payment.status !== "succeeded" && r.payment.intentId !== closedIntent;
-      if (status === "cancelled") {
-        // A hold that lapsed long ago was never let go: its intent is closed now, so no page still open on it can pay.
-        if (unpaid && r.status !== "cancelled") await this.payments.closeIntent(r);
-        return "The reservation was already cancelled.";
-      }
-      if (unpaid) {
-        // The hold's intent is cancelled at Stripe first, so no page still open on it can pay for a
-        // seat that is gone; Stripe also tells whether it was paid after all (then recorded, and read again).
-        closedIntent = r.payment!.intentId;
+      if (status === "cancelled") return "The reservation was already cancelled.";
+      // The hold's unpaid intent is cancelled at Stripe first (again if a concurrent payment request
+      // replaced it), so no page still open on it can pay for a seat that is gone; Stripe also tells
+      // whether it was paid after all (then recorded, and read again).
+      if (status !== "confirmed" && r.payment && r.payment.status !== "succeeded" && r.payment.intentId !== closedIntent) {
+        closedIntent = r.payment.intentId;
         const intent = await this.payments.closeIntent(r);
         if (intent === "processing" && !options.organizer) throw new ApiError("forbidden", "This hold's payment is being processed; it cannot be let go now.");
         if (intent === "paid" && !options.organizer) throw new ApiError("forbidden", "This hold is paid: confirm it instead of cancelling it.");

@@ -1,11 +1,6 @@
-import { EXPIRED_GRACE_MS } from "../../domain/reservation.ts";
+import { IDEMPOTENCY_LEASE_MS } from "../rows.ts";
 import { StoreBusyError, type IdempotencyState, type Store } from "../types.ts";
 import type { Connections } from "./connections.ts";
-
-/** Idempotency keys are kept for a day, like the hold grace; the sweep deletes older ones. */
-export const IDEMPOTENCY_TTL_MS = EXPIRED_GRACE_MS;
-/** A keyed request that registered and then vanished (a crash) frees its key after this long. */
-const IDEMPOTENCY_LEASE_MS = 30_000;
 
 /** Idempotency keys on PostgreSQL: the key's row is the registration, so a retry reaching another instance finds it. */
 export function postgresIdempotency(db: Connections): Store["idempotency"] {

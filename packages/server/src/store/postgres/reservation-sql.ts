@@ -1,3 +1,4 @@
+import { reservationColumns } from "../rows.ts";
 import type { ReservationRecord } from "../types.ts";
 
 /** Stores a new reservation; its parameters are `reservationValues`. */
@@ -8,11 +9,11 @@ export const INSERT_RESERVATION = `INSERT INTO reservations (uuid, event_type_id
 
 /** A reservation's column values, $1 to $21 of INSERT_RESERVATION. */
 export function reservationValues(r: ReservationRecord): unknown[] {
+  const c = reservationColumns(r);
   return [
-    r.uuid, r.eventTypeId, r.status, r.startMs, r.endMs, r.heldUntilMs, r.email, r.firstname, r.lastname, r.phone, r.timezone,
-    r.location === null ? null : JSON.stringify(r.location), JSON.stringify(r.guests), JSON.stringify(r.customFields), r.meetLink,
-    r.payment === null ? null : JSON.stringify(r.payment), r.payment?.intentId ?? null, r.confirmedAtMs, r.cancelledAtMs,
-    r.createdAtMs, r.updatedAtMs,
+    c.uuid, c.eventTypeId, c.status, c.startMs, c.endMs, c.heldUntilMs, c.email, c.firstname, c.lastname, c.phone, c.timezone,
+    c.location, c.guests, c.customFields, c.meetLink, c.payment, c.paymentIntentId, c.confirmedAtMs, c.cancelledAtMs,
+    c.createdAtMs, c.updatedAtMs,
   ];
 }
 

@@ -3,7 +3,7 @@ import { claimSeats } from "./claim.ts";
 import type { Connections } from "./connections.ts";
 import type { PostgresRateLimiter } from "./rate-limiter.ts";
 import { DATABASE_NOW, INSERT_RESERVATION, SEAT_HOLDERS, UPDATE_RESERVATION, reservationValues, updateValues } from "./reservation-sql.ts";
-import { toReservation, toSeatHolder, type ReservationRow, type SeatHolderRow } from "./rows.ts";
+import { movesSeats, toReservation, toSeatHolder, type ReservationRow, type SeatHolderRow } from "./rows.ts";
 import { sweep } from "./sweep.ts";
 import { insertEvents } from "./webhooks.ts";
 
@@ -52,10 +52,7 @@ export function postgresReservations(db: Connections, rateLimiter: PostgresRateL
         const changed = (await c.query(UPDATE_RESERVATION, updateValues(record, expectedUpdatedAtMs))).rowCount === 1;
         if (changed) await insertEvents(c, events);
         // Slot lists and configuration depend on seats only; a payment note leaves their caches alone.
-        const seatsMoved =
-          before !== undefined &&
-          (before.status !== record.status || before.start_ms !== record.startMs || before.end_ms !== record.endMs || before.held_until_ms !== record.heldUntilMs);
-        if (changed && seatsMoved) await c.query("UPDATE event_types SET revision = revision + 1 WHERE id = $1", [record.eventTypeId]);
+        if (changed && movesSeats(before, record)) await c.query("UPDATE event_types SET revision = revision + 1 WHERE id = $1", [record.eventTypeId]);
         return changed;
       }),
     // With the database's time for claims, the sweep writes down expiry by the same clock.

@@ -1,5 +1,5 @@
 import pg from "pg";
-export { toDelivery, toEventType, toReservation, type EventTypeRow, type ReservationRow, type WebhookRow } from "../rows.ts";
+export { movesSeats, toDelivery, toEventType, toReservation, type EventTypeRow, type ReservationRow, type WebhookRow } from "../rows.ts";
 import type { SeatHolder } from "../types.ts";
 
 /** bigint columns (ids, epoch milliseconds, counts) as numbers: every value stays far below 2^53. */

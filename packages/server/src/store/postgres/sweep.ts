@@ -1,6 +1,6 @@
 import { EXPIRED_GRACE_MS } from "../../domain/reservation.ts";
 import type { Connections } from "./connections.ts";
-import { IDEMPOTENCY_TTL_MS } from "./idempotency.ts";
+import { IDEMPOTENCY_TTL_MS } from "../rows.ts";
 import type { PostgresRateLimiter } from "./rate-limiter.ts";
 
 /**
