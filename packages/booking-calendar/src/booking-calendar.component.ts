@@ -149,7 +149,7 @@ export class BookingCalendar extends LitElement {
     notice: { state: true },
     month: { state: true },
     monthSlots: { state: true },
-    monthLoading: { state: true },
+    loadingMonths: { state: true },
     selectedDate: { state: true },
     selectedSlot: { state: true },
     zones: { state: true },
@@ -180,7 +180,8 @@ export class BookingCalendar extends LitElement {
   declare notice: Notice | null;
   declare month: PlainMonth;
   declare monthSlots: Map<PlainMonth, TimeSlot[]>;
-  declare monthLoading: boolean;
+  /** Months whose times are being asked for, as "start zone month" (a new start asks afresh). */
+  declare loadingMonths: ReadonlySet<string>;
   declare selectedDate: PlainDate | null;
   declare selectedSlot: TimeSlot | null;
   declare zones: string[];
@@ -228,7 +229,7 @@ export class BookingCalendar extends LitElement {
     this.notice = null;
     this.month = "1970-01";
     this.monthSlots = new Map();
-    this.monthLoading = false;
+    this.loadingMonths = new Set();
     this.selectedDate = null;
     this.selectedSlot = null;
     this.zones = [];
@@ -369,10 +370,17 @@ export class BookingCalendar extends LitElement {
     }
   }
 
+  /** Whether the shown month's times are on their way. */
+  private get monthLoading(): boolean {
+    return this.loadingMonths.has(`${this.generation} ${this.visitorZone} ${this.month}`);
+  }
+
+  /** Asks for a month's times in the visitor's zone, unless they are known or already asked for. */
   private async loadMonth(month: PlainMonth, force = false): Promise<void> {
-    if (!force && this.monthSlots.has(month)) return;
     const zone = this.visitorZone;
-    this.monthLoading = true;
+    const key = `${this.generation} ${zone} ${month}`;
+    if ((!force && this.monthSlots.has(month)) || this.loadingMonths.has(key)) return;
+    this.loadingMonths = new Set(this.loadingMonths).add(key);
     try {
       const slots = await this.api!.timeSlots(firstDayOf(month), lastDayOf(month), zone);
       if (zone !== this.visitorZone) return;
@@ -381,7 +389,9 @@ export class BookingCalendar extends LitElement {
     } catch (error) {
       this.report(error, () => void this.loadMonth(month, true));
     } finally {
-      if (zone === this.visitorZone) this.monthLoading = false;
+      const loading = new Set(this.loadingMonths);
+      loading.delete(key);
+      this.loadingMonths = loading;
     }
   }
 
