@@ -3,10 +3,10 @@ import { expect, test, type Page } from "@playwright/test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 
-/** The API helpers are the component tests' own: creating event types, reading reservations, booking as another visitor, Stripe.js routing, paying. */
+/** The API helpers are the component tests' own: creating event types, reading reservations, booking as another visitor, moving a booking, recording API calls, Stripe.js routing, paying. */
 export {
-  bookThroughApi, chooseFirstTime, chooseTime, continueToPayment, createEventType, expectTimeNotOffered, firstFreeSlot, freeSlots, isOffered, payWithCard,
-  reservationsOf, routeStripeJs, showDay,
+  bookThroughApi, chooseFirstTime, chooseTime, continueToPayment, createEventType, expectTimeNotOffered, firstFreeSlot, freeSlots, isOffered, moveBookingTo, payWithCard,
+  recordApiCalls, reservationsOf, routeStripeJs, showDay,
   ADMIN_KEY, PAID,
 } from "../../packages/booking-calendar/test/fixtures.ts";
 export { expect, test };

@@ -1,13 +1,5 @@
 import { Webhook } from "standardwebhooks";
-import { test, expect, chooseFirstTime, createEventType, expectAccessible, firstFreeSlot, isOffered, openSite, reservationsOf, SITE } from "../support/fixtures.ts";
-
-/** Books the slot through the public API and returns the visitor's reservation link. */
-async function bookedLink(request: import("@playwright/test").APIRequestContext, token: string, slot: { start: string; end: string }, email: string): Promise<{ uuid: string; manageUrl: string }> {
-  const response = await request.post("/reservations", { headers: { Authorization: `Bearer ${token}` }, data: { start: slot.start, end: slot.end, email } });
-  const body = await response.json();
-  expect(body, JSON.stringify(body)).toMatchObject({ success: true });
-  return { uuid: body.data.uuid, manageUrl: body.data.manageUrl };
-}
+import { test, expect, bookThroughApi, chooseFirstTime, createEventType, expectAccessible, firstFreeSlot, isOffered, moveBookingTo, openSite, reservationsOf, SITE } from "../support/fixtures.ts";
 
 test.describe("managing a booking", () => {
   test("reschedule from the reservation link: the confirmation's link opens the booking, which moves to a new time", async ({ page, request }) => {
@@ -31,11 +23,8 @@ test.describe("managing a booking", () => {
     await expect(page.getByText("A call for tests.").filter({ visible: true })).toHaveCount(1);
     await expect(page.locator('button[part~="day-free"]').first()).toBeVisible();
     await expectAccessible(page, "reschedule");
-    await page.locator('button[part~="day-free"]').nth(1).click();
-    const target = page.locator('button[part="slot"]').nth(3);
-    const moved = (await target.getAttribute("data-start"))!;
-    await target.click();
-    await page.getByRole("button", { name: "Move booking" }).click();
+    // A time on a later day, from the API: the grid holds only the shown month's days.
+    const moved = await moveBookingTo(page, request, token, first);
     await expect(page.getByRole("heading", { name: "Your booking has moved" })).toBeVisible();
     await expectAccessible(page, "rescheduled");
     const reservations = await reservationsOf(request, id);
@@ -50,7 +39,7 @@ test.describe("managing a booking", () => {
     const slug = `cancel-${Date.now().toString(36)}`;
     const { id, token } = await createEventType(request, { slug });
     const slot = await firstFreeSlot(request, token);
-    const { uuid, manageUrl } = await bookedLink(request, token, slot, "leaver@example.com");
+    const { uuid, manageUrl } = await bookThroughApi(request, token, slot, "leaver@example.com");
     expect(await isOffered(request, token, slot.startIso8601)).toBe(false);
     await page.goto(manageUrl);
     await page.getByRole("button", { name: "Cancel booking" }).click();
@@ -83,11 +72,7 @@ test.describe("managing a booking", () => {
 
     // The site opens the element for that booking (as its own account page would) to move it...
     await openSite(page, { token, "reservation-uuid": uuid });
-    await page.locator('button[part~="day-free"]').nth(1).click();
-    const target = page.locator('button[part="slot"]').nth(1);
-    const moved = (await target.getAttribute("data-start"))!;
-    await target.click();
-    await page.getByRole("button", { name: "Move booking" }).click();
+    const moved = await moveBookingTo(page, request, token, first);
     await expect(page.getByRole("heading", { name: "Your booking has moved" })).toBeVisible();
     await expect(siteStatus).toHaveText(`Moved: booking ${uuid} now starts ${moved}.`);
     // ...and to cancel it.

@@ -37,15 +37,19 @@ test.describe("failures and recovery", () => {
       status: 429, contentType: "application/json", headers: { "Retry-After": "30", "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "Retry-After" },
       body: errorBody(429, "rate_limited", "Too many requests."),
     }));
+    const calls = recordApiCalls(page);
     await mountCalendar(page, { token });
     await expect(page.getByRole("alert")).toContainText(/Too many requests right now\. Trying again in (30|29) s/);
     await expect(page.getByRole("button", { name: "Try again" })).toBeDisabled();
     await page.clock.fastForward("00:10");
     await expect(page.getByRole("alert")).toContainText(/Trying again in (20|19) s/);
     await expect(page.locator('button[part~="day-free"]')).toHaveCount(0);
+    // Ten seconds into the thirty: only the answered request, no retry yet.
+    expect(calls.filter((c) => c === "GET /time-slots")).toHaveLength(1);
     await page.clock.fastForward("00:21");
     await expect(page.locator('button[part~="day-free"]').first()).toBeVisible();
     await expect(page.getByRole("alert")).toHaveCount(0);
+    expect(calls.filter((c) => c === "GET /time-slots")).toHaveLength(2);
   });
 
   test("a 500 while booking keeps everything typed, and the retry books", async ({ page, request }) => {
@@ -114,7 +118,7 @@ test.describe("failures and recovery", () => {
   });
 
   test("the hold is refreshed while the visitor is active, and its loss sends them back to the slots", async ({ page, request }) => {
-    const { token } = await createEventType(request, { payment: { amount: 2500, currency: "usd", providerAccountId: "acct_1HoldTests" }, holdMinutes: 10 });
+    const { id, token } = await createEventType(request, { payment: { amount: 2500, currency: "usd", providerAccountId: "acct_1HoldTests" }, holdMinutes: 10 });
     await routeStripeJs(page);
     await page.clock.install();
     const calls = recordApiCalls(page);
@@ -128,12 +132,14 @@ test.describe("failures and recovery", () => {
     expect((await refreshed).status()).toBe(200);
     await expect(page.getByRole("timer")).toContainText(/(9|10):\d{2}/);
     expect(calls.filter((c) => c.endsWith("/refresh"))).toHaveLength(1);
-    // The server says the hold is gone (the answer it gives when the seat went to someone else).
-    await page.route("**/refresh", (route) => route.fulfill({
-      status: 200, contentType: "application/json", headers: { "Access-Control-Allow-Origin": "*" },
-      body: JSON.stringify({ success: false, code: "reservation_finished", message: "The reservation can no longer be refreshed." }),
-    }));
+    // The hold goes on the server (let go through the API): the next refresh is answered reservation_finished.
+    const [hold] = await reservationsOf(request, id);
+    expect(hold).toMatchObject({ status: "held" });
+    const released = await request.delete(`/reservations/${hold!.uuid}`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(await released.json()).toMatchObject({ success: true });
+    const lost = page.waitForResponse((r) => r.url().endsWith("/refresh") && r.request().method() === "POST");
     await page.clock.fastForward("11:00");
+    expect(await (await lost).json()).toMatchObject({ success: false, code: "reservation_finished" });
     await expect(page.getByRole("alert")).toContainText("Your hold on this time ran out");
     await expect(page.getByRole("grid")).toBeVisible();
   });

@@ -103,12 +103,12 @@ export async function isOffered(request: APIRequestContext, token: string, start
   return (await freeSlots(request, token)).some((s) => s.startIso8601 === startIso8601);
 }
 
-/** Books a slot through the API, as another visitor would. */
-export async function bookThroughApi(request: APIRequestContext, token: string, slot: { start: string; end: string }, email = "grace@example.com"): Promise<string> {
+/** Books a slot through the API, as another visitor would; answers the reservation's uuid and the visitor's manage link. */
+export async function bookThroughApi(request: APIRequestContext, token: string, slot: { start: string; end: string }, email = "grace@example.com"): Promise<{ uuid: string; manageUrl: string }> {
   const response = await request.post("/reservations", { headers: { Authorization: `Bearer ${token}` }, data: { start: slot.start, end: slot.end, email } });
   const body = await response.json();
   expect(body.success, JSON.stringify(body)).toBe(true);
-  return body.data.uuid;
+  return { uuid: body.data.uuid, manageUrl: body.data.manageUrl };
 }
 
 /** Serves the server's Stripe.js stand-in where the page asks for js.stripe.com, and counts the asks. */
@@ -166,6 +166,20 @@ export async function showDay(page: Page, date: string): Promise<Locator> {
 export async function chooseTime(page: Page, startIso8601: string): Promise<void> {
   await (await showDay(page, startIso8601.slice(0, 10))).click();
   await page.locator(`button[part="slot"][data-start="${startIso8601}"]`).click();
+}
+
+/**
+ * On the open reschedule view: picks the API's first free time on a later day (in the page's zone,
+ * UTC) than `after` (the booking's current start), turning the month when it falls in the next one,
+ * and moves the booking there. Answers the new start.
+ */
+export async function moveBookingTo(page: Page, request: APIRequestContext, token: string, after: string): Promise<string> {
+  const day = new Date(after).toISOString().slice(0, 10);
+  const slot = (await freeSlots(request, token)).find((s) => s.startIso8601.slice(0, 10) > day);
+  expect(slot, `a free time on a day after ${day}`).toBeDefined();
+  await chooseTime(page, slot!.startIso8601);
+  await page.getByRole("button", { name: "Move booking" }).click();
+  return slot!.startIso8601;
 }
 
 /** An event type that costs €50.00, paid through Stripe (the server's stand-in in tests). */

@@ -1,5 +1,6 @@
 import {
-  test, expect, bookThroughApi, chooseFirstTime, chooseTime, continueToPayment, createEventType, expectTimeNotOffered, firstFreeSlot, freeSlots, mountCalendar, recordApiCalls, recordEvents, reservationsOf, routeStripeJs,
+  test, expect, bookThroughApi, chooseFirstTime, chooseTime, continueToPayment, createEventType, expectTimeNotOffered, firstFreeSlot, freeSlots, mountCalendar, moveBookingTo, recordApiCalls, recordEvents,
+  reservationsOf, routeStripeJs,
   PAID, payWithCard,
 } from "./fixtures.ts";
 
@@ -100,17 +101,14 @@ test.describe("booking flows", () => {
   test("reschedule: shows the booking, moves it with PUT to a new time", async ({ page, request }) => {
     const { id, token } = await createEventType(request);
     const slot = await firstFreeSlot(request, token);
-    const uuid = await bookThroughApi(request, token, slot, "move@example.com");
+    const { uuid } = await bookThroughApi(request, token, slot, "move@example.com");
     const calls = recordApiCalls(page);
     const events = await recordEvents(page);
     await mountCalendar(page, { token, "reservation-uuid": uuid });
     await expect(page.getByRole("heading", { name: "Your booking" })).toBeVisible();
     await expect(page.getByText("Status: confirmed")).toBeVisible();
-    await page.locator('button[part~="day-free"]').nth(1).click();
-    const target = page.locator('button[part="slot"]').nth(2);
-    const newStart = (await target.getAttribute("data-start"))!;
-    await target.click();
-    await page.getByRole("button", { name: "Move booking" }).click();
+    // A time on a later day, from the API: the grid holds only the shown month's days.
+    const newStart = await moveBookingTo(page, request, token, slot.startIso8601);
     await expect(page.getByRole("heading", { name: "Your booking has moved" })).toBeVisible();
     expect(calls).toContain(`PUT /reservations/${uuid}`);
     const [reservation] = await reservationsOf(request, id);
@@ -120,7 +118,7 @@ test.describe("booking flows", () => {
 
   test("cancel: asks first, then cancels with DELETE", async ({ page, request }) => {
     const { id, token } = await createEventType(request);
-    const uuid = await bookThroughApi(request, token, await firstFreeSlot(request, token), "cancel@example.com");
+    const { uuid } = await bookThroughApi(request, token, await firstFreeSlot(request, token), "cancel@example.com");
     const calls = recordApiCalls(page);
     await mountCalendar(page, { token, "reservation-uuid": uuid });
     await page.getByRole("button", { name: "Cancel booking" }).click();

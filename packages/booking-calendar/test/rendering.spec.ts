@@ -1,4 +1,4 @@
-import { test, expect, createEventType, mountCalendar } from "./fixtures.ts";
+import { test, expect, createEventType, freeSlots, mountCalendar } from "./fixtures.ts";
 
 test.describe("rendering from the configuration", () => {
   test("shows the title, description, duration and a month grid that opens on the first free day", async ({ page, request }) => {
@@ -10,9 +10,12 @@ test.describe("rendering from the configuration", () => {
     await expect(page.getByRole("grid")).toBeVisible();
     const free = page.locator('button[part~="day-free"]');
     await expect(free.first()).toBeVisible();
-    // The day named by closestBookableDay (today here: open all day) is in the shown month.
-    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Prague" }).format(new Date());
-    await expect(page.locator(`button[data-date="${today}"]`)).toBeVisible();
+    // The day named by closestBookableDay is in the shown month: the first free time's day in Prague
+    // (`start` carries the event type's offset, so its date is Prague's).
+    const [first] = await freeSlots(request, token);
+    expect(first, "a free time").toBeDefined();
+    const firstBookable = first!.start.slice(0, 10);
+    await expect(page.locator(`button[data-date="${firstBookable}"]`)).toBeVisible();
   });
 
   test("shows configuration texts and custom field labels as text, never as HTML", async ({ page, request }) => {
