@@ -1,6 +1,5 @@
 import { defineConfig } from "@playwright/test";
-import { join, resolve } from "node:path";
-import { freePorts, launchOptions, runDatabase } from "../packages/booking-calendar/test/browser.ts";
+import { apiServer, bunServer, freePorts, launchOptions, runDatabase } from "../packages/booking-calendar/test/browser.ts";
 
 /**
  * End-to-end tests: the visitor flows and the three ways to embed, in Chromium against the real
@@ -8,14 +7,12 @@ import { freePorts, launchOptions, runDatabase } from "../packages/booking-calen
  * fresh SQLite file and a free port, and a customer site on a second loopback origin. Debian's
  * Chromium is used where it is installed (`CHROMIUM_PATH` overrides); elsewhere Playwright's own.
  */
-const repo = resolve(import.meta.dirname, "..");
 // Set once in the runner's environment, which the workers inherit, so all agree on ports and file.
 if (!process.env.E2E_API_PORT || !process.env.E2E_SITE_PORT) [process.env.E2E_API_PORT, process.env.E2E_SITE_PORT] = freePorts(2);
 const apiPort = process.env.E2E_API_PORT!;
 const sitePort = process.env.E2E_SITE_PORT!;
 const database = runDatabase("booking-e2e");
 const api = `http://127.0.0.1:${apiPort}`;
-const bun = join(repo, "node_modules/.bin/bun");
 
 export default defineConfig({
   testDir: "tests",
@@ -37,26 +34,8 @@ export default defineConfig({
     trace: "retain-on-failure",
     launchOptions,
   },
-  webServer: [{
-    command: `${bun} packages/server/src/main.ts`,
-    cwd: repo,
-    url: `${api}/health`,
-    reuseExistingServer: false,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: {
-      PORT: apiPort,
-      BOOKING_DB: database,
-      BOOKING_ADMIN_KEY: "browser-test-admin-key",
-      // Every test visitor comes from 127.0.0.1; the limit has tests of its own.
-      RATE_LIMIT_PER_MINUTE: "100000",
-    },
-  }, {
-    command: `${bun} e2e/site/server.ts`,
-    cwd: repo,
-    url: `http://127.0.0.1:${sitePort}/health`,
-    reuseExistingServer: false,
-    stdout: "ignore",
-    env: { E2E_SITE_PORT: sitePort, E2E_API_ORIGIN: api },
-  }],
+  webServer: [
+    apiServer(apiPort, database),
+    bunServer("e2e/site/server.ts", `http://127.0.0.1:${sitePort}/health`, { E2E_SITE_PORT: sitePort, E2E_API_ORIGIN: api }),
+  ],
 });

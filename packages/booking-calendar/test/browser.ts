@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { LaunchOptions } from "@playwright/test";
+import { join, resolve } from "node:path";
+import type { LaunchOptions, PlaywrightTestConfig } from "@playwright/test";
 
 /*
  * What the component and the end-to-end Playwright configs share: free loopback ports, a fresh
@@ -33,4 +33,26 @@ export const launchOptions: LaunchOptions = {
 export function runDatabase(prefix: string): string {
   process.env.BROWSER_TEST_DB ??= join(tmpdir(), `${prefix}-${Date.now()}-${process.pid}.sqlite`);
   return process.env.BROWSER_TEST_DB;
+}
+
+/** The admin key the browser test runs start their API with. */
+export const ADMIN_KEY = "browser-test-admin-key";
+
+const repo = resolve(import.meta.dirname, "../../..");
+type WebServer = Extract<NonNullable<PlaywrightTestConfig["webServer"]>, { command: string }>;
+
+/** A Bun script of the repository as a Playwright web server, started fresh and ready when `url` answers. */
+export function bunServer(script: string, url: string, env: Record<string, string>): WebServer {
+  return { command: `${join(repo, "node_modules/.bin/bun")} ${script}`, cwd: repo, url, reuseExistingServer: false, stdout: "ignore", stderr: "pipe", env };
+}
+
+/**
+ * The booking API as `npm start` runs it (`packages/server/src/main.ts`), on `port` and the run's
+ * SQLite `database`, with the tests' admin key. Every test visitor comes from 127.0.0.1, so the rate
+ * limit is lifted; it has tests of its own.
+ */
+export function apiServer(port: string, database: string): WebServer {
+  return bunServer("packages/server/src/main.ts", `http://127.0.0.1:${port}/health`, {
+    PORT: port, BOOKING_DB: database, BOOKING_ADMIN_KEY: ADMIN_KEY, RATE_LIMIT_PER_MINUTE: "100000",
+  });
 }

@@ -1,6 +1,7 @@
 import { expect, test as base, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { ADMIN_KEY } from "./browser.ts";
 
-export const ADMIN_KEY = "browser-test-admin-key";
+export { ADMIN_KEY };
 
 /** The customer's site: another origin than the API, as where the element is embedded. */
 export const SITE = `http://127.0.0.1:${process.env.BC_SITE_PORT}`;

@@ -1,13 +1,11 @@
 import { defineConfig } from "@playwright/test";
-import { join, resolve } from "node:path";
-import { freePorts, launchOptions, runDatabase } from "./browser.ts";
+import { apiServer, bunServer, freePorts, launchOptions, runDatabase } from "./browser.ts";
 
 /**
  * Component tests: the built script-tag file in Chromium against the real server (`npm start`'s
  * code path) on a fresh SQLite file and a free port. Debian's Chromium is used where it is
  * installed (`CHROMIUM_PATH` overrides); elsewhere Playwright's own browser.
  */
-const repo = resolve(import.meta.dirname, "../../..");
 // Set once in the runner's environment, which the workers inherit, so all agree on port and file.
 if (!process.env.BC_TEST_PORT || !process.env.BC_SITE_PORT) [process.env.BC_TEST_PORT, process.env.BC_SITE_PORT] = freePorts(2);
 const database = runDatabase("booking-calendar-test");
@@ -32,26 +30,8 @@ export default defineConfig({
     timezoneId: "UTC",
     launchOptions,
   },
-  webServer: [{
-    command: `${join(repo, "node_modules/.bin/bun")} packages/server/src/main.ts`,
-    cwd: repo,
-    url: `http://127.0.0.1:${port}/health`,
-    reuseExistingServer: false,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: {
-      PORT: port,
-      BOOKING_DB: database,
-      BOOKING_ADMIN_KEY: "browser-test-admin-key",
-      // Tests share one client address; the limit itself is tested through recorded 429 answers.
-      RATE_LIMIT_PER_MINUTE: "100000",
-    },
-  }, {
-    command: `${join(repo, "node_modules/.bin/bun")} packages/booking-calendar/test/site-server.ts`,
-    cwd: repo,
-    url: `http://127.0.0.1:${sitePort}/health`,
-    reuseExistingServer: false,
-    stdout: "ignore",
-    env: { BC_SITE_PORT: sitePort, BC_API_ORIGIN: `http://127.0.0.1:${port}` },
-  }],
+  webServer: [
+    apiServer(port, database),
+    bunServer("packages/booking-calendar/test/site-server.ts", `http://127.0.0.1:${sitePort}/health`, { BC_SITE_PORT: sitePort, BC_API_ORIGIN: `http://127.0.0.1:${port}` }),
+  ],
 });
