@@ -8,7 +8,7 @@ import { AdminService } from "../src/modules/admin/service.ts";
 describe("the store", () => {
   it("lets only the worker holding an attempt record it: one whose lease ran out writes nothing", async () => {
     const { store, eventType } = await setup();
-    const { id } = await eventType();
+    const { id } = await eventType({ webhookUrl: "http://no-such-host.invalid/hook" });
     const r = reservation(id, "2026-11-26T09:00:00Z", 30);
     await store.reservations.claim({ eventTypeId: id, fromMs: r.startMs - 1, untilMs: r.endMs + 1, nowMs: r.createdAtMs }, () => ({
       write: r,
@@ -43,12 +43,33 @@ describe("the store", () => {
     await store.idempotency.release(id, "k-2");
     expect(await store.idempotency.begin(id, "k-2", "hash", 3_000)).toEqual({ state: "new" });
   });
+  it("leases no more events of one event type at once than asked, counting the leases it already holds, and leaves the other slots to other event types", async () => {
+    const { store, eventType } = await setup();
+    const a = (await eventType({ webhookUrl: "http://a.invalid/hook" })).id;
+    const b = (await eventType({ webhookUrl: "http://b.invalid/hook" })).id;
+    // Five events of `a` come due before two of `b`, each of its own reservation.
+    for (const [i, id] of [a, a, a, a, a, b, b].entries()) {
+      const r = reservation(id, `2026-11-26T${String(8 + i).padStart(2, "0")}:00:00Z`, 30);
+      await store.reservations.claim({ eventTypeId: id, fromMs: r.startMs - 1, untilMs: r.endMs + 1, nowMs: r.createdAtMs }, () => ({
+        write: r,
+        events: [{ eventTypeId: id, reservationUuid: r.uuid, kind: "reservation.created", msgId: `msg_cap${i}`, url: "http://127.0.0.1:9/x", payload: "{}", createdAtMs: 1_000 + i }],
+      }));
+    }
+    const first = await store.webhooks.claimDue(2_000, 60_000, 10, 2);
+    expect(first.map((d) => d.msgId)).toEqual(["msg_cap0", "msg_cap1", "msg_cap5", "msg_cap6"]);
+    // `a` holds two leases: nothing more of it until one is settled.
+    expect(await store.webhooks.claimDue(2_100, 60_000, 10, 2)).toEqual([]);
+    await store.webhooks.recordAttempt(first[0]!.id, { attempt: 1, atMs: 2_200, statusCode: 200, error: null, durationMs: 5 }, { status: "delivered" });
+    expect((await store.webhooks.claimDue(2_300, 60_000, 10, 2)).map((d) => d.msgId)).toEqual(["msg_cap2"]);
+    // Leases that ran out hold no slot.
+    expect((await store.webhooks.claimDue(2_300 + 61_000, 60_000, 10, 2)).map((d) => d.msgId)).toEqual(["msg_cap1", "msg_cap2", "msg_cap5", "msg_cap6"]);
+  });
 });
 
 describe("the webhook worker", () => {
   it("retries an event whose host does not resolve, instead of giving up at once", async () => {
     const { store, eventType } = await setup();
-    const { id } = await eventType();
+    const { id } = await eventType({ webhookUrl: "http://no-such-host.invalid/hook" });
     const r = reservation(id, "2026-11-26T09:00:00Z", 30);
     await store.reservations.claim({ eventTypeId: id, fromMs: r.startMs - 1, untilMs: r.endMs + 1, nowMs: 1_000 }, () => ({
       write: r,

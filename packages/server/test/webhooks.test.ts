@@ -5,6 +5,7 @@ import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { EventTypeCreate } from "@booking/wire";
 import type { ServerConfig } from "../src/config.ts";
+import { isPrivateAddress } from "../src/modules/webhooks/address.ts";
 import { WebhookWorker } from "../src/modules/webhooks/worker.ts";
 import { openSqliteStore } from "../src/store/sqlite.ts";
 import { startServerProcess, type ServerProcess } from "./server-process.ts";
@@ -510,6 +511,86 @@ describe("order per reservation", () => {
   });
 });
 
+describe("deliveries side by side", () => {
+  it("delivers another event type's webhook at once while a receiver hangs, even one with many events due, which holds only a few delivery slots", async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const hanging = startReceiver(async () => {
+      await released;
+      return new Response("ok");
+    });
+    const prompt = startReceiver();
+    const w = await world({ receiver: hanging, settings: { seats: 40 } });
+    const other = await w.admin("POST", "/admin/event-types", { title: "Other", timezone: "Europe/Prague", webhookUrl: prompt.url });
+    expect(other.status).toBe(200);
+    prompt.secret = other.body.data.webhookSecret;
+    for (let i = 0; i < 20; i++) uuidOf(await w.book(input(TUE_0900)));
+    w.worker.start(20);
+    cleanups.push(() => {
+      release();
+      return w.worker.stop();
+    });
+    await waitFor(async () => hanging.hits.length > 0, 10_000);
+
+    // Written while the hanging receiver holds its requests; its timeout (15 s) is far away.
+    const booked = uuidOf(await w.call("POST", "/reservations", { token: other.body.data.token, body: input(TUE_0900) }));
+    await waitFor(async () => prompt.accepted().length > 0, 10_000);
+    expect(prompt.accepted().map((p) => [p.type, p.data.uuid])).toEqual([["reservation.created", booked]]);
+    expect(hanging.hits.length).toBeLessThanOrEqual(4);
+    expect(hanging.hits.every((h) => h.status === 0)).toBe(true);
+
+    release();
+    await waitFor(async () => hanging.accepted().length === 20, 10_000);
+    await w.worker.stop();
+    expect(new Set(hanging.hits.map((h) => h.headers["webhook-id"])).size).toBe(20);
+    expect((await w.deliveries()).every((d) => d.status === "delivered" && d.attempts === 1)).toBe(true);
+    await closeAll(w.store);
+  });
+});
+
+describe("webhook URL changes", () => {
+  it("sends a queued retry to the URL the event type has now, with the same webhook id, and shows that URL in the log", async () => {
+    const before = startReceiver(answers(status(500)));
+    const w = await world({ receiver: before });
+    const uuid = uuidOf(await w.book(input(TUE_0900)));
+    expect(await w.worker.runOnce()).toBe(1);
+    expect(before.hits).toHaveLength(1);
+
+    const after = startReceiver();
+    after.secret = w.et.secret;
+    expect((await w.admin("PATCH", `/admin/event-types/${w.et.id}`, { webhookUrl: after.url.replace("/hooks", "/v2/hooks") })).status).toBe(200);
+    w.at(T0 + 5 * SECOND);
+    expect(await w.worker.runOnce()).toBe(1);
+    expect(before.hits).toHaveLength(1);
+    expect(after.hits.map((h) => [h.path, h.verified])).toEqual([["/v2/hooks", true]]);
+    expect(after.accepted().map((p) => [p.type, p.data.uuid])).toEqual([["reservation.created", uuid]]);
+    expect(after.hits[0]!.headers["webhook-id"]).toBe(before.hits[0]!.headers["webhook-id"]);
+    expect(after.hits[0]!.body).toBe(before.hits[0]!.body);
+
+    const [d] = await w.deliveries();
+    expect(d).toMatchObject({ status: "delivered", attempts: 2, url: after.url.replace("/hooks", "/v2/hooks"), lastStatusCode: 200 });
+    expect(d.attemptLog.map((a: any) => a.statusCode)).toEqual([500, 200]);
+    await closeAll(w.store);
+  });
+
+  it("marks queued events failed, with the reason in the log, once the event type's webhook URL is removed", async () => {
+    const receiver = startReceiver(answers(status(500)));
+    const w = await world({ receiver });
+    uuidOf(await w.book(input(TUE_0900)));
+    expect(await w.worker.runOnce()).toBe(1);
+    expect((await w.admin("PATCH", `/admin/event-types/${w.et.id}`, { webhookUrl: null })).status).toBe(200);
+
+    w.at(T0 + 5 * SECOND);
+    expect(await w.worker.runOnce()).toBe(1);
+    expect(receiver.hits).toHaveLength(1);
+    const [d] = await w.deliveries();
+    expect(d).toMatchObject({ status: "failed", attempts: 2, nextAttemptAt: null, lastStatusCode: null, lastError: "not sent: the event type no longer has a webhook URL" });
+    w.clock.advance(24 * 60);
+    expect(await w.worker.runOnce()).toBe(0);
+    await closeAll(w.store);
+  });
+});
+
 describe("delivery safety", () => {
   it("does not follow a redirect and records the attempt as a failure", async () => {
     const receiver = startReceiver(({ path }) => (path === "/hooks" ? new Response(null, { status: 302, headers: { location: "/elsewhere" } }) : new Response("ok")));
@@ -674,13 +755,13 @@ describe("webhook addresses", () => {
     const receiver = startReceiver();
     const w = await world({ receiver });
     const strictWorker = new WebhookWorker(w.store, w.clock, { allowPrivateAddresses: false }, () => undefined);
-    uuidOf(await w.book(input(TUE_0900)));
-    expect((await w.admin("PATCH", `/admin/event-types/${w.et.id}`, { webhookUrl: `http://[::ffff:127.0.0.1]:${receiver.port}/hooks` })).status).toBe(200);
-    uuidOf(await w.book(input(THU_0900)));
-    expect((await w.admin("PATCH", `/admin/event-types/${w.et.id}`, { webhookUrl: `http://localhost:${receiver.port}/hooks` })).status).toBe(200);
-    uuidOf(await w.book(input(THU_1000)));
+    const spellings = [receiver.url, `http://[::ffff:127.0.0.1]:${receiver.port}/hooks`, `http://localhost:${receiver.port}/hooks`];
+    for (const [i, webhookUrl] of spellings.entries()) {
+      expect((await w.admin("PATCH", `/admin/event-types/${w.et.id}`, { webhookUrl })).status).toBe(200);
+      uuidOf(await w.book(input([TUE_0900, THU_0900, THU_1000][i]!)));
+      expect(await runUntilIdle(strictWorker)).toBe(1);
+    }
 
-    expect(await runUntilIdle(strictWorker)).toBe(3);
     expect(receiver.hits).toHaveLength(0);
     const log = await w.deliveries();
     expect(log.map((d) => [d.status, d.attempts])).toEqual([
@@ -693,6 +774,83 @@ describe("webhook addresses", () => {
       expect.stringMatching(/^refused: http:\/\/\[::ffff:127\.0\.0\.1\]:\d+\/hooks points to ::ffff:7f00:1$/),
       expect.stringMatching(/^refused: http:\/\/127\.0\.0\.1:\d+\/hooks points to 127\.0\.0\.1$/),
     ]);
+    await closeAll(w.store);
+  });
+
+  it("judges every non-public IPv4 and IPv6 range as private, in any spelling, and public addresses as public", () => {
+    const inward = [
+      "0.0.0.0", "0.1.2.3", "10.1.2.3", "100.64.0.1", "100.127.255.255", "127.0.0.1", "127.255.0.9", "169.254.169.254", "172.16.0.1", "172.31.255.255",
+      "192.0.0.8", "192.0.2.1", "192.88.99.1", "192.168.0.1", "198.18.0.1", "198.19.255.255", "198.51.100.7", "203.0.113.7", "224.0.0.1", "239.1.2.3",
+      "240.0.0.1", "255.255.255.255",
+      "::", "::1", "0:0:0:0:0:0:0:1", "0000:0000:0000:0000:0000:0000:0000:0001", "::127.0.0.1", "::7f00:1",
+      "::ffff:127.0.0.1", "::ffff:7f00:1", "0:0:0:0:0:ffff:7f00:1", "::FFFF:10.0.0.5", "::ffff:a9fe:a9fe", "::ffff:0.0.0.0",
+      "64:ff9b::127.0.0.1", "64:ff9b::a00:1", "64:ff9b:1::1", "100::1",
+      "fc00::1", "fd12:3456::1", "fe80::1", "fe80::1%eth0", "febf::1", "fec0::1", "fec0:0:0:1::1", "feff::1", "ff02::1", "ff0e::1",
+      "2001::1", "2001:0:4136:e378::1", "2001:db8::1", "2002:7f00:1::1", "2002:c0a8:101::1", "3fff::1", "4000::1", "e000::1",
+    ];
+    const outward = ["1.1.1.1", "8.8.8.8", "93.184.215.14", "100.63.255.255", "100.128.0.1", "172.15.255.255", "172.32.0.1", "192.0.1.1", "192.169.0.1", "198.17.0.1", "223.255.255.255",
+      "2001:4860:4860::8888", "2606:4700:4700::1111", "2a00:1450:4001::200e", "2001:200::1", "::ffff:8.8.8.8", "::ffff:808:808", "64:ff9b::8.8.8.8", "64:ff9b::808:808"];
+    expect(inward.filter((a) => !isPrivateAddress(a))).toEqual([]);
+    expect(outward.filter((a) => isPrivateAddress(a))).toEqual([]);
+  });
+
+  it("connects to the address that was checked, so a name that answers a public address to the check and a loopback one afterwards (DNS rebinding) never reaches the loopback receiver", async () => {
+    const receiver = startReceiver();
+    const w = await world({ receiver });
+    // `localhost` is what the system resolves to loopback at connect time; the check is asked once and told a public address.
+    const url = `http://localhost:${receiver.port}/hooks`;
+    expect((await w.admin("PATCH", `/admin/event-types/${w.et.id}`, { webhookUrl: url })).status).toBe(200);
+    const lookups: string[] = [];
+    vi.spyOn(Bun.dns, "lookup").mockImplementation((async (host: string) => {
+      lookups.push(host);
+      return [{ address: lookups.length === 1 ? "93.184.215.14" : "127.0.0.1", family: 4, ttl: 0 }];
+    }) as typeof Bun.dns.lookup);
+    // The public host stays untouched by the test: a connection to it is answered as refused.
+    const realFetch = globalThis.fetch;
+    const connected: { url: string; host: string | undefined }[] = [];
+    vi.spyOn(globalThis, "fetch").mockImplementation((async (input: string | URL | Request, init?: RequestInit) => {
+      const target = new URL(input instanceof Request ? input.url : input);
+      connected.push({ url: target.href, host: (init?.headers as Record<string, string> | undefined)?.host });
+      if (target.hostname === "93.184.215.14") throw Object.assign(new Error("Unable to connect"), { code: "ECONNREFUSED" });
+      return realFetch(input, init);
+    }) as typeof fetch);
+    const strictWorker = new WebhookWorker(w.store, w.clock, { allowPrivateAddresses: false }, () => undefined);
+    uuidOf(await w.book(input(TUE_0900)));
+
+    expect(await strictWorker.runOnce()).toBe(1);
+    await Bun.sleep(50);
+    expect(receiver.hits).toHaveLength(0);
+    expect(lookups).toEqual(["localhost"]);
+    expect(connected).toEqual([{ url: `http://93.184.215.14:${receiver.port}/hooks`, host: `localhost:${receiver.port}` }]);
+    const [d] = await w.deliveries();
+    expect(d).toMatchObject({ status: "pending", attempts: 1, lastStatusCode: null, url });
+    expect(d.lastError).toMatch(/^unreachable: /);
+    await closeAll(w.store);
+  });
+
+  it("delivers to the very address a name resolved to, with the name in the Host header, trying the next address when one refuses the connection", async () => {
+    const receiver = startReceiver();
+    const w = await world({ receiver });
+    const url = `http://hooks.booking-example.test:${receiver.port}/hooks`;
+    expect((await w.admin("PATCH", `/admin/event-types/${w.et.id}`, { webhookUrl: url })).status).toBe(200);
+    const lookups: string[] = [];
+    // A name no real resolver knows; the first address has nothing listening on the receiver's port.
+    vi.spyOn(Bun.dns, "lookup").mockImplementation((async (host: string) => {
+      lookups.push(host);
+      return [
+        { address: "127.0.0.2", family: 4, ttl: 0 },
+        { address: "127.0.0.1", family: 4, ttl: 0 },
+      ];
+    }) as typeof Bun.dns.lookup);
+    const uuid = uuidOf(await w.book(input(TUE_0900)));
+
+    expect(await w.worker.runOnce()).toBe(1);
+    expect(lookups).toEqual(["hooks.booking-example.test"]);
+    expect(receiver.hits).toHaveLength(1);
+    expect(receiver.hits[0]!.headers.host).toBe(`hooks.booking-example.test:${receiver.port}`);
+    expect(receiver.accepted().map((p) => [p.type, p.data.uuid])).toEqual([["reservation.created", uuid]]);
+    const [d] = await w.deliveries();
+    expect(d).toMatchObject({ status: "delivered", attempts: 1, url });
     await closeAll(w.store);
   });
 });

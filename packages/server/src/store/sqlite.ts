@@ -130,11 +130,22 @@ function prepareQueries(db: Database) {
        VALUES ($eventTypeId, $reservationUuid, $kind, $msgId, $url, $payload, $createdAtMs, $createdAtMs)`,
     ),
     // Due, not leased, and first in line for its reservation: an earlier event still pending holds later ones back.
-    whDue: db.query<WebhookRow, [number, number, number]>(
-      `SELECT * FROM webhook_events e
-       WHERE e.status = 'pending' AND e.next_attempt_at_ms <= ? AND (e.locked_until_ms IS NULL OR e.locked_until_ms <= ?)
-         AND NOT EXISTS (SELECT 1 FROM webhook_events p WHERE p.reservation_uuid = e.reservation_uuid AND p.id < e.id AND p.status = 'pending')
-       ORDER BY e.next_attempt_at_ms, e.id LIMIT ?`,
+    whAnyDue: db.query<{ id: number }, [number, number]>(
+      "SELECT e.id FROM webhook_events e WHERE e.status = 'pending' AND e.next_attempt_at_ms <= ? AND (e.locked_until_ms IS NULL OR e.locked_until_ms <= ?) LIMIT 1",
+    ),
+    // As above, and no more of one event type than `cap` less the leases it holds now.
+    whDue: db.query<{ id: number }, { now: number; limit: number; cap: number }>(
+      `WITH ready AS (
+         SELECT e.id, e.event_type_id, e.next_attempt_at_ms, ROW_NUMBER() OVER (PARTITION BY e.event_type_id ORDER BY e.next_attempt_at_ms, e.id) AS n
+         FROM webhook_events e
+         WHERE e.status = 'pending' AND e.next_attempt_at_ms <= $now AND (e.locked_until_ms IS NULL OR e.locked_until_ms <= $now)
+           AND NOT EXISTS (SELECT 1 FROM webhook_events p WHERE p.reservation_uuid = e.reservation_uuid AND p.id < e.id AND p.status = 'pending')
+       ), busy AS (
+         SELECT event_type_id, COUNT(*) AS leased FROM webhook_events WHERE status = 'pending' AND locked_until_ms > $now GROUP BY event_type_id
+       )
+       SELECT r.id FROM ready r LEFT JOIN busy b ON b.event_type_id = r.event_type_id
+       WHERE r.n + COALESCE(b.leased, 0) <= $cap
+       ORDER BY r.next_attempt_at_ms, r.id LIMIT $limit`,
     ),
     whLease: db.query<WebhookRow, [number, number]>("UPDATE webhook_events SET locked_until_ms = ?, attempts = attempts + 1 WHERE id = ? RETURNING *"),
     whAttempt: db.query(
@@ -142,7 +153,7 @@ function prepareQueries(db: Database) {
     ),
     whOutcome: db.query(
       `UPDATE webhook_events SET status = $status, next_attempt_at_ms = $nextAttemptAtMs, locked_until_ms = NULL,
-        last_status_code = $statusCode, last_error = $error, delivered_at_ms = $deliveredAtMs
+        last_status_code = $statusCode, last_error = $error, delivered_at_ms = $deliveredAtMs, url = COALESCE($url, url)
        WHERE id = $id AND attempts = $attempt AND status = 'pending'`,
     ),
     whRecent: db.query<WebhookRow, [number, number]>("SELECT * FROM webhook_events WHERE event_type_id = ? ORDER BY id DESC LIMIT ?"),
@@ -305,10 +316,12 @@ class SqliteStore implements Store {
   };
 
   readonly webhooks: Store["webhooks"] = {
-    claimDue: async (nowMs, leaseMs, limit) => {
+    claimDue: async (nowMs, leaseMs, limit, perEventType = Number.MAX_SAFE_INTEGER) => {
       // A read first: an idle outbox (the usual case, polled every second) never takes the write lock.
-      if (this.q.whDue.all(nowMs, nowMs, 1).length === 0) return [];
-      return this.write(() => this.q.whDue.all(nowMs, nowMs, limit).map((row) => toDelivery(this.q.whLease.get(nowMs + leaseMs, row.id)!)));
+      if (this.q.whAnyDue.all(nowMs, nowMs).length === 0) return [];
+      return this.write(() =>
+        this.q.whDue.all({ now: nowMs, limit, cap: perEventType }).map((row) => toDelivery(this.q.whLease.get(nowMs + leaseMs, row.id)!)),
+      );
     },
     recordAttempt: async (id, attempt, outcome) => {
       this.write(() => {
@@ -316,6 +329,7 @@ class SqliteStore implements Store {
         // event another worker took) finds the attempt count moved on and writes nothing.
         const held = this.q.whOutcome.run({
           id,
+          url: outcome.url ?? null,
           attempt: attempt.attempt,
           status: outcome.status,
           nextAttemptAtMs: outcome.status === "pending" ? outcome.nextAttemptAtMs : attempt.atMs,

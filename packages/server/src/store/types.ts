@@ -96,6 +96,7 @@ export interface OutboxEvent {
   kind: WebhookKind;
   /** Standard Webhooks message id, the same for every attempt. */
   msgId: string;
+  /** The event type's webhook URL when the event was written; after an attempt, the URL that attempt went to. */
   url: string;
   /** The JSON body, signed byte for byte. */
   payload: string;
@@ -214,14 +215,21 @@ export interface Store {
      * Takes up to `limit` due events for delivery: pending, due, not leased by another worker, and
      * with no earlier undelivered event of the same reservation (order per reservation). Leases them
      * until `nowMs + leaseMs` and counts the attempt, in one write transaction, so two workers (even
-     * in two processes) never hold the same attempt.
+     * in two processes) never hold the same attempt. No more events of one event type are leased at
+     * once than `perEventType` (counting the leases every worker holds), so one slow receiver cannot
+     * take every delivery slot (no such bound without `perEventType`).
      */
-    claimDue(nowMs: number, leaseMs: number, limit: number): Promise<WebhookDelivery[]>;
+    claimDue(nowMs: number, leaseMs: number, limit: number, perEventType?: number): Promise<WebhookDelivery[]>;
     /**
      * Records an attempt and what follows: delivered, another try at `nextAttemptAtMs`, or failed;
      * only while the attempt is still the event's latest (a worker whose lease ran out writes nothing).
+     * `url`, where the attempt went (the event type's URL at the time), becomes the event's `url`.
      */
-    recordAttempt(id: number, attempt: WebhookAttempt, outcome: { status: "delivered" | "failed" } | { status: "pending"; nextAttemptAtMs: number }): Promise<void>;
+    recordAttempt(
+      id: number,
+      attempt: WebhookAttempt,
+      outcome: ({ status: "delivered" | "failed" } | { status: "pending"; nextAttemptAtMs: number }) & { url?: string },
+    ): Promise<void>;
     /** The event type's most recent events, newest first, each with its attempts. */
     recent(eventTypeId: number, limit: number): Promise<(WebhookDelivery & { attemptLog: WebhookAttempt[] })[]>;
   };

@@ -2,17 +2,22 @@ import { Webhook } from "standardwebhooks";
 import type { Clock } from "../../clock.ts";
 import type { LogEntry } from "../../context.ts";
 import type { Store, WebhookAttempt, WebhookDelivery } from "../../store/types.ts";
-import { refusedAddress } from "./address.ts";
+import { pinnedRequest, resolveTarget, type Target } from "./address.ts";
 
 /** Waits between attempts (decisions.md): the 8th failed attempt gives up. */
 export const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 const TIMEOUT_MS = 15_000;
 /** A lease outlives the timeout, so a worker that died mid-delivery frees its events for another. */
 const LEASE_MS = 60_000;
-const BATCH = 10;
+/** Deliveries one worker has under way at once. */
+const MAX_IN_FLIGHT = 16;
+/** Leases one event type holds at once, across workers: a receiver that hangs takes this many slots, never all. */
+const PER_EVENT_TYPE = 4;
 const MAX_RESPONSE_BYTES = 4096;
 const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
 const DNS_TIMEOUT_MS = 5_000;
+/** Connection errors after which the next address of the name is tried: nothing was sent. */
+const NOT_CONNECTED = new Set(["ECONNREFUSED", "ConnectionRefused", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
 
 /** Rejects when `promise` has not settled within `ms`. */
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -23,12 +28,16 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
  * Delivers the webhook outbox: at least once, signed per Standard Webhooks with the event type's
  * `whsec_` secret, 15 s timeout, no redirects followed, at most 4 KiB of a response read. Failures
  * back off as decided (honouring `Retry-After` on 429 and 503); a 410 stops the endpoint. Events of
- * one reservation go out in order. Runs in every server process; the store's leases keep two
- * workers from holding the same attempt.
+ * one reservation go out in order. Every attempt goes to the event type's webhook URL of the moment
+ * (a retry follows a changed URL), connecting to the addresses its host resolved to when they were
+ * checked. Deliveries run side by side, so a receiver that hangs delays no other. Runs in every
+ * server process; the store's leases keep two workers from holding the same attempt.
  */
 export class WebhookWorker {
   private timer: ReturnType<typeof setInterval> | null = null;
-  private running: Promise<number> | null = null;
+  /** Claims one at a time, so the count of deliveries under way is right when the next claim is sized. */
+  private claiming: Promise<unknown> = Promise.resolve();
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     private readonly store: Store,
@@ -37,10 +46,19 @@ export class WebhookWorker {
     private readonly log: (entry: LogEntry) => void,
   ) {}
 
-  /** Delivers what is due now; answers how many attempts were made. Runs one pass at a time. */
-  runOnce(): Promise<number> {
-    this.running ??= this.pass().finally(() => (this.running = null));
-    return this.running;
+  /**
+   * Claims what is due now (as many as there are free delivery slots), delivers it and waits for
+   * these deliveries; answers how many attempts were made. Passes may overlap: one waiting on a slow
+   * receiver does not keep the next from claiming and delivering other events.
+   */
+  async runOnce(): Promise<number> {
+    const claim = this.claiming.then(() => this.claim());
+    this.claiming = claim.catch(() => undefined);
+    const started = await claim;
+    // allSettled: one failed bookkeeping write must not let `stop()` return while others still send.
+    const results = await Promise.allSettled(started);
+    for (const r of results) if (r.status === "rejected") this.log({ level: "error", message: "webhook delivery bookkeeping failed", error: r.reason });
+    return started.length;
   }
 
   start(everyMs = 1000): void {
@@ -53,15 +71,20 @@ export class WebhookWorker {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.running?.catch(() => undefined);
+    await this.claiming;
+    await Promise.allSettled([...this.inFlight]);
   }
 
-  private async pass(): Promise<number> {
-    const due = await this.store.webhooks.claimDue(this.clock.now(), LEASE_MS, BATCH);
-    // allSettled: one failed bookkeeping write must not let `stop()` return while others still send.
-    const results = await Promise.allSettled(due.map((d) => this.deliver(d)));
-    for (const r of results) if (r.status === "rejected") this.log({ level: "error", message: "webhook delivery bookkeeping failed", error: r.reason });
-    return due.length;
+  /** Leases due events for the free slots and starts their deliveries. */
+  private async claim(): Promise<Promise<void>[]> {
+    const free = MAX_IN_FLIGHT - this.inFlight.size;
+    if (free <= 0) return [];
+    const due = await this.store.webhooks.claimDue(this.clock.now(), LEASE_MS, free, PER_EVENT_TYPE);
+    return due.map((d) => {
+      const delivery = this.deliver(d).finally(() => this.inFlight.delete(delivery));
+      this.inFlight.add(delivery);
+      return delivery;
+    });
   }
 
   private async deliver(d: WebhookDelivery): Promise<void> {
@@ -69,22 +92,25 @@ export class WebhookWorker {
     const startedAt = this.clock.now();
     const attempt = { attempt: d.attempts, atMs: startedAt };
     if (!eventType) return this.store.webhooks.recordAttempt(d.id, { ...attempt, statusCode: null, error: "event type deleted", durationMs: 0 }, { status: "failed" });
-    if (eventType.webhookDisabledAtMs !== null && eventType.settings.webhookUrl === d.url) {
+    // The URL of the moment: a retry queued before the organizer changed it goes to the new one.
+    const url = eventType.settings.webhookUrl;
+    if (url === null) {
+      return this.store.webhooks.recordAttempt(d.id, { ...attempt, statusCode: null, error: "not sent: the event type no longer has a webhook URL", durationMs: 0 }, { status: "failed" });
+    }
+    if (eventType.webhookDisabledAtMs !== null) {
       // The endpoint answered 410 to an earlier event: its queued events stop with it.
-      return this.store.webhooks.recordAttempt(d.id, { ...attempt, statusCode: null, error: "endpoint stopped after a 410 Gone", durationMs: 0 }, { status: "failed" });
+      return this.store.webhooks.recordAttempt(d.id, { ...attempt, statusCode: null, error: "endpoint stopped after a 410 Gone", durationMs: 0 }, { status: "failed", url });
     }
 
-    if (!this.options.allowPrivateAddresses) {
-      let refused: string | null;
-      try {
-        refused = await withTimeout(refusedAddress(d.url), DNS_TIMEOUT_MS);
-      } catch (error) {
-        // A name that does not resolve now may resolve later: an ordinary failed attempt, retried.
-        return this.retryOrGiveUp(d, { ...attempt, statusCode: null, error: `unresolvable: ${error instanceof Error ? error.message : String(error)}`, durationMs: 0 }, null);
-      }
-      if (refused) {
-        return this.store.webhooks.recordAttempt(d.id, { ...attempt, statusCode: null, error: `refused: ${d.url} points to ${refused}`, durationMs: 0 }, { status: "failed" });
-      }
+    let target: Target;
+    try {
+      target = await withTimeout(resolveTarget(url, this.options.allowPrivateAddresses), DNS_TIMEOUT_MS);
+    } catch (error) {
+      // A name that does not resolve now may resolve later: an ordinary failed attempt, retried.
+      return this.retryOrGiveUp(d, { ...attempt, statusCode: null, error: `unresolvable: ${error instanceof Error ? error.message : String(error)}`, durationMs: 0 }, null, url);
+    }
+    if ("refused" in target) {
+      return this.store.webhooks.recordAttempt(d.id, { ...attempt, statusCode: null, error: `refused: ${url} points to ${target.refused}`, durationMs: 0 }, { status: "failed", url });
     }
 
     // Receivers check the signature's timestamp against their own clock, so it is the real time.
@@ -94,8 +120,9 @@ export class WebhookWorker {
     let error: string | null = null;
     let retryAfterMs: number | null = null;
     const began = performance.now();
+    const signal = AbortSignal.timeout(TIMEOUT_MS);
     try {
-      const response = await fetch(d.url, {
+      const response = await post(url, target.addresses, {
         method: "POST",
         headers: {
           "content-type": "application/json",
@@ -106,7 +133,7 @@ export class WebhookWorker {
         },
         body: d.payload,
         redirect: "manual",
-        signal: AbortSignal.timeout(TIMEOUT_MS),
+        signal,
       });
       statusCode = response.status;
       await drain(response);
@@ -119,29 +146,50 @@ export class WebhookWorker {
     const record = { ...attempt, statusCode, error, durationMs: Math.round(performance.now() - began) };
     const now = this.clock.now();
 
-    if (error === null) return this.store.webhooks.recordAttempt(d.id, record, { status: "delivered" });
+    if (error === null) return this.store.webhooks.recordAttempt(d.id, record, { status: "delivered", url });
     if (statusCode === 410) {
       // The receiver says the endpoint is gone for good: stop writing events until the URL is set
       // again; unless the organizer has meanwhile set another URL, which the 410 says nothing about.
       const current = await this.store.eventTypes.byId(d.eventTypeId);
-      if (current?.settings.webhookUrl === d.url) {
+      if (current?.settings.webhookUrl === url) {
         await this.store.eventTypes.update(d.eventTypeId, { webhookDisabledAtMs: now }, new Date(now).toISOString());
-        this.log({ level: "warn", message: `webhook endpoint ${d.url} answered 410; disabled for event type ${d.eventTypeId}` });
+        this.log({ level: "warn", message: `webhook endpoint ${url} answered 410; disabled for event type ${d.eventTypeId}` });
       }
-      return this.store.webhooks.recordAttempt(d.id, record, { status: "failed" });
+      return this.store.webhooks.recordAttempt(d.id, record, { status: "failed", url });
     }
-    return this.retryOrGiveUp(d, record, retryAfterMs);
+    return this.retryOrGiveUp(d, record, retryAfterMs, url);
   }
 
   /** Schedules the next attempt by the backoff (or a later `Retry-After`), or marks the event failed after the last. */
-  private retryOrGiveUp(d: WebhookDelivery, record: WebhookAttempt, retryAfterMs: number | null): Promise<void> {
+  private retryOrGiveUp(d: WebhookDelivery, record: WebhookAttempt, retryAfterMs: number | null, url: string): Promise<void> {
     const delay = RETRY_DELAYS_MS[d.attempts - 1];
     if (delay === undefined) {
-      this.log({ level: "warn", message: `webhook ${d.msgId} to ${d.url} failed after ${d.attempts} attempts: ${record.error}` });
-      return this.store.webhooks.recordAttempt(d.id, record, { status: "failed" });
+      this.log({ level: "warn", message: `webhook ${d.msgId} to ${url} failed after ${d.attempts} attempts: ${record.error}` });
+      return this.store.webhooks.recordAttempt(d.id, record, { status: "failed", url });
     }
-    return this.store.webhooks.recordAttempt(d.id, record, { status: "pending", nextAttemptAtMs: this.clock.now() + Math.max(delay, retryAfterMs ?? 0) });
+    return this.store.webhooks.recordAttempt(d.id, record, { status: "pending", nextAttemptAtMs: this.clock.now() + Math.max(delay, retryAfterMs ?? 0), url });
   }
+}
+
+/**
+ * POSTs to `url` through the first of its checked addresses that takes the connection: the socket
+ * goes to that address, while the `Host` header and TLS (SNI and the certificate check) keep the name.
+ */
+async function post(url: string, addresses: string[], init: RequestInit & { signal: AbortSignal }): Promise<Response> {
+  for (const [i, address] of addresses.entries()) {
+    const pinned = pinnedRequest(url, address);
+    try {
+      return await fetch(pinned.url, {
+        ...init,
+        headers: { ...(init.headers as Record<string, string>), host: pinned.host },
+        ...(pinned.serverName ? { tls: { serverName: pinned.serverName } } : {}),
+      });
+    } catch (cause) {
+      const code = (cause as { code?: unknown } | null)?.code;
+      if (i === addresses.length - 1 || typeof code !== "string" || !NOT_CONNECTED.has(code) || init.signal.aborted) throw cause;
+    }
+  }
+  throw new Error("no address");
 }
 
 /** Stops reading a response once 4 KiB have come (one more network chunk at most) and lets the rest go, so a chatty receiver cannot hold memory. */

@@ -17,19 +17,32 @@ const DUE = `e.status = 'pending' AND e.next_attempt_at_ms <= $1 AND (e.locked_u
 /** The webhook outbox on PostgreSQL, leased by row locks so the workers of every instance share it. */
 export function postgresWebhooks(db: Connections): Store["webhooks"] {
   return {
-    claimDue: async (nowMs, leaseMs, limit) => {
+    claimDue: async (nowMs, leaseMs, limit, perEventType = Number.MAX_SAFE_INTEGER) => {
       // A plain read first: an idle outbox (the usual case, polled every second by every instance) takes no lock.
       const any = await db.run(`SELECT 1 FROM webhook_events e WHERE ${DUE} LIMIT 1`, [nowMs], true);
       if (any.rowCount === 0) return [];
       const leased = await db.transaction(async (c) => {
         // SKIP LOCKED: events another instance is leasing right now are left to it; a row it leased
         // and committed meanwhile is re-checked and no longer due.
+        // The window picks the candidates (no more of one event type than its free slots); the
+        // outer query locks them, since row locks and window functions do not mix in one query level.
         const due = await c.query<{ id: number }>(
           `SELECT e.id FROM webhook_events e
-           WHERE ${DUE}
-             AND NOT EXISTS (SELECT 1 FROM webhook_events p WHERE p.reservation_uuid = e.reservation_uuid AND p.id < e.id AND p.status = 'pending')
-           ORDER BY e.next_attempt_at_ms, e.id LIMIT $2 FOR UPDATE SKIP LOCKED`,
-          [nowMs, limit],
+           WHERE ${DUE} AND e.id IN (
+             WITH ready AS (
+               SELECT e.id, e.event_type_id, e.next_attempt_at_ms, ROW_NUMBER() OVER (PARTITION BY e.event_type_id ORDER BY e.next_attempt_at_ms, e.id) AS n
+               FROM webhook_events e
+               WHERE ${DUE}
+                 AND NOT EXISTS (SELECT 1 FROM webhook_events p WHERE p.reservation_uuid = e.reservation_uuid AND p.id < e.id AND p.status = 'pending')
+             ), busy AS (
+               SELECT event_type_id, COUNT(*) AS leased FROM webhook_events WHERE status = 'pending' AND locked_until_ms > $1 GROUP BY event_type_id
+             )
+             SELECT r.id FROM ready r LEFT JOIN busy b ON b.event_type_id = r.event_type_id
+             WHERE r.n + COALESCE(b.leased, 0) <= $3
+             ORDER BY r.next_attempt_at_ms, r.id LIMIT $2
+           )
+           ORDER BY e.next_attempt_at_ms, e.id FOR UPDATE OF e SKIP LOCKED`,
+          [nowMs, limit, perEventType],
         );
         if (due.rowCount === 0) return [];
         return (
@@ -47,7 +60,7 @@ export function postgresWebhooks(db: Connections): Store["webhooks"] {
         // event another worker took) finds the attempt count moved on and writes nothing.
         const held = await c.query(
           `UPDATE webhook_events SET status = $1, next_attempt_at_ms = $2, locked_until_ms = NULL,
-            last_status_code = $3, last_error = $4, delivered_at_ms = $5 WHERE id = $6 AND attempts = $7 AND status = 'pending'`,
+            last_status_code = $3, last_error = $4, delivered_at_ms = $5, url = COALESCE($8, url) WHERE id = $6 AND attempts = $7 AND status = 'pending'`,
           [
             outcome.status,
             outcome.status === "pending" ? outcome.nextAttemptAtMs : attempt.atMs,
@@ -56,6 +69,7 @@ export function postgresWebhooks(db: Connections): Store["webhooks"] {
             outcome.status === "delivered" ? attempt.atMs + attempt.durationMs : null,
             id,
             attempt.attempt,
+            outcome.url ?? null,
           ],
         );
         if (held.rowCount !== 1) return;
