@@ -828,6 +828,22 @@ describe("webhook addresses", () => {
     await closeAll(w.store);
   });
 
+  it("connects an https receiver to the checked address while TLS (server name and certificate check) and the Host header keep the name", async () => {
+    const w = await world({ settings: { webhookUrl: "https://hooks.booking-example.test/hooks" } });
+    vi.spyOn(Bun.dns, "lookup").mockImplementation((async () => [{ address: "2606:4700:4700::1111", family: 6, ttl: 0 }]) as typeof Bun.dns.lookup);
+    // Nothing leaves the machine: the connection is answered as refused.
+    const connected: { url: string; init: any }[] = [];
+    vi.spyOn(globalThis, "fetch").mockImplementation((async (input: string | URL | Request, init?: RequestInit) => {
+      connected.push({ url: String(input), init });
+      throw Object.assign(new Error("Unable to connect"), { code: "ECONNREFUSED" });
+    }) as typeof fetch);
+    const strictWorker = new WebhookWorker(w.store, w.clock, { allowPrivateAddresses: false }, () => undefined);
+    uuidOf(await w.book(input(TUE_0900)));
+    expect(await strictWorker.runOnce()).toBe(1);
+    expect(connected.map((c) => [c.url, c.init.headers.host, c.init.tls])).toEqual([["https://[2606:4700:4700::1111]/hooks", "hooks.booking-example.test", { serverName: "hooks.booking-example.test" }]]);
+    await closeAll(w.store);
+  });
+
   it("delivers to the very address a name resolved to, with the name in the Host header, trying the next address when one refuses the connection", async () => {
     const receiver = startReceiver();
     const w = await world({ receiver });

@@ -43,6 +43,8 @@ export function pinnedRequest(url: string, address: string): { url: string; host
   const original = new URL(url);
   const target = new URL(url);
   target.hostname = isIP(address) === 6 ? `[${address}]` : address;
+  // The URL setter ignores what it cannot take (an IPv6 zone, say): never fall back to the name.
+  if (!isIP(target.hostname.replace(/^\[|\]$/g, ""))) throw new Error(`cannot connect to ${address}`);
   const name = original.hostname.replace(/^\[|\]$/g, "");
   return { url: target.href, host: original.host, serverName: original.protocol === "https:" && !isIP(name) ? name : null };
 }
