@@ -833,7 +833,7 @@ describe("webhook addresses", () => {
     vi.spyOn(Bun.dns, "lookup").mockImplementation((async () => [{ address: "2606:4700:4700::1111", family: 6, ttl: 0 }]) as typeof Bun.dns.lookup);
     // Nothing leaves the machine: the connection is answered as refused.
     const connected: { url: string; init: any }[] = [];
-    vi.spyOn(globalThis, "fetch").mockImplementation((async (input: string | URL | Request, init?: RequestInit) => {
+    vi.spyOn(globalThis, "fetch").mockImplementation((async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
       connected.push({ url: String(input), init });
       throw Object.assign(new Error("Unable to connect"), { code: "ECONNREFUSED" });
     }) as typeof fetch);
