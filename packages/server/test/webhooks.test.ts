@@ -734,6 +734,8 @@ describe("webhook addresses", () => {
       "http://2130706433/x", // 127.0.0.1 as one number
       "http://[fe80::1]/x",
       "http://[fd00::1]/x",
+      "http://[fec0::1]/x", // site-local
+      "http://[0:0:0:0:0:ffff:7f00:1]/x",
       "http://[::ffff:127.0.0.1]/x", // IPv4-mapped, which URLs spell [::ffff:7f00:1]
       "http://[::ffff:10.0.0.5]/x",
     ];
