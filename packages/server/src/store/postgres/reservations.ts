@@ -44,8 +44,8 @@ export function postgresReservations(db: Connections, rateLimiter: PostgresRateL
         // The event type first, like a claim: one lock order for every seat writer, so no deadlock.
         await c.query("SELECT id FROM event_types WHERE id = $1 FOR NO KEY UPDATE", [record.eventTypeId]);
         const before = (
-          await c.query<Pick<ReservationRow, "status" | "start_ms" | "end_ms" | "held_until_ms">>(
-            "SELECT status, start_ms, end_ms, held_until_ms FROM reservations WHERE event_type_id = $1 AND uuid = $2 FOR UPDATE",
+          await c.query<Pick<ReservationRow, "status" | "start_ms" | "end_ms" | "held_until_ms" | "payment">>(
+            "SELECT status, start_ms, end_ms, held_until_ms, payment FROM reservations WHERE event_type_id = $1 AND uuid = $2 FOR UPDATE",
             [record.eventTypeId, record.uuid],
           )
         ).rows[0];
