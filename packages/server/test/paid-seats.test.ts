@@ -1,7 +1,10 @@
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStripeStandin, type StripeStandin } from "@booking/stripe-standin";
+import { DEFAULT_CONFIG } from "../src/config.ts";
 import { STRIPE_WEBHOOK_PATH } from "../src/modules/payments/index.ts";
+import { PaymentService } from "../src/modules/payments/service.ts";
+import { ReservationService } from "../src/modules/reservations/service.ts";
 import { ENGINE, closeAll, expectFailure, reservation, setup } from "./utils.ts";
 
 // Seats of paid holds, through the real `stripe` SDK against the local Stripe stand-in (NOT Stripe),
@@ -41,7 +44,7 @@ function slowStripe() {
     port: standin.port,
     protocol: "http",
     maxNetworkRetries: 0,
-    httpClient: Stripe.createFetchHttpClient(async (input: string | URL | Request, init?: RequestInit) => {
+    httpClient: Stripe.createFetchHttpClient((async (input: string | URL | Request, init?: RequestInit) => {
       const response = await fetch(input, init);
       const url = new URL(input instanceof Request ? input.url : String(input));
       const held = gate;
@@ -51,7 +54,7 @@ function slowStripe() {
         await held.released;
       }
       return response;
-    }),
+    }) as typeof fetch),
   });
   return {
     stripe,
@@ -205,6 +208,23 @@ describe(`a paid hold (${ENGINE})`, () => {
     expectFailure(await w.prepare(), "slot_unavailable");
     expect((await w.stripeEvent("payment_intent.payment_failed", intent, { status: "requires_payment_method" })).body.outcome).toBe("failure recorded");
     expect((await w.prepare()).body.success).toBe(true);
+    await closeAll(w.store);
+  });
+
+  it("is confirmed by the sweep once its hold time is over, with the organizer told, and its visitor's late confirm answers the booking", async () => {
+    const w = await w_paidHold();
+    const sweeper = new ReservationService(w.store, new PaymentService(w.store, null, null, () => w.clock.now(), () => {}), DEFAULT_CONFIG, () => w.clock.now());
+    w.clock.advance(5);
+    // Within its hold time the visitor may still confirm with new answers: left alone.
+    expect(await sweeper.confirmPaidHolds("https://booking.example")).toBe(0);
+    w.clock.advance(6);
+    expect(await sweeper.confirmPaidHolds("https://booking.example")).toBe(1);
+    expect(await w.stored(w.first)).toMatchObject({ status: "confirmed", heldUntilMs: null, confirmedAtMs: w.clock.now(), payment: { status: "succeeded" } });
+    expect((await w.outbox()).map((e) => [e.kind, e.uuid])).toEqual([["reservation.created", w.first]]);
+    expect(await sweeper.confirmPaidHolds("https://booking.example")).toBe(0);
+    const late = await w.confirm(w.first);
+    expect(late.body).toMatchObject({ success: true, data: { uuid: w.first } });
+    expect(await w.outbox()).toHaveLength(1);
     await closeAll(w.store);
   });
 

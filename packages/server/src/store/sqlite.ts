@@ -101,6 +101,9 @@ function prepareQueries(db: Database) {
       `SELECT * FROM reservations WHERE event_type_id = ? AND start_ms < ? AND end_ms > ?
        AND (? IS NULL OR status IN (SELECT value FROM json_each(?))) ORDER BY start_ms, uuid LIMIT ?`,
     ),
+    rPaidHoldsDue: db.query<ReservationRow, [number, number]>(
+      "SELECT * FROM reservations WHERE status = 'held' AND held_until_ms <= ? AND json_extract(payment, '$.status') = 'succeeded' ORDER BY held_until_ms, uuid LIMIT ?",
+    ),
     rByIntent: db.query<ReservationRow, [string]>("SELECT * FROM reservations WHERE payment_intent_id = ?"),
     rInsert: db.query(
       `INSERT INTO reservations (uuid, event_type_id, status, start_ms, end_ms, held_until_ms, email, firstname, lastname,
@@ -283,6 +286,7 @@ class SqliteStore implements Store {
         if (changed && movesSeats(before, record)) this.q.etBump.run(record.eventTypeId);
         return changed;
       }),
+    paidHoldsDue: async (nowMs: number, limit: number) => this.q.rPaidHoldsDue.all(nowMs, limit).map(toReservation),
     sweep: async (nowMs: number) =>
       this.write(() => {
         const expired = this.q.sweepExpire.all(nowMs, nowMs);

@@ -218,6 +218,8 @@ export interface Store {
      * changed it since `expectedUpdatedAtMs`; false when someone did.
      */
     save(record: ReservationRecord, expectedUpdatedAtMs: number, events?: OutboxEvent[]): Promise<boolean>;
+    /** Held reservations whose payment succeeded and whose hold time is over, oldest hold first: the visitor paid and left, and the sweep confirms them. */
+    paidHoldsDue(nowMs: number, limit: number): Promise<ReservationRecord[]>;
     /** Persists what time already decided (holds past their time become expired, stale ones cancelled) and forgets old idempotency keys. */
     sweep(nowMs: number): Promise<{ expired: number; cancelled: number }>;
   };

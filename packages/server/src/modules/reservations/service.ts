@@ -132,6 +132,43 @@ export class ReservationService {
     return resultOf(written, manageUrl, true);
   }
 
+  /**
+   * Confirms paid holds whose hold time is over (run by the sweep): the visitor paid and then left
+   * before confirming (a closed tab, a lost connection). Their seat is kept anyway, so confirming
+   * with what they gave when preparing turns the money into the booking it paid for and tells the
+   * organizer (`reservation.created`); waiting longer gains nothing, and after the meeting's start
+   * nobody could confirm it any more. The visitor's own later confirm answers the confirmed booking.
+   * Answers how many were confirmed.
+   */
+  async confirmPaidHolds(origin: string, limit = 100): Promise<number> {
+    let confirmed = 0;
+    for (const r of await this.store.reservations.paidHoldsDue(this.now(), limit)) {
+      const eventType = await this.store.eventTypes.byId(r.eventTypeId);
+      if (!eventType) continue;
+      const manageUrl = manageUrlOf(origin, eventType.slug, r.uuid);
+      try {
+        await this.claim(eventType, r.startMs, r.uuid, undefined, (_holders, current, at) => {
+          // Confirmed, cancelled or refreshed by someone meanwhile: theirs to decide.
+          if (!current || current.status !== "held" || current.payment?.status !== "succeeded" || (current.heldUntilMs ?? 0) > at) return { refuse: "reservation_finished" };
+          const done: ReservationRecord = {
+            ...current,
+            status: "confirmed",
+            heldUntilMs: null,
+            meetLink: current.meetLink ?? this.meetLinkFor(current.location?.type),
+            confirmedAtMs: at,
+            updatedAtMs: stamp(current, at),
+          };
+          return { write: done, events: webhookEvents(eventType, "reservation.created", done, at, manageUrl) };
+        });
+        confirmed++;
+      } catch (error) {
+        // Refused (changed meanwhile) or the store was busy: the next sweep looks again.
+        if (!(error instanceof BusinessFailure)) throw error;
+      }
+    }
+    return confirmed;
+  }
+
   /** `POST /reservations/{uuid}/refresh`: a held or expired reservation is held again, if its seat is still free. */
   async refresh(eventType: EventTypeRecord, uuid: string | null, origin: string): Promise<void> {
     const r = await this.find(eventType, uuid);

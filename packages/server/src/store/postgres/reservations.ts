@@ -29,6 +29,15 @@ export function postgresReservations(db: Connections, rateLimiter: PostgresRateL
       const row = (await db.run<ReservationRow>("SELECT * FROM reservations WHERE payment_intent_id = $1 LIMIT 1", [intentId], true)).rows[0];
       return row ? toReservation(row) : null;
     },
+    paidHoldsDue: async (nowMs: number, limit: number) =>
+      (
+        await db.run<ReservationRow>(
+          `SELECT * FROM reservations WHERE status = 'held' AND held_until_ms <= $1 AND payment::json->>'status' = 'succeeded'
+           ORDER BY held_until_ms, uuid LIMIT $2`,
+          [nowMs, limit],
+          true,
+        )
+      ).rows.map(toReservation),
     list: async (eventTypeId: number, query: ReservationQuery) =>
       (
         await db.run<ReservationRow>(
