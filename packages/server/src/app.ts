@@ -65,7 +65,7 @@ export function createApp(deps: AppDependencies) {
     .get("/health", () => ok({ status: "ok" }))
     .use(publicApi(""))
     .use(publicApi(config.aliasPrefix))
-    .use(stripeWebhookRoutes(payments))
+    .use(stripeWebhookRoutes(payments, ctx.config))
     .use(docsRoutes(ctx))
     .use(embedRoutes(ctx, deps.calendarScriptPath))
     .use(bookingPageRoutes(ctx))

@@ -9,6 +9,8 @@ import { seedDemo } from "./seed.ts";
 import { newWebhookSecret } from "./http/tokens.ts";
 import { WebhookWorker } from "./modules/webhooks/worker.ts";
 import { openConfiguredStore } from "./store/open.ts";
+import { PaymentService } from "./modules/payments/service.ts";
+import { ReservationService } from "./modules/reservations/service.ts";
 import { describeTarget } from "./store/postgres/pools.ts";
 
 const SWEEP_EVERY_MS = 30_000;
@@ -55,9 +57,12 @@ async function main(): Promise<void> {
   const webhooks = new WebhookWorker(store, systemClock, config.webhooks, stderrLog);
   webhooks.start();
 
-  // Expiry is derived from time wherever it matters; the sweep only writes down what time decided.
+  // Expiry is derived from time wherever it matters; the sweep only writes down what time decided,
+  // and confirms paid holds whose visitor left before confirming (ReservationService.confirmPaidHolds).
+  const paidHolds = new ReservationService(store, new PaymentService(store, null, null, () => systemClock.now(), stderrLog), config, () => systemClock.now());
   const sweep = setInterval(() => {
     store.reservations.sweep(systemClock.now()).catch((error) => stderrLog({ level: "error", message: "expiry sweep failed", error }));
+    paidHolds.confirmPaidHolds(publicOrigin(config)).catch((error) => stderrLog({ level: "error", message: "confirming paid holds failed", error }));
   }, SWEEP_EVERY_MS);
 
   const stop = async () => {

@@ -404,7 +404,8 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
       await a.reservations.insertMany([held]);
       const revision = (await a.eventTypes.byId(et.id))!.revision;
 
-      const paid = { ...held, payment: { intentId: `pi_save_${RUN}`, account: "acct", amount: 100, currency: "eur", status: "succeeded" as const, billing: {}, succeededAtMs: T }, updatedAtMs: T + 1 };
+      // A pending payment is a note: it changes no seat (a succeeded one would keep the hold's seat past its time).
+      const paid = { ...held, payment: { intentId: `pi_save_${RUN}`, account: "acct", amount: 100, currency: "eur", status: "pending" as const, billing: {}, succeededAtMs: null }, updatedAtMs: T + 1 };
       expect(await b.reservations.save(paid, T)).toBe(true);
       expect((await a.eventTypes.byId(et.id))!.revision).toBe(revision);
       expect(await a.reservations.byPaymentIntent(`pi_save_${RUN}`)).toEqual(paid);

@@ -29,6 +29,8 @@ export const ABOUT = {
     "POST /v1/payment_intents/:id/confirm",
     "POST /v1/payment_intents/:id/cancel",
     "POST /v1/payment_intents/:id/capture",
+    "POST /v1/refunds",
+    "GET /v1/refunds/:id",
   ],
   control: [
     "GET /_standin/payment_intents",

@@ -15,7 +15,7 @@ export function randomTail(length: number): string {
 }
 
 /** A new id such as `pi_3Q…` (24 characters after the prefix, like Stripe's). */
-export function newId(prefix: "pi" | "ch" | "pm" | "evt"): string {
+export function newId(prefix: "pi" | "ch" | "pm" | "evt" | "re"): string {
   return `${prefix}_3${randomTail(23)}`;
 }
 

@@ -42,8 +42,8 @@ export interface UpdateInput {
   paymentMethod?: string;
 }
 
-/** Stripe's metadata limits: 50 keys, keys up to 40 characters, values up to 500. */
-function readMetadata(p: Params, forUpdate: boolean): Record<string, string | null> | null | undefined {
+/** Stripe's metadata limits (refunds share them): 50 keys, keys up to 40 characters, values up to 500. */
+export function readMetadata(p: Params, forUpdate: boolean): Record<string, string | null> | null | undefined {
   const raw = p.value("metadata");
   if (raw === undefined) return undefined;
   if (raw === "") return null;

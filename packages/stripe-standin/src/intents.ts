@@ -14,6 +14,7 @@ import { newPaymentIntent, type PaymentIntent } from "./intent-object.ts";
 import type { ConfirmInput } from "./confirm-params.ts";
 import type { CreateInput, UpdateInput } from "./intent-params.ts";
 import { PaymentMethods, type StoredPaymentMethod } from "./payment-methods.ts";
+import { Refunds, type RefundInput } from "./refunds.ts";
 import { applyCancel, applyCapture, applyCharge, applyUpdate, assertConfirmable, CONFIRMABLE, type IntentEventType } from "./transitions.ts";
 
 /** A change worth a webhook: the event type, a snapshot of the intent, and the account it happened on. */
@@ -46,12 +47,20 @@ export interface ConfirmOutcome {
 export class PaymentIntents {
   private readonly records = new Map<string, IntentRecord>();
   private readonly methods: PaymentMethods;
+  /** Refunds of these intents' charges (`refunds.ts`). */
+  readonly refunds: Refunds;
 
   constructor(
     private readonly now: () => number,
     private readonly emit: (event: IntentEvent) => void,
   ) {
     this.methods = new PaymentMethods(() => this.seconds());
+    this.refunds = new Refunds(() => this.seconds());
+  }
+
+  /** POST /v1/refunds. */
+  refund(account: string | null, input: RefundInput): Stripe.Refund {
+    return this.refunds.create(account, input, this.all());
   }
 
   private seconds(): number {

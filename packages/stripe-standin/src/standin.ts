@@ -49,6 +49,8 @@ export interface StripeStandin {
   succeed(id: string): Promise<void>;
   /** Declines the intent's payment with `declineCode` (default `generic_decline`); resolves once the webhook was attempted. */
   fail(id: string, declineCode?: string): Promise<void>;
+  /** Copies of every refund on every account, oldest first. */
+  refunds(): Stripe.Refund[];
   /** Every webhook delivery so far, with the receiver's HTTP status (`null` when unreachable). */
   deliveries(): Delivery[];
   /** Resolves when every webhook delivery queued so far has been attempted. */
@@ -93,6 +95,7 @@ export async function startStripeStandin(options: StripeStandinOptions): Promise
     async fail(id, declineCode) {
       await settleWithDeliveries(core, () => core.intents.fail(id, declineCode));
     },
+    refunds: () => core.intents.refunds.all().map((r) => structuredClone(r.refund)),
     deliveries: () => core.webhooks.deliveries(),
     settled: () => core.webhooks.settled(),
   };

@@ -380,3 +380,60 @@ describe("control surface", () => {
     await expect(standin.succeed("pi_missing")).rejects.toThrow("No such payment_intent");
   });
 });
+
+describe("Refunds through the stripe SDK", () => {
+  /** A paid intent of `amount` on a new connected account. */
+  async function paid(amount = 5000): Promise<{ account: string; intent: Stripe.PaymentIntent }> {
+    const account = newAccount();
+    const intent = await stripe.paymentIntents.create(
+      { amount, currency: "eur", confirm: true, payment_method: "pm_card_visa", automatic_payment_methods: { enabled: true, allow_redirects: "never" } },
+      { stripeAccount: account },
+    );
+    expect(intent.status).toBe("succeeded");
+    return { account, intent };
+  }
+
+  it("refunds a succeeded intent in full on its connected account, once per idempotency key, and reads the refund back", async () => {
+    const { account, intent } = await paid();
+    const options = { stripeAccount: account, idempotencyKey: `refund-${intent.id}` };
+    const refund = await stripe.refunds.create({ payment_intent: intent.id, metadata: { reservation_uuid: "r-9" } }, options);
+    expect(refund).toMatchObject({
+      id: expect.stringMatching(/^re_/), object: "refund", amount: 5000, currency: "eur", status: "succeeded",
+      payment_intent: intent.id, charge: intent.latest_charge, metadata: { reservation_uuid: "r-9" }, reason: null,
+    });
+    // A retry with the same key replays the same refund instead of refusing or refunding twice.
+    expect((await stripe.refunds.create({ payment_intent: intent.id, metadata: { reservation_uuid: "r-9" } }, options)).id).toBe(refund.id);
+    expect(standin.refunds().filter((r) => r.payment_intent === intent.id)).toHaveLength(1);
+    expect(await stripe.refunds.retrieve(refund.id, {}, { stripeAccount: account })).toEqual(refund);
+    // The intent itself stays succeeded, as on Stripe.
+    expect((await stripe.paymentIntents.retrieve(intent.id, {}, { stripeAccount: account })).status).toBe("succeeded");
+
+    const again = await failure(stripe.refunds.create({ payment_intent: intent.id }, { stripeAccount: account }));
+    expect(again).toMatchObject({ type: "StripeInvalidRequestError", statusCode: 400, code: "charge_already_refunded" });
+    const elsewhere = await failure(stripe.refunds.retrieve(refund.id, {}, { stripeAccount: newAccount() }));
+    expect(elsewhere).toMatchObject({ statusCode: 404, code: "resource_missing" });
+  });
+
+  it("refunds part of a charge named by its id, and refuses more than is left", async () => {
+    const { account, intent } = await paid(3000);
+    const part = await stripe.refunds.create({ charge: intent.latest_charge as string, amount: 1000, reason: "requested_by_customer" }, { stripeAccount: account });
+    expect(part).toMatchObject({ amount: 1000, payment_intent: intent.id, reason: "requested_by_customer" });
+    const tooMuch = await failure(stripe.refunds.create({ payment_intent: intent.id, amount: 2500 }, { stripeAccount: account }));
+    expect(tooMuch).toMatchObject({ statusCode: 400, param: "amount" });
+    expect((await stripe.refunds.create({ payment_intent: intent.id }, { stripeAccount: account })).amount).toBe(2000);
+  });
+
+  it("refuses an intent that was not paid, one on another account, a missing target and unknown parameters", async () => {
+    const account = newAccount();
+    const open = await stripe.paymentIntents.create({ amount: 2000, currency: "eur" }, { stripeAccount: account });
+    expect(await failure(stripe.refunds.create({ payment_intent: open.id }, { stripeAccount: account }))).toMatchObject({ statusCode: 400, param: "payment_intent" });
+    expect(await failure(stripe.refunds.create({ payment_intent: open.id }, { stripeAccount: newAccount() }))).toMatchObject({ statusCode: 400, code: "resource_missing" });
+    expect(await failure(stripe.refunds.create({}, { stripeAccount: account }))).toMatchObject({ statusCode: 400, code: "parameter_missing" });
+    const { intent } = await paid();
+    expect(await failure(stripe.refunds.create({ payment_intent: intent.id, customer: "cus_1" } as Stripe.RefundCreateParams, { stripeAccount: account }))).toMatchObject({
+      statusCode: 400,
+      code: "parameter_unknown",
+    });
+    expect(await failure(client("pk_test_browser").refunds.create({ payment_intent: intent.id }))).toMatchObject({ statusCode: 403 });
+  });
+});

@@ -8,14 +8,28 @@ export interface Lifecycle {
   status: ReservationStatus;
   startMs: number;
   heldUntilMs: number | null;
+  payment?: { status: string } | null;
+}
+
+/**
+ * Payment states in which a hold keeps its seat past `heldUntil`: the visitor's money is in, or on
+ * its way. Letting such a hold lapse would keep the money and give the seat to someone else.
+ */
+export const SEAT_KEEPING_PAYMENTS = ["succeeded", "processing"] as const;
+
+/** True for a hold whose payment keeps its seat (see SEAT_KEEPING_PAYMENTS), whatever `heldUntil` says. */
+export function paidHold(r: Lifecycle): boolean {
+  return r.status === "held" && r.payment != null && (SEAT_KEEPING_PAYMENTS as readonly string[]).includes(r.payment.status);
 }
 
 /**
  * Where a reservation stands at `nowMs`. Expiry is derived from time, never waits for a sweep: a
  * hold past `heldUntil` is expired, and an expired hold not refreshed within 24 hours, or whose
- * slot has begun, is cancelled.
+ * slot has begun, is cancelled. A paid hold (`paidHold`) does not lapse: it stays held, with its
+ * seat, until it is confirmed (by the visitor, or by the sweep) or cancelled.
  */
 export function statusAt(r: Lifecycle, nowMs: number): ReservationStatus {
+  if (paidHold(r)) return "held";
   if (r.status === "held" || r.status === "expired") {
     const heldUntil = r.heldUntilMs ?? 0;
     if (r.status === "held" && heldUntil > nowMs) return "held";

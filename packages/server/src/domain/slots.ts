@@ -220,6 +220,15 @@ export function seatsLeft(rules: SlotRules, startMs: number, endMs: number, busy
 }
 
 /**
+ * Whether a reservation whose hold lapsed may take its seat [startMs, endMs) again at `nowMs`: a seat
+ * is free and the organizer still offers the time (hours, not notice: the visitor started booking
+ * before the notice closed).
+ */
+export function retakable(rules: SlotRules, startMs: number, endMs: number, busy: BusyInterval[], nowMs: number): boolean {
+  return seatsLeft(rules, startMs, endMs, busy) > 0 && isOffered(rules, startMs, endMs, nowMs, { ignoreNoticeAndHorizon: true });
+}
+
+/**
  * The span in which reservations can affect slots starting in [fromMs, untilMs): widened by the
  * meeting length and both buffers, since buffered spans may overlap across them.
  */

@@ -1,5 +1,5 @@
-import { EXPIRED_GRACE_MS } from "../domain/reservation.ts";
-import type { EventTypeRecord, OutboxEvent, ReservationRecord, WebhookDelivery } from "./types.ts";
+import { EXPIRED_GRACE_MS, paidHold } from "../domain/reservation.ts";
+import type { EventTypeRecord, OutboxEvent, ReservationRecord, SeatClaim, WebhookDelivery } from "./types.ts";
 
 // Rows as both engines return them (PostgreSQL with bigints read as numbers), and their records.
 
@@ -104,9 +104,11 @@ export const reservationColumns = (r: ReservationRecord) => ({
  * Whether saving `after` over the stored `before` moves seats (status, times or hold), which slot
  * lists and configuration depend on; a payment note does not. Without a stored row, nothing moved.
  */
-export const movesSeats = (before: Pick<ReservationRow, "status" | "start_ms" | "end_ms" | "held_until_ms"> | null | undefined, after: ReservationRecord): boolean =>
+export const movesSeats = (before: Pick<ReservationRow, "status" | "start_ms" | "end_ms" | "held_until_ms" | "payment"> | null | undefined, after: ReservationRecord): boolean =>
   before != null &&
-  (before.status !== after.status || before.start_ms !== after.startMs || before.end_ms !== after.endMs || before.held_until_ms !== after.heldUntilMs);
+  (before.status !== after.status || before.start_ms !== after.startMs || before.end_ms !== after.endMs || before.held_until_ms !== after.heldUntilMs ||
+    // A payment that starts or stops keeping a hold's seat (a processing one that failed) moves it.
+    paidHold({ status: before.status, startMs: before.start_ms, heldUntilMs: before.held_until_ms, payment: before.payment === null ? null : JSON.parse(before.payment) }) !== paidHold(after));
 
 /** An outbox event with its delivery state, from its row. */
 export const toDelivery = (r: WebhookRow): WebhookDelivery => ({
@@ -191,3 +193,6 @@ export class ParsedEventTypes {
     this.settingsText.delete(id);
   }
 }
+
+/** The instant a seat claim is judged at: its clock read now (inside the write transaction), or the instant it gave. */
+export const claimInstant = (claim: SeatClaim): number => (typeof claim.nowMs === "function" ? claim.nowMs() : claim.nowMs);

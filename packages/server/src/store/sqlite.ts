@@ -21,6 +21,7 @@ import {
   IDEMPOTENCY_LEASE_MS,
   IDEMPOTENCY_TTL_MS,
   ParsedEventTypes,
+  claimInstant,
   movesSeats,
   reservationColumns,
   toDelivery,
@@ -90,15 +91,18 @@ function prepareQueries(db: Database) {
     seatHolders: db.query<SeatHolder, [{ eventTypeId: number; untilMs: number; fromMs: number; nowMs: number }]>(
       // The event type's longest reservation bounds how far back an overlapping one can start,
       // which keeps the index range scanned short.
-      `SELECT uuid, start_ms AS startMs, end_ms AS endMs, CASE WHEN status = 'held' THEN held_until_ms END AS heldUntilMs FROM reservations
+      `SELECT uuid, start_ms AS startMs, end_ms AS endMs, CASE WHEN status = 'held' AND NOT coalesce(json_extract(payment, '$.status'), '') IN ('succeeded', 'processing') THEN held_until_ms END AS heldUntilMs FROM reservations
        WHERE event_type_id = $eventTypeId AND start_ms < $untilMs AND end_ms > $fromMs
          AND start_ms >= $fromMs - (SELECT longest_reservation_ms FROM event_types WHERE id = $eventTypeId)
-         AND (status = 'confirmed' OR (status = 'held' AND held_until_ms > $nowMs))`,
+         AND (status = 'confirmed' OR (status = 'held' AND (held_until_ms > $nowMs OR coalesce(json_extract(payment, '$.status'), '') IN ('succeeded', 'processing'))))`,
     ),
     rByUuid: db.query<ReservationRow, [number, string]>("SELECT * FROM reservations WHERE event_type_id = ? AND uuid = ?"),
     rList: db.query<ReservationRow, [number, number, number, string | null, string | null, number]>(
       `SELECT * FROM reservations WHERE event_type_id = ? AND start_ms < ? AND end_ms > ?
        AND (? IS NULL OR status IN (SELECT value FROM json_each(?))) ORDER BY start_ms, uuid LIMIT ?`,
+    ),
+    rPaidHoldsDue: db.query<ReservationRow, [number, number]>(
+      "SELECT * FROM reservations WHERE status = 'held' AND held_until_ms <= ? AND json_extract(payment, '$.status') = 'succeeded' ORDER BY held_until_ms, uuid LIMIT ?",
     ),
     rByIntent: db.query<ReservationRow, [string]>("SELECT * FROM reservations WHERE payment_intent_id = ?"),
     rInsert: db.query(
@@ -119,7 +123,9 @@ function prepareQueries(db: Database) {
     ),
     // updated_at_ms only moves forward, so a compare-and-set read before the sweep fails after it.
     sweepExpire: db.query<{ event_type_id: number }, [number, number]>(
-      "UPDATE reservations SET status = 'expired', updated_at_ms = max(updated_at_ms + 1, ?) WHERE status = 'held' AND held_until_ms <= ? RETURNING event_type_id",
+      // A paid hold keeps its seat (domain/reservation.ts paidHold): never expired here.
+      `UPDATE reservations SET status = 'expired', updated_at_ms = max(updated_at_ms + 1, ?)
+       WHERE status = 'held' AND held_until_ms <= ? AND NOT coalesce(json_extract(payment, '$.status'), '') IN ('succeeded', 'processing') RETURNING event_type_id`,
     ),
     sweepCancel: db.query<{ event_type_id: number }, [number, number, number, number]>(
       `UPDATE reservations SET status = 'cancelled', cancelled_at_ms = ?, updated_at_ms = max(updated_at_ms + 1, ?)
@@ -262,10 +268,11 @@ class SqliteStore implements Store {
       // Everything between BEGIN IMMEDIATE and COMMIT runs synchronously: no other request of this
       // process can interleave, and other processes wait on SQLite's write lock.
       return this.write(() => {
+          // One host, one clock: the caller's, read now that the write lock is held.
+          const nowMs = claimInstant(claim);
           const currentRow = claim.uuid ? this.q.rByUuid.get(claim.eventTypeId, claim.uuid) : null;
-          const holders = this.q.seatHolders.all({ eventTypeId: claim.eventTypeId, untilMs: claim.untilMs, fromMs: claim.fromMs, nowMs: claim.nowMs }).filter((h) => h.uuid !== claim.uuid);
-          // One host, one clock: the caller's.
-          const decision = decide(holders, currentRow ? toReservation(currentRow) : null, claim.nowMs);
+          const holders = this.q.seatHolders.all({ eventTypeId: claim.eventTypeId, untilMs: claim.untilMs, fromMs: claim.fromMs, nowMs }).filter((h) => h.uuid !== claim.uuid);
+          const decision = decide(holders, currentRow ? toReservation(currentRow) : null, nowMs);
           if ("refuse" in decision) return { refused: decision.refuse };
           const record = decision.write;
           for (const event of decision.events ?? []) this.q.whInsert.run({ ...event });
@@ -290,6 +297,7 @@ class SqliteStore implements Store {
         if (changed && movesSeats(before, record)) this.q.etBump.run(record.eventTypeId);
         return changed;
       }),
+    paidHoldsDue: async (nowMs: number, limit: number) => this.q.rPaidHoldsDue.all(nowMs, limit).map(toReservation),
     sweep: async (nowMs: number) =>
       this.write(() => {
         const expired = this.q.sweepExpire.all(nowMs, nowMs);

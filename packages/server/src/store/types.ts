@@ -41,9 +41,16 @@ export interface PaymentRecord {
   /** Amount and currency the intent was created for; a success for anything else is not accepted. */
   amount: number;
   currency: string;
-  status: "pending" | "succeeded" | "failed";
+  /**
+   * `processing`: the provider has the payment but not the money yet; a processing or succeeded
+   * payment keeps its hold's seat. `refunding`/`refunded`: the payment succeeded after its seat was
+   * gone, so the reservation was cancelled and the money is (being) given back.
+   */
+  status: "pending" | "processing" | "succeeded" | "failed" | "refunding" | "refunded";
   billing: Record<string, string>;
   succeededAtMs: number | null;
+  /** The provider's refund (`re_...`) once the money was given back. */
+  refundId?: string | null;
 }
 
 /** A reservation as stored; times are epoch milliseconds. */
@@ -79,7 +86,12 @@ export interface SeatClaim {
   /** Seat holders overlapping [fromMs, untilMs) at `nowMs` are handed to the decision. */
   fromMs: number;
   untilMs: number;
-  nowMs: number;
+  /**
+   * The instant the claim is judged at, or the clock to read it from. A clock is read inside the
+   * write transaction, so a request that waited (on Stripe, on the lock) is judged at the instant
+   * of its write, never at the instant it started: a hold that lapsed meanwhile no longer holds.
+   */
+  nowMs: number | (() => number);
   /** The existing reservation the claim concerns: read in the transaction, and its own seat left out. */
   uuid?: string;
   /** Idempotency key of the request: the claimed reservation is tied to it in the same transaction. */
@@ -194,7 +206,7 @@ export interface Store {
      * and writes what it chose, so confirmed plus held never exceed a slot's seats, whatever runs
      * at the same time in this or another process. Throws StoreBusyError when the store is held by
      * another writer beyond a short wait. Answers the written reservation or the refusal. `decide`
-     * gets the instant the claim is judged at: `claim.nowMs`, or the database's own clock where the
+     * gets the instant the claim is judged at: `claim.nowMs` (its clock read inside the transaction), or the database's own clock where the
      * engine keeps one time for several hosts (so hosts whose clocks differ never disagree about
      * whether a hold still holds its seat).
      */
@@ -207,6 +219,8 @@ export interface Store {
      * changed it since `expectedUpdatedAtMs`; false when someone did.
      */
     save(record: ReservationRecord, expectedUpdatedAtMs: number, events?: OutboxEvent[]): Promise<boolean>;
+    /** Held reservations whose payment succeeded and whose hold time is over, oldest hold first: the visitor paid and left, and the sweep confirms them. */
+    paidHoldsDue(nowMs: number, limit: number): Promise<ReservationRecord[]>;
     /** Persists what time already decided (holds past their time become expired, stale ones cancelled) and forgets old idempotency keys. */
     sweep(nowMs: number): Promise<{ expired: number; cancelled: number }>;
   };

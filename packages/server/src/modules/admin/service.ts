@@ -177,6 +177,8 @@ export class AdminService {
       location: r.location,
       guests: r.guests,
       customFields: r.customFields,
+      // What happened to the money: a hold's payment succeeded, or was refunded because its seat was gone.
+      payment: r.payment && { status: r.payment.status, amount: r.payment.amount, currency: r.payment.currency, paymentIntentId: r.payment.intentId, refundId: r.payment.refundId ?? null },
       createdAt: utc(r.createdAtMs),
     }));
   }

@@ -2,8 +2,14 @@ import Stripe from "stripe";
 import type { PaymentInput, PaymentResult } from "@booking/wire";
 import type { LogEntry } from "../../context.ts";
 import { nextStamp, statusAt } from "../../domain/reservation.ts";
+import { busyWindow, retakable } from "../../domain/slots.ts";
 import { ApiError, BusinessFailure } from "../../http/errors.ts";
-import type { EventTypeRecord, PaymentRecord, ReservationRecord, Store } from "../../store/types.ts";
+import { manageUrlOf } from "../../lib/links.ts";
+import { StoreBusyError, type EventTypeRecord, type PaymentRecord, type ReservationRecord, type SeatDecision, type Store } from "../../store/types.ts";
+import { webhookEvents } from "../webhooks/events.ts";
+
+/** What a visitor is told about a reservation cancelled because its seat was gone when its payment went through. */
+export const REFUNDED_MESSAGE = "The seat was taken by someone else after the hold ended, so the reservation was cancelled and its payment refunded.";
 
 /** Intent states in which the visitor can still pay; any other needs a new intent. */
 const PAYABLE = new Set<Stripe.PaymentIntent.Status>(["requires_payment_method", "requires_confirmation", "requires_action", "processing"]);
@@ -25,7 +31,7 @@ export class PaymentService {
   ) {}
 
   /** Creates, or reuses while payable, the PaymentIntent of a held reservation. */
-  async createIntent(eventType: EventTypeRecord, reservation: ReservationRecord, input: PaymentInput): Promise<PaymentResult> {
+  async createIntent(eventType: EventTypeRecord, reservation: ReservationRecord, input: PaymentInput, origin: string): Promise<PaymentResult> {
     const price = eventType.settings.payment;
     if (!this.stripe || !price) throw new ApiError("provider_not_configured", "Card payments are not set up for this event type.");
     const nowMs = this.now();
@@ -73,6 +79,13 @@ export class PaymentService {
       ),
     );
     const succeeded = intent.status === "succeeded" && matches(intent, terms.amount, terms.currency);
+    const answer = { clientSecret: intent.client_secret ?? "", paymentIntentId: intent.id, providerAccountId: terms.account, amount: terms.amount };
+    if (succeeded && current?.intentId === intent.id) {
+      // Paid already: recorded like any success, through the seat claim, since the hold may have lapsed meanwhile.
+      const settled = await this.settleSuccess(eventType, reservation, origin);
+      if (settled.payment?.status === "refunded") throw new BusinessFailure("reservation_finished", REFUNDED_MESSAGE);
+      return answer;
+    }
     const payment: PaymentRecord = {
       intentId: intent.id,
       account: terms.account,
@@ -85,22 +98,27 @@ export class PaymentService {
     };
     const saved = await this.store.reservations.save({ ...reservation, payment, updatedAtMs: nextStamp(reservation, nowMs) }, reservation.updatedAtMs);
     if (!saved) throw new BusinessFailure("slot_locked", "The reservation changed meanwhile; try again.");
-    return { clientSecret: intent.client_secret ?? "", paymentIntentId: intent.id, providerAccountId: terms.account, amount: terms.amount };
+    return answer;
   }
 
   /**
-   * True when the reservation's payment has succeeded. When no success is recorded yet, asks
-   * Stripe (its webhook can lag behind the visitor) and records a matching success.
+   * Whether the reservation's payment has succeeded. When no success is recorded yet, asks Stripe
+   * (its webhook can lag behind the visitor) and records what it says, through the seat claim:
+   * `refunded` when the payment went through after the seat was gone (the reservation is then
+   * cancelled and the money given back).
    */
-  async isPaid(reservation: ReservationRecord): Promise<boolean> {
+  async isPaid(eventType: EventTypeRecord, reservation: ReservationRecord, origin: string): Promise<"paid" | "unpaid" | "refunded"> {
     const payment = reservation.payment;
-    if (!payment) return false;
-    if (payment.status === "succeeded") return true;
-    if (!this.stripe) return false;
+    if (!payment) return "unpaid";
+    if (payment.status === "succeeded") return "paid";
+    if (payment.status === "refunded") return "refunded";
+    if (payment.status === "refunding") return (await this.finishRefund(eventType, reservation, origin)).payment?.status === "refunded" ? "refunded" : "unpaid";
+    if (!this.stripe) return "unpaid";
     const intent = await this.call(() => this.stripe!.paymentIntents.retrieve(payment.intentId, {}, { stripeAccount: payment.account }));
-    if (intent.status !== "succeeded" || !matches(intent, payment.amount, payment.currency)) return false;
-    await this.recordSuccess(reservation, intent);
-    return true;
+    if (intent.status === "processing") await this.settleProcessing(eventType, reservation);
+    if (intent.status !== "succeeded" || !matches(intent, payment.amount, payment.currency)) return "unpaid";
+    const settled = await this.settleSuccess(eventType, reservation, origin);
+    return settled.payment?.status === "refunded" ? "refunded" : settled.payment?.status === "succeeded" ? "paid" : "unpaid";
   }
 
   /**
@@ -111,7 +129,7 @@ export class PaymentService {
    * - `paid`: it had been paid after all (its webhook not yet arrived); the success is recorded;
    * - `processing`: money may still arrive, so it is neither cancelled nor counted.
    */
-  async closeIntent(reservation: ReservationRecord): Promise<"closed" | "paid" | "processing"> {
+  async closeIntent(eventType: EventTypeRecord, reservation: ReservationRecord, origin: string): Promise<"closed" | "paid" | "processing"> {
     const payment = reservation.payment;
     if (!payment) return "closed";
     if (payment.status === "succeeded") return "paid";
@@ -122,7 +140,7 @@ export class PaymentService {
     // Stripe refuses to cancel an intent that succeeded, is processing or was already cancelled.
     const intent = await this.stripe.paymentIntents.retrieve(payment.intentId, {}, { stripeAccount: payment.account, ...BEST_EFFORT }).catch(() => null);
     if (intent?.status === "succeeded" && matches(intent, payment.amount, payment.currency)) {
-      await this.recordSuccess(reservation, intent);
+      await this.settleSuccess(eventType, reservation, origin);
       return "paid";
     }
     if (intent?.status === "processing") return "processing";
@@ -131,7 +149,7 @@ export class PaymentService {
   }
 
   /** Verifies and records a Stripe webhook event; answers what was done, for the log. */
-  async receiveWebhook(rawBody: string, signature: string | null): Promise<string> {
+  async receiveWebhook(rawBody: string, signature: string | null, origin: string): Promise<string> {
     if (!this.stripe || !this.webhookSecret) throw new ApiError("not_found", "Stripe is not configured on this server.");
     let event: Stripe.Event;
     try {
@@ -140,7 +158,7 @@ export class PaymentService {
     } catch {
       throw new ApiError("bad_request", "The Stripe-Signature header does not verify this payload.");
     }
-    if (event.type !== "payment_intent.succeeded" && event.type !== "payment_intent.payment_failed") return `ignored ${event.type}`;
+    if (event.type !== "payment_intent.succeeded" && event.type !== "payment_intent.payment_failed" && event.type !== "payment_intent.processing") return `ignored ${event.type}`;
     const intent = event.data.object as Stripe.PaymentIntent;
     const reservation = await this.store.reservations.byPaymentIntent(intent.id);
     const payment = reservation?.payment;
@@ -150,22 +168,128 @@ export class PaymentService {
       return "mismatch";
     }
     if (event.type === "payment_intent.payment_failed") {
-      if (payment.status === "pending") await this.store.reservations.save({ ...reservation, payment: { ...payment, status: "failed" }, updatedAtMs: this.stamp(reservation) }, reservation.updatedAtMs);
+      // A processing payment that fails gives its seat back (if its hold time is over): the save moves seats.
+      if (payment.status === "pending" || payment.status === "processing") await this.store.reservations.save({ ...reservation, payment: { ...payment, status: "failed" }, updatedAtMs: this.stamp(reservation) }, reservation.updatedAtMs);
       return "failure recorded";
     }
     if (!matches(intent, payment.amount, payment.currency)) {
       this.log({ level: "warn", message: `Stripe event ${event.id} reports ${intent.amount} ${intent.currency}, expected ${payment.amount} ${payment.currency}; ignored` });
       return "mismatch";
     }
-    await this.recordSuccess(reservation, intent);
-    return "success recorded";
+    const eventType = await this.store.eventTypes.byId(reservation.eventTypeId);
+    if (!eventType) return `no event type for ${intent.id}`;
+    if (event.type === "payment_intent.processing") {
+      await this.settleProcessing(eventType, reservation);
+      return "processing recorded";
+    }
+    const settled = await this.settleSuccess(eventType, reservation, origin);
+    // Not refunded yet (Stripe could not be reached): a failed answer makes Stripe send the event again, and the refund is retried.
+    if (settled.payment?.status === "refunding") throw new ApiError("internal_error", "The refund of a payment whose seat was gone could not be made yet.");
+    return settled.payment?.status === "refunded" ? "refunded" : "success recorded";
   }
 
-  private async recordSuccess(reservation: ReservationRecord, intent: Stripe.PaymentIntent): Promise<void> {
-    // A concurrent change (confirm, another event) wins; the success is then read from Stripe again on confirm.
-    const payment = { ...reservation.payment!, status: "succeeded" as const, succeededAtMs: this.now() };
-    await this.store.reservations.save({ ...reservation, payment, updatedAtMs: this.stamp(reservation) }, reservation.updatedAtMs);
-    this.log({ level: "info", message: `payment ${intent.id} succeeded for reservation ${reservation.uuid}` });
+  /**
+   * Records that the reservation's payment succeeded, judged with the seats in view at the instant
+   * of the write (the store's seat claim), and answers the reservation as it then is:
+   * - held, confirmed, or lapsed with its seat still free: the success is recorded and the hold keeps
+   *   (or takes back) its seat whatever `heldUntil` says, until confirmed or cancelled;
+   * - lapsed with its seat taken by someone else, or cancelled: the reservation is cancelled and the
+   *   payment refunded at Stripe, and the organizer is told (`reservation.cancelled`), so neither the
+   *   money nor the booking is lost silently.
+   */
+  async settleSuccess(eventType: EventTypeRecord, reservation: ReservationRecord, origin: string): Promise<ReservationRecord> {
+    const intentId = reservation.payment!.intentId;
+    const { record: settled, written } = await this.settle(eventType, reservation, (holders, current, at): SeatDecision => {
+      const payment = current?.payment;
+      // Another intent replaced this one, or the success is already written down: nothing to do.
+      if (!current || !payment || payment.intentId !== intentId || !(payment.status === "pending" || payment.status === "processing" || payment.status === "failed")) return { refuse: "unchanged" };
+      const status = statusAt(current, at);
+      const succeeded: PaymentRecord = { ...payment, status: "succeeded", succeededAtMs: at };
+      if (status === "held" || status === "confirmed") return { write: { ...current, payment: succeeded, updatedAtMs: nextStamp(current, at) } };
+      if (status === "expired" && retakable(eventType.settings, current.startMs, current.endMs, holders, at)) {
+        return { write: { ...current, status: "held", payment: succeeded, updatedAtMs: nextStamp(current, at) } };
+      }
+      return {
+        write: { ...current, status: "cancelled", cancelledAtMs: current.cancelledAtMs ?? at, payment: { ...succeeded, status: "refunding" }, updatedAtMs: nextStamp(current, at) },
+      };
+    });
+    if (written && settled.payment?.status === "succeeded") {
+      this.log({ level: "info", message: `payment ${intentId} succeeded for reservation ${reservation.uuid}` });
+    }
+    if (settled.payment?.status === "refunding" && settled.payment.intentId === intentId) return this.finishRefund(eventType, settled, origin);
+    return settled;
+  }
+
+  /**
+   * Records that the reservation's payment is being processed at Stripe, which keeps its hold's seat,
+   * if the hold still has one (held, or lapsed with the seat free); otherwise nothing is recorded
+   * and a later success is refunded.
+   */
+  private async settleProcessing(eventType: EventTypeRecord, reservation: ReservationRecord): Promise<void> {
+    const intentId = reservation.payment!.intentId;
+    await this.settle(eventType, reservation, (holders, current, at): SeatDecision => {
+      const payment = current?.payment;
+      if (!current || !payment || payment.intentId !== intentId || !(payment.status === "pending" || payment.status === "failed")) return { refuse: "unchanged" };
+      const status = statusAt(current, at);
+      const processing: PaymentRecord = { ...payment, status: "processing" };
+      if (status === "held") return { write: { ...current, payment: processing, updatedAtMs: nextStamp(current, at) } };
+      if (status === "expired" && retakable(eventType.settings, current.startMs, current.endMs, holders, at)) {
+        return { write: { ...current, status: "held", payment: processing, updatedAtMs: nextStamp(current, at) } };
+      }
+      return { refuse: "unchanged" };
+    });
+  }
+
+  /**
+   * Gives back the money of a reservation cancelled with its payment `refunding`: a refund at Stripe
+   * (one per intent, however often this runs), then the payment recorded `refunded` and the organizer's
+   * `reservation.cancelled` webhook written with it. When Stripe cannot be reached the payment stays
+   * `refunding` (visible to the organizer) and the next confirm, refresh or Stripe event retries.
+   */
+  async finishRefund(eventType: EventTypeRecord, reservation: ReservationRecord, origin: string): Promise<ReservationRecord> {
+    let r = reservation;
+    const payment = r.payment!;
+    let refundId: string;
+    try {
+      const refund = await this.stripe!.refunds.create(
+        { payment_intent: payment.intentId, metadata: { reservation_uuid: r.uuid, reason: "seat_taken_after_hold_ended" } },
+        { stripeAccount: payment.account, idempotencyKey: `refund-${payment.intentId}`, ...BEST_EFFORT },
+      );
+      refundId = refund.id;
+    } catch (error) {
+      this.log({ level: "error", message: `could not refund payment ${payment.intentId} of reservation ${r.uuid}, whose seat was gone; retried on the next attempt`, error });
+      return r;
+    }
+    for (let attempt = 0; attempt < 5; attempt++) {
+      if (r.payment?.intentId !== payment.intentId || r.payment.status !== "refunding") return r;
+      const nowMs = this.now();
+      const refunded: ReservationRecord = { ...r, payment: { ...r.payment, status: "refunded", refundId }, updatedAtMs: nextStamp(r, nowMs) };
+      const events = webhookEvents(eventType, "reservation.cancelled", refunded, nowMs, manageUrlOf(origin, eventType.slug, r.uuid));
+      if (await this.store.reservations.save(refunded, r.updatedAtMs, events)) {
+        this.log({ level: "warn", message: `payment ${payment.intentId} of reservation ${r.uuid} refunded (${refundId}): its seat was taken after the hold ended` });
+        return refunded;
+      }
+      const again = await this.store.reservations.byUuid(r.eventTypeId, r.uuid);
+      if (!again) return r;
+      r = again;
+    }
+    return r;
+  }
+
+  /** Runs a seat claim about a reservation's payment; answers the reservation as written, or as stored when nothing was. */
+  private async settle(eventType: EventTypeRecord, reservation: ReservationRecord, decide: Parameters<Store["reservations"]["claim"]>[1]): Promise<{ record: ReservationRecord; written: boolean }> {
+    let outcome: Awaited<ReturnType<Store["reservations"]["claim"]>>;
+    try {
+      outcome = await this.store.reservations.claim(
+        { eventTypeId: eventType.id, ...busyWindow(eventType.settings, reservation.startMs, reservation.startMs + 1), nowMs: this.now, uuid: reservation.uuid },
+        decide,
+      );
+    } catch (error) {
+      if (error instanceof StoreBusyError) throw new BusinessFailure("slot_locked", "The reservation is being changed by another request; try again.");
+      throw error;
+    }
+    if ("record" in outcome) return { record: outcome.record, written: true };
+    return { record: (await this.store.reservations.byUuid(reservation.eventTypeId, reservation.uuid)) ?? reservation, written: false };
   }
 
   /**

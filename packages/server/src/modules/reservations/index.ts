@@ -68,7 +68,7 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
       "/reservations/:reservationUuid/refresh",
       ({ eventType, params, body, request, set }) =>
         idempotent(ctx.store, eventType.id, request, body, set, ctx.clock.now(), async () => {
-          await reservations.refresh(eventType, params.reservationUuid);
+          await reservations.refresh(eventType, params.reservationUuid, origin(request).origin);
           return ok([] as never[]);
         }),
       { params: ReservationParams },
@@ -78,7 +78,7 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
       ({ eventType, params, body, request, set }) =>
         idempotent(ctx.store, eventType.id, request, body, set, ctx.clock.now(), async () => {
           const reservation = await reservations.find(eventType, params.reservationUuid);
-          return ok(await payments.createIntent(eventType, reservation, body));
+          return ok(await payments.createIntent(eventType, reservation, body, origin(request).origin));
         }),
       { params: ReservationParams, body: PaymentInput },
     );

@@ -1,11 +1,11 @@
 import type { ConfirmInput, RescheduleInput, ReservationInput, ReservationResult } from "@booking/wire";
 import type { ServerConfig } from "../../config.ts";
 import { nextStamp as stamp, statusAt, withinPublicNotice } from "../../domain/reservation.ts";
-import { busyWindow, isOffered, seatsLeft } from "../../domain/slots.ts";
+import { busyWindow, isOffered, retakable, seatsLeft } from "../../domain/slots.ts";
 import { ApiError, BusinessFailure, ValidationFailed } from "../../http/errors.ts";
 import { matchesHash } from "../../http/tokens.ts";
 import { StoreBusyError, type EventTypeRecord, type ReservationRecord, type SeatDecision, type SeatHolder, type Store } from "../../store/types.ts";
-import type { PaymentService } from "../payments/service.ts";
+import { REFUNDED_MESSAGE, type PaymentService } from "../payments/service.ts";
 import { webhookEvents } from "../webhooks/events.ts";
 import { manageUrlOf } from "../../lib/links.ts";
 import { isUuid } from "../../lib/ids.ts";
@@ -88,7 +88,7 @@ export class ReservationService {
       updatedAtMs: at,
     });
     const manageUrl = manageUrlOf(options.origin, eventType.slug, uuid);
-    const written = await this.claim(eventType, checked.startMs, nowMs, undefined, options.idempotencyKey, (holders, _current, at) => {
+    const written = await this.claim(eventType, checked.startMs, undefined, options.idempotencyKey, (holders, _current, at) => {
       if (seatsLeft(s, checked.startMs, checked.endMs, holders) < 1) return { refuse: "slot_unavailable" };
       const record = recordAt(at);
       // A hold is not a reservation yet: only a confirmed booking is announced.
@@ -105,17 +105,17 @@ export class ReservationService {
     const manageUrl = manageUrlOf(options.origin, eventType.slug, r.uuid);
     const status = statusAt(r, nowMs);
     if (status === "confirmed") return resultOf(r, manageUrl, true);
-    if (status === "cancelled") throw failure("reservation_finished", "The reservation was cancelled.");
+    if (status === "cancelled") throw failure("reservation_finished", cancelledMessage(r));
     const changes = checkConfirmInput(input, r.customFields, s);
-    if (s.payment && !(await this.payments.isPaid(r))) {
-      throw new ApiError("payment_required", "No successful payment exists for this reservation yet.");
-    }
-    const written = await this.claim(eventType, r.startMs, nowMs, r.uuid, undefined, (holders, current, at) => {
+    const paid = s.payment ? await this.payments.isPaid(eventType, r, options.origin) : "paid";
+    if (paid === "refunded") throw failure("reservation_finished", REFUNDED_MESSAGE);
+    if (paid === "unpaid") throw new ApiError("payment_required", "No successful payment exists for this reservation yet.");
+    const written = await this.claim(eventType, r.startMs, r.uuid, undefined, (holders, current, at) => {
       if (!current) return { refuse: "reservation_finished" };
       const now = statusAt(current, at);
       if (now === "confirmed") return { write: current };
       if (now === "cancelled") return { refuse: "reservation_finished" };
-      if (now === "expired" && !this.stillBookable(s, current, holders, at)) return { refuse: "reservation_finished" };
+      if (now === "expired" && !retakable(s, current.startMs, current.endMs, holders, at)) return { refuse: "reservation_finished" };
       const confirmed: ReservationRecord = {
         ...current,
         ...changes,
@@ -132,17 +132,55 @@ export class ReservationService {
     return resultOf(written, manageUrl, true);
   }
 
+  /**
+   * Confirms paid holds whose hold time is over (run by the sweep): the visitor paid and then left
+   * before confirming (a closed tab, a lost connection). Their seat is kept anyway, so confirming
+   * with what they gave when preparing turns the money into the booking it paid for and tells the
+   * organizer (`reservation.created`); waiting longer gains nothing, and after the meeting's start
+   * nobody could confirm it any more. The visitor's own later confirm answers the confirmed booking.
+   * Answers how many were confirmed.
+   */
+  async confirmPaidHolds(origin: string, limit = 100): Promise<number> {
+    let confirmed = 0;
+    for (const r of await this.store.reservations.paidHoldsDue(this.now(), limit)) {
+      const eventType = await this.store.eventTypes.byId(r.eventTypeId);
+      if (!eventType) continue;
+      const manageUrl = manageUrlOf(origin, eventType.slug, r.uuid);
+      try {
+        await this.claim(eventType, r.startMs, r.uuid, undefined, (_holders, current, at) => {
+          // Confirmed, cancelled or refreshed by someone meanwhile: theirs to decide.
+          if (!current || current.status !== "held" || current.payment?.status !== "succeeded" || (current.heldUntilMs ?? 0) > at) return { refuse: "reservation_finished" };
+          const done: ReservationRecord = {
+            ...current,
+            status: "confirmed",
+            heldUntilMs: null,
+            meetLink: current.meetLink ?? this.meetLinkFor(current.location?.type),
+            confirmedAtMs: at,
+            updatedAtMs: stamp(current, at),
+          };
+          return { write: done, events: webhookEvents(eventType, "reservation.created", done, at, manageUrl) };
+        });
+        confirmed++;
+      } catch (error) {
+        // Refused (changed meanwhile) or the store was busy: the next sweep looks again.
+        if (!(error instanceof BusinessFailure)) throw error;
+      }
+    }
+    return confirmed;
+  }
+
   /** `POST /reservations/{uuid}/refresh`: a held or expired reservation is held again, if its seat is still free. */
-  async refresh(eventType: EventTypeRecord, uuid: string | null): Promise<void> {
+  async refresh(eventType: EventTypeRecord, uuid: string | null, origin: string): Promise<void> {
     const r = await this.find(eventType, uuid);
     const s = eventType.settings;
     const nowMs = this.now();
     const status = statusAt(r, nowMs);
-    if (status !== "held" && status !== "expired") throw failure("reservation_finished", `A ${status} reservation cannot be refreshed.`);
-    await this.claim(eventType, r.startMs, nowMs, r.uuid, undefined, (holders, current, at) => {
+    if (status === "cancelled" && r.payment?.status === "refunding") await this.payments.finishRefund(eventType, r, origin);
+    if (status !== "held" && status !== "expired") throw failure("reservation_finished", status === "cancelled" ? cancelledMessage(r) : `A ${status} reservation cannot be refreshed.`);
+    await this.claim(eventType, r.startMs, r.uuid, undefined, (holders, current, at) => {
       const now = current ? statusAt(current, at) : "cancelled";
       if (!current || (now !== "held" && now !== "expired")) return { refuse: "reservation_finished" };
-      if (now === "held" ? seatsLeft(s, current.startMs, current.endMs, holders) < 1 : !this.stillBookable(s, current, holders, at)) {
+      if (now === "held" ? seatsLeft(s, current.startMs, current.endMs, holders) < 1 : !retakable(s, current.startMs, current.endMs, holders, at)) {
         return { refuse: "reservation_finished" };
       }
       return { write: { ...current, status: "held", heldUntilMs: at + s.holdMinutes * 60_000, updatedAtMs: stamp(current, at) } };
@@ -172,7 +210,7 @@ export class ReservationService {
     const { startMs, endMs } = times!;
     // The override lifts notice and horizon, never time itself: nothing moves into the past.
     if (startMs <= nowMs || !isOffered(s, startMs, endMs, nowMs, { ignoreNoticeAndHorizon: override })) throw failure("slot_unavailable", "This time is not offered; pick one of GET /time-slots.");
-    const written = await this.claim(eventType, startMs, nowMs, r.uuid, undefined, (holders, current, at) => {
+    const written = await this.claim(eventType, startMs, r.uuid, undefined, (holders, current, at) => {
       const now = current ? statusAt(current, at) : "cancelled";
       if (!current || (now !== "held" && now !== "confirmed")) return { refuse: "reservation_finished" };
       if (seatsLeft(s, startMs, endMs, holders) < 1) return { refuse: "slot_unavailable" };
@@ -203,9 +241,10 @@ export class ReservationService {
       // The hold's unpaid intent is cancelled at Stripe first (again if a concurrent payment request
       // replaced it), so no page still open on it can pay for a seat that is gone; Stripe also tells
       // whether it was paid after all (then recorded, and read again).
+      if (status !== "confirmed" && r.payment?.status === "processing" && !options.organizer) throw new ApiError("forbidden", "This hold's payment is being processed; it cannot be let go now.");
       if (status !== "confirmed" && r.payment && r.payment.status !== "succeeded" && r.payment.intentId !== closedIntent) {
         closedIntent = r.payment.intentId;
-        const intent = await this.payments.closeIntent(r);
+        const intent = await this.payments.closeIntent(eventType, r, options.origin);
         if (intent === "processing" && !options.organizer) throw new ApiError("forbidden", "This hold's payment is being processed; it cannot be let go now.");
         if (intent === "paid" && !options.organizer) throw new ApiError("forbidden", "This hold is paid: confirm it instead of cancelling it.");
         if (intent === "paid") continue;
@@ -234,14 +273,6 @@ export class ReservationService {
     throw failure("slot_locked", "The reservation is being changed by another request; try again.");
   }
 
-  /**
-   * Whether an expired hold may take its seat again: the seat is free and the organizer still offers
-   * the time (hours, not notice: the visitor started booking before the notice closed).
-   */
-  private stillBookable(s: EventTypeRecord["settings"], r: ReservationRecord, holders: SeatHolder[], nowMs: number): boolean {
-    return seatsLeft(s, r.startMs, r.endMs, holders) > 0 && isOffered(s, r.startMs, r.endMs, nowMs, { ignoreNoticeAndHorizon: true });
-  }
-
   /** The override token, compared in constant time; a wrong one is refused, none means the public rules. */
   private checkOverride(eventType: EventTypeRecord, token: string | undefined): boolean {
     if (token === undefined || token === "") return false;
@@ -259,7 +290,6 @@ export class ReservationService {
   private async claim(
     eventType: EventTypeRecord,
     startMs: number,
-    nowMs: number,
     uuid: string | undefined,
     idempotencyKey: string | undefined,
     decide: (holders: SeatHolder[], current: ReservationRecord | null, at: number) => SeatDecision,
@@ -267,7 +297,9 @@ export class ReservationService {
     let outcome: Awaited<ReturnType<Store["reservations"]["claim"]>>;
     try {
       outcome = await this.store.reservations.claim(
-        { eventTypeId: eventType.id, ...busyWindow(eventType.settings, startMs, startMs + 1), nowMs, ...(uuid ? { uuid } : {}), ...(idempotencyKey ? { idempotencyKey } : {}) },
+        // The clock, not an instant: the claim is judged when its write happens, which may be long after
+        // the request started (a slow Stripe answer, a wait for the lock); a hold may have lapsed since.
+        { eventTypeId: eventType.id, ...busyWindow(eventType.settings, startMs, startMs + 1), nowMs: this.now, ...(uuid ? { uuid } : {}), ...(idempotencyKey ? { idempotencyKey } : {}) },
         decide,
       );
     } catch (error) {
@@ -280,6 +312,12 @@ export class ReservationService {
     }
     return outcome.record;
   }
+}
+
+/** Why a cancelled reservation cannot be confirmed or refreshed; a refund (or one under way) is said, so the payer knows where their money is. */
+function cancelledMessage(r: ReservationRecord): string {
+  if (r.payment?.status === "refunded" || r.payment?.status === "refunding") return REFUNDED_MESSAGE;
+  return "The reservation was cancelled.";
 }
 
 function failure(code: "slot_unavailable" | "slot_locked" | "reservation_finished", message: string): BusinessFailure {

@@ -34,7 +34,7 @@ export function webhookEvents(
     customFields: r.customFields.map((v) => ({ uuid: v.uuid, name: fields.get(v.uuid)?.name ?? null, label: fields.get(v.uuid)?.label ?? null, value: v.value })),
     meetLink: r.meetLink,
     manageUrl,
-    payment: r.payment && { status: r.payment.status, amount: r.payment.amount, currency: r.payment.currency, paymentIntentId: r.payment.intentId },
+    payment: r.payment && { status: r.payment.status, amount: r.payment.amount, currency: r.payment.currency, paymentIntentId: r.payment.intentId, ...(r.payment.refundId ? { refundId: r.payment.refundId } : {}) },
     createdAt: utc(r.createdAtMs),
     confirmedAt: r.confirmedAtMs === null ? null : utc(r.confirmedAtMs),
     cancelledAt: r.cancelledAtMs === null ? null : utc(r.cancelledAtMs),

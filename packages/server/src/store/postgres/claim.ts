@@ -2,6 +2,7 @@ import type { ReservationRecord, SeatClaim, SeatDecision, SeatHolder } from "../
 import type { Connections } from "./connections.ts";
 import { DATABASE_NOW, INSERT_RESERVATION, SEAT_HOLDERS, UPDATE_RESERVATION, reservationValues, updateValues } from "./reservation-sql.ts";
 import { toReservation, toSeatHolder, type ReservationRow, type SeatHolderRow } from "./rows.ts";
+import { claimInstant } from "../rows.ts";
 import { insertEvents } from "./webhooks.ts";
 
 /** A seat claim waits this long for its event type's lock, like SQLite's busy wait, then answers slot_locked. */
@@ -30,7 +31,7 @@ export async function claimSeats(
     // hosts can disagree whether a hold still holds its seat.
     const nowMs = databaseTime
       ? (await c.query<{ now: number }>(DATABASE_NOW)).rows[0]!.now
-      : claim.nowMs;
+      : claimInstant(claim);
     const currentRow = claim.uuid
       ? (await c.query<ReservationRow>("SELECT * FROM reservations WHERE event_type_id = $1 AND uuid = $2 FOR UPDATE", [claim.eventTypeId, claim.uuid])).rows[0]
       : undefined;

@@ -29,6 +29,15 @@ export function postgresReservations(db: Connections, rateLimiter: PostgresRateL
       const row = (await db.run<ReservationRow>("SELECT * FROM reservations WHERE payment_intent_id = $1 LIMIT 1", [intentId], true)).rows[0];
       return row ? toReservation(row) : null;
     },
+    paidHoldsDue: async (nowMs: number, limit: number) =>
+      (
+        await db.run<ReservationRow>(
+          `SELECT * FROM reservations WHERE status = 'held' AND held_until_ms <= $1 AND payment::json->>'status' = 'succeeded'
+           ORDER BY held_until_ms, uuid LIMIT $2`,
+          [nowMs, limit],
+          true,
+        )
+      ).rows.map(toReservation),
     list: async (eventTypeId: number, query: ReservationQuery) =>
       (
         await db.run<ReservationRow>(
@@ -44,8 +53,8 @@ export function postgresReservations(db: Connections, rateLimiter: PostgresRateL
         // The event type first, like a claim: one lock order for every seat writer, so no deadlock.
         await c.query("SELECT id FROM event_types WHERE id = $1 FOR NO KEY UPDATE", [record.eventTypeId]);
         const before = (
-          await c.query<Pick<ReservationRow, "status" | "start_ms" | "end_ms" | "held_until_ms">>(
-            "SELECT status, start_ms, end_ms, held_until_ms FROM reservations WHERE event_type_id = $1 AND uuid = $2 FOR UPDATE",
+          await c.query<Pick<ReservationRow, "status" | "start_ms" | "end_ms" | "held_until_ms" | "payment">>(
+            "SELECT status, start_ms, end_ms, held_until_ms, payment FROM reservations WHERE event_type_id = $1 AND uuid = $2 FOR UPDATE",
             [record.eventTypeId, record.uuid],
           )
         ).rows[0];

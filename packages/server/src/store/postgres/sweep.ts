@@ -1,6 +1,7 @@
 import { EXPIRED_GRACE_MS } from "../../domain/reservation.ts";
 import type { Connections } from "./connections.ts";
 import { IDEMPOTENCY_TTL_MS } from "../rows.ts";
+import { PAID_HOLD } from "./reservation-sql.ts";
 import type { PostgresRateLimiter } from "./rate-limiter.ts";
 
 /**
@@ -15,7 +16,7 @@ export async function sweep(db: Connections, rateLimiter: PostgresRateLimiter, n
     const locked = await c.query<{ id: number }>(
       `SELECT id FROM event_types WHERE id IN (
          SELECT event_type_id FROM reservations
-         WHERE (status = 'held' AND held_until_ms <= $1) OR (status = 'expired' AND (held_until_ms <= $2 OR start_ms <= $1)))
+         WHERE (status = 'held' AND held_until_ms <= $1 AND NOT ${PAID_HOLD}) OR (status = 'expired' AND (held_until_ms <= $2 OR start_ms <= $1)))
        ORDER BY id FOR NO KEY UPDATE SKIP LOCKED`,
       [nowMs, nowMs - EXPIRED_GRACE_MS],
     );
@@ -27,7 +28,7 @@ export async function sweep(db: Connections, rateLimiter: PostgresRateLimiter, n
       expired = (
         await c.query<{ event_type_id: number }>(
           `UPDATE reservations SET status = 'expired', updated_at_ms = greatest(updated_at_ms + 1, $1)
-           WHERE status = 'held' AND held_until_ms <= $1 AND event_type_id = ANY($2::bigint[]) RETURNING event_type_id`,
+           WHERE status = 'held' AND held_until_ms <= $1 AND NOT ${PAID_HOLD} AND event_type_id = ANY($2::bigint[]) RETURNING event_type_id`,
           [nowMs, ids],
         )
       ).rows;

@@ -1,0 +1,292 @@
+import Stripe from "stripe";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStripeStandin, type StripeStandin } from "@booking/stripe-standin";
+import { DEFAULT_CONFIG } from "../src/config.ts";
+import { STRIPE_WEBHOOK_PATH } from "../src/modules/payments/index.ts";
+import { PaymentService } from "../src/modules/payments/service.ts";
+import { ReservationService } from "../src/modules/reservations/service.ts";
+import { ENGINE, closeAll, expectFailure, reservation, setup } from "./utils.ts";
+
+// Seats of paid holds, through the real `stripe` SDK against the local Stripe stand-in (NOT Stripe),
+// on the suite's engine: a claim is judged at the instant of its write, a paid hold keeps its seat
+// past its hold time, and a payment that succeeds after its seat was given away is refunded.
+//
+// The clock of setup() starts on Monday 2026-11-23T07:00:00Z; the event type offers 30-minute weekday
+// slots 09:00-17:00 Prague, one seat, 10-minute holds.
+
+const TUE_0900 = { start: "2026-11-24T09:00:00+01:00", end: "2026-11-24T09:30:00+01:00" };
+const ACCOUNT = "acct_1SeatsOrganizer";
+const WEBHOOK_SECRET = `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("base64")}`;
+const NO_RATE_LIMIT = { rateLimit: { limit: 100_000, windowSeconds: 60 } };
+/** The organizer's webhook receiver; nothing listens there (no worker runs here): the outbox is what is checked. */
+const ORGANIZER_HOOK = "http://127.0.0.1:9/booking-events";
+const signer = new Stripe("sk_test_signer_only");
+
+let standin: StripeStandin;
+
+beforeAll(async () => {
+  standin = await startStripeStandin({ port: 0, webhookSecret: WEBHOOK_SECRET, webhookUrl: null });
+});
+
+afterAll(async () => {
+  await standin.stop();
+});
+
+/**
+ * The platform's Stripe client, the real SDK on the stand-in, whose answers about one intent can be
+ * held back: `slowAnswer(id)` lets the next GET of that intent reach Stripe, then keeps its answer
+ * until released, as a slow Stripe would.
+ */
+function slowStripe() {
+  let gate: { path: string; reached: () => void; released: Promise<void> } | null = null;
+  const stripe = new Stripe("sk_test_booking", {
+    host: standin.host,
+    port: standin.port,
+    protocol: "http",
+    maxNetworkRetries: 0,
+    httpClient: Stripe.createFetchHttpClient((async (input: string | URL | Request, init?: RequestInit) => {
+      const response = await fetch(input, init);
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      const held = gate;
+      if (held && (init?.method ?? "GET") === "GET" && url.pathname === held.path) {
+        gate = null;
+        held.reached();
+        await held.released;
+      }
+      return response;
+    }) as typeof fetch),
+  });
+  return {
+    stripe,
+    slowAnswer(intentId: string) {
+      let reached!: () => void;
+      let release!: () => void;
+      const reachedStripe = new Promise<void>((resolve) => (reached = resolve));
+      gate = { path: `/v1/payment_intents/${intentId}`, reached, released: new Promise<void>((resolve) => (release = resolve)) };
+      return { reachedStripe, release };
+    },
+  };
+}
+
+let visitors = 0;
+
+async function world() {
+  const slow = slowStripe();
+  const env = await setup({
+    config: { ...NO_RATE_LIMIT, stripe: { secretKey: "sk_test_booking", publishableKey: "pk_test_booking", webhookSecret: WEBHOOK_SECRET, apiBase: standin.url } },
+    stripe: slow.stripe,
+  });
+  const et = await env.eventType({ payment: { amount: 5000, currency: "eur", providerAccountId: ACCOUNT }, webhookUrl: ORGANIZER_HOOK });
+  const call = (method: string, path: string, body?: unknown) => env.call(method, path, { token: et.token, body });
+  const w = {
+    ...env,
+    et,
+    slowAnswer: slow.slowAnswer,
+    async prepare() {
+      visitors++;
+      return call("POST", "/reservations/prepare", { ...TUE_0900, email: `payer${visitors}@example.com`, firstname: "Ada", lastname: "Lovelace" });
+    },
+    async held(): Promise<string> {
+      const r = await w.prepare();
+      expect(r.body.success).toBe(true);
+      return r.body.data.uuid;
+    },
+    async paying(uuid: string): Promise<string> {
+      const r = await call("POST", `/reservations/${uuid}/payments`, { email: "payer@example.com" });
+      expect(r.body.success).toBe(true);
+      return r.body.data.paymentIntentId;
+    },
+    confirm: (uuid: string) => call("POST", `/reservations/${uuid}/confirm`, {}),
+    refresh: (uuid: string) => call("POST", `/reservations/${uuid}/refresh`, {}),
+    /** Stripe's signed event about the intent as the stand-in has it now, POSTed to the server's Stripe route. */
+    async stripeEvent(type: string, intentId: string, change: Record<string, unknown> = {}) {
+      const payload = JSON.stringify({
+        id: `evt_seats${++visitors}`,
+        object: "event",
+        account: ACCOUNT,
+        api_version: Stripe.API_VERSION,
+        created: Math.floor(Date.now() / 1000),
+        data: { object: { ...standin.paymentIntent(intentId), ...change } },
+        livemode: false,
+        pending_webhooks: 1,
+        request: { id: null, idempotency_key: null },
+        type,
+      });
+      const signature = await signer.webhooks.generateTestHeaderStringAsync({ payload, secret: WEBHOOK_SECRET });
+      return env.call("POST", STRIPE_WEBHOOK_PATH, { rawBody: payload, headers: { "content-type": "application/json", "stripe-signature": signature } });
+    },
+    stored: async (uuid: string) => (await env.store.reservations.byUuid(et.id, uuid))!,
+    /** The organizer's list of Tuesday's reservations. */
+    listed: async () => (await env.admin("GET", `/admin/event-types/${et.id}/reservations?from=2026-11-24&until=2026-11-24`)).body.data as any[],
+    /** Events in the organizer's webhook outbox, oldest first. */
+    outbox: async () => (await env.store.webhooks.recent(et.id, 50)).reverse().map((e) => ({ kind: e.kind, uuid: e.reservationUuid, data: JSON.parse(e.payload).data })),
+    at: (ms: number) => env.clock.set(new Date(ms).toISOString()),
+  };
+  return w;
+}
+
+describe(`seats judged at the instant of the write (${ENGINE})`, () => {
+  it("a claim given a clock reads it inside its transaction, so a hold that lapsed while the request waited no longer counts", async () => {
+    const env = await setup();
+    const et = await env.eventType();
+    const T = Date.parse("2026-11-24T08:00:00Z");
+    const hold = reservation(et.id, "2026-11-24T08:00:00Z", 30, { status: "held", heldUntilMs: T - 1000, confirmedAtMs: null });
+    await env.store.reservations.insertMany([hold]);
+    let reads = 0;
+    // The request started while the hold still held (T - 2000); the clock says T when the write happens.
+    const clock = () => (reads++, T);
+    const seen: { holders: string[]; at: number }[] = [];
+    const outcome = await env.store.reservations.claim({ eventTypeId: et.id, fromMs: hold.startMs, untilMs: hold.endMs, nowMs: clock }, (holders, _current, at) => {
+      seen.push({ holders: holders.map((h) => h.uuid), at });
+      return { refuse: "slot_unavailable" };
+    });
+    expect(outcome).toEqual({ refused: "slot_unavailable" });
+    expect(reads).toBe(1);
+    expect(seen).toEqual([{ holders: [], at: T }]);
+    await closeAll(env.store);
+  });
+
+  it("a paid confirm whose Stripe answer arrives after the hold ended does not double-book: the visitor who took the freed seat keeps it, the late payer is refunded", async () => {
+    const w = await world();
+    const first = await w.held();
+    const firstIntent = await w.paying(first);
+    // Paid at Stripe; its webhook has not arrived, so the server knows nothing yet.
+    await standin.succeed(firstIntent);
+    const heldUntil = (await w.stored(first)).heldUntilMs!;
+
+    // Confirm starts 0.4 s before the hold ends; Stripe takes 0.8 s to answer it.
+    w.at(heldUntil - 400);
+    const stripeAnswer = w.slowAnswer(firstIntent);
+    const firstConfirm = w.confirm(first);
+    await stripeAnswer.reachedStripe;
+    w.at(heldUntil + 400);
+
+    // Meanwhile a second visitor prepares, pays and confirms the freed seat.
+    const second = await w.held();
+    await standin.succeed(await w.paying(second));
+    expect((await w.confirm(second)).body.success).toBe(true);
+
+    stripeAnswer.release();
+    const late = await firstConfirm;
+    expectFailure(late, "reservation_finished");
+    expect(late.body.message).toMatch(/refunded/);
+    const listed = await w.listed();
+    expect(listed.filter((r) => r.status === "confirmed").map((r) => r.uuid)).toEqual([second]);
+    expect(listed.find((r) => r.uuid === first)).toMatchObject({ status: "cancelled", payment: { status: "refunded", paymentIntentId: firstIntent, refundId: expect.stringMatching(/^re_/) } });
+    expect(standin.refunds().filter((r) => r.payment_intent === firstIntent)).toEqual([expect.objectContaining({ amount: 5000, currency: "eur", status: "succeeded" })]);
+    await closeAll(w.store);
+  });
+});
+
+describe(`a paid hold (${ENGINE})`, () => {
+  it("keeps its seat past heldUntil against a second visitor, through the sweep, until its payer confirms", async () => {
+    const w = await w_paidHold();
+    const { first, firstIntent } = w;
+    w.clock.advance(11);
+    expect(await w.store.reservations.sweep(w.clock.now())).toMatchObject({ expired: 0 });
+    expect((await w.stored(first)).status).toBe("held");
+    expectFailure(await w.prepare(), "slot_unavailable");
+    const slots = await w.call("GET", "/time-slots?from=2026-11-24&until=2026-11-24", { token: w.et.token });
+    const starts = JSON.stringify(slots.body);
+    expect(starts).toContain("2026-11-24T08:30:00");
+    expect(starts).not.toContain("2026-11-24T08:00:00");
+
+    const confirmed = await w.confirm(first);
+    expect(confirmed.body.success).toBe(true);
+    expect((await w.listed()).find((r) => r.uuid === first)).toMatchObject({ status: "confirmed", payment: { status: "succeeded", paymentIntentId: firstIntent } });
+    expect((await w.outbox()).map((e) => e.kind)).toEqual(["reservation.created"]);
+    await closeAll(w.store);
+  });
+
+  it("keeps its seat while its payment is processing, and gives it back when the payment fails after the hold time", async () => {
+    const w = await world();
+    const first = await w.held();
+    const intent = await w.paying(first);
+    expect((await w.stripeEvent("payment_intent.processing", intent, { status: "processing" })).body.outcome).toBe("processing recorded");
+    w.clock.advance(11);
+    expect(await w.store.reservations.sweep(w.clock.now())).toMatchObject({ expired: 0 });
+    expectFailure(await w.prepare(), "slot_unavailable");
+    expect((await w.stripeEvent("payment_intent.payment_failed", intent, { status: "requires_payment_method" })).body.outcome).toBe("failure recorded");
+    expect((await w.prepare()).body.success).toBe(true);
+    await closeAll(w.store);
+  });
+
+  it("is confirmed by the sweep once its hold time is over, with the organizer told, and its visitor's late confirm answers the booking", async () => {
+    const w = await w_paidHold();
+    const sweeper = new ReservationService(w.store, new PaymentService(w.store, null, null, () => w.clock.now(), () => {}), DEFAULT_CONFIG, () => w.clock.now());
+    w.clock.advance(5);
+    // Within its hold time the visitor may still confirm with new answers: left alone.
+    expect(await sweeper.confirmPaidHolds("https://booking.example")).toBe(0);
+    w.clock.advance(6);
+    expect(await sweeper.confirmPaidHolds("https://booking.example")).toBe(1);
+    expect(await w.stored(w.first)).toMatchObject({ status: "confirmed", heldUntilMs: null, confirmedAtMs: w.clock.now(), payment: { status: "succeeded" } });
+    expect((await w.outbox()).map((e) => [e.kind, e.uuid])).toEqual([["reservation.created", w.first]]);
+    expect(await sweeper.confirmPaidHolds("https://booking.example")).toBe(0);
+    const late = await w.confirm(w.first);
+    expect(late.body).toMatchObject({ success: true, data: { uuid: w.first } });
+    expect(await w.outbox()).toHaveLength(1);
+    await closeAll(w.store);
+  });
+
+  async function w_paidHold() {
+    const w = await world();
+    const first = await w.held();
+    const firstIntent = await w.paying(first);
+    await standin.succeed(firstIntent);
+    expect((await w.stripeEvent("payment_intent.succeeded", firstIntent)).body).toMatchObject({ received: true, outcome: "success recorded" });
+    return Object.assign(w, { first, firstIntent });
+  }
+});
+
+describe(`a payment that succeeds after its seat is gone (${ENGINE})`, () => {
+  it("is refunded at Stripe, the reservation cancelled with its payment refunded, the organizer told by webhook, and the payer told on confirm and refresh", async () => {
+    const w = await world();
+    const first = await w.held();
+    const firstIntent = await w.paying(first);
+    w.clock.advance(11);
+    // The unpaid hold lapsed: a second visitor takes the seat and books it.
+    const second = await w.held();
+    await standin.succeed(await w.paying(second));
+    expect((await w.confirm(second)).body.success).toBe(true);
+
+    // Now the first visitor's payment goes through, and Stripe reports it.
+    await standin.succeed(firstIntent);
+    const event = await w.stripeEvent("payment_intent.succeeded", firstIntent);
+    expect(event.status).toBe(200);
+    expect(event.body).toMatchObject({ received: true, outcome: "refunded" });
+
+    const refunds = standin.refunds().filter((r) => r.payment_intent === firstIntent);
+    expect(refunds).toEqual([expect.objectContaining({ amount: 5000, currency: "eur", status: "succeeded", metadata: expect.objectContaining({ reservation_uuid: first }) })]);
+    const listed = await w.listed();
+    expect(listed.find((r) => r.uuid === first)).toMatchObject({ status: "cancelled", payment: { status: "refunded", amount: 5000, currency: "eur", paymentIntentId: firstIntent, refundId: refunds[0]!.id } });
+    expect(listed.find((r) => r.uuid === second)).toMatchObject({ status: "confirmed" });
+    const cancelled = (await w.outbox()).filter((e) => e.uuid === first);
+    expect(cancelled).toEqual([{ kind: "reservation.cancelled", uuid: first, data: expect.objectContaining({ status: "cancelled", payment: expect.objectContaining({ status: "refunded", refundId: refunds[0]!.id }) }) }]);
+
+    for (const answer of [await w.confirm(first), await w.refresh(first)]) {
+      expectFailure(answer, "reservation_finished");
+      expect(answer.body.message).toMatch(/refunded/);
+    }
+    // Stripe sending the event again refunds nothing twice and writes nothing new.
+    expect((await w.stripeEvent("payment_intent.succeeded", firstIntent)).body.outcome).toBe("refunded");
+    expect(standin.refunds().filter((r) => r.payment_intent === firstIntent)).toHaveLength(1);
+    expect((await w.outbox()).filter((e) => e.uuid === first)).toHaveLength(1);
+    await closeAll(w.store);
+  });
+
+  it("takes the seat back instead when it is still free", async () => {
+    const w = await world();
+    const first = await w.held();
+    const intent = await w.paying(first);
+    w.clock.advance(11);
+    await w.store.reservations.sweep(w.clock.now());
+    expect((await w.stored(first)).status).toBe("expired");
+    await standin.succeed(intent);
+    expect((await w.stripeEvent("payment_intent.succeeded", intent)).body.outcome).toBe("success recorded");
+    expect(await w.stored(first)).toMatchObject({ status: "held", payment: { status: "succeeded" } });
+    expectFailure(await w.prepare(), "slot_unavailable");
+    expect((await w.confirm(first)).body.success).toBe(true);
+    expect(standin.refunds().filter((r) => r.payment_intent === intent)).toHaveLength(0);
+    await closeAll(w.store);
+  });
+});
