@@ -53,9 +53,17 @@ export class BookingApi {
     return this.call("POST", "/event-types/init", reservationUuid ? { reservationUuid } : {});
   }
 
-  timeSlots(from: string, until: string, timezone: string): Promise<TimeSlot[]> {
-    const query = new URLSearchParams({ from, until, timezone });
-    return this.call("GET", `/time-slots?${query}`);
+  /** Every slot of the range: an answer that stops at the server's bound names the day to go on from. */
+  async timeSlots(from: string, until: string, timezone: string): Promise<TimeSlot[]> {
+    const slots: TimeSlot[] = [];
+    for (let next: string | undefined = from; next !== undefined; ) {
+      const query = new URLSearchParams({ from: next, until, timezone });
+      const page: Envelope<TimeSlot[]> & { nextFrom?: unknown } = await this.envelope("GET", `/time-slots?${query}`);
+      slots.push(...(page.data ?? []));
+      // Only a later day moves on, so a confused answer cannot keep the calendar asking.
+      next = typeof page.nextFrom === "string" && page.nextFrom > next && page.nextFrom <= until ? page.nextFrom : undefined;
+    }
+    return slots;
   }
 
   timezones(): Promise<string[]> {
@@ -96,6 +104,11 @@ export class BookingApi {
   }
 
   private async call<T>(method: string, path: string, body?: unknown, key?: string, keepalive = false): Promise<T> {
+    return (await this.envelope<T>(method, path, body, key, keepalive)).data as T;
+  }
+
+  /** The whole success envelope of a request; every failure thrown as an `ApiFailure`. */
+  private async envelope<T>(method: string, path: string, body?: unknown, key?: string, keepalive = false): Promise<Envelope<T>> {
     const headers: Record<string, string> = { Accept: "application/json", Authorization: `Bearer ${this.token}` };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     if (key) headers["Idempotency-Key"] = key;
@@ -114,7 +127,7 @@ export class BookingApi {
     if (!isObject(json) || typeof json.success !== "boolean") {
       throw new ApiFailure("unexpected", "unexpected_response", "The booking service sent an answer the calendar does not understand.", response.status);
     }
-    if (response.ok && json.success) return (json as unknown as Envelope<T>).data as T;
+    if (response.ok && json.success) return json as unknown as Envelope<T>;
     if (response.ok) {
       throw new ApiFailure("business", typeof json.code === "string" ? json.code : "failed", typeof json.message === "string" ? json.message : "The request did not succeed.", response.status);
     }

@@ -40,6 +40,30 @@ describe("rate limiting by caller", () => {
     expect((await from("3.3.3.3, 10.0.0.7")).status).toBe(429);
     expect((await from("10.0.0.8")).status).toBe(200);
   });
+
+  it("counts the booking page's link token per client address: one visitor's exhausted budget leaves other visitors and the API token unaffected", async () => {
+    const { call, eventType, store } = await setup({ config: { trustProxy: true, rateLimit: { limit: 3, windowSeconds: 60 } } });
+    const et = await eventType({ slug: "intro-call" });
+    const { linkToken } = (await store.eventTypes.byId(et.id))!;
+    const from = (address: string, token: string) => call("GET", "/configuration", { token, headers: { "x-forwarded-for": address } });
+    for (let i = 0; i < 3; i++) expect((await from("203.0.113.5", linkToken)).status).toBe(200);
+    const limited = await from("203.0.113.5", linkToken);
+    expect(limited.status).toBe(429);
+    expect(limited.body.code).toBe("rate_limited");
+    // Another visitor of the same page, the organizer's API token (even from the scraper's address)
+    // and the scraper's own page loads without a token each keep their own budget.
+    const other = await from("198.51.100.7", linkToken);
+    expect(other.status).toBe(200);
+    expect(other.headers.get("x-ratelimit-remaining")).toBe("2");
+    const api = await from("203.0.113.5", et.token);
+    expect(api.status).toBe(200);
+    expect(api.headers.get("x-ratelimit-remaining")).toBe("2");
+    expect((await call("GET", "/book/intro-call", { headers: { "x-forwarded-for": "203.0.113.5" } })).status).toBe(200);
+    // The API token stays one budget whatever the address it is sent from.
+    expect((await from("192.0.2.1", et.token)).headers.get("x-ratelimit-remaining")).toBe("1");
+    expect((await from("192.0.2.2", et.token)).headers.get("x-ratelimit-remaining")).toBe("0");
+    expect((await from("192.0.2.3", et.token)).status).toBe(429);
+  });
 });
 
 describe("CORS", () => {

@@ -2,6 +2,7 @@ import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import { WEEKDAYS, type TimeRange, type Weekday } from "@booking/wire";
 import { horizonEnd, isOffered, openIntervals, slotsBetween, type BusyInterval, type Slot, type SlotRules } from "../src/domain/slots.ts";
+import { ZonedIsoWriter } from "../src/lib/zoned-iso.ts";
 
 // Expected instants below are written out by hand from the zones' published DST rules
 // (US: 2nd Sunday of March / 1st Sunday of November at 02:00 local; EU: last Sunday of March /
@@ -573,5 +574,41 @@ describe("horizonEnd", () => {
     expect(utc(horizonEnd({ timezone: "America/New_York", horizonDays: 1 }, ms("2026-03-07T12:00:00Z")))).toBe("2026-03-09T04:00:00Z");
     // Saturday 2026-10-24 in Berlin; Monday 00:00 CET is 23:00Z, not 22:00Z.
     expect(utc(horizonEnd({ timezone: "Europe/Berlin", horizonDays: 1 }, ms("2026-10-24T10:00:00Z")))).toBe("2026-10-25T23:00:00Z");
+  });
+});
+
+const luxonIso = (t: number, zone: string) => DateTime.fromMillis(t, { zone }).toISO({ suppressMilliseconds: true });
+const luxonDayStart = (t: number, zone: string) => new Date(DateTime.fromMillis(t, { zone }).startOf("day").toMillis()).toISOString().replace(".000Z", "Z");
+
+// How the slot list writes its times: the same text as luxon, with luxon asked once a day.
+describe("ZonedIsoWriter", () => {
+  // Zones with clock changes at odd times and by odd amounts, fixed UTC written as Z and as +00:00,
+  // quarter-hour offsets, a day skipped at midnight (Santiago) and a half-hour DST (Lord Howe).
+  const zones = ["Europe/Prague", "UTC", "Etc/UTC", "America/New_York", "America/Santiago", "Australia/Lord_Howe", "Asia/Kolkata", "Pacific/Chatham", "America/St_Johns", "Africa/Casablanca", "America/Havana", "Antarctica/Troll"];
+
+  it("writes every instant as luxon does, across two years of clock changes", () => {
+    for (const zone of zones) {
+      const writer = new ZonedIsoWriter(zone);
+      const wrong: string[] = [];
+      // 97 minutes is no divisor of an hour or a day, so the samples fall at every minute of the clock.
+      for (let t = Date.UTC(2026, 0, 1); t < Date.UTC(2028, 0, 1); t += 97 * 60_000) {
+        if (writer.iso(t) !== luxonIso(t, zone) || writer.dayStartUtc(t) !== luxonDayStart(t, zone)) wrong.push(`${zone} ${new Date(t).toISOString()}`);
+      }
+      expect(wrong).toEqual([]);
+    }
+  });
+
+  it("writes the minutes around each clock change and instants with milliseconds as luxon does", () => {
+    for (const zone of zones) {
+      const writer = new ZonedIsoWriter(zone);
+      for (let t = Date.UTC(2026, 0, 1); t < Date.UTC(2028, 0, 1); t += 3_600_000) {
+        if (DateTime.fromMillis(t, { zone }).offset === DateTime.fromMillis(t + 3_600_000, { zone }).offset) continue;
+        for (let at = t - 5 * 60_000; at <= t + 2 * 3_600_000; at += 60_000) {
+          expect(writer.iso(at)).toBe(luxonIso(at, zone));
+          expect(writer.dayStartUtc(at)).toBe(luxonDayStart(at, zone));
+        }
+      }
+      expect(writer.iso(Date.UTC(2026, 5, 1, 10, 0, 0, 250))).toBe(luxonIso(Date.UTC(2026, 5, 1, 10, 0, 0, 250), zone));
+    }
   });
 });

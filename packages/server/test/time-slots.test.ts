@@ -491,6 +491,52 @@ describe("GET /time-slots", () => {
     });
   });
 
+  describe("cost of one answer", () => {
+    // Five overlapping ranges on 5-minute grids put a slot at every minute: 62 days are 89 280 slots
+    // (34 MB of JSON, a second of CPU) unless an answer is bounded.
+    const everyMinute = {
+      timezone: "UTC", durationMinutes: 5, slotIntervalMinutes: 5, minNoticeMinutes: 0, horizonDays: 365,
+      availability: everyDay([0, 1, 2, 3, 4].map((m) => range(`00:0${m}`, "24:00"))),
+    };
+
+    it("answers at most 10 000 slots in whole days, names the first day left out as nextFrom, and asking from there lists the rest", async () => {
+      const { slots, store } = await world(everyMinute);
+      const pages: Answer[] = [];
+      let from = "2026-11-24";
+      for (;;) {
+        const page = await slots(`from=${from}&until=2027-01-24`);
+        expect(page.status).toBe(200);
+        pages.push(page);
+        expect(page.body.data.length).toBeLessThanOrEqual(10_000);
+        expect(page.text.length).toBeLessThan(4_000_000);
+        const perDay = new Map<string, number>();
+        for (const slot of page.body.data) perDay.set(slot.date, (perDay.get(slot.date) ?? 0) + 1);
+        // Whole days only: every day of the answer has all of its 1 440 slots.
+        expect([...perDay.values()].every((n) => n === 1440)).toBe(true);
+        if (page.body.nextFrom === undefined) break;
+        expect(page.body.nextFrom > from).toBe(true);
+        expect([...perDay.keys()].every((date) => date < page.body.nextFrom)).toBe(true);
+        expect(pages.length).toBeLessThan(20);
+        from = page.body.nextFrom;
+      }
+      expect(pages.length).toBeGreaterThan(1);
+      const all = pages.flatMap(starts);
+      expect(all).toHaveLength(62 * 1440);
+      expect(new Set(all).size).toBe(all.length);
+      expect(all[0]).toBe("2026-11-24T00:00:00Z");
+      expect(all.at(-1)).toBe("2027-01-24T23:59:00Z");
+      await closeAll(store);
+    });
+
+    it("lists an ordinary calendar's 62 days, a 5-minute grid open 13 hours a day, in one answer", async () => {
+      const { slots, store } = await world({ ...everyMinute, availability: everyDay([range("08:00", "21:00")]) });
+      const r = await slots("from=2026-11-24&until=2027-01-24");
+      expect(r.body.data).toHaveLength(62 * 156);
+      expect(r.body).not.toHaveProperty("nextFrom");
+      await closeAll(store);
+    });
+  });
+
   describe("compression", () => {
     it("serves gzip when the client accepts it, with the same body as the plain answer", async () => {
       const { app, et, store } = await world();

@@ -1,5 +1,5 @@
 import type { EventTypeRecord, Store } from "../store/types.ts";
-import { bearerToken, eventTypeOfCredential, hashToken, matchesHash } from "./tokens.ts";
+import { bearerToken, eventTypeOfCredential, hashToken, LINK_TOKEN_PREFIX, matchesHash } from "./tokens.ts";
 
 /** Event types already resolved from a request's bearer token, so a request looks its token up once. */
 export const resolvedEventTypes = new WeakMap<Request, EventTypeRecord>();
@@ -9,9 +9,11 @@ interface AddressSource {
 }
 
 /**
- * Who is calling, as the rate limit counts: the event type or the admin whose valid token the
- * request carries, else its client address. Made-up tokens count against the address, so guessing
- * tokens cannot escape the limit.
+ * Who is calling, as the rate limit counts: the event type whose valid API (or override) token the
+ * request carries, or the admin; a booking page's link token counts per event type and client
+ * address, since every visitor of the page holds the same published token and one of them must never
+ * use up the others' (or the organizer's) budget; anything else counts against its client address.
+ * Made-up tokens count against the address, so guessing tokens cannot escape the limit.
  */
 export function callerKeys(store: Store, adminKey: string | null, trustProxy: boolean) {
   // Tokens that have resolved to an event type, and to which. Only real tokens get in (made-up ones
@@ -35,14 +37,20 @@ async function callerKey(
   if (token) {
     // The organizer's key is compared first: it never needs a hash and a database lookup.
     if (adminKeyHash && matchesHash(token, adminKeyHash)) return "admin";
-    const known = knownTokens.get(token);
-    if (known !== undefined) return `event-type:${known}`;
-    const eventType = await eventTypeOfCredential(store, token);
-    if (eventType) {
-      resolvedEventTypes.set(request, eventType);
-      if (knownTokens.size >= 10_000) knownTokens.clear();
-      knownTokens.set(token, eventType.id);
-      return `event-type:${eventType.id}`;
+    let id = knownTokens.get(token);
+    if (id === undefined) {
+      const eventType = await eventTypeOfCredential(store, token);
+      if (eventType) {
+        resolvedEventTypes.set(request, eventType);
+        if (knownTokens.size >= 10_000) knownTokens.clear();
+        knownTokens.set(token, eventType.id);
+        id = eventType.id;
+      }
+    }
+    if (id !== undefined) {
+      // No budget for the link token as a whole: anyone can read it off the page, so any ceiling
+      // shared by its holders is one a scraper (or a few) can use up for every visitor.
+      return token.startsWith(LINK_TOKEN_PREFIX) ? `link:${id}:${clientAddress(request, server, trustProxy)}` : `event-type:${id}`;
     }
   }
   return `address:${clientAddress(request, server, trustProxy)}`;

@@ -1,5 +1,6 @@
 import { Envelope, TimeSlot } from "@booking/wire";
 import { Type } from "@sinclair/typebox";
+import { MAX_SLOTS_PER_ANSWER } from "./service.ts";
 
 /**
  * The query as the route checks its shape. Dates and zone are checked by the service, so a bad
@@ -15,5 +16,13 @@ export const TimeSlotsQueryShape = Type.Object(
   { additionalProperties: true },
 );
 
-/** Response of `GET /time-slots`. */
-export const TimeSlotsResponse = Envelope(Type.Array(TimeSlot));
+/** Response of `GET /time-slots`: the envelope, and `nextFrom` when the answer stopped at its bound. */
+export const TimeSlotsResponse = Type.Object({
+  ...Envelope(Type.Array(TimeSlot)).properties,
+  nextFrom: Type.Optional(
+    Type.String({
+      format: "date",
+      description: `Present only when the range holds more than ${MAX_SLOTS_PER_ANSWER} slots: the answer lists whole days up to the day before this one; ask again with \`from\` set to it for the rest.`,
+    }),
+  ),
+});

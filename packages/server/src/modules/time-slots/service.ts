@@ -5,11 +5,19 @@ import { busyWindow, slotsBetween, type Slot } from "../../domain/slots.ts";
 import { addError, ValidationFailed } from "../../http/errors.ts";
 import { PreparedBody } from "../../http/envelope.ts";
 import { TimedCache } from "../../lib/timed-cache.ts";
+import { ZonedIsoWriter } from "../../lib/zoned-iso.ts";
 import type { Store, EventTypeRecord } from "../../store/types.ts";
 
 const DAY_MS = 86_400_000;
 /** Memory the slot pages of all event types may take together. */
 const PAGE_CACHE_BYTES = 128 * 1024 * 1024;
+
+/**
+ * Most slots one `GET /time-slots` answer lists (about 3.8 MB of JSON). Beyond it a request could
+ * cost a core a second: 62 days of overlapping ranges on 5-minute grids list a slot every minute.
+ * Ordinary calendars never reach it, not even 62 days of a 5-minute grid open 13 hours a day.
+ */
+export const MAX_SLOTS_PER_ANSWER = 10_000;
 
 /** Slots of a window together with the instant until which they stay true if nothing is booked. */
 export interface SlotsAnswer {
@@ -91,7 +99,9 @@ export class TimeSlotService {
 
   /**
    * The whole `GET /time-slots` body. The cache is keyed by the raw query, so a hit skips even the
-   * checks: only a query that passed them was ever stored.
+   * checks: only a query that passed them was ever stored. At most `MAX_SLOTS_PER_ANSWER` slots, in
+   * whole days: a longer list ends before the day that would pass the bound, and `nextFrom` names
+   * that day, from which the client asks again.
    */
   async page(eventType: EventTypeRecord, query: TimeSlotsQuery, nowMs: number): Promise<PreparedBody> {
     const key = `${eventType.id}|${query.from}|${query.until}|${query.timezone ?? ""}`;
@@ -99,28 +109,29 @@ export class TimeSlotService {
     if (cached) return cached;
     const window = slotWindow(query, eventType.settings.timezone);
     const { slots, validUntilMs } = await this.freeSlots(eventType, window.fromMs, window.untilMs, nowMs);
-    const days = new Map<string, string>();
-    const body = new PreparedBody(JSON.stringify({ success: true, data: slots.map((slot) => this.present(eventType, slot, window.zone, days)) }));
+    const writer = new ZonedIsoWriter(window.zone);
+    let shown = slots;
+    let nextFrom: string | undefined;
+    if (slots.length > MAX_SLOTS_PER_ANSWER) {
+      nextFrom = writer.iso(slots[MAX_SLOTS_PER_ANSWER]!.startMs).slice(0, 10);
+      let end = MAX_SLOTS_PER_ANSWER;
+      while (end > 0 && writer.iso(slots[end - 1]!.startMs).slice(0, 10) === nextFrom) end--;
+      shown = slots.slice(0, end);
+    }
+    const data = shown.map((slot) => this.present(eventType, slot, writer));
+    const body = new PreparedBody(JSON.stringify(nextFrom === undefined ? { success: true, data } : { success: true, data, nextFrom }));
     this.pages.set(key, eventType.revision, validUntilMs, body);
     return body;
   }
 
-  /** One slot in the asked zone; `days` memoizes the UTC start of each local day across a page. */
-  private present(eventType: EventTypeRecord, slot: Slot, zone: string, days: Map<string, string>): TimeSlot {
-    const start = DateTime.fromMillis(slot.startMs, { zone });
-    const end = DateTime.fromMillis(slot.endMs, { zone });
+  /** One slot in the writer's zone. */
+  private present(eventType: EventTypeRecord, slot: Slot, writer: ZonedIsoWriter): TimeSlot {
     const seated = slot.seats > 1;
-    const startIso = start.toISO({ suppressMilliseconds: true })!;
-    const endIso = end.toISO({ suppressMilliseconds: true })!;
-    const date = startIso.slice(0, 10);
-    let dayStart = days.get(date);
-    if (dayStart === undefined) {
-      dayStart = utc(start.startOf("day").toMillis());
-      days.set(date, dayStart);
-    }
+    const startIso = writer.iso(slot.startMs);
+    const endIso = writer.iso(slot.endMs);
     return {
-      date,
-      dateIso8601: dayStart,
+      date: startIso.slice(0, 10),
+      dateIso8601: writer.dayStartUtc(slot.startMs),
       // The ISO form is already in the asked zone: its HH:MM is the local wall time.
       readable_start: startIso.slice(11, 16),
       start: startIso,
@@ -138,4 +149,3 @@ export class TimeSlotService {
     };
   }
 }
-
