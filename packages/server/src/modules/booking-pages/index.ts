@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context.ts";
-import { publicOrigin } from "../../lib/links.ts";
+import { publicOrigin, searchParamsOf } from "../../lib/links.ts";
 import { BookingPageService } from "./service.ts";
 import { usesStripeStandin } from "../embed/index.ts";
 import { calendarScripts } from "../embed/page.ts";
@@ -14,7 +14,7 @@ export const bookingPageRoutes = (ctx: AppContext) => {
   const pages = new BookingPageService(ctx.store, calendarScripts({ stripeStandin: usesStripeStandin(ctx), devCalendarUrl: ctx.config.devCalendarUrl }));
   const serve = async (slug: string, request: Request) => {
     // Read by hand: a human page never answers a malformed query with a JSON 422.
-    const reservation = new URL(request.url).searchParams.get("reservation");
+    const reservation = searchParamsOf(request.url).get("reservation");
     const page = await pages.render(slug, reservation, publicOrigin(ctx.config, request.url));
     const headers: Record<string, string> = { "content-type": "text/html; charset=utf-8", "referrer-policy": "no-referrer" };
     if (page.private) headers["x-robots-tag"] = "noindex";
