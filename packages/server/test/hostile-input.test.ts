@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -5,6 +6,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { configFromEnv } from "../src/config.ts";
 import { isValidHost, publicOrigin } from "../src/lib/links.ts";
+import { offsetInstant } from "../src/lib/time.ts";
+import { connectOverHttp, failure, success } from "./mcp-utils.ts";
 import { startServerProcess, SERVER_DIR, type ServerProcess } from "./server-process.ts";
 import { ADMIN_KEY, ENGINE, setup } from "./utils.ts";
 
@@ -34,7 +37,7 @@ function rawRequest(port: number, request: string): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, "127.0.0.1", () => socket.write(request));
     const chunks: Buffer[] = [];
-    socket.on("data", (chunk) => chunks.push(chunk));
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
     socket.on("error", reject);
     socket.on("close", () => {
       const raw = Buffer.concat(chunks).toString("utf8");
@@ -256,5 +259,88 @@ describe.skipIf(ENGINE === "postgres")("npm start in production", () => {
     expect(JSON.parse(noHost.text).docs).toBe("https://book.example.com/docs#error-not_found");
     const deep = await rawRequest(port, withHost("POST", "/reservations", "localhost", { token: "bcl_nope", body: nested(30_000) }));
     expectJsonError(deep, 400, "bad_request");
+  });
+});
+
+/** A Content-Security-Policy header as directive name to its sources. */
+function policyOf(header: string | null): Record<string, string[]> {
+  expect(header).toBeTruthy();
+  return Object.fromEntries(header!.split(";").map((d) => d.trim().split(/\s+/)).map(([name, ...sources]) => [name, sources]));
+}
+
+describe("the server's HTML pages", () => {
+  it("send a Content-Security-Policy that allows scripts from the server and Stripe.js only, and no framing", async () => {
+    const w = await setup({ config: { ...NO_RATE_LIMIT, publicUrl: "https://book.example.com", stripe: { secretKey: "sk_test_x", publishableKey: "pk_test_x", webhookSecret: null, apiBase: "http://127.0.0.1:12111" } } });
+    await w.eventType({ title: "Intro call", slug: "intro-call" });
+    for (const path of ["/book/intro-call", `/book/intro-call?reservation=${crypto.randomUUID()}`, "/book/unknown", "/"]) {
+      const r = await w.call("GET", path);
+      expect(r.headers.get("content-type"), path).toMatch(/^text\/html/);
+      const policy = policyOf(r.headers.get("content-security-policy"));
+      expect(policy["default-src"], path).toEqual(["'self'"]);
+      expect(policy["script-src"], path).toEqual(expect.arrayContaining(["'self'", "https://js.stripe.com"]));
+      expect(policy["script-src"], path).not.toContain("'unsafe-inline'");
+      expect(policy["script-src"], path).not.toContain("'unsafe-eval'");
+      expect(policy["frame-ancestors"], path).toEqual(["'none'"]);
+      expect(policy["object-src"], path).toEqual(["'none'"]);
+      expect(policy["base-uri"], path).toEqual(["'none'"]);
+      // The element calls the API at BOOKING_PUBLIC_URL; the Stripe.js stand-in calls the stand-in.
+      expect(policy["connect-src"], path).toEqual(expect.arrayContaining(["'self'", "https://book.example.com", "https://api.stripe.com", "http://127.0.0.1:12111"]));
+      expect(policy["frame-src"], path).toEqual(expect.arrayContaining(["https://js.stripe.com", "https://hooks.stripe.com"]));
+      expect(r.headers.get("x-frame-options"), path).toBe("DENY");
+      // Every inline script the page carries is allowed by its hash, and nothing else inline.
+      const inline = [...r.text.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => `'sha256-${createHash("sha256").update(m[1]!).digest("base64")}'`);
+      expect(policy["script-src"]!.filter((s) => s.startsWith("'sha256-")).sort(), path).toEqual(inline.sort());
+    }
+    expect(policyOf((await w.call("GET", "/")).headers.get("content-security-policy"))["script-src"]!.some((s) => s.startsWith("'sha256-"))).toBe(true);
+  });
+
+  it("allow Vite's dev server under npm run dev", async () => {
+    const w = await setup({ config: { devCalendarUrl: "http://127.0.0.1:5173/" } });
+    await w.eventType({ title: "Intro call", slug: "intro-call" });
+    for (const path of ["/", "/book/intro-call"]) {
+      const policy = policyOf((await w.call("GET", path)).headers.get("content-security-policy"));
+      expect(policy["script-src"], path).toContain("http://127.0.0.1:5173");
+      expect(policy["connect-src"], path).toEqual(expect.arrayContaining(["http://127.0.0.1:5173", "ws://127.0.0.1:5173"]));
+    }
+  });
+
+  it("leave disabled event types and their link tokens off the demo page", async () => {
+    const w = await setup();
+    const open = await w.eventType({ title: "Open call" });
+    const paused = await w.eventType({ title: "Paused workshop", disabled: true });
+    const later = await w.eventType({ title: "Later call" });
+    const tokenOf = async (id: number) => (await w.store.eventTypes.byId(id))!.linkToken;
+    for (const path of ["/", "/?event=0", "/?event=1", "/?event=2", "/?event=9"]) {
+      const r = await w.call("GET", path);
+      expect(r.status, path).toBe(200);
+      expect(r.text, path).not.toContain("Paused workshop");
+      expect(r.text, path).not.toContain(await tokenOf(paused.id));
+    }
+    expect((await w.call("GET", "/")).text).toContain(`token="${await tokenOf(open.id)}"`);
+    expect((await w.call("GET", "/?event=1")).text).toContain(`token="${await tokenOf(later.id)}"`);
+  });
+});
+
+describe("offsets in date-times", () => {
+  it("are read alike by the public API and the assistant server, which both refuse +99:00", async () => {
+    const w = await setup({ config: NO_RATE_LIMIT });
+    const et = (await w.admin("POST", "/admin/event-types", { title: "Intro call", timezone: "Europe/Prague", slug: "intro-call", ...OPEN })).body.data as { id: number; token: string };
+    const uuid = (await w.call("POST", "/reservations", { token: et.token, body: { ...TUE_0900, email: "ada@example.com" } })).body.data.uuid as string;
+    // +99:00 read as luxon alone reads it is Thursday 09:00 in Prague: a free slot.
+    const outOfRange = { start: "2026-11-30T11:00:00+99:00", end: "2026-11-30T11:30:00+99:00" };
+    const http = await w.call("PUT", `/reservations/${uuid}`, { token: et.token, body: outOfRange });
+    expect(http.status).toBe(422);
+    const client = await connectOverHttp(w.app, ADMIN_KEY);
+    cleanups.push(() => client.close());
+    for (const start of [outOfRange.start, "2026-11-26T09:00:00+24:00", "2026-11-26T09:00:00+01:60"]) {
+      expect(failure(await client.callTool({ name: "reschedule_reservation", arguments: { uuid, start } })), start).toMatch(/start: ".*" is not a date-time/);
+    }
+    expect((await w.call("GET", `/admin/event-types/${et.id}/reservations?from=2026-11-23&until=2026-12-06`, { token: ADMIN_KEY })).body.data).toEqual([
+      expect.objectContaining({ uuid, startIso8601: "2026-11-24T08:00:00Z" }),
+    ]);
+    // The edges of the range still read.
+    expect(offsetInstant("2026-11-26T09:00:00+23:59")).toBe(Date.parse("2026-11-25T09:01:00Z"));
+    expect(offsetInstant("2026-11-26T09:00:00-23:59")).toBe(Date.parse("2026-11-27T08:59:00Z"));
+    success(await client.callTool({ name: "reschedule_reservation", arguments: { uuid, start: "2026-11-26T10:00:00+01:00" } }));
   });
 });

@@ -2,7 +2,8 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../../context.ts";
 import { publicOrigin, searchParamsOf } from "../../lib/links.ts";
 import { BookingPageService } from "./service.ts";
-import { usesStripeStandin } from "../embed/index.ts";
+import { pagePolicyOf, usesStripeStandin } from "../embed/index.ts";
+import { pageSecurityHeaders } from "../../http/page-policy.ts";
 import { calendarScripts } from "../embed/page.ts";
 
 /**
@@ -15,8 +16,9 @@ export const bookingPageRoutes = (ctx: AppContext) => {
   const serve = async (slug: string, request: Request) => {
     // Read by hand: a human page never answers a malformed query with a JSON 422.
     const reservation = searchParamsOf(request.url).get("reservation");
-    const page = await pages.render(slug, reservation, publicOrigin(ctx.config, request.url));
-    const headers: Record<string, string> = { "content-type": "text/html; charset=utf-8", "referrer-policy": "no-referrer" };
+    const origin = publicOrigin(ctx.config, request.url);
+    const page = await pages.render(slug, reservation, origin);
+    const headers: Record<string, string> = { "content-type": "text/html; charset=utf-8", "referrer-policy": "no-referrer", ...pageSecurityHeaders(pagePolicyOf(ctx, origin)) };
     if (page.private) headers["x-robots-tag"] = "noindex";
     return new Response(page.html, { status: page.status, headers });
   };
