@@ -4,12 +4,13 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { createApp } from "../src/app.ts";
 import { configFromEnv } from "../src/config.ts";
 import { isValidHost, publicOrigin } from "../src/lib/links.ts";
 import { offsetInstant } from "../src/lib/time.ts";
 import { connectOverHttp, failure, success } from "./mcp-utils.ts";
 import { startServerProcess, SERVER_DIR, type ServerProcess } from "./server-process.ts";
-import { ADMIN_KEY, ENGINE, setup } from "./utils.ts";
+import { ADMIN_KEY, ENGINE, openTestStore, setup } from "./utils.ts";
 
 // The clock of setup() starts on Monday 2026-11-23T07:00:00Z, 08:00 in Prague.
 const TUE_0900 = { start: "2026-11-24T09:00:00+01:00", end: "2026-11-24T09:30:00+01:00" };
@@ -205,6 +206,19 @@ describe("bad Host headers on a listening server", () => {
   });
 });
 
+describe("an error while answering an error", () => {
+  it("still gets the spec's JSON 500 from a listening server, never Bun's HTML page", async () => {
+    const store = await openTestStore();
+    // A log that fails, as a full disk would make it: the error handler's own logging throws.
+    const app = createApp({ store, config: { adminKey: ADMIN_KEY }, log: () => { throw new Error("the log is gone"); } });
+    app.listen({ port: 0, hostname: "127.0.0.1" });
+    cleanups.push(() => app.stop(true));
+    await store.close();
+    const answer = await rawRequest(app.server!.port!, withHost("GET", "/configuration", "localhost", { token: "bk_anything" }));
+    expectJsonError(answer, 500, "internal_error");
+  });
+});
+
 describe("the origin of links", () => {
   it("takes a request's origin only from a well-formed host, else the local server", () => {
     for (const host of ["localhost", "localhost:3000", "book.example.com", "127.0.0.1:8080", "[::1]:3000", "my_service:80", "example.com."]) expect({ host, ok: isValidHost(host) }).toEqual({ host, ok: true });
@@ -245,6 +259,8 @@ describe.skipIf(ENGINE === "postgres")("npm start in production", () => {
       stdout: "pipe",
       stderr: "pipe",
     });
+    // Were it to start after all, it must not outlive the test.
+    cleanups.push(() => proc.kill());
     expect(await proc.exited).toBe(1);
     expect(await new Response(proc.stderr).text()).toContain("BOOKING_PUBLIC_URL must be set in production");
   });

@@ -70,7 +70,7 @@ export function httpContract(ctx: AppContext, routes: RouteList, rawBodyPaths: R
         // The answer of last resort: what failed here must not become Bun's own HTML error page.
         ctx.log({ level: "error", message: "the error handler failed", error: failure });
         context.set.status = 500;
-        return lastResortAnswer();
+        return lastResortAnswer(publicOrigin(ctx.config));
       }
     });
 
@@ -109,12 +109,13 @@ interface FailedRequest {
 }
 
 /**
- * The spec's 500, built from nothing that could fail: the answer when answering an error failed,
+ * The spec's 500, built from nothing that could fail (`origin` from the configuration, not the
+ * request): the answer when answering an error failed,
  * and Bun's `error` handler (app.ts), so nothing ever falls through to Bun's HTML error page.
  */
-export function lastResortAnswer(): Response {
+export function lastResortAnswer(origin: string): Response {
   const failure = new ApiError("internal_error", "Something went wrong on our side.");
-  return json(500, { success: false, status: 500, code: failure.code, message: failure.message, hint: failure.hint, docs: "/docs#error-internal_error" });
+  return json(500, { success: false, status: 500, code: failure.code, message: failure.message, hint: failure.hint, docs: `${origin}/docs#error-internal_error` });
 }
 
 function json(status: number, body: unknown): Response {
