@@ -2,7 +2,8 @@ import { Elysia } from "elysia";
 import { systemClock, type Clock } from "./clock.ts";
 import { DEFAULT_CONFIG, type ServerConfig } from "./config.ts";
 import type { AppContext, LogEntry } from "./context.ts";
-import { httpContract } from "./http/contract.ts";
+import { httpContract, lastResortAnswer } from "./http/contract.ts";
+import { publicOrigin } from "./lib/links.ts";
 import { stderrLog } from "./lib/log.ts";
 import { ok } from "./http/envelope.ts";
 import { MemoryRateLimiter, type RateLimiter } from "./http/rate-limit.ts";
@@ -59,7 +60,9 @@ export function createApp(deps: AppDependencies) {
       .use(initRoutes(ctx, eventTypes))
       .use(reservationRoutes(ctx, reservations, payments));
 
-  const app: Elysia = new Elysia({ normalize: false })
+  // Bun's development mode answers an escaped error with an HTML page of source and file paths;
+  // whatever escapes Elysia gets the spec's JSON 500 instead, in every environment.
+  const app: Elysia = new Elysia({ normalize: false, serve: { development: false, error: () => lastResortAnswer(publicOrigin(config)) } })
     .use(httpContract(ctx, () => app.routes, new Set([STRIPE_WEBHOOK_PATH])))
     // A bare JSON route through the same contract: for load balancers, and the benchmark's baseline.
     .get("/health", () => ok({ status: "ok" }))

@@ -14,7 +14,7 @@ export interface ServerConfig {
   adminKey: string | null;
   /** Path prefix under which the public API is served a second time. */
   aliasPrefix: string;
-  /** Public origin of the server as visitors reach it, for absolute links; null derives it from the request. */
+  /** Public origin of the server as visitors reach it, for absolute links; required in production, null derives it from the request (development). */
   publicUrl: string | null;
   rateLimit: { limit: number; windowSeconds: number };
   /** Largest request body accepted, in bytes. */
@@ -61,6 +61,30 @@ function databaseUrl(value: string | undefined): string | null {
   return value;
 }
 
+/**
+ * BOOKING_PUBLIC_URL as links are built from it (no trailing slash). Links to visitors and in signed
+ * webhooks must not come from a request's Host header in production, so there it is required.
+ */
+function publicUrl(value: string | undefined, environment: ServerConfig["environment"]): string | null {
+  if (!value) {
+    if (environment === "production") {
+      throw new Error("BOOKING_PUBLIC_URL must be set in production (e.g. https://book.example.com): visitors' links and webhooks are built from it, never from a request's Host header");
+    }
+    return null;
+  }
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {
+    url = null;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash || !/^https?:\/\//i.test(value)) {
+    throw new Error(`BOOKING_PUBLIC_URL must be an http(s) address like https://book.example.com, got "${value}"`);
+  }
+  // A path stays: behind a proxy that serves the app under a prefix, links carry it.
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
+}
+
 /** Reads the configuration from environment variables, failing loudly on malformed numbers. */
 export function configFromEnv(env: Record<string, string | undefined>): ServerConfig {
   const int = (name: string, fallback: number): number => {
@@ -79,7 +103,7 @@ export function configFromEnv(env: Record<string, string | undefined>): ServerCo
     databaseSchema: env.DATABASE_SCHEMA || null,
     adminKey: env.BOOKING_ADMIN_KEY || null,
     aliasPrefix: alias,
-    publicUrl: env.BOOKING_PUBLIC_URL ? env.BOOKING_PUBLIC_URL.replace(/\/+$/, "") : null,
+    publicUrl: publicUrl(env.BOOKING_PUBLIC_URL, environment),
     rateLimit: { limit: int("RATE_LIMIT_PER_MINUTE", DEFAULT_CONFIG.rateLimit.limit), windowSeconds: 60 },
     maxBodyBytes: DEFAULT_CONFIG.maxBodyBytes,
     trustProxy: env.BOOKING_TRUST_PROXY === "1" || env.BOOKING_TRUST_PROXY === "true",

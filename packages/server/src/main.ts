@@ -1,3 +1,6 @@
+// First: sets production mode before Elysia reads NODE_ENV.
+import "./production-mode.ts";
+import { isProduction } from "elysia/error";
 import { createApp } from "./app.ts";
 import { bookingUrlOf, publicOrigin } from "./lib/links.ts";
 import { stderrLog } from "./lib/log.ts";
@@ -35,7 +38,9 @@ async function main(): Promise<void> {
   const server = app.server!;
   const base = `http://localhost:${server.port}`;
   standin?.setWebhookUrl(`http://127.0.0.1:${server.port}${STRIPE_WEBHOOK_PATH}`);
-  console.log(`Booking API listening on ${base} (${config.databaseUrl ? `PostgreSQL: ${describeTarget(config.databaseUrl)}` : `SQLite: ${config.databasePath}`})`);
+  // The mode printed is the one Elysia runs in, so a start that missed it shows.
+  const mode = isProduction ? "production" : "development";
+  console.log(`Booking API listening on ${base} (${mode}; ${config.databaseUrl ? `PostgreSQL: ${describeTarget(config.databaseUrl)}` : `SQLite: ${config.databasePath}`})`);
   console.log(`API docs: ${base}/docs   OpenAPI: ${base}/openapi.json`);
   if (seeded.length > 0) {
     console.log("\nDemo event types created (tokens are shown only now):");

@@ -41,7 +41,7 @@ describe("npm start", () => {
   });
 
   it("starts bare in production: no demo, no stand-in", async () => {
-    const server = await start({ BOOKING_ENV: "production" });
+    const server = await start({ BOOKING_ENV: "production", BOOKING_PUBLIC_URL: "https://book.example.com" });
     expect(server.output()).not.toContain("Demo event types");
     expect(server.output()).not.toContain("stand-in");
     expect((await fetch(`${server.base}/health`)).status).toBe(200);

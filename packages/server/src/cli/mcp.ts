@@ -9,6 +9,8 @@
  * the admin API and `/mcp` do. It also runs a webhook worker, so reschedules and cancellations made
  * while no HTTP server runs are delivered too (workers share the outbox safely).
  */
+// First: sets production mode before any library reads NODE_ENV.
+import "../production-mode.ts";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { stderrLog } from "../lib/log.ts";
 import { systemClock } from "../clock.ts";

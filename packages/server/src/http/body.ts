@@ -28,3 +28,34 @@ export async function readBody(request: Request, maxBytes: number): Promise<stri
     throw new ApiError("bad_request", "The request body is not valid UTF-8.");
   }
 }
+
+/**
+ * Deepest nesting of arrays and objects a JSON body may have. The API's own shapes need four
+ * levels; anything near the body limit's worth of brackets only costs time (recursive validation,
+ * hashing and error reports grow with depth, some with its square), so it is refused unread.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Whether `text` nests arrays or objects deeper than `maxDepth`, found by one pass over the text
+ * that counts brackets outside strings, before JSON.parse builds anything. Malformed JSON passes
+ * through to JSON.parse, which reports it.
+ */
+export function nestsDeeperThan(text: string, maxDepth: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character, a quote among them
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > maxDepth) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
+}

@@ -1,9 +1,9 @@
 import { Elysia } from "elysia";
 import type { ErrorBody } from "@booking/wire";
 import type { AppContext } from "../context.ts";
-import { readBody } from "./body.ts";
+import { MAX_JSON_DEPTH, nestsDeeperThan, readBody } from "./body.ts";
 import { callerKeys } from "./caller.ts";
-import { publicOrigin } from "../lib/links.ts";
+import { isValidHost, pathOf, publicOrigin } from "../lib/links.ts";
 import { CORS_HEADERS, isCrossOriginPath, preflight } from "./cors.ts";
 import { ApiError, BusinessFailure } from "./errors.ts";
 import { allowedMethods, toApiError, type RouteList } from "./failures.ts";
@@ -27,6 +27,9 @@ export function httpContract(ctx: AppContext, routes: RouteList, rawBodyPaths: R
       set.headers["service-api-version"] = API_VERSION;
       set.headers["cache-control"] = "no-store";
       set.headers["x-content-type-options"] = "nosniff";
+      // RFC 9112 asks for a 400 on a malformed Host; a request without one (HTTP/1.0) is served.
+      const host = request.headers.get("host");
+      if (host !== null && !isValidHost(host)) throw new ApiError("bad_request", "The Host header is not a valid host name.");
       const path = pathOf(request.url);
       const crossOrigin = isCrossOriginPath(path, ctx.config.aliasPrefix);
       if (crossOrigin) Object.assign(set.headers, CORS_HEADERS);
@@ -53,42 +56,66 @@ export function httpContract(ctx: AppContext, routes: RouteList, rawBodyPaths: R
       // Signed payloads (Stripe's webhook) are verified byte for byte, so they stay text.
       if (rawBodyPaths.has(pathOf(request.url))) return text;
       if (text.trim() === "") return null;
+      if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw new ApiError("bad_request", `The request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`);
       try {
         return JSON.parse(text);
       } catch {
         throw new ApiError("bad_request", "The request body is not valid JSON.");
       }
     })
-    .onError({ as: "global" }, ({ code, error, set, request, path }) => {
-      const requestId = String(set.headers["apigw-requestid"] ?? "");
-      if (error instanceof BusinessFailure) {
-        // Elysia keeps its own error status over a returned 200, so the status is set explicitly.
-        set.status = 200;
-        return json(200, { success: false, code: error.code, message: error.message });
+    .onError({ as: "global" }, (context) => {
+      try {
+        return errorAnswer(context);
+      } catch (failure) {
+        // The answer of last resort: what failed here must not become Bun's own HTML error page.
+        ctx.log({ level: "error", message: "the error handler failed", error: failure });
+        context.set.status = 500;
+        return lastResortAnswer(publicOrigin(ctx.config));
       }
-      const failure = toApiError(code, error, request.method, path, methodsOf);
-      if (failure.code === "internal_error") ctx.log({ level: "error", message: `${request.method} ${path} failed`, requestId, error });
-      Object.assign(set.headers, failure.extra.headers ?? {});
-      set.status = failure.status;
-      const body: ErrorBody = {
-        success: false,
-        status: failure.status,
-        code: failure.code,
-        message: failure.message,
-        hint: failure.hint,
-        docs: `${publicOrigin(ctx.config, request.url)}/docs#error-${failure.code}`,
-      };
-      if (failure.extra.errors) body.errors = failure.extra.errors;
-      return json(failure.status, body);
     });
+
+  /** The spec's error body for whatever was thrown while handling a request. */
+  function errorAnswer({ code, error, set, request, path }: FailedRequest): Response {
+    const requestId = String(set.headers["apigw-requestid"] ?? "");
+    if (error instanceof BusinessFailure) {
+      // Elysia keeps its own error status over a returned 200, so the status is set explicitly.
+      set.status = 200;
+      return json(200, { success: false, code: error.code, message: error.message });
+    }
+    const failure = toApiError(code, error, request.method, path, methodsOf);
+    if (failure.code === "internal_error") ctx.log({ level: "error", message: `${request.method} ${path} failed`, requestId, error });
+    Object.assign(set.headers, failure.extra.headers ?? {});
+    set.status = failure.status;
+    const body: ErrorBody = {
+      success: false,
+      status: failure.status,
+      code: failure.code,
+      message: failure.message,
+      hint: failure.hint,
+      docs: `${publicOrigin(ctx.config, request.url)}/docs#error-${failure.code}`,
+    };
+    if (failure.extra.errors) body.errors = failure.extra.errors;
+    return json(failure.status, body);
+  }
 }
 
-/** The path of a request URL, without parsing the whole URL. */
-function pathOf(url: string): string {
-  const start = url.indexOf("/", url.indexOf("//") + 2);
-  if (start < 0) return "/";
-  const end = url.search(/[?#]/);
-  return url.slice(start, end < 0 ? undefined : end);
+/** What the error handler is told of a failed request. */
+interface FailedRequest {
+  code: string | number;
+  error: unknown;
+  set: { headers: Record<string, string | number>; status?: number | string };
+  request: Request;
+  path: string;
+}
+
+/**
+ * The spec's 500, built from nothing that could fail (`origin` from the configuration, not the
+ * request): the answer when answering an error failed,
+ * and Bun's `error` handler (app.ts), so nothing ever falls through to Bun's HTML error page.
+ */
+export function lastResortAnswer(origin: string): Response {
+  const failure = new ApiError("internal_error", "Something went wrong on our side.");
+  return json(500, { success: false, status: 500, code: failure.code, message: failure.message, hint: failure.hint, docs: `${origin}/docs#error-internal_error` });
 }
 
 function json(status: number, body: unknown): Response {

@@ -41,12 +41,19 @@ function validationErrors(error: unknown): Record<string, string[]> {
   const where = (error as { type?: string }).type;
   for (const issue of all) {
     const field = (issue.path ?? "").replace(/^\//, "").replace(/\//g, ".").replace(/~1/g, "/").replace(/~0/g, "~") || (where ?? "body");
-    const message = issue.summary ?? issue.message ?? "Invalid value.";
+    const message = shortened(issue.summary ?? issue.message ?? "Invalid value.");
     // One message per field: a missing property also fails its type check, which would only repeat it.
     errors[field] ??= [message];
   }
   if (Object.keys(errors).length === 0) errors[where ?? "body"] = ["Invalid value."];
   return errors;
+}
+
+/** Longest message kept per field: Elysia's summaries quote the value found, which the client sent, up to the body limit. */
+const MAX_MESSAGE_LENGTH = 200;
+
+function shortened(message: string): string {
+  return message.length <= MAX_MESSAGE_LENGTH ? message : `${message.slice(0, MAX_MESSAGE_LENGTH - 1)}…`;
 }
 
 /** Methods served at a concrete path, from the router's route list (for 405 and `Allow`). */

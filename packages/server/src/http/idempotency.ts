@@ -1,5 +1,6 @@
 import { StoreBusyError, type Store } from "../store/types.ts";
 import { BusinessFailure, ValidationFailed } from "./errors.ts";
+import { pathOf } from "../lib/links.ts";
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 const WAIT_STEP_MS = 25;
@@ -89,7 +90,7 @@ async function remember(write: () => Promise<void>): Promise<void> {
 
 /** Method, path and body in a canonical form (keys sorted), hashed. */
 function requestHash(request: Request, body: unknown): string {
-  const canonical = `${request.method} ${new URL(request.url).pathname}\n${stableJson(body ?? null)}`;
+  const canonical = `${request.method} ${pathOf(request.url)}\n${stableJson(body ?? null)}`;
   return new Bun.CryptoHasher("sha256").update(canonical).digest("hex");
 }
 

@@ -1,4 +1,4 @@
-import { IANAZone } from "luxon";
+import { DateTime, IANAZone } from "luxon";
 
 const canonical = new Map<string, string | null>();
 const IANA_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
@@ -20,3 +20,16 @@ export function canonicalZone(name: string): string | null {
 
 /** An instant as UTC ISO 8601 without milliseconds. */
 export const utc = (ms: number): string => new Date(ms).toISOString().replace(".000Z", "Z");
+
+// Offsets as RFC 3339 has them: hours 00-23, minutes 00-59 (luxon alone would take +99:00).
+const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/i;
+
+/**
+ * An ISO 8601 date-time with an explicit offset as epoch ms; null for anything else (a local time
+ * alone is ambiguous). The one reading of such a time: the public API's reservation times and the
+ * assistant server's new starts both go through it, so neither takes what the other refuses.
+ */
+export function offsetInstant(value: string): number | null {
+  const parsed = WITH_OFFSET.test(value) ? DateTime.fromISO(value, { setZone: true }) : null;
+  return parsed?.isValid ? parsed.toMillis() : null;
+}

@@ -1,8 +1,9 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context.ts";
-import { publicOrigin } from "../../lib/links.ts";
+import { publicOrigin, searchParamsOf } from "../../lib/links.ts";
 import { BookingPageService } from "./service.ts";
-import { usesStripeStandin } from "../embed/index.ts";
+import { pagePolicyOf, usesStripeStandin } from "../embed/index.ts";
+import { pageSecurityHeaders } from "../../http/page-policy.ts";
 import { calendarScripts } from "../embed/page.ts";
 
 /**
@@ -14,9 +15,10 @@ export const bookingPageRoutes = (ctx: AppContext) => {
   const pages = new BookingPageService(ctx.store, calendarScripts({ stripeStandin: usesStripeStandin(ctx), devCalendarUrl: ctx.config.devCalendarUrl }));
   const serve = async (slug: string, request: Request) => {
     // Read by hand: a human page never answers a malformed query with a JSON 422.
-    const reservation = new URL(request.url).searchParams.get("reservation");
-    const page = await pages.render(slug, reservation, publicOrigin(ctx.config, request.url));
-    const headers: Record<string, string> = { "content-type": "text/html; charset=utf-8", "referrer-policy": "no-referrer" };
+    const reservation = searchParamsOf(request.url).get("reservation");
+    const origin = publicOrigin(ctx.config, request.url);
+    const page = await pages.render(slug, reservation, origin);
+    const headers: Record<string, string> = { "content-type": "text/html; charset=utf-8", "referrer-policy": "no-referrer", ...pageSecurityHeaders(pagePolicyOf(ctx, origin)) };
     if (page.private) headers["x-robots-tag"] = "noindex";
     return new Response(page.html, { status: page.status, headers });
   };

@@ -2,7 +2,9 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../../context.ts";
 import type { Store } from "../../store/types.ts";
 import { ApiError } from "../../http/errors.ts";
-import { demoPage, type DemoEventType } from "./page.ts";
+import { pageSecurityHeaders, type PagePolicyOptions } from "../../http/page-policy.ts";
+import { publicOrigin } from "../../lib/links.ts";
+import { demoPage, PREVIEW_SCRIPT, type DemoEventType } from "./page.ts";
 import { loadCalendarScript, loadStripeStandinScript, type StaticScript } from "./service.ts";
 
 // Revalidated after five minutes: the URL carries no version, and a new release should reach pages soon.
@@ -19,12 +21,20 @@ function serve(script: StaticScript, request: Request, set: { headers: Record<st
   return script.body.send(set, request.headers.get("accept-encoding"));
 }
 
+/** What the server's pages that show the element load, for their Content-Security-Policy. */
+export function pagePolicyOf(ctx: AppContext, apiOrigin: string, inlineScripts: readonly string[] = []): PagePolicyOptions {
+  return { apiOrigin, stripeStandinUrl: usesStripeStandin(ctx) ? ctx.config.stripe.apiBase : null, devCalendarUrl: ctx.config.devCalendarUrl, inlineScripts };
+}
+
 /** Whether pages should load the Stripe.js stand-in: outside production, when the SDK talks to a stand-in. */
 export const usesStripeStandin = (ctx: AppContext): boolean => ctx.config.environment !== "production" && ctx.config.stripe.apiBase !== null;
 
-/** The organizer's event types as the demo page offers them, with the publishable link token each page may carry. */
+/**
+ * The organizer's event types as the demo page offers them, with the publishable link token each
+ * page may carry. A disabled one is left out: the organizer took it off, and its token with it.
+ */
 async function demoEventTypes(store: Store): Promise<DemoEventType[]> {
-  return (await store.eventTypes.list()).map((et) => ({ title: et.settings.title, token: et.linkToken, slug: et.slug, disabled: et.disabled }));
+  return (await store.eventTypes.list()).filter((et) => !et.disabled).map((et) => ({ title: et.settings.title, token: et.linkToken, slug: et.slug }));
 }
 
 /**
@@ -47,9 +57,10 @@ export const embedRoutes = (ctx: AppContext, calendarScriptPath?: string) => {
       if (!standinScript) throw new ApiError("not_found", "Payments go to Stripe itself here; there is no Stripe.js stand-in.");
       return serve(standinScript, request, set);
     })
-    .get("/", async ({ query }) => {
+    .get("/", async ({ query, request }) => {
       const eventTypes = await demoEventTypes(ctx.store);
       const chosen = Math.min(Math.max(0, Number.parseInt(String(query.event ?? "0"), 10) || 0), Math.max(0, eventTypes.length - 1));
-      return new Response(demoPage(eventTypes, chosen, { stripeStandin, devCalendarUrl: ctx.config.devCalendarUrl }), { headers: { "content-type": "text/html;charset=utf-8" } });
+      const headers = { "content-type": "text/html;charset=utf-8", ...pageSecurityHeaders(pagePolicyOf(ctx, publicOrigin(ctx.config, request.url), [PREVIEW_SCRIPT])) };
+      return new Response(demoPage(eventTypes, chosen, { stripeStandin, devCalendarUrl: ctx.config.devCalendarUrl }), { headers });
     });
 };

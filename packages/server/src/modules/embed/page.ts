@@ -16,16 +16,11 @@ function calendarScript(devCalendarUrl: string | null): string {
 }
 
 /**
- * Preview of locales and themes without touching the event type: the controls set the element's
- * `locale` and `theme` attributes and its `--bc-primary` property, as a host page would.
+ * The demo page's one inline script: the preview controls set the element's `locale` and `theme`
+ * attributes and its `--bc-primary` property, as a host page would. Exported for the page's
+ * Content-Security-Policy, which allows it by its hash.
  */
-const PREVIEW_CONTROLS = `<details class="preview"><summary>Preview a locale or theme</summary>
-<form id="preview">
-<label>Locale <select name="locale"><option value="">From the event type</option><option>en-US</option><option>en-GB</option><option>de</option><option>cs</option><option>fr</option><option>ja</option></select></label>
-<label>Theme <select name="theme"><option value="">From the event type</option><option>light</option><option>dark</option><option>auto</option></select></label>
-<label>Accent colour <input name="primary" type="color" value="#2563eb"></label>
-</form></details>
-<script>
+export const PREVIEW_SCRIPT = `
 document.getElementById("preview").addEventListener("input", function (event) {
   var form = event.currentTarget, calendar = document.querySelector("booking-calendar");
   if (!calendar) return;
@@ -35,7 +30,16 @@ document.getElementById("preview").addEventListener("input", function (event) {
   });
   if (event.target.name === "primary") calendar.style.setProperty("--bc-primary", event.target.value);
 });
-</script>`;
+`;
+
+/** Preview of locales and themes without touching the event type. */
+const PREVIEW_CONTROLS = `<details class="preview"><summary>Preview a locale or theme</summary>
+<form id="preview">
+<label>Locale <select name="locale"><option value="">From the event type</option><option>en-US</option><option>en-GB</option><option>de</option><option>cs</option><option>fr</option><option>ja</option></select></label>
+<label>Theme <select name="theme"><option value="">From the event type</option><option>light</option><option>dark</option><option>auto</option></select></label>
+<label>Accent colour <input name="primary" type="color" value="#2563eb"></label>
+</form></details>
+<script>${PREVIEW_SCRIPT}</script>`;
 
 /** One demo event type as the demo page offers it. */
 export interface DemoEventType {
@@ -43,19 +47,18 @@ export interface DemoEventType {
   /** Publishable token the page may carry. */
   token: string;
   slug: string | null;
-  disabled: boolean;
 }
 
 
 /**
- * The demo page `npm start` serves at `/`: the organizer's event types as tabs, the chosen one in
+ * The demo page `npm start` serves at `/`: the organizer's bookable event types as tabs, the chosen one in
  * a `<booking-calendar>`. With the Stripe stand-in it loads the Stripe.js stand-in first (which
  * `loadStripe` picks up as `window.Stripe`) and says on screen that payments are test payments.
  */
 export function demoPage(eventTypes: DemoEventType[], chosen: number, options: { stripeStandin: boolean; devCalendarUrl: string | null }): string {
   const current = eventTypes[chosen];
   const tabs = eventTypes
-    .map((et, i) => `<li><a href="/?event=${i}"${i === chosen ? ' aria-current="page"' : ""}>${escapeHtml(et.title)}${et.disabled ? " (disabled)" : ""}</a></li>`)
+    .map((et, i) => `<li><a href="/?event=${i}"${i === chosen ? ' aria-current="page"' : ""}>${escapeHtml(et.title)}</a></li>`)
     .join("");
   return `<!doctype html>
 <html lang="en">

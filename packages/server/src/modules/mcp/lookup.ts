@@ -4,7 +4,7 @@ import { ApiError, ValidationFailed } from "../../http/errors.ts";
 import { canonicalZone } from "../../lib/time.ts";
 import type { EventTypeRecord, ReservationRecord, Store } from "../../store/types.ts";
 import type { ReservationService } from "../reservations/service.ts";
-import { offsetInstant } from "../reservations/validate.ts";
+import { offsetInstant } from "../../lib/time.ts";
 
 /** How a tool names an event type: by id or by slug (or not at all when there is only one). */
 export interface EventTypeChoice {

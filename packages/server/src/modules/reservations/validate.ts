@@ -2,19 +2,12 @@ import { DateTime } from "luxon";
 import type { ConfirmInput, CustomFieldValue, Location, ReservationInput } from "@booking/wire";
 import type { CustomFieldDefinition, EventTypeSettings } from "../../domain/event-type.ts";
 import { addError, ValidationFailed } from "../../http/errors.ts";
-import { canonicalZone } from "../../lib/time.ts";
+import { canonicalZone, offsetInstant } from "../../lib/time.ts";
 
 type Errors = Record<string, string[]>;
 
-const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
 const EMAIL = /^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:]+\.[^\s@"<>()[\]\\,;:]+$/;
 const PHONE = /^\+?[0-9 ().-]{3,32}$/;
-
-/** An ISO 8601 date-time with an explicit offset as epoch ms; null for anything else (a local time alone is ambiguous). */
-export function offsetInstant(value: string): number | null {
-  const parsed = WITH_OFFSET.test(value) ? DateTime.fromISO(value, { setZone: true }) : null;
-  return parsed?.isValid ? parsed.toMillis() : null;
-}
 
 /** An ISO 8601 instant with an explicit offset, as epoch ms; else an error on `field`. */
 export function instantOf(value: string, field: string, errors: Errors): number | null {
