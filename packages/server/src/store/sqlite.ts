@@ -257,6 +257,8 @@ class SqliteStore implements Store {
           const decision = decide(holders, currentRow ? toReservation(currentRow) : null, claim.nowMs);
           if ("refuse" in decision) return { refused: decision.refuse };
           const record = decision.write;
+          const seat = claim.seat ?? { startMs: claim.fromMs, endMs: claim.untilMs };
+          if (record.startMs < seat.startMs || record.endMs > seat.endMs) throw new Error("a claim wrote a reservation outside the seat it locked");
           for (const event of decision.events ?? []) this.q.whInsert.run({ ...event });
           if (currentRow) {
             const changed = this.q.rUpdate.run({ ...reservationColumns(record), expectedUpdatedAtMs: currentRow.updated_at_ms }).changes;

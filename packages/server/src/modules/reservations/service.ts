@@ -88,7 +88,7 @@ export class ReservationService {
       updatedAtMs: at,
     });
     const manageUrl = manageUrlOf(options.origin, eventType.slug, uuid);
-    const written = await this.claim(eventType, checked.startMs, nowMs, undefined, options.idempotencyKey, (holders, _current, at) => {
+    const written = await this.claim(eventType, checked.startMs, checked.endMs, nowMs, undefined, options.idempotencyKey, (holders, _current, at) => {
       if (seatsLeft(s, checked.startMs, checked.endMs, holders) < 1) return { refuse: "slot_unavailable" };
       const record = recordAt(at);
       // A hold is not a reservation yet: only a confirmed booking is announced.
@@ -110,7 +110,7 @@ export class ReservationService {
     if (s.payment && !(await this.payments.isPaid(r))) {
       throw new ApiError("payment_required", "No successful payment exists for this reservation yet.");
     }
-    const written = await this.claim(eventType, r.startMs, nowMs, r.uuid, undefined, (holders, current, at) => {
+    const written = await this.claim(eventType, r.startMs, r.endMs, nowMs, r.uuid, undefined, (holders, current, at) => {
       if (!current) return { refuse: "reservation_finished" };
       const now = statusAt(current, at);
       if (now === "confirmed") return { write: current };
@@ -139,7 +139,7 @@ export class ReservationService {
     const nowMs = this.now();
     const status = statusAt(r, nowMs);
     if (status !== "held" && status !== "expired") throw failure("reservation_finished", `A ${status} reservation cannot be refreshed.`);
-    await this.claim(eventType, r.startMs, nowMs, r.uuid, undefined, (holders, current, at) => {
+    await this.claim(eventType, r.startMs, r.endMs, nowMs, r.uuid, undefined, (holders, current, at) => {
       const now = current ? statusAt(current, at) : "cancelled";
       if (!current || (now !== "held" && now !== "expired")) return { refuse: "reservation_finished" };
       if (now === "held" ? seatsLeft(s, current.startMs, current.endMs, holders) < 1 : !this.stillBookable(s, current, holders, at)) {
@@ -172,7 +172,7 @@ export class ReservationService {
     const { startMs, endMs } = times!;
     // The override lifts notice and horizon, never time itself: nothing moves into the past.
     if (startMs <= nowMs || !isOffered(s, startMs, endMs, nowMs, { ignoreNoticeAndHorizon: override })) throw failure("slot_unavailable", "This time is not offered; pick one of GET /time-slots.");
-    const written = await this.claim(eventType, startMs, nowMs, r.uuid, undefined, (holders, current, at) => {
+    const written = await this.claim(eventType, startMs, endMs, nowMs, r.uuid, undefined, (holders, current, at) => {
       const now = current ? statusAt(current, at) : "cancelled";
       if (!current || (now !== "held" && now !== "confirmed")) return { refuse: "reservation_finished" };
       if (seatsLeft(s, startMs, endMs, holders) < 1) return { refuse: "slot_unavailable" };
@@ -255,10 +255,11 @@ export class ReservationService {
     return `${this.config.meetBaseUrl.replace(/\/?$/, "/")}booking-${room}`;
   }
 
-  /** Runs a seat claim around a slot starting at `startMs` and turns refusals and a busy store into business answers. */
+  /** Runs a seat claim for [startMs, endMs) and turns refusals and a busy store into business answers. */
   private async claim(
     eventType: EventTypeRecord,
     startMs: number,
+    endMs: number,
     nowMs: number,
     uuid: string | undefined,
     idempotencyKey: string | undefined,
@@ -267,7 +268,7 @@ export class ReservationService {
     let outcome: Awaited<ReturnType<Store["reservations"]["claim"]>>;
     try {
       outcome = await this.store.reservations.claim(
-        { eventTypeId: eventType.id, ...busyWindow(eventType.settings, startMs, startMs + 1), nowMs, ...(uuid ? { uuid } : {}), ...(idempotencyKey ? { idempotencyKey } : {}) },
+        { eventTypeId: eventType.id, ...busyWindow(eventType.settings, startMs, startMs + 1), seat: { startMs, endMs }, nowMs, ...(uuid ? { uuid } : {}), ...(idempotencyKey ? { idempotencyKey } : {}) },
         decide,
       );
     } catch (error) {

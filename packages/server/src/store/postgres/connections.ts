@@ -26,6 +26,11 @@ function isConnectionLoss(error: unknown): boolean {
   return /^Connection terminated|not queryable|^Query read timeout/.test(error.message);
 }
 
+/** How a transaction's work may end it: `commitWith` replaces the plain COMMIT by statements that end with one. */
+export interface TransactionEnd {
+  commitWith(end: (client: pg.PoolClient) => Promise<unknown>): void;
+}
+
 /** Checking out, transactions, retries and the naming of failures: how the engine uses its pool. */
 export class Connections {
   constructor(
@@ -56,8 +61,11 @@ export class Connections {
    * locks it needs). A serialization failure or deadlock rolls back and runs `work` again, up to
    * RETRIES times with jittered backoff; a connection found dead at BEGIN (nothing done yet) is replaced.
    * Whatever fails, the transaction is rolled back (or its connection discarded) and the client released.
+   * `lockWaitMs` bounds the transaction's lock waits (set with BEGIN, in the same round trip); work
+   * may end the transaction itself with `tx.commitWith`, to send its last writes together with COMMIT.
    */
-  async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (client: pg.PoolClient, tx: TransactionEnd) => Promise<T>, options: { lockWaitMs?: number } = {}): Promise<T> {
+    const begin = options.lockWaitMs === undefined ? "BEGIN" : `BEGIN; SET LOCAL lock_timeout = ${Math.trunc(options.lockWaitMs)}`;
     let pauseMs = 0;
     let deadConnections = 0;
     for (let attempt = 0; ; ) {
@@ -66,10 +74,11 @@ export class Connections {
       const lease = await this.checkout();
       let begun = false;
       try {
-        await lease.client.query("BEGIN");
+        await lease.client.query(begin);
         begun = true;
-        const result = await work(lease.client);
-        await lease.client.query("COMMIT");
+        let commit: (client: pg.PoolClient) => Promise<unknown> = (client) => client.query("COMMIT");
+        const result = await work(lease.client, { commitWith: (end) => (commit = end) });
+        await commit(lease.client);
         return result;
       } catch (error) {
         if (begun && !isConnectionLoss(error)) await lease.client.query("ROLLBACK").catch((rollbackError) => lease.broken(rollbackError, true));
