@@ -1,7 +1,7 @@
 import type { ConfirmInput, RescheduleInput, ReservationInput, ReservationResult } from "@booking/wire";
 import type { ServerConfig } from "../../config.ts";
 import { nextStamp as stamp, statusAt, withinPublicNotice } from "../../domain/reservation.ts";
-import { busyWindow, isOffered, seatsLeft } from "../../domain/slots.ts";
+import { isOffered, seatsLeft } from "../../domain/slots.ts";
 import { ApiError, BusinessFailure, ValidationFailed } from "../../http/errors.ts";
 import { matchesHash } from "../../http/tokens.ts";
 import { StoreBusyError, type EventTypeRecord, type ReservationRecord, type SeatDecision, type SeatHolder, type Store } from "../../store/types.ts";
@@ -268,7 +268,7 @@ export class ReservationService {
     let outcome: Awaited<ReturnType<Store["reservations"]["claim"]>>;
     try {
       outcome = await this.store.reservations.claim(
-        { eventTypeId: eventType.id, ...busyWindow(eventType.settings, startMs, startMs + 1), seat: { startMs, endMs }, nowMs, ...(uuid ? { uuid } : {}), ...(idempotencyKey ? { idempotencyKey } : {}) },
+        { eventTypeId: eventType.id, ...conflictWindow(eventType.settings, startMs, endMs), seat: { startMs, endMs }, nowMs, ...(uuid ? { uuid } : {}), ...(idempotencyKey ? { idempotencyKey } : {}) },
         decide,
       );
     } catch (error) {
@@ -281,6 +281,16 @@ export class ReservationService {
     }
     return outcome.record;
   }
+}
+
+/**
+ * The span whose reservations can conflict with a meeting [startMs, endMs): widened by both buffers,
+ * since buffered spans conflict when they overlap. Exactly that span, so a claim reads (and on
+ * PostgreSQL locks) nothing of a neighbouring slot that only touches it.
+ */
+function conflictWindow(rules: EventTypeRecord["settings"], startMs: number, endMs: number): { fromMs: number; untilMs: number } {
+  const pad = (rules.bufferBeforeMinutes + rules.bufferAfterMinutes) * 60_000;
+  return { fromMs: startMs - pad, untilMs: endMs + pad };
 }
 
 function failure(code: "slot_unavailable" | "slot_locked" | "reservation_finished", message: string): BusinessFailure {

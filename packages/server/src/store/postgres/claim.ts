@@ -69,20 +69,31 @@ export function lockValues(eventTypeId: number, locks: SeatLock[]): unknown[] {
   return [eventTypeId, locks.map((l) => l.bucket | 0), locks.map((l) => l.exclusive)];
 }
 
+/** Seat changes of an event type count in this many rows of seat_revisions. */
+const REVISION_SHARDS = 16;
+
 /**
- * The statements that end a transaction that moved seats: the event type's revision (what slot
- * pages and configurations are cached by) and its longest reservation (the bound of the seat-holder
- * scan) written with COMMIT in one round trip, so the event type's row is held only for the commit
- * itself, never across a client's round trips, and both change atomically with the reservation.
+ * The statements that end a transaction that moved seats, sent with COMMIT in one round trip. The
+ * event type's revision (what slot pages and configurations are cached by) is its row's plus the
+ * sum of its seat_revisions counters; a seat change adds one to a counter in the same transaction,
+ * so the revision changes atomically with the seats and never takes a value twice. Bookings of
+ * distinct slots count in different rows (`shard`, from the locked bucket), so they do not queue
+ * on one row while their commits wait for the disk. The longest reservation (the bound of the
+ * seat-holder scan) is written only when it grows, which is rare.
  */
-export function commitSeatChange(client: pg.ClientBase, eventTypeIds: number[], longestMs = 0): Promise<unknown> {
+export function commitSeatChange(client: pg.ClientBase, eventTypeIds: number[], shard: number, longestMs = 0): Promise<unknown> {
   const ids = [...new Set(eventTypeIds)].sort((x, y) => x - y).map((id) => Math.trunc(id));
   if (ids.length === 0) return client.query("COMMIT");
+  const row = (((Math.trunc(shard) % REVISION_SHARDS) + REVISION_SHARDS) % REVISION_SHARDS);
   // Integers only, so inlining them is safe; a multi-statement query cannot take parameters.
+  const longest = longestMs > 0
+    ? `UPDATE event_types SET longest_reservation_ms = ${Math.trunc(longestMs)} WHERE id = ${ids[0]} AND longest_reservation_ms < ${Math.trunc(longestMs)};`
+    : "";
   return client.query(
     `SET LOCAL lock_timeout = ${REVISION_LOCK_WAIT_MS};
-     UPDATE event_types SET revision = revision + 1, longest_reservation_ms = greatest(longest_reservation_ms, ${Math.trunc(longestMs)})
-       WHERE id IN (SELECT id FROM event_types WHERE id IN (${ids.join(", ")}) ORDER BY id FOR NO KEY UPDATE);
+     ${longest}
+     INSERT INTO seat_revisions (event_type_id, shard, n) VALUES ${ids.map((id) => `(${id}, ${row}, 1)`).join(", ")}
+       ON CONFLICT (event_type_id, shard) DO UPDATE SET n = seat_revisions.n + 1;
      COMMIT`,
   );
 }
@@ -132,7 +143,7 @@ export async function claimSeats(
     if (claim.idempotencyKey) {
       await c.query("UPDATE idempotency_keys SET reservation_uuid = $1 WHERE event_type_id = $2 AND key = $3", [record.uuid, claim.eventTypeId, claim.idempotencyKey]);
     }
-    tx.commitWith((client) => commitSeatChange(client, [claim.eventTypeId], record.endMs - record.startMs));
+    tx.commitWith((client) => commitSeatChange(client, [claim.eventTypeId], Math.floor(record.startMs / FINE_BUCKET_MS), record.endMs - record.startMs));
     return { record };
   }, { lockWaitMs: CLAIM_LOCK_WAIT_MS });
 }

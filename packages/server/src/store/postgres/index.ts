@@ -86,7 +86,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
  * reads only after the earlier committed (READ COMMITTED takes a new snapshot per statement), which
  * keeps confirmed plus held within the seats; claims of slots that cannot overlap share no
  * exclusive lock and run in parallel. Locks are taken in one key order, and row locks after them
- * (the reservation's row, then the event type's row with COMMIT), so no two writers deadlock.
+ * (the reservation's row, then a revision counter with COMMIT), so no two writers deadlock.
  */
 class PostgresStore implements Store {
   readonly engine = "postgres";

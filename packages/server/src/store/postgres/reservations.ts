@@ -1,5 +1,5 @@
 import type { OutboxEvent, ReservationQuery, ReservationRecord, Store } from "../types.ts";
-import { claimSeats, commitSeatChange } from "./claim.ts";
+import { FINE_BUCKET_MS, claimSeats, commitSeatChange } from "./claim.ts";
 import type { Connections } from "./connections.ts";
 import type { PostgresRateLimiter } from "./rate-limiter.ts";
 import { DATABASE_NOW, INSERT_RESERVATION, SEAT_HOLDERS, UPDATE_RESERVATION, reservationValues, updateValues } from "./reservation-sql.ts";
@@ -52,7 +52,7 @@ export function postgresReservations(db: Connections, rateLimiter: PostgresRateL
         const changed = (await c.query(UPDATE_RESERVATION, updateValues(record, expectedUpdatedAtMs))).rowCount === 1;
         if (changed) await insertEvents(c, events);
         // Slot lists and configuration depend on seats only; a payment note leaves their caches alone.
-        if (changed && movesSeats(before, record)) tx.commitWith((client) => commitSeatChange(client, [record.eventTypeId]));
+        if (changed && movesSeats(before, record)) tx.commitWith((client) => commitSeatChange(client, [record.eventTypeId], Math.floor(record.startMs / FINE_BUCKET_MS)));
         return changed;
       }),
     // With the database's time for claims, the sweep writes down expiry by the same clock.
