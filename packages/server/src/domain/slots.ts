@@ -228,9 +228,20 @@ export function busyWindow(rules: SlotRules, fromMs: number, untilMs: number): {
   return { fromMs: fromMs - pad, untilMs: untilMs + rules.durationMinutes * MINUTE + pad };
 }
 
+/** horizonEnd per zone and horizon, with the local day it holds for: luxon once a day, not on every booking. */
+const horizons = new Map<string, { fromMs: number; untilMs: number; endMs: number }>();
+
 /** First instant after the last bookable day (today plus `horizonDays`, organizer's zone). */
 export function horizonEnd(rules: Pick<SlotRules, "timezone" | "horizonDays">, nowMs: number): number {
-  return DateTime.fromMillis(nowMs, { zone: rules.timezone }).startOf("day").plus({ days: rules.horizonDays + 1 }).toMillis();
+  const key = `${rules.timezone} ${rules.horizonDays}`;
+  const hit = horizons.get(key);
+  if (hit && nowMs >= hit.fromMs && nowMs < hit.untilMs) return hit.endMs;
+  const today = DateTime.fromMillis(nowMs, { zone: rules.timezone }).startOf("day");
+  const endMs = today.plus({ days: rules.horizonDays + 1 }).toMillis();
+  // Bounded: one entry per zone and horizon in use.
+  if (horizons.size >= 1000) horizons.clear();
+  horizons.set(key, { fromMs: today.toMillis(), untilMs: today.plus({ days: 1 }).toMillis(), endMs });
+  return endMs;
 }
 
 function freeSeatsOf(sorted: BusyInterval[], longest: number, start: number, end: number, before: number, after: number, seats: number): number {
