@@ -2,6 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS } from "../src/domain/event-type.ts";
 import { openPostgresStore } from "../src/store/postgres.ts";
+import { seatLocks, type SeatLock } from "../src/store/postgres/claim.ts";
 import { openSqliteStore } from "../src/store/sqlite.ts";
 import { StoreBusyError, type EventTypeRecord, type OutboxEvent, type ReservationRecord, type SeatDecision, type Store } from "../src/store/types.ts";
 import { reservation } from "./utils.ts";
@@ -93,6 +94,36 @@ function book(store: Store, et: EventTypeRecord, startIso: string, seats: number
     (holders): SeatDecision => (holders.length < seats ? { write: record, events: events ? [outboxEvent(record)] : [] } : { refuse: "slot_unavailable" }),
   );
 }
+
+describe("the advisory locks of a seat claim", () => {
+  const M = 60_000;
+  const at = (iso: string) => Date.parse(iso);
+  const meet = (x: SeatLock[], y: SeatLock[]) => x.some((l) => y.some((m) => m.bucket === l.bucket && (m.exclusive || l.exclusive)));
+
+  it("keep claims whose buffered spans only touch apart, and make overlapping ones meet on an exclusive lock", () => {
+    // 30-minute meetings with a 15-minute buffer after, every 45 minutes: windows overlap in the buffers.
+    const claimAt = (startMs: number) => seatLocks({ fromMs: startMs - 15 * M, untilMs: startMs + 45 * M }, { startMs, endMs: startMs + 30 * M });
+    const nine = claimAt(at("2026-12-01T09:00:00Z"));
+    expect(meet(nine, claimAt(at("2026-12-01T09:45:00Z")))).toBe(false);
+    expect(meet(nine, claimAt(at("2026-12-01T08:15:00Z")))).toBe(false);
+    expect(meet(nine, claimAt(at("2026-12-01T09:40:00Z")))).toBe(true);
+    expect(meet(nine, claimAt(at("2026-12-01T09:00:00Z")))).toBe(true);
+    // In ascending order, each bucket once.
+    const buckets = nine.map((l) => l.bucket);
+    expect(buckets).toEqual([...new Set(buckets)].sort((x, y) => x - y));
+  });
+
+  it("lock a long meeting in coarse buckets, which every overlapping short claim meets, with few locks either way", () => {
+    const day = at("2026-12-01T00:00:00Z");
+    const long = seatLocks({ fromMs: day - 1440 * M, untilMs: day + 2 * 1440 * M }, { startMs: day, endMs: day + 1440 * M });
+    expect(long.length).toBeLessThanOrEqual(40);
+    expect(long.every((l) => l.exclusive && l.bucket < 0)).toBe(true);
+    const short = (startMs: number) => seatLocks({ fromMs: startMs, untilMs: startMs + 30 * M }, { startMs, endMs: startMs + 30 * M });
+    expect(meet(long, short(day + 600 * M))).toBe(true);
+    expect(meet(long, short(day - 1440 * M - 30 * M))).toBe(false);
+    expect(short(day).length).toBeLessThanOrEqual(8);
+  });
+});
 
 describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "PostgreSQL store", () => {
   const schema = schemaFor("");
