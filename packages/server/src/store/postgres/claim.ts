@@ -55,18 +55,18 @@ export function seatLocks(window: { fromMs: number; untilMs: number }, seat: { s
 }
 
 /**
- * Takes a claim's advisory locks until the end of the transaction, in the order given. The first key
- * is the event type's (hashed with the schema, so the event types of other schemas on the same
- * database never wait for each other); the second is the bucket, as a 32-bit integer.
+ * The statement that takes a claim's advisory locks until the end of the transaction, in the order
+ * given. The first key is the event type's (hashed with the schema, so the event types of other
+ * schemas on the same database never wait for each other); the second is the bucket, as a 32-bit
+ * integer. Integers and booleans only, written into the text so it can run in BEGIN's round trip.
  */
-export const LOCK_SEATS = `SELECT CASE WHEN l.exclusive THEN pg_advisory_xact_lock(hashtext(current_schema() || ':' || $1::text), l.bucket)
-  ELSE pg_advisory_xact_lock_shared(hashtext(current_schema() || ':' || $1::text), l.bucket) END
-  FROM unnest($2::int[], $3::bool[]) AS l(bucket, exclusive)`;
-
-/** The parameters of LOCK_SEATS for an event type's locks. */
-export function lockValues(eventTypeId: number, locks: SeatLock[]): unknown[] {
+export function lockSeatsSql(eventTypeId: number, locks: SeatLock[]): string {
+  const key = `hashtext(current_schema() || ':${Math.trunc(eventTypeId)}')`;
   // Buckets wrap into 32 bits: two buckets a few thousand years apart may share a lock, which only waits.
-  return [eventTypeId, locks.map((l) => l.bucket | 0), locks.map((l) => l.exclusive)];
+  const buckets = locks.map((l) => l.bucket | 0).join(",");
+  const exclusive = locks.map((l) => String(l.exclusive)).join(",");
+  return `SELECT CASE WHEN l.exclusive THEN pg_advisory_xact_lock(${key}, l.bucket) ELSE pg_advisory_xact_lock_shared(${key}, l.bucket) END
+    FROM unnest('{${buckets}}'::int[], '{${exclusive}}'::bool[]) AS l(bucket, exclusive)`;
 }
 
 /** Seat changes of an event type count in this many rows of seat_revisions. */
@@ -112,11 +112,12 @@ export async function claimSeats(
   databaseTime: boolean,
 ): Promise<{ record: ReservationRecord } | { refused: string }> {
   const seat = claim.seat ?? { startMs: claim.fromMs, endMs: claim.untilMs };
+  // The time range's locks (taken with BEGIN) are the slot lock of every instance. A claim waits for
+  // them as briefly as SQLite's busy wait (claims take milliseconds, so a short queue clears), then
+  // answers slot_locked. Every statement below starts after they are held, so it sees what the
+  // claims before committed.
+  const locks = lockSeatsSql(claim.eventTypeId, seatLocks(claim, seat));
   return db.transaction(async (c, tx): Promise<{ record: ReservationRecord } | { refused: string }> => {
-    // The time range's locks are the slot lock of every instance. A claim waits for them as briefly
-    // as SQLite's busy wait (claims take milliseconds, so a short queue clears), then answers
-    // slot_locked.
-    await c.query(LOCK_SEATS, lockValues(claim.eventTypeId, seatLocks(claim, seat)));
     // Several hosts, several clocks: judged by the database's, one time for all of them, so no two
     // hosts can disagree whether a hold still holds its seat.
     const nowMs = databaseTime
@@ -145,5 +146,5 @@ export async function claimSeats(
     }
     tx.commitWith((client) => commitSeatChange(client, [claim.eventTypeId], Math.floor(record.startMs / FINE_BUCKET_MS), record.endMs - record.startMs));
     return { record };
-  }, { lockWaitMs: CLAIM_LOCK_WAIT_MS });
+  }, { lockWaitMs: CLAIM_LOCK_WAIT_MS, beginWith: locks });
 }
