@@ -50,7 +50,7 @@ const lua = (offsetSlots: number) => `
 -- Counters are globals of each thread's Lua state; done() runs elsewhere and reads them per thread.
 local threads = {}
 function setup(thread) table.insert(threads, thread) end
-function init(args) n = 0; ok = 0; other = 0 end
+function init(args) n = 0; ok = 0; other = 0; locked = 0 end
 local first = ${firstSlot + offsetSlots * SLOT_SECONDS}
 request = function()
   local start = first + n * ${SLOT_SECONDS}
@@ -61,11 +61,12 @@ request = function()
 end
 response = function(status, headers, body)
   if string.find(body, '"success":true', 1, true) then ok = ok + 1 else other = other + 1 end
+  if string.find(body, '"slot_locked"', 1, true) then locked = locked + 1 end
 end
 done = function(summary, latency, requests)
-  local o, x = 0, 0
-  for _, t in ipairs(threads) do o = o + t:get("ok"); x = x + t:get("other") end
-  io.write(string.format("counted ok %d\\ncounted other %d\\n", o, x))
+  local o, x, l = 0, 0, 0
+  for _, t in ipairs(threads) do o = o + t:get("ok"); x = x + t:get("other"); l = l + t:get("locked") end
+  io.write(string.format("counted ok %d\\ncounted other %d\\ncounted locked %d\\n", o, x, l))
 end
 `;
 
@@ -102,7 +103,7 @@ try {
   console.log(`${connections} connections, ${seconds} s, load from wrk (1 thread) on loopback; ratio = per second against GET /health`);
   console.log(line("GET /health (req)", bare, bare));
   console.log(line("POST /reservations (confirmed)", bookings, bare, confirmed));
-  console.log(`  answers other than a confirmed booking: ${bookings.counted.other ?? 0}`);
+  console.log(`  answers other than a confirmed booking: ${bookings.counted.other ?? 0} (slot_locked: ${bookings.counted.locked ?? 0})`);
   if (second) {
     // Both instances at once, one wrk each on its own range of slots, all of one event type.
     const bases = [base, `http://127.0.0.1:${port + 1}`];
@@ -110,9 +111,10 @@ try {
     const both = await Promise.all(bases.map((b, i) => load(`${b}/reservations`, headers, { lua: lua(40_000 + i * 30_000), warmUp: false })));
     const ok = both.reduce((sum, r) => sum + (r.counted.ok ?? 0), 0) / seconds;
     const other = both.reduce((sum, r) => sum + (r.counted.other ?? 0), 0);
+    const locked = both.reduce((sum, r) => sum + (r.counted.locked ?? 0), 0);
     console.log(`Two server processes on the same database, ${connections} connections to each (two wrk processes at once):`);
     both.forEach((r, i) => console.log(line(`  instance ${i + 1} (confirmed)`, r, bare, (r.counted.ok ?? 0) / seconds)));
-    console.log(`  together ${ok.toFixed(0)} confirmed bookings/s of one event type; answers other than a confirmed booking: ${other}`);
+    console.log(`  together ${ok.toFixed(0)} confirmed bookings/s of one event type; answers other than a confirmed booking: ${other} (slot_locked: ${locked})`);
     const b200 = await burst(bases, burstEt.token, 0);
     console.log(`  200 simultaneous bookings of distinct free slots through both: ${b200.confirmed} confirmed, refused ${JSON.stringify(b200.refused)}`);
   } else {
