@@ -3,10 +3,13 @@
  * `GET /health` route of the same server.
  *
  * Seeds a fresh database (SQLite, or a PostgreSQL schema with BENCH_ENGINE=postgres) with one event
- * type open around the clock on a five-minute grid (five-minute meetings, one seat, a year ahead), starts `src/main.ts` on it as its own process, and
+ * type open around the clock on a five-minute grid (five-minute meetings, one seat, two years ahead), starts `src/main.ts` on it as its own process, and
  * drives it with wrk over loopback; a Lua script gives every request the next free slot, so each
  * booking takes a seat in its own write transaction. Counts the answers with `success: true` and
- * prints confirmed bookings per second, their ratio to the bare route, and p50/p99 latency.
+ * prints confirmed bookings per second, their ratio to the bare route, and p50/p99 latency. On
+ * PostgreSQL it then starts a second server process on the same database and loads both at once
+ * (two instances of one event type), and on either engine sends 200 bookings of distinct free
+ * slots at once and counts the refused ones.
  * Run: `npm run bench:bookings` (needs `wrk`). Options: BENCH_ENGINE (sqlite or postgres),
  * BENCH_DATABASE_URL, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_PORT, BENCH_PROFILE, BENCH_DEBUG.
  */
@@ -25,7 +28,17 @@ const et = await new AdminService(store, Date.now).create({
   durationMinutes: 5,
   slotIntervalMinutes: 5,
   minNoticeMinutes: 0,
-  horizonDays: 365,
+  horizonDays: 730,
+  availability: { weekly: { monday: allDay, tuesday: allDay, wednesday: allDay, thursday: allDay, friday: allDay, saturday: allDay, sunday: allDay }, overrides: [] },
+});
+// Its twin takes only the burst of 200 simultaneous bookings, on slots nobody else books.
+const burstEt = await new AdminService(store, Date.now).create({
+  title: "Bookings benchmark (burst)",
+  timezone: "UTC",
+  durationMinutes: 5,
+  slotIntervalMinutes: 5,
+  minNoticeMinutes: 0,
+  horizonDays: 730,
   availability: { weekly: { monday: allDay, tuesday: allDay, wednesday: allDay, thursday: allDay, friday: allDay, saturday: allDay, sunday: allDay }, overrides: [] },
 });
 await store.close();
@@ -37,7 +50,7 @@ const lua = (offsetSlots: number) => `
 -- Counters are globals of each thread's Lua state; done() runs elsewhere and reads them per thread.
 local threads = {}
 function setup(thread) table.insert(threads, thread) end
-function init(args) n = 0; ok = 0; other = 0 end
+function init(args) n = 0; ok = 0; other = 0; locked = 0 end
 local first = ${firstSlot + offsetSlots * SLOT_SECONDS}
 request = function()
   local start = first + n * ${SLOT_SECONDS}
@@ -48,28 +61,68 @@ request = function()
 end
 response = function(status, headers, body)
   if string.find(body, '"success":true', 1, true) then ok = ok + 1 else other = other + 1 end
+  if string.find(body, '"slot_locked"', 1, true) then locked = locked + 1 end
 end
 done = function(summary, latency, requests)
-  local o, x = 0, 0
-  for _, t in ipairs(threads) do o = o + t:get("ok"); x = x + t:get("other") end
-  io.write(string.format("counted ok %d\\ncounted other %d\\n", o, x))
+  local o, x, l = 0, 0, 0
+  for _, t in ipairs(threads) do o = o + t:get("ok"); x = x + t:get("other"); l = l + t:get("locked") end
+  io.write(string.format("counted ok %d\\ncounted other %d\\ncounted locked %d\\n", o, x, l))
 end
 `;
 
+/** 200 bookings of distinct free slots sent at once, alternating between the servers: how many are refused, and why. */
+async function burst(bases: string[], token: string, offsetSlots: number): Promise<{ confirmed: number; refused: Record<string, number> }> {
+  const answers = await Promise.all(
+    Array.from({ length: 200 }, async (_, i) => {
+      const start = (firstSlot + (offsetSlots + i) * SLOT_SECONDS) * 1000;
+      const r = await fetch(`${bases[i % bases.length]}/reservations`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ start: new Date(start).toISOString(), end: new Date(start + SLOT_SECONDS * 1000).toISOString(), email: `burst${i}@example.com` }),
+      });
+      return (await r.json()) as { success: boolean; code?: string };
+    }),
+  );
+  const refused: Record<string, number> = {};
+  for (const a of answers) if (!a.success) refused[a.code ?? "?"] = (refused[a.code ?? "?"] ?? 0) + 1;
+  return { confirmed: answers.filter((a) => a.success).length, refused };
+}
+
 const server = await startServer(db.env, port);
+// On PostgreSQL a second server process on the same database: two instances behind a load balancer.
+const second = engine === "postgres" ? await startServer(db.env, port + 1) : null;
 try {
   const base = `http://127.0.0.1:${port}`;
   const headers = { authorization: `Bearer ${et.token}`, "content-type": "application/json" };
   const bare = await load(`${base}/health`, headers);
-  await load(`${base}/reservations`, headers, { lua: lua(60_000), warmUp: false }).catch(() => undefined);
+  // Warm-up on the far end of the two years, so the measured run (from the start) never reaches it.
+  await load(`${base}/reservations`, headers, { lua: lua(180_000), warmUp: false, seconds: 2 }).catch(() => undefined);
   const bookings = await load(`${base}/reservations`, headers, { lua: lua(0), warmUp: false });
   const confirmed = (bookings.counted.ok ?? 0) / seconds;
   console.log(`POST /reservations on distinct five-minute slots, one seat each, on ${engine === "postgres" ? "PostgreSQL" : "a SQLite (WAL) file"}`);
   console.log(`${connections} connections, ${seconds} s, load from wrk (1 thread) on loopback; ratio = per second against GET /health`);
   console.log(line("GET /health (req)", bare, bare));
   console.log(line("POST /reservations (confirmed)", bookings, bare, confirmed));
-  console.log(`  answers other than a confirmed booking: ${bookings.counted.other ?? 0}`);
+  console.log(`  answers other than a confirmed booking: ${bookings.counted.other ?? 0} (slot_locked: ${bookings.counted.locked ?? 0})`);
+  if (second) {
+    // Both instances at once, one wrk each on its own range of slots, all of one event type.
+    const bases = [base, `http://127.0.0.1:${port + 1}`];
+    await Promise.all(bases.map((b, i) => load(`${b}/reservations`, headers, { lua: lua(100_000 + i * 10_000), warmUp: false, seconds: 2 }).catch(() => undefined)));
+    const both = await Promise.all(bases.map((b, i) => load(`${b}/reservations`, headers, { lua: lua(40_000 + i * 30_000), warmUp: false })));
+    const ok = both.reduce((sum, r) => sum + (r.counted.ok ?? 0), 0) / seconds;
+    const other = both.reduce((sum, r) => sum + (r.counted.other ?? 0), 0);
+    const locked = both.reduce((sum, r) => sum + (r.counted.locked ?? 0), 0);
+    console.log(`Two server processes on the same database, ${connections} connections to each (two wrk processes at once):`);
+    both.forEach((r, i) => console.log(line(`  instance ${i + 1} (confirmed)`, r, bare, (r.counted.ok ?? 0) / seconds)));
+    console.log(`  together ${ok.toFixed(0)} confirmed bookings/s of one event type; answers other than a confirmed booking: ${other} (slot_locked: ${locked})`);
+    const b200 = await burst(bases, burstEt.token, 0);
+    console.log(`  200 simultaneous bookings of distinct free slots through both: ${b200.confirmed} confirmed, refused ${JSON.stringify(b200.refused)}`);
+  } else {
+    const b200 = await burst([base], burstEt.token, 0);
+    console.log(`  200 simultaneous bookings of distinct free slots: ${b200.confirmed} confirmed, refused ${JSON.stringify(b200.refused)}`);
+  }
 } finally {
+  await second?.stop();
   await server.stop();
   await db.cleanup();
 }

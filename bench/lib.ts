@@ -75,7 +75,7 @@ export async function startServer(databaseEnv: Record<string, string>, port: num
  * Runs wrk (one thread) against a URL after a 2 s warm-up and reads requests/s and latency
  * percentiles from its report. A Lua script may shape requests and print `counted <name> <n>` lines.
  */
-export async function load(url: string, headers: Record<string, string>, options: { lua?: string; warmUp?: boolean } = {}): Promise<LoadResult> {
+export async function load(url: string, headers: Record<string, string>, options: { lua?: string; warmUp?: boolean; seconds?: number } = {}): Promise<LoadResult> {
   let scriptPath: string | null = null;
   if (options.lua) {
     scriptPath = join(tmpdir(), `bench-${process.pid}-${Date.now()}.lua`);
@@ -97,7 +97,7 @@ export async function load(url: string, headers: Record<string, string>, options
     return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]), p50: ms("50"), p99: ms("99"), counted };
   };
   if (options.warmUp !== false) await run(2);
-  return run(seconds);
+  return run(options.seconds ?? seconds);
 }
 
 /** One line of a result table. */

@@ -26,6 +26,7 @@ const skip = problem !== null && process.env.CI !== "true";
 const schema = `inst_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
 const allDay = [{ start: "00:00", end: "24:00" }];
 const weekly = { monday: allDay, tuesday: allDay, wednesday: allDay, thursday: allDay, friday: allDay, saturday: allDay, sunday: allDay };
+const HOUR_MS = 3_600_000;
 let store: Store;
 
 beforeAll(async () => {
@@ -56,11 +57,11 @@ function slotAt(daysAhead: number, hour: number) {
   return { start: start.toISOString(), end: new Date(start.getTime() + 3_600_000).toISOString() };
 }
 
-function book(base: string, token: string, slot: { start: string; end: string }, i: number) {
+function book(base: string, token: string, slot: { start: string; end: string }, i: number, email = `visitor${i}@example.com`) {
   return fetch(`${base}/reservations`, {
     method: "POST",
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    body: JSON.stringify({ ...slot, email: `visitor${i}@example.com` }),
+    body: JSON.stringify({ ...slot, email }),
   }).then(async (r) => ({ status: r.status, body: (await r.json()) as { success: boolean; code?: string; data?: { uuid: string } } }));
 }
 
@@ -81,6 +82,68 @@ describe.skipIf(skip)(skip ? `several instances on PostgreSQL (skipped: ${proble
       expect(won).toHaveLength(seats);
       for (const lost of answers.filter((a) => !a.body.success)) expect(["slot_locked", "slot_unavailable"]).toContain(lost.body.code);
       expect(await seatsTaken(et.id, slot)).toBe(seats);
+    } finally {
+      await Promise.all(servers.map((s) => s.stop()));
+    }
+  }, 60_000);
+
+  it("books 200 simultaneous requests for 200 distinct free slots through two instances without refusing one, even while one booking is slow", async () => {
+    // Slots whose buffered spans touch: neighbours read each other's buffers, yet never conflict.
+    const et = await new AdminService(store, Date.now).create({
+      title: "distinct slots", timezone: "UTC", seats: 1, minNoticeMinutes: 0, durationMinutes: 30, slotIntervalMinutes: 45, bufferAfterMinutes: 15, availability: { weekly, overrides: [] },
+    });
+    const servers = await instances(2, { RATE_LIMIT_PER_MINUTE: "100000" });
+    const admin = new pg.Client({ connectionString: POSTGRES_URL });
+    await admin.connect();
+    try {
+      // One booking's transaction stalls for 0.4 s (a busy host, a slow disk): a lock on the whole
+      // event type would keep every other booking waiting past its lock wait.
+      await admin.query(`
+        CREATE FUNCTION "${schema}".stall_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN IF NEW.email = 'slow@example.com' THEN PERFORM pg_sleep(0.4); END IF; RETURN NEW; END $$;
+        CREATE TRIGGER stall_insert BEFORE INSERT ON "${schema}".reservations FOR EACH ROW EXECUTE FUNCTION "${schema}".stall_insert();
+      `);
+      const first = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 2);
+      const slots = Array.from({ length: 200 }, (_, i) => {
+        const start = first + i * 45 * 60_000;
+        return { start: new Date(start).toISOString(), end: new Date(start + 30 * 60_000).toISOString() };
+      });
+      const revision = (await store.eventTypes.byId(et.id))!.revision;
+      const slow = book(servers[0]!.base, et.token, slots[100]!, 100, "slow@example.com");
+      await Bun.sleep(100);
+      const answers = await Promise.all([slow, ...slots.map((slot, i) => (i === 100 ? null : book(servers[i % 2]!.base, et.token, slot, i))).filter((a) => a !== null)]);
+      expect(answers.filter((a) => !a.body.success).map((a) => a.body.code)).toEqual([]);
+      expect(answers).toHaveLength(200);
+      expect(await store.reservations.seatHolders(et.id, first, first + 200 * 45 * 60_000, Date.now())).toHaveLength(200);
+      // Every booking moved the revision the slot caches go by, however many committed at once.
+      expect((await store.eventTypes.byId(et.id))!.revision).toBe(revision + 200);
+    } finally {
+      await admin.query(`DROP TRIGGER IF EXISTS stall_insert ON "${schema}".reservations`);
+      await admin.end();
+      await Promise.all(servers.map((s) => s.stop()));
+    }
+  }, 60_000);
+
+  it("never double-books overlapping slots of different starts, 200 at once through two instances", async () => {
+    // One-hour meetings every 15 minutes with a 10-minute buffer: each request overlaps its neighbours.
+    const et = await new AdminService(store, Date.now).create({
+      title: "overlapping slots", timezone: "UTC", seats: 1, minNoticeMinutes: 0, durationMinutes: 60, slotIntervalMinutes: 15, bufferBeforeMinutes: 10, availability: { weekly, overrides: [] },
+    });
+    const servers = await instances(2, { RATE_LIMIT_PER_MINUTE: "100000" });
+    try {
+      const first = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 3);
+      const answers = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => {
+          const start = first + (i % 40) * 15 * 60_000;
+          return book(servers[i % 2]!.base, et.token, { start: new Date(start).toISOString(), end: new Date(start + HOUR_MS).toISOString() }, i);
+        }),
+      );
+      for (const lost of answers.filter((a) => !a.body.success)) expect(["slot_locked", "slot_unavailable"]).toContain(lost.body.code);
+      const booked = (await store.reservations.seatHolders(et.id, first - HOUR_MS, first + 12 * HOUR_MS, Date.now())).sort((x, y) => x.startMs - y.startMs);
+      expect(booked.length).toBe(answers.filter((a) => a.body.success).length);
+      expect(booked.length).toBeGreaterThan(0);
+      // Buffered spans never overlap: each booking starts at least an hour and ten minutes after the previous one.
+      for (let i = 1; i < booked.length; i++) expect(booked[i]!.startMs - booked[i - 1]!.startMs).toBeGreaterThanOrEqual(HOUR_MS + 10 * 60_000);
     } finally {
       await Promise.all(servers.map((s) => s.stop()));
     }

@@ -2,6 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS } from "../src/domain/event-type.ts";
 import { openPostgresStore } from "../src/store/postgres.ts";
+import { seatLocks, type SeatLock } from "../src/store/postgres/claim.ts";
 import { openSqliteStore } from "../src/store/sqlite.ts";
 import { StoreBusyError, type EventTypeRecord, type OutboxEvent, type ReservationRecord, type SeatDecision, type Store } from "../src/store/types.ts";
 import { reservation } from "./utils.ts";
@@ -94,6 +95,36 @@ function book(store: Store, et: EventTypeRecord, startIso: string, seats: number
   );
 }
 
+describe("the advisory locks of a seat claim", () => {
+  const M = 60_000;
+  const at = (iso: string) => Date.parse(iso);
+  const meet = (x: SeatLock[], y: SeatLock[]) => x.some((l) => y.some((m) => m.bucket === l.bucket && (m.exclusive || l.exclusive)));
+
+  it("keep claims whose buffered spans only touch apart, and make overlapping ones meet on an exclusive lock", () => {
+    // 30-minute meetings with a 15-minute buffer after, every 45 minutes: windows overlap in the buffers.
+    const claimAt = (startMs: number) => seatLocks({ fromMs: startMs - 15 * M, untilMs: startMs + 45 * M }, { startMs, endMs: startMs + 30 * M });
+    const nine = claimAt(at("2026-12-01T09:00:00Z"));
+    expect(meet(nine, claimAt(at("2026-12-01T09:45:00Z")))).toBe(false);
+    expect(meet(nine, claimAt(at("2026-12-01T08:15:00Z")))).toBe(false);
+    expect(meet(nine, claimAt(at("2026-12-01T09:40:00Z")))).toBe(true);
+    expect(meet(nine, claimAt(at("2026-12-01T09:00:00Z")))).toBe(true);
+    // In ascending order, each bucket once.
+    const buckets = nine.map((l) => l.bucket);
+    expect(buckets).toEqual([...new Set(buckets)].sort((x, y) => x - y));
+  });
+
+  it("lock a long meeting in coarse buckets, which every overlapping short claim meets, with few locks either way", () => {
+    const day = at("2026-12-01T00:00:00Z");
+    const long = seatLocks({ fromMs: day - 1440 * M, untilMs: day + 2 * 1440 * M }, { startMs: day, endMs: day + 1440 * M });
+    expect(long.length).toBeLessThanOrEqual(40);
+    expect(long.every((l) => l.exclusive && l.bucket < 0)).toBe(true);
+    const short = (startMs: number) => seatLocks({ fromMs: startMs, untilMs: startMs + 30 * M }, { startMs, endMs: startMs + 30 * M });
+    expect(meet(long, short(day + 600 * M))).toBe(true);
+    expect(meet(long, short(day - 1440 * M - 30 * M))).toBe(false);
+    expect(short(day).length).toBeLessThanOrEqual(8);
+  });
+});
+
 describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "PostgreSQL store", () => {
   const schema = schemaFor("");
   let a: Store;
@@ -126,10 +157,11 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
           { version: 1, n: 1 },
           { version: 2, n: 1 },
           { version: 3, n: 1 },
+          { version: 4, n: 1 },
         ]);
         await open(fresh);
         const again = await admin.query("SELECT count(*)::int AS n FROM schema_migrations");
-        expect(again.rows[0].n).toBe(3);
+        expect(again.rows[0].n).toBe(4);
         expect(await stores[4]!.eventTypes.count()).toBe(0);
       } finally {
         await admin.end();
@@ -291,6 +323,32 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
       expect(await b.reservations.seatHolders(et.id, start, start + HOUR, T)).toHaveLength(3);
     });
 
+    it("never lets overlapping claims of different lengths both write, long ones (coarse locks) against short ones (fine locks)", async () => {
+      const et = await eventType(a, 1);
+      const day = Date.parse("2026-12-10T00:00:00Z");
+      const claims = Array.from({ length: 90 }, (_, i) => {
+        // Six-hour meetings span more fine buckets than a claim takes; the others are 20 to 65 minutes long.
+        const startMs = day + (i % 3 === 0 ? (i % 5) * HOUR : (i % 11) * 35 * 60_000);
+        const endMs = startMs + (i % 3 === 0 ? 6 * HOUR : (20 + (i % 4) * 15) * 60_000);
+        return { startMs, endMs, store: i % 2 ? a : b };
+      });
+      const claimUntilAnswered = async ({ startMs, endMs, store }: (typeof claims)[number], i: number) => {
+        for (;;) {
+          try {
+            const record = { ...reservation(et.id, new Date(startMs).toISOString(), (endMs - startMs) / 60_000, { createdAtMs: T, updatedAtMs: T }), email: `v${i}@example.com` };
+            return await store.reservations.claim({ eventTypeId: et.id, fromMs: startMs, untilMs: endMs, nowMs: T }, (holders): SeatDecision => (holders.length === 0 ? { write: record } : { refuse: "slot_unavailable" }));
+          } catch (error) {
+            if (!(error instanceof StoreBusyError)) throw error;
+            await Bun.sleep(1 + Math.random() * 10);
+          }
+        }
+      };
+      await Promise.all(claims.map(claimUntilAnswered));
+      const written = (await a.reservations.seatHolders(et.id, day - HOUR, day + 24 * HOUR, T)).sort((x, y) => x.startMs - y.startMs);
+      expect(written.length).toBeGreaterThan(0);
+      for (let i = 1; i < written.length; i++) expect(written[i]!.startMs).toBeGreaterThanOrEqual(written[i - 1]!.endMs);
+    });
+
     it("writes the reservation, its events, the key link, the longest length and a new revision in one transaction", async () => {
       const et = await eventType(a, 2);
       expect(await a.idempotency.begin(et.id, "key-1", "hash", T)).toEqual({ state: "new" });
@@ -348,23 +406,60 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
       expect((await a.eventTypes.byId(et.id))!.revision).toBe(2);
     });
 
-    it("answers StoreBusyError within a tenth of a second while another transaction holds the event type, and after a short wait for other writes", async () => {
+    it("answers StoreBusyError after its short lock wait while an overlapping claim is under way, yet books a slot that cannot overlap meanwhile", async () => {
       const et = await eventType(a, 1);
-      const r = reservation(et.id, "2026-12-07T08:00:00Z", 60, { createdAtMs: T, updatedAtMs: T });
-      await a.reservations.insertMany([r]);
+      const admin = await adminOn(schema);
+      try {
+        // The claim of slow@ stalls inside its transaction, after taking its locks.
+        await admin.query(`
+          CREATE FUNCTION ${schema}.stall_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN IF NEW.email = 'slow@example.com' THEN PERFORM pg_sleep(2); END IF; RETURN NEW; END $$;
+          CREATE TRIGGER stall_insert BEFORE INSERT ON reservations FOR EACH ROW EXECUTE FUNCTION ${schema}.stall_insert();
+        `);
+        const slow = book(a, et, "2026-12-07T10:00:00Z", 1, { email: "slow@example.com" });
+        await Bun.sleep(150);
+        let slowDone = false;
+        void slow.then(() => (slowDone = true));
+        // Overlapping (half an hour in, from the other instance): waits a tenth of a second, then busy.
+        const started = Date.now();
+        const overlapping = a.reservations.claim({ eventTypeId: et.id, fromMs: Date.parse("2026-12-07T10:30:00Z"), untilMs: Date.parse("2026-12-07T11:30:00Z"), nowMs: T }, () => ({
+          write: reservation(et.id, "2026-12-07T10:30:00Z", 60, { createdAtMs: T, updatedAtMs: T }),
+        })).then(() => null, (error: unknown) => error);
+        // Caught at once: it may give up before the other instance's claim does.
+        await expect(b.reservations.claim({ eventTypeId: et.id, fromMs: Date.parse("2026-12-07T10:30:00Z"), untilMs: Date.parse("2026-12-07T11:30:00Z"), nowMs: T }, () => ({ refuse: "x" }))).rejects.toBeInstanceOf(StoreBusyError);
+        expect(await overlapping).toBeInstanceOf(StoreBusyError);
+        expect(Date.now() - started).toBeLessThan(1500);
+        // The next hour and the hour before touch it but cannot overlap it: booked while it is still under way.
+        expect(await book(b, et, "2026-12-07T11:00:00Z", 1)).toHaveProperty("record");
+        expect(await book(a, et, "2026-12-07T09:00:00Z", 1)).toHaveProperty("record");
+        expect(slowDone).toBe(false);
+        expect(await slow).toHaveProperty("record");
+        const start = Date.parse("2026-12-07T09:00:00Z");
+        expect((await a.reservations.seatHolders(et.id, start, start + 3 * HOUR, T)).map((h) => new Date(h.startMs).toISOString())).toEqual([
+          "2026-12-07T09:00:00.000Z", "2026-12-07T10:00:00.000Z", "2026-12-07T11:00:00.000Z",
+        ]);
+      } finally {
+        await admin.query("DROP TRIGGER IF EXISTS stall_insert ON reservations");
+        await admin.end();
+      }
+    });
+
+    it("lets a write that frees a seat wait only for its own reservation's row, then answer StoreBusyError", async () => {
+      const et = await eventType(a, 1);
+      const r = reservation(et.id, "2026-12-07T14:00:00Z", 60, { createdAtMs: T, updatedAtMs: T });
+      const other = reservation(et.id, "2026-12-07T15:00:00Z", 60, { createdAtMs: T, updatedAtMs: T });
+      await a.reservations.insertMany([r, other]);
       const admin = await adminOn(schema);
       try {
         await admin.query("BEGIN");
-        await admin.query("SELECT id FROM event_types WHERE id = $1 FOR UPDATE", [et.id]);
-        const started = Date.now();
-        await expect(book(b, et, "2026-12-07T10:00:00Z", 1)).rejects.toBeInstanceOf(StoreBusyError);
-        expect(Date.now() - started).toBeLessThan(500);
+        await admin.query("SELECT uuid FROM reservations WHERE uuid = $1 FOR UPDATE", [r.uuid]);
         await expect(a.reservations.save({ ...r, status: "cancelled", cancelledAtMs: T, updatedAtMs: T + 1 }, T)).rejects.toBeInstanceOf(StoreBusyError);
+        expect(await b.reservations.save({ ...other, status: "cancelled", cancelledAtMs: T, updatedAtMs: T + 1 }, T)).toBe(true);
         await admin.query("ROLLBACK");
       } finally {
         await admin.end();
       }
-      expect(await book(b, et, "2026-12-07T10:00:00Z", 1)).toHaveProperty("record");
+      expect(await a.reservations.save({ ...r, status: "cancelled", cancelledAtMs: T, updatedAtMs: T + 1 }, T)).toBe(true);
     });
 
     it("retries serialization failures and deadlocks, then reports StoreBusyError instead of the raw error", async () => {

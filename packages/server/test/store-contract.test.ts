@@ -29,6 +29,41 @@ describe("the store", () => {
     expect(state!.attemptLog.map((a) => a.attempt)).toEqual([2]);
   });
 
+  it("judges claims sent at once one after another, and lets a failing one undo only its own writes", async () => {
+    const store = await openTestStore();
+    const { id } = await createEventType(store);
+    const r = reservation(id, "2026-11-27T09:00:00Z", 30);
+    const claim = { eventTypeId: id, fromMs: r.startMs, untilMs: r.endMs, nowMs: 1_000 };
+    const takeIfFree = (record: typeof r) => (holders: { uuid: string }[]) => (holders.length === 0 ? { write: record } : { refuse: "slot_unavailable" });
+    const other = reservation(id, "2026-11-27T10:00:00Z", 30);
+    const broken = reservation(id, "2026-11-27T11:00:00Z", 30);
+    const outcomes = await Promise.allSettled([
+      store.reservations.claim(claim, takeIfFree(r)),
+      store.reservations.claim(claim, () => {
+        throw new Error("decision failed");
+      }),
+      // Sees the first claim's seat, though neither has been answered yet.
+      store.reservations.claim(claim, takeIfFree({ ...r, uuid: crypto.randomUUID() })),
+      // Its outbox event is written, then its reservation breaks a constraint: both are undone.
+      store.reservations.claim({ ...claim, fromMs: broken.startMs, untilMs: broken.endMs }, () => ({
+        write: { ...broken, endMs: broken.startMs },
+        events: [{ eventTypeId: id, reservationUuid: broken.uuid, kind: "reservation.created", msgId: "msg_broken", url: "http://127.0.0.1:9/x", payload: "{}", createdAtMs: 1_000 }],
+      })),
+      store.reservations.claim({ ...claim, fromMs: other.startMs, untilMs: other.endMs }, takeIfFree(other)),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled", "rejected", "fulfilled"]);
+    expect(outcomes.map((o) => (o.status === "fulfilled" ? o.value : (o.reason as Error).message.slice(0, 15)))).toEqual([
+      { record: r },
+      "decision failed",
+      { refused: "slot_unavailable" },
+      expect.any(String),
+      { record: other },
+    ]);
+    expect((await store.reservations.seatHolders(id, r.startMs, broken.endMs + 3_600_000, 1_000)).map((h) => h.uuid)).toEqual([r.uuid, other.uuid]);
+    expect(await store.reservations.byUuid(id, broken.uuid)).toBeNull();
+    expect(await store.webhooks.recent(id, 10)).toEqual([]);
+  });
+
   it("keeps an idempotency key that is tied to a booking when its request is released", async () => {
     const store = await openTestStore();
     const { id } = await createEventType(store);

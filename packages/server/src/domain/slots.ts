@@ -237,9 +237,30 @@ export function busyWindow(rules: SlotRules, fromMs: number, untilMs: number): {
   return { fromMs: fromMs - pad, untilMs: untilMs + rules.durationMinutes * MINUTE + pad };
 }
 
+/**
+ * The span whose reservations can conflict with a meeting [startMs, endMs): widened by both buffers,
+ * since buffered spans conflict when they overlap. Exactly that span, so a claim reads (and on
+ * PostgreSQL locks) nothing of a neighbouring slot that only touches it.
+ */
+export function conflictWindow(rules: SlotRules, startMs: number, endMs: number): { fromMs: number; untilMs: number } {
+  const pad = (rules.bufferBeforeMinutes + rules.bufferAfterMinutes) * MINUTE;
+  return { fromMs: startMs - pad, untilMs: endMs + pad };
+}
+
+/** horizonEnd per zone and horizon, with the local day it holds for: luxon once a day, not on every booking. */
+const horizons = new Map<string, { fromMs: number; untilMs: number; endMs: number }>();
+
 /** First instant after the last bookable day (today plus `horizonDays`, organizer's zone). */
 export function horizonEnd(rules: Pick<SlotRules, "timezone" | "horizonDays">, nowMs: number): number {
-  return DateTime.fromMillis(nowMs, { zone: rules.timezone }).startOf("day").plus({ days: rules.horizonDays + 1 }).toMillis();
+  const key = `${rules.timezone} ${rules.horizonDays}`;
+  const hit = horizons.get(key);
+  if (hit && nowMs >= hit.fromMs && nowMs < hit.untilMs) return hit.endMs;
+  const today = DateTime.fromMillis(nowMs, { zone: rules.timezone }).startOf("day");
+  const endMs = today.plus({ days: rules.horizonDays + 1 }).toMillis();
+  // Bounded: one entry per zone and horizon in use.
+  if (horizons.size >= 1000) horizons.clear();
+  horizons.set(key, { fromMs: today.toMillis(), untilMs: today.plus({ days: 1 }).toMillis(), endMs });
+  return endMs;
 }
 
 function freeSeatsOf(sorted: BusyInterval[], longest: number, start: number, end: number, before: number, after: number, seats: number): number {

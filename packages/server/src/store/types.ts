@@ -92,6 +92,12 @@ export interface SeatClaim {
    * of its write, never at the instant it started: a hold that lapsed meanwhile no longer holds.
    */
   nowMs: number | (() => number);
+  /**
+   * The span the written reservation will occupy, when known before deciding: PostgreSQL locks it
+   * exclusively and the rest of the window shared, so claims of neighbouring slots do not wait for
+   * each other; [fromMs, untilMs) when absent. A decision writing outside it is an error.
+   */
+  seat?: { startMs: number; endMs: number };
   /** The existing reservation the claim concerns: read in the transaction, and its own seat left out. */
   uuid?: string;
   /** Idempotency key of the request: the claimed reservation is tied to it in the same transaction. */

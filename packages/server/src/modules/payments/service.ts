@@ -2,7 +2,7 @@ import Stripe from "stripe";
 import type { PaymentInput, PaymentResult } from "@booking/wire";
 import type { LogEntry } from "../../context.ts";
 import { nextStamp, statusAt } from "../../domain/reservation.ts";
-import { busyWindow, retakable } from "../../domain/slots.ts";
+import { conflictWindow, retakable } from "../../domain/slots.ts";
 import { ApiError, BusinessFailure } from "../../http/errors.ts";
 import { manageUrlOf } from "../../lib/links.ts";
 import { StoreBusyError, type EventTypeRecord, type PaymentRecord, type ReservationRecord, type SeatDecision, type Store } from "../../store/types.ts";
@@ -281,7 +281,7 @@ export class PaymentService {
     let outcome: Awaited<ReturnType<Store["reservations"]["claim"]>>;
     try {
       outcome = await this.store.reservations.claim(
-        { eventTypeId: eventType.id, ...busyWindow(eventType.settings, reservation.startMs, reservation.startMs + 1), nowMs: this.now, uuid: reservation.uuid },
+        { eventTypeId: eventType.id, ...conflictWindow(eventType.settings, reservation.startMs, reservation.endMs), seat: { startMs: reservation.startMs, endMs: reservation.endMs }, nowMs: this.now, uuid: reservation.uuid },
         decide,
       );
     } catch (error) {

@@ -1,7 +1,7 @@
 import type { ConfirmInput, RescheduleInput, ReservationInput, ReservationResult } from "@booking/wire";
 import type { ServerConfig } from "../../config.ts";
 import { nextStamp as stamp, statusAt, withinPublicNotice } from "../../domain/reservation.ts";
-import { busyWindow, isOffered, retakable, seatsLeft } from "../../domain/slots.ts";
+import { conflictWindow, isOffered, retakable, seatsLeft } from "../../domain/slots.ts";
 import { ApiError, BusinessFailure, ValidationFailed } from "../../http/errors.ts";
 import { matchesHash } from "../../http/tokens.ts";
 import { StoreBusyError, type EventTypeRecord, type ReservationRecord, type SeatDecision, type SeatHolder, type Store } from "../../store/types.ts";
@@ -88,7 +88,7 @@ export class ReservationService {
       updatedAtMs: at,
     });
     const manageUrl = manageUrlOf(options.origin, eventType.slug, uuid);
-    const written = await this.claim(eventType, checked.startMs, undefined, options.idempotencyKey, (holders, _current, at) => {
+    const written = await this.claim(eventType, checked.startMs, checked.endMs, undefined, options.idempotencyKey, (holders, _current, at) => {
       if (seatsLeft(s, checked.startMs, checked.endMs, holders) < 1) return { refuse: "slot_unavailable" };
       const record = recordAt(at);
       // A hold is not a reservation yet: only a confirmed booking is announced.
@@ -110,7 +110,7 @@ export class ReservationService {
     const paid = s.payment ? await this.payments.isPaid(eventType, r, options.origin) : "paid";
     if (paid === "refunded") throw failure("reservation_finished", REFUNDED_MESSAGE);
     if (paid === "unpaid") throw new ApiError("payment_required", "No successful payment exists for this reservation yet.");
-    const written = await this.claim(eventType, r.startMs, r.uuid, undefined, (holders, current, at) => {
+    const written = await this.claim(eventType, r.startMs, r.endMs, r.uuid, undefined, (holders, current, at) => {
       if (!current) return { refuse: "reservation_finished" };
       const now = statusAt(current, at);
       if (now === "confirmed") return { write: current };
@@ -147,7 +147,7 @@ export class ReservationService {
       if (!eventType) continue;
       const manageUrl = manageUrlOf(origin, eventType.slug, r.uuid);
       try {
-        await this.claim(eventType, r.startMs, r.uuid, undefined, (_holders, current, at) => {
+        await this.claim(eventType, r.startMs, r.endMs, r.uuid, undefined, (_holders, current, at) => {
           // Confirmed, cancelled or refreshed by someone meanwhile: theirs to decide.
           if (!current || current.status !== "held" || current.payment?.status !== "succeeded" || (current.heldUntilMs ?? 0) > at) return { refuse: "reservation_finished" };
           const done: ReservationRecord = {
@@ -177,7 +177,7 @@ export class ReservationService {
     const status = statusAt(r, nowMs);
     if (status === "cancelled" && r.payment?.status === "refunding") await this.payments.finishRefund(eventType, r, origin);
     if (status !== "held" && status !== "expired") throw failure("reservation_finished", status === "cancelled" ? cancelledMessage(r) : `A ${status} reservation cannot be refreshed.`);
-    await this.claim(eventType, r.startMs, r.uuid, undefined, (holders, current, at) => {
+    await this.claim(eventType, r.startMs, r.endMs, r.uuid, undefined, (holders, current, at) => {
       const now = current ? statusAt(current, at) : "cancelled";
       if (!current || (now !== "held" && now !== "expired")) return { refuse: "reservation_finished" };
       if (now === "held" ? seatsLeft(s, current.startMs, current.endMs, holders) < 1 : !retakable(s, current.startMs, current.endMs, holders, at)) {
@@ -210,7 +210,7 @@ export class ReservationService {
     const { startMs, endMs } = times!;
     // The override lifts notice and horizon, never time itself: nothing moves into the past.
     if (startMs <= nowMs || !isOffered(s, startMs, endMs, nowMs, { ignoreNoticeAndHorizon: override })) throw failure("slot_unavailable", "This time is not offered; pick one of GET /time-slots.");
-    const written = await this.claim(eventType, startMs, r.uuid, undefined, (holders, current, at) => {
+    const written = await this.claim(eventType, startMs, endMs, r.uuid, undefined, (holders, current, at) => {
       const now = current ? statusAt(current, at) : "cancelled";
       if (!current || (now !== "held" && now !== "confirmed")) return { refuse: "reservation_finished" };
       if (seatsLeft(s, startMs, endMs, holders) < 1) return { refuse: "slot_unavailable" };
@@ -286,10 +286,11 @@ export class ReservationService {
     return `${this.config.meetBaseUrl.replace(/\/?$/, "/")}booking-${room}`;
   }
 
-  /** Runs a seat claim around a slot starting at `startMs` and turns refusals and a busy store into business answers. */
+  /** Runs a seat claim for [startMs, endMs) and turns refusals and a busy store into business answers. */
   private async claim(
     eventType: EventTypeRecord,
     startMs: number,
+    endMs: number,
     uuid: string | undefined,
     idempotencyKey: string | undefined,
     decide: (holders: SeatHolder[], current: ReservationRecord | null, at: number) => SeatDecision,
@@ -299,7 +300,7 @@ export class ReservationService {
       outcome = await this.store.reservations.claim(
         // The clock, not an instant: the claim is judged when its write happens, which may be long after
         // the request started (a slow Stripe answer, a wait for the lock); a hold may have lapsed since.
-        { eventTypeId: eventType.id, ...busyWindow(eventType.settings, startMs, startMs + 1), nowMs: this.now, ...(uuid ? { uuid } : {}), ...(idempotencyKey ? { idempotencyKey } : {}) },
+        { eventTypeId: eventType.id, ...conflictWindow(eventType.settings, startMs, endMs), seat: { startMs, endMs }, nowMs: this.now, ...(uuid ? { uuid } : {}), ...(idempotencyKey ? { idempotencyKey } : {}) },
         decide,
       );
     } catch (error) {

@@ -1,3 +1,4 @@
+import type pg from "pg";
 import type { ReservationRecord, SeatClaim, SeatDecision, SeatHolder } from "../types.ts";
 import type { Connections } from "./connections.ts";
 import { DATABASE_NOW, INSERT_RESERVATION, SEAT_HOLDERS, UPDATE_RESERVATION, reservationValues, updateValues } from "./reservation-sql.ts";
@@ -5,13 +6,105 @@ import { toReservation, toSeatHolder, type ReservationRow, type SeatHolderRow } 
 import { claimInstant } from "../rows.ts";
 import { insertEvents } from "./webhooks.ts";
 
-/** A seat claim waits this long for its event type's lock, like SQLite's busy wait, then answers slot_locked. */
+/** A seat claim waits this long for the locks of its time range, like SQLite's busy wait, then answers slot_locked. */
 const CLAIM_LOCK_WAIT_MS = 100;
 
 /**
- * `store.reservations.claim` on PostgreSQL, the one way seats are taken: under the event type's
- * row lock, reads the seat holders, lets `decide` choose, and writes the reservation, its outbox
- * events and the link of its idempotency key in the same transaction.
+ * The revision bump at commit waits up to this for the event type's row (each holder keeps it only
+ * for its own commit, a fraction of a millisecond), as other writes do; then StoreBusyError.
+ */
+const REVISION_LOCK_WAIT_MS = 1_000;
+
+/** Width of a fine time bucket: the five-minute grid meetings start on, so distinct slots rarely share one. */
+export const FINE_BUCKET_MS = 5 * 60_000;
+/** Width of a coarse time bucket, for claims too long to lock in fine buckets. */
+export const COARSE_BUCKET_MS = 2 * 60 * 60_000;
+/** A claim whose range spans more fine buckets than this locks coarse ones instead, so no claim takes more than a few dozen locks. */
+const MOST_FINE_BUCKETS = 48;
+
+/** One advisory lock of a claim: its bucket key and whether it is taken exclusively. */
+export interface SeatLock {
+  bucket: number;
+  exclusive: boolean;
+}
+
+/**
+ * The advisory locks of a claim that reads seat holders in `window` and may write a reservation
+ * inside `seat`, in the one order every claim takes them (ascending keys), so claims never deadlock.
+ *
+ * Two claims must wait for each other exactly when one may write where the other reads. So a claim
+ * locks the fine buckets of its seat exclusively and the rest of its window shared: claims of
+ * neighbouring slots, whose windows overlap only in buffers, share nothing but shared locks and
+ * run in parallel, while any claim writing into another's window meets an exclusive lock there.
+ * A fine claim also takes the coarse buckets of its range shared, and a claim too long for fine
+ * buckets takes its coarse buckets exclusively: the two sizes meet there. Coarse keys are negative,
+ * fine ones positive, both in one key space per event type.
+ */
+export function seatLocks(window: { fromMs: number; untilMs: number }, seat: { startMs: number; endMs: number }): SeatLock[] {
+  const fromMs = Math.min(window.fromMs, seat.startMs);
+  const untilMs = Math.max(window.untilMs, seat.endMs);
+  const buckets = (from: number, until: number, size: number) => {
+    const out: number[] = [];
+    for (let b = Math.floor(from / size); b <= Math.floor((until - 1) / size); b++) out.push(b);
+    return out;
+  };
+  const coarse = buckets(fromMs, untilMs, COARSE_BUCKET_MS).map((b) => -1 - b);
+  const fine = buckets(fromMs, untilMs, FINE_BUCKET_MS);
+  if (fine.length > MOST_FINE_BUCKETS) return coarse.sort((x, y) => x - y).map((bucket) => ({ bucket, exclusive: true }));
+  const seatFine = new Set(buckets(seat.startMs, seat.endMs, FINE_BUCKET_MS));
+  return [...coarse.map((bucket) => ({ bucket, exclusive: false })), ...fine.map((bucket) => ({ bucket, exclusive: seatFine.has(bucket) }))].sort((x, y) => x.bucket - y.bucket);
+}
+
+/**
+ * The statement that takes a claim's advisory locks until the end of the transaction, in the order
+ * given. The first key is the event type's (hashed with the schema, so the event types of other
+ * schemas on the same database never wait for each other); the second is the bucket, as a 32-bit
+ * integer. Integers and booleans only, written into the text so it can run in BEGIN's round trip.
+ */
+export function lockSeatsSql(eventTypeId: number, locks: SeatLock[]): string {
+  const key = `hashtext(current_schema() || ':${Math.trunc(eventTypeId)}')`;
+  // Buckets wrap into 32 bits: two buckets a few thousand years apart may share a lock, which only waits.
+  const buckets = locks.map((l) => l.bucket | 0).join(",");
+  const exclusive = locks.map((l) => String(l.exclusive)).join(",");
+  return `SELECT CASE WHEN l.exclusive THEN pg_advisory_xact_lock(${key}, l.bucket) ELSE pg_advisory_xact_lock_shared(${key}, l.bucket) END
+    FROM unnest('{${buckets}}'::int[], '{${exclusive}}'::bool[]) AS l(bucket, exclusive)`;
+}
+
+/** Seat changes of an event type count in this many rows of seat_revisions. */
+const REVISION_SHARDS = 16;
+
+/**
+ * The statements that end a transaction that moved seats, sent with COMMIT in one round trip. The
+ * event type's revision (what slot pages and configurations are cached by) is its row's plus the
+ * sum of its seat_revisions counters; a seat change adds one to a counter in the same transaction,
+ * so the revision changes atomically with the seats and never takes a value twice. Bookings of
+ * distinct slots count in different rows (`shard`, from the locked bucket), so they do not queue
+ * on one row while their commits wait for the disk. The longest reservation (the bound of the
+ * seat-holder scan) is written only when it grows, which is rare.
+ */
+export function commitSeatChange(client: pg.ClientBase, eventTypeIds: number[], shard: number, longestMs = 0): Promise<unknown> {
+  const ids = [...new Set(eventTypeIds)].sort((x, y) => x - y).map((id) => Math.trunc(id));
+  if (ids.length === 0) return client.query("COMMIT");
+  const row = (((Math.trunc(shard) % REVISION_SHARDS) + REVISION_SHARDS) % REVISION_SHARDS);
+  // Integers only, so inlining them is safe; a multi-statement query cannot take parameters.
+  const longest = longestMs > 0
+    ? `UPDATE event_types SET longest_reservation_ms = ${Math.trunc(longestMs)} WHERE id = ${ids[0]} AND longest_reservation_ms < ${Math.trunc(longestMs)};`
+    : "";
+  return client.query(
+    `SET LOCAL lock_timeout = ${REVISION_LOCK_WAIT_MS};
+     ${longest}
+     INSERT INTO seat_revisions (event_type_id, shard, n) VALUES ${ids.map((id) => `(${id}, ${row}, 1)`).join(", ")}
+       ON CONFLICT (event_type_id, shard) DO UPDATE SET n = seat_revisions.n + 1;
+     COMMIT`,
+  );
+}
+
+/**
+ * `store.reservations.claim` on PostgreSQL, the one way seats are taken: under advisory locks on
+ * the time buckets the claim reads and writes (`seatLocks`), reads the seat holders, lets `decide`
+ * choose, and writes the reservation, its outbox events, the link of its idempotency key and the
+ * event type's revision in the same transaction. Claims of slots that cannot overlap never wait for
+ * each other, whichever instance runs them.
  */
 export async function claimSeats(
   db: Connections,
@@ -19,14 +112,13 @@ export async function claimSeats(
   decide: (holders: SeatHolder[], current: ReservationRecord | null, nowMs: number) => SeatDecision,
   databaseTime: boolean,
 ): Promise<{ record: ReservationRecord } | { refused: string }> {
-  return db.transaction(async (c): Promise<{ record: ReservationRecord } | { refused: string }> => {
-    // The event type's row is the slot lock of every instance. A claim waits for it as briefly as
-    // SQLite's busy wait (claims take milliseconds, so a short queue clears), then answers
-    // slot_locked. NO KEY UPDATE excludes every other claim and seat writer alike, yet lets
-    // foreign-key checks (idempotency keys, webhook events of other requests) through.
-    await c.query(`SET LOCAL lock_timeout = ${CLAIM_LOCK_WAIT_MS}`);
-    const locked = await c.query("SELECT id FROM event_types WHERE id = $1 FOR NO KEY UPDATE", [claim.eventTypeId]);
-    if (locked.rowCount === 0) throw new Error(`event type ${claim.eventTypeId} does not exist`);
+  const seat = claim.seat ?? { startMs: claim.fromMs, endMs: claim.untilMs };
+  // The time range's locks (taken with BEGIN) are the slot lock of every instance. A claim waits for
+  // them as briefly as SQLite's busy wait (claims take milliseconds, so a short queue clears), then
+  // answers slot_locked. Every statement below starts after they are held, so it sees what the
+  // claims before committed.
+  const locks = lockSeatsSql(claim.eventTypeId, seatLocks(claim, seat));
+  return db.transaction(async (c, tx): Promise<{ record: ReservationRecord } | { refused: string }> => {
     // Several hosts, several clocks: judged by the database's, one time for all of them, so no two
     // hosts can disagree whether a hold still holds its seat.
     const nowMs = databaseTime
@@ -41,6 +133,8 @@ export async function claimSeats(
     const decision = decide(holders, currentRow ? toReservation(currentRow) : null, nowMs);
     if ("refuse" in decision) return { refused: decision.refuse };
     const record = decision.write;
+    // Outside the locked seat another claim may be writing right now: that would be a double booking.
+    if (record.startMs < seat.startMs || record.endMs > seat.endMs) throw new Error("a claim wrote a reservation outside the seat it locked");
     await insertEvents(c, decision.events ?? []);
     if (currentRow) {
       const changed = await c.query(UPDATE_RESERVATION, updateValues(record, currentRow.updated_at_ms));
@@ -48,13 +142,10 @@ export async function claimSeats(
     } else {
       await c.query(INSERT_RESERVATION, reservationValues(record));
     }
-    await c.query("UPDATE event_types SET longest_reservation_ms = greatest(longest_reservation_ms, $1), revision = revision + 1 WHERE id = $2", [
-      record.endMs - record.startMs,
-      claim.eventTypeId,
-    ]);
     if (claim.idempotencyKey) {
       await c.query("UPDATE idempotency_keys SET reservation_uuid = $1 WHERE event_type_id = $2 AND key = $3", [record.uuid, claim.eventTypeId, claim.idempotencyKey]);
     }
+    tx.commitWith((client) => commitSeatChange(client, [claim.eventTypeId], Math.floor(record.startMs / FINE_BUCKET_MS), record.endMs - record.startMs));
     return { record };
-  });
+  }, { lockWaitMs: CLAIM_LOCK_WAIT_MS, beginWith: locks });
 }

@@ -26,6 +26,11 @@ function isConnectionLoss(error: unknown): boolean {
   return /^Connection terminated|not queryable|^Query read timeout/.test(error.message);
 }
 
+/** How a transaction's work may end it: `commitWith` replaces the plain COMMIT by statements that end with one. */
+export interface TransactionEnd {
+  commitWith(end: (client: pg.PoolClient) => Promise<unknown>): void;
+}
+
 /** Checking out, transactions, retries and the naming of failures: how the engine uses its pool. */
 export class Connections {
   constructor(
@@ -56,8 +61,16 @@ export class Connections {
    * locks it needs). A serialization failure or deadlock rolls back and runs `work` again, up to
    * RETRIES times with jittered backoff; a connection found dead at BEGIN (nothing done yet) is replaced.
    * Whatever fails, the transaction is rolled back (or its connection discarded) and the client released.
+   * `lockWaitMs` bounds the transaction's lock waits and `beginWith` (statements without parameters)
+   * runs right after BEGIN, both in BEGIN's round trip; work may end the transaction itself with
+   * `tx.commitWith`, to send its last writes together with COMMIT.
    */
-  async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (client: pg.PoolClient, tx: TransactionEnd) => Promise<T>, options: { lockWaitMs?: number; beginWith?: string } = {}): Promise<T> {
+    const begin = [
+      "BEGIN",
+      ...(options.lockWaitMs === undefined ? [] : [`SET LOCAL lock_timeout = ${Math.trunc(options.lockWaitMs)}`]),
+      ...(options.beginWith === undefined ? [] : [options.beginWith]),
+    ].join("; ");
     let pauseMs = 0;
     let deadConnections = 0;
     for (let attempt = 0; ; ) {
@@ -66,10 +79,17 @@ export class Connections {
       const lease = await this.checkout();
       let begun = false;
       try {
-        await lease.client.query("BEGIN");
+        try {
+          await lease.client.query(begin);
+        } catch (error) {
+          // A statement after BEGIN failed (a lock wait ran out): the transaction is open, to roll back.
+          if (!isConnectionLoss(error)) begun = true;
+          throw error;
+        }
         begun = true;
-        const result = await work(lease.client);
-        await lease.client.query("COMMIT");
+        let commit: (client: pg.PoolClient) => Promise<unknown> = (client) => client.query("COMMIT");
+        const result = await work(lease.client, { commitWith: (end) => (commit = end) });
+        await commit(lease.client);
         return result;
       } catch (error) {
         if (begun && !isConnectionLoss(error)) await lease.client.query("ROLLBACK").catch((rollbackError) => lease.broken(rollbackError, true));

@@ -3,46 +3,53 @@ import { SlugTakenError, type EventTypeChange, type EventTypeRecord, type NewEve
 import type { Connections } from "./connections.ts";
 import { ParsedEventTypes, toEventType, type EventTypeRow } from "../rows.ts";
 
+/** The seat changes of the row's event type, counted apart from the row (see `commitSeatChange`). */
+const SEAT_REVISION = "(SELECT coalesce(sum(n), 0)::bigint FROM seat_revisions s WHERE s.event_type_id = event_types.id)";
+/** A full row and its seat changes: the record's revision is the sum of both. */
+const WITH_SEAT_REVISION = `*, ${SEAT_REVISION} AS seat_revision`;
+
 /**
- * Event types on PostgreSQL, with this instance's cache of parsed records. The revision in the
- * row tells whether a cached record is current, so every instance reads the others' changes.
+ * Event types on PostgreSQL, with this instance's cache of parsed records. The revision (the row's
+ * plus its seat changes) tells whether a cached record is current, so every instance reads the
+ * others' changes.
  */
 export function postgresEventTypes(db: Connections): Store["eventTypes"] {
   const parsed = new ParsedEventTypes();
-  const cached = (row: EventTypeRow | undefined): EventTypeRecord | null => parsed.of(row);
+  const cached = (row: (EventTypeRow & { seat_revision: number }) | undefined): EventTypeRecord | null =>
+    parsed.of(row && { ...row, revision: row.revision + row.seat_revision });
 
   /** An event type found by a credential column: the common case reads two integers, the full row only when the cached revision is stale. */
   const byCredential = async (column: "token_hash" | "link_token", credential: string): Promise<EventTypeRecord | null> => {
-    const head = (await db.run<{ id: number; revision: number }>(`SELECT id, revision FROM event_types WHERE ${column} = $1`, [credential], true)).rows[0];
+    const head = (await db.run<{ id: number; revision: number }>(`SELECT id, revision + ${SEAT_REVISION} AS revision FROM event_types WHERE ${column} = $1`, [credential], true)).rows[0];
     if (!head) return null;
-    return parsed.current(head.id, head.revision) ?? cached((await db.run<EventTypeRow>(`SELECT * FROM event_types WHERE ${column} = $1`, [credential], true)).rows[0]);
+    return parsed.current(head.id, head.revision) ?? cached((await db.run<EventTypeRow & { seat_revision: number }>(`SELECT ${WITH_SEAT_REVISION} FROM event_types WHERE ${column} = $1`, [credential], true)).rows[0]);
   };
 
   return {
     create: async (input: NewEventType, nowIso: string) => {
       const { rows } = await slugChecked(input.slug, () =>
-        db.run<EventTypeRow>(
+        db.run<EventTypeRow & { seat_revision: number }>(
           `INSERT INTO event_types (token_hash, override_token_hash, slug, link_token, disabled, settings, webhook_secret, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING *`,
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING ${WITH_SEAT_REVISION}`,
           [input.tokenHash, input.overrideTokenHash, input.slug, input.linkToken, input.disabled, JSON.stringify(input.settings), input.webhookSecret, nowIso],
         ),
       );
       return cached(rows[0])!;
     },
-    byId: async (id: number) => cached((await db.run<EventTypeRow>("SELECT * FROM event_types WHERE id = $1", [id], true)).rows[0]),
+    byId: async (id: number) => cached((await db.run<EventTypeRow & { seat_revision: number }>(`SELECT ${WITH_SEAT_REVISION} FROM event_types WHERE id = $1`, [id], true)).rows[0]),
     byTokenHash: async (tokenHash: string) => byCredential("token_hash", tokenHash),
     byLinkToken: async (linkToken: string) => byCredential("link_token", linkToken),
-    bySlug: async (slug: string) => cached((await db.run<EventTypeRow>("SELECT * FROM event_types WHERE slug = $1", [slug], true)).rows[0]),
-    list: async () => (await db.run<EventTypeRow>("SELECT * FROM event_types ORDER BY id", [], true)).rows.map((r) => cached(r)!),
+    bySlug: async (slug: string) => cached((await db.run<EventTypeRow & { seat_revision: number }>(`SELECT ${WITH_SEAT_REVISION} FROM event_types WHERE slug = $1`, [slug], true)).rows[0]),
+    list: async () => (await db.run<EventTypeRow & { seat_revision: number }>(`SELECT ${WITH_SEAT_REVISION} FROM event_types ORDER BY id`, [], true)).rows.map((r) => cached(r)!),
     count: async () => (await db.run<{ n: number }>("SELECT count(*) AS n FROM event_types", [], true)).rows[0]!.n,
     update: async (id: number, change: EventTypeChange, nowIso: string) => {
       const row = await slugChecked(change.slug ?? null, () => db.transaction(async (c) => {
         const current = (await c.query<EventTypeRow>("SELECT * FROM event_types WHERE id = $1 FOR NO KEY UPDATE", [id])).rows[0];
         if (!current) return undefined;
         const next = { ...toEventType(current), ...change };
-        const updated = await c.query<EventTypeRow>(
+        const updated = await c.query<EventTypeRow & { seat_revision: number }>(
           `UPDATE event_types SET token_hash = $1, override_token_hash = $2, slug = $3, link_token = $4, disabled = $5, settings = $6, webhook_secret = $7,
-            webhook_disabled_at_ms = $8, updated_at = $9, revision = revision + 1 WHERE id = $10 RETURNING *`,
+            webhook_disabled_at_ms = $8, updated_at = $9, revision = revision + 1 WHERE id = $10 RETURNING ${WITH_SEAT_REVISION}`,
           [next.tokenHash, next.overrideTokenHash, next.slug, next.linkToken, next.disabled, JSON.stringify(next.settings), next.webhookSecret, next.webhookDisabledAtMs, nowIso, id],
         );
         return updated.rows[0];

@@ -79,12 +79,14 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
 }
 
 /**
- * The store on PostgreSQL. Seat safety across instances rests on one rule: every writer that
- * changes seats (claim, save, sweep, insertMany) first locks the event type's row, in id order when
- * it needs several. A claim therefore reads the seat holders only after every earlier writer of
- * that event type has committed (READ COMMITTED takes a new snapshot per statement) and no other
- * can write until it commits, which is what keeps confirmed plus held within the seats; the one lock
- * order also rules out deadlocks between them.
+ * The store on PostgreSQL. Seat safety across instances rests on one rule: seats are taken only by
+ * claims, and a claim holds transaction-level advisory locks on the time buckets it reads and
+ * writes (exclusive where it writes, shared where it only reads) before it reads the seat holders.
+ * Any two claims where one may write into the other's window meet on a bucket, so the later one
+ * reads only after the earlier committed (READ COMMITTED takes a new snapshot per statement), which
+ * keeps confirmed plus held within the seats; claims of slots that cannot overlap share no
+ * exclusive lock and run in parallel. Locks are taken in one key order, and row locks after them
+ * (the reservation's row, then a revision counter with COMMIT), so no two writers deadlock.
  */
 class PostgresStore implements Store {
   readonly engine = "postgres";

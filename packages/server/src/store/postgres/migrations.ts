@@ -124,6 +124,20 @@ export const POSTGRES_MIGRATIONS: { version: number; name: string; sql: string }
       ALTER TABLE event_types ADD CONSTRAINT event_types_link_token_unique UNIQUE (link_token);
     `,
   },
+  {
+    version: 4,
+    name: "seat revision counters",
+    // An event type's revision is its row's plus the sum of these counters: a seat change counts
+    // in one of several rows, so bookings of one event type do not queue on one row while committing.
+    sql: `
+      CREATE TABLE seat_revisions (
+        event_type_id bigint NOT NULL REFERENCES event_types(id) ON DELETE CASCADE,
+        shard smallint NOT NULL,
+        n bigint NOT NULL CHECK (n > 0),
+        PRIMARY KEY (event_type_id, shard)
+      );
+    `,
+  },
 ];
 
 /**

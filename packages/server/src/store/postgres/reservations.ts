@@ -1,5 +1,5 @@
 import type { OutboxEvent, ReservationQuery, ReservationRecord, Store } from "../types.ts";
-import { claimSeats } from "./claim.ts";
+import { FINE_BUCKET_MS, claimSeats, commitSeatChange } from "./claim.ts";
 import type { Connections } from "./connections.ts";
 import type { PostgresRateLimiter } from "./rate-limiter.ts";
 import { DATABASE_NOW, INSERT_RESERVATION, SEAT_HOLDERS, UPDATE_RESERVATION, reservationValues, updateValues } from "./reservation-sql.ts";
@@ -13,9 +13,9 @@ export async function databaseNow(db: Connections): Promise<number> {
 }
 
 /**
- * Reservations on PostgreSQL. Reads are single statements, retried on a lost connection; every
- * write that moves seats (claim, save, sweep, insertMany) first locks its event type's row, the
- * rule the store's seat safety rests on (see PostgresStore).
+ * Reservations on PostgreSQL. Reads are single statements, retried on a lost connection; seats are
+ * taken only by claims, under the advisory locks of their time range (see claimSeats and
+ * PostgresStore); writes that free seats (save, sweep) lock just the rows they change.
  */
 export function postgresReservations(db: Connections, rateLimiter: PostgresRateLimiter, databaseTime: boolean): Store["reservations"] {
   return {
@@ -49,9 +49,9 @@ export function postgresReservations(db: Connections, rateLimiter: PostgresRateL
       ).rows.map(toReservation),
     claim: async (claim, decide) => claimSeats(db, claim, decide, databaseTime),
     save: async (record: ReservationRecord, expectedUpdatedAtMs: number, events: OutboxEvent[] = []) =>
-      db.transaction(async (c) => {
-        // The event type first, like a claim: one lock order for every seat writer, so no deadlock.
-        await c.query("SELECT id FROM event_types WHERE id = $1 FOR NO KEY UPDATE", [record.eventTypeId]);
+      db.transaction(async (c, tx) => {
+        // No seat is taken, so no time range is locked: the reservation's row, then (at commit) the
+        // event type's, the order of a claim, so the two never deadlock.
         const before = (
           await c.query<Pick<ReservationRow, "status" | "start_ms" | "end_ms" | "held_until_ms" | "payment">>(
             "SELECT status, start_ms, end_ms, held_until_ms, payment FROM reservations WHERE event_type_id = $1 AND uuid = $2 FOR UPDATE",
@@ -61,7 +61,7 @@ export function postgresReservations(db: Connections, rateLimiter: PostgresRateL
         const changed = (await c.query(UPDATE_RESERVATION, updateValues(record, expectedUpdatedAtMs))).rowCount === 1;
         if (changed) await insertEvents(c, events);
         // Slot lists and configuration depend on seats only; a payment note leaves their caches alone.
-        if (changed && movesSeats(before, record)) await c.query("UPDATE event_types SET revision = revision + 1 WHERE id = $1", [record.eventTypeId]);
+        if (changed && movesSeats(before, record)) tx.commitWith((client) => commitSeatChange(client, [record.eventTypeId], Math.floor(record.startMs / FINE_BUCKET_MS)));
         return changed;
       }),
     // With the database's time for claims, the sweep writes down expiry by the same clock.
