@@ -64,6 +64,26 @@ describe("rate limiting by caller", () => {
     expect((await from("192.0.2.2", et.token)).headers.get("x-ratelimit-remaining")).toBe("0");
     expect((await from("192.0.2.3", et.token)).status).toBe(429);
   });
+
+  it("counts an IPv6 visitor per /64, so picking a fresh address of one's own network for every request earns no fresh budget", async () => {
+    const { call, eventType, store } = await setup({ config: { trustProxy: true, rateLimit: { limit: 3, windowSeconds: 60 } } });
+    const et = await eventType();
+    const { linkToken } = (await store.eventTypes.byId(et.id))!;
+    const from = (address: string, token: string | null) => call("GET", token ? "/configuration" : "/timezones", { token, headers: { "x-forwarded-for": address } });
+    // Four spellings and hosts of one /64.
+    const network = ["2001:db8:7:1::1", "2001:db8:7:1:aaaa:bbbb:cccc:dddd", "2001:0db8:0007:0001::2", "[2001:db8:7:1::3]"];
+    expect((await from(network[0]!, linkToken)).status).toBe(200);
+    expect((await from(network[1]!, linkToken)).status).toBe(200);
+    expect((await from(network[2]!, linkToken)).status).toBe(200);
+    expect((await from(network[3]!, linkToken)).status).toBe(429);
+    // A neighbouring /64 is another household; requests without a token count the same way.
+    expect((await from("2001:db8:7:2::1", linkToken)).status).toBe(200);
+    for (const address of network.slice(0, 3)) expect((await from(address, null)).status).toBe(200);
+    expect((await from("2001:db8:7:1::ffff", null)).status).toBe(429);
+    // An IPv4 address written IPv4-mapped is the same client as written plainly.
+    expect((await from("192.0.2.9", null)).headers.get("x-ratelimit-remaining")).toBe("2");
+    expect((await from("::ffff:192.0.2.9", null)).headers.get("x-ratelimit-remaining")).toBe("1");
+  });
 });
 
 describe("CORS", () => {

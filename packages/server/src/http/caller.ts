@@ -63,7 +63,25 @@ async function callerKey(
 function clientAddress(request: Request, server: AddressSource | null, trustProxy: boolean): string {
   if (trustProxy) {
     const forwarded = request.headers.get("x-forwarded-for")?.split(",").at(-1)?.trim();
-    if (forwarded) return forwarded;
+    if (forwarded) return addressBudget(forwarded);
   }
-  return server?.requestIP(request)?.address ?? "unknown";
+  const address = server?.requestIP(request)?.address;
+  return address ? addressBudget(address) : "unknown";
+}
+
+/**
+ * The budget an address counts against. An IPv6 client is usually handed a whole /64 and can pick
+ * a fresh address in it for every request, so IPv6 addresses count per /64; an IPv4 address (also
+ * written IPv4-mapped, `::ffff:192.0.2.1`) counts alone.
+ */
+export function addressBudget(address: string): string {
+  const plain = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "").toLowerCase();
+  if (!plain.includes(":")) return plain;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(plain);
+  if (mapped) return mapped[1]!;
+  const [head = "", tail] = plain.split("::");
+  const headGroups = head === "" ? [] : head.split(":");
+  // Only the first four groups matter; with "::" before them the missing ones are zeros.
+  const groups = tail === undefined || headGroups.length >= 4 ? headGroups : [...headGroups, ...Array<string>(8 - headGroups.length - tail.split(":").filter(Boolean).length).fill("0"), ...tail.split(":").filter(Boolean)];
+  return `${groups.slice(0, 4).map((g) => (g.includes(".") ? g : Number.parseInt(g || "0", 16).toString(16))).join(":")}::/64`;
 }
