@@ -548,6 +548,82 @@ describe("deliveries side by side", () => {
   });
 });
 
+describe("deliveries side by side, many receivers hanging", () => {
+  it("delivers another event type's webhook at once while the receivers of 40 event types, each with events due, hang", async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let hangingHits = 0;
+    const hanging = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      async fetch() {
+        hangingHits++;
+        await released;
+        return new Response("ok");
+      },
+    });
+    const prompt = startReceiver();
+    const w = await world({ receiver: prompt });
+    cleanups.push(() => hanging.stop(true));
+    for (let i = 0; i < 40; i++) {
+      const et = await w.admin("POST", "/admin/event-types", { title: `Hangs ${i}`, timezone: "Europe/Prague", seats: 3, webhookUrl: `http://127.0.0.1:${hanging.port}/hooks/${i}` });
+      expect(et.status).toBe(200);
+      for (let n = 0; n < 3; n++) uuidOf(await w.call("POST", "/reservations", { token: et.body.data.token, body: input(TUE_0900) }));
+    }
+    w.worker.start(20);
+    cleanups.push(() => {
+      release();
+      return w.worker.stop();
+    });
+    // Every delivery slot a hanging receiver can take is taken; their timeout (15 s) is far away.
+    await waitFor(async () => hangingHits >= 16, 10_000);
+    await Bun.sleep(500);
+
+    const booked = uuidOf(await w.book(input(TUE_0900)));
+    await waitFor(async () => prompt.accepted().length > 0, 10_000);
+    expect(prompt.accepted().map((p) => [p.type, p.data.uuid])).toEqual([["reservation.created", booked]]);
+    // One delivery of each hanging event type, and no more than the worker's 64 shared slots beyond.
+    expect(hangingHits).toBeGreaterThanOrEqual(40);
+    expect(hangingHits).toBeLessThanOrEqual(80);
+
+    release();
+    await w.worker.stop();
+    await closeAll(w.store);
+  }, 60_000);
+
+  it("asks the store for no other claim while one is unanswered (a pool exhausted), and claims again once it is answered", async () => {
+    const receiver = startReceiver();
+    const w = await world({ receiver });
+    uuidOf(await w.book(input(TUE_0900)));
+    const claimDue = w.store.webhooks.claimDue;
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    let calls = 0;
+    const passes = vi.spyOn(w.worker, "runOnce");
+    vi.spyOn(w.store.webhooks, "claimDue").mockImplementation(async (...args) => {
+      calls++;
+      if (calls === 1) {
+        await answered;
+        return [];
+      }
+      return claimDue(...args);
+    });
+    w.worker.start(10);
+    cleanups.push(() => {
+      answer();
+      return w.worker.stop();
+    });
+    await Bun.sleep(300);
+    expect(calls).toBe(1);
+    // The ticks meanwhile queued no passes behind it.
+    expect(passes).toHaveBeenCalledTimes(1);
+    answer();
+    await waitFor(async () => receiver.accepted().length === 1, 10_000);
+    await w.worker.stop();
+    await closeAll(w.store);
+  });
+});
+
 describe("webhook URL changes", () => {
   it("sends a queued retry to the URL the event type has now, with the same webhook id, and shows that URL in the log", async () => {
     const before = startReceiver(answers(status(500)));

@@ -235,9 +235,11 @@ export interface Store {
      * Takes up to `limit` due events for delivery: pending, due, not leased by another worker, and
      * with no earlier undelivered event of the same reservation (order per reservation). Leases them
      * until `nowMs + leaseMs` and counts the attempt, in one write transaction, so two workers (even
-     * in two processes) never hold the same attempt. No more events of one event type are leased at
-     * once than `perEventType` (counting the leases every worker holds), so one slow receiver cannot
-     * take every delivery slot (no such bound without `perEventType`).
+     * in two processes) never hold the same attempt. No more events of one event type are leased
+     * than `perEventType` less the leases every worker holds at the start of the call, so one slow
+     * receiver cannot take every delivery slot (no such bound without `perEventType`). On SQLite the
+     * bound is exact; on PostgreSQL two workers claiming at the same instant do not see each other's
+     * new leases and may each lease up to the bound.
      */
     claimDue(nowMs: number, leaseMs: number, limit: number, perEventType?: number): Promise<WebhookDelivery[]>;
     /**
