@@ -204,7 +204,12 @@ export interface Store {
     byUuid(eventTypeId: number, uuid: string): Promise<ReservationRecord | null>;
     byPaymentIntent(intentId: string): Promise<ReservationRecord | null>;
     list(eventTypeId: number, query: ReservationQuery): Promise<ReservationRecord[]>;
-    /** Stores reservations as given, in one transaction, and bumps the event type's revision. */
+    /**
+     * Stores reservations as given, in one transaction, and bumps the event type's revision: for
+     * seeding and imports only. Nothing is judged (seats may end up oversold) and, on PostgreSQL,
+     * claims of the same time running meanwhile are not excluded; never call it while the event
+     * types concerned take bookings.
+     */
     insertMany(records: ReservationRecord[]): Promise<void>;
     /**
      * The one way seats are taken. In a single write transaction: reads the seat holders of the
