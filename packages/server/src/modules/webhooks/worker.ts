@@ -52,7 +52,11 @@ export class WebhookWorker {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
-    private readonly options: { allowPrivateAddresses: boolean },
+    private readonly options: {
+      allowPrivateAddresses: boolean;
+      /** Certificate authorities (PEM) that https receivers' certificates are checked against instead of the system's: for tests and receivers under a private CA. */
+      ca?: string;
+    },
     private readonly log: (entry: LogEntry) => void,
   ) {}
 
@@ -152,7 +156,7 @@ export class WebhookWorker {
     const began = performance.now();
     const signal = AbortSignal.timeout(TIMEOUT_MS);
     try {
-      const response = await post(url, target.addresses, {
+      const response = await post(url, target.addresses, this.options.ca, {
         method: "POST",
         headers: {
           "content-type": "application/json",
@@ -205,14 +209,14 @@ export class WebhookWorker {
  * POSTs to `url` through the first of its checked addresses that takes the connection: the socket
  * goes to that address, while the `Host` header and TLS (SNI and the certificate check) keep the name.
  */
-async function post(url: string, addresses: string[], init: RequestInit & { signal: AbortSignal }): Promise<Response> {
+async function post(url: string, addresses: string[], ca: string | undefined, init: RequestInit & { signal: AbortSignal }): Promise<Response> {
   for (const [i, address] of addresses.entries()) {
     const pinned = pinnedRequest(url, address);
     try {
       return await fetch(pinned.url, {
         ...init,
         headers: { ...(init.headers as Record<string, string>), host: pinned.host },
-        ...(pinned.serverName ? { tls: { serverName: pinned.serverName } } : {}),
+        ...(pinned.serverName ? { tls: { serverName: pinned.serverName, ...(ca ? { ca } : {}) } } : {}),
       });
     } catch (cause) {
       const code = (cause as { code?: unknown } | null)?.code;
