@@ -417,7 +417,17 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
           CREATE TRIGGER stall_insert BEFORE INSERT ON reservations FOR EACH ROW EXECUTE FUNCTION ${schema}.stall_insert();
         `);
         const slow = book(a, et, "2026-12-07T10:00:00Z", 1, { email: "slow@example.com" });
-        await Bun.sleep(150);
+        // Under way once its exclusive advisory lock (the event type's key, a bucket of its seat) is held.
+        let held = false;
+        for (let i = 0; i < 400 && !held; i++) {
+          const locks = await admin.query(
+            `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND mode = 'ExclusiveLock' AND classid = hashtext($1)::oid LIMIT 1`,
+            [`${schema}:${et.id}`],
+          );
+          held = locks.rowCount === 1;
+          if (!held) await Bun.sleep(10);
+        }
+        expect(held).toBe(true);
         let slowDone = false;
         void slow.then(() => (slowDone = true));
         // Overlapping (half an hour in, from the other instance): waits a tenth of a second, then busy.

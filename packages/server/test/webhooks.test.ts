@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
@@ -548,6 +548,82 @@ describe("deliveries side by side", () => {
   });
 });
 
+describe("deliveries side by side, many receivers hanging", () => {
+  it("delivers another event type's webhook at once while the receivers of 40 event types, each with events due, hang", async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let hangingHits = 0;
+    const hanging = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      async fetch() {
+        hangingHits++;
+        await released;
+        return new Response("ok");
+      },
+    });
+    const prompt = startReceiver();
+    const w = await world({ receiver: prompt });
+    cleanups.push(() => hanging.stop(true));
+    for (let i = 0; i < 40; i++) {
+      const et = await w.admin("POST", "/admin/event-types", { title: `Hangs ${i}`, timezone: "Europe/Prague", seats: 3, webhookUrl: `http://127.0.0.1:${hanging.port}/hooks/${i}` });
+      expect(et.status).toBe(200);
+      for (let n = 0; n < 3; n++) uuidOf(await w.call("POST", "/reservations", { token: et.body.data.token, body: input(TUE_0900) }));
+    }
+    w.worker.start(20);
+    cleanups.push(() => {
+      release();
+      return w.worker.stop();
+    });
+    // Every delivery slot a hanging receiver can take is taken; their timeout (15 s) is far away.
+    await waitFor(async () => hangingHits >= 16, 10_000);
+    await Bun.sleep(500);
+
+    const booked = uuidOf(await w.book(input(TUE_0900)));
+    await waitFor(async () => prompt.accepted().length > 0, 10_000);
+    expect(prompt.accepted().map((p) => [p.type, p.data.uuid])).toEqual([["reservation.created", booked]]);
+    // One delivery of each hanging event type, and no more than the worker's 64 shared slots beyond.
+    expect(hangingHits).toBeGreaterThanOrEqual(40);
+    expect(hangingHits).toBeLessThanOrEqual(80);
+
+    release();
+    await w.worker.stop();
+    await closeAll(w.store);
+  }, 60_000);
+
+  it("asks the store for no other claim while one is unanswered (a pool exhausted), and claims again once it is answered", async () => {
+    const receiver = startReceiver();
+    const w = await world({ receiver });
+    uuidOf(await w.book(input(TUE_0900)));
+    const claimDue = w.store.webhooks.claimDue;
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    let calls = 0;
+    const passes = vi.spyOn(w.worker, "runOnce");
+    vi.spyOn(w.store.webhooks, "claimDue").mockImplementation(async (...args) => {
+      calls++;
+      if (calls === 1) {
+        await answered;
+        return [];
+      }
+      return claimDue(...args);
+    });
+    w.worker.start(10);
+    cleanups.push(() => {
+      answer();
+      return w.worker.stop();
+    });
+    await Bun.sleep(300);
+    expect(calls).toBe(1);
+    // The ticks meanwhile queued no passes behind it.
+    expect(passes).toHaveBeenCalledTimes(1);
+    answer();
+    await waitFor(async () => receiver.accepted().length === 1, 10_000);
+    await w.worker.stop();
+    await closeAll(w.store);
+  });
+});
+
 describe("webhook URL changes", () => {
   it("sends a queued retry to the URL the event type has now, with the same webhook id, and shows that URL in the log", async () => {
     const before = startReceiver(answers(status(500)));
@@ -843,6 +919,50 @@ describe("webhook addresses", () => {
     uuidOf(await w.book(input(TUE_0900)));
     expect(await strictWorker.runOnce()).toBe(1);
     expect(connected.map((c) => [c.url, c.init.headers.host, c.init.tls])).toEqual([["https://[2606:4700:4700::1111]/hooks", "hooks.booking-example.test", { serverName: "hooks.booking-example.test" }]]);
+    await closeAll(w.store);
+  });
+
+  it("delivers over real TLS to the checked address when the receiver's certificate is for the webhook URL's name, and not when it is for another name", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "booking-tls-"));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    // A self-signed certificate (its own authority) for a name no real resolver knows.
+    const certificate = (name: string) => {
+      const [key, cert] = [join(dir, `${name}.key`), join(dir, `${name}.pem`)];
+      const made = Bun.spawnSync(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", `/CN=${name}`, "-addext", `subjectAltName=DNS:${name}`], { stderr: "pipe" });
+      expect(made.exitCode, made.stderr.toString()).toBe(0);
+      return { key: Bun.file(key), cert: Bun.file(cert), pem: readFileSync(cert, "utf8") };
+    };
+    const serve = (tls: { key: ReturnType<typeof Bun.file>; cert: ReturnType<typeof Bun.file> }) => {
+      const hits: { host: string | null; body: string }[] = [];
+      const server = Bun.serve({ port: 0, hostname: "127.0.0.1", tls, fetch: async (request) => (hits.push({ host: request.headers.get("host"), body: await request.text() }), new Response("ok")) });
+      cleanups.push(() => server.stop(true));
+      return { port: server.port!, hits };
+    };
+    const right = certificate("hooks.example.test");
+    const wrong = certificate("elsewhere.example.test");
+    const good = serve(right);
+    const bad = serve(wrong);
+    const w = await world();
+    vi.spyOn(Bun.dns, "lookup").mockImplementation((async () => [{ address: "127.0.0.1", family: 4, ttl: 0 }]) as typeof Bun.dns.lookup);
+    // Both authorities are trusted: only the name on the certificate decides.
+    const worker = new WebhookWorker(w.store, w.clock, { allowPrivateAddresses: true, ca: right.pem + wrong.pem }, () => undefined);
+
+    const url = `https://hooks.example.test:${good.port}/hooks`;
+    expect((await w.admin("PATCH", `/admin/event-types/${w.et.id}`, { webhookUrl: url })).status).toBe(200);
+    const uuid = uuidOf(await w.book(input(TUE_0900)));
+    expect(await worker.runOnce()).toBe(1);
+    expect(good.hits.map((h) => [h.host, JSON.parse(h.body).data.uuid])).toEqual([[`hooks.example.test:${good.port}`, uuid]]);
+    expect((await w.deliveries())[0]).toMatchObject({ status: "delivered", attempts: 1, url });
+
+    // Same name, same address, but the receiver shows a certificate for another name.
+    const badUrl = `https://hooks.example.test:${bad.port}/hooks`;
+    expect((await w.admin("PATCH", `/admin/event-types/${w.et.id}`, { webhookUrl: badUrl })).status).toBe(200);
+    uuidOf(await w.book(input(THU_0900)));
+    expect(await worker.runOnce()).toBe(1);
+    expect(bad.hits).toEqual([]);
+    const [refused] = await w.deliveries();
+    expect(refused).toMatchObject({ status: "pending", attempts: 1, lastStatusCode: null, url: badUrl });
+    expect(refused.lastError).toMatch(/^unreachable: .*(ALTNAME|hostname|certificate)/i);
     await closeAll(w.store);
   });
 

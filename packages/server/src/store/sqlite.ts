@@ -38,6 +38,8 @@ import { SQLITE_MIGRATIONS } from "./sqlite-migrations.ts";
 const PAGE_CACHE_KIB = 64 * 1024;
 /** WAL pages (4 KiB each) after which a commit checkpoints. */
 const WAL_CHECKPOINT_PAGES = 4000;
+/** Most claims committed in one transaction: enough to share a commit widely, few enough that one turn of the event loop stays short. */
+const MOST_CLAIMS_PER_BATCH = 64;
 
 /**
  * Opens (creating when needed) the embedded SQLite store at `path` (`:memory:` allowed), in WAL mode,
@@ -426,39 +428,60 @@ class SqliteStore implements Store {
     });
   }
 
+  /**
+   * One transaction of waiting claims (at most MOST_CLAIMS_PER_BATCH; the rest go in the next
+   * turn, so a burst never holds the event loop for long). Every claim of it is answered, whatever
+   * fails: its own outcome once the commit succeeded, else the error that undid the transaction.
+   */
   private runBatch(): void {
-    const batch = this.pending;
-    this.pending = [];
+    const batch = this.pending.splice(0, MOST_CLAIMS_PER_BATCH);
+    if (this.pending.length > 0) setImmediate(() => this.runBatch());
     const outcomes: ({ value: unknown } | { error: unknown })[] = [];
+    let failed: { error: unknown } | null = null;
     try {
       this.q.begin.run();
-    } catch (error) {
-      for (const item of batch) item.reject(isBusy(error) ? new StoreBusyError() : error);
-      return;
-    }
-    try {
       for (const item of batch) {
         this.q.savepoint.run();
+        let value: unknown;
         try {
-          outcomes.push({ value: item.work() });
+          value = item.work();
           this.q.release.run();
         } catch (error) {
-          this.q.rollbackTo.run();
-          this.q.release.run();
+          // Some errors (SQLITE_FULL, IOERR, NOMEM, a trigger's RAISE(ROLLBACK)) end the whole
+          // transaction, savepoints and the claims before included: the batch fails with this error.
+          if (!this.undoClaim()) throw error;
           outcomes.push({ error });
+          continue;
         }
+        outcomes.push({ value });
       }
       this.q.commit.run();
     } catch (error) {
-      if (this.db.inTransaction) this.q.rollback.run();
-      for (const item of batch) item.reject(isBusy(error) ? new StoreBusyError() : error);
-      return;
+      failed = { error: isBusy(error) ? new StoreBusyError() : error };
+      try {
+        if (this.db.inTransaction) this.q.rollback.run();
+      } catch {
+        // The error that broke the batch is the one to answer with, not the rollback's.
+      }
+    } finally {
+      batch.forEach((item, i) => {
+        const outcome = failed ?? outcomes[i] ?? { error: new Error("claim not run") };
+        if ("error" in outcome) item.reject(outcome.error);
+        else item.resolve(outcome.value as never);
+      });
     }
-    batch.forEach((item, i) => {
-      const outcome = outcomes[i]!;
-      if ("error" in outcome) item.reject(outcome.error);
-      else item.resolve(outcome.value as never);
-    });
+  }
+
+  /** Undoes the writes of the claim in the current savepoint; false when that cannot be done, the transaction being gone or broken. */
+  private undoClaim(): boolean {
+    if (!this.db.inTransaction) return false;
+    try {
+      this.q.rollbackTo.run();
+      this.q.release.run();
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** Runs `work` in one immediate transaction; another writer holding on beyond the short wait is StoreBusyError. */

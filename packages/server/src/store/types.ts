@@ -204,7 +204,12 @@ export interface Store {
     byUuid(eventTypeId: number, uuid: string): Promise<ReservationRecord | null>;
     byPaymentIntent(intentId: string): Promise<ReservationRecord | null>;
     list(eventTypeId: number, query: ReservationQuery): Promise<ReservationRecord[]>;
-    /** Stores reservations as given, in one transaction, and bumps the event type's revision. */
+    /**
+     * Stores reservations as given, in one transaction, and bumps the event type's revision: for
+     * seeding and imports only. Nothing is judged (seats may end up oversold) and, on PostgreSQL,
+     * claims of the same time running meanwhile are not excluded; never call it while the event
+     * types concerned take bookings.
+     */
     insertMany(records: ReservationRecord[]): Promise<void>;
     /**
      * The one way seats are taken. In a single write transaction: reads the seat holders of the
@@ -235,9 +240,11 @@ export interface Store {
      * Takes up to `limit` due events for delivery: pending, due, not leased by another worker, and
      * with no earlier undelivered event of the same reservation (order per reservation). Leases them
      * until `nowMs + leaseMs` and counts the attempt, in one write transaction, so two workers (even
-     * in two processes) never hold the same attempt. No more events of one event type are leased at
-     * once than `perEventType` (counting the leases every worker holds), so one slow receiver cannot
-     * take every delivery slot (no such bound without `perEventType`).
+     * in two processes) never hold the same attempt. No more events of one event type are leased
+     * than `perEventType` less the leases every worker holds at the start of the call, so one slow
+     * receiver cannot take every delivery slot (no such bound without `perEventType`). On SQLite the
+     * bound is exact; on PostgreSQL two workers claiming at the same instant do not see each other's
+     * new leases and may each lease up to the bound.
      */
     claimDue(nowMs: number, leaseMs: number, limit: number, perEventType?: number): Promise<WebhookDelivery[]>;
     /**

@@ -9,10 +9,16 @@ export const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000
 const TIMEOUT_MS = 15_000;
 /** A lease outlives the timeout, so a worker that died mid-delivery frees its events for another. */
 const LEASE_MS = 60_000;
-/** Deliveries one worker has under way at once. */
-const MAX_IN_FLIGHT = 16;
-/** Leases one event type holds at once, across workers: a receiver that hangs takes this many slots, never all. */
-const PER_EVENT_TYPE = 4;
+/** Deliveries one worker has under way at once, not counting the first of an event type that has none under way. */
+const MAX_IN_FLIGHT = 64;
+/**
+ * Deliveries one worker has under way at once, all counted: the room kept for event types with
+ * nothing under way, so receivers that hang (each for the 15 s timeout) hold back the webhooks of
+ * other event types only once this many deliveries hang.
+ */
+const MAX_IN_FLIGHT_TOTAL = 256;
+/** Leases one event type holds at once (see `claimDue` for how exact that is across workers): a receiver that hangs takes this many slots, never all. */
+const PER_EVENT_TYPE = 2;
 const MAX_RESPONSE_BYTES = 4096;
 const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
 const DNS_TIMEOUT_MS = 5_000;
@@ -30,19 +36,27 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
  * back off as decided (honouring `Retry-After` on 429 and 503); a 410 stops the endpoint. Events of
  * one reservation go out in order. Every attempt goes to the event type's webhook URL of the moment
  * (a retry follows a changed URL), connecting to the addresses its host resolved to when they were
- * checked. Deliveries run side by side, so a receiver that hangs delays no other. Runs in every
- * server process; the store's leases keep two workers from holding the same attempt.
+ * checked. Deliveries run side by side: a receiver that hangs holds at most two delivery slots,
+ * and an event type with nothing under way gets a slot of its own while fewer than
+ * MAX_IN_FLIGHT_TOTAL deliveries are under way, so other event types' webhooks do not wait on it.
+ * Runs in every server process; the store's leases keep two workers from holding the same attempt.
  */
 export class WebhookWorker {
   private timer: ReturnType<typeof setInterval> | null = null;
   /** Claims one at a time, so the count of deliveries under way is right when the next claim is sized. */
   private claiming: Promise<unknown> = Promise.resolve();
   private readonly inFlight = new Set<Promise<void>>();
+  /** Claims asked of the store and not yet answered: a tick while one hangs (a pool exhausted) adds no other. */
+  private claimsPending = 0;
 
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
-    private readonly options: { allowPrivateAddresses: boolean },
+    private readonly options: {
+      allowPrivateAddresses: boolean;
+      /** Certificate authorities (PEM) that https receivers' certificates are checked against instead of the system's: for tests and receivers under a private CA. */
+      ca?: string;
+    },
     private readonly log: (entry: LogEntry) => void,
   ) {}
 
@@ -52,7 +66,8 @@ export class WebhookWorker {
    * receiver does not keep the next from claiming and delivering other events.
    */
   async runOnce(): Promise<number> {
-    const claim = this.claiming.then(() => this.claim());
+    this.claimsPending++;
+    const claim = this.claiming.then(() => this.claim()).finally(() => this.claimsPending--);
     this.claiming = claim.catch(() => undefined);
     const started = await claim;
     // allSettled: one failed bookkeeping write must not let `stop()` return while others still send.
@@ -63,6 +78,7 @@ export class WebhookWorker {
 
   start(everyMs = 1000): void {
     this.timer ??= setInterval(() => {
+      if (this.claimsPending > 0) return;
       this.runOnce().catch((error) => this.log({ level: "error", message: "webhook delivery pass failed", error }));
     }, everyMs);
   }
@@ -75,11 +91,29 @@ export class WebhookWorker {
     await Promise.allSettled([...this.inFlight]);
   }
 
-  /** Leases due events for the free slots and starts their deliveries. */
+  /**
+   * Leases due events and starts their deliveries in two steps: first one event of each event type
+   * that has none leased (the room kept for them), then more, up to PER_EVENT_TYPE per event type,
+   * for the free slots.
+   */
   private async claim(): Promise<Promise<void>[]> {
+    const now = this.clock.now();
+    const room = MAX_IN_FLIGHT_TOTAL - this.inFlight.size;
+    const started = room > 0 ? this.deliverAll(await this.store.webhooks.claimDue(now, LEASE_MS, room, 1)) : [];
     const free = MAX_IN_FLIGHT - this.inFlight.size;
-    if (free <= 0) return [];
-    const due = await this.store.webhooks.claimDue(this.clock.now(), LEASE_MS, free, PER_EVENT_TYPE);
+    if (free <= 0) return started;
+    try {
+      started.push(...this.deliverAll(await this.store.webhooks.claimDue(now, LEASE_MS, free, PER_EVENT_TYPE)));
+    } catch (error) {
+      // The deliveries of the first step are under way: the pass answers for them, and the next claims again.
+      if (started.length === 0) throw error;
+      this.log({ level: "error", message: "webhook claim failed", error });
+    }
+    return started;
+  }
+
+  /** Starts the deliveries of leased events, counted in flight until each is recorded. */
+  private deliverAll(due: WebhookDelivery[]): Promise<void>[] {
     return due.map((d) => {
       const delivery = this.deliver(d).finally(() => this.inFlight.delete(delivery));
       this.inFlight.add(delivery);
@@ -122,7 +156,7 @@ export class WebhookWorker {
     const began = performance.now();
     const signal = AbortSignal.timeout(TIMEOUT_MS);
     try {
-      const response = await post(url, target.addresses, {
+      const response = await post(url, target.addresses, this.options.ca, {
         method: "POST",
         headers: {
           "content-type": "application/json",
@@ -175,14 +209,14 @@ export class WebhookWorker {
  * POSTs to `url` through the first of its checked addresses that takes the connection: the socket
  * goes to that address, while the `Host` header and TLS (SNI and the certificate check) keep the name.
  */
-async function post(url: string, addresses: string[], init: RequestInit & { signal: AbortSignal }): Promise<Response> {
+async function post(url: string, addresses: string[], ca: string | undefined, init: RequestInit & { signal: AbortSignal }): Promise<Response> {
   for (const [i, address] of addresses.entries()) {
     const pinned = pinnedRequest(url, address);
     try {
       return await fetch(pinned.url, {
         ...init,
         headers: { ...(init.headers as Record<string, string>), host: pinned.host },
-        ...(pinned.serverName ? { tls: { serverName: pinned.serverName } } : {}),
+        ...(pinned.serverName ? { tls: { serverName: pinned.serverName, ...(ca ? { ca } : {}) } } : {}),
       });
     } catch (cause) {
       const code = (cause as { code?: unknown } | null)?.code;

@@ -10,8 +10,8 @@ import { insertEvents } from "./webhooks.ts";
 const CLAIM_LOCK_WAIT_MS = 100;
 
 /**
- * The revision bump at commit waits up to this for the event type's row (each holder keeps it only
- * for its own commit, a fraction of a millisecond), as other writes do; then StoreBusyError.
+ * The revision bump at commit waits up to this for its seat_revisions shard row (each holder keeps
+ * it only for its own commit, a fraction of a millisecond), as other writes do; then StoreBusyError.
  */
 const REVISION_LOCK_WAIT_MS = 1_000;
 

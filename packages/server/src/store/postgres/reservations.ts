@@ -50,8 +50,8 @@ export function postgresReservations(db: Connections, rateLimiter: PostgresRateL
     claim: async (claim, decide) => claimSeats(db, claim, decide, databaseTime),
     save: async (record: ReservationRecord, expectedUpdatedAtMs: number, events: OutboxEvent[] = []) =>
       db.transaction(async (c, tx) => {
-        // No seat is taken, so no time range is locked: the reservation's row, then (at commit) the
-        // event type's, the order of a claim, so the two never deadlock.
+        // No seat is taken, so no time range is locked: the reservation's row, then (at commit) a
+        // seat_revisions shard row, the order of a claim, so the two never deadlock.
         const before = (
           await c.query<Pick<ReservationRow, "status" | "start_ms" | "end_ms" | "held_until_ms" | "payment">>(
             "SELECT status, start_ms, end_ms, held_until_ms, payment FROM reservations WHERE event_type_id = $1 AND uuid = $2 FOR UPDATE",
@@ -66,6 +66,8 @@ export function postgresReservations(db: Connections, rateLimiter: PostgresRateL
       }),
     // With the database's time for claims, the sweep writes down expiry by the same clock.
     sweep: async (nowMs: number) => sweep(db, rateLimiter, databaseTime ? await databaseNow(db) : nowMs),
+    // A seeding and import helper (see the Store interface): it takes the event types' rows, not
+    // the advisory locks of the time ranges, so it does not exclude a claim running meanwhile.
     insertMany: async (records: ReservationRecord[]) => {
       if (records.length === 0) return;
       const longest = new Map<number, number>();
