@@ -239,7 +239,8 @@ export class ReservationService {
    * be cancelled; a confirmed one only until `cancelNoticeMinutes` before its start, unless the
    * organizer's override token is given (or the organizer acts). Holds can be let go, except by the
    * visitor once their payment succeeded (asked of Stripe when not yet recorded) or while it is being
-   * processed; an unpaid intent is cancelled at Stripe with its hold.
+   * processed; an unpaid intent is cancelled at Stripe with its hold. An intent found paid after all
+   * while the hold's seat was gone has cancelled the reservation and been refunded: the DELETE succeeds, saying so.
    */
   async cancel(eventType: EventTypeRecord, uuid: string | null, overrideToken: string | undefined, options: ChangeOptions): Promise<string> {
     const override = this.checkOverride(eventType, overrideToken) || options.organizer === true;
