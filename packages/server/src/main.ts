@@ -13,6 +13,7 @@ import { newWebhookSecret } from "./http/tokens.ts";
 import { WebhookWorker } from "./modules/webhooks/worker.ts";
 import { openConfiguredStore } from "./store/open.ts";
 import { PaymentService } from "./modules/payments/service.ts";
+import { stripeClient } from "./modules/payments/stripe.ts";
 import { ReservationService } from "./modules/reservations/service.ts";
 import { describeTarget } from "./store/postgres/pools.ts";
 
@@ -63,11 +64,23 @@ async function main(): Promise<void> {
   webhooks.start();
 
   // Expiry is derived from time wherever it matters; the sweep only writes down what time decided,
-  // and confirms paid holds whose visitor left before confirming (ReservationService.confirmPaidHolds).
-  const paidHolds = new ReservationService(store, new PaymentService(store, null, null, () => systemClock.now(), stderrLog), config, () => systemClock.now());
+  // confirms paid holds whose visitor left before confirming, asks Stripe about processing ones past
+  // their hold time (ReservationService.confirmPaidHolds), and retries refunds that could not be
+  // made (PaymentService.retryRefunds).
+  const sweepPayments = new PaymentService(store, stripeClient(config.stripe), config.stripe.webhookSecret, () => systemClock.now(), stderrLog);
+  const paidHolds = new ReservationService(store, sweepPayments, config, () => systemClock.now(), stderrLog);
+  let paymentsSweeping = false;
   const sweep = setInterval(() => {
     store.reservations.sweep(systemClock.now()).catch((error) => stderrLog({ level: "error", message: "expiry sweep failed", error }));
-    paidHolds.confirmPaidHolds(publicOrigin(config)).catch((error) => stderrLog({ level: "error", message: "confirming paid holds failed", error }));
+    // One payments pass at a time: Stripe answering slowly must not pile passes up.
+    if (paymentsSweeping) return;
+    paymentsSweeping = true;
+    const origin = publicOrigin(config);
+    paidHolds
+      .confirmPaidHolds(origin)
+      .then(() => sweepPayments.retryRefunds(origin))
+      .catch((error) => stderrLog({ level: "error", message: "the payments sweep failed", error }))
+      .finally(() => (paymentsSweeping = false));
   }, SWEEP_EVERY_MS);
 
   const stop = async () => {

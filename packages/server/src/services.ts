@@ -29,7 +29,7 @@ export function createServices(ctx: AppContext, stripe?: Stripe | null): Service
     slots,
     eventTypes: new EventTypeService(ctx.store, slots, ctx.config),
     payments,
-    reservations: new ReservationService(ctx.store, payments, ctx.config, now),
+    reservations: new ReservationService(ctx.store, payments, ctx.config, now, ctx.log),
     admin: new AdminService(ctx.store, now, { allowPrivateWebhooks: ctx.config.webhooks.allowPrivateAddresses }),
   };
 }

@@ -15,6 +15,7 @@ import { ENGINE, closeAll, expectFailure, reservation, setup } from "./utils.ts"
 // slots 09:00-17:00 Prague, one seat, 10-minute holds.
 
 const TUE_0900 = { start: "2026-11-24T09:00:00+01:00", end: "2026-11-24T09:30:00+01:00" };
+const TUE_0930 = { start: "2026-11-24T09:30:00+01:00", end: "2026-11-24T10:00:00+01:00" };
 const ACCOUNT = "acct_1SeatsOrganizer";
 const WEBHOOK_SECRET = `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("base64")}`;
 const NO_RATE_LIMIT = { rateLimit: { limit: 100_000, windowSeconds: 60 } };
@@ -35,18 +36,29 @@ afterAll(async () => {
 /**
  * The platform's Stripe client, the real SDK on the stand-in, whose answers about one intent can be
  * held back: `slowAnswer(id)` lets the next GET of that intent reach Stripe, then keeps its answer
- * until released, as a slow Stripe would.
+ * until released, as a slow Stripe would. `refundsDown` makes refund calls fail to connect, and
+ * `reportStatus` makes Stripe report an intent in another status (the stand-in cannot keep one
+ * `processing`).
  */
 function slowStripe() {
   let gate: { path: string; reached: () => void; released: Promise<void> } | null = null;
+  const reported = new Map<string, string>();
+  const faults = { refundsDown: false };
   const stripe = new Stripe("sk_test_booking", {
     host: standin.host,
     port: standin.port,
     protocol: "http",
     maxNetworkRetries: 0,
     httpClient: Stripe.createFetchHttpClient((async (input: string | URL | Request, init?: RequestInit) => {
-      const response = await fetch(input, init);
       const url = new URL(input instanceof Request ? input.url : String(input));
+      if (faults.refundsDown && url.pathname === "/v1/refunds") throw new TypeError("fetch failed: connection refused");
+      let response = await fetch(input, init);
+      const status = reported.get(url.pathname);
+      if (status && (init?.method ?? "GET") === "GET") {
+        const headers = new Headers(response.headers);
+        headers.delete("content-length");
+        response = new Response(JSON.stringify({ ...(await response.json()), status }), { status: response.status, headers });
+      }
       const held = gate;
       if (held && (init?.method ?? "GET") === "GET" && url.pathname === held.path) {
         gate = null;
@@ -58,6 +70,8 @@ function slowStripe() {
   });
   return {
     stripe,
+    faults,
+    reportStatus: (intentId: string, status: string) => reported.set(`/v1/payment_intents/${intentId}`, status),
     slowAnswer(intentId: string) {
       let reached!: () => void;
       let release!: () => void;
@@ -81,13 +95,23 @@ async function world() {
   const w = {
     ...env,
     et,
+    stripe: slow.stripe,
+    faults: slow.faults,
+    reportStatus: slow.reportStatus,
     slowAnswer: slow.slowAnswer,
-    async prepare() {
+    async prepare(slot = TUE_0900) {
       visitors++;
-      return call("POST", "/reservations/prepare", { ...TUE_0900, email: `payer${visitors}@example.com`, firstname: "Ada", lastname: "Lovelace" });
+      return call("POST", "/reservations/prepare", { ...slot, email: `payer${visitors}@example.com`, firstname: "Ada", lastname: "Lovelace" });
     },
-    async held(): Promise<string> {
-      const r = await w.prepare();
+    /** The sweep's services, with the platform's Stripe client, as main.ts builds them. */
+    sweeper(log: (entry: unknown) => void = () => {}, store = env.store) {
+      const payments = new PaymentService(store, slow.stripe, WEBHOOK_SECRET, () => env.clock.now(), log);
+      return { payments, reservations: new ReservationService(store, payments, DEFAULT_CONFIG, () => env.clock.now(), log) };
+    },
+    reschedule: (uuid: string, slot: { start: string; end: string }) => call("PUT", `/reservations/${uuid}`, slot),
+    cancel: (uuid: string) => call("DELETE", `/reservations/${uuid}`),
+    async held(slot = TUE_0900): Promise<string> {
+      const r = await w.prepare(slot);
       expect(r.body.success).toBe(true);
       return r.body.data.uuid;
     },
@@ -287,6 +311,217 @@ describe(`a payment that succeeds after its seat is gone (${ENGINE})`, () => {
     expectFailure(await w.prepare(), "slot_unavailable");
     expect((await w.confirm(first)).body.success).toBe(true);
     expect(standin.refunds().filter((r) => r.payment_intent === intent)).toHaveLength(0);
+    await closeAll(w.store);
+  });
+});
+
+describe(`a processing payment (${ENGINE})`, () => {
+  it("is not set back to pending by a new payment request, so the hold keeps its seat past its hold time", async () => {
+    const w = await world();
+    const first = await w.held();
+    const intent = await w.paying(first);
+    expect((await w.stripeEvent("payment_intent.processing", intent, { status: "processing" })).body.outcome).toBe("processing recorded");
+    // The visitor's page asks again (a reload): the same intent is answered, the record left processing.
+    expect(await w.paying(first)).toBe(intent);
+    expect((await w.stored(first)).payment).toMatchObject({ intentId: intent, status: "processing" });
+    w.clock.advance(11);
+    expect(await w.store.reservations.sweep(w.clock.now())).toMatchObject({ expired: 0 });
+    expectFailure(await w.prepare(), "slot_unavailable");
+    await closeAll(w.store);
+  });
+
+  it("is not reported as processing when Stripe's processing event arrives after the failure that ended it", async () => {
+    const w = await world();
+    const first = await w.held();
+    const intent = await w.paying(first);
+    expect((await w.stripeEvent("payment_intent.payment_failed", intent, { status: "requires_payment_method" })).body.outcome).toBe("failure recorded");
+    expect((await w.stripeEvent("payment_intent.processing", intent, { status: "processing" })).body.outcome).toBe("stale processing event ignored");
+    expect((await w.stored(first)).payment?.status).toBe("failed");
+    w.clock.advance(11);
+    await w.store.reservations.sweep(w.clock.now());
+    expect((await w.prepare()).body.success).toBe(true);
+    await closeAll(w.store);
+  });
+
+  it("is checked at Stripe by the sweep once its hold time is over: a payment that did not go through gives the seat back", async () => {
+    const w = await world();
+    const first = await w.held();
+    const intent = await w.paying(first);
+    await w.stripeEvent("payment_intent.processing", intent, { status: "processing" });
+    w.clock.advance(11);
+    // Stripe's failure event was lost; the stand-in has the intent asking for a payment method again.
+    expect(await w.sweeper().reservations.confirmPaidHolds("https://booking.example")).toBe(0);
+    expect((await w.stored(first)).payment?.status).toBe("failed");
+    expect((await w.prepare()).body.success).toBe(true);
+    await closeAll(w.store);
+  });
+
+  it("is confirmed by the sweep when Stripe says it succeeded meanwhile", async () => {
+    const w = await world();
+    const first = await w.held();
+    const intent = await w.paying(first);
+    await w.stripeEvent("payment_intent.processing", intent, { status: "processing" });
+    await standin.succeed(intent);
+    w.clock.advance(11);
+    expect(await w.sweeper().reservations.confirmPaidHolds("https://booking.example")).toBe(1);
+    expect(await w.stored(first)).toMatchObject({ status: "confirmed", payment: { status: "succeeded" } });
+    await closeAll(w.store);
+  });
+
+  it("keeps its seat while Stripe still processes it, but not past the slot's start: then the hold is cancelled, and money arriving later is refunded", async () => {
+    const w = await world();
+    const first = await w.held();
+    const intent = await w.paying(first);
+    await w.stripeEvent("payment_intent.processing", intent, { status: "processing" });
+    w.reportStatus(intent, "processing");
+    w.clock.advance(11);
+    expect(await w.sweeper().reservations.confirmPaidHolds("https://booking.example")).toBe(0);
+    expect(await w.stored(first)).toMatchObject({ status: "held", payment: { status: "processing" } });
+    expectFailure(await w.prepare(), "slot_unavailable");
+
+    w.at(Date.parse("2026-11-24T08:00:00Z"));
+    expect(await w.store.reservations.sweep(w.clock.now())).toMatchObject({ expired: 1, cancelled: 1 });
+    expect((await w.listed()).find((r) => r.uuid === first)).toMatchObject({ status: "cancelled" });
+    await standin.succeed(intent);
+    expect((await w.stripeEvent("payment_intent.succeeded", intent)).body.outcome).toBe("refunded");
+    expect(standin.refunds().filter((r) => r.payment_intent === intent)).toHaveLength(1);
+    await closeAll(w.store);
+  });
+});
+
+describe(`a reservation rescheduled while a payment request waits on Stripe (${ENGINE})`, () => {
+  it("makes the confirm answer slot_locked (never a 500), the success recorded on its new seat, and the next confirm book it", async () => {
+    const w = await world();
+    const first = await w.held();
+    const intent = await w.paying(first);
+    await standin.succeed(intent);
+    const stripeAnswer = w.slowAnswer(intent);
+    const confirm = w.confirm(first);
+    await stripeAnswer.reachedStripe;
+    expect((await w.reschedule(first, TUE_0930)).body.success).toBe(true);
+    stripeAnswer.release();
+    const answer = await confirm;
+    expect(answer.status).toBeLessThan(500);
+    expectFailure(answer, "slot_locked");
+    expect(await w.stored(first)).toMatchObject({ status: "held", startMs: Date.parse("2026-11-24T08:30:00Z"), payment: { status: "succeeded" } });
+    expect((await w.confirm(first)).body.success).toBe(true);
+    // The old seat is free, the new one taken.
+    expect((await w.prepare(TUE_0900)).body.success).toBe(true);
+    expectFailure(await w.prepare(TUE_0930), "slot_unavailable");
+    await closeAll(w.store);
+  });
+
+  it("makes the sweep's check of a processing hold record the success on the new seat", async () => {
+    const w = await world();
+    const first = await w.held();
+    const intent = await w.paying(first);
+    await w.stripeEvent("payment_intent.processing", intent, { status: "processing" });
+    await standin.succeed(intent);
+    w.clock.advance(11);
+    const stripeAnswer = w.slowAnswer(intent);
+    const swept = w.sweeper().reservations.confirmPaidHolds("https://booking.example");
+    await stripeAnswer.reachedStripe;
+    expect((await w.reschedule(first, TUE_0930)).body.success).toBe(true);
+    stripeAnswer.release();
+    expect(await swept).toBe(1);
+    expect(await w.stored(first)).toMatchObject({ status: "confirmed", startMs: Date.parse("2026-11-24T08:30:00Z"), payment: { status: "succeeded" } });
+    await closeAll(w.store);
+  });
+});
+
+describe(`refunds of payments whose seat was gone (${ENGINE})`, () => {
+  /** A hold whose payment went through at Stripe after its seat was given to a second visitor; nothing recorded yet. */
+  async function paidTooLate() {
+    const w = await world();
+    const first = await w.held();
+    const intent = await w.paying(first);
+    w.clock.advance(11);
+    const second = await w.held();
+    await standin.succeed(await w.paying(second));
+    expect((await w.confirm(second)).body.success).toBe(true);
+    await standin.succeed(intent);
+    return Object.assign(w, { first, intent });
+  }
+
+  it("tells the payer on confirm that the refund is under way when Stripe could not be reached, and makes it on their next confirm", async () => {
+    const w = await paidTooLate();
+    w.faults.refundsDown = true;
+    const answer = await w.confirm(w.first);
+    expectFailure(answer, "reservation_finished");
+    expect(answer.body.message).toMatch(/refund of its payment is under way/);
+    expect((await w.stored(w.first)).payment?.status).toBe("refunding");
+    expectFailure(await w.refresh(w.first), "reservation_finished");
+
+    w.faults.refundsDown = false;
+    const again = await w.confirm(w.first);
+    expectFailure(again, "reservation_finished");
+    expect(again.body.message).toMatch(/payment refunded/);
+    expect((await w.stored(w.first)).payment).toMatchObject({ status: "refunded", refundId: expect.stringMatching(/^re_/) });
+    expect(standin.refunds().filter((r) => r.payment_intent === w.intent)).toHaveLength(1);
+    expect((await w.outbox()).filter((e) => e.uuid === w.first).map((e) => e.kind)).toEqual(["reservation.cancelled"]);
+    await closeAll(w.store);
+  });
+
+  it("answers the payer's DELETE of the lapsed hold with the cancellation and its refund, not with 'confirm it instead'", async () => {
+    const w = await paidTooLate();
+    const answer = await w.cancel(w.first);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ success: true });
+    expect(JSON.stringify(answer.body)).toMatch(/payment refunded/);
+    expect((await w.stored(w.first))).toMatchObject({ status: "cancelled", payment: { status: "refunded" } });
+    expect(standin.refunds().filter((r) => r.payment_intent === w.intent)).toHaveLength(1);
+    await closeAll(w.store);
+  });
+
+  it("are retried by the sweep, without Stripe sending its event again nor the payer coming back", async () => {
+    const w = await paidTooLate();
+    w.faults.refundsDown = true;
+    expect((await w.stripeEvent("payment_intent.succeeded", w.intent)).status).toBe(500);
+    expect((await w.stored(w.first)).payment?.status).toBe("refunding");
+    const { payments } = w.sweeper();
+    expect(await payments.retryRefunds("https://booking.example")).toBe(0);
+    w.faults.refundsDown = false;
+    expect(await payments.retryRefunds("https://booking.example")).toBe(1);
+    expect((await w.stored(w.first)).payment).toMatchObject({ status: "refunded", refundId: standin.refunds().find((r) => r.payment_intent === w.intent)!.id });
+    expect((await w.outbox()).filter((e) => e.uuid === w.first).map((e) => e.kind)).toEqual(["reservation.cancelled"]);
+    expect(await payments.retryRefunds("https://booking.example")).toBe(0);
+    await closeAll(w.store);
+  });
+
+  it("record the refund Stripe already made when a retry is told the charge is already refunded (its idempotency key forgotten)", async () => {
+    const w = await paidTooLate();
+    w.faults.refundsDown = true;
+    await w.stripeEvent("payment_intent.succeeded", w.intent);
+    // The first refund went through at Stripe, but its answer was lost; a day later Stripe has forgotten its key.
+    const made = await new Stripe("sk_test_booking", { host: standin.host, port: standin.port, protocol: "http", maxNetworkRetries: 0 }).refunds.create({ payment_intent: w.intent }, { stripeAccount: ACCOUNT });
+    w.faults.refundsDown = false;
+    expect(await w.sweeper().payments.retryRefunds("https://booking.example")).toBe(1);
+    expect((await w.stored(w.first)).payment).toMatchObject({ status: "refunded", refundId: made.id });
+    expect(standin.refunds().filter((r) => r.payment_intent === w.intent)).toHaveLength(1);
+    await closeAll(w.store);
+  });
+});
+
+describe(`the sweep's confirming of paid holds (${ENGINE})`, () => {
+  it("goes on past a hold that fails, logging it", async () => {
+    const w = await world();
+    const holds: string[] = [];
+    for (const slot of [TUE_0900, TUE_0930]) {
+      const uuid = await w.held(slot);
+      const intent = await w.paying(uuid);
+      await standin.succeed(intent);
+      await w.stripeEvent("payment_intent.succeeded", intent);
+      holds.push(uuid);
+      w.clock.advance(1);
+    }
+    w.clock.advance(11);
+    // The real store, whose claim fails for the first hold (a lost connection, a full disk).
+    const broken = { ...w.store, reservations: { ...w.store.reservations, claim: ((claim, decide) => (claim.uuid === holds[0] ? Promise.reject(new Error("disk I/O error")) : w.store.reservations.claim(claim, decide))) as typeof w.store.reservations.claim } };
+    const logged: any[] = [];
+    expect(await w.sweeper((e) => logged.push(e), broken).reservations.confirmPaidHolds("https://booking.example")).toBe(1);
+    expect((await w.stored(holds[0]!)).status).toBe("held");
+    expect((await w.stored(holds[1]!)).status).toBe("confirmed");
+    expect(logged).toEqual([expect.objectContaining({ level: "error", message: expect.stringContaining(holds[0]!) })]);
     await closeAll(w.store);
   });
 });

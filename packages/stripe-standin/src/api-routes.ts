@@ -10,6 +10,7 @@
  * | POST /v1/payment_intents/:id/cancel       | yes        | no                                  |
  * | POST /v1/payment_intents/:id/capture      | yes        | no                                  |
  * | POST /v1/refunds                          | yes        | no                                  |
+ * | GET  /v1/refunds (payment_intent, charge)  | yes        | no                                  |
  * | GET  /v1/refunds/:id                      | yes        | no                                  |
  */
 import type { Caller } from "./auth.ts";
@@ -20,18 +21,18 @@ import { publishableView, type PaymentIntent } from "./intent-object.ts";
 import { readCancel, readCapture, readCreate, readUpdate } from "./intent-params.ts";
 import type { ConfirmOutcome, PaymentIntents } from "./intents.ts";
 import { Params } from "./params.ts";
-import { readRefund } from "./refunds.ts";
+import { readRefund, readRefundList } from "./refunds.ts";
 
 /** A matched endpoint. */
 export interface ApiRoute {
-  action: "create" | "retrieve" | "update" | "confirm" | "cancel" | "capture" | "create_refund" | "retrieve_refund";
+  action: "create" | "retrieve" | "update" | "confirm" | "cancel" | "capture" | "create_refund" | "list_refunds" | "retrieve_refund";
   id?: string;
 }
 
 /** The endpoint for a method and path; `undefined` for anything the stand-in does not implement. */
 export function matchRoute(method: string, path: string): ApiRoute | undefined {
   const trimmed = path.replace(/\/+$/, "");
-  if (trimmed === "/v1/refunds") return method === "POST" ? { action: "create_refund" } : undefined;
+  if (trimmed === "/v1/refunds") return method === "POST" ? { action: "create_refund" } : method === "GET" ? { action: "list_refunds" } : undefined;
   const refund = /^\/v1\/refunds\/([^/]+)$/.exec(trimmed);
   if (refund) return method === "GET" ? { action: "retrieve_refund", id: decodeURIComponent(refund[1]!) } : undefined;
   if (trimmed === "/v1/payment_intents") return method === "POST" ? { action: "create" } : undefined;
@@ -104,6 +105,8 @@ function runSecret(route: ApiRoute, caller: Caller, params: FormObject, intents:
       return intents.capture(caller.account, id, readCapture(params));
     case "create_refund":
       return intents.refund(caller.account, readRefund(params));
+    case "list_refunds":
+      return intents.refunds.list(caller.account, readRefundList(params), intents.all());
     case "retrieve_refund":
       new Params(params, ["expand"]);
       return intents.refunds.get(caller.account, id);

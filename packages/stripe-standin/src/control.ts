@@ -30,6 +30,7 @@ export const ABOUT = {
     "POST /v1/payment_intents/:id/cancel",
     "POST /v1/payment_intents/:id/capture",
     "POST /v1/refunds",
+    "GET /v1/refunds (payment_intent, charge, limit, starting_after, ending_before)",
     "GET /v1/refunds/:id",
   ],
   control: [

@@ -1,6 +1,7 @@
 /**
  * The stand-in's Refunds: `POST /v1/refunds` gives back all or part of a succeeded PaymentIntent's
- * charge, `GET /v1/refunds/:id` reads one. As on Stripe, a refund names the intent (`payment_intent`)
+ * charge, `GET /v1/refunds/:id` reads one, `GET /v1/refunds` lists them (newest first, filtered by
+ * `payment_intent` or `charge`, paged with `limit`, `starting_after`, `ending_before`). As on Stripe, a refund names the intent (`payment_intent`)
  * or its charge (`charge`), lives on the intent's account, succeeds at once for card payments, and
  * leaves the intent itself `succeeded`; refunding more than what is left of the charge is refused.
  */
@@ -37,6 +38,33 @@ export function readRefund(form: FormObject): RefundInput {
     ...(amount !== undefined ? { amount } : {}),
     reason: p.choice("reason", REASONS) ?? null,
     metadata,
+  };
+}
+
+/** What a list call asks for, read from its query string. */
+export interface RefundListInput {
+  paymentIntent?: string;
+  charge?: string;
+  limit: number;
+  startingAfter?: string;
+  endingBefore?: string;
+}
+
+/** Reads and checks the parameters of `GET /v1/refunds`: as on Stripe, `limit` is 1 to 100 (default 10). */
+export function readRefundList(form: FormObject): RefundListInput {
+  const p = new Params(form, ["payment_intent", "charge", "limit", "starting_after", "ending_before", "expand"]);
+  const limit = p.integer("limit", 1) ?? 10;
+  if (limit > 100) throw invalidParam("limit", "This value must be less than or equal to 100.", "parameter_invalid_integer");
+  const startingAfter = p.text("starting_after");
+  const endingBefore = p.text("ending_before");
+  const paymentIntent = p.text("payment_intent");
+  const charge = p.text("charge");
+  return {
+    limit,
+    ...(paymentIntent !== undefined ? { paymentIntent } : {}),
+    ...(charge !== undefined ? { charge } : {}),
+    ...(startingAfter !== undefined ? { startingAfter } : {}),
+    ...(endingBefore !== undefined ? { endingBefore } : {}),
   };
 }
 
@@ -93,6 +121,39 @@ export class Refunds {
     const found = this.refunds.get(id);
     if (!found || found.account !== account) throw noSuchObject("refund", id, "id");
     return found.refund;
+  }
+
+  /**
+   * GET /v1/refunds: the account's refunds, newest first, in Stripe's list object. A `payment_intent`
+   * or `charge` the account does not have is refused as on Stripe (`resource_missing`).
+   */
+  list(account: string | null, input: RefundListInput, intents: IntentRecord[]): Stripe.ApiList<Stripe.Refund> {
+    if (input.paymentIntent !== undefined && !intents.some((r) => r.account === account && r.intent.id === input.paymentIntent)) {
+      throw noSuchReference("payment_intent", input.paymentIntent, "payment_intent");
+    }
+    if (input.charge !== undefined && !intents.some((r) => r.account === account && r.intent.latest_charge === input.charge)) {
+      throw noSuchReference("charge", input.charge, "charge");
+    }
+    // Insertion order is creation order; newest first is Stripe's order.
+    let found = [...this.refunds.values()]
+      .filter((r) => r.account === account)
+      .map((r) => r.refund)
+      .filter((r) => (input.paymentIntent === undefined || r.payment_intent === input.paymentIntent) && (input.charge === undefined || r.charge === input.charge))
+      .reverse();
+    const cursor = input.startingAfter ?? input.endingBefore;
+    if (cursor !== undefined) {
+      const at = found.findIndex((r) => r.id === cursor);
+      if (at < 0) throw noSuchObject("refund", cursor, input.startingAfter !== undefined ? "starting_after" : "ending_before");
+      // ending_before pages towards newer refunds: the `limit` just before the cursor.
+      if (input.startingAfter === undefined) {
+        const newer = found.slice(0, at);
+        return { object: "list", data: newer.slice(Math.max(0, newer.length - input.limit)), has_more: newer.length > input.limit, url: "/v1/refunds" };
+      }
+      found = found.slice(at + 1);
+    }
+    const page = found.slice(0, input.limit);
+    const hasMore = found.length > input.limit;
+    return { object: "list", data: page, has_more: hasMore, url: "/v1/refunds" };
   }
 
   /** Every refund on every account, oldest first. */

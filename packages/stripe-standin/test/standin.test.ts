@@ -423,6 +423,31 @@ describe("Refunds through the stripe SDK", () => {
     expect((await stripe.refunds.create({ payment_intent: intent.id }, { stripeAccount: account })).amount).toBe(2000);
   });
 
+  it("lists an intent's refunds in Stripe's list format, newest first, paged, on its own account only", async () => {
+    const { account, intent } = await paid(3000);
+    const first = await stripe.refunds.create({ payment_intent: intent.id, amount: 1000 }, { stripeAccount: account });
+    const second = await stripe.refunds.create({ payment_intent: intent.id, amount: 500 }, { stripeAccount: account });
+    const other = await paid();
+    await stripe.refunds.create({ payment_intent: other.intent.id }, { stripeAccount: other.account });
+
+    const listed = await stripe.refunds.list({ payment_intent: intent.id }, { stripeAccount: account });
+    expect(listed).toMatchObject({ object: "list", has_more: false, url: "/v1/refunds" });
+    expect(listed.data).toEqual([second, first]);
+    expect((await stripe.refunds.list({ charge: intent.latest_charge as string }, { stripeAccount: account })).data.map((r) => r.id)).toEqual([second.id, first.id]);
+    const page = await stripe.refunds.list({ payment_intent: intent.id, limit: 1 }, { stripeAccount: account });
+    expect(page).toMatchObject({ has_more: true, data: [{ id: second.id }] });
+    expect((await stripe.refunds.list({ payment_intent: intent.id, limit: 1, starting_after: second.id }, { stripeAccount: account })).data.map((r) => r.id)).toEqual([first.id]);
+    expect((await stripe.refunds.list({ payment_intent: intent.id, ending_before: first.id }, { stripeAccount: account })).data.map((r) => r.id)).toEqual([second.id]);
+    // The SDK's auto-pagination walks the pages with starting_after.
+    const all: string[] = [];
+    for await (const refund of stripe.refunds.list({ payment_intent: intent.id, limit: 1 }, { stripeAccount: account })) all.push(refund.id);
+    expect(all).toEqual([second.id, first.id]);
+
+    expect(await failure(stripe.refunds.list({ payment_intent: intent.id }, { stripeAccount: newAccount() }))).toMatchObject({ statusCode: 400, code: "resource_missing", param: "payment_intent" });
+    expect(await failure(stripe.refunds.list({ limit: 101 }, { stripeAccount: account }))).toMatchObject({ statusCode: 400, param: "limit" });
+    expect(await failure(client("pk_test_browser").refunds.list({ payment_intent: intent.id }))).toMatchObject({ statusCode: 403 });
+  });
+
   it("refuses an intent that was not paid, one on another account, a missing target and unknown parameters", async () => {
     const account = newAccount();
     const open = await stripe.paymentIntents.create({ amount: 2000, currency: "eur" }, { stripeAccount: account });

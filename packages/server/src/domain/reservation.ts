@@ -23,13 +23,23 @@ export function paidHold(r: Lifecycle): boolean {
 }
 
 /**
+ * True while a paid hold (`paidHold`) keeps its seat at `nowMs`: a succeeded payment always; a
+ * processing one only until the slot's start. Past the start nobody can confirm the hold any more,
+ * so it lapses like an unpaid one (expired, hence cancelled), and money that still arrives is
+ * refunded; without this an intent stuck in `processing` would keep the hold alive for ever.
+ */
+export function keepsSeat(r: Lifecycle, nowMs: number): boolean {
+  return paidHold(r) && (r.payment!.status !== "processing" || nowMs < r.startMs);
+}
+
+/**
  * Where a reservation stands at `nowMs`. Expiry is derived from time, never waits for a sweep: a
  * hold past `heldUntil` is expired, and an expired hold not refreshed within 24 hours, or whose
- * slot has begun, is cancelled. A paid hold (`paidHold`) does not lapse: it stays held, with its
- * seat, until it is confirmed (by the visitor, or by the sweep) or cancelled.
+ * slot has begun, is cancelled. A paid hold that keeps its seat (`keepsSeat`) does not lapse: it
+ * stays held until it is confirmed (by the visitor, or by the sweep) or cancelled.
  */
 export function statusAt(r: Lifecycle, nowMs: number): ReservationStatus {
-  if (paidHold(r)) return "held";
+  if (keepsSeat(r, nowMs)) return "held";
   if (r.status === "held" || r.status === "expired") {
     const heldUntil = r.heldUntilMs ?? 0;
     if (r.status === "held" && heldUntil > nowMs) return "held";

@@ -110,10 +110,10 @@ function prepareQueries(db: Database) {
     seatHolders: db.query<SeatHolder, [{ eventTypeId: number; untilMs: number; fromMs: number; nowMs: number }]>(
       // The event type's longest reservation bounds how far back an overlapping one can start,
       // which keeps the index range scanned short.
-      `SELECT uuid, start_ms AS startMs, end_ms AS endMs, CASE WHEN status = 'held' AND NOT coalesce(json_extract(payment, '$.status'), '') IN ('succeeded', 'processing') THEN held_until_ms END AS heldUntilMs FROM reservations
+      `SELECT uuid, start_ms AS startMs, end_ms AS endMs, CASE WHEN status = 'held' AND NOT (coalesce(json_extract(payment, '$.status'), '') = 'succeeded' OR (coalesce(json_extract(payment, '$.status'), '') = 'processing' AND start_ms > $nowMs)) THEN held_until_ms END AS heldUntilMs FROM reservations
        WHERE event_type_id = $eventTypeId AND start_ms < $untilMs AND end_ms > $fromMs
          AND start_ms >= $fromMs - (SELECT longest_reservation_ms FROM event_types WHERE id = $eventTypeId)
-         AND (status = 'confirmed' OR (status = 'held' AND (held_until_ms > $nowMs OR coalesce(json_extract(payment, '$.status'), '') IN ('succeeded', 'processing'))))`,
+         AND (status = 'confirmed' OR (status = 'held' AND (held_until_ms > $nowMs OR (coalesce(json_extract(payment, '$.status'), '') = 'succeeded' OR (coalesce(json_extract(payment, '$.status'), '') = 'processing' AND start_ms > $nowMs)))))`,
     ),
     rByUuid: db.query<ReservationRow, [number, string]>("SELECT * FROM reservations WHERE event_type_id = ? AND uuid = ?"),
     rList: db.query<ReservationRow, [number, number, number, string | null, string | null, number]>(
@@ -121,7 +121,10 @@ function prepareQueries(db: Database) {
        AND (? IS NULL OR status IN (SELECT value FROM json_each(?))) ORDER BY start_ms, uuid LIMIT ?`,
     ),
     rPaidHoldsDue: db.query<ReservationRow, [number, number]>(
-      "SELECT * FROM reservations WHERE status = 'held' AND held_until_ms <= ? AND json_extract(payment, '$.status') = 'succeeded' ORDER BY held_until_ms, uuid LIMIT ?",
+      "SELECT * FROM reservations WHERE status = 'held' AND held_until_ms <= ? AND json_extract(payment, '$.status') IN ('succeeded', 'processing') ORDER BY held_until_ms, uuid LIMIT ?",
+    ),
+    rRefundsDue: db.query<ReservationRow, [number]>(
+      "SELECT * FROM reservations WHERE payment_intent_id IS NOT NULL AND status = 'cancelled' AND json_extract(payment, '$.status') = 'refunding' ORDER BY updated_at_ms, uuid LIMIT ?",
     ),
     rByIntent: db.query<ReservationRow, [string]>("SELECT * FROM reservations WHERE payment_intent_id = ?"),
     rInsert: db.query(
@@ -141,10 +144,10 @@ function prepareQueries(db: Database) {
        WHERE uuid = $uuid AND event_type_id = $eventTypeId AND updated_at_ms = $expectedUpdatedAtMs`,
     ),
     // updated_at_ms only moves forward, so a compare-and-set read before the sweep fails after it.
-    sweepExpire: db.query<{ event_type_id: number }, [number, number]>(
-      // A paid hold keeps its seat (domain/reservation.ts paidHold): never expired here.
+    sweepExpire: db.query<{ event_type_id: number }, [number, number, number]>(
+      // A paid hold keeps its seat (domain/reservation.ts keepsSeat): never expired here.
       `UPDATE reservations SET status = 'expired', updated_at_ms = max(updated_at_ms + 1, ?)
-       WHERE status = 'held' AND held_until_ms <= ? AND NOT coalesce(json_extract(payment, '$.status'), '') IN ('succeeded', 'processing') RETURNING event_type_id`,
+       WHERE status = 'held' AND held_until_ms <= ? AND NOT (coalesce(json_extract(payment, '$.status'), '') = 'succeeded' OR (coalesce(json_extract(payment, '$.status'), '') = 'processing' AND start_ms > ?)) RETURNING event_type_id`,
     ),
     sweepCancel: db.query<{ event_type_id: number }, [number, number, number, number]>(
       `UPDATE reservations SET status = 'cancelled', cancelled_at_ms = ?, updated_at_ms = max(updated_at_ms + 1, ?)
@@ -321,9 +324,10 @@ class SqliteStore implements Store {
         return changed;
       }),
     paidHoldsDue: async (nowMs: number, limit: number) => this.q.rPaidHoldsDue.all(nowMs, limit).map(toReservation),
+    refundsDue: async (limit: number) => this.q.rRefundsDue.all(limit).map(toReservation),
     sweep: async (nowMs: number) =>
       this.write(() => {
-        const expired = this.q.sweepExpire.all(nowMs, nowMs);
+        const expired = this.q.sweepExpire.all(nowMs, nowMs, nowMs);
         const cancelled = this.q.sweepCancel.all(nowMs, nowMs, nowMs - EXPIRED_GRACE_MS, nowMs);
         for (const id of new Set([...expired, ...cancelled].map((r) => r.event_type_id))) this.q.etBump.run(id);
         this.q.idemPurge.run(nowMs - IDEMPOTENCY_TTL_MS);

@@ -230,8 +230,14 @@ export interface Store {
      * changed it since `expectedUpdatedAtMs`; false when someone did.
      */
     save(record: ReservationRecord, expectedUpdatedAtMs: number, events?: OutboxEvent[]): Promise<boolean>;
-    /** Held reservations whose payment succeeded and whose hold time is over, oldest hold first: the visitor paid and left, and the sweep confirms them. */
+    /**
+     * Held reservations whose payment succeeded or is processing and whose hold time is over, oldest
+     * hold first: the sweep confirms the paid ones (the visitor paid and left) and asks Stripe about
+     * the processing ones.
+     */
     paidHoldsDue(nowMs: number, limit: number): Promise<ReservationRecord[]>;
+    /** Cancelled reservations whose payment is still `refunding` (the refund call failed), least recently changed first: the sweep retries them. */
+    refundsDue(limit: number): Promise<ReservationRecord[]>;
     /** Persists what time already decided (holds past their time become expired, stale ones cancelled) and forgets old idempotency keys. */
     sweep(nowMs: number): Promise<{ expired: number; cancelled: number }>;
   };

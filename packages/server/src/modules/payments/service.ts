@@ -10,9 +10,20 @@ import { webhookEvents } from "../webhooks/events.ts";
 
 /** What a visitor is told about a reservation cancelled because its seat was gone when its payment went through. */
 export const REFUNDED_MESSAGE = "The seat was taken by someone else after the hold ended, so the reservation was cancelled and its payment refunded.";
+/** As REFUNDED_MESSAGE, while the refund has not gone through at Stripe yet (it is retried until it does). */
+export const REFUNDING_MESSAGE = "The seat was taken by someone else after the hold ended, so the reservation was cancelled; the refund of its payment is under way.";
 
-/** Intent states in which the visitor can still pay; any other needs a new intent. */
-const PAYABLE = new Set<Stripe.PaymentIntent.Status>(["requires_payment_method", "requires_confirmation", "requires_action", "processing"]);
+/** What the payer is told about a reservation cancelled with its payment refunded or being refunded. */
+export function refundMessage(status: "refunded" | "refunding"): string {
+  return status === "refunded" ? REFUNDED_MESSAGE : REFUNDING_MESSAGE;
+}
+
+/** Intent states in which the visitor can still pay; any other needs a new intent (`processing` is answered as it is, never replaced). */
+const PAYABLE = new Set<Stripe.PaymentIntent.Status>(["requires_payment_method", "requires_confirmation", "requires_action"]);
+/** Intent states that say a payment recorded as processing did not go through. */
+const NOT_PAID = new Set<Stripe.PaymentIntent.Status>(["requires_payment_method", "requires_confirmation", "requires_action", "canceled"]);
+/** Payment states a new payment request never replaces nor downgrades: money is in, or on its way. */
+const KEPT = new Set<PaymentRecord["status"]>(["processing", "succeeded"]);
 /** Best effort on the way of a visitor's request: a short wait and no retries, not the client's 15 s and two retries. */
 const BEST_EFFORT = { timeout: 5_000, maxNetworkRetries: 0 };
 
@@ -30,7 +41,11 @@ export class PaymentService {
     private readonly log: (entry: LogEntry) => void,
   ) {}
 
-  /** Creates, or reuses while payable, the PaymentIntent of a held reservation. */
+  /**
+   * Creates, or reuses while payable, the PaymentIntent of a held reservation. An intent being
+   * processed, or a payment recorded processing or succeeded, is answered as it is: never replaced,
+   * its recorded status never set back to pending (which would let the hold lapse with money on its way).
+   */
   async createIntent(eventType: EventTypeRecord, reservation: ReservationRecord, input: PaymentInput, origin: string): Promise<PaymentResult> {
     const price = eventType.settings.payment;
     if (!this.stripe || !price) throw new ApiError("provider_not_configured", "Card payments are not set up for this event type.");
@@ -45,13 +60,25 @@ export class PaymentService {
     let intent: Stripe.PaymentIntent | null = null;
     let terms = { account: price.providerAccountId, amount: price.amount, currency: price.currency };
     if (current) {
+      const kept = KEPT.has(current.status);
       // Under other terms the old intent matters only if it was paid; one that cannot be read any more was not.
       const read = () => this.stripe!.paymentIntents.retrieve(current.intentId, {}, { stripeAccount: current.account });
-      const existing = sameTerms ? await this.call(read) : await read().catch(() => null);
+      const existing = sameTerms || kept ? await this.call(read) : await read().catch(() => null);
+      const answerOf = (i: Stripe.PaymentIntent): PaymentResult => ({ clientSecret: i.client_secret ?? "", paymentIntentId: i.id, providerAccountId: current.account, amount: current.amount });
       if (existing?.status === "succeeded" && matches(existing, current.amount, current.currency)) {
         // A payment that went through stays the reservation's payment, even if the price changed since.
         intent = existing;
         terms = current;
+      } else if (existing?.status === "processing") {
+        // Money is on its way on this intent, under whatever terms it was made: it stays the payment,
+        // and keeps the seat (recorded now if its webhook has not come yet). A new intent could take a second payment.
+        if (current.status === "pending" || current.status === "failed") await this.settleProcessing(eventType, reservation, true);
+        return answerOf(existing);
+      } else if (kept && !(existing && sameTerms && PAYABLE.has(existing.status))) {
+        // Recorded processing or succeeded while Stripe says otherwise (its webhook on the way, or the
+        // sweep's check): the record stands until then, and no new intent replaces it.
+        if (!existing) throw new ApiError("internal_error", "The payment provider could not be reached; nothing was changed. Try again.");
+        return answerOf(existing);
       } else if (existing && sameTerms && PAYABLE.has(existing.status)) {
         intent = existing;
         // The receipt goes to the address the visitor gave last.
@@ -80,21 +107,24 @@ export class PaymentService {
     );
     const succeeded = intent.status === "succeeded" && matches(intent, terms.amount, terms.currency);
     const answer = { clientSecret: intent.client_secret ?? "", paymentIntentId: intent.id, providerAccountId: terms.account, amount: terms.amount };
-    if (succeeded && current?.intentId === intent.id) {
-      // Paid already: recorded like any success, through the seat claim, since the hold may have lapsed meanwhile.
+    if (succeeded) {
+      // Paid already (only ever the reservation's own intent: a new one is never paid): recorded like
+      // any success, through the seat claim, since the hold may have lapsed meanwhile.
       const settled = await this.settleSuccess(eventType, reservation, origin);
-      if (settled.payment?.status === "refunded") throw new BusinessFailure("reservation_finished", REFUNDED_MESSAGE);
+      const refund = settled.payment?.intentId === intent.id ? settled.payment.status : null;
+      if (refund === "refunded" || refund === "refunding") throw new BusinessFailure("reservation_finished", refundMessage(refund));
       return answer;
     }
+    // Only billing details and the intent change here, never what the payment keeps: a save takes no seat.
+    const same = current?.intentId === intent.id ? current : null;
     const payment: PaymentRecord = {
       intentId: intent.id,
       account: terms.account,
       amount: terms.amount,
       currency: terms.currency,
-      status: succeeded ? "succeeded" : "pending",
+      status: same && KEPT.has(same.status) ? same.status : "pending",
       billing,
-      // When the success was first known, not when the visitor last asked.
-      succeededAtMs: succeeded ? (current?.intentId === intent.id && current.succeededAtMs) || nowMs : null,
+      succeededAtMs: same?.status === "succeeded" ? same.succeededAtMs : null,
     };
     const saved = await this.store.reservations.save({ ...reservation, payment, updatedAtMs: nextStamp(reservation, nowMs) }, reservation.updatedAtMs);
     if (!saved) throw new BusinessFailure("slot_locked", "The reservation changed meanwhile; try again.");
@@ -105,20 +135,22 @@ export class PaymentService {
    * Whether the reservation's payment has succeeded. When no success is recorded yet, asks Stripe
    * (its webhook can lag behind the visitor) and records what it says, through the seat claim:
    * `refunded` when the payment went through after the seat was gone (the reservation is then
-   * cancelled and the money given back).
+   * cancelled and the money given back), `refunding` while that refund has not gone through yet.
    */
-  async isPaid(eventType: EventTypeRecord, reservation: ReservationRecord, origin: string): Promise<"paid" | "unpaid" | "refunded"> {
+  async isPaid(eventType: EventTypeRecord, reservation: ReservationRecord, origin: string): Promise<"paid" | "unpaid" | "refunded" | "refunding"> {
     const payment = reservation.payment;
     if (!payment) return "unpaid";
     if (payment.status === "succeeded") return "paid";
     if (payment.status === "refunded") return "refunded";
-    if (payment.status === "refunding") return (await this.finishRefund(eventType, reservation, origin)).payment?.status === "refunded" ? "refunded" : "unpaid";
+    if (payment.status === "refunding") return (await this.finishRefund(eventType, reservation, origin)).payment?.status === "refunded" ? "refunded" : "refunding";
     if (!this.stripe) return "unpaid";
     const intent = await this.call(() => this.stripe!.paymentIntents.retrieve(payment.intentId, {}, { stripeAccount: payment.account }));
-    if (intent.status === "processing") await this.settleProcessing(eventType, reservation);
+    if (intent.status === "processing") await this.settleProcessing(eventType, reservation, true);
     if (intent.status !== "succeeded" || !matches(intent, payment.amount, payment.currency)) return "unpaid";
     const settled = await this.settleSuccess(eventType, reservation, origin);
-    return settled.payment?.status === "refunded" ? "refunded" : settled.payment?.status === "succeeded" ? "paid" : "unpaid";
+    if (settled.payment?.intentId !== payment.intentId) return "unpaid";
+    const now = settled.payment.status;
+    return now === "refunded" || now === "refunding" ? now : now === "succeeded" ? "paid" : "unpaid";
   }
 
   /**
@@ -127,9 +159,11 @@ export class PaymentService {
    * - `closed`: cancelled at Stripe, or no longer payable (or Stripe could not be reached within
    *   five seconds: the intent is then left open there, with a warning in the log);
    * - `paid`: it had been paid after all (its webhook not yet arrived); the success is recorded;
+   * - `refunded` or `refunding`: paid after all, but the hold's seat was gone: the reservation is
+   *   cancelled and the payment refunded (or its refund under way);
    * - `processing`: money may still arrive, so it is neither cancelled nor counted.
    */
-  async closeIntent(eventType: EventTypeRecord, reservation: ReservationRecord, origin: string): Promise<"closed" | "paid" | "processing"> {
+  async closeIntent(eventType: EventTypeRecord, reservation: ReservationRecord, origin: string): Promise<"closed" | "paid" | "refunded" | "refunding" | "processing"> {
     const payment = reservation.payment;
     if (!payment) return "closed";
     if (payment.status === "succeeded") return "paid";
@@ -140,8 +174,9 @@ export class PaymentService {
     // Stripe refuses to cancel an intent that succeeded, is processing or was already cancelled.
     const intent = await this.stripe.paymentIntents.retrieve(payment.intentId, {}, { stripeAccount: payment.account, ...BEST_EFFORT }).catch(() => null);
     if (intent?.status === "succeeded" && matches(intent, payment.amount, payment.currency)) {
-      await this.settleSuccess(eventType, reservation, origin);
-      return "paid";
+      const settled = await this.settleSuccess(eventType, reservation, origin);
+      const now = settled.payment?.intentId === payment.intentId ? settled.payment.status : null;
+      return now === "refunded" || now === "refunding" ? now : "paid";
     }
     if (intent?.status === "processing") return "processing";
     if (intent?.status !== "canceled") this.log({ level: "warn", message: warning, error: refusal });
@@ -179,7 +214,13 @@ export class PaymentService {
     const eventType = await this.store.eventTypes.byId(reservation.eventTypeId);
     if (!eventType) return `no event type for ${intent.id}`;
     if (event.type === "payment_intent.processing") {
-      await this.settleProcessing(eventType, reservation);
+      // Stripe does not promise the order of its events: after a recorded failure, a processing event
+      // counts only if the intent is really processing now (the visitor paid again), or it would keep a seat for a payment that failed.
+      if (payment.status === "failed") {
+        const now = await this.call(() => this.stripe!.paymentIntents.retrieve(payment.intentId, {}, { stripeAccount: payment.account }));
+        if (now.status !== "processing") return "stale processing event ignored";
+      }
+      await this.settleProcessing(eventType, reservation, payment.status === "failed");
       return "processing recorded";
     }
     const settled = await this.settleSuccess(eventType, reservation, origin);
@@ -223,13 +264,15 @@ export class PaymentService {
   /**
    * Records that the reservation's payment is being processed at Stripe, which keeps its hold's seat,
    * if the hold still has one (held, or lapsed with the seat free); otherwise nothing is recorded
-   * and a later success is refunded.
+   * and a later success is refunded. Only from `pending`, or from `failed` when the caller saw the
+   * intent processing at Stripe itself (`checked`): a processing event that arrives after the
+   * failure that ended it must not bring the seat back.
    */
-  private async settleProcessing(eventType: EventTypeRecord, reservation: ReservationRecord): Promise<void> {
+  private async settleProcessing(eventType: EventTypeRecord, reservation: ReservationRecord, checked = false): Promise<void> {
     const intentId = reservation.payment!.intentId;
     await this.settle(eventType, reservation, (holders, current, at): SeatDecision => {
       const payment = current?.payment;
-      if (!current || !payment || payment.intentId !== intentId || !(payment.status === "pending" || payment.status === "failed")) return { refuse: "unchanged" };
+      if (!current || !payment || payment.intentId !== intentId || !(payment.status === "pending" || (checked && payment.status === "failed"))) return { refuse: "unchanged" };
       const status = statusAt(current, at);
       const processing: PaymentRecord = { ...payment, status: "processing" };
       if (status === "held") return { write: { ...current, payment: processing, updatedAtMs: nextStamp(current, at) } };
@@ -244,7 +287,9 @@ export class PaymentService {
    * Gives back the money of a reservation cancelled with its payment `refunding`: a refund at Stripe
    * (one per intent, however often this runs), then the payment recorded `refunded` and the organizer's
    * `reservation.cancelled` webhook written with it. When Stripe cannot be reached the payment stays
-   * `refunding` (visible to the organizer) and the next confirm, refresh or Stripe event retries.
+   * `refunding` (visible to the organizer) and the sweep (`retryRefunds`), the payer's next confirm or
+   * refresh, or Stripe sending its event again retries. A refund Stripe already made (its idempotency
+   * key forgotten after 24 hours, so a retry is told `charge_already_refunded`) is looked up and recorded.
    */
   async finishRefund(eventType: EventTypeRecord, reservation: ReservationRecord, origin: string): Promise<ReservationRecord> {
     let r = reservation;
@@ -257,8 +302,12 @@ export class PaymentService {
       );
       refundId = refund.id;
     } catch (error) {
-      this.log({ level: "error", message: `could not refund payment ${payment.intentId} of reservation ${r.uuid}, whose seat was gone; retried on the next attempt`, error });
-      return r;
+      const made = error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "charge_already_refunded" ? await this.existingRefund(payment) : null;
+      if (made) refundId = made;
+      else {
+        this.log({ level: "error", message: `could not refund payment ${payment.intentId} of reservation ${r.uuid}, whose seat was gone; retried on the next attempt`, error });
+        return r;
+      }
     }
     for (let attempt = 0; attempt < 5; attempt++) {
       if (r.payment?.intentId !== payment.intentId || r.payment.status !== "refunding") return r;
@@ -276,20 +325,89 @@ export class PaymentService {
     return r;
   }
 
-  /** Runs a seat claim about a reservation's payment; answers the reservation as written, or as stored when nothing was. */
-  private async settle(eventType: EventTypeRecord, reservation: ReservationRecord, decide: Parameters<Store["reservations"]["claim"]>[1]): Promise<{ record: ReservationRecord; written: boolean }> {
-    let outcome: Awaited<ReturnType<Store["reservations"]["claim"]>>;
+  /** The refund Stripe already made of the payment's intent (the newest), or null if none can be found. */
+  private async existingRefund(payment: PaymentRecord): Promise<string | null> {
     try {
-      outcome = await this.store.reservations.claim(
-        { eventTypeId: eventType.id, ...conflictWindow(eventType.settings, reservation.startMs, reservation.endMs), seat: { startMs: reservation.startMs, endMs: reservation.endMs }, nowMs: this.now, uuid: reservation.uuid },
-        decide,
-      );
+      const list = await this.stripe!.refunds.list({ payment_intent: payment.intentId, limit: 10 }, { stripeAccount: payment.account, ...BEST_EFFORT });
+      return list.data.find((refund) => refund.status !== "failed" && refund.status !== "canceled")?.id ?? null;
     } catch (error) {
-      if (error instanceof StoreBusyError) throw new BusinessFailure("slot_locked", "The reservation is being changed by another request; try again.");
-      throw error;
+      this.log({ level: "error", message: `could not list the refunds of payment ${payment.intentId}`, error });
+      return null;
     }
-    if ("record" in outcome) return { record: outcome.record, written: true };
-    return { record: (await this.store.reservations.byUuid(reservation.eventTypeId, reservation.uuid)) ?? reservation, written: false };
+  }
+
+  /**
+   * Asks Stripe about a paid hold recorded `processing` whose hold time is over (run by the sweep,
+   * so a lost webhook never leaves the seat kept): a success is recorded (`settleSuccess`), a payment
+   * that did not go through is recorded `failed`, so the hold lapses; one still processing stays.
+   * Answers the reservation as it then is.
+   */
+  async recheckProcessing(eventType: EventTypeRecord, reservation: ReservationRecord, origin: string): Promise<ReservationRecord> {
+    const payment = reservation.payment;
+    if (!this.stripe || payment?.status !== "processing") return reservation;
+    const intent = await this.call(() => this.stripe!.paymentIntents.retrieve(payment.intentId, {}, { stripeAccount: payment.account }));
+    if (intent.status === "succeeded" && matches(intent, payment.amount, payment.currency)) return this.settleSuccess(eventType, reservation, origin);
+    if (!NOT_PAID.has(intent.status)) return reservation;
+    // Frees the seat if the hold time is over: a save may give seats back, never take them.
+    const failed: ReservationRecord = { ...reservation, payment: { ...payment, status: "failed" }, updatedAtMs: this.stamp(reservation) };
+    if (!(await this.store.reservations.save(failed, reservation.updatedAtMs))) return (await this.store.reservations.byUuid(reservation.eventTypeId, reservation.uuid)) ?? reservation;
+    this.log({ level: "info", message: `payment ${payment.intentId} of reservation ${reservation.uuid} is ${intent.status} at Stripe, no longer processing: recorded failed` });
+    return failed;
+  }
+
+  /**
+   * Retries the refunds that could not be made when a payment's seat was gone (run by the sweep),
+   * so no refund waits for Stripe to send its event again or for the payer to come back. A failure
+   * of one is logged and leaves it for the next sweep; the others go on. Answers how many were refunded.
+   */
+  async retryRefunds(origin: string, limit = 50): Promise<number> {
+    if (!this.stripe) return 0;
+    let refunded = 0;
+    for (const r of await this.store.reservations.refundsDue(limit)) {
+      try {
+        const eventType = await this.store.eventTypes.byId(r.eventTypeId);
+        if (!eventType) continue;
+        if ((await this.finishRefund(eventType, r, origin)).payment?.status === "refunded") refunded++;
+      } catch (error) {
+        this.log({ level: "error", message: `retrying the refund of reservation ${r.uuid} failed`, error });
+      }
+    }
+    return refunded;
+  }
+
+  /**
+   * Runs a seat claim about a reservation's payment, on the reservation's seat as stored; answers the
+   * reservation as written, or as stored when nothing was. A reservation rescheduled since it was
+   * read is read again and the claim made on its new seat (the store refuses a write outside the
+   * seat a claim locked).
+   */
+  private async settle(eventType: EventTypeRecord, reservation: ReservationRecord, decide: Parameters<Store["reservations"]["claim"]>[1]): Promise<{ record: ReservationRecord; written: boolean }> {
+    let r = reservation;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const seat = { startMs: r.startMs, endMs: r.endMs };
+      let moved = false;
+      let outcome: Awaited<ReturnType<Store["reservations"]["claim"]>>;
+      try {
+        outcome = await this.store.reservations.claim(
+          { eventTypeId: eventType.id, ...conflictWindow(eventType.settings, seat.startMs, seat.endMs), seat, nowMs: this.now, uuid: r.uuid },
+          (holders, current, at) => {
+            if (current && (current.startMs !== seat.startMs || current.endMs !== seat.endMs)) {
+              moved = true;
+              return { refuse: "moved" };
+            }
+            return decide(holders, current, at);
+          },
+        );
+      } catch (error) {
+        if (error instanceof StoreBusyError) throw new BusinessFailure("slot_locked", "The reservation is being changed by another request; try again.");
+        throw error;
+      }
+      if ("record" in outcome) return { record: outcome.record, written: true };
+      const stored = await this.store.reservations.byUuid(r.eventTypeId, r.uuid);
+      if (!stored || !moved) return { record: stored ?? r, written: false };
+      r = stored;
+    }
+    throw new BusinessFailure("slot_locked", "The reservation is being changed by another request; try again.");
   }
 
   /**

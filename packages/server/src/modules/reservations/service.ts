@@ -5,7 +5,8 @@ import { conflictWindow, isOffered, retakable, seatsLeft } from "../../domain/sl
 import { ApiError, BusinessFailure, ValidationFailed } from "../../http/errors.ts";
 import { matchesHash } from "../../http/tokens.ts";
 import { StoreBusyError, type EventTypeRecord, type ReservationRecord, type SeatDecision, type SeatHolder, type Store } from "../../store/types.ts";
-import { REFUNDED_MESSAGE, type PaymentService } from "../payments/service.ts";
+import { refundMessage, type PaymentService } from "../payments/service.ts";
+import type { LogEntry } from "../../context.ts";
 import { webhookEvents } from "../webhooks/events.ts";
 import { manageUrlOf } from "../../lib/links.ts";
 import { isUuid } from "../../lib/ids.ts";
@@ -16,6 +17,7 @@ import { checkConfirmInput, checkReservationInput, slotTimes } from "./validate.
 const REFUSALS = {
   slot_unavailable: "The slot is no longer available.",
   reservation_finished: "The reservation can no longer be changed this way.",
+  slot_locked: "The reservation changed meanwhile (it was rescheduled); try again.",
 } as const;
 type Refusal = keyof typeof REFUSALS;
 
@@ -43,6 +45,7 @@ export class ReservationService {
     private readonly payments: PaymentService,
     private readonly config: ServerConfig,
     private readonly now: () => number,
+    private readonly log: (entry: LogEntry) => void = () => {},
   ) {}
 
   /** The reservation of this event type, or 404 without telling whether it exists elsewhere. */
@@ -105,13 +108,15 @@ export class ReservationService {
     const manageUrl = manageUrlOf(options.origin, eventType.slug, r.uuid);
     const status = statusAt(r, nowMs);
     if (status === "confirmed") return resultOf(r, manageUrl, true);
-    if (status === "cancelled") throw failure("reservation_finished", cancelledMessage(r));
+    // A refund that could not be made yet is tried again while the payer asks.
+    if (status === "cancelled") throw failure("reservation_finished", cancelledMessage(await this.retryRefund(eventType, r, options.origin)));
     const changes = checkConfirmInput(input, r.customFields, s);
     const paid = s.payment ? await this.payments.isPaid(eventType, r, options.origin) : "paid";
-    if (paid === "refunded") throw failure("reservation_finished", REFUNDED_MESSAGE);
+    if (paid === "refunded" || paid === "refunding") throw failure("reservation_finished", refundMessage(paid));
     if (paid === "unpaid") throw new ApiError("payment_required", "No successful payment exists for this reservation yet.");
     const written = await this.claim(eventType, r.startMs, r.endMs, r.uuid, undefined, (holders, current, at) => {
       if (!current) return { refuse: "reservation_finished" };
+      if (moved(current, r)) return { refuse: "slot_locked" };
       const now = statusAt(current, at);
       if (now === "confirmed") return { write: current };
       if (now === "cancelled") return { refuse: "reservation_finished" };
@@ -138,18 +143,22 @@ export class ReservationService {
    * with what they gave when preparing turns the money into the booking it paid for and tells the
    * organizer (`reservation.created`); waiting longer gains nothing, and after the meeting's start
    * nobody could confirm it any more. The visitor's own later confirm answers the confirmed booking.
-   * Answers how many were confirmed.
+   * Holds whose payment is still processing are checked at Stripe (`recheckProcessing`), so a lost
+   * webhook never keeps a seat for a payment that failed. One hold that fails is logged and left
+   * for the next sweep; the others go on. Answers how many were confirmed.
    */
   async confirmPaidHolds(origin: string, limit = 100): Promise<number> {
     let confirmed = 0;
-    for (const r of await this.store.reservations.paidHoldsDue(this.now(), limit)) {
-      const eventType = await this.store.eventTypes.byId(r.eventTypeId);
-      if (!eventType) continue;
-      const manageUrl = manageUrlOf(origin, eventType.slug, r.uuid);
+    for (const due of await this.store.reservations.paidHoldsDue(this.now(), limit)) {
       try {
+        const eventType = await this.store.eventTypes.byId(due.eventTypeId);
+        if (!eventType) continue;
+        const r = due.payment?.status === "processing" ? await this.payments.recheckProcessing(eventType, due, origin) : due;
+        if (r.status !== "held" || r.payment?.status !== "succeeded") continue;
+        const manageUrl = manageUrlOf(origin, eventType.slug, r.uuid);
         await this.claim(eventType, r.startMs, r.endMs, r.uuid, undefined, (_holders, current, at) => {
-          // Confirmed, cancelled or refreshed by someone meanwhile: theirs to decide.
-          if (!current || current.status !== "held" || current.payment?.status !== "succeeded" || (current.heldUntilMs ?? 0) > at) return { refuse: "reservation_finished" };
+          // Confirmed, cancelled, refreshed or rescheduled by someone meanwhile: theirs to decide.
+          if (!current || moved(current, r) || current.status !== "held" || current.payment?.status !== "succeeded" || (current.heldUntilMs ?? 0) > at) return { refuse: "reservation_finished" };
           const done: ReservationRecord = {
             ...current,
             status: "confirmed",
@@ -162,8 +171,9 @@ export class ReservationService {
         });
         confirmed++;
       } catch (error) {
-        // Refused (changed meanwhile) or the store was busy: the next sweep looks again.
-        if (!(error instanceof BusinessFailure)) throw error;
+        // Refused (changed meanwhile) or the store was busy: the next sweep looks again. Anything else
+        // is logged, and must not keep the other paid holds from being confirmed.
+        if (!(error instanceof BusinessFailure)) this.log({ level: "error", message: `confirming the paid hold ${due.uuid} failed`, error });
       }
     }
     return confirmed;
@@ -175,11 +185,12 @@ export class ReservationService {
     const s = eventType.settings;
     const nowMs = this.now();
     const status = statusAt(r, nowMs);
-    if (status === "cancelled" && r.payment?.status === "refunding") await this.payments.finishRefund(eventType, r, origin);
-    if (status !== "held" && status !== "expired") throw failure("reservation_finished", status === "cancelled" ? cancelledMessage(r) : `A ${status} reservation cannot be refreshed.`);
+    if (status === "cancelled") throw failure("reservation_finished", cancelledMessage(await this.retryRefund(eventType, r, origin)));
+    if (status !== "held" && status !== "expired") throw failure("reservation_finished", `A ${status} reservation cannot be refreshed.`);
     await this.claim(eventType, r.startMs, r.endMs, r.uuid, undefined, (holders, current, at) => {
       const now = current ? statusAt(current, at) : "cancelled";
       if (!current || (now !== "held" && now !== "expired")) return { refuse: "reservation_finished" };
+      if (moved(current, r)) return { refuse: "slot_locked" };
       if (now === "held" ? seatsLeft(s, current.startMs, current.endMs, holders) < 1 : !retakable(s, current.startMs, current.endMs, holders, at)) {
         return { refuse: "reservation_finished" };
       }
@@ -228,7 +239,8 @@ export class ReservationService {
    * be cancelled; a confirmed one only until `cancelNoticeMinutes` before its start, unless the
    * organizer's override token is given (or the organizer acts). Holds can be let go, except by the
    * visitor once their payment succeeded (asked of Stripe when not yet recorded) or while it is being
-   * processed; an unpaid intent is cancelled at Stripe with its hold.
+   * processed; an unpaid intent is cancelled at Stripe with its hold. An intent found paid after all
+   * while the hold's seat was gone has cancelled the reservation and been refunded: the DELETE succeeds, saying so.
    */
   async cancel(eventType: EventTypeRecord, uuid: string | null, overrideToken: string | undefined, options: ChangeOptions): Promise<string> {
     const override = this.checkOverride(eventType, overrideToken) || options.organizer === true;
@@ -247,6 +259,8 @@ export class ReservationService {
         const intent = await this.payments.closeIntent(eventType, r, options.origin);
         if (intent === "processing" && !options.organizer) throw new ApiError("forbidden", "This hold's payment is being processed; it cannot be let go now.");
         if (intent === "paid" && !options.organizer) throw new ApiError("forbidden", "This hold is paid: confirm it instead of cancelling it.");
+        // Paid after all, but its seat was gone: cancelled by that, and the money given back.
+        if (intent === "refunded" || intent === "refunding") return `The reservation is cancelled. ${refundMessage(intent)}`;
         if (intent === "paid") continue;
       }
       // A hold whose payment went through is the visitor's booking waiting for its confirm: letting it
@@ -271,6 +285,11 @@ export class ReservationService {
       }
     }
     throw failure("slot_locked", "The reservation is being changed by another request; try again.");
+  }
+
+  /** A cancelled reservation's refund that could not be made yet, tried again; answers the reservation as it then is. */
+  private async retryRefund(eventType: EventTypeRecord, r: ReservationRecord, origin: string): Promise<ReservationRecord> {
+    return r.payment?.status === "refunding" ? this.payments.finishRefund(eventType, r, origin) : r;
   }
 
   /** The override token, compared in constant time; a wrong one is refused, none means the public rules. */
@@ -317,8 +336,17 @@ export class ReservationService {
 
 /** Why a cancelled reservation cannot be confirmed or refreshed; a refund (or one under way) is said, so the payer knows where their money is. */
 function cancelledMessage(r: ReservationRecord): string {
-  if (r.payment?.status === "refunded" || r.payment?.status === "refunding") return REFUNDED_MESSAGE;
+  if (r.payment?.status === "refunded" || r.payment?.status === "refunding") return refundMessage(r.payment.status);
   return "The reservation was cancelled.";
+}
+
+/**
+ * True when the reservation was rescheduled since `seen` was read: a claim made for the old seat
+ * must not write it (the store refuses writes outside the seat a claim locked), so it is refused
+ * and the caller asked to try again.
+ */
+function moved(current: ReservationRecord, seen: ReservationRecord): boolean {
+  return current.startMs !== seen.startMs || current.endMs !== seen.endMs;
 }
 
 function failure(code: "slot_unavailable" | "slot_locked" | "reservation_finished", message: string): BusinessFailure {

@@ -30,18 +30,22 @@ export function updateValues(r: ReservationRecord, expectedUpdatedAtMs: number):
   return values;
 }
 
-/** True for a row whose payment keeps its hold's seat past held_until_ms (domain/reservation.ts `paidHold`, with the status check). */
-export const PAID_HOLD = `coalesce(payment::json->>'status', '') IN ('succeeded', 'processing')`;
+/**
+ * True for a row whose payment keeps its hold's seat past held_until_ms at the instant in parameter
+ * `now` (domain/reservation.ts `keepsSeat`, with the status check): succeeded, or processing until the start.
+ */
+export const paidHold = (now: string) =>
+  `(coalesce(payment::json->>'status', '') = 'succeeded' OR (coalesce(payment::json->>'status', '') = 'processing' AND start_ms > ${now}))`;
 
 /**
  * The reservations of event type $1 holding a seat at $4 that overlap [$2, $3), read by `toSeatHolder`:
  * what slot lists and seat claims count. The event type's longest reservation bounds how far back
  * an overlapping one can start, which keeps the index range scanned short.
  */
-export const SEAT_HOLDERS = `SELECT uuid, start_ms, end_ms, CASE WHEN status = 'held' AND NOT ${PAID_HOLD} THEN held_until_ms END AS held_until_ms FROM reservations
+export const SEAT_HOLDERS = `SELECT uuid, start_ms, end_ms, CASE WHEN status = 'held' AND NOT ${paidHold("$4")} THEN held_until_ms END AS held_until_ms FROM reservations
   WHERE event_type_id = $1 AND start_ms < $3 AND end_ms > $2
     AND start_ms >= $2 - (SELECT longest_reservation_ms FROM event_types WHERE id = $1)
-    AND (status = 'confirmed' OR (status = 'held' AND (held_until_ms > $4 OR ${PAID_HOLD})))
+    AND (status = 'confirmed' OR (status = 'held' AND (held_until_ms > $4 OR ${paidHold("$4")})))
   ORDER BY start_ms, uuid`;
 
 /** The database server's clock in epoch milliseconds: the one time of all hosts, where seats are judged by it. */

@@ -32,9 +32,17 @@ export function postgresReservations(db: Connections, rateLimiter: PostgresRateL
     paidHoldsDue: async (nowMs: number, limit: number) =>
       (
         await db.run<ReservationRow>(
-          `SELECT * FROM reservations WHERE status = 'held' AND held_until_ms <= $1 AND payment::json->>'status' = 'succeeded'
+          `SELECT * FROM reservations WHERE status = 'held' AND held_until_ms <= $1 AND payment::json->>'status' IN ('succeeded', 'processing')
            ORDER BY held_until_ms, uuid LIMIT $2`,
           [nowMs, limit],
+          true,
+        )
+      ).rows.map(toReservation),
+    refundsDue: async (limit: number) =>
+      (
+        await db.run<ReservationRow>(
+          "SELECT * FROM reservations WHERE payment_intent_id IS NOT NULL AND status = 'cancelled' AND payment::json->>'status' = 'refunding' ORDER BY updated_at_ms, uuid LIMIT $1",
+          [limit],
           true,
         )
       ).rows.map(toReservation),

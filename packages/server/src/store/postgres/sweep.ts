@@ -2,7 +2,7 @@ import { EXPIRED_GRACE_MS } from "../../domain/reservation.ts";
 import { commitSeatChange } from "./claim.ts";
 import type { Connections } from "./connections.ts";
 import { IDEMPOTENCY_TTL_MS } from "../rows.ts";
-import { PAID_HOLD } from "./reservation-sql.ts";
+import { paidHold } from "./reservation-sql.ts";
 import type { PostgresRateLimiter } from "./rate-limiter.ts";
 
 /**
@@ -19,8 +19,8 @@ export async function sweep(db: Connections, rateLimiter: PostgresRateLimiter, n
     const expired = (
       await c.query<{ event_type_id: number }>(
         `UPDATE reservations SET status = 'expired', updated_at_ms = greatest(updated_at_ms + 1, $1)
-         WHERE uuid IN (SELECT uuid FROM reservations WHERE status = 'held' AND held_until_ms <= $1 AND NOT ${PAID_HOLD} FOR UPDATE SKIP LOCKED)
-           AND status = 'held' AND held_until_ms <= $1 AND NOT ${PAID_HOLD}
+         WHERE uuid IN (SELECT uuid FROM reservations WHERE status = 'held' AND held_until_ms <= $1 AND NOT ${paidHold("$1")} FOR UPDATE SKIP LOCKED)
+           AND status = 'held' AND held_until_ms <= $1 AND NOT ${paidHold("$1")}
          RETURNING event_type_id`,
         [nowMs],
       )
