@@ -121,17 +121,8 @@ export class ReservationService {
       if (now === "confirmed") return { write: current };
       if (now === "cancelled") return { refuse: "reservation_finished" };
       if (now === "expired" && !retakable(s, current.startMs, current.endMs, holders, at)) return { refuse: "reservation_finished" };
-      const confirmed: ReservationRecord = {
-        ...current,
-        ...changes,
-        // A payment recorded meanwhile (by the webhook) is kept.
-        payment: current.payment,
-        status: "confirmed",
-        heldUntilMs: null,
-        meetLink: current.meetLink ?? this.meetLinkFor(current.location?.type),
-        confirmedAtMs: at,
-        updatedAtMs: stamp(current, at),
-      };
+      // A payment recorded meanwhile (by the webhook) is kept.
+      const confirmed = this.confirmedAt({ ...current, ...changes, payment: current.payment }, current, at);
       return { write: confirmed, events: webhookEvents(eventType, "reservation.created", confirmed, at, manageUrl) };
     });
     return resultOf(written, manageUrl, true);
@@ -159,14 +150,7 @@ export class ReservationService {
         await this.claim(eventType, r.startMs, r.endMs, r.uuid, undefined, (_holders, current, at) => {
           // Confirmed, cancelled, refreshed or rescheduled by someone meanwhile: theirs to decide.
           if (!current || moved(current, r) || current.status !== "held" || current.payment?.status !== "succeeded" || (current.heldUntilMs ?? 0) > at) return { refuse: "reservation_finished" };
-          const done: ReservationRecord = {
-            ...current,
-            status: "confirmed",
-            heldUntilMs: null,
-            meetLink: current.meetLink ?? this.meetLinkFor(current.location?.type),
-            confirmedAtMs: at,
-            updatedAtMs: stamp(current, at),
-          };
+          const done = this.confirmedAt(current, current, at);
           return { write: done, events: webhookEvents(eventType, "reservation.created", done, at, manageUrl) };
         });
         confirmed++;
@@ -303,6 +287,18 @@ export class ReservationService {
     if (type !== "video-meet") return null;
     const room = Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString("base64url");
     return `${this.config.meetBaseUrl.replace(/\/?$/, "/")}booking-${room}`;
+  }
+
+  /** `held` (with whatever the visitor changed) as a confirmed booking at `at`, with its meeting link. */
+  private confirmedAt(held: ReservationRecord, stored: ReservationRecord, at: number): ReservationRecord {
+    return {
+      ...held,
+      status: "confirmed",
+      heldUntilMs: null,
+      meetLink: stored.meetLink ?? this.meetLinkFor(stored.location?.type),
+      confirmedAtMs: at,
+      updatedAtMs: stamp(stored, at),
+    };
   }
 
   /** Runs a seat claim for [startMs, endMs) and turns refusals and a busy store into business answers. */
