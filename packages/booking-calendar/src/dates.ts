@@ -145,9 +145,9 @@ export class DateTexts {
     return (style === "short" ? this.weekdayShortFormat : this.weekdayLongFormat).format(day);
   }
 
-  /** Time of day of an instant on the wall clocks of `zone`, in the locale's form (9:30 AM, 09:30). */
+  /** Time of day of an instant on the wall clocks of `zone`, in the locale's own short form (9:30 AM, 09:30, 00:00). */
   time(instant: string | number, zone: string): string {
-    return this.format(`time:${zone}`, () => new Intl.DateTimeFormat(this.locale, { timeZone: zone, hour: "numeric", minute: "2-digit" })).format(new Date(instant));
+    return this.format(`time:${zone}`, () => new Intl.DateTimeFormat(this.locale, { timeZone: zone, timeStyle: "short" })).format(new Date(instant));
   }
 
   /** Full date of an instant on the wall calendars of `zone`. */

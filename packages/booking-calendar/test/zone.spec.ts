@@ -1,3 +1,4 @@
+import { DateTexts } from "../src/dates.ts";
 import { test, expect, createEventType, firstFreeSlot, mountCalendar, showDay } from "./fixtures.ts";
 
 test.describe("the visitor's time zone", () => {
@@ -19,5 +20,14 @@ test.describe("the visitor's time zone", () => {
     await (await showDay(page, tokyo.slice(0, 10))).click();
     await expect(page.locator(`button[part="slot"][data-start="${slot.startIso8601}"]`)).toContainText(tokyo.slice(11, 16));
     expect(asked).toEqual(["Asia/Tokyo"]);
+  });
+
+  test("times read as the visitor's locale writes them, midnight included", () => {
+    // Midnight and one o'clock in Tokyo: 24-hour locales write the hour with two digits.
+    const midnight = "2026-11-24T15:00:00Z";
+    const one = "2026-11-24T16:00:00Z";
+    expect([new DateTexts("en-GB").time(midnight, "Asia/Tokyo"), new DateTexts("en-GB").time(one, "Asia/Tokyo")]).toEqual(["00:00", "01:00"]);
+    expect(new DateTexts("de").time(one, "Asia/Tokyo")).toBe("01:00");
+    expect(new DateTexts("en-US").time(one, "Asia/Tokyo").replace(/\s/g, " ")).toBe("1:00 AM");
   });
 });
