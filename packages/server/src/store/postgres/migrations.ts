@@ -6,7 +6,7 @@ import type pg from "pg";
  * which the signed webhook payload needs), plus shared rate-limit counters. A migration never
  * changes once released.
  *
- * Seats are guarded by the row lock a claim takes on its event type (see claim.ts), not by a
+ * Seats are guarded by the advisory time-range locks a claim takes (see claim.ts), not by a
  * constraint: with several seats per slot an exclusion constraint cannot count. The constraints
  * here are the last line of defence against records no code path should write.
  */
