@@ -661,6 +661,27 @@ describe(`the sweep's batches (${ENGINE})`, () => {
     await closeAll(w.store);
   });
 
+  it("check payments that stay processing in turn, so one that lasts for days does not keep a later one from being checked", async () => {
+    const w = await world();
+    const slow = await w.held(TUE_0900);
+    const slowIntent = await w.paying(slow);
+    await w.processing(slowIntent);
+    w.reportStatus(slowIntent, "processing");
+    w.clock.advance(1);
+    const later = await w.held(TUE_0930);
+    const laterIntent = await w.paying(later);
+    await w.processing(laterIntent);
+    await standin.succeed(laterIntent);
+    w.clock.advance(11);
+    const { reservations } = w.sweeper();
+    expect(await reservations.confirmPaidHolds("https://booking.example", 1)).toBe(0);
+    w.clock.advance(1);
+    expect(await reservations.confirmPaidHolds("https://booking.example", 1)).toBe(1);
+    expect(await w.stored(later)).toMatchObject({ status: "confirmed", payment: { status: "succeeded" } });
+    expect(await w.stored(slow)).toMatchObject({ status: "held", payment: { status: "processing" } });
+    await closeAll(w.store);
+  });
+
   it("do not let a refund that keeps failing hold up a later one", async () => {
     const w = await world();
     const first = await w.held(TUE_0900);
