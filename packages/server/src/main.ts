@@ -64,9 +64,9 @@ async function main(): Promise<void> {
   webhooks.start();
 
   // Expiry is derived from time wherever it matters; the sweep only writes down what time decided,
-  // confirms paid holds whose visitor left before confirming, asks Stripe about processing ones past
-  // their hold time (ReservationService.confirmPaidHolds), and retries refunds that could not be
-  // made (PaymentService.retryRefunds).
+  // confirms paid holds whose visitor left before confirming, asks Stripe about payments still
+  // processing past their hold time or on reservations no longer held (ReservationService.confirmPaidHolds),
+  // and retries refunds that could not be made (PaymentService.retryRefunds).
   const sweepPayments = new PaymentService(store, stripeClient(config.stripe), config.stripe.webhookSecret, () => systemClock.now(), stderrLog);
   const paidHolds = new ReservationService(store, sweepPayments, config, () => systemClock.now(), stderrLog);
   let paymentsSweeping = false;

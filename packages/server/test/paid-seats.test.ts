@@ -36,14 +36,16 @@ afterAll(async () => {
 /**
  * The platform's Stripe client, the real SDK on the stand-in, whose answers about one intent can be
  * held back: `slowAnswer(id)` lets the next GET of that intent reach Stripe, then keeps its answer
- * until released, as a slow Stripe would. `refundsDown` makes refund calls fail to connect, and
+ * until released, as a slow Stripe would. `refundsDown` makes refund calls fail to connect
+ * (`refundsDownFor` those of the given intents only), `cancelDown` cancelling an intent,
+ * `refundsPending` makes Stripe list refunds as still pending, and
  * `reportStatus` makes Stripe report an intent in another status (the stand-in cannot keep one
  * `processing`).
  */
 function slowStripe() {
   let gate: { path: string; reached: () => void; released: Promise<void> } | null = null;
   const reported = new Map<string, string>();
-  const faults = { refundsDown: false };
+  const faults = { refundsDown: false, refundsDownFor: new Set<string>(), cancelDown: false, refundsPending: false };
   const stripe = new Stripe("sk_test_booking", {
     host: standin.host,
     port: standin.port,
@@ -51,8 +53,18 @@ function slowStripe() {
     maxNetworkRetries: 0,
     httpClient: Stripe.createFetchHttpClient((async (input: string | URL | Request, init?: RequestInit) => {
       const url = new URL(input instanceof Request ? input.url : String(input));
-      if (faults.refundsDown && url.pathname === "/v1/refunds") throw new TypeError("fetch failed: connection refused");
+      const method = init?.method ?? "GET";
+      if (url.pathname === "/v1/refunds" && method === "POST" && (faults.refundsDown || [...faults.refundsDownFor].some((id) => String(init?.body).includes(id)))) {
+        throw new TypeError("fetch failed: connection refused");
+      }
+      if (faults.cancelDown && url.pathname.endsWith("/cancel")) throw new TypeError("fetch failed: connection refused");
       let response = await fetch(input, init);
+      if (faults.refundsPending && url.pathname === "/v1/refunds" && method === "GET") {
+        const headers = new Headers(response.headers);
+        headers.delete("content-length");
+        const list = await response.json();
+        response = new Response(JSON.stringify({ ...list, data: list.data.map((r: object) => ({ ...r, status: "pending" })) }), { status: response.status, headers });
+      }
       const status = reported.get(url.pathname);
       if (status && (init?.method ?? "GET") === "GET") {
         const headers = new Headers(response.headers);
@@ -71,7 +83,7 @@ function slowStripe() {
   return {
     stripe,
     faults,
-    reportStatus: (intentId: string, status: string) => reported.set(`/v1/payment_intents/${intentId}`, status),
+    reportStatus: (intentId: string, status: string | null) => (status ? reported.set(`/v1/payment_intents/${intentId}`, status) : reported.delete(`/v1/payment_intents/${intentId}`)),
     slowAnswer(intentId: string) {
       let reached!: () => void;
       let release!: () => void;
@@ -121,9 +133,16 @@ async function world() {
       return r.body.data.paymentIntentId;
     },
     confirm: (uuid: string) => call("POST", `/reservations/${uuid}/confirm`, {}),
+    /** The visitor's payment request, answered as it is. */
+    pay: (uuid: string) => call("POST", `/reservations/${uuid}/payments`, { email: "payer@example.com" }),
     refresh: (uuid: string) => call("POST", `/reservations/${uuid}/refresh`, {}),
     /** Stripe's signed event about the intent as the stand-in has it now, POSTed to the server's Stripe route. */
     async stripeEvent(type: string, intentId: string, change: Record<string, unknown> = {}) {
+      const { payload, signature } = await w.signedEvent(type, intentId, change);
+      return env.call("POST", STRIPE_WEBHOOK_PATH, { rawBody: payload, headers: { "content-type": "application/json", "stripe-signature": signature } });
+    },
+    /** Stripe's signed event about the intent as the stand-in has it now: its payload and Stripe-Signature. */
+    async signedEvent(type: string, intentId: string, change: Record<string, unknown> = {}) {
       const payload = JSON.stringify({
         id: `evt_seats${++visitors}`,
         object: "event",
@@ -137,7 +156,17 @@ async function world() {
         type,
       });
       const signature = await signer.webhooks.generateTestHeaderStringAsync({ payload, secret: WEBHOOK_SECRET });
-      return env.call("POST", STRIPE_WEBHOOK_PATH, { rawBody: payload, headers: { "content-type": "application/json", "stripe-signature": signature } });
+      return { payload, signature };
+    },
+    /**
+     * Stripe's processing event, with Stripe answering `processing` about the intent while the server
+     * checks it (the stand-in cannot keep one processing); afterwards it reports the intent as it is.
+     */
+    async processing(intentId: string) {
+      slow.reportStatus(intentId, "processing");
+      const answer = await w.stripeEvent("payment_intent.processing", intentId, { status: "processing" });
+      slow.reportStatus(intentId, null);
+      return answer;
     },
     stored: async (uuid: string) => (await env.store.reservations.byUuid(et.id, uuid))!,
     /** The organizer's list of Tuesday's reservations. */
@@ -226,7 +255,7 @@ describe(`a paid hold (${ENGINE})`, () => {
     const w = await world();
     const first = await w.held();
     const intent = await w.paying(first);
-    expect((await w.stripeEvent("payment_intent.processing", intent, { status: "processing" })).body.outcome).toBe("processing recorded");
+    expect((await w.processing(intent)).body.outcome).toBe("processing recorded");
     w.clock.advance(11);
     expect(await w.store.reservations.sweep(w.clock.now())).toMatchObject({ expired: 0 });
     expectFailure(await w.prepare(), "slot_unavailable");
@@ -320,7 +349,7 @@ describe(`a processing payment (${ENGINE})`, () => {
     const w = await world();
     const first = await w.held();
     const intent = await w.paying(first);
-    expect((await w.stripeEvent("payment_intent.processing", intent, { status: "processing" })).body.outcome).toBe("processing recorded");
+    expect((await w.processing(intent)).body.outcome).toBe("processing recorded");
     // The visitor's page asks again (a reload): the same intent is answered, the record left processing.
     expect(await w.paying(first)).toBe(intent);
     expect((await w.stored(first)).payment).toMatchObject({ intentId: intent, status: "processing" });
@@ -347,7 +376,7 @@ describe(`a processing payment (${ENGINE})`, () => {
     const w = await world();
     const first = await w.held();
     const intent = await w.paying(first);
-    await w.stripeEvent("payment_intent.processing", intent, { status: "processing" });
+    await w.processing(intent);
     w.clock.advance(11);
     // Stripe's failure event was lost; the stand-in has the intent asking for a payment method again.
     expect(await w.sweeper().reservations.confirmPaidHolds("https://booking.example")).toBe(0);
@@ -360,7 +389,7 @@ describe(`a processing payment (${ENGINE})`, () => {
     const w = await world();
     const first = await w.held();
     const intent = await w.paying(first);
-    await w.stripeEvent("payment_intent.processing", intent, { status: "processing" });
+    await w.processing(intent);
     await standin.succeed(intent);
     w.clock.advance(11);
     expect(await w.sweeper().reservations.confirmPaidHolds("https://booking.example")).toBe(1);
@@ -372,7 +401,7 @@ describe(`a processing payment (${ENGINE})`, () => {
     const w = await world();
     const first = await w.held();
     const intent = await w.paying(first);
-    await w.stripeEvent("payment_intent.processing", intent, { status: "processing" });
+    await w.processing(intent);
     w.reportStatus(intent, "processing");
     w.clock.advance(11);
     expect(await w.sweeper().reservations.confirmPaidHolds("https://booking.example")).toBe(0);
@@ -415,7 +444,7 @@ describe(`a reservation rescheduled while a payment request waits on Stripe (${E
     const w = await world();
     const first = await w.held();
     const intent = await w.paying(first);
-    await w.stripeEvent("payment_intent.processing", intent, { status: "processing" });
+    await w.processing(intent);
     await standin.succeed(intent);
     w.clock.advance(11);
     const stripeAnswer = w.slowAnswer(intent);
@@ -522,6 +551,232 @@ describe(`the sweep's confirming of paid holds (${ENGINE})`, () => {
     expect((await w.stored(holds[0]!)).status).toBe("held");
     expect((await w.stored(holds[1]!)).status).toBe("confirmed");
     expect(logged).toEqual([expect.objectContaining({ level: "error", message: expect.stringContaining(holds[0]!) })]);
+    await closeAll(w.store);
+  });
+});
+
+describe(`Stripe events that arrive out of order (${ENGINE})`, () => {
+  it("a failure event about an earlier attempt does not end a payment that Stripe says is processing now, so the hold keeps its seat", async () => {
+    const w = await world();
+    const first = await w.held();
+    const intent = await w.paying(first);
+    expect((await w.processing(intent)).body.outcome).toBe("processing recorded");
+    w.reportStatus(intent, "processing");
+    expect((await w.stripeEvent("payment_intent.payment_failed", intent, { status: "requires_payment_method" })).body.outcome).toBe("stale failure event ignored");
+    expect((await w.stored(first)).payment?.status).toBe("processing");
+    w.clock.advance(11);
+    expectFailure(await w.prepare(), "slot_unavailable");
+    await closeAll(w.store);
+  });
+
+  it("a failure whose save loses to a concurrent change is judged again and recorded, not acknowledged unrecorded", async () => {
+    const w = await world();
+    const first = await w.held();
+    const intent = await w.paying(first);
+    await standin.fail(intent);
+    // Someone changes the reservation between the server's read and its save (once).
+    let raced = false;
+    const racing = {
+      ...w.store,
+      reservations: {
+        ...w.store.reservations,
+        save: (async (record, expected, events) => {
+          if (!raced) {
+            raced = true;
+            const now = (await w.store.reservations.byUuid(w.et.id, first))!;
+            expect(await w.store.reservations.save({ ...now, updatedAtMs: now.updatedAtMs + 1 }, now.updatedAtMs)).toBe(true);
+          }
+          return w.store.reservations.save(record, expected, events);
+        }) as typeof w.store.reservations.save,
+      },
+    };
+    const { payload, signature } = await w.signedEvent("payment_intent.payment_failed", intent);
+    expect(await w.sweeper(() => {}, racing).payments.receiveWebhook(payload, signature, "https://booking.example")).toBe("failure recorded");
+    expect(raced).toBe(true);
+    expect((await w.stored(first)).payment?.status).toBe("failed");
+    await closeAll(w.store);
+  });
+
+  it("a processing event about an attempt that failed is ignored after the visitor's retry set the payment back to pending", async () => {
+    const w = await world();
+    const first = await w.held();
+    const intent = await w.paying(first);
+    await standin.fail(intent);
+    expect((await w.stripeEvent("payment_intent.payment_failed", intent)).body.outcome).toBe("failure recorded");
+    expect(await w.paying(first)).toBe(intent);
+    expect((await w.stored(first)).payment?.status).toBe("pending");
+    expect((await w.stripeEvent("payment_intent.processing", intent, { status: "processing" })).body.outcome).toBe("stale processing event ignored");
+    expect((await w.stored(first)).payment?.status).toBe("pending");
+    w.clock.advance(11);
+    await w.store.reservations.sweep(w.clock.now());
+    expect((await w.prepare()).body.success).toBe(true);
+    await closeAll(w.store);
+  });
+});
+
+describe(`processing payments of reservations no longer held (${ENGINE})`, () => {
+  it("are checked by the sweep after the hold lapsed at the slot's start: money that arrived without its webhook is refunded, a payment that failed recorded failed", async () => {
+    const w = await world();
+    const paid = await w.held(TUE_0900);
+    const paidIntent = await w.paying(paid);
+    const unpaid = await w.held(TUE_0930);
+    const unpaidIntent = await w.paying(unpaid);
+    for (const intent of [paidIntent, unpaidIntent]) {
+      expect((await w.processing(intent)).body.outcome).toBe("processing recorded");
+      w.reportStatus(intent, "processing");
+    }
+    w.at(Date.parse("2026-11-24T08:30:00Z"));
+    await w.store.reservations.sweep(w.clock.now());
+    expect((await w.stored(paid)).status).toBe("cancelled");
+    expect((await w.stored(unpaid)).status).toBe("cancelled");
+    // Stripe settles both; its webhooks are lost.
+    w.reportStatus(paidIntent, null);
+    w.reportStatus(unpaidIntent, null);
+    await standin.succeed(paidIntent);
+    expect(await w.sweeper().reservations.confirmPaidHolds("https://booking.example")).toBe(0);
+    expect(await w.stored(paid)).toMatchObject({ status: "cancelled", payment: { status: "refunded" } });
+    expect(standin.refunds().filter((r) => r.payment_intent === paidIntent)).toHaveLength(1);
+    expect((await w.outbox()).filter((e) => e.uuid === paid).map((e) => e.kind)).toEqual(["reservation.cancelled"]);
+    expect(await w.stored(unpaid)).toMatchObject({ status: "cancelled", payment: { status: "failed" } });
+    await closeAll(w.store);
+  });
+});
+
+describe(`the sweep's batches (${ENGINE})`, () => {
+  it("confirm a paid hold even when more payments still processing than a batch holds were due before it", async () => {
+    const w = await world();
+    const slow = await w.held(TUE_0900);
+    const slowIntent = await w.paying(slow);
+    await w.processing(slowIntent);
+    w.reportStatus(slowIntent, "processing");
+    w.clock.advance(1);
+    const paid = await w.held(TUE_0930);
+    const paidIntent = await w.paying(paid);
+    await standin.succeed(paidIntent);
+    await w.stripeEvent("payment_intent.succeeded", paidIntent);
+    w.clock.advance(11);
+    expect(await w.sweeper().reservations.confirmPaidHolds("https://booking.example", 1)).toBe(1);
+    expect((await w.stored(paid)).status).toBe("confirmed");
+    expect(await w.stored(slow)).toMatchObject({ status: "held", payment: { status: "processing" } });
+    await closeAll(w.store);
+  });
+
+  it("check payments that stay processing in turn, so one that lasts for days does not keep a later one from being checked", async () => {
+    const w = await world();
+    const slow = await w.held(TUE_0900);
+    const slowIntent = await w.paying(slow);
+    await w.processing(slowIntent);
+    w.reportStatus(slowIntent, "processing");
+    w.clock.advance(1);
+    const later = await w.held(TUE_0930);
+    const laterIntent = await w.paying(later);
+    await w.processing(laterIntent);
+    await standin.succeed(laterIntent);
+    w.clock.advance(11);
+    const { reservations } = w.sweeper();
+    expect(await reservations.confirmPaidHolds("https://booking.example", 1)).toBe(0);
+    w.clock.advance(1);
+    expect(await reservations.confirmPaidHolds("https://booking.example", 1)).toBe(1);
+    expect(await w.stored(later)).toMatchObject({ status: "confirmed", payment: { status: "succeeded" } });
+    expect(await w.stored(slow)).toMatchObject({ status: "held", payment: { status: "processing" } });
+    await closeAll(w.store);
+  });
+
+  it("do not let a refund that keeps failing hold up a later one", async () => {
+    const w = await world();
+    const first = await w.held(TUE_0900);
+    const firstIntent = await w.paying(first);
+    const later = await w.held(TUE_0930);
+    const laterIntent = await w.paying(later);
+    w.clock.advance(11);
+    for (const slot of [TUE_0900, TUE_0930]) {
+      const other = await w.held(slot);
+      await standin.succeed(await w.paying(other));
+      expect((await w.confirm(other)).body.success).toBe(true);
+    }
+    w.faults.refundsDown = true;
+    for (const intent of [firstIntent, laterIntent]) {
+      await standin.succeed(intent);
+      expect((await w.stripeEvent("payment_intent.succeeded", intent)).status).toBe(500);
+      w.clock.advance(1);
+    }
+    w.faults.refundsDown = false;
+    w.faults.refundsDownFor.add(firstIntent);
+    const { payments } = w.sweeper();
+    expect(await payments.retryRefunds("https://booking.example", 1)).toBe(0);
+    w.clock.advance(1);
+    expect(await payments.retryRefunds("https://booking.example", 1)).toBe(1);
+    expect((await w.stored(later)).payment?.status).toBe("refunded");
+    expect((await w.stored(first)).payment?.status).toBe("refunding");
+    await closeAll(w.store);
+  });
+});
+
+describe(`refunds, reviewed (${ENGINE})`, () => {
+  it("the payer's payment request on a reservation cancelled for a refund answers the refund, retrying one under way", async () => {
+    const w = await world();
+    const first = await w.held();
+    const intent = await w.paying(first);
+    w.clock.advance(11);
+    const second = await w.held();
+    await standin.succeed(await w.paying(second));
+    expect((await w.confirm(second)).body.success).toBe(true);
+    await standin.succeed(intent);
+    w.faults.refundsDown = true;
+    expect((await w.stripeEvent("payment_intent.succeeded", intent)).status).toBe(500);
+    const underWay = await w.pay(first);
+    expectFailure(underWay, "reservation_finished");
+    expect(underWay.body.message).toMatch(/refund of its payment is under way/);
+    w.faults.refundsDown = false;
+    const done = await w.pay(first);
+    expectFailure(done, "reservation_finished");
+    expect(done.body.message).toMatch(/payment refunded/);
+    expect((await w.stored(first)).payment?.status).toBe("refunded");
+    expect(standin.refunds().filter((r) => r.payment_intent === intent)).toHaveLength(1);
+    await closeAll(w.store);
+  });
+
+  it("a success on an intent replaced after a price change (its cancelling failed) is refunded, and the reservation keeps its current intent", async () => {
+    const w = await world();
+    const first = await w.held();
+    const old = await w.paying(first);
+    w.faults.cancelDown = true;
+    expect((await w.admin("PATCH", `/admin/event-types/${w.et.id}`, { payment: { amount: 7000, currency: "eur", providerAccountId: ACCOUNT } })).status).toBe(200);
+    const current = await w.paying(first);
+    expect(current).not.toBe(old);
+    await standin.succeed(old);
+    const answer = await w.stripeEvent("payment_intent.succeeded", old);
+    expect(answer.status).toBe(200);
+    expect(answer.body.outcome).toBe("replaced intent refunded");
+    expect(standin.refunds().filter((r) => r.payment_intent === old)).toEqual([expect.objectContaining({ amount: 5000, status: "succeeded" })]);
+    expect((await w.stored(first)).payment).toMatchObject({ intentId: current, status: "pending" });
+    // Stripe sending it again refunds nothing twice.
+    expect((await w.stripeEvent("payment_intent.succeeded", old)).body.outcome).toBe("replaced intent refunded");
+    expect(standin.refunds().filter((r) => r.payment_intent === old)).toHaveLength(1);
+    await closeAll(w.store);
+  });
+
+  it("a refund Stripe already made but lists as pending keeps the payment refunding until it went through", async () => {
+    const w = await world();
+    const first = await w.held();
+    const intent = await w.paying(first);
+    w.clock.advance(11);
+    const second = await w.held();
+    await standin.succeed(await w.paying(second));
+    expect((await w.confirm(second)).body.success).toBe(true);
+    await standin.succeed(intent);
+    w.faults.refundsDown = true;
+    await w.stripeEvent("payment_intent.succeeded", intent);
+    // The first refund reached Stripe, its answer was lost, and Stripe has forgotten its key since.
+    const made = await new Stripe("sk_test_booking", { host: standin.host, port: standin.port, protocol: "http", maxNetworkRetries: 0 }).refunds.create({ payment_intent: intent }, { stripeAccount: ACCOUNT });
+    w.faults.refundsDown = false;
+    w.faults.refundsPending = true;
+    const { payments } = w.sweeper();
+    expect(await payments.retryRefunds("https://booking.example")).toBe(0);
+    expect((await w.stored(first)).payment?.status).toBe("refunding");
+    w.faults.refundsPending = false;
+    expect(await payments.retryRefunds("https://booking.example")).toBe(1);
+    expect((await w.stored(first)).payment).toMatchObject({ status: "refunded", refundId: made.id });
     await closeAll(w.store);
   });
 });

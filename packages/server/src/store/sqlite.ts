@@ -121,7 +121,10 @@ function prepareQueries(db: Database) {
        AND (? IS NULL OR status IN (SELECT value FROM json_each(?))) ORDER BY start_ms, uuid LIMIT ?`,
     ),
     rPaidHoldsDue: db.query<ReservationRow, [number, number]>(
-      "SELECT * FROM reservations WHERE status = 'held' AND held_until_ms <= ? AND json_extract(payment, '$.status') IN ('succeeded', 'processing') ORDER BY held_until_ms, uuid LIMIT ?",
+      "SELECT * FROM reservations WHERE status = 'held' AND held_until_ms <= ? AND json_extract(payment, '$.status') = 'succeeded' ORDER BY held_until_ms, uuid LIMIT ?",
+    ),
+    rProcessingDue: db.query<ReservationRow, [number, number]>(
+      "SELECT * FROM reservations WHERE payment_intent_id IS NOT NULL AND json_extract(payment, '$.status') = 'processing' AND (status <> 'held' OR held_until_ms <= ?) ORDER BY updated_at_ms, uuid LIMIT ?",
     ),
     rRefundsDue: db.query<ReservationRow, [number]>(
       "SELECT * FROM reservations WHERE payment_intent_id IS NOT NULL AND status = 'cancelled' AND json_extract(payment, '$.status') = 'refunding' ORDER BY updated_at_ms, uuid LIMIT ?",
@@ -324,6 +327,7 @@ class SqliteStore implements Store {
         return changed;
       }),
     paidHoldsDue: async (nowMs: number, limit: number) => this.q.rPaidHoldsDue.all(nowMs, limit).map(toReservation),
+    processingDue: async (nowMs: number, limit: number) => this.q.rProcessingDue.all(nowMs, limit).map(toReservation),
     refundsDue: async (limit: number) => this.q.rRefundsDue.all(limit).map(toReservation),
     sweep: async (nowMs: number) =>
       this.write(() => {

@@ -231,12 +231,19 @@ export interface Store {
      */
     save(record: ReservationRecord, expectedUpdatedAtMs: number, events?: OutboxEvent[]): Promise<boolean>;
     /**
-     * Held reservations whose payment succeeded or is processing and whose hold time is over, oldest
-     * hold first: the sweep confirms the paid ones (the visitor paid and left) and asks Stripe about
-     * the processing ones.
+     * Held reservations whose payment succeeded and whose hold time is over, oldest hold first: the
+     * sweep confirms them (the visitor paid and left). Apart from `processingDue`, so payments that
+     * stay processing for days never crowd them out of the sweep's batch.
      */
     paidHoldsDue(nowMs: number, limit: number): Promise<ReservationRecord[]>;
-    /** Cancelled reservations whose payment is still `refunding` (the refund call failed), least recently changed first: the sweep retries them. */
+    /**
+     * Reservations whose payment is recorded `processing` while they no longer wait for it: held past
+     * their hold time, or no longer held (lapsed at the slot's start, cancelled by the organizer).
+     * Least recently changed first (the sweep's check of one still processing moves it to the back).
+     * The sweep asks Stripe about each, so a lost webhook never leaves money kept without a booking.
+     */
+    processingDue(nowMs: number, limit: number): Promise<ReservationRecord[]>;
+    /** Cancelled reservations whose payment is still `refunding` (the refund call failed), least recently changed first: the sweep retries them (and moves one that failed again to the back). */
     refundsDue(limit: number): Promise<ReservationRecord[]>;
     /** Persists what time already decided (holds past their time become expired, stale ones cancelled) and forgets old idempotency keys. */
     sweep(nowMs: number): Promise<{ expired: number; cancelled: number }>;

@@ -47,10 +47,17 @@ export class PaymentService {
    * its recorded status never set back to pending (which would let the hold lapse with money on its way).
    */
   async createIntent(eventType: EventTypeRecord, reservation: ReservationRecord, input: PaymentInput, origin: string): Promise<PaymentResult> {
-    const price = eventType.settings.payment;
-    if (!this.stripe || !price) throw new ApiError("provider_not_configured", "Card payments are not set up for this event type.");
     const nowMs = this.now();
     const status = statusAt(reservation, nowMs);
+    const refund = reservation.payment?.status;
+    if (status === "cancelled" && (refund === "refunding" || refund === "refunded")) {
+      // Cancelled because its payment came after the seat was gone: the payer is told where their
+      // money is, as confirm and refresh tell them, and a refund still under way is tried again.
+      const now = refund === "refunding" && this.stripe ? await this.finishRefund(eventType, reservation, origin) : reservation;
+      throw new BusinessFailure("reservation_finished", refundMessage(now.payment?.status === "refunded" ? "refunded" : "refunding"));
+    }
+    const price = eventType.settings.payment;
+    if (!this.stripe || !price) throw new ApiError("provider_not_configured", "Card payments are not set up for this event type.");
     if (status !== "held") {
       throw new BusinessFailure("reservation_finished", status === "confirmed" ? "The reservation is already confirmed." : "The hold has ended; refresh the reservation or pick a new time.");
     }
@@ -197,15 +204,18 @@ export class PaymentService {
     const intent = event.data.object as Stripe.PaymentIntent;
     const reservation = await this.store.reservations.byPaymentIntent(intent.id);
     const payment = reservation?.payment;
-    if (!reservation || !payment) return `no reservation for ${intent.id}`;
+    if (!reservation || !payment) return event.type === "payment_intent.succeeded" ? this.refundReplaced(event, intent) : `no reservation for ${intent.id}`;
     if (intent.metadata?.reservation_uuid !== reservation.uuid || (event.account ?? null) !== payment.account) {
       this.log({ level: "warn", message: `Stripe event ${event.id} does not belong to reservation ${reservation.uuid}; ignored` });
       return "mismatch";
     }
     if (event.type === "payment_intent.payment_failed") {
-      // A processing payment that fails gives its seat back (if its hold time is over): the save moves seats.
-      if (payment.status === "pending" || payment.status === "processing") await this.store.reservations.save({ ...reservation, payment: { ...payment, status: "failed" }, updatedAtMs: this.stamp(reservation) }, reservation.updatedAtMs);
-      return "failure recorded";
+      // A processing payment that fails gives its seat back (if its hold time is over): the save moves
+      // seats. Stripe does not promise the order of its events, so only what Stripe says now counts:
+      // a failure of an earlier attempt must not end a payment that is processing now.
+      if (payment.status !== "pending" && payment.status !== "processing") return "failure ignored";
+      const { written } = await this.recordFailed(reservation);
+      return written ? "failure recorded" : "stale failure event ignored";
     }
     if (!matches(intent, payment.amount, payment.currency)) {
       this.log({ level: "warn", message: `Stripe event ${event.id} reports ${intent.amount} ${intent.currency}, expected ${payment.amount} ${payment.currency}; ignored` });
@@ -214,19 +224,75 @@ export class PaymentService {
     const eventType = await this.store.eventTypes.byId(reservation.eventTypeId);
     if (!eventType) return `no event type for ${intent.id}`;
     if (event.type === "payment_intent.processing") {
-      // Stripe does not promise the order of its events: after a recorded failure, a processing event
-      // counts only if the intent is really processing now (the visitor paid again), or it would keep a seat for a payment that failed.
-      if (payment.status === "failed") {
-        const now = await this.call(() => this.stripe!.paymentIntents.retrieve(payment.intentId, {}, { stripeAccount: payment.account }));
-        if (now.status !== "processing") return "stale processing event ignored";
-      }
-      await this.settleProcessing(eventType, reservation, payment.status === "failed");
+      // Stripe does not promise the order of its events: a processing event counts only if the intent
+      // is really processing now, or one arriving after the failure that ended it (even after the
+      // visitor's retry set the record back to pending) would keep a seat for a payment that failed.
+      const now = await this.call(() => this.stripe!.paymentIntents.retrieve(payment.intentId, {}, { stripeAccount: payment.account }));
+      if (now.status !== "processing") return "stale processing event ignored";
+      await this.settleProcessing(eventType, reservation, true);
       return "processing recorded";
     }
     const settled = await this.settleSuccess(eventType, reservation, origin);
     // Not refunded yet (Stripe could not be reached): a failed answer makes Stripe send the event again, and the refund is retried.
     if (settled.payment?.status === "refunding") throw new ApiError("internal_error", "The refund of a payment whose seat was gone could not be made yet.");
     return settled.payment?.status === "refunded" ? "refunded" : "success recorded";
+  }
+
+  /**
+   * Records the reservation's payment `failed` if Stripe says now that it was not paid (NOT_PAID);
+   * `intent` is Stripe's answer when the caller has just asked. A save that loses its compare-and-set
+   * (the reservation changed meanwhile) is read again and judged again, with Stripe asked again, so
+   * a failure is never dropped silently; when it keeps losing, the error makes Stripe send its event
+   * again. Never downgrades a payment recorded succeeded (or anything but pending and processing).
+   */
+  private async recordFailed(reservation: ReservationRecord, intent?: Stripe.PaymentIntent): Promise<{ record: ReservationRecord; written: boolean }> {
+    let r = reservation;
+    const intentId = reservation.payment!.intentId;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const payment = r.payment;
+      if (!payment || payment.intentId !== intentId || (payment.status !== "pending" && payment.status !== "processing")) return { record: r, written: false };
+      const now = intent ?? (await this.call(() => this.stripe!.paymentIntents.retrieve(intentId, {}, { stripeAccount: payment.account })));
+      intent = undefined;
+      if (!NOT_PAID.has(now.status)) return { record: r, written: false };
+      const failed: ReservationRecord = { ...r, payment: { ...payment, status: "failed" }, updatedAtMs: this.stamp(r) };
+      if (await this.store.reservations.save(failed, r.updatedAtMs)) return { record: failed, written: true };
+      const again = await this.store.reservations.byUuid(r.eventTypeId, r.uuid);
+      if (!again) return { record: r, written: false };
+      r = again;
+    }
+    throw new ApiError("internal_error", "The reservation kept changing; the payment's failure was not recorded yet.");
+  }
+
+  /**
+   * A success on an intent that no reservation has as its payment any more: one replaced under new
+   * terms (the price changed during the hold) whose cancelling failed, then paid from a page still
+   * open on it. Its reservation (named in the metadata the server gives every intent) counts only
+   * its current intent, so this money would be kept for nothing: it is refunded (one refund per
+   * intent, however often the event arrives). A failure answers an error, so Stripe sends the event again.
+   */
+  private async refundReplaced(event: Stripe.Event, intent: Stripe.PaymentIntent): Promise<string> {
+    const uuid = intent.metadata?.reservation_uuid;
+    const eventTypeId = Number(intent.metadata?.event_type_id);
+    const reservation = uuid && Number.isSafeInteger(eventTypeId) ? await this.store.reservations.byUuid(eventTypeId, uuid) : null;
+    if (!reservation || reservation.payment?.intentId === intent.id) return `no reservation for ${intent.id}`;
+    const account = event.account ?? undefined;
+    try {
+      const refund = await this.stripe!.refunds.create(
+        { payment_intent: intent.id, metadata: { reservation_uuid: reservation.uuid, reason: "replaced_payment_intent" } },
+        { stripeAccount: account, idempotencyKey: `refund-${intent.id}`, ...BEST_EFFORT },
+      );
+      this.log({ level: "warn", message: `payment ${intent.id} on a replaced intent of reservation ${reservation.uuid} refunded (${refund.id}): the reservation counts only its current intent` });
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+        if (error.code === "charge_already_refunded") return "replaced intent refunded";
+        // Stripe refuses for good (no such intent on that account, or nothing paid on it): sending the event again changes nothing.
+        this.log({ level: "warn", message: `payment ${intent.id} on a replaced intent of reservation ${reservation.uuid} was not refunded: ${error.message}` });
+        return "replaced intent not refunded";
+      }
+      this.log({ level: "error", message: `could not refund payment ${intent.id} on a replaced intent of reservation ${reservation.uuid}`, error });
+      throw new ApiError("internal_error", "The refund of a payment on a replaced intent could not be made yet.");
+    }
+    return "replaced intent refunded";
   }
 
   /**
@@ -303,10 +369,14 @@ export class PaymentService {
       refundId = refund.id;
     } catch (error) {
       const made = error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "charge_already_refunded" ? await this.existingRefund(payment) : null;
-      if (made) refundId = made;
-      else {
+      if (made?.status === "succeeded") refundId = made.id;
+      else if (made) {
+        // Made but not through yet: the payment stays refunding until Stripe says it is (the sweep asks again).
+        this.log({ level: "warn", message: `refund ${made.id} of payment ${payment.intentId} of reservation ${r.uuid} is ${made.status} at Stripe; checked again later` });
+        return this.postpone(r);
+      } else {
         this.log({ level: "error", message: `could not refund payment ${payment.intentId} of reservation ${r.uuid}, whose seat was gone; retried on the next attempt`, error });
-        return r;
+        return this.postpone(r);
       }
     }
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -325,11 +395,15 @@ export class PaymentService {
     return r;
   }
 
-  /** The refund Stripe already made of the payment's intent (the newest), or null if none can be found. */
-  private async existingRefund(payment: PaymentRecord): Promise<string | null> {
+  /**
+   * The refund Stripe already made of the payment's intent: a succeeded one first, else the newest
+   * still on its way (pending, requires_action), or null if none can be found.
+   */
+  private async existingRefund(payment: PaymentRecord): Promise<{ id: string; status: string } | null> {
     try {
       const list = await this.stripe!.refunds.list({ payment_intent: payment.intentId, limit: 10 }, { stripeAccount: payment.account, ...BEST_EFFORT });
-      return list.data.find((refund) => refund.status !== "failed" && refund.status !== "canceled")?.id ?? null;
+      const made = list.data.find((refund) => refund.status === "succeeded") ?? list.data.find((refund) => refund.status !== "failed" && refund.status !== "canceled");
+      return made ? { id: made.id, status: made.status ?? "pending" } : null;
     } catch (error) {
       this.log({ level: "error", message: `could not list the refunds of payment ${payment.intentId}`, error });
       return null;
@@ -337,9 +411,22 @@ export class PaymentService {
   }
 
   /**
-   * Asks Stripe about a paid hold recorded `processing` whose hold time is over (run by the sweep,
-   * so a lost webhook never leaves the seat kept): a success is recorded (`settleSuccess`), a payment
-   * that did not go through is recorded `failed`, so the hold lapses; one still processing stays.
+   * Moves a reservation whose refund could not be finished to the back of the sweep's line
+   * (`refundsDue` takes the least recently changed first), so refunds that keep failing never hold up
+   * the others. Answers the reservation as saved, or as given when it changed meanwhile.
+   */
+  private async postpone(r: ReservationRecord): Promise<ReservationRecord> {
+    const later: ReservationRecord = { ...r, updatedAtMs: this.stamp(r) };
+    return (await this.store.reservations.save(later, r.updatedAtMs).catch(() => false)) ? later : r;
+  }
+
+  /**
+   * Asks Stripe about a payment recorded `processing` whose reservation no longer waits for it: a
+   * hold past its hold time, or a reservation no longer held (run by the sweep, so a lost webhook
+   * never leaves the seat kept, nor money without a booking): a success is recorded (`settleSuccess`,
+   * which refunds it when the reservation lost its seat or was cancelled), a payment that did not go
+   * through is recorded `failed`, so the hold lapses; one still processing stays, moved to the back
+   * of the sweep's line.
    * Answers the reservation as it then is.
    */
   async recheckProcessing(eventType: EventTypeRecord, reservation: ReservationRecord, origin: string): Promise<ReservationRecord> {
@@ -347,12 +434,12 @@ export class PaymentService {
     if (!this.stripe || payment?.status !== "processing") return reservation;
     const intent = await this.call(() => this.stripe!.paymentIntents.retrieve(payment.intentId, {}, { stripeAccount: payment.account }));
     if (intent.status === "succeeded" && matches(intent, payment.amount, payment.currency)) return this.settleSuccess(eventType, reservation, origin);
-    if (!NOT_PAID.has(intent.status)) return reservation;
+    // Still processing: checked again after the others the sweep has to ask about.
+    if (!NOT_PAID.has(intent.status)) return this.postpone(reservation);
     // Frees the seat if the hold time is over: a save may give seats back, never take them.
-    const failed: ReservationRecord = { ...reservation, payment: { ...payment, status: "failed" }, updatedAtMs: this.stamp(reservation) };
-    if (!(await this.store.reservations.save(failed, reservation.updatedAtMs))) return (await this.store.reservations.byUuid(reservation.eventTypeId, reservation.uuid)) ?? reservation;
-    this.log({ level: "info", message: `payment ${payment.intentId} of reservation ${reservation.uuid} is ${intent.status} at Stripe, no longer processing: recorded failed` });
-    return failed;
+    const { record, written } = await this.recordFailed(reservation, intent);
+    if (written) this.log({ level: "info", message: `payment ${payment.intentId} of reservation ${reservation.uuid} is ${intent.status} at Stripe, no longer processing: recorded failed` });
+    return record;
   }
 
   /**

@@ -134,13 +134,17 @@ export class ReservationService {
    * with what they gave when preparing turns the money into the booking it paid for and tells the
    * organizer (`reservation.created`); waiting longer gains nothing, and after the meeting's start
    * nobody could confirm it any more. The visitor's own later confirm answers the confirmed booking.
-   * Holds whose payment is still processing are checked at Stripe (`recheckProcessing`), so a lost
-   * webhook never keeps a seat for a payment that failed. One hold that fails is logged and left
-   * for the next sweep; the others go on. Answers how many were confirmed.
+   * Payments still processing past their hold time, or on reservations no longer held (lapsed at the
+   * slot's start, cancelled by the organizer), are checked at Stripe (`recheckProcessing`), so a lost
+   * webhook never keeps a seat for a payment that failed, nor money without a booking or a refund.
+   * Both lists have their own `limit`, so neither crowds out the other. One hold that fails is logged
+   * and left for the next sweep; the others go on. Answers how many were confirmed.
    */
   async confirmPaidHolds(origin: string, limit = 100): Promise<number> {
     let confirmed = 0;
-    for (const due of await this.store.reservations.paidHoldsDue(this.now(), limit)) {
+    const nowMs = this.now();
+    const dueList = [...(await this.store.reservations.paidHoldsDue(nowMs, limit)), ...(await this.store.reservations.processingDue(nowMs, limit))];
+    for (const due of dueList) {
       try {
         const eventType = await this.store.eventTypes.byId(due.eventTypeId);
         if (!eventType) continue;

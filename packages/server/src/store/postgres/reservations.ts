@@ -32,8 +32,17 @@ export function postgresReservations(db: Connections, rateLimiter: PostgresRateL
     paidHoldsDue: async (nowMs: number, limit: number) =>
       (
         await db.run<ReservationRow>(
-          `SELECT * FROM reservations WHERE status = 'held' AND held_until_ms <= $1 AND payment::json->>'status' IN ('succeeded', 'processing')
+          `SELECT * FROM reservations WHERE status = 'held' AND held_until_ms <= $1 AND payment::json->>'status' = 'succeeded'
            ORDER BY held_until_ms, uuid LIMIT $2`,
+          [nowMs, limit],
+          true,
+        )
+      ).rows.map(toReservation),
+    processingDue: async (nowMs: number, limit: number) =>
+      (
+        await db.run<ReservationRow>(
+          `SELECT * FROM reservations WHERE payment_intent_id IS NOT NULL AND payment::json->>'status' = 'processing' AND (status <> 'held' OR held_until_ms <= $1)
+           ORDER BY updated_at_ms, uuid LIMIT $2`,
           [nowMs, limit],
           true,
         )
