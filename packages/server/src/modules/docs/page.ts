@@ -98,8 +98,8 @@ ${ops}
 <table><thead><tr><th>From</th><th>Request or event</th><th>Outcome</th></tr></thead><tbody>
 <tr><td>none</td><td>POST /reservations</td><td>confirmed; full or not offered: <code>slot_unavailable</code>; being written: <code>slot_locked</code>; paid event type: 422 <code>payment_required</code></td></tr>
 <tr><td>none</td><td>POST /reservations/prepare</td><td>held until now + <code>holdMinutes</code></td></tr>
-<tr><td>held</td><td>time passes <code>heldUntil</code></td><td>expired; the seat is free again. A hold whose payment succeeded or is processing keeps its seat; a paid one is confirmed by the server (<code>reservation.created</code>)</td></tr>
-<tr><td>expired, cancelled</td><td>its payment succeeds after the seat was taken</td><td>cancelled, the payment refunded (<code>reservation.cancelled</code>); confirm and refresh answer <code>reservation_finished</code> saying so</td></tr>
+<tr><td>held</td><td>time passes <code>heldUntil</code></td><td>expired; the seat is free again. A hold whose payment succeeded keeps its seat and is confirmed by the server (<code>reservation.created</code>); one whose payment is processing keeps it until the slot starts, while the server asks Stripe how the payment stands</td></tr>
+<tr><td>expired, cancelled</td><td>its payment succeeds after the seat was taken</td><td>cancelled, the payment refunded (<code>reservation.cancelled</code>); confirm, refresh, a new payment request and cancel answer saying so (refund under way or made)</td></tr>
 <tr><td>expired</td><td>24 hours pass, or the slot starts</td><td>cancelled</td></tr>
 <tr><td>held, expired</td><td>refresh</td><td>held again if the seat is free (or still ours), else <code>reservation_finished</code></td></tr>
 <tr><td>held</td><td>confirm</td><td>confirmed (paid event types: after a successful payment, else 422 <code>payment_required</code>)</td></tr>
