@@ -36,6 +36,10 @@ export default defineConfig(async () => {
     hookTimeout: 30_000,
     // Bun runs worker threads; the forks pool needs Node's child-process channel.
     pool: "threads" as const,
+    // Bun says every ES module namespace has `__esModule`, so Vitest's CommonJS interop would swap a
+    // package's namespace for its default export and lose named exports (zod's `z`). Bun already
+    // gives CommonJS packages their named exports, so the interop is not needed.
+    deps: { interopDefault: false },
     setupFiles: ["test/setup-stores.ts"],
   };
   return {
