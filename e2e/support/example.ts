@@ -1,0 +1,70 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+/**
+ * `npm run example:html|react|vue`: the booking API (as `npm start` runs it, on a fresh SQLite file
+ * seeded with the demo) and the embedding site of the end-to-end tests (`e2e/site/server.ts`: the
+ * plain HTML page, and the React and Vue apps as `vite build` left them) with one command. The demo's
+ * "Intro call" token, read from the server's first-start output, and the API origin go into the
+ * printed address. Ctrl-C stops both servers and removes the database file.
+ * Ports: `EXAMPLE_API_PORT` (default 3100) and `EXAMPLE_SITE_PORT` (default 3101), apart from `npm start`'s 3000.
+ */
+const example = process.argv[2] ?? "";
+if (!["html", "react", "vue"].includes(example)) {
+  console.error("usage: bun e2e/support/example.ts html|react|vue");
+  process.exit(2);
+}
+const repo = resolve(import.meta.dirname, "../..");
+const bun = process.execPath;
+const apiPort = process.env.EXAMPLE_API_PORT ?? "3100";
+const sitePort = process.env.EXAMPLE_SITE_PORT ?? "3101";
+const api = `http://127.0.0.1:${apiPort}`;
+const database = join(tmpdir(), `booking-example-${process.pid}.sqlite`);
+const children: ChildProcess[] = [];
+
+function stop(code: number): never {
+  for (const child of children) child.kill("SIGTERM");
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${database}${suffix}`, { force: true });
+  process.exit(code);
+}
+process.on("SIGINT", () => stop(0));
+process.on("SIGTERM", () => stop(0));
+
+function start(script: string, env: Record<string, string>): ChildProcess {
+  const child = spawn(bun, [script], { cwd: repo, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  // One server gone means the example no longer works: stop the other too.
+  child.on("exit", (code) => {
+    console.error(`${script} stopped (${code ?? "signal"})`);
+    stop(code || 1);
+  });
+  children.push(child);
+  return child;
+}
+
+/** Resolves with the first match of `pattern` in the child's output, which is passed through. */
+function waitFor(child: ChildProcess, pattern: RegExp): Promise<string> {
+  return new Promise((done) => {
+    let seen = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      process.stdout.write(chunk);
+      seen += chunk.toString();
+      const match = pattern.exec(seen);
+      if (match) {
+        done(match[1]!);
+        seen = "";
+      }
+    });
+  });
+}
+
+const server = start("packages/server/src/main.ts", { PORT: apiPort, BOOKING_DB: database });
+// The seed prints each event type's token once, on the first start of an empty database.
+const token = await waitFor(server, /Intro call\s+API token:\s+(\S+)/);
+const site = start("e2e/site/server.ts", { E2E_SITE_PORT: sitePort, E2E_API_ORIGIN: api });
+const siteUrl = await waitFor(site, /customer site on (\S+)/);
+
+const query = new URLSearchParams(example === "html" ? { attrs: JSON.stringify({ token }) } : { api, token });
+const url = `${siteUrl.replace(/\/$/, "")}/${example === "html" ? "" : `${example}/`}?${query}`;
+console.log(`\nThe ${example === "html" ? "plain HTML" : example === "react" ? "React" : "Vue"} example books the demo's "Intro call":\n\n  ${url}\n\nCtrl-C stops the API and the site.`);
