@@ -132,6 +132,16 @@ async function world() {
       expect(r.body.success).toBe(true);
       return r.body.data.paymentIntentId;
     },
+    /** A first visitor starts paying and lets the hold lapse; a second takes the seat, pays and books it. */
+    async seatTakenWhilePaying(): Promise<{ first: string; intent: string; second: string }> {
+      const first = await w.held();
+      const intent = await w.paying(first);
+      w.clock.advance(11);
+      const second = await w.held();
+      await standin.succeed(await w.paying(second));
+      expect((await w.confirm(second)).body.success).toBe(true);
+      return { first, intent, second };
+    },
     confirm: (uuid: string) => call("POST", `/reservations/${uuid}/confirm`, {}),
     /** The visitor's payment request, answered as it is. */
     pay: (uuid: string) => call("POST", `/reservations/${uuid}/payments`, { email: "payer@example.com" }),
@@ -294,13 +304,8 @@ describe(`a paid hold (${ENGINE})`, () => {
 describe(`a payment that succeeds after its seat is gone (${ENGINE})`, () => {
   it("is refunded at Stripe, the reservation cancelled with its payment refunded, the organizer told by webhook, and the payer told on confirm and refresh", async () => {
     const w = await world();
-    const first = await w.held();
-    const firstIntent = await w.paying(first);
-    w.clock.advance(11);
     // The unpaid hold lapsed: a second visitor takes the seat and books it.
-    const second = await w.held();
-    await standin.succeed(await w.paying(second));
-    expect((await w.confirm(second)).body.success).toBe(true);
+    const { first, intent: firstIntent, second } = await w.seatTakenWhilePaying();
 
     // Now the first visitor's payment goes through, and Stripe reports it.
     await standin.succeed(firstIntent);
@@ -462,12 +467,7 @@ describe(`refunds of payments whose seat was gone (${ENGINE})`, () => {
   /** A hold whose payment went through at Stripe after its seat was given to a second visitor; nothing recorded yet. */
   async function paidTooLate() {
     const w = await world();
-    const first = await w.held();
-    const intent = await w.paying(first);
-    w.clock.advance(11);
-    const second = await w.held();
-    await standin.succeed(await w.paying(second));
-    expect((await w.confirm(second)).body.success).toBe(true);
+    const { first, intent } = await w.seatTakenWhilePaying();
     await standin.succeed(intent);
     return Object.assign(w, { first, intent });
   }
@@ -715,12 +715,7 @@ describe(`the sweep's batches (${ENGINE})`, () => {
 describe(`refunds, reviewed (${ENGINE})`, () => {
   it("the payer's payment request on a reservation cancelled for a refund answers the refund, retrying one under way", async () => {
     const w = await world();
-    const first = await w.held();
-    const intent = await w.paying(first);
-    w.clock.advance(11);
-    const second = await w.held();
-    await standin.succeed(await w.paying(second));
-    expect((await w.confirm(second)).body.success).toBe(true);
+    const { first, intent } = await w.seatTakenWhilePaying();
     await standin.succeed(intent);
     w.faults.refundsDown = true;
     expect((await w.stripeEvent("payment_intent.succeeded", intent)).status).toBe(500);
@@ -758,12 +753,7 @@ describe(`refunds, reviewed (${ENGINE})`, () => {
 
   it("a refund Stripe already made but lists as pending keeps the payment refunding until it went through", async () => {
     const w = await world();
-    const first = await w.held();
-    const intent = await w.paying(first);
-    w.clock.advance(11);
-    const second = await w.held();
-    await standin.succeed(await w.paying(second));
-    expect((await w.confirm(second)).body.success).toBe(true);
+    const { first, intent } = await w.seatTakenWhilePaying();
     await standin.succeed(intent);
     w.faults.refundsDown = true;
     await w.stripeEvent("payment_intent.succeeded", intent);
