@@ -9,7 +9,8 @@ import {
 } from "./dates.ts";
 import { answersOf, checkDraft, emptyDraft, locationOf, personOf, type BookingDraft } from "./draft.ts";
 import { emit } from "./events.ts";
-import { textsWith, type TextKey } from "./texts.ts";
+import { failureText, safeLocale, textsWith, type TextKey } from "./texts.ts";
+import { adoptTheme, themeMode } from "./theme.ts";
 import type { BookingFormEvents } from "./booking-form.ts";
 import type { MonthGridEvents } from "./month-grid.ts";
 import type { PaymentSetup, PaymentStepEvents } from "./payment-step.ts";
@@ -300,23 +301,12 @@ export class BookingCalendar extends LitElement {
     for (const key of ["email", "firstname", "lastname", "phone"] as const) {
       if (changed.has(key) && this[key] && !this.draft[key]) this.draft = { ...this.draft, [key]: this[key] };
     }
-    const mode = this.theme || this.configuration?.theme.mode || "light";
-    this.dataset.mode = ["light", "dark", "auto"].includes(mode) ? mode : "light";
+    this.dataset.mode = themeMode(this.theme, this.configuration?.theme.mode);
   }
 
   protected override updated(changed: PropertyValues<this>): void {
-    if (changed.has("init")) this.adoptTheme();
-  }
-
-  /** The configuration's colours go in a sheet of their own after the defaults, so page CSS on the host still wins. */
-  private adoptTheme(): void {
-    const root = this.shadowRoot;
     const config = this.configuration;
-    if (!root || !config) return;
-    const base = BookingCalendar.elementStyles.map((s) => (s instanceof CSSStyleSheet ? s : s.styleSheet!)).filter(Boolean);
-    const sheet = new CSSStyleSheet();
-    sheet.replaceSync(themeCss(config.theme.colors, config.theme.borderRadius));
-    root.adoptedStyleSheets = [...base, sheet];
+    if (changed.has("init") && this.shadowRoot && config) adoptTheme(this.shadowRoot, BookingCalendar.elementStyles, config.theme.colors, config.theme.borderRadius);
   }
 
   private provideEnvironment(): void {
@@ -406,12 +396,7 @@ export class BookingCalendar extends LitElement {
   private report(error: unknown, retry: () => void): void {
     const failure = error instanceof ApiFailure ? error : new ApiFailure("unexpected", "unexpected_response", String(error));
     const texts = this.environment.value?.texts ?? textsWith();
-    const text = failure.kind === "network" ? texts("networkError")
-      : failure.kind === "rate_limited" ? texts("rateLimited")
-      : failure.kind === "server" ? texts("serverError")
-      : failure.kind === "refused" ? texts("refusedError", { message: failure.message })
-      : texts("unexpectedError");
-    const notice: Notice = { text, danger: true, retry };
+    const notice: Notice = { text: failureText(texts, failure), danger: true, retry };
     if (failure.kind === "rate_limited") {
       notice.retryAt = Date.now() + failure.retryAfter * 1000;
       clearTimeout(this.retryTimer);
@@ -886,31 +871,4 @@ export class BookingCalendar extends LitElement {
       </div>
     </div>`;
   }
-}
-
-/** A locale `Intl` supports, else English. */
-function safeLocale(tag: string): string {
-  try {
-    return Intl.DateTimeFormat.supportedLocalesOf([tag])[0] ?? "en";
-  } catch {
-    return "en";
-  }
-}
-
-const COLOR_PROPERTIES: Record<string, string> = {
-  primary: "--bc-primary", background: "--bc-background", text: "--bc-text", muted: "--bc-muted", border: "--bc-border", danger: "--bc-danger",
-};
-
-/**
- * The configuration's colours and radius as `:host` custom properties. Only values the browser
- * accepts as a colour or a length get through, so a configuration cannot inject other CSS.
- */
-function themeCss(colors: Record<string, string>, radius: string): string {
-  const declarations: string[] = [];
-  for (const [name, property] of Object.entries(COLOR_PROPERTIES)) {
-    const value = colors[name];
-    if (value && !/[;{}<>]/.test(value) && CSS.supports("color", value)) declarations.push(`${property}: ${value};`);
-  }
-  if (radius && !/[;{}<>]/.test(radius) && CSS.supports("border-radius", radius)) declarations.push(`--bc-radius: ${radius};`);
-  return declarations.length ? `:host { ${declarations.join(" ")} }` : "";
 }
