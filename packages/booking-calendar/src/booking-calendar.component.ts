@@ -2,6 +2,7 @@ import { LitElement, html, nothing, type PropertyValues } from "lit";
 import { ContextProvider } from "@lit/context";
 import type { InitData, ReservationInput, ReservationResult, TimeSlot } from "@booking/wire";
 import { ApiFailure, BookingApi, idempotencyKey } from "./api.ts";
+import { HoldController } from "./hold-controller.ts";
 import { calendarStyles, controlStyles, themeStyles } from "./booking-calendar.styles.ts";
 import { environmentContext, type CalendarEnvironment } from "./context.ts";
 import {
@@ -29,56 +30,8 @@ interface Notice {
   retryAt?: number;
 }
 
-const HOLD_CHECK_MS = 5_000;
-const REFRESH_BEFORE_MS = 120_000;
 const NO_SLOTS: TimeSlot[] = [];
-const ACTIVE_WITHIN_MS = 120_000;
 
-
-/**
- * Holds a tab left behind while not yet paying for them, written as the page goes away or when
- * giving one back failed (session storage, by API and token), and given back by the element before
- * its next hold or when the tab loads the calendar again.
- */
-const leftHolds = {
-  key: (base: string, token: string) => `booking-calendar:left-holds:${base}:${token}`,
-  write(base: string, token: string, uuid: string): void {
-    try {
-      const key = this.key(base, token);
-      sessionStorage.setItem(key, JSON.stringify([...this.read(key), uuid]));
-    } catch {
-      // Storage refused (private mode, sandboxed frame): the hold runs out by itself.
-    }
-  },
-  take(base: string, token: string): string[] {
-    try {
-      const key = this.key(base, token);
-      const uuids = this.read(key);
-      sessionStorage.removeItem(key);
-      return uuids;
-    } catch {
-      return [];
-    }
-  },
-  read(key: string): string[] {
-    const stored: unknown = JSON.parse(sessionStorage.getItem(key) ?? "[]");
-    return Array.isArray(stored) ? stored.filter((u): u is string => typeof u === "string") : [];
-  },
-};
-
-/**
- * Gives a hold back. One that does not reach the server for now (offline, a server failure, too many
- * requests, the reservation busy with another request) is written down and given back before the
- * next hold or on the next load, so it never stands in the visitor's own way.
- */
-async function giveBack(api: BookingApi, token: string, uuid: string): Promise<void> {
-  try {
-    await api.cancel(uuid);
-  } catch (error) {
-    const passing = error instanceof ApiFailure && (["network", "server", "rate_limited"].includes(error.kind) || error.code === "slot_locked");
-    if (passing) leftHolds.write(api.base, token, uuid);
-  }
-}
 
 let scriptApiBase = "";
 
@@ -157,7 +110,6 @@ export class BookingCalendar extends LitElement {
     draft: { state: true },
     problems: { state: true },
     busy: { state: true },
-    hold: { state: true },
     paying: { state: true },
     payment: { state: true },
     done: { state: true },
@@ -189,11 +141,6 @@ export class BookingCalendar extends LitElement {
   declare draft: BookingDraft;
   declare problems: Record<string, string[]>;
   declare busy: boolean;
-  /**
-   * The seat held while the visitor pays: made by the attempt with Idempotency-Key `key` for `slot`;
-   * `charging` once a card payment was sent and not clearly refused.
-   */
-  declare hold: { uuid: string; heldUntil: number; key: string; slot: TimeSlot; charging: boolean } | null;
   /** A card payment is being confirmed right now. */
   declare paying: boolean;
   declare payment: PaymentSetup | null;
@@ -203,13 +150,20 @@ export class BookingCalendar extends LitElement {
 
   private readonly environment = new ContextProvider(this, { context: environmentContext });
   private api: BookingApi | null = null;
-  private lastActivity = Date.now();
-  private holdTimer: ReturnType<typeof setInterval> | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
-  private refreshing = false;
   private paymentMount: HTMLElement | null = null;
-  /** The last hold given back, until the server has answered. */
-  private releasing: Promise<void> = Promise.resolve();
+  /** The seat held while the visitor pays. */
+  private readonly holds = new HoldController(this, {
+    api: () => this.api,
+    token: () => this.token,
+    holdMinutes: () => this.configuration?.holdMinutes ?? 0,
+    lost: () => this.backToSlots("holdLost"),
+    ended: () => {
+      this.payment = null;
+      this.paymentMount?.remove();
+      this.paymentMount = null;
+    },
+  });
   /** Bumped by every start, so answers to an older start are dropped. */
   private generation = 0;
 
@@ -237,41 +191,15 @@ export class BookingCalendar extends LitElement {
     this.draft = emptyDraft();
     this.problems = {};
     this.busy = false;
-    this.hold = null;
     this.paying = false;
     this.payment = null;
     this.done = null;
     this.askCancel = false;
     this.now = Date.now();
-    const active = () => { this.lastActivity = Date.now(); };
-    this.addEventListener("pointerdown", active);
-    this.addEventListener("keydown", active);
-    this.addEventListener("input", active);
-  }
-
-  /**
-   * A visitor who leaves the page gives back a seat they were not yet paying for (unless the page is
-   * kept to come back to). Browsers send this last request only where it needs no CORS preflight, as
-   * on the server's own booking pages; so the tab also writes the hold down, and the element gives
-   * it back when the tab loads it again (a reload).
-   */
-  private readonly onPageHide = (event: PageTransitionEvent) => {
-    if (event.persisted || !this.hold || this.hold.charging || !this.api) return;
-    this.api.release(this.hold.uuid);
-    leftHolds.write(this.api.base, this.token, this.hold.uuid);
-  };
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    window.addEventListener("pagehide", this.onPageHide);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    window.removeEventListener("pagehide", this.onPageHide);
-    // A page that removes the element (not one that only moves it) gives its hold back.
-    setTimeout(() => { if (!this.isConnected) void this.releaseHold(); }, 0);
-    clearInterval(this.holdTimer);
     clearTimeout(this.retryTimer);
   }
 
@@ -318,14 +246,14 @@ export class BookingCalendar extends LitElement {
   /** (Re)loads the event type: init, then the month that holds the closest bookable day. */
   private async start(): Promise<void> {
     const generation = ++this.generation;
-    // A hold made under another token or API is given back before they change.
-    void this.releaseHold();
     this.api = new BookingApi((this.apiBase || scriptApiBase || location.origin).replace(/\/+$/, ""), this.token);
     this.phase = "loading";
     this.notice = null;
     this.monthSlots = new Map();
     try {
-      await this.giveBackLeftHolds();
+      // A hold made under another token or API is given back (through the API it was made with),
+      // and so are the holds this tab left behind under the new ones.
+      await this.holds.release();
       const init = await this.api.init(this.reservationUuid || undefined);
       if (generation !== this.generation) return;
       this.init = init;
@@ -450,9 +378,8 @@ export class BookingCalendar extends LitElement {
     this.phase = "pick";
     this.selectedSlot = null;
     // A hold still standing (e.g. the payment could not be opened) is given back; a lost one is gone.
-    void this.releaseHold();
-    this.stopHold();
-    this.payment = null;
+    void this.holds.release();
+    this.holds.end();
     this.monthSlots = new Map();
     void this.loadMonth(this.month);
     this.notice = message ? { text: this.t(message), danger: true } : null;
@@ -521,8 +448,7 @@ export class BookingCalendar extends LitElement {
    * card payment was sent, they return to it instead.
    */
   private async prepareAndPay(key: string): Promise<void> {
-    const config = this.configuration!;
-    const hold = this.hold;
+    const hold = this.holds.current;
     if (hold?.charging && this.payment) {
       // Money may have moved for that time: back to its payment, showing its time.
       this.selectedSlot = hold.slot;
@@ -533,12 +459,11 @@ export class BookingCalendar extends LitElement {
     await this.attempt(() => this.prepareAndPay(key), async () => {
       // A retry of this same attempt keeps its hold and only opens the payment again.
       if (hold && hold.key === key) return this.openPayment(hold.uuid, `${key}:pay`);
-      await this.releaseHold();
-      await this.giveBackLeftHolds();
-      const held = await this.api!.prepare(input, key);
-      const uuid = held.uuid!;
-      this.startHold(uuid, Date.now() + config.holdMinutes * 60_000, key, this.selectedSlot!);
-      emit(this, "booking-reservation-held", { uuid, start: input.start, end: input.end, heldUntil: new Date(this.hold!.heldUntil).toISOString() });
+      await this.holds.release();
+      const prepared = await this.api!.prepare(input, key);
+      const uuid = prepared.uuid!;
+      const held = this.holds.hold(uuid, key, this.selectedSlot!);
+      if (held) emit(this, "booking-reservation-held", { uuid, start: input.start, end: input.end, heldUntil: new Date(held.heldUntil).toISOString() });
       await this.openPayment(uuid, `${key}:pay`);
     });
   }
@@ -561,7 +486,8 @@ export class BookingCalendar extends LitElement {
   }
 
   private async confirmPaid(): Promise<void> {
-    const hold = this.hold!;
+    const hold = this.holds.current;
+    if (!hold) return;
     const key = idempotencyKey();
     await this.attempt(() => this.confirmPaid(), async () => {
       const result = await this.api!.confirm(hold.uuid, {}, key);
@@ -611,75 +537,13 @@ export class BookingCalendar extends LitElement {
 
   private finish(kind: DoneState["kind"], result: ReservationResult): void {
     const slot = this.selectedSlot!;
-    const uuid = result.uuid ?? this.hold?.uuid ?? "";
-    this.stopHold();
-    this.payment = null;
+    const uuid = result.uuid ?? this.holds.current?.uuid ?? "";
+    this.holds.end();
     this.done = { kind, slot, result, email: this.draft.email.trim() || this.init?.reservation?.email || "", location: locationOf(this.draft, this.configuration!.locations) ?? null };
     this.phase = "done";
     this.notice = null;
     if (kind === "booked") emit(this, "booking-reservation-confirmed", { uuid, start: slot.startIso8601, end: slot.endIso8601, result });
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("h3[tabindex]")?.focus());
-  }
-
-  // ---- holding the seat while paying ----
-
-  /** A card payment was sent for the hold: from then on it is never given back, unless the card was clearly refused. */
-  private chargingHold(charging: boolean): void {
-    if (this.hold) this.hold = { ...this.hold, charging };
-  }
-
-  /**
-   * Gives the held seat back (not once a card payment was sent); if that fails, the hold runs out by
-   * itself. Answers when the last release has been answered, so a new hold never races it.
-   */
-  private releaseHold(): Promise<void> {
-    const hold = this.hold;
-    if (hold && !hold.charging) {
-      this.stopHold();
-      this.payment = null;
-      const [api, token] = [this.api!, this.token];
-      this.releasing = this.releasing.then(() => giveBack(api, token, hold.uuid));
-    }
-    return this.releasing;
-  }
-
-  /** Gives back the holds this tab left behind (a page that went away, a release that failed). */
-  private async giveBackLeftHolds(): Promise<void> {
-    const api = this.api!;
-    await Promise.all(leftHolds.take(api.base, this.token).map((uuid) => giveBack(api, this.token, uuid)));
-  }
-
-  private startHold(uuid: string, heldUntil: number, key: string, slot: TimeSlot): void {
-    this.hold = { uuid, heldUntil, key, slot, charging: false };
-    clearInterval(this.holdTimer);
-    this.holdTimer = setInterval(() => void this.checkHold(), HOLD_CHECK_MS);
-  }
-
-  private stopHold(): void {
-    clearInterval(this.holdTimer);
-    this.hold = null;
-    this.paymentMount?.remove();
-    this.paymentMount = null;
-  }
-
-  /** Extends the hold shortly before it ends while the visitor is still at work, or after it ended. */
-  private async checkHold(): Promise<void> {
-    const hold = this.hold;
-    if (!hold || this.refreshing) return;
-    const now = Date.now();
-    const remaining = hold.heldUntil - now;
-    const active = now - this.lastActivity < ACTIVE_WITHIN_MS;
-    if (!(remaining <= 0 || (remaining < REFRESH_BEFORE_MS && active))) return;
-    this.refreshing = true;
-    try {
-      await this.api!.refresh(hold.uuid);
-      if (this.hold?.uuid === hold.uuid) this.hold = { ...this.hold, heldUntil: Date.now() + this.configuration!.holdMinutes * 60_000 };
-    } catch (error) {
-      if (error instanceof ApiFailure && error.code === "reservation_finished") this.backToSlots("holdLost");
-      // Other failures (offline for a moment) are retried at the next check.
-    } finally {
-      this.refreshing = false;
-    }
   }
 
   /** Stripe's iframes are mounted in the page's light DOM and slotted in, not inside the shadow root. */
@@ -821,7 +685,7 @@ export class BookingCalendar extends LitElement {
   private renderDetails() {
     const config = this.configuration!;
     return html`
-      ${this.renderBack(() => { this.phase = "pick"; this.notice = null; void this.releaseHold(); })}
+      ${this.renderBack(() => { this.phase = "pick"; this.notice = null; void this.holds.release(); })}
       <h3 tabindex="-1">${this.t("yourDetails")}</h3>
       ${this.renderChosen()}
       <bc-booking-form exportparts="form, input, field, locations, guests, submit"
@@ -836,13 +700,13 @@ export class BookingCalendar extends LitElement {
       ${this.renderBack(() => { this.phase = "details"; this.notice = null; }, this.paying)}
       <h3 tabindex="-1">${this.t("payment")}</h3>
       ${this.renderChosen()}
-      ${this.hold ? html`<bc-hold-timer exportparts="hold-timer" .heldUntil=${this.hold.heldUntil}></bc-hold-timer>` : nothing}
+      ${this.holds.current ? html`<bc-hold-timer exportparts="hold-timer" .heldUntil=${this.holds.current.heldUntil}></bc-hold-timer>` : nothing}
       <bc-payment-step exportparts="payment-element, pay, test-badge" .setup=${this.payment} .mountPoint=${this.paymentMount}
-        @bc-paying=${() => { this.paying = true; this.chargingHold(true); }}
+        @bc-paying=${() => { this.paying = true; this.holds.charging(true); }}
         @bc-paid=${() => { this.paying = false; void this.confirmPaid(); }}
         @bc-payment-error=${(e: CustomEvent<PaymentStepEvents["bc-payment-error"]>) => {
           this.paying = false;
-          if (e.detail.refused) this.chargingHold(false);
+          if (e.detail.refused) this.holds.charging(false);
           this.notice = { text: this.t("paymentFailed", { message: e.detail.message }), danger: true };
           emit(this, "booking-error", { code: "payment_failed", message: e.detail.message, status: null });
         }}><slot name="payment-element"></slot></bc-payment-step>`;
