@@ -1,6 +1,6 @@
 import { LitElement, html, nothing, type PropertyValues } from "lit";
 import { ContextProvider } from "@lit/context";
-import type { InitData, ReservationInput, ReservationResult, TimeSlot } from "@booking/wire";
+import type { EventTypeConfiguration, InitData, ReservationInput, ReservationResult, TimeSlot } from "@booking/wire";
 import { ApiFailure, BookingApi, idempotencyKey } from "./api.ts";
 import { HoldController } from "./hold-controller.ts";
 import { calendarStyles, controlStyles, themeStyles } from "./booking-calendar.styles.ts";
@@ -10,6 +10,8 @@ import {
 } from "./dates.ts";
 import { answersOf, checkDraft, emptyDraft, locationOf, personOf, type BookingDraft } from "./draft.ts";
 import { emit } from "./events.ts";
+import * as flows from "./flow.ts";
+import type { Flow, FlowOf, SlotFlow } from "./flow.ts";
 import { failureText, safeLocale, textsWith, type TextKey } from "./texts.ts";
 import { adoptTheme, themeMode } from "./theme.ts";
 import type { BookingFormEvents } from "./booking-form.ts";
@@ -18,8 +20,6 @@ import type { PaymentSetup, PaymentStepEvents } from "./payment-step.ts";
 import type { SlotListEvents } from "./slot-list.ts";
 import type { TimezonePickerEvents } from "./timezone-picker.ts";
 import { renderDone, renderReservationSummary, type DoneState } from "./views.ts";
-
-type Phase = "loading" | "failed" | "disabled" | "pick" | "details" | "move" | "pay" | "done";
 
 /** A message above the current view; `retry` offers to repeat what failed. */
 interface Notice {
@@ -98,21 +98,18 @@ export class BookingCalendar extends LitElement {
     firstname: { type: String },
     lastname: { type: String },
     phone: { type: String },
-    phase: { state: true },
-    init: { state: true },
+    flow: { state: true },
     notice: { state: true },
     month: { state: true },
     monthSlots: { state: true },
     loadingMonths: { state: true },
     selectedDate: { state: true },
-    selectedSlot: { state: true },
     zones: { state: true },
     draft: { state: true },
     problems: { state: true },
     busy: { state: true },
     paying: { state: true },
     payment: { state: true },
-    done: { state: true },
     askCancel: { state: true },
     now: { state: true },
   };
@@ -128,23 +125,22 @@ export class BookingCalendar extends LitElement {
   declare lastname: string;
   declare phone: string;
 
-  declare phase: Phase;
-  declare init: InitData | null;
+  /** Where the visitor is in booking, with what that step needs (see flow.ts). */
+  declare flow: Flow;
   declare notice: Notice | null;
   declare month: PlainMonth;
   declare monthSlots: Map<PlainMonth, TimeSlot[]>;
   /** Months whose times are being asked for, as "start zone month" (a new start asks afresh). */
   declare loadingMonths: ReadonlySet<string>;
   declare selectedDate: PlainDate | null;
-  declare selectedSlot: TimeSlot | null;
   declare zones: string[];
   declare draft: BookingDraft;
   declare problems: Record<string, string[]>;
   declare busy: boolean;
   /** A card payment is being confirmed right now. */
   declare paying: boolean;
+  /** The payment opened for the held seat, kept while the visitor goes back to the form. */
   declare payment: PaymentSetup | null;
-  declare done: DoneState | null;
   declare askCancel: boolean;
   declare now: number;
 
@@ -179,21 +175,18 @@ export class BookingCalendar extends LitElement {
     this.firstname = "";
     this.lastname = "";
     this.phone = "";
-    this.phase = "loading";
-    this.init = null;
+    this.flow = flows.initialFlow;
     this.notice = null;
     this.month = "1970-01";
     this.monthSlots = new Map();
     this.loadingMonths = new Set();
     this.selectedDate = null;
-    this.selectedSlot = null;
     this.zones = [];
     this.draft = emptyDraft();
     this.problems = {};
     this.busy = false;
     this.paying = false;
     this.payment = null;
-    this.done = null;
     this.askCancel = false;
     this.now = Date.now();
   }
@@ -208,7 +201,12 @@ export class BookingCalendar extends LitElement {
     return this.timezone && isKnownZone(this.timezone) ? this.timezone : browserZone();
   }
 
-  private get configuration() {
+  /** The loaded event type (during a new start, the one loaded before). */
+  private get init(): InitData | null {
+    return this.flow.init;
+  }
+
+  private get configuration(): EventTypeConfiguration | null {
     return this.init?.configuration ?? null;
   }
 
@@ -224,20 +222,27 @@ export class BookingCalendar extends LitElement {
     if (changed.has("token") || changed.has("apiBase") || changed.has("reservationUuid")) {
       if (this.token) void this.start();
     }
-    if (changed.has("timezone") && changed.get("timezone") !== undefined && this.phase !== "loading") this.zoneChanged();
-    if (changed.has("locale") || changed.has("init") || changed.has("timezone") || !this.environment.value) this.provideEnvironment();
+    if (changed.has("timezone") && changed.get("timezone") !== undefined && this.flow.kind !== "loading") this.zoneChanged();
+    if (changed.has("locale") || this.init !== this.environmentInit || changed.has("timezone") || !this.environment.value) this.provideEnvironment();
     for (const key of ["email", "firstname", "lastname", "phone"] as const) {
       if (changed.has(key) && this[key] && !this.draft[key]) this.draft = { ...this.draft, [key]: this[key] };
     }
     this.dataset.mode = themeMode(this.theme, this.configuration?.theme.mode);
   }
 
-  protected override updated(changed: PropertyValues<this>): void {
+  protected override updated(): void {
     const config = this.configuration;
-    if (changed.has("init") && this.shadowRoot && config) adoptTheme(this.shadowRoot, BookingCalendar.elementStyles, config.theme.colors, config.theme.borderRadius);
+    if (this.init === this.themedInit) return;
+    this.themedInit = this.init;
+    if (this.shadowRoot && config) adoptTheme(this.shadowRoot, BookingCalendar.elementStyles, config.theme.colors, config.theme.borderRadius);
   }
 
+  /** The init the environment and the theme were last made from (a new one makes them again). */
+  private environmentInit: InitData | null = null;
+  private themedInit: InitData | null = null;
+
   private provideEnvironment(): void {
+    this.environmentInit = this.init;
     const wanted = this.locale || this.configuration?.locale.preset || navigator.language || "en";
     const locale = safeLocale(wanted);
     this.environment.setValue({ texts: textsWith(this.configuration?.locale.texts), dates: new DateTexts(locale), timezone: this.visitorZone });
@@ -247,7 +252,7 @@ export class BookingCalendar extends LitElement {
   private async start(): Promise<void> {
     const generation = ++this.generation;
     this.api = new BookingApi((this.apiBase || scriptApiBase || location.origin).replace(/\/+$/, ""), this.token);
-    this.phase = "loading";
+    this.flow = flows.starting(this.flow);
     this.notice = null;
     this.monthSlots = new Map();
     try {
@@ -256,35 +261,31 @@ export class BookingCalendar extends LitElement {
       await this.holds.release();
       const init = await this.api.init(this.reservationUuid || undefined);
       if (generation !== this.generation) return;
-      this.init = init;
+      this.flow = flows.loaded(init);
       const config = init.configuration;
-      if (init.disabled) {
-        this.phase = "disabled";
-      } else {
+      if (!init.disabled) {
         const today = todayIn(config.timezone);
         const opening = addDays(today, config.closestBookableDay >= 0 ? config.closestBookableDay : config.min);
         this.month = monthOf(opening);
         this.selectedDate = null;
-        this.selectedSlot = null;
-        this.phase = "pick";
         if (config.closestBookableDay < 0) this.notice = { text: textsWith(config.locale.texts)("nothingFree"), danger: false };
         void this.loadMonth(this.month);
-        void this.loadZones();
+        void this.loadZones(config);
       }
       emit(this, "booking-ready", { configuration: config, disabled: init.disabled, rescheduling: !!init.reservation });
     } catch (error) {
       if (generation !== this.generation) return;
-      this.phase = "failed";
+      this.flow = flows.loadFailed(this.flow);
       this.report(error, () => void this.start());
     }
   }
 
-  private async loadZones(): Promise<void> {
+  private async loadZones(config: EventTypeConfiguration): Promise<void> {
     try {
       this.zones = await this.api!.timezones();
     } catch {
       // The picker still offers the visitor's and the organizer's zones; nothing to tell.
-      this.zones = [...new Set([this.visitorZone, this.configuration!.timezone])];
+      this.zones = [...new Set([this.visitorZone, config.timezone])];
     }
   }
 
@@ -315,7 +316,7 @@ export class BookingCalendar extends LitElement {
 
   /** Times are shown in the visitor's zone: a new one drops the loaded months and asks again (once). */
   private zoneChanged(): void {
-    this.selectedSlot = null;
+    this.flow = flows.slotCleared(this.flow);
     this.monthSlots = new Map();
     void this.loadMonth(this.month);
   }
@@ -358,25 +359,24 @@ export class BookingCalendar extends LitElement {
 
   private onDayPick(event: CustomEvent<MonthGridEvents["bc-day-pick"]>): void {
     this.selectedDate = event.detail.date;
-    this.selectedSlot = null;
+    this.flow = flows.slotCleared(this.flow);
     emit(this, "booking-date-selected", { date: event.detail.date, timezone: this.visitorZone });
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("#times")?.focus());
   }
 
   private onSlotPick(event: CustomEvent<SlotListEvents["bc-slot-pick"]>): void {
     const slot = event.detail.slot;
-    if (!emit(this, "booking-slot-selected", { slot, timezone: this.visitorZone }, true)) return;
-    this.selectedSlot = slot;
+    const flow = this.flow;
+    if (flow.kind !== "picking" || !emit(this, "booking-slot-selected", { slot, timezone: this.visitorZone }, true)) return;
     this.notice = null;
     this.problems = {};
-    this.phase = this.init?.reservation ? "move" : "details";
+    this.flow = flows.slotChosen(flow, slot);
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("h3[tabindex]")?.focus());
   }
 
   /** Back to the days and times with fresh slots, e.g. after the chosen time was taken. */
   private backToSlots(message: TextKey | null): void {
-    this.phase = "pick";
-    this.selectedSlot = null;
+    this.flow = flows.backToSlots(this.flow);
     // A hold still standing (e.g. the payment could not be opened) is given back; a lost one is gone.
     void this.holds.release();
     this.holds.end();
@@ -400,12 +400,10 @@ export class BookingCalendar extends LitElement {
 
   // ---- booking ----
 
-  private reservationInput(): ReservationInput {
-    const config = this.configuration!;
-    const slot = this.selectedSlot!;
-    const location = locationOf(this.draft, config.locations);
+  private reservationInput({ init, slot }: FlowOf<"details">): ReservationInput {
+    const location = locationOf(this.draft, init.configuration.locations);
     const guests = this.draft.guests.map((g) => g.trim()).filter(Boolean);
-    const customFields = answersOf(this.draft, this.init!.customFields);
+    const customFields = answersOf(this.draft, init.customFields);
     return {
       start: slot.start,
       end: slot.end,
@@ -419,8 +417,10 @@ export class BookingCalendar extends LitElement {
   }
 
   private async submitDetails(): Promise<void> {
-    const config = this.configuration!;
-    const found = checkDraft(this.draft, this.init!.customFields, config.locations);
+    const flow = this.flow;
+    if (flow.kind !== "details") return;
+    const config = flow.init.configuration;
+    const found = checkDraft(this.draft, flow.init.customFields, config.locations);
     this.problems = Object.fromEntries(Object.entries(found).map(([field, p]) => [field, [this.t(p.key, p.values)]]));
     if (Object.keys(found).length > 0) {
       this.notice = { text: this.t("fixErrors"), danger: true };
@@ -435,10 +435,12 @@ export class BookingCalendar extends LitElement {
 
   /** Free event types book in one step. */
   private async book(key: string): Promise<void> {
-    const input = this.reservationInput();
+    const flow = this.flow;
+    if (flow.kind !== "details") return;
+    const input = this.reservationInput(flow);
     await this.attempt(() => this.book(key), async () => {
       const result = await this.api!.create(input, key);
-      this.finish("booked", result);
+      this.finish(flow, "booked", result);
     });
   }
 
@@ -448,31 +450,32 @@ export class BookingCalendar extends LitElement {
    * card payment was sent, they return to it instead.
    */
   private async prepareAndPay(key: string): Promise<void> {
+    const flow = this.flow;
+    const price = flow.init?.configuration.payment;
+    if (flow.kind !== "details" || !price) return;
     const hold = this.holds.current;
     if (hold?.charging && this.payment) {
       // Money may have moved for that time: back to its payment, showing its time.
-      this.selectedSlot = hold.slot;
-      this.phase = "pay";
+      this.flow = flows.paymentOpened(flow, hold.slot, this.payment);
       return;
     }
-    const input = this.reservationInput();
+    const input = this.reservationInput(flow);
     await this.attempt(() => this.prepareAndPay(key), async () => {
       // A retry of this same attempt keeps its hold and only opens the payment again.
-      if (hold && hold.key === key) return this.openPayment(hold.uuid, `${key}:pay`);
+      if (hold && hold.key === key) return this.openPayment(flow, price, hold.uuid, `${key}:pay`);
       await this.holds.release();
       const prepared = await this.api!.prepare(input, key);
       const uuid = prepared.uuid!;
-      const held = this.holds.hold(uuid, key, this.selectedSlot!);
+      const held = this.holds.hold(uuid, key, flow.slot);
       if (held) emit(this, "booking-reservation-held", { uuid, start: input.start, end: input.end, heldUntil: new Date(held.heldUntil).toISOString() });
-      await this.openPayment(uuid, `${key}:pay`);
+      await this.openPayment(flow, price, uuid, `${key}:pay`);
     });
   }
 
-  private async openPayment(uuid: string, key: string): Promise<void> {
-    const config = this.configuration!;
+  private async openPayment(flow: FlowOf<"details">, price: NonNullable<EventTypeConfiguration["payment"]>, uuid: string, key: string): Promise<void> {
     const name = [this.draft.firstname.trim(), this.draft.lastname.trim()].filter(Boolean).join(" ");
     const intent = await this.api!.pay(uuid, { email: this.draft.email.trim(), ...(name ? { name } : {}) }, key);
-    const payment = config.payment!;
+    const payment = price;
     this.payment = {
       publishableKey: payment.publishableKey ?? "",
       providerAccountId: intent.providerAccountId,
@@ -481,17 +484,18 @@ export class BookingCalendar extends LitElement {
       amountText: this.env.dates.money(intent.amount, payment.currency),
     };
     this.ensurePaymentMount();
-    this.phase = "pay";
+    this.flow = flows.paymentOpened(flow, flow.slot, this.payment);
     emit(this, "booking-payment-started", { uuid, paymentIntentId: intent.paymentIntentId, amount: intent.amount, currency: payment.currency });
   }
 
   private async confirmPaid(): Promise<void> {
+    const flow = this.flow;
     const hold = this.holds.current;
-    if (!hold) return;
+    if (flow.kind !== "paying" || !hold) return;
     const key = idempotencyKey();
     await this.attempt(() => this.confirmPaid(), async () => {
       const result = await this.api!.confirm(hold.uuid, {}, key);
-      this.finish("booked", result);
+      this.finish(flow, "booked", result);
     });
   }
 
@@ -519,14 +523,14 @@ export class BookingCalendar extends LitElement {
       return this.backToSlots("holdLost");
     }
     if (error.code === "payment_required") {
-      this.phase = "pay";
+      this.flow = flows.paymentRequired(this.flow, this.payment);
       this.notice = { text: this.t("paymentRequired"), danger: true };
       return;
     }
     if (error.kind === "validation") {
       this.problems = error.errors;
       const onForm = Object.keys(error.errors).some((k) => !["start", "end", "timezone"].includes(k));
-      if (this.phase === "pay" && onForm) this.phase = "details";
+      if (onForm) this.flow = flows.formRejected(this.flow);
       this.notice = { text: onForm ? this.t("fixErrors") : error.message, danger: true };
       emit(this, "booking-error", { code: error.code, message: error.message, status: error.status });
       void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement & { focusFirstProblem(): void }>("bc-booking-form")?.focusFirstProblem());
@@ -535,12 +539,12 @@ export class BookingCalendar extends LitElement {
     this.report(error, retry);
   }
 
-  private finish(kind: DoneState["kind"], result: ReservationResult): void {
-    const slot = this.selectedSlot!;
+  private finish(flow: SlotFlow, kind: DoneState["kind"], result: ReservationResult): void {
+    const { init, slot } = flow;
     const uuid = result.uuid ?? this.holds.current?.uuid ?? "";
     this.holds.end();
-    this.done = { kind, slot, result, email: this.draft.email.trim() || this.init?.reservation?.email || "", location: locationOf(this.draft, this.configuration!.locations) ?? null };
-    this.phase = "done";
+    const email = this.draft.email.trim() || init.reservation?.email || "";
+    this.flow = flows.finished(flow, { kind, slot, result, email, location: locationOf(this.draft, init.configuration.locations) ?? null });
     this.notice = null;
     if (kind === "booked") emit(this, "booking-reservation-confirmed", { uuid, start: slot.startIso8601, end: slot.endIso8601, result });
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("h3[tabindex]")?.focus());
@@ -558,23 +562,24 @@ export class BookingCalendar extends LitElement {
   // ---- reschedule and cancel ----
 
   private async move(): Promise<void> {
-    const reservation = this.init!.reservation!;
-    const slot = this.selectedSlot!;
+    const flow = this.flow;
+    if (flow.kind !== "moving") return;
+    const { reservation, slot } = flow;
     await this.attempt(() => void this.move(), async () => {
       const result = await this.api!.reschedule(reservation.uuid, { start: slot.start, end: slot.end, timezone: this.visitorZone });
-      this.finish("rescheduled", result);
+      this.finish(flow, "rescheduled", result);
       emit(this, "booking-rescheduled", { uuid: reservation.uuid, start: slot.startIso8601, end: slot.endIso8601, previousStart: reservation.start });
     });
   }
 
   private async cancelReservation(): Promise<void> {
-    const reservation = this.init!.reservation!;
+    const flow = this.flow;
+    const reservation = flow.init?.reservation;
+    if (!flows.isLoaded(flow) || !reservation) return;
     await this.attempt(() => void this.cancelReservation(), async () => {
       await this.api!.cancel(reservation.uuid);
       this.askCancel = false;
-      this.init = { ...this.init!, reservation: { ...reservation, status: "cancelled" } };
-      this.done = { kind: "cancelled", slot: null, result: null, email: reservation.email, location: reservation.location };
-      this.phase = "done";
+      this.flow = flows.reservationCancelled(flow, reservation);
       emit(this, "booking-cancelled", { uuid: reservation.uuid });
       void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("h3[tabindex]")?.focus());
     });
@@ -586,14 +591,13 @@ export class BookingCalendar extends LitElement {
     const config = this.configuration;
     return html`
       <section class="frame ${config?.compact ? "compact" : ""}" part="frame" aria-label=${config?.calendarTitle ?? config?.title ?? "Booking calendar"}>
-        ${config ? this.renderHeader() : nothing}
+        ${config ? this.renderHeader(config) : nothing}
         ${this.renderNotice()}
         ${this.renderPhase()}
       </section>`;
   }
 
-  private renderHeader() {
-    const config = this.configuration!;
+  private renderHeader(config: EventTypeConfiguration) {
     return html`<header class="header" part="header">
       ${config.profileImage ? html`<img src=${config.profileImage} alt="">` : nothing}
       <div>
@@ -606,7 +610,7 @@ export class BookingCalendar extends LitElement {
 
   private renderNotice() {
     const notice = this.notice;
-    const live = html`<div role="status" aria-live="polite" class="visually-hidden">${this.phase === "pick" ? this.t("monthShown", { month: this.env.dates.monthTitle(this.month) }) : ""}</div>`;
+    const live = html`<div role="status" aria-live="polite" class="visually-hidden">${this.flow.kind === "picking" ? this.t("monthShown", { month: this.env.dates.monthTitle(this.month) }) : ""}</div>`;
     if (!notice) return live;
     const waitSeconds = notice.retryAt ? Math.max(0, Math.ceil((notice.retryAt - this.now) / 1000)) : 0;
     return html`${live}<div class="notice ${notice.danger ? "danger" : ""}" part="notice" role="alert">
@@ -617,29 +621,30 @@ export class BookingCalendar extends LitElement {
   }
 
   private renderPhase() {
-    switch (this.phase) {
+    const flow = this.flow;
+    switch (flow.kind) {
       case "loading":
         return html`<div class="state" role="status"><p>${this.t("loading")}</p></div>`;
       case "failed":
         return nothing;
       case "disabled":
         return html`<div class="state" part="disabled"><p>${this.t("notBookable")}</p></div>`;
-      case "pick":
-        return this.renderPick();
+      case "picking":
+        return this.renderPick(flow);
       case "details":
-        return this.renderDetails();
-      case "move":
-        return this.renderMove();
-      case "pay":
-        return this.renderPay();
+        return this.renderDetails(flow);
+      case "moving":
+        return this.renderMove(flow);
+      case "paying":
+        return this.renderPay(flow);
       case "done":
-        return renderDone(this.done!, this.configuration!, this.env, this.init?.reservation?.uuid);
+        return renderDone(flow.done, flow.init.configuration, this.env, flow.init.reservation?.uuid);
     }
   }
 
-  private renderPick() {
-    const config = this.configuration!;
-    const reservation = this.init?.reservation;
+  private renderPick(flow: FlowOf<"picking">) {
+    const config = flow.init.configuration;
+    const reservation = flow.init.reservation;
     if (reservation && reservation.status === "cancelled") {
       return html`${renderReservationSummary(reservation, this.env, config)}<p>${this.t("alreadyCancelled")}</p>`;
     }
@@ -660,7 +665,7 @@ export class BookingCalendar extends LitElement {
         </div>
         <div>
           ${this.selectedDate ? html`<h4 id="times" tabindex="-1">${this.env.dates.fullDate(this.selectedDate)}</h4>
-            <bc-slot-list exportparts="slots, slot" .slots=${daySlots} .selected=${this.selectedSlot?.startIso8601 ?? null}
+            <bc-slot-list exportparts="slots, slot" .slots=${daySlots} .selected=${flow.slot?.startIso8601 ?? null}
               ?loading=${this.monthLoading && daySlots.length === 0} @bc-slot-pick=${this.onSlotPick}></bc-slot-list>`
             : html`<p class="muted">${this.t("chooseTime")}</p>`}
           <bc-timezone-picker exportparts="timezone, timezone-select" style="margin-top:1rem" .value=${this.visitorZone} .zones=${this.zones}
@@ -669,8 +674,7 @@ export class BookingCalendar extends LitElement {
       </div>`;
   }
 
-  private renderChosen() {
-    const slot = this.selectedSlot!;
+  private renderChosen(slot: TimeSlot) {
     const { dates, timezone } = this.env;
     return html`<div class="summary" part="summary">
       <p><strong>${dates.instantDate(slot.startIso8601, timezone)}</strong></p>
@@ -678,30 +682,36 @@ export class BookingCalendar extends LitElement {
     </div>`;
   }
 
+  /** One step back (see flows.back); the notice was about the step left. */
+  private goBack(): void {
+    this.flow = flows.back(this.flow);
+    this.notice = null;
+  }
+
   private renderBack(onBack: () => void, disabled = false) {
     return html`<button type="button" class="link" ?disabled=${disabled} @click=${onBack}>← ${this.t("back")}</button>`;
   }
 
-  private renderDetails() {
-    const config = this.configuration!;
+  private renderDetails(flow: FlowOf<"details">) {
+    const config = flow.init.configuration;
     return html`
-      ${this.renderBack(() => { this.phase = "pick"; this.notice = null; void this.holds.release(); })}
+      ${this.renderBack(() => { this.goBack(); void this.holds.release(); })}
       <h3 tabindex="-1">${this.t("yourDetails")}</h3>
-      ${this.renderChosen()}
+      ${this.renderChosen(flow.slot)}
       <bc-booking-form exportparts="form, input, field, locations, guests, submit"
-        .draft=${this.draft} .fields=${this.init!.customFields} .locations=${config.locations} .problems=${this.problems}
+        .draft=${this.draft} .fields=${flow.init.customFields} .locations=${config.locations} .problems=${this.problems}
         ?busy=${this.busy} .submitLabel=${config.payment ? this.t("continueToPayment") : this.t("book")}
         @bc-draft-change=${(e: CustomEvent<BookingFormEvents["bc-draft-change"]>) => { this.draft = e.detail.draft; }}
         @bc-submit=${() => void this.submitDetails()}></bc-booking-form>`;
   }
 
-  private renderPay() {
+  private renderPay(flow: FlowOf<"paying">) {
     return html`
-      ${this.renderBack(() => { this.phase = "details"; this.notice = null; }, this.paying)}
+      ${this.renderBack(() => this.goBack(), this.paying)}
       <h3 tabindex="-1">${this.t("payment")}</h3>
-      ${this.renderChosen()}
+      ${this.renderChosen(flow.slot)}
       ${this.holds.current ? html`<bc-hold-timer exportparts="hold-timer" .heldUntil=${this.holds.current.heldUntil}></bc-hold-timer>` : nothing}
-      <bc-payment-step exportparts="payment-element, pay, test-badge" .setup=${this.payment} .mountPoint=${this.paymentMount}
+      <bc-payment-step exportparts="payment-element, pay, test-badge" .setup=${flow.payment} .mountPoint=${this.paymentMount}
         @bc-paying=${() => { this.paying = true; this.holds.charging(true); }}
         @bc-paid=${() => { this.paying = false; void this.confirmPaid(); }}
         @bc-payment-error=${(e: CustomEvent<PaymentStepEvents["bc-payment-error"]>) => {
@@ -712,14 +722,13 @@ export class BookingCalendar extends LitElement {
         }}><slot name="payment-element"></slot></bc-payment-step>`;
   }
 
-  private renderMove() {
-    const slot = this.selectedSlot!;
+  private renderMove({ slot }: FlowOf<"moving">) {
     const { dates, timezone } = this.env;
     const when = `${dates.instantDate(slot.startIso8601, timezone)} ${dates.time(slot.startIso8601, timezone)}`;
     return html`
-      ${this.renderBack(() => { this.phase = "pick"; this.notice = null; })}
+      ${this.renderBack(() => this.goBack())}
       <h3 tabindex="-1">${this.t("moveTo", { time: when })}</h3>
-      ${this.renderChosen()}
+      ${this.renderChosen(slot)}
       <div class="actions"><button class="primary" type="button" part="submit" ?disabled=${this.busy} @click=${() => void this.move()}>${this.t("confirmMove")}</button></div>`;
   }
 
