@@ -1,5 +1,6 @@
 import { LitElement, html, nothing, type PropertyValues } from "lit";
 import { ContextProvider } from "@lit/context";
+import { Task } from "@lit/task";
 import type { EventTypeConfiguration, InitData, ReservationInput, ReservationResult, TimeSlot } from "@booking/wire";
 import { ApiFailure, BookingApi, idempotencyKey } from "./api.ts";
 import { HoldController } from "./hold-controller.ts";
@@ -160,7 +161,7 @@ export class BookingCalendar extends LitElement {
       this.paymentMount = null;
     },
   });
-  /** Bumped by every start, so answers to an older start are dropped. */
+  /** Bumped by every start, so a month asked for under an older start is asked again. */
   private generation = 0;
 
   constructor() {
@@ -220,7 +221,8 @@ export class BookingCalendar extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has("token") || changed.has("apiBase") || changed.has("reservationUuid")) {
-      if (this.token) void this.start();
+      // Run here rather than by the task itself, so the new start shows (loading) in this same update.
+      if (this.token) void this.loader.run();
     }
     if (changed.has("timezone") && changed.get("timezone") !== undefined && this.flow.kind !== "loading") this.zoneChanged();
     if (changed.has("locale") || this.init !== this.environmentInit || changed.has("timezone") || !this.environment.value) this.provideEnvironment();
@@ -248,36 +250,46 @@ export class BookingCalendar extends LitElement {
     this.environment.setValue({ texts: textsWith(this.configuration?.locale.texts), dates: new DateTexts(locale), timezone: this.visitorZone });
   }
 
-  /** (Re)loads the event type: init, then the month that holds the closest bookable day. */
-  private async start(): Promise<void> {
-    const generation = ++this.generation;
-    this.api = new BookingApi((this.apiBase || scriptApiBase || location.origin).replace(/\/+$/, ""), this.token);
-    this.flow = flows.starting(this.flow);
-    this.notice = null;
-    this.monthSlots = new Map();
-    try {
+  /**
+   * (Re)loads the event type: gives back the holds of the start before, then asks init. Only the
+   * latest run's answer or failure counts (an older start's is dropped).
+   */
+  private readonly loader = new Task(this, {
+    autoRun: false,
+    args: () => [this.token, this.apiBase, this.reservationUuid] as const,
+    task: async ([token, apiBase, reservationUuid]) => {
+      this.generation++;
+      const api = new BookingApi((apiBase || scriptApiBase || location.origin).replace(/\/+$/, ""), token);
+      this.api = api;
+      this.flow = flows.starting(this.flow);
+      this.notice = null;
+      this.monthSlots = new Map();
       // A hold made under another token or API is given back (through the API it was made with),
       // and so are the holds this tab left behind under the new ones.
       await this.holds.release();
-      const init = await this.api.init(this.reservationUuid || undefined);
-      if (generation !== this.generation) return;
-      this.flow = flows.loaded(init);
-      const config = init.configuration;
-      if (!init.disabled) {
-        const today = todayIn(config.timezone);
-        const opening = addDays(today, config.closestBookableDay >= 0 ? config.closestBookableDay : config.min);
-        this.month = monthOf(opening);
-        this.selectedDate = null;
-        if (config.closestBookableDay < 0) this.notice = { text: textsWith(config.locale.texts)("nothingFree"), danger: false };
-        void this.loadMonth(this.month);
-        void this.loadZones(config);
-      }
-      emit(this, "booking-ready", { configuration: config, disabled: init.disabled, rescheduling: !!init.reservation });
-    } catch (error) {
-      if (generation !== this.generation) return;
+      return api.init(reservationUuid || undefined);
+    },
+    onComplete: (init) => this.opened(init),
+    onError: (error) => {
       this.flow = flows.loadFailed(this.flow);
-      this.report(error, () => void this.start());
+      this.report(error, () => void this.loader.run());
+    },
+  });
+
+  /** The event type is loaded: the month that holds the closest bookable day, and the zones to offer. */
+  private opened(init: InitData): void {
+    this.flow = flows.loaded(init);
+    const config = init.configuration;
+    if (!init.disabled) {
+      const today = todayIn(config.timezone);
+      const opening = addDays(today, config.closestBookableDay >= 0 ? config.closestBookableDay : config.min);
+      this.month = monthOf(opening);
+      this.selectedDate = null;
+      if (config.closestBookableDay < 0) this.notice = { text: textsWith(config.locale.texts)("nothingFree"), danger: false };
+      void this.loadMonth(this.month);
+      void this.loadZones(config);
     }
+    emit(this, "booking-ready", { configuration: config, disabled: init.disabled, rescheduling: !!init.reservation });
   }
 
   private async loadZones(config: EventTypeConfiguration): Promise<void> {
