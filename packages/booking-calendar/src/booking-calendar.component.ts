@@ -1,7 +1,9 @@
 import { LitElement, html, nothing, type PropertyValues } from "lit";
 import { ContextProvider } from "@lit/context";
-import type { InitData, ReservationInput, ReservationResult, TimeSlot } from "@booking/wire";
+import { Task } from "@lit/task";
+import type { EventTypeConfiguration, InitData, ReservationInput, ReservationResult, TimeSlot } from "@booking/wire";
 import { ApiFailure, BookingApi, idempotencyKey } from "./api.ts";
+import { HoldController } from "./hold-controller.ts";
 import { calendarStyles, controlStyles, themeStyles } from "./booking-calendar.styles.ts";
 import { environmentContext, type CalendarEnvironment } from "./context.ts";
 import {
@@ -9,15 +11,16 @@ import {
 } from "./dates.ts";
 import { answersOf, checkDraft, emptyDraft, locationOf, personOf, type BookingDraft } from "./draft.ts";
 import { emit } from "./events.ts";
-import { textsWith, type TextKey } from "./texts.ts";
+import * as flows from "./flow.ts";
+import type { Flow, FlowOf, SlotFlow } from "./flow.ts";
+import { failureText, safeLocale, textsWith, type TextKey } from "./texts.ts";
+import { adoptTheme, themeMode } from "./theme.ts";
 import type { BookingFormEvents } from "./booking-form.ts";
 import type { MonthGridEvents } from "./month-grid.ts";
 import type { PaymentSetup, PaymentStepEvents } from "./payment-step.ts";
 import type { SlotListEvents } from "./slot-list.ts";
 import type { TimezonePickerEvents } from "./timezone-picker.ts";
 import { renderDone, renderReservationSummary, type DoneState } from "./views.ts";
-
-type Phase = "loading" | "failed" | "disabled" | "pick" | "details" | "move" | "pay" | "done";
 
 /** A message above the current view; `retry` offers to repeat what failed. */
 interface Notice {
@@ -28,56 +31,8 @@ interface Notice {
   retryAt?: number;
 }
 
-const HOLD_CHECK_MS = 5_000;
-const REFRESH_BEFORE_MS = 120_000;
 const NO_SLOTS: TimeSlot[] = [];
-const ACTIVE_WITHIN_MS = 120_000;
 
-
-/**
- * Holds a tab left behind while not yet paying for them, written as the page goes away or when
- * giving one back failed (session storage, by API and token), and given back by the element before
- * its next hold or when the tab loads the calendar again.
- */
-const leftHolds = {
-  key: (base: string, token: string) => `booking-calendar:left-holds:${base}:${token}`,
-  write(base: string, token: string, uuid: string): void {
-    try {
-      const key = this.key(base, token);
-      sessionStorage.setItem(key, JSON.stringify([...this.read(key), uuid]));
-    } catch {
-      // Storage refused (private mode, sandboxed frame): the hold runs out by itself.
-    }
-  },
-  take(base: string, token: string): string[] {
-    try {
-      const key = this.key(base, token);
-      const uuids = this.read(key);
-      sessionStorage.removeItem(key);
-      return uuids;
-    } catch {
-      return [];
-    }
-  },
-  read(key: string): string[] {
-    const stored: unknown = JSON.parse(sessionStorage.getItem(key) ?? "[]");
-    return Array.isArray(stored) ? stored.filter((u): u is string => typeof u === "string") : [];
-  },
-};
-
-/**
- * Gives a hold back. One that does not reach the server for now (offline, a server failure, too many
- * requests, the reservation busy with another request) is written down and given back before the
- * next hold or on the next load, so it never stands in the visitor's own way.
- */
-async function giveBack(api: BookingApi, token: string, uuid: string): Promise<void> {
-  try {
-    await api.cancel(uuid);
-  } catch (error) {
-    const passing = error instanceof ApiFailure && (["network", "server", "rate_limited"].includes(error.kind) || error.code === "slot_locked");
-    if (passing) leftHolds.write(api.base, token, uuid);
-  }
-}
 
 let scriptApiBase = "";
 
@@ -144,22 +99,18 @@ export class BookingCalendar extends LitElement {
     firstname: { type: String },
     lastname: { type: String },
     phone: { type: String },
-    phase: { state: true },
-    init: { state: true },
+    flow: { state: true },
     notice: { state: true },
     month: { state: true },
     monthSlots: { state: true },
     loadingMonths: { state: true },
     selectedDate: { state: true },
-    selectedSlot: { state: true },
     zones: { state: true },
     draft: { state: true },
     problems: { state: true },
     busy: { state: true },
-    hold: { state: true },
     paying: { state: true },
     payment: { state: true },
-    done: { state: true },
     askCancel: { state: true },
     now: { state: true },
   };
@@ -175,41 +126,42 @@ export class BookingCalendar extends LitElement {
   declare lastname: string;
   declare phone: string;
 
-  declare phase: Phase;
-  declare init: InitData | null;
+  /** Where the visitor is in booking, with what that step needs (see flow.ts). */
+  declare flow: Flow;
   declare notice: Notice | null;
   declare month: PlainMonth;
   declare monthSlots: Map<PlainMonth, TimeSlot[]>;
   /** Months whose times are being asked for, as "start zone month" (a new start asks afresh). */
   declare loadingMonths: ReadonlySet<string>;
   declare selectedDate: PlainDate | null;
-  declare selectedSlot: TimeSlot | null;
   declare zones: string[];
   declare draft: BookingDraft;
   declare problems: Record<string, string[]>;
   declare busy: boolean;
-  /**
-   * The seat held while the visitor pays: made by the attempt with Idempotency-Key `key` for `slot`;
-   * `charging` once a card payment was sent and not clearly refused.
-   */
-  declare hold: { uuid: string; heldUntil: number; key: string; slot: TimeSlot; charging: boolean } | null;
   /** A card payment is being confirmed right now. */
   declare paying: boolean;
+  /** The payment opened for the held seat, kept while the visitor goes back to the form. */
   declare payment: PaymentSetup | null;
-  declare done: DoneState | null;
   declare askCancel: boolean;
   declare now: number;
 
   private readonly environment = new ContextProvider(this, { context: environmentContext });
   private api: BookingApi | null = null;
-  private lastActivity = Date.now();
-  private holdTimer: ReturnType<typeof setInterval> | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
-  private refreshing = false;
   private paymentMount: HTMLElement | null = null;
-  /** The last hold given back, until the server has answered. */
-  private releasing: Promise<void> = Promise.resolve();
-  /** Bumped by every start, so answers to an older start are dropped. */
+  /** The seat held while the visitor pays. */
+  private readonly holds = new HoldController(this, {
+    api: () => this.api,
+    token: () => this.token,
+    holdMinutes: () => this.configuration?.holdMinutes ?? 0,
+    lost: () => this.backToSlots("holdLost"),
+    ended: () => {
+      this.payment = null;
+      this.paymentMount?.remove();
+      this.paymentMount = null;
+    },
+  });
+  /** Bumped by every start, so a month asked for under an older start is asked again. */
   private generation = 0;
 
   constructor() {
@@ -224,53 +176,24 @@ export class BookingCalendar extends LitElement {
     this.firstname = "";
     this.lastname = "";
     this.phone = "";
-    this.phase = "loading";
-    this.init = null;
+    this.flow = flows.initialFlow;
     this.notice = null;
     this.month = "1970-01";
     this.monthSlots = new Map();
     this.loadingMonths = new Set();
     this.selectedDate = null;
-    this.selectedSlot = null;
     this.zones = [];
     this.draft = emptyDraft();
     this.problems = {};
     this.busy = false;
-    this.hold = null;
     this.paying = false;
     this.payment = null;
-    this.done = null;
     this.askCancel = false;
     this.now = Date.now();
-    const active = () => { this.lastActivity = Date.now(); };
-    this.addEventListener("pointerdown", active);
-    this.addEventListener("keydown", active);
-    this.addEventListener("input", active);
-  }
-
-  /**
-   * A visitor who leaves the page gives back a seat they were not yet paying for (unless the page is
-   * kept to come back to). Browsers send this last request only where it needs no CORS preflight, as
-   * on the server's own booking pages; so the tab also writes the hold down, and the element gives
-   * it back when the tab loads it again (a reload).
-   */
-  private readonly onPageHide = (event: PageTransitionEvent) => {
-    if (event.persisted || !this.hold || this.hold.charging || !this.api) return;
-    this.api.release(this.hold.uuid);
-    leftHolds.write(this.api.base, this.token, this.hold.uuid);
-  };
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    window.addEventListener("pagehide", this.onPageHide);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    window.removeEventListener("pagehide", this.onPageHide);
-    // A page that removes the element (not one that only moves it) gives its hold back.
-    setTimeout(() => { if (!this.isConnected) void this.releaseHold(); }, 0);
-    clearInterval(this.holdTimer);
     clearTimeout(this.retryTimer);
   }
 
@@ -279,7 +202,12 @@ export class BookingCalendar extends LitElement {
     return this.timezone && isKnownZone(this.timezone) ? this.timezone : browserZone();
   }
 
-  private get configuration() {
+  /** The loaded event type (during a new start, the one loaded before). */
+  private get init(): InitData | null {
+    return this.flow.init;
+  }
+
+  private get configuration(): EventTypeConfiguration | null {
     return this.init?.configuration ?? null;
   }
 
@@ -293,80 +221,83 @@ export class BookingCalendar extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has("token") || changed.has("apiBase") || changed.has("reservationUuid")) {
-      if (this.token) void this.start();
+      // Run here rather than by the task itself, so the new start shows (loading) in this same update.
+      if (this.token) void this.loader.run();
     }
-    if (changed.has("timezone") && changed.get("timezone") !== undefined && this.phase !== "loading") this.zoneChanged();
-    if (changed.has("locale") || changed.has("init") || changed.has("timezone") || !this.environment.value) this.provideEnvironment();
+    if (changed.has("timezone") && changed.get("timezone") !== undefined && this.flow.kind !== "loading") this.zoneChanged();
+    if (changed.has("locale") || this.init !== this.environmentInit || changed.has("timezone") || !this.environment.value) this.provideEnvironment();
     for (const key of ["email", "firstname", "lastname", "phone"] as const) {
       if (changed.has(key) && this[key] && !this.draft[key]) this.draft = { ...this.draft, [key]: this[key] };
     }
-    const mode = this.theme || this.configuration?.theme.mode || "light";
-    this.dataset.mode = ["light", "dark", "auto"].includes(mode) ? mode : "light";
+    this.dataset.mode = themeMode(this.theme, this.configuration?.theme.mode);
   }
 
-  protected override updated(changed: PropertyValues<this>): void {
-    if (changed.has("init")) this.adoptTheme();
-  }
-
-  /** The configuration's colours go in a sheet of their own after the defaults, so page CSS on the host still wins. */
-  private adoptTheme(): void {
-    const root = this.shadowRoot;
+  protected override updated(): void {
     const config = this.configuration;
-    if (!root || !config) return;
-    const base = BookingCalendar.elementStyles.map((s) => (s instanceof CSSStyleSheet ? s : s.styleSheet!)).filter(Boolean);
-    const sheet = new CSSStyleSheet();
-    sheet.replaceSync(themeCss(config.theme.colors, config.theme.borderRadius));
-    root.adoptedStyleSheets = [...base, sheet];
+    if (this.init === this.themedInit) return;
+    this.themedInit = this.init;
+    if (this.shadowRoot && config) adoptTheme(this.shadowRoot, BookingCalendar.elementStyles, config.theme.colors, config.theme.borderRadius);
   }
+
+  /** The init the environment and the theme were last made from (a new one makes them again). */
+  private environmentInit: InitData | null = null;
+  private themedInit: InitData | null = null;
 
   private provideEnvironment(): void {
+    this.environmentInit = this.init;
     const wanted = this.locale || this.configuration?.locale.preset || navigator.language || "en";
     const locale = safeLocale(wanted);
     this.environment.setValue({ texts: textsWith(this.configuration?.locale.texts), dates: new DateTexts(locale), timezone: this.visitorZone });
   }
 
-  /** (Re)loads the event type: init, then the month that holds the closest bookable day. */
-  private async start(): Promise<void> {
-    const generation = ++this.generation;
-    // A hold made under another token or API is given back before they change.
-    void this.releaseHold();
-    this.api = new BookingApi((this.apiBase || scriptApiBase || location.origin).replace(/\/+$/, ""), this.token);
-    this.phase = "loading";
-    this.notice = null;
-    this.monthSlots = new Map();
-    try {
-      await this.giveBackLeftHolds();
-      const init = await this.api.init(this.reservationUuid || undefined);
-      if (generation !== this.generation) return;
-      this.init = init;
-      const config = init.configuration;
-      if (init.disabled) {
-        this.phase = "disabled";
-      } else {
-        const today = todayIn(config.timezone);
-        const opening = addDays(today, config.closestBookableDay >= 0 ? config.closestBookableDay : config.min);
-        this.month = monthOf(opening);
-        this.selectedDate = null;
-        this.selectedSlot = null;
-        this.phase = "pick";
-        if (config.closestBookableDay < 0) this.notice = { text: textsWith(config.locale.texts)("nothingFree"), danger: false };
-        void this.loadMonth(this.month);
-        void this.loadZones();
-      }
-      emit(this, "booking-ready", { configuration: config, disabled: init.disabled, rescheduling: !!init.reservation });
-    } catch (error) {
-      if (generation !== this.generation) return;
-      this.phase = "failed";
-      this.report(error, () => void this.start());
+  /**
+   * (Re)loads the event type: gives back the holds of the start before, then asks init. Only the
+   * latest run's answer or failure counts (an older start's is dropped).
+   */
+  private readonly loader = new Task(this, {
+    autoRun: false,
+    args: () => [this.token, this.apiBase, this.reservationUuid] as const,
+    task: async ([token, apiBase, reservationUuid]) => {
+      this.generation++;
+      const api = new BookingApi((apiBase || scriptApiBase || location.origin).replace(/\/+$/, ""), token);
+      this.api = api;
+      this.flow = flows.starting(this.flow);
+      this.notice = null;
+      this.monthSlots = new Map();
+      // A hold made under another token or API is given back (through the API it was made with),
+      // and so are the holds this tab left behind under the new ones.
+      await this.holds.release();
+      return api.init(reservationUuid || undefined);
+    },
+    onComplete: (init) => this.opened(init),
+    onError: (error) => {
+      this.flow = flows.loadFailed(this.flow);
+      this.report(error, () => void this.loader.run());
+    },
+  });
+
+  /** The event type is loaded: the month that holds the closest bookable day, and the zones to offer. */
+  private opened(init: InitData): void {
+    this.flow = flows.loaded(init);
+    const config = init.configuration;
+    if (!init.disabled) {
+      const today = todayIn(config.timezone);
+      const opening = addDays(today, config.closestBookableDay >= 0 ? config.closestBookableDay : config.min);
+      this.month = monthOf(opening);
+      this.selectedDate = null;
+      if (config.closestBookableDay < 0) this.notice = { text: textsWith(config.locale.texts)("nothingFree"), danger: false };
+      void this.loadMonth(this.month);
+      void this.loadZones(config);
     }
+    emit(this, "booking-ready", { configuration: config, disabled: init.disabled, rescheduling: !!init.reservation });
   }
 
-  private async loadZones(): Promise<void> {
+  private async loadZones(config: EventTypeConfiguration): Promise<void> {
     try {
       this.zones = await this.api!.timezones();
     } catch {
       // The picker still offers the visitor's and the organizer's zones; nothing to tell.
-      this.zones = [...new Set([this.visitorZone, this.configuration!.timezone])];
+      this.zones = [...new Set([this.visitorZone, config.timezone])];
     }
   }
 
@@ -397,7 +328,7 @@ export class BookingCalendar extends LitElement {
 
   /** Times are shown in the visitor's zone: a new one drops the loaded months and asks again (once). */
   private zoneChanged(): void {
-    this.selectedSlot = null;
+    this.flow = flows.slotCleared(this.flow);
     this.monthSlots = new Map();
     void this.loadMonth(this.month);
   }
@@ -406,12 +337,7 @@ export class BookingCalendar extends LitElement {
   private report(error: unknown, retry: () => void): void {
     const failure = error instanceof ApiFailure ? error : new ApiFailure("unexpected", "unexpected_response", String(error));
     const texts = this.environment.value?.texts ?? textsWith();
-    const text = failure.kind === "network" ? texts("networkError")
-      : failure.kind === "rate_limited" ? texts("rateLimited")
-      : failure.kind === "server" ? texts("serverError")
-      : failure.kind === "refused" ? texts("refusedError", { message: failure.message })
-      : texts("unexpectedError");
-    const notice: Notice = { text, danger: true, retry };
+    const notice: Notice = { text: failureText(texts, failure), danger: true, retry };
     if (failure.kind === "rate_limited") {
       notice.retryAt = Date.now() + failure.retryAfter * 1000;
       clearTimeout(this.retryTimer);
@@ -445,29 +371,27 @@ export class BookingCalendar extends LitElement {
 
   private onDayPick(event: CustomEvent<MonthGridEvents["bc-day-pick"]>): void {
     this.selectedDate = event.detail.date;
-    this.selectedSlot = null;
+    this.flow = flows.slotCleared(this.flow);
     emit(this, "booking-date-selected", { date: event.detail.date, timezone: this.visitorZone });
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("#times")?.focus());
   }
 
   private onSlotPick(event: CustomEvent<SlotListEvents["bc-slot-pick"]>): void {
     const slot = event.detail.slot;
-    if (!emit(this, "booking-slot-selected", { slot, timezone: this.visitorZone }, true)) return;
-    this.selectedSlot = slot;
+    const flow = this.flow;
+    if (flow.kind !== "picking" || !emit(this, "booking-slot-selected", { slot, timezone: this.visitorZone }, true)) return;
     this.notice = null;
     this.problems = {};
-    this.phase = this.init?.reservation ? "move" : "details";
+    this.flow = flows.slotChosen(flow, slot);
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("h3[tabindex]")?.focus());
   }
 
   /** Back to the days and times with fresh slots, e.g. after the chosen time was taken. */
   private backToSlots(message: TextKey | null): void {
-    this.phase = "pick";
-    this.selectedSlot = null;
+    this.flow = flows.backToSlots(this.flow);
     // A hold still standing (e.g. the payment could not be opened) is given back; a lost one is gone.
-    void this.releaseHold();
-    this.stopHold();
-    this.payment = null;
+    void this.holds.release();
+    this.holds.end();
     this.monthSlots = new Map();
     void this.loadMonth(this.month);
     this.notice = message ? { text: this.t(message), danger: true } : null;
@@ -488,12 +412,10 @@ export class BookingCalendar extends LitElement {
 
   // ---- booking ----
 
-  private reservationInput(): ReservationInput {
-    const config = this.configuration!;
-    const slot = this.selectedSlot!;
-    const location = locationOf(this.draft, config.locations);
+  private reservationInput({ init, slot }: FlowOf<"details">): ReservationInput {
+    const location = locationOf(this.draft, init.configuration.locations);
     const guests = this.draft.guests.map((g) => g.trim()).filter(Boolean);
-    const customFields = answersOf(this.draft, this.init!.customFields);
+    const customFields = answersOf(this.draft, init.customFields);
     return {
       start: slot.start,
       end: slot.end,
@@ -507,8 +429,10 @@ export class BookingCalendar extends LitElement {
   }
 
   private async submitDetails(): Promise<void> {
-    const config = this.configuration!;
-    const found = checkDraft(this.draft, this.init!.customFields, config.locations);
+    const flow = this.flow;
+    if (flow.kind !== "details") return;
+    const config = flow.init.configuration;
+    const found = checkDraft(this.draft, flow.init.customFields, config.locations);
     this.problems = Object.fromEntries(Object.entries(found).map(([field, p]) => [field, [this.t(p.key, p.values)]]));
     if (Object.keys(found).length > 0) {
       this.notice = { text: this.t("fixErrors"), danger: true };
@@ -523,10 +447,12 @@ export class BookingCalendar extends LitElement {
 
   /** Free event types book in one step. */
   private async book(key: string): Promise<void> {
-    const input = this.reservationInput();
+    const flow = this.flow;
+    if (flow.kind !== "details") return;
+    const input = this.reservationInput(flow);
     await this.attempt(() => this.book(key), async () => {
       const result = await this.api!.create(input, key);
-      this.finish("booked", result);
+      this.finish(flow, "booked", result);
     });
   }
 
@@ -536,33 +462,32 @@ export class BookingCalendar extends LitElement {
    * card payment was sent, they return to it instead.
    */
   private async prepareAndPay(key: string): Promise<void> {
-    const config = this.configuration!;
-    const hold = this.hold;
+    const flow = this.flow;
+    const price = flow.init?.configuration.payment;
+    if (flow.kind !== "details" || !price) return;
+    const hold = this.holds.current;
     if (hold?.charging && this.payment) {
       // Money may have moved for that time: back to its payment, showing its time.
-      this.selectedSlot = hold.slot;
-      this.phase = "pay";
+      this.flow = flows.paymentOpened(flow, hold.slot, this.payment);
       return;
     }
-    const input = this.reservationInput();
+    const input = this.reservationInput(flow);
     await this.attempt(() => this.prepareAndPay(key), async () => {
       // A retry of this same attempt keeps its hold and only opens the payment again.
-      if (hold && hold.key === key) return this.openPayment(hold.uuid, `${key}:pay`);
-      await this.releaseHold();
-      await this.giveBackLeftHolds();
-      const held = await this.api!.prepare(input, key);
-      const uuid = held.uuid!;
-      this.startHold(uuid, Date.now() + config.holdMinutes * 60_000, key, this.selectedSlot!);
-      emit(this, "booking-reservation-held", { uuid, start: input.start, end: input.end, heldUntil: new Date(this.hold!.heldUntil).toISOString() });
-      await this.openPayment(uuid, `${key}:pay`);
+      if (hold && hold.key === key) return this.openPayment(flow, price, hold.uuid, `${key}:pay`);
+      await this.holds.release();
+      const prepared = await this.api!.prepare(input, key);
+      const uuid = prepared.uuid!;
+      const held = this.holds.hold(uuid, key, flow.slot);
+      if (held) emit(this, "booking-reservation-held", { uuid, start: input.start, end: input.end, heldUntil: new Date(held.heldUntil).toISOString() });
+      await this.openPayment(flow, price, uuid, `${key}:pay`);
     });
   }
 
-  private async openPayment(uuid: string, key: string): Promise<void> {
-    const config = this.configuration!;
+  private async openPayment(flow: FlowOf<"details">, price: NonNullable<EventTypeConfiguration["payment"]>, uuid: string, key: string): Promise<void> {
     const name = [this.draft.firstname.trim(), this.draft.lastname.trim()].filter(Boolean).join(" ");
     const intent = await this.api!.pay(uuid, { email: this.draft.email.trim(), ...(name ? { name } : {}) }, key);
-    const payment = config.payment!;
+    const payment = price;
     this.payment = {
       publishableKey: payment.publishableKey ?? "",
       providerAccountId: intent.providerAccountId,
@@ -571,16 +496,18 @@ export class BookingCalendar extends LitElement {
       amountText: this.env.dates.money(intent.amount, payment.currency),
     };
     this.ensurePaymentMount();
-    this.phase = "pay";
+    this.flow = flows.paymentOpened(flow, flow.slot, this.payment);
     emit(this, "booking-payment-started", { uuid, paymentIntentId: intent.paymentIntentId, amount: intent.amount, currency: payment.currency });
   }
 
   private async confirmPaid(): Promise<void> {
-    const hold = this.hold!;
+    const flow = this.flow;
+    const hold = this.holds.current;
+    if (flow.kind !== "paying" || !hold) return;
     const key = idempotencyKey();
     await this.attempt(() => this.confirmPaid(), async () => {
       const result = await this.api!.confirm(hold.uuid, {}, key);
-      this.finish("booked", result);
+      this.finish(flow, "booked", result);
     });
   }
 
@@ -608,14 +535,14 @@ export class BookingCalendar extends LitElement {
       return this.backToSlots("holdLost");
     }
     if (error.code === "payment_required") {
-      this.phase = "pay";
+      this.flow = flows.paymentRequired(this.flow, this.payment);
       this.notice = { text: this.t("paymentRequired"), danger: true };
       return;
     }
     if (error.kind === "validation") {
       this.problems = error.errors;
       const onForm = Object.keys(error.errors).some((k) => !["start", "end", "timezone"].includes(k));
-      if (this.phase === "pay" && onForm) this.phase = "details";
+      if (onForm) this.flow = flows.formRejected(this.flow);
       this.notice = { text: onForm ? this.t("fixErrors") : error.message, danger: true };
       emit(this, "booking-error", { code: error.code, message: error.message, status: error.status });
       void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement & { focusFirstProblem(): void }>("bc-booking-form")?.focusFirstProblem());
@@ -624,77 +551,15 @@ export class BookingCalendar extends LitElement {
     this.report(error, retry);
   }
 
-  private finish(kind: DoneState["kind"], result: ReservationResult): void {
-    const slot = this.selectedSlot!;
-    const uuid = result.uuid ?? this.hold?.uuid ?? "";
-    this.stopHold();
-    this.payment = null;
-    this.done = { kind, slot, result, email: this.draft.email.trim() || this.init?.reservation?.email || "", location: locationOf(this.draft, this.configuration!.locations) ?? null };
-    this.phase = "done";
+  private finish(flow: SlotFlow, kind: DoneState["kind"], result: ReservationResult): void {
+    const { init, slot } = flow;
+    const uuid = result.uuid ?? this.holds.current?.uuid ?? "";
+    this.holds.end();
+    const email = this.draft.email.trim() || init.reservation?.email || "";
+    this.flow = flows.finished(flow, { kind, slot, result, email, location: locationOf(this.draft, init.configuration.locations) ?? null });
     this.notice = null;
     if (kind === "booked") emit(this, "booking-reservation-confirmed", { uuid, start: slot.startIso8601, end: slot.endIso8601, result });
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("h3[tabindex]")?.focus());
-  }
-
-  // ---- holding the seat while paying ----
-
-  /** A card payment was sent for the hold: from then on it is never given back, unless the card was clearly refused. */
-  private chargingHold(charging: boolean): void {
-    if (this.hold) this.hold = { ...this.hold, charging };
-  }
-
-  /**
-   * Gives the held seat back (not once a card payment was sent); if that fails, the hold runs out by
-   * itself. Answers when the last release has been answered, so a new hold never races it.
-   */
-  private releaseHold(): Promise<void> {
-    const hold = this.hold;
-    if (hold && !hold.charging) {
-      this.stopHold();
-      this.payment = null;
-      const [api, token] = [this.api!, this.token];
-      this.releasing = this.releasing.then(() => giveBack(api, token, hold.uuid));
-    }
-    return this.releasing;
-  }
-
-  /** Gives back the holds this tab left behind (a page that went away, a release that failed). */
-  private async giveBackLeftHolds(): Promise<void> {
-    const api = this.api!;
-    await Promise.all(leftHolds.take(api.base, this.token).map((uuid) => giveBack(api, this.token, uuid)));
-  }
-
-  private startHold(uuid: string, heldUntil: number, key: string, slot: TimeSlot): void {
-    this.hold = { uuid, heldUntil, key, slot, charging: false };
-    clearInterval(this.holdTimer);
-    this.holdTimer = setInterval(() => void this.checkHold(), HOLD_CHECK_MS);
-  }
-
-  private stopHold(): void {
-    clearInterval(this.holdTimer);
-    this.hold = null;
-    this.paymentMount?.remove();
-    this.paymentMount = null;
-  }
-
-  /** Extends the hold shortly before it ends while the visitor is still at work, or after it ended. */
-  private async checkHold(): Promise<void> {
-    const hold = this.hold;
-    if (!hold || this.refreshing) return;
-    const now = Date.now();
-    const remaining = hold.heldUntil - now;
-    const active = now - this.lastActivity < ACTIVE_WITHIN_MS;
-    if (!(remaining <= 0 || (remaining < REFRESH_BEFORE_MS && active))) return;
-    this.refreshing = true;
-    try {
-      await this.api!.refresh(hold.uuid);
-      if (this.hold?.uuid === hold.uuid) this.hold = { ...this.hold, heldUntil: Date.now() + this.configuration!.holdMinutes * 60_000 };
-    } catch (error) {
-      if (error instanceof ApiFailure && error.code === "reservation_finished") this.backToSlots("holdLost");
-      // Other failures (offline for a moment) are retried at the next check.
-    } finally {
-      this.refreshing = false;
-    }
   }
 
   /** Stripe's iframes are mounted in the page's light DOM and slotted in, not inside the shadow root. */
@@ -709,23 +574,24 @@ export class BookingCalendar extends LitElement {
   // ---- reschedule and cancel ----
 
   private async move(): Promise<void> {
-    const reservation = this.init!.reservation!;
-    const slot = this.selectedSlot!;
+    const flow = this.flow;
+    if (flow.kind !== "moving") return;
+    const { reservation, slot } = flow;
     await this.attempt(() => void this.move(), async () => {
       const result = await this.api!.reschedule(reservation.uuid, { start: slot.start, end: slot.end, timezone: this.visitorZone });
-      this.finish("rescheduled", result);
+      this.finish(flow, "rescheduled", result);
       emit(this, "booking-rescheduled", { uuid: reservation.uuid, start: slot.startIso8601, end: slot.endIso8601, previousStart: reservation.start });
     });
   }
 
   private async cancelReservation(): Promise<void> {
-    const reservation = this.init!.reservation!;
+    const flow = this.flow;
+    const reservation = flow.init?.reservation;
+    if (!flows.isLoaded(flow) || !reservation) return;
     await this.attempt(() => void this.cancelReservation(), async () => {
       await this.api!.cancel(reservation.uuid);
       this.askCancel = false;
-      this.init = { ...this.init!, reservation: { ...reservation, status: "cancelled" } };
-      this.done = { kind: "cancelled", slot: null, result: null, email: reservation.email, location: reservation.location };
-      this.phase = "done";
+      this.flow = flows.reservationCancelled(flow, reservation);
       emit(this, "booking-cancelled", { uuid: reservation.uuid });
       void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("h3[tabindex]")?.focus());
     });
@@ -737,14 +603,13 @@ export class BookingCalendar extends LitElement {
     const config = this.configuration;
     return html`
       <section class="frame ${config?.compact ? "compact" : ""}" part="frame" aria-label=${config?.calendarTitle ?? config?.title ?? "Booking calendar"}>
-        ${config ? this.renderHeader() : nothing}
+        ${config ? this.renderHeader(config) : nothing}
         ${this.renderNotice()}
         ${this.renderPhase()}
       </section>`;
   }
 
-  private renderHeader() {
-    const config = this.configuration!;
+  private renderHeader(config: EventTypeConfiguration) {
     return html`<header class="header" part="header">
       ${config.profileImage ? html`<img src=${config.profileImage} alt="">` : nothing}
       <div>
@@ -757,7 +622,7 @@ export class BookingCalendar extends LitElement {
 
   private renderNotice() {
     const notice = this.notice;
-    const live = html`<div role="status" aria-live="polite" class="visually-hidden">${this.phase === "pick" ? this.t("monthShown", { month: this.env.dates.monthTitle(this.month) }) : ""}</div>`;
+    const live = html`<div role="status" aria-live="polite" class="visually-hidden">${this.flow.kind === "picking" ? this.t("monthShown", { month: this.env.dates.monthTitle(this.month) }) : ""}</div>`;
     if (!notice) return live;
     const waitSeconds = notice.retryAt ? Math.max(0, Math.ceil((notice.retryAt - this.now) / 1000)) : 0;
     return html`${live}<div class="notice ${notice.danger ? "danger" : ""}" part="notice" role="alert">
@@ -768,29 +633,30 @@ export class BookingCalendar extends LitElement {
   }
 
   private renderPhase() {
-    switch (this.phase) {
+    const flow = this.flow;
+    switch (flow.kind) {
       case "loading":
         return html`<div class="state" role="status"><p>${this.t("loading")}</p></div>`;
       case "failed":
         return nothing;
       case "disabled":
         return html`<div class="state" part="disabled"><p>${this.t("notBookable")}</p></div>`;
-      case "pick":
-        return this.renderPick();
+      case "picking":
+        return this.renderPick(flow);
       case "details":
-        return this.renderDetails();
-      case "move":
-        return this.renderMove();
-      case "pay":
-        return this.renderPay();
+        return this.renderDetails(flow);
+      case "moving":
+        return this.renderMove(flow);
+      case "paying":
+        return this.renderPay(flow);
       case "done":
-        return renderDone(this.done!, this.configuration!, this.env, this.init?.reservation?.uuid);
+        return renderDone(flow.done, flow.init.configuration, this.env, flow.init.reservation?.uuid);
     }
   }
 
-  private renderPick() {
-    const config = this.configuration!;
-    const reservation = this.init?.reservation;
+  private renderPick(flow: FlowOf<"picking">) {
+    const config = flow.init.configuration;
+    const reservation = flow.init.reservation;
     if (reservation && reservation.status === "cancelled") {
       return html`${renderReservationSummary(reservation, this.env, config)}<p>${this.t("alreadyCancelled")}</p>`;
     }
@@ -811,7 +677,7 @@ export class BookingCalendar extends LitElement {
         </div>
         <div>
           ${this.selectedDate ? html`<h4 id="times" tabindex="-1">${this.env.dates.fullDate(this.selectedDate)}</h4>
-            <bc-slot-list exportparts="slots, slot" .slots=${daySlots} .selected=${this.selectedSlot?.startIso8601 ?? null}
+            <bc-slot-list exportparts="slots, slot" .slots=${daySlots} .selected=${flow.slot?.startIso8601 ?? null}
               ?loading=${this.monthLoading && daySlots.length === 0} @bc-slot-pick=${this.onSlotPick}></bc-slot-list>`
             : html`<p class="muted">${this.t("chooseTime")}</p>`}
           <bc-timezone-picker exportparts="timezone, timezone-select" style="margin-top:1rem" .value=${this.visitorZone} .zones=${this.zones}
@@ -820,8 +686,7 @@ export class BookingCalendar extends LitElement {
       </div>`;
   }
 
-  private renderChosen() {
-    const slot = this.selectedSlot!;
+  private renderChosen(slot: TimeSlot) {
     const { dates, timezone } = this.env;
     return html`<div class="summary" part="summary">
       <p><strong>${dates.instantDate(slot.startIso8601, timezone)}</strong></p>
@@ -829,48 +694,53 @@ export class BookingCalendar extends LitElement {
     </div>`;
   }
 
+  /** One step back (see flows.back); the notice was about the step left. */
+  private goBack(): void {
+    this.flow = flows.back(this.flow);
+    this.notice = null;
+  }
+
   private renderBack(onBack: () => void, disabled = false) {
     return html`<button type="button" class="link" ?disabled=${disabled} @click=${onBack}>← ${this.t("back")}</button>`;
   }
 
-  private renderDetails() {
-    const config = this.configuration!;
+  private renderDetails(flow: FlowOf<"details">) {
+    const config = flow.init.configuration;
     return html`
-      ${this.renderBack(() => { this.phase = "pick"; this.notice = null; void this.releaseHold(); })}
+      ${this.renderBack(() => { this.goBack(); void this.holds.release(); })}
       <h3 tabindex="-1">${this.t("yourDetails")}</h3>
-      ${this.renderChosen()}
+      ${this.renderChosen(flow.slot)}
       <bc-booking-form exportparts="form, input, field, locations, guests, submit"
-        .draft=${this.draft} .fields=${this.init!.customFields} .locations=${config.locations} .problems=${this.problems}
+        .draft=${this.draft} .fields=${flow.init.customFields} .locations=${config.locations} .problems=${this.problems}
         ?busy=${this.busy} .submitLabel=${config.payment ? this.t("continueToPayment") : this.t("book")}
         @bc-draft-change=${(e: CustomEvent<BookingFormEvents["bc-draft-change"]>) => { this.draft = e.detail.draft; }}
         @bc-submit=${() => void this.submitDetails()}></bc-booking-form>`;
   }
 
-  private renderPay() {
+  private renderPay(flow: FlowOf<"paying">) {
     return html`
-      ${this.renderBack(() => { this.phase = "details"; this.notice = null; }, this.paying)}
+      ${this.renderBack(() => this.goBack(), this.paying)}
       <h3 tabindex="-1">${this.t("payment")}</h3>
-      ${this.renderChosen()}
-      ${this.hold ? html`<bc-hold-timer exportparts="hold-timer" .heldUntil=${this.hold.heldUntil}></bc-hold-timer>` : nothing}
-      <bc-payment-step exportparts="payment-element, pay, test-badge" .setup=${this.payment} .mountPoint=${this.paymentMount}
-        @bc-paying=${() => { this.paying = true; this.chargingHold(true); }}
+      ${this.renderChosen(flow.slot)}
+      ${this.holds.current ? html`<bc-hold-timer exportparts="hold-timer" .heldUntil=${this.holds.current.heldUntil}></bc-hold-timer>` : nothing}
+      <bc-payment-step exportparts="payment-element, pay, test-badge" .setup=${flow.payment} .mountPoint=${this.paymentMount}
+        @bc-paying=${() => { this.paying = true; this.holds.charging(true); }}
         @bc-paid=${() => { this.paying = false; void this.confirmPaid(); }}
         @bc-payment-error=${(e: CustomEvent<PaymentStepEvents["bc-payment-error"]>) => {
           this.paying = false;
-          if (e.detail.refused) this.chargingHold(false);
+          if (e.detail.refused) this.holds.charging(false);
           this.notice = { text: this.t("paymentFailed", { message: e.detail.message }), danger: true };
           emit(this, "booking-error", { code: "payment_failed", message: e.detail.message, status: null });
         }}><slot name="payment-element"></slot></bc-payment-step>`;
   }
 
-  private renderMove() {
-    const slot = this.selectedSlot!;
+  private renderMove({ slot }: FlowOf<"moving">) {
     const { dates, timezone } = this.env;
     const when = `${dates.instantDate(slot.startIso8601, timezone)} ${dates.time(slot.startIso8601, timezone)}`;
     return html`
-      ${this.renderBack(() => { this.phase = "pick"; this.notice = null; })}
+      ${this.renderBack(() => this.goBack())}
       <h3 tabindex="-1">${this.t("moveTo", { time: when })}</h3>
-      ${this.renderChosen()}
+      ${this.renderChosen(slot)}
       <div class="actions"><button class="primary" type="button" part="submit" ?disabled=${this.busy} @click=${() => void this.move()}>${this.t("confirmMove")}</button></div>`;
   }
 
@@ -886,31 +756,4 @@ export class BookingCalendar extends LitElement {
       </div>
     </div>`;
   }
-}
-
-/** A locale `Intl` supports, else English. */
-function safeLocale(tag: string): string {
-  try {
-    return Intl.DateTimeFormat.supportedLocalesOf([tag])[0] ?? "en";
-  } catch {
-    return "en";
-  }
-}
-
-const COLOR_PROPERTIES: Record<string, string> = {
-  primary: "--bc-primary", background: "--bc-background", text: "--bc-text", muted: "--bc-muted", border: "--bc-border", danger: "--bc-danger",
-};
-
-/**
- * The configuration's colours and radius as `:host` custom properties. Only values the browser
- * accepts as a colour or a length get through, so a configuration cannot inject other CSS.
- */
-function themeCss(colors: Record<string, string>, radius: string): string {
-  const declarations: string[] = [];
-  for (const [name, property] of Object.entries(COLOR_PROPERTIES)) {
-    const value = colors[name];
-    if (value && !/[;{}<>]/.test(value) && CSS.supports("color", value)) declarations.push(`${property}: ${value};`);
-  }
-  if (radius && !/[;{}<>]/.test(radius) && CSS.supports("border-radius", radius)) declarations.push(`--bc-radius: ${radius};`);
-  return declarations.length ? `:host { ${declarations.join(" ")} }` : "";
 }

@@ -189,7 +189,7 @@ export class BookingForm extends LitElement {
     let control: TemplateResult;
     switch (field.type) {
       case "textarea":
-        control = html`<textarea id=${id} part="input" maxlength="5000" aria-required=${common.required} aria-invalid=${common.invalid}
+        control = html`<textarea id=${id} part="input" maxlength=${LIMITS.textareaMaxLength} aria-required=${common.required} aria-invalid=${common.invalid}
           aria-describedby=${common.describedBy} placeholder=${field.placeholder ?? ""} .value=${String(value ?? "")} @input=${onText}></textarea>`;
         break;
       case "number":

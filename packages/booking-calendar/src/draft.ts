@@ -1,5 +1,5 @@
 import type { ConfirmInput, CustomField, CustomFieldValue, Location } from "@booking/wire";
-import { LIMITS } from "@booking/wire/limits";
+import { EMAIL_PATTERN as EMAIL, LIMITS, PHONE_PATTERN as PHONE } from "@booking/wire/limits";
 import type { TextKey } from "./texts.ts";
 
 /** Everything the visitor has typed; kept by the element across errors, retries and slot changes. */
@@ -22,10 +22,6 @@ export function emptyDraft(): BookingDraft {
 
 /** Problems by field key (the server's 422 keys), each a UI text key with its values. */
 export type DraftProblems = Record<string, { key: TextKey; values?: Record<string, number> }>;
-
-// The same patterns the server applies, so a visitor hears about a typo before a round trip.
-const EMAIL = /^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:]+\.[^\s@"<>()[\]\\,;:]+$/;
-const PHONE = /^\+?[0-9 ().-]{3,32}$/;
 
 /** The location types whose organizer left the value to the visitor. */
 export function needsLocationValue(location: Location | undefined): boolean {
@@ -71,7 +67,7 @@ function answerProblem(field: CustomField, value: unknown): DraftProblems[string
   switch (field.type) {
     case "text":
     case "textarea": {
-      const max = field.type === "text" ? LIMITS.textMaxLength : 5000;
+      const max = field.type === "text" ? LIMITS.textMaxLength : LIMITS.textareaMaxLength;
       return String(value).length > max ? { key: "errorTooLong", values: { max } } : null;
     }
     case "email":

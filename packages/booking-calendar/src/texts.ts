@@ -111,3 +111,23 @@ export function fill(template: string, values: Record<string, string | number> =
 export function textsWith(overrides: Record<string, string> = {}): Texts {
   return (key, values) => fill(overrides[key] ?? DEFAULT_TEXTS[key], values);
 }
+
+/** How a failure of the API reads to the visitor, by the kind `ApiFailure` sorted it into. */
+export function failureText(texts: Texts, failure: { kind: string; message: string }): string {
+  switch (failure.kind) {
+    case "network": return texts("networkError");
+    case "rate_limited": return texts("rateLimited");
+    case "server": return texts("serverError");
+    case "refused": return texts("refusedError", { message: failure.message });
+    default: return texts("unexpectedError");
+  }
+}
+
+/** A locale `Intl` supports, else English. */
+export function safeLocale(tag: string): string {
+  try {
+    return Intl.DateTimeFormat.supportedLocalesOf([tag])[0] ?? "en";
+  } catch {
+    return "en";
+  }
+}

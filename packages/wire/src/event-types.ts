@@ -1,4 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { LIMITS } from "./limits.ts";
 
 /** Location kinds an event type can enable (decisions.md). */
 export const LOCATION_TYPES = ["video-meet", "phone", "address", "link"] as const;
@@ -12,8 +13,8 @@ export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
 
 /** A location chosen by a visitor or enabled by the organizer. */
 export const Location = Type.Object({
-  type: Type.String({ maxLength: 500 }),
-  value: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
+  type: Type.String({ maxLength: LIMITS.textMaxLength }),
+  value: Type.Optional(Type.Union([Type.String({ maxLength: LIMITS.textMaxLength }), Type.Null()])),
 });
 export type Location = Static<typeof Location>;
 

@@ -1,10 +1,21 @@
-// No schema library here: the component bundles these numbers and nothing else of this package.
+// No schema library here: the component bundles these numbers and patterns and nothing else of this package.
 /** Limits of decisions.md that both server and component enforce. */
 export const LIMITS = {
   textMaxLength: 500,
+  /** A custom field of type `textarea`. */
+  textareaMaxLength: 5000,
   emailMaxLength: 254,
   maxGuests: 10,
   maxCustomFieldValues: 50,
   maxBodyBytes: 64 * 1024,
   maxSlotRangeDays: 62,
 } as const;
+
+/**
+ * What counts as an email address: one `@`, a dot after it, no spaces or characters mail systems
+ * quote. The server refuses anything else and the component says so before the round trip.
+ */
+export const EMAIL_PATTERN = /^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:]+\.[^\s@"<>()[\]\\,;:]+$/;
+
+/** What counts as a phone number: digits, spaces, `+ ( ) . -`, 3 to 32 characters (checked trimmed). */
+export const PHONE_PATTERN = /^\+?[0-9 ().-]{3,32}$/;

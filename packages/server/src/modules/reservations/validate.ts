@@ -1,13 +1,10 @@
 import { DateTime } from "luxon";
-import type { ConfirmInput, CustomFieldValue, Location, ReservationInput } from "@booking/wire";
+import { EMAIL_PATTERN as EMAIL, LIMITS, PHONE_PATTERN as PHONE, type ConfirmInput, type CustomFieldValue, type Location, type ReservationInput } from "@booking/wire";
 import type { CustomFieldDefinition, EventTypeSettings } from "../../domain/event-type.ts";
 import { addError, ValidationFailed } from "../../http/errors.ts";
 import { canonicalZone, offsetInstant } from "../../lib/time.ts";
 
 type Errors = Record<string, string[]>;
-
-const EMAIL = /^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:]+\.[^\s@"<>()[\]\\,;:]+$/;
-const PHONE = /^\+?[0-9 ().-]{3,32}$/;
 
 /** An ISO 8601 instant with an explicit offset, as epoch ms; else an error on `field`. */
 export function instantOf(value: string, field: string, errors: Errors): number | null {
@@ -185,10 +182,12 @@ function valueProblem(field: CustomFieldDefinition, value: unknown): string | nu
   if (value === null || value === undefined || value === "") return null;
   switch (field.type) {
     case "text":
-    case "textarea":
-      return typeof value === "string" && value.length <= (field.type === "text" ? 500 : 5000) ? null : `Expected text of at most ${field.type === "text" ? 500 : 5000} characters.`;
+    case "textarea": {
+      const max = field.type === "text" ? LIMITS.textMaxLength : LIMITS.textareaMaxLength;
+      return typeof value === "string" && value.length <= max ? null : `Expected text of at most ${max} characters.`;
+    }
     case "email":
-      return typeof value === "string" && value.length <= 254 && EMAIL.test(value.trim()) ? null : "Expected an email address.";
+      return typeof value === "string" && value.length <= LIMITS.emailMaxLength && EMAIL.test(value.trim()) ? null : "Expected an email address.";
     case "phone":
       return typeof value === "string" && PHONE.test(value.trim()) ? null : "Expected a phone number.";
     case "number":
