@@ -9,7 +9,7 @@ import { configFromEnv, type ServerConfig } from "./config.ts";
 import { startStripeStandin, type StripeStandin } from "@booking/stripe-standin";
 import { STRIPE_WEBHOOK_PATH } from "./modules/payments/index.ts";
 import { seedDemo } from "./seed.ts";
-import { newWebhookSecret } from "./http/tokens.ts";
+import { newWebhookSecret } from "./lib/tokens.ts";
 import { WebhookWorker } from "./modules/webhooks/worker.ts";
 import { openConfiguredStore } from "./store/open.ts";
 import { PaymentService } from "./modules/payments/service.ts";

@@ -3,7 +3,7 @@ import type { PaymentInput, PaymentResult } from "@booking/wire";
 import type { LogEntry } from "../../context.ts";
 import { nextStamp, statusAt } from "../../domain/reservation.ts";
 import { conflictWindow, retakable } from "../../domain/slots.ts";
-import { ApiError, BusinessFailure } from "../../http/errors.ts";
+import { DomainError, BusinessFailure } from "../../domain/errors.ts";
 import { manageUrlOf } from "../../lib/links.ts";
 import { StoreBusyError, type EventTypeRecord, type PaymentRecord, type ReservationRecord, type SeatDecision, type Store } from "../../store/types.ts";
 import { webhookEvents } from "../webhooks/events.ts";
@@ -57,7 +57,7 @@ export class PaymentService {
       throw new BusinessFailure("reservation_finished", refundMessage(now.payment?.status === "refunded" ? "refunded" : "refunding"));
     }
     const price = eventType.settings.payment;
-    if (!this.stripe || !price) throw new ApiError("provider_not_configured", "Card payments are not set up for this event type.");
+    if (!this.stripe || !price) throw new DomainError("provider_not_configured", "Card payments are not set up for this event type.");
     if (status !== "held") {
       throw new BusinessFailure("reservation_finished", status === "confirmed" ? "The reservation is already confirmed." : "The hold has ended; refresh the reservation or pick a new time.");
     }
@@ -84,7 +84,7 @@ export class PaymentService {
       } else if (kept && !(existing && sameTerms && PAYABLE.has(existing.status))) {
         // Recorded processing or succeeded while Stripe says otherwise (its webhook on the way, or the
         // sweep's check): the record stands until then, and no new intent replaces it.
-        if (!existing) throw new ApiError("internal_error", "The payment provider could not be reached; nothing was changed. Try again.");
+        if (!existing) throw new DomainError("internal_error", "The payment provider could not be reached; nothing was changed. Try again.");
         return answerOf(existing);
       } else if (existing && sameTerms && PAYABLE.has(existing.status)) {
         intent = existing;
@@ -192,13 +192,13 @@ export class PaymentService {
 
   /** Verifies and records a Stripe webhook event; answers what was done, for the log. */
   async receiveWebhook(rawBody: string, signature: string | null, origin: string): Promise<string> {
-    if (!this.stripe || !this.webhookSecret) throw new ApiError("not_found", "Stripe is not configured on this server.");
+    if (!this.stripe || !this.webhookSecret) throw new DomainError("not_found", "Stripe is not configured on this server.");
     let event: Stripe.Event;
     try {
       // The asynchronous form: under Bun the SDK verifies with Web Crypto, which has no synchronous API.
       event = await this.stripe.webhooks.constructEventAsync(rawBody, signature ?? "", this.webhookSecret);
     } catch {
-      throw new ApiError("bad_request", "The Stripe-Signature header does not verify this payload.");
+      throw new DomainError("bad_request", "The Stripe-Signature header does not verify this payload.");
     }
     if (event.type !== "payment_intent.succeeded" && event.type !== "payment_intent.payment_failed" && event.type !== "payment_intent.processing") return `ignored ${event.type}`;
     const intent = event.data.object as Stripe.PaymentIntent;
@@ -234,7 +234,7 @@ export class PaymentService {
     }
     const settled = await this.settleSuccess(eventType, reservation, origin);
     // Not refunded yet (Stripe could not be reached): a failed answer makes Stripe send the event again, and the refund is retried.
-    if (settled.payment?.status === "refunding") throw new ApiError("internal_error", "The refund of a payment whose seat was gone could not be made yet.");
+    if (settled.payment?.status === "refunding") throw new DomainError("internal_error", "The refund of a payment whose seat was gone could not be made yet.");
     return settled.payment?.status === "refunded" ? "refunded" : "success recorded";
   }
 
@@ -260,7 +260,7 @@ export class PaymentService {
       if (!again) return { record: r, written: false };
       r = again;
     }
-    throw new ApiError("internal_error", "The reservation kept changing; the payment's failure was not recorded yet.");
+    throw new DomainError("internal_error", "The reservation kept changing; the payment's failure was not recorded yet.");
   }
 
   /**
@@ -290,7 +290,7 @@ export class PaymentService {
         return "replaced intent not refunded";
       }
       this.log({ level: "error", message: `could not refund payment ${intent.id} on a replaced intent of reservation ${reservation.uuid}`, error });
-      throw new ApiError("internal_error", "The refund of a payment on a replaced intent could not be made yet.");
+      throw new DomainError("internal_error", "The refund of a payment on a replaced intent could not be made yet.");
     }
     return "replaced intent refunded";
   }
@@ -522,13 +522,13 @@ export class PaymentService {
       return await run();
     } catch (error) {
       if (error instanceof Stripe.errors.StripePermissionError || error instanceof Stripe.errors.StripeAuthenticationError) {
-        throw new ApiError("provider_not_configured", "The payment provider refused this event type's account.");
+        throw new DomainError("provider_not_configured", "The payment provider refused this event type's account.");
       }
       if (error instanceof Stripe.errors.StripeInvalidRequestError && (error.code === "account_invalid" || error.param === "stripe_account")) {
-        throw new ApiError("provider_not_configured", "The event type's payment account is not usable.");
+        throw new DomainError("provider_not_configured", "The event type's payment account is not usable.");
       }
       this.log({ level: "error", message: "Stripe request failed", error });
-      throw new ApiError("internal_error", "The payment provider could not be reached; nothing was changed. Try again.");
+      throw new DomainError("internal_error", "The payment provider could not be reached; nothing was changed. Try again.");
     }
   }
 }

@@ -2,8 +2,8 @@ import type { ConfirmInput, RescheduleInput, ReservationInput, ReservationResult
 import type { ServerConfig } from "../../config.ts";
 import { nextStamp as stamp, statusAt, withinPublicNotice } from "../../domain/reservation.ts";
 import { conflictWindow, isOffered, retakable, seatsLeft } from "../../domain/slots.ts";
-import { ApiError, BusinessFailure, ValidationFailed } from "../../http/errors.ts";
-import { matchesHash } from "../../http/tokens.ts";
+import { DomainError, BusinessFailure, ValidationFailed } from "../../domain/errors.ts";
+import { matchesHash } from "../../lib/tokens.ts";
 import { StoreBusyError, type EventTypeRecord, type ReservationRecord, type SeatDecision, type SeatHolder, type Store } from "../../store/types.ts";
 import { refundMessage, type PaymentService } from "../payments/service.ts";
 import type { LogEntry } from "../../context.ts";
@@ -52,7 +52,7 @@ export class ReservationService {
   async find(eventType: EventTypeRecord, uuid: string | null): Promise<ReservationRecord> {
     // A path segment that does not even decode (`%ZZ`) arrives as null: as unknown as any other.
     const r = uuid !== null && isUuid(uuid) ? await this.store.reservations.byUuid(eventType.id, uuid.toLowerCase()) : null;
-    if (!r) throw new ApiError("not_found", "No reservation with this uuid exists for this event type.");
+    if (!r) throw new DomainError("not_found", "No reservation with this uuid exists for this event type.");
     return r;
   }
 
@@ -60,7 +60,7 @@ export class ReservationService {
   async book(eventType: EventTypeRecord, input: ReservationInput, mode: "confirm" | "hold", options: ChangeOptions & { idempotencyKey?: string }): Promise<ReservationResult> {
     const s = eventType.settings;
     if (mode === "confirm" && s.payment) {
-      throw new ApiError("payment_required", "This event type is paid: prepare the reservation, pay, then confirm.");
+      throw new DomainError("payment_required", "This event type is paid: prepare the reservation, pay, then confirm.");
     }
     const checked = checkReservationInput(input, s);
     const nowMs = this.now();
@@ -113,7 +113,7 @@ export class ReservationService {
     const changes = checkConfirmInput(input, r.customFields, s);
     const paid = s.payment ? await this.payments.isPaid(eventType, r, options.origin) : "paid";
     if (paid === "refunded" || paid === "refunding") throw failure("reservation_finished", refundMessage(paid));
-    if (paid === "unpaid") throw new ApiError("payment_required", "No successful payment exists for this reservation yet.");
+    if (paid === "unpaid") throw new DomainError("payment_required", "No successful payment exists for this reservation yet.");
     const written = await this.claim(eventType, r.startMs, r.endMs, r.uuid, undefined, (holders, current, at) => {
       if (!current) return { refuse: "reservation_finished" };
       if (moved(current, r)) return { refuse: "slot_locked" };
@@ -204,7 +204,7 @@ export class ReservationService {
     const status = statusAt(r, nowMs);
     if (status === "cancelled" || status === "expired") throw failure("reservation_finished", `A ${status} reservation cannot be rescheduled.`);
     if (!override && !withinPublicNotice(r.startMs, s.rescheduleNoticeMinutes, nowMs)) {
-      throw new ApiError("forbidden", `Rescheduling closes ${s.rescheduleNoticeMinutes} minutes before the start; ask the organizer.`);
+      throw new DomainError("forbidden", `Rescheduling closes ${s.rescheduleNoticeMinutes} minutes before the start; ask the organizer.`);
     }
     const { startMs, endMs } = times!;
     // The override lifts notice and horizon, never time itself: nothing moves into the past.
@@ -241,12 +241,12 @@ export class ReservationService {
       // The hold's unpaid intent is cancelled at Stripe first (again if a concurrent payment request
       // replaced it), so no page still open on it can pay for a seat that is gone; Stripe also tells
       // whether it was paid after all (then recorded, and read again).
-      if (status !== "confirmed" && r.payment?.status === "processing" && !options.organizer) throw new ApiError("forbidden", "This hold's payment is being processed; it cannot be let go now.");
+      if (status !== "confirmed" && r.payment?.status === "processing" && !options.organizer) throw new DomainError("forbidden", "This hold's payment is being processed; it cannot be let go now.");
       if (status !== "confirmed" && r.payment && r.payment.status !== "succeeded" && r.payment.intentId !== closedIntent) {
         closedIntent = r.payment.intentId;
         const intent = await this.payments.closeIntent(eventType, r, options.origin);
-        if (intent === "processing" && !options.organizer) throw new ApiError("forbidden", "This hold's payment is being processed; it cannot be let go now.");
-        if (intent === "paid" && !options.organizer) throw new ApiError("forbidden", "This hold is paid: confirm it instead of cancelling it.");
+        if (intent === "processing" && !options.organizer) throw new DomainError("forbidden", "This hold's payment is being processed; it cannot be let go now.");
+        if (intent === "paid" && !options.organizer) throw new DomainError("forbidden", "This hold is paid: confirm it instead of cancelling it.");
         // Paid after all, but its seat was gone: cancelled by that, and the money given back.
         if (intent === "refunded" || intent === "refunding") return `The reservation is cancelled. ${refundMessage(intent)}`;
         if (intent === "paid") continue;
@@ -254,12 +254,12 @@ export class ReservationService {
       // A hold whose payment went through is the visitor's booking waiting for its confirm: letting it
       // go would keep the money and drop the booking. The organizer may still cancel it.
       if (status !== "confirmed" && r.payment?.status === "succeeded" && !options.organizer) {
-        throw new ApiError("forbidden", "This hold is paid: confirm it instead of cancelling it.");
+        throw new DomainError("forbidden", "This hold is paid: confirm it instead of cancelling it.");
       }
       if (status === "confirmed") {
         if (r.endMs <= nowMs) throw failure("reservation_finished", "The meeting has already taken place.");
         if (!override && !withinPublicNotice(r.startMs, eventType.settings.cancelNoticeMinutes, nowMs)) {
-          throw new ApiError("forbidden", `Cancelling closes ${eventType.settings.cancelNoticeMinutes} minutes before the start; ask the organizer.`);
+          throw new DomainError("forbidden", `Cancelling closes ${eventType.settings.cancelNoticeMinutes} minutes before the start; ask the organizer.`);
         }
       }
       const cancelled: ReservationRecord = { ...r, status: "cancelled", cancelledAtMs: nowMs, updatedAtMs: stamp(r, nowMs) };
@@ -283,7 +283,7 @@ export class ReservationService {
   /** The override token, compared in constant time; a wrong one is refused, none means the public rules. */
   private checkOverride(eventType: EventTypeRecord, token: string | undefined): boolean {
     if (token === undefined || token === "") return false;
-    if (!matchesHash(token, eventType.overrideTokenHash)) throw new ApiError("forbidden", "The override token is not valid.");
+    if (!matchesHash(token, eventType.overrideTokenHash)) throw new DomainError("forbidden", "The override token is not valid.");
     return true;
   }
 

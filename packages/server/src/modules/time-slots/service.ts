@@ -2,7 +2,7 @@ import { DateTime } from "luxon";
 import { canonicalZone, utc } from "../../lib/time.ts";
 import { LIMITS, type TimeSlot, type TimeSlotsQuery } from "@booking/wire";
 import { busyWindow, slotsBetween, type Slot } from "../../domain/slots.ts";
-import { addError, ValidationFailed } from "../../http/errors.ts";
+import { addError, ValidationFailed } from "../../domain/errors.ts";
 import { PreparedBody } from "../../http/envelope.ts";
 import { TimedCache } from "../../lib/timed-cache.ts";
 import { ZonedIsoWriter } from "../../lib/zoned-iso.ts";
