@@ -2,6 +2,7 @@ import type { ConfirmInput, RescheduleInput, ReservationInput, ReservationResult
 import type { ServerConfig } from "../../config.ts";
 import { nextStamp as stamp, statusAt, withinPublicNotice } from "../../domain/reservation.ts";
 import { conflictWindow, isOffered, retakable, seatsLeft } from "../../domain/slots.ts";
+import { blockedByBusy, NO_BUSY_SOURCE, type BusySource } from "../../domain/busy.ts";
 import { DomainError, BusinessFailure, ValidationFailed } from "../../domain/errors.ts";
 import { matchesHash } from "../../lib/tokens.ts";
 import { StoreBusyError, type EventTypeRecord, type ReservationRecord, type SeatDecision, type SeatHolder, type Store } from "../../store/types.ts";
@@ -46,6 +47,7 @@ export class ReservationService {
     private readonly config: ServerConfig,
     private readonly now: () => number,
     private readonly log: (entry: LogEntry) => void = () => {},
+    private readonly busy: BusySource = NO_BUSY_SOURCE,
   ) {}
 
   /** The reservation of this event type, or 404 without telling whether it exists elsewhere. */
@@ -64,7 +66,9 @@ export class ReservationService {
     }
     const checked = checkReservationInput(input, s);
     const nowMs = this.now();
-    if (!isOffered(s, checked.startMs, checked.endMs, nowMs)) throw failure("slot_unavailable", "This time is not offered; pick one of GET /time-slots.");
+    if (!isOffered(s, checked.startMs, checked.endMs, nowMs) || (await this.busyAt(eventType, checked.startMs, checked.endMs))) {
+      throw failure("slot_unavailable", "This time is not offered; pick one of GET /time-slots.");
+    }
     const uuid = crypto.randomUUID();
     const meetLink = mode === "confirm" ? this.meetLinkFor(checked.location.type) : null;
     // Built at the instant the store judges the claim at (the database's clock on PostgreSQL).
@@ -208,7 +212,9 @@ export class ReservationService {
     }
     const { startMs, endMs } = times!;
     // The override lifts notice and horizon, never time itself: nothing moves into the past.
-    if (startMs <= nowMs || !isOffered(s, startMs, endMs, nowMs, { ignoreNoticeAndHorizon: override })) throw failure("slot_unavailable", "This time is not offered; pick one of GET /time-slots.");
+    if (startMs <= nowMs || !isOffered(s, startMs, endMs, nowMs, { ignoreNoticeAndHorizon: override }) || (await this.busyAt(eventType, startMs, endMs))) {
+      throw failure("slot_unavailable", "This time is not offered; pick one of GET /time-slots.");
+    }
     const written = await this.claim(eventType, startMs, endMs, r.uuid, undefined, (holders, current, at) => {
       const now = current ? statusAt(current, at) : "cancelled";
       if (!current || (now !== "held" && now !== "confirmed")) return { refuse: "reservation_finished" };
@@ -303,6 +309,16 @@ export class ReservationService {
       confirmedAtMs: at,
       updatedAtMs: stamp(stored, at),
     };
+  }
+
+  /**
+   * Whether the busy source says the organizer is busy during the slot (with its buffers), as
+   * `GET /time-slots` leaves it out. Asked before the seat claim: the source is not the store's, so
+   * its answer cannot be part of the claim's transaction.
+   */
+  private async busyAt(eventType: EventTypeRecord, startMs: number, endMs: number): Promise<boolean> {
+    const window = conflictWindow(eventType.settings, startMs, endMs);
+    return blockedByBusy(eventType.settings, startMs, endMs, await this.busy.busyBetween(eventType.id, window.fromMs, window.untilMs));
   }
 
   /** Runs a seat claim for [startMs, endMs) and turns refusals and a busy store into business answers. */
