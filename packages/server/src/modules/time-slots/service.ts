@@ -3,7 +3,7 @@ import { canonicalZone, utc } from "../../lib/time.ts";
 import { LIMITS, type TimeSlot, type TimeSlotsQuery } from "@booking/wire";
 import { busyWindow, slotsBetween, type Slot } from "../../domain/slots.ts";
 import { addError, ValidationFailed } from "../../domain/errors.ts";
-import { PreparedBody } from "../../http/envelope.ts";
+import { PreparedBody } from "../../lib/prepared-body.ts";
 import { blockedByBusy, NO_BUSY_SOURCE, type BusySource } from "../../domain/busy.ts";
 import { TimedCache } from "../../lib/timed-cache.ts";
 import { ZonedIsoWriter } from "../../lib/zoned-iso.ts";
