@@ -19,6 +19,7 @@ import { reservationRoutes } from "./modules/reservations/index.ts";
 import { STRIPE_WEBHOOK_PATH, stripeWebhookRoutes } from "./modules/payments/index.ts";
 import { createServices } from "./services.ts";
 import type Stripe from "stripe";
+import type { BusySource } from "./domain/busy.ts";
 import type { Store } from "./store/types.ts";
 
 /** What an app is built from; everything but the store has a default. */
@@ -30,6 +31,8 @@ export interface AppDependencies {
   log?: (entry: LogEntry) => void;
   /** Stripe client; by default built from `config.stripe` (none without a secret key). */
   stripe?: Stripe | null;
+  /** Where else organizers are busy besides reservations; none by default (domain/busy.ts). */
+  busy?: BusySource;
   /** File of the calendar's script-tag build; by default the one `@booking/calendar` builds. */
   calendarScriptPath?: string;
 }
@@ -49,7 +52,7 @@ export function createApp(deps: AppDependencies) {
     rateLimiter: deps.rateLimiter ?? deps.store.rateLimiter ?? new MemoryRateLimiter(config.rateLimit.limit, config.rateLimit.windowSeconds),
     log: deps.log ?? stderrLog,
   };
-  const services = createServices(ctx, deps.stripe);
+  const services = createServices(ctx, deps.stripe, deps.busy);
   const { slots, eventTypes, payments, reservations } = services;
 
   const publicApi = (prefix: string) =>

@@ -9,11 +9,11 @@ import { configFromEnv, type ServerConfig } from "./config.ts";
 import { startStripeStandin, type StripeStandin } from "@booking/stripe-standin";
 import { STRIPE_WEBHOOK_PATH } from "./modules/payments/index.ts";
 import { seedDemo } from "./seed.ts";
-import { newWebhookSecret } from "./http/tokens.ts";
+import { newWebhookSecret } from "./lib/tokens.ts";
 import { WebhookWorker } from "./modules/webhooks/worker.ts";
 import { openConfiguredStore } from "./store/open.ts";
 import { PaymentService } from "./modules/payments/service.ts";
-import { stripeClient } from "./modules/payments/stripe.ts";
+import { stripeProvider } from "./modules/payments/stripe.ts";
 import { ReservationService } from "./modules/reservations/service.ts";
 import { describeTarget } from "./store/postgres/pools.ts";
 
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   // confirms paid holds whose visitor left before confirming, asks Stripe about payments still
   // processing past their hold time or on reservations no longer held (ReservationService.confirmPaidHolds),
   // and retries refunds that could not be made (PaymentService.retryRefunds).
-  const sweepPayments = new PaymentService(store, stripeClient(config.stripe), config.stripe.webhookSecret, () => systemClock.now(), stderrLog);
+  const sweepPayments = new PaymentService(store, stripeProvider(config.stripe), config.stripe.webhookSecret, () => systemClock.now(), stderrLog);
   const paidHolds = new ReservationService(store, sweepPayments, config, () => systemClock.now(), stderrLog);
   let paymentsSweeping = false;
   const sweep = setInterval(() => {

@@ -1,9 +1,10 @@
 import type Stripe from "stripe";
 import type { AppContext } from "./context.ts";
+import { NO_BUSY_SOURCE, type BusySource } from "./domain/busy.ts";
 import { AdminService } from "./modules/admin/service.ts";
 import { EventTypeService } from "./modules/event-types/service.ts";
 import { PaymentService } from "./modules/payments/service.ts";
-import { stripeClient } from "./modules/payments/stripe.ts";
+import { stripeClient, StripeProvider } from "./modules/payments/stripe.ts";
 import { ReservationService } from "./modules/reservations/service.ts";
 import { TimeSlotService } from "./modules/time-slots/service.ts";
 
@@ -19,17 +20,20 @@ export interface Services {
 /**
  * Builds the services on one store, clock and configuration. Every channel builds them here, so a
  * rule (notice, seats, webhooks through the outbox) holds whichever way a change arrives.
- * `stripe` defaults to a client built from `config.stripe` (none without a secret key).
+ * `stripe` defaults to a client built from `config.stripe` (none without a secret key); the payment
+ * rules see it only through the PaymentProvider port. `busy` says when else the organizer is busy
+ * (none by default).
  */
-export function createServices(ctx: AppContext, stripe?: Stripe | null): Services {
+export function createServices(ctx: AppContext, stripe?: Stripe | null, busy: BusySource = NO_BUSY_SOURCE): Services {
   const now = () => ctx.clock.now();
-  const slots = new TimeSlotService(ctx.store);
-  const payments = new PaymentService(ctx.store, stripe === undefined ? stripeClient(ctx.config.stripe) : stripe, ctx.config.stripe.webhookSecret, now, ctx.log);
+  const slots = new TimeSlotService(ctx.store, busy);
+  const client = stripe === undefined ? stripeClient(ctx.config.stripe) : stripe;
+  const payments = new PaymentService(ctx.store, client ? new StripeProvider(client) : null, ctx.config.stripe.webhookSecret, now, ctx.log);
   return {
     slots,
     eventTypes: new EventTypeService(ctx.store, slots, ctx.config),
     payments,
-    reservations: new ReservationService(ctx.store, payments, ctx.config, now, ctx.log),
+    reservations: new ReservationService(ctx.store, payments, ctx.config, now, ctx.log, busy),
     admin: new AdminService(ctx.store, now, { allowPrivateWebhooks: ctx.config.webhooks.allowPrivateAddresses }),
   };
 }

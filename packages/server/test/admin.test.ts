@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hashToken } from "../src/http/tokens.ts";
+import { hashToken } from "../src/lib/tokens.ts";
 import { ADMIN_KEY, reservation, setup, type Answer } from "./utils.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

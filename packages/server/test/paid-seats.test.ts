@@ -4,6 +4,7 @@ import { startStripeStandin, type StripeStandin } from "@booking/stripe-standin"
 import { DEFAULT_CONFIG } from "../src/config.ts";
 import { STRIPE_WEBHOOK_PATH } from "../src/modules/payments/index.ts";
 import { PaymentService } from "../src/modules/payments/service.ts";
+import { StripeProvider } from "../src/modules/payments/stripe.ts";
 import { ReservationService } from "../src/modules/reservations/service.ts";
 import { ENGINE, closeAll, expectFailure, reservation, setup } from "./utils.ts";
 
@@ -117,7 +118,7 @@ async function world() {
     },
     /** The sweep's services, with the platform's Stripe client, as main.ts builds them. */
     sweeper(log: (entry: unknown) => void = () => {}, store = env.store) {
-      const payments = new PaymentService(store, slow.stripe, WEBHOOK_SECRET, () => env.clock.now(), log);
+      const payments = new PaymentService(store, new StripeProvider(slow.stripe), WEBHOOK_SECRET, () => env.clock.now(), log);
       return { payments, reservations: new ReservationService(store, payments, DEFAULT_CONFIG, () => env.clock.now(), log) };
     },
     reschedule: (uuid: string, slot: { start: string; end: string }) => call("PUT", `/reservations/${uuid}`, slot),

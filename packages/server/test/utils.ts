@@ -1,5 +1,6 @@
 import type { EventTypeCreate } from "@booking/wire";
 import type Stripe from "stripe";
+import type { BusySource } from "../src/domain/busy.ts";
 import { expect } from "vitest";
 import { createApp } from "../src/app.ts";
 import { ManualClock } from "../src/clock.ts";
@@ -69,7 +70,7 @@ export async function releaseTestStores(): Promise<void> {
 }
 
 /** A fresh app on a fresh real database of the suite's engine, with a clock that stands still. */
-export async function setup(options: { now?: string; config?: Partial<ServerConfig>; databasePath?: string; calendarScriptPath?: string; stripe?: Stripe } = {}) {
+export async function setup(options: { now?: string; config?: Partial<ServerConfig>; databasePath?: string; calendarScriptPath?: string; stripe?: Stripe; busy?: BusySource } = {}) {
   const store = await openTestStore(options.databasePath, options.config?.rateLimit);
   const clock = new ManualClock(options.now ?? "2026-11-23T07:00:00Z");
   const logs: LogEntry[] = [];
@@ -77,6 +78,7 @@ export async function setup(options: { now?: string; config?: Partial<ServerConf
     store, clock, config: { adminKey: ADMIN_KEY, ...options.config }, log: (e) => logs.push(e),
     ...(options.calendarScriptPath ? { calendarScriptPath: options.calendarScriptPath } : {}),
     ...(options.stripe ? { stripe: options.stripe } : {}),
+    ...(options.busy ? { busy: options.busy } : {}),
   });
 
   /** Sends a request through `app.handle`, as a client would over HTTP. */

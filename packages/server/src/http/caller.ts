@@ -1,5 +1,6 @@
 import type { EventTypeRecord, Store } from "../store/types.ts";
-import { bearerToken, eventTypeOfCredential, hashToken, LINK_TOKEN_PREFIX, matchesHash } from "./tokens.ts";
+import { hashToken, LINK_TOKEN_PREFIX, matchesHash } from "../lib/tokens.ts";
+import { bearerToken, eventTypeOfCredential } from "./tokens.ts";
 
 /** Event types already resolved from a request's bearer token, so a request looks its token up once. */
 export const resolvedEventTypes = new WeakMap<Request, EventTypeRecord>();

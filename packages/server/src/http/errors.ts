@@ -1,4 +1,5 @@
-import { ERROR_CODES, type BusinessCode, type ErrorCode } from "@booking/wire";
+import { ERROR_CODES, type ErrorCode } from "@booking/wire";
+import { DomainError } from "../domain/errors.ts";
 
 const HINTS: Record<ErrorCode, string> = {
   bad_request: "Send a well-formed JSON body with Content-Type: application/json.",
@@ -17,43 +18,29 @@ const HINTS: Record<ErrorCode, string> = {
 };
 
 /**
- * A failure the API reports with the spec's error body. Thrown anywhere below a route and turned
+ * A failure the API reports with the spec's error body: a domain refusal with what only HTTP knows
+ * (the status from the wire's code map, headers such as `Allow` or `Retry-After`, the hint). Thrown
+ * by the HTTP layer itself and made from any DomainError a service throws (`ApiError.of`); turned
  * into JSON in one place (the contract plugin's error handler).
  */
-export class ApiError extends Error {
+export class ApiError extends DomainError {
   readonly status: number;
   constructor(
-    readonly code: ErrorCode,
+    code: ErrorCode,
     message: string,
     readonly extra: { errors?: Record<string, string[]>; headers?: Record<string, string>; hint?: string } = {},
   ) {
-    super(message);
+    super(code, message, { errors: extra.errors, hint: extra.hint });
     this.status = ERROR_CODES[code];
   }
   get hint(): string {
     return this.extra.hint ?? HINTS[this.code];
   }
-}
-
-/** A 422 `validation_failed` with messages keyed by field (`from`, `customFields.<uuid>`, ...). */
-export class ValidationFailed extends ApiError {
-  constructor(readonly errors: Record<string, string[]>) {
-    super("validation_failed", "The request has invalid fields.", { errors });
-  }
-  /** Throws when `errors` has any entry. */
-  static check(errors: Record<string, string[]>): void {
-    if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);
+  /** The HTTP answer to a refusal thrown by a service. */
+  static of(error: DomainError): ApiError {
+    return error instanceof ApiError ? error : new ApiError(error.code, error.message, error.details);
   }
 }
 
-/** Adds a message to an errors map under a field. */
-export function addError(errors: Record<string, string[]>, field: string, message: string): void {
-  (errors[field] ??= []).push(message);
-}
-
-/** A business-level outcome answered with HTTP 200 and `success: false` (spec part 7). */
-export class BusinessFailure extends Error {
-  constructor(readonly code: BusinessCode, message: string) {
-    super(message);
-  }
-}
+// The rules' own failures, re-exported for the HTTP layer's modules that build or check them.
+export { addError, BusinessFailure, DomainError, ValidationFailed } from "../domain/errors.ts";

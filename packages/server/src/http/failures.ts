@@ -1,18 +1,18 @@
-import { ApiError } from "./errors.ts";
+import { ApiError, DomainError } from "./errors.ts";
 import { StoreBusyError } from "../store/types.ts";
 
 /** Routes as the router lists them, for 405 answers. */
 export type RouteList = () => readonly { method: string; path: string }[];
 
-/** Maps whatever was thrown to an ApiError; anything unforeseen is a 500 without internals. */
+/** Maps whatever was thrown to an ApiError (a service's DomainError gets its status and hint here); anything unforeseen is a 500 without internals. */
 export function toApiError(code: string | number, error: unknown, method: string, path: string, methodsOf: (path: string) => string[]): ApiError {
-  if (error instanceof ApiError) return error;
+  if (error instanceof DomainError) return ApiError.of(error);
   if (error instanceof StoreBusyError) {
     return new ApiError("internal_error", "The service is busy; nothing was changed. Try again in a moment.", { headers: { "retry-after": "1" } });
   }
   // Elysia wraps what a parser throws; the ApiError inside carries the real answer.
   const cause = (error as { cause?: unknown } | null)?.cause;
-  if (cause instanceof ApiError) return cause;
+  if (cause instanceof DomainError) return ApiError.of(cause);
   switch (code) {
     case "NOT_FOUND": {
       const allowed = methodsOf(path);

@@ -1,8 +1,8 @@
 import { DateTime } from "luxon";
 import { WEEKDAYS, type EventTypeCreate, type EventTypePatch, type TimeRange } from "@booking/wire";
 import { DEFAULT_SETTINGS, type CustomFieldDefinition, type EventTypeSettings } from "../../domain/event-type.ts";
-import { addError, ApiError, ValidationFailed } from "../../http/errors.ts";
-import { hashToken, LINK_TOKEN_PREFIX, newToken, newWebhookSecret } from "../../http/tokens.ts";
+import { addError, DomainError, ValidationFailed } from "../../domain/errors.ts";
+import { hashToken, LINK_TOKEN_PREFIX, newToken, newWebhookSecret } from "../../lib/tokens.ts";
 import { SlugTakenError, type EventTypeRecord, type ReservationRecord, type Store } from "../../store/types.ts";
 import { statusAt } from "../../domain/reservation.ts";
 import { canonicalZone, utc } from "../../lib/time.ts";
@@ -234,7 +234,7 @@ const STORED_AS: Record<ReservationRecord["status"], ReservationRecord["status"]
   cancelled: ["held", "expired", "cancelled"],
 };
 
-const notFound = (id: number) => new ApiError("not_found", `No event type with id ${id}.`);
+const notFound = (id: number) => new DomainError("not_found", `No event type with id ${id}.`);
 
 /** Runs a write that sets a slug; a slug another event type has is a 422 on `slug`. */
 async function slugUnique<T>(write: () => Promise<T>): Promise<T> {

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { stripeJsStandin } from "@booking/stripe-standin";
-import { PreparedBody } from "../../http/envelope.ts";
+import { PreparedBody } from "../../lib/prepared-body.ts";
 
 /** A script the server hands out as is, with an ETag so browsers revalidate cheaply. */
 export interface StaticScript {

@@ -4,7 +4,7 @@ import type { ServerConfig } from "../../config.ts";
 import { mergeTagOf, type EventTypeSettings } from "../../domain/event-type.ts";
 import { statusAt } from "../../domain/reservation.ts";
 import { horizonEnd } from "../../domain/slots.ts";
-import { ApiError } from "../../http/errors.ts";
+import { DomainError } from "../../domain/errors.ts";
 import { TimedCache } from "../../lib/timed-cache.ts";
 import type { EventTypeRecord, ReservationRecord, Store } from "../../store/types.ts";
 import type { TimeSlotService } from "../time-slots/service.ts";
@@ -84,7 +84,7 @@ export class EventTypeService {
     };
     if (reservationUuid !== undefined) {
       const reservation = await this.store.reservations.byUuid(eventType.id, reservationUuid.toLowerCase());
-      if (!reservation) throw new ApiError("not_found", "No reservation with this uuid exists for this event type.");
+      if (!reservation) throw new DomainError("not_found", "No reservation with this uuid exists for this event type.");
       data.reservation = presentReservation(reservation, eventType.settings, nowMs);
     }
     return data;

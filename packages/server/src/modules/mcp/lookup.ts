@@ -1,6 +1,6 @@
 import { DateTime } from "luxon";
 import { isSlug } from "@booking/wire";
-import { ApiError, ValidationFailed } from "../../http/errors.ts";
+import { DomainError, ValidationFailed } from "../../domain/errors.ts";
 import { canonicalZone } from "../../lib/time.ts";
 import type { EventTypeRecord, ReservationRecord, Store } from "../../store/types.ts";
 import type { ReservationService } from "../reservations/service.ts";
@@ -28,7 +28,7 @@ export class Lookup {
     const { eventTypeId, slug } = choice;
     if (eventTypeId !== undefined) {
       const byId = await this.store.eventTypes.byId(eventTypeId);
-      if (!byId) throw new ApiError("not_found", `No event type has the id ${eventTypeId}; list_event_types shows them.`);
+      if (!byId) throw new DomainError("not_found", `No event type has the id ${eventTypeId}; list_event_types shows them.`);
       if (slug !== undefined && byId.slug !== slug.toLowerCase()) {
         throw new ValidationFailed({ slug: [`Event type #${eventTypeId} has the slug ${byId.slug ?? "(none)"}, not "${slug}"; give one of the two.`] });
       }
@@ -37,7 +37,7 @@ export class Lookup {
     if (slug !== undefined) return this.bySlug(slug);
     const all = await this.store.eventTypes.list();
     if (all.length === 1) return all[0]!;
-    if (all.length === 0) throw new ApiError("not_found", "There are no event types yet.");
+    if (all.length === 0) throw new DomainError("not_found", "There are no event types yet.");
     throw new ValidationFailed({ eventTypeId: [`Name the event type with eventTypeId or slug; there are ${all.length}: ${all.map((e) => `#${e.id} ${e.settings.title}`).join(", ")}.`] });
   }
 
@@ -47,7 +47,7 @@ export class Lookup {
     const found = isSlug(wanted) ? await this.store.eventTypes.bySlug(wanted) : null;
     if (found) return found;
     const known = (await this.store.eventTypes.list()).map((e) => e.slug).filter((s): s is string => s !== null);
-    throw new ApiError("not_found", `No event type has the slug "${slug}". ${known.length > 0 ? `Known slugs: ${known.join(", ")}.` : "No event type has a slug yet."}`);
+    throw new DomainError("not_found", `No event type has the slug "${slug}". ${known.length > 0 ? `Known slugs: ${known.join(", ")}.` : "No event type has a slug yet."}`);
   }
 
   /** A reservation and its event type: within the named event type, else among all of them. */
@@ -56,13 +56,13 @@ export class Lookup {
     const candidates = named ? [await this.eventType(choice)] : await this.store.eventTypes.list();
     for (const eventType of candidates) {
       const reservation = await this.reservations.find(eventType, uuid).catch((error) => {
-        if (error instanceof ApiError && error.code === "not_found") return null;
+        if (error instanceof DomainError && error.code === "not_found") return null;
         throw error;
       });
       if (reservation) return { eventType, reservation };
     }
     const where = named ? ` for event type #${candidates[0]!.id} "${candidates[0]!.settings.title}"` : "";
-    throw new ApiError("not_found", `No reservation with the uuid "${uuid}" exists${where}; search_reservations finds reservations by name, email or date.`);
+    throw new DomainError("not_found", `No reservation with the uuid "${uuid}" exists${where}; search_reservations finds reservations by name, email or date.`);
   }
 }
 

@@ -1,7 +1,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { AppContext } from "../../context.ts";
-import { ApiError, BusinessFailure, ValidationFailed } from "../../http/errors.ts";
+import { DomainError, BusinessFailure, ValidationFailed } from "../../domain/errors.ts";
 import { StoreBusyError } from "../../store/types.ts";
 import type { Services } from "../../services.ts";
 import { AvailabilityTools } from "./availability.ts";
@@ -155,7 +155,7 @@ function failureText(name: string, error: unknown, ctx: AppContext): string {
     const problems = Object.entries(error.errors).map(([field, messages]) => `${field}: ${messages.join(" ")}`);
     return `Invalid input. ${problems.join("; ")} (validation_failed)`;
   }
-  if (error instanceof ApiError) return `${error.message} (${error.code})`;
+  if (error instanceof DomainError) return `${error.message} (${error.code})`;
   if (error instanceof BusinessFailure) return `${BUSINESS_TEXT[error.code] ?? error.message} (${error.code})`;
   if (error instanceof StoreBusyError) return "The database is busy with other changes; nothing was changed. Try again in a moment. (slot_locked)";
   ctx.log({ level: "error", message: `assistant tool ${name} failed`, error });

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { statusAt } from "../../domain/reservation.ts";
 import { horizonEnd, type Slot } from "../../domain/slots.ts";
-import { ApiError, ValidationFailed } from "../../http/errors.ts";
+import { DomainError, ValidationFailed } from "../../domain/errors.ts";
 import { utc } from "../../lib/time.ts";
 import type { EventTypeRecord } from "../../store/types.ts";
 import type { Services } from "../../services.ts";
@@ -195,7 +195,7 @@ function parseLink(link: string): { slug: string; reservation: string | null } {
   try {
     slug = decodeURIComponent(match[1]!);
   } catch {
-    throw new ApiError("not_found", `No event type has the slug "${match[1]}".`);
+    throw new DomainError("not_found", `No event type has the slug "${match[1]}".`);
   }
   return { slug, reservation: url.searchParams.get("reservation") };
 }

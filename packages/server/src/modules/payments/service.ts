@@ -1,12 +1,12 @@
-import Stripe from "stripe";
 import type { PaymentInput, PaymentResult } from "@booking/wire";
 import type { LogEntry } from "../../context.ts";
 import { nextStamp, statusAt } from "../../domain/reservation.ts";
 import { conflictWindow, retakable } from "../../domain/slots.ts";
-import { ApiError, BusinessFailure } from "../../http/errors.ts";
+import { DomainError, BusinessFailure } from "../../domain/errors.ts";
 import { manageUrlOf } from "../../lib/links.ts";
 import { StoreBusyError, type EventTypeRecord, type PaymentRecord, type ReservationRecord, type SeatDecision, type Store } from "../../store/types.ts";
 import { webhookEvents } from "../webhooks/events.ts";
+import { ProviderNotAuthorized, ProviderRefusal, type IntentStatus, type PaymentProvider, type ProviderEvent, type ProviderIntent } from "./provider.ts";
 
 /** What a visitor is told about a reservation cancelled because its seat was gone when its payment went through. */
 export const REFUNDED_MESSAGE = "The seat was taken by someone else after the hold ended, so the reservation was cancelled and its payment refunded.";
@@ -19,23 +19,22 @@ export function refundMessage(status: "refunded" | "refunding"): string {
 }
 
 /** Intent states in which the visitor can still pay; any other needs a new intent (`processing` is answered as it is, never replaced). */
-const PAYABLE = new Set<Stripe.PaymentIntent.Status>(["requires_payment_method", "requires_confirmation", "requires_action"]);
+const PAYABLE = new Set<IntentStatus>(["requires_payment_method", "requires_confirmation", "requires_action"]);
 /** Intent states that say a payment recorded as processing did not go through. */
-const NOT_PAID = new Set<Stripe.PaymentIntent.Status>(["requires_payment_method", "requires_confirmation", "requires_action", "canceled"]);
+const NOT_PAID = new Set<IntentStatus>(["requires_payment_method", "requires_confirmation", "requires_action", "canceled"]);
 /** Payment states a new payment request never replaces nor downgrades: money is in, or on its way. */
 const KEPT = new Set<PaymentRecord["status"]>(["processing", "succeeded"]);
-/** Best effort on the way of a visitor's request: a short wait and no retries, not the client's 15 s and two retries. */
-const BEST_EFFORT = { timeout: 5_000, maxNetworkRetries: 0 };
 
 /**
- * Card payments of paid reservations through Stripe, on the organizer's connected account.
+ * Card payments of paid reservations through the payment provider (Stripe), on the organizer's
+ * connected account.
  * Amount and currency always come from the event type, never from the client, and a reported
  * success counts only when it matches what was asked for.
  */
 export class PaymentService {
   constructor(
     private readonly store: Store,
-    private readonly stripe: Stripe | null,
+    private readonly provider: PaymentProvider | null,
     private readonly webhookSecret: string | null,
     private readonly now: () => number,
     private readonly log: (entry: LogEntry) => void,
@@ -53,25 +52,25 @@ export class PaymentService {
     if (status === "cancelled" && (refund === "refunding" || refund === "refunded")) {
       // Cancelled because its payment came after the seat was gone: the payer is told where their
       // money is, as confirm and refresh tell them, and a refund still under way is tried again.
-      const now = refund === "refunding" && this.stripe ? await this.finishRefund(eventType, reservation, origin) : reservation;
+      const now = refund === "refunding" && this.provider ? await this.finishRefund(eventType, reservation, origin) : reservation;
       throw new BusinessFailure("reservation_finished", refundMessage(now.payment?.status === "refunded" ? "refunded" : "refunding"));
     }
     const price = eventType.settings.payment;
-    if (!this.stripe || !price) throw new ApiError("provider_not_configured", "Card payments are not set up for this event type.");
+    if (!this.provider || !price) throw new DomainError("provider_not_configured", "Card payments are not set up for this event type.");
     if (status !== "held") {
       throw new BusinessFailure("reservation_finished", status === "confirmed" ? "The reservation is already confirmed." : "The hold has ended; refresh the reservation or pick a new time.");
     }
     const billing = billingOf(input);
     const current = reservation.payment;
     const sameTerms = current && current.amount === price.amount && current.currency === price.currency && current.account === price.providerAccountId;
-    let intent: Stripe.PaymentIntent | null = null;
+    let intent: ProviderIntent | null = null;
     let terms = { account: price.providerAccountId, amount: price.amount, currency: price.currency };
     if (current) {
       const kept = KEPT.has(current.status);
       // Under other terms the old intent matters only if it was paid; one that cannot be read any more was not.
-      const read = () => this.stripe!.paymentIntents.retrieve(current.intentId, {}, { stripeAccount: current.account });
+      const read = () => this.provider!.retrieveIntent(current.intentId, { account: current.account });
       const existing = sameTerms || kept ? await this.call(read) : await read().catch(() => null);
-      const answerOf = (i: Stripe.PaymentIntent): PaymentResult => ({ clientSecret: i.client_secret ?? "", paymentIntentId: i.id, providerAccountId: current.account, amount: current.amount });
+      const answerOf = (i: ProviderIntent): PaymentResult => ({ clientSecret: i.client_secret ?? "", paymentIntentId: i.id, providerAccountId: current.account, amount: current.amount });
       if (existing?.status === "succeeded" && matches(existing, current.amount, current.currency)) {
         // A payment that went through stays the reservation's payment, even if the price changed since.
         intent = existing;
@@ -84,13 +83,13 @@ export class PaymentService {
       } else if (kept && !(existing && sameTerms && PAYABLE.has(existing.status))) {
         // Recorded processing or succeeded while Stripe says otherwise (its webhook on the way, or the
         // sweep's check): the record stands until then, and no new intent replaces it.
-        if (!existing) throw new ApiError("internal_error", "The payment provider could not be reached; nothing was changed. Try again.");
+        if (!existing) throw new DomainError("internal_error", "The payment provider could not be reached; nothing was changed. Try again.");
         return answerOf(existing);
       } else if (existing && sameTerms && PAYABLE.has(existing.status)) {
         intent = existing;
         // The receipt goes to the address the visitor gave last.
         if (existing.receipt_email !== input.email) {
-          intent = await this.call(() => this.stripe!.paymentIntents.update(existing.id, { receipt_email: input.email }, { stripeAccount: current.account }));
+          intent = await this.call(() => this.provider!.updateReceiptEmail(existing.id, input.email, { account: current.account }));
         }
       } else if (existing && PAYABLE.has(existing.status)) {
         // Replaced under new terms: cancel the old intent so a page still open on it cannot take money
@@ -99,17 +98,16 @@ export class PaymentService {
       }
     }
     intent ??= await this.call(() =>
-      this.stripe!.paymentIntents.create(
+      this.provider!.createIntent(
         {
           amount: price.amount,
           currency: price.currency,
-          automatic_payment_methods: { enabled: true },
           receipt_email: input.email,
           description: `${eventType.settings.title}, ${new Date(reservation.startMs).toISOString()}`,
           metadata: { reservation_uuid: reservation.uuid, event_type_id: String(eventType.id) },
         },
         // One intent per reservation and terms, however often the visitor retries.
-        { stripeAccount: price.providerAccountId, idempotencyKey: `reservation-${reservation.uuid}-${price.amount}-${price.currency}-${reservation.updatedAtMs}` },
+        { account: price.providerAccountId, idempotencyKey: `reservation-${reservation.uuid}-${price.amount}-${price.currency}-${reservation.updatedAtMs}` },
       ),
     );
     const succeeded = intent.status === "succeeded" && matches(intent, terms.amount, terms.currency);
@@ -150,8 +148,8 @@ export class PaymentService {
     if (payment.status === "succeeded") return "paid";
     if (payment.status === "refunded") return "refunded";
     if (payment.status === "refunding") return (await this.finishRefund(eventType, reservation, origin)).payment?.status === "refunded" ? "refunded" : "refunding";
-    if (!this.stripe) return "unpaid";
-    const intent = await this.call(() => this.stripe!.paymentIntents.retrieve(payment.intentId, {}, { stripeAccount: payment.account }));
+    if (!this.provider) return "unpaid";
+    const intent = await this.call(() => this.provider!.retrieveIntent(payment.intentId, { account: payment.account }));
     if (intent.status === "processing") await this.settleProcessing(eventType, reservation, true);
     if (intent.status !== "succeeded" || !matches(intent, payment.amount, payment.currency)) return "unpaid";
     const settled = await this.settleSuccess(eventType, reservation, origin);
@@ -174,12 +172,12 @@ export class PaymentService {
     const payment = reservation.payment;
     if (!payment) return "closed";
     if (payment.status === "succeeded") return "paid";
-    if (!this.stripe) return "closed";
+    if (!this.provider) return "closed";
     const warning = `could not cancel payment intent ${payment.intentId} of a released hold`;
     const refusal = await this.cancelIntent(payment.intentId, payment.account, warning, true);
     if (!refusal) return "closed";
     // Stripe refuses to cancel an intent that succeeded, is processing or was already cancelled.
-    const intent = await this.stripe.paymentIntents.retrieve(payment.intentId, {}, { stripeAccount: payment.account, ...BEST_EFFORT }).catch(() => null);
+    const intent = await this.provider.retrieveIntent(payment.intentId, { account: payment.account, bestEffort: true }).catch(() => null);
     if (intent?.status === "succeeded" && matches(intent, payment.amount, payment.currency)) {
       const settled = await this.settleSuccess(eventType, reservation, origin);
       const now = settled.payment?.intentId === payment.intentId ? settled.payment.status : null;
@@ -192,20 +190,21 @@ export class PaymentService {
 
   /** Verifies and records a Stripe webhook event; answers what was done, for the log. */
   async receiveWebhook(rawBody: string, signature: string | null, origin: string): Promise<string> {
-    if (!this.stripe || !this.webhookSecret) throw new ApiError("not_found", "Stripe is not configured on this server.");
-    let event: Stripe.Event;
+    if (!this.provider || !this.webhookSecret) throw new DomainError("not_found", "Stripe is not configured on this server.");
+    let event: ProviderEvent;
     try {
       // The asynchronous form: under Bun the SDK verifies with Web Crypto, which has no synchronous API.
-      event = await this.stripe.webhooks.constructEventAsync(rawBody, signature ?? "", this.webhookSecret);
+      event = await this.provider.verifyEvent(rawBody, signature ?? "", this.webhookSecret);
     } catch {
-      throw new ApiError("bad_request", "The Stripe-Signature header does not verify this payload.");
+      throw new DomainError("bad_request", "The Stripe-Signature header does not verify this payload.");
     }
     if (event.type !== "payment_intent.succeeded" && event.type !== "payment_intent.payment_failed" && event.type !== "payment_intent.processing") return `ignored ${event.type}`;
-    const intent = event.data.object as Stripe.PaymentIntent;
+    const intent = event.intent;
+    if (!intent) return `ignored ${event.type}`;
     const reservation = await this.store.reservations.byPaymentIntent(intent.id);
     const payment = reservation?.payment;
     if (!reservation || !payment) return event.type === "payment_intent.succeeded" ? this.refundReplaced(event, intent) : `no reservation for ${intent.id}`;
-    if (intent.metadata?.reservation_uuid !== reservation.uuid || (event.account ?? null) !== payment.account) {
+    if (intent.metadata?.reservation_uuid !== reservation.uuid || event.account !== payment.account) {
       this.log({ level: "warn", message: `Stripe event ${event.id} does not belong to reservation ${reservation.uuid}; ignored` });
       return "mismatch";
     }
@@ -227,14 +226,14 @@ export class PaymentService {
       // Stripe does not promise the order of its events: a processing event counts only if the intent
       // is really processing now, or one arriving after the failure that ended it (even after the
       // visitor's retry set the record back to pending) would keep a seat for a payment that failed.
-      const now = await this.call(() => this.stripe!.paymentIntents.retrieve(payment.intentId, {}, { stripeAccount: payment.account }));
+      const now = await this.call(() => this.provider!.retrieveIntent(payment.intentId, { account: payment.account }));
       if (now.status !== "processing") return "stale processing event ignored";
       await this.settleProcessing(eventType, reservation, true);
       return "processing recorded";
     }
     const settled = await this.settleSuccess(eventType, reservation, origin);
     // Not refunded yet (Stripe could not be reached): a failed answer makes Stripe send the event again, and the refund is retried.
-    if (settled.payment?.status === "refunding") throw new ApiError("internal_error", "The refund of a payment whose seat was gone could not be made yet.");
+    if (settled.payment?.status === "refunding") throw new DomainError("internal_error", "The refund of a payment whose seat was gone could not be made yet.");
     return settled.payment?.status === "refunded" ? "refunded" : "success recorded";
   }
 
@@ -245,13 +244,13 @@ export class PaymentService {
    * a failure is never dropped silently; when it keeps losing, the error makes Stripe send its event
    * again. Never downgrades a payment recorded succeeded (or anything but pending and processing).
    */
-  private async recordFailed(reservation: ReservationRecord, intent?: Stripe.PaymentIntent): Promise<{ record: ReservationRecord; written: boolean }> {
+  private async recordFailed(reservation: ReservationRecord, intent?: ProviderIntent): Promise<{ record: ReservationRecord; written: boolean }> {
     let r = reservation;
     const intentId = reservation.payment!.intentId;
     for (let attempt = 0; attempt < 5; attempt++) {
       const payment = r.payment;
       if (!payment || payment.intentId !== intentId || (payment.status !== "pending" && payment.status !== "processing")) return { record: r, written: false };
-      const now = intent ?? (await this.call(() => this.stripe!.paymentIntents.retrieve(intentId, {}, { stripeAccount: payment.account })));
+      const now = intent ?? (await this.call(() => this.provider!.retrieveIntent(intentId, { account: payment.account })));
       intent = undefined;
       if (!NOT_PAID.has(now.status)) return { record: r, written: false };
       const failed: ReservationRecord = { ...r, payment: { ...payment, status: "failed" }, updatedAtMs: this.stamp(r) };
@@ -260,7 +259,7 @@ export class PaymentService {
       if (!again) return { record: r, written: false };
       r = again;
     }
-    throw new ApiError("internal_error", "The reservation kept changing; the payment's failure was not recorded yet.");
+    throw new DomainError("internal_error", "The reservation kept changing; the payment's failure was not recorded yet.");
   }
 
   /**
@@ -270,27 +269,27 @@ export class PaymentService {
    * its current intent, so this money would be kept for nothing: it is refunded (one refund per
    * intent, however often the event arrives). A failure answers an error, so Stripe sends the event again.
    */
-  private async refundReplaced(event: Stripe.Event, intent: Stripe.PaymentIntent): Promise<string> {
+  private async refundReplaced(event: ProviderEvent, intent: ProviderIntent): Promise<string> {
     const uuid = intent.metadata?.reservation_uuid;
     const eventTypeId = Number(intent.metadata?.event_type_id);
     const reservation = uuid && Number.isSafeInteger(eventTypeId) ? await this.store.reservations.byUuid(eventTypeId, uuid) : null;
     if (!reservation || reservation.payment?.intentId === intent.id) return `no reservation for ${intent.id}`;
     const account = event.account ?? undefined;
     try {
-      const refund = await this.stripe!.refunds.create(
+      const refund = await this.provider!.createRefund(
         { payment_intent: intent.id, metadata: { reservation_uuid: reservation.uuid, reason: "replaced_payment_intent" } },
-        { stripeAccount: account, idempotencyKey: `refund-${intent.id}`, ...BEST_EFFORT },
+        { account, idempotencyKey: `refund-${intent.id}`, bestEffort: true },
       );
       this.log({ level: "warn", message: `payment ${intent.id} on a replaced intent of reservation ${reservation.uuid} refunded (${refund.id}): the reservation counts only its current intent` });
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+      if (error instanceof ProviderRefusal) {
         if (error.code === "charge_already_refunded") return "replaced intent refunded";
         // Stripe refuses for good (no such intent on that account, or nothing paid on it): sending the event again changes nothing.
         this.log({ level: "warn", message: `payment ${intent.id} on a replaced intent of reservation ${reservation.uuid} was not refunded: ${error.message}` });
         return "replaced intent not refunded";
       }
       this.log({ level: "error", message: `could not refund payment ${intent.id} on a replaced intent of reservation ${reservation.uuid}`, error });
-      throw new ApiError("internal_error", "The refund of a payment on a replaced intent could not be made yet.");
+      throw new DomainError("internal_error", "The refund of a payment on a replaced intent could not be made yet.");
     }
     return "replaced intent refunded";
   }
@@ -362,13 +361,13 @@ export class PaymentService {
     const payment = r.payment!;
     let refundId: string;
     try {
-      const refund = await this.stripe!.refunds.create(
+      const refund = await this.provider!.createRefund(
         { payment_intent: payment.intentId, metadata: { reservation_uuid: r.uuid, reason: "seat_taken_after_hold_ended" } },
-        { stripeAccount: payment.account, idempotencyKey: `refund-${payment.intentId}`, ...BEST_EFFORT },
+        { account: payment.account, idempotencyKey: `refund-${payment.intentId}`, bestEffort: true },
       );
       refundId = refund.id;
     } catch (error) {
-      const made = error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "charge_already_refunded" ? await this.existingRefund(payment) : null;
+      const made = error instanceof ProviderRefusal && error.code === "charge_already_refunded" ? await this.existingRefund(payment) : null;
       if (made?.status === "succeeded") refundId = made.id;
       else if (made) {
         // Made but not through yet: the payment stays refunding until Stripe says it is (the sweep asks again).
@@ -401,9 +400,9 @@ export class PaymentService {
    */
   private async existingRefund(payment: PaymentRecord): Promise<{ id: string; status: string } | null> {
     try {
-      const list = await this.stripe!.refunds.list({ payment_intent: payment.intentId, limit: 10 }, { stripeAccount: payment.account, ...BEST_EFFORT });
-      const made = list.data.find((refund) => refund.status === "succeeded") ?? list.data.find((refund) => refund.status !== "failed" && refund.status !== "canceled");
-      return made ? { id: made.id, status: made.status ?? "pending" } : null;
+      const list = await this.provider!.listRefunds(payment.intentId, 10, { account: payment.account, bestEffort: true });
+      const made = list.find((refund) => refund.status === "succeeded") ?? list.find((refund) => refund.status !== "failed" && refund.status !== "canceled");
+      return made ? { id: made.id, status: made.status } : null;
     } catch (error) {
       this.log({ level: "error", message: `could not list the refunds of payment ${payment.intentId}`, error });
       return null;
@@ -431,8 +430,8 @@ export class PaymentService {
    */
   async recheckProcessing(eventType: EventTypeRecord, reservation: ReservationRecord, origin: string): Promise<ReservationRecord> {
     const payment = reservation.payment;
-    if (!this.stripe || payment?.status !== "processing") return reservation;
-    const intent = await this.call(() => this.stripe!.paymentIntents.retrieve(payment.intentId, {}, { stripeAccount: payment.account }));
+    if (!this.provider || payment?.status !== "processing") return reservation;
+    const intent = await this.call(() => this.provider!.retrieveIntent(payment.intentId, { account: payment.account }));
     if (intent.status === "succeeded" && matches(intent, payment.amount, payment.currency)) return this.settleSuccess(eventType, reservation, origin);
     // Still processing: checked again after the others the sweep has to ask about.
     if (!NOT_PAID.has(intent.status)) return this.postpone(reservation);
@@ -448,7 +447,7 @@ export class PaymentService {
    * of one is logged and leaves it for the next sweep; the others go on. Answers how many were refunded.
    */
   async retryRefunds(origin: string, limit = 50): Promise<number> {
-    if (!this.stripe) return 0;
+    if (!this.provider) return 0;
     let refunded = 0;
     for (const r of await this.store.reservations.refundsDue(limit)) {
       try {
@@ -502,11 +501,11 @@ export class PaymentService {
    * logged as `warning`. With `answerRefusal`, Stripe's refusal (the intent succeeded, is processing
    * or was cancelled already) is answered instead, unlogged, for the caller to look into; null otherwise.
    */
-  private async cancelIntent(intentId: string, account: string, warning: string, answerRefusal = false): Promise<Stripe.errors.StripeInvalidRequestError | null> {
+  private async cancelIntent(intentId: string, account: string, warning: string, answerRefusal = false): Promise<ProviderRefusal | null> {
     try {
-      await this.stripe!.paymentIntents.cancel(intentId, {}, { stripeAccount: account, ...BEST_EFFORT });
+      await this.provider!.cancelIntent(intentId, { account, bestEffort: true });
     } catch (error) {
-      if (answerRefusal && error instanceof Stripe.errors.StripeInvalidRequestError) return error;
+      if (answerRefusal && error instanceof ProviderRefusal) return error;
       this.log({ level: "warn", message: warning, error });
     }
     return null;
@@ -516,24 +515,24 @@ export class PaymentService {
     return nextStamp(r, this.now());
   }
 
-  /** Runs a Stripe call; a configuration problem is the organizer's, anything else is a retryable failure. */
+  /** Runs a provider call; a configuration problem is the organizer's, anything else is a retryable failure. */
   private async call<T>(run: () => Promise<T>): Promise<T> {
     try {
       return await run();
     } catch (error) {
-      if (error instanceof Stripe.errors.StripePermissionError || error instanceof Stripe.errors.StripeAuthenticationError) {
-        throw new ApiError("provider_not_configured", "The payment provider refused this event type's account.");
+      if (error instanceof ProviderNotAuthorized) {
+        throw new DomainError("provider_not_configured", "The payment provider refused this event type's account.");
       }
-      if (error instanceof Stripe.errors.StripeInvalidRequestError && (error.code === "account_invalid" || error.param === "stripe_account")) {
-        throw new ApiError("provider_not_configured", "The event type's payment account is not usable.");
+      if (error instanceof ProviderRefusal && (error.code === "account_invalid" || error.param === "stripe_account")) {
+        throw new DomainError("provider_not_configured", "The event type's payment account is not usable.");
       }
       this.log({ level: "error", message: "Stripe request failed", error });
-      throw new ApiError("internal_error", "The payment provider could not be reached; nothing was changed. Try again.");
+      throw new DomainError("internal_error", "The payment provider could not be reached; nothing was changed. Try again.");
     }
   }
 }
 
-const matches = (intent: Stripe.PaymentIntent, amount: number, currency: string): boolean =>
+const matches = (intent: ProviderIntent, amount: number, currency: string): boolean =>
   intent.amount === amount && intent.currency.toLowerCase() === currency.toLowerCase();
 
 function billingOf(input: PaymentInput): Record<string, string> {

@@ -2,8 +2,9 @@ import type { ConfirmInput, RescheduleInput, ReservationInput, ReservationResult
 import type { ServerConfig } from "../../config.ts";
 import { nextStamp as stamp, statusAt, withinPublicNotice } from "../../domain/reservation.ts";
 import { conflictWindow, isOffered, retakable, seatsLeft } from "../../domain/slots.ts";
-import { ApiError, BusinessFailure, ValidationFailed } from "../../http/errors.ts";
-import { matchesHash } from "../../http/tokens.ts";
+import { blockedByBusy, NO_BUSY_SOURCE, type BusySource } from "../../domain/busy.ts";
+import { DomainError, BusinessFailure, ValidationFailed } from "../../domain/errors.ts";
+import { matchesHash } from "../../lib/tokens.ts";
 import { StoreBusyError, type EventTypeRecord, type ReservationRecord, type SeatDecision, type SeatHolder, type Store } from "../../store/types.ts";
 import { refundMessage, type PaymentService } from "../payments/service.ts";
 import type { LogEntry } from "../../context.ts";
@@ -46,13 +47,14 @@ export class ReservationService {
     private readonly config: ServerConfig,
     private readonly now: () => number,
     private readonly log: (entry: LogEntry) => void = () => {},
+    private readonly busy: BusySource = NO_BUSY_SOURCE,
   ) {}
 
   /** The reservation of this event type, or 404 without telling whether it exists elsewhere. */
   async find(eventType: EventTypeRecord, uuid: string | null): Promise<ReservationRecord> {
     // A path segment that does not even decode (`%ZZ`) arrives as null: as unknown as any other.
     const r = uuid !== null && isUuid(uuid) ? await this.store.reservations.byUuid(eventType.id, uuid.toLowerCase()) : null;
-    if (!r) throw new ApiError("not_found", "No reservation with this uuid exists for this event type.");
+    if (!r) throw new DomainError("not_found", "No reservation with this uuid exists for this event type.");
     return r;
   }
 
@@ -60,11 +62,13 @@ export class ReservationService {
   async book(eventType: EventTypeRecord, input: ReservationInput, mode: "confirm" | "hold", options: ChangeOptions & { idempotencyKey?: string }): Promise<ReservationResult> {
     const s = eventType.settings;
     if (mode === "confirm" && s.payment) {
-      throw new ApiError("payment_required", "This event type is paid: prepare the reservation, pay, then confirm.");
+      throw new DomainError("payment_required", "This event type is paid: prepare the reservation, pay, then confirm.");
     }
     const checked = checkReservationInput(input, s);
     const nowMs = this.now();
-    if (!isOffered(s, checked.startMs, checked.endMs, nowMs)) throw failure("slot_unavailable", "This time is not offered; pick one of GET /time-slots.");
+    if (!isOffered(s, checked.startMs, checked.endMs, nowMs) || (await this.busyAt(eventType, checked.startMs, checked.endMs))) {
+      throw failure("slot_unavailable", "This time is not offered; pick one of GET /time-slots.");
+    }
     const uuid = crypto.randomUUID();
     const meetLink = mode === "confirm" ? this.meetLinkFor(checked.location.type) : null;
     // Built at the instant the store judges the claim at (the database's clock on PostgreSQL).
@@ -113,7 +117,7 @@ export class ReservationService {
     const changes = checkConfirmInput(input, r.customFields, s);
     const paid = s.payment ? await this.payments.isPaid(eventType, r, options.origin) : "paid";
     if (paid === "refunded" || paid === "refunding") throw failure("reservation_finished", refundMessage(paid));
-    if (paid === "unpaid") throw new ApiError("payment_required", "No successful payment exists for this reservation yet.");
+    if (paid === "unpaid") throw new DomainError("payment_required", "No successful payment exists for this reservation yet.");
     const written = await this.claim(eventType, r.startMs, r.endMs, r.uuid, undefined, (holders, current, at) => {
       if (!current) return { refuse: "reservation_finished" };
       if (moved(current, r)) return { refuse: "slot_locked" };
@@ -204,11 +208,13 @@ export class ReservationService {
     const status = statusAt(r, nowMs);
     if (status === "cancelled" || status === "expired") throw failure("reservation_finished", `A ${status} reservation cannot be rescheduled.`);
     if (!override && !withinPublicNotice(r.startMs, s.rescheduleNoticeMinutes, nowMs)) {
-      throw new ApiError("forbidden", `Rescheduling closes ${s.rescheduleNoticeMinutes} minutes before the start; ask the organizer.`);
+      throw new DomainError("forbidden", `Rescheduling closes ${s.rescheduleNoticeMinutes} minutes before the start; ask the organizer.`);
     }
     const { startMs, endMs } = times!;
     // The override lifts notice and horizon, never time itself: nothing moves into the past.
-    if (startMs <= nowMs || !isOffered(s, startMs, endMs, nowMs, { ignoreNoticeAndHorizon: override })) throw failure("slot_unavailable", "This time is not offered; pick one of GET /time-slots.");
+    if (startMs <= nowMs || !isOffered(s, startMs, endMs, nowMs, { ignoreNoticeAndHorizon: override }) || (await this.busyAt(eventType, startMs, endMs))) {
+      throw failure("slot_unavailable", "This time is not offered; pick one of GET /time-slots.");
+    }
     const written = await this.claim(eventType, startMs, endMs, r.uuid, undefined, (holders, current, at) => {
       const now = current ? statusAt(current, at) : "cancelled";
       if (!current || (now !== "held" && now !== "confirmed")) return { refuse: "reservation_finished" };
@@ -241,12 +247,12 @@ export class ReservationService {
       // The hold's unpaid intent is cancelled at Stripe first (again if a concurrent payment request
       // replaced it), so no page still open on it can pay for a seat that is gone; Stripe also tells
       // whether it was paid after all (then recorded, and read again).
-      if (status !== "confirmed" && r.payment?.status === "processing" && !options.organizer) throw new ApiError("forbidden", "This hold's payment is being processed; it cannot be let go now.");
+      if (status !== "confirmed" && r.payment?.status === "processing" && !options.organizer) throw new DomainError("forbidden", "This hold's payment is being processed; it cannot be let go now.");
       if (status !== "confirmed" && r.payment && r.payment.status !== "succeeded" && r.payment.intentId !== closedIntent) {
         closedIntent = r.payment.intentId;
         const intent = await this.payments.closeIntent(eventType, r, options.origin);
-        if (intent === "processing" && !options.organizer) throw new ApiError("forbidden", "This hold's payment is being processed; it cannot be let go now.");
-        if (intent === "paid" && !options.organizer) throw new ApiError("forbidden", "This hold is paid: confirm it instead of cancelling it.");
+        if (intent === "processing" && !options.organizer) throw new DomainError("forbidden", "This hold's payment is being processed; it cannot be let go now.");
+        if (intent === "paid" && !options.organizer) throw new DomainError("forbidden", "This hold is paid: confirm it instead of cancelling it.");
         // Paid after all, but its seat was gone: cancelled by that, and the money given back.
         if (intent === "refunded" || intent === "refunding") return `The reservation is cancelled. ${refundMessage(intent)}`;
         if (intent === "paid") continue;
@@ -254,12 +260,12 @@ export class ReservationService {
       // A hold whose payment went through is the visitor's booking waiting for its confirm: letting it
       // go would keep the money and drop the booking. The organizer may still cancel it.
       if (status !== "confirmed" && r.payment?.status === "succeeded" && !options.organizer) {
-        throw new ApiError("forbidden", "This hold is paid: confirm it instead of cancelling it.");
+        throw new DomainError("forbidden", "This hold is paid: confirm it instead of cancelling it.");
       }
       if (status === "confirmed") {
         if (r.endMs <= nowMs) throw failure("reservation_finished", "The meeting has already taken place.");
         if (!override && !withinPublicNotice(r.startMs, eventType.settings.cancelNoticeMinutes, nowMs)) {
-          throw new ApiError("forbidden", `Cancelling closes ${eventType.settings.cancelNoticeMinutes} minutes before the start; ask the organizer.`);
+          throw new DomainError("forbidden", `Cancelling closes ${eventType.settings.cancelNoticeMinutes} minutes before the start; ask the organizer.`);
         }
       }
       const cancelled: ReservationRecord = { ...r, status: "cancelled", cancelledAtMs: nowMs, updatedAtMs: stamp(r, nowMs) };
@@ -283,7 +289,7 @@ export class ReservationService {
   /** The override token, compared in constant time; a wrong one is refused, none means the public rules. */
   private checkOverride(eventType: EventTypeRecord, token: string | undefined): boolean {
     if (token === undefined || token === "") return false;
-    if (!matchesHash(token, eventType.overrideTokenHash)) throw new ApiError("forbidden", "The override token is not valid.");
+    if (!matchesHash(token, eventType.overrideTokenHash)) throw new DomainError("forbidden", "The override token is not valid.");
     return true;
   }
 
@@ -303,6 +309,16 @@ export class ReservationService {
       confirmedAtMs: at,
       updatedAtMs: stamp(stored, at),
     };
+  }
+
+  /**
+   * Whether the busy source says the organizer is busy during the slot (with its buffers), as
+   * `GET /time-slots` leaves it out. Asked before the seat claim: the source is not the store's, so
+   * its answer cannot be part of the claim's transaction.
+   */
+  private async busyAt(eventType: EventTypeRecord, startMs: number, endMs: number): Promise<boolean> {
+    const window = conflictWindow(eventType.settings, startMs, endMs);
+    return blockedByBusy(eventType.settings, startMs, endMs, await this.busy.busyBetween(eventType.id, window.fromMs, window.untilMs));
   }
 
   /** Runs a seat claim for [startMs, endMs) and turns refusals and a busy store into business answers. */

@@ -2,8 +2,9 @@ import { DateTime } from "luxon";
 import { canonicalZone, utc } from "../../lib/time.ts";
 import { LIMITS, type TimeSlot, type TimeSlotsQuery } from "@booking/wire";
 import { busyWindow, slotsBetween, type Slot } from "../../domain/slots.ts";
-import { addError, ValidationFailed } from "../../http/errors.ts";
-import { PreparedBody } from "../../http/envelope.ts";
+import { addError, ValidationFailed } from "../../domain/errors.ts";
+import { PreparedBody } from "../../lib/prepared-body.ts";
+import { blockedByBusy, NO_BUSY_SOURCE, type BusySource } from "../../domain/busy.ts";
 import { TimedCache } from "../../lib/timed-cache.ts";
 import { ZonedIsoWriter } from "../../lib/zoned-iso.ts";
 import type { Store, EventTypeRecord } from "../../store/types.ts";
@@ -71,15 +72,19 @@ function localMidnight(day: number, zone: string): number {
 }
 
 /**
- * Computes free slots and serves `GET /time-slots`. Answers are cached per event type revision
- * (bumped by every booking and settings change, also from other processes) and only until the
- * earliest instant at which time alone would change them.
+ * Computes free slots and serves `GET /time-slots`: the organizer's hours less the seats
+ * reservations hold and less what the busy source says (none today, see domain/busy.ts). Answers
+ * are cached per event type revision (bumped by every booking and settings change, also from other
+ * processes) and only until the earliest instant at which time alone would change them.
  */
 export class TimeSlotService {
   // Weighed as twice its plain body: room for the compressed forms it gains once served.
   private readonly pages = new TimedCache<PreparedBody>(1000, PAGE_CACHE_BYTES, (page) => 2 * page.byteLength);
 
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly busy: BusySource = NO_BUSY_SOURCE,
+  ) {}
 
   /**
    * Free and partly booked slots whose start lies in [fromMs, untilMs). `ignoreNoticeAndHorizon`
@@ -89,8 +94,14 @@ export class TimeSlotService {
   async freeSlots(eventType: EventTypeRecord, fromMs: number, untilMs: number, nowMs: number, options: { ignoreNoticeAndHorizon?: boolean } = {}): Promise<SlotsAnswer> {
     const s = eventType.settings;
     const around = busyWindow(s, fromMs, untilMs);
-    const holders = await this.store.reservations.seatHolders(eventType.id, around.fromMs, around.untilMs, nowMs);
-    const slots = slotsBetween(s, fromMs, untilMs, holders, nowMs, options).filter((slot) => slot.freeSeats > 0 && (!options.ignoreNoticeAndHorizon || slot.startMs > nowMs));
+    const [holders, busy] = await Promise.all([
+      this.store.reservations.seatHolders(eventType.id, around.fromMs, around.untilMs, nowMs),
+      this.busy.busyBetween(eventType.id, around.fromMs, around.untilMs),
+    ]);
+    // Seat holders share a slot by its seats; the busy source's intervals leave it out whole.
+    const slots = slotsBetween(s, fromMs, untilMs, holders, nowMs, options).filter(
+      (slot) => slot.freeSeats > 0 && (!options.ignoreNoticeAndHorizon || slot.startMs > nowMs) && !blockedByBusy(s, slot.startMs, slot.endMs, busy),
+    );
     let validUntilMs = DateTime.fromMillis(nowMs, { zone: s.timezone }).startOf("day").plus({ days: 1 }).toMillis();
     if (slots[0]) validUntilMs = Math.min(validUntilMs, slots[0].startMs - s.minNoticeMinutes * 60_000 + 1);
     for (const h of holders) if (h.heldUntilMs !== null && h.heldUntilMs > nowMs) validUntilMs = Math.min(validUntilMs, h.heldUntilMs);

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
-import { ok, PreparedBody } from "../../http/envelope.ts";
+import { ok } from "../../http/envelope.ts";
+import { PreparedBody } from "../../lib/prepared-body.ts";
 import { supportedTimezones } from "./service.ts";
 
 /** `GET /timezones`, the one route that needs no token; the list never changes while the process runs. */

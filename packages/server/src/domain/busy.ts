@@ -1,0 +1,31 @@
+import type { BusyInterval, SlotRules } from "./slots.ts";
+
+/**
+ * Where else the organizer is busy, besides the reservations that hold seats (which the store
+ * answers as seat holders and which keep their own rule: a reservation at exactly a slot's times
+ * takes one of its seats). Slot computation (`GET /time-slots`, the first free day, the assistant's
+ * availability) and the booking decision (book, prepare, reschedule) both leave out every slot
+ * whose buffered span meets one of these intervals. The only source today is none
+ * (NO_BUSY_SOURCE); it is the seam for the organizer's calendars.
+ *
+ * A source whose answers change without a booking (a calendar) must also bound how long
+ * `GET /time-slots` answers are cached: they are kept per event type revision until time alone
+ * would change them (TimeSlotService).
+ */
+export interface BusySource {
+  /** Busy intervals, in epoch ms, of the event type's organizer that meet [fromMs, untilMs). */
+  busyBetween(eventTypeId: number, fromMs: number, untilMs: number): Promise<BusyInterval[]>;
+}
+
+/** The busy source of a server without calendar connections: nothing is busy besides reservations. */
+export const NO_BUSY_SOURCE: BusySource = { busyBetween: () => Promise.resolve([]) };
+
+/**
+ * Whether the slot [startMs, endMs) is blocked by a busy interval: the slot with its buffers
+ * (the organizer's time before and after a meeting) meets it. Whole-seat: a busy organizer has no seat left.
+ */
+export function blockedByBusy(rules: Pick<SlotRules, "bufferBeforeMinutes" | "bufferAfterMinutes">, startMs: number, endMs: number, busy: readonly BusyInterval[]): boolean {
+  const from = startMs - rules.bufferBeforeMinutes * 60_000;
+  const until = endMs + rules.bufferAfterMinutes * 60_000;
+  return busy.some((b) => b.startMs < until && b.endMs > from);
+}
