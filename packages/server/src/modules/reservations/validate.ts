@@ -1,7 +1,7 @@
 import { DateTime } from "luxon";
 import { EMAIL_PATTERN as EMAIL, LIMITS, PHONE_PATTERN as PHONE, type ConfirmInput, type CustomFieldValue, type Location, type ReservationInput } from "@booking/wire";
 import type { CustomFieldDefinition, EventTypeSettings } from "../../domain/event-type.ts";
-import { addError, ValidationFailed } from "../../http/errors.ts";
+import { addError, ValidationFailed } from "../../domain/errors.ts";
 import { canonicalZone, offsetInstant } from "../../lib/time.ts";
 
 type Errors = Record<string, string[]>;
