@@ -278,18 +278,25 @@ export class BookingCalendar extends LitElement {
 
   /** The event type is loaded: the month that holds the closest bookable day, and the zones to offer. */
   private opened(init: InitData): void {
-    this.flow = flows.loaded(init);
-    const config = init.configuration;
-    if (!init.disabled) {
-      const today = todayIn(config.timezone);
-      const opening = addDays(today, config.closestBookableDay >= 0 ? config.closestBookableDay : config.min);
-      this.month = monthOf(opening);
-      this.selectedDate = null;
-      if (config.closestBookableDay < 0) this.notice = { text: textsWith(config.locale.texts)("nothingFree"), danger: false };
-      void this.loadMonth(this.month);
-      void this.loadZones(config);
+    // A Task drops what its onComplete throws, so a configuration this browser cannot open (a zone
+    // it does not know) is caught here and shown like a failed load, with Retry.
+    try {
+      this.flow = flows.loaded(init);
+      const config = init.configuration;
+      if (!init.disabled) {
+        const today = todayIn(config.timezone);
+        const opening = addDays(today, config.closestBookableDay >= 0 ? config.closestBookableDay : config.min);
+        this.month = monthOf(opening);
+        this.selectedDate = null;
+        if (config.closestBookableDay < 0) this.notice = { text: textsWith(config.locale.texts)("nothingFree"), danger: false };
+        void this.loadMonth(this.month);
+        void this.loadZones(config);
+      }
+      emit(this, "booking-ready", { configuration: config, disabled: init.disabled, rescheduling: !!init.reservation });
+    } catch (error) {
+      this.flow = flows.loadFailed(this.flow);
+      this.report(error, () => void this.loader.run());
     }
-    emit(this, "booking-ready", { configuration: config, disabled: init.disabled, rescheduling: !!init.reservation });
   }
 
   private async loadZones(config: EventTypeConfiguration): Promise<void> {
@@ -723,7 +730,7 @@ export class BookingCalendar extends LitElement {
       <h3 tabindex="-1">${this.t("payment")}</h3>
       ${this.renderChosen(flow.slot)}
       ${this.holds.current ? html`<bc-hold-timer exportparts="hold-timer" .heldUntil=${this.holds.current.heldUntil}></bc-hold-timer>` : nothing}
-      <bc-payment-step exportparts="payment-element, pay, test-badge" .setup=${flow.payment} .mountPoint=${this.paymentMount}
+      <bc-payment-step exportparts="payment-element, pay, test-badge" .setup=${this.payment} .mountPoint=${this.paymentMount}
         @bc-paying=${() => { this.paying = true; this.holds.charging(true); }}
         @bc-paid=${() => { this.paying = false; void this.confirmPaid(); }}
         @bc-payment-error=${(e: CustomEvent<PaymentStepEvents["bc-payment-error"]>) => {

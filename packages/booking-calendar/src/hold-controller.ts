@@ -182,7 +182,8 @@ export class HoldController implements ReactiveController {
         this.host.requestUpdate();
       }
     } catch (error) {
-      if (error instanceof ApiFailure && error.code === "reservation_finished") this.options.lost();
+      // Only the hold still held is lost; one given back or replaced meanwhile is nobody's concern.
+      if (error instanceof ApiFailure && error.code === "reservation_finished" && this.held?.uuid === hold.uuid) this.options.lost();
       // Other failures (offline for a moment) are retried at the next check.
     } finally {
       this.refreshing = false;

@@ -29,6 +29,26 @@ test.describe("failures and recovery", () => {
     await expect(page.getByRole("alert")).toHaveCount(0);
   });
 
+  test("a configuration this browser cannot open (a zone it does not know) is told like a failed start, with a retry that recovers", async ({ page, request }) => {
+    const { token } = await createEventType(request);
+    // The first init answers the event type with a zone no browser knows; the retry gets the real one.
+    let spoiled = false;
+    await page.route("**/event-types/init", async (route) => {
+      if (spoiled || route.request().method() === "OPTIONS") return route.continue();
+      spoiled = true;
+      const response = await route.fetch();
+      const body = await response.json();
+      body.data.configuration.timezone = "Mars/Olympus_Mons";
+      return route.fulfill({ response, json: body });
+    });
+    await mountCalendar(page, { token });
+    await expect(page.getByRole("alert")).toBeVisible();
+    await expect(page.getByRole("grid")).toHaveCount(0);
+    await page.getByRole("button", { name: "Try again" }).click();
+    await expect(page.getByRole("grid")).toBeVisible();
+    await expect(page.getByRole("alert")).toHaveCount(0);
+  });
+
   test("429 waits Retry-After, counting down, then retries by itself", async ({ page, request }) => {
     const { token } = await createEventType(request);
     // The page's clock is driven by the test, so the wait is seen whatever the machine's speed.
