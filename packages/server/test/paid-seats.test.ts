@@ -1,6 +1,7 @@
 import Stripe from "stripe";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStripeStandin, type StripeStandin } from "@booking/stripe-standin";
+import { describe, expect, it } from "vitest";
+import type { StripeStandin } from "@booking/stripe-standin";
+import { newStripeWebhookSecret, standinForSuite } from "./stripe-suite.ts";
 import { DEFAULT_CONFIG } from "../src/config.ts";
 import { STRIPE_WEBHOOK_PATH } from "../src/modules/payments/index.ts";
 import { PaymentService } from "../src/modules/payments/service.ts";
@@ -18,21 +19,14 @@ import { ENGINE, closeAll, expectFailure, reservation, setup } from "./utils.ts"
 const TUE_0900 = { start: "2026-11-24T09:00:00+01:00", end: "2026-11-24T09:30:00+01:00" };
 const TUE_0930 = { start: "2026-11-24T09:30:00+01:00", end: "2026-11-24T10:00:00+01:00" };
 const ACCOUNT = "acct_1SeatsOrganizer";
-const WEBHOOK_SECRET = `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("base64")}`;
+const WEBHOOK_SECRET = newStripeWebhookSecret();
 const NO_RATE_LIMIT = { rateLimit: { limit: 100_000, windowSeconds: 60 } };
 /** The organizer's webhook receiver; nothing listens there (no worker runs here): the outbox is what is checked. */
 const ORGANIZER_HOOK = "http://127.0.0.1:9/booking-events";
 const signer = new Stripe("sk_test_signer_only");
 
-let standin: StripeStandin;
-
-beforeAll(async () => {
-  standin = await startStripeStandin({ port: 0, webhookSecret: WEBHOOK_SECRET, webhookUrl: null });
-});
-
-afterAll(async () => {
-  await standin.stop();
-});
+let standin!: StripeStandin;
+standinForSuite(WEBHOOK_SECRET, (started) => (standin = started));
 
 /**
  * The platform's Stripe client, the real SDK on the stand-in, whose answers about one intent can be
@@ -133,10 +127,14 @@ async function world() {
       expect(r.body.success).toBe(true);
       return r.body.data.paymentIntentId;
     },
+    /** A visitor holds the first time and asks to pay: the hold's uuid and its intent. */
+    async heldAndPaying(slot = TUE_0900): Promise<{ first: string; intent: string }> {
+      const first = await w.held(slot);
+      return { first, intent: await w.paying(first) };
+    },
     /** A first visitor starts paying and lets the hold lapse; a second takes the seat, pays and books it. */
     async seatTakenWhilePaying(): Promise<{ first: string; intent: string; second: string }> {
-      const first = await w.held();
-      const intent = await w.paying(first);
+      const { first, intent } = await w.heldAndPaying();
       w.clock.advance(11);
       const second = await w.held();
       await standin.succeed(await w.paying(second));
@@ -212,8 +210,7 @@ describe(`seats judged at the instant of the write (${ENGINE})`, () => {
 
   it("a paid confirm whose Stripe answer arrives after the hold ended does not double-book: the visitor who took the freed seat keeps it, the late payer is refunded", async () => {
     const w = await world();
-    const first = await w.held();
-    const firstIntent = await w.paying(first);
+    const { first: first, intent: firstIntent } = await w.heldAndPaying();
     // Paid at Stripe; its webhook has not arrived, so the server knows nothing yet.
     await standin.succeed(firstIntent);
     const heldUntil = (await w.stored(first)).heldUntilMs!;
@@ -264,8 +261,7 @@ describe(`a paid hold (${ENGINE})`, () => {
 
   it("keeps its seat while its payment is processing, and gives it back when the payment fails after the hold time", async () => {
     const w = await world();
-    const first = await w.held();
-    const intent = await w.paying(first);
+    const { intent } = await w.heldAndPaying();
     expect((await w.processing(intent)).body.outcome).toBe("processing recorded");
     w.clock.advance(11);
     expect(await w.store.reservations.sweep(w.clock.now())).toMatchObject({ expired: 0 });
@@ -294,8 +290,7 @@ describe(`a paid hold (${ENGINE})`, () => {
 
   async function w_paidHold() {
     const w = await world();
-    const first = await w.held();
-    const firstIntent = await w.paying(first);
+    const { first: first, intent: firstIntent } = await w.heldAndPaying();
     await standin.succeed(firstIntent);
     expect((await w.stripeEvent("payment_intent.succeeded", firstIntent)).body).toMatchObject({ received: true, outcome: "success recorded" });
     return Object.assign(w, { first, firstIntent });
@@ -335,8 +330,7 @@ describe(`a payment that succeeds after its seat is gone (${ENGINE})`, () => {
 
   it("takes the seat back instead when it is still free", async () => {
     const w = await world();
-    const first = await w.held();
-    const intent = await w.paying(first);
+    const { first, intent } = await w.heldAndPaying();
     w.clock.advance(11);
     await w.store.reservations.sweep(w.clock.now());
     expect((await w.stored(first)).status).toBe("expired");
@@ -353,8 +347,7 @@ describe(`a payment that succeeds after its seat is gone (${ENGINE})`, () => {
 describe(`a processing payment (${ENGINE})`, () => {
   it("is not set back to pending by a new payment request, so the hold keeps its seat past its hold time", async () => {
     const w = await world();
-    const first = await w.held();
-    const intent = await w.paying(first);
+    const { first, intent } = await w.heldAndPaying();
     expect((await w.processing(intent)).body.outcome).toBe("processing recorded");
     // The visitor's page asks again (a reload): the same intent is answered, the record left processing.
     expect(await w.paying(first)).toBe(intent);
@@ -367,8 +360,7 @@ describe(`a processing payment (${ENGINE})`, () => {
 
   it("is not reported as processing when Stripe's processing event arrives after the failure that ended it", async () => {
     const w = await world();
-    const first = await w.held();
-    const intent = await w.paying(first);
+    const { first, intent } = await w.heldAndPaying();
     expect((await w.stripeEvent("payment_intent.payment_failed", intent, { status: "requires_payment_method" })).body.outcome).toBe("failure recorded");
     expect((await w.stripeEvent("payment_intent.processing", intent, { status: "processing" })).body.outcome).toBe("stale processing event ignored");
     expect((await w.stored(first)).payment?.status).toBe("failed");
@@ -380,8 +372,7 @@ describe(`a processing payment (${ENGINE})`, () => {
 
   it("is checked at Stripe by the sweep once its hold time is over: a payment that did not go through gives the seat back", async () => {
     const w = await world();
-    const first = await w.held();
-    const intent = await w.paying(first);
+    const { first, intent } = await w.heldAndPaying();
     await w.processing(intent);
     w.clock.advance(11);
     // Stripe's failure event was lost; the stand-in has the intent asking for a payment method again.
@@ -393,8 +384,7 @@ describe(`a processing payment (${ENGINE})`, () => {
 
   it("is confirmed by the sweep when Stripe says it succeeded meanwhile", async () => {
     const w = await world();
-    const first = await w.held();
-    const intent = await w.paying(first);
+    const { first, intent } = await w.heldAndPaying();
     await w.processing(intent);
     await standin.succeed(intent);
     w.clock.advance(11);
@@ -405,8 +395,7 @@ describe(`a processing payment (${ENGINE})`, () => {
 
   it("keeps its seat while Stripe still processes it, but not past the slot's start: then the hold is cancelled, and money arriving later is refunded", async () => {
     const w = await world();
-    const first = await w.held();
-    const intent = await w.paying(first);
+    const { first, intent } = await w.heldAndPaying();
     await w.processing(intent);
     w.reportStatus(intent, "processing");
     w.clock.advance(11);
@@ -427,8 +416,7 @@ describe(`a processing payment (${ENGINE})`, () => {
 describe(`a reservation rescheduled while a payment request waits on Stripe (${ENGINE})`, () => {
   it("makes the confirm answer slot_locked (never a 500), the success recorded on its new seat, and the next confirm book it", async () => {
     const w = await world();
-    const first = await w.held();
-    const intent = await w.paying(first);
+    const { first, intent } = await w.heldAndPaying();
     await standin.succeed(intent);
     const stripeAnswer = w.slowAnswer(intent);
     const confirm = w.confirm(first);
@@ -448,8 +436,7 @@ describe(`a reservation rescheduled while a payment request waits on Stripe (${E
 
   it("makes the sweep's check of a processing hold record the success on the new seat", async () => {
     const w = await world();
-    const first = await w.held();
-    const intent = await w.paying(first);
+    const { first, intent } = await w.heldAndPaying();
     await w.processing(intent);
     await standin.succeed(intent);
     w.clock.advance(11);
@@ -537,8 +524,7 @@ describe(`the sweep's confirming of paid holds (${ENGINE})`, () => {
     const w = await world();
     const holds: string[] = [];
     for (const slot of [TUE_0900, TUE_0930]) {
-      const uuid = await w.held(slot);
-      const intent = await w.paying(uuid);
+      const { first: uuid, intent: intent } = await w.heldAndPaying(slot);
       await standin.succeed(intent);
       await w.stripeEvent("payment_intent.succeeded", intent);
       holds.push(uuid);
@@ -559,8 +545,7 @@ describe(`the sweep's confirming of paid holds (${ENGINE})`, () => {
 describe(`Stripe events that arrive out of order (${ENGINE})`, () => {
   it("a failure event about an earlier attempt does not end a payment that Stripe says is processing now, so the hold keeps its seat", async () => {
     const w = await world();
-    const first = await w.held();
-    const intent = await w.paying(first);
+    const { first, intent } = await w.heldAndPaying();
     expect((await w.processing(intent)).body.outcome).toBe("processing recorded");
     w.reportStatus(intent, "processing");
     expect((await w.stripeEvent("payment_intent.payment_failed", intent, { status: "requires_payment_method" })).body.outcome).toBe("stale failure event ignored");
@@ -572,8 +557,7 @@ describe(`Stripe events that arrive out of order (${ENGINE})`, () => {
 
   it("a failure whose save loses to a concurrent change is judged again and recorded, not acknowledged unrecorded", async () => {
     const w = await world();
-    const first = await w.held();
-    const intent = await w.paying(first);
+    const { first, intent } = await w.heldAndPaying();
     await standin.fail(intent);
     // Someone changes the reservation between the server's read and its save (once).
     let raced = false;
@@ -600,8 +584,7 @@ describe(`Stripe events that arrive out of order (${ENGINE})`, () => {
 
   it("a processing event about an attempt that failed is ignored after the visitor's retry set the payment back to pending", async () => {
     const w = await world();
-    const first = await w.held();
-    const intent = await w.paying(first);
+    const { first, intent } = await w.heldAndPaying();
     await standin.fail(intent);
     expect((await w.stripeEvent("payment_intent.payment_failed", intent)).body.outcome).toBe("failure recorded");
     expect(await w.paying(first)).toBe(intent);
@@ -618,10 +601,8 @@ describe(`Stripe events that arrive out of order (${ENGINE})`, () => {
 describe(`processing payments of reservations no longer held (${ENGINE})`, () => {
   it("are checked by the sweep after the hold lapsed at the slot's start: money that arrived without its webhook is refunded, a payment that failed recorded failed", async () => {
     const w = await world();
-    const paid = await w.held(TUE_0900);
-    const paidIntent = await w.paying(paid);
-    const unpaid = await w.held(TUE_0930);
-    const unpaidIntent = await w.paying(unpaid);
+    const { first: paid, intent: paidIntent } = await w.heldAndPaying(TUE_0900);
+    const { first: unpaid, intent: unpaidIntent } = await w.heldAndPaying(TUE_0930);
     for (const intent of [paidIntent, unpaidIntent]) {
       expect((await w.processing(intent)).body.outcome).toBe("processing recorded");
       w.reportStatus(intent, "processing");
@@ -646,13 +627,11 @@ describe(`processing payments of reservations no longer held (${ENGINE})`, () =>
 describe(`the sweep's batches (${ENGINE})`, () => {
   it("confirm a paid hold even when more payments still processing than a batch holds were due before it", async () => {
     const w = await world();
-    const slow = await w.held(TUE_0900);
-    const slowIntent = await w.paying(slow);
+    const { first: slow, intent: slowIntent } = await w.heldAndPaying(TUE_0900);
     await w.processing(slowIntent);
     w.reportStatus(slowIntent, "processing");
     w.clock.advance(1);
-    const paid = await w.held(TUE_0930);
-    const paidIntent = await w.paying(paid);
+    const { first: paid, intent: paidIntent } = await w.heldAndPaying(TUE_0930);
     await standin.succeed(paidIntent);
     await w.stripeEvent("payment_intent.succeeded", paidIntent);
     w.clock.advance(11);
@@ -664,13 +643,11 @@ describe(`the sweep's batches (${ENGINE})`, () => {
 
   it("check payments that stay processing in turn, so one that lasts for days does not keep a later one from being checked", async () => {
     const w = await world();
-    const slow = await w.held(TUE_0900);
-    const slowIntent = await w.paying(slow);
+    const { first: slow, intent: slowIntent } = await w.heldAndPaying(TUE_0900);
     await w.processing(slowIntent);
     w.reportStatus(slowIntent, "processing");
     w.clock.advance(1);
-    const later = await w.held(TUE_0930);
-    const laterIntent = await w.paying(later);
+    const { first: later, intent: laterIntent } = await w.heldAndPaying(TUE_0930);
     await w.processing(laterIntent);
     await standin.succeed(laterIntent);
     w.clock.advance(11);
@@ -685,10 +662,8 @@ describe(`the sweep's batches (${ENGINE})`, () => {
 
   it("do not let a refund that keeps failing hold up a later one", async () => {
     const w = await world();
-    const first = await w.held(TUE_0900);
-    const firstIntent = await w.paying(first);
-    const later = await w.held(TUE_0930);
-    const laterIntent = await w.paying(later);
+    const { first: first, intent: firstIntent } = await w.heldAndPaying(TUE_0900);
+    const { first: later, intent: laterIntent } = await w.heldAndPaying(TUE_0930);
     w.clock.advance(11);
     for (const slot of [TUE_0900, TUE_0930]) {
       const other = await w.held(slot);
@@ -734,8 +709,7 @@ describe(`refunds, reviewed (${ENGINE})`, () => {
 
   it("a success on an intent replaced after a price change (its cancelling failed) is refunded, and the reservation keeps its current intent", async () => {
     const w = await world();
-    const first = await w.held();
-    const old = await w.paying(first);
+    const { first: first, intent: old } = await w.heldAndPaying();
     w.faults.cancelDown = true;
     expect((await w.admin("PATCH", `/admin/event-types/${w.et.id}`, { payment: { amount: 7000, currency: "eur", providerAccountId: ACCOUNT } })).status).toBe(200);
     const current = await w.paying(first);

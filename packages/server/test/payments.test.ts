@@ -1,9 +1,10 @@
 import Stripe from "stripe";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { startStripeStandin, type StripeStandin } from "@booking/stripe-standin";
 import type { EventTypeCreate } from "@booking/wire";
 import type { ServerConfig } from "../src/config.ts";
 import { STRIPE_WEBHOOK_PATH } from "../src/modules/payments/index.ts";
+import { newStripeWebhookSecret, standinForSuite } from "./stripe-suite.ts";
 import { closeAll, expectFailure, setup, type Answer } from "./utils.ts";
 
 // Card payments through the real `stripe` SDK, pointed (by `config.stripe.apiBase`) at the local
@@ -23,20 +24,13 @@ const PAID: Partial<EventTypeCreate> = { payment: { amount: 5000, currency: "eur
 const NO_RATE_LIMIT = { rateLimit: { limit: 100_000, windowSeconds: 60 } };
 const MEET_LINK = /^https:\/\/meet\.jit\.si\/booking-[A-Za-z0-9_-]{16}$/;
 const MISSING_UUID = "0b8a3a3e-6d1c-4f3e-9a55-2f7b6d1e9c01";
-const WEBHOOK_SECRET = `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("base64")}`;
+const WEBHOOK_SECRET = newStripeWebhookSecret();
 
 /** Only used to sign test events, exactly as Stripe (and the stand-in) sign them; it makes no requests. */
 const signer = new Stripe("sk_test_signer_only");
 
-let standin: StripeStandin;
-
-beforeAll(async () => {
-  standin = await startStripeStandin({ port: 0, webhookSecret: WEBHOOK_SECRET, webhookUrl: null });
-});
-
-afterAll(async () => {
-  await standin.stop();
-});
+let standin!: StripeStandin;
+standinForSuite(WEBHOOK_SECRET, (started) => (standin = started));
 
 afterEach(() => {
   // A test that delivers webhooks points the stand-in at its own server; the next test starts without.
