@@ -23,7 +23,8 @@ async function start(env: Record<string, string> = {}): Promise<ServerProcess> {
 describe("npm start", () => {
   it("seeds the demo on an empty database and prints tokens that work, with the Stripe stand-in for the paid one", async () => {
     const server = await start();
-    const out = server.output();
+    // The demo's lines follow the "listening" line and may come in a later chunk.
+    const out = await server.waitForOutput("Try: curl");
     expect(out).toContain("Demo event types created");
     expect(out).toMatch(/Stripe stand-in at http:\/\/127\.0\.0\.1:\d+ \(not Stripe/);
     const tokens = [...out.matchAll(/API token:\s+(bk_\S+)/g)].map((m) => m[1]!);
@@ -42,6 +43,8 @@ describe("npm start", () => {
 
   it("starts bare in production: no demo, no stand-in", async () => {
     const server = await start({ BOOKING_ENV: "production", BOOKING_PUBLIC_URL: "https://book.example.com" });
+    // The last start line: everything the demo or the stand-in would print comes before it.
+    await server.waitForOutput("The admin API (/admin)");
     expect(server.output()).not.toContain("Demo event types");
     expect(server.output()).not.toContain("stand-in");
     expect((await fetch(`${server.base}/health`)).status).toBe(200);

@@ -8,6 +8,8 @@ export interface ServerProcess {
   base: string;
   /** Everything it printed so far, stdout and stderr. */
   output(): string;
+  /** Resolves with everything printed once `pattern` is in it (the start lines after "listening" may arrive later). */
+  waitForOutput(pattern: RegExp | string, timeoutMs?: number): Promise<string>;
   stop(): Promise<void>;
   /** Sends `signal` (SIGKILL: a crash, no shutdown code runs) and resolves once the process is gone. */
   kill(signal: NodeJS.Signals): Promise<void>;
@@ -39,6 +41,15 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   return {
     base,
     output: () => printed,
+    waitForOutput: async (pattern, timeoutMs = 10_000) => {
+      const until = Date.now() + timeoutMs;
+      const seen = () => (typeof pattern === "string" ? printed.includes(pattern) : pattern.test(printed));
+      while (!seen()) {
+        if (Date.now() > until) throw new Error(`the server did not print ${String(pattern)}:\n${printed}`);
+        await Bun.sleep(10);
+      }
+      return printed;
+    },
     stop: async () => {
       proc.kill("SIGTERM");
       const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(8000).then(() => false)]);
