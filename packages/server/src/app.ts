@@ -11,6 +11,7 @@ import { adminRoutes } from "./modules/admin/index.ts";
 import { docsRoutes } from "./modules/docs/index.ts";
 import { bookingPageRoutes } from "./modules/booking-pages/index.ts";
 import { embedRoutes } from "./modules/embed/index.ts";
+import { feedRoutes } from "./modules/feeds/index.ts";
 import { configurationRoutes, initRoutes } from "./modules/event-types/index.ts";
 import { mcpRoutes } from "./modules/mcp/index.ts";
 import { timeSlotRoutes } from "./modules/time-slots/index.ts";
@@ -75,6 +76,7 @@ export function createApp(deps: AppDependencies) {
     .use(docsRoutes(ctx))
     .use(embedRoutes(ctx, deps.calendarScriptPath))
     .use(bookingPageRoutes(ctx))
+    .use(feedRoutes(ctx))
     .use(adminRoutes(ctx, services.admin))
     .use(mcpRoutes(ctx, services)) as unknown as Elysia;
   return app;

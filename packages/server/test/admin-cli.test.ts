@@ -130,6 +130,24 @@ describe("the admin CLI against a running server", () => {
     expect((await fetch(`${base}/book/team-sync`)).status).toBe(404);
   });
 
+  it("shows the private booking feed's address, and gives it a new one with feed-token", async () => {
+    const shown = await cli("show", id);
+    expect(shown.code).toBe(0);
+    const feedUrl = /Booking feed:\s+(\S+\/feeds\/bcf_\S+\.ics) \(private/.exec(shown.stdout)?.[1];
+    expect(feedUrl).toBeDefined();
+    const feed = await fetch(feedUrl!);
+    expect(feed.status).toBe(200);
+    expect(feed.headers.get("content-type")).toBe("text/calendar; charset=utf-8");
+    const rotated = await cli("feed-token", id);
+    expect(rotated.code).toBe(0);
+    const fresh = /Booking feed:\s+(\S+\.ics)/.exec(rotated.stdout)?.[1];
+    expect(fresh).toMatch(/\/feeds\/bcf_\S+\.ics$/);
+    expect(fresh).not.toBe(feedUrl);
+    expect((await fetch(feedUrl!)).status).toBe(404);
+    expect((await fetch(fresh!)).status).toBe(200);
+    expect((await cli("feed-token", id, "--json")).stdout).toMatch(/"feedToken": "bcf_/);
+  });
+
   it("changes a price, keeping the currency and account", async () => {
     const r = await cli("update", id, "--price", "75.5", "--json");
     expect(r.code).toBe(0);

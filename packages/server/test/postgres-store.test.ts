@@ -158,10 +158,11 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
           { version: 2, n: 1 },
           { version: 3, n: 1 },
           { version: 4, n: 1 },
+          { version: 7, n: 1 },
         ]);
         await open(fresh);
         const again = await admin.query("SELECT count(*)::int AS n FROM schema_migrations");
-        expect(again.rows[0].n).toBe(4);
+        expect(again.rows[0].n).toBe(5);
         expect(await stores[4]!.eventTypes.count()).toBe(0);
       } finally {
         await admin.end();
@@ -202,6 +203,7 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
           linkToken: `bcl_${RUN}-parity`,
           settings: { ...DEFAULT_SETTINGS, title: "Parity", customFields: [], theme: { mode: "dark" as const, borderRadius: "4px", colors: { primary: "#123" } } },
           webhookSecret: "whsec_parity",
+          feedToken: `bcf_${RUN}-parity`,
         };
         const fromPg = await a.eventTypes.create(input, "2026-11-23T07:00:00.000Z");
         const fromSqlite = await sqlite.eventTypes.create(input, "2026-11-23T07:00:00.000Z");

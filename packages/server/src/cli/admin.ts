@@ -16,7 +16,10 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { RESERVATION_STATUSES, WEEKDAYS, type ErrorBody, type EventTypePatch, type TimeRange, type Weekday } from "@booking/wire";
 import { bookingUrlOf } from "../lib/links.ts";
-import type { EventTypeView } from "../modules/admin/service.ts";
+import type { EventTypeView as ServiceView } from "../modules/admin/service.ts";
+
+/** An event type as the admin API answers it: the service's view with its booking feed's address. */
+type EventTypeView = ServiceView & { feedUrl: string };
 
 const USAGE = `Usage: npm run admin -- <command> [arguments] [options]
 
@@ -30,6 +33,7 @@ Commands:
   disable <id> | enable <id>         Stop or resume taking bookings
   delete <id>                        Delete an event type with its reservations
   token <id> [--override]            Issue a new API token (or override token); the old one stops working
+  feed-token <id>                    Issue a new address for the private booking feed; the old one stops working
   hours <id> --day D --ranges R      Set one weekday's hours, keeping the other days
                                        e.g. --day monday --ranges 09:00-12:00,13:00-17:00 (none closes it)
   close <id> --date YYYY-MM-DD       Close one date
@@ -103,6 +107,7 @@ const COMMANDS: Record<string, { ids: number; flags: string[]; value?: string }>
   reservations: { ids: 1, flags: ["from", "until", "status", "timezone"] },
   webhook: { ids: 1, flags: [], value: "a webhook URL (or none)" },
   "webhook-secret": { ids: 1, flags: [] },
+  "feed-token": { ids: 1, flags: [] },
   deliveries: { ids: 1, flags: ["limit"] },
   help: { ids: 0, flags: [] },
 };
@@ -179,6 +184,11 @@ async function main(argv: string[]): Promise<number> {
       case "token": {
         const issued = await api<{ id: number; token?: string; overrideToken?: string; linkToken?: string }>("POST", `/admin/event-types/${id}/token`, { kind: flags.override ? "override" : "api" });
         out(issued, () => `New ${flags.override ? "override token" : "API token"} for event type #${id}; the previous one no longer works.\n\n${tokensText(issued)}`);
+        break;
+      }
+      case "feed-token": {
+        const issued = await api<{ id: number; feedToken: string; feedUrl: string }>("POST", `/admin/event-types/${id}/feed-token`);
+        out(issued, () => `New booking feed address for event type #${id}; the previous one no longer works.\n\nBooking feed:  ${issued.feedUrl}`);
         break;
       }
       case "hours": {
@@ -428,6 +438,7 @@ function showText(et: EventTypeView, base: string): string {
     `#${et.id} ${et.title} [${et.disabled ? "disabled" : "enabled"}]`,
     ...(et.description ? [`  ${et.description}`] : []),
     `Booking page:  ${et.slug ? `${bookingUrlOf(base, et.slug)} (link token ${et.linkToken})` : "none (set one with --slug)"}`,
+    `Booking feed:  ${et.feedUrl} (private: confirmed bookings as iCalendar)`,
     `Timezone:      ${et.timezone}`,
     `Meetings:      ${et.durationMinutes} min, a slot every ${et.slotIntervalMinutes} min, ${et.seats} seat${et.seats === 1 ? "" : "s"}, held ${et.holdMinutes} min while booking`,
     `Booking:       at least ${et.minNoticeMinutes} min ahead, up to ${et.horizonDays} days ahead`,

@@ -6,6 +6,9 @@ import { timingSafeEqual } from "node:crypto";
 /** Prefix of the booking page's publishable link token (API tokens are `bk_`, override tokens `bko_`). */
 export const LINK_TOKEN_PREFIX = "bcl_";
 
+/** Prefix of the secret in the URL of an event type's private booking feed, `/feeds/{token}.ics`. */
+export const FEED_TOKEN_PREFIX = "bcf_";
+
 /** A fresh random token with a readable prefix (`bk_` API token, `bko_` override token, `bcl_` link token). */
 export function newToken(prefix: string): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));

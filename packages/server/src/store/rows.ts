@@ -137,6 +137,7 @@ export interface EventTypeRow {
   override_token_hash: string;
   slug: string | null;
   link_token: string;
+  feed_token: string;
   settings: string;
   webhook_secret: string;
   webhook_disabled_at_ms: number | null;
@@ -153,6 +154,7 @@ export const toEventType = (r: EventTypeRow): EventTypeRecord => ({
   overrideTokenHash: r.override_token_hash,
   slug: r.slug,
   linkToken: r.link_token,
+  feedToken: r.feed_token,
   settings: JSON.parse(r.settings),
   webhookSecret: r.webhook_secret,
   webhookDisabledAtMs: r.webhook_disabled_at_ms,

@@ -109,4 +109,13 @@ export const SQLITE_MIGRATIONS: { version: number; name: string; sql: string }[]
       CREATE UNIQUE INDEX event_types_by_link_token ON event_types (link_token);
     `,
   },
+  {
+    version: 7,
+    name: "private booking feed tokens",
+    sql: `
+      ALTER TABLE event_types ADD COLUMN feed_token TEXT NOT NULL DEFAULT '';
+      UPDATE event_types SET feed_token = 'bcf_' || lower(hex(randomblob(32))) WHERE feed_token = '';
+      CREATE UNIQUE INDEX event_types_by_feed_token ON event_types (feed_token);
+    `,
+  },
 ];

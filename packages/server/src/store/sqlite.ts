@@ -93,16 +93,18 @@ function prepareQueries(db: Database) {
     etRevisionByToken: db.query<{ id: number; revision: number }, [string]>("SELECT id, revision FROM event_types WHERE token_hash = ?"),
     etByLinkToken: db.query<EventTypeRow, [string]>("SELECT * FROM event_types WHERE link_token = ?"),
     etRevisionByLinkToken: db.query<{ id: number; revision: number }, [string]>("SELECT id, revision FROM event_types WHERE link_token = ?"),
+    etByFeedToken: db.query<EventTypeRow, [string]>("SELECT * FROM event_types WHERE feed_token = ?"),
+    etRevisionByFeedToken: db.query<{ id: number; revision: number }, [string]>("SELECT id, revision FROM event_types WHERE feed_token = ?"),
     etBySlug: db.query<EventTypeRow, [string]>("SELECT * FROM event_types WHERE slug = ?"),
     etList: db.query<EventTypeRow, []>("SELECT * FROM event_types ORDER BY id"),
     etCount: db.query<{ n: number }, []>("SELECT count(*) AS n FROM event_types"),
-    etInsert: db.query<EventTypeRow, [string, string, string | null, string, number, string, string, string, string]>(
-      `INSERT INTO event_types (token_hash, override_token_hash, slug, link_token, disabled, settings, webhook_secret, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+    etInsert: db.query<EventTypeRow, [string, string, string | null, string, number, string, string, string, string, string | null]>(
+      `INSERT INTO event_types (token_hash, override_token_hash, slug, link_token, disabled, settings, webhook_secret, created_at, updated_at, feed_token)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, coalesce(?, 'bcf_' || lower(hex(randomblob(32))))) RETURNING *`,
     ),
-    etUpdate: db.query<EventTypeRow, [string, string, string | null, string, number, string, string, number | null, string, number]>(
+    etUpdate: db.query<EventTypeRow, [string, string, string | null, string, number, string, string, number | null, string, string, number]>(
       `UPDATE event_types SET token_hash = ?, override_token_hash = ?, slug = ?, link_token = ?, disabled = ?, settings = ?, webhook_secret = ?,
-        webhook_disabled_at_ms = ?, updated_at = ?, revision = revision + 1 WHERE id = ? RETURNING *`,
+        webhook_disabled_at_ms = ?, updated_at = ?, feed_token = ?, revision = revision + 1 WHERE id = ? RETURNING *`,
     ),
     etBump: db.query<unknown, [number]>("UPDATE event_types SET revision = revision + 1 WHERE id = ?"),
     etLongest: db.query<unknown, [number, number]>("UPDATE event_types SET longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id = ?"),
@@ -250,6 +252,7 @@ class SqliteStore implements Store {
           slugChecked(input.slug, () =>
             this.q.etInsert.get(
               input.tokenHash, input.overrideTokenHash, input.slug, input.linkToken, input.disabled ? 1 : 0, JSON.stringify(input.settings), input.webhookSecret, nowIso, nowIso,
+              input.feedToken ?? null,
             ),
           ),
         ),
@@ -257,6 +260,7 @@ class SqliteStore implements Store {
     byId: async (id: number) => this.cached(this.q.etById.get(id)),
     byTokenHash: async (tokenHash: string) => this.byCredential(this.q.etRevisionByToken, this.q.etByToken, tokenHash),
     byLinkToken: async (linkToken: string) => this.byCredential(this.q.etRevisionByLinkToken, this.q.etByLinkToken, linkToken),
+    byFeedToken: async (feedToken: string) => this.byCredential(this.q.etRevisionByFeedToken, this.q.etByFeedToken, feedToken),
     bySlug: async (slug: string) => this.cached(this.q.etBySlug.get(slug)),
     list: async () => this.q.etList.all().map((r) => this.cached(r)!),
     count: async () => this.q.etCount.get()!.n,
@@ -268,7 +272,8 @@ class SqliteStore implements Store {
         return this.cached(
           slugChecked(next.slug, () =>
             this.q.etUpdate.get(
-              next.tokenHash, next.overrideTokenHash, next.slug, next.linkToken, next.disabled ? 1 : 0, JSON.stringify(next.settings), next.webhookSecret, next.webhookDisabledAtMs, nowIso, id,
+              next.tokenHash, next.overrideTokenHash, next.slug, next.linkToken, next.disabled ? 1 : 0, JSON.stringify(next.settings), next.webhookSecret, next.webhookDisabledAtMs, nowIso,
+              next.feedToken, id,
             ),
           ),
         );

@@ -18,6 +18,12 @@ export interface EventTypeRecord {
    * API token replaces it.
    */
   linkToken: string;
+  /**
+   * The secret of the private iCalendar feed of the event type's confirmed bookings
+   * (`/feeds/{feedToken}.ics`, `bcf_...`). Kept in plain text because the organizer is shown the
+   * feed's URL again (calendar apps keep it as a subscription); it opens that feed and nothing else.
+   */
+  feedToken: string;
   settings: EventTypeSettings;
   /** `whsec_` secret the event type's webhooks are signed with. */
   webhookSecret: string;
@@ -28,7 +34,9 @@ export interface EventTypeRecord {
 }
 
 /** What a new event type needs; id, revision and timestamps are the store's. */
-export type NewEventType = Pick<EventTypeRecord, "disabled" | "tokenHash" | "overrideTokenHash" | "slug" | "linkToken" | "settings" | "webhookSecret">;
+export type NewEventType = Pick<EventTypeRecord, "disabled" | "tokenHash" | "overrideTokenHash" | "slug" | "linkToken" | "settings" | "webhookSecret"> &
+  /** The store makes a random feed token when none is given. */
+  Partial<Pick<EventTypeRecord, "feedToken">>;
 
 /** Fields of an event type that an update may replace. */
 export type EventTypeChange = Partial<NewEventType & Pick<EventTypeRecord, "webhookDisabledAtMs">>;
@@ -189,6 +197,8 @@ export interface Store {
     byTokenHash(tokenHash: string): Promise<EventTypeRecord | null>;
     /** The event type whose booking page credential this is. */
     byLinkToken(linkToken: string): Promise<EventTypeRecord | null>;
+    /** The event type whose private booking feed this is. */
+    byFeedToken(feedToken: string): Promise<EventTypeRecord | null>;
     /** The event type whose booking page is `/book/{slug}`. */
     bySlug(slug: string): Promise<EventTypeRecord | null>;
     list(): Promise<EventTypeRecord[]>;

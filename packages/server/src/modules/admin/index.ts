@@ -3,6 +3,8 @@ import type { AppContext } from "../../context.ts";
 import { ApiError } from "../../http/errors.ts";
 import { ok, done } from "../../http/envelope.ts";
 import { ADMIN_HINT, bearerToken, eventTypeOfCredential, hasAdminKey } from "../../http/tokens.ts";
+import { publicOrigin } from "../../lib/links.ts";
+import { feedUrlOf } from "../feeds/service.ts";
 import { DeliveriesQuery, EventTypeCreate, EventTypePatch, RegenerateTokenBody, ReservationListQuery } from "./model.ts";
 import type { AdminService } from "./service.ts";
 
@@ -17,6 +19,11 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService) => {
     if (!/^\d{1,12}$/.test(raw)) throw new ApiError("not_found", `No event type with id ${raw.slice(0, 40)}.`);
     return Number(raw);
   };
+  /** An answer that carries a feed token, with the feed's absolute URL beside it. */
+  const withFeedUrl = <T extends { feedToken: string }>(request: Request, answer: T): T & { feedUrl: string } => ({
+    ...answer,
+    feedUrl: feedUrlOf(publicOrigin(ctx.config, request.url), answer.feedToken),
+  });
 
   return new Elysia({ prefix: "/admin" })
     .onTransform(async ({ request }) => {
@@ -27,16 +34,17 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService) => {
       }
       throw new ApiError("unauthenticated", "Send the admin key as Authorization: Bearer <BOOKING_ADMIN_KEY>.", { hint: ADMIN_HINT });
     })
-    .get("/event-types", async () => ok(await admin.list()))
-    .post("/event-types", async ({ body }) => ok(await admin.create(body)), { body: EventTypeCreate })
-    .get("/event-types/:id", async ({ params }) => ok(await admin.get(idOf(params.id))))
-    .patch("/event-types/:id", async ({ params, body }) => ok(await admin.update(idOf(params.id), body)), { body: EventTypePatch })
+    .get("/event-types", async ({ request }) => ok((await admin.list()).map((view) => withFeedUrl(request, view))))
+    .post("/event-types", async ({ body, request }) => ok(withFeedUrl(request, await admin.create(body))), { body: EventTypeCreate })
+    .get("/event-types/:id", async ({ params, request }) => ok(withFeedUrl(request, await admin.get(idOf(params.id)))))
+    .patch("/event-types/:id", async ({ params, body, request }) => ok(withFeedUrl(request, await admin.update(idOf(params.id), body))), { body: EventTypePatch })
     .delete("/event-types/:id", async ({ params }) => {
       await admin.delete(idOf(params.id));
       return done("Event type deleted with its reservations.");
     })
-    .post("/event-types/:id/disable", async ({ params }) => ok(await admin.setDisabled(idOf(params.id), true)))
-    .post("/event-types/:id/enable", async ({ params }) => ok(await admin.setDisabled(idOf(params.id), false)))
+    .post("/event-types/:id/disable", async ({ params, request }) => ok(withFeedUrl(request, await admin.setDisabled(idOf(params.id), true))))
+    .post("/event-types/:id/enable", async ({ params, request }) => ok(withFeedUrl(request, await admin.setDisabled(idOf(params.id), false))))
+    .post("/event-types/:id/feed-token", async ({ params, request }) => ok(withFeedUrl(request, await admin.rotateFeedToken(idOf(params.id)))))
     .post("/event-types/:id/token", async ({ params, body }) => ok(await admin.regenerateToken(idOf(params.id), body.kind ?? "api")), {
       transform(context) {
         context.body ??= {};

@@ -2,7 +2,7 @@ import { DateTime } from "luxon";
 import { WEEKDAYS, type EventTypeCreate, type EventTypePatch, type TimeRange } from "@booking/wire";
 import { DEFAULT_SETTINGS, type CustomFieldDefinition, type EventTypeSettings } from "../../domain/event-type.ts";
 import { addError, DomainError, ValidationFailed } from "../../domain/errors.ts";
-import { hashToken, LINK_TOKEN_PREFIX, newToken, newWebhookSecret } from "../../lib/tokens.ts";
+import { FEED_TOKEN_PREFIX, hashToken, LINK_TOKEN_PREFIX, newToken, newWebhookSecret } from "../../lib/tokens.ts";
 import { SlugTakenError, type EventTypeRecord, type ReservationRecord, type Store } from "../../store/types.ts";
 import { statusAt } from "../../domain/reservation.ts";
 import { canonicalZone, utc } from "../../lib/time.ts";
@@ -17,6 +17,8 @@ export type EventTypeView = EventTypeSettings & {
   slug: string | null;
   /** The booking page's publishable credential; public by design, replaced with the API token. */
   linkToken: string;
+  /** The secret of the private booking feed `/feeds/{feedToken}.ics`; the admin API adds its `feedUrl`. */
+  feedToken: string;
   disabled: boolean;
   /** The `whsec_` secret to verify this event type's webhooks with. */
   webhookSecret: string;
@@ -68,6 +70,7 @@ export class AdminService {
           overrideTokenHash: hashToken(overrideToken),
           slug: slug ?? null,
           linkToken: newToken(LINK_TOKEN_PREFIX),
+          feedToken: newToken(FEED_TOKEN_PREFIX),
           settings,
           webhookSecret: newWebhookSecret(),
         },
@@ -156,6 +159,15 @@ export class AdminService {
     const linkToken = newToken(LINK_TOKEN_PREFIX);
     await this.store.eventTypes.update(id, { tokenHash: hashToken(token), linkToken }, new Date(this.now()).toISOString());
     return { id, token, linkToken };
+  }
+
+  /** Issues a new secret for the event type's booking feed; the feed's old address stops working at once. */
+  async rotateFeedToken(id: number): Promise<{ id: number; feedToken: string }> {
+    await this.existing(id);
+    const feedToken = newToken(FEED_TOKEN_PREFIX);
+    const updated = await this.store.eventTypes.update(id, { feedToken }, new Date(this.now()).toISOString());
+    if (!updated) throw notFound(id);
+    return { id, feedToken };
   }
 
   /** The reservations of a date range (days in `timezone`, default the event type's), as the organizer's list shows them. */
@@ -252,6 +264,7 @@ function viewOf(r: EventTypeRecord): EventTypeView {
     ...r.settings,
     slug: r.slug,
     linkToken: r.linkToken,
+    feedToken: r.feedToken,
     disabled: r.disabled,
     webhookSecret: r.webhookSecret,
     webhookDisabledAt: r.webhookDisabledAtMs === null ? null : utc(r.webhookDisabledAtMs),

@@ -226,7 +226,7 @@ export function openApiDocument(aliasPrefix: string): Record<string, unknown> {
       title: "Booking API",
       version: "1",
       description:
-        "Public API of the booking calendar: slots, configuration and booking of one event type, identified by its API token (or the publishable link token of its booking page, which acts alike). Every response carries `Service-Api-Version: 1`, an `apigw-requestid` and the rate limit headers; every error is JSON. An event type with a slug has a shareable HTML booking page at `/book/{slug}` (outside this API): the configuration answers its address as `bookingUrl`, and reservation results carry the visitor's reschedule and cancel link as `manageUrl`.",
+        "Public API of the booking calendar: slots, configuration and booking of one event type, identified by its API token (or the publishable link token of its booking page, which acts alike). Every response carries `Service-Api-Version: 1`, an `apigw-requestid` and the rate limit headers; every error is JSON. An event type with a slug has a shareable HTML booking page at `/book/{slug}` (outside this API): the configuration answers its address as `bookingUrl`, and reservation results carry the visitor's reschedule and cancel link as `manageUrl`. The organizer's private iCalendar feed of an event type's confirmed bookings is at `/feeds/{feedToken}.ics` (outside this API, `text/calendar` with an ETag; its address is in the admin API's event type answer as `feedUrl`).",
     },
     servers: [{ url: "/" }, { url: aliasPrefix, description: "Path-based alias; same routes." }],
     paths,

@@ -19,7 +19,7 @@ export function postgresEventTypes(db: Connections): Store["eventTypes"] {
     parsed.of(row && { ...row, revision: row.revision + row.seat_revision });
 
   /** An event type found by a credential column: the common case reads two integers, the full row only when the cached revision is stale. */
-  const byCredential = async (column: "token_hash" | "link_token", credential: string): Promise<EventTypeRecord | null> => {
+  const byCredential = async (column: "token_hash" | "link_token" | "feed_token", credential: string): Promise<EventTypeRecord | null> => {
     const head = (await db.run<{ id: number; revision: number }>(`SELECT id, revision + ${SEAT_REVISION} AS revision FROM event_types WHERE ${column} = $1`, [credential], true)).rows[0];
     if (!head) return null;
     return parsed.current(head.id, head.revision) ?? cached((await db.run<EventTypeRow & { seat_revision: number }>(`SELECT ${WITH_SEAT_REVISION} FROM event_types WHERE ${column} = $1`, [credential], true)).rows[0]);
@@ -29,9 +29,10 @@ export function postgresEventTypes(db: Connections): Store["eventTypes"] {
     create: async (input: NewEventType, nowIso: string) => {
       const { rows } = await slugChecked(input.slug, () =>
         db.run<EventTypeRow & { seat_revision: number }>(
-          `INSERT INTO event_types (token_hash, override_token_hash, slug, link_token, disabled, settings, webhook_secret, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING ${WITH_SEAT_REVISION}`,
-          [input.tokenHash, input.overrideTokenHash, input.slug, input.linkToken, input.disabled, JSON.stringify(input.settings), input.webhookSecret, nowIso],
+          `INSERT INTO event_types (token_hash, override_token_hash, slug, link_token, disabled, settings, webhook_secret, created_at, updated_at, feed_token)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, coalesce($9, 'bcf_' || replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')))
+           RETURNING ${WITH_SEAT_REVISION}`,
+          [input.tokenHash, input.overrideTokenHash, input.slug, input.linkToken, input.disabled, JSON.stringify(input.settings), input.webhookSecret, nowIso, input.feedToken ?? null],
         ),
       );
       return cached(rows[0])!;
@@ -39,6 +40,7 @@ export function postgresEventTypes(db: Connections): Store["eventTypes"] {
     byId: async (id: number) => cached((await db.run<EventTypeRow & { seat_revision: number }>(`SELECT ${WITH_SEAT_REVISION} FROM event_types WHERE id = $1`, [id], true)).rows[0]),
     byTokenHash: async (tokenHash: string) => byCredential("token_hash", tokenHash),
     byLinkToken: async (linkToken: string) => byCredential("link_token", linkToken),
+    byFeedToken: async (feedToken: string) => byCredential("feed_token", feedToken),
     bySlug: async (slug: string) => cached((await db.run<EventTypeRow & { seat_revision: number }>(`SELECT ${WITH_SEAT_REVISION} FROM event_types WHERE slug = $1`, [slug], true)).rows[0]),
     list: async () => (await db.run<EventTypeRow & { seat_revision: number }>(`SELECT ${WITH_SEAT_REVISION} FROM event_types ORDER BY id`, [], true)).rows.map((r) => cached(r)!),
     count: async () => (await db.run<{ n: number }>("SELECT count(*) AS n FROM event_types", [], true)).rows[0]!.n,
@@ -49,8 +51,8 @@ export function postgresEventTypes(db: Connections): Store["eventTypes"] {
         const next = { ...toEventType(current), ...change };
         const updated = await c.query<EventTypeRow & { seat_revision: number }>(
           `UPDATE event_types SET token_hash = $1, override_token_hash = $2, slug = $3, link_token = $4, disabled = $5, settings = $6, webhook_secret = $7,
-            webhook_disabled_at_ms = $8, updated_at = $9, revision = revision + 1 WHERE id = $10 RETURNING ${WITH_SEAT_REVISION}`,
-          [next.tokenHash, next.overrideTokenHash, next.slug, next.linkToken, next.disabled, JSON.stringify(next.settings), next.webhookSecret, next.webhookDisabledAtMs, nowIso, id],
+            webhook_disabled_at_ms = $8, updated_at = $9, feed_token = $11, revision = revision + 1 WHERE id = $10 RETURNING ${WITH_SEAT_REVISION}`,
+          [next.tokenHash, next.overrideTokenHash, next.slug, next.linkToken, next.disabled, JSON.stringify(next.settings), next.webhookSecret, next.webhookDisabledAtMs, nowIso, id, next.feedToken],
         );
         return updated.rows[0];
       }));

@@ -138,6 +138,16 @@ export const POSTGRES_MIGRATIONS: { version: number; name: string; sql: string }
       );
     `,
   },
+  {
+    version: 7,
+    name: "private booking feed tokens",
+    sql: `
+      ALTER TABLE event_types ADD COLUMN feed_token text;
+      UPDATE event_types SET feed_token = 'bcf_' || replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '');
+      ALTER TABLE event_types ALTER COLUMN feed_token SET NOT NULL;
+      ALTER TABLE event_types ADD CONSTRAINT event_types_feed_token_unique UNIQUE (feed_token);
+    `,
+  },
 ];
 
 /**

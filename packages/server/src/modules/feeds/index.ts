@@ -1,0 +1,31 @@
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context.ts";
+import { ApiError } from "../../http/errors.ts";
+import { BookingFeedService, matchesEtag } from "./service.ts";
+
+/**
+ * `GET /feeds/{feedToken}.ics`: the private iCalendar feed of an event type's confirmed bookings,
+ * which the organizer subscribes to in a calendar app. The secret in the path is the only
+ * credential; an unknown one is the API's JSON 404. Answers carry an ETag, and a request naming it
+ * in If-None-Match gets 304 without the text.
+ */
+export const feedRoutes = (ctx: AppContext) => {
+  const feeds = new BookingFeedService(ctx.store, () => ctx.clock.now());
+  return new Elysia().get("/feeds/:file", async ({ params, request, set }) => {
+    const file = (params.file as string | null) ?? "";
+    const feed = file.endsWith(".ics") ? await feeds.feed(file.slice(0, -".ics".length)) : null;
+    if (!feed) throw new ApiError("not_found", "No booking feed at this address; the organizer may have issued a new one.");
+    set.headers.etag = feed.etag;
+    // Kept by the calendar app only, and asked again each time: the ETag makes that cheap.
+    set.headers["cache-control"] = "private, no-cache";
+    set.headers["referrer-policy"] = "no-referrer";
+    set.headers["x-robots-tag"] = "noindex";
+    if (matchesEtag(request.headers.get("if-none-match"), feed.etag)) {
+      set.status = 304;
+      return "";
+    }
+    set.headers["content-type"] = "text/calendar; charset=utf-8";
+    set.headers["content-disposition"] = 'inline; filename="bookings.ics"';
+    return feed.body;
+  });
+};

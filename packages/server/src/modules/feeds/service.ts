@@ -1,0 +1,85 @@
+import ICAL from "ical.js";
+import type { EventTypeRecord, Store } from "../../store/types.ts";
+import { FEED_TOKEN_PREFIX } from "../../lib/tokens.ts";
+import { bookingVEvent } from "./vevent.ts";
+
+/** How far back the feed reaches: bookings that ended longer ago are left out. */
+export const FEED_PAST_DAYS = 90;
+
+/** The most bookings one feed answers, earliest first, so one feed cannot grow without bound. */
+export const FEED_MAX_BOOKINGS = 5_000;
+
+const DAY_MS = 86_400_000;
+/** The latest instant a Date can hold: the feed has no end in the future. */
+const END_OF_TIME_MS = 8.64e15;
+const TOKEN_SHAPE = new RegExp(`^${FEED_TOKEN_PREFIX}[A-Za-z0-9_-]{32,100}$`);
+
+/** The absolute URL of an event type's private booking feed. */
+export function feedUrlOf(origin: string, feedToken: string): string {
+  return `${origin}/feeds/${feedToken}.ics`;
+}
+
+/** A feed's text and the strong ETag of exactly that text. */
+export interface BookingFeed {
+  body: string;
+  etag: string;
+}
+
+/**
+ * The private iCalendar feed of one event type's confirmed bookings, for the organizer's calendar app:
+ * one VEVENT per confirmed reservation that ended at most FEED_PAST_DAYS ago, none of any other
+ * event type. Held, expired and cancelled reservations are not in it, so a cancelled booking leaves
+ * the organizer's calendar at its next refresh.
+ */
+export class BookingFeedService {
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number,
+  ) {}
+
+  /** The feed whose secret is `feedToken`, or null when no event type has it. */
+  async feed(feedToken: string): Promise<BookingFeed | null> {
+    if (!TOKEN_SHAPE.test(feedToken)) return null;
+    const eventType = await this.store.eventTypes.byFeedToken(feedToken);
+    if (!eventType) return null;
+    const reservations = await this.store.reservations.list(eventType.id, {
+      fromMs: this.now() - FEED_PAST_DAYS * DAY_MS,
+      untilMs: END_OF_TIME_MS,
+      statuses: ["confirmed"],
+      limit: FEED_MAX_BOOKINGS,
+    });
+    const calendar = feedCalendar(eventType);
+    for (const reservation of reservations) calendar.addSubcomponent(bookingVEvent(reservation, eventType));
+    const body = calendar.toString() + "\r\n";
+    return { body, etag: `"${new Bun.CryptoHasher("sha256").update(body).digest("base64url")}"` };
+  }
+}
+
+function feedCalendar(eventType: EventTypeRecord): ICAL.Component {
+  const calendar = new ICAL.Component("vcalendar");
+  calendar.addPropertyWithValue("version", "2.0");
+  calendar.addPropertyWithValue("prodid", "-//Booking Calendar//Booking feed//EN");
+  calendar.addPropertyWithValue("calscale", "GREGORIAN");
+  calendar.addPropertyWithValue("method", "PUBLISH");
+  calendar.addPropertyWithValue("x-wr-calname", `Bookings: ${eventType.settings.title}`);
+  // How often calendar apps should look again (RFC 7986, and the older name Outlook reads).
+  calendar.addProperty(refreshInterval("refresh-interval"));
+  calendar.addPropertyWithValue("x-published-ttl", "PT15M");
+  return calendar;
+}
+
+function refreshInterval(name: string): ICAL.Property {
+  const property = new ICAL.Property(name);
+  property.setParameter("value", "DURATION");
+  property.setValue(ICAL.Duration.fromString("PT15M"));
+  return property;
+}
+
+/** Whether an If-None-Match header names this ETag (or any, `*`); weak forms match too (RFC 9110 weak comparison). */
+export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
+  if (ifNoneMatch === null) return false;
+  return ifNoneMatch.split(",").some((tag) => {
+    const candidate = tag.trim().replace(/^W\//, "");
+    return candidate === "*" || candidate === etag;
+  });
+}
