@@ -94,6 +94,18 @@ describe("the booking feed's address", () => {
 });
 
 describe("GET /feeds/{token}.ics", () => {
+  it("keeps serving a disabled event type's feed, and stops with its deletion", async () => {
+    const w = await setup();
+    const et = await create(w);
+    await w.store.reservations.insertMany([reservation(et.id, "2026-11-24T08:00:00Z", 30)]);
+    expect((await w.admin("POST", `/admin/event-types/${et.id}/disable`)).status).toBe(200);
+    const disabled = await w.call("GET", feedPath(et.feedToken));
+    expect(disabled.status).toBe(200);
+    expect(eventsOf(disabled.text)).toHaveLength(1);
+    expect((await w.admin("DELETE", `/admin/event-types/${et.id}`)).status).toBe(200);
+    expect((await w.call("GET", feedPath(et.feedToken))).status).toBe(404);
+  });
+
   it("answers text/calendar with one VEVENT per confirmed booking of its event type only", async () => {
     const w = await setup();
     const et = await create(w, { locations: [{ type: "video-meet" }, { type: "address", value: "Main Street 1, Brno" }], customFields: [{ label: "Company", name: "company", type: "text" }] });
