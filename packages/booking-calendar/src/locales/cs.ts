@@ -71,7 +71,7 @@ const cs: Catalog<"cs"> = {
   errorTooMany: { one: "Nejvýše {max} host.", few: "Nejvýše {max} hosté.", many: "Nejvýše {max} hosta.", other: "Nejvýše {max} hostů." },
   errorDuplicate: "Každého hosta jen jednou a ne Vaši vlastní adresu.",
   invalidRequest: "Tento termín se nepodařilo v této podobě rezervovat. Vyberte ho prosím znovu.",
-  "refused.unauthenticated": "Tento rezervační odkaz není platný. Požádejte organizátora o nový.",
+  "refused.unauthenticated": "Tento kalendář nelze načíst: klíč API není platný.",
   "refused.forbidden": "Tuto změnu už nelze provést online. Obraťte se prosím na organizátora.",
   "refused.not_found": "Tuto rezervaci se nepodařilo najít.",
   confirmedTitle: "Máte zarezervováno",

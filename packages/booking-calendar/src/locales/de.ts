@@ -71,7 +71,7 @@ const de: Catalog<"de"> = {
   errorTooMany: { one: "Höchstens {max} Gast.", other: "Höchstens {max} Gäste." },
   errorDuplicate: "Jeden Gast nur einmal, und nicht Ihre eigene Adresse.",
   invalidRequest: "Dieser Termin konnte so nicht gebucht werden. Bitte wählen Sie ihn erneut.",
-  "refused.unauthenticated": "Dieser Buchungslink ist ungültig. Bitte fragen Sie den Veranstalter nach einem neuen.",
+  "refused.unauthenticated": "Dieser Kalender kann nicht geladen werden: Der API-Schlüssel ist ungültig.",
   "refused.forbidden": "Diese Änderung ist online nicht mehr möglich. Bitte wenden Sie sich an den Veranstalter.",
   "refused.not_found": "Diese Buchung wurde nicht gefunden.",
   confirmedTitle: "Ihr Termin ist gebucht",

@@ -71,7 +71,7 @@ const es: Catalog<"es"> = {
   errorTooMany: { one: "Como máximo {max} invitado.", many: "Como máximo {max} de invitados.", other: "Como máximo {max} invitados." },
   errorDuplicate: "Cada invitado una sola vez, y no su propia dirección.",
   invalidRequest: "No se pudo reservar ese horario tal como se envió. Elíjalo de nuevo.",
-  "refused.unauthenticated": "Este enlace de reserva no es válido. Pida uno nuevo al organizador.",
+  "refused.unauthenticated": "No se puede cargar este calendario: la clave de la API no es válida.",
   "refused.forbidden": "Este cambio ya no es posible en línea. Póngase en contacto con el organizador.",
   "refused.not_found": "No se ha encontrado esta reserva.",
   confirmedTitle: "Su cita está reservada",

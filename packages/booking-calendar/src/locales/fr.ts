@@ -71,7 +71,7 @@ const fr: Catalog<"fr"> = {
   errorTooMany: { one: "{max} invité au maximum.", many: "{max} d’invités au maximum.", other: "{max} invités au maximum." },
   errorDuplicate: "Chaque invité une seule fois, et pas votre propre adresse.",
   invalidRequest: "Ce créneau n’a pas pu être réservé tel quel. Veuillez le choisir à nouveau.",
-  "refused.unauthenticated": "Ce lien de réservation n’est pas valide. Demandez-en un nouveau à l’organisateur.",
+  "refused.unauthenticated": "Ce calendrier ne peut pas être chargé : la clé d’API n’est pas valide.",
   "refused.forbidden": "Cette modification n’est plus possible en ligne. Veuillez contacter l’organisateur.",
   "refused.not_found": "Cette réservation est introuvable.",
   confirmedTitle: "Votre rendez-vous est réservé",

@@ -71,7 +71,7 @@ const it: Catalog<"it"> = {
   errorTooMany: { one: "Al massimo {max} ospite.", many: "Al massimo {max} di ospiti.", other: "Al massimo {max} ospiti." },
   errorDuplicate: "Ogni ospite una sola volta, e non il Suo indirizzo.",
   invalidRequest: "Non è stato possibile prenotare l’orario così com’era. Lo scelga di nuovo.",
-  "refused.unauthenticated": "Questo link di prenotazione non è valido. Ne chieda uno nuovo all’organizzatore.",
+  "refused.unauthenticated": "Impossibile caricare questo calendario: la chiave API non è valida.",
   "refused.forbidden": "Questa modifica non è più possibile online. Contatti l’organizzatore.",
   "refused.not_found": "Questa prenotazione non è stata trovata.",
   confirmedTitle: "La Sua prenotazione è confermata",

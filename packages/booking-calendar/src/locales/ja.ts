@@ -71,7 +71,7 @@ const ja: Catalog<"ja"> = {
   errorTooMany: { other: "ゲストは{max}人までです。" },
   errorDuplicate: "ゲストはそれぞれ1回のみ、ご自身のアドレス以外を入力してください。",
   invalidRequest: "送信された内容ではこの時間を予約できませんでした。もう一度選択してください。",
-  "refused.unauthenticated": "この予約リンクは無効です。主催者に新しいリンクをお問い合わせください。",
+  "refused.unauthenticated": "このカレンダーを読み込めません: APIトークンが無効です。",
   "refused.forbidden": "この変更はオンラインではできなくなりました。主催者にお問い合わせください。",
   "refused.not_found": "この予約は見つかりませんでした。",
   confirmedTitle: "予約が完了しました",

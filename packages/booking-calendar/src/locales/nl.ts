@@ -71,7 +71,7 @@ const nl: Catalog<"nl"> = {
   errorTooMany: { one: "Maximaal {max} gast.", other: "Maximaal {max} gasten." },
   errorDuplicate: "Elke gast maar één keer, en niet uw eigen adres.",
   invalidRequest: "Die tijd kon zo niet worden geboekt. Kies hem opnieuw.",
-  "refused.unauthenticated": "Deze boekingslink is niet geldig. Vraag de organisator om een nieuwe.",
+  "refused.unauthenticated": "Deze agenda kan niet worden geladen: de API-sleutel is ongeldig.",
   "refused.forbidden": "Deze wijziging is online niet meer mogelijk. Neem contact op met de organisator.",
   "refused.not_found": "Deze boeking is niet gevonden.",
   confirmedTitle: "Uw afspraak is geboekt",

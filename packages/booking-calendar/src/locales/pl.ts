@@ -71,7 +71,7 @@ const pl: Catalog<"pl"> = {
   errorTooMany: { one: "Najwyżej {max} gość.", few: "Najwyżej {max} gości.", many: "Najwyżej {max} gości.", other: "Najwyżej {max} gościa." },
   errorDuplicate: "Każdy gość tylko raz i bez własnego adresu.",
   invalidRequest: "Nie udało się zarezerwować tego terminu w tej postaci. Prosimy wybrać go ponownie.",
-  "refused.unauthenticated": "Ten link do rezerwacji jest nieprawidłowy. Prosimy poprosić organizatora o nowy.",
+  "refused.unauthenticated": "Nie można wczytać tego kalendarza: klucz API jest nieprawidłowy.",
   "refused.forbidden": "Tej zmiany nie można już wprowadzić online. Prosimy skontaktować się z organizatorem.",
   "refused.not_found": "Nie znaleziono tej rezerwacji.",
   confirmedTitle: "Rezerwacja potwierdzona",

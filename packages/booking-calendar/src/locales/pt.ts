@@ -71,7 +71,7 @@ const pt: Catalog<"pt"> = {
   errorTooMany: { one: "No máximo {max} convidado.", many: "No máximo {max} de convidados.", other: "No máximo {max} convidados." },
   errorDuplicate: "Cada convidado apenas uma vez, e não o seu próprio endereço.",
   invalidRequest: "Não foi possível reservar esse horário como foi enviado. Escolha-o novamente.",
-  "refused.unauthenticated": "Este link de reserva não é válido. Peça um novo ao organizador.",
+  "refused.unauthenticated": "Não é possível carregar este calendário: a chave da API não é válida.",
   "refused.forbidden": "Esta alteração não é mais possível on-line. Entre em contato com o organizador.",
   "refused.not_found": "Esta reserva não foi encontrada.",
   confirmedTitle: "Sua reserva está confirmada",
