@@ -2,9 +2,11 @@
  * Size of `<booking-calendar>` as a page downloads it: builds the script-tag file and reports its
  * raw, gzip (level 9) and brotli sizes against the 30 KB gzip budget. Stripe.js is not in the file
  * (it is fetched from js.stripe.com only at a payment step); the small loader that fetches it is.
+ * The file speaks English; each other language is a JSON file beside it, fetched only when chosen,
+ * and reported here one by one.
  * Run: `npm run bench:bundle`. Exits non-zero when the budget is exceeded.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { execFileSync } from "node:child_process";
 
@@ -28,6 +30,13 @@ for (const [name, path] of Object.entries(files)) {
     console.log(`  budget ${kb(BUDGET_GZIP_BYTES)} gzip: ${(gzip / BUDGET_GZIP_BYTES * 100).toFixed(0)}% used`);
     over = gzip > BUDGET_GZIP_BYTES;
   }
+}
+const locales = "packages/booking-calendar/dist/embed/locales/";
+for (const name of readdirSync(`${repo}${locales}`).sort()) {
+  const bytes = readFileSync(`${repo}${locales}${name}`);
+  const gzip = gzipSync(bytes, { level: 9 }).byteLength;
+  const brotli = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).byteLength;
+  console.log(`texts on demand (dist/embed/locales/${name}): ${kb(bytes.byteLength)} raw, ${kb(gzip)} gzip, ${kb(brotli)} brotli`);
 }
 if (over) {
   console.error("The script-tag file is over its gzip budget.");

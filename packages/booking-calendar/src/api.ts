@@ -1,5 +1,5 @@
 import type {
-  ConfirmInput, Envelope, ErrorBody, InitData, PaymentInput, PaymentResult, ReservationInput,
+  ConfirmInput, Envelope, ErrorBody, FieldError, InitData, PaymentInput, PaymentResult, ReservationInput,
   ReservationResult, RescheduleInput, TimeSlot,
 } from "@booking/wire";
 
@@ -22,6 +22,8 @@ export class ApiFailure extends Error {
     readonly status: number | null = null,
     readonly errors: Record<string, string[]> = {},
     readonly retryAfter = 0,
+    /** A 422's problems with their codes, when the server sent them (`fieldErrors`). */
+    readonly fieldErrors: FieldError[] | null = null,
   ) {
     super(message);
     this.name = "ApiFailure";
@@ -135,6 +137,14 @@ export class BookingApi {
   }
 }
 
+/** The well-formed entries of a 422's `fieldErrors`, or null when there are none to go by. */
+function fieldErrorsOf(value: unknown): FieldError[] | null {
+  if (!Array.isArray(value)) return null;
+  const valid = value.filter((e): e is FieldError => isObject(e) && typeof e.field === "string" && typeof e.code === "string" && typeof e.message === "string"
+    && (e.max === undefined || typeof e.max === "number"));
+  return valid.length === value.length && valid.length > 0 ? valid : null;
+}
+
 function failureOf(response: Response, body: Partial<ErrorBody>): ApiFailure {
   const code = typeof body.code === "string" ? body.code : `http_${response.status}`;
   const message = typeof body.message === "string" ? body.message : `HTTP ${response.status}`;
@@ -144,6 +154,9 @@ function failureOf(response: Response, body: Partial<ErrorBody>): ApiFailure {
     return new ApiFailure("rate_limited", code, message, status, {}, Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : 5);
   }
   if (status >= 500) return new ApiFailure("server", code, message, status);
-  if (status === 422) return new ApiFailure("validation", code, message, status, isObject(body.errors) ? (body.errors as Record<string, string[]>) : {});
+  if (status === 422) {
+    const errors = isObject(body.errors) ? (body.errors as Record<string, string[]>) : {};
+    return new ApiFailure("validation", code, message, status, errors, 0, fieldErrorsOf(body.fieldErrors));
+  }
   return new ApiFailure("refused", code, message, status);
 }

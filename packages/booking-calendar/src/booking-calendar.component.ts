@@ -13,7 +13,10 @@ import { answersOf, checkDraft, emptyDraft, locationOf, personOf, type BookingDr
 import { emit } from "./events.ts";
 import * as flows from "./flow.ts";
 import type { Flow, FlowOf, SlotFlow } from "./flow.ts";
-import { failureText, safeLocale, textsWith, type TextKey } from "./texts.ts";
+import { failureText, safeLocale, textsWith, type TextKey, type Texts } from "./texts.ts";
+import { chooseLanguage, type Language } from "./i18n/catalog.ts";
+import { fieldProblems } from "./i18n/field-errors.ts";
+import { loadCatalog, loadedCatalog } from "./i18n/load.ts";
 import { adoptTheme, themeMode } from "./theme.ts";
 import type { BookingFormEvents } from "./booking-form.ts";
 import type { MonthGridEvents } from "./month-grid.ts";
@@ -50,7 +53,9 @@ export function setDefaultApiBase(origin: string): void {
  * @attr api-base - Origin of the booking API; defaults to the origin the script was served from.
  * @attr reservation-uuid - Reschedule mode: the reservation to move or cancel.
  * @attr timezone - IANA zone for the times shown; defaults to the visitor's.
- * @attr locale - BCP 47 tag for dates and times; defaults to the event type's `locale.preset`.
+ * @attr locale - BCP 47 tag for the language and the dates; defaults to the event type's `locale.preset`,
+ *   then the visitor's browser languages. Texts come from the built-in catalog of its language (exact or
+ *   base: `de-AT` → `de`), else English; the event type's `locale.texts` override them.
  * @attr theme - `light`, `dark` or `auto`; overrides the event type's `theme.mode`.
  * @attr email - Prefill. @attr firstname - Prefill. @attr lastname - Prefill. @attr phone - Prefill.
  *
@@ -225,7 +230,7 @@ export class BookingCalendar extends LitElement {
       if (this.token) void this.loader.run();
     }
     if (changed.has("timezone") && changed.get("timezone") !== undefined && this.flow.kind !== "loading") this.zoneChanged();
-    if (changed.has("locale") || this.init !== this.environmentInit || changed.has("timezone") || !this.environment.value) this.provideEnvironment();
+    if (changed.has("locale") || this.init !== this.environmentInit || changed.has("timezone") || !this.environment.value || this.catalogArrived) this.provideEnvironment();
     for (const key of ["email", "firstname", "lastname", "phone"] as const) {
       if (changed.has(key) && this[key] && !this.draft[key]) this.draft = { ...this.draft, [key]: this[key] };
     }
@@ -243,11 +248,36 @@ export class BookingCalendar extends LitElement {
   private environmentInit: InitData | null = null;
   private themedInit: InitData | null = null;
 
+  /** Set when a catalog asked for after the first paint arrives, so the next update speaks it. */
+  private catalogArrived = false;
+
   private provideEnvironment(): void {
     this.environmentInit = this.init;
+    this.catalogArrived = false;
     const wanted = this.locale || this.configuration?.locale.preset || navigator.language || "en";
     const locale = safeLocale(wanted);
-    this.environment.setValue({ texts: textsWith(this.configuration?.locale.texts), dates: new DateTexts(locale), timezone: this.visitorZone });
+    this.environment.setValue({ texts: this.textsFor(this.configuration), dates: new DateTexts(locale), timezone: this.visitorZone });
+  }
+
+  /** The language of the texts: the `locale` attribute, the event type's preset, the browser's languages, English. */
+  private languageFor(config: EventTypeConfiguration | null): Language {
+    return chooseLanguage([this.locale, config?.locale.preset, ...(navigator.languages ?? []), navigator.language]);
+  }
+
+  /**
+   * The texts for a configuration in its language when that catalog is loaded; else English for
+   * now, and the catalog is asked for so the element speaks it once it arrives.
+   */
+  private textsFor(config: EventTypeConfiguration | null): Texts {
+    const language = this.languageFor(config);
+    const catalog = loadedCatalog(language);
+    if (!catalog) {
+      void loadCatalog(language).then(() => {
+        this.catalogArrived = true;
+        this.requestUpdate();
+      }, () => undefined);
+    }
+    return textsWith(config?.locale.texts, catalog ?? loadedCatalog("en"), catalog ? language : "en");
   }
 
   /**
@@ -267,7 +297,11 @@ export class BookingCalendar extends LitElement {
       // A hold made under another token or API is given back (through the API it was made with),
       // and so are the holds this tab left behind under the new ones.
       await this.holds.release();
-      return api.init(reservationUuid || undefined);
+      const init = await api.init(reservationUuid || undefined);
+      // The first paint of the calendar waits for its language, so it does not flash English;
+      // a catalog that cannot be loaded leaves it in English.
+      await loadCatalog(this.languageFor(init.configuration)).catch(() => undefined);
+      return init;
     },
     onComplete: (init) => this.opened(init),
     onError: (error) => {
@@ -288,7 +322,7 @@ export class BookingCalendar extends LitElement {
         const opening = addDays(today, config.closestBookableDay >= 0 ? config.closestBookableDay : config.min);
         this.month = monthOf(opening);
         this.selectedDate = null;
-        if (config.closestBookableDay < 0) this.notice = { text: textsWith(config.locale.texts)("nothingFree"), danger: false };
+        if (config.closestBookableDay < 0) this.notice = { text: this.textsFor(config)("nothingFree"), danger: false };
         void this.loadMonth(this.month);
         void this.loadZones(config);
       }
@@ -547,10 +581,10 @@ export class BookingCalendar extends LitElement {
       return;
     }
     if (error.kind === "validation") {
-      this.problems = error.errors;
+      this.problems = fieldProblems(this.env.texts, error.errors, error.fieldErrors);
       const onForm = Object.keys(error.errors).some((k) => !["start", "end", "timezone"].includes(k));
       if (onForm) this.flow = flows.formRejected(this.flow);
-      this.notice = { text: onForm ? this.t("fixErrors") : error.message, danger: true };
+      this.notice = { text: this.t(onForm ? "fixErrors" : "invalidRequest"), danger: true };
       emit(this, "booking-error", { code: error.code, message: error.message, status: error.status });
       void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement & { focusFirstProblem(): void }>("bc-booking-form")?.focusFirstProblem());
       return;

@@ -1,4 +1,10 @@
 /** `<booking-calendar>` for bundlers: importing this module defines the element. */
+import { setCatalogSource } from "./i18n/load.ts";
+import { importCatalog } from "./locales/index.ts";
+
+// Languages other than English are separate chunks, loaded when the element first needs one.
+setCatalogSource(importCatalog);
+
 export { BookingCalendar } from "./booking-calendar.ts";
 export { setDefaultApiBase } from "./booking-calendar.component.ts";
 export type {
@@ -7,3 +13,4 @@ export type {
   BookingReservationHeldDetail, BookingSlotSelectedDetail,
 } from "./events.ts";
 export { DEFAULT_TEXTS, type TextKey } from "./texts.ts";
+export { LANGUAGES, PLURAL_CATEGORIES, type Catalog, type Language } from "./i18n/catalog.ts";

@@ -1,7 +1,9 @@
 /**
- * Every string the element shows, by key. An event type's `locale.texts` overrides any of them;
- * `{name}` placeholders are filled by `fill`. Dates, times, weekdays and amounts are never here:
- * they come from `Intl` in the configured locale.
+ * Every string the element shows, by key, in English. The built-in translations (src/locales/) have
+ * every key; an event type's `locale.texts` overrides any of them. `{name}` placeholders are filled
+ * by `fill`; a text that depends on a number has plural forms in the catalogs (src/i18n/catalog.ts,
+ * `PLURAL_KEYS`). Dates, times, weekdays and amounts are never here: they come from `Intl` in the
+ * configured locale.
  */
 export const DEFAULT_TEXTS = {
   loading: "Loading…",
@@ -70,6 +72,12 @@ export const DEFAULT_TEXTS = {
   errorNumber: "Enter a number.",
   errorDate: "Enter a date.",
   errorChoice: "Choose one of the options.",
+  errorTooMany: "At most {max} guests.",
+  errorDuplicate: "Each guest once, and not the booker.",
+  invalidRequest: "That time could not be booked as sent. Please choose it again.",
+  "refused.unauthenticated": "This calendar cannot be loaded: The API token is not valid.",
+  "refused.forbidden": "This change is no longer possible online. Please contact the organizer.",
+  "refused.not_found": "This booking could not be found.",
   confirmedTitle: "You are booked",
   confirmedText: "A confirmation goes to {email}.",
   rescheduledTitle: "Your booking has moved",
@@ -107,18 +115,55 @@ export function fill(template: string, values: Record<string, string | number> =
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
 }
 
-/** The text lookup for one set of overrides (the configuration's `locale.texts`). */
-export function textsWith(overrides: Record<string, string> = {}): Texts {
-  return (key, values) => fill(overrides[key] ?? DEFAULT_TEXTS[key], values);
+/** One entry of a catalog: a text, or a text per plural category (`one`, `few`, `many`, `other`). */
+export type CatalogEntry = string | Partial<Record<Intl.LDMLPluralRule, string>>;
+
+/** The texts of one language as loaded (a built-in catalog, or JSON built from one). */
+export type LoadedCatalog = Partial<Record<TextKey, CatalogEntry>>;
+
+/** The value whose number chooses the plural form of a text, by key. */
+export const PLURAL_KEYS = { freeTimes: "count", seatsLeft: "count", retryIn: "seconds", errorTooLong: "max", errorTooMany: "max" } as const satisfies Partial<Record<TextKey, string>>;
+
+/** A text whose words change with a number. */
+export type PluralKey = keyof typeof PLURAL_KEYS;
+
+const pluralRules = new Map<string, Intl.PluralRules>();
+
+function pluralForm(entry: Exclude<CatalogEntry, string>, language: string, count: number): string | undefined {
+  let rules = pluralRules.get(language);
+  if (!rules) pluralRules.set(language, (rules = new Intl.PluralRules(language)));
+  return entry[rules.select(count)] ?? entry.other;
+}
+
+/**
+ * The text lookup for one set of overrides (the configuration's `locale.texts`), which win, then
+ * the catalog of `language`, then English. A plural text takes the form `Intl.PluralRules` picks.
+ */
+export function textsWith(overrides: Record<string, string> = {}, catalog: LoadedCatalog = {}, language = "en"): Texts {
+  return (key, values = {}) => {
+    const override = overrides[key];
+    if (typeof override === "string") return fill(override, values);
+    const entry = catalog[key];
+    if (typeof entry === "string") return fill(entry, values);
+    if (entry && key in PLURAL_KEYS) {
+      const count = Number(values[PLURAL_KEYS[key as PluralKey]]);
+      const form = Number.isFinite(count) ? pluralForm(entry, language, count) : entry.other;
+      if (form !== undefined) return fill(form, values);
+    }
+    return fill(DEFAULT_TEXTS[key], values);
+  };
 }
 
 /** How a failure of the API reads to the visitor, by the kind `ApiFailure` sorted it into. */
-export function failureText(texts: Texts, failure: { kind: string; message: string }): string {
+export function failureText(texts: Texts, failure: { kind: string; code: string; message: string }): string {
   switch (failure.kind) {
     case "network": return texts("networkError");
     case "rate_limited": return texts("rateLimited");
     case "server": return texts("serverError");
-    case "refused": return texts("refusedError", { message: failure.message });
+    case "refused": {
+      const key = `refused.${failure.code}`;
+      return key in DEFAULT_TEXTS ? texts(key as TextKey) : failure.code === "event_type_disabled" ? texts("notBookable") : texts("refusedError", { message: failure.message });
+    }
     default: return texts("unexpectedError");
   }
 }

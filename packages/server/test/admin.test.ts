@@ -158,6 +158,18 @@ describe("updating an event type", () => {
     expect(r.body.data.locale).toEqual({ preset: "cs", startDayOfWeek: "sunday", texts: { book: "Rezervovat" } });
   });
 
+  it("takes an empty locale preset, which leaves the language to the visitor's browser, and still refuses a malformed one", async () => {
+    const t = await setup();
+    const et = await created(t, { title: "Intro call", locale: { preset: "de-AT" } });
+    const r = await t.admin("PATCH", `/admin/event-types/${et.id}`, { locale: { preset: "" } });
+    expect(r.status).toBe(200);
+    expect(r.body.data.locale.preset).toBe("");
+    expect((await t.call("GET", "/configuration", { token: et.token })).body.data.configuration.locale.preset).toBe("");
+    const bad = await t.admin("PATCH", `/admin/event-types/${et.id}`, { locale: { preset: "de_AT" } });
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.errors)).toEqual(["locale.preset"]);
+  });
+
   it("replaces the colours as a whole when colours are sent", async () => {
     const t = await setup();
     const et = await created(t, { title: "Intro call", theme: { colors: { primary: "#2563eb", text: "#111" } } });

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
@@ -12,6 +12,39 @@ function builtScript(): string {
   writeFileSync(path, SCRIPT);
   return path;
 }
+
+const GERMAN = JSON.stringify({ loading: "Wird geladen…", freeTimes: { one: "{count} freier Termin", other: "{count} freie Termine" } });
+
+/** A built script with its German texts beside it, as the calendar's build leaves them. */
+function builtWithCatalogs(): string {
+  const path = builtScript();
+  mkdirSync(join(path, "..", "locales"));
+  writeFileSync(join(path, "..", "locales", "de.json"), GERMAN);
+  return path;
+}
+
+describe("the calendar's texts in other languages", () => {
+  it("serves a built language beside the script as JSON to any origin, cached like the script", async () => {
+    const { call } = await setup({ calendarScriptPath: builtWithCatalogs() });
+    const r = await call("GET", "/embed/locales/de.json", { headers: { origin: "https://customer.example" } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-type")).toBe("application/json;charset=utf-8");
+    expect(r.headers.get("access-control-allow-origin")).toBe("*");
+    expect(r.headers.get("cache-control")).toBe("public, max-age=300");
+    expect(r.text).toBe(GERMAN);
+    const again = await call("GET", "/embed/locales/de.json", { headers: { "if-none-match": r.headers.get("etag")! } });
+    expect(again.status).toBe(304);
+  });
+
+  it("answers a JSON 404 for a language not built and for names that are no language file", async () => {
+    const { call } = await setup({ calendarScriptPath: builtWithCatalogs() });
+    for (const path of ["/embed/locales/sv.json", "/embed/locales/..%2Fbooking-calendar.js", "/embed/locales/de.js", "/embed/locales/DE.json"]) {
+      const r = await call("GET", path);
+      expect(r.status, path).toBe(404);
+      expect(r.body).toMatchObject({ success: false, code: "not_found" });
+    }
+  });
+});
 
 describe("the calendar's script-tag file", () => {
   it("serves the built file as JavaScript to any origin, with an ETag", async () => {

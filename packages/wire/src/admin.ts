@@ -109,7 +109,10 @@ export const EventTypeFields = Type.Object(
     disabled: Type.Boolean(),
     locale: Type.Object(
       {
-        preset: Type.Optional(Type.String({ pattern: "^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$" })),
+        preset: Type.Optional(Type.String({
+          pattern: "^([A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*)?$",
+          description: "The calendar's language (texts and dates), e.g. `de` or `de-AT`; empty: the visitor's browser languages, then English.",
+        })),
         startDayOfWeek: Type.Optional(Type.Union([Type.Literal("monday"), Type.Literal("sunday")])),
         // Keys name UI strings: plain identifiers, so nothing like `__proto__` reaches a client.
         texts: Type.Optional(Type.Record(Type.String({ pattern: "^[A-Za-z][A-Za-z0-9_.-]{0,99}$" }), Type.String({ maxLength: 500 }), { additionalProperties: false })),

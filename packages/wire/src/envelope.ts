@@ -17,7 +17,27 @@ export interface Envelope<T> {
   data?: T;
 }
 
-/** Error body of spec part 7; a 422 carries `errors` keyed by field. */
+/**
+ * What was wrong with one field, for clients that word the problem themselves (in the visitor's
+ * language): a stable `code`, the English `message` also found in `errors`, and the limit a
+ * `too_long` or `too_many` broke.
+ */
+export const FIELD_ERROR_CODES = [
+  "required", "invalid_email", "invalid_phone", "too_long", "too_many", "invalid_number", "invalid_date",
+  "invalid_choice", "duplicate", "unknown_field", "control_characters", "invalid_datetime", "invalid_timezone",
+  "wrong_duration", "invalid",
+] as const;
+export type FieldErrorCode = (typeof FIELD_ERROR_CODES)[number];
+
+export const FieldError = Type.Object({
+  field: Type.String({ description: "The key the message has in `errors`, e.g. `email`, `guests.2`, `customFields.<uuid>`." }),
+  code: Type.Union(FIELD_ERROR_CODES.map((c) => Type.Literal(c)), { description: "Stable; clients translate by it. More codes may be added." }),
+  message: Type.String({ description: "The same English text as in `errors`." }),
+  max: Type.Optional(Type.Integer({ description: "The limit broken, with `too_long` (characters) and `too_many` (items)." })),
+});
+export type FieldError = Static<typeof FieldError>;
+
+/** Error body of spec part 7; a 422 carries `errors` keyed by field, and `fieldErrors` with a code for each message. */
 export const ErrorBody = Type.Object({
   success: Type.Literal(false),
   status: Type.Integer(),
@@ -26,6 +46,7 @@ export const ErrorBody = Type.Object({
   hint: Type.String(),
   docs: Type.String(),
   errors: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String()))),
+  fieldErrors: Type.Optional(Type.Array(FieldError, { description: "With a 422: every message of `errors` with its field and a stable code." })),
 });
 export type ErrorBody = Static<typeof ErrorBody>;
 

@@ -55,9 +55,9 @@ export const EventTypeConfiguration = Type.Object({
   max: Type.Integer({ description: "Last bookable day, days from today (booking horizon)." }),
   closestBookableDay: Type.Integer({ description: "Days from today to the first day with a free slot; -1 when none." }),
   locale: Type.Object({
-    preset: Type.String(),
+    preset: Type.String({ description: "BCP 47 tag of the calendar's language (texts and dates); empty: the visitor's browser languages, then English." }),
     startDayOfWeek: Type.Union([Type.Literal("monday"), Type.Literal("sunday")]),
-    texts: Type.Record(Type.String(), Type.String()),
+    texts: Type.Record(Type.String(), Type.String(), { description: "Overrides of the element's UI texts by key; they win over its built-in languages." }),
   }),
   theme: Type.Object({
     mode: Type.Union([Type.Literal("light"), Type.Literal("dark"), Type.Literal("auto")]),

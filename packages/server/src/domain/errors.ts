@@ -1,4 +1,4 @@
-import type { BusinessCode, ErrorCode } from "@booking/wire";
+import type { BusinessCode, ErrorCode, FieldError, FieldErrorCode } from "@booking/wire";
 
 /**
  * A refusal decided by the booking rules, carrying the wire's error code and, for invalid input,
@@ -9,20 +9,44 @@ export class DomainError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly details: { errors?: Record<string, string[]>; hint?: string } = {},
+    readonly details: { errors?: Record<string, string[]>; fieldErrors?: FieldError[]; hint?: string } = {},
   ) {
     super(message);
   }
 }
 
-/** A `validation_failed` refusal with messages keyed by field (`from`, `customFields.<uuid>`, ...). */
+/**
+ * A `validation_failed` refusal with messages keyed by field (`from`, `customFields.<uuid>`, ...),
+ * and each message with a code when it was collected in `FieldErrors` (else code `invalid`).
+ */
 export class ValidationFailed extends DomainError {
-  constructor(readonly errors: Record<string, string[]>) {
-    super("validation_failed", "The request has invalid fields.", { errors });
+  constructor(readonly errors: Record<string, string[]>, fieldErrors: FieldError[] = codedAsInvalid(errors)) {
+    super("validation_failed", "The request has invalid fields.", { errors, fieldErrors });
   }
   /** Throws when `errors` has any entry. */
-  static check(errors: Record<string, string[]>): void {
-    if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);
+  static check(errors: Record<string, string[]> | FieldErrors): void {
+    if (errors instanceof FieldErrors) {
+      if (errors.list.length > 0) throw new ValidationFailed(errors.messages, errors.list);
+    } else if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);
+  }
+}
+
+/** Every message of an errors map as a field error of code `invalid`. */
+export function codedAsInvalid(errors: Record<string, string[]>): FieldError[] {
+  return Object.entries(errors).flatMap(([field, messages]) => messages.map((message) => ({ field, code: "invalid" as const, message })));
+}
+
+/**
+ * The problems of one request as they are found, each with its stable code, so a client can word
+ * them in its visitor's language; `messages` is the spec's `errors` map of the same problems.
+ */
+export class FieldErrors {
+  readonly list: FieldError[] = [];
+  readonly messages: Record<string, string[]> = {};
+
+  add(field: string, code: FieldErrorCode, message: string, max?: number): void {
+    this.list.push(max === undefined ? { field, code, message } : { field, code, message, max });
+    addError(this.messages, field, message);
   }
 }
 

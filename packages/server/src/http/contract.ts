@@ -5,7 +5,7 @@ import { MAX_JSON_DEPTH, nestsDeeperThan, readBody } from "./body.ts";
 import { callerKeys } from "./caller.ts";
 import { isValidHost, pathOf, publicOrigin } from "../lib/links.ts";
 import { CORS_HEADERS, isCrossOriginPath, preflight } from "./cors.ts";
-import { ApiError, BusinessFailure } from "./errors.ts";
+import { ApiError, BusinessFailure, codedAsInvalid } from "./errors.ts";
 import { allowedMethods, toApiError, type RouteList } from "./failures.ts";
 import { rateLimitHeaders } from "./rate-limit.ts";
 
@@ -94,7 +94,10 @@ export function httpContract(ctx: AppContext, routes: RouteList, rawBodyPaths: R
       hint: failure.hint,
       docs: `${publicOrigin(ctx.config, request.url)}/docs#error-${failure.code}`,
     };
-    if (failure.extra.errors) body.errors = failure.extra.errors;
+    if (failure.extra.errors) {
+      body.errors = failure.extra.errors;
+      body.fieldErrors = failure.extra.fieldErrors ?? codedAsInvalid(failure.extra.errors);
+    }
     return json(failure.status, body);
   }
 }

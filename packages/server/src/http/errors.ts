@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorCode } from "@booking/wire";
+import { ERROR_CODES, type ErrorCode, type FieldError } from "@booking/wire";
 import { DomainError } from "../domain/errors.ts";
 
 const HINTS: Record<ErrorCode, string> = {
@@ -28,9 +28,9 @@ export class ApiError extends DomainError {
   constructor(
     code: ErrorCode,
     message: string,
-    readonly extra: { errors?: Record<string, string[]>; headers?: Record<string, string>; hint?: string } = {},
+    readonly extra: { errors?: Record<string, string[]>; fieldErrors?: FieldError[]; headers?: Record<string, string>; hint?: string } = {},
   ) {
-    super(code, message, { errors: extra.errors, hint: extra.hint });
+    super(code, message, { errors: extra.errors, fieldErrors: extra.fieldErrors, hint: extra.hint });
     this.status = ERROR_CODES[code];
   }
   get hint(): string {
@@ -43,4 +43,4 @@ export class ApiError extends DomainError {
 }
 
 // The rules' own failures, re-exported for the HTTP layer's modules that build or check them.
-export { addError, BusinessFailure, DomainError, ValidationFailed } from "../domain/errors.ts";
+export { addError, BusinessFailure, codedAsInvalid, DomainError, FieldErrors, ValidationFailed } from "../domain/errors.ts";

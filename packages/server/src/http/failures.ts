@@ -1,4 +1,5 @@
-import { ApiError, DomainError } from "./errors.ts";
+import type { FieldErrorCode } from "@booking/wire";
+import { ApiError, DomainError, FieldErrors } from "./errors.ts";
 import { StoreBusyError } from "../store/types.ts";
 
 /** Routes as the router lists them, for 405 answers. */
@@ -23,8 +24,10 @@ export function toApiError(code: string | number, error: unknown, method: string
     }
     case "PARSE":
       return new ApiError("bad_request", "The request body could not be read as JSON.");
-    case "VALIDATION":
-      return new ApiError("validation_failed", "The request has invalid fields.", { errors: validationErrors(error) });
+    case "VALIDATION": {
+      const found = validationErrors(error);
+      return new ApiError("validation_failed", "The request has invalid fields.", { errors: found.messages, fieldErrors: found.list });
+    }
     case "INVALID_COOKIE_SIGNATURE":
     case "INVALID_FILE_TYPE":
       return new ApiError("bad_request", "The request is malformed.");
@@ -33,20 +36,42 @@ export function toApiError(code: string | number, error: unknown, method: string
   }
 }
 
-/** Turns a schema validation failure into `errors` keyed by dotted field path (`guests.2`). */
-function validationErrors(error: unknown): Record<string, string[]> {
+/** What a schema validation issue tells of the value and the rule it broke. */
+interface SchemaIssue {
+  path?: string;
+  message?: string;
+  summary?: string;
+  value?: unknown;
+  schema?: { format?: string; maxLength?: number; maxItems?: number };
+}
+
+/** Turns a schema validation failure into `errors` keyed by dotted field path (`guests.2`), each with its code. */
+function validationErrors(error: unknown): FieldErrors {
+  const found = new FieldErrors();
   // No prototype: field names come from the client and may be `__proto__` or `constructor`.
-  const errors: Record<string, string[]> = Object.create(null);
-  const all = (error as { all?: { path?: string; message?: string; summary?: string }[] }).all ?? [];
+  Object.setPrototypeOf(found.messages, null);
+  const all = (error as { all?: SchemaIssue[] }).all ?? [];
   const where = (error as { type?: string }).type;
   for (const issue of all) {
     const field = (issue.path ?? "").replace(/^\//, "").replace(/\//g, ".").replace(/~1/g, "/").replace(/~0/g, "~") || (where ?? "body");
     const message = shortened(issue.summary ?? issue.message ?? "Invalid value.");
     // One message per field: a missing property also fails its type check, which would only repeat it.
-    errors[field] ??= [message];
+    if (found.messages[field]) continue;
+    const { code, max } = issueCode(issue);
+    found.add(field, code, message, max);
   }
-  if (Object.keys(errors).length === 0) errors[where ?? "body"] = ["Invalid value."];
-  return errors;
+  if (found.list.length === 0) found.add(where ?? "body", "invalid", "Invalid value.");
+  return found;
+}
+
+/** The field error code of a schema issue, from the value found and the rule it broke. */
+function issueCode({ value, schema = {} }: SchemaIssue): { code: FieldErrorCode; max?: number } {
+  if (value === undefined) return { code: "required" };
+  if (typeof value === "string" && schema.maxLength !== undefined && value.length > schema.maxLength) return { code: "too_long", max: schema.maxLength };
+  if (Array.isArray(value) && schema.maxItems !== undefined && value.length > schema.maxItems) return { code: "too_many", max: schema.maxItems };
+  if (typeof value === "string" && schema.format === "email") return { code: "invalid_email" };
+  if (typeof value === "string" && schema.format === "date-time") return { code: "invalid_datetime" };
+  return { code: "invalid" };
 }
 
 /** Longest message kept per field: Elysia's summaries quote the value found, which the client sent, up to the body limit. */

@@ -308,7 +308,8 @@ export function resolveSettings(base: EventTypeSettings, change: Omit<EventTypeP
   if (webhookProblem) addError(errors, "webhookUrl", webhookProblem);
   if (next.profileImage !== null && next.profileImage !== "" && !isHttpUrl(next.profileImage)) addError(errors, "profileImage", "Expected an http(s) URL.");
   try {
-    Intl.getCanonicalLocales(next.locale.preset);
+    // Empty leaves the language to the visitor's browser.
+    if (next.locale.preset !== "") Intl.getCanonicalLocales(next.locale.preset);
   } catch {
     addError(errors, "locale.preset", "Expected a BCP 47 language tag such as en or de-AT.");
   }

@@ -5,7 +5,7 @@ import { ApiError } from "../../http/errors.ts";
 import { pageSecurityHeaders, type PagePolicyOptions } from "../../http/page-policy.ts";
 import { publicOrigin } from "../../lib/links.ts";
 import { demoPage, PREVIEW_SCRIPT, type DemoEventType } from "./page.ts";
-import { loadCalendarScript, loadStripeStandinScript, type StaticScript } from "./service.ts";
+import { loadCalendarScript, loadCatalogFile, loadStripeStandinScript, type StaticScript } from "./service.ts";
 
 // Revalidated after five minutes: the URL carries no version, and a new release should reach pages soon.
 const CACHE_CONTROL = "public, max-age=300";
@@ -38,19 +38,28 @@ async function demoEventTypes(store: Store): Promise<DemoEventType[]> {
 }
 
 /**
- * The script-tag file of `<booking-calendar>` at `/embed/booking-calendar.js` (open to every
- * origin, like the public API), and outside production the demo page at `/` with the Stripe.js
+ * The script-tag file of `<booking-calendar>` at `/embed/booking-calendar.js` and its texts in the
+ * languages other than English at `/embed/locales/<language>.json` (open to every origin, like the
+ * public API, and cached like the script), and outside production the demo page at `/` with the Stripe.js
  * stand-in it needs when payments go to the local Stripe stand-in.
  */
 export const embedRoutes = (ctx: AppContext, calendarScriptPath?: string) => {
   let calendar: StaticScript | null = null;
   const stripeStandin = usesStripeStandin(ctx);
   const standinScript = stripeStandin ? loadStripeStandinScript(ctx.config.stripe.apiBase!) : null;
-  const app = new Elysia().get("/embed/booking-calendar.js", ({ request, set }) => {
-    calendar ??= loadCalendarScript(calendarScriptPath);
-    if (!calendar) throw new ApiError("not_found", "The calendar script is not built yet: run `npm run build -w @booking/calendar` (npm start does it).");
-    return serve(calendar, request, set);
-  });
+  const catalogs = new Map<string, StaticScript>();
+  const app = new Elysia()
+    .get("/embed/booking-calendar.js", ({ request, set }) => {
+      calendar ??= loadCalendarScript(calendarScriptPath);
+      if (!calendar) throw new ApiError("not_found", "The calendar script is not built yet: run `npm run build -w @booking/calendar` (npm start does it).");
+      return serve(calendar, request, set);
+    })
+    .get("/embed/locales/:file", ({ params, request, set }) => {
+      const catalog = catalogs.get(params.file) ?? loadCatalogFile(params.file, calendarScriptPath);
+      if (!catalog) throw new ApiError("not_found", `The calendar has no texts at /embed/locales/${params.file.slice(0, 40)}.`);
+      catalogs.set(params.file, catalog);
+      return serve(catalog, request, set);
+    });
   if (ctx.config.environment === "production") return app;
   return app
     .get("/embed/stripe-standin.js", ({ request, set }) => {

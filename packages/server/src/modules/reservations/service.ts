@@ -3,7 +3,7 @@ import type { ServerConfig } from "../../config.ts";
 import { nextStamp as stamp, statusAt, withinPublicNotice } from "../../domain/reservation.ts";
 import { conflictWindow, isOffered, retakable, seatsLeft } from "../../domain/slots.ts";
 import { blockedByBusy, NO_BUSY_SOURCE, type BusySource } from "../../domain/busy.ts";
-import { DomainError, BusinessFailure, ValidationFailed } from "../../domain/errors.ts";
+import { DomainError, BusinessFailure, FieldErrors, ValidationFailed } from "../../domain/errors.ts";
 import { matchesHash } from "../../lib/tokens.ts";
 import { StoreBusyError, type EventTypeRecord, type ReservationRecord, type SeatDecision, type SeatHolder, type Store } from "../../store/types.ts";
 import { refundMessage, type PaymentService } from "../payments/service.ts";
@@ -202,7 +202,7 @@ export class ReservationService {
     const nowMs = this.now();
     const override = this.checkOverride(eventType, input.overrideToken) || options.organizer === true;
     const manageUrl = manageUrlOf(options.origin, eventType.slug, r.uuid);
-    const errors: Record<string, string[]> = {};
+    const errors = new FieldErrors();
     const times = slotTimes(input, s, errors);
     ValidationFailed.check(errors);
     const status = statusAt(r, nowMs);

@@ -1,15 +1,15 @@
 import { DateTime } from "luxon";
-import { EMAIL_PATTERN as EMAIL, LIMITS, PHONE_PATTERN as PHONE, type ConfirmInput, type CustomFieldValue, type Location, type ReservationInput } from "@booking/wire";
+import { EMAIL_PATTERN as EMAIL, LIMITS, PHONE_PATTERN as PHONE, type ConfirmInput, type FieldErrorCode, type CustomFieldValue, type Location, type ReservationInput } from "@booking/wire";
 import type { CustomFieldDefinition, EventTypeSettings } from "../../domain/event-type.ts";
-import { addError, ValidationFailed } from "../../domain/errors.ts";
+import { FieldErrors, ValidationFailed } from "../../domain/errors.ts";
 import { canonicalZone, offsetInstant } from "../../lib/time.ts";
 
-type Errors = Record<string, string[]>;
+type Errors = FieldErrors;
 
 /** An ISO 8601 instant with an explicit offset, as epoch ms; else an error on `field`. */
 export function instantOf(value: string, field: string, errors: Errors): number | null {
   const instant = offsetInstant(value);
-  if (instant === null) addError(errors, field, "Expected an ISO 8601 date-time with an offset, e.g. 2026-12-01T09:00:00+01:00.");
+  if (instant === null) errors.add(field, "invalid_datetime", "Expected an ISO 8601 date-time with an offset, e.g. 2026-12-01T09:00:00+01:00.");
   return instant;
 }
 
@@ -22,10 +22,10 @@ export function slotTimes(
   const startMs = instantOf(input.start, "start", errors);
   const endMs = instantOf(input.end, "end", errors);
   const timezone = input.timezone === undefined ? null : canonicalZone(input.timezone);
-  if (input.timezone !== undefined && timezone === null) addError(errors, "timezone", "Unknown IANA timezone.");
+  if (input.timezone !== undefined && timezone === null) errors.add("timezone", "invalid_timezone", "Unknown IANA timezone.");
   if (startMs === null || endMs === null) return null;
   if (endMs - startMs !== settings.durationMinutes * 60_000) {
-    addError(errors, "end", `Must be ${settings.durationMinutes} minutes after start.`);
+    errors.add("end", "wrong_duration", `Must be ${settings.durationMinutes} minutes after start.`);
     return null;
   }
   return { startMs, endMs, timezone };
@@ -47,10 +47,11 @@ export interface CheckedReservation {
 
 /** Checks everything in a ReservationInput that does not need the calendar; 422 with every problem at once. */
 export function checkReservationInput(input: ReservationInput, settings: EventTypeSettings): CheckedReservation {
-  const errors: Errors = {};
+  const errors = new FieldErrors();
   const times = slotTimes(input, settings, errors);
   const email = nfc(input.email);
-  if (!EMAIL.test(email)) addError(errors, "email", "Expected an email address.");
+  if (email === "") errors.add("email", "required", "Expected an email address.");
+  else if (!EMAIL.test(email)) errors.add("email", "invalid_email", "Expected an email address.");
   const phone = checkPhone(input.phone, errors);
   const guests = checkGuests(input.guests ?? [], email, settings.maxGuests, errors);
   const location = checkLocation(input.location, phone, settings, errors);
@@ -73,7 +74,7 @@ export function checkReservationInput(input: ReservationInput, settings: EventTy
 
 /** Checks the attributes confirm may update; custom field answers merge into the ones held. */
 export function checkConfirmInput(input: ConfirmInput, held: CustomFieldValue[], settings: EventTypeSettings): { phone?: string; firstname?: string; lastname?: string; customFields: CustomFieldValue[] } {
-  const errors: Errors = {};
+  const errors = new FieldErrors();
   const phone = input.phone === undefined ? undefined : checkPhone(input.phone, errors);
   const given = checkCustomFields(input.customFields ?? [], settings.customFields, { requireAll: false }, errors);
   const merged = new Map(held.map((v) => [v.uuid, v]));
@@ -95,22 +96,22 @@ export function checkConfirmInput(input: ConfirmInput, held: CustomFieldValue[],
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 function refuseControlCharacters(fields: Record<string, string | null | undefined>, errors: Errors): void {
-  for (const [field, value] of Object.entries(fields)) if (typeof value === "string" && CONTROL.test(value)) addError(errors, field, "Contains control characters.");
+  for (const [field, value] of Object.entries(fields)) if (typeof value === "string" && CONTROL.test(value)) errors.add(field, "control_characters", "Contains control characters.");
 }
 
 function checkPhone(value: string | undefined, errors: Errors): string {
   const phone = (value ?? "").trim();
-  if (phone !== "" && !PHONE.test(phone)) addError(errors, "phone", "Expected a phone number: digits, spaces, + ( ) . -");
+  if (phone !== "" && !PHONE.test(phone)) errors.add("phone", "invalid_phone", "Expected a phone number: digits, spaces, + ( ) . -");
   return phone;
 }
 
 function checkGuests(guests: string[], email: string, max: number, errors: Errors): string[] {
-  if (guests.length > max) addError(errors, "guests", `At most ${max} guests.`);
+  if (guests.length > max) errors.add("guests", "too_many", `At most ${max} guests.`, max);
   const seen = new Set([email.toLowerCase()]);
   return guests.map((g, i) => {
     const guest = nfc(g);
-    if (!EMAIL.test(guest) || CONTROL.test(guest)) addError(errors, `guests.${i}`, "Expected an email address.");
-    else if (seen.has(guest.toLowerCase())) addError(errors, `guests.${i}`, "Each guest once, and not the booker.");
+    if (!EMAIL.test(guest) || CONTROL.test(guest)) errors.add(`guests.${i}`, "invalid_email", "Expected an email address.");
+    else if (seen.has(guest.toLowerCase())) errors.add(`guests.${i}`, "duplicate", "Each guest once, and not the booker.");
     seen.add(guest.toLowerCase());
     return guest;
   });
@@ -125,16 +126,16 @@ function checkLocation(chosen: Location | undefined, phone: string, settings: Ev
   const type = chosen?.type ?? settings.locations[0]?.type;
   const enabled = settings.locations.find((l) => l.type === type);
   if (!enabled) {
-    addError(errors, "location.type", `Choose one of: ${settings.locations.map((l) => l.type).join(", ")}.`);
+    errors.add("location.type", "invalid_choice", `Choose one of: ${settings.locations.map((l) => l.type).join(", ")}.`);
     return null;
   }
   const given = chosen?.value?.trim() || null;
   let value = enabled.value ?? given;
   if (enabled.type === "phone" && value === null && phone !== "") value = phone;
   if ((enabled.type === "phone" || enabled.type === "address") && value === null) {
-    addError(errors, "location.value", enabled.type === "phone" ? "Give the phone number to call." : "Give the address to meet at.");
+    errors.add("location.value", "required", enabled.type === "phone" ? "Give the phone number to call." : "Give the address to meet at.");
   }
-  if (enabled.type === "phone" && enabled.value === null && given !== null && !PHONE.test(given)) addError(errors, "location.value", "Expected a phone number.");
+  if (enabled.type === "phone" && enabled.value === null && given !== null && !PHONE.test(given)) errors.add("location.value", "invalid_phone", "Expected a phone number.");
   return { type: enabled.type, value };
 }
 
@@ -147,22 +148,24 @@ function checkCustomFields(values: CustomFieldValue[], fields: CustomFieldDefini
     const key = `customFields.${uuid}`;
     const field = byUuid.get(uuid);
     if (!field) {
-      addError(errors, key, "Unknown custom field.");
+      errors.add(key, "unknown_field", "Unknown custom field.");
       continue;
     }
     if (answered.has(uuid)) {
-      addError(errors, key, "Answered twice.");
+      errors.add(key, "duplicate", "Answered twice.");
       continue;
     }
     const value = normalize(v.value);
-    const problem = [value].flat().some((x) => typeof x === "string" && CONTROL.test(x)) ? "Contains control characters." : valueProblem(field, value);
-    if (problem) addError(errors, key, problem);
+    const problem = [value].flat().some((x) => typeof x === "string" && CONTROL.test(x))
+      ? { code: "control_characters" as const, message: "Contains control characters." }
+      : valueProblem(field, value);
+    if (problem) errors.add(key, problem.code, problem.message, problem.max);
     answered.set(uuid, { uuid, value: normalize(v.value) });
   }
   if (options.requireAll) {
     for (const f of fields) {
       const v = answered.get(f.uuid);
-      if (f.required && (v === undefined || isBlank(v.value, f))) addError(errors, `customFields.${f.uuid}`, `${f.label} is required.`);
+      if (f.required && (v === undefined || isBlank(v.value, f))) errors.add(`customFields.${f.uuid}`, "required", `${f.label} is required.`);
     }
   }
   return [...answered.values()].filter((v) => v.value !== null && v.value !== undefined);
@@ -178,29 +181,31 @@ const normalize = (value: unknown): unknown =>
   typeof value === "string" ? nfc(value) : Array.isArray(value) ? value.map((v) => (typeof v === "string" ? nfc(v) : v)) : value ?? null;
 
 /** Why a value does not fit its field, or null. Empty values are judged by the required rule. */
-function valueProblem(field: CustomFieldDefinition, value: unknown): string | null {
+function valueProblem(field: CustomFieldDefinition, value: unknown): { code: FieldErrorCode; message: string; max?: number } | null {
   if (value === null || value === undefined || value === "") return null;
   switch (field.type) {
     case "text":
     case "textarea": {
       const max = field.type === "text" ? LIMITS.textMaxLength : LIMITS.textareaMaxLength;
-      return typeof value === "string" && value.length <= max ? null : `Expected text of at most ${max} characters.`;
+      if (typeof value !== "string") return { code: "invalid", message: `Expected text of at most ${max} characters.` };
+      return value.length <= max ? null : { code: "too_long", message: `Expected text of at most ${max} characters.`, max };
     }
     case "email":
-      return typeof value === "string" && value.length <= LIMITS.emailMaxLength && EMAIL.test(value.trim()) ? null : "Expected an email address.";
+      if (typeof value === "string" && value.length > LIMITS.emailMaxLength) return { code: "too_long", message: "Expected an email address.", max: LIMITS.emailMaxLength };
+      return typeof value === "string" && EMAIL.test(value.trim()) ? null : { code: "invalid_email", message: "Expected an email address." };
     case "phone":
-      return typeof value === "string" && PHONE.test(value.trim()) ? null : "Expected a phone number.";
+      return typeof value === "string" && PHONE.test(value.trim()) ? null : { code: "invalid_phone", message: "Expected a phone number." };
     case "number":
-      return typeof value === "number" && Number.isFinite(value) ? null : "Expected a number.";
+      return typeof value === "number" && Number.isFinite(value) ? null : { code: "invalid_number", message: "Expected a number." };
     case "checkbox":
-      return typeof value === "boolean" ? null : "Expected true or false.";
+      return typeof value === "boolean" ? null : { code: "invalid", message: "Expected true or false." };
     case "date":
-      return typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) && DateTime.fromISO(value).isValid ? null : "Expected a date, YYYY-MM-DD.";
+      return typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) && DateTime.fromISO(value).isValid ? null : { code: "invalid_date", message: "Expected a date, YYYY-MM-DD." };
     case "select":
-      return typeof value === "string" && field.options?.includes(value) ? null : `Expected one of: ${field.options?.join(", ")}.`;
+      return typeof value === "string" && field.options?.includes(value) ? null : { code: "invalid_choice", message: `Expected one of: ${field.options?.join(", ")}.` };
     case "multiselect":
       return Array.isArray(value) && value.every((v) => typeof v === "string" && field.options?.includes(v)) && new Set(value).size === value.length
         ? null
-        : `Expected distinct values among: ${field.options?.join(", ")}.`;
+        : { code: "invalid_choice", message: `Expected distinct values among: ${field.options?.join(", ")}.` };
   }
 }
