@@ -161,8 +161,8 @@ describe("pages that show the element", () => {
   it("a booking page is light or dark as the event type's theme.mode says, like the calendar on it", async () => {
     const { call, eventType } = await setup();
     const cases = { light: "light", dark: "dark", auto: "light dark" } as const;
-    for (const [mode, scheme] of Object.entries(cases)) {
-      await eventType({ title: mode, slug: `theme-${mode}`, theme: { mode } });
+    for (const [mode, scheme] of Object.entries(cases) as Array<[keyof typeof cases, string]>) {
+      await eventType({ title: mode, slug: `theme-${mode}`, theme: { mode, borderRadius: "8px", colors: {} } });
       const text = (await call("GET", `/book/theme-${mode}`)).text;
       expect(text, mode).toContain(`<meta name="color-scheme" content="${scheme}">`);
       const dark = text.includes("background: #111827");
