@@ -9,5 +9,5 @@ export const docsRoutes = (ctx: AppContext) => {
   const page = docsPage(ctx.config.aliasPrefix, { requestsPerMinute: ctx.config.rateLimit.limit, maxBodyBytes: ctx.config.maxBodyBytes });
   return new Elysia()
     .get("/openapi.json", () => new Response(document, { headers: { "content-type": "application/json;charset=utf-8" } }))
-    .get("/docs", () => new Response(page, { headers: { "content-type": "text/html;charset=utf-8", "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'" } }));
+    .get("/docs", () => new Response(page, { headers: { "content-type": "text/html;charset=utf-8", "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'" } }));
 };

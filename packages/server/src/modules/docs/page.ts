@@ -75,7 +75,6 @@ ${data ? (data.type === "array" ? `<p>Array of ${data.items?.properties ? "objec
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Booking API reference</title>
-<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <style>
 :root{color-scheme:light dark;--fg:#1f2937;--bg:#fff;--muted:#6b7280;--line:#e5e7eb;--accent:#2563eb}
 @media (prefers-color-scheme:dark){:root{--fg:#e5e7eb;--bg:#111827;--muted:#9ca3af;--line:#374151;--accent:#60a5fa}}
