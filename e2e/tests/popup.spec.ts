@@ -53,7 +53,7 @@ for (const [device, viewport] of Object.entries(SCREENS)) {
       await page.getByLabel("Email").fill(`popup-${device}-${mode}@example.com`);
       await expectAccessible(page, `${device} ${mode} popup details`);
       await saveScreenshot(page, `popup-${device}-${mode}-3-details`);
-      await page.getByRole("button", { name: "Book" }).click();
+      await page.getByRole("button", { name: "Book", exact: true }).click();
       await expect(page.getByRole("heading", { name: "You are booked" })).toBeVisible();
       await expect(page.getByRole("dialog")).toBeVisible();
       const [reservation] = await reservationsOf(request, id);
