@@ -6,6 +6,8 @@ import { escapeHtml } from "../../packages/server/src/lib/html.ts";
  * booking API, as a site that embeds the calendar is. It serves
  * - `/?attrs=<json>[&dark=1]`: `index.html`, a plain HTML page embedding the element with one script
  *   tag from the API origin and those attributes;
+ * - `/popup?token=<token>`: `popup.html`, a page whose buttons and link open the calendar in a popup,
+ *   with the script tag's floating button;
  * - `/react/…` and `/vue/…`: the example apps as Vite built them (`npm run build:apps`);
  * - `POST /hooks/<name>`: the organizer's webhook receiver, which keeps what arrives (body and
  *   headers, as received) for `GET /hooks/<name>` to list.
@@ -14,6 +16,7 @@ const api = process.env.E2E_API_ORIGIN!;
 const here = import.meta.dirname;
 const apps: Record<string, string> = { react: join(here, "../apps/react/dist"), vue: join(here, "../apps/vue/dist") };
 const template = await Bun.file(join(here, "index.html")).text();
+const popupTemplate = await Bun.file(join(here, "popup.html")).text();
 
 const hooks = new Map<string, Array<{ headers: Record<string, string>; body: string }>>();
 
@@ -49,6 +52,10 @@ const server = Bun.serve({
     const url = new URL(request.url);
     if (url.pathname === "/health") return new Response("ok");
     if (url.pathname === "/") return page(url);
+    if (url.pathname === "/popup") {
+      const html = popupTemplate.replaceAll("{{API}}", api).replaceAll("{{TOKEN}}", escapeHtml(url.searchParams.get("token") ?? ""));
+      return new Response(html, { headers: { "content-type": "text/html;charset=utf-8" } });
+    }
     const [, app, ...rest] = url.pathname.split("/");
     if (app === "hooks" && rest.length === 1) return hook(request, rest[0]!);
     if (app && app in apps) return appFile(app, rest.join("/"));

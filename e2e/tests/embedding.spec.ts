@@ -1,4 +1,4 @@
-import { test, expect, chooseFirstTime, createEventType, expectAccessible, openSite, reservationsOf, ADMIN_KEY, API, SITE } from "../support/fixtures.ts";
+import { test, expect, chooseFirstTime, continueToPayment, createEventType, expectAccessible, openSite, payWithCard, reservationsOf, ADMIN_KEY, API, PAID, SITE } from "../support/fixtures.ts";
 
 test.describe("embedding", () => {
   test("plain HTML page: one script tag from the API's origin on another site, booked through, and the site hears the event", async ({ page, request }) => {
@@ -14,6 +14,22 @@ test.describe("embedding", () => {
     await page.getByRole("button", { name: "Book" }).click();
     await expect(page.getByRole("heading", { name: "You are booked" })).toBeVisible();
     const [reservation] = await reservationsOf(request, id);
+    await expect(page.locator("#site-status")).toHaveText(`Thanks! Your booking reference is ${reservation!.uuid}.`);
+  });
+
+  test("paid event type on a plain HTML page of another origin: the element loads the Stripe.js its configuration names, and the card pays", async ({ page, request }) => {
+    const { id, token } = await createEventType(request, { ...PAID, title: "Paid studio session" });
+    const scripts: string[] = [];
+    page.on("request", (r) => { if (r.resourceType() === "script") scripts.push(r.url()); });
+    await openSite(page, { token });
+    await continueToPayment(page, "paid-site@example.com");
+    await expect(page.getByLabel("Card number")).toBeVisible();
+    await expect(page.getByRole("alert")).toHaveCount(0);
+    expect(scripts).toEqual([`${API}/embed/booking-calendar.js`, `${API}/embed/stripe-standin.js`]);
+    await payWithCard(page, "4242 4242 4242 4242");
+    await expect(page.getByRole("heading", { name: "You are booked" })).toBeVisible();
+    const [reservation] = await reservationsOf(request, id);
+    expect(reservation).toMatchObject({ status: "confirmed", email: "paid-site@example.com" });
     await expect(page.locator("#site-status")).toHaveText(`Thanks! Your booking reference is ${reservation!.uuid}.`);
   });
 

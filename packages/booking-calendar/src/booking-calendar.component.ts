@@ -18,6 +18,7 @@ import { chooseLanguage, type Language } from "./i18n/catalog.ts";
 import { fieldProblems } from "./i18n/field-errors.ts";
 import { loadCatalog, loadedCatalog } from "./i18n/load.ts";
 import { adoptTheme, themeMode } from "./theme.ts";
+import { PageSchemeController } from "./page-scheme.ts";
 import type { BookingFormEvents } from "./booking-form.ts";
 import type { MonthGridEvents } from "./month-grid.ts";
 import type { PaymentSetup, PaymentStepEvents } from "./payment-step.ts";
@@ -171,6 +172,8 @@ export class BookingCalendar extends LitElement {
 
   constructor() {
     super();
+    // `theme.mode: auto` follows the host page's own light or dark where it fixes one.
+    new PageSchemeController(this);
     this.token = "";
     this.apiBase = "";
     this.reservationUuid = "";
@@ -535,10 +538,19 @@ export class BookingCalendar extends LitElement {
       clientSecret: intent.clientSecret,
       paymentIntentId: intent.paymentIntentId,
       amountText: this.env.dates.money(intent.amount, payment.currency),
+      ...(payment.stripeJsUrl ? { stripeJsUrl: payment.stripeJsUrl } : {}),
     };
     this.ensurePaymentMount();
     this.flow = flows.paymentOpened(flow, flow.slot, this.payment);
     emit(this, "booking-payment-started", { uuid, paymentIntentId: intent.paymentIntentId, amount: intent.amount, currency: payment.currency });
+  }
+
+  /** Stripe.js could not be loaded: the seat is given back, and the visitor can try again from the form. */
+  private paymentUnavailable(message: string): void {
+    void this.holds.release();
+    this.flow = flows.back(this.flow);
+    this.notice = { text: this.t("paymentUnavailable"), danger: true, retry: () => void this.submitDetails() };
+    emit(this, "booking-error", { code: "payment_unavailable", message, status: null });
   }
 
   private async confirmPaid(): Promise<void> {
@@ -768,6 +780,7 @@ export class BookingCalendar extends LitElement {
         @bc-paying=${() => { this.paying = true; this.holds.charging(true); }}
         @bc-paid=${() => { this.paying = false; void this.confirmPaid(); }}
         @bc-payment-error=${(e: CustomEvent<PaymentStepEvents["bc-payment-error"]>) => {
+          if (e.detail.unavailable) return this.paymentUnavailable(e.detail.message);
           this.paying = false;
           if (e.detail.refused) this.holds.charging(false);
           this.notice = { text: this.t("paymentFailed", { message: e.detail.message }), danger: true };

@@ -14,31 +14,40 @@ const darkPalette = css`
   color-scheme: dark;
 `;
 
+/** The light palette, the default. */
+const lightPalette = css`
+  --bc-primary: #2563eb;
+  --bc-on-primary: #ffffff;
+  --bc-background: #ffffff;
+  --bc-surface: #f8fafc;
+  --bc-text: #0f172a;
+  --bc-muted: #52607a;
+  --bc-border: #cbd5e1;
+  --bc-danger: #b91c1c;
+  --bc-success: #15803d;
+  color-scheme: light;
+`;
+
 /**
- * Custom properties with their light defaults, dark palettes (fixed or following the system), and
- * the look of buttons and fields every sub-view shares. Host pages restyle through `--bc-*` and parts.
+ * Custom properties with their light defaults, dark palettes (fixed, or for `auto` following the
+ * host page's `color-scheme` when it names only one (`data-page-scheme`, see page-scheme.ts), else
+ * the system), and the look of buttons and fields every sub-view shares. Host pages restyle through
+ * `--bc-*` and parts.
  */
 export const themeStyles = css`
   :host {
-    --bc-primary: #2563eb;
-    --bc-on-primary: #ffffff;
-    --bc-background: #ffffff;
-    --bc-surface: #f8fafc;
-    --bc-text: #0f172a;
-    --bc-muted: #52607a;
-    --bc-border: #cbd5e1;
-    --bc-danger: #b91c1c;
-    --bc-success: #15803d;
+    ${lightPalette}
     --bc-radius: 8px;
     --bc-font: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
     --bc-focus: 0 0 0 3px color-mix(in srgb, var(--bc-primary) 45%, transparent);
     display: block;
-    color-scheme: light;
   }
   :host([data-mode="dark"]) { ${darkPalette} }
   @media (prefers-color-scheme: dark) {
     :host([data-mode="auto"]) { ${darkPalette} }
   }
+  :host([data-mode="auto"][data-page-scheme="dark"]) { ${darkPalette} }
+  :host([data-mode="auto"][data-page-scheme="light"]) { ${lightPalette} }
 `;
 
 /** Buttons, fields and messages, shared by the element and its sub-views. */

@@ -7,6 +7,7 @@ setCatalogSource(importCatalog);
 
 export { BookingCalendar } from "./booking-calendar.ts";
 export { setDefaultApiBase } from "./booking-calendar.component.ts";
+export { openPopup, closePopup, floatingButton, listenForTriggers, type PopupOptions, type FloatingButtonOptions } from "./popup.ts";
 export type {
   BookingCalendarEventMap, BookingCalendarEventName, BookingCancelledDetail, BookingDateSelectedDetail, BookingErrorDetail,
   BookingPaymentStartedDetail, BookingReadyDetail, BookingRescheduledDetail, BookingReservationConfirmedDetail,

@@ -12,7 +12,8 @@ import { controlStyles } from "./booking-calendar.styles.ts";
 export type PaymentStepEvents = {
   "bc-paying": Record<string, never>;
   "bc-paid": { paymentIntentId: string };
-  "bc-payment-error": { message: string; refused: boolean };
+  /** `unavailable`: Stripe.js could not be loaded, so no card form can be shown here. */
+  "bc-payment-error": { message: string; refused: boolean; unavailable?: boolean };
 };
 
 /** Where the Payment Element goes, and what it charges. */
@@ -23,12 +24,38 @@ export interface PaymentSetup {
   paymentIntentId: string;
   /** The amount as the visitor reads it, e.g. "€50.00". */
   amountText: string;
+  /** Where Stripe.js comes from when not from Stripe (the configuration's `payment.stripeJsUrl`). */
+  stripeJsUrl?: string;
+}
+
+/** Stripe.js, or what stands in for it, as a script puts it on the page. */
+type StripeGlobal = { Stripe?: unknown };
+
+/**
+ * Loads the script at `url` (a Stripe.js stand-in) unless a Stripe.js is on the page already, so
+ * that `loadStripe` then finds it as `window.Stripe`. A script that fails is taken off the page
+ * again, so the next attempt loads it afresh.
+ */
+function loadStripeScript(url: string): Promise<void> {
+  if ((window as StripeGlobal).Stripe) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const script = document.createElement("script");
+    script.src = url;
+    script.async = true;
+    script.addEventListener("load", () => ((window as StripeGlobal).Stripe ? resolve() : reject(new Error("Failed to load Stripe.js"))));
+    script.addEventListener("error", () => {
+      script.remove();
+      reject(new Error("Failed to load Stripe.js"));
+    });
+    document.head.append(script);
+  });
 }
 
 /**
  * Stripe's Payment Element and the pay button. Stripe.js is fetched only now, the first time a
- * visitor reaches a payment (`loadStripe` uses a `window.Stripe` already on the page, such as the
- * demo's stand-in). The element is mounted into `mountPoint`, a node in the page's light DOM that
+ * visitor reaches a payment: from where the configuration names (the server's Stripe.js stand-in
+ * outside production), else Stripe's own through `loadStripe`, which also uses a `window.Stripe`
+ * already on the page. When it cannot be loaded, `bc-payment-error` says so with `unavailable`. The element is mounted into `mountPoint`, a node in the page's light DOM that
  * the calendar slots in here, because Stripe's iframes expect to live outside shadow roots.
  * `confirmPayment` stays on the page (`redirect: "if_required"`) unless the payment method needs a bank's page.
  */
@@ -82,9 +109,16 @@ export class PaymentStep extends LitElement {
     this.mountedFor = setup.clientSecret;
     this.ready = false;
     try {
-      const { loadStripe } = await import("@stripe/stripe-js/pure");
-      this.stripe = await loadStripe(setup.publishableKey, { stripeAccount: setup.providerAccountId });
-      if (!this.stripe) throw new Error("Stripe.js is not available here.");
+      try {
+        if (setup.stripeJsUrl) await loadStripeScript(setup.stripeJsUrl);
+        const { loadStripe } = await import("@stripe/stripe-js/pure");
+        this.stripe = await loadStripe(setup.publishableKey, { stripeAccount: setup.providerAccountId });
+        if (!this.stripe) throw new Error("Stripe.js is not available here.");
+      } catch (error) {
+        this.mountedFor = "";
+        this.dispatchEvent(new CustomEvent("bc-payment-error", { detail: { message: error instanceof Error ? error.message : String(error), refused: true, unavailable: true } }));
+        return;
+      }
       const style = getComputedStyle(this);
       const variable = (name: string) => style.getPropertyValue(name).trim() || undefined;
       this.elements = this.stripe.elements({

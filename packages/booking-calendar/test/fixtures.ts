@@ -112,16 +112,27 @@ export async function bookThroughApi(request: APIRequestContext, token: string, 
   return { uuid: body.data.uuid, manageUrl: body.data.manageUrl };
 }
 
-/** Serves the server's Stripe.js stand-in where the page asks for js.stripe.com, and counts the asks. */
+/**
+ * Counts the page's loads of Stripe.js: the server's stand-in, which the element loads from where the
+ * configuration names it, and js.stripe.com, where the server's stand-in is served should anything
+ * still ask for Stripe's own.
+ */
 export async function routeStripeJs(page: Page): Promise<{ loads: number }> {
   const counter = { loads: 0 };
   const server = test.info().project.use.baseURL!;
   const script = await (await fetch(`${server}/embed/stripe-standin.js`)).text();
+  page.on("request", (request) => { if (request.url() === `${server}/embed/stripe-standin.js`) counter.loads += 1; });
   await page.route("https://js.stripe.com/**", (route) => {
     counter.loads += 1;
     return route.fulfill({ contentType: "text/javascript", body: script });
   });
   return counter;
+}
+
+/** Opens the customer's page of popup triggers: one button per token, a link to the first, and optionally a floating button and a fixed color-scheme. */
+export async function openPopupSite(page: Page, options: { tokens: string[]; floating?: string; scheme?: string }): Promise<void> {
+  const query = new URLSearchParams({ tokens: JSON.stringify(options.tokens), ...(options.floating ? { floating: options.floating } : {}), ...(options.scheme ? { scheme: options.scheme } : {}) });
+  await page.goto(`${SITE}/popup?${query}`);
 }
 
 /**

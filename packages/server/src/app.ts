@@ -12,6 +12,7 @@ import { docsRoutes } from "./modules/docs/index.ts";
 import { bookingPageRoutes } from "./modules/booking-pages/index.ts";
 import { embedRoutes } from "./modules/embed/index.ts";
 import { feedRoutes } from "./modules/feeds/index.ts";
+import { CalendarScriptFile } from "./modules/embed/service.ts";
 import { configurationRoutes, initRoutes } from "./modules/event-types/index.ts";
 import { mcpRoutes } from "./modules/mcp/index.ts";
 import { timeSlotRoutes } from "./modules/time-slots/index.ts";
@@ -54,6 +55,8 @@ export function createApp(deps: AppDependencies) {
     log: deps.log ?? stderrLog,
   };
   const services = createServices(ctx, deps.stripe, deps.busy);
+  // One reading of the element's script for the route that serves it and the pages that link it.
+  const calendarScript = new CalendarScriptFile(deps.calendarScriptPath);
   const { slots, eventTypes, payments, reservations } = services;
 
   const publicApi = (prefix: string) =>
@@ -74,8 +77,8 @@ export function createApp(deps: AppDependencies) {
     .use(publicApi(config.aliasPrefix))
     .use(stripeWebhookRoutes(payments, ctx.config))
     .use(docsRoutes(ctx))
-    .use(embedRoutes(ctx, deps.calendarScriptPath))
-    .use(bookingPageRoutes(ctx))
+    .use(embedRoutes(ctx, calendarScript))
+    .use(bookingPageRoutes(ctx, calendarScript))
     .use(feedRoutes(ctx))
     .use(adminRoutes(ctx, services.admin))
     .use(mcpRoutes(ctx, services)) as unknown as Elysia;

@@ -1,5 +1,6 @@
 import { Database } from "bun:sqlite";
-import { mkdtempSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -19,6 +20,18 @@ const LINK_TOKEN = /^bcl_[A-Za-z0-9_-]{43}$/;
 const NO_RATE_LIMIT = { rateLimit: { limit: 100_000, windowSeconds: 60 } };
 
 type World = Awaited<ReturnType<typeof setup>>;
+
+const BUILT_CALENDAR = "/* booking-calendar build for page tests */ customElements.define(\"booking-calendar\", class extends HTMLElement {});\n";
+
+/** A script-tag build of the calendar in a fresh directory, so pages link it under its version. */
+function builtCalendar(): string {
+  const path = join(mkdtempSync(join(tmpdir(), "pages-")), "booking-calendar.js");
+  writeFileSync(path, BUILT_CALENDAR);
+  return path;
+}
+
+/** The version the server names a script by: 16 hex digits of its SHA-256. */
+const versionOf = (source: string) => createHash("sha256").update(source).digest("hex").slice(0, 16);
 
 /** Creates an event type through the admin API and answers its data (tokens included). */
 async function create(w: World, body: Record<string, unknown>): Promise<Record<string, any>> {
@@ -244,7 +257,7 @@ describe("upgrading a database made before booking pages", () => {
 
 describe("GET /book/{slug}", () => {
   it("serves an accessible HTML page that loads the calendar with the link token and the server's origin", async () => {
-    const w = await setup();
+    const w = await setup({ calendarScriptPath: builtCalendar() });
     const et = await create(w, { slug: "intro-call", description: "A first conversation." });
     const r = await w.call("GET", "/book/intro-call");
     expect(r.status).toBe(200);
@@ -260,7 +273,8 @@ describe("GET /book/{slug}", () => {
     expect(await attributesOf(r.text, 'meta[name="viewport"]')).toEqual({ name: "viewport", content: "width=device-width, initial-scale=1" });
     expect(await textOf(r.text, "main h1")).toBe("Intro call");
     expect(await textOf(r.text, "main p.description")).toBe("A first conversation.");
-    expect(await attributesOf(r.text, "script")).toEqual({ src: "/embed/booking-calendar.js" });
+    // The element's script under its versioned URL, deferred so it never holds up the first paint.
+    expect(await attributesOf(r.text, "script")).toEqual({ src: `/embed/v/${versionOf(BUILT_CALENDAR)}/booking-calendar.js`, defer: "" });
     expect(await attributesOf(r.text, "main booking-calendar")).toEqual({ token: et.linkToken, "api-base": "http://localhost" });
     expect(r.text).not.toContain(et.token);
   });

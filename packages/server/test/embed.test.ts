@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,6 +7,9 @@ import { describe, expect, it } from "vitest";
 import { setup } from "./utils.ts";
 
 const SCRIPT = `/* booking-calendar test build */ customElements.define("booking-calendar", class extends HTMLElement {});\n${"// padding\n".repeat(200)}`;
+
+/** The version the server names a script by: 16 hex digits of its SHA-256. */
+const versionOf = (source: string) => createHash("sha256").update(source).digest("hex").slice(0, 16);
 
 function builtScript(): string {
   const path = join(mkdtempSync(join(tmpdir(), "embed-")), "booking-calendar.js");
@@ -104,7 +108,7 @@ describe("the Stripe.js stand-in and the demo page", () => {
 
 describe("the demo page", () => {
   it("offers every event type in a <booking-calendar> with its publishable link token, never its API token", async () => {
-    const { call, eventType, store } = await setup();
+    const { call, eventType, store } = await setup({ calendarScriptPath: builtScript() });
     const first = await eventType({ title: "Intro <call>" });
     await eventType({ title: "Second" });
     const r = await call("GET", "/");
@@ -114,21 +118,41 @@ describe("the demo page", () => {
     expect(r.text).toContain(`<booking-calendar token="${record.linkToken}"></booking-calendar>`);
     expect(r.text).not.toContain(first.token);
     expect(r.text).toContain("Intro &#60;call&#62;");
-    expect(r.text).toContain('<script src="/embed/booking-calendar.js"></script>');
+    expect(r.text).toContain(`<script src="/embed/v/${versionOf(SCRIPT)}/booking-calendar.js" defer></script>`);
     const second = await call("GET", "/?event=1");
     expect(second.text).toContain(`token="${(await store.eventTypes.byId(first.id + 1))!.linkToken}"`);
   });
 });
 
+const STANDIN = { stripe: { secretKey: "sk_test_x", publishableKey: "pk_test_x", webhookSecret: null, apiBase: "http://127.0.0.1:12111" } };
+const PAID = { payment: { amount: 5000, currency: "eur", providerAccountId: "acct_1EmbedTests" } };
+
+/** The `src` of every `<script>` in a page with its loading attributes, in order. */
+function scriptTags(html: string): string[] {
+  return [...html.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1]!.trim());
+}
+
 describe("pages that show the element", () => {
-  it("load the Stripe.js stand-in before the element where payments go to the stand-in", async () => {
-    const { call, eventType } = await setup({ config: { stripe: { secretKey: "sk_test_x", publishableKey: "pk_test_x", webhookSecret: null, apiBase: "http://127.0.0.1:12111" } } });
-    await eventType({ title: "Paid", slug: "paid-call" });
-    for (const path of ["/", "/book/paid-call"]) {
-      const text = (await call("GET", path)).text;
-      const standin = text.indexOf('<script src="/embed/stripe-standin.js"></script>');
-      expect(standin, path).toBeGreaterThan(-1);
-      expect(text.indexOf('<script src="/embed/booking-calendar.js"></script>'), path).toBeGreaterThan(standin);
+  it("load no Stripe.js stand-in themselves: the configuration names it, and the element loads it from this server", async () => {
+    const { call, eventType } = await setup({ config: STANDIN });
+    const { token } = await eventType({ title: "Paid", slug: "paid-call", ...PAID });
+    for (const path of ["/", "/book/paid-call"]) expect((await call("GET", path)).text, path).not.toContain("stripe-standin.js");
+    const configuration = await call("GET", "/configuration", { token });
+    expect(configuration.body.data.configuration.payment).toMatchObject({ provider: "stripe", publishableKey: "pk_test_x", stripeJsUrl: "http://localhost/embed/stripe-standin.js" });
+    // The element's init names it too.
+    const init = await call("POST", "/event-types/init", { token, body: {} });
+    expect(init.body.data.configuration.payment.stripeJsUrl).toBe("http://localhost/embed/stripe-standin.js");
+    // The script it names is there.
+    expect((await call("GET", "/embed/stripe-standin.js")).text).toContain("window.Stripe = Stripe");
+  });
+
+  it("name no Stripe.js URL when payments go to Stripe itself, or in production", async () => {
+    for (const config of [{ stripe: { secretKey: "sk_test_x", publishableKey: "pk_test_x", webhookSecret: null, apiBase: null } }, { ...STANDIN, environment: "production" as const }]) {
+      const { call, eventType } = await setup({ config });
+      const { token } = await eventType({ title: "Paid", ...PAID });
+      const payment = (await call("GET", "/configuration", { token })).body.data.configuration.payment;
+      expect(payment).toMatchObject({ provider: "stripe", amount: 5000 });
+      expect(payment).not.toHaveProperty("stripeJsUrl");
     }
   });
 
@@ -137,5 +161,86 @@ describe("pages that show the element", () => {
     const text = (await call("GET", "/")).text;
     expect(text).toContain('<script type="module" src="http://127.0.0.1:5173/src/embed.ts"></script>');
     expect(text).not.toContain("/embed/booking-calendar.js");
+  });
+
+  it("have no render-blocking script: every script with a src is deferred, async or a module", async () => {
+    for (const config of [{}, STANDIN, { devCalendarUrl: "http://127.0.0.1:5173/" }]) {
+      const { call, eventType } = await setup({ config, calendarScriptPath: builtScript() });
+      await eventType({ title: "Call", slug: "call" });
+      for (const path of ["/", "/book/call", "/book/no-such-page"]) {
+        const tags = scriptTags((await call("GET", path)).text).filter((t) => /\bsrc=/.test(t));
+        if (path !== "/book/no-such-page") expect(tags.length, path).toBeGreaterThan(0);
+        for (const tag of tags) expect(tag, `${path}: ${tag}`).toMatch(/\b(defer|async)\b|type="module"/);
+      }
+    }
+  });
+
+  it("link the server's SVG icon, which their Content-Security-Policy allows", async () => {
+    const { call, eventType } = await setup({ config: STANDIN });
+    await eventType({ title: "Call", slug: "call" });
+    // (The API reference at /docs stays a page that loads nothing at all.)
+    for (const path of ["/", "/book/call", "/book/no-such-page"]) {
+      const r = await call("GET", path);
+      expect(r.text, path).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
+      const imgSrc = (r.headers.get("content-security-policy") ?? "").split(";").map((d) => d.trim()).find((d) => d.startsWith("img-src"));
+      expect(imgSrc, path).toMatch(/'self'/);
+    }
+    const icon = await call("GET", "/favicon.svg");
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get("content-type")).toBe("image/svg+xml");
+    expect(icon.headers.get("cache-control")).toBe("public, max-age=86400");
+    expect(icon.text).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+  });
+
+  it("a booking page is light or dark as the event type's theme.mode says, like the calendar on it", async () => {
+    const { call, eventType } = await setup();
+    const cases = { light: "light", dark: "dark", auto: "light dark" } as const;
+    for (const [mode, scheme] of Object.entries(cases) as Array<[keyof typeof cases, string]>) {
+      await eventType({ title: mode, slug: `theme-${mode}`, theme: { mode, borderRadius: "8px", colors: {} } });
+      const text = (await call("GET", `/book/theme-${mode}`)).text;
+      expect(text, mode).toContain(`<meta name="color-scheme" content="${scheme}">`);
+      const dark = text.includes("background: #111827");
+      const followsSystem = text.includes("@media (prefers-color-scheme: dark)");
+      expect({ dark, followsSystem }, mode).toEqual({ light: { dark: false, followsSystem: false }, dark: { dark: true, followsSystem: false }, auto: { dark: true, followsSystem: true } }[mode]);
+    }
+  });
+});
+
+describe("the versioned script URL", () => {
+  it("serves the built file at /embed/v/{version}/booking-calendar.js, cached for a year as immutable", async () => {
+    const { call } = await setup({ calendarScriptPath: builtScript() });
+    const r = await call("GET", `/embed/v/${versionOf(SCRIPT)}/booking-calendar.js`, { headers: { origin: "https://customer.example" } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-type")).toBe("text/javascript;charset=utf-8");
+    expect(r.headers.get("access-control-allow-origin")).toBe("*");
+    expect(r.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(r.text).toBe(SCRIPT);
+    // The plain URL existing sites carry still answers the same file, revalidated soon.
+    const plain = await call("GET", "/embed/booking-calendar.js");
+    expect(plain.text).toBe(SCRIPT);
+    expect(plain.headers.get("cache-control")).toBe("public, max-age=300");
+    expect(plain.headers.get("etag")).toBe(r.headers.get("etag"));
+  });
+
+  it("leads an earlier version's URL to the current one, and answers a malformed one with a JSON 404", async () => {
+    const { call } = await setup({ calendarScriptPath: builtScript() });
+    const old = await call("GET", "/embed/v/0123456789abcdef/booking-calendar.js");
+    expect(old.status).toBe(302);
+    expect(old.headers.get("location")).toBe(`/embed/v/${versionOf(SCRIPT)}/booking-calendar.js`);
+    expect(old.headers.get("cache-control")).toBe("public, max-age=300");
+    for (const version of ["latest", "0123456789ABCDEF", "%3Cscript%3E"]) {
+      const r = await call("GET", `/embed/v/${version}/booking-calendar.js`);
+      expect(r.status, version).toBe(404);
+      expect(r.body, version).toMatchObject({ success: false, code: "not_found" });
+    }
+  });
+
+  it("says how to build it, as a JSON 404, while it is not built, and pages then link the plain URL", async () => {
+    const { call, eventType } = await setup({ calendarScriptPath: join(tmpdir(), "no-such-dir", "booking-calendar.js") });
+    const r = await call("GET", `/embed/v/${versionOf(SCRIPT)}/booking-calendar.js`);
+    expect(r.status).toBe(404);
+    expect(r.body).toMatchObject({ success: false, code: "not_found", message: expect.stringContaining("npm run build") });
+    await eventType({ title: "Call", slug: "call" });
+    expect((await call("GET", "/book/call")).text).toContain('<script src="/embed/booking-calendar.js" defer></script>');
   });
 });

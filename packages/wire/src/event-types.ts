@@ -46,6 +46,9 @@ export const PaymentConfiguration = Type.Object({
   provider: Type.Literal("stripe"),
   publishableKey: Type.Union([Type.String(), Type.Null()]),
   providerAccountId: Type.String(),
+  stripeJsUrl: Type.Optional(Type.String({
+    description: "Where the element loads Stripe.js from when it is not Stripe's own (https://js.stripe.com): outside production, the server's Stripe.js stand-in for its local Stripe stand-in. Absent when payments go to Stripe.",
+  })),
 });
 export type PaymentConfiguration = Static<typeof PaymentConfiguration>;
 

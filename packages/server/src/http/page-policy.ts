@@ -42,7 +42,8 @@ export function pageSecurityHeaders(options: PagePolicyOptions): Record<string, 
   const dev = options.devCalendarUrl ? originOf(options.devCalendarUrl) : null;
   const standin = options.stripeStandinUrl ? originOf(options.stripeStandinUrl) : null;
   const api = originOf(options.apiOrigin);
-  const scripts = ["'self'", ...STRIPE_SCRIPTS, ...(dev ? [dev] : []), ...(options.inlineScripts ?? []).map(scriptHash)];
+  // The API's origin too: the element loads the Stripe.js stand-in from there when the configuration names it.
+  const scripts = ["'self'", ...(api && standin ? [api] : []), ...STRIPE_SCRIPTS, ...(dev ? [dev] : []), ...(options.inlineScripts ?? []).map(scriptHash)];
   const connect = ["'self'", ...(api ? [api] : []), STRIPE_API, ...(standin ? [standin] : []), ...(dev ? [dev, dev.replace(/^http/, "ws")] : [])];
   const directives = [
     "default-src 'self'",

@@ -2,17 +2,19 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../../context.ts";
 import { publicOrigin, searchParamsOf } from "../../lib/links.ts";
 import { BookingPageService } from "./service.ts";
-import { pagePolicyOf, usesStripeStandin } from "../embed/index.ts";
+import { pagePolicyOf } from "../embed/index.ts";
 import { pageSecurityHeaders } from "../../http/page-policy.ts";
 import { calendarScripts } from "../embed/page.ts";
+import type { CalendarScriptFile } from "../embed/service.ts";
 
 /**
  * `GET /book/{slug}`: the event type's shareable booking page, HTML for people (an unknown slug is
  * an HTML 404 page, not the API's JSON). `?reservation={uuid}` opens the visitor's reschedule and
  * cancel view; such a personal link is kept out of search engines and referrers.
  */
-export const bookingPageRoutes = (ctx: AppContext) => {
-  const pages = new BookingPageService(ctx.store, calendarScripts({ stripeStandin: usesStripeStandin(ctx), devCalendarUrl: ctx.config.devCalendarUrl }));
+export const bookingPageRoutes = (ctx: AppContext, calendar: CalendarScriptFile) => {
+  // Asked per page: the script may be built after the server started.
+  const pages = new BookingPageService(ctx.store, () => calendarScripts({ calendarPath: calendar.pagePath(), devCalendarUrl: ctx.config.devCalendarUrl }));
   const serve = async (slug: string, request: Request) => {
     // Read by hand: a human page never answers a malformed query with a JSON 422.
     const reservation = searchParamsOf(request.url).get("reservation");

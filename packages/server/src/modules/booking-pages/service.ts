@@ -1,5 +1,6 @@
 import { isSlug } from "@booking/wire";
 import { escapeHtml } from "../../lib/html.ts";
+import { FAVICON_LINK } from "../embed/page.ts";
 import { isUuid } from "../../lib/ids.ts";
 import type { EventTypeRecord, Store } from "../../store/types.ts";
 
@@ -19,8 +20,8 @@ export interface RenderedPage {
  * friendly 404 page, since a person, not a program, follows these links.
  */
 export class BookingPageService {
-  /** `scripts`: the tags that load the element (and the Stripe.js stand-in where payments go to it). */
-  constructor(private readonly store: Store, private readonly scripts: string) {}
+  /** `scripts`: the head tags that load the element (and the page's icon). */
+  constructor(private readonly store: Store, private readonly scripts: () => string) {}
 
   /** The page of `slug` on `origin`; `reservation` (the query parameter) opens the reschedule view when it is a uuid. */
   async render(slug: string, reservation: string | null | undefined, origin: string): Promise<RenderedPage> {
@@ -29,7 +30,7 @@ export class BookingPageService {
     if (!eventType) return { status: 404, html: missingPage(), private: false };
     // Anything but a well-formed uuid is ignored: the calendar then simply offers a new booking.
     const reservationUuid = reservation && isUuid(reservation) ? reservation.toLowerCase() : null;
-    return { status: 200, html: bookingPage(eventType, origin, reservationUuid, this.scripts), private: reservationUuid !== null };
+    return { status: 200, html: bookingPage(eventType, origin, reservationUuid, this.scripts()), private: reservationUuid !== null };
   }
 }
 
@@ -41,6 +42,7 @@ function bookingPage(eventType: EventTypeRecord, origin: string, reservationUuid
     lang: s.locale.preset,
     title: s.title,
     description: s.description,
+    mode: s.theme.mode,
     head: scripts,
     body: [
       `<h1>${escapeHtml(s.title)}</h1>`,
@@ -56,7 +58,8 @@ function missingPage(): string {
     lang: "en",
     title: "Booking page not found",
     description: "",
-    head: "",
+    mode: "auto",
+    head: FAVICON_LINK,
     body: [
       "<h1>Booking page not found</h1>",
       "<p>There is no booking page at this address. The link may be mistyped, or the organizer may have renamed or removed the page.</p>",
@@ -65,14 +68,26 @@ function missingPage(): string {
   });
 }
 
-/** The shell every page shares: language, title, viewport, and one `<main>`. */
-function document(page: { lang: string; title: string; description: string; head: string; body: string }): string {
+/** The page's colours per theme mode: the same light or dark as the calendar on it shows. */
+const PAGE_DARK = "body { color: #e5e7eb; background: #111827; } .description { color: #9ca3af; }";
+const pageScheme = (mode: string): { meta: string; dark: string } =>
+  mode === "dark" ? { meta: "dark", dark: PAGE_DARK }
+  : mode === "light" ? { meta: "light", dark: "" }
+  : { meta: "light dark", dark: `@media (prefers-color-scheme: dark) { ${PAGE_DARK} }` };
+
+/**
+ * The shell every page shares: language, title, viewport, and one `<main>`, light or dark as the
+ * event type's `theme.mode` says (`auto`: as the visitor's system), like the calendar on it.
+ */
+function document(page: { lang: string; title: string; description: string; mode: string; head: string; body: string }): string {
+  const scheme = pageScheme(page.mode);
   return `<!doctype html>
 <html lang="${escapeHtml(page.lang)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<meta name="color-scheme" content="${scheme.meta}">
 <title>${escapeHtml(page.title)}</title>
 ${page.description ? `<meta name="description" content="${escapeHtml(page.description)}">\n` : ""}<style>
 body { margin: 0; font-family: system-ui, -apple-system, "Segoe UI", sans-serif; line-height: 1.5; color: #1f2937; background: #fff; }
@@ -83,7 +98,7 @@ h1 { font-size: 1.6rem; margin: 0 0 0.5rem; }
    screen readers and outlines only, and drops the repeated description. */
 body:has(booking-calendar:defined) h1 { position: absolute; width: 1px; height: 1px; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 body:has(booking-calendar:defined) .description { display: none; }
-@media (prefers-color-scheme: dark) { body { color: #e5e7eb; background: #111827; } .description { color: #9ca3af; } }
+${scheme.dark}
 </style>
 ${page.head}
 </head>

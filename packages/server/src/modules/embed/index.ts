@@ -4,16 +4,22 @@ import type { Store } from "../../store/types.ts";
 import { ApiError } from "../../http/errors.ts";
 import { pageSecurityHeaders, type PagePolicyOptions } from "../../http/page-policy.ts";
 import { publicOrigin } from "../../lib/links.ts";
+import { STRIPE_JS_STANDIN_PATH, usesStripeStandin as standinInUse } from "../../lib/stripe-js.ts";
 import { demoPage, PREVIEW_SCRIPT, type DemoEventType } from "./page.ts";
-import { loadCalendarScript, loadCatalogFile, loadStripeStandinScript, type StaticScript } from "./service.ts";
+import { CALENDAR_PATH, CalendarScriptFile, FAVICON_PATH, favicon, loadCatalogFile, loadStripeStandinScript, versionedCalendarPath, type StaticScript } from "./service.ts";
 
 // Revalidated after five minutes: the URL carries no version, and a new release should reach pages soon.
-const CACHE_CONTROL = "public, max-age=300";
+const SHORT_CACHE = "public, max-age=300";
+// A versioned URL always answers the same bytes: browsers and CDNs keep it for a year without asking again.
+const IMMUTABLE = "public, max-age=31536000, immutable";
+const FAVICON_CACHE = "public, max-age=86400";
 
-/** Answers a script, or 304 when the browser already holds this version. */
-function serve(script: StaticScript, request: Request, set: { headers: Record<string, string | number>; status?: number | string }) {
+type HeaderSet = { headers: Record<string, string | number>; status?: number | string };
+
+/** Answers a file, or 304 when the browser already holds this version. */
+function serve(script: StaticScript, request: Request, set: HeaderSet, cacheControl = SHORT_CACHE) {
   set.headers.etag = script.etag;
-  set.headers["cache-control"] = CACHE_CONTROL;
+  set.headers["cache-control"] = cacheControl;
   if (request.headers.get("if-none-match") === script.etag) {
     set.status = 304;
     return "";
@@ -27,7 +33,7 @@ export function pagePolicyOf(ctx: AppContext, apiOrigin: string, inlineScripts: 
 }
 
 /** Whether pages should load the Stripe.js stand-in: outside production, when the SDK talks to a stand-in. */
-export const usesStripeStandin = (ctx: AppContext): boolean => ctx.config.environment !== "production" && ctx.config.stripe.apiBase !== null;
+export const usesStripeStandin = (ctx: AppContext): boolean => standinInUse(ctx.config);
 
 /**
  * The organizer's event types as the demo page offers them, with the publishable link token each
@@ -38,31 +44,49 @@ async function demoEventTypes(store: Store): Promise<DemoEventType[]> {
 }
 
 /**
- * The script-tag file of `<booking-calendar>` at `/embed/booking-calendar.js` and its texts in the
- * languages other than English at `/embed/locales/<language>.json` (open to every origin, like the
- * public API, and cached like the script), and outside production the demo page at `/` with the Stripe.js
- * stand-in it needs when payments go to the local Stripe stand-in.
+ * The script-tag file of `<booking-calendar>` (open to every origin, like the public API): at
+ * `/embed/v/{version}/booking-calendar.js`, immutable, which the server's pages and the docs use,
+ * and at the plain `/embed/booking-calendar.js` for sites that embedded it before, revalidated after
+ * five minutes. An older version's URL leads to the current one. Its texts in the languages other than
+ * English at `locales/<language>.json` beside either URL (the script fetches them from beside itself).
+ * The server pages' icon at `/favicon.svg`. Outside production, the demo page at `/` and the Stripe.js
+ * stand-in the element loads when payments go to the local Stripe stand-in.
  */
-export const embedRoutes = (ctx: AppContext, calendarScriptPath?: string) => {
-  let calendar: StaticScript | null = null;
+export const embedRoutes = (ctx: AppContext, calendar: CalendarScriptFile) => {
   const stripeStandin = usesStripeStandin(ctx);
   const standinScript = stripeStandin ? loadStripeStandinScript(ctx.config.stripe.apiBase!) : null;
+  const icon = favicon();
   const catalogs = new Map<string, StaticScript>();
+  const built = () => {
+    const script = calendar.get();
+    if (!script) throw new ApiError("not_found", "The calendar script is not built yet: run `npm run build -w @booking/calendar` (npm start does it).");
+    return script;
+  };
+  const catalog = (file: string) => {
+    const found = catalogs.get(file) ?? loadCatalogFile(file, calendar.path);
+    if (!found) throw new ApiError("not_found", `The calendar has no texts at locales/${file.slice(0, 40)}.`);
+    catalogs.set(file, found);
+    return found;
+  };
   const app = new Elysia()
-    .get("/embed/booking-calendar.js", ({ request, set }) => {
-      calendar ??= loadCalendarScript(calendarScriptPath);
-      if (!calendar) throw new ApiError("not_found", "The calendar script is not built yet: run `npm run build -w @booking/calendar` (npm start does it).");
-      return serve(calendar, request, set);
+    .get(CALENDAR_PATH, ({ request, set }) => serve(built(), request, set))
+    .get("/embed/locales/:file", ({ params, request, set }) => serve(catalog(params.file), request, set))
+    .get("/embed/v/:version/booking-calendar.js", ({ params, request, set }) => {
+      const script = built();
+      if (params.version === script.version) return serve(script, request, set, IMMUTABLE);
+      if (!/^[0-9a-f]{16}$/.test(params.version)) throw new ApiError("not_found", "No such version of the calendar script; the current one is linked from /embed/booking-calendar.js.");
+      // A page that still names an earlier release gets the current one, which it can run as well.
+      set.headers["cache-control"] = SHORT_CACHE;
+      set.headers.location = versionedCalendarPath(script.version);
+      set.status = 302;
+      return "";
     })
-    .get("/embed/locales/:file", ({ params, request, set }) => {
-      const catalog = catalogs.get(params.file) ?? loadCatalogFile(params.file, calendarScriptPath);
-      if (!catalog) throw new ApiError("not_found", `The calendar has no texts at /embed/locales/${params.file.slice(0, 40)}.`);
-      catalogs.set(params.file, catalog);
-      return serve(catalog, request, set);
-    });
+    // Texts beside a versioned script come from the same build: kept as long as the script is.
+    .get("/embed/v/:version/locales/:file", ({ params, request, set }) => serve(catalog(params.file), request, set, params.version === built().version ? IMMUTABLE : SHORT_CACHE))
+    .get(FAVICON_PATH, ({ request, set }) => serve(icon, request, set, FAVICON_CACHE));
   if (ctx.config.environment === "production") return app;
   return app
-    .get("/embed/stripe-standin.js", ({ request, set }) => {
+    .get(STRIPE_JS_STANDIN_PATH, ({ request, set }) => {
       if (!standinScript) throw new ApiError("not_found", "Payments go to Stripe itself here; there is no Stripe.js stand-in.");
       return serve(standinScript, request, set);
     })
@@ -70,6 +94,6 @@ export const embedRoutes = (ctx: AppContext, calendarScriptPath?: string) => {
       const eventTypes = await demoEventTypes(ctx.store);
       const chosen = Math.min(Math.max(0, Number.parseInt(String(query.event ?? "0"), 10) || 0), Math.max(0, eventTypes.length - 1));
       const headers = { "content-type": "text/html;charset=utf-8", ...pageSecurityHeaders(pagePolicyOf(ctx, publicOrigin(ctx.config, request.url), [PREVIEW_SCRIPT])) };
-      return new Response(demoPage(eventTypes, chosen, { stripeStandin, devCalendarUrl: ctx.config.devCalendarUrl }), { headers });
+      return new Response(demoPage(eventTypes, chosen, { stripeStandin, calendarPath: calendar.pagePath(), devCalendarUrl: ctx.config.devCalendarUrl }), { headers });
     });
 };

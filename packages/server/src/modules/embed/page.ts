@@ -1,16 +1,28 @@
 import { escapeHtml } from "../../lib/html.ts";
 
-/**
- * The script tags a page that shows the element needs: the Stripe.js stand-in first when payments go
- * to the local Stripe stand-in, then the element (from Vite's dev server under `npm run dev`).
- */
-export function calendarScripts(options: { stripeStandin: boolean; devCalendarUrl: string | null }): string {
-  return `${options.stripeStandin ? '<script src="/embed/stripe-standin.js"></script>\n' : ""}${calendarScript(options.devCalendarUrl)}`;
+/** What a page needs to know to load the element. */
+export interface CalendarScriptOptions {
+  /** Path of the built script, versioned when it is built (see CalendarScriptFile.pagePath). */
+  calendarPath: string;
+  /** Vite's dev server under `npm run dev`, or null. */
+  devCalendarUrl: string | null;
 }
 
+/**
+ * The head of a server page that shows the element: its icon, and the element's script, deferred so
+ * it never holds up the page's first paint (from Vite's dev server under `npm run dev`). The element
+ * loads the Stripe.js stand-in itself when a payment needs it; the page does not.
+ */
+export function calendarScripts(options: CalendarScriptOptions): string {
+  return `${FAVICON_LINK}\n${calendarScript(options)}`;
+}
+
+/** The server pages' icon link. */
+export const FAVICON_LINK = '<link rel="icon" href="/favicon.svg" type="image/svg+xml">';
+
 /** With `npm run dev` the element comes from Vite's dev server, which reloads the page on every change. */
-function calendarScript(devCalendarUrl: string | null): string {
-  if (!devCalendarUrl) return '<script src="/embed/booking-calendar.js"></script>';
+function calendarScript({ calendarPath, devCalendarUrl }: CalendarScriptOptions): string {
+  if (!devCalendarUrl) return `<script src="${escapeHtml(calendarPath)}" defer></script>`;
   const origin = escapeHtml(devCalendarUrl.replace(/\/$/, ""));
   return `<script type="module" src="${origin}/@vite/client"></script>\n<script type="module" src="${origin}/src/embed.ts"></script>`;
 }
@@ -52,10 +64,10 @@ export interface DemoEventType {
 
 /**
  * The demo page `npm start` serves at `/`: the organizer's bookable event types as tabs, the chosen one in
- * a `<booking-calendar>`. With the Stripe stand-in it loads the Stripe.js stand-in first (which
- * `loadStripe` picks up as `window.Stripe`) and says on screen that payments are test payments.
+ * a `<booking-calendar>`. With the Stripe stand-in it says on screen that payments are test payments
+ * (the element loads the Stripe.js stand-in the configuration names).
  */
-export function demoPage(eventTypes: DemoEventType[], chosen: number, options: { stripeStandin: boolean; devCalendarUrl: string | null }): string {
+export function demoPage(eventTypes: DemoEventType[], chosen: number, options: CalendarScriptOptions & { stripeStandin: boolean }): string {
   const current = eventTypes[chosen];
   const tabs = eventTypes
     .map((et, i) => `<li><a href="/?event=${i}"${i === chosen ? ' aria-current="page"' : ""}>${escapeHtml(et.title)}</a></li>`)

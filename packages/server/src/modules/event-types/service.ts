@@ -9,6 +9,7 @@ import { TimedCache } from "../../lib/timed-cache.ts";
 import type { EventTypeRecord, ReservationRecord, Store } from "../../store/types.ts";
 import type { TimeSlotService } from "../time-slots/service.ts";
 import { bookingUrlOf } from "../../lib/links.ts";
+import { STRIPE_JS_STANDIN_PATH, usesStripeStandin } from "../../lib/stripe-js.ts";
 
 const SCAN_DAYS = 7;
 
@@ -29,7 +30,13 @@ export class EventTypeService {
    */
   async configuration(eventType: EventTypeRecord, nowMs: number, origin: string): Promise<EventTypeConfiguration> {
     // The origin may differ per request (no BOOKING_PUBLIC_URL), so the link is added to the cached part.
-    return { ...(await this.cachedConfiguration(eventType, nowMs)), bookingUrl: bookingUrlOf(origin, eventType.slug) };
+    const configuration = await this.cachedConfiguration(eventType, nowMs);
+    // Payments that go to the local Stripe stand-in need its Stripe.js stand-in, which the element
+    // then loads by itself from this server, whatever site it is embedded on.
+    const payment = configuration.payment && usesStripeStandin(this.config)
+      ? { ...configuration.payment, stripeJsUrl: `${origin.replace(/\/$/, "")}${STRIPE_JS_STANDIN_PATH}` }
+      : configuration.payment;
+    return { ...configuration, payment, bookingUrl: bookingUrlOf(origin, eventType.slug) };
   }
 
   private async cachedConfiguration(eventType: EventTypeRecord, nowMs: number): Promise<EventTypeConfiguration> {
