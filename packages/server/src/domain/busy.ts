@@ -5,8 +5,8 @@ import type { BusyInterval, SlotRules } from "./slots.ts";
  * answers as seat holders and which keep their own rule: a reservation at exactly a slot's times
  * takes one of its seats). Slot computation (`GET /time-slots`, the first free day, the assistant's
  * availability) and the booking decision (book, prepare, reschedule) both leave out every slot
- * whose buffered span meets one of these intervals. The only source today is none
- * (NO_BUSY_SOURCE); it is the seam for the organizer's calendars.
+ * whose buffered span meets one of these intervals. The server's source is the store's busy
+ * intervals, synced from the organizer's calendars (modules/calendars); NO_BUSY_SOURCE is none.
  *
  * A source whose answers change without a booking (a calendar) must also bound how long
  * `GET /time-slots` answers are cached: they are kept per event type revision until time alone
@@ -15,6 +15,11 @@ import type { BusyInterval, SlotRules } from "./slots.ts";
 export interface BusySource {
   /** Busy intervals, in epoch ms, of the event type's organizer that meet [fromMs, untilMs). */
   busyBetween(eventTypeId: number, fromMs: number, untilMs: number): Promise<BusyInterval[]>;
+  /**
+   * True when these are the store's busy intervals, which every seat claim reads again inside its
+   * own transaction (SeatClaim.busySpan): a booking then asks nothing of the source beforehand.
+   */
+  readonly checkedInClaim?: boolean;
 }
 
 /** The busy source of a server without calendar connections: nothing is busy besides reservations. */
