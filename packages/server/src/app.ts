@@ -17,7 +17,7 @@ import { timeSlotRoutes } from "./modules/time-slots/index.ts";
 import { timezoneRoutes } from "./modules/timezones/index.ts";
 import { reservationRoutes } from "./modules/reservations/index.ts";
 import { STRIPE_WEBHOOK_PATH, stripeWebhookRoutes } from "./modules/payments/index.ts";
-import { createServices } from "./services.ts";
+import { createServices, type CalendarDependencies } from "./services.ts";
 import type Stripe from "stripe";
 import type { BusySource } from "./domain/busy.ts";
 import type { Store } from "./store/types.ts";
@@ -33,6 +33,8 @@ export interface AppDependencies {
   stripe?: Stripe | null;
   /** Where else organizers are busy besides reservations; none by default (domain/busy.ts). */
   busy?: BusySource;
+  /** How the organizer's calendars are read and fetched; the real expansion and the guarded fetch by default. */
+  calendars?: CalendarDependencies;
   /** File of the calendar's script-tag build; by default the one `@booking/calendar` builds. */
   calendarScriptPath?: string;
 }
@@ -52,7 +54,7 @@ export function createApp(deps: AppDependencies) {
     rateLimiter: deps.rateLimiter ?? deps.store.rateLimiter ?? new MemoryRateLimiter(config.rateLimit.limit, config.rateLimit.windowSeconds),
     log: deps.log ?? stderrLog,
   };
-  const services = createServices(ctx, deps.stripe, deps.busy);
+  const services = createServices(ctx, deps.stripe, deps.busy, deps.calendars);
   const { slots, eventTypes, payments, reservations } = services;
 
   const publicApi = (prefix: string) =>
@@ -75,7 +77,7 @@ export function createApp(deps: AppDependencies) {
     .use(docsRoutes(ctx))
     .use(embedRoutes(ctx, deps.calendarScriptPath))
     .use(bookingPageRoutes(ctx))
-    .use(adminRoutes(ctx, services.admin))
+    .use(adminRoutes(ctx, services.admin, services.calendars))
     .use(mcpRoutes(ctx, services)) as unknown as Elysia;
   return app;
 }

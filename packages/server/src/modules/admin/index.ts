@@ -5,16 +5,22 @@ import { ok, done } from "../../http/envelope.ts";
 import { ADMIN_HINT, bearerToken, eventTypeOfCredential, hasAdminKey } from "../../http/tokens.ts";
 import { DeliveriesQuery, EventTypeCreate, EventTypePatch, RegenerateTokenBody, ReservationListQuery } from "./model.ts";
 import type { AdminService } from "./service.ts";
+import type { CalendarAdmin } from "../calendars/service.ts";
+import { BusySourceCreate } from "../calendars/model.ts";
 
 /**
  * The organizer admin API under `/admin`, behind `Authorization: Bearer $BOOKING_ADMIN_KEY`.
  * Not mounted at all without a configured key, so `/admin` is then an ordinary 404.
  */
-export const adminRoutes = (ctx: AppContext, admin: AdminService) => {
+export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: CalendarAdmin) => {
   const adminKey = ctx.config.adminKey;
   if (!adminKey) return new Elysia();
   const idOf = (raw: string): number => {
     if (!/^\d{1,12}$/.test(raw)) throw new ApiError("not_found", `No event type with id ${raw.slice(0, 40)}.`);
+    return Number(raw);
+  };
+  const sourceIdOf = (raw: string): number => {
+    if (!/^\d{1,12}$/.test(raw)) throw new ApiError("not_found", `No busy source with id ${raw.slice(0, 40)}.`);
     return Number(raw);
   };
 
@@ -47,6 +53,15 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService) => {
     .get("/event-types/:id/webhook-deliveries", async ({ params, query }) => ok(await admin.webhookDeliveries(idOf(params.id), query.limit ?? 50)), {
       query: DeliveriesQuery,
     })
+    // The organizer's calendars whose busy times block the event type's slots.
+    .get("/event-types/:id/busy-sources", async ({ params }) => ok(await calendars.list(idOf(params.id))))
+    .post("/event-types/:id/busy-sources", async ({ params, body }) => ok(await calendars.add(idOf(params.id), body)), { body: BusySourceCreate })
+    .get("/busy-sources/:sourceId", async ({ params }) => ok(await calendars.get(sourceIdOf(params.sourceId))))
+    .delete("/busy-sources/:sourceId", async ({ params }) => {
+      await calendars.remove(sourceIdOf(params.sourceId));
+      return done("Busy source removed with its cached calendar data.");
+    })
+    .post("/busy-sources/:sourceId/sync", async ({ params }) => ok(await calendars.syncNow(sourceIdOf(params.sourceId))))
     .get("/event-types/:id/reservations", async ({ params, query }) => ok(await admin.reservations(idOf(params.id), query)), {
       query: ReservationListQuery,
     });
