@@ -94,9 +94,16 @@ export async function discoverCalendars(source: BusySourceRecord, fetchFn: Calen
     if (picked.length === 0) throw new Error("none of the chosen calendars exists any more");
     return picked;
   }
-  // The URL of one calendar names that calendar; any other URL (server, principal, home) means all of them.
-  const own = all.filter((c) => trailingSlash(c.url) === trailingSlash(new URL(source.url).href));
-  if (own.length > 0) return own;
+  // A URL inside the calendar home names one calendar, which must exist (a calendar deleted on the
+  // server is a failure, never a silent switch to the account's other calendars); any other URL
+  // (server, principal, the home itself) means all of them.
+  const asked = trailingSlash(new URL(source.url).href);
+  const home = trailingSlash(new URL(account.homeUrl, source.url).href);
+  if (asked !== home && asked.startsWith(home)) {
+    const own = all.filter((c) => trailingSlash(c.url) === asked);
+    if (own.length === 0) throw new Error("no calendar exists at this URL");
+    return own;
+  }
   if (all.length === 0) throw new Error("the account has no calendar with events");
   return all;
 }
