@@ -1,13 +1,305 @@
+import ICAL from "ical.js";
+import { IANAZone } from "luxon";
 import type { BusyInterval } from "../../domain/slots.ts";
+import { ZoneResolver } from "./ical-zones.ts";
 
-// Placeholder until the expansion of iCalendar data (its own change, branch i15-expand) is merged:
-// that change replaces this whole file. Nothing here parses iCalendar.
-
+/** The span of time a caller wants the busy intervals of, in epoch ms, `untilMs` excluded. */
 export interface BusyWindow {
   fromMs: number;
   untilMs: number;
 }
 
-export function busyFromICalendar(_ics: string, _window: BusyWindow, _floatingZone: string): BusyInterval[] {
-  throw new Error("reading iCalendar data is not available in this build");
+/**
+ * The most instances one series (an event with RRULE or RDATE) is expanded to, counted from its first
+ * instance, whether or not they meet the window (ical.js cannot start a rule later than its DTSTART).
+ * A daily series reaches it after about 13 years, a weekly one after 96 years, an hourly one after 7
+ * months; FREQ=SECONDLY or MINUTELY reach it at once. The series then ends there, so one pathological
+ * rule costs a bounded amount of work (some tenths of a second) and the rest of the calendar still counts.
+ */
+export const MAX_INSTANCES_PER_SERIES = 5_000;
+
+/**
+ * The most candidate times one recurrence rule may test against its BY-parts. A rule that matches
+ * nothing (FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30) or almost nothing (FREQ=SECONDLY;BYMONTH=12 started in
+ * January) would otherwise search without end inside one step of ical.js's iterator; the series ends
+ * with the instances found until then.
+ */
+export const MAX_RULE_STEPS_PER_SERIES = 50_000;
+
+/**
+ * The calendar text cannot be read: not iCalendar, a broken line or value, an event without a start.
+ * The caller records it as the calendar's sync failure; nothing of that text is used.
+ */
+export class CalendarFormatError extends Error {
+  override readonly name = "CalendarFormatError";
+}
+
+/** Thrown inside a rule's iteration when it has used up MAX_RULE_STEPS_PER_SERIES. */
+class RuleStepsExhausted extends Error {}
+
+/**
+ * Busy intervals meeting [fromMs, untilMs) from one iCalendar text (a feed, a CalDAV object or several
+ * VCALENDARs one after another), sorted by start then end, neither merged nor clipped to the window.
+ *
+ * What counts as busy:
+ * - every VEVENT instance that is neither STATUS:CANCELLED nor TRANSP:TRANSPARENT (nor marked
+ *   X-MICROSOFT-CDO-BUSYSTATUS:FREE, Outlook's free) — tentative events count as busy;
+ * - series from RRULE (any number), RDATE (dates, date-times or periods) less EXDATE; an override
+ *   (RECURRENCE-ID) replaces its instance with its own times and status, also when moved into or out
+ *   of the window; RANGE=THISANDFUTURE shifts the later instances as ical.js reads it (by the
+ *   override's change of start, with the override's length); an override whose instance the series
+ *   lacks still counts as an event of its own;
+ * - without DTEND or DURATION, a date lasts one day and a date-time lasts no time at all; an instance
+ *   of no length (or ending before it starts) blocks nothing and is left out;
+ * - all-day dates and floating times are wall times in `floatingZone`, as is a TZID that names no
+ *   known zone (see ZoneResolver for how TZIDs are resolved);
+ * - VFREEBUSY FREEBUSY periods of FBTYPE BUSY, BUSY-UNAVAILABLE and BUSY-TENTATIVE (BUSY when absent).
+ *
+ * Throws CalendarFormatError on text that cannot be read; never loops without end (the caps above).
+ */
+export function busyFromICalendar(ics: string, window: BusyWindow, floatingZone: string): BusyInterval[] {
+  if (!IANAZone.isValidZone(floatingZone)) throw new RangeError(`Unknown floating zone ${floatingZone}.`);
+  const calendars = parseCalendars(ics);
+  const busy: BusyInterval[] = [];
+  try {
+    for (const calendar of calendars) collectCalendar(calendar, window, floatingZone, busy);
+  } catch (error) {
+    if (error instanceof CalendarFormatError) throw error;
+    throw new CalendarFormatError(`The calendar cannot be read: ${messageOf(error)}`, { cause: error });
+  }
+  return busy.sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
+}
+
+/** Intervals sorted by start, those that overlap or touch joined into one; the input is left as it is. */
+export function mergeBusy(intervals: readonly BusyInterval[]): BusyInterval[] {
+  const sorted = [...intervals].sort((a, b) => a.startMs - b.startMs);
+  const merged: BusyInterval[] = [];
+  for (const interval of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && interval.startMs <= last.endMs) last.endMs = Math.max(last.endMs, interval.endMs);
+    else merged.push({ startMs: interval.startMs, endMs: interval.endMs });
+  }
+  return merged;
+}
+
+function parseCalendars(ics: string): ICAL.Component[] {
+  let parsed: unknown;
+  try {
+    parsed = ICAL.parse(ics);
+  } catch (error) {
+    throw new CalendarFormatError(`The calendar cannot be parsed: ${messageOf(error)}`, { cause: error });
+  }
+  if (!Array.isArray(parsed) || parsed.length === 0) throw new CalendarFormatError("The text holds no VCALENDAR.");
+  const jcals = Array.isArray(parsed[0]) ? parsed : [parsed];
+  return jcals.map((jcal) => {
+    const component = new ICAL.Component(jcal as unknown[]);
+    if (component.name !== "vcalendar") throw new CalendarFormatError(`The text holds a ${component.name.toUpperCase()}, not a VCALENDAR.`);
+    return component;
+  });
+}
+
+function collectCalendar(calendar: ICAL.Component, window: BusyWindow, floatingZone: string, busy: BusyInterval[]): void {
+  const definitions = new Map<string, ICAL.Component>();
+  for (const vtimezone of calendar.getAllSubcomponents("vtimezone")) {
+    const tzid = vtimezone.getFirstPropertyValue("tzid");
+    if (typeof tzid === "string") definitions.set(tzid, vtimezone);
+  }
+  const zones = new ZoneResolver(definitions, floatingZone);
+
+  const masters: ICAL.Component[] = [];
+  const overridesByUid = new Map<string, ICAL.Component[]>();
+  for (const vevent of calendar.getAllSubcomponents("vevent")) {
+    assignZones(vevent, zones);
+    if (vevent.hasProperty("recurrence-id")) {
+      const uid = String(vevent.getFirstPropertyValue("uid") ?? "");
+      overridesByUid.set(uid, [...(overridesByUid.get(uid) ?? []), vevent]);
+      // An override stands for itself: its times and status replace those of its instance.
+      addSingle(new ICAL.Event(vevent), window, busy);
+    } else masters.push(vevent);
+  }
+  for (const master of masters) {
+    const overrides = overridesByUid.get(String(master.getFirstPropertyValue("uid") ?? "")) ?? [];
+    // Without `exceptions`, ical.js would relate every override in the calendar, whatever its UID.
+    const event = new ICAL.Event(master, { exceptions: [] });
+    if (!event.startDate) throw new CalendarFormatError(`The event ${event.uid ?? "without a UID"} has no DTSTART.`);
+    if (event.isRecurring()) addSeries(event, overrides, window, busy);
+    else addSingle(event, window, busy);
+  }
+
+  for (const vfreebusy of calendar.getAllSubcomponents("vfreebusy")) addFreeBusy(vfreebusy, zones, window, busy);
+}
+
+const DATE_PROPERTIES = ["dtstart", "dtend", "recurrence-id", "rdate", "exdate"];
+
+/**
+ * Gives every date and date-time of the event its zone before ical.js computes anything with it:
+ * ical.js knows only zones registered globally, and reads the others as UTC. A rule's UNTIL that is
+ * not UTC (RFC 5545 wants UTC when DTSTART has a zone) is read in DTSTART's zone.
+ */
+function assignZones(vevent: ICAL.Component, zones: ZoneResolver): void {
+  for (const name of DATE_PROPERTIES) {
+    for (const property of vevent.getAllProperties(name)) {
+      const tzid = property.getParameter("tzid");
+      for (const value of property.getValues()) {
+        if (value instanceof ICAL.Period) {
+          zoneTime(value.start, tzid, zones);
+          if (value.end) zoneTime(value.end, tzid, zones);
+        } else if (value instanceof ICAL.Time) zoneTime(value, tzid, zones);
+      }
+    }
+  }
+  const start = vevent.getFirstPropertyValue("dtstart");
+  for (const rule of vevent.getAllProperties("rrule")) {
+    const recur = rule.getFirstValue();
+    if (recur instanceof ICAL.Recur && recur.until && recur.until.zone !== ICAL.Timezone.utcTimezone) {
+      recur.until.zone = start instanceof ICAL.Time && !recur.until.isDate ? start.zone : zones.floating;
+    }
+  }
+}
+
+function zoneTime(time: ICAL.Time, tzid: string | string[] | null | undefined, zones: ZoneResolver): void {
+  if (time.zone === ICAL.Timezone.utcTimezone) return;
+  const name = Array.isArray(tzid) ? tzid[0] : tzid;
+  time.zone = time.isDate || !name ? zones.floating : zones.zone(name);
+}
+
+/** Whether an event (or an override) takes the organizer's time. */
+function takesTime(event: ICAL.Event): boolean {
+  const component = event.component;
+  const status = String(component.getFirstPropertyValue("status") ?? "").toUpperCase();
+  const transparency = String(component.getFirstPropertyValue("transp") ?? "").toUpperCase();
+  const outlookStatus = String(component.getFirstPropertyValue("x-microsoft-cdo-busystatus") ?? "").toUpperCase();
+  return status !== "CANCELLED" && transparency !== "TRANSPARENT" && outlookStatus !== "FREE";
+}
+
+function addSingle(event: ICAL.Event, window: BusyWindow, busy: BusyInterval[]): void {
+  if (!event.startDate) throw new CalendarFormatError(`The event ${event.uid ?? "without a UID"} has no DTSTART.`);
+  if (takesTime(event)) addInterval(epochMs(event.startDate), epochMs(event.endDate), window, busy);
+}
+
+function addInterval(startMs: number, endMs: number, window: BusyWindow, busy: BusyInterval[]): void {
+  if (endMs > startMs && endMs > window.fromMs && startMs < window.untilMs) busy.push({ startMs, endMs });
+}
+
+function epochMs(time: ICAL.Time): number {
+  return time.toUnixTime() * 1000;
+}
+
+interface Instance {
+  start: ICAL.Time;
+  /** An RDATE period's own end; other instances last as long as the series. */
+  end?: ICAL.Time;
+}
+
+function addSeries(event: ICAL.Event, overrides: ICAL.Component[], window: BusyWindow, busy: BusyInterval[]): void {
+  const overridden = new Set<number>();
+  // A THISANDFUTURE override moves the later instances by its change of start and gives them its
+  // length: instances that start after the window, or long before it, can be moved into it.
+  let earlierBy = 0;
+  let reachMs = spanMs(event.startDate, event.endDate);
+  for (const override of overrides) {
+    const exception = new ICAL.Event(override);
+    event.relateException(exception);
+    overridden.add(epochMs(exception.recurrenceId));
+    if (exception.modifiesFuture() && exception.startDate) {
+      const shiftMs = epochMs(exception.startDate) - epochMs(exception.recurrenceId);
+      earlierBy = Math.max(earlierBy, -shiftMs);
+      reachMs = Math.max(reachMs, shiftMs + spanMs(exception.startDate, exception.endDate));
+    }
+  }
+
+  const instances = seriesInstances(event, window.untilMs + earlierBy);
+  const { excludedMs, excludedDates } = exclusions(event.component);
+  for (const [startMs, instance] of instances) {
+    // Most instances of a long series end before the window: leave them before asking ical.js for details.
+    const lastEndMs = startMs + Math.max(reachMs, instance.end ? epochMs(instance.end) - startMs : 0);
+    if (lastEndMs <= window.fromMs) continue;
+    if (overridden.has(startMs) || excludedMs.has(startMs) || excludedDates.has(dateOf(instance.start))) continue;
+    const details = event.getOccurrenceDetails(instance.start);
+    if (!takesTime(details.item)) continue;
+    addInterval(epochMs(details.startDate), epochMs(instance.end ?? details.endDate), window, busy);
+  }
+}
+
+/** How long an instance from `start` to `end` lasts, in ms; an hour more for a day that DST makes longer. */
+function spanMs(start: ICAL.Time, end: ICAL.Time): number {
+  return Math.max(0, epochMs(end) - epochMs(start)) + 3_600_000;
+}
+
+/** The series' instances before `stopMs` by start (epoch ms), DTSTART always the first (RFC 5545). */
+function seriesInstances(event: ICAL.Event, stopMs: number): Map<number, Instance> {
+  const instances = new Map<number, Instance>();
+  const start = event.startDate;
+  instances.set(epochMs(start), { start });
+  let count = 0;
+  let steps = 0;
+
+  for (const property of event.component.getAllProperties("rrule")) {
+    const recur = property.getFirstValue();
+    if (!(recur instanceof ICAL.Recur)) continue;
+    const iterator = recur.iterator(start) as ICAL.RecurIterator & { check_contracting_rules(): boolean };
+    // ical.js tests each candidate time against the rule's BY-parts here, in a loop it does not bound;
+    // counting the tests is the one way to stop a rule that matches (almost) nothing.
+    const check = iterator.check_contracting_rules.bind(iterator);
+    iterator.check_contracting_rules = () => {
+      if (++steps > MAX_RULE_STEPS_PER_SERIES) throw new RuleStepsExhausted();
+      return check();
+    };
+    try {
+      for (let next = iterator.next(); next && count < MAX_INSTANCES_PER_SERIES; next = iterator.next()) {
+        const instance = next.clone();
+        const startMs = epochMs(instance);
+        if (startMs >= stopMs) break;
+        count++;
+        if (!instances.has(startMs)) instances.set(startMs, { start: instance });
+      }
+    } catch (error) {
+      if (!(error instanceof RuleStepsExhausted)) throw error;
+    }
+  }
+
+  for (const property of event.component.getAllProperties("rdate")) {
+    for (const value of property.getValues()) {
+      const instance: Instance | null =
+        value instanceof ICAL.Period ? { start: value.start, end: value.getEnd() } : value instanceof ICAL.Time ? { start: value } : null;
+      if (instance && epochMs(instance.start) < stopMs) instances.set(epochMs(instance.start), instance);
+    }
+  }
+  return instances;
+}
+
+/** EXDATE instants, and the days of EXDATEs given as dates (which remove every instance that day). */
+function exclusions(vevent: ICAL.Component): { excludedMs: Set<number>; excludedDates: Set<string> } {
+  const excludedMs = new Set<number>();
+  const excludedDates = new Set<string>();
+  for (const property of vevent.getAllProperties("exdate")) {
+    for (const value of property.getValues()) {
+      if (!(value instanceof ICAL.Time)) continue;
+      if (value.isDate) excludedDates.add(dateOf(value));
+      else excludedMs.add(epochMs(value));
+    }
+  }
+  return { excludedMs, excludedDates };
+}
+
+/** The wall date of a time in its own zone. */
+function dateOf(time: ICAL.Time): string {
+  return `${time.year}-${time.month}-${time.day}`;
+}
+
+function addFreeBusy(vfreebusy: ICAL.Component, zones: ZoneResolver, window: BusyWindow, busy: BusyInterval[]): void {
+  for (const property of vfreebusy.getAllProperties("freebusy")) {
+    const type = String(property.getParameter("fbtype") ?? "BUSY").toUpperCase();
+    if (!type.startsWith("BUSY")) continue;
+    for (const value of property.getValues()) {
+      if (!(value instanceof ICAL.Period)) continue;
+      zoneTime(value.start, null, zones);
+      if (value.end) zoneTime(value.end, null, zones);
+      addInterval(epochMs(value.start), epochMs(value.getEnd()), window, busy);
+    }
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
