@@ -150,7 +150,8 @@ export class CalendarAdmin {
 
   private viewOf(s: BusySourceRecord, nowMs: number): BusySourceView {
     const freshnessMinutes = this.sync.freshnessOf(s);
-    const failing = s.lastFailureAtMs !== null && (s.lastSuccessAtMs === null || s.lastFailureAtMs > s.lastSuccessAtMs);
+    // A successful sync clears the error: one kept means the latest attempt failed.
+    const failing = s.lastError !== null;
     return {
       id: s.id,
       eventTypeId: s.eventTypeId,
