@@ -24,6 +24,10 @@ const TOOLS = [
   "set_date_override",
   "close_day",
   "clear_date_override",
+  "list_busy_sources",
+  "add_busy_source",
+  "remove_busy_source",
+  "sync_busy_source",
 ];
 const NO_RATE_LIMIT = { rateLimit: { limit: 100_000, windowSeconds: 60 } };
 const slot = (date: string, time: string) => {
@@ -84,7 +88,7 @@ async function delivered(w: { worker: WebhookWorker; receiver: Receiver }): Prom
 }
 
 describe("the assistant server over Streamable HTTP", () => {
-  it("lists its twelve tools, each with a title, a description and JSON schemas of its input and output", async () => {
+  it("lists its sixteen tools, each with a title, a description and JSON schemas of its input and output", async () => {
     const w = await world();
     const { tools } = await w.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort());
