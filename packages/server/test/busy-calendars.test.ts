@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_KEY, expectFailure, setup, type Answer } from "./utils.ts";
 import { startRadicale, type Radicale } from "./radicale.ts";
 import { guardedFetch } from "../src/modules/calendars/fetch.ts";
+import { blockedByBusy, busyChecker } from "../src/domain/busy.ts";
 
 // The default clock of setup() is Monday 2026-11-23T07:00:00Z; the default event type offers
 // 30-minute slots 09:00-17:00 in Prague (UTC+1) on weekdays: Tuesday's 16 slots start 08:00Z to 15:30Z.
@@ -364,5 +365,41 @@ describe("the store's busy intervals (both engines)", () => {
     expectFailure(r, "slot_unavailable");
     const ok = await env.call("POST", "/reservations", { token: et.token, body: { ...visitor, start: "2026-11-24T11:00:00+01:00", end: "2026-11-24T11:30:00+01:00" } });
     expect(ok.body.success).toBe(true);
+  });
+});
+
+describe("a lapsed hold and the organizer's calendar", () => {
+  it("cannot be confirmed or refreshed into time the calendar filled after its hold lapsed; without that it can", async () => {
+    const env = await setup();
+    const et = await env.eventType();
+    const T = env.clock.now();
+    const source = await env.store.busy.add({ eventTypeId: et.id, kind: "ical", url: "https://example.com/a.ics", username: null, secret: null, calendars: [], freshnessMinutes: null }, T);
+    const hold = async (start: string, end: string) => (await env.call("POST", "/reservations/prepare", { token: et.token, body: { ...visitor, start, end } })).body.data.uuid as string;
+    const blocked = await hold("2026-11-24T10:00:00+01:00", "2026-11-24T10:30:00+01:00");
+    const free = await hold("2026-11-24T11:00:00+01:00", "2026-11-24T11:30:00+01:00");
+    env.clock.advance(11);
+    await env.store.busy.recordSync(source.id, { atMs: env.clock.now(), syncState: {}, upserts: [], deletes: [], intervals: [{ startMs: Date.parse("2026-11-24T09:10:00Z"), endMs: Date.parse("2026-11-24T09:20:00Z") }], expandedUntilMs: null });
+    expectFailure(await env.call("POST", `/reservations/${blocked}/refresh`, { token: et.token, body: {} }), "reservation_finished");
+    expectFailure(await env.call("POST", `/reservations/${blocked}/confirm`, { token: et.token, body: {} }), "reservation_finished");
+    expect((await env.call("POST", `/reservations/${free}/confirm`, { token: et.token, body: {} })).body.success).toBe(true);
+  });
+});
+
+describe("busyChecker", () => {
+  it("answers exactly as blockedByBusy for every slot, with buffers, nested and touching intervals", () => {
+    let x = 7;
+    const random = (n: number) => ((x = (x * 1_103_515_245 + 12_345) % 2 ** 31), x % n);
+    for (let round = 0; round < 200; round++) {
+      const rules = { bufferBeforeMinutes: random(3) * 5, bufferAfterMinutes: random(3) * 5 };
+      const busy = Array.from({ length: random(12) }, () => {
+        const startMs = random(200) * 5 * 60_000;
+        return { startMs, endMs: startMs + (1 + random(30)) * 5 * 60_000 };
+      });
+      const check = busyChecker(rules, busy);
+      for (let startMs = 0; startMs < 260 * 5 * 60_000; startMs += 5 * 60_000) {
+        const endMs = startMs + 30 * 60_000;
+        expect(check(startMs, endMs), `round ${round} at ${startMs}`).toBe(blockedByBusy(rules, startMs, endMs, busy));
+      }
+    }
   });
 });

@@ -118,13 +118,14 @@ export class ReservationService {
     const paid = s.payment ? await this.payments.isPaid(eventType, r, options.origin) : "paid";
     if (paid === "refunded" || paid === "refunding") throw failure("reservation_finished", refundMessage(paid));
     if (paid === "unpaid") throw new DomainError("payment_required", "No successful payment exists for this reservation yet.");
-    const written = await this.claim(eventType, r.startMs, r.endMs, r.uuid, undefined, (holders, current, at) => {
+    const written = await this.claim(eventType, r.startMs, r.endMs, r.uuid, undefined, (holders, current, at, busy) => {
       if (!current) return { refuse: "reservation_finished" };
       if (moved(current, r)) return { refuse: "slot_locked" };
       const now = statusAt(current, at);
       if (now === "confirmed") return { write: current };
       if (now === "cancelled") return { refuse: "reservation_finished" };
-      if (now === "expired" && !retakable(s, current.startMs, current.endMs, holders, at)) return { refuse: "reservation_finished" };
+      // A lapsed hold takes its seat anew: only if the organizer's calendar has not filled the time meanwhile.
+      if (now === "expired" && (!retakable(s, current.startMs, current.endMs, holders, at) || blockedByBusy(s, current.startMs, current.endMs, busy))) return { refuse: "reservation_finished" };
       // A payment recorded meanwhile (by the webhook) is kept.
       const confirmed = this.confirmedAt({ ...current, ...changes, payment: current.payment }, current, at);
       return { write: confirmed, events: webhookEvents(eventType, "reservation.created", confirmed, at, manageUrl) };
@@ -179,11 +180,11 @@ export class ReservationService {
     const status = statusAt(r, nowMs);
     if (status === "cancelled") throw failure("reservation_finished", cancelledMessage(await this.retryRefund(eventType, r, origin)));
     if (status !== "held" && status !== "expired") throw failure("reservation_finished", `A ${status} reservation cannot be refreshed.`);
-    await this.claim(eventType, r.startMs, r.endMs, r.uuid, undefined, (holders, current, at) => {
+    await this.claim(eventType, r.startMs, r.endMs, r.uuid, undefined, (holders, current, at, busy) => {
       const now = current ? statusAt(current, at) : "cancelled";
       if (!current || (now !== "held" && now !== "expired")) return { refuse: "reservation_finished" };
       if (moved(current, r)) return { refuse: "slot_locked" };
-      if (now === "held" ? seatsLeft(s, current.startMs, current.endMs, holders) < 1 : !retakable(s, current.startMs, current.endMs, holders, at)) {
+      if (now === "held" ? seatsLeft(s, current.startMs, current.endMs, holders) < 1 : !retakable(s, current.startMs, current.endMs, holders, at) || blockedByBusy(s, current.startMs, current.endMs, busy)) {
         return { refuse: "reservation_finished" };
       }
       return { write: { ...current, status: "held", heldUntilMs: at + s.holdMinutes * 60_000, updatedAtMs: stamp(current, at) } };
