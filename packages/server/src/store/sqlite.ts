@@ -212,6 +212,7 @@ function prepareQueries(db: Database) {
     ),
     busySourceDelete: db.query<{ event_type_id: number }, [number]>("DELETE FROM busy_sources WHERE id = ? RETURNING event_type_id"),
     busyObjects: db.query<BusyObject, [number]>("SELECT href, etag, ics FROM busy_objects WHERE source_id = ? ORDER BY href"),
+    busyObjectTags: db.query<Pick<BusyObject, "href" | "etag">, [number]>("SELECT href, etag FROM busy_objects WHERE source_id = ? ORDER BY href"),
     busyObjectUpsert: db.query<unknown, [number, string, string | null, string]>(
       "INSERT INTO busy_objects (source_id, href, etag, ics) VALUES (?, ?, ?, ?) ON CONFLICT (source_id, href) DO UPDATE SET etag = excluded.etag, ics = excluded.ics",
     ),
@@ -440,6 +441,7 @@ class SqliteStore implements Store {
         return gone !== null;
       }),
     objects: async (sourceId: number) => this.q.busyObjects.all(sourceId),
+    objectTags: async (sourceId: number) => this.q.busyObjectTags.all(sourceId),
     recordSync: async (sourceId: number, w: BusySyncWrite) =>
       this.write(() => {
         const source = this.q.busySourceById.get(sourceId);

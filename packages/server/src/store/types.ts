@@ -346,6 +346,8 @@ export interface Store {
     /** Deletes the source with its objects and intervals (bumping the event type's revision); false when unknown. */
     remove(id: number): Promise<boolean>;
     objects(sourceId: number): Promise<BusyObject[]>;
+    /** The objects' hrefs and ETags only: what a sync compares before it downloads anything. */
+    objectTags(sourceId: number): Promise<Pick<BusyObject, "href" | "etag">[]>;
     /**
      * Writes a successful sync in one transaction: objects, state, success time, and (when given)
      * the intervals, bumping the event type's revision when they differ from those kept, so cached

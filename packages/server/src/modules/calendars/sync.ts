@@ -113,7 +113,8 @@ export class CalendarSync {
     try {
       const eventType = await this.store.eventTypes.byId(source.eventTypeId);
       if (!eventType) throw new Error("the event type is gone");
-      const stored = await this.store.busy.objects(source.id);
+      // ETags only: the stored texts are read back just when the intervals must be expanded again.
+      const stored = await this.store.busy.objectTags(source.id);
       const changes = source.kind === "caldav" ? await fetchCalDav(source, stored, this.fetchFn) : await fetchFeed(source, stored, this.fetchFn);
       const zone = eventType.settings.timezone;
       // From a day back (a meeting under way still blocks its buffers) to a day past the horizon.
@@ -123,7 +124,7 @@ export class CalendarSync {
       let intervals: BusyInterval[] | null = null;
       if (objectsChanged || windowMoved) {
         intervals = [];
-        for (const object of merged(stored, changes.upserts, changes.deletes)) {
+        for (const object of merged(await this.store.busy.objects(source.id), changes.upserts, changes.deletes)) {
           try {
             for (const i of this.expand(object.ics, window, zone)) intervals.push(i);
           } catch (error) {

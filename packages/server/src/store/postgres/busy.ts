@@ -39,6 +39,7 @@ export function postgresBusy(db: Connections): Store["busy"] {
         return gone !== undefined;
       }),
     objects: async (sourceId: number) => (await db.run<BusyObject>("SELECT href, etag, ics FROM busy_objects WHERE source_id = $1 ORDER BY href", [sourceId], true)).rows,
+    objectTags: async (sourceId: number) => (await db.run<Pick<BusyObject, "href" | "etag">>("SELECT href, etag FROM busy_objects WHERE source_id = $1 ORDER BY href", [sourceId], true)).rows,
     recordSync: async (sourceId: number, w: BusySyncWrite) =>
       db.transaction(async (c) => {
         // Two syncs of one source (two instances) take turns here.
