@@ -19,7 +19,7 @@ import { timeSlotRoutes } from "./modules/time-slots/index.ts";
 import { timezoneRoutes } from "./modules/timezones/index.ts";
 import { reservationRoutes } from "./modules/reservations/index.ts";
 import { STRIPE_WEBHOOK_PATH, stripeWebhookRoutes } from "./modules/payments/index.ts";
-import { createServices } from "./services.ts";
+import { createServices, type CalendarDependencies } from "./services.ts";
 import type Stripe from "stripe";
 import type { BusySource } from "./domain/busy.ts";
 import type { Store } from "./store/types.ts";
@@ -35,6 +35,8 @@ export interface AppDependencies {
   stripe?: Stripe | null;
   /** Where else organizers are busy besides reservations; none by default (domain/busy.ts). */
   busy?: BusySource;
+  /** How the organizer's calendars are read and fetched; the real expansion and the guarded fetch by default. */
+  calendars?: CalendarDependencies;
   /** File of the calendar's script-tag build; by default the one `@booking/calendar` builds. */
   calendarScriptPath?: string;
 }
@@ -54,7 +56,7 @@ export function createApp(deps: AppDependencies) {
     rateLimiter: deps.rateLimiter ?? deps.store.rateLimiter ?? new MemoryRateLimiter(config.rateLimit.limit, config.rateLimit.windowSeconds),
     log: deps.log ?? stderrLog,
   };
-  const services = createServices(ctx, deps.stripe, deps.busy);
+  const services = createServices(ctx, deps.stripe, deps.busy, deps.calendars);
   // One reading of the element's script for the route that serves it and the pages that link it.
   const calendarScript = new CalendarScriptFile(deps.calendarScriptPath);
   const { slots, eventTypes, payments, reservations } = services;
@@ -80,7 +82,7 @@ export function createApp(deps: AppDependencies) {
     .use(embedRoutes(ctx, calendarScript))
     .use(bookingPageRoutes(ctx, calendarScript))
     .use(feedRoutes(ctx))
-    .use(adminRoutes(ctx, services.admin))
+    .use(adminRoutes(ctx, services.admin, services.calendars))
     .use(mcpRoutes(ctx, services)) as unknown as Elysia;
   return app;
 }

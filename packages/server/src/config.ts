@@ -34,6 +34,11 @@ export interface ServerConfig {
   environment: "development" | "production";
   /** Webhook delivery: whether receivers on loopback, link-local or private addresses are allowed. */
   webhooks: { allowPrivateAddresses: boolean };
+  /**
+   * The organizer's calendars (busy sources): minutes a sync stays fresh unless a source sets its
+   * own, and whether calendars on loopback, link-local or private addresses may be fetched.
+   */
+  calendars: { freshnessMinutes: number; allowPrivateAddresses: boolean };
 }
 
 /** Defaults for a local development server. */
@@ -53,6 +58,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   devCalendarUrl: null,
   environment: "development",
   webhooks: { allowPrivateAddresses: true },
+  calendars: { freshnessMinutes: 15, allowPrivateAddresses: true },
 };
 
 function databaseUrl(value: string | undefined): string | null {
@@ -118,5 +124,9 @@ export function configFromEnv(env: Record<string, string | undefined>): ServerCo
     environment,
     // Private receivers are for local development and tests; production refuses them unless told.
     webhooks: { allowPrivateAddresses: env.BOOKING_WEBHOOK_ALLOW_PRIVATE ? env.BOOKING_WEBHOOK_ALLOW_PRIVATE === "1" : environment !== "production" },
+    calendars: {
+      freshnessMinutes: Math.max(1, int("BOOKING_CALENDAR_FRESHNESS_MINUTES", DEFAULT_CONFIG.calendars.freshnessMinutes)),
+      allowPrivateAddresses: env.BOOKING_CALENDAR_ALLOW_PRIVATE ? env.BOOKING_CALENDAR_ALLOW_PRIVATE === "1" : environment !== "production",
+    },
   };
 }

@@ -16,6 +16,8 @@ import { PaymentService } from "./modules/payments/service.ts";
 import { stripeProvider } from "./modules/payments/stripe.ts";
 import { ReservationService } from "./modules/reservations/service.ts";
 import { describeTarget } from "./store/postgres/pools.ts";
+import { CalendarSync, storeBusySource } from "./modules/calendars/sync.ts";
+import { busyFromICalendar } from "./modules/calendars/expand.ts";
 
 const SWEEP_EVERY_MS = 30_000;
 
@@ -63,12 +65,17 @@ async function main(): Promise<void> {
   const webhooks = new WebhookWorker(store, systemClock, config.webhooks, stderrLog);
   webhooks.start();
 
+  // The organizer's calendars are synced in the background, each once its freshness has passed;
+  // slot pages and bookings read what the last good sync stored.
+  const calendars = new CalendarSync(store, () => systemClock.now(), config.calendars, busyFromICalendar, stderrLog);
+  calendars.start();
+
   // Expiry is derived from time wherever it matters; the sweep only writes down what time decided,
   // confirms paid holds whose visitor left before confirming, asks Stripe about payments still
   // processing past their hold time or on reservations no longer held (ReservationService.confirmPaidHolds),
   // and retries refunds that could not be made (PaymentService.retryRefunds).
   const sweepPayments = new PaymentService(store, stripeProvider(config.stripe), config.stripe.webhookSecret, () => systemClock.now(), stderrLog);
-  const paidHolds = new ReservationService(store, sweepPayments, config, () => systemClock.now(), stderrLog);
+  const paidHolds = new ReservationService(store, sweepPayments, config, () => systemClock.now(), stderrLog, storeBusySource(store));
   let paymentsSweeping = false;
   const sweep = setInterval(() => {
     store.reservations.sweep(systemClock.now()).catch((error) => stderrLog({ level: "error", message: "expiry sweep failed", error }));
@@ -86,6 +93,7 @@ async function main(): Promise<void> {
   const stop = async () => {
     clearInterval(sweep);
     await webhooks.stop();
+    await calendars.stop();
     // No new requests; those under way get up to 3 s to finish before the store closes under them.
     // A connection that never completes does not hold the exit.
     void server.stop();

@@ -1,12 +1,16 @@
 import type Stripe from "stripe";
 import type { AppContext } from "./context.ts";
-import { NO_BUSY_SOURCE, type BusySource } from "./domain/busy.ts";
+import type { BusySource } from "./domain/busy.ts";
 import { AdminService } from "./modules/admin/service.ts";
 import { EventTypeService } from "./modules/event-types/service.ts";
 import { PaymentService } from "./modules/payments/service.ts";
 import { stripeClient, StripeProvider } from "./modules/payments/stripe.ts";
 import { ReservationService } from "./modules/reservations/service.ts";
 import { TimeSlotService } from "./modules/time-slots/service.ts";
+import { CalendarAdmin } from "./modules/calendars/service.ts";
+import { CalendarSync, storeBusySource, type ExpandCalendar } from "./modules/calendars/sync.ts";
+import { busyFromICalendar } from "./modules/calendars/expand.ts";
+import type { CalendarFetch } from "./modules/calendars/fetch.ts";
 
 /** The services every channel goes through: the HTTP API, the admin API and the assistant server. */
 export interface Services {
@@ -15,18 +19,28 @@ export interface Services {
   payments: PaymentService;
   reservations: ReservationService;
   admin: AdminService;
+  /** The organizer's calendars: their sync (the background worker runs `calendarSync`) and management. */
+  calendarSync: CalendarSync;
+  calendars: CalendarAdmin;
+}
+
+/** How the calendar sync reads and fetches; the defaults are the real ones. */
+export interface CalendarDependencies {
+  expand?: ExpandCalendar;
+  fetch?: CalendarFetch;
 }
 
 /**
  * Builds the services on one store, clock and configuration. Every channel builds them here, so a
  * rule (notice, seats, webhooks through the outbox) holds whichever way a change arrives.
  * `stripe` defaults to a client built from `config.stripe` (none without a secret key); the payment
- * rules see it only through the PaymentProvider port. `busy` says when else the organizer is busy
- * (none by default).
+ * rules see it only through the PaymentProvider port. `busy` says when else the organizer is busy:
+ * by default the busy intervals the store keeps from the organizer's calendars.
  */
-export function createServices(ctx: AppContext, stripe?: Stripe | null, busy: BusySource = NO_BUSY_SOURCE): Services {
+export function createServices(ctx: AppContext, stripe?: Stripe | null, busy: BusySource = storeBusySource(ctx.store), calendarDeps: CalendarDependencies = {}): Services {
   const now = () => ctx.clock.now();
   const slots = new TimeSlotService(ctx.store, busy);
+  const calendarSync = new CalendarSync(ctx.store, now, ctx.config.calendars, calendarDeps.expand ?? busyFromICalendar, ctx.log, calendarDeps.fetch);
   const client = stripe === undefined ? stripeClient(ctx.config.stripe) : stripe;
   const payments = new PaymentService(ctx.store, client ? new StripeProvider(client) : null, ctx.config.stripe.webhookSecret, now, ctx.log);
   return {
@@ -35,5 +49,7 @@ export function createServices(ctx: AppContext, stripe?: Stripe | null, busy: Bu
     payments,
     reservations: new ReservationService(ctx.store, payments, ctx.config, now, ctx.log, busy),
     admin: new AdminService(ctx.store, now, { allowPrivateWebhooks: ctx.config.webhooks.allowPrivateAddresses }),
+    calendarSync,
+    calendars: new CalendarAdmin(ctx.store, calendarSync, now, ctx.config.calendars.allowPrivateAddresses),
   };
 }

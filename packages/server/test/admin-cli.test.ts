@@ -351,6 +351,47 @@ describe("the admin CLI against a running server", () => {
     expect(noKey.stderr).toContain("BOOKING_ADMIN_KEY");
   });
 
+  it("adds a calendar feed (synced at once), shows its status, reports a failing sync with exit 1, and removes it", async () => {
+    let failing = false;
+    // The server runs on the real clock: a meeting the day after tomorrow lies within the booking horizon.
+    const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10).replaceAll("-", "");
+    const feed = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tests//EN", "BEGIN:VEVENT", "UID:a", "DTSTAMP:20261101T000000Z", `DTSTART:${day}T091000Z`, `DTEND:${day}T095000Z`, "END:VEVENT", "END:VCALENDAR", ""].join("\r\n");
+    const feedServer = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => (failing ? new Response("no", { status: 503 }) : new Response(feed)) });
+    try {
+      const url = `http://127.0.0.1:${feedServer.port}/me.ics`;
+      const added = await cli("calendar-add", id, url, "--kind", "ical", "--token", "cli-feed-token", "--freshness", "30");
+      expect(added.stderr).toBe("");
+      expect(added.code).toBe(0);
+      const sourceId = /Added calendar source #(\d+) to event type #\d+/.exec(added.stdout)![1]!;
+      expect(added.stdout).toContain("Synced: 1 calendar object downloaded; busy times changed.");
+      expect(added.stdout).not.toContain("cli-feed-token");
+
+      const listed = await cli("calendars", id);
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toContain(`#${sourceId} iCalendar feed ${url}`);
+      expect(listed.stdout).toContain("credentials: set");
+      expect(listed.stdout).toContain("fresh for 30 min");
+      expect(listed.stdout).toContain("status: ok");
+      expect(listed.stdout).toContain("1 calendar object, 1 busy interval");
+
+      failing = true;
+      const synced = await cli("calendar-sync", sourceId);
+      expect(synced.code).toBe(1);
+      expect(synced.stdout).toContain("Sync failed: the feed answered HTTP 503");
+      expect(synced.stdout).toContain("status: FAILING");
+      expect(synced.stdout).toContain("error: the feed answered HTTP 503");
+      expect(synced.stdout).toContain("1 calendar object, 1 busy interval");
+
+      expect((await cli("calendar-add", id)).code).toBe(2);
+      expect((await cli("calendar-sync", "x")).stderr).toContain('A busy source id is a number, got "x"');
+      const removed = await cli("calendar-remove", sourceId);
+      expect(removed.code).toBe(0);
+      expect((await cli("calendars", id)).stdout).toContain(`Event type #${id} reads no calendars`);
+    } finally {
+      feedServer.stop(true);
+    }
+  });
+
   it("deletes the event type, after which show exits 1 with not_found", async () => {
     const r = await cli("delete", id);
     expect(r.code).toBe(0);
@@ -365,7 +406,7 @@ describe("the admin CLI against a running server", () => {
     const r = await cli("help");
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Usage: npm run admin -- <command>/);
-    for (const command of ["list", "show <id>", "create --title", "update <id>", "disable <id>", "delete <id>", "token <id>", "hours <id>", "close <id>", "open-day <id>", "reservations <id>", "webhook <id>", "webhook-secret <id>", "deliveries <id>"]) {
+    for (const command of ["list", "show <id>", "create --title", "update <id>", "disable <id>", "delete <id>", "token <id>", "hours <id>", "close <id>", "open-day <id>", "reservations <id>", "webhook <id>", "webhook-secret <id>", "deliveries <id>", "calendars <id>", "calendar-add <id> URL", "calendar-sync <source-id>", "calendar-remove <source-id>"]) {
       expect(r.stdout).toContain(command);
     }
   });

@@ -24,6 +24,10 @@ const TOOLS = [
   "set_date_override",
   "close_day",
   "clear_date_override",
+  "list_busy_sources",
+  "add_busy_source",
+  "remove_busy_source",
+  "sync_busy_source",
 ];
 const NO_RATE_LIMIT = { rateLimit: { limit: 100_000, windowSeconds: 60 } };
 const slot = (date: string, time: string) => {
@@ -84,7 +88,7 @@ async function delivered(w: { worker: WebhookWorker; receiver: Receiver }): Prom
 }
 
 describe("the assistant server over Streamable HTTP", () => {
-  it("lists its twelve tools, each with a title, a description and JSON schemas of its input and output", async () => {
+  it("lists its sixteen tools, each with a title, a description and JSON schemas of its input and output", async () => {
     const w = await world();
     const { tools } = await w.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort());
@@ -492,5 +496,41 @@ describe("opening hours", () => {
     expect(failure(await w.tool("close_day", { slug: "nope", date: "2026-11-25" }))).toMatch(/No event type has the slug "nope"/);
     expect(success(await w.tool("get_availability", { slug: "intro-call" })).data.availability.overrides).toEqual([]);
     expect(await w.freeTimes("2026-11-23")).toHaveLength(16);
+  });
+});
+
+describe("calendars that block slots", () => {
+  it("adds a feed (synced at once), lists it with its status, syncs it again and removes it, never showing its token", async () => {
+    const w = await world();
+    const feed = [
+      "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tests//EN",
+      "BEGIN:VEVENT", "UID:dentist", "DTSTAMP:20261101T000000Z", "DTSTART:20261124T091000Z", "DTEND:20261124T095000Z", "SUMMARY:Dentist", "END:VEVENT",
+      "END:VCALENDAR", "",
+    ].join("\r\n");
+    let served = 0;
+    const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => (served++, new Response(feed, { headers: { "content-type": "text/calendar" } })) });
+    cleanups.push(() => server.stop(true));
+    const url = `http://127.0.0.1:${server.port}/me.ics`;
+    expect(await w.freeTimes("2026-11-24")).toContain("10:00");
+
+    const added = success(await w.tool("add_busy_source", { slug: "intro-call", kind: "ical", url, token: "feed-secret-token" }));
+    expect(added.data.sync).toMatchObject({ ok: true, changed: true, downloaded: 1 });
+    expect(added.data.source).toMatchObject({ kind: "ical", url, credentialsSet: true, status: "ok", objects: 1, busyIntervals: 1 });
+    expect(added.text).not.toContain("feed-secret-token");
+    const times = await w.freeTimes("2026-11-24");
+    expect(times).not.toContain("10:00");
+    expect(times).not.toContain("10:30");
+
+    const listed = success(await w.tool("list_busy_sources", { eventTypeId: w.intro.id }));
+    expect(listed.data.sources.map((s: { id: number }) => s.id)).toEqual([added.data.source.id]);
+    expect(JSON.stringify(listed)).not.toContain("feed-secret-token");
+    expect(success(await w.tool("sync_busy_source", { sourceId: added.data.source.id })).data.sync).toMatchObject({ ok: true, changed: false });
+    expect(served).toBe(2);
+
+    expect(failure(await w.tool("add_busy_source", { slug: "intro-call", kind: "ical", url: "ftp://example.com/x.ics" }))).toMatch(/url: .*\(validation_failed\)/);
+    expect(failure(await w.tool("sync_busy_source", { sourceId: 999 }))).toMatch(/No busy source with id 999\. \(not_found\)/);
+    expect(success(await w.tool("remove_busy_source", { sourceId: added.data.source.id })).data.removed).toBe(true);
+    expect(await w.freeTimes("2026-11-24")).toContain("10:00");
+    expect(success(await w.tool("list_busy_sources", { slug: "intro-call" })).data.sources).toEqual([]);
   });
 });

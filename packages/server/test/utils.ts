@@ -11,6 +11,7 @@ import pg from "pg";
 import { openPostgresStore } from "../src/store/postgres.ts";
 import { openSqliteStore } from "../src/store/sqlite.ts";
 import type { ReservationRecord, Store } from "../src/store/types.ts";
+import type { CalendarDependencies } from "../src/services.ts";
 
 export const ADMIN_KEY = "test-admin-key-0123456789";
 
@@ -70,7 +71,7 @@ export async function releaseTestStores(): Promise<void> {
 }
 
 /** A fresh app on a fresh real database of the suite's engine, with a clock that stands still. */
-export async function setup(options: { now?: string; config?: Partial<ServerConfig>; databasePath?: string; calendarScriptPath?: string; stripe?: Stripe; busy?: BusySource } = {}) {
+export async function setup(options: { now?: string; config?: Partial<ServerConfig>; databasePath?: string; calendarScriptPath?: string; stripe?: Stripe; busy?: BusySource; calendars?: CalendarDependencies } = {}) {
   const store = await openTestStore(options.databasePath, options.config?.rateLimit);
   const clock = new ManualClock(options.now ?? "2026-11-23T07:00:00Z");
   const logs: LogEntry[] = [];
@@ -79,6 +80,7 @@ export async function setup(options: { now?: string; config?: Partial<ServerConf
     ...(options.calendarScriptPath ? { calendarScriptPath: options.calendarScriptPath } : {}),
     ...(options.stripe ? { stripe: options.stripe } : {}),
     ...(options.busy ? { busy: options.busy } : {}),
+    ...(options.calendars ? { calendars: options.calendars } : {}),
   });
 
   /** Sends a request through `app.handle`, as a client would over HTTP. */

@@ -45,6 +45,14 @@ Commands:
                                        setting it again resumes an endpoint that answered 410 Gone
   webhook-secret <id>                Issue a new webhook signing secret; receivers must switch to it
   deliveries <id> [--limit N]        Recent webhook events, newest first, with their delivery state
+  calendars <id>                     The calendars whose busy times block the event type's slots,
+                                       with their sync status (last sync, error, objects, intervals)
+  calendar-add <id> URL [--kind caldav|ical] [--user U] [--password P | --token T]
+               [--calendar URL ...] [--freshness MIN]
+                                     Read busy times from a CalDAV account or calendar (the default
+                                       kind) or an iCalendar feed; syncs it at once
+  calendar-sync <source-id>          Sync one calendar now and show the outcome
+  calendar-remove <source-id>        Stop reading a calendar; its cached busy times are dropped
   help                               Show this text
 
 Settings (create and update):
@@ -87,12 +95,18 @@ const OPTIONS = {
   until: { type: "string" },
   status: { type: "string" },
   limit: { type: "string" },
+  kind: { type: "string" },
+  user: { type: "string" },
+  password: { type: "string" },
+  token: { type: "string" },
+  calendar: { type: "string", multiple: true },
+  freshness: { type: "string" },
 } as const;
 type Flags = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
 
 const SETTINGS = ["title", "description", "timezone", "duration", "interval", "seats", "hold", "notice", "horizon", "price", "currency", "account", "webhook", "slug", "file"];
 /** Flags each command accepts besides --url, --key, --json and --help; `value` names a second argument after the id. */
-const COMMANDS: Record<string, { ids: number; flags: string[]; value?: string }> = {
+const COMMANDS: Record<string, { ids: number; flags: string[]; value?: string; idName?: string }> = {
   list: { ids: 0, flags: [] },
   show: { ids: 1, flags: [] },
   create: { ids: 0, flags: SETTINGS },
@@ -109,6 +123,10 @@ const COMMANDS: Record<string, { ids: number; flags: string[]; value?: string }>
   "webhook-secret": { ids: 1, flags: [] },
   "feed-token": { ids: 1, flags: [] },
   deliveries: { ids: 1, flags: ["limit"] },
+  calendars: { ids: 1, flags: [] },
+  "calendar-add": { ids: 1, flags: ["kind", "user", "password", "token", "calendar", "freshness"], value: "the calendar's URL" },
+  "calendar-sync": { ids: 1, flags: [], idName: "busy source id" },
+  "calendar-remove": { ids: 1, flags: [], idName: "busy source id" },
   help: { ids: 0, flags: [] },
 };
 const NUMBER_FLAGS = { duration: "durationMinutes", interval: "slotIntervalMinutes", seats: "seats", hold: "holdMinutes", notice: "minNoticeMinutes", horizon: "horizonDays" } as const;
@@ -137,10 +155,10 @@ async function main(argv: string[]): Promise<number> {
     const stray = Object.keys(flags).filter((f) => !["url", "key", "json"].includes(f) && !spec.flags.includes(f));
     if (stray.length > 0) throw new UsageError(`${command} does not take --${stray.join(", --")}.`);
     if (args.length !== spec.ids + (spec.value ? 1 : 0)) {
-      throw new UsageError(spec.value ? `${command} takes an event type id and ${spec.value}.` : spec.ids ? `${command} takes one event type id.` : `${command} takes no arguments.`);
+      throw new UsageError(spec.value ? `${command} takes an event type id and ${spec.value}.` : spec.ids ? `${command} takes one ${spec.idName ?? "event type id"}.` : `${command} takes no arguments.`);
     }
     const id = args[0];
-    if (id !== undefined && !/^\d+$/.test(id)) throw new UsageError(`An event type id is a number, got "${id}".`);
+    if (id !== undefined && !/^\d+$/.test(id)) throw new UsageError(`${spec.idName === undefined ? "An event type id" : `A ${spec.idName}`} is a number, got "${id}".`);
     const api = client(flags);
     const out = (data: unknown, text: () => string) => console.log(flags.json ? JSON.stringify(data, null, 2) : text());
 
@@ -247,6 +265,42 @@ async function main(argv: string[]): Promise<number> {
         if (!/^\d{1,3}$/.test(limit) || Number(limit) < 1 || Number(limit) > 500) throw new UsageError(`--limit takes a whole number from 1 to 500, got "${limit}".`);
         const rows = await api<DeliveryRow[]>("GET", `/admin/event-types/${id}/webhook-deliveries?limit=${Number(limit)}`);
         out(rows, () => deliveriesText(rows, Number(id), Number(limit)));
+        break;
+      }
+      case "calendars": {
+        const rows = await api<BusySourceRow[]>("GET", `/admin/event-types/${id}/busy-sources`);
+        out(rows, () => (rows.length === 0 ? `Event type #${id} reads no calendars; add one with calendar-add.` : rows.map(sourceText).join("\n\n")));
+        break;
+      }
+      case "calendar-add": {
+        const kind = flags.kind ?? "caldav";
+        if (kind !== "caldav" && kind !== "ical") throw new UsageError(`--kind is caldav or ical, got "${kind}".`);
+        const freshness = flags.freshness === undefined ? undefined : Number(flags.freshness);
+        if (flags.freshness !== undefined && !/^\d{1,5}$/.test(flags.freshness)) throw new UsageError(`--freshness takes whole minutes, got "${flags.freshness}".`);
+        const body = {
+          kind,
+          url: args[1]!,
+          ...(flags.user === undefined ? {} : { username: flags.user }),
+          ...(flags.password === undefined ? {} : { password: flags.password }),
+          ...(flags.token === undefined ? {} : { token: flags.token }),
+          ...(flags.calendar === undefined ? {} : { calendars: flags.calendar }),
+          ...(freshness === undefined ? {} : { freshnessMinutes: freshness }),
+        };
+        const added = await api<BusySourceRow>("POST", `/admin/event-types/${id}/busy-sources`, body);
+        const synced = await api<{ sync: SyncRow; source: BusySourceRow }>("POST", `/admin/busy-sources/${added.id}/sync`);
+        out(synced, () => `Added calendar source #${added.id} to event type #${id}.\n${syncText(synced.sync)}\n\n${sourceText(synced.source)}`);
+        if (!synced.sync.ok) return 1;
+        break;
+      }
+      case "calendar-sync": {
+        const synced = await api<{ sync: SyncRow; source: BusySourceRow }>("POST", `/admin/busy-sources/${id}/sync`);
+        out(synced, () => `${syncText(synced.sync)}\n\n${sourceText(synced.source)}`);
+        if (!synced.sync.ok) return 1;
+        break;
+      }
+      case "calendar-remove": {
+        await api<undefined>("DELETE", `/admin/busy-sources/${id}`);
+        out({ id: Number(id), deleted: true }, () => `Removed calendar source #${id}; its busy times no longer block slots.`);
         break;
       }
     }
@@ -545,3 +599,30 @@ main(process.argv.slice(2)).then(
     process.exitCode = 1;
   },
 );
+
+/** A busy source as the admin API lists it. */
+type BusySourceRow = import("../modules/calendars/service.ts").BusySourceView;
+/** What a sync did, as the admin API answers it. */
+interface SyncRow {
+  ok: boolean;
+  changed: boolean;
+  downloaded: number;
+  error: string | null;
+}
+
+function syncText(s: SyncRow): string {
+  if (!s.ok) return `Sync failed: ${s.error}\nThe busy times of the last good sync (if any) stay in use.`;
+  return `Synced: ${s.downloaded} calendar object${s.downloaded === 1 ? "" : "s"} downloaded; busy times ${s.changed ? "changed" : "unchanged"}.`;
+}
+
+function sourceText(s: BusySourceRow): string {
+  const status = s.status === "never" ? "not synced yet" : s.status === "ok" ? `ok${s.stale ? " (stale)" : ""}` : `FAILING${s.stale ? " (stale)" : ""}`;
+  return [
+    `#${s.id} ${s.kind === "caldav" ? "CalDAV" : "iCalendar feed"} ${s.url}`,
+    `  user: ${s.username ?? "-"}   credentials: ${s.credentialsSet ? "set" : "none"}   fresh for ${s.freshnessMinutes} min`,
+    ...(s.calendars.length > 0 ? [`  calendars: ${s.calendars.join(", ")}`] : []),
+    `  status: ${status}   last sync: ${s.lastSuccessAt ?? "never"}   last attempt: ${s.lastAttemptAt ?? "never"}`,
+    ...(s.lastError ? [`  error: ${s.lastError} (at ${s.lastFailureAt})`] : []),
+    `  ${s.objects} calendar object${s.objects === 1 ? "" : "s"}, ${s.busyIntervals} busy interval${s.busyIntervals === 1 ? "" : "s"}`,
+  ].join("\n");
+}

@@ -5,8 +5,8 @@ import type { BusyInterval, SlotRules } from "./slots.ts";
  * answers as seat holders and which keep their own rule: a reservation at exactly a slot's times
  * takes one of its seats). Slot computation (`GET /time-slots`, the first free day, the assistant's
  * availability) and the booking decision (book, prepare, reschedule) both leave out every slot
- * whose buffered span meets one of these intervals. The only source today is none
- * (NO_BUSY_SOURCE); it is the seam for the organizer's calendars.
+ * whose buffered span meets one of these intervals. The server's source is the store's busy
+ * intervals, synced from the organizer's calendars (modules/calendars); NO_BUSY_SOURCE is none.
  *
  * A source whose answers change without a booking (a calendar) must also bound how long
  * `GET /time-slots` answers are cached: they are kept per event type revision until time alone
@@ -15,6 +15,11 @@ import type { BusyInterval, SlotRules } from "./slots.ts";
 export interface BusySource {
   /** Busy intervals, in epoch ms, of the event type's organizer that meet [fromMs, untilMs). */
   busyBetween(eventTypeId: number, fromMs: number, untilMs: number): Promise<BusyInterval[]>;
+  /**
+   * True when these are the store's busy intervals, which every seat claim reads again inside its
+   * own transaction (SeatClaim.busySpan): a booking then asks nothing of the source beforehand.
+   */
+  readonly checkedInClaim?: boolean;
 }
 
 /** The busy source of a server without calendar connections: nothing is busy besides reservations. */
@@ -28,4 +33,32 @@ export function blockedByBusy(rules: Pick<SlotRules, "bufferBeforeMinutes" | "bu
   const from = startMs - rules.bufferBeforeMinutes * 60_000;
   const until = endMs + rules.bufferAfterMinutes * 60_000;
   return busy.some((b) => b.startMs < until && b.endMs > from);
+}
+
+/**
+ * `blockedByBusy` for many slots against the same intervals: sorted once, then each slot answered by
+ * a binary search (the intervals starting before the slot's buffered end) and the largest end among
+ * them, so a page of thousands of slots against thousands of calendar events stays cheap.
+ */
+export function busyChecker(rules: Pick<SlotRules, "bufferBeforeMinutes" | "bufferAfterMinutes">, busy: readonly BusyInterval[]): (startMs: number, endMs: number) => boolean {
+  if (busy.length === 0) return () => false;
+  const sorted = [...busy].sort((a, b) => a.startMs - b.startMs);
+  const starts = sorted.map((b) => b.startMs);
+  const latestEnd: number[] = [];
+  let latest = -Infinity;
+  for (const b of sorted) latestEnd.push((latest = Math.max(latest, b.endMs)));
+  const before = rules.bufferBeforeMinutes * 60_000;
+  const after = rules.bufferAfterMinutes * 60_000;
+  return (startMs, endMs) => {
+    const from = startMs - before;
+    const until = endMs + after;
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (starts[mid]! < until) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 && latestEnd[lo - 1]! > from;
+  };
 }

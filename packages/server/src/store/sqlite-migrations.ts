@@ -110,6 +110,46 @@ export const SQLITE_MIGRATIONS: { version: number; name: string; sql: string }[]
     `,
   },
   {
+    // Numbered 6: migration 5 belongs to another change; the runner applies whatever is missing, gaps included.
+    version: 6,
+    name: "busy sources: the organizer's calendars, their objects and busy intervals",
+    sql: `
+      CREATE TABLE busy_sources (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        event_type_id INTEGER NOT NULL REFERENCES event_types(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL CHECK (kind IN ('caldav', 'ical')),
+        url TEXT NOT NULL,
+        username TEXT,
+        secret TEXT,
+        calendars TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(calendars)),
+        freshness_minutes INTEGER CHECK (freshness_minutes IS NULL OR freshness_minutes > 0),
+        sync_state TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(sync_state)),
+        last_attempt_at_ms INTEGER,
+        last_success_at_ms INTEGER,
+        last_failure_at_ms INTEGER,
+        last_error TEXT,
+        expanded_until_ms INTEGER,
+        created_at_ms INTEGER NOT NULL
+      );
+      CREATE INDEX busy_sources_by_event_type ON busy_sources (event_type_id, id);
+      CREATE TABLE busy_objects (
+        source_id INTEGER NOT NULL REFERENCES busy_sources(id) ON DELETE CASCADE,
+        href TEXT NOT NULL,
+        etag TEXT,
+        ics TEXT NOT NULL,
+        PRIMARY KEY (source_id, href)
+      );
+      CREATE TABLE busy_intervals (
+        source_id INTEGER NOT NULL REFERENCES busy_sources(id) ON DELETE CASCADE,
+        event_type_id INTEGER NOT NULL REFERENCES event_types(id) ON DELETE CASCADE,
+        start_ms INTEGER NOT NULL,
+        end_ms INTEGER NOT NULL CHECK (end_ms > start_ms)
+      );
+      CREATE INDEX busy_intervals_by_time ON busy_intervals (event_type_id, end_ms, start_ms);
+      CREATE INDEX busy_intervals_by_source ON busy_intervals (source_id);
+    `,
+  },
+  {
     version: 7,
     name: "private booking feed tokens",
     sql: `

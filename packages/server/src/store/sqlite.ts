@@ -16,7 +16,12 @@ import {
   type SeatHolder,
   type Store,
   type OutboxEvent,
+  type BusySourceRecord,
+  type BusySyncWrite,
+  type NewBusySource,
+  type BusyObject,
 } from "./types.ts";
+import type { BusyInterval } from "../domain/slots.ts";
 import {
   IDEMPOTENCY_LEASE_MS,
   IDEMPOTENCY_TTL_MS,
@@ -30,6 +35,11 @@ import {
   type EventTypeRow,
   type ReservationRow,
   type WebhookRow,
+  BUSY_SOURCE_COLUMNS,
+  mergedIntervals,
+  sameIntervals,
+  toBusySource,
+  type BusySourceRow,
 } from "./rows.ts";
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.ts";
 
@@ -193,6 +203,29 @@ function prepareQueries(db: Database) {
     whAttemptsOf: db.query<{ attempt: number; at_ms: number; status_code: number | null; error: string | null; duration_ms: number }, [number]>(
       "SELECT * FROM webhook_attempts WHERE event_id = ? ORDER BY attempt",
     ),
+    busyBetween: db.query<BusyInterval, [number, number, number]>(
+      "SELECT start_ms AS startMs, end_ms AS endMs FROM busy_intervals WHERE event_type_id = ? AND end_ms > ? AND start_ms < ? ORDER BY start_ms, end_ms",
+    ),
+    busySourceById: db.query<BusySourceRow, [number]>(`SELECT ${BUSY_SOURCE_COLUMNS} FROM busy_sources s WHERE s.id = ?`),
+    busySourcesOf: db.query<BusySourceRow, [number]>(`SELECT ${BUSY_SOURCE_COLUMNS} FROM busy_sources s WHERE s.event_type_id = ? ORDER BY s.id`),
+    busySourcesAll: db.query<BusySourceRow, []>(`SELECT ${BUSY_SOURCE_COLUMNS} FROM busy_sources s ORDER BY s.id`),
+    busySourceInsert: db.query<{ id: number }, [number, string, string, string | null, string | null, string, number | null, number]>(
+      "INSERT INTO busy_sources (event_type_id, kind, url, username, secret, calendars, freshness_minutes, created_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+    ),
+    busySourceDelete: db.query<{ event_type_id: number }, [number]>("DELETE FROM busy_sources WHERE id = ? RETURNING event_type_id"),
+    busyObjects: db.query<BusyObject, [number]>("SELECT href, etag, ics FROM busy_objects WHERE source_id = ? ORDER BY href"),
+    busyObjectTags: db.query<Pick<BusyObject, "href" | "etag">, [number]>("SELECT href, etag FROM busy_objects WHERE source_id = ? ORDER BY href"),
+    busyObjectUpsert: db.query<unknown, [number, string, string | null, string]>(
+      "INSERT INTO busy_objects (source_id, href, etag, ics) VALUES (?, ?, ?, ?) ON CONFLICT (source_id, href) DO UPDATE SET etag = excluded.etag, ics = excluded.ics",
+    ),
+    busyObjectDelete: db.query<unknown, [number, string]>("DELETE FROM busy_objects WHERE source_id = ? AND href = ?"),
+    busyIntervalsOfSource: db.query<BusyInterval, [number]>("SELECT start_ms AS startMs, end_ms AS endMs FROM busy_intervals WHERE source_id = ? ORDER BY start_ms, end_ms"),
+    busyIntervalsClear: db.query<unknown, [number]>("DELETE FROM busy_intervals WHERE source_id = ?"),
+    busyIntervalInsert: db.query<unknown, [number, number, number, number]>("INSERT INTO busy_intervals (source_id, event_type_id, start_ms, end_ms) VALUES (?, ?, ?, ?)"),
+    busySynced: db.query<unknown, [string, number, number, number | null, number]>(
+      "UPDATE busy_sources SET sync_state = ?, last_attempt_at_ms = ?, last_success_at_ms = ?, last_error = NULL, expanded_until_ms = coalesce(?, expanded_until_ms) WHERE id = ?",
+    ),
+    busyFailed: db.query<unknown, [number, number, string, number]>("UPDATE busy_sources SET last_attempt_at_ms = ?, last_failure_at_ms = ?, last_error = ? WHERE id = ?"),
     idemGet: db.query<{ request_hash: string; reservation_uuid: string | null; status: number | null; response: string | null; created_at_ms: number }, [number, string]>(
       "SELECT request_hash, reservation_uuid, status, response, created_at_ms FROM idempotency_keys WHERE event_type_id = ? AND key = ?",
     ),
@@ -294,7 +327,7 @@ class SqliteStore implements Store {
       const row = this.q.rByIntent.get(intentId);
       return row ? toReservation(row) : null;
     },
-    claim: async (claim: SeatClaim, decide: (holders: SeatHolder[], current: ReservationRecord | null, nowMs: number) => SeatDecision) => {
+    claim: async (claim: SeatClaim, decide: (holders: SeatHolder[], current: ReservationRecord | null, nowMs: number, busy: BusyInterval[]) => SeatDecision) => {
       // Everything between BEGIN IMMEDIATE and COMMIT runs synchronously: no other request of this
       // process can interleave, and other processes wait on SQLite's write lock. Claims arriving
       // together share one transaction (see `batched`), each decided in turn on what the ones before
@@ -304,7 +337,9 @@ class SqliteStore implements Store {
           const nowMs = claimInstant(claim);
           const currentRow = claim.uuid ? this.q.rByUuid.get(claim.eventTypeId, claim.uuid) : null;
           const holders = this.q.seatHolders.all({ eventTypeId: claim.eventTypeId, untilMs: claim.untilMs, fromMs: claim.fromMs, nowMs }).filter((h) => h.uuid !== claim.uuid);
-          const decision = decide(holders, currentRow ? toReservation(currentRow) : null, nowMs);
+          // The organizer's calendars as last synced, read under the same write lock as the seats.
+          const busy = claim.busySpan ? this.q.busyBetween.all(claim.eventTypeId, claim.busySpan.fromMs, claim.busySpan.untilMs) : [];
+          const decision = decide(holders, currentRow ? toReservation(currentRow) : null, nowMs, busy);
           if ("refuse" in decision) return { refused: decision.refuse };
           const record = decision.write;
           const seat = claim.seat ?? { startMs: claim.fromMs, endMs: claim.untilMs };
@@ -389,6 +424,49 @@ class SqliteStore implements Store {
         ...toDelivery(row),
         attemptLog: this.q.whAttemptsOf.all(row.id).map((a) => ({ attempt: a.attempt, atMs: a.at_ms, statusCode: a.status_code, error: a.error, durationMs: a.duration_ms })),
       })),
+  };
+
+  readonly busy: Store["busy"] = {
+    add: async (input: NewBusySource, nowMs: number): Promise<BusySourceRecord> => {
+      const id = this.write(
+        () =>
+          this.q.busySourceInsert.get(input.eventTypeId, input.kind, input.url, input.username, input.secret, JSON.stringify(input.calendars), input.freshnessMinutes, nowMs)!.id,
+      );
+      return toBusySource(this.q.busySourceById.get(id)!);
+    },
+    list: async (eventTypeId?: number) => (eventTypeId === undefined ? this.q.busySourcesAll.all() : this.q.busySourcesOf.all(eventTypeId)).map(toBusySource),
+    byId: async (id: number) => {
+      const row = this.q.busySourceById.get(id);
+      return row ? toBusySource(row) : null;
+    },
+    remove: async (id: number) =>
+      this.write(() => {
+        const gone = this.q.busySourceDelete.get(id);
+        if (gone) this.q.etBump.run(gone.event_type_id);
+        return gone !== null;
+      }),
+    objects: async (sourceId: number) => this.q.busyObjects.all(sourceId),
+    objectTags: async (sourceId: number) => this.q.busyObjectTags.all(sourceId),
+    recordSync: async (sourceId: number, w: BusySyncWrite) =>
+      this.write(() => {
+        const source = this.q.busySourceById.get(sourceId);
+        if (!source) return false;
+        for (const href of w.deletes) this.q.busyObjectDelete.run(sourceId, href);
+        for (const o of w.upserts) this.q.busyObjectUpsert.run(sourceId, o.href, o.etag, o.ics);
+        this.q.busySynced.run(JSON.stringify(w.syncState), w.atMs, w.atMs, w.expandedUntilMs, sourceId);
+        if (w.intervals === null) return false;
+        const next = mergedIntervals(w.intervals);
+        if (sameIntervals(next, this.q.busyIntervalsOfSource.all(sourceId))) return false;
+        this.q.busyIntervalsClear.run(sourceId);
+        for (const i of next) this.q.busyIntervalInsert.run(sourceId, source.event_type_id, i.startMs, i.endMs);
+        // Cached slot pages and configurations are kept per revision: the next ones see the calendar.
+        this.q.etBump.run(source.event_type_id);
+        return true;
+      }),
+    recordFailure: async (sourceId: number, atMs: number, error: string) => {
+      this.write(() => this.q.busyFailed.run(atMs, atMs, error, sourceId));
+    },
+    between: async (eventTypeId: number, fromMs: number, untilMs: number) => this.q.busyBetween.all(eventTypeId, fromMs, untilMs),
   };
 
   readonly idempotency: Store["idempotency"] = {

@@ -1,6 +1,7 @@
 import type { Location, ReservationStatus, CustomFieldValue } from "@booking/wire";
 import type { EventTypeSettings } from "../domain/event-type.ts";
 import type { RateLimiter } from "../http/rate-limit.ts";
+import type { BusyInterval } from "../domain/slots.ts";
 
 /** An event type as stored. Tokens are kept only as SHA-256 hashes. */
 export interface EventTypeRecord {
@@ -110,6 +111,66 @@ export interface SeatClaim {
   uuid?: string;
   /** Idempotency key of the request: the claimed reservation is tied to it in the same transaction. */
   idempotencyKey?: string;
+  /**
+   * The span (the seat with the organizer's buffers) whose busy intervals from the organizer's
+   * calendars (`store.busy`) are read in the same transaction and handed to the decision; none are
+   * read without it.
+   */
+  busySpan?: { fromMs: number; untilMs: number };
+}
+
+/** Kinds of busy sources: a CalDAV account or calendar, or a read-only iCalendar feed URL. */
+export type BusySourceKind = "caldav" | "ical";
+
+/** One of the organizer's calendars an event type reads busy times from, with its sync state. */
+export interface BusySourceRecord {
+  id: number;
+  eventTypeId: number;
+  kind: BusySourceKind;
+  url: string;
+  /** User name for HTTP authentication, or null. */
+  username: string | null;
+  /** Password or token; never shown by any API, only whether one is set. */
+  secret: string | null;
+  /** Calendar collection URLs chosen after discovery (CalDAV); empty: every calendar found. */
+  calendars: string[];
+  /** Minutes a sync stays fresh; null: the server's default. */
+  freshnessMinutes: number | null;
+  /** What the last good sync saw: CalDAV ctags per calendar, a feed's ETag and Last-Modified. */
+  syncState: Record<string, string>;
+  lastAttemptAtMs: number | null;
+  lastSuccessAtMs: number | null;
+  lastFailureAtMs: number | null;
+  /** Why the last attempt failed; null once one succeeded after it. */
+  lastError: string | null;
+  /** Busy intervals are kept until this instant (the booking horizon when they were expanded). */
+  expandedUntilMs: number | null;
+  objectCount: number;
+  intervalCount: number;
+  createdAtMs: number;
+}
+
+/** What a new busy source needs. */
+export type NewBusySource = Pick<BusySourceRecord, "eventTypeId" | "kind" | "url" | "username" | "secret" | "calendars" | "freshnessMinutes">;
+
+/** One calendar object as fetched: its URL (the feed's URL for a feed), ETag and iCalendar text. */
+export interface BusyObject {
+  href: string;
+  etag: string | null;
+  ics: string;
+}
+
+/** What one successful sync of a source writes, in one transaction. */
+export interface BusySyncWrite {
+  atMs: number;
+  syncState: Record<string, string>;
+  /** Objects new or changed. */
+  upserts: BusyObject[];
+  /** Hrefs of objects gone. */
+  deletes: string[];
+  /** The source's busy intervals afresh, or null when they stay as they are. */
+  intervals: BusyInterval[] | null;
+  expandedUntilMs: number | null;
 }
 
 /** Kinds of webhook events (decisions.md). */
@@ -233,7 +294,7 @@ export interface Store {
      */
     claim(
       claim: SeatClaim,
-      decide: (holders: SeatHolder[], current: ReservationRecord | null, nowMs: number) => SeatDecision,
+      decide: (holders: SeatHolder[], current: ReservationRecord | null, nowMs: number, busy: BusyInterval[]) => SeatDecision,
     ): Promise<{ record: ReservationRecord } | { refused: string }>;
     /**
      * Replaces a reservation that takes no new seat (cancelling, recording a payment) if nobody
@@ -282,6 +343,31 @@ export interface Store {
     ): Promise<void>;
     /** The event type's most recent events, newest first, each with its attempts. */
     recent(eventTypeId: number, limit: number): Promise<(WebhookDelivery & { attemptLog: WebhookAttempt[] })[]>;
+  };
+  /**
+   * The organizer's calendars per event type (busy sources), the objects last fetched from them and
+   * the busy intervals expanded from those, which slot lists and seat claims read by time range.
+   */
+  readonly busy: {
+    add(input: NewBusySource, nowMs: number): Promise<BusySourceRecord>;
+    /** Sources of one event type, or of all when left out, oldest first. */
+    list(eventTypeId?: number): Promise<BusySourceRecord[]>;
+    byId(id: number): Promise<BusySourceRecord | null>;
+    /** Deletes the source with its objects and intervals (bumping the event type's revision); false when unknown. */
+    remove(id: number): Promise<boolean>;
+    objects(sourceId: number): Promise<BusyObject[]>;
+    /** The objects' hrefs and ETags only: what a sync compares before it downloads anything. */
+    objectTags(sourceId: number): Promise<Pick<BusyObject, "href" | "etag">[]>;
+    /**
+     * Writes a successful sync in one transaction: objects, state, success time, and (when given)
+     * the intervals, bumping the event type's revision when they differ from those kept, so cached
+     * slot pages are recomputed. Answers whether the intervals changed; false for an unknown source.
+     */
+    recordSync(sourceId: number, write: BusySyncWrite): Promise<boolean>;
+    /** Notes a failed sync; the objects and intervals of the last good one stay. */
+    recordFailure(sourceId: number, atMs: number, error: string): Promise<void>;
+    /** Busy intervals of all sources of the event type meeting [fromMs, untilMs), by start. */
+    between(eventTypeId: number, fromMs: number, untilMs: number): Promise<BusyInterval[]>;
   };
   readonly idempotency: {
     /** Registers a keyed request, or tells how an earlier one with the same key stands. */

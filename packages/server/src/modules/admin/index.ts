@@ -7,12 +7,14 @@ import { publicOrigin } from "../../lib/links.ts";
 import { feedUrlOf } from "../feeds/service.ts";
 import { DeliveriesQuery, EventTypeCreate, EventTypePatch, RegenerateTokenBody, ReservationListQuery } from "./model.ts";
 import type { AdminService } from "./service.ts";
+import type { CalendarAdmin } from "../calendars/service.ts";
+import { BusySourceCreate } from "../calendars/model.ts";
 
 /**
  * The organizer admin API under `/admin`, behind `Authorization: Bearer $BOOKING_ADMIN_KEY`.
  * Not mounted at all without a configured key, so `/admin` is then an ordinary 404.
  */
-export const adminRoutes = (ctx: AppContext, admin: AdminService) => {
+export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: CalendarAdmin) => {
   const adminKey = ctx.config.adminKey;
   if (!adminKey) return new Elysia();
   const idOf = (raw: string): number => {
@@ -24,6 +26,10 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService) => {
     ...answer,
     feedUrl: feedUrlOf(publicOrigin(ctx.config, request.url), answer.feedToken),
   });
+  const sourceIdOf = (raw: string): number => {
+    if (!/^\d{1,12}$/.test(raw)) throw new ApiError("not_found", `No busy source with id ${raw.slice(0, 40)}.`);
+    return Number(raw);
+  };
 
   return new Elysia({ prefix: "/admin" })
     .onTransform(async ({ request }) => {
@@ -55,6 +61,15 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService) => {
     .get("/event-types/:id/webhook-deliveries", async ({ params, query }) => ok(await admin.webhookDeliveries(idOf(params.id), query.limit ?? 50)), {
       query: DeliveriesQuery,
     })
+    // The organizer's calendars whose busy times block the event type's slots.
+    .get("/event-types/:id/busy-sources", async ({ params }) => ok(await calendars.list(idOf(params.id))))
+    .post("/event-types/:id/busy-sources", async ({ params, body }) => ok(await calendars.add(idOf(params.id), body)), { body: BusySourceCreate })
+    .get("/busy-sources/:sourceId", async ({ params }) => ok(await calendars.get(sourceIdOf(params.sourceId))))
+    .delete("/busy-sources/:sourceId", async ({ params }) => {
+      await calendars.remove(sourceIdOf(params.sourceId));
+      return done("Busy source removed with its cached calendar data.");
+    })
+    .post("/busy-sources/:sourceId/sync", async ({ params }) => ok(await calendars.syncNow(sourceIdOf(params.sourceId))))
     .get("/event-types/:id/reservations", async ({ params, query }) => ok(await admin.reservations(idOf(params.id), query)), {
       query: ReservationListQuery,
     });

@@ -171,6 +171,99 @@ export const OPERATIONS: Operation[] = [
   },
 ];
 
+const BusySourceView = Type.Object({
+  id: Type.Integer(),
+  eventTypeId: Type.Integer(),
+  kind: Type.Union([Type.Literal("caldav"), Type.Literal("ical")]),
+  url: Type.String(),
+  username: Type.Union([Type.String(), Type.Null()]),
+  credentialsSet: Type.Boolean({ description: "Whether a password or token is stored; it is never returned." }),
+  calendars: Type.Array(Type.String(), { description: "CalDAV calendars chosen; empty: every calendar the URL leads to." }),
+  freshnessMinutes: Type.Integer({ description: "Minutes a sync stays fresh (the source's, else BOOKING_CALENDAR_FRESHNESS_MINUTES)." }),
+  status: Type.Union([Type.Literal("never"), Type.Literal("ok"), Type.Literal("failing")], { description: "failing: the last attempt failed; the last good busy times stay in use." }),
+  stale: Type.Boolean({ description: "The last good sync is older than the freshness, or there is none." }),
+  lastAttemptAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
+  lastSuccessAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
+  lastFailureAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
+  lastError: Type.Union([Type.String(), Type.Null()]),
+  objects: Type.Integer({ description: "Calendar objects cached from the source." }),
+  busyIntervals: Type.Integer({ description: "Busy intervals kept over the booking horizon." }),
+});
+const SyncOutcome = Type.Object({ ok: Type.Boolean(), changed: Type.Boolean({ description: "Whether the busy times changed (cached slot pages are recomputed)." }), downloaded: Type.Integer({ description: "Objects downloaded: only new and changed ones." }), error: Type.Union([Type.String(), Type.Null()]) });
+const envelope = (data: TSchema) => Type.Object({ success: Type.Boolean(), data });
+const BusySourceInput = Type.Object(
+  {
+    kind: Type.Union([Type.Literal("caldav"), Type.Literal("ical")], { description: "caldav: a CalDAV server, principal or calendar URL (collections are discovered); ical: a read-only iCalendar feed (webcal:// accepted)." }),
+    url: Type.String({ maxLength: 2000 }),
+    username: Type.Optional(Type.String({ maxLength: 500 })),
+    password: Type.Optional(Type.String({ maxLength: 500, description: "With username: HTTP Basic." })),
+    token: Type.Optional(Type.String({ maxLength: 500, description: "Alone: HTTP Bearer. Never returned." })),
+    calendars: Type.Optional(Type.Array(Type.String(), { maxItems: 50, description: "CalDAV only: the calendar URLs (or paths) to read." })),
+    freshnessMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 10080 })),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * The organizer's routes documented here (the rest of the admin API is described in the README):
+ * the calendars whose busy times block an event type's slots. Behind `Authorization: Bearer
+ * $BOOKING_ADMIN_KEY`; absent (404) without a configured key.
+ */
+export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "idempotent" | "query"> & { pathParam: "id" | "sourceId" })[] = [
+  {
+    method: "get",
+    path: "/admin/event-types/{id}/busy-sources",
+    pathParam: "id",
+    operationId: "adminListBusySources",
+    summary: "List the calendars that block an event type's slots",
+    description: "Each source with its sync status: last attempt, last good sync, the error of a failing one, cached objects and busy intervals. Passwords and tokens are never returned.",
+    response: envelope(Type.Array(BusySourceView)),
+    errors: [401, 403, 404],
+  },
+  {
+    method: "post",
+    path: "/admin/event-types/{id}/busy-sources",
+    pathParam: "id",
+    operationId: "adminAddBusySource",
+    summary: "Add a calendar whose busy times block slots",
+    description:
+      "A CalDAV account or calendar, or an iCalendar feed. The background worker syncs it (or `POST /admin/busy-sources/{sourceId}/sync` now); from then on its busy times (recurring, all-day, in their own zones; free and cancelled events not) are left out of `GET /time-slots` and refused by bookings, inside the booking transaction. At most 10 per event type.",
+    body: { schema: BusySourceInput, required: true },
+    response: envelope(BusySourceView),
+    errors: [400, 401, 403, 404, 422],
+  },
+  {
+    method: "get",
+    path: "/admin/busy-sources/{sourceId}",
+    pathParam: "sourceId",
+    operationId: "adminGetBusySource",
+    summary: "Read one calendar source and its sync status",
+    description: "As listed.",
+    response: envelope(BusySourceView),
+    errors: [401, 403, 404],
+  },
+  {
+    method: "post",
+    path: "/admin/busy-sources/{sourceId}/sync",
+    pathParam: "sourceId",
+    operationId: "adminSyncBusySource",
+    summary: "Sync a calendar source now",
+    description: "Fetches what changed (CalDAV ctag and ETags with calendar-multiget; a feed with If-None-Match/If-Modified-Since). A failure is answered with 200 and `sync.ok: false`; the last good busy times stay in use.",
+    response: envelope(Type.Object({ sync: SyncOutcome, source: BusySourceView })),
+    errors: [401, 403, 404],
+  },
+  {
+    method: "delete",
+    path: "/admin/busy-sources/{sourceId}",
+    pathParam: "sourceId",
+    operationId: "adminRemoveBusySource",
+    summary: "Remove a calendar source",
+    description: "Its cached objects and busy times are dropped; the slots they blocked are offered again at once.",
+    response: Type.Object({ success: Type.Boolean(), message: Type.String() }),
+    errors: [401, 403, 404],
+  },
+];
+
 const STATUS_TEXT: Record<number, string> = {
   400: "Malformed request (bad JSON, unsupported API version).",
   401: "Missing or invalid bearer token.",
@@ -220,6 +313,20 @@ export function openApiDocument(aliasPrefix: string): Record<string, unknown> {
       responses,
     };
   }
+  for (const op of ADMIN_OPERATIONS) {
+    const responses: Record<string, unknown> = { "200": { description: "Success envelope.", content: { "application/json": { schema: plain(op.response) } } } };
+    for (const status of [...op.errors, 500]) responses[String(status)] = { $ref: `#/components/responses/E${status}` };
+    (paths[op.path] ??= {})[op.method] = {
+      operationId: op.operationId,
+      tags: ["Admin"],
+      summary: op.summary,
+      description: op.description,
+      security: [{ adminKey: [] }],
+      parameters: [{ name: op.pathParam, in: "path", required: true, description: op.pathParam === "id" ? "The event type." : "The busy source.", schema: { type: "integer" } }],
+      ...(op.body ? { requestBody: { required: op.body.required, content: { "application/json": { schema: plain(op.body.schema) } } } } : {}),
+      responses,
+    };
+  }
   return {
     openapi: "3.1.0",
     info: {
@@ -231,7 +338,10 @@ export function openApiDocument(aliasPrefix: string): Record<string, unknown> {
     servers: [{ url: "/" }, { url: aliasPrefix, description: "Path-based alias; same routes." }],
     paths,
     components: {
-      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "The event type's API token, or its booking page's link token (bcl_...)." } },
+      securitySchemes: {
+        bearerAuth: { type: "http", scheme: "bearer", description: "The event type's API token, or its booking page's link token (bcl_...)." },
+        adminKey: { type: "http", scheme: "bearer", description: "The server's BOOKING_ADMIN_KEY (admin routes, tagged Admin)." },
+      },
       headers,
       schemas: {
         Error: plain(ErrorBody),

@@ -30,8 +30,43 @@ const TimeRangeInput = z.object({
 });
 const ranges = (what: string) => z.array(TimeRangeInput).max(MAX_DAY_RANGES).describe(what);
 
+/** A busy source as the calendar tools show it (never its password or token). */
+const BusySourceOut = z.object({
+  id: z.number().int(),
+  eventTypeId: z.number().int(),
+  kind: z.enum(["caldav", "ical"]),
+  url: z.string(),
+  username: z.string().nullable(),
+  credentialsSet: z.boolean(),
+  calendars: z.array(z.string()),
+  freshnessMinutes: z.number().int(),
+  status: z.enum(["never", "ok", "failing"]).describe("never: not synced yet; ok: the last sync worked; failing: it failed and the last good data is used."),
+  stale: z.boolean(),
+  lastAttemptAt: z.string().nullable(),
+  lastSuccessAt: z.string().nullable(),
+  lastFailureAt: z.string().nullable(),
+  lastError: z.string().nullable(),
+  objects: z.number().int(),
+  busyIntervals: z.number().int(),
+});
+const SyncOut = z.object({ ok: z.boolean(), changed: z.boolean(), downloaded: z.number().int(), error: z.string().nullable() });
+const sourceId = z.number().int().positive().describe("Id of the busy source (see list_busy_sources).");
+
 /** Inputs of every tool, by tool name. */
 export const ToolInputs = {
+  list_busy_sources: { ...eventTypeChoice },
+  add_busy_source: {
+    ...eventTypeChoice,
+    kind: z.enum(["caldav", "ical"]).describe("caldav: a CalDAV account, principal or calendar URL; ical: a read-only iCalendar feed URL."),
+    url: z.string().min(1).max(2000).describe("The calendar's URL (webcal:// feeds are accepted)."),
+    username: z.string().max(500).optional().describe("User name for the calendar server."),
+    password: z.string().max(500).optional().describe("Password (or app password) for the calendar server."),
+    token: z.string().max(500).optional().describe("A bearer token instead of user name and password."),
+    calendars: z.array(z.string().max(2000)).max(50).optional().describe("CalDAV only: the calendar URLs to read; default every calendar the URL leads to."),
+    freshnessMinutes: z.number().int().min(1).max(10080).optional().describe("Minutes a sync stays fresh; default the server's."),
+  },
+  remove_busy_source: { sourceId },
+  sync_busy_source: { sourceId },
   list_event_types: {},
   resolve_booking_link: {
     link: z
@@ -199,6 +234,10 @@ const AvailabilityChange = z.object({
 
 /** Outputs of every tool, by tool name. */
 export const ToolOutputs = {
+  list_busy_sources: z.object({ eventType: EventTypeRef, sources: z.array(BusySourceOut) }),
+  add_busy_source: z.object({ source: BusySourceOut, sync: SyncOut }),
+  remove_busy_source: z.object({ sourceId: z.number().int(), removed: z.boolean() }),
+  sync_busy_source: z.object({ source: BusySourceOut, sync: SyncOut }),
   list_event_types: z.object({ eventTypes: z.array(EventTypeSummary) }),
   resolve_booking_link: z.object({
     eventType: EventTypeDetail,

@@ -5,6 +5,7 @@ import { DomainError, BusinessFailure, ValidationFailed } from "../../domain/err
 import { StoreBusyError } from "../../store/types.ts";
 import type { Services } from "../../services.ts";
 import { AvailabilityTools } from "./availability.ts";
+import { CalendarTools } from "./calendars.ts";
 import { Lookup } from "./lookup.ts";
 import { ToolInputs, ToolOutputs } from "./model.ts";
 import { OrganizerTools, type ToolAnswer } from "./service.ts";
@@ -95,6 +96,27 @@ const TOOLS: Record<ToolName, ToolMeta> = {
     description: "Removes a date's own hours or closing, so it has its weekday's hours again.",
     annotations: HOURS,
   },
+  list_busy_sources: {
+    title: "List the calendars that block slots",
+    description: "The organizer's calendars (CalDAV or iCalendar feeds) whose busy times are left out of an event type's free slots, with their sync status: last good sync, last error, objects and busy intervals.",
+    annotations: READ,
+  },
+  add_busy_source: {
+    title: "Add a calendar that blocks slots",
+    description:
+      "Makes an event type read busy times from a CalDAV account or calendar, or a read-only iCalendar feed, and syncs it at once: slots meeting its events (recurring and all-day included; free/transparent events not) are no longer offered or bookable.",
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  },
+  remove_busy_source: {
+    title: "Remove a calendar that blocks slots",
+    description: "Stops reading a calendar; its cached busy times are dropped, so the times it blocked are offered again.",
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  },
+  sync_busy_source: {
+    title: "Sync a calendar now",
+    description: "Fetches what changed in one calendar now (rather than at its next background sync) and shows the outcome; a failure keeps the last good busy times.",
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  },
 };
 
 /**
@@ -108,6 +130,7 @@ export function createMcpServer(ctx: AppContext, services: Services, origin: str
   const lookup = new Lookup(ctx.store, services.reservations);
   const tools = new OrganizerTools(ctx, services, origin, lookup);
   const hours = new AvailabilityTools(ctx, services, origin, lookup);
+  const calendars = new CalendarTools(services, lookup);
   const runs: { [K in ToolName]: (args: never) => Promise<ToolAnswer<unknown>> } = {
     list_event_types: () => tools.listEventTypes(),
     resolve_booking_link: (args) => tools.resolveBookingLink(args),
@@ -121,6 +144,10 @@ export function createMcpServer(ctx: AppContext, services: Services, origin: str
     set_date_override: (args) => hours.setDateOverride(args),
     close_day: (args) => hours.closeDay(args),
     clear_date_override: (args) => hours.clearDateOverride(args),
+    list_busy_sources: (args) => calendars.list(args),
+    add_busy_source: (args) => calendars.add(args),
+    remove_busy_source: (args) => calendars.remove(args),
+    sync_busy_source: (args) => calendars.sync(args),
   };
   for (const name of Object.keys(TOOLS) as ToolName[]) {
     const run = runs[name] as (args: unknown) => Promise<ToolAnswer<unknown>>;

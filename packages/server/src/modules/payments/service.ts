@@ -476,12 +476,12 @@ export class PaymentService {
       try {
         outcome = await this.store.reservations.claim(
           { eventTypeId: eventType.id, ...conflictWindow(eventType.settings, seat.startMs, seat.endMs), seat, nowMs: this.now, uuid: r.uuid },
-          (holders, current, at) => {
+          (holders, current, at, busy) => {
             if (current && (current.startMs !== seat.startMs || current.endMs !== seat.endMs)) {
               moved = true;
               return { refuse: "moved" };
             }
-            return decide(holders, current, at);
+            return decide(holders, current, at, busy);
           },
         );
       } catch (error) {

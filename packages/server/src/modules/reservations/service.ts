@@ -1,7 +1,7 @@
 import type { ConfirmInput, RescheduleInput, ReservationInput, ReservationResult } from "@booking/wire";
 import type { ServerConfig } from "../../config.ts";
 import { nextStamp as stamp, statusAt, withinPublicNotice } from "../../domain/reservation.ts";
-import { conflictWindow, isOffered, retakable, seatsLeft } from "../../domain/slots.ts";
+import { conflictWindow, isOffered, retakable, seatsLeft, type BusyInterval } from "../../domain/slots.ts";
 import { blockedByBusy, NO_BUSY_SOURCE, type BusySource } from "../../domain/busy.ts";
 import { DomainError, BusinessFailure, FieldErrors, ValidationFailed } from "../../domain/errors.ts";
 import { matchesHash } from "../../lib/tokens.ts";
@@ -95,8 +95,8 @@ export class ReservationService {
       updatedAtMs: at,
     });
     const manageUrl = manageUrlOf(options.origin, eventType.slug, uuid);
-    const written = await this.claim(eventType, checked.startMs, checked.endMs, undefined, options.idempotencyKey, (holders, _current, at) => {
-      if (seatsLeft(s, checked.startMs, checked.endMs, holders) < 1) return { refuse: "slot_unavailable" };
+    const written = await this.claim(eventType, checked.startMs, checked.endMs, undefined, options.idempotencyKey, (holders, _current, at, busy) => {
+      if (seatsLeft(s, checked.startMs, checked.endMs, holders) < 1 || blockedByBusy(s, checked.startMs, checked.endMs, busy)) return { refuse: "slot_unavailable" };
       const record = recordAt(at);
       // A hold is not a reservation yet: only a confirmed booking is announced.
       return { write: record, events: mode === "confirm" ? webhookEvents(eventType, "reservation.created", record, at, manageUrl) : [] };
@@ -118,13 +118,14 @@ export class ReservationService {
     const paid = s.payment ? await this.payments.isPaid(eventType, r, options.origin) : "paid";
     if (paid === "refunded" || paid === "refunding") throw failure("reservation_finished", refundMessage(paid));
     if (paid === "unpaid") throw new DomainError("payment_required", "No successful payment exists for this reservation yet.");
-    const written = await this.claim(eventType, r.startMs, r.endMs, r.uuid, undefined, (holders, current, at) => {
+    const written = await this.claim(eventType, r.startMs, r.endMs, r.uuid, undefined, (holders, current, at, busy) => {
       if (!current) return { refuse: "reservation_finished" };
       if (moved(current, r)) return { refuse: "slot_locked" };
       const now = statusAt(current, at);
       if (now === "confirmed") return { write: current };
       if (now === "cancelled") return { refuse: "reservation_finished" };
-      if (now === "expired" && !retakable(s, current.startMs, current.endMs, holders, at)) return { refuse: "reservation_finished" };
+      // A lapsed hold takes its seat anew: only if the organizer's calendar has not filled the time meanwhile.
+      if (now === "expired" && (!retakable(s, current.startMs, current.endMs, holders, at) || blockedByBusy(s, current.startMs, current.endMs, busy))) return { refuse: "reservation_finished" };
       // A payment recorded meanwhile (by the webhook) is kept.
       const confirmed = this.confirmedAt({ ...current, ...changes, payment: current.payment }, current, at);
       return { write: confirmed, events: webhookEvents(eventType, "reservation.created", confirmed, at, manageUrl) };
@@ -179,11 +180,11 @@ export class ReservationService {
     const status = statusAt(r, nowMs);
     if (status === "cancelled") throw failure("reservation_finished", cancelledMessage(await this.retryRefund(eventType, r, origin)));
     if (status !== "held" && status !== "expired") throw failure("reservation_finished", `A ${status} reservation cannot be refreshed.`);
-    await this.claim(eventType, r.startMs, r.endMs, r.uuid, undefined, (holders, current, at) => {
+    await this.claim(eventType, r.startMs, r.endMs, r.uuid, undefined, (holders, current, at, busy) => {
       const now = current ? statusAt(current, at) : "cancelled";
       if (!current || (now !== "held" && now !== "expired")) return { refuse: "reservation_finished" };
       if (moved(current, r)) return { refuse: "slot_locked" };
-      if (now === "held" ? seatsLeft(s, current.startMs, current.endMs, holders) < 1 : !retakable(s, current.startMs, current.endMs, holders, at)) {
+      if (now === "held" ? seatsLeft(s, current.startMs, current.endMs, holders) < 1 : !retakable(s, current.startMs, current.endMs, holders, at) || blockedByBusy(s, current.startMs, current.endMs, busy)) {
         return { refuse: "reservation_finished" };
       }
       return { write: { ...current, status: "held", heldUntilMs: at + s.holdMinutes * 60_000, updatedAtMs: stamp(current, at) } };
@@ -215,10 +216,10 @@ export class ReservationService {
     if (startMs <= nowMs || !isOffered(s, startMs, endMs, nowMs, { ignoreNoticeAndHorizon: override }) || (await this.busyAt(eventType, startMs, endMs))) {
       throw failure("slot_unavailable", "This time is not offered; pick one of GET /time-slots.");
     }
-    const written = await this.claim(eventType, startMs, endMs, r.uuid, undefined, (holders, current, at) => {
+    const written = await this.claim(eventType, startMs, endMs, r.uuid, undefined, (holders, current, at, busy) => {
       const now = current ? statusAt(current, at) : "cancelled";
       if (!current || (now !== "held" && now !== "confirmed")) return { refuse: "reservation_finished" };
-      if (seatsLeft(s, startMs, endMs, holders) < 1) return { refuse: "slot_unavailable" };
+      if (seatsLeft(s, startMs, endMs, holders) < 1 || blockedByBusy(s, startMs, endMs, busy)) return { refuse: "slot_unavailable" };
       const moved: ReservationRecord = { ...current, startMs, endMs, timezone: times!.timezone ?? current.timezone, updatedAtMs: stamp(current, at) };
       // Moving a hold changes nothing anyone was told about.
       const events = now === "confirmed" ? webhookEvents(eventType, "reservation.rescheduled", moved, at, manageUrl, current) : [];
@@ -313,10 +314,12 @@ export class ReservationService {
 
   /**
    * Whether the busy source says the organizer is busy during the slot (with its buffers), as
-   * `GET /time-slots` leaves it out. Asked before the seat claim: the source is not the store's, so
-   * its answer cannot be part of the claim's transaction.
+   * `GET /time-slots` leaves it out. The store's own intervals (the organizer's synced calendars) are
+   * read inside the seat claim's transaction instead (`busySpan`); only another source is asked here,
+   * before the claim, its answer not being the store's.
    */
   private async busyAt(eventType: EventTypeRecord, startMs: number, endMs: number): Promise<boolean> {
+    if (this.busy.checkedInClaim) return false;
     const window = conflictWindow(eventType.settings, startMs, endMs);
     return blockedByBusy(eventType.settings, startMs, endMs, await this.busy.busyBetween(eventType.id, window.fromMs, window.untilMs));
   }
@@ -328,14 +331,14 @@ export class ReservationService {
     endMs: number,
     uuid: string | undefined,
     idempotencyKey: string | undefined,
-    decide: (holders: SeatHolder[], current: ReservationRecord | null, at: number) => SeatDecision,
+    decide: (holders: SeatHolder[], current: ReservationRecord | null, at: number, busy: BusyInterval[]) => SeatDecision,
   ): Promise<ReservationRecord> {
     let outcome: Awaited<ReturnType<Store["reservations"]["claim"]>>;
     try {
       outcome = await this.store.reservations.claim(
         // The clock, not an instant: the claim is judged when its write happens, which may be long after
         // the request started (a slow Stripe answer, a wait for the lock); a hold may have lapsed since.
-        { eventTypeId: eventType.id, ...conflictWindow(eventType.settings, startMs, endMs), seat: { startMs, endMs }, nowMs: this.now, ...(uuid ? { uuid } : {}), ...(idempotencyKey ? { idempotencyKey } : {}) },
+        { eventTypeId: eventType.id, ...conflictWindow(eventType.settings, startMs, endMs), seat: { startMs, endMs }, busySpan: bufferedSpan(eventType.settings, startMs, endMs), nowMs: this.now, ...(uuid ? { uuid } : {}), ...(idempotencyKey ? { idempotencyKey } : {}) },
         decide,
       );
     } catch (error) {
@@ -348,6 +351,11 @@ export class ReservationService {
     }
     return outcome.record;
   }
+}
+
+/** The slot with the organizer's buffers around it: the time busy intervals must not meet (`blockedByBusy`). */
+function bufferedSpan(s: EventTypeRecord["settings"], startMs: number, endMs: number): { fromMs: number; untilMs: number } {
+  return { fromMs: startMs - s.bufferBeforeMinutes * 60_000, untilMs: endMs + s.bufferAfterMinutes * 60_000 };
 }
 
 /** Why a cancelled reservation cannot be confirmed or refreshed; a refund (or one under way) is said, so the payer knows where their money is. */

@@ -4,7 +4,7 @@ import { LIMITS, type TimeSlot, type TimeSlotsQuery } from "@booking/wire";
 import { busyWindow, slotsBetween, type Slot } from "../../domain/slots.ts";
 import { addError, ValidationFailed } from "../../domain/errors.ts";
 import { PreparedBody } from "../../lib/prepared-body.ts";
-import { blockedByBusy, NO_BUSY_SOURCE, type BusySource } from "../../domain/busy.ts";
+import { busyChecker, NO_BUSY_SOURCE, type BusySource } from "../../domain/busy.ts";
 import { TimedCache } from "../../lib/timed-cache.ts";
 import { ZonedIsoWriter } from "../../lib/zoned-iso.ts";
 import type { Store, EventTypeRecord } from "../../store/types.ts";
@@ -73,7 +73,8 @@ function localMidnight(day: number, zone: string): number {
 
 /**
  * Computes free slots and serves `GET /time-slots`: the organizer's hours less the seats
- * reservations hold and less what the busy source says (none today, see domain/busy.ts). Answers
+ * reservations hold and less what the busy source says (the organizer's synced calendars, see
+ * domain/busy.ts and modules/calendars). Answers
  * are cached per event type revision (bumped by every booking and settings change, also from other
  * processes) and only until the earliest instant at which time alone would change them.
  */
@@ -99,8 +100,9 @@ export class TimeSlotService {
       this.busy.busyBetween(eventType.id, around.fromMs, around.untilMs),
     ]);
     // Seat holders share a slot by its seats; the busy source's intervals leave it out whole.
+    const blocked = busyChecker(s, busy);
     const slots = slotsBetween(s, fromMs, untilMs, holders, nowMs, options).filter(
-      (slot) => slot.freeSeats > 0 && (!options.ignoreNoticeAndHorizon || slot.startMs > nowMs) && !blockedByBusy(s, slot.startMs, slot.endMs, busy),
+      (slot) => slot.freeSeats > 0 && (!options.ignoreNoticeAndHorizon || slot.startMs > nowMs) && !blocked(slot.startMs, slot.endMs),
     );
     let validUntilMs = DateTime.fromMillis(nowMs, { zone: s.timezone }).startOf("day").plus({ days: 1 }).toMillis();
     if (slots[0]) validUntilMs = Math.min(validUntilMs, slots[0].startMs - s.minNoticeMinutes * 60_000 + 1);

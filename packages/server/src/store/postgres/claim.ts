@@ -5,6 +5,8 @@ import { DATABASE_NOW, INSERT_RESERVATION, SEAT_HOLDERS, UPDATE_RESERVATION, res
 import { toReservation, toSeatHolder, type ReservationRow, type SeatHolderRow } from "./rows.ts";
 import { claimInstant } from "../rows.ts";
 import { insertEvents } from "./webhooks.ts";
+import { BUSY_BETWEEN } from "./busy.ts";
+import type { BusyInterval } from "../../domain/slots.ts";
 
 /** A seat claim waits this long for the locks of its time range, like SQLite's busy wait, then answers slot_locked. */
 const CLAIM_LOCK_WAIT_MS = 100;
@@ -109,7 +111,7 @@ export function commitSeatChange(client: pg.ClientBase, eventTypeIds: number[], 
 export async function claimSeats(
   db: Connections,
   claim: SeatClaim,
-  decide: (holders: SeatHolder[], current: ReservationRecord | null, nowMs: number) => SeatDecision,
+  decide: (holders: SeatHolder[], current: ReservationRecord | null, nowMs: number, busy: BusyInterval[]) => SeatDecision,
   databaseTime: boolean,
 ): Promise<{ record: ReservationRecord } | { refused: string }> {
   const seat = claim.seat ?? { startMs: claim.fromMs, endMs: claim.untilMs };
@@ -130,7 +132,9 @@ export async function claimSeats(
     const holders = (await c.query<SeatHolderRow>(SEAT_HOLDERS, [claim.eventTypeId, claim.fromMs, claim.untilMs, nowMs])).rows
       .map(toSeatHolder)
       .filter((h) => h.uuid !== claim.uuid);
-    const decision = decide(holders, currentRow ? toReservation(currentRow) : null, nowMs);
+    // The organizer's calendars as last synced, read in the claim's transaction like the seats.
+    const busy = claim.busySpan ? (await c.query<BusyInterval>(BUSY_BETWEEN, [claim.eventTypeId, claim.busySpan.fromMs, claim.busySpan.untilMs])).rows : [];
+    const decision = decide(holders, currentRow ? toReservation(currentRow) : null, nowMs, busy);
     if ("refuse" in decision) return { refused: decision.refuse };
     const record = decision.write;
     // Outside the locked seat another claim may be writing right now: that would be a double booking.

@@ -8,6 +8,7 @@ import { describeTarget, openPool, sessionSettings } from "./pools.ts";
 import { PostgresRateLimiter } from "./rate-limiter.ts";
 import { postgresReservations } from "./reservations.ts";
 import { postgresWebhooks } from "./webhooks.ts";
+import { postgresBusy } from "./busy.ts";
 
 export { PostgresRateLimiter } from "./rate-limiter.ts";
 
@@ -94,6 +95,7 @@ class PostgresStore implements Store {
   readonly reservations: Store["reservations"];
   readonly webhooks: Store["webhooks"];
   readonly idempotency: Store["idempotency"];
+  readonly busy: Store["busy"];
 
   constructor(
     private readonly db: Connections,
@@ -104,6 +106,7 @@ class PostgresStore implements Store {
     this.reservations = postgresReservations(db, rateLimiter, databaseTime);
     this.webhooks = postgresWebhooks(db);
     this.idempotency = postgresIdempotency(db);
+    this.busy = postgresBusy(db);
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,201 @@
+import { calendarMultiGet, calendarQuery, createAccount, fetchCalendars, type DAVCalendar, type DAVResponse } from "tsdav";
+import type { BusyObject, BusySourceRecord } from "../../store/types.ts";
+import { pinnedRequest, resolveTarget } from "../webhooks/address.ts";
+
+/** The fetch the calendar clients use: `fetch`'s call signature. */
+export type CalendarFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/** A calendar that does not answer within this long fails the sync (its last good data stays). */
+const TIMEOUT_MS = 30_000;
+/** Redirects followed (each target judged again) before giving up. */
+const MOST_REDIRECTS = 5;
+/** Largest feed accepted, in bytes. */
+export const MAX_FEED_BYTES = 20 * 1024 * 1024;
+
+/**
+ * `fetch` behind the guard the webhook sender uses: the host is resolved once, every address judged
+ * (loopback, link-local and private ones refused unless `allowPrivate`), and the request connects to
+ * the judged address itself, so a name cannot answer the check and the connection differently.
+ * Redirects are followed here, each target judged the same way (a request asking for `manual`
+ * redirects gets them as they are).
+ */
+export function guardedFetch(allowPrivate: boolean): CalendarFetch {
+  return async (input, init = {}) => {
+    let url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    let method = init.method ?? "GET";
+    let body = init.body;
+    for (let hop = 0; hop <= MOST_REDIRECTS; hop++) {
+      const parsed = new URL(url);
+      if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error(`${parsed.protocol} URLs cannot be fetched`);
+      const target = await resolveTarget(url, allowPrivate);
+      if ("refused" in target) throw new Error(`refused: ${parsed.host} points to the non-public address ${target.refused}`);
+      const pinned = pinnedRequest(url, target.addresses[0]!);
+      const headers = new Headers(init.headers);
+      headers.set("host", pinned.host);
+      const response = await fetch(pinned.url, {
+        method,
+        headers,
+        body,
+        redirect: "manual",
+        signal: init.signal ?? AbortSignal.timeout(TIMEOUT_MS),
+        ...(pinned.serverName ? { tls: { serverName: pinned.serverName } } : {}),
+      } as RequestInit);
+      const location = response.headers.get("location");
+      if (init.redirect === "manual" || response.status < 300 || response.status > 399 || !location) return response;
+      url = new URL(location, url).href;
+      if (response.status === 303) {
+        method = "GET";
+        body = undefined;
+      }
+    }
+    throw new Error(`more than ${MOST_REDIRECTS} redirects`);
+  };
+}
+
+/** The authentication headers of a source: Basic with a user name, Bearer with a token alone. */
+export function authHeaders(source: Pick<BusySourceRecord, "username" | "secret">): Record<string, string> {
+  if (source.username !== null) return { authorization: `Basic ${Buffer.from(`${source.username}:${source.secret ?? ""}`).toString("base64")}` };
+  if (source.secret !== null) return { authorization: `Bearer ${source.secret}` };
+  return {};
+}
+
+/** What a fetch of a source found: changes against the stored objects, and the state to keep. */
+export interface FetchedChanges {
+  syncState: Record<string, string>;
+  upserts: BusyObject[];
+  deletes: string[];
+  /** Calendar objects whose text was downloaded (a measure of how incremental the sync was). */
+  downloaded: number;
+  /** Calendars the source reads, by URL (CalDAV), for the admin's view. */
+  calendars: string[];
+}
+
+/** Objects asked for in one calendar-multiget. */
+const MULTIGET_BATCH = 200;
+
+/** Throws unless the answer was a WebDAV multistatus (tsdav answers a failed request as one response with its raw body). */
+function multistatus(responses: DAVResponse[], url: string): void {
+  // A parsed multistatus keeps the parsed document in `raw`; a failed or non-XML answer, its text.
+  const failed = responses.find((r) => typeof r.raw === "string");
+  if (failed) throw new Error(`${url} answered HTTP ${failed.status ?? "?"}${failed.statusText ? ` ${failed.statusText}` : ""}`);
+}
+
+const trailingSlash = (url: string) => (url.endsWith("/") ? url : `${url}/`);
+
+/** The calendars of a CalDAV source: discovered from the URL (a server, principal or calendar), then narrowed to the chosen ones. */
+export async function discoverCalendars(source: BusySourceRecord, fetchFn: CalendarFetch): Promise<DAVCalendar[]> {
+  const headers = authHeaders(source);
+  const account = await createAccount({ account: { serverUrl: source.url, accountType: "caldav" }, headers, fetch: fetchFn as typeof fetch });
+  if (!account.homeUrl) throw new Error("no calendar home found at this URL");
+  const all = (await fetchCalendars({ account, headers, fetch: fetchFn as typeof fetch })).filter((c) => !c.components || c.components.includes("VEVENT"));
+  const chosen = new Set(source.calendars.map(trailingSlash));
+  if (chosen.size > 0) {
+    const picked = all.filter((c) => chosen.has(trailingSlash(c.url)));
+    if (picked.length === 0) throw new Error("none of the chosen calendars exists any more");
+    return picked;
+  }
+  // A URL inside the calendar home names one calendar, which must exist (a calendar deleted on the
+  // server is a failure, never a silent switch to the account's other calendars); any other URL
+  // (server, principal, the home itself) means all of them.
+  const asked = trailingSlash(new URL(source.url).href);
+  const home = trailingSlash(new URL(account.homeUrl, source.url).href);
+  if (asked !== home && asked.startsWith(home)) {
+    const own = all.filter((c) => trailingSlash(c.url) === asked);
+    if (own.length === 0) throw new Error("no calendar exists at this URL");
+    return own;
+  }
+  if (all.length === 0) throw new Error("the account has no calendar with events");
+  return all;
+}
+
+/**
+ * The changes of a CalDAV source since the stored state: a calendar whose ctag is unchanged is not
+ * read at all; another is listed with ETags only, and just the objects whose ETag changed are
+ * downloaded (calendar-multiget). Objects of calendars no longer read are dropped.
+ */
+export async function fetchCalDav(source: BusySourceRecord, stored: readonly Pick<BusyObject, "href" | "etag">[], fetchFn: CalendarFetch): Promise<FetchedChanges> {
+  const headers = authHeaders(source);
+  const calendars = await discoverCalendars(source, fetchFn);
+  const syncState: Record<string, string> = {};
+  const upserts: BusyObject[] = [];
+  const deletes: string[] = [];
+  const seen = new Set<string>();
+  let downloaded = 0;
+  const storedEtag = new Map(stored.map((o) => [o.href, o.etag]));
+  for (const calendar of calendars) {
+    const base = trailingSlash(calendar.url);
+    const ctagKey = `ctag ${base}`;
+    const ctag = calendar.ctag ?? calendar.syncToken ?? null;
+    const storedHere = stored.filter((o) => o.href.startsWith(base));
+    if (ctag !== null && source.syncState[ctagKey] === ctag) {
+      // Unchanged collection: what is stored of it stays.
+      syncState[ctagKey] = ctag;
+      for (const o of storedHere) seen.add(o.href);
+      continue;
+    }
+    const listed = await calendarQuery({
+      url: calendar.url,
+      props: { "d:getetag": {} },
+      filters: [{ "comp-filter": { _attributes: { name: "VCALENDAR" }, "comp-filter": { _attributes: { name: "VEVENT" } } } }],
+      depth: "1",
+      headers,
+      fetch: fetchFn as typeof fetch,
+    });
+    multistatus(listed, calendar.url);
+    const etags = new Map<string, string | null>();
+    for (const r of listed) {
+      if (!r.href || !r.ok) continue;
+      const href = new URL(r.href, base).href;
+      if (trailingSlash(href) === base) continue;
+      etags.set(href, r.props?.getetag == null ? null : String(r.props.getetag));
+    }
+    const changed = [...etags].filter(([href, etag]) => etag === null || storedEtag.get(href) !== etag).map(([href]) => href);
+    for (const href of etags.keys()) seen.add(href);
+    for (let i = 0; i < changed.length; i += MULTIGET_BATCH) {
+      const batch = changed.slice(i, i + MULTIGET_BATCH);
+      const got = await calendarMultiGet({
+        url: calendar.url,
+        props: { "d:getetag": {}, "c:calendar-data": {} },
+        objectUrls: batch.map((href) => new URL(href).pathname),
+        depth: "1",
+        headers,
+        fetch: fetchFn as typeof fetch,
+      });
+      multistatus(got, calendar.url);
+      for (const r of got) {
+        const data: unknown = r.props?.calendarData?._cdata ?? r.props?.calendarData;
+        if (!r.href || typeof data !== "string") continue;
+        const href = new URL(r.href, base).href;
+        downloaded++;
+        upserts.push({ href, etag: r.props?.getetag == null ? (etags.get(href) ?? null) : String(r.props.getetag), ics: data });
+      }
+    }
+    if (ctag !== null) syncState[ctagKey] = ctag;
+  }
+  for (const o of stored) if (!seen.has(o.href)) deletes.push(o.href);
+  return { syncState, upserts, deletes, downloaded, calendars: calendars.map((c) => c.url) };
+}
+
+/**
+ * The changes of an iCalendar feed: asked with the stored ETag and Last-Modified, so an unchanged
+ * feed answers 304 and nothing is downloaded; else the whole feed is the source's one object.
+ */
+export async function fetchFeed(source: BusySourceRecord, stored: readonly Pick<BusyObject, "href" | "etag">[], fetchFn: CalendarFetch): Promise<FetchedChanges> {
+  const headers: Record<string, string> = { accept: "text/calendar", ...authHeaders(source) };
+  if (source.syncState.etag && stored.length > 0) headers["if-none-match"] = source.syncState.etag;
+  if (source.syncState.lastModified && stored.length > 0) headers["if-modified-since"] = source.syncState.lastModified;
+  const response = await fetchFn(source.url, { headers });
+  if (response.status === 304) return { syncState: source.syncState, upserts: [], deletes: [], downloaded: 0, calendars: [] };
+  if (!response.ok) throw new Error(`the feed answered HTTP ${response.status}`);
+  const declared = Number(response.headers.get("content-length") ?? "0");
+  if (declared > MAX_FEED_BYTES) throw new Error(`the feed is larger than ${MAX_FEED_BYTES} bytes`);
+  const text = await response.text();
+  if (text.length > MAX_FEED_BYTES) throw new Error(`the feed is larger than ${MAX_FEED_BYTES} bytes`);
+  if (!/^\s*BEGIN:VCALENDAR/i.test(text)) throw new Error("the feed is not iCalendar data (no BEGIN:VCALENDAR)");
+  const syncState: Record<string, string> = {};
+  const etag = response.headers.get("etag");
+  const lastModified = response.headers.get("last-modified");
+  if (etag) syncState.etag = etag;
+  if (lastModified) syncState.lastModified = lastModified;
+  return { syncState, upserts: [{ href: source.url, etag, ics: text }], deletes: stored.filter((o) => o.href !== source.url).map((o) => o.href), downloaded: 1, calendars: [] };
+}

@@ -1,0 +1,190 @@
+import { addError, DomainError, ValidationFailed } from "../../domain/errors.ts";
+import { utc } from "../../lib/time.ts";
+import type { BusySourceKind, BusySourceRecord, NewBusySource, Store } from "../../store/types.ts";
+import { webhookUrlProblem } from "../webhooks/address.ts";
+import type { CalendarSync, SyncOutcome } from "./sync.ts";
+
+/** Most busy sources one event type may have. */
+export const MAX_SOURCES_PER_EVENT_TYPE = 10;
+const MAX_URL_LENGTH = 2000;
+const MAX_CREDENTIAL_LENGTH = 500;
+const MAX_CHOSEN_CALENDARS = 50;
+/** Longest freshness a source may ask for: a week. */
+const MAX_FRESHNESS_MINUTES = 10_080;
+
+/** What the organizer sends to add a busy source. */
+export interface BusySourceInput {
+  kind?: unknown;
+  url?: unknown;
+  username?: unknown;
+  password?: unknown;
+  token?: unknown;
+  calendars?: unknown;
+  freshnessMinutes?: unknown;
+}
+
+/** The organizer's view of a busy source: never its password or token, only whether one is set. */
+export interface BusySourceView {
+  id: number;
+  eventTypeId: number;
+  kind: BusySourceKind;
+  url: string;
+  username: string | null;
+  credentialsSet: boolean;
+  /** Calendars chosen after discovery; empty: every calendar the URL leads to. */
+  calendars: string[];
+  freshnessMinutes: number;
+  /** `never` (not synced yet), `ok` (the last attempt succeeded) or `failing` (it failed; the last good data is used). */
+  status: "never" | "ok" | "failing";
+  /** Whether the last good data is older than the freshness (or there is none). */
+  stale: boolean;
+  lastAttemptAt: string | null;
+  lastSuccessAt: string | null;
+  lastFailureAt: string | null;
+  lastError: string | null;
+  objects: number;
+  busyIntervals: number;
+}
+
+/**
+ * The organizer's operations on busy sources, shared by the admin API, the CLI (through it) and the
+ * assistant's tools: add (checked), list with sync status, remove, sync now.
+ */
+export class CalendarAdmin {
+  constructor(
+    private readonly store: Store,
+    private readonly sync: CalendarSync,
+    private readonly now: () => number,
+    private readonly allowPrivateAddresses: boolean,
+  ) {}
+
+  async list(eventTypeId: number): Promise<BusySourceView[]> {
+    await this.eventType(eventTypeId);
+    const nowMs = this.now();
+    return (await this.store.busy.list(eventTypeId)).map((s) => this.viewOf(s, nowMs));
+  }
+
+  async get(sourceId: number): Promise<BusySourceView> {
+    return this.viewOf(await this.source(sourceId), this.now());
+  }
+
+  async add(eventTypeId: number, input: BusySourceInput): Promise<BusySourceView> {
+    await this.eventType(eventTypeId);
+    const checked = this.check(input);
+    if ((await this.store.busy.list(eventTypeId)).length >= MAX_SOURCES_PER_EVENT_TYPE) {
+      throw new ValidationFailed({ url: [`An event type reads at most ${MAX_SOURCES_PER_EVENT_TYPE} calendars; remove one first.`] });
+    }
+    const record = await this.store.busy.add({ ...checked, eventTypeId }, this.now());
+    return this.viewOf(record, this.now());
+  }
+
+  async remove(sourceId: number): Promise<void> {
+    if (!(await this.store.busy.remove(sourceId))) throw notFound(sourceId);
+  }
+
+  /** Syncs the source now; answers what the sync did and the source as it then is. */
+  async syncNow(sourceId: number): Promise<{ sync: Omit<SyncOutcome, "sourceId">; source: BusySourceView }> {
+    const outcome = await this.sync.syncSource(sourceId);
+    if (!outcome) throw notFound(sourceId);
+    const { sourceId: _id, ...sync } = outcome;
+    return { sync, source: await this.get(sourceId) };
+  }
+
+  /** Checks an add request field by field: 422 listing every problem. */
+  private check(input: BusySourceInput): Omit<NewBusySource, "eventTypeId"> {
+    const errors: Record<string, string[]> = {};
+    const kind = input.kind;
+    if (kind !== "caldav" && kind !== "ical") addError(errors, "kind", 'Expected "caldav" or "ical".');
+    let url = "";
+    if (typeof input.url !== "string" || input.url.length > MAX_URL_LENGTH) addError(errors, "url", `Expected an http(s) URL of at most ${MAX_URL_LENGTH} characters.`);
+    else {
+      // webcal:// is how calendar apps publish feeds; it is plain HTTP(S) underneath.
+      url = input.url.replace(/^webcals?:\/\//i, (m) => (m.toLowerCase() === "webcals://" ? "https://" : "http://"));
+      const problem = webhookUrlProblem(url, this.allowPrivateAddresses);
+      if (problem) addError(errors, "url", problem.replace("Credentials do not belong in a webhook URL; use the signature to authenticate.", "Send the user name and password as fields, not in the URL.").replace("Webhooks cannot go", "Calendars cannot be read from"));
+    }
+    const text = (field: "username" | "password" | "token"): string | null => {
+      const value = input[field];
+      if (value === undefined || value === null || value === "") return null;
+      if (typeof value !== "string" || value.length > MAX_CREDENTIAL_LENGTH || /[\r\n]/.test(value)) {
+        addError(errors, field, `Expected text of at most ${MAX_CREDENTIAL_LENGTH} characters on one line.`);
+        return null;
+      }
+      return value;
+    };
+    const username = text("username");
+    const password = text("password");
+    const token = text("token");
+    if (password !== null && token !== null) addError(errors, "token", "Send a password or a token, not both.");
+    if (password !== null && username === null) addError(errors, "username", "A password needs a user name.");
+    if (username !== null && username.includes(":")) addError(errors, "username", "A user name cannot contain a colon.");
+    let calendars: string[] = [];
+    if (input.calendars !== undefined && input.calendars !== null) {
+      if (kind === "ical") addError(errors, "calendars", "A feed is one calendar; calendars apply to CalDAV sources only.");
+      else if (!Array.isArray(input.calendars) || input.calendars.length > MAX_CHOSEN_CALENDARS) addError(errors, "calendars", `Expected a list of at most ${MAX_CHOSEN_CALENDARS} calendar URLs.`);
+      else {
+        calendars = [];
+        input.calendars.forEach((c, i) => {
+          let ok = typeof c === "string" && c.length <= MAX_URL_LENGTH;
+          if (ok) {
+            try {
+              ok = /^https?:$/.test(new URL(c as string, url || undefined).protocol);
+            } catch {
+              ok = false;
+            }
+          }
+          if (!ok) addError(errors, `calendars.${i}`, "Expected a calendar URL (absolute, or a path on the source's server).");
+          else calendars.push(new URL(c as string, url).href);
+        });
+      }
+    }
+    let freshnessMinutes: number | null = null;
+    if (input.freshnessMinutes !== undefined && input.freshnessMinutes !== null) {
+      const f = input.freshnessMinutes;
+      if (typeof f !== "number" || !Number.isInteger(f) || f < 1 || f > MAX_FRESHNESS_MINUTES) addError(errors, "freshnessMinutes", `Expected whole minutes from 1 to ${MAX_FRESHNESS_MINUTES}.`);
+      else freshnessMinutes = f;
+    }
+    ValidationFailed.check(errors);
+    return { kind: kind as BusySourceKind, url, username, secret: password ?? token, calendars, freshnessMinutes };
+  }
+
+  private viewOf(s: BusySourceRecord, nowMs: number): BusySourceView {
+    const freshnessMinutes = this.sync.freshnessOf(s);
+    // A successful sync clears the error: one kept means the latest attempt failed.
+    const failing = s.lastError !== null;
+    return {
+      id: s.id,
+      eventTypeId: s.eventTypeId,
+      kind: s.kind,
+      url: s.url,
+      username: s.username,
+      credentialsSet: s.secret !== null,
+      calendars: s.calendars,
+      freshnessMinutes,
+      status: s.lastAttemptAtMs === null ? "never" : failing ? "failing" : "ok",
+      stale: s.lastSuccessAtMs === null || nowMs - s.lastSuccessAtMs > freshnessMinutes * 60_000,
+      lastAttemptAt: s.lastAttemptAtMs === null ? null : utc(s.lastAttemptAtMs),
+      lastSuccessAt: s.lastSuccessAtMs === null ? null : utc(s.lastSuccessAtMs),
+      lastFailureAt: s.lastFailureAtMs === null ? null : utc(s.lastFailureAtMs),
+      lastError: failing ? s.lastError : null,
+      objects: s.objectCount,
+      busyIntervals: s.intervalCount,
+    };
+  }
+
+  private async eventType(id: number) {
+    const et = await this.store.eventTypes.byId(id);
+    if (!et) throw new DomainError("not_found", `No event type with id ${id}.`);
+    return et;
+  }
+
+  private async source(id: number): Promise<BusySourceRecord> {
+    const s = await this.store.busy.byId(id);
+    if (!s) throw notFound(id);
+    return s;
+  }
+}
+
+function notFound(id: number): DomainError {
+  return new DomainError("not_found", `No busy source with id ${id}.`);
+}

@@ -1,0 +1,52 @@
+import type { Services } from "../../services.ts";
+import type { BusySourceView } from "../calendars/service.ts";
+import type { Lookup } from "./lookup.ts";
+import type { ToolOutput } from "./model.ts";
+import { refOf } from "./present.ts";
+import type { ToolAnswer, ToolArgs } from "./service.ts";
+
+/**
+ * The organizer's tools on the calendars whose busy times block an event type's slots: list them with
+ * their sync status, add one (synced at once), sync one now, remove one. Through the same service as
+ * the admin API, so the same checks answer; passwords and tokens are never shown.
+ */
+export class CalendarTools {
+  constructor(
+    private readonly services: Services,
+    private readonly lookup: Lookup,
+  ) {}
+
+  async list(args: ToolArgs<"list_busy_sources">): Promise<ToolAnswer<ToolOutput<"list_busy_sources">>> {
+    const eventType = await this.lookup.eventType(args);
+    const sources = await this.services.calendars.list(eventType.id);
+    const text = sources.length === 0 ? `"${eventType.settings.title}" (#${eventType.id}) reads no calendars.` : sources.map(sourceLine).join("\n");
+    return { data: { eventType: refOf(eventType), sources }, text };
+  }
+
+  async add(args: ToolArgs<"add_busy_source">): Promise<ToolAnswer<ToolOutput<"add_busy_source">>> {
+    const eventType = await this.lookup.eventType(args);
+    const { eventTypeId: _id, slug: _slug, ...input } = args;
+    const added = await this.services.calendars.add(eventType.id, input);
+    const { sync, source } = await this.services.calendars.syncNow(added.id);
+    return { data: { source, sync }, text: `Added busy source #${source.id} to "${eventType.settings.title}". ${syncLine(sync)}\n${sourceLine(source)}` };
+  }
+
+  async remove(args: ToolArgs<"remove_busy_source">): Promise<ToolAnswer<ToolOutput<"remove_busy_source">>> {
+    await this.services.calendars.remove(args.sourceId);
+    return { data: { sourceId: args.sourceId, removed: true }, text: `Removed busy source #${args.sourceId}; its busy times no longer block slots.` };
+  }
+
+  async sync(args: ToolArgs<"sync_busy_source">): Promise<ToolAnswer<ToolOutput<"sync_busy_source">>> {
+    const { sync, source } = await this.services.calendars.syncNow(args.sourceId);
+    return { data: { source, sync }, text: `${syncLine(sync)}\n${sourceLine(source)}` };
+  }
+}
+
+function syncLine(s: { ok: boolean; changed: boolean; downloaded: number; error: string | null }): string {
+  return s.ok ? `Synced: ${s.downloaded} object(s) downloaded, busy times ${s.changed ? "changed" : "unchanged"}.` : `The sync failed (${s.error}); the last good busy times stay in use.`;
+}
+
+function sourceLine(s: BusySourceView): string {
+  const status = s.status === "never" ? "not synced yet" : s.status === "failing" ? `failing: ${s.lastError}` : "ok";
+  return `#${s.id} ${s.kind} ${s.url}: ${status}; last good sync ${s.lastSuccessAt ?? "never"}${s.stale ? " (stale)" : ""}; ${s.objects} object(s), ${s.busyIntervals} busy interval(s)`;
+}
