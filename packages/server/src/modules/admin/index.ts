@@ -47,6 +47,9 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService) => {
     .get("/event-types/:id/webhook-deliveries", async ({ params, query }) => ok(await admin.webhookDeliveries(idOf(params.id), query.limit ?? 50)), {
       query: DeliveriesQuery,
     })
+    .get("/event-types/:id/deliveries", async ({ params, query }) => ok(await admin.deliveries(idOf(params.id), query.limit ?? 50)), {
+      query: DeliveriesQuery,
+    })
     .get("/event-types/:id/reservations", async ({ params, query }) => ok(await admin.reservations(idOf(params.id), query)), {
       query: ReservationListQuery,
     });

@@ -29,7 +29,12 @@ export class EventTypeService {
    */
   async configuration(eventType: EventTypeRecord, nowMs: number, origin: string): Promise<EventTypeConfiguration> {
     // The origin may differ per request (no BOOKING_PUBLIC_URL), so the link is added to the cached part.
-    return { ...(await this.cachedConfiguration(eventType, nowMs)), bookingUrl: bookingUrlOf(origin, eventType.slug) };
+    return {
+      ...(await this.cachedConfiguration(eventType, nowMs)),
+      bookingUrl: bookingUrlOf(origin, eventType.slug),
+      // The success screen promises an email only when one will really be sent.
+      emailConfirmation: this.config.mail.smtpUrl !== null,
+    };
   }
 
   private async cachedConfiguration(eventType: EventTypeRecord, nowMs: number): Promise<EventTypeConfiguration> {

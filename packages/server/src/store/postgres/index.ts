@@ -7,7 +7,7 @@ import { applyPostgresMigrations } from "./migrations.ts";
 import { describeTarget, openPool, sessionSettings } from "./pools.ts";
 import { PostgresRateLimiter } from "./rate-limiter.ts";
 import { postgresReservations } from "./reservations.ts";
-import { postgresWebhooks } from "./webhooks.ts";
+import { postgresOutbox } from "./webhooks.ts";
 
 export { PostgresRateLimiter } from "./rate-limiter.ts";
 
@@ -92,6 +92,7 @@ class PostgresStore implements Store {
   readonly engine = "postgres";
   readonly eventTypes: Store["eventTypes"];
   readonly reservations: Store["reservations"];
+  readonly outbox: Store["outbox"];
   readonly webhooks: Store["webhooks"];
   readonly idempotency: Store["idempotency"];
 
@@ -102,7 +103,8 @@ class PostgresStore implements Store {
   ) {
     this.eventTypes = postgresEventTypes(db);
     this.reservations = postgresReservations(db, rateLimiter, databaseTime);
-    this.webhooks = postgresWebhooks(db);
+    this.outbox = postgresOutbox(db);
+    this.webhooks = this.outbox.channel("webhook");
     this.idempotency = postgresIdempotency(db);
   }
 
