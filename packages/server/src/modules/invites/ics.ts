@@ -1,5 +1,11 @@
 import ICAL from "ical.js";
-import type { EventTypeRecord, ReservationRecord } from "../../store/types.ts";
+import type { EventTypeSettings } from "../../domain/event-type.ts";
+import type { ReservationRecord } from "../../store/types.ts";
+
+/** What a calendar entry shows of an event type. */
+export type InviteEventType = Pick<EventTypeSettings, "title" | "description">;
+/** What a calendar entry shows of a reservation (a stored record, or a snapshot of one). */
+export type InviteReservation = Pick<ReservationRecord, "uuid" | "sequence" | "status" | "startMs" | "endMs" | "email" | "firstname" | "lastname" | "meetLink" | "location">;
 
 /** PRODID of every calendar the server writes. */
 const PRODID = "-//Booking Calendar//Bookings//EN";
@@ -22,7 +28,7 @@ export function bookingUid(reservationUuid: string): string {
 }
 
 /** Where the meeting is, as text: the meeting link, the address, the number to call, or the link. */
-export function meetingPlace(r: Pick<ReservationRecord, "meetLink" | "location">): string | null {
+export function meetingPlace(r: Pick<InviteReservation, "meetLink" | "location">): string | null {
   if (r.meetLink) return r.meetLink;
   const value = r.location?.value?.trim();
   if (!value) return null;
@@ -30,20 +36,20 @@ export function meetingPlace(r: Pick<ReservationRecord, "meetLink" | "location">
 }
 
 /** The link to join the meeting at, when it has one: the generated meeting link or the organizer's link. */
-function joinLink(r: Pick<ReservationRecord, "meetLink" | "location">): string | null {
+function joinLink(r: Pick<InviteReservation, "meetLink" | "location">): string | null {
   if (r.meetLink) return r.meetLink;
   const value = r.location?.value?.trim();
   return r.location?.type === "link" && value && /^https?:\/\//i.test(value) ? value : null;
 }
 
 /**
- * A booking as an iCalendar VEVENT: UID from the reservation (the same for every version),
+ * A booking as an iCalendar VEVENT (from the event type's settings and the reservation): UID from the reservation (the same for every version),
  * SEQUENCE from the reservation (raised by each reschedule and cancel), DTSTART/DTEND in UTC,
  * SUMMARY, DESCRIPTION with the meeting place and manage link, LOCATION, URL, ORGANIZER and the
  * visitor as ATTENDEE, STATUS CONFIRMED or CANCELLED. Without a METHOD: for invites (see
  * `inviteCalendar`), a calendar writer or a feed of bookings alike.
  */
-export function bookingEvent(eventType: EventTypeRecord, r: ReservationRecord, context: InviteContext): ICAL.Component {
+export function bookingEvent(eventType: InviteEventType, r: InviteReservation, context: InviteContext): ICAL.Component {
   const event = new ICAL.Component("vevent");
   event.addPropertyWithValue("uid", bookingUid(r.uuid));
   event.addPropertyWithValue("sequence", r.sequence);
@@ -51,11 +57,11 @@ export function bookingEvent(eventType: EventTypeRecord, r: ReservationRecord, c
   event.addPropertyWithValue("dtstart", utcTime(r.startMs));
   event.addPropertyWithValue("dtend", utcTime(r.endMs));
   const visitor = `${r.firstname} ${r.lastname}`.trim();
-  event.addPropertyWithValue("summary", visitor ? `${eventType.settings.title} with ${visitor}` : eventType.settings.title);
+  event.addPropertyWithValue("summary", visitor ? `${eventType.title} with ${visitor}` : eventType.title);
   const place = meetingPlace(r);
   const link = joinLink(r);
   const description = [
-    eventType.settings.description.trim(),
+    eventType.description.trim(),
     link ? `Join: ${link}` : place ? `Where: ${place}` : "",
     context.manageUrl ? `Reschedule or cancel: ${context.manageUrl}` : "",
   ].filter((line) => line !== "");
@@ -89,7 +95,7 @@ export function inviteCalendar(events: ICAL.Component[], method?: "REQUEST" | "C
 }
 
 /** The invite of one booking change: REQUEST while it stands, CANCEL once cancelled. */
-export function bookingInvite(eventType: EventTypeRecord, r: ReservationRecord, context: InviteContext): { method: "REQUEST" | "CANCEL"; ics: string } {
+export function bookingInvite(eventType: InviteEventType, r: InviteReservation, context: InviteContext): { method: "REQUEST" | "CANCEL"; ics: string } {
   const method = r.status === "cancelled" ? "CANCEL" : "REQUEST";
   return { method, ics: inviteCalendar([bookingEvent(eventType, r, context)], method) };
 }

@@ -4,14 +4,14 @@ import type { ServerConfig } from "../../config.ts";
 import type { LogEntry } from "../../context.ts";
 import type { OutboxDelivery, Store } from "../../store/types.ts";
 import { OutboxWorker, type Deliverer, type DeliveryOutcome } from "../outbox/worker.ts";
-import type { MailPayload } from "./events.ts";
+import { renderMail, type MailPayload } from "./events.ts";
 
 /** One message's whole SMTP exchange, connection included, must finish within this (below the outbox lease). */
 const TIMEOUT_MS = 30_000;
 
 /**
- * Sends the email channel of the outbox through SMTP (nodemailer): the stored message with its
- * invite as a `text/calendar; method=...` part, from MAIL_FROM, with the event's id as Message-ID
+ * Sends the email channel of the outbox through SMTP (nodemailer): the stored email rendered, with
+ * its invite as a `text/calendar; method=...` part, from MAIL_FROM, with the event's id as Message-ID
  * (so a retry after a lost answer is the same message). A 5xx answer is final; a 4xx answer or a
  * connection that fails is tried again by the outbox's backoff. Without an SMTP transport (no
  * SMTP_URL, development) each mail is logged, one line saying where it would go, and counts as
@@ -27,7 +27,7 @@ export class EmailDeliverer implements Deliverer {
   ) {}
 
   async deliver(d: OutboxDelivery): Promise<DeliveryOutcome> {
-    const mail = JSON.parse(d.payload) as MailPayload;
+    const mail = renderMail(JSON.parse(d.payload) as MailPayload);
     if (!this.transport) {
       this.log({ level: "info", message: `mail not sent (no SMTP_URL): would go to ${mail.to}: "${mail.subject}" with a ${mail.method} invite` });
       return { statusCode: null, error: null, durationMs: 0 };

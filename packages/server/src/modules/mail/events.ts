@@ -2,7 +2,7 @@ import { DateTime } from "luxon";
 import type { ServerConfig } from "../../config.ts";
 import { escapeHtml } from "../../lib/html.ts";
 import type { EventTypeRecord, OutboxEvent, ReservationRecord, WebhookKind } from "../../store/types.ts";
-import { bookingInvite, meetingPlace } from "../invites/ics.ts";
+import { bookingInvite, meetingPlace, type InviteEventType, type InviteReservation } from "../invites/ics.ts";
 
 /** Whether and how confirmation emails are written to the outbox, from the server's configuration. */
 export interface MailPolicy {
@@ -23,13 +23,34 @@ export function mailPolicy(config: Pick<ServerConfig, "mail" | "environment">): 
   return { writes: sends || config.environment !== "production", sends, from: config.mail.from };
 }
 
-/** An email as the outbox keeps it: rendered when the change happened, so every retry sends the same message. */
+/**
+ * An email as the outbox keeps it: what the change was, as it was then (never read again from the
+ * reservation, which may have changed since), rendered into the message when it is sent. Rendering
+ * is left to the worker so that the transaction of a booking stays short; the same payload renders
+ * the same message on every try.
+ */
 export interface MailPayload {
+  to: string;
+  /** The visitor's message, or the organizer's copy. */
+  role: "visitor" | "organizer";
+  kind: WebhookKind;
+  eventType: InviteEventType;
+  reservation: InviteReservation;
+  /** The zone the message shows times in: the visitor's, or the event type's for the organizer. */
+  zone: string;
+  previous: { startMs: number; endMs: number } | null;
+  manageUrl: string | null;
+  organizer: { email: string; name: string | null };
+  /** DTSTAMP of the invite: when the change happened. */
+  stampMs: number;
+}
+
+/** A rendered email: subject, bodies and the calendar invite with its iTIP method. */
+export interface RenderedMail {
   to: string;
   subject: string;
   text: string;
   html: string;
-  /** The calendar invite, sent as text/calendar with this iTIP method. */
   method: "REQUEST" | "CANCEL";
   ics: string;
 }
@@ -37,9 +58,8 @@ export interface MailPayload {
 /**
  * The confirmation emails a confirmed booking's change causes, to be written in the same
  * transaction as the change: one to the visitor and, when the event type has an organizer email,
- * a copy to the organizer, each with the booking's calendar invite (REQUEST while it stands, CANCEL
- * once cancelled). None when the policy writes no email. Texts are English; dates are shown in the
- * visitor's zone (the event type's for the organizer).
+ * a copy to the organizer, each to carry the booking's calendar invite (REQUEST while it stands,
+ * CANCEL once cancelled). None when the policy writes no email.
  */
 export function emailEvents(
   policy: MailPolicy,
@@ -52,10 +72,20 @@ export function emailEvents(
 ): OutboxEvent[] {
   if (!policy.writes) return [];
   const organizerEmail = eventType.settings.organizerEmail ?? null;
-  const organizer = organizerEmail ? { email: organizerEmail, name: null } : senderOf(policy.from);
-  const invite = bookingInvite(eventType, r, { manageUrl, organizer, stampMs: nowMs });
-  const messages: MailPayload[] = [{ to: r.email, ...render("visitor", eventType, kind, r, manageUrl, previous, r.timezone ?? eventType.settings.timezone), ...invite }];
-  if (organizerEmail) messages.push({ to: organizerEmail, ...render("organizer", eventType, kind, r, manageUrl, previous, eventType.settings.timezone), ...invite });
+  const common = {
+    kind,
+    eventType: { title: eventType.settings.title, description: eventType.settings.description },
+    reservation: {
+      uuid: r.uuid, sequence: r.sequence, status: r.status, startMs: r.startMs, endMs: r.endMs, email: r.email,
+      firstname: r.firstname, lastname: r.lastname, meetLink: r.meetLink, location: r.location,
+    },
+    previous: previous ? { startMs: previous.startMs, endMs: previous.endMs } : null,
+    manageUrl,
+    organizer: organizerEmail ? { email: organizerEmail, name: null } : senderOf(policy.from),
+    stampMs: nowMs,
+  };
+  const messages: MailPayload[] = [{ ...common, to: r.email, role: "visitor", zone: r.timezone ?? eventType.settings.timezone }];
+  if (organizerEmail) messages.push({ ...common, to: organizerEmail, role: "organizer", zone: eventType.settings.timezone });
   return messages.map((m) => ({
     channel: "email",
     eventTypeId: eventType.id,
@@ -66,6 +96,12 @@ export function emailEvents(
     payload: JSON.stringify(m),
     createdAtMs: nowMs,
   }));
+}
+
+/** The message of a stored email: texts in English, times in its zone, with the booking's invite. */
+export function renderMail(m: MailPayload): RenderedMail {
+  const invite = bookingInvite(m.eventType, m.reservation, { manageUrl: m.manageUrl, organizer: m.organizer, stampMs: m.stampMs });
+  return { to: m.to, ...render(m), ...invite };
 }
 
 /** The address and name of `Name <address>` or a bare address. */
@@ -81,16 +117,9 @@ const HEADLINES: Record<WebhookKind, { subject: string; visitor: string; organiz
 };
 
 /** Subject, plain text and HTML of one message. */
-function render(
-  to: "visitor" | "organizer",
-  eventType: EventTypeRecord,
-  kind: WebhookKind,
-  r: ReservationRecord,
-  manageUrl: string | null,
-  previous: { startMs: number; endMs: number } | undefined,
-  zone: string,
-): Pick<MailPayload, "subject" | "text" | "html"> {
-  const title = eventType.settings.title;
+function render(m: MailPayload): Pick<RenderedMail, "subject" | "text" | "html"> {
+  const { role: to, kind, reservation: r, manageUrl, previous, zone } = m;
+  const title = m.eventType.title;
   const name = `${r.firstname} ${r.lastname}`.trim();
   const who = name ? `${name} <${r.email}>` : r.email;
   const when = span(r.startMs, r.endMs, zone);
