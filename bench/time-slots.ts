@@ -45,7 +45,7 @@ async function seed(): Promise<{ token: string; from: string; until: string; res
     records.push({
       uuid: crypto.randomUUID(), eventTypeId: et.id, status: "confirmed", startMs: start.toMillis(), endMs: start.plus({ minutes: 15 }).toMillis(),
       heldUntilMs: null, email: `v${i}@example.com`, firstname: "Bench", lastname: String(i), phone: "", timezone: zone,
-      location: { type: "video-meet", value: null }, guests: [], customFields: [], meetLink: null, payment: null,
+      location: { type: "video-meet", value: null }, guests: [], customFields: [], meetLink: null, sequence: 0, payment: null,
       confirmedAtMs: Date.now(), cancelledAtMs: null, createdAtMs: Date.now(), updatedAtMs: Date.now(),
     });
   }

@@ -74,7 +74,7 @@ export function renderDone(done: DoneState, config: EventTypeConfiguration, env:
       ${place ? html`<p>${place}</p>` : nothing}
       ${meetLink ? html`<p><a href=${meetLink} target="_blank" rel="noopener noreferrer">${texts("joinMeeting")}</a></p>` : nothing}
     </div>
-    ${done.email && done.kind === "booked" ? html`<p>${texts("confirmedText", { email: done.email })}</p>` : nothing}
+    ${config.emailConfirmation && done.email && done.kind === "booked" ? html`<p>${texts("confirmedText", { email: done.email })}</p>` : nothing}
     <div class="actions">
       <a href=${file} download="booking.ics" part="add-to-calendar">${texts("addToCalendar")}</a>
       ${manageUrl ? html`<a href=${manageUrl} part="manage">${texts("manageBooking")}</a>` : nothing}

@@ -131,6 +131,32 @@ test.describe("booking flows", () => {
   });
 });
 
+test.describe("confirmation email text", () => {
+  test("the success screen promises an email only when the server says the visitor will get one", async ({ page, request }) => {
+    const { token } = await createEventType(request);
+    // The test server sends no mail: its configuration says so, and nothing is promised.
+    await mountCalendar(page, { token, email: "quiet@example.com" });
+    await chooseFirstTime(page);
+    await page.getByRole("button", { name: "Book" }).click();
+    await expect(page.getByRole("heading", { name: "You are booked" })).toBeVisible();
+    await expect(page.getByText("A confirmation goes to")).toHaveCount(0);
+
+    // A server that sends mail says `emailConfirmation: true`; then the screen names the address.
+    await page.route("**/event-types/init", async (route) => {
+      const response = await route.fetch();
+      const body = await response.json();
+      expect(body.data.configuration.emailConfirmation).toBe(false);
+      body.data.configuration.emailConfirmation = true;
+      await route.fulfill({ response, json: body });
+    });
+    await mountCalendar(page, { token, email: "told@example.com" });
+    await chooseFirstTime(page);
+    await page.getByRole("button", { name: "Book" }).click();
+    await expect(page.getByRole("heading", { name: "You are booked" })).toBeVisible();
+    await expect(page.getByText("A confirmation goes to told@example.com.")).toBeVisible();
+  });
+});
+
 test.describe("booking links", () => {
   test("the confirmation carries the visitor's reschedule link, and that page opens the booking to move or cancel", async ({ page, request }) => {
     const slug = `link-${Date.now().toString(36)}`;

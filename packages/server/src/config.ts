@@ -39,6 +39,12 @@ export interface ServerConfig {
    * own, and whether calendars on loopback, link-local or private addresses may be fetched.
    */
   calendars: { freshnessMinutes: number; allowPrivateAddresses: boolean };
+  /**
+   * Confirmation emails: `smtpUrl` (SMTP_URL, `smtp://` or `smtps://`) is where they are sent;
+   * without it, development logs each one instead and production sends none. `from` (MAIL_FROM) is
+   * the sender, `Name <address>` or an address.
+   */
+  mail: { smtpUrl: string | null; from: string };
 }
 
 /** Defaults for a local development server. */
@@ -59,7 +65,34 @@ export const DEFAULT_CONFIG: ServerConfig = {
   environment: "development",
   webhooks: { allowPrivateAddresses: true },
   calendars: { freshnessMinutes: 15, allowPrivateAddresses: true },
+  mail: { smtpUrl: null, from: "Booking Calendar <bookings@localhost>" },
 };
+
+function smtpUrl(value: string | undefined): string | null {
+  if (!value) return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {
+    url = null;
+  }
+  if (!url || !/^smtps?:$/.test(url.protocol) || !url.hostname) throw new Error("SMTP_URL must be an smtp:// or smtps:// URL such as smtp://user:pass@mail.example.com:587");
+  return value;
+}
+
+/** MAIL_FROM, or a no-reply address at the public host (localhost without one). */
+function mailFrom(value: string | undefined, publicUrl: string | null): string {
+  const given = value?.trim();
+  if (given) {
+    // `Name <address>` or a bare address; nothing that could add a header.
+    if (/[\r\n]/.test(given) || !/^(?:[^<>@]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/.test(given)) {
+      throw new Error(`MAIL_FROM must be an address or "Name <address>", got "${given}"`);
+    }
+    return given;
+  }
+  const host = publicUrl ? new URL(publicUrl).hostname : "localhost";
+  return `Booking Calendar <bookings@${host}>`;
+}
 
 function databaseUrl(value: string | undefined): string | null {
   if (!value) return null;
@@ -128,5 +161,6 @@ export function configFromEnv(env: Record<string, string | undefined>): ServerCo
       freshnessMinutes: Math.max(1, int("BOOKING_CALENDAR_FRESHNESS_MINUTES", DEFAULT_CONFIG.calendars.freshnessMinutes)),
       allowPrivateAddresses: env.BOOKING_CALENDAR_ALLOW_PRIVATE ? env.BOOKING_CALENDAR_ALLOW_PRIVATE === "1" : environment !== "production",
     },
+    mail: { smtpUrl: smtpUrl(env.SMTP_URL), from: mailFrom(env.MAIL_FROM, publicUrl(env.BOOKING_PUBLIC_URL, environment)) },
   };
 }

@@ -11,6 +11,8 @@ import { STRIPE_WEBHOOK_PATH } from "./modules/payments/index.ts";
 import { seedDemo } from "./seed.ts";
 import { newWebhookSecret } from "./lib/tokens.ts";
 import { WebhookWorker } from "./modules/webhooks/worker.ts";
+import { EmailWorker } from "./modules/mail/deliverer.ts";
+import { mailPolicy } from "./modules/mail/events.ts";
 import { openConfiguredStore } from "./store/open.ts";
 import { PaymentService } from "./modules/payments/service.ts";
 import { stripeProvider } from "./modules/payments/stripe.ts";
@@ -64,6 +66,11 @@ async function main(): Promise<void> {
 
   const webhooks = new WebhookWorker(store, systemClock, config.webhooks, stderrLog);
   webhooks.start();
+  // Confirmation emails: sent over SMTP_URL; without it, logged in development (production writes none).
+  const emails = new EmailWorker(store, systemClock, config, stderrLog);
+  emails.start();
+  if (config.mail.smtpUrl) console.log(`Confirmation emails go out through ${describeSmtp(config.mail.smtpUrl)} from ${config.mail.from}.`);
+  else if (config.environment !== "production") console.log("No SMTP_URL: confirmation emails are not sent; each is logged (where it would go) instead.");
 
   // The organizer's calendars are synced in the background, each once its freshness has passed;
   // slot pages and bookings read what the last good sync stored.
@@ -74,7 +81,7 @@ async function main(): Promise<void> {
   // confirms paid holds whose visitor left before confirming, asks Stripe about payments still
   // processing past their hold time or on reservations no longer held (ReservationService.confirmPaidHolds),
   // and retries refunds that could not be made (PaymentService.retryRefunds).
-  const sweepPayments = new PaymentService(store, stripeProvider(config.stripe), config.stripe.webhookSecret, () => systemClock.now(), stderrLog);
+  const sweepPayments = new PaymentService(store, stripeProvider(config.stripe), config.stripe.webhookSecret, () => systemClock.now(), stderrLog, mailPolicy(config));
   const paidHolds = new ReservationService(store, sweepPayments, config, () => systemClock.now(), stderrLog, storeBusySource(store));
   let paymentsSweeping = false;
   const sweep = setInterval(() => {
@@ -92,8 +99,7 @@ async function main(): Promise<void> {
 
   const stop = async () => {
     clearInterval(sweep);
-    await webhooks.stop();
-    await calendars.stop();
+    await Promise.all([webhooks.stop(), emails.stop(), calendars.stop()]);
     // No new requests; those under way get up to 3 s to finish before the store closes under them.
     // A connection that never completes does not hold the exit.
     void server.stop();
@@ -119,6 +125,12 @@ async function startStandinWithoutStripe(config: ServerConfig): Promise<StripeSt
   config.stripe = { secretKey: "sk_test_standin", publishableKey: "pk_test_standin", webhookSecret, apiBase: standin.url };
   console.log(`No STRIPE_SECRET_KEY: card payments go to a local Stripe stand-in at ${standin.url} (not Stripe; no money moves).`);
   return standin;
+}
+
+/** SMTP_URL without its password, for the start message. */
+function describeSmtp(url: string): string {
+  const u = new URL(url);
+  return `${u.protocol}//${u.hostname}${u.port ? `:${u.port}` : ""}`;
 }
 
 main().catch((error) => {

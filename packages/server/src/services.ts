@@ -6,6 +6,7 @@ import { EventTypeService } from "./modules/event-types/service.ts";
 import { PaymentService } from "./modules/payments/service.ts";
 import { stripeClient, StripeProvider } from "./modules/payments/stripe.ts";
 import { ReservationService } from "./modules/reservations/service.ts";
+import { mailPolicy } from "./modules/mail/events.ts";
 import { TimeSlotService } from "./modules/time-slots/service.ts";
 import { CalendarAdmin } from "./modules/calendars/service.ts";
 import { CalendarSync, storeBusySource, type ExpandCalendar } from "./modules/calendars/sync.ts";
@@ -42,7 +43,7 @@ export function createServices(ctx: AppContext, stripe?: Stripe | null, busy: Bu
   const slots = new TimeSlotService(ctx.store, busy);
   const calendarSync = new CalendarSync(ctx.store, now, ctx.config.calendars, calendarDeps.expand ?? busyFromICalendar, ctx.log, calendarDeps.fetch);
   const client = stripe === undefined ? stripeClient(ctx.config.stripe) : stripe;
-  const payments = new PaymentService(ctx.store, client ? new StripeProvider(client) : null, ctx.config.stripe.webhookSecret, now, ctx.log);
+  const payments = new PaymentService(ctx.store, client ? new StripeProvider(client) : null, ctx.config.stripe.webhookSecret, now, ctx.log, mailPolicy(ctx.config));
   return {
     slots,
     eventTypes: new EventTypeService(ctx.store, slots, ctx.config),

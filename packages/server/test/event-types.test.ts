@@ -47,6 +47,8 @@ describe("GET /configuration", () => {
       payment: null,
       // No slug, so no booking page.
       bookingUrl: null,
+      // No SMTP_URL in the tests: nobody is emailed, and the configuration says so.
+      emailConfirmation: false,
     });
   });
 

@@ -521,7 +521,10 @@ describe("confirming a paid reservation", () => {
 
       const r = await w.confirm(uuid);
       expect(r.status).toBe(200);
-      expect(r.body).toEqual({ success: true, data: { uuid, userId: null, userName: "Ada Lovelace", userEmail: "ada@example.com", meetLink: expect.stringMatching(MEET_LINK), manageUrl: null } });
+      expect(r.body).toEqual({
+        success: true,
+        data: { uuid, userId: null, userName: "Ada Lovelace", userEmail: "ada@example.com", meetLink: expect.stringMatching(MEET_LINK), location: { type: "video-meet", value: null }, manageUrl: null },
+      });
       expect(await w.stored(uuid)).toMatchObject({ status: "confirmed", heldUntilMs: null, meetLink: r.body.data.meetLink, payment: { status: "succeeded" } });
     } finally {
       await server.stop();

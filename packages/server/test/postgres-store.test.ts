@@ -158,12 +158,13 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
           { version: 2, n: 1 },
           { version: 3, n: 1 },
           { version: 4, n: 1 },
+          { version: 5, n: 1 },
           { version: 6, n: 1 },
           { version: 7, n: 1 },
         ]);
         await open(fresh);
         const again = await admin.query("SELECT count(*)::int AS n FROM schema_migrations");
-        expect(again.rows[0].n).toBe(6);
+        expect(again.rows[0].n).toBe(7);
         expect(await stores[4]!.eventTypes.count()).toBe(0);
       } finally {
         await admin.end();

@@ -124,6 +124,7 @@ describe("POST /reservations (one step)", () => {
       userEmail: "ada@example.com",
       // Booked in one step, so confirmed at once: the video link comes with the answer.
       meetLink: expect.stringMatching(MEET_LINK),
+      location: { type: "video-meet", value: null },
       // The event type has no booking page (no slug), so there is no manage link.
       manageUrl: null,
     });
@@ -221,7 +222,7 @@ describe("POST /reservations/{uuid}/confirm", () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       success: true,
-      data: { uuid, userId: null, userName: "Ada Lovelace", userEmail: "ada@example.com", meetLink: expect.stringMatching(MEET_LINK), manageUrl: null },
+      data: { uuid, userId: null, userName: "Ada Lovelace", userEmail: "ada@example.com", meetLink: expect.stringMatching(MEET_LINK), location: { type: "video-meet", value: null }, manageUrl: null },
     });
     expect(await w.reservationOf(uuid)).toMatchObject({ status: "confirmed", firstname: "Ada", lastname: "Lovelace" });
     const [row] = await w.list();
@@ -448,10 +449,16 @@ describe("an expired hold becomes cancelled", () => {
 describe("PUT /reservations/{uuid} (reschedule)", () => {
   it("moves the reservation to another offered slot under the same uuid, freeing the old one", async () => {
     const w = await world();
-    const uuid = await booked(w, input(THU_0900, { email: "ada@example.com", firstname: "Ada", lastname: "Lovelace" }));
+    const first = await w.book(input(THU_0900, { email: "ada@example.com", firstname: "Ada", lastname: "Lovelace" }));
+    const uuid = first.body.data.uuid;
     const r = await w.reschedule(uuid, THU_1000);
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ success: true, data: { uuid, userId: null, userName: "Ada Lovelace", userEmail: "ada@example.com", manageUrl: null } });
+    // The meeting stays: the same link and place come with the new time.
+    expect(r.body).toEqual({
+      success: true,
+      data: { uuid, userId: null, userName: "Ada Lovelace", userEmail: "ada@example.com", meetLink: first.body.data.meetLink, location: { type: "video-meet", value: null }, manageUrl: null },
+    });
+    expect(first.body.data.meetLink).toMatch(MEET_LINK);
     expect(await w.reservationOf(uuid)).toMatchObject({ uuid, status: "confirmed", start: "2026-11-26T10:00:00+01:00", end: "2026-11-26T10:30:00+01:00" });
     expect(await w.list()).toMatchObject([{ uuid, startIso8601: "2026-11-26T09:00:00Z", endIso8601: "2026-11-26T09:30:00Z" }]);
     expect(await w.freeSeats("2026-11-26", "2026-11-26T08:00:00Z")).toBe(1);

@@ -134,6 +134,7 @@ export function reservation(eventTypeId: number, startIso: string, minutes: numb
     guests: [],
     customFields: [],
     meetLink: null,
+    sequence: 0,
     payment: null,
     confirmedAtMs: startMs - 86_400_000,
     cancelledAtMs: null,

@@ -1,5 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { CUSTOM_FIELD_TYPES, LOCATION_TYPES } from "./event-types.ts";
+import { LIMITS } from "./limits.ts";
 
 /** Times of day in opening hours: HH:MM, and 24:00 for midnight at the end of the day. */
 export const CLOCK_PATTERN = "^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$";
@@ -102,6 +103,10 @@ export const EventTypeFields = Type.Object(
     customFields: Type.Array(CustomFieldInput, { maxItems: 50 }),
     payment: Type.Union([PaymentSettings, Type.Null()]),
     webhookUrl: Type.Union([Type.String({ maxLength: 2000 }), Type.Null()]),
+    organizerEmail: Type.Union([
+      Type.String({ format: "email", maxLength: LIMITS.emailMaxLength, description: "Gets a copy of every confirmation, reschedule and cancellation email, with its calendar invite. null: no copy." }),
+      Type.Null(),
+    ]),
     slug: Type.Union([
       Type.String({ pattern: SLUG_PATTERN, maxLength: SLUG_MAX_LENGTH, description: "Name of the booking page /book/{slug}: lowercase letters and digits, words joined by single hyphens; unique. null removes the page." }),
       Type.Null(),

@@ -80,6 +80,9 @@ export const EventTypeConfiguration = Type.Object({
   locations: Type.Array(Location),
   payment: Type.Union([PaymentConfiguration, Type.Null()]),
   bookingUrl: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "Absolute URL of the event type's booking page, /book/{slug}; null when it has no slug." })),
+  emailConfirmation: Type.Optional(
+    Type.Boolean({ description: "True when the visitor is emailed a confirmation with a calendar invite on booking, rescheduling and cancelling (the server sends mail); false when nobody will be emailed." }),
+  ),
 });
 export type EventTypeConfiguration = Static<typeof EventTypeConfiguration>;
 

@@ -17,13 +17,16 @@ export const ReservationInput = Type.Object({
 });
 export type ReservationInput = Static<typeof ReservationInput>;
 
-/** Data of create, prepare, reschedule and confirm (confirm adds `meetLink`). */
+/** Data of create, prepare, reschedule and confirm (create, confirm and reschedule of a confirmed reservation add `meetLink` and `location`). */
 export const ReservationResult = Type.Object({
   uuid: Type.Union([Type.String({ format: "uuid" }), Type.Null()]),
   userId: Type.Union([Type.Integer(), Type.Null()]),
   userName: Type.Union([Type.String(), Type.Null()]),
   userEmail: Type.Union([Type.String(), Type.Null()]),
   meetLink: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  location: Type.Optional(
+    Type.Union([Location, Type.Null()], { description: "Where the meeting is (confirm, create and reschedule of a confirmed reservation): the organizer's address or number to call, the link, or a video meeting (its link is `meetLink`)." }),
+  ),
   manageUrl: Type.Optional(
     Type.Union([Type.String(), Type.Null()], { description: "The visitor's link to reschedule or cancel: the booking page with ?reservation={uuid}; null when the event type has no slug." }),
   ),

@@ -20,6 +20,7 @@ import { MemoryRateLimiter } from "../http/rate-limit.ts";
 import { publicOrigin } from "../lib/links.ts";
 import { createMcpServer } from "../modules/mcp/server.ts";
 import { WebhookWorker } from "../modules/webhooks/worker.ts";
+import { EmailWorker } from "../modules/mail/deliverer.ts";
 import { createServices } from "../services.ts";
 import { openConfiguredStore } from "../store/open.ts";
 import { describeTarget } from "../store/postgres/pools.ts";
@@ -41,13 +42,15 @@ async function main(): Promise<void> {
   const server = createMcpServer(ctx, createServices(ctx), publicOrigin(config));
   const webhooks = new WebhookWorker(store, systemClock, config.webhooks, stderrLog);
   webhooks.start();
+  const emails = new EmailWorker(store, systemClock, config, stderrLog);
+  emails.start();
 
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
     await server.close().catch(() => undefined);
-    await webhooks.stop();
+    await Promise.all([webhooks.stop(), emails.stop()]);
     await store.close();
     process.exit(0);
   };

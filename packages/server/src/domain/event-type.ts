@@ -38,6 +38,8 @@ export interface EventTypeSettings {
   customFields: CustomFieldDefinition[];
   payment: { amount: number; currency: string; providerAccountId: string } | null;
   webhookUrl: string | null;
+  /** Where the organizer's copy of each confirmation email goes; none when null (or absent, on event types stored before it existed). */
+  organizerEmail?: string | null;
   locale: { preset: string; startDayOfWeek: "monday" | "sunday"; texts: Record<string, string> };
   theme: { mode: "light" | "dark" | "auto"; borderRadius: string; colors: Record<string, string> };
   profileImage: string | null;
@@ -71,6 +73,7 @@ export const DEFAULT_SETTINGS: Omit<EventTypeSettings, "title"> = {
   customFields: [],
   payment: null,
   webhookUrl: null,
+  organizerEmail: null,
   locale: { preset: "en", startDayOfWeek: "monday", texts: {} },
   theme: { mode: "light", borderRadius: "8px", colors: {} },
   profileImage: null,

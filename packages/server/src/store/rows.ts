@@ -1,5 +1,5 @@
 import { EXPIRED_GRACE_MS, paidHold } from "../domain/reservation.ts";
-import type { BusySourceRecord, EventTypeRecord, OutboxEvent, ReservationRecord, SeatClaim, WebhookDelivery } from "./types.ts";
+import type { BusySourceRecord, EventTypeRecord, OutboxDelivery, OutboxEvent, ReservationRecord, SeatClaim } from "./types.ts";
 import type { BusyInterval } from "../domain/slots.ts";
 
 // Rows as both engines return them (PostgreSQL with bigints read as numbers), and their records.
@@ -26,6 +26,7 @@ export interface ReservationRow {
   guests: string;
   custom_fields: string;
   meet_link: string | null;
+  ics_sequence: number;
   payment: string | null;
   payment_intent_id: string | null;
   confirmed_at_ms: number | null;
@@ -37,13 +38,14 @@ export interface ReservationRow {
 /** A `webhook_events` row. */
 export interface WebhookRow {
   id: number;
+  channel: OutboxDelivery["channel"];
   event_type_id: number;
   reservation_uuid: string;
   kind: OutboxEvent["kind"];
   msg_id: string;
   url: string;
   payload: string;
-  status: WebhookDelivery["status"];
+  status: OutboxDelivery["status"];
   attempts: number;
   next_attempt_at_ms: number;
   last_status_code: number | null;
@@ -69,6 +71,7 @@ export const toReservation = (r: ReservationRow): ReservationRecord => ({
   guests: JSON.parse(r.guests),
   customFields: JSON.parse(r.custom_fields),
   meetLink: r.meet_link,
+  sequence: r.ics_sequence,
   payment: r.payment === null ? null : JSON.parse(r.payment),
   confirmedAtMs: r.confirmed_at_ms,
   cancelledAtMs: r.cancelled_at_ms,
@@ -93,6 +96,7 @@ export const reservationColumns = (r: ReservationRecord) => ({
   guests: JSON.stringify(r.guests),
   customFields: JSON.stringify(r.customFields),
   meetLink: r.meetLink,
+  sequence: r.sequence,
   payment: r.payment === null ? null : JSON.stringify(r.payment),
   paymentIntentId: r.payment?.intentId ?? null,
   confirmedAtMs: r.confirmedAtMs,
@@ -112,8 +116,9 @@ export const movesSeats = (before: Pick<ReservationRow, "status" | "start_ms" | 
     paidHold({ status: before.status, startMs: before.start_ms, heldUntilMs: before.held_until_ms, payment: before.payment === null ? null : JSON.parse(before.payment) }) !== paidHold(after));
 
 /** An outbox event with its delivery state, from its row. */
-export const toDelivery = (r: WebhookRow): WebhookDelivery => ({
+export const toDelivery = (r: WebhookRow): OutboxDelivery => ({
   id: r.id,
+  channel: r.channel,
   eventTypeId: r.event_type_id,
   reservationUuid: r.reservation_uuid,
   kind: r.kind,

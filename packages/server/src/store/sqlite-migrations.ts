@@ -110,6 +110,18 @@ export const SQLITE_MIGRATIONS: { version: number; name: string; sql: string }[]
     `,
   },
   {
+    version: 5,
+    name: "one outbox for several delivery channels; invite sequence of reservations",
+    // webhook_events keeps its name and becomes the outbox of every channel: existing rows are webhooks.
+    // A channel is a plain name, so one added later (a calendar writer) needs no schema change.
+    sql: `
+      ALTER TABLE webhook_events ADD COLUMN channel TEXT NOT NULL DEFAULT 'webhook' CHECK (length(channel) BETWEEN 1 AND 32);
+      CREATE INDEX webhook_events_due_by_channel ON webhook_events (channel, status, next_attempt_at_ms);
+      CREATE INDEX webhook_events_by_reservation_channel ON webhook_events (reservation_uuid, channel, id);
+      ALTER TABLE reservations ADD COLUMN ics_sequence INTEGER NOT NULL DEFAULT 0 CHECK (ics_sequence >= 0);
+    `,
+  },
+  {
     // Numbered 6: migration 5 belongs to another change; the runner applies whatever is missing, gaps included.
     version: 6,
     name: "busy sources: the organizer's calendars, their objects and busy intervals",

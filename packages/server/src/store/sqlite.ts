@@ -20,6 +20,8 @@ import {
   type BusySyncWrite,
   type NewBusySource,
   type BusyObject,
+  type OutboxChannel,
+  type ChannelOutbox,
 } from "./types.ts";
 import type { BusyInterval } from "../domain/slots.ts";
 import {
@@ -145,17 +147,17 @@ function prepareQueries(db: Database) {
     rInsert: db.query(
       `INSERT INTO reservations (uuid, event_type_id, status, start_ms, end_ms, held_until_ms, email, firstname, lastname,
         phone, timezone, location, guests, custom_fields, meet_link, payment, payment_intent_id, confirmed_at_ms,
-        cancelled_at_ms, created_at_ms, updated_at_ms)
+        cancelled_at_ms, created_at_ms, updated_at_ms, ics_sequence)
        VALUES ($uuid, $eventTypeId, $status, $startMs, $endMs, $heldUntilMs, $email, $firstname, $lastname,
         $phone, $timezone, $location, $guests, $customFields, $meetLink, $payment, $paymentIntentId, $confirmedAtMs,
-        $cancelledAtMs, $createdAtMs, $updatedAtMs)`,
+        $cancelledAtMs, $createdAtMs, $updatedAtMs, $sequence)`,
     ),
     rUpdate: db.query(
       `UPDATE reservations SET status = $status, start_ms = $startMs, end_ms = $endMs, held_until_ms = $heldUntilMs,
         email = $email, firstname = $firstname, lastname = $lastname, phone = $phone, timezone = $timezone,
         location = $location, guests = $guests, custom_fields = $customFields, meet_link = $meetLink,
         payment = $payment, payment_intent_id = $paymentIntentId, confirmed_at_ms = $confirmedAtMs,
-        cancelled_at_ms = $cancelledAtMs, updated_at_ms = $updatedAtMs
+        cancelled_at_ms = $cancelledAtMs, updated_at_ms = $updatedAtMs, ics_sequence = $sequence
        WHERE uuid = $uuid AND event_type_id = $eventTypeId AND updated_at_ms = $expectedUpdatedAtMs`,
     ),
     // updated_at_ms only moves forward, so a compare-and-set read before the sweep fails after it.
@@ -169,22 +171,22 @@ function prepareQueries(db: Database) {
        WHERE status = 'expired' AND (held_until_ms <= ? OR start_ms <= ?) RETURNING event_type_id`,
     ),
     whInsert: db.query<unknown, [Record<string, string | number>]>(
-      `INSERT INTO webhook_events (event_type_id, reservation_uuid, kind, msg_id, url, payload, next_attempt_at_ms, created_at_ms)
-       VALUES ($eventTypeId, $reservationUuid, $kind, $msgId, $url, $payload, $createdAtMs, $createdAtMs)`,
+      `INSERT INTO webhook_events (channel, event_type_id, reservation_uuid, kind, msg_id, url, payload, next_attempt_at_ms, created_at_ms)
+       VALUES ($channel, $eventTypeId, $reservationUuid, $kind, $msgId, $url, $payload, $createdAtMs, $createdAtMs)`,
     ),
-    // Due, not leased, and first in line for its reservation: an earlier event still pending holds later ones back.
-    whAnyDue: db.query<{ id: number }, [number, number]>(
-      "SELECT e.id FROM webhook_events e WHERE e.status = 'pending' AND e.next_attempt_at_ms <= ? AND (e.locked_until_ms IS NULL OR e.locked_until_ms <= ?) LIMIT 1",
+    // Due, not leased, and first in line for its reservation on its channel: an earlier event still pending there holds later ones back.
+    whAnyDue: db.query<{ id: number }, [string, number, number]>(
+      "SELECT e.id FROM webhook_events e WHERE e.channel = ? AND e.status = 'pending' AND e.next_attempt_at_ms <= ? AND (e.locked_until_ms IS NULL OR e.locked_until_ms <= ?) LIMIT 1",
     ),
-    // As above, and no more of one event type than `cap` less the leases it holds now.
-    whDue: db.query<{ id: number }, { now: number; limit: number; cap: number }>(
+    // As above, and no more of one event type than `cap` less the leases it holds now on the channel.
+    whDue: db.query<{ id: number }, { channel: string; now: number; limit: number; cap: number }>(
       `WITH ready AS (
          SELECT e.id, e.event_type_id, e.next_attempt_at_ms, ROW_NUMBER() OVER (PARTITION BY e.event_type_id ORDER BY e.next_attempt_at_ms, e.id) AS n
          FROM webhook_events e
-         WHERE e.status = 'pending' AND e.next_attempt_at_ms <= $now AND (e.locked_until_ms IS NULL OR e.locked_until_ms <= $now)
-           AND NOT EXISTS (SELECT 1 FROM webhook_events p WHERE p.reservation_uuid = e.reservation_uuid AND p.id < e.id AND p.status = 'pending')
+         WHERE e.channel = $channel AND e.status = 'pending' AND e.next_attempt_at_ms <= $now AND (e.locked_until_ms IS NULL OR e.locked_until_ms <= $now)
+           AND NOT EXISTS (SELECT 1 FROM webhook_events p WHERE p.reservation_uuid = e.reservation_uuid AND p.channel = e.channel AND p.id < e.id AND p.status = 'pending')
        ), busy AS (
-         SELECT event_type_id, COUNT(*) AS leased FROM webhook_events WHERE status = 'pending' AND locked_until_ms > $now GROUP BY event_type_id
+         SELECT event_type_id, COUNT(*) AS leased FROM webhook_events WHERE channel = $channel AND status = 'pending' AND locked_until_ms > $now GROUP BY event_type_id
        )
        SELECT r.id FROM ready r LEFT JOIN busy b ON b.event_type_id = r.event_type_id
        WHERE r.n + COALESCE(b.leased, 0) <= $cap
@@ -197,9 +199,11 @@ function prepareQueries(db: Database) {
     whOutcome: db.query(
       `UPDATE webhook_events SET status = $status, next_attempt_at_ms = $nextAttemptAtMs, locked_until_ms = NULL,
         last_status_code = $statusCode, last_error = $error, delivered_at_ms = $deliveredAtMs, url = COALESCE($url, url)
-       WHERE id = $id AND attempts = $attempt AND status = 'pending'`,
+       WHERE id = $id AND channel = $channel AND attempts = $attempt AND status = 'pending'`,
     ),
-    whRecent: db.query<WebhookRow, [number, number]>("SELECT * FROM webhook_events WHERE event_type_id = ? ORDER BY id DESC LIMIT ?"),
+    whRecent: db.query<WebhookRow, [number, string | null, string | null, number]>(
+      "SELECT * FROM webhook_events WHERE event_type_id = ? AND (? IS NULL OR channel = ?) ORDER BY id DESC LIMIT ?",
+    ),
     whAttemptsOf: db.query<{ attempt: number; at_ms: number; status_code: number | null; error: string | null; duration_ms: number }, [number]>(
       "SELECT * FROM webhook_attempts WHERE event_id = ? ORDER BY attempt",
     ),
@@ -344,7 +348,7 @@ class SqliteStore implements Store {
           const record = decision.write;
           const seat = claim.seat ?? { startMs: claim.fromMs, endMs: claim.untilMs };
           if (record.startMs < seat.startMs || record.endMs > seat.endMs) throw new Error("a claim wrote a reservation outside the seat it locked");
-          for (const event of decision.events ?? []) this.q.whInsert.run({ ...event });
+          for (const event of decision.events ?? []) this.q.whInsert.run({ ...event, channel: event.channel ?? "webhook" });
           if (currentRow) {
             const changed = this.q.rUpdate.run({ ...reservationColumns(record), expectedUpdatedAtMs: currentRow.updated_at_ms }).changes;
             if (changed !== 1) throw new Error("reservation changed inside its own transaction");
@@ -361,7 +365,7 @@ class SqliteStore implements Store {
       this.write(() => {
         const before = this.q.rByUuid.get(record.eventTypeId, record.uuid);
         const changed = this.q.rUpdate.run({ ...reservationColumns(record), expectedUpdatedAtMs }).changes === 1;
-        if (changed) for (const event of events) this.q.whInsert.run({ ...event });
+        if (changed) for (const event of events) this.q.whInsert.run({ ...event, channel: event.channel ?? "webhook" });
         // Slot lists and configuration depend on seats only; a payment note leaves their caches alone.
         if (changed && movesSeats(before, record)) this.q.etBump.run(record.eventTypeId);
         return changed;
@@ -394,36 +398,16 @@ class SqliteStore implements Store {
     },
   };
 
-  readonly webhooks: Store["webhooks"] = {
-    claimDue: async (nowMs, leaseMs, limit, perEventType = Number.MAX_SAFE_INTEGER) => {
-      // A read first: an idle outbox (the usual case, polled every second) never takes the write lock.
-      if (this.q.whAnyDue.all(nowMs, nowMs).length === 0) return [];
-      return this.write(() =>
-        this.q.whDue.all({ now: nowMs, limit, cap: perEventType }).map((row) => toDelivery(this.q.whLease.get(nowMs + leaseMs, row.id)!)),
-      );
+  /** One object per channel, so `webhooks` is the very object `outbox.channel("webhook")` answers. */
+  private readonly channels = new Map<OutboxChannel, ChannelOutbox>();
+
+  readonly outbox: Store["outbox"] = {
+    channel: (channel) => {
+      let outbox = this.channels.get(channel);
+      if (!outbox) this.channels.set(channel, (outbox = this.channelOutbox(channel)));
+      return outbox;
     },
-    recordAttempt: async (id, attempt, outcome) => {
-      this.write(() => {
-        // Only the worker that holds this attempt records it: one whose lease ran out (and whose
-        // event another worker took) finds the attempt count moved on and writes nothing.
-        const held = this.q.whOutcome.run({
-          id,
-          url: outcome.url ?? null,
-          attempt: attempt.attempt,
-          status: outcome.status,
-          nextAttemptAtMs: outcome.status === "pending" ? outcome.nextAttemptAtMs : attempt.atMs,
-          statusCode: attempt.statusCode,
-          error: attempt.error,
-          deliveredAtMs: outcome.status === "delivered" ? attempt.atMs + attempt.durationMs : null,
-        }).changes === 1;
-        if (held) this.q.whAttempt.run({ id, ...attempt });
-      });
-    },
-    recent: async (eventTypeId, limit) =>
-      this.q.whRecent.all(eventTypeId, limit).map((row) => ({
-        ...toDelivery(row),
-        attemptLog: this.q.whAttemptsOf.all(row.id).map((a) => ({ attempt: a.attempt, atMs: a.at_ms, statusCode: a.status_code, error: a.error, durationMs: a.duration_ms })),
-      })),
+    recent: async (eventTypeId, limit) => this.recentDeliveries(eventTypeId, null, limit),
   };
 
   readonly busy: Store["busy"] = {
@@ -468,6 +452,45 @@ class SqliteStore implements Store {
     },
     between: async (eventTypeId: number, fromMs: number, untilMs: number) => this.q.busyBetween.all(eventTypeId, fromMs, untilMs),
   };
+  readonly webhooks: Store["webhooks"] = this.outbox.channel("webhook");
+
+  private channelOutbox(channel: OutboxChannel): ChannelOutbox {
+    return {
+      claimDue: async (nowMs, leaseMs, limit, perEventType = Number.MAX_SAFE_INTEGER) => {
+        // A read first: an idle outbox (the usual case, polled every second) never takes the write lock.
+        if (this.q.whAnyDue.all(channel, nowMs, nowMs).length === 0) return [];
+        return this.write(() =>
+          this.q.whDue.all({ channel, now: nowMs, limit, cap: perEventType }).map((row) => toDelivery(this.q.whLease.get(nowMs + leaseMs, row.id)!)),
+        );
+      },
+      recordAttempt: async (id, attempt, outcome) => {
+        this.write(() => {
+          // Only the worker that holds this attempt records it: one whose lease ran out (and whose
+          // event another worker took) finds the attempt count moved on and writes nothing.
+          const held = this.q.whOutcome.run({
+            id,
+            channel,
+            url: outcome.url ?? null,
+            attempt: attempt.attempt,
+            status: outcome.status,
+            nextAttemptAtMs: outcome.status === "pending" ? outcome.nextAttemptAtMs : attempt.atMs,
+            statusCode: attempt.statusCode,
+            error: attempt.error,
+            deliveredAtMs: outcome.status === "delivered" ? attempt.atMs + attempt.durationMs : null,
+          }).changes === 1;
+          if (held) this.q.whAttempt.run({ id, ...attempt });
+        });
+      },
+      recent: async (eventTypeId, limit) => this.recentDeliveries(eventTypeId, channel, limit),
+    };
+  }
+
+  private recentDeliveries(eventTypeId: number, channel: OutboxChannel | null, limit: number) {
+    return this.q.whRecent.all(eventTypeId, channel, channel, limit).map((row) => ({
+      ...toDelivery(row),
+      attemptLog: this.q.whAttemptsOf.all(row.id).map((a) => ({ attempt: a.attempt, atMs: a.at_ms, statusCode: a.status_code, error: a.error, durationMs: a.duration_ms })),
+    }));
+  }
 
   readonly idempotency: Store["idempotency"] = {
     begin: async (eventTypeId: number, key: string, requestHash: string, nowMs: number): Promise<IdempotencyState> =>

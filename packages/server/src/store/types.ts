@@ -79,6 +79,11 @@ export interface ReservationRecord {
   guests: string[];
   customFields: CustomFieldValue[];
   meetLink: string | null;
+  /**
+   * iCalendar SEQUENCE of the booking's invites: 0 when booked, raised by each reschedule and
+   * cancellation, so calendars take the newest invite of the same UID over older ones.
+   */
+  sequence: number;
   payment: PaymentRecord | null;
   confirmedAtMs: number | null;
   cancelledAtMs: number | null;
@@ -176,22 +181,35 @@ export interface BusySyncWrite {
 /** Kinds of webhook events (decisions.md). */
 export type WebhookKind = "reservation.created" | "reservation.rescheduled" | "reservation.cancelled";
 
-/** A webhook event to write in the same transaction as the change it reports. */
+/**
+ * Delivery channels of the outbox: signed webhooks to the organizer's URL, and confirmation emails.
+ * A channel is a name in the outbox's rows (no schema change adds one): another channel needs its
+ * name here and a deliverer (modules/outbox/worker.ts) that takes its events.
+ */
+export type OutboxChannel = "webhook" | "email";
+
+/** An outbox event to write in the same transaction as the change it reports. */
 export interface OutboxEvent {
+  /** Who delivers it; `webhook` when absent. */
+  channel?: OutboxChannel;
   eventTypeId: number;
   reservationUuid: string;
   kind: WebhookKind;
-  /** Standard Webhooks message id, the same for every attempt. */
+  /** Message id, the same for every attempt: the Standard Webhooks id of a webhook, the Message-ID of an email. */
   msgId: string;
-  /** The event type's webhook URL when the event was written; after an attempt, the URL that attempt went to. */
+  /**
+   * Where it goes: a webhook's is the event type's URL when the event was written and, after an
+   * attempt, the URL that attempt went to; an email's is `mailto:` its recipient.
+   */
   url: string;
-  /** The JSON body, signed byte for byte. */
+  /** The JSON body: a webhook's is signed byte for byte; an email's is the rendered message (modules/mail/events.ts). */
   payload: string;
   createdAtMs: number;
 }
 
 /** An outbox event with its delivery state. */
-export interface WebhookDelivery extends OutboxEvent {
+export interface OutboxDelivery extends OutboxEvent {
+  channel: OutboxChannel;
   id: number;
   status: "pending" | "delivered" | "failed";
   attempts: number;
@@ -200,6 +218,9 @@ export interface WebhookDelivery extends OutboxEvent {
   lastError: string | null;
   deliveredAtMs: number | null;
 }
+
+/** An outbox event of the webhook channel with its delivery state. */
+export type WebhookDelivery = OutboxDelivery;
 
 /** One try at delivering an event. */
 export interface WebhookAttempt {
@@ -241,6 +262,33 @@ export interface ReservationQuery {
   /** Stored statuses to include; all when absent. */
   statuses?: ReservationStatus[];
   limit: number;
+}
+
+/** The events of one outbox channel, as its worker sees them. */
+export interface ChannelOutbox {
+  /**
+   * Takes up to `limit` due events for delivery: pending, due, not leased by another worker, and
+   * with no earlier undelivered event of the same reservation on this channel (order per reservation and channel). Leases them
+   * until `nowMs + leaseMs` and counts the attempt, in one write transaction, so two workers (even
+   * in two processes) never hold the same attempt. No more events of one event type are leased
+   * than `perEventType` less the leases every worker holds at the start of the call, so one slow
+   * receiver cannot take every delivery slot (no such bound without `perEventType`). On SQLite the
+   * bound is exact; on PostgreSQL two workers claiming at the same instant do not see each other's
+   * new leases and may each lease up to the bound.
+   */
+  claimDue(nowMs: number, leaseMs: number, limit: number, perEventType?: number): Promise<OutboxDelivery[]>;
+  /**
+   * Records an attempt and what follows: delivered, another try at `nextAttemptAtMs`, or failed;
+   * only while the attempt is still the event's latest (a worker whose lease ran out writes nothing).
+   * `url`, where the attempt went (the event type's URL at the time), becomes the event's `url`.
+   */
+  recordAttempt(
+    id: number,
+    attempt: WebhookAttempt,
+    outcome: ({ status: "delivered" | "failed" } | { status: "pending"; nextAttemptAtMs: number }) & { url?: string },
+  ): Promise<void>;
+  /** The event type's most recent events, newest first, each with its attempts. */
+  recent(eventTypeId: number, limit: number): Promise<(OutboxDelivery & { attemptLog: WebhookAttempt[] })[]>;
 }
 
 /**
@@ -319,30 +367,12 @@ export interface Store {
     /** Persists what time already decided (holds past their time become expired, stale ones cancelled) and forgets old idempotency keys. */
     sweep(nowMs: number): Promise<{ expired: number; cancelled: number }>;
   };
-  readonly webhooks: {
-    /**
-     * Takes up to `limit` due events for delivery: pending, due, not leased by another worker, and
-     * with no earlier undelivered event of the same reservation (order per reservation). Leases them
-     * until `nowMs + leaseMs` and counts the attempt, in one write transaction, so two workers (even
-     * in two processes) never hold the same attempt. No more events of one event type are leased
-     * than `perEventType` less the leases every worker holds at the start of the call, so one slow
-     * receiver cannot take every delivery slot (no such bound without `perEventType`). On SQLite the
-     * bound is exact; on PostgreSQL two workers claiming at the same instant do not see each other's
-     * new leases and may each lease up to the bound.
-     */
-    claimDue(nowMs: number, leaseMs: number, limit: number, perEventType?: number): Promise<WebhookDelivery[]>;
-    /**
-     * Records an attempt and what follows: delivered, another try at `nextAttemptAtMs`, or failed;
-     * only while the attempt is still the event's latest (a worker whose lease ran out writes nothing).
-     * `url`, where the attempt went (the event type's URL at the time), becomes the event's `url`.
-     */
-    recordAttempt(
-      id: number,
-      attempt: WebhookAttempt,
-      outcome: ({ status: "delivered" | "failed" } | { status: "pending"; nextAttemptAtMs: number }) & { url?: string },
-    ): Promise<void>;
-    /** The event type's most recent events, newest first, each with its attempts. */
-    recent(eventTypeId: number, limit: number): Promise<(WebhookDelivery & { attemptLog: WebhookAttempt[] })[]>;
+  /** The outbox of every delivery channel: each channel's events are leased and delivered apart. */
+  readonly outbox: {
+    /** The events of one channel, as its worker claims and records them. */
+    channel(channel: OutboxChannel): ChannelOutbox;
+    /** The event type's most recent events of every channel, newest first, each with its attempts. */
+    recent(eventTypeId: number, limit: number): Promise<(OutboxDelivery & { attemptLog: WebhookAttempt[] })[]>;
   };
   /**
    * The organizer's calendars per event type (busy sources), the objects last fetched from them and
@@ -369,6 +399,8 @@ export interface Store {
     /** Busy intervals of all sources of the event type meeting [fromMs, untilMs), by start. */
     between(eventTypeId: number, fromMs: number, untilMs: number): Promise<BusyInterval[]>;
   };
+  /** The outbox's webhook channel (`outbox.channel("webhook")`). */
+  readonly webhooks: ChannelOutbox;
   readonly idempotency: {
     /** Registers a keyed request, or tells how an earlier one with the same key stands. */
     begin(eventTypeId: number, key: string, requestHash: string, nowMs: number): Promise<IdempotencyState>;

@@ -70,6 +70,9 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       return done("Busy source removed with its cached calendar data.");
     })
     .post("/busy-sources/:sourceId/sync", async ({ params }) => ok(await calendars.syncNow(sourceIdOf(params.sourceId))))
+    .get("/event-types/:id/deliveries", async ({ params, query }) => ok(await admin.deliveries(idOf(params.id), query.limit ?? 50)), {
+      query: DeliveriesQuery,
+    })
     .get("/event-types/:id/reservations", async ({ params, query }) => ok(await admin.reservations(idOf(params.id), query)), {
       query: ReservationListQuery,
     });

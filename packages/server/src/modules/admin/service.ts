@@ -3,7 +3,7 @@ import { WEEKDAYS, type EventTypeCreate, type EventTypePatch, type TimeRange } f
 import { DEFAULT_SETTINGS, type CustomFieldDefinition, type EventTypeSettings } from "../../domain/event-type.ts";
 import { addError, DomainError, ValidationFailed } from "../../domain/errors.ts";
 import { FEED_TOKEN_PREFIX, hashToken, LINK_TOKEN_PREFIX, newToken, newWebhookSecret } from "../../lib/tokens.ts";
-import { SlugTakenError, type EventTypeRecord, type ReservationRecord, type Store } from "../../store/types.ts";
+import { SlugTakenError, type EventTypeRecord, type OutboxDelivery, type ReservationRecord, type Store, type WebhookAttempt } from "../../store/types.ts";
 import { statusAt } from "../../domain/reservation.ts";
 import { canonicalZone, utc } from "../../lib/time.ts";
 import { webhookUrlProblem } from "../webhooks/address.ts";
@@ -128,21 +128,13 @@ export class AdminService {
   /** The most recent webhook events with their delivery state and attempts, newest first. */
   async webhookDeliveries(id: number, limit: number) {
     await this.existing(id);
-    return (await this.store.webhooks.recent(id, limit)).map((d) => ({
-      id: d.id,
-      webhookId: d.msgId,
-      kind: d.kind,
-      reservationUuid: d.reservationUuid,
-      url: d.url,
-      status: d.status,
-      attempts: d.attempts,
-      nextAttemptAt: d.status === "pending" ? utc(d.nextAttemptAtMs) : null,
-      lastStatusCode: d.lastStatusCode,
-      lastError: d.lastError,
-      deliveredAt: d.deliveredAtMs === null ? null : utc(d.deliveredAtMs),
-      createdAt: utc(d.createdAtMs),
-      attemptLog: d.attemptLog.map((a) => ({ attempt: a.attempt, at: utc(a.atMs), statusCode: a.statusCode, error: a.error, durationMs: a.durationMs })),
-    }));
+    return (await this.store.webhooks.recent(id, limit)).map(deliveryView);
+  }
+
+  /** The most recent outbox events of every channel (webhooks, emails), newest first, each with its `channel`. */
+  async deliveries(id: number, limit: number) {
+    await this.existing(id);
+    return (await this.store.outbox.recent(id, limit)).map((d) => ({ channel: d.channel, ...deliveryView(d) }));
   }
 
   /**
@@ -256,6 +248,25 @@ async function slugUnique<T>(write: () => Promise<T>): Promise<T> {
     if (error instanceof SlugTakenError) throw new ValidationFailed({ slug: [`"${error.slug}" is the slug of another event type; choose another.`] });
     throw error;
   }
+}
+
+/** An outbox event as the organizer sees it; `webhookId` is the message id (an email's Message-ID) and `url` where it goes (`mailto:` for an email). */
+function deliveryView(d: OutboxDelivery & { attemptLog: WebhookAttempt[] }) {
+  return {
+    id: d.id,
+    webhookId: d.msgId,
+    kind: d.kind,
+    reservationUuid: d.reservationUuid,
+    url: d.url,
+    status: d.status,
+    attempts: d.attempts,
+    nextAttemptAt: d.status === "pending" ? utc(d.nextAttemptAtMs) : null,
+    lastStatusCode: d.lastStatusCode,
+    lastError: d.lastError,
+    deliveredAt: d.deliveredAtMs === null ? null : utc(d.deliveredAtMs),
+    createdAt: utc(d.createdAtMs),
+    attemptLog: d.attemptLog.map((a) => ({ attempt: a.attempt, at: utc(a.atMs), statusCode: a.statusCode, error: a.error, durationMs: a.durationMs })),
+  };
 }
 
 function viewOf(r: EventTypeRecord): EventTypeView {

@@ -49,7 +49,8 @@ export const OPERATIONS: Operation[] = [
     path: "/configuration",
     operationId: "getEventTypeConfiguration",
     summary: "Read the booking calendar configuration",
-    description: "The configuration of the event type that owns the token: bookable day range, locale, theme, and the event type's public settings.",
+    description:
+      "The configuration of the event type that owns the token: bookable day range, locale, theme, and the event type's public settings. `emailConfirmation` says whether the visitor will be emailed a confirmation with a calendar invite (the server has SMTP configured), so a success screen promises an email only when one is sent.",
     auth: true,
     response: ConfigurationResponse,
     errors: [401, 403, 429],
@@ -72,7 +73,7 @@ export const OPERATIONS: Operation[] = [
     operationId: "createReservation",
     summary: "Book a slot in one step",
     description:
-      "Books a slot offered by GET /time-slots and confirms it at once. When the slot is full or not offered the answer is HTTP 200 with `success: false` and code `slot_unavailable`; when another request is writing it at this moment, `slot_locked`. A paid event type answers 422 `payment_required`: prepare, pay, then confirm.",
+      "Books a slot offered by GET /time-slots and confirms it at once. When the slot is full or not offered the answer is HTTP 200 with `success: false` and code `slot_unavailable`; when another request is writing it at this moment, `slot_locked`. A paid event type answers 422 `payment_required`: prepare, pay, then confirm. The answer carries `meetLink` (video meetings) and `location` (the organizer's address or number, or the link). When the server sends mail, the visitor (and the event type's organizer email) get a confirmation with a calendar invite (METHOD:REQUEST).",
     auth: true,
     idempotent: true,
     body: { schema: ReservationInput, required: true },
@@ -98,7 +99,7 @@ export const OPERATIONS: Operation[] = [
     operationId: "rescheduleReservation",
     summary: "Reschedule a reservation",
     description:
-      "Moves a held or confirmed reservation to another offered slot; the status stays as it was. A visitor may reschedule until `rescheduleNoticeMinutes` before the current start (later: 403 `forbidden`); the organizer's `overrideToken` lifts that rule and the minimum notice and horizon of the new slot. A cancelled or expired reservation answers `success: false`, `reservation_finished`.",
+      "Moves a held or confirmed reservation to another offered slot; the status stays as it was. A visitor may reschedule until `rescheduleNoticeMinutes` before the current start (later: 403 `forbidden`); the organizer's `overrideToken` lifts that rule and the minimum notice and horizon of the new slot. A cancelled or expired reservation answers `success: false`, `reservation_finished`. A confirmed reservation keeps its meeting: the answer carries its `meetLink` and `location`, and when the server sends mail the visitor and organizer get the updated invite (same UID, higher SEQUENCE).",
     auth: true,
     reservationPath: true,
     body: { schema: RescheduleInput, required: true },
@@ -111,7 +112,7 @@ export const OPERATIONS: Operation[] = [
     operationId: "cancelReservation",
     summary: "Cancel a reservation",
     description:
-      "Cancels and frees the seat at once. Cancelling a cancelled reservation succeeds again without change. A hold can always be cancelled; a confirmed reservation until `cancelNoticeMinutes` before its start (later: 403 `forbidden`, unless the query carries the organizer's `overrideToken`). A meeting that has ended answers `success: false`, `reservation_finished`.",
+      "Cancels and frees the seat at once. Cancelling a cancelled reservation succeeds again without change. A hold can always be cancelled; a confirmed reservation until `cancelNoticeMinutes` before its start (later: 403 `forbidden`, unless the query carries the organizer's `overrideToken`). A meeting that has ended answers `success: false`, `reservation_finished`. Cancelling a confirmed reservation emails the visitor (and organizer) an invite with METHOD:CANCEL when the server sends mail.",
     auth: true,
     reservationPath: true,
     query: [{ name: "overrideToken", required: false, description: "The organizer's override token, lifting the cancel notice rule; the `Booking-Override-Token` header does the same and keeps it out of URLs.", schema: Type.String() }],
@@ -124,7 +125,7 @@ export const OPERATIONS: Operation[] = [
     operationId: "confirmReservation",
     summary: "Confirm a held reservation",
     description:
-      "Confirms a prepared reservation; passed attributes update it (custom field answers merge by uuid). A paid event type needs a successful payment first (422 `payment_required`). An expired hold is confirmed only if its seat can be taken again, else `reservation_finished`. Confirming a confirmed reservation answers the same result again. `meetLink` is set for video meetings.",
+      "Confirms a prepared reservation; passed attributes update it (custom field answers merge by uuid). A paid event type needs a successful payment first (422 `payment_required`). An expired hold is confirmed only if its seat can be taken again, else `reservation_finished`. Confirming a confirmed reservation answers the same result again. `meetLink` is set for video meetings; `location` says where the meeting is (for an in-person meeting, the organizer's address).",
     auth: true,
     reservationPath: true,
     idempotent: true,

@@ -36,7 +36,13 @@ export class EventTypeService {
     const payment = configuration.payment && usesStripeStandin(this.config)
       ? { ...configuration.payment, stripeJsUrl: `${origin.replace(/\/$/, "")}${STRIPE_JS_STANDIN_PATH}` }
       : configuration.payment;
-    return { ...configuration, payment, bookingUrl: bookingUrlOf(origin, eventType.slug) };
+    return {
+      ...configuration,
+      payment,
+      bookingUrl: bookingUrlOf(origin, eventType.slug),
+      // The success screen promises an email only when one will really be sent.
+      emailConfirmation: this.config.mail.smtpUrl !== null,
+    };
   }
 
   private async cachedConfiguration(eventType: EventTypeRecord, nowMs: number): Promise<EventTypeConfiguration> {

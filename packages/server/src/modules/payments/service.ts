@@ -5,7 +5,8 @@ import { conflictWindow, retakable } from "../../domain/slots.ts";
 import { DomainError, BusinessFailure } from "../../domain/errors.ts";
 import { manageUrlOf } from "../../lib/links.ts";
 import { StoreBusyError, type EventTypeRecord, type PaymentRecord, type ReservationRecord, type SeatDecision, type Store } from "../../store/types.ts";
-import { webhookEvents } from "../webhooks/events.ts";
+import { outboxEvents } from "../outbox/events.ts";
+import { NO_MAIL, type MailPolicy } from "../mail/events.ts";
 import { ProviderNotAuthorized, ProviderRefusal, type IntentStatus, type PaymentProvider, type ProviderEvent, type ProviderIntent } from "./provider.ts";
 
 /** What a visitor is told about a reservation cancelled because its seat was gone when its payment went through. */
@@ -38,6 +39,8 @@ export class PaymentService {
     private readonly webhookSecret: string | null,
     private readonly now: () => number,
     private readonly log: (entry: LogEntry) => void,
+    /** Whether a refund's cancellation is emailed too (see MailPolicy); never by default. */
+    private readonly mail: MailPolicy = NO_MAIL,
   ) {}
 
   /**
@@ -316,7 +319,14 @@ export class PaymentService {
         return { write: { ...current, status: "held", payment: succeeded, updatedAtMs: nextStamp(current, at) } };
       }
       return {
-        write: { ...current, status: "cancelled", cancelledAtMs: current.cancelledAtMs ?? at, payment: { ...succeeded, status: "refunding" }, updatedAtMs: nextStamp(current, at) },
+        write: {
+          ...current,
+          status: "cancelled",
+          cancelledAtMs: current.cancelledAtMs ?? at,
+          sequence: current.status === "cancelled" ? current.sequence : current.sequence + 1,
+          payment: { ...succeeded, status: "refunding" },
+          updatedAtMs: nextStamp(current, at),
+        },
       };
     });
     if (written && settled.payment?.status === "succeeded") {
@@ -382,7 +392,7 @@ export class PaymentService {
       if (r.payment?.intentId !== payment.intentId || r.payment.status !== "refunding") return r;
       const nowMs = this.now();
       const refunded: ReservationRecord = { ...r, payment: { ...r.payment, status: "refunded", refundId }, updatedAtMs: nextStamp(r, nowMs) };
-      const events = webhookEvents(eventType, "reservation.cancelled", refunded, nowMs, manageUrlOf(origin, eventType.slug, r.uuid));
+      const events = outboxEvents(this.mail, eventType, "reservation.cancelled", refunded, nowMs, manageUrlOf(origin, eventType.slug, r.uuid));
       if (await this.store.reservations.save(refunded, r.updatedAtMs, events)) {
         this.log({ level: "warn", message: `payment ${payment.intentId} of reservation ${r.uuid} refunded (${refundId}): its seat was taken after the hold ended` });
         return refunded;

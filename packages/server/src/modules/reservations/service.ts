@@ -8,7 +8,8 @@ import { matchesHash } from "../../lib/tokens.ts";
 import { StoreBusyError, type EventTypeRecord, type ReservationRecord, type SeatDecision, type SeatHolder, type Store } from "../../store/types.ts";
 import { refundMessage, type PaymentService } from "../payments/service.ts";
 import type { LogEntry } from "../../context.ts";
-import { webhookEvents } from "../webhooks/events.ts";
+import { outboxEvents } from "../outbox/events.ts";
+import { mailPolicy, type MailPolicy } from "../mail/events.ts";
 import { manageUrlOf } from "../../lib/links.ts";
 import { isUuid } from "../../lib/ids.ts";
 import { checkConfirmInput, checkReservationInput, slotTimes } from "./validate.ts";
@@ -48,7 +49,12 @@ export class ReservationService {
     private readonly now: () => number,
     private readonly log: (entry: LogEntry) => void = () => {},
     private readonly busy: BusySource = NO_BUSY_SOURCE,
-  ) {}
+  ) {
+    this.mail = mailPolicy(config);
+  }
+
+  /** Whether confirmation emails are written with the changes (see MailPolicy). */
+  private readonly mail: MailPolicy;
 
   /** The reservation of this event type, or 404 without telling whether it exists elsewhere. */
   async find(eventType: EventTypeRecord, uuid: string | null): Promise<ReservationRecord> {
@@ -88,6 +94,7 @@ export class ReservationService {
       guests: checked.guests,
       customFields: checked.customFields,
       meetLink,
+      sequence: 0,
       payment: null,
       confirmedAtMs: mode === "confirm" ? at : null,
       cancelledAtMs: null,
@@ -99,7 +106,7 @@ export class ReservationService {
       if (seatsLeft(s, checked.startMs, checked.endMs, holders) < 1 || blockedByBusy(s, checked.startMs, checked.endMs, busy)) return { refuse: "slot_unavailable" };
       const record = recordAt(at);
       // A hold is not a reservation yet: only a confirmed booking is announced.
-      return { write: record, events: mode === "confirm" ? webhookEvents(eventType, "reservation.created", record, at, manageUrl) : [] };
+      return { write: record, events: mode === "confirm" ? outboxEvents(this.mail, eventType, "reservation.created", record, at, manageUrl) : [] };
     });
     return resultOf(written, manageUrl, mode === "confirm");
   }
@@ -128,7 +135,7 @@ export class ReservationService {
       if (now === "expired" && (!retakable(s, current.startMs, current.endMs, holders, at) || blockedByBusy(s, current.startMs, current.endMs, busy))) return { refuse: "reservation_finished" };
       // A payment recorded meanwhile (by the webhook) is kept.
       const confirmed = this.confirmedAt({ ...current, ...changes, payment: current.payment }, current, at);
-      return { write: confirmed, events: webhookEvents(eventType, "reservation.created", confirmed, at, manageUrl) };
+      return { write: confirmed, events: outboxEvents(this.mail, eventType, "reservation.created", confirmed, at, manageUrl) };
     });
     return resultOf(written, manageUrl, true);
   }
@@ -160,7 +167,7 @@ export class ReservationService {
           // Confirmed, cancelled, refreshed or rescheduled by someone meanwhile: theirs to decide.
           if (!current || moved(current, r) || current.status !== "held" || current.payment?.status !== "succeeded" || (current.heldUntilMs ?? 0) > at) return { refuse: "reservation_finished" };
           const done = this.confirmedAt(current, current, at);
-          return { write: done, events: webhookEvents(eventType, "reservation.created", done, at, manageUrl) };
+          return { write: done, events: outboxEvents(this.mail, eventType, "reservation.created", done, at, manageUrl) };
         });
         confirmed++;
       } catch (error) {
@@ -220,12 +227,14 @@ export class ReservationService {
       const now = current ? statusAt(current, at) : "cancelled";
       if (!current || (now !== "held" && now !== "confirmed")) return { refuse: "reservation_finished" };
       if (seatsLeft(s, startMs, endMs, holders) < 1 || blockedByBusy(s, startMs, endMs, busy)) return { refuse: "slot_unavailable" };
-      const moved: ReservationRecord = { ...current, startMs, endMs, timezone: times!.timezone ?? current.timezone, updatedAtMs: stamp(current, at) };
+      // A new SEQUENCE: calendars replace the invite of the old time with this one.
+      const moved: ReservationRecord = { ...current, startMs, endMs, timezone: times!.timezone ?? current.timezone, sequence: current.sequence + 1, updatedAtMs: stamp(current, at) };
       // Moving a hold changes nothing anyone was told about.
-      const events = now === "confirmed" ? webhookEvents(eventType, "reservation.rescheduled", moved, at, manageUrl, current) : [];
+      const events = now === "confirmed" ? outboxEvents(this.mail, eventType, "reservation.rescheduled", moved, at, manageUrl, current) : [];
       return { write: moved, events };
     });
-    return resultOf(written, manageUrl);
+    // The meeting stays what it was: its link and place come with the new time.
+    return resultOf(written, manageUrl, statusAt(written, this.now()) === "confirmed");
   }
 
   /**
@@ -269,9 +278,9 @@ export class ReservationService {
           throw new DomainError("forbidden", `Cancelling closes ${eventType.settings.cancelNoticeMinutes} minutes before the start; ask the organizer.`);
         }
       }
-      const cancelled: ReservationRecord = { ...r, status: "cancelled", cancelledAtMs: nowMs, updatedAtMs: stamp(r, nowMs) };
+      const cancelled: ReservationRecord = { ...r, status: "cancelled", cancelledAtMs: nowMs, sequence: r.sequence + 1, updatedAtMs: stamp(r, nowMs) };
       // A hold let go was never a reservation: nothing to announce.
-      const events = status === "confirmed" ? webhookEvents(eventType, "reservation.cancelled", cancelled, nowMs, manageUrlOf(options.origin, eventType.slug, r.uuid)) : [];
+      const events = status === "confirmed" ? outboxEvents(this.mail, eventType, "reservation.cancelled", cancelled, nowMs, manageUrlOf(options.origin, eventType.slug, r.uuid)) : [];
       try {
         if (await this.store.reservations.save(cancelled, r.updatedAtMs, events)) return "The reservation is cancelled.";
       } catch (error) {
@@ -381,7 +390,11 @@ function failure(code: "slot_unavailable" | "slot_locked" | "reservation_finishe
 export function resultOf(r: ReservationRecord, manageUrl: string | null, withMeetLink = false): ReservationResult {
   const name = `${r.firstname} ${r.lastname}`.trim();
   const result: ReservationResult = { uuid: r.uuid, userId: null, userName: name === "" ? null : name, userEmail: r.email };
-  if (withMeetLink) result.meetLink = r.meetLink;
+  if (withMeetLink) {
+    result.meetLink = r.meetLink;
+    // Where to meet: the organizer's address or number, or the link (with `meetLink` for a video meeting).
+    result.location = r.location;
+  }
   result.manageUrl = manageUrl;
   return result;
 }

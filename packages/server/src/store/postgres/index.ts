@@ -7,7 +7,7 @@ import { applyPostgresMigrations } from "./migrations.ts";
 import { describeTarget, openPool, sessionSettings } from "./pools.ts";
 import { PostgresRateLimiter } from "./rate-limiter.ts";
 import { postgresReservations } from "./reservations.ts";
-import { postgresWebhooks } from "./webhooks.ts";
+import { postgresOutbox } from "./webhooks.ts";
 import { postgresBusy } from "./busy.ts";
 
 export { PostgresRateLimiter } from "./rate-limiter.ts";
@@ -93,6 +93,7 @@ class PostgresStore implements Store {
   readonly engine = "postgres";
   readonly eventTypes: Store["eventTypes"];
   readonly reservations: Store["reservations"];
+  readonly outbox: Store["outbox"];
   readonly webhooks: Store["webhooks"];
   readonly idempotency: Store["idempotency"];
   readonly busy: Store["busy"];
@@ -104,7 +105,8 @@ class PostgresStore implements Store {
   ) {
     this.eventTypes = postgresEventTypes(db);
     this.reservations = postgresReservations(db, rateLimiter, databaseTime);
-    this.webhooks = postgresWebhooks(db);
+    this.outbox = postgresOutbox(db);
+    this.webhooks = this.outbox.channel("webhook");
     this.idempotency = postgresIdempotency(db);
     this.busy = postgresBusy(db);
   }

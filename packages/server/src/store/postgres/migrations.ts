@@ -139,6 +139,20 @@ export const POSTGRES_MIGRATIONS: { version: number; name: string; sql: string }
     `,
   },
   {
+    version: 5,
+    name: "one outbox for several delivery channels; invite sequence of reservations",
+    // webhook_events keeps its name and becomes the outbox of every channel: existing rows are webhooks.
+    // A channel is a plain name, so one added later (a calendar writer) needs no schema change.
+    sql: `
+      ALTER TABLE webhook_events ADD COLUMN channel text NOT NULL DEFAULT 'webhook' CHECK (channel ~ '^[a-z][a-z0-9-]{0,31}$');
+      DROP INDEX webhook_events_due;
+      CREATE INDEX webhook_events_due ON webhook_events (channel, next_attempt_at_ms, id) WHERE status = 'pending';
+      DROP INDEX webhook_events_pending_by_reservation;
+      CREATE INDEX webhook_events_pending_by_reservation ON webhook_events (reservation_uuid, channel, id) WHERE status = 'pending';
+      ALTER TABLE reservations ADD COLUMN ics_sequence integer NOT NULL DEFAULT 0 CHECK (ics_sequence >= 0);
+    `,
+  },
+  {
     // Numbered 6: migration 5 belongs to another change; the runner applies whatever is missing, gaps included.
     version: 6,
     name: "busy sources: the organizer's calendars, their objects and busy intervals",

@@ -1,25 +1,39 @@
 import type pg from "pg";
-import type { OutboxEvent, Store, WebhookAttempt } from "../types.ts";
+import type { ChannelOutbox, OutboxChannel, OutboxEvent, Store, WebhookAttempt } from "../types.ts";
 import type { Connections } from "./connections.ts";
 import { toDelivery, type WebhookRow } from "./rows.ts";
 
-const INSERT_EVENT = `INSERT INTO webhook_events (event_type_id, reservation_uuid, kind, msg_id, url, payload, next_attempt_at_ms, created_at_ms)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`;
+const INSERT_EVENT = `INSERT INTO webhook_events (event_type_id, reservation_uuid, kind, msg_id, url, payload, next_attempt_at_ms, created_at_ms, channel)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8)`;
 
 /** Adds events to the outbox inside the caller's transaction, so they exist exactly when the reservation change they announce does. */
 export async function insertEvents(client: pg.PoolClient, events: OutboxEvent[]): Promise<void> {
-  for (const e of events) await client.query(INSERT_EVENT, [e.eventTypeId, e.reservationUuid, e.kind, e.msgId, e.url, e.payload, e.createdAtMs]);
+  for (const e of events) await client.query(INSERT_EVENT, [e.eventTypeId, e.reservationUuid, e.kind, e.msgId, e.url, e.payload, e.createdAtMs, e.channel ?? "webhook"]);
 }
 
-/** Due, not leased, and first in line for its reservation: an earlier event still pending holds later ones back. */
-const DUE = `e.status = 'pending' AND e.next_attempt_at_ms <= $1 AND (e.locked_until_ms IS NULL OR e.locked_until_ms <= $1)`;
+/** Of the channel ($4), due, not leased, and first in line for its reservation there: an earlier event still pending holds later ones back. */
+const DUE = `e.channel = $4 AND e.status = 'pending' AND e.next_attempt_at_ms <= $1 AND (e.locked_until_ms IS NULL OR e.locked_until_ms <= $1)`;
 
-/** The webhook outbox on PostgreSQL, leased by row locks so the workers of every instance share it. */
-export function postgresWebhooks(db: Connections): Store["webhooks"] {
+/** The outbox on PostgreSQL, leased by row locks so the workers of every instance share it. */
+export function postgresOutbox(db: Connections): Store["outbox"] {
+  // One object per channel, so the store's `webhooks` is the very object `channel("webhook")` answers.
+  const channels = new Map<OutboxChannel, ChannelOutbox>();
+  return {
+    channel: (channel) => {
+      let outbox = channels.get(channel);
+      if (!outbox) channels.set(channel, (outbox = channelOutbox(db, channel)));
+      return outbox;
+    },
+    recent: (eventTypeId, limit) => recentDeliveries(db, eventTypeId, null, limit),
+  };
+}
+
+/** One channel of the outbox on PostgreSQL. */
+function channelOutbox(db: Connections, channel: OutboxChannel): ChannelOutbox {
   return {
     claimDue: async (nowMs, leaseMs, limit, perEventType = Number.MAX_SAFE_INTEGER) => {
       // A plain read first: an idle outbox (the usual case, polled every second by every instance) takes no lock.
-      const any = await db.run(`SELECT 1 FROM webhook_events e WHERE ${DUE} LIMIT 1`, [nowMs], true);
+      const any = await db.run(`SELECT 1 FROM webhook_events e WHERE ${DUE.replace("$4", "$2")} LIMIT 1`, [nowMs, channel], true);
       if (any.rowCount === 0) return [];
       const leased = await db.transaction(async (c) => {
         // SKIP LOCKED: events another instance is leasing right now are left to it; a row it leased
@@ -33,16 +47,16 @@ export function postgresWebhooks(db: Connections): Store["webhooks"] {
                SELECT e.id, e.event_type_id, e.next_attempt_at_ms, ROW_NUMBER() OVER (PARTITION BY e.event_type_id ORDER BY e.next_attempt_at_ms, e.id) AS n
                FROM webhook_events e
                WHERE ${DUE}
-                 AND NOT EXISTS (SELECT 1 FROM webhook_events p WHERE p.reservation_uuid = e.reservation_uuid AND p.id < e.id AND p.status = 'pending')
+                 AND NOT EXISTS (SELECT 1 FROM webhook_events p WHERE p.reservation_uuid = e.reservation_uuid AND p.channel = e.channel AND p.id < e.id AND p.status = 'pending')
              ), busy AS (
-               SELECT event_type_id, COUNT(*) AS leased FROM webhook_events WHERE status = 'pending' AND locked_until_ms > $1 GROUP BY event_type_id
+               SELECT event_type_id, COUNT(*) AS leased FROM webhook_events WHERE channel = $4 AND status = 'pending' AND locked_until_ms > $1 GROUP BY event_type_id
              )
              SELECT r.id FROM ready r LEFT JOIN busy b ON b.event_type_id = r.event_type_id
              WHERE r.n + COALESCE(b.leased, 0) <= $3
              ORDER BY r.next_attempt_at_ms, r.id LIMIT $2
            )
            ORDER BY e.next_attempt_at_ms, e.id FOR UPDATE OF e SKIP LOCKED`,
-          [nowMs, limit, perEventType],
+          [nowMs, limit, perEventType, channel],
         );
         if (due.rowCount === 0) return [];
         return (
@@ -60,7 +74,7 @@ export function postgresWebhooks(db: Connections): Store["webhooks"] {
         // event another worker took) finds the attempt count moved on and writes nothing.
         const held = await c.query(
           `UPDATE webhook_events SET status = $1, next_attempt_at_ms = $2, locked_until_ms = NULL,
-            last_status_code = $3, last_error = $4, delivered_at_ms = $5, url = COALESCE($8, url) WHERE id = $6 AND attempts = $7 AND status = 'pending'`,
+            last_status_code = $3, last_error = $4, delivered_at_ms = $5, url = COALESCE($8, url) WHERE id = $6 AND attempts = $7 AND status = 'pending' AND channel = $9`,
           [
             outcome.status,
             outcome.status === "pending" ? outcome.nextAttemptAtMs : attempt.atMs,
@@ -70,6 +84,7 @@ export function postgresWebhooks(db: Connections): Store["webhooks"] {
             id,
             attempt.attempt,
             outcome.url ?? null,
+            channel,
           ],
         );
         if (held.rowCount !== 1) return;
@@ -83,23 +98,28 @@ export function postgresWebhooks(db: Connections): Store["webhooks"] {
         ]);
       });
     },
-    recent: async (eventTypeId, limit) => {
-      const events = (await db.run<WebhookRow>("SELECT * FROM webhook_events WHERE event_type_id = $1 ORDER BY id DESC LIMIT $2", [eventTypeId, limit], true)).rows;
-      if (events.length === 0) return [];
-      const attempts = (
-        await db.run<{ event_id: number; attempt: number; at_ms: number; status_code: number | null; error: string | null; duration_ms: number }>(
-          "SELECT * FROM webhook_attempts WHERE event_id = ANY($1::bigint[]) ORDER BY event_id, attempt",
-          [events.map((e) => e.id)],
-          true,
-        )
-      ).rows;
-      const byEvent = new Map<number, WebhookAttempt[]>();
-      for (const a of attempts) {
-        const log = byEvent.get(a.event_id) ?? [];
-        log.push({ attempt: a.attempt, atMs: a.at_ms, statusCode: a.status_code, error: a.error, durationMs: a.duration_ms });
-        byEvent.set(a.event_id, log);
-      }
-      return events.map((row) => ({ ...toDelivery(row), attemptLog: byEvent.get(row.id) ?? [] }));
-    },
+    recent: (eventTypeId, limit) => recentDeliveries(db, eventTypeId, channel, limit),
   };
+}
+
+/** The event type's most recent events (of one channel, or of all), newest first, with their attempts. */
+async function recentDeliveries(db: Connections, eventTypeId: number, channel: OutboxChannel | null, limit: number) {
+  const events = (
+    await db.run<WebhookRow>("SELECT * FROM webhook_events WHERE event_type_id = $1 AND ($3::text IS NULL OR channel = $3) ORDER BY id DESC LIMIT $2", [eventTypeId, limit, channel], true)
+  ).rows;
+  if (events.length === 0) return [];
+  const attempts = (
+    await db.run<{ event_id: number; attempt: number; at_ms: number; status_code: number | null; error: string | null; duration_ms: number }>(
+      "SELECT * FROM webhook_attempts WHERE event_id = ANY($1::bigint[]) ORDER BY event_id, attempt",
+      [events.map((e) => e.id)],
+      true,
+    )
+  ).rows;
+  const byEvent = new Map<number, WebhookAttempt[]>();
+  for (const a of attempts) {
+    const log = byEvent.get(a.event_id) ?? [];
+    log.push({ attempt: a.attempt, atMs: a.at_ms, statusCode: a.status_code, error: a.error, durationMs: a.duration_ms });
+    byEvent.set(a.event_id, log);
+  }
+  return events.map((row) => ({ ...toDelivery(row), attemptLog: byEvent.get(row.id) ?? [] }));
 }

@@ -1,0 +1,85 @@
+import nodemailer, { type Transporter } from "nodemailer";
+import type { Clock } from "../../clock.ts";
+import type { ServerConfig } from "../../config.ts";
+import type { LogEntry } from "../../context.ts";
+import type { OutboxDelivery, Store } from "../../store/types.ts";
+import { OutboxWorker, type Deliverer, type DeliveryOutcome } from "../outbox/worker.ts";
+import { renderMail, type MailPayload } from "./events.ts";
+
+/** One message's whole SMTP exchange, connection included, must finish within this (below the outbox lease). */
+const TIMEOUT_MS = 30_000;
+
+/**
+ * Sends the email channel of the outbox through SMTP (nodemailer): the stored email rendered, with
+ * its invite as a `text/calendar; method=...` part, from MAIL_FROM, with the event's id as Message-ID
+ * (so a retry after a lost answer is the same message). A 5xx answer is final; a 4xx answer or a
+ * connection that fails is tried again by the outbox's backoff. Without an SMTP transport (no
+ * SMTP_URL, development) each mail is logged, one line saying where it would go, and counts as
+ * delivered.
+ */
+export class EmailDeliverer implements Deliverer {
+  readonly channel = "email";
+
+  constructor(
+    private readonly transport: Transporter | null,
+    private readonly from: string,
+    private readonly log: (entry: LogEntry) => void,
+  ) {}
+
+  async deliver(d: OutboxDelivery): Promise<DeliveryOutcome> {
+    const mail = renderMail(JSON.parse(d.payload) as MailPayload);
+    if (!this.transport) {
+      this.log({ level: "info", message: `mail not sent (no SMTP_URL): would go to ${mail.to}: "${mail.subject}" with a ${mail.method} invite` });
+      return { statusCode: null, error: null, durationMs: 0 };
+    }
+    const began = performance.now();
+    try {
+      const info = await this.transport.sendMail({
+        from: this.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        messageId: `<${d.msgId}@booking-calendar>`,
+        icalEvent: { method: mail.method, filename: "invite.ics", content: mail.ics },
+      });
+      const code = Number(/^(\d{3})/.exec(info.response ?? "")?.[1] ?? 250);
+      return { statusCode: code, error: null, durationMs: Math.round(performance.now() - began) };
+    } catch (cause) {
+      const responseCode = (cause as { responseCode?: unknown }).responseCode;
+      const statusCode = typeof responseCode === "number" ? responseCode : null;
+      const message = cause instanceof Error ? cause.message : String(cause);
+      return {
+        statusCode,
+        error: statusCode === null ? `unreachable: ${message}` : `SMTP ${message}`,
+        durationMs: Math.round(performance.now() - began),
+        // The server refused for good (no such mailbox, rejected); a 4xx or no answer may pass later.
+        final: statusCode !== null && statusCode >= 500,
+      };
+    }
+  }
+}
+
+/** The SMTP transport of SMTP_URL, or none without it. */
+export function smtpTransport(config: Pick<ServerConfig, "mail">): Transporter | null {
+  if (!config.mail.smtpUrl) return null;
+  const url = new URL(config.mail.smtpUrl);
+  return nodemailer.createTransport({
+    host: url.hostname,
+    port: url.port ? Number(url.port) : url.protocol === "smtps:" ? 465 : 587,
+    secure: url.protocol === "smtps:",
+    ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
+    connectionTimeout: TIMEOUT_MS / 2,
+    greetingTimeout: TIMEOUT_MS / 3,
+    socketTimeout: TIMEOUT_MS,
+    // `?tls=ignore` for a local server without STARTTLS (tests, a development relay).
+    ignoreTLS: url.searchParams.get("tls") === "ignore",
+  });
+}
+
+/** The outbox worker of the email channel. */
+export class EmailWorker extends OutboxWorker {
+  constructor(store: Store, clock: Clock, config: Pick<ServerConfig, "mail">, log: (entry: LogEntry) => void) {
+    super(store, clock, new EmailDeliverer(smtpTransport(config), config.mail.from, log), log);
+  }
+}

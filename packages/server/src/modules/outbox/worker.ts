@@ -1,0 +1,156 @@
+import type { Clock } from "../../clock.ts";
+import type { LogEntry } from "../../context.ts";
+import type { ChannelOutbox, OutboxChannel, OutboxDelivery, Store, WebhookAttempt } from "../../store/types.ts";
+
+/** Waits between attempts (decisions.md): the 8th failed attempt gives up. The same for every channel. */
+export const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+/** A lease outlives every deliverer's timeout, so a worker that died mid-delivery frees its events for another. */
+const LEASE_MS = 60_000;
+/** Deliveries one worker has under way at once, not counting the first of an event type that has none under way. */
+const MAX_IN_FLIGHT = 64;
+/**
+ * Deliveries one worker has under way at once, all counted: the room kept for event types with
+ * nothing under way, so receivers that hang (each for its deliverer's timeout) hold back the events
+ * of other event types only once this many deliveries hang.
+ */
+const MAX_IN_FLIGHT_TOTAL = 256;
+/** Leases one event type holds at once (see `claimDue` for how exact that is across workers): a receiver that hangs takes this many slots, never all. */
+const PER_EVENT_TYPE = 2;
+
+/**
+ * What one attempt at delivering an event came to. `error: null` is delivered; otherwise the event
+ * is tried again by the backoff, unless `final` says another try cannot help.
+ */
+export interface DeliveryOutcome {
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  /** Give up now (the receiver said no for good, or there is nothing to deliver to). */
+  final?: boolean;
+  /** The receiver asked to wait at least this long before the next try. */
+  retryAfterMs?: number | null;
+  /** Where the attempt went, recorded as the event's `url`. */
+  url?: string;
+}
+
+/**
+ * Delivers the events of one outbox channel. A channel (webhooks, emails, a calendar writer) is a
+ * deliverer and a worker running it: the outbox, its leases, ordering, backoff and bookkeeping are
+ * shared, so a new channel needs no schema change.
+ */
+export interface Deliverer {
+  readonly channel: OutboxChannel;
+  /** One attempt at a leased event; never throws for a failed delivery, it answers it. */
+  deliver(event: OutboxDelivery): Promise<DeliveryOutcome>;
+}
+
+/**
+ * Delivers one channel of the outbox, at least once: leases due events, hands each to the channel's
+ * deliverer and records the attempt, then delivered, the next try by the backoff (or a later wait
+ * the receiver asked for), or failed after the last try or a final refusal. Events of one
+ * reservation go out in order on each channel. Deliveries run side by side: a receiver that hangs
+ * holds at most two delivery slots, and an event type with nothing under way gets a slot of its
+ * own while fewer than MAX_IN_FLIGHT_TOTAL deliveries are under way, so other event types' events
+ * do not wait on it. Runs in every server process; the store's leases keep two workers from
+ * holding the same attempt.
+ */
+export class OutboxWorker {
+  private timer: ReturnType<typeof setInterval> | null = null;
+  /** Claims one at a time, so the count of deliveries under way is right when the next claim is sized. */
+  private claiming: Promise<unknown> = Promise.resolve();
+  private readonly inFlight = new Set<Promise<void>>();
+  /** Claims asked of the store and not yet answered: a tick while one hangs (a pool exhausted) adds no other. */
+  private claimsPending = 0;
+  private readonly outbox: ChannelOutbox;
+
+  constructor(
+    store: Store,
+    private readonly clock: Clock,
+    private readonly deliverer: Deliverer,
+    protected readonly log: (entry: LogEntry) => void,
+  ) {
+    this.outbox = store.outbox.channel(deliverer.channel);
+  }
+
+  /**
+   * Claims what is due now (as many as there are free delivery slots), delivers it and waits for
+   * these deliveries; answers how many attempts were made. Passes may overlap: one waiting on a slow
+   * receiver does not keep the next from claiming and delivering other events.
+   */
+  async runOnce(): Promise<number> {
+    this.claimsPending++;
+    const claim = this.claiming.then(() => this.claim()).finally(() => this.claimsPending--);
+    this.claiming = claim.catch(() => undefined);
+    const started = await claim;
+    // allSettled: one failed bookkeeping write must not let `stop()` return while others still send.
+    const results = await Promise.allSettled(started);
+    for (const r of results) if (r.status === "rejected") this.log({ level: "error", message: `${this.deliverer.channel} delivery bookkeeping failed`, error: r.reason });
+    return started.length;
+  }
+
+  start(everyMs = 1000): void {
+    this.timer ??= setInterval(() => {
+      if (this.claimsPending > 0) return;
+      this.runOnce().catch((error) => this.log({ level: "error", message: `${this.deliverer.channel} delivery pass failed`, error }));
+    }, everyMs);
+  }
+
+  /** Stops polling and waits for the attempts under way. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.claiming;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /**
+   * Leases due events and starts their deliveries in two steps: first one event of each event type
+   * that has none leased (the room kept for them), then more, up to PER_EVENT_TYPE per event type,
+   * for the free slots.
+   */
+  private async claim(): Promise<Promise<void>[]> {
+    const now = this.clock.now();
+    const room = MAX_IN_FLIGHT_TOTAL - this.inFlight.size;
+    const started = room > 0 ? this.deliverAll(await this.outbox.claimDue(now, LEASE_MS, room, 1)) : [];
+    const free = MAX_IN_FLIGHT - this.inFlight.size;
+    if (free <= 0) return started;
+    try {
+      started.push(...this.deliverAll(await this.outbox.claimDue(now, LEASE_MS, free, PER_EVENT_TYPE)));
+    } catch (error) {
+      // The deliveries of the first step are under way: the pass answers for them, and the next claims again.
+      if (started.length === 0) throw error;
+      this.log({ level: "error", message: `${this.deliverer.channel} claim failed`, error });
+    }
+    return started;
+  }
+
+  /** Starts the deliveries of leased events, counted in flight until each is recorded. */
+  private deliverAll(due: OutboxDelivery[]): Promise<void>[] {
+    return due.map((d) => {
+      const delivery = this.deliver(d).finally(() => this.inFlight.delete(delivery));
+      this.inFlight.add(delivery);
+      return delivery;
+    });
+  }
+
+  private async deliver(d: OutboxDelivery): Promise<void> {
+    const atMs = this.clock.now();
+    let outcome: DeliveryOutcome;
+    try {
+      outcome = await this.deliverer.deliver(d);
+    } catch (error) {
+      // A deliverer answers failures; one that threw anyway is an ordinary failed attempt, retried.
+      outcome = { statusCode: null, error: `delivery failed: ${error instanceof Error ? error.message : String(error)}`, durationMs: 0 };
+    }
+    const record: WebhookAttempt = { attempt: d.attempts, atMs, statusCode: outcome.statusCode, error: outcome.error, durationMs: outcome.durationMs };
+    const url = outcome.url === undefined ? {} : { url: outcome.url };
+    if (outcome.error === null) return this.outbox.recordAttempt(d.id, record, { status: "delivered", ...url });
+    if (outcome.final) return this.outbox.recordAttempt(d.id, record, { status: "failed", ...url });
+    const delay = RETRY_DELAYS_MS[d.attempts - 1];
+    if (delay === undefined) {
+      this.log({ level: "warn", message: `${this.deliverer.channel} ${d.msgId} to ${outcome.url ?? d.url} failed after ${d.attempts} attempts: ${outcome.error}` });
+      return this.outbox.recordAttempt(d.id, record, { status: "failed", ...url });
+    }
+    return this.outbox.recordAttempt(d.id, record, { status: "pending", nextAttemptAtMs: this.clock.now() + Math.max(delay, outcome.retryAfterMs ?? 0), ...url });
+  }
+}
