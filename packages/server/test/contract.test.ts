@@ -309,8 +309,8 @@ describe("documentation", () => {
     expect(r.body.openapi).toBe("3.1.0");
     const ids = Object.values(r.body.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));
     expect(ids.sort()).toEqual([
-      "cancelReservation", "confirmReservation", "createReservation", "createReservationPayment", "getEventTypeConfiguration",
-      "initEventType", "listTimeSlots", "listTimezones", "prepareReservation", "refreshReservation", "rescheduleReservation",
+      "cancelReservation", "confirmReservation", "createReservation", "createReservationPayment", "findFirstFreeDay",
+      "getEventTypeConfiguration", "initEventType", "listTimeSlots", "listTimezones", "prepareReservation", "refreshReservation", "rescheduleReservation",
     ]);
     expect(r.body.paths["/time-slots"].get.responses["429"]).toEqual({ $ref: "#/components/responses/E429" });
     expect(r.body.components.schemas.TimeSlot.properties).toHaveProperty("available_seats");

@@ -109,4 +109,11 @@ export const SQLITE_MIGRATIONS: { version: number; name: string; sql: string }[]
       CREATE UNIQUE INDEX event_types_by_link_token ON event_types (link_token);
     `,
   },
+  {
+    version: 5,
+    name: "reasons given for cancelling",
+    sql: `
+      ALTER TABLE reservations ADD COLUMN cancel_reason TEXT;
+    `,
+  },
 ];

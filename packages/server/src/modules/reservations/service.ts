@@ -32,6 +32,8 @@ export interface ChangeOptions {
    * seats and the past still hold.
    */
   organizer?: boolean;
+  /** Cancel only: why, as the visitor wrote it (blank reads as none). */
+  reason?: string | undefined;
 }
 
 /**
@@ -268,7 +270,8 @@ export class ReservationService {
           throw new DomainError("forbidden", `Cancelling closes ${eventType.settings.cancelNoticeMinutes} minutes before the start; ask the organizer.`);
         }
       }
-      const cancelled: ReservationRecord = { ...r, status: "cancelled", cancelledAtMs: nowMs, updatedAtMs: stamp(r, nowMs) };
+      const reason = options.reason?.trim() || null;
+      const cancelled: ReservationRecord = { ...r, status: "cancelled", cancelledAtMs: nowMs, cancelReason: reason, updatedAtMs: stamp(r, nowMs) };
       // A hold let go was never a reservation: nothing to announce.
       const events = status === "confirmed" ? webhookEvents(eventType, "reservation.cancelled", cancelled, nowMs, manageUrlOf(options.origin, eventType.slug, r.uuid)) : [];
       try {

@@ -138,6 +138,13 @@ export const POSTGRES_MIGRATIONS: { version: number; name: string; sql: string }
       );
     `,
   },
+  {
+    version: 5,
+    name: "reasons given for cancelling",
+    sql: `
+      ALTER TABLE reservations ADD COLUMN cancel_reason text;
+    `,
+  },
 ];
 
 /**
