@@ -9,12 +9,11 @@ test.describe("the visitor's time zone", () => {
     await expect(page.locator('button[part~="day-free"]').first()).toBeVisible();
     const asked: string[] = [];
     page.on("request", (r) => { if (new URL(r.url()).pathname === "/time-slots") asked.push(new URL(r.url()).searchParams.get("timezone") ?? ""); });
-    await page.getByText("Time zone:").click();
     await page.getByLabel("Search time zones").fill("tokyo");
     const answered = page.waitForResponse((r) => new URL(r.url()).pathname === "/time-slots");
     await page.getByRole("combobox", { name: "Time zone" }).selectOption("Asia/Tokyo");
     expect((await answered).status()).toBe(200);
-    await expect(page.getByText("Time zone: Asia/Tokyo")).toBeVisible();
+    await expect(page.getByRole("combobox", { name: "Time zone" })).toHaveValue("Asia/Tokyo");
     // Tokyo is 9 hours ahead of UTC all year: the slot's day there, and its time on Tokyo's clocks.
     const tokyo = new Date(Date.parse(slot.startIso8601) + 9 * 3_600_000).toISOString();
     await (await showDay(page, tokyo.slice(0, 10))).click();
