@@ -70,7 +70,8 @@ export function setDefaultApiBase(origin: string): void {
  * @attr token - The event type's public API token (or its booking-link token). Required.
  * @attr api-base - Origin of the booking API; defaults to the origin the script was served from.
  * @attr reservation-uuid - Reschedule mode: the reservation to move or cancel.
- * @attr timezone - IANA zone for the times shown; defaults to the visitor's.
+ * @attr timezone - IANA zone for the times shown; defaults to the visitor's. The visitor can change it
+ *   in the always-shown zone picker, and switch 12h/24h (kept for the visit; default from the locale).
  * @attr locale - BCP 47 tag for dates and times; defaults to the event type's `locale.preset`.
  * @attr theme - `light`, `dark` or `auto`; overrides the event type's `theme.mode`.
  * @attr email - Prefill. @attr firstname - Prefill. @attr lastname - Prefill. @attr phone - Prefill.
@@ -94,6 +95,9 @@ export function setDefaultApiBase(origin: string): void {
  * @csspart form - @csspart input - @csspart field - @csspart locations - @csspart guests - @csspart submit -
  * @csspart hold-timer - @csspart payment-element - @csspart pay - @csspart test-badge -
  * @csspart summary - @csspart confirmation - @csspart add-to-calendar - @csspart cancel -
+ * @csspart avatar - The host's image (or initials). @csspart skeleton - Placeholders while loading.
+ * @csspart empty-month - @csspart next-available - The jump to the next free day after an empty month.
+ * @csspart success-mark - @csspart amount-paid - @csspart cancel-reason - @csspart book-another -
  *
  * @cssproperty --bc-primary - Accent colour (theme.colors.primary).
  * @cssproperty --bc-on-primary - Text on the accent colour.
@@ -102,7 +106,10 @@ export function setDefaultApiBase(origin: string): void {
  * @cssproperty --bc-text - Text colour (theme.colors.text).
  * @cssproperty --bc-muted - Secondary text (theme.colors.muted).
  * @cssproperty --bc-border - Borders (theme.colors.border).
- * @cssproperty --bc-danger - Errors (theme.colors.danger).
+ * @cssproperty --bc-danger - Errors and the cancel button (theme.colors.danger).
+ * @cssproperty --bc-on-danger - Text on the danger colour.
+ * @cssproperty --bc-success - The success mark. @cssproperty --bc-on-success - The tick on it.
+ * @cssproperty --bc-skeleton - Loading placeholders.
  * @cssproperty --bc-radius - Corner radius (theme.borderRadius).
  * @cssproperty --bc-font - Font family.
  */

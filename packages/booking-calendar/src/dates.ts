@@ -178,7 +178,8 @@ export class DateTexts {
   /** Time of day of an instant on the wall clocks of `zone`, in the locale's own short form (9:30 AM, 09:30, 00:00). */
   time(instant: string | number, zone: string): string {
     // hourCycle rather than hour12: with hour12 false some locales write midnight as 24:00.
-    const make = () => new Intl.DateTimeFormat(this.locale, this.hour12 === undefined ? { timeZone: zone, timeStyle: "short" } : { timeZone: zone, hour: "numeric", minute: "2-digit", hourCycle: this.hour12 ? "h12" : "h23" });
+    const cycle = this.hour12 === undefined ? {} : { hourCycle: this.hour12 ? ("h12" as const) : ("h23" as const) };
+    const make = () => new Intl.DateTimeFormat(this.locale, { timeZone: zone, timeStyle: "short", ...cycle });
     return this.format(`time:${zone}`, make).format(new Date(instant));
   }
 

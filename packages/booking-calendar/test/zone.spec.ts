@@ -1,4 +1,4 @@
-import { DateTexts } from "../src/dates.ts";
+import { DateTexts, localeUses12Hours, offsetMinutes, offsetText } from "../src/dates.ts";
 import { test, expect, createEventType, firstFreeSlot, mountCalendar, showDay } from "./fixtures.ts";
 
 test.describe("the visitor's time zone", () => {
@@ -28,5 +28,17 @@ test.describe("the visitor's time zone", () => {
     expect([new DateTexts("en-GB").time(midnight, "Asia/Tokyo"), new DateTexts("en-GB").time(one, "Asia/Tokyo")]).toEqual(["00:00", "01:00"]);
     expect(new DateTexts("de").time(one, "Asia/Tokyo")).toBe("01:00");
     expect(new DateTexts("en-US").time(one, "Asia/Tokyo").replace(/\s/g, " ")).toBe("1:00 AM");
+  });
+});
+
+test.describe("the visitor's clock", () => {
+  test("a 12h or 24h choice overrides the locale's clock, and offsets read as UTC±hh:mm", () => {
+    const one = "2026-11-24T16:00:00Z";
+    expect(new DateTexts("en-US", false).time(one, "Asia/Tokyo")).toBe("01:00");
+    expect(new DateTexts("en-GB", true).time(one, "Asia/Tokyo").replace(/\s/g, " ")).toMatch(/^0?1:00 am$/i);
+    expect(localeUses12Hours("en-US")).toBe(true);
+    expect(localeUses12Hours("de")).toBe(false);
+    expect([offsetText(offsetMinutes("Asia/Kolkata", Date.parse(one))), offsetText(offsetMinutes("America/St_Johns", Date.parse(one))), offsetText(0)])
+      .toEqual(["UTC+05:30", "UTC-03:30", "UTC+00:00"]);
   });
 });
