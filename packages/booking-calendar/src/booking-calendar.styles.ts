@@ -60,7 +60,7 @@ export const controlStyles = css`
   button:disabled, button[aria-disabled="true"] { cursor: not-allowed; opacity: 0.55; }
   button.primary { background: var(--bc-primary); border-color: var(--bc-primary); color: var(--bc-on-primary); font-weight: 600; }
   button.danger { background: var(--bc-danger); border-color: var(--bc-danger); color: var(--bc-on-danger); font-weight: 600; }
-  a { color: var(--bc-primary); text-underline-offset: 0.15em; }
+  a { color: var(--bc-primary); }
   button.link { border: none; background: none; color: var(--bc-primary); padding: 0.25rem; min-height: 0; text-decoration: underline; }
   :focus-visible { outline: 2px solid var(--bc-primary); outline-offset: 2px; box-shadow: var(--bc-focus); }
   input, select, textarea {

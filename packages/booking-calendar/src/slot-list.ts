@@ -16,9 +16,7 @@ export class SlotList extends LitElement {
     button[aria-pressed="true"] { background: var(--bc-primary); color: var(--bc-on-primary); border-color: var(--bc-primary); }
     .seats { font-size: 0.75rem; color: inherit; opacity: 0.85; }
     p { margin: 0; }
-    .bone { height: 2.5rem; border-radius: var(--bc-radius); background: var(--bc-skeleton, #e2e8f0); animation: bc-pulse 1.4s ease-in-out infinite; }
-    @keyframes bc-pulse { 50% { opacity: 0.55; } }
-    @media (prefers-reduced-motion: reduce) { .bone { animation: none; } }
+    .bone { height: 2.5rem; border-radius: var(--bc-radius); background: var(--bc-skeleton); }
   `];
 
   static override properties = {

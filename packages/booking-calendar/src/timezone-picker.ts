@@ -37,6 +37,7 @@ export class TimezonePicker extends LitElement {
     zones: { attribute: false },
     query: { state: true },
     now: { state: true },
+    expanded: { state: true },
   };
 
   declare value: string;
@@ -44,6 +45,12 @@ export class TimezonePicker extends LitElement {
   declare query: string;
   /** The minute the offsets and local times are shown for; moves on while the picker is shown. */
   declare now: number;
+  /**
+   * Whether every zone is listed: only once the visitor reaches for the list (focus, pointer) or
+   * searches. Until then the select holds the chosen zone alone, which keeps the first paint light
+   * (hundreds of options) and checkers such as axe quick.
+   */
+  declare expanded: boolean;
 
   private readonly env = new ContextConsumer(this, { context: environmentContext, subscribe: true });
   private clock: ReturnType<typeof setInterval> | undefined;
@@ -58,6 +65,7 @@ export class TimezonePicker extends LitElement {
     this.zones = [];
     this.query = "";
     this.now = Date.now();
+    this.expanded = false;
   }
 
   override connectedCallback(): void {
@@ -97,7 +105,6 @@ export class TimezonePicker extends LitElement {
     const minute = Math.floor(this.now / 60_000);
     const key = `${zones.length} ${zones[0]} ${this.known} ${env.dates.locale} ${env.dates.hour12} ${minute}`;
     if (this.entries.key === key) return this.entries.list;
-    if (this.known < this.zones.length) this.warm(this.zones);
     const list = zones.map((zone) => {
       const slash = zone.indexOf("/");
       const region = slash > 0 ? zone.slice(0, slash) : "";
@@ -116,9 +123,16 @@ export class TimezonePicker extends LitElement {
 
   private matching(env: CalendarEnvironment): ZoneEntry[] {
     const words = this.query.toLowerCase().replace(/[\s_/]+/g, " ").trim().split(" ").filter(Boolean);
+    if (this.known < this.zones.length && (this.expanded || words.length > 0)) this.warm(this.zones);
     // The chosen zone stays listed so the select never shows a value it does not hold.
+    if (!this.expanded && words.length === 0) return this.list(env).filter((e) => e.zone === this.value);
     return this.list(env).filter((e) => e.zone === this.value || words.every((word) => e.haystack.includes(word)));
   }
+
+  // Lit renders in a microtask, which runs before the browser opens the list for this event.
+  private readonly expand = () => {
+    this.expanded = true;
+  };
 
   private choose(timezone: string): void {
     if (timezone === this.value) return;
@@ -147,7 +161,8 @@ export class TimezonePicker extends LitElement {
       </div>
       <input type="search" autocomplete="off" aria-label=${texts("searchTimezones")} placeholder=${texts("searchTimezones")} .value=${this.query}
         @input=${(e: Event) => { this.query = (e.target as HTMLInputElement).value; }}>
-      <select id="zone" part="timezone-select" @change=${(e: Event) => this.choose((e.target as HTMLSelectElement).value)}>
+      <select id="zone" part="timezone-select" @change=${(e: Event) => this.choose((e.target as HTMLSelectElement).value)}
+        @focus=${this.expand} @pointerdown=${this.expand}>
         ${regions.map((region) => html`<optgroup label=${region || texts("otherZones")}>
           ${groups.get(region)!.map((e) => html`<option value=${e.zone} ?selected=${e.zone === this.value}>${e.label}</option>`)}
         </optgroup>`)}
