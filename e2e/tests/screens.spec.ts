@@ -8,8 +8,8 @@ import { test, expect, chooseFirstTime, createEventType, expectAccessible, openS
  */
 for (const mode of ["light", "dark"] as const) {
   test(`screens in ${mode} mode: calendar, times, details, payment, success, reschedule, cancel question`, async ({ page, request }) => {
-    // Seven screens, each checked with axe and saved.
-    test.setTimeout(90_000);
+    // Seven screens, each checked with axe (seconds each on a busy machine) and saved.
+    test.setTimeout(300_000);
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.emulateMedia({ colorScheme: mode });
     const slug = `screens-${mode}-${Date.now().toString(36)}`;
@@ -61,6 +61,8 @@ for (const mode of ["light", "dark"] as const) {
 }
 
 test("phone-sized screen: the whole free booking fits 360 pixels without sideways scrolling, and is booked through", async ({ page, request }) => {
+  // Each axe run takes seconds on a busy machine.
+  test.setTimeout(300_000);
   await page.setViewportSize({ width: 360, height: 740 });
   const { token } = await createEventType(request, {
     title: "Quick question",
@@ -96,7 +98,7 @@ const SIZES = [{ name: "desktop", width: 1280, height: 900 }, { name: "phone", w
 for (const mode of ["light", "dark"] as const) {
   for (const size of SIZES) {
     test(`booker screens in ${mode} mode on a ${size.name}: loading, zone and clock, empty month, a call's details, success, cancel with a reason, cancelled`, async ({ page, request }) => {
-      test.setTimeout(120_000);
+      test.setTimeout(300_000);
       await page.setViewportSize({ width: size.width, height: size.height });
       await page.emulateMedia({ colorScheme: mode });
       // Free three days ahead and seventy days ahead only, so the month after the first is empty.
