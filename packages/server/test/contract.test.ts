@@ -310,8 +310,8 @@ describe("documentation", () => {
     const ids = Object.values(r.body.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));
     expect(ids.sort()).toEqual([
       "adminAddBusySource", "adminGetBusySource", "adminListBusySources", "adminRemoveBusySource", "adminSyncBusySource",
-      "cancelReservation", "confirmReservation", "createReservation", "createReservationPayment", "getEventTypeConfiguration",
-      "initEventType", "listTimeSlots", "listTimezones", "prepareReservation", "refreshReservation", "rescheduleReservation",
+      "cancelReservation", "confirmReservation", "createReservation", "createReservationPayment", "findFirstFreeDay",
+      "getEventTypeConfiguration", "initEventType", "listTimeSlots", "listTimezones", "prepareReservation", "refreshReservation", "rescheduleReservation",
     ]);
     // The organizer's calendar routes are documented behind the admin key, never the event type's token.
     expect(r.body.paths["/admin/event-types/{id}/busy-sources"].post.security).toEqual([{ adminKey: [] }]);
