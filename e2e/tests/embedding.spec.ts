@@ -95,9 +95,10 @@ test.describe("embedding", () => {
     await expect(firstWeekday).toHaveText(new Intl.DateTimeFormat("de-DE", { weekday: "short", timeZone: "UTC" }).format(new Date(Date.UTC(2024, 0, 1))));
     await expectAccessible(page, "Vue app");
     await chooseFirstTime(page);
-    await expect(page.getByLabel("Email")).toHaveValue("vue@example.com");
-    await page.getByRole("button", { name: "Book" }).click();
-    await expect(page.getByRole("heading", { name: "You are booked" })).toBeVisible();
+    // The bound locale is also the language of the element's texts.
+    await expect(page.getByLabel("E-Mail")).toHaveValue("vue@example.com");
+    await page.getByRole("button", { name: "Buchen" }).click();
+    await expect(page.getByRole("heading", { name: "Ihr Termin ist gebucht" })).toBeVisible();
     const [reservation] = await reservationsOf(request, id);
     expect(reservation).toMatchObject({ email: "vue@example.com", status: "confirmed" });
     await expectAccessible(page, "Vue app success");
