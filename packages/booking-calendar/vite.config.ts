@@ -1,30 +1,53 @@
 import { defineConfig } from "vite";
 
+/** Modules the script-tag file shares with its parts: the parts read them from `window.BookingCalendarShared`. */
+const SHARED = /^(lit|lit\/.*|@lit\/.*)$|(^|\/)(context|booking-calendar\.styles|texts)\.ts$/;
+
 /**
- * Two builds of the element: `--mode npm`, an ES module for bundlers with Lit and Stripe's loader
- * left as dependencies; `--mode embed`, one self-contained minified file for a script tag, which the
- * server serves at /embed/booking-calendar.js (Stripe.js itself is fetched only at a payment step).
+ * Builds of the element: `--mode npm`, an ES module for bundlers with Lit and Stripe's loader left as
+ * dependencies (the payment step a chunk of its own); `--mode embed`, one minified file for a script
+ * tag, which the server serves at /embed/booking-calendar.js; `--mode part-popup` and
+ * `--mode part-payment`, the parts that file fetches from `parts/` beside itself when a page first
+ * needs them, built without Lit (they use the script-tag file's). Stripe.js itself is fetched only at
+ * a payment step.
  */
-export default defineConfig(({ mode }) =>
-  mode === "embed"
-    ? {
-        build: {
-          outDir: "dist/embed",
-          emptyOutDir: true,
-          minify: true,
-          target: "es2022",
-          lib: { entry: "src/embed.ts", formats: ["iife"], name: "BookingCalendarEmbed", fileName: () => "booking-calendar.js" },
-          rollupOptions: { output: { inlineDynamicImports: true } },
-        },
-      }
-    : {
-        build: {
-          outDir: "dist/npm",
-          emptyOutDir: true,
-          minify: false,
-          target: "es2022",
-          lib: { entry: "src/index.ts", formats: ["es"], fileName: () => "index.js" },
-          rollupOptions: { external: [/^lit(\/|$)/, /^@lit\//, /^@stripe\/stripe-js/] },
+export default defineConfig(({ mode }) => {
+  if (mode === "embed") {
+    return {
+      build: {
+        outDir: "dist/embed",
+        emptyOutDir: true,
+        minify: true,
+        target: "es2022",
+        lib: { entry: "src/embed.ts", formats: ["iife"], name: "BookingCalendarEmbed", fileName: () => "booking-calendar.js" },
+        rollupOptions: { output: { inlineDynamicImports: true } },
+      },
+    };
+  }
+  if (mode.startsWith("part-")) {
+    const part = mode.slice("part-".length);
+    return {
+      build: {
+        outDir: "dist/embed/parts",
+        emptyOutDir: false,
+        minify: true,
+        target: "es2022",
+        lib: { entry: `src/parts/${part}.ts`, formats: ["iife"], name: "BookingCalendarPart", fileName: () => `${part}.js` },
+        rollupOptions: {
+          external: (id: string) => SHARED.test(id),
+          output: { inlineDynamicImports: true, globals: () => "BookingCalendarShared" },
         },
       },
-);
+    };
+  }
+  return {
+    build: {
+      outDir: "dist/npm",
+      emptyOutDir: true,
+      minify: false,
+      target: "es2022",
+      lib: { entry: "src/index.ts", formats: ["es"], fileName: () => "index.js" },
+      rollupOptions: { external: [/^lit(\/|$)/, /^@lit\//, /^@stripe\/stripe-js/] },
+    },
+  };
+});
