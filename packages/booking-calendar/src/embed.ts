@@ -8,6 +8,7 @@
  * script tag, or `BookingCalendar.floatingButton({...})`). The popup's code and the payment step are
  * fetched from `parts/popup.js` and `parts/payment.js` next to it, the first time a page needs them.
  */
+/// <reference types="vite/client" />
 import { LitElement, css, html, nothing } from "lit";
 import { ContextConsumer } from "@lit/context";
 import { setDefaultApiBase } from "./booking-calendar.component.ts";
@@ -33,7 +34,12 @@ setCatalogSource(async (language) => {
 
 // The parts run against this file's Lit and context: a page that loads the script twice shares the first one's.
 window.BookingCalendarShared ??= { LitElement, css, html, nothing, ContextConsumer, environmentContext, controlStyles, DEFAULT_TEXTS };
-setPartLoader((name) => runScript(new URL(`parts/${name}.js`, base)));
+setPartLoader(
+  import.meta.env.DEV
+    ? // `npm run dev`: the parts from source, through Vite like this module.
+      async (name) => void (await (name === "popup" ? import("./parts/popup.ts") : import("./parts/payment.ts")))
+    : (name) => runScript(new URL(`parts/${name}.js`, base)),
+);
 
 /** The popup's functions, once its part has run. */
 async function popupPart(): Promise<PopupPart> {
