@@ -3,7 +3,8 @@
  * raw, gzip (level 9) and brotli sizes against the 30 KB gzip budget. Stripe.js is not in the file
  * (it is fetched from js.stripe.com only at a payment step); the small loader that fetches it is.
  * The file speaks English; each other language is a JSON file beside it, fetched only when chosen,
- * and reported here one by one.
+ * and reported here one by one, as are the parts of its code it fetches from `parts/` beside it only
+ * when a page needs them (the popup with its floating button, the payment step with Stripe's loader).
  * Run: `npm run bench:bundle`. Exits non-zero when the budget is exceeded.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -25,11 +26,18 @@ for (const [name, path] of Object.entries(files)) {
   const bytes = readFileSync(`${repo}${path}`);
   const gzip = gzipSync(bytes, { level: 9 }).byteLength;
   const brotli = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).byteLength;
-  console.log(`${name}: ${kb(bytes.byteLength)} raw, ${kb(gzip)} gzip, ${kb(brotli)} brotli`);
+  console.log(`${name}: ${kb(bytes.byteLength)} raw, ${kb(gzip)} gzip (${gzip} bytes), ${kb(brotli)} brotli`);
   if (path.includes("embed")) {
     console.log(`  budget ${kb(BUDGET_GZIP_BYTES)} gzip: ${(gzip / BUDGET_GZIP_BYTES * 100).toFixed(0)}% used`);
     over = gzip > BUDGET_GZIP_BYTES;
   }
+}
+const parts = "packages/booking-calendar/dist/embed/parts/";
+for (const name of readdirSync(`${repo}${parts}`).sort()) {
+  const bytes = readFileSync(`${repo}${parts}${name}`);
+  const gzip = gzipSync(bytes, { level: 9 }).byteLength;
+  const brotli = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).byteLength;
+  console.log(`code on demand (dist/embed/parts/${name}): ${kb(bytes.byteLength)} raw, ${kb(gzip)} gzip, ${kb(brotli)} brotli`);
 }
 const locales = "packages/booking-calendar/dist/embed/locales/";
 for (const name of readdirSync(`${repo}${locales}`).sort()) {

@@ -20,6 +20,7 @@ import { fieldProblems } from "./i18n/field-errors.ts";
 import { loadCatalog, loadedCatalog } from "./i18n/load.ts";
 import { adoptTheme, themeMode } from "./theme.ts";
 import { PageSchemeController } from "./page-scheme.ts";
+import { loadPart } from "./parts.ts";
 import type { BookingFormEvents } from "./booking-form.ts";
 import type { MonthGridEvents } from "./month-grid.ts";
 import type { PaymentSetup, PaymentStepEvents } from "./payment-step.ts";
@@ -591,6 +592,10 @@ export class BookingCalendar extends LitElement {
     }
     const input = this.reservationInput(flow);
     await this.attempt(() => this.prepareAndPay(key), async () => {
+      // The payment step's code first (fetched on the first payment): nothing is held if it cannot be loaded.
+      await loadPart("payment").catch((error: unknown) => {
+        throw new ApiFailure("network", "network_error", error instanceof Error ? error.message : String(error));
+      });
       // A retry of this same attempt keeps its hold and only opens the payment again.
       if (hold && hold.key === key) return this.openPayment(flow, price, hold.uuid, `${key}:pay`);
       await this.holds.release();

@@ -1,7 +1,10 @@
-import { css } from "lit";
+import { css, unsafeCSS } from "lit";
+
+// The palettes are declarations, not a style sheet of their own: put into the rules below as they are
+// (untagged, which also keeps the embed build's minifier, which parses each `css` template, off them).
 
 /** The dark palette, for `theme.mode` dark and for auto when the system is dark. */
-const darkPalette = css`
+const darkPalette = unsafeCSS(`
   --bc-primary: #60a5fa;
   --bc-on-primary: #0b1220;
   --bc-background: #0f172a;
@@ -15,10 +18,10 @@ const darkPalette = css`
   --bc-on-danger: #1f0a0a;
   --bc-skeleton: #334155;
   color-scheme: dark;
-`;
+`);
 
 /** The light palette, the default. */
-const lightPalette = css`
+const lightPalette = unsafeCSS(`
   --bc-primary: #2563eb;
   --bc-on-primary: #ffffff;
   --bc-background: #ffffff;
@@ -32,7 +35,7 @@ const lightPalette = css`
   --bc-on-danger: #ffffff;
   --bc-skeleton: #e2e8f0;
   color-scheme: light;
-`;
+`);
 
 /**
  * Custom properties with their light defaults, dark palettes (fixed, or for `auto` following the

@@ -2,7 +2,7 @@ import { BookingCalendar } from "./booking-calendar.component.ts";
 import { BookingForm } from "./booking-form.ts";
 import { HoldTimer } from "./hold-timer.ts";
 import { MonthGrid } from "./month-grid.ts";
-import { PaymentStep } from "./payment-step.ts";
+import type { PaymentStep } from "./payment-step.ts";
 import { SlotList } from "./slot-list.ts";
 import { TimezonePicker } from "./timezone-picker.ts";
 
@@ -13,8 +13,8 @@ const ELEMENTS: Record<string, CustomElementConstructor> = {
   "bc-timezone-picker": TimezonePicker,
   "bc-booking-form": BookingForm,
   "bc-hold-timer": HoldTimer,
-  "bc-payment-step": PaymentStep,
 };
+// `<bc-payment-step>` is defined by the payment part (./parts/payment.ts), loaded when a paid event type reaches its payment.
 
 // A page may load the script twice (an npm copy and a script tag); the first definition stays.
 for (const [tag, element] of Object.entries(ELEMENTS)) {

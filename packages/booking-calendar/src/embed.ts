@@ -5,28 +5,71 @@
  * other languages are fetched from `locales/<language>.json` next to it when one is chosen. The same
  * file opens the calendar in a popup: from any element with `data-booking-calendar="<token>"`, from
  * `BookingCalendar.open({...})`, or from a floating button (`data-booking-floating="<token>"` on this
- * script tag, or `BookingCalendar.floatingButton({...})`).
+ * script tag, or `BookingCalendar.floatingButton({...})`). The popup's code and the payment step are
+ * fetched from `parts/popup.js` and `parts/payment.js` next to it, the first time a page needs them.
  */
+/// <reference types="vite/client" />
+import { LitElement, css, html, nothing } from "lit";
+import { ContextConsumer } from "@lit/context";
 import { setDefaultApiBase } from "./booking-calendar.component.ts";
+import { controlStyles } from "./booking-calendar.styles.ts";
+import { environmentContext } from "./context.ts";
 import { setCatalogSource } from "./i18n/load.ts";
-import type { LoadedCatalog } from "./texts.ts";
+import { loadPart, runScript, setPartLoader, type PopupPart } from "./parts.ts";
+import { checkOptions, FLOATING_TAG, onTriggerClick, optionsFromData, type FloatingButtonOptions, type PopupOptions } from "./popup-triggers.ts";
+import { DEFAULT_TEXTS, type LoadedCatalog } from "./texts.ts";
 import "./booking-calendar.ts";
-import { closePopup, floatingButton, listenForTriggers, openPopup, optionsFromData } from "./popup.ts";
 
 // Set while a classic script runs (deferred or async too); a module script or an inlined copy falls back to the page's origin.
 const script = document.currentScript;
 const scriptUrl = script instanceof HTMLScriptElement && script.src ? new URL(script.src, location.href) : null;
 if (scriptUrl) setDefaultApiBase(scriptUrl.origin);
 
-const catalogBase = scriptUrl ?? new URL("/embed/booking-calendar.js", location.href);
+const base = scriptUrl ?? new URL("/embed/booking-calendar.js", location.href);
 setCatalogSource(async (language) => {
-  const response = await fetch(new URL(`locales/${language}.json`, catalogBase));
+  const response = await fetch(new URL(`locales/${language}.json`, base));
   if (!response.ok) throw new Error(`the ${language} texts answered HTTP ${response.status}`);
   return (await response.json()) as LoadedCatalog;
 });
 
+// The parts run against this file's Lit and context: a page that loads the script twice shares the first one's.
+window.BookingCalendarShared ??= { LitElement, css, html, nothing, ContextConsumer, environmentContext, controlStyles, DEFAULT_TEXTS };
+setPartLoader(
+  import.meta.env.DEV
+    ? // `npm run dev`: the parts from source, through Vite like this module.
+      async (name) => void (await (name === "popup" ? import("./parts/popup.ts") : import("./parts/payment.ts")))
+    : (name) => runScript(new URL(`parts/${name}.js`, base)),
+);
+
+/** The popup's functions, once its part has run. */
+async function popupPart(): Promise<PopupPart> {
+  await loadPart("popup");
+  const part = window.BookingCalendarShared?.popup;
+  if (!part) throw new Error("The popup part did not run.");
+  return part;
+}
+
 /** What the script tag puts on `window` for pages that open the calendar from their own code. */
-const api = { open: openPopup, close: closePopup, floatingButton };
+const api = {
+  /** Opens the calendar in the popup; focus returns to `opener` (by default what has it now) on close. */
+  async open(options: PopupOptions, opener: HTMLElement | null = document.activeElement instanceof HTMLElement ? document.activeElement : null): Promise<void> {
+    checkOptions(options, "open");
+    await (await popupPart()).openPopup(options, opener);
+  },
+  /** Closes the popup, if open. */
+  close(): void {
+    window.BookingCalendarShared?.popup?.closePopup();
+  },
+  /** Adds a floating button that opens the popup with `options`; answers it (remove it to take it away). */
+  floatingButton(options: FloatingButtonOptions): HTMLElement {
+    checkOptions(options, "floatingButton");
+    // Shown once the popup's code has defined it.
+    const button = document.createElement(FLOATING_TAG);
+    (document.body ?? document.documentElement).append(button);
+    void popupPart().then((part) => part.equipFloatingButton(button, options));
+    return button;
+  },
+};
 
 declare global {
   interface Window {
@@ -37,10 +80,10 @@ declare global {
 // A page that loads the script twice keeps the first one's popup and triggers.
 if (!window.BookingCalendar) {
   window.BookingCalendar = api;
-  listenForTriggers();
+  onTriggerClick(document, api.open);
   const floating = script instanceof HTMLScriptElement ? script.getAttribute("data-booking-floating") : null;
   if (floating && script instanceof HTMLScriptElement) {
-    const add = () => floatingButton(optionsFromData(script, floating));
+    const add = () => api.floatingButton(optionsFromData(script, floating));
     if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", add, { once: true });
     else add();
   }

@@ -1,9 +1,14 @@
 /** `<booking-calendar>` for bundlers: importing this module defines the element. */
 import { setCatalogSource } from "./i18n/load.ts";
 import { importCatalog } from "./locales/index.ts";
+import { setPartLoader } from "./parts.ts";
 
 // Languages other than English are separate chunks, loaded when the element first needs one.
 setCatalogSource(importCatalog);
+// The payment step too (the popup is this module's own export): a chunk, imported when a paid event type reaches its payment.
+setPartLoader(async (name) => {
+  if (name === "payment") await import("./parts/payment.ts");
+});
 
 export { BookingCalendar } from "./booking-calendar.ts";
 export { setDefaultApiBase } from "./booking-calendar.component.ts";

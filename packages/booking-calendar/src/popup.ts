@@ -1,49 +1,8 @@
 import { LitElement, css, html } from "lit";
 import { DEFAULT_TEXTS } from "./texts.ts";
+import { ATTRIBUTES, checkOptions, FLOATING_TAG, onTriggerClick, POPUP_TAG, type FloatingButtonOptions, type PopupOptions } from "./popup-triggers.ts";
 
-/**
- * What opens the calendar in a popup: the element's own attributes (only `token` is required), plus
- * `label`, the dialog's name until the event type's title is known.
- */
-export interface PopupOptions {
-  token: string;
-  apiBase?: string;
-  reservationUuid?: string;
-  timezone?: string;
-  locale?: string;
-  theme?: string;
-  email?: string;
-  firstname?: string;
-  lastname?: string;
-  phone?: string;
-  label?: string;
-}
-
-/** A floating button's options: the popup's, plus the button's text. */
-export interface FloatingButtonOptions extends PopupOptions {
-  /** The button's text; "Book a time" by default. */
-  text?: string;
-}
-
-/** Option name → the `<booking-calendar>` attribute it sets. */
-const ATTRIBUTES: Record<string, string> = {
-  token: "token", apiBase: "api-base", reservationUuid: "reservation-uuid", timezone: "timezone", locale: "locale",
-  theme: "theme", email: "email", firstname: "firstname", lastname: "lastname", phone: "phone",
-};
-
-/**
- * The options a trigger or the script tag carries: the token in `data-booking-calendar` (or
- * `data-booking-floating` on the script tag), every other option in `data-booking-<attribute>`,
- * e.g. `data-booking-locale="de"`, `data-booking-api-base`, `data-booking-label`, `data-booking-text`.
- */
-export function optionsFromData(element: HTMLElement, token: string): FloatingButtonOptions {
-  const options: FloatingButtonOptions = { token };
-  for (const [option, attribute] of [...Object.entries(ATTRIBUTES), ["label", "label"], ["text", "text"]] as const) {
-    const value = element.getAttribute(`data-booking-${attribute}`);
-    if (value && option !== "token") (options as unknown as Record<string, string>)[option] = value;
-  }
-  return options;
-}
+export { optionsFromData, type FloatingButtonOptions, type PopupOptions } from "./popup-triggers.ts";
 
 /** The same options, compared as the calendar would show them. */
 const sameOptions = (a: PopupOptions, b: PopupOptions) =>
@@ -233,9 +192,6 @@ export class FloatingButton extends LitElement {
   }
 }
 
-const POPUP_TAG = "bc-booking-popup";
-const FLOATING_TAG = "bc-floating-button";
-
 function define(): void {
   if (!customElements.get(POPUP_TAG)) customElements.define(POPUP_TAG, BookingPopup);
   if (!customElements.get(FLOATING_TAG)) customElements.define(FLOATING_TAG, FloatingButton);
@@ -254,7 +210,11 @@ function popup(): BookingPopup {
 
 /** Opens the calendar in the popup; focus returns to `opener` (by default what has it now) on close. */
 export function openPopup(options: PopupOptions, opener: HTMLElement | null = document.activeElement instanceof HTMLElement ? document.activeElement : null): Promise<void> {
-  if (!options || typeof options.token !== "string" || !options.token) return Promise.reject(new TypeError("BookingCalendar.open needs { token }."));
+  try {
+    checkOptions(options, "open");
+  } catch (error) {
+    return Promise.reject(error);
+  }
   return popup().open(options, opener);
 }
 
@@ -265,14 +225,20 @@ export function closePopup(): void {
 
 /** Adds a floating button that opens the popup with `options`; answers it (remove it to take it away). */
 export function floatingButton(options: FloatingButtonOptions): HTMLElement {
-  if (!options || typeof options.token !== "string" || !options.token) throw new TypeError("BookingCalendar.floatingButton needs { token }.");
-  define();
-  const button = document.createElement(FLOATING_TAG) as FloatingButton;
-  const { text, ...popupOptions } = options;
-  button.options = popupOptions;
-  if (text) button.text = text;
+  checkOptions(options, "floatingButton");
+  const button = document.createElement(FLOATING_TAG);
+  equipFloatingButton(button, options);
   (document.body ?? document.documentElement).append(button);
   return button;
+}
+
+/** Makes `button` (a `bc-floating-button`, perhaps made before this code was loaded) open the popup with `options`. */
+export function equipFloatingButton(button: HTMLElement, options: FloatingButtonOptions): void {
+  define();
+  customElements.upgrade(button);
+  const { text, ...popupOptions } = options;
+  (button as FloatingButton).options = popupOptions;
+  if (text) (button as FloatingButton).text = text;
 }
 
 /**
@@ -281,12 +247,5 @@ export function floatingButton(options: FloatingButtonOptions): HTMLElement {
  * leads to the booking page).
  */
 export function listenForTriggers(root: Document = document): void {
-  root.addEventListener("click", (event) => {
-    if (event.defaultPrevented || !(event.target instanceof Element)) return;
-    const trigger = event.target.closest<HTMLElement>("[data-booking-calendar]");
-    const token = trigger?.getAttribute("data-booking-calendar");
-    if (!trigger || !token) return;
-    event.preventDefault();
-    void openPopup(optionsFromData(trigger, token), trigger);
-  });
+  onTriggerClick(root, openPopup);
 }

@@ -50,6 +50,53 @@ describe("the calendar's texts in other languages", () => {
   });
 });
 
+const POPUP_PART = `/* popup part */ customElements.define("bc-booking-popup", class extends HTMLElement {});\n`;
+
+/** A built script with the parts of its code it loads on demand beside it, as the calendar's build leaves them. */
+function builtWithParts(): string {
+  const path = builtScript();
+  mkdirSync(join(path, "..", "parts"));
+  writeFileSync(join(path, "..", "parts", "popup.js"), POPUP_PART);
+  return path;
+}
+
+describe("the parts of the calendar's code it loads on demand", () => {
+  it("serves a built part beside the script as JavaScript to any origin, cached like the script", async () => {
+    const { call } = await setup({ calendarScriptPath: builtWithParts() });
+    const r = await call("GET", "/embed/parts/popup.js", { headers: { origin: "https://customer.example" } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-type")).toBe("text/javascript;charset=utf-8");
+    expect(r.headers.get("access-control-allow-origin")).toBe("*");
+    expect(r.headers.get("cache-control")).toBe("public, max-age=300");
+    expect(r.text).toBe(POPUP_PART);
+    const again = await call("GET", "/embed/parts/popup.js", { headers: { "if-none-match": r.headers.get("etag")! } });
+    expect(again.status).toBe(304);
+  });
+
+  it("serves it beside the versioned script as immutable, and beside an earlier version's URL revalidated soon", async () => {
+    const { call } = await setup({ calendarScriptPath: builtWithParts() });
+    const r = await call("GET", `/embed/v/${versionOf(SCRIPT)}/parts/popup.js`, { headers: { origin: "https://customer.example" } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-type")).toBe("text/javascript;charset=utf-8");
+    expect(r.headers.get("access-control-allow-origin")).toBe("*");
+    expect(r.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(r.text).toBe(POPUP_PART);
+    const older = await call("GET", "/embed/v/0123456789abcdef/parts/popup.js");
+    expect(older.status).toBe(200);
+    expect(older.headers.get("cache-control")).toBe("public, max-age=300");
+  });
+
+  it("answers a JSON 404 for a part not built and for names that are no part file", async () => {
+    const { call } = await setup({ calendarScriptPath: builtWithParts() });
+    for (const path of ["/embed/parts/payment.js", "/embed/parts/..%2Fbooking-calendar.js", "/embed/parts/popup.json", "/embed/parts/Popup.js", `/embed/v/${versionOf(SCRIPT)}/parts/payment.js`]) {
+      const r = await call("GET", path);
+      expect(r.status, path).toBe(404);
+      expect(r.headers.get("content-type"), path).toContain("application/json");
+      expect(r.body, path).toMatchObject({ success: false, code: "not_found" });
+    }
+  });
+});
+
 describe("the calendar's script-tag file", () => {
   it("serves the built file as JavaScript to any origin, with an ETag", async () => {
     const { call } = await setup({ calendarScriptPath: builtScript() });

@@ -6,7 +6,7 @@ import { pageSecurityHeaders, type PagePolicyOptions } from "../../http/page-pol
 import { publicOrigin } from "../../lib/links.ts";
 import { STRIPE_JS_STANDIN_PATH, usesStripeStandin as standinInUse } from "../../lib/stripe-js.ts";
 import { demoPage, PREVIEW_SCRIPT, type DemoEventType } from "./page.ts";
-import { CALENDAR_PATH, CalendarScriptFile, FAVICON_PATH, favicon, loadCatalogFile, loadStripeStandinScript, versionedCalendarPath, type StaticScript } from "./service.ts";
+import { CALENDAR_PATH, CalendarScriptFile, FAVICON_PATH, favicon, loadCatalogFile, loadPartFile, loadStripeStandinScript, versionedCalendarPath, type StaticScript } from "./service.ts";
 
 // Revalidated after five minutes: the URL carries no version, and a new release should reach pages soon.
 const SHORT_CACHE = "public, max-age=300";
@@ -48,7 +48,8 @@ async function demoEventTypes(store: Store): Promise<DemoEventType[]> {
  * `/embed/v/{version}/booking-calendar.js`, immutable, which the server's pages and the docs use,
  * and at the plain `/embed/booking-calendar.js` for sites that embedded it before, revalidated after
  * five minutes. An older version's URL leads to the current one. Its texts in the languages other than
- * English at `locales/<language>.json` beside either URL (the script fetches them from beside itself).
+ * English at `locales/<language>.json` beside either URL (the script fetches them from beside itself), and
+ * likewise the parts of its code it fetches on first need at `parts/<name>.js` (the popup, the payment step).
  * The server pages' icon at `/favicon.svg`. Outside production, the demo page at `/` and the Stripe.js
  * stand-in the element loads when payments go to the local Stripe stand-in.
  */
@@ -68,9 +69,17 @@ export const embedRoutes = (ctx: AppContext, calendar: CalendarScriptFile) => {
     catalogs.set(file, found);
     return found;
   };
+  const parts = new Map<string, StaticScript>();
+  const part = (file: string) => {
+    const found = parts.get(file) ?? loadPartFile(file, calendar.path);
+    if (!found) throw new ApiError("not_found", `The calendar has no code at parts/${file.slice(0, 40)}.`);
+    parts.set(file, found);
+    return found;
+  };
   const app = new Elysia()
     .get(CALENDAR_PATH, ({ request, set }) => serve(built(), request, set))
     .get("/embed/locales/:file", ({ params, request, set }) => serve(catalog(params.file), request, set))
+    .get("/embed/parts/:file", ({ params, request, set }) => serve(part(params.file), request, set))
     .get("/embed/v/:version/booking-calendar.js", ({ params, request, set }) => {
       const script = built();
       if (params.version === script.version) return serve(script, request, set, IMMUTABLE);
@@ -83,6 +92,8 @@ export const embedRoutes = (ctx: AppContext, calendar: CalendarScriptFile) => {
     })
     // Texts beside a versioned script come from the same build: kept as long as the script is.
     .get("/embed/v/:version/locales/:file", ({ params, request, set }) => serve(catalog(params.file), request, set, params.version === built().version ? IMMUTABLE : SHORT_CACHE))
+    // So is the code beside it: a page running that script gets the parts of the same build.
+    .get("/embed/v/:version/parts/:file", ({ params, request, set }) => serve(part(params.file), request, set, params.version === built().version ? IMMUTABLE : SHORT_CACHE))
     .get(FAVICON_PATH, ({ request, set }) => serve(icon, request, set, FAVICON_CACHE));
   if (ctx.config.environment === "production") return app;
   return app

@@ -96,6 +96,26 @@ export function loadCatalogFile(file: string, scriptPath?: string): StaticScript
   return existsSync(path) ? script(readFileSync(path, "utf8"), JSON_TYPE) : null;
 }
 
+/** A part of the calendar's code it fetches on first need (`parts/popup.js`, `parts/payment.js`), as its build names them. */
+const PART_FILE = /^([a-z][a-z-]{0,39})\.js$/;
+
+/**
+ * One on-demand part of the calendar's code (`parts/<name>.js` beside the script-tag file, written by
+ * its build), read once; null for a name that is not a part file or a part not built.
+ */
+export function loadPartFile(file: string, scriptPath?: string): StaticScript | null {
+  const name = PART_FILE.exec(file)?.[1];
+  if (!name) return null;
+  let scriptFile = scriptPath;
+  try {
+    scriptFile ??= calendarScriptPath();
+  } catch {
+    return null;
+  }
+  const path = join(dirname(scriptFile), "parts", `${name}.js`);
+  return existsSync(path) ? script(readFileSync(path, "utf8")) : null;
+}
+
 /** The Stripe.js stand-in pointed at the server's Stripe stand-in, for the demo page. */
 export function loadStripeStandinScript(apiBase: string): StaticScript {
   return script(stripeJsStandin(apiBase));
