@@ -83,8 +83,8 @@ test.describe("what the visitor is told", () => {
     await chooseFirstTime(page);
     const book = page.getByRole("button", { name: "Verbindlich buchen" });
     await expect(book).toHaveCSS("background-color", "rgb(21, 94, 117)");
-    // Field labels stay English unless the configuration's texts name them.
-    await page.getByLabel("Email").fill("kunde@example.com");
+    // Texts the configuration does not name come from the built-in German catalog.
+    await page.getByLabel("E-Mail").fill("kunde@example.com");
     await book.click();
     await expect(page.getByRole("heading", { name: "Sie sind gebucht" })).toBeVisible();
     await expectAccessible(page, "themed success");
