@@ -38,7 +38,7 @@ test.describe("booking as a visitor", () => {
     await page.getByRole("button", { name: "Book" }).click();
 
     await expect(page.getByRole("heading", { name: "You are booked" })).toBeVisible();
-    await expect(page.getByRole("link", { name: "Add to calendar" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Download .ics" })).toBeVisible();
     await expectAccessible(page, "success");
     // The site's own script heard the element's event.
     const [reservation] = await reservationsOf(request, id);

@@ -68,6 +68,12 @@ export class BookingApi {
     return slots;
   }
 
+  /** The first day on or after `from` (in `timezone`) with a free time, or null within the horizon. */
+  async firstFreeDay(from: string, timezone: string): Promise<string | null> {
+    const found = await this.call<{ date?: unknown }>("GET", `/time-slots/first-free?${new URLSearchParams({ from, timezone })}`);
+    return typeof found?.date === "string" && /^\d{4}-\d{2}-\d{2}$/.test(found.date) ? found.date : null;
+  }
+
   timezones(): Promise<string[]> {
     return this.call("GET", "/timezones");
   }
@@ -96,8 +102,9 @@ export class BookingApi {
     return this.call("PUT", `/reservations/${encodeURIComponent(uuid)}`, input);
   }
 
-  async cancel(uuid: string): Promise<void> {
-    await this.call("DELETE", `/reservations/${encodeURIComponent(uuid)}`);
+  /** Cancels; a reason, when given, goes to the organizer. */
+  async cancel(uuid: string, reason = ""): Promise<void> {
+    await this.call("DELETE", `/reservations/${encodeURIComponent(uuid)}`, reason.trim() ? { reason: reason.trim() } : undefined);
   }
 
   /** Gives a held seat back as the page goes away: a `keepalive` DELETE nobody waits for. */

@@ -1,16 +1,17 @@
 import { LitElement, html, nothing, type PropertyValues } from "lit";
 import { ContextProvider } from "@lit/context";
 import { Task } from "@lit/task";
-import type { EventTypeConfiguration, InitData, ReservationInput, ReservationResult, TimeSlot } from "@booking/wire";
+import type { EventTypeConfiguration, InitData, Location, ReservationInput, ReservationResult, TimeSlot } from "@booking/wire";
 import { ApiFailure, BookingApi, idempotencyKey } from "./api.ts";
 import { HoldController } from "./hold-controller.ts";
 import { calendarStyles, controlStyles, themeStyles } from "./booking-calendar.styles.ts";
 import { environmentContext, type CalendarEnvironment } from "./context.ts";
 import {
-  addDays, browserZone, DateTexts, firstDayOf, isKnownZone, lastDayOf, monthOf, todayIn, type PlainDate, type PlainMonth,
+  addDays, browserZone, DateTexts, firstDayOf, isKnownZone, lastDayOf, localeUses12Hours, monthOf, todayIn, type PlainDate, type PlainMonth,
 } from "./dates.ts";
 import { answersOf, checkDraft, emptyDraft, locationOf, personOf, type BookingDraft } from "./draft.ts";
 import { emit } from "./events.ts";
+import { LIMITS } from "@booking/wire/limits";
 import * as flows from "./flow.ts";
 import type { Flow, FlowOf, SlotFlow } from "./flow.ts";
 import { failureText, safeLocale, textsWith, type TextKey, type Texts } from "./texts.ts";
@@ -24,7 +25,27 @@ import type { MonthGridEvents } from "./month-grid.ts";
 import type { PaymentSetup, PaymentStepEvents } from "./payment-step.ts";
 import type { SlotListEvents } from "./slot-list.ts";
 import type { TimezonePickerEvents } from "./timezone-picker.ts";
-import { renderDone, renderReservationSummary, type DoneState } from "./views.ts";
+import { locationText, renderDone, renderHost, renderReservationSummary, renderSkeleton, type DoneState } from "./views.ts";
+
+/** The chosen place as the visitor reads it: their own value, else the organizer's (an address, a number). */
+function placeOf(draft: BookingDraft, locations: Location[]): Location | null {
+  const chosen = locationOf(draft, locations);
+  if (!chosen) return null;
+  return { type: chosen.type, value: chosen.value ?? locations.find((l) => l.type === chosen.type)?.value ?? null };
+}
+
+/** Where the visitor's 12h/24h choice is kept for the visit (the tab's session). */
+const HOUR_CYCLE_KEY = "booking-calendar:hour12";
+
+function rememberedHour12(): boolean | null {
+  try {
+    const kept = sessionStorage.getItem(HOUR_CYCLE_KEY);
+    return kept === null ? null : kept === "true";
+  } catch {
+    // Storage can be off (privacy settings, sandboxed frames): the locale's clock then.
+    return null;
+  }
+}
 
 /** A message above the current view; `retry` offers to repeat what failed. */
 interface Notice {
@@ -53,7 +74,8 @@ export function setDefaultApiBase(origin: string): void {
  * @attr token - The event type's public API token (or its booking-link token). Required.
  * @attr api-base - Origin of the booking API; defaults to the origin the script was served from.
  * @attr reservation-uuid - Reschedule mode: the reservation to move or cancel.
- * @attr timezone - IANA zone for the times shown; defaults to the visitor's.
+ * @attr timezone - IANA zone for the times shown; defaults to the visitor's. The visitor can change it
+ *   in the always-shown zone picker, and switch 12h/24h (kept for the visit; default from the locale).
  * @attr locale - BCP 47 tag for the language and the dates; defaults to the event type's `locale.preset`,
  *   then the visitor's browser languages. Texts come from the built-in catalog of its language (exact or
  *   base: `de-AT` → `de`), else English; the event type's `locale.texts` override them.
@@ -79,6 +101,9 @@ export function setDefaultApiBase(origin: string): void {
  * @csspart form - @csspart input - @csspart field - @csspart locations - @csspart guests - @csspart submit -
  * @csspart hold-timer - @csspart payment-element - @csspart pay - @csspart test-badge -
  * @csspart summary - @csspart confirmation - @csspart add-to-calendar - @csspart cancel -
+ * @csspart avatar - The host's image (or initials). @csspart skeleton - Placeholders while loading.
+ * @csspart empty-month - @csspart next-available - The jump to the next free day after an empty month.
+ * @csspart success-mark - @csspart amount-paid - @csspart cancel-reason - @csspart book-another -
  *
  * @cssproperty --bc-primary - Accent colour (theme.colors.primary).
  * @cssproperty --bc-on-primary - Text on the accent colour.
@@ -87,7 +112,10 @@ export function setDefaultApiBase(origin: string): void {
  * @cssproperty --bc-text - Text colour (theme.colors.text).
  * @cssproperty --bc-muted - Secondary text (theme.colors.muted).
  * @cssproperty --bc-border - Borders (theme.colors.border).
- * @cssproperty --bc-danger - Errors (theme.colors.danger).
+ * @cssproperty --bc-danger - Errors and the cancel button (theme.colors.danger).
+ * @cssproperty --bc-on-danger - Text on the danger colour.
+ * @cssproperty --bc-success - The success mark. @cssproperty --bc-on-success - The tick on it.
+ * @cssproperty --bc-skeleton - Loading placeholders.
  * @cssproperty --bc-radius - Corner radius (theme.borderRadius).
  * @cssproperty --bc-font - Font family.
  */
@@ -118,6 +146,9 @@ export class BookingCalendar extends LitElement {
     paying: { state: true },
     payment: { state: true },
     askCancel: { state: true },
+    cancelReason: { state: true },
+    hour12: { state: true },
+    nextFree: { state: true },
     now: { state: true },
   };
 
@@ -149,6 +180,12 @@ export class BookingCalendar extends LitElement {
   /** The payment opened for the held seat, kept while the visitor goes back to the form. */
   declare payment: PaymentSetup | null;
   declare askCancel: boolean;
+  /** What the visitor typed as the reason for cancelling. */
+  declare cancelReason: string;
+  /** The visitor's 12h/24h choice for this visit; null follows the locale. */
+  declare hour12: boolean | null;
+  /** First free day after an empty month, by "zone month" (null: none within the horizon). */
+  declare nextFree: ReadonlyMap<string, PlainDate | null>;
   declare now: number;
 
   private readonly environment = new ContextProvider(this, { context: environmentContext });
@@ -197,6 +234,9 @@ export class BookingCalendar extends LitElement {
     this.paying = false;
     this.payment = null;
     this.askCancel = false;
+    this.cancelReason = "";
+    this.hour12 = rememberedHour12();
+    this.nextFree = new Map();
     this.now = Date.now();
   }
 
@@ -233,7 +273,7 @@ export class BookingCalendar extends LitElement {
       if (this.token) void this.loader.run();
     }
     if (changed.has("timezone") && changed.get("timezone") !== undefined && this.flow.kind !== "loading") this.zoneChanged();
-    if (changed.has("locale") || this.init !== this.environmentInit || changed.has("timezone") || !this.environment.value || this.catalogArrived) this.provideEnvironment();
+    if (changed.has("locale") || changed.has("hour12") || this.init !== this.environmentInit || changed.has("timezone") || !this.environment.value || this.catalogArrived) this.provideEnvironment();
     for (const key of ["email", "firstname", "lastname", "phone"] as const) {
       if (changed.has(key) && this[key] && !this.draft[key]) this.draft = { ...this.draft, [key]: this[key] };
     }
@@ -259,7 +299,8 @@ export class BookingCalendar extends LitElement {
     this.catalogArrived = false;
     const wanted = this.locale || this.configuration?.locale.preset || navigator.language || "en";
     const locale = safeLocale(wanted);
-    this.environment.setValue({ texts: this.textsFor(this.configuration), dates: new DateTexts(locale), timezone: this.visitorZone });
+    const dates = new DateTexts(locale, this.hour12 ?? localeUses12Hours(locale));
+    this.environment.setValue({ texts: this.textsFor(this.configuration), dates, timezone: this.visitorZone });
   }
 
   /** The language of the texts: the `locale` attribute, the event type's preset, the browser's languages, English. */
@@ -361,12 +402,45 @@ export class BookingCalendar extends LitElement {
       if (zone !== this.visitorZone) return;
       this.monthSlots = new Map(this.monthSlots).set(month, slots);
       if (this.notice?.retry) this.notice = null;
+      if (slots.length === 0) void this.findNextFree(month, zone);
     } catch (error) {
       this.report(error, () => void this.loadMonth(month, true));
     } finally {
       const loading = new Set(this.loadingMonths);
       loading.delete(key);
       this.loadingMonths = loading;
+    }
+  }
+
+  /**
+   * An empty month: asks the server for the first free day after it (one request, not a scan of
+   * months), which the view offers as a jump. Not knowing it only leaves the offer out.
+   */
+  private async findNextFree(month: PlainMonth, zone: string): Promise<void> {
+    const key = `${zone} ${month}`;
+    if (this.nextFree.has(key)) return;
+    try {
+      const date = await this.api!.firstFreeDay(firstDayOf(month), zone);
+      this.nextFree = new Map(this.nextFree).set(key, date);
+    } catch {
+      // The month still says it has no free times; the visitor can page on by hand.
+    }
+  }
+
+  /** Jumps to the offered day: its month, the day chosen, its times in view. */
+  private jumpTo(date: PlainDate): void {
+    this.month = monthOf(date);
+    void this.loadMonth(this.month);
+    this.onDayPick(new CustomEvent("bc-day-pick", { detail: { date } }));
+  }
+
+  /** The visitor's 12h/24h choice, kept for the rest of the visit. */
+  private setHour12(hour12: boolean): void {
+    this.hour12 = hour12;
+    try {
+      sessionStorage.setItem(HOUR_CYCLE_KEY, String(hour12));
+    } catch {
+      // Kept for this page only.
     }
   }
 
@@ -609,7 +683,9 @@ export class BookingCalendar extends LitElement {
     const uuid = result.uuid ?? this.holds.current?.uuid ?? "";
     this.holds.end();
     const email = this.draft.email.trim() || init.reservation?.email || "";
-    this.flow = flows.finished(flow, { kind, slot, result, email, location: locationOf(this.draft, init.configuration.locations) ?? null });
+    // A move keeps the booking's place; a new booking has the one chosen, with the organizer's address or number.
+    const location = kind === "rescheduled" ? (init.reservation?.location ?? null) : placeOf(this.draft, init.configuration.locations);
+    this.flow = flows.finished(flow, { kind, slot, result, email, location });
     this.notice = null;
     if (kind === "booked") emit(this, "booking-reservation-confirmed", { uuid, start: slot.startIso8601, end: slot.endIso8601, result });
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("h3[tabindex]")?.focus());
@@ -642,8 +718,9 @@ export class BookingCalendar extends LitElement {
     const reservation = flow.init?.reservation;
     if (!flows.isLoaded(flow) || !reservation) return;
     await this.attempt(() => void this.cancelReservation(), async () => {
-      await this.api!.cancel(reservation.uuid);
+      await this.api!.cancel(reservation.uuid, this.cancelReason);
       this.askCancel = false;
+      this.cancelReason = "";
       this.flow = flows.reservationCancelled(flow, reservation);
       emit(this, "booking-cancelled", { uuid: reservation.uuid });
       void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("h3[tabindex]")?.focus());
@@ -664,8 +741,9 @@ export class BookingCalendar extends LitElement {
 
   private renderHeader(config: EventTypeConfiguration) {
     return html`<header class="header" part="header">
-      ${config.profileImage ? html`<img src=${config.profileImage} alt="">` : nothing}
+      ${renderHost(config)}
       <div>
+        ${config.hostName ? html`<p class="muted host-name">${config.hostName}</p>` : nothing}
         <h2 class="title">${config.calendarTitle || config.title}</h2>
         ${config.description ? html`<p class="muted">${config.description}</p>` : nothing}
         <p class="muted">${this.t("duration", { minutes: config.durationMinutes })}${config.payment ? html` · ${this.env.dates.money(config.payment.amount, config.payment.currency)}` : nothing}</p>
@@ -689,7 +767,7 @@ export class BookingCalendar extends LitElement {
     const flow = this.flow;
     switch (flow.kind) {
       case "loading":
-        return html`<div class="state" role="status"><p>${this.t("loading")}</p></div>`;
+        return renderSkeleton(this.t("loading"));
       case "failed":
         return nothing;
       case "disabled":
@@ -703,7 +781,7 @@ export class BookingCalendar extends LitElement {
       case "paying":
         return this.renderPay(flow);
       case "done":
-        return renderDone(flow.done, flow.init.configuration, this.env, flow.init.reservation?.uuid);
+        return html`${renderDone(flow.done, flow.init.configuration, this.env, flow.init.reservation?.uuid)}${flow.done.kind === "cancelled" ? this.renderBookAnother() : nothing}`;
     }
   }
 
@@ -711,7 +789,7 @@ export class BookingCalendar extends LitElement {
     const config = flow.init.configuration;
     const reservation = flow.init.reservation;
     if (reservation && reservation.status === "cancelled") {
-      return html`${renderReservationSummary(reservation, this.env, config)}<p>${this.t("alreadyCancelled")}</p>`;
+      return html`${renderReservationSummary(reservation, this.env, config)}<p>${this.t("alreadyCancelled")}</p>${this.renderBookAnother()}`;
     }
     const today = todayIn(config.timezone);
     const daySlots = (this.monthSlots.get(this.month) ?? []).filter((s) => s.date === this.selectedDate);
@@ -726,25 +804,57 @@ export class BookingCalendar extends LitElement {
             .minDate=${addDays(today, config.min - 1)} .maxDate=${addDays(today, config.max + 1)} .today=${todayIn(this.visitorZone)}
             .weekStart=${config.locale.startDayOfWeek === "sunday" ? 6 : 0} ?loading=${this.monthLoading}
             @bc-month-change=${this.onMonthChange} @bc-day-pick=${this.onDayPick}></bc-month-grid>
-          ${!this.monthLoading && this.monthSlots.has(this.month) && freeDays.size === 0 ? html`<p class="muted">${this.t("noTimesThisMonth")}</p>` : nothing}
+          ${!this.monthLoading && this.monthSlots.has(this.month) && freeDays.size === 0 ? this.renderEmptyMonth() : nothing}
+          <bc-timezone-picker exportparts="timezone, timezone-select" style="margin-top:1rem" .value=${this.visitorZone} .zones=${this.zones}
+            @bc-zone-change=${(e: CustomEvent<TimezonePickerEvents["bc-zone-change"]>) => { this.timezone = e.detail.timezone; }}
+            @bc-hour-cycle-change=${(e: CustomEvent<TimezonePickerEvents["bc-hour-cycle-change"]>) => this.setHour12(e.detail.hour12)}></bc-timezone-picker>
         </div>
         <div>
           ${this.selectedDate ? html`<h4 id="times" tabindex="-1">${this.env.dates.fullDate(this.selectedDate)}</h4>
             <bc-slot-list exportparts="slots, slot" .slots=${daySlots} .selected=${flow.slot?.startIso8601 ?? null}
               ?loading=${this.monthLoading && daySlots.length === 0} @bc-slot-pick=${this.onSlotPick}></bc-slot-list>`
             : html`<p class="muted">${this.t("chooseTime")}</p>`}
-          <bc-timezone-picker exportparts="timezone, timezone-select" style="margin-top:1rem" .value=${this.visitorZone} .zones=${this.zones}
-            @bc-zone-change=${(e: CustomEvent<TimezonePickerEvents["bc-zone-change"]>) => { this.timezone = e.detail.timezone; }}></bc-timezone-picker>
         </div>
       </div>`;
   }
 
+  /** A month without free times: the next free day to jump to, when the server knows one. */
+  private renderEmptyMonth() {
+    const next = this.nextFree.get(`${this.visitorZone} ${this.month}`);
+    return html`<div class="empty-month" part="empty-month">
+      <p class="muted">${this.t("noTimesThisMonth")}</p>
+      ${next ? html`<button type="button" class="primary" part="next-available" @click=${() => this.jumpTo(next)}>${this.t("nextAvailable", { date: this.env.dates.fullDate(next) })}</button>`
+        : next === null ? html`<p class="muted">${this.t("noTimesAhead")}</p>` : nothing}
+    </div>`;
+  }
+
+  /** After a cancellation: a fresh booking of the same event type. */
+  private renderBookAnother() {
+    return html`<div class="actions center"><button type="button" class="primary" part="book-another" @click=${() => this.bookAnother()}>${this.t("bookAnother")}</button></div>`;
+  }
+
+  private bookAnother(): void {
+    this.askCancel = false;
+    this.cancelReason = "";
+    // Leaving reschedule mode starts the event type afresh (willUpdate runs the loader).
+    if (this.reservationUuid) this.reservationUuid = "";
+    else void this.loader.run();
+  }
+
+  /** What is being booked, beside the form: event, host, time, zone, place and price. */
   private renderChosen(slot: TimeSlot) {
     const { dates, timezone } = this.env;
-    return html`<div class="summary" part="summary">
-      <p><strong>${dates.instantDate(slot.startIso8601, timezone)}</strong></p>
-      <p>${dates.time(slot.startIso8601, timezone)} – ${dates.time(slot.endIso8601, timezone)} (${timezone.replace(/_/g, " ")})</p>
-    </div>`;
+    const config = this.configuration!;
+    const location = this.flow.kind === "moving" ? this.flow.reservation.location : placeOf(this.draft, config.locations);
+    return html`<aside class="summary" part="summary">
+      <p><strong>${config.title}</strong></p>
+      ${config.hostName ? html`<p class="with-host">${renderHost(config, true)}<span><span class="visually-hidden">${this.t("host")}: </span>${config.hostName}</span></p>` : nothing}
+      <p>${dates.instantDate(slot.startIso8601, timezone)}</p>
+      <p>${dates.time(slot.startIso8601, timezone)} – ${dates.time(slot.endIso8601, timezone)} · ${this.t("duration", { minutes: config.durationMinutes })}</p>
+      <p class="muted">${this.t("timezone")}: ${timezone.replace(/_/g, " ")}</p>
+      ${location ? html`<p>${locationText(location, this.env)}</p>` : nothing}
+      ${config.payment ? html`<p>${this.t("price")}: ${this.env.dates.money(config.payment.amount, config.payment.currency)}</p>` : nothing}
+    </aside>`;
   }
 
   /** One step back (see flows.back); the notice was about the step left. */
@@ -761,13 +871,17 @@ export class BookingCalendar extends LitElement {
     const config = flow.init.configuration;
     return html`
       ${this.renderBack(() => { this.goBack(); void this.holds.release(); })}
-      <h3 tabindex="-1">${this.t("yourDetails")}</h3>
-      ${this.renderChosen(flow.slot)}
-      <bc-booking-form exportparts="form, input, field, locations, guests, submit"
-        .draft=${this.draft} .fields=${flow.init.customFields} .locations=${config.locations} .problems=${this.problems}
-        ?busy=${this.busy} .submitLabel=${config.payment ? this.t("continueToPayment") : this.t("book")}
-        @bc-draft-change=${(e: CustomEvent<BookingFormEvents["bc-draft-change"]>) => { this.draft = e.detail.draft; }}
-        @bc-submit=${() => void this.submitDetails()}></bc-booking-form>`;
+      <div class="details">
+        ${this.renderChosen(flow.slot)}
+        <div class="details-form">
+          <h3 tabindex="-1">${this.t("yourDetails")}</h3>
+          <bc-booking-form exportparts="form, input, field, locations, guests, submit"
+            .draft=${this.draft} .fields=${flow.init.customFields} .locations=${config.locations} .problems=${this.problems}
+            ?busy=${this.busy} .submitLabel=${config.payment ? this.t("continueToPayment") : this.t("book")}
+            @bc-draft-change=${(e: CustomEvent<BookingFormEvents["bc-draft-change"]>) => { this.draft = e.detail.draft; }}
+            @bc-submit=${() => void this.submitDetails()}></bc-booking-form>
+        </div>
+      </div>`;
   }
 
   private renderPay(flow: FlowOf<"paying">) {
@@ -803,9 +917,12 @@ export class BookingCalendar extends LitElement {
       return html`<div class="actions"><button type="button" part="cancel" @click=${() => { this.askCancel = true; }}>${this.t("cancelBooking")}</button></div>`;
     }
     return html`<div class="notice danger" role="group" aria-labelledby="cancel-question">
-      <p id="cancel-question" style="margin:0">${this.t("cancelQuestion")}</p>
+      <p id="cancel-question" style="margin:0 0 0.75rem">${this.t("cancelQuestion")}</p>
+      <label for="cancel-reason" class="field-label">${this.t("cancelReason")}</label>
+      <textarea id="cancel-reason" part="cancel-reason" maxlength=${LIMITS.textMaxLength} .value=${this.cancelReason}
+        @input=${(e: Event) => { this.cancelReason = (e.target as HTMLTextAreaElement).value; }}></textarea>
       <div class="actions">
-        <button type="button" class="primary" part="cancel" ?disabled=${this.busy} @click=${() => void this.cancelReservation()}>${this.t("confirmCancel")}</button>
+        <button type="button" class="danger" part="cancel" ?disabled=${this.busy} @click=${() => void this.cancelReservation()}>${this.t("confirmCancel")}</button>
         <button type="button" @click=${() => { this.askCancel = false; }}>${this.t("keepBooking")}</button>
       </div>
     </div>`;

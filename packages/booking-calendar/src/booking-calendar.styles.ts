@@ -11,6 +11,9 @@ const darkPalette = css`
   --bc-border: #475569;
   --bc-danger: #fca5a5;
   --bc-success: #86efac;
+  --bc-on-success: #052e16;
+  --bc-on-danger: #1f0a0a;
+  --bc-skeleton: #334155;
   color-scheme: dark;
 `;
 
@@ -25,6 +28,9 @@ const lightPalette = css`
   --bc-border: #cbd5e1;
   --bc-danger: #b91c1c;
   --bc-success: #15803d;
+  --bc-on-success: #ffffff;
+  --bc-on-danger: #ffffff;
+  --bc-skeleton: #e2e8f0;
   color-scheme: light;
 `;
 
@@ -62,6 +68,8 @@ export const controlStyles = css`
   button:hover:not(:disabled) { border-color: var(--bc-primary); }
   button:disabled, button[aria-disabled="true"] { cursor: not-allowed; opacity: 0.55; }
   button.primary { background: var(--bc-primary); border-color: var(--bc-primary); color: var(--bc-on-primary); font-weight: 600; }
+  button.danger { background: var(--bc-danger); border-color: var(--bc-danger); color: var(--bc-on-danger); font-weight: 600; }
+  a { color: var(--bc-primary); }
   button.link { border: none; background: none; color: var(--bc-primary); padding: 0.25rem; min-height: 0; text-decoration: underline; }
   :focus-visible { outline: 2px solid var(--bc-primary); outline-offset: 2px; box-shadow: var(--bc-focus); }
   input, select, textarea {
@@ -90,7 +98,30 @@ export const calendarStyles = css`
     border-radius: var(--bc-radius); padding: 1.25rem; max-width: 56rem; position: relative;
   }
   .header { display: flex; gap: 1rem; align-items: center; margin-bottom: 1rem; }
-  .header img { width: 3.5rem; height: 3.5rem; border-radius: 50%; object-fit: cover; }
+  .avatar {
+    width: 3.5rem; height: 3.5rem; border-radius: 50%; object-fit: cover; flex: none;
+    display: inline-grid; place-items: center; background: var(--bc-primary); color: var(--bc-on-primary); font-weight: 600;
+  }
+  .avatar.small { width: 1.75rem; height: 1.75rem; font-size: 0.75rem; }
+  .with-host { display: flex; align-items: center; gap: 0.5rem; }
+  .header .host-name { margin: 0 0 0.15rem; font-size: 0.9rem; }
+  .details { display: grid; grid-template-columns: minmax(12rem, 17rem) minmax(0, 24rem); gap: 1.5rem; align-items: start; }
+  .details .summary { margin: 0; }
+  :host([compact]) .details, .compact .details { grid-template-columns: 1fr; }
+  @media (max-width: 40rem) { .details { grid-template-columns: 1fr; } }
+  .empty-month { margin-top: 0.75rem; }
+  .empty-month p { margin: 0 0 0.5rem; }
+  .done { text-align: center; }
+  .done .summary { text-align: start; max-width: 26rem; margin: 0 auto 1rem; }
+  .done .actions, .actions.center { justify-content: center; }
+  .mark { display: block; margin: 0 auto 0.75rem; }
+  .field-label { display: block; font-weight: 600; font-size: 0.9rem; margin-bottom: 0.3rem; }
+  .skeleton { display: grid; gap: 0.6rem; padding: 0.5rem 0; }
+  .bone { height: 1rem; border-radius: 4px; background: var(--bc-skeleton); animation: bc-pulse 1.4s ease-in-out infinite; }
+  .bone-grid { display: grid; grid-template-columns: repeat(7, 1fr); gap: 0.4rem; max-width: 22rem; margin-top: 0.5rem; }
+  .bone-grid .bone { height: 2.25rem; }
+  @keyframes bc-pulse { 50% { opacity: 0.55; } }
+  @media (prefers-reduced-motion: reduce) { .bone { animation: none; } }
   .header p { margin: 0.25rem 0 0; }
   .pick { display: grid; grid-template-columns: minmax(16rem, 1.3fr) minmax(12rem, 1fr); gap: 1.5rem; }
   :host([compact]) .pick, .compact .pick { grid-template-columns: 1fr; }

@@ -121,7 +121,7 @@ export class BookingForm extends LitElement {
         ${this.textInput("firstname", "text", "given-name")}
         ${this.textInput("lastname", "text", "family-name")}
       </div>
-      ${this.textInput("phone", "tel", "tel")}
+      ${this.phoneCall() ? nothing : this.textInput("phone", "tel", "tel")}
       ${this.renderLocation()}
       ${[...this.fields].sort((a, b) => a.order - b.order).map((field) => this.renderCustomField(field))}
       ${this.renderGuests()}
@@ -129,9 +129,32 @@ export class BookingForm extends LitElement {
     </form>`;
   }
 
+  private chosenLocation(): Location | undefined {
+    return this.locations.find((l) => l.type === this.draft.locationType) ?? this.locations[0];
+  }
+
+  /** A phone call the visitor is called on: one phone field serves as both their number and the place. */
+  private phoneCall(): boolean {
+    const chosen = this.chosenLocation();
+    return chosen?.type === "phone" && needsLocationValue(chosen);
+  }
+
+  /** The one phone field of a phone call: required, and showing the problems of both keys it fills. */
+  private renderCallNumber() {
+    const id = fieldId("location.value");
+    const problems = [...(this.problems["location.value"] ?? []), ...(this.problems.phone ?? [])];
+    return html`<div class="field">
+      ${this.label("location.value", this.t("locationValuePhone"), true)}
+      <input id=${id} name="phone" type="tel" autocomplete="tel" part="input" maxlength=${LIMITS.textMaxLength}
+        aria-required="true" aria-invalid=${problems.length ? "true" : "false"} aria-describedby=${problems.length ? `${id}-error` : ""}
+        .value=${this.draft.phone} @input=${(e: Event) => { const value = (e.target as HTMLInputElement).value; this.change({ phone: value, locationValue: value }); }}>
+      ${problems.length ? html`<p class="error" id=${`${id}-error`}>${problems.join(" ")}</p>` : nothing}
+    </div>`;
+  }
+
   private renderLocation() {
     if (this.locations.length === 0) return nothing;
-    const chosen = this.locations.find((l) => l.type === this.draft.locationType) ?? this.locations[0]!;
+    const chosen = this.chosenLocation()!;
     const valueKey = "location.value";
     const valueLabel = chosen.type === "phone" ? this.t("locationValuePhone") : this.t("locationValueAddress");
     return html`
@@ -139,11 +162,11 @@ export class BookingForm extends LitElement {
         <legend>${this.t("location")}</legend>
         ${this.locations.map((l) => html`<label class="choice">
           <input type="radio" name="location" .value=${l.type} .checked=${l.type === chosen.type}
-            @change=${() => this.change({ locationType: l.type })}>
+            @change=${() => this.change(l.type === "phone" ? { locationType: l.type, locationValue: this.draft.phone } : { locationType: l.type, locationValue: this.phoneCall() ? "" : this.draft.locationValue })}>
           ${this.t(`location.${l.type}` as TextKey)}${l.value ? html` <span class="muted">(${l.value})</span>` : nothing}
         </label>`)}
       </fieldset>` : html`<p class="muted">${this.t("location")}: ${this.t(`location.${chosen.type}` as TextKey)}${chosen.value ? ` (${chosen.value})` : ""}</p>`}
-      ${needsLocationValue(chosen) ? html`<div class="field">
+      ${this.phoneCall() ? this.renderCallNumber() : needsLocationValue(chosen) ? html`<div class="field">
         ${this.label(valueKey, valueLabel, true)}
         <input id=${fieldId(valueKey)} type=${chosen.type === "phone" ? "tel" : "text"} part="input" maxlength=${LIMITS.textMaxLength}
           autocomplete=${chosen.type === "phone" ? "tel" : "street-address"} placeholder=${chosen.type === "phone" ? this.draft.phone : ""}

@@ -105,6 +105,35 @@ export function weekBounds(date: PlainDate, weekStart: number): [PlainDate, Plai
   return [start, addDays(start, 6)];
 }
 
+/** Whether the locale writes times on a 12-hour clock (9:30 PM) rather than 24 hours (21:30). */
+export function localeUses12Hours(locale: string): boolean {
+  const cycle = new Intl.DateTimeFormat(locale, { hour: "numeric" }).resolvedOptions().hourCycle;
+  return cycle === "h12" || cycle === "h11";
+}
+
+/** One offset format per zone, kept for the page's life: making one costs far more than using it. */
+const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** Whether the zone's offset format is made already, so `offsetMinutes` is cheap for it. */
+export function offsetKnown(zone: string): boolean {
+  return offsetFormats.has(zone);
+}
+
+/** Minutes the zone's clocks are ahead of UTC at `now` (negative west of Greenwich), as `Intl` knows it. */
+export function offsetMinutes(zone: string, now = Date.now()): number {
+  let format = offsetFormats.get(zone);
+  if (!format) offsetFormats.set(zone, (format = new Intl.DateTimeFormat("en", { timeZone: zone, timeZoneName: "longOffset" })));
+  const name = format.formatToParts(now).find((p) => p.type === "timeZoneName")?.value ?? "GMT";
+  const m = /([+-])(\d{1,2}):?(\d{2})?/.exec(name);
+  return m ? (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0)) : 0;
+}
+
+/** An offset in minutes as "UTC+01:00", "UTC-03:30", "UTC+00:00". */
+export function offsetText(minutes: number): string {
+  const abs = Math.abs(minutes);
+  return `UTC${minutes < 0 ? "-" : "+"}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
 /** Locale-aware names and times for one locale; built once per locale. */
 export class DateTexts {
   private readonly monthTitleFormat: Intl.DateTimeFormat;
@@ -115,7 +144,8 @@ export class DateTexts {
   /** Formats that depend on a zone or currency, built on first use. */
   private readonly formats = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat>();
 
-  constructor(readonly locale: string) {
+  /** `hour12` forces a 12- or 24-hour clock (the visitor's toggle); undefined follows the locale. */
+  constructor(readonly locale: string, readonly hour12?: boolean) {
     this.monthTitleFormat = new Intl.DateTimeFormat(locale, { timeZone: "UTC", month: "long", year: "numeric" });
     this.fullDateFormat = new Intl.DateTimeFormat(locale, { timeZone: "UTC", weekday: "long", day: "numeric", month: "long", year: "numeric" });
     this.weekdayShortFormat = new Intl.DateTimeFormat(locale, { timeZone: "UTC", weekday: "short" });
@@ -147,7 +177,10 @@ export class DateTexts {
 
   /** Time of day of an instant on the wall clocks of `zone`, in the locale's own short form (9:30 AM, 09:30, 00:00). */
   time(instant: string | number, zone: string): string {
-    return this.format(`time:${zone}`, () => new Intl.DateTimeFormat(this.locale, { timeZone: zone, timeStyle: "short" })).format(new Date(instant));
+    // hourCycle rather than hour12: with hour12 false some locales write midnight as 24:00.
+    const cycle = this.hour12 === undefined ? {} : { hourCycle: this.hour12 ? ("h12" as const) : ("h23" as const) };
+    const make = () => new Intl.DateTimeFormat(this.locale, { timeZone: zone, timeStyle: "short", ...cycle });
+    return this.format(`time:${zone}`, make).format(new Date(instant));
   }
 
   /** Full date of an instant on the wall calendars of `zone`. */

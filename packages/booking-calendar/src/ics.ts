@@ -43,3 +43,16 @@ export function calendarFileUrl(entry: CalendarEntry, now = Date.now()): string 
   ];
   return `data:text/calendar;charset=utf-8,${encodeURIComponent(lines.map(fold).join("\r\n") + "\r\n")}`;
 }
+
+/** "Add to Google Calendar": Google's event template link, times in UTC. */
+export function googleCalendarUrl(entry: CalendarEntry): string {
+  const query = new URLSearchParams({ action: "TEMPLATE", text: entry.title, dates: `${stamp(entry.startIso)}/${stamp(entry.endIso)}`, details: entry.description, location: entry.location });
+  return `https://calendar.google.com/calendar/render?${query}`;
+}
+
+/** "Add to Outlook": Outlook on the web's compose-event link, times as UTC ISO instants. */
+export function outlookCalendarUrl(entry: CalendarEntry): string {
+  const iso = (value: string) => new Date(value).toISOString().replace(/\.\d{3}Z$/, "Z");
+  const query = new URLSearchParams({ path: "/calendar/action/compose", rru: "addevent", subject: entry.title, startdt: iso(entry.startIso), enddt: iso(entry.endIso), body: entry.description, location: entry.location });
+  return `https://outlook.live.com/calendar/0/deeplink/compose?${query}`;
+}

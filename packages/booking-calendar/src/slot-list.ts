@@ -16,6 +16,7 @@ export class SlotList extends LitElement {
     button[aria-pressed="true"] { background: var(--bc-primary); color: var(--bc-on-primary); border-color: var(--bc-primary); }
     .seats { font-size: 0.75rem; color: inherit; opacity: 0.85; }
     p { margin: 0; }
+    .bone { height: 2.5rem; border-radius: var(--bc-radius); background: var(--bc-skeleton); }
   `];
 
   static override properties = {
@@ -42,7 +43,11 @@ export class SlotList extends LitElement {
     const env = this.env.value;
     if (!env) return nothing;
     const { texts, dates, timezone } = env;
-    if (this.loading) return html`<p class="muted" role="status">${texts("loading")}</p>`;
+    // Placeholders in the shape of the times keep the layout still while they load.
+    if (this.loading) {
+      return html`<div role="status" aria-busy="true"><span class="visually-hidden">${texts("loading")}</span>
+        <ul aria-hidden="true">${[0, 1, 2, 3, 4, 5].map(() => html`<li class="bone"></li>`)}</ul></div>`;
+    }
     if (this.slots.length === 0) return html`<p class="muted">${texts("noTimesThisDay")}</p>`;
     return html`<ul part="slots" aria-label=${texts("chooseTime")}>
       ${this.slots.map((slot) => {

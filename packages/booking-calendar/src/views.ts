@@ -1,7 +1,7 @@
 import { html, nothing } from "lit";
 import type { EventTypeConfiguration, Location, Reservation, ReservationResult, TimeSlot } from "@booking/wire";
 import type { CalendarEnvironment } from "./context.ts";
-import { calendarFileUrl } from "./ics.ts";
+import { calendarFileUrl, googleCalendarUrl, outlookCalendarUrl } from "./ics.ts";
 import type { TextKey } from "./texts.ts";
 
 /** What the last screen shows: a new booking, a moved one, or a cancelled one. */
@@ -31,6 +31,32 @@ export function locationText(location: Location | null, env: CalendarEnvironment
   return location.value ? `${kind}: ${location.value}` : kind;
 }
 
+/** The host's avatar from the configuration: the image, else the name's initials; nothing without either. */
+export function renderHost(config: EventTypeConfiguration, small = false) {
+  const image = webUrl(config.profileImage);
+  const name = config.hostName?.trim() ?? "";
+  if (image) return html`<img class="avatar ${small ? "small" : ""}" part="avatar" src=${image} alt="">`;
+  if (!name) return nothing;
+  const initials = name.split(/\s+/).slice(0, 2).map((word) => word[0]).join("").toUpperCase();
+  return html`<span class="avatar ${small ? "small" : ""}" part="avatar" aria-hidden="true">${initials}</span>`;
+}
+
+/** Grey blocks in the shape of the calendar while the event type loads; the status text is for screen readers. */
+export function renderSkeleton(loading: string) {
+  return html`<div class="skeleton" part="skeleton" role="status" aria-busy="true">
+    <span class="visually-hidden">${loading}</span>
+    <div class="bone" style="width:40%;height:1.4rem"></div>
+    <div class="bone" style="width:65%"></div>
+    <div class="bone-grid" aria-hidden="true">${Array.from({ length: 35 }, () => html`<div class="bone"></div>`)}</div>
+  </div>`;
+}
+
+/** A large tick in a circle: the mark of a booking that went through. */
+const successMark = html`<svg class="mark" part="success-mark" viewBox="0 0 48 48" width="56" height="56" aria-hidden="true" focusable="false">
+  <circle cx="24" cy="24" r="22" fill="var(--bc-success)"></circle>
+  <path d="M14 24.5l7 7 13-14" fill="none" stroke="var(--bc-on-success)" stroke-width="4" stroke-linecap="round" stroke-linejoin="round"></path>
+</svg>`;
+
 /** The booking being rescheduled: when, where, and its status. */
 export function renderReservationSummary(reservation: Reservation, env: CalendarEnvironment, config: EventTypeConfiguration) {
   const { texts, dates, timezone } = env;
@@ -52,32 +78,41 @@ export function renderDone(done: DoneState, config: EventTypeConfiguration, env:
       <p>${texts("cancelledText")}</p>
     </div>`;
   }
+  // The other engineer's email flag, when the server sends it: without it, a booking with an email says one goes out.
+  const emailed = config.emailConfirmation;
   const slot = done.slot!;
   const meetLink = webUrl(done.result?.meetLink);
   const manageUrl = webUrl(done.result?.manageUrl);
   const place = locationText(done.location, env);
-  const file = calendarFileUrl({
+  const entry = {
     uid: done.result?.uuid ?? reservationUuid ?? slot.startIso8601,
     startIso: slot.startIso8601,
     endIso: slot.endIso8601,
-    title: config.title,
+    title: config.hostName ? `${config.title} (${config.hostName})` : config.title,
     description: [config.description, meetLink, manageUrl].filter(Boolean).join("\n"),
     location: meetLink ?? done.location?.value ?? place,
     url: meetLink,
-  });
-  return html`<div part="confirmation">
+  };
+  const paid = done.kind === "booked" && config.payment ? dates.money(config.payment.amount, config.payment.currency) : "";
+  return html`<div part="confirmation" class="done">
+    ${successMark}
     <h3 tabindex="-1">${texts(done.kind === "booked" ? "confirmedTitle" : "rescheduledTitle")}</h3>
     <div class="summary" part="summary">
       <p><strong>${config.title}</strong></p>
+      ${config.hostName ? html`<p class="with-host">${renderHost(config, true)}<span>${texts("host")}: ${config.hostName}</span></p>` : nothing}
       <p>${dates.instantDate(slot.startIso8601, timezone)}</p>
       <p>${dates.time(slot.startIso8601, timezone)} – ${dates.time(slot.endIso8601, timezone)} (${timezone.replace(/_/g, " ")})</p>
       ${place ? html`<p>${place}</p>` : nothing}
       ${meetLink ? html`<p><a href=${meetLink} target="_blank" rel="noopener noreferrer">${texts("joinMeeting")}</a></p>` : nothing}
+      ${paid ? html`<p part="amount-paid">${texts("amountPaid", { amount: paid })}</p>` : nothing}
     </div>
-    ${config.emailConfirmation && done.email && done.kind === "booked" ? html`<p>${texts("confirmedText", { email: done.email })}</p>` : nothing}
-    <div class="actions">
-      <a href=${file} download="booking.ics" part="add-to-calendar">${texts("addToCalendar")}</a>
-      ${manageUrl ? html`<a href=${manageUrl} part="manage">${texts("manageBooking")}</a>` : nothing}
+    ${done.email && done.kind === "booked" && emailed ? html`<p>${texts("confirmedText", { email: done.email })}</p>` : nothing}
+    <h4>${texts("addToCalendar")}</h4>
+    <div class="actions calendars" part="add-to-calendar">
+      <a href=${googleCalendarUrl(entry)} target="_blank" rel="noopener noreferrer">${texts("addToGoogle")}</a>
+      <a href=${outlookCalendarUrl(entry)} target="_blank" rel="noopener noreferrer">${texts("addToOutlook")}</a>
+      <a href=${calendarFileUrl(entry)} download="booking.ics">${texts("downloadIcs")}</a>
     </div>
+    ${manageUrl ? html`<div class="actions"><a href=${manageUrl} part="manage">${texts("manageBooking")}</a></div>` : nothing}
   </div>`;
 }

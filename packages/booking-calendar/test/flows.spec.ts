@@ -18,7 +18,7 @@ test.describe("booking flows", () => {
     await page.getByRole("button", { name: "Book" }).click();
     await expect(page.getByRole("heading", { name: "You are booked" })).toBeVisible();
     await expect(page.getByRole("link", { name: "Join the meeting" })).toHaveAttribute("href", /^https:\/\/meet\.jit\.si\//);
-    const ics = await page.getByRole("link", { name: "Add to calendar" }).getAttribute("href");
+    const ics = await page.getByRole("link", { name: "Download .ics" }).getAttribute("href");
     const file = decodeURIComponent(ics!.replace(/^data:text\/calendar;charset=utf-8,/, ""));
     expect(file).toContain(`DTSTART:${start.replace(/[-:]/g, "").replace(/\.\d{3}/, "")}`);
     expect(file).toContain("SUMMARY:Test call");

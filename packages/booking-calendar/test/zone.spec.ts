@@ -1,4 +1,4 @@
-import { DateTexts } from "../src/dates.ts";
+import { DateTexts, localeUses12Hours, offsetMinutes, offsetText } from "../src/dates.ts";
 import { test, expect, createEventType, firstFreeSlot, mountCalendar, showDay } from "./fixtures.ts";
 
 test.describe("the visitor's time zone", () => {
@@ -9,12 +9,11 @@ test.describe("the visitor's time zone", () => {
     await expect(page.locator('button[part~="day-free"]').first()).toBeVisible();
     const asked: string[] = [];
     page.on("request", (r) => { if (new URL(r.url()).pathname === "/time-slots") asked.push(new URL(r.url()).searchParams.get("timezone") ?? ""); });
-    await page.getByText("Time zone:").click();
     await page.getByLabel("Search time zones").fill("tokyo");
     const answered = page.waitForResponse((r) => new URL(r.url()).pathname === "/time-slots");
     await page.getByRole("combobox", { name: "Time zone" }).selectOption("Asia/Tokyo");
     expect((await answered).status()).toBe(200);
-    await expect(page.getByText("Time zone: Asia/Tokyo")).toBeVisible();
+    await expect(page.getByRole("combobox", { name: "Time zone" })).toHaveValue("Asia/Tokyo");
     // Tokyo is 9 hours ahead of UTC all year: the slot's day there, and its time on Tokyo's clocks.
     const tokyo = new Date(Date.parse(slot.startIso8601) + 9 * 3_600_000).toISOString();
     await (await showDay(page, tokyo.slice(0, 10))).click();
@@ -29,5 +28,17 @@ test.describe("the visitor's time zone", () => {
     expect([new DateTexts("en-GB").time(midnight, "Asia/Tokyo"), new DateTexts("en-GB").time(one, "Asia/Tokyo")]).toEqual(["00:00", "01:00"]);
     expect(new DateTexts("de").time(one, "Asia/Tokyo")).toBe("01:00");
     expect(new DateTexts("en-US").time(one, "Asia/Tokyo").replace(/\s/g, " ")).toBe("1:00 AM");
+  });
+});
+
+test.describe("the visitor's clock", () => {
+  test("a 12h or 24h choice overrides the locale's clock, and offsets read as UTC±hh:mm", () => {
+    const one = "2026-11-24T16:00:00Z";
+    expect(new DateTexts("en-US", false).time(one, "Asia/Tokyo")).toBe("01:00");
+    expect(new DateTexts("en-GB", true).time(one, "Asia/Tokyo").replace(/\s/g, " ")).toMatch(/^0?1:00 am$/i);
+    expect(localeUses12Hours("en-US")).toBe(true);
+    expect(localeUses12Hours("de")).toBe(false);
+    expect([offsetText(offsetMinutes("Asia/Kolkata", Date.parse(one))), offsetText(offsetMinutes("America/St_Johns", Date.parse(one))), offsetText(0)])
+      .toEqual(["UTC+05:30", "UTC-03:30", "UTC+00:00"]);
   });
 });

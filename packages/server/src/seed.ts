@@ -44,6 +44,7 @@ export const DEMO_EVENT_TYPES: EventTypeCreate[] = [
       { uuid: DEMO_FIELDS.topic, label: "What would you like to discuss?", name: "topic", type: "textarea", required: false },
     ],
     calendarTitle: "Book an intro call",
+    hostName: "Alex Demo",
     theme: { mode: "light", borderRadius: "8px", colors: { primary: "#2563eb" } },
   },
   {

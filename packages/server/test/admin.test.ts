@@ -145,6 +145,29 @@ describe("updating an event type", () => {
     expect((await t.call("GET", "/configuration", { token: et.token })).body.data.configuration.title).toBe("Discovery call");
   });
 
+  it("shows the host's name to visitors, trimmed, and clears it with null", async () => {
+    const t = await setup();
+    const et = await created(t);
+    const configured = async () => (await t.call("GET", "/configuration", { token: et.token })).body.data.configuration;
+    expect((await configured()).hostName).toBeNull();
+    expect((await t.admin("PATCH", `/admin/event-types/${et.id}`, { hostName: "  Jana Nováková " })).status).toBe(200);
+    expect((await configured()).hostName).toBe("Jana Nováková");
+    expect((await t.admin("GET", `/admin/event-types/${et.id}`)).body.data.hostName).toBe("Jana Nováková");
+    expect((await t.admin("PATCH", `/admin/event-types/${et.id}`, { hostName: null })).status).toBe(200);
+    expect((await configured()).hostName).toBeNull();
+  });
+
+  it("answers 422 hostName for a blank, multi-line or over-long name and keeps the one before", async () => {
+    const t = await setup();
+    const et = await created(t, { title: "Intro call", timezone: "Europe/Prague", hostName: "Jana" });
+    for (const hostName of ["   ", "", "Jana\nNováková", "x".repeat(201), 42]) {
+      const r = await t.admin("PATCH", `/admin/event-types/${et.id}`, { hostName });
+      expectError(r, 422, "validation_failed");
+      expect(Object.keys(r.body.errors)).toEqual(["hostName"]);
+    }
+    expect((await t.call("GET", "/configuration", { token: et.token })).body.data.configuration.hostName).toBe("Jana");
+  });
+
   it("merges theme and locale one level deep, keeping what was not sent", async () => {
     const t = await setup();
     const et = await created(t, {

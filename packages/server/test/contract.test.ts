@@ -311,8 +311,8 @@ describe("documentation", () => {
     expect(ids.sort()).toEqual([
       "adminAddBusySource", "adminGetBusySource", "adminListBusySources", "adminRemoveBusySource", "adminStopWritingBookings", "adminSyncBusySource",
       "adminWriteBookingsToCalendar",
-      "cancelReservation", "confirmReservation", "createReservation", "createReservationPayment", "getEventTypeConfiguration",
-      "initEventType", "listTimeSlots", "listTimezones", "prepareReservation", "refreshReservation", "rescheduleReservation",
+      "cancelReservation", "confirmReservation", "createReservation", "createReservationPayment", "findFirstFreeDay",
+      "getEventTypeConfiguration", "initEventType", "listTimeSlots", "listTimezones", "prepareReservation", "refreshReservation", "rescheduleReservation",
     ]);
     // The organizer's calendar routes are documented behind the admin key, never the event type's token.
     expect(r.body.paths["/admin/event-types/{id}/busy-sources"].post.security).toEqual([{ adminKey: [] }]);

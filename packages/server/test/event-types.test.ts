@@ -22,6 +22,7 @@ describe("GET /configuration", () => {
       theme: { mode: "dark", borderRadius: "4px", colors: { primary: "#ff0000" } },
       profileImage: "https://example.com/me.png",
       calendarTitle: "Book me",
+      hostName: "Jana Nováková",
       compact: true,
     });
     const r = await call("GET", "/configuration", { token });
@@ -37,6 +38,7 @@ describe("GET /configuration", () => {
       externalBooking: false,
       compact: true,
       calendarTitle: "Book me",
+      hostName: "Jana Nováková",
       title: "Intro call",
       description: "Let's talk",
       durationMinutes: 45,

@@ -156,8 +156,15 @@ function expectError(r: Answer, status: number, code: string): void {
     message: expect.any(String),
     hint: expect.any(String),
     docs: `http://localhost/docs#error-${code}`,
-    ...(code === "validation_failed" ? { errors: expect.any(Object) } : {}),
+    ...(code === "validation_failed" ? { errors: expect.any(Object), fieldErrors: expect.any(Array) } : {}),
   });
+  if (code === "validation_failed") {
+    // The coded list says the same as `errors`, message for message.
+    const errors = (r.body as { errors: Record<string, string[]> }).errors;
+    const coded = (r.body as { fieldErrors: { field: string; code: string; message: string }[] }).fieldErrors;
+    expect(coded.map((f) => [f.field, f.message]).sort()).toEqual(Object.entries(errors).flatMap(([field, messages]) => messages.map((m) => [field, m])).sort());
+    for (const f of coded) expect(f.code).toMatch(/^[a-z_]+$/);
+  }
 }
 
 describe("POST /reservations/{uuid}/payments", () => {

@@ -161,10 +161,11 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
           { version: 5, n: 1 },
           { version: 6, n: 1 },
           { version: 7, n: 1 },
+          { version: 8, n: 1 },
         ]);
         await open(fresh);
         const again = await admin.query("SELECT count(*)::int AS n FROM schema_migrations");
-        expect(again.rows[0].n).toBe(7);
+        expect(again.rows[0].n).toBe(8);
         expect(await stores[4]!.eventTypes.count()).toBe(0);
       } finally {
         await admin.end();

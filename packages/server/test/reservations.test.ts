@@ -54,6 +54,7 @@ function client(env: Env, token: string, id: number) {
     confirm: (uuid: string, body?: unknown, headers: Record<string, string> = {}) => call("POST", `/reservations/${uuid}/confirm`, body, headers),
     refresh: (uuid: string, headers: Record<string, string> = {}) => call("POST", `/reservations/${uuid}/refresh`, undefined, headers),
     reschedule: (uuid: string, body: unknown) => call("PUT", `/reservations/${uuid}`, body),
+    send: (method: string, path: string, body?: unknown) => call(method, path, body),
     cancel: (uuid: string, overrideToken?: string) =>
       call("DELETE", `/reservations/${uuid}${overrideToken === undefined ? "" : `?overrideToken=${encodeURIComponent(overrideToken)}`}`),
     init: (reservationUuid?: string) => call("POST", "/event-types/init", reservationUuid === undefined ? undefined : { reservationUuid }),
@@ -654,6 +655,35 @@ describe("DELETE /reservations/{uuid} (cancel)", () => {
     expectFailure(await w.cancel(uuid), "reservation_finished");
     expectFailure(await w.cancel(uuid, w.et.overrideToken), "reservation_finished");
     expect((await w.reservationOf(uuid)).status).toBe("confirmed");
+    await closeAll(w.store);
+  });
+
+  it("keeps the reason the visitor gives, trimmed, and shows it to the organizer", async () => {
+    const w = await world();
+    const withReason = await booked(w, input(THU_0900));
+    const without = await booked(w, input(THU_1000));
+    const blank = await booked(w, input(TUE_0900));
+    const r = await w.send("DELETE", `/reservations/${withReason}`, { reason: "  Something came up at work.  " });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ success: true, message: expect.any(String) });
+    expect((await w.cancel(without)).body.success).toBe(true);
+    expect((await w.send("DELETE", `/reservations/${blank}`, { reason: "   " })).body.success).toBe(true);
+    const listed = new Map((await w.list()).map((x) => [x.uuid, x]));
+    expect(listed.get(withReason)).toMatchObject({ status: "cancelled", cancelReason: "Something came up at work." });
+    expect(listed.get(without)).toMatchObject({ status: "cancelled", cancelReason: null });
+    expect(listed.get(blank)).toMatchObject({ status: "cancelled", cancelReason: null });
+    await closeAll(w.store);
+  });
+
+  it("answers 422 for a reason over 500 characters or an unknown key, and cancels nothing", async () => {
+    const w = await world();
+    const uuid = await booked(w, input(THU_0900));
+    expectInvalid(await w.send("DELETE", `/reservations/${uuid}`, { reason: "x".repeat(501) }), ["reason"]);
+    const unknown = await w.send("DELETE", `/reservations/${uuid}`, { why: "busy" });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body).toMatchObject({ success: false, code: "validation_failed" });
+    expect((await w.reservationOf(uuid)).status).toBe("confirmed");
+    expect((await w.list())[0]).toMatchObject({ status: "confirmed", cancelReason: null });
     await closeAll(w.store);
   });
 });

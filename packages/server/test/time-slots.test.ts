@@ -586,3 +586,55 @@ describe("GET /time-slots", () => {
     });
   });
 });
+
+describe("GET /time-slots/first-free", () => {
+  const firstFree = (env: Awaited<ReturnType<typeof world>>, query: string) => env.call("GET", `/time-slots/first-free?${query}`, { token: env.et.token });
+
+  it("answers the first day on or after from with a free slot, skipping closed and full days", async () => {
+    // Tuesdays and Thursdays only, 09:00-10:00 in Prague; one slot per day.
+    const ranges = [range("09:00", "10:00")];
+    const w = await world({
+      timezone: "Europe/Prague", durationMinutes: 60, slotIntervalMinutes: 60, minNoticeMinutes: 0,
+      availability: { weekly: { monday: [], tuesday: ranges, wednesday: [], thursday: ranges, friday: [], saturday: [], sunday: [] }, overrides: [] },
+    });
+    const r = await firstFree(w, "from=2026-11-25");
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ success: true, data: { date: "2026-11-26" } });
+    // Thursday taken: the next Tuesday.
+    await w.store.reservations.insertMany([reservation(w.et.id, "2026-11-26T08:00:00Z", 60)]);
+    expect((await firstFree(w, "from=2026-11-25")).body.data).toEqual({ date: "2026-12-01" });
+    // A day in December jumps past the whole first week of it.
+    expect((await firstFree(w, "from=2026-12-02")).body.data).toEqual({ date: "2026-12-03" });
+    await closeAll(w.store);
+  });
+
+  it("reads the days in the asked zone", async () => {
+    // 09:00 Prague is 21:00 the day before in Honolulu.
+    const w = await world({ timezone: "Europe/Prague", minNoticeMinutes: 0, availability: { weekly: { monday: [], tuesday: [], wednesday: [], thursday: [range("09:00", "09:30")], friday: [], saturday: [], sunday: [] }, overrides: [] } });
+    expect((await firstFree(w, "from=2026-11-24")).body.data).toEqual({ date: "2026-11-26" });
+    expect((await firstFree(w, "from=2026-11-24&timezone=Pacific/Honolulu")).body.data).toEqual({ date: "2026-11-25" });
+    await closeAll(w.store);
+  });
+
+  it("never answers a day that has passed or lies beyond the horizon", async () => {
+    const w = await world({ horizonDays: 10, minNoticeMinutes: 0, availability: everyDay([range("09:00", "10:00")]) });
+    // From a day long gone: today (Monday 23rd, 09:00 Prague is still ahead).
+    expect((await firstFree(w, "from=2026-01-01")).body.data).toEqual({ date: "2026-11-23" });
+    expect((await firstFree(w, "from=2026-12-03")).body.data).toEqual({ date: "2026-12-03" });
+    expect((await firstFree(w, "from=2026-12-04")).body.data).toEqual({ date: null });
+    await closeAll(w.store);
+  });
+
+  it("answers 422 with the field for a malformed day or an unknown zone, and 401 without a token", async () => {
+    const w = await world();
+    for (const [query, field] of [["from=2026-13-01", "from"], ["from=tomorrow", "from"], ["from=2026-11-24&timezone=Mars/Base", "timezone"]] as const) {
+      const r = await firstFree(w, query);
+      expect(r.status).toBe(422);
+      expect(r.body).toMatchObject({ success: false, code: "validation_failed" });
+      expect(Object.keys(r.body.errors)).toEqual([field]);
+    }
+    expect((await firstFree(w, "")).status).toBe(422);
+    expect((await w.call("GET", "/time-slots/first-free?from=2026-11-24")).status).toBe(401);
+    await closeAll(w.store);
+  });
+});

@@ -135,6 +135,7 @@ export function reservation(eventTypeId: number, startIso: string, minutes: numb
     customFields: [],
     meetLink: null,
     sequence: 0,
+    cancelReason: null,
     payment: null,
     confirmedAtMs: startMs - 86_400_000,
     cancelledAtMs: null,

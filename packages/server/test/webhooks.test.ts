@@ -280,6 +280,22 @@ describe("webhook events and payloads", () => {
       data: { uuid, status: "cancelled", start: "2026-11-26T09:00:00Z", cancelledAt: "2026-11-23T07:20:00Z", eventType: { id: w.et.id, title: "Intro call" } },
     });
     expect(new Set(receiver.hits.map((h) => h.headers["webhook-id"])).size).toBe(3);
+    expect(created.data).not.toHaveProperty("cancelReason");
+    expect(rescheduled.data).not.toHaveProperty("cancelReason");
+    expect(cancelled.data.cancelReason).toBeNull();
+    await closeAll(w.store);
+  });
+
+  it("sends the reason the visitor gave for cancelling in reservation.cancelled", async () => {
+    const receiver = startReceiver();
+    const w = await world({ receiver });
+    const uuid = uuidOf(await w.book(input(THU_0900)));
+    const r = await w.call("DELETE", `/reservations/${uuid}`, { token: w.et.token, body: { reason: "I have to travel that week." } });
+    expect(r.body.success).toBe(true);
+    expect(await runUntilIdle(w.worker)).toBe(2);
+    expect(receiver.hits.every((h) => h.verified)).toBe(true);
+    const cancelled = receiver.accepted().find((p) => p.type === "reservation.cancelled");
+    expect(cancelled.data).toMatchObject({ uuid, status: "cancelled", cancelReason: "I have to travel that week." });
     await closeAll(w.store);
   });
 

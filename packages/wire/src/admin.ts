@@ -134,6 +134,7 @@ export const EventTypeFields = Type.Object(
     ),
     profileImage: Type.Union([Type.String({ maxLength: 2000 }), Type.Null()]),
     calendarTitle: Type.Union([Type.String({ maxLength: 500 }), Type.Null()]),
+    hostName: Type.Union([Type.String({ minLength: 1, maxLength: 200, description: "The organizer's name shown beside the avatar (profileImage) and on the confirmation; null shows none." }), Type.Null()]),
     compact: Type.Boolean(),
     externalBooking: Type.Boolean(),
     maxGuests: Type.Integer({ minimum: 0, maximum: 10 }),

@@ -71,6 +71,7 @@ export const EventTypeConfiguration = Type.Object({
   externalBooking: Type.Boolean(),
   compact: Type.Boolean(),
   calendarTitle: Type.Union([Type.String(), Type.Null()]),
+  hostName: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "The organizer's name shown beside profileImage and on the confirmation; null when not set." })),
   title: Type.String(),
   description: Type.String(),
   durationMinutes: Type.Integer(),

@@ -51,6 +51,12 @@ export const ConfirmInput = Type.Object({
 });
 export type ConfirmInput = Static<typeof ConfirmInput>;
 
+/** Optional body of `DELETE /reservations/{uuid}`: why the booking is cancelled, passed on to the organizer. */
+export const CancelInput = Type.Object({
+  reason: Type.Optional(Type.String({ maxLength: LIMITS.textMaxLength, description: "Why the booking is cancelled; stored and sent as `cancelReason` in the reservation.cancelled webhook." })),
+});
+export type CancelInput = Static<typeof CancelInput>;
+
 /** Body of `POST /reservations/{uuid}/payments`. */
 export const PaymentInput = Type.Object({
   email: Type.String({ format: "email", maxLength: LIMITS.emailMaxLength }),

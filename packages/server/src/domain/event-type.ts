@@ -50,6 +50,8 @@ export interface EventTypeSettings {
   theme: { mode: "light" | "dark" | "auto"; borderRadius: string; colors: Record<string, string> };
   profileImage: string | null;
   calendarTitle: string | null;
+  /** The organizer's name as visitors read it beside the avatar (`profileImage`); null shows none. */
+  hostName: string | null;
   compact: boolean;
   externalBooking: boolean;
   maxGuests: number;
@@ -84,6 +86,7 @@ export const DEFAULT_SETTINGS: Omit<EventTypeSettings, "title"> = {
   theme: { mode: "light", borderRadius: "8px", colors: {} },
   profileImage: null,
   calendarTitle: null,
+  hostName: null,
   compact: false,
   externalBooking: false,
   maxGuests: 10,

@@ -31,6 +31,7 @@ export interface ReservationRow {
   payment_intent_id: string | null;
   confirmed_at_ms: number | null;
   cancelled_at_ms: number | null;
+  cancel_reason: string | null;
   created_at_ms: number;
   updated_at_ms: number;
 }
@@ -75,6 +76,7 @@ export const toReservation = (r: ReservationRow): ReservationRecord => ({
   payment: r.payment === null ? null : JSON.parse(r.payment),
   confirmedAtMs: r.confirmed_at_ms,
   cancelledAtMs: r.cancelled_at_ms,
+  cancelReason: r.cancel_reason,
   createdAtMs: r.created_at_ms,
   updatedAtMs: r.updated_at_ms,
 });
@@ -101,6 +103,7 @@ export const reservationColumns = (r: ReservationRecord) => ({
   paymentIntentId: r.payment?.intentId ?? null,
   confirmedAtMs: r.confirmedAtMs,
   cancelledAtMs: r.cancelledAtMs,
+  cancelReason: r.cancelReason ?? null,
   createdAtMs: r.createdAtMs,
   updatedAtMs: r.updatedAtMs,
 });

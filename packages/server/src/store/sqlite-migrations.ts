@@ -170,4 +170,11 @@ export const SQLITE_MIGRATIONS: { version: number; name: string; sql: string }[]
       CREATE UNIQUE INDEX event_types_by_feed_token ON event_types (feed_token);
     `,
   },
+  {
+    version: 8,
+    name: "reasons given for cancelling",
+    sql: `
+      ALTER TABLE reservations ADD COLUMN cancel_reason TEXT;
+    `,
+  },
 ];

@@ -147,17 +147,17 @@ function prepareQueries(db: Database) {
     rInsert: db.query(
       `INSERT INTO reservations (uuid, event_type_id, status, start_ms, end_ms, held_until_ms, email, firstname, lastname,
         phone, timezone, location, guests, custom_fields, meet_link, payment, payment_intent_id, confirmed_at_ms,
-        cancelled_at_ms, created_at_ms, updated_at_ms, ics_sequence)
+        cancelled_at_ms, created_at_ms, updated_at_ms, ics_sequence, cancel_reason)
        VALUES ($uuid, $eventTypeId, $status, $startMs, $endMs, $heldUntilMs, $email, $firstname, $lastname,
         $phone, $timezone, $location, $guests, $customFields, $meetLink, $payment, $paymentIntentId, $confirmedAtMs,
-        $cancelledAtMs, $createdAtMs, $updatedAtMs, $sequence)`,
+        $cancelledAtMs, $createdAtMs, $updatedAtMs, $sequence, $cancelReason)`,
     ),
     rUpdate: db.query(
       `UPDATE reservations SET status = $status, start_ms = $startMs, end_ms = $endMs, held_until_ms = $heldUntilMs,
         email = $email, firstname = $firstname, lastname = $lastname, phone = $phone, timezone = $timezone,
         location = $location, guests = $guests, custom_fields = $customFields, meet_link = $meetLink,
         payment = $payment, payment_intent_id = $paymentIntentId, confirmed_at_ms = $confirmedAtMs,
-        cancelled_at_ms = $cancelledAtMs, updated_at_ms = $updatedAtMs, ics_sequence = $sequence
+        cancelled_at_ms = $cancelledAtMs, updated_at_ms = $updatedAtMs, ics_sequence = $sequence, cancel_reason = $cancelReason
        WHERE uuid = $uuid AND event_type_id = $eventTypeId AND updated_at_ms = $expectedUpdatedAtMs`,
     ),
     // updated_at_ms only moves forward, so a compare-and-set read before the sweep fails after it.

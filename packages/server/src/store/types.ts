@@ -87,6 +87,8 @@ export interface ReservationRecord {
   payment: PaymentRecord | null;
   confirmedAtMs: number | null;
   cancelledAtMs: number | null;
+  /** What the visitor or organizer gave as the reason for cancelling; absent or null when none was given. */
+  cancelReason?: string | null;
   createdAtMs: number;
   updatedAtMs: number;
 }

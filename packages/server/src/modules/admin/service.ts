@@ -184,6 +184,8 @@ export class AdminService {
       // What happened to the money: a hold's payment succeeded, or was refunded because its seat was gone.
       payment: r.payment && { status: r.payment.status, amount: r.payment.amount, currency: r.payment.currency, paymentIntentId: r.payment.intentId, refundId: r.payment.refundId ?? null },
       createdAt: utc(r.createdAtMs),
+      // Why the visitor cancelled, when they said (DELETE /reservations/{uuid} with a reason).
+      cancelReason: r.cancelReason ?? null,
     }));
   }
 
@@ -318,6 +320,11 @@ export function resolveSettings(base: EventTypeSettings, change: Omit<EventTypeP
   const webhookProblem = next.webhookUrl === null ? null : webhookUrlProblem(next.webhookUrl, allowPrivateWebhooks);
   if (webhookProblem) addError(errors, "webhookUrl", webhookProblem);
   if (next.profileImage !== null && next.profileImage !== "" && !isHttpUrl(next.profileImage)) addError(errors, "profileImage", "Expected an http(s) URL.");
+  if (typeof next.hostName === "string") {
+    // A name is one line of visible text: surrounding space is dropped, blank or control characters refused.
+    next.hostName = next.hostName.trim();
+    if (next.hostName === "" || /[\u0000-\u001f\u007f]/.test(next.hostName)) addError(errors, "hostName", "Expected a name: visible text on one line, or null.");
+  }
   try {
     // Empty leaves the language to the visitor's browser.
     if (next.locale.preset !== "") Intl.getCanonicalLocales(next.locale.preset);

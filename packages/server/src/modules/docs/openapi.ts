@@ -1,9 +1,9 @@
 import type { TSchema } from "@sinclair/typebox";
 import { ErrorBody, ERROR_CODES, EventTypeConfiguration, CustomField, InitData, Reservation, TimeSlot, Location } from "@booking/wire";
 import { ConfigurationResponse, InitBody, InitResponse } from "../event-types/model.ts";
-import { TimeSlotsResponse } from "../time-slots/model.ts";
+import { FirstFreeResponse, TimeSlotsResponse } from "../time-slots/model.ts";
 import { MAX_SLOTS_PER_ANSWER } from "../time-slots/service.ts";
-import { CancelResponse, ConfirmInput, PaymentInput, PaymentResponse, RefreshResponse, RescheduleInput, ReservationInput, ReservationResponse } from "../reservations/model.ts";
+import { CancelInput, CancelResponse, ConfirmInput, PaymentInput, PaymentResponse, RefreshResponse, RescheduleInput, ReservationInput, ReservationResponse } from "../reservations/model.ts";
 import { Type } from "@sinclair/typebox";
 
 /** One operation of the public API as the document and the docs page describe it. */
@@ -42,6 +42,21 @@ export const OPERATIONS: Operation[] = [
       { name: "timezone", required: false, description: "IANA zone for dates and readable times.", schema: Type.String() },
     ],
     response: TimeSlotsResponse,
+    errors: [401, 403, 422, 429],
+  },
+  {
+    method: "get",
+    path: "/time-slots/first-free",
+    operationId: "findFirstFreeDay",
+    summary: "Find the first day with a free slot",
+    description:
+      "The first day on or after `from`, read in `timezone` (default: the event type's zone), that holds a slot with a free seat within the booking horizon; `date` is null when there is none. The calendar offers it when the month shown has no free time. An addition to the spec.",
+    auth: true,
+    query: [
+      { name: "from", required: true, description: "Day to look from, YYYY-MM-DD.", schema: Type.String({ format: "date" }) },
+      { name: "timezone", required: false, description: "IANA zone the days are read in.", schema: Type.String() },
+    ],
+    response: FirstFreeResponse,
     errors: [401, 403, 422, 429],
   },
   {
@@ -112,9 +127,10 @@ export const OPERATIONS: Operation[] = [
     operationId: "cancelReservation",
     summary: "Cancel a reservation",
     description:
-      "Cancels and frees the seat at once. Cancelling a cancelled reservation succeeds again without change. A hold can always be cancelled; a confirmed reservation until `cancelNoticeMinutes` before its start (later: 403 `forbidden`, unless the query carries the organizer's `overrideToken`). A meeting that has ended answers `success: false`, `reservation_finished`. Cancelling a confirmed reservation emails the visitor (and organizer) an invite with METHOD:CANCEL when the server sends mail.",
+      "Cancels and frees the seat at once. Cancelling a cancelled reservation succeeds again without change. A hold can always be cancelled; a confirmed reservation until `cancelNoticeMinutes` before its start (later: 403 `forbidden`, unless the query carries the organizer's `overrideToken`). A meeting that has ended answers `success: false`, `reservation_finished`. Cancelling a confirmed reservation emails the visitor (and organizer) an invite with METHOD:CANCEL when the server sends mail. An optional JSON body `{ \"reason\": \"…\" }` (at most 500 characters; an addition to the spec) is stored with the reservation and sent as `cancelReason` in the `reservation.cancelled` webhook.",
     auth: true,
     reservationPath: true,
+    body: { schema: CancelInput, required: false },
     query: [{ name: "overrideToken", required: false, description: "The organizer's override token, lifting the cancel notice rule; the `Booking-Override-Token` header does the same and keeps it out of URLs.", schema: Type.String() }],
     response: CancelResponse,
     errors: [401, 403, 404, 422, 429],

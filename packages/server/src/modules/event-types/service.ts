@@ -72,6 +72,8 @@ export class EventTypeService {
       externalBooking: s.externalBooking,
       compact: s.compact,
       calendarTitle: s.calendarTitle,
+      // Event types saved before the setting existed have no key: read as not set.
+      hostName: s.hostName ?? null,
       title: s.title,
       description: s.description,
       durationMinutes: s.durationMinutes,

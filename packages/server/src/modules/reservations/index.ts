@@ -4,7 +4,7 @@ import { requireEventType } from "../../http/auth.ts";
 import { done, ok } from "../../http/envelope.ts";
 import { idempotent } from "../../http/idempotency.ts";
 import type { PaymentService } from "../payments/service.ts";
-import { CancelQuery, ConfirmInput, PaymentInput, RescheduleInput, ReservationInput, ReservationParams } from "./model.ts";
+import { CancelInput, CancelQuery, ConfirmInput, PaymentInput, RescheduleInput, ReservationInput, ReservationParams } from "./model.ts";
 import { resultOf, type ReservationService } from "./service.ts";
 import { manageUrlOf, publicOrigin } from "../../lib/links.ts";
 
@@ -44,11 +44,16 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
     })
     .delete(
       "/reservations/:reservationUuid",
-      async ({ eventType, params, query, request }) =>
-        done(await reservations.cancel(eventType, params.reservationUuid, request.headers.get("booking-override-token") ?? query.overrideToken, origin(request))),
+      async ({ eventType, params, query, body, request }) =>
+        done(await reservations.cancel(eventType, params.reservationUuid, request.headers.get("booking-override-token") ?? query.overrideToken, { ...origin(request), reason: body.reason })),
       {
         params: ReservationParams,
         query: CancelQuery,
+        // The body is optional (the spec's cancel has none): an empty one reads as {}.
+        transform(context) {
+          context.body ??= {};
+        },
+        body: CancelInput,
       },
     )
     .post(

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import { ConfirmInput, Envelope, PaymentInput, PaymentResult, RescheduleInput, ReservationInput, ReservationResult } from "@booking/wire";
+import { CancelInput, ConfirmInput, Envelope, PaymentInput, PaymentResult, RescheduleInput, ReservationInput, ReservationResult } from "@booking/wire";
 
-export { ConfirmInput, PaymentInput, RescheduleInput, ReservationInput };
+export { CancelInput, ConfirmInput, PaymentInput, RescheduleInput, ReservationInput };
 
 /** Path parameter of the reservation routes; a malformed uuid is answered 404 by the service. */
 export const ReservationParams = Type.Object({ reservationUuid: Type.Union([Type.String(), Type.Null()]) });

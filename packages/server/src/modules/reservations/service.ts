@@ -33,6 +33,8 @@ export interface ChangeOptions {
    * seats and the past still hold.
    */
   organizer?: boolean;
+  /** Cancel only: why, as the visitor wrote it (blank reads as none). */
+  reason?: string | undefined;
 }
 
 /**
@@ -278,7 +280,8 @@ export class ReservationService {
           throw new DomainError("forbidden", `Cancelling closes ${eventType.settings.cancelNoticeMinutes} minutes before the start; ask the organizer.`);
         }
       }
-      const cancelled: ReservationRecord = { ...r, status: "cancelled", cancelledAtMs: nowMs, sequence: r.sequence + 1, updatedAtMs: stamp(r, nowMs) };
+      const reason = options.reason?.trim() || null;
+      const cancelled: ReservationRecord = { ...r, status: "cancelled", cancelledAtMs: nowMs, cancelReason: reason, sequence: r.sequence + 1, updatedAtMs: stamp(r, nowMs) };
       // A hold let go was never a reservation: nothing to announce.
       const events = status === "confirmed" ? outboxEvents(this.mail, eventType, "reservation.cancelled", cancelled, nowMs, manageUrlOf(options.origin, eventType.slug, r.uuid)) : [];
       try {

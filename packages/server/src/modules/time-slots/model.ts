@@ -16,6 +16,22 @@ export const TimeSlotsQueryShape = Type.Object(
   { additionalProperties: true },
 );
 
+/** Query of `GET /time-slots/first-free`; the day and zone are checked by the service like those of `GET /time-slots`. */
+export const FirstFreeQueryShape = Type.Object(
+  {
+    from: Type.String({ description: "Calendar day YYYY-MM-DD to look from, in `timezone`." }),
+    timezone: Type.Optional(Type.String({ description: "IANA zone the days are read in; default the event type's." })),
+  },
+  { additionalProperties: true },
+);
+
+/** Response of `GET /time-slots/first-free`. */
+export const FirstFreeResponse = Envelope(
+  Type.Object({
+    date: Type.Union([Type.String({ format: "date" }), Type.Null()], { description: "The first day on or after `from` with a free slot within the booking horizon, in `timezone`; null when none." }),
+  }),
+);
+
 /** Response of `GET /time-slots`: the envelope, and `nextFrom` when the answer stopped at its bound. */
 export const TimeSlotsResponse = Type.Object({
   ...Envelope(Type.Array(TimeSlot)).properties,

@@ -1,7 +1,7 @@
 import { DateTime } from "luxon";
 import { canonicalZone, utc } from "../../lib/time.ts";
 import { LIMITS, type TimeSlot, type TimeSlotsQuery } from "@booking/wire";
-import { busyWindow, slotsBetween, type Slot } from "../../domain/slots.ts";
+import { busyWindow, horizonEnd, slotsBetween, type Slot } from "../../domain/slots.ts";
 import { addError, ValidationFailed } from "../../domain/errors.ts";
 import { PreparedBody } from "../../lib/prepared-body.ts";
 import { busyChecker, NO_BUSY_SOURCE, type BusySource } from "../../domain/busy.ts";
@@ -10,6 +10,14 @@ import { ZonedIsoWriter } from "../../lib/zoned-iso.ts";
 import type { Store, EventTypeRecord } from "../../store/types.ts";
 
 const DAY_MS = 86_400_000;
+/** The first-free-day scan asks for a week of slots at a time. */
+const FIRST_FREE_SCAN_MS = 7 * DAY_MS;
+
+/** Query of `GET /time-slots/first-free`. */
+export interface FirstFreeQuery {
+  from: string;
+  timezone?: string | undefined;
+}
 /** Memory the slot pages of all event types may take together. */
 const PAGE_CACHE_BYTES = 128 * 1024 * 1024;
 
@@ -135,6 +143,28 @@ export class TimeSlotService {
     const body = new PreparedBody(JSON.stringify(nextFrom === undefined ? { success: true, data } : { success: true, data, nextFrom }));
     this.pages.set(key, eventType.revision, validUntilMs, body);
     return body;
+  }
+
+  /**
+   * `GET /time-slots/first-free`: the first day on or after `from` (in the asked zone, default the
+   * event type's) holding a free slot within the booking horizon, or null when there is none. It
+   * scans a week at a time, so a calendar whose shown month is empty can offer that day at once.
+   */
+  async firstFreeDay(eventType: EventTypeRecord, query: FirstFreeQuery, nowMs: number): Promise<string | null> {
+    const errors: Record<string, string[]> = {};
+    const asked = query.timezone === undefined ? null : canonicalZone(query.timezone);
+    if (query.timezone !== undefined && asked === null) addError(errors, "timezone", "Unknown IANA timezone.");
+    const from = calendarDay(query.from);
+    if (from === null) addError(errors, "from", "Expected a calendar date, YYYY-MM-DD.");
+    ValidationFailed.check(errors);
+    const zone = asked ?? eventType.settings.timezone;
+    const endMs = horizonEnd(eventType.settings, nowMs);
+    // Slots that already started are never free, so the scan starts no earlier than now.
+    for (let chunk = Math.max(localMidnight(from!, zone), nowMs); chunk < endMs; chunk += FIRST_FREE_SCAN_MS) {
+      const { slots } = await this.freeSlots(eventType, chunk, Math.min(endMs, chunk + FIRST_FREE_SCAN_MS), nowMs);
+      if (slots[0]) return new ZonedIsoWriter(zone).iso(slots[0].startMs).slice(0, 10);
+    }
+    return null;
   }
 
   /** One slot in the writer's zone. */

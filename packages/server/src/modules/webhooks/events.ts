@@ -38,6 +38,7 @@ export function webhookEvents(
     createdAt: utc(r.createdAtMs),
     confirmedAt: r.confirmedAtMs === null ? null : utc(r.confirmedAtMs),
     cancelledAt: r.cancelledAtMs === null ? null : utc(r.cancelledAtMs),
+    ...(kind === "reservation.cancelled" ? { cancelReason: r.cancelReason ?? null } : {}),
     eventType: { id: eventType.id, title: eventType.settings.title },
   };
   return [

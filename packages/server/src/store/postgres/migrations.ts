@@ -202,6 +202,13 @@ export const POSTGRES_MIGRATIONS: { version: number; name: string; sql: string }
       ALTER TABLE event_types ADD CONSTRAINT event_types_feed_token_unique UNIQUE (feed_token);
     `,
   },
+  {
+    version: 8,
+    name: "reasons given for cancelling",
+    sql: `
+      ALTER TABLE reservations ADD COLUMN cancel_reason text;
+    `,
+  },
 ];
 
 /**
