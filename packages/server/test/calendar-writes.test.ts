@@ -188,6 +188,11 @@ describe("bookings written into the organizer's CalDAV calendar (a real Radicale
     expect(listed.body.data.map((s: { writeBookings: boolean }) => s.writeBookings)).toEqual([true, false]);
     const eventType = await w.admin("GET", `/admin/event-types/${w.et.id}`);
     expect(eventType.body.data.bookingsCalendar).toEqual({ sourceId: w.sourceId, calendarUrl: w.cal });
+    // Only the source's route sets it: the event type's own update refuses the field, and keeps it.
+    const patched = await w.admin("PATCH", `/admin/event-types/${w.et.id}`, { bookingsCalendar: { sourceId: w.sourceId, calendarUrl: `${radicale.base}/elsewhere/` } });
+    expect(patched.status).toBe(422);
+    expect(patched.body.errors).toHaveProperty("bookingsCalendar");
+    expect((await w.admin("PATCH", `/admin/event-types/${w.et.id}`, { title: "Renamed" })).body.data.bookingsCalendar).toEqual({ sourceId: w.sourceId, calendarUrl: w.cal });
     expect((await w.admin("DELETE", `/admin/busy-sources/${w.sourceId}`)).status).toBe(200);
     expect((await w.admin("GET", `/admin/event-types/${w.et.id}`)).body.data.bookingsCalendar).toBeNull();
     await w.book("2026-11-24T10:00:00+01:00", "2026-11-24T10:30:00+01:00");
