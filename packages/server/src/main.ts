@@ -19,6 +19,7 @@ import { stripeProvider } from "./modules/payments/stripe.ts";
 import { ReservationService } from "./modules/reservations/service.ts";
 import { describeTarget } from "./store/postgres/pools.ts";
 import { CalendarSync, storeBusySource } from "./modules/calendars/sync.ts";
+import { CalendarWriteWorker } from "./modules/calendars/writer.ts";
 import { busyFromICalendar } from "./modules/calendars/expand.ts";
 
 const SWEEP_EVERY_MS = 30_000;
@@ -69,6 +70,9 @@ async function main(): Promise<void> {
   // Confirmation emails: sent over SMTP_URL; without it, logged in development (production writes none).
   const emails = new EmailWorker(store, systemClock, config, stderrLog);
   emails.start();
+  // Confirmed bookings written into the organizer's CalDAV calendar, where an event type names one.
+  const calendarWrites = new CalendarWriteWorker(store, systemClock, config.calendars, stderrLog);
+  calendarWrites.start();
   if (config.mail.smtpUrl) console.log(`Confirmation emails go out through ${describeSmtp(config.mail.smtpUrl)} from ${config.mail.from}.`);
   else if (config.environment !== "production") console.log("No SMTP_URL: confirmation emails are not sent; each is logged (where it would go) instead.");
 
@@ -99,7 +103,7 @@ async function main(): Promise<void> {
 
   const stop = async () => {
     clearInterval(sweep);
-    await Promise.all([webhooks.stop(), emails.stop(), calendars.stop()]);
+    await Promise.all([webhooks.stop(), emails.stop(), calendarWrites.stop(), calendars.stop()]);
     // No new requests; those under way get up to 3 s to finish before the store closes under them.
     // A connection that never completes does not hold the exit.
     void server.stop();

@@ -51,6 +51,6 @@ export function createServices(ctx: AppContext, stripe?: Stripe | null, busy: Bu
     reservations: new ReservationService(ctx.store, payments, ctx.config, now, ctx.log, busy),
     admin: new AdminService(ctx.store, now, { allowPrivateWebhooks: ctx.config.webhooks.allowPrivateAddresses }),
     calendarSync,
-    calendars: new CalendarAdmin(ctx.store, calendarSync, now, ctx.config.calendars.allowPrivateAddresses),
+    calendars: new CalendarAdmin(ctx.store, calendarSync, now, ctx.config.calendars.allowPrivateAddresses, calendarDeps.fetch),
   };
 }

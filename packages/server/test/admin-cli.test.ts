@@ -6,6 +6,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSqliteStore } from "../src/store/sqlite.ts";
 import { SERVER_DIR, startServerProcess, type ServerProcess } from "./server-process.ts";
+import { startRadicale } from "./radicale.ts";
 import { reservation } from "./utils.ts";
 
 // The real server and the real CLI, each its own process, talking HTTP on a free local port.
@@ -392,6 +393,31 @@ describe("the admin CLI against a running server", () => {
     }
   });
 
+  it("writes bookings into a CalDAV calendar of a source, shows it, and stops", async () => {
+    const radicale = await startRadicale();
+    try {
+      const cal = await radicale.makeCalendar("cli-bookings");
+      const added = await cli("calendar-add", id, cal, "--user", radicale.user, "--password", radicale.password);
+      expect(added.code).toBe(0);
+      const sourceId = /Added calendar source #(\d+)/.exec(added.stdout)![1]!;
+      const unknown = await cli("calendar-write", sourceId, "--calendar", `${radicale.base}/${radicale.user}/elsewhere/`);
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toContain("no such calendar");
+      const set = await cli("calendar-write", sourceId);
+      expect(set.stderr).toBe("");
+      expect(set.code).toBe(0);
+      expect(set.stdout).toContain(`are now written into ${cal}`);
+      expect((await cli("calendars", id)).stdout).toContain(`writes bookings into: ${cal}`);
+      expect((await cli("calendar-write", sourceId, "--calendar", "a", "--calendar", "b")).code).toBe(2);
+      const stopped = await cli("calendar-write-stop", sourceId);
+      expect(stopped.code).toBe(0);
+      expect((await cli("calendars", id)).stdout).not.toContain("writes bookings into");
+      expect((await cli("calendar-remove", sourceId)).code).toBe(0);
+    } finally {
+      await radicale.stop();
+    }
+  });
+
   it("deletes the event type, after which show exits 1 with not_found", async () => {
     const r = await cli("delete", id);
     expect(r.code).toBe(0);
@@ -406,7 +432,7 @@ describe("the admin CLI against a running server", () => {
     const r = await cli("help");
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Usage: npm run admin -- <command>/);
-    for (const command of ["list", "show <id>", "create --title", "update <id>", "disable <id>", "delete <id>", "token <id>", "hours <id>", "close <id>", "open-day <id>", "reservations <id>", "webhook <id>", "webhook-secret <id>", "deliveries <id>", "calendars <id>", "calendar-add <id> URL", "calendar-sync <source-id>", "calendar-remove <source-id>"]) {
+    for (const command of ["list", "show <id>", "create --title", "update <id>", "disable <id>", "delete <id>", "token <id>", "hours <id>", "close <id>", "open-day <id>", "reservations <id>", "webhook <id>", "webhook-secret <id>", "deliveries <id>", "calendars <id>", "calendar-add <id> URL", "calendar-sync <source-id>", "calendar-remove <source-id>", "calendar-write <source-id>", "calendar-write-stop <source-id>"]) {
       expect(r.stdout).toContain(command);
     }
   });

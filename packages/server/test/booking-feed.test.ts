@@ -9,6 +9,7 @@ import { openPostgresStore } from "../src/store/postgres.ts";
 import { POSTGRES_MIGRATIONS } from "../src/store/postgres/migrations.ts";
 import { SQLITE_MIGRATIONS } from "../src/store/sqlite-migrations.ts";
 import { openSqliteStore } from "../src/store/sqlite.ts";
+import { bookingUid } from "../src/modules/invites/ics.ts";
 import { ENGINE, POSTGRES_URL, reservation, setup } from "./utils.ts";
 
 // The clock of setup() stands on Monday 2026-11-23T07:00:00Z (08:00 in Prague, UTC+1 in November).
@@ -139,9 +140,12 @@ describe("GET /feeds/{token}.ics", () => {
     for (const absent of ["eve@example.com", "Eve", "held@", "cancelled@", "expired@", "old@"]) expect(r.text).not.toContain(absent);
 
     const events = eventsOf(r.text);
-    expect(events.map((e) => e.uid)).toEqual([recent.uuid, confirmed.uuid, inPerson.uuid]);
+    // The UID of the booking's emails and of its entry written into a CalDAV calendar: one entry everywhere.
+    expect(events.map((e) => e.uid)).toEqual([bookingUid(recent.uuid), bookingUid(confirmed.uuid), bookingUid(inPerson.uuid)]);
     expect(events[1]).toMatchObject({
-      uid: confirmed.uuid,
+      uid: bookingUid(confirmed.uuid),
+      sequence: "0",
+      organizer: "mailto:bookings@localhost",
       dtstart: "2026-11-24T08:00:00Z",
       dtend: "2026-11-24T08:30:00Z",
       dtstamp: "2026-11-20T10:05:00Z",
@@ -171,7 +175,7 @@ describe("GET /feeds/{token}.ics", () => {
     expect(booked.status).toBe(200);
     const uuid = booked.body.data.uuid;
     const withBooking = await w.call("GET", feedPath(et.feedToken));
-    expect(eventsOf(withBooking.text)).toEqual([expect.objectContaining({ uid: uuid, dtstart: "2026-11-24T08:00:00Z", dtend: "2026-11-24T08:30:00Z", summary: "Intro call: Ada Lovelace" })]);
+    expect(eventsOf(withBooking.text)).toEqual([expect.objectContaining({ uid: bookingUid(uuid), dtstart: "2026-11-24T08:00:00Z", dtend: "2026-11-24T08:30:00Z", summary: "Intro call: Ada Lovelace" })]);
 
     expect((await w.call("DELETE", `/reservations/${uuid}`, { token: et.token })).status).toBe(200);
     const afterCancel = await w.call("GET", feedPath(et.feedToken));

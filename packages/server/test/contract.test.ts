@@ -309,13 +309,16 @@ describe("documentation", () => {
     expect(r.body.openapi).toBe("3.1.0");
     const ids = Object.values(r.body.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));
     expect(ids.sort()).toEqual([
-      "adminAddBusySource", "adminGetBusySource", "adminListBusySources", "adminRemoveBusySource", "adminSyncBusySource",
+      "adminAddBusySource", "adminGetBusySource", "adminListBusySources", "adminRemoveBusySource", "adminStopWritingBookings", "adminSyncBusySource",
+      "adminWriteBookingsToCalendar",
       "cancelReservation", "confirmReservation", "createReservation", "createReservationPayment", "findFirstFreeDay",
       "getEventTypeConfiguration", "initEventType", "listTimeSlots", "listTimezones", "prepareReservation", "refreshReservation", "rescheduleReservation",
     ]);
     // The organizer's calendar routes are documented behind the admin key, never the event type's token.
     expect(r.body.paths["/admin/event-types/{id}/busy-sources"].post.security).toEqual([{ adminKey: [] }]);
     expect(r.body.paths["/admin/event-types/{id}/busy-sources"].post.requestBody.content["application/json"].schema.properties).toHaveProperty("freshnessMinutes");
+    expect(r.body.paths["/admin/busy-sources/{sourceId}/write-bookings"].put.security).toEqual([{ adminKey: [] }]);
+    expect(r.body.paths["/admin/busy-sources/{sourceId}"].get.responses["200"].content["application/json"].schema.properties.data.properties).toHaveProperty("writeCalendar");
     expect(r.body.paths["/time-slots"].get.responses["429"]).toEqual({ $ref: "#/components/responses/E429" });
     expect(r.body.components.schemas.TimeSlot.properties).toHaveProperty("available_seats");
     expect(r.body.servers).toContainEqual({ url: "/booking-api", description: expect.any(String) });

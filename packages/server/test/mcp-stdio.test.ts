@@ -83,7 +83,7 @@ describe("the assistant server on stdio (npm run mcp)", () => {
       BOOKING_ADMIN_KEY: KEY,
       BOOKING_PUBLIC_URL: "https://book.example.com",
     });
-    expect((await client.listTools()).tools).toHaveLength(16);
+    expect((await client.listTools()).tools).toHaveLength(18);
     expect(success(await client.callTool({ name: "list_event_types", arguments: {} })).data.eventTypes).toMatchObject([
       { id: et.id, slug: "open-hours", bookingUrl: "https://book.example.com/book/open-hours" },
     ]);

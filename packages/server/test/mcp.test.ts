@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { EventTypeCreate } from "@booking/wire";
 import { WebhookWorker } from "../src/modules/webhooks/worker.ts";
 import { connectOverHttp, failure, startReceiver, success, type Receiver } from "./mcp-utils.ts";
+import { startRadicale } from "./radicale.ts";
 import { ADMIN_KEY, setup } from "./utils.ts";
 
 // The clock of setup() starts on Monday 2026-11-23T07:00:00Z, 08:00 in Prague (CET, +01:00). The
@@ -28,6 +29,8 @@ const TOOLS = [
   "add_busy_source",
   "remove_busy_source",
   "sync_busy_source",
+  "write_bookings_to_calendar",
+  "stop_writing_bookings",
 ];
 const NO_RATE_LIMIT = { rateLimit: { limit: 100_000, windowSeconds: 60 } };
 const slot = (date: string, time: string) => {
@@ -532,5 +535,28 @@ describe("calendars that block slots", () => {
     expect(success(await w.tool("remove_busy_source", { sourceId: added.data.source.id })).data.removed).toBe(true);
     expect(await w.freeTimes("2026-11-24")).toContain("10:00");
     expect(success(await w.tool("list_busy_sources", { slug: "intro-call" })).data.sources).toEqual([]);
+  });
+});
+
+describe("bookings written into a calendar", () => {
+  it("sets the calendar of a CalDAV source to write bookings into, shows it in the source's view, and stops", async () => {
+    const w = await world();
+    const radicale = await startRadicale();
+    cleanups.push(() => radicale.stop());
+    const cal = await radicale.makeCalendar("mcp-bookings");
+    const added = success(await w.tool("add_busy_source", { slug: "intro-call", kind: "caldav", url: cal, username: radicale.user, password: radicale.password }));
+    const sourceId = added.data.source.id as number;
+    expect(added.data.source).toMatchObject({ writeBookings: false, writeCalendar: null });
+    expect(failure(await w.tool("write_bookings_to_calendar", { sourceId, calendar: `${radicale.base}/${radicale.user}/elsewhere/` }))).toMatch(/calendar: .*no such calendar.*\(validation_failed\)/);
+    const set = success(await w.tool("write_bookings_to_calendar", { sourceId }));
+    expect(set.data.source).toMatchObject({ id: sourceId, writeBookings: true, writeCalendar: cal });
+    expect(set.text).toContain(`written into ${cal}`);
+    expect(JSON.stringify(set)).not.toContain(radicale.password);
+    const listed = success(await w.tool("list_busy_sources", { slug: "intro-call" }));
+    expect(listed.data.sources[0]).toMatchObject({ writeBookings: true, writeCalendar: cal });
+    expect(listed.text).toContain(`bookings written into ${cal}`);
+    const stopped = success(await w.tool("stop_writing_bookings", { sourceId }));
+    expect(stopped.data.source).toMatchObject({ writeBookings: false, writeCalendar: null });
+    expect(failure(await w.tool("stop_writing_bookings", { sourceId: 999 }))).toMatch(/No busy source with id 999\. \(not_found\)/);
   });
 });

@@ -20,6 +20,10 @@ export interface Radicale {
   remove(objectUrl: string): Promise<void>;
   /** Requests Radicale answered so far: method and path, oldest first (from its access log). */
   requests(): { method: string; path: string }[];
+  /** Stops the server process, keeping its storage: requests fail to connect until `resume`. */
+  pause(): Promise<void>;
+  /** Starts the server again on the same port and storage, with the password (the user's own when left out). */
+  resume(password?: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -63,25 +67,28 @@ export async function startRadicale(user = "organizer", password = "s3cret-pass"
       "",
     ].join("\n"),
   );
-  const proc = Bun.spawn([RADICALE, "--config", join(dir, "config")], { stdout: "pipe", stderr: "pipe", env: { PATH: process.env.PATH ?? "", HOME: dir } });
   let log = "";
   const collect = async (stream: ReadableStream<Uint8Array>) => {
     for await (const chunk of stream) log += new TextDecoder().decode(chunk);
   };
-  void collect(proc.stdout);
-  void collect(proc.stderr);
   const base = `http://127.0.0.1:${port}`;
   const auth = `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    try {
-      await fetch(`${base}/.web/`);
-      break;
-    } catch {
-      if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`Radicale did not start:\n${log}`);
-      await Bun.sleep(50);
+  const launch = async () => {
+    const started = Bun.spawn([RADICALE, "--config", join(dir, "config")], { stdout: "pipe", stderr: "pipe", env: { PATH: process.env.PATH ?? "", HOME: dir } });
+    void collect(started.stdout);
+    void collect(started.stderr);
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      try {
+        await fetch(`${base}/.web/`);
+        return started;
+      } catch {
+        if (started.exitCode !== null || Date.now() > deadline) throw new Error(`Radicale did not start:\n${log}`);
+        await Bun.sleep(50);
+      }
     }
-  }
+  };
+  let proc = await launch();
   const send = async (method: string, url: string, body?: string, headers: Record<string, string> = {}) => {
     const response = await fetch(url, { method, body, headers: { authorization: auth, ...headers } });
     const text = await response.text();
@@ -115,6 +122,14 @@ export async function startRadicale(user = "organizer", password = "s3cret-pass"
       const out: { method: string; path: string }[] = [];
       for (const m of log.matchAll(/(GET|PUT|DELETE|PROPFIND|REPORT|MKCALENDAR|OPTIONS|PROPPATCH|MKCOL) request for '([^']*)'/g)) out.push({ method: m[1]!, path: m[2]! });
       return out;
+    },
+    async pause() {
+      proc.kill("SIGTERM");
+      await proc.exited;
+    },
+    async resume(newPassword = password) {
+      writeFileSync(join(dir, "users"), `${user}:${newPassword}\n`);
+      proc = await launch();
     },
     async stop() {
       proc.kill("SIGTERM");

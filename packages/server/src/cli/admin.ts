@@ -53,6 +53,10 @@ Commands:
                                        kind) or an iCalendar feed; syncs it at once
   calendar-sync <source-id>          Sync one calendar now and show the outcome
   calendar-remove <source-id>        Stop reading a calendar; its cached busy times are dropped
+  calendar-write <source-id> [--calendar URL]
+                                     Write the event type's confirmed bookings into a calendar of
+                                       this CalDAV source (default: its first calendar)
+  calendar-write-stop <source-id>    Stop writing bookings into the source's calendar
   help                               Show this text
 
 Settings (create and update):
@@ -127,6 +131,8 @@ const COMMANDS: Record<string, { ids: number; flags: string[]; value?: string; i
   "calendar-add": { ids: 1, flags: ["kind", "user", "password", "token", "calendar", "freshness"], value: "the calendar's URL" },
   "calendar-sync": { ids: 1, flags: [], idName: "busy source id" },
   "calendar-remove": { ids: 1, flags: [], idName: "busy source id" },
+  "calendar-write": { ids: 1, flags: ["calendar"], idName: "busy source id" },
+  "calendar-write-stop": { ids: 1, flags: [], idName: "busy source id" },
   help: { ids: 0, flags: [] },
 };
 const NUMBER_FLAGS = { duration: "durationMinutes", interval: "slotIntervalMinutes", seats: "seats", hold: "holdMinutes", notice: "minNoticeMinutes", horizon: "horizonDays" } as const;
@@ -296,6 +302,18 @@ async function main(argv: string[]): Promise<number> {
         const synced = await api<{ sync: SyncRow; source: BusySourceRow }>("POST", `/admin/busy-sources/${id}/sync`);
         out(synced, () => `${syncText(synced.sync)}\n\n${sourceText(synced.source)}`);
         if (!synced.sync.ok) return 1;
+        break;
+      }
+      case "calendar-write": {
+        if ((flags.calendar?.length ?? 0) > 1) throw new UsageError("calendar-write takes one --calendar.");
+        const body = flags.calendar?.[0] === undefined ? {} : { calendar: flags.calendar[0] };
+        const source = await api<BusySourceRow>("PUT", `/admin/busy-sources/${id}/write-bookings`, body);
+        out(source, () => `Confirmed bookings of event type #${source.eventTypeId} are now written into ${source.writeCalendar}.\n\n${sourceText(source)}`);
+        break;
+      }
+      case "calendar-write-stop": {
+        const source = await api<BusySourceRow>("DELETE", `/admin/busy-sources/${id}/write-bookings`);
+        out(source, () => `Bookings are no longer written into a calendar of source #${id}; entries already written stay.\n\n${sourceText(source)}`);
         break;
       }
       case "calendar-remove": {
@@ -621,6 +639,7 @@ function sourceText(s: BusySourceRow): string {
     `#${s.id} ${s.kind === "caldav" ? "CalDAV" : "iCalendar feed"} ${s.url}`,
     `  user: ${s.username ?? "-"}   credentials: ${s.credentialsSet ? "set" : "none"}   fresh for ${s.freshnessMinutes} min`,
     ...(s.calendars.length > 0 ? [`  calendars: ${s.calendars.join(", ")}`] : []),
+    ...(s.writeBookings ? [`  writes bookings into: ${s.writeCalendar}`] : []),
     `  status: ${status}   last sync: ${s.lastSuccessAt ?? "never"}   last attempt: ${s.lastAttemptAt ?? "never"}`,
     ...(s.lastError ? [`  error: ${s.lastError} (at ${s.lastFailureAt})`] : []),
     `  ${s.objects} calendar object${s.objects === 1 ? "" : "s"}, ${s.busyIntervals} busy interval${s.busyIntervals === 1 ? "" : "s"}`,

@@ -40,6 +40,12 @@ export interface EventTypeSettings {
   webhookUrl: string | null;
   /** Where the organizer's copy of each confirmation email goes; none when null (or absent, on event types stored before it existed). */
   organizerEmail?: string | null;
+  /**
+   * The CalDAV calendar confirmed bookings are written into: a collection of one of the event
+   * type's CalDAV busy sources (whose credentials are used). Set through the busy source's
+   * `write-bookings` route, never by the event type's own update; none when null or absent.
+   */
+  bookingsCalendar?: { sourceId: number; calendarUrl: string } | null;
   locale: { preset: string; startDayOfWeek: "monday" | "sunday"; texts: Record<string, string> };
   theme: { mode: "light" | "dark" | "auto"; borderRadius: string; colors: Record<string, string> };
   profileImage: string | null;

@@ -188,7 +188,7 @@ export type WebhookKind = "reservation.created" | "reservation.rescheduled" | "r
  * A channel is a name in the outbox's rows (no schema change adds one): another channel needs its
  * name here and a deliverer (modules/outbox/worker.ts) that takes its events.
  */
-export type OutboxChannel = "webhook" | "email";
+export type OutboxChannel = "webhook" | "email" | "caldav";
 
 /** An outbox event to write in the same transaction as the change it reports. */
 export interface OutboxEvent {

@@ -8,7 +8,7 @@ import { feedUrlOf } from "../feeds/service.ts";
 import { DeliveriesQuery, EventTypeCreate, EventTypePatch, RegenerateTokenBody, ReservationListQuery } from "./model.ts";
 import type { AdminService } from "./service.ts";
 import type { CalendarAdmin } from "../calendars/service.ts";
-import { BusySourceCreate } from "../calendars/model.ts";
+import { BusySourceCreate, WriteBookingsBody } from "../calendars/model.ts";
 
 /**
  * The organizer admin API under `/admin`, behind `Authorization: Bearer $BOOKING_ADMIN_KEY`.
@@ -70,6 +70,9 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       return done("Busy source removed with its cached calendar data.");
     })
     .post("/busy-sources/:sourceId/sync", async ({ params }) => ok(await calendars.syncNow(sourceIdOf(params.sourceId))))
+    // Where the event type's confirmed bookings are written: one calendar of one CalDAV source.
+    .put("/busy-sources/:sourceId/write-bookings", async ({ params, body }) => ok(await calendars.writeBookings(sourceIdOf(params.sourceId), body)), { body: WriteBookingsBody })
+    .delete("/busy-sources/:sourceId/write-bookings", async ({ params }) => ok(await calendars.stopWritingBookings(sourceIdOf(params.sourceId))))
     .get("/event-types/:id/deliveries", async ({ params, query }) => ok(await admin.deliveries(idOf(params.id), query.limit ?? 50)), {
       query: DeliveriesQuery,
     })

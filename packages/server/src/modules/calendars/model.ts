@@ -16,3 +16,6 @@ export const BusySourceCreate = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** Body of `PUT /admin/busy-sources/{sourceId}/write-bookings`: the calendar to write into (checked by CalendarAdmin); left out, the first one found. */
+export const WriteBookingsBody = Type.Object({ calendar: Type.Optional(Type.Unknown()) }, { additionalProperties: false });

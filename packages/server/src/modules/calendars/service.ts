@@ -2,6 +2,8 @@ import { addError, DomainError, ValidationFailed } from "../../domain/errors.ts"
 import { utc } from "../../lib/time.ts";
 import type { BusySourceKind, BusySourceRecord, NewBusySource, Store } from "../../store/types.ts";
 import { webhookUrlProblem } from "../webhooks/address.ts";
+import type { EventTypeSettings } from "../../domain/event-type.ts";
+import { discoverCalendars, guardedFetch, type CalendarFetch } from "./fetch.ts";
 import type { CalendarSync, SyncOutcome } from "./sync.ts";
 
 /** Most busy sources one event type may have. */
@@ -44,6 +46,15 @@ export interface BusySourceView {
   lastError: string | null;
   objects: number;
   busyIntervals: number;
+  /** Whether the event type's confirmed bookings are written into a calendar of this source. */
+  writeBookings: boolean;
+  /** The calendar they are written into; null when this source is not written to. */
+  writeCalendar: string | null;
+}
+
+/** What the organizer sends to have bookings written into a calendar of a CalDAV source. */
+export interface WriteBookingsInput {
+  calendar?: unknown;
 }
 
 /**
@@ -56,16 +67,61 @@ export class CalendarAdmin {
     private readonly sync: CalendarSync,
     private readonly now: () => number,
     private readonly allowPrivateAddresses: boolean,
+    private readonly fetchFn: CalendarFetch = guardedFetch(allowPrivateAddresses),
   ) {}
 
   async list(eventTypeId: number): Promise<BusySourceView[]> {
-    await this.eventType(eventTypeId);
+    const eventType = await this.eventType(eventTypeId);
     const nowMs = this.now();
-    return (await this.store.busy.list(eventTypeId)).map((s) => this.viewOf(s, nowMs));
+    return (await this.store.busy.list(eventTypeId)).map((s) => this.viewOf(s, nowMs, eventType.settings));
   }
 
   async get(sourceId: number): Promise<BusySourceView> {
-    return this.viewOf(await this.source(sourceId), this.now());
+    const source = await this.source(sourceId);
+    const eventType = await this.store.eventTypes.byId(source.eventTypeId);
+    return this.viewOf(source, this.now(), eventType?.settings);
+  }
+
+  /**
+   * Has the event type's confirmed bookings written into a calendar of this CalDAV source: the
+   * calendar asked for, which must be one the source's account has, or else the first one found
+   * (among the chosen calendars when the source names some). Replaces the event type's earlier
+   * bookings calendar, if any; bookings from then on are written, earlier ones are not.
+   */
+  async writeBookings(sourceId: number, input: WriteBookingsInput): Promise<BusySourceView> {
+    const source = await this.source(sourceId);
+    const asked = input.calendar;
+    if (source.kind !== "caldav") throw new ValidationFailed({ kind: ["Bookings can be written into a CalDAV calendar only; this source is an iCalendar feed."] });
+    if (asked !== undefined && asked !== null && (typeof asked !== "string" || asked.length > MAX_URL_LENGTH || !isHttpUrl(asked, source.url))) {
+      throw new ValidationFailed({ calendar: ["Expected a calendar URL (absolute, or a path on the source's server)."] });
+    }
+    let found: string[];
+    try {
+      // Every calendar of the account may be written into, not only those read for busy times.
+      found = (await discoverCalendars({ ...source, calendars: [] }, this.fetchFn)).map((c) => trailingSlash(new URL(c.url, source.url).href));
+    } catch (error) {
+      throw new ValidationFailed({ calendar: [`The source's calendars could not be listed: ${error instanceof Error ? error.message : String(error)}`] });
+    }
+    let calendarUrl: string | undefined;
+    if (typeof asked === "string") {
+      const wanted = trailingSlash(new URL(asked, source.url).href);
+      calendarUrl = found.find((c) => c === wanted);
+      if (!calendarUrl) throw new ValidationFailed({ calendar: [`The account has no such calendar; it has: ${found.join(", ") || "none"}.`] });
+    } else {
+      const chosen = source.calendars.map(trailingSlash);
+      calendarUrl = found.find((c) => chosen.includes(c)) ?? found[0];
+      if (!calendarUrl) throw new ValidationFailed({ calendar: ["The account has no calendar with events to write into."] });
+    }
+    await this.setBookingsCalendar(source.eventTypeId, { sourceId, calendarUrl });
+    return this.get(sourceId);
+  }
+
+  /** Stops writing bookings into this source's calendar (nothing already written is removed). */
+  async stopWritingBookings(sourceId: number): Promise<BusySourceView> {
+    const source = await this.source(sourceId);
+    const eventType = await this.eventType(source.eventTypeId);
+    if (eventType.settings.bookingsCalendar?.sourceId === sourceId) await this.setBookingsCalendar(source.eventTypeId, null);
+    return this.get(sourceId);
   }
 
   async add(eventTypeId: number, input: BusySourceInput): Promise<BusySourceView> {
@@ -75,11 +131,21 @@ export class CalendarAdmin {
       throw new ValidationFailed({ url: [`An event type reads at most ${MAX_SOURCES_PER_EVENT_TYPE} calendars; remove one first.`] });
     }
     const record = await this.store.busy.add({ ...checked, eventTypeId }, this.now());
-    return this.viewOf(record, this.now());
+    return this.get(record.id);
   }
 
   async remove(sourceId: number): Promise<void> {
+    const source = await this.source(sourceId);
+    const eventType = await this.store.eventTypes.byId(source.eventTypeId);
+    // No writes into a calendar whose credentials are gone: the event type stops naming it first.
+    if (eventType?.settings.bookingsCalendar?.sourceId === sourceId) await this.setBookingsCalendar(source.eventTypeId, null);
     if (!(await this.store.busy.remove(sourceId))) throw notFound(sourceId);
+  }
+
+  private async setBookingsCalendar(eventTypeId: number, bookingsCalendar: { sourceId: number; calendarUrl: string } | null): Promise<void> {
+    const eventType = await this.eventType(eventTypeId);
+    const updated = await this.store.eventTypes.update(eventTypeId, { settings: { ...eventType.settings, bookingsCalendar } }, new Date(this.now()).toISOString());
+    if (!updated) throw new DomainError("not_found", `No event type with id ${eventTypeId}.`);
   }
 
   /** Syncs the source now; answers what the sync did and the source as it then is. */
@@ -148,7 +214,8 @@ export class CalendarAdmin {
     return { kind: kind as BusySourceKind, url, username, secret: password ?? token, calendars, freshnessMinutes };
   }
 
-  private viewOf(s: BusySourceRecord, nowMs: number): BusySourceView {
+  private viewOf(s: BusySourceRecord, nowMs: number, settings?: Pick<EventTypeSettings, "bookingsCalendar">): BusySourceView {
+    const writing = settings?.bookingsCalendar?.sourceId === s.id ? settings.bookingsCalendar : null;
     const freshnessMinutes = this.sync.freshnessOf(s);
     // A successful sync clears the error: one kept means the latest attempt failed.
     const failing = s.lastError !== null;
@@ -169,6 +236,8 @@ export class CalendarAdmin {
       lastError: failing ? s.lastError : null,
       objects: s.objectCount,
       busyIntervals: s.intervalCount,
+      writeBookings: writing !== null,
+      writeCalendar: writing?.calendarUrl ?? null,
     };
   }
 
@@ -182,6 +251,16 @@ export class CalendarAdmin {
     const s = await this.store.busy.byId(id);
     if (!s) throw notFound(id);
     return s;
+  }
+}
+
+const trailingSlash = (url: string) => (url.endsWith("/") ? url : `${url}/`);
+
+function isHttpUrl(value: string, base: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(value, base).protocol);
+  } catch {
+    return false;
   }
 }
 

@@ -2,6 +2,7 @@ import type { LogEntry } from "../../context.ts";
 import type { BusySource } from "../../domain/busy.ts";
 import type { BusyInterval } from "../../domain/slots.ts";
 import type { BusyObject, BusySourceRecord, Store } from "../../store/types.ts";
+import { bookingUid } from "../invites/ics.ts";
 import { fetchCalDav, fetchFeed, guardedFetch, type CalendarFetch } from "./fetch.ts";
 
 /** The window and zone busy intervals are expanded in (see expand.ts). */
@@ -108,6 +109,22 @@ export class CalendarSync {
     await Promise.allSettled([...this.running.values()]);
   }
 
+  /**
+   * The hrefs of objects that are only this event type's own bookings (each UID a booking UID of
+   * one of its reservations); a booking of another event type in the same calendar still blocks.
+   */
+  private async ownBookings(eventTypeId: number, objects: readonly BusyObject[]): Promise<Set<string>> {
+    const own = new Set<string>();
+    for (const object of objects) {
+      const uuids = bookingUuidsOf(object.ics);
+      if (uuids === null) continue;
+      let all = true;
+      for (const uuid of uuids) if (!(await this.store.reservations.byUuid(eventTypeId, uuid))) all = false;
+      if (all) own.add(object.href);
+    }
+    return own;
+  }
+
   private async run(source: BusySourceRecord): Promise<SyncOutcome> {
     const atMs = this.now();
     try {
@@ -124,7 +141,12 @@ export class CalendarSync {
       let intervals: BusyInterval[] | null = null;
       if (objectsChanged || windowMoved) {
         intervals = [];
-        for (const object of merged(await this.store.busy.objects(source.id), changes.upserts, changes.deletes)) {
+        const objects = merged(await this.store.busy.objects(source.id), changes.upserts, changes.deletes);
+        const own = await this.ownBookings(source.eventTypeId, objects);
+        for (const object of objects) {
+          // The event type's own bookings, written into this calendar, hold their seats already: as
+          // busy times they would close their own slots (a 3-seat slot after its first booking).
+          if (own.has(object.href)) continue;
           try {
             for (const i of this.expand(object.ics, window, zone)) intervals.push(i);
           } catch (error) {
@@ -149,6 +171,24 @@ export class CalendarSync {
     }
   }
 }
+
+/**
+ * The UIDs of bookings in a calendar object: `<reservation uuid>@booking-calendar` (invites/ics.ts
+ * `bookingUid`), read from the unfolded text; null for an object holding any other event.
+ */
+export function bookingUuidsOf(ics: string): string[] | null {
+  const uids = [...ics.replace(/\r?\n[ \t]/g, "").matchAll(/^UID[;:](?:[^\r\n:]*:)?([^\r\n]*?)\r?$/gim)].map((m) => m[1]!.trim());
+  if (uids.length === 0) return null;
+  const uuids: string[] = [];
+  for (const uid of uids) {
+    const match = BOOKING_UID.exec(uid);
+    if (!match) return null;
+    uuids.push(match[1]!.toLowerCase());
+  }
+  return uuids;
+}
+
+const BOOKING_UID = new RegExp(`^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})${bookingUid("").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "i");
 
 /** The stored objects with a sync's changes applied. */
 function merged(stored: readonly BusyObject[], upserts: readonly BusyObject[], deletes: readonly string[]): BusyObject[] {

@@ -205,6 +205,8 @@ const BusySourceView = Type.Object({
   lastError: Type.Union([Type.String(), Type.Null()]),
   objects: Type.Integer({ description: "Calendar objects cached from the source." }),
   busyIntervals: Type.Integer({ description: "Busy intervals kept over the booking horizon." }),
+  writeBookings: Type.Boolean({ description: "Whether the event type's confirmed bookings are written into a calendar of this source (see `PUT /admin/busy-sources/{sourceId}/write-bookings`)." }),
+  writeCalendar: Type.Union([Type.String(), Type.Null()], { description: "The calendar bookings are written into; null when this source is not written to." }),
 });
 const SyncOutcome = Type.Object({ ok: Type.Boolean(), changed: Type.Boolean({ description: "Whether the busy times changed (cached slot pages are recomputed)." }), downloaded: Type.Integer({ description: "Objects downloaded: only new and changed ones." }), error: Type.Union([Type.String(), Type.Null()]) });
 const envelope = (data: TSchema) => Type.Object({ success: Type.Boolean(), data });
@@ -277,6 +279,28 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     summary: "Remove a calendar source",
     description: "Its cached objects and busy times are dropped; the slots they blocked are offered again at once.",
     response: Type.Object({ success: Type.Boolean(), message: Type.String() }),
+    errors: [401, 403, 404],
+  },
+  {
+    method: "put",
+    path: "/admin/busy-sources/{sourceId}/write-bookings",
+    pathParam: "sourceId",
+    operationId: "adminWriteBookingsToCalendar",
+    summary: "Write the event type's bookings into a calendar of this CalDAV source",
+    description:
+      "From now on each confirmed booking of the event type is PUT as `<calendar>/<reservation uuid>.ics` (UID `<uuid>@booking-calendar`, no METHOD) with the source's credentials, PUT again with a raised SEQUENCE when it is moved and DELETEd when it is cancelled, through the durable outbox (channel `caldav` in `GET /admin/event-types/{id}/deliveries`; 412, 5xx and network failures are retried with the webhooks' backoff, 401/403 fail with the reason). The calendar is one the account has (checked now, 422 otherwise); left out, the first calendar found (among the chosen ones, if any). Replaces the event type's earlier bookings calendar; bookings made before are not written. Its own entries read back by the sync do not count as busy times for the event type. The event type shows it as `bookingsCalendar`.",
+    body: { schema: Type.Object({ calendar: Type.Optional(Type.String({ maxLength: 2000, description: "A calendar URL, or a path on the source's server." })) }, { additionalProperties: false }), required: true },
+    response: envelope(BusySourceView),
+    errors: [400, 401, 403, 404, 422],
+  },
+  {
+    method: "delete",
+    path: "/admin/busy-sources/{sourceId}/write-bookings",
+    pathParam: "sourceId",
+    operationId: "adminStopWritingBookings",
+    summary: "Stop writing bookings into this source's calendar",
+    description: "Later booking changes are not written; entries already written stay. Removing the source stops the writing too.",
+    response: envelope(BusySourceView),
     errors: [401, 403, 404],
   },
 ];

@@ -10,7 +10,7 @@ import { BookingFeedService, matchesEtag } from "./service.ts";
  * in If-None-Match gets 304 without the text.
  */
 export const feedRoutes = (ctx: AppContext) => {
-  const feeds = new BookingFeedService(ctx.store, () => ctx.clock.now());
+  const feeds = new BookingFeedService(ctx.store, () => ctx.clock.now(), ctx.config.mail.from);
   return new Elysia().get("/feeds/:file", async ({ params, request, set }) => {
     const file = (params.file as string | null) ?? "";
     const feed = file.endsWith(".ics") ? await feeds.feed(file.slice(0, -".ics".length)) : null;

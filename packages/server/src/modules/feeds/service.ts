@@ -1,6 +1,7 @@
 import ICAL from "ical.js";
 import type { EventTypeRecord, Store } from "../../store/types.ts";
 import { FEED_TOKEN_PREFIX } from "../../lib/tokens.ts";
+import { senderOf } from "../mail/events.ts";
 import { bookingVEvent } from "./vevent.ts";
 
 /** How far back the feed reaches: bookings that ended longer ago are left out. */
@@ -35,6 +36,8 @@ export class BookingFeedService {
   constructor(
     private readonly store: Store,
     private readonly now: () => number,
+    /** The server's sender (`Name <address>`): the entries' ORGANIZER when the event type has no organizer email. */
+    private readonly from: string,
   ) {}
 
   /** The feed whose secret is `feedToken`, or null when no event type has it. */
@@ -49,7 +52,9 @@ export class BookingFeedService {
       limit: FEED_MAX_BOOKINGS,
     });
     const calendar = feedCalendar(eventType);
-    for (const reservation of reservations) calendar.addSubcomponent(bookingVEvent(reservation, eventType));
+    const organizerEmail = eventType.settings.organizerEmail ?? null;
+    const organizer = organizerEmail ? { email: organizerEmail, name: null } : senderOf(this.from);
+    for (const reservation of reservations) calendar.addSubcomponent(bookingVEvent(reservation, eventType, organizer));
     const body = calendar.toString() + "\r\n";
     return { body, etag: `"${new Bun.CryptoHasher("sha256").update(body).digest("base64url")}"` };
   }

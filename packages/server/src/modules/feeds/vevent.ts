@@ -1,31 +1,32 @@
 import ICAL from "ical.js";
 import type { EventTypeRecord, ReservationRecord } from "../../store/types.ts";
+import { bookingEvent } from "../invites/ics.ts";
 
 /**
- * The VEVENT of one confirmed booking as the organizer's calendar shows it. Kept apart from the feed
- * so that the booking invitations' builder can take its place: the feed needs only this function.
- * Every value comes from the stored records (DTSTAMP is the booking's last change, not the time of
- * the request), so an unchanged booking gives the same text and the feed's ETag stays put.
+ * The VEVENT of one confirmed booking as the organizer's calendar shows it: the invites' builder
+ * (`bookingEvent`: the same UID, SEQUENCE, times, ORGANIZER and ATTENDEE as the booking's emails
+ * and the calendar writer), with the organizer's own summary and the details the visitor gave in
+ * the description, and CREATED and LAST-MODIFIED. Every value comes from the stored records
+ * (DTSTAMP is the booking's last change, not the time of the request), so an unchanged booking
+ * gives the same text and the feed's ETag stays put.
  */
-export function bookingVEvent(reservation: ReservationRecord, eventType: EventTypeRecord): ICAL.Component {
-  const vevent = new ICAL.Component("vevent");
-  vevent.addPropertyWithValue("uid", reservation.uuid);
-  vevent.addPropertyWithValue("dtstamp", utcTime(reservation.updatedAtMs));
+export function bookingVEvent(reservation: ReservationRecord, eventType: EventTypeRecord, organizer: { email: string; name?: string | null }): ICAL.Component {
+  const vevent = bookingEvent({ title: eventType.settings.title, description: eventType.settings.description }, reservation, {
+    manageUrl: null,
+    organizer,
+    stampMs: reservation.updatedAtMs,
+  });
   vevent.addPropertyWithValue("created", utcTime(reservation.createdAtMs));
   vevent.addPropertyWithValue("last-modified", utcTime(reservation.updatedAtMs));
-  vevent.addPropertyWithValue("dtstart", utcTime(reservation.startMs));
-  vevent.addPropertyWithValue("dtend", utcTime(reservation.endMs));
-  vevent.addPropertyWithValue("summary", `${eventType.settings.title}: ${visitorName(reservation)}`);
+  vevent.updatePropertyWithValue("summary", `${eventType.settings.title}: ${visitorName(reservation)}`);
+  vevent.updatePropertyWithValue("description", descriptionText(reservation, eventType));
   const location = locationText(reservation);
-  if (location) vevent.addPropertyWithValue("location", location);
-  vevent.addPropertyWithValue("description", descriptionText(reservation, eventType));
-  vevent.addPropertyWithValue("status", "CONFIRMED");
-  vevent.addPropertyWithValue("transp", "OPAQUE");
+  if (location) vevent.updatePropertyWithValue("location", location);
   return vevent;
 }
 
 function utcTime(ms: number): ICAL.Time {
-  return ICAL.Time.fromJSDate(new Date(ms), true);
+  return ICAL.Time.fromJSDate(new Date(Math.floor(ms / 1000) * 1000), true);
 }
 
 /** The visitor's name, or the address they booked with when they gave none. */

@@ -7,7 +7,8 @@ import type { ToolAnswer, ToolArgs } from "./service.ts";
 
 /**
  * The organizer's tools on the calendars whose busy times block an event type's slots: list them with
- * their sync status, add one (synced at once), sync one now, remove one. Through the same service as
+ * their sync status, add one (synced at once), sync one now, remove one, and write the event type's
+ * bookings into one of their calendars. Through the same service as
  * the admin API, so the same checks answer; passwords and tokens are never shown.
  */
 export class CalendarTools {
@@ -40,6 +41,16 @@ export class CalendarTools {
     const { sync, source } = await this.services.calendars.syncNow(args.sourceId);
     return { data: { source, sync }, text: `${syncLine(sync)}\n${sourceLine(source)}` };
   }
+
+  async writeBookings(args: ToolArgs<"write_bookings_to_calendar">): Promise<ToolAnswer<ToolOutput<"write_bookings_to_calendar">>> {
+    const source = await this.services.calendars.writeBookings(args.sourceId, { calendar: args.calendar });
+    return { data: { source }, text: `Confirmed bookings are now written into ${source.writeCalendar}.\n${sourceLine(source)}` };
+  }
+
+  async stopWriting(args: ToolArgs<"stop_writing_bookings">): Promise<ToolAnswer<ToolOutput<"stop_writing_bookings">>> {
+    const source = await this.services.calendars.stopWritingBookings(args.sourceId);
+    return { data: { source }, text: `Bookings are no longer written into a calendar of source #${source.id}; entries already written stay.\n${sourceLine(source)}` };
+  }
 }
 
 function syncLine(s: { ok: boolean; changed: boolean; downloaded: number; error: string | null }): string {
@@ -48,5 +59,5 @@ function syncLine(s: { ok: boolean; changed: boolean; downloaded: number; error:
 
 function sourceLine(s: BusySourceView): string {
   const status = s.status === "never" ? "not synced yet" : s.status === "failing" ? `failing: ${s.lastError}` : "ok";
-  return `#${s.id} ${s.kind} ${s.url}: ${status}; last good sync ${s.lastSuccessAt ?? "never"}${s.stale ? " (stale)" : ""}; ${s.objects} object(s), ${s.busyIntervals} busy interval(s)`;
+  return `#${s.id} ${s.kind} ${s.url}: ${status}; last good sync ${s.lastSuccessAt ?? "never"}${s.stale ? " (stale)" : ""}; ${s.objects} object(s), ${s.busyIntervals} busy interval(s)${s.writeBookings ? `; bookings written into ${s.writeCalendar}` : ""}`;
 }

@@ -48,6 +48,8 @@ const BusySourceOut = z.object({
   lastError: z.string().nullable(),
   objects: z.number().int(),
   busyIntervals: z.number().int(),
+  writeBookings: z.boolean().describe("Whether the event type's confirmed bookings are written into a calendar of this source."),
+  writeCalendar: z.string().nullable().describe("The calendar bookings are written into; null when none of this source."),
 });
 const SyncOut = z.object({ ok: z.boolean(), changed: z.boolean(), downloaded: z.number().int(), error: z.string().nullable() });
 const sourceId = z.number().int().positive().describe("Id of the busy source (see list_busy_sources).");
@@ -67,6 +69,11 @@ export const ToolInputs = {
   },
   remove_busy_source: { sourceId },
   sync_busy_source: { sourceId },
+  write_bookings_to_calendar: {
+    sourceId,
+    calendar: z.string().max(2000).optional().describe("The CalDAV calendar URL to write into (absolute, or a path on the source's server); default the source's first calendar."),
+  },
+  stop_writing_bookings: { sourceId },
   list_event_types: {},
   resolve_booking_link: {
     link: z
@@ -238,6 +245,8 @@ export const ToolOutputs = {
   add_busy_source: z.object({ source: BusySourceOut, sync: SyncOut }),
   remove_busy_source: z.object({ sourceId: z.number().int(), removed: z.boolean() }),
   sync_busy_source: z.object({ source: BusySourceOut, sync: SyncOut }),
+  write_bookings_to_calendar: z.object({ source: BusySourceOut }),
+  stop_writing_bookings: z.object({ source: BusySourceOut }),
   list_event_types: z.object({ eventTypes: z.array(EventTypeSummary) }),
   resolve_booking_link: z.object({
     eventType: EventTypeDetail,

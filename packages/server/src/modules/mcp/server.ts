@@ -117,6 +117,17 @@ const TOOLS: Record<ToolName, ToolMeta> = {
     description: "Fetches what changed in one calendar now (rather than at its next background sync) and shows the outcome; a failure keeps the last good busy times.",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   },
+  write_bookings_to_calendar: {
+    title: "Write bookings into a calendar",
+    description:
+      "Has an event type's confirmed bookings written into one calendar of a CalDAV busy source (with its credentials): each new booking is added, a moved one updated, a cancelled one removed. Replaces the event type's earlier bookings calendar; the source's first calendar unless one is named.",
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  },
+  stop_writing_bookings: {
+    title: "Stop writing bookings into a calendar",
+    description: "Stops writing an event type's bookings into the calendar of this busy source; entries already written stay.",
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
 };
 
 /**
@@ -148,6 +159,8 @@ export function createMcpServer(ctx: AppContext, services: Services, origin: str
     add_busy_source: (args) => calendars.add(args),
     remove_busy_source: (args) => calendars.remove(args),
     sync_busy_source: (args) => calendars.sync(args),
+    write_bookings_to_calendar: (args) => calendars.writeBookings(args),
+    stop_writing_bookings: (args) => calendars.stopWriting(args),
   };
   for (const name of Object.keys(TOOLS) as ToolName[]) {
     const run = runs[name] as (args: unknown) => Promise<ToolAnswer<unknown>>;

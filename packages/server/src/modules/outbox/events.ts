@@ -1,11 +1,13 @@
 import type { EventTypeRecord, OutboxEvent, ReservationRecord, WebhookKind } from "../../store/types.ts";
 import { emailEvents, type MailPolicy } from "../mail/events.ts";
 import { webhookEvents } from "../webhooks/events.ts";
+import { calendarEvents } from "../calendars/writer.ts";
 
 /**
  * Every outbox event a confirmed booking's change causes, on every channel, to be written in the
  * same transaction as the change: the organizer's webhook (when the event type has a URL) and the
- * confirmation emails with their invites (when the mail policy writes them). Services announce
+ * confirmation emails with their invites (when the mail policy writes them), and the write into
+ * the organizer's CalDAV calendar (when the event type names one). Services announce
  * changes through this one function, so a channel added here reaches every path a change takes.
  */
 export function outboxEvents(
@@ -17,5 +19,8 @@ export function outboxEvents(
   manageUrl: string | null,
   previous?: { startMs: number; endMs: number },
 ): OutboxEvent[] {
-  return [...webhookEvents(eventType, kind, r, nowMs, manageUrl, previous), ...emailEvents(mail, eventType, kind, r, nowMs, manageUrl, previous)];
+  return [
+    ...webhookEvents(eventType, kind, r, nowMs, manageUrl, previous), ...emailEvents(mail, eventType, kind, r, nowMs, manageUrl, previous),
+    ...calendarEvents(mail, eventType, kind, r, nowMs, manageUrl),
+  ];
 }
