@@ -307,6 +307,33 @@ describe("managing calendars through the admin API", () => {
     await expect(guarded("http://[::1]:9/feed.ics")).rejects.toThrow(/refused/);
     await expect(guarded("http://10.1.2.3/feed.ics")).rejects.toThrow(/refused/);
   });
+
+  it("sends the calendar's credentials only to the origin they were given for, never across a redirect elsewhere", async () => {
+    // Two local servers: the calendar's own, which redirects, and another that records what it is sent.
+    const seen: (string | null)[] = [];
+    const other = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => (seen.push(request.headers.get("authorization")), new Response("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n")) });
+    const own: ReturnType<typeof Bun.serve> = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: (request): Response => {
+        const path = new URL(request.url).pathname;
+        if (path === "/moved") return Response.redirect(`http://127.0.0.1:${own.port}/here`, 302);
+        if (path === "/here") return (seen.push(request.headers.get("authorization")), new Response("ok"));
+        return Response.redirect(`http://127.0.0.1:${other.port}/feed.ics`, 302);
+      },
+    });
+    try {
+      const guarded = guardedFetch(true);
+      const headers = { authorization: "Basic b3JnYW5pemVyOnNlY3JldA==" };
+      expect((await guarded(`http://127.0.0.1:${own.port}/moved`, { headers })).status).toBe(200);
+      expect((await guarded(`http://127.0.0.1:${own.port}/elsewhere`, { headers })).status).toBe(200);
+      // The same origin keeps them; another origin (another port) gets none.
+      expect(seen).toEqual([headers.authorization, null]);
+    } finally {
+      own.stop(true);
+      other.stop(true);
+    }
+  });
 });
 
 describe("the store's busy intervals (both engines)", () => {

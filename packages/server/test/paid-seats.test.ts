@@ -342,6 +342,24 @@ describe(`a payment that succeeds after its seat is gone (${ENGINE})`, () => {
     expect(standin.refunds().filter((r) => r.payment_intent === intent)).toHaveLength(0);
     await closeAll(w.store);
   });
+
+  it("is refunded when the organizer's calendar filled the time after the hold lapsed, though no visitor took the seat", async () => {
+    const w = await world();
+    const { first, intent } = await w.heldAndPaying();
+    w.clock.advance(11);
+    await w.store.reservations.sweep(w.clock.now());
+    const lapsed = await w.stored(first);
+    expect(lapsed.status).toBe("expired");
+    // A meeting lands in the organizer's calendar over the lapsed hold's time.
+    const source = await w.store.busy.add({ eventTypeId: lapsed.eventTypeId, kind: "ical", url: "https://example.com/organizer.ics", username: null, secret: null, calendars: [], freshnessMinutes: null }, w.clock.now());
+    await w.store.busy.recordSync(source.id, { atMs: w.clock.now(), syncState: {}, upserts: [], deletes: [], intervals: [{ startMs: lapsed.startMs, endMs: lapsed.endMs }], expandedUntilMs: null });
+    await standin.succeed(intent);
+    expect((await w.stripeEvent("payment_intent.succeeded", intent)).body.outcome).toBe("refunded");
+    expect(await w.stored(first)).toMatchObject({ status: "cancelled", payment: { status: "refunded" } });
+    expect(standin.refunds().filter((r) => r.payment_intent === intent)).toHaveLength(1);
+    expectFailure(await w.confirm(first), "reservation_finished");
+    await closeAll(w.store);
+  });
 });
 
 describe(`a processing payment (${ENGINE})`, () => {

@@ -62,3 +62,8 @@ export function busyChecker(rules: Pick<SlotRules, "bufferBeforeMinutes" | "buff
     return lo > 0 && latestEnd[lo - 1]! > from;
   };
 }
+
+/** The slot with the organizer's buffers around it: the time busy intervals must not meet (`blockedByBusy`). */
+export function bufferedSpan(rules: Pick<SlotRules, "bufferBeforeMinutes" | "bufferAfterMinutes">, startMs: number, endMs: number): { fromMs: number; untilMs: number } {
+  return { fromMs: startMs - rules.bufferBeforeMinutes * 60_000, untilMs: endMs + rules.bufferAfterMinutes * 60_000 };
+}

@@ -24,6 +24,10 @@ export function guardedFetch(allowPrivate: boolean): CalendarFetch {
     let url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
     let method = init.method ?? "GET";
     let body = init.body;
+    // Credentials go only to the origin they were given for: a redirect elsewhere (or down to plain
+    // http) would hand the organizer's calendar password or token to another server.
+    const firstOrigin = new URL(url).origin;
+    let credentials = true;
     for (let hop = 0; hop <= MOST_REDIRECTS; hop++) {
       const parsed = new URL(url);
       if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error(`${parsed.protocol} URLs cannot be fetched`);
@@ -31,6 +35,10 @@ export function guardedFetch(allowPrivate: boolean): CalendarFetch {
       if ("refused" in target) throw new Error(`refused: ${parsed.host} points to the non-public address ${target.refused}`);
       const pinned = pinnedRequest(url, target.addresses[0]!);
       const headers = new Headers(init.headers);
+      if (!credentials) {
+        headers.delete("authorization");
+        headers.delete("cookie");
+      }
       headers.set("host", pinned.host);
       const response = await fetch(pinned.url, {
         method,
@@ -42,7 +50,10 @@ export function guardedFetch(allowPrivate: boolean): CalendarFetch {
       } as RequestInit);
       const location = response.headers.get("location");
       if (init.redirect === "manual" || response.status < 300 || response.status > 399 || !location) return response;
-      url = new URL(location, url).href;
+      const next = new URL(location, url);
+      if (parsed.protocol === "https:" && next.protocol === "http:") throw new Error(`refused: a redirect from https to plain http (${next.host})`);
+      if (next.origin !== firstOrigin) credentials = false;
+      url = next.href;
       if (response.status === 303) {
         method = "GET";
         body = undefined;

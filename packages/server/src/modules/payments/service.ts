@@ -2,6 +2,7 @@ import type { PaymentInput, PaymentResult } from "@booking/wire";
 import type { LogEntry } from "../../context.ts";
 import { nextStamp, statusAt } from "../../domain/reservation.ts";
 import { conflictWindow, retakable } from "../../domain/slots.ts";
+import { blockedByBusy, bufferedSpan } from "../../domain/busy.ts";
 import { DomainError, BusinessFailure } from "../../domain/errors.ts";
 import { manageUrlOf } from "../../lib/links.ts";
 import { StoreBusyError, type EventTypeRecord, type PaymentRecord, type ReservationRecord, type SeatDecision, type Store } from "../../store/types.ts";
@@ -308,14 +309,15 @@ export class PaymentService {
    */
   async settleSuccess(eventType: EventTypeRecord, reservation: ReservationRecord, origin: string): Promise<ReservationRecord> {
     const intentId = reservation.payment!.intentId;
-    const { record: settled, written } = await this.settle(eventType, reservation, (holders, current, at): SeatDecision => {
+    const { record: settled, written } = await this.settle(eventType, reservation, (holders, current, at, busy): SeatDecision => {
       const payment = current?.payment;
       // Another intent replaced this one, or the success is already written down: nothing to do.
       if (!current || !payment || payment.intentId !== intentId || !(payment.status === "pending" || payment.status === "processing" || payment.status === "failed")) return { refuse: "unchanged" };
       const status = statusAt(current, at);
       const succeeded: PaymentRecord = { ...payment, status: "succeeded", succeededAtMs: at };
       if (status === "held" || status === "confirmed") return { write: { ...current, payment: succeeded, updatedAtMs: nextStamp(current, at) } };
-      if (status === "expired" && retakable(eventType.settings, current.startMs, current.endMs, holders, at)) {
+      // A lapsed hold takes its seat back only if nobody took it and the organizer's calendar did not fill the time meanwhile.
+      if (status === "expired" && retakable(eventType.settings, current.startMs, current.endMs, holders, at) && !blockedByBusy(eventType.settings, current.startMs, current.endMs, busy ?? [])) {
         return { write: { ...current, status: "held", payment: succeeded, updatedAtMs: nextStamp(current, at) } };
       }
       return {
@@ -345,13 +347,14 @@ export class PaymentService {
    */
   private async settleProcessing(eventType: EventTypeRecord, reservation: ReservationRecord, checked = false): Promise<void> {
     const intentId = reservation.payment!.intentId;
-    await this.settle(eventType, reservation, (holders, current, at): SeatDecision => {
+    await this.settle(eventType, reservation, (holders, current, at, busy): SeatDecision => {
       const payment = current?.payment;
       if (!current || !payment || payment.intentId !== intentId || !(payment.status === "pending" || (checked && payment.status === "failed"))) return { refuse: "unchanged" };
       const status = statusAt(current, at);
       const processing: PaymentRecord = { ...payment, status: "processing" };
       if (status === "held") return { write: { ...current, payment: processing, updatedAtMs: nextStamp(current, at) } };
-      if (status === "expired" && retakable(eventType.settings, current.startMs, current.endMs, holders, at)) {
+      // A lapsed hold takes its seat back only if nobody took it and the organizer's calendar did not fill the time meanwhile.
+      if (status === "expired" && retakable(eventType.settings, current.startMs, current.endMs, holders, at) && !blockedByBusy(eventType.settings, current.startMs, current.endMs, busy ?? [])) {
         return { write: { ...current, status: "held", payment: processing, updatedAtMs: nextStamp(current, at) } };
       }
       return { refuse: "unchanged" };
@@ -485,7 +488,7 @@ export class PaymentService {
       let outcome: Awaited<ReturnType<Store["reservations"]["claim"]>>;
       try {
         outcome = await this.store.reservations.claim(
-          { eventTypeId: eventType.id, ...conflictWindow(eventType.settings, seat.startMs, seat.endMs), seat, nowMs: this.now, uuid: r.uuid },
+          { eventTypeId: eventType.id, ...conflictWindow(eventType.settings, seat.startMs, seat.endMs), seat, busySpan: bufferedSpan(eventType.settings, seat.startMs, seat.endMs), nowMs: this.now, uuid: r.uuid },
           (holders, current, at, busy) => {
             if (current && (current.startMs !== seat.startMs || current.endMs !== seat.endMs)) {
               moved = true;

@@ -2,7 +2,7 @@ import type { ConfirmInput, RescheduleInput, ReservationInput, ReservationResult
 import type { ServerConfig } from "../../config.ts";
 import { nextStamp as stamp, statusAt, withinPublicNotice } from "../../domain/reservation.ts";
 import { conflictWindow, isOffered, retakable, seatsLeft, type BusyInterval } from "../../domain/slots.ts";
-import { blockedByBusy, NO_BUSY_SOURCE, type BusySource } from "../../domain/busy.ts";
+import { blockedByBusy, bufferedSpan, NO_BUSY_SOURCE, type BusySource } from "../../domain/busy.ts";
 import { DomainError, BusinessFailure, FieldErrors, ValidationFailed } from "../../domain/errors.ts";
 import { matchesHash } from "../../lib/tokens.ts";
 import { StoreBusyError, type EventTypeRecord, type ReservationRecord, type SeatDecision, type SeatHolder, type Store } from "../../store/types.ts";
@@ -363,11 +363,6 @@ export class ReservationService {
     }
     return outcome.record;
   }
-}
-
-/** The slot with the organizer's buffers around it: the time busy intervals must not meet (`blockedByBusy`). */
-function bufferedSpan(s: EventTypeRecord["settings"], startMs: number, endMs: number): { fromMs: number; untilMs: number } {
-  return { fromMs: startMs - s.bufferBeforeMinutes * 60_000, untilMs: endMs + s.bufferAfterMinutes * 60_000 };
 }
 
 /** Why a cancelled reservation cannot be confirmed or refreshed; a refund (or one under way) is said, so the payer knows where their money is. */
