@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_KEY, expectFailure, setup, type Answer } from "./utils.ts";
 import { startRadicale, type Radicale } from "./radicale.ts";
-import { guardedFetch } from "../src/modules/calendars/fetch.ts";
+import { boundedText, guardedFetch } from "../src/modules/calendars/fetch.ts";
 import { blockedByBusy, busyChecker } from "../src/domain/busy.ts";
 
 // The default clock of setup() is Monday 2026-11-23T07:00:00Z; the default event type offers
@@ -428,5 +428,28 @@ describe("busyChecker", () => {
         expect(check(startMs, endMs), `round ${round} at ${startMs}`).toBe(blockedByBusy(rules, startMs, endMs, busy));
       }
     }
+  });
+});
+
+describe("reading a feed", () => {
+  /** A streamed answer with no length, sending `chunks` chunks of 1 000 bytes and counting what was pulled. */
+  const streamed = (chunks: number) => {
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled === chunks) return controller.close();
+        pulled++;
+        controller.enqueue(new Uint8Array(1_000).fill(65));
+      },
+    });
+    return { response: new Response(body), pulled: () => pulled };
+  };
+
+  it("stops reading an answer without a length once it passes the limit, and reads one within it whole", async () => {
+    const big = streamed(1_000);
+    await expect(boundedText(big.response, 10_000)).rejects.toThrow(/larger than 10000 bytes/);
+    expect(big.pulled()).toBeLessThan(20);
+    const small = streamed(3);
+    expect(await boundedText(small.response, 10_000)).toBe("A".repeat(3_000));
   });
 });

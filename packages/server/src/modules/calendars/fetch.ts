@@ -200,8 +200,7 @@ export async function fetchFeed(source: BusySourceRecord, stored: readonly Pick<
   if (!response.ok) throw new Error(`the feed answered HTTP ${response.status}`);
   const declared = Number(response.headers.get("content-length") ?? "0");
   if (declared > MAX_FEED_BYTES) throw new Error(`the feed is larger than ${MAX_FEED_BYTES} bytes`);
-  const text = await response.text();
-  if (text.length > MAX_FEED_BYTES) throw new Error(`the feed is larger than ${MAX_FEED_BYTES} bytes`);
+  const text = await boundedText(response, MAX_FEED_BYTES);
   if (!/^\s*BEGIN:VCALENDAR/i.test(text)) throw new Error("the feed is not iCalendar data (no BEGIN:VCALENDAR)");
   const syncState: Record<string, string> = {};
   const etag = response.headers.get("etag");
@@ -209,4 +208,26 @@ export async function fetchFeed(source: BusySourceRecord, stored: readonly Pick<
   if (etag) syncState.etag = etag;
   if (lastModified) syncState.lastModified = lastModified;
   return { syncState, upserts: [{ href: source.url, etag, ics: text }], deletes: stored.filter((o) => o.href !== source.url).map((o) => o.href), downloaded: 1, calendars: [] };
+}
+
+/**
+ * A response's text, read as it streams and given up (the connection closed) once it passes
+ * `limit` bytes, so a server that sends no length, or lies about it, cannot fill the memory.
+ */
+export async function boundedText(response: Response, limit: number): Promise<string> {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw new Error(`the feed is larger than ${limit} bytes`);
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
 }
