@@ -11,7 +11,8 @@
  * (two instances of one event type), and on either engine sends 200 bookings of distinct free
  * slots at once and counts the refused ones.
  * Run: `npm run bench:bookings` (needs `wrk`). Options: BENCH_ENGINE (sqlite or postgres),
- * BENCH_DATABASE_URL, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_PORT, BENCH_PROFILE, BENCH_DEBUG.
+ * BENCH_DATABASE_URL, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_PORT, BENCH_PROFILE, BENCH_DEBUG, BENCH_MAIL=1 (also
+ * measure bookings on a development server, which writes a confirmation email per booking).
  */
 import { DateTime } from "luxon";
 import { AdminService } from "../packages/server/src/modules/admin/service.ts";
@@ -88,9 +89,12 @@ async function burst(bases: string[], token: string, offsetSlots: number): Promi
   return { confirmed: answers.filter((a) => a.success).length, refused };
 }
 
-const server = await startServer(db.env, port);
+// Production mode without SMTP_URL, as a server that sends no confirmation emails runs: the bare booking
+// path (development would write an email to the outbox for each booking and log it; BENCH_MAIL=1 measures that too).
+const production = (p: number) => ({ BOOKING_ENV: "production", BOOKING_PUBLIC_URL: `http://127.0.0.1:${p}`, SMTP_URL: "" });
+const server = await startServer(db.env, port, production(port));
 // On PostgreSQL a second server process on the same database: two instances behind a load balancer.
-const second = engine === "postgres" ? await startServer(db.env, port + 1) : null;
+const second = engine === "postgres" ? await startServer(db.env, port + 1, production(port + 1)) : null;
 try {
   const base = `http://127.0.0.1:${port}`;
   const headers = { authorization: `Bearer ${et.token}`, "content-type": "application/json" };
@@ -120,6 +124,23 @@ try {
   } else {
     const b200 = await burst([base], burstEt.token, 0);
     console.log(`  200 simultaneous bookings of distinct free slots: ${b200.confirmed} confirmed, refused ${JSON.stringify(b200.refused)}`);
+  }
+  if (process.env.BENCH_MAIL === "1") {
+    // The same bookings on a development server (alone on the database, so no other process's writes
+    // wait for the file's lock): each also writes the visitor's confirmation email to
+    // the outbox in its transaction, and the mail worker logs it (no SMTP_URL), as `npm start` does.
+    await second?.stop();
+    await server.stop();
+    const dev = await startServer(db.env, port + 2, { SMTP_URL: "" }, true);
+    try {
+      const devBase = `http://127.0.0.1:${port + 2}`;
+      await load(`${devBase}/reservations`, headers, { lua: lua(170_000), warmUp: false, seconds: 2 }).catch(() => undefined);
+      const withMail = await load(`${devBase}/reservations`, headers, { lua: lua(140_000), warmUp: false });
+      console.log(line("POST /reservations, emails written (confirmed)", withMail, bare, (withMail.counted.ok ?? 0) / seconds));
+      console.log(`  answers other than a confirmed booking: ${withMail.counted.other ?? 0}`);
+    } finally {
+      await dev.stop();
+    }
   }
 } finally {
   await second?.stop();

@@ -46,16 +46,19 @@ export async function scratch(): Promise<{ open: () => Promise<Store>; env: Reco
   return { open: async () => openSqliteStore(dbPath), env: { BOOKING_DB: dbPath }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Starts the server on the scratch database with the rate limit out of the way; resolves once it answers. */
-export async function startServer(databaseEnv: Record<string, string>, port: number) {
+/**
+ * Starts the server on the scratch database with the rate limit out of the way; resolves once it answers.
+ * `extraEnv` adds settings (e.g. production mode); `quiet` drops the server's log (a line per email in development).
+ */
+export async function startServer(databaseEnv: Record<string, string>, port: number, extraEnv: Record<string, string> = {}, quiet = false) {
   // BENCH_PROFILE=dir writes a CPU profile of the server (markdown) into dir.
   const profile = process.env.BENCH_PROFILE ? ["--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
   // process.execPath is the Bun binary itself, so kill() reaches the server and not a wrapper script.
   const proc = Bun.spawn([process.execPath, ...profile, "src/main.ts"], {
     cwd: join(import.meta.dir, "../packages/server"),
-    env: { ...process.env, ...databaseEnv, PORT: String(port), RATE_LIMIT_PER_MINUTE: "1000000000", BOOKING_ADMIN_KEY: "", STRIPE_SECRET_KEY: "", STRIPE_STANDIN: "0" },
+    env: { ...process.env, ...databaseEnv, PORT: String(port), RATE_LIMIT_PER_MINUTE: "1000000000", BOOKING_ADMIN_KEY: "", STRIPE_SECRET_KEY: "", STRIPE_STANDIN: "0", ...extraEnv },
     stdout: "ignore",
-    stderr: "inherit",
+    stderr: quiet ? "ignore" : "inherit",
   });
   for (let i = 0; i < 100; i++) {
     try {
