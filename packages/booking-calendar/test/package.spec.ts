@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
 
@@ -81,21 +81,66 @@ async function typeCheck(dir: string, tarball: string, deps: string[], file: str
   }
 }
 
+/**
+ * Module specifiers of a type file: `from "x"`, `import("x")`, `import "x"` and `/// <reference types="x" />`,
+ * outside comments (a doc comment may show an import to copy).
+ */
+function specifiersOf(text: string): string[] {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:/])\/\/(?!\/\s*<reference).*$/gm, "$1");
+  return [...code.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+|<reference\s+types=)"([^"]+)"/g)].map((m) => m[1]!);
+}
+
+/** The package a bare specifier names (`@scope/name` or `name`); null for a relative one. */
+function packageOf(specifier: string): string | null {
+  if (specifier.startsWith(".") || specifier.startsWith("/")) return null;
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
+}
+
+/** The type file a relative specifier of `from` (both inside the package) stands for. */
+function typeFileOf(from: string, specifier: string): string {
+  const path = join(dirname(from), specifier);
+  return /\.(ts|js)$/.test(path) ? path.replace(/(\.d)?\.(ts|js)$/, ".d.ts") : `${path}.d.ts`;
+}
+
 test.describe("the npm package", () => {
   test.setTimeout(600_000);
 
   test("is publishable and its packed tarball type-checks in a fresh React and Vue app with skipLibCheck false", async () => {
     const manifest = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
     expect(manifest.private).toBeUndefined();
+    // `npm pack` and `npm publish` build first, so a clean clone never packs a missing or stale dist.
+    expect(manifest.scripts.prepack).toBe("npm run build");
 
     const work = mkdtempSync(join(tmpdir(), "booking-calendar-pack-"));
     try {
-      // The package is built by the test script before Playwright runs.
-      const { stdout } = await run("npm", ["pack", "--pack-destination", work, "--json"], { cwd: pkgDir });
+      // The package is built by the test script before Playwright runs; packing without the prepack
+      // build keeps the files other tests are serving in place.
+      const { stdout } = await run("npm", ["pack", "--ignore-scripts", "--pack-destination", work, "--json"], { cwd: pkgDir });
       const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
       const paths = packed!.files.map((f) => f.path);
       for (const file of ["README.md", "package.json", "dist/npm/index.js", "dist/npm/index.d.ts", "dist/embed/booking-calendar.js", "types/react.d.ts", "types/vue.d.ts"]) expect(paths).toContain(file);
       const tarball = join(work, readdirSync(work).find((f) => f.endsWith(".tgz"))!);
+
+      // The tarball as a site receives it: type files that need nothing else.
+      const unpacked = join(work, "unpacked");
+      mkdirSync(unpacked);
+      await run("tar", ["-xzf", tarball, "-C", unpacked]);
+      const shipped = join(unpacked, "package");
+      const packedManifest = JSON.parse(readFileSync(join(shipped, "package.json"), "utf8"));
+      // A type file may name the package itself (its own exports) besides what a site installs with it.
+      const installed = new Set([packedManifest.name, ...Object.keys(packedManifest.dependencies ?? {}), ...Object.keys(packedManifest.peerDependencies ?? {})]);
+      const typeFiles = paths.filter((f) => f.endsWith(".d.ts"));
+      expect(typeFiles).toContain("dist/npm/i18n/field-errors.d.ts");
+      const unresolved: string[] = [];
+      for (const file of typeFiles) {
+        for (const specifier of specifiersOf(readFileSync(join(shipped, file), "utf8"))) {
+          const name = packageOf(specifier);
+          if (specifier.startsWith("@booking/wire") || (name !== null && !installed.has(name))) unresolved.push(`${file}: "${specifier}"`);
+          if (name === null && !paths.includes(typeFileOf(file, specifier))) unresolved.push(`${file}: "${specifier}" (not in the tarball)`);
+        }
+      }
+      expect(unresolved).toEqual([]);
 
       const typescript = `typescript@${root.typescript}`;
       // Both apps finish before the directory goes, and both apps' errors are reported.
