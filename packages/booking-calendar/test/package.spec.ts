@@ -7,9 +7,11 @@ import { expect, test } from "@playwright/test";
 
 /*
  * The package as a site owner installs it: `npm pack` of the built package, installed from the
- * tarball into a fresh React app and a fresh Vue app, each type-checked with `skipLibCheck: false`,
- * so every type file the package ships must resolve without anything unpublished of this repository.
- * No page is opened; npm fetches React, Vue and TypeScript from the registry (hence the long timeout).
+ * tarball into a fresh React app and a fresh Vue app, each type-checked with `skipLibCheck: false`
+ * by the repository's TypeScript and by the latest TypeScript 5 (the React app also by 5.0, the
+ * oldest the README names), so every type file the package ships must resolve without anything
+ * unpublished of this repository, whichever DOM lib the site's TypeScript brings. No page is opened;
+ * npm fetches React, Vue and TypeScript from the registry (hence the long timeout).
  */
 const run = promisify(execFile);
 const pkgDir = resolve(import.meta.dirname, "..");
@@ -67,18 +69,27 @@ export default defineComponent({
 });
 `;
 
-async function typeCheck(dir: string, tarball: string, deps: string[], file: string, source: string): Promise<void> {
+/** Older TypeScripts installed beside the repository's under these names; the apps are checked by each. */
+const OLDER_TYPESCRIPTS = { latest5: "typescript-5@npm:typescript@5", oldest: "typescript-5.0@npm:typescript@5.0" };
+
+async function typeCheck(dir: string, tarball: string, deps: string[], older: string[], file: string, source: string): Promise<void> {
   mkdirSync(join(dir, "src"), { recursive: true });
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "site", private: true, type: "module" }));
   writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(tsconfig));
   writeFileSync(join(dir, "src", file), source);
-  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball, ...deps], { cwd: dir });
-  try {
-    await run(join(dir, "node_modules/.bin/tsc"), ["-p", "."], { cwd: dir });
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout: string; stderr: string };
-    throw new Error(`tsc in the ${file} app failed:\n${stdout}${stderr}`);
+  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball, ...deps, ...older], { cwd: dir });
+  const compilers = [join(dir, "node_modules/.bin/tsc"), ...older.map((alias) => join(dir, "node_modules", alias.slice(0, alias.indexOf("@npm:")), "bin/tsc"))];
+  const failures: string[] = [];
+  for (const tsc of compilers) {
+    try {
+      await run(process.execPath, [tsc, "-p", "."], { cwd: dir });
+    } catch (error) {
+      const { stdout, stderr } = error as { stdout: string; stderr: string };
+      const { stdout: version } = await run(process.execPath, [tsc, "-v"], { cwd: dir });
+      failures.push(`tsc ${version.trim()} in the ${file} app failed:\n${stdout}${stderr}`);
+    }
   }
+  if (failures.length) throw new Error(failures.join("\n"));
 }
 
 /**
@@ -145,8 +156,9 @@ test.describe("the npm package", () => {
       const typescript = `typescript@${root.typescript}`;
       // Both apps finish before the directory goes, and both apps' errors are reported.
       const results = await Promise.allSettled([
-        typeCheck(join(work, "react"), tarball, [`react@${e2e.react}`, `@types/react@${e2e["@types/react"]}`, typescript], "app.tsx", reactApp),
-        typeCheck(join(work, "vue"), tarball, [`vue@${e2e.vue}`, typescript], "app.ts", vueApp),
+        typeCheck(join(work, "react"), tarball, [`react@${e2e.react}`, `@types/react@${e2e["@types/react"]}`, typescript], [OLDER_TYPESCRIPTS.latest5, OLDER_TYPESCRIPTS.oldest], "app.tsx", reactApp),
+        // Vue's own types need TypeScript 5.4 or later.
+        typeCheck(join(work, "vue"), tarball, [`vue@${e2e.vue}`, typescript], [OLDER_TYPESCRIPTS.latest5], "app.ts", vueApp),
       ]);
       const failures = results.flatMap((r) => (r.status === "rejected" ? [String(r.reason)] : []));
       expect(failures.join("\n")).toBe("");
