@@ -130,15 +130,18 @@ test.describe("the npm package", () => {
       const { stdout } = await run("npm", ["pack", "--ignore-scripts", "--pack-destination", work, "--json"], { cwd: pkgDir });
       const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
       const paths = packed!.files.map((f) => f.path);
-      for (const file of ["README.md", "package.json", "dist/npm/index.js", "dist/npm/index.d.ts", "dist/embed/booking-calendar.js", "types/react.d.ts", "types/vue.d.ts"]) expect(paths).toContain(file);
+      for (const file of ["README.md", "LICENSE", "package.json", "dist/npm/index.js", "dist/npm/index.d.ts", "dist/embed/booking-calendar.js", "types/react.d.ts", "types/vue.d.ts"]) expect(paths).toContain(file);
       const tarball = join(work, readdirSync(work).find((f) => f.endsWith(".tgz"))!);
 
-      // The tarball as a site receives it: type files that need nothing else.
+      // The tarball as a site receives it: an MIT license, and type files that need nothing else.
       const unpacked = join(work, "unpacked");
       mkdirSync(unpacked);
       await run("tar", ["-xzf", tarball, "-C", unpacked]);
       const shipped = join(unpacked, "package");
       const packedManifest = JSON.parse(readFileSync(join(shipped, "package.json"), "utf8"));
+      expect(packedManifest.license).toBe("MIT");
+      const license = readFileSync(join(shipped, "LICENSE"), "utf8");
+      expect(license).toMatch(/^MIT License\s+Copyright \(c\) 2026 The booking calendar contributors\s+Permission is hereby granted, free of charge/);
       // A type file may name the package itself (its own exports) besides what a site installs with it.
       const installed = new Set([packedManifest.name, ...Object.keys(packedManifest.dependencies ?? {}), ...Object.keys(packedManifest.peerDependencies ?? {})]);
       const typeFiles = paths.filter((f) => f.endsWith(".d.ts"));
