@@ -17,7 +17,7 @@ import { createApp } from "../packages/server/src/app.ts";
 import { AdminService } from "../packages/server/src/modules/admin/service.ts";
 import { CalendarSync } from "../packages/server/src/modules/calendars/sync.ts";
 import { busyFromICalendar } from "../packages/server/src/modules/calendars/expand.ts";
-import { MemoryRateLimiter } from "../packages/server/src/http/rate-limit.ts";
+import { MemoryRateLimiter } from "../packages/server/src/store/rate-limiter.ts";
 import { engine, scratch } from "./lib.ts";
 
 const runs = Number(process.env.BENCH_RUNS ?? 15);

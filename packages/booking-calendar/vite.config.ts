@@ -29,8 +29,9 @@ export default defineConfig(({ mode }) => {
         emptyOutDir: true,
         minify: true,
         target: "es2022",
+        // One file without options for it: Vite turns code splitting off for an IIFE build
+        // (`codeSplitting: false`), so a dynamic import (Stripe's loader) is inlined.
         lib: { entry: "src/embed.ts", formats: ["iife"], name: "BookingCalendarEmbed", fileName: () => "booking-calendar.js" },
-        rollupOptions: { output: { inlineDynamicImports: true } },
       },
     };
   }

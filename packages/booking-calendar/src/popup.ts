@@ -162,7 +162,9 @@ export class BookingPopup extends LitElement {
  * `--bc-primary` (blue by default); restyle it through `::part(button)`.
  */
 export class FloatingButton extends LitElement {
-  static override shadowRootOptions = { ...LitElement.shadowRootOptions, delegatesFocus: true };
+  // Typed as the base class types it: an inferred type would spell out this TypeScript's DOM lib
+  // (ShadowRootInit's members) in the published declarations, which older DOM libs then reject.
+  static override shadowRootOptions: ShadowRootInit = { ...LitElement.shadowRootOptions, delegatesFocus: true };
 
   static override styles = css`
     :host { position: fixed; right: 1rem; bottom: 1rem; z-index: 2147483000; }

@@ -1,15 +1,17 @@
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
 
 /*
  * The package as a site owner installs it: `npm pack` of the built package, installed from the
- * tarball into a fresh React app and a fresh Vue app, each type-checked with `skipLibCheck: false`,
- * so every type file the package ships must resolve without anything unpublished of this repository.
- * No page is opened; npm fetches React, Vue and TypeScript from the registry (hence the long timeout).
+ * tarball into a fresh React app and a fresh Vue app, each type-checked with `skipLibCheck: false`
+ * by the repository's TypeScript and by the latest TypeScript 5 (the React app also by 5.0, the
+ * oldest the README names), so every type file the package ships must resolve without anything
+ * unpublished of this repository, whichever DOM lib the site's TypeScript brings. No page is opened;
+ * npm fetches React, Vue and TypeScript from the registry (hence the long timeout).
  */
 const run = promisify(execFile);
 const pkgDir = resolve(import.meta.dirname, "..");
@@ -67,18 +69,49 @@ export default defineComponent({
 });
 `;
 
-async function typeCheck(dir: string, tarball: string, deps: string[], file: string, source: string): Promise<void> {
+/** Older TypeScripts installed beside the repository's under these names; the apps are checked by each. */
+const OLDER_TYPESCRIPTS = { latest5: "typescript-5@npm:typescript@5", oldest: "typescript-5.0@npm:typescript@5.0" };
+
+async function typeCheck(dir: string, tarball: string, deps: string[], older: string[], file: string, source: string): Promise<void> {
   mkdirSync(join(dir, "src"), { recursive: true });
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "site", private: true, type: "module" }));
   writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(tsconfig));
   writeFileSync(join(dir, "src", file), source);
-  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball, ...deps], { cwd: dir });
-  try {
-    await run(join(dir, "node_modules/.bin/tsc"), ["-p", "."], { cwd: dir });
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout: string; stderr: string };
-    throw new Error(`tsc in the ${file} app failed:\n${stdout}${stderr}`);
+  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball, ...deps, ...older], { cwd: dir });
+  const compilers = [join(dir, "node_modules/.bin/tsc"), ...older.map((alias) => join(dir, "node_modules", alias.slice(0, alias.indexOf("@npm:")), "bin/tsc"))];
+  const failures: string[] = [];
+  for (const tsc of compilers) {
+    try {
+      await run(process.execPath, [tsc, "-p", "."], { cwd: dir });
+    } catch (error) {
+      const { stdout, stderr } = error as { stdout: string; stderr: string };
+      const { stdout: version } = await run(process.execPath, [tsc, "-v"], { cwd: dir });
+      failures.push(`tsc ${version.trim()} in the ${file} app failed:\n${stdout}${stderr}`);
+    }
   }
+  if (failures.length) throw new Error(failures.join("\n"));
+}
+
+/**
+ * Module specifiers of a type file: `from "x"`, `import("x")`, `import "x"` and `/// <reference types="x" />`,
+ * outside comments (a doc comment may show an import to copy).
+ */
+function specifiersOf(text: string): string[] {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:/])\/\/(?!\/\s*<reference).*$/gm, "$1");
+  return [...code.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+|<reference\s+types=)"([^"]+)"/g)].map((m) => m[1]!);
+}
+
+/** The package a bare specifier names (`@scope/name` or `name`); null for a relative one. */
+function packageOf(specifier: string): string | null {
+  if (specifier.startsWith(".") || specifier.startsWith("/")) return null;
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
+}
+
+/** The type file a relative specifier of `from` (both inside the package) stands for. */
+function typeFileOf(from: string, specifier: string): string {
+  const path = join(dirname(from), specifier);
+  return /\.(ts|js)$/.test(path) ? path.replace(/(\.d)?\.(ts|js)$/, ".d.ts") : `${path}.d.ts`;
 }
 
 test.describe("the npm package", () => {
@@ -87,21 +120,48 @@ test.describe("the npm package", () => {
   test("is publishable and its packed tarball type-checks in a fresh React and Vue app with skipLibCheck false", async () => {
     const manifest = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
     expect(manifest.private).toBeUndefined();
+    // `npm pack` and `npm publish` build first, so a clean clone never packs a missing or stale dist.
+    expect(manifest.scripts.prepack).toBe("npm run build");
 
     const work = mkdtempSync(join(tmpdir(), "booking-calendar-pack-"));
     try {
-      // The package is built by the test script before Playwright runs.
-      const { stdout } = await run("npm", ["pack", "--pack-destination", work, "--json"], { cwd: pkgDir });
+      // The package is built by the test script before Playwright runs; packing without the prepack
+      // build keeps the files other tests are serving in place.
+      const { stdout } = await run("npm", ["pack", "--ignore-scripts", "--pack-destination", work, "--json"], { cwd: pkgDir });
       const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
       const paths = packed!.files.map((f) => f.path);
-      for (const file of ["README.md", "package.json", "dist/npm/index.js", "dist/npm/index.d.ts", "dist/embed/booking-calendar.js", "types/react.d.ts", "types/vue.d.ts"]) expect(paths).toContain(file);
+      for (const file of ["README.md", "LICENSE", "package.json", "dist/npm/index.js", "dist/npm/index.d.ts", "dist/embed/booking-calendar.js", "types/react.d.ts", "types/vue.d.ts"]) expect(paths).toContain(file);
       const tarball = join(work, readdirSync(work).find((f) => f.endsWith(".tgz"))!);
+
+      // The tarball as a site receives it: an MIT license, and type files that need nothing else.
+      const unpacked = join(work, "unpacked");
+      mkdirSync(unpacked);
+      await run("tar", ["-xzf", tarball, "-C", unpacked]);
+      const shipped = join(unpacked, "package");
+      const packedManifest = JSON.parse(readFileSync(join(shipped, "package.json"), "utf8"));
+      expect(packedManifest.license).toBe("MIT");
+      const license = readFileSync(join(shipped, "LICENSE"), "utf8");
+      expect(license).toMatch(/^MIT License\s+Copyright \(c\) 2026 The booking calendar contributors\s+Permission is hereby granted, free of charge/);
+      // A type file may name the package itself (its own exports) besides what a site installs with it.
+      const installed = new Set([packedManifest.name, ...Object.keys(packedManifest.dependencies ?? {}), ...Object.keys(packedManifest.peerDependencies ?? {})]);
+      const typeFiles = paths.filter((f) => f.endsWith(".d.ts"));
+      expect(typeFiles).toContain("dist/npm/i18n/field-errors.d.ts");
+      const unresolved: string[] = [];
+      for (const file of typeFiles) {
+        for (const specifier of specifiersOf(readFileSync(join(shipped, file), "utf8"))) {
+          const name = packageOf(specifier);
+          if (specifier.startsWith("@booking/wire") || (name !== null && !installed.has(name))) unresolved.push(`${file}: "${specifier}"`);
+          if (name === null && !paths.includes(typeFileOf(file, specifier))) unresolved.push(`${file}: "${specifier}" (not in the tarball)`);
+        }
+      }
+      expect(unresolved).toEqual([]);
 
       const typescript = `typescript@${root.typescript}`;
       // Both apps finish before the directory goes, and both apps' errors are reported.
       const results = await Promise.allSettled([
-        typeCheck(join(work, "react"), tarball, [`react@${e2e.react}`, `@types/react@${e2e["@types/react"]}`, typescript], "app.tsx", reactApp),
-        typeCheck(join(work, "vue"), tarball, [`vue@${e2e.vue}`, typescript], "app.ts", vueApp),
+        typeCheck(join(work, "react"), tarball, [`react@${e2e.react}`, `@types/react@${e2e["@types/react"]}`, typescript], [OLDER_TYPESCRIPTS.latest5, OLDER_TYPESCRIPTS.oldest], "app.tsx", reactApp),
+        // Vue's own types need TypeScript 5.4 or later.
+        typeCheck(join(work, "vue"), tarball, [`vue@${e2e.vue}`, typescript], [OLDER_TYPESCRIPTS.latest5], "app.ts", vueApp),
       ]);
       const failures = results.flatMap((r) => (r.status === "rejected" ? [String(r.reason)] : []));
       expect(failures.join("\n")).toBe("");

@@ -6,7 +6,7 @@ import { httpContract, lastResortAnswer } from "./http/contract.ts";
 import { publicOrigin } from "./lib/links.ts";
 import { stderrLog } from "./lib/log.ts";
 import { ok } from "./http/envelope.ts";
-import { MemoryRateLimiter, type RateLimiter } from "./http/rate-limit.ts";
+import { MemoryRateLimiter, type RateLimiter } from "./store/rate-limiter.ts";
 import { adminRoutes } from "./modules/admin/index.ts";
 import { docsRoutes } from "./modules/docs/index.ts";
 import { bookingPageRoutes } from "./modules/booking-pages/index.ts";

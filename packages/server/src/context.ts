@@ -1,6 +1,6 @@
 import type { Clock } from "./clock.ts";
 import type { ServerConfig } from "./config.ts";
-import type { RateLimiter } from "./http/rate-limit.ts";
+import type { RateLimiter } from "./store/rate-limiter.ts";
 import type { Store } from "./store/types.ts";
 
 /** A line for the operator's log; errors carry the request id the client was given. */

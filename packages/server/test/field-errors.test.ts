@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FIELD_ERROR_CODES, LIMITS } from "@booking/wire";
+import { EMAIL_SAMPLES } from "@booking/wire/test/email-samples";
 import { closeAll, setup, type Answer } from "./utils.ts";
 
 // The clock of setup() starts on Monday 2026-11-23T07:00:00Z; Tuesday 09:00 in Prague is a free
@@ -88,6 +89,28 @@ describe("422 field errors carry stable codes beside the messages", () => {
 
     const badGuest = await w.book({ ...TUE_0900, email: "ada@example.com", guests: ["not-an-email"] });
     expect(codes(badGuest)).toEqual(["guests.0 invalid_email"]);
+    await closeAll(w.store);
+  });
+
+  it("takes every address the form takes and refuses every one it refuses, with invalid_email", async () => {
+    const w = await world();
+    // Everything but the company answer is right, so an address that passes both the request
+    // schema and the reservation rules leaves only that answer to complain about.
+    const { customFields: _, ...withoutAnswer } = COMPLETE;
+    for (const email of EMAIL_SAMPLES.accepted) {
+      expect(codes(await w.book({ ...TUE_0900, ...withoutAnswer, email })), email).toEqual([`customFields.${COMPANY} required`]);
+    }
+    const guests = await w.book({ ...TUE_0900, ...withoutAnswer, guests: EMAIL_SAMPLES.accepted.filter((g) => g !== COMPLETE.email) });
+    expect(codes(guests)).toEqual([`customFields.${COMPANY} required`]);
+    for (const email of EMAIL_SAMPLES.refused) {
+      const r = await w.book({ ...TUE_0900, ...COMPLETE, email });
+      expect(codes(r), email).toEqual(["email invalid_email"]);
+      expectSameMessages(r);
+      expect(codes(await w.book({ ...TUE_0900, ...COMPLETE, guests: [email] })), email).toEqual(["guests.0 invalid_email"]);
+    }
+    const booked = await w.book({ ...TUE_0900, ...COMPLETE, email: "jürgen@example.de", guests: ["ada@exa_mple.org"] });
+    expect(booked.status).toBe(200);
+    expect(booked.body.success).toBe(true);
     await closeAll(w.store);
   });
 

@@ -398,6 +398,14 @@ describe("confirmation emails with calendar invites", () => {
     expect(await runUntilIdle(prod.worker)).toBe(0);
   });
 
+  it("emails a visitor whose address is not ASCII, which the form and the API take", async () => {
+    const smtp = await startSmtp();
+    const w = await world({ smtp });
+    dataOf(await w.book(input(TUE_0900, { email: "jürgen@exämple.de" })));
+    expect(await runUntilIdle(w.worker)).toBe(2);
+    expect(smtp.received.map((m) => m.to).sort()).toEqual([["jürgen@exämple.de"], [ORGANIZER]].sort());
+  });
+
   it("refuses an organizer email that is not an address with the JSON validation error", async () => {
     const w = await world();
     const r = await w.admin("PATCH", `/admin/event-types/${w.et.id}`, { organizerEmail: "not an address" });

@@ -1,9 +1,10 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { LIMITS } from "./limits.ts";
 
 /** Query of `GET /time-slots`: whole days, read in `timezone` (default the event type's zone). */
 export const TimeSlotsQuery = Type.Object({
   from: Type.String({ format: "date", description: "First day, YYYY-MM-DD." }),
-  until: Type.String({ format: "date", description: "Last day (inclusive), YYYY-MM-DD; the range spans at most 62 days." }),
+  until: Type.String({ format: "date", description: `Last day (inclusive), YYYY-MM-DD; the range spans at most ${LIMITS.maxSlotRangeDays} days.` }),
   timezone: Type.Optional(Type.String({ description: "IANA zone for `date` and the readable times." })),
 });
 export type TimeSlotsQuery = Static<typeof TimeSlotsQuery>;

@@ -16,7 +16,7 @@ import { stderrLog } from "../lib/log.ts";
 import { systemClock } from "../clock.ts";
 import { configFromEnv } from "../config.ts";
 import type { AppContext } from "../context.ts";
-import { MemoryRateLimiter } from "../http/rate-limit.ts";
+import { MemoryRateLimiter } from "../store/rate-limiter.ts";
 import { publicOrigin } from "../lib/links.ts";
 import { createMcpServer } from "../modules/mcp/server.ts";
 import { WebhookWorker } from "../modules/webhooks/worker.ts";

@@ -7,6 +7,7 @@ import { isValidHost, pathOf, publicOrigin } from "../lib/links.ts";
 import { CORS_HEADERS, isCrossOriginPath, preflight } from "./cors.ts";
 import { ApiError, BusinessFailure, codedAsInvalid } from "./errors.ts";
 import { allowedMethods, toApiError, type RouteList } from "./failures.ts";
+import { useSharedFormats } from "./formats.ts";
 import { rateLimitHeaders } from "./rate-limit.ts";
 
 /** The one API version this server speaks (spec part 9). */
@@ -15,10 +16,11 @@ export const API_VERSION = "1";
 /**
  * The cross-cutting HTTP contract, registered before every route: request id, version header, CORS
  * for the public API, rate limit headers and 429, JSON body parsing with the size limit (raw text
- * for the paths in `rawBodyPaths`), and the single place where every failure becomes the spec's
- * JSON error body.
+ * for the paths in `rawBodyPaths`), the string formats the request schemas check, and the single
+ * place where every failure becomes the spec's JSON error body.
  */
 export function httpContract(ctx: AppContext, routes: RouteList, rawBodyPaths: ReadonlySet<string> = new Set()) {
+  useSharedFormats();
   const methodsOf = allowedMethods(routes);
   const callerKey = callerKeys(ctx.store, ctx.config.adminKey, ctx.config.trustProxy);
   return new Elysia({ name: "http-contract" })

@@ -1,6 +1,6 @@
 import type { Location, ReservationStatus, CustomFieldValue } from "@booking/wire";
 import type { EventTypeSettings } from "../domain/event-type.ts";
-import type { RateLimiter } from "../http/rate-limit.ts";
+import type { RateLimiter } from "./rate-limiter.ts";
 import type { BusyInterval } from "../domain/slots.ts";
 
 /** An event type as stored. Tokens are kept only as SHA-256 hashes. */

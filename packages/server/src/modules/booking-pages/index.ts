@@ -22,7 +22,7 @@ export const bookingPageRoutes = (ctx: AppContext, calendar: CalendarScriptFile)
     const page = await pages.render(slug, reservation, origin);
     const headers: Record<string, string> = { "content-type": "text/html; charset=utf-8", "referrer-policy": "no-referrer", ...pageSecurityHeaders(pagePolicyOf(ctx, origin)) };
     if (page.private) headers["x-robots-tag"] = "noindex";
-    return new Response(page.html, { status: page.status, headers });
+    return new Response(page.html, { status: page.found ? 200 : 404, headers });
   };
   return (
     new Elysia()

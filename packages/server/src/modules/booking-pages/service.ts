@@ -4,9 +4,10 @@ import { FAVICON_LINK } from "../embed/page.ts";
 import { isUuid } from "../../lib/ids.ts";
 import type { EventTypeRecord, Store } from "../../store/types.ts";
 
-/** A rendered page and its HTTP status. */
+/** A rendered page: the event type's, or the page saying there is none (the route answers that one 404). */
 export interface RenderedPage {
-  status: 200 | 404;
+  /** Whether the slug names an event type; false for the "not found" page. */
+  found: boolean;
   html: string;
   /** Whether search engines should leave it out (a visitor's personal manage link). */
   private: boolean;
@@ -27,10 +28,10 @@ export class BookingPageService {
   async render(slug: string, reservation: string | null | undefined, origin: string): Promise<RenderedPage> {
     const wanted = slug.toLowerCase();
     const eventType = isSlug(wanted) ? await this.store.eventTypes.bySlug(wanted) : null;
-    if (!eventType) return { status: 404, html: missingPage(), private: false };
+    if (!eventType) return { found: false, html: missingPage(), private: false };
     // Anything but a well-formed uuid is ignored: the calendar then simply offers a new booking.
     const reservationUuid = reservation && isUuid(reservation) ? reservation.toLowerCase() : null;
-    return { status: 200, html: bookingPage(eventType, origin, reservationUuid, this.scripts()), private: reservationUuid !== null };
+    return { found: true, html: bookingPage(eventType, origin, reservationUuid, this.scripts()), private: reservationUuid !== null };
   }
 }
 

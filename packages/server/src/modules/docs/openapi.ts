@@ -1,5 +1,5 @@
 import type { TSchema } from "@sinclair/typebox";
-import { ErrorBody, ERROR_CODES, EventTypeConfiguration, CustomField, InitData, Reservation, TimeSlot, Location } from "@booking/wire";
+import { ErrorBody, ERROR_CODES, LIMITS, EventTypeConfiguration, CustomField, InitData, Reservation, TimeSlot, Location } from "@booking/wire";
 import { ConfigurationResponse, InitBody, InitResponse } from "../event-types/model.ts";
 import { FirstFreeResponse, TimeSlotsResponse } from "../time-slots/model.ts";
 import { MAX_SLOTS_PER_ANSWER } from "../time-slots/service.ts";
@@ -34,7 +34,7 @@ export const OPERATIONS: Operation[] = [
     operationId: "listTimeSlots",
     summary: "List bookable time slots",
     description:
-      `Slots whose start lies between the start of \`from\` and the end of \`until\`, read as whole days in \`timezone\` (default: the event type's zone). At most 62 days per request. \`start\`/\`end\` carry the offset of that zone; the \`*Iso8601\` fields are UTC. Only slots with at least one free seat are listed. An answer lists at most ${MAX_SLOTS_PER_ANSWER} slots, in whole days: a range holding more (only calendars with a slot every few minutes around the clock) ends early, and \`nextFrom\` names the day to ask from next.`,
+      `Slots whose start lies between the start of \`from\` and the end of \`until\`, read as whole days in \`timezone\` (default: the event type's zone). At most ${LIMITS.maxSlotRangeDays} days per request. \`start\`/\`end\` carry the offset of that zone; the \`*Iso8601\` fields are UTC. Only slots with at least one free seat are listed. An answer lists at most ${MAX_SLOTS_PER_ANSWER} slots, in whole days: a range holding more (only calendars with a slot every few minutes around the clock) ends early, and \`nextFrom\` names the day to ask from next.`,
     auth: true,
     query: [
       { name: "from", required: true, description: "First day, YYYY-MM-DD.", schema: Type.String({ format: "date" }) },

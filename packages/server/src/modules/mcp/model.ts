@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CLOCK_PATTERN, MAX_DAY_RANGES, RESERVATION_STATUSES, WEEKDAYS } from "@booking/wire";
+import { CLOCK_PATTERN, LIMITS, MAX_DAY_RANGES, RESERVATION_STATUSES, WEEKDAYS } from "@booking/wire";
 
 // Input and output schemas of the assistant server's tools (zod, as the MCP SDK takes them). Inputs
 // check shape only; dates, zones and rules are judged by the same services as the HTTP API, so a
@@ -87,7 +87,7 @@ export const ToolInputs = {
   find_free_slots: {
     ...eventTypeChoice,
     from: date("First day, YYYY-MM-DD, in the chosen time zone."),
-    until: date("Last day (inclusive), YYYY-MM-DD; at most 62 days after from."),
+    until: date(`Last day (inclusive), YYYY-MM-DD; at most ${LIMITS.maxSlotRangeDays} days after from.`),
     timezone,
     limit: z.number().int().min(1).max(2000).optional().describe("At most this many slots, earliest first; default 200."),
     includeShortNotice: z
@@ -97,7 +97,7 @@ export const ToolInputs = {
   },
   search_reservations: {
     ...eventTypeChoice,
-    email: z.string().max(254).optional().describe("Part of the visitor's email address, any case."),
+    email: z.string().max(LIMITS.emailMaxLength).optional().describe("Part of the visitor's email address, any case."),
     name: z.string().max(200).optional().describe("Part of the visitor's name (first or last, any case and accents)."),
     status: z.enum(RESERVATION_STATUSES).optional().describe("held (booking in progress), confirmed, expired or cancelled."),
     from: date("First day of the search, YYYY-MM-DD; default today.").optional(),

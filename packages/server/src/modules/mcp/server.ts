@@ -1,5 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import { LIMITS } from "@booking/wire";
 import type { AppContext } from "../../context.ts";
 import { DomainError, BusinessFailure, ValidationFailed } from "../../domain/errors.ts";
 import { StoreBusyError } from "../../store/types.ts";
@@ -29,8 +30,8 @@ interface ToolMeta {
 const READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
 const HOURS: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
-/** Title, description and hints of every tool. */
-const TOOLS: Record<ToolName, ToolMeta> = {
+/** Title, description and hints of every tool (exported so a test can read the limits they state). */
+export const TOOLS: Record<ToolName, ToolMeta> = {
   list_event_types: {
     title: "List event types",
     description: "Lists the organizer's event types with id, title, slug, booking link, length, time zone, seats, price and whether they are disabled.",
@@ -45,7 +46,7 @@ const TOOLS: Record<ToolName, ToolMeta> = {
   find_free_slots: {
     title: "Find free slots",
     description:
-      "Free times of an event type between two dates (at most 62 days), shown in the given time zone. By default only what visitors can book; includeShortNotice adds times inside the minimum notice or past the horizon, which the organizer can still move a reservation to.",
+      `Free times of an event type between two dates (at most ${LIMITS.maxSlotRangeDays} days), shown in the given time zone. By default only what visitors can book; includeShortNotice adds times inside the minimum notice or past the horizon, which the organizer can still move a reservation to.`,
     annotations: READ,
   },
   search_reservations: {

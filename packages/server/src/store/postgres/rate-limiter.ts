@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { RateDecision, RateLimiter } from "../../http/rate-limit.ts";
+import type { RateDecision, RateLimiter } from "../rate-limiter.ts";
 
 /**
  * The `RateLimiter` of several instances: one counter row per key and fixed window aligned to the
