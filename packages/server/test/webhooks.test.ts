@@ -564,6 +564,23 @@ describe("deliveries side by side", () => {
   });
 });
 
+describe("a backlog of one event type", () => {
+  it("drains at the receiver's pace, claiming again as each delivery ends instead of waiting for the next poll", async () => {
+    const receiver = startReceiver();
+    const w = await world({ receiver, settings: { seats: 40 } });
+    for (let i = 0; i < 20; i++) uuidOf(await w.book(input(TUE_0900)));
+    // A poll a minute away: only the ends of deliveries can start the later ones.
+    w.worker.start(60_000);
+    cleanups.push(() => w.worker.stop());
+    void w.worker.runOnce();
+    await waitFor(async () => receiver.accepted().length === 20, 5_000);
+    await w.worker.stop();
+    expect(new Set(receiver.hits.map((h) => h.headers["webhook-id"])).size).toBe(20);
+    expect((await w.deliveries()).every((d) => d.status === "delivered" && d.attempts === 1)).toBe(true);
+    await closeAll(w.store);
+  });
+});
+
 describe("deliveries side by side, many receivers hanging", () => {
   it("delivers another event type's webhook at once while the receivers of 40 event types, each with events due, hang", async () => {
     let release!: () => void;

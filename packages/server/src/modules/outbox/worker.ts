@@ -61,6 +61,8 @@ export class OutboxWorker {
   private readonly inFlight = new Set<Promise<void>>();
   /** Claims asked of the store and not yet answered: a tick while one hangs (a pool exhausted) adds no other. */
   private claimsPending = 0;
+  /** A slot came free while a claim was unanswered: claim again once it is. */
+  private passWanted = false;
   private readonly outbox: ChannelOutbox;
 
   constructor(
@@ -79,7 +81,15 @@ export class OutboxWorker {
    */
   async runOnce(): Promise<number> {
     this.claimsPending++;
-    const claim = this.claiming.then(() => this.claim()).finally(() => this.claimsPending--);
+    const claim = this.claiming
+      .then(() => this.claim())
+      .finally(() => {
+        this.claimsPending--;
+        if (this.passWanted && this.claimsPending === 0 && this.timer) {
+          this.passWanted = false;
+          queueMicrotask(() => this.pass());
+        }
+      });
     this.claiming = claim.catch(() => undefined);
     const started = await claim;
     // allSettled: one failed bookkeeping write must not let `stop()` return while others still send.
@@ -88,11 +98,22 @@ export class OutboxWorker {
     return started.length;
   }
 
+  /**
+   * Polls every `everyMs`, and while started also claims again as soon as a delivery ends, so a
+   * backlog (a burst of bookings of one event type, whose deliveries go at most PER_EVENT_TYPE at
+   * a time) drains at the receivers' pace instead of PER_EVENT_TYPE events per poll.
+   */
   start(everyMs = 1000): void {
-    this.timer ??= setInterval(() => {
-      if (this.claimsPending > 0) return;
-      this.runOnce().catch((error) => this.log({ level: "error", message: `${this.deliverer.channel} delivery pass failed`, error }));
-    }, everyMs);
+    this.timer ??= setInterval(() => this.pass(), everyMs);
+  }
+
+  /** A pass now, or once the claim still unanswered is (only one is asked of the store at a time). */
+  private pass(): void {
+    if (this.claimsPending > 0) {
+      this.passWanted = true;
+      return;
+    }
+    this.runOnce().catch((error) => this.log({ level: "error", message: `${this.deliverer.channel} delivery pass failed`, error }));
   }
 
   /** Stops polling and waits for the attempts under way. */
@@ -127,7 +148,11 @@ export class OutboxWorker {
   /** Starts the deliveries of leased events, counted in flight until each is recorded. */
   private deliverAll(due: OutboxDelivery[]): Promise<void>[] {
     return due.map((d) => {
-      const delivery = this.deliver(d).finally(() => this.inFlight.delete(delivery));
+      const delivery = this.deliver(d).finally(() => {
+        this.inFlight.delete(delivery);
+        // A slot came free: its event type's next event (or another's) need not wait for the next poll.
+        if (this.timer) this.pass();
+      });
       this.inFlight.add(delivery);
       return delivery;
     });
