@@ -34,17 +34,42 @@ export function storeBusySource(store: Store): BusySource {
   return { busyBetween: (eventTypeId, fromMs, untilMs) => store.busy.between(eventTypeId, fromMs, untilMs), checkedInClaim: true };
 }
 
+/** Syncs one process runs at once from its passes over due sources (a sync asked for by the organizer starts at once). */
+const MAX_SYNCS = 16;
+/**
+ * Syncs of one event type's sources a pass runs at once: calendars that hang (each until its
+ * deadline) hold this many of the MAX_SYNCS, never all, so other event types' syncs go on.
+ */
+const PER_EVENT_TYPE = 2;
+
+/** A source waiting for a free sync, with those waiting for its outcome. */
+interface QueuedSync {
+  eventTypeId: number;
+  waiters: ((outcome: SyncOutcome | null) => void)[];
+}
+
 /**
  * Syncs the organizer's calendars into the store: fetches what changed (CalDAV ctag and ETags, a
  * feed's ETag and Last-Modified), expands the objects into busy intervals over the booking horizon
  * in the event type's zone, and writes objects, state and intervals in one transaction (the event
  * type's revision moves when the intervals do, so cached slot pages are recomputed). A source that
  * fails keeps its last good data and records the error; nothing of a failed sync is written.
+ *
+ * Sources sync side by side, like the outbox's deliveries: a pass queues the sources that are due,
+ * at most MAX_SYNCS run at once and at most PER_EVENT_TYPE of one event type, a source is never
+ * synced twice at once (a second request joins the sync under way or queued), and passes do not
+ * wait for each other, so a calendar that hangs delays no other source.
  */
 export class CalendarSync {
-  private readonly running = new Map<number, Promise<SyncOutcome>>();
+  private readonly running = new Map<number, Promise<SyncOutcome | null>>();
+  /** Event types of the syncs under way that a pass started, by source id: what PER_EVENT_TYPE counts. */
+  private readonly passSyncs = new Map<number, number>();
+  /** Sources due and not yet started, oldest attempt first. */
+  private readonly queue = new Map<number, QueuedSync>();
   private timer: ReturnType<typeof setInterval> | null = null;
-  private pass: Promise<unknown> | null = null;
+  /** The listing of due sources under way: a tick while one hangs (a store that does not answer) adds no other. */
+  private listing: Promise<unknown> | null = null;
+  private stopped = false;
 
   constructor(
     private readonly store: Store,
@@ -65,48 +90,101 @@ export class CalendarSync {
     return source.lastAttemptAtMs === null || nowMs - source.lastAttemptAtMs >= this.freshnessOf(source) * 60_000;
   }
 
-  /** Syncs one source now (joining a sync of it already under way); null when the source is unknown. */
+  /** Syncs one source now, whatever syncs are under way (joining a sync of it already under way); null when the source is unknown. */
   async syncSource(id: number): Promise<SyncOutcome | null> {
-    const under = this.running.get(id);
-    if (under) return under;
-    const source = await this.store.busy.byId(id);
-    if (!source) return null;
-    const run = this.run(source).finally(() => this.running.delete(id));
-    this.running.set(id, run);
-    return run;
+    return this.running.get(id) ?? this.begin(id, null);
   }
 
-  /** Syncs every source that is due, one after another; answers what each did. */
+  /** Syncs every source that is due, side by side within the bounds; answers what each did once all are done. */
   async syncDue(): Promise<SyncOutcome[]> {
-    const nowMs = this.now();
-    const outcomes: SyncOutcome[] = [];
-    for (const source of await this.store.busy.list()) {
-      if (!this.isDue(source, nowMs)) continue;
-      const outcome = await this.syncSource(source.id);
-      if (outcome) outcomes.push(outcome);
-    }
-    return outcomes;
+    const outcomes = await Promise.all(await this.queueDue());
+    return outcomes.filter((o): o is SyncOutcome => o !== null);
   }
 
-  /** Starts the background worker: a pass over due sources every SYNC_POLL_MS, one pass at a time. */
+  /** Starts the background worker: every SYNC_POLL_MS, the sources due are queued (see the class). */
   start(pollMs = SYNC_POLL_MS): void {
     if (this.timer) return;
+    this.stopped = false;
     const tick = () => {
-      if (this.pass) return;
-      this.pass = this.syncDue()
+      if (this.listing) return;
+      this.listing = this.queueDue()
         .catch((error) => this.log({ level: "error", message: "the calendar sync pass failed", error }))
-        .finally(() => (this.pass = null));
+        .finally(() => (this.listing = null));
     };
     tick();
     this.timer = setInterval(tick, pollMs);
   }
 
-  /** Stops the worker and waits for a pass under way. */
+  /** Stops the worker: drops the sources still queued and waits for the syncs under way. */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.pass;
+    this.stopped = true;
+    await this.listing;
+    for (const queued of this.queue.values()) for (const answer of queued.waiters) answer(null);
+    this.queue.clear();
     await Promise.allSettled([...this.running.values()]);
+  }
+
+  /** Queues every source that is due (or joins its sync under way); answers the outcome of each. */
+  private async queueDue(): Promise<Promise<SyncOutcome | null>[]> {
+    const nowMs = this.now();
+    const due = (await this.store.busy.list()).filter((s) => this.isDue(s, nowMs));
+    // The longest waiting first: never tried, then the oldest attempt.
+    due.sort((a, b) => (a.lastAttemptAtMs ?? Number.NEGATIVE_INFINITY) - (b.lastAttemptAtMs ?? Number.NEGATIVE_INFINITY));
+    const outcomes = due.map((source) => this.enqueue(source));
+    this.startQueued();
+    return outcomes;
+  }
+
+  private enqueue(source: BusySourceRecord): Promise<SyncOutcome | null> {
+    const under = this.running.get(source.id);
+    if (under) return under;
+    if (this.stopped) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const queued = this.queue.get(source.id);
+      if (queued) queued.waiters.push(resolve);
+      else this.queue.set(source.id, { eventTypeId: source.eventTypeId, waiters: [resolve] });
+    });
+  }
+
+  /** Starts queued syncs while there is room, skipping event types that have their share under way. */
+  private startQueued(): void {
+    if (this.stopped) return;
+    for (const [id, queued] of this.queue) {
+      if (this.running.size >= MAX_SYNCS) return;
+      let ofEventType = 0;
+      for (const eventTypeId of this.passSyncs.values()) if (eventTypeId === queued.eventTypeId) ofEventType++;
+      if (ofEventType >= PER_EVENT_TYPE) continue;
+      this.queue.delete(id);
+      // An organizer's sync of it may be under way: it is joined, and it takes no slot of a pass.
+      const run = this.running.get(id) ?? this.begin(id, queued.eventTypeId);
+      for (const answer of queued.waiters) void run.then(answer);
+    }
+  }
+
+  /**
+   * Starts a sync of the source, read afresh (it may have changed or gone while queued). A pass's
+   * sync (`eventTypeId` given) skips a source synced meanwhile; the organizer's sync always runs.
+   */
+  private begin(id: number, eventTypeId: number | null): Promise<SyncOutcome | null> {
+    if (eventTypeId !== null) this.passSyncs.set(id, eventTypeId);
+    const run = (async () => {
+      const source = await this.store.busy.byId(id);
+      if (!source || (eventTypeId !== null && !this.isDue(source, this.now()))) return null;
+      return this.run(source);
+    })()
+      .catch((error) => {
+        this.log({ level: "error", message: `reading calendar source ${id} to sync it failed`, error });
+        return null;
+      })
+      .finally(() => {
+        this.running.delete(id);
+        this.passSyncs.delete(id);
+        this.startQueued();
+      });
+    this.running.set(id, run);
+    return run;
   }
 
   /**

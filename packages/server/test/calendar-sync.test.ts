@@ -1,0 +1,131 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { setup } from "./utils.ts";
+import { busyFromICalendar } from "../src/modules/calendars/expand.ts";
+import type { CalendarFetch } from "../src/modules/calendars/fetch.ts";
+import { CalendarSync } from "../src/modules/calendars/sync.ts";
+
+// Calendars that misbehave: they hang, answer slowly, answer too much, or resolve to one address
+// for the check and another for the connection. The sync must stay within its bounds and keep the
+// other sources (and the public API) going.
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  vi.restoreAllMocks();
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A local HTTP server, stopped after the test (its open connections closed). */
+function serve(fetch: (request: Request) => Response | Promise<Response>) {
+  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch });
+  cleanups.push(() => server.stop(true));
+  return { server, base: `http://127.0.0.1:${server.port}` };
+}
+
+/** A feed with one meeting on Tuesday 24 November 2026, 09:10-09:50 UTC. */
+const FEED = [
+  "BEGIN:VCALENDAR",
+  "VERSION:2.0",
+  "PRODID:-//booking-calendar tests//EN",
+  "BEGIN:VEVENT",
+  "UID:meeting",
+  "DTSTAMP:20261101T000000Z",
+  "DTSTART:20261124T091000Z",
+  "DTEND:20261124T095000Z",
+  "END:VEVENT",
+  "END:VCALENDAR",
+  "",
+].join("\r\n");
+
+async function waitFor(condition: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`not reached within ${timeoutMs} ms`);
+    await Bun.sleep(20);
+  }
+}
+
+/** An app's store with event types and a sync of its own (the options given, private addresses allowed). */
+async function world() {
+  const env = await setup();
+  const eventType = (title = "Intro call") => env.eventType({ title });
+  const addFeed = (eventTypeId: number, url: string) =>
+    env.store.busy.add({ eventTypeId, kind: "ical", url, username: null, secret: null, calendars: [], freshnessMinutes: null }, env.clock.now());
+  const busy = (eventTypeId: number) => env.store.busy.between(eventTypeId, Date.parse("2026-11-01T00:00:00Z"), Date.parse("2027-01-01T00:00:00Z"));
+  const sync = (fetchFn?: CalendarFetch) => {
+    const s = new CalendarSync(env.store, () => env.clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true }, busyFromICalendar, () => undefined, fetchFn);
+    cleanups.push(() => s.stop());
+    return s;
+  };
+  return { ...env, eventType, addFeed, busy, sync };
+}
+
+describe("calendars synced side by side", () => {
+  it("brings another event type's busy times in at once while one calendar never answers, and asks the hanging one only once", async () => {
+    const hung: string[] = [];
+    const silent = serve((request) => {
+      hung.push(new URL(request.url).pathname);
+      return new Promise<Response>(() => undefined);
+    });
+    const feed = serve(() => new Response(FEED, { headers: { "content-type": "text/calendar" } }));
+    const w = await world();
+    const first = await w.eventType("Hangs");
+    const second = await w.eventType("Answers");
+    // The hanging calendar is the older source: a pass comes to it first.
+    await w.addFeed(first.id, `${silent.base}/never.ics`);
+    await w.addFeed(second.id, `${feed.base}/organizer.ics`);
+    const sync = w.sync();
+
+    const pass = sync.syncDue();
+    // A second pass while the first is under way joins the hanging sync rather than starting another.
+    const overlapping = sync.syncDue();
+    await waitFor(async () => (await w.busy(second.id)).length === 1, 3_000);
+    const slots = await w.call("GET", "/time-slots?from=2026-11-24&until=2026-11-24", { token: second.token });
+    expect(slots.body.data.map((s: { startIso8601: string }) => s.startIso8601)).not.toContain("2026-11-24T09:00:00Z");
+    expect(hung).toEqual(["/never.ics"]);
+
+    // The hanging calendar's server goes away: its sync fails, the other's stands.
+    silent.server.stop(true);
+    const [outcomes, joined] = await Promise.all([pass, overlapping]);
+    expect(outcomes.map((o) => o.ok).sort()).toEqual([false, true]);
+    expect(joined.find((o) => !o.ok)).toEqual(outcomes.find((o) => !o.ok));
+    expect(hung).toHaveLength(1);
+  });
+
+  it("runs at most 16 syncs at once and two per event type, starting the queued ones as others end, each source once", async () => {
+    const asked: string[] = [];
+    const pending: { url: string; fail: () => void }[] = [];
+    // Every calendar hangs until the test lets it fail.
+    const hanging: CalendarFetch = async (input) => {
+      const url = String(input);
+      asked.push(url);
+      await new Promise<void>((fail) => pending.push({ url, fail }));
+      throw new Error("connection reset");
+    };
+    const w = await world();
+    const busiest = await w.eventType("Five calendars");
+    for (let i = 0; i < 5; i++) await w.addFeed(busiest.id, `https://calendar.example.com/busiest/${i}.ics`);
+    for (let e = 0; e < 19; e++) {
+      const et = await w.eventType(`Event type ${e}`);
+      await w.addFeed(et.id, `https://calendar.example.com/${e}.ics`);
+    }
+    const sync = w.sync(hanging);
+    const pass = sync.syncDue();
+    await waitFor(() => asked.length === 16, 3_000);
+    await Bun.sleep(50);
+    expect(asked).toHaveLength(16);
+    expect(asked.filter((u) => u.includes("/busiest/"))).toHaveLength(2);
+
+    // As syncs end, the queued ones start, never more than 16 at once or 2 of the busiest event type.
+    while (pending.length > 0) {
+      pending.shift()!.fail();
+      await Bun.sleep(20);
+      expect(pending.length).toBeLessThanOrEqual(16);
+      expect(pending.filter((p) => p.url.includes("/busiest/")).length).toBeLessThanOrEqual(2);
+    }
+    const outcomes = await pass;
+    expect(outcomes).toHaveLength(24);
+    expect(outcomes.every((o) => !o.ok && o.error === "connection reset")).toBe(true);
+    expect(asked).toHaveLength(24);
+    expect(new Set(asked).size).toBe(24);
+  });
+});
