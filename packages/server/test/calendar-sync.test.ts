@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { setup } from "./utils.ts";
 import { busyFromICalendar } from "../src/modules/calendars/expand.ts";
-import type { CalendarFetch } from "../src/modules/calendars/fetch.ts";
+import { guardedFetch, type CalendarFetch } from "../src/modules/calendars/fetch.ts";
 import { CalendarSync } from "../src/modules/calendars/sync.ts";
 
 // Calendars that misbehave: they hang, answer slowly, answer too much, or resolve to one address
@@ -51,8 +51,8 @@ async function world() {
   const addFeed = (eventTypeId: number, url: string) =>
     env.store.busy.add({ eventTypeId, kind: "ical", url, username: null, secret: null, calendars: [], freshnessMinutes: null }, env.clock.now());
   const busy = (eventTypeId: number) => env.store.busy.between(eventTypeId, Date.parse("2026-11-01T00:00:00Z"), Date.parse("2027-01-01T00:00:00Z"));
-  const sync = (fetchFn?: CalendarFetch) => {
-    const s = new CalendarSync(env.store, () => env.clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true }, busyFromICalendar, () => undefined, fetchFn);
+  const sync = (fetchFn?: CalendarFetch, options: { syncDeadlineMs?: number; allowPrivateAddresses?: boolean } = {}) => {
+    const s = new CalendarSync(env.store, () => env.clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true, ...options }, busyFromICalendar, () => undefined, fetchFn);
     cleanups.push(() => s.stop());
     return s;
   };
@@ -127,5 +127,56 @@ describe("calendars synced side by side", () => {
     expect(outcomes.every((o) => !o.ok && o.error === "connection reset")).toBe(true);
     expect(asked).toHaveLength(24);
     expect(new Set(asked).size).toBe(24);
+  });
+});
+
+describe("time a calendar may take", () => {
+  it("gives up a name that does not resolve within 5 s, as webhooks do", async () => {
+    const lookups: string[] = [];
+    vi.spyOn(Bun.dns, "lookup").mockImplementation(((host: string) => {
+      lookups.push(host);
+      return new Promise(() => undefined);
+    }) as typeof Bun.dns.lookup);
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    cleanups.push(() => vi.useRealTimers());
+    const fetched = guardedFetch(false)("https://calendar.example.com/organizer.ics");
+    const outcome = fetched.then(
+      () => "answered",
+      (error: Error) => error.message,
+    );
+    await vi.advanceTimersByTimeAsync(4_900);
+    expect(lookups).toEqual(["calendar.example.com"]);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(await outcome).toBe("calendar.example.com did not resolve within 5 s");
+  });
+
+  it("fails a sync that does not complete within its deadline, keeping nothing of it, even from a calendar that answers a byte at a time", async () => {
+    let closed = false;
+    const trickle = serve((request) => {
+      request.signal.addEventListener("abort", () => (closed = true));
+      let sent = 0;
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          await Bun.sleep(sent++ === 0 ? 0 : 50);
+          controller.enqueue(new TextEncoder().encode(sent === 1 ? "BEGIN:VCALENDAR\r\n" : "X"));
+        },
+      });
+      return new Response(body, { headers: { "content-type": "text/calendar" } });
+    });
+    const w = await world();
+    const et = await w.eventType();
+    const source = await w.addFeed(et.id, `${trickle.base}/slow.ics`);
+    const began = Date.now();
+    const outcome = await w.sync(undefined, { syncDeadlineMs: 400 }).syncSource(source.id);
+    expect(Date.now() - began).toBeLessThan(3_000);
+    expect(outcome).toMatchObject({ ok: false, error: "no complete sync within 0.4 s (a calendar answered too slowly); given up" });
+    const stored = (await w.store.busy.byId(source.id))!;
+    expect(stored).toMatchObject({ lastError: outcome!.error, lastSuccessAtMs: null, objectCount: 0 });
+    await waitFor(() => closed, 2_000);
+
+    // A fetch that pays no heed to its signal cannot hold the sync past its deadline either.
+    const deaf = await w.addFeed(et.id, "https://calendar.example.com/deaf.ics");
+    const deafOutcome = await w.sync(() => new Promise<Response>(() => undefined), { syncDeadlineMs: 300 }).syncSource(deaf.id);
+    expect(deafOutcome).toMatchObject({ ok: false, error: "no complete sync within 0.3 s (a calendar answered too slowly); given up" });
   });
 });

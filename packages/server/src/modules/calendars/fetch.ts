@@ -5,7 +5,7 @@ import { pinnedRequest, resolveTarget } from "../webhooks/address.ts";
 /** The fetch the calendar clients use: `fetch`'s call signature. */
 export type CalendarFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-/** A calendar that does not answer within this long fails the sync (its last good data stays). */
+/** A calendar that does not answer a request within this long fails the sync (its last good data stays). */
 const TIMEOUT_MS = 30_000;
 /** Redirects followed (each target judged again) before giving up. */
 const MOST_REDIRECTS = 5;
@@ -17,7 +17,8 @@ export const MAX_FEED_BYTES = 20 * 1024 * 1024;
  * (loopback, link-local and private ones refused unless `allowPrivate`), and the request connects to
  * the judged address itself, so a name cannot answer the check and the connection differently.
  * Redirects are followed here, each target judged the same way (a request asking for `manual`
- * redirects gets them as they are).
+ * redirects gets them as they are). The lookup has the webhooks' DNS timeout, each request (each
+ * hop) TIMEOUT_MS, and a caller's `signal` (a sync's deadline) ends either sooner.
  */
 export function guardedFetch(allowPrivate: boolean): CalendarFetch {
   return async (input, init = {}) => {
@@ -31,7 +32,7 @@ export function guardedFetch(allowPrivate: boolean): CalendarFetch {
     for (let hop = 0; hop <= MOST_REDIRECTS; hop++) {
       const parsed = new URL(url);
       if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error(`${parsed.protocol} URLs cannot be fetched`);
-      const target = await resolveTarget(url, allowPrivate);
+      const target = await resolveTarget(url, allowPrivate, init.signal ?? undefined);
       if ("refused" in target) throw new Error(`refused: ${parsed.host} points to the non-public address ${target.refused}`);
       const pinned = pinnedRequest(url, target.addresses[0]!);
       const headers = new Headers(init.headers);
@@ -40,14 +41,18 @@ export function guardedFetch(allowPrivate: boolean): CalendarFetch {
         headers.delete("cookie");
       }
       headers.set("host", pinned.host);
+      const timeout = AbortSignal.timeout(TIMEOUT_MS);
       const response = await fetch(pinned.url, {
         method,
         headers,
         body,
         redirect: "manual",
-        signal: init.signal ?? AbortSignal.timeout(TIMEOUT_MS),
+        signal: init.signal ? AbortSignal.any([init.signal, timeout]) : timeout,
         ...(pinned.serverName ? { tls: { serverName: pinned.serverName } } : {}),
-      } as RequestInit);
+      } as RequestInit).catch((error: unknown) => {
+        if (timeout.aborted && !init.signal?.aborted) throw new Error(`${parsed.host} did not answer within ${TIMEOUT_MS / 1000} s`);
+        throw error;
+      });
       const location = response.headers.get("location");
       if (init.redirect === "manual" || response.status < 300 || response.status > 399 || !location) return response;
       const next = new URL(location, url);

@@ -17,6 +17,11 @@ export type ExpandCalendar = (ics: string, window: ExpansionWindow, floatingZone
 const DAY_MS = 86_400_000;
 /** How often the background worker looks for sources due. */
 export const SYNC_POLL_MS = 30_000;
+/**
+ * Longest one sync of a source may take, all its requests together (a CalDAV sync makes several,
+ * each allowed 30 s): past it the sync fails, keeping the last good data, and frees its place.
+ */
+export const SYNC_DEADLINE_MS = 120_000;
 
 /** What one sync of a source did. */
 export interface SyncOutcome {
@@ -74,7 +79,7 @@ export class CalendarSync {
   constructor(
     private readonly store: Store,
     private readonly now: () => number,
-    private readonly options: { freshnessMinutes: number; allowPrivateAddresses: boolean },
+    private readonly options: { freshnessMinutes: number; allowPrivateAddresses: boolean; syncDeadlineMs?: number },
     private readonly expand: ExpandCalendar,
     private readonly log: (entry: LogEntry) => void = () => {},
     private readonly fetchFn: CalendarFetch = guardedFetch(options.allowPrivateAddresses),
@@ -205,12 +210,16 @@ export class CalendarSync {
 
   private async run(source: BusySourceRecord): Promise<SyncOutcome> {
     const atMs = this.now();
+    const deadlineMs = this.options.syncDeadlineMs ?? SYNC_DEADLINE_MS;
+    const deadline = AbortSignal.timeout(deadlineMs);
+    // Every request of the sync, its DNS lookups included, ends once the deadline passes.
+    const fetchFn: CalendarFetch = (input, init = {}) => this.fetchFn(input, { ...init, signal: init.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
     try {
       const eventType = await this.store.eventTypes.byId(source.eventTypeId);
       if (!eventType) throw new Error("the event type is gone");
       // ETags only: the stored texts are read back just when the intervals must be expanded again.
       const stored = await this.store.busy.objectTags(source.id);
-      const changes = source.kind === "caldav" ? await fetchCalDav(source, stored, this.fetchFn) : await fetchFeed(source, stored, this.fetchFn);
+      const changes = await beforeDeadline(source.kind === "caldav" ? fetchCalDav(source, stored, fetchFn) : fetchFeed(source, stored, fetchFn), deadline);
       const zone = eventType.settings.timezone;
       // From a day back (a meeting under way still blocks its buffers) to a day past the horizon.
       const window = { fromMs: atMs - DAY_MS, untilMs: atMs + (eventType.settings.horizonDays + 2) * DAY_MS };
@@ -225,6 +234,7 @@ export class CalendarSync {
           // The event type's own bookings, written into this calendar, hold their seats already: as
           // busy times they would close their own slots (a 3-seat slot after its first booking).
           if (own.has(object.href)) continue;
+          deadline.throwIfAborted();
           try {
             for (const i of this.expand(object.ics, window, zone)) intervals.push(i);
           } catch (error) {
@@ -232,6 +242,8 @@ export class CalendarSync {
           }
         }
       }
+      // A sync past its deadline writes nothing: its source shows the failure, as any other.
+      deadline.throwIfAborted();
       const changed = await this.store.busy.recordSync(source.id, {
         atMs,
         syncState: { ...changes.syncState, zone },
@@ -242,7 +254,7 @@ export class CalendarSync {
       });
       return { sourceId: source.id, ok: true, changed, downloaded: changes.downloaded, error: null };
     } catch (error) {
-      const message = messageOf(error).slice(0, 500);
+      const message = (deadline.aborted ? `no complete sync within ${deadlineMs / 1000} s (a calendar answered too slowly); given up` : messageOf(error)).slice(0, 500);
       this.log({ level: "warn", message: `calendar source ${source.id} (event type ${source.eventTypeId}) failed to sync; its last good data stays: ${message}` });
       await this.store.busy.recordFailure(source.id, atMs, message).catch((e) => this.log({ level: "error", message: "recording a calendar sync failure failed", error: e }));
       return { sourceId: source.id, ok: false, changed: false, downloaded: 0, error: message };
@@ -267,6 +279,20 @@ export function bookingUuidsOf(ics: string): string[] | null {
 }
 
 const BOOKING_UID = new RegExp(`^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})${bookingUid("").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "i");
+
+/**
+ * The work's answer, or the deadline's reason once it passes first: a fetch that ignores its signal
+ * (an injected one) still cannot hold the sync. Work given up that fails later is of no interest.
+ */
+function beforeDeadline<T>(work: Promise<T>, deadline: AbortSignal): Promise<T> {
+  work.catch(() => undefined);
+  return new Promise<T>((resolve, reject) => {
+    const passed = () => reject(deadline.reason);
+    if (deadline.aborted) return passed();
+    deadline.addEventListener("abort", passed, { once: true });
+    work.then(resolve, reject).finally(() => deadline.removeEventListener("abort", passed));
+  });
+}
 
 /** The stored objects with a sync's changes applied. */
 function merged(stored: readonly BusyObject[], upserts: readonly BusyObject[], deletes: readonly string[]): BusyObject[] {
