@@ -3,6 +3,8 @@ import { setup } from "./utils.ts";
 import { busyFromICalendar } from "../src/modules/calendars/expand.ts";
 import { guardedFetch, type CalendarFetch } from "../src/modules/calendars/fetch.ts";
 import { CalendarSync } from "../src/modules/calendars/sync.ts";
+import { CalendarWriteDeliverer } from "../src/modules/calendars/writer.ts";
+import type { OutboxDelivery } from "../src/store/types.ts";
 
 // Calendars that misbehave: they hang, answer slowly, answer too much, or resolve to one address
 // for the check and another for the connection. The sync must stay within its bounds and keep the
@@ -178,5 +180,27 @@ describe("time a calendar may take", () => {
     const deaf = await w.addFeed(et.id, "https://calendar.example.com/deaf.ics");
     const deafOutcome = await w.sync(() => new Promise<Response>(() => undefined), { syncDeadlineMs: 300 }).syncSource(deaf.id);
     expect(deafOutcome).toMatchObject({ ok: false, error: "no complete sync within 0.3 s (a calendar answered too slowly); given up" });
+  });
+});
+
+describe("answers to a booking written into a calendar", () => {
+  it("are read only so far (64 KiB) and then let go, however much a server sends", async () => {
+    let produced = 0;
+    const chunk = new Uint8Array(16 * 1024).fill(0x20);
+    const endless = () =>
+      new ReadableStream<Uint8Array>({
+        pull: (controller) => {
+          produced += chunk.byteLength;
+          controller.enqueue(chunk);
+        },
+      });
+    const w = await world();
+    const et = await w.eventType();
+    const source = await w.store.busy.add({ eventTypeId: et.id, kind: "caldav", url: "https://dav.example.com/cal/", username: "me", secret: "pw", calendars: [], freshnessMinutes: null }, w.clock.now());
+    const deliverer = new CalendarWriteDeliverer(w.store, async () => new Response(endless(), { status: 201 }));
+    const write = { sourceId: source.id, method: "PUT", ics: "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n" };
+    const delivery = { id: 1, channel: "caldav", url: "https://dav.example.com/cal/x.ics", payload: JSON.stringify(write), attempts: 1 } as OutboxDelivery;
+    expect(await deliverer.deliver(delivery)).toMatchObject({ statusCode: 201, error: null });
+    expect(produced).toBeLessThan(1024 * 1024);
   });
 });
