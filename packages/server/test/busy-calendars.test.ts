@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_KEY, expectFailure, setup, type Answer } from "./utils.ts";
 import { startRadicale, type Radicale } from "./radicale.ts";
 import { boundedText, guardedFetch } from "../src/modules/calendars/fetch.ts";
-import { blockedByBusy, busyChecker } from "../src/domain/busy.ts";
+import { blockedByBusy, busyChecker, coversWhole } from "../src/domain/busy.ts";
 
 // The default clock of setup() is Monday 2026-11-23T07:00:00Z; the default event type offers
 // 30-minute slots 09:00-17:00 in Prague (UTC+1) on weekdays: Tuesday's 16 slots start 08:00Z to 15:30Z.
@@ -428,6 +428,20 @@ describe("busyChecker", () => {
         expect(check(startMs, endMs), `round ${round} at ${startMs}`).toBe(blockedByBusy(rules, startMs, endMs, busy));
       }
     }
+  });
+});
+
+describe("coversWhole", () => {
+  const b = (startMs: number, endMs: number) => ({ startMs, endMs });
+  it("says a range is covered only when the intervals, in any order, overlapping or touching, leave no gap in it", () => {
+    expect(coversWhole([b(0, 100)], 10, 90)).toBe(true);
+    expect(coversWhole([b(50, 100), b(0, 50)], 0, 100)).toBe(true);
+    expect(coversWhole([b(0, 60), b(40, 80), b(80, 120), b(10, 20)], 5, 110)).toBe(true);
+    expect(coversWhole([b(0, 50), b(51, 100)], 0, 100)).toBe(false);
+    expect(coversWhole([b(1, 100)], 0, 100)).toBe(false);
+    expect(coversWhole([b(0, 99)], 0, 100)).toBe(false);
+    expect(coversWhole([], 0, 100)).toBe(false);
+    expect(coversWhole([b(200, 300)], 0, 100)).toBe(false);
   });
 });
 
