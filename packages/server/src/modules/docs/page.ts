@@ -118,7 +118,7 @@ ${ops}
 <table><thead><tr><th>HTTP</th><th>Code</th><th>When</th></tr></thead><tbody>${errors}</tbody></table>
 <h2 id="limits">Headers, limits and versions</h2>
 <ul>
-<li>Rate limit: ${limits.requestsPerMinute} requests per minute per API token, per token and client address for a booking page's link token (every visitor has their own budget), per client address without a token, fixed 60-second windows. Every response carries <code>RateLimit-Policy</code>, <code>RateLimit</code>, <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code>; a 429 adds <code>Retry-After</code>.</li>
+<li>Rate limit: ${limits.requestsPerMinute} requests per minute per API token, per token and client address for a booking page's link token (every visitor has their own budget), per client address without a token (page loads, such as the calendar's script, have a budget of their own per address), fixed 60-second windows. Every response carries <code>RateLimit-Policy</code>, <code>RateLimit</code>, <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code>; a 429 adds <code>Retry-After</code>.</li>
 <li>Every response carries <code>Service-Api-Version: 1</code> and a unique <code>apigw-requestid</code>. Sending <code>Service-Api-Version</code> with another value answers 400 <code>unsupported_api_version</code>.</li>
 <li>Text fields at most 500 characters, email at most 254, at most 10 guests and 50 custom field values, bodies at most ${Math.round(limits.maxBodyBytes / 1024)} KiB and ${MAX_JSON_DEPTH} levels of nesting, slot queries at most 62 days; a slot answer lists at most ${MAX_SLOTS_PER_ANSWER} slots in whole days, and when the range holds more it says <code>nextFrom</code>, the day to ask from next.</li>
 </ul>
