@@ -204,3 +204,40 @@ describe("answers to a booking written into a calendar", () => {
     expect(produced).toBeLessThan(1024 * 1024);
   });
 });
+
+describe("where a calendar fetch connects", () => {
+  it("connects to the address that was checked, so a name that answers a public address to the check and a loopback one afterwards (DNS rebinding) never reaches a loopback calendar", async () => {
+    let hits = 0;
+    const local = serve(() => {
+      hits++;
+      return new Response(FEED, { headers: { "content-type": "text/calendar" } });
+    });
+    const port = local.server.port;
+    // `localhost` is what the system resolves to loopback at connect time; the check is asked once and told a public address.
+    const url = `http://localhost:${port}/organizer.ics`;
+    const lookups: string[] = [];
+    vi.spyOn(Bun.dns, "lookup").mockImplementation((async (host: string) => {
+      lookups.push(host);
+      return [{ address: lookups.length === 1 ? "93.184.215.14" : "127.0.0.1", family: 4, ttl: 0 }];
+    }) as typeof Bun.dns.lookup);
+    // The public host stays untouched by the test: a connection to it is answered as refused.
+    const realFetch = globalThis.fetch;
+    const connected: { url: string; host: string | null }[] = [];
+    vi.spyOn(globalThis, "fetch").mockImplementation((async (input: string | URL | Request, init?: RequestInit) => {
+      const target = new URL(input instanceof Request ? input.url : input);
+      connected.push({ url: target.href, host: new Headers(init?.headers).get("host") });
+      if (target.hostname === "93.184.215.14") throw Object.assign(new Error("Unable to connect"), { code: "ECONNREFUSED" });
+      return realFetch(input, init);
+    }) as typeof fetch);
+    const w = await world();
+    const et = await w.eventType();
+    const source = await w.addFeed(et.id, url);
+
+    const outcome = await w.sync(undefined, { allowPrivateAddresses: false }).syncSource(source.id);
+    expect(outcome).toMatchObject({ ok: false, error: "Unable to connect" });
+    expect(hits).toBe(0);
+    expect(lookups).toEqual(["localhost"]);
+    expect(connected).toEqual([{ url: `http://93.184.215.14:${port}/organizer.ics`, host: `localhost:${port}` }]);
+    expect(await w.busy(et.id)).toEqual([]);
+  });
+});
