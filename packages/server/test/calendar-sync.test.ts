@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { setup } from "./utils.ts";
+import { ADMIN_KEY, openTestStore, setup } from "./utils.ts";
+import { createApp } from "../src/app.ts";
+import { ManualClock } from "../src/clock.ts";
+import { AdminService } from "../src/modules/admin/service.ts";
 import { busyFromICalendar } from "../src/modules/calendars/expand.ts";
 import { guardedFetch, type CalendarFetch } from "../src/modules/calendars/fetch.ts";
 import { CalendarSync } from "../src/modules/calendars/sync.ts";
@@ -129,6 +132,35 @@ describe("calendars synced side by side", () => {
     expect(outcomes.every((o) => !o.ok && o.error === "connection reset")).toBe(true);
     expect(asked).toHaveLength(24);
     expect(new Set(asked).size).toBe(24);
+  });
+});
+
+describe("the organizer's sync now", () => {
+  it("joins the background worker's sync of the same source when the app is given that sync, rather than asking the calendar again", async () => {
+    const asked: string[] = [];
+    let answer!: () => void;
+    const slow = serve(async (request) => {
+      asked.push(new URL(request.url).pathname);
+      await new Promise<void>((resolve) => (answer = resolve));
+      return new Response(FEED, { headers: { "content-type": "text/calendar" } });
+    });
+    const store = await openTestStore();
+    const clock = new ManualClock("2026-11-23T07:00:00Z");
+    const sync = new CalendarSync(store, () => clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true }, busyFromICalendar);
+    cleanups.push(() => sync.stop());
+    const app = createApp({ store, clock, config: { adminKey: ADMIN_KEY }, log: () => undefined, calendars: { sync } });
+    const created = await new AdminService(store, () => clock.now()).create({ title: "Intro call", timezone: "Europe/Prague" });
+    const source = await store.busy.add({ eventTypeId: created.id, kind: "ical", url: `${slow.base}/organizer.ics`, username: null, secret: null, calendars: [], freshnessMinutes: null }, clock.now());
+
+    const background = sync.syncDue();
+    await waitFor(() => asked.length === 1, 3_000);
+    const now = app.handle(new Request(`http://localhost/admin/busy-sources/${source.id}/sync`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_KEY}` } }));
+    await Bun.sleep(100);
+    answer();
+    const body = (await (await now).json()) as { data: { sync: { ok: boolean; downloaded: number } } };
+    expect(body.data.sync).toMatchObject({ ok: true, downloaded: 1 });
+    expect(await background).toEqual([expect.objectContaining({ sourceId: source.id, ok: true, downloaded: 1 })]);
+    expect(asked).toEqual(["/organizer.ics"]);
   });
 });
 
