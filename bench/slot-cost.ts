@@ -5,7 +5,12 @@
  * (00:00-24:00, 00:01-24:00, ... 00:04-24:00) put a slot at every minute. Measures, in process through `app.handle` on a fresh
  * SQLite file, the CPU milliseconds (user + system, `process.cpuUsage`) and the bytes of one request:
  * cold (a fresh app, so nothing is cached) and cached (the same query again), with the
- * `Accept-Encoding` Chrome sends and with none. Prints the median of BENCH_RUNS runs (default 7).
+ * `Accept-Encoding` Chrome sends and with none. Also `GET /time-slots/first-free` on event types with no
+ * free slot in a 730-day horizon (a 5-minute grid around the clock, blocked whole by one busy interval
+ * from the organizer's calendar; and one open 08:00-20:00 on a 15-minute grid, every seat booked),
+ * which must look through the whole horizon: cold (a fresh app), the same query again, and the same
+ * app asked from a later day (what a client varying `from` to get past a cache sends). Prints the
+ * median of BENCH_RUNS runs (default 7).
  * Run: `bun bench/slot-cost.ts` (no wrk needed).
  */
 import { DateTime } from "luxon";
@@ -15,6 +20,7 @@ import { join } from "node:path";
 import { createApp } from "../packages/server/src/app.ts";
 import { AdminService } from "../packages/server/src/modules/admin/service.ts";
 import { openSqliteStore } from "../packages/server/src/store/sqlite.ts";
+import type { ReservationRecord } from "../packages/server/src/store/types.ts";
 
 const runs = Number(process.env.BENCH_RUNS ?? 7);
 const zone = "Europe/Prague";
@@ -90,6 +96,59 @@ try {
   await scenario("5-minute grid, 31 days (the element's month), Chrome's Accept-Encoding", fiveMinuteGrid.token, 31, chrome);
   await scenario("a slot every minute, 62 days, Chrome's Accept-Encoding", everyMinute.token, 62, chrome);
   await scenario("a slot every minute, 62 days, no compression", everyMinute.token, 62, null);
+
+  // Event types with nothing free in a 730-day horizon: first-free has the whole horizon to look through.
+  const longHorizon = (ranges: { start: string; end: string }[], minutes: number) =>
+    new AdminService(store, Date.now).create({
+      title: "Nothing free",
+      timezone: zone,
+      durationMinutes: minutes,
+      slotIntervalMinutes: minutes,
+      minNoticeMinutes: 0,
+      horizonDays: 730,
+      availability: {
+        weekly: { monday: ranges, tuesday: ranges, wednesday: ranges, thursday: ranges, friday: ranges, saturday: ranges, sunday: ranges },
+        overrides: [],
+      },
+    });
+  const blocked = await longHorizon([{ start: "00:00", end: "24:00" }], 5);
+  const source = await store.busy.add({ eventTypeId: blocked.id, kind: "ical", url: "https://calendar.example.com/leave.ics", username: null, secret: null, calendars: [], freshnessMinutes: null }, Date.now());
+  const horizon = { startMs: Date.now() - 86_400_000, endMs: Date.now() + 740 * 86_400_000 };
+  await store.busy.recordSync(source.id, { atMs: Date.now(), syncState: {}, upserts: [], deletes: [], intervals: [horizon], expandedUntilMs: horizon.endMs });
+  const booked = await longHorizon([{ start: "08:00", end: "20:00" }], 15);
+  const today = DateTime.now().setZone(zone).startOf("day");
+  const bookings: ReservationRecord[] = [];
+  for (let day = 0; day <= 731; day++) {
+    for (let slot = 0; slot < 48; slot++) {
+      const startMs = today.plus({ days: day }).set({ hour: 8 }).plus({ minutes: 15 * slot }).toMillis();
+      bookings.push({
+        uuid: crypto.randomUUID(), eventTypeId: booked.id, status: "confirmed", startMs, endMs: startMs + 15 * 60_000, heldUntilMs: null,
+        email: `v${day}-${slot}@example.com`, firstname: "A", lastname: "B", phone: "", timezone: null, location: { type: "video-meet", value: null },
+        guests: [], customFields: [], meetLink: null, sequence: 0, cancelReason: null, payment: null,
+        confirmedAtMs: Date.now(), cancelledAtMs: null, createdAtMs: Date.now(), updatedAtMs: Date.now(),
+      });
+    }
+  }
+  await store.reservations.insertMany(bookings);
+
+  /** Cold (a fresh app), the same query again, and the same app asked from a later day. */
+  async function firstFreeScenario(label: string, token: string) {
+    const path = (days: number) => `/time-slots/first-free?from=${today.plus({ days }).toISODate()}`;
+    const answer = await (await createApp({ store, config, log: () => {} }).handle(new Request(`http://localhost${path(0)}`, { headers: { authorization: `Bearer ${token}` } }))).text();
+    const cold: number[] = [];
+    const again: number[] = [];
+    const later: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const app = createApp({ store, config, log: () => {} });
+      cold.push((await measure(app, token, path(0), null)).cpuMs);
+      again.push((await measure(app, token, path(0), null)).cpuMs);
+      later.push((await measure(app, token, path(7 + i), null)).cpuMs);
+    }
+    console.log(`${label}: answers ${answer}; CPU cold ${median(cold).toFixed(1)} ms, again ${median(again).toFixed(2)} ms, from a later day ${median(later).toFixed(2)} ms`);
+  }
+  console.log(`GET /time-slots/first-free, 730-day horizon, nothing free; median of ${runs} runs`);
+  await firstFreeScenario("5-minute grid around the clock, one busy interval over the horizon", blocked.token);
+  await firstFreeScenario("15-minute grid 08:00-20:00, every slot booked (35 136 reservations)", booked.token);
 } finally {
   await store.close();
   rmSync(dir, { recursive: true, force: true });

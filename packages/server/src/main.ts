@@ -31,7 +31,11 @@ async function main(): Promise<void> {
   const store = await openConfiguredStore(config, stderrLog);
   // The demo is for a first try on the embedded store; instances sharing PostgreSQL could race to seed it.
   const seeded = config.environment === "production" || config.databaseUrl ? [] : await seedDemo(store, () => systemClock.now());
-  const app = createApp({ store, config, clock: systemClock, log: stderrLog });
+  // The organizer's calendars are synced in the background, each once its freshness has passed;
+  // slot pages and bookings read what the last good sync stored. The admin API's "sync now" goes
+  // through the same sync, so it joins one under way rather than starting a second.
+  const calendars = new CalendarSync(store, () => systemClock.now(), config.calendars, busyFromICalendar, stderrLog);
+  const app = createApp({ store, config, clock: systemClock, log: stderrLog, calendars: { sync: calendars } });
   // The contract refuses bodies over the API limit with its JSON 413 while reading them; Bun's own
   // cap (a bare 413) only stops uploads far beyond any limit.
   // No port sharing: a second server started by mistake must fail, not answer half the requests.
@@ -76,9 +80,6 @@ async function main(): Promise<void> {
   if (config.mail.smtpUrl) console.log(`Confirmation emails go out through ${describeSmtp(config.mail.smtpUrl)} from ${config.mail.from}.`);
   else if (config.environment !== "production") console.log("No SMTP_URL: confirmation emails are not sent; each is logged (where it would go) instead.");
 
-  // The organizer's calendars are synced in the background, each once its freshness has passed;
-  // slot pages and bookings read what the last good sync stored.
-  const calendars = new CalendarSync(store, () => systemClock.now(), config.calendars, busyFromICalendar, stderrLog);
   calendars.start();
 
   // Expiry is derived from time wherever it matters; the sweep only writes down what time decided,

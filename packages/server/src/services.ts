@@ -29,6 +29,11 @@ export interface Services {
 export interface CalendarDependencies {
   expand?: ExpandCalendar;
   fetch?: CalendarFetch;
+  /**
+   * The sync the process's background worker runs, so that the organizer's "sync now" joins a sync
+   * of the same source under way there instead of running a second one; by default one of its own.
+   */
+  sync?: CalendarSync;
 }
 
 /**
@@ -41,7 +46,7 @@ export interface CalendarDependencies {
 export function createServices(ctx: AppContext, stripe?: Stripe | null, busy: BusySource = storeBusySource(ctx.store), calendarDeps: CalendarDependencies = {}): Services {
   const now = () => ctx.clock.now();
   const slots = new TimeSlotService(ctx.store, busy);
-  const calendarSync = new CalendarSync(ctx.store, now, ctx.config.calendars, calendarDeps.expand ?? busyFromICalendar, ctx.log, calendarDeps.fetch);
+  const calendarSync = calendarDeps.sync ?? new CalendarSync(ctx.store, now, ctx.config.calendars, calendarDeps.expand ?? busyFromICalendar, ctx.log, calendarDeps.fetch);
   const client = stripe === undefined ? stripeClient(ctx.config.stripe) : stripe;
   const payments = new PaymentService(ctx.store, client ? new StripeProvider(client) : null, ctx.config.stripe.webhookSecret, now, ctx.log, mailPolicy(ctx.config));
   return {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_KEY, expectFailure, setup, type Answer } from "./utils.ts";
 import { startRadicale, type Radicale } from "./radicale.ts";
 import { boundedText, guardedFetch } from "../src/modules/calendars/fetch.ts";
-import { blockedByBusy, busyChecker } from "../src/domain/busy.ts";
+import { blockedByBusy, busyChecker, coversWhole } from "../src/domain/busy.ts";
 
 // The default clock of setup() is Monday 2026-11-23T07:00:00Z; the default event type offers
 // 30-minute slots 09:00-17:00 in Prague (UTC+1) on weekdays: Tuesday's 16 slots start 08:00Z to 15:30Z.
@@ -431,6 +431,20 @@ describe("busyChecker", () => {
   });
 });
 
+describe("coversWhole", () => {
+  const b = (startMs: number, endMs: number) => ({ startMs, endMs });
+  it("says a range is covered only when the intervals, in any order, overlapping or touching, leave no gap in it", () => {
+    expect(coversWhole([b(0, 100)], 10, 90)).toBe(true);
+    expect(coversWhole([b(50, 100), b(0, 50)], 0, 100)).toBe(true);
+    expect(coversWhole([b(0, 60), b(40, 80), b(80, 120), b(10, 20)], 5, 110)).toBe(true);
+    expect(coversWhole([b(0, 50), b(51, 100)], 0, 100)).toBe(false);
+    expect(coversWhole([b(1, 100)], 0, 100)).toBe(false);
+    expect(coversWhole([b(0, 99)], 0, 100)).toBe(false);
+    expect(coversWhole([], 0, 100)).toBe(false);
+    expect(coversWhole([b(200, 300)], 0, 100)).toBe(false);
+  });
+});
+
 describe("reading a feed", () => {
   /** A streamed answer with no length, sending `chunks` chunks of 1 000 bytes and counting what was pulled. */
   const streamed = (chunks: number) => {
@@ -453,3 +467,74 @@ describe("reading a feed", () => {
     expect(await boundedText(small.response, 10_000)).toBe("A".repeat(3_000));
   });
 });
+
+describe("CalDAV answers past the size limit", () => {
+  const MiB = new Uint8Array(1024 * 1024).fill(0x20);
+
+  /**
+   * A proxy in front of Radicale that answers `method` with a multistatus that never ends (no
+   * length declared), counting what it produced; every other request goes through to Radicale.
+   */
+  function oversized(method: string) {
+    const state = { on: false, produced: 0, cancelled: false };
+    const server = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      async fetch(request) {
+        const url = new URL(request.url);
+        if (state.on && request.method === method) {
+          const body = new ReadableStream<Uint8Array>({
+            start: (controller) => controller.enqueue(new TextEncoder().encode('<?xml version="1.0" encoding="utf-8"?>\n<d:multistatus xmlns:d="DAV:">')),
+            pull: (controller) => {
+              state.produced += MiB.byteLength;
+              controller.enqueue(MiB);
+            },
+            cancel: () => void (state.cancelled = true),
+          });
+          return new Response(body, { status: 207, headers: { "content-type": "application/xml; charset=utf-8" } });
+        }
+        const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.text();
+        // Uncompressed, so the answer passes through as it came.
+        const headers = new Headers(request.headers);
+        headers.set("accept-encoding", "identity");
+        return fetch(`${radicale.base}${url.pathname}${url.search}`, { method: request.method, headers, body, redirect: "manual" });
+      },
+    });
+    return { state, base: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) };
+  }
+
+  for (const method of ["PROPFIND", "REPORT"]) {
+    it(`fails the sync with the reason when a ${method} answer passes 20 MB, reading no further, and keeps the last good data`, async () => {
+      const proxy = oversized(method);
+      try {
+        const w = await world();
+        await radicale.put(w.cal, "meeting.ics", calendar(timed("meeting", "20261124", "0910", "0950")));
+        const id = await w.addCalDav(w.cal.replace(radicale.base, proxy.base));
+        expect((await w.sync(id)).body.data.sync).toMatchObject({ ok: true, downloaded: 1 });
+
+        proxy.state.on = true;
+        // A changed calendar, so its objects are listed again (REPORT) and not skipped by its ctag.
+        await radicale.put(w.cal, "later.ics", calendar(timed("later", "20261124", "1310", "1350")));
+        const synced = (await w.sync(id)).body.data;
+        expect(synced.sync.ok).toBe(false);
+        expect(synced.sync.error).toMatch(new RegExp(`^the answer to ${method} http://127\\.0\\.0\\.1:\\d+/\\S* is larger than 20971520 bytes$`));
+        expect(synced.source).toMatchObject({ status: "failing", lastError: synced.sync.error, objects: 1, busyIntervals: 1 });
+        // Read up to the limit, then the connection closed: what was produced beyond it is what the
+        // sockets buffered (also of the service discovery's PROPFIND, whose answer is never read).
+        expect(proxy.state.produced).toBeGreaterThan(20 * 1024 * 1024);
+        expect(proxy.state.produced).toBeLessThan(64 * 1024 * 1024);
+        await waitUntil(() => proxy.state.cancelled);
+        // The public API answers from the last good data.
+        const slots = starts(await w.call("GET", TUESDAY));
+        expect(slots).not.toContain("2026-11-24T09:00:00Z");
+        expect(slots).toContain("2026-11-24T13:00:00Z");
+      } finally {
+        proxy.stop();
+      }
+    });
+  }
+});
+
+async function waitUntil(condition: () => boolean, timeoutMs = 2_000): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; !condition(); await Bun.sleep(20)) if (Date.now() > deadline) throw new Error(`not reached within ${timeoutMs} ms`);
+}

@@ -65,6 +65,27 @@ describe("rate limiting by caller", () => {
     expect((await from("192.0.2.3", et.token)).status).toBe(429);
   });
 
+  it("counts page loads (pages, the element's files, the icon) in a budget of their own per address: they never use up the API's budget there, and one address's exhausted budget leaves others and the API token unaffected", async () => {
+    const { call, eventType } = await setup({ config: { trustProxy: true, rateLimit: { limit: 3, windowSeconds: 60 } } });
+    const et = await eventType({ slug: "intro-call" });
+    const from = (address: string, path: string, token?: string) => call("GET", path, { token: token ?? null, headers: { "x-forwarded-for": address } });
+    const pages = ["/book/intro-call", "/favicon.svg", "/embed/v/0123456789abcdef/locales/de.json"];
+    for (const path of pages) expect((await from("203.0.113.5", path)).status, path).not.toBe(429);
+    const limited = await from("203.0.113.5", "/embed/booking-calendar.js");
+    expect(limited.status).toBe(429);
+    expect(limited.body.code).toBe("rate_limited");
+    // The same address's API budget without a token is untouched, and so is its own limit.
+    const api = await from("203.0.113.5", "/timezones");
+    expect(api.status).toBe(200);
+    expect(api.headers.get("x-ratelimit-remaining")).toBe("2");
+    expect((await from("203.0.113.5", "/timezones")).status).toBe(200);
+    expect((await from("203.0.113.5", "/timezones")).status).toBe(200);
+    expect((await from("203.0.113.5", "/timezones")).status).toBe(429);
+    // Another address loads pages; the organizer's API token works from anywhere, the exhausted address included.
+    expect((await from("198.51.100.7", "/book/intro-call")).status).toBe(200);
+    expect((await from("203.0.113.5", "/configuration", et.token)).status).toBe(200);
+  });
+
   it("counts an IPv6 visitor per /64, so picking a fresh address of one's own network for every request earns no fresh budget", async () => {
     const { call, eventType, store } = await setup({ config: { trustProxy: true, rateLimit: { limit: 3, windowSeconds: 60 } } });
     const et = await eventType();

@@ -310,6 +310,17 @@ describe("the server's HTML pages", () => {
     expect(policyOf((await w.call("GET", "/")).headers.get("content-security-policy"))["script-src"]!.some((s) => s.startsWith("'sha256-"))).toBe(true);
   });
 
+  it("include the API docs, which load nothing and may not be framed either", async () => {
+    const w = await setup();
+    const r = await w.call("GET", "/docs");
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-type")).toMatch(/^text\/html/);
+    const policy = policyOf(r.headers.get("content-security-policy"));
+    expect(policy["default-src"]).toEqual(["'none'"]);
+    expect(policy["frame-ancestors"]).toEqual(["'none'"]);
+    expect(r.headers.get("x-frame-options")).toBe("DENY");
+  });
+
   it("allow Vite's dev server under npm run dev", async () => {
     const w = await setup({ config: { devCalendarUrl: "http://127.0.0.1:5173/" } });
     await w.eventType({ title: "Intro call", slug: "intro-call" });

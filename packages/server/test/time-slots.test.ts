@@ -1,5 +1,5 @@
 import { brotliDecompressSync } from "node:zlib";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { EventTypeCreate, TimeRange } from "@booking/wire";
 import { closeAll, reservation, setup, type Answer } from "./utils.ts";
 
@@ -622,6 +622,56 @@ describe("GET /time-slots/first-free", () => {
     expect((await firstFree(w, "from=2026-01-01")).body.data).toEqual({ date: "2026-11-23" });
     expect((await firstFree(w, "from=2026-12-03")).body.data).toEqual({ date: "2026-12-03" });
     expect((await firstFree(w, "from=2026-12-04")).body.data).toEqual({ date: null });
+    await closeAll(w.store);
+  });
+
+  it("scans a horizon with one free slot once: a repeat, another day or zone reads nothing again, while a settings change or a booking answers anew", async () => {
+    // Two years ahead, the organizer's calendar busy all along but for Tuesday 21 November 2028, 09:00-10:00 in Prague.
+    const w = await world({ horizonDays: 730, durationMinutes: 60, slotIntervalMinutes: 60, minNoticeMinutes: 0, availability: everyDay([range("09:00", "10:00")]) });
+    const source = await w.store.busy.add({ eventTypeId: w.et.id, kind: "ical", url: "https://calendar.example.com/leave.ics", username: null, secret: null, calendars: [], freshnessMinutes: null }, w.clock.now());
+    const gap = { startMs: Date.parse("2028-11-21T08:00:00Z"), endMs: Date.parse("2028-11-21T09:00:00Z") };
+    const intervals = [
+      { startMs: w.clock.now() - 86_400_000, endMs: gap.startMs },
+      { startMs: gap.endMs, endMs: Date.parse("2029-01-01T00:00:00Z") },
+    ];
+    await w.store.busy.recordSync(source.id, { atMs: w.clock.now(), syncState: {}, upserts: [], deletes: [], intervals, expandedUntilMs: intervals[1]!.endMs });
+    const reads = vi.spyOn(w.store.reservations, "seatHolders");
+    const answer = async (query: string) => (await firstFree(w, query)).body.data.date;
+
+    expect(await answer("from=2026-11-23")).toBe("2028-11-21");
+    // Two years in runs of one, two, four, then eight weeks: 16 reads, not one a week.
+    expect(reads).toHaveBeenCalledTimes(16);
+    reads.mockClear();
+    expect(await answer("from=2026-11-23")).toBe("2028-11-21");
+    expect(await answer("from=2027-06-15")).toBe("2028-11-21");
+    expect(await answer("from=2026-11-23&timezone=America/New_York")).toBe("2028-11-21");
+    expect(await answer("from=2028-11-22")).toBe(null);
+    expect(reads).not.toHaveBeenCalled();
+
+    // The horizon shortened: the free day lies beyond it.
+    expect((await w.admin("PATCH", `/admin/event-types/${w.et.id}`, { horizonDays: 600 })).status).toBe(200);
+    expect(await answer("from=2026-11-23")).toBe(null);
+    expect(reads).toHaveBeenCalled();
+    expect((await w.admin("PATCH", `/admin/event-types/${w.et.id}`, { horizonDays: 730 })).status).toBe(200);
+    expect(await answer("from=2026-11-23")).toBe("2028-11-21");
+    // Someone books the one free hour.
+    await w.store.reservations.insertMany([reservation(w.et.id, "2028-11-21T08:00:00Z", 60)]);
+    reads.mockClear();
+    expect(await answer("from=2026-11-23")).toBe(null);
+    expect(reads).toHaveBeenCalled();
+    await closeAll(w.store);
+  });
+
+  it("answers a free slot as soon as a hold on it runs out, and drops one once its notice has passed, though the week was cached", async () => {
+    const w = await world({ minNoticeMinutes: 60, availability: { weekly: { monday: [range("09:00", "09:30")], tuesday: [], wednesday: [], thursday: [range("09:00", "09:30")], friday: [], saturday: [], sunday: [] }, overrides: [] } });
+    // Monday 08:00 in Prague: today's 09:00 slot is just within an hour's notice.
+    expect((await firstFree(w, "from=2026-11-23")).body.data.date).toBe("2026-11-23");
+    w.clock.advance(1);
+    expect((await firstFree(w, "from=2026-11-23")).body.data.date).toBe("2026-11-26");
+    await w.store.reservations.insertMany([reservation(w.et.id, "2026-11-26T08:00:00Z", 30, { status: "held", heldUntilMs: w.clock.now() + 10 * 60_000 })]);
+    expect((await firstFree(w, "from=2026-11-23")).body.data.date).toBe("2026-11-30");
+    w.clock.advance(10);
+    expect((await firstFree(w, "from=2026-11-23")).body.data.date).toBe("2026-11-26");
     await closeAll(w.store);
   });
 

@@ -63,6 +63,21 @@ export function busyChecker(rules: Pick<SlotRules, "bufferBeforeMinutes" | "buff
   };
 }
 
+/**
+ * Whether the busy intervals together cover [fromMs, untilMs) without a gap: then every slot
+ * starting in it starts inside a busy time and is blocked, and none needs to be built (a week of
+ * the organizer's leave costs a first-free scan no slots).
+ */
+export function coversWhole(busy: readonly BusyInterval[], fromMs: number, untilMs: number): boolean {
+  let reached = fromMs;
+  for (const b of [...busy].sort((x, y) => x.startMs - y.startMs)) {
+    if (reached >= untilMs) break;
+    if (b.startMs > reached) return false;
+    reached = Math.max(reached, b.endMs);
+  }
+  return reached >= untilMs;
+}
+
 /** The slot with the organizer's buffers around it: the time busy intervals must not meet (`blockedByBusy`). */
 export function bufferedSpan(rules: Pick<SlotRules, "bufferBeforeMinutes" | "bufferAfterMinutes">, startMs: number, endMs: number): { fromMs: number; untilMs: number } {
   return { fromMs: startMs - rules.bufferBeforeMinutes * 60_000, untilMs: endMs + rules.bufferAfterMinutes * 60_000 };

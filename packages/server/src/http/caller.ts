@@ -1,4 +1,5 @@
 import type { EventTypeRecord, Store } from "../store/types.ts";
+import { pathOf } from "../lib/links.ts";
 import { hashToken, LINK_TOKEN_PREFIX, matchesHash } from "../lib/tokens.ts";
 import { bearerToken, eventTypeOfCredential } from "./tokens.ts";
 
@@ -10,11 +11,22 @@ interface AddressSource {
 }
 
 /**
+ * The server's own pages and files, which browsers fetch without a token: booking pages, the demo
+ * page, the docs, the icon, and the element's script (plain and versioned), its on-demand parts, its
+ * texts and the Stripe.js stand-in beside it.
+ */
+export function isPagePath(path: string): boolean {
+  return path === "/" || path === "/favicon.svg" || path === "/docs" || path === "/openapi.json" || path === "/book" || path.startsWith("/book/") || path.startsWith("/embed/");
+}
+
+/**
  * Who is calling, as the rate limit counts: the event type whose valid API (or override) token the
  * request carries, or the admin; a booking page's link token counts per event type and client
  * address, since every visitor of the page holds the same published token and one of them must never
  * use up the others' (or the organizer's) budget; anything else counts against its client address.
- * Made-up tokens count against the address, so guessing tokens cannot escape the limit.
+ * Made-up tokens count against the address, so guessing tokens cannot escape the limit. Page loads
+ * (GET or HEAD of `isPagePath`, token or not) count per client address in a budget of their own, so
+ * the visitors behind one address loading pages never use up the API budget of that address.
  */
 export function callerKeys(store: Store, adminKey: string | null, trustProxy: boolean) {
   // Tokens that have resolved to an event type, and to which. Only real tokens get in (made-up ones
@@ -34,6 +46,7 @@ async function callerKey(
   request: Request,
   server: AddressSource | null,
 ): Promise<string> {
+  if ((request.method === "GET" || request.method === "HEAD") && isPagePath(pathOf(request.url))) return `page:${clientAddress(request, server, trustProxy)}`;
   const token = bearerToken(request.headers.get("authorization"));
   if (token) {
     // The organizer's key is compared first: it never needs a hash and a database lookup.

@@ -17,6 +17,13 @@ const STRIPE_SCRIPTS = ["https://js.stripe.com", "https://*.js.stripe.com"];
 const STRIPE_FRAMES = ["https://js.stripe.com", "https://*.js.stripe.com", "https://hooks.stripe.com"];
 const STRIPE_API = "https://api.stripe.com";
 
+/**
+ * No framing, for every HTML page of the server: the CSP directive (added to each page's own policy)
+ * and `X-Frame-Options` for browsers that predate `frame-ancestors`. A page in another site's frame
+ * could be clickjacked; what sites embed is the element, which runs in their own page.
+ */
+export const NO_FRAMING = { directive: "frame-ancestors 'none'", headers: { "x-frame-options": "DENY" } } as const;
+
 /** The origin of an absolute URL, or null. */
 function originOf(url: string): string | null {
   try {
@@ -57,8 +64,7 @@ export function pageSecurityHeaders(options: PagePolicyOptions): Record<string, 
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
-    "frame-ancestors 'none'",
+    NO_FRAMING.directive,
   ];
-  // X-Frame-Options for browsers that predate frame-ancestors.
-  return { "content-security-policy": directives.join("; "), "x-frame-options": "DENY" };
+  return { "content-security-policy": directives.join("; "), ...NO_FRAMING.headers };
 }

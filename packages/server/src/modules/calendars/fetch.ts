@@ -5,19 +5,22 @@ import { pinnedRequest, resolveTarget } from "../webhooks/address.ts";
 /** The fetch the calendar clients use: `fetch`'s call signature. */
 export type CalendarFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-/** A calendar that does not answer within this long fails the sync (its last good data stays). */
+/** A calendar that does not answer a request within this long fails the sync (its last good data stays). */
 const TIMEOUT_MS = 30_000;
 /** Redirects followed (each target judged again) before giving up. */
 const MOST_REDIRECTS = 5;
 /** Largest feed accepted, in bytes. */
 export const MAX_FEED_BYTES = 20 * 1024 * 1024;
+/** Largest CalDAV answer read (one PROPFIND or REPORT), in bytes: the feeds' limit. */
+export const MAX_CALDAV_BYTES = MAX_FEED_BYTES;
 
 /**
  * `fetch` behind the guard the webhook sender uses: the host is resolved once, every address judged
  * (loopback, link-local and private ones refused unless `allowPrivate`), and the request connects to
  * the judged address itself, so a name cannot answer the check and the connection differently.
  * Redirects are followed here, each target judged the same way (a request asking for `manual`
- * redirects gets them as they are).
+ * redirects gets them as they are). The lookup has the webhooks' DNS timeout, each request (each
+ * hop) TIMEOUT_MS, and a caller's `signal` (a sync's deadline) ends either sooner.
  */
 export function guardedFetch(allowPrivate: boolean): CalendarFetch {
   return async (input, init = {}) => {
@@ -31,7 +34,7 @@ export function guardedFetch(allowPrivate: boolean): CalendarFetch {
     for (let hop = 0; hop <= MOST_REDIRECTS; hop++) {
       const parsed = new URL(url);
       if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error(`${parsed.protocol} URLs cannot be fetched`);
-      const target = await resolveTarget(url, allowPrivate);
+      const target = await resolveTarget(url, allowPrivate, init.signal ?? undefined);
       if ("refused" in target) throw new Error(`refused: ${parsed.host} points to the non-public address ${target.refused}`);
       const pinned = pinnedRequest(url, target.addresses[0]!);
       const headers = new Headers(init.headers);
@@ -40,14 +43,18 @@ export function guardedFetch(allowPrivate: boolean): CalendarFetch {
         headers.delete("cookie");
       }
       headers.set("host", pinned.host);
+      const timeout = AbortSignal.timeout(TIMEOUT_MS);
       const response = await fetch(pinned.url, {
         method,
         headers,
         body,
         redirect: "manual",
-        signal: init.signal ?? AbortSignal.timeout(TIMEOUT_MS),
+        signal: init.signal ? AbortSignal.any([init.signal, timeout]) : timeout,
         ...(pinned.serverName ? { tls: { serverName: pinned.serverName } } : {}),
-      } as RequestInit);
+      } as RequestInit).catch((error: unknown) => {
+        if (timeout.aborted && !init.signal?.aborted) throw new Error(`${parsed.host} did not answer within ${TIMEOUT_MS / 1000} s`);
+        throw error;
+      });
       const location = response.headers.get("location");
       if (init.redirect === "manual" || response.status < 300 || response.status > 399 || !location) return response;
       const next = new URL(location, url);
@@ -93,8 +100,64 @@ function multistatus(responses: DAVResponse[], url: string): void {
 
 const trailingSlash = (url: string) => (url.endsWith("/") ? url : `${url}/`);
 
+/**
+ * A fetch whose answers are read through a byte limit, whatever length they declare: past it the
+ * body fails to read and its connection is closed, and every later request fails at once.
+ * `tooLarge` keeps the first such failure, since a client library may catch it and fail with another
+ * error, or go on without that answer.
+ */
+export function limitedFetch(fetchFn: CalendarFetch, limit: number): { fetch: CalendarFetch; tooLarge: () => Error | null } {
+  let tooLarge: Error | null = null;
+  const fetch: CalendarFetch = async (input, init) => {
+    // One answer past the limit ends the work: no other request is sent (a library trying other URLs).
+    if (tooLarge) throw tooLarge;
+    const response = await fetchFn(input, init);
+    // A 204 or 304 has no body, and a Response cannot be built around one for them.
+    if (!response.body || response.status === 204 || response.status === 304) return response;
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    const fail = () => (tooLarge ??= new Error(`the answer to ${init?.method ?? "GET"} ${url} is larger than ${limit} bytes`));
+    if (Number(response.headers.get("content-length") ?? "0") > limit) {
+      await response.body.cancel().catch(() => undefined);
+      throw fail();
+    }
+    let size = 0;
+    const body = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          size += chunk.byteLength;
+          if (size > limit) controller.error(fail());
+          else controller.enqueue(chunk);
+        },
+      }),
+    );
+    const limited = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    // tsdav names a failed answer by its URL.
+    Object.defineProperty(limited, "url", { value: response.url });
+    return limited;
+  };
+  return { fetch, tooLarge: () => tooLarge };
+}
+
+/** Runs CalDAV requests with every answer read through MAX_CALDAV_BYTES; one past it fails the whole with that reason. */
+async function withinLimit<T>(fetchFn: CalendarFetch, work: (fetchFn: CalendarFetch) => Promise<T>): Promise<T> {
+  const limited = limitedFetch(fetchFn, MAX_CALDAV_BYTES);
+  let result: T;
+  try {
+    result = await work(limited.fetch);
+  } catch (error) {
+    throw limited.tooLarge() ?? error;
+  }
+  const tooLarge = limited.tooLarge();
+  if (tooLarge) throw tooLarge;
+  return result;
+}
+
 /** The calendars of a CalDAV source: discovered from the URL (a server, principal or calendar), then narrowed to the chosen ones. */
-export async function discoverCalendars(source: BusySourceRecord, fetchFn: CalendarFetch): Promise<DAVCalendar[]> {
+export function discoverCalendars(source: BusySourceRecord, fetchFn: CalendarFetch): Promise<DAVCalendar[]> {
+  return withinLimit(fetchFn, (limited) => discover(source, limited));
+}
+
+async function discover(source: BusySourceRecord, fetchFn: CalendarFetch): Promise<DAVCalendar[]> {
   const headers = authHeaders(source);
   const account = await createAccount({ account: { serverUrl: source.url, accountType: "caldav" }, headers, fetch: fetchFn as typeof fetch });
   if (!account.homeUrl) throw new Error("no calendar home found at this URL");
@@ -122,11 +185,16 @@ export async function discoverCalendars(source: BusySourceRecord, fetchFn: Calen
 /**
  * The changes of a CalDAV source since the stored state: a calendar whose ctag is unchanged is not
  * read at all; another is listed with ETags only, and just the objects whose ETag changed are
- * downloaded (calendar-multiget). Objects of calendars no longer read are dropped.
+ * downloaded (calendar-multiget). Objects of calendars no longer read are dropped. Every answer is
+ * read through MAX_CALDAV_BYTES; one past it fails the sync.
  */
-export async function fetchCalDav(source: BusySourceRecord, stored: readonly Pick<BusyObject, "href" | "etag">[], fetchFn: CalendarFetch): Promise<FetchedChanges> {
+export function fetchCalDav(source: BusySourceRecord, stored: readonly Pick<BusyObject, "href" | "etag">[], fetchFn: CalendarFetch): Promise<FetchedChanges> {
+  return withinLimit(fetchFn, (limited) => changesOf(source, stored, limited));
+}
+
+async function changesOf(source: BusySourceRecord, stored: readonly Pick<BusyObject, "href" | "etag">[], fetchFn: CalendarFetch): Promise<FetchedChanges> {
   const headers = authHeaders(source);
-  const calendars = await discoverCalendars(source, fetchFn);
+  const calendars = await discover(source, fetchFn);
   const syncState: Record<string, string> = {};
   const upserts: BusyObject[] = [];
   const deletes: string[] = [];

@@ -17,6 +17,11 @@ export type ExpandCalendar = (ics: string, window: ExpansionWindow, floatingZone
 const DAY_MS = 86_400_000;
 /** How often the background worker looks for sources due. */
 export const SYNC_POLL_MS = 30_000;
+/**
+ * Longest one sync of a source may take, all its requests together (a CalDAV sync makes several,
+ * each allowed 30 s): past it the sync fails, keeping the last good data, and frees its place.
+ */
+export const SYNC_DEADLINE_MS = 120_000;
 
 /** What one sync of a source did. */
 export interface SyncOutcome {
@@ -34,22 +39,47 @@ export function storeBusySource(store: Store): BusySource {
   return { busyBetween: (eventTypeId, fromMs, untilMs) => store.busy.between(eventTypeId, fromMs, untilMs), checkedInClaim: true };
 }
 
+/** Syncs one process runs at once from its passes over due sources (a sync asked for by the organizer starts at once). */
+const MAX_SYNCS = 16;
+/**
+ * Syncs of one event type's sources a pass runs at once: calendars that hang (each until its
+ * deadline) hold this many of the MAX_SYNCS, never all, so other event types' syncs go on.
+ */
+const PER_EVENT_TYPE = 2;
+
+/** A source waiting for a free sync, with those waiting for its outcome. */
+interface QueuedSync {
+  eventTypeId: number;
+  waiters: ((outcome: SyncOutcome | null) => void)[];
+}
+
 /**
  * Syncs the organizer's calendars into the store: fetches what changed (CalDAV ctag and ETags, a
  * feed's ETag and Last-Modified), expands the objects into busy intervals over the booking horizon
  * in the event type's zone, and writes objects, state and intervals in one transaction (the event
  * type's revision moves when the intervals do, so cached slot pages are recomputed). A source that
  * fails keeps its last good data and records the error; nothing of a failed sync is written.
+ *
+ * Sources sync side by side, like the outbox's deliveries: a pass queues the sources that are due,
+ * at most MAX_SYNCS run at once and at most PER_EVENT_TYPE of one event type, a source is never
+ * synced twice at once (a second request joins the sync under way or queued), and passes do not
+ * wait for each other, so a calendar that hangs delays no other source.
  */
 export class CalendarSync {
-  private readonly running = new Map<number, Promise<SyncOutcome>>();
+  private readonly running = new Map<number, Promise<SyncOutcome | null>>();
+  /** Event types of the syncs under way that a pass started, by source id: what PER_EVENT_TYPE counts. */
+  private readonly passSyncs = new Map<number, number>();
+  /** Sources due and not yet started, oldest attempt first. */
+  private readonly queue = new Map<number, QueuedSync>();
   private timer: ReturnType<typeof setInterval> | null = null;
-  private pass: Promise<unknown> | null = null;
+  /** The listing of due sources under way: a tick while one hangs (a store that does not answer) adds no other. */
+  private listing: Promise<unknown> | null = null;
+  private stopped = false;
 
   constructor(
     private readonly store: Store,
     private readonly now: () => number,
-    private readonly options: { freshnessMinutes: number; allowPrivateAddresses: boolean },
+    private readonly options: { freshnessMinutes: number; allowPrivateAddresses: boolean; syncDeadlineMs?: number },
     private readonly expand: ExpandCalendar,
     private readonly log: (entry: LogEntry) => void = () => {},
     private readonly fetchFn: CalendarFetch = guardedFetch(options.allowPrivateAddresses),
@@ -65,48 +95,101 @@ export class CalendarSync {
     return source.lastAttemptAtMs === null || nowMs - source.lastAttemptAtMs >= this.freshnessOf(source) * 60_000;
   }
 
-  /** Syncs one source now (joining a sync of it already under way); null when the source is unknown. */
+  /** Syncs one source now, whatever syncs are under way (joining a sync of it already under way); null when the source is unknown. */
   async syncSource(id: number): Promise<SyncOutcome | null> {
-    const under = this.running.get(id);
-    if (under) return under;
-    const source = await this.store.busy.byId(id);
-    if (!source) return null;
-    const run = this.run(source).finally(() => this.running.delete(id));
-    this.running.set(id, run);
-    return run;
+    return this.running.get(id) ?? this.begin(id, null);
   }
 
-  /** Syncs every source that is due, one after another; answers what each did. */
+  /** Syncs every source that is due, side by side within the bounds; answers what each did once all are done. */
   async syncDue(): Promise<SyncOutcome[]> {
-    const nowMs = this.now();
-    const outcomes: SyncOutcome[] = [];
-    for (const source of await this.store.busy.list()) {
-      if (!this.isDue(source, nowMs)) continue;
-      const outcome = await this.syncSource(source.id);
-      if (outcome) outcomes.push(outcome);
-    }
-    return outcomes;
+    const outcomes = await Promise.all(await this.queueDue());
+    return outcomes.filter((o): o is SyncOutcome => o !== null);
   }
 
-  /** Starts the background worker: a pass over due sources every SYNC_POLL_MS, one pass at a time. */
+  /** Starts the background worker: every SYNC_POLL_MS, the sources due are queued (see the class). */
   start(pollMs = SYNC_POLL_MS): void {
     if (this.timer) return;
+    this.stopped = false;
     const tick = () => {
-      if (this.pass) return;
-      this.pass = this.syncDue()
+      if (this.listing) return;
+      this.listing = this.queueDue()
         .catch((error) => this.log({ level: "error", message: "the calendar sync pass failed", error }))
-        .finally(() => (this.pass = null));
+        .finally(() => (this.listing = null));
     };
     tick();
     this.timer = setInterval(tick, pollMs);
   }
 
-  /** Stops the worker and waits for a pass under way. */
+  /** Stops the worker: drops the sources still queued and waits for the syncs under way. */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.pass;
+    this.stopped = true;
+    await this.listing;
+    for (const queued of this.queue.values()) for (const answer of queued.waiters) answer(null);
+    this.queue.clear();
     await Promise.allSettled([...this.running.values()]);
+  }
+
+  /** Queues every source that is due (or joins its sync under way); answers the outcome of each. */
+  private async queueDue(): Promise<Promise<SyncOutcome | null>[]> {
+    const nowMs = this.now();
+    const due = (await this.store.busy.list()).filter((s) => this.isDue(s, nowMs));
+    // The longest waiting first: never tried, then the oldest attempt.
+    due.sort((a, b) => (a.lastAttemptAtMs ?? Number.NEGATIVE_INFINITY) - (b.lastAttemptAtMs ?? Number.NEGATIVE_INFINITY));
+    const outcomes = due.map((source) => this.enqueue(source));
+    this.startQueued();
+    return outcomes;
+  }
+
+  private enqueue(source: BusySourceRecord): Promise<SyncOutcome | null> {
+    const under = this.running.get(source.id);
+    if (under) return under;
+    if (this.stopped) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const queued = this.queue.get(source.id);
+      if (queued) queued.waiters.push(resolve);
+      else this.queue.set(source.id, { eventTypeId: source.eventTypeId, waiters: [resolve] });
+    });
+  }
+
+  /** Starts queued syncs while there is room, skipping event types that have their share under way. */
+  private startQueued(): void {
+    if (this.stopped) return;
+    for (const [id, queued] of this.queue) {
+      if (this.running.size >= MAX_SYNCS) return;
+      let ofEventType = 0;
+      for (const eventTypeId of this.passSyncs.values()) if (eventTypeId === queued.eventTypeId) ofEventType++;
+      if (ofEventType >= PER_EVENT_TYPE) continue;
+      this.queue.delete(id);
+      // An organizer's sync of it may be under way: it is joined, and it takes no slot of a pass.
+      const run = this.running.get(id) ?? this.begin(id, queued.eventTypeId);
+      for (const answer of queued.waiters) void run.then(answer);
+    }
+  }
+
+  /**
+   * Starts a sync of the source, read afresh (it may have changed or gone while queued). A pass's
+   * sync (`eventTypeId` given) skips a source synced meanwhile; the organizer's sync always runs.
+   */
+  private begin(id: number, eventTypeId: number | null): Promise<SyncOutcome | null> {
+    if (eventTypeId !== null) this.passSyncs.set(id, eventTypeId);
+    const run = (async () => {
+      const source = await this.store.busy.byId(id);
+      if (!source || (eventTypeId !== null && !this.isDue(source, this.now()))) return null;
+      return this.run(source);
+    })()
+      .catch((error) => {
+        this.log({ level: "error", message: `reading calendar source ${id} to sync it failed`, error });
+        return null;
+      })
+      .finally(() => {
+        this.running.delete(id);
+        this.passSyncs.delete(id);
+        this.startQueued();
+      });
+    this.running.set(id, run);
+    return run;
   }
 
   /**
@@ -127,12 +210,16 @@ export class CalendarSync {
 
   private async run(source: BusySourceRecord): Promise<SyncOutcome> {
     const atMs = this.now();
+    const deadlineMs = this.options.syncDeadlineMs ?? SYNC_DEADLINE_MS;
+    const deadline = AbortSignal.timeout(deadlineMs);
+    // Every request of the sync, its DNS lookups included, ends once the deadline passes.
+    const fetchFn: CalendarFetch = (input, init = {}) => this.fetchFn(input, { ...init, signal: init.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
     try {
       const eventType = await this.store.eventTypes.byId(source.eventTypeId);
       if (!eventType) throw new Error("the event type is gone");
       // ETags only: the stored texts are read back just when the intervals must be expanded again.
       const stored = await this.store.busy.objectTags(source.id);
-      const changes = source.kind === "caldav" ? await fetchCalDav(source, stored, this.fetchFn) : await fetchFeed(source, stored, this.fetchFn);
+      const changes = await beforeDeadline(source.kind === "caldav" ? fetchCalDav(source, stored, fetchFn) : fetchFeed(source, stored, fetchFn), deadline);
       const zone = eventType.settings.timezone;
       // From a day back (a meeting under way still blocks its buffers) to a day past the horizon.
       const window = { fromMs: atMs - DAY_MS, untilMs: atMs + (eventType.settings.horizonDays + 2) * DAY_MS };
@@ -147,6 +234,7 @@ export class CalendarSync {
           // The event type's own bookings, written into this calendar, hold their seats already: as
           // busy times they would close their own slots (a 3-seat slot after its first booking).
           if (own.has(object.href)) continue;
+          deadline.throwIfAborted();
           try {
             for (const i of this.expand(object.ics, window, zone)) intervals.push(i);
           } catch (error) {
@@ -154,6 +242,8 @@ export class CalendarSync {
           }
         }
       }
+      // A sync past its deadline writes nothing: its source shows the failure, as any other.
+      deadline.throwIfAborted();
       const changed = await this.store.busy.recordSync(source.id, {
         atMs,
         syncState: { ...changes.syncState, zone },
@@ -164,7 +254,7 @@ export class CalendarSync {
       });
       return { sourceId: source.id, ok: true, changed, downloaded: changes.downloaded, error: null };
     } catch (error) {
-      const message = messageOf(error).slice(0, 500);
+      const message = (deadline.aborted ? `no complete sync within ${deadlineMs / 1000} s (a calendar answered too slowly); given up` : messageOf(error)).slice(0, 500);
       this.log({ level: "warn", message: `calendar source ${source.id} (event type ${source.eventTypeId}) failed to sync; its last good data stays: ${message}` });
       await this.store.busy.recordFailure(source.id, atMs, message).catch((e) => this.log({ level: "error", message: "recording a calendar sync failure failed", error: e }));
       return { sourceId: source.id, ok: false, changed: false, downloaded: 0, error: message };
@@ -189,6 +279,20 @@ export function bookingUuidsOf(ics: string): string[] | null {
 }
 
 const BOOKING_UID = new RegExp(`^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})${bookingUid("").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "i");
+
+/**
+ * The work's answer, or the deadline's reason once it passes first: a fetch that ignores its signal
+ * (an injected one) still cannot hold the sync. Work given up that fails later is of no interest.
+ */
+function beforeDeadline<T>(work: Promise<T>, deadline: AbortSignal): Promise<T> {
+  work.catch(() => undefined);
+  return new Promise<T>((resolve, reject) => {
+    const passed = () => reject(deadline.reason);
+    if (deadline.aborted) return passed();
+    deadline.addEventListener("abort", passed, { once: true });
+    work.then(resolve, reject).finally(() => deadline.removeEventListener("abort", passed));
+  });
+}
 
 /** The stored objects with a sync's changes applied. */
 function merged(stored: readonly BusyObject[], upserts: readonly BusyObject[], deletes: readonly string[]): BusyObject[] {

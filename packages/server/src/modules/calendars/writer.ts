@@ -4,7 +4,10 @@ import type { EventTypeRecord, OutboxDelivery, OutboxEvent, ReservationRecord, S
 import { bookingEvent, inviteCalendar } from "../invites/ics.ts";
 import { senderOf, type MailPolicy } from "../mail/events.ts";
 import { OutboxWorker, type Deliverer, type DeliveryOutcome } from "../outbox/worker.ts";
-import { authHeaders, guardedFetch, type CalendarFetch } from "./fetch.ts";
+import { authHeaders, boundedText, guardedFetch, type CalendarFetch } from "./fetch.ts";
+
+/** Most of a calendar's answer to a write that is read: it is thrown away, and a server may send any amount. */
+const MAX_WRITE_ANSWER_BYTES = 64 * 1024;
 
 /** A write to the organizer's calendar as the outbox keeps it: rendered when the change happened. */
 export interface CalendarWritePayload {
@@ -96,8 +99,8 @@ export class CalendarWriteDeliverer implements Deliverer {
     let response: Response;
     try {
       response = await this.fetchFn(d.url, { method: write.method, headers, ...(write.ics === null ? {} : { body: write.ics }) });
-      // The answer's text is of no use; read it so the connection is freed.
-      await response.arrayBuffer().catch(() => undefined);
+      // The answer's text is of no use; read a little of it so the connection is freed (past that, closed).
+      await boundedText(response, MAX_WRITE_ANSWER_BYTES).catch(() => undefined);
     } catch (cause) {
       const message = cause instanceof Error ? cause.message : String(cause);
       // The address guard refusing is final: the same address is refused on every try.

@@ -4,14 +4,21 @@ import { LIMITS, type TimeSlot, type TimeSlotsQuery } from "@booking/wire";
 import { busyWindow, horizonEnd, slotsBetween, type Slot } from "../../domain/slots.ts";
 import { addError, ValidationFailed } from "../../domain/errors.ts";
 import { PreparedBody } from "../../lib/prepared-body.ts";
-import { busyChecker, NO_BUSY_SOURCE, type BusySource } from "../../domain/busy.ts";
+import { busyChecker, coversWhole, NO_BUSY_SOURCE, type BusySource } from "../../domain/busy.ts";
 import { TimedCache } from "../../lib/timed-cache.ts";
 import { ZonedIsoWriter } from "../../lib/zoned-iso.ts";
 import type { Store, EventTypeRecord } from "../../store/types.ts";
 
 const DAY_MS = 86_400_000;
-/** The first-free-day scan asks for a week of slots at a time. */
-const FIRST_FREE_SCAN_MS = 7 * DAY_MS;
+/**
+ * The first-free-day scan asks for a week of slots at a time; weeks are counted from the epoch, so
+ * queries from any day and in any zone share them.
+ */
+const WEEK_MS = 7 * DAY_MS;
+/** Memory the free slot starts of scanned weeks, of all event types, may take together (8 bytes a start). */
+const FREE_WEEKS_BYTES = 16 * 1024 * 1024;
+/** Most weeks the first-free-day scan reads at once: about the 62 days a slot page may span. */
+const MAX_SCAN_RUN_WEEKS = 8;
 
 /** Query of `GET /time-slots/first-free`. */
 export interface FirstFreeQuery {
@@ -63,6 +70,18 @@ export function slotWindow(query: TimeSlotsQuery, defaultZone: string): SlotWind
   return { zone, from: query.from, until: query.until, fromMs: localMidnight(from!, zone), untilMs: localMidnight(until! + DAY_MS, zone) };
 }
 
+/** The first of the ascending `starts` at or after `ms` (binary search), or undefined. */
+function firstAtOrAfter(starts: Float64Array, ms: number): number | undefined {
+  let lo = 0;
+  let hi = starts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (starts[mid]! < ms) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < starts.length ? starts[lo] : undefined;
+}
+
 /** A YYYY-MM-DD calendar date as its UTC midnight (a day number, not an instant), or null. */
 function calendarDay(value: string): number | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
@@ -89,6 +108,8 @@ function localMidnight(day: number, zone: string): number {
 export class TimeSlotService {
   // Weighed as twice its plain body: room for the compressed forms it gains once served.
   private readonly pages = new TimedCache<PreparedBody>(1000, PAGE_CACHE_BYTES, (page) => 2 * page.byteLength);
+  /** The free slot starts of one week of an event type (key `id|week`), for the first-free-day scan. */
+  private readonly freeWeeks = new TimedCache<Float64Array>(20_000, FREE_WEEKS_BYTES, (starts) => starts.byteLength + 64);
 
   constructor(
     private readonly store: Store,
@@ -109,9 +130,12 @@ export class TimeSlotService {
     ]);
     // Seat holders share a slot by its seats; the busy source's intervals leave it out whole.
     const blocked = busyChecker(s, busy);
-    const slots = slotsBetween(s, fromMs, untilMs, holders, nowMs, options).filter(
-      (slot) => slot.freeSeats > 0 && (!options.ignoreNoticeAndHorizon || slot.startMs > nowMs) && !blocked(slot.startMs, slot.endMs),
-    );
+    // A range the organizer's calendar fills whole (a leave, say) has nothing free: no slot is built.
+    const slots = coversWhole(busy, fromMs, untilMs)
+      ? []
+      : slotsBetween(s, fromMs, untilMs, holders, nowMs, options).filter(
+          (slot) => slot.freeSeats > 0 && (!options.ignoreNoticeAndHorizon || slot.startMs > nowMs) && !blocked(slot.startMs, slot.endMs),
+        );
     let validUntilMs = DateTime.fromMillis(nowMs, { zone: s.timezone }).startOf("day").plus({ days: 1 }).toMillis();
     if (slots[0]) validUntilMs = Math.min(validUntilMs, slots[0].startMs - s.minNoticeMinutes * 60_000 + 1);
     for (const h of holders) if (h.heldUntilMs !== null && h.heldUntilMs > nowMs) validUntilMs = Math.min(validUntilMs, h.heldUntilMs);
@@ -149,6 +173,9 @@ export class TimeSlotService {
    * `GET /time-slots/first-free`: the first day on or after `from` (in the asked zone, default the
    * event type's) holding a free slot within the booking horizon, or null when there is none. It
    * scans a week at a time, so a calendar whose shown month is empty can offer that day at once.
+   * Each week's free slot starts are cached like slot pages (per event type revision, until time
+   * alone would change them) and shared by every `from` and zone, so however the query varies, the
+   * horizon of an event type with nothing free is scanned once per revision, not on every request.
    */
   async firstFreeDay(eventType: EventTypeRecord, query: FirstFreeQuery, nowMs: number): Promise<string | null> {
     const errors: Record<string, string[]> = {};
@@ -160,11 +187,41 @@ export class TimeSlotService {
     const zone = asked ?? eventType.settings.timezone;
     const endMs = horizonEnd(eventType.settings, nowMs);
     // Slots that already started are never free, so the scan starts no earlier than now.
-    for (let chunk = Math.max(localMidnight(from!, zone), nowMs); chunk < endMs; chunk += FIRST_FREE_SCAN_MS) {
-      const { slots } = await this.freeSlots(eventType, chunk, Math.min(endMs, chunk + FIRST_FREE_SCAN_MS), nowMs);
-      if (slots[0]) return new ZonedIsoWriter(zone).iso(slots[0].startMs).slice(0, 10);
+    const startMs = Math.max(localMidnight(from!, zone), nowMs);
+    // Weeks not cached are read a run at a time, the run doubling while nothing is free (fewer round trips).
+    let run = 1;
+    for (let week = Math.floor(startMs / WEEK_MS); week * WEEK_MS < endMs; ) {
+      const cached = this.freeWeeks.get(`${eventType.id}|${week}`, eventType.revision, nowMs);
+      const weeks = cached ? [cached] : await this.scanWeeks(eventType, week, run, endMs, nowMs);
+      if (!cached) run = Math.min(2 * run, MAX_SCAN_RUN_WEEKS);
+      for (const starts of weeks) {
+        const first = firstAtOrAfter(starts, startMs);
+        if (first !== undefined) return new ZonedIsoWriter(zone).iso(first).slice(0, 10);
+      }
+      week += weeks.length;
     }
     return null;
+  }
+
+  /**
+   * The free slot starts of `count` weeks from week number `week` (counted from the epoch), up to
+   * the horizon's end, one list a week; each cached until what time alone would change in the run.
+   */
+  private async scanWeeks(eventType: EventTypeRecord, week: number, count: number, endMs: number, nowMs: number): Promise<Float64Array[]> {
+    const fromMs = week * WEEK_MS;
+    // Up to the horizon's end of today only: the entries expire at the organizer's midnight, when it moves.
+    const untilMs = Math.min(fromMs + count * WEEK_MS, endMs);
+    const { slots, validUntilMs } = await this.freeSlots(eventType, fromMs, untilMs, nowMs);
+    const weeks: Float64Array[] = [];
+    let i = 0;
+    for (let w = week; w * WEEK_MS < untilMs; w++) {
+      const starts: number[] = [];
+      for (; i < slots.length && slots[i]!.startMs < (w + 1) * WEEK_MS; i++) starts.push(slots[i]!.startMs);
+      const list = Float64Array.from(starts);
+      this.freeWeeks.set(`${eventType.id}|${w}`, eventType.revision, validUntilMs, list);
+      weeks.push(list);
+    }
+    return weeks;
   }
 
   /** One slot in the writer's zone. */

@@ -21,17 +21,45 @@ export function webhookUrlProblem(value: string, allowPrivate: boolean): string 
 /** Where a delivery may connect: the addresses its host resolved to, every one judged; or the one that was refused. */
 export type Target = { addresses: string[] } | { refused: string };
 
+/** How long resolving a host may take: a resolver that does not answer must not hold a delivery or a calendar sync. */
+export const DNS_TIMEOUT_MS = 5_000;
+
 /**
  * Resolves the URL's host once and judges every address it gives. The delivery then connects to
  * these very addresses: resolving again at connect time would let a name that answered a public
- * address to the check answer a private one to the connection (DNS rebinding).
+ * address to the check answer a private one to the connection (DNS rebinding). Fails when the
+ * lookup takes longer than DNS_TIMEOUT_MS, or once `signal` aborts.
  */
-export async function resolveTarget(value: string, allowPrivate: boolean): Promise<Target> {
+export async function resolveTarget(value: string, allowPrivate: boolean, signal?: AbortSignal): Promise<Target> {
   const host = new URL(value).hostname.replace(/^\[|\]$/g, "");
-  const addresses = isIP(host) ? [host] : (await Bun.dns.lookup(host)).map((a) => a.address);
+  const addresses = isIP(host) ? [host] : (await answeredInTime(Bun.dns.lookup(host), host, signal)).map((a) => a.address);
   if (addresses.length === 0) throw new Error(`${host} has no address`);
   const refused = allowPrivate ? undefined : addresses.find(isPrivateAddress);
   return refused === undefined ? { addresses } : { refused };
+}
+
+/** The lookup's answer, or a failure once DNS_TIMEOUT_MS have passed or `signal` aborted (the lookup itself cannot be cancelled). */
+function answeredInTime<T>(lookup: Promise<T>, host: string, signal: AbortSignal | undefined): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const settle = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", aborted);
+    };
+    const aborted = () => {
+      settle();
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      settle();
+      reject(new Error(`${host} did not resolve within ${DNS_TIMEOUT_MS / 1000} s`));
+    }, DNS_TIMEOUT_MS);
+    if (signal?.aborted) return aborted();
+    signal?.addEventListener("abort", aborted, { once: true });
+    lookup.then(
+      (answer) => (settle(), resolve(answer)),
+      (error: unknown) => (settle(), reject(error)),
+    );
+  });
 }
 
 /**

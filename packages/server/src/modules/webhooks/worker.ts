@@ -9,14 +9,8 @@ export { RETRY_DELAYS_MS } from "../outbox/worker.ts";
 const TIMEOUT_MS = 15_000;
 const MAX_RESPONSE_BYTES = 4096;
 const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
-const DNS_TIMEOUT_MS = 5_000;
 /** Connection errors after which the next address of the name is tried: nothing was sent. */
 const NOT_CONNECTED = new Set(["ECONNREFUSED", "ConnectionRefused", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
-
-/** Rejects when `promise` has not settled within `ms`. */
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([promise, Bun.sleep(ms).then(() => Promise.reject(new Error(`no answer within ${ms / 1000} s`)))]);
-}
 
 /**
  * Delivers the webhook channel of the outbox (through OutboxWorker's leases, order and backoff):
@@ -53,7 +47,7 @@ export class WebhookDeliverer implements Deliverer {
 
     let target: Target;
     try {
-      target = await withTimeout(resolveTarget(url, this.options.allowPrivateAddresses), DNS_TIMEOUT_MS);
+      target = await resolveTarget(url, this.options.allowPrivateAddresses);
     } catch (error) {
       // A name that does not resolve now may resolve later: an ordinary failed attempt, retried.
       return { statusCode: null, error: `unresolvable: ${error instanceof Error ? error.message : String(error)}`, durationMs: 0, url };

@@ -1,0 +1,275 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ADMIN_KEY, openTestStore, setup } from "./utils.ts";
+import { createApp } from "../src/app.ts";
+import { ManualClock } from "../src/clock.ts";
+import { AdminService } from "../src/modules/admin/service.ts";
+import { busyFromICalendar } from "../src/modules/calendars/expand.ts";
+import { guardedFetch, type CalendarFetch } from "../src/modules/calendars/fetch.ts";
+import { CalendarSync } from "../src/modules/calendars/sync.ts";
+import { CalendarWriteDeliverer } from "../src/modules/calendars/writer.ts";
+import type { OutboxDelivery } from "../src/store/types.ts";
+
+// Calendars that misbehave: they hang, answer slowly, answer too much, or resolve to one address
+// for the check and another for the connection. The sync must stay within its bounds and keep the
+// other sources (and the public API) going.
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  vi.restoreAllMocks();
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A local HTTP server, stopped after the test (its open connections closed). */
+function serve(fetch: (request: Request) => Response | Promise<Response>) {
+  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch });
+  cleanups.push(() => server.stop(true));
+  return { server, base: `http://127.0.0.1:${server.port}` };
+}
+
+/** A feed with one meeting on Tuesday 24 November 2026, 09:10-09:50 UTC. */
+const FEED = [
+  "BEGIN:VCALENDAR",
+  "VERSION:2.0",
+  "PRODID:-//booking-calendar tests//EN",
+  "BEGIN:VEVENT",
+  "UID:meeting",
+  "DTSTAMP:20261101T000000Z",
+  "DTSTART:20261124T091000Z",
+  "DTEND:20261124T095000Z",
+  "END:VEVENT",
+  "END:VCALENDAR",
+  "",
+].join("\r\n");
+
+async function waitFor(condition: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`not reached within ${timeoutMs} ms`);
+    await Bun.sleep(20);
+  }
+}
+
+/** An app's store with event types and a sync of its own (the options given, private addresses allowed). */
+async function world() {
+  const env = await setup();
+  const eventType = (title = "Intro call") => env.eventType({ title });
+  const addFeed = (eventTypeId: number, url: string) =>
+    env.store.busy.add({ eventTypeId, kind: "ical", url, username: null, secret: null, calendars: [], freshnessMinutes: null }, env.clock.now());
+  const busy = (eventTypeId: number) => env.store.busy.between(eventTypeId, Date.parse("2026-11-01T00:00:00Z"), Date.parse("2027-01-01T00:00:00Z"));
+  const sync = (fetchFn?: CalendarFetch, options: { syncDeadlineMs?: number; allowPrivateAddresses?: boolean } = {}) => {
+    const s = new CalendarSync(env.store, () => env.clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true, ...options }, busyFromICalendar, () => undefined, fetchFn);
+    cleanups.push(() => s.stop());
+    return s;
+  };
+  return { ...env, eventType, addFeed, busy, sync };
+}
+
+describe("calendars synced side by side", () => {
+  it("brings another event type's busy times in at once while one calendar never answers, and asks the hanging one only once", async () => {
+    const hung: string[] = [];
+    const silent = serve((request) => {
+      hung.push(new URL(request.url).pathname);
+      return new Promise<Response>(() => undefined);
+    });
+    const feed = serve(() => new Response(FEED, { headers: { "content-type": "text/calendar" } }));
+    const w = await world();
+    const first = await w.eventType("Hangs");
+    const second = await w.eventType("Answers");
+    // The hanging calendar is the older source: a pass comes to it first.
+    await w.addFeed(first.id, `${silent.base}/never.ics`);
+    await w.addFeed(second.id, `${feed.base}/organizer.ics`);
+    const sync = w.sync();
+
+    const pass = sync.syncDue();
+    // A second pass while the first is under way joins the hanging sync rather than starting another.
+    const overlapping = sync.syncDue();
+    await waitFor(async () => (await w.busy(second.id)).length === 1, 3_000);
+    const slots = await w.call("GET", "/time-slots?from=2026-11-24&until=2026-11-24", { token: second.token });
+    expect(slots.body.data.map((s: { startIso8601: string }) => s.startIso8601)).not.toContain("2026-11-24T09:00:00Z");
+    expect(hung).toEqual(["/never.ics"]);
+
+    // The hanging calendar's server goes away: its sync fails, the other's stands.
+    silent.server.stop(true);
+    const [outcomes, joined] = await Promise.all([pass, overlapping]);
+    expect(outcomes.map((o) => o.ok).sort()).toEqual([false, true]);
+    expect(joined.find((o) => !o.ok)).toEqual(outcomes.find((o) => !o.ok));
+    expect(hung).toHaveLength(1);
+  });
+
+  it("runs at most 16 syncs at once and two per event type, starting the queued ones as others end, each source once", async () => {
+    const asked: string[] = [];
+    const pending: { url: string; fail: () => void }[] = [];
+    // Every calendar hangs until the test lets it fail.
+    const hanging: CalendarFetch = async (input) => {
+      const url = String(input);
+      asked.push(url);
+      await new Promise<void>((fail) => pending.push({ url, fail }));
+      throw new Error("connection reset");
+    };
+    const w = await world();
+    const busiest = await w.eventType("Five calendars");
+    for (let i = 0; i < 5; i++) await w.addFeed(busiest.id, `https://calendar.example.com/busiest/${i}.ics`);
+    for (let e = 0; e < 19; e++) {
+      const et = await w.eventType(`Event type ${e}`);
+      await w.addFeed(et.id, `https://calendar.example.com/${e}.ics`);
+    }
+    const sync = w.sync(hanging);
+    const pass = sync.syncDue();
+    await waitFor(() => asked.length === 16, 3_000);
+    await Bun.sleep(50);
+    expect(asked).toHaveLength(16);
+    expect(asked.filter((u) => u.includes("/busiest/"))).toHaveLength(2);
+
+    // As syncs end, the queued ones start, never more than 16 at once or 2 of the busiest event type.
+    while (pending.length > 0) {
+      pending.shift()!.fail();
+      await Bun.sleep(20);
+      expect(pending.length).toBeLessThanOrEqual(16);
+      expect(pending.filter((p) => p.url.includes("/busiest/")).length).toBeLessThanOrEqual(2);
+    }
+    const outcomes = await pass;
+    expect(outcomes).toHaveLength(24);
+    expect(outcomes.every((o) => !o.ok && o.error === "connection reset")).toBe(true);
+    expect(asked).toHaveLength(24);
+    expect(new Set(asked).size).toBe(24);
+  });
+});
+
+describe("the organizer's sync now", () => {
+  it("joins the background worker's sync of the same source when the app is given that sync, rather than asking the calendar again", async () => {
+    const asked: string[] = [];
+    let answer!: () => void;
+    const slow = serve(async (request) => {
+      asked.push(new URL(request.url).pathname);
+      await new Promise<void>((resolve) => (answer = resolve));
+      return new Response(FEED, { headers: { "content-type": "text/calendar" } });
+    });
+    const store = await openTestStore();
+    const clock = new ManualClock("2026-11-23T07:00:00Z");
+    const sync = new CalendarSync(store, () => clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true }, busyFromICalendar);
+    cleanups.push(() => sync.stop());
+    const app = createApp({ store, clock, config: { adminKey: ADMIN_KEY }, log: () => undefined, calendars: { sync } });
+    const created = await new AdminService(store, () => clock.now()).create({ title: "Intro call", timezone: "Europe/Prague" });
+    const source = await store.busy.add({ eventTypeId: created.id, kind: "ical", url: `${slow.base}/organizer.ics`, username: null, secret: null, calendars: [], freshnessMinutes: null }, clock.now());
+
+    const background = sync.syncDue();
+    await waitFor(() => asked.length === 1, 3_000);
+    const now = app.handle(new Request(`http://localhost/admin/busy-sources/${source.id}/sync`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_KEY}` } }));
+    await Bun.sleep(100);
+    answer();
+    const body = (await (await now).json()) as { data: { sync: { ok: boolean; downloaded: number } } };
+    expect(body.data.sync).toMatchObject({ ok: true, downloaded: 1 });
+    expect(await background).toEqual([expect.objectContaining({ sourceId: source.id, ok: true, downloaded: 1 })]);
+    expect(asked).toEqual(["/organizer.ics"]);
+  });
+});
+
+describe("time a calendar may take", () => {
+  it("gives up a name that does not resolve within 5 s, as webhooks do", async () => {
+    const lookups: string[] = [];
+    vi.spyOn(Bun.dns, "lookup").mockImplementation(((host: string) => {
+      lookups.push(host);
+      return new Promise(() => undefined);
+    }) as typeof Bun.dns.lookup);
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    cleanups.push(() => vi.useRealTimers());
+    const fetched = guardedFetch(false)("https://calendar.example.com/organizer.ics");
+    const outcome = fetched.then(
+      () => "answered",
+      (error: Error) => error.message,
+    );
+    await vi.advanceTimersByTimeAsync(4_900);
+    expect(lookups).toEqual(["calendar.example.com"]);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(await outcome).toBe("calendar.example.com did not resolve within 5 s");
+  });
+
+  it("fails a sync that does not complete within its deadline, keeping nothing of it, even from a calendar that answers a byte at a time", async () => {
+    let closed = false;
+    const trickle = serve((request) => {
+      request.signal.addEventListener("abort", () => (closed = true));
+      let sent = 0;
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          await Bun.sleep(sent++ === 0 ? 0 : 50);
+          controller.enqueue(new TextEncoder().encode(sent === 1 ? "BEGIN:VCALENDAR\r\n" : "X"));
+        },
+      });
+      return new Response(body, { headers: { "content-type": "text/calendar" } });
+    });
+    const w = await world();
+    const et = await w.eventType();
+    const source = await w.addFeed(et.id, `${trickle.base}/slow.ics`);
+    const began = Date.now();
+    const outcome = await w.sync(undefined, { syncDeadlineMs: 400 }).syncSource(source.id);
+    expect(Date.now() - began).toBeLessThan(3_000);
+    expect(outcome).toMatchObject({ ok: false, error: "no complete sync within 0.4 s (a calendar answered too slowly); given up" });
+    const stored = (await w.store.busy.byId(source.id))!;
+    expect(stored).toMatchObject({ lastError: outcome!.error, lastSuccessAtMs: null, objectCount: 0 });
+    await waitFor(() => closed, 2_000);
+
+    // A fetch that pays no heed to its signal cannot hold the sync past its deadline either.
+    const deaf = await w.addFeed(et.id, "https://calendar.example.com/deaf.ics");
+    const deafOutcome = await w.sync(() => new Promise<Response>(() => undefined), { syncDeadlineMs: 300 }).syncSource(deaf.id);
+    expect(deafOutcome).toMatchObject({ ok: false, error: "no complete sync within 0.3 s (a calendar answered too slowly); given up" });
+  });
+});
+
+describe("answers to a booking written into a calendar", () => {
+  it("are read only so far (64 KiB) and then let go, however much a server sends", async () => {
+    let produced = 0;
+    const chunk = new Uint8Array(16 * 1024).fill(0x20);
+    const endless = () =>
+      new ReadableStream<Uint8Array>({
+        pull: (controller) => {
+          produced += chunk.byteLength;
+          controller.enqueue(chunk);
+        },
+      });
+    const w = await world();
+    const et = await w.eventType();
+    const source = await w.store.busy.add({ eventTypeId: et.id, kind: "caldav", url: "https://dav.example.com/cal/", username: "me", secret: "pw", calendars: [], freshnessMinutes: null }, w.clock.now());
+    const deliverer = new CalendarWriteDeliverer(w.store, async () => new Response(endless(), { status: 201 }));
+    const write = { sourceId: source.id, method: "PUT", ics: "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n" };
+    const delivery = { id: 1, channel: "caldav", url: "https://dav.example.com/cal/x.ics", payload: JSON.stringify(write), attempts: 1 } as OutboxDelivery;
+    expect(await deliverer.deliver(delivery)).toMatchObject({ statusCode: 201, error: null });
+    expect(produced).toBeLessThan(1024 * 1024);
+  });
+});
+
+describe("where a calendar fetch connects", () => {
+  it("connects to the address that was checked, so a name that answers a public address to the check and a loopback one afterwards (DNS rebinding) never reaches a loopback calendar", async () => {
+    let hits = 0;
+    const local = serve(() => {
+      hits++;
+      return new Response(FEED, { headers: { "content-type": "text/calendar" } });
+    });
+    const port = local.server.port;
+    // `localhost` is what the system resolves to loopback at connect time; the check is asked once and told a public address.
+    const url = `http://localhost:${port}/organizer.ics`;
+    const lookups: string[] = [];
+    vi.spyOn(Bun.dns, "lookup").mockImplementation((async (host: string) => {
+      lookups.push(host);
+      return [{ address: lookups.length === 1 ? "93.184.215.14" : "127.0.0.1", family: 4, ttl: 0 }];
+    }) as typeof Bun.dns.lookup);
+    // The public host stays untouched by the test: a connection to it is answered as refused.
+    const realFetch = globalThis.fetch;
+    const connected: { url: string; host: string | null }[] = [];
+    vi.spyOn(globalThis, "fetch").mockImplementation((async (input: string | URL | Request, init?: RequestInit) => {
+      const target = new URL(input instanceof Request ? input.url : input);
+      connected.push({ url: target.href, host: new Headers(init?.headers).get("host") });
+      if (target.hostname === "93.184.215.14") throw Object.assign(new Error("Unable to connect"), { code: "ECONNREFUSED" });
+      return realFetch(input, init);
+    }) as typeof fetch);
+    const w = await world();
+    const et = await w.eventType();
+    const source = await w.addFeed(et.id, url);
+
+    const outcome = await w.sync(undefined, { allowPrivateAddresses: false }).syncSource(source.id);
+    expect(outcome).toMatchObject({ ok: false, error: "Unable to connect" });
+    expect(hits).toBe(0);
+    expect(lookups).toEqual(["localhost"]);
+    expect(connected).toEqual([{ url: `http://93.184.215.14:${port}/organizer.ics`, host: `localhost:${port}` }]);
+    expect(await w.busy(et.id)).toEqual([]);
+  });
+});
