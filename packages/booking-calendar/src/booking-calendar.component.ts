@@ -3,11 +3,12 @@ import { ContextProvider } from "@lit/context";
 import { Task } from "@lit/task";
 import type { EventTypeConfiguration, InitData, Location, ReservationInput, ReservationResult, TimeSlot } from "@booking/wire";
 import { ApiFailure, BookingApi, idempotencyKey } from "./api.ts";
+import { CalendarController } from "./calendar-controller.ts";
 import { HoldController } from "./hold-controller.ts";
 import { calendarStyles, controlStyles, themeStyles } from "./booking-calendar.styles.ts";
 import { environmentContext, type CalendarEnvironment } from "./context.ts";
 import {
-  addDays, browserZone, DateTexts, firstDayOf, isKnownZone, lastDayOf, localeUses12Hours, monthOf, todayIn, type PlainDate, type PlainMonth,
+  addDays, browserZone, DateTexts, isKnownZone, localeUses12Hours, monthOf, todayIn, type PlainDate,
 } from "./dates.ts";
 import { answersOf, checkDraft, emptyDraft, locationOf, personOf, type BookingDraft } from "./draft.ts";
 import { emit } from "./events.ts";
@@ -22,8 +23,8 @@ import { adoptTheme, themeMode } from "./theme.ts";
 import { PageSchemeController } from "./page-scheme.ts";
 import { loadPart } from "./parts.ts";
 import type { BookingFormEvents } from "./booking-form.ts";
-import type { MonthGridEvents } from "./month-grid.ts";
 import type { PaymentSetup, PaymentStepEvents } from "./payment-step.ts";
+import type { MonthGridEvents } from "./month-grid.ts";
 import type { SlotListEvents } from "./slot-list.ts";
 import type { TimezonePickerEvents } from "./timezone-picker.ts";
 import { locationText, renderDone, renderHost, renderReservationSummary, renderSkeleton, type DoneState } from "./views.ts";
@@ -56,9 +57,6 @@ interface Notice {
   /** Epoch ms before which the retry waits (429 `Retry-After`); it then runs by itself. */
   retryAt?: number;
 }
-
-const NO_SLOTS: TimeSlot[] = [];
-
 
 let scriptApiBase = "";
 
@@ -136,11 +134,6 @@ export class BookingCalendar extends LitElement {
     phone: { type: String },
     flow: { state: true },
     notice: { state: true },
-    month: { state: true },
-    monthSlots: { state: true },
-    loadingMonths: { state: true },
-    selectedDate: { state: true },
-    zones: { state: true },
     draft: { state: true },
     problems: { state: true },
     busy: { state: true },
@@ -149,7 +142,6 @@ export class BookingCalendar extends LitElement {
     askCancel: { state: true },
     cancelReason: { state: true },
     hour12: { state: true },
-    nextFree: { state: true },
     now: { state: true },
   };
 
@@ -167,12 +159,6 @@ export class BookingCalendar extends LitElement {
   /** Where the visitor is in booking, with what that step needs (see flow.ts). */
   declare flow: Flow;
   declare notice: Notice | null;
-  declare month: PlainMonth;
-  declare monthSlots: Map<PlainMonth, TimeSlot[]>;
-  /** Months whose times are being asked for, as "start zone month" (a new start asks afresh). */
-  declare loadingMonths: ReadonlySet<string>;
-  declare selectedDate: PlainDate | null;
-  declare zones: string[];
   declare draft: BookingDraft;
   declare problems: Record<string, string[]>;
   declare busy: boolean;
@@ -185,8 +171,6 @@ export class BookingCalendar extends LitElement {
   declare cancelReason: string;
   /** The visitor's 12h/24h choice for this visit; null follows the locale. */
   declare hour12: boolean | null;
-  /** First free day after an empty month, by "zone month" (null: none within the horizon). */
-  declare nextFree: ReadonlyMap<string, PlainDate | null>;
   declare now: number;
 
   private readonly environment = new ContextProvider(this, { context: environmentContext });
@@ -205,8 +189,19 @@ export class BookingCalendar extends LitElement {
       this.paymentMount = null;
     },
   });
-  /** Bumped by every start, so a month asked for under an older start is asked again. */
-  private generation = 0;
+  /** The month shown, the day chosen, and their free times. */
+  private readonly calendar = new CalendarController(this, {
+    zone: () => this.visitorZone,
+    arrived: () => {
+      if (this.notice?.retry) this.notice = null;
+    },
+    failed: (error, retry) => this.report(error, retry),
+  });
+  /** The zones the picker offers: the server's list; without it, the visitor's and the organizer's. */
+  private readonly zones = new Task(this, {
+    autoRun: false,
+    task: ([api, own]: [BookingApi, string[]]) => api.timezones().catch(() => own),
+  });
 
   constructor() {
     super();
@@ -224,11 +219,6 @@ export class BookingCalendar extends LitElement {
     this.phone = "";
     this.flow = flows.initialFlow;
     this.notice = null;
-    this.month = "1970-01";
-    this.monthSlots = new Map();
-    this.loadingMonths = new Set();
-    this.selectedDate = null;
-    this.zones = [];
     this.draft = emptyDraft();
     this.problems = {};
     this.busy = false;
@@ -237,7 +227,6 @@ export class BookingCalendar extends LitElement {
     this.askCancel = false;
     this.cancelReason = "";
     this.hour12 = rememberedHour12();
-    this.nextFree = new Map();
     this.now = Date.now();
   }
 
@@ -273,7 +262,8 @@ export class BookingCalendar extends LitElement {
       // Run here rather than by the task itself, so the new start shows (loading) in this same update.
       if (this.token) void this.loader.run();
     }
-    if (changed.has("timezone") && changed.get("timezone") !== undefined && this.flow.kind !== "loading") this.zoneChanged();
+    // Times are shown in the visitor's zone: in another, the chosen one is no longer marked (the calendar asks again).
+    if (changed.has("timezone")) this.flow = flows.slotCleared(this.flow);
     if (changed.has("locale") || changed.has("hour12") || this.init !== this.environmentInit || changed.has("timezone") || !this.environment.value || this.catalogArrived) this.provideEnvironment();
     for (const key of ["email", "firstname", "lastname", "phone"] as const) {
       if (changed.has(key) && this[key] && !this.draft[key]) this.draft = { ...this.draft, [key]: this[key] };
@@ -333,12 +323,11 @@ export class BookingCalendar extends LitElement {
     autoRun: false,
     args: () => [this.token, this.apiBase, this.reservationUuid] as const,
     task: async ([token, apiBase, reservationUuid]) => {
-      this.generation++;
       const api = new BookingApi((apiBase || scriptApiBase || location.origin).replace(/\/+$/, ""), token);
       this.api = api;
       this.flow = flows.starting(this.flow);
       this.notice = null;
-      this.monthSlots = new Map();
+      this.calendar.restart();
       // A hold made under another token or API is given back (through the API it was made with),
       // and so are the holds this tab left behind under the new ones.
       await this.holds.release();
@@ -346,9 +335,9 @@ export class BookingCalendar extends LitElement {
       // The first paint of the calendar waits for its language, so it does not flash English;
       // a catalog that cannot be loaded leaves it in English.
       await loadCatalog(this.languageFor(init.configuration)).catch(() => undefined);
-      return init;
+      return { api, init };
     },
-    onComplete: (init) => this.opened(init),
+    onComplete: ({ api, init }) => this.opened(init, api),
     onError: (error) => {
       this.flow = flows.loadFailed(this.flow);
       this.report(error, () => void this.loader.run());
@@ -356,7 +345,7 @@ export class BookingCalendar extends LitElement {
   });
 
   /** The event type is loaded: the month that holds the closest bookable day, and the zones to offer. */
-  private opened(init: InitData): void {
+  private opened(init: InitData, api: BookingApi): void {
     // A Task drops what its onComplete throws, so a configuration this browser cannot open (a zone
     // it does not know) is caught here and shown like a failed load, with Retry.
     try {
@@ -364,12 +353,9 @@ export class BookingCalendar extends LitElement {
       const config = init.configuration;
       if (!init.disabled) {
         const today = todayIn(config.timezone);
-        const opening = addDays(today, config.closestBookableDay >= 0 ? config.closestBookableDay : config.min);
-        this.month = monthOf(opening);
-        this.selectedDate = null;
         if (config.closestBookableDay < 0) this.notice = { text: this.textsFor(config)("nothingFree"), danger: false };
-        void this.loadMonth(this.month);
-        void this.loadZones(config);
+        this.calendar.open(api, addDays(today, config.closestBookableDay >= 0 ? config.closestBookableDay : config.min));
+        void this.zones.run([api, [...new Set([this.visitorZone, config.timezone])]]);
       }
       emit(this, "booking-ready", { configuration: config, disabled: init.disabled, rescheduling: !!init.reservation });
     } catch (error) {
@@ -378,61 +364,10 @@ export class BookingCalendar extends LitElement {
     }
   }
 
-  private async loadZones(config: EventTypeConfiguration): Promise<void> {
-    try {
-      this.zones = await this.api!.timezones();
-    } catch {
-      // The picker still offers the visitor's and the organizer's zones; nothing to tell.
-      this.zones = [...new Set([this.visitorZone, config.timezone])];
-    }
-  }
-
-  /** Whether the shown month's times are on their way. */
-  private get monthLoading(): boolean {
-    return this.loadingMonths.has(`${this.generation} ${this.visitorZone} ${this.month}`);
-  }
-
-  /** Asks for a month's times in the visitor's zone, unless they are known or already asked for. */
-  private async loadMonth(month: PlainMonth, force = false): Promise<void> {
-    const zone = this.visitorZone;
-    const key = `${this.generation} ${zone} ${month}`;
-    if ((!force && this.monthSlots.has(month)) || this.loadingMonths.has(key)) return;
-    this.loadingMonths = new Set(this.loadingMonths).add(key);
-    try {
-      const slots = await this.api!.timeSlots(firstDayOf(month), lastDayOf(month), zone);
-      if (zone !== this.visitorZone) return;
-      this.monthSlots = new Map(this.monthSlots).set(month, slots);
-      if (this.notice?.retry) this.notice = null;
-      if (slots.length === 0) void this.findNextFree(month, zone);
-    } catch (error) {
-      this.report(error, () => void this.loadMonth(month, true));
-    } finally {
-      const loading = new Set(this.loadingMonths);
-      loading.delete(key);
-      this.loadingMonths = loading;
-    }
-  }
-
-  /**
-   * An empty month: asks the server for the first free day after it (one request, not a scan of
-   * months), which the view offers as a jump. Not knowing it only leaves the offer out.
-   */
-  private async findNextFree(month: PlainMonth, zone: string): Promise<void> {
-    const key = `${zone} ${month}`;
-    if (this.nextFree.has(key)) return;
-    try {
-      const date = await this.api!.firstFreeDay(firstDayOf(month), zone);
-      this.nextFree = new Map(this.nextFree).set(key, date);
-    } catch {
-      // The month still says it has no free times; the visitor can page on by hand.
-    }
-  }
-
   /** Jumps to the offered day: its month, the day chosen, its times in view. */
   private jumpTo(date: PlainDate): void {
-    this.month = monthOf(date);
-    void this.loadMonth(this.month);
-    this.onDayPick(new CustomEvent("bc-day-pick", { detail: { date } }));
+    this.calendar.show(monthOf(date));
+    this.pickDay(date);
   }
 
   /** The visitor's 12h/24h choice, kept for the rest of the visit. */
@@ -443,13 +378,6 @@ export class BookingCalendar extends LitElement {
     } catch {
       // Kept for this page only.
     }
-  }
-
-  /** Times are shown in the visitor's zone: a new one drops the loaded months and asks again (once). */
-  private zoneChanged(): void {
-    this.flow = flows.slotCleared(this.flow);
-    this.monthSlots = new Map();
-    void this.loadMonth(this.month);
   }
 
   /** Shows a failure as a notice with a retry (after `Retry-After` for 429) and tells the host page. */
@@ -483,15 +411,10 @@ export class BookingCalendar extends LitElement {
 
   // ---- choosing a time ----
 
-  private onMonthChange(event: CustomEvent<MonthGridEvents["bc-month-change"]>): void {
-    this.month = event.detail.month;
-    void this.loadMonth(this.month);
-  }
-
-  private onDayPick(event: CustomEvent<MonthGridEvents["bc-day-pick"]>): void {
-    this.selectedDate = event.detail.date;
+  private pickDay(date: PlainDate): void {
+    this.calendar.choose(date);
     this.flow = flows.slotCleared(this.flow);
-    emit(this, "booking-date-selected", { date: event.detail.date, timezone: this.visitorZone });
+    emit(this, "booking-date-selected", { date, timezone: this.visitorZone });
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("#times")?.focus());
   }
 
@@ -511,23 +434,9 @@ export class BookingCalendar extends LitElement {
     // A hold still standing (e.g. the payment could not be opened) is given back; a lost one is gone.
     void this.holds.release();
     this.holds.end();
-    this.monthSlots = new Map();
-    void this.loadMonth(this.month);
+    this.calendar.refresh();
     this.notice = message ? { text: this.t(message), danger: true } : null;
   }
-
-  /** Free times per day of the shown month; the same map until the month or its slots change, so the grid re-renders only then. */
-  private freeDays(): Map<PlainDate, number> {
-    const slots = this.monthSlots.get(this.month) ?? NO_SLOTS;
-    if (this.freeDaysOf?.slots !== slots) {
-      const days = new Map<PlainDate, number>();
-      for (const slot of slots) days.set(slot.date, (days.get(slot.date) ?? 0) + 1);
-      this.freeDaysOf = { slots, days };
-    }
-    return this.freeDaysOf.days;
-  }
-
-  private freeDaysOf: { slots: TimeSlot[]; days: Map<PlainDate, number> } | null = null;
 
   // ---- booking ----
 
@@ -758,7 +667,7 @@ export class BookingCalendar extends LitElement {
 
   private renderNotice() {
     const notice = this.notice;
-    const live = html`<div role="status" aria-live="polite" class="visually-hidden">${this.flow.kind === "picking" ? this.t("monthShown", { month: this.env.dates.monthTitle(this.month) }) : ""}</div>`;
+    const live = html`<div role="status" aria-live="polite" class="visually-hidden">${this.flow.kind === "picking" ? this.t("monthShown", { month: this.env.dates.monthTitle(this.calendar.month) }) : ""}</div>`;
     if (!notice) return live;
     const waitSeconds = notice.retryAt ? Math.max(0, Math.ceil((notice.retryAt - this.now) / 1000)) : 0;
     return html`${live}<div class="notice ${notice.danger ? "danger" : ""}" part="notice" role="alert">
@@ -797,27 +706,29 @@ export class BookingCalendar extends LitElement {
       return html`${renderReservationSummary(reservation, this.env, config)}<p>${this.t("alreadyCancelled")}</p>${this.renderBookAnother()}`;
     }
     const today = todayIn(config.timezone);
-    const daySlots = (this.monthSlots.get(this.month) ?? []).filter((s) => s.date === this.selectedDate);
-    const freeDays = this.freeDays();
+    const calendar = this.calendar;
+    const daySlots = calendar.daySlots;
+    const freeDays = calendar.freeDays;
     return html`
       ${reservation ? html`${renderReservationSummary(reservation, this.env, config)}${this.renderCancel()}<h3>${this.t("pickNewTime")}</h3>` : nothing}
       <div class="pick">
         <div>
           <h3 class=${reservation ? "visually-hidden" : ""}>${this.t("chooseDate")}</h3>
           <bc-month-grid exportparts="month-title, month-nav, grid, day, day-free"
-            .month=${this.month} .freeDays=${freeDays} .selected=${this.selectedDate}
+            .month=${calendar.month} .freeDays=${freeDays} .selected=${calendar.day}
             .minDate=${addDays(today, config.min - 1)} .maxDate=${addDays(today, config.max + 1)} .today=${todayIn(this.visitorZone)}
-            .weekStart=${config.locale.startDayOfWeek === "sunday" ? 6 : 0} ?loading=${this.monthLoading}
-            @bc-month-change=${this.onMonthChange} @bc-day-pick=${this.onDayPick}></bc-month-grid>
-          ${!this.monthLoading && this.monthSlots.has(this.month) && freeDays.size === 0 ? this.renderEmptyMonth() : nothing}
-          <bc-timezone-picker exportparts="timezone, timezone-select" style="margin-top:1rem" .value=${this.visitorZone} .zones=${this.zones}
+            .weekStart=${config.locale.startDayOfWeek === "sunday" ? 6 : 0} ?loading=${calendar.loading}
+            @bc-month-change=${(e: CustomEvent<MonthGridEvents["bc-month-change"]>) => calendar.show(e.detail.month)}
+            @bc-day-pick=${(e: CustomEvent<MonthGridEvents["bc-day-pick"]>) => this.pickDay(e.detail.date)}></bc-month-grid>
+          ${!calendar.loading && calendar.known && freeDays.size === 0 ? this.renderEmptyMonth() : nothing}
+          <bc-timezone-picker exportparts="timezone, timezone-select" style="margin-top:1rem" .value=${this.visitorZone} .zones=${this.zones.value ?? []}
             @bc-zone-change=${(e: CustomEvent<TimezonePickerEvents["bc-zone-change"]>) => { this.timezone = e.detail.timezone; }}
             @bc-hour-cycle-change=${(e: CustomEvent<TimezonePickerEvents["bc-hour-cycle-change"]>) => this.setHour12(e.detail.hour12)}></bc-timezone-picker>
         </div>
         <div>
-          ${this.selectedDate ? html`<h4 id="times" tabindex="-1">${this.env.dates.fullDate(this.selectedDate)}</h4>
+          ${calendar.day ? html`<h4 id="times" tabindex="-1">${this.env.dates.fullDate(calendar.day)}</h4>
             <bc-slot-list exportparts="slots, slot" .slots=${daySlots} .selected=${flow.slot?.startIso8601 ?? null}
-              ?loading=${this.monthLoading && daySlots.length === 0} @bc-slot-pick=${this.onSlotPick}></bc-slot-list>`
+              ?loading=${calendar.loading && daySlots.length === 0} @bc-slot-pick=${this.onSlotPick}></bc-slot-list>`
             : html`<p class="muted">${this.t("chooseTime")}</p>`}
         </div>
       </div>`;
@@ -825,7 +736,7 @@ export class BookingCalendar extends LitElement {
 
   /** A month without free times: the next free day to jump to, when the server knows one. */
   private renderEmptyMonth() {
-    const next = this.nextFree.get(`${this.visitorZone} ${this.month}`);
+    const next = this.calendar.nextFree;
     return html`<div class="empty-month" part="empty-month">
       <p class="muted">${this.t("noTimesThisMonth")}</p>
       ${next ? html`<button type="button" class="primary" part="next-available" @click=${() => this.jumpTo(next)}>${this.t("nextAvailable", { date: this.env.dates.fullDate(next) })}</button>`
