@@ -1,16 +1,14 @@
 import { LitElement, html, nothing, type PropertyValues } from "lit";
 import { ContextProvider } from "@lit/context";
 import { Task } from "@lit/task";
-import type { EventTypeConfiguration, InitData, Location, ReservationInput, ReservationResult, TimeSlot } from "@booking/wire";
+import type { EventTypeConfiguration, InitData, ReservationInput, ReservationResult } from "@booking/wire";
 import { ApiFailure, BookingApi, idempotencyKey } from "./api.ts";
 import { CalendarController } from "./calendar-controller.ts";
 import { HoldController } from "./hold-controller.ts";
 import { calendarStyles, controlStyles, themeStyles } from "./booking-calendar.styles.ts";
 import { environmentContext, type CalendarEnvironment } from "./context.ts";
-import {
-  addDays, browserZone, DateTexts, isKnownZone, localeUses12Hours, monthOf, todayIn, type PlainDate,
-} from "./dates.ts";
-import { answersOf, checkDraft, emptyDraft, locationOf, personOf, type BookingDraft } from "./draft.ts";
+import { addDays, browserZone, DateTexts, isKnownZone, localeUses12Hours, monthOf, todayIn, type PlainDate } from "./dates.ts";
+import { answersOf, checkDraft, emptyDraft, locationOf, personOf, placeOf, prefilled, PREFILL_KEYS } from "./draft.ts";
 import { emit } from "./events.ts";
 import { LIMITS } from "@booking/wire/limits";
 import * as flows from "./flow.ts";
@@ -23,18 +21,11 @@ import { adoptTheme, themeMode } from "./theme.ts";
 import { PageSchemeController } from "./page-scheme.ts";
 import { loadPart } from "./parts.ts";
 import type { BookingFormEvents } from "./booking-form.ts";
-import type { PaymentSetup, PaymentStepEvents } from "./payment-step.ts";
 import type { MonthGridEvents } from "./month-grid.ts";
+import type { PaymentStepEvents } from "./payment-step.ts";
 import type { SlotListEvents } from "./slot-list.ts";
 import type { TimezonePickerEvents } from "./timezone-picker.ts";
-import { locationText, renderDone, renderHost, renderReservationSummary, renderSkeleton, type DoneState } from "./views.ts";
-
-/** The chosen place as the visitor reads it: their own value, else the organizer's (an address, a number). */
-function placeOf(draft: BookingDraft, locations: Location[]): Location | null {
-  const chosen = locationOf(draft, locations);
-  if (!chosen) return null;
-  return { type: chosen.type, value: chosen.value ?? locations.find((l) => l.type === chosen.type)?.value ?? null };
-}
+import { renderChosen, renderDone, renderHeader, renderReservationSummary, renderSkeleton, type DoneState } from "./views.ts";
 
 /** Where the visitor's 12h/24h choice is kept for the visit (the tab's session). */
 const HOUR_CYCLE_KEY = "booking-calendar:hour12";
@@ -134,13 +125,7 @@ export class BookingCalendar extends LitElement {
     phone: { type: String },
     flow: { state: true },
     notice: { state: true },
-    draft: { state: true },
-    problems: { state: true },
     busy: { state: true },
-    paying: { state: true },
-    payment: { state: true },
-    askCancel: { state: true },
-    cancelReason: { state: true },
     hour12: { state: true },
     now: { state: true },
   };
@@ -159,32 +144,21 @@ export class BookingCalendar extends LitElement {
   /** Where the visitor is in booking, with what that step needs (see flow.ts). */
   declare flow: Flow;
   declare notice: Notice | null;
-  declare draft: BookingDraft;
-  declare problems: Record<string, string[]>;
+  /** A request of the step shown is under way (its buttons wait). */
   declare busy: boolean;
-  /** A card payment is being confirmed right now. */
-  declare paying: boolean;
-  /** The payment opened for the held seat, kept while the visitor goes back to the form. */
-  declare payment: PaymentSetup | null;
-  declare askCancel: boolean;
-  /** What the visitor typed as the reason for cancelling. */
-  declare cancelReason: string;
   /** The visitor's 12h/24h choice for this visit; null follows the locale. */
   declare hour12: boolean | null;
+  /** The time a 429's countdown was last drawn at. */
   declare now: number;
 
   private readonly environment = new ContextProvider(this, { context: environmentContext });
-  private api: BookingApi | null = null;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private paymentMount: HTMLElement | null = null;
-  /** The seat held while the visitor pays. */
+  /** The seat held while the visitor pays, with the payment opened for it. */
   private readonly holds = new HoldController(this, {
-    api: () => this.api,
-    token: () => this.token,
     holdMinutes: () => this.configuration?.holdMinutes ?? 0,
     lost: () => this.backToSlots("holdLost"),
     ended: () => {
-      this.payment = null;
       this.paymentMount?.remove();
       this.paymentMount = null;
     },
@@ -219,13 +193,7 @@ export class BookingCalendar extends LitElement {
     this.phone = "";
     this.flow = flows.initialFlow;
     this.notice = null;
-    this.draft = emptyDraft();
-    this.problems = {};
     this.busy = false;
-    this.paying = false;
-    this.payment = null;
-    this.askCancel = false;
-    this.cancelReason = "";
     this.hour12 = rememberedHour12();
     this.now = Date.now();
   }
@@ -257,6 +225,11 @@ export class BookingCalendar extends LitElement {
     return this.env.texts(key, values);
   }
 
+  /** Focuses what `selector` finds once the next render is done (the heading of a new step, the times of a day). */
+  private focusAfterUpdate(selector: string): void {
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(selector)?.focus());
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has("token") || changed.has("apiBase") || changed.has("reservationUuid")) {
       // Run here rather than by the task itself, so the new start shows (loading) in this same update.
@@ -265,8 +238,10 @@ export class BookingCalendar extends LitElement {
     // Times are shown in the visitor's zone: in another, the chosen one is no longer marked (the calendar asks again).
     if (changed.has("timezone")) this.flow = flows.slotCleared(this.flow);
     if (changed.has("locale") || changed.has("hour12") || this.init !== this.environmentInit || changed.has("timezone") || !this.environment.value || this.catalogArrived) this.provideEnvironment();
-    for (const key of ["email", "firstname", "lastname", "phone"] as const) {
-      if (changed.has(key) && this[key] && !this.draft[key]) this.draft = { ...this.draft, [key]: this[key] };
+    const flow = this.flow;
+    if (flows.isBooking(flow)) {
+      const draft = prefilled(flow.draft, this, PREFILL_KEYS.filter((key) => changed.has(key)));
+      if (draft !== flow.draft) this.flow = flows.drafted(flow, draft);
     }
     this.dataset.mode = themeMode(this.theme, this.configuration?.theme.mode);
   }
@@ -324,13 +299,12 @@ export class BookingCalendar extends LitElement {
     args: () => [this.token, this.apiBase, this.reservationUuid] as const,
     task: async ([token, apiBase, reservationUuid]) => {
       const api = new BookingApi((apiBase || scriptApiBase || location.origin).replace(/\/+$/, ""), token);
-      this.api = api;
       this.flow = flows.starting(this.flow);
       this.notice = null;
       this.calendar.restart();
       // A hold made under another token or API is given back (through the API it was made with),
       // and so are the holds this tab left behind under the new ones.
-      await this.holds.release();
+      await this.holds.restart(api, token);
       const init = await api.init(reservationUuid || undefined);
       // The first paint of the calendar waits for its language, so it does not flash English;
       // a catalog that cannot be loaded leaves it in English.
@@ -338,10 +312,7 @@ export class BookingCalendar extends LitElement {
       return { api, init };
     },
     onComplete: ({ api, init }) => this.opened(init, api),
-    onError: (error) => {
-      this.flow = flows.loadFailed(this.flow);
-      this.report(error, () => void this.loader.run());
-    },
+    onError: (error) => this.loadFailed(error),
   });
 
   /** The event type is loaded: the month that holds the closest bookable day, and the zones to offer. */
@@ -349,8 +320,8 @@ export class BookingCalendar extends LitElement {
     // A Task drops what its onComplete throws, so a configuration this browser cannot open (a zone
     // it does not know) is caught here and shown like a failed load, with Retry.
     try {
-      this.flow = flows.loaded(init);
       const config = init.configuration;
+      this.flow = flows.loaded(init, api, prefilled(emptyDraft(), this));
       if (!init.disabled) {
         const today = todayIn(config.timezone);
         if (config.closestBookableDay < 0) this.notice = { text: this.textsFor(config)("nothingFree"), danger: false };
@@ -359,15 +330,13 @@ export class BookingCalendar extends LitElement {
       }
       emit(this, "booking-ready", { configuration: config, disabled: init.disabled, rescheduling: !!init.reservation });
     } catch (error) {
-      this.flow = flows.loadFailed(this.flow);
-      this.report(error, () => void this.loader.run());
+      this.loadFailed(error);
     }
   }
 
-  /** Jumps to the offered day: its month, the day chosen, its times in view. */
-  private jumpTo(date: PlainDate): void {
-    this.calendar.show(monthOf(date));
-    this.pickDay(date);
+  private loadFailed(error: unknown): void {
+    this.flow = flows.loadFailed(this.flow);
+    this.report(error, () => void this.loader.run());
   }
 
   /** The visitor's 12h/24h choice, kept for the rest of the visit. */
@@ -393,7 +362,12 @@ export class BookingCalendar extends LitElement {
     this.notice = notice;
     // The countdown ticks only while its notice is the one shown.
     if (notice.retryAt) this.tick(notice);
-    emit(this, "booking-error", { code: failure.code, message: failure.message, status: failure.status });
+    this.tellError(failure);
+  }
+
+  /** Tells the host page what the visitor was told went wrong. */
+  private tellError({ code, message, status }: Pick<ApiFailure, "code" | "message" | "status">): void {
+    emit(this, "booking-error", { code, message, status });
   }
 
   /** Re-renders each second while a 429 retry waits, for its countdown. */
@@ -415,7 +389,13 @@ export class BookingCalendar extends LitElement {
     this.calendar.choose(date);
     this.flow = flows.slotCleared(this.flow);
     emit(this, "booking-date-selected", { date, timezone: this.visitorZone });
-    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("#times")?.focus());
+    this.focusAfterUpdate("#times");
+  }
+
+  /** Jumps to the offered day: its month, the day chosen, its times in view. */
+  private jumpTo(date: PlainDate): void {
+    this.calendar.show(monthOf(date));
+    this.pickDay(date);
   }
 
   private onSlotPick(event: CustomEvent<SlotListEvents["bc-slot-pick"]>): void {
@@ -423,9 +403,14 @@ export class BookingCalendar extends LitElement {
     const flow = this.flow;
     if (flow.kind !== "picking" || !emit(this, "booking-slot-selected", { slot, timezone: this.visitorZone }, true)) return;
     this.notice = null;
-    this.problems = {};
     this.flow = flows.slotChosen(flow, slot);
-    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("h3[tabindex]")?.focus());
+    this.focusAfterUpdate("h3[tabindex]");
+  }
+
+  /** One step back (see flows.back); the notice was about the step left. */
+  private goBack(): void {
+    this.flow = flows.back(this.flow);
+    this.notice = null;
   }
 
   /** Back to the days and times with fresh slots, e.g. after the chosen time was taken. */
@@ -440,16 +425,16 @@ export class BookingCalendar extends LitElement {
 
   // ---- booking ----
 
-  private reservationInput({ init, slot }: FlowOf<"details">): ReservationInput {
-    const location = locationOf(this.draft, init.configuration.locations);
-    const guests = this.draft.guests.map((g) => g.trim()).filter(Boolean);
-    const customFields = answersOf(this.draft, init.customFields);
+  private reservationInput({ init, slot, draft }: FlowOf<"details">): ReservationInput {
+    const location = locationOf(draft, init.configuration.locations);
+    const guests = draft.guests.map((g) => g.trim()).filter(Boolean);
+    const customFields = answersOf(draft, init.customFields);
     return {
       start: slot.start,
       end: slot.end,
-      email: this.draft.email.trim(),
+      email: draft.email.trim(),
       timezone: this.visitorZone,
-      ...personOf(this.draft),
+      ...personOf(draft),
       ...(location ? { location } : {}),
       ...(guests.length ? { guests } : {}),
       ...(customFields.length ? { customFields } : {}),
@@ -460,17 +445,18 @@ export class BookingCalendar extends LitElement {
     const flow = this.flow;
     if (flow.kind !== "details") return;
     const config = flow.init.configuration;
-    const found = checkDraft(this.draft, flow.init.customFields, config.locations);
-    this.problems = Object.fromEntries(Object.entries(found).map(([field, p]) => [field, [this.t(p.key, p.values)]]));
-    if (Object.keys(found).length > 0) {
-      this.notice = { text: this.t("fixErrors"), danger: true };
-      await this.updateComplete;
-      this.renderRoot.querySelector<HTMLElement & { focusFirstProblem(): void }>("bc-booking-form")?.focusFirstProblem();
-      return;
-    }
+    const found = Object.entries(checkDraft(flow.draft, flow.init.customFields, config.locations));
+    this.flow = flows.problemsFound(flow, Object.fromEntries(found.map(([field, p]) => [field, [this.t(p.key, p.values)]])));
+    if (found.length > 0) return this.showProblems("fixErrors");
     this.notice = null;
     const key = idempotencyKey();
     await (config.payment ? this.prepareAndPay(key) : this.book(key));
+  }
+
+  /** Says the form has problems and focuses the first of them. */
+  private showProblems(text: TextKey): void {
+    this.notice = { text: this.t(text), danger: true };
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement & { focusFirstProblem(): void }>("bc-booking-form")?.focusFirstProblem());
   }
 
   /** Free event types book in one step. */
@@ -479,8 +465,7 @@ export class BookingCalendar extends LitElement {
     if (flow.kind !== "details") return;
     const input = this.reservationInput(flow);
     await this.attempt(() => this.book(key), async () => {
-      const result = await this.api!.create(input, key);
-      this.finish(flow, "booked", result);
+      this.finish(flow, "booked", await flow.api.create(input, key));
     });
   }
 
@@ -494,9 +479,9 @@ export class BookingCalendar extends LitElement {
     const price = flow.init?.configuration.payment;
     if (flow.kind !== "details" || !price) return;
     const hold = this.holds.current;
-    if (hold?.charging && this.payment) {
+    if (hold?.charging && hold.payment) {
       // Money may have moved for that time: back to its payment, showing its time.
-      this.flow = flows.paymentOpened(flow, hold.slot, this.payment);
+      this.flow = flows.paymentOpened(flow, hold.slot);
       return;
     }
     const input = this.reservationInput(flow);
@@ -508,29 +493,31 @@ export class BookingCalendar extends LitElement {
       // A retry of this same attempt keeps its hold and only opens the payment again.
       if (hold && hold.key === key) return this.openPayment(flow, price, hold.uuid, `${key}:pay`);
       await this.holds.release();
-      const prepared = await this.api!.prepare(input, key);
-      const uuid = prepared.uuid!;
-      const held = this.holds.hold(uuid, key, flow.slot);
-      if (held) emit(this, "booking-reservation-held", { uuid, start: input.start, end: input.end, heldUntil: new Date(held.heldUntil).toISOString() });
+      const { uuid } = await flow.api.prepare(input, key);
+      const held = this.holds.hold(flow.api, uuid, key, flow.slot);
+      emit(this, "booking-reservation-held", { uuid, start: input.start, end: input.end, heldUntil: new Date(held.heldUntil).toISOString() });
       await this.openPayment(flow, price, uuid, `${key}:pay`);
     });
   }
 
+  /** Opens the payment for the held seat `uuid` and shows the card form. */
   private async openPayment(flow: FlowOf<"details">, price: NonNullable<EventTypeConfiguration["payment"]>, uuid: string, key: string): Promise<void> {
-    const name = [this.draft.firstname.trim(), this.draft.lastname.trim()].filter(Boolean).join(" ");
-    const intent = await this.api!.pay(uuid, { email: this.draft.email.trim(), ...(name ? { name } : {}) }, key);
-    const payment = price;
-    this.payment = {
-      publishableKey: payment.publishableKey ?? "",
+    const { draft, api } = flow;
+    const name = [draft.firstname.trim(), draft.lastname.trim()].filter(Boolean).join(" ");
+    const intent = await api.pay(uuid, { email: draft.email.trim(), ...(name ? { name } : {}) }, key);
+    this.holds.paymentOpened({
+      publishableKey: price.publishableKey ?? "",
       providerAccountId: intent.providerAccountId,
       clientSecret: intent.clientSecret,
       paymentIntentId: intent.paymentIntentId,
-      amountText: this.env.dates.money(intent.amount, payment.currency),
-      ...(payment.stripeJsUrl ? { stripeJsUrl: payment.stripeJsUrl } : {}),
-    };
+      amountText: this.env.dates.money(intent.amount, price.currency),
+      ...(price.stripeJsUrl ? { stripeJsUrl: price.stripeJsUrl } : {}),
+    });
     this.ensurePaymentMount();
-    this.flow = flows.paymentOpened(flow, flow.slot, this.payment);
-    emit(this, "booking-payment-started", { uuid, paymentIntentId: intent.paymentIntentId, amount: intent.amount, currency: payment.currency });
+    // What the visitor typed while the payment was opened goes along to the card form (and back).
+    const now = this.flow;
+    this.flow = flows.paymentOpened(now.kind === "details" ? now : flow, flow.slot);
+    emit(this, "booking-payment-started", { uuid, paymentIntentId: intent.paymentIntentId, amount: intent.amount, currency: price.currency });
   }
 
   /** Stripe.js could not be loaded: the seat is given back, and the visitor can try again from the form. */
@@ -538,7 +525,22 @@ export class BookingCalendar extends LitElement {
     void this.holds.release();
     this.flow = flows.back(this.flow);
     this.notice = { text: this.t("paymentUnavailable"), danger: true, retry: () => void this.submitDetails() };
-    emit(this, "booking-error", { code: "payment_unavailable", message, status: null });
+    this.tellError({ code: "payment_unavailable", message, status: null });
+  }
+
+  /** A card payment is being confirmed (true: the hold is never given back now), or that is over. */
+  private cardConfirming(confirming: boolean): void {
+    this.flow = flows.cardConfirming(this.flow, confirming);
+    if (confirming) this.holds.charging(true);
+  }
+
+  /** The card form could not be shown, or the payment did not go through (when clearly refused, no money moved). */
+  private paymentFailed({ message, refused, unavailable }: PaymentStepEvents["bc-payment-error"]): void {
+    if (unavailable) return this.paymentUnavailable(message);
+    this.cardConfirming(false);
+    if (refused) this.holds.charging(false);
+    this.notice = { text: this.t("paymentFailed", { message }), danger: true };
+    this.tellError({ code: "payment_failed", message, status: null });
   }
 
   private async confirmPaid(): Promise<void> {
@@ -547,8 +549,7 @@ export class BookingCalendar extends LitElement {
     if (flow.kind !== "paying" || !hold) return;
     const key = idempotencyKey();
     await this.attempt(() => this.confirmPaid(), async () => {
-      const result = await this.api!.confirm(hold.uuid, {}, key);
-      this.finish(flow, "booked", result);
+      this.finish(flow, "booked", await flow.api.confirm(hold.uuid, {}, key));
     });
   }
 
@@ -567,42 +568,39 @@ export class BookingCalendar extends LitElement {
 
   private handleFlowError(error: unknown, retry: () => void): void {
     if (!(error instanceof ApiFailure)) return this.report(error, retry);
-    if (error.kind === "business" && (error.code === "slot_locked" || error.code === "slot_unavailable")) {
-      emit(this, "booking-error", { code: error.code, message: error.message, status: error.status });
-      return this.backToSlots(error.code === "slot_locked" ? "slotBusy" : "slotTaken");
+    const { code, kind } = error;
+    // The time is gone for this visitor: taken, being taken, or their hold on it ended.
+    const timeLost = code === "reservation_finished" ? "holdLost" : kind !== "business" ? null : code === "slot_locked" ? "slotBusy" : code === "slot_unavailable" ? "slotTaken" : null;
+    if (timeLost) {
+      this.tellError(error);
+      return this.backToSlots(timeLost);
     }
-    if (error.code === "reservation_finished") {
-      emit(this, "booking-error", { code: error.code, message: error.message, status: error.status });
-      return this.backToSlots("holdLost");
-    }
-    if (error.code === "payment_required") {
-      this.flow = flows.paymentRequired(this.flow, this.payment);
+    if (code === "payment_required") {
+      this.flow = flows.paymentRequired(this.flow);
       this.notice = { text: this.t("paymentRequired"), danger: true };
       return;
     }
-    if (error.kind === "validation") {
-      this.problems = fieldProblems(this.env.texts, error.errors, error.fieldErrors);
+    if (kind === "validation") {
       const onForm = Object.keys(error.errors).some((k) => !["start", "end", "timezone"].includes(k));
-      if (onForm) this.flow = flows.formRejected(this.flow);
-      this.notice = { text: this.t(onForm ? "fixErrors" : "invalidRequest"), danger: true };
-      emit(this, "booking-error", { code: error.code, message: error.message, status: error.status });
-      void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement & { focusFirstProblem(): void }>("bc-booking-form")?.focusFirstProblem());
-      return;
+      // Problems of the time alone (start, end, zone) have no field to show at.
+      if (onForm) this.flow = flows.problemsFound(this.flow, fieldProblems(this.env.texts, error.errors, error.fieldErrors));
+      this.showProblems(onForm ? "fixErrors" : "invalidRequest");
+      return this.tellError(error);
     }
     this.report(error, retry);
   }
 
   private finish(flow: SlotFlow, kind: DoneState["kind"], result: ReservationResult): void {
-    const { init, slot } = flow;
+    const { init, slot, draft } = flow;
     const uuid = result.uuid ?? this.holds.current?.uuid ?? "";
     this.holds.end();
-    const email = this.draft.email.trim() || init.reservation?.email || "";
+    const email = draft.email.trim() || init.reservation?.email || "";
     // A move keeps the booking's place; a new booking has the one chosen, with the organizer's address or number.
-    const location = kind === "rescheduled" ? (init.reservation?.location ?? null) : placeOf(this.draft, init.configuration.locations);
+    const location = kind === "rescheduled" ? (init.reservation?.location ?? null) : placeOf(draft, init.configuration.locations);
     this.flow = flows.finished(flow, { kind, slot, result, email, location });
     this.notice = null;
     if (kind === "booked") emit(this, "booking-reservation-confirmed", { uuid, start: slot.startIso8601, end: slot.endIso8601, result });
-    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("h3[tabindex]")?.focus());
+    this.focusAfterUpdate("h3[tabindex]");
   }
 
   /** Stripe's iframes are mounted in the page's light DOM and slotted in, not inside the shadow root. */
@@ -621,7 +619,7 @@ export class BookingCalendar extends LitElement {
     if (flow.kind !== "moving") return;
     const { reservation, slot } = flow;
     await this.attempt(() => void this.move(), async () => {
-      const result = await this.api!.reschedule(reservation.uuid, { start: slot.start, end: slot.end, timezone: this.visitorZone });
+      const result = await flow.api.reschedule(reservation.uuid, { start: slot.start, end: slot.end, timezone: this.visitorZone });
       this.finish(flow, "rescheduled", result);
       emit(this, "booking-rescheduled", { uuid: reservation.uuid, start: slot.startIso8601, end: slot.endIso8601, previousStart: reservation.start });
     });
@@ -630,15 +628,20 @@ export class BookingCalendar extends LitElement {
   private async cancelReservation(): Promise<void> {
     const flow = this.flow;
     const reservation = flow.init?.reservation;
-    if (!flows.isLoaded(flow) || !reservation) return;
+    if (flow.kind !== "picking" || !reservation) return;
     await this.attempt(() => void this.cancelReservation(), async () => {
-      await this.api!.cancel(reservation.uuid, this.cancelReason);
-      this.askCancel = false;
-      this.cancelReason = "";
+      await flow.api.cancel(reservation.uuid, flow.cancelReason ?? "");
       this.flow = flows.reservationCancelled(flow, reservation);
       emit(this, "booking-cancelled", { uuid: reservation.uuid });
-      void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("h3[tabindex]")?.focus());
+      this.focusAfterUpdate("h3[tabindex]");
     });
+  }
+
+  /** After a cancellation: a fresh booking of the same event type. */
+  private bookAnother(): void {
+    // Leaving reschedule mode starts the event type afresh (willUpdate runs the loader).
+    if (this.reservationUuid) this.reservationUuid = "";
+    else void this.loader.run();
   }
 
   // ---- rendering ----
@@ -647,22 +650,10 @@ export class BookingCalendar extends LitElement {
     const config = this.configuration;
     return html`
       <section class="frame ${config?.compact ? "compact" : ""}" part="frame" aria-label=${config?.calendarTitle ?? config?.title ?? "Booking calendar"}>
-        ${config ? this.renderHeader(config) : nothing}
+        ${config ? renderHeader(config, this.env) : nothing}
         ${this.renderNotice()}
-        ${this.renderPhase()}
+        ${this.renderStep()}
       </section>`;
-  }
-
-  private renderHeader(config: EventTypeConfiguration) {
-    return html`<header class="header" part="header">
-      ${renderHost(config)}
-      <div>
-        ${config.hostName ? html`<p class="muted host-name">${config.hostName}</p>` : nothing}
-        <h2 class="title">${config.calendarTitle || config.title}</h2>
-        ${config.description ? html`<p class="muted">${config.description}</p>` : nothing}
-        <p class="muted">${this.t("duration", { minutes: config.durationMinutes })}${config.payment ? html` · ${this.env.dates.money(config.payment.amount, config.payment.currency)}` : nothing}</p>
-      </div>
-    </header>`;
   }
 
   private renderNotice() {
@@ -677,7 +668,7 @@ export class BookingCalendar extends LitElement {
     </div>`;
   }
 
-  private renderPhase() {
+  private renderStep() {
     const flow = this.flow;
     switch (flow.kind) {
       case "loading":
@@ -708,19 +699,18 @@ export class BookingCalendar extends LitElement {
     const today = todayIn(config.timezone);
     const calendar = this.calendar;
     const daySlots = calendar.daySlots;
-    const freeDays = calendar.freeDays;
     return html`
-      ${reservation ? html`${renderReservationSummary(reservation, this.env, config)}${this.renderCancel()}<h3>${this.t("pickNewTime")}</h3>` : nothing}
+      ${reservation ? html`${renderReservationSummary(reservation, this.env, config)}${this.renderCancel(flow)}<h3>${this.t("pickNewTime")}</h3>` : nothing}
       <div class="pick">
         <div>
           <h3 class=${reservation ? "visually-hidden" : ""}>${this.t("chooseDate")}</h3>
           <bc-month-grid exportparts="month-title, month-nav, grid, day, day-free"
-            .month=${calendar.month} .freeDays=${freeDays} .selected=${calendar.day}
+            .month=${calendar.month} .freeDays=${calendar.freeDays} .selected=${calendar.day}
             .minDate=${addDays(today, config.min - 1)} .maxDate=${addDays(today, config.max + 1)} .today=${todayIn(this.visitorZone)}
             .weekStart=${config.locale.startDayOfWeek === "sunday" ? 6 : 0} ?loading=${calendar.loading}
             @bc-month-change=${(e: CustomEvent<MonthGridEvents["bc-month-change"]>) => calendar.show(e.detail.month)}
             @bc-day-pick=${(e: CustomEvent<MonthGridEvents["bc-day-pick"]>) => this.pickDay(e.detail.date)}></bc-month-grid>
-          ${!calendar.loading && calendar.known && freeDays.size === 0 ? this.renderEmptyMonth() : nothing}
+          ${calendar.empty ? this.renderEmptyMonth() : nothing}
           <bc-timezone-picker exportparts="timezone, timezone-select" style="margin-top:1rem" .value=${this.visitorZone} .zones=${this.zones.value ?? []}
             @bc-zone-change=${(e: CustomEvent<TimezonePickerEvents["bc-zone-change"]>) => { this.timezone = e.detail.timezone; }}
             @bc-hour-cycle-change=${(e: CustomEvent<TimezonePickerEvents["bc-hour-cycle-change"]>) => this.setHour12(e.detail.hour12)}></bc-timezone-picker>
@@ -749,36 +739,6 @@ export class BookingCalendar extends LitElement {
     return html`<div class="actions center"><button type="button" class="primary" part="book-another" @click=${() => this.bookAnother()}>${this.t("bookAnother")}</button></div>`;
   }
 
-  private bookAnother(): void {
-    this.askCancel = false;
-    this.cancelReason = "";
-    // Leaving reschedule mode starts the event type afresh (willUpdate runs the loader).
-    if (this.reservationUuid) this.reservationUuid = "";
-    else void this.loader.run();
-  }
-
-  /** What is being booked, beside the form: event, host, time, zone, place and price. */
-  private renderChosen(slot: TimeSlot) {
-    const { dates, timezone } = this.env;
-    const config = this.configuration!;
-    const location = this.flow.kind === "moving" ? this.flow.reservation.location : placeOf(this.draft, config.locations);
-    return html`<aside class="summary" part="summary">
-      <p><strong>${config.title}</strong></p>
-      ${config.hostName ? html`<p class="with-host">${renderHost(config, true)}<span><span class="visually-hidden">${this.t("host")}: </span>${config.hostName}</span></p>` : nothing}
-      <p>${dates.instantDate(slot.startIso8601, timezone)}</p>
-      <p>${dates.time(slot.startIso8601, timezone)} – ${dates.time(slot.endIso8601, timezone)} · ${this.t("duration", { minutes: config.durationMinutes })}</p>
-      <p class="muted">${this.t("timezone")}: ${timezone.replace(/_/g, " ")}</p>
-      ${location ? html`<p>${locationText(location, this.env)}</p>` : nothing}
-      ${config.payment ? html`<p>${this.t("price")}: ${this.env.dates.money(config.payment.amount, config.payment.currency)}</p>` : nothing}
-    </aside>`;
-  }
-
-  /** One step back (see flows.back); the notice was about the step left. */
-  private goBack(): void {
-    this.flow = flows.back(this.flow);
-    this.notice = null;
-  }
-
   private renderBack(onBack: () => void, disabled = false) {
     return html`<button type="button" class="link" ?disabled=${disabled} @click=${onBack}>← ${this.t("back")}</button>`;
   }
@@ -788,58 +748,55 @@ export class BookingCalendar extends LitElement {
     return html`
       ${this.renderBack(() => { this.goBack(); void this.holds.release(); })}
       <div class="details">
-        ${this.renderChosen(flow.slot)}
+        ${renderChosen(flow, this.env)}
         <div class="details-form">
           <h3 tabindex="-1">${this.t("yourDetails")}</h3>
           <bc-booking-form exportparts="form, input, field, locations, guests, submit"
-            .draft=${this.draft} .fields=${flow.init.customFields} .locations=${config.locations} .problems=${this.problems}
+            .draft=${flow.draft} .fields=${flow.init.customFields} .locations=${config.locations} .problems=${flow.problems}
             ?busy=${this.busy} .submitLabel=${config.payment ? this.t("continueToPayment") : this.t("book")}
-            @bc-draft-change=${(e: CustomEvent<BookingFormEvents["bc-draft-change"]>) => { this.draft = e.detail.draft; }}
+            @bc-draft-change=${(e: CustomEvent<BookingFormEvents["bc-draft-change"]>) => { this.flow = flows.drafted(this.flow, e.detail.draft); }}
             @bc-submit=${() => void this.submitDetails()}></bc-booking-form>
         </div>
       </div>`;
   }
 
   private renderPay(flow: FlowOf<"paying">) {
+    const hold = this.holds.current;
     return html`
-      ${this.renderBack(() => this.goBack(), this.paying)}
+      ${this.renderBack(() => this.goBack(), flow.confirming)}
       <h3 tabindex="-1">${this.t("payment")}</h3>
-      ${this.renderChosen(flow.slot)}
-      ${this.holds.current ? html`<bc-hold-timer exportparts="hold-timer" .heldUntil=${this.holds.current.heldUntil}></bc-hold-timer>` : nothing}
-      <bc-payment-step exportparts="payment-element, pay, test-badge" .setup=${this.payment} .mountPoint=${this.paymentMount}
-        @bc-paying=${() => { this.paying = true; this.holds.charging(true); }}
-        @bc-paid=${() => { this.paying = false; void this.confirmPaid(); }}
-        @bc-payment-error=${(e: CustomEvent<PaymentStepEvents["bc-payment-error"]>) => {
-          if (e.detail.unavailable) return this.paymentUnavailable(e.detail.message);
-          this.paying = false;
-          if (e.detail.refused) this.holds.charging(false);
-          this.notice = { text: this.t("paymentFailed", { message: e.detail.message }), danger: true };
-          emit(this, "booking-error", { code: "payment_failed", message: e.detail.message, status: null });
-        }}><slot name="payment-element"></slot></bc-payment-step>`;
+      ${renderChosen(flow, this.env)}
+      ${hold ? html`<bc-hold-timer exportparts="hold-timer" .heldUntil=${hold.heldUntil}></bc-hold-timer>` : nothing}
+      <bc-payment-step exportparts="payment-element, pay, test-badge" .setup=${hold?.payment ?? null} .mountPoint=${this.paymentMount}
+        @bc-paying=${() => this.cardConfirming(true)}
+        @bc-paid=${() => { this.cardConfirming(false); void this.confirmPaid(); }}
+        @bc-payment-error=${(e: CustomEvent<PaymentStepEvents["bc-payment-error"]>) => this.paymentFailed(e.detail)}><slot name="payment-element"></slot></bc-payment-step>`;
   }
 
-  private renderMove({ slot }: FlowOf<"moving">) {
+  private renderMove(flow: FlowOf<"moving">) {
     const { dates, timezone } = this.env;
-    const when = `${dates.instantDate(slot.startIso8601, timezone)} ${dates.time(slot.startIso8601, timezone)}`;
+    const start = flow.slot.startIso8601;
     return html`
       ${this.renderBack(() => this.goBack())}
-      <h3 tabindex="-1">${this.t("moveTo", { time: when })}</h3>
-      ${this.renderChosen(slot)}
+      <h3 tabindex="-1">${this.t("moveTo", { time: `${dates.instantDate(start, timezone)} ${dates.time(start, timezone)}` })}</h3>
+      ${renderChosen(flow, this.env)}
       <div class="actions"><button class="primary" type="button" part="submit" ?disabled=${this.busy} @click=${() => void this.move()}>${this.t("confirmMove")}</button></div>`;
   }
 
-  private renderCancel() {
-    if (!this.askCancel) {
-      return html`<div class="actions"><button type="button" part="cancel" @click=${() => { this.askCancel = true; }}>${this.t("cancelBooking")}</button></div>`;
+  /** Reschedule mode: the button to cancel, which asks first, with an optional reason. */
+  private renderCancel({ cancelReason }: FlowOf<"picking">) {
+    const ask = (reason: string | null) => { this.flow = flows.cancelAsked(this.flow, reason); };
+    if (cancelReason === null) {
+      return html`<div class="actions"><button type="button" part="cancel" @click=${() => ask("")}>${this.t("cancelBooking")}</button></div>`;
     }
     return html`<div class="notice danger" role="group" aria-labelledby="cancel-question">
       <p id="cancel-question" style="margin:0 0 0.75rem">${this.t("cancelQuestion")}</p>
       <label for="cancel-reason" class="field-label">${this.t("cancelReason")}</label>
-      <textarea id="cancel-reason" part="cancel-reason" maxlength=${LIMITS.textMaxLength} .value=${this.cancelReason}
-        @input=${(e: Event) => { this.cancelReason = (e.target as HTMLTextAreaElement).value; }}></textarea>
+      <textarea id="cancel-reason" part="cancel-reason" maxlength=${LIMITS.textMaxLength} .value=${cancelReason}
+        @input=${(e: Event) => ask((e.target as HTMLTextAreaElement).value)}></textarea>
       <div class="actions">
         <button type="button" class="danger" part="cancel" ?disabled=${this.busy} @click=${() => void this.cancelReservation()}>${this.t("confirmCancel")}</button>
-        <button type="button" @click=${() => { this.askCancel = false; }}>${this.t("keepBooking")}</button>
+        <button type="button" @click=${() => ask(null)}>${this.t("keepBooking")}</button>
       </div>
     </div>`;
   }

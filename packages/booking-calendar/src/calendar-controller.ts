@@ -89,14 +89,14 @@ export class CalendarController implements ReactiveController {
     void this.load(this.month);
   }
 
-  /** Whether the shown month's times are known. */
-  get known(): boolean {
-    return this.months.has(this.month);
-  }
-
   /** Whether the shown month's own times are on their way. */
   get loading(): boolean {
     return this.asking.has(this.key(this.month));
+  }
+
+  /** Whether the shown month's times arrived, and it has none free. */
+  get empty(): boolean {
+    return !this.loading && this.months.get(this.month)?.length === 0;
   }
 
   /** The chosen day's times (none until its month's arrive). */

@@ -20,6 +20,19 @@ export function emptyDraft(): BookingDraft {
   return { email: "", firstname: "", lastname: "", phone: "", guests: [], locationType: "", locationValue: "", answers: {} };
 }
 
+/** The fields the element's attributes of the same names prefill. */
+export const PREFILL_KEYS = ["email", "firstname", "lastname", "phone"] as const;
+
+/** Prefill values by field. */
+export type Prefill = Record<(typeof PREFILL_KEYS)[number], string>;
+
+/** `draft` with the prefill values of `keys` in the fields the visitor left empty (the same draft when none is). */
+export function prefilled(draft: BookingDraft, values: Prefill, keys: readonly (keyof Prefill)[] = PREFILL_KEYS): BookingDraft {
+  let next = draft;
+  for (const key of keys) if (values[key] && !next[key]) next = { ...next, [key]: values[key] };
+  return next;
+}
+
 /** Problems by field key (the server's 422 keys), each a UI text key with its values. */
 export type DraftProblems = Record<string, { key: TextKey; values?: Record<string, number> }>;
 
@@ -98,6 +111,13 @@ export function locationOf(draft: BookingDraft, locations: Location[]): Location
   if (!location) return undefined;
   const value = needsLocationValue(location) ? draft.locationValue.trim() || (location.type === "phone" ? draft.phone.trim() : "") : null;
   return { type: location.type, value: value || null };
+}
+
+/** The chosen place as the visitor reads it: their own value, else the organizer's (an address, a number). */
+export function placeOf(draft: BookingDraft, locations: Location[]): Location | null {
+  const chosen = locationOf(draft, locations);
+  if (!chosen) return null;
+  return { type: chosen.type, value: chosen.value ?? locations.find((l) => l.type === chosen.type)?.value ?? null };
 }
 
 /** Optional text fields only when filled, so an empty box never overwrites what the server holds. */

@@ -2,6 +2,8 @@ import { html, nothing } from "lit";
 import type { EventTypeConfiguration, Location, Reservation, ReservationResult, TimeSlot } from "@booking/wire";
 import type { CalendarEnvironment } from "./context.ts";
 import { calendarFileUrl, googleCalendarUrl, outlookCalendarUrl } from "./ics.ts";
+import { placeOf } from "./draft.ts";
+import type { SlotFlow } from "./flow.ts";
 import type { TextKey } from "./texts.ts";
 
 /** What the last screen shows: a new booking, a moved one, or a cancelled one. */
@@ -39,6 +41,35 @@ export function renderHost(config: EventTypeConfiguration, small = false) {
   if (!name) return nothing;
   const initials = name.split(/\s+/).slice(0, 2).map((word) => word[0]).join("").toUpperCase();
   return html`<span class="avatar ${small ? "small" : ""}" part="avatar" aria-hidden="true">${initials}</span>`;
+}
+
+/** Title, host, description, duration and price of the event type, above every step. */
+export function renderHeader(config: EventTypeConfiguration, env: CalendarEnvironment) {
+  return html`<header class="header" part="header">
+    ${renderHost(config)}
+    <div>
+      ${config.hostName ? html`<p class="muted host-name">${config.hostName}</p>` : nothing}
+      <h2 class="title">${config.calendarTitle || config.title}</h2>
+      ${config.description ? html`<p class="muted">${config.description}</p>` : nothing}
+      <p class="muted">${env.texts("duration", { minutes: config.durationMinutes })}${config.payment ? html` · ${env.dates.money(config.payment.amount, config.payment.currency)}` : nothing}</p>
+    </div>
+  </header>`;
+}
+
+/** What is being booked, beside the form: event, host, time, zone, place and price. */
+export function renderChosen(flow: SlotFlow, env: CalendarEnvironment) {
+  const { texts, dates, timezone } = env;
+  const { slot, init: { configuration: config } } = flow;
+  const location = flow.kind === "moving" ? flow.reservation.location : placeOf(flow.draft, config.locations);
+  return html`<aside class="summary" part="summary">
+    <p><strong>${config.title}</strong></p>
+    ${config.hostName ? html`<p class="with-host">${renderHost(config, true)}<span><span class="visually-hidden">${texts("host")}: </span>${config.hostName}</span></p>` : nothing}
+    <p>${dates.instantDate(slot.startIso8601, timezone)}</p>
+    <p>${dates.time(slot.startIso8601, timezone)} – ${dates.time(slot.endIso8601, timezone)} · ${texts("duration", { minutes: config.durationMinutes })}</p>
+    <p class="muted">${texts("timezone")}: ${timezone.replace(/_/g, " ")}</p>
+    ${location ? html`<p>${locationText(location, env)}</p>` : nothing}
+    ${config.payment ? html`<p>${texts("price")}: ${dates.money(config.payment.amount, config.payment.currency)}</p>` : nothing}
+  </aside>`;
 }
 
 /** Grey blocks in the shape of the calendar while the event type loads; the status text is for screen readers. */

@@ -63,7 +63,7 @@ test.describe("the calendar's times", () => {
     expect(calls.map((c) => c.what)).toEqual(["slots 2026-12-01 2026-12-31 UTC", "slots 2027-01-01 2027-01-31 UTC"]);
     await calls[0]!.answer([slotOn("2026-12-02"), slotOn("2026-12-02"), slotOn("2026-12-09")]);
     expect(calendar.loading).toBe(false);
-    expect(calendar.known).toBe(true);
+    expect(calendar.empty).toBe(false);
     expect(options.arrived).toBe(1);
     expect([...calendar.freeDays]).toEqual([["2026-12-02", 2], ["2026-12-09", 1]]);
     expect(calendar.freeDays).toBe(calendar.freeDays);
@@ -83,7 +83,7 @@ test.describe("the calendar's times", () => {
     expect(calendar.loading).toBe(true);
     calendar.show("2026-12");
     expect(calendar.loading).toBe(false);
-    expect(calendar.known).toBe(true);
+    expect(calendar.freeDays.size).toBe(1);
   });
 
   test("another zone forgets the months known and asks for the shown one once, in that zone; the old zone's answer is dropped", async () => {
@@ -95,7 +95,7 @@ test.describe("the calendar's times", () => {
     update();
     expect(calls.map((c) => c.what)).toEqual(["slots 2026-12-01 2026-12-31 UTC", "slots 2026-12-01 2026-12-31 Asia/Tokyo"]);
     await calls[0]!.answer([slotOn("2026-12-02")]);
-    expect(calendar.known).toBe(false);
+    expect(calendar.freeDays.size).toBe(0);
     expect(calendar.loading).toBe(true);
     await calls[1]!.answer([slotOn("2026-12-03")]);
     expect([...calendar.freeDays.keys()]).toEqual(["2026-12-03"]);
@@ -112,7 +112,8 @@ test.describe("the calendar's times", () => {
     expect(second.calls.map((c) => c.what)).toEqual(["slots 2026-12-01 2026-12-31 UTC"]);
     await first.calls[0]!.answer([slotOn("2026-12-02")]);
     await first.calls[1]!.fail(new Error("offline"));
-    expect(calendar.known).toBe(false);
+    expect(calendar.freeDays.size).toBe(0);
+    expect(calendar.empty).toBe(false);
     expect(options.failures).toHaveLength(0);
     await second.calls[0]!.answer([slotOn("2026-12-05")]);
     expect([...calendar.freeDays.keys()]).toEqual(["2026-12-05"]);
@@ -127,8 +128,9 @@ test.describe("the calendar's times", () => {
     expect(options.failures).toHaveLength(1);
     options.failures[0]!.retry();
     expect(calls.map((c) => c.what)).toEqual(["slots 2026-12-01 2026-12-31 UTC", "slots 2026-12-01 2026-12-31 UTC"]);
+    expect(calendar.empty).toBe(false);
     await calls[1]!.answer([]);
-    expect(calendar.known).toBe(true);
+    expect(calendar.empty).toBe(true);
   });
 
   test("an empty month asks once for the first free day after it; not knowing it leaves the jump out", async () => {
@@ -160,9 +162,10 @@ test.describe("the calendar's times", () => {
     const before = updates();
     calendar.refresh();
     expect(updates()).toBeGreaterThan(before);
-    expect(calendar.known).toBe(false);
-    expect(calendar.loading).toBe(true);
-    await calls[1]!.answer([]);
     expect(calendar.freeDays.size).toBe(0);
+    expect(calendar.loading).toBe(true);
+    expect(calendar.empty).toBe(false);
+    await calls[1]!.answer([]);
+    expect(calendar.empty).toBe(true);
   });
 });
