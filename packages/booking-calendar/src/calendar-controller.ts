@@ -30,17 +30,17 @@ export class CalendarController implements ReactiveController {
   month: PlainMonth = "1970-01";
   /** The day chosen in the shown month, whose times are listed. */
   day: PlainDate | null = null;
-  private api: TimesApi | null = null;
+  #api: TimesApi | null = null;
   /** The zone the known months' times are in. */
-  private zone = "";
+  #zone = "";
   /** Bumped by every start, so what was asked under an older one is asked again and its answer dropped. */
-  private start = 0;
-  private months = new Map<PlainMonth, TimeSlot[]>();
+  #start = 0;
+  #months = new Map<PlainMonth, TimeSlot[]>();
   /** Months whose times are on their way, as "start zone month". */
-  private readonly asking = new Set<string>();
+  readonly #asking = new Set<string>();
   /** The first free day after an empty month, by "zone month" (null: none within the horizon). */
-  private nextFreeBy = new Map<string, PlainDate | null>();
-  private freeDaysOf: { slots: TimeSlot[]; days: Map<PlainDate, number> } | null = null;
+  #nextFreeBy = new Map<string, PlainDate | null>();
+  #freeDaysOf: { slots: TimeSlot[]; days: Map<PlainDate, number> } | null = null;
 
   constructor(private readonly host: ReactiveControllerHost, private readonly options: CalendarOptions) {
     host.addController(this);
@@ -49,23 +49,23 @@ export class CalendarController implements ReactiveController {
   /** Before each update: times in another zone than the known months' are asked for afresh. */
   hostUpdate(): void {
     const zone = this.options.zone();
-    if (zone === this.zone) return;
-    this.zone = zone;
-    if (this.api) this.refresh();
+    if (zone === this.#zone) return;
+    this.#zone = zone;
+    if (this.#api) this.refresh();
   }
 
   /** A new start begins: what was known is forgotten, and answers to the start before are dropped. */
   restart(): void {
-    this.api = null;
-    this.start++;
-    this.months = new Map();
-    this.nextFreeBy = new Map();
+    this.#api = null;
+    this.#start++;
+    this.#months = new Map();
+    this.#nextFreeBy = new Map();
   }
 
   /** The event type is loaded through `api`: the month of `opening` shown with no day chosen. */
   open(api: TimesApi, opening: PlainDate): void {
-    this.api = api;
-    this.zone = this.options.zone();
+    this.#api = api;
+    this.#zone = this.options.zone();
     this.day = null;
     this.show(monthOf(opening));
   }
@@ -73,7 +73,7 @@ export class CalendarController implements ReactiveController {
   /** Shows `month`, asking for its times unless they are known or on their way. */
   show(month: PlainMonth): void {
     this.month = month;
-    void this.load(month);
+    void this.#load(month);
     this.host.requestUpdate();
   }
 
@@ -85,65 +85,65 @@ export class CalendarController implements ReactiveController {
 
   /** Forgets every month's times and asks for the shown one again (e.g. a time was taken meanwhile). */
   refresh(): void {
-    this.months = new Map();
-    void this.load(this.month);
+    this.#months = new Map();
+    void this.#load(this.month);
   }
 
   /** Whether the shown month's own times are on their way. */
   get loading(): boolean {
-    return this.asking.has(this.key(this.month));
+    return this.#asking.has(this.#key(this.month));
   }
 
   /** Whether the shown month's times arrived, and it has none free. */
   get empty(): boolean {
-    return !this.loading && this.months.get(this.month)?.length === 0;
+    return !this.loading && this.#months.get(this.month)?.length === 0;
   }
 
   /** The chosen day's times (none until its month's arrive). */
   get daySlots(): TimeSlot[] {
-    return this.slots().filter((slot) => slot.date === this.day);
+    return this.#slots().filter((slot) => slot.date === this.day);
   }
 
   /** Free times per day of the shown month; the same map until its times change, so the grid re-renders only then. */
   get freeDays(): Map<PlainDate, number> {
-    const slots = this.slots();
-    if (this.freeDaysOf?.slots !== slots) {
+    const slots = this.#slots();
+    if (this.#freeDaysOf?.slots !== slots) {
       const days = new Map<PlainDate, number>();
       for (const slot of slots) days.set(slot.date, (days.get(slot.date) ?? 0) + 1);
-      this.freeDaysOf = { slots, days };
+      this.#freeDaysOf = { slots, days };
     }
-    return this.freeDaysOf.days;
+    return this.#freeDaysOf.days;
   }
 
   /** After the shown month turned out empty: the first free day after it, null when none, undefined while not known. */
   get nextFree(): PlainDate | null | undefined {
-    return this.nextFreeBy.get(`${this.zone} ${this.month}`);
+    return this.#nextFreeBy.get(`${this.#zone} ${this.month}`);
   }
 
-  private slots(): TimeSlot[] {
-    return this.months.get(this.month) ?? NO_SLOTS;
+  #slots(): TimeSlot[] {
+    return this.#months.get(this.month) ?? NO_SLOTS;
   }
 
-  private key(month: PlainMonth): string {
-    return `${this.start} ${this.zone} ${month}`;
+  #key(month: PlainMonth): string {
+    return `${this.#start} ${this.#zone} ${month}`;
   }
 
-  private async load(month: PlainMonth, again = false): Promise<void> {
-    const { api, start, zone } = this;
-    const key = this.key(month);
-    if (!api || (!again && this.months.has(month)) || this.asking.has(key)) return;
-    this.asking.add(key);
+  async #load(month: PlainMonth, again = false): Promise<void> {
+    const api = this.#api, start = this.#start, zone = this.#zone;
+    const key = this.#key(month);
+    if (!api || (!again && this.#months.has(month)) || this.#asking.has(key)) return;
+    this.#asking.add(key);
     this.host.requestUpdate();
     try {
       const slots = await api.timeSlots(firstDayOf(month), lastDayOf(month), zone);
-      if (start !== this.start || zone !== this.zone) return;
-      this.months.set(month, slots);
+      if (start !== this.#start || zone !== this.#zone) return;
+      this.#months.set(month, slots);
       this.options.arrived();
-      if (slots.length === 0) void this.findNextFree(api, month, zone, start);
+      if (slots.length === 0) void this.#findNextFree(api, month, zone, start);
     } catch (error) {
-      if (start === this.start) this.options.failed(error, () => void this.load(month, true));
+      if (start === this.#start) this.options.failed(error, () => void this.#load(month, true));
     } finally {
-      this.asking.delete(key);
+      this.#asking.delete(key);
       this.host.requestUpdate();
     }
   }
@@ -152,13 +152,13 @@ export class CalendarController implements ReactiveController {
    * An empty month: asks the server for the first free day after it (one request, not a scan of
    * months). Not knowing it only leaves the jump out; the visitor can page on by hand.
    */
-  private async findNextFree(api: TimesApi, month: PlainMonth, zone: string, start: number): Promise<void> {
+  async #findNextFree(api: TimesApi, month: PlainMonth, zone: string, start: number): Promise<void> {
     const key = `${zone} ${month}`;
-    if (this.nextFreeBy.has(key)) return;
+    if (this.#nextFreeBy.has(key)) return;
     try {
       const date = await api.firstFreeDay(firstDayOf(month), zone);
-      if (start !== this.start) return;
-      this.nextFreeBy.set(key, date);
+      if (start !== this.#start) return;
+      this.#nextFreeBy.set(key, date);
       this.host.requestUpdate();
     } catch {
       // Left out: the month still says it has no free times.

@@ -1,4 +1,4 @@
-import type { ConfirmInput, CustomField, CustomFieldValue, Location } from "@booking/wire";
+import type { ConfirmInput, CustomField, CustomFieldValue, InitData, Location, ReservationInput, TimeSlot } from "@booking/wire";
 import { EMAIL_PATTERN as EMAIL, LIMITS, PHONE_PATTERN as PHONE } from "@booking/wire/limits";
 import type { TextKey } from "./texts.ts";
 
@@ -127,4 +127,21 @@ export function personOf(draft: BookingDraft): Pick<ConfirmInput, "firstname" | 
   if (draft.lastname.trim()) person.lastname = draft.lastname.trim();
   if (draft.phone.trim()) person.phone = draft.phone.trim();
   return person;
+}
+
+/** The booking of `slot` as the API takes it: what the visitor typed, worth sending, with the zone they read times in. */
+export function reservationOf(draft: BookingDraft, { configuration, customFields: fields }: InitData, slot: TimeSlot, timezone: string): ReservationInput {
+  const location = locationOf(draft, configuration.locations);
+  const guests = draft.guests.map((g) => g.trim()).filter(Boolean);
+  const customFields = answersOf(draft, fields);
+  return {
+    start: slot.start,
+    end: slot.end,
+    email: draft.email.trim(),
+    timezone,
+    ...personOf(draft),
+    ...(location ? { location } : {}),
+    ...(guests.length ? { guests } : {}),
+    ...(customFields.length ? { customFields } : {}),
+  };
 }

@@ -1,9 +1,11 @@
 import { html, nothing } from "lit";
 import type { EventTypeConfiguration, Location, Reservation, ReservationResult, TimeSlot } from "@booking/wire";
+import { LIMITS } from "@booking/wire/limits";
 import type { CalendarEnvironment } from "./context.ts";
 import { calendarFileUrl, googleCalendarUrl, outlookCalendarUrl } from "./ics.ts";
 import { placeOf } from "./draft.ts";
 import type { SlotFlow } from "./flow.ts";
+import type { PlainDate } from "./dates.ts";
 import type { TextKey } from "./texts.ts";
 
 /** What the last screen shows: a new booking, a moved one, or a cancelled one. */
@@ -70,6 +72,50 @@ export function renderChosen(flow: SlotFlow, env: CalendarEnvironment) {
     ${location ? html`<p>${locationText(location, env)}</p>` : nothing}
     ${config.payment ? html`<p>${texts("price")}: ${dates.money(config.payment.amount, config.payment.currency)}</p>` : nothing}
   </aside>`;
+}
+
+/** The way one step back, `disabled` while there is none. */
+export function renderBack(env: CalendarEnvironment, onBack: () => void, disabled = false) {
+  return html`<button type="button" class="link" ?disabled=${disabled} @click=${onBack}>← ${env.texts("back")}</button>`;
+}
+
+/** After a cancellation: a fresh booking of the same event type. */
+export function renderBookAnother(env: CalendarEnvironment, onBook: () => void) {
+  return html`<div class="actions center"><button type="button" class="primary" part="book-another" @click=${onBook}>${env.texts("bookAnother")}</button></div>`;
+}
+
+/** A month without free times, with the jump to `next`, the next free day (null: none ahead; undefined: not known). */
+export function renderEmptyMonth(env: CalendarEnvironment, next: PlainDate | null | undefined, onJump: (date: PlainDate) => void) {
+  const { texts } = env;
+  return html`<div class="empty-month" part="empty-month">
+    <p class="muted">${texts("noTimesThisMonth")}</p>
+    ${next ? html`<button type="button" class="primary" part="next-available" @click=${() => onJump(next)}>${texts("nextAvailable", { date: env.dates.fullDate(next) })}</button>`
+      : next === null ? html`<p class="muted">${texts("noTimesAhead")}</p>` : nothing}
+  </div>`;
+}
+
+/** What the question to cancel a booking does: opens or closes it (null), keeps the reason typed, cancels. */
+export interface CancelActions {
+  ask(reason: string | null): void;
+  cancel(): void;
+}
+
+/** Reschedule mode: the button to cancel, which asks first with room for a reason (`reason` null: not asked yet). */
+export function renderCancel(env: CalendarEnvironment, reason: string | null, busy: boolean, { ask, cancel }: CancelActions) {
+  const { texts } = env;
+  if (reason === null) {
+    return html`<div class="actions"><button type="button" part="cancel" @click=${() => ask("")}>${texts("cancelBooking")}</button></div>`;
+  }
+  return html`<div class="notice danger" role="group" aria-labelledby="cancel-question">
+    <p id="cancel-question" style="margin:0 0 0.75rem">${texts("cancelQuestion")}</p>
+    <label for="cancel-reason" class="field-label">${texts("cancelReason")}</label>
+    <textarea id="cancel-reason" part="cancel-reason" maxlength=${LIMITS.textMaxLength} .value=${reason}
+      @input=${(e: Event) => ask((e.target as HTMLTextAreaElement).value)}></textarea>
+    <div class="actions">
+      <button type="button" class="danger" part="cancel" ?disabled=${busy} @click=${cancel}>${texts("confirmCancel")}</button>
+      <button type="button" @click=${() => ask(null)}>${texts("keepBooking")}</button>
+    </div>
+  </div>`;
 }
 
 /** Grey blocks in the shape of the calendar while the event type loads; the status text is for screen readers. */
