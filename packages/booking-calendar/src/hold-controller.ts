@@ -74,19 +74,19 @@ const leftHolds = {
  * was sent for it.
  */
 export class HoldController implements ReactiveController {
-  private held: Hold | null = null;
+  #held: Hold | null = null;
   /** The API and token of the current start: holds left behind under them are given back by every release. */
-  private api: BookingApi | null = null;
-  private token = "";
-  private timer: ReturnType<typeof setInterval> | undefined;
-  private refreshing = false;
-  private lastActivity = Date.now();
+  #api: BookingApi | null = null;
+  #token = "";
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #refreshing = false;
+  #lastActivity = Date.now();
   /** The last hold given back, until the server has answered. */
-  private releasing: Promise<void> = Promise.resolve();
+  #releasing: Promise<void> = Promise.resolve();
 
   constructor(private readonly host: ReactiveControllerHost & HTMLElement, private readonly options: HoldOptions) {
     host.addController(this);
-    const active = () => { this.lastActivity = Date.now(); };
+    const active = () => { this.#lastActivity = Date.now(); };
     host.addEventListener("pointerdown", active);
     host.addEventListener("keydown", active);
     host.addEventListener("input", active);
@@ -94,17 +94,17 @@ export class HoldController implements ReactiveController {
 
   /** The seat held now, if any. */
   get current(): Hold | null {
-    return this.held;
+    return this.#held;
   }
 
   hostConnected(): void {
-    window.addEventListener("pagehide", this.onPageHide);
-    if (this.held) this.startTimer();
+    window.addEventListener("pagehide", this.#onPageHide);
+    if (this.#held) this.#startTimer();
   }
 
   hostDisconnected(): void {
-    window.removeEventListener("pagehide", this.onPageHide);
-    clearInterval(this.timer);
+    window.removeEventListener("pagehide", this.#onPageHide);
+    clearInterval(this.#timer);
     // A page that removes the element (not one that only moves it) gives its hold back.
     setTimeout(() => { if (!this.host.isConnected) void this.release(); }, 0);
   }
@@ -114,41 +114,41 @@ export class HoldController implements ReactiveController {
    * (through the API it was held with), and so is every hold this tab left behind under the new ones.
    */
   restart(api: BookingApi, token: string): Promise<void> {
-    this.api = api;
-    this.token = token;
+    this.#api = api;
+    this.#token = token;
     return this.release();
   }
 
   /** A seat was held through `api`, the current start's: it is kept alive from now on. */
   hold(api: BookingApi, uuid: string, key: string, slot: TimeSlot): Hold {
-    const held: Hold = { uuid, heldUntil: Date.now() + this.options.holdMinutes() * 60_000, key, slot, charging: false, api, token: this.token, payment: null };
-    this.held = held;
-    this.startTimer();
+    const held: Hold = { uuid, heldUntil: Date.now() + this.options.holdMinutes() * 60_000, key, slot, charging: false, api, token: this.#token, payment: null };
+    this.#held = held;
+    this.#startTimer();
     this.host.requestUpdate();
     return held;
   }
 
   /** A payment was opened for the hold: kept with it until the hold ends. */
   paymentOpened(payment: PaymentSetup): void {
-    this.change({ payment });
+    this.#change({ payment });
   }
 
   /** A card payment was sent for the hold (or clearly refused): while charging it is never given back. */
   charging(charging: boolean): void {
-    this.change({ charging });
+    this.#change({ charging });
   }
 
-  private change(change: Partial<Hold>): void {
-    if (this.held) {
-      this.held = { ...this.held, ...change };
+  #change(change: Partial<Hold>): void {
+    if (this.#held) {
+      this.#held = { ...this.#held, ...change };
       this.host.requestUpdate();
     }
   }
 
   /** The hold is over without giving it back (booked, or lost on the server). */
   end(): void {
-    clearInterval(this.timer);
-    this.held = null;
+    clearInterval(this.#timer);
+    this.#held = null;
     this.options.ended();
     this.host.requestUpdate();
   }
@@ -159,14 +159,15 @@ export class HoldController implements ReactiveController {
    * been answered, so a new hold never races them.
    */
   release(): Promise<void> {
-    const hold = this.held;
+    const hold = this.#held;
     if (hold && !hold.charging) {
       this.end();
-      this.releasing = this.releasing.then(() => giveBack(hold.api, hold.token, hold.uuid));
+      this.#releasing = this.#releasing.then(() => giveBack(hold.api, hold.token, hold.uuid));
     }
-    const { api, token } = this;
+    const api = this.#api;
+    const token = this.#token;
     const left = api ? Promise.all(leftHolds.take(api.base, token).map((uuid) => giveBack(api, token, uuid))) : Promise.resolve();
-    return Promise.all([this.releasing, left]).then(() => undefined);
+    return Promise.all([this.#releasing, left]).then(() => undefined);
   }
 
   /**
@@ -175,36 +176,36 @@ export class HoldController implements ReactiveController {
    * on the server's own booking pages; so the tab also writes the hold down, and the next release
    * gives it back when the tab loads the calendar again (a reload).
    */
-  private readonly onPageHide = (event: PageTransitionEvent) => {
-    const hold = this.held;
+  readonly #onPageHide = (event: PageTransitionEvent) => {
+    const hold = this.#held;
     if (event.persisted || !hold || hold.charging) return;
     hold.api.release(hold.uuid);
     leftHolds.write(hold.api.base, hold.token, hold.uuid);
   };
 
-  private startTimer(): void {
-    clearInterval(this.timer);
-    this.timer = setInterval(() => void this.check(), HOLD_CHECK_MS);
+  #startTimer(): void {
+    clearInterval(this.#timer);
+    this.#timer = setInterval(() => void this.#check(), HOLD_CHECK_MS);
   }
 
   /** Extends the hold shortly before it ends while the visitor is still at work, or after it ended. */
-  private async check(): Promise<void> {
-    const hold = this.held;
-    if (!hold || this.refreshing) return;
+  async #check(): Promise<void> {
+    const hold = this.#held;
+    if (!hold || this.#refreshing) return;
     const now = Date.now();
     const remaining = hold.heldUntil - now;
-    const active = now - this.lastActivity < ACTIVE_WITHIN_MS;
+    const active = now - this.#lastActivity < ACTIVE_WITHIN_MS;
     if (!(remaining <= 0 || (remaining < REFRESH_BEFORE_MS && active))) return;
-    this.refreshing = true;
+    this.#refreshing = true;
     try {
       await hold.api.refresh(hold.uuid);
-      if (this.held?.uuid === hold.uuid) this.change({ heldUntil: Date.now() + this.options.holdMinutes() * 60_000 });
+      if (this.#held?.uuid === hold.uuid) this.#change({ heldUntil: Date.now() + this.options.holdMinutes() * 60_000 });
     } catch (error) {
       // Only the hold still held is lost; one given back or replaced meanwhile is nobody's concern.
-      if (error instanceof ApiFailure && error.code === "reservation_finished" && this.held?.uuid === hold.uuid) this.options.lost();
+      if (error instanceof ApiFailure && error.code === "reservation_finished" && this.#held?.uuid === hold.uuid) this.options.lost();
       // Other failures (offline for a moment) are retried at the next check.
     } finally {
-      this.refreshing = false;
+      this.#refreshing = false;
     }
   }
 }
