@@ -26,7 +26,7 @@ import type { SlotListEvents } from "./slot-list.ts";
 import type { TimezonePickerEvents } from "./timezone-picker.ts";
 import {
   renderBack, renderBookAnother, renderCancel, renderChosen, renderDone, renderEmptyMonth, renderHeader, renderReservationSummary,
-  renderSkeleton, type DoneState,
+  renderSkeleton,
 } from "./views.ts";
 
 let scriptApiBase = "";
@@ -488,7 +488,7 @@ export class BookingCalendar extends LitElement {
     this.#report(error, retry);
   }
 
-  #finish(flow: SlotFlow, kind: DoneState["kind"], result: ReservationResult): void {
+  #finish(flow: SlotFlow, kind: "booked" | "rescheduled", result: ReservationResult): void {
     const { init, slot, draft } = flow;
     const uuid = result.uuid ?? this.#holds.current?.uuid ?? "";
     this.#holds.end();

@@ -37,7 +37,7 @@ export function prefilled(draft: BookingDraft, values: Prefill, keys: readonly (
 export type DraftProblems = Record<string, { key: TextKey; values?: Record<string, number> }>;
 
 /** The location types whose organizer left the value to the visitor. */
-export function needsLocationValue(location: Location | undefined): boolean {
+export function needsLocationValue(location: Location | undefined): location is Location {
   return !!location && (location.value ?? null) === null && (location.type === "phone" || location.type === "address");
 }
 
@@ -59,9 +59,9 @@ export function checkDraft(draft: BookingDraft, fields: CustomField[], locations
   });
   const location = locations.find((l) => l.type === draft.locationType) ?? locations[0];
   if (needsLocationValue(location)) {
-    const value = draft.locationValue.trim() || (location!.type === "phone" ? draft.phone.trim() : "");
+    const value = draft.locationValue.trim() || (location.type === "phone" ? draft.phone.trim() : "");
     if (value === "") problems["location.value"] = { key: "errorRequired" };
-    else if (location!.type === "phone" && !PHONE.test(value)) problems["location.value"] = { key: "errorPhone" };
+    else if (location.type === "phone" && !PHONE.test(value)) problems["location.value"] = { key: "errorPhone" };
   }
   for (const field of fields) {
     const key = `customFields.${field.uuid}`;

@@ -9,13 +9,10 @@ import type { PlainDate } from "./dates.ts";
 import type { TextKey } from "./texts.ts";
 
 /** What the last screen shows: a new booking, a moved one, or a cancelled one. */
-export interface DoneState {
-  kind: "booked" | "rescheduled" | "cancelled";
-  slot: TimeSlot | null;
-  result: (ReservationResult & { manageUrl?: string | null }) | null;
-  email: string;
-  location: Location | null;
-}
+export type DoneState = { email: string; location: Location | null } & (
+  | { kind: "booked" | "rescheduled"; slot: TimeSlot; result: (ReservationResult & { manageUrl?: string | null }) | null }
+  | { kind: "cancelled"; slot: null; result: null }
+);
 
 /** A link from the API only when it is a web address, so no `javascript:` URL reaches an href. */
 export function webUrl(value: string | null | undefined): string | null {
@@ -157,7 +154,7 @@ export function renderDone(done: DoneState, config: EventTypeConfiguration, env:
   }
   // The other engineer's email flag, when the server sends it: without it, a booking with an email says one goes out.
   const emailed = config.emailConfirmation;
-  const slot = done.slot!;
+  const slot = done.slot;
   const meetLink = webUrl(done.result?.meetLink);
   const manageUrl = webUrl(done.result?.manageUrl);
   const place = locationText(done.location, env);
