@@ -45,6 +45,7 @@ export class EnvironmentController implements ReactiveController {
     return this.#provider.value;
   }
 
+  /** Before each update: made again when what it is made of changed. */
   hostUpdate(): void {
     const { source } = this;
     const config = source.configuration();

@@ -48,6 +48,7 @@ export class NoticeController implements ReactiveController {
     if (this.#shown?.retry) this.clear();
   }
 
+  /** The message shown, with its retry button and countdown; nothing when none is. */
   render(texts: Texts) {
     const notice = this.#shown;
     if (!notice) return nothing;
