@@ -38,6 +38,8 @@ export function idempotencyKey(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+const NOT_UNDERSTOOD = "The booking service sent an answer the calendar does not understand.";
+
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
@@ -82,8 +84,11 @@ export class BookingApi {
     return this.call("POST", "/reservations", input, key);
   }
 
-  prepare(input: ReservationInput, key: string): Promise<ReservationResult> {
-    return this.call("POST", "/reservations/prepare", input, key);
+  /** Holds a seat for the payment; an answer without the hold's uuid fails, as nothing could pay for or give back that seat. */
+  async prepare(input: ReservationInput, key: string): Promise<ReservationResult & { uuid: string }> {
+    const held = await this.call<ReservationResult>("POST", "/reservations/prepare", input, key);
+    if (!held?.uuid) throw new ApiFailure("unexpected", "unexpected_response", NOT_UNDERSTOOD);
+    return held as ReservationResult & { uuid: string };
   }
 
   confirm(uuid: string, input: ConfirmInput, key: string): Promise<ReservationResult> {
@@ -134,7 +139,7 @@ export class BookingApi {
       throw new ApiFailure(response.status >= 500 ? "server" : "unexpected", "unexpected_response", `The booking service answered HTTP ${response.status} without its JSON.`, response.status);
     }
     if (!isObject(json) || typeof json.success !== "boolean") {
-      throw new ApiFailure("unexpected", "unexpected_response", "The booking service sent an answer the calendar does not understand.", response.status);
+      throw new ApiFailure("unexpected", "unexpected_response", NOT_UNDERSTOOD, response.status);
     }
     if (response.ok && json.success) return json as unknown as Envelope<T>;
     if (response.ok) {

@@ -1,64 +1,33 @@
 import { LitElement, html, nothing, type PropertyValues } from "lit";
-import { ContextProvider } from "@lit/context";
 import { Task } from "@lit/task";
-import type { EventTypeConfiguration, InitData, Location, ReservationInput, ReservationResult, TimeSlot } from "@booking/wire";
+import type { EventTypeConfiguration, InitData, ReservationResult } from "@booking/wire";
 import { ApiFailure, BookingApi, idempotencyKey } from "./api.ts";
+import { CalendarController } from "./calendar-controller.ts";
 import { HoldController } from "./hold-controller.ts";
 import { calendarStyles, controlStyles, themeStyles } from "./booking-calendar.styles.ts";
-import { environmentContext, type CalendarEnvironment } from "./context.ts";
-import {
-  addDays, browserZone, DateTexts, firstDayOf, isKnownZone, lastDayOf, localeUses12Hours, monthOf, todayIn, type PlainDate, type PlainMonth,
-} from "./dates.ts";
-import { answersOf, checkDraft, emptyDraft, locationOf, personOf, type BookingDraft } from "./draft.ts";
+import type { CalendarEnvironment } from "./context.ts";
+import { addDays, browserZone, isKnownZone, monthOf, todayIn, type PlainDate } from "./dates.ts";
+import { checkDraft, emptyDraft, placeOf, prefilled, PREFILL_KEYS, reservationOf } from "./draft.ts";
+import { EnvironmentController } from "./environment-controller.ts";
 import { emit } from "./events.ts";
-import { LIMITS } from "@booking/wire/limits";
 import * as flows from "./flow.ts";
 import type { Flow, FlowOf, SlotFlow } from "./flow.ts";
-import { failureText, safeLocale, textsWith, type TextKey, type Texts } from "./texts.ts";
-import { chooseLanguage, type Language } from "./i18n/catalog.ts";
+import { NoticeController } from "./notice-controller.ts";
+import { failureText, type TextKey } from "./texts.ts";
 import { fieldProblems } from "./i18n/field-errors.ts";
-import { loadCatalog, loadedCatalog } from "./i18n/load.ts";
+import { loadCatalog } from "./i18n/load.ts";
 import { adoptTheme, themeMode } from "./theme.ts";
 import { PageSchemeController } from "./page-scheme.ts";
 import { loadPart } from "./parts.ts";
 import type { BookingFormEvents } from "./booking-form.ts";
 import type { MonthGridEvents } from "./month-grid.ts";
-import type { PaymentSetup, PaymentStepEvents } from "./payment-step.ts";
+import type { PaymentStepEvents } from "./payment-step.ts";
 import type { SlotListEvents } from "./slot-list.ts";
 import type { TimezonePickerEvents } from "./timezone-picker.ts";
-import { locationText, renderDone, renderHost, renderReservationSummary, renderSkeleton, type DoneState } from "./views.ts";
-
-/** The chosen place as the visitor reads it: their own value, else the organizer's (an address, a number). */
-function placeOf(draft: BookingDraft, locations: Location[]): Location | null {
-  const chosen = locationOf(draft, locations);
-  if (!chosen) return null;
-  return { type: chosen.type, value: chosen.value ?? locations.find((l) => l.type === chosen.type)?.value ?? null };
-}
-
-/** Where the visitor's 12h/24h choice is kept for the visit (the tab's session). */
-const HOUR_CYCLE_KEY = "booking-calendar:hour12";
-
-function rememberedHour12(): boolean | null {
-  try {
-    const kept = sessionStorage.getItem(HOUR_CYCLE_KEY);
-    return kept === null ? null : kept === "true";
-  } catch {
-    // Storage can be off (privacy settings, sandboxed frames): the locale's clock then.
-    return null;
-  }
-}
-
-/** A message above the current view; `retry` offers to repeat what failed. */
-interface Notice {
-  text: string;
-  danger: boolean;
-  retry?: () => void;
-  /** Epoch ms before which the retry waits (429 `Retry-After`); it then runs by itself. */
-  retryAt?: number;
-}
-
-const NO_SLOTS: TimeSlot[] = [];
-
+import {
+  renderBack, renderBookAnother, renderCancel, renderChosen, renderDone, renderEmptyMonth, renderHeader, renderReservationSummary,
+  renderSkeleton,
+} from "./views.ts";
 
 let scriptApiBase = "";
 
@@ -135,22 +104,7 @@ export class BookingCalendar extends LitElement {
     lastname: { type: String },
     phone: { type: String },
     flow: { state: true },
-    notice: { state: true },
-    month: { state: true },
-    monthSlots: { state: true },
-    loadingMonths: { state: true },
-    selectedDate: { state: true },
-    zones: { state: true },
-    draft: { state: true },
-    problems: { state: true },
     busy: { state: true },
-    paying: { state: true },
-    payment: { state: true },
-    askCancel: { state: true },
-    cancelReason: { state: true },
-    hour12: { state: true },
-    nextFree: { state: true },
-    now: { state: true },
   };
 
   declare token: string;
@@ -166,47 +120,41 @@ export class BookingCalendar extends LitElement {
 
   /** Where the visitor is in booking, with what that step needs (see flow.ts). */
   declare flow: Flow;
-  declare notice: Notice | null;
-  declare month: PlainMonth;
-  declare monthSlots: Map<PlainMonth, TimeSlot[]>;
-  /** Months whose times are being asked for, as "start zone month" (a new start asks afresh). */
-  declare loadingMonths: ReadonlySet<string>;
-  declare selectedDate: PlainDate | null;
-  declare zones: string[];
-  declare draft: BookingDraft;
-  declare problems: Record<string, string[]>;
+  /** A request of the step shown is under way (its buttons wait). */
   declare busy: boolean;
-  /** A card payment is being confirmed right now. */
-  declare paying: boolean;
-  /** The payment opened for the held seat, kept while the visitor goes back to the form. */
-  declare payment: PaymentSetup | null;
-  declare askCancel: boolean;
-  /** What the visitor typed as the reason for cancelling. */
-  declare cancelReason: string;
-  /** The visitor's 12h/24h choice for this visit; null follows the locale. */
-  declare hour12: boolean | null;
-  /** First free day after an empty month, by "zone month" (null: none within the horizon). */
-  declare nextFree: ReadonlyMap<string, PlainDate | null>;
-  declare now: number;
 
-  private readonly environment = new ContextProvider(this, { context: environmentContext });
-  private api: BookingApi | null = null;
-  private retryTimer: ReturnType<typeof setTimeout> | undefined;
-  private paymentMount: HTMLElement | null = null;
-  /** The seat held while the visitor pays. */
-  private readonly holds = new HoldController(this, {
-    api: () => this.api,
-    token: () => this.token,
-    holdMinutes: () => this.configuration?.holdMinutes ?? 0,
-    lost: () => this.backToSlots("holdLost"),
+  /** The texts, dates and zone the element and its sub-views speak. */
+  readonly #environment = new EnvironmentController(this, {
+    locale: () => this.locale,
+    configuration: () => this.#configuration,
+    zone: () => this.visitorZone,
+  });
+  /** The message above the current view. */
+  readonly #notices = new NoticeController(this);
+  /** The seat held while the visitor pays, with the payment opened for it. */
+  readonly #holds = new HoldController(this, {
+    holdMinutes: () => this.#configuration?.holdMinutes ?? 0,
+    lost: () => this.#backToSlots("holdLost"),
     ended: () => {
-      this.payment = null;
-      this.paymentMount?.remove();
-      this.paymentMount = null;
+      this.#paymentMount?.remove();
+      this.#paymentMount = null;
     },
   });
-  /** Bumped by every start, so a month asked for under an older start is asked again. */
-  private generation = 0;
+  /** The month shown, the day chosen, and their free times. */
+  readonly #calendar = new CalendarController(this, {
+    zone: () => this.visitorZone,
+    arrived: () => this.#notices.recovered(),
+    failed: (error, retry) => this.#report(error, retry),
+  });
+  /** The zones the picker offers: the server's list; without it, the visitor's and the organizer's. */
+  readonly #zones = new Task(this, {
+    autoRun: false,
+    task: ([api, own]: [BookingApi, string[]]) => api.timezones().catch(() => own),
+  });
+  /** Where Stripe's Payment Element is mounted, in the page's light DOM. */
+  #paymentMount: HTMLElement | null = null;
+  /** The event type the theme was last adopted from. */
+  #themedInit: InitData | null = null;
 
   constructor() {
     super();
@@ -223,27 +171,7 @@ export class BookingCalendar extends LitElement {
     this.lastname = "";
     this.phone = "";
     this.flow = flows.initialFlow;
-    this.notice = null;
-    this.month = "1970-01";
-    this.monthSlots = new Map();
-    this.loadingMonths = new Set();
-    this.selectedDate = null;
-    this.zones = [];
-    this.draft = emptyDraft();
-    this.problems = {};
     this.busy = false;
-    this.paying = false;
-    this.payment = null;
-    this.askCancel = false;
-    this.cancelReason = "";
-    this.hour12 = rememberedHour12();
-    this.nextFree = new Map();
-    this.now = Date.now();
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    clearTimeout(this.retryTimer);
   }
 
   /** The visitor's zone: the `timezone` attribute when the browser knows it, else the browser's own. */
@@ -252,326 +180,182 @@ export class BookingCalendar extends LitElement {
   }
 
   /** The loaded event type (during a new start, the one loaded before). */
-  private get init(): InitData | null {
+  get #init(): InitData | null {
     return this.flow.init;
   }
 
-  private get configuration(): EventTypeConfiguration | null {
-    return this.init?.configuration ?? null;
+  get #configuration(): EventTypeConfiguration | null {
+    return this.#init?.configuration ?? null;
   }
 
-  private get env(): CalendarEnvironment {
-    return this.environment.value;
+  get #env(): CalendarEnvironment {
+    return this.#environment.value;
   }
 
-  private t(key: TextKey, values?: Record<string, string | number>): string {
-    return this.env.texts(key, values);
+  #t(key: TextKey, values?: Record<string, string | number>): string {
+    return this.#env.texts(key, values);
+  }
+
+  /** Shows the text of `key` as a warning; `retry` offers to repeat what failed. */
+  #warn(key: TextKey, retry?: () => void): void {
+    this.#notices.say(this.#t(key), true, retry);
+  }
+
+  /** Focuses what `selector` finds once the next render is done (the heading of a new step, the times of a day). */
+  #focusAfterUpdate(selector: string): void {
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(selector)?.focus());
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has("token") || changed.has("apiBase") || changed.has("reservationUuid")) {
       // Run here rather than by the task itself, so the new start shows (loading) in this same update.
-      if (this.token) void this.loader.run();
+      if (this.token) void this.#loader.run();
     }
-    if (changed.has("timezone") && changed.get("timezone") !== undefined && this.flow.kind !== "loading") this.zoneChanged();
-    if (changed.has("locale") || changed.has("hour12") || this.init !== this.environmentInit || changed.has("timezone") || !this.environment.value || this.catalogArrived) this.provideEnvironment();
-    for (const key of ["email", "firstname", "lastname", "phone"] as const) {
-      if (changed.has(key) && this[key] && !this.draft[key]) this.draft = { ...this.draft, [key]: this[key] };
+    // Times are shown in the visitor's zone: in another, the chosen one is no longer marked (the calendar asks again).
+    if (changed.has("timezone")) this.flow = flows.slotCleared(this.flow);
+    const flow = this.flow;
+    if (flows.isBooking(flow)) {
+      const draft = prefilled(flow.draft, this, PREFILL_KEYS.filter((key) => changed.has(key)));
+      if (draft !== flow.draft) this.flow = flows.drafted(flow, draft);
     }
-    this.dataset.mode = themeMode(this.theme, this.configuration?.theme.mode);
+    this.dataset.mode = themeMode(this.theme, this.#configuration?.theme.mode);
   }
 
   protected override updated(): void {
-    const config = this.configuration;
-    if (this.init === this.themedInit) return;
-    this.themedInit = this.init;
+    const config = this.#configuration;
+    if (this.#init === this.#themedInit) return;
+    this.#themedInit = this.#init;
     if (this.shadowRoot && config) adoptTheme(this.shadowRoot, BookingCalendar.elementStyles, config.theme.colors, config.theme.borderRadius);
-  }
-
-  /** The init the environment and the theme were last made from (a new one makes them again). */
-  private environmentInit: InitData | null = null;
-  private themedInit: InitData | null = null;
-
-  /** Set when a catalog asked for after the first paint arrives, so the next update speaks it. */
-  private catalogArrived = false;
-
-  private provideEnvironment(): void {
-    this.environmentInit = this.init;
-    this.catalogArrived = false;
-    const wanted = this.locale || this.configuration?.locale.preset || navigator.language || "en";
-    const locale = safeLocale(wanted);
-    const dates = new DateTexts(locale, this.hour12 ?? localeUses12Hours(locale));
-    this.environment.setValue({ texts: this.textsFor(this.configuration), dates, timezone: this.visitorZone });
-  }
-
-  /** The language of the texts: the `locale` attribute, the event type's preset, the browser's languages, English. */
-  private languageFor(config: EventTypeConfiguration | null): Language {
-    return chooseLanguage([this.locale, config?.locale.preset, ...(navigator.languages ?? []), navigator.language]);
-  }
-
-  /**
-   * The texts for a configuration in its language when that catalog is loaded; else English for
-   * now, and the catalog is asked for so the element speaks it once it arrives.
-   */
-  private textsFor(config: EventTypeConfiguration | null): Texts {
-    const language = this.languageFor(config);
-    const catalog = loadedCatalog(language);
-    if (!catalog) {
-      void loadCatalog(language).then(() => {
-        this.catalogArrived = true;
-        this.requestUpdate();
-      }, () => undefined);
-    }
-    return textsWith(config?.locale.texts, catalog ?? loadedCatalog("en"), catalog ? language : "en");
   }
 
   /**
    * (Re)loads the event type: gives back the holds of the start before, then asks init. Only the
    * latest run's answer or failure counts (an older start's is dropped).
    */
-  private readonly loader = new Task(this, {
+  readonly #loader = new Task(this, {
     autoRun: false,
     args: () => [this.token, this.apiBase, this.reservationUuid] as const,
     task: async ([token, apiBase, reservationUuid]) => {
-      this.generation++;
       const api = new BookingApi((apiBase || scriptApiBase || location.origin).replace(/\/+$/, ""), token);
-      this.api = api;
       this.flow = flows.starting(this.flow);
-      this.notice = null;
-      this.monthSlots = new Map();
+      this.#notices.clear();
+      this.#calendar.restart();
       // A hold made under another token or API is given back (through the API it was made with),
       // and so are the holds this tab left behind under the new ones.
-      await this.holds.release();
+      await this.#holds.restart(api, token);
       const init = await api.init(reservationUuid || undefined);
       // The first paint of the calendar waits for its language, so it does not flash English;
       // a catalog that cannot be loaded leaves it in English.
-      await loadCatalog(this.languageFor(init.configuration)).catch(() => undefined);
-      return init;
+      await loadCatalog(this.#environment.languageFor(init.configuration)).catch(() => undefined);
+      return { api, init };
     },
-    onComplete: (init) => this.opened(init),
-    onError: (error) => {
-      this.flow = flows.loadFailed(this.flow);
-      this.report(error, () => void this.loader.run());
-    },
+    onComplete: ({ api, init }) => this.#opened(init, api),
+    onError: (error) => this.#loadFailed(error),
   });
 
   /** The event type is loaded: the month that holds the closest bookable day, and the zones to offer. */
-  private opened(init: InitData): void {
+  #opened(init: InitData, api: BookingApi): void {
     // A Task drops what its onComplete throws, so a configuration this browser cannot open (a zone
     // it does not know) is caught here and shown like a failed load, with Retry.
     try {
-      this.flow = flows.loaded(init);
       const config = init.configuration;
+      this.flow = flows.loaded(init, api, prefilled(emptyDraft(), this));
       if (!init.disabled) {
         const today = todayIn(config.timezone);
-        const opening = addDays(today, config.closestBookableDay >= 0 ? config.closestBookableDay : config.min);
-        this.month = monthOf(opening);
-        this.selectedDate = null;
-        if (config.closestBookableDay < 0) this.notice = { text: this.textsFor(config)("nothingFree"), danger: false };
-        void this.loadMonth(this.month);
-        void this.loadZones(config);
+        if (config.closestBookableDay < 0) this.#notices.say(this.#environment.textsFor(config)("nothingFree"), false);
+        this.#calendar.open(api, addDays(today, config.closestBookableDay >= 0 ? config.closestBookableDay : config.min));
+        void this.#zones.run([api, [...new Set([this.visitorZone, config.timezone])]]);
       }
       emit(this, "booking-ready", { configuration: config, disabled: init.disabled, rescheduling: !!init.reservation });
     } catch (error) {
-      this.flow = flows.loadFailed(this.flow);
-      this.report(error, () => void this.loader.run());
+      this.#loadFailed(error);
     }
   }
 
-  private async loadZones(config: EventTypeConfiguration): Promise<void> {
-    try {
-      this.zones = await this.api!.timezones();
-    } catch {
-      // The picker still offers the visitor's and the organizer's zones; nothing to tell.
-      this.zones = [...new Set([this.visitorZone, config.timezone])];
-    }
-  }
-
-  /** Whether the shown month's times are on their way. */
-  private get monthLoading(): boolean {
-    return this.loadingMonths.has(`${this.generation} ${this.visitorZone} ${this.month}`);
-  }
-
-  /** Asks for a month's times in the visitor's zone, unless they are known or already asked for. */
-  private async loadMonth(month: PlainMonth, force = false): Promise<void> {
-    const zone = this.visitorZone;
-    const key = `${this.generation} ${zone} ${month}`;
-    if ((!force && this.monthSlots.has(month)) || this.loadingMonths.has(key)) return;
-    this.loadingMonths = new Set(this.loadingMonths).add(key);
-    try {
-      const slots = await this.api!.timeSlots(firstDayOf(month), lastDayOf(month), zone);
-      if (zone !== this.visitorZone) return;
-      this.monthSlots = new Map(this.monthSlots).set(month, slots);
-      if (this.notice?.retry) this.notice = null;
-      if (slots.length === 0) void this.findNextFree(month, zone);
-    } catch (error) {
-      this.report(error, () => void this.loadMonth(month, true));
-    } finally {
-      const loading = new Set(this.loadingMonths);
-      loading.delete(key);
-      this.loadingMonths = loading;
-    }
-  }
-
-  /**
-   * An empty month: asks the server for the first free day after it (one request, not a scan of
-   * months), which the view offers as a jump. Not knowing it only leaves the offer out.
-   */
-  private async findNextFree(month: PlainMonth, zone: string): Promise<void> {
-    const key = `${zone} ${month}`;
-    if (this.nextFree.has(key)) return;
-    try {
-      const date = await this.api!.firstFreeDay(firstDayOf(month), zone);
-      this.nextFree = new Map(this.nextFree).set(key, date);
-    } catch {
-      // The month still says it has no free times; the visitor can page on by hand.
-    }
-  }
-
-  /** Jumps to the offered day: its month, the day chosen, its times in view. */
-  private jumpTo(date: PlainDate): void {
-    this.month = monthOf(date);
-    void this.loadMonth(this.month);
-    this.onDayPick(new CustomEvent("bc-day-pick", { detail: { date } }));
-  }
-
-  /** The visitor's 12h/24h choice, kept for the rest of the visit. */
-  private setHour12(hour12: boolean): void {
-    this.hour12 = hour12;
-    try {
-      sessionStorage.setItem(HOUR_CYCLE_KEY, String(hour12));
-    } catch {
-      // Kept for this page only.
-    }
-  }
-
-  /** Times are shown in the visitor's zone: a new one drops the loaded months and asks again (once). */
-  private zoneChanged(): void {
-    this.flow = flows.slotCleared(this.flow);
-    this.monthSlots = new Map();
-    void this.loadMonth(this.month);
+  #loadFailed(error: unknown): void {
+    this.flow = flows.loadFailed(this.flow);
+    this.#report(error, () => void this.#loader.run());
   }
 
   /** Shows a failure as a notice with a retry (after `Retry-After` for 429) and tells the host page. */
-  private report(error: unknown, retry: () => void): void {
+  #report(error: unknown, retry: () => void): void {
     const failure = error instanceof ApiFailure ? error : new ApiFailure("unexpected", "unexpected_response", String(error));
-    const texts = this.environment.value?.texts ?? textsWith();
-    const notice: Notice = { text: failureText(texts, failure), danger: true, retry };
-    if (failure.kind === "rate_limited") {
-      notice.retryAt = Date.now() + failure.retryAfter * 1000;
-      clearTimeout(this.retryTimer);
-      this.retryTimer = setTimeout(() => this.runRetry(notice), failure.retryAfter * 1000);
-    }
-    this.notice = notice;
-    // The countdown ticks only while its notice is the one shown.
-    if (notice.retryAt) this.tick(notice);
-    emit(this, "booking-error", { code: failure.code, message: failure.message, status: failure.status });
+    this.#notices.say(failureText(this.#env.texts, failure), true, retry, failure.kind === "rate_limited" ? failure.retryAfter : 0);
+    this.#tellError(failure);
   }
 
-  /** Re-renders each second while a 429 retry waits, for its countdown. */
-  private tick(notice: Notice): void {
-    this.now = Date.now();
-    if (this.notice === notice && notice.retryAt && notice.retryAt > this.now) setTimeout(() => this.tick(notice), 1000);
-  }
-
-  private runRetry(notice: Notice): void {
-    if (this.notice !== notice) return;
-    clearTimeout(this.retryTimer);
-    this.notice = null;
-    notice.retry?.();
+  /** Tells the host page what the visitor was told went wrong. */
+  #tellError({ code, message, status }: Pick<ApiFailure, "code" | "message" | "status">): void {
+    emit(this, "booking-error", { code, message, status });
   }
 
   // ---- choosing a time ----
 
-  private onMonthChange(event: CustomEvent<MonthGridEvents["bc-month-change"]>): void {
-    this.month = event.detail.month;
-    void this.loadMonth(this.month);
-  }
-
-  private onDayPick(event: CustomEvent<MonthGridEvents["bc-day-pick"]>): void {
-    this.selectedDate = event.detail.date;
+  #pickDay(date: PlainDate): void {
+    this.#calendar.choose(date);
     this.flow = flows.slotCleared(this.flow);
-    emit(this, "booking-date-selected", { date: event.detail.date, timezone: this.visitorZone });
-    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("#times")?.focus());
+    emit(this, "booking-date-selected", { date, timezone: this.visitorZone });
+    this.#focusAfterUpdate("#times");
   }
 
-  private onSlotPick(event: CustomEvent<SlotListEvents["bc-slot-pick"]>): void {
+  /** Jumps to the offered day: its month, the day chosen, its times in view. */
+  #jumpTo(date: PlainDate): void {
+    this.#calendar.show(monthOf(date));
+    this.#pickDay(date);
+  }
+
+  #onSlotPick(event: CustomEvent<SlotListEvents["bc-slot-pick"]>): void {
     const slot = event.detail.slot;
     const flow = this.flow;
     if (flow.kind !== "picking" || !emit(this, "booking-slot-selected", { slot, timezone: this.visitorZone }, true)) return;
-    this.notice = null;
-    this.problems = {};
+    this.#notices.clear();
     this.flow = flows.slotChosen(flow, slot);
-    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("h3[tabindex]")?.focus());
+    this.#focusAfterUpdate("h3[tabindex]");
+  }
+
+  /** One step back (see flows.back); the notice was about the step left. */
+  #goBack(): void {
+    this.flow = flows.back(this.flow);
+    this.#notices.clear();
   }
 
   /** Back to the days and times with fresh slots, e.g. after the chosen time was taken. */
-  private backToSlots(message: TextKey | null): void {
+  #backToSlots(message: TextKey): void {
     this.flow = flows.backToSlots(this.flow);
     // A hold still standing (e.g. the payment could not be opened) is given back; a lost one is gone.
-    void this.holds.release();
-    this.holds.end();
-    this.monthSlots = new Map();
-    void this.loadMonth(this.month);
-    this.notice = message ? { text: this.t(message), danger: true } : null;
+    void this.#holds.release();
+    this.#holds.end();
+    this.#calendar.refresh();
+    this.#warn(message);
   }
-
-  /** Free times per day of the shown month; the same map until the month or its slots change, so the grid re-renders only then. */
-  private freeDays(): Map<PlainDate, number> {
-    const slots = this.monthSlots.get(this.month) ?? NO_SLOTS;
-    if (this.freeDaysOf?.slots !== slots) {
-      const days = new Map<PlainDate, number>();
-      for (const slot of slots) days.set(slot.date, (days.get(slot.date) ?? 0) + 1);
-      this.freeDaysOf = { slots, days };
-    }
-    return this.freeDaysOf.days;
-  }
-
-  private freeDaysOf: { slots: TimeSlot[]; days: Map<PlainDate, number> } | null = null;
 
   // ---- booking ----
 
-  private reservationInput({ init, slot }: FlowOf<"details">): ReservationInput {
-    const location = locationOf(this.draft, init.configuration.locations);
-    const guests = this.draft.guests.map((g) => g.trim()).filter(Boolean);
-    const customFields = answersOf(this.draft, init.customFields);
-    return {
-      start: slot.start,
-      end: slot.end,
-      email: this.draft.email.trim(),
-      timezone: this.visitorZone,
-      ...personOf(this.draft),
-      ...(location ? { location } : {}),
-      ...(guests.length ? { guests } : {}),
-      ...(customFields.length ? { customFields } : {}),
-    };
-  }
-
-  private async submitDetails(): Promise<void> {
+  async #submitDetails(): Promise<void> {
     const flow = this.flow;
     if (flow.kind !== "details") return;
     const config = flow.init.configuration;
-    const found = checkDraft(this.draft, flow.init.customFields, config.locations);
-    this.problems = Object.fromEntries(Object.entries(found).map(([field, p]) => [field, [this.t(p.key, p.values)]]));
-    if (Object.keys(found).length > 0) {
-      this.notice = { text: this.t("fixErrors"), danger: true };
-      await this.updateComplete;
-      this.renderRoot.querySelector<HTMLElement & { focusFirstProblem(): void }>("bc-booking-form")?.focusFirstProblem();
-      return;
-    }
-    this.notice = null;
+    const found = Object.entries(checkDraft(flow.draft, flow.init.customFields, config.locations));
+    this.flow = flows.problemsFound(flow, Object.fromEntries(found.map(([field, p]) => [field, [this.#t(p.key, p.values)]])));
+    if (found.length > 0) return this.#showProblems("fixErrors");
+    this.#notices.clear();
     const key = idempotencyKey();
-    await (config.payment ? this.prepareAndPay(key) : this.book(key));
+    await (config.payment ? this.#prepareAndPay(key) : this.#book(key));
+  }
+
+  /** Says the form has problems and focuses the first of them. */
+  #showProblems(text: TextKey): void {
+    this.#warn(text);
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement & { focusFirstProblem(): void }>("bc-booking-form")?.focusFirstProblem());
   }
 
   /** Free event types book in one step. */
-  private async book(key: string): Promise<void> {
+  async #book(key: string): Promise<void> {
     const flow = this.flow;
     if (flow.kind !== "details") return;
-    const input = this.reservationInput(flow);
-    await this.attempt(() => this.book(key), async () => {
-      const result = await this.api!.create(input, key);
-      this.finish(flow, "booked", result);
+    const input = reservationOf(flow.draft, flow.init, flow.slot, this.visitorZone);
+    await this.#attempt(() => this.#book(key), async () => {
+      this.#finish(flow, "booked", await flow.api.create(input, key));
     });
   }
 
@@ -580,356 +364,286 @@ export class BookingCalendar extends LitElement {
    * from the payment gives their earlier hold back first, so it cannot stand in their own way; once a
    * card payment was sent, they return to it instead.
    */
-  private async prepareAndPay(key: string): Promise<void> {
+  async #prepareAndPay(key: string): Promise<void> {
     const flow = this.flow;
     const price = flow.init?.configuration.payment;
     if (flow.kind !== "details" || !price) return;
-    const hold = this.holds.current;
-    if (hold?.charging && this.payment) {
+    const hold = this.#holds.current;
+    if (hold?.charging && hold.payment) {
       // Money may have moved for that time: back to its payment, showing its time.
-      this.flow = flows.paymentOpened(flow, hold.slot, this.payment);
+      this.flow = flows.paymentOpened(flow, hold.slot);
       return;
     }
-    const input = this.reservationInput(flow);
-    await this.attempt(() => this.prepareAndPay(key), async () => {
+    const input = reservationOf(flow.draft, flow.init, flow.slot, this.visitorZone);
+    await this.#attempt(() => this.#prepareAndPay(key), async () => {
       // The payment step's code first (fetched on the first payment): nothing is held if it cannot be loaded.
       await loadPart("payment").catch((error: unknown) => {
         throw new ApiFailure("network", "network_error", error instanceof Error ? error.message : String(error));
       });
       // A retry of this same attempt keeps its hold and only opens the payment again.
-      if (hold && hold.key === key) return this.openPayment(flow, price, hold.uuid, `${key}:pay`);
-      await this.holds.release();
-      const prepared = await this.api!.prepare(input, key);
-      const uuid = prepared.uuid!;
-      const held = this.holds.hold(uuid, key, flow.slot);
-      if (held) emit(this, "booking-reservation-held", { uuid, start: input.start, end: input.end, heldUntil: new Date(held.heldUntil).toISOString() });
-      await this.openPayment(flow, price, uuid, `${key}:pay`);
+      if (hold && hold.key === key) return this.#openPayment(flow, price, hold.uuid, `${key}:pay`);
+      await this.#holds.release();
+      const { uuid } = await flow.api.prepare(input, key);
+      const held = this.#holds.hold(flow.api, uuid, key, flow.slot);
+      emit(this, "booking-reservation-held", { uuid, start: input.start, end: input.end, heldUntil: new Date(held.heldUntil).toISOString() });
+      await this.#openPayment(flow, price, uuid, `${key}:pay`);
     });
   }
 
-  private async openPayment(flow: FlowOf<"details">, price: NonNullable<EventTypeConfiguration["payment"]>, uuid: string, key: string): Promise<void> {
-    const name = [this.draft.firstname.trim(), this.draft.lastname.trim()].filter(Boolean).join(" ");
-    const intent = await this.api!.pay(uuid, { email: this.draft.email.trim(), ...(name ? { name } : {}) }, key);
-    const payment = price;
-    this.payment = {
-      publishableKey: payment.publishableKey ?? "",
+  /** Opens the payment for the held seat `uuid` and shows the card form. */
+  async #openPayment(flow: FlowOf<"details">, price: NonNullable<EventTypeConfiguration["payment"]>, uuid: string, key: string): Promise<void> {
+    const { draft, api } = flow;
+    const name = [draft.firstname.trim(), draft.lastname.trim()].filter(Boolean).join(" ");
+    const intent = await api.pay(uuid, { email: draft.email.trim(), ...(name ? { name } : {}) }, key);
+    this.#holds.paymentOpened({
+      publishableKey: price.publishableKey ?? "",
       providerAccountId: intent.providerAccountId,
       clientSecret: intent.clientSecret,
       paymentIntentId: intent.paymentIntentId,
-      amountText: this.env.dates.money(intent.amount, payment.currency),
-      ...(payment.stripeJsUrl ? { stripeJsUrl: payment.stripeJsUrl } : {}),
-    };
-    this.ensurePaymentMount();
-    this.flow = flows.paymentOpened(flow, flow.slot, this.payment);
-    emit(this, "booking-payment-started", { uuid, paymentIntentId: intent.paymentIntentId, amount: intent.amount, currency: payment.currency });
+      amountText: this.#env.dates.money(intent.amount, price.currency),
+      ...(price.stripeJsUrl ? { stripeJsUrl: price.stripeJsUrl } : {}),
+    });
+    this.#ensurePaymentMount();
+    // What the visitor typed while the payment was opened goes along to the card form (and back).
+    const now = this.flow;
+    this.flow = flows.paymentOpened(now.kind === "details" ? now : flow, flow.slot);
+    emit(this, "booking-payment-started", { uuid, paymentIntentId: intent.paymentIntentId, amount: intent.amount, currency: price.currency });
+  }
+
+  /** Stripe's iframes are mounted in the page's light DOM and slotted in, not inside the shadow root. */
+  #ensurePaymentMount(): void {
+    if (this.#paymentMount?.isConnected) return;
+    const mount = document.createElement("div");
+    mount.slot = "payment-element";
+    this.append(mount);
+    this.#paymentMount = mount;
   }
 
   /** Stripe.js could not be loaded: the seat is given back, and the visitor can try again from the form. */
-  private paymentUnavailable(message: string): void {
-    void this.holds.release();
+  #paymentUnavailable(message: string): void {
+    void this.#holds.release();
     this.flow = flows.back(this.flow);
-    this.notice = { text: this.t("paymentUnavailable"), danger: true, retry: () => void this.submitDetails() };
-    emit(this, "booking-error", { code: "payment_unavailable", message, status: null });
+    this.#warn("paymentUnavailable", () => void this.#submitDetails());
+    this.#tellError({ code: "payment_unavailable", message, status: null });
   }
 
-  private async confirmPaid(): Promise<void> {
+  /** A card payment is being confirmed (true: the hold is never given back now), or that is over. */
+  #cardConfirming(confirming: boolean): void {
+    this.flow = flows.cardConfirming(this.flow, confirming);
+    if (confirming) this.#holds.charging(true);
+  }
+
+  /** The card form could not be shown, or the payment did not go through (when clearly refused, no money moved). */
+  #paymentFailed({ message, refused, unavailable }: PaymentStepEvents["bc-payment-error"]): void {
+    if (unavailable) return this.#paymentUnavailable(message);
+    this.#cardConfirming(false);
+    if (refused) this.#holds.charging(false);
+    this.#notices.say(this.#t("paymentFailed", { message }));
+    this.#tellError({ code: "payment_failed", message, status: null });
+  }
+
+  async #confirmPaid(): Promise<void> {
     const flow = this.flow;
-    const hold = this.holds.current;
+    const hold = this.#holds.current;
     if (flow.kind !== "paying" || !hold) return;
     const key = idempotencyKey();
-    await this.attempt(() => this.confirmPaid(), async () => {
-      const result = await this.api!.confirm(hold.uuid, {}, key);
-      this.finish(flow, "booked", result);
+    await this.#attempt(() => this.#confirmPaid(), async () => {
+      this.#finish(flow, "booked", await flow.api.confirm(hold.uuid, {}, key));
     });
   }
 
   /** Runs one step of a flow with the busy flag; sorts its failures into the visitor's next move. */
-  private async attempt(retry: () => void, step: () => Promise<void>): Promise<void> {
+  async #attempt(retry: () => void, step: () => Promise<void>): Promise<void> {
     if (this.busy) return;
     this.busy = true;
     try {
       await step();
     } catch (error) {
-      this.handleFlowError(error, retry);
+      this.#handleFlowError(error, retry);
     } finally {
       this.busy = false;
     }
   }
 
-  private handleFlowError(error: unknown, retry: () => void): void {
-    if (!(error instanceof ApiFailure)) return this.report(error, retry);
-    if (error.kind === "business" && (error.code === "slot_locked" || error.code === "slot_unavailable")) {
-      emit(this, "booking-error", { code: error.code, message: error.message, status: error.status });
-      return this.backToSlots(error.code === "slot_locked" ? "slotBusy" : "slotTaken");
+  #handleFlowError(error: unknown, retry: () => void): void {
+    if (!(error instanceof ApiFailure)) return this.#report(error, retry);
+    const { code, kind } = error;
+    // The time is gone for this visitor: taken, being taken, or their hold on it ended.
+    const timeLost = code === "reservation_finished" ? "holdLost" : kind !== "business" ? null : code === "slot_locked" ? "slotBusy" : code === "slot_unavailable" ? "slotTaken" : null;
+    if (timeLost) {
+      this.#tellError(error);
+      return this.#backToSlots(timeLost);
     }
-    if (error.code === "reservation_finished") {
-      emit(this, "booking-error", { code: error.code, message: error.message, status: error.status });
-      return this.backToSlots("holdLost");
+    if (code === "payment_required") {
+      this.flow = flows.paymentRequired(this.flow);
+      return this.#warn("paymentRequired");
     }
-    if (error.code === "payment_required") {
-      this.flow = flows.paymentRequired(this.flow, this.payment);
-      this.notice = { text: this.t("paymentRequired"), danger: true };
-      return;
-    }
-    if (error.kind === "validation") {
-      this.problems = fieldProblems(this.env.texts, error.errors, error.fieldErrors);
+    if (kind === "validation") {
       const onForm = Object.keys(error.errors).some((k) => !["start", "end", "timezone"].includes(k));
-      if (onForm) this.flow = flows.formRejected(this.flow);
-      this.notice = { text: this.t(onForm ? "fixErrors" : "invalidRequest"), danger: true };
-      emit(this, "booking-error", { code: error.code, message: error.message, status: error.status });
-      void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement & { focusFirstProblem(): void }>("bc-booking-form")?.focusFirstProblem());
-      return;
+      // Problems of the time alone (start, end, zone) have no field to show at.
+      if (onForm) this.flow = flows.problemsFound(this.flow, fieldProblems(this.#env.texts, error.errors, error.fieldErrors));
+      this.#showProblems(onForm ? "fixErrors" : "invalidRequest");
+      return this.#tellError(error);
     }
-    this.report(error, retry);
+    this.#report(error, retry);
   }
 
-  private finish(flow: SlotFlow, kind: DoneState["kind"], result: ReservationResult): void {
-    const { init, slot } = flow;
-    const uuid = result.uuid ?? this.holds.current?.uuid ?? "";
-    this.holds.end();
-    const email = this.draft.email.trim() || init.reservation?.email || "";
+  #finish(flow: SlotFlow, kind: "booked" | "rescheduled", result: ReservationResult): void {
+    const { init, slot, draft } = flow;
+    const uuid = result.uuid ?? this.#holds.current?.uuid ?? "";
+    this.#holds.end();
+    const email = draft.email.trim() || init.reservation?.email || "";
     // A move keeps the booking's place; a new booking has the one chosen, with the organizer's address or number.
-    const location = kind === "rescheduled" ? (init.reservation?.location ?? null) : placeOf(this.draft, init.configuration.locations);
+    const location = kind === "rescheduled" ? (init.reservation?.location ?? null) : placeOf(draft, init.configuration.locations);
     this.flow = flows.finished(flow, { kind, slot, result, email, location });
-    this.notice = null;
+    this.#notices.clear();
     if (kind === "booked") emit(this, "booking-reservation-confirmed", { uuid, start: slot.startIso8601, end: slot.endIso8601, result });
-    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("h3[tabindex]")?.focus());
-  }
-
-  /** Stripe's iframes are mounted in the page's light DOM and slotted in, not inside the shadow root. */
-  private ensurePaymentMount(): void {
-    if (this.paymentMount?.isConnected) return;
-    const mount = document.createElement("div");
-    mount.slot = "payment-element";
-    this.append(mount);
-    this.paymentMount = mount;
+    this.#focusAfterUpdate("h3[tabindex]");
   }
 
   // ---- reschedule and cancel ----
 
-  private async move(): Promise<void> {
+  async #move(): Promise<void> {
     const flow = this.flow;
     if (flow.kind !== "moving") return;
     const { reservation, slot } = flow;
-    await this.attempt(() => void this.move(), async () => {
-      const result = await this.api!.reschedule(reservation.uuid, { start: slot.start, end: slot.end, timezone: this.visitorZone });
-      this.finish(flow, "rescheduled", result);
+    await this.#attempt(() => void this.#move(), async () => {
+      const result = await flow.api.reschedule(reservation.uuid, { start: slot.start, end: slot.end, timezone: this.visitorZone });
+      this.#finish(flow, "rescheduled", result);
       emit(this, "booking-rescheduled", { uuid: reservation.uuid, start: slot.startIso8601, end: slot.endIso8601, previousStart: reservation.start });
     });
   }
 
-  private async cancelReservation(): Promise<void> {
+  async #cancelReservation(): Promise<void> {
     const flow = this.flow;
     const reservation = flow.init?.reservation;
-    if (!flows.isLoaded(flow) || !reservation) return;
-    await this.attempt(() => void this.cancelReservation(), async () => {
-      await this.api!.cancel(reservation.uuid, this.cancelReason);
-      this.askCancel = false;
-      this.cancelReason = "";
+    if (flow.kind !== "picking" || !reservation) return;
+    await this.#attempt(() => void this.#cancelReservation(), async () => {
+      await flow.api.cancel(reservation.uuid, flow.cancelReason ?? "");
       this.flow = flows.reservationCancelled(flow, reservation);
       emit(this, "booking-cancelled", { uuid: reservation.uuid });
-      void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("h3[tabindex]")?.focus());
+      this.#focusAfterUpdate("h3[tabindex]");
     });
+  }
+
+  /** After a cancellation: a fresh booking of the same event type. */
+  #bookAnother(): void {
+    // Leaving reschedule mode starts the event type afresh (willUpdate runs the loader).
+    if (this.reservationUuid) this.reservationUuid = "";
+    else void this.#loader.run();
   }
 
   // ---- rendering ----
 
   protected override render() {
-    const config = this.configuration;
+    const config = this.#configuration;
+    const month = this.flow.kind === "picking" ? this.#t("monthShown", { month: this.#env.dates.monthTitle(this.#calendar.month) }) : "";
     return html`
       <section class="frame ${config?.compact ? "compact" : ""}" part="frame" aria-label=${config?.calendarTitle ?? config?.title ?? "Booking calendar"}>
-        ${config ? this.renderHeader(config) : nothing}
-        ${this.renderNotice()}
-        ${this.renderPhase()}
+        ${config ? renderHeader(config, this.#env) : nothing}
+        <div role="status" aria-live="polite" class="visually-hidden">${month}</div>${this.#notices.render(this.#env.texts)}
+        ${this.#renderStep()}
       </section>`;
   }
 
-  private renderHeader(config: EventTypeConfiguration) {
-    return html`<header class="header" part="header">
-      ${renderHost(config)}
-      <div>
-        ${config.hostName ? html`<p class="muted host-name">${config.hostName}</p>` : nothing}
-        <h2 class="title">${config.calendarTitle || config.title}</h2>
-        ${config.description ? html`<p class="muted">${config.description}</p>` : nothing}
-        <p class="muted">${this.t("duration", { minutes: config.durationMinutes })}${config.payment ? html` · ${this.env.dates.money(config.payment.amount, config.payment.currency)}` : nothing}</p>
-      </div>
-    </header>`;
-  }
-
-  private renderNotice() {
-    const notice = this.notice;
-    const live = html`<div role="status" aria-live="polite" class="visually-hidden">${this.flow.kind === "picking" ? this.t("monthShown", { month: this.env.dates.monthTitle(this.month) }) : ""}</div>`;
-    if (!notice) return live;
-    const waitSeconds = notice.retryAt ? Math.max(0, Math.ceil((notice.retryAt - this.now) / 1000)) : 0;
-    return html`${live}<div class="notice ${notice.danger ? "danger" : ""}" part="notice" role="alert">
-      <p style="margin:0">${notice.text}${waitSeconds > 0 ? html` ${this.t("retryIn", { seconds: waitSeconds })}` : nothing}</p>
-      ${notice.retry ? html`<div class="actions"><button type="button" part="retry" ?disabled=${waitSeconds > 0}
-        @click=${() => this.runRetry(notice)}>${this.t("retry")}</button></div>` : nothing}
-    </div>`;
-  }
-
-  private renderPhase() {
+  #renderStep() {
     const flow = this.flow;
     switch (flow.kind) {
       case "loading":
-        return renderSkeleton(this.t("loading"));
+        return renderSkeleton(this.#t("loading"));
       case "failed":
         return nothing;
       case "disabled":
-        return html`<div class="state" part="disabled"><p>${this.t("notBookable")}</p></div>`;
+        return html`<div class="state" part="disabled"><p>${this.#t("notBookable")}</p></div>`;
       case "picking":
-        return this.renderPick(flow);
+        return this.#renderPick(flow);
       case "details":
-        return this.renderDetails(flow);
+        return this.#renderDetails(flow);
       case "moving":
-        return this.renderMove(flow);
+        return this.#renderMove(flow);
       case "paying":
-        return this.renderPay(flow);
+        return this.#renderPay(flow);
       case "done":
-        return html`${renderDone(flow.done, flow.init.configuration, this.env, flow.init.reservation?.uuid)}${flow.done.kind === "cancelled" ? this.renderBookAnother() : nothing}`;
+        return html`${renderDone(flow.done, flow.init.configuration, this.#env, flow.init.reservation?.uuid)}${flow.done.kind === "cancelled" ? this.#renderBookAnother() : nothing}`;
     }
   }
 
-  private renderPick(flow: FlowOf<"picking">) {
+  #renderBookAnother() {
+    return renderBookAnother(this.#env, () => this.#bookAnother());
+  }
+
+  #renderPick(flow: FlowOf<"picking">) {
     const config = flow.init.configuration;
     const reservation = flow.init.reservation;
     if (reservation && reservation.status === "cancelled") {
-      return html`${renderReservationSummary(reservation, this.env, config)}<p>${this.t("alreadyCancelled")}</p>${this.renderBookAnother()}`;
+      return html`${renderReservationSummary(reservation, this.#env, config)}<p>${this.#t("alreadyCancelled")}</p>${this.#renderBookAnother()}`;
     }
     const today = todayIn(config.timezone);
-    const daySlots = (this.monthSlots.get(this.month) ?? []).filter((s) => s.date === this.selectedDate);
-    const freeDays = this.freeDays();
+    const calendar = this.#calendar;
+    const daySlots = calendar.daySlots;
+    const cancel = { ask: (reason: string | null) => { this.flow = flows.cancelAsked(this.flow, reason); }, cancel: () => void this.#cancelReservation() };
     return html`
-      ${reservation ? html`${renderReservationSummary(reservation, this.env, config)}${this.renderCancel()}<h3>${this.t("pickNewTime")}</h3>` : nothing}
+      ${reservation ? html`${renderReservationSummary(reservation, this.#env, config)}${renderCancel(this.#env, flow.cancelReason, this.busy, cancel)}<h3>${this.#t("pickNewTime")}</h3>` : nothing}
       <div class="pick">
         <div>
-          <h3 class=${reservation ? "visually-hidden" : ""}>${this.t("chooseDate")}</h3>
+          <h3 class=${reservation ? "visually-hidden" : ""}>${this.#t("chooseDate")}</h3>
           <bc-month-grid exportparts="month-title, month-nav, grid, day, day-free"
-            .month=${this.month} .freeDays=${freeDays} .selected=${this.selectedDate}
+            .month=${calendar.month} .freeDays=${calendar.freeDays} .selected=${calendar.day}
             .minDate=${addDays(today, config.min - 1)} .maxDate=${addDays(today, config.max + 1)} .today=${todayIn(this.visitorZone)}
-            .weekStart=${config.locale.startDayOfWeek === "sunday" ? 6 : 0} ?loading=${this.monthLoading}
-            @bc-month-change=${this.onMonthChange} @bc-day-pick=${this.onDayPick}></bc-month-grid>
-          ${!this.monthLoading && this.monthSlots.has(this.month) && freeDays.size === 0 ? this.renderEmptyMonth() : nothing}
-          <bc-timezone-picker exportparts="timezone, timezone-select" style="margin-top:1rem" .value=${this.visitorZone} .zones=${this.zones}
+            .weekStart=${config.locale.startDayOfWeek === "sunday" ? 6 : 0} ?loading=${calendar.loading}
+            @bc-month-change=${(e: CustomEvent<MonthGridEvents["bc-month-change"]>) => calendar.show(e.detail.month)}
+            @bc-day-pick=${(e: CustomEvent<MonthGridEvents["bc-day-pick"]>) => this.#pickDay(e.detail.date)}></bc-month-grid>
+          ${calendar.empty ? renderEmptyMonth(this.#env, calendar.nextFree, (date) => this.#jumpTo(date)) : nothing}
+          <bc-timezone-picker exportparts="timezone, timezone-select" style="margin-top:1rem" .value=${this.visitorZone} .zones=${this.#zones.value ?? []}
             @bc-zone-change=${(e: CustomEvent<TimezonePickerEvents["bc-zone-change"]>) => { this.timezone = e.detail.timezone; }}
-            @bc-hour-cycle-change=${(e: CustomEvent<TimezonePickerEvents["bc-hour-cycle-change"]>) => this.setHour12(e.detail.hour12)}></bc-timezone-picker>
+            @bc-hour-cycle-change=${(e: CustomEvent<TimezonePickerEvents["bc-hour-cycle-change"]>) => this.#environment.setHour12(e.detail.hour12)}></bc-timezone-picker>
         </div>
         <div>
-          ${this.selectedDate ? html`<h4 id="times" tabindex="-1">${this.env.dates.fullDate(this.selectedDate)}</h4>
+          ${calendar.day ? html`<h4 id="times" tabindex="-1">${this.#env.dates.fullDate(calendar.day)}</h4>
             <bc-slot-list exportparts="slots, slot" .slots=${daySlots} .selected=${flow.slot?.startIso8601 ?? null}
-              ?loading=${this.monthLoading && daySlots.length === 0} @bc-slot-pick=${this.onSlotPick}></bc-slot-list>`
-            : html`<p class="muted">${this.t("chooseTime")}</p>`}
+              ?loading=${calendar.loading && daySlots.length === 0} @bc-slot-pick=${this.#onSlotPick}></bc-slot-list>`
+            : html`<p class="muted">${this.#t("chooseTime")}</p>`}
         </div>
       </div>`;
   }
 
-  /** A month without free times: the next free day to jump to, when the server knows one. */
-  private renderEmptyMonth() {
-    const next = this.nextFree.get(`${this.visitorZone} ${this.month}`);
-    return html`<div class="empty-month" part="empty-month">
-      <p class="muted">${this.t("noTimesThisMonth")}</p>
-      ${next ? html`<button type="button" class="primary" part="next-available" @click=${() => this.jumpTo(next)}>${this.t("nextAvailable", { date: this.env.dates.fullDate(next) })}</button>`
-        : next === null ? html`<p class="muted">${this.t("noTimesAhead")}</p>` : nothing}
-    </div>`;
-  }
-
-  /** After a cancellation: a fresh booking of the same event type. */
-  private renderBookAnother() {
-    return html`<div class="actions center"><button type="button" class="primary" part="book-another" @click=${() => this.bookAnother()}>${this.t("bookAnother")}</button></div>`;
-  }
-
-  private bookAnother(): void {
-    this.askCancel = false;
-    this.cancelReason = "";
-    // Leaving reschedule mode starts the event type afresh (willUpdate runs the loader).
-    if (this.reservationUuid) this.reservationUuid = "";
-    else void this.loader.run();
-  }
-
-  /** What is being booked, beside the form: event, host, time, zone, place and price. */
-  private renderChosen(slot: TimeSlot) {
-    const { dates, timezone } = this.env;
-    const config = this.configuration!;
-    const location = this.flow.kind === "moving" ? this.flow.reservation.location : placeOf(this.draft, config.locations);
-    return html`<aside class="summary" part="summary">
-      <p><strong>${config.title}</strong></p>
-      ${config.hostName ? html`<p class="with-host">${renderHost(config, true)}<span><span class="visually-hidden">${this.t("host")}: </span>${config.hostName}</span></p>` : nothing}
-      <p>${dates.instantDate(slot.startIso8601, timezone)}</p>
-      <p>${dates.time(slot.startIso8601, timezone)} – ${dates.time(slot.endIso8601, timezone)} · ${this.t("duration", { minutes: config.durationMinutes })}</p>
-      <p class="muted">${this.t("timezone")}: ${timezone.replace(/_/g, " ")}</p>
-      ${location ? html`<p>${locationText(location, this.env)}</p>` : nothing}
-      ${config.payment ? html`<p>${this.t("price")}: ${this.env.dates.money(config.payment.amount, config.payment.currency)}</p>` : nothing}
-    </aside>`;
-  }
-
-  /** One step back (see flows.back); the notice was about the step left. */
-  private goBack(): void {
-    this.flow = flows.back(this.flow);
-    this.notice = null;
-  }
-
-  private renderBack(onBack: () => void, disabled = false) {
-    return html`<button type="button" class="link" ?disabled=${disabled} @click=${onBack}>← ${this.t("back")}</button>`;
-  }
-
-  private renderDetails(flow: FlowOf<"details">) {
+  #renderDetails(flow: FlowOf<"details">) {
     const config = flow.init.configuration;
     return html`
-      ${this.renderBack(() => { this.goBack(); void this.holds.release(); })}
+      ${renderBack(this.#env, () => { this.#goBack(); void this.#holds.release(); })}
       <div class="details">
-        ${this.renderChosen(flow.slot)}
+        ${renderChosen(flow, this.#env)}
         <div class="details-form">
-          <h3 tabindex="-1">${this.t("yourDetails")}</h3>
+          <h3 tabindex="-1">${this.#t("yourDetails")}</h3>
           <bc-booking-form exportparts="form, input, field, locations, guests, submit"
-            .draft=${this.draft} .fields=${flow.init.customFields} .locations=${config.locations} .problems=${this.problems}
-            ?busy=${this.busy} .submitLabel=${config.payment ? this.t("continueToPayment") : this.t("book")}
-            @bc-draft-change=${(e: CustomEvent<BookingFormEvents["bc-draft-change"]>) => { this.draft = e.detail.draft; }}
-            @bc-submit=${() => void this.submitDetails()}></bc-booking-form>
+            .draft=${flow.draft} .fields=${flow.init.customFields} .locations=${config.locations} .problems=${flow.problems}
+            ?busy=${this.busy} .submitLabel=${config.payment ? this.#t("continueToPayment") : this.#t("book")}
+            @bc-draft-change=${(e: CustomEvent<BookingFormEvents["bc-draft-change"]>) => { this.flow = flows.drafted(this.flow, e.detail.draft); }}
+            @bc-submit=${() => void this.#submitDetails()}></bc-booking-form>
         </div>
       </div>`;
   }
 
-  private renderPay(flow: FlowOf<"paying">) {
+  #renderPay(flow: FlowOf<"paying">) {
+    const hold = this.#holds.current;
     return html`
-      ${this.renderBack(() => this.goBack(), this.paying)}
-      <h3 tabindex="-1">${this.t("payment")}</h3>
-      ${this.renderChosen(flow.slot)}
-      ${this.holds.current ? html`<bc-hold-timer exportparts="hold-timer" .heldUntil=${this.holds.current.heldUntil}></bc-hold-timer>` : nothing}
-      <bc-payment-step exportparts="payment-element, pay, test-badge" .setup=${this.payment} .mountPoint=${this.paymentMount}
-        @bc-paying=${() => { this.paying = true; this.holds.charging(true); }}
-        @bc-paid=${() => { this.paying = false; void this.confirmPaid(); }}
-        @bc-payment-error=${(e: CustomEvent<PaymentStepEvents["bc-payment-error"]>) => {
-          if (e.detail.unavailable) return this.paymentUnavailable(e.detail.message);
-          this.paying = false;
-          if (e.detail.refused) this.holds.charging(false);
-          this.notice = { text: this.t("paymentFailed", { message: e.detail.message }), danger: true };
-          emit(this, "booking-error", { code: "payment_failed", message: e.detail.message, status: null });
-        }}><slot name="payment-element"></slot></bc-payment-step>`;
+      ${renderBack(this.#env, () => this.#goBack(), flow.confirming)}
+      <h3 tabindex="-1">${this.#t("payment")}</h3>
+      ${renderChosen(flow, this.#env)}
+      ${hold ? html`<bc-hold-timer exportparts="hold-timer" .heldUntil=${hold.heldUntil}></bc-hold-timer>` : nothing}
+      <bc-payment-step exportparts="payment-element, pay, test-badge" .setup=${hold?.payment ?? null} .mountPoint=${this.#paymentMount}
+        @bc-paying=${() => this.#cardConfirming(true)}
+        @bc-paid=${() => { this.#cardConfirming(false); void this.#confirmPaid(); }}
+        @bc-payment-error=${(e: CustomEvent<PaymentStepEvents["bc-payment-error"]>) => this.#paymentFailed(e.detail)}><slot name="payment-element"></slot></bc-payment-step>`;
   }
 
-  private renderMove({ slot }: FlowOf<"moving">) {
-    const { dates, timezone } = this.env;
-    const when = `${dates.instantDate(slot.startIso8601, timezone)} ${dates.time(slot.startIso8601, timezone)}`;
+  #renderMove(flow: FlowOf<"moving">) {
+    const { dates, timezone } = this.#env;
+    const start = flow.slot.startIso8601;
     return html`
-      ${this.renderBack(() => this.goBack())}
-      <h3 tabindex="-1">${this.t("moveTo", { time: when })}</h3>
-      ${this.renderChosen(slot)}
-      <div class="actions"><button class="primary" type="button" part="submit" ?disabled=${this.busy} @click=${() => void this.move()}>${this.t("confirmMove")}</button></div>`;
-  }
-
-  private renderCancel() {
-    if (!this.askCancel) {
-      return html`<div class="actions"><button type="button" part="cancel" @click=${() => { this.askCancel = true; }}>${this.t("cancelBooking")}</button></div>`;
-    }
-    return html`<div class="notice danger" role="group" aria-labelledby="cancel-question">
-      <p id="cancel-question" style="margin:0 0 0.75rem">${this.t("cancelQuestion")}</p>
-      <label for="cancel-reason" class="field-label">${this.t("cancelReason")}</label>
-      <textarea id="cancel-reason" part="cancel-reason" maxlength=${LIMITS.textMaxLength} .value=${this.cancelReason}
-        @input=${(e: Event) => { this.cancelReason = (e.target as HTMLTextAreaElement).value; }}></textarea>
-      <div class="actions">
-        <button type="button" class="danger" part="cancel" ?disabled=${this.busy} @click=${() => void this.cancelReservation()}>${this.t("confirmCancel")}</button>
-        <button type="button" @click=${() => { this.askCancel = false; }}>${this.t("keepBooking")}</button>
-      </div>
-    </div>`;
+      ${renderBack(this.#env, () => this.#goBack())}
+      <h3 tabindex="-1">${this.#t("moveTo", { time: `${dates.instantDate(start, timezone)} ${dates.time(start, timezone)}` })}</h3>
+      ${renderChosen(flow, this.#env)}
+      <div class="actions"><button class="primary" type="button" part="submit" ?disabled=${this.busy} @click=${() => void this.#move()}>${this.#t("confirmMove")}</button></div>`;
   }
 }

@@ -50,7 +50,7 @@ export class BookingForm extends LitElement {
   declare busy: boolean;
   declare submitLabel: string;
 
-  private readonly env = new ContextConsumer(this, { context: environmentContext, subscribe: true });
+  readonly #env = new ContextConsumer(this, { context: environmentContext, subscribe: true });
 
   constructor() {
     super();
@@ -67,148 +67,148 @@ export class BookingForm extends LitElement {
     first?.focus();
   }
 
-  private t(key: TextKey, values?: Record<string, string | number>): string {
-    return this.env.value!.texts(key, values);
+  #t(key: TextKey, values?: Record<string, string | number>): string {
+    return this.#env.value!.texts(key, values);
   }
 
-  private change(patch: Partial<BookingDraft>): void {
+  #change(patch: Partial<BookingDraft>): void {
     this.dispatchEvent(new CustomEvent("bc-draft-change", { detail: { draft: { ...this.draft, ...patch } } }));
   }
 
-  private answer(uuid: string, value: unknown): void {
-    this.change({ answers: { ...this.draft.answers, [uuid]: value } });
+  #answer(uuid: string, value: unknown): void {
+    this.#change({ answers: { ...this.draft.answers, [uuid]: value } });
   }
 
-  private submit(event: Event): void {
+  #submit(event: Event): void {
     event.preventDefault();
     if (!this.busy) this.dispatchEvent(new CustomEvent("bc-submit", { detail: {} }));
   }
 
   /** Attributes tying a control to its error text. */
-  private invalid(key: string) {
+  #invalid(key: string) {
     return this.problems[key]?.length ? "true" : "false";
   }
 
-  private problemText(key: string) {
+  #problemText(key: string) {
     const messages = this.problems[key];
     return messages?.length ? html`<p class="error" id=${`${fieldId(key)}-error`}>${messages.join(" ")}</p>` : nothing;
   }
 
-  private describedBy(key: string): string {
+  #describedBy(key: string): string {
     return this.problems[key]?.length ? `${fieldId(key)}-error` : "";
   }
 
-  private label(key: string, text: string, required: boolean): TemplateResult {
+  #label(key: string, text: string, required: boolean): TemplateResult {
     return html`<label for=${fieldId(key)}>${text}${required ? html`<span class="req" aria-hidden="true">*</span>` : nothing}</label>`;
   }
 
-  private textInput(key: "email" | "firstname" | "lastname" | "phone", type: string, autocomplete: string, required = false) {
+  #textInput(key: "email" | "firstname" | "lastname" | "phone", type: string, autocomplete: string, required = false) {
     return html`<div class="field">
-      ${this.label(key, this.t(key), required)}
+      ${this.#label(key, this.#t(key), required)}
       <input id=${fieldId(key)} name=${key} type=${type} autocomplete=${autocomplete} part="input"
         maxlength=${key === "email" ? LIMITS.emailMaxLength : LIMITS.textMaxLength}
-        aria-required=${required ? "true" : "false"} aria-invalid=${this.invalid(key)} aria-describedby=${this.describedBy(key)}
-        .value=${this.draft[key]} @input=${(e: Event) => this.change({ [key]: (e.target as HTMLInputElement).value })}>
-      ${this.problemText(key)}
+        aria-required=${required ? "true" : "false"} aria-invalid=${this.#invalid(key)} aria-describedby=${this.#describedBy(key)}
+        .value=${this.draft[key]} @input=${(e: Event) => this.#change({ [key]: (e.target as HTMLInputElement).value })}>
+      ${this.#problemText(key)}
     </div>`;
   }
 
   protected override render() {
-    if (!this.env.value || !this.draft) return nothing;
-    return html`<form novalidate part="form" @submit=${this.submit}>
-      ${this.textInput("email", "email", "email", true)}
+    if (!this.#env.value || !this.draft) return nothing;
+    return html`<form novalidate part="form" @submit=${this.#submit}>
+      ${this.#textInput("email", "email", "email", true)}
       <div class="pair">
-        ${this.textInput("firstname", "text", "given-name")}
-        ${this.textInput("lastname", "text", "family-name")}
+        ${this.#textInput("firstname", "text", "given-name")}
+        ${this.#textInput("lastname", "text", "family-name")}
       </div>
-      ${this.phoneCall() ? nothing : this.textInput("phone", "tel", "tel")}
-      ${this.renderLocation()}
-      ${[...this.fields].sort((a, b) => a.order - b.order).map((field) => this.renderCustomField(field))}
-      ${this.renderGuests()}
+      ${this.#phoneCall() ? nothing : this.#textInput("phone", "tel", "tel")}
+      ${this.#renderLocation()}
+      ${[...this.fields].sort((a, b) => a.order - b.order).map((field) => this.#renderCustomField(field))}
+      ${this.#renderGuests()}
       <div><button class="primary" type="submit" part="submit" ?disabled=${this.busy} aria-busy=${this.busy ? "true" : "false"}>${this.submitLabel}</button></div>
     </form>`;
   }
 
-  private chosenLocation(): Location | undefined {
+  #chosenLocation(): Location | undefined {
     return this.locations.find((l) => l.type === this.draft.locationType) ?? this.locations[0];
   }
 
   /** A phone call the visitor is called on: one phone field serves as both their number and the place. */
-  private phoneCall(): boolean {
-    const chosen = this.chosenLocation();
+  #phoneCall(): boolean {
+    const chosen = this.#chosenLocation();
     return chosen?.type === "phone" && needsLocationValue(chosen);
   }
 
   /** The one phone field of a phone call: required, and showing the problems of both keys it fills. */
-  private renderCallNumber() {
+  #renderCallNumber() {
     const id = fieldId("location.value");
     const problems = [...(this.problems["location.value"] ?? []), ...(this.problems.phone ?? [])];
     return html`<div class="field">
-      ${this.label("location.value", this.t("locationValuePhone"), true)}
+      ${this.#label("location.value", this.#t("locationValuePhone"), true)}
       <input id=${id} name="phone" type="tel" autocomplete="tel" part="input" maxlength=${LIMITS.textMaxLength}
         aria-required="true" aria-invalid=${problems.length ? "true" : "false"} aria-describedby=${problems.length ? `${id}-error` : ""}
-        .value=${this.draft.phone} @input=${(e: Event) => { const value = (e.target as HTMLInputElement).value; this.change({ phone: value, locationValue: value }); }}>
+        .value=${this.draft.phone} @input=${(e: Event) => { const value = (e.target as HTMLInputElement).value; this.#change({ phone: value, locationValue: value }); }}>
       ${problems.length ? html`<p class="error" id=${`${id}-error`}>${problems.join(" ")}</p>` : nothing}
     </div>`;
   }
 
-  private renderLocation() {
+  #renderLocation() {
     if (this.locations.length === 0) return nothing;
-    const chosen = this.chosenLocation()!;
+    const chosen = this.#chosenLocation()!;
     const valueKey = "location.value";
-    const valueLabel = chosen.type === "phone" ? this.t("locationValuePhone") : this.t("locationValueAddress");
+    const valueLabel = chosen.type === "phone" ? this.#t("locationValuePhone") : this.#t("locationValueAddress");
     return html`
       ${this.locations.length > 1 ? html`<fieldset part="locations">
-        <legend>${this.t("location")}</legend>
+        <legend>${this.#t("location")}</legend>
         ${this.locations.map((l) => html`<label class="choice">
           <input type="radio" name="location" .value=${l.type} .checked=${l.type === chosen.type}
-            @change=${() => this.change(l.type === "phone" ? { locationType: l.type, locationValue: this.draft.phone } : { locationType: l.type, locationValue: this.phoneCall() ? "" : this.draft.locationValue })}>
-          ${this.t(`location.${l.type}` as TextKey)}${l.value ? html` <span class="muted">(${l.value})</span>` : nothing}
+            @change=${() => this.#change(l.type === "phone" ? { locationType: l.type, locationValue: this.draft.phone } : { locationType: l.type, locationValue: this.#phoneCall() ? "" : this.draft.locationValue })}>
+          ${this.#t(`location.${l.type}` as TextKey)}${l.value ? html` <span class="muted">(${l.value})</span>` : nothing}
         </label>`)}
-      </fieldset>` : html`<p class="muted">${this.t("location")}: ${this.t(`location.${chosen.type}` as TextKey)}${chosen.value ? ` (${chosen.value})` : ""}</p>`}
-      ${this.phoneCall() ? this.renderCallNumber() : needsLocationValue(chosen) ? html`<div class="field">
-        ${this.label(valueKey, valueLabel, true)}
+      </fieldset>` : html`<p class="muted">${this.#t("location")}: ${this.#t(`location.${chosen.type}` as TextKey)}${chosen.value ? ` (${chosen.value})` : ""}</p>`}
+      ${this.#phoneCall() ? this.#renderCallNumber() : needsLocationValue(chosen) ? html`<div class="field">
+        ${this.#label(valueKey, valueLabel, true)}
         <input id=${fieldId(valueKey)} type=${chosen.type === "phone" ? "tel" : "text"} part="input" maxlength=${LIMITS.textMaxLength}
           autocomplete=${chosen.type === "phone" ? "tel" : "street-address"} placeholder=${chosen.type === "phone" ? this.draft.phone : ""}
-          aria-required="true" aria-invalid=${this.invalid(valueKey)} aria-describedby=${this.describedBy(valueKey)}
-          .value=${this.draft.locationValue} @input=${(e: Event) => this.change({ locationValue: (e.target as HTMLInputElement).value })}>
-        ${this.problemText(valueKey)}
+          aria-required="true" aria-invalid=${this.#invalid(valueKey)} aria-describedby=${this.#describedBy(valueKey)}
+          .value=${this.draft.locationValue} @input=${(e: Event) => this.#change({ locationValue: (e.target as HTMLInputElement).value })}>
+        ${this.#problemText(valueKey)}
       </div>` : nothing}
     `;
   }
 
-  private renderGuests() {
+  #renderGuests() {
     const guests = this.draft.guests;
     return html`<fieldset part="guests">
-      <legend>${this.t("guests")}</legend>
+      <legend>${this.#t("guests")}</legend>
       ${guests.map((guest, i) => html`<div class="guest">
         <div class="field">
-          <label class="visually-hidden" for=${fieldId(`guests.${i}`)}>${this.t("guestEmail", { number: i + 1 })}</label>
+          <label class="visually-hidden" for=${fieldId(`guests.${i}`)}>${this.#t("guestEmail", { number: i + 1 })}</label>
           <input id=${fieldId(`guests.${i}`)} type="email" part="input" maxlength=${LIMITS.emailMaxLength} autocomplete="off"
-            aria-invalid=${this.invalid(`guests.${i}`)} aria-describedby=${this.describedBy(`guests.${i}`)}
-            .value=${guest} @input=${(e: Event) => this.change({ guests: guests.map((g, j) => (j === i ? (e.target as HTMLInputElement).value : g)) })}>
-          ${this.problemText(`guests.${i}`)}
+            aria-invalid=${this.#invalid(`guests.${i}`)} aria-describedby=${this.#describedBy(`guests.${i}`)}
+            .value=${guest} @input=${(e: Event) => this.#change({ guests: guests.map((g, j) => (j === i ? (e.target as HTMLInputElement).value : g)) })}>
+          ${this.#problemText(`guests.${i}`)}
         </div>
-        <button type="button" aria-label=${this.t("removeGuest", { number: i + 1 })} @click=${() => this.change({ guests: guests.filter((_, j) => j !== i) })}>×</button>
+        <button type="button" aria-label=${this.#t("removeGuest", { number: i + 1 })} @click=${() => this.#change({ guests: guests.filter((_, j) => j !== i) })}>×</button>
       </div>`)}
-      ${this.problemText("guests")}
-      ${guests.length < LIMITS.maxGuests ? html`<div><button type="button" class="link" @click=${() => this.addGuest()}>+ ${this.t("addGuest")}</button></div>` : nothing}
+      ${this.#problemText("guests")}
+      ${guests.length < LIMITS.maxGuests ? html`<div><button type="button" class="link" @click=${() => this.#addGuest()}>+ ${this.#t("addGuest")}</button></div>` : nothing}
     </fieldset>`;
   }
 
-  private async addGuest(): Promise<void> {
+  async #addGuest(): Promise<void> {
     const index = this.draft.guests.length;
-    this.change({ guests: [...this.draft.guests, ""] });
+    this.#change({ guests: [...this.draft.guests, ""] });
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLInputElement>(`#${fieldId(`guests.${index}`)}`)?.focus();
   }
 
-  private renderCustomField(field: CustomField) {
+  #renderCustomField(field: CustomField) {
     const key = `customFields.${field.uuid}`;
     const id = fieldId(key);
     const value = this.draft.answers[field.uuid];
-    const common = { invalid: this.invalid(key), describedBy: this.describedBy(key), required: field.required ? "true" : "false" };
-    const onText = (e: Event) => this.answer(field.uuid, (e.target as HTMLInputElement).value);
+    const common = { invalid: this.#invalid(key), describedBy: this.#describedBy(key), required: field.required ? "true" : "false" };
+    const onText = (e: Event) => this.#answer(field.uuid, (e.target as HTMLInputElement).value);
     let control: TemplateResult;
     switch (field.type) {
       case "textarea":
@@ -218,31 +218,31 @@ export class BookingForm extends LitElement {
       case "number":
         control = html`<input id=${id} type="number" part="input" inputmode="decimal" aria-required=${common.required} aria-invalid=${common.invalid}
           aria-describedby=${common.describedBy} .value=${value === undefined || value === null ? "" : String(value)}
-          @input=${(e: Event) => { const raw = (e.target as HTMLInputElement).value; this.answer(field.uuid, raw === "" ? undefined : Number(raw)); }}>`;
+          @input=${(e: Event) => { const raw = (e.target as HTMLInputElement).value; this.#answer(field.uuid, raw === "" ? undefined : Number(raw)); }}>`;
         break;
       case "select":
         control = html`<select id=${id} part="input" aria-required=${common.required} aria-invalid=${common.invalid} aria-describedby=${common.describedBy}
-          @change=${(e: Event) => this.answer(field.uuid, (e.target as HTMLSelectElement).value || undefined)}>
-          <option value="" ?selected=${!value}>${this.t("choose")}</option>
+          @change=${(e: Event) => this.#answer(field.uuid, (e.target as HTMLSelectElement).value || undefined)}>
+          <option value="" ?selected=${!value}>${this.#t("choose")}</option>
           ${(field.options ?? []).map((o) => html`<option .value=${o} ?selected=${o === value}>${o}</option>`)}
         </select>`;
         break;
       case "multiselect": {
         const chosen = Array.isArray(value) ? (value as string[]) : [];
         return html`<fieldset part="field" aria-invalid=${common.invalid} aria-describedby=${common.describedBy}>
-          <legend>${field.label}${field.required ? html`<span class="req" aria-hidden="true">*</span><span class="visually-hidden"> (${this.t("required")})</span>` : nothing}</legend>
+          <legend>${field.label}${field.required ? html`<span class="req" aria-hidden="true">*</span><span class="visually-hidden"> (${this.#t("required")})</span>` : nothing}</legend>
           ${(field.options ?? []).map((o) => html`<label class="choice"><input type="checkbox" .checked=${chosen.includes(o)}
-            @change=${(e: Event) => this.answer(field.uuid, (e.target as HTMLInputElement).checked ? [...chosen, o] : chosen.filter((c) => c !== o))}>${o}</label>`)}
-          ${this.problemText(key)}
+            @change=${(e: Event) => this.#answer(field.uuid, (e.target as HTMLInputElement).checked ? [...chosen, o] : chosen.filter((c) => c !== o))}>${o}</label>`)}
+          ${this.#problemText(key)}
         </fieldset>`;
       }
       case "checkbox":
         return html`<div class="field" part="field">
           <label class="choice"><input id=${id} type="checkbox" aria-required=${common.required} aria-invalid=${common.invalid}
             aria-describedby=${common.describedBy} .checked=${value === true}
-            @change=${(e: Event) => this.answer(field.uuid, (e.target as HTMLInputElement).checked)}>
+            @change=${(e: Event) => this.#answer(field.uuid, (e.target as HTMLInputElement).checked)}>
             ${field.label}${field.required ? html`<span class="req" aria-hidden="true">*</span>` : nothing}</label>
-          ${this.problemText(key)}
+          ${this.#problemText(key)}
         </div>`;
       default: {
         const type = field.type === "email" ? "email" : field.type === "phone" ? "tel" : field.type === "date" ? "date" : "text";
@@ -251,6 +251,6 @@ export class BookingForm extends LitElement {
           placeholder=${field.placeholder ?? ""} .value=${String(value ?? "")} @input=${onText}>`;
       }
     }
-    return html`<div class="field" part="field">${this.label(key, field.label, field.required)}${control}${this.problemText(key)}</div>`;
+    return html`<div class="field" part="field">${this.#label(key, field.label, field.required)}${control}${this.#problemText(key)}</div>`;
   }
 }

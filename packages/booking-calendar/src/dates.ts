@@ -136,57 +136,43 @@ export function offsetText(minutes: number): string {
 
 /** Locale-aware names and times for one locale; built once per locale. */
 export class DateTexts {
-  private readonly monthTitleFormat: Intl.DateTimeFormat;
-  private readonly fullDateFormat: Intl.DateTimeFormat;
-  private readonly weekdayShortFormat: Intl.DateTimeFormat;
-  private readonly weekdayLongFormat: Intl.DateTimeFormat;
-  private readonly numberFormat: Intl.NumberFormat;
-  /** Formats that depend on a zone or currency, built on first use. */
+  /** Formats by what they show and the zone or currency they show it in, built on first use. */
   private readonly formats = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat>();
 
   /** `hour12` forces a 12- or 24-hour clock (the visitor's toggle); undefined follows the locale. */
-  constructor(readonly locale: string, readonly hour12?: boolean) {
-    this.monthTitleFormat = new Intl.DateTimeFormat(locale, { timeZone: "UTC", month: "long", year: "numeric" });
-    this.fullDateFormat = new Intl.DateTimeFormat(locale, { timeZone: "UTC", weekday: "long", day: "numeric", month: "long", year: "numeric" });
-    this.weekdayShortFormat = new Intl.DateTimeFormat(locale, { timeZone: "UTC", weekday: "short" });
-    this.weekdayLongFormat = new Intl.DateTimeFormat(locale, { timeZone: "UTC", weekday: "long" });
-    this.numberFormat = new Intl.NumberFormat(locale);
-  }
+  constructor(readonly locale: string, readonly hour12?: boolean) {}
 
   /** "December 2026" in the locale's words. */
   monthTitle(month: PlainMonth): string {
-    return this.monthTitleFormat.format(utcOf(firstDayOf(month)));
+    return this.dateFormat("month", "UTC", { month: "long", year: "numeric" }).format(utcOf(firstDayOf(month)));
   }
 
   /** "Monday, 7 December 2026" in the locale's words. */
   fullDate(date: PlainDate): string {
-    return this.fullDateFormat.format(utcOf(date));
+    return this.instantDate(utcOf(date).getTime(), "UTC");
   }
 
   /** Day number as the locale writes it. */
   dayNumber(date: PlainDate): string {
-    return this.numberFormat.format(Number(date.slice(8)));
+    return this.format("number", () => new Intl.NumberFormat(this.locale)).format(Number(date.slice(8)));
   }
 
   /** Short and long weekday names, 0 = Monday. */
   weekday(index: number, style: "short" | "long"): string {
     // 2024-01-01 was a Monday.
-    const day = utcOf(addDays("2024-01-01", index));
-    return (style === "short" ? this.weekdayShortFormat : this.weekdayLongFormat).format(day);
+    return this.dateFormat(style, "UTC", { weekday: style }).format(utcOf(addDays("2024-01-01", index)));
   }
 
   /** Time of day of an instant on the wall clocks of `zone`, in the locale's own short form (9:30 AM, 09:30, 00:00). */
   time(instant: string | number, zone: string): string {
     // hourCycle rather than hour12: with hour12 false some locales write midnight as 24:00.
     const cycle = this.hour12 === undefined ? {} : { hourCycle: this.hour12 ? ("h12" as const) : ("h23" as const) };
-    const make = () => new Intl.DateTimeFormat(this.locale, { timeZone: zone, timeStyle: "short", ...cycle });
-    return this.format(`time:${zone}`, make).format(new Date(instant));
+    return this.dateFormat("time", zone, { timeStyle: "short", ...cycle }).format(new Date(instant));
   }
 
   /** Full date of an instant on the wall calendars of `zone`. */
   instantDate(instant: string | number, zone: string): string {
-    const make = () => new Intl.DateTimeFormat(this.locale, { timeZone: zone, weekday: "long", day: "numeric", month: "long", year: "numeric" });
-    return this.format(`date:${zone}`, make).format(new Date(instant));
+    return this.dateFormat("date", zone, { weekday: "long", day: "numeric", month: "long", year: "numeric" }).format(new Date(instant));
   }
 
   /** An amount of money in the smallest currency unit, e.g. 5000 eur → €50.00. */
@@ -194,6 +180,11 @@ export class DateTexts {
     const format = this.format(`money:${currency}`, () => new Intl.NumberFormat(this.locale, { style: "currency", currency: currency.toUpperCase() }));
     const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
     return format.format(amount / 10 ** digits);
+  }
+
+  /** The date format `name` of the locale on the calendars of `zone`. */
+  private dateFormat(name: string, zone: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+    return this.format(`${name}:${zone}`, () => new Intl.DateTimeFormat(this.locale, { timeZone: zone, ...options }));
   }
 
   private format<T extends Intl.DateTimeFormat | Intl.NumberFormat>(key: string, make: () => T): T {

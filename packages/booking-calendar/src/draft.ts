@@ -1,4 +1,4 @@
-import type { ConfirmInput, CustomField, CustomFieldValue, Location } from "@booking/wire";
+import type { ConfirmInput, CustomField, CustomFieldValue, InitData, Location, ReservationInput, TimeSlot } from "@booking/wire";
 import { EMAIL_PATTERN as EMAIL, LIMITS, PHONE_PATTERN as PHONE } from "@booking/wire/limits";
 import type { TextKey } from "./texts.ts";
 
@@ -20,11 +20,24 @@ export function emptyDraft(): BookingDraft {
   return { email: "", firstname: "", lastname: "", phone: "", guests: [], locationType: "", locationValue: "", answers: {} };
 }
 
+/** The fields the element's attributes of the same names prefill. */
+export const PREFILL_KEYS = ["email", "firstname", "lastname", "phone"] as const;
+
+/** Prefill values by field. */
+export type Prefill = Record<(typeof PREFILL_KEYS)[number], string>;
+
+/** `draft` with the prefill values of `keys` in the fields the visitor left empty (the same draft when none is). */
+export function prefilled(draft: BookingDraft, values: Prefill, keys: readonly (keyof Prefill)[] = PREFILL_KEYS): BookingDraft {
+  let next = draft;
+  for (const key of keys) if (values[key] && !next[key]) next = { ...next, [key]: values[key] };
+  return next;
+}
+
 /** Problems by field key (the server's 422 keys), each a UI text key with its values. */
 export type DraftProblems = Record<string, { key: TextKey; values?: Record<string, number> }>;
 
 /** The location types whose organizer left the value to the visitor. */
-export function needsLocationValue(location: Location | undefined): boolean {
+export function needsLocationValue(location: Location | undefined): location is Location {
   return !!location && (location.value ?? null) === null && (location.type === "phone" || location.type === "address");
 }
 
@@ -46,9 +59,9 @@ export function checkDraft(draft: BookingDraft, fields: CustomField[], locations
   });
   const location = locations.find((l) => l.type === draft.locationType) ?? locations[0];
   if (needsLocationValue(location)) {
-    const value = draft.locationValue.trim() || (location!.type === "phone" ? draft.phone.trim() : "");
+    const value = draft.locationValue.trim() || (location.type === "phone" ? draft.phone.trim() : "");
     if (value === "") problems["location.value"] = { key: "errorRequired" };
-    else if (location!.type === "phone" && !PHONE.test(value)) problems["location.value"] = { key: "errorPhone" };
+    else if (location.type === "phone" && !PHONE.test(value)) problems["location.value"] = { key: "errorPhone" };
   }
   for (const field of fields) {
     const key = `customFields.${field.uuid}`;
@@ -100,6 +113,13 @@ export function locationOf(draft: BookingDraft, locations: Location[]): Location
   return { type: location.type, value: value || null };
 }
 
+/** The chosen place as the visitor reads it: their own value, else the organizer's (an address, a number). */
+export function placeOf(draft: BookingDraft, locations: Location[]): Location | null {
+  const chosen = locationOf(draft, locations);
+  if (!chosen) return null;
+  return { type: chosen.type, value: chosen.value ?? locations.find((l) => l.type === chosen.type)?.value ?? null };
+}
+
 /** Optional text fields only when filled, so an empty box never overwrites what the server holds. */
 export function personOf(draft: BookingDraft): Pick<ConfirmInput, "firstname" | "lastname" | "phone"> {
   const person: Pick<ConfirmInput, "firstname" | "lastname" | "phone"> = {};
@@ -107,4 +127,21 @@ export function personOf(draft: BookingDraft): Pick<ConfirmInput, "firstname" | 
   if (draft.lastname.trim()) person.lastname = draft.lastname.trim();
   if (draft.phone.trim()) person.phone = draft.phone.trim();
   return person;
+}
+
+/** The booking of `slot` as the API takes it: what the visitor typed, worth sending, with the zone they read times in. */
+export function reservationOf(draft: BookingDraft, { configuration, customFields: fields }: InitData, slot: TimeSlot, timezone: string): ReservationInput {
+  const location = locationOf(draft, configuration.locations);
+  const guests = draft.guests.map((g) => g.trim()).filter(Boolean);
+  const customFields = answersOf(draft, fields);
+  return {
+    start: slot.start,
+    end: slot.end,
+    email: draft.email.trim(),
+    timezone,
+    ...personOf(draft),
+    ...(location ? { location } : {}),
+    ...(guests.length ? { guests } : {}),
+    ...(customFields.length ? { customFields } : {}),
+  };
 }

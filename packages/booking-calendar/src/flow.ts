@@ -1,6 +1,21 @@
 import type { InitData, Reservation, TimeSlot } from "@booking/wire";
-import type { PaymentSetup } from "./payment-step.ts";
+import type { BookingApi } from "./api.ts";
+import type { BookingDraft } from "./draft.ts";
 import type { DoneState } from "./views.ts";
+
+/** Messages by field key (`email`, `guests.0`, `customFields.<uuid>`, ...), as the form shows them. */
+export type Problems = Record<string, string[]>;
+
+/**
+ * What every step of a booking under way carries: the event type, the API it was loaded through
+ * (every call of the step goes through it), and what the visitor typed, kept from step to step
+ * (back to the times and on to another time too).
+ */
+export interface Booking {
+  init: InitData;
+  api: BookingApi;
+  draft: BookingDraft;
+}
 
 /**
  * Where the visitor is in booking, each step with the data it needs and nothing it may lack: a
@@ -12,13 +27,20 @@ export type Flow =
   | { kind: "loading"; init: InitData | null }
   | { kind: "failed"; init: InitData | null }
   | { kind: "disabled"; init: InitData }
-  /** Days and times; `slot` is the time last chosen, still marked when the visitor comes back. */
-  | { kind: "picking"; init: InitData; slot: TimeSlot | null }
-  | { kind: "details"; init: InitData; slot: TimeSlot }
+  /**
+   * Days and times; `slot` is the time last chosen, still marked when the visitor comes back. In
+   * reschedule mode, `cancelReason` is what was typed while the question to cancel is open (null: not asked).
+   */
+  | ({ kind: "picking"; slot: TimeSlot | null; cancelReason: string | null } & Booking)
+  /** The form for `slot`, with the problems found in what was typed. */
+  | ({ kind: "details"; slot: TimeSlot; problems: Problems } & Booking)
   /** Reschedule mode: confirming the move of `reservation` to `slot`. */
-  | { kind: "moving"; init: InitData; reservation: Reservation; slot: TimeSlot }
-  /** The card form for the held `slot`; `payment` is null only when the server asked for a payment none was opened for. */
-  | { kind: "paying"; init: InitData; slot: TimeSlot; payment: PaymentSetup | null }
+  | ({ kind: "moving"; reservation: Reservation; slot: TimeSlot } & Booking)
+  /**
+   * The card form for the held `slot` (its payment is kept with the hold, see hold-controller.ts);
+   * `confirming` while a card payment is being confirmed, when there is no way back.
+   */
+  | ({ kind: "paying"; slot: TimeSlot; confirming: boolean } & Booking)
   | { kind: "done"; init: InitData; done: DoneState };
 
 /** A flow of one kind. */
@@ -26,6 +48,9 @@ export type FlowOf<K extends Flow["kind"]> = Extract<Flow, { kind: K }>;
 
 /** The steps that come after the event type loaded. */
 export type LoadedFlow = Exclude<Flow, { kind: "loading" | "failed" }>;
+
+/** The steps of a booking under way. */
+export type BookingFlow = FlowOf<"picking" | "details" | "moving" | "paying">;
 
 /** The steps with a chosen time. */
 export type SlotFlow = FlowOf<"details" | "moving" | "paying">;
@@ -38,14 +63,26 @@ export function isLoaded(flow: Flow): flow is LoadedFlow {
   return flow.kind !== "loading" && flow.kind !== "failed";
 }
 
+/** Whether a booking is under way (the flow carries the API and the draft). */
+export function isBooking(flow: Flow): flow is BookingFlow {
+  return "draft" in flow;
+}
+
+/** What a booking carries from step to step, without what belonged to the step left. */
+const booking = ({ init, api, draft }: Booking): Booking => ({ init, api, draft });
+
+const picking = (flow: Booking, slot: TimeSlot | null): Flow => ({ kind: "picking", ...booking(flow), slot, cancelReason: null });
+
+const details = (flow: Booking, slot: TimeSlot, problems: Problems = {}): Flow => ({ kind: "details", ...booking(flow), slot, problems });
+
 /** A (re)start: loading, still showing what was loaded before. */
 export function starting(flow: Flow): Flow {
   return { kind: "loading", init: flow.init };
 }
 
-/** Init answered: the days and times, or the note that the event type takes no bookings. */
-export function loaded(init: InitData): Flow {
-  return init.disabled ? { kind: "disabled", init } : { kind: "picking", init, slot: null };
+/** Init answered through `api`: the days and times with `draft` to type into, or the note that the event type takes no bookings. */
+export function loaded(init: InitData, api: BookingApi, draft: BookingDraft): Flow {
+  return init.disabled ? { kind: "disabled", init } : picking({ init, api, draft }, null);
 }
 
 /** Init failed: nothing to show but the notice (and what was loaded before). */
@@ -56,7 +93,7 @@ export function loadFailed(flow: Flow): Flow {
 /** A time was chosen: the visitor's details, or in reschedule mode the move to confirm. */
 export function slotChosen(flow: FlowOf<"picking">, slot: TimeSlot): Flow {
   const reservation = flow.init.reservation;
-  return reservation ? { kind: "moving", init: flow.init, reservation, slot } : { kind: "details", init: flow.init, slot };
+  return reservation ? { kind: "moving", ...booking(flow), reservation, slot } : details(flow, slot);
 }
 
 /** Another day was picked (or the zone changed): no time is marked any more. */
@@ -64,14 +101,19 @@ export function slotCleared(flow: Flow): Flow {
   return flow.kind === "picking" && flow.slot ? { ...flow, slot: null } : flow;
 }
 
+/** The visitor typed, or a prefill attribute was set: the draft of the booking under way. */
+export function drafted(flow: Flow, draft: BookingDraft): Flow {
+  return isBooking(flow) ? { ...flow, draft } : flow;
+}
+
 /** The back button: one step back, keeping the chosen time. */
 export function back(flow: Flow): Flow {
   switch (flow.kind) {
     case "details":
     case "moving":
-      return { kind: "picking", init: flow.init, slot: flow.slot };
+      return picking(flow, flow.slot);
     case "paying":
-      return { kind: "details", init: flow.init, slot: flow.slot };
+      return details(flow, flow.slot);
     default:
       return flow;
   }
@@ -79,22 +121,33 @@ export function back(flow: Flow): Flow {
 
 /** Back to the days and times with nothing chosen (the time was taken, the hold was lost). */
 export function backToSlots(flow: Flow): Flow {
-  return isLoaded(flow) ? { kind: "picking", init: flow.init, slot: null } : flow;
+  if (flow.kind === "picking") return { ...flow, slot: null };
+  return isBooking(flow) ? picking(flow, null) : flow;
+}
+
+/** Reschedule mode: the question to cancel opened with `reason` typed so far, or closed (null). */
+export function cancelAsked(flow: Flow, reason: string | null): Flow {
+  return flow.kind === "picking" ? { ...flow, cancelReason: reason } : flow;
+}
+
+/** Problems found in what was typed (by the element's checks or the server's): the form, showing them. */
+export function problemsFound(flow: Flow, problems: Problems): Flow {
+  return flow.kind === "details" || flow.kind === "paying" ? details(flow, flow.slot, problems) : flow;
 }
 
 /** The card form for `slot` (a fresh payment, or the one money may already have moved for). */
-export function paymentOpened(flow: LoadedFlow, slot: TimeSlot, payment: PaymentSetup): Flow {
-  return { kind: "paying", init: flow.init, slot, payment };
+export function paymentOpened(flow: FlowOf<"details">, slot: TimeSlot): Flow {
+  return { kind: "paying", ...booking(flow), slot, confirming: false };
 }
 
 /** The server wants the payment first: to the card form of the chosen time. */
-export function paymentRequired(flow: Flow, payment: PaymentSetup | null): Flow {
-  return flow.kind === "details" || flow.kind === "paying" ? { kind: "paying", init: flow.init, slot: flow.slot, payment } : flow;
+export function paymentRequired(flow: Flow): Flow {
+  return flow.kind === "details" ? paymentOpened(flow, flow.slot) : flow;
 }
 
-/** The server refused fields of the form: from the card form back to the form that shows them. */
-export function formRejected(flow: Flow): Flow {
-  return flow.kind === "paying" ? { kind: "details", init: flow.init, slot: flow.slot } : flow;
+/** A card payment is being confirmed (true), or that is over (false). */
+export function cardConfirming(flow: Flow, confirming: boolean): Flow {
+  return flow.kind === "paying" ? { ...flow, confirming } : flow;
 }
 
 /** Booked, moved or cancelled. */

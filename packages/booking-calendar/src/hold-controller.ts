@@ -1,6 +1,7 @@
 import type { ReactiveController, ReactiveControllerHost } from "lit";
 import type { TimeSlot } from "@booking/wire";
 import { ApiFailure, type BookingApi } from "./api.ts";
+import type { PaymentSetup } from "./payment-step.ts";
 
 const HOLD_CHECK_MS = 5_000;
 const REFRESH_BEFORE_MS = 120_000;
@@ -9,6 +10,8 @@ const ACTIVE_WITHIN_MS = 120_000;
 /**
  * The seat held while the visitor pays: made by the attempt with Idempotency-Key `key` for `slot`,
  * through `api` under `token`; `charging` once a card payment was sent and not clearly refused.
+ * `payment` is the one opened for it, kept as long as the hold, so a visitor who goes back to the
+ * form (or the times) and on again returns to it while money may have moved.
  */
 export interface Hold {
   uuid: string;
@@ -18,18 +21,16 @@ export interface Hold {
   charging: boolean;
   api: BookingApi;
   token: string;
+  payment: PaymentSetup | null;
 }
 
 /** What the controller needs from the element that holds seats. */
 export interface HoldOptions {
-  /** The API of the current start (holds left behind are given back through it). */
-  api(): BookingApi | null;
-  token(): string;
   /** Minutes a refresh adds to the hold (the configuration's `holdMinutes`). */
   holdMinutes(): number;
   /** The hold ended on the server (ran out, taken back): the visitor goes back to the times. */
   lost(): void;
-  /** The hold is over here, whatever the reason: the element drops what belonged to it (the payment). */
+  /** The hold is over here, whatever the reason: the element drops what belonged to it (the card form's mount). */
   ended(): void;
 }
 
@@ -73,16 +74,19 @@ const leftHolds = {
  * was sent for it.
  */
 export class HoldController implements ReactiveController {
-  private held: Hold | null = null;
-  private timer: ReturnType<typeof setInterval> | undefined;
-  private refreshing = false;
-  private lastActivity = Date.now();
+  #held: Hold | null = null;
+  /** The API and token of the current start: holds left behind under them are given back by every release. */
+  #api: BookingApi | null = null;
+  #token = "";
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #refreshing = false;
+  #lastActivity = Date.now();
   /** The last hold given back, until the server has answered. */
-  private releasing: Promise<void> = Promise.resolve();
+  #releasing: Promise<void> = Promise.resolve();
 
   constructor(private readonly host: ReactiveControllerHost & HTMLElement, private readonly options: HoldOptions) {
     host.addController(this);
-    const active = () => { this.lastActivity = Date.now(); };
+    const active = () => { this.#lastActivity = Date.now(); };
     host.addEventListener("pointerdown", active);
     host.addEventListener("keydown", active);
     host.addEventListener("input", active);
@@ -90,43 +94,61 @@ export class HoldController implements ReactiveController {
 
   /** The seat held now, if any. */
   get current(): Hold | null {
-    return this.held;
+    return this.#held;
   }
 
   hostConnected(): void {
-    window.addEventListener("pagehide", this.onPageHide);
-    if (this.held) this.startTimer();
+    window.addEventListener("pagehide", this.#onPageHide);
+    if (this.#held) this.#startTimer();
   }
 
   hostDisconnected(): void {
-    window.removeEventListener("pagehide", this.onPageHide);
-    clearInterval(this.timer);
+    window.removeEventListener("pagehide", this.#onPageHide);
+    clearInterval(this.#timer);
     // A page that removes the element (not one that only moves it) gives its hold back.
     setTimeout(() => { if (!this.host.isConnected) void this.release(); }, 0);
   }
 
-  /** A seat was held through the current API: it is kept alive from now on. */
-  hold(uuid: string, key: string, slot: TimeSlot): Hold | null {
-    const api = this.options.api();
-    if (!api) return null;
-    this.held = { uuid, heldUntil: Date.now() + this.options.holdMinutes() * 60_000, key, slot, charging: false, api, token: this.options.token() };
-    this.startTimer();
+  /**
+   * A new start through `api` under `token`: the seat held under the one before is given back
+   * (through the API it was held with), and so is every hold this tab left behind under the new ones.
+   */
+  restart(api: BookingApi, token: string): Promise<void> {
+    this.#api = api;
+    this.#token = token;
+    return this.release();
+  }
+
+  /** A seat was held through `api`, the current start's: it is kept alive from now on. */
+  hold(api: BookingApi, uuid: string, key: string, slot: TimeSlot): Hold {
+    const held: Hold = { uuid, heldUntil: Date.now() + this.options.holdMinutes() * 60_000, key, slot, charging: false, api, token: this.#token, payment: null };
+    this.#held = held;
+    this.#startTimer();
     this.host.requestUpdate();
-    return this.held;
+    return held;
+  }
+
+  /** A payment was opened for the hold: kept with it until the hold ends. */
+  paymentOpened(payment: PaymentSetup): void {
+    this.#change({ payment });
   }
 
   /** A card payment was sent for the hold (or clearly refused): while charging it is never given back. */
   charging(charging: boolean): void {
-    if (this.held) {
-      this.held = { ...this.held, charging };
+    this.#change({ charging });
+  }
+
+  #change(change: Partial<Hold>): void {
+    if (this.#held) {
+      this.#held = { ...this.#held, ...change };
       this.host.requestUpdate();
     }
   }
 
   /** The hold is over without giving it back (booked, or lost on the server). */
   end(): void {
-    clearInterval(this.timer);
-    this.held = null;
+    clearInterval(this.#timer);
+    this.#held = null;
     this.options.ended();
     this.host.requestUpdate();
   }
@@ -137,15 +159,15 @@ export class HoldController implements ReactiveController {
    * been answered, so a new hold never races them.
    */
   release(): Promise<void> {
-    const hold = this.held;
+    const hold = this.#held;
     if (hold && !hold.charging) {
       this.end();
-      this.releasing = this.releasing.then(() => giveBack(hold.api, hold.token, hold.uuid));
+      this.#releasing = this.#releasing.then(() => giveBack(hold.api, hold.token, hold.uuid));
     }
-    const api = this.options.api();
-    const token = this.options.token();
+    const api = this.#api;
+    const token = this.#token;
     const left = api ? Promise.all(leftHolds.take(api.base, token).map((uuid) => giveBack(api, token, uuid))) : Promise.resolve();
-    return Promise.all([this.releasing, left]).then(() => undefined);
+    return Promise.all([this.#releasing, left]).then(() => undefined);
   }
 
   /**
@@ -154,39 +176,36 @@ export class HoldController implements ReactiveController {
    * on the server's own booking pages; so the tab also writes the hold down, and the next release
    * gives it back when the tab loads the calendar again (a reload).
    */
-  private readonly onPageHide = (event: PageTransitionEvent) => {
-    const hold = this.held;
+  readonly #onPageHide = (event: PageTransitionEvent) => {
+    const hold = this.#held;
     if (event.persisted || !hold || hold.charging) return;
     hold.api.release(hold.uuid);
     leftHolds.write(hold.api.base, hold.token, hold.uuid);
   };
 
-  private startTimer(): void {
-    clearInterval(this.timer);
-    this.timer = setInterval(() => void this.check(), HOLD_CHECK_MS);
+  #startTimer(): void {
+    clearInterval(this.#timer);
+    this.#timer = setInterval(() => void this.#check(), HOLD_CHECK_MS);
   }
 
   /** Extends the hold shortly before it ends while the visitor is still at work, or after it ended. */
-  private async check(): Promise<void> {
-    const hold = this.held;
-    if (!hold || this.refreshing) return;
+  async #check(): Promise<void> {
+    const hold = this.#held;
+    if (!hold || this.#refreshing) return;
     const now = Date.now();
     const remaining = hold.heldUntil - now;
-    const active = now - this.lastActivity < ACTIVE_WITHIN_MS;
+    const active = now - this.#lastActivity < ACTIVE_WITHIN_MS;
     if (!(remaining <= 0 || (remaining < REFRESH_BEFORE_MS && active))) return;
-    this.refreshing = true;
+    this.#refreshing = true;
     try {
       await hold.api.refresh(hold.uuid);
-      if (this.held?.uuid === hold.uuid) {
-        this.held = { ...this.held, heldUntil: Date.now() + this.options.holdMinutes() * 60_000 };
-        this.host.requestUpdate();
-      }
+      if (this.#held?.uuid === hold.uuid) this.#change({ heldUntil: Date.now() + this.options.holdMinutes() * 60_000 });
     } catch (error) {
       // Only the hold still held is lost; one given back or replaced meanwhile is nobody's concern.
-      if (error instanceof ApiFailure && error.code === "reservation_finished" && this.held?.uuid === hold.uuid) this.options.lost();
+      if (error instanceof ApiFailure && error.code === "reservation_finished" && this.#held?.uuid === hold.uuid) this.options.lost();
       // Other failures (offline for a moment) are retried at the next check.
     } finally {
-      this.refreshing = false;
+      this.#refreshing = false;
     }
   }
 }

@@ -19,8 +19,8 @@ export class HoldTimer extends LitElement {
   declare heldUntil: number;
   declare now: number;
 
-  private readonly env = new ContextConsumer(this, { context: environmentContext, subscribe: true });
-  private ticker: ReturnType<typeof setInterval> | undefined;
+  readonly #env = new ContextConsumer(this, { context: environmentContext, subscribe: true });
+  #ticker: ReturnType<typeof setInterval> | undefined;
 
   constructor() {
     super();
@@ -30,16 +30,16 @@ export class HoldTimer extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.ticker = setInterval(() => { this.now = Date.now(); }, 1000);
+    this.#ticker = setInterval(() => { this.now = Date.now(); }, 1000);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    clearInterval(this.ticker);
+    clearInterval(this.#ticker);
   }
 
   protected override render() {
-    const env = this.env.value;
+    const env = this.#env.value;
     if (!env) return nothing;
     const seconds = Math.max(0, Math.round((this.heldUntil - this.now) / 1000));
     const time = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;

@@ -58,8 +58,8 @@ export class MonthGrid extends LitElement {
   declare loading: boolean;
   declare focusDate: PlainDate | null;
 
-  private readonly env = new ContextConsumer(this, { context: environmentContext, subscribe: true });
-  private moveFocus = false;
+  readonly #env = new ContextConsumer(this, { context: environmentContext, subscribe: true });
+  #moveFocus = false;
 
   constructor() {
     super();
@@ -77,22 +77,22 @@ export class MonthGrid extends LitElement {
   /** Moves keyboard focus to `date` once it is rendered (after a month change by keyboard). */
   focusDay(date: PlainDate): void {
     this.focusDate = date;
-    this.moveFocus = true;
+    this.#moveFocus = true;
   }
 
   protected override updated(changed: PropertyValues<this>): void {
-    if (this.moveFocus && (changed.has("focusDate") || changed.has("month"))) {
+    if (this.#moveFocus && (changed.has("focusDate") || changed.has("month"))) {
       // After a month change by keyboard the day appears only once the new month is rendered.
       const day = this.renderRoot.querySelector<HTMLButtonElement>(`button[data-date="${this.focusDate}"]`);
       if (day) {
-        this.moveFocus = false;
+        this.#moveFocus = false;
         day.focus();
       }
     }
   }
 
   /** The one day in the tab order: the focused, the selected, the first free, or the first of the month. */
-  private tabbableDay(): PlainDate {
+  #tabbableDay(): PlainDate {
     const inMonth = (d: PlainDate | null): d is PlainDate => d !== null && monthOf(d) === this.month;
     if (inMonth(this.focusDate)) return this.focusDate;
     if (inMonth(this.selected)) return this.selected;
@@ -102,21 +102,21 @@ export class MonthGrid extends LitElement {
     return `${this.month}-01`;
   }
 
-  private canShow(month: PlainMonth): boolean {
+  #canShow(month: PlainMonth): boolean {
     return month >= monthOf(this.minDate) && month <= monthOf(this.maxDate);
   }
 
-  private changeMonth(month: PlainMonth, focus: PlainDate | null): void {
-    if (!this.canShow(month)) return;
+  #changeMonth(month: PlainMonth, focus: PlainDate | null): void {
+    if (!this.#canShow(month)) return;
     this.dispatchEvent(new CustomEvent("bc-month-change", { detail: { month, focus } }));
   }
 
-  private pick(date: PlainDate): void {
+  #pick(date: PlainDate): void {
     if (!this.freeDays.has(date)) return;
     this.dispatchEvent(new CustomEvent("bc-day-pick", { detail: { date } }));
   }
 
-  private onKeydown(event: KeyboardEvent, date: PlainDate): void {
+  #onKeydown(event: KeyboardEvent, date: PlainDate): void {
     let target: PlainDate | null = null;
     switch (event.key) {
       case "ArrowLeft": target = addDays(date, -1); break;
@@ -130,7 +130,7 @@ export class MonthGrid extends LitElement {
       case "Enter":
       case " ":
         event.preventDefault();
-        this.pick(date);
+        this.#pick(date);
         return;
       default:
         return;
@@ -140,39 +140,39 @@ export class MonthGrid extends LitElement {
     target = target < this.minDate ? this.minDate : target > this.maxDate ? this.maxDate : target;
     if (target === date) return;
     this.focusDay(target);
-    if (monthOf(target) !== this.month) this.changeMonth(monthOf(target), target);
+    if (monthOf(target) !== this.month) this.#changeMonth(monthOf(target), target);
   }
 
   protected override render() {
-    const env = this.env.value;
+    const env = this.#env.value;
     if (!env) return nothing;
     const { texts, dates } = env;
-    const tabbable = this.tabbableDay();
+    const tabbable = this.#tabbableDay();
     const weekdays = Array.from({ length: 7 }, (_, i) => (i + this.weekStart) % 7);
     const title = dates.monthTitle(this.month);
     return html`
       <div class="nav">
         <button type="button" part="month-nav" aria-label=${texts("previousMonth")}
-          ?disabled=${!this.canShow(addMonths(this.month, -1))}
-          @click=${() => this.changeMonth(addMonths(this.month, -1), null)}>‹</button>
+          ?disabled=${!this.#canShow(addMonths(this.month, -1))}
+          @click=${() => this.#changeMonth(addMonths(this.month, -1), null)}>‹</button>
         <h4 id="title" part="month-title">${title}</h4>
         <button type="button" part="month-nav" aria-label=${texts("nextMonth")}
-          ?disabled=${!this.canShow(addMonths(this.month, 1))}
-          @click=${() => this.changeMonth(addMonths(this.month, 1), null)}>›</button>
+          ?disabled=${!this.#canShow(addMonths(this.month, 1))}
+          @click=${() => this.#changeMonth(addMonths(this.month, 1), null)}>›</button>
       </div>
       <table role="grid" aria-labelledby="title" part="grid" class=${this.loading ? "loading" : ""} aria-busy=${this.loading ? "true" : "false"}>
         <thead><tr>${weekdays.map((d) => html`<th scope="col" abbr=${dates.weekday(d, "long")}>${dates.weekday(d, "short")}</th>`)}</tr></thead>
         <tbody>
           ${monthWeeks(this.month, this.weekStart).map((week) => html`<tr>${week.map((date) => date === null
             ? html`<td></td>`
-            : this.renderDay(date, date === tabbable))}</tr>`)}
+            : this.#renderDay(date, date === tabbable))}</tr>`)}
         </tbody>
       </table>
     `;
   }
 
-  private renderDay(date: PlainDate, tabbable: boolean) {
-    const { texts, dates } = this.env.value!;
+  #renderDay(date: PlainDate, tabbable: boolean) {
+    const { texts, dates } = this.#env.value!;
     const free = this.freeDays.get(date) ?? 0;
     const inRange = date >= this.minDate && date <= this.maxDate;
     const selected = date === this.selected;
@@ -186,7 +186,7 @@ export class MonthGrid extends LitElement {
       <button type="button" class=${classes} part=${free > 0 ? "day day-free" : "day"} data-date=${date}
         tabindex=${tabbable ? 0 : -1} aria-label=${label} aria-pressed=${selected ? "true" : "false"}
         aria-disabled=${free > 0 && inRange ? "false" : "true"}
-        @click=${() => this.pick(date)} @keydown=${(e: KeyboardEvent) => this.onKeydown(e, date)}
+        @click=${() => this.#pick(date)} @keydown=${(e: KeyboardEvent) => this.#onKeydown(e, date)}
         @focus=${() => { this.focusDate = date; }}>${dates.dayNumber(date)}</button>
     </td>`;
   }

@@ -22,28 +22,28 @@ export function pageScheme(host: HTMLElement): "light" | "dark" | null {
  * on `<html>` or `<body>` or its `<meta name="color-scheme">`.
  */
 export class PageSchemeController implements ReactiveController {
-  private observer: MutationObserver | null = null;
+  #observer: MutationObserver | null = null;
 
   constructor(private readonly host: ReactiveControllerHost & HTMLElement) {
     host.addController(this);
   }
 
   hostConnected(): void {
-    this.read();
-    this.observer = new MutationObserver(() => this.read());
+    this.#read();
+    this.#observer = new MutationObserver(() => this.#read());
     const watch = { attributes: true, attributeFilter: ["class", "style", "data-theme", "data-mode", "content"] };
-    this.observer.observe(document.documentElement, watch);
-    if (document.body) this.observer.observe(document.body, watch);
+    this.#observer.observe(document.documentElement, watch);
+    if (document.body) this.#observer.observe(document.body, watch);
     const meta = document.querySelector('meta[name="color-scheme"]');
-    if (meta) this.observer.observe(meta, watch);
+    if (meta) this.#observer.observe(meta, watch);
   }
 
   hostDisconnected(): void {
-    this.observer?.disconnect();
-    this.observer = null;
+    this.#observer?.disconnect();
+    this.#observer = null;
   }
 
-  private read(): void {
+  #read(): void {
     const scheme = pageScheme(this.host);
     if (scheme) this.host.dataset.pageScheme = scheme;
     else delete this.host.dataset.pageScheme;

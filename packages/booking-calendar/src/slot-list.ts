@@ -30,7 +30,7 @@ export class SlotList extends LitElement {
   declare selected: string | null;
   declare loading: boolean;
 
-  private readonly env = new ContextConsumer(this, { context: environmentContext, subscribe: true });
+  readonly #env = new ContextConsumer(this, { context: environmentContext, subscribe: true });
 
   constructor() {
     super();
@@ -40,7 +40,7 @@ export class SlotList extends LitElement {
   }
 
   protected override render() {
-    const env = this.env.value;
+    const env = this.#env.value;
     if (!env) return nothing;
     const { texts, dates, timezone } = env;
     // Placeholders in the shape of the times keep the layout still while they load.

@@ -52,12 +52,12 @@ export class TimezonePicker extends LitElement {
    */
   declare expanded: boolean;
 
-  private readonly env = new ContextConsumer(this, { context: environmentContext, subscribe: true });
-  private clock: ReturnType<typeof setInterval> | undefined;
-  private entries: { key: string; list: ZoneEntry[] } = { key: "", list: [] };
+  readonly #env = new ContextConsumer(this, { context: environmentContext, subscribe: true });
+  #clock: ReturnType<typeof setInterval> | undefined;
+  #entries: { key: string; list: ZoneEntry[] } = { key: "", list: [] };
   /** Zones whose offsets are known; the rest are learnt a few at a time, off the visitor's way. */
-  private known = 0;
-  private warming: string[] | null = null;
+  #known = 0;
+  #warming: string[] | null = null;
 
   constructor() {
     super();
@@ -70,29 +70,29 @@ export class TimezonePicker extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.clock = setInterval(() => { this.now = Date.now(); }, 30_000);
+    this.#clock = setInterval(() => { this.now = Date.now(); }, 30_000);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    clearInterval(this.clock);
+    clearInterval(this.#clock);
   }
 
   /**
    * Making a zone's offset format takes about a millisecond, hundreds of them a visible pause: they
    * are made in small batches between frames, and the list is labelled again once all are known.
    */
-  private warm(zones: string[]): void {
-    if (this.warming === zones) return;
-    this.warming = zones;
+  #warm(zones: string[]): void {
+    if (this.#warming === zones) return;
+    this.#warming = zones;
     let index = 0;
     const step = () => {
-      if (this.warming !== zones) return;
+      if (this.#warming !== zones) return;
       const until = Math.min(zones.length, index + 24);
       for (; index < until; index++) offsetMinutes(zones[index]!, this.now);
       if (index < zones.length) setTimeout(step, 0);
       else {
-        this.known = this.zones === zones ? zones.length : 0;
+        this.#known = this.zones === zones ? zones.length : 0;
         this.requestUpdate();
       }
     };
@@ -100,11 +100,11 @@ export class TimezonePicker extends LitElement {
   }
 
   /** Every zone with its label, made again only when the zones, the offsets known, the clock, the language or the minute change. */
-  private list(env: CalendarEnvironment): ZoneEntry[] {
+  #list(env: CalendarEnvironment): ZoneEntry[] {
     const zones = this.zones.includes(this.value) ? this.zones : [this.value, ...this.zones];
     const minute = Math.floor(this.now / 60_000);
-    const key = `${zones.length} ${zones[0]} ${this.known} ${env.dates.locale} ${env.dates.hour12} ${minute}`;
-    if (this.entries.key === key) return this.entries.list;
+    const key = `${zones.length} ${zones[0]} ${this.#known} ${env.dates.locale} ${env.dates.hour12} ${minute}`;
+    if (this.#entries.key === key) return this.#entries.list;
     const list = zones.map((zone) => {
       const slash = zone.indexOf("/");
       const region = slash > 0 ? zone.slice(0, slash) : "";
@@ -117,52 +117,52 @@ export class TimezonePicker extends LitElement {
       }
       return { zone, region, label, haystack: `${zone.replace(/[_/]/g, " ")} ${label}`.toLowerCase() };
     });
-    this.entries = { key, list };
+    this.#entries = { key, list };
     return list;
   }
 
-  private matching(env: CalendarEnvironment): ZoneEntry[] {
+  #matching(env: CalendarEnvironment): ZoneEntry[] {
     const words = this.query.toLowerCase().replace(/[\s_/]+/g, " ").trim().split(" ").filter(Boolean);
-    if (this.known < this.zones.length && (this.expanded || words.length > 0)) this.warm(this.zones);
+    if (this.#known < this.zones.length && (this.expanded || words.length > 0)) this.#warm(this.zones);
     // The chosen zone stays listed so the select never shows a value it does not hold.
-    if (!this.expanded && words.length === 0) return this.list(env).filter((e) => e.zone === this.value);
-    return this.list(env).filter((e) => e.zone === this.value || words.every((word) => e.haystack.includes(word)));
+    if (!this.expanded && words.length === 0) return this.#list(env).filter((e) => e.zone === this.value);
+    return this.#list(env).filter((e) => e.zone === this.value || words.every((word) => e.haystack.includes(word)));
   }
 
   // Lit renders in a microtask, which runs before the browser opens the list for this event.
-  private readonly expand = () => {
+  readonly #expand = () => {
     this.expanded = true;
   };
 
-  private choose(timezone: string): void {
+  #choose(timezone: string): void {
     if (timezone === this.value) return;
     this.dispatchEvent(new CustomEvent("bc-zone-change", { detail: { timezone } }));
   }
 
-  private cycle(hour12: boolean): void {
+  #cycle(hour12: boolean): void {
     this.dispatchEvent(new CustomEvent("bc-hour-cycle-change", { detail: { hour12 } }));
   }
 
   protected override render() {
-    const env = this.env.value;
+    const env = this.#env.value;
     if (!env) return nothing;
     const { texts } = env;
     const groups = new Map<string, ZoneEntry[]>();
-    for (const entry of this.matching(env)) groups.set(entry.region, [...(groups.get(entry.region) ?? []), entry]);
+    for (const entry of this.#matching(env)) groups.set(entry.region, [...(groups.get(entry.region) ?? []), entry]);
     const regions = [...groups.keys()].sort((a, b) => (a === "" ? 1 : b === "" ? -1 : a.localeCompare(b)));
     const hour12 = env.dates.hour12 === true;
     return html`<div class="zone" part="timezone">
       <div class="head">
         <label for="zone">${texts("timezone")}</label>
         <div class="cycle" role="group" aria-label=${texts("timeFormat")}>
-          <button type="button" aria-pressed=${hour12 ? "true" : "false"} @click=${() => this.cycle(true)}>${texts("hours12")}</button>
-          <button type="button" aria-pressed=${hour12 ? "false" : "true"} @click=${() => this.cycle(false)}>${texts("hours24")}</button>
+          <button type="button" aria-pressed=${hour12 ? "true" : "false"} @click=${() => this.#cycle(true)}>${texts("hours12")}</button>
+          <button type="button" aria-pressed=${hour12 ? "false" : "true"} @click=${() => this.#cycle(false)}>${texts("hours24")}</button>
         </div>
       </div>
       <input type="search" autocomplete="off" aria-label=${texts("searchTimezones")} placeholder=${texts("searchTimezones")} .value=${this.query}
         @input=${(e: Event) => { this.query = (e.target as HTMLInputElement).value; }}>
-      <select id="zone" part="timezone-select" @change=${(e: Event) => this.choose((e.target as HTMLSelectElement).value)}
-        @focus=${this.expand} @pointerdown=${this.expand}>
+      <select id="zone" part="timezone-select" @change=${(e: Event) => this.#choose((e.target as HTMLSelectElement).value)}
+        @focus=${this.#expand} @pointerdown=${this.#expand}>
         ${regions.map((region) => html`<optgroup label=${region || texts("otherZones")}>
           ${groups.get(region)!.map((e) => html`<option value=${e.zone} ?selected=${e.zone === this.value}>${e.label}</option>`)}
         </optgroup>`)}

@@ -1,17 +1,18 @@
 import { html, nothing } from "lit";
 import type { EventTypeConfiguration, Location, Reservation, ReservationResult, TimeSlot } from "@booking/wire";
+import { LIMITS } from "@booking/wire/limits";
 import type { CalendarEnvironment } from "./context.ts";
 import { calendarFileUrl, googleCalendarUrl, outlookCalendarUrl } from "./ics.ts";
+import { placeOf } from "./draft.ts";
+import type { SlotFlow } from "./flow.ts";
+import type { PlainDate } from "./dates.ts";
 import type { TextKey } from "./texts.ts";
 
 /** What the last screen shows: a new booking, a moved one, or a cancelled one. */
-export interface DoneState {
-  kind: "booked" | "rescheduled" | "cancelled";
-  slot: TimeSlot | null;
-  result: (ReservationResult & { manageUrl?: string | null }) | null;
-  email: string;
-  location: Location | null;
-}
+export type DoneState = { email: string; location: Location | null } & (
+  | { kind: "booked" | "rescheduled"; slot: TimeSlot; result: (ReservationResult & { manageUrl?: string | null }) | null }
+  | { kind: "cancelled"; slot: null; result: null }
+);
 
 /** A link from the API only when it is a web address, so no `javascript:` URL reaches an href. */
 export function webUrl(value: string | null | undefined): string | null {
@@ -39,6 +40,79 @@ export function renderHost(config: EventTypeConfiguration, small = false) {
   if (!name) return nothing;
   const initials = name.split(/\s+/).slice(0, 2).map((word) => word[0]).join("").toUpperCase();
   return html`<span class="avatar ${small ? "small" : ""}" part="avatar" aria-hidden="true">${initials}</span>`;
+}
+
+/** Title, host, description, duration and price of the event type, above every step. */
+export function renderHeader(config: EventTypeConfiguration, env: CalendarEnvironment) {
+  return html`<header class="header" part="header">
+    ${renderHost(config)}
+    <div>
+      ${config.hostName ? html`<p class="muted host-name">${config.hostName}</p>` : nothing}
+      <h2 class="title">${config.calendarTitle || config.title}</h2>
+      ${config.description ? html`<p class="muted">${config.description}</p>` : nothing}
+      <p class="muted">${env.texts("duration", { minutes: config.durationMinutes })}${config.payment ? html` · ${env.dates.money(config.payment.amount, config.payment.currency)}` : nothing}</p>
+    </div>
+  </header>`;
+}
+
+/** What is being booked, beside the form: event, host, time, zone, place and price. */
+export function renderChosen(flow: SlotFlow, env: CalendarEnvironment) {
+  const { texts, dates, timezone } = env;
+  const { slot, init: { configuration: config } } = flow;
+  const location = flow.kind === "moving" ? flow.reservation.location : placeOf(flow.draft, config.locations);
+  return html`<aside class="summary" part="summary">
+    <p><strong>${config.title}</strong></p>
+    ${config.hostName ? html`<p class="with-host">${renderHost(config, true)}<span><span class="visually-hidden">${texts("host")}: </span>${config.hostName}</span></p>` : nothing}
+    <p>${dates.instantDate(slot.startIso8601, timezone)}</p>
+    <p>${dates.time(slot.startIso8601, timezone)} – ${dates.time(slot.endIso8601, timezone)} · ${texts("duration", { minutes: config.durationMinutes })}</p>
+    <p class="muted">${texts("timezone")}: ${timezone.replace(/_/g, " ")}</p>
+    ${location ? html`<p>${locationText(location, env)}</p>` : nothing}
+    ${config.payment ? html`<p>${texts("price")}: ${dates.money(config.payment.amount, config.payment.currency)}</p>` : nothing}
+  </aside>`;
+}
+
+/** The way one step back, `disabled` while there is none. */
+export function renderBack(env: CalendarEnvironment, onBack: () => void, disabled = false) {
+  return html`<button type="button" class="link" ?disabled=${disabled} @click=${onBack}>← ${env.texts("back")}</button>`;
+}
+
+/** After a cancellation: a fresh booking of the same event type. */
+export function renderBookAnother(env: CalendarEnvironment, onBook: () => void) {
+  return html`<div class="actions center"><button type="button" class="primary" part="book-another" @click=${onBook}>${env.texts("bookAnother")}</button></div>`;
+}
+
+/** A month without free times, with the jump to `next`, the next free day (null: none ahead; undefined: not known). */
+export function renderEmptyMonth(env: CalendarEnvironment, next: PlainDate | null | undefined, onJump: (date: PlainDate) => void) {
+  const { texts } = env;
+  return html`<div class="empty-month" part="empty-month">
+    <p class="muted">${texts("noTimesThisMonth")}</p>
+    ${next ? html`<button type="button" class="primary" part="next-available" @click=${() => onJump(next)}>${texts("nextAvailable", { date: env.dates.fullDate(next) })}</button>`
+      : next === null ? html`<p class="muted">${texts("noTimesAhead")}</p>` : nothing}
+  </div>`;
+}
+
+/** What the question to cancel a booking does: opens or closes it (null), keeps the reason typed, cancels. */
+export interface CancelActions {
+  ask(reason: string | null): void;
+  cancel(): void;
+}
+
+/** Reschedule mode: the button to cancel, which asks first with room for a reason (`reason` null: not asked yet). */
+export function renderCancel(env: CalendarEnvironment, reason: string | null, busy: boolean, { ask, cancel }: CancelActions) {
+  const { texts } = env;
+  if (reason === null) {
+    return html`<div class="actions"><button type="button" part="cancel" @click=${() => ask("")}>${texts("cancelBooking")}</button></div>`;
+  }
+  return html`<div class="notice danger" role="group" aria-labelledby="cancel-question">
+    <p id="cancel-question" style="margin:0 0 0.75rem">${texts("cancelQuestion")}</p>
+    <label for="cancel-reason" class="field-label">${texts("cancelReason")}</label>
+    <textarea id="cancel-reason" part="cancel-reason" maxlength=${LIMITS.textMaxLength} .value=${reason}
+      @input=${(e: Event) => ask((e.target as HTMLTextAreaElement).value)}></textarea>
+    <div class="actions">
+      <button type="button" class="danger" part="cancel" ?disabled=${busy} @click=${cancel}>${texts("confirmCancel")}</button>
+      <button type="button" @click=${() => ask(null)}>${texts("keepBooking")}</button>
+    </div>
+  </div>`;
 }
 
 /** Grey blocks in the shape of the calendar while the event type loads; the status text is for screen readers. */
@@ -80,7 +154,7 @@ export function renderDone(done: DoneState, config: EventTypeConfiguration, env:
   }
   // The other engineer's email flag, when the server sends it: without it, a booking with an email says one goes out.
   const emailed = config.emailConfirmation;
-  const slot = done.slot!;
+  const slot = done.slot;
   const meetLink = webUrl(done.result?.meetLink);
   const manageUrl = webUrl(done.result?.manageUrl);
   const place = locationText(done.location, env);

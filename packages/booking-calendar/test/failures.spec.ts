@@ -102,6 +102,22 @@ test.describe("failures and recovery", () => {
     await expect(page.getByRole("grid")).toBeVisible();
   });
 
+  test("a hold answered without its uuid is told as an unexpected answer, and nothing is paid for it", async ({ page, request }) => {
+    const { token } = await createEventType(request, PAID);
+    await routeStripeJs(page);
+    const calls = recordApiCalls(page);
+    await failOnce(page, "**/reservations/prepare", async (route) => {
+      const response = await route.fetch();
+      const body = await response.json();
+      return route.fulfill({ response, json: { ...body, data: { ...body.data, uuid: null } } });
+    });
+    await mountCalendar(page, { token });
+    await continueToPayment(page, "nouuid@example.com");
+    await expect(page.getByRole("alert")).toContainText("unexpected answer");
+    await expect(page.getByRole("heading", { name: "Your details" })).toBeVisible();
+    expect(calls.filter((c) => c.endsWith("/payments"))).toEqual([]);
+  });
+
   test("a wrong token says so instead of showing an empty calendar", async ({ page }) => {
     await mountCalendar(page, { token: "not-a-token" });
     await expect(page.getByRole("alert")).toContainText("This calendar cannot be loaded: The API token is not valid.");
