@@ -7,6 +7,7 @@ import type { EventTypeCreate } from "@booking/wire";
 import type { ServerConfig } from "../src/config.ts";
 import { isPrivateAddress } from "../src/modules/webhooks/address.ts";
 import { WebhookWorker } from "../src/modules/webhooks/worker.ts";
+import { OutboxWorker } from "../src/modules/outbox/worker.ts";
 import { openSqliteStore } from "../src/store/sqlite.ts";
 import { startServerProcess, type ServerProcess } from "./server-process.ts";
 import { ADMIN_KEY, closeAll, setup, type Answer } from "./utils.ts";
@@ -577,6 +578,25 @@ describe("a backlog of one event type", () => {
     await w.worker.stop();
     expect(new Set(receiver.hits.map((h) => h.headers["webhook-id"])).size).toBe(20);
     expect((await w.deliveries()).every((d) => d.status === "delivered" && d.attempts === 1)).toBe(true);
+    await closeAll(w.store);
+  });
+});
+
+describe("a backlog delivered instantly", () => {
+  it("lets the process answer timers and requests between passes while it drains, even when each delivery ends at once", async () => {
+    const w = await world({ receiver: startReceiver(), settings: { seats: 200 } });
+    for (let i = 0; i < 120; i++) uuidOf(await w.book(input(TUE_0900)));
+    // A deliverer that answers at once, like a logged email: with SQLite nothing in a pass waits for I/O.
+    let delivered = 0;
+    const instant = new OutboxWorker(w.store, w.clock, { channel: "webhook", deliver: async () => (delivered++, { statusCode: 200, error: null, durationMs: 0 }) }, (e) => w.logs.push(e));
+    instant.start(60_000);
+    cleanups.push(() => instant.stop());
+    void instant.runOnce();
+    const seenByTimer = await new Promise<number>((resolve) => setTimeout(() => resolve(delivered), 0));
+    expect(seenByTimer).toBeLessThan(120);
+    await waitFor(async () => delivered === 120, 5_000);
+    await instant.stop();
+    expect((await w.deliveries()).every((d) => d.status === "delivered")).toBe(true);
     await closeAll(w.store);
   });
 });

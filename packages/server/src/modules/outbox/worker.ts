@@ -63,6 +63,8 @@ export class OutboxWorker {
   private claimsPending = 0;
   /** A slot came free while a claim was unanswered: claim again once it is. */
   private passWanted = false;
+  /** A pass is due on the next turn of the event loop (see `soon`). */
+  private passSoon: ReturnType<typeof setTimeout> | null = null;
   private readonly outbox: ChannelOutbox;
 
   constructor(
@@ -85,9 +87,9 @@ export class OutboxWorker {
       .then(() => this.claim())
       .finally(() => {
         this.claimsPending--;
-        if (this.passWanted && this.claimsPending === 0 && this.timer) {
+        if (this.passWanted && this.claimsPending === 0) {
           this.passWanted = false;
-          queueMicrotask(() => this.pass());
+          this.soon();
         }
       });
     this.claiming = claim.catch(() => undefined);
@@ -107,6 +109,19 @@ export class OutboxWorker {
     this.timer ??= setInterval(() => this.pass(), everyMs);
   }
 
+  /**
+   * A pass on the next turn of the event loop, while started. Never straight away: with SQLite a claim,
+   * an instant delivery (a logged email) and its record are all synchronous, so passes chained without
+   * a turn in between would keep the process from answering any request until the backlog is gone.
+   */
+  private soon(): void {
+    if (!this.timer || this.passSoon) return;
+    this.passSoon = setTimeout(() => {
+      this.passSoon = null;
+      this.pass();
+    }, 0);
+  }
+
   /** A pass now, or once the claim still unanswered is (only one is asked of the store at a time). */
   private pass(): void {
     if (this.claimsPending > 0) {
@@ -120,6 +135,8 @@ export class OutboxWorker {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    if (this.passSoon) clearTimeout(this.passSoon);
+    this.passSoon = null;
     await this.claiming;
     await Promise.allSettled([...this.inFlight]);
   }
@@ -151,7 +168,7 @@ export class OutboxWorker {
       const delivery = this.deliver(d).finally(() => {
         this.inFlight.delete(delivery);
         // A slot came free: its event type's next event (or another's) need not wait for the next poll.
-        if (this.timer) this.pass();
+        this.soon();
       });
       this.inFlight.add(delivery);
       return delivery;
