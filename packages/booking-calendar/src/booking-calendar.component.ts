@@ -259,7 +259,8 @@ export class BookingCalendar extends LitElement {
     // it does not know) is caught here and shown like a failed load, with Retry.
     try {
       const config = init.configuration;
-      this.flow = flows.loaded(init, api, prefilled(emptyDraft(), this));
+      const kept = this.flow.kind === "loading" ? this.flow.kept : null;
+      this.flow = flows.loaded(init, api, prefilled(kept ?? emptyDraft(), this));
       if (!init.disabled) {
         const today = todayIn(config.timezone);
         if (config.closestBookableDay < 0) this.#notices.say(this.#environment.textsFor(config)("nothingFree"), false);

@@ -1,6 +1,6 @@
 import type { InitData, Reservation, TimeSlot } from "@booking/wire";
 import type { BookingApi } from "./api.ts";
-import type { BookingDraft } from "./draft.ts";
+import { emptyDraft, type BookingDraft } from "./draft.ts";
 import type { DoneState } from "./views.ts";
 
 /** Messages by field key (`email`, `guests.0`, `customFields.<uuid>`, ...), as the form shows them. */
@@ -24,8 +24,9 @@ export interface Booking {
  * Loading and failing keep the event type shown before (`init`), as a new start begins.
  */
 export type Flow =
-  | { kind: "loading"; init: InitData | null }
-  | { kind: "failed"; init: InitData | null }
+  /** `kept`: what the visitor typed before this start, or the details of the reservation just left, for the new form. */
+  | { kind: "loading"; init: InitData | null; kept: BookingDraft | null }
+  | { kind: "failed"; init: InitData | null; kept: BookingDraft | null }
   | { kind: "disabled"; init: InitData }
   /**
    * Days and times; `slot` is the time last chosen, still marked when the visitor comes back. In
@@ -56,7 +57,7 @@ export type BookingFlow = FlowOf<"picking" | "details" | "moving" | "paying">;
 export type SlotFlow = FlowOf<"details" | "moving" | "paying">;
 
 /** Before anything is loaded. */
-export const initialFlow: Flow = { kind: "loading", init: null };
+export const initialFlow: Flow = { kind: "loading", init: null, kept: null };
 
 /** Whether the event type is loaded (the flow carries its configuration). */
 export function isLoaded(flow: Flow): flow is LoadedFlow {
@@ -75,9 +76,20 @@ const picking = (flow: Booking, slot: TimeSlot | null): Flow => ({ kind: "pickin
 
 const details = (flow: Booking, slot: TimeSlot, problems: Problems = {}): Flow => ({ kind: "details", ...booking(flow), slot, problems });
 
-/** A (re)start: loading, still showing what was loaded before. */
+/**
+ * A (re)start: loading, still showing what was loaded before, and keeping what the visitor typed
+ * (or, booking again after a cancellation, the cancelled reservation's contact details) for the form.
+ */
 export function starting(flow: Flow): Flow {
-  return { kind: "loading", init: flow.init };
+  return { kind: "loading", init: flow.init, kept: keptDraft(flow) };
+}
+
+function keptDraft(flow: Flow): BookingDraft | null {
+  if (isBooking(flow)) return flow.draft;
+  if (flow.kind === "loading" || flow.kind === "failed") return flow.kept;
+  const left = flow.init.reservation;
+  if (!left) return null;
+  return { ...emptyDraft(), email: left.email, firstname: left.firstname, lastname: left.lastname };
 }
 
 /** Init answered through `api`: the days and times with `draft` to type into, or the note that the event type takes no bookings. */
@@ -87,7 +99,7 @@ export function loaded(init: InitData, api: BookingApi, draft: BookingDraft): Fl
 
 /** Init failed: nothing to show but the notice (and what was loaded before). */
 export function loadFailed(flow: Flow): Flow {
-  return { kind: "failed", init: flow.init };
+  return { kind: "failed", init: flow.init, kept: keptDraft(flow) };
 }
 
 /** A time was chosen: the visitor's details, or in reschedule mode the move to confirm. */

@@ -170,6 +170,8 @@ test.describe("cancelling", () => {
     await expect(page.getByRole("heading", { name: "Your booking" })).toHaveCount(0);
     await chooseFirstTime(page);
     await expect(page.getByRole("heading", { name: "Your details" })).toBeVisible();
+    // The form starts from the cancelled booking's contact details.
+    await expect(page.getByLabel("Email")).toHaveValue("leave@example.com");
   });
 
   test("cancels without a body when no reason is given", async ({ page, request }) => {

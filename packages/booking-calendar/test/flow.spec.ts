@@ -20,20 +20,34 @@ const paying = { kind: "paying", ...booking, slot, confirming: false } as const;
 
 test.describe("the booking flow", () => {
   test("loads into the days and times with the draft to type into, or the note that no bookings are taken", () => {
-    expect(flows.initialFlow).toEqual({ kind: "loading", init: null });
+    expect(flows.initialFlow).toEqual({ kind: "loading", init: null, kept: null });
     expect(flows.loaded(init, api, draft)).toEqual(picking);
     expect(flows.loaded({ ...init, disabled: true }, api, draft)).toEqual({ kind: "disabled", init: { ...init, disabled: true } });
   });
 
   test("a new start and a failed one keep showing the event type loaded before", () => {
     const loaded = flows.loaded(init, api, draft);
-    expect(flows.starting(loaded)).toEqual({ kind: "loading", init });
-    expect(flows.loadFailed(flows.starting(loaded))).toEqual({ kind: "failed", init });
+    expect(flows.starting(loaded)).toEqual({ kind: "loading", init, kept: draft });
+    expect(flows.loadFailed(flows.starting(loaded))).toEqual({ kind: "failed", init, kept: draft });
     expect(flows.isLoaded(loaded)).toBe(true);
     expect(flows.isLoaded(flows.starting(loaded))).toBe(false);
     expect(flows.isBooking(loaded)).toBe(true);
     expect(flows.isBooking(flows.starting(loaded))).toBe(false);
     expect(flows.isBooking(flows.loaded({ ...init, disabled: true }, api, draft))).toBe(false);
+  });
+
+  test("a new start keeps what was typed, through a failed start too, and booking again after a cancellation starts from the cancelled reservation's details", () => {
+    const typed = { ...draft, firstname: "Ada", answers: { company: "ACME" } };
+    const failed = flows.loadFailed(flows.starting({ ...picking, draft: typed }));
+    expect(flows.starting(failed)).toEqual({ kind: "loading", init, kept: typed });
+    const cancelled = flows.reservationCancelled({ ...picking, init: rescheduling }, reservation as never);
+    expect(flows.starting(cancelled)).toEqual({
+      kind: "loading",
+      init: cancelled.init,
+      kept: { ...emptyDraft(), email: "ada@example.org", firstname: "Ada", lastname: "" },
+    });
+    // A finished booking that was not a reschedule has no details to carry.
+    expect(flows.starting(flows.finished(picking, { kind: "booked", slot, result: {}, email: "ada@example.org", location: null } as never))).toEqual({ kind: "loading", init, kept: null });
   });
 
   test("a chosen time leads to the details with no problems yet, or in reschedule mode to the move", () => {
@@ -58,7 +72,7 @@ test.describe("the booking flow", () => {
     expect(flows.backToSlots({ ...details, problems: { email: ["Required"] } })).toEqual(picking);
     // On the times themselves (a cancellation that failed), the open question to cancel stays open.
     expect(flows.backToSlots({ ...picking, slot, cancelReason: "ill" })).toEqual({ ...picking, cancelReason: "ill" });
-    expect(flows.backToSlots({ kind: "loading", init: null })).toEqual({ kind: "loading", init: null });
+    expect(flows.backToSlots({ kind: "loading", init: null, kept: null })).toEqual({ kind: "loading", init: null, kept: null });
   });
 
   test("another day clears the marked time only on the times view", () => {
