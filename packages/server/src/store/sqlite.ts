@@ -120,6 +120,8 @@ function prepareQueries(db: Database) {
     ),
     etBump: db.query<unknown, [number]>("UPDATE event_types SET revision = revision + 1 WHERE id = ?"),
     etLongest: db.query<unknown, [number, number]>("UPDATE event_types SET longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id = ?"),
+    // A claim's write to its event type in one statement: the revision bumped, the longest reservation kept.
+    etClaimed: db.query<unknown, [number, number]>("UPDATE event_types SET revision = revision + 1, longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id = ?"),
     etDelete: db.query<unknown, [number]>("DELETE FROM event_types WHERE id = ?"),
     seatHolders: db.query<SeatHolder, [{ eventTypeId: number; untilMs: number; fromMs: number; nowMs: number }]>(
       // The event type's longest reservation bounds how far back an overlapping one can start,
@@ -355,9 +357,8 @@ class SqliteStore implements Store {
           } else {
             this.q.rInsert.run(reservationColumns(record));
           }
-          this.q.etLongest.run(record.endMs - record.startMs, claim.eventTypeId);
           if (claim.idempotencyKey) this.q.idemLink.run(record.uuid, claim.eventTypeId, claim.idempotencyKey);
-          this.q.etBump.run(claim.eventTypeId);
+          this.q.etClaimed.run(record.endMs - record.startMs, claim.eventTypeId);
           return { record };
       });
     },
