@@ -35,8 +35,11 @@ export type Flow =
   | ({ kind: "picking"; slot: TimeSlot | null; cancelReason: string | null } & Booking)
   /** The form for `slot`, with the problems found in what was typed. */
   | ({ kind: "details"; slot: TimeSlot; problems: Problems } & Booking)
-  /** Reschedule mode: confirming the move of `reservation` to `slot`. */
-  | ({ kind: "moving"; reservation: Reservation; slot: TimeSlot } & Booking)
+  /**
+   * Reschedule mode: confirming the move of `reservation` to `slot`; `cancelReason` is the question to
+   * cancel as it was left on the times, open again with its typed reason when the visitor comes back.
+   */
+  | ({ kind: "moving"; reservation: Reservation; slot: TimeSlot; cancelReason: string | null } & Booking)
   /**
    * The card form for the held `slot` (its payment is kept with the hold, see hold-controller.ts);
    * `confirming` while a card payment is being confirmed, when there is no way back.
@@ -72,7 +75,8 @@ export function isBooking(flow: Flow): flow is BookingFlow {
 /** What a booking carries from step to step, without what belonged to the step left. */
 const booking = ({ init, api, draft }: Booking): Booking => ({ init, api, draft });
 
-const picking = (flow: Booking, slot: TimeSlot | null): Flow => ({ kind: "picking", ...booking(flow), slot, cancelReason: null });
+/** The days and times; coming back from a move, the question to cancel is as the visitor left it. */
+const picking = (flow: Booking & { cancelReason?: string | null }, slot: TimeSlot | null): Flow => ({ kind: "picking", ...booking(flow), slot, cancelReason: flow.cancelReason ?? null });
 
 const details = (flow: Booking, slot: TimeSlot, problems: Problems = {}): Flow => ({ kind: "details", ...booking(flow), slot, problems });
 
@@ -105,7 +109,7 @@ export function loadFailed(flow: Flow): Flow {
 /** A time was chosen: the visitor's details, or in reschedule mode the move to confirm. */
 export function slotChosen(flow: FlowOf<"picking">, slot: TimeSlot): Flow {
   const reservation = flow.init.reservation;
-  return reservation ? { kind: "moving", ...booking(flow), reservation, slot } : details(flow, slot);
+  return reservation ? { kind: "moving", ...booking(flow), reservation, slot, cancelReason: flow.cancelReason } : details(flow, slot);
 }
 
 /** Another day was picked (or the zone changed): no time is marked any more. */
@@ -118,7 +122,7 @@ export function drafted(flow: Flow, draft: BookingDraft): Flow {
   return isBooking(flow) ? { ...flow, draft } : flow;
 }
 
-/** The back button: one step back, keeping the chosen time. */
+/** The back button: one step back, keeping the chosen time (and, from a move, the question to cancel as it was left). */
 export function back(flow: Flow): Flow {
   switch (flow.kind) {
     case "details":

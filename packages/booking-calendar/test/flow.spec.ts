@@ -52,7 +52,7 @@ test.describe("the booking flow", () => {
 
   test("a chosen time leads to the details with no problems yet, or in reschedule mode to the move", () => {
     expect(flows.slotChosen(picking, slot)).toEqual(details);
-    expect(flows.slotChosen({ ...picking, init: rescheduling }, slot)).toEqual({ kind: "moving", ...booking, init: rescheduling, reservation, slot });
+    expect(flows.slotChosen({ ...picking, init: rescheduling }, slot)).toEqual({ kind: "moving", ...booking, init: rescheduling, reservation, slot, cancelReason: null });
   });
 
   test("back goes one step and keeps the chosen time and what was typed; from the times there is nowhere back", () => {
@@ -72,6 +72,8 @@ test.describe("the booking flow", () => {
     expect(flows.backToSlots({ ...details, problems: { email: ["Required"] } })).toEqual(picking);
     // On the times themselves (a cancellation that failed), the open question to cancel stays open.
     expect(flows.backToSlots({ ...picking, slot, cancelReason: "ill" })).toEqual({ ...picking, cancelReason: "ill" });
+    // A move whose time was taken comes back with the question to cancel as it was left.
+    expect(flows.backToSlots(flows.slotChosen({ ...picking, init: rescheduling, cancelReason: "ill" }, slot))).toEqual({ ...picking, init: rescheduling, cancelReason: "ill" });
     expect(flows.backToSlots({ kind: "loading", init: null, kept: null })).toEqual({ kind: "loading", init: null, kept: null });
   });
 
@@ -95,9 +97,11 @@ test.describe("the booking flow", () => {
     expect(flows.cancelAsked(asked, "My flight moved.")).toEqual({ ...picking, cancelReason: "My flight moved." });
     expect(flows.cancelAsked(asked, null)).toEqual(picking);
     expect(flows.cancelAsked(details, "")).toBe(details);
-    // Leaving the times for a move and coming back finds the question closed.
+    // Leaving the times for a move and coming back finds the question as it was left: open with its reason, or closed.
     const moving = flows.slotChosen({ ...picking, init: rescheduling, cancelReason: "ill" }, slot);
-    expect(flows.back(moving)).toMatchObject({ kind: "picking", cancelReason: null });
+    expect(flows.back(moving)).toEqual({ ...picking, init: rescheduling, slot, cancelReason: "ill" });
+    expect(flows.back(flows.slotChosen({ ...picking, init: rescheduling, cancelReason: "" }, slot))).toMatchObject({ kind: "picking", cancelReason: "" });
+    expect(flows.back(flows.slotChosen({ ...picking, init: rescheduling }, slot))).toMatchObject({ kind: "picking", cancelReason: null });
   });
 
   test("a resumed payment shows the held time, not the one on the form", () => {
