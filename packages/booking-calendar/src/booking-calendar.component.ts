@@ -11,7 +11,7 @@ import { checkDraft, emptyDraft, placeOf, prefilled, PREFILL_KEYS, reservationOf
 import { EnvironmentController } from "./environment-controller.ts";
 import { emit } from "./events.ts";
 import * as flows from "./flow.ts";
-import type { Flow, FlowOf, SlotFlow } from "./flow.ts";
+import type { Booking, Flow, FlowOf, SlotFlow } from "./flow.ts";
 import { NoticeController } from "./notice-controller.ts";
 import { failureText, type TextKey } from "./texts.ts";
 import { fieldProblems } from "./i18n/field-errors.ts";
@@ -355,7 +355,7 @@ export class BookingCalendar extends LitElement {
     const flow = this.flow;
     if (flow.kind !== "details") return;
     const input = reservationOf(flow.draft, flow.init, flow.slot, this.visitorZone);
-    await this.#attempt(() => this.#book(key), async () => {
+    await this.#attempt(flow, () => this.#book(key), async () => {
       this.#finish(flow, "booked", await flow.api.create(input, key));
     });
   }
@@ -376,16 +376,20 @@ export class BookingCalendar extends LitElement {
       return;
     }
     const input = reservationOf(flow.draft, flow.init, flow.slot, this.visitorZone);
-    await this.#attempt(() => this.#prepareAndPay(key), async () => {
+    await this.#attempt(flow, () => this.#prepareAndPay(key), async () => {
       // The payment step's code first (fetched on the first payment): nothing is held if it cannot be loaded.
       await loadPart("payment").catch((error: unknown) => {
         throw new ApiFailure("network", "network_error", error instanceof Error ? error.message : String(error));
       });
+      // A visitor gone on meanwhile (a new start) is not held a seat for the step left.
+      if (!flows.stillAt(this.flow, flow)) return;
       // A retry of this same attempt keeps its hold and only opens the payment again.
       if (hold && hold.key === key) return this.#openPayment(flow, price, hold.uuid, `${key}:pay`);
       await this.#holds.release();
       const { uuid } = await flow.api.prepare(input, key);
       const held = this.#holds.hold(flow.api, uuid, key, flow.slot);
+      // Held for a step the visitor has left meanwhile: given back at once.
+      if (!flows.stillAt(this.flow, flow)) return void this.#holds.release();
       emit(this, "booking-reservation-held", { uuid, start: input.start, end: input.end, heldUntil: new Date(held.heldUntil).toISOString() });
       await this.#openPayment(flow, price, uuid, `${key}:pay`);
     });
@@ -396,6 +400,10 @@ export class BookingCalendar extends LitElement {
     const { draft, api } = flow;
     const name = [draft.firstname.trim(), draft.lastname.trim()].filter(Boolean).join(" ");
     const intent = await api.pay(uuid, { email: draft.email.trim(), ...(name ? { name } : {}) }, key);
+    // What the visitor typed while the payment was opened goes along to the card form (and back);
+    // a visitor who left the form meanwhile gives the seat back instead.
+    const now = this.flow;
+    if (!flows.stillAt(now, flow)) return void this.#holds.release();
     this.#holds.paymentOpened({
       publishableKey: price.publishableKey ?? "",
       providerAccountId: intent.providerAccountId,
@@ -405,9 +413,7 @@ export class BookingCalendar extends LitElement {
       ...(price.stripeJsUrl ? { stripeJsUrl: price.stripeJsUrl } : {}),
     });
     this.#ensurePaymentMount();
-    // What the visitor typed while the payment was opened goes along to the card form (and back).
-    const now = this.flow;
-    this.flow = flows.paymentOpened(now.kind === "details" ? now : flow, flow.slot);
+    this.flow = flows.paymentOpened(now, flow.slot);
     emit(this, "booking-payment-started", { uuid, paymentIntentId: intent.paymentIntentId, amount: intent.amount, currency: price.currency });
   }
 
@@ -448,19 +454,22 @@ export class BookingCalendar extends LitElement {
     const hold = this.#holds.current;
     if (flow.kind !== "paying" || !hold) return;
     const key = idempotencyKey();
-    await this.#attempt(() => this.#confirmPaid(), async () => {
+    await this.#attempt(flow, () => this.#confirmPaid(), async () => {
       this.#finish(flow, "booked", await flow.api.confirm(hold.uuid, {}, key));
     });
   }
 
-  /** Runs one step of a flow with the busy flag; sorts its failures into the visitor's next move. */
-  async #attempt(retry: () => void, step: () => Promise<void>): Promise<void> {
+  /**
+   * Runs one step of `flow` with the busy flag; sorts its failures into the visitor's next move, unless
+   * a new start came meanwhile (an older start's failure is not the new one's).
+   */
+  async #attempt(flow: Booking, retry: () => void, step: () => Promise<void>): Promise<void> {
     if (this.busy) return;
     this.busy = true;
     try {
       await step();
     } catch (error) {
-      this.#handleFlowError(error, retry);
+      if (flows.sameStart(this.flow, flow)) this.#handleFlowError(error, retry);
     } finally {
       this.busy = false;
     }
@@ -489,10 +498,12 @@ export class BookingCalendar extends LitElement {
     this.#report(error, retry);
   }
 
-  #finish(flow: SlotFlow, kind: "booked" | "rescheduled", result: ReservationResult): void {
+  /** Booked or moved: the confirmation, unless a new start came meanwhile (then false, and nothing is shown). */
+  #finish(flow: SlotFlow, kind: "booked" | "rescheduled", result: ReservationResult): boolean {
     const { init, slot, draft } = flow;
     const uuid = result.uuid ?? this.#holds.current?.uuid ?? "";
     this.#holds.end();
+    if (!flows.sameStart(this.flow, flow)) return false;
     const email = draft.email.trim() || init.reservation?.email || "";
     // A move keeps the booking's place; a new booking has the one chosen, with the organizer's address or number.
     const location = kind === "rescheduled" ? (init.reservation?.location ?? null) : placeOf(draft, init.configuration.locations);
@@ -500,6 +511,7 @@ export class BookingCalendar extends LitElement {
     this.#notices.clear();
     if (kind === "booked") emit(this, "booking-reservation-confirmed", { uuid, start: slot.startIso8601, end: slot.endIso8601, result });
     this.#focusAfterUpdate("h3[tabindex]");
+    return true;
   }
 
   // ---- reschedule and cancel ----
@@ -508,10 +520,9 @@ export class BookingCalendar extends LitElement {
     const flow = this.flow;
     if (flow.kind !== "moving") return;
     const { reservation, slot } = flow;
-    await this.#attempt(() => void this.#move(), async () => {
+    await this.#attempt(flow, () => void this.#move(), async () => {
       const result = await flow.api.reschedule(reservation.uuid, { start: slot.start, end: slot.end, timezone: this.visitorZone });
-      this.#finish(flow, "rescheduled", result);
-      emit(this, "booking-rescheduled", { uuid: reservation.uuid, start: slot.startIso8601, end: slot.endIso8601, previousStart: reservation.start });
+      if (this.#finish(flow, "rescheduled", result)) emit(this, "booking-rescheduled", { uuid: reservation.uuid, start: slot.startIso8601, end: slot.endIso8601, previousStart: reservation.start });
     });
   }
 
@@ -519,8 +530,9 @@ export class BookingCalendar extends LitElement {
     const flow = this.flow;
     const reservation = flow.init?.reservation;
     if (flow.kind !== "picking" || !reservation) return;
-    await this.#attempt(() => void this.#cancelReservation(), async () => {
+    await this.#attempt(flow, () => void this.#cancelReservation(), async () => {
       await flow.api.cancel(reservation.uuid, flow.cancelReason ?? "");
+      if (!flows.sameStart(this.flow, flow)) return;
       this.flow = flows.reservationCancelled(flow, reservation);
       emit(this, "booking-cancelled", { uuid: reservation.uuid });
       this.#focusAfterUpdate("h3[tabindex]");
@@ -611,7 +623,7 @@ export class BookingCalendar extends LitElement {
   #renderDetails(flow: FlowOf<"details">) {
     const config = flow.init.configuration;
     return html`
-      ${renderBack(this.#env, () => { this.#goBack(); void this.#holds.release(); })}
+      ${renderBack(this.#env, () => { this.#goBack(); void this.#holds.release(); }, this.busy)}
       <div class="details">
         ${renderChosen(flow, this.#env)}
         <div class="details-form">
@@ -628,7 +640,7 @@ export class BookingCalendar extends LitElement {
   #renderPay(flow: FlowOf<"paying">) {
     const hold = this.#holds.current;
     return html`
-      ${renderBack(this.#env, () => this.#goBack(), flow.confirming)}
+      ${renderBack(this.#env, () => this.#goBack(), flow.confirming || this.busy)}
       <h3 tabindex="-1">${this.#t("payment")}</h3>
       ${renderChosen(flow, this.#env)}
       ${hold ? html`<bc-hold-timer exportparts="hold-timer" .heldUntil=${hold.heldUntil}></bc-hold-timer>` : nothing}
@@ -642,7 +654,7 @@ export class BookingCalendar extends LitElement {
     const { dates, timezone } = this.#env;
     const start = flow.slot.startIso8601;
     return html`
-      ${renderBack(this.#env, () => this.#goBack())}
+      ${renderBack(this.#env, () => this.#goBack(), this.busy)}
       <h3 tabindex="-1">${this.#t("moveTo", { time: `${dates.instantDate(start, timezone)} ${dates.time(start, timezone)}` })}</h3>
       ${renderChosen(flow, this.#env)}
       <div class="actions"><button class="primary" type="button" part="submit" ?disabled=${this.busy} @click=${() => void this.#move()}>${this.#t("confirmMove")}</button></div>`;

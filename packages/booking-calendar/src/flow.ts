@@ -112,6 +112,22 @@ export function slotChosen(flow: FlowOf<"picking">, slot: TimeSlot): Flow {
   return reservation ? { kind: "moving", ...booking(flow), reservation, slot, cancelReason: flow.cancelReason } : details(flow, slot);
 }
 
+/**
+ * Whether `now` is still the step `then` (same kind, start and time): the answer to a request `then`
+ * sent is applied only there, never to a step the visitor went on to meanwhile or to a new start.
+ */
+export function stillAt<F extends BookingFlow>(now: Flow, then: F): now is F {
+  return now.kind === then.kind && (now as F).api === then.api && (now as F).slot === then.slot;
+}
+
+/**
+ * Whether `now` is a booking of the start `then` belongs to (the API it was loaded through): what the
+ * server did for `then` (booked, moved, cancelled) is shown there, never over a new start.
+ */
+export function sameStart(now: Flow, then: Booking): boolean {
+  return isBooking(now) && now.api === then.api;
+}
+
 /** Another day was picked (or the zone changed): no time is marked any more. */
 export function slotCleared(flow: Flow): Flow {
   return flow.kind === "picking" && flow.slot ? { ...flow, slot: null } : flow;

@@ -104,6 +104,22 @@ test.describe("the booking flow", () => {
     expect(flows.back(flows.slotChosen({ ...picking, init: rescheduling }, slot))).toMatchObject({ kind: "picking", cancelReason: null });
   });
 
+  test("an answer applies to the step that asked, while the visitor is still there; what the server did applies to its own start only", () => {
+    const typed = flows.drafted(details, { ...draft, firstname: "Ada" });
+    // Typing or problems found meanwhile keep the step; back, another time, a new start leave it.
+    expect(flows.stillAt(typed, details)).toBe(true);
+    expect(flows.stillAt(flows.problemsFound(details, { email: ["Required"] }), details)).toBe(true);
+    expect(flows.stillAt(flows.back(details), details)).toBe(false);
+    expect(flows.stillAt({ ...details, slot: { ...slot } }, details)).toBe(false);
+    expect(flows.stillAt({ ...details, api: new BookingApi("https://book.example.com", "token") }, details)).toBe(false);
+    expect(flows.stillAt(flows.starting(details), details)).toBe(false);
+    expect(flows.stillAt(flows.paymentOpened(details, slot), details)).toBe(false);
+    expect(flows.sameStart(flows.back(details), details)).toBe(true);
+    expect(flows.sameStart(flows.starting(details), details)).toBe(false);
+    expect(flows.sameStart(flows.loaded(init, new BookingApi("https://book.example.com", "token"), draft), details)).toBe(false);
+    expect(flows.sameStart(flows.finished(details, { kind: "booked", slot, result: null, email: "ada@example.org", location: null }), details)).toBe(false);
+  });
+
   test("a resumed payment shows the held time, not the one on the form", () => {
     expect(flows.paymentOpened({ ...details, slot: other }, slot)).toEqual(paying);
   });
