@@ -135,6 +135,28 @@ describe("calendars synced side by side", () => {
   });
 });
 
+/** An app whose admin API's "sync now" goes through `sync` (made by `makeSync` on the app's store). */
+async function appWithSync(makeSync: (store: Awaited<ReturnType<typeof openTestStore>>, clock: ManualClock) => CalendarSync) {
+  const store = await openTestStore();
+  const clock = new ManualClock("2026-11-23T07:00:00Z");
+  const sync = makeSync(store, clock);
+  cleanups.push(() => sync.stop());
+  const app = createApp({ store, clock, config: { adminKey: ADMIN_KEY }, log: () => undefined, calendars: { sync } });
+  const created = await new AdminService(store, () => clock.now()).create({ title: "Intro call", timezone: "Europe/Prague" });
+  const addFeed = (url: string) => store.busy.add({ eventTypeId: created.id, kind: "ical", url, username: null, secret: null, calendars: [], freshnessMinutes: null }, clock.now());
+  const syncNow = async (sourceId: number) => {
+    const response = await app.handle(new Request(`http://localhost/admin/busy-sources/${sourceId}/sync`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_KEY}` } }));
+    return { status: response.status, body: (await response.json()) as Record<string, any> };
+  };
+  return { store, clock, sync, app, addFeed, syncNow };
+}
+
+/** Replaces the store's `busy.byId` by `read`, which may call the real one. */
+function readSourcesWith(store: Awaited<ReturnType<typeof openTestStore>>, read: (real: (id: number) => ReturnType<typeof store.busy.byId>, id: number) => ReturnType<typeof store.busy.byId>) {
+  const real = store.busy.byId.bind(store.busy);
+  vi.spyOn(store.busy, "byId").mockImplementation((id: number) => read(real, id));
+}
+
 describe("the organizer's sync now", () => {
   it("joins the background worker's sync of the same source when the app is given that sync, rather than asking the calendar again", async () => {
     const asked: string[] = [];
@@ -161,6 +183,70 @@ describe("the organizer's sync now", () => {
     expect(body.data.sync).toMatchObject({ ok: true, downloaded: 1 });
     expect(await background).toEqual([expect.objectContaining({ sourceId: source.id, ok: true, downloaded: 1 })]);
     expect(asked).toEqual(["/organizer.ics"]);
+  });
+
+  it("syncs the source itself when the worker's sync it joined skipped it, synced meanwhile, rather than answering 404", async () => {
+    const asked: string[] = [];
+    const feed = serve((request) => {
+      asked.push(new URL(request.url).pathname);
+      return new Response(FEED, { headers: { "content-type": "text/calendar" } });
+    });
+    const w = await appWithSync((store, clock) => new CalendarSync(store, () => clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true }, busyFromICalendar));
+    const source = await w.addFeed(`${feed.base}/organizer.ics`);
+    // The worker's pass finds the source due, and reads it again just as another sync has recorded an attempt.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let reads = 0;
+    readSourcesWith(w.store, async (real, id) => {
+      if (reads++ === 0) await gate;
+      return real(id);
+    });
+    const background = w.sync.syncDue();
+    await waitFor(() => reads === 1, 3_000);
+    await w.store.busy.recordFailure(source.id, w.clock.now(), "connection reset");
+    const now = w.syncNow(source.id);
+    await Bun.sleep(20);
+    release();
+    expect(await background).toEqual([]);
+    const r = await now;
+    expect(r.status).toBe(200);
+    expect(r.body.data.sync).toMatchObject({ ok: true, downloaded: 1, error: null });
+    expect(r.body.data.source).toMatchObject({ id: source.id, lastError: null });
+    expect(asked).toEqual(["/organizer.ics"]);
+  });
+
+  it("answers 500 internal_error, not 404, when the store cannot read the source, also after joining a worker's sync that could not", async () => {
+    const feed = serve(() => new Response(FEED, { headers: { "content-type": "text/calendar" } }));
+    const w = await appWithSync((store, clock) => new CalendarSync(store, () => clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true }, busyFromICalendar));
+    const source = await w.addFeed(`${feed.base}/organizer.ics`);
+    let failing = true;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let reads = 0;
+    readSourcesWith(w.store, async (real, id) => {
+      reads++;
+      await gate;
+      if (failing) throw new Error("database is locked");
+      return real(id);
+    });
+    const background = w.sync.syncDue();
+    await waitFor(() => reads === 1, 3_000);
+    const joined = w.syncNow(source.id);
+    await Bun.sleep(20);
+    release();
+    expect(await background).toEqual([]);
+    const r = await joined;
+    expect(r.status).toBe(500);
+    expect(r.body).toMatchObject({ success: false, status: 500, code: "internal_error" });
+    expect(reads).toBe(2);
+
+    // With the store back, the same request syncs.
+    failing = false;
+    const again = await w.syncNow(source.id);
+    expect(again.status).toBe(200);
+    expect(again.body.data.sync).toMatchObject({ ok: true, downloaded: 1 });
+    // A source that is truly gone is still 404.
+    expect((await w.syncNow(source.id + 1000)).status).toBe(404);
   });
 });
 

@@ -95,9 +95,19 @@ export class CalendarSync {
     return source.lastAttemptAtMs === null || nowMs - source.lastAttemptAtMs >= this.freshnessOf(source) * 60_000;
   }
 
-  /** Syncs one source now, whatever syncs are under way (joining a sync of it already under way); null when the source is unknown. */
+  /**
+   * Syncs one source now, whatever syncs are under way (joining a sync of it already under way); null
+   * when the source is unknown. A joined sync that did not sync it (a pass's, which skips a source
+   * synced meanwhile, or one whose store read failed) is followed by the organizer's own, whose store
+   * errors reach the caller rather than passing for an unknown source.
+   */
   async syncSource(id: number): Promise<SyncOutcome | null> {
-    return this.running.get(id) ?? this.begin(id, null);
+    for (;;) {
+      const under = this.running.get(id);
+      if (!under) return this.begin(id, null);
+      const outcome = await under;
+      if (outcome) return outcome;
+    }
   }
 
   /** Syncs every source that is due, side by side within the bounds; answers what each did once all are done. */
@@ -170,15 +180,17 @@ export class CalendarSync {
 
   /**
    * Starts a sync of the source, read afresh (it may have changed or gone while queued). A pass's
-   * sync (`eventTypeId` given) skips a source synced meanwhile; the organizer's sync always runs.
+   * sync (`eventTypeId` given) skips a source synced meanwhile; the organizer's sync always runs, and
+   * a store read that fails rejects its answer (those joining it, and passes, get null and a log line).
    */
   private begin(id: number, eventTypeId: number | null): Promise<SyncOutcome | null> {
     if (eventTypeId !== null) this.passSyncs.set(id, eventTypeId);
-    const run = (async () => {
+    const work = (async () => {
       const source = await this.store.busy.byId(id);
       if (!source || (eventTypeId !== null && !this.isDue(source, this.now()))) return null;
       return this.run(source);
-    })()
+    })();
+    const run = work
       .catch((error) => {
         this.log({ level: "error", message: `reading calendar source ${id} to sync it failed`, error });
         return null;
@@ -189,7 +201,7 @@ export class CalendarSync {
         this.startQueued();
       });
     this.running.set(id, run);
-    return run;
+    return eventTypeId === null ? work : run;
   }
 
   /**
