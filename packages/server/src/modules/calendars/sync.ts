@@ -11,8 +11,12 @@ export interface ExpansionWindow {
   untilMs: number;
 }
 
-/** Expands one VCALENDAR text into busy intervals meeting the window; floating and all-day times in `floatingZone`. */
-export type ExpandCalendar = (ics: string, window: ExpansionWindow, floatingZone: string) => BusyInterval[];
+/**
+ * Expands one VCALENDAR text into busy intervals meeting the window (floating and all-day times in
+ * `floatingZone`), a step at a time: the iterator pauses after each event and returns the intervals,
+ * so the sync can keep its deadline and let requests in between steps of a big calendar.
+ */
+export type ExpandCalendar = (ics: string, window: ExpansionWindow, floatingZone: string) => Iterator<void, BusyInterval[]>;
 
 const DAY_MS = 86_400_000;
 /** How often the background worker looks for sources due. */
@@ -38,6 +42,12 @@ export interface SyncOutcome {
 export function storeBusySource(store: Store): BusySource {
   return { busyBetween: (eventTypeId, fromMs, untilMs) => store.busy.between(eventTypeId, fromMs, untilMs), checkedInClaim: true };
 }
+
+/**
+ * Longest stretch of expansion between two turns of the event loop, in ms: expansion is CPU work
+ * that no timer can interrupt, so a big calendar lets the requests waiting in this often.
+ */
+const EXPANSION_SLICE_MS = 10;
 
 /** Syncs one process runs at once from its passes over due sources (a sync asked for by the organizer starts at once). */
 const MAX_SYNCS = 16;
@@ -223,7 +233,15 @@ export class CalendarSync {
   private async run(source: BusySourceRecord): Promise<SyncOutcome> {
     const atMs = this.now();
     const deadlineMs = this.options.syncDeadlineMs ?? SYNC_DEADLINE_MS;
+    // Real time, not the injected clock: it bounds how long the process works on one calendar.
+    const deadlineAt = performance.now() + deadlineMs;
+    const timedOut = () => performance.now() >= deadlineAt;
     const deadline = AbortSignal.timeout(deadlineMs);
+    /** Throws once the deadline has passed; its timer cannot fire during CPU work, so the clock is read too. */
+    const checkTime = () => {
+      deadline.throwIfAborted();
+      if (timedOut()) throw new Error("deadline passed");
+    };
     // Every request of the sync, its DNS lookups included, ends once the deadline passes.
     const fetchFn: CalendarFetch = (input, init = {}) => this.fetchFn(input, { ...init, signal: init.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
     try {
@@ -242,20 +260,37 @@ export class CalendarSync {
         intervals = [];
         const objects = merged(await this.store.busy.objects(source.id), changes.upserts, changes.deletes);
         const own = await this.ownBookings(source.eventTypeId, objects);
+        let sliceStart = performance.now();
+        const pause = async () => {
+          checkTime();
+          if (performance.now() - sliceStart < EXPANSION_SLICE_MS) return;
+          await nextTurn();
+          checkTime();
+          sliceStart = performance.now();
+        };
         for (const object of objects) {
           // The event type's own bookings, written into this calendar, hold their seats already: as
           // busy times they would close their own slots (a 3-seat slot after its first booking).
           if (own.has(object.href)) continue;
-          deadline.throwIfAborted();
-          try {
-            for (const i of this.expand(object.ics, window, zone)) intervals.push(i);
-          } catch (error) {
-            throw new Error(`cannot read ${object.href}: ${messageOf(error)}`);
+          await pause();
+          const steps = this.expand(object.ics, window, zone);
+          for (;;) {
+            let step: IteratorResult<void, BusyInterval[]>;
+            try {
+              step = steps.next();
+            } catch (error) {
+              throw new Error(`cannot read ${object.href}: ${messageOf(error)}`);
+            }
+            if (step.done) {
+              for (const i of step.value) intervals.push(i);
+              break;
+            }
+            await pause();
           }
         }
       }
       // A sync past its deadline writes nothing: its source shows the failure, as any other.
-      deadline.throwIfAborted();
+      checkTime();
       const changed = await this.store.busy.recordSync(source.id, {
         atMs,
         syncState: { ...changes.syncState, zone },
@@ -266,7 +301,7 @@ export class CalendarSync {
       });
       return { sourceId: source.id, ok: true, changed, downloaded: changes.downloaded, error: null };
     } catch (error) {
-      const message = (deadline.aborted ? `no complete sync within ${deadlineMs / 1000} s (a calendar answered too slowly); given up` : messageOf(error)).slice(0, 500);
+      const message = (deadline.aborted || timedOut() ? `no complete sync within ${deadlineMs / 1000} s (a calendar answered too slowly); given up` : messageOf(error)).slice(0, 500);
       this.log({ level: "warn", message: `calendar source ${source.id} (event type ${source.eventTypeId}) failed to sync; its last good data stays: ${message}` });
       await this.store.busy.recordFailure(source.id, atMs, message).catch((e) => this.log({ level: "error", message: "recording a calendar sync failure failed", error: e }));
       return { sourceId: source.id, ok: false, changed: false, downloaded: 0, error: message };
@@ -304,6 +339,11 @@ function beforeDeadline<T>(work: Promise<T>, deadline: AbortSignal): Promise<T> 
     deadline.addEventListener("abort", passed, { once: true });
     work.then(resolve, reject).finally(() => deadline.removeEventListener("abort", passed));
   });
+}
+
+/** Resolves on a later turn of the event loop, after the I/O and timers waiting now. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** The stored objects with a sync's changes applied. */
