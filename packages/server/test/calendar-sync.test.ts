@@ -324,6 +324,33 @@ describe("a big calendar's expansion", () => {
   });
 });
 
+describe("stopping the sync", () => {
+  it("ends the syncs under way at once, a hanging calendar's too, recording nothing, so shutdown never waits for their deadline", async () => {
+    const w = await world();
+    const et = await w.eventType();
+    const source = await w.addFeed(et.id, "https://calendar.example.com/hangs.ics");
+    let asked = 0;
+    // A fetch that pays no heed to its signal either.
+    const sync = w.sync(() => {
+      asked++;
+      return new Promise<Response>(() => undefined);
+    });
+    sync.start(60_000);
+    await waitFor(() => asked === 1, 3_000);
+    const running = sync.syncSource(source.id);
+    const began = Date.now();
+    await sync.stop();
+    expect(Date.now() - began).toBeLessThan(1_000);
+    expect(await running).toMatchObject({ ok: false, error: "the server stopped before the sync completed" });
+    expect(await w.store.busy.byId(source.id)).toMatchObject({ lastAttemptAtMs: null, lastError: null });
+    expect(asked).toBe(1);
+
+    // Started again, it syncs as before.
+    sync.start(60_000);
+    await waitFor(() => asked === 2, 3_000);
+  });
+});
+
 describe("time a calendar may take", () => {
   it("gives up a name that does not resolve within 5 s, as webhooks do", async () => {
     const lookups: string[] = [];

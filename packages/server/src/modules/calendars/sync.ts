@@ -85,6 +85,8 @@ export class CalendarSync {
   /** The listing of due sources under way: a tick while one hangs (a store that does not answer) adds no other. */
   private listing: Promise<unknown> | null = null;
   private stopped = false;
+  /** Aborted by stop(): the syncs under way end at their next request or object rather than at their deadline. */
+  private stopping = new AbortController();
 
   constructor(
     private readonly store: Store,
@@ -130,6 +132,7 @@ export class CalendarSync {
   start(pollMs = SYNC_POLL_MS): void {
     if (this.timer) return;
     this.stopped = false;
+    if (this.stopping.signal.aborted) this.stopping = new AbortController();
     const tick = () => {
       if (this.listing) return;
       this.listing = this.queueDue()
@@ -140,11 +143,16 @@ export class CalendarSync {
     this.timer = setInterval(tick, pollMs);
   }
 
-  /** Stops the worker: drops the sources still queued and waits for the syncs under way. */
+  /**
+   * Stops the worker: drops the sources still queued and ends the syncs under way, which write
+   * nothing and record nothing (their sources are due again at the next start), so a shutdown never
+   * waits for a slow calendar's deadline.
+   */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.stopped = true;
+    this.stopping.abort(new Error("the server is stopping"));
     await this.listing;
     for (const queued of this.queue.values()) for (const answer of queued.waiters) answer(null);
     this.queue.clear();
@@ -236,8 +244,9 @@ export class CalendarSync {
     // Real time, not the injected clock: it bounds how long the process works on one calendar.
     const deadlineAt = performance.now() + deadlineMs;
     const timedOut = () => performance.now() >= deadlineAt;
-    const deadline = AbortSignal.timeout(deadlineMs);
-    /** Throws once the deadline has passed; its timer cannot fire during CPU work, so the clock is read too. */
+    const stopping = this.stopping.signal;
+    const deadline = AbortSignal.any([AbortSignal.timeout(deadlineMs), stopping]);
+    /** Throws once the deadline has passed or the server stops; timers cannot fire during CPU work, the clock is read instead. */
     const checkTime = () => {
       deadline.throwIfAborted();
       if (timedOut()) throw new Error("deadline passed");
@@ -301,6 +310,10 @@ export class CalendarSync {
       });
       return { sourceId: source.id, ok: true, changed, downloaded: changes.downloaded, error: null };
     } catch (error) {
+      if (stopping.aborted) {
+        // Cut short by shutdown, not the calendar's fault: nothing recorded, so it is due again at the next start.
+        return { sourceId: source.id, ok: false, changed: false, downloaded: 0, error: "the server stopped before the sync completed" };
+      }
       const message = (deadline.aborted || timedOut() ? `no complete sync within ${deadlineMs / 1000} s (a calendar answered too slowly); given up` : messageOf(error)).slice(0, 500);
       this.log({ level: "warn", message: `calendar source ${source.id} (event type ${source.eventTypeId}) failed to sync; its last good data stays: ${message}` });
       await this.store.busy.recordFailure(source.id, atMs, message).catch((e) => this.log({ level: "error", message: "recording a calendar sync failure failed", error: e }));
