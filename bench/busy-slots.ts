@@ -16,7 +16,7 @@ import { DateTime } from "luxon";
 import { createApp } from "../packages/server/src/app.ts";
 import { AdminService } from "../packages/server/src/modules/admin/service.ts";
 import { CalendarSync } from "../packages/server/src/modules/calendars/sync.ts";
-import { busyFromICalendar } from "../packages/server/src/modules/calendars/expand.ts";
+import { busyFromICalendarSteps } from "../packages/server/src/modules/calendars/expand.ts";
 import { MemoryRateLimiter } from "../packages/server/src/store/rate-limiter.ts";
 import { engine, scratch } from "./lib.ts";
 
@@ -73,7 +73,7 @@ try {
   const plain = await admin.create({ title: "Plain", ...settings });
   const busy = await admin.create({ title: "With 3 calendars", ...settings });
   const night = await admin.create({ title: "With 3 calendars busy only outside its hours", ...settings });
-  const sync = new CalendarSync(store, Date.now, { freshnessMinutes: 15, allowPrivateAddresses: true }, busyFromICalendar, () => {});
+  const sync = new CalendarSync(store, Date.now, { freshnessMinutes: 15, allowPrivateAddresses: true }, busyFromICalendarSteps, () => {});
   const ids: number[] = [];
   for (let i = 0; i < 2 * SOURCES; i++) {
     const eventTypeId = i < SOURCES ? busy.id : night.id;

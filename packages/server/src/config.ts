@@ -1,4 +1,5 @@
 import { LIMITS } from "@booking/wire";
+import { isAtOrUnder, PAGE_ROOTS } from "./http/caller.ts";
 
 /** Settings of one server instance; every one has an environment variable (see README). */
 export interface ServerConfig {
@@ -134,6 +135,9 @@ export function configFromEnv(env: Record<string, string | undefined>): ServerCo
   };
   const alias = env.BOOKING_ALIAS_PREFIX ?? DEFAULT_CONFIG.aliasPrefix;
   if (!/^\/[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(alias)) throw new Error(`BOOKING_ALIAS_PREFIX must look like /booking-api, got "${alias}"`);
+  // API calls under a page's path would be served beside the pages and counted in their budget.
+  const page = PAGE_ROOTS.find((root) => isAtOrUnder(alias, root));
+  if (page) throw new Error(`BOOKING_ALIAS_PREFIX must not be ${page} or lie under it (the server's own pages are there), got "${alias}"`);
   const environment = env.BOOKING_ENV === "production" || env.NODE_ENV === "production" ? "production" : "development";
   return {
     port: int("PORT", DEFAULT_CONFIG.port),

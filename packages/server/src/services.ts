@@ -10,7 +10,7 @@ import { mailPolicy } from "./modules/mail/events.ts";
 import { TimeSlotService } from "./modules/time-slots/service.ts";
 import { CalendarAdmin } from "./modules/calendars/service.ts";
 import { CalendarSync, storeBusySource, type ExpandCalendar } from "./modules/calendars/sync.ts";
-import { busyFromICalendar } from "./modules/calendars/expand.ts";
+import { busyFromICalendarSteps } from "./modules/calendars/expand.ts";
 import type { CalendarFetch } from "./modules/calendars/fetch.ts";
 
 /** The services every channel goes through: the HTTP API, the admin API and the assistant server. */
@@ -46,7 +46,7 @@ export interface CalendarDependencies {
 export function createServices(ctx: AppContext, stripe?: Stripe | null, busy: BusySource = storeBusySource(ctx.store), calendarDeps: CalendarDependencies = {}): Services {
   const now = () => ctx.clock.now();
   const slots = new TimeSlotService(ctx.store, busy);
-  const calendarSync = calendarDeps.sync ?? new CalendarSync(ctx.store, now, ctx.config.calendars, calendarDeps.expand ?? busyFromICalendar, ctx.log, calendarDeps.fetch);
+  const calendarSync = calendarDeps.sync ?? new CalendarSync(ctx.store, now, ctx.config.calendars, calendarDeps.expand ?? busyFromICalendarSteps, ctx.log, calendarDeps.fetch);
   const client = stripe === undefined ? stripeClient(ctx.config.stripe) : stripe;
   const payments = new PaymentService(ctx.store, client ? new StripeProvider(client) : null, ctx.config.stripe.webhookSecret, now, ctx.log, mailPolicy(ctx.config));
   return {

@@ -3,7 +3,7 @@ import { ADMIN_KEY, openTestStore, setup } from "./utils.ts";
 import { createApp } from "../src/app.ts";
 import { ManualClock } from "../src/clock.ts";
 import { AdminService } from "../src/modules/admin/service.ts";
-import { busyFromICalendar } from "../src/modules/calendars/expand.ts";
+import { busyFromICalendarSteps } from "../src/modules/calendars/expand.ts";
 import { guardedFetch, type CalendarFetch } from "../src/modules/calendars/fetch.ts";
 import { CalendarSync } from "../src/modules/calendars/sync.ts";
 import { CalendarWriteDeliverer } from "../src/modules/calendars/writer.ts";
@@ -57,7 +57,7 @@ async function world() {
     env.store.busy.add({ eventTypeId, kind: "ical", url, username: null, secret: null, calendars: [], freshnessMinutes: null }, env.clock.now());
   const busy = (eventTypeId: number) => env.store.busy.between(eventTypeId, Date.parse("2026-11-01T00:00:00Z"), Date.parse("2027-01-01T00:00:00Z"));
   const sync = (fetchFn?: CalendarFetch, options: { syncDeadlineMs?: number; allowPrivateAddresses?: boolean } = {}) => {
-    const s = new CalendarSync(env.store, () => env.clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true, ...options }, busyFromICalendar, () => undefined, fetchFn);
+    const s = new CalendarSync(env.store, () => env.clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true, ...options }, busyFromICalendarSteps, () => undefined, fetchFn);
     cleanups.push(() => s.stop());
     return s;
   };
@@ -135,6 +135,28 @@ describe("calendars synced side by side", () => {
   });
 });
 
+/** An app whose admin API's "sync now" goes through `sync` (made by `makeSync` on the app's store). */
+async function appWithSync(makeSync: (store: Awaited<ReturnType<typeof openTestStore>>, clock: ManualClock) => CalendarSync) {
+  const store = await openTestStore();
+  const clock = new ManualClock("2026-11-23T07:00:00Z");
+  const sync = makeSync(store, clock);
+  cleanups.push(() => sync.stop());
+  const app = createApp({ store, clock, config: { adminKey: ADMIN_KEY }, log: () => undefined, calendars: { sync } });
+  const created = await new AdminService(store, () => clock.now()).create({ title: "Intro call", timezone: "Europe/Prague" });
+  const addFeed = (url: string) => store.busy.add({ eventTypeId: created.id, kind: "ical", url, username: null, secret: null, calendars: [], freshnessMinutes: null }, clock.now());
+  const syncNow = async (sourceId: number) => {
+    const response = await app.handle(new Request(`http://localhost/admin/busy-sources/${sourceId}/sync`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_KEY}` } }));
+    return { status: response.status, body: (await response.json()) as Record<string, any> };
+  };
+  return { store, clock, sync, app, addFeed, syncNow };
+}
+
+/** Replaces the store's `busy.byId` by `read`, which may call the real one. */
+function readSourcesWith(store: Awaited<ReturnType<typeof openTestStore>>, read: (real: (id: number) => ReturnType<typeof store.busy.byId>, id: number) => ReturnType<typeof store.busy.byId>) {
+  const real = store.busy.byId.bind(store.busy);
+  vi.spyOn(store.busy, "byId").mockImplementation((id: number) => read(real, id));
+}
+
 describe("the organizer's sync now", () => {
   it("joins the background worker's sync of the same source when the app is given that sync, rather than asking the calendar again", async () => {
     const asked: string[] = [];
@@ -146,7 +168,7 @@ describe("the organizer's sync now", () => {
     });
     const store = await openTestStore();
     const clock = new ManualClock("2026-11-23T07:00:00Z");
-    const sync = new CalendarSync(store, () => clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true }, busyFromICalendar);
+    const sync = new CalendarSync(store, () => clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true }, busyFromICalendarSteps);
     cleanups.push(() => sync.stop());
     const app = createApp({ store, clock, config: { adminKey: ADMIN_KEY }, log: () => undefined, calendars: { sync } });
     const created = await new AdminService(store, () => clock.now()).create({ title: "Intro call", timezone: "Europe/Prague" });
@@ -161,6 +183,171 @@ describe("the organizer's sync now", () => {
     expect(body.data.sync).toMatchObject({ ok: true, downloaded: 1 });
     expect(await background).toEqual([expect.objectContaining({ sourceId: source.id, ok: true, downloaded: 1 })]);
     expect(asked).toEqual(["/organizer.ics"]);
+  });
+
+  it("syncs the source itself when the worker's sync it joined skipped it, synced meanwhile, rather than answering 404", async () => {
+    const asked: string[] = [];
+    const feed = serve((request) => {
+      asked.push(new URL(request.url).pathname);
+      return new Response(FEED, { headers: { "content-type": "text/calendar" } });
+    });
+    const w = await appWithSync((store, clock) => new CalendarSync(store, () => clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true }, busyFromICalendarSteps));
+    const source = await w.addFeed(`${feed.base}/organizer.ics`);
+    // The worker's pass finds the source due, and reads it again just as another sync has recorded an attempt.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let reads = 0;
+    readSourcesWith(w.store, async (real, id) => {
+      if (reads++ === 0) await gate;
+      return real(id);
+    });
+    const background = w.sync.syncDue();
+    await waitFor(() => reads === 1, 3_000);
+    await w.store.busy.recordFailure(source.id, w.clock.now(), "connection reset");
+    const now = w.syncNow(source.id);
+    await Bun.sleep(20);
+    release();
+    expect(await background).toEqual([]);
+    const r = await now;
+    expect(r.status).toBe(200);
+    expect(r.body.data.sync).toMatchObject({ ok: true, downloaded: 1, error: null });
+    expect(r.body.data.source).toMatchObject({ id: source.id, lastError: null });
+    expect(asked).toEqual(["/organizer.ics"]);
+  });
+
+  it("answers 500 internal_error, not 404, when the store cannot read the source, also after joining a worker's sync that could not", async () => {
+    const feed = serve(() => new Response(FEED, { headers: { "content-type": "text/calendar" } }));
+    const w = await appWithSync((store, clock) => new CalendarSync(store, () => clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true }, busyFromICalendarSteps));
+    const source = await w.addFeed(`${feed.base}/organizer.ics`);
+    let failing = true;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let reads = 0;
+    readSourcesWith(w.store, async (real, id) => {
+      reads++;
+      await gate;
+      if (failing) throw new Error("database is locked");
+      return real(id);
+    });
+    const background = w.sync.syncDue();
+    await waitFor(() => reads === 1, 3_000);
+    const joined = w.syncNow(source.id);
+    await Bun.sleep(20);
+    release();
+    expect(await background).toEqual([]);
+    const r = await joined;
+    expect(r.status).toBe(500);
+    expect(r.body).toMatchObject({ success: false, status: 500, code: "internal_error" });
+    expect(reads).toBe(2);
+
+    // With the store back, the same request syncs.
+    failing = false;
+    const again = await w.syncNow(source.id);
+    expect(again.status).toBe(200);
+    expect(again.body.data.sync).toMatchObject({ ok: true, downloaded: 1 });
+    // A source that is truly gone is still 404.
+    expect((await w.syncNow(source.id + 1000)).status).toBe(404);
+  });
+});
+
+describe("a big calendar's expansion", () => {
+  /** A feed of `count` one-hour meetings, one a day from 24 November 2026. */
+  function bigFeed(count: number): string {
+    const lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//booking-calendar tests//EN"];
+    for (let i = 0; i < count; i++) {
+      const day = new Date(Date.UTC(2026, 10, 24 + (i % 60))).toISOString().slice(0, 10).replaceAll("-", "");
+      lines.push("BEGIN:VEVENT", `UID:meeting-${i}`, "DTSTAMP:20261101T000000Z", `DTSTART:${day}T090000Z`, `DTEND:${day}T100000Z`, "END:VEVENT");
+    }
+    return [...lines, "END:VCALENDAR", ""].join("\r\n");
+  }
+
+  /** The real expansion, each step made to cost about a millisecond of CPU, with the steps counted. */
+  function slowExpansion(onStep: (steps: number) => void) {
+    let steps = 0;
+    return function* (ics: string, window: { fromMs: number; untilMs: number }, zone: string) {
+      const real = busyFromICalendarSteps(ics, window, zone);
+      for (;;) {
+        const spinUntil = performance.now() + 1;
+        while (performance.now() < spinUntil);
+        const step = real.next();
+        if (step.done) return step.value;
+        onStep(++steps);
+        yield;
+      }
+    };
+  }
+
+  it("fails past its deadline even while the expansion never waits for I/O, and writes nothing", async () => {
+    const w = await world();
+    const et = await w.eventType();
+    const source = await w.addFeed(et.id, "https://calendar.example.com/big.ics");
+    let steps = 0;
+    const sync = new CalendarSync(w.store, () => w.clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true, syncDeadlineMs: 150 }, slowExpansion((n) => (steps = n)), () => undefined, async () => new Response(bigFeed(600), { headers: { "content-type": "text/calendar" } }));
+    cleanups.push(() => sync.stop());
+    const outcome = await sync.syncSource(source.id);
+    expect(outcome).toMatchObject({ ok: false, error: "no complete sync within 0.15 s (a calendar answered too slowly); given up" });
+    expect(steps).toBeGreaterThan(0);
+    expect(steps).toBeLessThan(600);
+    expect(await w.store.busy.byId(source.id)).toMatchObject({ lastError: outcome!.error, lastSuccessAtMs: null, objectCount: 0 });
+    expect(await w.busy(et.id)).toEqual([]);
+  });
+
+  it("lets timers and requests in while it expands", async () => {
+    const w = await world();
+    const et = await w.eventType();
+    const source = await w.addFeed(et.id, "https://calendar.example.com/big.ics");
+    let steps = 0;
+    let timerAt: number | null = null;
+    let answeredAt: number | null = null;
+    let answered: Promise<unknown> = Promise.resolve();
+    const expansion = slowExpansion((n) => {
+      steps = n;
+      if (n !== 1) return;
+      // Once the expansion is under way: a timer, and a visitor asking for slots.
+      setTimeout(() => (timerAt = steps), 0);
+      answered = w.call("GET", "/time-slots?from=2026-11-24&until=2026-11-24", { token: et.token }).then((r) => {
+        expect(r.status).toBe(200);
+        answeredAt = steps;
+      });
+    });
+    const sync = new CalendarSync(w.store, () => w.clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true }, expansion, () => undefined, async () => new Response(bigFeed(300), { headers: { "content-type": "text/calendar" } }));
+    cleanups.push(() => sync.stop());
+    const outcome = await sync.syncSource(source.id);
+    await answered;
+    expect(outcome).toMatchObject({ ok: true });
+    expect(steps).toBeGreaterThanOrEqual(300);
+    expect(timerAt).not.toBeNull();
+    expect(timerAt!).toBeLessThan(100);
+    expect(answeredAt).not.toBeNull();
+    expect(answeredAt!).toBeLessThan(100);
+    expect((await w.busy(et.id)).length).toBeGreaterThan(0);
+  });
+});
+
+describe("stopping the sync", () => {
+  it("ends the syncs under way at once, a hanging calendar's too, recording nothing, so shutdown never waits for their deadline", async () => {
+    const w = await world();
+    const et = await w.eventType();
+    const source = await w.addFeed(et.id, "https://calendar.example.com/hangs.ics");
+    let asked = 0;
+    // A fetch that pays no heed to its signal either.
+    const sync = w.sync(() => {
+      asked++;
+      return new Promise<Response>(() => undefined);
+    });
+    sync.start(60_000);
+    await waitFor(() => asked === 1, 3_000);
+    const running = sync.syncSource(source.id);
+    const began = Date.now();
+    await sync.stop();
+    expect(Date.now() - began).toBeLessThan(1_000);
+    expect(await running).toMatchObject({ ok: false, error: "the server stopped before the sync completed" });
+    expect(await w.store.busy.byId(source.id)).toMatchObject({ lastAttemptAtMs: null, lastError: null });
+    expect(asked).toBe(1);
+
+    // Started again, it syncs as before.
+    sync.start(60_000);
+    await waitFor(() => asked === 2, 3_000);
   });
 });
 

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { configFromEnv } from "../src/config.ts";
 import { ADMIN_KEY, setup } from "./utils.ts";
 
 const dirs: string[] = [];
@@ -84,6 +85,26 @@ describe("rate limiting by caller", () => {
     // Another address loads pages; the organizer's API token works from anywhere, the exhausted address included.
     expect((await from("198.51.100.7", "/book/intro-call")).status).toBe(200);
     expect((await from("203.0.113.5", "/configuration", et.token)).status).toBe(200);
+  });
+
+  it("refuses an alias prefix at or under the pages' paths at start, and counts calls under the alias in the API's budget whatever it looks like", async () => {
+    for (const alias of ["/book", "/book/api", "/embed", "/embed/x", "/docs", "/docs/api", "/openapi.json", "/favicon.svg"]) {
+      expect(() => configFromEnv({ BOOKING_ALIAS_PREFIX: alias }), alias).toThrow(`BOOKING_ALIAS_PREFIX must not be /${alias.split("/")[1]} or lie under it`);
+    }
+    // Only whole segments count: these share letters with the pages, not paths.
+    for (const alias of ["/booking-api", "/books", "/embedded", "/api/book", "/docs-api"]) expect(configFromEnv({ BOOKING_ALIAS_PREFIX: alias }).aliasPrefix).toBe(alias);
+
+    // An app given such a prefix directly (not through the environment) still counts its API calls as API calls.
+    const { call } = await setup({ config: { aliasPrefix: "/embed/api", trustProxy: true, rateLimit: { limit: 3, windowSeconds: 60 } } });
+    const from = (path: string) => call("GET", path, { headers: { "x-forwarded-for": "203.0.113.5" } });
+    const first = await from("/embed/api/timezones");
+    expect(first.status).toBe(200);
+    expect(first.headers.get("x-ratelimit-remaining")).toBe("2");
+    expect((await from("/embed/api/timezones")).status).toBe(200);
+    expect((await from("/timezones")).status).toBe(200);
+    expect((await from("/embed/api/timezones")).status).toBe(429);
+    // Page loads from that address keep their own budget.
+    expect((await from("/favicon.svg")).status).toBe(200);
   });
 
   it("counts an IPv6 visitor per /64, so picking a fresh address of one's own network for every request earns no fresh budget", async () => {

@@ -51,8 +51,8 @@ function input(slot: { start: string; end: string } = TUE_0900): Record<string, 
 }
 
 /** A fresh app on fresh SQLite with one event type (paid unless `settings` says otherwise), and calls of its routes. */
-async function world(settings: Partial<EventTypeCreate> = PAID, stripe: ServerConfig["stripe"] = stripeSettings()) {
-  const env = await setup({ config: { ...NO_RATE_LIMIT, stripe } });
+async function world(settings: Partial<EventTypeCreate> = PAID, stripe: ServerConfig["stripe"] = stripeSettings(), client?: Stripe) {
+  const env = await setup({ config: { ...NO_RATE_LIMIT, stripe }, ...(client ? { stripe: client } : {}) });
   const et = await env.eventType(settings);
   const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => env.call(method, path, { token: et.token, body, headers });
   return {
@@ -214,6 +214,28 @@ describe("POST /reservations/{uuid}/payments", () => {
     await closeAll(w.store);
   });
 
+  it("books and pays for jürgen@example.de end to end, sending Stripe no receipt address it would refuse", async () => {
+    const w = await world();
+    const uuid = await held(w, { ...input(), email: "jürgen@example.de" });
+    const intentId = await paying(w, uuid, { email: "jürgen@example.de" });
+    // Stripe refuses addresses outside ASCII (the stand-in too): the intent goes without a receipt address.
+    expect(standin.paymentIntent(intentId)!.receipt_email).toBeNull();
+    // A domain outside ASCII goes in its punycode spelling; back to jürgen, the receipt address is unset.
+    await paying(w, uuid, { email: "ada@münchen.de" });
+    expect(standin.paymentIntent(intentId)!.receipt_email).toBe("ada@xn--mnchen-3ya.de");
+    await paying(w, uuid, { email: "jürgen@example.de" });
+    expect(standin.paymentIntent(intentId)!.receipt_email).toBeNull();
+    expect(intentsOf(uuid).map((i) => i.id)).toEqual([intentId]);
+
+    await standin.succeed(intentId);
+    const r = await w.confirm(uuid);
+    expect(r.status).toBe(200);
+    expect(r.body.success).toBe(true);
+    expect(r.body.data.userEmail).toBe("jürgen@example.de");
+    expect(await w.stored(uuid)).toMatchObject({ status: "confirmed", email: "jürgen@example.de", payment: { intentId, status: "succeeded", billing: { email: "jürgen@example.de" } } });
+    await closeAll(w.store);
+  });
+
   it("stores the billing details the visitor sent with the payment", async () => {
     const w = await world();
     const uuid = await held(w);
@@ -352,6 +374,51 @@ describe("payments that cannot be made", () => {
     const r = await w.pay(uuid);
     expectError(r, 400, "provider_not_configured");
     expect(await w.stored(uuid)).toEqual(before);
+    expect(intentsOf(uuid)).toEqual([]);
+    await closeAll(w.store);
+  });
+
+  it("answers 422 invalid_email when Stripe refuses the receipt address anyway, keeping the hold for another address", async () => {
+    const refused = "ada@exa_mple.org";
+    // The real SDK on the stand-in, except that Stripe's answer to this one address is its refusal
+    // (Stripe's own address rules are not published, so the stand-in cannot know them all).
+    const client = new Stripe("sk_test_booking", {
+      host: standin.host,
+      port: standin.port,
+      protocol: "http",
+      maxNetworkRetries: 0,
+      httpClient: Stripe.createFetchHttpClient((async (url: string, init?: RequestInit) => {
+        if (new URLSearchParams(String(init?.body ?? "")).get("receipt_email") === refused) {
+          const error = { type: "invalid_request_error", code: "email_invalid", param: "receipt_email", message: `Invalid email address: ${refused}` };
+          return Response.json({ error }, { status: 400 });
+        }
+        return fetch(url, init);
+      }) as typeof fetch),
+    });
+    const w = await world(PAID, stripeSettings(), client);
+    const uuid = await held(w);
+    const before = await w.stored(uuid);
+    const r = await w.pay(uuid, { email: refused });
+    expectError(r, 422, "validation_failed");
+    expect(r.body.fieldErrors).toEqual([{ field: "email", code: "invalid_email", message: expect.any(String) }]);
+    expect(await w.stored(uuid)).toEqual(before);
+    expect(intentsOf(uuid)).toEqual([]);
+    // Refused on an update of the intent too.
+    const intentId = await paying(w, uuid, { email: "ada@example.org" });
+    expectError(await w.pay(uuid, { email: refused }), 422, "validation_failed");
+    expect(standin.paymentIntent(intentId)!.receipt_email).toBe("ada@example.org");
+    expect((await w.stored(uuid)).status).toBe("held");
+    await closeAll(w.store);
+  });
+
+  it("refuses a payer email with control characters with 422 invalid_email before asking Stripe", async () => {
+    const w = await world();
+    const uuid = await held(w);
+    for (const email of ["ada\u0000@example.org", "ada\u0085@example.org", "ada@exa\u007fmple.org"]) {
+      const r = await w.pay(uuid, { email });
+      expectError(r, 422, "validation_failed");
+      expect(r.body.fieldErrors.map((e: { field: string; code: string }) => `${e.field} ${e.code}`)).toEqual(["email invalid_email"]);
+    }
     expect(intentsOf(uuid)).toEqual([]);
     await closeAll(w.store);
   });

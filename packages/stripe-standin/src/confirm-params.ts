@@ -41,10 +41,16 @@ export const CONFIRM_PARAMS = [
   "expand",
 ] as const;
 
-/** `receipt_email`, checked for the shape of an address; `null` unsets it. */
+/**
+ * `receipt_email`, checked for the shape of an address; `null` unsets it. Like Stripe, only ASCII
+ * addresses: an internationalized one (`jürgen@example.de`, or a domain not in punycode) is refused
+ * with `email_invalid`.
+ */
 export function readEmail(p: Params, unsettable: boolean): string | null | undefined {
   const email = p.string("receipt_email", { unsettable });
-  if (email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw invalidParam("receipt_email", `Invalid email address: ${email}`, "email_invalid");
+  if (email && !/^[\x21-\x3f\x41-\x7e]+@[\x21-\x3f\x41-\x7e]+\.[\x21-\x3f\x41-\x7e]+$/.test(email)) {
+    throw invalidParam("receipt_email", `Invalid email address: ${email}`, "email_invalid");
+  }
   return email;
 }
 

@@ -122,6 +122,18 @@ describe("PaymentIntents through the stripe SDK", () => {
     expect(updated.metadata).toEqual({ reservation_uuid: "r-3", seats: "2" });
   });
 
+  it("refuses a receipt email outside ASCII with email_invalid, as Stripe does, and takes its punycode domain", async () => {
+    for (const receipt_email of ["jürgen@example.de", "ada@münchen.de"]) {
+      const error = await failure(stripe.paymentIntents.create({ amount: 1000, currency: "eur", receipt_email }));
+      expect(error).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+      expect(error).toMatchObject({ statusCode: 400, code: "email_invalid", param: "receipt_email" });
+    }
+    const created = await stripe.paymentIntents.create({ amount: 1000, currency: "eur", receipt_email: "ada@xn--mnchen-3ya.de" });
+    expect(created.receipt_email).toBe("ada@xn--mnchen-3ya.de");
+    await expect(stripe.paymentIntents.update(created.id, { receipt_email: "jürgen@example.de" })).rejects.toMatchObject({ code: "email_invalid", param: "receipt_email" });
+    expect((await stripe.paymentIntents.update(created.id, { receipt_email: "" })).receipt_email).toBeNull();
+  });
+
   it("pays with pm_card_visa, recording the charge and payment method", async () => {
     const created = await stripe.paymentIntents.create({ amount: 4200, currency: "usd" });
     const paid = await stripe.paymentIntents.confirm(created.id, { payment_method: "pm_card_visa", return_url: "http://localhost:5173/booked" });

@@ -12,10 +12,11 @@ export const LIMITS = {
 } as const;
 
 /**
- * What counts as an email address: one `@`, a dot after it, no spaces or characters mail systems
- * quote. The server refuses anything else and the component says so before the round trip.
+ * What counts as an email address: one `@`, a dot after it, no spaces, no control characters (C0,
+ * DEL, C1: they end up in mail headers and logs) and no characters mail systems quote. The server
+ * refuses anything else and the component says so before the round trip.
  */
-export const EMAIL_PATTERN = /^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:]+\.[^\s@"<>()[\]\\,;:]+$/;
+export const EMAIL_PATTERN = /^[^\s\0-\x1f\x7f-\x9f@"<>()[\]\\,;:]+@[^\s\0-\x1f\x7f-\x9f@"<>()[\]\\,;:]+\.[^\s\0-\x1f\x7f-\x9f@"<>()[\]\\,;:]+$/;
 
 /** What counts as a phone number: digits, spaces, `+ ( ) . -`, 3 to 32 characters (checked trimmed). */
 export const PHONE_PATTERN = /^\+?[0-9 ().-]{3,32}$/;

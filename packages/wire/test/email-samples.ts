@@ -24,5 +24,12 @@ export const EMAIL_SAMPLES = {
     "ada@exam,ple.org",
     '"ada"@example.org',
     "ada@example.org;bob@example.org",
+    // Control characters: C0 (NUL, BEL, ESC), DEL and C1 (NEL, APC), on either side of the `@`.
+    "ada\u0000@example.org",
+    "ad\u0007a@example.org",
+    "ada@exam\u001bple.org",
+    "ada\u007f@example.org",
+    "ada@example\u0085.org",
+    "a\u009fda@example.org",
   ],
 } as const;

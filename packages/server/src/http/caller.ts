@@ -11,11 +11,24 @@ interface AddressSource {
 }
 
 /**
+ * Where the server's own pages live (see isPagePath), besides the demo page at `/`: the alias prefix
+ * of the public API may lie at or under none of them (config.ts refuses such a prefix).
+ */
+export const PAGE_ROOTS = ["/book", "/embed", "/docs", "/openapi.json", "/favicon.svg"] as const;
+
+/** Whether `path` is `root` or lies under it, segment by segment (`/booking-api` is not under `/book`). */
+export function isAtOrUnder(path: string, root: string): boolean {
+  return path === root || path.startsWith(`${root}/`);
+}
+
+/**
  * The server's own pages and files, which browsers fetch without a token: booking pages, the demo
  * page, the docs, the icon, and the element's script (plain and versioned), its on-demand parts, its
- * texts and the Stripe.js stand-in beside it.
+ * texts and the Stripe.js stand-in beside it. Never a path under the API's alias prefix: those are
+ * API calls, counted in the API's budget whatever the prefix looks like.
  */
-export function isPagePath(path: string): boolean {
+export function isPagePath(path: string, aliasPrefix = ""): boolean {
+  if (aliasPrefix !== "" && isAtOrUnder(path, aliasPrefix)) return false;
   return path === "/" || path === "/favicon.svg" || path === "/docs" || path === "/openapi.json" || path === "/book" || path.startsWith("/book/") || path.startsWith("/embed/");
 }
 
@@ -28,25 +41,26 @@ export function isPagePath(path: string): boolean {
  * (GET or HEAD of `isPagePath`, token or not) count per client address in a budget of their own, so
  * the visitors behind one address loading pages never use up the API budget of that address.
  */
-export function callerKeys(store: Store, adminKey: string | null, trustProxy: boolean) {
+export function callerKeys(store: Store, adminKey: string | null, trustProxy: boolean, aliasPrefix = "") {
   // Tokens that have resolved to an event type, and to which. Only real tokens get in (made-up ones
   // never do), so it stays as small as the set of event types in use; it decides the rate limit key
   // only, never access, which the store confirms for every request.
   const knownTokens = new Map<string, number>();
   // The admin key is hashed once; each request hashes only its own token.
   const adminKeyHash = adminKey ? hashToken(adminKey) : null;
-  return (request: Request, server: AddressSource | null) => callerKey(store, adminKeyHash, trustProxy, knownTokens, request, server);
+  return (request: Request, server: AddressSource | null) => callerKey(store, adminKeyHash, trustProxy, aliasPrefix, knownTokens, request, server);
 }
 
 async function callerKey(
   store: Store,
   adminKeyHash: string | null,
   trustProxy: boolean,
+  aliasPrefix: string,
   knownTokens: Map<string, number>,
   request: Request,
   server: AddressSource | null,
 ): Promise<string> {
-  if ((request.method === "GET" || request.method === "HEAD") && isPagePath(pathOf(request.url))) return `page:${clientAddress(request, server, trustProxy)}`;
+  if ((request.method === "GET" || request.method === "HEAD") && isPagePath(pathOf(request.url), aliasPrefix)) return `page:${clientAddress(request, server, trustProxy)}`;
   const token = bearerToken(request.headers.get("authorization"));
   if (token) {
     // The organizer's key is compared first: it never needs a hash and a database lookup.

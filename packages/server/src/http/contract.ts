@@ -22,7 +22,7 @@ export const API_VERSION = "1";
 export function httpContract(ctx: AppContext, routes: RouteList, rawBodyPaths: ReadonlySet<string> = new Set()) {
   useSharedFormats();
   const methodsOf = allowedMethods(routes);
-  const callerKey = callerKeys(ctx.store, ctx.config.adminKey, ctx.config.trustProxy);
+  const callerKey = callerKeys(ctx.store, ctx.config.adminKey, ctx.config.trustProxy, ctx.config.aliasPrefix);
   return new Elysia({ name: "http-contract" })
     .onRequest(async ({ request, set, server }) => {
       set.headers["apigw-requestid"] = crypto.randomUUID();

@@ -58,11 +58,24 @@ class RuleStepsExhausted extends Error {}
  * Throws CalendarFormatError on text that cannot be read; never loops without end (the caps above).
  */
 export function busyFromICalendar(ics: string, window: BusyWindow, floatingZone: string): BusyInterval[] {
+  const steps = busyFromICalendarSteps(ics, window, floatingZone);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * busyFromICalendar a step at a time: the generator pauses after each event (a whole series is one
+ * step, bounded by the caps above) and returns the intervals. A big calendar is CPU work that
+ * nothing can interrupt; the caller checks its deadline and lets other work run between the steps.
+ */
+export function* busyFromICalendarSteps(ics: string, window: BusyWindow, floatingZone: string): Generator<void, BusyInterval[]> {
   if (!IANAZone.isValidZone(floatingZone)) throw new RangeError(`Unknown floating zone ${floatingZone}.`);
   const calendars = parseCalendars(ics);
   const busy: BusyInterval[] = [];
   try {
-    for (const calendar of calendars) collectCalendar(calendar, window, floatingZone, busy);
+    for (const calendar of calendars) yield* collectCalendar(calendar, window, floatingZone, busy);
   } catch (error) {
     if (error instanceof CalendarFormatError) throw error;
     throw new CalendarFormatError(`The calendar cannot be read: ${messageOf(error)}`, { cause: error });
@@ -98,7 +111,7 @@ function parseCalendars(ics: string): ICAL.Component[] {
   });
 }
 
-function collectCalendar(calendar: ICAL.Component, window: BusyWindow, floatingZone: string, busy: BusyInterval[]): void {
+function* collectCalendar(calendar: ICAL.Component, window: BusyWindow, floatingZone: string, busy: BusyInterval[]): Generator<void, void> {
   const definitions = new Map<string, ICAL.Component>();
   for (const vtimezone of calendar.getAllSubcomponents("vtimezone")) {
     const tzid = vtimezone.getFirstPropertyValue("tzid");
@@ -116,6 +129,7 @@ function collectCalendar(calendar: ICAL.Component, window: BusyWindow, floatingZ
       // An override stands for itself: its times and status replace those of its instance.
       addSingle(new ICAL.Event(vevent), window, busy);
     } else masters.push(vevent);
+    yield;
   }
   for (const master of masters) {
     const overrides = overridesByUid.get(String(master.getFirstPropertyValue("uid") ?? "")) ?? [];
@@ -124,9 +138,13 @@ function collectCalendar(calendar: ICAL.Component, window: BusyWindow, floatingZ
     if (!event.startDate) throw new CalendarFormatError(`The event ${event.uid ?? "without a UID"} has no DTSTART.`);
     if (event.isRecurring()) addSeries(event, overrides, window, busy);
     else addSingle(event, window, busy);
+    yield;
   }
 
-  for (const vfreebusy of calendar.getAllSubcomponents("vfreebusy")) addFreeBusy(vfreebusy, zones, window, busy);
+  for (const vfreebusy of calendar.getAllSubcomponents("vfreebusy")) {
+    addFreeBusy(vfreebusy, zones, window, busy);
+    yield;
+  }
 }
 
 const DATE_PROPERTIES = ["dtstart", "dtend", "recurrence-id", "rdate", "exdate"];

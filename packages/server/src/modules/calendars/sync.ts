@@ -11,8 +11,12 @@ export interface ExpansionWindow {
   untilMs: number;
 }
 
-/** Expands one VCALENDAR text into busy intervals meeting the window; floating and all-day times in `floatingZone`. */
-export type ExpandCalendar = (ics: string, window: ExpansionWindow, floatingZone: string) => BusyInterval[];
+/**
+ * Expands one VCALENDAR text into busy intervals meeting the window (floating and all-day times in
+ * `floatingZone`), a step at a time: the iterator pauses after each event and returns the intervals,
+ * so the sync can keep its deadline and let requests in between steps of a big calendar.
+ */
+export type ExpandCalendar = (ics: string, window: ExpansionWindow, floatingZone: string) => Iterator<void, BusyInterval[]>;
 
 const DAY_MS = 86_400_000;
 /** How often the background worker looks for sources due. */
@@ -38,6 +42,12 @@ export interface SyncOutcome {
 export function storeBusySource(store: Store): BusySource {
   return { busyBetween: (eventTypeId, fromMs, untilMs) => store.busy.between(eventTypeId, fromMs, untilMs), checkedInClaim: true };
 }
+
+/**
+ * Longest stretch of expansion between two turns of the event loop, in ms: expansion is CPU work
+ * that no timer can interrupt, so a big calendar lets the requests waiting in this often.
+ */
+const EXPANSION_SLICE_MS = 10;
 
 /** Syncs one process runs at once from its passes over due sources (a sync asked for by the organizer starts at once). */
 const MAX_SYNCS = 16;
@@ -75,6 +85,8 @@ export class CalendarSync {
   /** The listing of due sources under way: a tick while one hangs (a store that does not answer) adds no other. */
   private listing: Promise<unknown> | null = null;
   private stopped = false;
+  /** Aborted by stop(): the syncs under way end at their next request or object rather than at their deadline. */
+  private stopping = new AbortController();
 
   constructor(
     private readonly store: Store,
@@ -95,9 +107,19 @@ export class CalendarSync {
     return source.lastAttemptAtMs === null || nowMs - source.lastAttemptAtMs >= this.freshnessOf(source) * 60_000;
   }
 
-  /** Syncs one source now, whatever syncs are under way (joining a sync of it already under way); null when the source is unknown. */
+  /**
+   * Syncs one source now, whatever syncs are under way (joining a sync of it already under way); null
+   * when the source is unknown. A joined sync that did not sync it (a pass's, which skips a source
+   * synced meanwhile, or one whose store read failed) is followed by the organizer's own, whose store
+   * errors reach the caller rather than passing for an unknown source.
+   */
   async syncSource(id: number): Promise<SyncOutcome | null> {
-    return this.running.get(id) ?? this.begin(id, null);
+    for (;;) {
+      const under = this.running.get(id);
+      if (!under) return this.begin(id, null);
+      const outcome = await under;
+      if (outcome) return outcome;
+    }
   }
 
   /** Syncs every source that is due, side by side within the bounds; answers what each did once all are done. */
@@ -110,6 +132,7 @@ export class CalendarSync {
   start(pollMs = SYNC_POLL_MS): void {
     if (this.timer) return;
     this.stopped = false;
+    if (this.stopping.signal.aborted) this.stopping = new AbortController();
     const tick = () => {
       if (this.listing) return;
       this.listing = this.queueDue()
@@ -120,11 +143,16 @@ export class CalendarSync {
     this.timer = setInterval(tick, pollMs);
   }
 
-  /** Stops the worker: drops the sources still queued and waits for the syncs under way. */
+  /**
+   * Stops the worker: drops the sources still queued and ends the syncs under way, which write
+   * nothing and record nothing (their sources are due again at the next start), so a shutdown never
+   * waits for a slow calendar's deadline.
+   */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.stopped = true;
+    this.stopping.abort(new Error("the server is stopping"));
     await this.listing;
     for (const queued of this.queue.values()) for (const answer of queued.waiters) answer(null);
     this.queue.clear();
@@ -170,15 +198,17 @@ export class CalendarSync {
 
   /**
    * Starts a sync of the source, read afresh (it may have changed or gone while queued). A pass's
-   * sync (`eventTypeId` given) skips a source synced meanwhile; the organizer's sync always runs.
+   * sync (`eventTypeId` given) skips a source synced meanwhile; the organizer's sync always runs, and
+   * a store read that fails rejects its answer (those joining it, and passes, get null and a log line).
    */
   private begin(id: number, eventTypeId: number | null): Promise<SyncOutcome | null> {
     if (eventTypeId !== null) this.passSyncs.set(id, eventTypeId);
-    const run = (async () => {
+    const work = (async () => {
       const source = await this.store.busy.byId(id);
       if (!source || (eventTypeId !== null && !this.isDue(source, this.now()))) return null;
       return this.run(source);
-    })()
+    })();
+    const run = work
       .catch((error) => {
         this.log({ level: "error", message: `reading calendar source ${id} to sync it failed`, error });
         return null;
@@ -189,7 +219,7 @@ export class CalendarSync {
         this.startQueued();
       });
     this.running.set(id, run);
-    return run;
+    return eventTypeId === null ? work : run;
   }
 
   /**
@@ -211,7 +241,16 @@ export class CalendarSync {
   private async run(source: BusySourceRecord): Promise<SyncOutcome> {
     const atMs = this.now();
     const deadlineMs = this.options.syncDeadlineMs ?? SYNC_DEADLINE_MS;
-    const deadline = AbortSignal.timeout(deadlineMs);
+    // Real time, not the injected clock: it bounds how long the process works on one calendar.
+    const deadlineAt = performance.now() + deadlineMs;
+    const timedOut = () => performance.now() >= deadlineAt;
+    const stopping = this.stopping.signal;
+    const deadline = AbortSignal.any([AbortSignal.timeout(deadlineMs), stopping]);
+    /** Throws once the deadline has passed or the server stops; timers cannot fire during CPU work, the clock is read instead. */
+    const checkTime = () => {
+      deadline.throwIfAborted();
+      if (timedOut()) throw new Error("deadline passed");
+    };
     // Every request of the sync, its DNS lookups included, ends once the deadline passes.
     const fetchFn: CalendarFetch = (input, init = {}) => this.fetchFn(input, { ...init, signal: init.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
     try {
@@ -230,20 +269,37 @@ export class CalendarSync {
         intervals = [];
         const objects = merged(await this.store.busy.objects(source.id), changes.upserts, changes.deletes);
         const own = await this.ownBookings(source.eventTypeId, objects);
+        let sliceStart = performance.now();
+        const pause = async () => {
+          checkTime();
+          if (performance.now() - sliceStart < EXPANSION_SLICE_MS) return;
+          await nextTurn();
+          checkTime();
+          sliceStart = performance.now();
+        };
         for (const object of objects) {
           // The event type's own bookings, written into this calendar, hold their seats already: as
           // busy times they would close their own slots (a 3-seat slot after its first booking).
           if (own.has(object.href)) continue;
-          deadline.throwIfAborted();
-          try {
-            for (const i of this.expand(object.ics, window, zone)) intervals.push(i);
-          } catch (error) {
-            throw new Error(`cannot read ${object.href}: ${messageOf(error)}`);
+          await pause();
+          const steps = this.expand(object.ics, window, zone);
+          for (;;) {
+            let step: IteratorResult<void, BusyInterval[]>;
+            try {
+              step = steps.next();
+            } catch (error) {
+              throw new Error(`cannot read ${object.href}: ${messageOf(error)}`);
+            }
+            if (step.done) {
+              for (const i of step.value) intervals.push(i);
+              break;
+            }
+            await pause();
           }
         }
       }
       // A sync past its deadline writes nothing: its source shows the failure, as any other.
-      deadline.throwIfAborted();
+      checkTime();
       const changed = await this.store.busy.recordSync(source.id, {
         atMs,
         syncState: { ...changes.syncState, zone },
@@ -254,7 +310,11 @@ export class CalendarSync {
       });
       return { sourceId: source.id, ok: true, changed, downloaded: changes.downloaded, error: null };
     } catch (error) {
-      const message = (deadline.aborted ? `no complete sync within ${deadlineMs / 1000} s (a calendar answered too slowly); given up` : messageOf(error)).slice(0, 500);
+      if (stopping.aborted) {
+        // Cut short by shutdown, not the calendar's fault: nothing recorded, so it is due again at the next start.
+        return { sourceId: source.id, ok: false, changed: false, downloaded: 0, error: "the server stopped before the sync completed" };
+      }
+      const message = (deadline.aborted || timedOut() ? `no complete sync within ${deadlineMs / 1000} s (a calendar answered too slowly); given up` : messageOf(error)).slice(0, 500);
       this.log({ level: "warn", message: `calendar source ${source.id} (event type ${source.eventTypeId}) failed to sync; its last good data stays: ${message}` });
       await this.store.busy.recordFailure(source.id, atMs, message).catch((e) => this.log({ level: "error", message: "recording a calendar sync failure failed", error: e }));
       return { sourceId: source.id, ok: false, changed: false, downloaded: 0, error: message };
@@ -292,6 +352,11 @@ function beforeDeadline<T>(work: Promise<T>, deadline: AbortSignal): Promise<T> 
     deadline.addEventListener("abort", passed, { once: true });
     work.then(resolve, reject).finally(() => deadline.removeEventListener("abort", passed));
   });
+}
+
+/** Resolves on a later turn of the event loop, after the I/O and timers waiting now. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** The stored objects with a sync's changes applied. */

@@ -9,8 +9,8 @@ export interface PaymentProvider {
   retrieveIntent(id: string, options: CallOptions): Promise<ProviderIntent>;
   /** A new intent; the same `idempotencyKey` answers the same intent however often it is sent. */
   createIntent(intent: NewIntent, options: CallOptions & { idempotencyKey: string }): Promise<ProviderIntent>;
-  /** Changes where the receipt goes. */
-  updateReceiptEmail(id: string, email: string, options: CallOptions): Promise<ProviderIntent>;
+  /** Changes where the receipt goes; null sends none. */
+  updateReceiptEmail(id: string, email: string | null, options: CallOptions): Promise<ProviderIntent>;
   /** Cancels a payable intent; refused (ProviderRefusal) when it succeeded, is processing or was cancelled. */
   cancelIntent(id: string, options: CallOptions): Promise<void>;
   /** Refunds the whole payment of an intent; refused with code `charge_already_refunded` when refunded already. */
@@ -47,7 +47,8 @@ export interface ProviderIntent {
 export interface NewIntent {
   amount: number;
   currency: string;
-  receipt_email: string;
+  /** Where the receipt goes; none is sent without it. */
+  receipt_email?: string;
   description: string;
   metadata: Record<string, string>;
 }

@@ -3,7 +3,8 @@ import type { LogEntry } from "../../context.ts";
 import { nextStamp, statusAt } from "../../domain/reservation.ts";
 import { conflictWindow, retakable } from "../../domain/slots.ts";
 import { blockedByBusy, bufferedSpan } from "../../domain/busy.ts";
-import { DomainError, BusinessFailure } from "../../domain/errors.ts";
+import { domainToASCII } from "node:url";
+import { DomainError, BusinessFailure, FieldErrors, ValidationFailed } from "../../domain/errors.ts";
 import { manageUrlOf } from "../../lib/links.ts";
 import { StoreBusyError, type EventTypeRecord, type PaymentRecord, type ReservationRecord, type SeatDecision, type Store } from "../../store/types.ts";
 import { outboxEvents } from "../outbox/events.ts";
@@ -91,9 +92,10 @@ export class PaymentService {
         return answerOf(existing);
       } else if (existing && sameTerms && PAYABLE.has(existing.status)) {
         intent = existing;
-        // The receipt goes to the address the visitor gave last.
-        if (existing.receipt_email !== input.email) {
-          intent = await this.call(() => this.provider!.updateReceiptEmail(existing.id, input.email, { account: current.account }));
+        // The receipt goes to the address the visitor gave last, or nowhere when Stripe cannot take it.
+        const receipt = receiptEmailOf(input.email);
+        if (existing.receipt_email !== receipt) {
+          intent = await this.call(() => this.provider!.updateReceiptEmail(existing.id, receipt, { account: current.account }));
         }
       } else if (existing && PAYABLE.has(existing.status)) {
         // Replaced under new terms: cancel the old intent so a page still open on it cannot take money
@@ -101,12 +103,13 @@ export class PaymentService {
         await this.cancelIntent(existing.id, current.account, `could not cancel replaced payment intent ${existing.id}`);
       }
     }
+    const receipt = receiptEmailOf(input.email);
     intent ??= await this.call(() =>
       this.provider!.createIntent(
         {
           amount: price.amount,
           currency: price.currency,
-          receipt_email: input.email,
+          ...(receipt === null ? {} : { receipt_email: receipt }),
           description: `${eventType.settings.title}, ${new Date(reservation.startMs).toISOString()}`,
           metadata: { reservation_uuid: reservation.uuid, event_type_id: String(eventType.id) },
         },
@@ -539,10 +542,34 @@ export class PaymentService {
       if (error instanceof ProviderRefusal && (error.code === "account_invalid" || error.param === "stripe_account")) {
         throw new DomainError("provider_not_configured", "The event type's payment account is not usable.");
       }
+      if (error instanceof ProviderRefusal && (error.param === "receipt_email" || error.code === "email_invalid")) {
+        // Stripe's own address rules are stricter than ours in ways it does not publish: the payer can
+        // give another address, which a 500 would never have told them.
+        const errors = new FieldErrors();
+        errors.add("email", "invalid_email", "The payment provider does not accept this email address for the receipt; use another one.");
+        throw new ValidationFailed(errors.messages, errors.list);
+      }
       this.log({ level: "error", message: "Stripe request failed", error });
       throw new DomainError("internal_error", "The payment provider could not be reached; nothing was changed. Try again.");
     }
   }
+}
+
+/** Stripe's receipt addresses are plain ASCII ones; anything else it refuses with `email_invalid`. */
+const STRIPE_EMAIL = /^[\x21-\x7e]+@[\x21-\x7e]+$/;
+
+/**
+ * The address Stripe is asked to send the payment's receipt to, or null for none. Stripe refuses
+ * internationalized addresses, so a domain outside ASCII goes in its punycode (ASCII) spelling, and
+ * an address whose local part is outside ASCII (`jürgen@example.de`) gets no receipt from Stripe:
+ * the booking and its own emails still go to the address as given.
+ */
+export function receiptEmailOf(email: string): string | null {
+  if (STRIPE_EMAIL.test(email)) return email;
+  const at = email.lastIndexOf("@");
+  const domain = domainToASCII(email.slice(at + 1));
+  const ascii = `${email.slice(0, at)}@${domain}`;
+  return domain !== "" && STRIPE_EMAIL.test(ascii) ? ascii : null;
 }
 
 const matches = (intent: ProviderIntent, amount: number, currency: string): boolean =>

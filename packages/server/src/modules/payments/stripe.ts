@@ -51,8 +51,9 @@ export class StripeProvider implements PaymentProvider {
     );
   }
 
-  updateReceiptEmail(id: string, email: string, options: CallOptions): Promise<ProviderIntent> {
-    return translated(async () => intentOf(await this.stripe.paymentIntents.update(id, { receipt_email: email }, requestOptions(options))));
+  updateReceiptEmail(id: string, email: string | null, options: CallOptions): Promise<ProviderIntent> {
+    // Stripe unsets a field sent empty.
+    return translated(async () => intentOf(await this.stripe.paymentIntents.update(id, { receipt_email: email ?? "" }, requestOptions(options))));
   }
 
   cancelIntent(id: string, options: CallOptions): Promise<void> {
