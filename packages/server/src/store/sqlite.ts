@@ -212,6 +212,11 @@ function prepareQueries(db: Database) {
     busyBetween: db.query<BusyInterval, [number, number, number]>(
       "SELECT start_ms AS startMs, end_ms AS endMs FROM busy_intervals WHERE event_type_id = ? AND end_ms > ? AND start_ms < ? ORDER BY start_ms, end_ms",
     ),
+    // The claim's read of the same, unordered (its checker sorts): an ORDER BY costs SQLite a sorter
+    // even when nothing is busy, which was a tenth of a booking's time.
+    busyMeeting: db.query<BusyInterval, [number, number, number]>(
+      "SELECT start_ms AS startMs, end_ms AS endMs FROM busy_intervals WHERE event_type_id = ? AND end_ms > ? AND start_ms < ?",
+    ),
     busySourceById: db.query<BusySourceRow, [number]>(`SELECT ${BUSY_SOURCE_COLUMNS} FROM busy_sources s WHERE s.id = ?`),
     busySourcesOf: db.query<BusySourceRow, [number]>(`SELECT ${BUSY_SOURCE_COLUMNS} FROM busy_sources s WHERE s.event_type_id = ? ORDER BY s.id`),
     busySourcesAll: db.query<BusySourceRow, []>(`SELECT ${BUSY_SOURCE_COLUMNS} FROM busy_sources s ORDER BY s.id`),
@@ -344,7 +349,7 @@ class SqliteStore implements Store {
           const currentRow = claim.uuid ? this.q.rByUuid.get(claim.eventTypeId, claim.uuid) : null;
           const holders = this.q.seatHolders.all({ eventTypeId: claim.eventTypeId, untilMs: claim.untilMs, fromMs: claim.fromMs, nowMs }).filter((h) => h.uuid !== claim.uuid);
           // The organizer's calendars as last synced, read under the same write lock as the seats.
-          const busy = claim.busySpan ? this.q.busyBetween.all(claim.eventTypeId, claim.busySpan.fromMs, claim.busySpan.untilMs) : [];
+          const busy = claim.busySpan ? this.q.busyMeeting.all(claim.eventTypeId, claim.busySpan.fromMs, claim.busySpan.untilMs) : [];
           const decision = decide(holders, currentRow ? toReservation(currentRow) : null, nowMs, busy);
           if ("refuse" in decision) return { refused: decision.refuse };
           const record = decision.write;
