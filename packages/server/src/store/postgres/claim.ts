@@ -129,11 +129,11 @@ export async function claimSeats(
     const currentRow = claim.uuid
       ? (await c.query<ReservationRow>("SELECT * FROM reservations WHERE event_type_id = $1 AND uuid = $2 FOR UPDATE", [claim.eventTypeId, claim.uuid])).rows[0]
       : undefined;
-    const holders = (await c.query<SeatHolderRow>(SEAT_HOLDERS, [claim.eventTypeId, claim.fromMs, claim.untilMs, nowMs])).rows
+    const holders = (await c.query<SeatHolderRow>({ name: "seat_holders", text: SEAT_HOLDERS, values: [claim.eventTypeId, claim.fromMs, claim.untilMs, nowMs] })).rows
       .map(toSeatHolder)
       .filter((h) => h.uuid !== claim.uuid);
     // The organizer's calendars as last synced, read in the claim's transaction like the seats.
-    const busy = claim.busySpan ? (await c.query<BusyInterval>(BUSY_BETWEEN, [claim.eventTypeId, claim.busySpan.fromMs, claim.busySpan.untilMs])).rows : [];
+    const busy = claim.busySpan ? (await c.query<BusyInterval>({ name: "busy_between", text: BUSY_BETWEEN, values: [claim.eventTypeId, claim.busySpan.fromMs, claim.busySpan.untilMs] })).rows : [];
     const decision = decide(holders, currentRow ? toReservation(currentRow) : null, nowMs, busy);
     if ("refuse" in decision) return { refused: decision.refuse };
     const record = decision.write;
@@ -144,7 +144,7 @@ export async function claimSeats(
       const changed = await c.query(UPDATE_RESERVATION, updateValues(record, currentRow.updated_at_ms));
       if (changed.rowCount !== 1) throw new Error("reservation changed inside its own transaction");
     } else {
-      await c.query(INSERT_RESERVATION, reservationValues(record));
+      await c.query({ name: "insert_reservation", text: INSERT_RESERVATION, values: reservationValues(record) });
     }
     if (claim.idempotencyKey) {
       await c.query("UPDATE idempotency_keys SET reservation_uuid = $1 WHERE event_type_id = $2 AND key = $3", [record.uuid, claim.eventTypeId, claim.idempotencyKey]);

@@ -20,7 +20,7 @@ export function postgresEventTypes(db: Connections): Store["eventTypes"] {
 
   /** An event type found by a credential column: the common case reads two integers, the full row only when the cached revision is stale. */
   const byCredential = async (column: "token_hash" | "link_token" | "feed_token", credential: string): Promise<EventTypeRecord | null> => {
-    const head = (await db.run<{ id: number; revision: number }>(`SELECT id, revision + ${SEAT_REVISION} AS revision FROM event_types WHERE ${column} = $1`, [credential], true)).rows[0];
+    const head = (await db.run<{ id: number; revision: number }>(`SELECT id, revision + ${SEAT_REVISION} AS revision FROM event_types WHERE ${column} = $1`, [credential], true, `event_type_by_${column}`)).rows[0];
     if (!head) return null;
     return parsed.current(head.id, head.revision) ?? cached((await db.run<EventTypeRow & { seat_revision: number }>(`SELECT ${WITH_SEAT_REVISION} FROM event_types WHERE ${column} = $1`, [credential], true)).rows[0]);
   };

@@ -39,11 +39,12 @@ export class PostgresRateLimiter implements RateLimiter {
   }
 
   private async count(key: string, windowStart: number): Promise<number> {
-    const { rows } = await this.pool.query<{ count: number }>(
-      `INSERT INTO rate_limits (key, window_start, count) VALUES ($1, $2, 1)
+    const { rows } = await this.pool.query<{ count: number }>({
+      name: "rate_limit_count",
+      text: `INSERT INTO rate_limits (key, window_start, count) VALUES ($1, $2, 1)
        ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1 RETURNING count`,
-      [key, windowStart],
-    );
+      values: [key, windowStart],
+    });
     return rows[0]!.count;
   }
 
