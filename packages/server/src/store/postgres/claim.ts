@@ -119,13 +119,12 @@ export async function claimSeats(
   // them as briefly as SQLite's busy wait (claims take milliseconds, so a short queue clears), then
   // answers slot_locked. Every statement below starts after they are held, so it sees what the
   // claims before committed.
-  const locks = lockSeatsSql(claim.eventTypeId, seatLocks(claim, seat));
+  // The database's clock is read in the same round trip, right after the locks are held.
+  const locks = lockSeatsSql(claim.eventTypeId, seatLocks(claim, seat)) + (databaseTime ? `; ${DATABASE_NOW}` : "");
   return db.transaction(async (c, tx): Promise<{ record: ReservationRecord } | { refused: string }> => {
     // Several hosts, several clocks: judged by the database's, one time for all of them, so no two
     // hosts can disagree whether a hold still holds its seat.
-    const nowMs = databaseTime
-      ? (await c.query<{ now: number }>(DATABASE_NOW)).rows[0]!.now
-      : claimInstant(claim);
+    const nowMs = databaseTime ? Number((tx.begun[0] as { now: number | string }).now) : claimInstant(claim);
     const currentRow = claim.uuid
       ? (await c.query<ReservationRow>("SELECT * FROM reservations WHERE event_type_id = $1 AND uuid = $2 FOR UPDATE", [claim.eventTypeId, claim.uuid])).rows[0]
       : undefined;

@@ -29,6 +29,8 @@ function isConnectionLoss(error: unknown): boolean {
 /** How a transaction's work may end it: `commitWith` replaces the plain COMMIT by statements that end with one. */
 export interface TransactionEnd {
   commitWith(end: (client: pg.PoolClient) => Promise<unknown>): void;
+  /** The rows the last statement of `beginWith` answered (e.g. the database's clock read once its locks were held). */
+  readonly begun: pg.QueryResultRow[];
 }
 
 /** Checking out, transactions, retries and the naming of failures: how the engine uses its pool. */
@@ -83,8 +85,11 @@ export class Connections {
       const lease = await this.checkout();
       let begun = false;
       try {
+        let begunRows: pg.QueryResultRow[];
         try {
-          await lease.client.query(begin);
+          // Several statements in one query answer one result each; the last is beginWith's last.
+          const answered = (await lease.client.query(begin)) as pg.QueryResult | pg.QueryResult[];
+          begunRows = Array.isArray(answered) ? (answered[answered.length - 1]?.rows ?? []) : answered.rows;
         } catch (error) {
           // A statement after BEGIN failed (a lock wait ran out): the transaction is open, to roll back.
           if (!isConnectionLoss(error)) begun = true;
@@ -92,7 +97,7 @@ export class Connections {
         }
         begun = true;
         let commit: (client: pg.PoolClient) => Promise<unknown> = (client) => client.query("COMMIT");
-        const result = await work(lease.client, { commitWith: (end) => (commit = end) });
+        const result = await work(lease.client, { commitWith: (end) => (commit = end), begun: begunRows });
         await commit(lease.client);
         return result;
       } catch (error) {
