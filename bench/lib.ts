@@ -81,7 +81,9 @@ export async function startServer(databaseEnv: Record<string, string>, port: num
 export async function load(url: string, headers: Record<string, string>, options: { lua?: string; warmUp?: boolean; seconds?: number } = {}): Promise<LoadResult> {
   let scriptPath: string | null = null;
   if (options.lua) {
-    scriptPath = join(tmpdir(), `bench-${process.pid}-${Date.now()}.lua`);
+    // A name of its own: loads started in the same millisecond (two instances at once) once shared
+    // a file, so both wrk processes ran the last script written and booked the same slots.
+    scriptPath = join(tmpdir(), `bench-${process.pid}-${crypto.randomUUID()}.lua`);
     writeFileSync(scriptPath, options.lua);
   }
   const run = async (duration: number): Promise<LoadResult> => {
