@@ -8,6 +8,7 @@ import { guardedFetch, type CalendarFetch } from "../src/modules/calendars/fetch
 import { CalendarSync } from "../src/modules/calendars/sync.ts";
 import { CalendarWriteDeliverer } from "../src/modules/calendars/writer.ts";
 import type { OutboxDelivery } from "../src/store/types.ts";
+import { rebindingDns } from "./rebinding.ts";
 
 // Calendars that misbehave: they hang, answer slowly, answer too much, or resolve to one address
 // for the check and another for the connection. The sync must stay within its bounds and keep the
@@ -434,20 +435,7 @@ describe("where a calendar fetch connects", () => {
     const port = local.server.port;
     // `localhost` is what the system resolves to loopback at connect time; the check is asked once and told a public address.
     const url = `http://localhost:${port}/organizer.ics`;
-    const lookups: string[] = [];
-    vi.spyOn(Bun.dns, "lookup").mockImplementation((async (host: string) => {
-      lookups.push(host);
-      return [{ address: lookups.length === 1 ? "93.184.215.14" : "127.0.0.1", family: 4, ttl: 0 }];
-    }) as typeof Bun.dns.lookup);
-    // The public host stays untouched by the test: a connection to it is answered as refused.
-    const realFetch = globalThis.fetch;
-    const connected: { url: string; host: string | null }[] = [];
-    vi.spyOn(globalThis, "fetch").mockImplementation((async (input: string | URL | Request, init?: RequestInit) => {
-      const target = new URL(input instanceof Request ? input.url : input);
-      connected.push({ url: target.href, host: new Headers(init?.headers).get("host") });
-      if (target.hostname === "93.184.215.14") throw Object.assign(new Error("Unable to connect"), { code: "ECONNREFUSED" });
-      return realFetch(input, init);
-    }) as typeof fetch);
+    const { lookups, connected } = rebindingDns();
     const w = await world();
     const et = await w.eventType();
     const source = await w.addFeed(et.id, url);

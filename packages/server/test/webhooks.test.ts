@@ -11,6 +11,7 @@ import { OutboxWorker } from "../src/modules/outbox/worker.ts";
 import { openSqliteStore } from "../src/store/sqlite.ts";
 import { startServerProcess, type ServerProcess } from "./server-process.ts";
 import { ADMIN_KEY, closeAll, setup, type Answer } from "./utils.ts";
+import { rebindingDns } from "./rebinding.ts";
 
 // The clock of setup() starts on Monday 2026-11-23T07:00:00Z, 08:00 in Prague (CET, +01:00). The
 // event types below offer 30-minute slots on weekdays 09:00-17:00 in Prague with no reschedule or
@@ -931,20 +932,7 @@ describe("webhook addresses", () => {
     // `localhost` is what the system resolves to loopback at connect time; the check is asked once and told a public address.
     const url = `http://localhost:${receiver.port}/hooks`;
     expect((await w.admin("PATCH", `/admin/event-types/${w.et.id}`, { webhookUrl: url })).status).toBe(200);
-    const lookups: string[] = [];
-    vi.spyOn(Bun.dns, "lookup").mockImplementation((async (host: string) => {
-      lookups.push(host);
-      return [{ address: lookups.length === 1 ? "93.184.215.14" : "127.0.0.1", family: 4, ttl: 0 }];
-    }) as typeof Bun.dns.lookup);
-    // The public host stays untouched by the test: a connection to it is answered as refused.
-    const realFetch = globalThis.fetch;
-    const connected: { url: string; host: string | undefined }[] = [];
-    vi.spyOn(globalThis, "fetch").mockImplementation((async (input: string | URL | Request, init?: RequestInit) => {
-      const target = new URL(input instanceof Request ? input.url : input);
-      connected.push({ url: target.href, host: (init?.headers as Record<string, string> | undefined)?.host });
-      if (target.hostname === "93.184.215.14") throw Object.assign(new Error("Unable to connect"), { code: "ECONNREFUSED" });
-      return realFetch(input, init);
-    }) as typeof fetch);
+    const { lookups, connected } = rebindingDns();
     const strictWorker = new WebhookWorker(w.store, w.clock, { allowPrivateAddresses: false }, () => undefined);
     uuidOf(await w.book(input(TUE_0900)));
 
