@@ -35,6 +35,18 @@ export function blockedByBusy(rules: Pick<SlotRules, "bufferBeforeMinutes" | "bu
   return busy.some((b) => b.startMs < until && b.endMs > from);
 }
 
+/** How many of the ascending `sorted` are below `value`: the index of the first at or after it (binary search). */
+export function lowerBound(sorted: ArrayLike<number>, value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
  * `blockedByBusy` for many slots against the same intervals: sorted once, then each slot answered by
  * a binary search (the intervals starting before the slot's buffered end) and the largest end among
@@ -52,13 +64,8 @@ export function busyChecker(rules: Pick<SlotRules, "bufferBeforeMinutes" | "buff
   return (startMs, endMs) => {
     const from = startMs - before;
     const until = endMs + after;
-    let lo = 0;
-    let hi = starts.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (starts[mid]! < until) lo = mid + 1;
-      else hi = mid;
-    }
+    // The busy intervals starting before `until`; the latest end among them decides.
+    const lo = lowerBound(starts, until);
     return lo > 0 && latestEnd[lo - 1]! > from;
   };
 }

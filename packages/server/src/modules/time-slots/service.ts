@@ -4,7 +4,7 @@ import { LIMITS, type TimeSlot, type TimeSlotsQuery } from "@booking/wire";
 import { busyWindow, horizonEnd, slotsBetween, type Slot } from "../../domain/slots.ts";
 import { addError, ValidationFailed } from "../../domain/errors.ts";
 import { PreparedBody } from "../../lib/prepared-body.ts";
-import { busyChecker, coversWhole, NO_BUSY_SOURCE, type BusySource } from "../../domain/busy.ts";
+import { busyChecker, coversWhole, lowerBound, NO_BUSY_SOURCE, type BusySource } from "../../domain/busy.ts";
 import { TimedCache } from "../../lib/timed-cache.ts";
 import { ZonedIsoWriter } from "../../lib/zoned-iso.ts";
 import type { Store, EventTypeRecord } from "../../store/types.ts";
@@ -72,14 +72,8 @@ export function slotWindow(query: TimeSlotsQuery, defaultZone: string): SlotWind
 
 /** The first of the ascending `starts` at or after `ms` (binary search), or undefined. */
 function firstAtOrAfter(starts: Float64Array, ms: number): number | undefined {
-  let lo = 0;
-  let hi = starts.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (starts[mid]! < ms) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < starts.length ? starts[lo] : undefined;
+  const at = lowerBound(starts, ms);
+  return at < starts.length ? starts[at] : undefined;
 }
 
 /** A YYYY-MM-DD calendar date as its UTC midnight (a day number, not an instant), or null. */
