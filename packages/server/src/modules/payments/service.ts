@@ -70,6 +70,8 @@ export class PaymentService {
     const sameTerms = current && current.amount === price.amount && current.currency === price.currency && current.account === price.providerAccountId;
     let intent: ProviderIntent | null = null;
     let terms = { account: price.providerAccountId, amount: price.amount, currency: price.currency };
+    // The receipt goes to the address the visitor gave last, or nowhere when Stripe cannot take it.
+    const receipt = receiptEmailOf(input.email);
     if (current) {
       const kept = KEPT.has(current.status);
       // Under other terms the old intent matters only if it was paid; one that cannot be read any more was not.
@@ -92,8 +94,6 @@ export class PaymentService {
         return answerOf(existing);
       } else if (existing && sameTerms && PAYABLE.has(existing.status)) {
         intent = existing;
-        // The receipt goes to the address the visitor gave last, or nowhere when Stripe cannot take it.
-        const receipt = receiptEmailOf(input.email);
         if (existing.receipt_email !== receipt) {
           intent = await this.call(() => this.provider!.updateReceiptEmail(existing.id, receipt, { account: current.account }));
         }
@@ -103,7 +103,6 @@ export class PaymentService {
         await this.cancelIntent(existing.id, current.account, `could not cancel replaced payment intent ${existing.id}`);
       }
     }
-    const receipt = receiptEmailOf(input.email);
     intent ??= await this.call(() =>
       this.provider!.createIntent(
         {
