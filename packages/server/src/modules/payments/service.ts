@@ -95,7 +95,7 @@ export class PaymentService {
       } else if (existing && sameTerms && PAYABLE.has(existing.status)) {
         intent = existing;
         if (existing.receipt_email !== receipt) {
-          intent = await this.call(() => this.provider!.updateReceiptEmail(existing.id, receipt, { account: current.account }));
+          intent = await this.call(() => this.provider!.updateReceiptEmail(existing.id, receipt, { account: current.account }), true);
         }
       } else if (existing && PAYABLE.has(existing.status)) {
         // Replaced under new terms: cancel the old intent so a page still open on it cannot take money
@@ -115,6 +115,7 @@ export class PaymentService {
         // One intent per reservation and terms, however often the visitor retries.
         { account: price.providerAccountId, idempotencyKey: `reservation-${reservation.uuid}-${price.amount}-${price.currency}-${reservation.updatedAtMs}` },
       ),
+      true,
     );
     const succeeded = intent.status === "succeeded" && matches(intent, terms.amount, terms.currency);
     const answer = { clientSecret: intent.client_secret ?? "", paymentIntentId: intent.id, providerAccountId: terms.account, amount: terms.amount };
@@ -531,7 +532,11 @@ export class PaymentService {
   }
 
   /** Runs a provider call; a configuration problem is the organizer's, anything else is a retryable failure. */
-  private async call<T>(run: () => Promise<T>): Promise<T> {
+  /**
+   * A provider call, its refusals turned into domain errors. `payerEmail`: the call sends the payer's
+   * address (as the receipt's), so a refusal of that address is the visitor's to correct (422).
+   */
+  private async call<T>(run: () => Promise<T>, payerEmail = false): Promise<T> {
     try {
       return await run();
     } catch (error) {
@@ -541,7 +546,7 @@ export class PaymentService {
       if (error instanceof ProviderRefusal && (error.code === "account_invalid" || error.param === "stripe_account")) {
         throw new DomainError("provider_not_configured", "The event type's payment account is not usable.");
       }
-      if (error instanceof ProviderRefusal && (error.param === "receipt_email" || error.code === "email_invalid")) {
+      if (payerEmail && error instanceof ProviderRefusal && (error.param === "receipt_email" || error.code === "email_invalid")) {
         // Stripe's own address rules are stricter than ours in ways it does not publish: the payer can
         // give another address, which a 500 would never have told them.
         const errors = new FieldErrors();

@@ -7,6 +7,10 @@ import type { Connections } from "./connections.ts";
 export const BUSY_BETWEEN = `SELECT start_ms AS "startMs", end_ms AS "endMs" FROM busy_intervals
   WHERE event_type_id = $1 AND end_ms > $2 AND start_ms < $3 ORDER BY start_ms, end_ms`;
 
+/** A seat claim's read of the same: unordered, as the claim only asks whether any meets its span. */
+export const BUSY_MEETING = `SELECT start_ms AS "startMs", end_ms AS "endMs" FROM busy_intervals
+  WHERE event_type_id = $1 AND end_ms > $2 AND start_ms < $3`;
+
 /**
  * Busy sources on PostgreSQL. A sync's objects, state and intervals are written in one transaction
  * that locks the source's row; a change of the intervals bumps the event type's row revision (part of

@@ -5,7 +5,7 @@ import { DATABASE_NOW, INSERT_RESERVATION, SEAT_HOLDERS, UPDATE_RESERVATION, res
 import { toReservation, toSeatHolder, type ReservationRow, type SeatHolderRow } from "./rows.ts";
 import { claimInstant } from "../rows.ts";
 import { insertEvents } from "./webhooks.ts";
-import { BUSY_BETWEEN } from "./busy.ts";
+import { BUSY_MEETING } from "./busy.ts";
 import type { BusyInterval } from "../../domain/slots.ts";
 
 /** A seat claim waits this long for the locks of its time range, like SQLite's busy wait, then answers slot_locked. */
@@ -132,7 +132,7 @@ export async function claimSeats(
       .map(toSeatHolder)
       .filter((h) => h.uuid !== claim.uuid);
     // The organizer's calendars as last synced, read in the claim's transaction like the seats.
-    const busy = claim.busySpan ? (await c.query<BusyInterval>({ name: "busy_between", text: BUSY_BETWEEN, values: [claim.eventTypeId, claim.busySpan.fromMs, claim.busySpan.untilMs] })).rows : [];
+    const busy = claim.busySpan ? (await c.query<BusyInterval>({ name: "busy_meeting", text: BUSY_MEETING, values: [claim.eventTypeId, claim.busySpan.fromMs, claim.busySpan.untilMs] })).rows : [];
     const decision = decide(holders, currentRow ? toReservation(currentRow) : null, nowMs, busy);
     if ("refuse" in decision) return { refused: decision.refuse };
     const record = decision.write;
