@@ -167,7 +167,7 @@ describe("CORS", () => {
 });
 
 describe("a busy store", () => {
-  it("answers a cancel with slot_locked, and the admin API with 500 and Retry-After, while another process holds the write lock", async () => {
+  it("answers a cancel with slot_locked, and the admin API with 503 and Retry-After, while another process holds the write lock", async () => {
     const databasePath = tempDb();
     const { call, eventType, admin } = await setup({ databasePath, now: "2026-11-23T07:00:00Z" });
     const { id, token } = await eventType({ timezone: "UTC", minNoticeMinutes: 0, availability: { weekly: weekdays([{ start: "09:00", end: "17:00" }]), overrides: [] } });
@@ -182,8 +182,8 @@ describe("a busy store", () => {
       expect(cancel.status).toBe(200);
       expect(cancel.body).toMatchObject({ success: false, code: "slot_locked" });
       const patch = await admin("PATCH", `/admin/event-types/${id}`, { title: "Renamed" });
-      expect(patch.status).toBe(500);
-      expect(patch.body.code).toBe("internal_error");
+      expect(patch.status).toBe(503);
+      expect(patch.body.code).toBe("service_unavailable");
       expect(patch.headers.get("retry-after")).toBe("1");
       // Each write waited briefly, not the seconds that would stall every other request.
       expect(performance.now() - started).toBeLessThan(2000);

@@ -315,6 +315,7 @@ const STATUS_TEXT: Record<number, string> = {
   422: "Invalid input; `errors` lists messages by field, and `fieldErrors` gives each message with its field and a stable `code` (`required`, `invalid_email`, `too_long` with `max`, ...) for clients that word errors in their own language.",
   429: "Rate limit exceeded; wait `Retry-After` seconds.",
   500: "Unexpected failure.",
+  503: "The store is busy or the database out of reach for a moment (a restart, a failover); nothing was changed. Send the request again after `Retry-After` seconds.",
 };
 
 /** Builds the OpenAPI 3.1 document of the public API. */
@@ -333,7 +334,7 @@ export function openApiDocument(aliasPrefix: string): Record<string, unknown> {
     const responses: Record<string, unknown> = {
       "200": { description: "Success envelope.", headers: headerRefs, content: { "application/json": { schema: plain(op.response) } } },
     };
-    for (const status of [...op.errors, 405, 413, 500].filter((s, i, all) => all.indexOf(s) === i).sort()) {
+    for (const status of [...op.errors, 405, 413, 500, 503].filter((s, i, all) => all.indexOf(s) === i).sort()) {
       if (status === 413 && !op.body) continue;
       responses[String(status)] = { $ref: `#/components/responses/E${status}` };
     }
@@ -356,7 +357,7 @@ export function openApiDocument(aliasPrefix: string): Record<string, unknown> {
   }
   for (const op of ADMIN_OPERATIONS) {
     const responses: Record<string, unknown> = { "200": { description: "Success envelope.", content: { "application/json": { schema: plain(op.response) } } } };
-    for (const status of [...op.errors, 500]) responses[String(status)] = { $ref: `#/components/responses/E${status}` };
+    for (const status of [...op.errors, 500, 503]) responses[String(status)] = { $ref: `#/components/responses/E${status}` };
     (paths[op.path] ??= {})[op.method] = {
       operationId: op.operationId,
       tags: ["Admin"],
@@ -399,7 +400,7 @@ export function openApiDocument(aliasPrefix: string): Record<string, unknown> {
           `E${status}`,
           {
             description: `${description} Codes: ${Object.entries(ERROR_CODES).filter(([, s]) => String(s) === status).map(([c]) => c).join(", ")}.`,
-            headers: status === "429" ? { ...headerRefs, "Retry-After": { schema: { type: "integer" } } } : headerRefs,
+            headers: status === "429" || status === "503" ? { ...headerRefs, "Retry-After": { schema: { type: "integer" } } } : headerRefs,
             content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
           },
         ]),
