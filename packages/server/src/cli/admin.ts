@@ -293,15 +293,15 @@ async function main(argv: string[]): Promise<number> {
           ...(freshness === undefined ? {} : { freshnessMinutes: freshness }),
         };
         const added = await api<BusySourceRow>("POST", `/admin/event-types/${id}/busy-sources`, body);
-        const synced = await api<{ sync: SyncRow; source: BusySourceRow }>("POST", `/admin/busy-sources/${added.id}/sync`);
-        out(synced, () => `Added calendar source #${added.id} to event type #${id}.\n${syncText(synced.sync)}\n\n${sourceText(synced.source)}`);
-        if (!synced.sync.ok) return 1;
+        const synced = await api<SyncAnswer>("POST", `/admin/busy-sources/${added.id}/sync`);
+        out(synced, () => `Added calendar source #${added.id} to event type #${id}.\n${syncText(synced)}\n\n${sourceText(synced.source)}`);
+        if (synced.sync && !synced.sync.ok) return 1;
         break;
       }
       case "calendar-sync": {
-        const synced = await api<{ sync: SyncRow; source: BusySourceRow }>("POST", `/admin/busy-sources/${id}/sync`);
-        out(synced, () => `${syncText(synced.sync)}\n\n${sourceText(synced.source)}`);
-        if (!synced.sync.ok) return 1;
+        const synced = await api<SyncAnswer>("POST", `/admin/busy-sources/${id}/sync`);
+        out(synced, () => `${syncText(synced)}\n\n${sourceText(synced.source)}`);
+        if (synced.sync && !synced.sync.ok) return 1;
         break;
       }
       case "calendar-write": {
@@ -628,13 +628,21 @@ interface SyncRow {
   error: string | null;
 }
 
-function syncText(s: SyncRow): string {
+/** What "sync now" answers: the sync's outcome, or null while it goes on past the answer. */
+interface SyncAnswer {
+  state: "done" | "syncing";
+  sync: SyncRow | null;
+  source: BusySourceRow;
+}
+
+function syncText({ sync: s, source }: SyncAnswer): string {
+  if (!s) return `The sync is still running; see how it ended with: npm run admin -- calendars ${source.eventTypeId}`;
   if (!s.ok) return `Sync failed: ${s.error}\nThe busy times of the last good sync (if any) stay in use.`;
   return `Synced: ${s.downloaded} calendar object${s.downloaded === 1 ? "" : "s"} downloaded; busy times ${s.changed ? "changed" : "unchanged"}.`;
 }
 
 function sourceText(s: BusySourceRow): string {
-  const status = s.status === "never" ? "not synced yet" : s.status === "ok" ? `ok${s.stale ? " (stale)" : ""}` : `FAILING${s.stale ? " (stale)" : ""}`;
+  const status = (s.status === "never" ? "not synced yet" : s.status === "ok" ? `ok${s.stale ? " (stale)" : ""}` : `FAILING${s.stale ? " (stale)" : ""}`) + (s.syncing ? ", syncing now" : "");
   return [
     `#${s.id} ${s.kind === "caldav" ? "CalDAV" : "iCalendar feed"} ${s.url}`,
     `  user: ${s.username ?? "-"}   credentials: ${s.credentialsSet ? "set" : "none"}   fresh for ${s.freshnessMinutes} min`,

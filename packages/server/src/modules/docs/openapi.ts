@@ -205,6 +205,7 @@ const BusySourceView = Type.Object({
   lastError: Type.Union([Type.String(), Type.Null()]),
   objects: Type.Integer({ description: "Calendar objects cached from the source." }),
   busyIntervals: Type.Integer({ description: "Busy intervals kept over the booking horizon." }),
+  syncing: Type.Boolean({ description: "A sync asked for with `POST /admin/busy-sources/{sourceId}/sync` that outlasted its answer is still under way on the answering instance." }),
   writeBookings: Type.Boolean({ description: "Whether the event type's confirmed bookings are written into a calendar of this source (see `PUT /admin/busy-sources/{sourceId}/write-bookings`)." }),
   writeCalendar: Type.Union([Type.String(), Type.Null()], { description: "The calendar bookings are written into; null when this source is not written to." }),
 });
@@ -228,7 +229,11 @@ const BusySourceInput = Type.Object(
  * the calendars whose busy times block an event type's slots. Behind `Authorization: Bearer
  * $BOOKING_ADMIN_KEY`; absent (404) without a configured key.
  */
-export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "idempotent" | "query"> & { pathParam: "id" | "sourceId" })[] = [
+export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "idempotent" | "query"> & {
+  pathParam: "id" | "sourceId";
+  /** When the operation may also answer 202 (work going on after the answer): what that answer means. */
+  accepted?: string;
+})[] = [
   {
     method: "get",
     path: "/admin/event-types/{id}/busy-sources",
@@ -267,8 +272,16 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     pathParam: "sourceId",
     operationId: "adminSyncBusySource",
     summary: "Sync a calendar source now",
-    description: "Fetches what changed (CalDAV ctag and ETags with calendar-multiget; a feed with If-None-Match/If-Modified-Since). A failure is answered with 200 and `sync.ok: false`; the last good busy times stay in use.",
-    response: envelope(Type.Object({ sync: SyncOutcome, source: BusySourceView })),
+    description:
+      "Fetches what changed (CalDAV ctag and ETags with calendar-multiget; a feed with If-None-Match/If-Modified-Since). Answers within 8 seconds: a sync that ended is answered 200 with `state: \"done\"` and what it did (a failure with `sync.ok: false`; the last good busy times stay in use). A sync still running then goes on, answered 202 with `state: \"syncing\"`, `sync: null` and `Location:` the source (`GET /admin/busy-sources/{sourceId}`): poll it until `lastAttemptAt` moves (`syncing` is true meanwhile on the instance running the sync).",
+    response: envelope(
+      Type.Object({
+        state: Type.Union([Type.Literal("done"), Type.Literal("syncing")], { description: "done: the sync ended within the answer (HTTP 200); syncing: it goes on (HTTP 202)." }),
+        sync: Type.Union([SyncOutcome, Type.Null()], { description: "What the sync did; null while it goes on." }),
+        source: BusySourceView,
+      }),
+    ),
+    accepted: "The sync goes on past the answer: `state: \"syncing\"`, `sync: null`; `Location` is the source to poll.",
     errors: [401, 403, 404],
   },
   {
@@ -357,6 +370,13 @@ export function openApiDocument(aliasPrefix: string): Record<string, unknown> {
   }
   for (const op of ADMIN_OPERATIONS) {
     const responses: Record<string, unknown> = { "200": { description: "Success envelope.", content: { "application/json": { schema: plain(op.response) } } } };
+    if (op.accepted) {
+      responses["202"] = {
+        description: op.accepted,
+        headers: { Location: { description: "Where to follow the work.", schema: { type: "string", format: "uri" } } },
+        content: { "application/json": { schema: plain(op.response) } },
+      };
+    }
     for (const status of [...op.errors, 500, 503]) responses[String(status)] = { $ref: `#/components/responses/E${status}` };
     (paths[op.path] ??= {})[op.method] = {
       operationId: op.operationId,
