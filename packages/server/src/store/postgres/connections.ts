@@ -130,6 +130,8 @@ export class Connections {
       } catch (error) {
         // Every connection busy past the wait: the database is reachable, this instance is saturated.
         if (this.pool.totalCount >= this.size && /timeout exceeded when trying to connect/i.test(messageOf(error))) throw new StoreBusyError();
+        // A store this process closed is its own failure, not the database's.
+        if (this.pool.ending) throw new Error(`The PostgreSQL store of ${this.target} is closed.`, { cause: error });
         throw new StoreUnavailableError(`Cannot reach PostgreSQL at ${this.target}: ${messageOf(error)}`, { cause: error });
       }
       const dead = connectionLoss(client);
