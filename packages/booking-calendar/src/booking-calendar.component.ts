@@ -41,7 +41,7 @@ export function setDefaultApiBase(origin: string): void {
  * pays when the event type costs money, and gets a confirmation with a calendar file. Opened with
  * `reservation-uuid`, it shows that booking and lets the visitor move or cancel it.
  *
- * @attr token - The event type's public API token (or its booking-link token). Required.
+ * @attr token - The event type's publishable link token (`bcl_…`); an API token works too but belongs on servers. Required.
  * @attr api-base - Origin of the booking API; defaults to the origin the script was served from.
  * @attr reservation-uuid - Reschedule mode: the reservation to move or cancel.
  * @attr timezone - IANA zone for the times shown; defaults to the visitor's. The visitor can change it
