@@ -30,6 +30,8 @@ import {
 } from "./views.ts";
 
 let scriptApiBase = "";
+/** Whether this page was told that it carries an API token, so the warning shows once, not per element. */
+let warnedOfApiToken = false;
 
 /** Sets the API origin used when `api-base` is not given: the script-tag build passes the origin it was served from. */
 export function setDefaultApiBase(origin: string): void {
@@ -207,6 +209,11 @@ export class BookingCalendar extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has("token") && this.token.startsWith("bk_") && !warnedOfApiToken) {
+      // It works, and the server counts it per visitor, but anyone who views the page can read it.
+      warnedOfApiToken = true;
+      console.warn("<booking-calendar>: token is the event type's API token (bk_…), which is meant for servers. Pages should carry its publishable link token (bcl_…), e.g. from `npm run admin -- show <id>`.");
+    }
     if (changed.has("token") || changed.has("apiBase") || changed.has("reservationUuid")) {
       // Run here rather than by the task itself, so the new start shows (loading) in this same update.
       if (this.token) void this.#loader.run();
