@@ -70,6 +70,15 @@ describe("guardedFetch when the connection drops before an answer", () => {
     expect(server.seen.requests).toEqual(["GET", "GET", "GET"]);
   });
 
+  it("does not try a refused connection again: nothing listens there", async () => {
+    const closed = net.createServer();
+    const port = await new Promise<number>((resolve) => closed.listen(0, "127.0.0.1", () => resolve((closed.address() as net.AddressInfo).port)));
+    await new Promise((resolve) => closed.close(resolve));
+    const failure = guardedFetch(true)(`http://127.0.0.1:${port}/feed.ics`);
+    await expect(failure).rejects.toThrow(/Unable to connect/);
+    await expect(failure).rejects.not.toThrow(/failed 3 times/);
+  });
+
   it("never sends a request that may change something twice", async () => {
     const server = droppingServer(() => true);
     await expect(guardedFetch(true)(`${await server.url}/calendars/a/event.ics`, { method: "PUT", body: "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n" })).rejects.toThrow();

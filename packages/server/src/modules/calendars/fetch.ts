@@ -10,8 +10,8 @@ const TIMEOUT_MS = 30_000;
 /** Redirects followed (each target judged again) before giving up. */
 const MOST_REDIRECTS = 5;
 /**
- * Tries of an idempotent request that fails before any answer (the connection refused, reset or
- * closed), and the pause before each try after the first. A server closes an idle keep-alive
+ * Tries of an idempotent request whose connection drops (is reset or closed) before any answer, and
+ * the pause before each try after the first. A server closes an idle keep-alive
  * connection when it likes; a request sent on it just then fails although the server is well, and
  * Bun's fetch tries such a request again by itself for GET only, not for CalDAV's PROPFIND and REPORT.
  */
@@ -32,8 +32,8 @@ export const MAX_CALDAV_BYTES = MAX_FEED_BYTES;
  * Redirects are followed here, each target judged the same way (a request asking for `manual`
  * redirects gets them as they are). The lookup has the webhooks' DNS timeout, each request (each
  * hop) TIMEOUT_MS, and a caller's `signal` (a sync's deadline) ends either sooner. An idempotent
- * request (GET, PROPFIND, REPORT, ...) that fails before any answer is sent again on a new
- * connection, FETCH_TRIES in all; one that timed out or was aborted is not.
+ * request (GET, PROPFIND, REPORT, ...) whose connection drops before any answer is sent again on a
+ * new connection, FETCH_TRIES in all; one refused, timed out or aborted is not.
  */
 export function guardedFetch(allowPrivate: boolean): CalendarFetch {
   return async (input, init = {}) => {
@@ -74,7 +74,7 @@ export function guardedFetch(allowPrivate: boolean): CalendarFetch {
         } catch (error) {
           if (timeout.aborted && !init.signal?.aborted) throw new Error(`${parsed.host} did not answer within ${TIMEOUT_MS / 1000} s`);
           if (init.signal?.aborted || !droppedBeforeAnswer(error)) throw error;
-          if (attempt >= tries) throw tries > 1 ? new Error(`${method} ${url} failed ${tries} times: ${networkMessage(error)}`, { cause: error }) : error;
+          if (attempt >= tries) throw tries > 1 ? new Error(`${method} ${url} failed ${tries} times: ${networkMessage(error)}`) : error;
           await pause(RETRY_PAUSES_MS[attempt - 1] ?? RETRY_PAUSES_MS[RETRY_PAUSES_MS.length - 1]!, init.signal ?? undefined);
         }
       }
@@ -98,14 +98,16 @@ function replayable(body: RequestInit["body"]): boolean {
   return body === undefined || body === null || typeof body === "string" || body instanceof ArrayBuffer || ArrayBuffer.isView(body) || body instanceof URLSearchParams;
 }
 
+/** Error codes of a connection that closed or was reset under a request (Bun's, and undici's). */
+const DROPPED_CODES = new Set(["ECONNRESET", "EPIPE", "ECONNABORTED", "ConnectionClosed", "UND_ERR_SOCKET"]);
+
 /**
- * Whether fetch failed at the network level before any answer: not an abort or a timeout, nor a
- * certificate the server will present again.
+ * Whether fetch failed because the connection dropped before any answer. A connection refused, a
+ * name or certificate error, a timeout or an abort is not that: trying again would meet it again.
  */
 function droppedBeforeAnswer(error: unknown): boolean {
   if (!(error instanceof Error) || error.name === "AbortError" || error.name === "TimeoutError") return false;
-  const code = String((error as { code?: unknown }).code ?? "");
-  return !/CERT|TLS|SSL/i.test(code);
+  return DROPPED_CODES.has(String((error as { code?: unknown }).code ?? "")) || /closed unexpectedly|socket hang up|other side closed/i.test(error.message);
 }
 
 /** A network error's message without Bun's hint about its `verbose` option. */
