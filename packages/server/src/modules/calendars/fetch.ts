@@ -11,9 +11,9 @@ const TIMEOUT_MS = 30_000;
 const MOST_REDIRECTS = 5;
 /**
  * Tries of an idempotent request whose connection drops (is reset or closed) before any answer, and
- * the pause before each try after the first. A server closes an idle keep-alive
- * connection when it likes; a request sent on it just then fails although the server is well, and
- * Bun's fetch tries such a request again by itself for GET only, not for CalDAV's PROPFIND and REPORT.
+ * the pause before each try after the first. A server closes an idle keep-alive connection when it
+ * likes; a request sent on it just then fails although the server is well, and Bun's fetch tries
+ * such a request again by itself for GET only, not for CalDAV's PROPFIND and REPORT.
  */
 export const FETCH_TRIES = 3;
 const RETRY_PAUSES_MS = [100, 400];
