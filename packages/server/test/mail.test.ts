@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { EventTypeCreate } from "@booking/wire";
 import type { ServerConfig } from "../src/config.ts";
 import { EmailWorker } from "../src/modules/mail/deliverer.ts";
+import { organizerBookingUid } from "../src/modules/invites/ics.ts";
 import { WebhookWorker } from "../src/modules/webhooks/worker.ts";
 import { startServerProcess } from "./server-process.ts";
 import { ADMIN_KEY, setup, type Answer } from "./utils.ts";
@@ -230,6 +231,12 @@ describe("confirmation emails with calendar invites", () => {
     expect(toVisitor[0]!.mail.text).toContain(`Where: ${booked.meetLink}`);
     expect(toVisitor[0]!.mail.text).toContain(`Reschedule or cancel: ${booked.manageUrl}`);
     expect(toVisitor[0]!.mail.html).toContain(`<a href="${booked.meetLink}">`);
+    // The organizer's copies hand out nothing that cancels the booking: no manage link, the uuid nowhere.
+    for (const m of smtp.received.filter((m) => m.to[0] === ORGANIZER)) {
+      const whole = [m.mail.subject, m.mail.text, m.mail.html, ...m.mail.attachments.map((a) => a.content.toString("utf8"))].join("\n");
+      expect(whole).toContain("Ada Lovelace");
+      expect(whole).not.toContain(booked.uuid);
+    }
     expect(toVisitor[1]!.mail.text).toContain("Before: Tuesday 24 November 2026, 09:00–09:30 (Europe/Prague)");
 
     const invites = smtp.received.map(inviteOf);
@@ -241,7 +248,9 @@ describe("confirmation emails with calendar invites", () => {
       ["CANCEL", "CANCEL", "CANCELLED", 2],
       ["CANCEL", "CANCEL", "CANCELLED", 2],
     ]);
-    expect(new Set(invites.map((i) => i.uid))).toEqual(new Set([`${booked.uuid}@booking-calendar`]));
+    // The visitor's invites name the booking by its uuid; the organizer's copies by a key derived from it, which does not reveal it.
+    expect(invites.map((i) => i.uid)).toEqual([0, 1, 2, 3, 4, 5].map((n) => (n % 2 === 0 ? `${booked.uuid}@booking-calendar` : organizerBookingUid(booked.uuid))));
+    expect(organizerBookingUid(booked.uuid)).toMatch(/^[0-9a-f]{40}@booking-calendar$/);
     expect(invites.map((i) => [i.start, i.end])).toEqual([
       ["2026-11-24T08:00:00.000Z", "2026-11-24T08:30:00.000Z"],
       ["2026-11-24T08:00:00.000Z", "2026-11-24T08:30:00.000Z"],
@@ -251,10 +260,11 @@ describe("confirmation emails with calendar invites", () => {
       ["2026-11-26T09:00:00.000Z", "2026-11-26T09:30:00.000Z"],
     ]);
     expect(invites.every((i) => i.startIsUtc)).toBe(true);
-    for (const i of invites) {
+    for (const [n, i] of invites.entries()) {
       expect(i.location).toBe(booked.meetLink);
       expect(i.url).toBe(booked.meetLink);
-      expect(i.description).toContain(booked.manageUrl);
+      if (n % 2 === 0) expect(i.description).toContain(booked.manageUrl);
+      else expect(i.description).not.toContain(booked.uuid);
       expect(i.organizer).toBe(`mailto:${ORGANIZER}`);
       expect(i.attendee).toBe(`mailto:${visitor.email}`);
       expect(i.summary).toBe("Intro call with Ada Lovelace");
