@@ -1,10 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ICAL from "ical.js";
-import { simpleParser, type ParsedMail } from "mailparser";
-import { SMTPServer } from "smtp-server";
 import { afterEach, describe, expect, it } from "vitest";
 import type { EventTypeCreate } from "@booking/wire";
 import type { ServerConfig } from "../src/config.ts";
@@ -12,6 +9,7 @@ import { EmailWorker } from "../src/modules/mail/deliverer.ts";
 import { organizerBookingUid } from "../src/modules/invites/ics.ts";
 import { WebhookWorker } from "../src/modules/webhooks/worker.ts";
 import { startServerProcess } from "./server-process.ts";
+import { startSmtp as startSmtpServer, type Received, type Smtp } from "./smtp.ts";
 import { ADMIN_KEY, setup, type Answer } from "./utils.ts";
 
 // The clock of setup() starts on Monday 2026-11-23T07:00:00Z, 08:00 in Prague. The event types
@@ -30,71 +28,14 @@ const FROM = "Bookings <bookings@example.test>";
 const ORGANIZER = "organizer@example.test";
 const ADDRESS = "Václavské náměstí 1, 110 00 Praha";
 
-/** A message the SMTP server accepted: its envelope and the parsed message. */
-interface Received {
-  from: string;
-  to: string[];
-  mail: ParsedMail;
-}
-
-interface Smtp {
-  port: number;
-  url: string;
-  /** Messages accepted, in order. */
-  received: Received[];
-  /** DATA commands answered, accepted or refused. */
-  tries: number;
-  stop(): Promise<void>;
-}
-
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-/**
- * A real SMTP server on loopback (no TLS, no auth). `refuse(n)` may answer the n-th message's DATA
- * with an SMTP error code instead of accepting it.
- */
-async function startSmtp(refuse: (n: number) => number | null = () => null, port = 0): Promise<Smtp> {
-  const state = { tries: 0 };
-  const received: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        state.tries++;
-        const code = refuse(state.tries);
-        if (code !== null) {
-          const error = Object.assign(new Error(code >= 500 ? "mailbox unavailable" : "try again later"), { responseCode: code });
-          callback(error);
-          return;
-        }
-        simpleParser(Buffer.concat(chunks)).then(
-          (mail) => {
-            received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address), mail });
-            callback();
-          },
-          (error) => callback(error),
-        );
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", () => resolve()));
-  const bound = (server.server.address() as AddressInfo).port;
-  const smtp: Smtp = {
-    port: bound,
-    url: `smtp://127.0.0.1:${bound}?tls=ignore`,
-    received,
-    get tries() {
-      return state.tries;
-    },
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+/** A real SMTP server on loopback (test/smtp.ts), stopped after the test. */
+async function startSmtp(refuse?: (n: number) => number | null, port?: number): Promise<Smtp> {
+  const smtp = await startSmtpServer(refuse, port);
   cleanups.push(() => smtp.stop());
   return smtp;
 }

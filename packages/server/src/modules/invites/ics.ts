@@ -81,10 +81,12 @@ export function icalText(value: string): string {
 /**
  * Text as an iCalendar parameter value (RFC 5545 3.2, such as CN) takes it: a parameter has no
  * escapes for line breaks or DQUOTE, so line breaks and control characters become spaces and a
- * double quote a single one. ical.js quotes the value when it holds `,`, `;` or `:`.
+ * double quote a single one. A semicolon, allowed inside quotes but where parsers in use (node-ical
+ * among them) split parameters regardless, becomes a comma. ical.js quotes the value when it holds
+ * `,` or `:`.
  */
 export function icalParameter(value: string): string {
-  return value.replace(LINE_BREAK, " ").replace(OTHER_CONTROL, "").replace(/[\t]/g, " ").replaceAll('"', "'");
+  return value.replace(LINE_BREAK, " ").replace(OTHER_CONTROL, "").replace(/\t/g, " ").replaceAll('"', "'").replaceAll(";", ",");
 }
 
 /** Where the meeting is, as text: the meeting link, the address, the number to call, or the link. */
