@@ -1,5 +1,5 @@
 import ICAL from "ical.js";
-import nodeIcal from "node-ical";
+import nodeIcal, { type VEvent } from "node-ical";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CalendarWriteWorker } from "../src/modules/calendars/writer.ts";
 import { bookingUid, organizerBookingKey, organizerBookingUid } from "../src/modules/invites/ics.ts";
@@ -128,9 +128,9 @@ function entriesOf(text: string): Entry[] {
   }));
   const parsed = nodeIcal.sync.parseICS(text);
   const byNodeIcal = Object.values(parsed)
-    .filter((c) => c.type === "VEVENT")
+    .filter((c) => c?.type === "VEVENT")
     .map((c) => {
-      const e = c as nodeIcal.VEvent;
+      const e = c as VEvent;
       const attendees = e.attendee === undefined ? [] : [e.attendee].flat();
       const textOf = (v: unknown) => (typeof v === "object" && v !== null && "val" in v ? String((v as { val: unknown }).val) : String(v ?? ""));
       return {
@@ -200,7 +200,7 @@ describe("text a visitor gave, in every calendar channel", () => {
         const [entry] = entries;
         expect(entry!.attendees, where).toEqual([{ value: `mailto:${record.email}`, cn: asParameter(visitor) }]);
         expect(entry!.summary, where).toContain(asText(visitor));
-        expect(entry!.location, where).toBe(asText(record.location.value!));
+        expect(entry!.location, where).toBe(asText(record.location!.value!));
       }
       expect(copies[3]![2][0]!.description).toContain(`Notes: ${asText(String(record.customFields[0]!.value))}`);
     }

@@ -86,7 +86,8 @@ function retryable(status: number): boolean {
 /**
  * Delivers the caldav channel of the outbox: PUTs a booking's VCALENDAR to its object in the
  * organizer's calendar, or DELETEs it, with the busy source's credentials, through the address
- * guard the calendar sync uses. A DELETE of an object already gone (404, 410) is done; 412, 5xx
+ * guard the calendar sync uses; a write with a `legacyUrl` then DELETEs the booking's entry under its
+ * old name. A DELETE of an object already gone (404, 410) is done; 412, 5xx
  * and network failures are tried again by the outbox's backoff; 401 and 403 (and other refusals)
  * fail at once with the reason, shown in the admin's deliveries.
  */
