@@ -185,6 +185,8 @@ describe("text a visitor gave, in every calendar channel", () => {
       const organizerUid = organizerBookingUid(record.uuid);
       const mails = w.smtp.received.filter((m) => m.to[0] === record.email || (m.to[0] === ORGANIZER && inviteText(m).includes(organizerUid)));
       expect(mails.map((m) => m.to), name).toEqual([[record.email], [ORGANIZER]]);
+      // The name in the subject starts no header of its own.
+      for (const m of mails) expect([...m.mail.headers.keys()].filter((h) => /^(attendee|uid|end|begin|dtstart)/.test(h)), name).toEqual([]);
       const written = await objectAt(`${w.cal}${organizerBookingKey(record.uuid)}.ics`);
       expect(written, name).not.toBeNull();
       const copies: [string, string, Entry[]][] = [
@@ -204,6 +206,16 @@ describe("text a visitor gave, in every calendar channel", () => {
       }
       expect(copies[3]![2][0]!.description).toContain(`Notes: ${asText(String(record.customFields[0]!.value))}`);
     }
+
+    // The organizer's title too, in the feed's name: an extension property, which ical.js writes as given.
+    const title = `Intro, call; "1" \\${"\r\n"}X-INJECTED:1`;
+    expect((await w.admin("PATCH", `/admin/event-types/${w.et.id}`, { title })).status).toBe(200);
+    const renamed = await w.feed();
+    expect(entriesOf(renamed)).toHaveLength(hostile.length);
+    expect(renamed).not.toContain("\r\nX-INJECTED");
+    expect(new ICAL.Component(ICAL.parse(renamed)).getFirstProperty("x-injected")).toBeNull();
+    // ical.js hands an unknown property's text over as written; node-ical reads the escapes.
+    expect(nodeIcal.sync.parseICS(renamed).vcalendar).toMatchObject({ "WR-CALNAME": `Bookings: ${asText(title)}` });
 
     for (const { record } of hostile) expect((await w.call("DELETE", `/reservations/${record.uuid}`)).status).toBe(200);
     const before = w.smtp.received.length;

@@ -153,9 +153,15 @@ export function bookingEvent(eventType: InviteEventType, r: InviteReservation, c
   return event;
 }
 
-/** Sets (adds or replaces) a TEXT property of a component to `icalText(value)`: the one way builders write text. */
+/**
+ * Sets (adds or replaces) a TEXT property of a component to `icalText(value)`: the one way builders
+ * write text. ical.js escapes the properties it knows as TEXT; an extension property it does not
+ * know (X-WR-CALNAME) it writes as given, so that one is escaped here (RFC 5545 3.3.11).
+ */
 export function setText(component: ICAL.Component, name: string, value: string): void {
-  component.updatePropertyWithValue(name, icalText(value));
+  const text = icalText(value);
+  const knownAsText = ICAL.design.icalendar.property[name.toLowerCase()]?.defaultType === "text";
+  component.updatePropertyWithValue(name, knownAsText ? text : text.replace(/[\\;,\n]/g, (c) => (c === "\n" ? "\\n" : `\\${c}`)));
 }
 
 /**
