@@ -1,6 +1,7 @@
 import ICAL from "ical.js";
 import nodeIcal, { type VEvent } from "node-ical";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { bookingEntriesOf } from "../src/modules/calendars/sync.ts";
 import { CalendarWriteWorker } from "../src/modules/calendars/writer.ts";
 import { bookingUid, organizerBookingKey, organizerBookingUid } from "../src/modules/invites/ics.ts";
 import { EmailWorker } from "../src/modules/mail/deliverer.ts";
@@ -317,6 +318,23 @@ describe("the organizer's copies of a booking", () => {
     expect((await w.call("DELETE", `/reservations/${uuid}`)).status).toBe(200);
     await w.deliver();
     expect(await objectAt(current)).toBeNull();
+  });
+});
+
+describe("the sync's reading of booking entries", () => {
+  const object = (uid: string, start: string) => `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:${uid}\r\n${start}\r\nDTEND:20261124T083000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n`;
+  const uuid = "8c4e2a57-1d3b-4f6e-9a0c-5b7d8e9f0a1b";
+  const key = organizerBookingKey(uuid);
+  const HOUR = 3_600_000;
+
+  it("finds the key and where to look for an organizer-side entry, in UTC, a zone's local time (as calendar apps may rewrite it) or a whole day", () => {
+    expect(bookingEntriesOf(object(organizerBookingUid(uuid), "DTSTART:20261124T080000Z"))).toEqual([{ key, startMs: Date.parse("2026-11-24T08:00:00Z"), slackMs: 0 }]);
+    expect(bookingEntriesOf(object(organizerBookingUid(uuid), "DTSTART;TZID=Europe/Prague:20261124T090000"))).toEqual([{ key, startMs: Date.parse("2026-11-24T09:00:00Z"), slackMs: 14 * HOUR }]);
+    expect(bookingEntriesOf(object(organizerBookingUid(uuid), "DTSTART;VALUE=DATE:20261124"))).toEqual([{ key, startMs: Date.parse("2026-11-24T00:00:00Z"), slackMs: 38 * HOUR }]);
+    // Entries written before the organizer's key name the uuid; anything else is no booking.
+    expect(bookingEntriesOf(object(bookingUid(uuid), "DTSTART:20261124T080000Z"))).toEqual([{ uuid }]);
+    expect(bookingEntriesOf(object("meeting-42@example.com", "DTSTART:20261124T080000Z"))).toBeNull();
+    expect(bookingEntriesOf(object(`${key}@elsewhere.example`, "DTSTART:20261124T080000Z"))).toBeNull();
   });
 });
 
