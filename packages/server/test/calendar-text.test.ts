@@ -52,7 +52,7 @@ async function world() {
     cancelNoticeMinutes: 0,
     organizerEmail: ORGANIZER,
     maxGuests: 2,
-    locations: [{ type: "address", value: null }],
+    locations: [{ type: "address", value: null }, { type: "link", value: null }],
     customFields: [
       { uuid: NOTES, label: "Notes", name: "notes", type: "textarea" },
       { uuid: COMPANY, label: "Company", name: "company", type: "text" },
@@ -109,6 +109,7 @@ interface Entry {
   summary: string;
   description: string;
   location: string;
+  url: string;
   attendees: { value: string; cn: string | undefined }[];
 }
 
@@ -125,6 +126,7 @@ function entriesOf(text: string): Entry[] {
     summary: String(e.getFirstPropertyValue("summary") ?? ""),
     description: String(e.getFirstPropertyValue("description") ?? ""),
     location: String(e.getFirstPropertyValue("location") ?? ""),
+    url: String(e.getFirstPropertyValue("url") ?? ""),
     attendees: e.getAllProperties("attendee").map((p) => ({ value: String(p.getFirstValue()), cn: p.getParameter("cn") as string | undefined })),
   }));
   const parsed = nodeIcal.sync.parseICS(text);
@@ -139,6 +141,7 @@ function entriesOf(text: string): Entry[] {
         summary: textOf(e.summary),
         description: textOf(e.description),
         location: textOf(e.location),
+        url: textOf(e.url),
         attendees: attendees.map((a) => (typeof a === "string" ? { value: a, cn: undefined } : { value: String(a.val), cn: a.params?.CN as string | undefined })),
       };
     });
@@ -164,7 +167,8 @@ describe("text a visitor gave, in every calendar channel", () => {
         firstname: `Eve${br}ATTENDEE;CN=Mallory:${MALLORY}${br}UID:${EVIL_UID}`,
         lastname: `"Doe"; the 2nd, \\ ${name}${br}END:VEVENT${br}BEGIN:VEVENT${br}UID:${EVIL_UID}${br}DTSTART:20261124T150000Z`,
         guests: ["guest@example.com"],
-        location: { type: "address", value: `Main Street 1${br}ATTENDEE:${MALLORY}${br}UID:${EVIL_UID}` },
+        // The visitor's address, or their link, which becomes the entry's URL too.
+        location: i % 2 === 0 ? { type: "address", value: `Main Street 1${br}ATTENDEE:${MALLORY}${br}UID:${EVIL_UID}` } : { type: "link", value: `https://meet.example.org/x${br}ATTENDEE:${MALLORY}${br}UID:${EVIL_UID}` },
         customFields: [{ uuid: NOTES, value: `first line${br}END:VEVENT${br}BEGIN:VEVENT${br}UID:${EVIL_UID}` }],
       });
       return { name, record };
@@ -204,6 +208,8 @@ describe("text a visitor gave, in every calendar channel", () => {
         expect(entry!.attendees, where).toEqual([{ value: `mailto:${record.email}`, cn: asParameter(visitor) }]);
         expect(entry!.summary, where).toContain(asText(visitor));
         expect(entry!.location, where).toBe(asText(record.location!.value!));
+        // A link stays one URI, its breaks percent-encoded.
+        if (record.location!.type === "link") expect(entry!.url, where).toMatch(/^https:\/\/meet\.example\.org\/x[^\s\u0000-\u001f\u007f-\u009f]+$/);
       }
       expect(copies[3]![2][0]!.description).toContain(`Notes: ${asText(String(record.customFields[0]!.value))}`);
     }
