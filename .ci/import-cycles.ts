@@ -5,8 +5,8 @@
  *
  * Every import of a file counts: static `import` and `export ... from`, `import type` (a loop of
  * types still ties two files so neither reads without the other), side-effect imports, and
- * `import("...")` with a literal string, in code or in a type. Only relative specifiers name files
- * of the tree; packages (`@booking/wire`) are left out, as npm workspaces keep their own order.
+ * `import("...")` with a literal string, in code or in a type. Only relative specifiers are followed:
+ * a package's name (`@booking/wire`, `lit`) is left out, so a loop between packages is not seen here.
  * Comments, strings and template text are skipped, so an import written in a doc comment or in a
  * page's script text is not taken for one.
  */
