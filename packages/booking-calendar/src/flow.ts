@@ -1,10 +1,15 @@
-import type { InitData, Reservation, TimeSlot } from "@booking/wire";
+import type { InitData, Location, Reservation, ReservationResult, TimeSlot } from "@booking/wire";
 import type { BookingApi } from "./api.ts";
 import { emptyDraft, type BookingDraft } from "./draft.ts";
-import type { DoneState } from "./views.ts";
 
 /** Messages by field key (`email`, `guests.0`, `customFields.<uuid>`, ...), as the form shows them. */
 export type Problems = Record<string, string[]>;
+
+/** How a booking ended, as the last step shows it: a new booking, a moved one, or a cancelled one. */
+export type DoneState = { email: string; location: Location | null } & (
+  | { kind: "booked" | "rescheduled"; slot: TimeSlot; result: (ReservationResult & { manageUrl?: string | null }) | null }
+  | { kind: "cancelled"; slot: null; result: null }
+);
 
 /**
  * What every step of a booking under way carries: the event type, the API it was loaded through

@@ -1,18 +1,12 @@
 import { html, nothing } from "lit";
-import type { EventTypeConfiguration, Location, Reservation, ReservationResult, TimeSlot } from "@booking/wire";
+import type { EventTypeConfiguration, Location, Reservation } from "@booking/wire";
 import { LIMITS } from "@booking/wire/limits";
 import type { CalendarEnvironment } from "./context.ts";
 import { calendarFileUrl, googleCalendarUrl, outlookCalendarUrl } from "./ics.ts";
 import { placeOf } from "./draft.ts";
-import type { SlotFlow } from "./flow.ts";
+import type { DoneState, SlotFlow } from "./flow.ts";
 import type { PlainDate } from "./dates.ts";
 import type { TextKey } from "./texts.ts";
-
-/** What the last screen shows: a new booking, a moved one, or a cancelled one. */
-export type DoneState = { email: string; location: Location | null } & (
-  | { kind: "booked" | "rescheduled"; slot: TimeSlot; result: (ReservationResult & { manageUrl?: string | null }) | null }
-  | { kind: "cancelled"; slot: null; result: null }
-);
 
 /** A link from the API only when it is a web address, so no `javascript:` URL reaches an href. */
 export function webUrl(value: string | null | undefined): string | null {

@@ -1,5 +1,5 @@
 import { LIMITS } from "@booking/wire";
-import { isAtOrUnder, PAGE_ROOTS } from "./http/caller.ts";
+import { isAtOrUnder, PAGE_ROOTS } from "./page-paths.ts";
 
 /** Settings of one server instance; every one has an environment variable (see README). */
 export interface ServerConfig {
