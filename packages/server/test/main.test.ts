@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startServerProcess, type ServerProcess } from "./server-process.ts";
 
 /** `npm start`'s code path as an operator meets it: a real process on a real port. */
+const KEY = "main-test-admin-key-0123456789";
 const running: ServerProcess[] = [];
 const dirs: string[] = [];
 afterEach(async () => {
@@ -63,6 +64,43 @@ describe("npm start", () => {
     expect(server.output()).not.toContain("Demo event types");
     expect(server.output()).not.toContain("stand-in");
     expect((await fetch(`${server.base}/health`)).status).toBe(200);
+  });
+
+  it("starts as the production guide says: the admin API on with BOOKING_ADMIN_KEY, links on BOOKING_PUBLIC_URL", async () => {
+    const server = await start({ BOOKING_ENV: "production", BOOKING_PUBLIC_URL: "https://book.example.com", BOOKING_ADMIN_KEY: KEY });
+    const out = await server.waitForOutput("Assistant server (MCP");
+    expect(out).toContain("(production;");
+    const admin = (path: string, init: RequestInit = {}, key = KEY) =>
+      fetch(`${server.base}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" } });
+    expect((await admin("/admin/event-types", {}, "wrong-key")).status).toBe(401);
+    const created = await admin("/admin/event-types", { method: "POST", body: JSON.stringify({ title: "Strategy call", timezone: "Europe/Prague", slug: "strategy-call" }) });
+    expect(created.status).toBe(200);
+    const { data } = (await created.json()) as { data: { id: number } };
+    const shown = (await (await admin(`/admin/event-types/${data.id}`)).json()) as { data: { feedUrl: string } };
+    // Links are built from BOOKING_PUBLIC_URL, never from the address the request came to.
+    expect(shown.data.feedUrl).toMatch(/^https:\/\/book\.example\.com\/feeds\/bcf_/);
+  });
+
+  it("answers the getting-started guide's curl commands: the free slots of a week, then a booking of one", async () => {
+    const server = await start({ STRIPE_STANDIN: "0" });
+    const out = await server.waitForOutput("Try: curl");
+    const token = /Intro call\s+API token:\s+(bk_\S+)/.exec(out)![1]!;
+    const guide = readFileSync(new URL("../../../docs/getting-started.md", import.meta.url), "utf8");
+    const block = /## Booking through the API by hand[\s\S]*?```sh\n([\s\S]*?)```/.exec(guide)![1]!;
+    // The block as printed: the variables, the slot query, then (after its comment) the booking.
+    const [variables, query, booking] = block.split(/^(?=curl )/m) as [string, string, string];
+    const set = variables.replace('<API token of "Intro call">', token).replace("http://localhost:3000", server.base);
+    const bash = (script: string) => {
+      const run = Bun.spawnSync(["bash", "-c", script], { env: { PATH: process.env.PATH ?? "" } });
+      expect(run.exitCode, run.stderr.toString()).toBe(0);
+      return JSON.parse(run.stdout.toString()) as { data: any };
+    };
+    const slots = bash(set + query).data as { start: string; end: string }[];
+    expect(slots.length).toBeGreaterThan(0);
+    const booked = bash(set + booking.replace("<start>", slots[0]!.start).replace("<end>", slots[0]!.end)).data;
+    expect(booked).toMatchObject({ uuid: expect.stringMatching(/^[0-9a-f-]{36}$/), userEmail: "ada@example.com" });
+    // The demo's Intro call has one seat: the booked slot is no longer offered.
+    expect((bash(set + query).data as { start: string }[]).map((slot) => slot.start)).not.toContain(slots[0]!.start);
   });
 
   it("refuses a body far over the limit with the JSON 413 and every contract header, not a bare one", async () => {

@@ -1,0 +1,55 @@
+import type { Coverage } from "./docs.ts";
+
+const CLI = "packages/server/test/admin-cli.test.ts";
+const MAIN = "packages/server/test/main.test.ts";
+
+/**
+ * What runs each shell command of README.md and docs/*.md, by the command as the doc writes it
+ * (blanks collapsed, comment dropped). A command missing here fails `.ci/docs.test.ts`: run it there
+ * (`run`: the stage it runs in), name the test that runs it or its equivalent (`test`), or the script
+ * (`script`). The shown strings are how the test passes the command's arguments.
+ */
+export const DOC_COMMANDS: Record<string, Coverage> = {
+  // README.md: the two commands.
+  "npm ci && npm start": { test: { file: MAIN, name: "seeds the demo on an empty database and prints tokens that work, with the Stripe stand-in for the paid one", shows: ["await start()", "Demo event types created"] } },
+  "npm ci && npm test": { script: { file: ".ci/run", shows: ["npm ci --no-audit --no-fund", "npm test 2>&1"] } },
+
+  // docs/getting-started.md
+  'T=<API token of "Intro call">; B=http://localhost:3000': { test: { file: MAIN, name: "answers the getting-started guide's curl commands: the free slots of a week, then a booking of one", shows: ["docs/getting-started.md", '<API token of "Intro call">', "http://localhost:3000"] } },
+  "curl -H \"Authorization: Bearer $T\" \"$B/time-slots?from=$(date +%F)&until=$(date -d '+7 days' +%F)\"": { test: { file: MAIN, name: "answers the getting-started guide's curl commands: the free slots of a week, then a booking of one", shows: ["docs/getting-started.md", "bash(set + query)"] } },
+  'curl -H "Authorization: Bearer $T" -H "Content-Type: application/json" -X POST "$B/reservations" -d \'{"start":"<start>","end":"<end>","email":"ada@example.com", "customFields":[{"uuid":"6f1c2a3e-4b5d-4e6f-8a7b-9c0d1e2f3a4b","value":"ACME"}]}\'': { test: { file: MAIN, name: "answers the getting-started guide's curl commands: the free slots of a week, then a booking of one", shows: ["docs/getting-started.md", '"<start>"', '"<end>"', "ada@example.com"] } },
+  // The examples serve the end-to-end tests' customer site and apps, which these tests book through.
+  "npm run example:html": { test: { file: "e2e/tests/embedding.spec.ts", name: "plain HTML page: one script tag from the API's origin on another site, booked through, and the site hears the event", shows: ["openSite(page, { token: linkToken })"] } },
+  "npm run example:react": { test: { file: "e2e/tests/embedding.spec.ts", name: "React app: renders the element, passes props, receives its events, and books through", shows: ["/react/"] } },
+  "npm run example:vue": { test: { file: "e2e/tests/embedding.spec.ts", name: "Vue app: renders the element, binds props, receives its events, and books through", shows: ["/vue/"] } },
+
+  // docs/admin.md
+  "BOOKING_ADMIN_KEY=change-me npm start": { test: { file: MAIN, name: "starts as the production guide says: the admin API on with BOOKING_ADMIN_KEY, links on BOOKING_PUBLIC_URL", shows: ["BOOKING_ADMIN_KEY: KEY"] } },
+  "export BOOKING_ADMIN_KEY=change-me": { run: "repo" },
+  "npm run admin -- help": { run: "repo", expect: /^Usage: npm run admin -- <command>/m },
+  'npm run admin -- create --title "Strategy call" --timezone Europe/Prague --duration 30': { test: { file: CLI, name: "creates an event type and prints its tokens once, clearly", shows: ['cli("create", "--title", "Team sync", "--timezone", "Europe/Berlin", "--duration", "45"'] } },
+  "npm run admin -- update <id> --slug strategy-call": { test: { file: CLI, name: "gives the event type a booking page with --slug, shows its address and link token, and removes it with none", shows: ['cli("update", id, "--slug", "team-sync")'] } },
+  "npm run admin -- hours <id> --day monday --ranges 09:00-12:00,13:00-17:00": { test: { file: CLI, name: "sets one weekday's hours, keeping the other days", shows: ['cli("hours", id, "--day", "monday", "--ranges", "09:00-12:00,13:00-17:00")'] } },
+  "npm run admin -- close <id> --date 2026-12-24": { test: { file: CLI, name: "closes a date and opens another with its own hours, keeping the weekly hours", shows: ['cli("close", id, "--date", "2026-12-24")'] } },
+  "npm run admin -- reservations <id> --from 2026-12-01 --until 2026-12-31": { test: { file: CLI, name: "lists reservations in a range, filtered by status", shows: ['cli("reservations", id, "--from", "2026-12-01", "--until", "2026-12-02")'] } },
+  "npm run admin -- show <id>": { test: { file: CLI, name: "shows one event type's settings", shows: ['cli("show", id)'] } },
+  "npm run admin -- token <id>": { test: { file: CLI, name: "issues a new API token: the old one stops working and the new one works", shows: ['cli("token", id)'] } },
+  "npm run admin -- feed-token <id>": { test: { file: CLI, name: "shows the private booking feed's address, and gives it a new one with feed-token", shows: ['cli("feed-token", id)'] } },
+
+  // docs/calendars.md
+  "npm run admin -- calendar-add <id> https://dav.example.com/ --user me --password app-password": { test: { file: CLI, name: "writes bookings into a CalDAV calendar of a source, shows it, and stops", shows: ['cli("calendar-add", id, cal, "--user", radicale.user, "--password", radicale.password)'] } },
+  "npm run admin -- calendar-add <id> webcal://calendar.example.com/me/secret.ics --kind ical": { test: { file: CLI, name: "adds a calendar feed (synced at once), shows its status, reports a failing sync with exit 1, and removes it", shows: ['cli("calendar-add", id, url, "--kind", "ical"'] } },
+  "npm run admin -- calendars <id>": { test: { file: CLI, name: "adds a calendar feed (synced at once), shows its status, reports a failing sync with exit 1, and removes it", shows: ['cli("calendars", id)'] } },
+  "npm run admin -- calendar-sync <source-id>": { test: { file: CLI, name: "adds a calendar feed (synced at once), shows its status, reports a failing sync with exit 1, and removes it", shows: ['cli("calendar-sync", sourceId)'] } },
+  "npm run admin -- calendar-remove <source-id>": { test: { file: CLI, name: "adds a calendar feed (synced at once), shows its status, reports a failing sync with exit 1, and removes it", shows: ['cli("calendar-remove", sourceId)'] } },
+  "npm run admin -- calendar-write <source-id> [--calendar URL]": { test: { file: CLI, name: "writes bookings into a CalDAV calendar of a source, shows it, and stops", shows: ['cli("calendar-write", sourceId)', 'cli("calendar-write", sourceId, "--calendar"'] } },
+  "npm run admin -- calendar-write-stop <source-id>": { test: { file: CLI, name: "writes bookings into a CalDAV calendar of a source, shows it, and stops", shows: ['cli("calendar-write-stop", sourceId)'] } },
+
+  // docs/production.md
+  "openssl rand -base64 32": { run: "repo", expect: /^[A-Za-z0-9+/]{43}=\n$/ },
+  "BOOKING_ENV=production BOOKING_PUBLIC_URL=https://book.example.com BOOKING_ADMIN_KEY=<key> npm start": { test: { file: MAIN, name: "starts as the production guide says: the admin API on with BOOKING_ADMIN_KEY, links on BOOKING_PUBLIC_URL", shows: ['BOOKING_ENV: "production"', 'BOOKING_PUBLIC_URL: "https://book.example.com"', "BOOKING_ADMIN_KEY: KEY"] } },
+  "DATABASE_URL=postgres://booking@db.example.com:5432/booking npm start": { test: { file: "packages/server/test/pg-instances.test.ts", name: "books 200 simultaneous requests for 200 distinct free slots through two instances without refusing one, even while one booking is slow", shows: ["await instances(2"] } },
+  'sqlite3 data/booking.sqlite ".backup data/booking-backup.sqlite"': { run: "sqlite" },
+  'pg_dump --format=custom --file=booking.dump "$DATABASE_URL"': { run: "postgres" },
+  'pg_restore --clean --if-exists --no-owner --dbname="$DATABASE_URL" booking.dump': { run: "postgres" },
+};

@@ -1,0 +1,281 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+
+/**
+ * The documentation's commands and links, read from its Markdown, so a guide cannot rot silently:
+ * every shell command must be run here or by a named test, and every link between the docs must
+ * reach a file and a heading that exist (`npm run test:imports` runs the checks, `.ci/docs.test.ts`).
+ */
+
+/** Fence languages whose lines are shell commands. */
+const SHELL = new Set(["sh", "bash", "shell", "console"]);
+
+/** A command of a shell block: its logical line (continuations joined, comment dropped) and where it stands. */
+export interface DocCommand {
+  file: string;
+  line: number;
+  command: string;
+  /** The reason from a `<!-- not-run: reason -->` just above its block, or null. */
+  notRun: string | null;
+}
+
+/** A fenced block of a Markdown file. */
+interface Fence {
+  lang: string;
+  /** 1-based line of the opening fence. */
+  line: number;
+  lines: string[];
+  /** The comment lines just above the opening fence (blank lines skipped). */
+  above: string[];
+}
+
+function fencesOf(markdown: string): Fence[] {
+  const lines = markdown.split("\n");
+  const fences: Fence[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^\s*(`{3,}|~{3,})\s*([\w-]*)/.exec(lines[i]!);
+    if (!open) continue;
+    const marker = open[1]!;
+    const body: string[] = [];
+    let j = i + 1;
+    while (j < lines.length && !lines[j]!.trim().startsWith(marker)) body.push(lines[j++]!);
+    const above: string[] = [];
+    for (let k = i - 1; k >= 0 && (lines[k]!.trim() === "" || lines[k]!.trim().startsWith("<!--")); k--) {
+      if (lines[k]!.trim()) above.unshift(lines[k]!.trim());
+    }
+    fences.push({ lang: open[2]!.toLowerCase(), line: i + 1, lines: body, above });
+    i = j;
+  }
+  return fences;
+}
+
+/** Where a fence has no language: a command could hide in it unchecked, so every fence names one. */
+export function unlabelledFences(markdown: string, file: string): string[] {
+  return fencesOf(markdown).filter((fence) => !fence.lang).map((fence) => `${file}:${fence.line}: a fenced block without a language (sh, text, json, ...)`);
+}
+
+/**
+ * One physical line of shell read from inside `quote` (the quote still open from the lines above,
+ * or null): its code without a trailing `# comment` (a `#` after a blank, outside quotes) and the
+ * quote still open at its end. Single quotes know no escapes, as in the shell.
+ */
+function scanLine(line: string, quote: string | null): { code: string; quote: string | null } {
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quote === "'") {
+      if (c === "'") quote = null;
+    } else if (c === "\\") i++;
+    else if (quote === '"') {
+      if (c === '"') quote = null;
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === "#" && (i === 0 || /\s/.test(line[i - 1]!))) return { code: line.slice(0, i), quote };
+  }
+  return { code: line, quote };
+}
+
+/** A command as the manifest names it: blanks collapsed, so alignment in a doc does not matter. */
+export function normalizeCommand(command: string): string {
+  return command.replace(/\s+/g, " ").trim();
+}
+
+/**
+ * Every command of the shell blocks (sh, bash, shell, console) of a Markdown file. A line ending in
+ * `\` or inside an open quote continues on the next; in a console block only lines after `$ ` are
+ * commands (the rest is output).
+ */
+export function shellCommands(markdown: string, file: string): DocCommand[] {
+  const commands: DocCommand[] = [];
+  for (const fence of fencesOf(markdown)) {
+    if (!SHELL.has(fence.lang)) continue;
+    const notRun = fence.above.map((c) => /^<!--\s*not-run:\s*(.*?)\s*-->$/.exec(c)?.[1]).find((r) => r) ?? null;
+    let pending: { code: string[]; line: number; quote: string | null } | null = null;
+    const finish = (open: { code: string[]; line: number }) => {
+      commands.push({ file, line: open.line, command: normalizeCommand(open.code.map((code) => code.replace(/\\\s*$/, " ")).join("\n")), notRun });
+    };
+    fence.lines.forEach((raw, index) => {
+      let text = raw;
+      if (!pending) {
+        if (fence.lang === "console") {
+          if (!/^\s*\$ /.test(text)) return;
+          text = text.replace(/^\s*\$ /, "");
+        }
+        if (!text.trim() || text.trim().startsWith("#")) return;
+        pending = { code: [], line: fence.line + 1 + index, quote: null };
+      }
+      const scanned = scanLine(text, pending.quote);
+      pending.code.push(scanned.code);
+      pending.quote = scanned.quote;
+      if (scanned.quote || /\\\s*$/.test(scanned.code)) return;
+      finish(pending);
+      pending = null;
+    });
+    if (pending) finish(pending);
+  }
+  return commands;
+}
+
+/**
+ * How a command is covered. `run`: `.ci/docs.test.ts` runs it for real, in the named stage (a
+ * folder and environment the test prepares), and its output must match `expect`. `test`: the named
+ * test runs it, or its equivalent through the same code path; `shows` are strings that test's body
+ * must contain (the command's arguments as the test passes them). `script`: a script of the
+ * repository runs it (`.ci/run` runs `npm test`); `shows` are strings the script must contain.
+ */
+export type Coverage =
+  | { run: string; expect?: RegExp }
+  | { test: { file: string; name: string; shows: string[] } }
+  | { script: { file: string; shows: string[] } };
+
+/** The body of the test named `name` in `source`: from its `it("name"` up to the next test. */
+function testBody(source: string, name: string): string | null {
+  const escaped = JSON.stringify(name).slice(1, -1);
+  const start = [`it("${escaped}"`, `test("${escaped}"`, `it('${name}'`, `it(\`${name}\``].map((s) => source.indexOf(s)).find((i) => i >= 0);
+  if (start === undefined) return null;
+  const next = source.slice(start + 3).search(/\n\s*(it|test|describe)(\.\w+)?\(/);
+  return source.slice(start, next < 0 ? source.length : start + 3 + next);
+}
+
+/**
+ * What is wrong with the coverage of `commands`: a command without an entry (and no `not-run`
+ * reason), or an entry whose test file, test or shown arguments are not there.
+ */
+export function uncoveredCommands(commands: DocCommand[], coverage: Record<string, Coverage>, root: string): string[] {
+  const problems: string[] = [];
+  for (const command of commands) {
+    const entry = coverage[command.command];
+    const where = `${command.file}:${command.line}: \`${command.command}\``;
+    if (!entry) {
+      if (command.notRun === null) problems.push(`${where} is run by no test: run it in .ci/docs.test.ts, name the test that runs it in .ci/doc-commands.ts, or mark its block <!-- not-run: reason -->`);
+      continue;
+    }
+    if ("run" in entry) continue;
+    const named = "test" in entry ? entry.test : entry.script;
+    const path = join(root, named.file);
+    if (!existsSync(path)) {
+      problems.push(`${where}: ${named.file} does not exist`);
+      continue;
+    }
+    let body = readFileSync(path, "utf8");
+    if ("test" in entry) {
+      const found = testBody(body, entry.test.name);
+      if (found === null) {
+        problems.push(`${where}: ${entry.test.file} has no test "${entry.test.name}"`);
+        continue;
+      }
+      body = found;
+    }
+    for (const shown of named.shows) {
+      if (!body.includes(shown)) problems.push(`${where}: ${"test" in entry ? `the test "${entry.test.name}"` : named.file} does not contain ${JSON.stringify(shown)}`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * `npm start`, `npm test` and `npm run <name>` in `commands` whose script the root package.json
+ * (or, with `-w`, that workspace's) does not define: a renamed script breaks even a command no test runs.
+ */
+export function missingNpmScripts(commands: DocCommand[], root: string): string[] {
+  const manifest = (folder: string): { name?: string; scripts?: Record<string, string> } => JSON.parse(readFileSync(join(root, folder, "package.json"), "utf8"));
+  const workspaces = new Map<string, string>();
+  for (const folder of ["e2e", ...readdirSync(join(root, "packages")).map((name) => `packages/${name}`)]) {
+    if (existsSync(join(root, folder, "package.json"))) workspaces.set(manifest(folder).name ?? folder, folder);
+  }
+  const problems: string[] = [];
+  for (const command of commands) {
+    for (const match of command.command.matchAll(/\bnpm (start|test|run(?: --silent)? ([\w:.-]+))((?: -w \S+)?)/g)) {
+      const name = match[2] ?? match[1]!;
+      const workspace = /-w (\S+)/.exec(match[3] ?? "")?.[1];
+      const folder = workspace === undefined ? "." : workspaces.get(workspace);
+      if (folder === undefined || !(name in (manifest(folder).scripts ?? {}))) {
+        problems.push(`${command.file}:${command.line}: \`${command.command}\` runs the npm script "${name}", which ${folder ?? workspace} does not define`);
+      }
+    }
+  }
+  return problems;
+}
+
+/** GitHub's anchor of a heading: lowercase, punctuation dropped, blanks made hyphens. */
+export function anchorOf(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/`/g, "")
+    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+    .replace(/\s/g, "-");
+}
+
+/** The anchors of a Markdown file's headings, outside fenced blocks (a repeated heading gets `-1`, `-2`, ...). */
+export function anchorsOf(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  let fence: string | null = null;
+  for (const line of markdown.split("\n")) {
+    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (marker && (fence === null || marker.startsWith(fence))) {
+      fence = fence === null ? marker : null;
+      continue;
+    }
+    if (fence !== null) continue;
+    const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line)?.[1];
+    if (heading === undefined) continue;
+    const base = anchorOf(heading);
+    const count = seen.get(base) ?? 0;
+    seen.set(base, count + 1);
+    anchors.add(count ? `${base}-${count}` : base);
+  }
+  return anchors;
+}
+
+/** A link of a Markdown file to a file of the repository or a heading: `[text](target)` outside code. */
+export interface DocLink {
+  file: string;
+  line: number;
+  target: string;
+}
+
+/** The relative links (not `http:`, `mailto:` or the like) of a Markdown file, outside fenced blocks and code spans. */
+export function relativeLinks(markdown: string, file: string): DocLink[] {
+  const links: DocLink[] = [];
+  let fence: string | null = null;
+  markdown.split("\n").forEach((line, index) => {
+    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (marker && (fence === null || marker.startsWith(fence))) {
+      fence = fence === null ? marker : null;
+      return;
+    }
+    if (fence !== null) return;
+    const prose = line.replace(/`[^`]*`/g, "");
+    for (const match of prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+      const target = match[1]!;
+      if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
+      links.push({ file, line: index + 1, target });
+    }
+  });
+  return links;
+}
+
+/** Links among `files` (absolute paths of Markdown files) whose file or `#anchor` does not exist. */
+export function brokenLinks(files: string[], root: string): string[] {
+  const problems: string[] = [];
+  const anchors = new Map<string, Set<string>>();
+  const anchorsIn = (path: string) => {
+    if (!anchors.has(path)) anchors.set(path, anchorsOf(readFileSync(path, "utf8")));
+    return anchors.get(path)!;
+  };
+  for (const file of files) {
+    for (const link of relativeLinks(readFileSync(file, "utf8"), relative(root, file))) {
+      const [pathPart, anchor] = link.target.split("#", 2) as [string, string | undefined];
+      const target = pathPart ? resolve(dirname(file), decodeURIComponent(pathPart)) : file;
+      const where = `${link.file}:${link.line}: ${link.target}`;
+      if (!existsSync(target)) {
+        problems.push(`${where}: no such file`);
+        continue;
+      }
+      if (anchor === undefined) continue;
+      if (!target.endsWith(".md")) problems.push(`${where}: an anchor into a file that is not Markdown`);
+      else if (!anchorsIn(target).has(anchor)) problems.push(`${where}: ${relative(root, target)} has no heading #${anchor}`);
+    }
+  }
+  return problems;
+}
