@@ -45,6 +45,12 @@ export const DOC_COMMANDS: Record<string, Coverage> = {
   "npm run admin -- calendar-write <source-id> [--calendar URL]": { test: { file: CLI, name: "writes bookings into a CalDAV calendar of a source, shows it, and stops", shows: ['cli("calendar-write", sourceId)', 'cli("calendar-write", sourceId, "--calendar"'] } },
   "npm run admin -- calendar-write-stop <source-id>": { test: { file: CLI, name: "writes bookings into a CalDAV calendar of a source, shows it, and stops", shows: ['cli("calendar-write-stop", sourceId)'] } },
 
+  // docs/webhooks.md
+  "npm run admin -- webhook <id> https://hooks.example.com/booking": { test: { file: CLI, name: "sets the webhook URL, printing the signing secret, and removes it with none", shows: ['cli("webhook", id, "https://hooks.example.com/booking")'] } },
+  "npm run admin -- deliveries <id>": { test: { file: CLI, name: "lists webhook deliveries of a booking made through the public API", shows: ['cli("deliveries", hookId)'] } },
+  "npm run admin -- webhook-secret <id>": { test: { file: CLI, name: "rotates the webhook secret, printing the new one", shows: ['cli("webhook-secret", id)'] } },
+  "npm run admin -- webhook <id> none": { test: { file: CLI, name: "sets the webhook URL, printing the signing secret, and removes it with none", shows: ['cli("webhook", id, "none")'] } },
+
   // docs/production.md
   "openssl rand -base64 32": { run: "repo", expect: /^[A-Za-z0-9+/]{43}=\n$/ },
   "BOOKING_ENV=production BOOKING_PUBLIC_URL=https://book.example.com BOOKING_ADMIN_KEY=<key> npm start": { test: { file: MAIN, name: "starts as the production guide says: the admin API on with BOOKING_ADMIN_KEY, links on BOOKING_PUBLIC_URL", shows: ['BOOKING_ENV: "production"', 'BOOKING_PUBLIC_URL: "https://book.example.com"', "BOOKING_ADMIN_KEY: KEY"] } },

@@ -1,7 +1,7 @@
 import { LIMITS } from "@booking/wire";
 import { isAtOrUnder, PAGE_ROOTS } from "./page-paths.ts";
 
-/** Settings of one server instance; every one has an environment variable (see README). */
+/** Settings of one server instance; every one has an environment variable (docs/configuration.md). */
 export interface ServerConfig {
   /** TCP port of `npm start`. */
   port: number;

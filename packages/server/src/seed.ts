@@ -40,7 +40,7 @@ export const DEMO_EVENT_TYPES: EventTypeCreate[] = [
     availability: { weekly: weekdays([{ start: "09:00", end: "12:00" }, { start: "13:00", end: "17:00" }]), overrides: [] },
     locations: [{ type: "video-meet" }, { type: "phone", value: null }, { type: "address", value: "Na Příkopě 1, Praha" }],
     customFields: [
-      // Fixed uuids, so the README's example request works as printed.
+      // Fixed uuids, so the getting-started guide's example request (docs/getting-started.md) works as printed.
       { uuid: DEMO_FIELDS.company, label: "Company", name: "company", type: "text", required: true },
       { uuid: DEMO_FIELDS.teamSize, label: "Team size", name: "team_size", type: "select", options: ["1-10", "11-50", "51+"], required: false },
       { uuid: DEMO_FIELDS.topic, label: "What would you like to discuss?", name: "topic", type: "textarea", required: false },

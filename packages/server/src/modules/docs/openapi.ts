@@ -225,7 +225,7 @@ const BusySourceInput = Type.Object(
 );
 
 /**
- * The organizer's routes documented here (the rest of the admin API is described in the README):
+ * The organizer's routes documented here (the rest of the admin API is described in docs/admin.md):
  * the calendars whose busy times block an event type's slots. Behind `Authorization: Bearer
  * $BOOKING_ADMIN_KEY`; absent (404) without a configured key.
  */
