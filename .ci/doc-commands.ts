@@ -18,10 +18,10 @@ export const DOC_COMMANDS: Record<string, Coverage> = {
   'T=<API token of "Intro call">; B=http://localhost:3000': { test: { file: MAIN, name: "answers the getting-started guide's curl commands: the free slots of a week, then a booking of one", shows: ["docs/getting-started.md", '<API token of "Intro call">', "http://localhost:3000"] } },
   "curl -H \"Authorization: Bearer $T\" \"$B/time-slots?from=$(date +%F)&until=$(date -d '+7 days' +%F)\"": { test: { file: MAIN, name: "answers the getting-started guide's curl commands: the free slots of a week, then a booking of one", shows: ["docs/getting-started.md", "bash(set + query)"] } },
   'curl -H "Authorization: Bearer $T" -H "Content-Type: application/json" -X POST "$B/reservations" -d \'{"start":"<start>","end":"<end>","email":"ada@example.com", "customFields":[{"uuid":"6f1c2a3e-4b5d-4e6f-8a7b-9c0d1e2f3a4b","value":"ACME"}]}\'': { test: { file: MAIN, name: "answers the getting-started guide's curl commands: the free slots of a week, then a booking of one", shows: ["docs/getting-started.md", '"<start>"', '"<end>"', "ada@example.com"] } },
-  // The examples serve the end-to-end tests' customer site and apps, which these tests book through.
-  "npm run example:html": { test: { file: "e2e/tests/embedding.spec.ts", name: "plain HTML page: one script tag from the API's origin on another site, booked through, and the site hears the event", shows: ["openSite(page, { token: linkToken })"] } },
-  "npm run example:react": { test: { file: "e2e/tests/embedding.spec.ts", name: "React app: renders the element, passes props, receives its events, and books through", shows: ["/react/"] } },
-  "npm run example:vue": { test: { file: "e2e/tests/embedding.spec.ts", name: "Vue app: renders the element, binds props, receives its events, and books through", shows: ["/vue/"] } },
+  // The examples' scripts after their build step (the end-to-end tests build the element and the apps first).
+  "npm run example:html": { test: { file: "e2e/tests/examples.spec.ts", name: "npm run example:html prints an address where a visitor books the demo's Intro call on a plain HTML page", shows: ['bookTheDemo(page, "html"'] } },
+  "npm run example:react": { test: { file: "e2e/tests/examples.spec.ts", name: "npm run example:react prints an address where a visitor books the demo's Intro call in the React app", shows: ['bookTheDemo(page, "react"'] } },
+  "npm run example:vue": { test: { file: "e2e/tests/examples.spec.ts", name: "npm run example:vue prints an address where a visitor books the demo's Intro call in the Vue app", shows: ['bookTheDemo(page, "vue"'] } },
 
   // docs/admin.md
   "BOOKING_ADMIN_KEY=change-me npm start": { test: { file: MAIN, name: "starts as the production guide says: the admin API on with BOOKING_ADMIN_KEY, links on BOOKING_PUBLIC_URL", shows: ["BOOKING_ADMIN_KEY: KEY"] } },
