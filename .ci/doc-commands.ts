@@ -58,4 +58,9 @@ export const DOC_COMMANDS: Record<string, Coverage> = {
   'sqlite3 data/booking.sqlite ".backup data/booking-backup.sqlite"': { run: "sqlite" },
   'pg_dump --format=custom --file=booking.dump "$DATABASE_URL"': { run: "postgres" },
   'pg_restore --clean --if-exists --no-owner --dbname="$DATABASE_URL" booking.dump': { run: "postgres" },
+
+  // e2e/README.md and the packages' READMEs
+  "npm test -w @booking/e2e": { script: { file: "package.json", shows: ["npm test --workspaces --if-present"] } },
+  'npx playwright test -c e2e/playwright.config.ts -g "keyboard"': { test: { file: "e2e/tests/states.spec.ts", name: "keyboard only: from the page's first Tab to the success screen, focus always where the visitor is", shows: [] } },
+  "npm install @booking/calendar": { test: { file: "packages/booking-calendar/test/package.spec.ts", name: "is publishable and its packed tarball type-checks in a fresh React and Vue app with skipLibCheck false", shows: ["typeCheck("] } },
 };

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DOC_COMMANDS } from "./doc-commands.ts";
 import { anchorsOf, brokenLinks, missingNpmScripts, shellCommands, uncoveredCommands, unlabelledFences, type DocCommand } from "./docs.ts";
@@ -9,9 +9,13 @@ import { anchorsOf, brokenLinks, missingNpmScripts, shellCommands, uncoveredComm
 const REPO = resolve(import.meta.dirname, "..");
 const POSTGRES_URL = process.env.BOOKING_TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 
-/** The documentation: README.md and every guide under docs/, as absolute paths. */
+/** The documentation: README.md, every guide under docs/ and the READMEs of e2e/ and the packages, as absolute paths. */
 function docFiles(root = REPO): string[] {
-  return [join(root, "README.md"), ...readdirSync(join(root, "docs")).filter((name) => name.endsWith(".md")).map((name) => join(root, "docs", name))];
+  const markdownIn = (folder: string) => readdirSync(join(root, folder)).filter((name) => name.endsWith(".md")).map((name) => join(root, folder, name));
+  const packageReadmes = existsSync(join(root, "packages"))
+    ? readdirSync(join(root, "packages")).map((name) => join(root, "packages", name, "README.md")).filter((path) => existsSync(path))
+    : [];
+  return [join(root, "README.md"), ...markdownIn("docs"), ...[join(root, "e2e", "README.md")].filter((path) => existsSync(path)), ...packageReadmes];
 }
 
 /** Every shell command of the documentation under `root`. */
@@ -54,7 +58,11 @@ function tempFolder(): string {
 function docsWith(extra: string): string {
   const root = tempFolder();
   mkdirSync(join(root, "docs"));
-  for (const file of docFiles()) writeFileSync(join(root, file.slice(REPO.length + 1)), readFileSync(file, "utf8"));
+  for (const file of docFiles()) {
+    const copy = join(root, file.slice(REPO.length + 1));
+    mkdirSync(dirname(copy), { recursive: true });
+    writeFileSync(copy, readFileSync(file, "utf8"));
+  }
   writeFileSync(join(root, "docs", "extra.md"), extra);
   return root;
 }
