@@ -45,6 +45,9 @@ export const DOC_COMMANDS: Record<string, Coverage> = {
   "npm run admin -- calendar-write <source-id> [--calendar URL]": { test: { file: CLI, name: "writes bookings into a CalDAV calendar of a source, shows it, and stops", shows: ['cli("calendar-write", sourceId)', 'cli("calendar-write", sourceId, "--calendar"'] } },
   "npm run admin -- calendar-write-stop <source-id>": { test: { file: CLI, name: "writes bookings into a CalDAV calendar of a source, shows it, and stops", shows: ['cli("calendar-write-stop", sourceId)'] } },
 
+  // docs/payments.md
+  "npm run admin -- update <id> --price 50.00 --currency eur --account acct_123": { test: { file: CLI, name: "creates an event type and prints its tokens once, clearly", shows: ['"--price", "50.00", "--currency", "eur", "--account", "acct_cli"'] } },
+
   // docs/webhooks.md
   "npm run admin -- webhook <id> https://hooks.example.com/booking": { test: { file: CLI, name: "sets the webhook URL, printing the signing secret, and removes it with none", shows: ['cli("webhook", id, "https://hooks.example.com/booking")'] } },
   "npm run admin -- deliveries <id>": { test: { file: CLI, name: "lists webhook deliveries of a booking made through the public API", shows: ['cli("deliveries", hookId)'] } },

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DOC_COMMANDS } from "./doc-commands.ts";
-import { anchorsOf, brokenLinks, missingNpmScripts, shellCommands, uncoveredCommands, unlabelledFences, type DocCommand } from "./docs.ts";
+import { anchorsOf, brokenLinks, inlineNpmCommands, missingNpmScripts, shellCommands, uncoveredCommands, unlabelledFences, type DocCommand } from "./docs.ts";
 
 const REPO = resolve(import.meta.dirname, "..");
 const POSTGRES_URL = process.env.BOOKING_TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
@@ -86,8 +86,11 @@ describe("the docs' shell commands", () => {
     expect(new Set(commands.filter((c) => c.notRun).map((c) => `${c.file}: ${c.notRun}`)).size).toBeLessThanOrEqual(2);
   });
 
-  it("name npm scripts that exist, including those no test runs", () => {
+  it("name npm scripts that exist, in blocks and inline, including those no test runs", () => {
     expect(missingNpmScripts(docCommands(), REPO)).toEqual([]);
+    const inline = docFiles().flatMap((file) => inlineNpmCommands(readFileSync(file, "utf8"), file.slice(REPO.length + 1)));
+    expect(inline.map((c) => c.command)).toContain("npm run admin -- feed-token <id>");
+    expect(missingNpmScripts(inline, REPO)).toEqual([]);
     expect(missingNpmScripts(shellCommands("```sh\nnpm run admni -- help\nnpm test -w @booking/nowhere\n```\n", "x.md"), REPO)).toEqual([
       'x.md:2: `npm run admni -- help` runs the npm script "admni", which . does not define',
       'x.md:3: `npm test -w @booking/nowhere` runs the npm script "test", which @booking/nowhere does not define',

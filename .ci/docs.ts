@@ -115,6 +115,25 @@ export function shellCommands(markdown: string, file: string): DocCommand[] {
 }
 
 /**
+ * The `npm ...` commands written inline in prose (code spans outside fenced blocks): not run, but
+ * the npm scripts they name are checked like those of the shell blocks.
+ */
+export function inlineNpmCommands(markdown: string, file: string): DocCommand[] {
+  const commands: DocCommand[] = [];
+  let fence: string | null = null;
+  markdown.split("\n").forEach((line, index) => {
+    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (marker && (fence === null || marker.startsWith(fence))) {
+      fence = fence === null ? marker : null;
+      return;
+    }
+    if (fence !== null) return;
+    for (const span of line.matchAll(/`(npm [^`]+)`/g)) commands.push({ file, line: index + 1, command: normalizeCommand(span[1]!), notRun: "written inline" });
+  });
+  return commands;
+}
+
+/**
  * How a command is covered. `run`: `.ci/docs.test.ts` runs it for real, in the named stage (a
  * folder and environment the test prepares), and its output must match `expect`. `test`: the named
  * test runs it, or its equivalent through the same code path; `shows` are strings that test's body
@@ -183,11 +202,14 @@ export function missingNpmScripts(commands: DocCommand[], root: string): string[
   }
   const problems: string[] = [];
   for (const command of commands) {
-    for (const match of command.command.matchAll(/\bnpm (start|test|run(?: --silent)? ([\w:.-]+))((?: -w \S+)?)/g)) {
+    // A package's own README may name its own scripts, run in its folder.
+    const own = dirname(command.file);
+    for (const match of command.command.matchAll(/\bnpm (start|test|run(?: --silent)? (\w[\w:.-]*))((?: -w \S+)?)/g)) {
       const name = match[2] ?? match[1]!;
       const workspace = /-w (\S+)/.exec(match[3] ?? "")?.[1];
       const folder = workspace === undefined ? "." : workspaces.get(workspace);
-      if (folder === undefined || !(name in (manifest(folder).scripts ?? {}))) {
+      const defines = (at: string) => name in (manifest(at).scripts ?? {});
+      if (folder === undefined || !(defines(folder) || (workspace === undefined && own !== "." && existsSync(join(root, own, "package.json")) && defines(own)))) {
         problems.push(`${command.file}:${command.line}: \`${command.command}\` runs the npm script "${name}", which ${folder ?? workspace} does not define`);
       }
     }
