@@ -1,6 +1,7 @@
 import { EXPIRED_GRACE_MS, paidHold } from "../domain/reservation.ts";
 import type { BusySourceRecord, EventTypeRecord, OutboxDelivery, OutboxEvent, ReservationRecord, SeatClaim } from "./types.ts";
 import type { BusyInterval } from "../domain/slots.ts";
+import { SecretKeyError, type SecretBox, type SecretPurpose } from "../lib/secrets.ts";
 
 // Rows as both engines return them (PostgreSQL with bigints read as numbers), and their records.
 
@@ -154,8 +155,8 @@ export interface EventTypeRow {
   updated_at: string;
 }
 
-/** An event type record from its row, its settings parsed from their JSON text. */
-export const toEventType = (r: EventTypeRow): EventTypeRecord => ({
+/** An event type record from its row, its settings parsed from their JSON text and its webhook secret opened. */
+export const toEventType = (r: EventTypeRow, secrets: SecretBox): EventTypeRecord => ({
   id: r.id,
   revision: r.revision,
   disabled: r.disabled === true || r.disabled === 1,
@@ -165,7 +166,7 @@ export const toEventType = (r: EventTypeRow): EventTypeRecord => ({
   linkToken: r.link_token,
   feedToken: r.feed_token,
   settings: JSON.parse(r.settings),
-  webhookSecret: r.webhook_secret,
+  webhookSecret: secrets.open(r.webhook_secret, "webhook"),
   webhookDisabledAtMs: r.webhook_disabled_at_ms,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
@@ -180,6 +181,8 @@ export class ParsedEventTypes {
   private readonly parsed = new Map<number, EventTypeRecord>();
   private readonly settingsText = new Map<number, string>();
 
+  constructor(private readonly secrets: SecretBox) {}
+
   /** The current record of an event type, if the cache holds this revision of it. */
   current(id: number, revision: number): EventTypeRecord | undefined {
     const hit = this.parsed.get(id);
@@ -193,7 +196,7 @@ export class ParsedEventTypes {
     if (hit) return hit;
     const previous = this.parsed.get(row.id);
     const record =
-      previous !== undefined && this.settingsText.get(row.id) === row.settings ? { ...toEventType({ ...row, settings: "null" }), settings: previous.settings } : toEventType(row);
+      previous !== undefined && this.settingsText.get(row.id) === row.settings ? { ...toEventType({ ...row, settings: "null" }, this.secrets), settings: previous.settings } : toEventType(row, this.secrets);
     this.settingsText.set(row.id, row.settings);
     this.parsed.set(row.id, record);
     return record;
@@ -233,14 +236,15 @@ export interface BusySourceRow {
 export const BUSY_SOURCE_COLUMNS = `s.*, (SELECT count(*) FROM busy_objects o WHERE o.source_id = s.id) AS object_count,
   (SELECT count(*) FROM busy_intervals i WHERE i.source_id = s.id) AS interval_count`;
 
-export function toBusySource(row: BusySourceRow): BusySourceRecord {
+/** A busy source record from its row, its password or token opened. */
+export function toBusySource(row: BusySourceRow, secrets: SecretBox): BusySourceRecord {
   return {
     id: Number(row.id),
     eventTypeId: Number(row.event_type_id),
     kind: row.kind,
     url: row.url,
     username: row.username,
-    secret: row.secret,
+    secret: row.secret === null ? null : secrets.open(row.secret, "calendar"),
     calendars: JSON.parse(row.calendars) as string[],
     freshnessMinutes: row.freshness_minutes,
     syncState: JSON.parse(row.sync_state) as Record<string, string>,
@@ -270,4 +274,30 @@ export function mergedIntervals(intervals: readonly BusyInterval[]): BusyInterva
 /** Whether two merged interval lists are the same. */
 export function sameIntervals(a: readonly BusyInterval[], b: readonly BusyInterval[]): boolean {
   return a.length === b.length && a.every((x, i) => x.startMs === b[i]!.startMs && x.endMs === b[i]!.endMs);
+}
+
+/** The columns holding sealed secrets, with what each secret is for and how an error names its row. */
+export const SEALED_COLUMNS = [
+  { table: "event_types", column: "webhook_secret", purpose: "webhook", what: (id: number) => `the webhook signing secret of event type #${id}` },
+  { table: "busy_sources", column: "secret", purpose: "calendar", what: (id: number) => `the password or token of calendar source #${id}` },
+] as const satisfies readonly { table: string; column: string; purpose: SecretPurpose; what: (id: number) => string }[];
+
+/**
+ * What the start of a store rewrites in one sealed column: the rows whose secret is plain (stored
+ * before encryption) or sealed with an older key, with the value to store instead. A secret that
+ * none of the keys opens stops the start, naming the row and the key it needs.
+ */
+export function resealedRows(rows: { id: number | string; value: string }[], column: (typeof SEALED_COLUMNS)[number], secrets: SecretBox): { id: number; was: string; value: string }[] {
+  const changes: { id: number; was: string; value: string }[] = [];
+  for (const row of rows) {
+    const id = Number(row.id);
+    let value: string | null;
+    try {
+      value = secrets.resealed(row.value, column.purpose);
+    } catch (error) {
+      throw error instanceof SecretKeyError ? new SecretKeyError(`Cannot read ${column.what(id)}: ${error.message}.`) : error;
+    }
+    if (value !== null) changes.push({ id, was: row.value, value });
+  }
+  return changes;
 }
