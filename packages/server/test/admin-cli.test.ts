@@ -4,7 +4,6 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { keyFromFile, SecretBox } from "../src/lib/secrets.ts";
 import { openSqliteStore } from "../src/store/sqlite.ts";
 import { SERVER_DIR, startServerProcess, type ServerProcess } from "./server-process.ts";
 import { startRadicale } from "./radicale.ts";
@@ -50,9 +49,9 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** A second connection to the server's own SQLite file, with the development key the server keeps beside it. */
+/** A second connection to the server's own SQLite file (the server has this process's secret key). */
 function serverStore() {
-  return openSqliteStore(join(dir, "booking.sqlite"), { secrets: new SecretBox(keyFromFile(join(dir, "secret.key")).key) });
+  return openSqliteStore(join(dir, "booking.sqlite"));
 }
 
 async function publicCall(path: string, token: string): Promise<number> {

@@ -175,6 +175,10 @@ describe("secrets at rest", () => {
       expect(answer.text).not.toContain("enc:v1:");
     }
     expect(answers[2]!.body.data).not.toHaveProperty("webhookSecret");
+    // A refused calendar does not echo its password either.
+    const refused = await admin("POST", `/admin/event-types/${id}/busy-sources`, { kind: "ical", url: feed.url, password: "s3cret-calendar-password" });
+    expect(refused.status).toBe(422);
+    expect(refused.text).not.toContain("s3cret-calendar-password");
   });
 
   it("encrypts the secrets stored before encryption when the store opens", async () => {
@@ -310,7 +314,7 @@ describe.skipIf(ENGINE === "postgres")("npm start and the secret key", () => {
 
   it("keeps a development key beside the SQLite file when none is set, and reads with it after a restart", async () => {
     const db = database();
-    const first = await started({ BOOKING_DB: db.path });
+    const first = await started({ BOOKING_DB: db.path, BOOKING_SECRET_KEY: "" });
     await first.waitForOutput("Try: curl");
     const keyFile = join(db.dir, "secret.key");
     expect(first.output()).toContain(`encrypted with a development key written to ${keyFile}`);
@@ -318,7 +322,7 @@ describe.skipIf(ENGINE === "postgres")("npm start and the secret key", () => {
     const key = parseSecretKey(await Bun.file(keyFile).text(), "the key file");
     await cleanups.pop()!();
 
-    const second = await started({ BOOKING_DB: db.path });
+    const second = await started({ BOOKING_DB: db.path, BOOKING_SECRET_KEY: "" });
     await second.waitForOutput("The admin API (/admin)");
     expect(second.output()).not.toContain("development key written");
     // The demo's webhook secrets, sealed by the first run with the kept key, open in the second.
