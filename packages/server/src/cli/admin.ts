@@ -8,9 +8,10 @@
  * `--json` prints the answer's data as the API sent it. Exit codes: 0 done, 1 the server refused or
  * could not be reached, 2 the command line itself is wrong.
  *
- * Webhooks: `webhook` sets the URL and prints the `whsec_` signing secret receivers verify with
- * (Standard Webhooks headers, e.g. the standardwebhooks package), `webhook-secret` rotates it and
- * `deliveries` lists recent events with their delivery attempts.
+ * Webhooks: `webhook` sets the URL; `create` and `webhook-secret` (which rotates it) print the
+ * `whsec_` signing secret receivers verify with (Standard Webhooks headers, e.g. the
+ * standardwebhooks package), the only times it is shown; `deliveries` lists recent events with
+ * their delivery attempts.
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -41,9 +42,9 @@ Commands:
   reservations <id> --from D --until D [--status S] [--timezone Z]
                                      List reservations in a range of days;
                                        S is ${RESERVATION_STATUSES.join(", ")}
-  webhook <id> URL|none              Set the webhook URL (and print the signing secret) or remove it;
+  webhook <id> URL|none              Set the webhook URL or remove it;
                                        setting it again resumes an endpoint that answered 410 Gone
-  webhook-secret <id>                Issue a new webhook signing secret; receivers must switch to it
+  webhook-secret <id>                Issue a new webhook signing secret (shown this once); receivers must switch to it
   deliveries <id> [--limit N]        Recent webhook events, newest first, with their delivery state
   calendars <id>                     The calendars whose busy times block the event type's slots,
                                        with their sync status (last sync, error, objects, intervals)
@@ -182,7 +183,7 @@ async function main(argv: string[]): Promise<number> {
       case "create": {
         const body = await settingsBody(flags, null);
         if (typeof body.title !== "string") throw new UsageError("create needs --title (or a title in --file).");
-        const et = await api<EventTypeView & { token: string; overrideToken: string }>("POST", "/admin/event-types", body);
+        const et = await api<EventTypeView & { token: string; overrideToken: string; webhookSecret: string }>("POST", "/admin/event-types", body);
         out(et, () => `Created event type #${et.id} "${et.title}"${et.disabled ? " (disabled)" : ""}.${pageText(et, api.base)}\n\n${tokensText(et)}\n\n${embedText(api.base, et.linkToken)}`);
         break;
       }
@@ -527,11 +528,12 @@ function showText(et: EventTypeView, base: string): string {
   return lines.join("\n");
 }
 
-function tokensText(t: { token?: string; overrideToken?: string; linkToken?: string }): string {
+function tokensText(t: { token?: string; overrideToken?: string; linkToken?: string; webhookSecret?: string }): string {
   const lines = [];
   if (t.token) lines.push(`  API token:      ${t.token} (for servers: never put it in a page)`);
   if (t.overrideToken) lines.push(`  Override token: ${t.overrideToken}`);
-  lines.push("", "Copy them now: they are shown only once, as the server keeps only their hashes.");
+  if (t.webhookSecret) lines.push(`  Webhook signing secret: ${t.webhookSecret}`);
+  lines.push("", "Copy them now: they are shown only once, as the server keeps only their hashes (and the signing secret encrypted).");
   if (t.linkToken) lines.push(`The link token, which pages and the element carry, is now ${t.linkToken} (public by design; show shows it again).`);
   return lines.join("\n");
 }
@@ -563,7 +565,7 @@ function webhookLines(et: EventTypeView): string[] {
   return [
     `Webhook:       ${et.webhookUrl ?? "none"}`,
     ...(et.webhookDisabledAt ? [`               disabled since ${et.webhookDisabledAt}: the receiver answered 410 Gone; set the URL again to resume`] : []),
-    `               secret ${et.webhookSecret}`,
+    "               signed with the secret shown at creation or by webhook-secret (which issues a new one)",
   ];
 }
 
@@ -574,11 +576,10 @@ function webhookSetText(et: EventTypeView, before: EventTypeView): string {
   if (before.webhookDisabledAt) lines.push(`It had stopped at ${before.webhookDisabledAt} after the receiver answered 410 Gone; events are sent again.`);
   lines.push(
     "",
-    `  Signing secret: ${et.webhookSecret}`,
-    "",
-    "Receivers verify the webhook-id, webhook-timestamp and webhook-signature headers of each request with this",
-    'secret (the Standard Webhooks scheme), e.g. with the standardwebhooks package: new Webhook(secret).verify(body, headers).',
-    "Rotate it with: npm run admin -- webhook-secret " + et.id,
+    "Receivers verify the webhook-id, webhook-timestamp and webhook-signature headers of each request with the",
+    "event type's signing secret (the Standard Webhooks scheme), e.g. with the standardwebhooks package:",
+    "new Webhook(secret).verify(body, headers). The secret was shown when the event type was created; it is never",
+    "shown again. Without it, issue a new one with: npm run admin -- webhook-secret " + et.id,
   );
   return lines.join("\n");
 }
