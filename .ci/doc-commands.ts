@@ -49,14 +49,14 @@ export const DOC_COMMANDS: Record<string, Coverage> = {
   "npm run admin -- update <id> --price 50.00 --currency eur --account acct_123": { test: { file: CLI, name: "creates an event type and prints its tokens once, clearly", shows: ['"--price", "50.00", "--currency", "eur", "--account", "acct_cli"'] } },
 
   // docs/webhooks.md
-  "npm run admin -- webhook <id> https://hooks.example.com/booking": { test: { file: CLI, name: "sets the webhook URL, printing the signing secret, and removes it with none", shows: ['cli("webhook", id, "https://hooks.example.com/booking")'] } },
+  "npm run admin -- webhook <id> https://hooks.example.com/booking": { test: { file: CLI, name: "sets the webhook URL, saying how receivers verify without showing the signing secret again, and removes it with none", shows: ['cli("webhook", id, "https://hooks.example.com/booking")'] } },
   "npm run admin -- deliveries <id>": { test: { file: CLI, name: "lists webhook deliveries of a booking made through the public API", shows: ['cli("deliveries", hookId)'] } },
-  "npm run admin -- webhook-secret <id>": { test: { file: CLI, name: "rotates the webhook secret, printing the new one", shows: ['cli("webhook-secret", id)'] } },
-  "npm run admin -- webhook <id> none": { test: { file: CLI, name: "sets the webhook URL, printing the signing secret, and removes it with none", shows: ['cli("webhook", id, "none")'] } },
+  "npm run admin -- webhook-secret <id>": { test: { file: CLI, name: "rotates the webhook secret, printing the new one this once", shows: ['cli("webhook-secret", id)'] } },
+  "npm run admin -- webhook <id> none": { test: { file: CLI, name: "sets the webhook URL, saying how receivers verify without showing the signing secret again, and removes it with none", shows: ['cli("webhook", id, "none")'] } },
 
   // docs/production.md
   "openssl rand -base64 32": { run: "repo", expect: /^[A-Za-z0-9+/]{43}=\n$/ },
-  "BOOKING_ENV=production BOOKING_PUBLIC_URL=https://book.example.com BOOKING_ADMIN_KEY=<key> npm start": { test: { file: MAIN, name: "starts as the production guide says: the admin API on with BOOKING_ADMIN_KEY, links on BOOKING_PUBLIC_URL", shows: ['BOOKING_ENV: "production"', 'BOOKING_PUBLIC_URL: "https://book.example.com"', "BOOKING_ADMIN_KEY: KEY"] } },
+  "BOOKING_ENV=production BOOKING_PUBLIC_URL=https://book.example.com BOOKING_ADMIN_KEY=<admin key> BOOKING_SECRET_KEY=<secret key> npm start": { test: { file: MAIN, name: "starts as the production guide says: the admin API on with BOOKING_ADMIN_KEY, links on BOOKING_PUBLIC_URL", shows: ['BOOKING_ENV: "production"', 'BOOKING_PUBLIC_URL: "https://book.example.com"', "BOOKING_ADMIN_KEY: KEY", "BOOKING_SECRET_KEY: secretKey"] } },
   "DATABASE_URL=postgres://booking@db.example.com:5432/booking npm start": { test: { file: "packages/server/test/pg-instances.test.ts", name: "books 200 simultaneous requests for 200 distinct free slots through two instances without refusing one, even while one booking is slow", shows: ["await instances(2"] } },
   'sqlite3 data/booking.sqlite ".backup data/booking-backup.sqlite"': { run: "sqlite" },
   'pg_dump --format=custom --file=booking.dump "$DATABASE_URL"': { run: "postgres" },

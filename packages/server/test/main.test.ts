@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -5,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startServerProcess, type ServerProcess } from "./server-process.ts";
 
 /** `npm start`'s code path as an operator meets it: a real process on a real port. */
-const KEY = "main-test-admin-key-0123456789";
+const KEY = randomBytes(32).toString("base64");
 const running: ServerProcess[] = [];
 const dirs: string[] = [];
 afterEach(async () => {
@@ -58,7 +59,7 @@ describe("npm start", () => {
   });
 
   it("starts bare in production: no demo, no stand-in", async () => {
-    const server = await start({ BOOKING_ENV: "production", BOOKING_PUBLIC_URL: "https://book.example.com" });
+    const server = await start({ BOOKING_ENV: "production", BOOKING_PUBLIC_URL: "https://book.example.com", BOOKING_SECRET_KEY: "0".repeat(64) });
     // The last start line: everything the demo or the stand-in would print comes before it.
     await server.waitForOutput("The admin API (/admin)");
     expect(server.output()).not.toContain("Demo event types");
@@ -67,7 +68,9 @@ describe("npm start", () => {
   });
 
   it("starts as the production guide says: the admin API on with BOOKING_ADMIN_KEY, links on BOOKING_PUBLIC_URL", async () => {
-    const server = await start({ BOOKING_ENV: "production", BOOKING_PUBLIC_URL: "https://book.example.com", BOOKING_ADMIN_KEY: KEY });
+    // Both keys as `openssl rand -base64 32` makes them.
+    const secretKey = randomBytes(32).toString("base64");
+    const server = await start({ BOOKING_ENV: "production", BOOKING_PUBLIC_URL: "https://book.example.com", BOOKING_ADMIN_KEY: KEY, BOOKING_SECRET_KEY: secretKey });
     const out = await server.waitForOutput("Assistant server (MCP");
     expect(out).toContain("(production;");
     const admin = (path: string, init: RequestInit = {}, key = KEY) =>
