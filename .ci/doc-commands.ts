@@ -1,4 +1,4 @@
-import type { Coverage } from "./docs.ts";
+import type { Coverage } from "./markdown-commands.ts";
 
 const CLI = "packages/server/test/admin-cli.test.ts";
 const MAIN = "packages/server/test/main.test.ts";

@@ -1,10 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join } from "node:path";
 
 /**
- * The documentation's commands and links, read from its Markdown, so a guide cannot rot silently:
- * every shell command must be run here or by a named test, and every link between the docs must
- * reach a file and a heading that exist (`npm run test:imports` runs the checks, `.ci/docs.test.ts`).
+ * The shell commands of the documentation, read from its Markdown, and what covers each, so a guide
+ * cannot rot silently: every command must be run by the docs check or by a named test
+ * (`.ci/docs.test.ts`, `npm run test:docs`; `.ci/doc-commands.ts` names the tests).
  */
 
 /** Fence languages whose lines are shell commands. */
@@ -29,6 +29,7 @@ interface Fence {
   above: string[];
 }
 
+/** The fenced blocks of a Markdown file, each with the comments just above it. */
 function fencesOf(markdown: string): Fence[] {
   const lines = markdown.split("\n");
   const fences: Fence[] = [];
@@ -212,91 +213,6 @@ export function missingNpmScripts(commands: DocCommand[], root: string): string[
       if (folder === undefined || !(defines(folder) || (workspace === undefined && own !== "." && existsSync(join(root, own, "package.json")) && defines(own)))) {
         problems.push(`${command.file}:${command.line}: \`${command.command}\` runs the npm script "${name}", which ${folder ?? workspace} does not define`);
       }
-    }
-  }
-  return problems;
-}
-
-/** GitHub's anchor of a heading: lowercase, punctuation dropped, blanks made hyphens. */
-export function anchorOf(heading: string): string {
-  return heading
-    .trim()
-    .toLowerCase()
-    .replace(/`/g, "")
-    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
-    .replace(/\s/g, "-");
-}
-
-/** The anchors of a Markdown file's headings, outside fenced blocks (a repeated heading gets `-1`, `-2`, ...). */
-export function anchorsOf(markdown: string): Set<string> {
-  const anchors = new Set<string>();
-  const seen = new Map<string, number>();
-  let fence: string | null = null;
-  for (const line of markdown.split("\n")) {
-    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
-    if (marker && (fence === null || marker.startsWith(fence))) {
-      fence = fence === null ? marker : null;
-      continue;
-    }
-    if (fence !== null) continue;
-    const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line)?.[1];
-    if (heading === undefined) continue;
-    const base = anchorOf(heading);
-    const count = seen.get(base) ?? 0;
-    seen.set(base, count + 1);
-    anchors.add(count ? `${base}-${count}` : base);
-  }
-  return anchors;
-}
-
-/** A link of a Markdown file to a file of the repository or a heading: `[text](target)` outside code. */
-export interface DocLink {
-  file: string;
-  line: number;
-  target: string;
-}
-
-/** The relative links (not `http:`, `mailto:` or the like) of a Markdown file, outside fenced blocks and code spans. */
-export function relativeLinks(markdown: string, file: string): DocLink[] {
-  const links: DocLink[] = [];
-  let fence: string | null = null;
-  markdown.split("\n").forEach((line, index) => {
-    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
-    if (marker && (fence === null || marker.startsWith(fence))) {
-      fence = fence === null ? marker : null;
-      return;
-    }
-    if (fence !== null) return;
-    const prose = line.replace(/`[^`]*`/g, "");
-    for (const match of prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
-      const target = match[1]!;
-      if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
-      links.push({ file, line: index + 1, target });
-    }
-  });
-  return links;
-}
-
-/** Links among `files` (absolute paths of Markdown files) whose file or `#anchor` does not exist. */
-export function brokenLinks(files: string[], root: string): string[] {
-  const problems: string[] = [];
-  const anchors = new Map<string, Set<string>>();
-  const anchorsIn = (path: string) => {
-    if (!anchors.has(path)) anchors.set(path, anchorsOf(readFileSync(path, "utf8")));
-    return anchors.get(path)!;
-  };
-  for (const file of files) {
-    for (const link of relativeLinks(readFileSync(file, "utf8"), relative(root, file))) {
-      const [pathPart, anchor] = link.target.split("#", 2) as [string, string | undefined];
-      const target = pathPart ? resolve(dirname(file), decodeURIComponent(pathPart)) : file;
-      const where = `${link.file}:${link.line}: ${link.target}`;
-      if (!existsSync(target)) {
-        problems.push(`${where}: no such file`);
-        continue;
-      }
-      if (anchor === undefined) continue;
-      if (!target.endsWith(".md")) problems.push(`${where}: an anchor into a file that is not Markdown`);
-      else if (!anchorsIn(target).has(anchor)) problems.push(`${where}: ${relative(root, target)} has no heading #${anchor}`);
     }
   }
   return problems;
