@@ -89,9 +89,10 @@ describe("npm start", () => {
     const out = await server.waitForOutput("Try: curl");
     const token = /Intro call\s+API token:\s+(bk_\S+)/.exec(out)![1]!;
     const guide = readFileSync(new URL("../../../docs/getting-started.md", import.meta.url), "utf8");
-    const block = /## Booking through the API by hand[\s\S]*?```sh\n([\s\S]*?)```/.exec(guide)![1]!;
+    const block = /## Booking through the API by hand[\s\S]*?```sh\n([\s\S]*?)```/.exec(guide)?.[1] ?? "";
     // The block as printed: the variables, the slot query, then (after its comment) the booking.
     const [variables, query, booking] = block.split(/^(?=curl )/m) as [string, string, string];
+    expect(block.split(/^(?=curl )/m), "the guide's block under \"Booking through the API by hand\": variables, then two curl commands").toHaveLength(3);
     const set = variables.replace('<API token of "Intro call">', token).replace("http://localhost:3000", server.base);
     const bash = (script: string) => {
       const run = Bun.spawnSync(["bash", "-c", script], { env: { PATH: process.env.PATH ?? "" } });
