@@ -2,32 +2,32 @@ import { LitElement, html, nothing, type PropertyValues } from "lit";
 import { Task } from "@lit/task";
 import type { EventTypeConfiguration, InitData, ReservationResult } from "@booking/wire";
 import { ApiFailure, BookingApi, idempotencyKey } from "./api.ts";
-import { CalendarController } from "./calendar-controller.ts";
-import { HoldController } from "./hold-controller.ts";
+import { CalendarController } from "./controllers/calendar-controller.ts";
+import { HoldController } from "./controllers/hold-controller.ts";
 import { calendarStyles, controlStyles, themeStyles } from "./booking-calendar.styles.ts";
 import type { CalendarEnvironment } from "./context.ts";
 import { addDays, browserZone, isKnownZone, monthOf, todayIn, type PlainDate } from "./dates.ts";
-import { checkDraft, emptyDraft, placeOf, prefilled, PREFILL_KEYS, reservationOf } from "./draft.ts";
-import { EnvironmentController } from "./environment-controller.ts";
+import { checkDraft, emptyDraft, placeOf, prefilled, PREFILL_KEYS, reservationOf } from "./flow/draft.ts";
+import { EnvironmentController } from "./controllers/environment-controller.ts";
 import { emit } from "./events.ts";
-import * as flows from "./flow.ts";
-import type { Booking, Flow, FlowOf, SlotFlow } from "./flow.ts";
-import { NoticeController } from "./notice-controller.ts";
-import { failureText, type TextKey } from "./texts.ts";
+import * as flows from "./flow/flow.ts";
+import type { Booking, Flow, FlowOf, SlotFlow } from "./flow/flow.ts";
+import { NoticeController } from "./controllers/notice-controller.ts";
+import { failureText, type TextKey } from "./i18n/texts.ts";
 import { fieldProblems } from "./i18n/field-errors.ts";
 import { loadCatalog } from "./i18n/load.ts";
 import { adoptTheme, themeMode } from "./theme.ts";
-import { PageSchemeController } from "./page-scheme.ts";
-import { loadPart } from "./parts.ts";
-import type { BookingFormEvents } from "./booking-form.ts";
-import type { MonthGridEvents } from "./month-grid.ts";
-import type { PaymentStepEvents } from "./payment-step.ts";
-import type { SlotListEvents } from "./slot-list.ts";
-import type { TimezonePickerEvents } from "./timezone-picker.ts";
+import { PageSchemeController } from "./controllers/page-scheme.ts";
+import { loadPart } from "./parts/load.ts";
+import type { BookingFormEvents } from "./views/booking-form.ts";
+import type { MonthGridEvents } from "./views/month-grid.ts";
+import type { PaymentStepEvents } from "./views/payment-step.ts";
+import type { SlotListEvents } from "./views/slot-list.ts";
+import type { TimezonePickerEvents } from "./views/timezone-picker.ts";
 import {
   renderBack, renderBookAnother, renderCancel, renderChosen, renderDone, renderEmptyMonth, renderHeader, renderReservationSummary,
   renderSkeleton,
-} from "./views.ts";
+} from "./views/screens.ts";
 
 let scriptApiBase = "";
 /** Whether this page was told that it carries an API token, so the warning shows once, not per element. */
@@ -120,7 +120,7 @@ export class BookingCalendar extends LitElement {
   declare lastname: string;
   declare phone: string;
 
-  /** Where the visitor is in booking, with what that step needs (see flow.ts). */
+  /** Where the visitor is in booking, with what that step needs (see flow/flow.ts). */
   declare flow: Flow;
   /** A request of the step shown is under way (its buttons wait). */
   declare busy: boolean;
