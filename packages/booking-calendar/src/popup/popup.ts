@@ -1,5 +1,5 @@
 import { LitElement, css, html } from "lit";
-import { DEFAULT_TEXTS } from "./texts.ts";
+import { DEFAULT_TEXTS } from "../i18n/texts.ts";
 import { ATTRIBUTES, checkOptions, FLOATING_TAG, onTriggerClick, POPUP_TAG, type FloatingButtonOptions, type PopupOptions } from "./popup-triggers.ts";
 
 export { optionsFromData, type FloatingButtonOptions, type PopupOptions } from "./popup-triggers.ts";

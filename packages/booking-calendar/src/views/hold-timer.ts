@@ -1,6 +1,6 @@
 import { LitElement, css, html, nothing } from "lit";
 import { ContextConsumer } from "@lit/context";
-import { environmentContext } from "./context.ts";
+import { environmentContext } from "../context.ts";
 
 /**
  * How long the held seat stays the visitor's, ticking each second. A timer role, not a live

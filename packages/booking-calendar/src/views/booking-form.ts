@@ -2,10 +2,10 @@ import { LitElement, css, html, nothing, type TemplateResult } from "lit";
 import { ContextConsumer } from "@lit/context";
 import type { CustomField, Location } from "@booking/wire";
 import { LIMITS } from "@booking/wire/limits";
-import { environmentContext } from "./context.ts";
-import { controlStyles } from "./booking-calendar.styles.ts";
-import { needsLocationValue, type BookingDraft } from "./draft.ts";
-import type { TextKey } from "./texts.ts";
+import { environmentContext } from "../context.ts";
+import { controlStyles } from "../booking-calendar.styles.ts";
+import { needsLocationValue, type BookingDraft } from "../flow/draft.ts";
+import type { TextKey } from "../i18n/texts.ts";
 
 /** Internal: the visitor typed (`detail.draft`) or asked to go on. */
 export type BookingFormEvents = { "bc-draft-change": { draft: BookingDraft }; "bc-submit": Record<string, never> };

@@ -1,8 +1,8 @@
 import { LitElement, css, html, nothing, type PropertyValues } from "lit";
 import { ContextConsumer } from "@lit/context";
 import type { Stripe, StripeElements } from "@stripe/stripe-js";
-import { environmentContext } from "./context.ts";
-import { controlStyles } from "./booking-calendar.styles.ts";
+import { environmentContext } from "../context.ts";
+import { controlStyles } from "../booking-calendar.styles.ts";
 
 /**
  * Internal: a card payment is being confirmed (`bc-paying`), the card was charged (`bc-paid`), or the

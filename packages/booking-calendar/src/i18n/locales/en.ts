@@ -1,4 +1,4 @@
-import type { Catalog } from "../i18n/catalog.ts";
+import type { Catalog } from "../catalog.ts";
 import { DEFAULT_TEXTS } from "../texts.ts";
 
 /** English: the default texts, with the singular of the texts that count. Part of every build. */

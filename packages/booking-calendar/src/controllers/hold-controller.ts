@@ -1,7 +1,7 @@
 import type { ReactiveController, ReactiveControllerHost } from "lit";
 import type { TimeSlot } from "@booking/wire";
-import { ApiFailure, type BookingApi } from "./api.ts";
-import type { PaymentSetup } from "./payment-step.ts";
+import { ApiFailure, type BookingApi } from "../api.ts";
+import type { PaymentSetup } from "../views/payment-step.ts";
 
 const HOLD_CHECK_MS = 5_000;
 const REFRESH_BEFORE_MS = 120_000;

@@ -1,4 +1,4 @@
-import type { Catalog } from "../i18n/catalog.ts";
+import type { Catalog } from "../catalog.ts";
 
 /** Italian, formal register (Lei). */
 const it: Catalog<"it"> = {

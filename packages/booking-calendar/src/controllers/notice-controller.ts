@@ -1,5 +1,5 @@
 import { html, nothing, type ReactiveController, type ReactiveControllerHost } from "lit";
-import type { Texts } from "./texts.ts";
+import type { Texts } from "../i18n/texts.ts";
 
 /** A message above the current view; `retry` offers to repeat what failed. */
 interface Notice {

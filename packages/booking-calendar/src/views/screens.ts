@@ -1,12 +1,12 @@
 import { html, nothing } from "lit";
 import type { EventTypeConfiguration, Location, Reservation } from "@booking/wire";
 import { LIMITS } from "@booking/wire/limits";
-import type { CalendarEnvironment } from "./context.ts";
+import type { CalendarEnvironment } from "../context.ts";
 import { calendarFileUrl, googleCalendarUrl, outlookCalendarUrl } from "./ics.ts";
-import { placeOf } from "./draft.ts";
-import type { DoneState, SlotFlow } from "./flow.ts";
-import type { PlainDate } from "./dates.ts";
-import type { TextKey } from "./texts.ts";
+import { placeOf } from "../flow/draft.ts";
+import type { DoneState, SlotFlow } from "../flow/flow.ts";
+import type { PlainDate } from "../dates.ts";
+import type { TextKey } from "../i18n/texts.ts";
 
 /** A link from the API only when it is a web address, so no `javascript:` URL reaches an href. */
 export function webUrl(value: string | null | undefined): string | null {

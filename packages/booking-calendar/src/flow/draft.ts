@@ -1,6 +1,6 @@
 import type { ConfirmInput, CustomField, CustomFieldValue, InitData, Location, ReservationInput, TimeSlot } from "@booking/wire";
 import { EMAIL_PATTERN as EMAIL, LIMITS, PHONE_PATTERN as PHONE } from "@booking/wire/limits";
-import type { TextKey } from "./texts.ts";
+import type { TextKey } from "../i18n/texts.ts";
 
 /** Everything the visitor has typed; kept by the element across errors, retries and slot changes. */
 export interface BookingDraft {

@@ -1,5 +1,5 @@
 /**
- * Every string the element shows, by key, in English. The built-in translations (src/locales/) have
+ * Every string the element shows, by key, in English. The built-in translations (i18n/locales/) have
  * every key; an event type's `locale.texts` overrides any of them. `{name}` placeholders are filled
  * by `fill`; a text that depends on a number has plural forms in the catalogs (src/i18n/catalog.ts,
  * `PLURAL_KEYS`). Dates, times, weekdays and amounts are never here: they come from `Intl` in the

@@ -1,11 +1,11 @@
 import type { ReactiveController, ReactiveControllerHost } from "lit";
 import { ContextProvider } from "@lit/context";
 import type { EventTypeConfiguration } from "@booking/wire";
-import { environmentContext, type CalendarEnvironment } from "./context.ts";
-import { DateTexts, localeUses12Hours } from "./dates.ts";
-import { chooseLanguage, type Language } from "./i18n/catalog.ts";
-import { loadCatalog, loadedCatalog } from "./i18n/load.ts";
-import { safeLocale, textsWith, type Texts } from "./texts.ts";
+import { environmentContext, type CalendarEnvironment } from "../context.ts";
+import { DateTexts, localeUses12Hours } from "../dates.ts";
+import { chooseLanguage, type Language } from "../i18n/catalog.ts";
+import { loadCatalog, loadedCatalog } from "../i18n/load.ts";
+import { safeLocale, textsWith, type Texts } from "../i18n/texts.ts";
 
 /** Where the visitor's 12h/24h choice is kept for the visit (the tab's session). */
 const HOUR_CYCLE_KEY = "booking-calendar:hour12";

@@ -1,4 +1,4 @@
-import type { Catalog } from "../i18n/catalog.ts";
+import type { Catalog } from "../catalog.ts";
 
 /** Portuguese (Brazilian usage, polite "você" worded impersonally where it reads better). */
 const pt: Catalog<"pt"> = {

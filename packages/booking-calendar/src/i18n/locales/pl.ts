@@ -1,4 +1,4 @@
-import type { Catalog } from "../i18n/catalog.ts";
+import type { Catalog } from "../catalog.ts";
 
 /** Polish: the usual imperative on buttons and headings, polite impersonal requests ("Prosimy …") in messages, never "ty". */
 const pl: Catalog<"pl"> = {

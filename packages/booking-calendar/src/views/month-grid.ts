@@ -1,8 +1,8 @@
 import { LitElement, css, html, nothing, type PropertyValues } from "lit";
 import { ContextConsumer } from "@lit/context";
-import { environmentContext } from "./context.ts";
-import { controlStyles } from "./booking-calendar.styles.ts";
-import { addDays, addMonths, monthOf, monthWeeks, weekBounds, type PlainDate, type PlainMonth } from "./dates.ts";
+import { environmentContext } from "../context.ts";
+import { controlStyles } from "../booking-calendar.styles.ts";
+import { addDays, addMonths, monthOf, monthWeeks, weekBounds, type PlainDate, type PlainMonth } from "../dates.ts";
 
 /** Internal: the visitor moved to another month (`detail.month`) or picked a day (`detail.date`). */
 export type MonthGridEvents = { "bc-month-change": { month: PlainMonth; focus: PlainDate | null }; "bc-day-pick": { date: PlainDate } };

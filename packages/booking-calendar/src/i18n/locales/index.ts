@@ -1,4 +1,4 @@
-import type { CatalogSource } from "../i18n/load.ts";
+import type { CatalogSource } from "../load.ts";
 
 /** The npm build's catalogs: each its own chunk, imported the first time its language is chosen. */
 const catalogs = {

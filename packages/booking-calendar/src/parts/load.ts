@@ -5,10 +5,10 @@
  */
 import type { LitElement, css, html, nothing } from "lit";
 import type { ContextConsumer } from "@lit/context";
-import type { controlStyles } from "./booking-calendar.styles.ts";
-import type { environmentContext } from "./context.ts";
-import type { closePopup, equipFloatingButton, openPopup } from "./popup.ts";
-import type { DEFAULT_TEXTS } from "./texts.ts";
+import type { controlStyles } from "../booking-calendar.styles.ts";
+import type { environmentContext } from "../context.ts";
+import type { closePopup, equipFloatingButton, openPopup } from "../popup/popup.ts";
+import type { DEFAULT_TEXTS } from "../i18n/texts.ts";
 
 export type PartName = "popup" | "payment";
 

@@ -1,7 +1,7 @@
 import type { ReactiveController, ReactiveControllerHost } from "lit";
 import type { TimeSlot } from "@booking/wire";
-import type { BookingApi } from "./api.ts";
-import { firstDayOf, lastDayOf, monthOf, type PlainDate, type PlainMonth } from "./dates.ts";
+import type { BookingApi } from "../api.ts";
+import { firstDayOf, lastDayOf, monthOf, type PlainDate, type PlainMonth } from "../dates.ts";
 
 /** The calls the calendar asks its times with (a stand-in in unit tests). */
 export type TimesApi = Pick<BookingApi, "timeSlots" | "firstFreeDay">;

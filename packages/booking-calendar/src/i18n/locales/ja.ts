@@ -1,4 +1,4 @@
-import type { Catalog } from "../i18n/catalog.ts";
+import type { Catalog } from "../catalog.ts";
 
 /** Japanese, polite form (です・ます). Japanese has one plural category. */
 const ja: Catalog<"ja"> = {

@@ -1,8 +1,8 @@
 import { LitElement, css, html, nothing } from "lit";
 import { ContextConsumer } from "@lit/context";
-import { environmentContext, type CalendarEnvironment } from "./context.ts";
-import { controlStyles } from "./booking-calendar.styles.ts";
-import { offsetKnown, offsetMinutes, offsetText } from "./dates.ts";
+import { environmentContext, type CalendarEnvironment } from "../context.ts";
+import { controlStyles } from "../booking-calendar.styles.ts";
+import { offsetKnown, offsetMinutes, offsetText } from "../dates.ts";
 
 /** Internal: the visitor chose another zone, or another clock (12 or 24 hours). */
 export type TimezonePickerEvents = { "bc-zone-change": { timezone: string }; "bc-hour-cycle-change": { hour12: boolean } };

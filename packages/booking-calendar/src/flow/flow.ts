@@ -1,5 +1,5 @@
 import type { InitData, Location, Reservation, ReservationResult, TimeSlot } from "@booking/wire";
-import type { BookingApi } from "./api.ts";
+import type { BookingApi } from "../api.ts";
 import { emptyDraft, type BookingDraft } from "./draft.ts";
 
 /** Messages by field key (`email`, `guests.0`, `customFields.<uuid>`, ...), as the form shows them. */
@@ -46,7 +46,7 @@ export type Flow =
    */
   | ({ kind: "moving"; reservation: Reservation; slot: TimeSlot; cancelReason: string | null } & Booking)
   /**
-   * The card form for the held `slot` (its payment is kept with the hold, see hold-controller.ts);
+   * The card form for the held `slot` (its payment is kept with the hold, see controllers/hold-controller.ts);
    * `confirming` while a card payment is being confirmed, when there is no way back.
    */
   | ({ kind: "paying"; slot: TimeSlot; confirming: boolean } & Booking)

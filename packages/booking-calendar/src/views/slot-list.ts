@@ -1,8 +1,8 @@
 import { LitElement, css, html, nothing } from "lit";
 import { ContextConsumer } from "@lit/context";
 import type { TimeSlot } from "@booking/wire";
-import { environmentContext } from "./context.ts";
-import { controlStyles } from "./booking-calendar.styles.ts";
+import { environmentContext } from "../context.ts";
+import { controlStyles } from "../booking-calendar.styles.ts";
 
 /** Internal: the visitor picked `detail.slot`. */
 export type SlotListEvents = { "bc-slot-pick": { slot: TimeSlot } };
