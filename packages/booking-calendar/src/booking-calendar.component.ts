@@ -248,7 +248,7 @@ export class BookingCalendar extends LitElement {
     if (changed.has("token") && this.token.startsWith("bk_") && !warnedOfApiToken) {
       // It works, and the server counts it per visitor, but anyone who views the page can read it.
       warnedOfApiToken = true;
-      console.warn("<booking-calendar>: token is the event type's API token (bk_…), which is meant for servers. Pages should carry its publishable link token (bcl_…), e.g. from `npm run admin -- show <id>`.");
+      console.warn("<booking-calendar>: an API token (bk_…) is for servers; pages carry the link token (bcl_…).");
     }
     if (changed.has("token") || changed.has("apiBase") || changed.has("reservationUuid")) {
       // Run here rather than by the task itself, so the new start shows (loading) in this same update.
