@@ -1,5 +1,5 @@
 import { EXPIRED_GRACE_MS, paidHold } from "../domain/reservation.ts";
-import type { BusySourceRecord, EventTypeRecord, OutboxDelivery, OutboxEvent, ReservationRecord, SeatClaim } from "./types.ts";
+import type { BusySourceRecord, EventTypeRecord, OutboxDelivery, OutboxEvent, ReservationRecord, SeatClaim, SkippedObject } from "./types.ts";
 import type { BusyInterval } from "../domain/slots.ts";
 
 // Rows as both engines return them (PostgreSQL with bigints read as numbers), and their records.
@@ -223,6 +223,8 @@ export interface BusySourceRow {
   last_success_at_ms: number | null;
   last_failure_at_ms: number | null;
   last_error: string | null;
+  failure_count: number;
+  skipped_objects: string;
   expanded_until_ms: number | null;
   created_at_ms: number;
   object_count: number;
@@ -248,6 +250,8 @@ export function toBusySource(row: BusySourceRow): BusySourceRecord {
     lastSuccessAtMs: row.last_success_at_ms,
     lastFailureAtMs: row.last_failure_at_ms,
     lastError: row.last_error,
+    failureCount: Number(row.failure_count),
+    skippedObjects: JSON.parse(row.skipped_objects) as SkippedObject[],
     expandedUntilMs: row.expanded_until_ms,
     objectCount: Number(row.object_count),
     intervalCount: Number(row.interval_count),

@@ -1,7 +1,7 @@
 import ICAL from "ical.js";
 import { IANAZone } from "luxon";
 import type { BusyInterval } from "../../domain/slots.ts";
-import { ZoneResolver } from "./ical-zones.ts";
+import { ZoneDefinitionError, ZoneResolver } from "./ical-zones.ts";
 
 /** The span of time a caller wants the busy intervals of, in epoch ms, `untilMs` excluded. */
 export interface BusyWindow {
@@ -25,6 +25,13 @@ export const MAX_INSTANCES_PER_SERIES = 5_000;
  * with the instances found until then.
  */
 export const MAX_RULE_STEPS_PER_SERIES = 50_000;
+
+/**
+ * The most RDATE and EXDATE values one event may list. Each is a time ical.js builds and zones; a
+ * list of 300 000 in one property cost seconds. An event listing more is not read (the calendar
+ * text fails with the reason), as no calendar program writes such lists.
+ */
+export const MAX_DATES_PER_EVENT = 10_000;
 
 /**
  * The calendar text cannot be read: not iCalendar, a broken line or value, an event without a start.
@@ -78,6 +85,7 @@ export function* busyFromICalendarSteps(ics: string, window: BusyWindow, floatin
     for (const calendar of calendars) yield* collectCalendar(calendar, window, floatingZone, busy);
   } catch (error) {
     if (error instanceof CalendarFormatError) throw error;
+    if (error instanceof ZoneDefinitionError) throw new CalendarFormatError(error.message, { cause: error });
     throw new CalendarFormatError(`The calendar cannot be read: ${messageOf(error)}`, { cause: error });
   }
   return busy.sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
@@ -122,6 +130,7 @@ function* collectCalendar(calendar: ICAL.Component, window: BusyWindow, floating
   const masters: ICAL.Component[] = [];
   const overridesByUid = new Map<string, ICAL.Component[]>();
   for (const vevent of calendar.getAllSubcomponents("vevent")) {
+    checkDateLists(vevent);
     assignZones(vevent, zones);
     if (vevent.hasProperty("recurrence-id")) {
       const uid = String(vevent.getFirstPropertyValue("uid") ?? "");
@@ -148,6 +157,17 @@ function* collectCalendar(calendar: ICAL.Component, window: BusyWindow, floating
 }
 
 const DATE_PROPERTIES = ["dtstart", "dtend", "recurrence-id", "rdate", "exdate"];
+
+/** Refuses an event that lists more than MAX_DATES_PER_EVENT RDATE and EXDATE values, counted before ical.js builds any of them. */
+function checkDateLists(vevent: ICAL.Component): void {
+  let listed = 0;
+  // A property's jCal is [name, parameters, type, ...values].
+  for (const name of ["rdate", "exdate"]) for (const property of vevent.getAllProperties(name)) listed += Math.max(0, property.jCal.length - 3);
+  if (listed > MAX_DATES_PER_EVENT) {
+    const uid = vevent.getFirstPropertyValue("uid");
+    throw new CalendarFormatError(`The event ${typeof uid === "string" ? uid : "without a UID"} lists ${listed} RDATE and EXDATE values, more than ${MAX_DATES_PER_EVENT}.`);
+  }
+}
 
 /**
  * Gives every date and date-time of the event its zone before ical.js computes anything with it:

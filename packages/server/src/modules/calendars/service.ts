@@ -44,6 +44,8 @@ export interface BusySourceView {
   lastSuccessAt: string | null;
   lastFailureAt: string | null;
   lastError: string | null;
+  /** Objects the last sync could not read and left out, the others counting: each with its URL and why. */
+  skippedObjects: { href: string; reason: string }[];
   objects: number;
   busyIntervals: number;
   /** Whether the event type's confirmed bookings are written into a calendar of this source. */
@@ -234,6 +236,7 @@ export class CalendarAdmin {
       lastSuccessAt: s.lastSuccessAtMs === null ? null : utc(s.lastSuccessAtMs),
       lastFailureAt: s.lastFailureAtMs === null ? null : utc(s.lastFailureAtMs),
       lastError: failing ? s.lastError : null,
+      skippedObjects: s.skippedObjects,
       objects: s.objectCount,
       busyIntervals: s.intervalCount,
       writeBookings: writing !== null,

@@ -1,0 +1,31 @@
+/**
+ * The thread that parses and expands calendar objects for the sync (see expansion.ts), so that no
+ * calendar, however costly, runs on the thread that answers requests. It takes one job at a time:
+ * it says which object it starts (so a job given up can name it), and answers the intervals as
+ * start/end pairs with the objects it could not read.
+ */
+import { busyFromICalendar } from "./expand.ts";
+import type { ExpansionJob, ExpansionReport, ObjectError } from "./expansion.ts";
+
+declare const self: Worker;
+
+self.onmessage = (event: MessageEvent<ExpansionJob>) => {
+  const { objects, window, floatingZone } = event.data;
+  const pairs: number[] = [];
+  const errors: ObjectError[] = [];
+  for (const object of objects) {
+    self.postMessage({ kind: "object", href: object.href } satisfies ExpansionReport);
+    try {
+      for (const interval of busyFromICalendar(object.ics, window, floatingZone)) pairs.push(interval.startMs, interval.endMs);
+    } catch (error) {
+      errors.push({ href: object.href, reason: messageOf(error) });
+    }
+  }
+  const intervals = new Float64Array(pairs);
+  self.postMessage({ kind: "done", intervals, errors } satisfies ExpansionReport, [intervals.buffer]);
+};
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.cause instanceof Error && error.cause.message !== error.message ? `${error.message} (${error.cause.message})` : error.message;
+  return String(error);
+}

@@ -1,0 +1,190 @@
+import { availableParallelism } from "node:os";
+import type { BusyInterval } from "../../domain/slots.ts";
+import type { BusyObject } from "../../store/types.ts";
+import type { BusyWindow } from "./expand.ts";
+
+/** A calendar object a sync could not read and left out, the others counting: shown in its source's status. */
+export interface ObjectError {
+  href: string;
+  reason: string;
+}
+
+/** The busy intervals of a sync's objects, with the objects left out because they could not be read. */
+export interface ObjectsExpansion {
+  intervals: BusyInterval[];
+  errors: ObjectError[];
+}
+
+/**
+ * Expands the objects of a sync into busy intervals meeting the window (floating and all-day times
+ * in `floatingZone`), each object on its own: one that cannot be read is reported in `errors` and the
+ * others still count. Rejects once `signal` aborts (the sync's deadline, the server stopping) or the
+ * expansion passes its own limits (ExpansionLimitError).
+ */
+export interface CalendarExpander {
+  expandObjects(objects: readonly Pick<BusyObject, "href" | "ics">[], window: BusyWindow, floatingZone: string, signal: AbortSignal): Promise<ObjectsExpansion>;
+  /** Ends the threads it keeps; a later expansion starts them again. */
+  close(): Promise<void>;
+}
+
+/** What the expansion thread is asked (expansion-worker.ts). */
+export interface ExpansionJob {
+  objects: Pick<BusyObject, "href" | "ics">[];
+  window: BusyWindow;
+  floatingZone: string;
+}
+
+/** What the expansion thread answers: the object it starts, then the job's outcome. */
+export type ExpansionReport = { kind: "object"; href: string } | { kind: "done"; intervals: Float64Array; errors: ObjectError[] };
+
+/** A calendar cost more than an expansion may: its sync fails with this reason, and its source is backed off. */
+export class ExpansionLimitError extends Error {
+  override readonly name = "ExpansionLimitError";
+}
+
+/** Limits of one expansion job (all the objects of one sync). */
+export interface ExpansionLimits {
+  /** Longest one job may take, in ms; the thread is ended when it passes. */
+  deadlineMs: number;
+  /** Most the process's memory (resident set) may grow while a job runs, in bytes; the thread is ended past it. */
+  memoryBytes: number;
+  /** Threads that expand side by side; jobs beyond wait for one. */
+  threads: number;
+}
+
+/** A minute for all the objects of one sync: a calendar a real program wrote takes well under a second a thousand events. */
+export const EXPANSION_DEADLINE_MS = 60_000;
+/** Two GiB: a 20 MB feed of 100 000 events takes about half a GiB to parse and expand. */
+export const EXPANSION_MEMORY_BYTES = 2 * 1024 ** 3;
+/** How often the memory of a job under way is looked at, in ms. */
+const MEMORY_SAMPLE_MS = 100;
+
+/** One thread, or two where the machine has cores to spare: the thread that answers requests keeps one. */
+function defaultThreads(): number {
+  return Math.max(1, Math.min(2, availableParallelism() - 1));
+}
+
+/**
+ * Expands calendars on worker threads (expansion-worker.ts), never on the thread that answers
+ * requests: a calendar built to cost (a zone rule repeating every second since 1601, hundreds of
+ * thousands of dates or events) can hold a thread, never the API. A job that passes its deadline or
+ * makes the process's memory grow past its cap has its thread ended at once (ending a thread stops
+ * it inside a synchronous call, which no deadline checked between steps can) and a new one started
+ * for the next job. Threads are started on demand, kept for later jobs, and never keep the process alive.
+ */
+export class ExpansionWorkers implements CalendarExpander {
+  private readonly limits: ExpansionLimits;
+  private readonly idle: Worker[] = [];
+  private readonly live = new Set<Worker>();
+  /** Jobs waiting for a thread, in order. */
+  private readonly waiting: ((worker: Worker) => void)[] = [];
+
+  constructor(limits: Partial<ExpansionLimits> = {}) {
+    this.limits = { deadlineMs: EXPANSION_DEADLINE_MS, memoryBytes: EXPANSION_MEMORY_BYTES, threads: defaultThreads(), ...limits };
+  }
+
+  async expandObjects(objects: readonly Pick<BusyObject, "href" | "ics">[], window: BusyWindow, floatingZone: string, signal: AbortSignal): Promise<ObjectsExpansion> {
+    signal.throwIfAborted();
+    if (objects.length === 0) return { intervals: [], errors: [] };
+    const worker = await this.acquire(signal);
+    try {
+      const outcome = await this.run(worker, { objects: objects.map(({ href, ics }) => ({ href, ics })), window, floatingZone }, signal);
+      this.release(worker);
+      return outcome;
+    } catch (error) {
+      this.discard(worker);
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const worker of this.live) worker.terminate();
+    this.live.clear();
+    this.idle.length = 0;
+  }
+
+  /** Threads under way, idle ones included: what tests look at. */
+  get threads(): number {
+    return this.live.size;
+  }
+
+  private acquire(signal: AbortSignal): Promise<Worker> {
+    const idle = this.idle.pop();
+    if (idle) return Promise.resolve(idle);
+    if (this.live.size < this.limits.threads) return Promise.resolve(this.spawn());
+    return new Promise((resolve, reject) => {
+      const take = (worker: Worker) => {
+        signal.removeEventListener("abort", giveUp);
+        resolve(worker);
+      };
+      const giveUp = () => {
+        this.waiting.splice(this.waiting.indexOf(take), 1);
+        reject(signal.reason);
+      };
+      signal.addEventListener("abort", giveUp, { once: true });
+      this.waiting.push(take);
+    });
+  }
+
+  private release(worker: Worker): void {
+    const next = this.waiting.shift();
+    if (next) next(worker);
+    else this.idle.push(worker);
+  }
+
+  /** Ends a thread that failed or was given up, and starts another for a job waiting. */
+  private discard(worker: Worker): void {
+    worker.terminate();
+    this.live.delete(worker);
+    const next = this.waiting.shift();
+    if (next) next(this.spawn());
+  }
+
+  private spawn(): Worker {
+    const worker = new Worker(new URL("./expansion-worker.ts", import.meta.url).href, { ref: false });
+    this.live.add(worker);
+    return worker;
+  }
+
+  private run(worker: Worker, job: ExpansionJob, signal: AbortSignal): Promise<ObjectsExpansion> {
+    const { deadlineMs, memoryBytes } = this.limits;
+    return new Promise<ObjectsExpansion>((resolve, reject) => {
+      let current: string | null = null;
+      const at = () => (current === null ? "" : ` (at ${current})`);
+      const startRss = process.memoryUsage().rss;
+      const end = (settle: () => void) => {
+        clearTimeout(deadline);
+        clearInterval(memory);
+        signal.removeEventListener("abort", aborted);
+        worker.removeEventListener("message", onMessage);
+        worker.removeEventListener("error", onError);
+        worker.removeEventListener("close", onClose);
+        settle();
+      };
+      const fail = (error: unknown) => end(() => reject(error));
+      const deadline = setTimeout(() => fail(new ExpansionLimitError(`reading the calendar took longer than ${deadlineMs / 1000} s${at()}; given up`)), deadlineMs);
+      const memory = setInterval(() => {
+        if (process.memoryUsage().rss - startRss > memoryBytes) fail(new ExpansionLimitError(`reading the calendar took more than ${Math.round(memoryBytes / 1024 ** 2)} MiB of memory${at()}; given up`));
+      }, MEMORY_SAMPLE_MS);
+      const aborted = () => fail(signal.reason);
+      const onMessage = (event: MessageEvent<ExpansionReport>) => {
+        const report = event.data;
+        if (report.kind === "object") current = report.href;
+        else end(() => resolve({ intervals: intervalsOf(report.intervals), errors: report.errors }));
+      };
+      const onError = (event: ErrorEvent) => fail(new Error(`reading the calendar failed${at()}: ${event.message}`));
+      const onClose = () => fail(new Error(`the calendar reader stopped${at()}`));
+      signal.addEventListener("abort", aborted, { once: true });
+      worker.addEventListener("message", onMessage);
+      worker.addEventListener("error", onError);
+      worker.addEventListener("close", onClose);
+      worker.postMessage(job);
+    });
+  }
+}
+
+function intervalsOf(pairs: Float64Array): BusyInterval[] {
+  const intervals: BusyInterval[] = [];
+  for (let i = 0; i + 1 < pairs.length; i += 2) intervals.push({ startMs: pairs[i]!, endMs: pairs[i + 1]! });
+  return intervals;
+}
