@@ -40,10 +40,9 @@ export function manyRdates(count: number): string {
   return calendar(["BEGIN:VEVENT", "UID:rdates@hostile.example", "DTSTAMP:20261101T000000Z", "DTSTART:20200101T090000Z", "DURATION:PT30M", `RDATE:${values.join(",")}`, "END:VEVENT"]);
 }
 
-/** `count` one-hour meetings, one a minute apart from 24 November 2026. */
-export function manyEvents(count: number): string {
+/** `count` one-hour meetings, one a minute apart from `fromMs` (24 November 2026, 09:00Z). */
+export function manyEvents(count: number, fromMs = Date.UTC(2026, 10, 24, 9)): string {
   const lines: string[] = [];
-  const fromMs = Date.UTC(2026, 10, 24, 9);
   for (let i = 0; i < count; i++) {
     const start = new Date(fromMs + i * 60_000).toISOString().replace(/[-:]/g, "").slice(0, 15);
     lines.push("BEGIN:VEVENT", `UID:event-${i}@hostile.example`, "DTSTAMP:20261101T000000Z", `DTSTART:${start}Z`, "DURATION:PT1H", "END:VEVENT");

@@ -149,6 +149,8 @@ export class ExpansionWorkers implements CalendarExpander {
   private run(worker: Worker, job: ExpansionJob, signal: AbortSignal): Promise<ObjectsExpansion> {
     const { deadlineMs, memoryBytes } = this.limits;
     return new Promise<ObjectsExpansion>((resolve, reject) => {
+      // Aborted while the job waited for its thread: no abort event is coming.
+      signal.throwIfAborted();
       let current: string | null = null;
       const at = () => (current === null ? "" : ` (at ${current})`);
       const startRss = process.memoryUsage().rss;
