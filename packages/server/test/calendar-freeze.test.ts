@@ -102,6 +102,17 @@ describe("the expansion threads", () => {
     expect(workers.threads).toBe(0);
   });
 
+  it("keep a thread for the jobs that follow, and end it once it has had none for a while", async () => {
+    const workers = new ExpansionWorkers({ threads: 1, idleMs: 200 });
+    cleanups.push(() => workers.close());
+    const never = new AbortController().signal;
+    await workers.expandObjects([feed("/cal/a.ics", manyEvents(1))], WINDOW, "UTC", never);
+    await workers.expandObjects([feed("/cal/b.ics", manyEvents(1))], WINDOW, "UTC", never);
+    expect(workers.threads).toBe(1);
+    for (let waited = 0; workers.threads > 0 && waited < 5_000; waited += 20) await Bun.sleep(20);
+    expect(workers.threads).toBe(0);
+  });
+
   it("end the job under way when its signal aborts (the sync's deadline, the server stopping), and the jobs waiting for a thread", async () => {
     const workers = new ExpansionWorkers({ threads: 1 });
     cleanups.push(() => workers.close());

@@ -62,7 +62,10 @@ class RuleStepsExhausted extends Error {}
  *   known zone (see ZoneResolver for how TZIDs are resolved);
  * - VFREEBUSY FREEBUSY periods of FBTYPE BUSY, BUSY-UNAVAILABLE and BUSY-TENTATIVE (BUSY when absent).
  *
- * Throws CalendarFormatError on text that cannot be read; never loops without end (the caps above).
+ * Throws CalendarFormatError on text that cannot be read, and on an event or an embedded time zone
+ * past the bounds of any real calendar (MAX_DATES_PER_EVENT, ical-zones.ts zoneDefinitionProblem);
+ * never loops without end (the caps above). Still CPU work in proportion to the text: the server
+ * runs it on worker threads (expansion.ts).
  */
 export function busyFromICalendar(ics: string, window: BusyWindow, floatingZone: string): BusyInterval[] {
   const steps = busyFromICalendarSteps(ics, window, floatingZone);

@@ -50,6 +50,8 @@ export interface ExpansionLimits {
   memoryBytes: number;
   /** Threads that expand side by side; jobs beyond wait for one. */
   threads: number;
+  /** How long a thread with no job is kept, in ms. */
+  idleMs: number;
 }
 
 /** A minute for all the objects of one sync: a calendar a real program wrote takes well under a second a thousand events. */
@@ -58,6 +60,8 @@ export const EXPANSION_DEADLINE_MS = 60_000;
 export const EXPANSION_MEMORY_BYTES = 2 * 1024 ** 3;
 /** How often the memory of a job under way is looked at, in ms. */
 const MEMORY_SAMPLE_MS = 100;
+/** Ten seconds: the syncs of a pass come together, then there is nothing to expand for minutes. */
+export const EXPANSION_IDLE_MS = 10_000;
 
 /** One thread, or two where the machine has cores to spare: the thread that answers requests keeps one. */
 function defaultThreads(): number {
@@ -70,17 +74,19 @@ function defaultThreads(): number {
  * thousands of dates or events) can hold a thread, never the API. A job that passes its deadline or
  * makes the process's memory grow past its cap has its thread ended at once (ending a thread stops
  * it inside a synchronous call, which no deadline checked between steps can) and a new one started
- * for the next job. Threads are started on demand, kept for later jobs, and never keep the process alive.
+ * for the next job. Threads are started on demand, kept for the jobs that follow (ended after
+ * EXPANSION_IDLE_MS without one), and never keep the process alive.
  */
 export class ExpansionWorkers implements CalendarExpander {
   private readonly limits: ExpansionLimits;
-  private readonly idle: Worker[] = [];
+  /** Threads with no job, each with the timer that ends it. */
+  private readonly idle = new Map<Worker, ReturnType<typeof setTimeout>>();
   private readonly live = new Set<Worker>();
   /** Jobs waiting for a thread, in order. */
   private readonly waiting: ((worker: Worker) => void)[] = [];
 
   constructor(limits: Partial<ExpansionLimits> = {}) {
-    this.limits = { deadlineMs: EXPANSION_DEADLINE_MS, memoryBytes: EXPANSION_MEMORY_BYTES, threads: defaultThreads(), ...limits };
+    this.limits = { deadlineMs: EXPANSION_DEADLINE_MS, memoryBytes: EXPANSION_MEMORY_BYTES, threads: defaultThreads(), idleMs: EXPANSION_IDLE_MS, ...limits };
   }
 
   async expandObjects(objects: readonly Pick<BusyObject, "href" | "ics">[], window: BusyWindow, floatingZone: string, signal: AbortSignal): Promise<ObjectsExpansion> {
@@ -100,7 +106,8 @@ export class ExpansionWorkers implements CalendarExpander {
   async close(): Promise<void> {
     for (const worker of this.live) worker.terminate();
     this.live.clear();
-    this.idle.length = 0;
+    for (const timer of this.idle.values()) clearTimeout(timer);
+    this.idle.clear();
   }
 
   /** Threads under way, idle ones included: what tests look at. */
@@ -109,8 +116,11 @@ export class ExpansionWorkers implements CalendarExpander {
   }
 
   private acquire(signal: AbortSignal): Promise<Worker> {
-    const idle = this.idle.pop();
-    if (idle) return Promise.resolve(idle);
+    for (const [worker, timer] of this.idle) {
+      clearTimeout(timer);
+      this.idle.delete(worker);
+      return Promise.resolve(worker);
+    }
     if (this.live.size < this.limits.threads) return Promise.resolve(this.spawn());
     return new Promise((resolve, reject) => {
       const take = (worker: Worker) => {
@@ -128,8 +138,14 @@ export class ExpansionWorkers implements CalendarExpander {
 
   private release(worker: Worker): void {
     const next = this.waiting.shift();
-    if (next) next(worker);
-    else this.idle.push(worker);
+    if (next) return next(worker);
+    const timer = setTimeout(() => {
+      this.idle.delete(worker);
+      this.live.delete(worker);
+      worker.terminate();
+    }, this.limits.idleMs);
+    timer.unref();
+    this.idle.set(worker, timer);
   }
 
   /** Ends a thread that failed or was given up, and starts another for a job waiting. */
