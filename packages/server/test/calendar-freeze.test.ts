@@ -4,7 +4,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { busyFromICalendar, CalendarFormatError, MAX_DATES_PER_EVENT } from "../src/modules/calendars/expand.ts";
-import { ExpansionLimitError, ExpansionWorkers } from "../src/modules/calendars/expansion.ts";
+import { ExpansionWorkers } from "../src/modules/calendars/expansion.ts";
 import { CalendarSync, MAX_RETRY_WAIT_MS } from "../src/modules/calendars/sync.ts";
 import { manyEvents, manyRdates, secondlySeries, zoneRepeating } from "./hostile-calendars.ts";
 import { startRadicale, type Radicale } from "./radicale.ts";
@@ -80,25 +80,26 @@ describe("the expansion threads", () => {
     expect(outcome.errors[0]!.reason).toContain("The time zone Europe/Hostile is refused");
   });
 
-  it("end a thread whose job passes its deadline, naming the object, and start a fresh one for the next job", async () => {
+  it("end a thread whose object passes its deadline, leave that object out with the reason, and read the others on a fresh thread", async () => {
     const workers = new ExpansionWorkers({ threads: 1, deadlineMs: 1_000 });
     cleanups.push(() => workers.close());
     // A thousand series repeating every second take many seconds to expand.
-    const given = workers.expandObjects([feed("/cal/small.ics", manyEvents(1)), feed("/cal/slow.ics", secondlySeries(1_000))], WINDOW, "UTC", new AbortController().signal);
-    await expect(given).rejects.toThrow(ExpansionLimitError);
-    await expect(given).rejects.toThrow("reading the calendar took longer than 1 s (at /cal/slow.ics); given up");
-    expect(workers.threads).toBe(0);
-    const next = await workers.expandObjects([feed("/cal/small.ics", manyEvents(1))], WINDOW, "UTC", new AbortController().signal);
-    expect(next.intervals).toHaveLength(1);
+    const objects = [feed("/cal/before.ics", manyEvents(1)), feed("/cal/slow.ics", secondlySeries(1_000)), feed("/cal/after.ics", manyEvents(1, Date.UTC(2026, 10, 25, 9)))];
+    const outcome = await workers.expandObjects(objects, WINDOW, "UTC", new AbortController().signal);
+    expect(outcome.errors).toEqual([{ href: "/cal/slow.ics", reason: "reading it took longer than 1 s; given up" }]);
+    expect(outcome.intervals).toEqual([
+      { startMs: Date.parse("2026-11-24T09:00:00Z"), endMs: Date.parse("2026-11-24T10:00:00Z") },
+      { startMs: Date.parse("2026-11-25T09:00:00Z"), endMs: Date.parse("2026-11-25T10:00:00Z") },
+    ]);
     expect(workers.threads).toBe(1);
   });
 
-  it("end a thread whose job makes the process's memory grow past the cap", async () => {
+  it("end a thread whose object makes the process's memory grow past the cap, leaving that object out", async () => {
     // 100 000 events take about half a GiB to read.
     const workers = new ExpansionWorkers({ threads: 1, memoryBytes: 256 * 1024 ** 2 });
     cleanups.push(() => workers.close());
-    const given = workers.expandObjects([feed("/cal/huge.ics", manyEvents(100_000))], WINDOW, "UTC", new AbortController().signal);
-    await expect(given).rejects.toThrow("reading the calendar took more than 256 MiB of memory (at /cal/huge.ics); given up");
+    const outcome = await workers.expandObjects([feed("/cal/huge.ics", manyEvents(100_000))], WINDOW, "UTC", new AbortController().signal);
+    expect(outcome).toEqual({ intervals: [], errors: [{ href: "/cal/huge.ics", reason: "reading it took more than 256 MiB of memory; given up" }] });
     expect(workers.threads).toBe(0);
   });
 

@@ -1,32 +1,31 @@
 /**
  * The thread that parses and expands calendar objects for the sync (see expansion.ts), so that no
- * calendar, however costly, runs on the thread that answers requests. It takes one job at a time:
- * it says which object it starts (so a job given up can name it), and answers the intervals, merged
- * (as the store keeps them, so the thread that answers requests has little left to sort), as
- * start/end pairs with the objects it could not read.
+ * calendar, however costly, runs on the thread that answers requests. It takes one job at a time
+ * and reports each object as it goes: that it starts it (so the object is known when the thread is
+ * ended past a limit), then its busy intervals, merged as the store keeps them (so the thread that
+ * answers requests has little left to sort), or why it cannot be read.
  */
-import type { BusyInterval } from "../../domain/slots.ts";
 import { busyFromICalendar, mergeBusy } from "./expand.ts";
-import type { ExpansionJob, ExpansionReport, ObjectError } from "./expansion.ts";
+import type { ExpansionJob, ExpansionReport } from "./expansion.ts";
 
 declare const self: Worker;
 
 self.onmessage = (event: MessageEvent<ExpansionJob>) => {
   const { objects, window, floatingZone } = event.data;
-  const busy: BusyInterval[] = [];
-  const errors: ObjectError[] = [];
-  for (const object of objects) {
-    self.postMessage({ kind: "object", href: object.href } satisfies ExpansionReport);
+  for (const { href, ics } of objects) {
+    self.postMessage({ kind: "start", href } satisfies ExpansionReport);
+    let report: ExpansionReport;
     try {
-      for (const interval of busyFromICalendar(object.ics, window, floatingZone)) busy.push(interval);
+      const merged = mergeBusy(busyFromICalendar(ics, window, floatingZone).filter((i) => i.endMs > i.startMs));
+      const intervals = new Float64Array(merged.length * 2);
+      merged.forEach((interval, i) => intervals.set([interval.startMs, interval.endMs], i * 2));
+      report = { kind: "read", href, intervals };
     } catch (error) {
-      errors.push({ href: object.href, reason: messageOf(error) });
+      report = { kind: "unreadable", href, reason: messageOf(error) };
     }
+    self.postMessage(report, report.kind === "read" ? [report.intervals.buffer] : []);
   }
-  const merged = mergeBusy(busy.filter((i) => i.endMs > i.startMs));
-  const intervals = new Float64Array(merged.length * 2);
-  merged.forEach((interval, i) => intervals.set([interval.startMs, interval.endMs], i * 2));
-  self.postMessage({ kind: "done", intervals, errors } satisfies ExpansionReport, [intervals.buffer]);
+  self.postMessage({ kind: "done" } satisfies ExpansionReport);
 };
 
 function messageOf(error: unknown): string {

@@ -17,9 +17,9 @@ export interface ObjectsExpansion {
 
 /**
  * Expands the objects of a sync into busy intervals meeting the window (floating and all-day times
- * in `floatingZone`), each object on its own: one that cannot be read is reported in `errors` and the
- * others still count. Rejects once `signal` aborts (the sync's deadline, the server stopping) or the
- * expansion passes its own limits (ExpansionLimitError).
+ * in `floatingZone`), each object on its own: one that cannot be read, or that passes the limits of
+ * the expansion, is reported in `errors` and the others still count. Rejects once `signal` aborts
+ * (the sync's deadline, the server stopping).
  */
 export interface CalendarExpander {
   expandObjects(objects: readonly Pick<BusyObject, "href" | "ics">[], window: BusyWindow, floatingZone: string, signal: AbortSignal): Promise<ObjectsExpansion>;
@@ -34,19 +34,21 @@ export interface ExpansionJob {
   floatingZone: string;
 }
 
-/** What the expansion thread answers: the object it starts, then the job's outcome. */
-export type ExpansionReport = { kind: "object"; href: string } | { kind: "done"; intervals: Float64Array; errors: ObjectError[] };
+/**
+ * What the expansion thread answers, in order: for each object, that it starts it, then its busy
+ * intervals (merged, as start/end pairs) or why it cannot be read; then that the job is done.
+ */
+export type ExpansionReport =
+  | { kind: "start"; href: string }
+  | { kind: "read"; href: string; intervals: Float64Array }
+  | { kind: "unreadable"; href: string; reason: string }
+  | { kind: "done" };
 
-/** A calendar cost more than an expansion may: its sync fails with this reason, and its source is backed off. */
-export class ExpansionLimitError extends Error {
-  override readonly name = "ExpansionLimitError";
-}
-
-/** Limits of one expansion job (all the objects of one sync). */
+/** Limits of the expansion of one calendar object, and of the threads. */
 export interface ExpansionLimits {
-  /** Longest one job may take, in ms; the thread is ended when it passes. */
+  /** Longest reading one object may take, in ms; the thread is ended when it passes. */
   deadlineMs: number;
-  /** Most the process's memory (resident set) may grow while a job runs, in bytes; the thread is ended past it. */
+  /** Most the process's memory (resident set) may grow while a thread reads the objects of a sync, in bytes; the thread is ended past it. */
   memoryBytes: number;
   /** Threads that expand side by side; jobs beyond wait for one. */
   threads: number;
@@ -54,7 +56,7 @@ export interface ExpansionLimits {
   idleMs: number;
 }
 
-/** A minute for all the objects of one sync: a calendar a real program wrote takes well under a second a thousand events. */
+/** A minute for one object (a feed is one): a calendar a real program wrote takes well under a second a thousand events. */
 export const EXPANSION_DEADLINE_MS = 60_000;
 /** Two GiB: a 20 MB feed of 100 000 events takes about half a GiB to parse and expand. */
 export const EXPANSION_MEMORY_BYTES = 2 * 1024 ** 3;
@@ -71,10 +73,10 @@ function defaultThreads(): number {
 /**
  * Expands calendars on worker threads (expansion-worker.ts), never on the thread that answers
  * requests: a calendar built to cost (a zone rule repeating every second since 1601, hundreds of
- * thousands of dates or events) can hold a thread, never the API. A job that passes its deadline or
- * makes the process's memory grow past its cap has its thread ended at once (ending a thread stops
- * it inside a synchronous call, which no deadline checked between steps can) and a new one started
- * for the next job. Threads are started on demand, kept for the jobs that follow (ended after
+ * thousands of dates or events) can hold a thread, never the API. An object whose reading passes its
+ * deadline or makes the process's memory grow past its cap has its thread ended at once (ending a
+ * thread stops it inside a synchronous call, which no deadline checked between steps can): the
+ * object is left out with the reason, and the sync's other objects are read on a new thread. Threads are started on demand, kept for the jobs that follow (ended after
  * EXPANSION_IDLE_MS without one), and never keep the process alive.
  */
 export class ExpansionWorkers implements CalendarExpander {
@@ -91,16 +93,26 @@ export class ExpansionWorkers implements CalendarExpander {
 
   async expandObjects(objects: readonly Pick<BusyObject, "href" | "ics">[], window: BusyWindow, floatingZone: string, signal: AbortSignal): Promise<ObjectsExpansion> {
     signal.throwIfAborted();
-    if (objects.length === 0) return { intervals: [], errors: [] };
-    const worker = await this.acquire(signal);
-    try {
-      const outcome = await this.run(worker, { objects: objects.map(({ href, ics }) => ({ href, ics })), window, floatingZone }, signal);
-      this.release(worker);
-      return outcome;
-    } catch (error) {
+    const outcome: ObjectsExpansion = { intervals: [], errors: [] };
+    let rest = objects.map(({ href, ics }) => ({ href, ics }));
+    while (rest.length > 0) {
+      const worker = await this.acquire(signal);
+      let ran: { read: number; givenUp: boolean };
+      try {
+        ran = await this.run(worker, { objects: rest, window, floatingZone }, signal, outcome);
+      } catch (error) {
+        this.discard(worker);
+        throw error;
+      }
+      if (!ran.givenUp) {
+        this.release(worker);
+        break;
+      }
+      // The thread was given up on an object, recorded with why: the objects after it go on a new one.
       this.discard(worker);
-      throw error;
+      rest = rest.slice(ran.read);
     }
+    return outcome;
   }
 
   async close(): Promise<void> {
@@ -162,36 +174,65 @@ export class ExpansionWorkers implements CalendarExpander {
     return worker;
   }
 
-  private run(worker: Worker, job: ExpansionJob, signal: AbortSignal): Promise<ObjectsExpansion> {
+  /**
+   * Runs the job on the thread, adding to `outcome` as objects are read; answers how many objects
+   * were done and whether the thread was given up (past a limit, or failing), then on the object
+   * under way, which counts as done and is in `outcome.errors` with the reason.
+   */
+  private run(worker: Worker, job: ExpansionJob, signal: AbortSignal, outcome: ObjectsExpansion): Promise<{ read: number; givenUp: boolean }> {
     const { deadlineMs, memoryBytes } = this.limits;
-    return new Promise<ObjectsExpansion>((resolve, reject) => {
+    return new Promise<{ read: number; givenUp: boolean }>((resolve, reject) => {
       // Aborted while the job waited for its thread: no abort event is coming.
       signal.throwIfAborted();
-      let current: string | null = null;
-      const at = () => (current === null ? "" : ` (at ${current})`);
+      let done = 0;
       const startRss = process.memoryUsage().rss;
-      const end = (settle: () => void) => {
+      let deadline: ReturnType<typeof setTimeout> | undefined;
+      const end = () => {
         clearTimeout(deadline);
         clearInterval(memory);
         signal.removeEventListener("abort", aborted);
         worker.removeEventListener("message", onMessage);
         worker.removeEventListener("error", onError);
         worker.removeEventListener("close", onClose);
-        settle();
       };
-      const fail = (error: unknown) => end(() => reject(error));
-      const deadline = setTimeout(() => fail(new ExpansionLimitError(`reading the calendar took longer than ${deadlineMs / 1000} s${at()}; given up`)), deadlineMs);
+      /**
+       * Ends the job at the object under way, left out with `reason`. That is the first object not
+       * reported read, also when its start is not reported yet (the thread reports it as it starts).
+       */
+      const giveUp = (reason: string) => {
+        end();
+        const object = job.objects[done];
+        if (object) outcome.errors.push({ href: object.href, reason: `${reason}; given up` });
+        resolve({ read: object ? done + 1 : done, givenUp: true });
+      };
+      const startDeadline = () => {
+        clearTimeout(deadline);
+        deadline = setTimeout(() => giveUp(`reading it took longer than ${deadlineMs / 1000} s`), deadlineMs);
+      };
+      startDeadline();
       const memory = setInterval(() => {
-        if (process.memoryUsage().rss - startRss > memoryBytes) fail(new ExpansionLimitError(`reading the calendar took more than ${Math.round(memoryBytes / 1024 ** 2)} MiB of memory${at()}; given up`));
+        if (process.memoryUsage().rss - startRss > memoryBytes) giveUp(`reading it took more than ${Math.round(memoryBytes / 1024 ** 2)} MiB of memory`);
       }, MEMORY_SAMPLE_MS);
-      const aborted = () => fail(signal.reason);
+      const aborted = () => {
+        end();
+        reject(signal.reason);
+      };
       const onMessage = (event: MessageEvent<ExpansionReport>) => {
         const report = event.data;
-        if (report.kind === "object") current = report.href;
-        else end(() => resolve({ intervals: intervalsOf(report.intervals), errors: report.errors }));
+        if (report.kind === "start") startDeadline();
+        else if (report.kind === "read") {
+          for (let i = 0; i + 1 < report.intervals.length; i += 2) outcome.intervals.push({ startMs: report.intervals[i]!, endMs: report.intervals[i + 1]! });
+          done++;
+        } else if (report.kind === "unreadable") {
+          outcome.errors.push({ href: report.href, reason: report.reason });
+          done++;
+        } else {
+          end();
+          resolve({ read: done, givenUp: false });
+        }
       };
-      const onError = (event: ErrorEvent) => fail(new Error(`reading the calendar failed${at()}: ${event.message}`));
-      const onClose = () => fail(new Error(`the calendar reader stopped${at()}`));
+      const onError = (event: ErrorEvent) => giveUp(`reading it stopped the reader (${event.message})`);
+      const onClose = () => giveUp("reading it stopped the reader");
       signal.addEventListener("abort", aborted, { once: true });
       worker.addEventListener("message", onMessage);
       worker.addEventListener("error", onError);
@@ -199,10 +240,4 @@ export class ExpansionWorkers implements CalendarExpander {
       worker.postMessage(job);
     });
   }
-}
-
-function intervalsOf(pairs: Float64Array): BusyInterval[] {
-  const intervals: BusyInterval[] = [];
-  for (let i = 0; i + 1 < pairs.length; i += 2) intervals.push({ startMs: pairs[i]!, endMs: pairs[i + 1]! });
-  return intervals;
 }

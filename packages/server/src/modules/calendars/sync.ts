@@ -3,7 +3,7 @@ import type { BusySource } from "../../domain/busy.ts";
 import type { BusyInterval } from "../../domain/slots.ts";
 import type { BusyObject, BusySourceRecord, SkippedObject, Store } from "../../store/types.ts";
 import { bookingUid } from "../invites/ics.ts";
-import { ExpansionLimitError, type CalendarExpander, type ObjectsExpansion } from "./expansion.ts";
+import type { CalendarExpander, ObjectsExpansion } from "./expansion.ts";
 import { fetchCalDav, fetchFeed, guardedFetch, type CalendarFetch } from "./fetch.ts";
 
 /** The window and zone busy intervals are expanded in (see expand.ts). */
@@ -313,7 +313,7 @@ export class CalendarSync {
         // Cut short by shutdown, not the calendar's fault: nothing recorded, so it is due again at the next start.
         return { sourceId: source.id, ok: false, changed: false, downloaded: 0, error: "the server stopped before the sync completed" };
       }
-      const message = (error instanceof ExpansionLimitError ? error.message : deadline.aborted || timedOut() ? `no complete sync within ${deadlineMs / 1000} s (a calendar answered too slowly); given up` : messageOf(error)).slice(0, 500);
+      const message = (deadline.aborted || timedOut() ? `no complete sync within ${deadlineMs / 1000} s (a calendar answered too slowly); given up` : messageOf(error)).slice(0, 500);
       this.log({ level: "warn", message: `calendar source ${source.id} (event type ${source.eventTypeId}) failed to sync; its last good data stays: ${message}` });
       await this.store.busy.recordFailure(source.id, atMs, message).catch((e) => this.log({ level: "error", message: "recording a calendar sync failure failed", error: e }));
       return { sourceId: source.id, ok: false, changed: false, downloaded: 0, error: message };
