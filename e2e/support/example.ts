@@ -7,8 +7,8 @@ import { join, resolve } from "node:path";
  * `npm run example:html|react|vue`: the booking API (as `npm start` runs it, on a fresh SQLite file
  * seeded with the demo) and the embedding site of the end-to-end tests (`e2e/site/server.ts`: the
  * plain HTML page, and the React and Vue apps as `vite build` left them) with one command. The demo's
- * "Intro call" token, read from the server's first-start output, and the API origin go into the
- * printed address. Ctrl-C stops both servers and removes the database file.
+ * "Intro call" link token (the one pages carry), read from the server's first-start output, and the
+ * API origin go into the printed address. Ctrl-C stops both servers and removes the database file.
  * Ports: `EXAMPLE_API_PORT` (default 3100) and `EXAMPLE_SITE_PORT` (default 3101), apart from `npm start`'s 3000.
  */
 const example = process.argv[2] ?? "";
@@ -60,8 +60,9 @@ function waitFor(child: ChildProcess, pattern: RegExp): Promise<string> {
 }
 
 const server = start("packages/server/src/main.ts", { PORT: apiPort, BOOKING_DB: database });
-// The seed prints each event type's token once, on the first start of an empty database.
-const token = await waitFor(server, /Intro call\s+API token:\s+(\S+)/);
+// The seed prints each event type's tokens on the first start of an empty database; a page carries
+// the publishable link token, never the API token.
+const token = await waitFor(server, /Intro call\s+API token:\s+\S+\s+override token:\s+\S+\s+link token:\s+(bcl_\S+)/);
 const site = start("e2e/site/server.ts", { E2E_SITE_PORT: sitePort, E2E_API_ORIGIN: api });
 const siteUrl = await waitFor(site, /customer site on (\S+)/);
 

@@ -2,10 +2,10 @@ import { test, expect, chooseFirstTime, continueToPayment, createEventType, expe
 
 test.describe("embedding", () => {
   test("plain HTML page: one script tag from the API's origin on another site, booked through, and the site hears the event", async ({ page, request }) => {
-    const { id, token } = await createEventType(request, { title: "Studio session" });
+    const { id, linkToken } = await createEventType(request, { title: "Studio session" });
     const scripts: string[] = [];
     page.on("request", (r) => { if (r.resourceType() === "script") scripts.push(r.url()); });
-    await openSite(page, { token });
+    await openSite(page, { token: linkToken });
     await expect(page.getByRole("heading", { name: "Studio session" })).toBeVisible();
     expect(new URL(page.url()).origin).toBe(SITE);
     expect(scripts).toEqual([`${API}/embed/booking-calendar.js`]);
@@ -18,10 +18,10 @@ test.describe("embedding", () => {
   });
 
   test("paid event type on a plain HTML page of another origin: the element loads the Stripe.js its configuration names, and the card pays", async ({ page, request }) => {
-    const { id, token } = await createEventType(request, { ...PAID, title: "Paid studio session" });
+    const { id, linkToken } = await createEventType(request, { ...PAID, title: "Paid studio session" });
     const scripts: string[] = [];
     page.on("request", (r) => { if (r.resourceType() === "script") scripts.push(r.url()); });
-    await openSite(page, { token });
+    await openSite(page, { token: linkToken });
     await continueToPayment(page, "paid-site@example.com");
     await expect(page.getByLabel("Card number")).toBeVisible();
     await expect(page.getByRole("alert")).toHaveCount(0);
@@ -35,8 +35,8 @@ test.describe("embedding", () => {
   });
 
   test("CORS: the embedding site may call the public API, and not the admin API", async ({ page, request }) => {
-    const { token } = await createEventType(request);
-    await openSite(page, { token });
+    const { linkToken } = await createEventType(request);
+    await openSite(page, { token: linkToken });
     await expect(page.locator('button[part~="day-free"]').first()).toBeVisible();
     const outcome = await page.evaluate(async ({ api, token, adminKey }) => {
       const call = async (path: string, key: string) => {
@@ -48,7 +48,7 @@ test.describe("embedding", () => {
         }
       };
       return { configuration: await call("/configuration", token), admin: await call("/admin/event-types", adminKey) };
-    }, { api: API, token, adminKey: ADMIN_KEY });
+    }, { api: API, token: linkToken, adminKey: ADMIN_KEY });
     expect(outcome.configuration).toMatchObject({ status: 200, body: { success: true } });
     expect(outcome.admin).toEqual({ refused: "TypeError: Failed to fetch" });
     // The browser refused it because the admin API answers no CORS headers, preflight or not.
@@ -59,8 +59,8 @@ test.describe("embedding", () => {
   });
 
   test("React app: renders the element, passes props, receives its events, and books through", async ({ page, request }) => {
-    const { id, token } = await createEventType(request, { title: "React consultation" });
-    await page.goto(`${SITE}/react/?${new URLSearchParams({ api: API, token })}`);
+    const { id, linkToken } = await createEventType(request, { title: "React consultation" });
+    await page.goto(`${SITE}/react/?${new URLSearchParams({ api: API, token: linkToken })}`);
     await expect(page.getByRole("heading", { name: "Book a React consultation" })).toBeVisible();
     await expect(page.getByRole("heading", { name: "React consultation", exact: true })).toBeVisible();
     await expect(page.getByRole("status").filter({ hasText: "Nothing booked yet" })).toBeVisible();
@@ -85,8 +85,8 @@ test.describe("embedding", () => {
   });
 
   test("Vue app: renders the element, binds props, receives its events, and books through", async ({ page, request }) => {
-    const { id, token } = await createEventType(request, { title: "Vue workshop" });
-    await page.goto(`${SITE}/vue/?${new URLSearchParams({ api: API, token })}`);
+    const { id, linkToken } = await createEventType(request, { title: "Vue workshop" });
+    await page.goto(`${SITE}/vue/?${new URLSearchParams({ api: API, token: linkToken })}`);
     await expect(page.getByRole("heading", { name: "Book a Vue workshop" })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Vue workshop", exact: true })).toBeVisible();
     const firstWeekday = page.locator('[part="grid"] th').first();

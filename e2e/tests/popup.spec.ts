@@ -15,12 +15,12 @@ for (const [device, viewport] of Object.entries(SCREENS)) {
       test.setTimeout(90_000);
       await page.setViewportSize(viewport);
       await page.emulateMedia({ colorScheme: mode });
-      const { id, token } = await createEventType(request, {
+      const { id, linkToken } = await createEventType(request, {
         title: "Studio session",
         description: "Two hours in the big room with an engineer.",
         theme: { mode: "auto", borderRadius: "10px", colors: {} },
       });
-      await page.goto(`${SITE}/popup?${new URLSearchParams({ token })}`);
+      await page.goto(`${SITE}/popup?${new URLSearchParams({ token: linkToken })}`);
       const floating = page.getByRole("button", { name: "Book a session" });
       await expect(floating).toBeVisible();
       await expectAccessible(page, `${device} ${mode} page with floating button`);

@@ -30,6 +30,8 @@ import {
 } from "./views.ts";
 
 let scriptApiBase = "";
+/** Whether this page was told that it carries an API token, so the warning shows once, not per element. */
+let warnedOfApiToken = false;
 
 /** Sets the API origin used when `api-base` is not given: the script-tag build passes the origin it was served from. */
 export function setDefaultApiBase(origin: string): void {
@@ -41,7 +43,7 @@ export function setDefaultApiBase(origin: string): void {
  * pays when the event type costs money, and gets a confirmation with a calendar file. Opened with
  * `reservation-uuid`, it shows that booking and lets the visitor move or cancel it.
  *
- * @attr token - The event type's public API token (or its booking-link token). Required.
+ * @attr token - The event type's publishable link token (`bcl_…`); an API token works too but belongs on servers. Required.
  * @attr api-base - Origin of the booking API; defaults to the origin the script was served from.
  * @attr reservation-uuid - Reschedule mode: the reservation to move or cancel.
  * @attr timezone - IANA zone for the times shown; defaults to the visitor's. The visitor can change it
@@ -207,6 +209,11 @@ export class BookingCalendar extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has("token") && this.token.startsWith("bk_") && !warnedOfApiToken) {
+      // It works, and the server counts it per visitor, but anyone who views the page can read it.
+      warnedOfApiToken = true;
+      console.warn("<booking-calendar>: token is the event type's API token (bk_…), which is meant for servers. Pages should carry its publishable link token (bcl_…), e.g. from `npm run admin -- show <id>`.");
+    }
     if (changed.has("token") || changed.has("apiBase") || changed.has("reservationUuid")) {
       // Run here rather than by the task itself, so the new start shows (loading) in this same update.
       if (this.token) void this.#loader.run();

@@ -30,12 +30,15 @@ export function eventTypeBody(overrides: Record<string, unknown> = {}): Record<s
   };
 }
 
-/** Creates an event type through the admin API; returns its id, public token and webhook signing secret. */
-export async function createEventType(request: APIRequestContext, overrides: Record<string, unknown> = {}): Promise<{ id: number; token: string; webhookSecret: string }> {
+/**
+ * Creates an event type through the admin API; returns its id, its API token (`token`, for calls a
+ * server makes), the publishable link token a site puts into its pages, and its webhook signing secret.
+ */
+export async function createEventType(request: APIRequestContext, overrides: Record<string, unknown> = {}): Promise<{ id: number; token: string; linkToken: string; webhookSecret: string }> {
   const response = await request.post("/admin/event-types", { headers: { Authorization: `Bearer ${ADMIN_KEY}` }, data: eventTypeBody(overrides) });
   expect(response.status(), await response.text()).toBe(200);
   const body = await response.json();
-  return { id: body.data.id, token: body.data.token, webhookSecret: body.data.webhookSecret };
+  return { id: body.data.id, token: body.data.token, linkToken: body.data.linkToken, webhookSecret: body.data.webhookSecret };
 }
 
 /** The event type's reservations as the organizer sees them: by default from two days ago to 95 days ahead. */

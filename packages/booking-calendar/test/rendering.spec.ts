@@ -18,6 +18,28 @@ test.describe("rendering from the configuration", () => {
     await expect(page.locator(`button[data-date="${firstBookable}"]`)).toBeVisible();
   });
 
+  test("tells the site's developer in the console, once, when the page carries the API token instead of the link token", async ({ page, request }) => {
+    const { token, linkToken } = await createEventType(request, { title: "Strategy session" });
+    const warnings: string[] = [];
+    page.on("console", (message) => { if (message.type() === "warning") warnings.push(message.text()); });
+    await mountCalendar(page, { token: linkToken });
+    await expect(page.getByRole("heading", { name: "Strategy session" })).toBeVisible();
+    expect(warnings).toEqual([]);
+    await mountCalendar(page, { token });
+    // The API token still works: sites that embedded it keep taking bookings.
+    await expect(page.getByRole("heading", { name: "Strategy session" })).toBeVisible();
+    await page.evaluate(() => {
+      const second = document.createElement("booking-calendar");
+      second.setAttribute("token", document.querySelector("booking-calendar")!.getAttribute("token")!);
+      document.body.append(second);
+      return (second as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete;
+    });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain("API token");
+    expect(warnings[0]).toContain("link token (bcl_…)");
+    expect(warnings[0]).not.toContain(token);
+  });
+
   test("shows configuration texts and custom field labels as text, never as HTML", async ({ page, request }) => {
     const title = '<img src="x" onerror="window.injected=1">Bold <b>claim</b>';
     const { token } = await createEventType(request, {

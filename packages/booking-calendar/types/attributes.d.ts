@@ -2,6 +2,7 @@ import type { BookingCalendarEventMap } from "../dist/npm/index.js";
 
 /** The element's attributes, as JSX and Vue templates write them. */
 export interface BookingCalendarAttributes {
+  /** The event type's publishable link token (`bcl_…`); the API token belongs on servers, not in pages. */
   token: string;
   "api-base"?: string;
   "reservation-uuid"?: string;

@@ -71,7 +71,16 @@ export function createApp(deps: AppDependencies) {
 
   // Bun's development mode answers an escaped error with an HTML page of source and file paths;
   // whatever escapes Elysia gets the spec's JSON 500 instead, in every environment.
-  const app: Elysia = new Elysia({ normalize: false, serve: { development: false, error: () => lastResortAnswer(publicOrigin(config)) } })
+  // The router finds the path from the first "/" after the scheme: by default it skips 11 characters,
+  // assuming a host of at least four, so with `Host: z` it served /zz/admin/... as /admin/... .
+  // Searching from the host's first character is right for every Host (the server speaks plain
+  // HTTP; app.handle gets http:// URLs). The compiled router is the one that honours this.
+  const app: Elysia = new Elysia({
+    normalize: false,
+    aot: true,
+    handler: { standardHostname: false },
+    serve: { development: false, error: () => lastResortAnswer(publicOrigin(config)) },
+  })
     .use(httpContract(ctx, () => app.routes, new Set([STRIPE_WEBHOOK_PATH])))
     // A bare JSON route through the same contract: for load balancers, and the benchmark's baseline.
     .get("/health", () => ok({ status: "ok" }))

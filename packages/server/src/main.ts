@@ -2,7 +2,7 @@
 import "./production-mode.ts";
 import { isProduction } from "elysia/error";
 import { createApp } from "./app.ts";
-import { bookingUrlOf, publicOrigin } from "./lib/links.ts";
+import { bookingUrlOf, embedSnippet, publicOrigin } from "./lib/links.ts";
 import { stderrLog } from "./lib/log.ts";
 import { systemClock } from "./clock.ts";
 import { configFromEnv, type ServerConfig } from "./config.ts";
@@ -53,13 +53,16 @@ async function main(): Promise<void> {
   console.log(`Booking API listening on ${base} (${mode}; ${config.databaseUrl ? `PostgreSQL: ${describeTarget(config.databaseUrl)}` : `SQLite: ${config.databasePath}`})`);
   console.log(`API docs: ${base}/docs   OpenAPI: ${base}/openapi.json`);
   if (seeded.length > 0) {
-    console.log("\nDemo event types created (tokens are shown only now):");
+    const origin = publicOrigin(config, base);
+    console.log("\nDemo event types created (API and override tokens are shown only now; keep them on servers):");
     for (const et of seeded) {
       console.log(
-        `  #${et.id} ${et.title}${et.disabled ? " [disabled]" : ""}\n      API token:      ${et.token}\n      override token: ${et.overrideToken}` +
-          (et.slug ? `\n      booking page:   ${bookingUrlOf(publicOrigin(config, base), et.slug)}` : ""),
+        `  #${et.id} ${et.title}${et.disabled ? " [disabled]" : ""}\n      API token:      ${et.token}\n      override token: ${et.overrideToken}\n      link token:     ${et.linkToken} (public: for pages and the element)` +
+          (et.slug ? `\n      booking page:   ${bookingUrlOf(origin, et.slug)}` : ""),
       );
     }
+    // Pages carry the link token: each visitor's address has a budget of its own with it.
+    console.log(`\nEmbed "${seeded[0]!.title}" on a site:\n${embedSnippet(origin, seeded[0]!.linkToken).replace(/^/gm, "  ")}`);
     console.log(`\nTry: curl -H "Authorization: Bearer ${seeded[0]!.token}" "${base}/configuration"`);
   }
   if (seeded.length === 0 && config.environment !== "production" && !config.databaseUrl) {

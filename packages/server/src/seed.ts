@@ -8,6 +8,8 @@ export interface SeededEventType {
   title: string;
   token: string;
   overrideToken: string;
+  /** The publishable token that pages and the element carry (public by design, unlike `token`). */
+  linkToken: string;
   /** Name of its booking page, `/book/{slug}`. */
   slug: string | null;
   disabled: boolean;
@@ -82,7 +84,7 @@ export async function seedDemo(store: Store, now: () => number): Promise<SeededE
   const created: SeededEventType[] = [];
   for (const input of DEMO_EVENT_TYPES) {
     const et = await admin.create(input);
-    created.push({ id: et.id, title: et.title, token: et.token, overrideToken: et.overrideToken, slug: et.slug, disabled: et.disabled });
+    created.push({ id: et.id, title: et.title, token: et.token, overrideToken: et.overrideToken, linkToken: et.linkToken, slug: et.slug, disabled: et.disabled });
   }
   return created;
 }

@@ -36,6 +36,8 @@ export interface CalendarDependencies {
    * of the same source under way there instead of running a second one; by default one of its own.
    */
   sync?: CalendarSync;
+  /** How long the admin API's "sync now" waits for the sync before answering 202 (still syncing); SYNC_ANSWER_MS by default. */
+  syncAnswerMs?: number;
 }
 
 /**
@@ -58,6 +60,6 @@ export function createServices(ctx: AppContext, stripe?: Stripe | null, busy: Bu
     reservations: new ReservationService(ctx.store, payments, ctx.config, now, ctx.log, busy),
     admin: new AdminService(ctx.store, now, { allowPrivateWebhooks: ctx.config.webhooks.allowPrivateAddresses }),
     calendarSync,
-    calendars: new CalendarAdmin(ctx.store, calendarSync, now, ctx.config.calendars.allowPrivateAddresses, calendarDeps.fetch),
+    calendars: new CalendarAdmin(ctx.store, calendarSync, now, ctx.config.calendars.allowPrivateAddresses, calendarDeps.fetch, ctx.log, calendarDeps.syncAnswerMs),
   };
 }

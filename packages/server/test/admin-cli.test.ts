@@ -81,6 +81,38 @@ describe("the admin CLI against a running server", () => {
     expect(await publicCall("/configuration", apiToken)).toBe(200);
   });
 
+  it("prints the HTML that embeds the calendar with the public link token, never the API token, on create, show and a new API token", async () => {
+    const created = await cli("create", "--title", "Embedded");
+    expect(created.code).toBe(0);
+    const newId = /Created event type #(\d+)/.exec(created.stdout)![1]!;
+    const secret = /API token:\s+(bk_\S+)/.exec(created.stdout)![1]!;
+    const snippetOf = (stdout: string) => stdout.slice(stdout.indexOf("Embed on a site"));
+    const embedded = (stdout: string) => {
+      const snippet = snippetOf(stdout);
+      const element = /<booking-calendar token="(bcl_[\w-]+)" api-base="([^"]+)"><\/booking-calendar>/.exec(snippet);
+      expect(element, stdout).not.toBeNull();
+      expect(snippet).toContain(`<script src="${base}/embed/booking-calendar.js" defer></script>`);
+      expect(element![2]).toBe(base);
+      expect(snippet).not.toContain("bk_");
+      expect(snippet).not.toContain("bko_");
+      return element![1]!;
+    };
+    const linkToken = embedded(created.stdout);
+    expect(snippetOf(created.stdout)).not.toContain(secret);
+    // The token in the snippet is the one the server keeps for pages, and it works.
+    expect(((await (await fetch(`${base}/admin/event-types/${newId}`, { headers: { authorization: `Bearer ${KEY}` } })).json()) as any).data.linkToken).toBe(linkToken);
+    expect(await publicCall("/configuration", linkToken)).toBe(200);
+    const shown = await cli("show", newId);
+    expect(embedded(shown.stdout)).toBe(linkToken);
+    // A new API token replaces the link token too: the snippet printed with it carries the new one.
+    const renewed = await cli("token", newId);
+    const fresh = embedded(renewed.stdout);
+    expect(fresh).not.toBe(linkToken);
+    expect(snippetOf(renewed.stdout)).not.toContain(/API token:\s+(bk_\S+)/.exec(renewed.stdout)![1]!);
+    expect(await publicCall("/configuration", fresh)).toBe(200);
+    expect((await cli("delete", newId)).code).toBe(0);
+  });
+
   it("prints the created event type as JSON with --json", async () => {
     const r = await cli("create", "--title", "Scripted", "--json");
     expect(r.code).toBe(0);

@@ -9,7 +9,7 @@ import { openPostgresStore } from "../src/store/postgres.ts";
 import { POSTGRES_MIGRATIONS } from "../src/store/postgres/migrations.ts";
 import { SQLITE_MIGRATIONS } from "../src/store/sqlite-migrations.ts";
 import { openSqliteStore } from "../src/store/sqlite.ts";
-import { bookingUid } from "../src/modules/invites/ics.ts";
+import { organizerBookingUid } from "../src/modules/invites/ics.ts";
 import { ENGINE, POSTGRES_URL, reservation, setup } from "./utils.ts";
 
 // The clock of setup() stands on Monday 2026-11-23T07:00:00Z (08:00 in Prague, UTC+1 in November).
@@ -140,10 +140,10 @@ describe("GET /feeds/{token}.ics", () => {
     for (const absent of ["eve@example.com", "Eve", "held@", "cancelled@", "expired@", "old@"]) expect(r.text).not.toContain(absent);
 
     const events = eventsOf(r.text);
-    // The UID of the booking's emails and of its entry written into a CalDAV calendar: one entry everywhere.
-    expect(events.map((e) => e.uid)).toEqual([bookingUid(recent.uuid), bookingUid(confirmed.uuid), bookingUid(inPerson.uuid)]);
+    // The UID of the organizer's email copy and of the entry written into a CalDAV calendar: one entry everywhere.
+    expect(events.map((e) => e.uid)).toEqual([organizerBookingUid(recent.uuid), organizerBookingUid(confirmed.uuid), organizerBookingUid(inPerson.uuid)]);
     expect(events[1]).toMatchObject({
-      uid: bookingUid(confirmed.uuid),
+      uid: organizerBookingUid(confirmed.uuid),
       sequence: "0",
       organizer: "mailto:bookings@localhost",
       dtstart: "2026-11-24T08:00:00Z",
@@ -158,8 +158,9 @@ describe("GET /feeds/{token}.ics", () => {
       "Phone: +420 111 222 333",
       "Guests: charles@example.com",
       "Company: Analytical Engines",
-      `Reservation: ${confirmed.uuid}`,
     ]);
+    // Whoever the feed is shared with learns no reservation's uuid, which with the booking page's link token cancels it.
+    for (const uuid of [confirmed.uuid, inPerson.uuid, recent.uuid]) expect(r.text).not.toContain(uuid);
     expect(events[2]).toMatchObject({ dtstart: "2026-11-25T13:00:00Z", dtend: "2026-11-25T13:45:00Z", summary: "Intro call: grace@example.com", location: "Main Street 1, Brno" });
     // UTC times are written with Z, as RFC 5545 form 2.
     expect(r.text).toContain("\r\nDTSTART:20261124T080000Z\r\n");
@@ -175,7 +176,7 @@ describe("GET /feeds/{token}.ics", () => {
     expect(booked.status).toBe(200);
     const uuid = booked.body.data.uuid;
     const withBooking = await w.call("GET", feedPath(et.feedToken));
-    expect(eventsOf(withBooking.text)).toEqual([expect.objectContaining({ uid: bookingUid(uuid), dtstart: "2026-11-24T08:00:00Z", dtend: "2026-11-24T08:30:00Z", summary: "Intro call: Ada Lovelace" })]);
+    expect(eventsOf(withBooking.text)).toEqual([expect.objectContaining({ uid: organizerBookingUid(uuid), dtstart: "2026-11-24T08:00:00Z", dtend: "2026-11-24T08:30:00Z", summary: "Intro call: Ada Lovelace" })]);
 
     expect((await w.call("DELETE", `/reservations/${uuid}`, { token: et.token })).status).toBe(200);
     const afterCancel = await w.call("GET", feedPath(et.feedToken));

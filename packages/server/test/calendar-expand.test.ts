@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
 import type { BusyInterval } from "../src/domain/slots.ts";
 import {
@@ -159,25 +160,220 @@ describe("busyFromICalendar on VFREEBUSY", () => {
   });
 });
 
+/** One VEVENT (its lines) in a VCALENDAR, with the VTIMEZONE of Europe/Berlin that `withZone` asks for. */
+const calendarOf = (lines: string[], withZone = false): string =>
+  [
+    "BEGIN:VCALENDAR",
+    "VERSION:2.0",
+    "PRODID:-//Booking Calendar//Tests//EN",
+    ...(withZone ? BERLIN_VTIMEZONE : []),
+    "BEGIN:VEVENT",
+    "UID:series@example.test",
+    "DTSTAMP:20261101T000000Z",
+    ...lines,
+    "END:VEVENT",
+    "END:VCALENDAR",
+    "",
+  ].join("\r\n");
+
+const BERLIN_VTIMEZONE = [
+  "BEGIN:VTIMEZONE",
+  "TZID:Europe/Berlin",
+  "BEGIN:DAYLIGHT",
+  "TZOFFSETFROM:+0100",
+  "TZOFFSETTO:+0200",
+  "TZNAME:CEST",
+  "DTSTART:19700329T020000",
+  "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU",
+  "END:DAYLIGHT",
+  "BEGIN:STANDARD",
+  "TZOFFSETFROM:+0200",
+  "TZOFFSETTO:+0100",
+  "TZNAME:CET",
+  "DTSTART:19701025T030000",
+  "RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU",
+  "END:STANDARD",
+  "END:VTIMEZONE",
+];
+
+describe("busyFromICalendar on series begun long before the window", () => {
+  const daily2001 = ["DTSTART;TZID=Europe/Berlin:20010101T090000", "DTEND;TZID=Europe/Berlin:20010101T093000", "RRULE:FREQ=DAILY"];
+
+  it("blocks today with a daily series of 2001, at 09:00 Berlin on both sides of the October change", () => {
+    expect(busy(calendarOf(daily2001), "2026-10-23T00:00:00Z", "2026-10-28T00:00:00Z", "UTC")).toEqual([
+      ["2026-10-23T07:00:00Z", "2026-10-23T07:30:00Z"], // CEST
+      ["2026-10-24T07:00:00Z", "2026-10-24T07:30:00Z"],
+      ["2026-10-25T08:00:00Z", "2026-10-25T08:30:00Z"], // CET from October 25, 01:00 UTC
+      ["2026-10-26T08:00:00Z", "2026-10-26T08:30:00Z"],
+      ["2026-10-27T08:00:00Z", "2026-10-27T08:30:00Z"],
+    ]);
+  });
+
+  it("blocks with an hourly series begun a year ago", () => {
+    const hourly = calendarOf(["DTSTART;TZID=Europe/Berlin:20251124T091500", "DURATION:PT30M", "RRULE:FREQ=HOURLY"]);
+    // A year of hours (8,760) lies before the window; Berlin is UTC+1 on both days.
+    expect(busy(hourly, "2026-11-24T08:00:00Z", "2026-11-24T11:00:00Z", "UTC")).toEqual([
+      ["2026-11-24T08:15:00Z", "2026-11-24T08:45:00Z"],
+      ["2026-11-24T09:15:00Z", "2026-11-24T09:45:00Z"],
+      ["2026-11-24T10:15:00Z", "2026-11-24T10:45:00Z"],
+    ]);
+  });
+
+  it("blocks with a weekly series on three weekdays begun in 1990", () => {
+    // January 1st, 1990 was a Monday; New York is on EST (UTC-5) from November 1st, 2026.
+    const weekly = calendarOf(["DTSTART;TZID=America/New_York:19900101T140000", "DTEND;TZID=America/New_York:19900101T150000", "RRULE:FREQ=WEEKLY;BYDAY=MO,WE,FR"]);
+    expect(busy(weekly, "2026-11-02T00:00:00Z", "2026-11-09T00:00:00Z", "UTC")).toEqual([
+      ["2026-11-02T19:00:00Z", "2026-11-02T20:00:00Z"],
+      ["2026-11-04T19:00:00Z", "2026-11-04T20:00:00Z"],
+      ["2026-11-06T19:00:00Z", "2026-11-06T20:00:00Z"],
+    ]);
+  });
+
+  it("blocks with a monthly series on the 31st begun in 2000, only in months that have one", () => {
+    const monthly = calendarOf(["DTSTART;TZID=Europe/Berlin:20000131T100000", "DTEND;TZID=Europe/Berlin:20000131T110000", "RRULE:FREQ=MONTHLY;BYMONTHDAY=31"]);
+    expect(busy(monthly, "2026-09-01T00:00:00Z", "2027-01-01T00:00:00Z", "UTC")).toEqual([
+      ["2026-10-31T09:00:00Z", "2026-10-31T10:00:00Z"], // CET; September and November have 30 days
+      ["2026-12-31T09:00:00Z", "2026-12-31T10:00:00Z"],
+    ]);
+  });
+
+  it("ends a COUNT series of 2001 after its COUNT instances counted from DTSTART", () => {
+    // 2001-01-01 plus 8,999 days is 2025-08-22 (8,766 days to 2025 with six leap days, then 233):
+    // the 9,000th instance. The one of 10,000 instances runs to 2028-05-18.
+    const ended = calendarOf([...daily2001.slice(0, 2), "RRULE:FREQ=DAILY;COUNT=9000"]);
+    expect(busy(ended, "2025-08-21T00:00:00Z", "2025-08-25T00:00:00Z", "UTC")).toEqual([
+      ["2025-08-21T07:00:00Z", "2025-08-21T07:30:00Z"],
+      ["2025-08-22T07:00:00Z", "2025-08-22T07:30:00Z"],
+    ]);
+    expect(busy(ended, "2026-11-23T00:00:00Z", "2026-11-28T00:00:00Z", "UTC")).toEqual([]);
+    const running = calendarOf([...daily2001.slice(0, 2), "RRULE:FREQ=DAILY;COUNT=10000"]);
+    expect(busy(running, "2026-11-23T00:00:00Z", "2026-11-25T00:00:00Z", "UTC")).toEqual([
+      ["2026-11-23T08:00:00Z", "2026-11-23T08:30:00Z"],
+      ["2026-11-24T08:00:00Z", "2026-11-24T08:30:00Z"],
+    ]);
+  });
+
+  it("ends an old series at its UNTIL", () => {
+    const until = calendarOf([...daily2001.slice(0, 2), "RRULE:FREQ=DAILY;UNTIL=20261125T080000Z"]);
+    expect(busy(until, "2026-11-23T00:00:00Z", "2026-11-28T00:00:00Z", "UTC")).toEqual([
+      ["2026-11-23T08:00:00Z", "2026-11-23T08:30:00Z"],
+      ["2026-11-24T08:00:00Z", "2026-11-24T08:30:00Z"],
+      ["2026-11-25T08:00:00Z", "2026-11-25T08:30:00Z"], // UNTIL is exactly this start
+    ]);
+  });
+
+  it("applies the EXDATE and the overrides of an old series inside the window", () => {
+    const overridden = [
+      calendarOf([...daily2001, "EXDATE;TZID=Europe/Berlin:20261124T090000"]).replace(/END:VEVENT\r\nEND:VCALENDAR\r\n$/, ""),
+      "END:VEVENT",
+      "BEGIN:VEVENT",
+      "UID:series@example.test",
+      "DTSTAMP:20261101T000000Z",
+      "RECURRENCE-ID;TZID=Europe/Berlin:20261125T090000",
+      "DTSTART;TZID=Europe/Berlin:20261125T140000",
+      "DTEND;TZID=Europe/Berlin:20261125T150000",
+      "END:VEVENT",
+      "BEGIN:VEVENT",
+      "UID:series@example.test",
+      "DTSTAMP:20261101T000000Z",
+      "RECURRENCE-ID;TZID=Europe/Berlin:20261126T090000",
+      "DTSTART;TZID=Europe/Berlin:20261126T090000",
+      "DTEND;TZID=Europe/Berlin:20261126T093000",
+      "STATUS:CANCELLED",
+      "END:VEVENT",
+      "END:VCALENDAR",
+      "",
+    ].join("\r\n");
+    expect(busy(overridden, "2026-11-23T00:00:00Z", "2026-11-28T00:00:00Z", "UTC")).toEqual([
+      ["2026-11-23T08:00:00Z", "2026-11-23T08:30:00Z"],
+      // November 24th is an EXDATE
+      ["2026-11-25T13:00:00Z", "2026-11-25T14:00:00Z"], // moved to 14:00
+      // November 26th is cancelled
+      ["2026-11-27T08:00:00Z", "2026-11-27T08:30:00Z"],
+    ]);
+  });
+
+  // ical.js iterating every rule from its real DTSTART, without caps, is the reference: the window's
+  // instances must be the same when the expansion starts from just before the window.
+  const october = "2026-10-20T00:00:00Z/2026-11-06T00:00:00Z";
+  const rules: [string, string, string?][] = [
+    ["20230102T090000", "FREQ=DAILY;INTERVAL=3"],
+    ["20230103T090000", "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH;WKST=SU"],
+    ["20260801T071500", "FREQ=HOURLY;INTERVAL=5;BYHOUR=8,9,10,11,12,13,14,15,16,17"],
+    ["20261001T000700", "FREQ=MINUTELY;INTERVAL=45"],
+    ["20230110T090000", "FREQ=DAILY;BYHOUR=9,17;BYMINUTE=0,30;BYDAY=MO,TU,WE,TH,FR"],
+    ["20200114T090000", "FREQ=MONTHLY;BYDAY=2TU,-1FR"],
+    ["20200131T090000", "FREQ=MONTHLY;INTERVAL=2;BYMONTHDAY=31", "2026-01-01T00:00:00Z/2027-06-01T00:00:00Z"],
+    ["20200131T090000", "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1"],
+    ["19960229T090000", "FREQ=YEARLY", "2027-06-01T00:00:00Z/2028-06-01T00:00:00Z"],
+    ["20000103T090000", "FREQ=YEARLY;BYWEEKNO=1,44;BYDAY=MO,SU"],
+    ["20200106T090000", "FREQ=WEEKLY;UNTIL=20261105T080000Z"],
+  ];
+  for (const [start, rule, span = october] of rules) {
+    it(`gives the instances ical.js gives from DTSTART for ${rule} begun ${start.slice(0, 8)}`, () => {
+      const text = calendarOf([`DTSTART;TZID=Europe/Berlin:${start}`, "DURATION:PT30M", `RRULE:${rule}`], true);
+      const [from, until] = span.split("/") as [string, string];
+      const window = windowOf(from, until);
+      const expected = referenceInstances(text, window);
+      expect(expected.length).toBeGreaterThan(0);
+      // Starts only: ical.js gives an instance crossing the October change its DURATION in wall time.
+      const startsOf = (intervals: BusyInterval[]) => intervals.map((i) => utc(i.startMs));
+      expect(startsOf(busyFromICalendar(text, window, "UTC"))).toEqual(startsOf(expected));
+    });
+  }
+});
+
+/** The instances of the text's one rule (lasting 30 minutes) meeting `window`, by ical.js alone from DTSTART. */
+function referenceInstances(text: string, window: BusyWindow): BusyInterval[] {
+  const calendar = new ICAL.Component(ICAL.parse(text) as unknown[]);
+  const zone = new ICAL.Timezone(calendar.getFirstSubcomponent("vtimezone")!);
+  const vevent = calendar.getFirstSubcomponent("vevent")!;
+  const start = vevent.getFirstPropertyValue("dtstart") as ICAL.Time;
+  start.zone = zone;
+  const rule = vevent.getFirstPropertyValue("rrule") as ICAL.Recur;
+  if (rule.until) rule.until.zone = ICAL.Timezone.utcTimezone;
+  const iterator = rule.iterator(start);
+  const found: BusyInterval[] = [];
+  for (let next = iterator.next(); next; next = iterator.next()) {
+    const startMs = next.clone().toUnixTime() * 1000;
+    if (startMs >= window.untilMs) break;
+    if (startMs + 1_800_000 > window.fromMs) found.push({ startMs, endMs: startMs + 1_800_000 });
+  }
+  return found;
+}
+
 describe("busyFromICalendar against pathological rules", () => {
   const intervals = busyFromICalendar(fixture("pathological.ics"), windowOf("2026-11-01T00:00:00Z", "2026-12-01T00:00:00Z"), "UTC");
 
-  it("expands a series only up to the instance cap and still reads the rest of the calendar", () => {
+  it("expands a series only up to the instance cap, counted from the window, and still reads the rest of the calendar", () => {
+    expect(MAX_INSTANCES_PER_SERIES).toBe(5_000);
+    // 5,000 one-minute instances from 00:00: the last one starts 4,999 minutes (3 days 11:19) later.
     const minutely = intervals.filter((i) => i.endMs - i.startMs === 60_000);
     expect(minutely).toHaveLength(MAX_INSTANCES_PER_SERIES);
-    // 5,000 one-minute instances from 00:00: the last one starts 4,999 minutes (3 days 11:19) later.
-    expect(MAX_INSTANCES_PER_SERIES).toBe(5_000);
     expect(pairs(mergeBusy(minutely))).toEqual([["2026-11-01T00:00:00Z", "2026-11-04T11:20:00Z"]]);
-    expect(pairs(intervals.filter((i) => i.endMs - i.startMs !== 60_000))).toEqual([
+    // Every second since 2020: 5,000 seconds from the window's start (1 h 23 min 20 s), not from 2020.
+    const secondly = intervals.filter((i) => i.endMs - i.startMs === 1_000);
+    expect(secondly).toHaveLength(MAX_INSTANCES_PER_SERIES);
+    expect(pairs(mergeBusy(secondly))).toEqual([["2026-11-01T00:00:00Z", "2026-11-01T01:23:20Z"]]);
+    expect(pairs(intervals.filter((i) => i.endMs - i.startMs !== 60_000 && i.endMs - i.startMs !== 1_000))).toEqual([
       ["2026-11-10T08:00:00Z", "2026-11-10T09:00:00Z"], // February 30th: only DTSTART, the rule matches nothing
       ["2026-11-20T10:00:00Z", "2026-11-20T11:00:00Z"],
     ]);
   });
 
   it("ends a rule that matches almost nothing instead of searching for it", () => {
-    // Every second of December from a January start: the step cap ends the search long before December.
+    // Every second of December, asked from November 10th on: the step cap ends the search long
+    // before December (the other series stop at their instance cap within days).
+    const late = busyFromICalendar(fixture("pathological.ics"), windowOf("2026-11-10T00:00:00Z", "2026-12-02T00:00:00Z"), "UTC");
+    expect(late.filter((i) => i.startMs >= Date.parse("2026-12-01T00:00:00Z"))).toEqual([]);
+    expect(late.length).toBeGreaterThan(0);
+  });
+
+  it("counts a COUNT rule from its real DTSTART however far from the window, and blocks with it as long as it lasts", () => {
+    // The million-minute series of November 1st still runs in December: 43,200 minutes of November
+    // are counted (not blocking), then the cap's 5,000 from December 1st.
     const december = busyFromICalendar(fixture("pathological.ics"), windowOf("2026-12-01T00:00:00Z", "2026-12-02T00:00:00Z"), "UTC");
-    expect(december).toEqual([]);
+    expect(pairs(mergeBusy(december.filter((i) => i.endMs - i.startMs === 60_000)))).toEqual([["2026-12-01T00:00:00Z", "2026-12-02T00:00:00Z"]]);
   });
 });
 

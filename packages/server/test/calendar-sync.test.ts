@@ -137,19 +137,23 @@ describe("calendars synced side by side", () => {
 });
 
 /** An app whose admin API's "sync now" goes through `sync` (made by `makeSync` on the app's store). */
-async function appWithSync(makeSync: (store: Awaited<ReturnType<typeof openTestStore>>, clock: ManualClock) => CalendarSync) {
+async function appWithSync(makeSync: (store: Awaited<ReturnType<typeof openTestStore>>, clock: ManualClock) => CalendarSync, syncAnswerMs?: number) {
   const store = await openTestStore();
   const clock = new ManualClock("2026-11-23T07:00:00Z");
   const sync = makeSync(store, clock);
   cleanups.push(() => sync.stop());
-  const app = createApp({ store, clock, config: { adminKey: ADMIN_KEY }, log: () => undefined, calendars: { sync } });
+  const app = createApp({ store, clock, config: { adminKey: ADMIN_KEY }, log: () => undefined, calendars: { sync, ...(syncAnswerMs === undefined ? {} : { syncAnswerMs }) } });
   const created = await new AdminService(store, () => clock.now()).create({ title: "Intro call", timezone: "Europe/Prague" });
   const addFeed = (url: string) => store.busy.add({ eventTypeId: created.id, kind: "ical", url, username: null, secret: null, calendars: [], freshnessMinutes: null }, clock.now());
   const syncNow = async (sourceId: number) => {
     const response = await app.handle(new Request(`http://localhost/admin/busy-sources/${sourceId}/sync`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_KEY}` } }));
+    return { status: response.status, location: response.headers.get("location"), body: (await response.json()) as Record<string, any> };
+  };
+  const getSource = async (url: string) => {
+    const response = await app.handle(new Request(url, { headers: { authorization: `Bearer ${ADMIN_KEY}` } }));
     return { status: response.status, body: (await response.json()) as Record<string, any> };
   };
-  return { store, clock, sync, app, addFeed, syncNow };
+  return { store, clock, sync, app, addFeed, syncNow, getSource };
 }
 
 /** Replaces the store's `busy.byId` by `read`, which may call the real one. */
@@ -248,6 +252,43 @@ describe("the organizer's sync now", () => {
     expect(again.body.data.sync).toMatchObject({ ok: true, downloaded: 1 });
     // A source that is truly gone is still 404.
     expect((await w.syncNow(source.id + 1000)).status).toBe(404);
+  });
+
+  it("answers 202 with the source syncing and where to poll it when the calendar is slower than the answer window, and the source shows the sync once it ends", async () => {
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    let asked = 0;
+    const slow = serve(async () => {
+      asked++;
+      await answered;
+      return new Response(FEED, { headers: { "content-type": "text/calendar" } });
+    });
+    const w = await appWithSync((store, clock) => new CalendarSync(store, () => clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true }, busyFromICalendarSteps), 200);
+    const source = await w.addFeed(`${slow.base}/organizer.ics`);
+    try {
+      // The calendar answers only once the request has been answered: without an answer window this never ends.
+      const started = performance.now();
+      const r = await Promise.race([w.syncNow(source.id), Bun.sleep(10_000).then(() => null)]);
+      expect(r, "sync now answered while the calendar was still silent").not.toBeNull();
+      expect(performance.now() - started).toBeLessThan(5_000);
+      expect(r!.status).toBe(202);
+      expect(r!.body).toMatchObject({ success: true, data: { state: "syncing", sync: null, source: { id: source.id, syncing: true, status: "never", lastAttemptAt: null } } });
+      expect(r!.location).toBe(`http://localhost/admin/busy-sources/${source.id}`);
+      expect(await w.getSource(r!.location!)).toMatchObject({ status: 200, body: { data: { id: source.id, syncing: true } } });
+      // Asking again meanwhile joins the sync under way.
+      expect((await w.syncNow(source.id)).status).toBe(202);
+      expect(asked).toBe(1);
+    } finally {
+      answer();
+    }
+    // The sync goes on without its request: joining it waits for its end.
+    expect(await w.sync.syncSource(source.id)).toMatchObject({ ok: true, downloaded: 1 });
+    await waitFor(async () => (await w.getSource(`http://localhost/admin/busy-sources/${source.id}`)).body.data.syncing === false, 3_000);
+    expect((await w.getSource(`http://localhost/admin/busy-sources/${source.id}`)).body.data).toMatchObject({ syncing: false, status: "ok", lastError: null, objects: 1 });
+    expect(asked).toBe(1);
+    // A sync that ends within the window is answered as before, with its outcome.
+    const fast = await w.syncNow(source.id);
+    expect(fast).toMatchObject({ status: 200, location: null, body: { data: { state: "done", sync: { ok: true }, source: { syncing: false } } } });
   });
 });
 

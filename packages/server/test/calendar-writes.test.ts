@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setup } from "./utils.ts";
 import { startRadicale, type Radicale } from "./radicale.ts";
 import { CalendarWriteWorker } from "../src/modules/calendars/writer.ts";
+import { organizerBookingKey, organizerBookingUid } from "../src/modules/invites/ics.ts";
 
 // The default clock of setup() is Monday 2026-11-23T07:00:00Z; the default event type offers
 // 30-minute slots 09:00-17:00 in Prague (UTC+1) on weekdays.
@@ -52,7 +53,7 @@ async function world(seats = 1) {
 }
 
 describe("bookings written into the organizer's CalDAV calendar (a real Radicale)", () => {
-  it("PUTs a booking with its UID and times, PUTs the same object on a reschedule with SEQUENCE raised, and DELETEs it on cancel", async () => {
+  it("PUTs a booking with its organizer UID and times, PUTs the same object on a reschedule with SEQUENCE raised, and DELETEs it on cancel", async () => {
     const w = await world();
     const set = await w.admin("PUT", `/admin/busy-sources/${w.sourceId}/write-bookings`, {});
     expect(set.status).toBe(200);
@@ -60,11 +61,13 @@ describe("bookings written into the organizer's CalDAV calendar (a real Radicale
     expect(set.text).not.toContain(radicale.password);
 
     const uuid = await w.book("2026-11-24T10:00:00+01:00", "2026-11-24T10:30:00+01:00");
-    const href = `${w.cal}${uuid}.ics`;
+    // Named by the organizer's key of the booking, not its uuid: whoever reads the calendar cannot cancel it.
+    const href = `${w.cal}${organizerBookingKey(uuid)}.ics`;
     expect(await objectAt(href)).toBeNull();
     expect(await w.worker.runOnce()).toBe(1);
     const created = await objectAt(href);
-    expect(created).toContain(`UID:${uuid}@booking-calendar`);
+    expect(created).toContain(`UID:${organizerBookingUid(uuid)}`);
+    expect(created).not.toContain(uuid);
     expect(created).toContain("DTSTART:20261124T090000Z");
     expect(created).toContain("DTEND:20261124T093000Z");
     expect(created).toContain("SEQUENCE:0");
@@ -74,12 +77,13 @@ describe("bookings written into the organizer's CalDAV calendar (a real Radicale
     expect(moved.body.success).toBe(true);
     expect(await w.worker.runOnce()).toBe(1);
     const rescheduled = await objectAt(href);
-    expect(rescheduled).toContain(`UID:${uuid}@booking-calendar`);
+    expect(rescheduled).toContain(`UID:${organizerBookingUid(uuid)}`);
+    expect(rescheduled).not.toContain(uuid);
     expect(rescheduled).toContain("DTSTART:20261125T100000Z");
     expect(rescheduled).toContain("DTEND:20261125T103000Z");
     expect(rescheduled).toContain("SEQUENCE:1");
     // One object only: the same href was replaced.
-    expect(radicale.requests().filter((r) => r.method === "PUT" && r.path.includes(uuid)).map((r) => r.path)).toEqual([new URL(href).pathname, new URL(href).pathname]);
+    expect(radicale.requests().filter((r) => r.method === "PUT" && r.path.includes(organizerBookingKey(uuid))).map((r) => r.path)).toEqual([new URL(href).pathname, new URL(href).pathname]);
 
     expect((await w.call("DELETE", `/reservations/${uuid}`)).status).toBe(200);
     expect(await w.worker.runOnce()).toBe(1);
@@ -125,7 +129,7 @@ describe("bookings written into the organizer's CalDAV calendar (a real Radicale
     expect(await w.worker.runOnce()).toBe(1);
     const [delivered] = await w.deliveries();
     expect(delivered).toMatchObject({ status: "delivered", attempts: 2 });
-    expect(await objectAt(`${w.cal}${uuid}.ics`)).toContain(`UID:${uuid}@booking-calendar`);
+    expect(await objectAt(`${w.cal}${organizerBookingKey(uuid)}.ics`)).toContain(`UID:${organizerBookingUid(uuid)}`);
   });
 
   it("fails a write the calendar refuses for its credentials, with the reason in the admin's deliveries", async () => {
@@ -160,7 +164,7 @@ describe("bookings written into the organizer's CalDAV calendar (a real Radicale
     await w.book("2026-11-24T10:00:00+01:00", "2026-11-24T10:30:00+01:00");
 
     // The same UID format for a reservation this event type does not have still blocks.
-    const stranger = (await objectAt(`${w.cal}${uuid}.ics`))!.replaceAll(uuid, crypto.randomUUID()).replace("DTSTART:20261124T090000Z", "DTSTART:20261124T130000Z").replace("DTEND:20261124T093000Z", "DTEND:20261124T133000Z");
+    const stranger = (await objectAt(`${w.cal}${organizerBookingKey(uuid)}.ics`))!.replaceAll(organizerBookingKey(uuid), organizerBookingKey(crypto.randomUUID())).replace("DTSTART:20261124T090000Z", "DTSTART:20261124T130000Z").replace("DTEND:20261124T093000Z", "DTEND:20261124T133000Z");
     await radicale.put(w.cal, "stranger.ics", stranger);
     const again = await w.admin("POST", `/admin/busy-sources/${w.sourceId}/sync`);
     expect(again.body.data.source).toMatchObject({ objects: 2, busyIntervals: 1 });

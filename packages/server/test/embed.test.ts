@@ -154,10 +154,10 @@ describe("the Stripe.js stand-in and the demo page", () => {
 });
 
 describe("the demo page", () => {
-  it("offers every event type in a <booking-calendar> with its publishable link token, never its API token", async () => {
+  it("offers every event type with a booking page in a <booking-calendar> with its publishable link token, never its API token", async () => {
     const { call, eventType, store } = await setup({ calendarScriptPath: builtScript() });
-    const first = await eventType({ title: "Intro <call>" });
-    await eventType({ title: "Second" });
+    const first = await eventType({ title: "Intro <call>", slug: "intro-call" });
+    await eventType({ title: "Second", slug: "second" });
     const r = await call("GET", "/");
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toBe("text/html;charset=utf-8");

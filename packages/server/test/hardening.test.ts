@@ -60,10 +60,40 @@ describe("rate limiting by caller", () => {
     expect(api.status).toBe(200);
     expect(api.headers.get("x-ratelimit-remaining")).toBe("2");
     expect((await call("GET", "/book/intro-call", { headers: { "x-forwarded-for": "203.0.113.5" } })).status).toBe(200);
-    // The API token stays one budget whatever the address it is sent from.
-    expect((await from("192.0.2.1", et.token)).headers.get("x-ratelimit-remaining")).toBe("1");
-    expect((await from("192.0.2.2", et.token)).headers.get("x-ratelimit-remaining")).toBe("0");
-    expect((await from("192.0.2.3", et.token)).status).toBe(429);
+  });
+
+  it("counts the API token per client address too: a server making many requests from one address meets the limit there, and no other address does", async () => {
+    const { call, eventType } = await setup({ config: { trustProxy: true, rateLimit: { limit: 3, windowSeconds: 60 } } });
+    const et = await eventType();
+    const from = (address: string) => call("GET", "/configuration", { token: et.token, headers: { "x-forwarded-for": address } });
+    expect((await from("192.0.2.1")).headers.get("x-ratelimit-remaining")).toBe("2");
+    expect((await from("192.0.2.1")).headers.get("x-ratelimit-remaining")).toBe("1");
+    expect((await from("192.0.2.1")).headers.get("x-ratelimit-remaining")).toBe("0");
+    expect((await from("192.0.2.1")).status).toBe(429);
+    const other = await from("192.0.2.2");
+    expect(other.status).toBe(200);
+    expect(other.headers.get("x-ratelimit-remaining")).toBe("2");
+  });
+
+  it.each(["API token", "link token"] as const)("never lets 120 browser requests from one address with the %s make another address get 429", async (kind) => {
+    // The default limit (60 a minute), as a site's visitors meet it.
+    const { call, eventType, store } = await setup({ config: { trustProxy: true } });
+    const et = await eventType({ slug: "intro-call" });
+    const token = kind === "API token" ? et.token : (await store.eventTypes.byId(et.id))!.linkToken;
+    const browser = (address: string) => ({ token, headers: { "x-forwarded-for": address, origin: "https://shop.example.com" } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 120; i++) statuses.push((await call("GET", "/configuration", browser("203.0.113.5"))).status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(60);
+    expect(statuses.slice(60).every((s) => s === 429)).toBe(true);
+    for (const address of ["198.51.100.7", "192.0.2.1", "2001:db8:7:2::1"]) {
+      const other = await call("GET", "/configuration", browser(address));
+      expect(other.status, address).toBe(200);
+      expect(other.headers.get("x-ratelimit-remaining"), address).toBe("59");
+      // The same token sent without Origin (a server at that address) counts in the same budget there.
+      const server = await call("GET", "/configuration", { token, headers: { "x-forwarded-for": address } });
+      expect(server.status, address).toBe(200);
+      expect(server.headers.get("x-ratelimit-remaining"), address).toBe("58");
+    }
   });
 
   it("counts page loads (pages, the element's files, the icon) in a budget of their own per address: they never use up the API's budget there, and one address's exhausted budget leaves others and the API token unaffected", async () => {
@@ -167,7 +197,7 @@ describe("CORS", () => {
 });
 
 describe("a busy store", () => {
-  it("answers a cancel with slot_locked, and the admin API with 500 and Retry-After, while another process holds the write lock", async () => {
+  it("answers a cancel with slot_locked, and the admin API with 503 and Retry-After, while another process holds the write lock", async () => {
     const databasePath = tempDb();
     const { call, eventType, admin } = await setup({ databasePath, now: "2026-11-23T07:00:00Z" });
     const { id, token } = await eventType({ timezone: "UTC", minNoticeMinutes: 0, availability: { weekly: weekdays([{ start: "09:00", end: "17:00" }]), overrides: [] } });
@@ -182,8 +212,8 @@ describe("a busy store", () => {
       expect(cancel.status).toBe(200);
       expect(cancel.body).toMatchObject({ success: false, code: "slot_locked" });
       const patch = await admin("PATCH", `/admin/event-types/${id}`, { title: "Renamed" });
-      expect(patch.status).toBe(500);
-      expect(patch.body.code).toBe("internal_error");
+      expect(patch.status).toBe(503);
+      expect(patch.body.code).toBe("service_unavailable");
       expect(patch.headers.get("retry-after")).toBe("1");
       // Each write waited briefly, not the seconds that would stall every other request.
       expect(performance.now() - started).toBeLessThan(2000);

@@ -166,6 +166,26 @@ describe("bad Host headers on a listening server", () => {
     }
   });
 
+  it("routes by the whole path whatever the length of the Host, so a short Host never turns /zz/admin into /admin", async () => {
+    const w = await listening();
+    const et = (await w.admin("POST", "/admin/event-types", { title: "Intro call", timezone: "Europe/Prague", slug: "intro-call", ...OPEN })).body.data as { id: number; token: string };
+    for (const host of ["z", "ab", "abc", "a:1", "z:80"]) {
+      const shifted = await rawRequest(w.port, withHost("GET", "/zz/admin/event-types", host, { token: ADMIN_KEY }));
+      expectJsonError(shifted, 404, "not_found");
+      expect(JSON.parse(shifted.text).message, host).toContain("/zz/admin/event-types");
+      const admin = await rawRequest(w.port, withHost("GET", "/admin/event-types", host, { token: ADMIN_KEY }));
+      expect({ host, status: admin.status }).toEqual({ host, status: 200 });
+      expect(JSON.parse(admin.text).data).toEqual([expect.objectContaining({ id: et.id })]);
+      // The admin API sends no CORS headers, however it is reached.
+      expect(admin.headers["access-control-allow-origin"], host).toBeUndefined();
+      const parameterized = await rawRequest(w.port, withHost("GET", `/zz/admin/event-types/${et.id}`, host, { token: ADMIN_KEY }));
+      expectJsonError(parameterized, 404, "not_found");
+      const config = await rawRequest(w.port, withHost("GET", "/configuration", host, { token: et.token }));
+      expect({ host, status: config.status, path: JSON.parse(config.text).data?.configuration?.bookingUrl }).toMatchObject({ host, status: 200 });
+      expectJsonError(await rawRequest(w.port, withHost("GET", "/c/configuration", host, { token: et.token })), 404, "not_found");
+    }
+  });
+
   it("serves a request without Host (HTTP/1.0) with links to the configured origin, and its errors as JSON", async () => {
     const w = await listening();
     const et = (await w.admin("POST", "/admin/event-types", { title: "Intro call", timezone: "Europe/Prague", slug: "intro-call", ...OPEN })).body.data as { token: string };
@@ -331,17 +351,21 @@ describe("the server's HTML pages", () => {
     }
   });
 
-  it("leave disabled event types and their link tokens off the demo page", async () => {
+  it("leave disabled event types, those without a booking page, and their link tokens off the demo page", async () => {
     const w = await setup();
-    const open = await w.eventType({ title: "Open call" });
-    const paused = await w.eventType({ title: "Paused workshop", disabled: true });
-    const later = await w.eventType({ title: "Later call" });
+    const open = await w.eventType({ title: "Open call", slug: "open-call" });
+    const paused = await w.eventType({ title: "Paused workshop", slug: "paused-workshop", disabled: true });
+    // An event type booked only through the API: its link token is published nowhere.
+    const apiOnly = await w.eventType({ title: "API-only call" });
+    const later = await w.eventType({ title: "Later call", slug: "later-call" });
     const tokenOf = async (id: number) => (await w.store.eventTypes.byId(id))!.linkToken;
-    for (const path of ["/", "/?event=0", "/?event=1", "/?event=2", "/?event=9"]) {
+    for (const path of ["/", "/?event=0", "/?event=1", "/?event=2", "/?event=3", "/?event=9"]) {
       const r = await w.call("GET", path);
       expect(r.status, path).toBe(200);
-      expect(r.text, path).not.toContain("Paused workshop");
-      expect(r.text, path).not.toContain(await tokenOf(paused.id));
+      for (const hidden of [paused, apiOnly]) {
+        expect(r.text, path).not.toContain(hidden.id === paused.id ? "Paused workshop" : "API-only call");
+        expect(r.text, path).not.toContain(await tokenOf(hidden.id));
+      }
     }
     expect((await w.call("GET", "/")).text).toContain(`token="${await tokenOf(open.id)}"`);
     expect((await w.call("GET", "/?event=1")).text).toContain(`token="${await tokenOf(later.id)}"`);

@@ -1,16 +1,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ICAL from "ical.js";
-import { simpleParser, type ParsedMail } from "mailparser";
-import { SMTPServer } from "smtp-server";
 import { afterEach, describe, expect, it } from "vitest";
 import type { EventTypeCreate } from "@booking/wire";
 import type { ServerConfig } from "../src/config.ts";
 import { EmailWorker } from "../src/modules/mail/deliverer.ts";
+import { organizerBookingUid } from "../src/modules/invites/ics.ts";
 import { WebhookWorker } from "../src/modules/webhooks/worker.ts";
 import { startServerProcess } from "./server-process.ts";
+import { startSmtp as startSmtpServer, type Received, type Smtp } from "./smtp.ts";
 import { ADMIN_KEY, setup, type Answer } from "./utils.ts";
 
 // The clock of setup() starts on Monday 2026-11-23T07:00:00Z, 08:00 in Prague. The event types
@@ -29,71 +28,14 @@ const FROM = "Bookings <bookings@example.test>";
 const ORGANIZER = "organizer@example.test";
 const ADDRESS = "Václavské náměstí 1, 110 00 Praha";
 
-/** A message the SMTP server accepted: its envelope and the parsed message. */
-interface Received {
-  from: string;
-  to: string[];
-  mail: ParsedMail;
-}
-
-interface Smtp {
-  port: number;
-  url: string;
-  /** Messages accepted, in order. */
-  received: Received[];
-  /** DATA commands answered, accepted or refused. */
-  tries: number;
-  stop(): Promise<void>;
-}
-
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-/**
- * A real SMTP server on loopback (no TLS, no auth). `refuse(n)` may answer the n-th message's DATA
- * with an SMTP error code instead of accepting it.
- */
-async function startSmtp(refuse: (n: number) => number | null = () => null, port = 0): Promise<Smtp> {
-  const state = { tries: 0 };
-  const received: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        state.tries++;
-        const code = refuse(state.tries);
-        if (code !== null) {
-          const error = Object.assign(new Error(code >= 500 ? "mailbox unavailable" : "try again later"), { responseCode: code });
-          callback(error);
-          return;
-        }
-        simpleParser(Buffer.concat(chunks)).then(
-          (mail) => {
-            received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address), mail });
-            callback();
-          },
-          (error) => callback(error),
-        );
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", () => resolve()));
-  const bound = (server.server.address() as AddressInfo).port;
-  const smtp: Smtp = {
-    port: bound,
-    url: `smtp://127.0.0.1:${bound}?tls=ignore`,
-    received,
-    get tries() {
-      return state.tries;
-    },
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+/** A real SMTP server on loopback (test/smtp.ts), stopped after the test. */
+async function startSmtp(refuse?: (n: number) => number | null, port?: number): Promise<Smtp> {
+  const smtp = await startSmtpServer(refuse, port);
   cleanups.push(() => smtp.stop());
   return smtp;
 }
@@ -230,6 +172,12 @@ describe("confirmation emails with calendar invites", () => {
     expect(toVisitor[0]!.mail.text).toContain(`Where: ${booked.meetLink}`);
     expect(toVisitor[0]!.mail.text).toContain(`Reschedule or cancel: ${booked.manageUrl}`);
     expect(toVisitor[0]!.mail.html).toContain(`<a href="${booked.meetLink}">`);
+    // The organizer's copies hand out nothing that cancels the booking: no manage link, the uuid nowhere.
+    for (const m of smtp.received.filter((m) => m.to[0] === ORGANIZER)) {
+      const whole = [m.mail.subject, m.mail.text, m.mail.html, ...m.mail.attachments.map((a) => a.content.toString("utf8"))].join("\n");
+      expect(whole).toContain("Ada Lovelace");
+      expect(whole).not.toContain(booked.uuid);
+    }
     expect(toVisitor[1]!.mail.text).toContain("Before: Tuesday 24 November 2026, 09:00–09:30 (Europe/Prague)");
 
     const invites = smtp.received.map(inviteOf);
@@ -241,7 +189,9 @@ describe("confirmation emails with calendar invites", () => {
       ["CANCEL", "CANCEL", "CANCELLED", 2],
       ["CANCEL", "CANCEL", "CANCELLED", 2],
     ]);
-    expect(new Set(invites.map((i) => i.uid))).toEqual(new Set([`${booked.uuid}@booking-calendar`]));
+    // The visitor's invites name the booking by its uuid; the organizer's copies by a key derived from it, which does not reveal it.
+    expect(invites.map((i) => i.uid)).toEqual([0, 1, 2, 3, 4, 5].map((n) => (n % 2 === 0 ? `${booked.uuid}@booking-calendar` : organizerBookingUid(booked.uuid))));
+    expect(organizerBookingUid(booked.uuid)).toMatch(/^[0-9a-f]{40}@booking-calendar$/);
     expect(invites.map((i) => [i.start, i.end])).toEqual([
       ["2026-11-24T08:00:00.000Z", "2026-11-24T08:30:00.000Z"],
       ["2026-11-24T08:00:00.000Z", "2026-11-24T08:30:00.000Z"],
@@ -251,10 +201,11 @@ describe("confirmation emails with calendar invites", () => {
       ["2026-11-26T09:00:00.000Z", "2026-11-26T09:30:00.000Z"],
     ]);
     expect(invites.every((i) => i.startIsUtc)).toBe(true);
-    for (const i of invites) {
+    for (const [n, i] of invites.entries()) {
       expect(i.location).toBe(booked.meetLink);
       expect(i.url).toBe(booked.meetLink);
-      expect(i.description).toContain(booked.manageUrl);
+      if (n % 2 === 0) expect(i.description).toContain(booked.manageUrl);
+      else expect(i.description).not.toContain(booked.uuid);
       expect(i.organizer).toBe(`mailto:${ORGANIZER}`);
       expect(i.attendee).toBe(`mailto:${visitor.email}`);
       expect(i.summary).toBe("Intro call with Ada Lovelace");

@@ -41,6 +41,21 @@ describe("npm start", () => {
     expect(await page.text()).toContain("<h1>Intro call</h1>");
   });
 
+  it("prints the HTML that embeds the demo calendar with its public link token, never an API token", async () => {
+    const server = await start({ STRIPE_STANDIN: "0" });
+    const out = await server.waitForOutput("Try: curl");
+    const linkTokens = [...out.matchAll(/link token:\s+(bcl_\S+)/g)].map((m) => m[1]!);
+    expect(linkTokens).toHaveLength(3);
+    const snippet = out.slice(out.indexOf("Embed \"Intro call\" on a site:"), out.indexOf("Try: curl"));
+    expect(snippet).toContain(`<script src="${server.base}/embed/booking-calendar.js" defer></script>`);
+    expect(snippet).toContain(`<booking-calendar token="${linkTokens[0]}" api-base="${server.base}"></booking-calendar>`);
+    expect(snippet).not.toContain("bk_");
+    expect(snippet).not.toContain("bko_");
+    const config = await fetch(`${server.base}/configuration`, { headers: { authorization: `Bearer ${linkTokens[0]}` } });
+    expect(config.status).toBe(200);
+    expect(((await config.json()) as any).data.configuration.title).toBe("Intro call");
+  });
+
   it("starts bare in production: no demo, no stand-in", async () => {
     const server = await start({ BOOKING_ENV: "production", BOOKING_PUBLIC_URL: "https://book.example.com" });
     // The last start line: everything the demo or the stand-in would print comes before it.

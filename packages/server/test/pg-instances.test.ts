@@ -149,7 +149,7 @@ describe.skipIf(skip)(skip ? `several instances on PostgreSQL (skipped: ${proble
     }
   }, 60_000);
 
-  it("holds the rate limit across instances: 60 a minute for a token, whichever instance answers", async () => {
+  it("holds the rate limit across instances: 60 a minute for a token from one address, whichever instance answers", async () => {
     const et = await eventType(1);
     const servers = await instances(2, { RATE_LIMIT_PER_MINUTE: "60" });
     try {
@@ -160,6 +160,29 @@ describe.skipIf(skip)(skip ? `several instances on PostgreSQL (skipped: ${proble
       for (let i = 0; i < 80; i++) statuses.push((await fetch(`${servers[i % 2]!.base}/configuration`, { headers: { authorization: `Bearer ${et.token}` } })).status);
       expect(statuses.filter((s) => s === 200)).toHaveLength(60);
       expect(statuses.slice(60).every((s) => s === 429)).toBe(true);
+    } finally {
+      await Promise.all(servers.map((s) => s.stop()));
+    }
+  }, 90_000);
+
+  it.each(["API token", "link token"] as const)("never lets 120 browser requests from one address with the %s, spread over two instances, make another address get 429", async (kind) => {
+    const et = await eventType(1);
+    const token = kind === "API token" ? et.token : et.linkToken;
+    const servers = await instances(2, { RATE_LIMIT_PER_MINUTE: "60", BOOKING_TRUST_PROXY: "1" });
+    try {
+      const intoMinute = Date.now() % 60_000;
+      if (intoMinute > 40_000) await Bun.sleep(60_000 - intoMinute + 100);
+      const from = (i: number, address: string) =>
+        fetch(`${servers[i % 2]!.base}/configuration`, { headers: { authorization: `Bearer ${token}`, origin: "https://shop.example.com", "x-forwarded-for": address } });
+      const statuses: number[] = [];
+      for (let i = 0; i < 120; i++) statuses.push((await from(i, "203.0.113.5")).status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(60);
+      expect(statuses.slice(60).every((s) => s === 429)).toBe(true);
+      for (const [i, address] of ["198.51.100.7", "192.0.2.1"].entries()) {
+        const other = await from(i, address);
+        expect(other.status, address).toBe(200);
+        expect(other.headers.get("x-ratelimit-remaining"), address).toBe("59");
+      }
     } finally {
       await Promise.all(servers.map((s) => s.stop()));
     }

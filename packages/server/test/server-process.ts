@@ -11,6 +11,8 @@ export interface ServerProcess {
   /** Resolves with everything printed once `pattern` is in it (the start lines after "listening" may arrive later). */
   waitForOutput(pattern: RegExp | string, timeoutMs?: number): Promise<string>;
   stop(): Promise<void>;
+  /** True once the process has ended, whatever ended it. */
+  exited(): boolean;
   /** Sends `signal` (SIGKILL: a crash, no shutdown code runs) and resolves once the process is gone. */
   kill(signal: NodeJS.Signals): Promise<void>;
 }
@@ -59,6 +61,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
         throw new Error("the server did not stop within 8 s of SIGTERM");
       }
     },
+    exited: () => proc.exitCode !== null || proc.signalCode !== null,
     kill: async (signal) => {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
       await proc.exited;

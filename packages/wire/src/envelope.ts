@@ -65,6 +65,7 @@ export const ERROR_CODES = {
   payment_required: 422,
   rate_limited: 429,
   internal_error: 500,
+  service_unavailable: 503,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

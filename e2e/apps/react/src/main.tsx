@@ -5,8 +5,8 @@ import type {} from "@booking/calendar/react";
 import type { BookingCalendarEventMap } from "@booking/calendar";
 
 /**
- * A React 19 app that books through `<booking-calendar>`: the API origin and token come from the
- * page's query (`?api=…&token=…`), the theme is app state passed down as a prop, and the app shows
+ * A React 19 app that books through `<booking-calendar>`: the API origin and the event type's link
+ * token come from the page's query (`?api=…&token=…`), the theme is app state passed down as a prop, and the app shows
  * the booking the element reports in its own markup.
  */
 const query = new URLSearchParams(location.search);

@@ -15,7 +15,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { RESERVATION_STATUSES, WEEKDAYS, type ErrorBody, type EventTypePatch, type TimeRange, type Weekday } from "@booking/wire";
-import { bookingUrlOf } from "../lib/links.ts";
+import { bookingUrlOf, embedSnippet } from "../lib/links.ts";
 import type { EventTypeView as ServiceView } from "../modules/admin/service.ts";
 
 /** An event type as the admin API answers it: the service's view with its booking feed's address. */
@@ -183,7 +183,7 @@ async function main(argv: string[]): Promise<number> {
         const body = await settingsBody(flags, null);
         if (typeof body.title !== "string") throw new UsageError("create needs --title (or a title in --file).");
         const et = await api<EventTypeView & { token: string; overrideToken: string }>("POST", "/admin/event-types", body);
-        out(et, () => `Created event type #${et.id} "${et.title}"${et.disabled ? " (disabled)" : ""}.${pageText(et, api.base)}\n\n${tokensText(et)}`);
+        out(et, () => `Created event type #${et.id} "${et.title}"${et.disabled ? " (disabled)" : ""}.${pageText(et, api.base)}\n\n${tokensText(et)}\n\n${embedText(api.base, et.linkToken)}`);
         break;
       }
       case "update": {
@@ -207,7 +207,7 @@ async function main(argv: string[]): Promise<number> {
       }
       case "token": {
         const issued = await api<{ id: number; token?: string; overrideToken?: string; linkToken?: string }>("POST", `/admin/event-types/${id}/token`, { kind: flags.override ? "override" : "api" });
-        out(issued, () => `New ${flags.override ? "override token" : "API token"} for event type #${id}; the previous one no longer works.\n\n${tokensText(issued)}`);
+        out(issued, () => `New ${flags.override ? "override token" : "API token"} for event type #${id}; the previous one no longer works.\n\n${tokensText(issued)}${issued.linkToken ? `\n\n${embedText(api.base, issued.linkToken)}` : ""}`);
         break;
       }
       case "feed-token": {
@@ -293,15 +293,15 @@ async function main(argv: string[]): Promise<number> {
           ...(freshness === undefined ? {} : { freshnessMinutes: freshness }),
         };
         const added = await api<BusySourceRow>("POST", `/admin/event-types/${id}/busy-sources`, body);
-        const synced = await api<{ sync: SyncRow; source: BusySourceRow }>("POST", `/admin/busy-sources/${added.id}/sync`);
-        out(synced, () => `Added calendar source #${added.id} to event type #${id}.\n${syncText(synced.sync)}\n\n${sourceText(synced.source)}`);
-        if (!synced.sync.ok) return 1;
+        const synced = await api<SyncAnswer>("POST", `/admin/busy-sources/${added.id}/sync`);
+        out(synced, () => `Added calendar source #${added.id} to event type #${id}.\n${syncText(synced)}\n\n${sourceText(synced.source)}`);
+        if (synced.sync && !synced.sync.ok) return 1;
         break;
       }
       case "calendar-sync": {
-        const synced = await api<{ sync: SyncRow; source: BusySourceRow }>("POST", `/admin/busy-sources/${id}/sync`);
-        out(synced, () => `${syncText(synced.sync)}\n\n${sourceText(synced.source)}`);
-        if (!synced.sync.ok) return 1;
+        const synced = await api<SyncAnswer>("POST", `/admin/busy-sources/${id}/sync`);
+        out(synced, () => `${syncText(synced)}\n\n${sourceText(synced.source)}`);
+        if (synced.sync && !synced.sync.ok) return 1;
         break;
       }
       case "calendar-write": {
@@ -523,17 +523,22 @@ function showText(et: EventTypeView, base: string): string {
   if (et.availability.overrides.length > 0) {
     lines.push("Date overrides:", ...et.availability.overrides.map((o) => `  ${o.date} ${rangesText(o.ranges)}`));
   }
-  lines.push(`Created ${et.createdAt}, updated ${et.updatedAt}`);
+  lines.push(`Created ${et.createdAt}, updated ${et.updatedAt}`, "", embedText(base, et.linkToken));
   return lines.join("\n");
 }
 
 function tokensText(t: { token?: string; overrideToken?: string; linkToken?: string }): string {
   const lines = [];
-  if (t.token) lines.push(`  API token:      ${t.token}`);
+  if (t.token) lines.push(`  API token:      ${t.token} (for servers: never put it in a page)`);
   if (t.overrideToken) lines.push(`  Override token: ${t.overrideToken}`);
   lines.push("", "Copy them now: they are shown only once, as the server keeps only their hashes.");
-  if (t.linkToken) lines.push(`The booking page's link token is now ${t.linkToken} (public by design; show shows it again).`);
+  if (t.linkToken) lines.push(`The link token, which pages and the element carry, is now ${t.linkToken} (public by design; show shows it again).`);
   return lines.join("\n");
+}
+
+/** The HTML that embeds the calendar on a site, with the link token (every visitor has their own rate limit budget with it). */
+function embedText(base: string, linkToken: string): string {
+  return `Embed on a site (with the public link token; the API token stays on servers):\n${embedSnippet(base, linkToken).replace(/^/gm, "  ")}`;
 }
 
 interface ReservationRow {
@@ -628,13 +633,21 @@ interface SyncRow {
   error: string | null;
 }
 
-function syncText(s: SyncRow): string {
+/** What "sync now" answers: the sync's outcome, or null while it goes on past the answer. */
+interface SyncAnswer {
+  state: "done" | "syncing";
+  sync: SyncRow | null;
+  source: BusySourceRow;
+}
+
+function syncText({ sync: s, source }: SyncAnswer): string {
+  if (!s) return `The sync is still running; see how it ended with: npm run admin -- calendars ${source.eventTypeId}`;
   if (!s.ok) return `Sync failed: ${s.error}\nThe busy times of the last good sync (if any) stay in use.`;
   return `Synced: ${s.downloaded} calendar object${s.downloaded === 1 ? "" : "s"} downloaded; busy times ${s.changed ? "changed" : "unchanged"}.`;
 }
 
 function sourceText(s: BusySourceRow): string {
-  const status = s.status === "never" ? "not synced yet" : s.status === "ok" ? `ok${s.stale ? " (stale)" : ""}` : `FAILING${s.stale ? " (stale)" : ""}`;
+  const status = (s.status === "never" ? "not synced yet" : s.status === "ok" ? `ok${s.stale ? " (stale)" : ""}` : `FAILING${s.stale ? " (stale)" : ""}`) + (s.syncing ? ", syncing now" : "");
   return [
     `#${s.id} ${s.kind === "caldav" ? "CalDAV" : "iCalendar feed"} ${s.url}`,
     `  user: ${s.username ?? "-"}   credentials: ${s.credentialsSet ? "set" : "none"}   fresh for ${s.freshnessMinutes} min`,

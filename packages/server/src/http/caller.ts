@@ -33,11 +33,14 @@ export function isPagePath(path: string, aliasPrefix = ""): boolean {
 }
 
 /**
- * Who is calling, as the rate limit counts: the event type whose valid API (or override) token the
- * request carries, or the admin; a booking page's link token counts per event type and client
- * address, since every visitor of the page holds the same published token and one of them must never
- * use up the others' (or the organizer's) budget; anything else counts against its client address.
- * Made-up tokens count against the address, so guessing tokens cannot escape the limit. Page loads
+ * Who is calling, as the rate limit counts: the admin, or else always a client address. An event
+ * type's tokens count per event type and client address: the booking page's link token because
+ * every visitor of the page holds the same published token, and the API token because a site may
+ * still have put it into a page, where every visitor holds it too; either way one client must never
+ * use up another's (or the organizer's servers') budget. The two tokens keep apart budgets at one
+ * address, so visitors of a page never use up the API token of a server behind the same address.
+ * Anything else counts against its client address; made-up tokens too, so guessing tokens cannot
+ * escape the limit. Page loads
  * (GET or HEAD of `isPagePath`, token or not) count per client address in a budget of their own, so
  * the visitors behind one address loading pages never use up the API budget of that address.
  */
@@ -76,9 +79,9 @@ async function callerKey(
       }
     }
     if (id !== undefined) {
-      // No budget for the link token as a whole: anyone can read it off the page, so any ceiling
-      // shared by its holders is one a scraper (or a few) can use up for every visitor.
-      return token.startsWith(LINK_TOKEN_PREFIX) ? `link:${id}:${clientAddress(request, server, trustProxy)}` : `event-type:${id}`;
+      // No budget for a token as a whole: anyone can read a token off a page that carries it, so
+      // any ceiling shared by its holders is one a scraper (or a few) can use up for every visitor.
+      return `${token.startsWith(LINK_TOKEN_PREFIX) ? "link" : "event-type"}:${id}:${clientAddress(request, server, trustProxy)}`;
     }
   }
   return `address:${clientAddress(request, server, trustProxy)}`;

@@ -15,6 +15,7 @@ const HINTS: Record<ErrorCode, string> = {
   payment_required: "Complete the card payment before confirming.",
   rate_limited: "Wait Retry-After seconds before the next request.",
   internal_error: "Retry later; if it persists, contact support quoting the apigw-requestid header.",
+  service_unavailable: "Nothing was changed; send the request again after Retry-After seconds.",
 };
 
 /**

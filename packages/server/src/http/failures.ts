@@ -1,6 +1,6 @@
 import type { FieldErrorCode } from "@booking/wire";
 import { ApiError, DomainError, FieldErrors } from "./errors.ts";
-import { StoreBusyError } from "../store/types.ts";
+import { StoreBusyError, StoreUnavailableError } from "../store/types.ts";
 
 /** Routes as the router lists them, for 405 answers. */
 export type RouteList = () => readonly { method: string; path: string }[];
@@ -9,7 +9,11 @@ export type RouteList = () => readonly { method: string; path: string }[];
 export function toApiError(code: string | number, error: unknown, method: string, path: string, methodsOf: (path: string) => string[]): ApiError {
   if (error instanceof DomainError) return ApiError.of(error);
   if (error instanceof StoreBusyError) {
-    return new ApiError("internal_error", "The service is busy; nothing was changed. Try again in a moment.", { headers: { "retry-after": "1" } });
+    return new ApiError("service_unavailable", "The service is busy; nothing was changed. Try again in a moment.", { headers: { "retry-after": "1" } });
+  }
+  if (error instanceof StoreUnavailableError) {
+    // A database restart or failover takes seconds; the pool reconnects on the next request.
+    return new ApiError("service_unavailable", "The database cannot be reached right now; try again in a moment.", { headers: { "retry-after": "2" } });
   }
   // Elysia wraps what a parser throws; the ApiError inside carries the real answer.
   const cause = (error as { cause?: unknown } | null)?.cause;

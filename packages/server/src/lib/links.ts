@@ -1,4 +1,5 @@
 import type { ServerConfig } from "../config.ts";
+import { escapeHtml } from "./html.ts";
 
 // RFC 9110 `uri-host [":" port]`, as far as a server reached by name or address needs: DNS labels
 // (underscores allowed, as container names use them), IPv4, or a bracketed IPv6 address.
@@ -68,4 +69,15 @@ export function bookingUrlOf(origin: string, slug: string | null): string | null
 export function manageUrlOf(origin: string, slug: string | null, reservationUuid: string): string | null {
   const page = bookingUrlOf(origin, slug);
   return page === null ? null : `${page}?reservation=${reservationUuid}`;
+}
+
+/**
+ * The HTML a site pastes to embed an event type's calendar: the script tag and the element, with the
+ * event type's publishable link token, never its API token (which is for servers and kept secret).
+ * `api-base` is spelled out, as the element would otherwise take the script's origin without the
+ * path prefix `origin` may have.
+ */
+export function embedSnippet(origin: string, linkToken: string): string {
+  const base = escapeHtml(origin);
+  return `<script src="${base}/embed/booking-calendar.js" defer></script>\n<booking-calendar token="${escapeHtml(linkToken)}" api-base="${base}"></booking-calendar>`;
 }

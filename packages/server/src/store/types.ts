@@ -262,6 +262,17 @@ export class StoreBusyError extends Error {
   }
 }
 
+/**
+ * Thrown when the store's database cannot be reached or ended the session (a restart, a failover, a
+ * terminated backend). A transaction that lost its connection is rolled back by the database, unless
+ * the loss came during its COMMIT; a request may be tried again once the database is back.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
 /** Where a request with an idempotency key stands. */
 export type IdempotencyState =
   | { state: "new" }

@@ -69,7 +69,16 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       await calendars.remove(sourceIdOf(params.sourceId));
       return done("Busy source removed with its cached calendar data.");
     })
-    .post("/busy-sources/:sourceId/sync", async ({ params }) => ok(await calendars.syncNow(sourceIdOf(params.sourceId))))
+    .post("/busy-sources/:sourceId/sync", async ({ params, request, set }) => {
+      const id = sourceIdOf(params.sourceId);
+      const answer = await calendars.syncNowWithin(id);
+      if (answer.state === "syncing") {
+        // The sync outlasts a request: 202, and where to see it end.
+        set.status = 202;
+        set.headers.location = `${publicOrigin(ctx.config, request.url)}/admin/busy-sources/${id}`;
+      }
+      return ok(answer);
+    })
     // Where the event type's confirmed bookings are written: one calendar of one CalDAV source.
     .put("/busy-sources/:sourceId/write-bookings", async ({ params, body }) => ok(await calendars.writeBookings(sourceIdOf(params.sourceId), body)), { body: WriteBookingsBody })
     .delete("/busy-sources/:sourceId/write-bookings", async ({ params }) => ok(await calendars.stopWritingBookings(sourceIdOf(params.sourceId))))

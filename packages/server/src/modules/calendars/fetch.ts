@@ -9,6 +9,17 @@ export type CalendarFetch = (input: string | URL | Request, init?: RequestInit) 
 const TIMEOUT_MS = 30_000;
 /** Redirects followed (each target judged again) before giving up. */
 const MOST_REDIRECTS = 5;
+/**
+ * Tries of an idempotent request whose connection drops (is reset or closed) before any answer, and
+ * the pause before each try after the first. A server closes an idle keep-alive connection when it
+ * likes; a request sent on it just then fails although the server is well, and Bun's fetch tries
+ * such a request again by itself for GET only, not for CalDAV's PROPFIND and REPORT.
+ */
+export const FETCH_TRIES = 3;
+const RETRY_PAUSES_MS = [100, 400];
+/** Methods that change nothing on the server, so a request that may have reached it can be sent again. */
+const IDEMPOTENT_METHODS = new Set(["GET", "HEAD", "OPTIONS", "PROPFIND", "REPORT"]);
+
 /** Largest feed accepted, in bytes. */
 export const MAX_FEED_BYTES = 20 * 1024 * 1024;
 /** Largest CalDAV answer read (one PROPFIND or REPORT), in bytes: the feeds' limit. */
@@ -20,7 +31,9 @@ export const MAX_CALDAV_BYTES = MAX_FEED_BYTES;
  * the judged address itself, so a name cannot answer the check and the connection differently.
  * Redirects are followed here, each target judged the same way (a request asking for `manual`
  * redirects gets them as they are). The lookup has the webhooks' DNS timeout, each request (each
- * hop) TIMEOUT_MS, and a caller's `signal` (a sync's deadline) ends either sooner.
+ * hop) TIMEOUT_MS, and a caller's `signal` (a sync's deadline) ends either sooner. An idempotent
+ * request (GET, PROPFIND, REPORT, ...) whose connection drops before any answer is sent again on a
+ * new connection, FETCH_TRIES in all; one refused, timed out or aborted is not.
  */
 export function guardedFetch(allowPrivate: boolean): CalendarFetch {
   return async (input, init = {}) => {
@@ -43,18 +56,28 @@ export function guardedFetch(allowPrivate: boolean): CalendarFetch {
         headers.delete("cookie");
       }
       headers.set("host", pinned.host);
-      const timeout = AbortSignal.timeout(TIMEOUT_MS);
-      const response = await fetch(pinned.url, {
-        method,
-        headers,
-        body,
-        redirect: "manual",
-        signal: init.signal ? AbortSignal.any([init.signal, timeout]) : timeout,
-        ...(pinned.serverName ? { tls: { serverName: pinned.serverName } } : {}),
-      } as RequestInit).catch((error: unknown) => {
-        if (timeout.aborted && !init.signal?.aborted) throw new Error(`${parsed.host} did not answer within ${TIMEOUT_MS / 1000} s`);
-        throw error;
-      });
+      const tries = IDEMPOTENT_METHODS.has(method.toUpperCase()) && replayable(body) ? FETCH_TRIES : 1;
+      let response: Response | undefined;
+      for (let attempt = 1; !response; attempt++) {
+        const timeout = AbortSignal.timeout(TIMEOUT_MS);
+        try {
+          response = await fetch(pinned.url, {
+            method,
+            headers,
+            body,
+            redirect: "manual",
+            signal: init.signal ? AbortSignal.any([init.signal, timeout]) : timeout,
+            // A try again goes on a new connection, not on another pooled one the server may have closed.
+            ...(attempt > 1 ? { keepalive: false } : {}),
+            ...(pinned.serverName ? { tls: { serverName: pinned.serverName } } : {}),
+          } as RequestInit);
+        } catch (error) {
+          if (timeout.aborted && !init.signal?.aborted) throw new Error(`${parsed.host} did not answer within ${TIMEOUT_MS / 1000} s`);
+          if (init.signal?.aborted || !droppedBeforeAnswer(error)) throw error;
+          if (attempt >= tries) throw tries > 1 ? new Error(`${method} ${url} failed ${tries} times: ${networkMessage(error)}`) : error;
+          await pause(RETRY_PAUSES_MS[attempt - 1] ?? RETRY_PAUSES_MS[RETRY_PAUSES_MS.length - 1]!, init.signal ?? undefined);
+        }
+      }
       const location = response.headers.get("location");
       if (init.redirect === "manual" || response.status < 300 || response.status > 399 || !location) return response;
       const next = new URL(location, url);
@@ -68,6 +91,39 @@ export function guardedFetch(allowPrivate: boolean): CalendarFetch {
     }
     throw new Error(`more than ${MOST_REDIRECTS} redirects`);
   };
+}
+
+/** Whether a request body can be sent again as it is (a stream is read once). */
+function replayable(body: RequestInit["body"]): boolean {
+  return body === undefined || body === null || typeof body === "string" || body instanceof ArrayBuffer || ArrayBuffer.isView(body) || body instanceof URLSearchParams;
+}
+
+/** Error codes of a connection that closed or was reset under a request (Bun's, and undici's). */
+const DROPPED_CODES = new Set(["ECONNRESET", "EPIPE", "ECONNABORTED", "ConnectionClosed", "UND_ERR_SOCKET"]);
+
+/**
+ * Whether fetch failed because the connection dropped before any answer. A connection refused, a
+ * name or certificate error, a timeout or an abort is not that: trying again would meet it again.
+ */
+function droppedBeforeAnswer(error: unknown): boolean {
+  if (!(error instanceof Error) || error.name === "AbortError" || error.name === "TimeoutError") return false;
+  return DROPPED_CODES.has(String((error as { code?: unknown }).code ?? "")) || /closed unexpectedly|socket hang up|other side closed/i.test(error.message);
+}
+
+/** A network error's message without Bun's hint about its `verbose` option. */
+function networkMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/\s*For more information, pass `verbose: true`.*$/s, "");
+}
+
+/** Waits `ms`, or rejects with the signal's reason once it aborts. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const aborted = () => (clearTimeout(timer), reject(signal!.reason));
+    const timer = setTimeout(() => (signal?.removeEventListener("abort", aborted), resolve()), ms);
+    signal?.addEventListener("abort", aborted, { once: true });
+  });
 }
 
 /** The authentication headers of a source: Basic with a user name, Bearer with a token alone. */

@@ -5,6 +5,7 @@ import { webhookUrlProblem } from "../webhooks/address.ts";
 import type { EventTypeSettings } from "../../domain/event-type.ts";
 import { discoverCalendars, guardedFetch, type CalendarFetch } from "./fetch.ts";
 import type { CalendarSync, SyncOutcome } from "./sync.ts";
+import type { LogEntry } from "../../context.ts";
 
 /** Most busy sources one event type may have. */
 export const MAX_SOURCES_PER_EVENT_TYPE = 10;
@@ -13,6 +14,18 @@ const MAX_CREDENTIAL_LENGTH = 500;
 const MAX_CHOSEN_CALENDARS = 50;
 /** Longest freshness a source may ask for: a week. */
 const MAX_FRESHNESS_MINUTES = 10_080;
+
+/**
+ * How long "sync now" waits for the sync before answering that it goes on: within Bun's 10-second
+ * idle timeout of a connection and well within a client's or proxy's patience, while a CalDAV sync
+ * may take up to its two-minute deadline.
+ */
+export const SYNC_ANSWER_MS = 8_000;
+
+/** What "sync now" answers: what the sync did when it ended in time, else that it goes on (poll the source). */
+export type SyncNowAnswer =
+  | { state: "done"; sync: Omit<SyncOutcome, "sourceId">; source: BusySourceView }
+  | { state: "syncing"; sync: null; source: BusySourceView };
 
 /** What the organizer sends to add a busy source. */
 export interface BusySourceInput {
@@ -48,6 +61,8 @@ export interface BusySourceView {
   skippedObjects: { href: string; reason: string }[];
   objects: number;
   busyIntervals: number;
+  /** Whether a sync asked for with "sync now" is under way on this instance (its answer came before it ended). */
+  syncing: boolean;
   /** Whether the event type's confirmed bookings are written into a calendar of this source. */
   writeBookings: boolean;
   /** The calendar they are written into; null when this source is not written to. */
@@ -64,12 +79,18 @@ export interface WriteBookingsInput {
  * assistant's tools: add (checked), list with sync status, remove, sync now.
  */
 export class CalendarAdmin {
+  /** Syncs asked for with "sync now" and not yet ended, by source. */
+  private readonly syncing = new Map<number, Promise<unknown>>();
+
   constructor(
     private readonly store: Store,
     private readonly sync: CalendarSync,
     private readonly now: () => number,
     private readonly allowPrivateAddresses: boolean,
     private readonly fetchFn: CalendarFetch = guardedFetch(allowPrivateAddresses),
+    private readonly log: (entry: LogEntry) => void = () => {},
+    /** How long `syncNowWithin` waits for the sync before answering `syncing`. */
+    private readonly answerWithinMs = SYNC_ANSWER_MS,
   ) {}
 
   async list(eventTypeId: number): Promise<BusySourceView[]> {
@@ -150,12 +171,36 @@ export class CalendarAdmin {
     if (!updated) throw new DomainError("not_found", `No event type with id ${eventTypeId}.`);
   }
 
-  /** Syncs the source now; answers what the sync did and the source as it then is. */
+  /** Syncs the source now; answers what the sync did and the source as it then is, however long the sync takes. */
   async syncNow(sourceId: number): Promise<{ sync: Omit<SyncOutcome, "sourceId">; source: BusySourceView }> {
     const outcome = await this.sync.syncSource(sourceId);
     if (!outcome) throw notFound(sourceId);
     const { sourceId: _id, ...sync } = outcome;
     return { sync, source: await this.get(sourceId) };
+  }
+
+  /**
+   * Syncs the source now and answers within the answer window: what the sync did when it ended in
+   * time, else `syncing` with the source as it is, while the sync goes on (the source's `syncing`
+   * shows it, and its `lastAttemptAt` moves once it ends). For callers that must answer in time,
+   * as an HTTP request must before its connection is closed.
+   */
+  async syncNowWithin(sourceId: number): Promise<SyncNowAnswer> {
+    const run = this.syncNow(sourceId);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), this.answerWithinMs)));
+    const first = await Promise.race([run, late]).finally(() => clearTimeout(timer));
+    if (first !== "late") return { state: "done", ...first };
+    if (!this.syncing.has(sourceId)) {
+      // Nobody awaits the sync any more: its failures are logged here, and the source records the outcome.
+      const tracked = run
+        .catch((error) => this.log({ level: "error", message: `the sync of calendar source ${sourceId} asked for with sync now failed`, error }))
+        .finally(() => {
+          if (this.syncing.get(sourceId) === tracked) this.syncing.delete(sourceId);
+        });
+      this.syncing.set(sourceId, tracked);
+    } else run.catch(() => undefined);
+    return { state: "syncing", sync: null, source: await this.get(sourceId) };
   }
 
   /** Checks an add request field by field: 422 listing every problem. */
@@ -239,6 +284,7 @@ export class CalendarAdmin {
       skippedObjects: s.skippedObjects,
       objects: s.objectCount,
       busyIntervals: s.intervalCount,
+      syncing: this.syncing.has(s.id),
       writeBookings: writing !== null,
       writeCalendar: writing?.calendarUrl ?? null,
     };

@@ -2,7 +2,7 @@ import type { LogEntry } from "../../context.ts";
 import type { BusySource } from "../../domain/busy.ts";
 import type { BusyInterval } from "../../domain/slots.ts";
 import type { BusyObject, BusySourceRecord, SkippedObject, Store } from "../../store/types.ts";
-import { bookingUid } from "../invites/ics.ts";
+import { bookingUid, organizerBookingKey } from "../invites/ics.ts";
 import type { CalendarExpander, ObjectsExpansion } from "./expansion.ts";
 import { fetchCalDav, fetchFeed, guardedFetch, type CalendarFetch } from "./fetch.ts";
 
@@ -240,14 +240,23 @@ export class CalendarSync {
   /**
    * The hrefs of objects that are only this event type's own bookings (each UID a booking UID of
    * one of its reservations); a booking of another event type in the same calendar still blocks.
+   * An organizer-side UID (`organizerBookingKey`) is one-way, so the reservations around the
+   * entry's start are read and their keys compared; an older entry's UID names the uuid itself.
    */
   private async ownBookings(eventTypeId: number, objects: readonly BusyObject[]): Promise<Set<string>> {
     const own = new Set<string>();
     for (const object of objects) {
-      const uuids = bookingUuidsOf(object.ics);
-      if (uuids === null) continue;
+      const entries = bookingEntriesOf(object.ics);
+      if (entries === null) continue;
       let all = true;
-      for (const uuid of uuids) if (!(await this.store.reservations.byUuid(eventTypeId, uuid))) all = false;
+      for (const entry of entries) {
+        if ("uuid" in entry) {
+          if (!(await this.store.reservations.byUuid(eventTypeId, entry.uuid))) all = false;
+          continue;
+        }
+        const around = entry.startMs === null ? [] : await this.store.reservations.list(eventTypeId, { fromMs: entry.startMs - entry.slackMs, untilMs: entry.startMs + entry.slackMs + 1, limit: 100_000 });
+        if (!around.some((r) => organizerBookingKey(r.uuid) === entry.key)) all = false;
+      }
       if (all) own.add(object.href);
     }
     return own;
@@ -322,22 +331,41 @@ export class CalendarSync {
 }
 
 /**
- * The UIDs of bookings in a calendar object: `<reservation uuid>@booking-calendar` (invites/ics.ts
- * `bookingUid`), read from the unfolded text; null for an object holding any other event.
+ * A booking's entry in a calendar object, by its UID: a visitor-side UID (`<reservation uuid>@booking-calendar`,
+ * as entries were written before the organizer's copies had their own) names the uuid; an
+ * organizer-side one (`<organizerBookingKey>@booking-calendar`) its key, with where to look for the
+ * reservation: its DTSTART, exact in UTC (`slackMs` 0), or a local or all-day time read as UTC with
+ * the slack of any zone's offset; null when it has none that can be read.
  */
-export function bookingUuidsOf(ics: string): string[] | null {
-  const uids = [...ics.replace(/\r?\n[ \t]/g, "").matchAll(/^UID[;:](?:[^\r\n:]*:)?([^\r\n]*?)\r?$/gim)].map((m) => m[1]!.trim());
-  if (uids.length === 0) return null;
-  const uuids: string[] = [];
-  for (const uid of uids) {
-    const match = BOOKING_UID.exec(uid);
+export type BookingEntry = { uuid: string } | { key: string; startMs: number | null; slackMs: number };
+
+/**
+ * The bookings in a calendar object, one per VEVENT, read from the unfolded text (a booking entry
+ * has one UID and one DTSTART); null for an object holding any other event.
+ */
+export function bookingEntriesOf(ics: string): BookingEntry[] | null {
+  const unfolded = ics.replace(/\r?\n[ \t]/g, "");
+  const events = [...unfolded.matchAll(/^BEGIN:VEVENT\r?$([\s\S]*?)^END:VEVENT\r?$/gim)].map((m) => m[1]!);
+  if (events.length === 0) return null;
+  const entries: BookingEntry[] = [];
+  for (const event of events) {
+    const uid = /^UID[;:](?:[^\r\n:]*:)?([^\r\n]*?)\r?$/im.exec(event)?.[1]?.trim();
+    const match = uid === undefined ? null : BOOKING_UID.exec(uid);
     if (!match) return null;
-    uuids.push(match[1]!.toLowerCase());
+    if (match[1]) {
+      entries.push({ uuid: match[1].toLowerCase() });
+      continue;
+    }
+    const start = /^DTSTART[;:](?:[^\r\n:]*:)?(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z?))?\r?$/im.exec(event);
+    const startMs = start ? Date.UTC(Number(start[1]), Number(start[2]) - 1, Number(start[3]), Number(start[4] ?? 0), Number(start[5] ?? 0), Number(start[6] ?? 0)) : null;
+    // A zone's offset is within ±14 h; a whole day adds a day.
+    const slackMs = start?.[7] === "Z" ? 0 : start?.[4] === undefined ? 38 * 3_600_000 : 14 * 3_600_000;
+    entries.push({ key: match[2]!.toLowerCase(), startMs: startMs !== null && Number.isFinite(startMs) ? startMs : null, slackMs });
   }
-  return uuids;
+  return entries;
 }
 
-const BOOKING_UID = new RegExp(`^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})${bookingUid("").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "i");
+const BOOKING_UID = new RegExp(`^(?:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|([0-9a-f]{40}))${bookingUid("").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "i");
 
 /**
  * The work's answer, or the deadline's reason once it passes first: a fetch that ignores its signal

@@ -1,7 +1,7 @@
 import type { Clock } from "../../clock.ts";
 import type { LogEntry } from "../../context.ts";
-import type { EventTypeRecord, OutboxDelivery, OutboxEvent, ReservationRecord, Store, WebhookKind } from "../../store/types.ts";
-import { bookingEvent, inviteCalendar } from "../invites/ics.ts";
+import type { BusySourceRecord, EventTypeRecord, OutboxDelivery, OutboxEvent, ReservationRecord, Store, WebhookKind } from "../../store/types.ts";
+import { bookingEvent, inviteCalendar, organizerBookingKey } from "../invites/ics.ts";
 import { senderOf, type MailPolicy } from "../mail/events.ts";
 import { OutboxWorker, type Deliverer, type DeliveryOutcome } from "../outbox/worker.ts";
 import { authHeaders, boundedText, guardedFetch, type CalendarFetch } from "./fetch.ts";
@@ -17,27 +17,34 @@ export interface CalendarWritePayload {
   method: "PUT" | "DELETE";
   /** The VCALENDAR to PUT (one VEVENT, no METHOD); null for a DELETE. */
   ics: string | null;
+  /**
+   * Where the booking's entry was written before entries were named by `organizerBookingKey`
+   * (`<calendar>/<reservation uuid>.ics`): deleted after the write, so a booking written then and
+   * moved or cancelled now leaves no second entry behind. Only on reschedules and cancels.
+   */
+  legacyUrl?: string;
 }
 
-/** The calendar object a booking is written to: `<calendar>/<reservation uuid>.ics`, the same for every version of it. */
+/**
+ * The calendar object a booking is written to: `<calendar>/<organizerBookingKey>.ics`, the same for
+ * every version of it. Named like its UID, not by the reservation's uuid, which anyone reading the
+ * calendar would otherwise learn (and with the booking page's link token cancel the booking).
+ */
 export function bookingObjectUrl(calendarUrl: string, reservationUuid: string): string {
-  return new URL(`${encodeURIComponent(reservationUuid)}.ics`, calendarUrl.endsWith("/") ? calendarUrl : `${calendarUrl}/`).href;
+  return objectUrl(calendarUrl, organizerBookingKey(reservationUuid));
+}
+
+function objectUrl(calendarUrl: string, name: string): string {
+  return new URL(`${encodeURIComponent(name)}.ics`, calendarUrl.endsWith("/") ? calendarUrl : `${calendarUrl}/`).href;
 }
 
 /**
  * The write into the organizer's calendar a confirmed booking's change causes, to be written in the
- * same transaction as the change: created and rescheduled PUT the entry (the same object, SEQUENCE
- * from the reservation, so a move raises it), cancelled DELETEs it. None when the event type names
- * no bookings calendar.
+ * same transaction as the change: created and rescheduled PUT the entry (the organizer's copy of the
+ * booking, without the visitor's manage link; the same object, SEQUENCE from the reservation, so a
+ * move raises it), cancelled DELETEs it. None when the event type names no bookings calendar.
  */
-export function calendarEvents(
-  mail: MailPolicy,
-  eventType: EventTypeRecord,
-  kind: WebhookKind,
-  r: ReservationRecord,
-  nowMs: number,
-  manageUrl: string | null,
-): OutboxEvent[] {
+export function calendarEvents(mail: MailPolicy, eventType: EventTypeRecord, kind: WebhookKind, r: ReservationRecord, nowMs: number): OutboxEvent[] {
   const target = eventType.settings.bookingsCalendar;
   if (!target) return [];
   const organizerEmail = eventType.settings.organizerEmail ?? null;
@@ -49,11 +56,13 @@ export function calendarEvents(
       ? null
       : inviteCalendar([
           bookingEvent({ title: eventType.settings.title, description: eventType.settings.description }, r, {
-            manageUrl,
+            copy: "organizer",
+            manageUrl: null,
             organizer: organizerEmail ? { email: organizerEmail, name: null } : senderOf(mail.from),
             stampMs: nowMs,
           }),
         ]),
+    ...(kind === "reservation.created" ? {} : { legacyUrl: objectUrl(target.calendarUrl, r.uuid) }),
   };
   return [
     {
@@ -77,7 +86,8 @@ function retryable(status: number): boolean {
 /**
  * Delivers the caldav channel of the outbox: PUTs a booking's VCALENDAR to its object in the
  * organizer's calendar, or DELETEs it, with the busy source's credentials, through the address
- * guard the calendar sync uses. A DELETE of an object already gone (404, 410) is done; 412, 5xx
+ * guard the calendar sync uses; a write with a `legacyUrl` then DELETEs the booking's entry under its
+ * old name. A DELETE of an object already gone (404, 410) is done; 412, 5xx
  * and network failures are tried again by the outbox's backoff; 401 and 403 (and other refusals)
  * fail at once with the reason, shown in the admin's deliveries.
  */
@@ -94,27 +104,37 @@ export class CalendarWriteDeliverer implements Deliverer {
     const source = await this.store.busy.byId(write.sourceId);
     if (!source) return { statusCode: null, error: "the calendar source was removed; nothing to write to", durationMs: 0, final: true };
     const began = performance.now();
+    let outcome = await this.send(source, d.url, write.method, write.ics);
+    // The entry under its old name goes once the new one is in place; a failure tries both again (a PUT repeats harmlessly).
+    if (outcome.error === null && write.legacyUrl && write.legacyUrl !== d.url) {
+      const legacy = await this.send(source, write.legacyUrl, "DELETE", null);
+      if (legacy.error !== null) outcome = { ...legacy, error: `removing the entry written under its old name: ${legacy.error}` };
+    }
+    return { ...outcome, durationMs: Math.round(performance.now() - began) };
+  }
+
+  /** One PUT or DELETE of an object; a DELETE of an object already gone is done. */
+  private async send(source: BusySourceRecord, url: string, method: "PUT" | "DELETE", ics: string | null): Promise<Omit<DeliveryOutcome, "durationMs">> {
     const headers: Record<string, string> = { ...authHeaders(source) };
-    if (write.method === "PUT") headers["content-type"] = "text/calendar; charset=utf-8";
+    if (method === "PUT") headers["content-type"] = "text/calendar; charset=utf-8";
     let response: Response;
     try {
-      response = await this.fetchFn(d.url, { method: write.method, headers, ...(write.ics === null ? {} : { body: write.ics }) });
+      response = await this.fetchFn(url, { method, headers, ...(ics === null ? {} : { body: ics }) });
       // The answer's text is of no use; read a little of it so the connection is freed (past that, closed).
       await boundedText(response, MAX_WRITE_ANSWER_BYTES).catch(() => undefined);
     } catch (cause) {
       const message = cause instanceof Error ? cause.message : String(cause);
       // The address guard refusing is final: the same address is refused on every try.
-      return { statusCode: null, error: `unreachable: ${message}`, durationMs: Math.round(performance.now() - began), final: message.startsWith("refused:") };
+      return { statusCode: null, error: `unreachable: ${message}`, final: message.startsWith("refused:") };
     }
-    const durationMs = Math.round(performance.now() - began);
     const status = response.status;
-    if (status >= 200 && status < 300) return { statusCode: status, error: null, durationMs };
-    if (write.method === "DELETE" && (status === 404 || status === 410)) return { statusCode: status, error: null, durationMs };
+    if (status >= 200 && status < 300) return { statusCode: status, error: null };
+    if (method === "DELETE" && (status === 404 || status === 410)) return { statusCode: status, error: null };
     const reason =
       status === 401 || status === 403
         ? `the calendar refused the credentials (HTTP ${status}); check the busy source's user name and password`
         : `the calendar answered HTTP ${status}${response.statusText ? ` ${response.statusText}` : ""}`;
-    return { statusCode: status, error: reason, durationMs, final: !retryable(status) };
+    return { statusCode: status, error: reason, final: !retryable(status) };
   }
 }
 

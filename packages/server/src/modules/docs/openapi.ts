@@ -127,7 +127,7 @@ export const OPERATIONS: Operation[] = [
     operationId: "cancelReservation",
     summary: "Cancel a reservation",
     description:
-      "Cancels and frees the seat at once. Cancelling a cancelled reservation succeeds again without change. A hold can always be cancelled; a confirmed reservation until `cancelNoticeMinutes` before its start (later: 403 `forbidden`, unless the query carries the organizer's `overrideToken`). A meeting that has ended answers `success: false`, `reservation_finished`. Cancelling a confirmed reservation emails the visitor (and organizer) an invite with METHOD:CANCEL when the server sends mail. An optional JSON body `{ \"reason\": \"…\" }` (at most 500 characters; an addition to the spec) is stored with the reservation and sent as `cancelReason` in the `reservation.cancelled` webhook.",
+      "Cancels and frees the seat at once. Cancelling a cancelled reservation succeeds again without change. A hold can always be cancelled; a confirmed reservation until `cancelNoticeMinutes` before its start (later: 403 `forbidden`, unless the query carries the organizer's `overrideToken`). A meeting that has ended answers `success: false`, `reservation_finished`. Cancelling a confirmed reservation emails the visitor (and organizer) an invite with METHOD:CANCEL when the server sends mail. An optional JSON body `{ \"reason\": \"…\" }` (at most 500 characters; an addition to the spec) is stored with the reservation and sent as `cancelReason` in the `reservation.cancelled` webhook; its line breaks are kept as LF, and any other control character (a NUL among them) answers 422 `validation_failed` with `control_characters` on `reason`.",
     auth: true,
     reservationPath: true,
     body: { schema: CancelInput, required: false },
@@ -208,6 +208,7 @@ const BusySourceView = Type.Object({
   }),
   objects: Type.Integer({ description: "Calendar objects cached from the source." }),
   busyIntervals: Type.Integer({ description: "Busy intervals kept over the booking horizon." }),
+  syncing: Type.Boolean({ description: "A sync asked for with `POST /admin/busy-sources/{sourceId}/sync` that outlasted its answer is still under way on the answering instance." }),
   writeBookings: Type.Boolean({ description: "Whether the event type's confirmed bookings are written into a calendar of this source (see `PUT /admin/busy-sources/{sourceId}/write-bookings`)." }),
   writeCalendar: Type.Union([Type.String(), Type.Null()], { description: "The calendar bookings are written into; null when this source is not written to." }),
 });
@@ -231,7 +232,11 @@ const BusySourceInput = Type.Object(
  * the calendars whose busy times block an event type's slots. Behind `Authorization: Bearer
  * $BOOKING_ADMIN_KEY`; absent (404) without a configured key.
  */
-export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "idempotent" | "query"> & { pathParam: "id" | "sourceId" })[] = [
+export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "idempotent" | "query"> & {
+  pathParam: "id" | "sourceId";
+  /** When the operation may also answer 202 (work going on after the answer): what that answer means. */
+  accepted?: string;
+})[] = [
   {
     method: "get",
     path: "/admin/event-types/{id}/busy-sources",
@@ -270,8 +275,16 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     pathParam: "sourceId",
     operationId: "adminSyncBusySource",
     summary: "Sync a calendar source now",
-    description: "Fetches what changed (CalDAV ctag and ETags with calendar-multiget; a feed with If-None-Match/If-Modified-Since). A failure is answered with 200 and `sync.ok: false`; the last good busy times stay in use.",
-    response: envelope(Type.Object({ sync: SyncOutcome, source: BusySourceView })),
+    description:
+      "Fetches what changed (CalDAV ctag and ETags with calendar-multiget; a feed with If-None-Match/If-Modified-Since). Answers within 8 seconds: a sync that ended is answered 200 with `state: \"done\"` and what it did (a failure with `sync.ok: false`; the last good busy times stay in use). A sync still running then goes on, answered 202 with `state: \"syncing\"`, `sync: null` and `Location:` the source (`GET /admin/busy-sources/{sourceId}`): poll it until `lastAttemptAt` moves (`syncing` is true meanwhile on the instance running the sync).",
+    response: envelope(
+      Type.Object({
+        state: Type.Union([Type.Literal("done"), Type.Literal("syncing")], { description: "done: the sync ended within the answer (HTTP 200); syncing: it goes on (HTTP 202)." }),
+        sync: Type.Union([SyncOutcome, Type.Null()], { description: "What the sync did; null while it goes on." }),
+        source: BusySourceView,
+      }),
+    ),
+    accepted: "The sync goes on past the answer: `state: \"syncing\"`, `sync: null`; `Location` is the source to poll.",
     errors: [401, 403, 404],
   },
   {
@@ -291,7 +304,7 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     operationId: "adminWriteBookingsToCalendar",
     summary: "Write the event type's bookings into a calendar of this CalDAV source",
     description:
-      "From now on each confirmed booking of the event type is PUT as `<calendar>/<reservation uuid>.ics` (UID `<uuid>@booking-calendar`, no METHOD) with the source's credentials, PUT again with a raised SEQUENCE when it is moved and DELETEd when it is cancelled, through the durable outbox (channel `caldav` in `GET /admin/event-types/{id}/deliveries`; 412, 5xx and network failures are retried with the webhooks' backoff, 401/403 fail with the reason). The calendar is one the account has (checked now, 422 otherwise); left out, the first calendar found (among the chosen ones, if any). Replaces the event type's earlier bookings calendar; bookings made before are not written. Its own entries read back by the sync do not count as busy times for the event type. The event type shows it as `bookingsCalendar`.",
+      "From now on each confirmed booking of the event type is PUT as `<calendar>/<key>.ics` (UID `<key>@booking-calendar`, no METHOD, no manage link; the key is derived one-way from the reservation's uuid, the same as in the organizer's email copy and the booking feed, so the entry does not hand out the uuid) with the source's credentials, PUT again with a raised SEQUENCE when it is moved and DELETEd when it is cancelled, through the durable outbox (channel `caldav` in `GET /admin/event-types/{id}/deliveries`; 412, 5xx and network failures are retried with the webhooks' backoff, 401/403 fail with the reason). The calendar is one the account has (checked now, 422 otherwise); left out, the first calendar found (among the chosen ones, if any). Replaces the event type's earlier bookings calendar; bookings made before are not written. Its own entries read back by the sync do not count as busy times for the event type. The event type shows it as `bookingsCalendar`.",
     body: { schema: Type.Object({ calendar: Type.Optional(Type.String({ maxLength: 2000, description: "A calendar URL, or a path on the source's server." })) }, { additionalProperties: false }), required: true },
     response: envelope(BusySourceView),
     errors: [400, 401, 403, 404, 422],
@@ -318,6 +331,7 @@ const STATUS_TEXT: Record<number, string> = {
   422: "Invalid input; `errors` lists messages by field, and `fieldErrors` gives each message with its field and a stable `code` (`required`, `invalid_email`, `too_long` with `max`, ...) for clients that word errors in their own language.",
   429: "Rate limit exceeded; wait `Retry-After` seconds.",
   500: "Unexpected failure.",
+  503: "The store is busy or the database out of reach for a moment (a restart, a failover); nothing was changed. Send the request again after `Retry-After` seconds.",
 };
 
 /** Builds the OpenAPI 3.1 document of the public API. */
@@ -336,7 +350,7 @@ export function openApiDocument(aliasPrefix: string): Record<string, unknown> {
     const responses: Record<string, unknown> = {
       "200": { description: "Success envelope.", headers: headerRefs, content: { "application/json": { schema: plain(op.response) } } },
     };
-    for (const status of [...op.errors, 405, 413, 500].filter((s, i, all) => all.indexOf(s) === i).sort()) {
+    for (const status of [...op.errors, 405, 413, 500, 503].filter((s, i, all) => all.indexOf(s) === i).sort()) {
       if (status === 413 && !op.body) continue;
       responses[String(status)] = { $ref: `#/components/responses/E${status}` };
     }
@@ -359,7 +373,14 @@ export function openApiDocument(aliasPrefix: string): Record<string, unknown> {
   }
   for (const op of ADMIN_OPERATIONS) {
     const responses: Record<string, unknown> = { "200": { description: "Success envelope.", content: { "application/json": { schema: plain(op.response) } } } };
-    for (const status of [...op.errors, 500]) responses[String(status)] = { $ref: `#/components/responses/E${status}` };
+    if (op.accepted) {
+      responses["202"] = {
+        description: op.accepted,
+        headers: { Location: { description: "Where to follow the work.", schema: { type: "string", format: "uri" } } },
+        content: { "application/json": { schema: plain(op.response) } },
+      };
+    }
+    for (const status of [...op.errors, 500, 503]) responses[String(status)] = { $ref: `#/components/responses/E${status}` };
     (paths[op.path] ??= {})[op.method] = {
       operationId: op.operationId,
       tags: ["Admin"],
@@ -377,13 +398,13 @@ export function openApiDocument(aliasPrefix: string): Record<string, unknown> {
       title: "Booking API",
       version: "1",
       description:
-        "Public API of the booking calendar: slots, configuration and booking of one event type, identified by its API token (or the publishable link token of its booking page, which acts alike). Every response carries `Service-Api-Version: 1`, an `apigw-requestid` and the rate limit headers; every error is JSON. An event type with a slug has a shareable HTML booking page at `/book/{slug}` (outside this API): the configuration answers its address as `bookingUrl`, and reservation results carry the visitor's reschedule and cancel link as `manageUrl`. The organizer's private iCalendar feed of an event type's confirmed bookings is at `/feeds/{feedToken}.ics` (outside this API, `text/calendar` with an ETag; its address is in the admin API's event type answer as `feedUrl`). The element's script-tag file is served (outside this API, to any origin) at `/embed/v/{version}/booking-calendar.js`, immutable and cached for a year (an earlier version's URL redirects to the current one), and at `/embed/booking-calendar.js`, revalidated after five minutes; the same file opens the calendar in a popup or from a floating button. Beside either URL it fetches what only some pages need, on first need: its texts in other languages at `locales/{language}.json`, and parts of its code at `parts/popup.js` (the popup and floating button) and `parts/payment.js` (the card payment step), e.g. `/embed/parts/popup.js` or, immutable, `/embed/v/{version}/parts/popup.js`. For a paid event type the configuration's `payment.stripeJsUrl`, when present, names the Stripe.js the element loads instead of Stripe's own (the server's stand-in outside production).",
+        "Public API of the booking calendar: slots, configuration and booking of one event type, identified by its API token (or its publishable link token, which acts alike). Which token goes where: pages (the `<booking-calendar>` element, booking pages, embed HTML) carry the link token (`bcl_…`, the admin API's `linkToken`), which is public by design; the API token (`bk_…`) is for servers and kept secret. Rate limit: each of an event type's tokens counts per event type and client address (IPv6 per /64), so no client, whichever token it holds, can use up another address's budget; requests without a valid token count per client address. Every response carries `Service-Api-Version: 1`, an `apigw-requestid` and the rate limit headers; every error is JSON. An event type with a slug has a shareable HTML booking page at `/book/{slug}` (outside this API): the configuration answers its address as `bookingUrl`, and reservation results carry the visitor's reschedule and cancel link as `manageUrl`. The organizer's private iCalendar feed of an event type's confirmed bookings is at `/feeds/{feedToken}.ics` (outside this API, `text/calendar` with an ETag; its address is in the admin API's event type answer as `feedUrl`). The element's script-tag file is served (outside this API, to any origin) at `/embed/v/{version}/booking-calendar.js`, immutable and cached for a year (an earlier version's URL redirects to the current one), and at `/embed/booking-calendar.js`, revalidated after five minutes; the same file opens the calendar in a popup or from a floating button. Beside either URL it fetches what only some pages need, on first need: its texts in other languages at `locales/{language}.json`, and parts of its code at `parts/popup.js` (the popup and floating button) and `parts/payment.js` (the card payment step), e.g. `/embed/parts/popup.js` or, immutable, `/embed/v/{version}/parts/popup.js`. For a paid event type the configuration's `payment.stripeJsUrl`, when present, names the Stripe.js the element loads instead of Stripe's own (the server's stand-in outside production).",
     },
     servers: [{ url: "/" }, { url: aliasPrefix, description: "Path-based alias; same routes." }],
     paths,
     components: {
       securitySchemes: {
-        bearerAuth: { type: "http", scheme: "bearer", description: "The event type's API token, or its booking page's link token (bcl_...)." },
+        bearerAuth: { type: "http", scheme: "bearer", description: "The event type's publishable link token (bcl_...), which pages carry, or its API token (bk_...), which servers keep secret. Either counts in a rate limit budget per event type and client address." },
         adminKey: { type: "http", scheme: "bearer", description: "The server's BOOKING_ADMIN_KEY (admin routes, tagged Admin)." },
       },
       headers,
@@ -402,7 +423,7 @@ export function openApiDocument(aliasPrefix: string): Record<string, unknown> {
           `E${status}`,
           {
             description: `${description} Codes: ${Object.entries(ERROR_CODES).filter(([, s]) => String(s) === status).map(([c]) => c).join(", ")}.`,
-            headers: status === "429" ? { ...headerRefs, "Retry-After": { schema: { type: "integer" } } } : headerRefs,
+            headers: status === "429" || status === "503" ? { ...headerRefs, "Retry-After": { schema: { type: "integer" } } } : headerRefs,
             content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
           },
         ]),

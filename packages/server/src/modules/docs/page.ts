@@ -22,6 +22,7 @@ const ERROR_TEXT: Record<string, string> = {
   payment_required: "A paid reservation is confirmed before a successful payment.",
   rate_limited: "More requests than the limit in the current minute; wait Retry-After seconds.",
   internal_error: "An unexpected failure; retry, then contact support with the apigw-requestid.",
+  service_unavailable: "The database is busy or out of reach for a moment (a restart, a failover); send the request again after Retry-After seconds.",
   slot_locked: "HTTP 200, success false: someone else is booking the slot right now.",
   slot_unavailable: "HTTP 200, success false: the slot is full or outside the availability.",
   reservation_finished: "HTTP 200, success false: the reservation can no longer be changed this way (refresh, confirm, reschedule, cancel or pay).",
@@ -90,7 +91,7 @@ tr:target{outline:2px solid var(--accent)}
 <nav><ul>${OPERATIONS.map((op) => `<li><a href="#${op.operationId}">${op.method.toUpperCase()} ${escapeHtml(op.path)}</a> — ${escapeHtml(op.summary)}</li>`).join("")}<li><a href="#states">Reservation states</a></li><li><a href="#webhooks">Webhooks</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Headers, limits and versions</a></li></ul></nav>
 <h2>Conventions</h2>
 <p>Requests and responses are JSON. A success is <code>{"success": true, "data": …}</code>; a business outcome such as a taken slot is HTTP 200 with <code>success: false</code> and a <code>code</code>. Every error is JSON with <code>success</code>, <code>status</code>, <code>code</code>, <code>message</code>, <code>hint</code> and <code>docs</code>; a 422 adds <code>errors</code>, messages keyed by field.</p>
-<p>Authenticate with the event type's API token: <code>Authorization: Bearer &lt;token&gt;</code>. The token acts on exactly one event type. The publishable link token of the event type's booking page (<code>bcl_…</code>, shown on the page <code>/book/{slug}</code>) acts exactly alike; regenerating the API token replaces both.</p>
+<p>Authenticate with one of the event type's tokens: <code>Authorization: Bearer &lt;token&gt;</code>. A token acts on exactly one event type. Pages (the <code>&lt;booking-calendar&gt;</code> element, booking pages) carry the publishable link token (<code>bcl_…</code>); servers use the API token (<code>bk_…</code>), which is kept secret and never put in a page. Both act exactly alike; regenerating the API token replaces both.</p>
 <h2>Endpoints</h2>
 ${ops}
 <h2 id="states">Reservation states</h2>
@@ -118,7 +119,7 @@ ${ops}
 <table><thead><tr><th>HTTP</th><th>Code</th><th>When</th></tr></thead><tbody>${errors}</tbody></table>
 <h2 id="limits">Headers, limits and versions</h2>
 <ul>
-<li>Rate limit: ${limits.requestsPerMinute} requests per minute per API token, per token and client address for a booking page's link token (every visitor has their own budget), per client address without a token (page loads, such as the calendar's script, have a budget of their own per address), fixed 60-second windows. Every response carries <code>RateLimit-Policy</code>, <code>RateLimit</code>, <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code>; a 429 adds <code>Retry-After</code>.</li>
+<li>Rate limit: ${limits.requestsPerMinute} requests per minute per event type and client address for each of its tokens (every visitor, and every server, has their own budget), per client address without a token (page loads, such as the calendar's script, have a budget of their own per address), fixed 60-second windows. Every response carries <code>RateLimit-Policy</code>, <code>RateLimit</code>, <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code>; a 429 adds <code>Retry-After</code>.</li>
 <li>Every response carries <code>Service-Api-Version: 1</code> and a unique <code>apigw-requestid</code>. Sending <code>Service-Api-Version</code> with another value answers 400 <code>unsupported_api_version</code>.</li>
 <li>Text fields at most ${LIMITS.textMaxLength} characters (a textarea custom field ${LIMITS.textareaMaxLength}), email at most ${LIMITS.emailMaxLength}, at most ${LIMITS.maxGuests} guests and ${LIMITS.maxCustomFieldValues} custom field values, bodies at most ${Math.round(limits.maxBodyBytes / 1024)} KiB and ${MAX_JSON_DEPTH} levels of nesting, slot queries at most ${LIMITS.maxSlotRangeDays} days; a slot answer lists at most ${MAX_SLOTS_PER_ANSWER} slots in whole days, and when the range holds more it says <code>nextFrom</code>, the day to ask from next.</li>
 </ul>

@@ -37,10 +37,14 @@ export const usesStripeStandin = (ctx: AppContext): boolean => standinInUse(ctx.
 
 /**
  * The organizer's event types as the demo page offers them, with the publishable link token each
- * page may carry. A disabled one is left out: the organizer took it off, and its token with it.
+ * page may carry: only those with a booking page, whose token that page publishes anyway. One
+ * without a page is booked through the API alone, and its link token is published nowhere; a
+ * disabled one is left out: the organizer took it off, and its token with it.
  */
 async function demoEventTypes(store: Store): Promise<DemoEventType[]> {
-  return (await store.eventTypes.list()).filter((et) => !et.disabled).map((et) => ({ title: et.settings.title, token: et.linkToken, slug: et.slug }));
+  return (await store.eventTypes.list())
+    .filter((et) => !et.disabled && et.slug !== null)
+    .map((et) => ({ title: et.settings.title, token: et.linkToken, slug: et.slug }));
 }
 
 /**

@@ -63,7 +63,7 @@ export interface DemoEventType {
 
 
 /**
- * The demo page `npm start` serves at `/`: the organizer's bookable event types as tabs, the chosen one in
+ * The demo page `npm start` serves at `/`: the organizer's bookable event types with a booking page as tabs, the chosen one in
  * a `<booking-calendar>`. With the Stripe stand-in it says on screen that payments are test payments
  * (the element loads the Stripe.js stand-in the configuration names).
  */
@@ -98,7 +98,7 @@ ${calendarScripts(options)}
 <p>Book one of the demo organizer's event types as a visitor would. The same element goes on any page with one script tag.</p>
 ${options.stripeStandin ? '<p class="note" role="note"><strong>Test payments:</strong> card payments on this demo go to a local Stripe stand-in; no money moves. Card 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined.</p>\n' : ""}<nav aria-label="Demo event types"><ul>${tabs}</ul></nav>
 ${PREVIEW_CONTROLS}
-${current ? `<booking-calendar token="${escapeHtml(current.token)}"></booking-calendar>` : "<p>No event types yet: create one with the admin API.</p>"}
+${current ? `<booking-calendar token="${escapeHtml(current.token)}"></booking-calendar>` : "<p>No event types with a booking page yet: create one with a <code>slug</code> through the admin API.</p>"}
 <footer><a href="/docs">API reference</a></footer>
 </main>
 </body>

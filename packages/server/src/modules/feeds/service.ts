@@ -2,6 +2,7 @@ import ICAL from "ical.js";
 import type { EventTypeRecord, Store } from "../../store/types.ts";
 import { FEED_TOKEN_PREFIX } from "../../lib/tokens.ts";
 import { senderOf } from "../mail/events.ts";
+import { setText } from "../invites/ics.ts";
 import { bookingVEvent } from "./vevent.ts";
 
 /** How far back the feed reaches: bookings that ended longer ago are left out. */
@@ -66,7 +67,7 @@ function feedCalendar(eventType: EventTypeRecord): ICAL.Component {
   calendar.addPropertyWithValue("prodid", "-//Booking Calendar//Booking feed//EN");
   calendar.addPropertyWithValue("calscale", "GREGORIAN");
   calendar.addPropertyWithValue("method", "PUBLISH");
-  calendar.addPropertyWithValue("x-wr-calname", `Bookings: ${eventType.settings.title}`);
+  setText(calendar, "x-wr-calname", `Bookings: ${eventType.settings.title}`);
   // How often calendar apps should look again (RFC 7986, and the older name Outlook reads).
   calendar.addProperty(refreshInterval("refresh-interval"));
   calendar.addPropertyWithValue("x-published-ttl", "PT15M");

@@ -1,27 +1,29 @@
 import ICAL from "ical.js";
 import type { EventTypeRecord, ReservationRecord } from "../../store/types.ts";
-import { bookingEvent } from "../invites/ics.ts";
+import { bookingEvent, setText } from "../invites/ics.ts";
 
 /**
  * The VEVENT of one confirmed booking as the organizer's calendar shows it: the invites' builder
- * (`bookingEvent`: the same UID, SEQUENCE, times, ORGANIZER and ATTENDEE as the booking's emails
- * and the calendar writer), with the organizer's own summary and the details the visitor gave in
- * the description, and CREATED and LAST-MODIFIED. Every value comes from the stored records
+ * (`bookingEvent`'s organizer copy: the same UID, SEQUENCE, times, ORGANIZER and ATTENDEE as the
+ * organizer's email copy and the calendar writer), with the organizer's own summary and the details
+ * the visitor gave in the description, and CREATED and LAST-MODIFIED. Nothing in it names the
+ * reservation's uuid: whoever the feed is shared with must not be able to cancel bookings. Every value comes from the stored records
  * (DTSTAMP is the booking's last change, not the time of the request), so an unchanged booking
  * gives the same text and the feed's ETag stays put.
  */
 export function bookingVEvent(reservation: ReservationRecord, eventType: EventTypeRecord, organizer: { email: string; name?: string | null }): ICAL.Component {
   const vevent = bookingEvent({ title: eventType.settings.title, description: eventType.settings.description }, reservation, {
+    copy: "organizer",
     manageUrl: null,
     organizer,
     stampMs: reservation.updatedAtMs,
   });
   vevent.addPropertyWithValue("created", utcTime(reservation.createdAtMs));
   vevent.addPropertyWithValue("last-modified", utcTime(reservation.updatedAtMs));
-  vevent.updatePropertyWithValue("summary", `${eventType.settings.title}: ${visitorName(reservation)}`);
-  vevent.updatePropertyWithValue("description", descriptionText(reservation, eventType));
+  setText(vevent, "summary", `${eventType.settings.title}: ${visitorName(reservation)}`);
+  setText(vevent, "description", descriptionText(reservation, eventType));
   const location = locationText(reservation);
-  if (location) vevent.updatePropertyWithValue("location", location);
+  if (location) setText(vevent, "location", location);
   return vevent;
 }
 
@@ -54,6 +56,5 @@ function descriptionText(r: ReservationRecord, eventType: EventTypeRecord): stri
     lines.push(`${label}: ${Array.isArray(answer.value) ? answer.value.join(", ") : String(answer.value)}`);
   }
   if (r.timezone) lines.push(`Visitor's time zone: ${r.timezone}`);
-  lines.push(`Reservation: ${r.uuid}`);
   return lines.join("\n");
 }

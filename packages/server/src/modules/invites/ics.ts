@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import ICAL from "ical.js";
 import type { EventTypeSettings } from "../../domain/event-type.ts";
 import type { ReservationRecord } from "../../store/types.ts";
@@ -12,9 +13,20 @@ const PRODID = "-//Booking Calendar//Bookings//EN";
 /** Right-hand side of every booking's UID: fixed, so a UID never changes with the server's address. */
 const UID_DOMAIN = "booking-calendar";
 
+/**
+ * Whose copy of a booking an entry is. The visitor's (their invite emails) carries the reservation's
+ * uuid as UID and their manage link. The organizer's (the organizer's email copy, the entry written
+ * into their calendar, the booking feed) ends up in calendars that are shared, and the uuid with the
+ * booking page's published link token cancels a booking: it carries neither, and a UID derived
+ * from the uuid that cannot be turned back into it (`organizerBookingUid`).
+ */
+export type InviteCopy = "visitor" | "organizer";
+
 /** What a booking's calendar entry needs besides the event type and the reservation. */
 export interface InviteContext {
-  /** The visitor's reschedule and cancel link; null when the event type has no booking page. */
+  /** Whose copy it is; see `InviteCopy`. */
+  copy: InviteCopy;
+  /** The visitor's reschedule and cancel link; null when the event type has no booking page. Left out of the organizer's copy. */
   manageUrl: string | null;
   /** Who the entry is from (ORGANIZER): the event type's organizer email, else the sender's address. */
   organizer: { email: string; name?: string | null };
@@ -22,9 +34,59 @@ export interface InviteContext {
   stampMs: number;
 }
 
-/** A booking's UID: the reservation's uuid, so every invite, update and cancel of it is the same entry. */
+/** A booking's UID in the visitor's copy: the reservation's uuid, so every invite, update and cancel of it is the same entry. */
 export function bookingUid(reservationUuid: string): string {
   return `${reservationUuid}@${UID_DOMAIN}`;
+}
+
+/** Fixed prefix of what `organizerBookingKey` hashes, so its digests are of no use for anything else. */
+const ORGANIZER_KEY_LABEL = "booking-calendar organizer copy:";
+
+/**
+ * The name of a booking in the organizer's copies: SHA-256 of a fixed label and the reservation's
+ * uuid, its first 160 bits in hex (40 characters, so the UID line needs no folding). The same for
+ * every version of the booking on every channel (email copy, calendar write, feed), so updates
+ * replace the entry; one-way, so the entry does not hand out the uuid.
+ */
+export function organizerBookingKey(reservationUuid: string): string {
+  return createHash("sha256").update(ORGANIZER_KEY_LABEL + reservationUuid.toLowerCase()).digest("hex").slice(0, 40);
+}
+
+/** A booking's UID in the organizer's copies: `<organizerBookingKey>@booking-calendar`. */
+export function organizerBookingUid(reservationUuid: string): string {
+  return `${organizerBookingKey(reservationUuid)}@${UID_DOMAIN}`;
+}
+
+/** The UID of a booking in one copy of it: see `InviteCopy`. */
+export function bookingUidFor(copy: InviteCopy, reservationUuid: string): string {
+  return copy === "visitor" ? bookingUid(reservationUuid) : organizerBookingUid(reservationUuid);
+}
+
+// Line breaks of any kind: CRLF, CR, LF, NEL, and the Unicode line and paragraph separators.
+const LINE_BREAK = /\r\n|[\r\n\u0085\u2028\u2029]/g;
+// Control characters other than TAB (C0, DEL, C1) that are no line break: RFC 5545 allows none in a value.
+const OTHER_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u0084\u0086-\u009f]/g;
+
+/**
+ * Text as an iCalendar TEXT value (RFC 5545 3.3.11) takes it, for every property a builder writes
+ * from stored text: each line break of whatever kind (a carriage return alone included, which
+ * ical.js writes as is and mail transports and calendar servers read as the end of the line)
+ * becomes one LF, and other control characters are dropped. ical.js then escapes that LF as `\n`,
+ * and backslash, semicolon and comma, so nothing a visitor typed can end a content line.
+ */
+export function icalText(value: string): string {
+  return value.replace(LINE_BREAK, "\n").replace(OTHER_CONTROL, "");
+}
+
+/**
+ * Text as an iCalendar parameter value (RFC 5545 3.2, such as CN) takes it: a parameter has no
+ * escapes for line breaks or DQUOTE, so line breaks and control characters become spaces and a
+ * double quote a single one. A semicolon, allowed inside quotes but where parsers in use (node-ical
+ * among them) split parameters regardless, becomes a comma. ical.js quotes the value when it holds
+ * `,` or `:`.
+ */
+export function icalParameter(value: string): string {
+  return value.replace(LINE_BREAK, " ").replace(OTHER_CONTROL, "").replace(/\t/g, " ").replaceAll('"', "'").replaceAll(";", ",");
 }
 
 /** Where the meeting is, as text: the meeting link, the address, the number to call, or the link. */
@@ -43,41 +105,63 @@ function joinLink(r: Pick<InviteReservation, "meetLink" | "location">): string |
 }
 
 /**
- * A booking as an iCalendar VEVENT (from the event type's settings and the reservation): UID from the reservation (the same for every version),
+ * A URI value (URL, ORGANIZER, ATTENDEE) as iCalendar writes it: a URI has no escapes in iCalendar,
+ * so control characters, spaces and line separators are percent-encoded and can end no line.
+ */
+export function icalUri(value: string): string {
+  return value.replace(/[\u0000-\u0020\u007f-\u009f\u2028\u2029]/g, (c) => encodeURIComponent(c));
+}
+
+/**
+ * A booking as an iCalendar VEVENT (from the event type's settings and the reservation): UID from
+ * the reservation (the same for every version; see `InviteCopy` for whose copy carries which),
  * SEQUENCE from the reservation (raised by each reschedule and cancel), DTSTART/DTEND in UTC,
- * SUMMARY, DESCRIPTION with the meeting place and manage link, LOCATION, URL, ORGANIZER and the
- * visitor as ATTENDEE, STATUS CONFIRMED or CANCELLED. Without a METHOD: for invites (see
- * `inviteCalendar`), a calendar writer or a feed of bookings alike.
+ * SUMMARY, DESCRIPTION with the meeting place and (the visitor's copy) manage link, LOCATION, URL,
+ * ORGANIZER and the visitor as ATTENDEE, STATUS CONFIRMED or CANCELLED. Every text passes through
+ * `icalText`, `icalParameter` or `icalUri`. Without a METHOD: for invites (see `inviteCalendar`),
+ * a calendar writer or a feed of bookings alike.
  */
 export function bookingEvent(eventType: InviteEventType, r: InviteReservation, context: InviteContext): ICAL.Component {
   const event = new ICAL.Component("vevent");
-  event.addPropertyWithValue("uid", bookingUid(r.uuid));
+  const manageUrl = context.copy === "visitor" ? context.manageUrl : null;
+  event.addPropertyWithValue("uid", bookingUidFor(context.copy, r.uuid));
   event.addPropertyWithValue("sequence", r.sequence);
   event.addPropertyWithValue("dtstamp", utcTime(context.stampMs));
   event.addPropertyWithValue("dtstart", utcTime(r.startMs));
   event.addPropertyWithValue("dtend", utcTime(r.endMs));
   const visitor = `${r.firstname} ${r.lastname}`.trim();
-  event.addPropertyWithValue("summary", visitor ? `${eventType.title} with ${visitor}` : eventType.title);
+  setText(event, "summary", visitor ? `${eventType.title} with ${visitor}` : eventType.title);
   const place = meetingPlace(r);
   const link = joinLink(r);
   const description = [
     eventType.description.trim(),
     link ? `Join: ${link}` : place ? `Where: ${place}` : "",
-    context.manageUrl ? `Reschedule or cancel: ${context.manageUrl}` : "",
+    manageUrl ? `Reschedule or cancel: ${manageUrl}` : "",
   ].filter((line) => line !== "");
-  if (description.length > 0) event.addPropertyWithValue("description", description.join("\n\n"));
-  if (place) event.addPropertyWithValue("location", place);
-  const url = link ?? context.manageUrl;
-  if (url) event.addPropertyWithValue("url", url);
-  const organizer = event.addPropertyWithValue("organizer", `mailto:${context.organizer.email}`);
-  if (context.organizer.name) organizer.setParameter("cn", context.organizer.name);
-  const attendee = event.addPropertyWithValue("attendee", `mailto:${r.email}`);
-  if (visitor) attendee.setParameter("cn", visitor);
+  if (description.length > 0) setText(event, "description", description.join("\n\n"));
+  if (place) setText(event, "location", place);
+  const url = link ?? manageUrl;
+  if (url) event.addPropertyWithValue("url", icalUri(url));
+  const organizer = event.addPropertyWithValue("organizer", icalUri(`mailto:${context.organizer.email}`));
+  if (context.organizer.name) organizer.setParameter("cn", icalParameter(context.organizer.name));
+  const attendee = event.addPropertyWithValue("attendee", icalUri(`mailto:${r.email}`));
+  if (visitor) attendee.setParameter("cn", icalParameter(visitor));
   attendee.setParameter("role", "REQ-PARTICIPANT");
   attendee.setParameter("partstat", r.status === "cancelled" ? "DECLINED" : "ACCEPTED");
   event.addPropertyWithValue("status", r.status === "cancelled" ? "CANCELLED" : "CONFIRMED");
   event.addPropertyWithValue("transp", "OPAQUE");
   return event;
+}
+
+/**
+ * Sets (adds or replaces) a TEXT property of a component to `icalText(value)`: the one way builders
+ * write text. ical.js escapes the properties it knows as TEXT; an extension property it does not
+ * know (X-WR-CALNAME) it writes as given, so that one is escaped here (RFC 5545 3.3.11).
+ */
+export function setText(component: ICAL.Component, name: string, value: string): void {
+  const text = icalText(value);
+  const knownAsText = ICAL.design.icalendar.property[name.toLowerCase()]?.defaultType === "text";
+  component.updatePropertyWithValue(name, knownAsText ? text : text.replace(/[\\;,\n]/g, (c) => (c === "\n" ? "\\n" : `\\${c}`)));
 }
 
 /**

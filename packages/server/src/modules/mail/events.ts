@@ -39,6 +39,7 @@ export interface MailPayload {
   /** The zone the message shows times in: the visitor's, or the event type's for the organizer. */
   zone: string;
   previous: { startMs: number; endMs: number } | null;
+  /** The visitor's manage link, in the visitor's message only (null in the organizer's copy, and ignored there in older payloads). */
   manageUrl: string | null;
   organizer: { email: string; name: string | null };
   /** DTSTAMP of the invite: when the change happened. */
@@ -59,7 +60,9 @@ export interface RenderedMail {
  * The confirmation emails a confirmed booking's change causes, to be written in the same
  * transaction as the change: one to the visitor and, when the event type has an organizer email,
  * a copy to the organizer, each to carry the booking's calendar invite (REQUEST while it stands,
- * CANCEL once cancelled). None when the policy writes no email.
+ * CANCEL once cancelled). The organizer's copy is the organizer's side of the booking (see
+ * `InviteCopy`): without the visitor's manage link, its invite under the organizer's UID. None when
+ * the policy writes no email.
  */
 export function emailEvents(
   policy: MailPolicy,
@@ -85,7 +88,7 @@ export function emailEvents(
     stampMs: nowMs,
   };
   const messages: MailPayload[] = [{ ...common, to: r.email, role: "visitor", zone: r.timezone ?? eventType.settings.timezone }];
-  if (organizerEmail) messages.push({ ...common, to: organizerEmail, role: "organizer", zone: eventType.settings.timezone });
+  if (organizerEmail) messages.push({ ...common, to: organizerEmail, role: "organizer", zone: eventType.settings.timezone, manageUrl: null });
   return messages.map((m) => ({
     channel: "email",
     eventTypeId: eventType.id,
@@ -98,9 +101,11 @@ export function emailEvents(
   }));
 }
 
-/** The message of a stored email: texts in English, times in its zone, with the booking's invite. */
-export function renderMail(m: MailPayload): RenderedMail {
-  const invite = bookingInvite(m.eventType, m.reservation, { manageUrl: m.manageUrl, organizer: m.organizer, stampMs: m.stampMs });
+/** The message of a stored email: texts in English, times in its zone, with the booking's invite (the visitor's or the organizer's copy). */
+export function renderMail(stored: MailPayload): RenderedMail {
+  // Payloads stored before the organizer's copy lost the visitor's link may still carry it.
+  const m = stored.role === "organizer" ? { ...stored, manageUrl: null } : stored;
+  const invite = bookingInvite(m.eventType, m.reservation, { copy: m.role, manageUrl: m.manageUrl, organizer: m.organizer, stampMs: m.stampMs });
   return { to: m.to, ...render(m), ...invite };
 }
 
@@ -130,7 +135,7 @@ function render(m: MailPayload): Pick<RenderedMail, "subject" | "text" | "html">
   const rows: [string, string][] = [["What", title], ["When", when]];
   if (previous) rows.push(["Before", span(previous.startMs, previous.endMs, zone)]);
   if (place) rows.push(["Where", place]);
-  if (manageUrl && kind !== "reservation.cancelled") rows.push([to === "visitor" ? "Reschedule or cancel" : "Visitor's link", manageUrl]);
+  if (manageUrl && kind !== "reservation.cancelled") rows.push(["Reschedule or cancel", manageUrl]);
   const closing = kind === "reservation.cancelled" ? "The attached invite removes it from your calendar." : "The attached invite adds it to your calendar.";
   const text = `${opening}\n\n${rows.map(([k, v]) => `${k}: ${v}`).join("\n")}\n\n${closing}\n`;
   const cell = (v: string) => (/^https?:\/\//.test(v) ? `<a href="${escapeHtml(v)}">${escapeHtml(v)}</a>` : escapeHtml(v));

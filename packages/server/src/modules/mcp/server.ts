@@ -3,7 +3,7 @@ import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/
 import { LIMITS } from "@booking/wire";
 import type { AppContext } from "../../context.ts";
 import { DomainError, BusinessFailure, ValidationFailed } from "../../domain/errors.ts";
-import { StoreBusyError } from "../../store/types.ts";
+import { StoreBusyError, StoreUnavailableError } from "../../store/types.ts";
 import type { Services } from "../../services.ts";
 import { AvailabilityTools } from "./availability.ts";
 import { CalendarTools } from "./calendars.ts";
@@ -199,6 +199,7 @@ function failureText(name: string, error: unknown, ctx: AppContext): string {
   if (error instanceof DomainError) return `${error.message} (${error.code})`;
   if (error instanceof BusinessFailure) return `${BUSINESS_TEXT[error.code] ?? error.message} (${error.code})`;
   if (error instanceof StoreBusyError) return "The database is busy with other changes; nothing was changed. Try again in a moment. (slot_locked)";
+  if (error instanceof StoreUnavailableError) return "The database cannot be reached right now (a restart or failover); try again in a moment, then check the current state (get_reservation) before changing anything twice. (service_unavailable)";
   ctx.log({ level: "error", message: `assistant tool ${name} failed`, error });
   return "An unexpected error occurred on the server; it is logged. Check the current state (get_reservation, get_availability) before trying again. (internal_error)";
 }

@@ -21,6 +21,6 @@ export function outboxEvents(
 ): OutboxEvent[] {
   return [
     ...webhookEvents(eventType, kind, r, nowMs, manageUrl, previous), ...emailEvents(mail, eventType, kind, r, nowMs, manageUrl, previous),
-    ...calendarEvents(mail, eventType, kind, r, nowMs, manageUrl),
+    ...calendarEvents(mail, eventType, kind, r, nowMs),
   ];
 }

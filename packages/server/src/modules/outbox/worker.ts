@@ -171,6 +171,9 @@ export class OutboxWorker {
         this.soon();
       });
       this.inFlight.add(delivery);
+      // The pass looks at the outcome only once its claim is done; a bookkeeping write failing before
+      // that (the database restarting) would meanwhile be an unhandled rejection, which ends the process.
+      delivery.catch(() => undefined);
       return delivery;
     });
   }

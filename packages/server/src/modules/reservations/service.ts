@@ -12,7 +12,7 @@ import { outboxEvents } from "../outbox/events.ts";
 import { mailPolicy, type MailPolicy } from "../mail/events.ts";
 import { manageUrlOf } from "../../lib/links.ts";
 import { isUuid } from "../../lib/ids.ts";
-import { checkConfirmInput, checkReservationInput, slotTimes } from "./validate.ts";
+import { checkCancelReason, checkConfirmInput, checkReservationInput, slotTimes } from "./validate.ts";
 
 
 /** Refusal reasons of a seat claim, as the business codes clients see. */
@@ -249,6 +249,7 @@ export class ReservationService {
    * while the hold's seat was gone has cancelled the reservation and been refunded: the DELETE succeeds, saying so.
    */
   async cancel(eventType: EventTypeRecord, uuid: string | null, overrideToken: string | undefined, options: ChangeOptions): Promise<string> {
+    const reason = checkCancelReason(options.reason);
     const override = this.checkOverride(eventType, overrideToken) || options.organizer === true;
     let closedIntent: string | null = null;
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -280,7 +281,6 @@ export class ReservationService {
           throw new DomainError("forbidden", `Cancelling closes ${eventType.settings.cancelNoticeMinutes} minutes before the start; ask the organizer.`);
         }
       }
-      const reason = options.reason?.trim() || null;
       const cancelled: ReservationRecord = { ...r, status: "cancelled", cancelledAtMs: nowMs, cancelReason: reason, sequence: r.sequence + 1, updatedAtMs: stamp(r, nowMs) };
       // A hold let go was never a reservation: nothing to announce.
       const events = status === "confirmed" ? outboxEvents(this.mail, eventType, "reservation.cancelled", cancelled, nowMs, manageUrlOf(options.origin, eventType.slug, r.uuid)) : [];

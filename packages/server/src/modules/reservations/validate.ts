@@ -92,11 +92,32 @@ export function checkConfirmInput(input: ConfirmInput, held: CustomFieldValue[],
 }
 
 // Control characters (NUL above all, which PostgreSQL text cannot hold) have no place in what a
-// visitor types; tabs and line breaks are left to free text.
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+// visitor types. A single-line field (a name, a phone number, an address, a text answer) takes no
+// line break of any kind either: calendar invites, feeds and mail carry these values, and a
+// carriage return or a Unicode line separator there would start a line of the visitor's choosing.
+const SINGLE_LINE_CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+// Free text (a textarea answer, a cancel reason) keeps its line breaks, made LFs, and tabs.
+const MULTI_LINE_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+// Line breaks of any kind, each made one LF in free text: CRLF (as browsers send a textarea), CR, NEL, LS, PS.
+const LINE_BREAK = /\r\n|[\r\u0085\u2028\u2029]/g;
+
+/** Free text with every kind of line break made LF. */
+const withLineFeeds = (text: string): string => text.replace(LINE_BREAK, "\n");
 
 function refuseControlCharacters(fields: Record<string, string | null | undefined>, errors: Errors): void {
-  for (const [field, value] of Object.entries(fields)) if (typeof value === "string" && CONTROL.test(value)) errors.add(field, "control_characters", "Contains control characters.");
+  for (const [field, value] of Object.entries(fields)) if (typeof value === "string" && SINGLE_LINE_CONTROL.test(value)) errors.add(field, "control_characters", "Contains control characters.");
+}
+
+/**
+ * The reason a cancel gives, as stored: trimmed, line breaks made LF, null when blank; 422 on
+ * `reason` when it holds any other control character (a NUL, which PostgreSQL cannot store, above all).
+ */
+export function checkCancelReason(reason: string | undefined): string | null {
+  const text = reason === undefined ? "" : withLineFeeds(reason.normalize("NFC")).trim();
+  const errors = new FieldErrors();
+  if (MULTI_LINE_CONTROL.test(text)) errors.add("reason", "control_characters", "Contains control characters.");
+  ValidationFailed.check(errors);
+  return text === "" ? null : text;
 }
 
 function checkPhone(value: string | undefined, errors: Errors): string {
@@ -155,12 +176,13 @@ function checkCustomFields(values: CustomFieldValue[], fields: CustomFieldDefini
       errors.add(key, "duplicate", "Answered twice.");
       continue;
     }
-    const value = normalize(v.value);
-    const problem = [value].flat().some((x) => typeof x === "string" && CONTROL.test(x))
+    const value = field.type === "textarea" && typeof v.value === "string" ? nfc(withLineFeeds(v.value)) : normalize(v.value);
+    const control = field.type === "textarea" ? MULTI_LINE_CONTROL : SINGLE_LINE_CONTROL;
+    const problem = [value].flat().some((x) => typeof x === "string" && control.test(x))
       ? { code: "control_characters" as const, message: "Contains control characters." }
       : valueProblem(field, value);
     if (problem) errors.add(key, problem.code, problem.message, problem.max);
-    answered.set(uuid, { uuid, value: normalize(v.value) });
+    answered.set(uuid, { uuid, value });
   }
   if (options.requireAll) {
     for (const f of fields) {

@@ -1,5 +1,6 @@
 import pg from "pg";
-import { StoreBusyError } from "../types.ts";
+import { StoreBusyError, StoreUnavailableError } from "../types.ts";
+import { connectionLoss } from "./pools.ts";
 
 /** Serialization failures and deadlocks are retried this often, then reported as StoreBusyError. */
 const RETRIES = 3;
@@ -116,37 +117,47 @@ export class Connections {
     }
   }
 
-  /** A pooled client whose connection errors are caught while it is checked out, and which is discarded once broken. */
+  /**
+   * A pooled client, and how to give it back: a client whose connection failed (as the statement
+   * that failed says, or its 'error' event, heard by the pool's listener) is discarded, never reused.
+   * A client that died between the pool handing it out and this taking it is replaced at once.
+   */
   private async checkout() {
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      // Every connection busy past the wait: the database is reachable, this instance is saturated.
-      if (this.pool.totalCount >= this.size && /timeout exceeded when trying to connect/i.test(messageOf(error))) throw new StoreBusyError();
-      throw new Error(`Cannot reach PostgreSQL at ${this.target}: ${messageOf(error)}`, { cause: error });
+    for (let attempt = 0; ; attempt++) {
+      let client: pg.PoolClient;
+      try {
+        client = await this.pool.connect();
+      } catch (error) {
+        // Every connection busy past the wait: the database is reachable, this instance is saturated.
+        if (this.pool.totalCount >= this.size && /timeout exceeded when trying to connect/i.test(messageOf(error))) throw new StoreBusyError();
+        // A store this process closed is its own failure, not the database's.
+        if (this.pool.ending) throw new Error(`The PostgreSQL store of ${this.target} is closed.`, { cause: error });
+        throw new StoreUnavailableError(`Cannot reach PostgreSQL at ${this.target}: ${messageOf(error)}`, { cause: error });
+      }
+      const dead = connectionLoss(client);
+      if (dead !== undefined) {
+        client.release(dead);
+        if (attempt < this.size) continue;
+        throw this.failure(dead);
+      }
+      let lost: Error | boolean = false;
+      return {
+        client,
+        broken(error: unknown, always = false) {
+          if (always || isConnectionLoss(error)) lost = error instanceof Error ? error : true;
+        },
+        release() {
+          client.release(lost || connectionLoss(client) || false);
+        },
+      };
     }
-    // Between queries a dying connection emits 'error' on the client; unheard, it would end the process.
-    let lost: Error | boolean = false;
-    const onError = (error: Error) => (lost = error);
-    client.on("error", onError);
-    return {
-      client,
-      broken(error: unknown, always = false) {
-        if (always || isConnectionLoss(error)) lost = error instanceof Error ? error : true;
-      },
-      release() {
-        client.off("error", onError);
-        client.release(lost);
-      },
-    };
   }
 
-  /** What a caller sees of a failed statement: StoreBusyError for lock waits and exhausted retries, a plain Error for a lost connection. */
+  /** What a caller sees of a failed statement: StoreBusyError for lock waits and exhausted retries, StoreUnavailableError for a lost connection. */
   private failure(error: unknown): unknown {
     const state = sqlState(error);
     if (state === "55P03" || state === "40001" || state === "40P01") return new StoreBusyError();
-    if (isConnectionLoss(error)) return new Error(`Lost the connection to PostgreSQL at ${this.target}: ${messageOf(error)}`, { cause: error });
+    if (isConnectionLoss(error)) return new StoreUnavailableError(`Lost the connection to PostgreSQL at ${this.target}: ${messageOf(error)}`, { cause: error });
     return error;
   }
 }

@@ -64,5 +64,21 @@ export function openPool(
   // An idle connection that dies (server restart, killed backend) is dropped by the pool and
   // replaced on the next checkout; without a listener the 'error' event would end the process.
   pool.on("error", (error) => settings.onConnectionError?.(error));
+  // The pool hears a client's errors only while it is idle. Handed out, a client is unheard until
+  // its borrower listens, after an await: a session ended in that gap (its FATAL message may come in
+  // the very packet that finished connecting) would end the process. So every client is heard for
+  // its whole life, from the moment the pool opens it, and its first loss is kept for the borrower.
+  pool.on("connect", (client) => {
+    client.on("error", (error) => {
+      if (!LOSSES.has(client)) LOSSES.set(client, error);
+    });
+  });
   return pool;
+}
+
+const LOSSES = new WeakMap<pg.ClientBase, Error>();
+
+/** The error that ended a pooled client's connection, if one did: such a client is to be released with it (destroyed), never reused. */
+export function connectionLoss(client: pg.ClientBase): Error | undefined {
+  return LOSSES.get(client);
 }
