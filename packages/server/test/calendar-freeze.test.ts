@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { busyFromICalendar, CalendarFormatError, MAX_DATES_PER_EVENT } from "../src/modules/calendars/expand.ts";
+import { busyFromICalendar, CalendarFormatError, MAX_DATES_PER_EVENT, MAX_INSTANCES_PER_CALENDAR, MAX_INSTANCES_PER_SERIES } from "../src/modules/calendars/expand.ts";
 import { ExpansionWorkers } from "../src/modules/calendars/expansion.ts";
 import { CalendarSync, MAX_RETRY_WAIT_MS } from "../src/modules/calendars/sync.ts";
 import { manyEvents, manyRdates, secondlySeries, zoneRepeating } from "./hostile-calendars.ts";
@@ -29,7 +29,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-describe("zone definitions and date lists no calendar program writes", () => {
+describe("zone definitions, date lists and calendar sizes no calendar program writes", () => {
   for (const freq of ["HOURLY", "SECONDLY"] as const) {
     it(`refuses a VTIMEZONE whose rule repeats ${freq} from 1601 at once, naming the zone and why`, () => {
       const read = () => busyFromICalendar(zoneRepeating(freq), WINDOW, "UTC");
@@ -59,6 +59,13 @@ describe("zone definitions and date lists no calendar program writes", () => {
     // Hourly from 2020: the last of 10 000 lands on 21 February 2021, before the window; DTSTART and all.
     const busy = busyFromICalendar(manyRdates(MAX_DATES_PER_EVENT), { fromMs: Date.UTC(2021, 1, 21), untilMs: Date.UTC(2021, 1, 22) }, "UTC");
     expect(busy.length).toBeGreaterThan(0);
+  });
+
+  it("refuses a calendar whose events and series' instances pass MAX_INSTANCES_PER_CALENDAR (a thousand series repeating every second), and reads one of 100 000 events", () => {
+    expect(() => busyFromICalendar(secondlySeries(1_000), WINDOW, "UTC")).toThrow(`The calendar holds more than ${MAX_INSTANCES_PER_CALENDAR} events and instances of series.`);
+    // Each series alone stays within its own cap, in the window.
+    expect(busyFromICalendar(secondlySeries(1), WINDOW, "UTC")).toHaveLength(MAX_INSTANCES_PER_SERIES);
+    expect(busyFromICalendar(manyEvents(100_000), WINDOW, "UTC")).toHaveLength(100_000);
   });
 });
 
@@ -320,7 +327,8 @@ describe("calendars built to freeze the server, in a server process", () => {
       expect(byPath("/rdates.ics")).toMatchObject({ status: "failing", objects: 0 });
       expect(byPath("/rdates.ics").lastError).toContain("lists 300000 RDATE and EXDATE values, more than 10000");
       expect(byPath("/events.ics")).toMatchObject({ status: "ok", objects: 1, busyIntervals: 1, skippedObjects: [] });
-      expect(byPath("/secondly.ics")).toMatchObject({ status: "ok", objects: 1, skippedObjects: [] });
+      expect(byPath("/secondly.ics")).toMatchObject({ status: "failing", objects: 0 });
+      expect(byPath("/secondly.ics").lastError).toContain(`The calendar holds more than ${MAX_INSTANCES_PER_CALENDAR} events and instances of series.`);
       expect(byPath("/good.ics")).toMatchObject({ status: "ok", objects: 1, busyIntervals: 1 });
       await second.stop();
 
@@ -335,7 +343,7 @@ describe("calendars built to freeze the server, in a server process", () => {
       const quiet = await again.stop();
       expect(quiet.failures).toEqual([]);
       expect(quiet.slowestMs).toBeLessThan(MAX_ANSWER_MS);
-      for (const path of ["/zone-hourly.ics", "/zone-secondly.ics", "/rdates.ics"]) {
+      for (const path of ["/zone-hourly.ics", "/zone-secondly.ics", "/rdates.ics", "/secondly.ics"]) {
         expect(after.find((s) => s.id === ids[path]).lastAttemptAt).toBe(byPath(path).lastAttemptAt);
       }
       await third.stop();

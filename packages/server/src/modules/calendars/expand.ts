@@ -34,6 +34,14 @@ export const MAX_RULE_STEPS_PER_SERIES = 50_000;
 export const MAX_DATES_PER_EVENT = 10_000;
 
 /**
+ * The most instances one calendar text (a feed, a CalDAV object) may expand to, single events and
+ * the instances of all its series together. An organizer's real calendar holds some thousands over
+ * the booking horizon; a thousand series repeating every second (each up to MAX_INSTANCES_PER_SERIES)
+ * would take minutes. Past it the text is not read, with the reason.
+ */
+export const MAX_INSTANCES_PER_CALENDAR = 200_000;
+
+/**
  * The calendar text cannot be read: not iCalendar, a broken line or value, an event without a start.
  * The caller records it as the calendar's sync failure; nothing of that text is used.
  */
@@ -84,8 +92,9 @@ export function* busyFromICalendarSteps(ics: string, window: BusyWindow, floatin
   if (!IANAZone.isValidZone(floatingZone)) throw new RangeError(`Unknown floating zone ${floatingZone}.`);
   const calendars = parseCalendars(ics);
   const busy: BusyInterval[] = [];
+  const used = { instances: 0 };
   try {
-    for (const calendar of calendars) yield* collectCalendar(calendar, window, floatingZone, busy);
+    for (const calendar of calendars) yield* collectCalendar(calendar, window, floatingZone, busy, used);
   } catch (error) {
     if (error instanceof CalendarFormatError) throw error;
     if (error instanceof ZoneDefinitionError) throw new CalendarFormatError(error.message, { cause: error });
@@ -122,7 +131,13 @@ function parseCalendars(ics: string): ICAL.Component[] {
   });
 }
 
-function* collectCalendar(calendar: ICAL.Component, window: BusyWindow, floatingZone: string, busy: BusyInterval[]): Generator<void, void> {
+/** Counts `count` more instances of the text against MAX_INSTANCES_PER_CALENDAR. */
+function spend(used: { instances: number }, count: number): void {
+  used.instances += count;
+  if (used.instances > MAX_INSTANCES_PER_CALENDAR) throw new CalendarFormatError(`The calendar holds more than ${MAX_INSTANCES_PER_CALENDAR} events and instances of series.`);
+}
+
+function* collectCalendar(calendar: ICAL.Component, window: BusyWindow, floatingZone: string, busy: BusyInterval[], used: { instances: number }): Generator<void, void> {
   const definitions = new Map<string, ICAL.Component>();
   for (const vtimezone of calendar.getAllSubcomponents("vtimezone")) {
     const tzid = vtimezone.getFirstPropertyValue("tzid");
@@ -140,6 +155,7 @@ function* collectCalendar(calendar: ICAL.Component, window: BusyWindow, floating
       overridesByUid.set(uid, [...(overridesByUid.get(uid) ?? []), vevent]);
       // An override stands for itself: its times and status replace those of its instance.
       addSingle(new ICAL.Event(vevent), window, busy);
+      spend(used, 1);
     } else masters.push(vevent);
     yield;
   }
@@ -148,8 +164,11 @@ function* collectCalendar(calendar: ICAL.Component, window: BusyWindow, floating
     // Without `exceptions`, ical.js would relate every override in the calendar, whatever its UID.
     const event = new ICAL.Event(master, { exceptions: [] });
     if (!event.startDate) throw new CalendarFormatError(`The event ${event.uid ?? "without a UID"} has no DTSTART.`);
-    if (event.isRecurring()) addSeries(event, overrides, window, busy);
-    else addSingle(event, window, busy);
+    if (event.isRecurring()) spend(used, addSeries(event, overrides, window, busy));
+    else {
+      addSingle(event, window, busy);
+      spend(used, 1);
+    }
     yield;
   }
 
@@ -232,7 +251,8 @@ interface Instance {
   end?: ICAL.Time;
 }
 
-function addSeries(event: ICAL.Event, overrides: ICAL.Component[], window: BusyWindow, busy: BusyInterval[]): void {
+/** Adds the series' busy instances; answers how many instances it found. */
+function addSeries(event: ICAL.Event, overrides: ICAL.Component[], window: BusyWindow, busy: BusyInterval[]): number {
   const overridden = new Set<number>();
   // A THISANDFUTURE override moves the later instances by its change of start and gives them its
   // length: instances that start after the window, or long before it, can be moved into it.
@@ -260,6 +280,7 @@ function addSeries(event: ICAL.Event, overrides: ICAL.Component[], window: BusyW
     if (!takesTime(details.item)) continue;
     addInterval(epochMs(details.startDate), epochMs(instance.end ?? details.endDate), window, busy);
   }
+  return instances.size;
 }
 
 /** How long an instance from `start` to `end` lasts, in ms; an hour more for a day that DST makes longer. */
