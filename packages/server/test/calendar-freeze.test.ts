@@ -110,6 +110,19 @@ describe("the expansion threads", () => {
     expect(workers.threads).toBe(0);
   });
 
+  it("end the jobs under way when closed (the sync stopping), and read again after", async () => {
+    const workers = new ExpansionWorkers({ threads: 1 });
+    cleanups.push(() => workers.close());
+    const never = new AbortController().signal;
+    const under = workers.expandObjects([feed("/cal/huge.ics", manyEvents(100_000))], WINDOW, "UTC", never);
+    const outcome = under.then(() => "read", (error: unknown) => String(error));
+    expect(workers.threads).toBe(1);
+    await workers.close();
+    expect(await outcome).toBe("Error: the calendar reader was closed");
+    expect(workers.threads).toBe(0);
+    expect((await workers.expandObjects([feed("/cal/small.ics", manyEvents(1))], WINDOW, "UTC", never)).intervals).toHaveLength(1);
+  });
+
   it("keep a thread for the jobs that follow, and end it once it has had none for a while", async () => {
     const workers = new ExpansionWorkers({ threads: 1, idleMs: 200 });
     cleanups.push(() => workers.close());

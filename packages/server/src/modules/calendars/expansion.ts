@@ -23,7 +23,7 @@ export interface ObjectsExpansion {
  */
 export interface CalendarExpander {
   expandObjects(objects: readonly Pick<BusyObject, "href" | "ics">[], window: BusyWindow, floatingZone: string, signal: AbortSignal): Promise<ObjectsExpansion>;
-  /** Ends the threads it keeps; a later expansion starts them again. */
+  /** Ends the threads it keeps, and the expansions under way; a later expansion starts them again. */
   close(): Promise<void>;
 }
 
@@ -86,12 +86,15 @@ export class ExpansionWorkers implements CalendarExpander {
   private readonly live = new Set<Worker>();
   /** Jobs waiting for a thread, in order. */
   private readonly waiting: ((worker: Worker) => void)[] = [];
+  /** Aborted by close(): the expansions under way end with it. */
+  private closing = new AbortController();
 
   constructor(limits: Partial<ExpansionLimits> = {}) {
     this.limits = { deadlineMs: EXPANSION_DEADLINE_MS, memoryBytes: EXPANSION_MEMORY_BYTES, threads: defaultThreads(), idleMs: EXPANSION_IDLE_MS, ...limits };
   }
 
-  async expandObjects(objects: readonly Pick<BusyObject, "href" | "ics">[], window: BusyWindow, floatingZone: string, signal: AbortSignal): Promise<ObjectsExpansion> {
+  async expandObjects(objects: readonly Pick<BusyObject, "href" | "ics">[], window: BusyWindow, floatingZone: string, given: AbortSignal): Promise<ObjectsExpansion> {
+    const signal = AbortSignal.any([given, this.closing.signal]);
     signal.throwIfAborted();
     const outcome: ObjectsExpansion = { intervals: [], errors: [] };
     let rest = objects.map(({ href, ics }) => ({ href, ics }));
@@ -116,6 +119,8 @@ export class ExpansionWorkers implements CalendarExpander {
   }
 
   async close(): Promise<void> {
+    this.closing.abort(new Error("the calendar reader was closed"));
+    this.closing = new AbortController();
     for (const worker of this.live) worker.terminate();
     this.live.clear();
     for (const timer of this.idle.values()) clearTimeout(timer);
