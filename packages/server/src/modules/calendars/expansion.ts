@@ -76,8 +76,9 @@ function defaultThreads(): number {
  * thousands of dates or events) can hold a thread, never the API. An object whose reading passes its
  * deadline or makes the process's memory grow past its cap has its thread ended at once (ending a
  * thread stops it inside a synchronous call, which no deadline checked between steps can): the
- * object is left out with the reason, and the sync's other objects are read on a new thread. Threads are started on demand, kept for the jobs that follow (ended after
- * EXPANSION_IDLE_MS without one), and never keep the process alive.
+ * object is left out with the reason, and the sync's other objects are read on a new thread.
+ * Threads are started on demand, kept for the jobs that follow (ended after EXPANSION_IDLE_MS
+ * without one), and never keep the process alive.
  */
 export class ExpansionWorkers implements CalendarExpander {
   private readonly limits: ExpansionLimits;
