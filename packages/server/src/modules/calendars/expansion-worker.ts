@@ -5,10 +5,21 @@
  * ended past a limit), then its busy intervals, merged as the store keeps them (so the thread that
  * answers requests has little left to sort), or why it cannot be read.
  */
+import { setPriority } from "node:os";
 import { busyFromICalendar, mergeBusy } from "./expand.ts";
 import type { ExpansionJob, ExpansionReport } from "./expansion.ts";
 
 declare const self: Worker;
+
+// Where cores are short, the thread that answers requests goes first. On Linux a priority set with
+// pid 0 is the calling thread's alone; elsewhere it would be the whole process's, so it is left.
+if (process.platform === "linux") {
+  try {
+    setPriority(10);
+  } catch {
+    // Not allowed here (a container without the right): the thread runs at the process's priority.
+  }
+}
 
 self.onmessage = (event: MessageEvent<ExpansionJob>) => {
   const { objects, window, floatingZone } = event.data;
