@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import pg from "pg";
 import { openPostgresStore } from "../packages/server/src/store/postgres.ts";
 import { openSqliteStore } from "../packages/server/src/store/sqlite.ts";
+import { SecretBox } from "../packages/server/src/lib/secrets.ts";
 import type { Store } from "../packages/server/src/store/types.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,13 +27,16 @@ export interface LoadResult {
 export const engine = process.env.BENCH_ENGINE === "postgres" ? "postgres" : "sqlite";
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
+/** The key the seeding stores of this process encrypt secrets with; the servers started on their database get it too. */
+const SECRET_KEY = SecretBox.forThisProcess().current.bytes.toString("base64");
+
 /** A fresh database of the engine: a store to seed it, the server's environment for it, and its removal. */
 export async function scratch(): Promise<{ open: () => Promise<Store>; env: Record<string, string>; cleanup: () => Promise<void> }> {
   if (engine === "postgres") {
     const schema = `bench_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
     return {
       open: () => openPostgresStore(POSTGRES_URL, { schema }),
-      env: { DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema },
+      env: { DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema, BOOKING_SECRET_KEY: SECRET_KEY },
       cleanup: async () => {
         const client = new pg.Client({ connectionString: POSTGRES_URL });
         await client.connect();
@@ -43,7 +47,7 @@ export async function scratch(): Promise<{ open: () => Promise<Store>; env: Reco
   }
   const dir = mkdtempSync(join(tmpdir(), "booking-bench-"));
   const dbPath = join(dir, "bench.sqlite");
-  return { open: async () => openSqliteStore(dbPath), env: { BOOKING_DB: dbPath }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+  return { open: async () => openSqliteStore(dbPath), env: { BOOKING_DB: dbPath, BOOKING_SECRET_KEY: SECRET_KEY }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /**

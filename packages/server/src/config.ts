@@ -1,5 +1,6 @@
 import { LIMITS } from "@booking/wire";
-import { isAtOrUnder, PAGE_ROOTS } from "./http/caller.ts";
+import { isAtOrUnder, PAGE_ROOTS } from "./page-paths.ts";
+import { parseSecretKey, type SecretKey } from "./lib/secrets.ts";
 
 /** Settings of one server instance; every one has an environment variable (see README). */
 export interface ServerConfig {
@@ -46,6 +47,13 @@ export interface ServerConfig {
    * the sender, `Name <address>` or an address.
    */
   mail: { smtpUrl: string | null; from: string };
+  /**
+   * Keys that encrypt calendar passwords and webhook signing secrets in the database:
+   * BOOKING_SECRET_KEY seals, BOOKING_SECRET_KEYS_OLD (comma-separated) still open what older keys
+   * sealed. Required in production; in development without one, a key is kept in `secret.key`
+   * beside the SQLite file.
+   */
+  secretKeys: { current: SecretKey | null; old: SecretKey[] };
 }
 
 /** Defaults for a local development server. */
@@ -67,6 +75,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   webhooks: { allowPrivateAddresses: true },
   calendars: { freshnessMinutes: 15, allowPrivateAddresses: true },
   mail: { smtpUrl: null, from: "Booking Calendar <bookings@localhost>" },
+  secretKeys: { current: null, old: [] },
 };
 
 function smtpUrl(value: string | undefined): string | null {
@@ -125,6 +134,21 @@ function publicUrl(value: string | undefined, environment: ServerConfig["environ
   return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
 }
 
+/** BOOKING_SECRET_KEY and BOOKING_SECRET_KEYS_OLD; production refuses to start without the first. */
+function secretKeys(current: string | undefined, old: string | undefined, environment: ServerConfig["environment"]): ServerConfig["secretKeys"] {
+  if (!current && environment === "production") {
+    throw new Error(
+      "BOOKING_SECRET_KEY must be set in production: calendar passwords and webhook signing secrets are encrypted with it. Make one with: openssl rand -base64 32 (and keep a copy apart from the database's backups)",
+    );
+  }
+  const oldKeys = (old ?? "")
+    .split(",")
+    .map((k) => k.trim())
+    .filter((k) => k !== "")
+    .map((k, i) => parseSecretKey(k, `BOOKING_SECRET_KEYS_OLD (key ${i + 1})`));
+  return { current: current ? parseSecretKey(current, "BOOKING_SECRET_KEY") : null, old: oldKeys };
+}
+
 /** Reads the configuration from environment variables, failing loudly on malformed numbers. */
 export function configFromEnv(env: Record<string, string | undefined>): ServerConfig {
   const int = (name: string, fallback: number): number => {
@@ -166,5 +190,6 @@ export function configFromEnv(env: Record<string, string | undefined>): ServerCo
       allowPrivateAddresses: env.BOOKING_CALENDAR_ALLOW_PRIVATE ? env.BOOKING_CALENDAR_ALLOW_PRIVATE === "1" : environment !== "production",
     },
     mail: { smtpUrl: smtpUrl(env.SMTP_URL), from: mailFrom(env.MAIL_FROM, publicUrl(env.BOOKING_PUBLIC_URL, environment)) },
+    secretKeys: secretKeys(env.BOOKING_SECRET_KEY, env.BOOKING_SECRET_KEYS_OLD, environment),
   };
 }

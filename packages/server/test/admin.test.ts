@@ -86,14 +86,15 @@ describe("creating an event type", () => {
 });
 
 describe("reading event types", () => {
-  it("answers one event type as created, without its tokens", async () => {
+  it("answers one event type as created, without its tokens and webhook signing secret", async () => {
     const t = await setup();
-    const { token, overrideToken, ...view } = await created(t);
+    const { token, overrideToken, webhookSecret, ...view } = await created(t);
     const r = await t.admin("GET", `/admin/event-types/${view.id}`);
     expect(r.status).toBe(200);
     expect(r.body.data).toEqual(view);
     expect(r.text).not.toContain(token);
     expect(r.text).not.toContain(overrideToken);
+    expect(r.text).not.toContain(webhookSecret);
     expect(r.text).not.toMatch(/tokenHash/i);
   });
 
@@ -254,7 +255,7 @@ describe("disabling and enabling", () => {
 
   it("keeps the settings untouched while disabling", async () => {
     const t = await setup();
-    const { token, overrideToken, ...view } = await created(t, { title: "Intro call", seats: 3 });
+    const { token, overrideToken, webhookSecret, ...view } = await created(t, { title: "Intro call", seats: 3 });
     const off = await t.admin("POST", `/admin/event-types/${view.id}/disable`);
     expect(off.body.data).toEqual({ ...view, disabled: true });
   });

@@ -253,7 +253,7 @@ describe("the origin of links", () => {
     for (const env of [{ BOOKING_ENV: "production" }, { NODE_ENV: "production" }]) {
       expect(() => configFromEnv(env)).toThrow("BOOKING_PUBLIC_URL must be set in production");
     }
-    expect(configFromEnv({ BOOKING_ENV: "production", BOOKING_PUBLIC_URL: "https://book.example.com/" }).publicUrl).toBe("https://book.example.com");
+    expect(configFromEnv({ BOOKING_ENV: "production", BOOKING_PUBLIC_URL: "https://book.example.com/", BOOKING_SECRET_KEY: "0".repeat(64) }).publicUrl).toBe("https://book.example.com");
     expect(configFromEnv({ BOOKING_PUBLIC_URL: "https://example.com/booking/" }).publicUrl).toBe("https://example.com/booking");
     for (const bad of ["book.example.com", "ftp://book.example.com", "https://user:pw@book.example.com", "https://book.example.com/?a=1", "javascript:alert(1)"]) {
       expect(() => configFromEnv({ BOOKING_PUBLIC_URL: bad })).toThrow("BOOKING_PUBLIC_URL must be an http(s) address");
@@ -286,7 +286,7 @@ describe.skipIf(ENGINE === "postgres")("npm start in production", () => {
   });
 
   it("runs Elysia in production mode with BOOKING_ENV alone, and answers bad Host headers and deep bodies with the spec's JSON", async () => {
-    const server = await start({ BOOKING_ENV: "production", BOOKING_PUBLIC_URL: "https://book.example.com" });
+    const server = await start({ BOOKING_ENV: "production", BOOKING_PUBLIC_URL: "https://book.example.com", BOOKING_SECRET_KEY: "0".repeat(64) });
     expect(server.output()).toMatch(/listening on \S+ \(production;/);
     const port = Number(new URL(server.base).port);
     for (const host of ["x:99999", "a b"]) expectJsonError(await rawRequest(port, withHost("GET", "/nope", host)), 400, "bad_request");

@@ -57,7 +57,7 @@ describe("npm start", () => {
   });
 
   it("starts bare in production: no demo, no stand-in", async () => {
-    const server = await start({ BOOKING_ENV: "production", BOOKING_PUBLIC_URL: "https://book.example.com" });
+    const server = await start({ BOOKING_ENV: "production", BOOKING_PUBLIC_URL: "https://book.example.com", BOOKING_SECRET_KEY: "0".repeat(64) });
     // The last start line: everything the demo or the stand-in would print comes before it.
     await server.waitForOutput("The admin API (/admin)");
     expect(server.output()).not.toContain("Demo event types");

@@ -6,7 +6,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { DateTime } from "luxon";
 import { afterEach, describe, expect, it } from "vitest";
 import { failure, startReceiver, success } from "./mcp-utils.ts";
-import { SERVER_DIR } from "./server-process.ts";
+import { PROCESS_SECRET_KEY, SERVER_DIR } from "./server-process.ts";
 import { setup } from "./utils.ts";
 
 // The stdio server as a desktop assistant runs it: its own process on the server's SQLite file,
@@ -29,7 +29,7 @@ function tempDir(): string {
 }
 
 /** Only what the assistant's configuration would pass: no settings of the test run leak in. */
-const baseEnv = () => ({ PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" });
+const baseEnv = () => ({ PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", BOOKING_SECRET_KEY: PROCESS_SECRET_KEY });
 
 /** Connects the SDK's client to a freshly spawned stdio server; answers the client and its stderr so far. */
 async function spawnAssistantServer(command: string, args: string[], cwd: string, env: Record<string, string>) {

@@ -1,7 +1,14 @@
 import { fileURLToPath } from "node:url";
+import { SecretBox } from "../src/lib/secrets.ts";
 
 /** The server package folder, where `src/main.ts` runs from. */
 export const SERVER_DIR = fileURLToPath(new URL("..", import.meta.url));
+
+/**
+ * The key this test process's stores encrypt secrets with (the default of `openSqliteStore` and
+ * `openPostgresStore`), given to the servers it starts: they read what a test wrote to their database.
+ */
+export const PROCESS_SECRET_KEY = SecretBox.forThisProcess().current.bytes.toString("base64");
 
 /** A running `src/main.ts` (the `npm start` code path) in its own process. */
 export interface ServerProcess {
@@ -19,12 +26,12 @@ export interface ServerProcess {
 
 /**
  * Starts the server as a separate process on a free port with the given environment (on top of
- * PATH and HOME only, so the caller's settings do not leak in) and resolves once it listens.
+ * PATH, HOME and PROCESS_SECRET_KEY only, so the caller's settings do not leak in) and resolves once it listens.
  */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const proc = Bun.spawn([process.execPath, "src/main.ts"], {
     cwd: SERVER_DIR,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: "0", ...env },
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: "0", BOOKING_SECRET_KEY: PROCESS_SECRET_KEY, ...env },
     stdout: "pipe",
     stderr: "pipe",
   });

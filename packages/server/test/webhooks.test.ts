@@ -819,7 +819,8 @@ describe("signatures", () => {
     const fresh: string = rotated.body.data.webhookSecret;
     expect(fresh).toMatch(/^whsec_/);
     expect(fresh).not.toBe(old);
-    expect((await w.admin("GET", `/admin/event-types/${w.et.id}`)).body.data.webhookSecret).toBe(fresh);
+    // Shown this once: the event type's view never carries it.
+    expect((await w.admin("GET", `/admin/event-types/${w.et.id}`)).body.data).not.toHaveProperty("webhookSecret");
     receiver.secret = fresh;
 
     const after = uuidOf(await w.book(input(THU_0900)));

@@ -9,6 +9,12 @@ import { newClientSecret, newId } from "./ids.ts";
 /** A PaymentIntent as the API returns it to a secret key. */
 export type PaymentIntent = Stripe.PaymentIntent;
 
+/** An intent and the account that owns it. */
+export interface IntentRecord {
+  account: string | null;
+  intent: PaymentIntent;
+}
+
 /** What a new intent is made of; everything else starts at Stripe's defaults. */
 export interface NewIntent {
   amount: number;

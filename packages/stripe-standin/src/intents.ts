@@ -10,7 +10,7 @@ import type Stripe from "stripe";
 import { cardForNumber, declineFor, type Decline } from "./cards.ts";
 import { noSuchObject, rawCardDataRefused, unexpectedState } from "./errors.ts";
 import { newId } from "./ids.ts";
-import { newPaymentIntent, type PaymentIntent } from "./intent-object.ts";
+import { newPaymentIntent, type IntentRecord, type PaymentIntent } from "./intent-object.ts";
 import type { ConfirmInput } from "./confirm-params.ts";
 import type { CreateInput, UpdateInput } from "./intent-params.ts";
 import { PaymentMethods, type StoredPaymentMethod } from "./payment-methods.ts";
@@ -22,12 +22,6 @@ export interface IntentEvent {
   type: IntentEventType;
   intent: PaymentIntent;
   account: string | null;
-}
-
-/** An intent and the account that owns it. */
-export interface IntentRecord {
-  account: string | null;
-  intent: PaymentIntent;
 }
 
 /** A declined charge, with what Stripe's card_error reports about it. */

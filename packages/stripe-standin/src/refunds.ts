@@ -9,8 +9,8 @@ import type Stripe from "stripe";
 import { invalidParam, missingParam, noSuchObject, noSuchReference, StripeApiError } from "./errors.ts";
 import type { FormObject } from "./form.ts";
 import { newId } from "./ids.ts";
+import type { IntentRecord } from "./intent-object.ts";
 import { readMetadata } from "./intent-params.ts";
-import type { IntentRecord } from "./intents.ts";
 import { Params } from "./params.ts";
 
 const REASONS = ["duplicate", "fraudulent", "requested_by_customer"] as const;

@@ -1,6 +1,7 @@
 import type { EventTypeRecord, Store } from "../store/types.ts";
 import { pathOf } from "../lib/links.ts";
 import { hashToken, LINK_TOKEN_PREFIX, matchesHash } from "../lib/tokens.ts";
+import { isPagePath } from "../page-paths.ts";
 import { bearerToken, eventTypeOfCredential } from "./tokens.ts";
 
 /** Event types already resolved from a request's bearer token, so a request looks its token up once. */
@@ -8,28 +9,6 @@ export const resolvedEventTypes = new WeakMap<Request, EventTypeRecord>();
 
 interface AddressSource {
   requestIP(request: Request): { address: string } | null;
-}
-
-/**
- * Where the server's own pages live (see isPagePath), besides the demo page at `/`: the alias prefix
- * of the public API may lie at or under none of them (config.ts refuses such a prefix).
- */
-export const PAGE_ROOTS = ["/book", "/embed", "/docs", "/openapi.json", "/favicon.svg"] as const;
-
-/** Whether `path` is `root` or lies under it, segment by segment (`/booking-api` is not under `/book`). */
-export function isAtOrUnder(path: string, root: string): boolean {
-  return path === root || path.startsWith(`${root}/`);
-}
-
-/**
- * The server's own pages and files, which browsers fetch without a token: booking pages, the demo
- * page, the docs, the icon, and the element's script (plain and versioned), its on-demand parts, its
- * texts and the Stripe.js stand-in beside it. Never a path under the API's alias prefix: those are
- * API calls, counted in the API's budget whatever the prefix looks like.
- */
-export function isPagePath(path: string, aliasPrefix = ""): boolean {
-  if (aliasPrefix !== "" && isAtOrUnder(path, aliasPrefix)) return false;
-  return path === "/" || path === "/favicon.svg" || path === "/docs" || path === "/openapi.json" || path === "/book" || path.startsWith("/book/") || path.startsWith("/embed/");
 }
 
 /**

@@ -1,6 +1,7 @@
 import { EXPIRED_GRACE_MS, paidHold } from "../domain/reservation.ts";
 import type { BusySourceRecord, EventTypeRecord, OutboxDelivery, OutboxEvent, ReservationRecord, SeatClaim, SkippedObject } from "./types.ts";
 import type { BusyInterval } from "../domain/slots.ts";
+import { SecretKeyError, type SecretBox, type SecretPurpose } from "../lib/secrets.ts";
 
 // Rows as both engines return them (PostgreSQL with bigints read as numbers), and their records.
 
@@ -154,8 +155,11 @@ export interface EventTypeRow {
   updated_at: string;
 }
 
-/** An event type record from its row, its settings parsed from their JSON text. */
-export const toEventType = (r: EventTypeRow): EventTypeRecord => ({
+/**
+ * An event type record from its row, its settings parsed from their JSON text and its webhook secret
+ * opened, unless `reuse` holds them as they were parsed or opened from the same text before.
+ */
+export const toEventType = (r: EventTypeRow, secrets: SecretBox, reuse: Partial<Pick<EventTypeRecord, "settings" | "webhookSecret">> = {}): EventTypeRecord => ({
   id: r.id,
   revision: r.revision,
   disabled: r.disabled === true || r.disabled === 1,
@@ -164,8 +168,8 @@ export const toEventType = (r: EventTypeRow): EventTypeRecord => ({
   slug: r.slug,
   linkToken: r.link_token,
   feedToken: r.feed_token,
-  settings: JSON.parse(r.settings),
-  webhookSecret: r.webhook_secret,
+  settings: reuse.settings ?? JSON.parse(r.settings),
+  webhookSecret: reuse.webhookSecret ?? openedSecret(secrets, r.webhook_secret, SEALED_COLUMNS[0], r.id),
   webhookDisabledAtMs: r.webhook_disabled_at_ms,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
@@ -174,11 +178,15 @@ export const toEventType = (r: EventTypeRow): EventTypeRecord => ({
 /**
  * An engine's cache of parsed event types. Parsing the settings JSON dominates a token lookup, so a
  * record is reused while its revision holds; and since a booking bumps the revision but leaves the
- * settings text alone, the parsed settings object (and what is memoized on it) survives bookings.
+ * settings text alone, the parsed settings object (and what is memoized on it) survives bookings,
+ * as does the opened webhook secret.
  */
 export class ParsedEventTypes {
   private readonly parsed = new Map<number, EventTypeRecord>();
   private readonly settingsText = new Map<number, string>();
+  private readonly sealedSecret = new Map<number, string>();
+
+  constructor(private readonly secrets: SecretBox) {}
 
   /** The current record of an event type, if the cache holds this revision of it. */
   current(id: number, revision: number): EventTypeRecord | undefined {
@@ -192,9 +200,12 @@ export class ParsedEventTypes {
     const hit = this.current(row.id, row.revision);
     if (hit) return hit;
     const previous = this.parsed.get(row.id);
-    const record =
-      previous !== undefined && this.settingsText.get(row.id) === row.settings ? { ...toEventType({ ...row, settings: "null" }), settings: previous.settings } : toEventType(row);
+    const record = toEventType(row, this.secrets, {
+      ...(previous !== undefined && this.settingsText.get(row.id) === row.settings ? { settings: previous.settings } : {}),
+      ...(previous !== undefined && this.sealedSecret.get(row.id) === row.webhook_secret ? { webhookSecret: previous.webhookSecret } : {}),
+    });
     this.settingsText.set(row.id, row.settings);
+    this.sealedSecret.set(row.id, row.webhook_secret);
     this.parsed.set(row.id, record);
     return record;
   }
@@ -202,6 +213,7 @@ export class ParsedEventTypes {
   forget(id: number): void {
     this.parsed.delete(id);
     this.settingsText.delete(id);
+    this.sealedSecret.delete(id);
   }
 }
 
@@ -235,14 +247,15 @@ export interface BusySourceRow {
 export const BUSY_SOURCE_COLUMNS = `s.*, (SELECT count(*) FROM busy_objects o WHERE o.source_id = s.id) AS object_count,
   (SELECT count(*) FROM busy_intervals i WHERE i.source_id = s.id) AS interval_count`;
 
-export function toBusySource(row: BusySourceRow): BusySourceRecord {
+/** A busy source record from its row, its password or token opened. */
+export function toBusySource(row: BusySourceRow, secrets: SecretBox): BusySourceRecord {
   return {
     id: Number(row.id),
     eventTypeId: Number(row.event_type_id),
     kind: row.kind,
     url: row.url,
     username: row.username,
-    secret: row.secret,
+    secret: row.secret === null ? null : openedSecret(secrets, row.secret, SEALED_COLUMNS[1], Number(row.id)),
     calendars: JSON.parse(row.calendars) as string[],
     freshnessMinutes: row.freshness_minutes,
     syncState: JSON.parse(row.sync_state) as Record<string, string>,
@@ -274,4 +287,38 @@ export function mergedIntervals(intervals: readonly BusyInterval[]): BusyInterva
 /** Whether two merged interval lists are the same. */
 export function sameIntervals(a: readonly BusyInterval[], b: readonly BusyInterval[]): boolean {
   return a.length === b.length && a.every((x, i) => x.startMs === b[i]!.startMs && x.endMs === b[i]!.endMs);
+}
+
+/** The columns holding sealed secrets, with what each secret is for and how an error names its row. */
+export const SEALED_COLUMNS = [
+  { table: "event_types", column: "webhook_secret", purpose: "webhook", what: (id: number) => `the webhook signing secret of event type #${id}` },
+  { table: "busy_sources", column: "secret", purpose: "calendar", what: (id: number) => `the password or token of calendar source #${id}` },
+] as const satisfies readonly { table: string; column: string; purpose: SecretPurpose; what: (id: number) => string }[];
+type SealedColumn = (typeof SEALED_COLUMNS)[number];
+
+/** A stored secret opened. */
+const openedSecret = (secrets: SecretBox, stored: string, column: SealedColumn, id: number): string => namingTheRow(column, id, () => secrets.open(stored, column.purpose));
+
+/** Runs `work` on a row's secret; a secret that no key given opens is named by its row. */
+function namingTheRow<T>(column: SealedColumn, id: number, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    throw error instanceof SecretKeyError ? new SecretKeyError(`Cannot read ${column.what(id)}: ${error.message}.`) : error;
+  }
+}
+
+/**
+ * What the start of a store rewrites in one sealed column: the rows whose secret is plain (stored
+ * before encryption) or sealed with an older key, with the value to store instead. A secret that
+ * none of the keys opens stops the start, naming the row and the key it needs.
+ */
+export function resealedRows(rows: { id: number | string; value: string }[], column: SealedColumn, secrets: SecretBox): { id: number; was: string; value: string }[] {
+  const changes: { id: number; was: string; value: string }[] = [];
+  for (const row of rows) {
+    const id = Number(row.id);
+    const value = namingTheRow(column, id, () => secrets.resealed(row.value, column.purpose));
+    if (value !== null) changes.push({ id, was: row.value, value });
+  }
+  return changes;
 }

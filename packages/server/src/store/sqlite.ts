@@ -42,8 +42,11 @@ import {
   sameIntervals,
   toBusySource,
   type BusySourceRow,
+  SEALED_COLUMNS,
+  resealedRows,
 } from "./rows.ts";
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.ts";
+import { SecretBox } from "../lib/secrets.ts";
 
 
 /** Page cache of the store's connection, in KiB (SQLite's negative cache_size). */
@@ -58,7 +61,7 @@ const MOST_CLAIMS_PER_BATCH = 64;
  * and applies pending migrations inside one immediate transaction, so processes starting together
  * on one file apply each migration once.
  */
-export function openSqliteStore(path: string): Store {
+export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Store {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, { create: true, strict: true });
   db.exec("PRAGMA journal_mode = WAL");
@@ -72,10 +75,37 @@ export function openSqliteStore(path: string): Store {
   // costs a sync, and fewer, larger ones copy a page rewritten by many bookings once.
   db.exec(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
   db.exec(`PRAGMA wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
-  migrate(db);
+  const secrets = options.secrets ?? SecretBox.forThisProcess();
+  try {
+    migrate(db);
+    reseal(db, secrets);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   // ...but a request never does for long: bun:sqlite waits synchronously, stalling the whole process.
   db.exec(`PRAGMA busy_timeout = ${WRITE_WAIT_MS}`);
-  return new SqliteStore(db);
+  return new SqliteStore(db, secrets);
+}
+
+/** Options of `openSqliteStore`. */
+export interface SqliteStoreOptions {
+  /**
+   * Seals calendar passwords and webhook secrets in the file and opens them again; by default a key
+   * made for this process, so what it seals is unreadable after the process ends (tests, throwaway stores).
+   */
+  secrets?: SecretBox;
+}
+
+/** Seals secrets stored plain (before encryption) or with an older key with the current key, in one transaction. */
+function reseal(db: Database, secrets: SecretBox): void {
+  db.transaction(() => {
+    for (const column of SEALED_COLUMNS) {
+      const rows = db.query<{ id: number; value: string }, []>(`SELECT id, ${column.column} AS value FROM ${column.table} WHERE ${column.column} IS NOT NULL`).all();
+      const update = db.query(`UPDATE ${column.table} SET ${column.column} = ? WHERE id = ?`);
+      for (const change of resealedRows(rows, column, secrets)) update.run(change.value, change.id);
+    }
+  }).immediate();
 }
 
 function migrate(db: Database): void {
@@ -276,12 +306,20 @@ const isBusy = (error: unknown): boolean => {
 
 class SqliteStore implements Store {
   readonly engine = "sqlite";
-  private readonly parsed = new ParsedEventTypes();
+  private readonly parsed: ParsedEventTypes;
 
   private readonly q: ReturnType<typeof prepareQueries>;
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    private readonly secrets: SecretBox,
+  ) {
     this.q = prepareQueries(db);
+    this.parsed = new ParsedEventTypes(secrets);
+  }
+
+  private sealed(secret: string | null): string | null {
+    return secret === null ? null : this.secrets.seal(secret, "calendar");
   }
 
   private cached(row: EventTypeRow | null): EventTypeRecord | null {
@@ -295,7 +333,7 @@ class SqliteStore implements Store {
         this.write(() =>
           slugChecked(input.slug, () =>
             this.q.etInsert.get(
-              input.tokenHash, input.overrideTokenHash, input.slug, input.linkToken, input.disabled ? 1 : 0, JSON.stringify(input.settings), input.webhookSecret, nowIso, nowIso,
+              input.tokenHash, input.overrideTokenHash, input.slug, input.linkToken, input.disabled ? 1 : 0, JSON.stringify(input.settings), this.secrets.seal(input.webhookSecret, "webhook"), nowIso, nowIso,
               input.feedToken ?? null,
             ),
           ),
@@ -312,11 +350,11 @@ class SqliteStore implements Store {
       this.write(() => {
         const current = this.q.etById.get(id);
         if (!current) return null;
-        const next = { ...toEventType(current), ...change };
+        const next = { ...toEventType(current, this.secrets), ...change };
         return this.cached(
           slugChecked(next.slug, () =>
             this.q.etUpdate.get(
-              next.tokenHash, next.overrideTokenHash, next.slug, next.linkToken, next.disabled ? 1 : 0, JSON.stringify(next.settings), next.webhookSecret, next.webhookDisabledAtMs, nowIso,
+              next.tokenHash, next.overrideTokenHash, next.slug, next.linkToken, next.disabled ? 1 : 0, JSON.stringify(next.settings), this.secrets.seal(next.webhookSecret, "webhook"), next.webhookDisabledAtMs, nowIso,
               next.feedToken, id,
             ),
           ),
@@ -420,14 +458,14 @@ class SqliteStore implements Store {
     add: async (input: NewBusySource, nowMs: number): Promise<BusySourceRecord> => {
       const id = this.write(
         () =>
-          this.q.busySourceInsert.get(input.eventTypeId, input.kind, input.url, input.username, input.secret, JSON.stringify(input.calendars), input.freshnessMinutes, nowMs)!.id,
+          this.q.busySourceInsert.get(input.eventTypeId, input.kind, input.url, input.username, this.sealed(input.secret), JSON.stringify(input.calendars), input.freshnessMinutes, nowMs)!.id,
       );
-      return toBusySource(this.q.busySourceById.get(id)!);
+      return toBusySource(this.q.busySourceById.get(id)!, this.secrets);
     },
-    list: async (eventTypeId?: number) => (eventTypeId === undefined ? this.q.busySourcesAll.all() : this.q.busySourcesOf.all(eventTypeId)).map(toBusySource),
+    list: async (eventTypeId?: number) => (eventTypeId === undefined ? this.q.busySourcesAll.all() : this.q.busySourcesOf.all(eventTypeId)).map((row) => toBusySource(row, this.secrets)),
     byId: async (id: number) => {
       const row = this.q.busySourceById.get(id);
-      return row ? toBusySource(row) : null;
+      return row ? toBusySource(row, this.secrets) : null;
     },
     remove: async (id: number) =>
       this.write(() => {

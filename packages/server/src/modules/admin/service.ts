@@ -10,7 +10,7 @@ import { webhookUrlProblem } from "../webhooks/address.ts";
 import type { Static } from "@sinclair/typebox";
 import type { ReservationListQuery as ReservationListQuerySchema } from "./model.ts";
 
-/** The organizer's view of an event type: settings and state, never token hashes. */
+/** The organizer's view of an event type: settings and state, never token hashes nor the webhook signing secret. */
 export type EventTypeView = EventTypeSettings & {
   id: number;
   /** Name of the booking page `/book/{slug}`, or null. */
@@ -20,8 +20,6 @@ export type EventTypeView = EventTypeSettings & {
   /** The secret of the private booking feed `/feeds/{feedToken}.ics`; the admin API adds its `feedUrl`. */
   feedToken: string;
   disabled: boolean;
-  /** The `whsec_` secret to verify this event type's webhooks with. */
-  webhookSecret: string;
   /** When the receiver answered 410 Gone; events resume once `webhookUrl` is set again. */
   webhookDisabledAt: string | null;
   createdAt: string;
@@ -57,7 +55,8 @@ export class AdminService {
     return viewOf(await this.existing(id));
   }
 
-  async create(input: EventTypeCreate): Promise<EventTypeView & Required<Omit<IssuedTokens, "id">>> {
+  /** Creates an event type; the answer carries its API and override tokens and its `whsec_` webhook signing secret, shown this once. */
+  async create(input: EventTypeCreate): Promise<EventTypeView & Required<Omit<IssuedTokens, "id">> & { webhookSecret: string }> {
     const { disabled, slug, ...changes } = input;
     const settings = resolveSettings({ ...DEFAULT_SETTINGS, title: input.title }, changes, this.options.allowPrivateWebhooks);
     const token = newToken("bk_");
@@ -77,7 +76,7 @@ export class AdminService {
         new Date(this.now()).toISOString(),
       ),
     );
-    return { ...viewOf(record), token, overrideToken };
+    return { ...viewOf(record), token, overrideToken, webhookSecret: record.webhookSecret };
   }
 
   async update(id: number, patch: EventTypePatch): Promise<EventTypeView> {
@@ -117,7 +116,7 @@ export class AdminService {
     if (!(await this.store.eventTypes.delete(id))) throw notFound(id);
   }
 
-  /** Issues a new webhook signing secret; events signed from now on use it. */
+  /** Issues a new webhook signing secret, shown this once; events signed from now on use it. */
   async rotateWebhookSecret(id: number): Promise<{ id: number; webhookSecret: string }> {
     await this.existing(id);
     const webhookSecret = newWebhookSecret();
@@ -279,7 +278,6 @@ function viewOf(r: EventTypeRecord): EventTypeView {
     linkToken: r.linkToken,
     feedToken: r.feedToken,
     disabled: r.disabled,
-    webhookSecret: r.webhookSecret,
     webhookDisabledAt: r.webhookDisabledAtMs === null ? null : utc(r.webhookDisabledAtMs),
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,

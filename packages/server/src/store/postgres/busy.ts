@@ -2,6 +2,7 @@ import type { BusyInterval } from "../../domain/slots.ts";
 import { BUSY_SOURCE_COLUMNS, mergedIntervals, sameIntervals, toBusySource, type BusySourceRow } from "../rows.ts";
 import type { BusyObject, BusySyncWrite, NewBusySource, Store } from "../types.ts";
 import type { Connections } from "./connections.ts";
+import type { SecretBox } from "../../lib/secrets.ts";
 
 /** Busy intervals of event type $1 meeting [$2, $3), by start. */
 export const BUSY_BETWEEN = `SELECT start_ms AS "startMs", end_ms AS "endMs" FROM busy_intervals
@@ -16,17 +17,17 @@ export const BUSY_MEETING = `SELECT start_ms AS "startMs", end_ms AS "endMs" FRO
  * that locks the source's row; a change of the intervals bumps the event type's row revision (part of
  * the revision every instance's caches key on), so no instance serves a slot page from before it.
  */
-export function postgresBusy(db: Connections): Store["busy"] {
+export function postgresBusy(db: Connections, secrets: SecretBox): Store["busy"] {
   const byId = async (id: number) => {
     const row = (await db.run<BusySourceRow>(`SELECT ${BUSY_SOURCE_COLUMNS} FROM busy_sources s WHERE s.id = $1`, [id], true)).rows[0];
-    return row ? toBusySource(row) : null;
+    return row ? toBusySource(row, secrets) : null;
   };
   return {
     add: async (input: NewBusySource, nowMs: number) => {
       const { rows } = await db.run<{ id: number }>(
         `INSERT INTO busy_sources (event_type_id, kind, url, username, secret, calendars, freshness_minutes, created_at_ms)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-        [input.eventTypeId, input.kind, input.url, input.username, input.secret, JSON.stringify(input.calendars), input.freshnessMinutes, nowMs],
+        [input.eventTypeId, input.kind, input.url, input.username, input.secret === null ? null : secrets.seal(input.secret, "calendar"), JSON.stringify(input.calendars), input.freshnessMinutes, nowMs],
       );
       return (await byId(rows[0]!.id))!;
     },
@@ -34,7 +35,7 @@ export function postgresBusy(db: Connections): Store["busy"] {
       (eventTypeId === undefined
         ? await db.run<BusySourceRow>(`SELECT ${BUSY_SOURCE_COLUMNS} FROM busy_sources s ORDER BY s.id`, [], true)
         : await db.run<BusySourceRow>(`SELECT ${BUSY_SOURCE_COLUMNS} FROM busy_sources s WHERE s.event_type_id = $1 ORDER BY s.id`, [eventTypeId], true)
-      ).rows.map(toBusySource),
+      ).rows.map((row) => toBusySource(row, secrets)),
     byId,
     remove: async (id: number) =>
       db.transaction(async (c) => {

@@ -2,6 +2,7 @@ import pg from "pg";
 import { SlugTakenError, type EventTypeChange, type EventTypeRecord, type NewEventType, type Store } from "../types.ts";
 import type { Connections } from "./connections.ts";
 import { ParsedEventTypes, toEventType, type EventTypeRow } from "../rows.ts";
+import type { SecretBox } from "../../lib/secrets.ts";
 
 /** The seat changes of the row's event type, counted apart from the row (see `commitSeatChange`). */
 const SEAT_REVISION = "(SELECT coalesce(sum(n), 0)::bigint FROM seat_revisions s WHERE s.event_type_id = event_types.id)";
@@ -13,8 +14,8 @@ const WITH_SEAT_REVISION = `*, ${SEAT_REVISION} AS seat_revision`;
  * plus its seat changes) tells whether a cached record is current, so every instance reads the
  * others' changes.
  */
-export function postgresEventTypes(db: Connections): Store["eventTypes"] {
-  const parsed = new ParsedEventTypes();
+export function postgresEventTypes(db: Connections, secrets: SecretBox): Store["eventTypes"] {
+  const parsed = new ParsedEventTypes(secrets);
   const cached = (row: (EventTypeRow & { seat_revision: number }) | undefined): EventTypeRecord | null =>
     parsed.of(row && { ...row, revision: row.revision + row.seat_revision });
 
@@ -32,7 +33,7 @@ export function postgresEventTypes(db: Connections): Store["eventTypes"] {
           `INSERT INTO event_types (token_hash, override_token_hash, slug, link_token, disabled, settings, webhook_secret, created_at, updated_at, feed_token)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, coalesce($9, 'bcf_' || replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')))
            RETURNING ${WITH_SEAT_REVISION}`,
-          [input.tokenHash, input.overrideTokenHash, input.slug, input.linkToken, input.disabled, JSON.stringify(input.settings), input.webhookSecret, nowIso, input.feedToken ?? null],
+          [input.tokenHash, input.overrideTokenHash, input.slug, input.linkToken, input.disabled, JSON.stringify(input.settings), secrets.seal(input.webhookSecret, "webhook"), nowIso, input.feedToken ?? null],
         ),
       );
       return cached(rows[0])!;
@@ -48,11 +49,11 @@ export function postgresEventTypes(db: Connections): Store["eventTypes"] {
       const row = await slugChecked(change.slug ?? null, () => db.transaction(async (c) => {
         const current = (await c.query<EventTypeRow>("SELECT * FROM event_types WHERE id = $1 FOR NO KEY UPDATE", [id])).rows[0];
         if (!current) return undefined;
-        const next = { ...toEventType(current), ...change };
+        const next = { ...toEventType(current, secrets), ...change };
         const updated = await c.query<EventTypeRow & { seat_revision: number }>(
           `UPDATE event_types SET token_hash = $1, override_token_hash = $2, slug = $3, link_token = $4, disabled = $5, settings = $6, webhook_secret = $7,
             webhook_disabled_at_ms = $8, updated_at = $9, feed_token = $11, revision = revision + 1 WHERE id = $10 RETURNING ${WITH_SEAT_REVISION}`,
-          [next.tokenHash, next.overrideTokenHash, next.slug, next.linkToken, next.disabled, JSON.stringify(next.settings), next.webhookSecret, next.webhookDisabledAtMs, nowIso, id, next.feedToken],
+          [next.tokenHash, next.overrideTokenHash, next.slug, next.linkToken, next.disabled, JSON.stringify(next.settings), secrets.seal(next.webhookSecret, "webhook"), next.webhookDisabledAtMs, nowIso, id, next.feedToken],
         );
         return updated.rows[0];
       }));

@@ -9,6 +9,8 @@ import { PostgresRateLimiter } from "./rate-limiter.ts";
 import { postgresReservations } from "./reservations.ts";
 import { postgresOutbox } from "./webhooks.ts";
 import { postgresBusy } from "./busy.ts";
+import { resealPostgres } from "./secrets.ts";
+import { SecretBox } from "../../lib/secrets.ts";
 
 export { PostgresRateLimiter } from "./rate-limiter.ts";
 
@@ -27,6 +29,11 @@ export interface PostgresStoreOptions {
    * time (what `npm start` does). Off by default, for tests that move an injected clock.
    */
   databaseTime?: boolean;
+  /**
+   * Seals calendar passwords and webhook secrets in the database and opens them again; by default a
+   * key made for this process, so what it seals is unreadable after the process ends (tests, throwaway stores).
+   */
+  secrets?: SecretBox;
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -67,6 +74,13 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     await pool.end().catch(() => undefined);
     throw new Error(`Cannot migrate PostgreSQL at ${target}: ${messageOf(error)}`, { cause: error });
   }
+  const secrets = options.secrets ?? SecretBox.forThisProcess();
+  try {
+    await resealPostgres(pool, secrets);
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw error;
+  }
   const rateLimit = options.rateLimit ?? { limit: 60, windowSeconds: 60 };
   // Counters are hit by every request; their commits need not wait for the disk (a crash forgets a
   // few counts of the current minute), so they get connections of their own that do not.
@@ -76,7 +90,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     session: [...session, "-c synchronous_commit=off"],
     onConnectionError: options.onConnectionError,
   });
-  return new PostgresStore(new Connections(pool, target, poolSize), new PostgresRateLimiter(counterPool, rateLimit.limit, rateLimit.windowSeconds), options.databaseTime ?? false);
+  return new PostgresStore(new Connections(pool, target, poolSize), new PostgresRateLimiter(counterPool, rateLimit.limit, rateLimit.windowSeconds), options.databaseTime ?? false, secrets);
 }
 
 /**
@@ -102,13 +116,14 @@ class PostgresStore implements Store {
     private readonly db: Connections,
     readonly rateLimiter: PostgresRateLimiter,
     databaseTime: boolean,
+    secrets: SecretBox,
   ) {
-    this.eventTypes = postgresEventTypes(db);
+    this.eventTypes = postgresEventTypes(db, secrets);
     this.reservations = postgresReservations(db, rateLimiter, databaseTime);
     this.outbox = postgresOutbox(db);
     this.webhooks = this.outbox.channel("webhook");
     this.idempotency = postgresIdempotency(db);
-    this.busy = postgresBusy(db);
+    this.busy = postgresBusy(db, secrets);
   }
 
   async close(): Promise<void> {
