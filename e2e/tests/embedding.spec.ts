@@ -84,6 +84,19 @@ test.describe("embedding", () => {
     expect(new Date(seenStart).getTime()).toBe(new Date(reservation!.start as string).getTime());
   });
 
+  test("React app: a paid event type reaches its card form and pays, the npm build's payment part kept by the app's bundler", async ({ page, request }) => {
+    const { id, linkToken } = await createEventType(request, { ...PAID, title: "Paid React consultation" });
+    await page.goto(`${SITE}/react/?${new URLSearchParams({ api: API, token: linkToken })}`);
+    await continueToPayment(page, "react@example.com");
+    await expect(page.getByLabel("Card number")).toBeVisible();
+    await expect(page.getByRole("alert")).toHaveCount(0);
+    await payWithCard(page, "4242 4242 4242 4242");
+    await expect(page.getByRole("heading", { name: "You are booked" })).toBeVisible();
+    const [reservation] = await reservationsOf(request, id);
+    expect(reservation).toMatchObject({ status: "confirmed", email: "react@example.com" });
+    await expect(page.getByRole("status").filter({ hasText: "React app saw booking" })).toHaveText(new RegExp(`^React app saw booking ${reservation!.uuid} `));
+  });
+
   test("Vue app: renders the element, binds props, receives its events, and books through", async ({ page, request }) => {
     const { id, linkToken } = await createEventType(request, { title: "Vue workshop" });
     await page.goto(`${SITE}/vue/?${new URLSearchParams({ api: API, token: linkToken })}`);

@@ -10,6 +10,6 @@ import { LANGUAGES } from "../src/i18n/catalog.ts";
 const out = resolve(import.meta.dirname, "../dist/embed/locales");
 mkdirSync(out, { recursive: true });
 for (const language of LANGUAGES.filter((l) => l !== "en")) {
-  const catalog = (await import(`../src/locales/${language}.ts`)).default;
+  const catalog = (await import(`../src/i18n/locales/${language}.ts`)).default;
   writeFileSync(resolve(out, `${language}.json`), JSON.stringify(catalog));
 }

@@ -2,32 +2,32 @@ import { LitElement, html, nothing, type PropertyValues } from "lit";
 import { Task } from "@lit/task";
 import type { EventTypeConfiguration, InitData, ReservationResult } from "@booking/wire";
 import { ApiFailure, BookingApi, idempotencyKey } from "./api.ts";
-import { CalendarController } from "./calendar-controller.ts";
-import { HoldController } from "./hold-controller.ts";
+import { CalendarController } from "./controllers/calendar-controller.ts";
+import { HoldController } from "./controllers/hold-controller.ts";
 import { calendarStyles, controlStyles, themeStyles } from "./booking-calendar.styles.ts";
 import type { CalendarEnvironment } from "./context.ts";
 import { addDays, browserZone, isKnownZone, monthOf, todayIn, type PlainDate } from "./dates.ts";
-import { checkDraft, emptyDraft, placeOf, prefilled, PREFILL_KEYS, reservationOf } from "./draft.ts";
-import { EnvironmentController } from "./environment-controller.ts";
+import { checkDraft, emptyDraft, placeOf, prefilled, PREFILL_KEYS, reservationOf } from "./flow/draft.ts";
+import { EnvironmentController } from "./controllers/environment-controller.ts";
 import { emit } from "./events.ts";
-import * as flows from "./flow.ts";
-import type { Booking, Flow, FlowOf, SlotFlow } from "./flow.ts";
-import { NoticeController } from "./notice-controller.ts";
-import { failureText, type TextKey } from "./texts.ts";
+import * as flows from "./flow/flow.ts";
+import type { Booking, Flow, FlowOf, SlotFlow } from "./flow/flow.ts";
+import { NoticeController } from "./controllers/notice-controller.ts";
+import { failureText, type TextKey } from "./i18n/texts.ts";
 import { fieldProblems } from "./i18n/field-errors.ts";
 import { loadCatalog } from "./i18n/load.ts";
 import { adoptTheme, themeMode } from "./theme.ts";
-import { PageSchemeController } from "./page-scheme.ts";
-import { loadPart } from "./parts.ts";
-import type { BookingFormEvents } from "./booking-form.ts";
-import type { MonthGridEvents } from "./month-grid.ts";
-import type { PaymentStepEvents } from "./payment-step.ts";
-import type { SlotListEvents } from "./slot-list.ts";
-import type { TimezonePickerEvents } from "./timezone-picker.ts";
+import { PageSchemeController } from "./controllers/page-scheme.ts";
+import { loadPart } from "./parts/load.ts";
+import type { BookingFormEvents } from "./views/booking-form.ts";
+import type { MonthGridEvents } from "./views/month-grid.ts";
+import type { PaymentStepEvents } from "./views/payment-step.ts";
+import type { SlotListEvents } from "./views/slot-list.ts";
+import type { TimezonePickerEvents } from "./views/timezone-picker.ts";
 import {
   renderBack, renderBookAnother, renderCancel, renderChosen, renderDone, renderEmptyMonth, renderHeader, renderReservationSummary,
   renderSkeleton,
-} from "./views.ts";
+} from "./views/screens.ts";
 
 let scriptApiBase = "";
 /** Whether this page was told that it carries an API token, so the warning shows once, not per element. */
@@ -38,10 +38,14 @@ export function setDefaultApiBase(origin: string): void {
   scriptApiBase = origin;
 }
 
+// This comment is the element's reference: the build turns its tags, one a line, into `custom-elements.json`
+// (the Custom Elements Manifest that IDEs, Storybook and framework wrappers read); test/manifest.spec.ts holds it to the code.
 /**
  * A booking calendar for one event type: a visitor picks a day and a time, gives their details,
  * pays when the event type costs money, and gets a confirmation with a calendar file. Opened with
  * `reservation-uuid`, it shows that booking and lets the visitor move or cancel it.
+ *
+ * @tagname booking-calendar
  *
  * @attr token - The event type's publishable link token (`bcl_…`); an API token works too but belongs on servers. Required.
  * @attr api-base - Origin of the booking API; defaults to the origin the script was served from.
@@ -52,30 +56,60 @@ export function setDefaultApiBase(origin: string): void {
  *   then the visitor's browser languages. Texts come from the built-in catalog of its language (exact or
  *   base: `de-AT` → `de`), else English; the event type's `locale.texts` override them.
  * @attr theme - `light`, `dark` or `auto`; overrides the event type's `theme.mode`.
- * @attr email - Prefill. @attr firstname - Prefill. @attr lastname - Prefill. @attr phone - Prefill.
+ * @attr email - Prefills the visitor's email.
+ * @attr firstname - Prefills the visitor's first name.
+ * @attr lastname - Prefills the visitor's last name.
+ * @attr phone - Prefills the visitor's phone number.
  *
- * @event booking-ready - The event type is loaded ({ configuration, disabled, rescheduling }).
- * @event booking-date-selected - A day was chosen ({ date, timezone }).
- * @event booking-slot-selected - A time was chosen ({ slot, timezone }); cancelable.
- * @event booking-reservation-held - A seat is held while the visitor pays ({ uuid, start, end, heldUntil }).
- * @event booking-payment-started - The card form is shown ({ uuid, paymentIntentId, amount, currency }).
- * @event booking-reservation-confirmed - The booking exists ({ uuid, start, end, result }).
- * @event booking-rescheduled - The booking moved ({ uuid, start, end, previousStart }).
- * @event booking-cancelled - The booking was cancelled ({ uuid }).
- * @event booking-error - Something failed that the visitor was told about ({ code, message, status }).
+ * @event {CustomEvent<BookingReadyDetail>} booking-ready - The event type is loaded ({ configuration, disabled, rescheduling }).
+ * @event {CustomEvent<BookingDateSelectedDetail>} booking-date-selected - A day was chosen ({ date, timezone }).
+ * @event {CustomEvent<BookingSlotSelectedDetail>} booking-slot-selected - A time was chosen ({ slot, timezone }); cancelable.
+ * @event {CustomEvent<BookingReservationHeldDetail>} booking-reservation-held - A seat is held while the visitor pays ({ uuid, start, end, heldUntil }).
+ * @event {CustomEvent<BookingPaymentStartedDetail>} booking-payment-started - The card form is shown ({ uuid, paymentIntentId, amount, currency }).
+ * @event {CustomEvent<BookingReservationConfirmedDetail>} booking-reservation-confirmed - The booking exists ({ uuid, start, end, result }).
+ * @event {CustomEvent<BookingRescheduledDetail>} booking-rescheduled - The booking moved ({ uuid, start, end, previousStart }).
+ * @event {CustomEvent<BookingCancelledDetail>} booking-cancelled - The booking was cancelled ({ uuid }).
+ * @event {CustomEvent<BookingErrorDetail>} booking-error - Something failed that the visitor was told about ({ code, message, status }).
  *
  * @slot payment-element - Filled by the element itself with the node Stripe's Payment Element mounts into.
  *
- * @csspart frame - The outer box. @csspart header - Title, description and image.
- * @csspart notice - Messages above the view. @csspart retry - Retry buttons.
- * @csspart month-title - @csspart month-nav - @csspart grid - @csspart day - @csspart day-free -
- * @csspart slots - @csspart slot - @csspart timezone - @csspart timezone-select -
- * @csspart form - @csspart input - @csspart field - @csspart locations - @csspart guests - @csspart submit -
- * @csspart hold-timer - @csspart payment-element - @csspart pay - @csspart test-badge -
- * @csspart summary - @csspart confirmation - @csspart add-to-calendar - @csspart cancel -
- * @csspart avatar - The host's image (or initials). @csspart skeleton - Placeholders while loading.
- * @csspart empty-month - @csspart next-available - The jump to the next free day after an empty month.
- * @csspart success-mark - @csspart amount-paid - @csspart cancel-reason - @csspart book-another -
+ * @csspart frame - The outer box.
+ * @csspart header - Title, description and image.
+ * @csspart avatar - The host's image (or initials).
+ * @csspart notice - Messages above the view.
+ * @csspart retry - Retry buttons.
+ * @csspart skeleton - Placeholders while loading.
+ * @csspart disabled - The message of an event type that takes no bookings.
+ * @csspart month-title - The shown month's name.
+ * @csspart month-nav - The previous and next month buttons.
+ * @csspart grid - The month grid.
+ * @csspart day - A day of the grid.
+ * @csspart day-free - A day with free times (beside `day`).
+ * @csspart empty-month - The message of a month without free times.
+ * @csspart next-available - The jump to the next free day after an empty month.
+ * @csspart timezone - The zone picker with its 12h/24h switch.
+ * @csspart timezone-select - The list of zones.
+ * @csspart slots - The free times of the chosen day.
+ * @csspart slot - One free time.
+ * @csspart form - The details form.
+ * @csspart input - A text field, list or choice of the form.
+ * @csspart field - A group of choices of a custom field.
+ * @csspart locations - The choice of place.
+ * @csspart guests - The guests' emails.
+ * @csspart submit - The button that sends the form, or confirms the move.
+ * @csspart hold-timer - How long the held seat stays held.
+ * @csspart payment-element - The box the card form mounts in.
+ * @csspart pay - The pay button.
+ * @csspart test-badge - The mark of a payment in test mode.
+ * @csspart summary - What is being booked, or the booking being moved.
+ * @csspart confirmation - The confirmation after booking, moving or cancelling.
+ * @csspart success-mark - The tick of a booking that went through.
+ * @csspart amount-paid - The amount paid, on the confirmation.
+ * @csspart add-to-calendar - The calendar links on the confirmation.
+ * @csspart manage - The link to move or cancel the booking later.
+ * @csspart cancel - The buttons that ask to cancel the booking and confirm it.
+ * @csspart cancel-reason - The reason given for cancelling.
+ * @csspart book-another - The way to book again after a cancellation.
  *
  * @cssproperty --bc-primary - Accent colour (theme.colors.primary).
  * @cssproperty --bc-on-primary - Text on the accent colour.
@@ -86,10 +120,12 @@ export function setDefaultApiBase(origin: string): void {
  * @cssproperty --bc-border - Borders (theme.colors.border).
  * @cssproperty --bc-danger - Errors and the cancel button (theme.colors.danger).
  * @cssproperty --bc-on-danger - Text on the danger colour.
- * @cssproperty --bc-success - The success mark. @cssproperty --bc-on-success - The tick on it.
+ * @cssproperty --bc-success - The success mark.
+ * @cssproperty --bc-on-success - The tick on the success mark.
  * @cssproperty --bc-skeleton - Loading placeholders.
  * @cssproperty --bc-radius - Corner radius (theme.borderRadius).
  * @cssproperty --bc-font - Font family.
+ * @cssproperty --bc-focus - The ring (a `box-shadow`) around the control that has keyboard focus.
  */
 export class BookingCalendar extends LitElement {
   static override styles = [themeStyles, controlStyles, calendarStyles];
@@ -120,7 +156,7 @@ export class BookingCalendar extends LitElement {
   declare lastname: string;
   declare phone: string;
 
-  /** Where the visitor is in booking, with what that step needs (see flow.ts). */
+  /** Where the visitor is in booking, with what that step needs (see flow/flow.ts). */
   declare flow: Flow;
   /** A request of the step shown is under way (its buttons wait). */
   declare busy: boolean;
@@ -212,7 +248,7 @@ export class BookingCalendar extends LitElement {
     if (changed.has("token") && this.token.startsWith("bk_") && !warnedOfApiToken) {
       // It works, and the server counts it per visitor, but anyone who views the page can read it.
       warnedOfApiToken = true;
-      console.warn("<booking-calendar>: token is the event type's API token (bk_…), which is meant for servers. Pages should carry its publishable link token (bcl_…), e.g. from `npm run admin -- show <id>`.");
+      console.warn("<booking-calendar>: an API token (bk_…) is for servers; pages carry the link token (bcl_…).");
     }
     if (changed.has("token") || changed.has("apiBase") || changed.has("reservationUuid")) {
       // Run here rather than by the task itself, so the new start shows (loading) in this same update.

@@ -39,7 +39,7 @@ const lightPalette = unsafeCSS(`
 
 /**
  * Custom properties with their light defaults, dark palettes (fixed, or for `auto` following the
- * host page's `color-scheme` when it names only one (`data-page-scheme`, see page-scheme.ts), else
+ * host page's `color-scheme` when it names only one (`data-page-scheme`, see controllers/page-scheme.ts), else
  * the system), and the look of buttons and fields every sub-view shares. Host pages restyle through
  * `--bc-*` and parts.
  */

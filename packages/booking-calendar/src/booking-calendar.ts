@@ -1,10 +1,10 @@
 import { BookingCalendar } from "./booking-calendar.component.ts";
-import { BookingForm } from "./booking-form.ts";
-import { HoldTimer } from "./hold-timer.ts";
-import { MonthGrid } from "./month-grid.ts";
-import type { PaymentStep } from "./payment-step.ts";
-import { SlotList } from "./slot-list.ts";
-import { TimezonePicker } from "./timezone-picker.ts";
+import { BookingForm } from "./views/booking-form.ts";
+import { HoldTimer } from "./views/hold-timer.ts";
+import { MonthGrid } from "./views/month-grid.ts";
+import type { PaymentStep } from "./views/payment-step.ts";
+import { SlotList } from "./views/slot-list.ts";
+import { TimezonePicker } from "./views/timezone-picker.ts";
 
 const ELEMENTS: Record<string, CustomElementConstructor> = {
   "booking-calendar": BookingCalendar,

@@ -1,6 +1,6 @@
 import { createContext } from "@lit/context";
 import type { DateTexts } from "./dates.ts";
-import type { Texts } from "./texts.ts";
+import type { Texts } from "./i18n/texts.ts";
 
 /** What every sub-view needs to speak the event type's language in the visitor's zone. */
 export interface CalendarEnvironment {

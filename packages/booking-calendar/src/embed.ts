@@ -15,9 +15,9 @@ import { setDefaultApiBase } from "./booking-calendar.component.ts";
 import { controlStyles } from "./booking-calendar.styles.ts";
 import { environmentContext } from "./context.ts";
 import { setCatalogSource } from "./i18n/load.ts";
-import { loadPart, runScript, setPartLoader, type PopupPart } from "./parts.ts";
-import { checkOptions, FLOATING_TAG, onTriggerClick, optionsFromData, type FloatingButtonOptions, type PopupOptions } from "./popup-triggers.ts";
-import { DEFAULT_TEXTS, type LoadedCatalog } from "./texts.ts";
+import { loadPart, runScript, setPartLoader, type PopupPart } from "./parts/load.ts";
+import { checkOptions, FLOATING_TAG, onTriggerClick, optionsFromData, type FloatingButtonOptions, type PopupOptions } from "./popup/popup-triggers.ts";
+import { DEFAULT_TEXTS, type LoadedCatalog } from "./i18n/texts.ts";
 import "./booking-calendar.ts";
 
 // Set while a classic script runs (deferred or async too); a module script or an inlined copy falls back to the page's origin.

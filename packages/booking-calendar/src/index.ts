@@ -1,7 +1,7 @@
 /** `<booking-calendar>` for bundlers: importing this module defines the element. */
 import { setCatalogSource } from "./i18n/load.ts";
-import { importCatalog } from "./locales/index.ts";
-import { setPartLoader } from "./parts.ts";
+import { importCatalog } from "./i18n/locales/index.ts";
+import { setPartLoader } from "./parts/load.ts";
 
 // Languages other than English are separate chunks, loaded when the element first needs one.
 setCatalogSource(importCatalog);
@@ -12,11 +12,11 @@ setPartLoader(async (name) => {
 
 export { BookingCalendar } from "./booking-calendar.ts";
 export { setDefaultApiBase } from "./booking-calendar.component.ts";
-export { openPopup, closePopup, floatingButton, listenForTriggers, type PopupOptions, type FloatingButtonOptions } from "./popup.ts";
+export { openPopup, closePopup, floatingButton, listenForTriggers, type PopupOptions, type FloatingButtonOptions } from "./popup/popup.ts";
 export type {
   BookingCalendarEventMap, BookingCalendarEventName, BookingCancelledDetail, BookingDateSelectedDetail, BookingErrorDetail,
   BookingPaymentStartedDetail, BookingReadyDetail, BookingRescheduledDetail, BookingReservationConfirmedDetail,
   BookingReservationHeldDetail, BookingSlotSelectedDetail,
 } from "./events.ts";
-export { DEFAULT_TEXTS, type TextKey } from "./texts.ts";
+export { DEFAULT_TEXTS, type TextKey } from "./i18n/texts.ts";
 export { LANGUAGES, PLURAL_CATEGORIES, type Catalog, type Language } from "./i18n/catalog.ts";

@@ -1,6 +1,6 @@
 import type { ReactiveController, ReactiveControllerHost } from "lit";
 import type { TimeSlot } from "@booking/wire";
-import { CalendarController, type TimesApi } from "../src/calendar-controller.ts";
+import { CalendarController, type TimesApi } from "../src/controllers/calendar-controller.ts";
 import { test, expect } from "./fixtures.ts";
 
 // The calendar's times without a page or a server: a host that only counts updates, an API whose answers the test gives.

@@ -2,12 +2,12 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { test, expect } from "@playwright/test";
 import { LANGUAGES, PLURAL_CATEGORIES, type Language } from "../src/i18n/catalog.ts";
-import { en } from "../src/locales/en.ts";
-import { DEFAULT_TEXTS, PLURAL_KEYS, type LoadedCatalog } from "../src/texts.ts";
+import { en } from "../src/i18n/locales/en.ts";
+import { DEFAULT_TEXTS, PLURAL_KEYS, type LoadedCatalog } from "../src/i18n/texts.ts";
 
 /** Every built-in catalog, English from the bundle and the others as their modules export them. */
 async function catalogs(): Promise<Array<[Language, LoadedCatalog]>> {
-  const others = await Promise.all(LANGUAGES.filter((l) => l !== "en").map(async (l) => [l, (await import(`../src/locales/${l}.ts`)).default] as [Language, LoadedCatalog]));
+  const others = await Promise.all(LANGUAGES.filter((l) => l !== "en").map(async (l) => [l, (await import(`../src/i18n/locales/${l}.ts`)).default] as [Language, LoadedCatalog]));
   return [["en", en], ...others];
 }
 

@@ -1,7 +1,7 @@
 import type { InitData, TimeSlot } from "@booking/wire";
 import { BookingApi } from "../src/api.ts";
-import { emptyDraft, prefilled, reservationOf } from "../src/draft.ts";
-import * as flows from "../src/flow.ts";
+import { emptyDraft, prefilled, reservationOf } from "../src/flow/draft.ts";
+import * as flows from "../src/flow/flow.ts";
 import { test, expect } from "./fixtures.ts";
 
 // The element's steps as pure moves: no page, no server.

@@ -1,6 +1,6 @@
 import { nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from "lit";
-import { NoticeController } from "../src/notice-controller.ts";
-import { textsWith } from "../src/texts.ts";
+import { NoticeController } from "../src/controllers/notice-controller.ts";
+import { textsWith } from "../src/i18n/texts.ts";
 import { test, expect } from "./fixtures.ts";
 
 // The message above the view without a page: a host that only counts updates, the template's values read as text.

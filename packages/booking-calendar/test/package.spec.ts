@@ -1,9 +1,10 @@
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
+import { parseSync } from "vite";
 
 /*
  * The package as a site owner installs it: `npm pack` of the built package, installed from the
@@ -130,7 +131,7 @@ test.describe("the npm package", () => {
       const { stdout } = await run("npm", ["pack", "--ignore-scripts", "--pack-destination", work, "--json"], { cwd: pkgDir });
       const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
       const paths = packed!.files.map((f) => f.path);
-      for (const file of ["README.md", "LICENSE", "package.json", "dist/npm/index.js", "dist/npm/index.d.ts", "dist/embed/booking-calendar.js", "types/react.d.ts", "types/vue.d.ts"]) expect(paths).toContain(file);
+      for (const file of ["README.md", "LICENSE", "package.json", "custom-elements.json", "dist/npm/index.js", "dist/npm/index.d.ts", "dist/embed/booking-calendar.js", "types/react.d.ts", "types/vue.d.ts"]) expect(paths).toContain(file);
       const tarball = join(work, readdirSync(work).find((f) => f.endsWith(".tgz"))!);
 
       // The tarball as a site receives it: an MIT license, and type files that need nothing else.
@@ -168,5 +169,31 @@ test.describe("the npm package", () => {
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
+  });
+
+  test("names every module that runs code on import in sideEffects, so no bundler drops a part", () => {
+    const manifest = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8")) as { sideEffects: string[] };
+    const globs = manifest.sideEffects.map((glob) => new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*")}$`));
+    const listed = (path: string) => globs.some((glob) => glob.test(path));
+
+    // In the source: a module with a top-level statement other than an import, an export or a declaration.
+    const sources = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []));
+    const DECLARATIONS = new Set([
+      "ImportDeclaration", "ExportNamedDeclaration", "ExportAllDeclaration", "ExportDefaultDeclaration", "FunctionDeclaration", "ClassDeclaration",
+      "VariableDeclaration", "TSInterfaceDeclaration", "TSTypeAliasDeclaration", "TSModuleDeclaration", "TSGlobalDeclaration", "TSEnumDeclaration",
+    ]);
+    const runsOnImport = (file: string) =>
+      parseSync(file, readFileSync(file, "utf8"), { lang: "ts" }).program.body.some((statement) => !DECLARATIONS.has(statement.type));
+    const effectful = sources(join(pkgDir, "src")).filter(runsOnImport).map((file) => `./${relative(pkgDir, file).split(sep).join("/")}`);
+    expect(effectful).toContain("./src/parts/payment.ts");
+    expect(effectful.filter((file) => !listed(file))).toEqual([]);
+
+    // In the npm build (made by the test script): every chunk that defines an element, the payment step's included.
+    const npm = join(pkgDir, "dist/npm");
+    const defining = readdirSync(npm).filter((file) => file.endsWith(".js") && readFileSync(join(npm, file), "utf8").includes("customElements.define"));
+    const payment = defining.filter((file) => readFileSync(join(npm, file), "utf8").includes('customElements.define("bc-payment-step"'));
+    expect(payment).toHaveLength(1);
+    expect(defining.map((file) => `./dist/npm/${file}`).filter((file) => !listed(file))).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { EMAIL_PATTERN, LIMITS, PHONE_PATTERN } from "@booking/wire/limits";
 import { EMAIL_SAMPLES } from "@booking/wire/test/email-samples";
-import { checkDraft, emptyDraft } from "../src/draft.ts";
+import { checkDraft, emptyDraft } from "../src/flow/draft.ts";
 import { test, expect } from "./fixtures.ts";
 
 // The form's checks and the server's come from the same rules in @booking/wire: a visitor hears

@@ -20,7 +20,7 @@ import { ReservationService } from "./modules/reservations/service.ts";
 import { describeTarget } from "./store/postgres/pools.ts";
 import { CalendarSync, storeBusySource } from "./modules/calendars/sync.ts";
 import { CalendarWriteWorker } from "./modules/calendars/writer.ts";
-import { busyFromICalendarSteps } from "./modules/calendars/expand.ts";
+import { ExpansionWorkers } from "./modules/calendars/expansion.ts";
 
 const SWEEP_EVERY_MS = 30_000;
 
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   // The organizer's calendars are synced in the background, each once its freshness has passed;
   // slot pages and bookings read what the last good sync stored. The admin API's "sync now" goes
   // through the same sync, so it joins one under way rather than starting a second.
-  const calendars = new CalendarSync(store, () => systemClock.now(), config.calendars, busyFromICalendarSteps, stderrLog);
+  const calendars = new CalendarSync(store, () => systemClock.now(), config.calendars, new ExpansionWorkers(), stderrLog);
   const app = createApp({ store, config, clock: systemClock, log: stderrLog, calendars: { sync: calendars } });
   // The contract refuses bodies over the API limit with its JSON 413 while reading them; Bun's own
   // cap (a bare 413) only stops uploads far beyond any limit.

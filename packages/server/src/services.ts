@@ -10,8 +10,9 @@ import { mailPolicy } from "./modules/mail/events.ts";
 import { TimeSlotService } from "./modules/time-slots/service.ts";
 import { CalendarAdmin } from "./modules/calendars/service.ts";
 import { CalendarSync, storeBusySource, type ExpandCalendar } from "./modules/calendars/sync.ts";
-import { busyFromICalendarSteps } from "./modules/calendars/expand.ts";
+import { ExpansionWorkers } from "./modules/calendars/expansion.ts";
 import type { CalendarFetch } from "./modules/calendars/fetch.ts";
+import type { CalendarExpander } from "./modules/calendars/expansion.ts";
 
 /** The services every channel goes through: the HTTP API, the admin API and the assistant server. */
 export interface Services {
@@ -27,7 +28,8 @@ export interface Services {
 
 /** How the calendar sync reads and fetches; the defaults are the real ones. */
 export interface CalendarDependencies {
-  expand?: ExpandCalendar;
+  /** How calendars are expanded: on worker threads by default (ExpansionWorkers). */
+  expand?: ExpandCalendar | CalendarExpander;
   fetch?: CalendarFetch;
   /**
    * The sync the process's background worker runs, so that the organizer's "sync now" joins a sync
@@ -48,7 +50,7 @@ export interface CalendarDependencies {
 export function createServices(ctx: AppContext, stripe?: Stripe | null, busy: BusySource = storeBusySource(ctx.store), calendarDeps: CalendarDependencies = {}): Services {
   const now = () => ctx.clock.now();
   const slots = new TimeSlotService(ctx.store, busy);
-  const calendarSync = calendarDeps.sync ?? new CalendarSync(ctx.store, now, ctx.config.calendars, calendarDeps.expand ?? busyFromICalendarSteps, ctx.log, calendarDeps.fetch);
+  const calendarSync = calendarDeps.sync ?? new CalendarSync(ctx.store, now, ctx.config.calendars, calendarDeps.expand ?? new ExpansionWorkers(), ctx.log, calendarDeps.fetch);
   const client = stripe === undefined ? stripeClient(ctx.config.stripe) : stripe;
   const payments = new PaymentService(ctx.store, client ? new StripeProvider(client) : null, ctx.config.stripe.webhookSecret, now, ctx.log, mailPolicy(ctx.config));
   return {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS } from "../src/domain/event-type.ts";
 import { openPostgresStore } from "../src/store/postgres.ts";
 import { seatLocks, type SeatLock } from "../src/store/postgres/claim.ts";
+import { POSTGRES_MIGRATIONS } from "../src/store/postgres/migrations.ts";
 import { openSqliteStore } from "../src/store/sqlite.ts";
 import { StoreBusyError, type EventTypeRecord, type OutboxEvent, type ReservationRecord, type SeatDecision, type Store } from "../src/store/types.ts";
 import { reservation } from "./utils.ts";
@@ -153,19 +154,10 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
       const admin = await adminOn(fresh);
       try {
         const first = await admin.query("SELECT version, count(*)::int AS n FROM schema_migrations GROUP BY version ORDER BY version");
-        expect(first.rows).toEqual([
-          { version: 1, n: 1 },
-          { version: 2, n: 1 },
-          { version: 3, n: 1 },
-          { version: 4, n: 1 },
-          { version: 5, n: 1 },
-          { version: 6, n: 1 },
-          { version: 7, n: 1 },
-          { version: 8, n: 1 },
-        ]);
+        expect(first.rows).toEqual(POSTGRES_MIGRATIONS.map((m) => ({ version: m.version, n: 1 })));
         await open(fresh);
         const again = await admin.query("SELECT count(*)::int AS n FROM schema_migrations");
-        expect(again.rows[0].n).toBe(8);
+        expect(again.rows[0].n).toBe(POSTGRES_MIGRATIONS.length);
         expect(await stores[4]!.eventTypes.count()).toBe(0);
       } finally {
         await admin.end();

@@ -1,4 +1,4 @@
-import type { PluralKey, TextKey } from "../texts.ts";
+import type { PluralKey, TextKey } from "./texts.ts";
 
 /**
  * The languages the element speaks out of the box, each with the plural categories its grammar

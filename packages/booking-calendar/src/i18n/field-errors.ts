@@ -1,5 +1,5 @@
 import type { FieldError } from "@booking/wire";
-import type { TextKey, Texts } from "../texts.ts";
+import type { TextKey, Texts } from "./texts.ts";
 
 /** The UI text of each field error code the visitor can meet; other codes keep the server's message. */
 const TEXT_OF_CODE: Partial<Record<string, TextKey>> = {

@@ -1,5 +1,5 @@
-import type { LoadedCatalog } from "../texts.ts";
-import { en } from "../locales/en.ts";
+import type { LoadedCatalog } from "./texts.ts";
+import { en } from "./locales/en.ts";
 import type { Language } from "./catalog.ts";
 
 /** Where the catalogs other than English come from: `import()` in the npm build, a fetch next to the script-tag file. */

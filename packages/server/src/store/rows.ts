@@ -1,5 +1,5 @@
 import { EXPIRED_GRACE_MS, paidHold } from "../domain/reservation.ts";
-import type { BusySourceRecord, EventTypeRecord, OutboxDelivery, OutboxEvent, ReservationRecord, SeatClaim } from "./types.ts";
+import type { BusySourceRecord, EventTypeRecord, OutboxDelivery, OutboxEvent, ReservationRecord, SeatClaim, SkippedObject } from "./types.ts";
 import type { BusyInterval } from "../domain/slots.ts";
 import { SecretKeyError, type SecretBox, type SecretPurpose } from "../lib/secrets.ts";
 
@@ -235,6 +235,8 @@ export interface BusySourceRow {
   last_success_at_ms: number | null;
   last_failure_at_ms: number | null;
   last_error: string | null;
+  failure_count: number;
+  skipped_objects: string;
   expanded_until_ms: number | null;
   created_at_ms: number;
   object_count: number;
@@ -261,6 +263,8 @@ export function toBusySource(row: BusySourceRow, secrets: SecretBox): BusySource
     lastSuccessAtMs: row.last_success_at_ms,
     lastFailureAtMs: row.last_failure_at_ms,
     lastError: row.last_error,
+    failureCount: Number(row.failure_count),
+    skippedObjects: JSON.parse(row.skipped_objects) as SkippedObject[],
     expandedUntilMs: row.expanded_until_ms,
     objectCount: Number(row.object_count),
     intervalCount: Number(row.interval_count),

@@ -177,4 +177,12 @@ export const SQLITE_MIGRATIONS: { version: number; name: string; sql: string }[]
       ALTER TABLE reservations ADD COLUMN cancel_reason TEXT;
     `,
   },
+  {
+    version: 9,
+    name: "calendar sync failures in a row and objects left out",
+    sql: `
+      ALTER TABLE busy_sources ADD COLUMN failure_count INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE busy_sources ADD COLUMN skipped_objects TEXT NOT NULL DEFAULT '[]';
+    `,
+  },
 ];

@@ -263,10 +263,10 @@ function prepareQueries(db: Database) {
     busyIntervalsOfSource: db.query<BusyInterval, [number]>("SELECT start_ms AS startMs, end_ms AS endMs FROM busy_intervals WHERE source_id = ? ORDER BY start_ms, end_ms"),
     busyIntervalsClear: db.query<unknown, [number]>("DELETE FROM busy_intervals WHERE source_id = ?"),
     busyIntervalInsert: db.query<unknown, [number, number, number, number]>("INSERT INTO busy_intervals (source_id, event_type_id, start_ms, end_ms) VALUES (?, ?, ?, ?)"),
-    busySynced: db.query<unknown, [string, number, number, number | null, number]>(
-      "UPDATE busy_sources SET sync_state = ?, last_attempt_at_ms = ?, last_success_at_ms = ?, last_error = NULL, expanded_until_ms = coalesce(?, expanded_until_ms) WHERE id = ?",
+    busySynced: db.query<unknown, [string, number, number, number | null, string | null, number]>(
+      "UPDATE busy_sources SET sync_state = ?, last_attempt_at_ms = ?, last_success_at_ms = ?, last_error = NULL, failure_count = 0, expanded_until_ms = coalesce(?, expanded_until_ms), skipped_objects = coalesce(?, skipped_objects) WHERE id = ?",
     ),
-    busyFailed: db.query<unknown, [number, number, string, number]>("UPDATE busy_sources SET last_attempt_at_ms = ?, last_failure_at_ms = ?, last_error = ? WHERE id = ?"),
+    busyFailed: db.query<unknown, [number, number, string, number]>("UPDATE busy_sources SET last_attempt_at_ms = ?, last_failure_at_ms = ?, last_error = ?, failure_count = failure_count + 1 WHERE id = ?"),
     idemGet: db.query<{ request_hash: string; reservation_uuid: string | null; status: number | null; response: string | null; created_at_ms: number }, [number, string]>(
       "SELECT request_hash, reservation_uuid, status, response, created_at_ms FROM idempotency_keys WHERE event_type_id = ? AND key = ?",
     ),
@@ -481,7 +481,7 @@ class SqliteStore implements Store {
         if (!source) return false;
         for (const href of w.deletes) this.q.busyObjectDelete.run(sourceId, href);
         for (const o of w.upserts) this.q.busyObjectUpsert.run(sourceId, o.href, o.etag, o.ics);
-        this.q.busySynced.run(JSON.stringify(w.syncState), w.atMs, w.atMs, w.expandedUntilMs, sourceId);
+        this.q.busySynced.run(JSON.stringify(w.syncState), w.atMs, w.atMs, w.expandedUntilMs, w.skippedObjects ? JSON.stringify(w.skippedObjects) : null, sourceId);
         if (w.intervals === null) return false;
         const next = mergedIntervals(w.intervals);
         if (sameIntervals(next, this.q.busyIntervalsOfSource.all(sourceId))) return false;

@@ -150,11 +150,21 @@ export interface BusySourceRecord {
   lastFailureAtMs: number | null;
   /** Why the last attempt failed; null once one succeeded after it. */
   lastError: string | null;
+  /** Attempts that failed in a row since the last success: the sync waits longer before each retry. */
+  failureCount: number;
+  /** Objects the last expansion could not read and left out (the others counted), with why. */
+  skippedObjects: SkippedObject[];
   /** Busy intervals are kept until this instant (the booking horizon when they were expanded). */
   expandedUntilMs: number | null;
   objectCount: number;
   intervalCount: number;
   createdAtMs: number;
+}
+
+/** A calendar object a sync could not read and left out, the others counting. */
+export interface SkippedObject {
+  href: string;
+  reason: string;
 }
 
 /** What a new busy source needs. */
@@ -177,6 +187,8 @@ export interface BusySyncWrite {
   deletes: string[];
   /** The source's busy intervals afresh, or null when they stay as they are. */
   intervals: BusyInterval[] | null;
+  /** The objects left out of those intervals; absent or null when they stay as they are (as the intervals do). */
+  skippedObjects?: SkippedObject[] | null;
   expandedUntilMs: number | null;
 }
 
@@ -402,12 +414,12 @@ export interface Store {
     /** The objects' hrefs and ETags only: what a sync compares before it downloads anything. */
     objectTags(sourceId: number): Promise<Pick<BusyObject, "href" | "etag">[]>;
     /**
-     * Writes a successful sync in one transaction: objects, state, success time, and (when given)
-     * the intervals, bumping the event type's revision when they differ from those kept, so cached
+     * Writes a successful sync in one transaction: objects, state, success time (the failures in a
+     * row back to none), and (when given) the intervals and the objects left out of them, bumping the event type's revision when they differ from those kept, so cached
      * slot pages are recomputed. Answers whether the intervals changed; false for an unknown source.
      */
     recordSync(sourceId: number, write: BusySyncWrite): Promise<boolean>;
-    /** Notes a failed sync; the objects and intervals of the last good one stay. */
+    /** Notes a failed sync (one more in a row); the objects and intervals of the last good one stay. */
     recordFailure(sourceId: number, atMs: number, error: string): Promise<void>;
     /** Busy intervals of all sources of the event type meeting [fromMs, untilMs), by start. */
     between(eventTypeId: number, fromMs: number, untilMs: number): Promise<BusyInterval[]>;

@@ -113,6 +113,7 @@ function sourceText(s: BusySourceRow): string {
     ...(s.writeBookings ? [`  writes bookings into: ${s.writeCalendar}`] : []),
     `  status: ${status}   last sync: ${s.lastSuccessAt ?? "never"}   last attempt: ${s.lastAttemptAt ?? "never"}`,
     ...(s.lastError ? [`  error: ${s.lastError} (at ${s.lastFailureAt})`] : []),
+    ...s.skippedObjects.map((o) => `  left out: ${o.href}: ${o.reason}`),
     `  ${s.objects} calendar object${s.objects === 1 ? "" : "s"}, ${s.busyIntervals} busy interval${s.busyIntervals === 1 ? "" : "s"}`,
   ].join("\n");
 }

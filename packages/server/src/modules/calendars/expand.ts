@@ -1,7 +1,7 @@
 import ICAL from "ical.js";
 import { IANAZone } from "luxon";
 import type { BusyInterval } from "../../domain/slots.ts";
-import { ZoneResolver } from "./ical-zones.ts";
+import { ZoneDefinitionError, ZoneResolver } from "./ical-zones.ts";
 
 /** The span of time a caller wants the busy intervals of, in epoch ms, `untilMs` excluded. */
 export interface BusyWindow {
@@ -25,6 +25,21 @@ export const MAX_INSTANCES_PER_SERIES = 5_000;
  * COUNT rule would be counted through all of its past; the series ends with the instances found until then.
  */
 export const MAX_RULE_STEPS_PER_SERIES = 50_000;
+
+/**
+ * The most RDATE and EXDATE values one event may list. Each is a time ical.js builds and zones; a
+ * list of 300 000 in one property cost seconds. An event listing more is not read (the calendar
+ * text fails with the reason), as no calendar program writes such lists.
+ */
+export const MAX_DATES_PER_EVENT = 10_000;
+
+/**
+ * The most instances one calendar text (a feed, a CalDAV object) may expand to, single events and
+ * the instances of all its series together. An organizer's real calendar holds some thousands over
+ * the booking horizon; a thousand series repeating every second (each up to MAX_INSTANCES_PER_SERIES)
+ * would take minutes. Past it the text is not read, with the reason.
+ */
+export const MAX_INSTANCES_PER_CALENDAR = 200_000;
 
 /**
  * The calendar text cannot be read: not iCalendar, a broken line or value, an event without a start.
@@ -55,7 +70,10 @@ class RuleStepsExhausted extends Error {}
  *   known zone (see ZoneResolver for how TZIDs are resolved);
  * - VFREEBUSY FREEBUSY periods of FBTYPE BUSY, BUSY-UNAVAILABLE and BUSY-TENTATIVE (BUSY when absent).
  *
- * Throws CalendarFormatError on text that cannot be read; never loops without end (the caps above).
+ * Throws CalendarFormatError on text that cannot be read, and on an event or an embedded time zone
+ * past the bounds of any real calendar (MAX_DATES_PER_EVENT, ical-zones.ts zoneDefinitionProblem);
+ * never loops without end (the caps above). Still CPU work in proportion to the text: the server
+ * runs it on worker threads (expansion.ts).
  */
 export function busyFromICalendar(ics: string, window: BusyWindow, floatingZone: string): BusyInterval[] {
   const steps = busyFromICalendarSteps(ics, window, floatingZone);
@@ -74,10 +92,12 @@ export function* busyFromICalendarSteps(ics: string, window: BusyWindow, floatin
   if (!IANAZone.isValidZone(floatingZone)) throw new RangeError(`Unknown floating zone ${floatingZone}.`);
   const calendars = parseCalendars(ics);
   const busy: BusyInterval[] = [];
+  const used = { instances: 0 };
   try {
-    for (const calendar of calendars) yield* collectCalendar(calendar, window, floatingZone, busy);
+    for (const calendar of calendars) yield* collectCalendar(calendar, window, floatingZone, busy, used);
   } catch (error) {
     if (error instanceof CalendarFormatError) throw error;
+    if (error instanceof ZoneDefinitionError) throw new CalendarFormatError(error.message, { cause: error });
     throw new CalendarFormatError(`The calendar cannot be read: ${messageOf(error)}`, { cause: error });
   }
   return busy.sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
@@ -111,7 +131,13 @@ function parseCalendars(ics: string): ICAL.Component[] {
   });
 }
 
-function* collectCalendar(calendar: ICAL.Component, window: BusyWindow, floatingZone: string, busy: BusyInterval[]): Generator<void, void> {
+/** Counts `count` more instances of the text against MAX_INSTANCES_PER_CALENDAR. */
+function spend(used: { instances: number }, count: number): void {
+  used.instances += count;
+  if (used.instances > MAX_INSTANCES_PER_CALENDAR) throw new CalendarFormatError(`The calendar holds more than ${MAX_INSTANCES_PER_CALENDAR} events and instances of series.`);
+}
+
+function* collectCalendar(calendar: ICAL.Component, window: BusyWindow, floatingZone: string, busy: BusyInterval[], used: { instances: number }): Generator<void, void> {
   const definitions = new Map<string, ICAL.Component>();
   for (const vtimezone of calendar.getAllSubcomponents("vtimezone")) {
     const tzid = vtimezone.getFirstPropertyValue("tzid");
@@ -122,12 +148,14 @@ function* collectCalendar(calendar: ICAL.Component, window: BusyWindow, floating
   const masters: ICAL.Component[] = [];
   const overridesByUid = new Map<string, ICAL.Component[]>();
   for (const vevent of calendar.getAllSubcomponents("vevent")) {
+    checkDateLists(vevent);
     assignZones(vevent, zones);
     if (vevent.hasProperty("recurrence-id")) {
       const uid = String(vevent.getFirstPropertyValue("uid") ?? "");
       overridesByUid.set(uid, [...(overridesByUid.get(uid) ?? []), vevent]);
       // An override stands for itself: its times and status replace those of its instance.
       addSingle(new ICAL.Event(vevent), window, busy);
+      spend(used, 1);
     } else masters.push(vevent);
     yield;
   }
@@ -136,8 +164,11 @@ function* collectCalendar(calendar: ICAL.Component, window: BusyWindow, floating
     // Without `exceptions`, ical.js would relate every override in the calendar, whatever its UID.
     const event = new ICAL.Event(master, { exceptions: [] });
     if (!event.startDate) throw new CalendarFormatError(`The event ${event.uid ?? "without a UID"} has no DTSTART.`);
-    if (event.isRecurring()) addSeries(event, overrides, window, busy);
-    else addSingle(event, window, busy);
+    if (event.isRecurring()) spend(used, addSeries(event, overrides, window, busy));
+    else {
+      addSingle(event, window, busy);
+      spend(used, 1);
+    }
     yield;
   }
 
@@ -148,6 +179,17 @@ function* collectCalendar(calendar: ICAL.Component, window: BusyWindow, floating
 }
 
 const DATE_PROPERTIES = ["dtstart", "dtend", "recurrence-id", "rdate", "exdate"];
+
+/** Refuses an event that lists more than MAX_DATES_PER_EVENT RDATE and EXDATE values, counted before ical.js builds any of them. */
+function checkDateLists(vevent: ICAL.Component): void {
+  let listed = 0;
+  // A property's jCal is [name, parameters, type, ...values].
+  for (const name of ["rdate", "exdate"]) for (const property of vevent.getAllProperties(name)) listed += Math.max(0, property.jCal.length - 3);
+  if (listed > MAX_DATES_PER_EVENT) {
+    const uid = vevent.getFirstPropertyValue("uid");
+    throw new CalendarFormatError(`The event ${typeof uid === "string" ? uid : "without a UID"} lists ${listed} RDATE and EXDATE values, more than ${MAX_DATES_PER_EVENT}.`);
+  }
+}
 
 /**
  * Gives every date and date-time of the event its zone before ical.js computes anything with it:
@@ -209,7 +251,8 @@ interface Instance {
   end?: ICAL.Time;
 }
 
-function addSeries(event: ICAL.Event, overrides: ICAL.Component[], window: BusyWindow, busy: BusyInterval[]): void {
+/** Adds the series' busy instances; answers how many instances it found. */
+function addSeries(event: ICAL.Event, overrides: ICAL.Component[], window: BusyWindow, busy: BusyInterval[]): number {
   const overridden = new Set<number>();
   // A THISANDFUTURE override moves the later instances by its change of start and gives them its
   // length: instances that start after the window, or long before it, can be moved into it.
@@ -237,6 +280,7 @@ function addSeries(event: ICAL.Event, overrides: ICAL.Component[], window: BusyW
     if (!takesTime(details.item)) continue;
     addInterval(epochMs(details.startDate), epochMs(instance.end ?? details.endDate), window, busy);
   }
+  return instances.size;
 }
 
 /** How long an instance from `start` to `end` lasts, in ms; an hour more for a day that DST makes longer. */

@@ -57,6 +57,8 @@ export interface BusySourceView {
   lastSuccessAt: string | null;
   lastFailureAt: string | null;
   lastError: string | null;
+  /** Objects the last sync could not read and left out, the others counting: each with its URL and why. */
+  skippedObjects: { href: string; reason: string }[];
   objects: number;
   busyIntervals: number;
   /** Whether a sync asked for with "sync now" is under way on this instance (its answer came before it ended). */
@@ -279,6 +281,7 @@ export class CalendarAdmin {
       lastSuccessAt: s.lastSuccessAtMs === null ? null : utc(s.lastSuccessAtMs),
       lastFailureAt: s.lastFailureAtMs === null ? null : utc(s.lastFailureAtMs),
       lastError: failing ? s.lastError : null,
+      skippedObjects: s.skippedObjects,
       objects: s.objectCount,
       busyIntervals: s.intervalCount,
       syncing: this.syncing.has(s.id),

@@ -1,8 +1,9 @@
 import type { LogEntry } from "../../context.ts";
 import type { BusySource } from "../../domain/busy.ts";
 import type { BusyInterval } from "../../domain/slots.ts";
-import type { BusyObject, BusySourceRecord, Store } from "../../store/types.ts";
+import type { BusyObject, BusySourceRecord, SkippedObject, Store } from "../../store/types.ts";
 import { bookingUid, organizerBookingKey } from "../invites/ics.ts";
+import type { CalendarExpander, ObjectsExpansion } from "./expansion.ts";
 import { fetchCalDav, fetchFeed, guardedFetch, type CalendarFetch } from "./fetch.ts";
 
 /** The window and zone busy intervals are expanded in (see expand.ts). */
@@ -14,7 +15,9 @@ export interface ExpansionWindow {
 /**
  * Expands one VCALENDAR text into busy intervals meeting the window (floating and all-day times in
  * `floatingZone`), a step at a time: the iterator pauses after each event and returns the intervals,
- * so the sync can keep its deadline and let requests in between steps of a big calendar.
+ * so the sync can keep its deadline and let requests in between steps of a big calendar. Run on the
+ * thread that answers requests, so only where the calendars are trusted (tests); the server expands
+ * on worker threads (ExpansionWorkers), since one step (a zone's rules) can be unbounded work.
  */
 export type ExpandCalendar = (ics: string, window: ExpansionWindow, floatingZone: string) => Iterator<void, BusyInterval[]>;
 
@@ -26,6 +29,8 @@ export const SYNC_POLL_MS = 30_000;
  * each allowed 30 s): past it the sync fails, keeping the last good data, and frees its place.
  */
 export const SYNC_DEADLINE_MS = 120_000;
+/** Longest a source that keeps failing waits between attempts: each failure in a row doubles its wait, from its freshness up to this. */
+export const MAX_RETRY_WAIT_MS = 6 * 3_600_000;
 
 /** What one sync of a source did. */
 export interface SyncOutcome {
@@ -92,7 +97,8 @@ export class CalendarSync {
     private readonly store: Store,
     private readonly now: () => number,
     private readonly options: { freshnessMinutes: number; allowPrivateAddresses: boolean; syncDeadlineMs?: number },
-    private readonly expand: ExpandCalendar,
+    /** The server's ExpansionWorkers; a step-wise ExpandCalendar runs on this thread instead. Closed by stop(). */
+    private readonly expand: ExpandCalendar | CalendarExpander,
     private readonly log: (entry: LogEntry) => void = () => {},
     private readonly fetchFn: CalendarFetch = guardedFetch(options.allowPrivateAddresses),
   ) {}
@@ -102,9 +108,17 @@ export class CalendarSync {
     return source.freshnessMinutes ?? this.options.freshnessMinutes;
   }
 
-  /** Whether the source is due for a sync at `nowMs`: never tried, or its last attempt is older than its freshness. */
+  /**
+   * Whether the source is due for a sync at `nowMs`: never tried, or its last attempt is older than
+   * its freshness, doubled for each failure in a row after the first up to MAX_RETRY_WAIT_MS (or the
+   * freshness, when longer): a calendar that keeps failing, past its limits or unreachable, is not
+   * retried at every pass nor at every start.
+   */
   isDue(source: BusySourceRecord, nowMs: number): boolean {
-    return source.lastAttemptAtMs === null || nowMs - source.lastAttemptAtMs >= this.freshnessOf(source) * 60_000;
+    if (source.lastAttemptAtMs === null) return true;
+    const freshMs = this.freshnessOf(source) * 60_000;
+    const waitMs = source.failureCount <= 1 ? freshMs : Math.max(freshMs, Math.min(freshMs * 2 ** Math.min(source.failureCount - 1, 30), MAX_RETRY_WAIT_MS));
+    return nowMs - source.lastAttemptAtMs >= waitMs;
   }
 
   /**
@@ -157,6 +171,7 @@ export class CalendarSync {
     for (const queued of this.queue.values()) for (const answer of queued.waiters) answer(null);
     this.queue.clear();
     await Promise.allSettled([...this.running.values()]);
+    if (typeof this.expand !== "function") await this.expand.close();
   }
 
   /** Queues every source that is due (or joins its sync under way); answers the outcome of each. */
@@ -274,38 +289,21 @@ export class CalendarSync {
       const objectsChanged = changes.upserts.length > 0 || changes.deletes.length > 0;
       const windowMoved = source.expandedUntilMs === null || Math.abs(source.expandedUntilMs - window.untilMs) >= DAY_MS / 2 || source.syncState.zone !== zone;
       let intervals: BusyInterval[] | null = null;
+      let skippedObjects: SkippedObject[] | null = null;
       if (objectsChanged || windowMoved) {
-        intervals = [];
         const objects = merged(await this.store.busy.objects(source.id), changes.upserts, changes.deletes);
         const own = await this.ownBookings(source.eventTypeId, objects);
-        let sliceStart = performance.now();
-        const pause = async () => {
-          checkTime();
-          if (performance.now() - sliceStart < EXPANSION_SLICE_MS) return;
-          await nextTurn();
-          checkTime();
-          sliceStart = performance.now();
-        };
-        for (const object of objects) {
-          // The event type's own bookings, written into this calendar, hold their seats already: as
-          // busy times they would close their own slots (a 3-seat slot after its first booking).
-          if (own.has(object.href)) continue;
-          await pause();
-          const steps = this.expand(object.ics, window, zone);
-          for (;;) {
-            let step: IteratorResult<void, BusyInterval[]>;
-            try {
-              step = steps.next();
-            } catch (error) {
-              throw new Error(`cannot read ${object.href}: ${messageOf(error)}`);
-            }
-            if (step.done) {
-              for (const i of step.value) intervals.push(i);
-              break;
-            }
-            await pause();
-          }
-        }
+        // The event type's own bookings, written into this calendar, hold their seats already: as
+        // busy times they would close their own slots (a 3-seat slot after its first booking).
+        const others = objects.filter((o) => !own.has(o.href));
+        const expansion =
+          typeof this.expand === "function" ? await expandHere(this.expand, others, window, zone, checkTime) : await this.expand.expandObjects(others, window, zone, deadline);
+        // An object that cannot be read is left out and named in the status; when none can be, the
+        // sync fails as a whole, keeping the last good data (a feed that now serves an error page).
+        const first = expansion.errors[0];
+        if (first && expansion.errors.length === others.length) throw new Error(`cannot read ${first.href}: ${first.reason}`);
+        intervals = expansion.intervals;
+        skippedObjects = expansion.errors;
       }
       // A sync past its deadline writes nothing: its source shows the failure, as any other.
       checkTime();
@@ -315,6 +313,7 @@ export class CalendarSync {
         upserts: changes.upserts,
         deletes: changes.deletes,
         intervals,
+        skippedObjects,
         expandedUntilMs: intervals === null ? null : window.untilMs,
       });
       return { sourceId: source.id, ok: true, changed, downloaded: changes.downloaded, error: null };
@@ -380,6 +379,48 @@ function beforeDeadline<T>(work: Promise<T>, deadline: AbortSignal): Promise<T> 
     deadline.addEventListener("abort", passed, { once: true });
     work.then(resolve, reject).finally(() => deadline.removeEventListener("abort", passed));
   });
+}
+
+/**
+ * Expands the objects on this thread a step at a time, letting the requests waiting in every
+ * EXPANSION_SLICE_MS and checking the deadline (`checkTime` throws once it passed) between steps;
+ * an object that cannot be read is left out with its reason.
+ */
+async function expandHere(
+  expand: ExpandCalendar,
+  objects: readonly BusyObject[],
+  window: ExpansionWindow,
+  zone: string,
+  checkTime: () => void,
+): Promise<ObjectsExpansion> {
+  const intervals: BusyInterval[] = [];
+  const errors: SkippedObject[] = [];
+  let sliceStart = performance.now();
+  const pause = async () => {
+    checkTime();
+    if (performance.now() - sliceStart < EXPANSION_SLICE_MS) return;
+    await nextTurn();
+    checkTime();
+    sliceStart = performance.now();
+  };
+  for (const object of objects) {
+    await pause();
+    try {
+      const steps = expand(object.ics, window, zone);
+      for (;;) {
+        const step = steps.next();
+        if (step.done) {
+          for (const i of step.value) intervals.push(i);
+          break;
+        }
+        await pause();
+      }
+    } catch (error) {
+      checkTime();
+      errors.push({ href: object.href, reason: messageOf(error) });
+    }
+  }
+  return { intervals, errors };
 }
 
 /** Resolves on a later turn of the event loop, after the I/O and timers waiting now. */

@@ -203,6 +203,9 @@ const BusySourceView = Type.Object({
   lastSuccessAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
   lastFailureAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
   lastError: Type.Union([Type.String(), Type.Null()]),
+  skippedObjects: Type.Array(Type.Object({ href: Type.String(), reason: Type.String() }), {
+    description: "Calendar objects the last sync could not read and left out (their URL, a feed's own URL, and why); the other objects' busy times are used. A sync where no object can be read fails instead, keeping the last good data.",
+  }),
   objects: Type.Integer({ description: "Calendar objects cached from the source." }),
   busyIntervals: Type.Integer({ description: "Busy intervals kept over the booking horizon." }),
   syncing: Type.Boolean({ description: "A sync asked for with `POST /admin/busy-sources/{sourceId}/sync` that outlasted its answer is still under way on the answering instance." }),

@@ -59,5 +59,5 @@ function syncLine(s: { ok: boolean; changed: boolean; downloaded: number; error:
 
 function sourceLine(s: BusySourceView): string {
   const status = s.status === "never" ? "not synced yet" : s.status === "failing" ? `failing: ${s.lastError}` : "ok";
-  return `#${s.id} ${s.kind} ${s.url}: ${status}; last good sync ${s.lastSuccessAt ?? "never"}${s.stale ? " (stale)" : ""}; ${s.objects} object(s), ${s.busyIntervals} busy interval(s)${s.writeBookings ? `; bookings written into ${s.writeCalendar}` : ""}`;
+  return `#${s.id} ${s.kind} ${s.url}: ${status}; last good sync ${s.lastSuccessAt ?? "never"}${s.stale ? " (stale)" : ""}; ${s.objects} object(s), ${s.busyIntervals} busy interval(s)${s.writeBookings ? `; bookings written into ${s.writeCalendar}` : ""}${s.skippedObjects.map((o) => `; left out ${o.href}: ${o.reason}`).join("")}`;
 }

@@ -46,6 +46,7 @@ const BusySourceOut = z.object({
   lastSuccessAt: z.string().nullable(),
   lastFailureAt: z.string().nullable(),
   lastError: z.string().nullable(),
+  skippedObjects: z.array(z.object({ href: z.string(), reason: z.string() })).describe("Calendar objects the last sync could not read and left out; the others count."),
   objects: z.number().int(),
   busyIntervals: z.number().int(),
   writeBookings: z.boolean().describe("Whether the event type's confirmed bookings are written into a calendar of this source."),

@@ -60,8 +60,9 @@ export function postgresBusy(db: Connections, secrets: SecretBox): Store["busy"]
           );
         }
         await c.query(
-          "UPDATE busy_sources SET sync_state = $1, last_attempt_at_ms = $2, last_success_at_ms = $2, last_error = NULL, expanded_until_ms = coalesce($3, expanded_until_ms) WHERE id = $4",
-          [JSON.stringify(w.syncState), w.atMs, w.expandedUntilMs, sourceId],
+          `UPDATE busy_sources SET sync_state = $1, last_attempt_at_ms = $2, last_success_at_ms = $2, last_error = NULL, failure_count = 0,
+             expanded_until_ms = coalesce($3, expanded_until_ms), skipped_objects = coalesce($5, skipped_objects) WHERE id = $4`,
+          [JSON.stringify(w.syncState), w.atMs, w.expandedUntilMs, sourceId, w.skippedObjects ? JSON.stringify(w.skippedObjects) : null],
         );
         if (w.intervals === null) return false;
         const next = mergedIntervals(w.intervals);
@@ -78,7 +79,7 @@ export function postgresBusy(db: Connections, secrets: SecretBox): Store["busy"]
         return true;
       }),
     recordFailure: async (sourceId: number, atMs: number, error: string) => {
-      await db.run("UPDATE busy_sources SET last_attempt_at_ms = $1, last_failure_at_ms = $1, last_error = $2 WHERE id = $3", [atMs, error, sourceId]);
+      await db.run("UPDATE busy_sources SET last_attempt_at_ms = $1, last_failure_at_ms = $1, last_error = $2, failure_count = failure_count + 1 WHERE id = $3", [atMs, error, sourceId]);
     },
     between: async (eventTypeId: number, fromMs: number, untilMs: number) => (await db.run<BusyInterval>(BUSY_BETWEEN, [eventTypeId, fromMs, untilMs], true)).rows,
   };

@@ -209,6 +209,14 @@ export const POSTGRES_MIGRATIONS: { version: number; name: string; sql: string }
       ALTER TABLE reservations ADD COLUMN cancel_reason text;
     `,
   },
+  {
+    version: 9,
+    name: "calendar sync failures in a row and objects left out",
+    sql: `
+      ALTER TABLE busy_sources ADD COLUMN failure_count integer NOT NULL DEFAULT 0;
+      ALTER TABLE busy_sources ADD COLUMN skipped_objects text NOT NULL DEFAULT '[]';
+    `,
+  },
 ];
 
 /**

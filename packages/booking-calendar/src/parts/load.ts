@@ -1,0 +1,89 @@
+/**
+ * The parts of the element that only some visitors need, loaded on first use: the popup with its
+ * floating button, and the payment step (only paid event types reach it). The script-tag file fetches
+ * each from `parts/<name>.js` beside itself; the npm module imports it as a chunk of its own.
+ */
+import type { LitElement, css, html, nothing } from "lit";
+import type { ContextConsumer } from "@lit/context";
+import type { controlStyles } from "../booking-calendar.styles.ts";
+import type { environmentContext } from "../context.ts";
+import type { closePopup, equipFloatingButton, openPopup } from "../popup/popup.ts";
+import type { DEFAULT_TEXTS } from "../i18n/texts.ts";
+
+export type PartName = "popup" | "payment";
+
+/** Loads one part; resolves once it has run (its elements defined). */
+export type PartLoader = (name: PartName) => Promise<void>;
+
+/** What the popup part hands back to the script-tag file once it runs. */
+export interface PopupPart {
+  openPopup: typeof openPopup;
+  closePopup: typeof closePopup;
+  equipFloatingButton: typeof equipFloatingButton;
+}
+
+/**
+ * What the script-tag file shares with its parts, under `window.BookingCalendarShared`: the one Lit
+ * (the parts are built with it left out, reading these names instead), the modules whose identity
+ * counts (the context key), and the slot where the popup part puts its functions.
+ */
+export interface SharedModules {
+  LitElement: typeof LitElement;
+  css: typeof css;
+  html: typeof html;
+  nothing: typeof nothing;
+  ContextConsumer: typeof ContextConsumer;
+  environmentContext: typeof environmentContext;
+  controlStyles: typeof controlStyles;
+  DEFAULT_TEXTS: typeof DEFAULT_TEXTS;
+  popup?: PopupPart;
+}
+
+declare global {
+  interface Window {
+    BookingCalendarShared?: SharedModules;
+  }
+}
+
+let loader: PartLoader = (name) => Promise.reject(new Error(`The ${name} part has no loader.`));
+const loading = new Map<PartName, Promise<void>>();
+
+/** Sets how parts are fetched (the entry module does, once). */
+export function setPartLoader(next: PartLoader): void {
+  loader = next;
+  loading.clear();
+}
+
+/** Loads `name` once; after a failure, the next call tries afresh. */
+export function loadPart(name: PartName): Promise<void> {
+  let promise = loading.get(name);
+  if (!promise) {
+    promise = loader(name).catch((error: unknown) => {
+      loading.delete(name);
+      throw error;
+    });
+    loading.set(name, promise);
+  }
+  return promise;
+}
+
+/**
+ * Runs the classic script at `url` once: resolves when it has run, rejects when it cannot be fetched.
+ * The script element is taken off the page again either way (what it defined stays).
+ */
+export function runScript(url: URL): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const script = document.createElement("script");
+    script.src = url.href;
+    script.async = true;
+    script.addEventListener("load", () => {
+      script.remove();
+      resolve();
+    });
+    script.addEventListener("error", () => {
+      script.remove();
+      reject(new Error(`Could not load ${url.pathname}`));
+    });
+    document.head.append(script);
+  });
+}
