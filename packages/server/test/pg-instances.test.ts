@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AdminService } from "../src/modules/admin/service.ts";
-import { openPostgresStore } from "../src/store/postgres.ts";
+import { openPostgresStore } from "../src/store/postgres/index.ts";
 import type { Store } from "../src/store/types.ts";
 import { startServerProcess, type ServerProcess } from "./server-process.ts";
 import { POSTGRES_URL } from "./utils.ts";

@@ -8,8 +8,8 @@ import { DEFAULT_CONFIG, type ServerConfig } from "../src/config.ts";
 import type { LogEntry } from "../src/context.ts";
 import { AdminService } from "../src/modules/admin/service.ts";
 import pg from "pg";
-import { openPostgresStore } from "../src/store/postgres.ts";
-import { openSqliteStore } from "../src/store/sqlite.ts";
+import { openPostgresStore } from "../src/store/postgres/index.ts";
+import { openSqliteStore } from "../src/store/sqlite/index.ts";
 import type { ReservationRecord, Store } from "../src/store/types.ts";
 import type { CalendarDependencies } from "../src/services.ts";
 

@@ -1,7 +1,7 @@
 import { Database, type Statement } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { EXPIRED_GRACE_MS } from "../domain/reservation.ts";
+import { EXPIRED_GRACE_MS } from "../../domain/reservation.ts";
 import {
   SlugTakenError,
   StoreBusyError,
@@ -22,8 +22,8 @@ import {
   type BusyObject,
   type OutboxChannel,
   type ChannelOutbox,
-} from "./types.ts";
-import type { BusyInterval } from "../domain/slots.ts";
+} from "../types.ts";
+import type { BusyInterval } from "../../domain/slots.ts";
 import {
   IDEMPOTENCY_LEASE_MS,
   IDEMPOTENCY_TTL_MS,
@@ -44,9 +44,9 @@ import {
   type BusySourceRow,
   SEALED_COLUMNS,
   resealedRows,
-} from "./rows.ts";
-import { SQLITE_MIGRATIONS } from "./sqlite-migrations.ts";
-import { SecretBox } from "../lib/secrets.ts";
+} from "../rows.ts";
+import { SQLITE_MIGRATIONS } from "./migrations.ts";
+import { SecretBox } from "../../lib/secrets.ts";
 
 
 /** Page cache of the store's connection, in KiB (SQLite's negative cache_size). */
