@@ -4,8 +4,8 @@
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import pg from "pg";
-import { openPostgresStore } from "../packages/server/src/store/postgres.ts";
-import { openSqliteStore } from "../packages/server/src/store/sqlite.ts";
+import { openPostgresStore } from "../packages/server/src/store/postgres/index.ts";
+import { openSqliteStore } from "../packages/server/src/store/sqlite/index.ts";
 import { SecretBox } from "../packages/server/src/lib/secrets.ts";
 import type { Store } from "../packages/server/src/store/types.ts";
 import { tmpdir } from "node:os";

@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../packages/server/src/app.ts";
 import { AdminService } from "../packages/server/src/modules/admin/service.ts";
-import { openSqliteStore } from "../packages/server/src/store/sqlite.ts";
+import { openSqliteStore } from "../packages/server/src/store/sqlite/index.ts";
 import type { ReservationRecord } from "../packages/server/src/store/types.ts";
 
 const runs = Number(process.env.BENCH_RUNS ?? 7);

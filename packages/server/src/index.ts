@@ -1,7 +1,7 @@
 export { createApp, type AppDependencies } from "./app.ts";
 export { configFromEnv, DEFAULT_CONFIG, type ServerConfig } from "./config.ts";
 export { systemClock, ManualClock, type Clock } from "./clock.ts";
-export { openSqliteStore, type SqliteStoreOptions } from "./store/sqlite.ts";
+export { openSqliteStore, type SqliteStoreOptions } from "./store/sqlite/index.ts";
 export { SecretBox, parseSecretKey, type SecretKey } from "./lib/secrets.ts";
 export type { Store, EventTypeRecord, ReservationRecord } from "./store/types.ts";
 export { seedDemo, type SeededEventType } from "./seed.ts";

@@ -4,7 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSqliteStore } from "../src/store/sqlite.ts";
+import { openSqliteStore } from "../src/store/sqlite/index.ts";
 import { SERVER_DIR, startServerProcess, type ServerProcess } from "./server-process.ts";
 import { startRadicale } from "./radicale.ts";
 import { reservation } from "./utils.ts";

@@ -5,10 +5,10 @@ import { join } from "node:path";
 import ICAL from "ical.js";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { openPostgresStore } from "../src/store/postgres.ts";
+import { openPostgresStore } from "../src/store/postgres/index.ts";
 import { POSTGRES_MIGRATIONS } from "../src/store/postgres/migrations.ts";
-import { SQLITE_MIGRATIONS } from "../src/store/sqlite-migrations.ts";
-import { openSqliteStore } from "../src/store/sqlite.ts";
+import { SQLITE_MIGRATIONS } from "../src/store/sqlite/migrations.ts";
+import { openSqliteStore } from "../src/store/sqlite/index.ts";
 import { organizerBookingUid } from "../src/modules/invites/ics.ts";
 import { ENGINE, POSTGRES_URL, reservation, setup } from "./utils.ts";
 

@@ -5,10 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { openPostgresStore } from "../src/store/postgres.ts";
+import { openPostgresStore } from "../src/store/postgres/index.ts";
 import { POSTGRES_MIGRATIONS } from "../src/store/postgres/migrations.ts";
-import { SQLITE_MIGRATIONS } from "../src/store/sqlite-migrations.ts";
-import { openSqliteStore } from "../src/store/sqlite.ts";
+import { SQLITE_MIGRATIONS } from "../src/store/sqlite/migrations.ts";
+import { openSqliteStore } from "../src/store/sqlite/index.ts";
 import { ENGINE, POSTGRES_URL, setup, type Answer } from "./utils.ts";
 
 // The clock of setup() starts on Monday 2026-11-23T07:00:00Z, 08:00 in Prague. The event types

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AdminService } from "../src/modules/admin/service.ts";
-import { openSqliteStore } from "../src/store/sqlite.ts";
+import { openSqliteStore } from "../src/store/sqlite/index.ts";
 import { startServerProcess, type ServerProcess } from "./server-process.ts";
 
 /**

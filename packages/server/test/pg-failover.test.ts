@@ -1,28 +1,18 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AdminService } from "../src/modules/admin/service.ts";
-import { openPostgresStore } from "../src/store/postgres.ts";
+import { openPostgresStore } from "../src/store/postgres/index.ts";
 import type { Store } from "../src/store/types.ts";
 import { startServerProcess } from "./server-process.ts";
-import { POSTGRES_URL } from "./utils.ts";
+import { POSTGRES_URL, postgresSkipReason } from "./utils.ts";
 
 /**
  * A real server process (`src/main.ts`) on PostgreSQL while the database ends its sessions, as a
  * restart or a failover does: the process must stay up, answer each request with the spec's JSON,
  * and book again once the database is back.
  */
-const problem = await (async () => {
-  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-})();
-const skip = problem !== null && process.env.CI !== "true";
+const problem = await postgresSkipReason();
+const skip = problem !== null;
 
 const schema = `fail_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
 const allDay = [{ start: "00:00", end: "24:00" }];

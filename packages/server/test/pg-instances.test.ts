@@ -1,27 +1,17 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AdminService } from "../src/modules/admin/service.ts";
-import { openPostgresStore } from "../src/store/postgres.ts";
+import { openPostgresStore } from "../src/store/postgres/index.ts";
 import type { Store } from "../src/store/types.ts";
 import { startServerProcess, type ServerProcess } from "./server-process.ts";
-import { POSTGRES_URL } from "./utils.ts";
+import { POSTGRES_URL, postgresSkipReason } from "./utils.ts";
 
 /**
  * Two real server processes (`src/main.ts`) on one PostgreSQL schema, as two hosts behind a load
  * balancer would run: seats, rate limits and crashes must hold across them.
  */
-const problem = await (async () => {
-  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-})();
-const skip = problem !== null && process.env.CI !== "true";
+const problem = await postgresSkipReason();
+const skip = problem !== null;
 
 const schema = `inst_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
 const allDay = [{ start: "00:00", end: "24:00" }];

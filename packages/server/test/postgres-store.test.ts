@@ -1,10 +1,10 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS } from "../src/domain/event-type.ts";
-import { openPostgresStore } from "../src/store/postgres.ts";
+import { openPostgresStore } from "../src/store/postgres/index.ts";
 import { seatLocks, type SeatLock } from "../src/store/postgres/claim.ts";
 import { POSTGRES_MIGRATIONS } from "../src/store/postgres/migrations.ts";
-import { openSqliteStore } from "../src/store/sqlite.ts";
+import { openSqliteStore } from "../src/store/sqlite/index.ts";
 import { StoreBusyError, type EventTypeRecord, type OutboxEvent, type ReservationRecord, type SeatDecision, type Store } from "../src/store/types.ts";
 import { reservation } from "./utils.ts";
 

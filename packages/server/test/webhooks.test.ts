@@ -8,7 +8,7 @@ import type { ServerConfig } from "../src/config.ts";
 import { isPrivateAddress } from "../src/modules/webhooks/address.ts";
 import { WebhookWorker } from "../src/modules/webhooks/worker.ts";
 import { OutboxWorker } from "../src/modules/outbox/worker.ts";
-import { openSqliteStore } from "../src/store/sqlite.ts";
+import { openSqliteStore } from "../src/store/sqlite/index.ts";
 import { startServerProcess, type ServerProcess } from "./server-process.ts";
 import { ADMIN_KEY, closeAll, setup, type Answer } from "./utils.ts";
 import { rebindingDns } from "./rebinding.ts";

@@ -1,3 +1,4 @@
+/** The PostgreSQL engine, one database shared by several processes or hosts; its parts live here, one file per concern, named as their twins in ../sqlite/. */
 import type pg from "pg";
 import type { Store } from "../types.ts";
 import { Connections, messageOf } from "./connections.ts";

@@ -1,3 +1,5 @@
+import type { Database } from "bun:sqlite";
+
 /** Versioned schema of the SQLite engine; a migration never changes once released. */
 export const SQLITE_MIGRATIONS: { version: number; name: string; sql: string }[] = [
   {
@@ -186,3 +188,19 @@ export const SQLITE_MIGRATIONS: { version: number; name: string; sql: string }[]
     `,
   },
 ];
+
+/**
+ * Applies pending migrations inside one immediate transaction, so processes starting together on
+ * one file apply each migration once: the second waits for the write lock, then finds them recorded.
+ */
+export function applySqliteMigrations(db: Database): void {
+  db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
+  db.transaction(() => {
+    const applied = new Set(db.query<{ version: number }, []>("SELECT version FROM schema_migrations").all().map((r) => r.version));
+    for (const m of SQLITE_MIGRATIONS) {
+      if (applied.has(m.version)) continue;
+      db.exec(m.sql);
+      db.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(m.version, m.name, new Date().toISOString());
+    }
+  }).immediate();
+}

@@ -1,0 +1,35 @@
+/**
+ * True for a row whose payment keeps its hold's seat past held_until_ms at the instant in parameter
+ * `now` (domain/reservation.ts `keepsSeat`, with the status check): succeeded, or processing until the start.
+ */
+export const paidHold = (now: string) =>
+  `(coalesce(json_extract(payment, '$.status'), '') = 'succeeded' OR (coalesce(json_extract(payment, '$.status'), '') = 'processing' AND start_ms > ${now}))`;
+
+/**
+ * The reservations of event type $eventTypeId holding a seat at $nowMs that overlap [$fromMs, $untilMs),
+ * as seat holders: what slot lists and seat claims count. The event type's longest reservation
+ * bounds how far back an overlapping one can start, which keeps the index range scanned short.
+ */
+export const SEAT_HOLDERS = `SELECT uuid, start_ms AS startMs, end_ms AS endMs, CASE WHEN status = 'held' AND NOT ${paidHold("$nowMs")} THEN held_until_ms END AS heldUntilMs FROM reservations
+  WHERE event_type_id = $eventTypeId AND start_ms < $untilMs AND end_ms > $fromMs
+    AND start_ms >= $fromMs - (SELECT longest_reservation_ms FROM event_types WHERE id = $eventTypeId)
+    AND (status = 'confirmed' OR (status = 'held' AND (held_until_ms > $nowMs OR ${paidHold("$nowMs")})))`;
+
+/** The reservation of event type ? with uuid ?. */
+export const RESERVATION_BY_UUID = "SELECT * FROM reservations WHERE event_type_id = ? AND uuid = ?";
+
+/** Stores a new reservation; its parameters are `reservationColumns`. */
+export const INSERT_RESERVATION = `INSERT INTO reservations (uuid, event_type_id, status, start_ms, end_ms, held_until_ms, email, firstname, lastname,
+  phone, timezone, location, guests, custom_fields, meet_link, payment, payment_intent_id, confirmed_at_ms,
+  cancelled_at_ms, created_at_ms, updated_at_ms, ics_sequence, cancel_reason)
+  VALUES ($uuid, $eventTypeId, $status, $startMs, $endMs, $heldUntilMs, $email, $firstname, $lastname,
+  $phone, $timezone, $location, $guests, $customFields, $meetLink, $payment, $paymentIntentId, $confirmedAtMs,
+  $cancelledAtMs, $createdAtMs, $updatedAtMs, $sequence, $cancelReason)`;
+
+/** Compare-and-set of a reservation: `reservationColumns` and $expectedUpdatedAtMs, the updated_at_ms the row must still have. */
+export const UPDATE_RESERVATION = `UPDATE reservations SET status = $status, start_ms = $startMs, end_ms = $endMs, held_until_ms = $heldUntilMs,
+  email = $email, firstname = $firstname, lastname = $lastname, phone = $phone, timezone = $timezone,
+  location = $location, guests = $guests, custom_fields = $customFields, meet_link = $meetLink,
+  payment = $payment, payment_intent_id = $paymentIntentId, confirmed_at_ms = $confirmedAtMs,
+  cancelled_at_ms = $cancelledAtMs, updated_at_ms = $updatedAtMs, ics_sequence = $sequence, cancel_reason = $cancelReason
+  WHERE uuid = $uuid AND event_type_id = $eventTypeId AND updated_at_ms = $expectedUpdatedAtMs`;

@@ -1,0 +1,81 @@
+import type { OutboxEvent, ReservationQuery, ReservationRecord, SeatHolder, Store } from "../types.ts";
+import { movesSeats, reservationColumns, toReservation, type ReservationRow } from "../rows.ts";
+import { sqliteClaims } from "./claim.ts";
+import type { SqliteConnection } from "./connection.ts";
+import { BUMP_REVISION } from "./event-types.ts";
+import { INSERT_RESERVATION, RESERVATION_BY_UUID, SEAT_HOLDERS, UPDATE_RESERVATION } from "./reservation-sql.ts";
+import { sqliteSweep } from "./sweep.ts";
+import { eventInserter } from "./webhooks.ts";
+
+/**
+ * Reservations on SQLite. Reads need no lock (WAL readers see the last commit); seats are taken
+ * only by claims (see sqliteClaims), and every write runs under the write lock.
+ */
+export function sqliteReservations(connection: SqliteConnection): Store["reservations"] {
+  const { db } = connection;
+  const q = {
+    seatHolders: db.query<SeatHolder, [{ eventTypeId: number; untilMs: number; fromMs: number; nowMs: number }]>(SEAT_HOLDERS),
+    rByUuid: db.query<ReservationRow, [number, string]>(RESERVATION_BY_UUID),
+    rList: db.query<ReservationRow, [number, number, number, string | null, string | null, number]>(
+      `SELECT * FROM reservations WHERE event_type_id = ? AND start_ms < ? AND end_ms > ?
+       AND (? IS NULL OR status IN (SELECT value FROM json_each(?))) ORDER BY start_ms, uuid LIMIT ?`,
+    ),
+    rPaidHoldsDue: db.query<ReservationRow, [number, number]>(
+      "SELECT * FROM reservations WHERE status = 'held' AND held_until_ms <= ? AND json_extract(payment, '$.status') = 'succeeded' ORDER BY held_until_ms, uuid LIMIT ?",
+    ),
+    rProcessingDue: db.query<ReservationRow, [number, number]>(
+      "SELECT * FROM reservations WHERE payment_intent_id IS NOT NULL AND json_extract(payment, '$.status') = 'processing' AND (status <> 'held' OR held_until_ms <= ?) ORDER BY updated_at_ms, uuid LIMIT ?",
+    ),
+    rRefundsDue: db.query<ReservationRow, [number]>(
+      "SELECT * FROM reservations WHERE payment_intent_id IS NOT NULL AND status = 'cancelled' AND json_extract(payment, '$.status') = 'refunding' ORDER BY updated_at_ms, uuid LIMIT ?",
+    ),
+    rByIntent: db.query<ReservationRow, [string]>("SELECT * FROM reservations WHERE payment_intent_id = ?"),
+    rInsert: db.query(INSERT_RESERVATION),
+    rUpdate: db.query(UPDATE_RESERVATION),
+    etBump: db.query<unknown, [number]>(BUMP_REVISION),
+    etLongest: db.query<unknown, [number, number]>("UPDATE event_types SET longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id = ?"),
+  };
+  const insertEvents = eventInserter(db);
+  const sweep = sqliteSweep(connection);
+
+  return {
+    seatHolders: async (eventTypeId, fromMs, untilMs, nowMs) => q.seatHolders.all({ eventTypeId, untilMs, fromMs, nowMs }),
+    byUuid: async (eventTypeId, uuid) => {
+      const row = q.rByUuid.get(eventTypeId, uuid);
+      return row ? toReservation(row) : null;
+    },
+    byPaymentIntent: async (intentId) => {
+      const row = q.rByIntent.get(intentId);
+      return row ? toReservation(row) : null;
+    },
+    claim: sqliteClaims(connection),
+    save: async (record: ReservationRecord, expectedUpdatedAtMs: number, events: OutboxEvent[] = []) =>
+      connection.write(() => {
+        const before = q.rByUuid.get(record.eventTypeId, record.uuid);
+        const changed = q.rUpdate.run({ ...reservationColumns(record), expectedUpdatedAtMs }).changes === 1;
+        if (changed) insertEvents(events);
+        // Slot lists and configuration depend on seats only; a payment note leaves their caches alone.
+        if (changed && movesSeats(before, record)) q.etBump.run(record.eventTypeId);
+        return changed;
+      }),
+    paidHoldsDue: async (nowMs: number, limit: number) => q.rPaidHoldsDue.all(nowMs, limit).map(toReservation),
+    processingDue: async (nowMs: number, limit: number) => q.rProcessingDue.all(nowMs, limit).map(toReservation),
+    refundsDue: async (limit: number) => q.rRefundsDue.all(limit).map(toReservation),
+    sweep,
+    list: async (eventTypeId: number, query: ReservationQuery) => {
+      const statuses = query.statuses ? JSON.stringify(query.statuses) : null;
+      return q.rList.all(eventTypeId, query.untilMs, query.fromMs, statuses, statuses, query.limit).map(toReservation);
+    },
+    insertMany: async (records: ReservationRecord[]) => {
+      connection.write(() => {
+        const touched = new Set<number>();
+        for (const r of records) {
+          q.rInsert.run(reservationColumns(r));
+          q.etLongest.run(r.endMs - r.startMs, r.eventTypeId);
+          touched.add(r.eventTypeId);
+        }
+        for (const id of touched) q.etBump.run(id);
+      });
+    },
+  };
+}
