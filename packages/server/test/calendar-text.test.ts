@@ -105,6 +105,12 @@ function inviteText(m: Received): string {
   return part!.content.toString("utf8");
 }
 
+/** Everything of a message, as sent and as decoded: the raw text, every header, subject, plain text, HTML and each attachment. */
+function wholeMessage(m: Received): string {
+  const { mail } = m;
+  return [m.raw, ...mail.headerLines.map((h) => h.line), mail.subject ?? "", mail.text ?? "", typeof mail.html === "string" ? mail.html : "", ...mail.attachments.map((a) => `${a.filename ?? ""} ${a.content.toString("utf8")}`)].join("\n");
+}
+
 /** One booking's entry as read from a calendar text by both parsers, which must agree. */
 interface Entry {
   uid: string;
@@ -226,16 +232,28 @@ describe("text a visitor gave, in every calendar channel", () => {
     // ical.js hands an unknown property's text over as written; node-ical reads the escapes.
     expect(nodeIcal.sync.parseICS(renamed).vcalendar).toMatchObject({ "WR-CALNAME": `Bookings: ${asText(title)}` });
 
-    for (const { record } of hostile) expect((await w.call("DELETE", `/reservations/${record.uuid}`)).status).toBe(200);
+    // Each cancelled with a reason of several lines, which the cancel invites carry.
+    const reason = (br: string) => `Ill.\r\nSorry${br}END:VEVENT\rBEGIN:VEVENT\r\nUID:${EVIL_UID}${br}ATTENDEE:${MALLORY}`;
+    for (const { name, record } of hostile) {
+      const cancelled = await w.call("DELETE", `/reservations/${record.uuid}`, { reason: reason(name === "NUL" ? "\n" : BREAKS[name]!) });
+      expect(cancelled.status, cancelled.text).toBe(200);
+    }
     const before = w.smtp.received.length;
     await w.deliver();
     const cancels = w.smtp.received.slice(before);
     expect(cancels).toHaveLength(hostile.length * 2);
-    for (const m of cancels) {
-      const [entry, ...more] = entriesOf(inviteText(m));
-      expect(more).toEqual([]);
-      expect(entry!.attendees).toHaveLength(1);
-      expect(entry!.uid).not.toBe(EVIL_UID);
+    for (const { name, record } of hostile) {
+      const given = asText(reason(name === "NUL" ? "\n" : BREAKS[name]!));
+      const mine = cancels.filter((m) => m.to[0] === record.email || (m.to[0] === ORGANIZER && inviteText(m).includes(organizerBookingUid(record.uuid))));
+      expect(mine.map((m) => m.to[0]), name).toEqual([record.email, ORGANIZER]);
+      for (const m of mine) {
+        const [entry, ...more] = entriesOf(inviteText(m));
+        expect(more, name).toEqual([]);
+        expect(entry!.uid, name).toBe(m.to[0] === ORGANIZER ? organizerBookingUid(record.uuid) : bookingUid(record.uuid));
+        expect(entry!.attendees, name).toEqual([{ value: `mailto:${record.email}`, cn: asParameter(`${record.firstname} ${record.lastname}`) }]);
+        expect(entry!.description, name).toContain(`Reason for cancelling: ${given}`);
+        expect(m.mail.text, name).toContain(`Reason: ${given}`);
+      }
     }
     expect(entriesOf(await w.feed())).toEqual([]);
   });
@@ -255,7 +273,10 @@ describe("the organizer's copies of a booking", () => {
     await w.deliver();
 
     const organizerSide = async () => {
-      const organizerMails = w.smtp.received.filter((m) => m.to[0] === ORGANIZER).map(inviteText);
+      const mails = w.smtp.received.filter((m) => m.to[0] === ORGANIZER);
+      // Nowhere in the organizer's messages: not in the invite, the subject, the bodies, any header or part.
+      for (const m of mails) expect(wholeMessage(m), m.mail.subject).not.toContain(uuid);
+      const organizerMails = mails.map(inviteText);
       const written = await objectAt(`${w.cal}${key}.ics`);
       const feed = await w.feed();
       return { organizerMails, written, feed };
@@ -284,9 +305,10 @@ describe("the organizer's copies of a booking", () => {
     // The visitor's invites keep the uuid: their manage link needs it.
     expect(w.smtp.received.filter((m) => m.to[0] === "ada@example.com").map((m) => entriesOf(inviteText(m))[0]!.uid)).toEqual([bookingUid(uuid), bookingUid(uuid)]);
 
-    expect((await w.call("DELETE", `/reservations/${uuid}`, undefined, w.et.linkToken)).status).toBe(200);
+    expect((await w.call("DELETE", `/reservations/${uuid}`, { reason: "Something came up" }, w.et.linkToken)).status).toBe(200);
     await w.deliver();
     const cancelled = await organizerSide();
+    expect(w.smtp.received.filter((m) => m.to[0] === ORGANIZER).map((m) => m.mail.text)).toEqual([expect.any(String), expect.any(String), expect.stringContaining("Reason: Something came up")]);
     expect(cancelled.organizerMails.map((t) => entriesOf(t)[0]!.uid)).toEqual([organizerUid, organizerUid, organizerUid]);
     expect(cancelled.written).toBeNull();
     expect(entriesOf(cancelled.feed)).toEqual([]);
