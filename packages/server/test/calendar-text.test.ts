@@ -454,6 +454,10 @@ describe("control characters in what a visitor types", () => {
       const overridden = await w.call("PUT", `/reservations/${uuid}`, { start: "2026-11-25T10:00:00+01:00", end: "2026-11-25T10:30:00+01:00", overrideToken: `x${bad}y` });
       expect(overridden.status, overridden.text).toBe(403);
       expect(overridden.body.code).toBe("forbidden");
+      // The cancel's override token, in the query.
+      const cancelled = await w.call("DELETE", `/reservations/${uuid}?overrideToken=${encodeURIComponent(`x${bad}y`)}`);
+      expect(cancelled.status, cancelled.text).toBe(403);
+      expect(cancelled.body.code).toBe("forbidden");
     }
     // Nothing changed: the hold is still held without a name, the booking where it was.
     const stored = await w.stored();
