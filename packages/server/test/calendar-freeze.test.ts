@@ -17,6 +17,10 @@ const WINDOW = { fromMs: Date.UTC(2026, 10, 23), untilMs: Date.UTC(2027, 1, 23) 
  * The test machine is shared (two cores, several suites at once), where the scheduler alone holds a
  * process for a tenth of a second now and then; so most answers must come within 100 ms, and every
  * one within MAX_ANSWER_MS, while a calendar read on the thread that answers held it 4 to 60 s.
+ * Measured in eight runs of the server-process test below on that machine with a load average of 5
+ * to 13 (other suites running): the median answer took 0-8 ms; the slowest per run 63-428 ms for
+ * /health and 37-358 ms for GET /time-slots, and up to 4.3% of one run's answers took over 100 ms
+ * (GET /time-slots on PostgreSQL). "Every answer within 100 ms" would fail there on load alone.
  */
 const ANSWER_WITHIN_MS = 100;
 /** The share of answers that must come within ANSWER_WITHIN_MS. */
@@ -280,7 +284,7 @@ describe("calendars built to freeze the server, in a server process", () => {
     "/secondly.ics": secondlySeries(1_000),
     "/good.ics": manyEvents(1, tomorrowAt9),
   };
-  /** As a calendar app would write them: tomorrow's meetings in the local time of `zoneRepeating`'s zone. */
+  /** An instant's UTC digits as an iCalendar local date-time (YYYYMMDDTHHMMSS), for the zone bomb's meeting tomorrow. */
   const local = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, "").slice(0, 15);
   let feedServer: ReturnType<typeof Bun.serve>;
   let radicale: Radicale;
@@ -324,7 +328,6 @@ describe("calendars built to freeze the server, in a server process", () => {
 
   /** Checks the answers to /health and to GET /time-slots, in the order `poll` was given them. */
   function expectLive(when: string, [health, slots]: Answers[]) {
-    console.log(`STATS ${ENGINE} ${when} health n=${health!.answers} ${JSON.stringify(health!.sortedMs.slice(-15))} slots n=${slots!.answers} ${JSON.stringify(slots!.sortedMs.slice(-15))} median ${health!.sortedMs[health!.answers >> 1]} ${slots!.sortedMs[slots!.answers >> 1]}`);
     for (const [path, answers] of [["/health", health!], ["/time-slots", slots!]] as const) {
       const where = `${path} ${when}: ${JSON.stringify(answers.sortedMs.slice(-20))} ms the slowest of ${answers.answers}`;
       expect(answers.failures, where).toEqual([]);
@@ -352,7 +355,7 @@ describe("calendars built to freeze the server, in a server process", () => {
   }
 
   it(
-    "keeps /health answering within 100 ms while it reads each of them at its start on the poisoned database, fails those past their limits, and starts at once again after",
+    "keeps /health and GET /time-slots answering within 100 ms while it reads each of them (the zone bomb also as a CalDAV object) at its start on the poisoned database, fails those past their limits, and starts at once again after",
     async () => {
       // The calendars are added, and the server stops before syncing any: all of them are due at the next start.
       const first = await start();
