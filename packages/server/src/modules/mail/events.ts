@@ -80,7 +80,7 @@ export function emailEvents(
     eventType: { title: eventType.settings.title, description: eventType.settings.description },
     reservation: {
       uuid: r.uuid, sequence: r.sequence, status: r.status, startMs: r.startMs, endMs: r.endMs, email: r.email,
-      firstname: r.firstname, lastname: r.lastname, meetLink: r.meetLink, location: r.location,
+      firstname: r.firstname, lastname: r.lastname, meetLink: r.meetLink, location: r.location, cancelReason: r.cancelReason ?? null,
     },
     previous: previous ? { startMs: previous.startMs, endMs: previous.endMs } : null,
     manageUrl,
@@ -136,6 +136,7 @@ function render(m: MailPayload): Pick<RenderedMail, "subject" | "text" | "html">
   if (previous) rows.push(["Before", span(previous.startMs, previous.endMs, zone)]);
   if (place) rows.push(["Where", place]);
   if (manageUrl && kind !== "reservation.cancelled") rows.push(["Reschedule or cancel", manageUrl]);
+  if (kind === "reservation.cancelled" && r.cancelReason) rows.push(["Reason", r.cancelReason]);
   const closing = kind === "reservation.cancelled" ? "The attached invite removes it from your calendar." : "The attached invite adds it to your calendar.";
   const text = `${opening}\n\n${rows.map(([k, v]) => `${k}: ${v}`).join("\n")}\n\n${closing}\n`;
   const cell = (v: string) => (/^https?:\/\//.test(v) ? `<a href="${escapeHtml(v)}">${escapeHtml(v)}</a>` : escapeHtml(v));
