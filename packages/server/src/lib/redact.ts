@@ -17,7 +17,13 @@ export function redactUrl(value: string): string {
   }
 }
 
-/** The text with every URL in it redacted as `redactUrl` does; the rest left as it is. */
+/**
+ * The text with every URL in it redacted as `redactUrl` does; the rest left as it is. Punctuation
+ * that ends a URL (`cannot read <url>: ...`) is taken as the sentence's, not the URL's.
+ */
 export function redactUrls(text: string): string {
-  return text.replace(URL_IN_TEXT, (found) => redactUrl(found));
+  return text.replace(URL_IN_TEXT, (found) => {
+    const [, url = found, punctuation = ""] = /^(.*?)([.,:;!?)\]]*)$/s.exec(found) ?? [];
+    return redactUrl(url) + punctuation;
+  });
 }
