@@ -13,6 +13,7 @@ import { DEFAULT_SETTINGS } from "../src/domain/event-type.ts";
 import { parseSecretKey, SecretBox, SecretKeyError, secretKeyOf, type SecretKey } from "../src/lib/secrets.ts";
 import type { LogEntry } from "../src/context.ts";
 import { WebhookWorker } from "../src/modules/webhooks/worker.ts";
+import { redactUrls } from "../src/lib/redact.ts";
 import { openPostgresStore } from "../src/store/postgres/index.ts";
 import { openSqliteStore } from "../src/store/sqlite/index.ts";
 import type { Store } from "../src/store/types.ts";
@@ -340,6 +341,16 @@ const logText = (logs: LogEntry[]) =>
   JSON.stringify(logs.map((e) => ({ ...e, error: e.error instanceof Error ? `${e.error.message}\n${e.error.stack}` : e.error === undefined ? undefined : String(e.error) })));
 
 describe("secrets in errors and logs", () => {
+  it("names a URL in a text by scheme, host and path only, leaving the sentence around it as it is", () => {
+    expect(redactUrls("the answer to GET https://me:pw@cal.example.com:8443/feeds/me.ics?token=t0k3n#x is larger than 10 bytes")).toBe(
+      "the answer to GET https://cal.example.com:8443/feeds/me.ics is larger than 10 bytes",
+    );
+    expect(redactUrls("cannot read http://127.0.0.1:8080/me.ics?key=s3cret: not iCalendar (see webcal://h.example/p?x=1).")).toBe(
+      "cannot read http://127.0.0.1:8080/me.ics: not iCalendar (see webcal://h.example/p).",
+    );
+    expect(redactUrls("cannot read /dav/me/work/event.ics: no VEVENT")).toBe("cannot read /dav/me/work/event.ics: no VEVENT");
+  });
+
   it("keeps calendar passwords, tokens in feed queries and webhook signing secrets out of the sources' errors and the logs after failing syncs and a webhook delivery", async () => {
     const env = await setup();
     const servers: { stop: () => unknown }[] = [];
