@@ -192,7 +192,7 @@ const BusySourceView = Type.Object({
   id: Type.Integer(),
   eventTypeId: Type.Integer(),
   kind: Type.Union([Type.Literal("caldav"), Type.Literal("ical")]),
-  url: Type.String(),
+  url: Type.String({ description: "As given (a feed's secret address included): answered to the organizer only, never written into errors or logs in full." }),
   username: Type.Union([Type.String(), Type.Null()]),
   credentialsSet: Type.Boolean({ description: "Whether a password or token is stored; it is never returned." }),
   calendars: Type.Array(Type.String(), { description: "CalDAV calendars chosen; empty: every calendar the URL leads to." }),
@@ -202,9 +202,9 @@ const BusySourceView = Type.Object({
   lastAttemptAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
   lastSuccessAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
   lastFailureAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
-  lastError: Type.Union([Type.String(), Type.Null()]),
+  lastError: Type.Union([Type.String(), Type.Null()], { description: "Why the last attempt failed. URLs in it keep scheme, host and path only (no user name, password or query)." }),
   skippedObjects: Type.Array(Type.Object({ href: Type.String(), reason: Type.String() }), {
-    description: "Calendar objects the last sync could not read and left out (their URL, a feed's own URL, and why); the other objects' busy times are used. A sync where no object can be read fails instead, keeping the last good data.",
+    description: "Calendar objects the last sync could not read and left out (their URL, a feed's own URL, without query, and why); the other objects' busy times are used. A sync where no object can be read fails instead, keeping the last good data.",
   }),
   objects: Type.Integer({ description: "Calendar objects cached from the source." }),
   busyIntervals: Type.Integer({ description: "Busy intervals kept over the booking horizon." }),
@@ -217,7 +217,7 @@ const envelope = (data: TSchema) => Type.Object({ success: Type.Boolean(), data 
 const BusySourceInput = Type.Object(
   {
     kind: Type.Union([Type.Literal("caldav"), Type.Literal("ical")], { description: "caldav: a CalDAV server, principal or calendar URL (collections are discovered); ical: a read-only iCalendar feed (webcal:// accepted)." }),
-    url: Type.String({ maxLength: 2000 }),
+    url: Type.String({ maxLength: 2000, description: "Without user name or password (422 on `url`: send them as `username` and `password`). Stored as given, query included." }),
     username: Type.Optional(Type.String({ maxLength: 500 })),
     password: Type.Optional(Type.String({ maxLength: 500, description: "With username: HTTP Basic." })),
     token: Type.Optional(Type.String({ maxLength: 500, description: "Alone: HTTP Bearer. Never returned." })),
@@ -304,7 +304,7 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     operationId: "adminWriteBookingsToCalendar",
     summary: "Write the event type's bookings into a calendar of this CalDAV source",
     description:
-      "From now on each confirmed booking of the event type is PUT as `<calendar>/<key>.ics` (UID `<key>@booking-calendar`, no METHOD, no manage link; the key is derived one-way from the reservation's uuid, the same as in the organizer's email copy and the booking feed, so the entry does not hand out the uuid) with the source's credentials, PUT again with a raised SEQUENCE when it is moved and DELETEd when it is cancelled, through the durable outbox (channel `caldav` in `GET /admin/event-types/{id}/deliveries`; 412, 5xx and network failures are retried with the webhooks' backoff, 401/403 fail with the reason). The calendar is one the account has (checked now, 422 otherwise); left out, the first calendar found (among the chosen ones, if any). Replaces the event type's earlier bookings calendar; bookings made before are not written. Its own entries read back by the sync do not count as busy times for the event type. The event type shows it as `bookingsCalendar`.",
+      "From now on each confirmed booking of the event type is PUT as `<calendar>/<key>.ics` (UID `<key>@booking-calendar`, no METHOD, no manage link; the key is derived one-way from the reservation's uuid, the same as in the organizer's email copy and the booking feed, so the entry does not hand out the uuid) with the source's credentials, PUT again with a raised SEQUENCE when it is moved and DELETEd when it is cancelled, through the durable outbox (channel `caldav` in `GET /admin/event-types/{id}/deliveries`; 412, 5xx and network failures are retried with the webhooks' backoff, 401/403 fail with the reason). The calendar is one the account has (checked now by listing the account's calendars, 422 on `calendar` otherwise); left out, the first calendar found (among the chosen ones, if any). Replaces the event type's earlier bookings calendar; bookings made before are not written. Its own entries read back by the sync do not count as busy times for the event type. The event type shows it as `bookingsCalendar`. The listing must end within the answer window (8 seconds, as `POST /admin/busy-sources/{sourceId}/sync`): a CalDAV server slower than that is answered 422 `validation_failed` on `calendar` (\"did not list the source's calendars within 8 s\"), with nothing changed; send the request again once the server answers faster.",
     body: { schema: Type.Object({ calendar: Type.Optional(Type.String({ maxLength: 2000, description: "A calendar URL, or a path on the source's server." })) }, { additionalProperties: false }), required: true },
     response: envelope(BusySourceView),
     errors: [400, 401, 403, 404, 422],
