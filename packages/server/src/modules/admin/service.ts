@@ -1,6 +1,6 @@
 import { DateTime } from "luxon";
 import { WEEKDAYS, type EventTypeCreate, type EventTypePatch, type TimeRange } from "@booking/wire";
-import { DEFAULT_SETTINGS, type CustomFieldDefinition, type EventTypeSettings } from "../../domain/event-type.ts";
+import { DEFAULT_SETTINGS, reminderMinutesOf, type CustomFieldDefinition, type EventTypeSettings } from "../../domain/event-type.ts";
 import { addError, DomainError, ValidationFailed } from "../../domain/errors.ts";
 import { FEED_TOKEN_PREFIX, hashToken, LINK_TOKEN_PREFIX, newToken, newWebhookSecret } from "../../lib/tokens.ts";
 import { SlugTakenError, type EventTypeRecord, type OutboxDelivery, type ReservationRecord, type Store, type WebhookAttempt } from "../../store/types.ts";
@@ -274,6 +274,7 @@ function viewOf(r: EventTypeRecord): EventTypeView {
   return {
     id: r.id,
     ...r.settings,
+    reminderMinutes: reminderMinutesOf(r.settings),
     slug: r.slug,
     linkToken: r.linkToken,
     feedToken: r.feedToken,
@@ -318,6 +319,11 @@ export function resolveSettings(base: EventTypeSettings, change: Omit<EventTypeP
   const webhookProblem = next.webhookUrl === null ? null : webhookUrlProblem(next.webhookUrl, allowPrivateWebhooks);
   if (webhookProblem) addError(errors, "webhookUrl", webhookProblem);
   if (next.profileImage !== null && next.profileImage !== "" && !isHttpUrl(next.profileImage)) addError(errors, "profileImage", "Expected an http(s) URL.");
+  if (next.reminderMinutes) {
+    // Latest reminder last, whatever order they were given in; one offset twice would send twice.
+    if (new Set(next.reminderMinutes).size !== next.reminderMinutes.length) addError(errors, "reminderMinutes", "Each reminder offset may appear once.");
+    next.reminderMinutes = [...next.reminderMinutes].sort((a, b) => b - a);
+  }
   if (typeof next.hostName === "string") {
     // A name is one line of visible text: surrounding space is dropped, blank or control characters refused.
     next.hostName = next.hostName.trim();
