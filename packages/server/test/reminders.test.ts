@@ -202,7 +202,7 @@ describe("reminder emails", () => {
     expect(await runUntilIdle(w.worker)).toBe(0);
     w.at(TUE_0900_MS - HOUR);
     expect(await runUntilIdle(w.worker)).toBe(1);
-    expect(smtp.received.map((m) => m.mail.text.includes("starts in 1 hour."))).toEqual([true]);
+    expect(smtp.received.map((m) => (m.mail.text ?? "").includes("starts in 1 hour."))).toEqual([true]);
     // Booked 30 minutes ahead: both have passed, nothing is scheduled.
     w.at(TUE_0900_MS - 30 * MINUTE);
     dataOf(await w.book(input({ start: "2026-11-24T09:30:00+01:00", end: "2026-11-24T10:00:00+01:00" })));
@@ -231,7 +231,7 @@ describe("reminder emails", () => {
     expect(await runUntilIdle(custom.worker)).toBe(0);
     custom.at(TUE_0900_MS - 30 * MINUTE);
     expect(await runUntilIdle(custom.worker)).toBe(1);
-    expect(smtp.received.map((m) => m.mail.text.includes("starts in 30 minutes."))).toEqual([true]);
+    expect(smtp.received.map((m) => (m.mail.text ?? "").includes("starts in 30 minutes."))).toEqual([true]);
   });
 
   it("answers 422 on reminder offsets out of range, repeated or too many", async () => {

@@ -13,6 +13,8 @@ import type { ReservationListQuery as ReservationListQuerySchema } from "./model
 /** The organizer's view of an event type: settings and state, never token hashes nor the webhook signing secret. */
 export type EventTypeView = EventTypeSettings & {
   id: number;
+  /** The reminder offsets in use (the default for an event type stored before reminders existed). */
+  reminderMinutes: number[];
   /** Name of the booking page `/book/{slug}`, or null. */
   slug: string | null;
   /** The booking page's publishable credential; public by design, replaced with the API token. */
