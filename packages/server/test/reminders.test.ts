@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { EventTypeCreate } from "@booking/wire";
 import { ReminderWorker } from "../src/modules/mail/reminder-worker.ts";
+import { staleReminder, type ReminderPayload } from "../src/modules/mail/reminders.ts";
 import { createApp } from "../src/app.ts";
 import type { Store } from "../src/store/types.ts";
 import { startSmtp as startSmtpServer, type Received, type Smtp } from "./smtp.ts";
@@ -191,6 +192,20 @@ describe("reminder emails", () => {
       ["pending", null],
       ["failed", "not sent: the booking is cancelled"],
     ]);
+  });
+
+  it("judges a due reminder stale once its booking is gone, no longer confirmed, moved or begun", async () => {
+    const smtp = await startSmtp();
+    const w = await world(smtp);
+    const booked = dataOf(await w.book(input(TUE_0900)));
+    const current = (await w.store.reservations.byUuid(w.et.id, booked.uuid))!;
+    const reminder = { reservation: { startMs: TUE_0900_MS } } as ReminderPayload;
+    const dueMs = TUE_0900_MS - HOUR;
+    expect(staleReminder(reminder, current, dueMs)).toBeNull();
+    expect(staleReminder(reminder, null, dueMs)).toBe("the booking no longer exists");
+    expect(staleReminder(reminder, { ...current, status: "cancelled" }, dueMs)).toBe("the booking is cancelled");
+    expect(staleReminder(reminder, { ...current, startMs: THU_1000_MS, endMs: THU_1000_MS + 30 * MINUTE }, dueMs)).toBe("the booking has moved");
+    expect(staleReminder(reminder, current, TUE_0900_MS)).toBe("the meeting has begun");
   });
 
   it("leaves out the reminders already due when the booking is made: only the later ones go, and none inside the last", async () => {
