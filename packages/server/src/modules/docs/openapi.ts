@@ -88,7 +88,7 @@ export const OPERATIONS: Operation[] = [
     operationId: "createReservation",
     summary: "Book a slot in one step",
     description:
-      "Books a slot offered by GET /time-slots and confirms it at once. When the slot is full or not offered the answer is HTTP 200 with `success: false` and code `slot_unavailable`; when another request is writing it at this moment, `slot_locked`. A paid event type answers 422 `payment_required`: prepare, pay, then confirm. The answer carries `meetLink` (video meetings) and `location` (the organizer's address or number, or the link). When the server sends mail, the visitor (and the event type's organizer email) get a confirmation with a calendar invite (METHOD:REQUEST).",
+      "Books a slot offered by GET /time-slots and confirms it at once. When the slot is full or not offered the answer is HTTP 200 with `success: false` and code `slot_unavailable`; when another request is writing it at this moment, `slot_locked`. A paid event type answers 422 `payment_required`: prepare, pay, then confirm. The answer carries `meetLink` (video meetings) and `location` (the organizer's address or number, or the link). When the server sends mail, the visitor (and the event type's organizer email) get a confirmation with a calendar invite (METHOD:REQUEST), and the visitor and guests a reminder email before the start at each of the event type's `reminderMinutes` (admin API; default a day and an hour before; those already past when booked are left out).",
     auth: true,
     idempotent: true,
     body: { schema: ReservationInput, required: true },
@@ -114,7 +114,7 @@ export const OPERATIONS: Operation[] = [
     operationId: "rescheduleReservation",
     summary: "Reschedule a reservation",
     description:
-      "Moves a held or confirmed reservation to another offered slot; the status stays as it was. A visitor may reschedule until `rescheduleNoticeMinutes` before the current start (later: 403 `forbidden`); the organizer's `overrideToken` lifts that rule and the minimum notice and horizon of the new slot. A cancelled or expired reservation answers `success: false`, `reservation_finished`. A confirmed reservation keeps its meeting: the answer carries its `meetLink` and `location`, and when the server sends mail the visitor and organizer get the updated invite (same UID, higher SEQUENCE).",
+      "Moves a held or confirmed reservation to another offered slot; the status stays as it was. A visitor may reschedule until `rescheduleNoticeMinutes` before the current start (later: 403 `forbidden`); the organizer's `overrideToken` lifts that rule and the minimum notice and horizon of the new slot. A cancelled or expired reservation answers `success: false`, `reservation_finished`. A confirmed reservation keeps its meeting: the answer carries its `meetLink` and `location`, and when the server sends mail the visitor and organizer get the updated invite (same UID, higher SEQUENCE); the reminders of the old time are withdrawn and new ones scheduled for the new time.",
     auth: true,
     reservationPath: true,
     body: { schema: RescheduleInput, required: true },
@@ -127,7 +127,7 @@ export const OPERATIONS: Operation[] = [
     operationId: "cancelReservation",
     summary: "Cancel a reservation",
     description:
-      "Cancels and frees the seat at once. Cancelling a cancelled reservation succeeds again without change. A hold can always be cancelled; a confirmed reservation until `cancelNoticeMinutes` before its start (later: 403 `forbidden`, unless the query carries the organizer's `overrideToken`). A meeting that has ended answers `success: false`, `reservation_finished`. Cancelling a confirmed reservation emails the visitor (and organizer) an invite with METHOD:CANCEL when the server sends mail. An optional JSON body `{ \"reason\": \"…\" }` (at most 500 characters; an addition to the spec) is stored with the reservation, sent as `cancelReason` in the `reservation.cancelled` webhook and shown in the cancellation emails and their cancel invites; its line breaks are kept as LF, and any other control character (a NUL among them) answers 422 `validation_failed` with `control_characters` on `reason`.",
+      "Cancels and frees the seat at once. Cancelling a cancelled reservation succeeds again without change. A hold can always be cancelled; a confirmed reservation until `cancelNoticeMinutes` before its start (later: 403 `forbidden`, unless the query carries the organizer's `overrideToken`). A meeting that has ended answers `success: false`, `reservation_finished`. Cancelling a confirmed reservation emails the visitor (and organizer) an invite with METHOD:CANCEL when the server sends mail. An optional JSON body `{ \"reason\": \"…\" }` (at most 500 characters; an addition to the spec) is stored with the reservation, sent as `cancelReason` in the `reservation.cancelled` webhook and shown in the cancellation emails and their cancel invites; its line breaks are kept as LF, and any other control character (a NUL among them) answers 422 `validation_failed` with `control_characters` on `reason`. Its pending reminder emails are withdrawn: none is sent after a cancel.",
     auth: true,
     reservationPath: true,
     body: { schema: CancelInput, required: false },

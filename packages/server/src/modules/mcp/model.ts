@@ -192,6 +192,7 @@ export const EventTypeDetail = EventTypeSummary.extend({
   horizonDays: z.number().int(),
   rescheduleNoticeMinutes: z.number().int().describe("Visitors may reschedule until this long before the start; the organizer always may."),
   cancelNoticeMinutes: z.number().int().describe("Visitors may cancel until this long before the start; the organizer always may."),
+  reminderMinutes: z.array(z.number().int()).describe("Reminder emails go to the visitor and guests this many minutes before a confirmed booking's start; empty: none."),
   locations: z.array(z.object({ type: z.string(), value: z.string().nullable() })),
   customFields: z.array(z.object({ name: z.string(), label: z.string(), type: z.string(), required: z.boolean() })),
   availability: AvailabilityView,
