@@ -19,9 +19,9 @@ export const DOC_COMMANDS: Record<string, Coverage> = {
   "curl -H \"Authorization: Bearer $T\" \"$B/time-slots?from=$(date +%F)&until=$(date -d '+7 days' +%F)\"": { test: { file: MAIN, name: "answers the getting-started guide's curl commands: the free slots of a week, then a booking of one", shows: ["docs/getting-started.md", "bash(set + query)"] } },
   'curl -H "Authorization: Bearer $T" -H "Content-Type: application/json" -X POST "$B/reservations" -d \'{"start":"<start>","end":"<end>","email":"ada@example.com", "customFields":[{"uuid":"6f1c2a3e-4b5d-4e6f-8a7b-9c0d1e2f3a4b","value":"ACME"}]}\'': { test: { file: MAIN, name: "answers the getting-started guide's curl commands: the free slots of a week, then a booking of one", shows: ["docs/getting-started.md", '"<start>"', '"<end>"', "ada@example.com"] } },
   // The examples' scripts after their build step (the end-to-end tests build the element and the apps first).
-  "npm run example:html": { test: { file: "e2e/tests/examples.spec.ts", name: "npm run example:html prints an address where a visitor books the demo's Intro call on a plain HTML page", shows: ['bookTheDemo(page, "html"'] } },
-  "npm run example:react": { test: { file: "e2e/tests/examples.spec.ts", name: "npm run example:react prints an address where a visitor books the demo's Intro call in the React app", shows: ['bookTheDemo(page, "react"'] } },
-  "npm run example:vue": { test: { file: "e2e/tests/examples.spec.ts", name: "npm run example:vue prints an address where a visitor books the demo's Intro call in the Vue app", shows: ['bookTheDemo(page, "vue"'] } },
+  "npm run example:html": { test: { file: "e2e/tests/examples.spec.ts", name: "npm run example:html prints an address where a visitor books the demo's Intro call on a plain HTML page", shows: ['bookTheFreeDemo(page, "html"'] } },
+  "npm run example:react": { test: { file: "e2e/tests/examples.spec.ts", name: "npm run example:react prints an address where a visitor books the demo's Intro call in the React app", shows: ['bookTheFreeDemo(page, "react"'] } },
+  "npm run example:vue": { test: { file: "e2e/tests/examples.spec.ts", name: "npm run example:vue prints an address where a visitor books the demo's Intro call in the Vue app", shows: ['bookTheFreeDemo(page, "vue"'] } },
 
   // docs/admin.md
   "BOOKING_ADMIN_KEY=change-me npm start": { test: { file: MAIN, name: "starts as the production guide says: the admin API on with BOOKING_ADMIN_KEY, links on BOOKING_PUBLIC_URL", shows: ["BOOKING_ADMIN_KEY: KEY"] } },
@@ -65,5 +65,5 @@ export const DOC_COMMANDS: Record<string, Coverage> = {
   // e2e/README.md and the packages' READMEs
   "npm test -w @booking/e2e": { script: { file: "package.json", shows: ["npm test --workspaces --if-present"] } },
   'npx playwright test -c e2e/playwright.config.ts -g "keyboard"': { test: { file: "e2e/tests/states.spec.ts", name: "keyboard only: from the page's first Tab to the success screen, focus always where the visitor is", shows: [] } },
-  "npm install @booking/calendar": { test: { file: "packages/booking-calendar/test/package.spec.ts", name: "is publishable and its packed tarball type-checks in a fresh React and Vue app with skipLibCheck false", shows: ["typeCheck("] } },
+  "npm install @booking/calendar": { test: { file: "packages/booking-calendar/test/package.spec.ts", name: "is publishable, its packed tarball type-checks in a fresh React and Vue app with skipLibCheck false, and both apps built by Vite book a paid event type", shows: ["typeCheck("] } },
 };

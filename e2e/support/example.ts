@@ -6,9 +6,12 @@ import { join, resolve } from "node:path";
 /**
  * `npm run example:html|react|vue`: the booking API (as `npm start` runs it, on a fresh SQLite file
  * seeded with the demo) and the embedding site of the end-to-end tests (`e2e/site/server.ts`: the
- * plain HTML page, and the React and Vue apps as `vite build` left them) with one command. The demo's
- * "Intro call" link token (the one pages carry), read from the server's first-start output, and the
- * API origin go into the printed address. Ctrl-C stops both servers and removes the database file.
+ * plain HTML page, and the React and Vue apps as `vite build` left them) with one command. It prints
+ * two addresses: the demo's free "Intro call" and its "Paid consultation", which is paid by card (to
+ * the local Stripe stand-in `npm start` runs without a Stripe key), so the example shows the whole
+ * element, payment step included. Each carries the API origin and the event type's link token (the one
+ * pages carry), read from the server's first-start output. Ctrl-C stops both servers and removes the
+ * database file.
  * Ports: `EXAMPLE_API_PORT` (default 3100) and `EXAMPLE_SITE_PORT` (default 3101), apart from `npm start`'s 3000.
  */
 const example = process.argv[2] ?? "";
@@ -44,7 +47,7 @@ function start(script: string, env: Record<string, string>): ChildProcess {
 }
 
 /** Resolves with the first match of `pattern` in the child's output, which is passed through. */
-function waitFor(child: ChildProcess, pattern: RegExp): Promise<string> {
+function waitFor(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
   return new Promise((done) => {
     let seen = "";
     child.stdout!.on("data", (chunk: Buffer) => {
@@ -52,7 +55,7 @@ function waitFor(child: ChildProcess, pattern: RegExp): Promise<string> {
       seen += chunk.toString();
       const match = pattern.exec(seen);
       if (match) {
-        done(match[1]!);
+        done(match);
         seen = "";
       }
     });
@@ -62,10 +65,20 @@ function waitFor(child: ChildProcess, pattern: RegExp): Promise<string> {
 const server = start("packages/server/src/main.ts", { PORT: apiPort, BOOKING_DB: database });
 // The seed prints each event type's tokens on the first start of an empty database; a page carries
 // the publishable link token, never the API token.
-const token = await waitFor(server, /Intro call\s+API token:\s+\S+\s+override token:\s+\S+\s+link token:\s+(bcl_\S+)/);
+const linkToken = (title: string) => `${title}\\s+API token:\\s+\\S+\\s+override token:\\s+\\S+\\s+link token:\\s+(bcl_\\S+)`;
+const [, introToken, paidToken] = await waitFor(server, new RegExp(`${linkToken("Intro call")}[\\s\\S]*?${linkToken("Paid consultation")}`));
 const site = start("e2e/site/server.ts", { E2E_SITE_PORT: sitePort, E2E_API_ORIGIN: api });
-const siteUrl = await waitFor(site, /customer site on (\S+)/);
+const [, siteUrl] = await waitFor(site, /customer site on (\S+)/);
 
-const query = new URLSearchParams(example === "html" ? { attrs: JSON.stringify({ token }) } : { api, token });
-const url = `${siteUrl.replace(/\/$/, "")}/${example === "html" ? "" : `${example}/`}?${query}`;
-console.log(`\nThe ${example === "html" ? "plain HTML" : example === "react" ? "React" : "Vue"} example books the demo's "Intro call":\n\n  ${url}\n\nCtrl-C stops the API and the site.`);
+/** The example's address for the event type of this link token. */
+function addressOf(token: string): string {
+  const query = new URLSearchParams(example === "html" ? { attrs: JSON.stringify({ token }) } : { api, token });
+  return `${siteUrl!.replace(/\/$/, "")}/${example === "html" ? "" : `${example}/`}?${query}`;
+}
+console.log(`\nThe ${example === "html" ? "plain HTML" : example === "react" ? "React" : "Vue"} example books the demo's event types:
+
+  Intro call (free): ${addressOf(introToken!)}
+  Paid consultation (card payment): ${addressOf(paidToken!)}
+
+Without STRIPE_SECRET_KEY card payments go to the local Stripe stand-in (no money moves): card
+4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined. Ctrl-C stops the API and the site.`);

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test as base, type Page } from "@playwright/test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 
@@ -9,7 +9,25 @@ export {
   recordApiCalls, reservationsOf, routeStripeJs, showDay,
   ADMIN_KEY, PAID,
 } from "../../packages/booking-calendar/test/fixtures.ts";
-export { expect, test };
+export { expect };
+
+/** How the element's warning about an API token in a page begins (it logs it once per page). */
+const API_TOKEN_WARNING = "<booking-calendar>: an API token";
+
+/**
+ * Playwright's `test`, where every test fails when the element warns that a page of its browser
+ * context carries an API token: pages carry the event type's link token (`bcl_…`), as the docs say.
+ */
+export const test = base.extend<{ noApiTokenInPages: void }>({
+  noApiTokenInPages: [async ({ context }, use) => {
+    const warnings: string[] = [];
+    context.on("console", (message) => {
+      if (message.text().startsWith(API_TOKEN_WARNING)) warnings.push(`${message.page()?.url()}: ${message.text()}`);
+    });
+    await use();
+    expect(warnings, "pages carry the link token, not the API token").toEqual([]);
+  }, { auto: true }],
+});
 
 /** The customer's site: another origin than the API. */
 export const SITE = `http://127.0.0.1:${process.env.E2E_SITE_PORT}`;

@@ -5,7 +5,7 @@ import {
 
 test.describe("booking as a visitor", () => {
   test("free booking: day, time, custom fields, confirm, success screen, and the reservation exists", async ({ page, request }) => {
-    const { id, token } = await createEventType(request, {
+    const { id, linkToken } = await createEventType(request, {
       title: "Intro call",
       customFields: [
         { label: "Company", name: "company", type: "text", required: true },
@@ -14,7 +14,7 @@ test.describe("booking as a visitor", () => {
         { label: "I agree to the terms", name: "terms", type: "checkbox", required: true },
       ],
     });
-    await openSite(page, { token });
+    await openSite(page, { token: linkToken });
     await expect(page.getByRole("heading", { name: "Intro call" })).toBeVisible();
     await expect(page.locator('button[part~="day-free"]').first()).toBeVisible();
     await expectAccessible(page, "calendar");
@@ -50,9 +50,9 @@ test.describe("booking as a visitor", () => {
   });
 
   test("paid booking: prepare holds the seat, the card goes into the Payment Element, confirm books", async ({ page, request }) => {
-    const { id, token } = await createEventType(request, { ...PAID, title: "Consulting hour" });
+    const { id, linkToken } = await createEventType(request, { ...PAID, title: "Consulting hour" });
     const stripeJs = await routeStripeJs(page);
-    await openSite(page, { token });
+    await openSite(page, { token: linkToken });
     await expect(page.getByText("€50.00")).toBeVisible();
     await continueToPayment(page, "pay@example.com");
     await expect(page.getByRole("heading", { name: "Payment" })).toBeVisible();
@@ -69,9 +69,9 @@ test.describe("booking as a visitor", () => {
   });
 
   test("paid booking: a declined card shows the error and keeps the hold, and another card pays", async ({ page, request }) => {
-    const { id, token } = await createEventType(request, PAID);
+    const { id, linkToken } = await createEventType(request, PAID);
     await routeStripeJs(page);
-    await openSite(page, { token });
+    await openSite(page, { token: linkToken });
     await continueToPayment(page, "decline@example.com");
     await payWithCard(page, "4000 0000 0000 0002");
     await expect(page.getByRole("alert")).toContainText("The payment did not go through: Your card was declined.");
@@ -88,9 +88,9 @@ test.describe("booking as a visitor", () => {
   });
 
   test("back from the payment: the earlier hold is given back, so the same time can be paid with corrected details", async ({ page, request }) => {
-    const { id, token } = await createEventType(request, PAID);
+    const { id, linkToken } = await createEventType(request, PAID);
     await routeStripeJs(page);
-    await openSite(page, { token });
+    await openSite(page, { token: linkToken });
     const start = await continueToPayment(page, "back@example.com");
     await expect(page.getByLabel("Card number")).toBeVisible();
     await page.getByRole("button", { name: "← Back" }).click();
@@ -109,9 +109,9 @@ test.describe("booking as a visitor", () => {
 
   test("leaving the payment gives the held seat back: back to the times, a reload, or away from the booking page", async ({ page, request }) => {
     const slug = `leave-${Date.now().toString(36)}`;
-    const { id, token } = await createEventType(request, { ...PAID, slug });
+    const { id, token, linkToken } = await createEventType(request, { ...PAID, slug });
     await routeStripeJs(page);
-    await openSite(page, { token });
+    await openSite(page, { token: linkToken });
     const first = await continueToPayment(page, "leaver@example.com");
     await expect(page.getByLabel("Card number")).toBeVisible();
     expect(await isOffered(request, token, first)).toBe(false);
@@ -146,7 +146,7 @@ test.describe("booking as a visitor", () => {
   });
 
   test("a card payment that may have gone through keeps its hold: back and on returns to it, and a reload does not give it back", async ({ page, request }) => {
-    const { id, token } = await createEventType(request, PAID);
+    const { id, token, linkToken } = await createEventType(request, PAID);
     await routeStripeJs(page);
     // The card payment's answer is lost on the way: nobody can tell whether money moved.
     let lost = false;
@@ -155,7 +155,7 @@ test.describe("booking as a visitor", () => {
       lost = true;
       return route.abort("connectionreset");
     });
-    await openSite(page, { token });
+    await openSite(page, { token: linkToken });
     const start = await continueToPayment(page, "unsure@example.com");
     await payWithCard(page, "4242 4242 4242 4242");
     await expect(page.getByRole("alert")).toContainText("The payment did not go through");
@@ -171,12 +171,12 @@ test.describe("booking as a visitor", () => {
   });
 
   test("hold refresh: while the visitor is idle the hold is left alone; typing in the last two minutes renews it once", async ({ page, request }) => {
-    const { id, token } = await createEventType(request, PAID);
+    const { id, linkToken } = await createEventType(request, PAID);
     await routeStripeJs(page);
     await page.clock.install();
     const refreshes: string[] = [];
     page.on("request", (r) => { if (r.url().endsWith("/refresh")) refreshes.push(r.url()); });
-    await openSite(page, { token });
+    await openSite(page, { token: linkToken });
     await continueToPayment(page, "hold@example.com");
     const timer = page.getByRole("timer");
     await expect(timer).toContainText(/held for you for (9|10):\d{2}/);
@@ -203,10 +203,10 @@ test.describe("booking as a visitor", () => {
   test("hold expiry: once the hold ran out on the server and the seat was taken, the visitor is back at fresh slots", async ({ page, request }) => {
     // The server's hold really runs out (one minute, the shortest there is); the page's clock is driven.
     test.setTimeout(150_000);
-    const { token } = await createEventType(request, { ...PAID, holdMinutes: 1 });
+    const { token, linkToken } = await createEventType(request, { ...PAID, holdMinutes: 1 });
     await routeStripeJs(page);
     await page.clock.install();
-    await openSite(page, { token });
+    await openSite(page, { token: linkToken });
     const start = await continueToPayment(page, "away@example.com");
     await expect(page.getByRole("timer")).toContainText(/held for you for (0:5\d|1:00)/);
     // The visitor walks away: the page's time stands still while the server's hold runs out.
@@ -228,7 +228,7 @@ test.describe("booking as a visitor", () => {
   });
 
   test("last seat: two visitors in two browsers race for it; one books, the other is sent back to fresh slots", async ({ browser, page: first, request }) => {
-    const { id, token } = await createEventType(request, { seats: 2 });
+    const { id, token, linkToken } = await createEventType(request, { seats: 2 });
     const slot = await firstFreeSlot(request, token);
     await bookThroughApi(request, token, slot, "early@example.com");
     // The test's own page (traced on failure) and a second browser context with nothing shared.
@@ -236,7 +236,7 @@ test.describe("booking as a visitor", () => {
     try {
       const pages = [first, await other.newPage()];
       for (const [i, page] of pages.entries()) {
-        await openSite(page, { token });
+        await openSite(page, { token: linkToken });
         await (await showDay(page, slot.startIso8601.slice(0, 10))).click();
         await expect(page.locator(`button[part="slot"][data-start="${slot.startIso8601}"]`)).toContainText("1 seat left");
         await chooseTime(page, slot.startIso8601);
@@ -265,7 +265,7 @@ test.describe("booking as a visitor", () => {
 
     test("daylight saving: a visitor in New York sees Prague's 9:00 at 4:00 AM between the two clock changes, at 3:00 AM around them, and books the right instant", async ({ page, request }) => {
       const everyDay = Object.fromEntries(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((d) => [d, [{ start: "09:00", end: "17:00" }]]));
-      const { id, token } = await createEventType(request, { timezone: "Europe/Prague", horizonDays: 400, availability: { weekly: everyDay, overrides: [] } });
+      const { id, linkToken } = await createEventType(request, { timezone: "Europe/Prague", horizonDays: 400, availability: { weekly: everyDay, overrides: [] } });
       // The next March: the United States move their clocks on its second Sunday, Czechia on its last.
       const now = new Date();
       const year = now.getUTCMonth() < 2 ? now.getUTCFullYear() : now.getUTCFullYear() + 1;
@@ -278,7 +278,7 @@ test.describe("booking as a visitor", () => {
       const us = sunday(8, 1);
       const czech = sunday(31, -1);
       const month = `March ${year}`;
-      await openSite(page, { token });
+      await openSite(page, { token: linkToken });
       const title = page.locator('[part="month-title"]');
       await expect(title).toBeVisible();
       for (let turns = 0; turns < 16 && (await title.textContent())?.trim() !== month; turns++) {

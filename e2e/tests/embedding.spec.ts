@@ -121,4 +121,17 @@ test.describe("embedding", () => {
     const seenStart = (await status.textContent())!.split(" starting ")[1]!;
     expect(new Date(seenStart).getTime()).toBe(new Date(reservation!.start as string).getTime());
   });
+
+  test("Vue app: a paid event type reaches its card form and pays, the npm build's payment part kept by the app's bundler", async ({ page, request }) => {
+    const { id, linkToken } = await createEventType(request, { ...PAID, title: "Paid Vue workshop" });
+    await page.goto(`${SITE}/vue/?${new URLSearchParams({ api: API, token: linkToken })}`);
+    await continueToPayment(page, "vue@example.com");
+    await expect(page.getByLabel("Card number")).toBeVisible();
+    await expect(page.getByRole("alert")).toHaveCount(0);
+    await payWithCard(page, "4242 4242 4242 4242");
+    await expect(page.getByRole("heading", { name: "You are booked" })).toBeVisible();
+    const [reservation] = await reservationsOf(request, id);
+    expect(reservation).toMatchObject({ status: "confirmed", email: "vue@example.com" });
+    await expect(page.getByRole("status").filter({ hasText: "Vue app saw booking" })).toHaveText(new RegExp(`^Vue app saw booking ${reservation!.uuid} `));
+  });
 });

@@ -4,8 +4,8 @@ import { test, expect, bookThroughApi, chooseFirstTime, createEventType, expectA
 test.describe("managing a booking", () => {
   test("reschedule from the reservation link: the confirmation's link opens the booking, which moves to a new time", async ({ page, request }) => {
     const slug = `move-${Date.now().toString(36)}`;
-    const { id, token } = await createEventType(request, { slug, title: "Planning session" });
-    await openSite(page, { token });
+    const { id, token, linkToken } = await createEventType(request, { slug, title: "Planning session" });
+    await openSite(page, { token: linkToken });
     const first = await chooseFirstTime(page);
     await page.getByLabel("Email").fill("mover@example.com");
     await page.getByRole("button", { name: "Book" }).click();
@@ -60,9 +60,9 @@ test.describe("managing a booking", () => {
 
   test("organizer webhooks: a booking made, moved and cancelled on the embedding site reaches the organizer signed, in order, and the site hears each change", async ({ page, request }) => {
     const slug = `hooks-${Date.now().toString(36)}`;
-    const { token, webhookSecret } = await createEventType(request, { slug, webhookUrl: `${SITE}/hooks/${slug}` });
+    const { token, linkToken, webhookSecret } = await createEventType(request, { slug, webhookUrl: `${SITE}/hooks/${slug}` });
     const siteStatus = page.locator("#site-status");
-    await openSite(page, { token });
+    await openSite(page, { token: linkToken });
     const first = await chooseFirstTime(page);
     await page.getByLabel("Email").fill("organizer-sees@example.com");
     await page.getByRole("button", { name: "Book" }).click();
@@ -71,12 +71,12 @@ test.describe("managing a booking", () => {
     const manageUrl = (await page.getByRole("link", { name: "Reschedule or cancel" }).getAttribute("href"))!;
 
     // The site opens the element for that booking (as its own account page would) to move it...
-    await openSite(page, { token, "reservation-uuid": uuid });
+    await openSite(page, { token: linkToken, "reservation-uuid": uuid });
     const moved = await moveBookingTo(page, request, token, first);
     await expect(page.getByRole("heading", { name: "Your booking has moved" })).toBeVisible();
     await expect(siteStatus).toHaveText(`Moved: booking ${uuid} now starts ${moved}.`);
     // ...and to cancel it.
-    await openSite(page, { token, "reservation-uuid": uuid });
+    await openSite(page, { token: linkToken, "reservation-uuid": uuid });
     await page.getByRole("button", { name: "Cancel booking" }).click();
     await page.getByRole("button", { name: "Yes, cancel it" }).click();
     await expect(page.getByRole("heading", { name: "Your booking is cancelled" })).toBeVisible();

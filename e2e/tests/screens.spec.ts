@@ -13,7 +13,7 @@ for (const mode of ["light", "dark"] as const) {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.emulateMedia({ colorScheme: mode });
     const slug = `screens-${mode}-${Date.now().toString(36)}`;
-    const { token } = await createEventType(request, {
+    const { linkToken } = await createEventType(request, {
       ...PAID,
       slug,
       title: "Portfolio review",
@@ -24,7 +24,7 @@ for (const mode of ["light", "dark"] as const) {
       customFields: [{ label: "Link to your portfolio", name: "portfolio", type: "text", required: false }],
     });
     await routeStripeJs(page);
-    await openSite(page, { token }, { dark: mode === "dark" });
+    await openSite(page, { token: linkToken }, { dark: mode === "dark" });
     const screen = async (name: string) => {
       await expectAccessible(page, `${mode} ${name}`);
       await saveScreenshot(page, `${mode}-${name}`);
@@ -64,11 +64,11 @@ test("phone-sized screen: the whole free booking fits 360 pixels without sideway
   // Each axe run takes seconds on a busy machine.
   test.setTimeout(300_000);
   await page.setViewportSize({ width: 360, height: 740 });
-  const { token } = await createEventType(request, {
+  const { linkToken } = await createEventType(request, {
     title: "Quick question",
     customFields: [{ label: "What is it about?", name: "about", type: "textarea", required: false }],
   });
-  await openSite(page, { token });
+  await openSite(page, { token: linkToken });
   const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
   await expect(page.locator('button[part~="day-free"]').first()).toBeVisible();
   expect(await fits()).toBe(true);
@@ -103,7 +103,7 @@ for (const mode of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme: mode });
       // Free three days ahead and seventy days ahead only, so the month after the first is empty.
       const [near, far] = [dayFrom(3), dayFrom(70)];
-      const { token } = await createEventType(request, {
+      const { linkToken } = await createEventType(request, {
         slug: `booker-${mode}-${size.name}-${Date.now().toString(36)}`,
         title: "Intro call",
         hostName: "Jana Nováková",
@@ -123,7 +123,7 @@ for (const mode of ["light", "dark"] as const) {
       let release!: () => void;
       const held = new Promise<void>((resolve) => { release = resolve; });
       await page.route("**/event-types/init", async (route) => { await held; await route.continue(); });
-      await openSite(page, { token }, { dark: mode === "dark" });
+      await openSite(page, { token: linkToken }, { dark: mode === "dark" });
       await expect(page.locator('[part="skeleton"]')).toBeVisible();
       await screen("1-loading");
       release();

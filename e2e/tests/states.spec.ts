@@ -2,8 +2,8 @@ import { test, expect, chooseFirstTime, createEventType, expectAccessible, openS
 
 test.describe("what the visitor is told", () => {
   test("disabled event type: says it takes no bookings and offers no times", async ({ page, request }) => {
-    const { token } = await createEventType(request, { disabled: true, title: "Paused workshop" });
-    await openSite(page, { token });
+    const { token, linkToken } = await createEventType(request, { disabled: true, title: "Paused workshop" });
+    await openSite(page, { token: linkToken });
     await expect(page.getByText("This event type is not taking bookings at the moment.")).toBeVisible();
     await expect(page.getByRole("grid")).toHaveCount(0);
     await expect(page.locator('button[part="slot"]')).toHaveCount(0);
@@ -16,8 +16,8 @@ test.describe("what the visitor is told", () => {
   });
 
   test("server validation: the API's field errors appear at the fields they name, and the typing is kept", async ({ page, request }) => {
-    const { id, token } = await createEventType(request);
-    await openSite(page, { token });
+    const { id, linkToken } = await createEventType(request);
+    await openSite(page, { token: linkToken });
     await chooseFirstTime(page);
     await page.getByLabel("Email").fill("host@example.com");
     await page.getByLabel("First name").fill("Hana");
@@ -46,8 +46,8 @@ test.describe("what the visitor is told", () => {
   });
 
   test("network failure and recovery: offline while booking, the draft stays, and the retry books once", async ({ page, context, request }) => {
-    const { id, token } = await createEventType(request, { customFields: [{ label: "Company", name: "company", type: "text", required: false }] });
-    await openSite(page, { token });
+    const { id, linkToken } = await createEventType(request, { customFields: [{ label: "Company", name: "company", type: "text", required: false }] });
+    await openSite(page, { token: linkToken });
     await chooseFirstTime(page);
     await page.getByLabel("Email").fill("offline@example.com");
     await page.getByLabel("Company").fill("Tunnel Works");
@@ -67,12 +67,12 @@ test.describe("what the visitor is told", () => {
   });
 
   test("theme and locale texts: the configuration's colours, language and own wording are on screen through to success", async ({ page, request }) => {
-    const { token } = await createEventType(request, {
+    const { linkToken } = await createEventType(request, {
       title: "Beratungsgespräch",
       theme: { mode: "light", borderRadius: "12px", colors: { primary: "rgb(21, 94, 117)" } },
       locale: { preset: "de", startDayOfWeek: "monday", texts: { chooseDate: "Wählen Sie einen Tag", book: "Verbindlich buchen", confirmedTitle: "Sie sind gebucht" } },
     });
-    await openSite(page, { token, timezone: "Europe/Berlin" });
+    await openSite(page, { token: linkToken, timezone: "Europe/Berlin" });
     await expect(page.getByRole("heading", { name: "Beratungsgespräch" })).toBeVisible();
     await expect(page.getByText("Wählen Sie einen Tag")).toBeVisible();
     const weekday = new Intl.DateTimeFormat("de", { weekday: "short", timeZone: "UTC" }).format(new Date(Date.UTC(2024, 0, 1)));
@@ -91,8 +91,8 @@ test.describe("what the visitor is told", () => {
   });
 
   test("keyboard only: from the page's first Tab to the success screen, focus always where the visitor is", async ({ page, request }) => {
-    const { id, token } = await createEventType(request, { customFields: [{ label: "Company", name: "company", type: "text", required: true }] });
-    await openSite(page, { token });
+    const { id, linkToken } = await createEventType(request, { customFields: [{ label: "Company", name: "company", type: "text", required: true }] });
+    await openSite(page, { token: linkToken });
     await expect(page.locator('button[part~="day-free"]').first()).toBeVisible();
     const day = page.locator('button[part~="day"][tabindex="0"]');
     // Tab from the top of the page until the month grid has focus (one stop for the whole grid).
@@ -122,8 +122,8 @@ test.describe("what the visitor is told", () => {
   });
 
   test("screen reader: the site keeps its h1, the steps are headings, days and times have spoken names, and changes are announced", async ({ page, request }) => {
-    const { token } = await createEventType(request, { title: "Mentoring call" });
-    await openSite(page, { token, locale: "en-US", timezone: "America/New_York" });
+    const { linkToken } = await createEventType(request, { title: "Mentoring call" });
+    await openSite(page, { token: linkToken, locale: "en-US", timezone: "America/New_York" });
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Book a session with Riverside Studio");
     await expect(page.getByRole("heading", { level: 2, name: "Mentoring call" })).toBeVisible();
     await expect(page.getByRole("heading", { level: 3, name: "Choose a day" })).toBeVisible();

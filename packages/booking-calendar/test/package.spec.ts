@@ -1,18 +1,23 @@
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { promisify } from "node:util";
-import { expect, test } from "@playwright/test";
+import { createServer, type Server } from "node:http";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { parseSync } from "vite";
+import { continueToPayment, createEventType, payWithCard, reservationsOf, PAID } from "./fixtures.ts";
 
 /*
  * The package as a site owner installs it: `npm pack` of the built package, installed from the
  * tarball into a fresh React app and a fresh Vue app, each type-checked with `skipLibCheck: false`
  * by the repository's TypeScript and by the latest TypeScript 5 (the React app also by 5.0, the
  * oldest the README names), so every type file the package ships must resolve without anything
- * unpublished of this repository, whichever DOM lib the site's TypeScript brings. No page is opened;
- * npm fetches React, Vue and TypeScript from the registry (hence the long timeout).
+ * unpublished of this repository, whichever DOM lib the site's TypeScript brings. The same apps are
+ * then built by Vite, as a site builds them, and book a paid event type in Chromium against the real
+ * server and its Stripe stand-in: a part of the element the site's bundler dropped (the payment step,
+ * once) shows as a missing card form. npm fetches React, Vue, Vite and TypeScript from the registry
+ * (hence the long timeout).
  */
 const run = promisify(execFile);
 const pkgDir = resolve(import.meta.dirname, "..");
@@ -30,17 +35,21 @@ const tsconfig = {
   include: ["src"],
 };
 
+// The apps read the API's origin and the link token from the page's query (`?api=…&token=…`), and
+// show the booking the element reports in the page's status line.
 const reactApp = `import "@booking/calendar";
 import type {} from "@booking/calendar/react";
 import type { BookingCalendar, BookingCalendarEventMap } from "@booking/calendar";
 
 type Confirmed = BookingCalendarEventMap["booking-reservation-confirmed"]["detail"];
 
+const query = new URLSearchParams(location.search);
+
 export function App(props: { onBooked: (booking: Confirmed) => void }) {
   return (
     <booking-calendar
-      token="link-token"
-      api-base="https://booking.example.com"
+      token={query.get("token") ?? ""}
+      api-base={query.get("api") ?? ""}
       theme="dark"
       email="visitor@example.com"
       onbooking-reservation-confirmed={(event) => props.onBooked(event.detail)}
@@ -51,33 +60,63 @@ export function App(props: { onBooked: (booking: Confirmed) => void }) {
 export const element: BookingCalendar | null = document.querySelector("booking-calendar");
 `;
 
+// The pages' entries sit beside src/, outside what TypeScript checks: they only mount the apps.
+const reactMain = `import { createElement } from "react";
+import { createRoot } from "react-dom/client";
+import { App } from "./src/app.tsx";
+
+const status = document.querySelector("#status");
+createRoot(document.querySelector("#app")).render(createElement(App, { onBooked: (booking) => (status.textContent = "booked " + booking.uuid) }));
+`;
+
 const vueApp = `import { defineComponent, h } from "vue";
 import "@booking/calendar";
 import { setDefaultApiBase, type BookingCalendarEventMap } from "@booking/calendar";
 import type { BookingCalendarProps } from "@booking/calendar/vue";
 
-setDefaultApiBase("https://booking.example.com");
+const query = new URLSearchParams(location.search);
+setDefaultApiBase(query.get("api") ?? "");
 
 export default defineComponent({
   setup() {
     const props: BookingCalendarProps = {
-      token: "link-token",
-      locale: "cs",
-      "onBooking-reservation-confirmed": (event: BookingCalendarEventMap["booking-reservation-confirmed"]) => console.log(event.detail.uuid),
+      token: query.get("token") ?? "",
+      locale: "en-GB",
+      "onBooking-reservation-confirmed": (event: BookingCalendarEventMap["booking-reservation-confirmed"]) => {
+        document.querySelector("#status")!.textContent = \`booked \${event.detail.uuid}\`;
+      },
     };
     return () => h("booking-calendar", props);
   },
 });
 `;
 
+const vueMain = `import { createApp } from "vue";
+import App from "./src/app.ts";
+
+createApp(App).mount("#app");
+`;
+
+/** The page Vite builds an app from: the element's mount point, a status line, and the app's entry. */
+const indexHtml = (entry: string) => `<!doctype html>
+<html lang="en">
+  <head><meta charset="utf-8"><title>Site</title></head>
+  <body><main><div id="app"></div><p role="status" id="status">Nothing booked yet</p></main><script type="module" src="./${entry}"></script></body>
+</html>
+`;
+
 /** Older TypeScripts installed beside the repository's under these names; the apps are checked by each. */
 const OLDER_TYPESCRIPTS = { latest5: "typescript-5@npm:typescript@5", oldest: "typescript-5.0@npm:typescript@5.0" };
 
-async function typeCheck(dir: string, tarball: string, deps: string[], older: string[], file: string, source: string): Promise<void> {
+/** A fresh app in `dir`: `src/<file>` (type-checked) and the page's entry `<entry>` (only built), with the tarball and `deps` installed; then type-checked by each TypeScript. */
+async function typeCheck(dir: string, tarball: string, deps: string[], older: string[], app: { file: string; source: string; entry: string; main: string }): Promise<void> {
+  const { file, source } = app;
   mkdirSync(join(dir, "src"), { recursive: true });
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "site", private: true, type: "module" }));
   writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(tsconfig));
   writeFileSync(join(dir, "src", file), source);
+  writeFileSync(join(dir, app.entry), app.main);
+  writeFileSync(join(dir, "index.html"), indexHtml(app.entry));
   await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball, ...deps, ...older], { cwd: dir });
   const compilers = [join(dir, "node_modules/.bin/tsc"), ...older.map((alias) => join(dir, "node_modules", alias.slice(0, alias.indexOf("@npm:")), "bin/tsc"))];
   const failures: string[] = [];
@@ -91,6 +130,41 @@ async function typeCheck(dir: string, tarball: string, deps: string[], older: st
     }
   }
   if (failures.length) throw new Error(failures.join("\n"));
+}
+
+/** Builds the app in `dir` with its own Vite for serving under `/<name>/`, as a site's production build. */
+async function buildWithVite(dir: string, name: string): Promise<void> {
+  await run(process.execPath, [join(dir, "node_modules/vite/bin/vite.js"), "build", "--base", `/${name}/`, "--logLevel", "warn"], { cwd: dir });
+  expect(existsSync(join(dir, "dist/index.html"))).toBe(true);
+}
+
+const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".json": "application/json" };
+
+/** Serves each app's `dist/` under `/<app>/` on a free loopback port: the site, on another origin than the API. */
+async function serveApps(work: string, apps: string[]): Promise<{ origin: string; server: Server }> {
+  const server = createServer((request, response) => {
+    const [, app = "", ...rest] = new URL(request.url!, "http://site").pathname.split("/");
+    const file = apps.includes(app) && !rest.includes("..") ? join(work, app, "dist", rest.join("/") || "index.html") : "";
+    if (!file || !existsSync(file)) return void response.writeHead(404).end();
+    response.writeHead(200, { "Content-Type": TYPES[file.slice(file.lastIndexOf("."))] ?? "application/octet-stream" }).end(readFileSync(file));
+  });
+  await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
+  return { origin: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server };
+}
+
+/** Books a new paid event type in the app at `url` through the card form, and checks the reservation is confirmed and the app heard of it. */
+async function bookPaidInApp(page: Page, request: APIRequestContext, url: string, app: string): Promise<void> {
+  const { id, linkToken } = await createEventType(request, { ...PAID, title: `Paid ${app} session` });
+  const email = `${app}-tarball@example.com`;
+  await page.goto(`${url}?${new URLSearchParams({ api: test.info().project.use.baseURL!, token: linkToken })}`);
+  await continueToPayment(page, email);
+  await expect(page.getByLabel("Card number"), `the ${app} app's card form`).toBeVisible();
+  await expect(page.getByRole("alert")).toHaveCount(0);
+  await payWithCard(page, "4242 4242 4242 4242");
+  await expect(page.getByRole("heading", { name: "You are booked" })).toBeVisible();
+  const [reservation] = await reservationsOf(request, id);
+  expect(reservation).toMatchObject({ status: "confirmed", email });
+  await expect(page.getByRole("status").filter({ hasText: "booked" })).toHaveText(`booked ${reservation!.uuid}`);
 }
 
 /**
@@ -118,7 +192,7 @@ function typeFileOf(from: string, specifier: string): string {
 test.describe("the npm package", () => {
   test.setTimeout(600_000);
 
-  test("is publishable and its packed tarball type-checks in a fresh React and Vue app with skipLibCheck false", async () => {
+  test("is publishable, its packed tarball type-checks in a fresh React and Vue app with skipLibCheck false, and both apps built by Vite book a paid event type", async ({ page, request }) => {
     const manifest = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
     expect(manifest.private).toBeUndefined();
     // `npm pack` and `npm publish` build first, so a clean clone never packs a missing or stale dist.
@@ -160,12 +234,25 @@ test.describe("the npm package", () => {
       const typescript = `typescript@${root.typescript}`;
       // Both apps finish before the directory goes, and both apps' errors are reported.
       const results = await Promise.allSettled([
-        typeCheck(join(work, "react"), tarball, [`react@${e2e.react}`, `@types/react@${e2e["@types/react"]}`, typescript], [OLDER_TYPESCRIPTS.latest5, OLDER_TYPESCRIPTS.oldest], "app.tsx", reactApp),
+        typeCheck(
+          join(work, "react"), tarball, [`react@${e2e.react}`, `react-dom@${e2e["react-dom"]}`, `@types/react@${e2e["@types/react"]}`, `vite@${e2e.vite}`, typescript],
+          [OLDER_TYPESCRIPTS.latest5, OLDER_TYPESCRIPTS.oldest], { file: "app.tsx", source: reactApp, entry: "main.js", main: reactMain },
+        ),
         // Vue's own types need TypeScript 5.4 or later.
-        typeCheck(join(work, "vue"), tarball, [`vue@${e2e.vue}`, typescript], [OLDER_TYPESCRIPTS.latest5], "app.ts", vueApp),
+        typeCheck(join(work, "vue"), tarball, [`vue@${e2e.vue}`, `vite@${e2e.vite}`, typescript], [OLDER_TYPESCRIPTS.latest5], { file: "app.ts", source: vueApp, entry: "main.ts", main: vueMain }),
       ]);
       const failures = results.flatMap((r) => (r.status === "rejected" ? [String(r.reason)] : []));
       expect(failures.join("\n")).toBe("");
+
+      // The same apps, built by their Vite and opened on another origin than the API, book a paid event type.
+      await Promise.all([buildWithVite(join(work, "react"), "react"), buildWithVite(join(work, "vue"), "vue")]);
+      const site = await serveApps(work, ["react", "vue"]);
+      try {
+        await bookPaidInApp(page, request, `${site.origin}/react/`, "react");
+        await bookPaidInApp(page, request, `${site.origin}/vue/`, "vue");
+      } finally {
+        site.server.close();
+      }
     } finally {
       rmSync(work, { recursive: true, force: true });
     }

@@ -12,6 +12,7 @@ import { seedDemo } from "./seed.ts";
 import { newWebhookSecret } from "./lib/tokens.ts";
 import { WebhookWorker } from "./modules/webhooks/worker.ts";
 import { EmailWorker } from "./modules/mail/deliverer.ts";
+import { ReminderWorker } from "./modules/mail/reminder-worker.ts";
 import { mailPolicy } from "./modules/mail/events.ts";
 import { openConfiguredStore } from "./store/open.ts";
 import { PaymentService } from "./modules/payments/service.ts";
@@ -77,6 +78,9 @@ async function main(): Promise<void> {
   // Confirmation emails: sent over SMTP_URL; without it, logged in development (production writes none).
   const emails = new EmailWorker(store, systemClock, config, stderrLog);
   emails.start();
+  // Reminders before each confirmed booking, sent as they fall due (the same SMTP_URL, or logged).
+  const reminders = new ReminderWorker(store, systemClock, config, stderrLog);
+  reminders.start();
   // Confirmed bookings written into the organizer's CalDAV calendar, where an event type names one.
   const calendarWrites = new CalendarWriteWorker(store, systemClock, config.calendars, stderrLog);
   calendarWrites.start();
@@ -107,7 +111,7 @@ async function main(): Promise<void> {
 
   const stop = async () => {
     clearInterval(sweep);
-    await Promise.all([webhooks.stop(), emails.stop(), calendarWrites.stop(), calendars.stop()]);
+    await Promise.all([webhooks.stop(), emails.stop(), reminders.stop(), calendarWrites.stop(), calendars.stop()]);
     // No new requests; those under way get up to 3 s to finish before the store closes under them.
     // A connection that never completes does not hold the exit.
     void server.stop();

@@ -272,6 +272,23 @@ describe("the admin CLI against a running server", () => {
     expect(none.stdout.trim()).toBe("No reservations in this range.");
   });
 
+  it("sets the reminder offsets with --reminders, shows them, turns them off with none and refuses anything else", async () => {
+    expect((await cli("show", id)).stdout).toMatch(/Reminders:\s+1 day, 1 h before the start\n/);
+    const set = await cli("update", id, "--reminders", "30,2880", "--json");
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.stdout).reminderMinutes).toEqual([2880, 30]);
+    expect((await cli("show", id)).stdout).toMatch(/Reminders:\s+2 days, 30 min before the start\n/);
+    expect((await cli("update", id, "--reminders", "none")).stdout).toMatch(/Reminders:\s+none\n/);
+    const bad = await cli("update", id, "--reminders", "1h");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--reminders takes minutes before the start");
+    // The server's own checks answer through the CLI: five minutes at the least.
+    const short = await cli("update", id, "--reminders", "4");
+    expect(short.code).not.toBe(0);
+    expect(short.stderr).toContain("reminderMinutes");
+    await cli("update", id, "--reminders", "1440,60");
+  });
+
   it("sets the webhook URL, saying how receivers verify without showing the signing secret again, and removes it with none", async () => {
     const r = await cli("webhook", id, "https://hooks.example.com/booking");
     expect(r.stderr).toBe("");

@@ -290,6 +290,33 @@ describe("the organizer's sync now", () => {
     const fast = await w.syncNow(source.id);
     expect(fast).toMatchObject({ status: 200, location: null, body: { data: { state: "done", sync: { ok: true }, source: { syncing: false } } } });
   });
+
+  it("answers choosing a bookings calendar within the answer window with a 422 on calendar when the CalDAV server lists its calendars too slowly, changing nothing", async () => {
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    let asked = 0;
+    const slow = serve(async () => {
+      asked++;
+      await answered;
+      return new Response("", { status: 404 });
+    });
+    cleanups.push(() => answer());
+    const w = await appWithSync((store, clock) => new CalendarSync(store, () => clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true }, busyFromICalendarSteps), 200);
+    const eventTypeId = (await w.addFeed(`${slow.base}/feed.ics`)).eventTypeId;
+    const source = await w.store.busy.add({ eventTypeId, kind: "caldav", url: `${slow.base}/dav/`, username: "me", secret: "pw", calendars: [], freshnessMinutes: null }, w.clock.now());
+    const started = performance.now();
+    const put = w.app
+      .handle(new Request(`http://localhost/admin/busy-sources/${source.id}/write-bookings`, { method: "PUT", headers: { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/json" }, body: "{}" }))
+      .then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, any> }));
+    // The server answers only once the request has been answered: without a bound this waits 30 s per request.
+    const r = await Promise.race([put, Bun.sleep(10_000).then(() => null)]);
+    expect(r, "write-bookings answered while the calendar server was still silent").not.toBeNull();
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(asked).toBeGreaterThan(0);
+    expect(r).toMatchObject({ status: 422, body: { success: false, code: "validation_failed", errors: { calendar: [expect.stringMatching(/did not list the source's calendars within 0.2 s; nothing was changed/)] } } });
+    const view = await w.getSource(`http://localhost/admin/busy-sources/${source.id}`);
+    expect(view.body.data).toMatchObject({ writeBookings: false, writeCalendar: null });
+  });
 });
 
 describe("a big calendar's expansion", () => {

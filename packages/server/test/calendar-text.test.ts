@@ -19,6 +19,8 @@ const FROM = "Bookings <bookings@example.test>";
 const ORGANIZER = "organizer@example.test";
 const NOTES = "00000000-0000-4000-8000-0000000a07e5";
 const COMPANY = "00000000-0000-4000-8000-00000000c0de";
+const REPLY_TO = "00000000-0000-4000-8000-0000000e3a11";
+const TOPICS = "00000000-0000-4000-8000-00000000710c";
 const EVIL_UID = "evil-entry-1@evil.test";
 const MALLORY = "mailto:mallory@evil.test";
 const NO_RATE_LIMIT = { rateLimit: { limit: 100_000, windowSeconds: 60 } };
@@ -101,6 +103,12 @@ function inviteText(m: Received): string {
   const part = m.mail.attachments.find((a) => a.contentType === "text/calendar");
   expect(part, `no invite in "${m.mail.subject}"`).toBeDefined();
   return part!.content.toString("utf8");
+}
+
+/** Everything of a message, as sent and as decoded: the raw text, every header, subject, plain text, HTML and each attachment. */
+function wholeMessage(m: Received): string {
+  const { mail } = m;
+  return [m.raw, ...mail.headerLines.map((h) => h.line), mail.subject ?? "", mail.text ?? "", typeof mail.html === "string" ? mail.html : "", ...mail.attachments.map((a) => `${a.filename ?? ""} ${a.content.toString("utf8")}`)].join("\n");
 }
 
 /** One booking's entry as read from a calendar text by both parsers, which must agree. */
@@ -224,16 +232,28 @@ describe("text a visitor gave, in every calendar channel", () => {
     // ical.js hands an unknown property's text over as written; node-ical reads the escapes.
     expect(nodeIcal.sync.parseICS(renamed).vcalendar).toMatchObject({ "WR-CALNAME": `Bookings: ${asText(title)}` });
 
-    for (const { record } of hostile) expect((await w.call("DELETE", `/reservations/${record.uuid}`)).status).toBe(200);
+    // Each cancelled with a reason of several lines, which the cancel invites carry.
+    const reason = (br: string) => `Ill.\r\nSorry${br}END:VEVENT\rBEGIN:VEVENT\r\nUID:${EVIL_UID}${br}ATTENDEE:${MALLORY}`;
+    for (const { name, record } of hostile) {
+      const cancelled = await w.call("DELETE", `/reservations/${record.uuid}`, { reason: reason(name === "NUL" ? "\n" : BREAKS[name]!) });
+      expect(cancelled.status, cancelled.text).toBe(200);
+    }
     const before = w.smtp.received.length;
     await w.deliver();
     const cancels = w.smtp.received.slice(before);
     expect(cancels).toHaveLength(hostile.length * 2);
-    for (const m of cancels) {
-      const [entry, ...more] = entriesOf(inviteText(m));
-      expect(more).toEqual([]);
-      expect(entry!.attendees).toHaveLength(1);
-      expect(entry!.uid).not.toBe(EVIL_UID);
+    for (const { name, record } of hostile) {
+      const given = asText(reason(name === "NUL" ? "\n" : BREAKS[name]!));
+      const mine = cancels.filter((m) => m.to[0] === record.email || (m.to[0] === ORGANIZER && inviteText(m).includes(organizerBookingUid(record.uuid))));
+      expect(mine.map((m) => m.to[0]), name).toEqual([record.email, ORGANIZER]);
+      for (const m of mine) {
+        const [entry, ...more] = entriesOf(inviteText(m));
+        expect(more, name).toEqual([]);
+        expect(entry!.uid, name).toBe(m.to[0] === ORGANIZER ? organizerBookingUid(record.uuid) : bookingUid(record.uuid));
+        expect(entry!.attendees, name).toEqual([{ value: `mailto:${record.email}`, cn: asParameter(`${record.firstname} ${record.lastname}`) }]);
+        expect(entry!.description, name).toContain(`Reason for cancelling: ${given}`);
+        expect(m.mail.text, name).toContain(`Reason: ${given}`);
+      }
     }
     expect(entriesOf(await w.feed())).toEqual([]);
   });
@@ -253,7 +273,10 @@ describe("the organizer's copies of a booking", () => {
     await w.deliver();
 
     const organizerSide = async () => {
-      const organizerMails = w.smtp.received.filter((m) => m.to[0] === ORGANIZER).map(inviteText);
+      const mails = w.smtp.received.filter((m) => m.to[0] === ORGANIZER);
+      // Nowhere in the organizer's messages: not in the invite, the subject, the bodies, any header or part.
+      for (const m of mails) expect(wholeMessage(m), m.mail.subject).not.toContain(uuid);
+      const organizerMails = mails.map(inviteText);
       const written = await objectAt(`${w.cal}${key}.ics`);
       const feed = await w.feed();
       return { organizerMails, written, feed };
@@ -282,9 +305,10 @@ describe("the organizer's copies of a booking", () => {
     // The visitor's invites keep the uuid: their manage link needs it.
     expect(w.smtp.received.filter((m) => m.to[0] === "ada@example.com").map((m) => entriesOf(inviteText(m))[0]!.uid)).toEqual([bookingUid(uuid), bookingUid(uuid)]);
 
-    expect((await w.call("DELETE", `/reservations/${uuid}`, undefined, w.et.linkToken)).status).toBe(200);
+    expect((await w.call("DELETE", `/reservations/${uuid}`, { reason: "Something came up" }, w.et.linkToken)).status).toBe(200);
     await w.deliver();
     const cancelled = await organizerSide();
+    expect(w.smtp.received.filter((m) => m.to[0] === ORGANIZER).map((m) => m.mail.text)).toEqual([expect.any(String), expect.any(String), expect.stringContaining("Reason: Something came up")]);
     expect(cancelled.organizerMails.map((t) => entriesOf(t)[0]!.uid)).toEqual([organizerUid, organizerUid, organizerUid]);
     expect(cancelled.written).toBeNull();
     expect(entriesOf(cancelled.feed)).toEqual([]);
@@ -350,10 +374,12 @@ describe("control characters in what a visitor types", () => {
     const env = await setup({ config: NO_RATE_LIMIT });
     const created = await env.admin("POST", "/admin/event-types", {
       title: "Intro call", timezone: "Europe/Prague", cancelNoticeMinutes: 0, rescheduleNoticeMinutes: 0, maxGuests: 2,
-      locations: [{ type: "address", value: null }],
+      locations: [{ type: "address", value: null }, { type: "link", value: null }],
       customFields: [
         { uuid: NOTES, label: "Notes", name: "notes", type: "textarea" },
         { uuid: COMPANY, label: "Company", name: "company", type: "text" },
+        { uuid: REPLY_TO, label: "Reply to", name: "replyTo", type: "email" },
+        { uuid: TOPICS, label: "Topics", name: "topics", type: "multiselect", options: ["Pricing", "Support"] },
       ],
     });
     expect(created.status).toBe(200);
@@ -364,7 +390,8 @@ describe("control characters in what a visitor types", () => {
   }
   const TUE = { start: "2026-11-24T09:00:00+01:00", end: "2026-11-24T09:30:00+01:00" };
   const fieldsOf = (r: Answer) => {
-    expect(r.status, JSON.stringify(r.body)).toBe(422);
+    expect(r.status, r.text).toBe(422);
+    expect(r.headers.get("content-type")).toMatch(/^application\/json/);
     expect(r.body.code).toBe("validation_failed");
     return r.body.fieldErrors.map((e: { field: string; code: string }) => `${e.field} ${e.code}`).sort();
   };
@@ -386,6 +413,58 @@ describe("control characters in what a visitor types", () => {
     for (const bad of ["\r", "\u2028", "\u0000"]) {
       expect(fieldsOf(await w.call("POST", `/reservations/${held.body.data.uuid}/confirm`, { firstname: `Ada${bad}`, lastname: "Lovelace" }))).toEqual(["firstname control_characters"]);
     }
+  });
+
+  it("are refused with 422 naming the field in the phone, the email addresses, a visitor's link, the zone, answers of every kind, and what confirm and reschedule take", async () => {
+    const w = await api();
+    const held = await w.call("POST", "/reservations/prepare", { ...TUE, email: "ada@example.com", location: { type: "address", value: "Main Street 1" } });
+    expect(held.body.success, JSON.stringify(held.body)).toBe(true);
+    const hold = held.body.data.uuid as string;
+    const booked = await w.call("POST", "/reservations", {
+      start: "2026-11-24T10:00:00+01:00", end: "2026-11-24T10:30:00+01:00", email: "bob@example.com", location: { type: "link", value: "https://meet.example.org/bob" },
+    });
+    expect(booked.body.success, JSON.stringify(booked.body)).toBe(true);
+    const uuid = booked.body.data.uuid as string;
+
+    for (const [name, bad] of Object.entries({ ...BREAKS, TAB: "\t", DEL: "\u007f", PS: "\u2029", C1: "\u009b" })) {
+      // The phone, a visitor's link and answers of a single-line kind, in a booking and in a hold alike.
+      for (const path of ["/reservations", "/reservations/prepare"]) {
+        const r = await w.call("POST", path, {
+          ...TUE, email: "ada@example.com", phone: `+420 123${bad}456`, location: { type: "link", value: `https://meet.example.org/x${bad}UID:x` },
+          customFields: [{ uuid: REPLY_TO, value: `ada@example.com${bad}` }, { uuid: TOPICS, value: ["Pricing", `Support${bad}`] }],
+        });
+        expect(fieldsOf(r), `${name} in ${path}`).toEqual([`customFields.${TOPICS} control_characters`, `customFields.${REPLY_TO} control_characters`, "location.value control_characters", "phone control_characters", "phone invalid_phone"]);
+      }
+      // The booker's address and a guest's are email addresses, which hold no control character.
+      const addresses = await w.call("POST", "/reservations", { ...TUE, email: `ada${bad}@example.com`, guests: ["carol@example.com", `dave@example.com${bad}`], location: { type: "address", value: "Main Street 1" } });
+      expect(fieldsOf(addresses), name).toEqual(["email invalid_email", "guests.1 invalid_email"]);
+      // The visitor's zone names no IANA zone.
+      const zone = await w.call("POST", "/reservations", { ...TUE, email: "ada@example.com", timezone: `Europe/Prague${bad}`, location: { type: "address", value: "Main Street 1" } });
+      expect(fieldsOf(zone), name).toEqual(["timezone invalid_timezone"]);
+
+      // Confirming a hold: every text it takes.
+      const confirm = await w.call("POST", `/reservations/${hold}/confirm`, {
+        firstname: "Ada", lastname: `Love${bad}lace`, phone: `+420${bad}123 456`, customFields: [{ uuid: COMPANY, value: `Acme${bad}` }, { uuid: REPLY_TO, value: `${bad}ada@example.com` }],
+      });
+      expect(fieldsOf(confirm), name).toEqual([`customFields.${COMPANY} control_characters`, `customFields.${REPLY_TO} control_characters`, "lastname control_characters", "phone control_characters", "phone invalid_phone"]);
+
+      // Rescheduling takes one text of the visitor's, the zone, and an override token the organizer handed out.
+      const moved = await w.call("PUT", `/reservations/${uuid}`, { start: "2026-11-25T10:00:00+01:00", end: "2026-11-25T10:30:00+01:00", timezone: `Europe/Prague${bad}` });
+      expect(fieldsOf(moved), name).toEqual(["timezone invalid_timezone"]);
+      const overridden = await w.call("PUT", `/reservations/${uuid}`, { start: "2026-11-25T10:00:00+01:00", end: "2026-11-25T10:30:00+01:00", overrideToken: `x${bad}y` });
+      expect(overridden.status, overridden.text).toBe(403);
+      expect(overridden.body.code).toBe("forbidden");
+      // The cancel's override token, in the query.
+      const cancelled = await w.call("DELETE", `/reservations/${uuid}?overrideToken=${encodeURIComponent(`x${bad}y`)}`);
+      expect(cancelled.status, cancelled.text).toBe(403);
+      expect(cancelled.body.code).toBe("forbidden");
+    }
+    // Nothing changed: the hold is still held without a name, the booking where it was.
+    const stored = await w.stored();
+    expect(stored.map((r) => [r.uuid, r.status, r.lastname, r.start])).toEqual([
+      [hold, "held", "", "2026-11-24T09:00:00+01:00"],
+      [uuid, "confirmed", "", "2026-11-24T10:00:00+01:00"],
+    ]);
   });
 
   it("keep the line breaks of free text as LFs and refuse any other control character there, a NUL in a cancel reason included", async () => {

@@ -61,6 +61,8 @@ async function world(options: { smtp?: Smtp; settings?: Partial<EventTypeCreate>
     rescheduleNoticeMinutes: 0,
     cancelNoticeMinutes: 0,
     organizerEmail: ORGANIZER,
+    // The confirmations alone: reminders have their own tests (reminders.test.ts).
+    reminderMinutes: [],
     ...options.settings,
   });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
@@ -386,7 +388,7 @@ describe("durability of emails", () => {
     cleanups.push(() => first.kill("SIGKILL"));
     const http = httpClient(first.base);
     const everyDay = Object.fromEntries(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((d) => [d, [{ start: "00:00", end: "24:00" }]]));
-    const created = await http.admin("POST", "/admin/event-types", { title: "Crash test", timezone: "UTC", minNoticeMinutes: 60, availability: { weekly: everyDay } });
+    const created = await http.admin("POST", "/admin/event-types", { title: "Crash test", timezone: "UTC", minNoticeMinutes: 60, availability: { weekly: everyDay }, reminderMinutes: [] });
     expect(created.status).toBe(200);
     const { id, token } = created.body.data;
     const today = new Date().toISOString().slice(0, 10);

@@ -48,8 +48,8 @@ afterEach(async () => {
  * The organizer's world: the intro call (webhooks to a verifying receiver) and a consulting event
  * type, Ada's Tuesday 3 pm, and an assistant connected to `/mcp` with the admin key.
  */
-async function world(options: { intro?: Partial<EventTypeCreate> } = {}) {
-  const env = await setup({ config: NO_RATE_LIMIT });
+async function world(options: { intro?: Partial<EventTypeCreate>; syncAnswerMs?: number } = {}) {
+  const env = await setup({ config: NO_RATE_LIMIT, ...(options.syncAnswerMs === undefined ? {} : { calendars: { syncAnswerMs: options.syncAnswerMs } }) });
   const receiver = startReceiver();
   cleanups.push(() => receiver.stop());
   const created = await env.admin("POST", "/admin/event-types", {
@@ -537,6 +537,68 @@ describe("calendars that block slots", () => {
     expect(success(await w.tool("list_busy_sources", { slug: "intro-call" })).data.sources).toEqual([]);
   });
 });
+
+describe("calendars slower than the answer window", () => {
+  it("answers add and sync within the window with the source syncing, and list_busy_sources shows the sync end", async () => {
+    const w = await world({ syncAnswerMs: 200 });
+    const feed = [
+      "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tests//EN",
+      "BEGIN:VEVENT", "UID:dentist", "DTSTAMP:20261101T000000Z", "DTSTART:20261124T091000Z", "DTEND:20261124T095000Z", "END:VEVENT",
+      "END:VCALENDAR", "",
+    ].join("\r\n");
+    // The feed answers only when the test lets it: until then every sync of it is under way.
+    let release!: () => void;
+    let gate = new Promise<void>((resolve) => (release = resolve));
+    let served = 0;
+    const server = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: async () => {
+        await gate;
+        served++;
+        return new Response(feed, { headers: { "content-type": "text/calendar" } });
+      },
+    });
+    cleanups.push(() => (release(), server.stop(true)));
+    const url = `http://127.0.0.1:${server.port}/me.ics`;
+    /** The tool's answer, or null when it took longer than 10 s (the calendar is never answered in time). */
+    const answered = (name: string, args: Record<string, unknown>) => Promise.race([w.tool(name, args), Bun.sleep(10_000).then(() => null)]);
+
+    const added = await answered("add_busy_source", { slug: "intro-call", kind: "ical", url });
+    expect(added, "add_busy_source answered while the feed was still silent").not.toBeNull();
+    const addedOut = success(added!);
+    expect(addedOut.data).toMatchObject({ state: "syncing", sync: null, source: { url, syncing: true, status: "never" } });
+    expect(addedOut.text).toMatch(/goes on after this answer.*list_busy_sources/);
+    const sourceId = addedOut.data.source.id as number;
+    const listed = success(await w.tool("list_busy_sources", { slug: "intro-call" }));
+    expect(listed.data.sources[0]).toMatchObject({ id: sourceId, syncing: true });
+    expect(listed.text).toContain("syncing now");
+
+    release();
+    await waitUntil(async () => success(await w.tool("list_busy_sources", { slug: "intro-call" })).data.sources[0].syncing === false);
+    expect(success(await w.tool("list_busy_sources", { slug: "intro-call" })).data.sources[0]).toMatchObject({ status: "ok", objects: 1, busyIntervals: 1 });
+    expect(await w.freeTimes("2026-11-24")).not.toContain("10:00");
+
+    gate = new Promise<void>((resolve) => (release = resolve));
+    const synced = await answered("sync_busy_source", { sourceId });
+    expect(synced, "sync_busy_source answered while the feed was still silent").not.toBeNull();
+    expect(success(synced!).data).toMatchObject({ state: "syncing", sync: null, source: { id: sourceId, syncing: true, status: "ok" } });
+    release();
+    await waitUntil(async () => success(await w.tool("list_busy_sources", { slug: "intro-call" })).data.sources[0].syncing === false);
+    expect(served).toBe(2);
+    // A sync that ends within the window answers its outcome.
+    const fast = success(await w.tool("sync_busy_source", { sourceId }));
+    expect(fast.data).toMatchObject({ state: "done", sync: { ok: true, changed: false }, source: { syncing: false } });
+  });
+});
+
+/** Waits until `done` answers true, checking every 20 ms; fails after 5 s. */
+async function waitUntil(done: () => Promise<boolean>): Promise<void> {
+  for (const deadline = Date.now() + 5_000; !(await done()); ) {
+    if (Date.now() > deadline) throw new Error("not done within 5 s");
+    await Bun.sleep(20);
+  }
+}
 
 describe("bookings written into a calendar", () => {
   it("sets the calendar of a CalDAV source to write bookings into, shows it in the source's view, and stops", async () => {

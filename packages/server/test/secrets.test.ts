@@ -1,6 +1,7 @@
 import { Database } from "bun:sqlite";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -10,11 +11,15 @@ import { ManualClock } from "../src/clock.ts";
 import { configFromEnv } from "../src/config.ts";
 import { DEFAULT_SETTINGS } from "../src/domain/event-type.ts";
 import { parseSecretKey, SecretBox, SecretKeyError, secretKeyOf, type SecretKey } from "../src/lib/secrets.ts";
+import type { LogEntry } from "../src/context.ts";
+import { WebhookWorker } from "../src/modules/webhooks/worker.ts";
+import { redactUrls } from "../src/lib/redact.ts";
 import { openPostgresStore } from "../src/store/postgres/index.ts";
 import { openSqliteStore } from "../src/store/sqlite/index.ts";
 import type { Store } from "../src/store/types.ts";
 import { SERVER_DIR, startServerProcess, type ServerProcess } from "./server-process.ts";
-import { ADMIN_KEY, ENGINE, POSTGRES_URL } from "./utils.ts";
+import { zoneRepeating } from "./hostile-calendars.ts";
+import { ADMIN_KEY, ENGINE, POSTGRES_URL, setup } from "./utils.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -328,5 +333,91 @@ describe.skipIf(ENGINE === "postgres")("npm start and the secret key", () => {
     // The demo's webhook secrets, sealed by the first run with the kept key, open in the second.
     expect((await db.secretsStored()).webhook).toEqual([expect.stringMatching(SEALED_BY(key)), expect.stringMatching(SEALED_BY(key)), expect.stringMatching(SEALED_BY(key))]);
     expect(existsSync(keyFile)).toBe(true);
+  });
+});
+
+/** The log entries as text, errors with their message and stack, as a log sink would write them. */
+const logText = (logs: LogEntry[]) =>
+  JSON.stringify(logs.map((e) => ({ ...e, error: e.error instanceof Error ? `${e.error.message}\n${e.error.stack}` : e.error === undefined ? undefined : String(e.error) })));
+
+describe("secrets in errors and logs", () => {
+  it("names a URL in a text by scheme, host and path only, leaving the sentence around it as it is", () => {
+    expect(redactUrls("the answer to GET https://me:pw@cal.example.com:8443/feeds/me.ics?token=t0k3n#x is larger than 10 bytes")).toBe(
+      "the answer to GET https://cal.example.com:8443/feeds/me.ics is larger than 10 bytes",
+    );
+    expect(redactUrls("cannot read http://127.0.0.1:8080/me.ics?key=s3cret: not iCalendar (see webcal://h.example/p?x=1).")).toBe(
+      "cannot read http://127.0.0.1:8080/me.ics: not iCalendar (see webcal://h.example/p).",
+    );
+    expect(redactUrls("cannot read /dav/me/work/event.ics: no VEVENT")).toBe("cannot read /dav/me/work/event.ics: no VEVENT");
+  });
+
+  it("keeps calendar passwords, tokens in feed queries and webhook signing secrets out of the sources' errors and the logs after failing syncs and a webhook delivery", async () => {
+    const env = await setup();
+    const servers: { stop: () => unknown }[] = [];
+    cleanups.push(() => servers.forEach((s) => s.stop()));
+    const serve = (fetch: (request: Request) => Response) => {
+      const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch });
+      servers.push({ stop: () => server.stop(true) });
+      return `http://127.0.0.1:${server.port}`;
+    };
+    // A receiver that has gone away (410), at an address whose query carries a token.
+    const receiver = serve(() => new Response("gone", { status: 410 }));
+    const hookUrl = `${receiver}/hooks?token=hook-query-token`;
+    const created = await env.admin("POST", "/admin/event-types", { title: "Intro call", slug: "intro-call", timezone: "Europe/Prague", webhookUrl: hookUrl });
+    expect(created.status).toBe(200);
+    const { id, token, webhookSecret } = created.body.data as { id: number; token: string; webhookSecret: string };
+    expect(webhookSecret.length).toBeGreaterThan(10);
+
+    // A feed no program writes (refused unread), and a feed and a CalDAV server whose connections
+    // drop before any answer: each fails its sync with a message naming its URL.
+    const notACalendar = serve(() => new Response(zoneRepeating("HOURLY"), { headers: { "content-type": "text/calendar" } }));
+    const dropping = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => dropping.listen(0, "127.0.0.1", resolve));
+    servers.push({ stop: () => dropping.close() });
+    const droppingPort = (dropping.address() as { port: number }).port;
+    const sources = [
+      { kind: "ical", url: `${notACalendar}/me.ics?token=feed-query-token-1` },
+      { kind: "ical", url: `http://127.0.0.1:${droppingPort}/me.ics?token=feed-query-token-2`, token: "feed-bearer-token" },
+      { kind: "caldav", url: `http://127.0.0.1:${droppingPort}/dav/?token=feed-query-token-3`, username: "me", password: "calendar-password" },
+    ];
+    const secrets = ["hook-query-token", webhookSecret, "feed-query-token", "feed-bearer-token", "calendar-password", Buffer.from("me:calendar-password").toString("base64")];
+
+    // A URL with credentials in it is refused, pointing to the fields.
+    const inUrl = await env.admin("POST", `/admin/event-types/${id}/busy-sources`, { kind: "caldav", url: "https://me:calendar-password@dav.example.com/dav/" });
+    expect(inUrl.status).toBe(422);
+    expect(inUrl.body.errors.url).toEqual(["Send the user name and password as fields, not in the URL."]);
+
+    const answers: unknown[] = [];
+    for (const source of sources) {
+      const added = await env.admin("POST", `/admin/event-types/${id}/busy-sources`, source);
+      expect(added.status).toBe(200);
+      const synced = await env.admin("POST", `/admin/busy-sources/${added.body.data.id}/sync`);
+      expect(synced.status).toBe(200);
+      expect(synced.body.data).toMatchObject({ state: "done", sync: { ok: false }, source: { status: "failing" } });
+      answers.push(synced.body.data.sync.error, synced.body.data.source.lastError, synced.body.data.source.skippedObjects);
+      // The error still says which calendar failed: scheme, host and path.
+      expect(synced.body.data.source.lastError).toContain(new URL(source.url).host);
+    }
+    expect(answers[0]).toMatch(new RegExp(`cannot read ${notACalendar}/me\\.ics: `));
+    expect(answers[3]).toMatch(new RegExp(`GET http://127\\.0\\.0\\.1:${droppingPort}/me\\.ics failed 3 times`));
+    expect(answers[6]).toMatch(new RegExp(`PROPFIND http://127\\.0\\.0\\.1:${droppingPort}/\\S* failed 3 times`));
+
+    const booked = await env.call("POST", "/reservations", {
+      token,
+      body: { start: "2026-11-24T15:00:00+01:00", end: "2026-11-24T15:30:00+01:00", email: "ada@example.com", firstname: "Ada", lastname: "Lovelace" },
+    });
+    expect(booked.body.success).toBe(true);
+    const worker = new WebhookWorker(env.store, env.clock, { allowPrivateAddresses: true }, (e) => env.logs.push(e));
+    while ((await worker.runOnce()) > 0);
+    expect(env.logs.map((e) => e.message)).toContainEqual(`webhook endpoint ${receiver}/hooks answered 410; disabled for event type ${id}`);
+
+    const listed = await env.admin("GET", `/admin/event-types/${id}/busy-sources`);
+    const shown = JSON.stringify([answers, listed.body.data.map((s: { lastError: string | null; skippedObjects: unknown }) => [s.lastError, s.skippedObjects])]);
+    const logged = logText(env.logs);
+    expect(env.logs.filter((e) => /failed to sync/.test(e.message))).toHaveLength(3);
+    for (const secret of secrets) {
+      expect(shown, `a source's error shows ${secret}`).not.toContain(secret);
+      expect(logged, `the logs show ${secret}`).not.toContain(secret);
+    }
   });
 });

@@ -10,6 +10,8 @@ export interface Received {
   from: string;
   to: string[];
   mail: ParsedMail;
+  /** The message as it came over the wire, headers and encoded parts. */
+  raw: string;
 }
 
 /** A running SMTP server and what it accepted. */
@@ -45,9 +47,10 @@ export async function startSmtp(refuse: (n: number) => number | null = () => nul
           callback(error);
           return;
         }
-        simpleParser(Buffer.concat(chunks)).then(
+        const raw = Buffer.concat(chunks);
+        simpleParser(raw).then(
           (mail) => {
-            received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address), mail });
+            received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address), mail, raw: raw.toString("utf8") });
             callback();
           },
           (error) => callback(error),

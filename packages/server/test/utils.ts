@@ -52,6 +52,8 @@ export async function postgresSkipReason(): Promise<string | null> {
 
 const opened = new Set<Store>();
 const schemas: string[] = [];
+/** Where each test store keeps its data, so another instance can open the same database (`openTestStoreBeside`). */
+const locations = new WeakMap<Store, { schema: string } | { path: string }>();
 
 /** A fresh store of the suite's engine; a file path asks for SQLite on that file whatever the engine. */
 export async function openTestStore(databasePath?: string, rateLimit?: { limit: number; windowSeconds: number }): Promise<Store> {
@@ -60,8 +62,10 @@ export async function openTestStore(databasePath?: string, rateLimit?: { limit: 
     const schema = `t_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
     schemas.push(schema);
     store = await openPostgresStore(POSTGRES_URL, { schema, poolSize: 4, rateLimit: rateLimit ?? DEFAULT_CONFIG.rateLimit });
+    locations.set(store, { schema });
   } else {
     store = openSqliteStore(databasePath ?? ":memory:");
+    if (databasePath !== undefined) locations.set(store, { path: databasePath });
   }
   const close = store.close.bind(store);
   let closed: Promise<void> | null = null;
@@ -73,6 +77,27 @@ export async function openTestStore(databasePath?: string, rateLimit?: { limit: 
   };
   opened.add(store);
   return store;
+}
+
+/**
+ * A second store on the database of `store` (its PostgreSQL schema, or its SQLite file), as another
+ * server instance opens it; closed after the test like the first. An in-memory SQLite store has none.
+ */
+export async function openTestStoreBeside(store: Store): Promise<Store> {
+  const at = locations.get(store);
+  if (!at) throw new Error("this store's database cannot be opened twice (in-memory SQLite)");
+  let second: Store;
+  if ("schema" in at) second = await openPostgresStore(POSTGRES_URL, { schema: at.schema, poolSize: 4, rateLimit: DEFAULT_CONFIG.rateLimit });
+  else second = openSqliteStore(at.path);
+  const close = second.close.bind(second);
+  let closed: Promise<void> | null = null;
+  (second as { close: () => Promise<void> }).close = () => {
+    opened.delete(second);
+    closed ??= close();
+    return closed;
+  };
+  opened.add(second);
+  return second;
 }
 
 /** Closes every store a test left open and (PostgreSQL) drops the schemas made for it. */

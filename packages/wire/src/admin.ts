@@ -70,6 +70,13 @@ export const PaymentSettings = Type.Object(
 
 const minutes = (max: number) => Type.Integer({ minimum: 0, maximum: max });
 
+/** Most reminders one event type sends before each booking. */
+export const MAX_REMINDERS = 5;
+/** Closest a reminder may come to the start: five minutes. */
+export const REMINDER_MIN_MINUTES = 5;
+/** Earliest a reminder may come before the start: 30 days. */
+export const REMINDER_MAX_MINUTES = 43_200;
+
 /** Form of an event type's slug, the name of its booking page `/book/{slug}`: lowercase words joined by single hyphens. */
 export const SLUG_PATTERN = "^[a-z0-9]+(-[a-z0-9]+)*$";
 
@@ -107,6 +114,11 @@ export const EventTypeFields = Type.Object(
       Type.String({ format: "email", maxLength: LIMITS.emailMaxLength, description: "Gets a copy of every confirmation, reschedule and cancellation email, with its calendar invite. null: no copy." }),
       Type.Null(),
     ]),
+    reminderMinutes: Type.Array(Type.Integer({ minimum: REMINDER_MIN_MINUTES, maximum: REMINDER_MAX_MINUTES }), {
+      maxItems: MAX_REMINDERS,
+      description:
+        "Reminder emails to the visitor (and guests) before a confirmed booking, in minutes before its start (5 to 43200, at most 5, each once); default [1440, 60], a day and an hour before. [] sends none.",
+    }),
     slug: Type.Union([
       Type.String({ pattern: SLUG_PATTERN, maxLength: SLUG_MAX_LENGTH, description: "Name of the booking page /book/{slug}: lowercase letters and digits, words joined by single hyphens; unique. null removes the page." }),
       Type.Null(),

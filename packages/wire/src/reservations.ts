@@ -53,7 +53,7 @@ export type ConfirmInput = Static<typeof ConfirmInput>;
 
 /** Optional body of `DELETE /reservations/{uuid}`: why the booking is cancelled, passed on to the organizer. */
 export const CancelInput = Type.Object({
-  reason: Type.Optional(Type.String({ maxLength: LIMITS.textMaxLength, description: "Why the booking is cancelled; stored and sent as `cancelReason` in the reservation.cancelled webhook." })),
+  reason: Type.Optional(Type.String({ maxLength: LIMITS.textMaxLength, description: "Why the booking is cancelled; stored, sent as `cancelReason` in the reservation.cancelled webhook and shown in the cancellation emails and their invites." })),
 });
 export type CancelInput = Static<typeof CancelInput>;
 

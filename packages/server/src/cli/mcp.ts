@@ -21,6 +21,7 @@ import { publicOrigin } from "../lib/links.ts";
 import { createMcpServer } from "../modules/mcp/server.ts";
 import { WebhookWorker } from "../modules/webhooks/worker.ts";
 import { EmailWorker } from "../modules/mail/deliverer.ts";
+import { ReminderWorker } from "../modules/mail/reminder-worker.ts";
 import { createServices } from "../services.ts";
 import { openConfiguredStore } from "../store/open.ts";
 import { describeTarget } from "../store/postgres/pools.ts";
@@ -44,13 +45,15 @@ async function main(): Promise<void> {
   webhooks.start();
   const emails = new EmailWorker(store, systemClock, config, stderrLog);
   emails.start();
+  const reminders = new ReminderWorker(store, systemClock, config, stderrLog);
+  reminders.start();
 
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
     await server.close().catch(() => undefined);
-    await Promise.all([webhooks.stop(), emails.stop()]);
+    await Promise.all([webhooks.stop(), emails.stop(), reminders.stop()]);
     await store.close();
     process.exit(0);
   };

@@ -38,6 +38,12 @@ export interface EventTypeSettings {
   customFields: CustomFieldDefinition[];
   payment: { amount: number; currency: string; providerAccountId: string } | null;
   webhookUrl: string | null;
+  /**
+   * Minutes before a confirmed booking's start when the visitor (and guests) get a reminder email,
+   * latest reminder last; [] sends none. Absent on event types stored before reminders existed,
+   * which remind as new ones do (`DEFAULT_REMINDER_MINUTES`).
+   */
+  reminderMinutes?: number[];
   /** Where the organizer's copy of each confirmation email goes; none when null (or absent, on event types stored before it existed). */
   organizerEmail?: string | null;
   /**
@@ -58,6 +64,12 @@ export interface EventTypeSettings {
 }
 
 const workday = [{ start: "09:00", end: "17:00" }];
+
+/** Reminders of a new event type: a day and an hour before the start. */
+export const DEFAULT_REMINDER_MINUTES: readonly number[] = [1440, 60];
+
+/** The reminder offsets an event type uses, the default for one stored before reminders existed. */
+export const reminderMinutesOf = (settings: Pick<EventTypeSettings, "reminderMinutes">): number[] => [...(settings.reminderMinutes ?? DEFAULT_REMINDER_MINUTES)];
 
 /** Defaults of a new event type: weekdays 9-17, 30-minute meetings, one seat, a day's notice rules. */
 export const DEFAULT_SETTINGS: Omit<EventTypeSettings, "title"> = {
@@ -82,6 +94,7 @@ export const DEFAULT_SETTINGS: Omit<EventTypeSettings, "title"> = {
   payment: null,
   webhookUrl: null,
   organizerEmail: null,
+  reminderMinutes: [...DEFAULT_REMINDER_MINUTES],
   locale: { preset: "en", startDayOfWeek: "monday", texts: {} },
   theme: { mode: "light", borderRadius: "8px", colors: {} },
   profileImage: null,

@@ -196,11 +196,27 @@ export interface BusySyncWrite {
 export type WebhookKind = "reservation.created" | "reservation.rescheduled" | "reservation.cancelled";
 
 /**
- * Delivery channels of the outbox: signed webhooks to the organizer's URL, and confirmation emails.
+ * Delivery channels of the outbox: signed webhooks to the organizer's URL, confirmation emails,
+ * bookings written into the organizer's calendar, and reminder emails (due some time before a
+ * meeting, withdrawn when the booking changes; see `OutboxEvent.notBeforeMs`).
  * A channel is a name in the outbox's rows (no schema change adds one): another channel needs its
  * name here and a deliverer (modules/outbox/worker.ts) that takes its events.
  */
-export type OutboxChannel = "webhook" | "email" | "caldav";
+export type OutboxChannel = "webhook" | "email" | "caldav" | "reminder";
+
+/**
+ * What the store adds, for one reservation, to the `lastError` of its pending reminders when a later
+ * change of the reservation withdraws them (they are marked failed, never sent).
+ */
+export const REMINDER_WITHDRAWN = "withdrawn: the booking changed before the reminder was due";
+
+/**
+ * The reservations whose pending reminders a batch of events withdraws: those it moves or cancels.
+ * A booking's creation has none yet, so its events (the hot path) cost no extra statement.
+ */
+export function changedReservations(events: readonly OutboxEvent[]): Set<string> {
+  return new Set(events.filter((e) => e.kind !== "reservation.created").map((e) => e.reservationUuid));
+}
 
 /** An outbox event to write in the same transaction as the change it reports. */
 export interface OutboxEvent {
@@ -219,6 +235,12 @@ export interface OutboxEvent {
   /** The JSON body: a webhook's is signed byte for byte; an email's is the rendered message (modules/mail/events.ts). */
   payload: string;
   createdAtMs: number;
+  /**
+   * Not delivered before this instant (a reminder's due time); due at once when absent. A
+   * reschedule or cancel event of a reservation withdraws its reminders still pending, in the same
+   * transaction, so the change leaves only the reminders it writes itself (see `changedReservations`).
+   */
+  notBeforeMs?: number;
 }
 
 /** An outbox event with its delivery state. */

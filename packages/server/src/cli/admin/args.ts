@@ -20,6 +20,7 @@ export const OPTIONS = {
   currency: { type: "string" },
   account: { type: "string" },
   webhook: { type: "string" },
+  reminders: { type: "string" },
   file: { type: "string" },
   slug: { type: "string" },
   override: { type: "boolean" },

@@ -8,13 +8,14 @@ import { rangesText, weeklyText } from "./hours.ts";
 import { webhookLines } from "./webhooks.ts";
 
 /** The settings create and update take, as flags. */
-const SETTINGS = ["title", "description", "timezone", "duration", "interval", "seats", "hold", "notice", "horizon", "price", "currency", "account", "webhook", "slug", "file"];
+const SETTINGS = ["title", "description", "timezone", "duration", "interval", "seats", "hold", "notice", "horizon", "price", "currency", "account", "webhook", "reminders", "slug", "file"];
 const NUMBER_FLAGS = { duration: "durationMinutes", interval: "slotIntervalMinutes", seats: "seats", hold: "holdMinutes", notice: "minNoticeMinutes", horizon: "horizonDays" } as const;
 
 /** The settings part of the usage text (create and update). */
 export const SETTINGS_USAGE = `Settings (create and update):
   --title T --description T --timezone Zone --duration MIN --interval MIN --seats N
   --hold MIN --notice MIN --horizon DAYS --webhook URL|none
+  --reminders MIN,MIN|none           reminder emails this many minutes before the start (default 1440,60)
   --slug S|none                      booking page name: the page is <server>/book/S (none removes it)
   --price 50.00 --currency eur --account acct_x   card payment (--price none removes it)
   --file settings.json               a JSON body of settings; flags given win over its keys`;
@@ -122,6 +123,11 @@ async function settingsBody(flags: Flags, current: (() => Promise<EventTypeView>
     body[key] = Number(raw);
   }
   if (flags.webhook !== undefined) body.webhookUrl = flags.webhook === "none" ? null : flags.webhook;
+  if (flags.reminders !== undefined) {
+    if (flags.reminders === "none") body.reminderMinutes = [];
+    else if (/^\d{1,6}(,\d{1,6})*$/.test(flags.reminders)) body.reminderMinutes = flags.reminders.split(",").map(Number);
+    else throw new UsageError(`--reminders takes minutes before the start, comma-separated (such as 1440,60), or none; got "${flags.reminders}".`);
+  }
   if (flags.slug !== undefined) body.slug = flags.slug === "none" ? null : flags.slug;
   if (flags.price === "none") {
     if (flags.currency || flags.account) throw new UsageError("--price none removes the payment; leave out --currency and --account.");
@@ -162,6 +168,13 @@ function priceText(p: NonNullable<EventTypeView["payment"]>): string {
   return `${(p.amount / 10 ** digits).toFixed(digits)} ${p.currency.toUpperCase()}`;
 }
 
+/** 1440 -> "1 day", 90 -> "90 min": the largest whole unit. */
+function minutesText(minutes: number): string {
+  if (minutes % 1440 === 0) return `${minutes / 1440} day${minutes === 1440 ? "" : "s"}`;
+  if (minutes % 60 === 0) return `${minutes / 60} h`;
+  return `${minutes} min`;
+}
+
 function listText(all: EventTypeView[]): string {
   if (all.length === 0) return 'No event types yet. Create one with: npm run admin -- create --title "Intro call"';
   return table([
@@ -186,6 +199,7 @@ function showText(et: EventTypeView, base: string): string {
     `Meetings:      ${et.durationMinutes} min, a slot every ${et.slotIntervalMinutes} min, ${et.seats} seat${et.seats === 1 ? "" : "s"}, held ${et.holdMinutes} min while booking`,
     `Booking:       at least ${et.minNoticeMinutes} min ahead, up to ${et.horizonDays} days ahead`,
     `Payment:       ${et.payment ? `${priceText(et.payment)} to ${et.payment.providerAccountId}` : "free"}`,
+    `Reminders:     ${et.reminderMinutes.length === 0 ? "none" : `${et.reminderMinutes.map(minutesText).join(", ")} before the start`}`,
     ...webhookLines(et),
     `Locations:     ${et.locations.map((l) => (l.value ? `${l.type} (${l.value})` : l.type)).join(", ")}`,
     `Custom fields: ${et.customFields.length === 0 ? "none" : et.customFields.map((f) => `${f.name} (${f.type}${f.required ? ", required" : ""})`).join(", ")}`,

@@ -1,6 +1,6 @@
 import { DateTime } from "luxon";
 import { WEEKDAYS, type EventTypeCreate, type EventTypePatch, type TimeRange } from "@booking/wire";
-import { DEFAULT_SETTINGS, type CustomFieldDefinition, type EventTypeSettings } from "../../domain/event-type.ts";
+import { DEFAULT_SETTINGS, reminderMinutesOf, type CustomFieldDefinition, type EventTypeSettings } from "../../domain/event-type.ts";
 import { addError, DomainError, ValidationFailed } from "../../domain/errors.ts";
 import { FEED_TOKEN_PREFIX, hashToken, LINK_TOKEN_PREFIX, newToken, newWebhookSecret } from "../../lib/tokens.ts";
 import { SlugTakenError, type EventTypeRecord, type OutboxDelivery, type ReservationRecord, type Store, type WebhookAttempt } from "../../store/types.ts";
@@ -13,6 +13,8 @@ import type { ReservationListQuery as ReservationListQuerySchema } from "./model
 /** The organizer's view of an event type: settings and state, never token hashes nor the webhook signing secret. */
 export type EventTypeView = EventTypeSettings & {
   id: number;
+  /** The reminder offsets in use (the default for an event type stored before reminders existed). */
+  reminderMinutes: number[];
   /** Name of the booking page `/book/{slug}`, or null. */
   slug: string | null;
   /** The booking page's publishable credential; public by design, replaced with the API token. */
@@ -274,6 +276,7 @@ function viewOf(r: EventTypeRecord): EventTypeView {
   return {
     id: r.id,
     ...r.settings,
+    reminderMinutes: reminderMinutesOf(r.settings),
     slug: r.slug,
     linkToken: r.linkToken,
     feedToken: r.feedToken,
@@ -318,6 +321,11 @@ export function resolveSettings(base: EventTypeSettings, change: Omit<EventTypeP
   const webhookProblem = next.webhookUrl === null ? null : webhookUrlProblem(next.webhookUrl, allowPrivateWebhooks);
   if (webhookProblem) addError(errors, "webhookUrl", webhookProblem);
   if (next.profileImage !== null && next.profileImage !== "" && !isHttpUrl(next.profileImage)) addError(errors, "profileImage", "Expected an http(s) URL.");
+  if (next.reminderMinutes) {
+    // Latest reminder last, whatever order they were given in; one offset twice would send twice.
+    if (new Set(next.reminderMinutes).size !== next.reminderMinutes.length) addError(errors, "reminderMinutes", "Each reminder offset may appear once.");
+    next.reminderMinutes = [...next.reminderMinutes].sort((a, b) => b - a);
+  }
   if (typeof next.hostName === "string") {
     // A name is one line of visible text: surrounding space is dropped, blank or control characters refused.
     next.hostName = next.hostName.trim();

@@ -6,6 +6,7 @@ import type { EventTypeSettings } from "../../domain/event-type.ts";
 import { discoverCalendars, guardedFetch, type CalendarFetch } from "./fetch.ts";
 import type { CalendarSync, SyncOutcome } from "./sync.ts";
 import type { LogEntry } from "../../context.ts";
+import { redactUrls } from "../../lib/redact.ts";
 
 /** Most busy sources one event type may have. */
 export const MAX_SOURCES_PER_EVENT_TYPE = 10;
@@ -119,11 +120,17 @@ export class CalendarAdmin {
       throw new ValidationFailed({ calendar: ["Expected a calendar URL (absolute, or a path on the source's server)."] });
     }
     let found: string[];
+    // The discovery runs inside the request: it must end within the answer window, as "sync now" does.
+    const late = AbortSignal.timeout(this.answerWithinMs);
+    const fetchFn: CalendarFetch = (url, init = {}) => this.fetchFn(url, { ...init, signal: init.signal ? AbortSignal.any([init.signal, late]) : late });
     try {
       // Every calendar of the account may be written into, not only those read for busy times.
-      found = (await discoverCalendars({ ...source, calendars: [] }, this.fetchFn)).map((c) => trailingSlash(new URL(c.url, source.url).href));
+      found = (await withinAnswerWindow(discoverCalendars({ ...source, calendars: [] }, fetchFn), late)).map((c) => trailingSlash(new URL(c.url, source.url).href));
     } catch (error) {
-      throw new ValidationFailed({ calendar: [`The source's calendars could not be listed: ${error instanceof Error ? error.message : String(error)}`] });
+      if (late.aborted) {
+        throw new ValidationFailed({ calendar: [`The calendar server did not list the source's calendars within ${this.answerWithinMs / 1000} s; nothing was changed. Try again once it answers faster.`] });
+      }
+      throw new ValidationFailed({ calendar: [`The source's calendars could not be listed: ${redactUrls(error instanceof Error ? error.message : String(error))}`] });
     }
     let calendarUrl: string | undefined;
     if (typeof asked === "string") {
@@ -304,6 +311,16 @@ export class CalendarAdmin {
 }
 
 const trailingSlash = (url: string) => (url.endsWith("/") ? url : `${url}/`);
+
+/** The work's answer, or a rejection once `late` aborts: a client library may not end its work when its fetch is aborted. */
+function withinAnswerWindow<T>(work: Promise<T>, late: AbortSignal): Promise<T> {
+  if (late.aborted) return Promise.reject(late.reason);
+  return new Promise<T>((resolve, reject) => {
+    const passed = () => reject(late.reason);
+    late.addEventListener("abort", passed, { once: true });
+    work.then(resolve, reject).finally(() => late.removeEventListener("abort", passed));
+  });
+}
 
 function isHttpUrl(value: string, base: string): boolean {
   try {

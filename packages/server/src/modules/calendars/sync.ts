@@ -5,6 +5,7 @@ import type { BusyObject, BusySourceRecord, SkippedObject, Store } from "../../s
 import { bookingUid, organizerBookingKey } from "../invites/ics.ts";
 import type { CalendarExpander, ObjectsExpansion } from "./expansion.ts";
 import { fetchCalDav, fetchFeed, guardedFetch, type CalendarFetch } from "./fetch.ts";
+import { redactUrl, redactUrls } from "../../lib/redact.ts";
 
 /** The window and zone busy intervals are expanded in (see expand.ts). */
 export interface ExpansionWindow {
@@ -303,7 +304,8 @@ export class CalendarSync {
         const first = expansion.errors[0];
         if (first && expansion.errors.length === others.length) throw new Error(`cannot read ${first.href}: ${first.reason}`);
         intervals = expansion.intervals;
-        skippedObjects = expansion.errors;
+        // Shown in the source's status: a feed's object is named by the feed's URL, whose query may hold its token.
+        skippedObjects = expansion.errors.map((e) => ({ href: redactUrl(e.href), reason: redactUrls(e.reason) }));
       }
       // A sync past its deadline writes nothing: its source shows the failure, as any other.
       checkTime();
@@ -322,7 +324,8 @@ export class CalendarSync {
         // Cut short by shutdown, not the calendar's fault: nothing recorded, so it is due again at the next start.
         return { sourceId: source.id, ok: false, changed: false, downloaded: 0, error: "the server stopped before the sync completed" };
       }
-      const message = (deadline.aborted || timedOut() ? `no complete sync within ${deadlineMs / 1000} s (a calendar answered too slowly); given up` : messageOf(error)).slice(0, 500);
+      // The message is stored, answered and logged: URLs in it lose their user name, password and query.
+      const message = (deadline.aborted || timedOut() ? `no complete sync within ${deadlineMs / 1000} s (a calendar answered too slowly); given up` : redactUrls(messageOf(error))).slice(0, 500);
       this.log({ level: "warn", message: `calendar source ${source.id} (event type ${source.eventTypeId}) failed to sync; its last good data stays: ${message}` });
       await this.store.busy.recordFailure(source.id, atMs, message).catch((e) => this.log({ level: "error", message: "recording a calendar sync failure failed", error: e }));
       return { sourceId: source.id, ok: false, changed: false, downloaded: 0, error: message };

@@ -88,7 +88,7 @@ export const OPERATIONS: Operation[] = [
     operationId: "createReservation",
     summary: "Book a slot in one step",
     description:
-      "Books a slot offered by GET /time-slots and confirms it at once. When the slot is full or not offered the answer is HTTP 200 with `success: false` and code `slot_unavailable`; when another request is writing it at this moment, `slot_locked`. A paid event type answers 422 `payment_required`: prepare, pay, then confirm. The answer carries `meetLink` (video meetings) and `location` (the organizer's address or number, or the link). When the server sends mail, the visitor (and the event type's organizer email) get a confirmation with a calendar invite (METHOD:REQUEST).",
+      "Books a slot offered by GET /time-slots and confirms it at once. When the slot is full or not offered the answer is HTTP 200 with `success: false` and code `slot_unavailable`; when another request is writing it at this moment, `slot_locked`. A paid event type answers 422 `payment_required`: prepare, pay, then confirm. The answer carries `meetLink` (video meetings) and `location` (the organizer's address or number, or the link). When the server sends mail, the visitor (and the event type's organizer email) get a confirmation with a calendar invite (METHOD:REQUEST), and the visitor and guests a reminder email before the start at each of the event type's `reminderMinutes` (admin API; default a day and an hour before; those already past when booked are left out).",
     auth: true,
     idempotent: true,
     body: { schema: ReservationInput, required: true },
@@ -114,7 +114,7 @@ export const OPERATIONS: Operation[] = [
     operationId: "rescheduleReservation",
     summary: "Reschedule a reservation",
     description:
-      "Moves a held or confirmed reservation to another offered slot; the status stays as it was. A visitor may reschedule until `rescheduleNoticeMinutes` before the current start (later: 403 `forbidden`); the organizer's `overrideToken` lifts that rule and the minimum notice and horizon of the new slot. A cancelled or expired reservation answers `success: false`, `reservation_finished`. A confirmed reservation keeps its meeting: the answer carries its `meetLink` and `location`, and when the server sends mail the visitor and organizer get the updated invite (same UID, higher SEQUENCE).",
+      "Moves a held or confirmed reservation to another offered slot; the status stays as it was. A visitor may reschedule until `rescheduleNoticeMinutes` before the current start (later: 403 `forbidden`); the organizer's `overrideToken` lifts that rule and the minimum notice and horizon of the new slot. A cancelled or expired reservation answers `success: false`, `reservation_finished`. A confirmed reservation keeps its meeting: the answer carries its `meetLink` and `location`, and when the server sends mail the visitor and organizer get the updated invite (same UID, higher SEQUENCE); the reminders of the old time are withdrawn and new ones scheduled for the new time.",
     auth: true,
     reservationPath: true,
     body: { schema: RescheduleInput, required: true },
@@ -127,7 +127,7 @@ export const OPERATIONS: Operation[] = [
     operationId: "cancelReservation",
     summary: "Cancel a reservation",
     description:
-      "Cancels and frees the seat at once. Cancelling a cancelled reservation succeeds again without change. A hold can always be cancelled; a confirmed reservation until `cancelNoticeMinutes` before its start (later: 403 `forbidden`, unless the query carries the organizer's `overrideToken`). A meeting that has ended answers `success: false`, `reservation_finished`. Cancelling a confirmed reservation emails the visitor (and organizer) an invite with METHOD:CANCEL when the server sends mail. An optional JSON body `{ \"reason\": \"…\" }` (at most 500 characters; an addition to the spec) is stored with the reservation and sent as `cancelReason` in the `reservation.cancelled` webhook; its line breaks are kept as LF, and any other control character (a NUL among them) answers 422 `validation_failed` with `control_characters` on `reason`.",
+      "Cancels and frees the seat at once. Cancelling a cancelled reservation succeeds again without change. A hold can always be cancelled; a confirmed reservation until `cancelNoticeMinutes` before its start (later: 403 `forbidden`, unless the query carries the organizer's `overrideToken`). A meeting that has ended answers `success: false`, `reservation_finished`. Cancelling a confirmed reservation emails the visitor (and organizer) an invite with METHOD:CANCEL when the server sends mail. An optional JSON body `{ \"reason\": \"…\" }` (at most 500 characters; an addition to the spec) is stored with the reservation, sent as `cancelReason` in the `reservation.cancelled` webhook and shown in the cancellation emails and their cancel invites; its line breaks are kept as LF, and any other control character (a NUL among them) answers 422 `validation_failed` with `control_characters` on `reason`. Its pending reminder emails are withdrawn: none is sent after a cancel.",
     auth: true,
     reservationPath: true,
     body: { schema: CancelInput, required: false },
@@ -192,7 +192,7 @@ const BusySourceView = Type.Object({
   id: Type.Integer(),
   eventTypeId: Type.Integer(),
   kind: Type.Union([Type.Literal("caldav"), Type.Literal("ical")]),
-  url: Type.String(),
+  url: Type.String({ description: "As given (a feed's secret address included): answered to the organizer only, never written into errors or logs in full." }),
   username: Type.Union([Type.String(), Type.Null()]),
   credentialsSet: Type.Boolean({ description: "Whether a password or token is stored; it is never returned." }),
   calendars: Type.Array(Type.String(), { description: "CalDAV calendars chosen; empty: every calendar the URL leads to." }),
@@ -202,9 +202,9 @@ const BusySourceView = Type.Object({
   lastAttemptAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
   lastSuccessAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
   lastFailureAt: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
-  lastError: Type.Union([Type.String(), Type.Null()]),
+  lastError: Type.Union([Type.String(), Type.Null()], { description: "Why the last attempt failed. URLs in it keep scheme, host and path only (no user name, password or query)." }),
   skippedObjects: Type.Array(Type.Object({ href: Type.String(), reason: Type.String() }), {
-    description: "Calendar objects the last sync could not read and left out (their URL, a feed's own URL, and why); the other objects' busy times are used. A sync where no object can be read fails instead, keeping the last good data.",
+    description: "Calendar objects the last sync could not read and left out (their URL, a feed's own URL, without query, and why); the other objects' busy times are used. A sync where no object can be read fails instead, keeping the last good data.",
   }),
   objects: Type.Integer({ description: "Calendar objects cached from the source." }),
   busyIntervals: Type.Integer({ description: "Busy intervals kept over the booking horizon." }),
@@ -217,7 +217,7 @@ const envelope = (data: TSchema) => Type.Object({ success: Type.Boolean(), data 
 const BusySourceInput = Type.Object(
   {
     kind: Type.Union([Type.Literal("caldav"), Type.Literal("ical")], { description: "caldav: a CalDAV server, principal or calendar URL (collections are discovered); ical: a read-only iCalendar feed (webcal:// accepted)." }),
-    url: Type.String({ maxLength: 2000 }),
+    url: Type.String({ maxLength: 2000, description: "Without user name or password (422 on `url`: send them as `username` and `password`). Stored as given, query included." }),
     username: Type.Optional(Type.String({ maxLength: 500 })),
     password: Type.Optional(Type.String({ maxLength: 500, description: "With username: HTTP Basic." })),
     token: Type.Optional(Type.String({ maxLength: 500, description: "Alone: HTTP Bearer. Never returned." })),
@@ -304,7 +304,7 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     operationId: "adminWriteBookingsToCalendar",
     summary: "Write the event type's bookings into a calendar of this CalDAV source",
     description:
-      "From now on each confirmed booking of the event type is PUT as `<calendar>/<key>.ics` (UID `<key>@booking-calendar`, no METHOD, no manage link; the key is derived one-way from the reservation's uuid, the same as in the organizer's email copy and the booking feed, so the entry does not hand out the uuid) with the source's credentials, PUT again with a raised SEQUENCE when it is moved and DELETEd when it is cancelled, through the durable outbox (channel `caldav` in `GET /admin/event-types/{id}/deliveries`; 412, 5xx and network failures are retried with the webhooks' backoff, 401/403 fail with the reason). The calendar is one the account has (checked now, 422 otherwise); left out, the first calendar found (among the chosen ones, if any). Replaces the event type's earlier bookings calendar; bookings made before are not written. Its own entries read back by the sync do not count as busy times for the event type. The event type shows it as `bookingsCalendar`.",
+      "From now on each confirmed booking of the event type is PUT as `<calendar>/<key>.ics` (UID `<key>@booking-calendar`, no METHOD, no manage link; the key is derived one-way from the reservation's uuid, the same as in the organizer's email copy and the booking feed, so the entry does not hand out the uuid) with the source's credentials, PUT again with a raised SEQUENCE when it is moved and DELETEd when it is cancelled, through the durable outbox (channel `caldav` in `GET /admin/event-types/{id}/deliveries`; 412, 5xx and network failures are retried with the webhooks' backoff, 401/403 fail with the reason). The calendar is one the account has (checked now by listing the account's calendars, 422 on `calendar` otherwise); left out, the first calendar found (among the chosen ones, if any). Replaces the event type's earlier bookings calendar; bookings made before are not written. Its own entries read back by the sync do not count as busy times for the event type. The event type shows it as `bookingsCalendar`. The listing must end within the answer window (8 seconds, as `POST /admin/busy-sources/{sourceId}/sync`): a CalDAV server slower than that is answered 422 `validation_failed` on `calendar` (\"did not list the source's calendars within 8 s\"), with nothing changed; send the request again once the server answers faster.",
     body: { schema: Type.Object({ calendar: Type.Optional(Type.String({ maxLength: 2000, description: "A calendar URL, or a path on the source's server." })) }, { additionalProperties: false }), required: true },
     response: envelope(BusySourceView),
     errors: [400, 401, 403, 404, 422],

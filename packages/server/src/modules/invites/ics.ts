@@ -5,8 +5,8 @@ import type { ReservationRecord } from "../../store/types.ts";
 
 /** What a calendar entry shows of an event type. */
 export type InviteEventType = Pick<EventTypeSettings, "title" | "description">;
-/** What a calendar entry shows of a reservation (a stored record, or a snapshot of one). */
-export type InviteReservation = Pick<ReservationRecord, "uuid" | "sequence" | "status" | "startMs" | "endMs" | "email" | "firstname" | "lastname" | "meetLink" | "location">;
+/** What a calendar entry shows of a reservation (a stored record, or a snapshot of one; snapshots taken before cancel reasons were shown have none). */
+export type InviteReservation = Pick<ReservationRecord, "uuid" | "sequence" | "status" | "startMs" | "endMs" | "email" | "firstname" | "lastname" | "meetLink" | "location" | "cancelReason">;
 
 /** PRODID of every calendar the server writes. */
 const PRODID = "-//Booking Calendar//Bookings//EN";
@@ -116,7 +116,8 @@ export function icalUri(value: string): string {
  * A booking as an iCalendar VEVENT (from the event type's settings and the reservation): UID from
  * the reservation (the same for every version; see `InviteCopy` for whose copy carries which),
  * SEQUENCE from the reservation (raised by each reschedule and cancel), DTSTART/DTEND in UTC,
- * SUMMARY, DESCRIPTION with the meeting place and (the visitor's copy) manage link, LOCATION, URL,
+ * SUMMARY, DESCRIPTION with the meeting place, (the visitor's copy) manage link and (once cancelled)
+ * the reason the visitor gave, LOCATION, URL,
  * ORGANIZER and the visitor as ATTENDEE, STATUS CONFIRMED or CANCELLED. Every text passes through
  * `icalText`, `icalParameter` or `icalUri`. Without a METHOD: for invites (see `inviteCalendar`),
  * a calendar writer or a feed of bookings alike.
@@ -137,6 +138,7 @@ export function bookingEvent(eventType: InviteEventType, r: InviteReservation, c
     eventType.description.trim(),
     link ? `Join: ${link}` : place ? `Where: ${place}` : "",
     manageUrl ? `Reschedule or cancel: ${manageUrl}` : "",
+    r.status === "cancelled" && r.cancelReason ? `Reason for cancelling: ${r.cancelReason}` : "",
   ].filter((line) => line !== "");
   if (description.length > 0) setText(event, "description", description.join("\n\n"));
   if (place) setText(event, "location", place);

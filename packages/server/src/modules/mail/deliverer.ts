@@ -4,7 +4,7 @@ import type { ServerConfig } from "../../config.ts";
 import type { LogEntry } from "../../context.ts";
 import type { OutboxDelivery, Store } from "../../store/types.ts";
 import { OutboxWorker, type Deliverer, type DeliveryOutcome } from "../outbox/worker.ts";
-import { renderMail, type MailPayload } from "./events.ts";
+import { renderMail, type MailPayload, type RenderedMail } from "./events.ts";
 
 /** One message's whole SMTP exchange, connection included, must finish within this (below the outbox lease). */
 const TIMEOUT_MS = 30_000;
@@ -27,9 +27,13 @@ export class EmailDeliverer implements Deliverer {
   ) {}
 
   async deliver(d: OutboxDelivery): Promise<DeliveryOutcome> {
-    const mail = renderMail(JSON.parse(d.payload) as MailPayload);
+    return this.send(renderMail(JSON.parse(d.payload) as MailPayload), d.msgId);
+  }
+
+  /** One attempt at sending a rendered message (with its invite, when it has one) under the outbox event's message id. */
+  async send(mail: Omit<RenderedMail, "method" | "ics"> & Partial<Pick<RenderedMail, "method" | "ics">>, msgId: string): Promise<DeliveryOutcome> {
     if (!this.transport) {
-      this.log({ level: "info", message: `mail not sent (no SMTP_URL): would go to ${mail.to}: "${mail.subject}" with a ${mail.method} invite` });
+      this.log({ level: "info", message: `mail not sent (no SMTP_URL): would go to ${mail.to}: "${mail.subject}"${mail.method ? ` with a ${mail.method} invite` : ""}` });
       return { statusCode: null, error: null, durationMs: 0 };
     }
     const began = performance.now();
@@ -40,8 +44,8 @@ export class EmailDeliverer implements Deliverer {
         subject: mail.subject,
         text: mail.text,
         html: mail.html,
-        messageId: `<${d.msgId}@booking-calendar>`,
-        icalEvent: { method: mail.method, filename: "invite.ics", content: mail.ics },
+        messageId: `<${msgId}@booking-calendar>`,
+        ...(mail.method && mail.ics ? { icalEvent: { method: mail.method, filename: "invite.ics", content: mail.ics } } : {}),
       });
       const code = Number(/^(\d{3})/.exec(info.response ?? "")?.[1] ?? 250);
       return { statusCode: code, error: null, durationMs: Math.round(performance.now() - began) };

@@ -80,7 +80,7 @@ export function emailEvents(
     eventType: { title: eventType.settings.title, description: eventType.settings.description },
     reservation: {
       uuid: r.uuid, sequence: r.sequence, status: r.status, startMs: r.startMs, endMs: r.endMs, email: r.email,
-      firstname: r.firstname, lastname: r.lastname, meetLink: r.meetLink, location: r.location,
+      firstname: r.firstname, lastname: r.lastname, meetLink: r.meetLink, location: r.location, cancelReason: r.cancelReason ?? null,
     },
     previous: previous ? { startMs: previous.startMs, endMs: previous.endMs } : null,
     manageUrl,
@@ -115,20 +115,30 @@ export function senderOf(from: string): { email: string; name: string | null } {
   return match ? { email: match[2]!.trim(), name: match[1]!.trim() || null } : { email: from.trim(), name: null };
 }
 
-const HEADLINES: Record<WebhookKind, { subject: string; visitor: string; organizer: (who: string) => string }> = {
+/** What a message says it is about: its subject's first word, the visitor's opening line, the organizer's. */
+export interface Headline {
+  subject: string;
+  visitor: string;
+  organizer: (who: string) => string;
+}
+
+const HEADLINES: Record<WebhookKind, Headline> = {
   "reservation.created": { subject: "Confirmed", visitor: "your booking is confirmed.", organizer: (who) => `New booking by ${who}.` },
   "reservation.rescheduled": { subject: "Moved", visitor: "your booking has moved to a new time.", organizer: (who) => `${who} moved their booking.` },
   "reservation.cancelled": { subject: "Cancelled", visitor: "your booking is cancelled.", organizer: (who) => `The booking of ${who} is cancelled.` },
 };
 
-/** Subject, plain text and HTML of one message. */
-function render(m: MailPayload): Pick<RenderedMail, "subject" | "text" | "html"> {
+/**
+ * Subject, plain text and HTML of one message; `about` and `closing` replace the headline of its
+ * kind and the line about the attached invite (a reminder has its own, and no invite).
+ */
+export function render(m: MailPayload, about?: { headline: Headline; closing: string }): Pick<RenderedMail, "subject" | "text" | "html"> {
   const { role: to, kind, reservation: r, manageUrl, previous, zone } = m;
   const title = m.eventType.title;
   const name = `${r.firstname} ${r.lastname}`.trim();
   const who = name ? `${name} <${r.email}>` : r.email;
   const when = span(r.startMs, r.endMs, zone);
-  const headline = HEADLINES[kind];
+  const headline = about?.headline ?? HEADLINES[kind];
   const subject = to === "visitor" ? `${headline.subject}: ${title}, ${when}` : `${headline.subject}: ${title} with ${name || r.email}, ${when}`;
   const opening = to === "visitor" ? `Hello${r.firstname ? ` ${r.firstname}` : ""},\n\n${headline.visitor}` : headline.organizer(who);
   const place = meetingPlace(r);
@@ -136,7 +146,8 @@ function render(m: MailPayload): Pick<RenderedMail, "subject" | "text" | "html">
   if (previous) rows.push(["Before", span(previous.startMs, previous.endMs, zone)]);
   if (place) rows.push(["Where", place]);
   if (manageUrl && kind !== "reservation.cancelled") rows.push(["Reschedule or cancel", manageUrl]);
-  const closing = kind === "reservation.cancelled" ? "The attached invite removes it from your calendar." : "The attached invite adds it to your calendar.";
+  if (kind === "reservation.cancelled" && r.cancelReason) rows.push(["Reason", r.cancelReason]);
+  const closing = about?.closing ?? (kind === "reservation.cancelled" ? "The attached invite removes it from your calendar." : "The attached invite adds it to your calendar.");
   const text = `${opening}\n\n${rows.map(([k, v]) => `${k}: ${v}`).join("\n")}\n\n${closing}\n`;
   const cell = (v: string) => (/^https?:\/\//.test(v) ? `<a href="${escapeHtml(v)}">${escapeHtml(v)}</a>` : escapeHtml(v));
   const html =

@@ -1,5 +1,5 @@
 import type { Services } from "../../services.ts";
-import type { BusySourceView } from "../calendars/service.ts";
+import type { BusySourceView, SyncNowAnswer } from "../calendars/service.ts";
 import type { Lookup } from "./lookup.ts";
 import type { ToolOutput } from "./model.ts";
 import { refOf } from "./present.ts";
@@ -8,8 +8,9 @@ import type { ToolAnswer, ToolArgs } from "./service.ts";
 /**
  * The organizer's tools on the calendars whose busy times block an event type's slots: list them with
  * their sync status, add one (synced at once), sync one now, remove one, and write the event type's
- * bookings into one of their calendars. Through the same service as
- * the admin API, so the same checks answer; passwords and tokens are never shown.
+ * bookings into one of their calendars. Through the same service as the admin API, so the same
+ * checks answer and a sync answers within the same window (a longer one goes on, shown `syncing`);
+ * passwords and tokens are never shown.
  */
 export class CalendarTools {
   constructor(
@@ -28,8 +29,8 @@ export class CalendarTools {
     const eventType = await this.lookup.eventType(args);
     const { eventTypeId: _id, slug: _slug, ...input } = args;
     const added = await this.services.calendars.add(eventType.id, input);
-    const { sync, source } = await this.services.calendars.syncNow(added.id);
-    return { data: { source, sync }, text: `Added busy source #${source.id} to "${eventType.settings.title}". ${syncLine(sync)}\n${sourceLine(source)}` };
+    const answer = await this.services.calendars.syncNowWithin(added.id);
+    return { data: answer, text: `Added busy source #${added.id} to "${eventType.settings.title}". ${syncLine(answer)}\n${sourceLine(answer.source)}` };
   }
 
   async remove(args: ToolArgs<"remove_busy_source">): Promise<ToolAnswer<ToolOutput<"remove_busy_source">>> {
@@ -38,8 +39,8 @@ export class CalendarTools {
   }
 
   async sync(args: ToolArgs<"sync_busy_source">): Promise<ToolAnswer<ToolOutput<"sync_busy_source">>> {
-    const { sync, source } = await this.services.calendars.syncNow(args.sourceId);
-    return { data: { source, sync }, text: `${syncLine(sync)}\n${sourceLine(source)}` };
+    const answer = await this.services.calendars.syncNowWithin(args.sourceId);
+    return { data: answer, text: `${syncLine(answer)}\n${sourceLine(answer.source)}` };
   }
 
   async writeBookings(args: ToolArgs<"write_bookings_to_calendar">): Promise<ToolAnswer<ToolOutput<"write_bookings_to_calendar">>> {
@@ -53,11 +54,13 @@ export class CalendarTools {
   }
 }
 
-function syncLine(s: { ok: boolean; changed: boolean; downloaded: number; error: string | null }): string {
+function syncLine(answer: SyncNowAnswer): string {
+  if (answer.state === "syncing") return `The sync goes on after this answer (the calendar is slow to answer); list_busy_sources shows its outcome once "syncing" turns false.`;
+  const s = answer.sync;
   return s.ok ? `Synced: ${s.downloaded} object(s) downloaded, busy times ${s.changed ? "changed" : "unchanged"}.` : `The sync failed (${s.error}); the last good busy times stay in use.`;
 }
 
 function sourceLine(s: BusySourceView): string {
   const status = s.status === "never" ? "not synced yet" : s.status === "failing" ? `failing: ${s.lastError}` : "ok";
-  return `#${s.id} ${s.kind} ${s.url}: ${status}; last good sync ${s.lastSuccessAt ?? "never"}${s.stale ? " (stale)" : ""}; ${s.objects} object(s), ${s.busyIntervals} busy interval(s)${s.writeBookings ? `; bookings written into ${s.writeCalendar}` : ""}${s.skippedObjects.map((o) => `; left out ${o.href}: ${o.reason}`).join("")}`;
+  return `#${s.id} ${s.kind} ${s.url}: ${status}; last good sync ${s.lastSuccessAt ?? "never"}${s.stale ? " (stale)" : ""}; ${s.objects} object(s), ${s.busyIntervals} busy interval(s)${s.syncing ? "; syncing now" : ""}${s.writeBookings ? `; bookings written into ${s.writeCalendar}` : ""}${s.skippedObjects.map((o) => `; left out ${o.href}: ${o.reason}`).join("")}`;
 }

@@ -49,10 +49,17 @@ const BusySourceOut = z.object({
   skippedObjects: z.array(z.object({ href: z.string(), reason: z.string() })).describe("Calendar objects the last sync could not read and left out; the others count."),
   objects: z.number().int(),
   busyIntervals: z.number().int(),
+  syncing: z.boolean().describe("Whether a sync asked for now is still under way; list_busy_sources shows it end (lastAttemptAt moves, syncing turns false)."),
   writeBookings: z.boolean().describe("Whether the event type's confirmed bookings are written into a calendar of this source."),
   writeCalendar: z.string().nullable().describe("The calendar bookings are written into; null when none of this source."),
 });
 const SyncOut = z.object({ ok: z.boolean(), changed: z.boolean(), downloaded: z.number().int(), error: z.string().nullable() });
+/** A sync asked for now: its outcome when it ended within the answer window, else `syncing` and no outcome yet. */
+const SyncNowOut = z.object({
+  state: z.enum(["done", "syncing"]).describe("done: the sync ended and `sync` is its outcome; syncing: it goes on after this answer, poll list_busy_sources for the source's status."),
+  sync: SyncOut.nullable().describe("The outcome; null while the sync goes on."),
+  source: BusySourceOut,
+});
 const sourceId = z.number().int().positive().describe("Id of the busy source (see list_busy_sources).");
 
 /** Inputs of every tool, by tool name. */
@@ -185,6 +192,7 @@ export const EventTypeDetail = EventTypeSummary.extend({
   horizonDays: z.number().int(),
   rescheduleNoticeMinutes: z.number().int().describe("Visitors may reschedule until this long before the start; the organizer always may."),
   cancelNoticeMinutes: z.number().int().describe("Visitors may cancel until this long before the start; the organizer always may."),
+  reminderMinutes: z.array(z.number().int()).describe("Reminder emails go to the visitor and guests this many minutes before a confirmed booking's start; empty: none."),
   locations: z.array(z.object({ type: z.string(), value: z.string().nullable() })),
   customFields: z.array(z.object({ name: z.string(), label: z.string(), type: z.string(), required: z.boolean() })),
   availability: AvailabilityView,
@@ -243,9 +251,9 @@ const AvailabilityChange = z.object({
 /** Outputs of every tool, by tool name. */
 export const ToolOutputs = {
   list_busy_sources: z.object({ eventType: EventTypeRef, sources: z.array(BusySourceOut) }),
-  add_busy_source: z.object({ source: BusySourceOut, sync: SyncOut }),
+  add_busy_source: SyncNowOut,
   remove_busy_source: z.object({ sourceId: z.number().int(), removed: z.boolean() }),
-  sync_busy_source: z.object({ source: BusySourceOut, sync: SyncOut }),
+  sync_busy_source: SyncNowOut,
   write_bookings_to_calendar: z.object({ source: BusySourceOut }),
   stop_writing_bookings: z.object({ source: BusySourceOut }),
   list_event_types: z.object({ eventTypes: z.array(EventTypeSummary) }),

@@ -1,5 +1,6 @@
 import { DateTime } from "luxon";
 import { WEEKDAYS, type TimeRange, type Weekday } from "@booking/wire";
+import { reminderMinutesOf } from "../../domain/event-type.ts";
 import { statusAt } from "../../domain/reservation.ts";
 import type { Slot } from "../../domain/slots.ts";
 import { utc } from "../../lib/time.ts";
@@ -62,6 +63,7 @@ export function detailOf(et: EventTypeRecord, origin: string): EventTypeDetail {
     horizonDays: s.horizonDays,
     rescheduleNoticeMinutes: s.rescheduleNoticeMinutes,
     cancelNoticeMinutes: s.cancelNoticeMinutes,
+    reminderMinutes: reminderMinutesOf(s),
     locations: s.locations.map((l) => ({ type: l.type, value: l.value })),
     customFields: [...s.customFields].sort((a, b) => a.order - b.order).map((f) => ({ name: f.name, label: f.label, type: f.type, required: f.required })),
     availability: availabilityOf(et),

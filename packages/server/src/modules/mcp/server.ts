@@ -6,6 +6,7 @@ import { DomainError, BusinessFailure, ValidationFailed } from "../../domain/err
 import { StoreBusyError, StoreUnavailableError } from "../../store/types.ts";
 import type { Services } from "../../services.ts";
 import { AvailabilityTools } from "./availability.ts";
+import { SYNC_ANSWER_MS } from "../calendars/service.ts";
 import { CalendarTools } from "./calendars.ts";
 import { Lookup } from "./lookup.ts";
 import { ToolInputs, ToolOutputs } from "./model.ts";
@@ -105,7 +106,7 @@ export const TOOLS: Record<ToolName, ToolMeta> = {
   add_busy_source: {
     title: "Add a calendar that blocks slots",
     description:
-      "Makes an event type read busy times from a CalDAV account or calendar, or a read-only iCalendar feed, and syncs it at once: slots meeting its events (recurring and all-day included; free/transparent events not) are no longer offered or bookable.",
+      `Makes an event type read busy times from a CalDAV account or calendar, or a read-only iCalendar feed, and syncs it at once: slots meeting its events (recurring and all-day included; free/transparent events not) are no longer offered or bookable. A sync longer than ${SYNC_ANSWER_MS / 1000} s goes on after the answer (state "syncing"); list_busy_sources shows its outcome.`,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   },
   remove_busy_source: {
@@ -115,7 +116,7 @@ export const TOOLS: Record<ToolName, ToolMeta> = {
   },
   sync_busy_source: {
     title: "Sync a calendar now",
-    description: "Fetches what changed in one calendar now (rather than at its next background sync) and shows the outcome; a failure keeps the last good busy times.",
+    description: `Fetches what changed in one calendar now (rather than at its next background sync) and shows the outcome; a failure keeps the last good busy times. A sync longer than ${SYNC_ANSWER_MS / 1000} s goes on after the answer (state "syncing"); list_busy_sources shows its outcome once the source's syncing turns false.`,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   },
   write_bookings_to_calendar: {

@@ -1,5 +1,6 @@
 import type { EventTypeRecord, OutboxEvent, ReservationRecord, WebhookKind } from "../../store/types.ts";
 import { emailEvents, type MailPolicy } from "../mail/events.ts";
+import { reminderEvents } from "../mail/reminders.ts";
 import { webhookEvents } from "../webhooks/events.ts";
 import { calendarEvents } from "../calendars/writer.ts";
 
@@ -7,7 +8,8 @@ import { calendarEvents } from "../calendars/writer.ts";
  * Every outbox event a confirmed booking's change causes, on every channel, to be written in the
  * same transaction as the change: the organizer's webhook (when the event type has a URL) and the
  * confirmation emails with their invites (when the mail policy writes them), and the write into
- * the organizer's CalDAV calendar (when the event type names one). Services announce
+ * the organizer's CalDAV calendar (when the event type names one), and the reminders due before
+ * the booking's start (withdrawn by the next change; see `reminderEvents`). Services announce
  * changes through this one function, so a channel added here reaches every path a change takes.
  */
 export function outboxEvents(
@@ -22,5 +24,6 @@ export function outboxEvents(
   return [
     ...webhookEvents(eventType, kind, r, nowMs, manageUrl, previous), ...emailEvents(mail, eventType, kind, r, nowMs, manageUrl, previous),
     ...calendarEvents(mail, eventType, kind, r, nowMs),
+    ...reminderEvents(mail, eventType, kind, r, nowMs, manageUrl),
   ];
 }

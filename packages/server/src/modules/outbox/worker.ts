@@ -1,5 +1,6 @@
 import type { Clock } from "../../clock.ts";
 import type { LogEntry } from "../../context.ts";
+import { redactUrls } from "../../lib/redact.ts";
 import type { ChannelOutbox, OutboxChannel, OutboxDelivery, Store, WebhookAttempt } from "../../store/types.ts";
 
 /** Waits between attempts (decisions.md): the 8th failed attempt gives up. The same for every channel. */
@@ -193,7 +194,8 @@ export class OutboxWorker {
     if (outcome.final) return this.outbox.recordAttempt(d.id, record, { status: "failed", ...url });
     const delay = RETRY_DELAYS_MS[d.attempts - 1];
     if (delay === undefined) {
-      this.log({ level: "warn", message: `${this.deliverer.channel} ${d.msgId} to ${outcome.url ?? d.url} failed after ${d.attempts} attempts: ${outcome.error}` });
+      // Logs reach more readers than the organizer: an endpoint's query (a token) stays out of them.
+      this.log({ level: "warn", message: redactUrls(`${this.deliverer.channel} ${d.msgId} to ${outcome.url ?? d.url} failed after ${d.attempts} attempts: ${outcome.error}`) });
       return this.outbox.recordAttempt(d.id, record, { status: "failed", ...url });
     }
     return this.outbox.recordAttempt(d.id, record, { status: "pending", nextAttemptAtMs: this.clock.now() + Math.max(delay, outcome.retryAfterMs ?? 0), ...url });

@@ -80,7 +80,10 @@ export function checkConfirmInput(input: ConfirmInput, held: CustomFieldValue[],
   const merged = new Map(held.map((v) => [v.uuid, v]));
   for (const v of given) merged.set(v.uuid, v);
   const customFields = [...merged.values()];
-  checkCustomFields(customFields, settings.customFields, { requireAll: true }, errors);
+  // The answers held and the required rule, judged on the merge; a field whose answer given here was refused above is named once.
+  const merging = new FieldErrors();
+  checkCustomFields(customFields, settings.customFields, { requireAll: true }, merging);
+  for (const e of merging.list) if (!errors.messages[e.field]) errors.add(e.field, e.code, e.message, e.max);
   refuseControlCharacters({ firstname: input.firstname, lastname: input.lastname, phone: input.phone }, errors);
   ValidationFailed.check(errors);
   return {
@@ -176,9 +179,11 @@ function checkCustomFields(values: CustomFieldValue[], fields: CustomFieldDefini
       errors.add(key, "duplicate", "Answered twice.");
       continue;
     }
-    const value = field.type === "textarea" && typeof v.value === "string" ? nfc(withLineFeeds(v.value)) : normalize(v.value);
+    const given = field.type === "textarea" && typeof v.value === "string" ? withLineFeeds(v.value) : v.value;
+    const value = normalize(given);
     const control = field.type === "textarea" ? MULTI_LINE_CONTROL : SINGLE_LINE_CONTROL;
-    const problem = [value].flat().some((x) => typeof x === "string" && control.test(x))
+    // Judged as given, before trimming, like the other fields: a line break at either end is refused too.
+    const problem = [given].flat().some((x) => typeof x === "string" && control.test(x))
       ? { code: "control_characters" as const, message: "Contains control characters." }
       : valueProblem(field, value);
     if (problem) errors.add(key, problem.code, problem.message, problem.max);

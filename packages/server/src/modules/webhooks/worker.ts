@@ -1,6 +1,7 @@
 import { Webhook } from "standardwebhooks";
 import type { Clock } from "../../clock.ts";
 import type { LogEntry } from "../../context.ts";
+import { redactUrl } from "../../lib/redact.ts";
 import type { OutboxDelivery, Store } from "../../store/types.ts";
 import { OutboxWorker, type Deliverer, type DeliveryOutcome } from "../outbox/worker.ts";
 import { pinnedRequest, resolveTarget, type Target } from "./address.ts";
@@ -92,7 +93,7 @@ export class WebhookDeliverer implements Deliverer {
       const current = await this.store.eventTypes.byId(d.eventTypeId);
       if (current?.settings.webhookUrl === url) {
         await this.store.eventTypes.update(d.eventTypeId, { webhookDisabledAtMs: now }, new Date(now).toISOString());
-        this.log({ level: "warn", message: `webhook endpoint ${url} answered 410; disabled for event type ${d.eventTypeId}` });
+        this.log({ level: "warn", message: `webhook endpoint ${redactUrl(url)} answered 410; disabled for event type ${d.eventTypeId}` });
       }
       return { ...outcome, final: true };
     }

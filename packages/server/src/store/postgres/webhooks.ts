@@ -1,14 +1,24 @@
 import type pg from "pg";
-import type { ChannelOutbox, OutboxChannel, OutboxEvent, Store, WebhookAttempt } from "../types.ts";
+import { REMINDER_WITHDRAWN, changedReservations, type ChannelOutbox, type OutboxChannel, type OutboxEvent, type Store, type WebhookAttempt } from "../types.ts";
 import type { Connections } from "./connections.ts";
 import { toDelivery, type WebhookRow } from "./rows.ts";
 
 const INSERT_EVENT = `INSERT INTO webhook_events (event_type_id, reservation_uuid, kind, msg_id, url, payload, next_attempt_at_ms, created_at_ms, channel)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8)`;
+  VALUES ($1, $2, $3, $4, $5, $6, $9, $7, $8)`;
 
-/** Adds events to the outbox inside the caller's transaction, so they exist exactly when the reservation change they announce does. */
+/** Withdraws a reservation's reminders still pending (see `OutboxEvent.notBeforeMs`); a worker sending one meanwhile records nothing. */
+const WITHDRAW_REMINDERS = `UPDATE webhook_events SET status = 'failed', locked_until_ms = NULL, last_error = $2
+  WHERE reservation_uuid = $1 AND channel = 'reminder' AND status = 'pending'`;
+
+/**
+ * Adds events to the outbox inside the caller's transaction, so they exist exactly when the
+ * reservation change they announce does; first withdraws the reservation's reminders still pending.
+ */
 export async function insertEvents(client: pg.PoolClient, events: OutboxEvent[]): Promise<void> {
-  for (const e of events) await client.query(INSERT_EVENT, [e.eventTypeId, e.reservationUuid, e.kind, e.msgId, e.url, e.payload, e.createdAtMs, e.channel ?? "webhook"]);
+  for (const uuid of changedReservations(events)) await client.query(WITHDRAW_REMINDERS, [uuid, REMINDER_WITHDRAWN]);
+  for (const e of events) {
+    await client.query(INSERT_EVENT, [e.eventTypeId, e.reservationUuid, e.kind, e.msgId, e.url, e.payload, e.createdAtMs, e.channel ?? "webhook", e.notBeforeMs ?? e.createdAtMs]);
+  }
 }
 
 /** Of the channel ($4), due, not leased, and first in line for its reservation there: an earlier event still pending holds later ones back. */

@@ -1,10 +1,14 @@
 import type { Database } from "bun:sqlite";
-import type { ChannelOutbox, OutboxChannel, OutboxEvent, Store } from "../types.ts";
+import { REMINDER_WITHDRAWN, changedReservations, type ChannelOutbox, type OutboxChannel, type OutboxEvent, type Store } from "../types.ts";
 import { toDelivery, type WebhookRow } from "../rows.ts";
 import type { SqliteConnection } from "./connection.ts";
 
 const INSERT_EVENT = `INSERT INTO webhook_events (channel, event_type_id, reservation_uuid, kind, msg_id, url, payload, next_attempt_at_ms, created_at_ms)
-  VALUES ($channel, $eventTypeId, $reservationUuid, $kind, $msgId, $url, $payload, $createdAtMs, $createdAtMs)`;
+  VALUES ($channel, $eventTypeId, $reservationUuid, $kind, $msgId, $url, $payload, $notBeforeMs, $createdAtMs)`;
+
+/** Withdraws a reservation's reminders still pending (see `OutboxEvent.notBeforeMs`); a worker sending one meanwhile records nothing. */
+const WITHDRAW_REMINDERS = `UPDATE webhook_events SET status = 'failed', locked_until_ms = NULL, last_error = $error
+  WHERE reservation_uuid = $uuid AND channel = 'reminder' AND status = 'pending'`;
 
 /**
  * What adds events to the outbox inside the caller's transaction, so they exist exactly when the
@@ -12,8 +16,15 @@ const INSERT_EVENT = `INSERT INTO webhook_events (channel, event_type_id, reserv
  */
 export function eventInserter(db: Database): (events: readonly OutboxEvent[]) => void {
   const insert = db.query<unknown, [Record<string, string | number>]>(INSERT_EVENT);
+  const withdraw = db.query<unknown, [Record<string, string>]>(WITHDRAW_REMINDERS);
   return (events) => {
-    for (const event of events) insert.run({ ...event, channel: event.channel ?? "webhook" });
+    for (const uuid of changedReservations(events)) withdraw.run({ uuid, error: REMINDER_WITHDRAWN });
+    for (const e of events) {
+      insert.run({
+        channel: e.channel ?? "webhook", eventTypeId: e.eventTypeId, reservationUuid: e.reservationUuid, kind: e.kind, msgId: e.msgId,
+        url: e.url, payload: e.payload, notBeforeMs: e.notBeforeMs ?? e.createdAtMs, createdAtMs: e.createdAtMs,
+      });
+    }
   };
 }
 

@@ -1,0 +1,37 @@
+import type { Clock } from "../../clock.ts";
+import type { ServerConfig } from "../../config.ts";
+import type { LogEntry } from "../../context.ts";
+import type { OutboxDelivery, Store } from "../../store/types.ts";
+import { OutboxWorker, type Deliverer, type DeliveryOutcome } from "../outbox/worker.ts";
+import { EmailDeliverer, smtpTransport } from "./deliverer.ts";
+import { renderReminder, staleReminder, type ReminderPayload } from "./reminders.ts";
+
+/**
+ * Sends the reminder channel of the outbox, each reminder once it is due (its `notBeforeMs`), as an
+ * email like the confirmations (SMTP_URL, or logged without it). Before sending it reads the
+ * reservation again: a reminder whose booking was cancelled, moved or has begun fails at once with
+ * the reason, never sent. Across instances the outbox's lease gives each reminder one sender.
+ */
+export class ReminderDeliverer implements Deliverer {
+  readonly channel = "reminder";
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly email: EmailDeliverer,
+  ) {}
+
+  async deliver(d: OutboxDelivery): Promise<DeliveryOutcome> {
+    const reminder = JSON.parse(d.payload) as ReminderPayload;
+    const stale = staleReminder(reminder, await this.store.reservations.byUuid(d.eventTypeId, d.reservationUuid), this.clock.now());
+    if (stale) return { statusCode: null, error: `not sent: ${stale}`, durationMs: 0, final: true };
+    return this.email.send(renderReminder(reminder), d.msgId);
+  }
+}
+
+/** The outbox worker of the reminder channel. */
+export class ReminderWorker extends OutboxWorker {
+  constructor(store: Store, clock: Clock, config: Pick<ServerConfig, "mail">, log: (entry: LogEntry) => void) {
+    super(store, clock, new ReminderDeliverer(store, clock, new EmailDeliverer(smtpTransport(config), config.mail.from, log)), log);
+  }
+}

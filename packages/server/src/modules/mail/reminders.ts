@@ -1,0 +1,97 @@
+import { reminderMinutesOf } from "../../domain/event-type.ts";
+import type { EventTypeRecord, OutboxEvent, ReservationRecord, WebhookKind } from "../../store/types.ts";
+import { render, senderOf, type MailPayload, type MailPolicy, type RenderedMail } from "./events.ts";
+
+/**
+ * A reminder as the outbox keeps it: the message of a confirmation (times, place, manage link) as
+ * the booking stood when the reminder was scheduled, and how long before the start it is due. The
+ * worker checks the booking still stands at that time before it sends (see `staleReminder`).
+ */
+export interface ReminderPayload extends MailPayload {
+  reminder: { minutesBefore: number };
+}
+
+/**
+ * The reminder emails of a confirmed booking as it now stands, to be written in the same
+ * transaction as its creation or reschedule (which withdraws the earlier ones; see
+ * `OutboxEvent.notBeforeMs`): for each of the event type's offsets, one to the visitor (with the
+ * manage link) and one to each guest (without it), not to be sent before the start less the offset.
+ * Offsets already past (a booking made 30 minutes ahead has no day-before reminder) are left out,
+ * as is everything for a booking not confirmed, a cancellation, or a policy that writes no email.
+ */
+export function reminderEvents(
+  policy: MailPolicy,
+  eventType: EventTypeRecord,
+  kind: WebhookKind,
+  r: ReservationRecord,
+  nowMs: number,
+  manageUrl: string | null,
+): OutboxEvent[] {
+  if (!policy.writes || kind === "reservation.cancelled" || r.status !== "confirmed") return [];
+  const organizerEmail = eventType.settings.organizerEmail ?? null;
+  const common = {
+    kind,
+    eventType: { title: eventType.settings.title, description: eventType.settings.description },
+    reservation: {
+      uuid: r.uuid, sequence: r.sequence, status: r.status, startMs: r.startMs, endMs: r.endMs, email: r.email,
+      firstname: r.firstname, lastname: r.lastname, meetLink: r.meetLink, location: r.location,
+    },
+    previous: null,
+    organizer: organizerEmail ? { email: organizerEmail, name: null } : senderOf(policy.from),
+    stampMs: nowMs,
+    role: "visitor" as const,
+    zone: r.timezone ?? eventType.settings.timezone,
+  };
+  const events: OutboxEvent[] = [];
+  // Earliest due first: one reservation's events on a channel go out in the order they were written.
+  for (const minutesBefore of reminderMinutesOf(eventType.settings).sort((a, b) => b - a)) {
+    const dueMs = r.startMs - minutesBefore * 60_000;
+    if (dueMs <= nowMs) continue;
+    const messages: ReminderPayload[] = [
+      { ...common, to: r.email, manageUrl, reminder: { minutesBefore } },
+      // A guest is greeted without the visitor's name and gets no manage link (it is the visitor's to use).
+      ...r.guests.map((guest) => ({ ...common, to: guest, manageUrl: null, reservation: { ...common.reservation, firstname: "" }, reminder: { minutesBefore } })),
+    ];
+    for (const m of messages) {
+      events.push({
+        channel: "reminder",
+        eventTypeId: eventType.id,
+        reservationUuid: r.uuid,
+        kind,
+        msgId: `remind_${crypto.randomUUID().replaceAll("-", "")}`,
+        url: `mailto:${m.to}`,
+        payload: JSON.stringify(m),
+        createdAtMs: nowMs,
+        notBeforeMs: dueMs,
+      });
+    }
+  }
+  return events;
+}
+
+/**
+ * Why a reminder must not go out now, or null when it may: the booking is gone, no longer
+ * confirmed, moved since the reminder was written, or already begun. Checked at send time, so a
+ * reminder leased in the instant a reschedule or cancel withdrew it is not sent stale.
+ */
+export function staleReminder(m: ReminderPayload, current: ReservationRecord | null, nowMs: number): string | null {
+  if (!current) return "the booking no longer exists";
+  if (current.status !== "confirmed") return `the booking is ${current.status}`;
+  if (current.startMs !== m.reservation.startMs) return "the booking has moved";
+  if (nowMs >= current.startMs) return "the meeting has begun";
+  return null;
+}
+
+/** The message of a stored reminder: the confirmation's texts with a reminder's headline, without an invite (the calendar has it already). */
+export function renderReminder(m: ReminderPayload): Omit<RenderedMail, "method" | "ics"> {
+  const soon = `your booking starts in ${durationText(m.reminder.minutesBefore)}.`;
+  const headline = { subject: "Reminder", visitor: soon, organizer: () => soon };
+  const closing = m.manageUrl ? "Need another time? Use the link above to reschedule or cancel." : "See you then.";
+  return { to: m.to, ...render(m, { headline, closing }) };
+}
+
+/** 1440 -> "1 day", 90 -> "90 minutes": the largest whole unit. */
+function durationText(minutes: number): string {
+  const [n, unit] = minutes % 1440 === 0 ? [minutes / 1440, "day"] : minutes % 60 === 0 ? [minutes / 60, "hour"] : [minutes, "minute"];
+  return `${n} ${unit}${n === 1 ? "" : "s"}`;
+}
