@@ -1,7 +1,7 @@
 import { DateTime } from "luxon";
 import type { ServerConfig } from "../../config.ts";
 import { escapeHtml } from "../../lib/html.ts";
-import type { EventTypeRecord, OutboxEvent, ReservationRecord, WebhookKind } from "../../store/types.ts";
+import type { EventTypeRecord, OutboxChannel, OutboxEvent, ReservationRecord, WebhookKind } from "../../store/types.ts";
 import { bookingInvite, meetingPlace, type InviteEventType, type InviteReservation } from "../invites/ics.ts";
 
 /** Whether and how confirmation emails are written to the outbox, from the server's configuration. */
@@ -75,30 +75,64 @@ export function emailEvents(
 ): OutboxEvent[] {
   if (!policy.writes) return [];
   const organizerEmail = eventType.settings.organizerEmail ?? null;
-  const common = {
+  const visitor = mailPayload(policy, eventType, kind, r, nowMs, manageUrl, previous ?? null);
+  const messages: MailPayload[] = [visitor];
+  if (organizerEmail) messages.push({ ...visitor, to: organizerEmail, role: "organizer", zone: eventType.settings.timezone, manageUrl: null });
+  return messages.map((m) => mailEvent("email", "mail", eventType, r, nowMs, m));
+}
+
+/**
+ * The visitor's message of a booking change as the outbox keeps it (the organizer's copy and the
+ * reminders are made from it): the booking as it stands now, times in the visitor's zone.
+ */
+export function mailPayload(
+  policy: MailPolicy,
+  eventType: EventTypeRecord,
+  kind: WebhookKind,
+  r: ReservationRecord,
+  nowMs: number,
+  manageUrl: string | null,
+  previous: { startMs: number; endMs: number } | null,
+): MailPayload {
+  const organizerEmail = eventType.settings.organizerEmail ?? null;
+  return {
+    to: r.email,
+    role: "visitor",
     kind,
     eventType: { title: eventType.settings.title, description: eventType.settings.description },
     reservation: {
       uuid: r.uuid, sequence: r.sequence, status: r.status, startMs: r.startMs, endMs: r.endMs, email: r.email,
       firstname: r.firstname, lastname: r.lastname, meetLink: r.meetLink, location: r.location, cancelReason: r.cancelReason ?? null,
     },
+    zone: r.timezone ?? eventType.settings.timezone,
     previous: previous ? { startMs: previous.startMs, endMs: previous.endMs } : null,
     manageUrl,
     organizer: organizerEmail ? { email: organizerEmail, name: null } : senderOf(policy.from),
     stampMs: nowMs,
   };
-  const messages: MailPayload[] = [{ ...common, to: r.email, role: "visitor", zone: r.timezone ?? eventType.settings.timezone }];
-  if (organizerEmail) messages.push({ ...common, to: organizerEmail, role: "organizer", zone: eventType.settings.timezone, manageUrl: null });
-  return messages.map((m) => ({
-    channel: "email",
+}
+
+/** The outbox row of one message to `m.to` on `channel`, sent no earlier than `notBeforeMs` when given. */
+export function mailEvent(
+  channel: OutboxChannel,
+  idPrefix: string,
+  eventType: EventTypeRecord,
+  r: ReservationRecord,
+  nowMs: number,
+  m: MailPayload,
+  notBeforeMs?: number,
+): OutboxEvent {
+  return {
+    channel,
     eventTypeId: eventType.id,
     reservationUuid: r.uuid,
-    kind,
-    msgId: `mail_${crypto.randomUUID().replaceAll("-", "")}`,
+    kind: m.kind,
+    msgId: `${idPrefix}_${crypto.randomUUID().replaceAll("-", "")}`,
     url: `mailto:${m.to}`,
     payload: JSON.stringify(m),
     createdAtMs: nowMs,
-  }));
+    ...(notBeforeMs === undefined ? {} : { notBeforeMs }),
+  };
 }
 
 /** The message of a stored email: texts in English, times in its zone, with the booking's invite (the visitor's or the organizer's copy). */

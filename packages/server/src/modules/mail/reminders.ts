@@ -1,6 +1,6 @@
 import { reminderMinutesOf } from "../../domain/event-type.ts";
 import type { EventTypeRecord, OutboxEvent, ReservationRecord, WebhookKind } from "../../store/types.ts";
-import { render, senderOf, type MailPayload, type MailPolicy, type RenderedMail } from "./events.ts";
+import { mailEvent, mailPayload, render, type MailPayload, type MailPolicy, type RenderedMail } from "./events.ts";
 
 /**
  * A reminder as the outbox keeps it: the message of a confirmation (times, place, manage link) as
@@ -28,43 +28,18 @@ export function reminderEvents(
   manageUrl: string | null,
 ): OutboxEvent[] {
   if (!policy.writes || kind === "reservation.cancelled" || r.status !== "confirmed") return [];
-  const organizerEmail = eventType.settings.organizerEmail ?? null;
-  const common = {
-    kind,
-    eventType: { title: eventType.settings.title, description: eventType.settings.description },
-    reservation: {
-      uuid: r.uuid, sequence: r.sequence, status: r.status, startMs: r.startMs, endMs: r.endMs, email: r.email,
-      firstname: r.firstname, lastname: r.lastname, meetLink: r.meetLink, location: r.location,
-    },
-    previous: null,
-    organizer: organizerEmail ? { email: organizerEmail, name: null } : senderOf(policy.from),
-    stampMs: nowMs,
-    role: "visitor" as const,
-    zone: r.timezone ?? eventType.settings.timezone,
-  };
+  const visitor = mailPayload(policy, eventType, kind, r, nowMs, manageUrl, null);
   const events: OutboxEvent[] = [];
   // Earliest due first: one reservation's events on a channel go out in the order they were written.
   for (const minutesBefore of reminderMinutesOf(eventType.settings).sort((a, b) => b - a)) {
     const dueMs = r.startMs - minutesBefore * 60_000;
     if (dueMs <= nowMs) continue;
     const messages: ReminderPayload[] = [
-      { ...common, to: r.email, manageUrl, reminder: { minutesBefore } },
+      { ...visitor, reminder: { minutesBefore } },
       // A guest is greeted without the visitor's name and gets no manage link (it is the visitor's to use).
-      ...r.guests.map((guest) => ({ ...common, to: guest, manageUrl: null, reservation: { ...common.reservation, firstname: "" }, reminder: { minutesBefore } })),
+      ...r.guests.map((guest) => ({ ...visitor, to: guest, manageUrl: null, reservation: { ...visitor.reservation, firstname: "" }, reminder: { minutesBefore } })),
     ];
-    for (const m of messages) {
-      events.push({
-        channel: "reminder",
-        eventTypeId: eventType.id,
-        reservationUuid: r.uuid,
-        kind,
-        msgId: `remind_${crypto.randomUUID().replaceAll("-", "")}`,
-        url: `mailto:${m.to}`,
-        payload: JSON.stringify(m),
-        createdAtMs: nowMs,
-        notBeforeMs: dueMs,
-      });
-    }
+    for (const m of messages) events.push(mailEvent("reminder", "remind", eventType, r, nowMs, m, dueMs));
   }
   return events;
 }
