@@ -142,6 +142,10 @@ describe("secrets at rest", () => {
 
     // Opened where they are used: the record the webhook worker signs with, the source the sync fetches with.
     expect((await store.eventTypes.byId(created.body.data.id))!.webhookSecret).toBe(webhookSecret);
+    // A change that gives no new secret keeps the sealed text as it is (no fresh seal on every update).
+    expect((await admin("PATCH", `/admin/event-types/${created.body.data.id}`, { title: "Intro call, renamed" })).status).toBe(200);
+    expect((await db.secretsStored()).webhook).toEqual(stored.webhook);
+    expect((await store.eventTypes.byId(created.body.data.id))!.webhookSecret).toBe(webhookSecret);
     const synced = await admin("POST", `/admin/busy-sources/${added.body.data.id}/sync`);
     expect(synced.body.data.sync).toMatchObject({ ok: true });
     expect(feed.seen.at(-1)).toBe(`Basic ${Buffer.from("organizer:correct horse battery staple").toString("base64")}`);

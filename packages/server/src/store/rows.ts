@@ -1,5 +1,5 @@
 import { EXPIRED_GRACE_MS, paidHold } from "../domain/reservation.ts";
-import type { BusySourceRecord, EventTypeRecord, OutboxDelivery, OutboxEvent, ReservationRecord, SeatClaim, SkippedObject } from "./types.ts";
+import type { BusySourceRecord, EventTypeChange, EventTypeRecord, OutboxDelivery, OutboxEvent, ReservationRecord, SeatClaim, SkippedObject } from "./types.ts";
 import type { BusyInterval } from "../domain/slots.ts";
 import { SecretKeyError, type SecretBox, type SecretPurpose } from "../lib/secrets.ts";
 
@@ -321,4 +321,13 @@ export function resealedRows(rows: { id: number | string; value: string }[], col
     if (value !== null) changes.push({ id, was: row.value, value });
   }
   return changes;
+}
+
+/**
+ * The webhook signing secret column after an update: the stored sealed text as it is unless the
+ * change gives a new secret (sealing afresh would change the text, and make every instance's cache
+ * of the opened secret read it again).
+ */
+export function sealedWebhookSecret(secrets: SecretBox, current: Pick<EventTypeRow, "webhook_secret">, change: Pick<EventTypeChange, "webhookSecret">): string {
+  return change.webhookSecret === undefined ? current.webhook_secret : secrets.seal(change.webhookSecret, "webhook");
 }

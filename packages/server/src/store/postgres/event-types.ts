@@ -1,7 +1,7 @@
 import pg from "pg";
 import { SlugTakenError, type EventTypeChange, type EventTypeRecord, type NewEventType, type Store } from "../types.ts";
 import type { Connections } from "./connections.ts";
-import { ParsedEventTypes, toEventType, type EventTypeRow } from "../rows.ts";
+import { ParsedEventTypes, sealedWebhookSecret, toEventType, type EventTypeRow } from "../rows.ts";
 import type { SecretBox } from "../../lib/secrets.ts";
 
 /** The seat changes of the row's event type, counted apart from the row (see `commitSeatChange`). */
@@ -53,7 +53,7 @@ export function postgresEventTypes(db: Connections, secrets: SecretBox): Store["
         const updated = await c.query<EventTypeRow & { seat_revision: number }>(
           `UPDATE event_types SET token_hash = $1, override_token_hash = $2, slug = $3, link_token = $4, disabled = $5, settings = $6, webhook_secret = $7,
             webhook_disabled_at_ms = $8, updated_at = $9, feed_token = $11, revision = revision + 1 WHERE id = $10 RETURNING ${WITH_SEAT_REVISION}`,
-          [next.tokenHash, next.overrideTokenHash, next.slug, next.linkToken, next.disabled, JSON.stringify(next.settings), secrets.seal(next.webhookSecret, "webhook"), next.webhookDisabledAtMs, nowIso, id, next.feedToken],
+          [next.tokenHash, next.overrideTokenHash, next.slug, next.linkToken, next.disabled, JSON.stringify(next.settings), sealedWebhookSecret(secrets, current, change), next.webhookDisabledAtMs, nowIso, id, next.feedToken],
         );
         return updated.rows[0];
       }));

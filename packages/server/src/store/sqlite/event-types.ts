@@ -1,6 +1,6 @@
 import type { Statement } from "bun:sqlite";
 import { SlugTakenError, type EventTypeChange, type EventTypeRecord, type NewEventType, type Store } from "../types.ts";
-import { ParsedEventTypes, toEventType, type EventTypeRow } from "../rows.ts";
+import { ParsedEventTypes, sealedWebhookSecret, toEventType, type EventTypeRow } from "../rows.ts";
 import type { SqliteConnection } from "./connection.ts";
 import type { SecretBox } from "../../lib/secrets.ts";
 
@@ -68,7 +68,7 @@ export function sqliteEventTypes(connection: SqliteConnection, secrets: SecretBo
         return cached(
           slugChecked(next.slug, () =>
             q.etUpdate.get(
-              next.tokenHash, next.overrideTokenHash, next.slug, next.linkToken, next.disabled ? 1 : 0, JSON.stringify(next.settings), secrets.seal(next.webhookSecret, "webhook"), next.webhookDisabledAtMs, nowIso,
+              next.tokenHash, next.overrideTokenHash, next.slug, next.linkToken, next.disabled ? 1 : 0, JSON.stringify(next.settings), sealedWebhookSecret(secrets, current, change), next.webhookDisabledAtMs, nowIso,
               next.feedToken, id,
             ),
           ),
