@@ -66,7 +66,7 @@ export interface EventTypeSettings {
 const workday = [{ start: "09:00", end: "17:00" }];
 
 /** Reminders of a new event type: a day and an hour before the start. */
-export const DEFAULT_REMINDER_MINUTES: readonly number[] = [1440, 60];
+const DEFAULT_REMINDER_MINUTES: readonly number[] = [1440, 60];
 
 /** The reminder offsets an event type uses, the default for one stored before reminders existed. */
 export const reminderMinutesOf = (settings: Pick<EventTypeSettings, "reminderMinutes">): number[] => [...(settings.reminderMinutes ?? DEFAULT_REMINDER_MINUTES)];

@@ -289,11 +289,7 @@ export class StoreBusyError extends Error {
  * terminated backend). A transaction that lost its connection is rolled back by the database, unless
  * the loss came during its COMMIT; a request may be tried again once the database is back.
  */
-export class StoreUnavailableError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
-}
+export class StoreUnavailableError extends Error {}
 
 /** Where a request with an idempotency key stands. */
 export type IdempotencyState =

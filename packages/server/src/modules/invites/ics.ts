@@ -58,7 +58,7 @@ export function organizerBookingUid(reservationUuid: string): string {
 }
 
 /** The UID of a booking in one copy of it: see `InviteCopy`. */
-export function bookingUidFor(copy: InviteCopy, reservationUuid: string): string {
+function bookingUidFor(copy: InviteCopy, reservationUuid: string): string {
   return copy === "visitor" ? bookingUid(reservationUuid) : organizerBookingUid(reservationUuid);
 }
 
@@ -85,7 +85,7 @@ export function icalText(value: string): string {
  * among them) split parameters regardless, becomes a comma. ical.js quotes the value when it holds
  * `,` or `:`.
  */
-export function icalParameter(value: string): string {
+function icalParameter(value: string): string {
   return value.replace(LINE_BREAK, " ").replace(OTHER_CONTROL, "").replace(/\t/g, " ").replaceAll('"', "'").replaceAll(";", ",");
 }
 
@@ -108,7 +108,7 @@ function joinLink(r: Pick<InviteReservation, "meetLink" | "location">): string |
  * A URI value (URL, ORGANIZER, ATTENDEE) as iCalendar writes it: a URI has no escapes in iCalendar,
  * so control characters, spaces and line separators are percent-encoded and can end no line.
  */
-export function icalUri(value: string): string {
+function icalUri(value: string): string {
   return value.replace(/[\u0000-\u0020\u007f-\u009f\u2028\u2029]/g, (c) => encodeURIComponent(c));
 }
 
