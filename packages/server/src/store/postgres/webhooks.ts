@@ -3,8 +3,11 @@ import { REMINDER_WITHDRAWN, changedReservations, type ChannelOutbox, type Outbo
 import type { Connections } from "./connections.ts";
 import { toDelivery, type WebhookRow } from "./rows.ts";
 
-const INSERT_EVENT = `INSERT INTO webhook_events (event_type_id, reservation_uuid, kind, msg_id, url, payload, next_attempt_at_ms, created_at_ms, channel)
-  VALUES ($1, $2, $3, $4, $5, $6, $9, $7, $8)`;
+/** The events of one change in one round trip, in the order given (their ids, which order a reservation's events, follow it). */
+const INSERT_EVENTS = `INSERT INTO webhook_events (event_type_id, reservation_uuid, kind, msg_id, url, payload, next_attempt_at_ms, created_at_ms, channel)
+  SELECT e, r, k, m, u, p, n, c, ch
+  FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[], $9::text[]) WITH ORDINALITY AS t(e, r, k, m, u, p, n, c, ch, i)
+  ORDER BY i`;
 
 /** Withdraws a reservation's reminders still pending (see `OutboxEvent.notBeforeMs`); a worker sending one meanwhile records nothing. */
 const WITHDRAW_REMINDERS = `UPDATE webhook_events SET status = 'failed', locked_until_ms = NULL, last_error = $2
@@ -16,9 +19,18 @@ const WITHDRAW_REMINDERS = `UPDATE webhook_events SET status = 'failed', locked_
  */
 export async function insertEvents(client: pg.PoolClient, events: OutboxEvent[]): Promise<void> {
   for (const uuid of changedReservations(events)) await client.query(WITHDRAW_REMINDERS, [uuid, REMINDER_WITHDRAWN]);
-  for (const e of events) {
-    await client.query(INSERT_EVENT, [e.eventTypeId, e.reservationUuid, e.kind, e.msgId, e.url, e.payload, e.createdAtMs, e.channel ?? "webhook", e.notBeforeMs ?? e.createdAtMs]);
-  }
+  if (events.length === 0) return;
+  await client.query(INSERT_EVENTS, [
+    events.map((e) => e.eventTypeId),
+    events.map((e) => e.reservationUuid),
+    events.map((e) => e.kind),
+    events.map((e) => e.msgId),
+    events.map((e) => e.url),
+    events.map((e) => e.payload),
+    events.map((e) => e.notBeforeMs ?? e.createdAtMs),
+    events.map((e) => e.createdAtMs),
+    events.map((e) => e.channel ?? "webhook"),
+  ]);
 }
 
 /** Of the channel ($4), due, not leased, and first in line for its reservation there: an earlier event still pending holds later ones back. */
