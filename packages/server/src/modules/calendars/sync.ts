@@ -242,23 +242,35 @@ export class CalendarSync {
    * The hrefs of objects that are only this event type's own bookings (each UID a booking UID of
    * one of its reservations); a booking of another event type in the same calendar still blocks.
    * An organizer-side UID (`organizerBookingKey`) is one-way, so the reservations around the
-   * entry's start are read and their keys compared; an older entry's UID names the uuid itself.
+   * entries' starts are read at once and their keys compared, each entry matching only a reservation
+   * within its own window; an older entry's UID names the uuid itself.
    */
   private async ownBookings(eventTypeId: number, objects: readonly BusyObject[]): Promise<Set<string>> {
-    const own = new Set<string>();
+    const entriesOf = new Map<string, BookingEntry[]>();
     for (const object of objects) {
       const entries = bookingEntriesOf(object.ics);
-      if (entries === null) continue;
+      if (entries !== null) entriesOf.set(object.href, entries);
+    }
+    const keyed = [...entriesOf.values()].flat().flatMap((e) => ("key" in e && e.startMs !== null ? [{ startMs: e.startMs, slackMs: e.slackMs }] : []));
+    const byKey = new Map<string, { startMs: number; endMs: number }>();
+    if (keyed.length > 0) {
+      const fromMs = keyed.reduce((min, e) => Math.min(min, e.startMs - e.slackMs), Number.POSITIVE_INFINITY);
+      const untilMs = keyed.reduce((max, e) => Math.max(max, e.startMs + e.slackMs + 1), Number.NEGATIVE_INFINITY);
+      for (const r of await this.store.reservations.list(eventTypeId, { fromMs, untilMs, limit: 100_000 })) byKey.set(organizerBookingKey(r.uuid), { startMs: r.startMs, endMs: r.endMs });
+    }
+    const own = new Set<string>();
+    for (const [href, entries] of entriesOf) {
       let all = true;
       for (const entry of entries) {
         if ("uuid" in entry) {
           if (!(await this.store.reservations.byUuid(eventTypeId, entry.uuid))) all = false;
           continue;
         }
-        const around = entry.startMs === null ? [] : await this.store.reservations.list(eventTypeId, { fromMs: entry.startMs - entry.slackMs, untilMs: entry.startMs + entry.slackMs + 1, limit: 100_000 });
-        if (!around.some((r) => organizerBookingKey(r.uuid) === entry.key)) all = false;
+        // The reservation overlaps the entry's window, as a read of that window alone would find it.
+        const found = entry.startMs === null ? undefined : byKey.get(entry.key);
+        if (!found || entry.startMs === null || !(found.startMs < entry.startMs + entry.slackMs + 1 && found.endMs > entry.startMs - entry.slackMs)) all = false;
       }
-      if (all) own.add(object.href);
+      if (all) own.add(href);
     }
     return own;
   }
