@@ -6,6 +6,7 @@ import { bookingUid, organizerBookingKey } from "../invites/ics.ts";
 import type { CalendarExpander, ObjectsExpansion } from "./expansion.ts";
 import { fetchCalDav, fetchFeed, guardedFetch, type CalendarFetch } from "./fetch.ts";
 import { redactUrl, redactUrls } from "../../lib/redact.ts";
+import { beforeDeadline } from "../../lib/deadline.ts";
 
 /** The window and zone busy intervals are expanded in (see expand.ts). */
 export interface ExpansionWindow {
@@ -381,20 +382,6 @@ export function bookingEntriesOf(ics: string): BookingEntry[] | null {
 }
 
 const BOOKING_UID = new RegExp(`^(?:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|([0-9a-f]{40}))${bookingUid("").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "i");
-
-/**
- * The work's answer, or the deadline's reason once it passes first: a fetch that ignores its signal
- * (an injected one) still cannot hold the sync. Work given up that fails later is of no interest.
- */
-function beforeDeadline<T>(work: Promise<T>, deadline: AbortSignal): Promise<T> {
-  work.catch(() => undefined);
-  return new Promise<T>((resolve, reject) => {
-    const passed = () => reject(deadline.reason);
-    if (deadline.aborted) return passed();
-    deadline.addEventListener("abort", passed, { once: true });
-    work.then(resolve, reject).finally(() => deadline.removeEventListener("abort", passed));
-  });
-}
 
 /**
  * Expands the objects on this thread a step at a time, letting the requests waiting in every
