@@ -7,6 +7,7 @@ import type { CalendarExpander, ObjectsExpansion } from "./expansion.ts";
 import { fetchCalDav, fetchFeed, guardedFetch, type CalendarFetch } from "./fetch.ts";
 import { redactUrl, redactUrls } from "../../lib/redact.ts";
 import { beforeDeadline } from "../../lib/deadline.ts";
+import { messageOf } from "../../lib/error-message.ts";
 
 /** The window and zone busy intervals are expanded in (see expand.ts). */
 export interface ExpansionWindow {
@@ -436,9 +437,4 @@ function merged(stored: readonly BusyObject[], upserts: readonly BusyObject[], d
   for (const href of deletes) byHref.delete(href);
   for (const o of upserts) byHref.set(o.href, o);
   return [...byHref.values()];
-}
-
-function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.cause instanceof Error && error.cause.message !== error.message ? `${error.message} (${error.cause.message})` : error.message;
-  return String(error);
 }
