@@ -1,18 +1,12 @@
 import { availableParallelism } from "node:os";
 import type { BusyInterval } from "../../domain/slots.ts";
-import type { BusyObject } from "../../store/types.ts";
+import type { BusyObject, SkippedObject } from "../../store/types.ts";
 import type { BusyWindow } from "./expand.ts";
-
-/** A calendar object a sync could not read and left out, the others counting: shown in its source's status. */
-export interface ObjectError {
-  href: string;
-  reason: string;
-}
 
 /** The busy intervals of a sync's objects, with the objects left out because they could not be read. */
 export interface ObjectsExpansion {
   intervals: BusyInterval[];
-  errors: ObjectError[];
+  errors: SkippedObject[];
 }
 
 /**
