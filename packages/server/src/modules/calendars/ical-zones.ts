@@ -30,10 +30,10 @@ class LuxonZone extends ICAL.Timezone {
  * once or twice a year (standard and daylight time); ical.js expands a definition's rules from its
  * DTSTART (Outlook writes 1601) to five years past the latest time asked, all in one call.
  */
-export const MAX_ZONE_CHANGES_PER_YEAR = 24;
+const MAX_ZONE_CHANGES_PER_YEAR = 24;
 
 /** Most observances (STANDARD, DAYLIGHT) and RDATE values one embedded zone definition may list; the longest real histories list a few hundred. */
-export const MAX_ZONE_OBSERVANCES = 2_000;
+const MAX_ZONE_OBSERVANCES = 2_000;
 
 /** BY-parts no zone needs, each of which multiplies the changes of a yearly rule. */
 const FINE_PARTS = ["BYSECOND", "BYMINUTE", "BYHOUR", "BYYEARDAY", "BYWEEKNO"] as const;
@@ -49,7 +49,7 @@ export class ZoneDefinitionError extends Error {
  * that multiply a year's changes, at most MAX_ZONE_CHANGES_PER_YEAR changes a year in all, and at
  * most MAX_ZONE_OBSERVANCES observances and RDATEs. Cheap: it reads the rules, it expands none.
  */
-export function zoneDefinitionProblem(vtimezone: ICAL.Component): string | null {
+function zoneDefinitionProblem(vtimezone: ICAL.Component): string | null {
   let perYear = 0;
   let listed = 0;
   for (const observance of vtimezone.getAllSubcomponents()) {

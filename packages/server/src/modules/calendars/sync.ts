@@ -354,7 +354,7 @@ export class CalendarSync {
  * reservation: its DTSTART, exact in UTC (`slackMs` 0), or a local or all-day time read as UTC with
  * the slack of any zone's offset; null when it has none that can be read.
  */
-export type BookingEntry = { uuid: string } | { key: string; startMs: number | null; slackMs: number };
+type BookingEntry = { uuid: string } | { key: string; startMs: number | null; slackMs: number };
 
 /**
  * The bookings in a calendar object, one per VEVENT, read from the unfolded text (a booking entry
