@@ -28,7 +28,7 @@ self.onmessage = (event: MessageEvent<ExpansionJob>) => {
     self.postMessage({ kind: "start", href } satisfies ExpansionReport);
     let report: ExpansionReport;
     try {
-      const merged = mergeBusy(busyFromICalendar(ics, window, floatingZone).filter((i) => i.endMs > i.startMs));
+      const merged = mergeBusy(busyFromICalendar(ics, window, floatingZone));
       const intervals = new Float64Array(merged.length * 2);
       merged.forEach((interval, i) => intervals.set([interval.startMs, interval.endMs], i * 2));
       report = { kind: "read", href, intervals };
