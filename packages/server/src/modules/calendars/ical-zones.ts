@@ -43,6 +43,12 @@ export class ZoneDefinitionError extends Error {
   override readonly name = "ZoneDefinitionError";
 }
 
+/** How many values a property lists (an RDATE's dates), counted without ical.js building any of them. */
+export function valueCount(property: ICAL.Property): number {
+  // A property's jCal is [name, parameters, type, ...values].
+  return Math.max(0, property.jCal.length - 3);
+}
+
 /**
  * Why a VTIMEZONE definition is refused, or null when it is bounded like a real zone: every rule
  * yearly (FREQ=HOURLY from 1601 is millions of changes, FREQ=SECONDLY billions), without the BY-parts
@@ -55,7 +61,7 @@ function zoneDefinitionProblem(vtimezone: ICAL.Component): string | null {
   for (const observance of vtimezone.getAllSubcomponents()) {
     const kind = observance.name.toUpperCase();
     listed++;
-    for (const rdate of observance.getAllProperties("rdate")) listed += rdate.getValues().length;
+    for (const rdate of observance.getAllProperties("rdate")) listed += valueCount(rdate);
     for (const property of observance.getAllProperties("rrule")) {
       const rule = property.getFirstValue();
       if (!(rule instanceof ICAL.Recur)) continue;
