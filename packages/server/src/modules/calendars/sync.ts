@@ -120,7 +120,7 @@ export class CalendarSync {
   isDue(source: BusySourceRecord, nowMs: number): boolean {
     if (source.lastAttemptAtMs === null) return true;
     const freshMs = this.freshnessOf(source) * 60_000;
-    const waitMs = source.failureCount <= 1 ? freshMs : Math.max(freshMs, Math.min(freshMs * 2 ** Math.min(source.failureCount - 1, 30), MAX_RETRY_WAIT_MS));
+    const waitMs = Math.max(freshMs, Math.min(freshMs * 2 ** Math.min(Math.max(source.failureCount - 1, 0), 30), MAX_RETRY_WAIT_MS));
     return nowMs - source.lastAttemptAtMs >= waitMs;
   }
 
