@@ -71,6 +71,9 @@ export function manageUrlOf(origin: string, slug: string | null, reservationUuid
   return page === null ? null : `${page}?reservation=${reservationUuid}`;
 }
 
+/** The calendar script's unversioned URL, which embed snippets carry; it keeps working, revalidated after a few minutes. */
+export const CALENDAR_PATH = "/embed/booking-calendar.js";
+
 /**
  * The HTML a site pastes to embed an event type's calendar: the script tag and the element, with the
  * event type's publishable link token, never its API token (which is for servers and kept secret).
@@ -79,5 +82,5 @@ export function manageUrlOf(origin: string, slug: string | null, reservationUuid
  */
 export function embedSnippet(origin: string, linkToken: string): string {
   const base = escapeHtml(origin);
-  return `<script src="${base}/embed/booking-calendar.js" defer></script>\n<booking-calendar token="${escapeHtml(linkToken)}" api-base="${base}"></booking-calendar>`;
+  return `<script src="${base}${CALENDAR_PATH}" defer></script>\n<booking-calendar token="${escapeHtml(linkToken)}" api-base="${base}"></booking-calendar>`;
 }

@@ -1,7 +1,7 @@
 import ICAL from "ical.js";
 import { IANAZone } from "luxon";
 import type { BusyInterval } from "../../domain/slots.ts";
-import { ZoneDefinitionError, ZoneResolver } from "./ical-zones.ts";
+import { valueCount, ZoneDefinitionError, ZoneResolver } from "./ical-zones.ts";
 
 /** The span of time a caller wants the busy intervals of, in epoch ms, `untilMs` excluded. */
 export interface BusyWindow {
@@ -183,8 +183,7 @@ const DATE_PROPERTIES = ["dtstart", "dtend", "recurrence-id", "rdate", "exdate"]
 /** Refuses an event that lists more than MAX_DATES_PER_EVENT RDATE and EXDATE values, counted before ical.js builds any of them. */
 function checkDateLists(vevent: ICAL.Component): void {
   let listed = 0;
-  // A property's jCal is [name, parameters, type, ...values].
-  for (const name of ["rdate", "exdate"]) for (const property of vevent.getAllProperties(name)) listed += Math.max(0, property.jCal.length - 3);
+  for (const name of ["rdate", "exdate"]) for (const property of vevent.getAllProperties(name)) listed += valueCount(property);
   if (listed > MAX_DATES_PER_EVENT) {
     const uid = vevent.getFirstPropertyValue("uid");
     throw new CalendarFormatError(`The event ${typeof uid === "string" ? uid : "without a UID"} lists ${listed} RDATE and EXDATE values, more than ${MAX_DATES_PER_EVENT}.`);

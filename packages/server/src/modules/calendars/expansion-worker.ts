@@ -6,6 +6,7 @@
  * answers requests has little left to sort), or why it cannot be read.
  */
 import { setPriority } from "node:os";
+import { messageOf } from "../../lib/error-message.ts";
 import { busyFromICalendar, mergeBusy } from "./expand.ts";
 import type { ExpansionJob, ExpansionReport } from "./expansion.ts";
 
@@ -27,7 +28,7 @@ self.onmessage = (event: MessageEvent<ExpansionJob>) => {
     self.postMessage({ kind: "start", href } satisfies ExpansionReport);
     let report: ExpansionReport;
     try {
-      const merged = mergeBusy(busyFromICalendar(ics, window, floatingZone).filter((i) => i.endMs > i.startMs));
+      const merged = mergeBusy(busyFromICalendar(ics, window, floatingZone));
       const intervals = new Float64Array(merged.length * 2);
       merged.forEach((interval, i) => intervals.set([interval.startMs, interval.endMs], i * 2));
       report = { kind: "read", href, intervals };
@@ -38,8 +39,3 @@ self.onmessage = (event: MessageEvent<ExpansionJob>) => {
   }
   self.postMessage({ kind: "done" } satisfies ExpansionReport);
 };
-
-function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.cause instanceof Error && error.cause.message !== error.message ? `${error.message} (${error.cause.message})` : error.message;
-  return String(error);
-}

@@ -1,18 +1,12 @@
 import { availableParallelism } from "node:os";
 import type { BusyInterval } from "../../domain/slots.ts";
-import type { BusyObject } from "../../store/types.ts";
+import type { BusyObject, SkippedObject } from "../../store/types.ts";
 import type { BusyWindow } from "./expand.ts";
-
-/** A calendar object a sync could not read and left out, the others counting: shown in its source's status. */
-export interface ObjectError {
-  href: string;
-  reason: string;
-}
 
 /** The busy intervals of a sync's objects, with the objects left out because they could not be read. */
 export interface ObjectsExpansion {
   intervals: BusyInterval[];
-  errors: ObjectError[];
+  errors: SkippedObject[];
 }
 
 /**
@@ -45,7 +39,7 @@ export type ExpansionReport =
   | { kind: "done" };
 
 /** Limits of the expansion of one calendar object, and of the threads. */
-export interface ExpansionLimits {
+interface ExpansionLimits {
   /** Longest reading one object may take, in ms; the thread is ended when it passes. */
   deadlineMs: number;
   /** Most the process's memory (resident set) may grow while a thread reads the objects of a sync, in bytes; the thread is ended past it. */
@@ -57,13 +51,13 @@ export interface ExpansionLimits {
 }
 
 /** A minute for one object (a feed is one): a calendar a real program wrote takes well under a second a thousand events. */
-export const EXPANSION_DEADLINE_MS = 60_000;
+const EXPANSION_DEADLINE_MS = 60_000;
 /** Two GiB: a 20 MB feed of 100 000 events takes about half a GiB to parse and expand. */
-export const EXPANSION_MEMORY_BYTES = 2 * 1024 ** 3;
+const EXPANSION_MEMORY_BYTES = 2 * 1024 ** 3;
 /** How often the memory of a job under way is looked at, in ms. */
 const MEMORY_SAMPLE_MS = 100;
 /** Ten seconds: the syncs of a pass come together, then there is nothing to expand for minutes. */
-export const EXPANSION_IDLE_MS = 10_000;
+const EXPANSION_IDLE_MS = 10_000;
 
 /** One thread, or two where the machine has cores to spare: the thread that answers requests keeps one. */
 function defaultThreads(): number {

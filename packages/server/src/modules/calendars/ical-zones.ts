@@ -30,10 +30,10 @@ class LuxonZone extends ICAL.Timezone {
  * once or twice a year (standard and daylight time); ical.js expands a definition's rules from its
  * DTSTART (Outlook writes 1601) to five years past the latest time asked, all in one call.
  */
-export const MAX_ZONE_CHANGES_PER_YEAR = 24;
+const MAX_ZONE_CHANGES_PER_YEAR = 24;
 
 /** Most observances (STANDARD, DAYLIGHT) and RDATE values one embedded zone definition may list; the longest real histories list a few hundred. */
-export const MAX_ZONE_OBSERVANCES = 2_000;
+const MAX_ZONE_OBSERVANCES = 2_000;
 
 /** BY-parts no zone needs, each of which multiplies the changes of a yearly rule. */
 const FINE_PARTS = ["BYSECOND", "BYMINUTE", "BYHOUR", "BYYEARDAY", "BYWEEKNO"] as const;
@@ -43,19 +43,25 @@ export class ZoneDefinitionError extends Error {
   override readonly name = "ZoneDefinitionError";
 }
 
+/** How many values a property lists (an RDATE's dates), counted without ical.js building any of them. */
+export function valueCount(property: ICAL.Property): number {
+  // A property's jCal is [name, parameters, type, ...values].
+  return Math.max(0, property.jCal.length - 3);
+}
+
 /**
  * Why a VTIMEZONE definition is refused, or null when it is bounded like a real zone: every rule
  * yearly (FREQ=HOURLY from 1601 is millions of changes, FREQ=SECONDLY billions), without the BY-parts
  * that multiply a year's changes, at most MAX_ZONE_CHANGES_PER_YEAR changes a year in all, and at
  * most MAX_ZONE_OBSERVANCES observances and RDATEs. Cheap: it reads the rules, it expands none.
  */
-export function zoneDefinitionProblem(vtimezone: ICAL.Component): string | null {
+function zoneDefinitionProblem(vtimezone: ICAL.Component): string | null {
   let perYear = 0;
   let listed = 0;
   for (const observance of vtimezone.getAllSubcomponents()) {
     const kind = observance.name.toUpperCase();
     listed++;
-    for (const rdate of observance.getAllProperties("rdate")) listed += rdate.getValues().length;
+    for (const rdate of observance.getAllProperties("rdate")) listed += valueCount(rdate);
     for (const property of observance.getAllProperties("rrule")) {
       const rule = property.getFirstValue();
       if (!(rule instanceof ICAL.Recur)) continue;

@@ -7,6 +7,7 @@ import { discoverCalendars, guardedFetch, type CalendarFetch } from "./fetch.ts"
 import type { CalendarSync, SyncOutcome } from "./sync.ts";
 import type { LogEntry } from "../../context.ts";
 import { redactUrls } from "../../lib/redact.ts";
+import { beforeDeadline } from "../../lib/deadline.ts";
 
 /** Most busy sources one event type may have. */
 export const MAX_SOURCES_PER_EVENT_TYPE = 10;
@@ -125,7 +126,7 @@ export class CalendarAdmin {
     const fetchFn: CalendarFetch = (url, init = {}) => this.fetchFn(url, { ...init, signal: init.signal ? AbortSignal.any([init.signal, late]) : late });
     try {
       // Every calendar of the account may be written into, not only those read for busy times.
-      found = (await withinAnswerWindow(discoverCalendars({ ...source, calendars: [] }, fetchFn), late)).map((c) => trailingSlash(new URL(c.url, source.url).href));
+      found = (await beforeDeadline(discoverCalendars({ ...source, calendars: [] }, fetchFn), late)).map((c) => trailingSlash(new URL(c.url, source.url).href));
     } catch (error) {
       if (late.aborted) {
         throw new ValidationFailed({ calendar: [`The calendar server did not list the source's calendars within ${this.answerWithinMs / 1000} s; nothing was changed. Try again once it answers faster.`] });
@@ -194,9 +195,11 @@ export class CalendarAdmin {
    */
   async syncNowWithin(sourceId: number): Promise<SyncNowAnswer> {
     const run = this.syncNow(sourceId);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), this.answerWithinMs)));
-    const first = await Promise.race([run, late]).finally(() => clearTimeout(timer));
+    const late = AbortSignal.timeout(this.answerWithinMs);
+    const first = await beforeDeadline(run, late).catch((error: unknown) => {
+      if (late.aborted && error === late.reason) return "late" as const;
+      throw error;
+    });
     if (first !== "late") return { state: "done", ...first };
     if (!this.syncing.has(sourceId)) {
       // Nobody awaits the sync any more: its failures are logged here, and the source records the outcome.
@@ -311,16 +314,6 @@ export class CalendarAdmin {
 }
 
 const trailingSlash = (url: string) => (url.endsWith("/") ? url : `${url}/`);
-
-/** The work's answer, or a rejection once `late` aborts: a client library may not end its work when its fetch is aborted. */
-function withinAnswerWindow<T>(work: Promise<T>, late: AbortSignal): Promise<T> {
-  if (late.aborted) return Promise.reject(late.reason);
-  return new Promise<T>((resolve, reject) => {
-    const passed = () => reject(late.reason);
-    late.addEventListener("abort", passed, { once: true });
-    work.then(resolve, reject).finally(() => late.removeEventListener("abort", passed));
-  });
-}
 
 function isHttpUrl(value: string, base: string): boolean {
   try {

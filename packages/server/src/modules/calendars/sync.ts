@@ -6,6 +6,8 @@ import { bookingUid, organizerBookingKey } from "../invites/ics.ts";
 import type { CalendarExpander, ObjectsExpansion } from "./expansion.ts";
 import { fetchCalDav, fetchFeed, guardedFetch, type CalendarFetch } from "./fetch.ts";
 import { redactUrl, redactUrls } from "../../lib/redact.ts";
+import { beforeDeadline } from "../../lib/deadline.ts";
+import { messageOf } from "../../lib/error-message.ts";
 
 /** The window and zone busy intervals are expanded in (see expand.ts). */
 export interface ExpansionWindow {
@@ -118,7 +120,7 @@ export class CalendarSync {
   isDue(source: BusySourceRecord, nowMs: number): boolean {
     if (source.lastAttemptAtMs === null) return true;
     const freshMs = this.freshnessOf(source) * 60_000;
-    const waitMs = source.failureCount <= 1 ? freshMs : Math.max(freshMs, Math.min(freshMs * 2 ** Math.min(source.failureCount - 1, 30), MAX_RETRY_WAIT_MS));
+    const waitMs = Math.max(freshMs, Math.min(freshMs * 2 ** Math.min(Math.max(source.failureCount - 1, 0), 30), MAX_RETRY_WAIT_MS));
     return nowMs - source.lastAttemptAtMs >= waitMs;
   }
 
@@ -242,23 +244,35 @@ export class CalendarSync {
    * The hrefs of objects that are only this event type's own bookings (each UID a booking UID of
    * one of its reservations); a booking of another event type in the same calendar still blocks.
    * An organizer-side UID (`organizerBookingKey`) is one-way, so the reservations around the
-   * entry's start are read and their keys compared; an older entry's UID names the uuid itself.
+   * entries' starts are read at once and their keys compared, each entry matching only a reservation
+   * within its own window; an older entry's UID names the uuid itself.
    */
   private async ownBookings(eventTypeId: number, objects: readonly BusyObject[]): Promise<Set<string>> {
-    const own = new Set<string>();
+    const entriesOf = new Map<string, BookingEntry[]>();
     for (const object of objects) {
       const entries = bookingEntriesOf(object.ics);
-      if (entries === null) continue;
+      if (entries !== null) entriesOf.set(object.href, entries);
+    }
+    const keyed = [...entriesOf.values()].flat().flatMap((e) => ("key" in e && e.startMs !== null ? [{ startMs: e.startMs, slackMs: e.slackMs }] : []));
+    const byKey = new Map<string, { startMs: number; endMs: number }>();
+    if (keyed.length > 0) {
+      const fromMs = keyed.reduce((min, e) => Math.min(min, e.startMs - e.slackMs), Number.POSITIVE_INFINITY);
+      const untilMs = keyed.reduce((max, e) => Math.max(max, e.startMs + e.slackMs + 1), Number.NEGATIVE_INFINITY);
+      for (const r of await this.store.reservations.list(eventTypeId, { fromMs, untilMs, limit: 100_000 })) byKey.set(organizerBookingKey(r.uuid), { startMs: r.startMs, endMs: r.endMs });
+    }
+    const own = new Set<string>();
+    for (const [href, entries] of entriesOf) {
       let all = true;
       for (const entry of entries) {
         if ("uuid" in entry) {
           if (!(await this.store.reservations.byUuid(eventTypeId, entry.uuid))) all = false;
           continue;
         }
-        const around = entry.startMs === null ? [] : await this.store.reservations.list(eventTypeId, { fromMs: entry.startMs - entry.slackMs, untilMs: entry.startMs + entry.slackMs + 1, limit: 100_000 });
-        if (!around.some((r) => organizerBookingKey(r.uuid) === entry.key)) all = false;
+        // The reservation overlaps the entry's window, as a read of that window alone would find it.
+        const found = entry.startMs === null ? undefined : byKey.get(entry.key);
+        if (!found || entry.startMs === null || !(found.startMs < entry.startMs + entry.slackMs + 1 && found.endMs > entry.startMs - entry.slackMs)) all = false;
       }
-      if (all) own.add(object.href);
+      if (all) own.add(href);
     }
     return own;
   }
@@ -340,7 +354,7 @@ export class CalendarSync {
  * reservation: its DTSTART, exact in UTC (`slackMs` 0), or a local or all-day time read as UTC with
  * the slack of any zone's offset; null when it has none that can be read.
  */
-export type BookingEntry = { uuid: string } | { key: string; startMs: number | null; slackMs: number };
+type BookingEntry = { uuid: string } | { key: string; startMs: number | null; slackMs: number };
 
 /**
  * The bookings in a calendar object, one per VEVENT, read from the unfolded text (a booking entry
@@ -369,20 +383,6 @@ export function bookingEntriesOf(ics: string): BookingEntry[] | null {
 }
 
 const BOOKING_UID = new RegExp(`^(?:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|([0-9a-f]{40}))${bookingUid("").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "i");
-
-/**
- * The work's answer, or the deadline's reason once it passes first: a fetch that ignores its signal
- * (an injected one) still cannot hold the sync. Work given up that fails later is of no interest.
- */
-function beforeDeadline<T>(work: Promise<T>, deadline: AbortSignal): Promise<T> {
-  work.catch(() => undefined);
-  return new Promise<T>((resolve, reject) => {
-    const passed = () => reject(deadline.reason);
-    if (deadline.aborted) return passed();
-    deadline.addEventListener("abort", passed, { once: true });
-    work.then(resolve, reject).finally(() => deadline.removeEventListener("abort", passed));
-  });
-}
 
 /**
  * Expands the objects on this thread a step at a time, letting the requests waiting in every
@@ -437,9 +437,4 @@ function merged(stored: readonly BusyObject[], upserts: readonly BusyObject[], d
   for (const href of deletes) byHref.delete(href);
   for (const o of upserts) byHref.set(o.href, o);
   return [...byHref.values()];
-}
-
-function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.cause instanceof Error && error.cause.message !== error.message ? `${error.message} (${error.cause.message})` : error.message;
-  return String(error);
 }

@@ -3,10 +3,10 @@ import type { AppContext } from "../../context.ts";
 import type { Store } from "../../store/types.ts";
 import { ApiError } from "../../http/errors.ts";
 import { pageSecurityHeaders, type PagePolicyOptions } from "../../http/page-policy.ts";
-import { publicOrigin } from "../../lib/links.ts";
+import { CALENDAR_PATH, publicOrigin } from "../../lib/links.ts";
 import { STRIPE_JS_STANDIN_PATH, usesStripeStandin as standinInUse } from "../../lib/stripe-js.ts";
 import { demoPage, PREVIEW_SCRIPT, type DemoEventType } from "./page.ts";
-import { CALENDAR_PATH, CalendarScriptFile, FAVICON_PATH, favicon, loadCatalogFile, loadPartFile, loadStripeStandinScript, versionedCalendarPath, type StaticScript } from "./service.ts";
+import { CalendarScriptFile, FAVICON_PATH, favicon, loadCatalogFile, loadPartFile, loadStripeStandinScript, versionedCalendarPath, type StaticScript } from "./service.ts";
 
 // Revalidated after five minutes: the URL carries no version, and a new release should reach pages soon.
 const SHORT_CACHE = "public, max-age=300";

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { stripeJsStandin } from "@booking/stripe-standin";
+import { CALENDAR_PATH } from "../../lib/links.ts";
 import { PreparedBody } from "../../lib/prepared-body.ts";
 
 /**
@@ -29,9 +30,6 @@ const script = (source: string, contentType = JAVASCRIPT): StaticScript => stati
 
 /** Path of the calendar's script under its immutable, versioned URL. */
 export const versionedCalendarPath = (version: string): string => `/embed/v/${version}/booking-calendar.js`;
-
-/** The unversioned URL existing sites carry; it keeps working, revalidated after a few minutes. */
-export const CALENDAR_PATH = "/embed/booking-calendar.js";
 
 /**
  * The calendar's script-tag file, read on first use (and again while it is not built), shared by the
