@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DOC_COMMANDS } from "./doc-commands.ts";
-import { inlineNpmCommands, missingNpmScripts, shellCommands, uncoveredCommands, unlabelledFences, type DocCommand } from "./markdown-commands.ts";
+import { inlineNpmCommands, missingNpmScripts, RUN_STAGES, shellCommands, uncoveredCommands, unlabelledFences, type Coverage, type DocCommand, type RunStage } from "./markdown-commands.ts";
 import { anchorsOf, brokenLinks } from "./markdown-links.ts";
 
 const REPO = resolve(import.meta.dirname, "..");
@@ -31,11 +31,11 @@ function sh(command: string, cwd: string, env: Record<string, string> = {}): { c
 }
 
 /** Runs the doc commands that `DOC_COMMANDS` runs in `stage`, in the docs' order; `before` sees each first. */
-function runStage(stage: string, cwd: string, env: Record<string, string>, before: (command: string) => void = () => {}): string[] {
+function runStage(stage: RunStage, cwd: string, env: Record<string, string>, before: (command: string) => void = () => {}): string[] {
   const commands = docCommands().filter((c) => { const entry = DOC_COMMANDS[c.command]; return entry && "run" in entry && entry.run === stage; });
   for (const command of commands) {
     before(command.command);
-    const entry = DOC_COMMANDS[command.command] as { run: string; expect?: RegExp };
+    const entry = DOC_COMMANDS[command.command] as { run: RunStage; expect?: RegExp };
     const run = sh(command.command, cwd, env);
     expect(run.code, `${command.file}:${command.line}: ${command.command}\n${run.stderr}`).toBe(0);
     if (entry.expect) expect(run.stdout).toMatch(entry.expect);
@@ -83,6 +83,12 @@ describe("the docs' shell commands", () => {
     // Entries whose command left the docs would cover nothing; they go with it.
     const written = new Set(commands.map((c) => c.command));
     expect(Object.keys(DOC_COMMANDS).filter((command) => !written.has(command))).toEqual([]);
+    // A command run in a stage no test runs would pass unrun: each stage is one of RUN_STAGES, and a test here runs each.
+    const stages = Object.values(DOC_COMMANDS).flatMap((entry) => ("run" in entry ? [entry.run as string] : []));
+    expect(stages.filter((stage) => !(RUN_STAGES as readonly string[]).includes(stage))).toEqual([]);
+    expect(new Set(stages)).toEqual(new Set(RUN_STAGES));
+    const thisFile = readFileSync(import.meta.filename, "utf8");
+    expect(RUN_STAGES.filter((stage) => !thisFile.includes(`runStage("${stage}", `))).toEqual([]);
     // Marking a block not-run is the exception.
     expect(new Set(commands.filter((c) => c.notRun).map((c) => `${c.file}: ${c.notRun}`)).size).toBeLessThanOrEqual(2);
   });
@@ -155,6 +161,14 @@ describe("the docs' shell commands", () => {
     }, REPO)).toEqual([
       'docs/x.md:2: `npm run admin -- show <id>`: packages/server/test/admin-cli.test.ts has no test "shows everything at once"',
       'docs/x.md:3: `npm run admin -- token <id>`: the test "shows one event type\'s settings" does not contain "cli(\\"token\\", id)"',
+    ]);
+  });
+
+  it("fails a command run in a stage that no test runs", () => {
+    const commands = shellCommands("```sh\nnpm run admin -- help\nopenssl rand -base64 32\n```\n", "docs/x.md");
+    const coverage = { "npm run admin -- help": { run: "rep" }, "openssl rand -base64 32": { run: "repo" } } as unknown as Record<string, Coverage>;
+    expect(uncoveredCommands(commands, coverage, REPO)).toEqual([
+      'docs/x.md:2: `npm run admin -- help` is run in the stage "rep", which .ci/docs.test.ts does not run (repo, sqlite, postgres)',
     ]);
   });
 

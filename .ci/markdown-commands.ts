@@ -135,14 +135,21 @@ export function inlineNpmCommands(markdown: string, file: string): DocCommand[] 
 }
 
 /**
- * How a command is covered. `run`: `.ci/docs.test.ts` runs it for real, in the named stage (a
- * folder and environment the test prepares), and its output must match `expect`. `test`: the named
+ * The stages in which `.ci/docs.test.ts` runs doc commands for real, each a folder and environment
+ * one of its tests prepares: the repository itself, a folder with a SQLite database, a PostgreSQL database.
+ */
+export const RUN_STAGES = ["repo", "sqlite", "postgres"] as const;
+export type RunStage = (typeof RUN_STAGES)[number];
+
+/**
+ * How a command is covered. `run`: `.ci/docs.test.ts` runs it for real, in the named stage (one of
+ * `RUN_STAGES`), and its output must match `expect`. `test`: the named
  * test runs it, or its equivalent through the same code path; `shows` are strings that test's body
  * must contain (the command's arguments as the test passes them). `script`: a script of the
  * repository runs it (`.ci/run` runs `npm test`); `shows` are strings the script must contain.
  */
 export type Coverage =
-  | { run: string; expect?: RegExp }
+  | { run: RunStage; expect?: RegExp }
   | { test: { file: string; name: string; shows: string[] } }
   | { script: { file: string; shows: string[] } };
 
@@ -157,7 +164,8 @@ function testBody(source: string, name: string): string | null {
 
 /**
  * What is wrong with the coverage of `commands`: a command without an entry (and no `not-run`
- * reason), or an entry whose test file, test or shown arguments are not there.
+ * reason), an entry run in a stage that is not one of `RUN_STAGES` (it would never run), or an
+ * entry whose test file, test or shown arguments are not there.
  */
 export function uncoveredCommands(commands: DocCommand[], coverage: Record<string, Coverage>, root: string): string[] {
   const problems: string[] = [];
@@ -168,7 +176,10 @@ export function uncoveredCommands(commands: DocCommand[], coverage: Record<strin
       if (command.notRun === null) problems.push(`${where} is run by no test: run it in .ci/docs.test.ts, name the test that runs it in .ci/doc-commands.ts, or mark its block <!-- not-run: reason -->`);
       continue;
     }
-    if ("run" in entry) continue;
+    if ("run" in entry) {
+      if (!(RUN_STAGES as readonly string[]).includes(entry.run)) problems.push(`${where} is run in the stage "${entry.run}", which .ci/docs.test.ts does not run (${RUN_STAGES.join(", ")})`);
+      continue;
+    }
     const named = "test" in entry ? entry.test : entry.script;
     const path = join(root, named.file);
     if (!existsSync(path)) {
