@@ -5,7 +5,8 @@ import { dirname, join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DOC_COMMANDS } from "./doc-commands.ts";
 import { inlineNpmCommands, missingNpmScripts, RUN_STAGES, shellCommands, uncoveredCommands, unlabelledFences, type Coverage, type DocCommand, type RunStage } from "./markdown-commands.ts";
-import { anchorsOf, brokenLinks } from "./markdown-links.ts";
+import { anchorsOf, brokenLinks, relativeLinks } from "./markdown-links.ts";
+import { readFences } from "./markdown.ts";
 
 const REPO = resolve(import.meta.dirname, "..");
 const POSTGRES_URL = process.env.BOOKING_TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
@@ -196,6 +197,36 @@ describe("the docs' shell commands", () => {
       [4, 'curl -X POST "$B/reservations" -d \'{"start":"<start>", "email":"ada@example.com"}\''],
       [10, "npm run admin -- list"],
     ]);
+  });
+});
+
+describe("the docs' fenced blocks", () => {
+  it("close as CommonMark says, for commands, headings and links alike: the same character, at least as many, nothing after", () => {
+    const markdown = [
+      "```text",
+      "```sh",
+      "# Not a heading [gone](gone.md)",
+      "```",
+      "# Heading",
+      "~~~text",
+      "```",
+      "# Not one either",
+      "~~~",
+      "````text",
+      "```",
+      "# Nor this",
+      "`````",
+      "```sh",
+      "npm test",
+      "```",
+      "See [nothing](nowhere.md).",
+    ].join("\n");
+    expect(readFences(markdown).fences.map((fence) => [fence.line, fence.lang, fence.lines.length])).toEqual([[1, "text", 2], [6, "text", 2], [10, "text", 2], [14, "sh", 1]]);
+    expect(shellCommands(markdown, "x.md").map((c) => [c.line, c.command])).toEqual([[15, "npm test"]]);
+    expect(unlabelledFences(markdown, "x.md")).toEqual([]);
+    expect([...anchorsOf(markdown)]).toEqual(["heading"]);
+    expect(relativeLinks(markdown, "x.md")).toEqual([{ file: "x.md", line: 17, target: "nowhere.md" }]);
+    expect(inlineNpmCommands("```sh\n```text\n`npm run gone`\n```\n`npm test`\n", "x.md").map((c) => [c.line, c.command])).toEqual([[5, "npm test"]]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { readFences, type Fence as MarkdownFence } from "./markdown.ts";
 
 /**
  * The shell commands of the documentation, read from its Markdown, and what covers each, so a guide
@@ -19,35 +20,21 @@ export interface DocCommand {
   notRun: string | null;
 }
 
-/** A fenced block of a Markdown file. */
-interface Fence {
-  lang: string;
-  /** 1-based line of the opening fence. */
-  line: number;
-  lines: string[];
-  /** The comment lines just above the opening fence (blank lines skipped). */
+/** A fenced block of a Markdown file with the comment lines just above its opening fence (blank lines skipped). */
+interface Fence extends MarkdownFence {
   above: string[];
 }
 
 /** The fenced blocks of a Markdown file, each with the comments just above it. */
 function fencesOf(markdown: string): Fence[] {
   const lines = markdown.split("\n");
-  const fences: Fence[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^\s*(`{3,}|~{3,})\s*([\w-]*)/.exec(lines[i]!);
-    if (!open) continue;
-    const marker = open[1]!;
-    const body: string[] = [];
-    let j = i + 1;
-    while (j < lines.length && !lines[j]!.trim().startsWith(marker)) body.push(lines[j++]!);
+  return readFences(markdown).fences.map((fence) => {
     const above: string[] = [];
-    for (let k = i - 1; k >= 0 && (lines[k]!.trim() === "" || lines[k]!.trim().startsWith("<!--")); k--) {
+    for (let k = fence.line - 2; k >= 0 && (lines[k]!.trim() === "" || lines[k]!.trim().startsWith("<!--")); k--) {
       if (lines[k]!.trim()) above.unshift(lines[k]!.trim());
     }
-    fences.push({ lang: open[2]!.toLowerCase(), line: i + 1, lines: body, above });
-    i = j;
-  }
-  return fences;
+    return { ...fence, above };
+  });
 }
 
 /** Where a fence has no language: a command could hide in it unchecked, so every fence names one. */
@@ -121,16 +108,9 @@ export function shellCommands(markdown: string, file: string): DocCommand[] {
  */
 export function inlineNpmCommands(markdown: string, file: string): DocCommand[] {
   const commands: DocCommand[] = [];
-  let fence: string | null = null;
-  markdown.split("\n").forEach((line, index) => {
-    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
-    if (marker && (fence === null || marker.startsWith(fence))) {
-      fence = fence === null ? marker : null;
-      return;
-    }
-    if (fence !== null) return;
-    for (const span of line.matchAll(/`(npm [^`]+)`/g)) commands.push({ file, line: index + 1, command: normalizeCommand(span[1]!), notRun: "written inline" });
-  });
+  for (const { line, text } of readFences(markdown).prose) {
+    for (const span of text.matchAll(/`(npm [^`]+)`/g)) commands.push({ file, line, command: normalizeCommand(span[1]!), notRun: "written inline" });
+  }
   return commands;
 }
 
