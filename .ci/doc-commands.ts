@@ -25,7 +25,8 @@ export const DOC_COMMANDS: Record<string, Coverage> = {
 
   // docs/admin.md
   "BOOKING_ADMIN_KEY=change-me npm start": { test: { file: MAIN, name: "starts as the production guide says: the admin API on with BOOKING_ADMIN_KEY, links on BOOKING_PUBLIC_URL", shows: ["BOOKING_ADMIN_KEY: KEY"] } },
-  "export BOOKING_ADMIN_KEY=change-me": { run: "repo" },
+  // The export alone does nothing to see: what it is for is the CLI run by npm with the key in its environment.
+  "export BOOKING_ADMIN_KEY=change-me": { test: { file: CLI, name: "runs as npm run admin from the repository root", shows: ['runProcess("npm", ["run", "--silent", "admin"', "BOOKING_ADMIN_KEY: KEY"] } },
   "npm run admin -- help": { run: "repo", expect: /^Usage: npm run admin -- <command>/m },
   'npm run admin -- create --title "Strategy call" --timezone Europe/Prague --duration 30': { test: { file: CLI, name: "creates an event type and prints its tokens once, clearly", shows: ['cli("create", "--title", "Team sync", "--timezone", "Europe/Berlin", "--duration", "45"'] } },
   "npm run admin -- update <id> --slug strategy-call": { test: { file: CLI, name: "gives the event type a booking page with --slug, shows its address and link token, and removes it with none", shows: ['cli("update", id, "--slug", "team-sync")'] } },

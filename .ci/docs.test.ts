@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DOC_COMMANDS } from "./doc-commands.ts";
-import { inlineNpmCommands, missingNpmScripts, shellCommands, uncoveredCommands, unlabelledFences, type DocCommand } from "./markdown-commands.ts";
-import { anchorsOf, brokenLinks } from "./markdown-links.ts";
+import { inlineNpmCommands, missingNpmScripts, RUN_STAGES, shellCommands, uncoveredCommands, unlabelledFences, type Coverage, type DocCommand, type RunStage } from "./markdown-commands.ts";
+import { anchorsOf, brokenLinks, relativeLinks } from "./markdown-links.ts";
+import { readFences } from "./markdown.ts";
 
 const REPO = resolve(import.meta.dirname, "..");
 const POSTGRES_URL = process.env.BOOKING_TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
@@ -31,11 +32,11 @@ function sh(command: string, cwd: string, env: Record<string, string> = {}): { c
 }
 
 /** Runs the doc commands that `DOC_COMMANDS` runs in `stage`, in the docs' order; `before` sees each first. */
-function runStage(stage: string, cwd: string, env: Record<string, string>, before: (command: string) => void = () => {}): string[] {
+function runStage(stage: RunStage, cwd: string, env: Record<string, string>, before: (command: string) => void = () => {}): string[] {
   const commands = docCommands().filter((c) => { const entry = DOC_COMMANDS[c.command]; return entry && "run" in entry && entry.run === stage; });
   for (const command of commands) {
     before(command.command);
-    const entry = DOC_COMMANDS[command.command] as { run: string; expect?: RegExp };
+    const entry = DOC_COMMANDS[command.command] as { run: RunStage; expect?: RegExp };
     const run = sh(command.command, cwd, env);
     expect(run.code, `${command.file}:${command.line}: ${command.command}\n${run.stderr}`).toBe(0);
     if (entry.expect) expect(run.stdout).toMatch(entry.expect);
@@ -83,6 +84,12 @@ describe("the docs' shell commands", () => {
     // Entries whose command left the docs would cover nothing; they go with it.
     const written = new Set(commands.map((c) => c.command));
     expect(Object.keys(DOC_COMMANDS).filter((command) => !written.has(command))).toEqual([]);
+    // A command run in a stage no test runs would pass unrun: each stage is one of RUN_STAGES, and a test here runs each.
+    const stages = Object.values(DOC_COMMANDS).flatMap((entry) => ("run" in entry ? [entry.run as string] : []));
+    expect(stages.filter((stage) => !(RUN_STAGES as readonly string[]).includes(stage))).toEqual([]);
+    expect(new Set(stages)).toEqual(new Set(RUN_STAGES));
+    const thisFile = readFileSync(import.meta.filename, "utf8");
+    expect(RUN_STAGES.filter((stage) => !thisFile.includes(`runStage("${stage}", `))).toEqual([]);
     // Marking a block not-run is the exception.
     expect(new Set(commands.filter((c) => c.notRun).map((c) => `${c.file}: ${c.notRun}`)).size).toBeLessThanOrEqual(2);
   });
@@ -103,7 +110,7 @@ describe("the docs' shell commands", () => {
   });
 
   it("runs the commands the docs give for the repository: the CLI's usage, a key", () => {
-    expect(runStage("repo", REPO, {})).toEqual(expect.arrayContaining(["export BOOKING_ADMIN_KEY=change-me", "npm run admin -- help", "openssl rand -base64 32"]));
+    expect(runStage("repo", REPO, {})).toEqual(expect.arrayContaining(["npm run admin -- help", "openssl rand -base64 32"]));
   }, 60_000);
 
   it("backs up a live SQLite database as the production guide says, and the copy holds its rows", () => {
@@ -158,6 +165,14 @@ describe("the docs' shell commands", () => {
     ]);
   });
 
+  it("fails a command run in a stage that no test runs", () => {
+    const commands = shellCommands("```sh\nnpm run admin -- help\nopenssl rand -base64 32\n```\n", "docs/x.md");
+    const coverage = { "npm run admin -- help": { run: "rep" }, "openssl rand -base64 32": { run: "repo" } } as unknown as Record<string, Coverage>;
+    expect(uncoveredCommands(commands, coverage, REPO)).toEqual([
+      'docs/x.md:2: `npm run admin -- help` is run in the stage "rep", which .ci/docs.test.ts does not run (repo, sqlite, postgres)',
+    ]);
+  });
+
   it("reads continued lines, quotes across lines, comments and console prompts as one command each", () => {
     const markdown = [
       "```sh",
@@ -182,6 +197,36 @@ describe("the docs' shell commands", () => {
       [4, 'curl -X POST "$B/reservations" -d \'{"start":"<start>", "email":"ada@example.com"}\''],
       [10, "npm run admin -- list"],
     ]);
+  });
+});
+
+describe("the docs' fenced blocks", () => {
+  it("close as CommonMark says, for commands, headings and links alike: the same character, at least as many, nothing after", () => {
+    const markdown = [
+      "```text",
+      "```sh",
+      "# Not a heading [gone](gone.md)",
+      "```",
+      "# Heading",
+      "~~~text",
+      "```",
+      "# Not one either",
+      "~~~",
+      "````text",
+      "```",
+      "# Nor this",
+      "`````",
+      "```sh",
+      "npm test",
+      "```",
+      "See [nothing](nowhere.md).",
+    ].join("\n");
+    expect(readFences(markdown).fences.map((fence) => [fence.line, fence.lang, fence.lines.length])).toEqual([[1, "text", 2], [6, "text", 2], [10, "text", 2], [14, "sh", 1]]);
+    expect(shellCommands(markdown, "x.md").map((c) => [c.line, c.command])).toEqual([[15, "npm test"]]);
+    expect(unlabelledFences(markdown, "x.md")).toEqual([]);
+    expect([...anchorsOf(markdown)]).toEqual(["heading"]);
+    expect(relativeLinks(markdown, "x.md")).toEqual([{ file: "x.md", line: 17, target: "nowhere.md" }]);
+    expect(inlineNpmCommands("```sh\n```text\n`npm run gone`\n```\n`npm test`\n", "x.md").map((c) => [c.line, c.command])).toEqual([[5, "npm test"]]);
   });
 });
 

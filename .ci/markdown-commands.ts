@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { readFences, type Fence as MarkdownFence } from "./markdown.ts";
 
 /**
  * The shell commands of the documentation, read from its Markdown, and what covers each, so a guide
@@ -19,35 +20,21 @@ export interface DocCommand {
   notRun: string | null;
 }
 
-/** A fenced block of a Markdown file. */
-interface Fence {
-  lang: string;
-  /** 1-based line of the opening fence. */
-  line: number;
-  lines: string[];
-  /** The comment lines just above the opening fence (blank lines skipped). */
+/** A fenced block of a Markdown file with the comment lines just above its opening fence (blank lines skipped). */
+interface Fence extends MarkdownFence {
   above: string[];
 }
 
 /** The fenced blocks of a Markdown file, each with the comments just above it. */
 function fencesOf(markdown: string): Fence[] {
   const lines = markdown.split("\n");
-  const fences: Fence[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^\s*(`{3,}|~{3,})\s*([\w-]*)/.exec(lines[i]!);
-    if (!open) continue;
-    const marker = open[1]!;
-    const body: string[] = [];
-    let j = i + 1;
-    while (j < lines.length && !lines[j]!.trim().startsWith(marker)) body.push(lines[j++]!);
+  return readFences(markdown).fences.map((fence) => {
     const above: string[] = [];
-    for (let k = i - 1; k >= 0 && (lines[k]!.trim() === "" || lines[k]!.trim().startsWith("<!--")); k--) {
+    for (let k = fence.line - 2; k >= 0 && (lines[k]!.trim() === "" || lines[k]!.trim().startsWith("<!--")); k--) {
       if (lines[k]!.trim()) above.unshift(lines[k]!.trim());
     }
-    fences.push({ lang: open[2]!.toLowerCase(), line: i + 1, lines: body, above });
-    i = j;
-  }
-  return fences;
+    return { ...fence, above };
+  });
 }
 
 /** Where a fence has no language: a command could hide in it unchecked, so every fence names one. */
@@ -121,28 +108,28 @@ export function shellCommands(markdown: string, file: string): DocCommand[] {
  */
 export function inlineNpmCommands(markdown: string, file: string): DocCommand[] {
   const commands: DocCommand[] = [];
-  let fence: string | null = null;
-  markdown.split("\n").forEach((line, index) => {
-    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
-    if (marker && (fence === null || marker.startsWith(fence))) {
-      fence = fence === null ? marker : null;
-      return;
-    }
-    if (fence !== null) return;
-    for (const span of line.matchAll(/`(npm [^`]+)`/g)) commands.push({ file, line: index + 1, command: normalizeCommand(span[1]!), notRun: "written inline" });
-  });
+  for (const { line, text } of readFences(markdown).prose) {
+    for (const span of text.matchAll(/`(npm [^`]+)`/g)) commands.push({ file, line, command: normalizeCommand(span[1]!), notRun: "written inline" });
+  }
   return commands;
 }
 
 /**
- * How a command is covered. `run`: `.ci/docs.test.ts` runs it for real, in the named stage (a
- * folder and environment the test prepares), and its output must match `expect`. `test`: the named
+ * The stages in which `.ci/docs.test.ts` runs doc commands for real, each a folder and environment
+ * one of its tests prepares: the repository itself, a folder with a SQLite database, a PostgreSQL database.
+ */
+export const RUN_STAGES = ["repo", "sqlite", "postgres"] as const;
+export type RunStage = (typeof RUN_STAGES)[number];
+
+/**
+ * How a command is covered. `run`: `.ci/docs.test.ts` runs it for real, in the named stage (one of
+ * `RUN_STAGES`), and its output must match `expect`. `test`: the named
  * test runs it, or its equivalent through the same code path; `shows` are strings that test's body
  * must contain (the command's arguments as the test passes them). `script`: a script of the
  * repository runs it (`.ci/run` runs `npm test`); `shows` are strings the script must contain.
  */
 export type Coverage =
-  | { run: string; expect?: RegExp }
+  | { run: RunStage; expect?: RegExp }
   | { test: { file: string; name: string; shows: string[] } }
   | { script: { file: string; shows: string[] } };
 
@@ -157,7 +144,8 @@ function testBody(source: string, name: string): string | null {
 
 /**
  * What is wrong with the coverage of `commands`: a command without an entry (and no `not-run`
- * reason), or an entry whose test file, test or shown arguments are not there.
+ * reason), an entry run in a stage that is not one of `RUN_STAGES` (it would never run), or an
+ * entry whose test file, test or shown arguments are not there.
  */
 export function uncoveredCommands(commands: DocCommand[], coverage: Record<string, Coverage>, root: string): string[] {
   const problems: string[] = [];
@@ -168,7 +156,10 @@ export function uncoveredCommands(commands: DocCommand[], coverage: Record<strin
       if (command.notRun === null) problems.push(`${where} is run by no test: run it in .ci/docs.test.ts, name the test that runs it in .ci/doc-commands.ts, or mark its block <!-- not-run: reason -->`);
       continue;
     }
-    if ("run" in entry) continue;
+    if ("run" in entry) {
+      if (!(RUN_STAGES as readonly string[]).includes(entry.run)) problems.push(`${where} is run in the stage "${entry.run}", which .ci/docs.test.ts does not run (${RUN_STAGES.join(", ")})`);
+      continue;
+    }
     const named = "test" in entry ? entry.test : entry.script;
     const path = join(root, named.file);
     if (!existsSync(path)) {

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
+import { readFences } from "./markdown.ts";
 
 /**
  * The links between the documentation's Markdown files: each must reach a file and, after `#`, a
@@ -20,15 +21,8 @@ export function anchorOf(heading: string): string {
 export function anchorsOf(markdown: string): Set<string> {
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
-  let fence: string | null = null;
-  for (const line of markdown.split("\n")) {
-    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
-    if (marker && (fence === null || marker.startsWith(fence))) {
-      fence = fence === null ? marker : null;
-      continue;
-    }
-    if (fence !== null) continue;
-    const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line)?.[1];
+  for (const { text } of readFences(markdown).prose) {
+    const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(text)?.[1];
     if (heading === undefined) continue;
     const base = anchorOf(heading);
     const count = seen.get(base) ?? 0;
@@ -48,21 +42,14 @@ export interface DocLink {
 /** The relative links (not `http:`, `mailto:` or the like) of a Markdown file, outside fenced blocks and code spans. */
 export function relativeLinks(markdown: string, file: string): DocLink[] {
   const links: DocLink[] = [];
-  let fence: string | null = null;
-  markdown.split("\n").forEach((line, index) => {
-    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
-    if (marker && (fence === null || marker.startsWith(fence))) {
-      fence = fence === null ? marker : null;
-      return;
-    }
-    if (fence !== null) return;
-    const prose = line.replace(/`[^`]*`/g, "");
+  for (const { line, text } of readFences(markdown).prose) {
+    const prose = text.replace(/`[^`]*`/g, "");
     for (const match of prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
       const target = match[1]!;
       if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
-      links.push({ file, line: index + 1, target });
+      links.push({ file, line, target });
     }
-  });
+  }
   return links;
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_KEY, expectFailure, setup, type Answer } from "./utils.ts";
+import { ADMIN_KEY, expectFailure, setup, waitFor, type Answer } from "./utils.ts";
 import { startRadicale, type Radicale } from "./radicale.ts";
 import { boundedText, guardedFetch } from "../src/modules/calendars/fetch.ts";
 import { blockedByBusy, busyChecker, coversWhole } from "../src/domain/busy.ts";
@@ -523,7 +523,7 @@ describe("CalDAV answers past the size limit", () => {
         // sockets buffered (also of the service discovery's PROPFIND, whose answer is never read).
         expect(proxy.state.produced).toBeGreaterThan(20 * 1024 * 1024);
         expect(proxy.state.produced).toBeLessThan(64 * 1024 * 1024);
-        await waitUntil(() => proxy.state.cancelled);
+        await waitFor(() => proxy.state.cancelled, 2_000, "the oversized answer's stream to be cancelled");
         // The public API answers from the last good data.
         const slots = starts(await w.call("GET", TUESDAY));
         expect(slots).not.toContain("2026-11-24T09:00:00Z");
@@ -534,7 +534,3 @@ describe("CalDAV answers past the size limit", () => {
     });
   }
 });
-
-async function waitUntil(condition: () => boolean, timeoutMs = 2_000): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; !condition(); await Bun.sleep(20)) if (Date.now() > deadline) throw new Error(`not reached within ${timeoutMs} ms`);
-}

@@ -9,7 +9,7 @@ import { CalendarSync, MAX_RETRY_WAIT_MS } from "../src/modules/calendars/sync.t
 import { manyEvents, manyRdates, secondlySeries, zoneRepeating } from "./hostile-calendars.ts";
 import { startRadicale, type Radicale } from "./radicale.ts";
 import { startServerProcess, type ServerProcess } from "./server-process.ts";
-import { ADMIN_KEY, ENGINE, POSTGRES_URL, setup } from "./utils.ts";
+import { ADMIN_KEY, ENGINE, POSTGRES_URL, setup, waitFor } from "./utils.ts";
 
 const WINDOW = { fromMs: Date.UTC(2026, 10, 23), untilMs: Date.UTC(2027, 1, 23) };
 /**
@@ -378,11 +378,8 @@ describe("calendars built to freeze the server, in a server process", () => {
       const api = [{ path: "/health" }, { path: `/time-slots?from=${tomorrowDate}&until=${tomorrowDate}`, token: eventTypeToken }];
       const during = poll(second.base, api);
       const list = async () => (await admin(second, "GET", `/admin/event-types/${eventTypeId}/busy-sources`)).body.data as any[];
-      let sources = await list();
-      while (sources.some((s) => s.lastAttemptAt === null)) {
-        await Bun.sleep(100);
-        sources = await list();
-      }
+      let sources: any[] = [];
+      await waitFor(async () => (sources = await list()).every((s) => s.lastAttemptAt !== null), 120_000, "the first pass after the restart to try every calendar (a source still without lastAttemptAt)");
       expectLive("while reading", await during.stop());
 
       const byPath = (path: string) => sources.find((s) => s.id === ids[path]);
@@ -405,10 +402,6 @@ describe("calendars built to freeze the server, in a server process", () => {
       // Started again: it answers at once, and the sources that failed wait before they are tried again.
       const third = await start();
       const again = poll(third.base, api);
-      const answeredAt = performance.now();
-      const health3 = await fetch(`${third.base}/health`);
-      expect(health3.status).toBe(200);
-      expect(performance.now() - answeredAt).toBeLessThan(MAX_ANSWER_MS);
       const after = (await admin(third, "GET", `/admin/event-types/${eventTypeId}/busy-sources`)).body.data as any[];
       await again.rounds(20);
       expectLive("after the restart", await again.stop());

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ADMIN_KEY, openTestStore, setup } from "./utils.ts";
+import { ADMIN_KEY, openTestStore, setup, waitFor } from "./utils.ts";
 import { createApp } from "../src/app.ts";
 import { ManualClock } from "../src/clock.ts";
 import { AdminService } from "../src/modules/admin/service.ts";
@@ -42,14 +42,6 @@ const FEED = [
   "",
 ].join("\r\n");
 
-async function waitFor(condition: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`not reached within ${timeoutMs} ms`);
-    await Bun.sleep(20);
-  }
-}
-
 /** An app's store with event types and a sync of its own (the options given, private addresses allowed). */
 async function world() {
   const env = await setup();
@@ -84,7 +76,7 @@ describe("calendars synced side by side", () => {
     const pass = sync.syncDue();
     // A second pass while the first is under way joins the hanging sync rather than starting another.
     const overlapping = sync.syncDue();
-    await waitFor(async () => (await w.busy(second.id)).length === 1, 3_000);
+    await waitFor(async () => (await w.busy(second.id)).length === 1, 3_000, "the answering calendar's busy time beside the hanging one");
     const slots = await w.call("GET", "/time-slots?from=2026-11-24&until=2026-11-24", { token: second.token });
     expect(slots.body.data.map((s: { startIso8601: string }) => s.startIso8601)).not.toContain("2026-11-24T09:00:00Z");
     expect(hung).toEqual(["/never.ics"]);
@@ -116,7 +108,7 @@ describe("calendars synced side by side", () => {
     }
     const sync = w.sync(hanging);
     const pass = sync.syncDue();
-    await waitFor(() => asked.length === 16, 3_000);
+    await waitFor(() => asked.length === 16, 3_000, "16 calendars asked at once");
     await Bun.sleep(50);
     expect(asked).toHaveLength(16);
     expect(asked.filter((u) => u.includes("/busiest/"))).toHaveLength(2);
@@ -180,7 +172,7 @@ describe("the organizer's sync now", () => {
     const source = await store.busy.add({ eventTypeId: created.id, kind: "ical", url: `${slow.base}/organizer.ics`, username: null, secret: null, calendars: [], freshnessMinutes: null }, clock.now());
 
     const background = sync.syncDue();
-    await waitFor(() => asked.length === 1, 3_000);
+    await waitFor(() => asked.length === 1, 3_000, "the slow calendar to be asked");
     const now = app.handle(new Request(`http://localhost/admin/busy-sources/${source.id}/sync`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_KEY}` } }));
     await Bun.sleep(100);
     answer();
@@ -207,7 +199,7 @@ describe("the organizer's sync now", () => {
       return real(id);
     });
     const background = w.sync.syncDue();
-    await waitFor(() => reads === 1, 3_000);
+    await waitFor(() => reads === 1, 3_000, "the pass to read the sources");
     await w.store.busy.recordFailure(source.id, w.clock.now(), "connection reset");
     const now = w.syncNow(source.id);
     await Bun.sleep(20);
@@ -235,7 +227,7 @@ describe("the organizer's sync now", () => {
       return real(id);
     });
     const background = w.sync.syncDue();
-    await waitFor(() => reads === 1, 3_000);
+    await waitFor(() => reads === 1, 3_000, "the pass to read the sources");
     const joined = w.syncNow(source.id);
     await Bun.sleep(20);
     release();
@@ -283,7 +275,7 @@ describe("the organizer's sync now", () => {
     }
     // The sync goes on without its request: joining it waits for its end.
     expect(await w.sync.syncSource(source.id)).toMatchObject({ ok: true, downloaded: 1 });
-    await waitFor(async () => (await w.getSource(`http://localhost/admin/busy-sources/${source.id}`)).body.data.syncing === false, 3_000);
+    await waitFor(async () => (await w.getSource(`http://localhost/admin/busy-sources/${source.id}`)).body.data.syncing === false, 3_000, "the source to show its sync ended");
     expect((await w.getSource(`http://localhost/admin/busy-sources/${source.id}`)).body.data).toMatchObject({ syncing: false, status: "ok", lastError: null, objects: 1 });
     expect(asked).toBe(1);
     // A sync that ends within the window is answered as before, with its outcome.
@@ -405,7 +397,7 @@ describe("stopping the sync", () => {
       return new Promise<Response>(() => undefined);
     });
     sync.start(60_000);
-    await waitFor(() => asked === 1, 3_000);
+    await waitFor(() => asked === 1, 3_000, "the started sync to ask its calendar");
     const running = sync.syncSource(source.id);
     const began = Date.now();
     await sync.stop();
@@ -416,7 +408,7 @@ describe("stopping the sync", () => {
 
     // Started again, it syncs as before.
     sync.start(60_000);
-    await waitFor(() => asked === 2, 3_000);
+    await waitFor(() => asked === 2, 3_000, "the sync started again to ask its calendar");
   });
 });
 
@@ -462,7 +454,7 @@ describe("time a calendar may take", () => {
     expect(outcome).toMatchObject({ ok: false, error: "no complete sync within 0.4 s (a calendar answered too slowly); given up" });
     const stored = (await w.store.busy.byId(source.id))!;
     expect(stored).toMatchObject({ lastError: outcome!.error, lastSuccessAtMs: null, objectCount: 0 });
-    await waitFor(() => closed, 2_000);
+    await waitFor(() => closed, 2_000, "the slow answer's connection to be closed");
 
     // A fetch that pays no heed to its signal cannot hold the sync past its deadline either.
     const deaf = await w.addFeed(et.id, "https://calendar.example.com/deaf.ics");

@@ -10,7 +10,7 @@ import { organizerBookingUid } from "../src/modules/invites/ics.ts";
 import { WebhookWorker } from "../src/modules/webhooks/worker.ts";
 import { startServerProcess } from "./server-process.ts";
 import { startSmtp as startSmtpServer, type Received, type Smtp } from "./smtp.ts";
-import { ADMIN_KEY, setup, type Answer } from "./utils.ts";
+import { ADMIN_KEY, dataOf, setup, waitFor } from "./utils.ts";
 
 // The clock of setup() starts on Monday 2026-11-23T07:00:00Z, 08:00 in Prague. The event types
 // offer 30-minute slots on weekdays 09:00-17:00 in Prague with no reschedule or cancel notice.
@@ -93,12 +93,6 @@ let visitors = 0;
 function input(slot: { start: string; end: string }, extra: Record<string, unknown> = {}): Record<string, unknown> {
   visitors++;
   return { ...slot, email: `visitor${visitors}@example.com`, firstname: "Ada", lastname: "Lovelace", ...extra };
-}
-
-function dataOf(r: Answer): any {
-  expect(r.status).toBe(200);
-  expect(r.body.success, JSON.stringify(r.body)).toBe(true);
-  return r.body.data;
 }
 
 async function runUntilIdle(worker: EmailWorker): Promise<number> {
@@ -402,13 +396,13 @@ describe("durability of emails", () => {
     await waitFor(async () => {
       const log = (await http.admin("GET", `/admin/event-types/${id}/deliveries`)).body.data as any[];
       return log.length === 1 && log[0].status === "pending" && log[0].attempts === 1 && /^unreachable/.test(log[0].lastError);
-    }, 10_000);
+    }, 10_000, "the first attempt's failure written down");
     await first.kill("SIGKILL");
 
     const smtp = await startSmtp(() => null, port);
     const second = await startServerProcess(env);
     cleanups.push(() => second.stop());
-    await waitFor(async () => smtp.received.length >= 1, 20_000);
+    await waitFor(async () => smtp.received.length >= 1, 20_000, "the restarted server to send the confirmation");
     expect(smtp.received.map((m) => m.to)).toEqual([["crash@example.com"]]);
     expect(inviteOf(smtp.received[0]!).uid).toBe(`${booked.body.data.uuid}@booking-calendar`);
     const log = (await httpClient(second.base).admin("GET", `/admin/event-types/${id}/deliveries`)).body.data as any[];
@@ -426,12 +420,4 @@ function httpClient(base: string) {
     return { status: response.status, body: (await response.json()) as any };
   };
   return { call, admin: (method: string, path: string, body?: unknown) => call(method, path, ADMIN_KEY, body) };
-}
-
-async function waitFor(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`not reached within ${timeoutMs} ms`);
-    await Bun.sleep(100);
-  }
 }

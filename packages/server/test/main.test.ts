@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { readFences } from "../../../.ci/markdown.ts";
 import { startServerProcess, type ServerProcess } from "./server-process.ts";
 
 /** `npm start`'s code path as an operator meets it: a real process on a real port. */
@@ -89,7 +90,9 @@ describe("npm start", () => {
     const out = await server.waitForOutput("Try: curl");
     const token = /Intro call\s+API token:\s+(bk_\S+)/.exec(out)![1]!;
     const guide = readFileSync(new URL("../../../docs/getting-started.md", import.meta.url), "utf8");
-    const block = /## Booking through the API by hand[\s\S]*?```sh\n([\s\S]*?)```/.exec(guide)?.[1] ?? "";
+    const heading = guide.split("\n").indexOf("## Booking through the API by hand") + 1;
+    expect(heading, 'the guide\'s heading "Booking through the API by hand"').toBeGreaterThan(0);
+    const block = readFences(guide).fences.find((fence) => fence.lang === "sh" && fence.line > heading)?.lines.join("\n") ?? "";
     // The block as printed: the variables, the slot query, then (after its comment) the booking.
     const [variables, query, booking] = block.split(/^(?=curl )/m) as [string, string, string];
     expect(block.split(/^(?=curl )/m), "the guide's block under \"Booking through the API by hand\": variables, then two curl commands").toHaveLength(3);

@@ -5,7 +5,7 @@ import type { EventTypeCreate } from "@booking/wire";
 import { WebhookWorker } from "../src/modules/webhooks/worker.ts";
 import { connectOverHttp, failure, startReceiver, success, type Receiver } from "./mcp-utils.ts";
 import { startRadicale } from "./radicale.ts";
-import { ADMIN_KEY, setup } from "./utils.ts";
+import { ADMIN_KEY, setup, waitFor } from "./utils.ts";
 
 // The clock of setup() starts on Monday 2026-11-23T07:00:00Z, 08:00 in Prague (CET, +01:00). The
 // intro call offers 30-minute slots on weekdays 09:00-17:00 in Prague with an hour's minimum
@@ -575,7 +575,7 @@ describe("calendars slower than the answer window", () => {
     expect(listed.text).toContain("syncing now");
 
     release();
-    await waitUntil(async () => success(await w.tool("list_busy_sources", { slug: "intro-call" })).data.sources[0].syncing === false);
+    await waitFor(async () => success(await w.tool("list_busy_sources", { slug: "intro-call" })).data.sources[0].syncing === false, 5_000, "the source to show its sync ended");
     expect(success(await w.tool("list_busy_sources", { slug: "intro-call" })).data.sources[0]).toMatchObject({ status: "ok", objects: 1, busyIntervals: 1 });
     expect(await w.freeTimes("2026-11-24")).not.toContain("10:00");
 
@@ -584,21 +584,13 @@ describe("calendars slower than the answer window", () => {
     expect(synced, "sync_busy_source answered while the feed was still silent").not.toBeNull();
     expect(success(synced!).data).toMatchObject({ state: "syncing", sync: null, source: { id: sourceId, syncing: true, status: "ok" } });
     release();
-    await waitUntil(async () => success(await w.tool("list_busy_sources", { slug: "intro-call" })).data.sources[0].syncing === false);
+    await waitFor(async () => success(await w.tool("list_busy_sources", { slug: "intro-call" })).data.sources[0].syncing === false, 5_000, "the source to show its sync ended");
     expect(served).toBe(2);
     // A sync that ends within the window answers its outcome.
     const fast = success(await w.tool("sync_busy_source", { sourceId }));
     expect(fast.data).toMatchObject({ state: "done", sync: { ok: true, changed: false }, source: { syncing: false } });
   });
 });
-
-/** Waits until `done` answers true, checking every 20 ms; fails after 5 s. */
-async function waitUntil(done: () => Promise<boolean>): Promise<void> {
-  for (const deadline = Date.now() + 5_000; !(await done()); ) {
-    if (Date.now() > deadline) throw new Error("not done within 5 s");
-    await Bun.sleep(20);
-  }
-}
 
 describe("bookings written into a calendar", () => {
   it("sets the calendar of a CalDAV source to write bookings into, shows it in the source's view, and stops", async () => {

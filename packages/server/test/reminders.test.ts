@@ -8,7 +8,7 @@ import { staleReminder, type ReminderPayload } from "../src/modules/mail/reminde
 import { createApp } from "../src/app.ts";
 import type { Store } from "../src/store/types.ts";
 import { startSmtp as startSmtpServer, type Received, type Smtp } from "./smtp.ts";
-import { ADMIN_KEY, ENGINE, openTestStoreBeside, setup, type Answer } from "./utils.ts";
+import { ADMIN_KEY, dataOf, ENGINE, openTestStoreBeside, setup } from "./utils.ts";
 
 // The clock of setup() starts on Monday 2026-11-23T07:00:00Z, 08:00 in Prague; it moves only when
 // a test moves it. Event types offer 30-minute slots on weekdays 09:00-17:00 in Prague. Reminders
@@ -70,12 +70,6 @@ let visitors = 0;
 function input(slot: { start: string; end: string }, extra: Record<string, unknown> = {}): Record<string, unknown> {
   visitors++;
   return { ...slot, email: `visitor${visitors}@example.com`, firstname: "Ada", lastname: "Lovelace", ...extra };
-}
-
-function dataOf(r: Answer): any {
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  expect(r.body.success, JSON.stringify(r.body)).toBe(true);
-  return r.body.data;
 }
 
 /** Runs a worker until it finds nothing due: the count of attempts made. */

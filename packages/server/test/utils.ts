@@ -199,3 +199,19 @@ export function expectFailure(r: Answer, code: string): void {
   expect(r.body).toMatchObject({ success: false, code });
   expect(typeof r.body.message).toBe("string");
 }
+
+/** The data of a successful answer, after asserting it is one: HTTP 200, success true. */
+export function dataOf(r: Answer): any {
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  expect(r.body.success, JSON.stringify(r.body)).toBe(true);
+  return r.body.data;
+}
+
+/** Waits until `condition` holds, checking every 50 ms; fails after `timeoutMs`, saying `what` was awaited. */
+export async function waitFor(condition: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}, in vain`);
+    await Bun.sleep(50);
+  }
+}

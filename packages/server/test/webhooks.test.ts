@@ -10,7 +10,7 @@ import { WebhookWorker } from "../src/modules/webhooks/worker.ts";
 import { OutboxWorker } from "../src/modules/outbox/worker.ts";
 import { openSqliteStore } from "../src/store/sqlite/index.ts";
 import { startServerProcess, type ServerProcess } from "./server-process.ts";
-import { ADMIN_KEY, closeAll, setup, type Answer } from "./utils.ts";
+import { ADMIN_KEY, closeAll, setup, waitFor, type Answer } from "./utils.ts";
 import { rebindingDns } from "./rebinding.ts";
 
 // The clock of setup() starts on Monday 2026-11-23T07:00:00Z, 08:00 in Prague (CET, +01:00). The
@@ -548,17 +548,17 @@ describe("deliveries side by side", () => {
       release();
       return w.worker.stop();
     });
-    await waitFor(async () => hanging.hits.length > 0, 10_000);
+    await waitFor(async () => hanging.hits.length > 0, 10_000, "the hanging receiver to be called");
 
     // Written while the hanging receiver holds its requests; its timeout (15 s) is far away.
     const booked = uuidOf(await w.call("POST", "/reservations", { token: other.body.data.token, body: input(TUE_0900) }));
-    await waitFor(async () => prompt.accepted().length > 0, 10_000);
+    await waitFor(async () => prompt.accepted().length > 0, 10_000, "the prompt receiver to accept a delivery");
     expect(prompt.accepted().map((p) => [p.type, p.data.uuid])).toEqual([["reservation.created", booked]]);
     expect(hanging.hits.length).toBeLessThanOrEqual(4);
     expect(hanging.hits.every((h) => h.status === 0)).toBe(true);
 
     release();
-    await waitFor(async () => hanging.accepted().length === 20, 10_000);
+    await waitFor(async () => hanging.accepted().length === 20, 10_000, "the released receiver to accept all 20 deliveries");
     await w.worker.stop();
     expect(new Set(hanging.hits.map((h) => h.headers["webhook-id"])).size).toBe(20);
     expect((await w.deliveries()).every((d) => d.status === "delivered" && d.attempts === 1)).toBe(true);
@@ -575,7 +575,7 @@ describe("a backlog of one event type", () => {
     w.worker.start(60_000);
     cleanups.push(() => w.worker.stop());
     void w.worker.runOnce();
-    await waitFor(async () => receiver.accepted().length === 20, 5_000);
+    await waitFor(async () => receiver.accepted().length === 20, 5_000, "the receiver to accept all 20 deliveries");
     await w.worker.stop();
     expect(new Set(receiver.hits.map((h) => h.headers["webhook-id"])).size).toBe(20);
     expect((await w.deliveries()).every((d) => d.status === "delivered" && d.attempts === 1)).toBe(true);
@@ -595,7 +595,7 @@ describe("a backlog delivered instantly", () => {
     void instant.runOnce();
     const seenByTimer = await new Promise<number>((resolve) => setTimeout(() => resolve(delivered), 0));
     expect(seenByTimer).toBeLessThan(120);
-    await waitFor(async () => delivered === 120, 5_000);
+    await waitFor(async () => delivered === 120, 5_000, "all 120 deliveries");
     await instant.stop();
     expect((await w.deliveries()).every((d) => d.status === "delivered")).toBe(true);
     await closeAll(w.store);
@@ -630,11 +630,11 @@ describe("deliveries side by side, many receivers hanging", () => {
       return w.worker.stop();
     });
     // Every delivery slot a hanging receiver can take is taken; their timeout (15 s) is far away.
-    await waitFor(async () => hangingHits >= 16, 10_000);
+    await waitFor(async () => hangingHits >= 16, 10_000, "every delivery slot taken by a hanging receiver");
     await Bun.sleep(500);
 
     const booked = uuidOf(await w.book(input(TUE_0900)));
-    await waitFor(async () => prompt.accepted().length > 0, 10_000);
+    await waitFor(async () => prompt.accepted().length > 0, 10_000, "the prompt receiver to accept a delivery");
     expect(prompt.accepted().map((p) => [p.type, p.data.uuid])).toEqual([["reservation.created", booked]]);
     // One delivery of each hanging event type, and no more than the worker's 64 shared slots beyond.
     expect(hangingHits).toBeGreaterThanOrEqual(40);
@@ -672,7 +672,7 @@ describe("deliveries side by side, many receivers hanging", () => {
     // The ticks meanwhile queued no passes behind it.
     expect(passes).toHaveBeenCalledTimes(1);
     answer();
-    await waitFor(async () => receiver.accepted().length === 1, 10_000);
+    await waitFor(async () => receiver.accepted().length === 1, 10_000, "the receiver to accept the delivery");
     await w.worker.stop();
     await closeAll(w.store);
   });
@@ -1105,14 +1105,14 @@ describe("durability", () => {
     await waitFor(async () => {
       const log = (await http.admin("GET", `/admin/event-types/${id}/webhook-deliveries`)).body.data as any[];
       return log.length === 3 && log.every((d) => d.status === "pending" && d.attempts === 1 && d.attemptLog.length === 1 && /^unreachable/.test(d.lastError));
-    }, 10_000);
+    }, 10_000, "each event's first failure written down");
     await first.kill("SIGKILL");
 
     const receiver = startReceiver(undefined, port);
     receiver.secret = webhookSecret;
     const second = await startServerProcess(env);
     cleanups.push(() => second.stop());
-    await waitFor(async () => receiver.accepted().length >= 3, 20_000);
+    await waitFor(async () => receiver.accepted().length >= 3, 20_000, "the restarted server to deliver the three events");
 
     expect(receiver.hits.every((h) => h.verified)).toBe(true);
     expect(receiver.accepted().map((p) => [p.type, p.data.uuid]).sort()).toEqual(uuids.map((u) => ["reservation.created", u]).sort());
@@ -1136,13 +1136,4 @@ function httpClient(server: ServerProcess) {
     return { status: response.status, body: (await response.json()) as any };
   };
   return { call, admin: (method: string, path: string, body?: unknown) => call(method, path, ADMIN_KEY, body) };
-}
-
-/** Polls `condition` every 100 ms until it holds; fails after `timeoutMs`. */
-async function waitFor(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`not reached within ${timeoutMs} ms`);
-    await Bun.sleep(100);
-  }
 }
