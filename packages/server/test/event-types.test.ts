@@ -24,6 +24,9 @@ describe("GET /configuration", () => {
       calendarTitle: "Book me",
       hostName: "Jana Nováková",
       compact: true,
+      rescheduleNoticeMinutes: 720,
+      cancelNoticeMinutes: 2880,
+      contact: "https://example.com/contact",
     });
     const r = await call("GET", "/configuration", { token });
     expect(r.status).toBe(200);
@@ -39,6 +42,9 @@ describe("GET /configuration", () => {
       compact: true,
       calendarTitle: "Book me",
       hostName: "Jana Nováková",
+      rescheduleNoticeMinutes: 720,
+      cancelNoticeMinutes: 2880,
+      contact: "https://example.com/contact",
       title: "Intro call",
       description: "Let's talk",
       durationMinutes: 45,
@@ -52,6 +58,22 @@ describe("GET /configuration", () => {
       // No SMTP_URL in the tests: nobody is emailed, and the configuration says so.
       emailConfirmation: false,
     });
+  });
+
+  it("tells the organizer's contact: the configured one, else the organizer email, else null", async () => {
+    const { call, eventType, admin } = await setup();
+    const none = await eventType({});
+    expect((await call("GET", "/configuration", { token: none.token })).body.data.configuration).toMatchObject({ contact: null, rescheduleNoticeMinutes: 1440, cancelNoticeMinutes: 1440 });
+    const mailed = await eventType({ organizerEmail: "host@example.com" });
+    expect((await call("GET", "/configuration", { token: mailed.token })).body.data.configuration.contact).toBe("host@example.com");
+    const both = await eventType({ organizerEmail: "host@example.com", contact: "  Call +420 123 456 789  " });
+    expect((await call("GET", "/configuration", { token: both.token })).body.data.configuration.contact).toBe("Call +420 123 456 789");
+    // Blank or multi-line contacts are refused with the field named.
+    for (const contact of ["   ", "line one\nline two"]) {
+      const r = await admin("POST", "/admin/event-types", { title: "X", contact });
+      expect(r.status).toBe(422);
+      expect(Object.keys(r.body.errors)).toEqual(["contact"]);
+    }
   });
 
   it("describes card payment with the platform's publishable key", async () => {

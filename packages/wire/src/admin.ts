@@ -114,6 +114,14 @@ export const EventTypeFields = Type.Object(
       Type.String({ format: "email", maxLength: LIMITS.emailMaxLength, description: "Gets a copy of every confirmation, reschedule and cancellation email, with its calendar invite. null: no copy." }),
       Type.Null(),
     ]),
+    contact: Type.Union([
+      Type.String({
+        minLength: 1,
+        maxLength: 500,
+        description: "How visitors reach the organizer when a booking can no longer be moved or cancelled online (inside rescheduleNoticeMinutes or cancelNoticeMinutes): an email address, an http(s) address or one line of text. null: organizerEmail is shown, if any.",
+      }),
+      Type.Null(),
+    ]),
     reminderMinutes: Type.Array(Type.Integer({ minimum: REMINDER_MIN_MINUTES, maximum: REMINDER_MAX_MINUTES }), {
       maxItems: MAX_REMINDERS,
       description:

@@ -81,6 +81,11 @@ export const EventTypeConfiguration = Type.Object({
   locations: Type.Array(Location),
   payment: Type.Union([PaymentConfiguration, Type.Null()]),
   bookingUrl: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "Absolute URL of the event type's booking page, /book/{slug}; null when it has no slug." })),
+  rescheduleNoticeMinutes: Type.Optional(Type.Integer({ minimum: 0, description: "A visitor may move a booking online until this many minutes before its start; later, only the organizer can." })),
+  cancelNoticeMinutes: Type.Optional(Type.Integer({ minimum: 0, description: "A visitor may cancel a confirmed booking online until this many minutes before its start; later, only the organizer can." })),
+  contact: Type.Optional(Type.Union([Type.String(), Type.Null()], {
+    description: "How to reach the organizer when a change is no longer possible online: the event type's contact (an email address, an http(s) address or a line of text), else its organizer email; null when neither is set.",
+  })),
   emailConfirmation: Type.Optional(
     Type.Boolean({ description: "True when the visitor is emailed a confirmation with a calendar invite on booking, rescheduling and cancelling (the server sends mail); false when nobody will be emailed." }),
   ),

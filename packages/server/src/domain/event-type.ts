@@ -47,6 +47,11 @@ export interface EventTypeSettings {
   /** Where the organizer's copy of each confirmation email goes; none when null (or absent, on event types stored before it existed). */
   organizerEmail?: string | null;
   /**
+   * How visitors reach the organizer once a booking can no longer be changed online: an email
+   * address, a web address or a line of text; null (or absent) shows `organizerEmail` instead.
+   */
+  contact?: string | null;
+  /**
    * The CalDAV calendar confirmed bookings are written into: a collection of one of the event
    * type's CalDAV busy sources (whose credentials are used). Set through the busy source's
    * `write-bookings` route, never by the event type's own update; none when null or absent.
@@ -94,6 +99,7 @@ export const DEFAULT_SETTINGS: Omit<EventTypeSettings, "title"> = {
   payment: null,
   webhookUrl: null,
   organizerEmail: null,
+  contact: null,
   reminderMinutes: [...DEFAULT_REMINDER_MINUTES],
   locale: { preset: "en", startDayOfWeek: "monday", texts: {} },
   theme: { mode: "light", borderRadius: "8px", colors: {} },

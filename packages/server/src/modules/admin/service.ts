@@ -331,6 +331,11 @@ export function resolveSettings(base: EventTypeSettings, change: Omit<EventTypeP
     next.hostName = next.hostName.trim();
     if (next.hostName === "" || /[\u0000-\u001f\u007f]/.test(next.hostName)) addError(errors, "hostName", "Expected a name: visible text on one line, or null.");
   }
+  if (typeof next.contact === "string") {
+    // One line of visible text (an address, a link or a sentence); surrounding space is dropped.
+    next.contact = next.contact.trim();
+    if (next.contact === "" || /[\u0000-\u001f\u007f]/.test(next.contact)) addError(errors, "contact", "Expected an email address, a web address or one line of text, or null.");
+  }
   try {
     // Empty leaves the language to the visitor's browser.
     if (next.locale.preset !== "") Intl.getCanonicalLocales(next.locale.preset);

@@ -74,6 +74,10 @@ export class EventTypeService {
       calendarTitle: s.calendarTitle,
       // Event types saved before the setting existed have no key: read as not set.
       hostName: s.hostName ?? null,
+      // The element says up front until when a booking can be changed online, and past that whom to ask.
+      rescheduleNoticeMinutes: s.rescheduleNoticeMinutes,
+      cancelNoticeMinutes: s.cancelNoticeMinutes,
+      contact: s.contact ?? s.organizerEmail ?? null,
       title: s.title,
       description: s.description,
       durationMinutes: s.durationMinutes,
