@@ -24,10 +24,7 @@ import type { MonthGridEvents } from "./views/month-grid.ts";
 import type { PaymentStepEvents } from "./views/payment-step.ts";
 import type { SlotListEvents } from "./views/slot-list.ts";
 import type { TimezonePickerEvents } from "./views/timezone-picker.ts";
-import {
-  renderBack, renderBookAnother, renderCancel, renderChosen, renderDone, renderEmptyMonth, renderHeader, renderReservationSummary,
-  renderSkeleton,
-} from "./views/screens.ts";
+import { renderBack, renderChosen, renderDone, renderEmptyMonth, renderHeader, renderSkeleton } from "./views/screens.ts";
 
 let scriptApiBase = "";
 /** Whether this page was told that it carries an API token, so the warning shows once, not per element. */
@@ -288,8 +285,14 @@ export class BookingCalendar extends LitElement {
       await this.#holds.restart(api, token);
       const init = await api.init(reservationUuid || undefined);
       // The first paint of the calendar waits for its language, so it does not flash English;
-      // a catalog that cannot be loaded leaves it in English.
-      await loadCatalog(this.#environment.languageFor(init.configuration)).catch(() => undefined);
+      // a catalog that cannot be loaded leaves it in English. A booking's manage screens are a part
+      // of their own, fetched meanwhile; without them there is nothing to show (Retry).
+      await Promise.all([
+        loadCatalog(this.#environment.languageFor(init.configuration)).catch(() => undefined),
+        init.reservation && loadPart("manage").catch((error: unknown) => {
+          throw new ApiFailure("network", "network_error", String(error));
+        }),
+      ]);
       return { api, init };
     },
     onComplete: ({ api, init }) => this.#opened(init, api),
@@ -340,6 +343,8 @@ export class BookingCalendar extends LitElement {
     this.flow = flows.slotCleared(this.flow);
     emit(this, "booking-date-selected", { date, timezone: this.visitorZone });
     this.#focusAfterUpdate("#times");
+    // On a phone the times are below the month: their column is brought into view.
+    void this.updateComplete.then(() => this.renderRoot.querySelector("#times")?.parentElement!.scrollIntoView({ block: "nearest" }));
   }
 
   /** Jumps to the offered day: its month, the day chosen, its times in view. */
@@ -527,6 +532,11 @@ export class BookingCalendar extends LitElement {
       this.#tellError(error);
       return this.#backToSlots(timeLost);
     }
+    // Past the notice (it ran out while the visitor looked): back to the booking, whose rules now say whom to ask; no retry.
+    if (code === "forbidden") {
+      this.flow = flows.backToSlots(this.flow);
+      return this.#warn("refused.forbidden");
+    }
     if (code === "payment_required") {
       this.flow = flows.paymentRequired(this.flow);
       return this.#warn("paymentRequired");
@@ -595,7 +605,7 @@ export class BookingCalendar extends LitElement {
     const config = this.#configuration;
     const month = this.flow.kind === "picking" ? this.#t("monthShown", { month: this.#env.dates.monthTitle(this.#calendar.month) }) : "";
     return html`
-      <section class="frame ${config?.compact ? "compact" : ""}" part="frame" aria-label=${config?.calendarTitle ?? config?.title ?? "Booking calendar"}>
+      <section class="frame ${config?.compact ? "compact" : ""} ${this.flow.kind === "done" || this.flow.init?.reservation ? "slim" : ""}" part="frame" aria-label=${config?.calendarTitle ?? config?.title ?? "Booking calendar"}>
         ${config ? renderHeader(config, this.#env) : nothing}
         <div role="status" aria-live="polite" class="visually-hidden">${month}</div>${this.#notices.render(this.#env.texts)}
         ${this.#renderStep()}
@@ -620,26 +630,26 @@ export class BookingCalendar extends LitElement {
       case "paying":
         return this.#renderPay(flow);
       case "done":
-        return html`${renderDone(flow.done, flow.init.configuration, this.#env, flow.init.reservation?.uuid)}${flow.done.kind === "cancelled" ? this.#renderBookAnother() : nothing}`;
+        return flow.done.kind === "cancelled" ? window.BookingCalendarShared?.manage?.renderCancelled(this.#env, () => this.#bookAnother())
+          : renderDone(flow.done, flow.init.configuration, this.#env, flow.init.reservation?.uuid);
     }
   }
 
-  #renderBookAnother() {
-    return renderBookAnother(this.#env, () => this.#bookAnother());
-  }
 
   #renderPick(flow: FlowOf<"picking">) {
     const config = flow.init.configuration;
+    const manage = flow.init.reservation && window.BookingCalendarShared?.manage;
+    const rules = manage && manage.changeRules(flow.init.reservation!, config, Date.now());
+    const cancel = { ask: (reason: string | null) => { this.flow = flows.cancelAsked(this.flow, reason); }, cancel: () => void this.#cancelReservation(), book: () => this.#bookAnother() };
+    const head = manage ? manage.renderManage(flow, this.#env, rules!, this.busy, cancel) : nothing;
+    // Past the reschedule notice (or cancelled) there are no times to offer.
+    if (rules && !rules.canMove) return head;
     const reservation = flow.init.reservation;
-    if (reservation && reservation.status === "cancelled") {
-      return html`${renderReservationSummary(reservation, this.#env, config)}<p>${this.#t("alreadyCancelled")}</p>${this.#renderBookAnother()}`;
-    }
     const today = todayIn(config.timezone);
     const calendar = this.#calendar;
     const daySlots = calendar.daySlots;
-    const cancel = { ask: (reason: string | null) => { this.flow = flows.cancelAsked(this.flow, reason); }, cancel: () => void this.#cancelReservation() };
     return html`
-      ${reservation ? html`${renderReservationSummary(reservation, this.#env, config)}${renderCancel(this.#env, flow.cancelReason, this.busy, cancel)}<h3>${this.#t("pickNewTime")}</h3>` : nothing}
+      ${head}
       <div class="pick">
         <div>
           <h3 class=${reservation ? "visually-hidden" : ""}>${this.#t("chooseDate")}</h3>
@@ -658,7 +668,7 @@ export class BookingCalendar extends LitElement {
           ${calendar.day ? html`<h4 id="times" tabindex="-1">${this.#env.dates.fullDate(calendar.day)}</h4>
             <bc-slot-list exportparts="slots, slot" .slots=${daySlots} .selected=${flow.slot?.startIso8601 ?? null}
               ?loading=${calendar.loading && daySlots.length === 0} @bc-slot-pick=${this.#onSlotPick}></bc-slot-list>`
-            : html`<p class="muted">${this.#t("chooseTime")}</p>`}
+            : html`<p class="muted">${this.#t("chooseTime")}</p>${config.closestBookableDay < 0 ? nothing : renderEmptyMonth(this.#env, addDays(today, config.closestBookableDay), (date) => this.#jumpTo(date), "")}`}
         </div>
       </div>`;
   }
@@ -694,12 +704,7 @@ export class BookingCalendar extends LitElement {
   }
 
   #renderMove(flow: FlowOf<"moving">) {
-    const { dates, timezone } = this.#env;
-    const start = flow.slot.startIso8601;
-    return html`
-      ${renderBack(this.#env, () => this.#goBack(), this.busy)}
-      <h3 tabindex="-1">${this.#t("moveTo", { time: `${dates.instantDate(start, timezone)} ${dates.time(start, timezone)}` })}</h3>
-      ${renderChosen(flow, this.#env)}
-      <div class="actions"><button class="primary" type="button" part="submit" ?disabled=${this.busy} @click=${() => void this.#move()}>${this.#t("confirmMove")}</button></div>`;
+    return window.BookingCalendarShared?.manage?.renderMove(flow, this.#env, this.busy, () => this.#goBack(), () => void this.#move());
   }
+
 }

@@ -3,9 +3,13 @@ import { css, unsafeCSS } from "lit";
 // The palettes are declarations, not a style sheet of their own: put into the rules below as they are
 // (untagged, which also keeps the embed build's minifier, which parses each `css` template, off them).
 
-/** The dark palette, for `theme.mode` dark and for auto when the system is dark. */
+/**
+ * The dark palette, for `theme.mode` dark and for auto when the system is dark. The organizer's
+ * brand colour stays, as the configuration's `primaryDark` (lightened by the server where it reads
+ * too dark on this background).
+ */
 const darkPalette = unsafeCSS(`
-  --bc-primary: #60a5fa;
+  --bc-primary: var(--bc-primary-dark, #60a5fa);
   --bc-on-primary: #0b1220;
   --bc-background: #0f172a;
   --bc-surface: #1e293b;
@@ -126,6 +130,8 @@ export const calendarStyles = css`
   @keyframes bc-pulse { 50% { opacity: 0.55; } }
   @media (prefers-reduced-motion: reduce) { .bone { animation: none; } }
   .header p { margin: 0.25rem 0 0; }
+  .slim .header { zoom: 0.75; }
+  .slim .desc { display: none; }
   .pick { display: grid; grid-template-columns: minmax(16rem, 1.3fr) minmax(12rem, 1fr); gap: 1.5rem; }
   :host([compact]) .pick, .compact .pick { grid-template-columns: 1fr; }
   @media (max-width: 40rem) { .pick { grid-template-columns: 1fr; } }

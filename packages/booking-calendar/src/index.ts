@@ -5,9 +5,11 @@ import { setPartLoader } from "./parts/load.ts";
 
 // Languages other than English are separate chunks, loaded when the element first needs one.
 setCatalogSource(importCatalog);
-// The payment step too (the popup is this module's own export): a chunk, imported when a paid event type reaches its payment.
+// The payment step too (the popup is this module's own export): a chunk, imported when a paid event
+// type reaches its payment; and the manage screens, when a manage link opens an existing booking.
 setPartLoader(async (name) => {
   if (name === "payment") await import("./parts/payment.ts");
+  if (name === "manage") await import("./parts/manage.ts");
 });
 
 export { BookingCalendar } from "./booking-calendar.ts";

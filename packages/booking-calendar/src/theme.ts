@@ -9,8 +9,9 @@ export function themeMode(attribute: string, configured: string | undefined): Th
   return mode === "light" || mode === "dark" || mode === "auto" ? mode : "light";
 }
 
+/** `primaryDark`: the server's lighter variant of `primary` for the dark palette, readable on its background. */
 const COLOR_PROPERTIES: Record<string, string> = {
-  primary: "--bc-primary", background: "--bc-background", text: "--bc-text", muted: "--bc-muted", border: "--bc-border", danger: "--bc-danger",
+  primary: "--bc-primary", primaryDark: "--bc-primary-dark", background: "--bc-background", text: "--bc-text", muted: "--bc-muted", border: "--bc-border", danger: "--bc-danger",
 };
 
 /**

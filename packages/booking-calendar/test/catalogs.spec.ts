@@ -3,12 +3,16 @@ import { fileURLToPath } from "node:url";
 import { test, expect } from "@playwright/test";
 import { LANGUAGES, PLURAL_CATEGORIES, type Language } from "../src/i18n/catalog.ts";
 import { en } from "../src/i18n/locales/en.ts";
-import { DEFAULT_TEXTS, PLURAL_KEYS, type LoadedCatalog } from "../src/i18n/texts.ts";
+import { DEFAULT_TEXTS as BUNDLED_TEXTS, PLURAL_KEYS, type LoadedCatalog } from "../src/i18n/texts.ts";
+import { MANAGE_TEXTS } from "../src/i18n/manage-texts.ts";
+
+/** Every English text: the script-tag file's own and the manage part's. */
+const DEFAULT_TEXTS = { ...BUNDLED_TEXTS, ...MANAGE_TEXTS };
 
 /** Every built-in catalog, English from the bundle and the others as their modules export them. */
 async function catalogs(): Promise<Array<[Language, LoadedCatalog]>> {
   const others = await Promise.all(LANGUAGES.filter((l) => l !== "en").map(async (l) => [l, (await import(`../src/i18n/locales/${l}.ts`)).default] as [Language, LoadedCatalog]));
-  return [["en", en], ...others];
+  return [["en", { ...en, ...MANAGE_TEXTS }], ...others];
 }
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();

@@ -1,3 +1,5 @@
+import type { MANAGE_TEXTS } from "./manage-texts.ts";
+
 /**
  * Every string the element shows, by key, in English. The built-in translations (i18n/locales/) have
  * every key; an event type's `locale.texts` overrides any of them. `{name}` placeholders are filled
@@ -89,40 +91,20 @@ export const DEFAULT_TEXTS = {
   errorDuplicate: "Each guest once, and not the booker.",
   invalidRequest: "That time could not be booked as sent. Please choose it again.",
   "refused.unauthenticated": "This calendar cannot be loaded: The API token is not valid.",
-  "refused.forbidden": "This change is no longer possible online. Please contact the organizer.",
   "refused.not_found": "This booking could not be found.",
   confirmedTitle: "You are booked",
   confirmedText: "A confirmation goes to {email}.",
-  rescheduledTitle: "Your booking has moved",
-  cancelledTitle: "Your booking is cancelled",
-  cancelledText: "Nothing else is needed.",
   addToCalendar: "Add to calendar",
   addToGoogle: "Google Calendar",
   addToOutlook: "Outlook",
   downloadIcs: "Download .ics",
   joinMeeting: "Join the meeting",
   manageBooking: "Reschedule or cancel",
-  bookAnother: "Book another time",
-  currentBooking: "Your booking",
-  status: "Status: {status}",
-  "status.held": "held",
-  "status.confirmed": "confirmed",
-  "status.expired": "expired",
-  "status.cancelled": "cancelled",
-  pickNewTime: "Choose a new time",
-  moveTo: "Move your booking to {time}?",
-  confirmMove: "Move booking",
-  cancelBooking: "Cancel booking",
-  cancelQuestion: "Cancel this booking? This cannot be undone.",
-  confirmCancel: "Yes, cancel it",
-  cancelReason: "Reason for cancelling (optional)",
-  keepBooking: "Keep it",
-  alreadyCancelled: "This booking is already cancelled.",
   when: "When",
 } as const;
 
-/** A key of the element's UI strings. */
-export type TextKey = keyof typeof DEFAULT_TEXTS;
+/** A key of the element's UI strings: those every visitor may see, and those of the manage screens (i18n/manage-texts.ts). */
+export type TextKey = keyof typeof DEFAULT_TEXTS | keyof typeof MANAGE_TEXTS;
 
 /** Looks up UI strings with the event type's overrides first. */
 export type Texts = (key: TextKey, values?: Record<string, string | number>) => string;
@@ -167,7 +149,8 @@ export function textsWith(overrides: Record<string, string> = {}, catalog: Loade
       const form = Number.isFinite(count) ? pluralForm(entry, language, count) : entry.other;
       if (form !== undefined) return fill(form, values);
     }
-    return fill(DEFAULT_TEXTS[key], values);
+    // The manage screens' English joins DEFAULT_TEXTS when their part loads (only they ask for it).
+    return fill((DEFAULT_TEXTS as Record<string, string>)[key] ?? key, values);
   };
 }
 

@@ -1,6 +1,7 @@
 /**
  * The parts of the element that only some visitors need, loaded on first use: the popup with its
- * floating button, and the payment step (only paid event types reach it). The script-tag file fetches
+ * floating button, the payment step (only paid event types reach it), and the manage screens (only
+ * a manage link opens them). The script-tag file fetches
  * each from `parts/<name>.js` beside itself; the npm module imports it as a chunk of its own.
  */
 import type { LitElement, css, html, nothing } from "lit";
@@ -9,8 +10,12 @@ import type { controlStyles } from "../booking-calendar.styles.ts";
 import type { environmentContext } from "../context.ts";
 import type { closePopup, equipFloatingButton, openPopup } from "../popup/popup.ts";
 import type { DEFAULT_TEXTS } from "../i18n/texts.ts";
+import type * as manageViews from "../views/manage.ts";
 
-export type PartName = "popup" | "payment";
+export type PartName = "popup" | "payment" | "manage";
+
+/** What the manage part hands back: the screens of an existing booking. */
+export type ManagePart = typeof manageViews;
 
 /** Loads one part; resolves once it has run (its elements defined). */
 export type PartLoader = (name: PartName) => Promise<void>;
@@ -25,7 +30,7 @@ export interface PopupPart {
 /**
  * What the script-tag file shares with its parts, under `window.BookingCalendarShared`: the one Lit
  * (the parts are built with it left out, reading these names instead), the modules whose identity
- * counts (the context key), and the slot where the popup part puts its functions.
+ * counts (the context key), and the slots where the popup and manage parts put their functions.
  */
 export interface SharedModules {
   LitElement: typeof LitElement;
@@ -37,6 +42,7 @@ export interface SharedModules {
   controlStyles: typeof controlStyles;
   DEFAULT_TEXTS: typeof DEFAULT_TEXTS;
   popup?: PopupPart;
+  manage?: ManagePart;
 }
 
 declare global {

@@ -142,7 +142,8 @@ export class BookingForm extends LitElement {
   /** The one phone field of a phone call: required, and showing the problems of both keys it fills. */
   #renderCallNumber() {
     const id = fieldId("location.value");
-    const problems = [...(this.problems["location.value"] ?? []), ...(this.problems.phone ?? [])];
+    // The same problem found under both keys is said once.
+    const problems = [...new Set([...(this.problems["location.value"] ?? []), ...(this.problems.phone ?? [])])];
     return html`<div class="field">
       ${this.#label("location.value", this.#t("locationValuePhone"), true)}
       <input id=${id} name="phone" type="tel" autocomplete="tel" part="input" maxlength=${LIMITS.textMaxLength}

@@ -1,6 +1,5 @@
 import { html, nothing } from "lit";
-import type { EventTypeConfiguration, Location, Reservation } from "@booking/wire";
-import { LIMITS } from "@booking/wire/limits";
+import type { EventTypeConfiguration, Location } from "@booking/wire";
 import type { CalendarEnvironment } from "../context.ts";
 import { calendarFileUrl, googleCalendarUrl, outlookCalendarUrl } from "./ics.ts";
 import { placeOf } from "../flow/draft.ts";
@@ -43,7 +42,7 @@ export function renderHeader(config: EventTypeConfiguration, env: CalendarEnviro
     <div>
       ${config.hostName ? html`<p class="muted host-name">${config.hostName}</p>` : nothing}
       <h2 class="title">${config.calendarTitle || config.title}</h2>
-      ${config.description ? html`<p class="muted">${config.description}</p>` : nothing}
+      ${config.description ? html`<p class="muted desc">${config.description}</p>` : nothing}
       <p class="muted">${env.texts("duration", { minutes: config.durationMinutes })}${config.payment ? html` · ${env.dates.money(config.payment.amount, config.payment.currency)}` : nothing}</p>
     </div>
   </header>`;
@@ -70,42 +69,16 @@ export function renderBack(env: CalendarEnvironment, onBack: () => void, disable
   return html`<button type="button" class="link" ?disabled=${disabled} @click=${onBack}>← ${env.texts("back")}</button>`;
 }
 
-/** After a cancellation: a fresh booking of the same event type. */
-export function renderBookAnother(env: CalendarEnvironment, onBook: () => void) {
-  return html`<div class="actions center"><button type="button" class="primary" part="book-another" @click=${onBook}>${env.texts("bookAnother")}</button></div>`;
-}
-
-/** A month without free times, with the jump to `next`, the next free day (null: none ahead; undefined: not known). */
-export function renderEmptyMonth(env: CalendarEnvironment, next: PlainDate | null | undefined, onJump: (date: PlainDate) => void) {
+/**
+ * A month without free times, with the jump to `next`, the next free day (null: none ahead; undefined:
+ * not known); with `said` "", only the jump (the times column before a day is chosen).
+ */
+export function renderEmptyMonth(env: CalendarEnvironment, next: PlainDate | null | undefined, onJump: (date: PlainDate) => void, said = env.texts("noTimesThisMonth")) {
   const { texts } = env;
   return html`<div class="empty-month" part="empty-month">
-    <p class="muted">${texts("noTimesThisMonth")}</p>
+    ${said ? html`<p class="muted">${said}</p>` : nothing}
     ${next ? html`<button type="button" class="primary" part="next-available" @click=${() => onJump(next)}>${texts("nextAvailable", { date: env.dates.fullDate(next) })}</button>`
       : next === null ? html`<p class="muted">${texts("noTimesAhead")}</p>` : nothing}
-  </div>`;
-}
-
-/** What the question to cancel a booking does: opens or closes it (null), keeps the reason typed, cancels. */
-export interface CancelActions {
-  ask(reason: string | null): void;
-  cancel(): void;
-}
-
-/** Reschedule mode: the button to cancel, which asks first with room for a reason (`reason` null: not asked yet). */
-export function renderCancel(env: CalendarEnvironment, reason: string | null, busy: boolean, { ask, cancel }: CancelActions) {
-  const { texts } = env;
-  if (reason === null) {
-    return html`<div class="actions"><button type="button" part="cancel" @click=${() => ask("")}>${texts("cancelBooking")}</button></div>`;
-  }
-  return html`<div class="notice danger" role="group" aria-labelledby="cancel-question">
-    <p id="cancel-question" style="margin:0 0 0.75rem">${texts("cancelQuestion")}</p>
-    <label for="cancel-reason" class="field-label">${texts("cancelReason")}</label>
-    <textarea id="cancel-reason" part="cancel-reason" maxlength=${LIMITS.textMaxLength} .value=${reason}
-      @input=${(e: Event) => ask((e.target as HTMLTextAreaElement).value)}></textarea>
-    <div class="actions">
-      <button type="button" class="danger" part="cancel" ?disabled=${busy} @click=${cancel}>${texts("confirmCancel")}</button>
-      <button type="button" @click=${() => ask(null)}>${texts("keepBooking")}</button>
-    </div>
   </div>`;
 }
 
@@ -125,27 +98,9 @@ const successMark = html`<svg class="mark" part="success-mark" viewBox="0 0 48 4
   <path d="M14 24.5l7 7 13-14" fill="none" stroke="var(--bc-on-success)" stroke-width="4" stroke-linecap="round" stroke-linejoin="round"></path>
 </svg>`;
 
-/** The booking being rescheduled: when, where, and its status. */
-export function renderReservationSummary(reservation: Reservation, env: CalendarEnvironment, config: EventTypeConfiguration) {
+/** The confirmation screen of a booking made or moved (views/manage.ts says a cancellation): the time in the visitor's zone, the place or meeting link, a calendar file. */
+export function renderDone(done: Extract<DoneState, { kind: "booked" | "rescheduled" }>, config: EventTypeConfiguration, env: CalendarEnvironment, reservationUuid?: string) {
   const { texts, dates, timezone } = env;
-  return html`<div class="summary" part="summary">
-    <h3>${texts("currentBooking")}</h3>
-    <p><strong>${config.title}</strong></p>
-    <p>${dates.instantDate(reservation.start, timezone)}, ${dates.time(reservation.start, timezone)} – ${dates.time(reservation.end, timezone)}</p>
-    ${reservation.location ? html`<p>${locationText(reservation.location, env)}</p>` : nothing}
-    <p class="muted">${texts("status", { status: texts(`status.${reservation.status}` as TextKey) })}</p>
-  </div>`;
-}
-
-/** The confirmation screen: the time in the visitor's zone, the place or meeting link, a calendar file. */
-export function renderDone(done: DoneState, config: EventTypeConfiguration, env: CalendarEnvironment, reservationUuid?: string) {
-  const { texts, dates, timezone } = env;
-  if (done.kind === "cancelled") {
-    return html`<div class="state" part="confirmation">
-      <h3 tabindex="-1">${texts("cancelledTitle")}</h3>
-      <p>${texts("cancelledText")}</p>
-    </div>`;
-  }
   // The other engineer's email flag, when the server sends it: without it, a booking with an email says one goes out.
   const emailed = config.emailConfirmation;
   const slot = done.slot;
