@@ -36,7 +36,8 @@ describe("GET /configuration", () => {
       max: 30,
       closestBookableDay: 0,
       locale: { preset: "de", startDayOfWeek: "sunday", texts: { confirm: "Buchen" } },
-      theme: { mode: "dark", borderRadius: "4px", colors: { primary: "#ff0000" } },
+      // Pure red reads too dark on the dark palette (3.9:1): its dark variant is a lighter red.
+      theme: { mode: "dark", borderRadius: "4px", colors: { primary: "#ff0000", primaryDark: "#ff5252" } },
       profileImage: "https://example.com/me.png",
       externalBooking: false,
       compact: true,
@@ -74,6 +75,17 @@ describe("GET /configuration", () => {
       expect(r.status).toBe(422);
       expect(Object.keys(r.body.errors)).toEqual(["contact"]);
     }
+  });
+
+  it("adds the brand colour lightened for the dark palette where it reads too dark there", async () => {
+    const { call, eventType } = await setup();
+    const { token } = await eventType({ theme: { mode: "dark", colors: { primary: "#1e3a8a" } } });
+    const colors = (await call("GET", "/configuration", { token })).body.data.configuration.theme.colors;
+    expect(colors.primary).toBe("#1e3a8a");
+    expect(colors.primaryDark).toMatch(/^#[0-9a-f]{6}$/);
+    expect(colors.primaryDark).not.toBe("#1e3a8a");
+    const plain = await eventType({});
+    expect((await call("GET", "/configuration", { token: plain.token })).body.data.configuration.theme.colors).toEqual({});
   });
 
   it("describes card payment with the platform's publishable key", async () => {

@@ -9,6 +9,7 @@ import { TimedCache } from "../../lib/timed-cache.ts";
 import type { EventTypeRecord, ReservationRecord, Store } from "../../store/types.ts";
 import type { TimeSlotService } from "../time-slots/service.ts";
 import { bookingUrlOf } from "../../lib/links.ts";
+import { readableOnDark } from "../../lib/contrast.ts";
 import { STRIPE_JS_STANDIN_PATH, usesStripeStandin } from "../../lib/stripe-js.ts";
 
 const SCAN_DAYS = 7;
@@ -67,7 +68,7 @@ export class EventTypeService {
       max: s.horizonDays,
       closestBookableDay,
       locale: { ...s.locale, texts: { ...s.locale.texts } },
-      theme: { ...s.theme, colors: { ...s.theme.colors } },
+      theme: { ...s.theme, colors: themeColors(s.theme.colors) },
       profileImage: s.profileImage ?? "",
       externalBooking: s.externalBooking,
       compact: s.compact,
@@ -160,4 +161,14 @@ export function presentReservation(r: ReservationRecord, settings: EventTypeSett
     end: iso(r.endMs),
     location: r.location,
   };
+}
+
+/**
+ * The organizer's colours, with `primaryDark`: the brand colour as the dark palette shows it, made
+ * lighter where it would read poorly on the dark background (WCAG AA, 4.5:1), so dark mode keeps the
+ * brand instead of falling back to the calendar's own blue.
+ */
+function themeColors(colors: Record<string, string>): Record<string, string> {
+  const primaryDark = colors.primary ? readableOnDark(colors.primary) : null;
+  return primaryDark ? { ...colors, primaryDark } : { ...colors };
 }
