@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
@@ -168,6 +168,16 @@ describe("the demo page", () => {
     expect(r.text).toContain(`<script src="/embed/v/${versionOf(SCRIPT)}/booking-calendar.js" defer></script>`);
     const second = await call("GET", "/?event=1");
     expect(second.text).toContain(`token="${(await store.eventTypes.byId(first.id + 1))!.linkToken}"`);
+  });
+
+  it("previews every language the element has a catalog for", async () => {
+    const { call, eventType } = await setup({ calendarScriptPath: builtScript() });
+    await eventType({ title: "Intro", slug: "intro" });
+    const page = (await call("GET", "/")).text;
+    const offered = [...page.matchAll(/<option value="([a-zA-Z-]+)">/g)].map((m) => m[1]!.split("-")[0]);
+    const catalogs = readdirSync(new URL("../../booking-calendar/src/i18n/locales/", import.meta.url)).filter((f) => f !== "index.ts").map((f) => f.replace(/\.ts$/, ""));
+    expect(catalogs.length).toBeGreaterThanOrEqual(10);
+    for (const language of catalogs) expect(offered, language).toContain(language);
   });
 });
 

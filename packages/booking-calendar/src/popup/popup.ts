@@ -20,27 +20,36 @@ function focusables(node: Element): HTMLElement[] {
   return found;
 }
 
-/** Light or dark chrome, as the calendar inside shows. */
+/**
+ * Light or dark chrome, as the calendar inside shows. One box: the calendar's own frame is the
+ * popup's card (with the shadow), the dialog around it only places it and holds the close button
+ * over the backdrop; on a phone the dialog is the screen, and the frame fills it without a border.
+ */
 const chrome = css`
   :host { display: contents; }
   dialog {
-    color-scheme: inherit; box-sizing: border-box; border: none; padding: 0; border-radius: 12px;
+    color-scheme: inherit; box-sizing: border-box; border: none; padding: 0;
     width: min(46rem, calc(100vw - 2rem)); max-height: calc(100dvh - 2rem); overflow: auto;
-    background: #ffffff; color: #0f172a; box-shadow: 0 20px 50px rgb(15 23 42 / 0.35);
+    background: transparent; color: #ffffff;
   }
-  dialog[data-scheme="dark"] { background: #0f172a; color: #f1f5f9; color-scheme: dark; }
-  dialog::backdrop { background: rgb(15 23 42 / 0.6); }
-  .bar { position: sticky; top: 0; z-index: 1; display: flex; justify-content: flex-end; padding: 0.5rem 0.5rem 0; background: inherit; }
+  dialog[data-scheme="dark"] { color-scheme: dark; }
+  dialog::backdrop { background: rgb(15 23 42 / 0.7); }
+  .bar { position: sticky; top: 0; z-index: 1; display: flex; justify-content: flex-end; padding: 0 0 0.5rem; }
   .close {
     font: inherit; font-size: 1.5rem; line-height: 1; cursor: pointer; min-width: 2.75rem; min-height: 2.75rem;
-    border: 1px solid currentColor; border-radius: 999px; background: transparent; color: inherit;
+    border: 1px solid currentColor; border-radius: 999px; background: rgb(15 23 42 / 0.6); color: inherit;
   }
-  .close:focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
-  dialog[data-scheme="dark"] .close:focus-visible { outline-color: #60a5fa; }
-  .body { padding: 0 0.75rem 0.75rem; }
+  .close:focus-visible { outline: 3px solid #ffffff; outline-offset: 2px; }
+  ::slotted(booking-calendar) { border-radius: var(--bc-radius, 8px); box-shadow: 0 20px 50px rgb(15 23 42 / 0.45); }
   .edge { position: absolute; width: 1px; height: 1px; overflow: hidden; }
   @media (max-width: 40rem) {
-    dialog { width: 100vw; max-width: 100vw; height: 100dvh; max-height: 100dvh; margin: 0; border-radius: 0; }
+    dialog { width: 100vw; max-width: 100vw; height: 100dvh; max-height: 100dvh; margin: 0; background: #ffffff; color: #0f172a; }
+    dialog[data-scheme="dark"] { background: #0f172a; color: #f1f5f9; }
+    .bar { padding: 0.5rem 0.5rem 0; background: inherit; }
+    .close { background: transparent; }
+    .close:focus-visible { outline-color: #2563eb; }
+    dialog[data-scheme="dark"] .close:focus-visible { outline-color: #60a5fa; }
+    ::slotted(booking-calendar) { box-shadow: none; }
   }
 `;
 
@@ -151,7 +160,7 @@ export class BookingPopup extends LitElement {
       <span class="edge" tabindex="0" @focus=${() => this.focusLast()}></span>
       <div class="bar"><button type="button" class="close" part="close" autofocus aria-label=${DEFAULT_TEXTS.closeBooking}
         @click=${() => this.close()}>×</button></div>
-      <div class="body"><slot></slot></div>
+      <slot></slot>
       <span class="edge" tabindex="0" @focus=${() => this.closeButton?.focus()}></span>
     </dialog>`;
   }

@@ -95,6 +95,8 @@ body { margin: 0; font-family: system-ui, -apple-system, "Segoe UI", sans-serif;
 main { max-width: 60rem; margin: 0 auto; padding: 1.5rem 1rem 3rem; }
 h1 { font-size: 1.6rem; margin: 0 0 0.5rem; }
 .description { margin: 0 0 1.5rem; color: #4b5563; }
+/* The calendar is the page's one card, centred under the title however wide the window. */
+booking-calendar { max-width: 56rem; margin: 0 auto; }
 /* Once the calendar runs it shows the title and description itself: the page keeps its h1 for
    screen readers and outlines only, and drops the repeated description. */
 body:has(booking-calendar:defined) h1 { position: absolute; width: 1px; height: 1px; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }

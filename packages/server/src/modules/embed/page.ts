@@ -44,10 +44,19 @@ document.getElementById("preview").addEventListener("input", function (event) {
 });
 `;
 
-/** Preview of locales and themes without touching the event type. */
-const PREVIEW_CONTROLS = `<details class="preview"><summary>Preview a locale or theme</summary>
+/**
+ * Every language the element speaks out of the box (its catalogs, packages/booking-calendar/src/i18n),
+ * each named in itself, with English's two clocks: the preview sets the element's `locale`.
+ */
+export const PREVIEW_LANGUAGES: ReadonlyArray<readonly [string, string]> = [
+  ["en-US", "English (US, 12h)"], ["en-GB", "English (UK, 24h)"], ["de", "Deutsch"], ["fr", "Français"], ["es", "Español"],
+  ["it", "Italiano"], ["pt", "Português"], ["nl", "Nederlands"], ["pl", "Polski"], ["cs", "Čeština"], ["ja", "日本語"],
+];
+
+/** Preview of languages and themes without touching the event type. */
+const PREVIEW_CONTROLS = `<details class="preview"><summary>Preview a language or theme</summary>
 <form id="preview">
-<label>Locale <select name="locale"><option value="">From the event type</option><option>en-US</option><option>en-GB</option><option>de</option><option>cs</option><option>fr</option><option>ja</option></select></label>
+<label>Language <select name="locale"><option value="">From the event type</option>${PREVIEW_LANGUAGES.map(([tag, name]) => `<option value="${tag}">${name}</option>`).join("")}</select></label>
 <label>Theme <select name="theme"><option value="">From the event type</option><option>light</option><option>dark</option><option>auto</option></select></label>
 <label>Accent colour <input name="primary" type="color" value="#2563eb"></label>
 </form></details>
