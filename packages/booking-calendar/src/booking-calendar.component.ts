@@ -532,10 +532,11 @@ export class BookingCalendar extends LitElement {
       this.#tellError(error);
       return this.#backToSlots(timeLost);
     }
-    // Past the notice (it ran out while the visitor looked): back to the booking, whose rules now say whom to ask; no retry.
+    // Past the notice (it ran out, or the organizer changed it, while the visitor looked): the booking
+    // again, whose rules now say whom to ask, with no retry that could only fail again.
     if (code === "forbidden") {
-      this.flow = flows.backToSlots(this.flow);
-      return this.#warn("refused.forbidden");
+      this.#tellError(error);
+      return void this.#loader.run().then(() => this.#warn("refused.forbidden"));
     }
     if (code === "payment_required") {
       this.flow = flows.paymentRequired(this.flow);
