@@ -342,9 +342,13 @@ export class BookingCalendar extends LitElement {
     this.#calendar.choose(date);
     this.flow = flows.slotCleared(this.flow);
     emit(this, "booking-date-selected", { date, timezone: this.visitorZone });
-    this.#focusAfterUpdate("#times");
-    // On a phone the times are below the month: their column is brought into view.
-    void this.updateComplete.then(() => this.renderRoot.querySelector("#times")?.parentElement!.scrollIntoView({ block: "nearest" }));
+    // The day's times get the focus; on a phone, where they are below the month (not beside it), they
+    // are scrolled to the top of the screen so as many as fit show.
+    void this.updateComplete.then(() => {
+      const times = this.renderRoot.querySelector<HTMLElement>("#times");
+      times?.focus({ preventScroll: true });
+      times?.scrollIntoView(times.offsetLeft < 99 ? undefined : { block: "nearest" });
+    });
   }
 
   /** Jumps to the offered day: its month, the day chosen, its times in view. */
