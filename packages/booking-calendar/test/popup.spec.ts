@@ -103,6 +103,36 @@ test.describe("popup", () => {
   });
 });
 
+test.describe("the popup is one box", () => {
+  test("on a wide screen the calendar's frame is the card: the dialog around it draws no box of its own", async ({ page, request }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const { token } = await createEventType(request, { title: "One box" });
+    await openPopupSite(page, { tokens: [token] });
+    await page.getByRole("button", { name: "Book service 1" }).click();
+    const dialog = page.locator("bc-booking-popup dialog");
+    await expect(page.locator('button[part~="day-free"]').first()).toBeVisible();
+    await expect(dialog).toHaveCSS("background-color", "rgba(0, 0, 0, 0)");
+    await expect(dialog).toHaveCSS("box-shadow", "none");
+    await expect(dialog).toHaveCSS("border-top-width", "0px");
+    // The frame is the one card, with the shadow, reaching the dialog's sides (no padding around it).
+    await expect(page.locator("booking-calendar")).not.toHaveCSS("box-shadow", "none");
+    const [outer, frame] = [(await dialog.boundingBox())!, (await page.locator('[part="frame"]').boundingBox())!];
+    expect(Math.abs(outer.x - frame.x)).toBeLessThan(1);
+    expect(Math.abs(outer.width - frame.width)).toBeLessThan(1);
+  });
+
+  test("on a phone the dialog is the screen, in the calendar's colours", async ({ page, request }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const { token } = await createEventType(request, { title: "One box" });
+    await openPopupSite(page, { tokens: [token] });
+    await page.getByRole("button", { name: "Book service 1" }).click();
+    const dialog = page.locator("bc-booking-popup dialog");
+    await expect(page.locator('button[part~="day-free"]').first()).toBeVisible();
+    await expect(dialog).toHaveCSS("background-color", "rgb(255, 255, 255)");
+    expect((await dialog.boundingBox())!.width).toBe(390);
+  });
+});
+
 test.describe("theme.mode auto on the page and in the widget", () => {
   const DARK = "rgb(15, 23, 42)";
   const LIGHT = "rgb(255, 255, 255)";
@@ -115,12 +145,12 @@ test.describe("theme.mode auto on the page and in the widget", () => {
       await page.getByRole("button", { name: "Book service 1" }).click();
       const frame = page.locator('[part="frame"]');
       await expect(frame).toHaveCSS("background-color", system === "dark" ? DARK : LIGHT);
-      await expect(page.locator("bc-booking-popup dialog")).toHaveCSS("background-color", system === "dark" ? DARK : LIGHT);
+      await expect(page.locator("bc-booking-popup dialog")).toHaveAttribute("data-scheme", system);
       // The system switches while the popup is open: both follow.
       const other = system === "dark" ? "light" : "dark";
       await page.emulateMedia({ colorScheme: other });
       await expect(frame).toHaveCSS("background-color", other === "dark" ? DARK : LIGHT);
-      await expect(page.locator("bc-booking-popup dialog")).toHaveCSS("background-color", other === "dark" ? DARK : LIGHT);
+      await expect(page.locator("bc-booking-popup dialog")).toHaveAttribute("data-scheme", other);
     });
   }
 
@@ -131,7 +161,7 @@ test.describe("theme.mode auto on the page and in the widget", () => {
     await openPopupSite(page, { tokens: [token], scheme: "dark" });
     await page.getByRole("button", { name: "Book service 1" }).click();
     await expect(frame).toHaveCSS("background-color", DARK);
-    await expect(page.locator("bc-booking-popup dialog")).toHaveCSS("background-color", DARK);
+    await expect(page.locator("bc-booking-popup dialog")).toHaveAttribute("data-scheme", "dark");
     await page.emulateMedia({ colorScheme: "dark" });
     await openPopupSite(page, { tokens: [token], scheme: "light" });
     await page.getByRole("button", { name: "Book service 1" }).click();
@@ -152,6 +182,6 @@ test.describe("theme.mode auto on the page and in the widget", () => {
     await openPopupSite(page, { tokens: [token], scheme: "dark" });
     await page.getByRole("button", { name: "Book service 1" }).click();
     await expect(page.locator('[part="frame"]')).toHaveCSS("background-color", LIGHT);
-    await expect(page.locator("bc-booking-popup dialog")).toHaveCSS("background-color", LIGHT);
+    await expect(page.locator("bc-booking-popup dialog")).toHaveAttribute("data-scheme", "light");
   });
 });
