@@ -130,7 +130,7 @@ export const calendarStyles = css`
   @keyframes bc-pulse { 50% { opacity: 0.55; } }
   @media (prefers-reduced-motion: reduce) { .bone { animation: none; } }
   .header p { margin: 0.25rem 0 0; }
-  .slim .header { zoom: 0.75; }
+  .slim .header { zoom: 0.8; }
   .slim .desc { display: none; }
   .pick { display: grid; grid-template-columns: minmax(16rem, 1.3fr) minmax(12rem, 1fr); gap: 1.5rem; }
   :host([compact]) .pick, .compact .pick { grid-template-columns: 1fr; }

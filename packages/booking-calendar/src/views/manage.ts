@@ -72,8 +72,8 @@ export function renderRules(rules: ChangeRules, config: EventTypeConfiguration, 
   const closed = !canMove || !canCancel;
   const contact = config.contact?.trim();
   return html`<div class="notice" part="change-rules" role="note">
-    ${lines.map((line) => html`<p>${line}</p>`)}
-    ${closed ? html`<p>${contact ? withContact(env, "askOrganizer", contact) : texts("askOrganizerNoContact")}</p>` : nothing}
+    ${lines.map((line) => html`<p style="margin:0.25rem 0">${line}</p>`)}
+    ${closed ? html`<p style="margin:0.25rem 0">${contact ? withContact(env, "askOrganizer", contact) : texts("askOrganizerNoContact")}</p>` : nothing}
   </div>`;
 }
 
