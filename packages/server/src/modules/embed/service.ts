@@ -94,7 +94,7 @@ export function loadCatalogFile(file: string, scriptPath?: string): StaticScript
   return existsSync(path) ? script(readFileSync(path, "utf8"), JSON_TYPE) : null;
 }
 
-/** A part of the calendar's code it fetches on first need (`parts/popup.js`, `parts/payment.js`), as its build names them. */
+/** A part of the calendar's code it fetches on first need (`parts/popup.js`, `parts/payment.js`, `parts/manage.js`), as its build names them. */
 const PART_FILE = /^([a-z][a-z-]{0,39})\.js$/;
 
 /**
