@@ -653,6 +653,8 @@ export class BookingCalendar extends LitElement {
     const today = todayIn(config.timezone);
     const calendar = this.#calendar;
     const daySlots = calendar.daySlots;
+    // Before a day is chosen, the times column offers the shown month's first free day rather than sitting blank.
+    const first = [...calendar.freeDays.keys()].find((date) => monthOf(date) === calendar.month);
     return html`
       ${head}
       <div class="pick">
@@ -673,7 +675,7 @@ export class BookingCalendar extends LitElement {
           ${calendar.day ? html`<h4 id="times" tabindex="-1">${this.#env.dates.fullDate(calendar.day)}</h4>
             <bc-slot-list exportparts="slots, slot" .slots=${daySlots} .selected=${flow.slot?.startIso8601 ?? null}
               ?loading=${calendar.loading && daySlots.length === 0} @bc-slot-pick=${this.#onSlotPick}></bc-slot-list>`
-            : html`<p class="muted">${this.#t("chooseTime")}</p>${config.closestBookableDay < 0 ? nothing : renderEmptyMonth(this.#env, addDays(today, config.closestBookableDay), (date) => this.#jumpTo(date), "")}`}
+            : html`<p class="muted">${this.#t("chooseTime")}</p>${first ? renderEmptyMonth(this.#env, first, (date) => this.#pickDay(date), "") : nothing}`}
         </div>
       </div>`;
   }

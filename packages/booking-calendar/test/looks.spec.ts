@@ -91,6 +91,19 @@ test.describe("on a wide screen", () => {
 });
 
 test.describe("the times column before a day is chosen", () => {
+  test("in a month without free times, only the jump to the next free day is offered", async ({ page, request }) => {
+    const [near, far] = [3, 70].map((days) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)) as [string, string];
+    const closed = { monday: [], tuesday: [], wednesday: [], thursday: [], friday: [], saturday: [], sunday: [] };
+    const ranges = [{ start: "09:00", end: "10:00" }];
+    const { token } = await createEventType(request, { availability: { weekly: closed, overrides: [{ date: near, ranges }, { date: far, ranges }] } });
+    await mountCalendar(page, { token });
+    // The month of the first free day: its one free day offered in the times column.
+    await expect(page.locator('button[part="next-available"]')).toHaveCount(1);
+    await page.getByRole("button", { name: "Next month" }).click();
+    await expect(page.getByText("No free times this month.")).toBeVisible();
+    await expect(page.locator('button[part="next-available"]')).toHaveCount(1);
+  });
+
   test("offers the first free day instead of sitting blank, and its times open from there", async ({ page, request }) => {
     const { token } = await createEventType(request);
     const { startIso8601 } = await firstFreeSlot(request, token);
