@@ -107,8 +107,11 @@ export function setDefaultApiBase(origin: string): void {
  * @csspart cancel - The buttons that ask to cancel the booking and confirm it.
  * @csspart cancel-reason - The reason given for cancelling.
  * @csspart book-another - The way to book again after a cancellation.
+ * @csspart change-rules - Until when a booking can be moved or cancelled online, and past that whom to ask.
+ * @csspart contact - How to reach the organizer: a mail link, a web link or the text.
  *
  * @cssproperty --bc-primary - Accent colour (theme.colors.primary).
+ * @cssproperty --bc-primary-dark - Accent colour of the dark palette (theme.colors.primaryDark: the brand colour, lightened where it reads too dark).
  * @cssproperty --bc-on-primary - Text on the accent colour.
  * @cssproperty --bc-background - Background (theme.colors.background).
  * @cssproperty --bc-surface - Background of summaries and notices.
