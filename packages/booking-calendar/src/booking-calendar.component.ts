@@ -110,8 +110,9 @@ export function setDefaultApiBase(origin: string): void {
  * @csspart change-rules - Until when a booking can be moved or cancelled online, and past that whom to ask.
  * @csspart contact - How to reach the organizer: a mail link, a web link or the text.
  *
- * @cssproperty --bc-primary - Accent colour (theme.colors.primary).
- * @cssproperty --bc-primary-dark - Accent colour of the dark palette (theme.colors.primaryDark: the brand colour, lightened where it reads too dark).
+ * @cssproperty --bc-primary - Accent colour: the brand colour of the palette shown (else blue).
+ * @cssproperty --bc-brand - The brand colour the light palette shows (theme.colors.primary).
+ * @cssproperty --bc-brand-dark - The brand colour the dark palette shows (theme.colors.primaryDark: lightened where it reads too dark).
  * @cssproperty --bc-on-primary - Text on the accent colour.
  * @cssproperty --bc-background - Background (theme.colors.background).
  * @cssproperty --bc-surface - Background of summaries and notices.

@@ -6,10 +6,10 @@ import { css, unsafeCSS } from "lit";
 /**
  * The dark palette, for `theme.mode` dark and for auto when the system is dark. The organizer's
  * brand colour stays, as the configuration's `primaryDark` (lightened by the server where it reads
- * too dark on this background).
+ * too dark on this background); the light palette shows `primary` as it is.
  */
 const darkPalette = unsafeCSS(`
-  --bc-primary: var(--bc-primary-dark, #60a5fa);
+  --bc-primary: var(--bc-brand-dark, #60a5fa);
   --bc-on-primary: #0b1220;
   --bc-background: #0f172a;
   --bc-surface: #1e293b;
@@ -26,7 +26,7 @@ const darkPalette = unsafeCSS(`
 
 /** The light palette, the default. */
 const lightPalette = unsafeCSS(`
-  --bc-primary: #2563eb;
+  --bc-primary: var(--bc-brand, #2563eb);
   --bc-on-primary: #ffffff;
   --bc-background: #ffffff;
   --bc-surface: #f8fafc;

@@ -9,9 +9,13 @@ export function themeMode(attribute: string, configured: string | undefined): Th
   return mode === "light" || mode === "dark" || mode === "auto" ? mode : "light";
 }
 
-/** `primaryDark`: the server's lighter variant of `primary` for the dark palette, readable on its background. */
+/**
+ * The brand colour goes to `--bc-brand`, which the light palette shows as its accent, and
+ * `primaryDark` (the server's variant of it, readable on the dark background) to `--bc-brand-dark`,
+ * which the dark one shows: whichever palette applies keeps the brand.
+ */
 const COLOR_PROPERTIES: Record<string, string> = {
-  primary: "--bc-primary", primaryDark: "--bc-primary-dark", background: "--bc-background", text: "--bc-text", muted: "--bc-muted", border: "--bc-border", danger: "--bc-danger",
+  primary: "--bc-brand", primaryDark: "--bc-brand-dark", background: "--bc-background", text: "--bc-text", muted: "--bc-muted", border: "--bc-border", danger: "--bc-danger",
 };
 
 /**

@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { test, expect, bookThroughApi, chooseFirstTime, createEventType, firstFreeSlot, mountCalendar } from "./fixtures.ts";
+import { test, expect, bookThroughApi, chooseFirstTime, createEventType, firstFreeSlot, mountCalendar, openPopupSite } from "./fixtures.ts";
 
 /** An rgb()/rgba() or #hex colour as the browser computes it, read by the browser itself into 0–255 channels. */
 async function channels(page: Page, color: string): Promise<[number, number, number]> {
@@ -47,6 +47,19 @@ test.describe("the brand colour in dark mode", () => {
       expect(contrast(accent, await channels(page, await css(host, "--bc-on-primary")))).toBeGreaterThanOrEqual(4.5);
     });
   }
+
+  test("theme.mode auto keeps the brand whichever palette the page or system picks", async ({ page, request }) => {
+    const { token } = await createEventType(request, { title: "Auto brand", theme: { mode: "auto", colors: { primary: "#1e3a8a" } } });
+    const configured = await (await request.get("/configuration", { headers: { Authorization: `Bearer ${token}` } })).json();
+    const primaryDark = configured.data.configuration.theme.colors.primaryDark as string;
+    for (const [system, scheme, expected] of [["dark", "light", "#1e3a8a"], ["light", "dark", primaryDark], ["dark", undefined, primaryDark]] as const) {
+      await page.emulateMedia({ colorScheme: system });
+      await openPopupSite(page, { tokens: [token], ...(scheme ? { scheme } : {}) });
+      await page.getByRole("button", { name: "Book service 1" }).click();
+      await expect(page.locator('button[part~="day-free"]').first()).toBeVisible();
+      expect(await channels(page, await css(page.locator("booking-calendar"), "--bc-primary")), `system ${system}, page ${scheme}`).toEqual(await channels(page, expected));
+    }
+  });
 
   test("light mode shows the brand colour as given", async ({ page, request }) => {
     const { token } = await createEventType(request, { theme: { mode: "light", colors: { primary: "#1e3a8a" } } });
