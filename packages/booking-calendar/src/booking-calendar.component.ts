@@ -18,7 +18,7 @@ import { fieldProblems } from "./i18n/field-errors.ts";
 import { loadCatalog } from "./i18n/load.ts";
 import { adoptTheme, themeMode } from "./theme.ts";
 import { PageSchemeController } from "./controllers/page-scheme.ts";
-import { loadPart } from "./parts/load.ts";
+import { loadPart, managePart } from "./parts/load.ts";
 import type { BookingFormEvents } from "./views/booking-form.ts";
 import type { MonthGridEvents } from "./views/month-grid.ts";
 import type { PaymentStepEvents } from "./views/payment-step.ts";
@@ -639,7 +639,7 @@ export class BookingCalendar extends LitElement {
       case "paying":
         return this.#renderPay(flow);
       case "done":
-        return flow.done.kind === "cancelled" ? window.BookingCalendarShared?.manage?.renderCancelled(this.#env, () => this.#bookAnother())
+        return flow.done.kind === "cancelled" ? managePart()?.renderCancelled(this.#env, () => this.#bookAnother())
           : renderDone(flow.done, flow.init.configuration, this.#env, flow.init.reservation?.uuid);
     }
   }
@@ -647,7 +647,7 @@ export class BookingCalendar extends LitElement {
 
   #renderPick(flow: FlowOf<"picking">) {
     const config = flow.init.configuration;
-    const manage = flow.init.reservation && window.BookingCalendarShared?.manage;
+    const manage = flow.init.reservation && managePart();
     const rules = manage && manage.changeRules(flow.init.reservation!, config, Date.now());
     const cancel = { ask: (reason: string | null) => { this.flow = flows.cancelAsked(this.flow, reason); }, cancel: () => void this.#cancelReservation(), book: () => this.#bookAnother() };
     const head = manage ? manage.renderManage(flow, this.#env, rules!, this.busy, cancel) : nothing;
@@ -715,7 +715,7 @@ export class BookingCalendar extends LitElement {
   }
 
   #renderMove(flow: FlowOf<"moving">) {
-    return window.BookingCalendarShared?.manage?.renderMove(flow, this.#env, this.busy, () => this.#goBack(), () => void this.#move());
+    return managePart()?.renderMove(flow, this.#env, this.busy, () => this.#goBack(), () => void this.#move());
   }
 
 }

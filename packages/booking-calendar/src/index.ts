@@ -1,7 +1,7 @@
 /** `<booking-calendar>` for bundlers: importing this module defines the element. */
 import { setCatalogSource } from "./i18n/load.ts";
 import { importCatalog } from "./i18n/locales/index.ts";
-import { setPartLoader } from "./parts/load.ts";
+import { setManagePart, setPartLoader } from "./parts/load.ts";
 
 // Languages other than English are separate chunks, loaded when the element first needs one.
 setCatalogSource(importCatalog);
@@ -9,7 +9,7 @@ setCatalogSource(importCatalog);
 // type reaches its payment; and the manage screens, when a manage link opens an existing booking.
 setPartLoader(async (name) => {
   if (name === "payment") await import("./parts/payment.ts");
-  if (name === "manage") await import("./parts/manage.ts");
+  if (name === "manage") setManagePart((await import("./parts/manage.ts")).default);
 });
 
 export { BookingCalendar } from "./booking-calendar.ts";

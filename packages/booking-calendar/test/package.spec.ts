@@ -50,6 +50,7 @@ export function App(props: { onBooked: (booking: Confirmed) => void }) {
     <booking-calendar
       token={query.get("token") ?? ""}
       api-base={query.get("api") ?? ""}
+      reservation-uuid={query.get("reservation") ?? ""}
       theme="dark"
       email="visitor@example.com"
       onbooking-reservation-confirmed={(event) => props.onBooked(event.detail)}
@@ -165,6 +166,12 @@ async function bookPaidInApp(page: Page, request: APIRequestContext, url: string
   const [reservation] = await reservationsOf(request, id);
   expect(reservation).toMatchObject({ status: "confirmed", email });
   await expect(page.getByRole("status").filter({ hasText: "booked" })).toHaveText(`booked ${reservation!.uuid}`);
+  if (app !== "react") return;
+  // The app opened on the booking (as its account page would): the manage screens, a chunk of their own the bundler kept, with their rules.
+  await page.goto(`${url}?${new URLSearchParams({ api: test.info().project.use.baseURL!, token: linkToken, reservation: reservation!.uuid as string })}`);
+  await expect(page.getByRole("heading", { name: "Your booking" })).toBeVisible();
+  await expect(page.locator('[part="change-rules"]')).toContainText("You can reschedule or cancel online until");
+  await expect(page.getByRole("button", { name: "Cancel booking" })).toBeVisible();
 }
 
 /**

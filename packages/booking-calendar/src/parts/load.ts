@@ -51,6 +51,19 @@ declare global {
   }
 }
 
+let manage: ManagePart | undefined;
+
+/**
+ * The manage screens once their part has run: the npm module's loader hands them over here; the
+ * script-tag file's part puts them on the shared object (it is a bundle of its own).
+ */
+export const managePart = (): ManagePart | undefined => manage ?? window.BookingCalendarShared?.manage;
+
+/** Keeps the manage screens the npm module imported. */
+export function setManagePart(part: ManagePart): void {
+  manage = part;
+}
+
 let loader: PartLoader = (name) => Promise.reject(new Error(`The ${name} part has no loader.`));
 const loading = new Map<PartName, Promise<void>>();
 

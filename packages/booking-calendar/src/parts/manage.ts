@@ -1,12 +1,15 @@
 /**
  * The manage part: the screens of an existing booking (views/manage.ts) with their English texts,
- * handed to the element under `window.BookingCalendarShared.manage` when a manage link opens it.
+ * handed to the element when a manage link opens it: under `window.BookingCalendarShared.manage` in
+ * the script-tag file, as this module's default export in the npm module.
  */
 import { DEFAULT_TEXTS } from "../i18n/texts.ts";
 import { MANAGE_TEXTS } from "../i18n/manage-texts.ts";
 import * as views from "../views/manage.ts";
-import type { SharedModules } from "./load.ts";
 
 Object.assign(DEFAULT_TEXTS, MANAGE_TEXTS);
-// The npm module has no shared object of its own: the part makes the slot it fills.
-(window.BookingCalendarShared ??= {} as SharedModules).manage ??= views;
+// The script-tag file reads them from its shared object; the npm module (which has none) from this module's export.
+const shared = window.BookingCalendarShared;
+if (shared) shared.manage ??= views;
+
+export default views;
