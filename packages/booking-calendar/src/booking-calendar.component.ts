@@ -644,7 +644,6 @@ export class BookingCalendar extends LitElement {
     }
   }
 
-
   #renderPick(flow: FlowOf<"picking">) {
     const config = flow.init.configuration;
     const manage = flow.init.reservation && managePart();
