@@ -187,6 +187,13 @@ export const SQLITE_MIGRATIONS: { version: number; name: string; sql: string }[]
       ALTER TABLE busy_sources ADD COLUMN skipped_objects TEXT NOT NULL DEFAULT '[]';
     `,
   },
+  {
+    version: 13,
+    name: "the language and clock a booking was made in",
+    sql: `
+      ALTER TABLE reservations ADD COLUMN locale TEXT;
+    `,
+  },
 ];
 
 /**
