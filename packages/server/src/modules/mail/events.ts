@@ -62,15 +62,14 @@ export interface RenderedMail {
 }
 
 /**
- * Who a booking's invites are from (ORGANIZER) and whose name the messages carry: the event type's
- * organizer email (else the sender's address) and its host name (else the sender's name). The one
- * place that answers it, so hosts of their own can take its place.
+ * Who a booking's invites are from (ORGANIZER) and whose name the messages and invite titles carry:
+ * the event type's organizer email (else the sender's address) and its host name (none without one:
+ * the sender's name is the server's, not a person's). The one place that answers it, so hosts of
+ * their own can take its place.
  */
 export function organizerOf(policy: Pick<MailPolicy, "from">, eventType: EventTypeRecord): { email: string; name: string | null } {
-  const sender = senderOf(policy.from);
-  const email = eventType.settings.organizerEmail ?? sender.email;
-  const name = eventType.settings.hostName?.trim() || (eventType.settings.organizerEmail ? null : sender.name);
-  return { email, name };
+  const email = eventType.settings.organizerEmail ?? senderOf(policy.from).email;
+  return { email, name: eventType.settings.hostName?.trim() || null };
 }
 
 /**
