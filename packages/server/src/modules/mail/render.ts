@@ -45,7 +45,9 @@ export function render(m: MailPayload, reminder?: { minutesBefore: number }): Pi
   const said = headline(t, m.kind);
   const cancelled = m.kind === "reservation.cancelled";
   const subjectWord = reminder ? t.reminder : said.subject;
-  const subject = `${subjectWord}: ${inviteTitle(m, t)}, ${when}`;
+  // The organizer's subject names the visitor, by their address when they gave no name.
+  const about = m.role === "organizer" ? fill(t.titleWith, { title: m.eventType.title, name: who }) : inviteTitle(m, t);
+  const subject = `${subjectWord}: ${about}, ${when}`;
   const greeting = m.role === "visitor" && r.firstname ? fill(t.hello, { name: r.firstname }) : t.helloAnonymous;
   const opening = reminder ? fill(t.startsIn, { duration: durationText(locale.language, reminder.minutesBefore) }) : fill(said[m.role], { who });
   const place = meetingPlace(r, (value) => fill(t.phone, { value }));
