@@ -12,7 +12,8 @@
  * slots at once and counts the refused ones.
  * Run: `npm run bench:bookings` (needs `wrk`). Options: BENCH_ENGINE (sqlite or postgres),
  * BENCH_DATABASE_URL, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_PORT, BENCH_PROFILE, BENCH_DEBUG, BENCH_MAIL=1 (also
- * measure bookings on a development server, which writes a confirmation email per booking).
+ * measure bookings on a development server, which writes a confirmation email and the default two reminders per booking,
+ * and print their ratio to the bare booking path of the same run). What one email costs: `bun bench/email-cost.ts`.
  */
 import { DateTime } from "luxon";
 import { AdminService } from "../packages/server/src/modules/admin/service.ts";
@@ -136,8 +137,10 @@ try {
       const devBase = `http://127.0.0.1:${port + 2}`;
       await load(`${devBase}/reservations`, headers, { lua: lua(170_000), warmUp: false, seconds: 2 }).catch(() => undefined);
       const withMail = await load(`${devBase}/reservations`, headers, { lua: lua(140_000), warmUp: false });
-      console.log(line("POST /reservations, emails written (confirmed)", withMail, bare, (withMail.counted.ok ?? 0) / seconds));
+      const withMailPerSecond = (withMail.counted.ok ?? 0) / seconds;
+      console.log(line("POST /reservations, emails written (confirmed)", withMail, bare, withMailPerSecond));
       console.log(`  answers other than a confirmed booking: ${withMail.counted.other ?? 0}`);
+      console.log(`  with emails and reminders against the bare booking path above: ratio ${(withMailPerSecond / confirmed).toFixed(2)}`);
     } finally {
       await dev.stop();
     }
