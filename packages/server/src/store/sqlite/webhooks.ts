@@ -49,10 +49,12 @@ function channelOutbox(connection: SqliteConnection, q: OutboxQueries, channel: 
     claimDue: async (nowMs, leaseMs, limit, perEventType = Number.MAX_SAFE_INTEGER) => {
       // A read first: an idle outbox (the usual case, polled every second) never takes the write lock.
       if (q.whAnyDue.all(channel, nowMs, nowMs).length === 0) return [];
-      return connection.write(() => dueEvents(q, channel, nowMs, limit, perEventType).map((id) => toDelivery(q.whLease.get(nowMs + leaseMs, id)!)));
+      // In the write batch of the bookings arriving meanwhile (see SqliteConnection.batched): a lease costs no commit of its own.
+      return connection.batched(() => dueEvents(q, channel, nowMs, limit, perEventType).map((id) => toDelivery(q.whLease.get(nowMs + leaseMs, id)!)));
     },
     recordAttempt: async (id, attempt, outcome) => {
-      connection.write(() => {
+      // Batched like the claims: the records of a pass's deliveries and the bookings of the same turn share one commit.
+      await connection.batched(() => {
         // Only the worker that holds this attempt records it: one whose lease ran out (and whose
         // event another worker took) finds the attempt count moved on and writes nothing.
         const held = q.whOutcome.run({
