@@ -7,6 +7,9 @@ import { OutboxWorker, type Deliverer, type DeliveryOutcome } from "../outbox/wo
 import type { MailPayload, RenderedMail } from "./events.ts";
 import { renderMail } from "./render.ts";
 
+/** Email deliveries of one event type under way at once: all of a worker's slots (see `OutboxWorker`). */
+const MAX_IN_FLIGHT_PER_EVENT_TYPE = 64;
+
 /** One message's whole SMTP exchange, connection included, must finish within this (below the outbox lease). */
 const TIMEOUT_MS = 30_000;
 
@@ -20,6 +23,8 @@ const TIMEOUT_MS = 30_000;
  */
 export class EmailDeliverer implements Deliverer {
   readonly channel = "email";
+  /** Every event type's mail goes to the one SMTP server: a burst of one event type's bookings may use every delivery slot. */
+  readonly perEventType = MAX_IN_FLIGHT_PER_EVENT_TYPE;
 
   constructor(
     private readonly transport: Transporter | null,
