@@ -70,7 +70,8 @@ export const toReservation = (r: ReservationRow): ReservationRecord => ({
   lastname: r.lastname,
   phone: r.phone,
   timezone: r.timezone,
-  locale: r.locale ?? null,
+  // Only when the booking named one: records made before (and without) it read as they always did.
+  ...(r.locale == null ? {} : { locale: r.locale }),
   location: r.location === null ? null : JSON.parse(r.location),
   guests: JSON.parse(r.guests),
   customFields: JSON.parse(r.custom_fields),
