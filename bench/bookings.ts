@@ -12,11 +12,12 @@
  * slots at once and counts the refused ones.
  * Run: `npm run bench:bookings` (needs `wrk`). Options: BENCH_ENGINE (sqlite or postgres),
  * BENCH_DATABASE_URL, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_PORT, BENCH_PROFILE, BENCH_DEBUG, BENCH_MAIL=1 (also
- * measure bookings on a development server, which writes a confirmation email per booking).
+ * measure bookings on a development server, which writes a confirmation email and the default two reminders per booking,
+ * in turns with the bare booking path, and print the ratio of the two). What one email costs: `bun bench/email-cost.ts`.
  */
 import { DateTime } from "luxon";
 import { AdminService } from "../packages/server/src/modules/admin/service.ts";
-import { connections, engine, line, load, scratch, seconds, startServer } from "./lib.ts";
+import { connections, emailsPending, engine, line, load, scratch, seconds, startServer } from "./lib.ts";
 
 const port = Number(process.env.BENCH_PORT ?? 3918);
 const db = await scratch();
@@ -43,6 +44,20 @@ const burstEt = await new AdminService(store, Date.now).create({
   availability: { weekly: { monday: allDay, tuesday: allDay, wednesday: allDay, thursday: allDay, friday: allDay, saturday: allDay, sunday: allDay }, overrides: [] },
 });
 await store.close();
+// The comparison with emails (BENCH_MAIL=1) books a twin on a database of its own, so the two
+// servers it loads in turns never wait for each other's writes.
+const mailDb = process.env.BENCH_MAIL === "1" ? await scratch() : null;
+const mailStore = await (mailDb ?? db).open();
+const mailEt = await new AdminService(mailStore, Date.now).create({
+  title: "Bookings benchmark (emails)",
+  timezone: "UTC",
+  durationMinutes: 5,
+  slotIntervalMinutes: 5,
+  minNoticeMinutes: 0,
+  horizonDays: 730,
+  availability: { weekly: { monday: allDay, tuesday: allDay, wednesday: allDay, thursday: allDay, friday: allDay, saturday: allDay, sunday: allDay }, overrides: [] },
+});
+await mailStore.close();
 
 // Bookings start tomorrow; the warm-up and the measured run take different ranges of slots.
 const SLOT_SECONDS = 300;
@@ -126,18 +141,49 @@ try {
     console.log(`  200 simultaneous bookings of distinct free slots: ${b200.confirmed} confirmed, refused ${JSON.stringify(b200.refused)}`);
   }
   if (process.env.BENCH_MAIL === "1") {
-    // The same bookings on a development server (alone on the database, so no other process's writes
-    // wait for the file's lock): each also writes the visitor's confirmation email to
-    // the outbox in its transaction, and the mail worker logs it (no SMTP_URL), as `npm start` does.
+    // The same bookings with emails: a development server (no SMTP_URL) writes the visitor's
+    // confirmation email and the default two reminders to the outbox in each booking's transaction,
+    // and its mail worker renders each email and logs it, as `npm start` does. It runs beside the
+    // production server, each on a database of its own with a twin event type, and the two are
+    // loaded in turns, so a machine whose speed drifts during the run (other work on it) weighs on
+    // both sides alike: the ratio is of the sums. A turn with emails lasts until its mail worker has
+    // sent the last of its emails (the booking's own answer does not wait for it): bookings a second
+    // counts them over that whole time, so an outbox that falls behind costs the rate, and no email
+    // work spills into the next bare turn.
     await second?.stop();
-    await server.stop();
-    const dev = await startServer(db.env, port + 2, { SMTP_URL: "" }, true);
+    const dev = await startServer(mailDb!.env, port + 2, { SMTP_URL: "" }, true);
     try {
       const devBase = `http://127.0.0.1:${port + 2}`;
-      await load(`${devBase}/reservations`, headers, { lua: lua(170_000), warmUp: false, seconds: 2 }).catch(() => undefined);
-      const withMail = await load(`${devBase}/reservations`, headers, { lua: lua(140_000), warmUp: false });
-      console.log(line("POST /reservations, emails written (confirmed)", withMail, bare, (withMail.counted.ok ?? 0) / seconds));
-      console.log(`  answers other than a confirmed booking: ${withMail.counted.other ?? 0}`);
+      const mailHeaders = { ...headers, authorization: `Bearer ${mailEt.token}` };
+      const ROUNDS = 4;
+      const turn = Math.max(1, Math.round(seconds / ROUNDS));
+      await load(`${devBase}/reservations`, mailHeaders, { lua: lua(190_000), warmUp: false, seconds: 2 }).catch(() => undefined);
+      const bareHeaders = { ...headers, authorization: `Bearer ${burstEt.token}` };
+      await load(`${base}/reservations`, bareHeaders, { lua: lua(200_000), warmUp: false, seconds: 2 }).catch(() => undefined);
+      const sums = { bare: 0, mail: 0, other: 0, mailSeconds: 0 };
+      /** Waits until the dev server's emails are all sent; answers how long that took, in seconds. */
+      const drain = async (): Promise<number> => {
+        const began = performance.now();
+        while ((await emailsPending(mailDb!.env)) > 0) await Bun.sleep(20);
+        return (performance.now() - began) / 1000;
+      };
+      await drain();
+      for (let round = 0; round < ROUNDS; round++) {
+        // The bare side books the burst's twin (after the burst's 200 slots), alone on its database.
+        const bareTurn = await load(`${base}/reservations`, bareHeaders, { lua: lua(1_000 + round * 25_000), warmUp: false, seconds: turn });
+        const mailTurn = await load(`${devBase}/reservations`, mailHeaders, { lua: lua(100_000 + round * 15_000), warmUp: false, seconds: turn });
+        const lag = await drain();
+        sums.bare += bareTurn.counted.ok ?? 0;
+        sums.mail += mailTurn.counted.ok ?? 0;
+        sums.mailSeconds += turn + lag;
+        sums.other += (bareTurn.counted.other ?? 0) + (mailTurn.counted.other ?? 0);
+        console.log(`  turn ${round + 1}: bare ${((bareTurn.counted.ok ?? 0) / turn).toFixed(0)}/s, with emails and reminders ${((mailTurn.counted.ok ?? 0) / (turn + lag)).toFixed(0)}/s (last email sent ${lag.toFixed(2)} s after the load)`);
+      }
+      console.log(`With emails and reminders, in ${ROUNDS} turns of ${turn} s against the bare booking path in turns between them:`);
+      const bareRate = sums.bare / (ROUNDS * turn);
+      const whileBooking = sums.mail / (ROUNDS * turn);
+      const mailRate = sums.mail / sums.mailSeconds;
+      console.log(`  bare ${bareRate.toFixed(0)} confirmed/s; with emails ${whileBooking.toFixed(0)} confirmed/s while booking (ratio ${(whileBooking / bareRate).toFixed(2)}), ${mailRate.toFixed(0)}/s counted until the last email was sent (ratio ${(mailRate / bareRate).toFixed(2)}); answers other than a confirmed booking: ${sums.other}`);
     } finally {
       await dev.stop();
     }
@@ -146,4 +192,5 @@ try {
   await second?.stop();
   await server.stop();
   await db.cleanup();
+  await mailDb?.cleanup();
 }

@@ -50,6 +50,27 @@ export async function scratch(): Promise<{ open: () => Promise<Store>; env: Reco
   return { open: async () => openSqliteStore(dbPath), env: { BOOKING_DB: dbPath, BOOKING_SECRET_KEY: SECRET_KEY }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** How many emails of the scratch database with `env` are still to be sent (pending, due now): what its mail worker has yet to do. */
+export async function emailsPending(env: Record<string, string>): Promise<number> {
+  const sql = "SELECT COUNT(*) AS n FROM webhook_events WHERE channel = 'email' AND status = 'pending'";
+  if (env.DATABASE_SCHEMA) {
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    await client.connect();
+    try {
+      return Number((await client.query(sql.replace("webhook_events", `"${env.DATABASE_SCHEMA}".webhook_events`))).rows[0].n);
+    } finally {
+      await client.end();
+    }
+  }
+  const { Database } = await import("bun:sqlite");
+  const db = new Database(env.BOOKING_DB!, { readonly: true });
+  try {
+    return db.query<{ n: number }, []>(sql).get()!.n;
+  } finally {
+    db.close();
+  }
+}
+
 /**
  * Starts the server on the scratch database with the rate limit out of the way; resolves once it answers.
  * `extraEnv` adds settings (e.g. production mode); `quiet` drops the server's log (a line per email in development).

@@ -410,7 +410,7 @@ export class BookingCalendar extends LitElement {
   async #book(key: string): Promise<void> {
     const flow = this.flow;
     if (flow.kind !== "details") return;
-    const input = reservationOf(flow.draft, flow.init, flow.slot, this.visitorZone);
+    const input = reservationOf(flow.draft, flow.init, flow.slot, this.visitorZone, this.#env.dates);
     await this.#attempt(flow, () => this.#book(key), async () => {
       this.#finish(flow, "booked", await flow.api.create(input, key));
     });
@@ -431,7 +431,7 @@ export class BookingCalendar extends LitElement {
       this.flow = flows.paymentOpened(flow, hold.slot);
       return;
     }
-    const input = reservationOf(flow.draft, flow.init, flow.slot, this.visitorZone);
+    const input = reservationOf(flow.draft, flow.init, flow.slot, this.visitorZone, this.#env.dates);
     await this.#attempt(flow, () => this.#prepareAndPay(key), async () => {
       // The payment step's code first (fetched on the first payment): nothing is held if it cannot be loaded.
       await loadPart("payment").catch((error: unknown) => {

@@ -63,6 +63,18 @@ test.describe("the time zone, always in view", () => {
     await expect(page.getByRole("button", { name: "24h" })).toHaveAttribute("aria-pressed", "true");
     await expect(page.getByRole("button", { name: "12h" })).toHaveAttribute("aria-pressed", "false");
   });
+
+  test("sends the language and the clock the visitor chose with the booking, for its emails", async ({ page, request }) => {
+    const { token } = await createEventType(request);
+    await mountCalendar(page, { token, locale: "en-GB" });
+    await page.getByRole("button", { name: "12h" }).click();
+    await chooseFirstTime(page);
+    await page.getByLabel("Email").fill("clock@example.com");
+    const sent = page.waitForRequest((r) => r.url().endsWith("/reservations") && r.method() === "POST");
+    await page.getByRole("button", { name: "Book" }).click();
+    expect((await sent).postDataJSON().locale).toBe("en-GB-u-hc-h12");
+    await expect(page.getByRole("heading", { name: "You are booked" })).toBeVisible();
+  });
 });
 
 test.describe("details beside a summary", () => {

@@ -169,15 +169,15 @@ test.describe("prefilling the draft", () => {
 });
 
 test.describe("the booking as the API takes it", () => {
-  test("sends what was typed, trimmed, in the visitor's zone, and leaves out what is blank", () => {
+  test("sends what was typed, trimmed, in the visitor's zone, language and clock, and leaves out what is blank", () => {
     const fields = [{ uuid: "f-1", name: "topic", label: "Topic", type: "text", required: false, order: 0 }, { uuid: "f-2", name: "size", label: "Size", type: "number", required: false, order: 1 }];
     const withFields = { ...init, configuration: { ...init.configuration, locations: [{ type: "phone", value: null }] }, customFields: fields } as unknown as InitData;
     const typed = { ...emptyDraft(), email: " ada@example.org ", firstname: " Ada ", phone: "+44 20 7946 0958", guests: [" bob@example.org ", " "], answers: { "f-1": "Billing", "f-2": "" } };
-    expect(reservationOf(typed, withFields, slot, "Europe/Prague")).toEqual({
-      start: slot.start, end: slot.end, email: "ada@example.org", timezone: "Europe/Prague", firstname: "Ada", phone: "+44 20 7946 0958",
+    expect(reservationOf(typed, withFields, slot, "Europe/Prague", { locale: "de", hour12: false })).toEqual({
+      start: slot.start, end: slot.end, email: "ada@example.org", timezone: "Europe/Prague", locale: "de-u-hc-h23", firstname: "Ada", phone: "+44 20 7946 0958",
       location: { type: "phone", value: "+44 20 7946 0958" }, guests: ["bob@example.org"], customFields: [{ uuid: "f-1", value: "Billing" }],
     });
-    const bare = reservationOf({ ...emptyDraft(), email: "ada@example.org" }, { ...init, configuration: { ...init.configuration, locations: [] } } as unknown as InitData, slot, "UTC");
-    expect(bare).toEqual({ start: slot.start, end: slot.end, email: "ada@example.org", timezone: "UTC" });
+    const bare = reservationOf({ ...emptyDraft(), email: "ada@example.org" }, { ...init, configuration: { ...init.configuration, locations: [] } } as unknown as InitData, slot, "UTC", { locale: "en-US", hour12: true });
+    expect(bare).toEqual({ start: slot.start, end: slot.end, email: "ada@example.org", timezone: "UTC", locale: "en-US-u-hc-h12" });
   });
 });

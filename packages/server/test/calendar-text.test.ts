@@ -210,11 +210,13 @@ describe("text a visitor gave, in every calendar channel", () => {
       ];
       for (const [channel, uid, entries] of copies) {
         const where = `${name} in the ${channel}`;
-        // One entry, under the booking's UID, with the visitor as its one attendee: nothing was injected.
+        // One entry, under the booking's UID, with the visitor and their guests as its attendees: nothing was injected.
         expect(entries.map((e) => e.uid), where).toEqual([uid]);
         const [entry] = entries;
-        expect(entry!.attendees, where).toEqual([{ value: `mailto:${record.email}`, cn: asParameter(visitor) }]);
-        expect(entry!.summary, where).toContain(asText(visitor));
+        expect(entry!.attendees, where).toEqual([{ value: `mailto:${record.email}`, cn: asParameter(visitor) }, ...record.guests.map((g) => ({ value: `mailto:${g}`, cn: undefined }))]);
+        // The visitor's own invite is titled by the event type (and host), the organizer's copies by the visitor.
+        if (channel === "visitor's invite") expect(entry!.summary, where).not.toContain(asText(visitor));
+        else expect(entry!.summary, where).toContain(asText(visitor));
         expect(entry!.location, where).toBe(asText(record.location!.value!));
         // A link stays one URI, its breaks percent-encoded.
         if (record.location!.type === "link") expect(entry!.url, where).toMatch(/^https:\/\/meet\.example\.org\/x[^\s\u0000-\u001f\u007f-\u009f]+$/);
@@ -241,7 +243,8 @@ describe("text a visitor gave, in every calendar channel", () => {
     const before = w.smtp.received.length;
     await w.deliver();
     const cancels = w.smtp.received.slice(before);
-    expect(cancels).toHaveLength(hostile.length * 2);
+    // The visitor, their guest and the organizer each get the cancellation.
+    expect(cancels).toHaveLength(hostile.length * 3);
     for (const { name, record } of hostile) {
       const given = asText(reason(name === "NUL" ? "\n" : BREAKS[name]!));
       const mine = cancels.filter((m) => m.to[0] === record.email || (m.to[0] === ORGANIZER && inviteText(m).includes(organizerBookingUid(record.uuid))));
@@ -250,8 +253,8 @@ describe("text a visitor gave, in every calendar channel", () => {
         const [entry, ...more] = entriesOf(inviteText(m));
         expect(more, name).toEqual([]);
         expect(entry!.uid, name).toBe(m.to[0] === ORGANIZER ? organizerBookingUid(record.uuid) : bookingUid(record.uuid));
-        expect(entry!.attendees, name).toEqual([{ value: `mailto:${record.email}`, cn: asParameter(`${record.firstname} ${record.lastname}`) }]);
-        expect(entry!.description, name).toContain(`Reason for cancelling: ${given}`);
+        expect(entry!.attendees, name).toEqual([{ value: `mailto:${record.email}`, cn: asParameter(`${record.firstname} ${record.lastname}`) }, ...record.guests.map((g) => ({ value: `mailto:${g}`, cn: undefined }))]);
+        expect(entry!.description, name).toContain(`Reason: ${given}`);
         expect(m.mail.text, name).toContain(`Reason: ${given}`);
       }
     }

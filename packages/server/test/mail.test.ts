@@ -155,35 +155,38 @@ describe("confirmation emails with calendar invites", () => {
     expect(smtp.received.every((m) => m.from === "bookings@example.test" && m.mail.from?.text === `"Bookings" <bookings@example.test>`)).toBe(true);
     const toVisitor = smtp.received.filter((m) => m.to[0] === visitor.email);
     expect(toVisitor.map((m) => m.mail.subject)).toEqual([
-      "Confirmed: Intro call, Tuesday 24 November 2026, 09:00–09:30 (Europe/Prague)",
-      "Moved: Intro call, Thursday 26 November 2026, 10:00–10:30 (Europe/Prague)",
-      "Cancelled: Intro call, Thursday 26 November 2026, 10:00–10:30 (Europe/Prague)",
+      "Confirmed: Intro call, Tuesday, November 24, 2026, 9:00 AM–9:30 AM (Central European Standard Time)",
+      "Moved: Intro call, Thursday, November 26, 2026, 10:00 AM–10:30 AM (Central European Standard Time)",
+      "Cancelled: Intro call, Thursday, November 26, 2026, 10:00 AM–10:30 AM (Central European Standard Time)",
     ]);
     expect(smtp.received.filter((m) => m.to[0] === ORGANIZER).map((m) => m.mail.subject)).toEqual([
-      "Confirmed: Intro call with Ada Lovelace, Tuesday 24 November 2026, 09:00–09:30 (Europe/Prague)",
-      "Moved: Intro call with Ada Lovelace, Thursday 26 November 2026, 10:00–10:30 (Europe/Prague)",
-      "Cancelled: Intro call with Ada Lovelace, Thursday 26 November 2026, 10:00–10:30 (Europe/Prague)",
+      "Confirmed: Intro call with Ada Lovelace, Tuesday, November 24, 2026, 9:00 AM–9:30 AM (Central European Standard Time)",
+      "Moved: Intro call with Ada Lovelace, Thursday, November 26, 2026, 10:00 AM–10:30 AM (Central European Standard Time)",
+      "Cancelled: Intro call with Ada Lovelace, Thursday, November 26, 2026, 10:00 AM–10:30 AM (Central European Standard Time)",
     ]);
-    // Text and HTML bodies say where and how to change it.
-    expect(toVisitor[0]!.mail.text).toContain(`Where: ${booked.meetLink}`);
-    expect(toVisitor[0]!.mail.text).toContain(`Reschedule or cancel: ${booked.manageUrl}`);
-    expect(toVisitor[0]!.mail.html).toContain(`<a href="${booked.meetLink}">`);
+    // The plain text part writes out the links the HTML has behind buttons.
+    expect(toVisitor[0]!.mail.text).toContain(`Join the meeting: ${booked.meetLink}`);
+    expect(toVisitor[0]!.mail.text).toContain(`Reschedule: ${booked.manageUrl}`);
+    expect(toVisitor[0]!.mail.text).toContain(`Cancel: ${booked.manageUrl}`);
+    expect(toVisitor[0]!.mail.html).toContain(`<a href="${booked.meetLink}"`);
+    expect(toVisitor[0]!.mail.html).not.toContain(`>${booked.meetLink}<`);
     // The organizer's copies hand out nothing that cancels the booking: no manage link, the uuid nowhere.
     for (const m of smtp.received.filter((m) => m.to[0] === ORGANIZER)) {
       const whole = [m.mail.subject, m.mail.text, m.mail.html, ...m.mail.attachments.map((a) => a.content.toString("utf8"))].join("\n");
       expect(whole).toContain("Ada Lovelace");
       expect(whole).not.toContain(booked.uuid);
     }
-    expect(toVisitor[1]!.mail.text).toContain("Before: Tuesday 24 November 2026, 09:00–09:30 (Europe/Prague)");
+    expect(toVisitor[1]!.mail.text).toContain("Before: Tuesday, November 24, 2026, 9:00 AM–9:30 AM (Central European Standard Time)");
 
     const invites = smtp.received.map(inviteOf);
+    // The organizer's copies only inform (PUBLISH): no invitation to their own meeting.
     expect(invites.map((i) => [i.method, i.partMethod, i.status, i.sequence])).toEqual([
       ["REQUEST", "REQUEST", "CONFIRMED", 0],
-      ["REQUEST", "REQUEST", "CONFIRMED", 0],
+      ["PUBLISH", "PUBLISH", "CONFIRMED", 0],
       ["REQUEST", "REQUEST", "CONFIRMED", 1],
-      ["REQUEST", "REQUEST", "CONFIRMED", 1],
+      ["PUBLISH", "PUBLISH", "CONFIRMED", 1],
       ["CANCEL", "CANCEL", "CANCELLED", 2],
-      ["CANCEL", "CANCEL", "CANCELLED", 2],
+      ["PUBLISH", "PUBLISH", "CANCELLED", 2],
     ]);
     // The visitor's invites name the booking by its uuid; the organizer's copies by a key derived from it, which does not reveal it.
     expect(invites.map((i) => i.uid)).toEqual([0, 1, 2, 3, 4, 5].map((n) => (n % 2 === 0 ? `${booked.uuid}@booking-calendar` : organizerBookingUid(booked.uuid))));
@@ -204,7 +207,8 @@ describe("confirmation emails with calendar invites", () => {
       else expect(i.description).not.toContain(booked.uuid);
       expect(i.organizer).toBe(`mailto:${ORGANIZER}`);
       expect(i.attendee).toBe(`mailto:${visitor.email}`);
-      expect(i.summary).toBe("Intro call with Ada Lovelace");
+      // The visitor's entry is not titled with their own name; the organizer's names the visitor.
+      expect(i.summary).toBe(n % 2 === 0 ? "Intro call" : "Intro call with Ada Lovelace");
     }
 
     // The organizer's log shows each email with its channel and where it went.
@@ -330,8 +334,8 @@ describe("confirmation emails with calendar invites", () => {
     expect(await runUntilIdle(dev.worker)).toBe(2);
     const lines = dev.logs.filter((e) => /mail not sent/.test(e.message)).map((e) => e.message);
     expect(lines).toEqual([
-      `mail not sent (no SMTP_URL): would go to ${visitor.email}: "Confirmed: Intro call, Tuesday 24 November 2026, 09:00–09:30 (Europe/Prague)" with a REQUEST invite`,
-      `mail not sent (no SMTP_URL): would go to ${ORGANIZER}: "Confirmed: Intro call with Ada Lovelace, Tuesday 24 November 2026, 09:00–09:30 (Europe/Prague)" with a REQUEST invite`,
+      `mail not sent (no SMTP_URL): would go to ${visitor.email}: "Confirmed: Intro call, Tuesday, November 24, 2026, 9:00 AM–9:30 AM (Central European Standard Time)" with a REQUEST invite`,
+      `mail not sent (no SMTP_URL): would go to ${ORGANIZER}: "Confirmed: Intro call with Ada Lovelace, Tuesday, November 24, 2026, 9:00 AM–9:30 AM (Central European Standard Time)" with a PUBLISH invite`,
     ]);
     expect((await dev.deliveries()).map((d) => [d.channel, d.status])).toEqual([
       ["email", "delivered"],

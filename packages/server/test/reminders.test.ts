@@ -100,13 +100,13 @@ describe("reminder emails", () => {
     expect(await runUntilIdle(w.worker)).toBe(2);
     expect(smtp.received.map((m) => m.to)).toEqual([[visitor.email], ["guest@example.com"]]);
     expect(subjects(smtp.received)).toEqual([
-      "Reminder: Intro call, Tuesday 24 November 2026, 09:00–09:30 (Europe/Prague)",
-      "Reminder: Intro call, Tuesday 24 November 2026, 09:00–09:30 (Europe/Prague)",
+      "Reminder: Intro call, Tuesday, November 24, 2026, 9:00 AM–9:30 AM (Central European Standard Time)",
+      "Reminder: Intro call, Tuesday, November 24, 2026, 9:00 AM–9:30 AM (Central European Standard Time)",
     ]);
     const [toVisitor, toGuest] = smtp.received;
-    expect(toVisitor!.mail.text).toContain("Hello Ada,\n\nyour booking starts in 1 day.");
-    expect(toVisitor!.mail.text).toContain(`Reschedule or cancel: ${booked.manageUrl}`);
-    expect(toVisitor!.mail.html).toContain(`<a href="${booked.manageUrl}">`);
+    expect(toVisitor!.mail.text).toContain("Hello Ada,\n\nYour booking starts in 1 day.");
+    expect(toVisitor!.mail.text).toContain(`Reschedule: ${booked.manageUrl}`);
+    expect(toVisitor!.mail.html).toContain(`<a href="${booked.manageUrl}"`);
     // The manage link is the visitor's: a guest's reminder has none, and does not greet them as the visitor.
     expect(toGuest!.mail.text).not.toContain(booked.uuid);
     expect(toGuest!.mail.text).not.toContain("Ada");
@@ -117,7 +117,7 @@ describe("reminder emails", () => {
     expect(await runUntilIdle(w.worker)).toBe(0);
     w.at(TUE_0900_MS - HOUR);
     expect(await runUntilIdle(w.worker)).toBe(2);
-    expect(smtp.received[2]!.mail.text).toContain("your booking starts in 1 hour.");
+    expect(smtp.received[2]!.mail.text).toContain("Your booking starts in 1 hour.");
     expect(smtp.received.length).toBe(4);
     const log = await w.reminders();
     expect(log.map((d) => [d.url, d.status])).toEqual([
@@ -146,8 +146,8 @@ describe("reminder emails", () => {
     w.at(THU_1000_MS - HOUR);
     expect(await runUntilIdle(w.worker)).toBe(1);
     expect(subjects(smtp.received)).toEqual([
-      "Reminder: Intro call, Thursday 26 November 2026, 10:00–10:30 (Europe/Prague)",
-      "Reminder: Intro call, Thursday 26 November 2026, 10:00–10:30 (Europe/Prague)",
+      "Reminder: Intro call, Thursday, November 26, 2026, 10:00 AM–10:30 AM (Central European Standard Time)",
+      "Reminder: Intro call, Thursday, November 26, 2026, 10:00 AM–10:30 AM (Central European Standard Time)",
     ]);
     // The first time's reminders were withdrawn by the reschedule, in its transaction, never tried.
     const log = await w.reminders();

@@ -8,6 +8,13 @@ export const ReservationInput = Type.Object({
   end: Type.String({ format: "date-time" }),
   email: Type.String({ format: "email", maxLength: LIMITS.emailMaxLength }),
   timezone: Type.Optional(Type.String({ maxLength: 64 })),
+  locale: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      description:
+        "The language the visitor booked in, as a BCP 47 tag (letters, digits and hyphens), with their clock as its `hc` extension (`de`, `en-u-hc-h12`, `pl-u-hc-h23`). The emails and invites of the booking follow it; without it (or in a language the server has no texts for) they use the event type's preset language, then English.",
+    }),
+  ),
   phone: Type.Optional(Type.String({ maxLength: LIMITS.textMaxLength })),
   firstname: Type.Optional(Type.String({ maxLength: LIMITS.textMaxLength })),
   lastname: Type.Optional(Type.String({ maxLength: LIMITS.textMaxLength })),

@@ -1,5 +1,6 @@
 import type { ConfirmInput, CustomField, CustomFieldValue, InitData, Location, ReservationInput, TimeSlot } from "@booking/wire";
 import { EMAIL_PATTERN as EMAIL, LIMITS, PHONE_PATTERN as PHONE } from "@booking/wire/limits";
+import type { DateTexts } from "../dates.ts";
 import type { TextKey } from "../i18n/texts.ts";
 
 /** Everything the visitor has typed; kept by the element across errors, retries and slot changes. */
@@ -129,8 +130,11 @@ export function personOf(draft: BookingDraft): Pick<ConfirmInput, "firstname" | 
   return person;
 }
 
-/** The booking of `slot` as the API takes it: what the visitor typed, worth sending, with the zone they read times in. */
-export function reservationOf(draft: BookingDraft, { configuration, customFields: fields }: InitData, slot: TimeSlot, timezone: string): ReservationInput {
+/**
+ * The booking of `slot` as the API takes it: what the visitor typed, worth sending, with the zone
+ * they read times in and their language and clock (`de-u-hc-h23`), which the emails follow.
+ */
+export function reservationOf(draft: BookingDraft, { configuration, customFields: fields }: InitData, slot: TimeSlot, timezone: string, dates: Pick<DateTexts, "locale" | "hour12">): ReservationInput {
   const location = locationOf(draft, configuration.locations);
   const guests = draft.guests.map((g) => g.trim()).filter(Boolean);
   const customFields = answersOf(draft, fields);
@@ -139,6 +143,7 @@ export function reservationOf(draft: BookingDraft, { configuration, customFields
     end: slot.end,
     email: draft.email.trim(),
     timezone,
+    locale: `${dates.locale}-u-hc-h${dates.hour12 ? 12 : 23}`,
     ...personOf(draft),
     ...(location ? { location } : {}),
     ...(guests.length ? { guests } : {}),

@@ -23,6 +23,7 @@ export interface ReservationRow {
   lastname: string;
   phone: string;
   timezone: string | null;
+  locale: string | null;
   location: string | null;
   guests: string;
   custom_fields: string;
@@ -69,6 +70,8 @@ export const toReservation = (r: ReservationRow): ReservationRecord => ({
   lastname: r.lastname,
   phone: r.phone,
   timezone: r.timezone,
+  // Only when the booking named one: records made before (and without) it read as they always did.
+  ...(r.locale == null ? {} : { locale: r.locale }),
   location: r.location === null ? null : JSON.parse(r.location),
   guests: JSON.parse(r.guests),
   customFields: JSON.parse(r.custom_fields),
@@ -95,6 +98,7 @@ export const reservationColumns = (r: ReservationRecord) => ({
   lastname: r.lastname,
   phone: r.phone,
   timezone: r.timezone,
+  locale: r.locale ?? null,
   location: r.location === null ? null : JSON.stringify(r.location),
   guests: JSON.stringify(r.guests),
   customFields: JSON.stringify(r.customFields),

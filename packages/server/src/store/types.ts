@@ -75,6 +75,11 @@ export interface ReservationRecord {
   lastname: string;
   phone: string;
   timezone: string | null;
+  /**
+   * The language and clock the visitor booked in, a BCP 47 tag (`de`, `en-u-hc-h12`): the emails
+   * and invites of the booking follow it. Absent or null when the request named none.
+   */
+  locale?: string | null;
   location: Location | null;
   guests: string[];
   customFields: CustomFieldValue[];

@@ -2,7 +2,7 @@ import type { Clock } from "../../clock.ts";
 import type { LogEntry } from "../../context.ts";
 import type { BusySourceRecord, EventTypeRecord, OutboxDelivery, OutboxEvent, ReservationRecord, Store, WebhookKind } from "../../store/types.ts";
 import { bookingEvent, inviteCalendar, organizerBookingKey } from "../invites/ics.ts";
-import { senderOf, type MailPolicy } from "../mail/events.ts";
+import { organizerOf, type MailPolicy } from "../mail/events.ts";
 import { OutboxWorker, type Deliverer, type DeliveryOutcome } from "../outbox/worker.ts";
 import { authHeaders, boundedText, guardedFetch, type CalendarFetch } from "./fetch.ts";
 
@@ -47,7 +47,6 @@ function objectUrl(calendarUrl: string, name: string): string {
 export function calendarEvents(mail: MailPolicy, eventType: EventTypeRecord, kind: WebhookKind, r: ReservationRecord, nowMs: number): OutboxEvent[] {
   const target = eventType.settings.bookingsCalendar;
   if (!target) return [];
-  const organizerEmail = eventType.settings.organizerEmail ?? null;
   const cancelled = kind === "reservation.cancelled";
   const payload: CalendarWritePayload = {
     sourceId: target.sourceId,
@@ -58,7 +57,7 @@ export function calendarEvents(mail: MailPolicy, eventType: EventTypeRecord, kin
           bookingEvent({ title: eventType.settings.title, description: eventType.settings.description }, r, {
             copy: "organizer",
             manageUrl: null,
-            organizer: organizerEmail ? { email: organizerEmail, name: null } : senderOf(mail.from),
+            organizer: organizerOf(mail, eventType),
             stampMs: nowMs,
           }),
         ]),

@@ -1,7 +1,7 @@
 import ICAL from "ical.js";
 import type { EventTypeRecord, Store } from "../../store/types.ts";
 import { FEED_TOKEN_PREFIX } from "../../lib/tokens.ts";
-import { senderOf } from "../mail/events.ts";
+import { organizerOf } from "../mail/events.ts";
 import { setText } from "../invites/ics.ts";
 import { bookingVEvent } from "./vevent.ts";
 
@@ -53,8 +53,7 @@ export class BookingFeedService {
       limit: FEED_MAX_BOOKINGS,
     });
     const calendar = feedCalendar(eventType);
-    const organizerEmail = eventType.settings.organizerEmail ?? null;
-    const organizer = organizerEmail ? { email: organizerEmail, name: null } : senderOf(this.from);
+    const organizer = organizerOf({ from: this.from }, eventType);
     for (const reservation of reservations) calendar.addSubcomponent(bookingVEvent(reservation, eventType, organizer));
     const body = calendar.toString() + "\r\n";
     return { body, etag: `"${new Bun.CryptoHasher("sha256").update(body).digest("base64url")}"` };

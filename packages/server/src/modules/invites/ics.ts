@@ -6,7 +6,8 @@ import type { ReservationRecord } from "../../store/types.ts";
 /** What a calendar entry shows of an event type. */
 export type InviteEventType = Pick<EventTypeSettings, "title" | "description">;
 /** What a calendar entry shows of a reservation (a stored record, or a snapshot of one; snapshots taken before cancel reasons were shown have none). */
-export type InviteReservation = Pick<ReservationRecord, "uuid" | "sequence" | "status" | "startMs" | "endMs" | "email" | "firstname" | "lastname" | "meetLink" | "location" | "cancelReason">;
+export type InviteReservation = Pick<ReservationRecord, "uuid" | "sequence" | "status" | "startMs" | "endMs" | "email" | "firstname" | "lastname" | "meetLink" | "location" | "cancelReason"> &
+  Partial<Pick<ReservationRecord, "guests">>;
 
 /** PRODID of every calendar the server writes. */
 const PRODID = "-//Booking Calendar//Bookings//EN";
@@ -32,7 +33,22 @@ export interface InviteContext {
   organizer: { email: string; name?: string | null };
   /** DTSTAMP: when this version of the entry was made. */
   stampMs: number;
+  /** SUMMARY, when not the event type's title with the visitor's name (the organizer's copies). */
+  summary?: string;
+  /** The labels of DESCRIPTION's lines in the reader's language; English without. */
+  labels?: InviteLabels;
 }
+
+/** The labels of an entry's DESCRIPTION lines. */
+export interface InviteLabels {
+  join: string;
+  where: string;
+  manage: string;
+  reason: string;
+  phone: (value: string) => string;
+}
+
+const ENGLISH_LABELS: InviteLabels = { join: "Join", where: "Where", manage: "Reschedule or cancel", reason: "Reason for cancelling", phone: (value) => `Phone: ${value}` };
 
 /** A booking's UID in the visitor's copy: the reservation's uuid, so every invite, update and cancel of it is the same entry. */
 export function bookingUid(reservationUuid: string): string {
@@ -89,16 +105,16 @@ function icalParameter(value: string): string {
   return value.replace(LINE_BREAK, " ").replace(OTHER_CONTROL, "").replace(/\t/g, " ").replaceAll('"', "'").replaceAll(";", ",");
 }
 
-/** Where the meeting is, as text: the meeting link, the address, the number to call, or the link. */
-export function meetingPlace(r: Pick<InviteReservation, "meetLink" | "location">): string | null {
+/** Where the meeting is, as text: the meeting link, the address, the number to call (`phone` words it), or the link. */
+export function meetingPlace(r: Pick<InviteReservation, "meetLink" | "location">, phone: (value: string) => string = ENGLISH_LABELS.phone): string | null {
   if (r.meetLink) return r.meetLink;
   const value = r.location?.value?.trim();
   if (!value) return null;
-  return r.location?.type === "phone" ? `Phone: ${value}` : value;
+  return r.location?.type === "phone" ? phone(value) : value;
 }
 
 /** The link to join the meeting at, when it has one: the generated meeting link or the organizer's link. */
-function joinLink(r: Pick<InviteReservation, "meetLink" | "location">): string | null {
+export function joinLink(r: Pick<InviteReservation, "meetLink" | "location">): string | null {
   if (r.meetLink) return r.meetLink;
   const value = r.location?.value?.trim();
   return r.location?.type === "link" && value && /^https?:\/\//i.test(value) ? value : null;
@@ -116,9 +132,10 @@ function icalUri(value: string): string {
  * A booking as an iCalendar VEVENT (from the event type's settings and the reservation): UID from
  * the reservation (the same for every version; see `InviteCopy` for whose copy carries which),
  * SEQUENCE from the reservation (raised by each reschedule and cancel), DTSTART/DTEND in UTC,
- * SUMMARY, DESCRIPTION with the meeting place, (the visitor's copy) manage link and (once cancelled)
- * the reason the visitor gave, LOCATION, URL,
- * ORGANIZER and the visitor as ATTENDEE, STATUS CONFIRMED or CANCELLED. Every text passes through
+ * SUMMARY (the context's, else the event type's title with the visitor's name), DESCRIPTION with the
+ * meeting place, (the visitor's copy) manage link and (once cancelled) the reason the visitor gave,
+ * in the context's labels, LOCATION, URL, ORGANIZER, the visitor and each guest as ATTENDEE,
+ * STATUS CONFIRMED or CANCELLED. Every text passes through
  * `icalText`, `icalParameter` or `icalUri`. Without a METHOD: for invites (see `inviteCalendar`),
  * a calendar writer or a feed of bookings alike.
  */
@@ -131,14 +148,15 @@ export function bookingEvent(eventType: InviteEventType, r: InviteReservation, c
   event.addPropertyWithValue("dtstart", utcTime(r.startMs));
   event.addPropertyWithValue("dtend", utcTime(r.endMs));
   const visitor = `${r.firstname} ${r.lastname}`.trim();
-  setText(event, "summary", visitor ? `${eventType.title} with ${visitor}` : eventType.title);
-  const place = meetingPlace(r);
+  setText(event, "summary", context.summary ?? (visitor ? `${eventType.title} with ${visitor}` : eventType.title));
+  const labels = context.labels ?? ENGLISH_LABELS;
+  const place = meetingPlace(r, labels.phone);
   const link = joinLink(r);
   const description = [
     eventType.description.trim(),
-    link ? `Join: ${link}` : place ? `Where: ${place}` : "",
-    manageUrl ? `Reschedule or cancel: ${manageUrl}` : "",
-    r.status === "cancelled" && r.cancelReason ? `Reason for cancelling: ${r.cancelReason}` : "",
+    link ? `${labels.join}: ${link}` : place ? `${labels.where}: ${place}` : "",
+    manageUrl ? `${labels.manage}: ${manageUrl}` : "",
+    r.status === "cancelled" && r.cancelReason ? `${labels.reason}: ${r.cancelReason}` : "",
   ].filter((line) => line !== "");
   if (description.length > 0) setText(event, "description", description.join("\n\n"));
   if (place) setText(event, "location", place);
@@ -150,6 +168,11 @@ export function bookingEvent(eventType: InviteEventType, r: InviteReservation, c
   if (visitor) attendee.setParameter("cn", icalParameter(visitor));
   attendee.setParameter("role", "REQ-PARTICIPANT");
   attendee.setParameter("partstat", r.status === "cancelled" ? "DECLINED" : "ACCEPTED");
+  for (const guest of r.guests ?? []) {
+    const invited = event.addPropertyWithValue("attendee", icalUri(`mailto:${guest}`));
+    invited.setParameter("role", "REQ-PARTICIPANT");
+    invited.setParameter("partstat", "NEEDS-ACTION");
+  }
   event.addPropertyWithValue("status", r.status === "cancelled" ? "CANCELLED" : "CONFIRMED");
   event.addPropertyWithValue("transp", "OPAQUE");
   return event;
@@ -166,11 +189,15 @@ export function setText(component: ICAL.Component, name: string, value: string):
   component.updatePropertyWithValue(name, knownAsText ? text : text.replace(/[\\;,\n]/g, (c) => (c === "\n" ? "\\n" : `\\${c}`)));
 }
 
+/** The iTIP method (RFC 5546) of a calendar sent by email: REQUEST and CANCEL invite, PUBLISH only informs. */
+export type InviteMethod = "REQUEST" | "CANCEL" | "PUBLISH";
+
 /**
  * A VCALENDAR of the given events as text (CRLF lines, folded at 75 octets). With a `method`
- * (iTIP, RFC 5546) it is an invite: REQUEST to add or update the entry, CANCEL to remove it.
+ * (iTIP, RFC 5546) it is an invite: REQUEST to add or update the entry, CANCEL to remove it; or,
+ * PUBLISH, a copy of the entry that asks nothing of its reader.
  */
-export function inviteCalendar(events: ICAL.Component[], method?: "REQUEST" | "CANCEL"): string {
+export function inviteCalendar(events: ICAL.Component[], method?: InviteMethod): string {
   const calendar = new ICAL.Component("vcalendar");
   calendar.addPropertyWithValue("prodid", PRODID);
   calendar.addPropertyWithValue("version", "2.0");
@@ -180,9 +207,13 @@ export function inviteCalendar(events: ICAL.Component[], method?: "REQUEST" | "C
   return `${calendar.toString()}\r\n`;
 }
 
-/** The invite of one booking change: REQUEST while it stands, CANCEL once cancelled. */
-export function bookingInvite(eventType: InviteEventType, r: InviteReservation, context: InviteContext): { method: "REQUEST" | "CANCEL"; ics: string } {
-  const method = r.status === "cancelled" ? "CANCEL" : "REQUEST";
+/**
+ * The invite of one booking change: REQUEST while it stands, CANCEL once cancelled. The organizer's
+ * copy is PUBLISH (with STATUS CANCELLED once cancelled): the organizer is not invited to their own
+ * meeting, the entry only goes into their calendar.
+ */
+export function bookingInvite(eventType: InviteEventType, r: InviteReservation, context: InviteContext): { method: InviteMethod; ics: string } {
+  const method = context.copy === "organizer" ? "PUBLISH" : r.status === "cancelled" ? "CANCEL" : "REQUEST";
   return { method, ics: inviteCalendar([bookingEvent(eventType, r, context)], method) };
 }
 

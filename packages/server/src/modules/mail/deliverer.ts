@@ -4,7 +4,11 @@ import type { ServerConfig } from "../../config.ts";
 import type { LogEntry } from "../../context.ts";
 import type { OutboxDelivery, Store } from "../../store/types.ts";
 import { OutboxWorker, type Deliverer, type DeliveryOutcome } from "../outbox/worker.ts";
-import { renderMail, type MailPayload, type RenderedMail } from "./events.ts";
+import type { MailPayload, RenderedMail } from "./events.ts";
+import { renderMail } from "./render.ts";
+
+/** Email deliveries of one event type under way at once: all of a worker's slots (see `OutboxWorker`). */
+const MAX_IN_FLIGHT_PER_EVENT_TYPE = 64;
 
 /** One message's whole SMTP exchange, connection included, must finish within this (below the outbox lease). */
 const TIMEOUT_MS = 30_000;
@@ -19,6 +23,8 @@ const TIMEOUT_MS = 30_000;
  */
 export class EmailDeliverer implements Deliverer {
   readonly channel = "email";
+  /** Every event type's mail goes to the one SMTP server: a burst of one event type's bookings may use every delivery slot. */
+  readonly perEventType = MAX_IN_FLIGHT_PER_EVENT_TYPE;
 
   constructor(
     private readonly transport: Transporter | null,
@@ -45,7 +51,7 @@ export class EmailDeliverer implements Deliverer {
         text: mail.text,
         html: mail.html,
         messageId: `<${msgId}@booking-calendar>`,
-        ...(mail.method && mail.ics ? { icalEvent: { method: mail.method, filename: "invite.ics", content: mail.ics } } : {}),
+        ...calendarPart(mail),
       });
       const code = Number(/^(\d{3})/.exec(info.response ?? "")?.[1] ?? 250);
       return { statusCode: code, error: null, durationMs: Math.round(performance.now() - began) };
@@ -62,6 +68,17 @@ export class EmailDeliverer implements Deliverer {
       };
     }
   }
+}
+
+/**
+ * How a message carries its calendar entry: an invite (REQUEST, CANCEL) as the `text/calendar;
+ * method=...` alternative calendar clients act on; the organizer's PUBLISH copy as a plain `.ics`
+ * attachment, so no client offers to answer an invitation to the organizer's own meeting.
+ */
+function calendarPart(mail: Partial<Pick<RenderedMail, "method" | "ics">>): Record<string, unknown> {
+  if (!mail.method || !mail.ics) return {};
+  if (mail.method === "PUBLISH") return { attachments: [{ filename: "booking.ics", content: mail.ics, contentType: "text/calendar; charset=utf-8; method=PUBLISH" }] };
+  return { icalEvent: { method: mail.method, filename: "invite.ics", content: mail.ics } };
 }
 
 /** The SMTP transport of SMTP_URL, or none without it. */

@@ -14,6 +14,8 @@ import { renderReminder, staleReminder, type ReminderPayload } from "./reminders
  */
 export class ReminderDeliverer implements Deliverer {
   readonly channel = "reminder";
+  /** Like confirmations, reminders of every event type go to the one SMTP server. */
+  readonly perEventType = 64;
 
   constructor(
     private readonly store: Store,

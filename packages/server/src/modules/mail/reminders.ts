@@ -1,6 +1,7 @@
 import { reminderMinutesOf } from "../../domain/event-type.ts";
 import type { EventTypeRecord, OutboxEvent, ReservationRecord, WebhookKind } from "../../store/types.ts";
-import { mailEvent, mailPayload, render, type MailPayload, type MailPolicy, type RenderedMail } from "./events.ts";
+import { guestPayload, mailEvent, mailPayload, type MailPayload, type MailPolicy, type RenderedMail } from "./events.ts";
+import { render } from "./render.ts";
 
 /**
  * A reminder as the outbox keeps it: the message of a confirmation (times, place, manage link) as
@@ -37,7 +38,7 @@ export function reminderEvents(
     const messages: ReminderPayload[] = [
       { ...visitor, reminder: { minutesBefore } },
       // A guest is greeted without the visitor's name and gets no manage link (it is the visitor's to use).
-      ...r.guests.map((guest) => ({ ...visitor, to: guest, manageUrl: null, reservation: { ...visitor.reservation, firstname: "" }, reminder: { minutesBefore } })),
+      ...r.guests.map((guest) => ({ ...guestPayload(visitor, guest), reminder: { minutesBefore } })),
     ];
     for (const m of messages) events.push(mailEvent("reminder", "remind", eventType, r, nowMs, m, dueMs));
   }
@@ -59,14 +60,7 @@ export function staleReminder(m: ReminderPayload, current: ReservationRecord | n
 
 /** The message of a stored reminder: the confirmation's texts with a reminder's headline, without an invite (the calendar has it already). */
 export function renderReminder(m: ReminderPayload): Omit<RenderedMail, "method" | "ics"> {
-  const soon = `your booking starts in ${durationText(m.reminder.minutesBefore)}.`;
-  const headline = { subject: "Reminder", visitor: soon, organizer: () => soon };
-  const closing = m.manageUrl ? "Need another time? Use the link above to reschedule or cancel." : "See you then.";
-  return { to: m.to, ...render(m, { headline, closing }) };
-}
-
-/** 1440 -> "1 day", 90 -> "90 minutes": the largest whole unit. */
-function durationText(minutes: number): string {
-  const [n, unit] = minutes % 1440 === 0 ? [minutes / 1440, "day"] : minutes % 60 === 0 ? [minutes / 60, "hour"] : [minutes, "minute"];
-  return `${n} ${unit}${n === 1 ? "" : "s"}`;
+  // Guests' reminders stored before guests had a role of their own: the visitor's, without the name and link.
+  const message: MailPayload = m.role === "visitor" && m.to !== m.reservation.email ? { ...m, role: "guest", manageUrl: null } : m;
+  return { to: m.to, ...render(message, m.reminder) };
 }

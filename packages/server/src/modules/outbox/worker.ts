@@ -41,6 +41,12 @@ export interface DeliveryOutcome {
  */
 export interface Deliverer {
   readonly channel: OutboxChannel;
+  /**
+   * Leases one event type may hold at once on this channel (PER_EVENT_TYPE without): a channel
+   * whose receiver is the event type's own (a webhook URL) keeps it low, so one that hangs takes
+   * few slots; one whose receiver all event types share (the SMTP server) gains nothing from it.
+   */
+  readonly perEventType?: number;
   /** One attempt at a leased event; never throws for a failed delivery, it answers it. */
   deliver(event: OutboxDelivery): Promise<DeliveryOutcome>;
 }
@@ -154,7 +160,7 @@ export class OutboxWorker {
     const free = MAX_IN_FLIGHT - this.inFlight.size;
     if (free <= 0) return started;
     try {
-      started.push(...this.deliverAll(await this.outbox.claimDue(now, LEASE_MS, free, PER_EVENT_TYPE)));
+      started.push(...this.deliverAll(await this.outbox.claimDue(now, LEASE_MS, free, this.deliverer.perEventType ?? PER_EVENT_TYPE)));
     } catch (error) {
       // The deliveries of the first step are under way: the pass answers for them, and the next claims again.
       if (started.length === 0) throw error;

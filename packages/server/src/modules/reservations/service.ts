@@ -92,6 +92,7 @@ export class ReservationService {
       lastname: checked.lastname,
       phone: checked.phone,
       timezone: checked.timezone,
+      locale: checked.locale,
       location: checked.location,
       guests: checked.guests,
       customFields: checked.customFields,

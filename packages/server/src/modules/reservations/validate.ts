@@ -40,10 +40,15 @@ export interface CheckedReservation {
   lastname: string;
   phone: string;
   timezone: string | null;
+  /** The language tag the visitor booked in, as sent; null when none was. */
+  locale: string | null;
   location: Location;
   guests: string[];
   customFields: CustomFieldValue[];
 }
+
+/** What a language tag may look like (BCP 47 in shape: subtags of letters and digits joined by hyphens, the first of letters). */
+const LANGUAGE_TAG = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/;
 
 /** Checks everything in a ReservationInput that does not need the calendar; 422 with every problem at once. */
 export function checkReservationInput(input: ReservationInput, settings: EventTypeSettings): CheckedReservation {
@@ -56,6 +61,7 @@ export function checkReservationInput(input: ReservationInput, settings: EventTy
   const guests = checkGuests(input.guests ?? [], email, settings.maxGuests, errors);
   const location = checkLocation(input.location, phone, settings, errors);
   const customFields = checkCustomFields(input.customFields ?? [], settings.customFields, { requireAll: true }, errors);
+  if (input.locale !== undefined && !LANGUAGE_TAG.test(input.locale)) errors.add("locale", "invalid", "Expected a language tag, e.g. de or en-u-hc-h12.");
   refuseControlCharacters({ firstname: input.firstname, lastname: input.lastname, phone: input.phone, "location.value": input.location?.value }, errors);
   ValidationFailed.check(errors);
   return {
@@ -66,6 +72,7 @@ export function checkReservationInput(input: ReservationInput, settings: EventTy
     lastname: nfc(input.lastname ?? ""),
     phone,
     timezone: times!.timezone,
+    locale: input.locale ?? null,
     location: location!,
     guests,
     customFields,

@@ -217,6 +217,13 @@ export const POSTGRES_MIGRATIONS: { version: number; name: string; sql: string }
       ALTER TABLE busy_sources ADD COLUMN skipped_objects text NOT NULL DEFAULT '[]';
     `,
   },
+  {
+    version: 13,
+    name: "the language and clock a booking was made in",
+    sql: `
+      ALTER TABLE reservations ADD COLUMN locale text;
+    `,
+  },
 ];
 
 /**

@@ -187,6 +187,20 @@ export const SQLITE_MIGRATIONS: { version: number; name: string; sql: string }[]
       ALTER TABLE busy_sources ADD COLUMN skipped_objects TEXT NOT NULL DEFAULT '[]';
     `,
   },
+  {
+    version: 13,
+    name: "the language and clock a booking was made in; the outbox claimed by event type",
+    sql: `
+      ALTER TABLE reservations ADD COLUMN locale TEXT;
+      -- The outbox's claim reads pending events by event type in the order they fall due, and each
+      -- event type's leases, by index ranges: never the whole backlog of a burst of bookings.
+      CREATE INDEX webhook_events_pending_by_type ON webhook_events (channel, event_type_id, next_attempt_at_ms) WHERE status = 'pending';
+      CREATE INDEX webhook_events_leased ON webhook_events (channel, event_type_id, locked_until_ms) WHERE status = 'pending' AND locked_until_ms IS NOT NULL;
+      -- Every outbox query names its channel: the indexes from before channels existed only slowed each insert.
+      DROP INDEX IF EXISTS webhook_events_due;
+      DROP INDEX IF EXISTS webhook_events_by_reservation;
+    `,
+  },
 ];
 
 /**

@@ -21,15 +21,16 @@ export const RESERVATION_BY_UUID = "SELECT * FROM reservations WHERE event_type_
 /** Stores a new reservation; its parameters are `reservationColumns`. */
 export const INSERT_RESERVATION = `INSERT INTO reservations (uuid, event_type_id, status, start_ms, end_ms, held_until_ms, email, firstname, lastname,
   phone, timezone, location, guests, custom_fields, meet_link, payment, payment_intent_id, confirmed_at_ms,
-  cancelled_at_ms, created_at_ms, updated_at_ms, ics_sequence, cancel_reason)
+  cancelled_at_ms, created_at_ms, updated_at_ms, ics_sequence, cancel_reason, locale)
   VALUES ($uuid, $eventTypeId, $status, $startMs, $endMs, $heldUntilMs, $email, $firstname, $lastname,
   $phone, $timezone, $location, $guests, $customFields, $meetLink, $payment, $paymentIntentId, $confirmedAtMs,
-  $cancelledAtMs, $createdAtMs, $updatedAtMs, $sequence, $cancelReason)`;
+  $cancelledAtMs, $createdAtMs, $updatedAtMs, $sequence, $cancelReason, $locale)`;
 
 /** Compare-and-set of a reservation: `reservationColumns` and $expectedUpdatedAtMs, the updated_at_ms the row must still have. */
 export const UPDATE_RESERVATION = `UPDATE reservations SET status = $status, start_ms = $startMs, end_ms = $endMs, held_until_ms = $heldUntilMs,
   email = $email, firstname = $firstname, lastname = $lastname, phone = $phone, timezone = $timezone,
   location = $location, guests = $guests, custom_fields = $customFields, meet_link = $meetLink,
   payment = $payment, payment_intent_id = $paymentIntentId, confirmed_at_ms = $confirmedAtMs,
-  cancelled_at_ms = $cancelledAtMs, updated_at_ms = $updatedAtMs, ics_sequence = $sequence, cancel_reason = $cancelReason
+  cancelled_at_ms = $cancelledAtMs, updated_at_ms = $updatedAtMs, ics_sequence = $sequence, cancel_reason = $cancelReason,
+  locale = $locale
   WHERE uuid = $uuid AND event_type_id = $eventTypeId AND updated_at_ms = $expectedUpdatedAtMs`;

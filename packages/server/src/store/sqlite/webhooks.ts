@@ -49,12 +49,12 @@ function channelOutbox(connection: SqliteConnection, q: OutboxQueries, channel: 
     claimDue: async (nowMs, leaseMs, limit, perEventType = Number.MAX_SAFE_INTEGER) => {
       // A read first: an idle outbox (the usual case, polled every second) never takes the write lock.
       if (q.whAnyDue.all(channel, nowMs, nowMs).length === 0) return [];
-      return connection.write(() =>
-        q.whDue.all({ channel, now: nowMs, limit, cap: perEventType }).map((row) => toDelivery(q.whLease.get(nowMs + leaseMs, row.id)!)),
-      );
+      // In the write batch of the bookings arriving meanwhile (see SqliteConnection.batched): a lease costs no commit of its own.
+      return connection.batched(() => dueEvents(q, channel, nowMs, limit, perEventType).map((id) => toDelivery(q.whLease.get(nowMs + leaseMs, id)!)));
     },
     recordAttempt: async (id, attempt, outcome) => {
-      connection.write(() => {
+      // Batched like the claims: the records of a pass's deliveries and the bookings of the same turn share one commit.
+      await connection.batched(() => {
         // Only the worker that holds this attempt records it: one whose lease ran out (and whose
         // event another worker took) finds the attempt count moved on and writes nothing.
         const held = q.whOutcome.run({
@@ -75,6 +75,31 @@ function channelOutbox(connection: SqliteConnection, q: OutboxQueries, channel: 
   };
 }
 
+/**
+ * The ids of the events `claimDue` leases, in the order they fell due: for each event type with
+ * pending events on the channel (found by a skip scan of the index, one step per event type), its
+ * first due, unleased events that no earlier pending event of their reservation holds back, at most
+ * `cap` less the leases it holds; then the earliest `limit` of them all. Each step is an index range
+ * read, so a claim costs the same with ten thousand events waiting (a burst of bookings) as with
+ * none: it never reads the whole backlog. Runs inside the write transaction, so the cap is exact.
+ */
+function dueEvents(q: OutboxQueries, channel: OutboxChannel, nowMs: number, limit: number, cap: number): number[] {
+  const candidates: { id: number; dueMs: number }[] = [];
+  for (let type = q.whFirstType.get(channel)?.id ?? null; type !== null; type = q.whNextType.get(channel, type)?.id ?? null) {
+    let room = Math.min(limit, cap - (q.whLeased.get(channel, type, nowMs)?.n ?? 0));
+    if (room <= 0) continue;
+    for (const row of q.whTypeDue.iterate(channel, type, nowMs, nowMs)) {
+      if (q.whHeldBack.get(row.reservation_uuid, channel, row.id)) continue;
+      candidates.push({ id: row.id, dueMs: row.next_attempt_at_ms });
+      if (--room === 0) break;
+    }
+  }
+  return candidates
+    .sort((a, b) => a.dueMs - b.dueMs || a.id - b.id)
+    .slice(0, limit)
+    .map((c) => c.id);
+}
+
 /** The event type's most recent events (of one channel, or of all), newest first, with their attempts. */
 function recentDeliveries(q: OutboxQueries, eventTypeId: number, channel: OutboxChannel | null, limit: number) {
   return q.whRecent.all(eventTypeId, channel, channel, limit).map((row) => ({
@@ -92,19 +117,24 @@ function prepareOutbox(db: Database) {
     whAnyDue: db.query<{ id: number }, [string, number, number]>(
       "SELECT e.id FROM webhook_events e WHERE e.channel = ? AND e.status = 'pending' AND e.next_attempt_at_ms <= ? AND (e.locked_until_ms IS NULL OR e.locked_until_ms <= ?) LIMIT 1",
     ),
-    // As above, and no more of one event type than `cap` less the leases it holds now on the channel.
-    whDue: db.query<{ id: number }, { channel: string; now: number; limit: number; cap: number }>(
-      `WITH ready AS (
-         SELECT e.id, e.event_type_id, e.next_attempt_at_ms, ROW_NUMBER() OVER (PARTITION BY e.event_type_id ORDER BY e.next_attempt_at_ms, e.id) AS n
-         FROM webhook_events e
-         WHERE e.channel = $channel AND e.status = 'pending' AND e.next_attempt_at_ms <= $now AND (e.locked_until_ms IS NULL OR e.locked_until_ms <= $now)
-           AND NOT EXISTS (SELECT 1 FROM webhook_events p WHERE p.reservation_uuid = e.reservation_uuid AND p.channel = e.channel AND p.id < e.id AND p.status = 'pending')
-       ), busy AS (
-         SELECT event_type_id, COUNT(*) AS leased FROM webhook_events WHERE channel = $channel AND status = 'pending' AND locked_until_ms > $now GROUP BY event_type_id
-       )
-       SELECT r.id FROM ready r LEFT JOIN busy b ON b.event_type_id = r.event_type_id
-       WHERE r.n + COALESCE(b.leased, 0) <= $cap
-       ORDER BY r.next_attempt_at_ms, r.id LIMIT $limit`,
+    // The event types with pending events on a channel, one at a time in id order (a skip scan of webhook_events_pending_by_type).
+    whFirstType: db.query<{ id: number }, [string]>("SELECT event_type_id AS id FROM webhook_events WHERE channel = ? AND status = 'pending' ORDER BY event_type_id LIMIT 1"),
+    whNextType: db.query<{ id: number }, [string, number]>(
+      "SELECT event_type_id AS id FROM webhook_events WHERE channel = ? AND status = 'pending' AND event_type_id > ? ORDER BY event_type_id LIMIT 1",
+    ),
+    // The leases an event type holds now on a channel (webhook_events_leased: only leased rows are read).
+    whLeased: db.query<{ n: number }, [string, number, number]>(
+      "SELECT COUNT(*) AS n FROM webhook_events WHERE channel = ? AND status = 'pending' AND event_type_id = ? AND locked_until_ms > ?",
+    ),
+    // An event type's due, unleased events in the order they fell due.
+    whTypeDue: db.query<{ id: number; next_attempt_at_ms: number; reservation_uuid: string }, [string, number, number, number]>(
+      `SELECT id, next_attempt_at_ms, reservation_uuid FROM webhook_events INDEXED BY webhook_events_pending_by_type
+       WHERE channel = ? AND status = 'pending' AND event_type_id = ? AND next_attempt_at_ms <= ? AND (locked_until_ms IS NULL OR locked_until_ms <= ?)
+       ORDER BY next_attempt_at_ms, id`,
+    ),
+    // An earlier event of the same reservation still pending on the channel holds an event back (order per reservation and channel).
+    whHeldBack: db.query<{ id: number }, [string, string, number]>(
+      "SELECT id FROM webhook_events WHERE reservation_uuid = ? AND channel = ? AND id < ? AND status = 'pending' LIMIT 1",
     ),
     whLease: db.query<WebhookRow, [number, number]>("UPDATE webhook_events SET locked_until_ms = ?, attempts = attempts + 1 WHERE id = ? RETURNING *"),
     whAttempt: db.query(

@@ -1,0 +1,83 @@
+import { MAIL_PLURALS, type MailLanguage, type MailPluralKey, type MailTexts } from "./locales/catalog.ts";
+import { MAIL_CATALOGS } from "./locales/index.ts";
+
+/** How a message is written: its language and, when the visitor chose one, their clock (12 or 24 hours). */
+export interface MailLocale {
+  language: MailLanguage;
+  /** true for a 12-hour clock, false for 24 hours, null for the language's usual clock. */
+  hour12: boolean | null;
+}
+
+/** The mail language of a BCP 47 tag: its base language when it has texts (`de-AT` → `de`), else null. */
+export function mailLanguageOf(tag: string | null | undefined): MailLanguage | null {
+  const base = /^([a-z]{2,8})/i.exec(tag ?? "")?.[1]?.toLowerCase();
+  return base && base in MAIL_PLURALS ? (base as MailLanguage) : null;
+}
+
+/**
+ * The language and clock of a booking's messages: the tag it was booked in (`pl-u-hc-h12`), else
+ * the event type's preset language, else English. The clock is the tag's `hc` extension when it has
+ * one (h11 and h12 are 12-hour clocks, h23 and h24 24-hour ones).
+ */
+export function mailLocale(tag: string | null | undefined, preset: string | null | undefined): MailLocale {
+  const language = mailLanguageOf(tag) ?? mailLanguageOf(preset) ?? "en";
+  const cycle = /-u(?:-[a-z0-9]{3,8})*-hc-(h11|h12|h23|h24)(?:-|$)/i.exec(tag ?? "")?.[1]?.toLowerCase();
+  return { language, hour12: cycle ? cycle === "h11" || cycle === "h12" : null };
+}
+
+/** A catalog's text with `{name}` placeholders filled. */
+export function fill(text: string, values: Record<string, string | number>): string {
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+}
+
+const pluralRules = new Map<MailLanguage, Intl.PluralRules>();
+
+/** A counted text in the language's plural form for `count` (Intl.PluralRules), with `{count}` filled. */
+export function counted(language: MailLanguage, key: MailPluralKey, count: number): string {
+  let rules = pluralRules.get(language);
+  if (!rules) pluralRules.set(language, (rules = new Intl.PluralRules(language)));
+  const forms = MAIL_CATALOGS[language][key] as Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
+  return fill(forms[rules.select(count)] ?? forms.other, { count: count.toLocaleString(language) });
+}
+
+/** The texts of a language (the counted ones through `counted`). */
+export function catalogOf(language: MailLanguage): MailTexts {
+  return MAIL_CATALOGS[language];
+}
+
+/** 1440 -> "1 day", 90 -> "90 minutes", in the language: the largest whole unit. */
+export function durationText(language: MailLanguage, minutes: number): string {
+  if (minutes % 1440 === 0) return counted(language, "days", minutes / 1440);
+  if (minutes % 60 === 0) return counted(language, "hours", minutes / 60);
+  return counted(language, "minutes", minutes);
+}
+
+// Intl formats are costly to build (tens of microseconds) and cheap to use: built once per language, zone and clock.
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+function format(locale: MailLocale, zone: string, what: "date" | "time" | "zone"): Intl.DateTimeFormat {
+  const key = `${locale.language} ${locale.hour12} ${zone} ${what}`;
+  let f = formats.get(key);
+  if (!f) {
+    const clock = locale.hour12 === null ? {} : { hour12: locale.hour12 };
+    const options: Intl.DateTimeFormatOptions =
+      what === "date" ? { weekday: "long", day: "numeric", month: "long", year: "numeric" } : what === "time" ? { hour: "numeric", minute: "2-digit", ...clock } : { timeZoneName: "long" };
+    f = new Intl.DateTimeFormat(locale.language, { ...options, timeZone: zone });
+    formats.set(key, f);
+  }
+  return f;
+}
+
+/**
+ * A meeting's time in a zone, in the language and clock: `Wednesday, 2 December 2026, 10:00–10:30
+ * (Central European Standard Time)`; the end with its date when it falls on another day.
+ */
+export function spanText(locale: MailLocale, zone: string, startMs: number, endMs: number): string {
+  const date = format(locale, zone, "date");
+  const time = format(locale, zone, "time");
+  const startDay = date.format(startMs);
+  const endDay = date.format(endMs);
+  const end = endDay === startDay ? time.format(endMs) : `${endDay}, ${time.format(endMs)}`;
+  const zoneName = format(locale, zone, "zone").formatToParts(startMs).find((p) => p.type === "timeZoneName")?.value ?? zone;
+  return `${startDay}, ${time.format(startMs)}–${end} (${zoneName})`;
+}
