@@ -1,4 +1,4 @@
-import type { LocationType, CustomFieldType, TimeRange, Weekday } from "@booking/wire";
+import type { LocationType, CustomFieldType, TimeRange, Translations, Weekday } from "@booking/wire";
 
 /** A custom field as stored: every property resolved. */
 export interface CustomFieldDefinition {
@@ -34,7 +34,8 @@ export interface EventTypeSettings {
   rescheduleNoticeMinutes: number;
   cancelNoticeMinutes: number;
   availability: AvailabilityRules;
-  locations: { type: LocationType; value: string | null }[];
+  /** `label`: the organizer's name for the place (absent on event types stored before labels existed). */
+  locations: { type: LocationType; value: string | null; label?: string | null }[];
   customFields: CustomFieldDefinition[];
   payment: { amount: number; currency: string; providerAccountId: string } | null;
   webhookUrl: string | null;
@@ -52,7 +53,13 @@ export interface EventTypeSettings {
    * `write-bookings` route, never by the event type's own update; none when null or absent.
    */
   bookingsCalendar?: { sourceId: number; calendarUrl: string } | null;
+  /** `preset` empty: the visitor's browser languages (the default of new event types). */
   locale: { preset: string; startDayOfWeek: "monday" | "sunday"; texts: Record<string, string> };
+  /**
+   * The organizer's texts in more languages, by BCP 47 tag (see `Translations` in @booking/wire);
+   * absent on event types stored before they existed, and when none are given.
+   */
+  translations?: Translations;
   theme: { mode: "light" | "dark" | "auto"; borderRadius: string; colors: Record<string, string> };
   profileImage: string | null;
   calendarTitle: string | null;
@@ -95,7 +102,8 @@ export const DEFAULT_SETTINGS: Omit<EventTypeSettings, "title"> = {
   webhookUrl: null,
   organizerEmail: null,
   reminderMinutes: [...DEFAULT_REMINDER_MINUTES],
-  locale: { preset: "en", startDayOfWeek: "monday", texts: {} },
+  // Empty: each visitor gets their browser's language (event types stored with "en" keep it).
+  locale: { preset: "", startDayOfWeek: "monday", texts: {} },
   theme: { mode: "light", borderRadius: "8px", colors: {} },
   profileImage: null,
   calendarTitle: null,
