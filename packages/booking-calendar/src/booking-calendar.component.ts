@@ -16,6 +16,7 @@ import { NoticeController } from "./controllers/notice-controller.ts";
 import { failureText, type TextKey } from "./i18n/texts.ts";
 import { fieldProblems } from "./i18n/field-errors.ts";
 import { loadCatalog } from "./i18n/load.ts";
+import { localizedInit } from "./i18n/organizer.ts";
 import { adoptTheme, themeMode } from "./theme.ts";
 import { PageSchemeController } from "./controllers/page-scheme.ts";
 import { loadPart } from "./parts/load.ts";
@@ -286,7 +287,9 @@ export class BookingCalendar extends LitElement {
       // A hold made under another token or API is given back (through the API it was made with),
       // and so are the holds this tab left behind under the new ones.
       await this.#holds.restart(api, token);
-      const init = await api.init(reservationUuid || undefined);
+      const loaded = await api.init(reservationUuid || undefined);
+      // The organizer's texts in the visitor's language, where the event type gives them.
+      const init = localizedInit(loaded, this.#environment.wanted(loaded.configuration));
       // The first paint of the calendar waits for its language, so it does not flash English;
       // a catalog that cannot be loaded leaves it in English.
       await loadCatalog(this.#environment.languageFor(init.configuration)).catch(() => undefined);
@@ -335,7 +338,13 @@ export class BookingCalendar extends LitElement {
 
   // ---- choosing a time ----
 
+  /** The details form's code (a part), fetched when a day is picked so it is here once a time is. */
+  #loadForm(): void {
+    loadPart("form").catch((error: unknown) => this.#report(new ApiFailure("network", "network_error", error instanceof Error ? error.message : String(error)), () => this.#loadForm()));
+  }
+
   #pickDay(date: PlainDate): void {
+    this.#loadForm();
     this.#calendar.choose(date);
     this.flow = flows.slotCleared(this.flow);
     emit(this, "booking-date-selected", { date, timezone: this.visitorZone });
@@ -353,6 +362,7 @@ export class BookingCalendar extends LitElement {
     const flow = this.flow;
     if (flow.kind !== "picking" || !emit(this, "booking-slot-selected", { slot, timezone: this.visitorZone }, true)) return;
     this.#notices.clear();
+    this.#loadForm();
     this.flow = flows.slotChosen(flow, slot);
     this.#focusAfterUpdate("h3[tabindex]");
   }

@@ -114,11 +114,6 @@ export function localeUses12Hours(locale: string): boolean {
 /** One offset format per zone, kept for the page's life: making one costs far more than using it. */
 const offsetFormats = new Map<string, Intl.DateTimeFormat>();
 
-/** Whether the zone's offset format is made already, so `offsetMinutes` is cheap for it. */
-export function offsetKnown(zone: string): boolean {
-  return offsetFormats.has(zone);
-}
-
 /** Minutes the zone's clocks are ahead of UTC at `now` (negative west of Greenwich), as `Intl` knows it. */
 export function offsetMinutes(zone: string, now = Date.now()): number {
   let format = offsetFormats.get(zone);
@@ -173,6 +168,16 @@ export class DateTexts {
   /** Full date of an instant on the wall calendars of `zone`. */
   instantDate(instant: string | number, zone: string): string {
     return this.dateFormat("date", zone, { weekday: "long", day: "numeric", month: "long", year: "numeric" }).format(new Date(instant));
+  }
+
+  /**
+   * A zone as people call it: its generic name in the locale ("Mitteleuropäische Zeit", "Pacific
+   * Time"), after its city with `city`; the city alone where the locale names only an offset.
+   */
+  zoneName(zone: string, city?: boolean): string {
+    const place = zone.slice(zone.lastIndexOf("/") + 1).replace(/_/g, " ");
+    const name = this.dateFormat("zone", zone, { timeZoneName: "longGeneric" }).formatToParts().find((p) => p.type === "timeZoneName")?.value;
+    return !name || /^(GMT|UTC)([+-]|$)/.test(name) ? place : city ? `${place} – ${name}` : name;
   }
 
   /** An amount of money in the smallest currency unit, e.g. 5000 eur → €50.00. */

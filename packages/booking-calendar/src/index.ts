@@ -1,13 +1,16 @@
 /** `<booking-calendar>` for bundlers: importing this module defines the element. */
 import { setCatalogSource } from "./i18n/load.ts";
 import { importCatalog } from "./i18n/locales/index.ts";
-import { setPartLoader } from "./parts/load.ts";
+import { setPartLoader, setZonesPart } from "./parts/load.ts";
 
 // Languages other than English are separate chunks, loaded when the element first needs one.
 setCatalogSource(importCatalog);
-// The payment step too (the popup is this module's own export): a chunk, imported when a paid event type reaches its payment.
+// The payment step too (the popup is this module's own export): a chunk, imported when a paid event type
+// reaches its payment; the details form, when a day is picked; the zone picker's list, when the visitor reaches for it.
 setPartLoader(async (name) => {
   if (name === "payment") await import("./parts/payment.ts");
+  if (name === "form") await import("./parts/form.ts");
+  if (name === "zones") setZonesPart(await import("./zones/zone-index.ts"));
 });
 
 export { BookingCalendar } from "./booking-calendar.ts";

@@ -1,6 +1,7 @@
 /**
  * The parts of the element that only some visitors need, loaded on first use: the popup with its
- * floating button, and the payment step (only paid event types reach it). The script-tag file fetches
+ * floating button, the payment step (only paid event types reach it), the zone picker's list and
+ * search (once the visitor reaches for the picker), and the details form (once a day is picked). The script-tag file fetches
  * each from `parts/<name>.js` beside itself; the npm module imports it as a chunk of its own.
  */
 import type { LitElement, css, html, nothing } from "lit";
@@ -9,8 +10,9 @@ import type { controlStyles } from "../booking-calendar.styles.ts";
 import type { environmentContext } from "../context.ts";
 import type { closePopup, equipFloatingButton, openPopup } from "../popup/popup.ts";
 import type { DEFAULT_TEXTS } from "../i18n/texts.ts";
+import type { ZoneIndex } from "../zones/zone-index.ts";
 
-export type PartName = "popup" | "payment";
+export type PartName = "popup" | "payment" | "zones" | "form";
 
 /** Loads one part; resolves once it has run (its elements defined). */
 export type PartLoader = (name: PartName) => Promise<void>;
@@ -20,6 +22,11 @@ export interface PopupPart {
   openPopup: typeof openPopup;
   closePopup: typeof closePopup;
   equipFloatingButton: typeof equipFloatingButton;
+}
+
+/** What the zones part hands back: the zone list and search. */
+export interface ZonesPart {
+  ZoneIndex: typeof ZoneIndex;
 }
 
 /**
@@ -37,12 +44,23 @@ export interface SharedModules {
   controlStyles: typeof controlStyles;
   DEFAULT_TEXTS: typeof DEFAULT_TEXTS;
   popup?: PopupPart;
+  zones?: ZonesPart;
 }
 
 declare global {
   interface Window {
     BookingCalendarShared?: SharedModules;
   }
+}
+
+let zones: ZonesPart | undefined;
+
+/** The zones part once it has run: handed over by the npm module's loader, or put beside the shared modules by the part's file. */
+export const zonesPart = (): ZonesPart | undefined => zones ?? window.BookingCalendarShared?.zones;
+
+/** The npm module's loader hands the zones part over here. */
+export function setZonesPart(part: ZonesPart): void {
+  zones = part;
 }
 
 let loader: PartLoader = (name) => Promise.reject(new Error(`The ${name} part has no loader.`));
