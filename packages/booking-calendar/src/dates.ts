@@ -172,12 +172,11 @@ export class DateTexts {
 
   /**
    * A zone as people call it: its generic name in the locale ("Mitteleuropäische Zeit", "Pacific
-   * Time"), after its city with `city`; the city alone where the locale names only an offset.
+   * Time"); the city of its id where the locale names only an offset.
    */
-  zoneName(zone: string, city?: boolean): string {
-    const place = zone.slice(zone.lastIndexOf("/") + 1).replace(/_/g, " ");
+  zoneName(zone: string): string {
     const name = this.dateFormat("zone", zone, { timeZoneName: "longGeneric" }).formatToParts().find((p) => p.type === "timeZoneName")?.value;
-    return !name || /^(GMT|UTC)([+-]|$)/.test(name) ? place : city ? `${place} – ${name}` : name;
+    return !name || /^(GMT|UTC)[+-]/.test(name) ? zone.slice(zone.lastIndexOf("/") + 1).replace(/_/g, " ") : name;
   }
 
   /** An amount of money in the smallest currency unit, e.g. 5000 eur → €50.00. */

@@ -124,7 +124,7 @@ export class TimezonePicker extends LitElement {
         @input=${(e: Event) => { this.query = (e.target as HTMLInputElement).value; this.#expand(); }}>
       <select id="zone" part="timezone-select" @change=${(e: Event) => this.#choose((e.target as HTMLSelectElement).value)}
         @focus=${this.#expand} @pointerdown=${this.#expand}>
-        ${index ? nothing : html`<option value=${this.value} selected>${this.#label(env, dates.zoneName(this.value, true), offsetMinutes(this.value, this.now))}</option>`}
+        ${index ? nothing : html`<option value=${this.value} selected>${this.#label(env, dates.zoneName(this.value), offsetMinutes(this.value, this.now))}</option>`}
         ${regions.map((region) => html`<optgroup label=${region || texts("otherZones")}>
           ${groups.get(region)!.map((e) => html`<option value=${e.zone} ?selected=${e.zone === this.value}>${this.#label(env, e.name, e.minutes)}</option>`)}
         </optgroup>`)}

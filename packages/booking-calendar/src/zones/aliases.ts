@@ -78,6 +78,20 @@ export const CITY_NAMES: Record<string, string> = {
   "Pacific/Honolulu": "||||||||ホノルル",
 };
 
+/** The continents and oceans that begin zone ids, named in each language of `CITY_LANGUAGES` (then English), grouping the list. */
+export const CONTINENT_NAMES: Record<string, string> = {
+  Europe: "Europa|Europe|Europa|Europa|Europa|Europa|Europa|Evropa|ヨーロッパ",
+  America: "Amerika|Amérique|América|America|América|Amerika|Ameryka|Amerika|アメリカ",
+  Asia: "Asien|Asie|Asia|Asia|Ásia|Azië|Azja|Asie|アジア",
+  Africa: "Afrika|Afrique|África|Africa|África|Afrika|Afryka|Afrika|アフリカ",
+  Australia: "Australien|Australie|Australia|Australia|Austrália|Australië|Australia|Austrálie|オーストラリア",
+  Pacific: "Pazifik|Pacifique|Pacífico|Pacifico|Pacífico|Stille Oceaan|Pacyfik|Tichý oceán|太平洋",
+  Atlantic: "Atlantik|Atlantique|Atlántico|Atlantico|Atlântico|Atlantische Oceaan|Atlantyk|Atlantik|大西洋",
+  Indian: "Indischer Ozean|Océan Indien|Océano Índico|Oceano Indiano|Oceano Índico|Indische Oceaan|Ocean Indyjski|Indický oceán|インド洋",
+  Antarctica: "Antarktis|Antarctique|Antártida|Antartide|Antártida|Antarctica|Antarktyda|Antarktida|南極",
+  Arctic: "Arktis|Arctique|Ártico|Artico|Ártico|Arctis|Arktyka|Arktida|北極",
+};
+
 /** More words a zone is found by: abbreviations, the cities and regions it stands for. */
 export const ZONE_WORDS: Record<string, string> = {
   "Asia/Kolkata": "IST Mumbai Bombay Delhi Bangalore Bengaluru Chennai ムンバイ デリー",

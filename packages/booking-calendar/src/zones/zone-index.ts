@@ -6,13 +6,13 @@
  * its country (`Intl.DisplayNames`), its names and abbreviations in the visitor's language and in
  * English (winter and summer: EST and EDT), and its UTC offset (+05:30, UTC+5:30, GMT+5:30).
  */
-import { CITY_LANGUAGES, CITY_NAMES, ZONE_LINKS, ZONE_WORDS } from "./aliases.ts";
+import { CITY_LANGUAGES, CITY_NAMES, CONTINENT_NAMES, ZONE_LINKS, ZONE_WORDS } from "./aliases.ts";
 import { ZONE_COUNTRIES } from "./countries.ts";
 
 /** One zone as the picker lists and searches it. */
 export interface ZoneEntry {
   zone: string;
-  /** The zone's continent in the visitor's language; empty for zones of no continent (Etc, oceans). */
+  /** The zone's continent or ocean in the visitor's language; empty for zones of neither (UTC, Etc). */
   group: string;
   /** The city (or place) in the visitor's language, with the zone's generic name once known. */
   name: string;
@@ -21,9 +21,6 @@ export interface ZoneEntry {
   /** Folded words the search matches. */
   haystack: string;
 }
-
-/** Continents as UN M.49 regions (or a territory), which `Intl.DisplayNames` names in every language. */
-const CONTINENTS: Record<string, string> = { Europe: "150", America: "019", Asia: "142", Africa: "002", Australia: "053", Pacific: "009", Antarctica: "AQ" };
 
 /** Zones learnt per task: a slice stays well under a frame on a slow phone. */
 const SLICE = 8;
@@ -45,13 +42,13 @@ export function countryOf(zone: string): string | undefined {
   return countryOfZone.get(ZONE_LINKS[zone] ?? zone);
 }
 
+/** The name in `language` from a slot of `CITY_LANGUAGES` names (the first of a slot's), else `english`. */
+const inLanguage = (names: string | undefined, language: string, english: string): string =>
+  names?.split("|")[CITY_LANGUAGES.indexOf(language as (typeof CITY_LANGUAGES)[number])]?.split("/")[0] || english;
+
 /** The zone's city in `language` (the first of its names there), else the English one of its id. */
 export function cityName(zone: string, language: string): string {
-  const own = ZONE_LINKS[zone] ?? zone;
-  const slot = CITY_NAMES[own]?.split("|")[CITY_LANGUAGES.indexOf(language as (typeof CITY_LANGUAGES)[number])];
-  if (slot) return slot.split("/")[0]!;
-  const slash = zone.lastIndexOf("/");
-  return zone.slice(slash + 1).replace(/_/g, " ");
+  return inLanguage(CITY_NAMES[ZONE_LINKS[zone] ?? zone], language, zone.slice(zone.lastIndexOf("/") + 1).replace(/_/g, " "));
 }
 
 /** The offset Intl writes as "GMT+05:30" (or "GMT"), in minutes. */
@@ -96,13 +93,13 @@ export class ZoneIndex {
     this.entries = zones.map((zone) => {
       const own = ZONE_LINKS[zone] ?? zone;
       const slash = zone.indexOf("/");
-      const continent = CONTINENTS[slash > 0 ? zone.slice(0, slash) : ""];
+      const continent = slash > 0 ? zone.slice(0, slash) : "";
       const country = countryOf(zone);
       const cities = (CITY_NAMES[own] ?? "").replace(/[|/]/g, " ");
       const countries = country ? `${here?.of(country) ?? ""} ${english?.of(country) ?? ""}` : "";
       return {
         zone,
-        group: continent ? (here?.of(continent) ?? "") : "",
+        group: continent in CONTINENT_NAMES ? inLanguage(CONTINENT_NAMES[continent], this.#language, continent === "Indian" ? "Indian Ocean" : continent) : "",
         name: cityName(zone, this.#language),
         minutes: null,
         haystack: ` ${words(`${zone} ${own} ${cities} ${ZONE_WORDS[own] ?? ""} ${countries}`)} `,
