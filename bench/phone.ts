@@ -6,8 +6,13 @@
  * longest main-thread tasks with the script they ran. Goal: total blocking time ≤ 200 ms and
  * interactive ≤ 1.5 s. Each run is reported, then the median of the runs.
  *
- * Run: `npm run bench:phone` (BENCH_RUNS=3 by default; CHROME_PATH defaults to /usr/bin/chromium).
+ * Run: `npm run bench:phone` (BENCH_RUNS=5 by default; CHROME_PATH defaults to /usr/bin/chromium).
  * Exits non-zero when the median misses the goal and BENCH_STRICT=1.
+ *
+ * `BENCH_COMPARE=<another checkout>` also measures that checkout's demo (its element built there
+ * beforehand, its server run from there), the two alternating run by run, so a before and after are
+ * taken in one run on the same load: on a shared machine the simulated figures scale with whatever
+ * else runs, and only the pair is comparable.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -16,16 +21,16 @@ import { join } from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const GOAL = { tbt: 200, interactive: 1500 };
 const repo = new URL("..", import.meta.url).pathname;
 process.env.CHROME_PATH ??= "/usr/bin/chromium";
 
 /** The demo server on a port of its own; resolves with its origin once it listens. */
-async function startDemo(): Promise<{ origin: string; stop: () => void }> {
+async function startDemo(checkout = repo): Promise<{ origin: string; stop: () => void }> {
   const dir = mkdtempSync(join(tmpdir(), "booking-phone-"));
   const child = spawn("bun", ["packages/server/src/main.ts"], {
-    cwd: repo,
+    cwd: checkout,
     env: { ...process.env, PORT: "0", BOOKING_DB: join(dir, "demo.sqlite"), NODE_ENV: "development", BOOKING_ENV: "development" },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -87,27 +92,32 @@ await new Promise<void>((resolve, reject) => {
   const build = spawn("npm", ["run", "build", "-w", "@booking/calendar"], { cwd: repo, stdio: "ignore" });
   build.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`the build failed (${code})`))));
 });
-const demo = await startDemo();
+const compare = process.env.BENCH_COMPARE;
+const demos = [{ name: "this checkout", demo: await startDemo() }, ...(compare ? [{ name: compare, demo: await startDemo(compare) }] : [])];
 try {
-  const url = `${demo.origin}/book/intro-call`;
-  console.log(`Lighthouse mobile profile (simulated 4× CPU slowdown, slow 4G) on ${url}, ${RUNS} runs`);
-  const runs: RunFigures[] = [];
+  const runs = new Map<string, RunFigures[]>(demos.map((d) => [d.name, []]));
+  console.log(`Lighthouse mobile profile (simulated 4× CPU slowdown, slow 4G) on /book/intro-call of ${demos.map((d) => `${d.name} (${d.demo.origin})`).join(" and ")}, ${RUNS} runs each`);
   for (let i = 0; i < RUNS; i++) {
-    const run = await measure(url);
-    runs.push(run);
-    console.log(
-      `  run ${i + 1}: performance ${run.score}, total blocking time ${Math.round(run.tbt)} ms, interactive ${(run.interactive / 1000).toFixed(2)} s, ` +
-        `first contentful paint ${(run.fcp / 1000).toFixed(2)} s, ${(run.bytes / 1024).toFixed(0)} KiB` +
-        (run.longTasks.length ? `\n    long tasks: ${run.longTasks.join("; ")}` : ""),
-    );
+    for (const { name, demo } of demos) {
+      const run = await measure(`${demo.origin}/book/intro-call`);
+      runs.get(name)!.push(run);
+      console.log(
+        `  ${name}, run ${i + 1}: performance ${run.score}, total blocking time ${Math.round(run.tbt)} ms, interactive ${(run.interactive / 1000).toFixed(2)} s, ` +
+          `first contentful paint ${(run.fcp / 1000).toFixed(2)} s, ${(run.bytes / 1024).toFixed(0)} KiB` +
+          (run.longTasks.length ? `\n    long tasks: ${run.longTasks.join("; ")}` : ""),
+      );
+    }
   }
-  const tbt = median(runs.map((r) => r.tbt));
-  const interactive = median(runs.map((r) => r.interactive));
-  console.log(
-    `median: performance ${median(runs.map((r) => r.score))}, total blocking time ${Math.round(tbt)} ms (goal ≤ ${GOAL.tbt}), ` +
-      `interactive ${(interactive / 1000).toFixed(2)} s (goal ≤ ${GOAL.interactive / 1000} s)`,
-  );
-  if (process.env.BENCH_STRICT === "1" && (tbt > GOAL.tbt || interactive > GOAL.interactive)) process.exitCode = 1;
+  for (const { name } of demos) {
+    const all = runs.get(name)!;
+    const tbt = median(all.map((r) => r.tbt));
+    const interactive = median(all.map((r) => r.interactive));
+    console.log(
+      `${name}, median: performance ${median(all.map((r) => r.score))}, total blocking time ${Math.round(tbt)} ms (goal ≤ ${GOAL.tbt}), ` +
+        `interactive ${(interactive / 1000).toFixed(2)} s (goal ≤ ${GOAL.interactive / 1000} s), first contentful paint ${(median(all.map((r) => r.fcp)) / 1000).toFixed(2)} s`,
+    );
+    if (name === demos[0]!.name && process.env.BENCH_STRICT === "1" && (tbt > GOAL.tbt || interactive > GOAL.interactive)) process.exitCode = 1;
+  }
 } finally {
-  demo.stop();
+  for (const { demo } of demos) demo.stop();
 }

@@ -190,6 +190,8 @@ export class BookingCalendar extends LitElement {
     autoRun: false,
     task: ([api, own]: [BookingApi, string[]]) => api.timezones().catch(() => own),
   });
+  /** Where the zone list is asked for, and the zones to offer without it. */
+  #zonesFrom: [BookingApi, string[]] | null = null;
   /** Where Stripe's Payment Element is mounted, in the page's light DOM. */
   #paymentMount: HTMLElement | null = null;
   /** The event type the theme was last adopted from. */
@@ -311,12 +313,20 @@ export class BookingCalendar extends LitElement {
         const today = todayIn(config.timezone);
         if (config.closestBookableDay < 0) this.#notices.say(this.#environment.textsFor(config)("nothingFree"), false);
         this.#calendar.open(api, addDays(today, config.closestBookableDay >= 0 ? config.closestBookableDay : config.min));
-        void this.#zones.run([api, [...new Set([this.visitorZone, config.timezone])]]);
+        // The zone list is asked for when the visitor reaches for the picker, not while the page starts.
+        this.#zonesFrom = [api, [...new Set([this.visitorZone, config.timezone])]];
       }
       emit(this, "booking-ready", { configuration: config, disabled: init.disabled, rescheduling: !!init.reservation });
     } catch (error) {
       this.#loadFailed(error);
     }
+  }
+
+  /** The visitor reached for the zone picker: the server's zone list, asked once per start. */
+  #wantZones(): void {
+    const from = this.#zonesFrom;
+    this.#zonesFrom = null;
+    if (from) void this.#zones.run(from);
   }
 
   #loadFailed(error: unknown): void {
@@ -661,6 +671,7 @@ export class BookingCalendar extends LitElement {
             @bc-day-pick=${(e: CustomEvent<MonthGridEvents["bc-day-pick"]>) => this.#pickDay(e.detail.date)}></bc-month-grid>
           ${calendar.empty ? renderEmptyMonth(this.#env, calendar.nextFree, (date) => this.#jumpTo(date)) : nothing}
           <bc-timezone-picker exportparts="timezone, timezone-select" style="margin-top:1rem" .value=${this.visitorZone} .zones=${this.#zones.value ?? []}
+            @bc-zones-wanted=${() => this.#wantZones()}
             @bc-zone-change=${(e: CustomEvent<TimezonePickerEvents["bc-zone-change"]>) => { this.timezone = e.detail.timezone; }}
             @bc-hour-cycle-change=${(e: CustomEvent<TimezonePickerEvents["bc-hour-cycle-change"]>) => this.#environment.setHour12(e.detail.hour12)}></bc-timezone-picker>
         </div>

@@ -22,19 +22,28 @@ function plainOf(utc: Date): PlainDate {
   return `${pad(utc.getUTCFullYear(), 4)}-${pad(utc.getUTCMonth() + 1)}-${pad(utc.getUTCDate())}`;
 }
 
-/** The visitor's IANA zone as the browser reports it. */
+let ownZone: string | undefined;
+
+/** The visitor's IANA zone as the browser reports it (asked once: each ask makes a format, about a millisecond on a phone). */
 export function browserZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  return (ownZone ??= Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC");
 }
 
-/** True when `zone` is an IANA name this browser knows. */
+const knownZones = new Map<string, boolean>();
+
+/** True when `zone` is an IANA name this browser knows (asked once per zone). */
 export function isKnownZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: zone });
-    return true;
-  } catch {
-    return false;
+  let known = knownZones.get(zone);
+  if (known === undefined) {
+    try {
+      new Intl.DateTimeFormat("en", { timeZone: zone });
+      known = true;
+    } catch {
+      known = false;
+    }
+    knownZones.set(zone, known);
   }
+  return known;
 }
 
 const dayFormats = new Map<string, Intl.DateTimeFormat>();

@@ -6,8 +6,8 @@ import { offsetMinutes, offsetText } from "../dates.ts";
 import { loadPart, zonesPart } from "../parts/load.ts";
 import type { ZoneEntry, ZoneIndex } from "../zones/zone-index.ts";
 
-/** Internal: the visitor chose another zone, or another clock (12 or 24 hours). */
-export type TimezonePickerEvents = { "bc-zone-change": { timezone: string }; "bc-hour-cycle-change": { hour12: boolean } };
+/** Internal: the visitor chose another zone, or another clock (12 or 24 hours), or reached for the list (which is then asked for). */
+export type TimezonePickerEvents = { "bc-zone-change": { timezone: string }; "bc-hour-cycle-change": { hour12: boolean }; "bc-zones-wanted": Record<string, never> };
 
 /**
  * The visitor's time zone, always in view: a search box narrows a native select (which every screen
@@ -90,7 +90,9 @@ export class TimezonePicker extends LitElement {
 
   // Lit renders in a microtask, which runs before the browser opens the list for this event.
   readonly #expand = () => {
+    if (this.expanded) return;
     this.expanded = true;
+    this.dispatchEvent(new CustomEvent("bc-zones-wanted"));
     void loadPart("zones").then(() => this.requestUpdate(), () => undefined);
   };
 

@@ -22,6 +22,9 @@ export interface ZoneEntry {
   haystack: string;
 }
 
+/** Europe's abbreviations by winter and summer offsets in minutes (Intl writes most as offsets). */
+const EUROPE: Record<string, string> = { "060": "WET WEST", "60120": "CET CEST MEZ MESZ", "120180": "EET EEST OEZ OESZ", "6060": "CET", "120120": "EET" };
+
 /** Zones learnt per task: a slice stays well under a frame on a slow phone. */
 const SLICE = 8;
 
@@ -164,8 +167,11 @@ export class ZoneIndex {
     add("en", "shortGeneric");
     add("en", "short", seasons);
     if (this.#language !== "en") add("en", "long", seasons);
-    const offset = add("en", "longOffset");
+    const offset = add("en", "longOffset", [...seasons, now]);
     entry.minutes = minutesOf(offset);
+    // Europe's abbreviations, which English writes as offsets: CET and CEST for +1/+2, and so on.
+    const [winter, summer] = names.slice(-3, -1).map(minutesOf);
+    if (zone.startsWith("Europe/")) names.push(EUROPE[`${winter}${summer}`] ?? "");
     // The generic name tells zones of one city name apart; an offset written as a name ("GMT+03:00") does not.
     if (generic && !/^(GMT|UTC)([+-]|$)/.test(generic) && !fold(generic).includes(fold(entry.name))) entry.name = `${entry.name} – ${generic}`;
     entry.haystack += `${words(names.join(" "))} ${offsetWords(entry.minutes)} `;
