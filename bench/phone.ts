@@ -38,6 +38,7 @@ async function startDemo(checkout = repo): Promise<{ origin: string; stop: () =>
     child.kill();
     rmSync(dir, { recursive: true, force: true });
   };
+  process.on("exit", () => child.kill());
   const origin = await new Promise<string>((resolve, reject) => {
     let out = "";
     const timer = setTimeout(() => reject(new Error(`the demo server did not start:\n${out}`)), 60_000);
@@ -93,6 +94,9 @@ await new Promise<void>((resolve, reject) => {
   build.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`the build failed (${code})`))));
 });
 const compare = process.env.BENCH_COMPARE;
+// Ctrl-C: the demo servers go too (the finally below does not run on a signal).
+process.on("SIGINT", () => process.exit(130));
+process.on("SIGTERM", () => process.exit(143));
 const demos = [{ name: "this checkout", demo: await startDemo() }, ...(compare ? [{ name: compare, demo: await startDemo(compare) }] : [])];
 try {
   const runs = new Map<string, RunFigures[]>(demos.map((d) => [d.name, []]));

@@ -60,6 +60,8 @@ export class TimezonePicker extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    // A pointer over the picker fetches the list's code ahead of the press (nothing is named yet).
+    this.addEventListener("pointerenter", () => void loadPart("zones").catch(() => undefined), { once: true });
     this.#clock = setInterval(() => { this.now = Date.now(); }, 30_000);
   }
 
@@ -88,12 +90,31 @@ export class TimezonePicker extends LitElement {
     return minutes === null ? name : env.texts("zoneOption", { city: name, offset: offsetText(minutes), time: env.dates.time(this.now + minutes * 60_000, "UTC") });
   }
 
-  // Lit renders in a microtask, which runs before the browser opens the list for this event.
-  readonly #expand = () => {
-    if (this.expanded) return;
-    this.expanded = true;
-    this.dispatchEvent(new CustomEvent("bc-zones-wanted"));
-    void loadPart("zones").then(() => this.requestUpdate(), () => undefined);
+  /** The list is wanted: the server's zones and the part that names them are fetched (once). */
+  readonly #expand = (): Promise<void> => {
+    if (!this.expanded) {
+      this.expanded = true;
+      this.dispatchEvent(new CustomEvent("bc-zones-wanted"));
+    }
+    return loadPart("zones").then(() => this.requestUpdate(), () => undefined);
+  };
+
+  /**
+   * A press on the list before its part is here would open a list of one zone: the browser's list
+   * opens once the zones are named instead (Lit renders in a microtask, before the browser opens it).
+   */
+  readonly #press = (event: PointerEvent) => {
+    if (zonesPart()) return void this.#expand();
+    event.preventDefault();
+    const select = event.currentTarget as HTMLSelectElement;
+    void this.#expand().then(() => this.updateComplete).then(() => {
+      select.focus();
+      try {
+        select.showPicker();
+      } catch {
+        // No showPicker, or the press is too long ago: the list is focused and opens on the next press.
+      }
+    });
   };
 
   #choose(timezone: string): void {
@@ -111,7 +132,11 @@ export class TimezonePicker extends LitElement {
     const { texts, dates } = env;
     const index = this.#list(dates.locale);
     const groups = new Map<string, ZoneEntry[]>();
-    for (const entry of index?.matching(this.query, this.value) ?? []) groups.set(entry.group, [...(groups.get(entry.group) ?? []), entry]);
+    for (const entry of index?.matching(this.query, this.value) ?? []) {
+      const group = groups.get(entry.group);
+      if (group) group.push(entry);
+      else groups.set(entry.group, [entry]);
+    }
     const regions = [...groups.keys()].sort((a, b) => (a === "" ? 1 : b === "" ? -1 : a.localeCompare(b)));
     const hour12 = dates.hour12 === true;
     return html`<div class="zone" part="timezone">
@@ -125,7 +150,7 @@ export class TimezonePicker extends LitElement {
       <input type="search" autocomplete="off" aria-label=${texts("searchTimezones")} placeholder=${texts("searchTimezones")} .value=${this.query}
         @input=${(e: Event) => { this.query = (e.target as HTMLInputElement).value; this.#expand(); }}>
       <select id="zone" part="timezone-select" @change=${(e: Event) => this.#choose((e.target as HTMLSelectElement).value)}
-        @focus=${this.#expand} @pointerdown=${this.#expand}>
+        @focus=${this.#expand} @pointerdown=${this.#press}>
         ${index ? nothing : html`<option value=${this.value} selected>${this.#label(env, dates.zoneName(this.value), offsetMinutes(this.value, this.now))}</option>`}
         ${regions.map((region) => html`<optgroup label=${region || texts("otherZones")}>
           ${groups.get(region)!.map((e) => html`<option value=${e.zone} ?selected=${e.zone === this.value}>${this.#label(env, e.name, e.minutes)}</option>`)}
