@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { translationFor } from "../src/domain/event-type.ts";
 import { setup } from "./utils.ts";
 
 type Setup = Awaited<ReturnType<typeof setup>>;
@@ -108,5 +109,41 @@ describe("the organizer's texts per language", () => {
     expect(cleared.status).toBe(200);
     expect(cleared.body.data.translations).toBeUndefined();
     expect("translations" in (await configurationOf(t, et.token)).configuration).toBe(false);
+  });
+});
+
+describe("the organizer's texts for the language a visitor booked in", () => {
+  it("are the translation of the tag, else of its base language, else none (the event type's own texts)", () => {
+    const settings = { translations: { de: { title: "Kennenlerngespräch" }, "pt-BR": { title: "Conversa inicial" } } };
+    expect(translationFor(settings, "de")?.title).toBe("Kennenlerngespräch");
+    expect(translationFor(settings, "de-AT")?.title).toBe("Kennenlerngespräch");
+    expect(translationFor(settings, "pt-br")?.title).toBe("Conversa inicial");
+    expect(translationFor(settings, "pt")).toBeUndefined();
+    expect(translationFor(settings, "fr")).toBeUndefined();
+    expect(translationFor(settings, null)).toBeUndefined();
+    expect(translationFor({}, "de")).toBeUndefined();
+  });
+});
+
+describe("the booking page in the visitor's language", () => {
+  it("has the organizer's heading in the visitor's first language that has one, and a language even with no preset", async () => {
+    const t = await setup();
+    await created(t, { title: "Intro call", description: "Plain.", slug: "intro", translations: { de: { title: "Kennenlerngespräch", description: "Deutsch." } } });
+    const page = async (acceptLanguage?: string) => {
+      const r = await t.call("GET", "/book/intro", { token: null, ...(acceptLanguage ? { headers: { "accept-language": acceptLanguage } } : {}) });
+      expect(r.status).toBe(200);
+      expect(r.headers.get("vary")).toMatch(/Accept-Language/i);
+      return r.text;
+    };
+    const german = await page("fr;q=0.5, de-AT, en;q=0.8");
+    expect(german).toContain('<html lang="de-AT">');
+    expect(german).toContain("<h1>Kennenlerngespräch</h1>");
+    expect(german).toContain("Deutsch.");
+    const french = await page("fr-FR,fr;q=0.9");
+    expect(french).toContain('<html lang="fr-FR">');
+    expect(french).toContain("<h1>Intro call</h1>");
+    // No header, no preset: never an empty lang, which screen readers cannot use.
+    expect(await page()).toContain('<html lang="en">');
+    expect(await page("*;q=0.5, <script>")).toContain('<html lang="en">');
   });
 });

@@ -1,4 +1,4 @@
-import type { LocationType, CustomFieldType, TimeRange, Translations, Weekday } from "@booking/wire";
+import type { LocationType, CustomFieldType, OrganizerTexts, TimeRange, Translations, Weekday } from "@booking/wire";
 
 /** A custom field as stored: every property resolved. */
 export interface CustomFieldDefinition {
@@ -115,3 +115,17 @@ export const DEFAULT_SETTINGS: Omit<EventTypeSettings, "title"> = {
 
 /** Upper-case merge tag of a field name (`company_size` -> `COMPANY_SIZE`). */
 export const mergeTagOf = (name: string): string => name.toUpperCase();
+
+/**
+ * The organizer's texts in `language` (the BCP 47 tag a visitor booked in): the translation for the
+ * tag, else for its base language (`de-AT` → `de`); none when the event type has neither, and then
+ * its own texts apply. What a translation leaves out falls back to the event type's own text.
+ */
+export function translationFor(settings: Pick<EventTypeSettings, "translations">, language: string | null | undefined): OrganizerTexts | undefined {
+  const all = settings.translations;
+  if (!all || !language) return undefined;
+  const lower = language.toLowerCase();
+  const keys = Object.keys(all);
+  const key = keys.find((k) => k.toLowerCase() === lower) ?? keys.find((k) => k.toLowerCase() === lower.split(/[-_]/)[0]);
+  return key === undefined ? undefined : all[key];
+}
