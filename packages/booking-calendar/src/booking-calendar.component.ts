@@ -615,7 +615,7 @@ export class BookingCalendar extends LitElement {
     const config = this.#configuration;
     const month = this.flow.kind === "picking" ? this.#t("monthShown", { month: this.#env.dates.monthTitle(this.#calendar.month) }) : "";
     return html`
-      <section class="frame ${config?.compact ? "compact" : ""}" part="frame" aria-label=${config?.calendarTitle ?? config?.title ?? "Booking calendar"}>
+      <section class="frame ${config?.compact ? "compact" : ""}" part="frame" lang=${this.#env.language} aria-label=${config?.calendarTitle ?? config?.title ?? "Booking calendar"}>
         ${config ? renderHeader(config, this.#env) : nothing}
         <div role="status" aria-live="polite" class="visually-hidden">${month}</div>${this.#notices.render(this.#env.texts)}
         ${this.#renderStep()}

@@ -89,6 +89,8 @@ test.describe("the organizer's texts in the visitor's language", () => {
     await mountCalendar(page, { token, locale: "de" });
     await expect(page.getByRole("heading", { name: "Kennenlerngespräch" })).toBeVisible();
     await expect(page.getByText("Eine halbe Stunde, um uns kennenzulernen.")).toBeVisible();
+    // Screen readers read the calendar as German, whatever the page around it is in.
+    await expect(page.locator('[part="frame"]')).toHaveAttribute("lang", "de");
     await chooseFirstTime(page);
     await expect(page.getByLabel("Firma")).toHaveAttribute("placeholder", "Muster GmbH");
     const size = page.getByLabel("Teamgröße");
