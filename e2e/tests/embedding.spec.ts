@@ -25,8 +25,9 @@ test.describe("embedding", () => {
     await continueToPayment(page, "paid-site@example.com");
     await expect(page.getByLabel("Card number")).toBeVisible();
     await expect(page.getByRole("alert")).toHaveCount(0);
-    // The payment step's code comes from beside the script at the payment, before the Stripe.js it loads.
-    expect(scripts).toEqual([`${API}/embed/booking-calendar.js`, `${API}/embed/parts/payment.js`, `${API}/embed/stripe-standin.js`]);
+    // The details form's code comes from beside the script once a day is picked, the payment step's at
+    // the payment, before the Stripe.js it loads.
+    expect(scripts).toEqual([`${API}/embed/booking-calendar.js`, `${API}/embed/parts/form.js`, `${API}/embed/parts/payment.js`, `${API}/embed/stripe-standin.js`]);
     await payWithCard(page, "4242 4242 4242 4242");
     await expect(page.getByRole("heading", { name: "You are booked" })).toBeVisible();
     const [reservation] = await reservationsOf(request, id);

@@ -16,6 +16,7 @@ import { NoticeController } from "./controllers/notice-controller.ts";
 import { failureText, type TextKey } from "./i18n/texts.ts";
 import { fieldProblems } from "./i18n/field-errors.ts";
 import { loadCatalog } from "./i18n/load.ts";
+import { localizedInit } from "./i18n/organizer.ts";
 import { adoptTheme, themeMode } from "./theme.ts";
 import { PageSchemeController } from "./controllers/page-scheme.ts";
 import { loadPart, managePart } from "./parts/load.ts";
@@ -190,6 +191,8 @@ export class BookingCalendar extends LitElement {
     autoRun: false,
     task: ([api, own]: [BookingApi, string[]]) => api.timezones().catch(() => own),
   });
+  /** Where the zone list is asked for, and the zones to offer without it. */
+  #zonesFrom: [BookingApi, string[]] | null = null;
   /** Where Stripe's Payment Element is mounted, in the page's light DOM. */
   #paymentMount: HTMLElement | null = null;
   /** The event type the theme was last adopted from. */
@@ -287,7 +290,9 @@ export class BookingCalendar extends LitElement {
       // A hold made under another token or API is given back (through the API it was made with),
       // and so are the holds this tab left behind under the new ones.
       await this.#holds.restart(api, token);
-      const init = await api.init(reservationUuid || undefined);
+      const loaded = await api.init(reservationUuid || undefined);
+      // The organizer's texts in the visitor's language, where the event type gives them.
+      const init = localizedInit(loaded, this.#environment.wanted(loaded.configuration));
       // The first paint of the calendar waits for its language, so it does not flash English;
       // a catalog that cannot be loaded leaves it in English. A booking's manage screens are a part
       // of their own, fetched meanwhile; without them there is nothing to show (Retry).
@@ -315,12 +320,20 @@ export class BookingCalendar extends LitElement {
         const today = todayIn(config.timezone);
         if (config.closestBookableDay < 0) this.#notices.say(this.#environment.textsFor(config)("nothingFree"), false);
         this.#calendar.open(api, addDays(today, config.closestBookableDay >= 0 ? config.closestBookableDay : config.min));
-        void this.#zones.run([api, [...new Set([this.visitorZone, config.timezone])]]);
+        // The zone list is asked for when the visitor reaches for the picker, not while the page starts.
+        this.#zonesFrom = [api, [...new Set([this.visitorZone, config.timezone])]];
       }
       emit(this, "booking-ready", { configuration: config, disabled: init.disabled, rescheduling: !!init.reservation });
     } catch (error) {
       this.#loadFailed(error);
     }
+  }
+
+  /** The visitor reached for the zone picker: the server's zone list, asked once per start. */
+  #wantZones(): void {
+    const from = this.#zonesFrom;
+    this.#zonesFrom = null;
+    if (from) void this.#zones.run(from);
   }
 
   #loadFailed(error: unknown): void {
@@ -342,7 +355,13 @@ export class BookingCalendar extends LitElement {
 
   // ---- choosing a time ----
 
+  /** The details form's code (a part), fetched when a day is picked so it is here once a time is. */
+  #loadForm(): void {
+    loadPart("form").catch((error: unknown) => this.#report(new ApiFailure("network", "network_error", error instanceof Error ? error.message : String(error)), () => this.#loadForm()));
+  }
+
   #pickDay(date: PlainDate): void {
+    this.#loadForm();
     this.#calendar.choose(date);
     this.flow = flows.slotCleared(this.flow);
     emit(this, "booking-date-selected", { date, timezone: this.visitorZone });
@@ -366,6 +385,7 @@ export class BookingCalendar extends LitElement {
     const flow = this.flow;
     if (flow.kind !== "picking" || !emit(this, "booking-slot-selected", { slot, timezone: this.visitorZone }, true)) return;
     this.#notices.clear();
+    this.#loadForm();
     this.flow = flows.slotChosen(flow, slot);
     this.#focusAfterUpdate("h3[tabindex]");
   }
@@ -614,7 +634,7 @@ export class BookingCalendar extends LitElement {
     const config = this.#configuration;
     const month = this.flow.kind === "picking" ? this.#t("monthShown", { month: this.#env.dates.monthTitle(this.#calendar.month) }) : "";
     return html`
-      <section class="frame ${config?.compact ? "compact" : ""} ${this.flow.kind === "done" || this.flow.init?.reservation ? "slim" : ""}" part="frame" aria-label=${config?.calendarTitle ?? config?.title ?? "Booking calendar"}>
+      <section class="frame ${config?.compact ? "compact" : ""} ${this.flow.kind === "done" || this.flow.init?.reservation ? "slim" : ""}" part="frame" lang=${this.#env.language} aria-label=${config?.calendarTitle ?? config?.title ?? "Booking calendar"}>
         ${config ? renderHeader(config, this.#env) : nothing}
         <div role="status" aria-live="polite" class="visually-hidden">${month}</div>${this.#notices.render(this.#env.texts)}
         ${this.#renderStep()}
@@ -671,6 +691,7 @@ export class BookingCalendar extends LitElement {
             @bc-day-pick=${(e: CustomEvent<MonthGridEvents["bc-day-pick"]>) => this.#pickDay(e.detail.date)}></bc-month-grid>
           ${calendar.empty ? renderEmptyMonth(this.#env, calendar.nextFree, (date) => this.#jumpTo(date)) : nothing}
           <bc-timezone-picker exportparts="timezone, timezone-select" style="margin-top:1rem" .value=${this.visitorZone} .zones=${this.#zones.value ?? []}
+            @bc-zones-wanted=${() => this.#wantZones()}
             @bc-zone-change=${(e: CustomEvent<TimezonePickerEvents["bc-zone-change"]>) => { this.timezone = e.detail.timezone; }}
             @bc-hour-cycle-change=${(e: CustomEvent<TimezonePickerEvents["bc-hour-cycle-change"]>) => this.#environment.setHour12(e.detail.hour12)}></bc-timezone-picker>
         </div>

@@ -10,6 +10,8 @@ export interface CalendarEnvironment {
   dates: DateTexts;
   /** The visitor's IANA zone: every time shown is on its clocks. */
   timezone: string;
+  /** The language the texts are in (a built-in one; English until its catalog is here). */
+  language: string;
 }
 
 /** Provided by `<booking-calendar>` to its sub-views. */

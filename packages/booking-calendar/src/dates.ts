@@ -22,19 +22,28 @@ function plainOf(utc: Date): PlainDate {
   return `${pad(utc.getUTCFullYear(), 4)}-${pad(utc.getUTCMonth() + 1)}-${pad(utc.getUTCDate())}`;
 }
 
-/** The visitor's IANA zone as the browser reports it. */
+let ownZone: string | undefined;
+
+/** The visitor's IANA zone as the browser reports it (asked once: each ask makes a format, about a millisecond on a phone). */
 export function browserZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  return (ownZone ??= Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC");
 }
 
-/** True when `zone` is an IANA name this browser knows. */
+const knownZones = new Map<string, boolean>();
+
+/** True when `zone` is an IANA name this browser knows (asked once per zone). */
 export function isKnownZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: zone });
-    return true;
-  } catch {
-    return false;
+  let known = knownZones.get(zone);
+  if (known === undefined) {
+    try {
+      new Intl.DateTimeFormat("en", { timeZone: zone });
+      known = true;
+    } catch {
+      known = false;
+    }
+    knownZones.set(zone, known);
   }
+  return known;
 }
 
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
@@ -114,11 +123,6 @@ export function localeUses12Hours(locale: string): boolean {
 /** One offset format per zone, kept for the page's life: making one costs far more than using it. */
 const offsetFormats = new Map<string, Intl.DateTimeFormat>();
 
-/** Whether the zone's offset format is made already, so `offsetMinutes` is cheap for it. */
-export function offsetKnown(zone: string): boolean {
-  return offsetFormats.has(zone);
-}
-
 /** Minutes the zone's clocks are ahead of UTC at `now` (negative west of Greenwich), as `Intl` knows it. */
 export function offsetMinutes(zone: string, now = Date.now()): number {
   let format = offsetFormats.get(zone);
@@ -173,6 +177,15 @@ export class DateTexts {
   /** Full date of an instant on the wall calendars of `zone`. */
   instantDate(instant: string | number, zone: string): string {
     return this.dateFormat("date", zone, { weekday: "long", day: "numeric", month: "long", year: "numeric" }).format(new Date(instant));
+  }
+
+  /**
+   * A zone as people call it: its generic name in the locale ("Mitteleuropäische Zeit", "Pacific
+   * Time"); the city of its id where the locale names only an offset.
+   */
+  zoneName(zone: string): string {
+    const name = this.dateFormat("zone", zone, { timeZoneName: "longGeneric" }).formatToParts().find((p) => p.type === "timeZoneName")?.value;
+    return !name || /^(GMT|UTC)[+-]/.test(name) ? zone.slice(zone.lastIndexOf("/") + 1).replace(/_/g, " ") : name;
   }
 
   /** An amount of money in the smallest currency unit, e.g. 5000 eur → €50.00. */

@@ -7,7 +7,9 @@
  * `BookingCalendar.open({...})`, or from a floating button (`data-booking-floating="<token>"` on this
  * script tag, or `BookingCalendar.floatingButton({...})`). The popup's code and the payment step are
  * fetched from `parts/popup.js` and `parts/payment.js` next to it, the first time a page needs them,
- * and so are the screens of an existing booking (`parts/manage.js`), when a manage link opens one.
+ * the screens of an existing booking (`parts/manage.js`), when a manage link opens one, the details
+ * form (`parts/form.js`), once a day is picked, and the zone picker's list with its search
+ * (`parts/zones.js`), once the visitor reaches for it.
  */
 /// <reference types="vite/client" />
 import { LitElement, css, html, nothing } from "lit";
@@ -38,7 +40,7 @@ window.BookingCalendarShared ??= { LitElement, css, html, nothing, ContextConsum
 setPartLoader(
   import.meta.env.DEV
     ? // `npm run dev`: the parts from source, through Vite like this module.
-      async (name) => void (await (name === "popup" ? import("./parts/popup.ts") : name === "manage" ? import("./parts/manage.ts") : import("./parts/payment.ts")))
+      async (name) => void (await ({ popup: () => import("./parts/popup.ts"), manage: () => import("./parts/manage.ts"), zones: () => import("./parts/zones.ts"), form: () => import("./parts/form.ts"), payment: () => import("./parts/payment.ts") })[name]())
     : (name) => runScript(new URL(`parts/${name}.js`, base)),
 );
 

@@ -1,14 +1,17 @@
 /** `<booking-calendar>` for bundlers: importing this module defines the element. */
 import { setCatalogSource } from "./i18n/load.ts";
 import { importCatalog } from "./i18n/locales/index.ts";
-import { setManagePart, setPartLoader } from "./parts/load.ts";
+import { setManagePart, setPartLoader, setZonesPart } from "./parts/load.ts";
 
 // Languages other than English are separate chunks, loaded when the element first needs one.
 setCatalogSource(importCatalog);
-// The payment step too (the popup is this module's own export): a chunk, imported when a paid event
-// type reaches its payment; and the manage screens, when a manage link opens an existing booking.
+// The payment step too (the popup is this module's own export): a chunk, imported when a paid event type
+// reaches its payment; the details form, when a day is picked; the zone picker's list, when the visitor
+// reaches for it; the manage screens, when a manage link opens an existing booking.
 setPartLoader(async (name) => {
   if (name === "payment") await import("./parts/payment.ts");
+  if (name === "form") await import("./parts/form.ts");
+  if (name === "zones") setZonesPart(await import("./zones/zone-index.ts"));
   if (name === "manage") setManagePart((await import("./parts/manage.ts")).default);
 });
 

@@ -27,7 +27,8 @@ test.describe("the time zone, always in view", () => {
     await expect(tokyo).toHaveCount(1);
     // Tokyo is UTC+9 all year; its local time is the page's UTC time plus nine hours, on a 12-hour clock in en-US.
     // Offsets are learnt in batches after the first paint: the label gains them shortly.
-    await expect(tokyo).toHaveText(/^Tokyo · UTC\+09:00 · \d{1,2}:\d{2}\s[AP]M$/);
+    // Named by its city and its generic name in the visitor's language.
+    await expect(tokyo).toHaveText(/^Tokyo – Japan Standard Time · UTC\+09:00 · \d{1,2}:\d{2}\s[AP]M$/);
     const label = (await tokyo.textContent())!;
     const utcNow = new Date(Date.now() + 9 * 3_600_000);
     const hour = utcNow.getUTCHours() % 12 || 12;

@@ -6,8 +6,9 @@ import type {} from "../src/embed.ts";
 import { test, expect, chooseFirstTime, continueToPayment, createEventType, mountCalendar, openPopupSite, payWithCard, recordEvents, reservationsOf, PAID } from "./fixtures.ts";
 
 /**
- * The script-tag file carries what every visitor needs; the popup and the payment step are files of
- * their own beside it (`parts/popup.js`, `parts/payment.js`), fetched only when a page uses them.
+ * The script-tag file carries what every visitor needs to start; the popup, the payment step, the
+ * details form and the zone picker's list are files of their own beside it (`parts/popup.js`,
+ * `parts/payment.js`, `parts/form.js`, `parts/zones.js`), fetched only when a page uses them.
  */
 const dist = (path: string) => readFileSync(fileURLToPath(new URL(`../dist/embed/${path}`, import.meta.url)), "utf8");
 
@@ -33,19 +34,63 @@ test.describe("parts of the script loaded on demand", () => {
     expect(main).not.toContain("confirmPayment");
     // Lit registers its version once per copy: the main file has the one copy, the parts none.
     expect(main).toContain("litElementVersions");
-    for (const part of [popup, payment]) expect(part).not.toContain("litElementVersions");
+    const form = dist("parts/form.js");
+    const zones = dist("parts/zones.js");
+    // The form's guests and the zone list's city names are in their parts only.
+    expect(form).toContain("bc-booking-form");
+    expect(main).not.toContain("customElements.define(\"bc-booking-form\"");
+    expect(zones).toContain("Warschau");
+    expect(main).not.toContain("Warschau");
+    for (const part of [popup, payment, form, zones]) expect(part).not.toContain("litElementVersions");
   });
 
-  test("a free event type booked through on a page without popup triggers loads no part", async ({ page, request }) => {
+  test("a free event type booked through on a page without popup triggers loads only the details form, once a day is picked", async ({ page, request }) => {
     const { id, token } = await createEventType(request, { title: "Free call" });
     const parts = recordParts(page);
     await mountCalendar(page, { token });
+    await expect(page.locator('button[part~="day-free"]').first()).toBeVisible();
+    await page.waitForLoadState("networkidle");
+    expect(parts).toEqual([]);
     await chooseFirstTime(page);
+    expect(parts).toEqual(["form.js"]);
     await page.getByLabel("Email").fill("free@example.com");
     await page.getByRole("button", { name: "Book" }).click();
     await expect(page.getByRole("heading", { name: "You are booked" })).toBeVisible();
     expect((await reservationsOf(request, id))[0]).toMatchObject({ status: "confirmed" });
+    expect(parts).toEqual(["form.js"]);
+  });
+
+  test("the zone list is fetched once, when the visitor first reaches for the picker or searches", async ({ page, request }) => {
+    const { token } = await createEventType(request, { title: "Zones call" });
+    const parts = recordParts(page);
+    await mountCalendar(page, { token, locale: "de", timezone: "Europe/Warsaw" });
+    const select = page.getByRole("combobox", { name: "Zeitzone" });
+    await expect(select).toBeVisible();
+    await page.waitForLoadState("networkidle");
     expect(parts).toEqual([]);
+    // Until then the select holds the chosen zone alone, named, never as its IANA id.
+    await expect(select.locator("option")).toHaveCount(1);
+    await expect(select.locator("option")).toHaveText(/^Mitteleuropäische Zeit · UTC\+0[12]:00 · \d\d:\d\d$/);
+    const search = page.getByRole("searchbox");
+    await search.fill("tokio");
+    await expect(select.locator('option[value="Asia/Tokyo"]')).toHaveCount(1);
+    await search.fill("");
+    await select.focus();
+    await expect.poll(() => select.locator("option").count()).toBeGreaterThan(300);
+    expect(parts).toEqual(["zones.js"]);
+  });
+
+  test("a details form that cannot be fetched says so, and the visitor can try again", async ({ page, request, baseURL }) => {
+    const { token } = await createEventType(request, { title: "Offline form" });
+    let failing = true;
+    await page.route(`${baseURL}/embed/parts/form.js`, (route) => (failing ? route.abort("internetdisconnected") : route.continue()));
+    await mountCalendar(page, { token });
+    await page.locator('button[part~="day-free"]').first().click();
+    await expect(page.getByRole("alert")).toContainText("could not be reached");
+    failing = false;
+    await page.getByRole("button", { name: "Try again" }).click();
+    await page.locator('button[part="slot"]').first().click();
+    await expect(page.getByLabel("Email")).toBeVisible();
   });
 
   test("the popup's code is fetched once, when a trigger is first clicked", async ({ page, request }) => {
@@ -71,11 +116,11 @@ test.describe("parts of the script loaded on demand", () => {
     const parts = recordParts(page);
     await mountCalendar(page, { token });
     await chooseFirstTime(page);
-    expect(parts).toEqual([]);
+    expect(parts).toEqual(["form.js"]);
     await page.getByLabel("Email").fill("paid@example.com");
     await page.getByRole("button", { name: "Continue to payment" }).click();
     await expect(page.getByLabel("Card number")).toBeVisible();
-    expect(parts).toEqual(["payment.js"]);
+    expect(parts).toEqual(["form.js", "payment.js"]);
     await payWithCard(page, "4242 4242 4242 4242");
     await expect(page.getByRole("heading", { name: "You are booked" })).toBeVisible();
     expect((await reservationsOf(request, id))[0]).toMatchObject({ status: "confirmed", email: "paid@example.com" });

@@ -16,8 +16,8 @@ test.describe("Stripe.js on any site", () => {
     await mountCalendar(page, { token });
     await continueToPayment(page, "anysite@example.com");
     await expect(page.getByLabel("Card number")).toBeVisible();
-    // The payment step itself comes from beside the script, before the Stripe.js it loads.
-    expect(scripts).toEqual([`${baseURL}/embed/booking-calendar.js`, `${baseURL}/embed/parts/payment.js`, `${baseURL}/embed/stripe-standin.js`]);
+    // The details form and the payment step come from beside the script, before the Stripe.js it loads.
+    expect(scripts).toEqual([`${baseURL}/embed/booking-calendar.js`, `${baseURL}/embed/parts/form.js`, `${baseURL}/embed/parts/payment.js`, `${baseURL}/embed/stripe-standin.js`]);
     await payWithCard(page, "4242 4242 4242 4242");
     await expect(page.getByRole("heading", { name: "You are booked" })).toBeVisible();
     expect((await reservationsOf(request, id))[0]).toMatchObject({ status: "confirmed", email: "anysite@example.com" });

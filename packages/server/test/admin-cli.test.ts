@@ -153,6 +153,21 @@ describe("the admin CLI against a running server", () => {
     expect(r.stdout).toMatch(/monday\s+09:00-17:00/);
   });
 
+  it("sets the calendar's language with --language and gives it back to the visitor's browser with browser (the default of new event types)", async () => {
+    expect((await cli("show", id)).stdout).toMatch(/Language:\s+the visitor's browser/);
+    const set = await cli("update", id, "--language", "de-AT");
+    expect(set.code).toBe(0);
+    expect(set.stdout).toMatch(/Language:\s+de-AT/);
+    const view = (await (await fetch(`${base}/admin/event-types/${id}`, { headers: { authorization: `Bearer ${KEY}` } })).json()) as any;
+    expect(view.data.locale).toMatchObject({ preset: "de-AT", startDayOfWeek: "monday" });
+    const back = await cli("update", id, "--language", "browser");
+    expect(back.code).toBe(0);
+    expect(back.stdout).toMatch(/Language:\s+the visitor's browser/);
+    const bad = await cli("update", id, "--language", "de_AT");
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/--language takes a language tag/);
+  });
+
   it("gives the event type a booking page with --slug, shows its address and link token, and removes it with none", async () => {
     const set = await cli("update", id, "--slug", "team-sync");
     expect(set.code).toBe(0);

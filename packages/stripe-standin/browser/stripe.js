@@ -3,7 +3,7 @@
  * because js.stripe.com cannot be reached from where they run. NOT Stripe: no money moves.
  *
  * It implements the part of Stripe.js the booking calendar calls: Stripe(publishableKey,
- * { stripeAccount }), stripe.elements({ clientSecret, appearance }), elements.create("payment"),
+ * { stripeAccount }), stripe.elements({ clientSecret, appearance, locale }), elements.create("payment"),
  * element.mount/on/destroy, elements.submit() and stripe.confirmPayment({ elements, redirect:
  * "if_required" }). The card form is plain fields instead of Stripe's iframe; confirming sends the
  * raw card to the Stripe stand-in's POST /v1/payment_intents/:id/confirm with the publishable key,
@@ -58,8 +58,9 @@
 
   var counter = 0;
 
-  function PaymentElement(appearance) {
+  function PaymentElement(appearance, locale) {
     this.looks = looksOf(appearance);
+    this.locale = locale;
     this.handlers = {};
     this.inputs = null;
     this.root = null;
@@ -77,6 +78,8 @@
     var n = ++counter;
     var root = document.createElement("div");
     root.setAttribute("data-stripe-standin", "payment-element");
+    // Stripe writes the Payment Element in elements({ locale }); the stand-in marks its language.
+    if (this.locale && this.locale !== "auto") root.setAttribute("lang", this.locale);
     root.style.cssText = "font-family:system-ui,sans-serif;color:inherit";
     var note = document.createElement("p");
     note.textContent = "Test payment: Stripe stand-in, no money moves. Card 4242 4242 4242 4242 pays; 4000 0000 0000 0002 is declined.";
@@ -107,11 +110,12 @@
     this.stripe = stripe;
     this.clientSecret = options && options.clientSecret;
     this.appearance = options && options.appearance;
+    this.locale = options && options.locale;
     this.element = null;
   }
   Elements.prototype.create = function (type) {
     if (type !== "payment") throw new Error("Stripe stand-in: only the Payment Element is implemented");
-    this.element = new PaymentElement(this.appearance);
+    this.element = new PaymentElement(this.appearance, this.locale);
     return this.element;
   };
   Elements.prototype.getElement = function () { return this.element; };

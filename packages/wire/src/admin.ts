@@ -1,5 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { CUSTOM_FIELD_TYPES, LOCATION_TYPES } from "./event-types.ts";
+import { CUSTOM_FIELD_TYPES, LOCATION_TYPES, Translations } from "./event-types.ts";
 import { LIMITS } from "./limits.ts";
 
 /** Times of day in opening hours: HH:MM, and 24:00 for midnight at the end of the day. */
@@ -54,6 +54,10 @@ export const LocationInput = Type.Object(
   {
     type: Type.Union(LOCATION_TYPES.map((k) => Type.Literal(k))),
     value: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
+    label: Type.Optional(Type.Union([
+      Type.String({ minLength: 1, maxLength: 200, description: "The organizer's name for this place, e.g. \"Our Berlin office\"; translations in `translations.<tag>.locations`. Absent or null: the element's own words for the type." }),
+      Type.Null(),
+    ])),
   },
   { additionalProperties: false },
 );
@@ -136,7 +140,7 @@ export const EventTypeFields = Type.Object(
       {
         preset: Type.Optional(Type.String({
           pattern: "^([A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*)?$",
-          description: "The calendar's language (texts and dates), e.g. `de` or `de-AT`; empty: the visitor's browser languages, then English.",
+          description: "The calendar's language (texts and dates), e.g. `de` or `de-AT`; empty (the default): the visitor's browser languages, then English.",
         })),
         startDayOfWeek: Type.Optional(Type.Union([Type.Literal("monday"), Type.Literal("sunday")])),
         // Keys name UI strings: plain identifiers, so nothing like `__proto__` reaches a client.
@@ -152,6 +156,7 @@ export const EventTypeFields = Type.Object(
       },
       { additionalProperties: false },
     ),
+    translations: Translations,
     profileImage: Type.Union([Type.String({ maxLength: 2000 }), Type.Null()]),
     calendarTitle: Type.Union([Type.String({ maxLength: 500 }), Type.Null()]),
     hostName: Type.Union([Type.String({ minLength: 1, maxLength: 200, description: "The organizer's name shown beside the avatar (profileImage) and on the confirmation; null shows none." }), Type.Null()]),

@@ -52,13 +52,70 @@ export const PaymentConfiguration = Type.Object({
 });
 export type PaymentConfiguration = Static<typeof PaymentConfiguration>;
 
+/** A BCP 47 language tag as organizer texts are keyed by: `de`, `pt-BR`, `zh-Hant`. */
+export const LANGUAGE_TAG_PATTERN = "^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$";
+
+/** Most languages one event type's organizer texts are given in (besides its own texts). */
+export const MAX_TRANSLATIONS = 30;
+
+/**
+ * The organizer's texts in one more language. Every key is optional: what is missing falls back to
+ * the event type's own text (`title`, `description`, ...). Custom fields are named by their `name`;
+ * a field's `options` are its choices' labels in this language, in the field's order (the answer a
+ * visitor sends is still the option as the event type gives it). `locations` label the places by
+ * type; `texts` override UI texts like `locale.texts`.
+ */
+export const OrganizerTexts = Type.Object(
+  {
+    title: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+    description: Type.Optional(Type.String({ maxLength: 5000 })),
+    calendarTitle: Type.Optional(Type.String({ maxLength: 500 })),
+    customFields: Type.Optional(Type.Record(
+      Type.String({ pattern: "^[A-Za-z][A-Za-z0-9_]{0,63}$" }),
+      Type.Object(
+        {
+          label: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+          placeholder: Type.Optional(Type.String({ maxLength: 500 })),
+          options: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 100 })),
+        },
+        { additionalProperties: false },
+      ),
+      { additionalProperties: false },
+    )),
+    locations: Type.Optional(Type.Record(Type.String({ pattern: "^[a-z-]{1,32}$" }), Type.String({ minLength: 1, maxLength: 200 }), { additionalProperties: false })),
+    texts: Type.Optional(Type.Record(Type.String({ pattern: "^[A-Za-z][A-Za-z0-9_.-]{0,99}$" }), Type.String({ maxLength: 500 }), { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
+export type OrganizerTexts = Static<typeof OrganizerTexts>;
+
+/**
+ * The organizer's texts per language, by BCP 47 tag: `{ "de": { "title": "Kennenlerngespräch" } }`.
+ * The element picks one like its UI language (the `locale` attribute, `locale.preset`, the visitor's
+ * browser languages; a tag matches exactly or by its base language) and falls back to the event
+ * type's own texts.
+ */
+export const Translations = Type.Record(Type.String({ pattern: LANGUAGE_TAG_PATTERN }), OrganizerTexts, {
+  additionalProperties: false,
+  maxProperties: MAX_TRANSLATIONS,
+});
+export type Translations = Static<typeof Translations>;
+
+/** A place the event type offers, as the configuration shows it: a `label` when the organizer named it. */
+export const ConfiguredLocation = Type.Object({
+  type: Type.String({ maxLength: LIMITS.textMaxLength }),
+  value: Type.Optional(Type.Union([Type.String({ maxLength: LIMITS.textMaxLength }), Type.Null()])),
+  label: Type.Optional(Type.String({ description: "The organizer's name for this place (its translations are in `translations.<tag>.locations`); absent: the element's own words for the type." })),
+});
+export type ConfiguredLocation = Static<typeof ConfiguredLocation>;
+
 /** EventTypeConfiguration of the spec with the additional keys of decisions.md. */
 export const EventTypeConfiguration = Type.Object({
   min: Type.Integer({ description: "First bookable day, days from today in the event type's zone." }),
   max: Type.Integer({ description: "Last bookable day, days from today (booking horizon)." }),
   closestBookableDay: Type.Integer({ description: "Days from today to the first day with a free slot; -1 when none." }),
   locale: Type.Object({
-    preset: Type.String({ description: "BCP 47 tag of the calendar's language (texts and dates); empty: the visitor's browser languages, then English." }),
+    preset: Type.String({ description: "BCP 47 tag of the calendar's language (texts and dates); empty (the default of new event types): the visitor's browser languages, then English." }),
     startDayOfWeek: Type.Union([Type.Literal("monday"), Type.Literal("sunday")]),
     texts: Type.Record(Type.String(), Type.String(), { description: "Overrides of the element's UI texts by key; they win over its built-in languages." }),
   }),
@@ -78,7 +135,8 @@ export const EventTypeConfiguration = Type.Object({
   timezone: Type.String(),
   seats: Type.Integer(),
   holdMinutes: Type.Integer(),
-  locations: Type.Array(Location),
+  locations: Type.Array(ConfiguredLocation),
+  translations: Type.Optional(Translations),
   payment: Type.Union([PaymentConfiguration, Type.Null()]),
   bookingUrl: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "Absolute URL of the event type's booking page, /book/{slug}; null when it has no slug." })),
   rescheduleNoticeMinutes: Type.Optional(Type.Integer({ minimum: 0, description: "A visitor may move a booking online until this many minutes before its start; later, only the organizer can." })),

@@ -5,6 +5,7 @@ import { environmentContext, type CalendarEnvironment } from "../context.ts";
 import { DateTexts, localeUses12Hours } from "../dates.ts";
 import { chooseLanguage, type Language } from "../i18n/catalog.ts";
 import { loadCatalog, loadedCatalog } from "../i18n/load.ts";
+import { textOverrides } from "../i18n/organizer.ts";
 import { safeLocale, textsWith, type Texts } from "../i18n/texts.ts";
 
 /** Where the visitor's 12h/24h choice is kept for the visit (the tab's session). */
@@ -35,7 +36,7 @@ export class EnvironmentController implements ReactiveController {
 
   constructor(private readonly host: ReactiveControllerHost & HTMLElement, private readonly source: EnvironmentSource) {
     // English on the browser's clock until the first update makes the element's own.
-    const initialValue = { texts: textsWith(), dates: new DateTexts("en"), timezone: "UTC" };
+    const initialValue = { texts: textsWith(), dates: new DateTexts("en"), timezone: "UTC", language: "en" };
     this.#provider = new ContextProvider(host, { context: environmentContext, initialValue });
     host.addController(this);
   }
@@ -55,7 +56,8 @@ export class EnvironmentController implements ReactiveController {
     this.#catalogArrived = false;
     const locale = safeLocale(source.locale() || config?.locale.preset || navigator.language || "en");
     const dates = new DateTexts(locale, this.#hour12 ?? localeUses12Hours(locale));
-    this.#provider.setValue({ texts: this.textsFor(config), dates, timezone: source.zone() });
+    const language = this.languageFor(config);
+    this.#provider.setValue({ texts: this.textsFor(config), dates, timezone: source.zone(), language: loadedCatalog(language) ? language : "en" });
   }
 
   /** The visitor's 12h/24h choice, kept for the rest of the visit. */
@@ -69,9 +71,14 @@ export class EnvironmentController implements ReactiveController {
     this.host.requestUpdate();
   }
 
-  /** The language of the texts: the `locale` attribute, the event type's preset, the browser's languages, English. */
+  /** The language tags the visitor's texts are chosen by, first choice first: the `locale` attribute, the event type's preset, the browser's languages. */
+  wanted(config: EventTypeConfiguration | null): string[] {
+    return [this.source.locale(), config?.locale.preset ?? "", ...(navigator.languages ?? []), navigator.language];
+  }
+
+  /** The language of the texts: the first wanted one with a built-in catalog, else English. */
   languageFor(config: EventTypeConfiguration | null): Language {
-    return chooseLanguage([this.source.locale(), config?.locale.preset, ...(navigator.languages ?? []), navigator.language]);
+    return chooseLanguage(this.wanted(config));
   }
 
   /**
@@ -87,7 +94,7 @@ export class EnvironmentController implements ReactiveController {
         this.host.requestUpdate();
       }, () => undefined);
     }
-    return textsWith(config?.locale.texts, catalog ?? loadedCatalog("en"), catalog ? language : "en");
+    return textsWith(textOverrides(config, this.wanted(config)), catalog ?? loadedCatalog("en"), catalog ? language : "en");
   }
 }
 

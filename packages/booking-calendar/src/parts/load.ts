@@ -1,7 +1,8 @@
 /**
  * The parts of the element that only some visitors need, loaded on first use: the popup with its
- * floating button, the payment step (only paid event types reach it), and the manage screens (only
- * a manage link opens them). The script-tag file fetches
+ * floating button, the payment step (only paid event types reach it), the manage screens (only a
+ * manage link opens them), the zone picker's list and search (once the visitor reaches for the
+ * picker), and the details form (once a day is picked). The script-tag file fetches
  * each from `parts/<name>.js` beside itself; the npm module imports it as a chunk of its own.
  */
 import type { LitElement, css, html, nothing } from "lit";
@@ -11,8 +12,9 @@ import type { environmentContext } from "../context.ts";
 import type { closePopup, equipFloatingButton, openPopup } from "../popup/popup.ts";
 import type { DEFAULT_TEXTS } from "../i18n/texts.ts";
 import type * as manageViews from "../views/manage.ts";
+import type { ZoneIndex } from "../zones/zone-index.ts";
 
-export type PartName = "popup" | "payment" | "manage";
+export type PartName = "popup" | "payment" | "manage" | "zones" | "form";
 
 /** What the manage part hands back: the screens of an existing booking. */
 export type ManagePart = typeof manageViews;
@@ -25,6 +27,11 @@ export interface PopupPart {
   openPopup: typeof openPopup;
   closePopup: typeof closePopup;
   equipFloatingButton: typeof equipFloatingButton;
+}
+
+/** What the zones part hands back: the zone list and search. */
+export interface ZonesPart {
+  ZoneIndex: typeof ZoneIndex;
 }
 
 /**
@@ -43,6 +50,7 @@ export interface SharedModules {
   DEFAULT_TEXTS: typeof DEFAULT_TEXTS;
   popup?: PopupPart;
   manage?: ManagePart;
+  zones?: ZonesPart;
 }
 
 declare global {
@@ -62,6 +70,16 @@ export const managePart = (): ManagePart | undefined => manage ?? window.Booking
 /** Keeps the manage screens the npm module imported. */
 export function setManagePart(part: ManagePart): void {
   manage = part;
+}
+
+let zones: ZonesPart | undefined;
+
+/** The zones part once it has run: handed over by the npm module's loader, or put beside the shared modules by the part's file. */
+export const zonesPart = (): ZonesPart | undefined => zones ?? window.BookingCalendarShared?.zones;
+
+/** The npm module's loader hands the zones part over here. */
+export function setZonesPart(part: ZonesPart): void {
+  zones = part;
 }
 
 let loader: PartLoader = (name) => Promise.reject(new Error(`The ${name} part has no loader.`));

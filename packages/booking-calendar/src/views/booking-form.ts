@@ -43,7 +43,8 @@ export class BookingForm extends LitElement {
   };
 
   declare draft: BookingDraft;
-  declare fields: CustomField[];
+  /** The event type's fields; `optionLabels` show the options in the visitor's language (the answer stays the option). */
+  declare fields: (CustomField & { optionLabels?: string[] })[];
   declare locations: Location[];
   /** Messages by field key: `email`, `guests.0`, `location.value`, `customFields.<uuid>`, ... */
   declare problems: Record<string, string[]>;
@@ -204,7 +205,7 @@ export class BookingForm extends LitElement {
     this.renderRoot.querySelector<HTMLInputElement>(`#${fieldId(`guests.${index}`)}`)?.focus();
   }
 
-  #renderCustomField(field: CustomField) {
+  #renderCustomField(field: CustomField & { optionLabels?: string[] }) {
     const key = `customFields.${field.uuid}`;
     const id = fieldId(key);
     const value = this.draft.answers[field.uuid];
@@ -225,15 +226,15 @@ export class BookingForm extends LitElement {
         control = html`<select id=${id} part="input" aria-required=${common.required} aria-invalid=${common.invalid} aria-describedby=${common.describedBy}
           @change=${(e: Event) => this.#answer(field.uuid, (e.target as HTMLSelectElement).value || undefined)}>
           <option value="" ?selected=${!value}>${this.#t("choose")}</option>
-          ${(field.options ?? []).map((o) => html`<option .value=${o} ?selected=${o === value}>${o}</option>`)}
+          ${(field.options ?? []).map((o, i) => html`<option .value=${o} ?selected=${o === value}>${field.optionLabels?.[i] ?? o}</option>`)}
         </select>`;
         break;
       case "multiselect": {
         const chosen = Array.isArray(value) ? (value as string[]) : [];
         return html`<fieldset part="field" aria-invalid=${common.invalid} aria-describedby=${common.describedBy}>
           <legend>${field.label}${field.required ? html`<span class="req" aria-hidden="true">*</span><span class="visually-hidden"> (${this.#t("required")})</span>` : nothing}</legend>
-          ${(field.options ?? []).map((o) => html`<label class="choice"><input type="checkbox" .checked=${chosen.includes(o)}
-            @change=${(e: Event) => this.#answer(field.uuid, (e.target as HTMLInputElement).checked ? [...chosen, o] : chosen.filter((c) => c !== o))}>${o}</label>`)}
+          ${(field.options ?? []).map((o, i) => html`<label class="choice"><input type="checkbox" .checked=${chosen.includes(o)}
+            @change=${(e: Event) => this.#answer(field.uuid, (e.target as HTMLInputElement).checked ? [...chosen, o] : chosen.filter((c) => c !== o))}>${field.optionLabels?.[i] ?? o}</label>`)}
           ${this.#problemText(key)}
         </fieldset>`;
       }

@@ -1,6 +1,6 @@
 import { LitElement, css, html, nothing, type PropertyValues } from "lit";
 import { ContextConsumer } from "@lit/context";
-import type { Stripe, StripeElements } from "@stripe/stripe-js";
+import type { Stripe, StripeElementLocale, StripeElements } from "@stripe/stripe-js";
 import { environmentContext } from "../context.ts";
 import { controlStyles } from "../booking-calendar.styles.ts";
 
@@ -123,6 +123,8 @@ export class PaymentStep extends LitElement {
       const variable = (name: string) => style.getPropertyValue(name).trim() || undefined;
       this.elements = this.stripe.elements({
         clientSecret: setup.clientSecret,
+        // The card form speaks the calendar's language (each built-in one is a language Stripe has).
+        locale: (this.env.value?.language ?? "auto") as StripeElementLocale,
         appearance: {
           theme: style.colorScheme === "dark" ? "night" : "stripe",
           variables: { colorPrimary: variable("--bc-primary"), borderRadius: variable("--bc-radius"), colorDanger: variable("--bc-danger") },

@@ -58,7 +58,7 @@ export function renderChosen(flow: SlotFlow, env: CalendarEnvironment) {
     ${config.hostName ? html`<p class="with-host">${renderHost(config, true)}<span><span class="visually-hidden">${texts("host")}: </span>${config.hostName}</span></p>` : nothing}
     <p>${dates.instantDate(slot.startIso8601, timezone)}</p>
     <p>${dates.time(slot.startIso8601, timezone)} – ${dates.time(slot.endIso8601, timezone)} · ${texts("duration", { minutes: config.durationMinutes })}</p>
-    <p class="muted">${texts("timezone")}: ${timezone.replace(/_/g, " ")}</p>
+    <p class="muted">${texts("timezone")}: ${dates.zoneName(timezone)}</p>
     ${location ? html`<p>${locationText(location, env)}</p>` : nothing}
     ${config.payment ? html`<p>${texts("price")}: ${dates.money(config.payment.amount, config.payment.currency)}</p>` : nothing}
   </aside>`;
@@ -124,7 +124,7 @@ export function renderDone(done: Extract<DoneState, { kind: "booked" | "reschedu
       <p><strong>${config.title}</strong></p>
       ${config.hostName ? html`<p class="with-host">${renderHost(config, true)}<span>${texts("host")}: ${config.hostName}</span></p>` : nothing}
       <p>${dates.instantDate(slot.startIso8601, timezone)}</p>
-      <p>${dates.time(slot.startIso8601, timezone)} – ${dates.time(slot.endIso8601, timezone)} (${timezone.replace(/_/g, " ")})</p>
+      <p>${dates.time(slot.startIso8601, timezone)} – ${dates.time(slot.endIso8601, timezone)} (${dates.zoneName(timezone)})</p>
       ${place ? html`<p>${place}</p>` : nothing}
       ${meetLink ? html`<p><a href=${meetLink} target="_blank" rel="noopener noreferrer">${texts("joinMeeting")}</a></p>` : nothing}
       ${paid ? html`<p part="amount-paid">${texts("amountPaid", { amount: paid })}</p>` : nothing}

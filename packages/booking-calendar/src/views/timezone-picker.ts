@@ -2,24 +2,20 @@ import { LitElement, css, html, nothing } from "lit";
 import { ContextConsumer } from "@lit/context";
 import { environmentContext, type CalendarEnvironment } from "../context.ts";
 import { controlStyles } from "../booking-calendar.styles.ts";
-import { offsetKnown, offsetMinutes, offsetText } from "../dates.ts";
+import { offsetMinutes, offsetText } from "../dates.ts";
+import { loadPart, zonesPart } from "../parts/load.ts";
+import type { ZoneEntry, ZoneIndex } from "../zones/zone-index.ts";
 
-/** Internal: the visitor chose another zone, or another clock (12 or 24 hours). */
-export type TimezonePickerEvents = { "bc-zone-change": { timezone: string }; "bc-hour-cycle-change": { hour12: boolean } };
-
-/** One zone as the list shows it. */
-interface ZoneEntry {
-  zone: string;
-  region: string;
-  label: string;
-  /** Lower-case text the search matches: the name, the offset and the local time. */
-  haystack: string;
-}
+/** Internal: the visitor chose another zone, or another clock (12 or 24 hours), or reached for the list (which is then asked for). */
+export type TimezonePickerEvents = { "bc-zone-change": { timezone: string }; "bc-hour-cycle-change": { hour12: boolean }; "bc-zones-wanted": Record<string, never> };
 
 /**
  * The visitor's time zone, always in view: a search box narrows a native select (which every screen
- * reader knows) grouped by region, each zone with its UTC offset and its current local time, and a
- * 12h/24h switch for every time the calendar shows.
+ * reader knows) grouped by continent, each zone named in the visitor's language with its UTC offset
+ * and its current local time, and a 12h/24h switch for every time the calendar shows. Until the
+ * visitor reaches for the list (focus, pointer) or searches, the select holds the chosen zone alone;
+ * then the list and its search are fetched as a part (`parts/zones.js`) and named a few zones at a
+ * time, so nothing is done for hundreds of zones while the page starts.
  */
 export class TimezonePicker extends LitElement {
   static override styles = [controlStyles, css`
@@ -45,19 +41,13 @@ export class TimezonePicker extends LitElement {
   declare query: string;
   /** The minute the offsets and local times are shown for; moves on while the picker is shown. */
   declare now: number;
-  /**
-   * Whether every zone is listed: only once the visitor reaches for the list (focus, pointer) or
-   * searches. Until then the select holds the chosen zone alone, which keeps the first paint light
-   * (hundreds of options) and checkers such as axe quick.
-   */
+  /** Whether every zone is listed: once the visitor reaches for the list or searches. */
   declare expanded: boolean;
 
   readonly #env = new ContextConsumer(this, { context: environmentContext, subscribe: true });
   #clock: ReturnType<typeof setInterval> | undefined;
-  #entries: { key: string; list: ZoneEntry[] } = { key: "", list: [] };
-  /** Zones whose offsets are known; the rest are learnt a few at a time, off the visitor's way. */
-  #known = 0;
-  #warming: string[] | null = null;
+  /** The list and search of the zones part, for the zones and language it was made for. */
+  #index: ZoneIndex | null = null;
 
   constructor() {
     super();
@@ -70,6 +60,8 @@ export class TimezonePicker extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    // A pointer over the picker fetches the list's code ahead of the press (nothing is named yet).
+    this.addEventListener("pointerenter", () => void loadPart("zones").catch(() => undefined), { once: true });
     this.#clock = setInterval(() => { this.now = Date.now(); }, 30_000);
   }
 
@@ -78,60 +70,51 @@ export class TimezonePicker extends LitElement {
     clearInterval(this.#clock);
   }
 
-  /**
-   * Making a zone's offset format takes about a millisecond, hundreds of them a visible pause: they
-   * are made in small batches between frames, and the list is labelled again once all are known.
-   */
-  #warm(zones: string[]): void {
-    if (this.#warming === zones) return;
-    this.#warming = zones;
-    let index = 0;
-    const step = () => {
-      if (this.#warming !== zones) return;
-      const until = Math.min(zones.length, index + 24);
-      for (; index < until; index++) offsetMinutes(zones[index]!, this.now);
-      if (index < zones.length) setTimeout(step, 0);
-      else {
-        this.#known = this.zones === zones ? zones.length : 0;
-        this.requestUpdate();
-      }
-    };
-    setTimeout(step, 0);
-  }
-
-  /** Every zone with its label, made again only when the zones, the offsets known, the clock, the language or the minute change. */
-  #list(env: CalendarEnvironment): ZoneEntry[] {
+  /** The zones part's index for the zones and language shown, once the part is here and the list is wanted. */
+  #list(locale: string): ZoneIndex | null {
+    const part = zonesPart();
+    if (!part || !this.expanded) return null;
     const zones = this.zones.includes(this.value) ? this.zones : [this.value, ...this.zones];
-    const minute = Math.floor(this.now / 60_000);
-    const key = `${zones.length} ${zones[0]} ${this.#known} ${env.dates.locale} ${env.dates.hour12} ${minute}`;
-    if (this.#entries.key === key) return this.#entries.list;
-    const list = zones.map((zone) => {
-      const slash = zone.indexOf("/");
-      const region = slash > 0 ? zone.slice(0, slash) : "";
-      const city = (slash > 0 ? zone.slice(slash + 1) : zone).replace(/\//g, " – ").replace(/_/g, " ");
-      let label = city;
-      if (zone === this.value || offsetKnown(zone)) {
-        const minutes = offsetMinutes(zone, this.now);
-        // The local time is UTC's moved by the offset, written by one UTC format: no format per zone.
-        label = env.texts("zoneOption", { city, offset: offsetText(minutes), time: env.dates.time(this.now + minutes * 60_000, "UTC") });
+    const index = this.#index;
+    if (!index || index.locale !== locale || index.zones.length !== zones.length || index.zones.some((z, i) => z !== zones[i])) {
+      this.#index = new part.ZoneIndex(zones, locale, () => this.requestUpdate());
+    }
+    this.#index!.learnNow(this.value);
+    this.#index!.learn();
+    return this.#index;
+  }
+
+  /** A zone's option: its name, then its offset and local time once known. */
+  #label(env: CalendarEnvironment, name: string, minutes: number | null): string {
+    // The local time is UTC's moved by the offset, written by one UTC format: no format per zone.
+    return minutes === null ? name : env.texts("zoneOption", { city: name, offset: offsetText(minutes), time: env.dates.time(this.now + minutes * 60_000, "UTC") });
+  }
+
+  /** The list is wanted: the server's zones and the part that names them are fetched (once). */
+  readonly #expand = (): Promise<void> => {
+    if (!this.expanded) {
+      this.expanded = true;
+      this.dispatchEvent(new CustomEvent("bc-zones-wanted"));
+    }
+    return loadPart("zones").then(() => this.requestUpdate(), () => undefined);
+  };
+
+  /**
+   * A press on the list before its part is here would open a list of one zone: the browser's list
+   * opens once the zones are named instead (Lit renders in a microtask, before the browser opens it).
+   */
+  readonly #press = (event: PointerEvent) => {
+    if (zonesPart()) return void this.#expand();
+    event.preventDefault();
+    const select = event.currentTarget as HTMLSelectElement;
+    void this.#expand().then(() => this.updateComplete).then(() => {
+      select.focus();
+      try {
+        select.showPicker();
+      } catch {
+        // No showPicker, or the press is too long ago: the list is focused and opens on the next press.
       }
-      return { zone, region, label, haystack: `${zone.replace(/[_/]/g, " ")} ${label}`.toLowerCase() };
     });
-    this.#entries = { key, list };
-    return list;
-  }
-
-  #matching(env: CalendarEnvironment): ZoneEntry[] {
-    const words = this.query.toLowerCase().replace(/[\s_/]+/g, " ").trim().split(" ").filter(Boolean);
-    if (this.#known < this.zones.length && (this.expanded || words.length > 0)) this.#warm(this.zones);
-    // The chosen zone stays listed so the select never shows a value it does not hold.
-    if (!this.expanded && words.length === 0) return this.#list(env).filter((e) => e.zone === this.value);
-    return this.#list(env).filter((e) => e.zone === this.value || words.every((word) => e.haystack.includes(word)));
-  }
-
-  // Lit renders in a microtask, which runs before the browser opens the list for this event.
-  readonly #expand = () => {
-    this.expanded = true;
   };
 
   #choose(timezone: string): void {
@@ -146,11 +129,16 @@ export class TimezonePicker extends LitElement {
   protected override render() {
     const env = this.#env.value;
     if (!env) return nothing;
-    const { texts } = env;
+    const { texts, dates } = env;
+    const index = this.#list(dates.locale);
     const groups = new Map<string, ZoneEntry[]>();
-    for (const entry of this.#matching(env)) groups.set(entry.region, [...(groups.get(entry.region) ?? []), entry]);
+    for (const entry of index?.matching(this.query, this.value) ?? []) {
+      const group = groups.get(entry.group);
+      if (group) group.push(entry);
+      else groups.set(entry.group, [entry]);
+    }
     const regions = [...groups.keys()].sort((a, b) => (a === "" ? 1 : b === "" ? -1 : a.localeCompare(b)));
-    const hour12 = env.dates.hour12 === true;
+    const hour12 = dates.hour12 === true;
     return html`<div class="zone" part="timezone">
       <div class="head">
         <label for="zone">${texts("timezone")}</label>
@@ -160,11 +148,12 @@ export class TimezonePicker extends LitElement {
         </div>
       </div>
       <input type="search" autocomplete="off" aria-label=${texts("searchTimezones")} placeholder=${texts("searchTimezones")} .value=${this.query}
-        @input=${(e: Event) => { this.query = (e.target as HTMLInputElement).value; }}>
+        @input=${(e: Event) => { this.query = (e.target as HTMLInputElement).value; this.#expand(); }}>
       <select id="zone" part="timezone-select" @change=${(e: Event) => this.#choose((e.target as HTMLSelectElement).value)}
-        @focus=${this.#expand} @pointerdown=${this.#expand}>
+        @focus=${this.#expand} @pointerdown=${this.#press}>
+        ${index ? nothing : html`<option value=${this.value} selected>${this.#label(env, dates.zoneName(this.value), offsetMinutes(this.value, this.now))}</option>`}
         ${regions.map((region) => html`<optgroup label=${region || texts("otherZones")}>
-          ${groups.get(region)!.map((e) => html`<option value=${e.zone} ?selected=${e.zone === this.value}>${e.label}</option>`)}
+          ${groups.get(region)!.map((e) => html`<option value=${e.zone} ?selected=${e.zone === this.value}>${this.#label(env, e.name, e.minutes)}</option>`)}
         </optgroup>`)}
       </select>
     </div>`;

@@ -1,4 +1,4 @@
-import type { LocationType, CustomFieldType, TimeRange, Weekday } from "@booking/wire";
+import type { LocationType, CustomFieldType, OrganizerTexts, TimeRange, Translations, Weekday } from "@booking/wire";
 
 /** A custom field as stored: every property resolved. */
 export interface CustomFieldDefinition {
@@ -34,7 +34,8 @@ export interface EventTypeSettings {
   rescheduleNoticeMinutes: number;
   cancelNoticeMinutes: number;
   availability: AvailabilityRules;
-  locations: { type: LocationType; value: string | null }[];
+  /** `label`: the organizer's name for the place (absent on event types stored before labels existed). */
+  locations: { type: LocationType; value: string | null; label?: string | null }[];
   customFields: CustomFieldDefinition[];
   payment: { amount: number; currency: string; providerAccountId: string } | null;
   webhookUrl: string | null;
@@ -57,7 +58,13 @@ export interface EventTypeSettings {
    * `write-bookings` route, never by the event type's own update; none when null or absent.
    */
   bookingsCalendar?: { sourceId: number; calendarUrl: string } | null;
+  /** `preset` empty: the visitor's browser languages (the default of new event types). */
   locale: { preset: string; startDayOfWeek: "monday" | "sunday"; texts: Record<string, string> };
+  /**
+   * The organizer's texts in more languages, by BCP 47 tag (see `Translations` in @booking/wire);
+   * absent on event types stored before they existed, and when none are given.
+   */
+  translations?: Translations;
   theme: { mode: "light" | "dark" | "auto"; borderRadius: string; colors: Record<string, string> };
   profileImage: string | null;
   calendarTitle: string | null;
@@ -101,7 +108,8 @@ export const DEFAULT_SETTINGS: Omit<EventTypeSettings, "title"> = {
   organizerEmail: null,
   contact: null,
   reminderMinutes: [...DEFAULT_REMINDER_MINUTES],
-  locale: { preset: "en", startDayOfWeek: "monday", texts: {} },
+  // Empty: each visitor gets their browser's language (event types stored with "en" keep it).
+  locale: { preset: "", startDayOfWeek: "monday", texts: {} },
   theme: { mode: "light", borderRadius: "8px", colors: {} },
   profileImage: null,
   calendarTitle: null,
@@ -113,3 +121,17 @@ export const DEFAULT_SETTINGS: Omit<EventTypeSettings, "title"> = {
 
 /** Upper-case merge tag of a field name (`company_size` -> `COMPANY_SIZE`). */
 export const mergeTagOf = (name: string): string => name.toUpperCase();
+
+/**
+ * The organizer's texts in `language` (the BCP 47 tag a visitor booked in): the translation for the
+ * tag, else for its base language (`de-AT` → `de`); none when the event type has neither, and then
+ * its own texts apply. What a translation leaves out falls back to the event type's own text.
+ */
+export function translationFor(settings: Pick<EventTypeSettings, "translations">, language: string | null | undefined): OrganizerTexts | undefined {
+  const all = settings.translations;
+  if (!all || !language) return undefined;
+  const lower = language.toLowerCase();
+  const keys = Object.keys(all);
+  const key = keys.find((k) => k.toLowerCase() === lower) ?? keys.find((k) => k.toLowerCase() === lower.split(/[-_]/)[0]);
+  return key === undefined ? undefined : all[key];
+}

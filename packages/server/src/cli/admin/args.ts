@@ -23,6 +23,7 @@ export const OPTIONS = {
   reminders: { type: "string" },
   file: { type: "string" },
   slug: { type: "string" },
+  language: { type: "string" },
   override: { type: "boolean" },
   day: { type: "string" },
   ranges: { type: "string" },

@@ -8,7 +8,7 @@ import { rangesText, weeklyText } from "./hours.ts";
 import { webhookLines } from "./webhooks.ts";
 
 /** The settings create and update take, as flags. */
-const SETTINGS = ["title", "description", "timezone", "duration", "interval", "seats", "hold", "notice", "horizon", "price", "currency", "account", "webhook", "reminders", "slug", "file"];
+const SETTINGS = ["title", "description", "timezone", "duration", "interval", "seats", "hold", "notice", "horizon", "price", "currency", "account", "webhook", "reminders", "slug", "language", "file"];
 const NUMBER_FLAGS = { duration: "durationMinutes", interval: "slotIntervalMinutes", seats: "seats", hold: "holdMinutes", notice: "minNoticeMinutes", horizon: "horizonDays" } as const;
 
 /** The settings part of the usage text (create and update). */
@@ -17,6 +17,8 @@ export const SETTINGS_USAGE = `Settings (create and update):
   --hold MIN --notice MIN --horizon DAYS --webhook URL|none
   --reminders MIN,MIN|none           reminder emails this many minutes before the start (default 1440,60)
   --slug S|none                      booking page name: the page is <server>/book/S (none removes it)
+  --language TAG|browser             the calendar's language, such as de or pt-BR; browser (the default of
+                                     new event types) speaks each visitor's browser language
   --price 50.00 --currency eur --account acct_x   card payment (--price none removes it)
   --file settings.json               a JSON body of settings; flags given win over its keys`;
 
@@ -129,6 +131,12 @@ async function settingsBody(flags: Flags, current: (() => Promise<EventTypeView>
     else throw new UsageError(`--reminders takes minutes before the start, comma-separated (such as 1440,60), or none; got "${flags.reminders}".`);
   }
   if (flags.slug !== undefined) body.slug = flags.slug === "none" ? null : flags.slug;
+  if (flags.language !== undefined) {
+    // The server merges `locale` one level deep: the other locale settings stay.
+    const preset = flags.language === "browser" ? "" : flags.language;
+    if (!/^([A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*)?$/.test(preset)) throw new UsageError(`--language takes a language tag such as de or pt-BR, or browser; got "${flags.language}".`);
+    body.locale = { ...(body.locale as object | undefined), preset };
+  }
   if (flags.price === "none") {
     if (flags.currency || flags.account) throw new UsageError("--price none removes the payment; leave out --currency and --account.");
     body.payment = null;
@@ -196,6 +204,7 @@ function showText(et: EventTypeView, base: string): string {
     `Booking page:  ${et.slug ? `${bookingUrlOf(base, et.slug)} (link token ${et.linkToken})` : "none (set one with --slug)"}`,
     `Booking feed:  ${et.feedUrl} (private: confirmed bookings as iCalendar)`,
     `Timezone:      ${et.timezone}`,
+    `Language:      ${et.locale.preset || "the visitor's browser"}${et.translations && Object.keys(et.translations).length > 0 ? `; organizer texts also in ${Object.keys(et.translations).join(", ")}` : ""}`,
     `Meetings:      ${et.durationMinutes} min, a slot every ${et.slotIntervalMinutes} min, ${et.seats} seat${et.seats === 1 ? "" : "s"}, held ${et.holdMinutes} min while booking`,
     `Booking:       at least ${et.minNoticeMinutes} min ahead, up to ${et.horizonDays} days ahead`,
     `Payment:       ${et.payment ? `${priceText(et.payment)} to ${et.payment.providerAccountId}` : "free"}`,

@@ -300,7 +300,7 @@ export function resolveSettings(base: EventTypeSettings, change: Omit<EventTypeP
     locale: { ...base.locale, ...stripUndefined(change.locale ?? {}) },
     theme: { ...base.theme, ...stripUndefined(change.theme ?? {}) },
     availability: change.availability ? { weekly: { ...change.availability.weekly }, overrides: change.availability.overrides ?? [] } : base.availability,
-    locations: change.locations ? change.locations.map((l) => ({ type: l.type, value: l.value ?? null })) : base.locations,
+    locations: change.locations ? change.locations.map((l) => ({ type: l.type, value: l.value ?? null, ...(l.label ? { label: l.label } : {}) })) : base.locations,
     customFields: change.customFields ? resolveCustomFields(change.customFields, errors) : base.customFields,
     payment: change.payment === undefined ? base.payment : change.payment && { ...change.payment, currency: change.payment.currency.toLowerCase() },
   };
@@ -318,6 +318,7 @@ export function resolveSettings(base: EventTypeSettings, change: Omit<EventTypeP
   });
   if (new Set(next.locations.map((l) => l.type)).size !== next.locations.length) addError(errors, "locations", "Each location type may appear once.");
   if (next.locations.length === 0) addError(errors, "locations", "Enable at least one location.");
+  next.translations = checkTranslations(next, change.translations !== undefined, errors);
   const webhookProblem = next.webhookUrl === null ? null : webhookUrlProblem(next.webhookUrl, allowPrivateWebhooks);
   if (webhookProblem) addError(errors, "webhookUrl", webhookProblem);
   if (next.profileImage !== null && next.profileImage !== "" && !isHttpUrl(next.profileImage)) addError(errors, "profileImage", "Expected an http(s) URL.");
@@ -368,6 +369,54 @@ function resolveCustomFields(fields: NonNullable<EventTypePatch["customFields"]>
     if (f.placeholder) field.placeholder = f.placeholder;
     return field;
   });
+}
+
+/**
+ * The organizer's texts per language must name the event type's own fields and places, with one
+ * label per option. Given in this change, a mismatch is refused; kept from before, the entries of
+ * fields or places this change removed are dropped (and an option list that no longer fits), so
+ * removing a field never needs its translations removed first.
+ */
+function checkTranslations(next: EventTypeSettings, given: boolean, errors: Record<string, string[]>): EventTypeSettings["translations"] {
+  const all = next.translations;
+  if (!all || Object.keys(all).length === 0) return undefined;
+  const fields = new Map(next.customFields.map((f) => [f.name, f]));
+  const places = new Set<string>(next.locations.map((l) => l.type));
+  const kept: NonNullable<EventTypeSettings["translations"]> = {};
+  for (const [tag, texts] of Object.entries(all)) {
+    try {
+      Intl.getCanonicalLocales(tag);
+    } catch {
+      addError(errors, `translations.${tag}`, "Expected a BCP 47 language tag such as de or pt-BR.");
+    }
+    const entry = { ...texts };
+    if (texts.customFields) {
+      const customFields: NonNullable<typeof texts.customFields> = {};
+      for (const [name, field] of Object.entries(texts.customFields)) {
+        const own = fields.get(name);
+        const path = `translations.${tag}.customFields.${name}`;
+        if (!own) {
+          if (given) addError(errors, path, "No custom field has this name.");
+          continue;
+        }
+        const fits = field.options === undefined || field.options.length === (own.options?.length ?? 0);
+        if (!fits && given) addError(errors, `${path}.options`, `Expected ${own.options?.length ?? 0} option labels, one per option of the field, in its order.`);
+        const { options, ...rest } = field;
+        customFields[name] = fits && options ? { ...rest, options } : rest;
+      }
+      entry.customFields = customFields;
+    }
+    if (texts.locations) {
+      const locations: Record<string, string> = {};
+      for (const [type, label] of Object.entries(texts.locations)) {
+        if (places.has(type)) locations[type] = label;
+        else if (given) addError(errors, `translations.${tag}.locations.${type}`, "The event type offers no location of this type.");
+      }
+      entry.locations = locations;
+    }
+    kept[tag] = entry;
+  }
+  return kept;
 }
 
 function checkRanges(ranges: TimeRange[], field: string, errors: Record<string, string[]>): void {

@@ -19,8 +19,9 @@ export const bookingPageRoutes = (ctx: AppContext, calendar: CalendarScriptFile)
     // Read by hand: a human page never answers a malformed query with a JSON 422.
     const reservation = searchParamsOf(request.url).get("reservation");
     const origin = publicOrigin(ctx.config, request.url);
-    const page = await pages.render(slug, reservation, origin);
-    const headers: Record<string, string> = { "content-type": "text/html; charset=utf-8", "referrer-policy": "no-referrer", ...pageSecurityHeaders(pagePolicyOf(ctx, origin)) };
+    const page = await pages.render(slug, reservation, origin, request.headers.get("accept-language"));
+    // The heading is in the visitor's language where the organizer wrote one.
+    const headers: Record<string, string> = { "content-type": "text/html; charset=utf-8", "referrer-policy": "no-referrer", vary: "Accept-Language", ...pageSecurityHeaders(pagePolicyOf(ctx, origin)) };
     if (page.private) headers["x-robots-tag"] = "noindex";
     return new Response(page.html, { status: page.found ? 200 : 404, headers });
   };

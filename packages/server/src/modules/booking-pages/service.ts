@@ -3,6 +3,7 @@ import { escapeHtml } from "../../lib/html.ts";
 import { FAVICON_LINK } from "../embed/page.ts";
 import { isUuid } from "../../lib/ids.ts";
 import type { EventTypeRecord, Store } from "../../store/types.ts";
+import { translationFor } from "../../domain/event-type.ts";
 
 /** A rendered page: the event type's, or the page saying there is none (the route answers that one 404). */
 export interface RenderedPage {
@@ -24,30 +25,60 @@ export class BookingPageService {
   /** `scripts`: the head tags that load the element (and the page's icon). */
   constructor(private readonly store: Store, private readonly scripts: () => string) {}
 
-  /** The page of `slug` on `origin`; `reservation` (the query parameter) opens the reschedule view when it is a uuid. */
-  async render(slug: string, reservation: string | null | undefined, origin: string): Promise<RenderedPage> {
+  /**
+   * The page of `slug` on `origin`; `reservation` (the query parameter) opens the reschedule view when
+   * it is a uuid; `acceptLanguage` (the request's header) chooses the language of the page's heading.
+   */
+  async render(slug: string, reservation: string | null | undefined, origin: string, acceptLanguage: string | null = null): Promise<RenderedPage> {
     const wanted = slug.toLowerCase();
     const eventType = isSlug(wanted) ? await this.store.eventTypes.bySlug(wanted) : null;
     if (!eventType) return { found: false, html: missingPage(), private: false };
     // Anything but a well-formed uuid is ignored: the calendar then simply offers a new booking.
     const reservationUuid = reservation && isUuid(reservation) ? reservation.toLowerCase() : null;
-    return { found: true, html: bookingPage(eventType, origin, reservationUuid, this.scripts()), private: reservationUuid !== null };
+    return { found: true, html: bookingPage(eventType, origin, reservationUuid, this.scripts(), acceptLanguage), private: reservationUuid !== null };
   }
 }
 
-function bookingPage(eventType: EventTypeRecord, origin: string, reservationUuid: string | null, scripts: string): string {
+/** The language tags of an `Accept-Language` header, most wanted first (well-formed ones, at most ten). */
+function acceptedLanguages(header: string | null): string[] {
+  return (header ?? "")
+    .split(",")
+    .map((part, index) => {
+      const [tag = "", ...params] = part.trim().split(";");
+      const q = Number(/^q=([\d.]+)$/.exec(params.join("").trim())?.[1] ?? 1);
+      return { tag: tag.trim(), q: Number.isFinite(q) ? q : 0, index };
+    })
+    .filter((t) => t.q > 0 && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(t.tag))
+    .sort((a, b) => b.q - a.q || a.index - b.index)
+    .slice(0, 10)
+    .map((t) => t.tag);
+}
+
+/**
+ * The page's language and the organizer's texts in it: the event type's `locale.preset` when it has
+ * one; else the visitor's first language the organizer wrote texts in, else their first language.
+ */
+function pageLanguage(s: EventTypeRecord["settings"], acceptLanguage: string | null): { lang: string; title: string; description: string } {
+  const wanted = s.locale.preset ? [s.locale.preset] : acceptedLanguages(acceptLanguage);
+  const tag = wanted.find((t) => translationFor(s, t)) ?? wanted[0] ?? "en";
+  const own = translationFor(s, tag);
+  return { lang: tag, title: own?.title ?? s.title, description: own?.description ?? s.description };
+}
+
+function bookingPage(eventType: EventTypeRecord, origin: string, reservationUuid: string | null, scripts: string, acceptLanguage: string | null): string {
   const s = eventType.settings;
   const attributes = [`token="${escapeHtml(eventType.linkToken)}"`, `api-base="${escapeHtml(origin)}"`];
   if (reservationUuid) attributes.push(`reservation-uuid="${escapeHtml(reservationUuid)}"`);
+  const { lang, title, description } = pageLanguage(s, acceptLanguage);
   return document({
-    lang: s.locale.preset,
-    title: s.title,
-    description: s.description,
+    lang,
+    title,
+    description,
     mode: s.theme.mode,
     head: scripts,
     body: [
-      `<h1>${escapeHtml(s.title)}</h1>`,
-      s.description ? `<p class="description">${escapeHtml(s.description)}</p>` : "",
+      `<h1>${escapeHtml(title)}</h1>`,
+      description ? `<p class="description">${escapeHtml(description)}</p>` : "",
       `<booking-calendar ${attributes.join(" ")}></booking-calendar>`,
       `<noscript><p>This booking page needs JavaScript to show the free times.</p></noscript>`,
     ].join("\n"),

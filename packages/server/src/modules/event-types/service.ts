@@ -85,7 +85,8 @@ export class EventTypeService {
       timezone: s.timezone,
       seats: s.seats,
       holdMinutes: s.holdMinutes,
-      locations: s.locations.map((l) => ({ type: l.type, value: l.value })),
+      locations: s.locations.map((l) => ({ type: l.type, value: l.value, ...(l.label ? { label: l.label } : {}) })),
+      ...(s.translations && Object.keys(s.translations).length > 0 ? { translations: structuredClone(s.translations) } : {}),
       payment: s.payment && {
         amount: s.payment.amount,
         currency: s.payment.currency,
