@@ -1,4 +1,5 @@
 import { LitElement, html, nothing } from "lit";
+import { keyed } from "lit/directives/keyed.js";
 import { api, whenSignedOut } from "./api.ts";
 import { unsaved } from "./base.ts";
 import { chooseLanguage, keepLanguage, LANGUAGES, textsOf, type Language } from "./i18n.ts";
@@ -129,7 +130,7 @@ export class BookingConsole extends LitElement {
   override render() {
     const t = textsOf(this.language);
     document.title = t.title;
-    const status = html`<div role="status" aria-live="polite" class=${this.message ? `notice ${this.message.tone}` : "sr-only"}>${this.message?.text ?? ""}</div>`;
+    const status = html`<div id="console-status" role="status" aria-live="polite" class=${this.message ? `notice ${this.message.tone}` : "sr-only"}>${this.message?.text ?? ""}</div>`;
     const tools = html`<div class="tools">
       <label class="check" for="console-language">${t.language}
         <select id="console-language" @change=${(e: Event) => {
@@ -169,7 +170,7 @@ export class BookingConsole extends LitElement {
         </ul></nav>
         ${tools}
       </header>
-      <main id="main">${status}${this.page(section, t)}</main>`;
+      <main id="main">${status}${keyed(this.route.join("/"), this.page(section, t))}</main>`;
   }
 
   private page(section: Section, t: ReturnType<typeof textsOf>) {
