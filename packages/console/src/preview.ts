@@ -42,6 +42,7 @@ export class CalendarPreview extends LitElement {
   declare draft: Record<string, unknown>;
   declare label: string;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private drawn = "";
 
   constructor() {
     super();
@@ -70,12 +71,18 @@ export class CalendarPreview extends LitElement {
   override updated(changed: Map<string, unknown>): void {
     if (!changed.has("draft") && !changed.has("token")) return;
     drafts.set(this.token, this.draft);
+    // The same settings again (a save answering what was typed) keep the calendar as the visitor left it.
+    const wanted = `${this.token} ${JSON.stringify(this.draft)}`;
+    if (wanted === this.drawn) return;
     clearTimeout(this.timer);
-    // Typing a colour or a text redraws once the typing pauses.
-    this.timer = setTimeout(() => this.redraw(), changed.has("token") ? 0 : 300);
+    // Typing a colour or a text redraws once the typing pauses; meanwhile the preview is marked busy.
+    this.toggleAttribute("data-pending", true);
+    this.timer = setTimeout(() => this.redraw(wanted), changed.has("token") ? 0 : 300);
   }
 
-  private redraw(): void {
+  private redraw(wanted: string): void {
+    this.removeAttribute("data-pending");
+    this.drawn = wanted;
     const holder = this.querySelector(".holder");
     if (!holder || !this.token) return;
     const calendar = document.createElement("booking-calendar");
