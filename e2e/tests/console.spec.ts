@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { API, ADMIN_KEY, SITE, chooseFirstTime, createEventType, expect, expectAccessible, openSite, saveScreenshot, test } from "../support/fixtures.ts";
+import { API, ADMIN_KEY, SITE, bookThroughApi, chooseFirstTime, createEventType, expect, expectAccessible, freeSlots, openSite, saveScreenshot, test } from "../support/fixtures.ts";
 import { startRadicale } from "../support/radicale.ts";
 
 /** Signs in to the console with the admin key; the bookings page is then shown. */
@@ -161,6 +161,106 @@ test.describe("the organizer console", () => {
     expect(attributes["api-base"]).toBe(API);
     await openSite(page, attributes);
     await expect(page.locator('button[part~="day-free"]').first()).toBeVisible();
+  });
+
+  test("moves a booking to a free time from its dialog, and retries a delivery now", async ({ page, request }) => {
+    const et = await createEventType(request, { title: "Move call", webhookUrl: "http://127.0.0.1:9/unreachable" });
+    const slots = await freeSlots(request, et.linkToken);
+    const email = `move-${Date.now()}@example.com`;
+    await bookThroughApi(request, et.linkToken, slots[0]!, email);
+    const later = slots.find((slot) => slot.startIso8601.slice(0, 10) > slots[0]!.startIso8601.slice(0, 10))!;
+    await signIn(page);
+    await page.getByLabel("Name or email").fill(email);
+    await page.getByRole("button", { name: "Filters" }).click();
+    await page.getByRole("row").filter({ hasText: email }).getByRole("button", { name: /^Open/ }).click();
+    const dialog = page.getByRole("dialog");
+    await expectAccessible(page, "booking dialog");
+    await saveScreenshot(page, "console-booking-dialog-light-1280");
+    await dialog.getByLabel("Day").fill(later.startIso8601.slice(0, 10));
+    await dialog.getByRole("group", { name: "Free times" }).getByRole("button", { name: later.startIso8601.slice(11, 16), exact: true }).click();
+    await expect(page.locator("#console-status")).toContainText("Reschedule");
+    const moved = (await (await request.get(`/admin/reservations?q=${encodeURIComponent(email)}`, { headers: admin })).json()).data.items[0];
+    expect(moved.startIso8601).toBe(later.startIso8601);
+
+    await page.getByRole("link", { name: "Deliveries" }).click();
+    await page.getByLabel("Event type").selectOption(String(et.id));
+    const row = page.getByRole("row").filter({ hasText: "webhook · reservation.rescheduled" });
+    await expect(row).toContainText("127.0.0.1:9");
+    await row.getByRole("button", { name: /^Retry now/ }).click();
+    await expect(page.locator("#console-status")).toContainText("due now");
+  });
+
+  test("shows the API's errors at their fields, and unsaved custom fields and texts in the preview", async ({ page, request }) => {
+    const et = await createEventType(request, { title: "Fields call" });
+    await signIn(page);
+    await page.goto(`/console#/event-types/${et.id}`);
+    await page.getByLabel("Duration (min)").fill("2");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByLabel("Duration (min)")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByLabel("Duration (min)")).toBeFocused();
+    await expect(page.locator("#et-durationMinutes-error")).toContainText("greater or equal to 5");
+    await expect(page.getByRole("alert")).toContainText("Some fields need attention.");
+    await page.getByLabel("Duration (min)").fill("45");
+    await page.getByLabel("Colour: primary").fill("url(x)");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.locator("#et-color-primary-error")).toContainText("CSS colour");
+    await expect(page.getByLabel("Duration (min)")).toHaveAttribute("aria-invalid", "false");
+    await page.getByLabel("Colour: primary").fill("");
+    await page.getByLabel("Texts (one key=value a line)").fill("chooseDate=Pick your day");
+    await page.getByRole("button", { name: "Add field" }).click();
+    await page.getByLabel("Label").fill("Company");
+    await page.getByLabel("Name", { exact: true }).fill("company");
+    await page.getByLabel("Required").check();
+    const calendar = page.locator("console-calendar-preview booking-calendar");
+    await expect(calendar.getByRole("heading", { name: "Pick your day" })).toBeVisible();
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.locator("#console-status")).toContainText("Saved.");
+    const saved = (await (await request.get(`/admin/event-types/${et.id}`, { headers: admin })).json()).data;
+    expect(saved).toMatchObject({ durationMinutes: 45, locale: { texts: { chooseDate: "Pick your day" } }, customFields: [{ label: "Company", name: "company", required: true }] });
+  });
+
+  test("works by keyboard alone, in German", async ({ page, request }) => {
+    await createEventType(request, { title: "Keyboard call" });
+    await page.goto("/console");
+    await page.getByLabel("Language").focus();
+    await page.keyboard.press("ArrowDown");
+    await expect(page.getByLabel("Sprache")).toBeVisible();
+    await page.getByLabel("Admin-Schlüssel").focus();
+    await page.keyboard.type(ADMIN_KEY);
+    await page.keyboard.press("Enter");
+    await expect(page.locator("main h2[tabindex='-1']")).toHaveText("Buchungen");
+    await expect(page.locator("main h2[tabindex='-1']")).toBeFocused();
+    // Loaded afresh (still signed in), the skip link is the first stop, then the sections.
+    await page.reload();
+    await expect(page.locator("main h2[tabindex='-1']")).toHaveText("Buchungen");
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("link", { name: "Zum Inhalt springen" })).toBeFocused();
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("link", { name: "Terminarten" })).toBeFocused();
+    await page.keyboard.press("Enter");
+    // The new page's heading takes the focus, so a screen reader announces it.
+    await expect(page.locator("main h2[tabindex='-1']")).toHaveText("Terminarten");
+    await expect(page.locator("main h2[tabindex='-1']")).toBeFocused();
+    await expect(page.locator("html")).toHaveAttribute("lang", "de");
+  });
+
+  test("edits weekly hours with several ranges and a date override from the month", async ({ page, request }) => {
+    const et = await createEventType(request, { title: "Hours call" });
+    await signIn(page);
+    await page.getByRole("link", { name: "Availability" }).click();
+    await page.getByLabel("Event type").selectOption(String(et.id));
+    await page.getByRole("button", { name: "Add range: Monday" }).click();
+    await page.getByRole("button", { name: "Copy to all days: Monday" }).click();
+    const next = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 15)).toISOString().slice(0, 10);
+    await page.getByRole("button", { name: "Date overrides: +1" }).click();
+    await page.getByRole("button", { name: next, exact: true }).click();
+    await expect(page.getByRole("button", { name: `${next} (Date overrides)` })).toHaveAttribute("aria-pressed", "true");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.locator("#console-status")).toContainText("Saved.");
+    const saved = (await (await request.get(`/admin/event-types/${et.id}`, { headers: admin })).json()).data.availability;
+    expect(saved.weekly.sunday.length).toBe(2);
+    expect(saved.overrides).toEqual([{ date: next, ranges: [] }]);
   });
 
   for (const width of [1280, 390]) {

@@ -58,3 +58,13 @@ export const failureText = (error: unknown): string => (error instanceof ApiFail
 export function when(iso: string, language: string): string {
   return new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
 }
+
+/**
+ * The list of a refused save's field errors at the top of a form (each named by its field path), so
+ * a screen reader hears them all at once and errors of settings without a field of their own show too.
+ */
+export function errorSummary(failure: ApiFailure | null, heading: string): TemplateResult | typeof nothing {
+  const entries = Object.entries(failure?.errors ?? {});
+  if (!entries.length) return nothing;
+  return html`<div class="notice bad" role="alert"><p>${heading}</p><ul>${entries.map(([key, messages]) => html`<li><code>${key}</code>: ${messages.join(" ")}</li>`)}</ul></div>`;
+}

@@ -71,6 +71,8 @@ export class BookingConsole extends LitElement {
     this.addEventListener("console-signed-in", ((event: CustomEvent<{ id: string }>) => {
       this.session = event.detail;
       if (this.route[0] === "sign-in" || !this.route[0]) location.hash = "#/bookings";
+      // The sign-in form is gone: the page's heading takes the focus, as after any move between pages.
+      void this.updateComplete.then(() => (this.querySelector("main h2") as HTMLElement | null)?.focus());
     }) as EventListener);
     void this.start();
   }

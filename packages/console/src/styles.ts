@@ -59,6 +59,9 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 .week h3 { font-size: 0.95rem; margin: 0 0 4px; }
 .week ul { list-style: none; margin: 0; padding: 0; }
 .week li button { width: 100%; text-align: left; margin-bottom: 4px; font-size: 0.88em; }
+.month { display: grid; grid-template-columns: repeat(7, 2.6rem); gap: 4px; margin-bottom: 12px; text-align: center; }
+.month button { padding: 6px 0; }
+.month button[aria-pressed="true"] { background: var(--accent); color: var(--on-accent); border-color: var(--accent); }
 .slots { display: flex; flex-wrap: wrap; gap: 6px; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 @media (max-width: 760px) {

@@ -1,6 +1,6 @@
 import { html, nothing } from "lit";
 import { api, ApiFailure } from "../api.ts";
-import { ConsolePage, failureText, fieldError, unsaved } from "../base.ts";
+import { ConsolePage, errorSummary, failureText, fieldError, unsaved } from "../base.ts";
 import { eventTypes, type EventTypeView } from "../model.ts";
 
 type Range = { start: string; end: string };
@@ -11,7 +11,9 @@ type Availability = { weekly: Record<string, Range[]>; overrides: { date: string
  * differ (other hours, or closed). Saved as the event type's `availability`.
  */
 export class AvailabilityPage extends ConsolePage {
-  static override properties = { ...ConsolePage.properties, types: { state: true }, chosen: { state: true }, draft: { state: true }, failure: { state: true } };
+  static override properties = { ...ConsolePage.properties, types: { state: true }, chosen: { state: true }, draft: { state: true }, failure: { state: true }, month: { state: true } };
+  /** First day of the month the override calendar shows, YYYY-MM-01. */
+  declare month: string;
   declare types: EventTypeView[];
   declare chosen: number | null;
   declare draft: Availability | null;
@@ -23,6 +25,7 @@ export class AvailabilityPage extends ConsolePage {
     this.chosen = null;
     this.draft = null;
     this.failure = null;
+    this.month = `${new Date().toISOString().slice(0, 7)}-01`;
   }
 
   override connectedCallback(): void {
@@ -79,6 +82,40 @@ export class AvailabilityPage extends ConsolePage {
       <button type="button" @click=${() => put([...ranges, { start: "09:00", end: "12:00" }])} aria-label="${t.addRange}: ${label}">+ ${t.addRange}</button>`;
   }
 
+  /** A month of days: a day with an override is pressed; choosing a day without one adds it (closed), with one moves to its row. */
+  private monthGrid() {
+    const t = this.t;
+    const [y, m] = this.month.split("-").map(Number);
+    const first = new Date(Date.UTC(y!, m! - 1, 1));
+    const days = new Date(Date.UTC(y!, m!, 0)).getUTCDate();
+    const lead = (first.getUTCDay() + 6) % 7;
+    const overrides = this.draft!.overrides;
+    const shift = (by: number) => {
+      const d = new Date(Date.UTC(y!, m! - 1 + by, 1));
+      this.month = d.toISOString().slice(0, 10);
+    };
+    const title = new Intl.DateTimeFormat(document.documentElement.lang || "en", { month: "long", year: "numeric", timeZone: "UTC" }).format(first);
+    return html`<div class="row" style="align-items: center; margin-bottom: 6px">
+        <button type="button" @click=${() => shift(-1)} aria-label="${t.overrides}: −1">◀</button>
+        <strong id="ov-month">${title}</strong>
+        <button type="button" @click=${() => shift(1)} aria-label="${t.overrides}: +1">▶</button>
+      </div>
+      <div class="month" role="group" aria-labelledby="ov-month">
+        ${t.dayNames.map((name) => html`<span class="muted" aria-hidden="true">${name.slice(0, 2)}</span>`)}
+        ${Array.from({ length: lead }, () => html`<span></span>`)}
+        ${Array.from({ length: days }, (_, i) => {
+          const date = `${this.month.slice(0, 8)}${String(i + 1).padStart(2, "0")}`;
+          const index = overrides.findIndex((o) => o.date === date);
+          return html`<button type="button" aria-pressed=${index >= 0} aria-label="${date}${index >= 0 ? ` (${t.overrides})` : ""}" @click=${async () => {
+            if (index < 0) this.change({ ...this.draft!, overrides: [...overrides, { date, ranges: [] }].sort((a, b) => a.date.localeCompare(b.date)) });
+            await this.updateComplete;
+            const at = this.draft!.overrides.findIndex((o) => o.date === date);
+            (this.querySelector(`#ov-${at}-date`) as HTMLElement | null)?.focus();
+          }}>${i + 1}</button>`;
+        })}
+      </div>`;
+  }
+
   override render() {
     const t = this.t;
     return html`<h2 tabindex="-1">${t.availability}</h2>
@@ -88,6 +125,7 @@ export class AvailabilityPage extends ConsolePage {
         </select></div>
       ${this.draft
         ? html`<form @submit=${this.save}>
+            ${errorSummary(this.failure, t.fixFields)}
             <fieldset><legend>${t.weeklyHours}</legend>
               <div class="table-wrap"><table><tbody>
                 ${t.days.map((day, i) => {
@@ -103,6 +141,7 @@ export class AvailabilityPage extends ConsolePage {
               </tbody></table></div>
             </fieldset>
             <fieldset><legend>${t.overrides}</legend>
+              ${this.monthGrid()}
               ${this.draft.overrides.map((o, i) => html`<div class="row" style="margin-bottom: 6px">
                 <label for="ov-${i}-date" class="sr-only">${t.day} ${i + 1}</label>
                 <input id="ov-${i}-date" type="date" .value=${o.date} @change=${(e: Event) => this.change({ ...this.draft!, overrides: this.draft!.overrides.map((x, j) => (j === i ? { ...x, date: (e.target as HTMLInputElement).value } : x)) })}>

@@ -1,6 +1,6 @@
 import { html, nothing, type TemplateResult } from "lit";
 import { api, ApiFailure } from "../api.ts";
-import { ConsolePage, failureText, field, fieldError, unsaved } from "../base.ts";
+import { ConsolePage, errorSummary, failureText, field, fieldError, unsaved } from "../base.ts";
 import type { EventTypeView } from "../model.ts";
 
 /** Settings this form edits (availability has its own page), as the admin API names them. */
@@ -131,7 +131,7 @@ export class EventTypeForm extends ConsolePage {
     if (!this.draft) return html`<h2 tabindex="-1">${t.eventTypes}</h2><p>${t.loading}</p>`;
     const title = this.eventTypeId === null ? t.newEventType : String(this.saved?.title ?? "");
     const form = html`<form @submit=${this.save} novalidate>
-      ${this.failure && !Object.keys(this.failure.errors).length ? html`<p class="notice bad">${this.failure.message}</p>` : nothing}
+      ${this.failure && !Object.keys(this.failure.errors).length ? html`<p class="notice bad" role="alert">${this.failure.message}</p>` : errorSummary(this.failure, this.t.fixFields)}
       <fieldset><legend>${t.general}</legend>
         ${this.text("title", "Title", { required: true })}
         ${this.text("slug", "Slug (/book/…)", { nullable: true })}
@@ -197,7 +197,9 @@ export class EventTypeForm extends ConsolePage {
 
   private paymentEditor() {
     const payment = this.get("payment") as { amount: number; currency: string; providerAccountId: string } | null;
-    return html`<fieldset><legend>${this.t.payment}</legend>
+    const error = this.failure?.errors.payment?.join(" ") ?? "";
+    return html`<fieldset aria-describedby=${error ? "et-payment-error" : nothing}><legend>${this.t.payment}</legend>
+      ${error ? html`<p class="error" id="et-payment-error">${error}</p>` : nothing}
       <div class="field"><label class="check" for="et-paid"><input id="et-paid" type="checkbox" .checked=${!!payment}
         @change=${(e: Event) => this.set("payment", (e.target as HTMLInputElement).checked ? { amount: 1000, currency: "eur", providerAccountId: "acct_" } : null)}> Card payment</label></div>
       ${payment
