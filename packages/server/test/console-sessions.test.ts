@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConsoleAccess, SESSION_IDLE_MS, SESSION_MAX_MS, SIGN_IN_ATTEMPTS } from "../src/modules/console/service.ts";
 import { ADMIN_KEY, reservation, setup, type Answer } from "./utils.ts";
+import { startRadicale } from "./radicale.ts";
 
 const ORIGIN = "http://localhost";
 
@@ -218,5 +219,28 @@ describe("the organizer's bookings across event types", () => {
     expect((await t.admin("POST", `/admin/event-types/${et.id}/deliveries/${webhook.id}/retry`)).status).toBe(200);
     expectError(await t.admin("POST", `/admin/event-types/${et.id}/deliveries/999999/retry`), 404, "not_found");
     expectError(await t.admin("GET", `/admin/event-types/${et.id}/reservations/${crypto.randomUUID()}`), 404, "not_found");
+  });
+});
+
+describe("trying a calendar before it is stored", () => {
+  it("reads a Radicale calendar without storing it, and answers a wrong password as the URL's error", async () => {
+    const radicale = await startRadicale();
+    try {
+      const calendar = await radicale.makeCalendar("work");
+      await radicale.put(calendar, "busy.ics", ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//EN", "BEGIN:VEVENT", "UID:busy-1", "DTSTAMP:20261101T000000Z", "DTSTART:20261124T100000Z", "DTEND:20261124T110000Z", "END:VEVENT", "END:VCALENDAR", ""].join("\r\n"));
+      const t = await setup();
+      const et = await t.eventType();
+      const good = await t.admin("POST", `/admin/event-types/${et.id}/busy-sources/test`, { kind: "caldav", url: calendar, username: radicale.user, password: radicale.password });
+      expect(good.status).toBe(200);
+      expect(good.body.data).toEqual({ ok: true, objects: 1 });
+      const bad = await t.admin("POST", `/admin/event-types/${et.id}/busy-sources/test`, { kind: "caldav", url: calendar, username: radicale.user, password: "wrong" });
+      expectError(bad, 422, "validation_failed");
+      expect(bad.body.errors.url[0]).toMatch(/could not be read.*401/);
+      expect(bad.text).not.toContain("wrong");
+      expectError(await t.admin("POST", `/admin/event-types/${et.id}/busy-sources/test`, { kind: "caldav", url: "ftp://x" }), 422, "validation_failed");
+      expect(await t.store.busy.list(et.id)).toEqual([]);
+    } finally {
+      await radicale.stop();
+    }
   });
 });

@@ -20,9 +20,9 @@ interface SourceView {
 }
 
 /**
- * The organizer's calendars of an event type: connect a CalDAV calendar or a feed (synced once
- * before it is kept: one that fails is removed again and its error shown), their sync state, sync
- * now, and the calendar bookings are written into.
+ * The organizer's calendars of an event type: connect a CalDAV calendar or a feed (tried by the
+ * server before it is stored; one that cannot be read is not, and the reason shows at its URL), their
+ * sync state, sync now, and the calendar bookings are written into.
  */
 export class CalendarsPage extends ConsolePage {
   static override properties = { ...ConsolePage.properties, types: { state: true }, chosen: { state: true }, sources: { state: true }, failure: { state: true }, busy: { state: true }, kind: { state: true } };
@@ -72,17 +72,13 @@ export class CalendarsPage extends ConsolePage {
     }
     this.busy = true;
     try {
+      // Tried first, stored only once it can be read (a 422 on url says why not).
+      const tried = await api<{ objects: number }>("POST", `/admin/event-types/${this.chosen}/busy-sources/test`, body);
       const source = await api<SourceView>("POST", `/admin/event-types/${this.chosen}/busy-sources`, body);
-      // The test: one sync. A calendar that cannot be read is not kept.
       const answer = await api<{ state: string; source: SourceView }>("POST", `/admin/busy-sources/${source.id}/sync`);
-      if (answer.source.status === "failing") {
-        await api("DELETE", `/admin/busy-sources/${source.id}`);
-        this.failure = new ApiFailure(422, "validation_failed", answer.source.lastError ?? "", { url: [answer.source.lastError ?? this.t.error] });
-      } else {
-        this.failure = null;
-        (event.target as HTMLFormElement).reset();
-        this.announce(`${this.t.saved} ${answer.source.busyIntervals} busy`);
-      }
+      this.failure = null;
+      (event.target as HTMLFormElement).reset();
+      this.announce(`${this.t.saved} ${tried.objects} · ${answer.source.busyIntervals} busy`);
       await this.choose(this.chosen!);
     } catch (error) {
       this.failure = error instanceof ApiFailure ? error : null;

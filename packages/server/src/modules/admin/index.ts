@@ -91,6 +91,8 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
     // The organizer's calendars whose busy times block the event type's slots.
     .get("/event-types/:id/busy-sources", async ({ params }) => ok(await calendars.list(idOf(params.id))))
     .post("/event-types/:id/busy-sources", async ({ params, body }) => ok(await calendars.add(idOf(params.id), body)), { body: BusySourceCreate })
+    // Tries a calendar without storing it: the console's "test before saving".
+    .post("/event-types/:id/busy-sources/test", async ({ params, body }) => ok(await calendars.test(idOf(params.id), body)), { body: BusySourceCreate })
     .get("/busy-sources/:sourceId", async ({ params }) => ok(await calendars.get(sourceIdOf(params.sourceId))))
     .delete("/busy-sources/:sourceId", async ({ params }) => {
       await calendars.remove(sourceIdOf(params.sourceId));
