@@ -60,8 +60,10 @@ export async function startRadicale(user = "organizer", password = "s3cret-pass"
       if (put.status >= 300) throw new Error(`PUT answered ${put.status}`);
     },
     async stop() {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill();
-      rmSync(dir, { recursive: true, force: true });
+      await exited;
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
     },
   };
 }
