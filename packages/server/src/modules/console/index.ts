@@ -56,15 +56,19 @@ export const consoleRoutes = (ctx: AppContext, access: ConsoleAccess, calendar: 
         // A sign-in from another site would sign the browser into someone else's session.
         assertSameOrigin(request, ctx.config);
         const address = clientAddress(request, server as AddressSource | null, ctx.config.trustProxy);
-        const attempt = await access.countAttempt(address);
+        const attempt = access.mayTry(address);
         if (!attempt.allowed) {
           throw new ApiError("rate_limited", "Too many sign-in attempts from this address; wait before trying again.", { headers: { "retry-after": String(attempt.resetSeconds) } });
         }
         const meta = { address, userAgent: request.headers.get("user-agent") ?? "" };
+        if (!body.link && !body.adminKey) throw new ApiError("validation_failed", "Send adminKey or link.", { errors: { adminKey: ["Enter the admin key."] } });
         let opened;
-        if (body.link) opened = await access.signInWithLink(body.link, meta);
-        else if (body.adminKey) opened = await access.signInWithKey(body.adminKey, meta);
-        else throw new ApiError("validation_failed", "Send adminKey or link.", { errors: { adminKey: ["Enter the admin key."] } });
+        try {
+          opened = body.link ? await access.signInWithLink(body.link, meta) : await access.signInWithKey(body.adminKey!, meta);
+        } catch (error) {
+          if ((error as { code?: string }).code === "unauthenticated") access.failed(address);
+          throw error;
+        }
         set.headers["set-cookie"] = sessionCookie(ctx.config, opened.token, SESSION_IDLE_MS);
         return ok(sessionView(opened.session));
       },

@@ -1,6 +1,5 @@
 import { DomainError } from "../../domain/errors.ts";
 import { hashToken, newToken, sameSecret } from "../../lib/tokens.ts";
-import { MemoryRateLimiter } from "../../store/rate-limiter.ts";
 import type { ConsoleSessionRecord, Store } from "../../store/types.ts";
 
 /** Prefix of a console session's cookie secret. */
@@ -13,7 +12,7 @@ export const SESSION_IDLE_MS = 12 * 3_600_000;
 export const SESSION_MAX_MS = 7 * 86_400_000;
 /** A printed sign-in link works once, within this time. */
 export const SIGN_IN_LINK_MS = 60 * 60_000;
-/** Sign-in attempts per client address in SIGN_IN_WINDOW_SECONDS, successful ones included. */
+/** Failed sign-in attempts per client address in SIGN_IN_WINDOW_SECONDS; past them every attempt is refused until the window ends. */
 export const SIGN_IN_ATTEMPTS = 10;
 export const SIGN_IN_WINDOW_SECONDS = 600;
 
@@ -44,7 +43,8 @@ export interface SessionView {
  */
 export class ConsoleAccess {
   private readonly keyFingerprint: string;
-  private readonly attempts = new MemoryRateLimiter(SIGN_IN_ATTEMPTS, SIGN_IN_WINDOW_SECONDS);
+  /** Failed attempts per address in the current window (windows aligned to the epoch, as the rate limit's). */
+  private failures = { window: -1, byAddress: new Map<string, number>() };
 
   constructor(
     private readonly store: Store,
@@ -55,13 +55,23 @@ export class ConsoleAccess {
   }
 
   /**
-   * Counts a sign-in attempt of the address: refused past SIGN_IN_ATTEMPTS in the window (the
-   * caller answers 429 with the seconds to wait), so the admin key cannot be guessed through the
-   * console faster than that. Counted per process.
+   * Whether the address may try to sign in now: not once it failed SIGN_IN_ATTEMPTS times in the
+   * window (the caller answers 429 with the seconds to wait), so the admin key cannot be guessed
+   * through the console faster than that. Counted per process.
    */
-  async countAttempt(address: string): Promise<{ allowed: boolean; resetSeconds: number }> {
-    const decision = await this.attempts.hit(`sign-in:${address}`, this.now());
-    return { allowed: decision.allowed, resetSeconds: decision.resetSeconds };
+  mayTry(address: string): { allowed: boolean; resetSeconds: number } {
+    const windowMs = SIGN_IN_WINDOW_SECONDS * 1000;
+    const nowMs = this.now();
+    const window = Math.floor(nowMs / windowMs);
+    if (window !== this.failures.window) this.failures = { window, byAddress: new Map() };
+    const resetSeconds = Math.max(1, Math.ceil(((window + 1) * windowMs - nowMs) / 1000));
+    return { allowed: (this.failures.byAddress.get(address) ?? 0) < SIGN_IN_ATTEMPTS, resetSeconds };
+  }
+
+  /** Notes a failed sign-in of the address (a wrong key, or a used or unknown link). */
+  failed(address: string): void {
+    this.mayTry(address);
+    this.failures.byAddress.set(address, (this.failures.byAddress.get(address) ?? 0) + 1);
   }
 
   /** A session for the holder of the admin key; 401 for any other key (or when no key is configured). */
