@@ -243,6 +243,9 @@ test.describe("the organizer console", () => {
     await expect(page.locator("main h2[tabindex='-1']")).toHaveText("Terminarten");
     await expect(page.locator("main h2[tabindex='-1']")).toBeFocused();
     await expect(page.locator("html")).toHaveAttribute("lang", "de");
+    await page.getByRole("link", { name: "Neue Terminart" }).focus();
+    await page.keyboard.press("Enter");
+    await expect(page.getByLabel("Dauer (Min.)")).toBeVisible();
   });
 
   test("edits weekly hours with several ranges and a date override from the month", async ({ page, request }) => {
@@ -261,6 +264,23 @@ test.describe("the organizer console", () => {
     const saved = (await (await request.get(`/admin/event-types/${et.id}`, { headers: admin })).json()).data.availability;
     expect(saved.weekly.sunday.length).toBe(2);
     expect(saved.overrides).toEqual([{ date: next, ranges: [] }]);
+  });
+
+  test("issues a new API token after asking, and the old one stops working", async ({ page, request }) => {
+    const et = await createEventType(request, { title: `Token call ${Date.now()}` });
+    const configuration = (token: string) => request.get("/configuration", { headers: { Authorization: `Bearer ${token}` } });
+    expect((await configuration(et.token)).status()).toBe(200);
+    await signIn(page);
+    await page.getByRole("link", { name: "Event types" }).click();
+    const row = page.getByRole("row").filter({ hasText: "Token call" }).last();
+    await row.locator("summary").click();
+    page.once("dialog", (dialog) => dialog.accept());
+    await row.getByRole("button", { name: /^New API token/ }).click();
+    const shown = page.getByRole("region", { name: "New token (shown once):" });
+    await expect(shown).toContainText("token: bk_");
+    const fresh = /token: (bk_\S+)/.exec((await shown.textContent())!)![1]!;
+    expect((await configuration(et.token)).status()).toBe(401);
+    expect((await configuration(fresh)).status()).toBe(200);
   });
 
   for (const width of [1280, 390]) {

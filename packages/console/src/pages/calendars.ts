@@ -122,12 +122,12 @@ export class CalendarsPage extends ConsolePage {
           </td></tr>`)}</tbody></table></div>`}
       <h3>${t.connect}</h3>
       <form @submit=${this.connect} style="max-width: 560px">
-        ${field("cal-kind", "Kind", () => html`<select id="cal-kind" @change=${(e: Event) => (this.kind = (e.target as HTMLSelectElement).value)}>
+        ${field("cal-kind", this.t.labels.kind, () => html`<select id="cal-kind" @change=${(e: Event) => (this.kind = (e.target as HTMLSelectElement).value)}>
           <option value="caldav" ?selected=${this.kind === "caldav"}>CalDAV</option><option value="ical" ?selected=${this.kind === "ical"}>iCalendar feed</option></select>`)}
-        ${field("cal-url", "URL", (a) => html`<input id="cal-url" name="url" type="url" required style="width: 100%" aria-describedby=${a.describedby} aria-invalid=${a.invalid}>`, fieldError(this.failure, "url"))}
+        ${field("cal-url", this.t.labels.url, (a) => html`<input id="cal-url" name="url" type="url" required style="width: 100%" aria-describedby=${a.describedby} aria-invalid=${a.invalid}>`, fieldError(this.failure, "url"))}
         ${this.kind === "caldav"
-          ? html`${field("cal-user", "Username", (a) => html`<input id="cal-user" name="username" autocomplete="off" aria-describedby=${a.describedby} aria-invalid=${a.invalid}>`, fieldError(this.failure, "username"))}
-              ${field("cal-password", "Password", (a) => html`<input id="cal-password" name="password" type="password" autocomplete="new-password" aria-describedby=${a.describedby} aria-invalid=${a.invalid}>`, fieldError(this.failure, "password"))}`
+          ? html`${field("cal-user", this.t.labels.username, (a) => html`<input id="cal-user" name="username" autocomplete="off" aria-describedby=${a.describedby} aria-invalid=${a.invalid}>`, fieldError(this.failure, "username"))}
+              ${field("cal-password", this.t.labels.password, (a) => html`<input id="cal-password" name="password" type="password" autocomplete="new-password" aria-describedby=${a.describedby} aria-invalid=${a.invalid}>`, fieldError(this.failure, "password"))}`
           : nothing}
         <button class="primary" type="submit" ?disabled=${this.busy}>${this.busy ? t.loading : t.testAndSave}</button>
       </form>`;

@@ -133,37 +133,37 @@ export class EventTypeForm extends ConsolePage {
     const form = html`<form @submit=${this.save} novalidate>
       ${this.failure && !Object.keys(this.failure.errors).length ? html`<p class="notice bad" role="alert">${this.failure.message}</p>` : errorSummary(this.failure, this.t.fixFields)}
       <fieldset><legend>${t.general}</legend>
-        ${this.text("title", "Title", { required: true })}
-        ${this.text("slug", "Slug (/book/…)", { nullable: true })}
-        ${field("et-description", "Description", (a) => html`<textarea id="et-description" rows="3" style="width: 100%" aria-describedby=${a.describedby} aria-invalid=${a.invalid}
+        ${this.text("title", this.t.labels.title, { required: true })}
+        ${this.text("slug", this.t.labels.slug, { nullable: true })}
+        ${field("et-description", this.t.labels.description, (a) => html`<textarea id="et-description" rows="3" style="width: 100%" aria-describedby=${a.describedby} aria-invalid=${a.invalid}
           .value=${this.get("description") ?? ""} @input=${(e: Event) => this.set("description", (e.target as HTMLTextAreaElement).value)}></textarea>`, fieldError(this.failure, "description"))}
         <div class="grid">
-          ${this.text("timezone", "Timezone")}
-          ${this.text("hostName", "Host name", { nullable: true })}
-          ${this.text("calendarTitle", "Calendar title", { nullable: true })}
-          ${this.text("profileImage", "Profile image URL", { nullable: true, type: "url" })}
-          ${this.text("organizerEmail", "Organizer email", { nullable: true, type: "email" })}
-          ${this.text("webhookUrl", "Webhook URL", { nullable: true, type: "url" })}
+          ${this.text("timezone", this.t.labels.timezone)}
+          ${this.text("hostName", this.t.labels.hostName, { nullable: true })}
+          ${this.text("calendarTitle", this.t.labels.calendarTitle, { nullable: true })}
+          ${this.text("profileImage", this.t.labels.profileImageUrl, { nullable: true, type: "url" })}
+          ${this.text("organizerEmail", this.t.labels.organizerEmail, { nullable: true, type: "email" })}
+          ${this.text("webhookUrl", this.t.labels.webhookUrl, { nullable: true, type: "url" })}
         </div>
       </fieldset>
       <fieldset><legend>${t.scheduling}</legend>
         <div class="grid">
-          ${this.text("durationMinutes", "Duration (min)", { type: "number" })}
-          ${this.text("slotIntervalMinutes", "Grid (min)", { type: "number" })}
-          ${this.text("seats", "Seats", { type: "number" })}
-          ${this.text("holdMinutes", "Hold (min)", { type: "number" })}
-          ${this.text("bufferBeforeMinutes", "Buffer before (min)", { type: "number" })}
-          ${this.text("bufferAfterMinutes", "Buffer after (min)", { type: "number" })}
-          ${this.text("minNoticeMinutes", "Minimum notice (min)", { type: "number" })}
-          ${this.text("horizonDays", "Horizon (days)", { type: "number" })}
-          ${this.text("rescheduleNoticeMinutes", "Reschedule notice (min)", { type: "number" })}
-          ${this.text("cancelNoticeMinutes", "Cancel notice (min)", { type: "number" })}
-          ${this.text("maxGuests", "Guests at most", { type: "number" })}
-          ${field("et-reminders", "Reminders (min before, comma-separated)", (a) => html`<input id="et-reminders" .value=${(this.get("reminderMinutes") ?? []).join(", ")}
+          ${this.text("durationMinutes", this.t.labels.duration, { type: "number" })}
+          ${this.text("slotIntervalMinutes", this.t.labels.grid, { type: "number" })}
+          ${this.text("seats", this.t.labels.seats, { type: "number" })}
+          ${this.text("holdMinutes", this.t.labels.hold, { type: "number" })}
+          ${this.text("bufferBeforeMinutes", this.t.labels.bufferBefore, { type: "number" })}
+          ${this.text("bufferAfterMinutes", this.t.labels.bufferAfter, { type: "number" })}
+          ${this.text("minNoticeMinutes", this.t.labels.minimumNotice, { type: "number" })}
+          ${this.text("horizonDays", this.t.labels.horizon, { type: "number" })}
+          ${this.text("rescheduleNoticeMinutes", this.t.labels.rescheduleNotice, { type: "number" })}
+          ${this.text("cancelNoticeMinutes", this.t.labels.cancelNotice, { type: "number" })}
+          ${this.text("maxGuests", this.t.labels.guestsAtMost, { type: "number" })}
+          ${field("et-reminders", this.t.labels.reminders, (a) => html`<input id="et-reminders" .value=${(this.get("reminderMinutes") ?? []).join(", ")}
             aria-describedby=${a.describedby} aria-invalid=${a.invalid} style="width: 100%"
             @input=${(e: Event) => this.set("reminderMinutes", (e.target as HTMLInputElement).value.split(",").map((s) => s.trim()).filter(Boolean).map(Number))}>`, fieldError(this.failure, "reminderMinutes"))}
         </div>
-        ${this.check("compact", "Compact")} ${this.check("externalBooking", "External booking")}
+        ${this.check("compact", this.t.labels.compact)} ${this.check("externalBooking", this.t.labels.externalBooking)}
       </fieldset>
       ${this.locationsEditor()} ${this.paymentEditor()} ${this.appearanceEditor()} ${this.fieldsEditor()}
       <button class="primary" type="submit" ?disabled=${this.busy}>${this.eventTypeId === null ? t.create : t.save}</button>
@@ -201,14 +201,14 @@ export class EventTypeForm extends ConsolePage {
     return html`<fieldset aria-describedby=${error ? "et-payment-error" : nothing}><legend>${this.t.payment}</legend>
       ${error ? html`<p class="error" id="et-payment-error">${error}</p>` : nothing}
       <div class="field"><label class="check" for="et-paid"><input id="et-paid" type="checkbox" .checked=${!!payment}
-        @change=${(e: Event) => this.set("payment", (e.target as HTMLInputElement).checked ? { amount: 1000, currency: "eur", providerAccountId: "acct_" } : null)}> Card payment</label></div>
+        @change=${(e: Event) => this.set("payment", (e.target as HTMLInputElement).checked ? { amount: 1000, currency: "eur", providerAccountId: "acct_" } : null)}> ${this.t.labels.cardPayment}</label></div>
       ${payment
         ? html`<div class="grid">
-            ${field("et-amount", "Amount (cents)", (a) => html`<input id="et-amount" type="number" .value=${String(payment.amount)} aria-describedby=${a.describedby} aria-invalid=${a.invalid}
+            ${field("et-amount", this.t.labels.amount, (a) => html`<input id="et-amount" type="number" .value=${String(payment.amount)} aria-describedby=${a.describedby} aria-invalid=${a.invalid}
               @input=${(e: Event) => this.set("payment.amount", Number((e.target as HTMLInputElement).value))}>`, fieldError(this.failure, "payment.amount"))}
-            ${field("et-currency", "Currency", (a) => html`<input id="et-currency" .value=${payment.currency} maxlength="3" aria-describedby=${a.describedby} aria-invalid=${a.invalid}
+            ${field("et-currency", this.t.labels.currency, (a) => html`<input id="et-currency" .value=${payment.currency} maxlength="3" aria-describedby=${a.describedby} aria-invalid=${a.invalid}
               @input=${(e: Event) => this.set("payment.currency", (e.target as HTMLInputElement).value)}>`, fieldError(this.failure, "payment.currency"))}
-            ${field("et-account", "Stripe account (acct_…)", (a) => html`<input id="et-account" .value=${payment.providerAccountId} aria-describedby=${a.describedby} aria-invalid=${a.invalid}
+            ${field("et-account", this.t.labels.stripeAccount, (a) => html`<input id="et-account" .value=${payment.providerAccountId} aria-describedby=${a.describedby} aria-invalid=${a.invalid}
               @input=${(e: Event) => this.set("payment.providerAccountId", (e.target as HTMLInputElement).value)}>`, fieldError(this.failure, "payment.providerAccountId"))}
           </div>`
         : nothing}
@@ -219,13 +219,13 @@ export class EventTypeForm extends ConsolePage {
     const texts = (this.get("locale.texts") ?? {}) as Record<string, string>;
     return html`<fieldset><legend>${this.t.appearance}</legend>
       <div class="grid">
-        ${field("et-mode", "Mode", () => html`<select id="et-mode" @change=${(e: Event) => this.set("theme.mode", (e.target as HTMLSelectElement).value)}>
+        ${field("et-mode", this.t.labels.mode, () => html`<select id="et-mode" @change=${(e: Event) => this.set("theme.mode", (e.target as HTMLSelectElement).value)}>
           ${["light", "dark", "auto"].map((m) => html`<option ?selected=${this.get("theme.mode") === m}>${m}</option>`)}</select>`)}
-        ${this.text("theme.borderRadius", "Corner radius")}
-        ${this.text("locale.preset", "Language (en, de, …)")}
-        ${field("et-week", "Week starts", () => html`<select id="et-week" @change=${(e: Event) => this.set("locale.startDayOfWeek", (e.target as HTMLSelectElement).value)}>
+        ${this.text("theme.borderRadius", this.t.labels.cornerRadius)}
+        ${this.text("locale.preset", this.t.labels.language)}
+        ${field("et-week", this.t.labels.weekStarts, () => html`<select id="et-week" @change=${(e: Event) => this.set("locale.startDayOfWeek", (e.target as HTMLSelectElement).value)}>
           ${["monday", "sunday"].map((d) => html`<option ?selected=${this.get("locale.startDayOfWeek") === d}>${d}</option>`)}</select>`)}
-        ${COLORS.map((c) => field(`et-color-${c}`, `Colour: ${c}`, (a) => html`<input id="et-color-${c}" .value=${this.get(`theme.colors.${c}`) ?? ""} placeholder="#2563eb"
+        ${COLORS.map((c) => field(`et-color-${c}`, `${this.t.labels.colour}: ${c}`, (a) => html`<input id="et-color-${c}" .value=${this.get(`theme.colors.${c}`) ?? ""} placeholder="#2563eb"
           aria-describedby=${a.describedby} aria-invalid=${a.invalid}
           @input=${(e: Event) => {
             const colors = { ...(this.get("theme.colors") ?? {}) };
@@ -235,7 +235,7 @@ export class EventTypeForm extends ConsolePage {
             this.set("theme.colors", colors);
           }}>`, fieldError(this.failure, `theme.colors.${c}`)))}
       </div>
-      ${field("et-texts", "Texts (one key=value a line)", (a) => html`<textarea id="et-texts" rows="3" style="width: 100%" aria-describedby=${a.describedby} aria-invalid=${a.invalid}
+      ${field("et-texts", this.t.labels.texts, (a) => html`<textarea id="et-texts" rows="3" style="width: 100%" aria-describedby=${a.describedby} aria-invalid=${a.invalid}
         .value=${Object.entries(texts).map(([k, v]) => `${k}=${v}`).join("\n")}
         @input=${(e: Event) => this.set("locale.texts", Object.fromEntries((e.target as HTMLTextAreaElement).value.split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")).trim(), l.slice(l.indexOf("=") + 1)])))}></textarea>`,
         fieldError(this.failure, "locale.texts"))}
@@ -256,9 +256,9 @@ export class EventTypeForm extends ConsolePage {
     return html`<fieldset><legend>${t.fields}</legend>
       ${fields.map((f, i) => html`<fieldset><legend>${f.label || `#${i + 1}`}</legend>
         <div class="grid">
-          ${field(`cf-${i}-label`, "Label", (a) => html`<input id="cf-${i}-label" .value=${f.label} aria-describedby=${a.describedby} aria-invalid=${a.invalid} @input=${(e: Event) => change(i, { label: (e.target as HTMLInputElement).value })}>`, fieldError(this.failure, `customFields.${i}.label`))}
-          ${field(`cf-${i}-name`, "Name", (a) => html`<input id="cf-${i}-name" .value=${f.name} aria-describedby=${a.describedby} aria-invalid=${a.invalid} @input=${(e: Event) => change(i, { name: (e.target as HTMLInputElement).value })}>`, fieldError(this.failure, `customFields.${i}.name`))}
-          ${field(`cf-${i}-type`, "Type", () => html`<select id="cf-${i}-type" @change=${(e: Event) => {
+          ${field(`cf-${i}-label`, this.t.labels.label, (a) => html`<input id="cf-${i}-label" .value=${f.label} aria-describedby=${a.describedby} aria-invalid=${a.invalid} @input=${(e: Event) => change(i, { label: (e.target as HTMLInputElement).value })}>`, fieldError(this.failure, `customFields.${i}.label`))}
+          ${field(`cf-${i}-name`, this.t.labels.name, (a) => html`<input id="cf-${i}-name" .value=${f.name} aria-describedby=${a.describedby} aria-invalid=${a.invalid} @input=${(e: Event) => change(i, { name: (e.target as HTMLInputElement).value })}>`, fieldError(this.failure, `customFields.${i}.name`))}
+          ${field(`cf-${i}-type`, this.t.labels.type, () => html`<select id="cf-${i}-type" @change=${(e: Event) => {
             const type = (e.target as HTMLSelectElement).value;
             const choice = type === "select" || type === "multiselect";
             const { options: _o, ...rest } = f;

@@ -7,7 +7,7 @@ import { eventTypes, type EventTypeView } from "../model.ts";
 export class EventTypesPage extends ConsolePage {
   static override properties = { ...ConsolePage.properties, types: { state: true }, issued: { state: true } };
   declare types: EventTypeView[] | null;
-  declare issued: { id: number; token?: string; linkToken?: string } | null;
+  declare issued: Record<string, string | number> | null;
 
   constructor() {
     super();
@@ -29,11 +29,20 @@ export class EventTypesPage extends ConsolePage {
     }
   }
 
-  private async act(et: EventTypeView, action: "disable" | "enable" | "token"): Promise<void> {
+  private async act(et: EventTypeView, action: "disable" | "enable" | "token" | "override" | "webhook" | "feed"): Promise<void> {
+    const t = this.t;
+    // Each new secret ends the old one at once: asked first.
+    const rotations = {
+      token: [t.rotateToken, `/admin/event-types/${et.id}/token`, { kind: "api" }],
+      override: [t.rotateOverride, `/admin/event-types/${et.id}/token`, { kind: "override" }],
+      webhook: [t.rotateWebhook, `/admin/event-types/${et.id}/webhook-secret`, undefined],
+      feed: [t.rotateFeed, `/admin/event-types/${et.id}/feed-token`, undefined],
+    } as const;
     try {
-      if (action === "token") {
-        if (!confirm(`${this.t.rotateToken}: ${et.title}?`)) return;
-        this.issued = await api("POST", `/admin/event-types/${et.id}/token`, { kind: "api" });
+      if (action !== "disable" && action !== "enable") {
+        const [label, path, body] = rotations[action];
+        if (!confirm(`${label}: ${et.title}?`)) return;
+        this.issued = await api("POST", path, body);
       } else {
         await api("POST", `/admin/event-types/${et.id}/${action}`);
         this.announce(`${et.title}: ${action === "disable" ? this.t.disable : this.t.enable} ✓`);
@@ -49,8 +58,8 @@ export class EventTypesPage extends ConsolePage {
     return html`<h2 tabindex="-1">${t.eventTypes}</h2>
       <p><a class="button" href="#/event-types/new">${t.newEventType}</a></p>
       ${this.issued
-        ? html`<div class="notice" role="region" aria-label=${t.tokenShown}>${t.tokenShown}<pre class="code">${this.issued.token}</pre>
-            ${this.issued.linkToken ? html`<span class="muted">link token: ${this.issued.linkToken}</span>` : nothing}</div>`
+        ? html`<div class="notice" role="region" aria-label=${t.tokenShown}>${t.tokenShown}
+            <pre class="code">${Object.entries(this.issued).filter(([key]) => key !== "id").map(([key, value]) => `${key}: ${value}`).join("\n")}</pre></div>`
         : nothing}
       ${this.types === null
         ? html`<p>${t.loading}</p>`
@@ -66,7 +75,13 @@ export class EventTypesPage extends ConsolePage {
                   <td>${et.disabled ? t.disabled : "✓"}</td>
                   <td class="row">
                     <button type="button" @click=${() => this.act(et, et.disabled ? "enable" : "disable")} aria-label="${et.disabled ? t.enable : t.disable}: ${et.title}">${et.disabled ? t.enable : t.disable}</button>
-                    <button type="button" @click=${() => this.act(et, "token")} aria-label="${t.rotateToken}: ${et.title}">${t.rotateToken}</button>
+                    <details><summary aria-label="${t.tokens}: ${et.title}">${t.tokens}</summary>
+                      <div class="row" style="margin-top: 4px">
+                        ${(["token", "override", "webhook", "feed"] as const).map((kind) => {
+                          const label = { token: t.rotateToken, override: t.rotateOverride, webhook: t.rotateWebhook, feed: t.rotateFeed }[kind];
+                          return html`<button type="button" @click=${() => this.act(et, kind)} aria-label="${label}: ${et.title}">${label}</button>`;
+                        })}
+                      </div></details>
                   </td>
                 </tr>`,
               )}</tbody></table></div>`}`;
