@@ -24,6 +24,7 @@ h2 { font-size: 1.35rem; margin: 8px 0 12px; }
 h3 { font-size: 1.1rem; margin: 16px 0 8px; }
 button, .button { font: inherit; padding: 6px 12px; border-radius: 6px; border: 1px solid var(--border); background: var(--bg); color: var(--text); cursor: pointer; text-decoration: none; display: inline-block; }
 button.primary { background: var(--accent); color: var(--on-accent); border-color: var(--accent); }
+button[aria-pressed="true"] { border-color: var(--accent); box-shadow: inset 0 0 0 1px var(--accent); font-weight: 700; }
 button.danger { color: var(--danger); border-color: var(--danger); }
 button:disabled { opacity: 0.6; cursor: default; }
 input, select, textarea { font: inherit; padding: 5px 8px; border-radius: 6px; border: 1px solid var(--border); background: var(--bg); color: var(--text); max-width: 100%; box-sizing: border-box; }

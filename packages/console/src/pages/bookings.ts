@@ -155,9 +155,9 @@ export class BookingsPage extends ConsolePage {
         <button type="button" aria-pressed=${this.view === "list"} @click=${() => ((this.view = "list"), void this.load())}>${t.list}</button>
         <button type="button" aria-pressed=${this.view === "week"} @click=${() => ((this.view = "week"), void this.load())}>${t.week}</button>
         ${this.view === "week"
-          ? html`<button type="button" aria-label="−7" @click=${() => ((this.weekStart = addDays(this.weekStart, -7)), void this.load())}>◀</button>
+          ? html`<button type="button" aria-label=${t.previousWeek} @click=${() => ((this.weekStart = addDays(this.weekStart, -7)), void this.load())}>◀</button>
               <span>${this.weekStart} – ${addDays(this.weekStart, 6)}</span>
-              <button type="button" aria-label="+7" @click=${() => ((this.weekStart = addDays(this.weekStart, 7)), void this.load())}>▶</button>`
+              <button type="button" aria-label=${t.nextWeek} @click=${() => ((this.weekStart = addDays(this.weekStart, 7)), void this.load())}>▶</button>`
           : nothing}
       </div>
       ${this.loading ? html`<p>${t.loading}</p>` : this.view === "list" ? this.list(lang) : this.week(lang)}
