@@ -308,8 +308,8 @@ test.describe("the organizer console", () => {
           await expectAccessible(page, `${route} ${scheme} ${width}`);
           await saveScreenshot(page, `console-${route.replace("/", "-").replace(/\d+/, "edit")}-${scheme}-${width}`);
           if (route === "bookings") {
-            await page.getByRole("button", { name: "Week" }).click();
-            await expect(page.getByRole("button", { name: "Week" })).toHaveAttribute("aria-pressed", "true");
+            await page.getByRole("button", { name: "Week", exact: true }).click();
+            await expect(page.getByRole("button", { name: "Week", exact: true })).toHaveAttribute("aria-pressed", "true");
             await expect(page.getByText("Loading…")).toHaveCount(0);
             await expectAccessible(page, `bookings week ${scheme} ${width}`);
             await saveScreenshot(page, `console-bookings-week-${scheme}-${width}`);
