@@ -190,7 +190,7 @@ test.describe("the organizer console", () => {
     await expect(page.locator("#console-status")).toContainText("due now");
   });
 
-  test("shows the API's errors at their fields, and unsaved custom fields and texts in the preview", async ({ page, request }) => {
+  test("shows the API's errors at their fields, unsaved texts in the preview, and saves custom fields", async ({ page, request }) => {
     const et = await createEventType(request, { title: "Fields call" });
     await signIn(page);
     await page.goto(`/console#/event-types/${et.id}`);
