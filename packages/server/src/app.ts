@@ -7,7 +7,7 @@ import { publicOrigin } from "./lib/links.ts";
 import { stderrLog } from "./lib/log.ts";
 import { ok } from "./http/envelope.ts";
 import { MemoryRateLimiter, type RateLimiter } from "./store/rate-limiter.ts";
-import { adminRoutes } from "./modules/admin/index.ts";
+import { adminRoutes, consoleSessionOf } from "./modules/admin/index.ts";
 import { docsRoutes } from "./modules/docs/index.ts";
 import { bookingPageRoutes } from "./modules/booking-pages/index.ts";
 import { embedRoutes } from "./modules/embed/index.ts";
@@ -15,6 +15,9 @@ import { feedRoutes } from "./modules/feeds/index.ts";
 import { CalendarScriptFile } from "./modules/embed/service.ts";
 import { configurationRoutes, initRoutes } from "./modules/event-types/index.ts";
 import { mcpRoutes } from "./modules/mcp/index.ts";
+import { consoleRoutes } from "./modules/console/index.ts";
+import { ConsoleAccess } from "./modules/console/service.ts";
+import type { ConsoleBundle } from "./modules/console/page.ts";
 import { timeSlotRoutes } from "./modules/time-slots/index.ts";
 import { timezoneRoutes } from "./modules/timezones/index.ts";
 import { reservationRoutes } from "./modules/reservations/index.ts";
@@ -39,6 +42,10 @@ export interface AppDependencies {
   calendars?: CalendarDependencies;
   /** File of the calendar's script-tag build; by default the one `@booking/calendar` builds. */
   calendarScriptPath?: string;
+  /** The organizer console's sessions; `npm start` passes the one it issued the printed sign-in link with. */
+  consoleAccess?: ConsoleAccess;
+  /** The console's script; by default the one `@booking/console` builds. */
+  consoleBundle?: ConsoleBundle;
 }
 
 
@@ -60,6 +67,7 @@ export function createApp(deps: AppDependencies) {
   // One reading of the element's script for the route that serves it and the pages that link it.
   const calendarScript = new CalendarScriptFile(deps.calendarScriptPath);
   const { slots, eventTypes, payments, reservations } = services;
+  const consoleAccess = deps.consoleAccess ?? new ConsoleAccess(ctx.store, config.adminKey, () => ctx.clock.now());
 
   const publicApi = (prefix: string) =>
     new Elysia({ prefix })
@@ -81,7 +89,7 @@ export function createApp(deps: AppDependencies) {
     handler: { standardHostname: false },
     serve: { development: false, error: () => lastResortAnswer(publicOrigin(config)) },
   })
-    .use(httpContract(ctx, () => app.routes, new Set([STRIPE_WEBHOOK_PATH])))
+    .use(httpContract(ctx, () => app.routes, new Set([STRIPE_WEBHOOK_PATH]), async (request) => (await consoleSessionOf(ctx, consoleAccess, request))?.id ?? null))
     // A bare JSON route through the same contract: for load balancers, and the benchmark's baseline.
     .get("/health", () => ok({ status: "ok" }))
     .use(publicApi(""))
@@ -91,7 +99,8 @@ export function createApp(deps: AppDependencies) {
     .use(embedRoutes(ctx, calendarScript))
     .use(bookingPageRoutes(ctx, calendarScript))
     .use(feedRoutes(ctx))
-    .use(adminRoutes(ctx, services.admin, services.calendars))
+    .use(adminRoutes(ctx, services.admin, services.calendars, reservations, consoleAccess))
+    .use(consoleRoutes(ctx, consoleAccess, calendarScript, deps.consoleBundle))
     .use(mcpRoutes(ctx, services)) as unknown as Elysia;
   return app;
 }

@@ -14,6 +14,12 @@ export interface ServerConfig {
   databaseSchema: string | null;
   /** Bearer key of the organizer admin API; `/admin` answers 404 while unset. */
   adminKey: string | null;
+  /**
+   * The organizer console signs in with one-time links besides the admin key: `npm start` in
+   * development without BOOKING_ADMIN_KEY turns it on and prints a link, so the admin API answers
+   * console sessions (and only them) without a key. Never on in production.
+   */
+  consoleSignInLinks: boolean;
   /** Path prefix under which the public API is served a second time. */
   aliasPrefix: string;
   /** Public origin of the server as visitors reach it, for absolute links; required in production, null derives it from the request (development). */
@@ -63,6 +69,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   databaseUrl: null,
   databaseSchema: null,
   adminKey: null,
+  consoleSignInLinks: false,
   aliasPrefix: "/booking-api",
   publicUrl: null,
   rateLimit: { limit: 60, windowSeconds: 60 },
@@ -169,6 +176,7 @@ export function configFromEnv(env: Record<string, string | undefined>): ServerCo
     databaseUrl: databaseUrl(env.DATABASE_URL),
     databaseSchema: env.DATABASE_SCHEMA || null,
     adminKey: env.BOOKING_ADMIN_KEY || null,
+    consoleSignInLinks: false,
     aliasPrefix: alias,
     publicUrl: publicUrl(env.BOOKING_PUBLIC_URL, environment),
     rateLimit: { limit: int("RATE_LIMIT_PER_MINUTE", DEFAULT_CONFIG.rateLimit.limit), windowSeconds: 60 },

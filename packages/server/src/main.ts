@@ -22,6 +22,7 @@ import { describeTarget } from "./store/postgres/pools.ts";
 import { CalendarSync, storeBusySource } from "./modules/calendars/sync.ts";
 import { CalendarWriteWorker } from "./modules/calendars/writer.ts";
 import { ExpansionWorkers } from "./modules/calendars/expansion.ts";
+import { ConsoleAccess } from "./modules/console/service.ts";
 
 const SWEEP_EVERY_MS = 30_000;
 
@@ -36,7 +37,11 @@ async function main(): Promise<void> {
   // slot pages and bookings read what the last good sync stored. The admin API's "sync now" goes
   // through the same sync, so it joins one under way rather than starting a second.
   const calendars = new CalendarSync(store, () => systemClock.now(), config.calendars, new ExpansionWorkers(), stderrLog);
-  const app = createApp({ store, config, clock: systemClock, log: stderrLog, calendars: { sync: calendars } });
+  // A first run needs no configuration: in development without an admin key the console signs in
+  // with a one-time link printed below (and the admin API answers the sessions it opens, nothing else).
+  config.consoleSignInLinks = config.environment !== "production" && !config.adminKey;
+  const consoleAccess = new ConsoleAccess(store, config.adminKey, () => systemClock.now());
+  const app = createApp({ store, config, clock: systemClock, log: stderrLog, calendars: { sync: calendars }, consoleAccess });
   // The contract refuses bodies over the API limit with its JSON 413 while reading them; Bun's own
   // cap (a bare 413) only stops uploads far beyond any limit.
   // No port sharing: a second server started by mistake must fail, not answer half the requests.
@@ -70,8 +75,13 @@ async function main(): Promise<void> {
     console.log("API tokens are shown once, when an event type is created (the demo's on the first start).");
     console.log("For new ones: start with BOOKING_ADMIN_KEY set and run `npm run admin -- token <id>`, or delete the database to start over.");
   }
-  if (!config.adminKey) console.log("The admin API (/admin) and the assistant server (/mcp) are off; set BOOKING_ADMIN_KEY to turn them on.");
-  else console.log(`Assistant server (MCP, Streamable HTTP): ${base}/mcp with Authorization: Bearer <BOOKING_ADMIN_KEY>; on stdio: npm run mcp`);
+  if (config.consoleSignInLinks) {
+    const link = await consoleAccess.issueLink();
+    console.log(`\nOrganizer console (one-time sign-in link, valid for an hour): ${publicOrigin(config, base)}/console#link=${link}`);
+    console.log("The admin API (/admin) answers only the console's sessions, and the assistant server (/mcp) is off; set BOOKING_ADMIN_KEY to use them with a key.");
+  } else if (!config.adminKey) console.log("The admin API (/admin), the organizer console (/console) and the assistant server (/mcp) are off; set BOOKING_ADMIN_KEY to turn them on.");
+  else console.log(`Organizer console: ${publicOrigin(config, base)}/console (sign in with BOOKING_ADMIN_KEY)`);
+  if (config.adminKey) console.log(`Assistant server (MCP, Streamable HTTP): ${base}/mcp with Authorization: Bearer <BOOKING_ADMIN_KEY>; on stdio: npm run mcp`);
 
   const webhooks = new WebhookWorker(store, systemClock, config.webhooks, stderrLog);
   webhooks.start();

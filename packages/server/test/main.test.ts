@@ -59,6 +59,23 @@ describe("npm start", () => {
     expect(((await config.json()) as any).data.configuration.title).toBe("Intro call");
   });
 
+  it("prints a one-time link to the organizer console in development without an admin key, which signs in once", async () => {
+    const server = await start();
+    const out = await server.waitForOutput("one-time sign-in link");
+    const link = /\/console#link=(bcsl_[A-Za-z0-9_-]+)/.exec(out)?.[1];
+    expect(link).toBeDefined();
+    const signIn = () => fetch(`${server.base}/console/session`, { method: "POST", headers: { origin: server.base, "content-type": "application/json" }, body: JSON.stringify({ link }) });
+    const first = await signIn();
+    expect(first.status).toBe(200);
+    const cookie = first.headers.get("set-cookie")!.split(";")[0]!;
+    const list = await fetch(`${server.base}/admin/event-types`, { headers: { cookie } });
+    expect(list.status).toBe(200);
+    expect(((await list.json()) as any).data.length).toBeGreaterThan(0);
+    expect((await signIn()).status).toBe(401);
+    // Without a key nothing but a console session opens the admin API.
+    expect((await fetch(`${server.base}/admin/event-types`)).status).toBe(401);
+  });
+
   it("starts bare in production: no demo, no stand-in", async () => {
     const server = await start({ BOOKING_ENV: "production", BOOKING_PUBLIC_URL: "https://book.example.com", BOOKING_SECRET_KEY: "0".repeat(64) });
     // The last start line: everything the demo or the stand-in would print comes before it.

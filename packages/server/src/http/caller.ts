@@ -23,15 +23,27 @@ interface AddressSource {
  * (GET or HEAD of `isPagePath`, token or not) count per client address in a budget of their own, so
  * the visitors behind one address loading pages never use up the API budget of that address.
  */
-export function callerKeys(store: Store, adminKey: string | null, trustProxy: boolean, aliasPrefix = "") {
+export function callerKeys(store: Store, adminKey: string | null, trustProxy: boolean, aliasPrefix = "", consoleSession?: ConsoleSessionKey) {
   // Tokens that have resolved to an event type, and to which. Only real tokens get in (made-up ones
   // never do), so it stays as small as the set of event types in use; it decides the rate limit key
   // only, never access, which the store confirms for every request.
   const knownTokens = new Map<string, number>();
   // The admin key is hashed once; each request hashes only its own token.
   const adminKeyHash = adminKey ? hashToken(adminKey) : null;
-  return (request: Request, server: AddressSource | null) => callerKey(store, adminKeyHash, trustProxy, aliasPrefix, knownTokens, request, server);
+  return async (request: Request, server: AddressSource | null) => {
+    // The organizer console's calls count like the admin key's: per signed-in session, not per address.
+    if (consoleSession && !request.headers.has("authorization") && request.headers.has("cookie") && isConsolePath(pathOf(request.url))) {
+      const id = await consoleSession(request);
+      if (id) return `console:${id}`;
+    }
+    return callerKey(store, adminKeyHash, trustProxy, aliasPrefix, knownTokens, request, server);
+  };
 }
+
+/** The id of the live console session a request's cookie opens, or null (see modules/console). */
+export type ConsoleSessionKey = (request: Request) => Promise<string | null>;
+
+const isConsolePath = (path: string): boolean => path.startsWith("/admin/") || path === "/console/session";
 
 async function callerKey(
   store: Store,
@@ -70,7 +82,7 @@ async function callerKey(
  * The client's address. Behind a proxy the operator runs (`trustProxy`), the last `X-Forwarded-For`
  * entry is the one that proxy added; entries before it are whatever the client claimed.
  */
-function clientAddress(request: Request, server: AddressSource | null, trustProxy: boolean): string {
+export function clientAddress(request: Request, server: AddressSource | null, trustProxy: boolean): string {
   if (trustProxy) {
     const forwarded = request.headers.get("x-forwarded-for")?.split(",").at(-1)?.trim();
     if (forwarded) return addressBudget(forwarded);

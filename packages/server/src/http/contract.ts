@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { ErrorBody } from "@booking/wire";
 import type { AppContext } from "../context.ts";
 import { MAX_JSON_DEPTH, nestsDeeperThan, readBody } from "./body.ts";
-import { callerKeys } from "./caller.ts";
+import { callerKeys, type ConsoleSessionKey } from "./caller.ts";
 import { isValidHost, pathOf, publicOrigin } from "../lib/links.ts";
 import { CORS_HEADERS, isCrossOriginPath, preflight } from "./cors.ts";
 import { ApiError, BusinessFailure, codedAsInvalid } from "./errors.ts";
@@ -19,10 +19,10 @@ export const API_VERSION = "1";
  * for the paths in `rawBodyPaths`), the string formats the request schemas check, and the single
  * place where every failure becomes the spec's JSON error body.
  */
-export function httpContract(ctx: AppContext, routes: RouteList, rawBodyPaths: ReadonlySet<string> = new Set()) {
+export function httpContract(ctx: AppContext, routes: RouteList, rawBodyPaths: ReadonlySet<string> = new Set(), consoleSession?: ConsoleSessionKey) {
   useSharedFormats();
   const methodsOf = allowedMethods(routes);
-  const callerKey = callerKeys(ctx.store, ctx.config.adminKey, ctx.config.trustProxy, ctx.config.aliasPrefix);
+  const callerKey = callerKeys(ctx.store, ctx.config.adminKey, ctx.config.trustProxy, ctx.config.aliasPrefix, consoleSession);
   return new Elysia({ name: "http-contract" })
     .onRequest(async ({ request, set, server }) => {
       set.headers["apigw-requestid"] = crypto.randomUUID();

@@ -1,5 +1,5 @@
 import { EXPIRED_GRACE_MS, paidHold } from "../domain/reservation.ts";
-import type { BusySourceRecord, EventTypeChange, EventTypeRecord, OutboxDelivery, OutboxEvent, ReservationRecord, SeatClaim, SkippedObject } from "./types.ts";
+import type { BusySourceRecord, ConsoleSessionRecord, EventTypeChange, EventTypeRecord, OutboxDelivery, OutboxEvent, ReservationRecord, SeatClaim, SkippedObject } from "./types.ts";
 import type { BusyInterval } from "../domain/slots.ts";
 import { SecretKeyError, type SecretBox, type SecretPurpose } from "../lib/secrets.ts";
 
@@ -334,4 +334,38 @@ export function resealedRows(rows: { id: number | string; value: string }[], col
  */
 export function sealedWebhookSecret(secrets: SecretBox, current: Pick<EventTypeRow, "webhook_secret">, change: Pick<EventTypeChange, "webhookSecret">): string {
   return change.webhookSecret === undefined ? current.webhook_secret : secrets.seal(change.webhookSecret, "webhook");
+}
+
+/** A row of `console_sessions`. */
+export interface ConsoleSessionRow {
+  id: string;
+  token_hash: string;
+  role: string;
+  host_id: number | null;
+  method: string;
+  key_fingerprint: string;
+  created_at_ms: number;
+  expires_at_ms: number;
+  last_seen_at_ms: number;
+  revoked_at_ms: number | null;
+  address: string;
+  user_agent: string;
+}
+
+/** The console session of a `console_sessions` row. */
+export function toConsoleSession(r: ConsoleSessionRow): ConsoleSessionRecord {
+  return {
+    id: r.id,
+    tokenHash: r.token_hash,
+    role: r.role as ConsoleSessionRecord["role"],
+    hostId: r.host_id,
+    method: r.method === "link" ? "link" : "key",
+    keyFingerprint: r.key_fingerprint,
+    createdAtMs: r.created_at_ms,
+    expiresAtMs: r.expires_at_ms,
+    lastSeenAtMs: r.last_seen_at_ms,
+    revokedAtMs: r.revoked_at_ms,
+    address: r.address,
+    userAgent: r.user_agent,
+  };
 }

@@ -312,6 +312,58 @@ export interface ReservationQuery {
   limit: number;
 }
 
+/**
+ * Filter of the organizer's reservation list across event types, newest start first or oldest
+ * first, paged by keyset (`after`: the start and uuid of the last row of the page before), so the
+ * thousandth page costs what the first does.
+ */
+export interface ReservationSearch {
+  /** One event type, or all of them. */
+  eventTypeIds?: number[];
+  /** Reservations overlapping [fromMs, untilMs); unbounded where left out. */
+  fromMs?: number;
+  untilMs?: number;
+  /** Stored statuses to include; all when absent. */
+  statuses?: ReservationStatus[];
+  /** Case-insensitive part of the visitor's name or email. */
+  text?: string;
+  order: "asc" | "desc";
+  after?: { startMs: number; uuid: string };
+  limit: number;
+}
+
+/** Who a console session acts as: the organizer (`admin`); a host's role joins it with the hosts' model. */
+export type ConsoleRole = "admin";
+
+/** A signed-in browser of the organizer console; only the hash of its cookie's secret is stored. */
+export interface ConsoleSessionRecord {
+  /** Public id, shown in the list of sessions and used to revoke one. */
+  id: string;
+  tokenHash: string;
+  role: ConsoleRole;
+  /** The host a host's session is limited to; null for the organizer. */
+  hostId: number | null;
+  /** How it was opened: with the admin key, or with a one-time sign-in link. */
+  method: "key" | "link";
+  /** Hash of the admin key it was opened with (or of "" for a link): a changed key ends such sessions. */
+  keyFingerprint: string;
+  createdAtMs: number;
+  expiresAtMs: number;
+  lastSeenAtMs: number;
+  revokedAtMs: number | null;
+  address: string;
+  userAgent: string;
+}
+
+/** A one-time sign-in link to the console: its secret's hash, whom it signs in, until when. */
+export interface ConsoleSignInLink {
+  tokenHash: string;
+  role: ConsoleRole;
+  hostId: number | null;
+  createdAtMs: number;
+  expiresAtMs: number;
+}
+
 /** The events of one outbox channel, as its worker sees them. */
 export interface ChannelOutbox {
   /**
@@ -371,6 +423,8 @@ export interface Store {
     byUuid(eventTypeId: number, uuid: string): Promise<ReservationRecord | null>;
     byPaymentIntent(intentId: string): Promise<ReservationRecord | null>;
     list(eventTypeId: number, query: ReservationQuery): Promise<ReservationRecord[]>;
+    /** The organizer's list across event types: one page of `search`, in its order. */
+    search(search: ReservationSearch): Promise<ReservationRecord[]>;
     /**
      * Stores reservations as given, in one transaction, and bumps the event type's revision: for
      * seeding and imports only. Nothing is judged (seats may end up oversold) and, on PostgreSQL,
@@ -421,6 +475,12 @@ export interface Store {
     channel(channel: OutboxChannel): ChannelOutbox;
     /** The event type's most recent events of every channel, newest first, each with its attempts. */
     recent(eventTypeId: number, limit: number): Promise<(OutboxDelivery & { attemptLog: WebhookAttempt[] })[]>;
+    /**
+     * Makes a failed or waiting event of the event type due at `nowMs` (a failed one pending again,
+     * its attempts kept), unless a worker holds it right now or it is a reminder withdrawn by a
+     * change of its booking; false when nothing was changed.
+     */
+    retryNow(eventTypeId: number, id: number, nowMs: number): Promise<boolean>;
   };
   /**
    * The organizer's calendars per event type (busy sources), the objects last fetched from them and
@@ -446,6 +506,21 @@ export interface Store {
     recordFailure(sourceId: number, atMs: number, error: string): Promise<void>;
     /** Busy intervals of all sources of the event type meeting [fromMs, untilMs), by start. */
     between(eventTypeId: number, fromMs: number, untilMs: number): Promise<BusyInterval[]>;
+  };
+  /** Signed-in browsers of the organizer console and the one-time links that sign one in. */
+  readonly consoleSessions: {
+    create(session: ConsoleSessionRecord): Promise<void>;
+    /** The session whose cookie secret hashes to `tokenHash`, revoked or expired ones included. */
+    byTokenHash(tokenHash: string): Promise<ConsoleSessionRecord | null>;
+    /** Notes the session's last use and moves its expiry (an idle session ends, an active one lasts). */
+    touch(id: string, lastSeenAtMs: number, expiresAtMs: number): Promise<void>;
+    /** Sessions neither revoked nor expired at `nowMs`, newest first. */
+    active(nowMs: number): Promise<ConsoleSessionRecord[]>;
+    /** Revokes one session; false when it is unknown or was already revoked. */
+    revoke(id: string, nowMs: number): Promise<boolean>;
+    addLink(link: ConsoleSignInLink): Promise<void>;
+    /** Uses a link up, once: its holder when it was unused and unexpired at `nowMs`, else null. */
+    useLink(tokenHash: string, nowMs: number): Promise<Pick<ConsoleSignInLink, "role" | "hostId"> | null>;
   };
   /** The outbox's webhook channel (`outbox.channel("webhook")`). */
   readonly webhooks: ChannelOutbox;

@@ -5,18 +5,36 @@ import { ok, done } from "../../http/envelope.ts";
 import { ADMIN_HINT, bearerToken, eventTypeOfCredential, hasAdminKey } from "../../http/tokens.ts";
 import { publicOrigin } from "../../lib/links.ts";
 import { feedUrlOf } from "../feeds/service.ts";
-import { DeliveriesQuery, EventTypeCreate, EventTypePatch, RegenerateTokenBody, ReservationListQuery } from "./model.ts";
+import { DeliveriesQuery, EventTypeCreate, EventTypePatch, OrganizerCancelBody, OrganizerRescheduleBody, RegenerateTokenBody, ReservationListQuery, ReservationSearchQuery } from "./model.ts";
 import type { AdminService } from "./service.ts";
+import type { ReservationService } from "../reservations/service.ts";
+import type { ConsoleAccess } from "../console/service.ts";
+import { assertSameOrigin, cookieOf, resolvedSessions, sessionCookieName } from "../../http/console-session.ts";
+import type { ConsoleSessionRecord } from "../../store/types.ts";
 import type { CalendarAdmin } from "../calendars/service.ts";
 import { BusySourceCreate, WriteBookingsBody } from "../calendars/model.ts";
 
 /**
- * The organizer admin API under `/admin`, behind `Authorization: Bearer $BOOKING_ADMIN_KEY`.
- * Not mounted at all without a configured key, so `/admin` is then an ordinary 404.
+ * The console session a request's cookie opens (looked up once per request), or null. Changes made
+ * with it must come from the server's own origin (403 `forbidden` otherwise).
  */
-export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: CalendarAdmin) => {
+export async function consoleSessionOf(ctx: AppContext, access: ConsoleAccess, request: Request): Promise<ConsoleSessionRecord | null> {
+  if (resolvedSessions.has(request)) return resolvedSessions.get(request)!;
+  const token = cookieOf(request, sessionCookieName(ctx.config));
+  const session = token ? await access.sessionOf(token) : null;
+  resolvedSessions.set(request, session);
+  return session;
+}
+
+/**
+ * The organizer admin API under `/admin`, behind `Authorization: Bearer $BOOKING_ADMIN_KEY` or the
+ * organizer console's session cookie (whose changes must come from the console's own origin).
+ * Not mounted at all without a configured key (unless development signs the console in with
+ * one-time links instead), so `/admin` is then an ordinary 404.
+ */
+export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: CalendarAdmin, reservations: ReservationService, access: ConsoleAccess) => {
   const adminKey = ctx.config.adminKey;
-  if (!adminKey) return new Elysia();
+  if (!adminKey && !ctx.config.consoleSignInLinks) return new Elysia();
   const idOf = (raw: string): number => {
     if (!/^\d{1,12}$/.test(raw)) throw new ApiError("not_found", `No event type with id ${raw.slice(0, 40)}.`);
     return Number(raw);
@@ -26,6 +44,11 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
     ...answer,
     feedUrl: feedUrlOf(publicOrigin(ctx.config, request.url), answer.feedToken),
   });
+  const eventTypeRecord = async (raw: string) => {
+    const record = await ctx.store.eventTypes.byId(idOf(raw));
+    if (!record) throw new ApiError("not_found", `No event type with id ${raw.slice(0, 40)}.`);
+    return record;
+  };
   const sourceIdOf = (raw: string): number => {
     if (!/^\d{1,12}$/.test(raw)) throw new ApiError("not_found", `No busy source with id ${raw.slice(0, 40)}.`);
     return Number(raw);
@@ -33,7 +56,11 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
 
   return new Elysia({ prefix: "/admin" })
     .onTransform(async ({ request }) => {
-      if (hasAdminKey(request, adminKey)) return;
+      if (adminKey && hasAdminKey(request, adminKey)) return;
+      if (!request.headers.has("authorization") && (await consoleSessionOf(ctx, access, request))) {
+        assertSameOrigin(request, ctx.config);
+        return;
+      }
       const token = bearerToken(request.headers.get("authorization"));
       if (token && (await eventTypeOfCredential(ctx.store, token))) {
         throw new ApiError("forbidden", "An event type's API token cannot use the admin API.", { hint: ADMIN_HINT });
@@ -64,6 +91,8 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
     // The organizer's calendars whose busy times block the event type's slots.
     .get("/event-types/:id/busy-sources", async ({ params }) => ok(await calendars.list(idOf(params.id))))
     .post("/event-types/:id/busy-sources", async ({ params, body }) => ok(await calendars.add(idOf(params.id), body)), { body: BusySourceCreate })
+    // Tries a calendar without storing it: the console's "test before saving".
+    .post("/event-types/:id/busy-sources/test", async ({ params, body }) => ok(await calendars.test(idOf(params.id), body)), { body: BusySourceCreate })
     .get("/busy-sources/:sourceId", async ({ params }) => ok(await calendars.get(sourceIdOf(params.sourceId))))
     .delete("/busy-sources/:sourceId", async ({ params }) => {
       await calendars.remove(sourceIdOf(params.sourceId));
@@ -87,5 +116,41 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
     })
     .get("/event-types/:id/reservations", async ({ params, query }) => ok(await admin.reservations(idOf(params.id), query)), {
       query: ReservationListQuery,
+    })
+    // The organizer's bookings across event types, a page at a time (the console's list).
+    .get("/reservations", async ({ query, request }) => ok(await admin.searchReservations(query, publicOrigin(ctx.config, request.url))), { query: ReservationSearchQuery })
+    .get("/event-types/:id/reservations/:uuid", async ({ params, request }) => ok(await admin.reservation(idOf(params.id), params.uuid, publicOrigin(ctx.config, request.url))))
+    // The organizer cancels or moves a booking: the visitor's notice rules do not bind them (see ChangeOptions.organizer).
+    .post(
+      "/event-types/:id/reservations/:uuid/cancel",
+      async ({ params, body, request }) => {
+        const eventType = await eventTypeRecord(params.id);
+        return done(await reservations.cancel(eventType, params.uuid, undefined, { origin: publicOrigin(ctx.config, request.url), organizer: true, reason: body.reason }));
+      },
+      {
+        transform(context) {
+          context.body ??= {};
+        },
+        body: OrganizerCancelBody,
+      },
+    )
+    .post(
+      "/event-types/:id/reservations/:uuid/reschedule",
+      async ({ params, body, request }) => {
+        const eventType = await eventTypeRecord(params.id);
+        return ok(await reservations.reschedule(eventType, params.uuid, body, { origin: publicOrigin(ctx.config, request.url), organizer: true }));
+      },
+      { body: OrganizerRescheduleBody },
+    )
+    .post("/event-types/:id/deliveries/:deliveryId/retry", async ({ params }) => {
+      if (!/^\d{1,12}$/.test(params.deliveryId)) throw new ApiError("not_found", `No delivery with id ${params.deliveryId.slice(0, 40)}.`);
+      await admin.retryDelivery(idOf(params.id), Number(params.deliveryId));
+      return done("The delivery is due now; the next pass of its worker tries it.");
+    })
+    // Signed-in browsers of the console; revoking one signs it out at once.
+    .get("/sessions", async () => ok(await access.list()))
+    .delete("/sessions/:sessionId", async ({ params }) => {
+      await access.revoke(params.sessionId);
+      return done("The session is revoked.");
     });
 };

@@ -8,7 +8,9 @@ import { statusAt } from "../../domain/reservation.ts";
 import { canonicalZone, utc } from "../../lib/time.ts";
 import { webhookUrlProblem } from "../webhooks/address.ts";
 import type { Static } from "@sinclair/typebox";
-import type { ReservationListQuery as ReservationListQuerySchema } from "./model.ts";
+import type { ReservationListQuery as ReservationListQuerySchema, ReservationSearchQuery as ReservationSearchQuerySchema } from "./model.ts";
+import { manageUrlOf } from "../../lib/links.ts";
+import { isUuid } from "../../lib/ids.ts";
 
 /** The organizer's view of an event type: settings and state, never token hashes nor the webhook signing secret. */
 export type EventTypeView = EventTypeSettings & {
@@ -166,28 +168,7 @@ export class AdminService {
   /** The reservations of a date range (days in `timezone`, default the event type's), as the organizer's list shows them. */
   async reservations(id: number, query: ReservationListQuery) {
     const { zone, rows } = await this.reservationRecords(id, query);
-    return rows.map(({ record: r, status }) => ({
-      uuid: r.uuid,
-      status,
-      start: DateTime.fromMillis(r.startMs, { zone }).toISO({ suppressMilliseconds: true }),
-      end: DateTime.fromMillis(r.endMs, { zone }).toISO({ suppressMilliseconds: true }),
-      startIso8601: utc(r.startMs),
-      endIso8601: utc(r.endMs),
-      heldUntil: r.heldUntilMs === null ? null : utc(r.heldUntilMs),
-      email: r.email,
-      firstname: r.firstname,
-      lastname: r.lastname,
-      phone: r.phone,
-      timezone: r.timezone,
-      location: r.location,
-      guests: r.guests,
-      customFields: r.customFields,
-      // What happened to the money: a hold's payment succeeded, or was refunded because its seat was gone.
-      payment: r.payment && { status: r.payment.status, amount: r.payment.amount, currency: r.payment.currency, paymentIntentId: r.payment.intentId, refundId: r.payment.refundId ?? null },
-      createdAt: utc(r.createdAtMs),
-      // Why the visitor cancelled, when they said (DELETE /reservations/{uuid} with a reason).
-      cancelReason: r.cancelReason ?? null,
-    }));
+    return rows.map(({ record, status }) => reservationView(record, status, zone));
   }
 
   /**
@@ -223,11 +204,124 @@ export class AdminService {
     };
   }
 
+  /**
+   * One page of the organizer's bookings across event types, filtered by event type, status, days
+   * (UTC, or `timezone`) and a part of the name or email; paged by the opaque `cursor` the page
+   * before answered as `next` (null on the last page). Every page costs the same however deep.
+   * A status filter is applied to the status time has made of each row, so a page may hold fewer
+   * than `limit` rows and still have a next one.
+   */
+  async searchReservations(query: ReservationSearchQuery, origin: string) {
+    const errors: Record<string, string[]> = {};
+    const zone = canonicalZone(query.timezone ?? "UTC");
+    if (zone === null) addError(errors, "timezone", "Unknown IANA timezone.");
+    const from = query.from === undefined ? null : DateTime.fromISO(query.from, { zone: zone ?? "UTC" });
+    const until = query.until === undefined ? null : DateTime.fromISO(query.until, { zone: zone ?? "UTC" });
+    if (from && !from.isValid) addError(errors, "from", "Expected a calendar date, YYYY-MM-DD.");
+    if (until && !until.isValid) addError(errors, "until", "Expected a calendar date, YYYY-MM-DD.");
+    if (from?.isValid && until?.isValid && until < from) addError(errors, "until", "Must not be before from.");
+    const after = query.cursor === undefined ? undefined : cursorOf(query.cursor);
+    if (after === null) addError(errors, "cursor", "Not a cursor this list answered; start from the first page.");
+    const text = query.q?.trim();
+    if (text !== undefined && /[\u0000-\u001f\u007f]/.test(text)) addError(errors, "q", "Search text is one line of visible text.");
+    ValidationFailed.check(errors);
+    const limit = query.limit ?? 50;
+    const eventTypes = new Map((await this.store.eventTypes.list()).map((et) => [et.id, et]));
+    const rows = await this.store.reservations.search({
+      ...(query.eventTypeId === undefined ? {} : { eventTypeIds: [query.eventTypeId] }),
+      ...(from?.isValid ? { fromMs: from.startOf("day").toMillis() } : {}),
+      ...(until?.isValid ? { untilMs: until.plus({ days: 1 }).startOf("day").toMillis() } : {}),
+      ...(query.status ? { statuses: STORED_AS[query.status] } : {}),
+      ...(text ? { text } : {}),
+      ...(after ? { after } : {}),
+      order: query.order ?? "asc",
+      limit,
+    });
+    const nowMs = this.now();
+    const items = rows
+      .map((record) => ({ record, status: statusAt(record, nowMs) }))
+      .filter(({ status }) => query.status === undefined || status === query.status)
+      .map(({ record, status }) => {
+        const eventType = eventTypes.get(record.eventTypeId);
+        return {
+          eventTypeId: record.eventTypeId,
+          eventTypeTitle: eventType?.settings.title ?? "",
+          manageUrl: eventType ? manageUrlOf(origin, eventType.slug, record.uuid) : null,
+          ...reservationView(record, status, zone ?? "UTC"),
+        };
+      });
+    const last = rows.at(-1);
+    return { items, next: rows.length === limit && last ? cursorFor(last) : null };
+  }
+
+  /** One reservation of the event type as the organizer's list shows it, with its manage link and its deliveries of every channel. */
+  async reservation(id: number, uuid: string, origin: string) {
+    const eventType = await this.existing(id);
+    const record = isUuid(uuid) ? await this.store.reservations.byUuid(id, uuid.toLowerCase()) : null;
+    if (!record) throw new DomainError("not_found", `No reservation ${uuid.slice(0, 40)} of event type ${id}.`);
+    const deliveries = (await this.store.outbox.recent(id, 500)).filter((d) => d.reservationUuid === record.uuid).map((d) => ({ channel: d.channel, ...deliveryView(d) }));
+    return {
+      eventTypeId: id,
+      eventTypeTitle: eventType.settings.title,
+      manageUrl: manageUrlOf(origin, eventType.slug, record.uuid),
+      ...reservationView(record, statusAt(record, this.now()), eventType.settings.timezone),
+      deliveries,
+    };
+  }
+
+  /** Makes one failed or waiting delivery due now (the worker's next pass tries it); 404 when it cannot be retried. */
+  async retryDelivery(id: number, deliveryId: number): Promise<void> {
+    await this.existing(id);
+    if (!(await this.store.outbox.retryNow(id, deliveryId, this.now()))) {
+      throw new DomainError("not_found", `No delivery ${deliveryId} of event type ${id} that can be retried: it was delivered, is being sent right now, or was withdrawn.`);
+    }
+  }
+
   private async existing(id: number): Promise<EventTypeRecord> {
     const record = await this.store.eventTypes.byId(id);
     if (!record) throw notFound(id);
     return record;
   }
+}
+
+/** Query of the organizer's list across event types (see `searchReservations`). */
+export type ReservationSearchQuery = Static<typeof ReservationSearchQuerySchema>;
+
+/** The opaque cursor after a row: its start and uuid. */
+function cursorFor(r: ReservationRecord): string {
+  return Buffer.from(`${r.startMs}:${r.uuid}`).toString("base64url");
+}
+
+/** The start and uuid a cursor stands for, or null when it is none this list made. */
+function cursorOf(cursor: string): { startMs: number; uuid: string } | null {
+  const match = /^(-?\d{1,16}):([0-9a-f-]{36})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+  return match ? { startMs: Number(match[1]), uuid: match[2]! } : null;
+}
+
+/** A reservation as the organizer's lists show it, times in `zone` and in UTC. */
+function reservationView(r: ReservationRecord, status: ReservationRecord["status"], zone: string) {
+  return {
+    uuid: r.uuid,
+    status,
+    start: DateTime.fromMillis(r.startMs, { zone }).toISO({ suppressMilliseconds: true }),
+    end: DateTime.fromMillis(r.endMs, { zone }).toISO({ suppressMilliseconds: true }),
+    startIso8601: utc(r.startMs),
+    endIso8601: utc(r.endMs),
+    heldUntil: r.heldUntilMs === null ? null : utc(r.heldUntilMs),
+    email: r.email,
+    firstname: r.firstname,
+    lastname: r.lastname,
+    phone: r.phone,
+    timezone: r.timezone,
+    location: r.location,
+    guests: r.guests,
+    customFields: r.customFields,
+    // What happened to the money: a hold's payment succeeded, or was refunded because its seat was gone.
+    payment: r.payment && { status: r.payment.status, amount: r.payment.amount, currency: r.payment.currency, paymentIntentId: r.payment.intentId, refundId: r.payment.refundId ?? null },
+    createdAt: utc(r.createdAtMs),
+    // Why the visitor cancelled, when they said (DELETE /reservations/{uuid} with a reason).
+    cancelReason: r.cancelReason ?? null,
+  };
 }
 
 /** Filter of the organizer's reservation list: whole days from `from` to `until` in `timezone` (default the event type's zone). */

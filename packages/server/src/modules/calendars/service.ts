@@ -3,7 +3,7 @@ import { utc } from "../../lib/time.ts";
 import type { BusySourceKind, BusySourceRecord, NewBusySource, Store } from "../../store/types.ts";
 import { webhookUrlProblem } from "../webhooks/address.ts";
 import type { EventTypeSettings } from "../../domain/event-type.ts";
-import { discoverCalendars, guardedFetch, type CalendarFetch } from "./fetch.ts";
+import { discoverCalendars, fetchCalDav, fetchFeed, guardedFetch, type CalendarFetch } from "./fetch.ts";
 import type { CalendarSync, SyncOutcome } from "./sync.ts";
 import type { LogEntry } from "../../context.ts";
 import { redactUrls } from "../../lib/redact.ts";
@@ -163,6 +163,31 @@ export class CalendarAdmin {
     }
     const record = await this.store.busy.add({ ...checked, eventTypeId }, this.now());
     return this.get(record.id);
+  }
+
+  /**
+   * Tries a calendar as `add` would store it, without storing anything: the URL and credentials
+   * are checked, then its objects are fetched once (a CalDAV account's calendars discovered) within
+   * SYNC_ANSWER_MS. Answers how many calendar objects it holds; a calendar that cannot be read is a
+   * 422 on `url` with the reason (URLs in it without credentials or query), so a form can show it
+   * where the URL was typed.
+   */
+  async test(eventTypeId: number, input: BusySourceInput): Promise<{ ok: true; objects: number }> {
+    await this.eventType(eventTypeId);
+    const checked = this.check(input);
+    const source: BusySourceRecord = {
+      ...checked, id: 0, eventTypeId, syncState: {}, lastAttemptAtMs: null, lastSuccessAtMs: null, lastFailureAtMs: null, lastError: null,
+      failureCount: 0, skippedObjects: [], expandedUntilMs: null, objectCount: 0, intervalCount: 0, createdAtMs: this.now(),
+    };
+    const late = AbortSignal.timeout(this.answerWithinMs);
+    const fetchFn: CalendarFetch = (url, init = {}) => this.fetchFn(url, { ...init, signal: init.signal ? AbortSignal.any([init.signal, late]) : late });
+    try {
+      const fetched = await beforeDeadline(source.kind === "caldav" ? fetchCalDav(source, [], fetchFn) : fetchFeed(source, [], fetchFn), late);
+      return { ok: true, objects: fetched.upserts.length };
+    } catch (error) {
+      if (late.aborted) throw new ValidationFailed({ url: [`The calendar did not answer within ${this.answerWithinMs / 1000} s.`] });
+      throw new ValidationFailed({ url: [`The calendar could not be read: ${redactUrls(error instanceof Error ? error.message : String(error))}`] });
+    }
   }
 
   async remove(sourceId: number): Promise<void> {

@@ -20,7 +20,8 @@ export interface StaticScript {
 const JAVASCRIPT = "text/javascript;charset=utf-8";
 const JSON_TYPE = "application/json;charset=utf-8";
 
-function staticFile(source: string, contentType: string): StaticScript {
+/** A file held in memory with its ETag and content version. */
+export function staticFile(source: string, contentType: string): StaticScript {
   const hash = createHash("sha256").update(source);
   const digest = hash.digest();
   return { body: new PreparedBody(source, contentType), etag: `"${digest.toString("base64url").slice(0, 22)}"`, version: digest.toString("hex").slice(0, 16) };

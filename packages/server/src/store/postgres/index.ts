@@ -9,6 +9,7 @@ import { describeTarget, openPool, sessionSettings } from "./pools.ts";
 import { PostgresRateLimiter } from "./rate-limiter.ts";
 import { postgresReservations } from "./reservations.ts";
 import { postgresOutbox } from "./webhooks.ts";
+import { postgresConsoleSessions } from "./console-sessions.ts";
 import { postgresBusy } from "./busy.ts";
 import { resealPostgres } from "./secrets.ts";
 import { SecretBox } from "../../lib/secrets.ts";
@@ -112,6 +113,7 @@ class PostgresStore implements Store {
   readonly webhooks: Store["webhooks"];
   readonly idempotency: Store["idempotency"];
   readonly busy: Store["busy"];
+  readonly consoleSessions: Store["consoleSessions"];
 
   constructor(
     private readonly db: Connections,
@@ -124,6 +126,7 @@ class PostgresStore implements Store {
     this.outbox = postgresOutbox(db);
     this.webhooks = this.outbox.channel("webhook");
     this.idempotency = postgresIdempotency(db);
+    this.consoleSessions = postgresConsoleSessions(db);
     this.busy = postgresBusy(db, secrets);
   }
 

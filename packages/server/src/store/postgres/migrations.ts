@@ -224,6 +224,36 @@ export const POSTGRES_MIGRATIONS: { version: number; name: string; sql: string }
       ALTER TABLE reservations ADD COLUMN locale text;
     `,
   },
+  {
+    version: 14,
+    name: "organizer console sessions and sign-in links; reservations by start across event types",
+    sql: `
+      CREATE TABLE console_sessions (
+        id text PRIMARY KEY,
+        token_hash text NOT NULL UNIQUE,
+        role text NOT NULL,
+        host_id bigint,
+        method text NOT NULL CHECK (method IN ('key', 'link')),
+        key_fingerprint text NOT NULL,
+        created_at_ms bigint NOT NULL,
+        expires_at_ms bigint NOT NULL,
+        last_seen_at_ms bigint NOT NULL,
+        revoked_at_ms bigint,
+        address text NOT NULL,
+        user_agent text NOT NULL
+      );
+      CREATE INDEX console_sessions_by_expiry ON console_sessions (expires_at_ms);
+      CREATE TABLE console_sign_in_links (
+        token_hash text PRIMARY KEY,
+        role text NOT NULL,
+        host_id bigint,
+        created_at_ms bigint NOT NULL,
+        expires_at_ms bigint NOT NULL,
+        used_at_ms bigint
+      );
+      CREATE INDEX reservations_by_start_across ON reservations (start_ms, uuid);
+    `,
+  },
 ];
 
 /**

@@ -1,4 +1,4 @@
-import type { OutboxEvent, ReservationQuery, ReservationRecord, Store } from "../types.ts";
+import type { OutboxEvent, ReservationQuery, ReservationRecord, ReservationSearch, Store } from "../types.ts";
 import { FINE_BUCKET_MS, claimSeats, commitSeatChange } from "./claim.ts";
 import type { Connections } from "./connections.ts";
 import type { PostgresRateLimiter } from "./rate-limiter.ts";
@@ -64,6 +64,10 @@ export function postgresReservations(db: Connections, rateLimiter: PostgresRateL
           true,
         )
       ).rows.map(toReservation),
+    search: async (search: ReservationSearch) => {
+      const { sql, params } = searchSql(search);
+      return (await db.run<ReservationRow>(sql, params, true)).rows.map(toReservation);
+    },
     claim: async (claim, decide) => claimSeats(db, claim, decide, databaseTime),
     save: async (record: ReservationRecord, expectedUpdatedAtMs: number, events: OutboxEvent[] = []) =>
       db.transaction(async (c, tx) => {
@@ -98,5 +102,27 @@ export function postgresReservations(db: Connections, rateLimiter: PostgresRateL
         }
       });
     },
+  };
+}
+
+/** The statement of one page of the organizer's list, with only the filters that are set. */
+function searchSql(search: ReservationSearch): { sql: string; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const next = (value: unknown) => `$${params.push(value)}`;
+  if (search.eventTypeIds) where.push(`event_type_id = ANY(${next(search.eventTypeIds)}::bigint[])`);
+  if (search.untilMs !== undefined) where.push(`start_ms < ${next(search.untilMs)}`);
+  if (search.fromMs !== undefined) where.push(`end_ms > ${next(search.fromMs)}`);
+  if (search.statuses) where.push(`status = ANY(${next(search.statuses)}::text[])`);
+  if (search.text) {
+    const text = next(search.text.toLowerCase());
+    where.push(`(strpos(lower(email), ${text}) > 0 OR strpos(lower(firstname || ' ' || lastname), ${text}) > 0)`);
+  }
+  const ahead = search.order === "asc" ? ">" : "<";
+  if (search.after) where.push(`(start_ms, uuid) ${ahead} (${next(search.after.startMs)}, ${next(search.after.uuid)})`);
+  const direction = search.order === "asc" ? "ASC" : "DESC";
+  return {
+    sql: `SELECT * FROM reservations ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY start_ms ${direction}, uuid ${direction} LIMIT ${next(search.limit)}`,
+    params,
   };
 }

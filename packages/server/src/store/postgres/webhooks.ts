@@ -47,6 +47,17 @@ export function postgresOutbox(db: Connections): Store["outbox"] {
       return outbox;
     },
     recent: (eventTypeId, limit) => recentDeliveries(db, eventTypeId, null, limit),
+    // A reminder still waiting for its time is not pulled forward; one withdrawn stays withdrawn.
+    retryNow: async (eventTypeId, id, nowMs) =>
+      (
+        await db.run(
+          `UPDATE webhook_events SET status = 'pending', next_attempt_at_ms = $3
+           WHERE id = $1 AND event_type_id = $2 AND (locked_until_ms IS NULL OR locked_until_ms <= $3)
+           AND ((status = 'failed' AND (last_error IS NULL OR last_error <> $4)) OR (status = 'pending' AND channel <> 'reminder'))`,
+          [id, eventTypeId, nowMs, REMINDER_WITHDRAWN],
+          true,
+        )
+      ).rowCount === 1,
   };
 }
 

@@ -1,5 +1,6 @@
 /** The SQLite engine, one file served by one connection per process; its parts live here, one file per concern, named as their twins in ../postgres/. */
 import type { Store } from "../types.ts";
+import { sqliteConsoleSessions } from "./console-sessions.ts";
 import { sqliteBusy } from "./busy.ts";
 import { openDatabase, SqliteConnection } from "./connection.ts";
 import { sqliteEventTypes } from "./event-types.ts";
@@ -50,6 +51,7 @@ class SqliteStore implements Store {
   readonly webhooks: Store["webhooks"];
   readonly idempotency: Store["idempotency"];
   readonly busy: Store["busy"];
+  readonly consoleSessions: Store["consoleSessions"];
 
   constructor(
     private readonly connection: SqliteConnection,
@@ -60,6 +62,7 @@ class SqliteStore implements Store {
     this.outbox = sqliteOutbox(connection);
     this.webhooks = this.outbox.channel("webhook");
     this.idempotency = sqliteIdempotency(connection);
+    this.consoleSessions = sqliteConsoleSessions(connection);
     this.busy = sqliteBusy(connection, secrets);
   }
 

@@ -201,6 +201,36 @@ export const SQLITE_MIGRATIONS: { version: number; name: string; sql: string }[]
       DROP INDEX IF EXISTS webhook_events_by_reservation;
     `,
   },
+  {
+    version: 14,
+    name: "organizer console sessions and sign-in links; reservations by start across event types",
+    sql: `
+      CREATE TABLE console_sessions (
+        id TEXT PRIMARY KEY,
+        token_hash TEXT NOT NULL UNIQUE,
+        role TEXT NOT NULL,
+        host_id INTEGER,
+        method TEXT NOT NULL CHECK (method IN ('key', 'link')),
+        key_fingerprint TEXT NOT NULL,
+        created_at_ms INTEGER NOT NULL,
+        expires_at_ms INTEGER NOT NULL,
+        last_seen_at_ms INTEGER NOT NULL,
+        revoked_at_ms INTEGER,
+        address TEXT NOT NULL,
+        user_agent TEXT NOT NULL
+      );
+      CREATE INDEX console_sessions_by_expiry ON console_sessions (expires_at_ms);
+      CREATE TABLE console_sign_in_links (
+        token_hash TEXT PRIMARY KEY,
+        role TEXT NOT NULL,
+        host_id INTEGER,
+        created_at_ms INTEGER NOT NULL,
+        expires_at_ms INTEGER NOT NULL,
+        used_at_ms INTEGER
+      );
+      CREATE INDEX reservations_by_start_across ON reservations (start_ms, uuid);
+    `,
+  },
 ];
 
 /**

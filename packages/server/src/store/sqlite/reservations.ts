@@ -1,4 +1,4 @@
-import type { OutboxEvent, ReservationQuery, ReservationRecord, SeatHolder, Store } from "../types.ts";
+import type { OutboxEvent, ReservationQuery, ReservationRecord, ReservationSearch, SeatHolder, Store } from "../types.ts";
 import { movesSeats, reservationColumns, toReservation, type ReservationRow } from "../rows.ts";
 import { sqliteClaims } from "./claim.ts";
 import type { SqliteConnection } from "./connection.ts";
@@ -66,6 +66,10 @@ export function sqliteReservations(connection: SqliteConnection): Store["reserva
       const statuses = query.statuses ? JSON.stringify(query.statuses) : null;
       return q.rList.all(eventTypeId, query.untilMs, query.fromMs, statuses, statuses, query.limit).map(toReservation);
     },
+    search: async (search: ReservationSearch) => {
+      const { sql, params } = searchSql(search);
+      return db.query<ReservationRow, (string | number)[]>(sql).all(...params).map(toReservation);
+    },
     insertMany: async (records: ReservationRecord[]) => {
       connection.write(() => {
         const touched = new Set<number>();
@@ -77,5 +81,30 @@ export function sqliteReservations(connection: SqliteConnection): Store["reserva
         for (const id of touched) q.etBump.run(id);
       });
     },
+  };
+}
+
+/** The statement of one page of the organizer's list; its text depends only on which filters are set, so each shape is prepared once. */
+function searchSql(search: ReservationSearch): { sql: string; params: (string | number)[] } {
+  const where: string[] = [];
+  const params: (string | number)[] = [];
+  if (search.eventTypeIds) {
+    where.push(`event_type_id IN (SELECT value FROM json_each(?))`);
+    params.push(JSON.stringify(search.eventTypeIds));
+  }
+  if (search.untilMs !== undefined) where.push("start_ms < ?"), params.push(search.untilMs);
+  if (search.fromMs !== undefined) where.push("end_ms > ?"), params.push(search.fromMs);
+  if (search.statuses) where.push("status IN (SELECT value FROM json_each(?))"), params.push(JSON.stringify(search.statuses));
+  if (search.text) {
+    where.push("(instr(lower(email), ?) > 0 OR instr(lower(firstname || ' ' || lastname), ?) > 0)");
+    params.push(search.text.toLowerCase(), search.text.toLowerCase());
+  }
+  const ahead = search.order === "asc" ? ">" : "<";
+  if (search.after) where.push(`(start_ms, uuid) ${ahead} (?, ?)`), params.push(search.after.startMs, search.after.uuid);
+  const direction = search.order === "asc" ? "ASC" : "DESC";
+  params.push(search.limit);
+  return {
+    sql: `SELECT * FROM reservations ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY start_ms ${direction}, uuid ${direction} LIMIT ?`,
+    params,
   };
 }

@@ -40,6 +40,7 @@ export function sqliteOutbox(connection: SqliteConnection): Store["outbox"] {
       return outbox;
     },
     recent: async (eventTypeId, limit) => recentDeliveries(q, eventTypeId, null, limit),
+    retryNow: async (eventTypeId, id, nowMs) => connection.write(() => q.whRetryNow.run({ id, eventTypeId, now: nowMs, withdrawn: REMINDER_WITHDRAWN }).changes === 1),
   };
 }
 
@@ -113,6 +114,12 @@ type OutboxQueries = ReturnType<typeof prepareOutbox>;
 /** The outbox's statements, prepared once per connection. */
 function prepareOutbox(db: Database) {
   return {
+    // A reminder still waiting for its time is not pulled forward; one withdrawn stays withdrawn.
+    whRetryNow: db.query<unknown, [{ id: number; eventTypeId: number; now: number; withdrawn: string }]>(
+      `UPDATE webhook_events SET status = 'pending', next_attempt_at_ms = $now
+       WHERE id = $id AND event_type_id = $eventTypeId AND (locked_until_ms IS NULL OR locked_until_ms <= $now)
+       AND ((status = 'failed' AND (last_error IS NULL OR last_error <> $withdrawn)) OR (status = 'pending' AND channel <> 'reminder'))`,
+    ),
     // Due, not leased, and first in line for its reservation on its channel: an earlier event still pending there holds later ones back.
     whAnyDue: db.query<{ id: number }, [string, number, number]>(
       "SELECT e.id FROM webhook_events e WHERE e.channel = ? AND e.status = 'pending' AND e.next_attempt_at_ms <= ? AND (e.locked_until_ms IS NULL OR e.locked_until_ms <= ?) LIMIT 1",

@@ -1,0 +1,203 @@
+import { LitElement, html, nothing } from "lit";
+import { keyed } from "lit/directives/keyed.js";
+import { api, whenSignedOut } from "./api.ts";
+import { unsaved } from "./base.ts";
+import { chooseLanguage, keepLanguage, LANGUAGES, textsOf, type Language } from "./i18n.ts";
+import { CONSOLE_CSS } from "./styles.ts";
+
+/** The console's sections, by the hash route that opens each. */
+const SECTIONS = ["bookings", "event-types", "availability", "calendars", "deliveries", "embed", "sessions"] as const;
+type Section = (typeof SECTIONS)[number];
+const SCHEME_KEY = "booking-console-scheme";
+
+/**
+ * `<booking-console>`: the organizer console's shell. Asks who is signed in, shows the sign-in or
+ * the sections (hash routes, so the server serves one page), keeps the language and colour scheme,
+ * asks before leaving a page with unsaved changes, and announces results in one live region.
+ *
+ * @attr sign-in - `key` (the admin key) or `link` (development: one-time links only).
+ * @attr calendar-src - The element's script, which previews load.
+ */
+export class BookingConsole extends LitElement {
+  static override properties = {
+    signIn: { attribute: "sign-in" },
+    calendarSrc: { attribute: "calendar-src" },
+    session: { state: true },
+    route: { state: true },
+    language: { state: true },
+    scheme: { state: true },
+    message: { state: true },
+  };
+  declare signIn: string;
+  declare calendarSrc: string;
+  declare session: { id: string } | null | undefined;
+  declare route: string[];
+  declare language: Language;
+  declare scheme: string;
+  declare message: { text: string; tone: string } | null;
+  private lastHash = location.hash;
+
+  constructor() {
+    super();
+    this.signIn = "key";
+    this.calendarSrc = "/embed/booking-calendar.js";
+    this.session = undefined;
+    this.route = routeOf(location.hash);
+    this.language = chooseLanguage();
+    this.scheme = localStorage.getItem(SCHEME_KEY) ?? "auto";
+    this.message = null;
+  }
+
+  protected override createRenderRoot(): HTMLElement {
+    return this;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (!document.getElementById("console-css")) {
+      const style = document.createElement("style");
+      style.id = "console-css";
+      style.textContent = CONSOLE_CSS;
+      document.head.append(style);
+    }
+    this.applyScheme();
+    document.documentElement.lang = this.language;
+    whenSignedOut(() => (this.session = null));
+    window.addEventListener("hashchange", this.onHash);
+    window.addEventListener("beforeunload", this.onUnload);
+    this.addEventListener("console-announce", ((event: CustomEvent<{ message: string; tone: string }>) => {
+      this.message = { text: event.detail.message, tone: event.detail.tone };
+    }) as EventListener);
+    this.addEventListener("console-signed-in", ((event: CustomEvent<{ id: string }>) => {
+      this.session = event.detail;
+      if (this.route[0] === "sign-in" || !this.route[0]) location.hash = "#/bookings";
+      // The sign-in form is gone: the page's heading takes the focus, as after any move between pages.
+      void this.updateComplete.then(() => (this.querySelector("main h2") as HTMLElement | null)?.focus());
+    }) as EventListener);
+    void this.start();
+  }
+
+  override disconnectedCallback(): void {
+    window.removeEventListener("hashchange", this.onHash);
+    window.removeEventListener("beforeunload", this.onUnload);
+    super.disconnectedCallback();
+  }
+
+  private async start(): Promise<void> {
+    // A one-time link carries its secret in the fragment: used once, then gone from the address bar.
+    const link = /^#link=(bcsl_[A-Za-z0-9_-]+)$/.exec(location.hash)?.[1];
+    if (link) {
+      history.replaceState(null, "", `${location.pathname}#/bookings`);
+      this.route = ["bookings"];
+      try {
+        this.session = await api("POST", "/console/session", { link });
+        return;
+      } catch (error) {
+        this.message = { text: error instanceof Error ? error.message : String(error), tone: "bad" };
+      }
+    }
+    try {
+      this.session = await api("GET", "/console/session");
+    } catch {
+      this.session = null;
+    }
+  }
+
+  private onHash = () => {
+    if (unsaved.dirty && !confirm(textsOf(this.language).unsaved)) {
+      history.replaceState(null, "", this.lastHash);
+      return;
+    }
+    unsaved.dirty = false;
+    this.lastHash = location.hash;
+    this.route = routeOf(location.hash);
+    this.message = null;
+    // Focus moves to the new page's heading, so screen readers hear where they are.
+    void this.updateComplete.then(() => (this.querySelector("main h2") as HTMLElement | null)?.focus());
+  };
+
+  private onUnload = (event: BeforeUnloadEvent) => {
+    if (unsaved.dirty) event.preventDefault();
+  };
+
+  private applyScheme(): void {
+    document.documentElement.style.colorScheme = this.scheme === "auto" ? "light dark" : this.scheme;
+  }
+
+  private async signOut(): Promise<void> {
+    await api("DELETE", "/console/session").catch(() => undefined);
+    this.session = null;
+  }
+
+  override render() {
+    const t = textsOf(this.language);
+    document.title = t.title;
+    const status = html`<div id="console-status" role="status" aria-live="polite" class=${this.message ? `notice ${this.message.tone}` : "sr-only"}>${this.message?.text ?? ""}</div>`;
+    const tools = html`<div class="tools">
+      <label class="check" for="console-language">${t.language}
+        <select id="console-language" @change=${(e: Event) => {
+          this.language = (e.target as HTMLSelectElement).value as Language;
+          keepLanguage(this.language);
+          document.documentElement.lang = this.language;
+        }}>
+          ${LANGUAGES.map((l) => html`<option value=${l} ?selected=${l === this.language}>${l === "en" ? "English" : "Deutsch"}</option>`)}
+        </select></label>
+      <label class="check" for="console-scheme">${t.theme}
+        <select id="console-scheme" @change=${(e: Event) => {
+          this.scheme = (e.target as HTMLSelectElement).value;
+          localStorage.setItem(SCHEME_KEY, this.scheme);
+          this.applyScheme();
+        }}>
+          ${[["auto", t.themeAuto], ["light", t.themeLight], ["dark", t.themeDark]].map(([v, label]) => html`<option value=${v!} ?selected=${v === this.scheme}>${label}</option>`)}
+        </select></label>
+      ${this.session ? html`<button type="button" @click=${() => this.signOut()}>${t.signOut}</button>` : nothing}
+    </div>`;
+    if (this.session === undefined) return html`<main><p>${t.loading}</p></main>`;
+    if (this.session === null) {
+      return html`<header class="bar"><h1>${t.title}</h1>${tools}</header>
+        <main id="main">${status}<console-sign-in .t=${t} mode=${this.signIn}></console-sign-in></main>`;
+    }
+    const section = (SECTIONS as readonly string[]).includes(this.route[0] ?? "") ? (this.route[0] as Section) : "bookings";
+    const labels: Record<Section, string> = {
+      bookings: t.bookings, "event-types": t.eventTypes, availability: t.availability, calendars: t.calendars, deliveries: t.deliveries, embed: t.embed, sessions: t.sessions,
+    };
+    return html`<a class="skip" href="#main" @click=${(e: Event) => {
+        e.preventDefault();
+        (this.querySelector("main h2") as HTMLElement | null)?.focus();
+      }}>${t.skip}</a>
+      <header class="bar">
+        <h1>${t.title}</h1>
+        <nav aria-label=${t.nav}><ul>
+          ${SECTIONS.map((s) => html`<li><a href="#/${s}" aria-current=${s === section ? "page" : "false"}>${labels[s]}</a></li>`)}
+        </ul></nav>
+        ${tools}
+      </header>
+      <main id="main">${status}${keyed(this.route.join("/"), this.page(section, t))}</main>`;
+  }
+
+  private page(section: Section, t: ReturnType<typeof textsOf>) {
+    const rest = this.route.slice(1);
+    switch (section) {
+      case "bookings":
+        return html`<console-bookings .t=${t}></console-bookings>`;
+      case "event-types":
+        return rest[0]
+          ? html`<console-event-type-form .t=${t} .eventTypeId=${rest[0] === "new" ? null : Number(rest[0])} calendar-src=${this.calendarSrc}></console-event-type-form>`
+          : html`<console-event-types .t=${t}></console-event-types>`;
+      case "availability":
+        return html`<console-availability .t=${t}></console-availability>`;
+      case "calendars":
+        return html`<console-calendars .t=${t}></console-calendars>`;
+      case "deliveries":
+        return html`<console-deliveries .t=${t}></console-deliveries>`;
+      case "embed":
+        return html`<console-embed .t=${t} calendar-src=${this.calendarSrc}></console-embed>`;
+      case "sessions":
+        return html`<console-sessions .t=${t} .current=${this.session?.id ?? ""}></console-sessions>`;
+    }
+  }
+}
+
+function routeOf(hash: string): string[] {
+  return hash.replace(/^#\/?/, "").split("/").filter(Boolean);
+}

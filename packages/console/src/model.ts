@@ -1,0 +1,58 @@
+/** What the console reads of the admin API's answers (the server's views; only the fields used here). */
+export interface EventTypeView {
+  id: number;
+  title: string;
+  slug: string | null;
+  linkToken: string;
+  disabled: boolean;
+  timezone: string;
+  [setting: string]: unknown;
+}
+
+export interface BookingView {
+  uuid: string;
+  eventTypeId: number;
+  eventTypeTitle: string;
+  status: string;
+  start: string;
+  end: string;
+  startIso8601: string;
+  endIso8601: string;
+  email: string;
+  firstname: string;
+  lastname: string;
+  phone: string;
+  location: { type: string; value: string | null } | null;
+  customFields: { uuid?: string; name?: string; value: unknown }[];
+  payment: { status: string; amount: number; currency: string; paymentIntentId: string; refundId: string | null } | null;
+  manageUrl: string | null;
+  cancelReason: string | null;
+  deliveries?: DeliveryView[];
+}
+
+export interface DeliveryView {
+  id: number;
+  channel: string;
+  kind: string;
+  reservationUuid: string;
+  url: string;
+  status: string;
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: string;
+  attemptLog: { attempt: number; at: string; statusCode: number | null; error: string | null }[];
+}
+
+export interface SlotView {
+  date: string;
+  start: string;
+  end: string;
+  startIso8601: string;
+  readable_start: string;
+}
+
+/** The event types, for pickers on every page. */
+export async function eventTypes(api: <T>(m: string, p: string) => Promise<T>): Promise<EventTypeView[]> {
+  return api<EventTypeView[]>("GET", "/admin/event-types");
+}

@@ -1,0 +1,158 @@
+import { html, nothing } from "lit";
+import { api, ApiFailure } from "../api.ts";
+import { ConsolePage, errorSummary, failureText, fieldError, unsaved } from "../base.ts";
+import { eventTypes, type EventTypeView } from "../model.ts";
+
+type Range = { start: string; end: string };
+type Availability = { weekly: Record<string, Range[]>; overrides: { date: string; ranges: Range[] }[] };
+
+/**
+ * An event type's opening hours: several ranges a day, a day copied to the others, and dates that
+ * differ (other hours, or closed). Saved as the event type's `availability`.
+ */
+export class AvailabilityPage extends ConsolePage {
+  static override properties = { ...ConsolePage.properties, types: { state: true }, chosen: { state: true }, draft: { state: true }, failure: { state: true }, month: { state: true } };
+  /** First day of the month the override calendar shows, YYYY-MM-01. */
+  declare month: string;
+  declare types: EventTypeView[];
+  declare chosen: number | null;
+  declare draft: Availability | null;
+  declare failure: ApiFailure | null;
+
+  constructor() {
+    super();
+    this.types = [];
+    this.chosen = null;
+    this.draft = null;
+    this.failure = null;
+    this.month = `${new Date().toISOString().slice(0, 7)}-01`;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void eventTypes(api).then((types) => {
+      this.types = types;
+      if (types[0]) this.choose(types[0].id);
+    });
+  }
+
+  private choose(id: number): void {
+    if (unsaved.dirty && !confirm(this.t.unsaved)) return;
+    const et = this.types.find((x) => x.id === id);
+    this.chosen = id;
+    this.draft = structuredClone(et?.availability as Availability);
+    this.failure = null;
+    unsaved.dirty = false;
+  }
+
+  private change(next: Availability): void {
+    this.draft = next;
+    unsaved.dirty = true;
+  }
+
+  private setDay(day: string, ranges: Range[]): void {
+    this.change({ ...this.draft!, weekly: { ...this.draft!.weekly, [day]: ranges } });
+  }
+
+  private async save(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    try {
+      const saved = await api<EventTypeView>("PATCH", `/admin/event-types/${this.chosen}`, { availability: this.draft });
+      this.types = this.types.map((et) => (et.id === saved.id ? saved : et));
+      unsaved.dirty = false;
+      this.failure = null;
+      this.announce(this.t.saved);
+    } catch (error) {
+      this.failure = error instanceof ApiFailure ? error : null;
+      this.announce(this.failure && Object.keys(this.failure.errors).length ? this.t.fixFields : failureText(error), "bad");
+    }
+  }
+
+  private ranges(prefix: string, label: string, ranges: Range[], put: (r: Range[]) => void) {
+    const t = this.t;
+    return html`${ranges.length === 0 ? html`<span class="muted">${t.closedDay}</span>` : nothing}
+      ${ranges.map((r, i) => html`<span class="row" style="display: inline-flex; gap: 4px; margin: 2px 8px 2px 0">
+        <label class="sr-only" for="${prefix}-${i}-start">${label} ${i + 1} ${t.from}</label>
+        <input id="${prefix}-${i}-start" type="time" .value=${r.start} @change=${(e: Event) => put(ranges.map((x, j) => (j === i ? { ...x, start: (e.target as HTMLInputElement).value } : x)))}>
+        –
+        <label class="sr-only" for="${prefix}-${i}-end">${label} ${i + 1} ${t.until}</label>
+        <input id="${prefix}-${i}-end" type="time" .value=${r.end} @change=${(e: Event) => put(ranges.map((x, j) => (j === i ? { ...x, end: (e.target as HTMLInputElement).value } : x)))}>
+        <button type="button" aria-label="${t.remove}: ${label} ${r.start}–${r.end}" @click=${() => put(ranges.filter((_, j) => j !== i))}>✕</button>
+      </span>`)}
+      <button type="button" @click=${() => put([...ranges, { start: "09:00", end: "12:00" }])} aria-label="${t.addRange}: ${label}">+ ${t.addRange}</button>`;
+  }
+
+  /** A month of days: a day with an override is pressed; choosing a day without one adds it (closed), with one moves to its row. */
+  private monthGrid() {
+    const t = this.t;
+    const [y, m] = this.month.split("-").map(Number);
+    const first = new Date(Date.UTC(y!, m! - 1, 1));
+    const days = new Date(Date.UTC(y!, m!, 0)).getUTCDate();
+    const lead = (first.getUTCDay() + 6) % 7;
+    const overrides = this.draft!.overrides;
+    const shift = (by: number) => {
+      const d = new Date(Date.UTC(y!, m! - 1 + by, 1));
+      this.month = d.toISOString().slice(0, 10);
+    };
+    const title = new Intl.DateTimeFormat(document.documentElement.lang || "en", { month: "long", year: "numeric", timeZone: "UTC" }).format(first);
+    return html`<div class="row" style="align-items: center; margin-bottom: 6px">
+        <button type="button" @click=${() => shift(-1)} aria-label="${t.overrides}: −1">◀</button>
+        <strong id="ov-month">${title}</strong>
+        <button type="button" @click=${() => shift(1)} aria-label="${t.overrides}: +1">▶</button>
+      </div>
+      <div class="month" role="group" aria-labelledby="ov-month">
+        ${t.dayNames.map((name) => html`<span class="muted" aria-hidden="true">${name.slice(0, 2)}</span>`)}
+        ${Array.from({ length: lead }, () => html`<span></span>`)}
+        ${Array.from({ length: days }, (_, i) => {
+          const date = `${this.month.slice(0, 8)}${String(i + 1).padStart(2, "0")}`;
+          const index = overrides.findIndex((o) => o.date === date);
+          return html`<button type="button" aria-pressed=${index >= 0} aria-label="${date}${index >= 0 ? ` (${t.overrides})` : ""}" @click=${async () => {
+            if (index < 0) this.change({ ...this.draft!, overrides: [...overrides, { date, ranges: [] }].sort((a, b) => a.date.localeCompare(b.date)) });
+            await this.updateComplete;
+            const at = this.draft!.overrides.findIndex((o) => o.date === date);
+            (this.querySelector(`#ov-${at}-date`) as HTMLElement | null)?.focus();
+          }}>${i + 1}</button>`;
+        })}
+      </div>`;
+  }
+
+  override render() {
+    const t = this.t;
+    return html`<h2 tabindex="-1">${t.availability}</h2>
+      <div class="field"><label for="av-type">${t.eventType}</label>
+        <select id="av-type" @change=${(e: Event) => this.choose(Number((e.target as HTMLSelectElement).value))}>
+          ${this.types.map((et) => html`<option value=${et.id} ?selected=${et.id === this.chosen}>${et.title}</option>`)}
+        </select></div>
+      ${this.draft
+        ? html`<form @submit=${this.save}>
+            ${errorSummary(this.failure, t.fixFields)}
+            <fieldset><legend>${t.weeklyHours}</legend>
+              <div class="table-wrap"><table><tbody>
+                ${t.days.map((day, i) => {
+                  const error = fieldError(this.failure, `availability.weekly.${day}`);
+                  return html`<tr>
+                    <th scope="row">${t.dayNames[i]}</th>
+                    <td>${this.ranges(`wk-${day}`, t.dayNames[i]!, this.draft!.weekly[day] ?? [], (r) => this.setDay(day, r))}
+                      ${error ? html`<p class="error">${error}</p>` : nothing}</td>
+                    <td><button type="button" @click=${() => this.change({ ...this.draft!, weekly: Object.fromEntries(t.days.map((d) => [d, structuredClone(this.draft!.weekly[day] ?? [])])) })}
+                      aria-label="${t.copyDay}: ${t.dayNames[i]}">${t.copyDay}</button></td>
+                  </tr>`;
+                })}
+              </tbody></table></div>
+            </fieldset>
+            <fieldset><legend>${t.overrides}</legend>
+              ${this.monthGrid()}
+              ${this.draft.overrides.map((o, i) => html`<div class="row" style="margin-bottom: 6px">
+                <label for="ov-${i}-date" class="sr-only">${t.day} ${i + 1}</label>
+                <input id="ov-${i}-date" type="date" .value=${o.date} @change=${(e: Event) => this.change({ ...this.draft!, overrides: this.draft!.overrides.map((x, j) => (j === i ? { ...x, date: (e.target as HTMLInputElement).value } : x)) })}>
+                ${this.ranges(`ov-${i}`, o.date, o.ranges, (r) => this.change({ ...this.draft!, overrides: this.draft!.overrides.map((x, j) => (j === i ? { ...x, ranges: r } : x)) }))}
+                <button type="button" class="danger" @click=${() => this.change({ ...this.draft!, overrides: this.draft!.overrides.filter((_, j) => j !== i) })}>${t.remove}</button>
+                ${fieldError(this.failure, `availability.overrides.${i}`) ? html`<p class="error">${fieldError(this.failure, `availability.overrides.${i}`)}</p>` : nothing}
+              </div>`)}
+              <button type="button" @click=${() => this.change({ ...this.draft!, overrides: [...this.draft!.overrides, { date: new Date().toISOString().slice(0, 10), ranges: [] }] })}>+ ${t.addOverride}</button>
+            </fieldset>
+            <button class="primary" type="submit">${t.save}</button>
+          </form>`
+        : html`<p>${t.empty}</p>`}`;
+  }
+}

@@ -1,0 +1,66 @@
+import { html, nothing } from "lit";
+import { api, query } from "../api.ts";
+import { ConsolePage, failureText, when } from "../base.ts";
+import { eventTypes, type DeliveryView, type EventTypeView } from "../model.ts";
+
+/** Webhook, email, reminder and calendar deliveries of an event type with their attempts; retry one now. */
+export class DeliveriesPage extends ConsolePage {
+  static override properties = { ...ConsolePage.properties, types: { state: true }, chosen: { state: true }, items: { state: true } };
+  declare types: EventTypeView[];
+  declare chosen: number | null;
+  declare items: DeliveryView[] | null;
+
+  constructor() {
+    super();
+    this.types = [];
+    this.chosen = null;
+    this.items = null;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void eventTypes(api).then((types) => {
+      this.types = types;
+      if (types[0]) void this.choose(types[0].id);
+    });
+  }
+
+  private async choose(id: number): Promise<void> {
+    this.chosen = id;
+    try {
+      this.items = await api<DeliveryView[]>("GET", `/admin/event-types/${id}/deliveries${query({ limit: 100 })}`);
+    } catch (error) {
+      this.items = [];
+      this.announce(failureText(error), "bad");
+    }
+  }
+
+  private async retry(d: DeliveryView): Promise<void> {
+    try {
+      this.announce(await api<string>("POST", `/admin/event-types/${this.chosen}/deliveries/${d.id}/retry`));
+      await this.choose(this.chosen!);
+    } catch (error) {
+      this.announce(failureText(error), "bad");
+    }
+  }
+
+  override render() {
+    const t = this.t;
+    const lang = document.documentElement.lang || "en";
+    return html`<h2 tabindex="-1">${t.deliveries}</h2>
+      <div class="field"><label for="dl-type">${t.eventType}</label>
+        <select id="dl-type" @change=${(e: Event) => this.choose(Number((e.target as HTMLSelectElement).value))}>
+          ${this.types.map((et) => html`<option value=${et.id} ?selected=${et.id === this.chosen}>${et.title}</option>`)}
+        </select></div>
+      ${this.items === null ? html`<p>${t.loading}</p>` : this.items.length === 0 ? html`<p>${t.empty}</p>` : html`<div class="table-wrap"><table>
+        <caption class="sr-only">${t.deliveries}</caption>
+        <thead><tr><th scope="col">${t.when}</th><th scope="col">${t.channel}</th><th scope="col">${t.status}</th><th scope="col">${t.attempts}</th><th scope="col"><span class="sr-only">${t.retry}</span></th></tr></thead>
+        <tbody>${this.items.map((d) => html`<tr>
+          <td>${when(d.createdAt, lang)}</td>
+          <td>${d.channel} · ${d.kind}<br><span class="muted">${d.url}</span></td>
+          <td>${d.status}${d.lastError ? html`<br><span class="error">${d.lastError}</span>` : nothing}</td>
+          <td><details><summary>${d.attempts}</summary><ul>${d.attemptLog.map((a) => html`<li>#${a.attempt} ${when(a.at, lang)} ${a.statusCode ?? ""} ${a.error ?? ""}</li>`)}</ul></details></td>
+          <td>${d.status !== "delivered" ? html`<button type="button" @click=${() => this.retry(d)} aria-label="${t.retry}: ${d.channel} ${d.kind}">${t.retry}</button>` : nothing}</td>
+        </tr>`)}</tbody></table></div>`}`;
+  }
+}

@@ -1,0 +1,89 @@
+import { html, nothing } from "lit";
+import { api } from "../api.ts";
+import { ConsolePage, failureText } from "../base.ts";
+import { eventTypes, type EventTypeView } from "../model.ts";
+
+/** The event types: open one to edit, disable or enable, issue new tokens; or create one. */
+export class EventTypesPage extends ConsolePage {
+  static override properties = { ...ConsolePage.properties, types: { state: true }, issued: { state: true } };
+  declare types: EventTypeView[] | null;
+  declare issued: Record<string, string | number> | null;
+
+  constructor() {
+    super();
+    this.types = null;
+    this.issued = null;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.load();
+  }
+
+  private async load(): Promise<void> {
+    try {
+      this.types = await eventTypes(api);
+    } catch (error) {
+      this.types = [];
+      this.announce(failureText(error), "bad");
+    }
+  }
+
+  private async act(et: EventTypeView, action: "disable" | "enable" | "token" | "override" | "webhook" | "feed"): Promise<void> {
+    const t = this.t;
+    // Each new secret ends the old one at once: asked first.
+    const rotations = {
+      token: [t.rotateToken, `/admin/event-types/${et.id}/token`, { kind: "api" }],
+      override: [t.rotateOverride, `/admin/event-types/${et.id}/token`, { kind: "override" }],
+      webhook: [t.rotateWebhook, `/admin/event-types/${et.id}/webhook-secret`, undefined],
+      feed: [t.rotateFeed, `/admin/event-types/${et.id}/feed-token`, undefined],
+    } as const;
+    try {
+      if (action !== "disable" && action !== "enable") {
+        const [label, path, body] = rotations[action];
+        if (!confirm(`${label}: ${et.title}?`)) return;
+        this.issued = await api("POST", path, body);
+      } else {
+        await api("POST", `/admin/event-types/${et.id}/${action}`);
+        this.announce(`${et.title}: ${action === "disable" ? this.t.disable : this.t.enable} ✓`);
+      }
+      await this.load();
+    } catch (error) {
+      this.announce(failureText(error), "bad");
+    }
+  }
+
+  override render() {
+    const t = this.t;
+    return html`<h2 tabindex="-1">${t.eventTypes}</h2>
+      <p><a class="button" href="#/event-types/new">${t.newEventType}</a></p>
+      ${this.issued
+        ? html`<div class="notice" role="region" aria-label=${t.tokenShown}>${t.tokenShown}
+            <pre class="code">${Object.entries(this.issued).filter(([key]) => key !== "id").map(([key, value]) => `${key}: ${value}`).join("\n")}</pre></div>`
+        : nothing}
+      ${this.types === null
+        ? html`<p>${t.loading}</p>`
+        : this.types.length === 0
+          ? html`<p>${t.empty}</p>`
+          : html`<div class="table-wrap"><table>
+              <caption class="sr-only">${t.eventTypes}</caption>
+              <thead><tr><th scope="col">${t.eventTypes}</th><th scope="col">Slug</th><th scope="col">${t.status}</th><th scope="col"><span class="sr-only">${t.edit}</span></th></tr></thead>
+              <tbody>${this.types.map(
+                (et) => html`<tr>
+                  <td><a href="#/event-types/${et.id}">${et.title}</a></td>
+                  <td>${et.slug ?? "—"}</td>
+                  <td>${et.disabled ? t.disabled : "✓"}</td>
+                  <td class="row">
+                    <button type="button" @click=${() => this.act(et, et.disabled ? "enable" : "disable")} aria-label="${et.disabled ? t.enable : t.disable}: ${et.title}">${et.disabled ? t.enable : t.disable}</button>
+                    <details><summary aria-label="${t.tokens}: ${et.title}">${t.tokens}</summary>
+                      <div class="row" style="margin-top: 4px">
+                        ${(["token", "override", "webhook", "feed"] as const).map((kind) => {
+                          const label = { token: t.rotateToken, override: t.rotateOverride, webhook: t.rotateWebhook, feed: t.rotateFeed }[kind];
+                          return html`<button type="button" @click=${() => this.act(et, kind)} aria-label="${label}: ${et.title}">${label}</button>`;
+                        })}
+                      </div></details>
+                  </td>
+                </tr>`,
+              )}</tbody></table></div>`}`;
+  }
+}

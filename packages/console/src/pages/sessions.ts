@@ -1,0 +1,65 @@
+import { html } from "lit";
+import { api } from "../api.ts";
+import { ConsolePage, failureText, when } from "../base.ts";
+
+interface SessionView {
+  id: string;
+  role: string;
+  method: string;
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: string;
+  address: string;
+  userAgent: string;
+}
+
+/** The browsers signed in to the console; revoking one signs it out at once. */
+export class SessionsPage extends ConsolePage {
+  static override properties = { ...ConsolePage.properties, current: {}, items: { state: true } };
+  declare current: string;
+  declare items: SessionView[] | null;
+
+  constructor() {
+    super();
+    this.current = "";
+    this.items = null;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.load();
+  }
+
+  private async load(): Promise<void> {
+    try {
+      this.items = await api<SessionView[]>("GET", "/admin/sessions");
+    } catch (error) {
+      this.items = [];
+      this.announce(failureText(error), "bad");
+    }
+  }
+
+  private async revoke(s: SessionView): Promise<void> {
+    try {
+      this.announce(await api<string>("DELETE", `/admin/sessions/${s.id}`));
+      await this.load();
+    } catch (error) {
+      this.announce(failureText(error), "bad");
+    }
+  }
+
+  override render() {
+    const t = this.t;
+    const lang = document.documentElement.lang || "en";
+    return html`<h2 tabindex="-1">${t.sessions}</h2>
+      ${this.items === null ? html`<p>${t.loading}</p>` : html`<div class="table-wrap"><table>
+        <caption class="sr-only">${t.sessions}</caption>
+        <thead><tr><th scope="col">${t.who}</th><th scope="col">${t.lastSync}</th><th scope="col">${t.until}</th><th scope="col"><span class="sr-only">${t.revoke}</span></th></tr></thead>
+        <tbody>${this.items.map((s) => html`<tr>
+          <td>${s.role} · ${s.method} · ${s.address}<br><span class="muted">${s.userAgent}</span>${s.id === this.current ? html` <strong>(${t.thisBrowser})</strong>` : ""}</td>
+          <td>${when(s.lastSeenAt, lang)}</td>
+          <td>${when(s.expiresAt, lang)}</td>
+          <td><button type="button" class="danger" @click=${() => this.revoke(s)} aria-label="${t.revoke}: ${s.userAgent || s.id}">${t.revoke}</button></td>
+        </tr>`)}</tbody></table></div>`}`;
+  }
+}

@@ -1,0 +1,86 @@
+import { Elysia } from "elysia";
+import type { AppContext } from "../../context.ts";
+import { ApiError } from "../../http/errors.ts";
+import { done, ok } from "../../http/envelope.ts";
+import { clientAddress } from "../../http/caller.ts";
+import { assertSameOrigin, clearedSessionCookie, sessionCookie } from "../../http/console-session.ts";
+import { ConsoleSignInBody } from "../admin/model.ts";
+import { consoleSessionOf } from "../admin/index.ts";
+import { sessionView, SESSION_IDLE_MS, type ConsoleAccess } from "./service.ts";
+import { consolePage, consoleOffPage, consolePageHeaders, ConsoleBundle, type ConsoleMode } from "./page.ts";
+import type { CalendarScriptFile } from "../embed/service.ts";
+
+interface AddressSource {
+  requestIP(request: Request): { address: string } | null;
+}
+
+/**
+ * The organizer console: its page at `/console` and its script, and its session under
+ * `/console/session` (POST signs in with the admin key or a one-time link, GET tells who is signed
+ * in, DELETE signs out). Everything else the console does goes through the admin API with the
+ * session's cookie. In production without BOOKING_ADMIN_KEY the page says how to turn it on.
+ */
+export const consoleRoutes = (ctx: AppContext, access: ConsoleAccess, calendar: CalendarScriptFile, bundle = new ConsoleBundle()) => {
+  const mode: ConsoleMode = ctx.config.adminKey ? "key" : ctx.config.consoleSignInLinks ? "link" : "off";
+  const page = ({ request }: { request: Request }) => {
+    const headers = consolePageHeaders(ctx, request);
+    if (mode === "off") return new Response(consoleOffPage(), { headers });
+    const script = bundle.get();
+    if (!script) return new Response(consoleOffPage("The console is not built yet: run `npm run build` (npm start does it)."), { status: 503, headers });
+    return new Response(consolePage({ mode, scriptPath: bundle.pagePath(), calendarPath: calendar.pagePath() }), { headers });
+  };
+  const signedIn = async (request: Request) => {
+    const session = await consoleSessionOf(ctx, access, request);
+    if (!session) throw new ApiError("unauthenticated", "Not signed in to the console, or the session has ended.", { hint: "Sign in at /console with the admin key." });
+    return session;
+  };
+  return new Elysia()
+    .get("/console", page)
+    .get("/console/", page)
+    .get("/console/v/:version/console.js", ({ params, request, set }) => {
+      const script = bundle.get();
+      if (!script) throw new ApiError("not_found", "The console is not built yet: run `npm run build`.");
+      set.headers.etag = script.etag;
+      // The URL names the content: kept for a year; another version's URL gets this one's content, revalidated.
+      set.headers["cache-control"] = params.version === script.version ? "public, max-age=31536000, immutable" : "no-cache";
+      if (request.headers.get("if-none-match") === script.etag) {
+        set.status = 304;
+        return "";
+      }
+      return script.body.send(set, request.headers.get("accept-encoding"));
+    })
+    .post(
+      "/console/session",
+      async ({ body, request, server, set }) => {
+        if (mode === "off") throw new ApiError("not_found", "The console is off: set BOOKING_ADMIN_KEY to turn it on.");
+        // A sign-in from another site would sign the browser into someone else's session.
+        assertSameOrigin(request, ctx.config);
+        const address = clientAddress(request, server as AddressSource | null, ctx.config.trustProxy);
+        const attempt = access.mayTry(address);
+        if (!attempt.allowed) {
+          throw new ApiError("rate_limited", "Too many sign-in attempts from this address; wait before trying again.", { headers: { "retry-after": String(attempt.resetSeconds) } });
+        }
+        const meta = { address, userAgent: request.headers.get("user-agent") ?? "" };
+        if (!body.link && !body.adminKey) throw new ApiError("validation_failed", "Send adminKey or link.", { errors: { adminKey: ["Enter the admin key."] } });
+        let opened;
+        try {
+          opened = body.link ? await access.signInWithLink(body.link, meta) : await access.signInWithKey(body.adminKey!, meta);
+        } catch (error) {
+          if ((error as { code?: string }).code === "unauthenticated") access.failed(address);
+          throw error;
+        }
+        set.headers["set-cookie"] = sessionCookie(ctx.config, opened.token, SESSION_IDLE_MS);
+        return ok(sessionView(opened.session));
+      },
+      { body: ConsoleSignInBody },
+    )
+    .get("/console/session", async ({ request }) => ok(sessionView(await signedIn(request))))
+    .delete("/console/session", async ({ request, set }) => {
+      const session = await consoleSessionOf(ctx, access, request);
+      set.headers["set-cookie"] = clearedSessionCookie(ctx.config);
+      if (!session) return done("Signed out.");
+      assertSameOrigin(request, ctx.config);
+      await access.revoke(session.id);
+      return done("Signed out.");
+    });
+};

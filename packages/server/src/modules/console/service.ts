@@ -1,0 +1,166 @@
+import { DomainError } from "../../domain/errors.ts";
+import { hashToken, newToken, sameSecret } from "../../lib/tokens.ts";
+import type { ConsoleSessionRecord, Store } from "../../store/types.ts";
+
+/** Prefix of a console session's cookie secret. */
+export const SESSION_TOKEN_PREFIX = "bcs_";
+/** Prefix of a one-time sign-in link's secret. */
+export const SIGN_IN_LINK_PREFIX = "bcsl_";
+/** A session unused this long ends; each use moves its end on (at most once a minute). */
+export const SESSION_IDLE_MS = 12 * 3_600_000;
+/** However much it is used, a session ends this long after sign-in. */
+export const SESSION_MAX_MS = 7 * 86_400_000;
+/** A printed sign-in link works once, within this time. */
+export const SIGN_IN_LINK_MS = 60 * 60_000;
+/** Failed sign-in attempts per client address in SIGN_IN_WINDOW_SECONDS; past them every attempt is refused until the window ends. */
+export const SIGN_IN_ATTEMPTS = 10;
+export const SIGN_IN_WINDOW_SECONDS = 600;
+
+/** Who signs in, as the session keeps it beside its role. */
+export interface SignInMeta {
+  address: string;
+  userAgent: string;
+}
+
+/** A session as the console and the admin API show it: never its secret nor its hash. */
+export interface SessionView {
+  id: string;
+  role: ConsoleSessionRecord["role"];
+  hostId: number | null;
+  method: ConsoleSessionRecord["method"];
+  createdAt: string;
+  expiresAt: string;
+  lastSeenAt: string;
+  address: string;
+  userAgent: string;
+}
+
+/**
+ * The organizer console's sessions: the admin key (or a one-time link printed by `npm start` in
+ * development) is exchanged for a random secret kept in an HttpOnly cookie, of which only the hash is
+ * stored. Sessions end when idle, after a fixed lifetime, on sign-out, when revoked, and when the
+ * admin key they were opened with changes. A host's session (role and host id) fits the same record.
+ */
+export class ConsoleAccess {
+  private readonly keyFingerprint: string;
+  /** Failed attempts per address in the current window (windows aligned to the epoch, as the rate limit's). */
+  private failures = { window: -1, byAddress: new Map<string, number>() };
+
+  constructor(
+    private readonly store: Store,
+    private readonly adminKey: string | null,
+    private readonly now: () => number,
+  ) {
+    this.keyFingerprint = hashToken(adminKey ?? "");
+  }
+
+  /**
+   * Whether the address may try to sign in now: not once it failed SIGN_IN_ATTEMPTS times in the
+   * window (the caller answers 429 with the seconds to wait), so the admin key cannot be guessed
+   * through the console faster than that. Counted per process.
+   */
+  mayTry(address: string): { allowed: boolean; resetSeconds: number } {
+    const windowMs = SIGN_IN_WINDOW_SECONDS * 1000;
+    const nowMs = this.now();
+    const window = Math.floor(nowMs / windowMs);
+    if (window !== this.failures.window) this.failures = { window, byAddress: new Map() };
+    const resetSeconds = Math.max(1, Math.ceil(((window + 1) * windowMs - nowMs) / 1000));
+    return { allowed: (this.failures.byAddress.get(address) ?? 0) < SIGN_IN_ATTEMPTS, resetSeconds };
+  }
+
+  /** Notes a failed sign-in of the address (a wrong key, or a used or unknown link). */
+  failed(address: string): void {
+    this.mayTry(address);
+    this.failures.byAddress.set(address, (this.failures.byAddress.get(address) ?? 0) + 1);
+  }
+
+  /** A session for the holder of the admin key; 401 for any other key (or when no key is configured). */
+  async signInWithKey(key: string, meta: SignInMeta): Promise<{ token: string; session: ConsoleSessionRecord }> {
+    if (!this.adminKey || !sameSecret(key, this.adminKey)) {
+      throw new DomainError("unauthenticated", "That is not the admin key.", { hint: "Enter the BOOKING_ADMIN_KEY the server was started with." });
+    }
+    return this.open("admin", null, "key", meta);
+  }
+
+  /** A session for the holder of an unused, unexpired sign-in link, which is used up by it; 401 otherwise. */
+  async signInWithLink(link: string, meta: SignInMeta): Promise<{ token: string; session: ConsoleSessionRecord }> {
+    const holder = link.startsWith(SIGN_IN_LINK_PREFIX) ? await this.store.consoleSessions.useLink(hashToken(link), this.now()) : null;
+    if (!holder) {
+      throw new DomainError("unauthenticated", "This sign-in link is not valid: it was used already, has expired, or was never issued.", {
+        hint: "Restart the server (npm start) for a new link, or sign in with the admin key.",
+      });
+    }
+    return this.open(holder.role, holder.hostId, "link", meta);
+  }
+
+  /** Issues a one-time sign-in link's secret for the organizer; it works once within SIGN_IN_LINK_MS. */
+  async issueLink(): Promise<string> {
+    const token = newToken(SIGN_IN_LINK_PREFIX);
+    const nowMs = this.now();
+    await this.store.consoleSessions.addLink({ tokenHash: hashToken(token), role: "admin", hostId: null, createdAtMs: nowMs, expiresAtMs: nowMs + SIGN_IN_LINK_MS });
+    return token;
+  }
+
+  /** The live session a cookie secret opens, its end moved on by this use; null when there is none. */
+  async sessionOf(token: string): Promise<ConsoleSessionRecord | null> {
+    if (!token.startsWith(SESSION_TOKEN_PREFIX)) return null;
+    const session = await this.store.consoleSessions.byTokenHash(hashToken(token));
+    const nowMs = this.now();
+    if (!session || session.revokedAtMs !== null || session.expiresAtMs <= nowMs) return null;
+    // Opened with another admin key than the one the server runs with now: that key was replaced.
+    if (session.method === "key" && session.keyFingerprint !== this.keyFingerprint) return null;
+    if (nowMs - session.lastSeenAtMs >= 60_000) {
+      const expiresAtMs = Math.min(session.createdAtMs + SESSION_MAX_MS, nowMs + SESSION_IDLE_MS);
+      await this.store.consoleSessions.touch(session.id, nowMs, expiresAtMs);
+      return { ...session, lastSeenAtMs: nowMs, expiresAtMs };
+    }
+    return session;
+  }
+
+  /** Sessions that are still live, newest first. */
+  async list(): Promise<SessionView[]> {
+    return (await this.store.consoleSessions.active(this.now())).map(sessionView);
+  }
+
+  /** Ends one session (sign-out, or revoking another browser's); 404 when there is no live one with this id. */
+  async revoke(id: string): Promise<void> {
+    if (!(await this.store.consoleSessions.revoke(id, this.now()))) throw new DomainError("not_found", "No live console session with this id.");
+  }
+
+  private async open(role: ConsoleSessionRecord["role"], hostId: number | null, method: ConsoleSessionRecord["method"], meta: SignInMeta) {
+    const token = newToken(SESSION_TOKEN_PREFIX);
+    const nowMs = this.now();
+    const session: ConsoleSessionRecord = {
+      id: crypto.randomUUID(),
+      tokenHash: hashToken(token),
+      role,
+      hostId,
+      method,
+      keyFingerprint: method === "key" ? this.keyFingerprint : hashToken(""),
+      createdAtMs: nowMs,
+      expiresAtMs: nowMs + SESSION_IDLE_MS,
+      lastSeenAtMs: nowMs,
+      revokedAtMs: null,
+      address: meta.address.slice(0, 100),
+      userAgent: meta.userAgent.slice(0, 300),
+    };
+    await this.store.consoleSessions.create(session);
+    return { token, session };
+  }
+}
+
+/** A session without its secret's hash, times as ISO strings. */
+export function sessionView(s: ConsoleSessionRecord): SessionView {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return {
+    id: s.id,
+    role: s.role,
+    hostId: s.hostId,
+    method: s.method,
+    createdAt: iso(s.createdAtMs),
+    expiresAt: iso(s.expiresAtMs),
+    lastSeenAt: iso(s.lastSeenAtMs),
+    address: s.address,
+    userAgent: s.userAgent,
+  };
+}

@@ -1,0 +1,249 @@
+import { describe, expect, it } from "vitest";
+import { ConsoleAccess, SESSION_IDLE_MS, SESSION_MAX_MS, SIGN_IN_ATTEMPTS } from "../src/modules/console/service.ts";
+import { ADMIN_KEY, reservation, setup, type Answer } from "./utils.ts";
+import { startRadicale } from "./radicale.ts";
+
+const ORIGIN = "http://localhost";
+
+/** The session cookie's `name=value` from a sign-in answer. */
+function cookieFrom(r: Answer): string {
+  const header = r.headers.get("set-cookie") ?? "";
+  return header.split(";")[0]!;
+}
+
+async function signedIn(t: Awaited<ReturnType<typeof setup>>, headers: Record<string, string> = {}) {
+  const r = await t.call("POST", "/console/session", { body: { adminKey: ADMIN_KEY }, headers: { origin: ORIGIN, ...headers } });
+  expect(r.status).toBe(200);
+  return cookieFrom(r);
+}
+
+function expectError(r: Answer, status: number, code: string): void {
+  expect(r.status).toBe(status);
+  expect(r.headers.get("content-type")).toMatch(/^application\/json/);
+  expect(r.body).toMatchObject({ success: false, status, code });
+}
+
+describe("signing in to the console", () => {
+  it("exchanges the admin key for an HttpOnly, SameSite=Strict session cookie that the admin API accepts", async () => {
+    const t = await setup();
+    const r = await t.call("POST", "/console/session", { body: { adminKey: ADMIN_KEY }, headers: { origin: ORIGIN } });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ role: "admin", hostId: null, method: "key" });
+    const header = r.headers.get("set-cookie")!;
+    expect(header).toMatch(/^booking_console=bcs_[A-Za-z0-9_-]{40,}; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Strict$/);
+    expect(header).not.toContain(ADMIN_KEY);
+    const cookie = cookieFrom(r);
+    const list = await t.call("GET", "/admin/event-types", { headers: { cookie } });
+    expect(list.status).toBe(200);
+    expect((await t.call("GET", "/console/session", { headers: { cookie } })).body.data.role).toBe("admin");
+  });
+
+  it("marks the cookie Secure with the __Host- prefix in production", async () => {
+    const t = await setup({ config: { environment: "production", publicUrl: "https://book.example.com" } });
+    const r = await t.call("POST", "/console/session", { body: { adminKey: ADMIN_KEY }, headers: { origin: "https://book.example.com" } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get("set-cookie")).toMatch(/^__Host-booking_console=bcs_\S+; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Strict; Secure$/);
+  });
+
+  it("answers 401 unauthenticated for a wrong key and sets no cookie", async () => {
+    const t = await setup();
+    const r = await t.call("POST", "/console/session", { body: { adminKey: "wrong" }, headers: { origin: ORIGIN } });
+    expectError(r, 401, "unauthenticated");
+    expect(r.headers.get("set-cookie")).toBeNull();
+  });
+
+  it("refuses every sign-in of an address with 429 and Retry-After once it failed too often, and lets successful ones through", async () => {
+    const t = await setup({ config: { rateLimit: { limit: 1000, windowSeconds: 60 } } });
+    for (let i = 0; i < SIGN_IN_ATTEMPTS * 2; i++) {
+      expect((await t.call("POST", "/console/session", { body: { adminKey: ADMIN_KEY }, headers: { origin: ORIGIN } })).status).toBe(200);
+    }
+    for (let i = 0; i < SIGN_IN_ATTEMPTS; i++) {
+      expectError(await t.call("POST", "/console/session", { body: { adminKey: `guess-${i}` }, headers: { origin: ORIGIN } }), 401, "unauthenticated");
+    }
+    const refused = await t.call("POST", "/console/session", { body: { adminKey: ADMIN_KEY }, headers: { origin: ORIGIN } });
+    expectError(refused, 429, "rate_limited");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    t.clock.advance(11);
+    expect((await t.call("POST", "/console/session", { body: { adminKey: ADMIN_KEY }, headers: { origin: ORIGIN } })).status).toBe(200);
+  });
+
+  it("refuses a sign-in posted from another site (403 forbidden)", async () => {
+    const t = await setup();
+    expectError(await t.call("POST", "/console/session", { body: { adminKey: ADMIN_KEY }, headers: { origin: "https://evil.example" } }), 403, "forbidden");
+    expectError(await t.call("POST", "/console/session", { body: { adminKey: ADMIN_KEY } }), 403, "forbidden");
+  });
+
+  it("signs in once with a one-time link in development without a key, and the admin API then answers that session only", async () => {
+    const t = await setup({ config: { adminKey: null, consoleSignInLinks: true } });
+    const access = new ConsoleAccess(t.store, null, () => t.clock.now());
+    const link = await access.issueLink();
+    expectError(await t.call("GET", "/admin/event-types"), 401, "unauthenticated");
+    const r = await t.call("POST", "/console/session", { body: { link }, headers: { origin: ORIGIN } });
+    expect(r.status).toBe(200);
+    expect(r.body.data.method).toBe("link");
+    expect((await t.call("GET", "/admin/event-types", { headers: { cookie: cookieFrom(r) } })).status).toBe(200);
+    // Used up: a second use (another browser that saw the link) gets nothing.
+    expectError(await t.call("POST", "/console/session", { body: { link }, headers: { origin: ORIGIN } }), 401, "unauthenticated");
+    // No key means no key sign-in either.
+    expectError(await t.call("POST", "/console/session", { body: { adminKey: "anything" }, headers: { origin: ORIGIN } }), 401, "unauthenticated");
+  });
+
+  it("keeps the admin API and the console off in production without a key, and the page says how to turn it on", async () => {
+    const t = await setup({ config: { adminKey: null, environment: "production", publicUrl: "https://book.example.com" } });
+    expect((await t.call("GET", "/admin/event-types")).status).toBe(404);
+    const page = await t.call("GET", "/console");
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(page.text).toContain("BOOKING_ADMIN_KEY");
+    expect(page.text).not.toContain("<booking-console");
+  });
+});
+
+describe("a console session", () => {
+  it("refuses changes without the console's Origin (CSRF) with 403 forbidden, and allows them with it", async () => {
+    const t = await setup();
+    const cookie = await signedIn(t);
+    const body = { title: "From the console" };
+    expectError(await t.call("POST", "/admin/event-types", { body, headers: { cookie } }), 403, "forbidden");
+    expectError(await t.call("POST", "/admin/event-types", { body, headers: { cookie, origin: "https://evil.example" } }), 403, "forbidden");
+    expectError(await t.call("POST", "/admin/event-types", { body, headers: { cookie, origin: ORIGIN, "sec-fetch-site": "cross-site" } }), 403, "forbidden");
+    expect((await t.store.eventTypes.list()).length).toBe(0);
+    const made = await t.call("POST", "/admin/event-types", { body, headers: { cookie, origin: ORIGIN, "sec-fetch-site": "same-origin" } });
+    expect(made.status).toBe(200);
+    expect(made.body.data.title).toBe("From the console");
+  });
+
+  it("ends after its idle time, and at the latest after its lifetime however much it is used", async () => {
+    const t = await setup();
+    const cookie = await signedIn(t);
+    t.clock.advance(SESSION_IDLE_MS / 60_000 - 1);
+    expect((await t.call("GET", "/admin/event-types", { headers: { cookie } })).status).toBe(200);
+    // That use moved the end on.
+    t.clock.advance(SESSION_IDLE_MS / 60_000 - 1);
+    expect((await t.call("GET", "/admin/event-types", { headers: { cookie } })).status).toBe(200);
+    t.clock.advance(SESSION_IDLE_MS / 60_000 + 1);
+    expectError(await t.call("GET", "/admin/event-types", { headers: { cookie } }), 401, "unauthenticated");
+
+    const busy = await signedIn(t);
+    for (let spent = 0; spent < SESSION_MAX_MS; spent += SESSION_IDLE_MS / 2) {
+      t.clock.advance(SESSION_IDLE_MS / 120_000);
+      await t.call("GET", "/admin/event-types", { headers: { cookie: busy } });
+    }
+    expectError(await t.call("GET", "/admin/event-types", { headers: { cookie: busy } }), 401, "unauthenticated");
+  });
+
+  it("signs out: the cookie is cleared and stops working", async () => {
+    const t = await setup();
+    const cookie = await signedIn(t);
+    const out = await t.call("DELETE", "/console/session", { headers: { cookie, origin: ORIGIN } });
+    expect(out.status).toBe(200);
+    expect(out.headers.get("set-cookie")).toMatch(/Max-Age=0/);
+    expectError(await t.call("GET", "/admin/event-types", { headers: { cookie } }), 401, "unauthenticated");
+  });
+
+  it("is listed without its secret and can be revoked from another session or with the key", async () => {
+    const t = await setup();
+    const first = await signedIn(t, { "user-agent": "Laptop" });
+    const second = await signedIn(t, { "user-agent": "Phone" });
+    const list = await t.call("GET", "/admin/sessions", { headers: { cookie: second } });
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((s: { userAgent: string }) => s.userAgent).sort()).toEqual(["Laptop", "Phone"]);
+    expect(list.text).not.toContain(first.split("=")[1]);
+    expect(list.text).not.toMatch(/tokenHash|token_hash/);
+    const laptop = list.body.data.find((s: { userAgent: string }) => s.userAgent === "Laptop");
+    expect((await t.call("DELETE", `/admin/sessions/${laptop.id}`, { headers: { cookie: second, origin: ORIGIN } })).status).toBe(200);
+    expectError(await t.call("GET", "/admin/event-types", { headers: { cookie: first } }), 401, "unauthenticated");
+    expect((await t.call("GET", "/admin/event-types", { headers: { cookie: second } })).status).toBe(200);
+    expectError(await t.admin("DELETE", `/admin/sessions/${laptop.id}`), 404, "not_found");
+  });
+
+  it("ends when the server is started with another admin key", async () => {
+    const t = await setup();
+    const cookie = await signedIn(t);
+    const token = cookie.split("=")[1]!;
+    expect(await new ConsoleAccess(t.store, ADMIN_KEY, () => t.clock.now()).sessionOf(token)).not.toBeNull();
+    expect(await new ConsoleAccess(t.store, "another-key-0123456789", () => t.clock.now()).sessionOf(token)).toBeNull();
+  });
+});
+
+describe("the organizer's bookings across event types", () => {
+  it("pages through them by cursor with filters on event type, status, dates and name or email", async () => {
+    const t = await setup();
+    const a = await t.eventType({ title: "Alpha" });
+    const b = await t.eventType({ title: "Beta" });
+    const records = [];
+    for (let i = 0; i < 25; i++) {
+      records.push(reservation(i % 2 ? a.id : b.id, `2026-12-${String(1 + (i % 20)).padStart(2, "0")}T10:00:00Z`, 30, { email: `guest${i}@example.com`, firstname: i === 7 ? "Grace" : "Ada", ...(i % 5 === 0 ? { status: "cancelled", cancelledAtMs: Date.parse("2026-11-23T07:00:00Z") } : {}) }));
+    }
+    await t.store.reservations.insertMany(records);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const r: Answer = await t.admin("GET", `/admin/reservations?limit=10${cursor ? `&cursor=${cursor}` : ""}`);
+      expect(r.status).toBe(200);
+      seen.push(...r.body.data.items.map((x: { uuid: string }) => x.uuid));
+      cursor = r.body.data.next;
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(3);
+    expect(new Set(seen).size).toBe(25);
+    const starts = records.map((r) => [r.startMs, r.uuid] as const).sort((x, y) => x[0] - y[0] || (x[1] < y[1] ? -1 : 1)).map((x) => x[1]);
+    expect(seen).toEqual(starts);
+
+    const onlyA = (await t.admin("GET", `/admin/reservations?eventTypeId=${a.id}&limit=200`)).body.data.items;
+    expect(onlyA.length).toBe(12);
+    expect(onlyA.every((x: { eventTypeId: number; eventTypeTitle: string }) => x.eventTypeId === a.id && x.eventTypeTitle === "Alpha")).toBe(true);
+    const cancelled = (await t.admin("GET", "/admin/reservations?status=cancelled&limit=200")).body.data.items;
+    expect(cancelled.length).toBe(5);
+    const grace = (await t.admin("GET", "/admin/reservations?q=GRACE")).body.data.items;
+    expect(grace.map((x: { email: string }) => x.email)).toEqual(["guest7@example.com"]);
+    const byMail = (await t.admin("GET", "/admin/reservations?q=guest1")).body.data.items;
+    expect(byMail.length).toBe(11);
+    const days = (await t.admin("GET", "/admin/reservations?from=2026-12-02&until=2026-12-03&order=desc")).body.data.items;
+    expect(days.length).toBe(4);
+    expect(days[0].startIso8601 >= days.at(-1).startIso8601).toBe(true);
+    expectError(await t.admin("GET", "/admin/reservations?cursor=bm9wZQ"), 422, "validation_failed");
+    expectError(await t.admin("GET", "/admin/reservations?from=2026-12-05&until=2026-12-01"), 422, "validation_failed");
+  });
+
+  it("cancels one as the organizer with a reason, shows it with its deliveries, and retries a delivery", async () => {
+    const t = await setup({ config: { webhooks: { allowPrivateAddresses: true } } });
+    const et = await t.eventType({ title: "Alpha", webhookUrl: "http://127.0.0.1:9/hook" });
+    const r = reservation(et.id, "2026-11-23T09:00:00Z", 30);
+    await t.store.reservations.insertMany([r]);
+    const cancel = await t.admin("POST", `/admin/event-types/${et.id}/reservations/${r.uuid}/cancel`, { reason: "Double booked" });
+    expect(cancel.status).toBe(200);
+    const shown = await t.admin("GET", `/admin/event-types/${et.id}/reservations/${r.uuid}`);
+    expect(shown.body.data).toMatchObject({ uuid: r.uuid, status: "cancelled", cancelReason: "Double booked", eventTypeTitle: "Alpha" });
+    const webhook = shown.body.data.deliveries.find((d: { channel: string }) => d.channel === "webhook");
+    expect(webhook).toMatchObject({ kind: "reservation.cancelled", status: "pending" });
+    // Pending and due later: made due now.
+    expect((await t.admin("POST", `/admin/event-types/${et.id}/deliveries/${webhook.id}/retry`)).status).toBe(200);
+    expectError(await t.admin("POST", `/admin/event-types/${et.id}/deliveries/999999/retry`), 404, "not_found");
+    expectError(await t.admin("GET", `/admin/event-types/${et.id}/reservations/${crypto.randomUUID()}`), 404, "not_found");
+  });
+});
+
+describe("trying a calendar before it is stored", () => {
+  it("reads a Radicale calendar without storing it, and answers a wrong password as the URL's error", async () => {
+    const radicale = await startRadicale();
+    try {
+      const calendar = await radicale.makeCalendar("work");
+      await radicale.put(calendar, "busy.ics", ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//EN", "BEGIN:VEVENT", "UID:busy-1", "DTSTAMP:20261101T000000Z", "DTSTART:20261124T100000Z", "DTEND:20261124T110000Z", "END:VEVENT", "END:VCALENDAR", ""].join("\r\n"));
+      const t = await setup();
+      const et = await t.eventType();
+      const good = await t.admin("POST", `/admin/event-types/${et.id}/busy-sources/test`, { kind: "caldav", url: calendar, username: radicale.user, password: radicale.password });
+      expect(good.status).toBe(200);
+      expect(good.body.data).toEqual({ ok: true, objects: 1 });
+      const bad = await t.admin("POST", `/admin/event-types/${et.id}/busy-sources/test`, { kind: "caldav", url: calendar, username: radicale.user, password: "wrong" });
+      expectError(bad, 422, "validation_failed");
+      expect(bad.body.errors.url[0]).toMatch(/could not be read.*401/);
+      expect(bad.text).not.toContain("wrong");
+      expectError(await t.admin("POST", `/admin/event-types/${et.id}/busy-sources/test`, { kind: "caldav", url: "ftp://x" }), 422, "validation_failed");
+      expect(await t.store.busy.list(et.id)).toEqual([]);
+    } finally {
+      await radicale.stop();
+    }
+  });
+});
