@@ -91,7 +91,7 @@ export function createApp(deps: AppDependencies) {
     .use(embedRoutes(ctx, calendarScript))
     .use(bookingPageRoutes(ctx, calendarScript))
     .use(feedRoutes(ctx))
-    .use(adminRoutes(ctx, services.admin, services.calendars))
+    .use(adminRoutes(ctx, services.admin, services.calendars, services.hosts))
     .use(mcpRoutes(ctx, services)) as unknown as Elysia;
   return app;
 }

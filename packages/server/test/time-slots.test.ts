@@ -1,7 +1,7 @@
 import { brotliDecompressSync } from "node:zlib";
 import { describe, expect, it, vi } from "vitest";
 import type { EventTypeCreate, TimeRange } from "@booking/wire";
-import { closeAll, reservation, setup, type Answer } from "./utils.ts";
+import { closeAll, reservation, setup, type Answer, hostOf } from "./utils.ts";
 
 // The default clock of setup() is Monday 2026-11-23T07:00:00Z (08:00 in Prague). Every expected
 // instant below is worked out by hand from the zone's offset on that date.
@@ -628,7 +628,7 @@ describe("GET /time-slots/first-free", () => {
   it("scans a horizon with one free slot once: a repeat, another day or zone reads nothing again, while a settings change or a booking answers anew", async () => {
     // Two years ahead, the organizer's calendar busy all along but for Tuesday 21 November 2028, 09:00-10:00 in Prague.
     const w = await world({ horizonDays: 730, durationMinutes: 60, slotIntervalMinutes: 60, minNoticeMinutes: 0, availability: everyDay([range("09:00", "10:00")]) });
-    const source = await w.store.busy.add({ eventTypeId: w.et.id, kind: "ical", url: "https://calendar.example.com/leave.ics", username: null, secret: null, calendars: [], freshnessMinutes: null }, w.clock.now());
+    const source = await w.store.busy.add({ hostId: await hostOf(w.store, w.et.id), kind: "ical", url: "https://calendar.example.com/leave.ics", username: null, secret: null, calendars: [], freshnessMinutes: null }, w.clock.now());
     const gap = { startMs: Date.parse("2028-11-21T08:00:00Z"), endMs: Date.parse("2028-11-21T09:00:00Z") };
     const intervals = [
       { startMs: w.clock.now() - 86_400_000, endMs: gap.startMs },

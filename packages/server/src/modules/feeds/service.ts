@@ -4,6 +4,7 @@ import { FEED_TOKEN_PREFIX } from "../../lib/tokens.ts";
 import { senderOf } from "../mail/events.ts";
 import { setText } from "../invites/ics.ts";
 import { bookingVEvent } from "./vevent.ts";
+import { organizerOf } from "../hosts/organizer.ts";
 
 /** How far back the feed reaches: bookings that ended longer ago are left out. */
 export const FEED_PAST_DAYS = 90;
@@ -53,9 +54,8 @@ export class BookingFeedService {
       limit: FEED_MAX_BOOKINGS,
     });
     const calendar = feedCalendar(eventType);
-    const organizerEmail = eventType.settings.organizerEmail ?? null;
-    const organizer = organizerEmail ? { email: organizerEmail, name: null } : senderOf(this.from);
-    for (const reservation of reservations) calendar.addSubcomponent(bookingVEvent(reservation, eventType, organizer));
+    const sender = senderOf(this.from);
+    for (const reservation of reservations) calendar.addSubcomponent(bookingVEvent(reservation, eventType, organizerOf(eventType, reservation, sender)));
     const body = calendar.toString() + "\r\n";
     return { body, etag: `"${new Bun.CryptoHasher("sha256").update(body).digest("base64url")}"` };
   }

@@ -3,6 +3,7 @@ import type { ServerConfig } from "../../config.ts";
 import { escapeHtml } from "../../lib/html.ts";
 import type { EventTypeRecord, OutboxChannel, OutboxEvent, ReservationRecord, WebhookKind } from "../../store/types.ts";
 import { bookingInvite, meetingPlace, type InviteEventType, type InviteReservation } from "../invites/ics.ts";
+import { bookingHosts, organizerCopies, organizerOf } from "../hosts/organizer.ts";
 
 /** Whether and how confirmation emails are written to the outbox, from the server's configuration. */
 export interface MailPolicy {
@@ -74,10 +75,13 @@ export function emailEvents(
   previous?: { startMs: number; endMs: number },
 ): OutboxEvent[] {
   if (!policy.writes) return [];
-  const organizerEmail = eventType.settings.organizerEmail ?? null;
   const visitor = mailPayload(policy, eventType, kind, r, nowMs, manageUrl, previous ?? null);
   const messages: MailPayload[] = [visitor];
-  if (organizerEmail) messages.push({ ...visitor, to: organizerEmail, role: "organizer", zone: eventType.settings.timezone, manageUrl: null });
+  // The organizer's copies: each host of the booking (in the host's zone), and the event type's organizer email.
+  const hostZones = new Map(bookingHosts(eventType, r).flatMap((h) => (h.email ? [[h.email.toLowerCase(), h.schedule?.timezone ?? h.timezone] as const] : [])));
+  for (const to of organizerCopies(eventType, r)) {
+    messages.push({ ...visitor, to, role: "organizer", zone: hostZones.get(to.toLowerCase()) ?? eventType.settings.timezone, manageUrl: null });
+  }
   return messages.map((m) => mailEvent("email", "mail", eventType, r, nowMs, m));
 }
 
@@ -94,7 +98,6 @@ export function mailPayload(
   manageUrl: string | null,
   previous: { startMs: number; endMs: number } | null,
 ): MailPayload {
-  const organizerEmail = eventType.settings.organizerEmail ?? null;
   return {
     to: r.email,
     role: "visitor",
@@ -107,7 +110,7 @@ export function mailPayload(
     zone: r.timezone ?? eventType.settings.timezone,
     previous: previous ? { startMs: previous.startMs, endMs: previous.endMs } : null,
     manageUrl,
-    organizer: organizerEmail ? { email: organizerEmail, name: null } : senderOf(policy.from),
+    organizer: organizerOf(eventType, r, senderOf(policy.from)),
     stampMs: nowMs,
   };
 }

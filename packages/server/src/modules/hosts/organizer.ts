@@ -1,0 +1,38 @@
+import type { EventTypeHostInfo, EventTypeRecord, ReservationRecord } from "../../store/types.ts";
+
+/**
+ * The hosts a booking is with, as the event type names them: those its reservation records (in its
+ * order), else (a reservation stored before hosts, or whose hosts left the event type) the event
+ * type's first host.
+ */
+export function bookingHosts(eventType: Pick<EventTypeRecord, "hosts">, r: Pick<ReservationRecord, "hostIds">): EventTypeHostInfo[] {
+  const found = r.hostIds.map((id) => eventType.hosts.find((h) => h.hostId === id)).filter((h) => h !== undefined);
+  if (found.length > 0) return found;
+  return eventType.hosts.slice(0, 1);
+}
+
+/**
+ * Who a booking's invites and emails name as organizer: its first host with an email address, else
+ * the event type's organizer email, else `fallback` (the server's sender).
+ */
+export function organizerOf(
+  eventType: Pick<EventTypeRecord, "hosts" | "settings">,
+  r: Pick<ReservationRecord, "hostIds">,
+  fallback: { email: string; name?: string | null },
+): { email: string; name: string | null } {
+  const host = bookingHosts(eventType, r).find((h) => h.email);
+  if (host?.email) return { email: host.email, name: host.name };
+  const organizerEmail = eventType.settings.organizerEmail ?? null;
+  return organizerEmail ? { email: organizerEmail, name: null } : { email: fallback.email, name: fallback.name ?? null };
+}
+
+/**
+ * Where the organizer's copies of a booking's emails go: every host of the booking with an email
+ * address, and the event type's organizer email when it is none of them.
+ */
+export function organizerCopies(eventType: Pick<EventTypeRecord, "hosts" | "settings">, r: Pick<ReservationRecord, "hostIds">): string[] {
+  const addresses = bookingHosts(eventType, r).flatMap((h) => (h.email ? [h.email] : []));
+  const organizerEmail = eventType.settings.organizerEmail ?? null;
+  if (organizerEmail && !addresses.some((a) => a.toLowerCase() === organizerEmail.toLowerCase())) addresses.push(organizerEmail);
+  return [...new Set(addresses)];
+}
