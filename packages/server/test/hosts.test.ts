@@ -3,7 +3,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../src/app.ts";
-import { ADMIN_KEY, DEFAULT_HOST_ID, ENGINE, expectFailure, openTestStoreBeside, setup, type Answer } from "./utils.ts";
+import pg from "pg";
+import { ManualClock } from "../src/clock.ts";
+import { openPostgresStore } from "../src/store/postgres/index.ts";
+import { ADMIN_KEY, DEFAULT_HOST_ID, ENGINE, expectFailure, openTestStoreBeside, POSTGRES_URL, setup, type Answer } from "./utils.ts";
 import { startRadicale, type Radicale } from "./radicale.ts";
 
 // The default clock of setup() is Monday 2026-11-23T07:00:00Z; an event type's default hours are
@@ -213,6 +216,53 @@ describe("one person's time", () => {
       }
     } finally {
       if (dir) rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(ENGINE !== "postgres")("locks per host and time (PostgreSQL)", () => {
+  it("lets bookings of other hosts, and of the same host at other times, through while one host's booking is stalled in its transaction", async () => {
+    const schema = `hlock_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+    const store = await openPostgresStore(POSTGRES_URL, { schema, poolSize: 6, rateLimit: { limit: 100_000, windowSeconds: 60 } });
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    await client.connect();
+    try {
+      const app = createApp({ store, clock: new ManualClock("2026-11-23T07:00:00Z"), config: { adminKey: ADMIN_KEY, rateLimit: { limit: 100_000, windowSeconds: 60 } }, log: () => undefined });
+      const call = async (method: string, path: string, token: string, body?: unknown) => {
+        const response = await app.handle(new Request(`http://localhost${path}`, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) }));
+        return (await response.json()) as { success: boolean; code?: string; data: any };
+      };
+      const hostId = async (name: string) => (await call("POST", "/admin/hosts", ADMIN_KEY, { name, email: `${name}@example.com` })).data.id as number;
+      const [ana, bea] = [await hostId("ana"), await hostId("bea")];
+      const type = async (title: string, host: number) => (await call("POST", "/admin/event-types", ADMIN_KEY, { title, timezone: "Europe/Prague", hosts: [{ hostId: host }] })).data.token as string;
+      const [anaA, anaB, beaA] = [await type("Ana A", ana), await type("Ana B", ana), await type("Bea A", bea)];
+      // One booking's transaction stalls for 1.5 s after taking its locks (a slow disk, a busy database).
+      await client.query(`
+        CREATE FUNCTION "${schema}".stall_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN IF NEW.email = 'slow@example.com' THEN PERFORM pg_sleep(1.5); END IF; RETURN NEW; END $$;
+        CREATE TRIGGER stall_insert BEFORE INSERT ON "${schema}".reservations FOR EACH ROW EXECUTE FUNCTION "${schema}".stall_insert();
+      `);
+      const slow = call("POST", "/reservations", anaA, { ...slot("10:00"), email: "slow@example.com" });
+      await Bun.sleep(300);
+      const began = performance.now();
+      const [otherHost, sameHostLater, sameHostSameTime] = await Promise.all([
+        call("POST", "/reservations", beaA, { ...slot("10:00"), ...visitor(1) }),
+        call("POST", "/reservations", anaB, { ...slot("14:00"), ...visitor(2) }),
+        call("POST", "/reservations", anaB, { ...slot("10:00"), ...visitor(3) }),
+      ]);
+      const tookMs = performance.now() - began;
+      // Another host's booking of the same time, and the same host's of another time, need none of the stalled booking's locks.
+      expect(otherHost.success).toBe(true);
+      expect(sameHostLater.success).toBe(true);
+      // The same host at the same time through another event type waits a moment for the locks, then gives up.
+      expect(sameHostSameTime).toMatchObject({ success: false, code: "slot_locked" });
+      expect(tookMs).toBeLessThan(1_000);
+      expect((await slow).success).toBe(true);
+      expect((await call("POST", "/reservations", anaB, { ...slot("10:00"), ...visitor(4) })).code).toBe("slot_unavailable");
+    } finally {
+      await store.close();
+      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await client.end();
     }
   });
 });
