@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { createApp } from "../src/app.ts";
 import pg from "pg";
 import { ManualClock } from "../src/clock.ts";
+import { renderMail } from "../src/modules/mail/events.ts";
 import { openPostgresStore } from "../src/store/postgres/index.ts";
 import { ADMIN_KEY, DEFAULT_HOST_ID, ENGINE, expectFailure, openTestStoreBeside, POSTGRES_URL, setup, type Answer } from "./utils.ts";
 import { startRadicale, type Radicale } from "./radicale.ts";
@@ -396,6 +397,14 @@ describe("a collective event type and a host's connected calendar (a real Radica
     expect(await list(env, beas)).not.toContain(at("08:00"));
     const record = await env.store.reservations.byUuid(team.id, booked.body.data.uuid);
     expect(record!.hostIds).toEqual([ana, bea]);
+    // Both hosts get the organizer's copy; the invite names Ana as organizer and Bea beside the visitor.
+    const mails = (await env.store.outbox.recent(team.id, 20)).filter((e) => e.channel === "email").map((e) => JSON.parse(e.payload));
+    expect(mails.map((m: { role: string; to: string }) => [m.role, m.to]).sort()).toEqual([["organizer", "ana@example.com"], ["organizer", "bea@example.com"], ["visitor", "visitor0@example.com"]]);
+    expect(mails[0]).toMatchObject({ organizer: { email: "ana@example.com", name: "Ana" }, coHosts: [{ email: "bea@example.com", name: "Bea" }] });
+    // Unfolded (lines are folded at 75 octets).
+    const ics = renderMail(mails[0]).ics.replace(/\r\n[ \t]/g, "");
+    expect(ics).toContain("ORGANIZER;CN=Ana:mailto:ana@example.com");
+    expect(ics).toMatch(/ATTENDEE;CN=Bea;ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED:mailto:bea@example\.com/);
     // One host's booking elsewhere closes the team's time too.
     expect((await book(env, anas, slot("10:00"), 1)).body.success).toBe(true);
     expect(await list(env, team)).not.toContain(at("10:00"));
