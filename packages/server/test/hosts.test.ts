@@ -325,6 +325,26 @@ describe("team event types", () => {
     expect((await book(env, team, slot("11:00"))).body.data.userId).not.toBe(ids[0]);
   });
 
+  it("follows each host's own schedule: round robin offers any host's hours, collective only the hours they share", async () => {
+    const env = await setup();
+    const [early, late] = [await host(env, "Early"), await host(env, "Late")];
+    const hours = async (hostId: number, start: string, end: string) =>
+      (await env.admin("POST", `/admin/hosts/${hostId}/schedules`, { name: `${start}-${end}`, timezone: "Europe/Prague", availability: { weekly: { tuesday: [{ start, end }] } } })).body.data.id as number;
+    const [earlyHours, lateHours] = [await hours(early, "09:00", "11:00"), await hours(late, "10:00", "12:00")];
+    const members = [{ hostId: early, scheduleId: earlyHours }, { hostId: late, scheduleId: lateHours }];
+    const either = await eventType(env, { title: "Either", assignment: "round-robin", hosts: members });
+    const both = await eventType(env, { title: "Both", assignment: "collective", hosts: members });
+    expect(await list(env, either)).toEqual(["08:00", "08:30", "09:00", "09:30", "10:00", "10:30"].map((t) => at(t)));
+    expect(await list(env, both)).toEqual([at("09:00"), at("09:30")]);
+    // 08:00Z is Early's alone, 10:30Z Late's alone: round robin can only assign them so.
+    expect((await book(env, either, slot("10:30"))).body.data.userId).toBe(late);
+    expect((await book(env, either, slot("08:00"), 1)).body.data.userId).toBe(early);
+    expectFailure(await book(env, both, slot("08:00"), 2), "slot_unavailable");
+    expect((await book(env, both, slot("09:00"), 3)).body.success).toBe(true);
+    // Both are taken at 09:00Z now; round robin no longer offers it.
+    expect(await list(env, either)).not.toContain(at("09:00"));
+  });
+
   it("keeps a rescheduled round-robin booking with its host when the host is free, and reassigns it when not", async () => {
     const env = await setup();
     const [h1, h2] = [await host(env, "One"), await host(env, "Two")];
