@@ -77,7 +77,7 @@ try {
   const ids: number[] = [];
   for (let i = 0; i < 2 * SOURCES; i++) {
     const eventTypeId = i < SOURCES ? busy.id : night.id;
-    const source = await store.busy.add({ eventTypeId, kind: "ical", url: `http://127.0.0.1:${server.port}/${i}`, username: null, secret: null, calendars: [], freshnessMinutes: null }, Date.now());
+    const source = await store.busy.add({ hostId: await hostOf(store, eventTypeId), kind: "ical", url: `http://127.0.0.1:${server.port}/${i}`, username: null, secret: null, calendars: [], freshnessMinutes: null }, Date.now());
     ids.push(source.id);
   }
   const timed = async (work: () => Promise<unknown>) => {
@@ -145,4 +145,9 @@ try {
   server.stop(true);
   await store.close();
   await cleanup();
+}
+
+/** The first host of an event type, whose calendars block it. */
+async function hostOf(store: { eventTypes: { byId(id: number): Promise<{ hosts: { hostId: number }[] } | null> } }, eventTypeId: number): Promise<number> {
+  return (await store.eventTypes.byId(eventTypeId))!.hosts[0]!.hostId;
 }

@@ -37,7 +37,7 @@ const records: ReservationRecord[] = [];
 for (let i = 0; i < BOOKINGS; i++) {
   const startMs = start + Math.floor(i / 4) * 30 * 60_000;
   records.push({
-    uuid: crypto.randomUUID(), eventTypeId: types[i % 4]!.id, status: "confirmed", startMs, endMs: startMs + 30 * 60_000, heldUntilMs: null,
+    uuid: crypto.randomUUID(), eventTypeId: types[i % 4]!.id, hostIds: types[i % 4]!.hosts.map((h) => h.hostId), status: "confirmed", startMs, endMs: startMs + 30 * 60_000, heldUntilMs: null,
     email: `guest${i}@example.com`, firstname: i === 17_777 ? "Needle" : "Ada", lastname: "Lovelace", phone: "", timezone: null,
     location: { type: "video-meet", value: null }, guests: [], customFields: [], meetLink: null, sequence: 0, payment: null,
     confirmedAtMs: startMs - 86_400_000, cancelledAtMs: null, createdAtMs: startMs - 86_400_000, updatedAtMs: startMs - 86_400_000,

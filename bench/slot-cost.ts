@@ -112,7 +112,7 @@ try {
       },
     });
   const blocked = await longHorizon([{ start: "00:00", end: "24:00" }], 5);
-  const source = await store.busy.add({ eventTypeId: blocked.id, kind: "ical", url: "https://calendar.example.com/leave.ics", username: null, secret: null, calendars: [], freshnessMinutes: null }, Date.now());
+  const source = await store.busy.add({ hostId: await hostOf(store, blocked.id), kind: "ical", url: "https://calendar.example.com/leave.ics", username: null, secret: null, calendars: [], freshnessMinutes: null }, Date.now());
   const horizon = { startMs: Date.now() - 86_400_000, endMs: Date.now() + 740 * 86_400_000 };
   await store.busy.recordSync(source.id, { atMs: Date.now(), syncState: {}, upserts: [], deletes: [], intervals: [horizon], expandedUntilMs: horizon.endMs });
   const booked = await longHorizon([{ start: "08:00", end: "20:00" }], 15);
@@ -122,7 +122,7 @@ try {
     for (let slot = 0; slot < 48; slot++) {
       const startMs = today.plus({ days: day }).set({ hour: 8 }).plus({ minutes: 15 * slot }).toMillis();
       bookings.push({
-        uuid: crypto.randomUUID(), eventTypeId: booked.id, status: "confirmed", startMs, endMs: startMs + 15 * 60_000, heldUntilMs: null,
+        uuid: crypto.randomUUID(), eventTypeId: booked.id, hostIds: [1], status: "confirmed", startMs, endMs: startMs + 15 * 60_000, heldUntilMs: null,
         email: `v${day}-${slot}@example.com`, firstname: "A", lastname: "B", phone: "", timezone: null, location: { type: "video-meet", value: null },
         guests: [], customFields: [], meetLink: null, sequence: 0, cancelReason: null, payment: null,
         confirmedAtMs: Date.now(), cancelledAtMs: null, createdAtMs: Date.now(), updatedAtMs: Date.now(),
@@ -152,4 +152,9 @@ try {
 } finally {
   await store.close();
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** The first host of an event type, whose calendars block it. */
+async function hostOf(store: { eventTypes: { byId(id: number): Promise<{ hosts: { hostId: number }[] } | null> } }, eventTypeId: number): Promise<number> {
+  return (await store.eventTypes.byId(eventTypeId))!.hosts[0]!.hostId;
 }

@@ -43,7 +43,7 @@ async function seed(): Promise<{ token: string; from: string; until: string; res
     const day = first.plus({ days: Math.floor(i / 16) });
     const start = day.set({ hour: 8 }).plus({ minutes: (i % 16) * 45 });
     records.push({
-      uuid: crypto.randomUUID(), eventTypeId: et.id, status: "confirmed", startMs: start.toMillis(), endMs: start.plus({ minutes: 15 }).toMillis(),
+      uuid: crypto.randomUUID(), eventTypeId: et.id, hostIds: [1], status: "confirmed", startMs: start.toMillis(), endMs: start.plus({ minutes: 15 }).toMillis(),
       heldUntilMs: null, email: `v${i}@example.com`, firstname: "Bench", lastname: String(i), phone: "", timezone: zone,
       location: { type: "video-meet", value: null }, guests: [], customFields: [], meetLink: null, sequence: 0, payment: null,
       confirmedAtMs: Date.now(), cancelledAtMs: null, createdAtMs: Date.now(), updatedAtMs: Date.now(),

@@ -6,6 +6,8 @@ export interface EventTypeView {
   linkToken: string;
   disabled: boolean;
   timezone: string;
+  /** Whose time it books, in order (a one-person install: the default host). */
+  hosts: { hostId: number; name: string }[];
   [setting: string]: unknown;
 }
 

@@ -9,6 +9,7 @@ import { ReservationService } from "./modules/reservations/service.ts";
 import { mailPolicy } from "./modules/mail/events.ts";
 import { TimeSlotService } from "./modules/time-slots/service.ts";
 import { CalendarAdmin } from "./modules/calendars/service.ts";
+import { HostAdmin } from "./modules/hosts/service.ts";
 import { CalendarSync, storeBusySource, type ExpandCalendar } from "./modules/calendars/sync.ts";
 import { ExpansionWorkers } from "./modules/calendars/expansion.ts";
 import type { CalendarFetch } from "./modules/calendars/fetch.ts";
@@ -24,6 +25,8 @@ export interface Services {
   /** The organizer's calendars: their sync (the background worker runs `calendarSync`) and management. */
   calendarSync: CalendarSync;
   calendars: CalendarAdmin;
+  /** Hosts and their schedules (docs/hosts.md). */
+  hosts: HostAdmin;
 }
 
 /** How the calendar sync reads and fetches; the defaults are the real ones. */
@@ -60,6 +63,7 @@ export function createServices(ctx: AppContext, stripe?: Stripe | null, busy: Bu
     reservations: new ReservationService(ctx.store, payments, ctx.config, now, ctx.log, busy),
     admin: new AdminService(ctx.store, now, { allowPrivateWebhooks: ctx.config.webhooks.allowPrivateAddresses }),
     calendarSync,
+    hosts: new HostAdmin(ctx.store, now),
     calendars: new CalendarAdmin(ctx.store, calendarSync, now, ctx.config.calendars.allowPrivateAddresses, calendarDeps.fetch, ctx.log, calendarDeps.syncAnswerMs),
   };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_KEY, expectFailure, setup, waitFor, type Answer } from "./utils.ts";
+import { ADMIN_KEY, expectFailure, setup, waitFor, type Answer, hostOf } from "./utils.ts";
 import { startRadicale, type Radicale } from "./radicale.ts";
 import { boundedText, guardedFetch } from "../src/modules/calendars/fetch.ts";
 import { blockedByBusy, busyChecker, coversWhole } from "../src/domain/busy.ts";
@@ -345,7 +345,7 @@ describe("the store's busy intervals (both engines)", () => {
     const env = await setup();
     const et = await env.eventType();
     const revision = async () => (await env.store.eventTypes.byId(et.id))!.revision;
-    const source = await env.store.busy.add({ eventTypeId: et.id, kind: "ical", url: "https://example.com/a.ics", username: null, secret: null, calendars: [], freshnessMinutes: null }, T);
+    const source = await env.store.busy.add({ hostId: await hostOf(env.store, et.id), kind: "ical", url: "https://example.com/a.ics", username: null, secret: null, calendars: [], freshnessMinutes: null }, T);
     const r0 = await revision();
     const busy = [{ startMs: at("2026-11-24T09:10:00Z"), endMs: at("2026-11-24T09:50:00Z") }];
     expect(await env.store.busy.recordSync(source.id, sync(busy))).toBe(true);
@@ -356,18 +356,18 @@ describe("the store's busy intervals (both engines)", () => {
     expect(await env.store.busy.recordSync(source.id, sync(split))).toBe(false);
     expect(await env.store.busy.recordSync(source.id, sync(null))).toBe(false);
     expect(await revision()).toBe(r1);
-    expect(await env.store.busy.between(et.id, at("2026-11-24T00:00:00Z"), at("2026-11-25T00:00:00Z"))).toEqual(busy);
-    expect(await env.store.busy.between(et.id, at("2026-11-24T09:50:00Z"), at("2026-11-25T00:00:00Z"))).toEqual([]);
+    expect(await env.store.busy.between(await hostOf(env.store, et.id), at("2026-11-24T00:00:00Z"), at("2026-11-25T00:00:00Z"))).toEqual(busy);
+    expect(await env.store.busy.between(await hostOf(env.store, et.id), at("2026-11-24T09:50:00Z"), at("2026-11-25T00:00:00Z"))).toEqual([]);
     expect(await env.store.busy.remove(source.id)).toBe(true);
     expect(await revision()).toBeGreaterThan(r1);
-    expect(await env.store.busy.between(et.id, 0, at("2027-01-01T00:00:00Z"))).toEqual([]);
+    expect(await env.store.busy.between(await hostOf(env.store, et.id), 0, at("2027-01-01T00:00:00Z"))).toEqual([]);
     expect(await env.store.busy.remove(source.id)).toBe(false);
   });
 
   it("hands a seat claim the busy intervals meeting its busy span, read in the claim's transaction", async () => {
     const env = await setup();
     const et = await env.eventType();
-    const source = await env.store.busy.add({ eventTypeId: et.id, kind: "ical", url: "https://example.com/a.ics", username: null, secret: null, calendars: [], freshnessMinutes: null }, T);
+    const source = await env.store.busy.add({ hostId: await hostOf(env.store, et.id), kind: "ical", url: "https://example.com/a.ics", username: null, secret: null, calendars: [], freshnessMinutes: null }, T);
     const busy = { startMs: at("2026-11-24T09:10:00Z"), endMs: at("2026-11-24T09:50:00Z") };
     await env.store.busy.recordSync(source.id, sync([busy]));
     const seen: unknown[] = [];
@@ -386,7 +386,7 @@ describe("the store's busy intervals (both engines)", () => {
     // The slot list is told nothing is busy; the claim still reads the store's intervals itself.
     const env = await setup({ busy: { busyBetween: async () => [] } });
     const et = await env.eventType();
-    const source = await env.store.busy.add({ eventTypeId: et.id, kind: "ical", url: "https://example.com/a.ics", username: null, secret: null, calendars: [], freshnessMinutes: null }, T);
+    const source = await env.store.busy.add({ hostId: await hostOf(env.store, et.id), kind: "ical", url: "https://example.com/a.ics", username: null, secret: null, calendars: [], freshnessMinutes: null }, T);
     await env.store.busy.recordSync(source.id, sync([{ startMs: at("2026-11-24T09:10:00Z"), endMs: at("2026-11-24T09:50:00Z") }]));
     const r = await env.call("POST", "/reservations", { token: et.token, body: { ...visitor, start: "2026-11-24T10:00:00+01:00", end: "2026-11-24T10:30:00+01:00" } });
     expectFailure(r, "slot_unavailable");
@@ -400,7 +400,7 @@ describe("a lapsed hold and the organizer's calendar", () => {
     const env = await setup();
     const et = await env.eventType();
     const T = env.clock.now();
-    const source = await env.store.busy.add({ eventTypeId: et.id, kind: "ical", url: "https://example.com/a.ics", username: null, secret: null, calendars: [], freshnessMinutes: null }, T);
+    const source = await env.store.busy.add({ hostId: await hostOf(env.store, et.id), kind: "ical", url: "https://example.com/a.ics", username: null, secret: null, calendars: [], freshnessMinutes: null }, T);
     const hold = async (start: string, end: string) => (await env.call("POST", "/reservations/prepare", { token: et.token, body: { ...visitor, start, end } })).body.data.uuid as string;
     const blocked = await hold("2026-11-24T10:00:00+01:00", "2026-11-24T10:30:00+01:00");
     const free = await hold("2026-11-24T11:00:00+01:00", "2026-11-24T11:30:00+01:00");

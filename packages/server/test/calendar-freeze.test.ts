@@ -9,7 +9,7 @@ import { CalendarSync, MAX_RETRY_WAIT_MS } from "../src/modules/calendars/sync.t
 import { manyEvents, manyRdates, secondlySeries, zoneRepeating } from "./hostile-calendars.ts";
 import { startRadicale, type Radicale } from "./radicale.ts";
 import { startServerProcess, type ServerProcess } from "./server-process.ts";
-import { ADMIN_KEY, ENGINE, POSTGRES_URL, setup, waitFor } from "./utils.ts";
+import { ADMIN_KEY, ENGINE, POSTGRES_URL, setup, waitFor, hostOf } from "./utils.ts";
 
 const WINDOW = { fromMs: Date.UTC(2026, 10, 23), untilMs: Date.UTC(2027, 1, 23) };
 /**
@@ -157,7 +157,7 @@ describe("a source that keeps failing", () => {
     const et = await env.eventType();
     const sync = new CalendarSync(env.store, () => env.clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true }, new ExpansionWorkers());
     cleanups.push(() => sync.stop());
-    const source = await env.store.busy.add({ eventTypeId: et.id, kind: "ical", url: "https://calendar.example.com/a.ics", username: null, secret: null, calendars: [], freshnessMinutes: null }, env.clock.now());
+    const source = await env.store.busy.add({ hostId: await hostOf(env.store, et.id), kind: "ical", url: "https://calendar.example.com/a.ics", username: null, secret: null, calendars: [], freshnessMinutes: null }, env.clock.now());
     const at = env.clock.now();
     const MINUTE = 60_000;
     const waitAfter = async (failures: number) => {

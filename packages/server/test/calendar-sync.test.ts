@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ADMIN_KEY, openTestStore, setup, waitFor } from "./utils.ts";
+import { ADMIN_KEY, openTestStore, setup, waitFor, hostOf } from "./utils.ts";
 import { createApp } from "../src/app.ts";
 import { ManualClock } from "../src/clock.ts";
 import { AdminService } from "../src/modules/admin/service.ts";
@@ -45,10 +45,14 @@ const FEED = [
 /** An app's store with event types and a sync of its own (the options given, private addresses allowed). */
 async function world() {
   const env = await setup();
-  const eventType = (title = "Intro call") => env.eventType({ title });
-  const addFeed = (eventTypeId: number, url: string) =>
-    env.store.busy.add({ eventTypeId, kind: "ical", url, username: null, secret: null, calendars: [], freshnessMinutes: null }, env.clock.now());
-  const busy = (eventTypeId: number) => env.store.busy.between(eventTypeId, Date.parse("2026-11-01T00:00:00Z"), Date.parse("2027-01-01T00:00:00Z"));
+  // Each event type of a host of its own: calendars belong to hosts.
+  const eventType = async (title = "Intro call") => {
+    const host = await env.store.hosts.create({ name: title, email: "host@example.com", timezone: "Europe/Prague", avatarUrl: null }, env.clock.now());
+    return env.eventType({ title, hosts: [{ hostId: host.id }] });
+  };
+  const addFeed = async (eventTypeId: number, url: string) =>
+    env.store.busy.add({ hostId: await hostOf(env.store, eventTypeId), kind: "ical", url, username: null, secret: null, calendars: [], freshnessMinutes: null }, env.clock.now());
+  const busy = async (eventTypeId: number) => env.store.busy.between(await hostOf(env.store, eventTypeId), Date.parse("2026-11-01T00:00:00Z"), Date.parse("2027-01-01T00:00:00Z"));
   const sync = (fetchFn?: CalendarFetch, options: { syncDeadlineMs?: number; allowPrivateAddresses?: boolean } = {}) => {
     const s = new CalendarSync(env.store, () => env.clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true, ...options }, busyFromICalendarSteps, () => undefined, fetchFn);
     cleanups.push(() => s.stop());
@@ -89,7 +93,7 @@ describe("calendars synced side by side", () => {
     expect(hung).toHaveLength(1);
   });
 
-  it("runs at most 16 syncs at once and two per event type, starting the queued ones as others end, each source once", async () => {
+  it("runs at most 16 syncs at once and two per host, starting the queued ones as others end, each source once", async () => {
     const asked: string[] = [];
     const pending: { url: string; fail: () => void }[] = [];
     // Every calendar hangs until the test lets it fail.
@@ -113,7 +117,7 @@ describe("calendars synced side by side", () => {
     expect(asked).toHaveLength(16);
     expect(asked.filter((u) => u.includes("/busiest/"))).toHaveLength(2);
 
-    // As syncs end, the queued ones start, never more than 16 at once or 2 of the busiest event type.
+    // As syncs end, the queued ones start, never more than 16 at once or 2 of the busiest host.
     while (pending.length > 0) {
       pending.shift()!.fail();
       await Bun.sleep(20);
@@ -136,7 +140,7 @@ async function appWithSync(makeSync: (store: Awaited<ReturnType<typeof openTestS
   cleanups.push(() => sync.stop());
   const app = createApp({ store, clock, config: { adminKey: ADMIN_KEY }, log: () => undefined, calendars: { sync, ...(syncAnswerMs === undefined ? {} : { syncAnswerMs }) } });
   const created = await new AdminService(store, () => clock.now()).create({ title: "Intro call", timezone: "Europe/Prague" });
-  const addFeed = (url: string) => store.busy.add({ eventTypeId: created.id, kind: "ical", url, username: null, secret: null, calendars: [], freshnessMinutes: null }, clock.now());
+  const addFeed = async (url: string) => store.busy.add({ hostId: await hostOf(store, created.id), kind: "ical", url, username: null, secret: null, calendars: [], freshnessMinutes: null }, clock.now());
   const syncNow = async (sourceId: number) => {
     const response = await app.handle(new Request(`http://localhost/admin/busy-sources/${sourceId}/sync`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_KEY}` } }));
     return { status: response.status, location: response.headers.get("location"), body: (await response.json()) as Record<string, any> };
@@ -169,7 +173,7 @@ describe("the organizer's sync now", () => {
     cleanups.push(() => sync.stop());
     const app = createApp({ store, clock, config: { adminKey: ADMIN_KEY }, log: () => undefined, calendars: { sync } });
     const created = await new AdminService(store, () => clock.now()).create({ title: "Intro call", timezone: "Europe/Prague" });
-    const source = await store.busy.add({ eventTypeId: created.id, kind: "ical", url: `${slow.base}/organizer.ics`, username: null, secret: null, calendars: [], freshnessMinutes: null }, clock.now());
+    const source = await store.busy.add({ hostId: await hostOf(store, created.id), kind: "ical", url: `${slow.base}/organizer.ics`, username: null, secret: null, calendars: [], freshnessMinutes: null }, clock.now());
 
     const background = sync.syncDue();
     await waitFor(() => asked.length === 1, 3_000, "the slow calendar to be asked");
@@ -294,8 +298,8 @@ describe("the organizer's sync now", () => {
     });
     cleanups.push(() => answer());
     const w = await appWithSync((store, clock) => new CalendarSync(store, () => clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true }, busyFromICalendarSteps), 200);
-    const eventTypeId = (await w.addFeed(`${slow.base}/feed.ics`)).eventTypeId;
-    const source = await w.store.busy.add({ eventTypeId, kind: "caldav", url: `${slow.base}/dav/`, username: "me", secret: "pw", calendars: [], freshnessMinutes: null }, w.clock.now());
+    const hostId = (await w.addFeed(`${slow.base}/feed.ics`)).hostId;
+    const source = await w.store.busy.add({ hostId, kind: "caldav", url: `${slow.base}/dav/`, username: "me", secret: "pw", calendars: [], freshnessMinutes: null }, w.clock.now());
     const started = performance.now();
     const put = w.app
       .handle(new Request(`http://localhost/admin/busy-sources/${source.id}/write-bookings`, { method: "PUT", headers: { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/json" }, body: "{}" }))
@@ -476,7 +480,7 @@ describe("answers to a booking written into a calendar", () => {
       });
     const w = await world();
     const et = await w.eventType();
-    const source = await w.store.busy.add({ eventTypeId: et.id, kind: "caldav", url: "https://dav.example.com/cal/", username: "me", secret: "pw", calendars: [], freshnessMinutes: null }, w.clock.now());
+    const source = await w.store.busy.add({ hostId: await hostOf(w.store, et.id), kind: "caldav", url: "https://dav.example.com/cal/", username: "me", secret: "pw", calendars: [], freshnessMinutes: null }, w.clock.now());
     const deliverer = new CalendarWriteDeliverer(w.store, async () => new Response(endless(), { status: 201 }));
     const write = { sourceId: source.id, method: "PUT", ics: "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n" };
     const delivery = { id: 1, channel: "caldav", url: "https://dav.example.com/cal/x.ics", payload: JSON.stringify(write), attempts: 1 } as OutboxDelivery;

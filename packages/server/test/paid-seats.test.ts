@@ -7,7 +7,7 @@ import { STRIPE_WEBHOOK_PATH } from "../src/modules/payments/index.ts";
 import { PaymentService } from "../src/modules/payments/service.ts";
 import { StripeProvider } from "../src/modules/payments/stripe.ts";
 import { ReservationService } from "../src/modules/reservations/service.ts";
-import { ENGINE, closeAll, expectFailure, reservation, setup } from "./utils.ts";
+import { ENGINE, closeAll, expectFailure, reservation, setup, hostOf } from "./utils.ts";
 
 // Seats of paid holds, through the real `stripe` SDK against the local Stripe stand-in (NOT Stripe),
 // on the suite's engine: a claim is judged at the instant of its write, a paid hold keeps its seat
@@ -351,7 +351,7 @@ describe(`a payment that succeeds after its seat is gone (${ENGINE})`, () => {
     const lapsed = await w.stored(first);
     expect(lapsed.status).toBe("expired");
     // A meeting lands in the organizer's calendar over the lapsed hold's time.
-    const source = await w.store.busy.add({ eventTypeId: lapsed.eventTypeId, kind: "ical", url: "https://example.com/organizer.ics", username: null, secret: null, calendars: [], freshnessMinutes: null }, w.clock.now());
+    const source = await w.store.busy.add({ hostId: await hostOf(w.store, lapsed.eventTypeId), kind: "ical", url: "https://example.com/organizer.ics", username: null, secret: null, calendars: [], freshnessMinutes: null }, w.clock.now());
     await w.store.busy.recordSync(source.id, { atMs: w.clock.now(), syncState: {}, upserts: [], deletes: [], intervals: [{ startMs: lapsed.startMs, endMs: lapsed.endMs }], expandedUntilMs: null });
     await standin.succeed(intent);
     expect((await w.stripeEvent("payment_intent.succeeded", intent)).body.outcome).toBe("refunded");

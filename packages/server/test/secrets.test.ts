@@ -19,7 +19,7 @@ import { openSqliteStore } from "../src/store/sqlite/index.ts";
 import type { Store } from "../src/store/types.ts";
 import { SERVER_DIR, startServerProcess, type ServerProcess } from "./server-process.ts";
 import { zoneRepeating } from "./hostile-calendars.ts";
-import { ADMIN_KEY, ENGINE, POSTGRES_URL, setup } from "./utils.ts";
+import { ADMIN_KEY, ENGINE, POSTGRES_URL, setup, hostOf } from "./utils.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -114,7 +114,7 @@ async function eventTypeWithCalendar(store: Store, webhookSecret: string, passwo
     { disabled: false, tokenHash: `hash-${webhookSecret}`, overrideTokenHash: `override-${webhookSecret}`, slug: null, linkToken: `bcl_${webhookSecret}`, settings: { ...DEFAULT_SETTINGS, title: "Intro" }, webhookSecret },
     "2026-11-23T07:00:00Z",
   );
-  const source = await store.busy.add({ eventTypeId: et.id, kind: "caldav", url: "https://dav.example.com/", username: "organizer", secret: password, calendars: [], freshnessMinutes: null }, 0);
+  const source = await store.busy.add({ hostId: await hostOf(store, et.id), kind: "caldav", url: "https://dav.example.com/", username: "organizer", secret: password, calendars: [], freshnessMinutes: null }, 0);
   return { eventTypeId: et.id, sourceId: source.id };
 }
 

@@ -1,7 +1,7 @@
 import { brotliDecompressSync } from "node:zlib";
 import { describe, expect, it, vi } from "vitest";
 import type { EventTypeCreate, TimeRange } from "@booking/wire";
-import { closeAll, reservation, setup, type Answer } from "./utils.ts";
+import { closeAll, reservation, setup, type Answer, hostOf } from "./utils.ts";
 
 // The default clock of setup() is Monday 2026-11-23T07:00:00Z (08:00 in Prague). Every expected
 // instant below is worked out by hand from the zone's offset on that date.
@@ -284,8 +284,9 @@ describe("GET /time-slots", () => {
       const env = await setup({ now: c.now, config: { rateLimit: { limit: 100000, windowSeconds: 60 } } });
       const settings = { timezone: c.zone, durationMinutes: 50, slotIntervalMinutes: 50, availability: everyDay([range("00:00", "24:00")]) };
       // The last slot of a day overlaps the next day's first, so alternate slots are held on a second
-      // event type with the same settings and the same list.
-      const types = [await env.eventType(settings), await env.eventType(settings)];
+      // event type with the same settings and the same list, of another host (one host's event types share its time).
+      const host = await env.store.hosts.create({ name: "Second", email: "second@example.com", timezone: "UTC", avatarUrl: null }, env.clock.now());
+      const types = [await env.eventType(settings), await env.eventType({ ...settings, hosts: [{ hostId: host.id }] })];
       const lists = await Promise.all(types.map((et) => env.call("GET", `/time-slots?${c.query}`, { token: et.token })));
       expect(lists.map((r) => r.status)).toEqual([200, 200]);
       expect(starts(lists[1]!)).toEqual(starts(lists[0]!));
@@ -348,13 +349,20 @@ describe("GET /time-slots", () => {
       await closeAll(store);
     });
 
-    it("ignores reservations of other event types", async () => {
+    it("ignores reservations of other hosts' event types, and counts those of its own host's", async () => {
       const env = await setup();
       const mine = await env.eventType(tuesdayMorning);
-      const other = await env.eventType(tuesdayMorning);
-      await env.store.reservations.insertMany([reservation(other.id, nine, 30)]);
+      const host = await env.store.hosts.create({ name: "Other", email: "other@example.com", timezone: "UTC", avatarUrl: null }, env.clock.now());
+      const others = await env.eventType({ ...tuesdayMorning, hosts: [{ hostId: host.id }] });
+      await env.store.reservations.insertMany([reservation(others.id, nine, 30, { hostIds: [host.id] })]);
       const r = await env.call("GET", "/time-slots?from=2026-11-24&until=2026-11-24", { token: mine.token });
       expect(starts(r)[0]).toBe(nine);
+      // The same host's other event type: one person's time, so its booking blocks this one.
+      const sibling = await env.eventType(tuesdayMorning);
+      await env.store.reservations.insertMany([reservation(sibling.id, nine, 30)]);
+      const after = await env.call("GET", "/time-slots?from=2026-11-24&until=2026-11-24", { token: mine.token });
+      expect(starts(after)).not.toContain(nine);
+      expect(starts(after)[0]).toBe("2026-11-24T08:30:00Z");
       await closeAll(env.store);
     });
   });
@@ -628,7 +636,7 @@ describe("GET /time-slots/first-free", () => {
   it("scans a horizon with one free slot once: a repeat, another day or zone reads nothing again, while a settings change or a booking answers anew", async () => {
     // Two years ahead, the organizer's calendar busy all along but for Tuesday 21 November 2028, 09:00-10:00 in Prague.
     const w = await world({ horizonDays: 730, durationMinutes: 60, slotIntervalMinutes: 60, minNoticeMinutes: 0, availability: everyDay([range("09:00", "10:00")]) });
-    const source = await w.store.busy.add({ eventTypeId: w.et.id, kind: "ical", url: "https://calendar.example.com/leave.ics", username: null, secret: null, calendars: [], freshnessMinutes: null }, w.clock.now());
+    const source = await w.store.busy.add({ hostId: await hostOf(w.store, w.et.id), kind: "ical", url: "https://calendar.example.com/leave.ics", username: null, secret: null, calendars: [], freshnessMinutes: null }, w.clock.now());
     const gap = { startMs: Date.parse("2028-11-21T08:00:00Z"), endMs: Date.parse("2028-11-21T09:00:00Z") };
     const intervals = [
       { startMs: w.clock.now() - 86_400_000, endMs: gap.startMs },

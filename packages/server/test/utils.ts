@@ -157,6 +157,16 @@ export async function setup(options: { now?: string; config?: Partial<ServerConf
 
 let counter = 0;
 
+/** The first host of an event type: whose calendars block it, and whom its bookings take. */
+export async function hostOf(store: Store, eventTypeId: number): Promise<number> {
+  const et = await store.eventTypes.byId(eventTypeId);
+  if (!et) throw new Error(`no event type ${eventTypeId}`);
+  return et.hosts[0]!.hostId;
+}
+
+/** The default host of a fresh test store (id 1 on both engines), which event types created without hosts belong to. */
+export const DEFAULT_HOST_ID = 1;
+
 /** A stored reservation for seat tests; the booking flow itself belongs to the reservation routes. */
 export function reservation(eventTypeId: number, startIso: string, minutes: number, extra: Partial<ReservationRecord> = {}): ReservationRecord {
   const startMs = Date.parse(startIso);
@@ -164,6 +174,7 @@ export function reservation(eventTypeId: number, startIso: string, minutes: numb
   return {
     uuid: crypto.randomUUID(),
     eventTypeId,
+    hostIds: [DEFAULT_HOST_ID],
     status: "confirmed",
     startMs,
     endMs: startMs + minutes * 60_000,

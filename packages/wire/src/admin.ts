@@ -92,6 +92,23 @@ const SLUG = new RegExp(SLUG_PATTERN);
 /** Whether `value` is a well-formed slug (already lowercased by the caller where case does not matter). */
 export const isSlug = (value: string): boolean => value.length <= SLUG_MAX_LENGTH && SLUG.test(value);
 
+/** One host of an event type as the organizer names it (docs/hosts.md). */
+export const EventTypeHostInput = Type.Object(
+  {
+    hostId: Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1 }),
+    priority: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, description: "Round robin offers a booking to the free hosts of the highest priority first; default 0." })),
+    scheduleId: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1 }), Type.Null()], { description: "One of the host's schedules; null or absent: the event type's own hours (`availability`)." })),
+  },
+  { additionalProperties: false },
+);
+export type EventTypeHostInput = Static<typeof EventTypeHostInput>;
+
+/** Most hosts one event type may have. */
+export const MAX_EVENT_TYPE_HOSTS = 50;
+
+/** How an event type with several hosts books: every host at once, or one free host by turns. */
+export const HOST_ASSIGNMENTS = ["collective", "round-robin"] as const;
+
 /** Every setting of an event type, all optional: the body of PATCH, and of create with `title`. */
 export const EventTypeFields = Type.Object(
   {
@@ -163,6 +180,14 @@ export const EventTypeFields = Type.Object(
     compact: Type.Boolean(),
     externalBooking: Type.Boolean(),
     maxGuests: Type.Integer({ minimum: 0, maximum: 10 }),
+    hosts: Type.Array(EventTypeHostInput, {
+      minItems: 1,
+      maxItems: MAX_EVENT_TYPE_HOSTS,
+      description: "Whose time the event type books, each host once; absent on create: the default host. Replaces the list when given.",
+    }),
+    assignment: Type.Union(HOST_ASSIGNMENTS.map((a) => Type.Literal(a)), {
+      description: "collective: offered when every host is free, the booking takes all; round-robin: offered when any host is free, the booking takes one (priority, then least recently booked). Default collective.",
+    }),
   },
   { additionalProperties: false },
 );

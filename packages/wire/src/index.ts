@@ -4,3 +4,4 @@ export * from "./time-slots.ts";
 export * from "./event-types.ts";
 export * from "./reservations.ts";
 export * from "./admin.ts";
+export * from "./hosts.ts";

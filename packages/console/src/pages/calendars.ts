@@ -20,7 +20,8 @@ interface SourceView {
 }
 
 /**
- * The organizer's calendars of an event type: connect a CalDAV calendar or a feed (tried by the
+ * The calendars of an event type's host (its first host, for a team; calendars belong to hosts and
+ * block every event type of the host): connect a CalDAV calendar or a feed (tried by the
  * server before it is stored; one that cannot be read is not, and the reason shows at its URL), their
  * sync state, sync now, and the calendar bookings are written into.
  */
@@ -51,11 +52,17 @@ export class CalendarsPage extends ConsolePage {
     });
   }
 
+  /** The host whose calendars the chosen event type's page shows and connects: its first host. */
+  private hostOf(id: number | null): number | null {
+    return this.types.find((t) => t.id === id)?.hosts?.[0]?.hostId ?? null;
+  }
+
   private async choose(id: number): Promise<void> {
     this.chosen = id;
     this.sources = null;
     try {
-      this.sources = await api<SourceView[]>("GET", `/admin/event-types/${id}/busy-sources`);
+      const hostId = this.hostOf(id);
+      this.sources = hostId === null ? [] : await api<SourceView[]>("GET", `/admin/hosts/${hostId}/busy-sources`);
     } catch (error) {
       this.sources = [];
       this.announce(failureText(error), "bad");
@@ -73,8 +80,9 @@ export class CalendarsPage extends ConsolePage {
     this.busy = true;
     try {
       // Tried first, stored only once it can be read (a 422 on url says why not).
-      const tried = await api<{ objects: number }>("POST", `/admin/event-types/${this.chosen}/busy-sources/test`, body);
-      const source = await api<SourceView>("POST", `/admin/event-types/${this.chosen}/busy-sources`, body);
+      const hostId = this.hostOf(this.chosen);
+      const tried = await api<{ objects: number }>("POST", `/admin/hosts/${hostId}/busy-sources/test`, body);
+      const source = await api<SourceView>("POST", `/admin/hosts/${hostId}/busy-sources`, body);
       const answer = await api<{ state: string; source: SourceView }>("POST", `/admin/busy-sources/${source.id}/sync`);
       this.failure = null;
       (event.target as HTMLFormElement).reset();

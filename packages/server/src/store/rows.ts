@@ -1,5 +1,5 @@
 import { EXPIRED_GRACE_MS, paidHold } from "../domain/reservation.ts";
-import type { BusySourceRecord, ConsoleSessionRecord, EventTypeChange, EventTypeRecord, OutboxDelivery, OutboxEvent, ReservationRecord, SeatClaim, SkippedObject } from "./types.ts";
+import type { BusySourceRecord, ConsoleSessionRecord, EventTypeChange, EventTypeHost, EventTypeHostInfo, EventTypeRecord, HostBusyInterval, HostRecord, HostView, OutboxDelivery, OutboxEvent, ReservationRecord, ScheduleRecord, SeatClaim, SkippedObject } from "./types.ts";
 import type { BusyInterval } from "../domain/slots.ts";
 import { SecretKeyError, type SecretBox, type SecretPurpose } from "../lib/secrets.ts";
 
@@ -14,6 +14,7 @@ export const IDEMPOTENCY_LEASE_MS = 30_000;
 export interface ReservationRow {
   uuid: string;
   event_type_id: number;
+  host_ids: string;
   status: ReservationRecord["status"];
   start_ms: number;
   end_ms: number;
@@ -61,6 +62,7 @@ export interface WebhookRow {
 export const toReservation = (r: ReservationRow): ReservationRecord => ({
   uuid: r.uuid,
   eventTypeId: r.event_type_id,
+  hostIds: hostIdsOf(r.host_ids),
   status: r.status,
   startMs: r.start_ms,
   endMs: r.end_ms,
@@ -85,10 +87,18 @@ export const toReservation = (r: ReservationRow): ReservationRecord => ({
   updatedAtMs: r.updated_at_ms,
 });
 
+/** The host ids of a reservation row's JSON text; the text of one host is parsed without JSON.parse. */
+export function hostIdsOf(text: string | null | undefined): number[] {
+  if (!text || text === "[]") return [];
+  const one = /^\[(\d+)\]$/.exec(text);
+  return one ? [Number(one[1])] : (JSON.parse(text) as (number | string)[]).map(Number);
+}
+
 /** A reservation's column values, named as the SQLite statements bind them: the inverse of `toReservation`. */
 export const reservationColumns = (r: ReservationRecord) => ({
   uuid: r.uuid,
   eventTypeId: r.eventTypeId,
+  hostIds: JSON.stringify(r.hostIds),
   status: r.status,
   startMs: r.startMs,
   endMs: r.endMs,
@@ -157,6 +167,32 @@ export interface EventTypeRow {
   webhook_disabled_at_ms: number | null;
   created_at: string;
   updated_at: string;
+  assignment: EventTypeRecord["assignment"];
+  /** The event type's hosts as JSON `[[hostId, priority, scheduleId], ...]` in their order (see `EVENT_TYPE_HOSTS_JSON`). */
+  hosts_json: string | null;
+}
+
+/**
+ * An event type's hosts from `hosts_json`: per host `[hostId, priority, scheduleId, name, email,
+ * timezone, avatarUrl, bookingsCalendar, scheduleTimezone, scheduleAvailability]`, the last three
+ * JSON values (or null).
+ */
+export function eventTypeHostsOf(text: string | null | undefined): EventTypeHostInfo[] {
+  if (!text) return [];
+  type Entry = [number | string, number, number | string | null, string, string | null, string, string | null, unknown, string | null, unknown];
+  const list = JSON.parse(text) as Entry[];
+  const json = <T>(v: unknown): T | null => (v === null || v === undefined ? null : typeof v === "string" ? (JSON.parse(v) as T) : (v as T));
+  return list.map(([hostId, priority, scheduleId, name, email, timezone, avatarUrl, bookingsCalendar, scheduleZone, availability]) => ({
+    hostId: Number(hostId),
+    priority: Number(priority),
+    scheduleId: scheduleId === null ? null : Number(scheduleId),
+    name,
+    email,
+    timezone,
+    avatarUrl,
+    bookingsCalendar: json<EventTypeHostInfo["bookingsCalendar"]>(bookingsCalendar),
+    schedule: scheduleId === null || scheduleZone === null ? null : { timezone: scheduleZone, availability: json<ScheduleRecord["availability"]>(availability)! },
+  }));
 }
 
 /**
@@ -166,6 +202,8 @@ export interface EventTypeRow {
 export const toEventType = (r: EventTypeRow, secrets: SecretBox, reuse: Partial<Pick<EventTypeRecord, "settings" | "webhookSecret">> = {}): EventTypeRecord => ({
   id: r.id,
   revision: r.revision,
+  hosts: eventTypeHostsOf(r.hosts_json),
+  assignment: r.assignment,
   disabled: r.disabled === true || r.disabled === 1,
   tokenHash: r.token_hash,
   overrideTokenHash: r.override_token_hash,
@@ -227,7 +265,7 @@ export const claimInstant = (claim: SeatClaim): number => (typeof claim.nowMs ==
 /** A `busy_sources` row with its counts. */
 export interface BusySourceRow {
   id: number;
-  event_type_id: number;
+  host_id: number;
   kind: BusySourceRecord["kind"];
   url: string;
   username: string | null;
@@ -255,7 +293,7 @@ export const BUSY_SOURCE_COLUMNS = `s.*, (SELECT count(*) FROM busy_objects o WH
 export function toBusySource(row: BusySourceRow, secrets: SecretBox): BusySourceRecord {
   return {
     id: Number(row.id),
-    eventTypeId: Number(row.event_type_id),
+    hostId: Number(row.host_id),
     kind: row.kind,
     url: row.url,
     username: row.username,
@@ -369,3 +407,79 @@ export function toConsoleSession(r: ConsoleSessionRow): ConsoleSessionRecord {
     userAgent: r.user_agent,
   };
 }
+
+/** A `hosts` row (`is_default` is 0/1 in SQLite, a boolean in PostgreSQL; bigints read as numbers). */
+export interface HostRow {
+  id: number;
+  name: string;
+  email: string | null;
+  timezone: string;
+  avatar_url: string | null;
+  is_default: number | boolean;
+  bookings_calendar: string | null;
+  revision: number;
+  created_at_ms: number;
+  updated_at_ms: number;
+}
+
+export const toHost = (r: HostRow): HostRecord => ({
+  id: Number(r.id),
+  name: r.name,
+  email: r.email,
+  timezone: r.timezone,
+  avatarUrl: r.avatar_url,
+  isDefault: r.is_default === true || r.is_default === 1,
+  bookingsCalendar: r.bookings_calendar === null ? null : JSON.parse(r.bookings_calendar),
+  revision: Number(r.revision),
+  createdAtMs: Number(r.created_at_ms),
+  updatedAtMs: Number(r.updated_at_ms),
+});
+
+/** A `schedules` row. */
+export interface ScheduleRow {
+  id: number;
+  host_id: number;
+  name: string;
+  timezone: string;
+  availability: string;
+  created_at_ms: number;
+  updated_at_ms: number;
+}
+
+export const toSchedule = (r: ScheduleRow): ScheduleRecord => ({
+  id: Number(r.id),
+  hostId: Number(r.host_id),
+  name: r.name,
+  timezone: r.timezone,
+  availability: JSON.parse(r.availability),
+  createdAtMs: Number(r.created_at_ms),
+  updatedAtMs: Number(r.updated_at_ms),
+});
+
+/**
+ * The hosts a new event type is stored with: those given, or the default host. Priorities and
+ * schedules default to 0 and none.
+ */
+export function hostsOrDefault(hosts: EventTypeHost[] | undefined, defaultHostId: number): EventTypeHost[] {
+  return hosts && hosts.length > 0 ? hosts : [{ hostId: defaultHostId, priority: 0, scheduleId: null }];
+}
+
+/** Per-host views of a claim: each candidate host's busy intervals and when it was last booked. */
+export function hostViews(hostIds: readonly number[], busy: readonly HostBusyInterval[], lastBooked: ReadonlyMap<number, number>): HostView[] {
+  return hostIds.map((hostId) => ({
+    hostId,
+    busy: busy.filter((b) => b.hostId === hostId).map((b) => ({ startMs: b.startMs, endMs: b.endMs })),
+    lastBookedAtMs: lastBooked.get(hostId) ?? null,
+  }));
+}
+
+/**
+ * The hosts a claim writes: those the decision chose (which must be among the claim's candidates,
+ * whose time was read and locked), or every candidate when it chose none.
+ */
+export function claimedHosts(record: ReservationRecord, candidates: readonly number[]): number[] {
+  const chosen = record.hostIds && record.hostIds.length > 0 ? record.hostIds : [...candidates];
+  if (chosen.some((id) => !candidates.includes(id))) throw new Error("a claim wrote a reservation for a host whose time it did not lock");
+  return chosen;
+}
+

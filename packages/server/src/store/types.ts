@@ -1,13 +1,92 @@
 import type { Location, ReservationStatus, CustomFieldValue } from "@booking/wire";
-import type { EventTypeSettings } from "../domain/event-type.ts";
+import type { AvailabilityRules, EventTypeSettings } from "../domain/event-type.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
 import type { BusyInterval } from "../domain/slots.ts";
+
+/**
+ * A person whose time event types sell: their bookings of every event type, their schedules and their
+ * calendars block them everywhere (docs/hosts.md). One host is the default: an event type created
+ * without naming hosts belongs to it, and the migration gave it every event type that existed.
+ */
+export interface HostRecord {
+  id: number;
+  name: string;
+  /** Where the host's copies of confirmations go and how invites name the organizer; null when unknown (a migrated default host). */
+  email: string | null;
+  /** IANA zone the host's schedules default to. */
+  timezone: string;
+  avatarUrl: string | null;
+  isDefault: boolean;
+  /** The CalDAV calendar the host's confirmed bookings are written into: a collection of one of the host's CalDAV busy sources. */
+  bookingsCalendar: { sourceId: number; calendarUrl: string } | null;
+  /** Bumped by every change of the host, its schedules, its calendars' busy times and its bookings (of any event type). */
+  revision: number;
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
+/** What a new host needs. */
+export type NewHost = Pick<HostRecord, "name" | "email" | "timezone" | "avatarUrl">;
+/** Fields of a host an update may replace. */
+export type HostChange = Partial<NewHost & Pick<HostRecord, "bookingsCalendar">>;
+
+/** A named availability of a host: weekly hours and date overrides in its zone. */
+export interface ScheduleRecord {
+  id: number;
+  hostId: number;
+  name: string;
+  timezone: string;
+  availability: AvailabilityRules;
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
+/** What a new schedule needs. */
+export type NewSchedule = Pick<ScheduleRecord, "hostId" | "name" | "timezone" | "availability">;
+/** Fields of a schedule an update may replace. */
+export type ScheduleChange = Partial<Pick<ScheduleRecord, "name" | "timezone" | "availability">>;
+
+/** One host of an event type: its rank for round robin, and the schedule it uses there (null: the event type's own hours). */
+export interface EventTypeHost {
+  hostId: number;
+  /** Round robin offers a booking to the free hosts of the highest priority first. */
+  priority: number;
+  scheduleId: number | null;
+}
+
+/**
+ * A host of an event type as read with the event type: who they are, and the schedule used (null:
+ * the event type's own hours). Read in the same statement as the event type, so a booking or a slot
+ * list needs no more round trips for its hosts; a change of the host or schedule gives the event
+ * type a new revision, so the record is never older than them.
+ */
+export interface EventTypeHostInfo extends EventTypeHost {
+  name: string;
+  email: string | null;
+  timezone: string;
+  avatarUrl: string | null;
+  bookingsCalendar: HostRecord["bookingsCalendar"];
+  schedule: Pick<ScheduleRecord, "timezone" | "availability"> | null;
+}
+
+/**
+ * How an event type with several hosts books: `collective` offers a time when every host is free and
+ * the booking takes all of them; `round-robin` offers it when any host is free and assigns one. With
+ * one host both are the same.
+ */
+export type HostAssignment = "collective" | "round-robin";
 
 /** An event type as stored. Tokens are kept only as SHA-256 hashes. */
 export interface EventTypeRecord {
   id: number;
-  /** Bumped by every change of the event type or of its reservations; caches key on it. */
+  /**
+   * Bumped by every change of the event type or of its reservations, and by every change of its
+   * hosts (their bookings of other event types, calendars, schedules); caches key on it.
+   */
   revision: number;
+  /** Its hosts, in the order given; never empty. */
+  hosts: EventTypeHostInfo[];
+  assignment: HostAssignment;
   disabled: boolean;
   tokenHash: string;
   overrideTokenHash: string;
@@ -36,11 +115,11 @@ export interface EventTypeRecord {
 
 /** What a new event type needs; id, revision and timestamps are the store's. */
 export type NewEventType = Pick<EventTypeRecord, "disabled" | "tokenHash" | "overrideTokenHash" | "slug" | "linkToken" | "settings" | "webhookSecret"> &
-  /** The store makes a random feed token when none is given. */
-  Partial<Pick<EventTypeRecord, "feedToken">>;
+  /** The store makes a random feed token when none is given; without hosts the event type belongs to the default host, collective. */
+  Partial<Pick<EventTypeRecord, "feedToken" | "assignment">> & { hosts?: EventTypeHost[] };
 
 /** Fields of an event type that an update may replace. */
-export type EventTypeChange = Partial<NewEventType & Pick<EventTypeRecord, "webhookDisabledAtMs">>;
+export type EventTypeChange = Partial<Omit<NewEventType, "hosts"> & Pick<EventTypeRecord, "webhookDisabledAtMs">> & { hosts?: EventTypeHost[] };
 
 /** The card payment of a reservation: what was asked of the provider, and what it answered. */
 export interface PaymentRecord {
@@ -66,6 +145,8 @@ export interface PaymentRecord {
 export interface ReservationRecord {
   uuid: string;
   eventTypeId: number;
+  /** The hosts the booking takes: every host of a collective event type, the one assigned by round robin. */
+  hostIds: number[];
   status: ReservationStatus;
   startMs: number;
   endMs: number;
@@ -99,7 +180,27 @@ export interface ReservationRecord {
 }
 
 /** A reservation that holds a seat, as slot computation needs it. */
-export type SeatHolder = Pick<ReservationRecord, "uuid" | "startMs" | "endMs" | "heldUntilMs">;
+export type SeatHolder = Pick<ReservationRecord, "uuid" | "startMs" | "endMs" | "heldUntilMs"> & Partial<Pick<ReservationRecord, "hostIds">>;
+
+/**
+ * A time a host is taken outside the event type in view: a booking of another event type (held until
+ * `heldUntilMs`, or null when it holds for good) or a busy interval of the host's calendars (null).
+ */
+export interface HostBusyInterval {
+  hostId: number;
+  startMs: number;
+  endMs: number;
+  heldUntilMs: number | null;
+}
+
+/** What a claim hands its decision about one candidate host. */
+export interface HostView {
+  hostId: number;
+  /** The host's calendars and bookings of other event types meeting the claim's busy span. */
+  busy: BusyInterval[];
+  /** When the host's latest held or confirmed booking of this event type was made; null for none or when not asked (`SeatClaim.lastBooked`). */
+  lastBookedAtMs: number | null;
+}
 
 /** What a seat claim reads inside its transaction before deciding. */
 export interface SeatClaim {
@@ -121,12 +222,21 @@ export interface SeatClaim {
   seat?: { startMs: number; endMs: number };
   /** The existing reservation the claim concerns: read in the transaction, and its own seat left out. */
   uuid?: string;
+  /**
+   * The hosts the written reservation may take (its `hostIds` must be among them): their time is
+   * locked and read with the seats, so bookings of one host through different event types exclude
+   * each other, and bookings of different hosts never wait for each other. The event type's hosts
+   * when absent.
+   */
+  hostIds?: number[];
+  /** Read when each candidate host was last booked through this event type (round robin's rule). */
+  lastBooked?: boolean;
   /** Idempotency key of the request: the claimed reservation is tied to it in the same transaction. */
   idempotencyKey?: string;
   /**
-   * The span (the seat with the organizer's buffers) whose busy intervals from the organizer's
-   * calendars (`store.busy`) are read in the same transaction and handed to the decision; none are
-   * read without it.
+   * The span (the seat with the organizer's buffers) whose busy intervals from the hosts' calendars
+   * (`store.busy`) and bookings of other event types are read in the same transaction and handed to
+   * the decision; none are read without it.
    */
   busySpan?: { fromMs: number; untilMs: number };
 }
@@ -137,7 +247,8 @@ export type BusySourceKind = "caldav" | "ical";
 /** One of the organizer's calendars an event type reads busy times from, with its sync state. */
 export interface BusySourceRecord {
   id: number;
-  eventTypeId: number;
+  /** The host whose calendar it is: its busy times block every event type of the host. */
+  hostId: number;
   kind: BusySourceKind;
   url: string;
   /** User name for HTTP authentication, or null. */
@@ -173,7 +284,7 @@ export interface SkippedObject {
 }
 
 /** What a new busy source needs. */
-export type NewBusySource = Pick<BusySourceRecord, "eventTypeId" | "kind" | "url" | "username" | "secret" | "calendars" | "freshnessMinutes">;
+export type NewBusySource = Pick<BusySourceRecord, "hostId" | "kind" | "url" | "username" | "secret" | "calendars" | "freshnessMinutes">;
 
 /** One calendar object as fetched: its URL (the feed's URL for a feed), ETag and iCalendar text. */
 export interface BusyObject {
@@ -399,6 +510,42 @@ export interface Store {
   readonly engine: string;
   /** A rate limiter whose counters live in the store, shared by every instance on it; absent for an embedded store. */
   readonly rateLimiter?: RateLimiter;
+  /** The people whose time is booked (docs/hosts.md). */
+  readonly hosts: {
+    create(input: NewHost, nowMs: number): Promise<HostRecord>;
+    byId(id: number): Promise<HostRecord | null>;
+    /** Several at once, in the order asked; unknown ids are left out. */
+    byIds(ids: readonly number[]): Promise<HostRecord[]>;
+    list(): Promise<HostRecord[]>;
+    /** The host of event types created without naming hosts. */
+    defaultHost(): Promise<HostRecord>;
+    /** Replaces the given fields and bumps the revision; null when the id is unknown. */
+    update(id: number, change: HostChange, nowMs: number): Promise<HostRecord | null>;
+    /** Deletes a host with its schedules and calendars; refused while it is the default, hosts an event type or has bookings. */
+    delete(id: number): Promise<"deleted" | "not_found" | "default" | "in_use">;
+    /** Ids of the event types the host belongs to. */
+    eventTypeIds(hostId: number): Promise<number[]>;
+    /** The host's reservations of every event type meeting [fromMs, untilMs), by start. */
+    reservations(hostId: number, query: ReservationQuery): Promise<ReservationRecord[]>;
+    /**
+     * What takes the hosts' time at `nowMs` outside event type `exceptEventTypeId` and meets
+     * [fromMs, untilMs): their held or confirmed bookings of other event types and their calendars'
+     * busy intervals. Slot lists read it; claims read the same inside their transaction.
+     */
+    busy(hostIds: readonly number[], exceptEventTypeId: number, fromMs: number, untilMs: number, nowMs: number): Promise<HostBusyInterval[]>;
+  };
+  /** Named weekly hours of hosts. */
+  readonly schedules: {
+    /** Bumps the host's revision. */
+    create(input: NewSchedule, nowMs: number): Promise<ScheduleRecord>;
+    byId(id: number): Promise<ScheduleRecord | null>;
+    /** Schedules of one host, or of all, oldest first. */
+    list(hostId?: number): Promise<ScheduleRecord[]>;
+    /** Replaces the given fields and bumps the host's revision; null when unknown. */
+    update(id: number, change: ScheduleChange, nowMs: number): Promise<ScheduleRecord | null>;
+    /** Deletes a schedule no event type uses; `in_use` otherwise. */
+    delete(id: number): Promise<"deleted" | "not_found" | "in_use">;
+  };
   readonly eventTypes: {
     /** Throws SlugTakenError when another event type has the slug. */
     create(input: NewEventType, nowIso: string): Promise<EventTypeRecord>;
@@ -444,7 +591,7 @@ export interface Store {
      */
     claim(
       claim: SeatClaim,
-      decide: (holders: SeatHolder[], current: ReservationRecord | null, nowMs: number, busy: BusyInterval[]) => SeatDecision,
+      decide: (holders: SeatHolder[], current: ReservationRecord | null, nowMs: number, busy: BusyInterval[], hosts: HostView[]) => SeatDecision,
     ): Promise<{ record: ReservationRecord } | { refused: string }>;
     /**
      * Replaces a reservation that takes no new seat (cancelling, recording a payment) if nobody
@@ -483,29 +630,29 @@ export interface Store {
     retryNow(eventTypeId: number, id: number, nowMs: number): Promise<boolean>;
   };
   /**
-   * The organizer's calendars per event type (busy sources), the objects last fetched from them and
-   * the busy intervals expanded from those, which slot lists and seat claims read by time range.
+   * The hosts' calendars (busy sources), the objects last fetched from them and the busy intervals
+   * expanded from those, which slot lists and seat claims read by time range.
    */
   readonly busy: {
     add(input: NewBusySource, nowMs: number): Promise<BusySourceRecord>;
-    /** Sources of one event type, or of all when left out, oldest first. */
-    list(eventTypeId?: number): Promise<BusySourceRecord[]>;
+    /** Sources of one host, or of all when left out, oldest first. */
+    list(hostId?: number): Promise<BusySourceRecord[]>;
     byId(id: number): Promise<BusySourceRecord | null>;
-    /** Deletes the source with its objects and intervals (bumping the event type's revision); false when unknown. */
+    /** Deletes the source with its objects and intervals (bumping the host's revision); false when unknown. */
     remove(id: number): Promise<boolean>;
     objects(sourceId: number): Promise<BusyObject[]>;
     /** The objects' hrefs and ETags only: what a sync compares before it downloads anything. */
     objectTags(sourceId: number): Promise<Pick<BusyObject, "href" | "etag">[]>;
     /**
      * Writes a successful sync in one transaction: objects, state, success time (the failures in a
-     * row back to none), and (when given) the intervals and the objects left out of them, bumping the event type's revision when they differ from those kept, so cached
+     * row back to none), and (when given) the intervals and the objects left out of them, bumping the host's revision when they differ from those kept, so cached
      * slot pages are recomputed. Answers whether the intervals changed; false for an unknown source.
      */
     recordSync(sourceId: number, write: BusySyncWrite): Promise<boolean>;
     /** Notes a failed sync (one more in a row); the objects and intervals of the last good one stay. */
     recordFailure(sourceId: number, atMs: number, error: string): Promise<void>;
-    /** Busy intervals of all sources of the event type meeting [fromMs, untilMs), by start. */
-    between(eventTypeId: number, fromMs: number, untilMs: number): Promise<BusyInterval[]>;
+    /** Busy intervals of all sources of the host meeting [fromMs, untilMs), by start. */
+    between(hostId: number, fromMs: number, untilMs: number): Promise<BusyInterval[]>;
   };
   /** Signed-in browsers of the organizer console and the one-time links that sign one in. */
   readonly consoleSessions: {

@@ -13,6 +13,8 @@ import { assertSameOrigin, cookieOf, resolvedSessions, sessionCookieName } from 
 import type { ConsoleSessionRecord } from "../../store/types.ts";
 import type { CalendarAdmin } from "../calendars/service.ts";
 import { BusySourceCreate, WriteBookingsBody } from "../calendars/model.ts";
+import type { HostAdmin } from "../hosts/service.ts";
+import { HostCreate, HostPatch, HostReservationsQuery, ScheduleCreate, SchedulePatch } from "../hosts/model.ts";
 
 /**
  * The console session a request's cookie opens (looked up once per request), or null. Changes made
@@ -32,7 +34,7 @@ export async function consoleSessionOf(ctx: AppContext, access: ConsoleAccess, r
  * Not mounted at all without a configured key (unless development signs the console in with
  * one-time links instead), so `/admin` is then an ordinary 404.
  */
-export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: CalendarAdmin, reservations: ReservationService, access: ConsoleAccess) => {
+export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: CalendarAdmin, hosts: HostAdmin, reservations: ReservationService, access: ConsoleAccess) => {
   const adminKey = ctx.config.adminKey;
   if (!adminKey && !ctx.config.consoleSignInLinks) return new Elysia();
   const idOf = (raw: string): number => {
@@ -48,6 +50,14 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
     const record = await ctx.store.eventTypes.byId(idOf(raw));
     if (!record) throw new ApiError("not_found", `No event type with id ${raw.slice(0, 40)}.`);
     return record;
+  };
+  const hostIdOf = (raw: string): number => {
+    if (!/^\d{1,12}$/.test(raw)) throw new ApiError("not_found", `No host with id ${raw.slice(0, 40)}.`);
+    return Number(raw);
+  };
+  const scheduleIdOf = (raw: string): number => {
+    if (!/^\d{1,12}$/.test(raw)) throw new ApiError("not_found", `No schedule with id ${raw.slice(0, 40)}.`);
+    return Number(raw);
   };
   const sourceIdOf = (raw: string): number => {
     if (!/^\d{1,12}$/.test(raw)) throw new ApiError("not_found", `No busy source with id ${raw.slice(0, 40)}.`);
@@ -152,5 +162,32 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
     .delete("/sessions/:sessionId", async ({ params }) => {
       await access.revoke(params.sessionId);
       return done("The session is revoked.");
-    });
+    })
+    // Hosts: the people whose time event types book, their schedules, calendars and bookings.
+    .get("/hosts", async () => ok(await hosts.list()))
+    .post("/hosts", async ({ body }) => ok(await hosts.create(body)), { body: HostCreate })
+    .get("/hosts/:hostId", async ({ params }) => ok(await hosts.get(hostIdOf(params.hostId))))
+    .patch("/hosts/:hostId", async ({ params, body }) => ok(await hosts.update(hostIdOf(params.hostId), body)), { body: HostPatch })
+    .delete("/hosts/:hostId", async ({ params }) => {
+      await hosts.delete(hostIdOf(params.hostId));
+      return done("Host deleted with its schedules and calendars.");
+    })
+    .get("/hosts/:hostId/event-types", async ({ params, request }) => {
+      const ids = await hosts.eventTypeIds(hostIdOf(params.hostId));
+      return ok(await Promise.all(ids.map(async (id) => withFeedUrl(request, await admin.get(id)))));
+    })
+    .get("/hosts/:hostId/reservations", async ({ params, query }) => ok(await hosts.reservations(hostIdOf(params.hostId), query)), { query: HostReservationsQuery })
+    .get("/hosts/:hostId/schedules", async ({ params }) => ok(await hosts.schedules(hostIdOf(params.hostId))))
+    .post("/hosts/:hostId/schedules", async ({ params, body }) => ok(await hosts.createSchedule(hostIdOf(params.hostId), body)), { body: ScheduleCreate })
+    .get("/schedules/:scheduleId", async ({ params }) => ok(await hosts.schedule(scheduleIdOf(params.scheduleId))))
+    .patch("/schedules/:scheduleId", async ({ params, body }) => ok(await hosts.updateSchedule(scheduleIdOf(params.scheduleId), body)), { body: SchedulePatch })
+    .delete("/schedules/:scheduleId", async ({ params }) => {
+      await hosts.deleteSchedule(scheduleIdOf(params.scheduleId));
+      return done("Schedule deleted.");
+    })
+    // The host's calendars: their busy times block every event type of the host.
+    .get("/hosts/:hostId/busy-sources", async ({ params }) => ok(await calendars.listOfHost(hostIdOf(params.hostId))))
+    .post("/hosts/:hostId/busy-sources", async ({ params, body }) => ok(await calendars.addToHost(hostIdOf(params.hostId), body)), { body: BusySourceCreate })
+    // Tries a calendar for the host without storing it.
+    .post("/hosts/:hostId/busy-sources/test", async ({ params, body }) => ok(await calendars.testForHost(hostIdOf(params.hostId), body)), { body: BusySourceCreate });
 };

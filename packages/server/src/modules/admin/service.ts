@@ -3,7 +3,7 @@ import { WEEKDAYS, type EventTypeCreate, type EventTypePatch, type TimeRange } f
 import { DEFAULT_SETTINGS, reminderMinutesOf, type CustomFieldDefinition, type EventTypeSettings } from "../../domain/event-type.ts";
 import { addError, DomainError, ValidationFailed } from "../../domain/errors.ts";
 import { FEED_TOKEN_PREFIX, hashToken, LINK_TOKEN_PREFIX, newToken, newWebhookSecret } from "../../lib/tokens.ts";
-import { SlugTakenError, type EventTypeRecord, type OutboxDelivery, type ReservationRecord, type Store, type WebhookAttempt } from "../../store/types.ts";
+import { SlugTakenError, type EventTypeHost, type EventTypeRecord, type HostAssignment, type OutboxDelivery, type ReservationRecord, type Store, type WebhookAttempt } from "../../store/types.ts";
 import { statusAt } from "../../domain/reservation.ts";
 import { canonicalZone, utc } from "../../lib/time.ts";
 import { webhookUrlProblem } from "../webhooks/address.ts";
@@ -26,6 +26,9 @@ export type EventTypeView = EventTypeSettings & {
   disabled: boolean;
   /** When the receiver answered 410 Gone; events resume once `webhookUrl` is set again. */
   webhookDisabledAt: string | null;
+  /** Whose time it books, in order, with each host's name and the schedule used (null: `availability`). */
+  hosts: { hostId: number; name: string; priority: number; scheduleId: number | null }[];
+  assignment: HostAssignment;
   createdAt: string;
   updatedAt: string;
 };
@@ -61,8 +64,10 @@ export class AdminService {
 
   /** Creates an event type; the answer carries its API and override tokens and its `whsec_` webhook signing secret, shown this once. */
   async create(input: EventTypeCreate): Promise<EventTypeView & Required<Omit<IssuedTokens, "id">> & { webhookSecret: string }> {
-    const { disabled, slug, ...changes } = input;
+    const { disabled, slug, hosts: hostInput, assignment, ...changes } = input;
     const settings = resolveSettings({ ...DEFAULT_SETTINGS, title: input.title }, changes, this.options.allowPrivateWebhooks);
+    // Without hosts named, the event type belongs to the default host (a one-person install).
+    const hosts = hostInput === undefined ? undefined : await this.checkHosts(hostInput);
     const token = newToken("bk_");
     const overrideToken = newToken("bko_");
     const record = await slugUnique(() =>
@@ -76,6 +81,8 @@ export class AdminService {
           feedToken: newToken(FEED_TOKEN_PREFIX),
           settings,
           webhookSecret: newWebhookSecret(),
+          ...(hosts ? { hosts } : {}),
+          ...(assignment ? { assignment } : {}),
         },
         new Date(this.now()).toISOString(),
       ),
@@ -90,8 +97,9 @@ export class AdminService {
   /** Applies a patch checked as the admin API checks it; the stored record as it now is. */
   async updateRecord(id: number, patch: EventTypePatch): Promise<EventTypeRecord> {
     const current = await this.existing(id);
-    const { disabled, slug, ...changes } = patch;
+    const { disabled, slug, hosts: hostInput, assignment, ...changes } = patch;
     const settings = resolveSettings(current.settings, changes, this.options.allowPrivateWebhooks);
+    const hosts = hostInput === undefined ? undefined : await this.checkHosts(hostInput);
     const updated = await slugUnique(() =>
       this.store.eventTypes.update(
         id,
@@ -99,6 +107,8 @@ export class AdminService {
           settings,
           ...(disabled === undefined ? {} : { disabled }),
           ...(slug === undefined ? {} : { slug }),
+          ...(hosts === undefined ? {} : { hosts }),
+          ...(assignment === undefined ? {} : { assignment }),
           // Setting the URL again (even to the same one) resumes an endpoint that answered 410.
           ...(changes.webhookUrl !== undefined ? { webhookDisabledAtMs: null } : {}),
         },
@@ -277,6 +287,27 @@ export class AdminService {
     }
   }
 
+  /** Checks the hosts an event type is given: known, each once, each schedule one of its host's. 422 naming every problem. */
+  private async checkHosts(input: NonNullable<EventTypePatch["hosts"]>): Promise<EventTypeHost[]> {
+    const errors: Record<string, string[]> = {};
+    const seen = new Set<number>();
+    const known = new Map((await this.store.hosts.byIds(input.map((h) => h.hostId))).map((h) => [h.id, h]));
+    const hosts: EventTypeHost[] = [];
+    for (const [i, h] of input.entries()) {
+      if (!known.has(h.hostId)) addError(errors, `hosts.${i}.hostId`, `No host with id ${h.hostId}.`);
+      if (seen.has(h.hostId)) addError(errors, `hosts.${i}.hostId`, "Each host may appear once.");
+      seen.add(h.hostId);
+      const scheduleId = h.scheduleId ?? null;
+      if (scheduleId !== null) {
+        const schedule = await this.store.schedules.byId(scheduleId);
+        if (!schedule || schedule.hostId !== h.hostId) addError(errors, `hosts.${i}.scheduleId`, `Host ${h.hostId} has no schedule with id ${scheduleId}.`);
+      }
+      hosts.push({ hostId: h.hostId, priority: h.priority ?? 0, scheduleId });
+    }
+    ValidationFailed.check(errors);
+    return hosts;
+  }
+
   private async existing(id: number): Promise<EventTypeRecord> {
     const record = await this.store.eventTypes.byId(id);
     if (!record) throw notFound(id);
@@ -370,6 +401,10 @@ function viewOf(r: EventTypeRecord): EventTypeView {
   return {
     id: r.id,
     ...r.settings,
+    // The calendar bookings are written into is the host's (a collective team's first host's).
+    bookingsCalendar: r.hosts[0]?.bookingsCalendar ?? null,
+    hosts: r.hosts.map((h) => ({ hostId: h.hostId, name: h.name, priority: h.priority, scheduleId: h.scheduleId })),
+    assignment: r.assignment,
     reminderMinutes: reminderMinutesOf(r.settings),
     slug: r.slug,
     linkToken: r.linkToken,

@@ -1,16 +1,17 @@
 import { addError, DomainError, ValidationFailed } from "../../domain/errors.ts";
 import { utc } from "../../lib/time.ts";
-import type { BusySourceKind, BusySourceRecord, NewBusySource, Store } from "../../store/types.ts";
+import type { BusySourceKind, BusySourceRecord, HostRecord, NewBusySource, Store } from "../../store/types.ts";
 import { webhookUrlProblem } from "../webhooks/address.ts";
-import type { EventTypeSettings } from "../../domain/event-type.ts";
 import { discoverCalendars, fetchCalDav, fetchFeed, guardedFetch, type CalendarFetch } from "./fetch.ts";
 import type { CalendarSync, SyncOutcome } from "./sync.ts";
 import type { LogEntry } from "../../context.ts";
 import { redactUrls } from "../../lib/redact.ts";
 import { beforeDeadline } from "../../lib/deadline.ts";
 
-/** Most busy sources one event type may have. */
-export const MAX_SOURCES_PER_EVENT_TYPE = 10;
+/** Most busy sources one host may have. */
+export const MAX_SOURCES_PER_HOST = 10;
+/** The same bound, by its earlier name (sources belonged to event types before hosts). */
+export const MAX_SOURCES_PER_EVENT_TYPE = MAX_SOURCES_PER_HOST;
 const MAX_URL_LENGTH = 2000;
 const MAX_CREDENTIAL_LENGTH = 500;
 const MAX_CHOSEN_CALENDARS = 50;
@@ -43,7 +44,10 @@ export interface BusySourceInput {
 /** The organizer's view of a busy source: never its password or token, only whether one is set. */
 export interface BusySourceView {
   id: number;
-  eventTypeId: number;
+  /** The host whose calendar it is: it blocks every event type of the host. */
+  hostId: number;
+  /** The event type it was asked through, else the host's first event type; null when the host has none. */
+  eventTypeId: number | null;
   kind: BusySourceKind;
   url: string;
   username: string | null;
@@ -65,7 +69,7 @@ export interface BusySourceView {
   busyIntervals: number;
   /** Whether a sync asked for with "sync now" is under way on this instance (its answer came before it ended). */
   syncing: boolean;
-  /** Whether the event type's confirmed bookings are written into a calendar of this source. */
+  /** Whether the host's confirmed bookings are written into a calendar of this source. */
   writeBookings: boolean;
   /** The calendar they are written into; null when this source is not written to. */
   writeCalendar: string | null;
@@ -95,22 +99,32 @@ export class CalendarAdmin {
     private readonly answerWithinMs = SYNC_ANSWER_MS,
   ) {}
 
+  /** The calendars of the event type's hosts. */
   async list(eventTypeId: number): Promise<BusySourceView[]> {
     const eventType = await this.eventType(eventTypeId);
+    const views: BusySourceView[] = [];
+    for (const h of eventType.hosts) views.push(...(await this.listOfHost(h.hostId, eventTypeId)));
+    return views;
+  }
+
+  /** The host's calendars. */
+  async listOfHost(hostId: number, eventTypeId?: number): Promise<BusySourceView[]> {
+    const host = await this.host(hostId);
     const nowMs = this.now();
-    return (await this.store.busy.list(eventTypeId)).map((s) => this.viewOf(s, nowMs, eventType.settings));
+    const shownEventType = eventTypeId ?? (await this.store.hosts.eventTypeIds(hostId))[0] ?? null;
+    return (await this.store.busy.list(hostId)).map((s) => this.viewOf(s, nowMs, host, shownEventType));
   }
 
   async get(sourceId: number): Promise<BusySourceView> {
     const source = await this.source(sourceId);
-    const eventType = await this.store.eventTypes.byId(source.eventTypeId);
-    return this.viewOf(source, this.now(), eventType?.settings);
+    const host = await this.store.hosts.byId(source.hostId);
+    return this.viewOf(source, this.now(), host, (await this.store.hosts.eventTypeIds(source.hostId))[0] ?? null);
   }
 
   /**
-   * Has the event type's confirmed bookings written into a calendar of this CalDAV source: the
-   * calendar asked for, which must be one the source's account has, or else the first one found
-   * (among the chosen calendars when the source names some). Replaces the event type's earlier
+   * Has the host's confirmed bookings (of every event type) written into a calendar of this CalDAV
+   * source: the calendar asked for, which must be one the source's account has, or else the first one
+   * found (among the chosen calendars when the source names some). Replaces the host's earlier
    * bookings calendar, if any; bookings from then on are written, earlier ones are not.
    */
   async writeBookings(sourceId: number, input: WriteBookingsInput): Promise<BusySourceView> {
@@ -143,25 +157,33 @@ export class CalendarAdmin {
       calendarUrl = found.find((c) => chosen.includes(c)) ?? found[0];
       if (!calendarUrl) throw new ValidationFailed({ calendar: ["The account has no calendar with events to write into."] });
     }
-    await this.setBookingsCalendar(source.eventTypeId, { sourceId, calendarUrl });
+    await this.setBookingsCalendar(source.hostId, { sourceId, calendarUrl });
     return this.get(sourceId);
   }
 
   /** Stops writing bookings into this source's calendar (nothing already written is removed). */
   async stopWritingBookings(sourceId: number): Promise<BusySourceView> {
     const source = await this.source(sourceId);
-    const eventType = await this.eventType(source.eventTypeId);
-    if (eventType.settings.bookingsCalendar?.sourceId === sourceId) await this.setBookingsCalendar(source.eventTypeId, null);
+    const host = await this.host(source.hostId);
+    if (host.bookingsCalendar?.sourceId === sourceId) await this.setBookingsCalendar(source.hostId, null);
     return this.get(sourceId);
   }
 
+  /** Adds a calendar to the event type's host (its first host, for a team). */
   async add(eventTypeId: number, input: BusySourceInput): Promise<BusySourceView> {
-    await this.eventType(eventTypeId);
+    const eventType = await this.eventType(eventTypeId);
+    const view = await this.addToHost(eventType.hosts[0]!.hostId, input);
+    return { ...view, eventTypeId };
+  }
+
+  /** Adds a calendar to the host: its busy times block every event type of the host. */
+  async addToHost(hostId: number, input: BusySourceInput): Promise<BusySourceView> {
+    await this.host(hostId);
     const checked = this.check(input);
-    if ((await this.store.busy.list(eventTypeId)).length >= MAX_SOURCES_PER_EVENT_TYPE) {
-      throw new ValidationFailed({ url: [`An event type reads at most ${MAX_SOURCES_PER_EVENT_TYPE} calendars; remove one first.`] });
+    if ((await this.store.busy.list(hostId)).length >= MAX_SOURCES_PER_HOST) {
+      throw new ValidationFailed({ url: [`A host reads at most ${MAX_SOURCES_PER_HOST} calendars; remove one first.`] });
     }
-    const record = await this.store.busy.add({ ...checked, eventTypeId }, this.now());
+    const record = await this.store.busy.add({ ...checked, hostId }, this.now());
     return this.get(record.id);
   }
 
@@ -170,13 +192,19 @@ export class CalendarAdmin {
    * are checked, then its objects are fetched once (a CalDAV account's calendars discovered) within
    * SYNC_ANSWER_MS. Answers how many calendar objects it holds; a calendar that cannot be read is a
    * 422 on `url` with the reason (URLs in it without credentials or query), so a form can show it
-   * where the URL was typed.
+   * where the URL was typed. For an event type, as its first host's calendar (see `add`).
    */
   async test(eventTypeId: number, input: BusySourceInput): Promise<{ ok: true; objects: number }> {
-    await this.eventType(eventTypeId);
+    const eventType = await this.eventType(eventTypeId);
+    return this.testForHost(eventType.hosts[0]!.hostId, input);
+  }
+
+  /** Tries a calendar as `addToHost` would store it, without storing anything (see `test`). */
+  async testForHost(hostId: number, input: BusySourceInput): Promise<{ ok: true; objects: number }> {
+    await this.host(hostId);
     const checked = this.check(input);
     const source: BusySourceRecord = {
-      ...checked, id: 0, eventTypeId, syncState: {}, lastAttemptAtMs: null, lastSuccessAtMs: null, lastFailureAtMs: null, lastError: null,
+      ...checked, id: 0, hostId, syncState: {}, lastAttemptAtMs: null, lastSuccessAtMs: null, lastFailureAtMs: null, lastError: null,
       failureCount: 0, skippedObjects: [], expandedUntilMs: null, objectCount: 0, intervalCount: 0, createdAtMs: this.now(),
     };
     const late = AbortSignal.timeout(this.answerWithinMs);
@@ -192,16 +220,15 @@ export class CalendarAdmin {
 
   async remove(sourceId: number): Promise<void> {
     const source = await this.source(sourceId);
-    const eventType = await this.store.eventTypes.byId(source.eventTypeId);
-    // No writes into a calendar whose credentials are gone: the event type stops naming it first.
-    if (eventType?.settings.bookingsCalendar?.sourceId === sourceId) await this.setBookingsCalendar(source.eventTypeId, null);
+    const host = await this.store.hosts.byId(source.hostId);
+    // No writes into a calendar whose credentials are gone: the host stops naming it first.
+    if (host?.bookingsCalendar?.sourceId === sourceId) await this.setBookingsCalendar(source.hostId, null);
     if (!(await this.store.busy.remove(sourceId))) throw notFound(sourceId);
   }
 
-  private async setBookingsCalendar(eventTypeId: number, bookingsCalendar: { sourceId: number; calendarUrl: string } | null): Promise<void> {
-    const eventType = await this.eventType(eventTypeId);
-    const updated = await this.store.eventTypes.update(eventTypeId, { settings: { ...eventType.settings, bookingsCalendar } }, new Date(this.now()).toISOString());
-    if (!updated) throw new DomainError("not_found", `No event type with id ${eventTypeId}.`);
+  private async setBookingsCalendar(hostId: number, bookingsCalendar: { sourceId: number; calendarUrl: string } | null): Promise<void> {
+    const updated = await this.store.hosts.update(hostId, { bookingsCalendar }, this.now());
+    if (!updated) throw new DomainError("not_found", `No host with id ${hostId}.`);
   }
 
   /** Syncs the source now; answers what the sync did and the source as it then is, however long the sync takes. */
@@ -239,7 +266,7 @@ export class CalendarAdmin {
   }
 
   /** Checks an add request field by field: 422 listing every problem. */
-  private check(input: BusySourceInput): Omit<NewBusySource, "eventTypeId"> {
+  private check(input: BusySourceInput): Omit<NewBusySource, "hostId"> {
     const errors: Record<string, string[]> = {};
     const kind = input.kind;
     if (kind !== "caldav" && kind !== "ical") addError(errors, "kind", 'Expected "caldav" or "ical".');
@@ -296,14 +323,15 @@ export class CalendarAdmin {
     return { kind: kind as BusySourceKind, url, username, secret: password ?? token, calendars, freshnessMinutes };
   }
 
-  private viewOf(s: BusySourceRecord, nowMs: number, settings?: Pick<EventTypeSettings, "bookingsCalendar">): BusySourceView {
-    const writing = settings?.bookingsCalendar?.sourceId === s.id ? settings.bookingsCalendar : null;
+  private viewOf(s: BusySourceRecord, nowMs: number, host: Pick<HostRecord, "bookingsCalendar"> | null, eventTypeId: number | null): BusySourceView {
+    const writing = host?.bookingsCalendar?.sourceId === s.id ? host.bookingsCalendar : null;
     const freshnessMinutes = this.sync.freshnessOf(s);
     // A successful sync clears the error: one kept means the latest attempt failed.
     const failing = s.lastError !== null;
     return {
       id: s.id,
-      eventTypeId: s.eventTypeId,
+      hostId: s.hostId,
+      eventTypeId,
       kind: s.kind,
       url: s.url,
       username: s.username,
@@ -329,6 +357,12 @@ export class CalendarAdmin {
     const et = await this.store.eventTypes.byId(id);
     if (!et) throw new DomainError("not_found", `No event type with id ${id}.`);
     return et;
+  }
+
+  private async host(id: number): Promise<HostRecord> {
+    const host = await this.store.hosts.byId(id);
+    if (!host) throw new DomainError("not_found", `No host with id ${id}.`);
+    return host;
   }
 
   private async source(id: number): Promise<BusySourceRecord> {

@@ -46,9 +46,13 @@ export interface SyncOutcome {
   error: string | null;
 }
 
-/** The busy source of the server: the store's busy intervals, which seat claims read again in their own transaction. */
-export function storeBusySource(store: Store): BusySource {
-  return { busyBetween: (eventTypeId, fromMs, untilMs) => store.busy.between(eventTypeId, fromMs, untilMs), checkedInClaim: true };
+/**
+ * The busy source of the server: the store's busy intervals. They are the hosts' (every event type of
+ * a host reads them), so slot lists read them with the hosts' other bookings (`store.hosts.busy`) and
+ * seat claims read them again in their own transaction; this source adds nothing besides.
+ */
+export function storeBusySource(_store: Store): BusySource {
+  return { busyBetween: () => Promise.resolve([]), checkedInClaim: true };
 }
 
 /**
@@ -60,14 +64,14 @@ const EXPANSION_SLICE_MS = 10;
 /** Syncs one process runs at once from its passes over due sources (a sync asked for by the organizer starts at once). */
 const MAX_SYNCS = 16;
 /**
- * Syncs of one event type's sources a pass runs at once: calendars that hang (each until its
- * deadline) hold this many of the MAX_SYNCS, never all, so other event types' syncs go on.
+ * Syncs of one host's sources a pass runs at once: calendars that hang (each until its deadline)
+ * hold this many of the MAX_SYNCS, never all, so other hosts' syncs go on.
  */
-const PER_EVENT_TYPE = 2;
+const PER_HOST = 2;
 
 /** A source waiting for a free sync, with those waiting for its outcome. */
 interface QueuedSync {
-  eventTypeId: number;
+  hostId: number;
   waiters: ((outcome: SyncOutcome | null) => void)[];
 }
 
@@ -195,35 +199,35 @@ export class CalendarSync {
     return new Promise((resolve) => {
       const queued = this.queue.get(source.id);
       if (queued) queued.waiters.push(resolve);
-      else this.queue.set(source.id, { eventTypeId: source.eventTypeId, waiters: [resolve] });
+      else this.queue.set(source.id, { hostId: source.hostId, waiters: [resolve] });
     });
   }
 
-  /** Starts queued syncs while there is room, skipping event types that have their share under way. */
+  /** Starts queued syncs while there is room, skipping hosts that have their share under way. */
   private startQueued(): void {
     if (this.stopped) return;
     for (const [id, queued] of this.queue) {
       if (this.running.size >= MAX_SYNCS) return;
-      let ofEventType = 0;
-      for (const eventTypeId of this.passSyncs.values()) if (eventTypeId === queued.eventTypeId) ofEventType++;
-      if (ofEventType >= PER_EVENT_TYPE) continue;
+      let ofHost = 0;
+      for (const hostId of this.passSyncs.values()) if (hostId === queued.hostId) ofHost++;
+      if (ofHost >= PER_HOST) continue;
       this.queue.delete(id);
       // An organizer's sync of it may be under way: it is joined, and it takes no slot of a pass.
-      const run = this.running.get(id) ?? this.begin(id, queued.eventTypeId);
+      const run = this.running.get(id) ?? this.begin(id, queued.hostId);
       for (const answer of queued.waiters) void run.then(answer);
     }
   }
 
   /**
    * Starts a sync of the source, read afresh (it may have changed or gone while queued). A pass's
-   * sync (`eventTypeId` given) skips a source synced meanwhile; the organizer's sync always runs, and
+   * sync (`hostId` given) skips a source synced meanwhile; the organizer's sync always runs, and
    * a store read that fails rejects its answer (those joining it, and passes, get null and a log line).
    */
-  private begin(id: number, eventTypeId: number | null): Promise<SyncOutcome | null> {
-    if (eventTypeId !== null) this.passSyncs.set(id, eventTypeId);
+  private begin(id: number, hostId: number | null): Promise<SyncOutcome | null> {
+    if (hostId !== null) this.passSyncs.set(id, hostId);
     const work = (async () => {
       const source = await this.store.busy.byId(id);
-      if (!source || (eventTypeId !== null && !this.isDue(source, this.now()))) return null;
+      if (!source || (hostId !== null && !this.isDue(source, this.now()))) return null;
       return this.run(source);
     })();
     const run = work
@@ -237,17 +241,18 @@ export class CalendarSync {
         this.startQueued();
       });
     this.running.set(id, run);
-    return eventTypeId === null ? work : run;
+    return hostId === null ? work : run;
   }
 
   /**
-   * The hrefs of objects that are only this event type's own bookings (each UID a booking UID of
-   * one of its reservations); a booking of another event type in the same calendar still blocks.
+   * The hrefs of objects that are only this host's own bookings (each UID a booking UID of one of
+   * its reservations, of any event type: they block the host as bookings already); a booking of
+   * another host in the same calendar still blocks.
    * An organizer-side UID (`organizerBookingKey`) is one-way, so the reservations around the
    * entries' starts are read at once and their keys compared, each entry matching only a reservation
    * within its own window; an older entry's UID names the uuid itself.
    */
-  private async ownBookings(eventTypeId: number, objects: readonly BusyObject[]): Promise<Set<string>> {
+  private async ownBookings(hostId: number, objects: readonly BusyObject[]): Promise<Set<string>> {
     const entriesOf = new Map<string, BookingEntry[]>();
     for (const object of objects) {
       const entries = bookingEntriesOf(object.ics);
@@ -258,14 +263,14 @@ export class CalendarSync {
     if (keyed.length > 0) {
       const fromMs = keyed.reduce((min, e) => Math.min(min, e.startMs - e.slackMs), Number.POSITIVE_INFINITY);
       const untilMs = keyed.reduce((max, e) => Math.max(max, e.startMs + e.slackMs + 1), Number.NEGATIVE_INFINITY);
-      for (const r of await this.store.reservations.list(eventTypeId, { fromMs, untilMs, limit: 100_000 })) byKey.set(organizerBookingKey(r.uuid), { startMs: r.startMs, endMs: r.endMs });
+      for (const r of await this.store.hosts.reservations(hostId, { fromMs, untilMs, limit: 100_000 })) byKey.set(organizerBookingKey(r.uuid), { startMs: r.startMs, endMs: r.endMs });
     }
     const own = new Set<string>();
     for (const [href, entries] of entriesOf) {
       let all = true;
       for (const entry of entries) {
         if ("uuid" in entry) {
-          if (!(await this.store.reservations.byUuid(eventTypeId, entry.uuid))) all = false;
+          if (!(await this.isHostBooking(hostId, entry.uuid))) all = false;
           continue;
         }
         // The reservation overlaps the entry's window, as a read of that window alone would find it.
@@ -275,6 +280,24 @@ export class CalendarSync {
       if (all) own.add(href);
     }
     return own;
+  }
+
+  /** Whether the reservation `uuid` (named by an older entry's UID) is one of the host's. */
+  private async isHostBooking(hostId: number, uuid: string): Promise<boolean> {
+    for (const eventTypeId of await this.store.hosts.eventTypeIds(hostId)) {
+      const r = await this.store.reservations.byUuid(eventTypeId, uuid);
+      if (r) return r.hostIds.length === 0 || r.hostIds.includes(hostId);
+    }
+    return false;
+  }
+
+  /** The zone and horizon a host's calendars are expanded in: the host's zone, the longest horizon of its event types. */
+  private async hostWindow(hostId: number): Promise<{ zone: string; horizonDays: number }> {
+    const host = await this.store.hosts.byId(hostId);
+    if (!host) throw new Error("the host is gone");
+    let horizonDays = 0;
+    for (const id of await this.store.hosts.eventTypeIds(hostId)) horizonDays = Math.max(horizonDays, (await this.store.eventTypes.byId(id))?.settings.horizonDays ?? 0);
+    return { zone: host.timezone, horizonDays: horizonDays || 60 };
   }
 
   private async run(source: BusySourceRecord): Promise<SyncOutcome> {
@@ -293,23 +316,21 @@ export class CalendarSync {
     // Every request of the sync, its DNS lookups included, ends once the deadline passes.
     const fetchFn: CalendarFetch = (input, init = {}) => this.fetchFn(input, { ...init, signal: init.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
     try {
-      const eventType = await this.store.eventTypes.byId(source.eventTypeId);
-      if (!eventType) throw new Error("the event type is gone");
+      const { zone, horizonDays } = await this.hostWindow(source.hostId);
       // ETags only: the stored texts are read back just when the intervals must be expanded again.
       const stored = await this.store.busy.objectTags(source.id);
       const changes = await beforeDeadline(source.kind === "caldav" ? fetchCalDav(source, stored, fetchFn) : fetchFeed(source, stored, fetchFn), deadline);
-      const zone = eventType.settings.timezone;
       // From a day back (a meeting under way still blocks its buffers) to a day past the horizon.
-      const window = { fromMs: atMs - DAY_MS, untilMs: atMs + (eventType.settings.horizonDays + 2) * DAY_MS };
+      const window = { fromMs: atMs - DAY_MS, untilMs: atMs + (horizonDays + 2) * DAY_MS };
       const objectsChanged = changes.upserts.length > 0 || changes.deletes.length > 0;
       const windowMoved = source.expandedUntilMs === null || Math.abs(source.expandedUntilMs - window.untilMs) >= DAY_MS / 2 || source.syncState.zone !== zone;
       let intervals: BusyInterval[] | null = null;
       let skippedObjects: SkippedObject[] | null = null;
       if (objectsChanged || windowMoved) {
         const objects = merged(await this.store.busy.objects(source.id), changes.upserts, changes.deletes);
-        const own = await this.ownBookings(source.eventTypeId, objects);
-        // The event type's own bookings, written into this calendar, hold their seats already: as
-        // busy times they would close their own slots (a 3-seat slot after its first booking).
+        const own = await this.ownBookings(source.hostId, objects);
+        // The host's own bookings, written into this calendar, hold their seats already: as busy
+        // times they would close their own slots (a 3-seat slot after its first booking).
         const others = objects.filter((o) => !own.has(o.href));
         const expansion =
           typeof this.expand === "function" ? await expandHere(this.expand, others, window, zone, checkTime) : await this.expand.expandObjects(others, window, zone, deadline);
@@ -340,7 +361,7 @@ export class CalendarSync {
       }
       // The message is stored, answered and logged: URLs in it lose their user name, password and query.
       const message = (deadline.aborted || timedOut() ? `no complete sync within ${deadlineMs / 1000} s (a calendar answered too slowly); given up` : redactUrls(messageOf(error))).slice(0, 500);
-      this.log({ level: "warn", message: `calendar source ${source.id} (event type ${source.eventTypeId}) failed to sync; its last good data stays: ${message}` });
+      this.log({ level: "warn", message: `calendar source ${source.id} (host ${source.hostId}) failed to sync; its last good data stays: ${message}` });
       await this.store.busy.recordFailure(source.id, atMs, message).catch((e) => this.log({ level: "error", message: "recording a calendar sync failure failed", error: e }));
       return { sourceId: source.id, ok: false, changed: false, downloaded: 0, error: message };
     }

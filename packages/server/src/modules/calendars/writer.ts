@@ -2,9 +2,10 @@ import type { Clock } from "../../clock.ts";
 import type { LogEntry } from "../../context.ts";
 import type { BusySourceRecord, EventTypeRecord, OutboxDelivery, OutboxEvent, ReservationRecord, Store, WebhookKind } from "../../store/types.ts";
 import { bookingEvent, inviteCalendar, organizerBookingKey } from "../invites/ics.ts";
-import { organizerOf, type MailPolicy } from "../mail/events.ts";
+import { senderOf, type MailPolicy } from "../mail/events.ts";
 import { OutboxWorker, type Deliverer, type DeliveryOutcome } from "../outbox/worker.ts";
 import { authHeaders, boundedText, guardedFetch, type CalendarFetch } from "./fetch.ts";
+import { bookingHosts, coHostsOf, organizerOf } from "../hosts/organizer.ts";
 
 /** Most of a calendar's answer to a write that is read: it is thrown away, and a server may send any amount. */
 const MAX_WRITE_ANSWER_BYTES = 64 * 1024;
@@ -45,27 +46,31 @@ function objectUrl(calendarUrl: string, name: string): string {
  * move raises it), cancelled DELETEs it. None when the event type names no bookings calendar.
  */
 export function calendarEvents(mail: MailPolicy, eventType: EventTypeRecord, kind: WebhookKind, r: ReservationRecord, nowMs: number): OutboxEvent[] {
-  const target = eventType.settings.bookingsCalendar;
-  if (!target) return [];
+  // Each host of the booking with a bookings calendar gets the entry (a collective booking, every host's).
+  const targets = bookingHosts(eventType, r).flatMap((h) => (h.bookingsCalendar ? [h.bookingsCalendar] : []));
+  if (targets.length === 0) return [];
   const cancelled = kind === "reservation.cancelled";
-  const payload: CalendarWritePayload = {
-    sourceId: target.sourceId,
-    method: cancelled ? "DELETE" : "PUT",
-    ics: cancelled
-      ? null
-      : inviteCalendar([
-          bookingEvent({ title: eventType.settings.title, description: eventType.settings.description }, r, {
-            copy: "organizer",
-            manageUrl: null,
-            organizer: organizerOf(mail, eventType),
-            stampMs: nowMs,
-          }),
-        ]),
-    ...(kind === "reservation.created" ? {} : { legacyUrl: objectUrl(target.calendarUrl, r.uuid) }),
-  };
-  return [
-    {
-      channel: "caldav",
+  const organizer = organizerOf(eventType, r, senderOf(mail.from));
+  const ics = cancelled
+    ? null
+    : inviteCalendar([
+        bookingEvent({ title: eventType.settings.title, description: eventType.settings.description }, r, {
+          copy: "organizer",
+          manageUrl: null,
+          organizer,
+          coHosts: coHostsOf(eventType, r, organizer),
+          stampMs: nowMs,
+        }),
+      ]);
+  return targets.map((target) => {
+    const payload: CalendarWritePayload = {
+      sourceId: target.sourceId,
+      method: cancelled ? "DELETE" : "PUT",
+      ics,
+      ...(kind === "reservation.created" ? {} : { legacyUrl: objectUrl(target.calendarUrl, r.uuid) }),
+    };
+    return {
+      channel: "caldav" as const,
       eventTypeId: eventType.id,
       reservationUuid: r.uuid,
       kind,
@@ -73,8 +78,8 @@ export function calendarEvents(mail: MailPolicy, eventType: EventTypeRecord, kin
       url: bookingObjectUrl(target.calendarUrl, r.uuid),
       payload: JSON.stringify(payload),
       createdAtMs: nowMs,
-    },
-  ];
+    };
+  });
 }
 
 /** HTTP answers after which another try may succeed: a changed precondition, a timeout, too many requests, the server's own errors. */

@@ -69,12 +69,13 @@ export class EventTypeService {
       closestBookableDay,
       locale: { ...s.locale, texts: { ...s.locale.texts } },
       theme: { ...s.theme, colors: themeColors(s.theme.colors) },
-      profileImage: s.profileImage ?? "",
+      // The event type's own picture and name when it sets them, else its hosts' (docs/hosts.md).
+      profileImage: s.profileImage || hostsAvatar(eventType),
       externalBooking: s.externalBooking,
       compact: s.compact,
       calendarTitle: s.calendarTitle,
       // Event types saved before the setting existed have no key: read as not set.
-      hostName: s.hostName ?? null,
+      hostName: s.hostName ?? hostsName(eventType),
       // The element says up front until when a booking can be changed online, and past that whom to ask.
       rescheduleNoticeMinutes: s.rescheduleNoticeMinutes,
       cancelNoticeMinutes: s.cancelNoticeMinutes,
@@ -172,4 +173,16 @@ export function presentReservation(r: ReservationRecord, settings: EventTypeSett
 function themeColors(colors: Record<string, string>): Record<string, string> {
   const primaryDark = colors.primary ? readableOnDark(colors.primary) : null;
   return primaryDark ? { ...colors, primaryDark } : { ...colors };
+}
+
+/** The avatar a booker shows for the event type's hosts: the first host's that has one. */
+function hostsAvatar(eventType: EventTypeRecord): string {
+  return eventType.hosts.find((h) => h.avatarUrl)?.avatarUrl ?? "";
+}
+
+/** The name a booker shows for the event type's hosts: one host's name, or a team's names joined; null when none is named. */
+function hostsName(eventType: EventTypeRecord): string | null {
+  const names = eventType.hosts.map((h) => h.name).filter((n) => n !== "");
+  if (names.length === 0) return null;
+  return names.length === 1 ? names[0]! : names.join(eventType.assignment === "round-robin" ? " or " : " & ");
 }

@@ -1,9 +1,10 @@
 import ICAL from "ical.js";
 import type { EventTypeRecord, Store } from "../../store/types.ts";
 import { FEED_TOKEN_PREFIX } from "../../lib/tokens.ts";
-import { organizerOf } from "../mail/events.ts";
+import { senderOf } from "../mail/events.ts";
 import { setText } from "../invites/ics.ts";
 import { bookingVEvent } from "./vevent.ts";
+import { organizerOf } from "../hosts/organizer.ts";
 
 /** How far back the feed reaches: bookings that ended longer ago are left out. */
 export const FEED_PAST_DAYS = 90;
@@ -53,8 +54,8 @@ export class BookingFeedService {
       limit: FEED_MAX_BOOKINGS,
     });
     const calendar = feedCalendar(eventType);
-    const organizer = organizerOf({ from: this.from }, eventType);
-    for (const reservation of reservations) calendar.addSubcomponent(bookingVEvent(reservation, eventType, organizer));
+    const sender = senderOf(this.from);
+    for (const reservation of reservations) calendar.addSubcomponent(bookingVEvent(reservation, eventType, organizerOf(eventType, reservation, sender)));
     const body = calendar.toString() + "\r\n";
     return { body, etag: `"${new Bun.CryptoHasher("sha256").update(body).digest("base64url")}"` };
   }

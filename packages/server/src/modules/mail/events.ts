@@ -1,6 +1,7 @@
 import type { ServerConfig } from "../../config.ts";
 import type { EventTypeRecord, OutboxChannel, OutboxEvent, ReservationRecord, WebhookKind } from "../../store/types.ts";
 import type { InviteEventType, InviteMethod, InviteReservation } from "../invites/ics.ts";
+import { bookingHosts, coHostsOf, organizerCopies, organizerOf } from "../hosts/organizer.ts";
 import { mailLocale, type MailLocale } from "./language.ts";
 import { DEFAULT_ACCENT, emailColor } from "./template.ts";
 
@@ -43,6 +44,8 @@ export interface MailPayload {
   manageUrl: string | null;
   /** The invite's ORGANIZER and the name the message is signed with (see `organizerOf`). */
   organizer: { email: string; name: string | null };
+  /** The booking's other hosts, attendees of the invite beside the visitor (absent in payloads from before hosts). */
+  coHosts?: { email: string; name: string | null }[];
   /** DTSTAMP of the invite: when the change happened. */
   stampMs: number;
   /** Language and clock (absent in payloads stored before messages had languages: English). */
@@ -62,23 +65,13 @@ export interface RenderedMail {
 }
 
 /**
- * Who a booking's invites are from (ORGANIZER) and whose name the messages and invite titles carry:
- * the event type's organizer email (else the sender's address) and its host name (none without one:
- * the sender's name is the server's, not a person's). The one place that answers it, so hosts of
- * their own can take its place.
- */
-export function organizerOf(policy: Pick<MailPolicy, "from">, eventType: EventTypeRecord): { email: string; name: string | null } {
-  const email = eventType.settings.organizerEmail ?? senderOf(policy.from).email;
-  return { email, name: eventType.settings.hostName?.trim() || null };
-}
-
-/**
  * The confirmation emails a confirmed booking's change causes, to be written in the same
  * transaction as the change: one to the visitor, one to each guest (an invite like the visitor's,
- * without the manage link) and, when the event type has an organizer email, a copy to the
- * organizer, each with the booking's calendar entry: REQUEST while it stands, CANCEL once
- * cancelled, and for the organizer a PUBLISH copy (see `bookingInvite`). The organizer's copy is the
- * organizer's side of the booking (see `InviteCopy`): in the event type's language and zone,
+ * without the manage link) and an organizer's copy to each host of the booking with an email
+ * address and to the event type's organizer email (see `organizerCopies`), each with the booking's
+ * calendar entry: REQUEST while it stands, CANCEL once cancelled, and for the organizer a PUBLISH
+ * copy (see `bookingInvite`). The organizer's copy is the organizer's side of the booking (see
+ * `InviteCopy`): in the event type's language and the host's zone (else the event type's),
  * without the visitor's manage link, its entry under the organizer's UID. None when the policy
  * writes no email.
  */
@@ -92,11 +85,14 @@ export function emailEvents(
   previous?: { startMs: number; endMs: number },
 ): OutboxEvent[] {
   if (!policy.writes) return [];
-  const organizerEmail = eventType.settings.organizerEmail ?? null;
   const visitor = mailPayload(policy, eventType, kind, r, nowMs, manageUrl, previous ?? null);
   const messages: MailPayload[] = [visitor, ...r.guests.map((guest) => guestPayload(visitor, guest))];
-  if (organizerEmail) {
-    messages.push({ ...visitor, to: organizerEmail, role: "organizer", zone: eventType.settings.timezone, manageUrl: null, locale: mailLocale(null, eventType.settings.locale?.preset) });
+  // The organizer's copies, in the event type's language: each host of the booking (in the host's
+  // zone), and the event type's organizer email (in the event type's zone).
+  const hostZones = new Map(bookingHosts(eventType, r).flatMap((h) => (h.email ? [[h.email.toLowerCase(), h.schedule?.timezone ?? h.timezone] as const] : [])));
+  const organizerLocale = mailLocale(null, eventType.settings.locale?.preset);
+  for (const to of organizerCopies(eventType, r)) {
+    messages.push({ ...visitor, to, role: "organizer", zone: hostZones.get(to.toLowerCase()) ?? eventType.settings.timezone, manageUrl: null, locale: organizerLocale });
   }
   return messages.map((m) => mailEvent("email", "mail", eventType, r, nowMs, m));
 }
@@ -120,6 +116,7 @@ export function mailPayload(
   manageUrl: string | null,
   previous: { startMs: number; endMs: number } | null,
 ): MailPayload {
+  const organizer = organizerOf(eventType, r, senderOf(policy.from));
   return {
     to: r.email,
     role: "visitor",
@@ -132,7 +129,8 @@ export function mailPayload(
     zone: r.timezone ?? eventType.settings.timezone,
     previous: previous ? { startMs: previous.startMs, endMs: previous.endMs } : null,
     manageUrl,
-    organizer: organizerOf(policy, eventType),
+    organizer,
+    coHosts: coHostsOf(eventType, r, organizer),
     stampMs: nowMs,
     locale: mailLocale(r.locale, eventType.settings.locale?.preset),
     accent: emailColor(eventType.settings.theme?.colors?.primary) ?? DEFAULT_ACCENT,

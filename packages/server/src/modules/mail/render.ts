@@ -89,6 +89,7 @@ export function renderMail(stored: MailPayload): RenderedMail {
     copy: m.role === "organizer" ? "organizer" : "visitor",
     manageUrl: m.manageUrl,
     organizer: m.organizer,
+    coHosts: m.coHosts,
     stampMs: m.stampMs,
     summary: inviteTitle(m, t),
     labels: inviteLabels(t),

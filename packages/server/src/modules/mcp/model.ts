@@ -33,7 +33,8 @@ const ranges = (what: string) => z.array(TimeRangeInput).max(MAX_DAY_RANGES).des
 /** A busy source as the calendar tools show it (never its password or token). */
 const BusySourceOut = z.object({
   id: z.number().int(),
-  eventTypeId: z.number().int(),
+  hostId: z.number().int().describe("The host whose calendar it is: its busy times block every event type of the host."),
+  eventTypeId: z.number().int().nullable().describe("The event type it was listed through, else the host's first event type."),
   kind: z.enum(["caldav", "ical"]),
   url: z.string(),
   username: z.string().nullable(),
@@ -50,7 +51,7 @@ const BusySourceOut = z.object({
   objects: z.number().int(),
   busyIntervals: z.number().int(),
   syncing: z.boolean().describe("Whether a sync asked for now is still under way; list_busy_sources shows it end (lastAttemptAt moves, syncing turns false)."),
-  writeBookings: z.boolean().describe("Whether the event type's confirmed bookings are written into a calendar of this source."),
+  writeBookings: z.boolean().describe("Whether the host's confirmed bookings (of every event type) are written into a calendar of this source."),
   writeCalendar: z.string().nullable().describe("The calendar bookings are written into; null when none of this source."),
 });
 const SyncOut = z.object({ ok: z.boolean(), changed: z.boolean(), downloaded: z.number().int(), error: z.string().nullable() });

@@ -138,13 +138,13 @@ async function settle(ctx: PaymentContext, eventType: EventTypeRecord, reservati
     let outcome: Awaited<ReturnType<Store["reservations"]["claim"]>>;
     try {
       outcome = await ctx.store.reservations.claim(
-        { eventTypeId: eventType.id, ...conflictWindow(eventType.settings, seat.startMs, seat.endMs), seat, busySpan: bufferedSpan(eventType.settings, seat.startMs, seat.endMs), nowMs: ctx.now, uuid: r.uuid },
-        (holders, current, at, busy) => {
+        { eventTypeId: eventType.id, ...conflictWindow(eventType.settings, seat.startMs, seat.endMs), seat, busySpan: bufferedSpan(eventType.settings, seat.startMs, seat.endMs), nowMs: ctx.now, uuid: r.uuid, ...(r.hostIds.length > 0 ? { hostIds: r.hostIds } : {}) },
+        (holders, current, at, busy, hosts) => {
           if (current && (current.startMs !== seat.startMs || current.endMs !== seat.endMs)) {
             moved = true;
             return { refuse: "moved" };
           }
-          return decide(holders, current, at, busy);
+          return decide(holders, current, at, busy, hosts);
         },
       );
     } catch (error) {

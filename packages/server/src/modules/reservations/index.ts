@@ -7,14 +7,15 @@ import type { PaymentService } from "../payments/service.ts";
 import { CancelInput, CancelQuery, ConfirmInput, PaymentInput, RescheduleInput, ReservationInput, ReservationParams } from "./model.ts";
 import { resultOf, type ReservationService } from "./service.ts";
 import { manageUrlOf, publicOrigin } from "../../lib/links.ts";
+import type { EventTypeRecord } from "../../store/types.ts";
 
 /** The reservation routes of the public API (spec 4.2-4.8). */
 export const reservationRoutes = (ctx: AppContext, reservations: ReservationService, payments: PaymentService) => {
   const origin = (request: Request) => ({ origin: publicOrigin(ctx.config, request.url) });
-  const recover = (eventType: { id: number; slug: string | null }, request: Request) => async (uuid: string) => {
+  const recover = (eventType: Pick<EventTypeRecord, "id" | "slug" | "hosts">, request: Request) => async (uuid: string) => {
     const r = await ctx.store.reservations.byUuid(eventType.id, uuid);
     if (!r) throw new Error(`idempotent request booked ${uuid}, which is gone`);
-    return ok(resultOf(r, manageUrlOf(origin(request).origin, eventType.slug, r.uuid), r.status === "confirmed"));
+    return ok(resultOf(r, manageUrlOf(origin(request).origin, eventType.slug, r.uuid), r.status === "confirmed", eventType.hosts));
   };
   return new Elysia()
     .use(requireEventType(ctx.store))

@@ -1,11 +1,12 @@
 import type { ConfirmInput, RescheduleInput, ReservationInput, ReservationResult } from "@booking/wire";
 import type { ServerConfig } from "../../config.ts";
 import { nextStamp as stamp, statusAt, withinPublicNotice } from "../../domain/reservation.ts";
-import { conflictWindow, isOffered, retakable, seatsLeft, type BusyInterval } from "../../domain/slots.ts";
+import { conflictWindow, type BusyInterval } from "../../domain/slots.ts";
 import { blockedByBusy, bufferedSpan, NO_BUSY_SOURCE, type BusySource } from "../../domain/busy.ts";
+import { hostsFor, offeringHosts, type HostTime } from "../../domain/hosts.ts";
 import { DomainError, BusinessFailure, FieldErrors, ValidationFailed } from "../../domain/errors.ts";
 import { matchesHash } from "../../lib/tokens.ts";
-import { StoreBusyError, type EventTypeRecord, type ReservationRecord, type SeatDecision, type SeatHolder, type Store } from "../../store/types.ts";
+import { StoreBusyError, type EventTypeHostInfo, type EventTypeRecord, type HostView, type ReservationRecord, type SeatDecision, type SeatHolder, type Store } from "../../store/types.ts";
 import { refundMessage, type PaymentService } from "../payments/service.ts";
 import type { LogEntry } from "../../context.ts";
 import { outboxEvents } from "../outbox/events.ts";
@@ -74,15 +75,18 @@ export class ReservationService {
     }
     const checked = checkReservationInput(input, s);
     const nowMs = this.now();
-    if (!isOffered(s, checked.startMs, checked.endMs, nowMs) || (await this.busyAt(eventType, checked.startMs, checked.endMs))) {
+    // The hosts whose hours offer the time: all of a collective event type, any of round robin.
+    const candidates = offeringHosts(s, eventType.assignment, eventType.hosts, checked.startMs, checked.endMs, nowMs);
+    if (candidates.length === 0 || (await this.busyAt(eventType, checked.startMs, checked.endMs))) {
       throw failure("slot_unavailable", "This time is not offered; pick one of GET /time-slots.");
     }
     const uuid = crypto.randomUUID();
     const meetLink = mode === "confirm" ? this.meetLinkFor(checked.location.type) : null;
     // Built at the instant the store judges the claim at (the database's clock on PostgreSQL).
-    const recordAt = (at: number): ReservationRecord => ({
+    const recordAt = (at: number, hostIds: number[]): ReservationRecord => ({
       uuid,
       eventTypeId: eventType.id,
+      hostIds,
       status: mode === "confirm" ? "confirmed" : "held",
       startMs: checked.startMs,
       endMs: checked.endMs,
@@ -105,13 +109,14 @@ export class ReservationService {
       updatedAtMs: at,
     });
     const manageUrl = manageUrlOf(options.origin, eventType.slug, uuid);
-    const written = await this.claim(eventType, checked.startMs, checked.endMs, undefined, options.idempotencyKey, (holders, _current, at, busy) => {
-      if (seatsLeft(s, checked.startMs, checked.endMs, holders) < 1 || blockedByBusy(s, checked.startMs, checked.endMs, busy)) return { refuse: "slot_unavailable" };
-      const record = recordAt(at);
+    const written = await this.claim(eventType, checked.startMs, checked.endMs, undefined, options.idempotencyKey, candidates, (holders, _current, at, _busy, hosts) => {
+      const taken = this.hostsTaking(eventType, hosts, holders, checked.startMs, checked.endMs);
+      if (!taken) return { refuse: "slot_unavailable" };
+      const record = recordAt(at, taken);
       // A hold is not a reservation yet: only a confirmed booking is announced.
       return { write: record, events: mode === "confirm" ? outboxEvents(this.mail, eventType, "reservation.created", record, at, manageUrl) : [] };
     });
-    return resultOf(written, manageUrl, mode === "confirm");
+    return resultOf(written, manageUrl, mode === "confirm", eventType.hosts);
   }
 
   /** `POST /reservations/{uuid}/confirm`: a held (or expired, if its seat can be had again) reservation becomes confirmed. */
@@ -121,26 +126,26 @@ export class ReservationService {
     const nowMs = this.now();
     const manageUrl = manageUrlOf(options.origin, eventType.slug, r.uuid);
     const status = statusAt(r, nowMs);
-    if (status === "confirmed") return resultOf(r, manageUrl, true);
+    if (status === "confirmed") return resultOf(r, manageUrl, true, eventType.hosts);
     // A refund that could not be made yet is tried again while the payer asks.
     if (status === "cancelled") throw failure("reservation_finished", cancelledMessage(await this.retryRefund(eventType, r, options.origin)));
     const changes = checkConfirmInput(input, r.customFields, s);
     const paid = s.payment ? await this.payments.isPaid(eventType, r, options.origin) : "paid";
     if (paid === "refunded" || paid === "refunding") throw failure("reservation_finished", refundMessage(paid));
     if (paid === "unpaid") throw new DomainError("payment_required", "No successful payment exists for this reservation yet.");
-    const written = await this.claim(eventType, r.startMs, r.endMs, r.uuid, undefined, (holders, current, at, busy) => {
+    const written = await this.claim(eventType, r.startMs, r.endMs, r.uuid, undefined, heldHosts(r), (holders, current, at, _busy, hosts) => {
       if (!current) return { refuse: "reservation_finished" };
       if (moved(current, r)) return { refuse: "slot_locked" };
       const now = statusAt(current, at);
       if (now === "confirmed") return { write: current };
       if (now === "cancelled") return { refuse: "reservation_finished" };
-      // A lapsed hold takes its seat anew: only if the organizer's calendar has not filled the time meanwhile.
-      if (now === "expired" && (!retakable(s, current.startMs, current.endMs, holders, at) || blockedByBusy(s, current.startMs, current.endMs, busy))) return { refuse: "reservation_finished" };
+      // A lapsed hold takes its seat anew: only if its hosts' calendars and other bookings have not filled the time meanwhile.
+      if (now === "expired" && !this.hostsTaking(eventType, hosts, holders, current.startMs, current.endMs, { retake: { nowMs: at } })) return { refuse: "reservation_finished" };
       // A payment recorded meanwhile (by the webhook) is kept.
       const confirmed = this.confirmedAt({ ...current, ...changes, payment: current.payment }, current, at);
       return { write: confirmed, events: outboxEvents(this.mail, eventType, "reservation.created", confirmed, at, manageUrl) };
     });
-    return resultOf(written, manageUrl, true);
+    return resultOf(written, manageUrl, true, eventType.hosts);
   }
 
   /**
@@ -166,7 +171,7 @@ export class ReservationService {
         const r = due.payment?.status === "processing" ? await this.payments.recheckProcessing(eventType, due, origin) : due;
         if (r.status !== "held" || r.payment?.status !== "succeeded") continue;
         const manageUrl = manageUrlOf(origin, eventType.slug, r.uuid);
-        await this.claim(eventType, r.startMs, r.endMs, r.uuid, undefined, (_holders, current, at) => {
+        await this.claim(eventType, r.startMs, r.endMs, r.uuid, undefined, heldHosts(r), (_holders, current, at) => {
           // Confirmed, cancelled, refreshed or rescheduled by someone meanwhile: theirs to decide.
           if (!current || moved(current, r) || current.status !== "held" || current.payment?.status !== "succeeded" || (current.heldUntilMs ?? 0) > at) return { refuse: "reservation_finished" };
           const done = this.confirmedAt(current, current, at);
@@ -190,13 +195,15 @@ export class ReservationService {
     const status = statusAt(r, nowMs);
     if (status === "cancelled") throw failure("reservation_finished", cancelledMessage(await this.retryRefund(eventType, r, origin)));
     if (status !== "held" && status !== "expired") throw failure("reservation_finished", `A ${status} reservation cannot be refreshed.`);
-    await this.claim(eventType, r.startMs, r.endMs, r.uuid, undefined, (holders, current, at, busy) => {
+    await this.claim(eventType, r.startMs, r.endMs, r.uuid, undefined, heldHosts(r), (holders, current, at, _busy, hosts) => {
       const now = current ? statusAt(current, at) : "cancelled";
       if (!current || (now !== "held" && now !== "expired")) return { refuse: "reservation_finished" };
       if (moved(current, r)) return { refuse: "slot_locked" };
-      if (now === "held" ? seatsLeft(s, current.startMs, current.endMs, holders) < 1 : !retakable(s, current.startMs, current.endMs, holders, at) || blockedByBusy(s, current.startMs, current.endMs, busy)) {
-        return { refuse: "reservation_finished" };
-      }
+      // A hold still held keeps its seat whatever filled the calendars since; a lapsed one takes it anew.
+      const taken = now === "held"
+        ? this.hostsTaking(eventType, hosts.map((h) => ({ ...h, busy: [] })), holders, current.startMs, current.endMs)
+        : this.hostsTaking(eventType, hosts, holders, current.startMs, current.endMs, { retake: { nowMs: at } });
+      if (!taken) return { refuse: "reservation_finished" };
       return { write: { ...current, status: "held", heldUntilMs: at + s.holdMinutes * 60_000, updatedAtMs: stamp(current, at) } };
     });
   }
@@ -223,21 +230,24 @@ export class ReservationService {
     }
     const { startMs, endMs } = times!;
     // The override lifts notice and horizon, never time itself: nothing moves into the past.
-    if (startMs <= nowMs || !isOffered(s, startMs, endMs, nowMs, { ignoreNoticeAndHorizon: override }) || (await this.busyAt(eventType, startMs, endMs))) {
+    const candidates = startMs <= nowMs ? [] : offeringHosts(s, eventType.assignment, eventType.hosts, startMs, endMs, nowMs, { ignoreNoticeAndHorizon: override });
+    if (candidates.length === 0 || (await this.busyAt(eventType, startMs, endMs))) {
       throw failure("slot_unavailable", "This time is not offered; pick one of GET /time-slots.");
     }
-    const written = await this.claim(eventType, startMs, endMs, r.uuid, undefined, (holders, current, at, busy) => {
+    const written = await this.claim(eventType, startMs, endMs, r.uuid, undefined, candidates, (holders, current, at, _busy, hosts) => {
       const now = current ? statusAt(current, at) : "cancelled";
       if (!current || (now !== "held" && now !== "confirmed")) return { refuse: "reservation_finished" };
-      if (seatsLeft(s, startMs, endMs, holders) < 1 || blockedByBusy(s, startMs, endMs, busy)) return { refuse: "slot_unavailable" };
+      // The host keeps the booking when free at the new time; round robin reassigns it otherwise.
+      const taken = this.hostsTaking(eventType, hosts, holders, startMs, endMs, { keep: current.hostIds });
+      if (!taken) return { refuse: "slot_unavailable" };
       // A new SEQUENCE: calendars replace the invite of the old time with this one.
-      const moved: ReservationRecord = { ...current, startMs, endMs, timezone: times!.timezone ?? current.timezone, sequence: current.sequence + 1, updatedAtMs: stamp(current, at) };
+      const moved: ReservationRecord = { ...current, hostIds: taken, startMs, endMs, timezone: times!.timezone ?? current.timezone, sequence: current.sequence + 1, updatedAtMs: stamp(current, at) };
       // Moving a hold changes nothing anyone was told about.
       const events = now === "confirmed" ? outboxEvents(this.mail, eventType, "reservation.rescheduled", moved, at, manageUrl, current) : [];
       return { write: moved, events };
     });
     // The meeting stays what it was: its link and place come with the new time.
-    return resultOf(written, manageUrl, statusAt(written, this.now()) === "confirmed");
+    return resultOf(written, manageUrl, statusAt(written, this.now()) === "confirmed", eventType.hosts);
   }
 
   /**
@@ -337,21 +347,43 @@ export class ReservationService {
     return blockedByBusy(eventType.settings, startMs, endMs, await this.busy.busyBetween(eventType.id, window.fromMs, window.untilMs));
   }
 
-  /** Runs a seat claim for [startMs, endMs) and turns refusals and a busy store into business answers. */
+  /**
+   * The hosts a booking of [startMs, endMs) takes, judged on what the claim read (see `hostsFor`):
+   * every host of a collective event type, or one by round robin; null when it cannot be had.
+   */
+  private hostsTaking(eventType: EventTypeRecord, hosts: HostView[], holders: SeatHolder[], startMs: number, endMs: number, options: { keep?: readonly number[]; retake?: { nowMs: number } } = {}): number[] | null {
+    const times: HostTime[] = hosts;
+    return hostsFor(eventType.settings, eventType.assignment, eventType.hosts, times, holders, startMs, endMs, options);
+  }
+
+  /** Runs a seat claim for [startMs, endMs) over the candidate hosts' time and turns refusals and a busy store into business answers. */
   private async claim(
     eventType: EventTypeRecord,
     startMs: number,
     endMs: number,
     uuid: string | undefined,
     idempotencyKey: string | undefined,
-    decide: (holders: SeatHolder[], current: ReservationRecord | null, at: number, busy: BusyInterval[]) => SeatDecision,
+    hostIds: number[] | undefined,
+    decide: (holders: SeatHolder[], current: ReservationRecord | null, at: number, busy: BusyInterval[], hosts: HostView[]) => SeatDecision,
   ): Promise<ReservationRecord> {
     let outcome: Awaited<ReturnType<Store["reservations"]["claim"]>>;
+    const candidates = hostIds ?? eventType.hosts.map((h) => h.hostId);
     try {
       outcome = await this.store.reservations.claim(
         // The clock, not an instant: the claim is judged when its write happens, which may be long after
         // the request started (a slow Stripe answer, a wait for the lock); a hold may have lapsed since.
-        { eventTypeId: eventType.id, ...conflictWindow(eventType.settings, startMs, endMs), seat: { startMs, endMs }, busySpan: bufferedSpan(eventType.settings, startMs, endMs), nowMs: this.now, ...(uuid ? { uuid } : {}), ...(idempotencyKey ? { idempotencyKey } : {}) },
+        {
+          eventTypeId: eventType.id,
+          ...conflictWindow(eventType.settings, startMs, endMs),
+          seat: { startMs, endMs },
+          busySpan: bufferedSpan(eventType.settings, startMs, endMs),
+          nowMs: this.now,
+          hostIds: candidates,
+          // Round robin's rule reads when each candidate was last booked.
+          lastBooked: eventType.assignment === "round-robin" && candidates.length > 1,
+          ...(uuid ? { uuid } : {}),
+          ...(idempotencyKey ? { idempotencyKey } : {}),
+        },
         decide,
       );
     } catch (error) {
@@ -385,10 +417,22 @@ function failure(code: "slot_unavailable" | "slot_locked" | "reservation_finishe
   return new BusinessFailure(code, message);
 }
 
-/** ReservationResult: the visitor as the booked user (there are no visitor accounts, so no id), and their manage link. */
-export function resultOf(r: ReservationRecord, manageUrl: string | null, withMeetLink = false): ReservationResult {
-  const name = `${r.firstname} ${r.lastname}`.trim();
-  const result: ReservationResult = { uuid: r.uuid, userId: null, userName: name === "" ? null : name, userEmail: r.email };
+/**
+ * The hosts a claim about an existing reservation reads and locks: the ones it holds (the event
+ * type's when it records none).
+ */
+function heldHosts(r: ReservationRecord): number[] | undefined {
+  return r.hostIds.length > 0 ? r.hostIds : undefined;
+}
+
+/**
+ * ReservationResult: `userId`, `userName` and `userEmail` name the host the booking is with (the
+ * first of a collective booking's hosts; docs/hosts.md), and the visitor's manage link.
+ */
+export function resultOf(r: ReservationRecord, manageUrl: string | null, withMeetLink = false, hosts: readonly EventTypeHostInfo[] = []): ReservationResult {
+  const hostId = r.hostIds[0];
+  const host = hosts.find((h) => h.hostId === hostId);
+  const result: ReservationResult = { uuid: r.uuid, userId: hostId ?? null, userName: host?.name || null, userEmail: host?.email ?? null };
   if (withMeetLink) {
     result.meetLink = r.meetLink;
     // Where to meet: the organizer's address or number, or the link (with `meetLink` for a video meeting).

@@ -1,10 +1,11 @@
 import { DateTime } from "luxon";
 import { canonicalZone, utc } from "../../lib/time.ts";
 import { LIMITS, type TimeSlot, type TimeSlotsQuery } from "@booking/wire";
-import { busyWindow, horizonEnd, slotsBetween, type Slot } from "../../domain/slots.ts";
+import { busyWindow, horizonEnd, type BusyInterval, type Slot } from "../../domain/slots.ts";
 import { addError, ValidationFailed } from "../../domain/errors.ts";
 import { PreparedBody } from "../../lib/prepared-body.ts";
-import { busyChecker, coversWhole, lowerBound, NO_BUSY_SOURCE, type BusySource } from "../../domain/busy.ts";
+import { coversWhole, lowerBound, NO_BUSY_SOURCE, type BusySource } from "../../domain/busy.ts";
+import { teamSlots } from "../../domain/hosts.ts";
 import { TimedCache } from "../../lib/timed-cache.ts";
 import { ZonedIsoWriter } from "../../lib/zoned-iso.ts";
 import type { Store, EventTypeRecord } from "../../store/types.ts";
@@ -118,21 +119,26 @@ export class TimeSlotService {
   async freeSlots(eventType: EventTypeRecord, fromMs: number, untilMs: number, nowMs: number, options: { ignoreNoticeAndHorizon?: boolean } = {}): Promise<SlotsAnswer> {
     const s = eventType.settings;
     const around = busyWindow(s, fromMs, untilMs);
-    const [holders, busy] = await Promise.all([
+    const hostIds = eventType.hosts.map((h) => h.hostId);
+    const [holders, hostBusy, extra] = await Promise.all([
       this.store.reservations.seatHolders(eventType.id, around.fromMs, around.untilMs, nowMs),
-      this.busy.busyBetween(eventType.id, around.fromMs, around.untilMs),
+      // The hosts' time outside this event type: their bookings of other event types and their calendars.
+      this.store.hosts.busy(hostIds, eventType.id, around.fromMs, around.untilMs, nowMs),
+      this.busy.checkedInClaim ? [] : this.busy.busyBetween(eventType.id, around.fromMs, around.untilMs),
     ]);
-    // Seat holders share a slot by its seats; the busy source's intervals leave it out whole.
-    const blocked = busyChecker(s, busy);
-    // A range the organizer's calendar fills whole (a leave, say) has nothing free: no slot is built.
-    const slots = coversWhole(busy, fromMs, untilMs)
+    const busyOf = new Map<number, BusyInterval[]>(hostIds.map((id) => [id, [...extra]]));
+    for (const b of hostBusy) busyOf.get(b.hostId)?.push({ startMs: b.startMs, endMs: b.endMs });
+    // Seat holders share a slot by its seats; busy time leaves it out whole. A range every host's
+    // calendar fills whole (a leave, say) has nothing free: no slot is built.
+    const allBusy = hostIds.every((id) => coversWhole(busyOf.get(id)!, fromMs, untilMs));
+    const slots = allBusy || (eventType.assignment === "collective" && hostIds.some((id) => coversWhole(busyOf.get(id)!, fromMs, untilMs)))
       ? []
-      : slotsBetween(s, fromMs, untilMs, holders, nowMs, options).filter(
-          (slot) => slot.freeSeats > 0 && (!options.ignoreNoticeAndHorizon || slot.startMs > nowMs) && !blocked(slot.startMs, slot.endMs),
-        );
+      : teamSlots(s, eventType.assignment, eventType.hosts, holders, (id) => busyOf.get(id) ?? extra, fromMs, untilMs, nowMs, options);
     let validUntilMs = DateTime.fromMillis(nowMs, { zone: s.timezone }).startOf("day").plus({ days: 1 }).toMillis();
     if (slots[0]) validUntilMs = Math.min(validUntilMs, slots[0].startMs - s.minNoticeMinutes * 60_000 + 1);
     for (const h of holders) if (h.heldUntilMs !== null && h.heldUntilMs > nowMs) validUntilMs = Math.min(validUntilMs, h.heldUntilMs);
+    // A hold of another event type frees the host when it lapses.
+    for (const b of hostBusy) if (b.heldUntilMs !== null && b.heldUntilMs > nowMs) validUntilMs = Math.min(validUntilMs, b.heldUntilMs);
     return { slots, validUntilMs };
   }
 

@@ -1,5 +1,6 @@
 import { utc } from "../../lib/time.ts";
 import type { EventTypeRecord, OutboxEvent, ReservationRecord, WebhookKind } from "../../store/types.ts";
+import { bookingHosts } from "../hosts/organizer.ts";
 
 /**
  * The webhook events a reservation change causes, ready to be written in the same transaction as
@@ -40,6 +41,8 @@ export function webhookEvents(
     cancelledAt: r.cancelledAtMs === null ? null : utc(r.cancelledAtMs),
     ...(kind === "reservation.cancelled" ? { cancelReason: r.cancelReason ?? null } : {}),
     eventType: { id: eventType.id, title: eventType.settings.title },
+    // Who the booking is with: the host assigned (round robin) or every host (collective).
+    hosts: bookingHosts(eventType, r).map((h) => ({ id: h.hostId, name: h.name, email: h.email })),
   };
   return [
     {

@@ -4,18 +4,14 @@ import type { BusyObject, BusySyncWrite, NewBusySource, Store } from "../types.t
 import type { Connections } from "./connections.ts";
 import type { SecretBox } from "../../lib/secrets.ts";
 
-/** Busy intervals of event type $1 meeting [$2, $3), by start. */
+/** Busy intervals of host $1 meeting [$2, $3), by start. */
 export const BUSY_BETWEEN = `SELECT start_ms AS "startMs", end_ms AS "endMs" FROM busy_intervals
-  WHERE event_type_id = $1 AND end_ms > $2 AND start_ms < $3 ORDER BY start_ms, end_ms`;
-
-/** A seat claim's read of the same: unordered, as the claim only asks whether any meets its span. */
-export const BUSY_MEETING = `SELECT start_ms AS "startMs", end_ms AS "endMs" FROM busy_intervals
-  WHERE event_type_id = $1 AND end_ms > $2 AND start_ms < $3`;
+  WHERE host_id = $1 AND end_ms > $2 AND start_ms < $3 ORDER BY start_ms, end_ms`;
 
 /**
  * Busy sources on PostgreSQL. A sync's objects, state and intervals are written in one transaction
- * that locks the source's row; a change of the intervals bumps the event type's row revision (part of
- * the revision every instance's caches key on), so no instance serves a slot page from before it.
+ * that locks the source's row; a change of the intervals bumps the host's row revision (part of the
+ * revision of each of its event types, which every instance's caches key on), so no instance serves a slot page from before it.
  */
 export function postgresBusy(db: Connections, secrets: SecretBox): Store["busy"] {
   const byId = async (id: number) => {
@@ -25,22 +21,22 @@ export function postgresBusy(db: Connections, secrets: SecretBox): Store["busy"]
   return {
     add: async (input: NewBusySource, nowMs: number) => {
       const { rows } = await db.run<{ id: number }>(
-        `INSERT INTO busy_sources (event_type_id, kind, url, username, secret, calendars, freshness_minutes, created_at_ms)
+        `INSERT INTO busy_sources (host_id, kind, url, username, secret, calendars, freshness_minutes, created_at_ms)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-        [input.eventTypeId, input.kind, input.url, input.username, input.secret === null ? null : secrets.seal(input.secret, "calendar"), JSON.stringify(input.calendars), input.freshnessMinutes, nowMs],
+        [input.hostId, input.kind, input.url, input.username, input.secret === null ? null : secrets.seal(input.secret, "calendar"), JSON.stringify(input.calendars), input.freshnessMinutes, nowMs],
       );
       return (await byId(rows[0]!.id))!;
     },
-    list: async (eventTypeId?: number) =>
-      (eventTypeId === undefined
+    list: async (hostId?: number) =>
+      (hostId === undefined
         ? await db.run<BusySourceRow>(`SELECT ${BUSY_SOURCE_COLUMNS} FROM busy_sources s ORDER BY s.id`, [], true)
-        : await db.run<BusySourceRow>(`SELECT ${BUSY_SOURCE_COLUMNS} FROM busy_sources s WHERE s.event_type_id = $1 ORDER BY s.id`, [eventTypeId], true)
+        : await db.run<BusySourceRow>(`SELECT ${BUSY_SOURCE_COLUMNS} FROM busy_sources s WHERE s.host_id = $1 ORDER BY s.id`, [hostId], true)
       ).rows.map((row) => toBusySource(row, secrets)),
     byId,
     remove: async (id: number) =>
       db.transaction(async (c) => {
-        const gone = (await c.query<{ event_type_id: number }>("DELETE FROM busy_sources WHERE id = $1 RETURNING event_type_id", [id])).rows[0];
-        if (gone) await c.query("UPDATE event_types SET revision = revision + 1 WHERE id = $1", [gone.event_type_id]);
+        const gone = (await c.query<{ host_id: number }>("DELETE FROM busy_sources WHERE id = $1 RETURNING host_id", [id])).rows[0];
+        if (gone) await c.query("UPDATE hosts SET revision = revision + 1 WHERE id = $1", [gone.host_id]);
         return gone !== undefined;
       }),
     objects: async (sourceId: number) => (await db.run<BusyObject>("SELECT href, etag, ics FROM busy_objects WHERE source_id = $1 ORDER BY href", [sourceId], true)).rows,
@@ -48,7 +44,7 @@ export function postgresBusy(db: Connections, secrets: SecretBox): Store["busy"]
     recordSync: async (sourceId: number, w: BusySyncWrite) =>
       db.transaction(async (c) => {
         // Two syncs of one source (two instances) take turns here.
-        const source = (await c.query<{ event_type_id: number }>("SELECT event_type_id FROM busy_sources WHERE id = $1 FOR UPDATE", [sourceId])).rows[0];
+        const source = (await c.query<{ host_id: number }>("SELECT host_id FROM busy_sources WHERE id = $1 FOR UPDATE", [sourceId])).rows[0];
         if (!source) return false;
         if (w.deletes.length > 0) await c.query("DELETE FROM busy_objects WHERE source_id = $1 AND href = ANY($2::text[])", [sourceId, w.deletes]);
         if (w.upserts.length > 0) {
@@ -71,16 +67,16 @@ export function postgresBusy(db: Connections, secrets: SecretBox): Store["busy"]
         await c.query("DELETE FROM busy_intervals WHERE source_id = $1", [sourceId]);
         if (next.length > 0) {
           await c.query(
-            "INSERT INTO busy_intervals (source_id, event_type_id, start_ms, end_ms) SELECT $1, $2, i.s, i.e FROM unnest($3::bigint[], $4::bigint[]) AS i(s, e)",
-            [sourceId, source.event_type_id, next.map((i) => i.startMs), next.map((i) => i.endMs)],
+            "INSERT INTO busy_intervals (source_id, host_id, start_ms, end_ms) SELECT $1, $2, i.s, i.e FROM unnest($3::bigint[], $4::bigint[]) AS i(s, e)",
+            [sourceId, source.host_id, next.map((i) => i.startMs), next.map((i) => i.endMs)],
           );
         }
-        await c.query("UPDATE event_types SET revision = revision + 1 WHERE id = $1", [source.event_type_id]);
+        await c.query("UPDATE hosts SET revision = revision + 1 WHERE id = $1", [source.host_id]);
         return true;
       }),
     recordFailure: async (sourceId: number, atMs: number, error: string) => {
       await db.run("UPDATE busy_sources SET last_attempt_at_ms = $1, last_failure_at_ms = $1, last_error = $2, failure_count = failure_count + 1 WHERE id = $3", [atMs, error, sourceId]);
     },
-    between: async (eventTypeId: number, fromMs: number, untilMs: number) => (await db.run<BusyInterval>(BUSY_BETWEEN, [eventTypeId, fromMs, untilMs], true)).rows,
+    between: async (hostId: number, fromMs: number, untilMs: number) => (await db.run<BusyInterval>(BUSY_BETWEEN, [hostId, fromMs, untilMs], true)).rows,
   };
 }

@@ -1,11 +1,11 @@
 import type pg from "pg";
-import type { ReservationRecord, SeatClaim, SeatDecision, SeatHolder } from "../types.ts";
+import type { HostBusyInterval, HostView, ReservationRecord, SeatClaim, SeatDecision, SeatHolder } from "../types.ts";
 import type { Connections } from "./connections.ts";
 import { DATABASE_NOW, INSERT_RESERVATION, SEAT_HOLDERS, UPDATE_RESERVATION, reservationValues, updateValues } from "./reservation-sql.ts";
 import { toReservation, toSeatHolder, type ReservationRow, type SeatHolderRow } from "./rows.ts";
-import { claimInstant } from "../rows.ts";
+import { claimedHosts, claimInstant, hostIdsOf, hostViews } from "../rows.ts";
 import { insertEvents } from "./webhooks.ts";
-import { BUSY_MEETING } from "./busy.ts";
+import { EVENT_TYPE_HOST_IDS, HOST_BUSY, LAST_BOOKED } from "./hosts-sql.ts";
 import type { BusyInterval } from "../../domain/slots.ts";
 
 /** A seat claim waits this long for the locks of its time range, like SQLite's busy wait, then answers slot_locked. */
@@ -40,7 +40,7 @@ export interface SeatLock {
  * run in parallel, while any claim writing into another's window meets an exclusive lock there.
  * A fine claim also takes the coarse buckets of its range shared, and a claim too long for fine
  * buckets takes its coarse buckets exclusively: the two sizes meet there. Coarse keys are negative,
- * fine ones positive, both in one key space per event type.
+ * fine ones positive, both in one key space per host.
  */
 export function seatLocks(window: { fromMs: number; untilMs: number }, seat: { startMs: number; endMs: number }): SeatLock[] {
   const fromMs = Math.min(window.fromMs, seat.startMs);
@@ -58,18 +58,23 @@ export function seatLocks(window: { fromMs: number; untilMs: number }, seat: { s
 }
 
 /**
- * The statement that takes a claim's advisory locks until the end of the transaction, in the order
- * given. The first key is the event type's (hashed with the schema, so the event types of other
- * schemas on the same database never wait for each other); the second is the bucket, as a 32-bit
- * integer. Integers and booleans only, written into the text so it can run in BEGIN's round trip.
+ * The statement that takes a claim's advisory locks until the end of the transaction: the time
+ * buckets of every candidate host. The first key is the host's (hashed with the schema, so hosts of
+ * other schemas on the same database never wait for each other); the second is the bucket, as a
+ * 32-bit integer. Bookings of one host through any of its event types meet on these keys, bookings
+ * of different hosts never do. All locks are taken in one global order (by key), so a team claim
+ * taking the locks of several hosts never deadlocks with another. Integers and booleans only,
+ * written into the text so it can run in BEGIN's round trip.
  */
-export function lockSeatsSql(eventTypeId: number, locks: SeatLock[]): string {
-  const key = `hashtext(current_schema() || ':${Math.trunc(eventTypeId)}')`;
+export function lockSeatsSql(hostIds: readonly number[], locks: SeatLock[]): string {
+  const hosts = [...new Set(hostIds.map((id) => Math.trunc(id)))].join(",");
   // Buckets wrap into 32 bits: two buckets a few thousand years apart may share a lock, which only waits.
   const buckets = locks.map((l) => l.bucket | 0).join(",");
   const exclusive = locks.map((l) => String(l.exclusive)).join(",");
-  return `SELECT CASE WHEN l.exclusive THEN pg_advisory_xact_lock(${key}, l.bucket) ELSE pg_advisory_xact_lock_shared(${key}, l.bucket) END
-    FROM unnest('{${buckets}}'::int[], '{${exclusive}}'::bool[]) AS l(bucket, exclusive)`;
+  return `SELECT CASE WHEN l.exclusive THEN pg_advisory_xact_lock(l.k, l.bucket) ELSE pg_advisory_xact_lock_shared(l.k, l.bucket) END
+    FROM (SELECT hashtext(current_schema() || ':h' || h) AS k, b.bucket, b.exclusive
+          FROM unnest('{${hosts}}'::bigint[]) AS h, unnest('{${buckets}}'::int[], '{${exclusive}}'::bool[]) AS b(bucket, exclusive)
+          ORDER BY 1, 2, 3 DESC OFFSET 0) AS l`;
 }
 
 /** Seat changes of an event type count in this many rows of seat_revisions. */
@@ -78,25 +83,44 @@ const REVISION_SHARDS = 16;
 /**
  * The statements that end a transaction that moved seats, sent with COMMIT in one round trip. The
  * event type's revision (what slot pages and configurations are cached by) is its row's plus the
- * sum of its seat_revisions counters; a seat change adds one to a counter in the same transaction,
- * so the revision changes atomically with the seats and never takes a value twice. Bookings of
+ * sum of its seat_revisions counters plus its hosts' revisions (each its row's plus its
+ * host_revisions counters); a seat change of a reservation with hosts adds one to a counter of each
+ * of them (every event type of theirs moves), of one without hosts to the event type's, in the same
+ * transaction, so the revision changes atomically with the seats and never takes a value twice. Bookings of
  * distinct slots count in different rows (`shard`, from the locked bucket), so they do not queue
  * on one row while their commits wait for the disk. The longest reservation (the bound of the
  * seat-holder scan) is written only when it grows, which is rare.
  */
-export function commitSeatChange(client: pg.ClientBase, eventTypeIds: number[], shard: number, longestMs = 0): Promise<unknown> {
+export function commitSeatChange(client: pg.ClientBase, eventTypeIds: number[], shard: number, longestMs = 0, hostIds: readonly number[] = []): Promise<unknown> {
   const ids = [...new Set(eventTypeIds)].sort((x, y) => x - y).map((id) => Math.trunc(id));
+  const hosts = [...new Set(hostIds)].sort((x, y) => x - y).map((id) => Math.trunc(id));
   if (ids.length === 0) return client.query("COMMIT");
   const row = (((Math.trunc(shard) % REVISION_SHARDS) + REVISION_SHARDS) % REVISION_SHARDS);
   // Integers only, so inlining them is safe; a multi-statement query cannot take parameters.
   const longest = longestMs > 0
     ? `UPDATE event_types SET longest_reservation_ms = ${Math.trunc(longestMs)} WHERE id = ${ids[0]} AND longest_reservation_ms < ${Math.trunc(longestMs)};`
     : "";
+  // The hosts' counters too: every event type of theirs gets a new revision (and the hosts' longest
+  // reservation, the bound of their busy scan, grows when it must).
+  const hostLongest = longestMs > 0 && hosts.length > 0
+    ? `UPDATE hosts SET longest_reservation_ms = ${Math.trunc(longestMs)} WHERE id IN (${hosts.join(",")}) AND longest_reservation_ms < ${Math.trunc(longestMs)};`
+    : "";
+  const hostRevisions = hosts.length > 0
+    ? `INSERT INTO host_revisions (host_id, shard, n) VALUES ${hosts.map((id) => `(${id}, ${row}, 1)`).join(", ")}
+       ON CONFLICT (host_id, shard) DO UPDATE SET n = host_revisions.n + 1;`
+    : "";
+  // With hosts, their counters carry the change to every event type of theirs; the event types' own
+  // counters only when no host is recorded (a reservation from before hosts).
+  const seatRevisions = hosts.length > 0
+    ? ""
+    : `INSERT INTO seat_revisions (event_type_id, shard, n) VALUES ${ids.map((id) => `(${id}, ${row}, 1)`).join(", ")}
+       ON CONFLICT (event_type_id, shard) DO UPDATE SET n = seat_revisions.n + 1;`;
   return client.query(
     `SET LOCAL lock_timeout = ${REVISION_LOCK_WAIT_MS};
      ${longest}
-     INSERT INTO seat_revisions (event_type_id, shard, n) VALUES ${ids.map((id) => `(${id}, ${row}, 1)`).join(", ")}
-       ON CONFLICT (event_type_id, shard) DO UPDATE SET n = seat_revisions.n + 1;
+     ${hostLongest}
+     ${seatRevisions}
+     ${hostRevisions}
      COMMIT`,
   );
 }
@@ -111,16 +135,17 @@ export function commitSeatChange(client: pg.ClientBase, eventTypeIds: number[], 
 export async function claimSeats(
   db: Connections,
   claim: SeatClaim,
-  decide: (holders: SeatHolder[], current: ReservationRecord | null, nowMs: number, busy: BusyInterval[]) => SeatDecision,
+  decide: (holders: SeatHolder[], current: ReservationRecord | null, nowMs: number, busy: BusyInterval[], hosts: HostView[]) => SeatDecision,
   databaseTime: boolean,
 ): Promise<{ record: ReservationRecord } | { refused: string }> {
   const seat = claim.seat ?? { startMs: claim.fromMs, endMs: claim.untilMs };
+  const candidates = claim.hostIds ?? (await db.run<{ hostId: number }>(EVENT_TYPE_HOST_IDS, [claim.eventTypeId], true)).rows.map((h) => Number(h.hostId));
   // The time range's locks (taken with BEGIN) are the slot lock of every instance. A claim waits for
   // them as briefly as SQLite's busy wait (claims take milliseconds, so a short queue clears), then
   // answers slot_locked. Every statement below starts after they are held, so it sees what the
   // claims before committed.
   // The database's clock is read in the same round trip, right after the locks are held.
-  const locks = lockSeatsSql(claim.eventTypeId, seatLocks(claim, seat)) + (databaseTime ? `; ${DATABASE_NOW}` : "");
+  const locks = lockSeatsSql(candidates, seatLocks(claim, seat)) + (databaseTime ? `; ${DATABASE_NOW}` : "");
   return db.transaction(async (c, tx): Promise<{ record: ReservationRecord } | { refused: string }> => {
     // Several hosts, several clocks: judged by the database's, one time for all of them, so no two
     // hosts can disagree whether a hold still holds its seat.
@@ -131,11 +156,18 @@ export async function claimSeats(
     const holders = (await c.query<SeatHolderRow>({ name: "seat_holders", text: SEAT_HOLDERS, values: [claim.eventTypeId, claim.fromMs, claim.untilMs, nowMs] })).rows
       .map(toSeatHolder)
       .filter((h) => h.uuid !== claim.uuid);
-    // The organizer's calendars as last synced, read in the claim's transaction like the seats.
-    const busy = claim.busySpan ? (await c.query<BusyInterval>({ name: "busy_meeting", text: BUSY_MEETING, values: [claim.eventTypeId, claim.busySpan.fromMs, claim.busySpan.untilMs] })).rows : [];
-    const decision = decide(holders, currentRow ? toReservation(currentRow) : null, nowMs, busy);
+    // The hosts' calendars as last synced and their bookings of other event types, read in the claim's transaction like the seats.
+    const busyRows = claim.busySpan
+      ? (await c.query<HostBusyInterval>({ name: "host_busy", text: HOST_BUSY, values: [candidates, claim.eventTypeId, claim.busySpan.fromMs, claim.busySpan.untilMs, nowMs] })).rows
+      : [];
+    const lastBooked = new Map<number, number>();
+    if (claim.lastBooked) {
+      for (const row of (await c.query<{ hostId: number; lastMs: number }>({ name: "last_booked", text: LAST_BOOKED, values: [candidates, claim.eventTypeId] })).rows) lastBooked.set(Number(row.hostId), Number(row.lastMs));
+    }
+    const busy = busyRows.map((b) => ({ startMs: b.startMs, endMs: b.endMs }));
+    const decision = decide(holders, currentRow ? toReservation(currentRow) : null, nowMs, busy, hostViews(candidates, busyRows.map((b) => ({ ...b, hostId: Number(b.hostId) })), lastBooked));
     if ("refuse" in decision) return { refused: decision.refuse };
-    const record = decision.write;
+    const record = { ...decision.write, hostIds: claimedHosts(decision.write, candidates) };
     // Outside the locked seat another claim may be writing right now: that would be a double booking.
     if (record.startMs < seat.startMs || record.endMs > seat.endMs) throw new Error("a claim wrote a reservation outside the seat it locked");
     await insertEvents(c, decision.events ?? []);
@@ -148,7 +180,9 @@ export async function claimSeats(
     if (claim.idempotencyKey) {
       await c.query("UPDATE idempotency_keys SET reservation_uuid = $1 WHERE event_type_id = $2 AND key = $3", [record.uuid, claim.eventTypeId, claim.idempotencyKey]);
     }
-    tx.commitWith((client) => commitSeatChange(client, [claim.eventTypeId], Math.floor(record.startMs / FINE_BUCKET_MS), record.endMs - record.startMs));
+    // The hosts it took and those it left (a reassignment) get new revisions.
+    const touchedHosts = [...record.hostIds, ...hostIdsOf(currentRow?.host_ids)];
+    tx.commitWith((client) => commitSeatChange(client, [claim.eventTypeId], Math.floor(record.startMs / FINE_BUCKET_MS), record.endMs - record.startMs, touchedHosts));
     return { record };
   }, { lockWaitMs: CLAIM_LOCK_WAIT_MS, beginWith: locks });
 }

@@ -11,6 +11,7 @@ import { postgresReservations } from "./reservations.ts";
 import { postgresOutbox } from "./webhooks.ts";
 import { postgresConsoleSessions } from "./console-sessions.ts";
 import { postgresBusy } from "./busy.ts";
+import { postgresHosts, postgresSchedules } from "./hosts.ts";
 import { resealPostgres } from "./secrets.ts";
 import { SecretBox } from "../../lib/secrets.ts";
 
@@ -107,6 +108,8 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
  */
 class PostgresStore implements Store {
   readonly engine = "postgres";
+  readonly hosts: Store["hosts"];
+  readonly schedules: Store["schedules"];
   readonly eventTypes: Store["eventTypes"];
   readonly reservations: Store["reservations"];
   readonly outbox: Store["outbox"];
@@ -121,6 +124,8 @@ class PostgresStore implements Store {
     databaseTime: boolean,
     secrets: SecretBox,
   ) {
+    this.hosts = postgresHosts(db);
+    this.schedules = postgresSchedules(db);
     this.eventTypes = postgresEventTypes(db, secrets);
     this.reservations = postgresReservations(db, rateLimiter, databaseTime);
     this.outbox = postgresOutbox(db);

@@ -4,16 +4,16 @@ import type { ReservationRecord } from "../types.ts";
 /** Stores a new reservation; its parameters are `reservationValues`. */
 export const INSERT_RESERVATION = `INSERT INTO reservations (uuid, event_type_id, status, start_ms, end_ms, held_until_ms, email, firstname,
   lastname, phone, timezone, location, guests, custom_fields, meet_link, payment, payment_intent_id, confirmed_at_ms,
-  cancelled_at_ms, created_at_ms, updated_at_ms, ics_sequence, cancel_reason, locale)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)`;
+  cancelled_at_ms, created_at_ms, updated_at_ms, ics_sequence, cancel_reason, locale, host_ids)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)`;
 
-/** A reservation's column values, $1 to $24 of INSERT_RESERVATION. */
+/** A reservation's column values, $1 to $25 of INSERT_RESERVATION. */
 export function reservationValues(r: ReservationRecord): unknown[] {
   const c = reservationColumns(r);
   return [
     c.uuid, c.eventTypeId, c.status, c.startMs, c.endMs, c.heldUntilMs, c.email, c.firstname, c.lastname, c.phone, c.timezone,
     c.location, c.guests, c.customFields, c.meetLink, c.payment, c.paymentIntentId, c.confirmedAtMs, c.cancelledAtMs,
-    c.createdAtMs, c.updatedAtMs, c.sequence, c.cancelReason, c.locale,
+    c.createdAtMs, c.updatedAtMs, c.sequence, c.cancelReason, c.locale, c.hostIds,
   ];
 }
 
@@ -21,7 +21,7 @@ export function reservationValues(r: ReservationRecord): unknown[] {
 export const UPDATE_RESERVATION = `UPDATE reservations SET status = $3, start_ms = $4, end_ms = $5, held_until_ms = $6, email = $7,
   firstname = $8, lastname = $9, phone = $10, timezone = $11, location = $12, guests = $13, custom_fields = $14, meet_link = $15,
   payment = $16, payment_intent_id = $17, confirmed_at_ms = $18, cancelled_at_ms = $19, updated_at_ms = $21, ics_sequence = $22, cancel_reason = $23,
-  locale = $24
+  locale = $24, host_ids = $25
   WHERE uuid = $1 AND event_type_id = $2 AND updated_at_ms = $20`;
 
 /** The parameters of UPDATE_RESERVATION: writes `r` only if the row still has `expectedUpdatedAtMs`. */
@@ -43,7 +43,7 @@ export const paidHold = (now: string) =>
  * what slot lists and seat claims count. The event type's longest reservation bounds how far back
  * an overlapping one can start, which keeps the index range scanned short.
  */
-export const SEAT_HOLDERS = `SELECT uuid, start_ms, end_ms, CASE WHEN status = 'held' AND NOT ${paidHold("$4")} THEN held_until_ms END AS held_until_ms FROM reservations
+export const SEAT_HOLDERS = `SELECT uuid, start_ms, end_ms, host_ids, CASE WHEN status = 'held' AND NOT ${paidHold("$4")} THEN held_until_ms END AS held_until_ms FROM reservations
   WHERE event_type_id = $1 AND start_ms < $3 AND end_ms > $2
     AND start_ms >= $2 - (SELECT longest_reservation_ms FROM event_types WHERE id = $1)
     AND (status = 'confirmed' OR (status = 'held' AND (held_until_ms > $4 OR ${paidHold("$4")})))

@@ -4,6 +4,7 @@ import type { Connections } from "./connections.ts";
 import type { PostgresRateLimiter } from "./rate-limiter.ts";
 import { DATABASE_NOW, INSERT_RESERVATION, SEAT_HOLDERS, UPDATE_RESERVATION, reservationValues, updateValues } from "./reservation-sql.ts";
 import { movesSeats, toReservation, toSeatHolder, type ReservationRow, type SeatHolderRow } from "./rows.ts";
+import { hostIdsOf } from "../rows.ts";
 import { sweep } from "./sweep.ts";
 import { insertEvents } from "./webhooks.ts";
 
@@ -74,15 +75,18 @@ export function postgresReservations(db: Connections, rateLimiter: PostgresRateL
         // No seat is taken, so no time range is locked: the reservation's row, then (at commit) a
         // seat_revisions shard row, the order of a claim, so the two never deadlock.
         const before = (
-          await c.query<Pick<ReservationRow, "status" | "start_ms" | "end_ms" | "held_until_ms" | "payment">>(
-            "SELECT status, start_ms, end_ms, held_until_ms, payment FROM reservations WHERE event_type_id = $1 AND uuid = $2 FOR UPDATE",
+          await c.query<Pick<ReservationRow, "status" | "start_ms" | "end_ms" | "held_until_ms" | "payment" | "host_ids">>(
+            "SELECT status, start_ms, end_ms, held_until_ms, payment, host_ids FROM reservations WHERE event_type_id = $1 AND uuid = $2 FOR UPDATE",
             [record.eventTypeId, record.uuid],
           )
         ).rows[0];
         const changed = (await c.query(UPDATE_RESERVATION, updateValues(record, expectedUpdatedAtMs))).rowCount === 1;
         if (changed) await insertEvents(c, events);
         // Slot lists and configuration depend on seats only; a payment note leaves their caches alone.
-        if (changed && movesSeats(before, record)) tx.commitWith((client) => commitSeatChange(client, [record.eventTypeId], Math.floor(record.startMs / FINE_BUCKET_MS)));
+        if (changed && movesSeats(before, record)) {
+          const hosts = [...record.hostIds, ...hostIdsOf(before?.host_ids)];
+          tx.commitWith((client) => commitSeatChange(client, [record.eventTypeId], Math.floor(record.startMs / FINE_BUCKET_MS), 0, hosts));
+        }
         return changed;
       }),
     // With the database's time for claims, the sweep writes down expiry by the same clock.
@@ -99,6 +103,11 @@ export function postgresReservations(db: Connections, rateLimiter: PostgresRateL
         for (const r of records) await c.query(INSERT_RESERVATION, reservationValues(r));
         for (const id of ids) {
           await c.query("UPDATE event_types SET longest_reservation_ms = greatest(longest_reservation_ms, $1), revision = revision + 1 WHERE id = $2", [longest.get(id), id]);
+        }
+        const hostLongest = new Map<number, number>();
+        for (const r of records) for (const h of r.hostIds) hostLongest.set(h, Math.max(hostLongest.get(h) ?? 0, r.endMs - r.startMs));
+        for (const h of [...hostLongest.keys()].sort((a, b) => a - b)) {
+          await c.query("UPDATE hosts SET longest_reservation_ms = greatest(longest_reservation_ms, $1), revision = revision + 1 WHERE id = $2", [hostLongest.get(h), h]);
         }
       });
     },

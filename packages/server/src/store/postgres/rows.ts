@@ -1,6 +1,7 @@
 import pg from "pg";
 export { movesSeats, toDelivery, toEventType, toReservation, type EventTypeRow, type ReservationRow, type WebhookRow } from "../rows.ts";
 import type { SeatHolder } from "../types.ts";
+import { hostIdsOf } from "../rows.ts";
 
 /** bigint columns (ids, epoch milliseconds, counts) as numbers: every value stays far below 2^53. */
 export const NUMERIC_BIGINTS: pg.CustomTypesConfig = {
@@ -13,6 +14,7 @@ export interface SeatHolderRow {
   uuid: string;
   start_ms: number;
   end_ms: number;
+  host_ids: string;
   held_until_ms: number | null;
 }
 
@@ -22,4 +24,5 @@ export const toSeatHolder = (r: SeatHolderRow): SeatHolder => ({
   startMs: r.start_ms,
   endMs: r.end_ms,
   heldUntilMs: r.held_until_ms,
+  hostIds: hostIdsOf(r.host_ids),
 });

@@ -1,31 +1,39 @@
 import type { BusyInterval } from "../../domain/slots.ts";
-import { claimInstant, reservationColumns, toReservation, type ReservationRow } from "../rows.ts";
-import type { ReservationRecord, SeatClaim, SeatDecision, SeatHolder, Store } from "../types.ts";
-import { BUSY_MEETING } from "./busy.ts";
+import { claimedHosts, claimInstant, hostIdsOf, hostViews, reservationColumns, toReservation, type ReservationRow } from "../rows.ts";
+import type { HostBusyInterval, HostView, ReservationRecord, SeatClaim, SeatDecision, SeatHolder, Store } from "../types.ts";
 import type { SqliteConnection } from "./connection.ts";
-import { INSERT_RESERVATION, RESERVATION_BY_UUID, SEAT_HOLDERS, UPDATE_RESERVATION } from "./reservation-sql.ts";
+import { EVENT_TYPE_HOST_IDS, HOST_BUSY, INSERT_RESERVATION, LAST_BOOKED, RESERVATION_BY_UUID, SEAT_HOLDERS, UPDATE_RESERVATION } from "./reservation-sql.ts";
 import { eventInserter } from "./webhooks.ts";
+
+/** A seat holder row as SQLite answers it: the hosts as JSON text. */
+export type SeatHolderRow = Omit<SeatHolder, "hostIds"> & { hostIds: string };
+export const toSeatHolder = (row: SeatHolderRow): SeatHolder => ({ uuid: row.uuid, startMs: row.startMs, endMs: row.endMs, heldUntilMs: row.heldUntilMs, hostIds: hostIdsOf(row.hostIds) });
 
 /**
  * `store.reservations.claim` on SQLite, the one way seats are taken: under the write lock, reads the
- * seat holders, lets `decide` choose, and writes the reservation, its outbox events, the link of its
- * idempotency key and the event type's revision in the same transaction.
+ * seat holders, the candidate hosts' other bookings and calendars, lets `decide` choose, and writes
+ * the reservation (with its hosts), its outbox events, the link of its idempotency key and the
+ * revisions of the event type and of the hosts in the same transaction.
  */
 export function sqliteClaims(connection: SqliteConnection): Store["reservations"]["claim"] {
   const { db } = connection;
   const q = {
     rByUuid: db.query<ReservationRow, [number, string]>(RESERVATION_BY_UUID),
-    seatHolders: db.query<SeatHolder, [{ eventTypeId: number; untilMs: number; fromMs: number; nowMs: number }]>(SEAT_HOLDERS),
-    busyMeeting: db.query<BusyInterval, [number, number, number]>(BUSY_MEETING),
+    seatHolders: db.query<SeatHolderRow, [{ eventTypeId: number; untilMs: number; fromMs: number; nowMs: number }]>(SEAT_HOLDERS),
+    hostBusy: db.query<HostBusyInterval, [{ hostIds: string; eventTypeId: number; fromMs: number; untilMs: number; nowMs: number }]>(HOST_BUSY),
+    lastBooked: db.query<{ hostId: number; lastMs: number }, [{ hostIds: string; eventTypeId: number }]>(LAST_BOOKED),
+    hostIds: db.query<{ hostId: number }, [number]>(EVENT_TYPE_HOST_IDS),
     rInsert: db.query(INSERT_RESERVATION),
     rUpdate: db.query(UPDATE_RESERVATION),
     idemLink: db.query<unknown, [string, number, string]>("UPDATE idempotency_keys SET reservation_uuid = ? WHERE event_type_id = ? AND key = ?"),
-    // A claim's write to its event type in one statement: the revision bumped, the longest reservation kept.
-    etClaimed: db.query<unknown, [number, number]>("UPDATE event_types SET revision = revision + 1, longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id = ?"),
+    // A claim's write to its event type in one statement: the revision bumped (when no host carries it), the longest reservation kept.
+    etClaimed: db.query<unknown, [number, number, number]>("UPDATE event_types SET revision = revision + ?, longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id = ?"),
+    // And to its hosts: every event type of theirs gets a new revision.
+    hostsClaimed: db.query<unknown, [number, string]>("UPDATE hosts SET revision = revision + 1, longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id IN (SELECT value FROM json_each(?))"),
   };
   const insertEvents = eventInserter(db);
 
-  return async (claim: SeatClaim, decide: (holders: SeatHolder[], current: ReservationRecord | null, nowMs: number, busy: BusyInterval[]) => SeatDecision) => {
+  return async (claim: SeatClaim, decide: (holders: SeatHolder[], current: ReservationRecord | null, nowMs: number, busy: BusyInterval[], hosts: HostView[]) => SeatDecision) => {
     // Everything between BEGIN IMMEDIATE and COMMIT runs synchronously: no other request of this
     // process can interleave, and other processes wait on SQLite's write lock. Claims arriving
     // together share one transaction (see SqliteConnection.batched), each decided in turn on what the ones before
@@ -33,13 +41,18 @@ export function sqliteClaims(connection: SqliteConnection): Store["reservations"
     return connection.batched(() => {
       // One host, one clock: the caller's, read now that the write lock is held.
       const nowMs = claimInstant(claim);
+      const candidates = claim.hostIds ?? q.hostIds.all(claim.eventTypeId).map((h) => h.hostId);
+      const hostsJson = JSON.stringify(candidates);
       const currentRow = claim.uuid ? q.rByUuid.get(claim.eventTypeId, claim.uuid) : null;
-      const holders = q.seatHolders.all({ eventTypeId: claim.eventTypeId, untilMs: claim.untilMs, fromMs: claim.fromMs, nowMs }).filter((h) => h.uuid !== claim.uuid);
-      // The organizer's calendars as last synced, read under the same write lock as the seats.
-      const busy = claim.busySpan ? q.busyMeeting.all(claim.eventTypeId, claim.busySpan.fromMs, claim.busySpan.untilMs) : [];
-      const decision = decide(holders, currentRow ? toReservation(currentRow) : null, nowMs, busy);
+      const holders = q.seatHolders.all({ eventTypeId: claim.eventTypeId, untilMs: claim.untilMs, fromMs: claim.fromMs, nowMs }).filter((h) => h.uuid !== claim.uuid).map(toSeatHolder);
+      // The hosts' calendars as last synced and their bookings of other event types, read under the same write lock as the seats.
+      const busyRows = claim.busySpan ? q.hostBusy.all({ hostIds: hostsJson, eventTypeId: claim.eventTypeId, fromMs: claim.busySpan.fromMs, untilMs: claim.busySpan.untilMs, nowMs }) : [];
+      const lastBooked = new Map<number, number>();
+      if (claim.lastBooked) for (const row of q.lastBooked.all({ hostIds: hostsJson, eventTypeId: claim.eventTypeId })) lastBooked.set(row.hostId, row.lastMs);
+      const busy = busyRows.map((b) => ({ startMs: b.startMs, endMs: b.endMs }));
+      const decision = decide(holders, currentRow ? toReservation(currentRow) : null, nowMs, busy, hostViews(candidates, busyRows, lastBooked));
       if ("refuse" in decision) return { refused: decision.refuse };
-      const record = decision.write;
+      const record = { ...decision.write, hostIds: claimedHosts(decision.write, candidates) };
       const seat = claim.seat ?? { startMs: claim.fromMs, endMs: claim.untilMs };
       if (record.startMs < seat.startMs || record.endMs > seat.endMs) throw new Error("a claim wrote a reservation outside the seat it locked");
       insertEvents(decision.events ?? []);
@@ -50,7 +63,11 @@ export function sqliteClaims(connection: SqliteConnection): Store["reservations"
         q.rInsert.run(reservationColumns(record));
       }
       if (claim.idempotencyKey) q.idemLink.run(record.uuid, claim.eventTypeId, claim.idempotencyKey);
-      q.etClaimed.run(record.endMs - record.startMs, claim.eventTypeId);
+      // The hosts it took and those it left (a reassignment) get new revisions, and with them every
+      // event type of theirs; the event type's own only when no host was recorded.
+      const touched = [...new Set([...record.hostIds, ...hostIdsOf(currentRow?.host_ids)])];
+      q.etClaimed.run(touched.length > 0 ? 0 : 1, record.endMs - record.startMs, claim.eventTypeId);
+      if (touched.length > 0) q.hostsClaimed.run(record.endMs - record.startMs, JSON.stringify(touched));
       return { record };
     });
   };

@@ -1,41 +1,76 @@
 import type { Statement } from "bun:sqlite";
 import { SlugTakenError, type EventTypeChange, type EventTypeRecord, type NewEventType, type Store } from "../types.ts";
-import { ParsedEventTypes, sealedWebhookSecret, toEventType, type EventTypeRow } from "../rows.ts";
+import { hostsOrDefault, ParsedEventTypes, sealedWebhookSecret, toEventType, type EventTypeRow } from "../rows.ts";
 import type { SqliteConnection } from "./connection.ts";
 import type { SecretBox } from "../../lib/secrets.ts";
 
 /** Bumps the revision of event type ?: what a change of its seats or calendars does, so no cache serves a page from before it. */
 export const BUMP_REVISION = "UPDATE event_types SET revision = revision + 1 WHERE id = ?";
+/** Bumps the revision of host ?: every event type of the host gets a new revision with it. */
+export const BUMP_HOST_REVISION = "UPDATE hosts SET revision = revision + 1 WHERE id = ?";
+
+/**
+ * The revisions of the hosts of the event type in view (`event_types`), summed, each counted from
+ * its first (1): part of the event type's revision, so a fresh event type's is 1 and each change of
+ * one of its hosts (a booking, a calendar's busy times, a schedule) adds one.
+ */
+const HOST_REVISION = "(SELECT coalesce(sum(h.revision - 1), 0) FROM event_type_hosts eh JOIN hosts h ON h.id = eh.host_id WHERE eh.event_type_id = event_types.id)";
+/** The hosts of the event type in view, with their names and schedules, in their order (see `eventTypeHostsOf`). */
+const HOSTS_JSON = `(SELECT json_group_array(json_array(eh.host_id, eh.priority, eh.schedule_id, h.name, h.email, h.timezone, h.avatar_url, json(h.bookings_calendar), s.timezone, json(s.availability)) ORDER BY eh.position)
+  FROM event_type_hosts eh JOIN hosts h ON h.id = eh.host_id LEFT JOIN schedules s ON s.id = eh.schedule_id WHERE eh.event_type_id = event_types.id)`;
+/**
+ * An event type's columns with its hosts, its revision the row's plus its hosts' (so a booking of
+ * another event type of a host, or a change of the host's calendars, gives it a new revision).
+ */
+export const EVENT_TYPE_COLUMNS = `event_types.*, ${HOSTS_JSON} AS hosts_json, event_types.revision + ${HOST_REVISION} AS total_revision`;
+/** The head of an event type: its id and total revision. */
+const EVENT_TYPE_HEAD = `id, revision + ${HOST_REVISION} AS revision`;
+
+type FullRow = EventTypeRow & { total_revision: number };
+const withTotal = (row: FullRow | null): EventTypeRow | null => (row ? { ...row, revision: row.total_revision } : null);
 
 /** Event types on SQLite, with the store's cache of parsed records, current while their revision is. */
 export function sqliteEventTypes(connection: SqliteConnection, secrets: SecretBox): Store["eventTypes"] {
   const { db } = connection;
   const q = {
-    etById: db.query<EventTypeRow, [number]>("SELECT * FROM event_types WHERE id = ?"),
-    etByToken: db.query<EventTypeRow, [string]>("SELECT * FROM event_types WHERE token_hash = ?"),
-    etRevisionByToken: db.query<{ id: number; revision: number }, [string]>("SELECT id, revision FROM event_types WHERE token_hash = ?"),
-    etByLinkToken: db.query<EventTypeRow, [string]>("SELECT * FROM event_types WHERE link_token = ?"),
-    etRevisionByLinkToken: db.query<{ id: number; revision: number }, [string]>("SELECT id, revision FROM event_types WHERE link_token = ?"),
-    etByFeedToken: db.query<EventTypeRow, [string]>("SELECT * FROM event_types WHERE feed_token = ?"),
-    etRevisionByFeedToken: db.query<{ id: number; revision: number }, [string]>("SELECT id, revision FROM event_types WHERE feed_token = ?"),
-    etBySlug: db.query<EventTypeRow, [string]>("SELECT * FROM event_types WHERE slug = ?"),
-    etList: db.query<EventTypeRow, []>("SELECT * FROM event_types ORDER BY id"),
+    etById: db.query<FullRow, [number]>(`SELECT ${EVENT_TYPE_COLUMNS} FROM event_types WHERE id = ?`),
+    etRow: db.query<EventTypeRow, [number]>("SELECT * FROM event_types WHERE id = ?"),
+    etByToken: db.query<FullRow, [string]>(`SELECT ${EVENT_TYPE_COLUMNS} FROM event_types WHERE token_hash = ?`),
+    etRevisionByToken: db.query<{ id: number; revision: number }, [string]>(`SELECT ${EVENT_TYPE_HEAD} FROM event_types WHERE token_hash = ?`),
+    etByLinkToken: db.query<FullRow, [string]>(`SELECT ${EVENT_TYPE_COLUMNS} FROM event_types WHERE link_token = ?`),
+    etRevisionByLinkToken: db.query<{ id: number; revision: number }, [string]>(`SELECT ${EVENT_TYPE_HEAD} FROM event_types WHERE link_token = ?`),
+    etByFeedToken: db.query<FullRow, [string]>(`SELECT ${EVENT_TYPE_COLUMNS} FROM event_types WHERE feed_token = ?`),
+    etRevisionByFeedToken: db.query<{ id: number; revision: number }, [string]>(`SELECT ${EVENT_TYPE_HEAD} FROM event_types WHERE feed_token = ?`),
+    etBySlug: db.query<FullRow, [string]>(`SELECT ${EVENT_TYPE_COLUMNS} FROM event_types WHERE slug = ?`),
+    etList: db.query<FullRow, []>(`SELECT ${EVENT_TYPE_COLUMNS} FROM event_types ORDER BY id`),
+    hostSum: db.query<{ n: number }, [number]>("SELECT coalesce(sum(h.revision - 1), 0) AS n FROM event_type_hosts eh JOIN hosts h ON h.id = eh.host_id WHERE eh.event_type_id = ?"),
+    defaultHost: db.query<{ id: number }, []>("SELECT id FROM hosts WHERE is_default = 1"),
+    ethClear: db.query<unknown, [number]>("DELETE FROM event_type_hosts WHERE event_type_id = ?"),
+    ethInsert: db.query<unknown, [number, number, number, number, number | null]>("INSERT INTO event_type_hosts (event_type_id, host_id, position, priority, schedule_id) VALUES (?, ?, ?, ?, ?)"),
+    etAssignment: db.query<unknown, [string, number]>("UPDATE event_types SET assignment = ? WHERE id = ?"),
+    etRevisionAdd: db.query<unknown, [number, number]>("UPDATE event_types SET revision = revision + ? WHERE id = ?"),
     etCount: db.query<{ n: number }, []>("SELECT count(*) AS n FROM event_types"),
-    etInsert: db.query<EventTypeRow, [string, string, string | null, string, number, string, string, string, string, string | null]>(
-      `INSERT INTO event_types (token_hash, override_token_hash, slug, link_token, disabled, settings, webhook_secret, created_at, updated_at, feed_token)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, coalesce(?, 'bcf_' || lower(hex(randomblob(32))))) RETURNING *`,
+    etInsert: db.query<{ id: number }, [string, string, string | null, string, number, string, string, string, string, string | null, string]>(
+      `INSERT INTO event_types (token_hash, override_token_hash, slug, link_token, disabled, settings, webhook_secret, created_at, updated_at, feed_token, assignment)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, coalesce(?, 'bcf_' || lower(hex(randomblob(32)))), ?) RETURNING id`,
     ),
-    etUpdate: db.query<EventTypeRow, [string, string, string | null, string, number, string, string, number | null, string, string, number]>(
+    etUpdate: db.query<{ id: number }, [string, string, string | null, string, number, string, string, number | null, string, string, number]>(
       `UPDATE event_types SET token_hash = ?, override_token_hash = ?, slug = ?, link_token = ?, disabled = ?, settings = ?, webhook_secret = ?,
-        webhook_disabled_at_ms = ?, updated_at = ?, feed_token = ?, revision = revision + 1 WHERE id = ? RETURNING *`,
+        webhook_disabled_at_ms = ?, updated_at = ?, feed_token = ?, revision = revision + 1 WHERE id = ? RETURNING id`,
     ),
     etDelete: db.query<unknown, [number]>("DELETE FROM event_types WHERE id = ?"),
+    etHostsBump: db.query<unknown, [number]>("UPDATE hosts SET revision = revision + 1 WHERE id IN (SELECT host_id FROM event_type_hosts WHERE event_type_id = ?)"),
   };
   const parsed = new ParsedEventTypes(secrets);
-  const cached = (row: EventTypeRow | null): EventTypeRecord | null => parsed.of(row);
+  const cached = (row: FullRow | null): EventTypeRecord | null => parsed.of(withTotal(row));
+  /** Writes the event type's hosts (inside the caller's write). */
+  const writeHosts = (id: number, hosts: NewEventType["hosts"]): void => {
+    q.ethClear.run(id);
+    hostsOrDefault(hosts, q.defaultHost.get()!.id).forEach((h, position) => q.ethInsert.run(id, h.hostId, position, h.priority, h.scheduleId));
+  };
 
   /** An event type found by a credential column: the common case reads two integers, the full row only when the cached revision is stale. */
-  const byCredential = (head: Statement<{ id: number; revision: number }, [string]>, full: Statement<EventTypeRow, [string]>, credential: string): EventTypeRecord | null => {
+  const byCredential = (head: Statement<{ id: number; revision: number }, [string]>, full: Statement<FullRow, [string]>, credential: string): EventTypeRecord | null => {
     const current = head.get(credential);
     if (!current) return null;
     return parsed.current(current.id, current.revision) ?? cached(full.get(credential));
@@ -44,14 +79,16 @@ export function sqliteEventTypes(connection: SqliteConnection, secrets: SecretBo
   return {
     create: async (input: NewEventType, nowIso: string) =>
       cached(
-        connection.write(() =>
-          slugChecked(input.slug, () =>
+        connection.write(() => {
+          const { id } = slugChecked(input.slug, () =>
             q.etInsert.get(
               input.tokenHash, input.overrideTokenHash, input.slug, input.linkToken, input.disabled ? 1 : 0, JSON.stringify(input.settings), secrets.seal(input.webhookSecret, "webhook"), nowIso, nowIso,
-              input.feedToken ?? null,
+              input.feedToken ?? null, input.assignment ?? "collective",
             ),
-          ),
-        ),
+          )!;
+          writeHosts(id, input.hosts);
+          return q.etById.get(id);
+        }),
       )!,
     byId: async (id: number) => cached(q.etById.get(id)),
     byTokenHash: async (tokenHash: string) => byCredential(q.etRevisionByToken, q.etByToken, tokenHash),
@@ -62,21 +99,32 @@ export function sqliteEventTypes(connection: SqliteConnection, secrets: SecretBo
     count: async () => q.etCount.get()!.n,
     update: async (id: number, change: EventTypeChange, nowIso: string) =>
       connection.write(() => {
-        const current = q.etById.get(id);
+        const current = q.etRow.get(id);
         if (!current) return null;
         const next = { ...toEventType(current, secrets), ...change };
-        return cached(
-          slugChecked(next.slug, () =>
-            q.etUpdate.get(
-              next.tokenHash, next.overrideTokenHash, next.slug, next.linkToken, next.disabled ? 1 : 0, JSON.stringify(next.settings), sealedWebhookSecret(secrets, current, change), next.webhookDisabledAtMs, nowIso,
-              next.feedToken, id,
-            ),
+        slugChecked(next.slug, () =>
+          q.etUpdate.get(
+            next.tokenHash, next.overrideTokenHash, next.slug, next.linkToken, next.disabled ? 1 : 0, JSON.stringify(next.settings), sealedWebhookSecret(secrets, current, change), next.webhookDisabledAtMs, nowIso,
+            next.feedToken, id,
           ),
         );
+        if (change.assignment !== undefined) q.etAssignment.run(change.assignment, id);
+        if (change.hosts !== undefined) {
+          // The revision is the row's plus the hosts' sum: a smaller sum is made up on the row, so it never takes an earlier value again.
+          const before = q.hostSum.get(id)!.n;
+          writeHosts(id, change.hosts);
+          const after = q.hostSum.get(id)!.n;
+          if (after < before) q.etRevisionAdd.run(before - after, id);
+        }
+        return cached(q.etById.get(id));
       }),
     delete: async (id: number) => {
       parsed.forget(id);
-      return connection.write(() => q.etDelete.run(id).changes > 0);
+      return connection.write(() => {
+        // Its bookings go with it: its hosts' other event types get new revisions, so no cached page keeps them.
+        q.etHostsBump.run(id);
+        return q.etDelete.run(id).changes > 0;
+      });
     },
   };
 }

@@ -4,6 +4,7 @@ import { sqliteConsoleSessions } from "./console-sessions.ts";
 import { sqliteBusy } from "./busy.ts";
 import { openDatabase, SqliteConnection } from "./connection.ts";
 import { sqliteEventTypes } from "./event-types.ts";
+import { sqliteHosts, sqliteSchedules } from "./hosts.ts";
 import { sqliteIdempotency } from "./idempotency.ts";
 import { applySqliteMigrations } from "./migrations.ts";
 import { sqliteReservations } from "./reservations.ts";
@@ -45,6 +46,8 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
  */
 class SqliteStore implements Store {
   readonly engine = "sqlite";
+  readonly hosts: Store["hosts"];
+  readonly schedules: Store["schedules"];
   readonly eventTypes: Store["eventTypes"];
   readonly reservations: Store["reservations"];
   readonly outbox: Store["outbox"];
@@ -57,6 +60,8 @@ class SqliteStore implements Store {
     private readonly connection: SqliteConnection,
     secrets: SecretBox,
   ) {
+    this.hosts = sqliteHosts(connection);
+    this.schedules = sqliteSchedules(connection);
     this.eventTypes = sqliteEventTypes(connection, secrets);
     this.reservations = sqliteReservations(connection);
     this.outbox = sqliteOutbox(connection);

@@ -188,6 +188,135 @@ export const SQLITE_MIGRATIONS: { version: number; name: string; sql: string }[]
     `,
   },
   {
+    version: 10,
+    name: "hosts: people, their schedules, event types' hosts, reservations' hosts, calendars of hosts",
+    // Every event type joins one default host (named from the first event type that names its
+    // organizer; an empty name, shown nowhere, when none does), existing calendars move to it, and every reservation takes it: nothing is lost and a
+    // one-person install books as before. reservation_hosts is kept by triggers from reservations.host_ids,
+    // so every write path (claims, saves, imports) keeps the per-host index of bookings current.
+    sql: `
+      CREATE TABLE hosts (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL,
+        email TEXT,
+        timezone TEXT NOT NULL,
+        avatar_url TEXT,
+        is_default INTEGER NOT NULL DEFAULT 0 CHECK (is_default IN (0, 1)),
+        bookings_calendar TEXT CHECK (bookings_calendar IS NULL OR json_valid(bookings_calendar)),
+        revision INTEGER NOT NULL DEFAULT 1,
+        longest_reservation_ms INTEGER NOT NULL DEFAULT 0,
+        created_at_ms INTEGER NOT NULL,
+        updated_at_ms INTEGER NOT NULL
+      );
+      CREATE UNIQUE INDEX hosts_one_default ON hosts (is_default) WHERE is_default = 1;
+      INSERT INTO hosts (name, email, timezone, avatar_url, is_default, bookings_calendar, longest_reservation_ms, created_at_ms, updated_at_ms)
+      SELECT
+        coalesce((SELECT json_extract(settings, '$.hostName') FROM event_types WHERE coalesce(json_extract(settings, '$.hostName'), '') <> '' ORDER BY id LIMIT 1), ''),
+        (SELECT json_extract(settings, '$.organizerEmail') FROM event_types WHERE coalesce(json_extract(settings, '$.organizerEmail'), '') <> '' ORDER BY id LIMIT 1),
+        coalesce((SELECT json_extract(settings, '$.timezone') FROM event_types ORDER BY id LIMIT 1), 'UTC'),
+        (SELECT json_extract(settings, '$.profileImage') FROM event_types WHERE coalesce(json_extract(settings, '$.profileImage'), '') <> '' ORDER BY id LIMIT 1),
+        1,
+        (SELECT json_extract(settings, '$.bookingsCalendar') FROM event_types WHERE json_type(settings, '$.bookingsCalendar') = 'object' ORDER BY id LIMIT 1),
+        coalesce((SELECT max(longest_reservation_ms) FROM event_types), 0),
+        CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER),
+        CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER);
+      CREATE TABLE schedules (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        host_id INTEGER NOT NULL REFERENCES hosts(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        timezone TEXT NOT NULL,
+        availability TEXT NOT NULL CHECK (json_valid(availability)),
+        created_at_ms INTEGER NOT NULL,
+        updated_at_ms INTEGER NOT NULL
+      );
+      CREATE INDEX schedules_by_host ON schedules (host_id, id);
+      CREATE TABLE event_type_hosts (
+        event_type_id INTEGER NOT NULL REFERENCES event_types(id) ON DELETE CASCADE,
+        host_id INTEGER NOT NULL REFERENCES hosts(id),
+        position INTEGER NOT NULL,
+        priority INTEGER NOT NULL DEFAULT 0,
+        schedule_id INTEGER REFERENCES schedules(id),
+        PRIMARY KEY (event_type_id, host_id)
+      );
+      CREATE INDEX event_type_hosts_by_host ON event_type_hosts (host_id, event_type_id);
+      INSERT INTO event_type_hosts (event_type_id, host_id, position, priority, schedule_id)
+        SELECT id, (SELECT id FROM hosts WHERE is_default = 1), 0, 0, NULL FROM event_types;
+      ALTER TABLE event_types ADD COLUMN assignment TEXT NOT NULL DEFAULT 'collective' CHECK (assignment IN ('collective', 'round-robin'));
+      ALTER TABLE reservations ADD COLUMN host_ids TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(host_ids));
+      CREATE TABLE reservation_hosts (
+        reservation_uuid TEXT NOT NULL REFERENCES reservations(uuid) ON DELETE CASCADE,
+        host_id INTEGER NOT NULL REFERENCES hosts(id),
+        event_type_id INTEGER NOT NULL,
+        start_ms INTEGER NOT NULL,
+        end_ms INTEGER NOT NULL,
+        created_at_ms INTEGER NOT NULL,
+        PRIMARY KEY (reservation_uuid, host_id)
+      );
+      CREATE INDEX reservation_hosts_by_time ON reservation_hosts (host_id, start_ms);
+      CREATE TRIGGER reservation_hosts_on_insert AFTER INSERT ON reservations BEGIN
+        INSERT INTO reservation_hosts (reservation_uuid, host_id, event_type_id, start_ms, end_ms, created_at_ms)
+          SELECT NEW.uuid, value, NEW.event_type_id, NEW.start_ms, NEW.end_ms, NEW.created_at_ms FROM json_each(NEW.host_ids);
+      END;
+      CREATE TRIGGER reservation_hosts_on_update AFTER UPDATE OF host_ids, start_ms, end_ms ON reservations
+        WHEN OLD.host_ids IS NOT NEW.host_ids OR OLD.start_ms <> NEW.start_ms OR OLD.end_ms <> NEW.end_ms BEGIN
+        DELETE FROM reservation_hosts WHERE reservation_uuid = NEW.uuid;
+        INSERT INTO reservation_hosts (reservation_uuid, host_id, event_type_id, start_ms, end_ms, created_at_ms)
+          SELECT NEW.uuid, value, NEW.event_type_id, NEW.start_ms, NEW.end_ms, NEW.created_at_ms FROM json_each(NEW.host_ids);
+      END;
+      UPDATE reservations SET host_ids = json_array((SELECT id FROM hosts WHERE is_default = 1));
+
+      -- Calendars move from event types to hosts: the three tables are rebuilt with host_id.
+      CREATE TABLE busy_sources_new (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        host_id INTEGER NOT NULL REFERENCES hosts(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL CHECK (kind IN ('caldav', 'ical')),
+        url TEXT NOT NULL,
+        username TEXT,
+        secret TEXT,
+        calendars TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(calendars)),
+        freshness_minutes INTEGER CHECK (freshness_minutes IS NULL OR freshness_minutes > 0),
+        sync_state TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(sync_state)),
+        last_attempt_at_ms INTEGER,
+        last_success_at_ms INTEGER,
+        last_failure_at_ms INTEGER,
+        last_error TEXT,
+        expanded_until_ms INTEGER,
+        created_at_ms INTEGER NOT NULL,
+        failure_count INTEGER NOT NULL DEFAULT 0,
+        skipped_objects TEXT NOT NULL DEFAULT '[]'
+      );
+      INSERT INTO busy_sources_new (id, host_id, kind, url, username, secret, calendars, freshness_minutes, sync_state, last_attempt_at_ms, last_success_at_ms,
+          last_failure_at_ms, last_error, expanded_until_ms, created_at_ms, failure_count, skipped_objects)
+        SELECT id, (SELECT id FROM hosts WHERE is_default = 1), kind, url, username, secret, calendars, freshness_minutes, sync_state, last_attempt_at_ms, last_success_at_ms,
+          last_failure_at_ms, last_error, expanded_until_ms, created_at_ms, failure_count, skipped_objects FROM busy_sources;
+      CREATE TABLE busy_objects_new (
+        source_id INTEGER NOT NULL REFERENCES busy_sources_new(id) ON DELETE CASCADE,
+        href TEXT NOT NULL,
+        etag TEXT,
+        ics TEXT NOT NULL,
+        PRIMARY KEY (source_id, href)
+      );
+      INSERT INTO busy_objects_new (source_id, href, etag, ics) SELECT source_id, href, etag, ics FROM busy_objects;
+      CREATE TABLE busy_intervals_new (
+        source_id INTEGER NOT NULL REFERENCES busy_sources_new(id) ON DELETE CASCADE,
+        host_id INTEGER NOT NULL REFERENCES hosts(id) ON DELETE CASCADE,
+        start_ms INTEGER NOT NULL,
+        end_ms INTEGER NOT NULL CHECK (end_ms > start_ms)
+      );
+      INSERT INTO busy_intervals_new (source_id, host_id, start_ms, end_ms)
+        SELECT source_id, (SELECT id FROM hosts WHERE is_default = 1), start_ms, end_ms FROM busy_intervals;
+      DROP TABLE busy_intervals;
+      DROP TABLE busy_objects;
+      DROP TABLE busy_sources;
+      ALTER TABLE busy_sources_new RENAME TO busy_sources;
+      ALTER TABLE busy_objects_new RENAME TO busy_objects;
+      ALTER TABLE busy_intervals_new RENAME TO busy_intervals;
+      CREATE INDEX busy_sources_by_host ON busy_sources (host_id, id);
+      CREATE INDEX busy_intervals_by_time ON busy_intervals (host_id, end_ms, start_ms);
+      CREATE INDEX busy_intervals_by_source ON busy_intervals (source_id);
+    `,
+  },
+  {
     version: 13,
     name: "the language and clock a booking was made in; the outbox claimed by event type",
     sql: `

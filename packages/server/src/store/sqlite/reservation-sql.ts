@@ -10,7 +10,7 @@ export const paidHold = (now: string) =>
  * as seat holders: what slot lists and seat claims count. The event type's longest reservation
  * bounds how far back an overlapping one can start, which keeps the index range scanned short.
  */
-export const SEAT_HOLDERS = `SELECT uuid, start_ms AS startMs, end_ms AS endMs, CASE WHEN status = 'held' AND NOT ${paidHold("$nowMs")} THEN held_until_ms END AS heldUntilMs FROM reservations
+export const SEAT_HOLDERS = `SELECT uuid, start_ms AS startMs, end_ms AS endMs, host_ids AS hostIds, CASE WHEN status = 'held' AND NOT ${paidHold("$nowMs")} THEN held_until_ms END AS heldUntilMs FROM reservations
   WHERE event_type_id = $eventTypeId AND start_ms < $untilMs AND end_ms > $fromMs
     AND start_ms >= $fromMs - (SELECT longest_reservation_ms FROM event_types WHERE id = $eventTypeId)
     AND (status = 'confirmed' OR (status = 'held' AND (held_until_ms > $nowMs OR ${paidHold("$nowMs")})))`;
@@ -19,18 +19,43 @@ export const SEAT_HOLDERS = `SELECT uuid, start_ms AS startMs, end_ms AS endMs, 
 export const RESERVATION_BY_UUID = "SELECT * FROM reservations WHERE event_type_id = ? AND uuid = ?";
 
 /** Stores a new reservation; its parameters are `reservationColumns`. */
-export const INSERT_RESERVATION = `INSERT INTO reservations (uuid, event_type_id, status, start_ms, end_ms, held_until_ms, email, firstname, lastname,
+export const INSERT_RESERVATION = `INSERT INTO reservations (uuid, event_type_id, host_ids, status, start_ms, end_ms, held_until_ms, email, firstname, lastname,
   phone, timezone, location, guests, custom_fields, meet_link, payment, payment_intent_id, confirmed_at_ms,
   cancelled_at_ms, created_at_ms, updated_at_ms, ics_sequence, cancel_reason, locale)
-  VALUES ($uuid, $eventTypeId, $status, $startMs, $endMs, $heldUntilMs, $email, $firstname, $lastname,
+  VALUES ($uuid, $eventTypeId, $hostIds, $status, $startMs, $endMs, $heldUntilMs, $email, $firstname, $lastname,
   $phone, $timezone, $location, $guests, $customFields, $meetLink, $payment, $paymentIntentId, $confirmedAtMs,
   $cancelledAtMs, $createdAtMs, $updatedAtMs, $sequence, $cancelReason, $locale)`;
 
 /** Compare-and-set of a reservation: `reservationColumns` and $expectedUpdatedAtMs, the updated_at_ms the row must still have. */
-export const UPDATE_RESERVATION = `UPDATE reservations SET status = $status, start_ms = $startMs, end_ms = $endMs, held_until_ms = $heldUntilMs,
+export const UPDATE_RESERVATION = `UPDATE reservations SET host_ids = $hostIds, status = $status, start_ms = $startMs, end_ms = $endMs, held_until_ms = $heldUntilMs,
   email = $email, firstname = $firstname, lastname = $lastname, phone = $phone, timezone = $timezone,
   location = $location, guests = $guests, custom_fields = $customFields, meet_link = $meetLink,
   payment = $payment, payment_intent_id = $paymentIntentId, confirmed_at_ms = $confirmedAtMs,
   cancelled_at_ms = $cancelledAtMs, updated_at_ms = $updatedAtMs, ics_sequence = $sequence, cancel_reason = $cancelReason,
   locale = $locale
   WHERE uuid = $uuid AND event_type_id = $eventTypeId AND updated_at_ms = $expectedUpdatedAtMs`;
+
+/**
+ * What takes hosts $hostIds (a JSON array) at $nowMs outside event type $eventTypeId and meets
+ * [$fromMs, $untilMs): their bookings of other event types holding a seat (read through
+ * reservation_hosts, by host and start, bounded by the hosts' longest reservation), and their
+ * calendars' busy intervals (heldUntilMs null).
+ */
+export const HOST_BUSY = `SELECT rh.host_id AS hostId, rh.start_ms AS startMs, rh.end_ms AS endMs,
+    CASE WHEN r.status = 'held' AND NOT ${paidHold("$nowMs").replace(/\b(payment|start_ms)\b/g, "r.$1")} THEN r.held_until_ms END AS heldUntilMs
+  FROM reservation_hosts rh JOIN reservations r ON r.uuid = rh.reservation_uuid
+  WHERE rh.host_id IN (SELECT value FROM json_each($hostIds)) AND rh.event_type_id <> $eventTypeId
+    AND rh.start_ms < $untilMs AND rh.end_ms > $fromMs
+    AND rh.start_ms >= $fromMs - (SELECT coalesce(max(longest_reservation_ms), 0) FROM hosts WHERE id IN (SELECT value FROM json_each($hostIds)))
+    AND (r.status = 'confirmed' OR (r.status = 'held' AND (r.held_until_ms > $nowMs OR ${paidHold("$nowMs").replace(/\b(payment|start_ms)\b/g, "r.$1")})))
+  UNION ALL
+  SELECT host_id AS hostId, start_ms AS startMs, end_ms AS endMs, NULL AS heldUntilMs FROM busy_intervals
+  WHERE host_id IN (SELECT value FROM json_each($hostIds)) AND end_ms > $fromMs AND start_ms < $untilMs`;
+
+/** When each of hosts $hostIds last got a held or confirmed booking of event type $eventTypeId (round robin's rule). */
+export const LAST_BOOKED = `SELECT rh.host_id AS hostId, max(rh.created_at_ms) AS lastMs FROM reservation_hosts rh JOIN reservations r ON r.uuid = rh.reservation_uuid
+  WHERE rh.host_id IN (SELECT value FROM json_each($hostIds)) AND rh.event_type_id = $eventTypeId AND r.status IN ('held', 'confirmed')
+  GROUP BY rh.host_id`;
+
+/** The hosts of event type ?, in their order. */
+export const EVENT_TYPE_HOST_IDS = "SELECT host_id AS hostId FROM event_type_hosts WHERE event_type_id = ? ORDER BY position";

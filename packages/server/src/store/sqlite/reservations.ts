@@ -1,6 +1,6 @@
-import type { OutboxEvent, ReservationQuery, ReservationRecord, ReservationSearch, SeatHolder, Store } from "../types.ts";
-import { movesSeats, reservationColumns, toReservation, type ReservationRow } from "../rows.ts";
-import { sqliteClaims } from "./claim.ts";
+import type { OutboxEvent, ReservationQuery, ReservationRecord, ReservationSearch, Store } from "../types.ts";
+import { hostIdsOf, movesSeats, reservationColumns, toReservation, type ReservationRow } from "../rows.ts";
+import { sqliteClaims, toSeatHolder, type SeatHolderRow } from "./claim.ts";
 import type { SqliteConnection } from "./connection.ts";
 import { BUMP_REVISION } from "./event-types.ts";
 import { INSERT_RESERVATION, RESERVATION_BY_UUID, SEAT_HOLDERS, UPDATE_RESERVATION } from "./reservation-sql.ts";
@@ -14,7 +14,7 @@ import { eventInserter } from "./webhooks.ts";
 export function sqliteReservations(connection: SqliteConnection): Store["reservations"] {
   const { db } = connection;
   const q = {
-    seatHolders: db.query<SeatHolder, [{ eventTypeId: number; untilMs: number; fromMs: number; nowMs: number }]>(SEAT_HOLDERS),
+    seatHolders: db.query<SeatHolderRow, [{ eventTypeId: number; untilMs: number; fromMs: number; nowMs: number }]>(SEAT_HOLDERS),
     rByUuid: db.query<ReservationRow, [number, string]>(RESERVATION_BY_UUID),
     rList: db.query<ReservationRow, [number, number, number, string | null, string | null, number]>(
       `SELECT * FROM reservations WHERE event_type_id = ? AND start_ms < ? AND end_ms > ?
@@ -34,12 +34,13 @@ export function sqliteReservations(connection: SqliteConnection): Store["reserva
     rUpdate: db.query(UPDATE_RESERVATION),
     etBump: db.query<unknown, [number]>(BUMP_REVISION),
     etLongest: db.query<unknown, [number, number]>("UPDATE event_types SET longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id = ?"),
+    hostsChanged: db.query<unknown, [number, string]>("UPDATE hosts SET revision = revision + 1, longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id IN (SELECT value FROM json_each(?))"),
   };
   const insertEvents = eventInserter(db);
   const sweep = sqliteSweep(connection);
 
   return {
-    seatHolders: async (eventTypeId, fromMs, untilMs, nowMs) => q.seatHolders.all({ eventTypeId, untilMs, fromMs, nowMs }),
+    seatHolders: async (eventTypeId, fromMs, untilMs, nowMs) => q.seatHolders.all({ eventTypeId, untilMs, fromMs, nowMs }).map(toSeatHolder),
     byUuid: async (eventTypeId, uuid) => {
       const row = q.rByUuid.get(eventTypeId, uuid);
       return row ? toReservation(row) : null;
@@ -55,7 +56,12 @@ export function sqliteReservations(connection: SqliteConnection): Store["reserva
         const changed = q.rUpdate.run({ ...reservationColumns(record), expectedUpdatedAtMs }).changes === 1;
         if (changed) insertEvents(events);
         // Slot lists and configuration depend on seats only; a payment note leaves their caches alone.
-        if (changed && movesSeats(before, record)) q.etBump.run(record.eventTypeId);
+        if (changed && movesSeats(before, record)) {
+          // Through its hosts' revisions (every event type of theirs); the event type's own when none is recorded.
+          const touched = [...new Set([...record.hostIds, ...hostIdsOf(before?.host_ids)])];
+          if (touched.length > 0) q.hostsChanged.run(0, JSON.stringify(touched));
+          else q.etBump.run(record.eventTypeId);
+        }
         return changed;
       }),
     paidHoldsDue: async (nowMs: number, limit: number) => q.rPaidHoldsDue.all(nowMs, limit).map(toReservation),
@@ -76,6 +82,7 @@ export function sqliteReservations(connection: SqliteConnection): Store["reserva
         for (const r of records) {
           q.rInsert.run(reservationColumns(r));
           q.etLongest.run(r.endMs - r.startMs, r.eventTypeId);
+          q.hostsChanged.run(r.endMs - r.startMs, JSON.stringify(r.hostIds));
           touched.add(r.eventTypeId);
         }
         for (const id of touched) q.etBump.run(id);

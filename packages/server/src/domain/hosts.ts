@@ -1,0 +1,170 @@
+import type { AvailabilityRules } from "./event-type.ts";
+import { isOffered, retakable, seatsLeft, slotsBetween, type BusyInterval, type Slot, type SlotRules } from "./slots.ts";
+import { blockedByBusy, busyChecker } from "./busy.ts";
+
+/**
+ * Hosts and teams (docs/hosts.md). An event type sells the time of one or more hosts. Each host is
+ * offered by their own hours (a schedule of theirs, or the event type's own hours) and is taken by
+ * their bookings of every event type and by their calendars. With one host, an event type books as
+ * it always did. With several:
+ *
+ * - collective: a time is offered when every host offers it and is free; the booking takes them all.
+ * - round robin: a time is offered when any host offers it and is free; the booking takes one, chosen
+ *   among the free hosts by `roundRobinChoice`: highest priority first, then the one least recently
+ *   booked through this event type (never booked counts as longest ago), then the first in the event
+ *   type's list of hosts.
+ *
+ * Seats of a collective event type are the event type's, as before; round robin counts them per host
+ * (a reservation takes a seat of the host it was assigned).
+ */
+export type HostAssignment = "collective" | "round-robin";
+
+/** A host as slot computation and assignment see it. */
+export interface HostMember {
+  hostId: number;
+  priority: number;
+  /** The host's schedule used by this event type; null: the event type's own hours. */
+  schedule: { timezone: string; availability: AvailabilityRules } | null;
+}
+
+/** A seat holder with the hosts it took (none recorded: it counts for every host). */
+export interface HostedHolder extends BusyInterval {
+  uuid?: string;
+  heldUntilMs: number | null;
+  hostIds?: number[] | undefined;
+}
+
+/** One candidate host's time outside the event type in view, and when it was last booked through it. */
+export interface HostTime {
+  hostId: number;
+  busy: BusyInterval[];
+  lastBookedAtMs: number | null;
+}
+
+const rulesMemo = new WeakMap<object, WeakMap<object, SlotRules>>();
+
+/**
+ * The event type's rules with the host's schedule as its hours (and zone): what the host's slots
+ * follow. The same object for the same settings and schedule objects, so the memoized day hours of
+ * domain/slots.ts are kept per revision.
+ */
+export function hostRules<S extends SlotRules>(settings: S, member: Pick<HostMember, "schedule">): S {
+  if (!member.schedule) return settings;
+  let bySchedule = rulesMemo.get(settings);
+  if (!bySchedule) rulesMemo.set(settings, (bySchedule = new WeakMap()));
+  let rules = bySchedule.get(member.schedule) as S | undefined;
+  if (!rules) {
+    rules = { ...settings, timezone: member.schedule.timezone, availability: member.schedule.availability };
+    bySchedule.set(member.schedule, rules);
+  }
+  return rules;
+}
+
+/** The seat holders that count for a host: all of them when collective, those assigned to the host by round robin. */
+export function holdersOf<H extends HostedHolder>(assignment: HostAssignment, holders: readonly H[], hostId: number): H[] {
+  if (assignment === "collective") return [...holders];
+  return holders.filter((h) => !h.hostIds || h.hostIds.length === 0 || h.hostIds.includes(hostId));
+}
+
+/**
+ * Free slots of the event type starting in [fromMs, untilMs): per host, the host's hours less the
+ * seats taken and less the host's busy time (with the event type's buffers); then every host's
+ * (collective: the least free seats count) or any host's (round robin: the most free seats count).
+ */
+export function teamSlots(
+  settings: SlotRules,
+  assignment: HostAssignment,
+  members: readonly HostMember[],
+  holders: readonly HostedHolder[],
+  busyOf: (hostId: number) => readonly BusyInterval[],
+  fromMs: number,
+  untilMs: number,
+  nowMs: number,
+  options: { ignoreNoticeAndHorizon?: boolean } = {},
+): Slot[] {
+  const perHost = members.map((m) => {
+    const blocked = busyChecker(settings, busyOf(m.hostId));
+    return slotsBetween(hostRules(settings, m), fromMs, untilMs, holdersOf(assignment, holders, m.hostId), nowMs, options).filter(
+      (slot) => slot.freeSeats > 0 && (!options.ignoreNoticeAndHorizon || slot.startMs > nowMs) && !blocked(slot.startMs, slot.endMs),
+    );
+  });
+  if (perHost.length === 1) return perHost[0]!;
+  const byStart = new Map<number, { slot: Slot; hosts: number }>();
+  for (const slots of perHost) {
+    for (const slot of slots) {
+      const seen = byStart.get(slot.startMs);
+      if (!seen) byStart.set(slot.startMs, { slot: { ...slot }, hosts: 1 });
+      else {
+        seen.hosts++;
+        seen.slot.freeSeats = assignment === "collective" ? Math.min(seen.slot.freeSeats, slot.freeSeats) : Math.max(seen.slot.freeSeats, slot.freeSeats);
+      }
+    }
+  }
+  const out: Slot[] = [];
+  for (const { slot, hosts } of byStart.values()) if (assignment === "round-robin" || hosts === members.length) out.push(slot);
+  return out.sort((a, b) => a.startMs - b.startMs);
+}
+
+/**
+ * The hosts whose hours offer [startMs, endMs) (notice and horizon as `isOffered`): for a collective
+ * event type all of them or none, for round robin those that do.
+ */
+export function offeringHosts(
+  settings: SlotRules,
+  assignment: HostAssignment,
+  members: readonly HostMember[],
+  startMs: number,
+  endMs: number,
+  nowMs: number,
+  options: { ignoreNoticeAndHorizon?: boolean } = {},
+): number[] {
+  const offering = members.filter((m) => isOffered(hostRules(settings, m), startMs, endMs, nowMs, options)).map((m) => m.hostId);
+  if (assignment === "collective") return offering.length === members.length ? offering : [];
+  return offering;
+}
+
+/**
+ * The round-robin pick among `free` hosts: highest priority, then least recently booked through this
+ * event type (never booked first), then the first in the event type's list (`members` order).
+ */
+export function roundRobinChoice(members: readonly HostMember[], free: readonly HostTime[]): number | null {
+  const position = new Map(members.map((m, i) => [m.hostId, i]));
+  const priority = new Map(members.map((m) => [m.hostId, m.priority]));
+  const ranked = [...free].sort(
+    (a, b) =>
+      (priority.get(b.hostId) ?? 0) - (priority.get(a.hostId) ?? 0) ||
+      (a.lastBookedAtMs ?? Number.NEGATIVE_INFINITY) - (b.lastBookedAtMs ?? Number.NEGATIVE_INFINITY) ||
+      (position.get(a.hostId) ?? 0) - (position.get(b.hostId) ?? 0),
+  );
+  return ranked[0]?.hostId ?? null;
+}
+
+/**
+ * The hosts a booking of [startMs, endMs) takes, decided inside the claim: collective, all candidate
+ * hosts when a seat is left and none of them is busy; round robin, the current host when `keep` names
+ * one that is free (a reschedule keeps its host), else the `roundRobinChoice` among the free ones.
+ * Null when nobody can take it. `retake`: a lapsed hold taking its seat again (its hours, not notice).
+ */
+export function hostsFor(
+  settings: SlotRules,
+  assignment: HostAssignment,
+  members: readonly HostMember[],
+  candidates: readonly HostTime[],
+  holders: readonly HostedHolder[],
+  startMs: number,
+  endMs: number,
+  options: { keep?: readonly number[]; retake?: { nowMs: number } } = {},
+): number[] | null {
+  const seatFree = (hostId: number) => {
+    const member = members.find((m) => m.hostId === hostId);
+    const rules = member ? hostRules(settings, member) : settings;
+    const counted = holdersOf(assignment, holders, hostId);
+    return options.retake ? retakable(rules, startMs, endMs, counted, options.retake.nowMs) : seatsLeft(rules, startMs, endMs, counted) > 0;
+  };
+  const free = candidates.filter((c) => seatFree(c.hostId) && !blockedByBusy(settings, startMs, endMs, c.busy));
+  if (assignment === "collective" || candidates.length <= 1) return free.length === candidates.length && free.length > 0 ? free.map((c) => c.hostId) : null;
+  const kept = options.keep?.find((id) => free.some((c) => c.hostId === id));
+  if (kept !== undefined) return [kept];
+  const chosen = roundRobinChoice(members, free);
+  return chosen === null ? null : [chosen];
+}

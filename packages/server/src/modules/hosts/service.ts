@@ -1,0 +1,262 @@
+import { DateTime } from "luxon";
+import { WEEKDAYS, type HostCreate, type HostPatch, type HostView, type ScheduleCreate, type SchedulePatch, type ScheduleView, type TimeRange } from "@booking/wire";
+import { addError, DomainError, ValidationFailed } from "../../domain/errors.ts";
+import type { AvailabilityRules } from "../../domain/event-type.ts";
+import { statusAt } from "../../domain/reservation.ts";
+import { canonicalZone, utc } from "../../lib/time.ts";
+import type { HostRecord, ReservationRecord, ScheduleRecord, Store } from "../../store/types.ts";
+import type { ReservationStatus } from "@booking/wire";
+
+/** Most schedules one host may keep. */
+export const MAX_SCHEDULES_PER_HOST = 50;
+/** Most bookings one listing of a host's bookings answers. */
+const MAX_LISTED = 1000;
+
+/** Query of a host's bookings across event types: whole days in `timezone` (default the host's). */
+export interface HostReservationsQuery {
+  from: string;
+  until: string;
+  status?: ReservationStatus | undefined;
+  timezone?: string | undefined;
+}
+
+/** One booking of a host as the organizer's list shows it. */
+export interface HostBookingView {
+  uuid: string;
+  eventTypeId: number;
+  hostIds: number[];
+  status: ReservationStatus;
+  start: string;
+  end: string;
+  email: string;
+  firstname: string;
+  lastname: string;
+  createdAt: string;
+}
+
+/**
+ * The organizer's operations on hosts and their schedules (docs/hosts.md), shared by the admin API
+ * and the other organizer channels: create, edit and delete hosts and schedules, list a host's
+ * bookings across its event types. A host is deleted only when nothing uses it; the default host
+ * never is.
+ */
+export class HostAdmin {
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number,
+  ) {}
+
+  async list(): Promise<HostView[]> {
+    return Promise.all((await this.store.hosts.list()).map((h) => this.view(h)));
+  }
+
+  async get(id: number): Promise<HostView> {
+    return this.view(await this.host(id));
+  }
+
+  async create(input: HostCreate): Promise<HostView> {
+    const checked = checkHost({ timezone: "UTC", avatarUrl: null, ...input });
+    return this.view(await this.store.hosts.create(checked, this.now()));
+  }
+
+  async update(id: number, patch: HostPatch): Promise<HostView> {
+    const current = await this.host(id);
+    const checked = checkHost({ name: current.name, email: current.email ?? "", timezone: current.timezone, avatarUrl: current.avatarUrl, ...patch });
+    const updated = await this.store.hosts.update(id, checked, this.now());
+    if (!updated) throw notFound(id);
+    return this.view(updated);
+  }
+
+  async delete(id: number): Promise<void> {
+    const outcome = await this.store.hosts.delete(id);
+    if (outcome === "not_found") throw notFound(id);
+    if (outcome === "default") throw new ValidationFailed({ hostId: ["The default host cannot be deleted: event types created without hosts belong to it."] });
+    if (outcome === "in_use") throw new ValidationFailed({ hostId: ["The host has event types or bookings; take it off its event types (bookings keep it) before deleting it."] });
+  }
+
+  async schedules(hostId: number): Promise<ScheduleView[]> {
+    await this.host(hostId);
+    const used = await this.scheduleUse();
+    return (await this.store.schedules.list(hostId)).map((s) => scheduleView(s, used.get(s.id) ?? []));
+  }
+
+  async schedule(id: number): Promise<ScheduleView> {
+    const s = await this.existingSchedule(id);
+    return scheduleView(s, (await this.scheduleUse()).get(id) ?? []);
+  }
+
+  async createSchedule(hostId: number, input: ScheduleCreate): Promise<ScheduleView> {
+    const host = await this.host(hostId);
+    if ((await this.store.schedules.list(hostId)).length >= MAX_SCHEDULES_PER_HOST) {
+      throw new ValidationFailed({ name: [`A host keeps at most ${MAX_SCHEDULES_PER_HOST} schedules; remove one first.`] });
+    }
+    const checked = checkSchedule({ name: input.name, timezone: input.timezone ?? host.timezone, availability: input.availability });
+    return scheduleView(await this.store.schedules.create({ hostId, ...checked }, this.now()), []);
+  }
+
+  async updateSchedule(id: number, patch: SchedulePatch): Promise<ScheduleView> {
+    const current = await this.existingSchedule(id);
+    const checked = checkSchedule({ name: patch.name ?? current.name, timezone: patch.timezone ?? current.timezone, availability: patch.availability ?? current.availability });
+    const updated = await this.store.schedules.update(id, checked, this.now());
+    if (!updated) throw scheduleNotFound(id);
+    return scheduleView(updated, (await this.scheduleUse()).get(id) ?? []);
+  }
+
+  async deleteSchedule(id: number): Promise<void> {
+    const outcome = await this.store.schedules.delete(id);
+    if (outcome === "not_found") throw scheduleNotFound(id);
+    if (outcome === "in_use") throw new ValidationFailed({ scheduleId: ["An event type uses the schedule; give it other hours first."] });
+  }
+
+  /** The event types of the host, by id. */
+  async eventTypeIds(hostId: number): Promise<number[]> {
+    await this.host(hostId);
+    return this.store.hosts.eventTypeIds(hostId);
+  }
+
+  /** The host's bookings of every event type in whole days `from`..`until` (the host's zone unless asked), by start. */
+  async reservations(hostId: number, query: HostReservationsQuery): Promise<HostBookingView[]> {
+    const host = await this.host(hostId);
+    const errors: Record<string, string[]> = {};
+    const zone = query.timezone === undefined ? host.timezone : canonicalZone(query.timezone);
+    if (zone === null) addError(errors, "timezone", "Unknown IANA timezone.");
+    const from = DateTime.fromISO(query.from, { zone: zone ?? "UTC" });
+    const until = DateTime.fromISO(query.until, { zone: zone ?? "UTC" });
+    if (!from.isValid || !/^\d{4}-\d{2}-\d{2}$/.test(query.from)) addError(errors, "from", "Expected a calendar date, YYYY-MM-DD.");
+    if (!until.isValid || !/^\d{4}-\d{2}-\d{2}$/.test(query.until)) addError(errors, "until", "Expected a calendar date, YYYY-MM-DD.");
+    else if (from.isValid && until < from) addError(errors, "until", "Must not be before from.");
+    ValidationFailed.check(errors);
+    const nowMs = this.now();
+    const rows = await this.store.hosts.reservations(hostId, { fromMs: from.startOf("day").toMillis(), untilMs: until.plus({ days: 1 }).startOf("day").toMillis(), limit: MAX_LISTED });
+    return rows
+      .map((r) => ({ r, status: statusAt(r, nowMs) }))
+      .filter(({ status }) => query.status === undefined || status === query.status)
+      .map(({ r, status }) => bookingView(r, status));
+  }
+
+  private async view(h: HostRecord): Promise<HostView> {
+    return {
+      id: h.id,
+      name: h.name,
+      email: h.email,
+      timezone: h.timezone,
+      avatarUrl: h.avatarUrl,
+      isDefault: h.isDefault,
+      bookingsCalendar: h.bookingsCalendar,
+      eventTypeIds: await this.store.hosts.eventTypeIds(h.id),
+      createdAt: utc(h.createdAtMs),
+      updatedAt: utc(h.updatedAtMs),
+    };
+  }
+
+  /** Which event types use each schedule. */
+  private async scheduleUse(): Promise<Map<number, number[]>> {
+    const used = new Map<number, number[]>();
+    for (const et of await this.store.eventTypes.list()) {
+      for (const h of et.hosts) if (h.scheduleId !== null) used.set(h.scheduleId, [...(used.get(h.scheduleId) ?? []), et.id]);
+    }
+    return used;
+  }
+
+  private async host(id: number): Promise<HostRecord> {
+    const h = await this.store.hosts.byId(id);
+    if (!h) throw notFound(id);
+    return h;
+  }
+
+  private async existingSchedule(id: number): Promise<ScheduleRecord> {
+    const s = await this.store.schedules.byId(id);
+    if (!s) throw scheduleNotFound(id);
+    return s;
+  }
+}
+
+/** A host's fields checked beyond their schema: a real zone, a name on one line, an http(s) avatar. */
+function checkHost(input: { name: string; email: string; timezone: string; avatarUrl: string | null }): { name: string; email: string; timezone: string; avatarUrl: string | null } {
+  const errors: Record<string, string[]> = {};
+  const name = input.name.trim();
+  if (name === "" || /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(name)) addError(errors, "name", "Expected a name: visible text on one line.");
+  if (input.email.trim() === "") addError(errors, "email", "Expected an email address.");
+  const zone = canonicalZone(input.timezone);
+  if (zone === null) addError(errors, "timezone", "Unknown IANA timezone.");
+  const avatarUrl = input.avatarUrl === "" ? null : input.avatarUrl;
+  if (avatarUrl !== null && !isHttpUrl(avatarUrl)) addError(errors, "avatarUrl", "Expected an http(s) URL.");
+  ValidationFailed.check(errors);
+  return { name, email: input.email.trim(), timezone: zone!, avatarUrl };
+}
+
+/** A schedule's fields checked beyond their schema: a real zone, ordered ranges, real and distinct override dates. */
+function checkSchedule(input: { name: string; timezone: string; availability: { weekly: Partial<Record<string, TimeRange[]>>; overrides?: { date: string; ranges: TimeRange[] }[] } }): {
+  name: string;
+  timezone: string;
+  availability: AvailabilityRules;
+} {
+  const errors: Record<string, string[]> = {};
+  const name = input.name.trim();
+  if (name === "" || /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(name)) addError(errors, "name", "Expected a name: visible text on one line.");
+  const zone = canonicalZone(input.timezone);
+  if (zone === null) addError(errors, "timezone", "Unknown IANA timezone.");
+  const availability: AvailabilityRules = { weekly: { ...input.availability.weekly }, overrides: input.availability.overrides ?? [] };
+  for (const day of WEEKDAYS) checkRanges(availability.weekly[day] ?? [], `availability.weekly.${day}`, errors);
+  const seen = new Set<string>();
+  availability.overrides.forEach((o, i) => {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(o.date) || !DateTime.fromISO(o.date).isValid) addError(errors, `availability.overrides.${i}.date`, "Expected a calendar date, YYYY-MM-DD.");
+    if (seen.has(o.date)) addError(errors, `availability.overrides.${i}.date`, "Each date may have one override.");
+    seen.add(o.date);
+    checkRanges(o.ranges, `availability.overrides.${i}.ranges`, errors);
+  });
+  ValidationFailed.check(errors);
+  return { name, timezone: zone!, availability };
+}
+
+function checkRanges(ranges: TimeRange[], field: string, errors: Record<string, string[]>): void {
+  for (const r of ranges) {
+    if (r.start === "24:00") addError(errors, field, "A range cannot start at 24:00.");
+    else if (r.end <= r.start) addError(errors, field, `Range ${r.start}-${r.end} must end after it starts.`);
+  }
+}
+
+function scheduleView(s: ScheduleRecord, eventTypeIds: number[]): ScheduleView {
+  return {
+    id: s.id,
+    hostId: s.hostId,
+    name: s.name,
+    timezone: s.timezone,
+    availability: s.availability,
+    eventTypeIds,
+    createdAt: utc(s.createdAtMs),
+    updatedAt: utc(s.updatedAtMs),
+  };
+}
+
+function bookingView(r: ReservationRecord, status: ReservationStatus): HostBookingView {
+  return {
+    uuid: r.uuid,
+    eventTypeId: r.eventTypeId,
+    hostIds: r.hostIds,
+    status,
+    start: utc(r.startMs),
+    end: utc(r.endMs),
+    email: r.email,
+    firstname: r.firstname,
+    lastname: r.lastname,
+    createdAt: utc(r.createdAtMs),
+  };
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+function notFound(id: number): DomainError {
+  return new DomainError("not_found", `No host with id ${id}.`);
+}
+
+function scheduleNotFound(id: number): DomainError {
+  return new DomainError("not_found", `No schedule with id ${id}.`);
+}

@@ -1,0 +1,68 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { Availability } from "./admin.ts";
+import { LIMITS } from "./limits.ts";
+
+/** Fields of a host: the person whose time event types book (docs/hosts.md). */
+export const HostFields = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200, description: "Shown to visitors beside the avatar and named in invites." }),
+    email: Type.String({ format: "email", maxLength: LIMITS.emailMaxLength, description: "Gets a copy of the confirmations of the host's bookings; the organizer of their invites." }),
+    timezone: Type.String({ maxLength: 64, description: "IANA zone; new schedules of the host default to it. Default UTC." }),
+    avatarUrl: Type.Union([Type.String({ maxLength: 2000, description: "http(s) URL of a picture the booker shows." }), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+
+/** Body of `POST /admin/hosts`. */
+export const HostCreate = Type.Composite([Type.Pick(HostFields, ["name", "email"]), Type.Partial(Type.Pick(HostFields, ["timezone", "avatarUrl"]))], { additionalProperties: false });
+export type HostCreate = Static<typeof HostCreate>;
+
+/** Body of `PATCH /admin/hosts/{hostId}`: any subset of the fields. */
+export const HostPatch = Type.Partial(HostFields, { additionalProperties: false });
+export type HostPatch = Static<typeof HostPatch>;
+
+/** A host as the admin API shows it. */
+export const HostView = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  email: Type.Union([Type.String(), Type.Null()]),
+  timezone: Type.String(),
+  avatarUrl: Type.Union([Type.String(), Type.Null()]),
+  isDefault: Type.Boolean({ description: "Event types created without naming hosts belong to it." }),
+  bookingsCalendar: Type.Union([Type.Object({ sourceId: Type.Integer(), calendarUrl: Type.String() }), Type.Null()]),
+  eventTypeIds: Type.Array(Type.Integer()),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+});
+export type HostView = Static<typeof HostView>;
+
+/** Fields of a schedule: named weekly hours and date overrides of a host. */
+export const ScheduleFields = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    timezone: Type.String({ maxLength: 64, description: "IANA zone of the hours; default the host's." }),
+    availability: Availability,
+  },
+  { additionalProperties: false },
+);
+
+/** Body of `POST /admin/hosts/{hostId}/schedules`. */
+export const ScheduleCreate = Type.Composite([Type.Pick(ScheduleFields, ["name", "availability"]), Type.Partial(Type.Pick(ScheduleFields, ["timezone"]))], { additionalProperties: false });
+export type ScheduleCreate = Static<typeof ScheduleCreate>;
+
+/** Body of `PATCH /admin/schedules/{scheduleId}`. */
+export const SchedulePatch = Type.Partial(ScheduleFields, { additionalProperties: false });
+export type SchedulePatch = Static<typeof SchedulePatch>;
+
+/** A schedule as the admin API shows it. */
+export const ScheduleView = Type.Object({
+  id: Type.Integer(),
+  hostId: Type.Integer(),
+  name: Type.String(),
+  timezone: Type.String(),
+  availability: Availability,
+  eventTypeIds: Type.Array(Type.Integer(), { description: "Event types whose host uses it." }),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+});
+export type ScheduleView = Static<typeof ScheduleView>;
