@@ -45,7 +45,11 @@ const FEED = [
 /** An app's store with event types and a sync of its own (the options given, private addresses allowed). */
 async function world() {
   const env = await setup();
-  const eventType = (title = "Intro call") => env.eventType({ title });
+  // Each event type of a host of its own: calendars belong to hosts.
+  const eventType = async (title = "Intro call") => {
+    const host = await env.store.hosts.create({ name: title, email: "host@example.com", timezone: "Europe/Prague", avatarUrl: null }, env.clock.now());
+    return env.eventType({ title, hosts: [{ hostId: host.id }] });
+  };
   const addFeed = async (eventTypeId: number, url: string) =>
     env.store.busy.add({ hostId: await hostOf(env.store, eventTypeId), kind: "ical", url, username: null, secret: null, calendars: [], freshnessMinutes: null }, env.clock.now());
   const busy = async (eventTypeId: number) => env.store.busy.between(await hostOf(env.store, eventTypeId), Date.parse("2026-11-01T00:00:00Z"), Date.parse("2027-01-01T00:00:00Z"));
@@ -89,7 +93,7 @@ describe("calendars synced side by side", () => {
     expect(hung).toHaveLength(1);
   });
 
-  it("runs at most 16 syncs at once and two per event type, starting the queued ones as others end, each source once", async () => {
+  it("runs at most 16 syncs at once and two per host, starting the queued ones as others end, each source once", async () => {
     const asked: string[] = [];
     const pending: { url: string; fail: () => void }[] = [];
     // Every calendar hangs until the test lets it fail.
@@ -113,7 +117,7 @@ describe("calendars synced side by side", () => {
     expect(asked).toHaveLength(16);
     expect(asked.filter((u) => u.includes("/busiest/"))).toHaveLength(2);
 
-    // As syncs end, the queued ones start, never more than 16 at once or 2 of the busiest event type.
+    // As syncs end, the queued ones start, never more than 16 at once or 2 of the busiest host.
     while (pending.length > 0) {
       pending.shift()!.fail();
       await Bun.sleep(20);

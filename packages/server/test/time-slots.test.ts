@@ -284,8 +284,9 @@ describe("GET /time-slots", () => {
       const env = await setup({ now: c.now, config: { rateLimit: { limit: 100000, windowSeconds: 60 } } });
       const settings = { timezone: c.zone, durationMinutes: 50, slotIntervalMinutes: 50, availability: everyDay([range("00:00", "24:00")]) };
       // The last slot of a day overlaps the next day's first, so alternate slots are held on a second
-      // event type with the same settings and the same list.
-      const types = [await env.eventType(settings), await env.eventType(settings)];
+      // event type with the same settings and the same list, of another host (one host's event types share its time).
+      const host = await env.store.hosts.create({ name: "Second", email: "second@example.com", timezone: "UTC", avatarUrl: null }, env.clock.now());
+      const types = [await env.eventType(settings), await env.eventType({ ...settings, hosts: [{ hostId: host.id }] })];
       const lists = await Promise.all(types.map((et) => env.call("GET", `/time-slots?${c.query}`, { token: et.token })));
       expect(lists.map((r) => r.status)).toEqual([200, 200]);
       expect(starts(lists[1]!)).toEqual(starts(lists[0]!));
@@ -348,13 +349,20 @@ describe("GET /time-slots", () => {
       await closeAll(store);
     });
 
-    it("ignores reservations of other event types", async () => {
+    it("ignores reservations of other hosts' event types, and counts those of its own host's", async () => {
       const env = await setup();
       const mine = await env.eventType(tuesdayMorning);
-      const other = await env.eventType(tuesdayMorning);
-      await env.store.reservations.insertMany([reservation(other.id, nine, 30)]);
+      const host = await env.store.hosts.create({ name: "Other", email: "other@example.com", timezone: "UTC", avatarUrl: null }, env.clock.now());
+      const others = await env.eventType({ ...tuesdayMorning, hosts: [{ hostId: host.id }] });
+      await env.store.reservations.insertMany([reservation(others.id, nine, 30, { hostIds: [host.id] })]);
       const r = await env.call("GET", "/time-slots?from=2026-11-24&until=2026-11-24", { token: mine.token });
       expect(starts(r)[0]).toBe(nine);
+      // The same host's other event type: one person's time, so its booking blocks this one.
+      const sibling = await env.eventType(tuesdayMorning);
+      await env.store.reservations.insertMany([reservation(sibling.id, nine, 30)]);
+      const after = await env.call("GET", "/time-slots?from=2026-11-24&until=2026-11-24", { token: mine.token });
+      expect(starts(after)).not.toContain(nine);
+      expect(starts(after)[0]).toBe("2026-11-24T08:30:00Z");
       await closeAll(env.store);
     });
   });

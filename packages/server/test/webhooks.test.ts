@@ -10,7 +10,7 @@ import { WebhookWorker } from "../src/modules/webhooks/worker.ts";
 import { OutboxWorker } from "../src/modules/outbox/worker.ts";
 import { openSqliteStore } from "../src/store/sqlite/index.ts";
 import { startServerProcess, type ServerProcess } from "./server-process.ts";
-import { ADMIN_KEY, closeAll, setup, waitFor, type Answer } from "./utils.ts";
+import { ADMIN_KEY, closeAll, setup, waitFor, type Answer, DEFAULT_HOST_ID } from "./utils.ts";
 import { rebindingDns } from "./rebinding.ts";
 
 // The clock of setup() starts on Monday 2026-11-23T07:00:00Z, 08:00 in Prague (CET, +01:00). The
@@ -237,6 +237,8 @@ describe("webhook events and payloads", () => {
         confirmedAt: "2026-11-23T07:00:00Z",
         cancelledAt: null,
         eventType: { id: w.et.id, title: "Intro call" },
+        // Who the booking is with: the event type's host (the default host, not named here).
+        hosts: [{ id: DEFAULT_HOST_ID, name: "", email: null }],
       },
     });
 
@@ -539,7 +541,9 @@ describe("deliveries side by side", () => {
     });
     const prompt = startReceiver();
     const w = await world({ receiver: hanging, settings: { seats: 40 } });
-    const other = await w.admin("POST", "/admin/event-types", { title: "Other", timezone: "Europe/Prague", webhookUrl: prompt.url });
+    // Another host's event type: the same time is free for it.
+    const host = await w.admin("POST", "/admin/hosts", { name: "Other", email: "other@example.com" });
+    const other = await w.admin("POST", "/admin/event-types", { title: "Other", timezone: "Europe/Prague", webhookUrl: prompt.url, hosts: [{ hostId: host.body.data.id }] });
     expect(other.status).toBe(200);
     prompt.secret = other.body.data.webhookSecret;
     for (let i = 0; i < 20; i++) uuidOf(await w.book(input(TUE_0900)));
@@ -620,7 +624,9 @@ describe("deliveries side by side, many receivers hanging", () => {
     const w = await world({ receiver: prompt });
     cleanups.push(() => hanging.stop(true));
     for (let i = 0; i < 40; i++) {
-      const et = await w.admin("POST", "/admin/event-types", { title: `Hangs ${i}`, timezone: "Europe/Prague", seats: 3, webhookUrl: `http://127.0.0.1:${hanging.port}/hooks/${i}` });
+      // Each of another host, so all of them book the same time.
+      const host = await w.admin("POST", "/admin/hosts", { name: `Host ${i}`, email: `host${i}@example.com` });
+      const et = await w.admin("POST", "/admin/event-types", { title: `Hangs ${i}`, timezone: "Europe/Prague", seats: 3, webhookUrl: `http://127.0.0.1:${hanging.port}/hooks/${i}`, hosts: [{ hostId: host.body.data.id }] });
       expect(et.status).toBe(200);
       for (let n = 0; n < 3; n++) uuidOf(await w.call("POST", "/reservations", { token: et.body.data.token, body: input(TUE_0900) }));
     }

@@ -5,7 +5,7 @@ import { bookingEvent, inviteCalendar, organizerBookingKey } from "../invites/ic
 import { senderOf, type MailPolicy } from "../mail/events.ts";
 import { OutboxWorker, type Deliverer, type DeliveryOutcome } from "../outbox/worker.ts";
 import { authHeaders, boundedText, guardedFetch, type CalendarFetch } from "./fetch.ts";
-import { bookingHosts, organizerOf } from "../hosts/organizer.ts";
+import { bookingHosts, coHostsOf, organizerOf } from "../hosts/organizer.ts";
 
 /** Most of a calendar's answer to a write that is read: it is thrown away, and a server may send any amount. */
 const MAX_WRITE_ANSWER_BYTES = 64 * 1024;
@@ -50,13 +50,15 @@ export function calendarEvents(mail: MailPolicy, eventType: EventTypeRecord, kin
   const targets = bookingHosts(eventType, r).flatMap((h) => (h.bookingsCalendar ? [h.bookingsCalendar] : []));
   if (targets.length === 0) return [];
   const cancelled = kind === "reservation.cancelled";
+  const organizer = organizerOf(eventType, r, senderOf(mail.from));
   const ics = cancelled
     ? null
     : inviteCalendar([
         bookingEvent({ title: eventType.settings.title, description: eventType.settings.description }, r, {
           copy: "organizer",
           manageUrl: null,
-          organizer: organizerOf(eventType, r, senderOf(mail.from)),
+          organizer,
+          coHosts: coHostsOf(eventType, r, organizer),
           stampMs: nowMs,
         }),
       ]);

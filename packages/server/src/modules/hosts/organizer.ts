@@ -21,7 +21,7 @@ export function organizerOf(
   fallback: { email: string; name?: string | null },
 ): { email: string; name: string | null } {
   const host = bookingHosts(eventType, r).find((h) => h.email);
-  if (host?.email) return { email: host.email, name: host.name };
+  if (host?.email) return { email: host.email, name: host.name || null };
   const organizerEmail = eventType.settings.organizerEmail ?? null;
   return organizerEmail ? { email: organizerEmail, name: null } : { email: fallback.email, name: fallback.name ?? null };
 }
@@ -35,4 +35,9 @@ export function organizerCopies(eventType: Pick<EventTypeRecord, "hosts" | "sett
   const organizerEmail = eventType.settings.organizerEmail ?? null;
   if (organizerEmail && !addresses.some((a) => a.toLowerCase() === organizerEmail.toLowerCase())) addresses.push(organizerEmail);
   return [...new Set(addresses)];
+}
+
+/** The booking's hosts with an email address other than `organizer`: the other attendees of its invites. */
+export function coHostsOf(eventType: Pick<EventTypeRecord, "hosts">, r: Pick<ReservationRecord, "hostIds">, organizer: { email: string }): { email: string; name: string | null }[] {
+  return bookingHosts(eventType, r).flatMap((h) => (h.email && h.email.toLowerCase() !== organizer.email.toLowerCase() ? [{ email: h.email, name: h.name || null }] : []));
 }

@@ -28,8 +28,10 @@ export interface InviteContext {
   copy: InviteCopy;
   /** The visitor's reschedule and cancel link; null when the event type has no booking page. Left out of the organizer's copy. */
   manageUrl: string | null;
-  /** Who the entry is from (ORGANIZER): the event type's organizer email, else the sender's address. */
+  /** Who the entry is from (ORGANIZER): the booking's host, else the event type's organizer email, else the sender's address. */
   organizer: { email: string; name?: string | null };
+  /** The booking's other hosts (a collective booking's), each an ATTENDEE beside the visitor; none when absent. */
+  coHosts?: { email: string; name?: string | null }[] | undefined;
   /** DTSTAMP: when this version of the entry was made. */
   stampMs: number;
 }
@@ -150,6 +152,12 @@ export function bookingEvent(eventType: InviteEventType, r: InviteReservation, c
   if (visitor) attendee.setParameter("cn", icalParameter(visitor));
   attendee.setParameter("role", "REQ-PARTICIPANT");
   attendee.setParameter("partstat", r.status === "cancelled" ? "DECLINED" : "ACCEPTED");
+  for (const host of context.coHosts ?? []) {
+    const coHost = event.addPropertyWithValue("attendee", icalUri(`mailto:${host.email}`));
+    if (host.name) coHost.setParameter("cn", icalParameter(host.name));
+    coHost.setParameter("role", "REQ-PARTICIPANT");
+    coHost.setParameter("partstat", r.status === "cancelled" ? "DECLINED" : "ACCEPTED");
+  }
   event.addPropertyWithValue("status", r.status === "cancelled" ? "CANCELLED" : "CONFIRMED");
   event.addPropertyWithValue("transp", "OPAQUE");
   return event;

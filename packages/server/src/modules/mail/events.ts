@@ -3,7 +3,7 @@ import type { ServerConfig } from "../../config.ts";
 import { escapeHtml } from "../../lib/html.ts";
 import type { EventTypeRecord, OutboxChannel, OutboxEvent, ReservationRecord, WebhookKind } from "../../store/types.ts";
 import { bookingInvite, meetingPlace, type InviteEventType, type InviteReservation } from "../invites/ics.ts";
-import { bookingHosts, organizerCopies, organizerOf } from "../hosts/organizer.ts";
+import { bookingHosts, coHostsOf, organizerCopies, organizerOf } from "../hosts/organizer.ts";
 
 /** Whether and how confirmation emails are written to the outbox, from the server's configuration. */
 export interface MailPolicy {
@@ -43,6 +43,8 @@ export interface MailPayload {
   /** The visitor's manage link, in the visitor's message only (null in the organizer's copy, and ignored there in older payloads). */
   manageUrl: string | null;
   organizer: { email: string; name: string | null };
+  /** The booking's other hosts, attendees of the invite beside the visitor (absent in payloads from before hosts). */
+  coHosts?: { email: string; name: string | null }[];
   /** DTSTAMP of the invite: when the change happened. */
   stampMs: number;
 }
@@ -98,6 +100,7 @@ export function mailPayload(
   manageUrl: string | null,
   previous: { startMs: number; endMs: number } | null,
 ): MailPayload {
+  const organizer = organizerOf(eventType, r, senderOf(policy.from));
   return {
     to: r.email,
     role: "visitor",
@@ -110,7 +113,8 @@ export function mailPayload(
     zone: r.timezone ?? eventType.settings.timezone,
     previous: previous ? { startMs: previous.startMs, endMs: previous.endMs } : null,
     manageUrl,
-    organizer: organizerOf(eventType, r, senderOf(policy.from)),
+    organizer,
+    coHosts: coHostsOf(eventType, r, organizer),
     stampMs: nowMs,
   };
 }
@@ -142,7 +146,7 @@ export function mailEvent(
 export function renderMail(stored: MailPayload): RenderedMail {
   // Payloads stored before the organizer's copy lost the visitor's link may still carry it.
   const m = stored.role === "organizer" ? { ...stored, manageUrl: null } : stored;
-  const invite = bookingInvite(m.eventType, m.reservation, { copy: m.role, manageUrl: m.manageUrl, organizer: m.organizer, stampMs: m.stampMs });
+  const invite = bookingInvite(m.eventType, m.reservation, { copy: m.role, manageUrl: m.manageUrl, organizer: m.organizer, coHosts: m.coHosts, stampMs: m.stampMs });
   return { to: m.to, ...render(m), ...invite };
 }
 

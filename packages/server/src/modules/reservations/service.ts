@@ -431,7 +431,7 @@ function heldHosts(r: ReservationRecord): number[] | undefined {
 export function resultOf(r: ReservationRecord, manageUrl: string | null, withMeetLink = false, hosts: readonly EventTypeHostInfo[] = []): ReservationResult {
   const hostId = r.hostIds[0];
   const host = hosts.find((h) => h.hostId === hostId);
-  const result: ReservationResult = { uuid: r.uuid, userId: hostId ?? null, userName: host?.name ?? null, userEmail: host?.email ?? null };
+  const result: ReservationResult = { uuid: r.uuid, userId: hostId ?? null, userName: host?.name || null, userEmail: host?.email ?? null };
   if (withMeetLink) {
     result.meetLink = r.meetLink;
     // Where to meet: the organizer's address or number, or the link (with `meetLink` for a video meeting).

@@ -83,8 +83,10 @@ const REVISION_SHARDS = 16;
 /**
  * The statements that end a transaction that moved seats, sent with COMMIT in one round trip. The
  * event type's revision (what slot pages and configurations are cached by) is its row's plus the
- * sum of its seat_revisions counters; a seat change adds one to a counter in the same transaction,
- * so the revision changes atomically with the seats and never takes a value twice. Bookings of
+ * sum of its seat_revisions counters plus its hosts' revisions (each its row's plus its
+ * host_revisions counters); a seat change of a reservation with hosts adds one to a counter of each
+ * of them (every event type of theirs moves), of one without hosts to the event type's, in the same
+ * transaction, so the revision changes atomically with the seats and never takes a value twice. Bookings of
  * distinct slots count in different rows (`shard`, from the locked bucket), so they do not queue
  * on one row while their commits wait for the disk. The longest reservation (the bound of the
  * seat-holder scan) is written only when it grows, which is rare.
@@ -107,12 +109,17 @@ export function commitSeatChange(client: pg.ClientBase, eventTypeIds: number[], 
     ? `INSERT INTO host_revisions (host_id, shard, n) VALUES ${hosts.map((id) => `(${id}, ${row}, 1)`).join(", ")}
        ON CONFLICT (host_id, shard) DO UPDATE SET n = host_revisions.n + 1;`
     : "";
+  // With hosts, their counters carry the change to every event type of theirs; the event types' own
+  // counters only when no host is recorded (a reservation from before hosts).
+  const seatRevisions = hosts.length > 0
+    ? ""
+    : `INSERT INTO seat_revisions (event_type_id, shard, n) VALUES ${ids.map((id) => `(${id}, ${row}, 1)`).join(", ")}
+       ON CONFLICT (event_type_id, shard) DO UPDATE SET n = seat_revisions.n + 1;`;
   return client.query(
     `SET LOCAL lock_timeout = ${REVISION_LOCK_WAIT_MS};
      ${longest}
      ${hostLongest}
-     INSERT INTO seat_revisions (event_type_id, shard, n) VALUES ${ids.map((id) => `(${id}, ${row}, 1)`).join(", ")}
-       ON CONFLICT (event_type_id, shard) DO UPDATE SET n = seat_revisions.n + 1;
+     ${seatRevisions}
      ${hostRevisions}
      COMMIT`,
   );

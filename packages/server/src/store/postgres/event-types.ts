@@ -2,11 +2,11 @@ import pg from "pg";
 import { SlugTakenError, type EventTypeChange, type EventTypeRecord, type NewEventType, type Store } from "../types.ts";
 import type { Connections } from "./connections.ts";
 import { hostsOrDefault, ParsedEventTypes, sealedWebhookSecret, toEventType, type EventTypeRow } from "../rows.ts";
-import { HOST_REVISION } from "./hosts-sql.ts";
+import { HOST_REVISION_SHARE } from "./hosts-sql.ts";
 import type { SecretBox } from "../../lib/secrets.ts";
 
 /** The revisions of the hosts of the event type in view, summed (see `HOST_REVISION`). */
-const HOSTS_REVISION = `(SELECT coalesce(sum(${HOST_REVISION}), 0) FROM event_type_hosts eh JOIN hosts h ON h.id = eh.host_id WHERE eh.event_type_id = event_types.id)`;
+const HOSTS_REVISION = `(SELECT coalesce(sum(${HOST_REVISION_SHARE}), 0) FROM event_type_hosts eh JOIN hosts h ON h.id = eh.host_id WHERE eh.event_type_id = event_types.id)`;
 /**
  * The seat changes of the row's event type, counted apart from the row (see `commitSeatChange`), and
  * its hosts' revisions: a booking of another event type of a host, or a change of its calendars,

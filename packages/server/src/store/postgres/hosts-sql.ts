@@ -27,3 +27,8 @@ export const EVENT_TYPE_HOST_IDS = `SELECT host_id AS "hostId" FROM event_type_h
 
 /** The host row's revision plus its counters (see `commitSeatChange`), for `SELECT ... FROM hosts h`. */
 export const HOST_REVISION = "(h.revision + (SELECT coalesce(sum(n), 0) FROM host_revisions hr WHERE hr.host_id = h.id))::bigint";
+/**
+ * A host's share of an event type's revision: its revision counted from its first (1), so a fresh
+ * event type's revision is 1 and each change of one of its hosts adds one.
+ */
+export const HOST_REVISION_SHARE = `(${HOST_REVISION} - 1)`;

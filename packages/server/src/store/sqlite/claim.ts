@@ -26,8 +26,8 @@ export function sqliteClaims(connection: SqliteConnection): Store["reservations"
     rInsert: db.query(INSERT_RESERVATION),
     rUpdate: db.query(UPDATE_RESERVATION),
     idemLink: db.query<unknown, [string, number, string]>("UPDATE idempotency_keys SET reservation_uuid = ? WHERE event_type_id = ? AND key = ?"),
-    // A claim's write to its event type in one statement: the revision bumped, the longest reservation kept.
-    etClaimed: db.query<unknown, [number, number]>("UPDATE event_types SET revision = revision + 1, longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id = ?"),
+    // A claim's write to its event type in one statement: the revision bumped (when no host carries it), the longest reservation kept.
+    etClaimed: db.query<unknown, [number, number, number]>("UPDATE event_types SET revision = revision + ?, longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id = ?"),
     // And to its hosts: every event type of theirs gets a new revision.
     hostsClaimed: db.query<unknown, [number, string]>("UPDATE hosts SET revision = revision + 1, longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id IN (SELECT value FROM json_each(?))"),
   };
@@ -63,9 +63,11 @@ export function sqliteClaims(connection: SqliteConnection): Store["reservations"
         q.rInsert.run(reservationColumns(record));
       }
       if (claim.idempotencyKey) q.idemLink.run(record.uuid, claim.eventTypeId, claim.idempotencyKey);
-      q.etClaimed.run(record.endMs - record.startMs, claim.eventTypeId);
-      // The hosts it took and those it left (a reassignment) get new revisions.
-      q.hostsClaimed.run(record.endMs - record.startMs, JSON.stringify([...new Set([...record.hostIds, ...hostIdsOf(currentRow?.host_ids)])]));
+      // The hosts it took and those it left (a reassignment) get new revisions, and with them every
+      // event type of theirs; the event type's own only when no host was recorded.
+      const touched = [...new Set([...record.hostIds, ...hostIdsOf(currentRow?.host_ids)])];
+      q.etClaimed.run(touched.length > 0 ? 0 : 1, record.endMs - record.startMs, claim.eventTypeId);
+      if (touched.length > 0) q.hostsClaimed.run(record.endMs - record.startMs, JSON.stringify(touched));
       return { record };
     });
   };

@@ -9,8 +9,12 @@ export const BUMP_REVISION = "UPDATE event_types SET revision = revision + 1 WHE
 /** Bumps the revision of host ?: every event type of the host gets a new revision with it. */
 export const BUMP_HOST_REVISION = "UPDATE hosts SET revision = revision + 1 WHERE id = ?";
 
-/** The revisions of the hosts of the event type in view (`event_types`), summed: part of the event type's revision. */
-const HOST_REVISION = "(SELECT coalesce(sum(h.revision), 0) FROM event_type_hosts eh JOIN hosts h ON h.id = eh.host_id WHERE eh.event_type_id = event_types.id)";
+/**
+ * The revisions of the hosts of the event type in view (`event_types`), summed, each counted from
+ * its first (1): part of the event type's revision, so a fresh event type's is 1 and each change of
+ * one of its hosts (a booking, a calendar's busy times, a schedule) adds one.
+ */
+const HOST_REVISION = "(SELECT coalesce(sum(h.revision - 1), 0) FROM event_type_hosts eh JOIN hosts h ON h.id = eh.host_id WHERE eh.event_type_id = event_types.id)";
 /** The hosts of the event type in view, with their names and schedules, in their order (see `eventTypeHostsOf`). */
 const HOSTS_JSON = `(SELECT json_group_array(json_array(eh.host_id, eh.priority, eh.schedule_id, h.name, h.email, h.timezone, h.avatar_url, json(h.bookings_calendar), s.timezone, json(s.availability)) ORDER BY eh.position)
   FROM event_type_hosts eh JOIN hosts h ON h.id = eh.host_id LEFT JOIN schedules s ON s.id = eh.schedule_id WHERE eh.event_type_id = event_types.id)`;
@@ -39,7 +43,7 @@ export function sqliteEventTypes(connection: SqliteConnection, secrets: SecretBo
     etRevisionByFeedToken: db.query<{ id: number; revision: number }, [string]>(`SELECT ${EVENT_TYPE_HEAD} FROM event_types WHERE feed_token = ?`),
     etBySlug: db.query<FullRow, [string]>(`SELECT ${EVENT_TYPE_COLUMNS} FROM event_types WHERE slug = ?`),
     etList: db.query<FullRow, []>(`SELECT ${EVENT_TYPE_COLUMNS} FROM event_types ORDER BY id`),
-    hostSum: db.query<{ n: number }, [number]>("SELECT coalesce(sum(h.revision), 0) AS n FROM event_type_hosts eh JOIN hosts h ON h.id = eh.host_id WHERE eh.event_type_id = ?"),
+    hostSum: db.query<{ n: number }, [number]>("SELECT coalesce(sum(h.revision - 1), 0) AS n FROM event_type_hosts eh JOIN hosts h ON h.id = eh.host_id WHERE eh.event_type_id = ?"),
     defaultHost: db.query<{ id: number }, []>("SELECT id FROM hosts WHERE is_default = 1"),
     ethClear: db.query<unknown, [number]>("DELETE FROM event_type_hosts WHERE event_type_id = ?"),
     ethInsert: db.query<unknown, [number, number, number, number, number | null]>("INSERT INTO event_type_hosts (event_type_id, host_id, position, priority, schedule_id) VALUES (?, ?, ?, ?, ?)"),

@@ -57,8 +57,10 @@ export function sqliteReservations(connection: SqliteConnection): Store["reserva
         if (changed) insertEvents(events);
         // Slot lists and configuration depend on seats only; a payment note leaves their caches alone.
         if (changed && movesSeats(before, record)) {
-          q.etBump.run(record.eventTypeId);
-          q.hostsChanged.run(0, JSON.stringify([...new Set([...record.hostIds, ...hostIdsOf(before?.host_ids)])]));
+          // Through its hosts' revisions (every event type of theirs); the event type's own when none is recorded.
+          const touched = [...new Set([...record.hostIds, ...hostIdsOf(before?.host_ids)])];
+          if (touched.length > 0) q.hostsChanged.run(0, JSON.stringify(touched));
+          else q.etBump.run(record.eventTypeId);
         }
         return changed;
       }),
