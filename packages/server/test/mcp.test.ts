@@ -177,8 +177,8 @@ describe("event types and booking links", () => {
     const w = await world();
     const { data, text } = success(await w.tool("list_event_types"));
     expect(data.eventTypes).toEqual([
-      { id: w.intro.id, title: "Intro call", slug: "intro-call", bookingUrl: "http://localhost/book/intro-call", disabled: false, timezone: "Europe/Prague", durationMinutes: 30, seats: 1, price: null },
-      { id: w.consulting.id, title: "Consulting", slug: "consulting", bookingUrl: "http://localhost/book/consulting", disabled: false, timezone: "Europe/Prague", durationMinutes: 30, seats: 1, price: null },
+      { id: w.intro.id, title: "Intro call", slug: "intro-call", bookingUrl: "http://localhost/book/intro-call", disabled: false, timezone: "Europe/Prague", durationMinutes: 30, seats: 1, price: null, hosts: [{ hostId: 1, name: expect.any(String) }], assignment: "collective" },
+      { id: w.consulting.id, title: "Consulting", slug: "consulting", bookingUrl: "http://localhost/book/consulting", disabled: false, timezone: "Europe/Prague", durationMinutes: 30, seats: 1, price: null, hosts: [{ hostId: 1, name: expect.any(String) }], assignment: "collective" },
     ]);
     expect(text).toContain("2 event types");
     expect(text).toContain(`#${w.intro.id} Intro call: 30 min, Europe/Prague, free, http://localhost/book/intro-call`);
@@ -651,6 +651,9 @@ describe("hosts, schedules and teams", () => {
     const team = success(await w.tool("set_event_type_hosts", { slug: "consulting", assignment: "round-robin", hosts: [{ hostId: bea.id, priority: 10, scheduleId: schedule.id }, { hostId: defaultHost.id }] }));
     expect(team.data).toMatchObject({ eventType: { id: w.consulting.id }, assignment: "round-robin", hosts: [{ hostId: bea.id, name: "Bea Team", priority: 10, scheduleId: schedule.id }, { hostId: defaultHost.id, priority: 0, scheduleId: null }] });
     expect(team.text).toMatch(/round robin/);
+    const listedTeam = success(await w.tool("list_event_types"));
+    expect(listedTeam.data.eventTypes.find((et: { id: number }) => et.id === w.consulting.id)).toMatchObject({ assignment: "round-robin", hosts: [{ hostId: bea.id, name: "Bea Team" }, { hostId: defaultHost.id }] });
+    expect(listedTeam.text).toContain("round robin of Bea Team, ");
     expect(failure(await w.tool("set_event_type_hosts", { slug: "consulting", hosts: [{ hostId: defaultHost.id, scheduleId: schedule.id }] }))).toMatch(/hosts\.0\.scheduleId: .*\(validation_failed\)/);
 
     const booked = await w.call("POST", "/reservations", { token: w.consulting.token, body: { ...slot("2026-11-25", "10:00"), email: "carl@example.com", firstname: "Carl", lastname: "Gauss" } });

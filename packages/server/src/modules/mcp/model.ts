@@ -231,6 +231,8 @@ export const EventTypeSummary = EventTypeRef.extend({
   durationMinutes: z.number().int(),
   seats: z.number().int(),
   price: Money.nullable(),
+  hosts: z.array(z.object({ hostId: z.number().int(), name: z.string() })).describe("Whose time it books (see get_host)."),
+  assignment: z.enum(["collective", "round-robin"]).describe("With several hosts: collective books them all at once; round-robin books one free host."),
 });
 export type EventTypeSummary = z.infer<typeof EventTypeSummary>;
 
