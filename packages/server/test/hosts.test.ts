@@ -167,6 +167,11 @@ describe("one person's time", () => {
     const cancelled = await env.call("DELETE", `/reservations/${booked.body.data.uuid}`, { token: a.token });
     expect(cancelled.status, cancelled.text).toBe(200);
     expect(await list(env, b)).toContain(at("08:30"));
+    // So is it when the event type goes with its bookings.
+    expect((await book(env, a, slot("11:00"), 3)).body.success).toBe(true);
+    expect(await list(env, b)).not.toContain(at("11:00"));
+    expect((await env.admin("DELETE", `/admin/event-types/${a.id}`)).status).toBe(200);
+    expect(await list(env, b)).toContain(at("11:00"));
   });
 
   it("blocks the host with a hold of another event type until the hold lapses", async () => {

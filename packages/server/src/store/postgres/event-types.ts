@@ -94,7 +94,11 @@ export function postgresEventTypes(db: Connections, secrets: SecretBox): Store["
     },
     delete: async (id: number) => {
       parsed.forget(id);
-      return ((await db.run("DELETE FROM event_types WHERE id = $1", [id])).rowCount ?? 0) > 0;
+      return db.transaction(async (c) => {
+        // Its bookings go with it: its hosts' other event types get new revisions, so no cached page keeps them.
+        await c.query("UPDATE hosts SET revision = revision + 1 WHERE id IN (SELECT host_id FROM event_type_hosts WHERE event_type_id = $1)", [id]);
+        return ((await c.query("DELETE FROM event_types WHERE id = $1", [id])).rowCount ?? 0) > 0;
+      });
     },
   };
 }

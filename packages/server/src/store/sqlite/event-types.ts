@@ -59,6 +59,7 @@ export function sqliteEventTypes(connection: SqliteConnection, secrets: SecretBo
         webhook_disabled_at_ms = ?, updated_at = ?, feed_token = ?, revision = revision + 1 WHERE id = ? RETURNING id`,
     ),
     etDelete: db.query<unknown, [number]>("DELETE FROM event_types WHERE id = ?"),
+    etHostsBump: db.query<unknown, [number]>("UPDATE hosts SET revision = revision + 1 WHERE id IN (SELECT host_id FROM event_type_hosts WHERE event_type_id = ?)"),
   };
   const parsed = new ParsedEventTypes(secrets);
   const cached = (row: FullRow | null): EventTypeRecord | null => parsed.of(withTotal(row));
@@ -119,7 +120,11 @@ export function sqliteEventTypes(connection: SqliteConnection, secrets: SecretBo
       }),
     delete: async (id: number) => {
       parsed.forget(id);
-      return connection.write(() => q.etDelete.run(id).changes > 0);
+      return connection.write(() => {
+        // Its bookings go with it: its hosts' other event types get new revisions, so no cached page keeps them.
+        q.etHostsBump.run(id);
+        return q.etDelete.run(id).changes > 0;
+      });
     },
   };
 }
