@@ -38,6 +38,15 @@ export const DOC_COMMANDS: Record<string, Coverage> = {
   "npm run admin -- token <id>": { test: { file: CLI, name: "issues a new API token: the old one stops working and the new one works", shows: ['cli("token", id)'] } },
   "npm run admin -- feed-token <id>": { test: { file: CLI, name: "shows the private booking feed's address, and gives it a new one with feed-token", shows: ['cli("feed-token", id)'] } },
 
+  // docs/admin.md: hosts, schedules and teams
+  "npm run admin -- hosts": { test: { file: CLI, name: "creates, shows, lists and changes hosts, refusing bad input", shows: ['cli("hosts")'] } },
+  'npm run admin -- host-create --name "Sam Lee" --email sam@example.com --timezone Europe/Prague': { test: { file: CLI, name: "creates, shows, lists and changes hosts, refusing bad input", shows: ['cli("host-create", "--name", "Grace Hopper", "--email", "grace@example.com", "--timezone", "America/New_York"'] } },
+  "npm run admin -- schedule-create <host-id> --name Afternoons --ranges 13:00-18:00": { test: { file: CLI, name: "keeps a host's schedules: create with weekday hours or a file, change a weekday, rename, delete", shows: ['cli("schedule-create", String(host.id), "--name", "Mornings", "--ranges", "08:00-12:00")'] } },
+  'npm run admin -- create --title "Team call" --host <host-id>:10 --host <other-host-id>@<schedule-id> --assignment round-robin': { test: { file: CLI, name: "makes a round-robin team event type, books it, lists the host's bookings across event types and attaches a calendar to a host", shows: ['cli("create", "--title", "Team call", "--host", `${ada.id}:10@${schedule.id}`, "--host", String(bob.id), "--assignment", "round-robin"'] } },
+  "npm run admin -- host-bookings <host-id> --from 2026-12-01 --until 2026-12-31": { test: { file: CLI, name: "makes a round-robin team event type, books it, lists the host's bookings across event types and attaches a calendar to a host", shows: ['cli("host-bookings", String(ada.id), "--from", from, "--until", until)'] } },
+  "npm run admin -- host-calendar-add <host-id> webcal://calendar.example.com/sam.ics --kind ical": { test: { file: CLI, name: "makes a round-robin team event type, books it, lists the host's bookings across event types and attaches a calendar to a host", shows: ['cli("host-calendar-add", String(bob.id), url, "--kind", "ical")'] } },
+  "npm run admin -- host <host-id>": { test: { file: CLI, name: "creates, shows, lists and changes hosts, refusing bad input", shows: ['cli("host", id)'] } },
+
   // docs/calendars.md
   "npm run admin -- calendar-add <id> https://dav.example.com/ --user me --password app-password": { test: { file: CLI, name: "writes bookings into a CalDAV calendar of a source, shows it, and stops", shows: ['cli("calendar-add", id, cal, "--user", radicale.user, "--password", radicale.password)'] } },
   "npm run admin -- calendar-add <id> webcal://calendar.example.com/me/secret.ics --kind ical": { test: { file: CLI, name: "adds a calendar feed (synced at once), shows its status, reports a failing sync with exit 1, and removes it", shows: ['cli("calendar-add", id, url, "--kind", "ical"'] } },

@@ -60,11 +60,13 @@ async function main(): Promise<void> {
   console.log(`API docs: ${base}/docs   OpenAPI: ${base}/openapi.json`);
   if (seeded.length > 0) {
     const origin = publicOrigin(config, base);
-    console.log("\nDemo event types created (API and override tokens are shown only now; keep them on servers):");
+    console.log(`\nDemo hosts: ${[...new Set(seeded.flatMap((et) => et.hosts))].join(" and ")}; their bookings of any event type block them in all the others.`);
+    console.log("Demo event types created (API and override tokens are shown only now; keep them on servers):");
     for (const et of seeded) {
       console.log(
         `  #${et.id} ${et.title}${et.disabled ? " [disabled]" : ""}\n      API token:      ${et.token}\n      override token: ${et.overrideToken}\n      link token:     ${et.linkToken} (public: for pages and the element)` +
-          (et.slug ? `\n      booking page:   ${bookingUrlOf(origin, et.slug)}` : ""),
+          (et.slug ? `\n      booking page:   ${bookingUrlOf(origin, et.slug)}` : "") +
+          (et.hosts.length > 1 ? `\n      hosts:          ${et.hosts.join(", ")} (${et.assignment === "round-robin" ? "round robin: each booking goes to one free host" : "collective"})` : ""),
       );
     }
     // Pages carry the link token: each visitor's address has a budget of its own with it.

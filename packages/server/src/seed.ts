@@ -1,5 +1,6 @@
 import type { EventTypeCreate } from "@booking/wire";
 import { AdminService } from "./modules/admin/service.ts";
+import { HostAdmin } from "./modules/hosts/service.ts";
 import type { Store } from "./store/types.ts";
 
 /** One demo event type as created, with the tokens a visitor or organizer would use. */
@@ -13,11 +14,46 @@ export interface SeededEventType {
   /** Name of its booking page, `/book/{slug}`. */
   slug: string | null;
   disabled: boolean;
+  /** Names of its hosts, in order. */
+  hosts: string[];
+  assignment: "collective" | "round-robin";
 }
 
-const weekdays = (ranges: { start: string; end: string }[]) => ({
-  monday: ranges, tuesday: ranges, wednesday: ranges, thursday: ranges, friday: ranges, saturday: [], sunday: [],
-});
+/** The demo's two hosts: Alex (the default host, whose personal event types these are) and Sam. */
+export const DEMO_HOSTS = {
+  alex: { name: "Alex Demo", email: "alex@demo.example.com", timezone: "Europe/Prague", avatarUrl: null },
+  sam: { name: "Sam Demo", email: "sam@demo.example.com", timezone: "Europe/Prague", avatarUrl: null },
+} as const;
+
+/** Sam's own hours, which Sam's part of the team event type uses: afternoons only. */
+export const DEMO_SAM_SCHEDULE = { name: "Afternoons", availability: { weekly: weekdaysOf([{ start: "13:00", end: "18:00" }]), overrides: [] } };
+
+/**
+ * The demo's team event type: offered when Alex or Sam is free, each booking assigned to one free
+ * host by round robin (equal priority, so the least recently booked). Alex's bookings of the
+ * personal event types block Alex here too, and the other way round.
+ */
+export const DEMO_TEAM_EVENT_TYPE: EventTypeCreate = {
+  title: "Team intro (round robin)",
+  slug: "team-intro",
+  description: "30 minutes with whichever of our two hosts, Alex or Sam, is free at the time you pick.",
+  timezone: "Europe/Prague",
+  durationMinutes: 30,
+  slotIntervalMinutes: 30,
+  minNoticeMinutes: 60,
+  horizonDays: 60,
+  availability: { weekly: weekdaysOf([{ start: "09:00", end: "17:00" }]), overrides: [] },
+  locations: [{ type: "video-meet" }],
+  calendarTitle: "Meet the team",
+  theme: { mode: "light", borderRadius: "8px", colors: { primary: "#7c3aed" } },
+  assignment: "round-robin",
+};
+
+function weekdaysOf(ranges: { start: string; end: string }[]) {
+  return { monday: ranges, tuesday: ranges, wednesday: ranges, thursday: ranges, friday: ranges, saturday: [], sunday: [] };
+}
+
+const weekdays = weekdaysOf;
 
 /** Uuids of the demo's custom fields. */
 export const DEMO_FIELDS = {
@@ -77,14 +113,26 @@ export const DEMO_EVENT_TYPES: EventTypeCreate[] = [
   },
 ];
 
-/** Creates the demo event types when the store has none; returns what it created (empty if not). */
+/**
+ * Creates the demo when the store has no event types: Alex's personal event types (Alex is the
+ * default host), a second host, Sam, with a schedule of afternoons, and a round-robin team event type
+ * of both; returns the event types it created (empty if none).
+ */
 export async function seedDemo(store: Store, now: () => number): Promise<SeededEventType[]> {
   if ((await store.eventTypes.count()) > 0) return [];
   const admin = new AdminService(store, now);
+  const hosts = new HostAdmin(store, now);
+  const alex = await hosts.update((await store.hosts.defaultHost()).id, DEMO_HOSTS.alex);
+  const sam = await hosts.create(DEMO_HOSTS.sam);
+  const afternoons = await hosts.createSchedule(sam.id, DEMO_SAM_SCHEDULE);
+  const team = { ...DEMO_TEAM_EVENT_TYPE, hosts: [{ hostId: alex.id }, { hostId: sam.id, scheduleId: afternoons.id }] };
   const created: SeededEventType[] = [];
-  for (const input of DEMO_EVENT_TYPES) {
+  for (const input of [...DEMO_EVENT_TYPES, team]) {
     const et = await admin.create(input);
-    created.push({ id: et.id, title: et.title, token: et.token, overrideToken: et.overrideToken, linkToken: et.linkToken, slug: et.slug, disabled: et.disabled });
+    created.push({
+      id: et.id, title: et.title, token: et.token, overrideToken: et.overrideToken, linkToken: et.linkToken, slug: et.slug, disabled: et.disabled,
+      hosts: et.hosts.map((h) => h.name), assignment: et.assignment,
+    });
   }
   return created;
 }

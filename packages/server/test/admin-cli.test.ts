@@ -505,7 +505,7 @@ describe("the admin CLI against a running server", () => {
     const r = await cli("help");
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Usage: npm run admin -- <command>/);
-    for (const command of ["list", "show <id>", "create --title", "update <id>", "disable <id>", "delete <id>", "token <id>", "hours <id>", "close <id>", "open-day <id>", "reservations <id>", "webhook <id>", "webhook-secret <id>", "deliveries <id>", "calendars <id>", "calendar-add <id> URL", "calendar-sync <source-id>", "calendar-remove <source-id>", "calendar-write <source-id>", "calendar-write-stop <source-id>"]) {
+    for (const command of ["list", "show <id>", "create --title", "update <id>", "disable <id>", "delete <id>", "token <id>", "hours <id>", "close <id>", "open-day <id>", "reservations <id>", "webhook <id>", "webhook-secret <id>", "deliveries <id>", "calendars <id>", "calendar-add <id> URL", "calendar-sync <source-id>", "calendar-remove <source-id>", "calendar-write <source-id>", "calendar-write-stop <source-id>", "hosts", "host <host-id>", "host-create --name N --email E", "host-update <host-id>", "host-delete <host-id>", "host-bookings <host-id>", "schedules <host-id>", "schedule-create <host-id>", "schedule-update <schedule-id>", "schedule-hours <schedule-id>", "schedule-delete <schedule-id>", "host-calendars <host-id>", "host-calendar-add <host-id> URL", "--host ID[:PRIORITY][@SCHEDULE]", "--assignment collective|round-robin"]) {
       expect(r.stdout).toContain(command);
     }
   });
@@ -515,4 +515,156 @@ describe("the admin CLI against a running server", () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).map((et: { title: string }) => et.title)).toContain("Intro call");
   }, 30_000);
+});
+
+describe("hosts, schedules and teams through the CLI", () => {
+  const json = (r: Run) => {
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    return JSON.parse(r.stdout);
+  };
+  const days = (fromDays: number, toDays: number) => [new Date(Date.now() + fromDays * 86_400_000).toISOString().slice(0, 10), new Date(Date.now() + toDays * 86_400_000).toISOString().slice(0, 10)] as const;
+
+  it("creates, shows, lists and changes hosts, refusing bad input", async () => {
+    const created = await cli("host-create", "--name", "Grace Hopper", "--email", "grace@example.com", "--timezone", "America/New_York", "--avatar", "https://example.com/grace.png");
+    expect(created.stderr).toBe("");
+    expect(created.code).toBe(0);
+    const id = /Created host #(\d+) "Grace Hopper"/.exec(created.stdout)![1]!;
+    expect(created.stdout).toMatch(/Timezone:\s+America\/New_York/);
+    expect(created.stdout).toContain(`update <event-type-id> --host ${id}`);
+
+    const listed = await cli("hosts");
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(/^ID\s+NAME\s+EMAIL\s+TIMEZONE\s+EVENT TYPES$/m);
+    expect(listed.stdout).toMatch(new RegExp(`^${id}\\s+Grace Hopper\\s+grace@example\\.com\\s+America/New_York\\s+none$`, "m"));
+    expect(listed.stdout).toMatch(/\(default\)/);
+
+    const updated = json(await cli("host-update", id, "--name", "Grace B. Hopper", "--avatar", "none", "--json"));
+    expect(updated).toMatchObject({ id: Number(id), name: "Grace B. Hopper", email: "grace@example.com", avatarUrl: null, isDefault: false });
+    const shown = await cli("host", id);
+    expect(shown.stdout).toContain(`#${id} Grace B. Hopper`);
+    expect(shown.stdout).toMatch(/Schedules:\s+none/);
+    expect(shown.stdout).toMatch(/Calendars:\s+none/);
+
+    const badZone = await cli("host-update", id, "--timezone", "Mars/Olympus");
+    expect(badZone.code).toBe(1);
+    expect(badZone.stderr).toContain("timezone: Unknown IANA timezone.");
+    expect((await cli("host-create", "--name", "No mail")).code).toBe(2);
+    expect((await cli("host-update", id)).code).toBe(2);
+    expect((await cli("host", "x")).stderr).toContain('A host id is a number, got "x"');
+    const missing = await cli("host", "999999");
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("Error 404 not_found: No host with id 999999.");
+    expect((await cli("host-delete", id)).code).toBe(0);
+    expect((await cli("host", id)).code).toBe(1);
+  });
+
+  it("keeps a host's schedules: create with weekday hours or a file, change a weekday, rename, delete", async () => {
+    const host = json(await cli("host-create", "--name", "Sched Host", "--email", "sched@example.com", "--timezone", "Europe/Berlin", "--json"));
+    const made = await cli("schedule-create", String(host.id), "--name", "Mornings", "--ranges", "08:00-12:00");
+    expect(made.code).toBe(0);
+    const scheduleId = /Created schedule #(\d+) "Mornings" of host #(\d+)/.exec(made.stdout)![1]!;
+    expect(made.stdout).toMatch(/monday\s+08:00-12:00/);
+    expect(made.stdout).toMatch(/sunday\s+closed/);
+    expect(made.stdout).toContain(`--host ${host.id}@${scheduleId}`);
+
+    const file = join(dir, "availability.json");
+    writeFileSync(file, JSON.stringify({ weekly: { saturday: [{ start: "10:00", end: "14:00" }] }, overrides: [{ date: "2026-12-24", ranges: [] }] }));
+    const weekend = json(await cli("schedule-create", String(host.id), "--name", "Weekends", "--file", file, "--timezone", "Europe/Prague", "--json"));
+    expect(weekend).toMatchObject({ hostId: host.id, name: "Weekends", timezone: "Europe/Prague", availability: { weekly: { saturday: [{ start: "10:00", end: "14:00" }] }, overrides: [{ date: "2026-12-24", ranges: [] }] } });
+
+    const listed = json(await cli("schedules", String(host.id), "--json"));
+    expect(listed.map((s: { name: string }) => s.name)).toEqual(["Mornings", "Weekends"]);
+    const hours = await cli("schedule-hours", scheduleId, "--day", "fri", "--ranges", "none");
+    expect(hours.code).toBe(0);
+    expect(hours.stdout).toMatch(/friday\s+closed/);
+    expect(hours.stdout).toMatch(/thursday\s+08:00-12:00/);
+    const renamed = json(await cli("schedule-update", scheduleId, "--name", "Early", "--json"));
+    expect(renamed).toMatchObject({ name: "Early", timezone: "Europe/Berlin", availability: { weekly: { friday: [], monday: [{ start: "08:00", end: "12:00" }] } } });
+
+    const backwards = await cli("schedule-hours", scheduleId, "--day", "monday", "--ranges", "12:00-08:00");
+    expect(backwards.code).toBe(1);
+    expect(backwards.stderr).toContain("availability.weekly.monday: Range 12:00-08:00 must end after it starts.");
+    expect((await cli("schedule-create", String(host.id), "--name", "Both", "--ranges", "09:00-10:00", "--file", file)).code).toBe(2);
+    expect((await cli("schedule-update", scheduleId)).code).toBe(2);
+    expect((await cli("host", String(host.id))).stdout).toMatch(new RegExp(`Schedules:\\n\\s+#${scheduleId} Early \\(Europe/Berlin\\)\\n\\s+#${weekend.id} Weekends`));
+    expect((await cli("schedule-delete", String(weekend.id))).code).toBe(0);
+    expect(json(await cli("schedules", String(host.id), "--json"))).toHaveLength(1);
+  });
+
+  it("makes a round-robin team event type, books it, lists the host's bookings across event types and attaches a calendar to a host", async () => {
+    const ada = json(await cli("host-create", "--name", "Ada Team", "--email", "ada.team@example.com", "--json"));
+    const bob = json(await cli("host-create", "--name", "Bob Team", "--email", "bob.team@example.com", "--json"));
+    const schedule = json(await cli("schedule-create", String(ada.id), "--name", "Long days", "--ranges", "08:00-18:00", "--json"));
+    const team = json(await cli("create", "--title", "Team call", "--host", `${ada.id}:10@${schedule.id}`, "--host", String(bob.id), "--assignment", "round-robin", "--json"));
+    expect(team.assignment).toBe("round-robin");
+    expect(team.hosts).toEqual([
+      { hostId: ada.id, name: "Ada Team", priority: 10, scheduleId: schedule.id },
+      { hostId: bob.id, name: "Bob Team", priority: 0, scheduleId: null },
+    ]);
+    const shown = await cli("show", String(team.id));
+    expect(shown.stdout).toMatch(new RegExp(`Hosts:\\s+Ada Team \\(#${ada.id}, priority 10, schedule #${schedule.id}\\), Bob Team \\(#${bob.id}, priority 0\\); round robin`));
+    expect((await cli("host", String(schedule.hostId))).stdout).toContain(`used by #${team.id}`);
+    // A personal event type of Ada beside the team one.
+    const solo = json(await cli("create", "--title", "Ada solo", "--host", String(ada.id), "--json"));
+    expect((await cli("show", String(solo.id))).stdout).toMatch(new RegExp(`Host:\\s+Ada Team \\(#${ada.id}\\)`));
+    expect(json(await cli("hosts", "--json")).find((h: { id: number }) => h.id === ada.id).eventTypeIds).toEqual([team.id, solo.id]);
+
+    // Book each through the public API: Ada, first by priority, takes the team booking; her solo booking is another event type.
+    const [from, until] = days(1, 8);
+    const book = async (token: string, pick: (slots: { start: string; end: string }[]) => { start: string; end: string }) => {
+      const slots = (await (await fetch(`${base}/time-slots?from=${from}&until=${until}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: { start: string; end: string }[] };
+      const { start, end } = pick(slots.data);
+      const r = await fetch(`${base}/reservations`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify({ start, end, email: "visitor@example.com", firstname: "Vi", lastname: "Sitor" }) });
+      const body = (await r.json()) as { success: boolean; data: { uuid: string; userId: number } };
+      expect(body.success, JSON.stringify(body)).toBe(true);
+      return body.data;
+    };
+    const teamBooking = await book(team.token, (s) => s[0]!);
+    expect([ada.id, bob.id]).toContain(teamBooking.userId);
+    const soloBooking = await book(solo.token, (s) => s[s.length - 1]!);
+
+    const listFor = async (hostId: number) => json(await cli("host-bookings", String(hostId), "--from", from, "--until", until, "--json")) as { uuid: string; eventTypeId: number }[];
+    const teamHost = teamBooking.userId;
+    const otherHost = teamHost === ada.id ? bob.id : ada.id;
+    expect((await listFor(teamHost)).map((b) => b.uuid)).toContain(teamBooking.uuid);
+    expect((await listFor(otherHost)).map((b) => b.uuid)).not.toContain(teamBooking.uuid);
+    const adas = await listFor(ada.id);
+    expect(adas.find((b) => b.uuid === soloBooking.uuid)?.eventTypeId).toBe(solo.id);
+    const table = await cli("host-bookings", String(ada.id), "--from", from, "--until", until);
+    expect(table.stdout).toMatch(/^START\s+END\s+STATUS\s+EVENT TYPE\s+NAME\s+EMAIL\s+UUID$/m);
+    expect(table.stdout).toMatch(new RegExp(`confirmed\\s+#${solo.id}\\s+Vi Sitor\\s+visitor@example\\.com\\s+${soloBooking.uuid}`));
+    expect((await cli("host-bookings", String(ada.id), "--from", from, "--until", until, "--status", "cancelled")).stdout.trim()).toBe("No bookings of this host in this range.");
+    expect((await cli("host-bookings", String(ada.id), "--from", from)).code).toBe(2);
+
+    // A calendar of Bob's: listed with the host, and with every event type Bob is a host of.
+    const feed = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tests//EN", "END:VCALENDAR", ""].join("\r\n");
+    const feedServer = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response(feed) });
+    try {
+      const url = `http://127.0.0.1:${feedServer.port}/bob.ics`;
+      const added = await cli("host-calendar-add", String(bob.id), url, "--kind", "ical");
+      expect(added.stderr).toBe("");
+      expect(added.code).toBe(0);
+      const sourceId = new RegExp(`Added calendar source #(\\d+) to host #${bob.id}: its busy times block every event type of the host`).exec(added.stdout)![1]!;
+      expect((await cli("host-calendars", String(bob.id))).stdout).toContain(`#${sourceId} iCalendar feed ${url} (host #${bob.id})`);
+      expect((await cli("calendars", String(team.id))).stdout).toContain(`#${sourceId} iCalendar feed ${url}`);
+      expect((await cli("calendars", String(solo.id))).stdout).not.toContain(url);
+      expect((await cli("host", String(bob.id))).stdout).toMatch(new RegExp(`Calendars:\\n\\s+#${sourceId} iCalendar feed ${url} \\(ok\\)`));
+      expect((await cli("host-calendar-add", String(bob.id))).stderr).toContain("host-calendar-add takes a host id and the calendar's URL.");
+    } finally {
+      feedServer.stop(true);
+    }
+
+    // A host with event types is not deleted; the event type moves to Bob alone and back to collective.
+    const refused = await cli("host-delete", String(ada.id));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("hostId: The host has event types or bookings");
+    const moved = json(await cli("update", String(team.id), "--host", String(bob.id), "--assignment", "collective", "--json"));
+    expect(moved).toMatchObject({ assignment: "collective", hosts: [{ hostId: bob.id }] });
+    const unknown = await cli("update", String(team.id), "--host", "999999");
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("hosts.0.hostId: No host with id 999999.");
+    expect((await cli("update", String(team.id), "--host", "1:x")).code).toBe(2);
+    expect((await cli("update", String(team.id), "--assignment", "lottery")).code).toBe(2);
+  });
 });

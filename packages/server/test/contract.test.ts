@@ -309,7 +309,9 @@ describe("documentation", () => {
     expect(r.body.openapi).toBe("3.1.0");
     const ids = Object.values(r.body.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));
     expect(ids.sort()).toEqual([
-      "adminAddBusySource", "adminGetBusySource", "adminListBusySources", "adminRemoveBusySource", "adminStopWritingBookings", "adminSyncBusySource",
+      "adminAddBusySource", "adminAddHostBusySource", "adminCreateHost", "adminCreateSchedule", "adminDeleteHost", "adminDeleteSchedule", "adminGetBusySource",
+      "adminGetHost", "adminGetSchedule", "adminListBusySources", "adminListHostBusySources", "adminListHostEventTypes", "adminListHostReservations", "adminListHosts",
+      "adminListSchedules", "adminRemoveBusySource", "adminStopWritingBookings", "adminSyncBusySource", "adminUpdateHost", "adminUpdateSchedule",
       "adminWriteBookingsToCalendar",
       "cancelReservation", "confirmReservation", "createReservation", "createReservationPayment", "findFirstFreeDay",
       "getEventTypeConfiguration", "initEventType", "listTimeSlots", "listTimezones", "prepareReservation", "refreshReservation", "rescheduleReservation",
@@ -319,6 +321,12 @@ describe("documentation", () => {
     expect(r.body.paths["/admin/event-types/{id}/busy-sources"].post.requestBody.content["application/json"].schema.properties).toHaveProperty("freshnessMinutes");
     expect(r.body.paths["/admin/busy-sources/{sourceId}/write-bookings"].put.security).toEqual([{ adminKey: [] }]);
     expect(r.body.paths["/admin/busy-sources/{sourceId}"].get.responses["200"].content["application/json"].schema.properties.data.properties).toHaveProperty("writeCalendar");
+    // Hosts and schedules: their admin routes, with the wire's own schemas.
+    expect(r.body.paths["/admin/hosts"].post.requestBody.content["application/json"].schema.required).toEqual(["name", "email"]);
+    expect(r.body.paths["/admin/hosts/{hostId}"].patch.security).toEqual([{ adminKey: [] }]);
+    expect(r.body.paths["/admin/hosts/{hostId}/reservations"].get.parameters.map((p: { name: string }) => p.name)).toEqual(["hostId", "from", "until", "status", "timezone"]);
+    expect(r.body.paths["/admin/schedules/{scheduleId}"].patch.requestBody.content["application/json"].schema.properties).toHaveProperty("availability");
+    expect(r.body.paths["/admin/hosts/{hostId}/busy-sources"].get.responses["200"].content["application/json"].schema.properties.data.items.properties).toHaveProperty("hostId");
     expect(r.body.paths["/time-slots"].get.responses["429"]).toEqual({ $ref: "#/components/responses/E429" });
     expect(r.body.components.schemas.TimeSlot.properties).toHaveProperty("available_seats");
     expect(r.body.servers).toContainEqual({ url: "/booking-api", description: expect.any(String) });
@@ -330,6 +338,10 @@ describe("documentation", () => {
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toMatch(/^text\/html/);
     expect(r.text).toContain("GET</span> <code>/time-slots</code>");
+    // The admin routes of hosts and schedules, behind the admin key.
+    expect(r.text).toContain('<section id="adminCreateHost">');
+    expect(r.text).toContain("PATCH</span> <code>/admin/schedules/{scheduleId}</code>");
+    expect(r.text).toMatch(/id="adminListHostReservations">[\s\S]*?BOOKING_ADMIN_KEY[\s\S]*?<h4>Query<\/h4>/);
     expect(r.text).toContain('id="error-rate_limited"');
     expect(r.text).not.toMatch(/<script|<link|https?:\/\/(?!localhost)/);
     expect(r.headers.get("content-security-policy")).toContain("default-src 'none'");

@@ -31,14 +31,17 @@ describe("npm start", () => {
     expect(out).toContain("Demo event types created");
     expect(out).toMatch(/Stripe stand-in at http:\/\/127\.0\.0\.1:\d+ \(not Stripe/);
     const tokens = [...out.matchAll(/API token:\s+(bk_\S+)/g)].map((m) => m[1]!);
-    expect(tokens).toHaveLength(3);
+    expect(tokens).toHaveLength(4);
     const configs = await Promise.all(tokens.map((t) => fetch(`${server.base}/configuration`, { headers: { authorization: `Bearer ${t}` } }).then(async (r) => [r.status, await r.json()] as const)));
-    expect(configs.map(([status]) => status)).toEqual([200, 200, 403]);
+    expect(configs.map(([status]) => status)).toEqual([200, 200, 403, 200]);
+    // Two hosts, and a round-robin team event type of both beside Alex's own.
+    expect(out).toContain("Demo hosts: Alex Demo and Sam Demo; their bookings of any event type block them in all the others.");
+    expect(out).toMatch(/#4 Team intro \(round robin\)\n[\s\S]*?hosts:\s+Alex Demo, Sam Demo \(round robin: each booking goes to one free host\)/);
     expect((configs[0]![1] as any).data.configuration.title).toBe("Intro call");
     expect((configs[1]![1] as any).data.configuration.payment).toMatchObject({ amount: 5000, currency: "eur", provider: "stripe", publishableKey: "pk_test_standin" });
     // Each demo event type has a booking page, printed with its address.
     const pages = [...out.matchAll(/booking page:\s+(http\S+)/g)].map((m) => m[1]!);
-    expect(pages).toEqual([`${server.base}/book/intro-call`, `${server.base}/book/consulting`, `${server.base}/book/spring-workshop`]);
+    expect(pages).toEqual([`${server.base}/book/intro-call`, `${server.base}/book/consulting`, `${server.base}/book/spring-workshop`, `${server.base}/book/team-intro`]);
     const page = await fetch(pages[0]!);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("<h1>Intro call</h1>");
@@ -48,7 +51,7 @@ describe("npm start", () => {
     const server = await start({ STRIPE_STANDIN: "0" });
     const out = await server.waitForOutput("Try: curl");
     const linkTokens = [...out.matchAll(/link token:\s+(bcl_\S+)/g)].map((m) => m[1]!);
-    expect(linkTokens).toHaveLength(3);
+    expect(linkTokens).toHaveLength(4);
     const snippet = out.slice(out.indexOf("Embed \"Intro call\" on a site:"), out.indexOf("Try: curl"));
     expect(snippet).toContain(`<script src="${server.base}/embed/booking-calendar.js" defer></script>`);
     expect(snippet).toContain(`<booking-calendar token="${linkTokens[0]}" api-base="${server.base}"></booking-calendar>`);

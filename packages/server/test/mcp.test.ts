@@ -31,6 +31,16 @@ const TOOLS = [
   "sync_busy_source",
   "write_bookings_to_calendar",
   "stop_writing_bookings",
+  "list_hosts",
+  "get_host",
+  "create_host",
+  "update_host",
+  "delete_host",
+  "list_host_bookings",
+  "create_schedule",
+  "update_schedule",
+  "delete_schedule",
+  "set_event_type_hosts",
 ];
 const NO_RATE_LIMIT = { rateLimit: { limit: 100_000, windowSeconds: 60 } };
 const slot = (date: string, time: string) => {
@@ -91,7 +101,7 @@ async function delivered(w: { worker: WebhookWorker; receiver: Receiver }): Prom
 }
 
 describe("the assistant server over Streamable HTTP", () => {
-  it("lists its sixteen tools, each with a title, a description and JSON schemas of its input and output", async () => {
+  it("lists its tools, each with a title, a description and JSON schemas of its input and output", async () => {
     const w = await world();
     const { tools } = await w.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort());
@@ -167,8 +177,8 @@ describe("event types and booking links", () => {
     const w = await world();
     const { data, text } = success(await w.tool("list_event_types"));
     expect(data.eventTypes).toEqual([
-      { id: w.intro.id, title: "Intro call", slug: "intro-call", bookingUrl: "http://localhost/book/intro-call", disabled: false, timezone: "Europe/Prague", durationMinutes: 30, seats: 1, price: null },
-      { id: w.consulting.id, title: "Consulting", slug: "consulting", bookingUrl: "http://localhost/book/consulting", disabled: false, timezone: "Europe/Prague", durationMinutes: 30, seats: 1, price: null },
+      { id: w.intro.id, title: "Intro call", slug: "intro-call", bookingUrl: "http://localhost/book/intro-call", disabled: false, timezone: "Europe/Prague", durationMinutes: 30, seats: 1, price: null, hosts: [{ hostId: 1, name: expect.any(String) }], assignment: "collective" },
+      { id: w.consulting.id, title: "Consulting", slug: "consulting", bookingUrl: "http://localhost/book/consulting", disabled: false, timezone: "Europe/Prague", durationMinutes: 30, seats: 1, price: null, hosts: [{ hostId: 1, name: expect.any(String) }], assignment: "collective" },
     ]);
     expect(text).toContain("2 event types");
     expect(text).toContain(`#${w.intro.id} Intro call: 30 min, Europe/Prague, free, http://localhost/book/intro-call`);
@@ -612,5 +622,75 @@ describe("bookings written into a calendar", () => {
     const stopped = success(await w.tool("stop_writing_bookings", { sourceId }));
     expect(stopped.data.source).toMatchObject({ writeBookings: false, writeCalendar: null });
     expect(failure(await w.tool("stop_writing_bookings", { sourceId: 999 }))).toMatch(/No busy source with id 999\. \(not_found\)/);
+  });
+});
+
+describe("hosts, schedules and teams", () => {
+  it("creates and changes hosts and schedules, makes a round-robin team, lists a host's bookings across event types and gives a host a calendar", async () => {
+    const w = await world();
+    const listed = success(await w.tool("list_hosts"));
+    const defaultHost = listed.data.hosts.find((h: { isDefault: boolean }) => h.isDefault);
+    expect(defaultHost.eventTypeIds).toEqual([w.intro.id, w.consulting.id]);
+    expect(listed.text).toContain("the default host");
+
+    const bea = success(await w.tool("create_host", { name: "Bea Team", email: "bea@example.com", timezone: "Europe/Prague" })).data.host;
+    expect(bea).toMatchObject({ name: "Bea Team", email: "bea@example.com", timezone: "Europe/Prague", avatarUrl: null, isDefault: false, eventTypeIds: [] });
+    expect(success(await w.tool("update_host", { hostId: bea.id, avatarUrl: "https://example.com/bea.png" })).data.host).toMatchObject({ name: "Bea Team", avatarUrl: "https://example.com/bea.png" });
+    expect(failure(await w.tool("update_host", { hostId: bea.id, timezone: "Mars/Olympus" }))).toMatch(/timezone: Unknown IANA timezone\. \(validation_failed\)/);
+    expect(failure(await w.tool("create_host", { name: "X", email: "" }))).toMatch(/email: .*\(validation_failed\)/);
+    expect(failure(await w.tool("get_host", { hostId: 99999 }))).toMatch(/No host with id 99999\. \(not_found\)/);
+
+    const mornings = [{ start: "10:00", end: "12:00" }];
+    const schedule = success(await w.tool("create_schedule", { hostId: bea.id, name: "Mornings", weekly: { monday: mornings, tuesday: mornings, wednesday: mornings, thursday: mornings, friday: mornings } })).data.schedule;
+    expect(schedule).toMatchObject({ hostId: bea.id, name: "Mornings", timezone: "Europe/Prague", availability: { weekly: { wednesday: mornings, saturday: [] } }, eventTypeIds: [] });
+    const changed = success(await w.tool("update_schedule", { scheduleId: schedule.id, weekly: { friday: [] } })).data.schedule;
+    expect(changed.availability.weekly).toMatchObject({ thursday: mornings, friday: [] });
+    expect(failure(await w.tool("update_schedule", { scheduleId: schedule.id, weekly: { monday: [{ start: "12:00", end: "10:00" }] } }))).toMatch(/availability\.weekly\.monday: .*\(validation_failed\)/);
+
+    // The consulting call becomes a round-robin team: Bea first (priority 10) in her mornings, then the default host.
+    const team = success(await w.tool("set_event_type_hosts", { slug: "consulting", assignment: "round-robin", hosts: [{ hostId: bea.id, priority: 10, scheduleId: schedule.id }, { hostId: defaultHost.id }] }));
+    expect(team.data).toMatchObject({ eventType: { id: w.consulting.id }, assignment: "round-robin", hosts: [{ hostId: bea.id, name: "Bea Team", priority: 10, scheduleId: schedule.id }, { hostId: defaultHost.id, priority: 0, scheduleId: null }] });
+    expect(team.text).toMatch(/round robin/);
+    const listedTeam = success(await w.tool("list_event_types"));
+    expect(listedTeam.data.eventTypes.find((et: { id: number }) => et.id === w.consulting.id)).toMatchObject({ assignment: "round-robin", hosts: [{ hostId: bea.id, name: "Bea Team" }, { hostId: defaultHost.id }] });
+    expect(listedTeam.text).toContain("round robin of Bea Team, ");
+    expect(failure(await w.tool("set_event_type_hosts", { slug: "consulting", hosts: [{ hostId: defaultHost.id, scheduleId: schedule.id }] }))).toMatch(/hosts\.0\.scheduleId: .*\(validation_failed\)/);
+
+    const booked = await w.call("POST", "/reservations", { token: w.consulting.token, body: { ...slot("2026-11-25", "10:00"), email: "carl@example.com", firstname: "Carl", lastname: "Gauss" } });
+    expect(booked.body.success, JSON.stringify(booked.body)).toBe(true);
+    expect(booked.body.data.userId).toBe(bea.id);
+    const beas = success(await w.tool("list_host_bookings", { hostId: bea.id, from: "2026-11-23", until: "2026-11-29" }));
+    expect(beas.data.bookings).toEqual([expect.objectContaining({ uuid: booked.body.data.uuid, eventType: { id: w.consulting.id, title: "Consulting", slug: "consulting" }, hostIds: [bea.id], status: "confirmed", start: "2026-11-25T10:00:00+01:00", name: "Carl Gauss" })]);
+    expect(beas.text).toContain("Carl Gauss");
+    const defaults = success(await w.tool("list_host_bookings", { hostId: defaultHost.id, from: "2026-11-23", until: "2026-11-29", timezone: "Europe/London" }));
+    expect(defaults.data.timezone).toBe("Europe/London");
+    expect(defaults.data.bookings.map((b: { uuid: string }) => b.uuid)).toEqual([w.ada]);
+    expect(defaults.data.bookings[0].start).toBe("2026-11-24T14:00:00+00:00");
+    expect(success(await w.tool("list_host_bookings", { hostId: bea.id, from: "2026-11-23", until: "2026-11-29", status: "cancelled" })).data.bookings).toEqual([]);
+
+    // A calendar of Bea's: listed with her and with the team, not with the intro call.
+    const feed = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tests//EN", "BEGIN:VEVENT", "UID:b", "DTSTAMP:20261101T000000Z", "DTSTART:20261126T090000Z", "DTEND:20261126T100000Z", "END:VEVENT", "END:VCALENDAR", ""].join("\r\n");
+    const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response(feed, { headers: { "content-type": "text/calendar" } }) });
+    cleanups.push(() => server.stop(true));
+    const url = `http://127.0.0.1:${server.port}/bea.ics`;
+    const added = success(await w.tool("add_busy_source", { hostId: bea.id, kind: "ical", url }));
+    expect(added.data.source).toMatchObject({ hostId: bea.id, url, status: "ok", busyIntervals: 1 });
+    expect(added.text).toContain("host Bea Team");
+    expect(success(await w.tool("list_busy_sources", { hostId: bea.id })).data).toMatchObject({ eventType: null, host: { id: bea.id, name: "Bea Team" }, sources: [{ id: added.data.source.id }] });
+    expect(success(await w.tool("list_busy_sources", { slug: "consulting" })).data.sources.map((s: { id: number }) => s.id)).toContain(added.data.source.id);
+    expect(success(await w.tool("list_busy_sources", { slug: "intro-call" })).data.sources).toEqual([]);
+    expect(failure(await w.tool("list_busy_sources", { hostId: bea.id, slug: "consulting" }))).toMatch(/hostId: Name a host or an event type, not both.*\(validation_failed\)/);
+
+    const shown = success(await w.tool("get_host", { hostId: bea.id }));
+    expect(shown.data).toMatchObject({ host: { id: bea.id, eventTypeIds: [w.consulting.id] }, schedules: [{ id: schedule.id, eventTypeIds: [w.consulting.id] }], calendars: [{ id: added.data.source.id }], eventTypes: [{ id: w.consulting.id, slug: "consulting" }] });
+
+    // What is in use is not deleted; a host nobody uses is.
+    expect(failure(await w.tool("delete_schedule", { scheduleId: schedule.id }))).toMatch(/scheduleId: An event type uses the schedule.*\(validation_failed\)/);
+    expect(failure(await w.tool("delete_host", { hostId: bea.id }))).toMatch(/hostId: The host has event types or bookings.*\(validation_failed\)/);
+    expect(failure(await w.tool("delete_host", { hostId: defaultHost.id }))).toMatch(/default host cannot be deleted.*\(validation_failed\)/);
+    const spare = success(await w.tool("create_host", { name: "Spare", email: "spare@example.com" })).data.host;
+    expect(spare.timezone).toBe("UTC");
+    expect(success(await w.tool("delete_host", { hostId: spare.id })).data).toEqual({ hostId: spare.id, deleted: true });
+    expect(success(await w.tool("list_hosts")).data.hosts.map((h: { id: number }) => h.id)).not.toContain(spare.id);
   });
 });

@@ -14,7 +14,7 @@
  * their delivery attempts.
  *
  * This file reads the command line and dispatches; each group of commands lives in `admin/`
- * (event types, hours, reservations, webhooks, calendars) over the shared client (`admin/client.ts`).
+ * (event types, hours, reservations, webhooks, hosts and schedules, calendars) over the shared client (`admin/client.ts`).
  * A new command is an entry in its group's `commands` with its line in the group's `usage`, a new
  * group a file listed in GROUPS below, and a new flag a line in OPTIONS (`admin/args.ts`).
  */
@@ -24,17 +24,18 @@ import { calendarCommands } from "./admin/calendars.ts";
 import { client, RequestFailed } from "./admin/client.ts";
 import type { Command, CommandGroup } from "./admin/command.ts";
 import { eventTypeCommands, SETTINGS_USAGE } from "./admin/event-types.ts";
+import { hostCommands } from "./admin/hosts.ts";
 import { hoursCommands } from "./admin/hours.ts";
 import { reservationCommands } from "./admin/reservations.ts";
 import { webhookCommands } from "./admin/webhooks.ts";
 
 /** The command groups, in the order `help` lists them. */
-const GROUPS: CommandGroup[] = [eventTypeCommands, hoursCommands, reservationCommands, webhookCommands, calendarCommands];
+const GROUPS: CommandGroup[] = [eventTypeCommands, hoursCommands, reservationCommands, webhookCommands, hostCommands, calendarCommands];
 const COMMANDS: Record<string, Command> = Object.assign({}, ...GROUPS.map((group) => group.commands));
 
 const USAGE = `Usage: npm run admin -- <command> [arguments] [options]
 
-Manages the event types of a booking server through its admin API.
+Manages the event types and hosts of a booking server through its admin API.
 
 Commands:
 ${GROUPS.map((group) => group.usage).join("\n")}
@@ -66,7 +67,8 @@ async function main(argv: string[]): Promise<number> {
     const stray = Object.keys(flags).filter((f) => !["url", "key", "json"].includes(f) && !spec.flags.includes(f));
     if (stray.length > 0) throw new UsageError(`${command} does not take --${stray.join(", --")}.`);
     if (args.length !== spec.ids + (spec.value ? 1 : 0)) {
-      throw new UsageError(spec.value ? `${command} takes an event type id and ${spec.value}.` : spec.ids ? `${command} takes one ${spec.idName ?? "event type id"}.` : `${command} takes no arguments.`);
+      const idName = spec.idName ?? "event type id";
+      throw new UsageError(spec.value ? `${command} takes ${/^[aeiou]/.test(idName) ? "an" : "a"} ${idName} and ${spec.value}.` : spec.ids ? `${command} takes one ${idName}.` : `${command} takes no arguments.`);
     }
     const id = args[0];
     if (id !== undefined && !/^\d+$/.test(id)) throw new UsageError(`${spec.idName === undefined ? "An event type id" : `A ${spec.idName}`} is a number, got "${id}".`);

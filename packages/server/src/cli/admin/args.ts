@@ -38,6 +38,11 @@ export const OPTIONS = {
   token: { type: "string" },
   calendar: { type: "string", multiple: true },
   freshness: { type: "string" },
+  name: { type: "string" },
+  email: { type: "string" },
+  avatar: { type: "string" },
+  host: { type: "string", multiple: true },
+  assignment: { type: "string" },
 } as const;
 /** The flags as parsed. */
 export type Flags = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];

@@ -1,21 +1,47 @@
-/** The commands that manage the calendars an event type reads busy times from, and writes bookings into. */
+/**
+ * The commands that manage the calendars busy times are read from, and bookings written into. A
+ * calendar belongs to a host: it blocks every event type of the host; one added through an event
+ * type goes to its (first) host.
+ */
 import type { BusySourceView } from "../../modules/calendars/service.ts";
-import { UsageError } from "./args.ts";
+import { UsageError, type Flags } from "./args.ts";
 import type { CommandGroup } from "./command.ts";
 
-/** Calendars: calendars, calendar-add, calendar-sync, calendar-remove, calendar-write, calendar-write-stop. */
+const SOURCE_FLAGS = ["kind", "user", "password", "token", "calendar", "freshness"];
+
+/** The body that adds a calendar, from its URL and the flags. */
+function sourceBody(url: string, flags: Flags): Record<string, unknown> {
+  const kind = flags.kind ?? "caldav";
+  if (kind !== "caldav" && kind !== "ical") throw new UsageError(`--kind is caldav or ical, got "${kind}".`);
+  if (flags.freshness !== undefined && !/^\d{1,5}$/.test(flags.freshness)) throw new UsageError(`--freshness takes whole minutes, got "${flags.freshness}".`);
+  return {
+    kind,
+    url,
+    ...(flags.user === undefined ? {} : { username: flags.user }),
+    ...(flags.password === undefined ? {} : { password: flags.password }),
+    ...(flags.token === undefined ? {} : { token: flags.token }),
+    ...(flags.calendar === undefined ? {} : { calendars: flags.calendar }),
+    ...(flags.freshness === undefined ? {} : { freshnessMinutes: Number(flags.freshness) }),
+  };
+}
+
+/** Calendars: calendars, calendar-add, host-calendars, host-calendar-add, calendar-sync, calendar-remove, calendar-write, calendar-write-stop. */
 export const calendarCommands: CommandGroup = {
-  usage: `  calendars <id>                     The calendars whose busy times block the event type's slots,
-                                       with their sync status (last sync, error, objects, intervals)
+  usage: `  calendars <id>                     The calendars whose busy times block the event type's slots
+                                       (its hosts'), with their sync status (last sync, error,
+                                       objects, intervals)
   calendar-add <id> URL [--kind caldav|ical] [--user U] [--password P | --token T]
                [--calendar URL ...] [--freshness MIN]
                                      Read busy times from a CalDAV account or calendar (the default
-                                       kind) or an iCalendar feed; syncs it at once
+                                       kind) or an iCalendar feed, for the event type's host; syncs it at once
+  host-calendars <host-id>           The host's calendars, with their sync status
+  host-calendar-add <host-id> URL [same options as calendar-add]
+                                     Add a calendar to a host: it blocks every event type of the host
   calendar-sync <source-id>          Sync one calendar now and show the outcome
   calendar-remove <source-id>        Stop reading a calendar; its cached busy times are dropped
   calendar-write <source-id> [--calendar URL]
-                                     Write the event type's confirmed bookings into a calendar of
-                                       this CalDAV source (default: its first calendar)
+                                     Write the host's confirmed bookings (of every event type) into a
+                                       calendar of this CalDAV source (default: its first calendar)
   calendar-write-stop <source-id>    Stop writing bookings into the source's calendar`,
   commands: {
     calendars: {
@@ -26,24 +52,27 @@ export const calendarCommands: CommandGroup = {
       },
     },
     "calendar-add": {
-      ids: 1, flags: ["kind", "user", "password", "token", "calendar", "freshness"], value: "the calendar's URL",
+      ids: 1, flags: SOURCE_FLAGS, value: "the calendar's URL",
       async run({ id, args, flags, api, out }) {
-        const kind = flags.kind ?? "caldav";
-        if (kind !== "caldav" && kind !== "ical") throw new UsageError(`--kind is caldav or ical, got "${kind}".`);
-        const freshness = flags.freshness === undefined ? undefined : Number(flags.freshness);
-        if (flags.freshness !== undefined && !/^\d{1,5}$/.test(flags.freshness)) throw new UsageError(`--freshness takes whole minutes, got "${flags.freshness}".`);
-        const body = {
-          kind,
-          url: args[1]!,
-          ...(flags.user === undefined ? {} : { username: flags.user }),
-          ...(flags.password === undefined ? {} : { password: flags.password }),
-          ...(flags.token === undefined ? {} : { token: flags.token }),
-          ...(flags.calendar === undefined ? {} : { calendars: flags.calendar }),
-          ...(freshness === undefined ? {} : { freshnessMinutes: freshness }),
-        };
-        const added = await api<BusySourceRow>("POST", `/admin/event-types/${id}/busy-sources`, body);
+        const added = await api<BusySourceRow>("POST", `/admin/event-types/${id}/busy-sources`, sourceBody(args[1]!, flags));
         const synced = await api<SyncAnswer>("POST", `/admin/busy-sources/${added.id}/sync`);
-        out(synced, () => `Added calendar source #${added.id} to event type #${id}.\n${syncText(synced)}\n\n${sourceText(synced.source)}`);
+        out(synced, () => `Added calendar source #${added.id} to event type #${id} (its host #${added.hostId}: it blocks every event type of the host).\n${syncText(synced)}\n\n${sourceText(synced.source)}`);
+        if (synced.sync && !synced.sync.ok) return 1;
+      },
+    },
+    "host-calendars": {
+      ids: 1, flags: [], idName: "host id",
+      async run({ id, api, out }) {
+        const rows = await api<BusySourceRow[]>("GET", `/admin/hosts/${id}/busy-sources`);
+        out(rows, () => (rows.length === 0 ? `Host #${id} has no calendars; add one with host-calendar-add.` : rows.map(sourceText).join("\n\n")));
+      },
+    },
+    "host-calendar-add": {
+      ids: 1, flags: SOURCE_FLAGS, value: "the calendar's URL", idName: "host id",
+      async run({ id, args, flags, api, out }) {
+        const added = await api<BusySourceRow>("POST", `/admin/hosts/${id}/busy-sources`, sourceBody(args[1]!, flags));
+        const synced = await api<SyncAnswer>("POST", `/admin/busy-sources/${added.id}/sync`);
+        out(synced, () => `Added calendar source #${added.id} to host #${id}: its busy times block every event type of the host.\n${syncText(synced)}\n\n${sourceText(synced.source)}`);
         if (synced.sync && !synced.sync.ok) return 1;
       },
     },
@@ -68,7 +97,7 @@ export const calendarCommands: CommandGroup = {
         if ((flags.calendar?.length ?? 0) > 1) throw new UsageError("calendar-write takes one --calendar.");
         const body = flags.calendar?.[0] === undefined ? {} : { calendar: flags.calendar[0] };
         const source = await api<BusySourceRow>("PUT", `/admin/busy-sources/${id}/write-bookings`, body);
-        out(source, () => `Confirmed bookings of event type #${source.eventTypeId} are now written into ${source.writeCalendar}.\n\n${sourceText(source)}`);
+        out(source, () => `Confirmed bookings of host #${source.hostId} (every event type of the host) are now written into ${source.writeCalendar}.\n\n${sourceText(source)}`);
       },
     },
     "calendar-write-stop": {
@@ -99,7 +128,7 @@ interface SyncAnswer {
 }
 
 function syncText({ sync: s, source }: SyncAnswer): string {
-  if (!s) return `The sync is still running; see how it ended with: npm run admin -- calendars ${source.eventTypeId}`;
+  if (!s) return `The sync is still running; see how it ended with: npm run admin -- host-calendars ${source.hostId}`;
   if (!s.ok) return `Sync failed: ${s.error}\nThe busy times of the last good sync (if any) stay in use.`;
   return `Synced: ${s.downloaded} calendar object${s.downloaded === 1 ? "" : "s"} downloaded; busy times ${s.changed ? "changed" : "unchanged"}.`;
 }
@@ -107,7 +136,7 @@ function syncText({ sync: s, source }: SyncAnswer): string {
 function sourceText(s: BusySourceRow): string {
   const status = (s.status === "never" ? "not synced yet" : s.status === "ok" ? `ok${s.stale ? " (stale)" : ""}` : `FAILING${s.stale ? " (stale)" : ""}`) + (s.syncing ? ", syncing now" : "");
   return [
-    `#${s.id} ${s.kind === "caldav" ? "CalDAV" : "iCalendar feed"} ${s.url}`,
+    `#${s.id} ${s.kind === "caldav" ? "CalDAV" : "iCalendar feed"} ${s.url} (host #${s.hostId})`,
     `  user: ${s.username ?? "-"}   credentials: ${s.credentialsSet ? "set" : "none"}   fresh for ${s.freshnessMinutes} min`,
     ...(s.calendars.length > 0 ? [`  calendars: ${s.calendars.join(", ")}`] : []),
     ...(s.writeBookings ? [`  writes bookings into: ${s.writeCalendar}`] : []),

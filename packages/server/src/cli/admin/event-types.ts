@@ -8,7 +8,7 @@ import { rangesText, weeklyText } from "./hours.ts";
 import { webhookLines } from "./webhooks.ts";
 
 /** The settings create and update take, as flags. */
-const SETTINGS = ["title", "description", "timezone", "duration", "interval", "seats", "hold", "notice", "horizon", "price", "currency", "account", "webhook", "reminders", "slug", "language", "file"];
+const SETTINGS = ["title", "description", "timezone", "duration", "interval", "seats", "hold", "notice", "horizon", "price", "currency", "account", "webhook", "reminders", "slug", "language", "host", "assignment", "file"];
 const NUMBER_FLAGS = { duration: "durationMinutes", interval: "slotIntervalMinutes", seats: "seats", hold: "holdMinutes", notice: "minNoticeMinutes", horizon: "horizonDays" } as const;
 
 /** The settings part of the usage text (create and update). */
@@ -20,6 +20,11 @@ export const SETTINGS_USAGE = `Settings (create and update):
   --language TAG|browser             the calendar's language, such as de or pt-BR; browser (the default of
                                      new event types) speaks each visitor's browser language
   --price 50.00 --currency eur --account acct_x   card payment (--price none removes it)
+  --host ID[:PRIORITY][@SCHEDULE] ...  whose time it books, one --host per host (replaces the list;
+                                       default: the default host); PRIORITY ranks round robin
+                                       (higher first), SCHEDULE is one of the host's schedules
+                                       (default: the event type's own hours)
+  --assignment collective|round-robin  with several hosts: every host at once, or one free host by turns
   --file settings.json               a JSON body of settings; flags given win over its keys`;
 
 /** disable and enable: the event type stops or resumes taking bookings. */
@@ -137,6 +142,11 @@ async function settingsBody(flags: Flags, current: (() => Promise<EventTypeView>
     if (!/^([A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*)?$/.test(preset)) throw new UsageError(`--language takes a language tag such as de or pt-BR, or browser; got "${flags.language}".`);
     body.locale = { ...(body.locale as object | undefined), preset };
   }
+  if (flags.host !== undefined) body.hosts = flags.host.map(hostOf);
+  if (flags.assignment !== undefined) {
+    if (flags.assignment !== "collective" && flags.assignment !== "round-robin") throw new UsageError(`--assignment is collective or round-robin, got "${flags.assignment}".`);
+    body.assignment = flags.assignment;
+  }
   if (flags.price === "none") {
     if (flags.currency || flags.account) throw new UsageError("--price none removes the payment; leave out --currency and --account.");
     body.payment = null;
@@ -152,6 +162,20 @@ async function settingsBody(flags: Flags, current: (() => Promise<EventTypeView>
     body.payment = { amount, currency, providerAccountId: account };
   }
   return body;
+}
+
+/** "7", "7:10" or "7:10@3" (host 7, priority 10, schedule 3) as a host of the event type. */
+function hostOf(raw: string): { hostId: number; priority?: number; scheduleId?: number } {
+  const match = /^(\d{1,12})(?::(\d{1,4}))?(?:@(\d{1,12}))?$/.exec(raw.trim());
+  if (!match) throw new UsageError(`--host takes a host id, optionally :priority and @schedule-id (such as 7, 7:10 or 7:10@3); got "${raw}".`);
+  return { hostId: Number(match[1]), ...(match[2] === undefined ? {} : { priority: Number(match[2]) }), ...(match[3] === undefined ? {} : { scheduleId: Number(match[3]) }) };
+}
+
+/** The hosts line of an event type: who, with what priority and schedule, and how a team books. */
+function hostsText(et: EventTypeView): string {
+  const hosts = et.hosts.map((h) => `${h.name} (#${h.hostId}${et.hosts.length > 1 && et.assignment === "round-robin" ? `, priority ${h.priority}` : ""}${h.scheduleId === null ? "" : `, schedule #${h.scheduleId}`})`).join(", ");
+  if (et.hosts.length < 2) return `Host:          ${hosts}`;
+  return `Hosts:         ${hosts}; ${et.assignment === "round-robin" ? "round robin: one free host per booking" : "collective: every host at each booking"}`;
 }
 
 /** Decimal places of a currency's smallest unit (2 for eur, 0 for jpy). */
@@ -205,6 +229,7 @@ function showText(et: EventTypeView, base: string): string {
     `Booking feed:  ${et.feedUrl} (private: confirmed bookings as iCalendar)`,
     `Timezone:      ${et.timezone}`,
     `Language:      ${et.locale.preset || "the visitor's browser"}${et.translations && Object.keys(et.translations).length > 0 ? `; organizer texts also in ${Object.keys(et.translations).join(", ")}` : ""}`,
+    hostsText(et),
     `Meetings:      ${et.durationMinutes} min, a slot every ${et.slotIntervalMinutes} min, ${et.seats} seat${et.seats === 1 ? "" : "s"}, held ${et.holdMinutes} min while booking`,
     `Booking:       at least ${et.minNoticeMinutes} min ahead, up to ${et.horizonDays} days ahead`,
     `Payment:       ${et.payment ? `${priceText(et.payment)} to ${et.payment.providerAccountId}` : "free"}`,

@@ -36,7 +36,7 @@ export const hoursCommands: CommandGroup = {
   },
 };
 
-function weekdayOf(raw: string): Weekday {
+export function weekdayOf(raw: string): Weekday {
   const lower = raw.toLowerCase();
   const day = WEEKDAYS.find((d) => d === lower || (lower.length >= 3 && d.startsWith(lower)));
   if (!day) throw new UsageError(`--day is a weekday such as monday, got "${raw}".`);
@@ -44,7 +44,7 @@ function weekdayOf(raw: string): Weekday {
 }
 
 /** "09:00-12:00,13:00-17:00" as ranges; "none" is a closed day. Order and bounds are the server's to check. */
-function rangesOf(raw: string): TimeRange[] {
+export function rangesOf(raw: string): TimeRange[] {
   if (raw.trim().toLowerCase() === "none") return [];
   return raw.split(",").map((part) => {
     const match = /^\s*(\d{1,2}):(\d{2})\s*-\s*(\d{1,2}):(\d{2})\s*$/.exec(part);

@@ -1,5 +1,5 @@
 import type { TSchema } from "@sinclair/typebox";
-import { ErrorBody, ERROR_CODES, LIMITS, EventTypeConfiguration, CustomField, InitData, Reservation, TimeSlot, Location } from "@booking/wire";
+import { ErrorBody, ERROR_CODES, LIMITS, EventTypeConfiguration, CustomField, InitData, Reservation, TimeSlot, Location, HostCreate, HostPatch, HostView, ScheduleCreate, SchedulePatch, ScheduleView, RESERVATION_STATUSES } from "@booking/wire";
 import { ConfigurationResponse, InitBody, InitResponse } from "../event-types/model.ts";
 import { FirstFreeResponse, TimeSlotsResponse } from "../time-slots/model.ts";
 import { MAX_SLOTS_PER_ANSWER } from "../time-slots/service.ts";
@@ -9,7 +9,7 @@ import { Type } from "@sinclair/typebox";
 
 /** One operation of the public API as the document and the docs page describe it. */
 export interface Operation {
-  method: "get" | "post" | "put" | "delete";
+  method: "get" | "post" | "put" | "patch" | "delete";
   path: string;
   operationId: string;
   summary: string;
@@ -191,7 +191,8 @@ export const OPERATIONS: Operation[] = [
 
 const BusySourceView = Type.Object({
   id: Type.Integer(),
-  eventTypeId: Type.Integer(),
+  hostId: Type.Integer({ description: "The host whose calendar it is: its busy times block every event type of the host." }),
+  eventTypeId: Type.Union([Type.Integer(), Type.Null()], { description: "The event type it was listed or added through, else the host's first event type; null when the host has none." }),
   kind: Type.Union([Type.Literal("caldav"), Type.Literal("ical")]),
   url: Type.String({ description: "As given (a feed's secret address included): answered to the organizer only, never written into errors or logs in full." }),
   username: Type.Union([Type.String(), Type.Null()]),
@@ -210,7 +211,7 @@ const BusySourceView = Type.Object({
   objects: Type.Integer({ description: "Calendar objects cached from the source." }),
   busyIntervals: Type.Integer({ description: "Busy intervals kept over the booking horizon." }),
   syncing: Type.Boolean({ description: "A sync asked for with `POST /admin/busy-sources/{sourceId}/sync` that outlasted its answer is still under way on the answering instance." }),
-  writeBookings: Type.Boolean({ description: "Whether the event type's confirmed bookings are written into a calendar of this source (see `PUT /admin/busy-sources/{sourceId}/write-bookings`)." }),
+  writeBookings: Type.Boolean({ description: "Whether the host's confirmed bookings (of every event type) are written into a calendar of this source (see `PUT /admin/busy-sources/{sourceId}/write-bookings`)." }),
   writeCalendar: Type.Union([Type.String(), Type.Null()], { description: "The calendar bookings are written into; null when this source is not written to." }),
 });
 const SyncOutcome = Type.Object({ ok: Type.Boolean(), changed: Type.Boolean({ description: "Whether the busy times changed (cached slot pages are recomputed)." }), downloaded: Type.Integer({ description: "Objects downloaded: only new and changed ones." }), error: Type.Union([Type.String(), Type.Null()]) });
@@ -228,23 +229,192 @@ const BusySourceInput = Type.Object(
   { additionalProperties: false },
 );
 
+const HostBookingView = Type.Object({
+  uuid: Type.String({ format: "uuid" }),
+  eventTypeId: Type.Integer({ description: "The event type it was booked through." }),
+  hostIds: Type.Array(Type.Integer(), { description: "The hosts it takes: every host of a collective event type, the one assigned by round robin." }),
+  status: Type.Union(RESERVATION_STATUSES.map((st) => Type.Literal(st))),
+  start: Type.String({ format: "date-time" }),
+  end: Type.String({ format: "date-time" }),
+  email: Type.String(),
+  firstname: Type.String(),
+  lastname: Type.String(),
+  createdAt: Type.String({ format: "date-time" }),
+});
+const done = Type.Object({ success: Type.Boolean(), message: Type.String() });
+
+/** Which path parameter an admin route takes, and how the document names it. */
+const PATH_PARAMS = { id: "The event type.", sourceId: "The busy source.", hostId: "The host.", scheduleId: "The schedule." } as const;
+
 /**
  * The organizer's routes documented here (the rest of the admin API is described in docs/admin.md):
- * the calendars whose busy times block an event type's slots. Behind `Authorization: Bearer
- * $BOOKING_ADMIN_KEY`; absent (404) without a configured key.
+ * hosts with their schedules, bookings and calendars (docs/hosts.md), and the calendars whose busy
+ * times block slots. Behind `Authorization: Bearer $BOOKING_ADMIN_KEY`; absent (404) without a
+ * configured key.
  */
-export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "idempotent" | "query"> & {
-  pathParam: "id" | "sourceId";
+export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "idempotent"> & {
+  pathParam: keyof typeof PATH_PARAMS | null;
   /** When the operation may also answer 202 (work going on after the answer): what that answer means. */
   accepted?: string;
 })[] = [
+  {
+    method: "get",
+    path: "/admin/hosts",
+    pathParam: null,
+    operationId: "adminListHosts",
+    summary: "List hosts",
+    description: "The people whose time event types book, oldest first, each with the ids of its event types. One is the default host: event types created without `hosts` belong to it (a one-person install never names hosts).",
+    response: envelope(Type.Array(HostView)),
+    errors: [401, 403],
+  },
+  {
+    method: "post",
+    path: "/admin/hosts",
+    pathParam: null,
+    operationId: "adminCreateHost",
+    summary: "Create a host",
+    description: "A host has a name, an email (its copies of confirmations; the organizer of its invites), a time zone (default UTC; its new schedules default to it) and an optional avatar URL the booker shows. An event type books it once `hosts` names it (`POST`/`PATCH /admin/event-types`).",
+    body: { schema: HostCreate, required: true },
+    response: envelope(HostView),
+    errors: [400, 401, 403, 422],
+  },
+  {
+    method: "get",
+    path: "/admin/hosts/{hostId}",
+    pathParam: "hostId",
+    operationId: "adminGetHost",
+    summary: "Read a host",
+    description: "As listed.",
+    response: envelope(HostView),
+    errors: [401, 403, 404],
+  },
+  {
+    method: "patch",
+    path: "/admin/hosts/{hostId}",
+    pathParam: "hostId",
+    operationId: "adminUpdateHost",
+    summary: "Change a host",
+    description: "Any of name, email, timezone and avatarUrl (null removes the avatar); the others stay. Every event type of the host shows the change at once.",
+    body: { schema: HostPatch, required: true },
+    response: envelope(HostView),
+    errors: [400, 401, 403, 404, 422],
+  },
+  {
+    method: "delete",
+    path: "/admin/hosts/{hostId}",
+    pathParam: "hostId",
+    operationId: "adminDeleteHost",
+    summary: "Delete a host",
+    description: "With its schedules and calendars. Refused (422 on `hostId`) for the default host, and while the host belongs to an event type or has bookings.",
+    response: done,
+    errors: [401, 403, 404, 422],
+  },
+  {
+    method: "get",
+    path: "/admin/hosts/{hostId}/event-types",
+    pathParam: "hostId",
+    operationId: "adminListHostEventTypes",
+    summary: "List a host's event types",
+    description: "The event types the host belongs to (personal and team), as `GET /admin/event-types/{id}` answers them.",
+    response: envelope(Type.Array(Type.Object({ id: Type.Integer(), title: Type.String(), hosts: Type.Array(Type.Object({ hostId: Type.Integer(), name: Type.String(), priority: Type.Integer(), scheduleId: Type.Union([Type.Integer(), Type.Null()]) })), assignment: Type.Union([Type.Literal("collective"), Type.Literal("round-robin")]) }, { additionalProperties: true }))),
+    errors: [401, 403, 404],
+  },
+  {
+    method: "get",
+    path: "/admin/hosts/{hostId}/reservations",
+    pathParam: "hostId",
+    operationId: "adminListHostReservations",
+    summary: "List a host's bookings across event types",
+    description: "The host's reservations of every event type (those of team event types it was assigned or, collective, takes part in) starting in whole days `from`..`until`, by start; at most 1000.",
+    query: [
+      { name: "from", required: true, description: "First day, YYYY-MM-DD.", schema: Type.String({ format: "date" }) },
+      { name: "until", required: true, description: "Last day (inclusive), YYYY-MM-DD.", schema: Type.String({ format: "date" }) },
+      { name: "status", required: false, description: "Only this status.", schema: Type.Union(RESERVATION_STATUSES.map((st) => Type.Literal(st))) },
+      { name: "timezone", required: false, description: "IANA zone the days are read in; default the host's.", schema: Type.String() },
+    ],
+    response: envelope(Type.Array(HostBookingView)),
+    errors: [401, 403, 404, 422],
+  },
+  {
+    method: "get",
+    path: "/admin/hosts/{hostId}/schedules",
+    pathParam: "hostId",
+    operationId: "adminListSchedules",
+    summary: "List a host's schedules",
+    description: "Named weekly hours with date overrides, each with the event types that use it.",
+    response: envelope(Type.Array(ScheduleView)),
+    errors: [401, 403, 404],
+  },
+  {
+    method: "post",
+    path: "/admin/hosts/{hostId}/schedules",
+    pathParam: "hostId",
+    operationId: "adminCreateSchedule",
+    summary: "Create a schedule",
+    description: "Weekly hours (days left out are closed) and date overrides in `timezone` (default the host's). An event type uses it for the host with `hosts: [{hostId, scheduleId}]`; without one the host follows the event type's own `availability`. At most 50 per host.",
+    body: { schema: ScheduleCreate, required: true },
+    response: envelope(ScheduleView),
+    errors: [400, 401, 403, 404, 422],
+  },
+  {
+    method: "get",
+    path: "/admin/schedules/{scheduleId}",
+    pathParam: "scheduleId",
+    operationId: "adminGetSchedule",
+    summary: "Read a schedule",
+    description: "As listed.",
+    response: envelope(ScheduleView),
+    errors: [401, 403, 404],
+  },
+  {
+    method: "patch",
+    path: "/admin/schedules/{scheduleId}",
+    pathParam: "scheduleId",
+    operationId: "adminUpdateSchedule",
+    summary: "Change a schedule",
+    description: "Any of name, timezone and availability (replaced whole). Every event type using it offers the new hours at once; no booking is cancelled.",
+    body: { schema: SchedulePatch, required: true },
+    response: envelope(ScheduleView),
+    errors: [400, 401, 403, 404, 422],
+  },
+  {
+    method: "delete",
+    path: "/admin/schedules/{scheduleId}",
+    pathParam: "scheduleId",
+    operationId: "adminDeleteSchedule",
+    summary: "Delete a schedule",
+    description: "Refused (422 on `scheduleId`) while an event type uses it.",
+    response: done,
+    errors: [401, 403, 404, 422],
+  },
+  {
+    method: "get",
+    path: "/admin/hosts/{hostId}/busy-sources",
+    pathParam: "hostId",
+    operationId: "adminListHostBusySources",
+    summary: "List a host's calendars",
+    description: "The host's calendars with their sync status; their busy times block every event type of the host.",
+    response: envelope(Type.Array(BusySourceView)),
+    errors: [401, 403, 404],
+  },
+  {
+    method: "post",
+    path: "/admin/hosts/{hostId}/busy-sources",
+    pathParam: "hostId",
+    operationId: "adminAddHostBusySource",
+    summary: "Add a calendar to a host",
+    description: "As `POST /admin/event-types/{id}/busy-sources`, for a host named directly: its busy times block every event type of the host, in slot lists and inside the booking transaction. At most 10 per host.",
+    body: { schema: BusySourceInput, required: true },
+    response: envelope(BusySourceView),
+    errors: [400, 401, 403, 404, 422],
+  },
   {
     method: "get",
     path: "/admin/event-types/{id}/busy-sources",
     pathParam: "id",
     operationId: "adminListBusySources",
     summary: "List the calendars that block an event type's slots",
-    description: "Each source with its sync status: last attempt, last good sync, the error of a failing one, cached objects and busy intervals. Passwords and tokens are never returned.",
+    description: "The calendars of the event type's hosts, each with its sync status: last attempt, last good sync, the error of a failing one, cached objects and busy intervals. Passwords and tokens are never returned.",
     response: envelope(Type.Array(BusySourceView)),
     errors: [401, 403, 404],
   },
@@ -255,7 +425,7 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     operationId: "adminAddBusySource",
     summary: "Add a calendar whose busy times block slots",
     description:
-      "A CalDAV account or calendar, or an iCalendar feed. The background worker syncs it (or `POST /admin/busy-sources/{sourceId}/sync` now); from then on its busy times (recurring, all-day, in their own zones; free and cancelled events not) are left out of `GET /time-slots` and refused by bookings, inside the booking transaction. At most 10 per event type.",
+      "A CalDAV account or calendar, or an iCalendar feed, for the event type's (first) host: it blocks every event type of that host. The background worker syncs it (or `POST /admin/busy-sources/{sourceId}/sync` now); from then on its busy times (recurring, all-day, in their own zones; free and cancelled events not) are left out of `GET /time-slots` and refused by bookings, inside the booking transaction. At most 10 per host.",
     body: { schema: BusySourceInput, required: true },
     response: envelope(BusySourceView),
     errors: [400, 401, 403, 404, 422],
@@ -388,7 +558,10 @@ export function openApiDocument(aliasPrefix: string): Record<string, unknown> {
       summary: op.summary,
       description: op.description,
       security: [{ adminKey: [] }],
-      parameters: [{ name: op.pathParam, in: "path", required: true, description: op.pathParam === "id" ? "The event type." : "The busy source.", schema: { type: "integer" } }],
+      parameters: [
+        ...(op.pathParam === null ? [] : [{ name: op.pathParam, in: "path", required: true, description: PATH_PARAMS[op.pathParam], schema: { type: "integer" } }]),
+        ...(op.query ?? []).map((q) => ({ name: q.name, in: "query", required: q.required, description: q.description, schema: plain(q.schema) })),
+      ],
       ...(op.body ? { requestBody: { required: op.body.required, content: { "application/json": { schema: plain(op.body.schema) } } } } : {}),
       responses,
     };

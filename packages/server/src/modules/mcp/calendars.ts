@@ -1,3 +1,4 @@
+import { ValidationFailed } from "../../domain/errors.ts";
 import type { Services } from "../../services.ts";
 import type { BusySourceView, SyncNowAnswer } from "../calendars/service.ts";
 import type { Lookup } from "./lookup.ts";
@@ -6,7 +7,8 @@ import { refOf } from "./present.ts";
 import type { ToolAnswer, ToolArgs } from "./service.ts";
 
 /**
- * The organizer's tools on the calendars whose busy times block an event type's slots: list them with
+ * The organizer's tools on the calendars whose busy times block slots (a calendar belongs to a host and
+ * blocks every event type of the host): list an event type's or a host's with
  * their sync status, add one (synced at once), sync one now, remove one, and write the event type's
  * bookings into one of their calendars. Through the same service as the admin API, so the same
  * checks answer and a sync answers within the same window (a longer one goes on, shown `syncing`);
@@ -19,18 +21,33 @@ export class CalendarTools {
   ) {}
 
   async list(args: ToolArgs<"list_busy_sources">): Promise<ToolAnswer<ToolOutput<"list_busy_sources">>> {
+    if (hostAsked(args)) {
+      const host = await this.services.hosts.get(args.hostId!);
+      const sources = await this.services.calendars.listOfHost(host.id);
+      const text = sources.length === 0 ? `${host.name} (host #${host.id}) has no calendars.` : sources.map(sourceLine).join("\n");
+      return { data: { eventType: null, host: { id: host.id, name: host.name }, sources }, text };
+    }
     const eventType = await this.lookup.eventType(args);
     const sources = await this.services.calendars.list(eventType.id);
     const text = sources.length === 0 ? `"${eventType.settings.title}" (#${eventType.id}) reads no calendars.` : sources.map(sourceLine).join("\n");
-    return { data: { eventType: refOf(eventType), sources }, text };
+    return { data: { eventType: refOf(eventType), host: null, sources }, text };
   }
 
   async add(args: ToolArgs<"add_busy_source">): Promise<ToolAnswer<ToolOutput<"add_busy_source">>> {
-    const eventType = await this.lookup.eventType(args);
-    const { eventTypeId: _id, slug: _slug, ...input } = args;
-    const added = await this.services.calendars.add(eventType.id, input);
+    const { eventTypeId: _id, slug: _slug, hostId, ...input } = args;
+    let added: BusySourceView;
+    let owner: string;
+    if (hostAsked(args)) {
+      const host = await this.services.hosts.get(hostId!);
+      added = await this.services.calendars.addToHost(host.id, input);
+      owner = `host ${host.name} (#${host.id})`;
+    } else {
+      const eventType = await this.lookup.eventType(args);
+      added = await this.services.calendars.add(eventType.id, input);
+      owner = `"${eventType.settings.title}" (its host #${added.hostId})`;
+    }
     const answer = await this.services.calendars.syncNowWithin(added.id);
-    return { data: answer, text: `Added busy source #${added.id} to "${eventType.settings.title}". ${syncLine(answer)}\n${sourceLine(answer.source)}` };
+    return { data: answer, text: `Added busy source #${added.id} to ${owner}: it blocks every event type of the host. ${syncLine(answer)}\n${sourceLine(answer.source)}` };
   }
 
   async remove(args: ToolArgs<"remove_busy_source">): Promise<ToolAnswer<ToolOutput<"remove_busy_source">>> {
@@ -52,6 +69,13 @@ export class CalendarTools {
     const source = await this.services.calendars.stopWritingBookings(args.sourceId);
     return { data: { source }, text: `Bookings are no longer written into a calendar of source #${source.id}; entries already written stay.\n${sourceLine(source)}` };
   }
+}
+
+/** Whether the tool names a host rather than an event type; both at once is refused. */
+function hostAsked(args: { hostId?: number | undefined; eventTypeId?: number | undefined; slug?: string | undefined }): boolean {
+  if (args.hostId === undefined) return false;
+  if (args.eventTypeId !== undefined || args.slug !== undefined) throw new ValidationFailed({ hostId: ["Name a host or an event type, not both: a calendar belongs to a host and blocks every event type of the host."] });
+  return true;
 }
 
 function syncLine(answer: SyncNowAnswer): string {

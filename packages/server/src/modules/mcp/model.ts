@@ -63,11 +63,71 @@ const SyncNowOut = z.object({
 });
 const sourceId = z.number().int().positive().describe("Id of the busy source (see list_busy_sources).");
 
+const hostId = z.number().int().positive().describe("Id of the host (see list_hosts).");
+const scheduleId = z.number().int().positive().describe("Id of the schedule (see get_host).");
+/** Weekly hours as tools take them: a weekday's ranges replace that day's; days left out are closed on create, kept on update. */
+const weeklyInput = z
+  .object(Object.fromEntries(WEEKDAYS.map((d) => [d, ranges(`Opening hours on ${d}s; empty: closed.`).optional()])) as Record<(typeof WEEKDAYS)[number], z.ZodOptional<z.ZodArray<typeof TimeRangeInput>>>)
+  .strict();
+const overridesInput = z
+  .array(z.object({ date: date("The date, YYYY-MM-DD, in the schedule's zone."), ranges: ranges("Its own hours; empty: closed.") }))
+  .max(1000)
+  .describe("Dates with their own hours (or closed) instead of their weekday's.");
+const hostFields = {
+  name: z.string().min(1).max(200).describe("The host's name, shown to visitors beside the avatar and named in invites."),
+  email: z.string().max(LIMITS.emailMaxLength).describe("Gets a copy of the confirmations of the host's bookings; the organizer of their invites."),
+  timezone: z.string().max(64).describe("IANA zone; the host's new schedules default to it (default UTC)."),
+  avatarUrl: z.string().max(2000).nullable().describe("http(s) URL of the host's picture; null for none."),
+};
+
 /** Inputs of every tool, by tool name. */
 export const ToolInputs = {
-  list_busy_sources: { ...eventTypeChoice },
+  list_hosts: {},
+  get_host: { hostId },
+  create_host: { name: hostFields.name, email: hostFields.email, timezone: hostFields.timezone.optional(), avatarUrl: hostFields.avatarUrl.optional() },
+  update_host: { hostId, name: hostFields.name.optional(), email: hostFields.email.optional(), timezone: hostFields.timezone.optional(), avatarUrl: hostFields.avatarUrl.optional() },
+  delete_host: { hostId },
+  list_host_bookings: {
+    hostId,
+    from: date("First day, YYYY-MM-DD, in the chosen zone."),
+    until: date("Last day (inclusive), YYYY-MM-DD."),
+    status: z.enum(RESERVATION_STATUSES).optional().describe("Only bookings in this status."),
+    timezone: z.string().max(64).optional().describe("IANA zone of the days and the times shown; default the host's."),
+  },
+  create_schedule: {
+    hostId,
+    name: z.string().min(1).max(200).describe("Name of the schedule, e.g. Working hours."),
+    timezone: z.string().max(64).optional().describe("IANA zone of the hours; default the host's."),
+    weekly: weeklyInput.describe("Opening hours by weekday; days left out are closed."),
+    overrides: overridesInput.optional(),
+  },
+  update_schedule: {
+    scheduleId,
+    name: z.string().min(1).max(200).optional(),
+    timezone: z.string().max(64).optional().describe("IANA zone of the hours."),
+    weekly: weeklyInput.optional().describe("Weekdays to set; the days left out keep their hours."),
+    overrides: overridesInput.optional().describe("Replaces the schedule's date overrides when given."),
+  },
+  delete_schedule: { scheduleId },
+  set_event_type_hosts: {
+    ...eventTypeChoice,
+    hosts: z
+      .array(
+        z.object({
+          hostId,
+          priority: z.number().int().min(0).max(1000).optional().describe("Round robin offers a booking to the free hosts of the highest priority first; default 0."),
+          scheduleId: z.number().int().positive().nullable().optional().describe("One of the host's schedules; absent or null: the event type's own hours."),
+        }),
+      )
+      .min(1)
+      .max(50)
+      .describe("Whose time the event type books; replaces its hosts."),
+    assignment: z.enum(["collective", "round-robin"]).optional().describe("With several hosts: collective offers a time when every host is free and books them all; round-robin offers it when any is free and books one. Kept when absent."),
+  },
+  list_busy_sources: { ...eventTypeChoice, hostId: hostId.optional().describe("List this host's calendars instead of an event type's.") },
   add_busy_source: {
     ...eventTypeChoice,
+    hostId: hostId.optional().describe("Add the calendar to this host rather than to the event type's (first) host; it blocks every event type of the host."),
     kind: z.enum(["caldav", "ical"]).describe("caldav: a CalDAV account, principal or calendar URL; ical: a read-only iCalendar feed URL."),
     url: z.string().min(1).max(2000).describe("The calendar's URL (webcal:// feeds are accepted)."),
     username: z.string().max(500).optional().describe("User name for the calendar server."),
@@ -171,6 +231,8 @@ export const EventTypeSummary = EventTypeRef.extend({
   durationMinutes: z.number().int(),
   seats: z.number().int(),
   price: Money.nullable(),
+  hosts: z.array(z.object({ hostId: z.number().int(), name: z.string() })).describe("Whose time it books (see get_host)."),
+  assignment: z.enum(["collective", "round-robin"]).describe("With several hosts: collective books them all at once; round-robin books one free host."),
 });
 export type EventTypeSummary = z.infer<typeof EventTypeSummary>;
 
@@ -249,9 +311,62 @@ const AvailabilityChange = z.object({
   reservationsOnDate: z.array(ReservationView).describe("Confirmed or held reservations on the changed date; a change of hours keeps them."),
 });
 
+/** A host as the host tools show it. */
+const HostOut = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string().nullable(),
+  timezone: z.string(),
+  avatarUrl: z.string().nullable(),
+  isDefault: z.boolean().describe("Event types created without naming hosts belong to it."),
+  bookingsCalendar: z.object({ sourceId: z.number().int(), calendarUrl: z.string() }).nullable().describe("The calendar the host's confirmed bookings are written into."),
+  eventTypeIds: z.array(z.number().int()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+const ScheduleOut = z.object({
+  id: z.number().int(),
+  hostId: z.number().int(),
+  name: z.string(),
+  timezone: z.string(),
+  availability: z.object({ weekly: z.record(z.string(), z.array(TimeRange)), overrides: z.array(z.object({ date: z.string(), ranges: z.array(TimeRange) })).optional() }),
+  eventTypeIds: z.array(z.number().int()).describe("Event types whose host uses it."),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+const HostRef = z.object({ id: z.number().int(), name: z.string() });
+const EventTypeHostOut = z.object({ hostId: z.number().int(), name: z.string(), priority: z.number().int(), scheduleId: z.number().int().nullable() });
+
 /** Outputs of every tool, by tool name. */
 export const ToolOutputs = {
-  list_busy_sources: z.object({ eventType: EventTypeRef, sources: z.array(BusySourceOut) }),
+  list_hosts: z.object({ hosts: z.array(HostOut) }),
+  get_host: z.object({ host: HostOut, schedules: z.array(ScheduleOut), calendars: z.array(BusySourceOut), eventTypes: z.array(EventTypeRef) }),
+  create_host: z.object({ host: HostOut }),
+  update_host: z.object({ host: HostOut }),
+  delete_host: z.object({ hostId: z.number().int(), deleted: z.boolean() }),
+  list_host_bookings: z.object({
+    host: HostRef,
+    timezone: z.string().describe("Zone of the days and of start and end."),
+    from: z.string(),
+    until: z.string(),
+    bookings: z.array(
+      z.object({
+        uuid: z.string(),
+        eventType: EventTypeRef,
+        hostIds: z.array(z.number().int()),
+        status: z.enum(RESERVATION_STATUSES),
+        start: z.string(),
+        end: z.string(),
+        name: z.string().nullable(),
+        email: z.string(),
+      }),
+    ),
+  }),
+  create_schedule: z.object({ schedule: ScheduleOut }),
+  update_schedule: z.object({ schedule: ScheduleOut }),
+  delete_schedule: z.object({ scheduleId: z.number().int(), deleted: z.boolean() }),
+  set_event_type_hosts: z.object({ eventType: EventTypeRef, assignment: z.enum(["collective", "round-robin"]), hosts: z.array(EventTypeHostOut) }),
+  list_busy_sources: z.object({ eventType: EventTypeRef.nullable().describe("The event type listed; null when a host's calendars were asked for."), host: HostRef.nullable().describe("The host listed; null for an event type."), sources: z.array(BusySourceOut) }),
   add_busy_source: SyncNowOut,
   remove_busy_source: z.object({ sourceId: z.number().int(), removed: z.boolean() }),
   sync_busy_source: SyncNowOut,

@@ -46,6 +46,8 @@ export function summaryOf(et: EventTypeRecord, origin: string): EventTypeSummary
     durationMinutes: s.durationMinutes,
     seats: s.seats,
     price: s.payment && { amount: s.payment.amount, currency: s.payment.currency },
+    hosts: et.hosts.map((h) => ({ hostId: h.hostId, name: h.name })),
+    assignment: et.assignment,
   };
 }
 

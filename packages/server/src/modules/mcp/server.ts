@@ -8,6 +8,7 @@ import type { Services } from "../../services.ts";
 import { AvailabilityTools } from "./availability.ts";
 import { SYNC_ANSWER_MS } from "../calendars/service.ts";
 import { CalendarTools } from "./calendars.ts";
+import { HostTools } from "./hosts.ts";
 import { Lookup } from "./lookup.ts";
 import { ToolInputs, ToolOutputs } from "./model.ts";
 import { OrganizerTools, type ToolAnswer } from "./service.ts";
@@ -15,7 +16,7 @@ import { OrganizerTools, type ToolAnswer } from "./service.ts";
 /** How the server introduces itself to assistants. */
 export const SERVER_INFO = { name: "booking-calendar", title: "Booking calendar (organizer)", version: "1.0.0" };
 
-const INSTRUCTIONS = `Tools for the organizer of a self-hosted booking calendar: their event types (meeting kinds with opening hours), the reservations visitors made, and the opening hours.
+const INSTRUCTIONS = `Tools for the organizer of a self-hosted booking calendar: their event types (meeting kinds with opening hours), the reservations visitors made, the opening hours, and the hosts whose time event types book (their schedules, calendars and bookings across event types; team event types are collective or round robin).
 Times: every tool reads and shows times in the \`timezone\` it is given (an IANA name such as Europe/Prague), by default the event type's own zone. Dates are YYYY-MM-DD.
 To move a meeting ("move my 3 pm with Ada to tomorrow"): search_reservations (name, date) to find its uuid, find_free_slots for the new day, then reschedule_reservation with the new start; the end follows from the meeting length.
 Changes act as the organizer: the visitor's notice rules do not apply, but opening hours and seats do, and nothing moves into the past. Reschedules and cancellations notify the event type's webhook like any change. Changing opening hours never cancels a reservation.`;
@@ -98,15 +99,66 @@ export const TOOLS: Record<ToolName, ToolMeta> = {
     description: "Removes a date's own hours or closing, so it has its weekday's hours again.",
     annotations: HOURS,
   },
+  list_hosts: {
+    title: "List hosts",
+    description: "The hosts: the people whose time event types book (a host's bookings of any event type, schedules and calendars block them everywhere), each with email, zone and the ids of its event types.",
+    annotations: READ,
+  },
+  get_host: {
+    title: "Get a host",
+    description: "One host with its schedules (named weekly hours), its calendars with their sync status, and the event types it hosts.",
+    annotations: READ,
+  },
+  create_host: {
+    title: "Create a host",
+    description: "Adds a host (a person whose time is booked): name, email, time zone and an optional avatar URL. set_event_type_hosts then gives it event types.",
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  },
+  update_host: {
+    title: "Change a host",
+    description: "Changes a host's name, email, time zone or avatar (null removes it); the fields left out stay.",
+    annotations: HOURS,
+  },
+  delete_host: {
+    title: "Delete a host",
+    description: "Deletes a host with its schedules and calendars. Refused for the default host, and while the host has event types or bookings (take it off its event types first).",
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  },
+  list_host_bookings: {
+    title: "List a host's bookings",
+    description: "A host's bookings across all its event types (personal and team) in a range of days, by start, with each booking's event type, status and visitor; days and times in the host's zone unless another is asked.",
+    annotations: READ,
+  },
+  create_schedule: {
+    title: "Create a schedule",
+    description: "Adds a named schedule (weekly hours and date overrides, in the host's zone unless another is given) to a host; an event type uses it through set_event_type_hosts (scheduleId).",
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  },
+  update_schedule: {
+    title: "Change a schedule",
+    description: "Renames a schedule, changes its zone, sets some weekdays (the others keep their hours) or replaces its date overrides. Every event type using it offers the new hours at once; no booking is cancelled.",
+    annotations: HOURS,
+  },
+  delete_schedule: {
+    title: "Delete a schedule",
+    description: "Deletes a schedule no event type uses (refused otherwise).",
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  },
+  set_event_type_hosts: {
+    title: "Set an event type's hosts",
+    description:
+      "Sets whose time an event type books: one host, or a team. collective: a time is offered when every host is free and the booking takes them all; round-robin: offered when any host is free, and each booking takes one free host (highest priority first, then the least recently booked). Each host may use one of its schedules (scheduleId) or the event type's own hours.",
+    annotations: HOURS,
+  },
   list_busy_sources: {
     title: "List the calendars that block slots",
-    description: "The organizer's calendars (CalDAV or iCalendar feeds) whose busy times are left out of an event type's free slots, with their sync status: last good sync, last error, objects and busy intervals.",
+    description: "The calendars (CalDAV or iCalendar feeds) of an event type's hosts, or of one host (hostId), whose busy times are left out of free slots, with their sync status: last good sync, last error, objects and busy intervals.",
     annotations: READ,
   },
   add_busy_source: {
     title: "Add a calendar that blocks slots",
     description:
-      `Makes an event type read busy times from a CalDAV account or calendar, or a read-only iCalendar feed, and syncs it at once: slots meeting its events (recurring and all-day included; free/transparent events not) are no longer offered or bookable. A sync longer than ${SYNC_ANSWER_MS / 1000} s goes on after the answer (state "syncing"); list_busy_sources shows its outcome.`,
+      `Gives a host (hostId, or the named event type's first host) a calendar to read busy times from: a CalDAV account or calendar, or a read-only iCalendar feed; synced at once. From then on slots meeting its events, in every event type of the host (recurring and all-day included; free/transparent events not) are no longer offered or bookable. A sync longer than ${SYNC_ANSWER_MS / 1000} s goes on after the answer (state "syncing"); list_busy_sources shows its outcome.`,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   },
   remove_busy_source: {
@@ -122,7 +174,7 @@ export const TOOLS: Record<ToolName, ToolMeta> = {
   write_bookings_to_calendar: {
     title: "Write bookings into a calendar",
     description:
-      "Has an event type's confirmed bookings written into one calendar of a CalDAV busy source (with its credentials): each new booking is added, a moved one updated, a cancelled one removed. Replaces the event type's earlier bookings calendar; the source's first calendar unless one is named.",
+      "Has the confirmed bookings of the source's host (of every event type) written into one calendar of a CalDAV busy source (with its credentials): each new booking is added, a moved one updated, a cancelled one removed. Replaces the host's earlier bookings calendar; the source's first calendar unless one is named.",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   },
   stop_writing_bookings: {
@@ -144,6 +196,7 @@ export function createMcpServer(ctx: AppContext, services: Services, origin: str
   const tools = new OrganizerTools(ctx, services, origin, lookup);
   const hours = new AvailabilityTools(ctx, services, origin, lookup);
   const calendars = new CalendarTools(services, lookup);
+  const hosts = new HostTools(ctx, services, lookup);
   const runs: { [K in ToolName]: (args: never) => Promise<ToolAnswer<unknown>> } = {
     list_event_types: () => tools.listEventTypes(),
     resolve_booking_link: (args) => tools.resolveBookingLink(args),
@@ -157,6 +210,16 @@ export function createMcpServer(ctx: AppContext, services: Services, origin: str
     set_date_override: (args) => hours.setDateOverride(args),
     close_day: (args) => hours.closeDay(args),
     clear_date_override: (args) => hours.clearDateOverride(args),
+    list_hosts: () => hosts.list(),
+    get_host: (args) => hosts.get(args),
+    create_host: (args) => hosts.create(args),
+    update_host: (args) => hosts.update(args),
+    delete_host: (args) => hosts.delete(args),
+    list_host_bookings: (args) => hosts.bookings(args),
+    create_schedule: (args) => hosts.createSchedule(args),
+    update_schedule: (args) => hosts.updateSchedule(args),
+    delete_schedule: (args) => hosts.deleteSchedule(args),
+    set_event_type_hosts: (args) => hosts.setEventTypeHosts(args),
     list_busy_sources: (args) => calendars.list(args),
     add_busy_source: (args) => calendars.add(args),
     remove_busy_source: (args) => calendars.remove(args),

@@ -42,7 +42,9 @@ export class OrganizerTools {
   async listEventTypes(): Promise<ToolAnswer<ToolOutput<"list_event_types">>> {
     const eventTypes = (await this.ctx.store.eventTypes.list()).map((et) => summaryOf(et, this.origin));
     const lines = eventTypes.map(
-      (et) => `#${et.id} ${et.title}: ${et.durationMinutes} min, ${et.timezone}${et.price ? `, ${priceText(et.price)}` : ", free"}${et.disabled ? ", disabled" : ""}, ${et.bookingUrl ?? "no booking link (no slug)"}`,
+      (et) =>
+        `#${et.id} ${et.title}: ${et.durationMinutes} min, ${et.timezone}${et.price ? `, ${priceText(et.price)}` : ", free"}${et.disabled ? ", disabled" : ""}, ${et.bookingUrl ?? "no booking link (no slug)"}; ` +
+        (et.hosts.length > 1 ? `${et.assignment === "round-robin" ? "round robin" : "collective"} of ${et.hosts.map((h) => h.name).join(", ")}` : `host ${et.hosts[0]?.name || `#${et.hosts[0]?.hostId}`}`),
     );
     return { data: { eventTypes }, text: eventTypes.length === 0 ? "There are no event types yet." : `${eventTypes.length} event type${eventTypes.length === 1 ? "" : "s"}:\n${lines.join("\n")}` };
   }
