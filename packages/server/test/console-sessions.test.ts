@@ -241,7 +241,14 @@ describe("trying a calendar before it is stored", () => {
       expect(bad.body.errors.url[0]).toMatch(/could not be read.*401/);
       expect(bad.text).not.toContain("wrong");
       expectError(await t.admin("POST", `/admin/event-types/${et.id}/busy-sources/test`, { kind: "caldav", url: "ftp://x" }), 422, "validation_failed");
-      expect(await t.store.busy.list(et.id)).toEqual([]);
+      // The same through the host the calendar would belong to (what the console's calendars page asks).
+      const hostId = (await t.store.eventTypes.byId(et.id))!.hosts[0]!.hostId;
+      const byHost = await t.admin("POST", `/admin/hosts/${hostId}/busy-sources/test`, { kind: "caldav", url: calendar, username: radicale.user, password: radicale.password });
+      expect(byHost.status).toBe(200);
+      expect(byHost.body.data).toEqual({ ok: true, objects: 1 });
+      expectError(await t.admin("POST", `/admin/hosts/${hostId}/busy-sources/test`, { kind: "caldav", url: calendar, username: radicale.user, password: "wrong" }), 422, "validation_failed");
+      expectError(await t.admin("POST", "/admin/hosts/999999/busy-sources/test", { kind: "caldav", url: calendar }), 404, "not_found");
+      expect(await t.store.busy.list(hostId)).toEqual([]);
     } finally {
       await radicale.stop();
     }

@@ -409,6 +409,17 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     errors: [400, 401, 403, 404, 422],
   },
   {
+    method: "post",
+    path: "/admin/hosts/{hostId}/busy-sources/test",
+    pathParam: "hostId",
+    operationId: "adminTestHostBusySource",
+    summary: "Try a calendar for a host without storing it",
+    description: "Checks the body as `POST /admin/hosts/{hostId}/busy-sources` does, then reads the calendar once (a CalDAV account's calendars discovered) within " + SYNC_ANSWER_MS / 1000 + " seconds, storing nothing. Answers `{ ok: true, objects }`, the calendar objects it holds; a calendar that cannot be read is a 422 `validation_failed` on `url` with the reason. The organizer console tries a calendar this way before it adds it.",
+    body: { schema: BusySourceInput, required: true },
+    response: envelope(Type.Object({ ok: Type.Literal(true), objects: Type.Integer({ minimum: 0 }) })),
+    errors: [400, 401, 403, 404, 422],
+  },
+  {
     method: "get",
     path: "/admin/event-types/{id}/busy-sources",
     pathParam: "id",
