@@ -33,8 +33,14 @@ afterAll(async () => {
   await client.end();
 });
 
+/** A host of its own for each event type: bookings of one host block that host's time in every event type, so tests sharing the schema would meet. */
+async function ownHost() {
+  const host = await store.hosts.create({ name: `Host ${crypto.randomUUID().slice(0, 8)}`, email: null, timezone: "UTC", avatarUrl: null }, Date.now());
+  return [{ hostId: host.id }];
+}
+
 async function eventType(seats: number) {
-  return new AdminService(store, Date.now).create({ title: `${seats} seats`, timezone: "UTC", seats, minNoticeMinutes: 0, durationMinutes: 60, slotIntervalMinutes: 60, availability: { weekly, overrides: [] } });
+  return new AdminService(store, Date.now).create({ hosts: await ownHost(), title: `${seats} seats`, timezone: "UTC", seats, minNoticeMinutes: 0, durationMinutes: 60, slotIntervalMinutes: 60, availability: { weekly, overrides: [] } });
 }
 
 async function instances(count: number, env: Record<string, string>): Promise<ServerProcess[]> {
@@ -80,6 +86,7 @@ describe.skipIf(skip)(skip ? `several instances on PostgreSQL (skipped: ${proble
   it("books 200 simultaneous requests for 200 distinct free slots through two instances without refusing one, even while one booking is slow", async () => {
     // Slots whose buffered spans touch: neighbours read each other's buffers, yet never conflict.
     const et = await new AdminService(store, Date.now).create({
+      hosts: await ownHost(),
       title: "distinct slots", timezone: "UTC", seats: 1, minNoticeMinutes: 0, durationMinutes: 30, slotIntervalMinutes: 45, bufferAfterMinutes: 15, availability: { weekly, overrides: [] },
     });
     const servers = await instances(2, { RATE_LIMIT_PER_MINUTE: "100000" });
@@ -117,6 +124,7 @@ describe.skipIf(skip)(skip ? `several instances on PostgreSQL (skipped: ${proble
   it("never double-books overlapping slots of different starts, 200 at once through two instances", async () => {
     // One-hour meetings every 15 minutes with a 10-minute buffer: each request overlaps its neighbours.
     const et = await new AdminService(store, Date.now).create({
+      hosts: await ownHost(),
       title: "overlapping slots", timezone: "UTC", seats: 1, minNoticeMinutes: 0, durationMinutes: 60, slotIntervalMinutes: 15, bufferBeforeMinutes: 10, availability: { weekly, overrides: [] },
     });
     const servers = await instances(2, { RATE_LIMIT_PER_MINUTE: "100000" });
