@@ -9,6 +9,9 @@ import { renderMail } from "../src/modules/mail/render.ts";
 import { openPostgresStore } from "../src/store/postgres/index.ts";
 import { ADMIN_KEY, DEFAULT_HOST_ID, ENGINE, expectFailure, openTestStoreBeside, POSTGRES_URL, setup, type Answer } from "./utils.ts";
 import { startRadicale, type Radicale } from "./radicale.ts";
+import { hostRules, teamSlots, type HostedHolder, type HostMember } from "../src/domain/hosts.ts";
+import { slotsBetween, type BusyInterval, type Slot, type SlotRules } from "../src/domain/slots.ts";
+import { blockedByBusy } from "../src/domain/busy.ts";
 
 // The default clock of setup() is Monday 2026-11-23T07:00:00Z; an event type's default hours are
 // 09:00-17:00 in Prague (UTC+1) on weekdays in 30-minute slots: Tuesday's first slot starts 08:00Z.
@@ -433,5 +436,59 @@ describe("a collective event type and a host's connected calendar (a real Radica
     // One host's booking elsewhere closes the team's time too.
     expect((await book(env, anas, slot("10:00"), 1)).body.success).toBe(true);
     expect(await list(env, team)).not.toContain(at("10:00"));
+  });
+});
+
+describe("round-robin slot computation", () => {
+  // The rule a round-robin slot list follows, written out plainly: every host's own slot list (their
+  // hours, their seat holders, their busy time), merged by start with the most free seats.
+  function reference(settings: SlotRules, members: HostMember[], holders: HostedHolder[], busyOf: (id: number) => BusyInterval[], fromMs: number, untilMs: number, nowMs: number, options: { ignoreNoticeAndHorizon?: boolean }): Slot[] {
+    const byStart = new Map<number, Slot>();
+    for (const m of members) {
+      const busy = busyOf(m.hostId);
+      const mine = holders.filter((h) => !h.hostIds || h.hostIds.length === 0 || h.hostIds.includes(m.hostId));
+      for (const slot of slotsBetween(hostRules(settings, m), fromMs, untilMs, mine, nowMs, options)) {
+        if (slot.freeSeats === 0 || (options.ignoreNoticeAndHorizon && slot.startMs <= nowMs) || blockedByBusy(settings, slot.startMs, slot.endMs, busy)) continue;
+        const seen = byStart.get(slot.startMs);
+        if (!seen || seen.freeSeats < slot.freeSeats) byStart.set(slot.startMs, { ...slot });
+      }
+    }
+    return [...byStart.values()].sort((a, b) => a.startMs - b.startMs);
+  }
+
+  it("lists exactly the slots some host is free for, with the most free seats, whatever the hosts' hours, seats, buffers and busy times", () => {
+    let x = 7;
+    const random = () => ((x = (x * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const week = (start: string, end: string) => ({ weekly: Object.fromEntries(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((d) => [d, [{ start, end }]])), overrides: [] });
+    const nowMs = Date.UTC(2026, 2, 20, 9, 7);
+    const fromMs = Date.UTC(2026, 2, 21);
+    const untilMs = Date.UTC(2026, 3, 4);
+    let compared = 0;
+    for (let round = 0; round < 24; round++) {
+      const settings: SlotRules = {
+        timezone: "Europe/Prague", availability: week("08:00", "18:00") as SlotRules["availability"], durationMinutes: [30, 45, 60][round % 3]!, slotIntervalMinutes: [15, 30][round % 2]!,
+        seats: 1 + (round % 3), bufferBeforeMinutes: round % 4 === 1 ? 10 : 0, bufferAfterMinutes: round % 4 === 2 ? 15 : 0, minNoticeMinutes: 60, horizonDays: 10 + round,
+      };
+      const schedules = [null, { timezone: "America/New_York", availability: week("09:00", "17:00") as SlotRules["availability"] }, { timezone: "Europe/Prague", availability: week("12:00", "22:00") as SlotRules["availability"] }];
+      const members: HostMember[] = Array.from({ length: 2 + (round % 5) }, (_, i) => ({ hostId: i + 1, priority: 0, schedule: schedules[(i * round) % 3]! }));
+      const at = () => fromMs + Math.floor(random() * 14 * 96) * 15 * 60_000;
+      const holders: HostedHolder[] = Array.from({ length: 60 }, () => {
+        const startMs = at();
+        const hostIds = random() < 0.15 ? undefined : [1 + Math.floor(random() * members.length)];
+        return { startMs, endMs: startMs + settings.durationMinutes * 60_000 * (random() < 0.8 ? 1 : 2), heldUntilMs: null, hostIds };
+      });
+      const busy = new Map(members.map((m) => [m.hostId, Array.from({ length: 25 }, () => {
+        const startMs = at();
+        return { startMs, endMs: startMs + (1 + Math.floor(random() * 8)) * 15 * 60_000 };
+      })]));
+      for (const options of [{}, { ignoreNoticeAndHorizon: true }]) {
+        const expected = reference(settings, members, holders, (id) => busy.get(id)!, fromMs, untilMs, nowMs, options);
+        const actual = teamSlots(settings, "round-robin", members, holders, (id) => busy.get(id)!, fromMs, untilMs, nowMs, options);
+        expect(actual).toEqual(expected);
+        compared += expected.length;
+      }
+    }
+    // The cases list slots, and some with a seat taken: the comparison is not between empty lists.
+    expect(compared).toBeGreaterThan(1000);
   });
 });

@@ -71,6 +71,31 @@ export function busyChecker(rules: Pick<SlotRules, "bufferBeforeMinutes" | "buff
 }
 
 /**
+ * `busyChecker` for slots asked in ascending order of start (and end), as a slot grid is walked: the
+ * intervals sorted once and passed by a pointer that only moves forward, keeping the latest end of
+ * those passed. A slot asked out of order gets `busyChecker`'s answer (a binary search).
+ */
+export function forwardBusyChecker(rules: Pick<SlotRules, "bufferBeforeMinutes" | "bufferAfterMinutes">, busy: readonly BusyInterval[]): (startMs: number, endMs: number) => boolean {
+  if (busy.length === 0) return () => false;
+  const sorted = [...busy].sort((a, b) => a.startMs - b.startMs);
+  const before = rules.bufferBeforeMinutes * 60_000;
+  const after = rules.bufferAfterMinutes * 60_000;
+  let next = 0;
+  let latest = -Infinity;
+  let lastUntil = -Infinity;
+  let fallback: ((startMs: number, endMs: number) => boolean) | null = null;
+  return (startMs, endMs) => {
+    const from = startMs - before;
+    const until = endMs + after;
+    if (until < lastUntil) return (fallback ??= busyChecker(rules, sorted))(startMs, endMs);
+    lastUntil = until;
+    // Every interval starting before `until` has been passed; the latest end among them decides.
+    while (next < sorted.length && sorted[next]!.startMs < until) latest = Math.max(latest, sorted[next++]!.endMs);
+    return latest > from;
+  };
+}
+
+/**
  * Whether the busy intervals together cover [fromMs, untilMs) without a gap: then every slot
  * starting in it starts inside a busy time and is blocked, and none needs to be built (a week of
  * the organizer's leave costs a first-free scan no slots).

@@ -1,6 +1,6 @@
 import type { AvailabilityRules } from "./event-type.ts";
-import { isOffered, retakable, seatsLeft, slotsBetween, type BusyInterval, type Slot, type SlotRules } from "./slots.ts";
-import { blockedByBusy, busyChecker } from "./busy.ts";
+import { isOffered, retakable, seatCounter, seatsLeft, slotsBetween, type BusyInterval, type Slot, type SlotRules } from "./slots.ts";
+import { blockedByBusy, busyChecker, forwardBusyChecker } from "./busy.ts";
 
 /**
  * Hosts and teams (docs/hosts.md). An event type sells the time of one or more hosts. Each host is
@@ -82,6 +82,7 @@ export function teamSlots(
   nowMs: number,
   options: { ignoreNoticeAndHorizon?: boolean } = {},
 ): Slot[] {
+  if (assignment === "round-robin" && members.length > 1) return roundRobinSlots(settings, members, holders, busyOf, fromMs, untilMs, nowMs, options);
   const perHost = members.map((m) => {
     const blocked = busyChecker(settings, busyOf(m.hostId));
     return slotsBetween(hostRules(settings, m), fromMs, untilMs, holdersOf(assignment, holders, m.hostId), nowMs, options).filter(
@@ -103,6 +104,62 @@ export function teamSlots(
   const out: Slot[] = [];
   for (const { slot, hosts } of byStart.values()) if (assignment === "round-robin" || hosts === members.length) out.push(slot);
   return out.sort((a, b) => a.startMs - b.startMs);
+}
+
+/**
+ * `teamSlots` of a round-robin team, with the same answer at a fraction of the work: the slot grid is
+ * built once per distinct hours (every host without a schedule of their own shares the event type's),
+ * and each slot of it asks the hosts with those hours in turn, each host's seat holders and busy time
+ * sorted once and passed by a forward pointer, until one has every seat free (the most a slot can
+ * list). A slot is listed with the most free seats any host has, when some host has one.
+ */
+function roundRobinSlots(
+  settings: SlotRules,
+  members: readonly HostMember[],
+  holders: readonly HostedHolder[],
+  busyOf: (hostId: number) => readonly BusyInterval[],
+  fromMs: number,
+  untilMs: number,
+  nowMs: number,
+  options: { ignoreNoticeAndHorizon?: boolean },
+): Slot[] {
+  const byHours = new Map<SlotRules, HostMember[]>();
+  for (const m of members) {
+    const rules = hostRules(settings, m);
+    const group = byHours.get(rules);
+    if (group) group.push(m);
+    else byHours.set(rules, [m]);
+  }
+  const lists: Slot[][] = [];
+  for (const [rules, group] of byHours) {
+    const hosts = group.map((m) => ({
+      seats: seatCounter(rules, holdersOf("round-robin", holders, m.hostId)),
+      blocked: forwardBusyChecker(settings, busyOf(m.hostId)),
+    }));
+    const out: Slot[] = [];
+    for (const slot of slotsBetween(rules, fromMs, untilMs, [], nowMs, options)) {
+      if (options.ignoreNoticeAndHorizon && slot.startMs <= nowMs) continue;
+      let free = 0;
+      for (const host of hosts) {
+        // A host skipped for some slots asks about later ones only, so its pointer still moves forward.
+        if (host.blocked(slot.startMs, slot.endMs)) continue;
+        free = Math.max(free, host.seats(slot.startMs, slot.endMs));
+        if (free === slot.seats) break;
+      }
+      if (free > 0) out.push({ startMs: slot.startMs, endMs: slot.endMs, seats: slot.seats, freeSeats: free });
+    }
+    lists.push(out);
+  }
+  if (lists.length === 1) return lists[0]!;
+  const byStart = new Map<number, Slot>();
+  for (const slots of lists) {
+    for (const slot of slots) {
+      const seen = byStart.get(slot.startMs);
+      if (!seen) byStart.set(slot.startMs, slot);
+      else seen.freeSeats = Math.max(seen.freeSeats, slot.freeSeats);
+    }
+  }
+  return [...byStart.values()].sort((a, b) => a.startMs - b.startMs);
 }
 
 /**

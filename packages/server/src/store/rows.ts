@@ -174,15 +174,15 @@ export interface EventTypeRow {
 
 /**
  * An event type's hosts from `hosts_json`: per host `[hostId, priority, scheduleId, name, email,
- * timezone, avatarUrl, bookingsCalendar, scheduleTimezone, scheduleAvailability]`, the last three
- * JSON values (or null).
+ * timezone, avatarUrl, bookingsCalendar, scheduleTimezone, scheduleAvailability, hostRevision]`,
+ * bookingsCalendar and the schedule's JSON values (or null).
  */
 export function eventTypeHostsOf(text: string | null | undefined): EventTypeHostInfo[] {
   if (!text) return [];
-  type Entry = [number | string, number, number | string | null, string, string | null, string, string | null, unknown, string | null, unknown];
+  type Entry = [number | string, number, number | string | null, string, string | null, string, string | null, unknown, string | null, unknown, number | string | undefined];
   const list = JSON.parse(text) as Entry[];
   const json = <T>(v: unknown): T | null => (v === null || v === undefined ? null : typeof v === "string" ? (JSON.parse(v) as T) : (v as T));
-  return list.map(([hostId, priority, scheduleId, name, email, timezone, avatarUrl, bookingsCalendar, scheduleZone, availability]) => ({
+  return list.map(([hostId, priority, scheduleId, name, email, timezone, avatarUrl, bookingsCalendar, scheduleZone, availability, revision]) => ({
     hostId: Number(hostId),
     priority: Number(priority),
     scheduleId: scheduleId === null ? null : Number(scheduleId),
@@ -192,6 +192,7 @@ export function eventTypeHostsOf(text: string | null | undefined): EventTypeHost
     avatarUrl,
     bookingsCalendar: json<EventTypeHostInfo["bookingsCalendar"]>(bookingsCalendar),
     schedule: scheduleId === null || scheduleZone === null ? null : { timezone: scheduleZone, availability: json<ScheduleRecord["availability"]>(availability)! },
+    ...(revision === undefined || revision === null ? {} : { revision: Number(revision) }),
   }));
 }
 

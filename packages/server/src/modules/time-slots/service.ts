@@ -8,7 +8,7 @@ import { coversWhole, lowerBound, NO_BUSY_SOURCE, type BusySource } from "../../
 import { teamSlots } from "../../domain/hosts.ts";
 import { TimedCache } from "../../lib/timed-cache.ts";
 import { ZonedIsoWriter } from "../../lib/zoned-iso.ts";
-import type { Store, EventTypeRecord } from "../../store/types.ts";
+import type { Store, EventTypeRecord, HostBusyInterval } from "../../store/types.ts";
 
 const DAY_MS = 86_400_000;
 /**
@@ -26,6 +26,8 @@ export interface FirstFreeQuery {
   from: string;
   timezone?: string | undefined;
 }
+/** Memory the hosts' busy times of slot windows may take together (about 48 bytes an interval). */
+const HOST_BUSY_BYTES = 16 * 1024 * 1024;
 /** Memory the slot pages of all event types may take together. */
 const PAGE_CACHE_BYTES = 128 * 1024 * 1024;
 
@@ -105,6 +107,12 @@ export class TimeSlotService {
   private readonly pages = new TimedCache<PreparedBody>(1000, PAGE_CACHE_BYTES, (page) => 2 * page.byteLength);
   /** The free slot starts of one week of an event type (key `id|week`), for the first-free-day scan. */
   private readonly freeWeeks = new TimedCache<Float64Array>(20_000, FREE_WEEKS_BYTES, (starts) => starts.byteLength + 64);
+  /**
+   * One host's time outside an event type in a slot window (key `host|event type|from|until`), kept
+   * per host revision (bumped by the host's bookings of any event type and its calendars' changes),
+   * so a team's page after one booking reads that host again, not every host.
+   */
+  private readonly hostBusy = new TimedCache<HostBusyInterval[]>(20_000, HOST_BUSY_BYTES, (rows) => rows.length * 48 + 64);
 
   constructor(
     private readonly store: Store,
@@ -120,12 +128,22 @@ export class TimeSlotService {
     const s = eventType.settings;
     const around = busyWindow(s, fromMs, untilMs);
     const hostIds = eventType.hosts.map((h) => h.hostId);
-    const [holders, hostBusy, extra] = await Promise.all([
+    const keyOf = (hostId: number) => `${hostId}|${eventType.id}|${around.fromMs}|${around.untilMs}`;
+    const known: HostBusyInterval[] = [];
+    const unread: number[] = [];
+    for (const h of eventType.hosts) {
+      const hit = h.revision === undefined ? undefined : this.hostBusy.get(keyOf(h.hostId), h.revision, nowMs);
+      if (hit) known.push(...hit);
+      else unread.push(h.hostId);
+    }
+    const [holders, read, extra] = await Promise.all([
       this.store.reservations.seatHolders(eventType.id, around.fromMs, around.untilMs, nowMs),
-      // The hosts' time outside this event type: their bookings of other event types and their calendars.
-      this.store.hosts.busy(hostIds, eventType.id, around.fromMs, around.untilMs, nowMs),
+      // The hosts' time outside this event type: their bookings of other event types and their calendars (one statement for the hosts not cached).
+      unread.length === 0 ? [] : this.store.hosts.busy(unread, eventType.id, around.fromMs, around.untilMs, nowMs),
       this.busy.checkedInClaim ? [] : this.busy.busyBetween(eventType.id, around.fromMs, around.untilMs),
     ]);
+    const hostBusy = known.length === 0 ? read : [...known, ...read];
+    if (unread.length > 0) this.keepHostBusy(eventType, unread, read, keyOf, nowMs);
     const busyOf = new Map<number, BusyInterval[]>(hostIds.map((id) => [id, [...extra]]));
     for (const b of hostBusy) busyOf.get(b.hostId)?.push({ startMs: b.startMs, endMs: b.endMs });
     // Seat holders share a slot by its seats; busy time leaves it out whole. A range every host's
@@ -140,6 +158,23 @@ export class TimeSlotService {
     // A hold of another event type frees the host when it lapses.
     for (const b of hostBusy) if (b.heldUntilMs !== null && b.heldUntilMs > nowMs) validUntilMs = Math.min(validUntilMs, b.heldUntilMs);
     return { slots, validUntilMs };
+  }
+
+  /**
+   * Keeps each host's busy time just read, under the host's revision, until a hold among it lapses or
+   * the organizer's day ends (as long as a slot page is kept at most).
+   */
+  private keepHostBusy(eventType: EventTypeRecord, hostIds: readonly number[], read: readonly HostBusyInterval[], keyOf: (hostId: number) => string, nowMs: number): void {
+    const endOfDay = DateTime.fromMillis(nowMs, { zone: eventType.settings.timezone }).startOf("day").plus({ days: 1 }).toMillis();
+    const byHost = new Map<number, HostBusyInterval[]>(hostIds.map((id) => [id, []]));
+    for (const b of read) byHost.get(b.hostId)?.push(b);
+    for (const h of eventType.hosts) {
+      const rows = byHost.get(h.hostId);
+      if (!rows || h.revision === undefined) continue;
+      let validUntilMs = endOfDay;
+      for (const b of rows) if (b.heldUntilMs !== null && b.heldUntilMs > nowMs) validUntilMs = Math.min(validUntilMs, b.heldUntilMs);
+      this.hostBusy.set(keyOf(h.hostId), h.revision, validUntilMs, rows);
+    }
   }
 
   /**
