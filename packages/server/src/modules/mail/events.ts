@@ -3,6 +3,7 @@ import type { EventTypeRecord, OutboxChannel, OutboxEvent, ReservationRecord, We
 import type { InviteEventType, InviteMethod, InviteReservation } from "../invites/ics.ts";
 import { mailLocale, type MailLocale } from "./language.ts";
 import { DEFAULT_ACCENT, emailColor } from "./template.ts";
+import { outboxMessageId } from "../../lib/ids.ts";
 
 /** Whether and how confirmation emails are written to the outbox, from the server's configuration. */
 export interface MailPolicy {
@@ -154,7 +155,7 @@ export function mailEvent(
     eventTypeId: eventType.id,
     reservationUuid: r.uuid,
     kind: m.kind,
-    msgId: `${idPrefix}_${crypto.randomUUID().replaceAll("-", "")}`,
+    msgId: outboxMessageId(idPrefix),
     url: `mailto:${m.to}`,
     payload: JSON.stringify(m),
     createdAtMs: nowMs,

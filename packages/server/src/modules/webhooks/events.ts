@@ -1,5 +1,6 @@
 import { utc } from "../../lib/time.ts";
 import type { EventTypeRecord, OutboxEvent, ReservationRecord, WebhookKind } from "../../store/types.ts";
+import { outboxMessageId } from "../../lib/ids.ts";
 
 /**
  * The webhook events a reservation change causes, ready to be written in the same transaction as
@@ -46,7 +47,7 @@ export function webhookEvents(
       eventTypeId: eventType.id,
       reservationUuid: r.uuid,
       kind,
-      msgId: `msg_${crypto.randomUUID().replaceAll("-", "")}`,
+      msgId: outboxMessageId("msg"),
       url,
       payload: JSON.stringify({ type: kind, timestamp: utc(nowMs), data }),
       createdAtMs: nowMs,
