@@ -12,6 +12,10 @@ const MAX_IN_FLIGHT_PER_EVENT_TYPE = 64;
 
 /** One message's whole SMTP exchange, connection included, must finish within this (below the outbox lease). */
 const TIMEOUT_MS = 30_000;
+/** SMTP connections a transport keeps open and sends over, one message after another (see `smtpTransport`). */
+const POOLED_CONNECTIONS = 8;
+/** A pooled connection unused this long is closed (QUIT), before the server's own idle timeout or the socket timeout ends it. */
+const IDLE_CLOSE_MS = 10_000;
 
 /**
  * Sends the email channel of the outbox through SMTP (nodemailer): the stored email rendered, with
@@ -34,6 +38,11 @@ export class EmailDeliverer implements Deliverer {
 
   async deliver(d: OutboxDelivery): Promise<DeliveryOutcome> {
     return this.send(renderMail(JSON.parse(d.payload) as MailPayload), d.msgId);
+  }
+
+  /** Closes the transport's open SMTP connections (QUIT); a message sent after it opens a new one. */
+  close(): void {
+    this.transport?.close();
   }
 
   /** One attempt at sending a rendered message (with its invite, when it has one) under the outbox event's message id. */
@@ -81,11 +90,19 @@ function calendarPart(mail: Partial<Pick<RenderedMail, "method" | "ics">>): Reco
   return { icalEvent: { method: mail.method, filename: "invite.ics", content: mail.ics } };
 }
 
-/** The SMTP transport of SMTP_URL, or none without it. */
+/**
+ * The SMTP transport of SMTP_URL, or none without it. Pooled: messages go one after another over
+ * up to POOLED_CONNECTIONS open connections instead of a connection each (TCP, greeting, EHLO,
+ * STARTTLS and AUTH once per connection, not per message); a connection the server closes is
+ * opened again for the next message.
+ */
 export function smtpTransport(config: Pick<ServerConfig, "mail">): Transporter | null {
   if (!config.mail.smtpUrl) return null;
   const url = new URL(config.mail.smtpUrl);
   return nodemailer.createTransport({
+    pool: true,
+    maxConnections: POOLED_CONNECTIONS,
+    idleTimeout: IDLE_CLOSE_MS,
     host: url.hostname,
     port: url.port ? Number(url.port) : url.protocol === "smtps:" ? 465 : 587,
     secure: url.protocol === "smtps:",
@@ -100,7 +117,17 @@ export function smtpTransport(config: Pick<ServerConfig, "mail">): Transporter |
 
 /** The outbox worker of the email channel. */
 export class EmailWorker extends OutboxWorker {
+  private readonly email: EmailDeliverer;
+
   constructor(store: Store, clock: Clock, config: Pick<ServerConfig, "mail">, log: (entry: LogEntry) => void) {
-    super(store, clock, new EmailDeliverer(smtpTransport(config), config.mail.from, log), log);
+    const email = new EmailDeliverer(smtpTransport(config), config.mail.from, log);
+    super(store, clock, email, log);
+    this.email = email;
+  }
+
+  /** Stops like every outbox worker, then closes the SMTP connections. */
+  override async stop(): Promise<void> {
+    await super.stop();
+    this.email.close();
   }
 }
