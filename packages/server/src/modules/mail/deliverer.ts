@@ -4,7 +4,8 @@ import type { ServerConfig } from "../../config.ts";
 import type { LogEntry } from "../../context.ts";
 import type { OutboxDelivery, Store } from "../../store/types.ts";
 import { OutboxWorker, type Deliverer, type DeliveryOutcome } from "../outbox/worker.ts";
-import type { MailPayload, RenderedMail } from "./events.ts";
+import { senderOf, type MailPayload, type RenderedMail } from "./events.ts";
+import { mimeMessage } from "./mime.ts";
 import { renderMail } from "./render.ts";
 
 /** Email deliveries of one event type under way at once: all of a worker's slots (see `OutboxWorker`). */
@@ -53,14 +54,10 @@ export class EmailDeliverer implements Deliverer {
     }
     const began = performance.now();
     try {
+      // The message written out here in one pass (see `mimeMessage`); the transport only carries it.
       const info = await this.transport.sendMail({
-        from: this.from,
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
-        messageId: `<${msgId}@booking-calendar>`,
-        ...calendarPart(mail),
+        envelope: { from: senderOf(this.from).email, to: [mail.to] },
+        raw: mimeMessage({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId: `${msgId}@booking-calendar`, dateMs: Date.now(), ...(mail.method && mail.ics ? { calendar: { method: mail.method, ics: mail.ics } } : {}) }),
       });
       const code = Number(/^(\d{3})/.exec(info.response ?? "")?.[1] ?? 250);
       return { statusCode: code, error: null, durationMs: Math.round(performance.now() - began) };
@@ -77,17 +74,6 @@ export class EmailDeliverer implements Deliverer {
       };
     }
   }
-}
-
-/**
- * How a message carries its calendar entry: an invite (REQUEST, CANCEL) as the `text/calendar;
- * method=...` alternative calendar clients act on; the organizer's PUBLISH copy as a plain `.ics`
- * attachment, so no client offers to answer an invitation to the organizer's own meeting.
- */
-function calendarPart(mail: Partial<Pick<RenderedMail, "method" | "ics">>): Record<string, unknown> {
-  if (!mail.method || !mail.ics) return {};
-  if (mail.method === "PUBLISH") return { attachments: [{ filename: "booking.ics", content: mail.ics, contentType: "text/calendar; charset=utf-8; method=PUBLISH" }] };
-  return { icalEvent: { method: mail.method, filename: "invite.ics", content: mail.ics } };
 }
 
 /**
