@@ -13,9 +13,13 @@
  * Run: `npm run bench:bookings` (needs `wrk`). Options: BENCH_ENGINE (sqlite or postgres),
  * BENCH_DATABASE_URL, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_PORT, BENCH_PROFILE, BENCH_DEBUG, BENCH_MAIL=1 (also
  * measure bookings on a development server, which writes a confirmation email and the default two reminders per booking,
- * in turns with the bare booking path, and print the ratio of the two). What one email costs: `bun bench/email-cost.ts`.
+ * in turns with the bare booking path, and print the ratio of the two), BENCH_SMTP=1 with it (the server with emails is a
+ * production server like the bare one, sending each email over SMTP to a local SMTP server that accepts and drops it,
+ * instead of a development server logging it). What one email costs: `bun bench/email-cost.ts`.
  */
+import type { AddressInfo } from "node:net";
 import { DateTime } from "luxon";
+import { SMTPServer } from "smtp-server";
 import { AdminService } from "../packages/server/src/modules/admin/service.ts";
 import { connections, emailsPending, engine, line, load, scratch, seconds, startServer } from "./lib.ts";
 
@@ -151,7 +155,11 @@ try {
     // counts them over that whole time, so an outbox that falls behind costs the rate, and no email
     // work spills into the next bare turn.
     await second?.stop();
-    const dev = await startServer(mailDb!.env, port + 2, { SMTP_URL: "" }, true);
+    // BENCH_SMTP=1: a local SMTP server (in this process) that reads each message and drops it.
+    const sink = process.env.BENCH_SMTP === "1" ? await smtpSink() : null;
+    const dev = sink
+      ? await startServer(mailDb!.env, port + 2, { ...production(port + 2), SMTP_URL: sink.url }, true)
+      : await startServer(mailDb!.env, port + 2, { SMTP_URL: "" }, true);
     try {
       const devBase = `http://127.0.0.1:${port + 2}`;
       const mailHeaders = { ...headers, authorization: `Bearer ${mailEt.token}` };
@@ -179,13 +187,14 @@ try {
         sums.other += (bareTurn.counted.other ?? 0) + (mailTurn.counted.other ?? 0);
         console.log(`  turn ${round + 1}: bare ${((bareTurn.counted.ok ?? 0) / turn).toFixed(0)}/s, with emails and reminders ${((mailTurn.counted.ok ?? 0) / (turn + lag)).toFixed(0)}/s (last email sent ${lag.toFixed(2)} s after the load)`);
       }
-      console.log(`With emails and reminders, in ${ROUNDS} turns of ${turn} s against the bare booking path in turns between them:`);
+      console.log(`With emails and reminders (${sink ? "a production server sending each email over SMTP" : "a development server logging each email"}), in ${ROUNDS} turns of ${turn} s against the bare booking path in turns between them:`);
       const bareRate = sums.bare / (ROUNDS * turn);
       const whileBooking = sums.mail / (ROUNDS * turn);
       const mailRate = sums.mail / sums.mailSeconds;
       console.log(`  bare ${bareRate.toFixed(0)} confirmed/s; with emails ${whileBooking.toFixed(0)} confirmed/s while booking (ratio ${(whileBooking / bareRate).toFixed(2)}), ${mailRate.toFixed(0)}/s counted until the last email was sent (ratio ${(mailRate / bareRate).toFixed(2)}); answers other than a confirmed booking: ${sums.other}`);
     } finally {
       await dev.stop();
+      await sink?.stop();
     }
   }
 } finally {
@@ -193,4 +202,21 @@ try {
   await server.stop();
   await db.cleanup();
   await mailDb?.cleanup();
+}
+
+/** An SMTP server on loopback that accepts every message, reads it and keeps nothing: where the bench's emails go with BENCH_SMTP=1. */
+async function smtpSink(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS", "AUTH"],
+    logger: false,
+    closeTimeout: 100,
+    onData(stream, _session, callback) {
+      stream.on("data", () => undefined);
+      stream.on("end", () => callback());
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const bound = (server.server.address() as AddressInfo).port;
+  return { url: `smtp://127.0.0.1:${bound}?tls=ignore`, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }

@@ -36,6 +36,8 @@ export async function startSmtp(refuse: (n: number) => number | null = () => nul
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
+    // Senders keep connections open (a pooled transport); stopping ends them soon instead of waiting for their QUIT.
+    closeTimeout: 100,
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));

@@ -6,6 +6,7 @@ import { senderOf, type MailPolicy } from "../mail/events.ts";
 import { OutboxWorker, type Deliverer, type DeliveryOutcome } from "../outbox/worker.ts";
 import { authHeaders, boundedText, guardedFetch, type CalendarFetch } from "./fetch.ts";
 import { bookingHosts, coHostsOf, organizerOf } from "../hosts/organizer.ts";
+import { outboxMessageId } from "../../lib/ids.ts";
 
 /** Most of a calendar's answer to a write that is read: it is thrown away, and a server may send any amount. */
 const MAX_WRITE_ANSWER_BYTES = 64 * 1024;
@@ -74,7 +75,7 @@ export function calendarEvents(mail: MailPolicy, eventType: EventTypeRecord, kin
       eventTypeId: eventType.id,
       reservationUuid: r.uuid,
       kind,
-      msgId: `cal_${crypto.randomUUID().replaceAll("-", "")}`,
+      msgId: outboxMessageId("cal"),
       url: bookingObjectUrl(target.calendarUrl, r.uuid),
       payload: JSON.stringify(payload),
       createdAtMs: nowMs,

@@ -4,6 +4,7 @@ import type { InviteEventType, InviteMethod, InviteReservation } from "../invite
 import { bookingHosts, coHostsOf, organizerCopies, organizerOf } from "../hosts/organizer.ts";
 import { mailLocale, type MailLocale } from "./language.ts";
 import { DEFAULT_ACCENT, emailColor } from "./template.ts";
+import { outboxMessageId } from "../../lib/ids.ts";
 
 /** Whether and how confirmation emails are written to the outbox, from the server's configuration. */
 export interface MailPolicy {
@@ -152,7 +153,7 @@ export function mailEvent(
     eventTypeId: eventType.id,
     reservationUuid: r.uuid,
     kind: m.kind,
-    msgId: `${idPrefix}_${crypto.randomUUID().replaceAll("-", "")}`,
+    msgId: outboxMessageId(idPrefix),
     url: `mailto:${m.to}`,
     payload: JSON.stringify(m),
     createdAtMs: nowMs,

@@ -33,7 +33,17 @@ export class ReminderDeliverer implements Deliverer {
 
 /** The outbox worker of the reminder channel. */
 export class ReminderWorker extends OutboxWorker {
+  private readonly email: EmailDeliverer;
+
   constructor(store: Store, clock: Clock, config: Pick<ServerConfig, "mail">, log: (entry: LogEntry) => void) {
-    super(store, clock, new ReminderDeliverer(store, clock, new EmailDeliverer(smtpTransport(config), config.mail.from, log)), log);
+    const email = new EmailDeliverer(smtpTransport(config), config.mail.from, log);
+    super(store, clock, new ReminderDeliverer(store, clock, email), log);
+    this.email = email;
+  }
+
+  /** Stops like every outbox worker, then closes the SMTP connections. */
+  override async stop(): Promise<void> {
+    await super.stop();
+    this.email.close();
   }
 }

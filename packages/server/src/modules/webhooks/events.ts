@@ -1,6 +1,7 @@
 import { utc } from "../../lib/time.ts";
 import type { EventTypeRecord, OutboxEvent, ReservationRecord, WebhookKind } from "../../store/types.ts";
 import { bookingHosts } from "../hosts/organizer.ts";
+import { outboxMessageId } from "../../lib/ids.ts";
 
 /**
  * The webhook events a reservation change causes, ready to be written in the same transaction as
@@ -49,7 +50,7 @@ export function webhookEvents(
       eventTypeId: eventType.id,
       reservationUuid: r.uuid,
       kind,
-      msgId: `msg_${crypto.randomUUID().replaceAll("-", "")}`,
+      msgId: outboxMessageId("msg"),
       url,
       payload: JSON.stringify({ type: kind, timestamp: utc(nowMs), data }),
       createdAtMs: nowMs,
