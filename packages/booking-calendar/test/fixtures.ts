@@ -35,10 +35,20 @@ export function eventTypeBody(overrides: Record<string, unknown> = {}): Record<s
  * server makes), the publishable link token a site puts into its pages, and its webhook signing secret.
  */
 export async function createEventType(request: APIRequestContext, overrides: Record<string, unknown> = {}): Promise<{ id: number; token: string; linkToken: string; webhookSecret: string }> {
-  const response = await request.post("/admin/event-types", { headers: { Authorization: `Bearer ${ADMIN_KEY}` }, data: eventTypeBody(overrides) });
+  // Each event type gets a host of its own unless the test names hosts: the tests run in parallel on one
+  // server, and event types of one host share that person's time (their first free slots would collide).
+  const hosts = overrides.hosts ?? [{ hostId: await createHost(request) }];
+  const response = await request.post("/admin/event-types", { headers: { Authorization: `Bearer ${ADMIN_KEY}` }, data: { ...eventTypeBody(overrides), hosts } });
   expect(response.status(), await response.text()).toBe(200);
   const body = await response.json();
   return { id: body.data.id, token: body.data.token, linkToken: body.data.linkToken, webhookSecret: body.data.webhookSecret };
+}
+
+/** Creates a host through the admin API and returns its id. */
+export async function createHost(request: APIRequestContext, fields: Record<string, unknown> = {}): Promise<number> {
+  const response = await request.post("/admin/hosts", { headers: { Authorization: `Bearer ${ADMIN_KEY}` }, data: { name: "Test host", email: `host-${crypto.randomUUID()}@example.com`, ...fields } });
+  expect(response.status(), await response.text()).toBe(200);
+  return (await response.json()).data.id;
 }
 
 /** The event type's reservations as the organizer sees them: by default from two days ago to 95 days ahead. */
