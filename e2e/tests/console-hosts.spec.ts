@@ -99,6 +99,15 @@ test("a host signs in with the emailed link once and sees only their own booking
   expect((await host.request.get(`${origin}/admin/event-types`)).status()).toBe(403);
   await hers.close();
 
+  // The organizer has Ana's call use her new schedule instead of its own hours.
+  await page.goto(`${origin}/console#/event-types/${anaCall.id}`);
+  await page.getByLabel("Hours of Ana").selectOption({ label: "Mornings" });
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.locator("#console-status")).toContainText("Saved");
+  const saved = (await (await request.get(`${origin}/admin/event-types/${anaCall.id}`, { headers: admin })).json()).data;
+  expect(saved.hosts).toEqual([expect.objectContaining({ hostId: ana, scheduleId: expect.any(Number) })]);
+  await expectAccessible(page, "console event type with a host's schedule");
+
   // The link worked once.
   const again = await browser.newContext();
   const late = await again.newPage();
