@@ -89,7 +89,7 @@ export class ConsoleAccess {
     const holder = link.startsWith(SIGN_IN_LINK_PREFIX) ? await this.store.consoleSessions.useLink(hashToken(link), this.now()) : null;
     if (!holder) {
       throw new DomainError("unauthenticated", "This sign-in link is not valid: it was used already, has expired, or was never issued.", {
-        hint: "Restart the server (npm start) for a new link, or sign in with the admin key.",
+        hint: "A host asks the organizer to email a new link; the organizer restarts the server (npm start) for a new link, or signs in with the admin key.",
       });
     }
     return this.open(holder.role, holder.hostId, "link", meta);
