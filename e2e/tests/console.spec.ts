@@ -252,7 +252,7 @@ test.describe("the organizer console", () => {
     const et = await createEventType(request, { title: "Hours call" });
     await signIn(page);
     await page.getByRole("link", { name: "Availability" }).click();
-    await page.getByLabel("Event type").selectOption(String(et.id));
+    await page.getByLabel("Hours of").selectOption(`event-type-${et.id}`);
     await page.getByRole("button", { name: "Add range: Monday" }).click();
     await page.getByRole("button", { name: "Copy to all days: Monday" }).click();
     const next = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 15)).toISOString().slice(0, 10);
@@ -290,7 +290,7 @@ test.describe("the organizer console", () => {
         const et = await createEventType(request, { title: "Axe call", slug: `axe-${scheme}-${width}-${Date.now()}` });
         const pages: [string, string][] = [
           ["bookings", "Bookings"], ["event-types", "Event types"], [`event-types/${et.id}`, "Axe call"], ["event-types/new", "New event type"],
-          ["availability", "Availability"], ["calendars", "Calendars"], ["deliveries", "Deliveries"], ["embed", "Embed"], ["sessions", "Sessions"],
+          ["availability", "Availability"], ["hosts", "Hosts"], ["calendars", "Calendars"], ["deliveries", "Deliveries"], ["embed", "Embed"], ["sessions", "Sessions"],
         ];
         await page.setViewportSize({ width, height: 900 });
         await page.emulateMedia({ colorScheme: scheme });

@@ -6,8 +6,10 @@ import { chooseLanguage, keepLanguage, LANGUAGES, textsOf, type Language } from 
 import { CONSOLE_CSS } from "./styles.ts";
 
 /** The console's sections, by the hash route that opens each. */
-const SECTIONS = ["bookings", "event-types", "availability", "calendars", "deliveries", "embed", "sessions"] as const;
+const SECTIONS = ["bookings", "event-types", "availability", "hosts", "calendars", "deliveries", "embed", "sessions"] as const;
 type Section = (typeof SECTIONS)[number];
+/** What a host's session can use: the admin API answers it only for the host's own bookings, schedules and calendars. */
+const HOST_SECTIONS: readonly Section[] = ["bookings", "availability", "hosts"];
 const SCHEME_KEY = "booking-console-scheme";
 
 /**
@@ -30,7 +32,7 @@ export class BookingConsole extends LitElement {
   };
   declare signIn: string;
   declare calendarSrc: string;
-  declare session: { id: string } | null | undefined;
+  declare session: SessionInfo | null | undefined;
   declare route: string[];
   declare language: Language;
   declare scheme: string;
@@ -68,7 +70,7 @@ export class BookingConsole extends LitElement {
     this.addEventListener("console-announce", ((event: CustomEvent<{ message: string; tone: string }>) => {
       this.message = { text: event.detail.message, tone: event.detail.tone };
     }) as EventListener);
-    this.addEventListener("console-signed-in", ((event: CustomEvent<{ id: string }>) => {
+    this.addEventListener("console-signed-in", ((event: CustomEvent<SessionInfo>) => {
       this.session = event.detail;
       if (this.route[0] === "sign-in" || !this.route[0]) location.hash = "#/bookings";
       // The sign-in form is gone: the page's heading takes the focus, as after any move between pages.
@@ -157,9 +159,10 @@ export class BookingConsole extends LitElement {
       return html`<header class="bar"><h1>${t.title}</h1>${tools}</header>
         <main id="main">${status}<console-sign-in .t=${t} mode=${this.signIn}></console-sign-in></main>`;
     }
-    const section = (SECTIONS as readonly string[]).includes(this.route[0] ?? "") ? (this.route[0] as Section) : "bookings";
+    const sections = this.session.role === "host" ? HOST_SECTIONS : SECTIONS;
+    const section = (sections as readonly string[]).includes(this.route[0] ?? "") ? (this.route[0] as Section) : "bookings";
     const labels: Record<Section, string> = {
-      bookings: t.bookings, "event-types": t.eventTypes, availability: t.availability, calendars: t.calendars, deliveries: t.deliveries, embed: t.embed, sessions: t.sessions,
+      bookings: t.bookings, "event-types": t.eventTypes, availability: t.availability, hosts: this.session.role === "host" ? t.myProfile : t.hosts, calendars: t.calendars, deliveries: t.deliveries, embed: t.embed, sessions: t.sessions,
     };
     return html`<a class="skip" href="#main" @click=${(e: Event) => {
         e.preventDefault();
@@ -168,7 +171,7 @@ export class BookingConsole extends LitElement {
       <header class="bar">
         <h1>${t.title}</h1>
         <nav aria-label=${t.nav}><ul>
-          ${SECTIONS.map((s) => html`<li><a href="#/${s}" aria-current=${s === section ? "page" : "false"}>${labels[s]}</a></li>`)}
+          ${sections.map((s) => html`<li><a href="#/${s}" aria-current=${s === section ? "page" : "false"}>${labels[s]}</a></li>`)}
         </ul></nav>
         ${tools}
       </header>
@@ -177,15 +180,18 @@ export class BookingConsole extends LitElement {
 
   private page(section: Section, t: ReturnType<typeof textsOf>) {
     const rest = this.route.slice(1);
+    const hostId = this.session?.role === "host" ? this.session.hostId : null;
     switch (section) {
       case "bookings":
-        return html`<console-bookings .t=${t}></console-bookings>`;
+        return html`<console-bookings .t=${t} .hostId=${hostId}></console-bookings>`;
       case "event-types":
         return rest[0]
           ? html`<console-event-type-form .t=${t} .eventTypeId=${rest[0] === "new" ? null : Number(rest[0])} calendar-src=${this.calendarSrc}></console-event-type-form>`
           : html`<console-event-types .t=${t}></console-event-types>`;
       case "availability":
-        return html`<console-availability .t=${t}></console-availability>`;
+        return html`<console-availability .t=${t} .hostId=${hostId}></console-availability>`;
+      case "hosts":
+        return html`<console-hosts .t=${t} .hostId=${hostId}></console-hosts>`;
       case "calendars":
         return html`<console-calendars .t=${t}></console-calendars>`;
       case "deliveries":
@@ -196,6 +202,13 @@ export class BookingConsole extends LitElement {
         return html`<console-sessions .t=${t} .current=${this.session?.id ?? ""}></console-sessions>`;
     }
   }
+}
+
+/** Who is signed in, as `/console/session` answers: the organizer, or one host. */
+interface SessionInfo {
+  id: string;
+  role: "admin" | "host";
+  hostId: number | null;
 }
 
 function routeOf(hash: string): string[] {

@@ -9,6 +9,7 @@ import { CalendarsPage } from "./pages/calendars.ts";
 import { DeliveriesPage } from "./pages/deliveries.ts";
 import { EmbedPage } from "./pages/embed.ts";
 import { SessionsPage } from "./pages/sessions.ts";
+import { HostsPage } from "./pages/hosts.ts";
 import { CalendarPreview } from "./preview.ts";
 
 const ELEMENTS: [string, CustomElementConstructor][] = [
@@ -22,6 +23,7 @@ const ELEMENTS: [string, CustomElementConstructor][] = [
   ["console-deliveries", DeliveriesPage],
   ["console-embed", EmbedPage],
   ["console-sessions", SessionsPage],
+  ["console-hosts", HostsPage],
   ["console-calendar-preview", CalendarPreview],
 ];
 for (const [name, element] of ELEMENTS) if (!customElements.get(name)) customElements.define(name, element);

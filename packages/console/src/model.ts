@@ -58,3 +58,32 @@ export interface SlotView {
 export async function eventTypes(api: <T>(m: string, p: string) => Promise<T>): Promise<EventTypeView[]> {
   return api<EventTypeView[]>("GET", "/admin/event-types");
 }
+
+/** A host: whose time event types book. */
+export interface HostView {
+  id: number;
+  name: string;
+  email: string | null;
+  timezone: string;
+  isDefault: boolean;
+  eventTypeIds: number[];
+}
+
+type Range = { start: string; end: string };
+/** Weekly hours and dates that differ: an event type's own hours, or a schedule's. */
+export type Availability = { weekly: Record<string, Range[]>; overrides: { date: string; ranges: Range[] }[] };
+
+/** A host's named hours, which the host's event types may share. */
+export interface ScheduleView {
+  id: number;
+  hostId: number;
+  name: string;
+  timezone: string;
+  availability: Availability;
+  eventTypeIds: number[];
+}
+
+/** The hosts (a host's session: its own only). */
+export async function hosts(api: <T>(m: string, p: string) => Promise<T>): Promise<HostView[]> {
+  return api<HostView[]>("GET", "/admin/hosts");
+}

@@ -311,7 +311,7 @@ describe("documentation", () => {
     expect(ids.sort()).toEqual([
       "adminAddBusySource", "adminAddHostBusySource", "adminCreateHost", "adminCreateSchedule", "adminDeleteHost", "adminDeleteSchedule", "adminGetBusySource",
       "adminGetHost", "adminGetSchedule", "adminListBusySources", "adminListHostBusySources", "adminListHostEventTypes", "adminListHostReservations", "adminListHosts",
-      "adminListSchedules", "adminRemoveBusySource", "adminStopWritingBookings", "adminSyncBusySource", "adminTestHostBusySource", "adminUpdateHost", "adminUpdateSchedule",
+      "adminListSchedules", "adminRemoveBusySource", "adminSendHostSignInLink", "adminStopWritingBookings", "adminSyncBusySource", "adminTestHostBusySource", "adminUpdateHost", "adminUpdateSchedule",
       "adminWriteBookingsToCalendar",
       "cancelReservation", "confirmReservation", "createReservation", "createReservationPayment", "findFirstFreeDay",
       "getEventTypeConfiguration", "initEventType", "listTimeSlots", "listTimezones", "prepareReservation", "refreshReservation", "rescheduleReservation",

@@ -1,27 +1,39 @@
 import { html, nothing } from "lit";
 import { api, ApiFailure } from "../api.ts";
 import { ConsolePage, errorSummary, failureText, fieldError, unsaved } from "../base.ts";
-import { eventTypes, type EventTypeView } from "../model.ts";
+import { eventTypes, hosts, type Availability, type EventTypeView, type ScheduleView } from "../model.ts";
 
 type Range = { start: string; end: string };
-type Availability = { weekly: Record<string, Range[]>; overrides: { date: string; ranges: Range[] }[] };
+
+/** Whose hours the page edits: an event type's own, or a host's schedule that event types share. */
+interface Target {
+  key: string;
+  label: string;
+  group: string;
+  availability: Availability;
+  path: string;
+}
 
 /**
- * An event type's opening hours: several ranges a day, a day copied to the others, and dates that
- * differ (other hours, or closed). Saved as the event type's `availability`.
+ * Opening hours: an event type's own, or a host's schedule (shared by the event types that use it).
+ * Several ranges a day, a day copied to the others, and dates that differ (other hours, or closed).
+ * A host's session edits only its own schedules.
  */
 export class AvailabilityPage extends ConsolePage {
-  static override properties = { ...ConsolePage.properties, types: { state: true }, chosen: { state: true }, draft: { state: true }, failure: { state: true }, month: { state: true } };
+  static override properties = { ...ConsolePage.properties, hostId: { attribute: false }, targets: { state: true }, chosen: { state: true }, draft: { state: true }, failure: { state: true }, month: { state: true } };
   /** First day of the month the override calendar shows, YYYY-MM-01. */
   declare month: string;
-  declare types: EventTypeView[];
-  declare chosen: number | null;
+  /** The signed-in host (a host's session), or null for the organizer. */
+  declare hostId: number | null;
+  declare targets: Target[];
+  declare chosen: string | null;
   declare draft: Availability | null;
   declare failure: ApiFailure | null;
 
   constructor() {
     super();
-    this.types = [];
+    this.hostId = null;
+    this.targets = [];
     this.chosen = null;
     this.draft = null;
     this.failure = null;
@@ -30,17 +42,31 @@ export class AvailabilityPage extends ConsolePage {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void eventTypes(api).then((types) => {
-      this.types = types;
-      if (types[0]) this.choose(types[0].id);
-    });
+    void this.load();
   }
 
-  private choose(id: number): void {
+  private async load(): Promise<void> {
+    const t = this.t;
+    // A host's session may not read event types: only its schedules.
+    const types: EventTypeView[] = this.hostId === null ? await eventTypes(api).catch(() => []) : [];
+    const owners = await hosts(api).catch(() => []);
+    const schedules = (await Promise.all(owners.map((h) => api<ScheduleView[]>("GET", `/admin/hosts/${h.id}/schedules`).catch(() => [] as ScheduleView[])))).flat();
+    this.targets = [
+      ...types.map((et) => ({ key: `event-type-${et.id}`, label: et.title, group: t.eventTypes, availability: et.availability as Availability, path: `/admin/event-types/${et.id}` })),
+      ...schedules.map((s) => ({ key: `schedule-${s.id}`, label: `${s.name} (${owners.find((h) => h.id === s.hostId)?.name ?? s.hostId})`, group: t.schedules, availability: s.availability, path: `/admin/schedules/${s.id}` })),
+    ];
+    // `#/availability/schedule-3` opens that schedule.
+    const wanted = /#\/availability\/([a-z-]+-\d+)$/.exec(location.hash)?.[1];
+    const first = this.targets.find((x) => x.key === wanted) ?? this.targets[0];
+    if (first) this.choose(first.key);
+  }
+
+  private choose(key: string): void {
     if (unsaved.dirty && !confirm(this.t.unsaved)) return;
-    const et = this.types.find((x) => x.id === id);
-    this.chosen = id;
-    this.draft = structuredClone(et?.availability as Availability);
+    const target = this.targets.find((x) => x.key === key);
+    this.chosen = key;
+    this.draft = structuredClone(target?.availability ?? null);
+    if (this.draft) this.draft.overrides ??= [];
     this.failure = null;
     unsaved.dirty = false;
   }
@@ -57,8 +83,9 @@ export class AvailabilityPage extends ConsolePage {
   private async save(event: SubmitEvent): Promise<void> {
     event.preventDefault();
     try {
-      const saved = await api<EventTypeView>("PATCH", `/admin/event-types/${this.chosen}`, { availability: this.draft });
-      this.types = this.types.map((et) => (et.id === saved.id ? saved : et));
+      const target = this.targets.find((x) => x.key === this.chosen)!;
+      const saved = await api<{ availability: Availability }>("PATCH", target.path, { availability: this.draft });
+      this.targets = this.targets.map((x) => (x.key === target.key ? { ...x, availability: saved.availability } : x));
       unsaved.dirty = false;
       this.failure = null;
       this.announce(this.t.saved);
@@ -119,9 +146,11 @@ export class AvailabilityPage extends ConsolePage {
   override render() {
     const t = this.t;
     return html`<h2 tabindex="-1">${t.availability}</h2>
-      <div class="field"><label for="av-type">${t.eventType}</label>
-        <select id="av-type" @change=${(e: Event) => this.choose(Number((e.target as HTMLSelectElement).value))}>
-          ${this.types.map((et) => html`<option value=${et.id} ?selected=${et.id === this.chosen}>${et.title}</option>`)}
+      <div class="field"><label for="av-type">${t.hoursOf}</label>
+        <select id="av-type" @change=${(e: Event) => this.choose((e.target as HTMLSelectElement).value)}>
+          ${[...new Set(this.targets.map((x) => x.group))].map((group) => html`<optgroup label=${group}>
+            ${this.targets.filter((x) => x.group === group).map((x) => html`<option value=${x.key} ?selected=${x.key === this.chosen}>${x.label}</option>`)}
+          </optgroup>`)}
         </select></div>
       ${this.draft
         ? html`<form @submit=${this.save}>

@@ -1,7 +1,7 @@
 import { html, nothing } from "lit";
 import { api, ApiFailure, query } from "../api.ts";
 import { ConsolePage, failureText, field, fieldError, when } from "../base.ts";
-import { eventTypes, type BookingView, type EventTypeView, type SlotView } from "../model.ts";
+import { eventTypes, hosts, type BookingView, type EventTypeView, type HostView, type SlotView } from "../model.ts";
 
 const PAGE = 50;
 
@@ -15,6 +15,8 @@ export class BookingsPage extends ConsolePage {
   static override properties = {
     ...ConsolePage.properties,
     types: { state: true },
+    hostId: { attribute: false },
+    hostList: { state: true },
     items: { state: true },
     next: { state: true },
     view: { state: true },
@@ -25,6 +27,9 @@ export class BookingsPage extends ConsolePage {
     loading: { state: true },
   };
   declare types: EventTypeView[];
+  /** The signed-in host (a host's session lists only its own bookings), or null for the organizer. */
+  declare hostId: number | null;
+  declare hostList: HostView[];
   declare items: BookingView[];
   declare next: string | null;
   declare view: "list" | "week";
@@ -39,6 +44,8 @@ export class BookingsPage extends ConsolePage {
   constructor() {
     super();
     this.types = [];
+    this.hostId = null;
+    this.hostList = [];
     this.items = [];
     this.next = null;
     this.view = "list";
@@ -51,7 +58,11 @@ export class BookingsPage extends ConsolePage {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void eventTypes(api).then((types) => (this.types = types)).catch(() => undefined);
+    // A host's session may not read event types; its bookings carry their titles.
+    if (this.hostId === null) {
+      void eventTypes(api).then((types) => (this.types = types)).catch(() => undefined);
+      void hosts(api).then((list) => (this.hostList = list)).catch(() => undefined);
+    }
     void this.load();
   }
 
@@ -142,8 +153,14 @@ export class BookingsPage extends ConsolePage {
     const lang = document.documentElement.lang || "en";
     return html`<h2 tabindex="-1">${t.bookings}</h2>
       <form class="row" @submit=${this.filter} aria-label=${t.filters}>
-        ${field("f-type", t.eventType, () => html`<select id="f-type" name="eventTypeId"><option value="">${t.all}</option>
-          ${this.types.map((et) => html`<option value=${et.id}>${et.title}</option>`)}</select>`)}
+        ${this.hostId === null
+          ? field("f-type", t.eventType, () => html`<select id="f-type" name="eventTypeId"><option value="">${t.all}</option>
+            ${this.types.map((et) => html`<option value=${et.id}>${et.title}</option>`)}</select>`)
+          : nothing}
+        ${this.hostId === null && this.hostList.length > 1
+          ? field("f-host", t.host, () => html`<select id="f-host" name="hostId"><option value="">${t.all}</option>
+            ${this.hostList.map((h) => html`<option value=${h.id}>${h.name}</option>`)}</select>`)
+          : nothing}
         ${field("f-status", t.status, () => html`<select id="f-status" name="status"><option value="">${t.all}</option>
           ${Object.entries(t.statuses).map(([value, label]) => html`<option value=${value}>${label}</option>`)}</select>`)}
         ${field("f-from", t.from, (a) => html`<input id="f-from" name="from" type="date" aria-describedby=${a.describedby} aria-invalid=${a.invalid}>`, fieldError(this.failure, "from"))}

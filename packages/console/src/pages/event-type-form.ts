@@ -1,7 +1,7 @@
 import { html, nothing, type TemplateResult } from "lit";
 import { api, ApiFailure } from "../api.ts";
 import { ConsolePage, errorSummary, failureText, field, fieldError, unsaved } from "../base.ts";
-import type { EventTypeView } from "../model.ts";
+import type { EventTypeView, ScheduleView } from "../model.ts";
 
 /** Settings this form edits (availability has its own page), as the admin API names them. */
 const EDITABLE = [
@@ -32,7 +32,10 @@ export class EventTypeForm extends ConsolePage {
     saved: { state: true },
     failure: { state: true },
     busy: { state: true },
+    schedules: { state: true },
   };
+  /** Schedules of the event type's hosts, by host: each host's hours come from one of them or the event type's own. */
+  declare schedules: Map<number, ScheduleView[]>;
   declare eventTypeId: number | null;
   declare calendarSrc: string;
   declare draft: Draft | null;
@@ -48,6 +51,7 @@ export class EventTypeForm extends ConsolePage {
     this.saved = null;
     this.failure = null;
     this.busy = false;
+    this.schedules = new Map();
   }
 
   override connectedCallback(): void {
@@ -63,9 +67,31 @@ export class EventTypeForm extends ConsolePage {
     try {
       this.saved = await api<EventTypeView>("GET", `/admin/event-types/${this.eventTypeId}`);
       this.draft = pick(this.saved);
+      const hostIds = hostsOf(this.saved).map((h) => h.hostId);
+      this.schedules = new Map(await Promise.all(hostIds.map(async (id) => [id, await api<ScheduleView[]>("GET", `/admin/hosts/${id}/schedules`).catch(() => [])] as const)));
     } catch (error) {
       this.announce(failureText(error), "bad");
     }
+  }
+
+  /** Per host: a schedule of theirs, or the event type's own hours (kept in the draft's `hosts`, sent with the save). */
+  private hoursEditor() {
+    if (!this.saved) return nothing;
+    const t = this.t;
+    const current: HostUse[] = this.draft!.hosts ?? hostsOf(this.saved).map(({ hostId, priority, scheduleId }) => ({ hostId, priority, scheduleId }));
+    return html`<fieldset><legend>${t.hoursSource}</legend>
+      ${current.map((h, i) => {
+        const name = hostsOf(this.saved!).find((x) => x.hostId === h.hostId)?.name ?? String(h.hostId);
+        return field(`et-hours-${h.hostId}`, `${t.hoursOf} ${name}`, (a) => html`<select id="et-hours-${h.hostId}" aria-describedby=${a.describedby} aria-invalid=${a.invalid}
+          @change=${(e: Event) => {
+            const value = (e.target as HTMLSelectElement).value;
+            this.set("hosts", current.map((x, j) => (j === i ? { ...x, scheduleId: value === "" ? null : Number(value) } : x)));
+          }}>
+          <option value="" ?selected=${h.scheduleId === null}>${t.ownHours}</option>
+          ${(this.schedules.get(h.hostId) ?? []).map((s) => html`<option value=${s.id} ?selected=${s.id === h.scheduleId}>${s.name}</option>`)}
+        </select>`, fieldError(this.failure, "hosts"));
+      })}
+    </fieldset>`;
   }
 
   /** Sets one setting (a dotted path) of the draft. */
@@ -165,7 +191,7 @@ export class EventTypeForm extends ConsolePage {
         </div>
         ${this.check("compact", this.t.labels.compact)} ${this.check("externalBooking", this.t.labels.externalBooking)}
       </fieldset>
-      ${this.locationsEditor()} ${this.paymentEditor()} ${this.appearanceEditor()} ${this.fieldsEditor()}
+      ${this.hoursEditor()} ${this.locationsEditor()} ${this.paymentEditor()} ${this.appearanceEditor()} ${this.fieldsEditor()}
       <button class="primary" type="submit" ?disabled=${this.busy}>${this.eventTypeId === null ? t.create : t.save}</button>
     </form>`;
     return html`<h2 tabindex="-1">${title || t.newEventType}</h2>
@@ -282,6 +308,13 @@ export class EventTypeForm extends ConsolePage {
 }
 
 /** The editable settings of an event type as the API answered them. */
+type HostUse = { hostId: number; priority: number; scheduleId: number | null };
+
+/** The event type's hosts as the admin API takes them back. */
+function hostsOf(view: EventTypeView): (HostUse & { name: string })[] {
+  return (view.hosts as (HostUse & { name: string })[]).map((h) => ({ hostId: h.hostId, name: h.name, priority: h.priority, scheduleId: h.scheduleId ?? null }));
+}
+
 function pick(view: EventTypeView): Draft {
   const draft: Draft = {};
   for (const key of EDITABLE) if (view[key] !== undefined) draft[key] = structuredClone(view[key]);

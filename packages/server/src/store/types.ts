@@ -433,6 +433,8 @@ export interface ReservationQuery {
 export interface ReservationSearch {
   /** One event type, or all of them. */
   eventTypeIds?: number[];
+  /** Only reservations that take this host's time. */
+  hostId?: number;
   /** Reservations overlapping [fromMs, untilMs); unbounded where left out. */
   fromMs?: number;
   untilMs?: number;
@@ -445,8 +447,8 @@ export interface ReservationSearch {
   limit: number;
 }
 
-/** Who a console session acts as: the organizer (`admin`); a host's role joins it with the hosts' model. */
-export type ConsoleRole = "admin";
+/** Who a console session acts as: the organizer (`admin`), or one host (`host`), who sees and manages only their own schedules, calendars and bookings. */
+export type ConsoleRole = "admin" | "host";
 
 /** A signed-in browser of the organizer console; only the hash of its cookie's secret is stored. */
 export interface ConsoleSessionRecord {

@@ -15,6 +15,8 @@ import type { CalendarAdmin } from "../calendars/service.ts";
 import { BusySourceCreate, WriteBookingsBody } from "../calendars/model.ts";
 import type { HostAdmin } from "../hosts/service.ts";
 import { HostCreate, HostPatch, HostReservationsQuery, ScheduleCreate, SchedulePatch } from "../hosts/model.ts";
+import { HOST_SIGN_IN_LINK_MS } from "../console/service.ts";
+import { assertHostMay, hostScopes, sendSignInLink } from "./host-scope.ts";
 
 /**
  * The console session a request's cookie opens (looked up once per request), or null. Changes made
@@ -67,8 +69,10 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
   return new Elysia({ prefix: "/admin" })
     .onTransform(async ({ request }) => {
       if (adminKey && hasAdminKey(request, adminKey)) return;
-      if (!request.headers.has("authorization") && (await consoleSessionOf(ctx, access, request))) {
+      const session = request.headers.has("authorization") ? null : await consoleSessionOf(ctx, access, request);
+      if (session) {
         assertSameOrigin(request, ctx.config);
+        if (session.role === "host") await assertHostMay(ctx, request, session.hostId);
         return;
       }
       const token = bearerToken(request.headers.get("authorization"));
@@ -128,7 +132,16 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       query: ReservationListQuery,
     })
     // The organizer's bookings across event types, a page at a time (the console's list).
-    .get("/reservations", async ({ query, request }) => ok(await admin.searchReservations(query, publicOrigin(ctx.config, request.url))), { query: ReservationSearchQuery })
+    .get(
+      "/reservations",
+      async ({ query, request }) => {
+        // A host's session lists only bookings of its own host, whatever filter it sends.
+        const own = hostScopes.get(request);
+        if (own !== undefined && query.hostId !== undefined && query.hostId !== own) throw new ApiError("forbidden", "A host's console session lists only its own host's bookings.");
+        return ok(await admin.searchReservations(own === undefined ? query : { ...query, hostId: own }, publicOrigin(ctx.config, request.url)));
+      },
+      { query: ReservationSearchQuery },
+    )
     .get("/event-types/:id/reservations/:uuid", async ({ params, request }) => ok(await admin.reservation(idOf(params.id), params.uuid, publicOrigin(ctx.config, request.url))))
     // The organizer cancels or moves a booking: the visitor's notice rules do not bind them (see ChangeOptions.organizer).
     .post(
@@ -164,7 +177,21 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       return done("The session is revoked.");
     })
     // Hosts: the people whose time event types book, their schedules, calendars and bookings.
-    .get("/hosts", async () => ok(await hosts.list()))
+    // A host's session sees only its own host.
+    .get("/hosts", async ({ request }) => {
+      const own = hostScopes.get(request);
+      return ok(own === undefined ? await hosts.list() : [await hosts.get(own)]);
+    })
+    // Emails the host a one-time link that signs them in to the console as that host (organizer only).
+    .post("/hosts/:hostId/sign-in-link", async ({ params, request }) => {
+      const host = await hosts.get(hostIdOf(params.hostId));
+      if (!host.email) throw new ApiError("validation_failed", "The host has no email address to send a sign-in link to.", { errors: { email: ["Set the host's email first."] } });
+      const link = await access.issueHostLink(host.id);
+      const url = `${publicOrigin(ctx.config, request.url)}/console#link=${link}`;
+      const outcome = await sendSignInLink(ctx, host, url);
+      if (outcome.error) throw new ApiError("service_unavailable", `The sign-in link could not be emailed: ${outcome.error}`, { headers: { "retry-after": "60" } });
+      return ok({ hostId: host.id, email: host.email, expiresAt: new Date(ctx.clock.now() + HOST_SIGN_IN_LINK_MS).toISOString(), sent: outcome.sent });
+    })
     .post("/hosts", async ({ body }) => ok(await hosts.create(body)), { body: HostCreate })
     .get("/hosts/:hostId", async ({ params }) => ok(await hosts.get(hostIdOf(params.hostId))))
     .patch("/hosts/:hostId", async ({ params, body }) => ok(await hosts.update(hostIdOf(params.hostId), body)), { body: HostPatch })

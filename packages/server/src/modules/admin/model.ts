@@ -24,6 +24,7 @@ export const DeliveriesQuery = Type.Object({ limit: Type.Optional(t.Numeric({ mi
 /** Query of the organizer's list across event types: filters, order, and the cursor of the page to read. */
 export const ReservationSearchQuery = Type.Object({
   eventTypeId: Type.Optional(t.Numeric({ minimum: 1, multipleOf: 1 })),
+  hostId: Type.Optional(t.Numeric({ minimum: 1, multipleOf: 1 })),
   status: Type.Optional(Type.Union(RESERVATION_STATUSES.map((s) => Type.Literal(s)))),
   from: Type.Optional(Type.String({ format: "date" })),
   until: Type.Optional(Type.String({ format: "date" })),

@@ -239,6 +239,7 @@ export class AdminService {
     const eventTypes = new Map((await this.store.eventTypes.list()).map((et) => [et.id, et]));
     const rows = await this.store.reservations.search({
       ...(query.eventTypeId === undefined ? {} : { eventTypeIds: [query.eventTypeId] }),
+      ...(query.hostId === undefined ? {} : { hostId: query.hostId }),
       ...(from?.isValid ? { fromMs: from.startOf("day").toMillis() } : {}),
       ...(until?.isValid ? { untilMs: until.plus({ days: 1 }).startOf("day").toMillis() } : {}),
       ...(query.status ? { statuses: STORED_AS[query.status] } : {}),

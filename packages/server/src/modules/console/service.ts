@@ -12,6 +12,8 @@ export const SESSION_IDLE_MS = 12 * 3_600_000;
 export const SESSION_MAX_MS = 7 * 86_400_000;
 /** A printed sign-in link works once, within this time. */
 export const SIGN_IN_LINK_MS = 60 * 60_000;
+/** A sign-in link emailed to a host works once, within this time (mail may take a while to be read). */
+export const HOST_SIGN_IN_LINK_MS = 24 * 60 * 60_000;
 /** Failed sign-in attempts per client address in SIGN_IN_WINDOW_SECONDS; past them every attempt is refused until the window ends. */
 export const SIGN_IN_ATTEMPTS = 10;
 export const SIGN_IN_WINDOW_SECONDS = 600;
@@ -87,7 +89,7 @@ export class ConsoleAccess {
     const holder = link.startsWith(SIGN_IN_LINK_PREFIX) ? await this.store.consoleSessions.useLink(hashToken(link), this.now()) : null;
     if (!holder) {
       throw new DomainError("unauthenticated", "This sign-in link is not valid: it was used already, has expired, or was never issued.", {
-        hint: "Restart the server (npm start) for a new link, or sign in with the admin key.",
+        hint: "A host asks the organizer to email a new link; the organizer restarts the server (npm start) for a new link, or signs in with the admin key.",
       });
     }
     return this.open(holder.role, holder.hostId, "link", meta);
@@ -95,9 +97,18 @@ export class ConsoleAccess {
 
   /** Issues a one-time sign-in link's secret for the organizer; it works once within SIGN_IN_LINK_MS. */
   async issueLink(): Promise<string> {
+    return this.issue("admin", null, SIGN_IN_LINK_MS);
+  }
+
+  /** Issues a one-time sign-in link's secret for a host: it opens a session of role `host` that sees only that host's data; it works once within HOST_SIGN_IN_LINK_MS. */
+  async issueHostLink(hostId: number): Promise<string> {
+    return this.issue("host", hostId, HOST_SIGN_IN_LINK_MS);
+  }
+
+  private async issue(role: ConsoleSessionRecord["role"], hostId: number | null, validMs: number): Promise<string> {
     const token = newToken(SIGN_IN_LINK_PREFIX);
     const nowMs = this.now();
-    await this.store.consoleSessions.addLink({ tokenHash: hashToken(token), role: "admin", hostId: null, createdAtMs: nowMs, expiresAtMs: nowMs + SIGN_IN_LINK_MS });
+    await this.store.consoleSessions.addLink({ tokenHash: hashToken(token), role, hostId, createdAtMs: nowMs, expiresAtMs: nowMs + validMs });
     return token;
   }
 

@@ -289,6 +289,17 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     errors: [401, 403, 404],
   },
   {
+    method: "post",
+    path: "/admin/hosts/{hostId}/sign-in-link",
+    pathParam: "hostId",
+    operationId: "adminSendHostSignInLink",
+    summary: "Email a host a sign-in link to the console",
+    description:
+      "Emails the host (over SMTP_URL, from MAIL_FROM) a one-time link to `/console` that works once within 24 hours and opens a console session of role `host`: that session's admin API answers only the host's own host, bookings, schedules and calendars (403 `forbidden` for the rest). Without SMTP_URL, development logs the link and answers `sent: false`; production answers 503. The organizer only: a host's own session gets 403.",
+    response: envelope(Type.Object({ hostId: Type.Integer(), email: Type.String(), expiresAt: Type.String({ format: "date-time" }), sent: Type.Boolean() })),
+    errors: [401, 403, 404, 422, 503],
+  },
+  {
     method: "patch",
     path: "/admin/hosts/{hostId}",
     pathParam: "hostId",

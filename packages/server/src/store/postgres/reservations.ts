@@ -120,6 +120,7 @@ function searchSql(search: ReservationSearch): { sql: string; params: unknown[] 
   const params: unknown[] = [];
   const next = (value: unknown) => `$${params.push(value)}`;
   if (search.eventTypeIds) where.push(`event_type_id = ANY(${next(search.eventTypeIds)}::bigint[])`);
+  if (search.hostId !== undefined) where.push(`uuid IN (SELECT reservation_uuid FROM reservation_hosts WHERE host_id = ${next(search.hostId)})`);
   if (search.untilMs !== undefined) where.push(`start_ms < ${next(search.untilMs)}`);
   if (search.fromMs !== undefined) where.push(`end_ms > ${next(search.fromMs)}`);
   if (search.statuses) where.push(`status = ANY(${next(search.statuses)}::text[])`);

@@ -99,6 +99,7 @@ function searchSql(search: ReservationSearch): { sql: string; params: (string | 
     where.push(`event_type_id IN (SELECT value FROM json_each(?))`);
     params.push(JSON.stringify(search.eventTypeIds));
   }
+  if (search.hostId !== undefined) where.push("uuid IN (SELECT reservation_uuid FROM reservation_hosts WHERE host_id = ?)"), params.push(search.hostId);
   if (search.untilMs !== undefined) where.push("start_ms < ?"), params.push(search.untilMs);
   if (search.fromMs !== undefined) where.push("end_ms > ?"), params.push(search.fromMs);
   if (search.statuses) where.push("status IN (SELECT value FROM json_each(?))"), params.push(JSON.stringify(search.statuses));

@@ -1,0 +1,94 @@
+import { html, nothing } from "lit";
+import { api, ApiFailure } from "../api.ts";
+import { ConsolePage, errorSummary, failureText } from "../base.ts";
+import { hosts, type HostView, type ScheduleView } from "../model.ts";
+
+/**
+ * The hosts and their schedules. The organizer sees every host and emails a host a one-time link
+ * that signs them in to the console as that host; a host sees only themselves. Either adds a
+ * schedule (weekly hours that event types share), edited on the availability page.
+ */
+export class HostsPage extends ConsolePage {
+  static override properties = { ...ConsolePage.properties, hostId: { attribute: false }, items: { state: true }, schedules: { state: true }, failure: { state: true } };
+  /** The signed-in host (a host's session), or null for the organizer. */
+  declare hostId: number | null;
+  declare items: HostView[] | null;
+  declare schedules: Map<number, ScheduleView[]>;
+  declare failure: ApiFailure | null;
+
+  constructor() {
+    super();
+    this.hostId = null;
+    this.items = null;
+    this.schedules = new Map();
+    this.failure = null;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.load();
+  }
+
+  private async load(): Promise<void> {
+    try {
+      this.items = await hosts(api);
+      const lists = await Promise.all(this.items.map(async (h) => [h.id, await api<ScheduleView[]>("GET", `/admin/hosts/${h.id}/schedules`)] as const));
+      this.schedules = new Map(lists);
+    } catch (error) {
+      this.items = [];
+      this.announce(failureText(error), "bad");
+    }
+  }
+
+  private async sendLink(h: HostView): Promise<void> {
+    try {
+      const answer = await api<{ email: string; sent: boolean }>("POST", `/admin/hosts/${h.id}/sign-in-link`);
+      this.announce(answer.sent ? `${this.t.signInLinkSent} ${answer.email}` : this.t.signInLinkLogged);
+    } catch (error) {
+      this.announce(failureText(error), "bad");
+    }
+  }
+
+  private async addSchedule(event: SubmitEvent, h: HostView): Promise<void> {
+    event.preventDefault();
+    const form = event.target as HTMLFormElement;
+    const name = String(new FormData(form).get("name") ?? "").trim();
+    try {
+      const weekday = [{ start: "09:00", end: "17:00" }];
+      await api("POST", `/admin/hosts/${h.id}/schedules`, { name, availability: { weekly: { monday: weekday, tuesday: weekday, wednesday: weekday, thursday: weekday, friday: weekday }, overrides: [] } });
+      form.reset();
+      this.failure = null;
+      this.announce(this.t.saved);
+      await this.load();
+    } catch (error) {
+      this.failure = error instanceof ApiFailure ? error : null;
+      this.announce(failureText(error), "bad");
+    }
+  }
+
+  override render() {
+    const t = this.t;
+    const mine = this.hostId !== null;
+    return html`<h2 tabindex="-1">${mine ? t.myProfile : t.hosts}</h2>
+      ${errorSummary(this.failure, t.fixFields)}
+      ${this.items === null
+        ? html`<p>${t.loading}</p>`
+        : this.items.map((h) => {
+            const schedules = this.schedules.get(h.id) ?? [];
+            return html`<section aria-labelledby="host-${h.id}">
+              <h3 id="host-${h.id}">${h.name}</h3>
+              <p>${h.email ?? "—"} · ${h.timezone}</p>
+              ${mine ? nothing : html`<p><button type="button" ?disabled=${!h.email} @click=${() => this.sendLink(h)} aria-label="${t.sendSignInLink}: ${h.name}">${t.sendSignInLink}</button></p>`}
+              <h4>${t.schedules}</h4>
+              ${schedules.length === 0
+                ? html`<p class="muted">${t.empty}</p>`
+                : html`<ul>${schedules.map((s) => html`<li><a href="#/availability/schedule-${s.id}">${s.name}</a> <span class="muted">(${s.timezone}; ${t.usedBy} ${s.eventTypeIds.length})</span></li>`)}</ul>`}
+              <form class="row" @submit=${(e: SubmitEvent) => this.addSchedule(e, h)} aria-label="${t.addSchedule}: ${h.name}">
+                <div class="field"><label for="new-schedule-${h.id}">${t.scheduleName}</label>
+                  <input id="new-schedule-${h.id}" name="name" required maxlength="200"></div>
+                <button type="submit">${t.addSchedule}</button>
+              </form>
+            </section>`;
+          })}`;
+  }
+}

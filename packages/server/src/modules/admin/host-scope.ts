@@ -1,0 +1,93 @@
+import type { AppContext } from "../../context.ts";
+import { ApiError } from "../../http/errors.ts";
+import { pathOf } from "../../lib/links.ts";
+import { EmailDeliverer, smtpTransport } from "../mail/deliverer.ts";
+import { DEFAULT_ACCENT, messageHtml, messageText } from "../mail/template.ts";
+import { HOST_SIGN_IN_LINK_MS } from "../console/service.ts";
+
+/** The host a request's console session is limited to; absent for the organizer (admin key or admin session). */
+export const hostScopes = new WeakMap<Request, number>();
+
+const FORBIDDEN_HINT = "A host's console session manages only that host's own schedules, calendars and bookings; ask the organizer for the rest.";
+
+/**
+ * What a host's console session may do with the admin API: read its own host, change its name,
+ * email or timezone, read its event types and bookings (and cancel or move its own bookings), and
+ * read and change its own schedules and calendars. Anything else (other hosts, event types, sessions, sign-in links) is 403 `forbidden`.
+ * Sets `hostScopes` for the routes that narrow their answer (`GET /admin/hosts`, `/admin/reservations`).
+ */
+export async function assertHostMay(ctx: AppContext, request: Request, hostId: number | null): Promise<void> {
+  if (hostId === null) throw forbidden();
+  hostScopes.set(request, hostId);
+  const path = pathOf(request.url).replace(/\/+$/, "");
+  const method = request.method === "HEAD" ? "GET" : request.method;
+  const read = method === "GET";
+  if (read && (path === "/admin/hosts" || path === "/admin/reservations")) return;
+  const own = /^\/admin\/hosts\/(\d{1,12})(\/.*)?$/.exec(path);
+  if (own) {
+    if (Number(own[1]) !== hostId) throw forbidden();
+    const rest = own[2] ?? "";
+    if (rest === "" && (read || method === "PATCH")) return;
+    if ((rest === "/event-types" || rest === "/reservations") && read) return;
+    if ((rest === "/schedules" || rest === "/busy-sources") && (read || method === "POST")) return;
+    if (rest === "/busy-sources/test" && method === "POST") return;
+    throw forbidden();
+  }
+  const schedule = /^\/admin\/schedules\/(\d{1,12})$/.exec(path);
+  if (schedule && (read || method === "PATCH" || method === "DELETE")) {
+    const record = await ctx.store.schedules.byId(Number(schedule[1]));
+    // Someone else's schedule is as unknown to a host as one that does not exist.
+    if (!record || record.hostId !== hostId) throw new ApiError("not_found", `No schedule with id ${schedule[1]}.`);
+    return;
+  }
+  const source = /^\/admin\/busy-sources\/(\d{1,12})(\/sync)?$/.exec(path);
+  if (source && ((source[2] === undefined && (read || method === "DELETE")) || (source[2] === "/sync" && method === "POST"))) {
+    const record = await ctx.store.busy.byId(Number(source[1]));
+    if (!record || record.hostId !== hostId) throw new ApiError("not_found", `No busy source with id ${source[1]}.`);
+    return;
+  }
+  // The host's own bookings: read one, cancel it or move it (as the organizer may).
+  const booking = /^\/admin\/event-types\/(\d{1,12})\/reservations\/([^/]{1,80})(\/cancel|\/reschedule)?$/.exec(path);
+  if (booking && (booking[3] === undefined ? read : method === "POST")) {
+    const record = await ctx.store.reservations.byUuid(Number(booking[1]), decodeURIComponent(booking[2]!).toLowerCase());
+    if (!record || !record.hostIds.includes(hostId)) throw new ApiError("not_found", "No reservation of this host with this id.");
+    return;
+  }
+  throw forbidden();
+}
+
+const forbidden = () => new ApiError("forbidden", "A host's console session may not use this part of the admin API.", { hint: FORBIDDEN_HINT });
+
+/**
+ * Emails a host their one-time console sign-in link over SMTP_URL, as the server's other emails go.
+ * Without SMTP_URL, development logs the link instead (`sent: false`); production refuses (503),
+ * since the link could reach nobody.
+ */
+export async function sendSignInLink(ctx: AppContext, host: { name: string; email: string | null }, url: string): Promise<{ sent: boolean; error: string | null }> {
+  const transport = smtpTransport(ctx.config);
+  if (!transport) {
+    if (ctx.config.environment === "production") {
+      throw new ApiError("service_unavailable", "No SMTP_URL is set, so the sign-in link cannot be emailed.", { headers: { "retry-after": "3600" }, hint: "Set SMTP_URL (and MAIL_FROM) and restart the server." });
+    }
+    ctx.log({ level: "info", message: `console sign-in link for host ${host.name} <${host.email}> (not emailed, no SMTP_URL): ${url}` });
+    return { sent: false, error: null };
+  }
+  const hours = Math.round(HOST_SIGN_IN_LINK_MS / 3_600_000);
+  const content = {
+    language: "en",
+    brand: "Booking Calendar",
+    accent: DEFAULT_ACCENT,
+    greeting: `Hello ${host.name},`,
+    lines: [`Use the button below to sign in to the booking console, where you see your bookings and manage your schedules and calendars.`, `The link works once, within ${hours} hours. If you did not expect it, ignore this email.`],
+    rows: [] as [string, string][],
+    buttons: [{ label: "Sign in to the console", url }],
+    closing: "Booking Calendar",
+  };
+  const deliverer = new EmailDeliverer(transport, ctx.config.mail.from, ctx.log);
+  try {
+    const outcome = await deliverer.send({ to: host.email!, subject: "Your sign-in link to the booking console", text: messageText(content), html: messageHtml(content) }, crypto.randomUUID());
+    return { sent: outcome.error === null, error: outcome.error };
+  } finally {
+    deliverer.close();
+  }
+}
