@@ -596,8 +596,13 @@ describe("calendars slower than the answer window", () => {
     release();
     await waitFor(async () => success(await w.tool("list_busy_sources", { slug: "intro-call" })).data.sources[0].syncing === false, 5_000, "the source to show its sync ended");
     expect(served).toBe(2);
-    // A sync that ends within the window answers its outcome.
-    const fast = success(await w.tool("sync_busy_source", { sourceId }));
+    // A sync that ends within the window answers its outcome. The window is 200 ms here, which a loaded
+    // machine can miss now and then: a sync that still ran past it is waited out and asked again.
+    let fast = success(await w.tool("sync_busy_source", { sourceId }));
+    for (let tries = 1; fast.data.state !== "done" && tries < 5; tries++) {
+      await waitFor(async () => success(await w.tool("list_busy_sources", { slug: "intro-call" })).data.sources[0].syncing === false, 5_000, "the source to show its sync ended");
+      fast = success(await w.tool("sync_busy_source", { sourceId }));
+    }
     expect(fast.data).toMatchObject({ state: "done", sync: { ok: true, changed: false }, source: { syncing: false } });
   });
 });
