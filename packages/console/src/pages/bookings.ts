@@ -1,6 +1,6 @@
 import { html, nothing } from "lit";
-import { api, ApiFailure, query } from "../api.ts";
-import { ConsolePage, failureText, field, fieldError, when } from "../base.ts";
+import { api, query, type ApiFailure } from "../api.ts";
+import { ConsolePage, field, fieldError, refusalOf, when } from "../base.ts";
 import { eventTypes, hosts, type BookingView, type EventTypeView, type HostView, type SlotView } from "../model.ts";
 
 const PAGE = 50;
@@ -68,7 +68,7 @@ export class BookingsPage extends ConsolePage {
 
   private async load(cursor?: string): Promise<void> {
     this.loading = true;
-    try {
+    await this.attempt(async () => {
       const week = this.view === "week" ? { from: this.weekStart, until: addDays(this.weekStart, 6), limit: 200 } : { limit: PAGE };
       const page = await api<{ items: BookingView[]; next: string | null }>(
         "GET",
@@ -77,12 +77,8 @@ export class BookingsPage extends ConsolePage {
       this.items = page.items;
       this.next = page.next;
       this.failure = null;
-    } catch (error) {
-      this.failure = error instanceof ApiFailure ? error : null;
-      this.announce(failureText(error), "bad");
-    } finally {
-      this.loading = false;
-    }
+    }, (error) => (this.failure = refusalOf(error)));
+    this.loading = false;
   }
 
   private filter(event: Event): void {
@@ -95,13 +91,11 @@ export class BookingsPage extends ConsolePage {
 
   private async show(b: BookingView): Promise<void> {
     this.slots = null;
-    try {
+    await this.attempt(async () => {
       this.open = await api<BookingView>("GET", `/admin/event-types/${b.eventTypeId}/reservations/${b.uuid}`);
       await this.updateComplete;
       (this.querySelector("dialog") as HTMLDialogElement).showModal();
-    } catch (error) {
-      this.announce(failureText(error), "bad");
-    }
+    });
   }
 
   private close(): void {
@@ -113,15 +107,12 @@ export class BookingsPage extends ConsolePage {
     event.preventDefault();
     const b = this.open!;
     const reason = (new FormData(event.target as HTMLFormElement).get("reason") as string) || undefined;
-    try {
+    await this.attempt(async () => {
       const message = await api<string>("POST", `/admin/event-types/${b.eventTypeId}/reservations/${b.uuid}/cancel`, reason ? { reason } : {});
       this.close();
       this.announce(message);
       await this.load(this.cursors.at(-1));
-    } catch (error) {
-      this.failure = error instanceof ApiFailure ? error : null;
-      this.announce(failureText(error), "bad");
-    }
+    }, (error) => (this.failure = refusalOf(error)));
   }
 
   private async findSlots(day: string): Promise<void> {
@@ -138,14 +129,12 @@ export class BookingsPage extends ConsolePage {
 
   private async moveTo(slot: SlotView & { endIso8601?: string }): Promise<void> {
     const b = this.open!;
-    try {
+    await this.attempt(async () => {
       await api("POST", `/admin/event-types/${b.eventTypeId}/reservations/${b.uuid}/reschedule`, { start: slot.start, end: slot.end });
       this.close();
       this.announce(`${this.t.reschedule}: ${when(slot.startIso8601, this.t === undefined ? "en" : document.documentElement.lang)}`);
       await this.load(this.cursors.at(-1));
-    } catch (error) {
-      this.announce(failureText(error), "bad");
-    }
+    });
   }
 
   override render() {
