@@ -207,6 +207,35 @@ describe("the organizer's bookings across event types", () => {
     expectError(await t.admin("GET", "/admin/reservations?from=2026-12-05&until=2026-12-01"), 422, "validation_failed");
   });
 
+  it("lists upcoming bookings from now, soonest first, and past ones before now, most recent first, each paged by cursor", async () => {
+    const t = await setup({ now: "2026-12-10T12:00:00Z" });
+    const et = await t.eventType({ title: "Alpha" });
+    const hours = [-50, -30, -20, -5, -1, 1, 3, 24, 48, 72];
+    const records = hours.map((h, i) => reservation(et.id, new Date(Date.parse("2026-12-10T12:00:00Z") + h * 3_600_000).toISOString(), 30, { email: `when${i}@example.com` }));
+    await t.store.reservations.insertMany(records);
+    const startsOf = async (q: string) => {
+      const starts: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const r: Answer = await t.admin("GET", `/admin/reservations?limit=2${q}${cursor ? `&cursor=${cursor}` : ""}`);
+        expect(r.status).toBe(200);
+        starts.push(...r.body.data.items.map((x: { startIso8601: string }) => x.startIso8601));
+        cursor = r.body.data.next;
+      } while (cursor);
+      return starts;
+    };
+    const iso = (h: number) => new Date(Date.parse("2026-12-10T12:00:00Z") + h * 3_600_000).toISOString().replace(".000Z", "Z");
+    const upcoming = await startsOf("&when=upcoming");
+    expect(upcoming.map((s) => new Date(s).toISOString().replace(".000Z", "Z"))).toEqual([1, 3, 24, 48, 72].map(iso));
+    const past = await startsOf("&when=past");
+    expect(past.map((s) => new Date(s).toISOString().replace(".000Z", "Z"))).toEqual([-1, -5, -20, -30, -50].map(iso));
+    // An explicit order wins; days narrow the period further.
+    const pastAscending = await startsOf("&when=past&order=asc&from=2026-12-09");
+    expect(pastAscending.map((s) => new Date(s).toISOString().replace(".000Z", "Z"))).toEqual([-30, -20, -5, -1].map(iso));
+    expectError(await t.admin("GET", "/admin/reservations?when=tomorrow"), 422, "validation_failed");
+    expectError(await t.admin("GET", "/admin/reservations?order=newest"), 422, "validation_failed");
+  });
+
   it("cancels one as the organizer with a reason, shows it with its deliveries, and retries a delivery", async () => {
     const t = await setup({ config: { webhooks: { allowPrivateAddresses: true } } });
     const et = await t.eventType({ title: "Alpha", webhookUrl: "http://127.0.0.1:9/hook" });
