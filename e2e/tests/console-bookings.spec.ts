@@ -158,3 +158,24 @@ test("filters by status and days, and shows a booking in its week", async ({ pag
   await section.getByRole("button", { name: /Guest 060/ }).click();
   await expect(page.getByRole("dialog").getByRole("heading", { name: /Guest 060/ })).toBeVisible();
 });
+
+test("shows every booking of a week in the week view, beyond one page of the API", async ({ page }) => {
+  test.setTimeout(120_000);
+  const api = await requests.newContext({ baseURL: server.origin });
+  const et = await createEventType(api, { title: "Busy week", durationMinutes: 15, slotIntervalMinutes: 15 });
+  // 210 bookings of a quarter hour from next Monday on (the browser's zone is UTC): Monday to Wednesday of one week.
+  const now = new Date();
+  const nextMonday = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - ((now.getUTCDay() + 6) % 7) + 7);
+  const slots = (await freeSlots(api, et.linkToken)).filter((s) => Date.parse(s.startIso8601) >= nextMonday).slice(0, 210);
+  expect(slots).toHaveLength(210);
+  expect(Date.parse(slots.at(-1)!.startIso8601)).toBeLessThan(nextMonday + 7 * DAY_MS);
+  for (let i = 0; i < slots.length; i += 15) await Promise.all(slots.slice(i, i + 15).map((slot, j) => book(api, et.linkToken, slot, 500 + i + j)));
+  await api.dispose();
+  await signIn(page);
+  await page.getByLabel("Event type").selectOption(String(et.id));
+  await page.getByRole("button", { name: "Filters" }).click();
+  await page.getByRole("button", { name: "Week", exact: true }).click();
+  await page.getByRole("button", { name: "Next week" }).click();
+  await expect(page.locator(".week li")).toHaveCount(210);
+  await expect(page.locator(".week li").last()).toContainText("Guest 709");
+});
