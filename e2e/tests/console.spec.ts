@@ -256,7 +256,8 @@ test.describe("the organizer console", () => {
     await page.getByRole("link", { name: "Availability" }).click();
     await page.getByLabel("Hours of").selectOption(`event-type-${et.id}`);
     await page.getByRole("button", { name: "Add range: Monday" }).click();
-    await page.getByRole("button", { name: "Copy to all days: Monday" }).click();
+    await page.getByRole("button", { name: "Copy to other days: Monday" }).click();
+    await page.getByRole("group", { name: "Copy the hours of Monday" }).getByRole("button", { name: "Copy", exact: true }).click();
     const next = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 15)).toISOString().slice(0, 10);
     await page.getByRole("button", { name: "Date overrides: +1" }).click();
     await page.getByRole("button", { name: next, exact: true }).click();

@@ -217,7 +217,7 @@ export class AdminService {
 
   /**
    * One page of the organizer's bookings across event types, filtered by event type, status, days
-   * (UTC, or `timezone`) and a part of the name or email; paged by the opaque `cursor` the page
+   * (UTC, or `timezone`), upcoming or past (`when`, from the server's clock) and a part of the name or email; paged by the opaque `cursor` the page
    * before answered as `next` (null on the last page). Every page costs the same however deep.
    * A status filter is applied to the status time has made of each row, so a page may hold fewer
    * than `limit` rows and still have a next one.
@@ -237,19 +237,25 @@ export class AdminService {
     if (text !== undefined && /[\u0000-\u001f\u007f]/.test(text)) addError(errors, "q", "Search text is one line of visible text.");
     ValidationFailed.check(errors);
     const limit = query.limit ?? 50;
+    const nowMs = this.now();
+    // Upcoming: starting from now on; past: started before now. Either narrows the days asked for.
+    let fromMs = from?.isValid ? from.startOf("day").toMillis() : undefined;
+    let untilMs = until?.isValid ? until.plus({ days: 1 }).startOf("day").toMillis() : undefined;
+    if (query.when === "upcoming") fromMs = Math.max(fromMs ?? nowMs, nowMs);
+    if (query.when === "past") untilMs = Math.min(untilMs ?? nowMs, nowMs);
     const eventTypes = new Map((await this.store.eventTypes.list()).map((et) => [et.id, et]));
     const rows = await this.store.reservations.search({
       ...(query.eventTypeId === undefined ? {} : { eventTypeIds: [query.eventTypeId] }),
       ...(query.hostId === undefined ? {} : { hostId: query.hostId }),
-      ...(from?.isValid ? { fromMs: from.startOf("day").toMillis() } : {}),
-      ...(until?.isValid ? { untilMs: until.plus({ days: 1 }).startOf("day").toMillis() } : {}),
+      ...(fromMs === undefined ? {} : { fromMs }),
+      ...(untilMs === undefined ? {} : { untilMs }),
       ...(query.status ? { statuses: STORED_AS[query.status] } : {}),
       ...(text ? { text } : {}),
       ...(after ? { after } : {}),
-      order: query.order ?? "asc",
+      // The past reads back from now: the most recent first, unless asked otherwise.
+      order: query.order ?? (query.when === "past" ? "desc" : "asc"),
       limit,
     });
-    const nowMs = this.now();
     const items = rows
       .map((record) => ({ record, status: statusAt(record, nowMs) }))
       .filter(({ status }) => query.status === undefined || status === query.status)
