@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SMTPServer, type SMTPServerOptions } from "smtp-server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { EmailDeliverer, smtpTransport } from "../src/modules/mail/deliverer.ts";
 import { dotStuffed, SmtpError, SmtpPool, smtpOptionsOf, type SmtpOptions } from "../src/modules/mail/smtp.ts";
 import { waitFor } from "./utils.ts";
 
@@ -196,6 +197,43 @@ describe("the SMTP client", () => {
     // The connection is clean again after the refusals (RSET): the next message goes through on it.
     await p.send(envelope, message(4));
     expect(smtp.accepted.map((m) => m.raw.toString("utf8"))).toEqual([message(1), message(4)]);
+  });
+
+  it("fails a message whose sender is refused with the server's code, and sends the next over the same connection", async () => {
+    const smtp = await server({
+      onMailFrom(address, _session, callback) {
+        if (address.address.startsWith("blocked")) return callback(Object.assign(new Error("sender rejected"), { responseCode: 553 }));
+        callback();
+      },
+    });
+    const wire = await relay(smtp.port);
+    const p = pool(wire.port, { connections: 1 });
+    const refused = await p.send({ from: "blocked@example.test", to: ["ada@example.test"] }, message(1)).catch((e: unknown) => e);
+    expect((refused as SmtpError).code).toBe(553);
+    expect((await p.send(envelope, message(2))).code).toBe(250);
+    expect(smtp.accepted.map((m) => m.raw.toString("utf8"))).toEqual([message(2)]);
+    expect(wire.sent().match(/^EHLO /gm)).toHaveLength(1);
+  });
+
+  it("has the outbox retry a recipient refused for now and give up on one refused for good", async () => {
+    const smtp = await server({
+      onRcptTo(address, _session, callback) {
+        if (address.address.startsWith("busy")) return callback(Object.assign(new Error("mailbox busy"), { responseCode: 450 }));
+        if (address.address.startsWith("nobody")) return callback(Object.assign(new Error("no such mailbox"), { responseCode: 550 }));
+        callback();
+      },
+    });
+    const deliverer = new EmailDeliverer(smtpTransport({ mail: { smtpUrl: `smtp://127.0.0.1:${smtp.port}?tls=ignore`, from: "Bookings <bookings@example.test>" } }), "Bookings <bookings@example.test>", () => undefined);
+    cleanups.push(() => deliverer.close());
+    const mail = (to: string) => ({ to, subject: "Confirmed", text: "See you.", html: "<p>See you.</p>" });
+    const busy = await deliverer.send(mail("busy@example.test"), "msg_busy");
+    expect([busy.statusCode, busy.final, busy.error]).toEqual([450, false, expect.stringMatching(/^SMTP RCPT TO: 450 /)]);
+    const nobody = await deliverer.send(mail("nobody@example.test"), "msg_nobody");
+    expect([nobody.statusCode, nobody.final]).toEqual([550, true]);
+    const ok = await deliverer.send(mail("ada@example.test"), "msg_ok");
+    expect([ok.statusCode, ok.error]).toEqual([250, null]);
+    expect(smtp.accepted.map((m) => m.to)).toEqual([["ada@example.test"]]);
+    expect(smtp.accepted[0]!.raw.toString("utf8")).toContain("Message-ID: <msg_ok@booking-calendar>");
   });
 
   it("reports the server's answer to the message itself, 4xx or 5xx, and keeps the connection", async () => {

@@ -239,13 +239,13 @@ class SmtpConnection {
     const accepted: string[] = [];
     const rejected: SmtpSent["rejected"] = [];
     rcptReplies.forEach((r, i) => (r.code === 250 || r.code === 251 ? accepted.push(envelope.to[i]!) : rejected.push({ address: envelope.to[i]!, code: r.code, response: `${r.code} ${r.text}` })));
+    if (dataReply?.code === 354 && (mailReply.code !== 250 || accepted.length === 0)) {
+      // Told to go on although the sender or every recipient was refused: end the empty message (RFC 2920, 3.1).
+      await this.command(".");
+    }
     if (mailReply.code !== 250) {
       await this.reset();
       throw refusal("MAIL FROM", mailReply);
-    }
-    if (dataReply?.code === 354 && accepted.length === 0) {
-      // Told to go on although every recipient was refused: end the empty message (RFC 2920, 3.1).
-      await this.command(".");
     }
     if (accepted.length === 0) {
       await this.reset();
