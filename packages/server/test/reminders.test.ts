@@ -149,12 +149,11 @@ describe("reminder emails", () => {
       "Reminder: Intro call, Thursday, November 26, 2026, 10:00 AM–10:30 AM (Central European Standard Time)",
       "Reminder: Intro call, Thursday, November 26, 2026, 10:00 AM–10:30 AM (Central European Standard Time)",
     ]);
-    // The first time's reminders were withdrawn by the reschedule, in its transaction, never tried.
+    // The first time's reminder (which carried the rest) was withdrawn by the reschedule, in its transaction, never tried.
     const log = await w.reminders();
     expect(log.map((d) => [d.status, d.attempts, d.lastError])).toEqual([
       ["delivered", 1, null],
       ["delivered", 1, null],
-      ["failed", 0, "withdrawn: the booking changed before the reminder was due"],
       ["failed", 0, "withdrawn: the booking changed before the reminder was due"],
     ]);
   });
@@ -169,7 +168,8 @@ describe("reminder emails", () => {
       expect(await runUntilIdle(w.worker)).toBe(0);
     }
     expect(smtp.received).toEqual([]);
-    expect((await w.reminders()).map((d) => d.status)).toEqual(["failed", "failed"]);
+    // The booking's one reminder row, withdrawn, never wrote the rest.
+    expect((await w.reminders()).map((d) => d.status)).toEqual(["failed"]);
   });
 
   it("checks the booking again when a reminder falls due, and sends none for a booking cancelled without withdrawing it", async () => {
@@ -182,10 +182,8 @@ describe("reminder emails", () => {
     w.at(TUE_0900_MS - 24 * HOUR);
     expect(await runUntilIdle(w.worker)).toBe(1);
     expect(smtp.received).toEqual([]);
-    expect((await w.reminders()).map((d) => [d.status, d.lastError])).toEqual([
-      ["pending", null],
-      ["failed", "not sent: the booking is cancelled"],
-    ]);
+    // Not sent, and the later reminders it carried are not written.
+    expect((await w.reminders()).map((d) => [d.status, d.lastError])).toEqual([["failed", "not sent: the booking is cancelled"]]);
   });
 
   it("judges a due reminder stale once its booking is gone, no longer confirmed, moved or begun", async () => {
@@ -253,6 +251,62 @@ describe("reminder emails", () => {
       expect(JSON.stringify(r.body)).toContain("reminderMinutes");
     }
     expect(dataOf(await w.admin("PATCH", `/admin/event-types/${w.et.id}`, { reminderMinutes: [5, 43_200] })).reminderMinutes).toEqual([43_200, 5]);
+  });
+
+  it("writes one reminder row with the booking, and the rest once when the worker takes it, even when its send is tried again", async () => {
+    let tries = 0;
+    const smtp = await startSmtpServer((n) => {
+      tries = n;
+      return n === 1 ? 451 : null;
+    });
+    cleanups.push(() => smtp.stop());
+    const w = await world(smtp);
+    const visitor = input(TUE_0900, { guests: ["one@example.com", "two@example.com"] });
+    const booked = dataOf(await w.book(visitor));
+    // Two offsets, a visitor and two guests: six reminders, one row of them in the booking's transaction.
+    const written = await w.reminders();
+    expect(written.map((d) => [d.url, d.status])).toEqual([[`mailto:${visitor.email}`, "pending"]]);
+
+    w.at(TUE_0900_MS - 24 * HOUR);
+    // The visitor's is refused for now (451); the rest is written all the same, behind it (one reservation's reminders go in order).
+    expect(await runUntilIdle(w.worker)).toBe(1);
+    expect(smtp.received).toEqual([]);
+    const rows = async () => (await w.reminders()).reverse().map((d) => [d.url, d.status, d.attempts]);
+    expect(await rows()).toEqual([
+      [`mailto:${visitor.email}`, "pending", 1],
+      ["mailto:one@example.com", "pending", 0],
+      ["mailto:two@example.com", "pending", 0],
+      [`mailto:${visitor.email}`, "pending", 0],
+      ["mailto:one@example.com", "pending", 0],
+      ["mailto:two@example.com", "pending", 0],
+    ]);
+    // Its retry sends it, then the guests', and writes nothing more.
+    w.at(TUE_0900_MS - 24 * HOUR + 10 * MINUTE);
+    expect(await runUntilIdle(w.worker)).toBe(3);
+    expect(smtp.received.map((m) => m.to[0])).toEqual([visitor.email, "one@example.com", "two@example.com"]);
+    expect((await w.reminders()).length).toBe(6);
+
+    // A reschedule now withdraws the hour-before reminders the worker wrote, and schedules the new time's.
+    dataOf(await w.reschedule(booked.uuid, THU_1000));
+    w.at(TUE_0900_MS - HOUR);
+    expect(await runUntilIdle(w.worker)).toBe(0);
+    expect((await rows()).slice(3)).toEqual([
+      [`mailto:${visitor.email}`, "failed", 0],
+      ["mailto:one@example.com", "failed", 0],
+      ["mailto:two@example.com", "failed", 0],
+      [`mailto:${visitor.email}`, "pending", 0],
+    ]);
+    w.at(THU_1000_MS - HOUR);
+    expect(await runUntilIdle(w.worker)).toBe(6);
+    expect(tries).toBe(10);
+    expect(smtp.received.slice(3).map((m) => [m.to[0], (m.mail.text ?? "").includes("Thursday, November 26")])).toEqual([
+      [visitor.email, true],
+      ["one@example.com", true],
+      ["two@example.com", true],
+      [visitor.email, true],
+      ["one@example.com", true],
+      ["two@example.com", true],
+    ]);
   });
 
   it("sends each reminder once when two instances' workers on one database claim at the same time", async () => {

@@ -30,6 +30,34 @@ describe("the store", () => {
     expect(state!.attemptLog.map((a) => a.attempt)).toEqual([2]);
   });
 
+  it("writes an attempt's follow-ups with its record, once, and only by the worker holding it, whatever the outcome", async () => {
+    const { store, eventType } = await setup();
+    const { id } = await eventType({});
+    const r = reservation(id, "2026-11-26T09:00:00Z", 30);
+    const reminders = store.outbox.channel("reminder");
+    const event = (msgId: string, payload: string, notBeforeMs: number, kind: "reservation.created" | "reservation.rescheduled" = "reservation.created") => ({ channel: "reminder" as const, eventTypeId: id, reservationUuid: r.uuid, kind, msgId, url: "mailto:a@example.com", payload, createdAtMs: 1_000, notBeforeMs });
+    await store.reservations.claim({ eventTypeId: id, fromMs: r.startMs - 1, untilMs: r.endMs + 1, nowMs: r.createdAtMs }, () => ({ write: r, events: [event("msg_head", `{"rest":[1]}`, 2_000)] }));
+    const [first] = await reminders.claimDue(2_000, 60_000, 10);
+    const [second] = await reminders.claimDue(2_000 + 61_000, 60_000, 10);
+    // Follow-ups of a reschedule's reminder withdraw none of the reservation's reminders (as the change itself did).
+    const followUps = (tag: string) => ({ events: [event(`msg_${tag}_now`, `{"n":1}`, 2_000, "reservation.rescheduled"), event(`msg_${tag}_later`, `{"n":2}`, 900_000, "reservation.rescheduled")], payload: `{"rest":null}` });
+    // The worker whose lease ran out writes nothing, follow-ups included.
+    await reminders.recordAttempt(first!.id, { attempt: 1, atMs: 70_000, statusCode: 451, error: "SMTP 451", durationMs: 5 }, { status: "pending", nextAttemptAtMs: 80_000, followUps: followUps("stale") });
+    expect((await reminders.recent(id, 10)).map((d) => d.msgId)).toEqual(["msg_head"]);
+    // The holder's record writes them even for an attempt to be tried again, and replaces the payload.
+    await reminders.recordAttempt(second!.id, { attempt: 2, atMs: 70_000, statusCode: 451, error: "SMTP 451", durationMs: 5 }, { status: "pending", nextAttemptAtMs: 80_000, followUps: followUps("held") });
+    const rows = await reminders.recent(id, 10);
+    expect(rows.map((d) => [d.msgId, d.status, d.payload, d.nextAttemptAtMs])).toEqual([
+      ["msg_held_later", "pending", `{"n":2}`, 900_000],
+      ["msg_held_now", "pending", `{"n":1}`, 2_000],
+      ["msg_head", "pending", `{"rest":null}`, 80_000],
+    ]);
+    // The next attempt carries the replaced payload.
+    const [again] = await reminders.claimDue(80_000, 60_000, 10);
+    expect(again!.msgId).toBe("msg_head");
+    expect(again!.payload).toBe(`{"rest":null}`);
+  });
+
   it("judges claims sent at once so that one seat is written once, and lets a failing one undo only its own writes", async () => {
     const store = await openTestStore();
     const { id } = await createEventType(store);

@@ -479,6 +479,17 @@ export interface ConsoleSignInLink {
   expiresAtMs: number;
 }
 
+/**
+ * What the record of an attempt writes with it, whatever the attempt's outcome, and only when the
+ * worker still holds the attempt (so once per event across workers): `events` added to the outbox
+ * (withdrawing nothing), and the event's payload replaced by `payload` (so a later attempt does not
+ * write them again).
+ */
+export interface AttemptFollowUps {
+  events: OutboxEvent[];
+  payload: string;
+}
+
 /** The events of one outbox channel, as its worker sees them. */
 export interface ChannelOutbox {
   /**
@@ -495,12 +506,13 @@ export interface ChannelOutbox {
   /**
    * Records an attempt and what follows: delivered, another try at `nextAttemptAtMs`, or failed;
    * only while the attempt is still the event's latest (a worker whose lease ran out writes nothing).
-   * `url`, where the attempt went (the event type's URL at the time), becomes the event's `url`.
+   * `url`, where the attempt went (the event type's URL at the time), becomes the event's `url`;
+   * `followUps` are written in the same transaction (see `AttemptFollowUps`).
    */
   recordAttempt(
     id: number,
     attempt: WebhookAttempt,
-    outcome: ({ status: "delivered" | "failed" } | { status: "pending"; nextAttemptAtMs: number }) & { url?: string },
+    outcome: ({ status: "delivered" | "failed" } | { status: "pending"; nextAttemptAtMs: number }) & { url?: string; followUps?: AttemptFollowUps },
   ): Promise<void>;
   /** The event type's most recent events, newest first, each with its attempts. */
   recent(eventTypeId: number, limit: number): Promise<(OutboxDelivery & { attemptLog: WebhookAttempt[] })[]>;

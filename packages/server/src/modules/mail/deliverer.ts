@@ -1,4 +1,3 @@
-import nodemailer, { type Transporter } from "nodemailer";
 import type { Clock } from "../../clock.ts";
 import type { ServerConfig } from "../../config.ts";
 import type { LogEntry } from "../../context.ts";
@@ -7,6 +6,7 @@ import { OutboxWorker, type Deliverer, type DeliveryOutcome } from "../outbox/wo
 import { senderOf, type MailPayload, type RenderedMail } from "./events.ts";
 import { mimeMessage } from "./mime.ts";
 import { renderMail } from "./render.ts";
+import { SmtpError, SmtpPool, smtpOptionsOf } from "./smtp.ts";
 
 /** Email deliveries of one event type under way at once: all of a worker's slots (see `OutboxWorker`). */
 const MAX_IN_FLIGHT_PER_EVENT_TYPE = 64;
@@ -19,7 +19,7 @@ const POOLED_CONNECTIONS = 8;
 const IDLE_CLOSE_MS = 10_000;
 
 /**
- * Sends the email channel of the outbox through SMTP (nodemailer): the stored email rendered, with
+ * Sends the email channel of the outbox through SMTP (`SmtpPool`): the stored email rendered, with
  * its invite as a `text/calendar; method=...` part, from MAIL_FROM, with the event's id as Message-ID
  * (so a retry after a lost answer is the same message). A 5xx answer is final; a 4xx answer or a
  * connection that fails is tried again by the outbox's backoff. Without an SMTP transport (no
@@ -32,7 +32,7 @@ export class EmailDeliverer implements Deliverer {
   readonly perEventType = MAX_IN_FLIGHT_PER_EVENT_TYPE;
 
   constructor(
-    private readonly transport: Transporter | null,
+    private readonly transport: SmtpPool | null,
     private readonly from: string,
     private readonly log: (entry: LogEntry) => void,
   ) {}
@@ -54,16 +54,12 @@ export class EmailDeliverer implements Deliverer {
     }
     const began = performance.now();
     try {
-      // The message written out here in one pass (see `mimeMessage`); the transport only carries it.
-      const info = await this.transport.sendMail({
-        envelope: { from: senderOf(this.from).email, to: [mail.to] },
-        raw: mimeMessage({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId: `${msgId}@booking-calendar`, dateMs: Date.now(), ...(mail.method && mail.ics ? { calendar: { method: mail.method, ics: mail.ics } } : {}) }),
-      });
-      const code = Number(/^(\d{3})/.exec(info.response ?? "")?.[1] ?? 250);
-      return { statusCode: code, error: null, durationMs: Math.round(performance.now() - began) };
+      // The message written out here in one pass (see `mimeMessage`); the pool only carries it.
+      const raw = mimeMessage({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId: `${msgId}@booking-calendar`, dateMs: Date.now(), ...(mail.method && mail.ics ? { calendar: { method: mail.method, ics: mail.ics } } : {}) });
+      const sent = await this.transport.send({ from: senderOf(this.from).email, to: [mail.to] }, raw);
+      return { statusCode: sent.code, error: null, durationMs: Math.round(performance.now() - began) };
     } catch (cause) {
-      const responseCode = (cause as { responseCode?: unknown }).responseCode;
-      const statusCode = typeof responseCode === "number" ? responseCode : null;
+      const statusCode = cause instanceof SmtpError ? cause.code : null;
       const message = cause instanceof Error ? cause.message : String(cause);
       return {
         statusCode,
@@ -79,26 +75,12 @@ export class EmailDeliverer implements Deliverer {
 /**
  * The SMTP transport of SMTP_URL, or none without it. Pooled: messages go one after another over
  * up to POOLED_CONNECTIONS open connections instead of a connection each (TCP, greeting, EHLO,
- * STARTTLS and AUTH once per connection, not per message); a connection the server closes is
- * opened again for the next message.
+ * STARTTLS and AUTH once per connection, not per message), each message's envelope pipelined when
+ * the server offers it; a connection the server closes is opened again for the next message.
  */
-export function smtpTransport(config: Pick<ServerConfig, "mail">): Transporter | null {
+export function smtpTransport(config: Pick<ServerConfig, "mail">): SmtpPool | null {
   if (!config.mail.smtpUrl) return null;
-  const url = new URL(config.mail.smtpUrl);
-  return nodemailer.createTransport({
-    pool: true,
-    maxConnections: POOLED_CONNECTIONS,
-    idleTimeout: IDLE_CLOSE_MS,
-    host: url.hostname,
-    port: url.port ? Number(url.port) : url.protocol === "smtps:" ? 465 : 587,
-    secure: url.protocol === "smtps:",
-    ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
-    connectionTimeout: TIMEOUT_MS / 2,
-    greetingTimeout: TIMEOUT_MS / 3,
-    socketTimeout: TIMEOUT_MS,
-    // `?tls=ignore` for a local server without STARTTLS (tests, a development relay).
-    ignoreTLS: url.searchParams.get("tls") === "ignore",
-  });
+  return new SmtpPool(smtpOptionsOf(config.mail.smtpUrl, { connections: POOLED_CONNECTIONS, idleMs: IDLE_CLOSE_MS, timeoutMs: TIMEOUT_MS / 3 }));
 }
 
 /** The outbox worker of the email channel. */

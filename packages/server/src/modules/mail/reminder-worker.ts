@@ -4,13 +4,14 @@ import type { LogEntry } from "../../context.ts";
 import type { OutboxDelivery, Store } from "../../store/types.ts";
 import { OutboxWorker, type Deliverer, type DeliveryOutcome } from "../outbox/worker.ts";
 import { EmailDeliverer, smtpTransport } from "./deliverer.ts";
-import { renderReminder, staleReminder, type ReminderPayload } from "./reminders.ts";
+import { reminderFollowUps, renderReminder, staleReminder, type ReminderPayload } from "./reminders.ts";
 
 /**
  * Sends the reminder channel of the outbox, each reminder once it is due (its `notBeforeMs`), as an
  * email like the confirmations (SMTP_URL, or logged without it). Before sending it reads the
  * reservation again: a reminder whose booking was cancelled, moved or has begun fails at once with
- * the reason, never sent. Across instances the outbox's lease gives each reminder one sender.
+ * the reason, never sent. Across instances the outbox's lease gives each reminder one sender. A
+ * booking's first reminder brings the rest of its reminders, written with its record.
  */
 export class ReminderDeliverer implements Deliverer {
   readonly channel = "reminder";
@@ -25,9 +26,12 @@ export class ReminderDeliverer implements Deliverer {
 
   async deliver(d: OutboxDelivery): Promise<DeliveryOutcome> {
     const reminder = JSON.parse(d.payload) as ReminderPayload;
-    const stale = staleReminder(reminder, await this.store.reservations.byUuid(d.eventTypeId, d.reservationUuid), this.clock.now());
+    const nowMs = this.clock.now();
+    const stale = staleReminder(reminder, await this.store.reservations.byUuid(d.eventTypeId, d.reservationUuid), nowMs);
     if (stale) return { statusCode: null, error: `not sent: ${stale}`, durationMs: 0, final: true };
-    return this.email.send(renderReminder(reminder), d.msgId);
+    // The booking's other reminders are written with this attempt's record (see `reminderFollowUps`).
+    const followUps = reminderFollowUps(d, reminder, nowMs);
+    return { ...(await this.email.send(renderReminder(reminder), d.msgId)), ...(followUps ? { followUps } : {}) };
   }
 }
 

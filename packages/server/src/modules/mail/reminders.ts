@@ -1,5 +1,6 @@
 import { reminderMinutesOf } from "../../domain/event-type.ts";
-import type { EventTypeRecord, OutboxEvent, ReservationRecord, WebhookKind } from "../../store/types.ts";
+import { outboxMessageId } from "../../lib/ids.ts";
+import type { AttemptFollowUps, EventTypeRecord, OutboxDelivery, OutboxEvent, ReservationRecord, WebhookKind } from "../../store/types.ts";
 import { guestPayload, mailEvent, mailPayload, type MailPayload, type MailPolicy, type RenderedMail } from "./events.ts";
 import { render } from "./render.ts";
 
@@ -10,6 +11,11 @@ import { render } from "./render.ts";
  */
 export interface ReminderPayload extends MailPayload {
   reminder: { minutesBefore: number };
+  /**
+   * The booking's other reminders, still to be written: the guests' of this one and everyone's of
+   * the later offsets (see `reminderFollowUps`). Only on the first reminder of a booking.
+   */
+  rest?: { guests: string[]; laterMinutes: number[] };
 }
 
 /**
@@ -17,6 +23,9 @@ export interface ReminderPayload extends MailPayload {
  * transaction as its creation or reschedule (which withdraws the earlier ones; see
  * `OutboxEvent.notBeforeMs`): for each of the event type's offsets, one to the visitor (with the
  * manage link) and one to each guest (without it), not to be sent before the start less the offset.
+ * Only the first of them is written here, the visitor's earliest, carrying the rest; the reminder
+ * worker writes the rest when it takes that one (see `reminderFollowUps`), so a booking adds one
+ * reminder row to its transaction, not one per offset and recipient.
  * Offsets already past (a booking made 30 minutes ahead has no day-before reminder) are left out,
  * as is everything for a booking not confirmed, a cancellation, or a policy that writes no email.
  */
@@ -29,20 +38,50 @@ export function reminderEvents(
   manageUrl: string | null,
 ): OutboxEvent[] {
   if (!policy.writes || kind === "reservation.cancelled" || r.status !== "confirmed") return [];
-  const visitor = mailPayload(policy, eventType, kind, r, nowMs, manageUrl, null);
-  const events: OutboxEvent[] = [];
   // Earliest due first: one reservation's events on a channel go out in the order they were written.
-  for (const minutesBefore of reminderMinutesOf(eventType.settings).sort((a, b) => b - a)) {
-    const dueMs = r.startMs - minutesBefore * 60_000;
-    if (dueMs <= nowMs) continue;
+  const offsets = reminderMinutesOf(eventType.settings)
+    .sort((a, b) => b - a)
+    .filter((minutesBefore) => r.startMs - minutesBefore * 60_000 > nowMs);
+  const [first, ...laterMinutes] = offsets;
+  if (first === undefined) return [];
+  const visitor = mailPayload(policy, eventType, kind, r, nowMs, manageUrl, null);
+  const head: ReminderPayload = { ...visitor, reminder: { minutesBefore: first }, ...(r.guests.length > 0 || laterMinutes.length > 0 ? { rest: { guests: r.guests, laterMinutes } } : {}) };
+  return [mailEvent("reminder", "remind", eventType, r, nowMs, head, r.startMs - first * 60_000)];
+}
+
+/**
+ * The rest of a booking's reminders, written when the worker takes its first one (`d`, payload `m`)
+ * with that attempt's record, whatever the attempt's outcome: the guests' reminders of the same
+ * offset, due now, and for each later offset the visitor's and the guests', due at the start less
+ * the offset; with them the first reminder's payload loses its `rest`, so they are written once.
+ * None while the booking no longer stands (its change wrote reminders of its own, or none).
+ */
+export function reminderFollowUps(d: OutboxDelivery, m: ReminderPayload, nowMs: number): AttemptFollowUps | undefined {
+  if (!m.rest) return undefined;
+  const { rest, ...first } = m;
+  const visitor: ReminderPayload = first;
+  const event = (p: ReminderPayload, notBeforeMs: number): OutboxEvent => ({
+    channel: "reminder",
+    eventTypeId: d.eventTypeId,
+    reservationUuid: d.reservationUuid,
+    kind: d.kind,
+    msgId: outboxMessageId("remind"),
+    url: `mailto:${p.to}`,
+    payload: JSON.stringify(p),
+    createdAtMs: nowMs,
+    notBeforeMs,
+  });
+  const events: OutboxEvent[] = [];
+  for (const minutesBefore of [m.reminder.minutesBefore, ...rest.laterMinutes]) {
+    const dueMs = Math.max(nowMs, m.reservation.startMs - minutesBefore * 60_000);
     const messages: ReminderPayload[] = [
-      { ...visitor, reminder: { minutesBefore } },
+      ...(minutesBefore === m.reminder.minutesBefore ? [] : [{ ...visitor, reminder: { minutesBefore } }]),
       // A guest is greeted without the visitor's name and gets no manage link (it is the visitor's to use).
-      ...r.guests.map((guest) => ({ ...guestPayload(visitor, guest), reminder: { minutesBefore } })),
+      ...rest.guests.map((guest) => ({ ...guestPayload(visitor, guest), reminder: { minutesBefore } })),
     ];
-    for (const m of messages) events.push(mailEvent("reminder", "remind", eventType, r, nowMs, m, dueMs));
+    for (const p of messages) events.push(event(p, dueMs));
   }
-  return events;
+  return { events, payload: JSON.stringify(visitor) };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Clock } from "../../clock.ts";
 import type { LogEntry } from "../../context.ts";
 import { redactUrls } from "../../lib/redact.ts";
-import type { ChannelOutbox, OutboxChannel, OutboxDelivery, Store, WebhookAttempt } from "../../store/types.ts";
+import type { AttemptFollowUps, ChannelOutbox, OutboxChannel, OutboxDelivery, Store, WebhookAttempt } from "../../store/types.ts";
 
 /** Waits between attempts (decisions.md): the 8th failed attempt gives up. The same for every channel. */
 export const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
@@ -32,6 +32,8 @@ export interface DeliveryOutcome {
   retryAfterMs?: number | null;
   /** Where the attempt went, recorded as the event's `url`. */
   url?: string;
+  /** Written with the attempt's record, whatever its outcome (see `AttemptFollowUps`). */
+  followUps?: AttemptFollowUps;
 }
 
 /**
@@ -195,7 +197,7 @@ export class OutboxWorker {
       outcome = { statusCode: null, error: `delivery failed: ${error instanceof Error ? error.message : String(error)}`, durationMs: 0 };
     }
     const record: WebhookAttempt = { attempt: d.attempts, atMs, statusCode: outcome.statusCode, error: outcome.error, durationMs: outcome.durationMs };
-    const url = outcome.url === undefined ? {} : { url: outcome.url };
+    const url = { ...(outcome.url === undefined ? {} : { url: outcome.url }), ...(outcome.followUps ? { followUps: outcome.followUps } : {}) };
     if (outcome.error === null) return this.outbox.recordAttempt(d.id, record, { status: "delivered", ...url });
     if (outcome.final) return this.outbox.recordAttempt(d.id, record, { status: "failed", ...url });
     const delay = RETRY_DELAYS_MS[d.attempts - 1];

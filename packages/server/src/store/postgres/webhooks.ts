@@ -19,6 +19,11 @@ const WITHDRAW_REMINDERS = `UPDATE webhook_events SET status = 'failed', locked_
  */
 export async function insertEvents(client: pg.PoolClient, events: OutboxEvent[]): Promise<void> {
   for (const uuid of changedReservations(events)) await client.query(WITHDRAW_REMINDERS, [uuid, REMINDER_WITHDRAWN]);
+  await addEvents(client, events);
+}
+
+/** Adds events to the outbox, withdrawing nothing. */
+async function addEvents(client: pg.PoolClient, events: OutboxEvent[]): Promise<void> {
   if (events.length === 0) return;
   await client.query(INSERT_EVENTS, [
     events.map((e) => e.eventTypeId),
@@ -129,6 +134,10 @@ function channelOutbox(db: Connections, channel: OutboxChannel): ChannelOutbox {
           attempt.error,
           attempt.durationMs,
         ]);
+        if (outcome.followUps) {
+          await c.query("UPDATE webhook_events SET payload = $2 WHERE id = $1", [id, outcome.followUps.payload]);
+          await addEvents(c, outcome.followUps.events);
+        }
       });
     },
     recent: (eventTypeId, limit) => recentDeliveries(db, eventTypeId, channel, limit),

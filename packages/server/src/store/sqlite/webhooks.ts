@@ -19,12 +19,15 @@ export function eventInserter(db: Database): (events: readonly OutboxEvent[]) =>
   const withdraw = db.query<unknown, [Record<string, string>]>(WITHDRAW_REMINDERS);
   return (events) => {
     for (const uuid of changedReservations(events)) withdraw.run({ uuid, error: REMINDER_WITHDRAWN });
-    for (const e of events) {
-      insert.run({
-        channel: e.channel ?? "webhook", eventTypeId: e.eventTypeId, reservationUuid: e.reservationUuid, kind: e.kind, msgId: e.msgId,
-        url: e.url, payload: e.payload, notBeforeMs: e.notBeforeMs ?? e.createdAtMs, createdAtMs: e.createdAtMs,
-      });
-    }
+    for (const e of events) insert.run(eventRow(e));
+  };
+}
+
+/** The parameters of INSERT_EVENT for one event. */
+function eventRow(e: OutboxEvent): Record<string, string | number> {
+  return {
+    channel: e.channel ?? "webhook", eventTypeId: e.eventTypeId, reservationUuid: e.reservationUuid, kind: e.kind, msgId: e.msgId,
+    url: e.url, payload: e.payload, notBeforeMs: e.notBeforeMs ?? e.createdAtMs, createdAtMs: e.createdAtMs,
   };
 }
 
@@ -69,7 +72,12 @@ function channelOutbox(connection: SqliteConnection, q: OutboxQueries, channel: 
           error: attempt.error,
           deliveredAtMs: outcome.status === "delivered" ? attempt.atMs + attempt.durationMs : null,
         }).changes === 1;
-        if (held) q.whAttempt.run({ id, ...attempt });
+        if (!held) return;
+        q.whAttempt.run({ id, ...attempt });
+        if (outcome.followUps) {
+          q.whPayload.run({ id, payload: outcome.followUps.payload });
+          for (const e of outcome.followUps.events) q.whInsert.run(eventRow(e));
+        }
       });
     },
     recent: async (eventTypeId, limit) => recentDeliveries(q, eventTypeId, channel, limit),
@@ -147,6 +155,8 @@ function prepareOutbox(db: Database) {
     whAttempt: db.query(
       "INSERT INTO webhook_attempts (event_id, attempt, at_ms, status_code, error, duration_ms) VALUES ($id, $attempt, $atMs, $statusCode, $error, $durationMs)",
     ),
+    whInsert: db.query<unknown, [Record<string, string | number>]>(INSERT_EVENT),
+    whPayload: db.query<unknown, [{ id: number; payload: string }]>("UPDATE webhook_events SET payload = $payload WHERE id = $id"),
     whOutcome: db.query(
       `UPDATE webhook_events SET status = $status, next_attempt_at_ms = $nextAttemptAtMs, locked_until_ms = NULL,
         last_status_code = $statusCode, last_error = $error, delivered_at_ms = $deliveredAtMs, url = COALESCE($url, url)
