@@ -141,8 +141,12 @@ describe("emails in the visitor's language", () => {
     expect([1, 2, 5, 22, 25].map((n) => counted("pl", "hours", n))).toEqual(["1 godzinę", "2 godziny", "5 godzin", "22 godziny", "25 godzin"]);
     expect([1, 3, 5].map((n) => counted("cs", "days", n))).toEqual(["1 den", "3 dny", "5 dní"]);
     expect(counted("ja", "minutes", 1)).toBe("1分");
-    expect(mailLocale("pl-PL-u-hc-h12", "de")).toEqual({ language: "pl", hour12: true });
-    expect(mailLocale("sv", "de-AT")).toEqual({ language: "de", hour12: null });
+    expect(mailLocale("pl-PL-u-hc-h12", "de")).toEqual({ language: "pl", hour12: true, region: "pl-PL" });
+    // The clock as Intl.Locale reads it, wherever the extension puts it; a tag naming it twice by its last.
+    expect(mailLocale("de-DE-u-ca-gregory-hc-h23", null).hour12).toBe(false);
+    expect(mailLocale("de-DE-u-hc-h12-u-hc-h23", null).hour12).toBe(false);
+    expect(mailLocale("de-u-hc-h12", null)).toEqual({ language: "de", hour12: true });
+    expect(mailLocale("sv", "de-AT")).toEqual({ language: "de", hour12: null, region: "de-AT" });
     expect(mailLocale(null, "")).toEqual({ language: "en", hour12: null });
   });
 
@@ -236,12 +240,53 @@ describe("emails in the visitor's language", () => {
     ]);
   });
 
+  it("names the event type in the organizer's translation for the visitor's language: subject, body and invite", async () => {
+    const w = await world({
+      description: "A first talk about your project.",
+      translations: { de: { title: "Kennenlerngespräch", description: "Ein erstes Gespräch über Ihr Projekt." } },
+    });
+    await w.book({ ...TUE_0900, email: "de@example.com", firstname: "Ada", guests: [GUEST], locale: "de-AT-u-hc-h23", timezone: "Europe/Vienna" });
+    await w.book({ ...TUE_0900, start: "2026-11-24T10:00:00+01:00", end: "2026-11-24T10:30:00+01:00", email: "fr@example.com", locale: "fr-u-hc-h23", timezone: "Europe/Paris" });
+    await w.send();
+    const to = (address: string) => w.smtp.received.filter((m) => m.to[0] === address);
+    for (const m of [...to("de@example.com"), ...to(GUEST)]) {
+      expect(m.mail.subject).toMatch(/^Bestätigt: Kennenlerngespräch mit Jana Nováková, /);
+      expect(m.mail.text).toContain("Kennenlerngespräch");
+      expect(m.mail.html).toContain("Kennenlerngespräch");
+      expect(m.mail.text).not.toContain("Intro call");
+      const invite = calendarOf(m);
+      expect(invite.summary).toBe("Kennenlerngespräch mit Jana Nováková");
+      expect(invite.description).toContain("Ein erstes Gespräch über Ihr Projekt.");
+      expect(invite.description).not.toContain("A first talk");
+    }
+    // No French translation: the event type's own texts.
+    const [fr] = to("fr@example.com");
+    expect(fr!.mail.subject).toMatch(/^Confirmé : Intro call avec Jana Nováková|^Confirmé: Intro call/);
+    expect(calendarOf(fr!).description).toContain("A first talk about your project.");
+    // The organizer's copies speak the event type's language (English here): its own title.
+    const copies = to(ORGANIZER);
+    expect(copies.map((m) => m.mail.subject!.split(",")[0]).sort()).toEqual(["Confirmed: Intro call with Ada", "Confirmed: Intro call with fr@example.com"]);
+  });
+
+  it("writes dates as the visitor's region does (en-GB, en-US) and reads the clock the visitor chose last", async () => {
+    const w = await world();
+    await w.book({ ...TUE_0900, email: "gb@example.com", locale: "en-GB-u-hc-h23", timezone: "Europe/London" });
+    await w.book({ ...TUE_0900, start: "2026-11-24T10:00:00+01:00", end: "2026-11-24T10:30:00+01:00", email: "us@example.com", locale: "en-US-u-hc-h23", timezone: "Europe/London" });
+    // A tag naming the clock twice, as the element once sent for a locale attribute with its own clock.
+    await w.book({ ...TUE_0900, start: "2026-11-24T14:00:00+01:00", end: "2026-11-24T14:30:00+01:00", email: "de@example.com", locale: "de-DE-u-hc-h12-u-hc-h23", timezone: "Europe/Berlin" });
+    await w.send();
+    const subject = (to: string) => w.smtp.received.find((m) => m.to[0] === to)!.mail.subject!;
+    expect(subject("gb@example.com")).toMatch(/, Tuesday, 24 November 2026, 0?8:00–0?8:30 \(Greenwich Mean Time\)$/);
+    expect(subject("us@example.com")).toMatch(/, Tuesday, November 24, 2026, 0?9:00–0?9:30 \(Greenwich Mean Time\)$/);
+    expect(subject("de@example.com")).toMatch(/, Dienstag, 24\. November 2026, 14:00–14:30 \(/);
+  });
+
   it("refuses a language tag that is not one, with the JSON validation error", async () => {
     const w = await world();
     const r = await w.call("POST", "/reservations", { ...TUE_0900, email: "bad@example.com", locale: "de<script>" });
     expect(r.status).toBe(422);
-    expect(r.body.errors?.locale ?? JSON.stringify(r.body)).toBeTruthy();
-    expect(JSON.stringify(r.body)).toContain("locale");
+    expect(r.body.code, JSON.stringify(r.body)).toBe("validation_failed");
+    expect(r.body.fieldErrors.map((e: { field: string }) => e.field), JSON.stringify(r.body)).toEqual(["locale"]);
   });
 
   it("words the reminders' counts in the visitor's plural forms (Polish: one, few, many)", async () => {
