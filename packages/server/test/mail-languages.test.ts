@@ -215,6 +215,12 @@ describe("emails in the visitor's language", () => {
       const copy = calendarOf(toOrganizer);
       expect([copy.method, copy.partMethod, copy.disposition], language).toEqual(["PUBLISH", "PUBLISH", "attachment"]);
       expect(copy.summary).toBe("Intro call with Ada Lovelace");
+      // PUBLISH carries no ATTENDEE (RFC 5546 3.2.1): who takes part is named in the description.
+      expect(copy.attendees, language).toEqual([]);
+      expect(copy.organizer).toBe(`mailto:${ORGANIZER}`);
+      expect(copy.description).toContain(`Guests: Ada Lovelace <${visitor}>, ${GUEST}`);
+      expect(copy.description).toContain(booked.meetLink);
+      expect(copy.description).not.toContain(booked.manageUrl);
       expect(toOrganizer.mail.subject).toMatch(/^Confirmed: Intro call with Ada Lovelace, Tuesday/);
       expect(toOrganizer.mail.text).toContain("a copy for you, not an invitation");
       expect(toOrganizer.mail.text).not.toContain(booked.uuid);

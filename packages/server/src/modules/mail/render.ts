@@ -21,7 +21,7 @@ function headline(t: MailCatalog, kind: WebhookKind): { subject: string; visitor
 
 /** The labels of an invite's description in a language. */
 function inviteLabels(t: MailCatalog): InviteLabels {
-  return { join: t.join, where: t.where, manage: `${t.reschedule} / ${t.cancel}`, reason: t.reason, phone: (value) => fill(t.phone, { value }) };
+  return { join: t.join, where: t.where, manage: `${t.reschedule} / ${t.cancel}`, reason: t.reason, phone: (value) => fill(t.phone, { value }), guests: t.guests, hosts: t.host };
 }
 
 /** An invite's title for its reader: the event type's title with the host's name for the visitor and guests, with the visitor's for the organizer. */
