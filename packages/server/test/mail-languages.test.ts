@@ -184,7 +184,8 @@ describe("emails in the visitor's language", () => {
       expect(toVisitor.mail.text, language).toContain(booked.meetLink);
       expect(toVisitor.mail.text, language).toContain(booked.manageUrl);
       expect(toVisitor.mail.html, language).toContain(`href="${booked.meetLink}"`);
-      expect(toVisitor.mail.html, language).toContain(`href="${booked.manageUrl}"`);
+      expect(toVisitor.mail.html, language).toContain(`href="${booked.manageUrl}&#38;action=reschedule"`);
+      expect(toVisitor.mail.html, language).toContain(`href="${booked.manageUrl}&#38;action=cancel"`);
       expect(emailHtmlProblems(toVisitor.mail.html as string), language).toEqual([]);
       // The brand colour on the header and the main button, with text readable on it.
       expect(toVisitor.mail.html, language).toContain(`background-color:${BRAND}`);

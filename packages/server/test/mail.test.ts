@@ -166,8 +166,11 @@ describe("confirmation emails with calendar invites", () => {
     ]);
     // The plain text part writes out the links the HTML has behind buttons.
     expect(toVisitor[0]!.mail.text).toContain(`Join the meeting: ${booked.meetLink}`);
-    expect(toVisitor[0]!.mail.text).toContain(`Reschedule: ${booked.manageUrl}`);
-    expect(toVisitor[0]!.mail.text).toContain(`Cancel: ${booked.manageUrl}`);
+    // Reschedule and Cancel each open their own step of the manage link.
+    expect(toVisitor[0]!.mail.text).toContain(`Reschedule: ${booked.manageUrl}&action=reschedule\n`);
+    expect(toVisitor[0]!.mail.text).toContain(`Cancel: ${booked.manageUrl}&action=cancel\n`);
+    expect(toVisitor[0]!.mail.html).toContain(`<a href="${booked.manageUrl}&#38;action=reschedule"`);
+    expect(toVisitor[0]!.mail.html).toContain(`<a href="${booked.manageUrl}&#38;action=cancel"`);
     expect(toVisitor[0]!.mail.html).toContain(`<a href="${booked.meetLink}"`);
     expect(toVisitor[0]!.mail.html).not.toContain(`>${booked.meetLink}<`);
     // The organizer's copies hand out nothing that cancels the booking: no manage link, the uuid nowhere.
