@@ -93,17 +93,23 @@ function calendarOf(m: Received) {
 
 /**
  * Common rules of email clients (Gmail, Outlook, Apple Mail) for HTML that renders everywhere:
- * layout by tables, every style inline (clients drop `<style>` or rewrite it), nothing fetched from
- * elsewhere (images, fonts, style sheets), alt texts, at most 600 px wide, the color-scheme metas
- * for dark mode, and links behind words rather than written out. Answers what is broken.
+ * layout by tables, every style inline (clients drop `<style>` or rewrite it: the one allowed is
+ * the head's dark colours, which only add to the inline ones), nothing fetched from elsewhere
+ * (images, fonts, style sheets), alt texts, at most 600 px wide, the color-scheme metas for dark
+ * mode, and links behind words rather than written out. Answers what is broken.
  */
 function emailHtmlProblems(html: string): string[] {
   const problems: string[] = [];
   const has = (re: RegExp, what: string) => re.test(html) && problems.push(what);
-  has(/<style[\s>]/i, "a <style> element");
+  const styles = html.match(/<style[\s>][\s\S]*?<\/style>/gi) ?? [];
+  if (styles.length > 1) problems.push("more than one <style> element");
+  for (const style of styles) {
+    if (!/^<style>@media \(prefers-color-scheme: dark\)\{[^{}]*(\{[^{}]*\}[^{}]*)*\}<\/style>$/.test(style)) problems.push(`a <style> beyond dark colours: ${style}`);
+    if (!/<head>[\s\S]*<style>[\s\S]*<\/head>/.test(html)) problems.push("a <style> outside the head");
+  }
   has(/<link[\s>]/i, "a <link> element");
   has(/<script[\s>]/i, "a script");
-  has(/\sclass=/i, "a class attribute (styles must be inline)");
+  for (const tag of html.match(/<[a-z]+\s[^>]*\sclass=[^>]*>/gi) ?? []) if (!/\sstyle="/.test(tag)) problems.push(`a class without inline styles (styles must be inline): ${tag}`);
   has(/<div[\s>]/i, "a <div> (layout must be tables)");
   has(/display\s*:\s*(flex|grid)|position\s*:|float\s*:/i, "flex, grid, float or positioned layout");
   has(/@import|@font-face|url\(/i, "an external style, font or background");
