@@ -6,8 +6,9 @@ import { LANGUAGES } from "../../packages/booking-calendar/src/i18n/catalog.ts";
  * The server's booking page as a visitor sees it, in light and dark at 1280 and 390 pixels: the
  * card centred, the times column offering the first free day, the organizer's brand colour kept in
  * dark mode, the smaller header after booking; the manage screens of a booking (from its manage
- * link) before and past the event type's reschedule and cancel notices, and the demo page's preview
- * of every built-in language. Each screen is checked with axe (0 serious or critical) and saved
+ * link) before and past the event type's reschedule and cancel notices (the cancelled screen with the
+ * smaller header too), and the demo page's preview of every built-in language, in dark, and at 390
+ * pixels. Each screen is checked with axe (0 serious or critical) and saved
  * under e2e/artifacts/screenshots/ (looks-*.png).
  */
 const SIZES = [{ name: "desktop", width: 1280, height: 900 }, { name: "phone", width: 390, height: 844 }] as const;
@@ -52,6 +53,7 @@ for (const mode of ["light", "dark"] as const) {
 
       await page.locator('button[part~="day-free"]').last().click();
       await expect(page.locator('button[part="slot"]').first()).toBeInViewport();
+      await expectAccessible(page, `${prefix} times`);
       await saveScreenshot(page, `${prefix}-2-times`);
 
       const headerHeight = (await page.locator('[part="header"]').boundingBox())!.height;
@@ -74,6 +76,10 @@ for (const mode of ["light", "dark"] as const) {
       // Before the notices: until when, the cancel button and the new times.
       const open = await createEventType(request, { slug: `${prefix}-open-${stamp}`, title: "Design review", hostName: "Jana Nováková", theme, rescheduleNoticeMinutes: 30, cancelNoticeMinutes: 30 });
       const booking = await bookThroughApi(request, open.token, await firstFreeSlot(request, open.token), "early@example.com");
+      // The booking page's full header, which the manage and cancelled screens trade for a smaller one.
+      await page.goto(`/book/${prefix}-open-${stamp}`);
+      await expect(page.locator('button[part~="day-free"]').first()).toBeVisible();
+      const fullHeader = (await page.locator('[part="header"]').boundingBox())!.height;
       await page.goto(booking.manageUrl);
       await expect(page.locator('[part="change-rules"]')).toContainText("You can reschedule or cancel online until");
       await expect(page.getByRole("button", { name: "Cancel booking" })).toBeVisible();
@@ -86,6 +92,7 @@ for (const mode of ["light", "dark"] as const) {
       await page.getByRole("button", { name: "Yes, cancel it" }).click();
       await expect(page.getByRole("heading", { name: "Your booking is cancelled" })).toBeVisible();
       await expect(page.getByRole("button", { name: "Book another time" })).toBeVisible();
+      expect((await page.locator('[part="header"]').boundingBox())!.height).toBeLessThan(fullHeader);
       await expectAccessible(page, `${prefix} cancelled`);
       await saveScreenshot(page, `${prefix}-5-cancelled`);
       expect((await reservationsOf(request, open.id))[0]).toMatchObject({ uuid: booking.uuid, status: "cancelled" });
@@ -126,4 +133,22 @@ test("the demo page previews every built-in language", async ({ page, request })
   }
   await expectAccessible(page, "demo page");
   await saveScreenshot(page, "looks-demo-page-ja");
+
+  // Dark (the system's and the preview's theme), then on a phone, in dark and light.
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.getByLabel("Theme").selectOption("dark");
+  await expect(page.locator("booking-calendar")).toHaveAttribute("data-mode", "dark");
+  await expect(page.locator("booking-calendar h3").first()).toBeVisible();
+  await expectAccessible(page, "demo page dark");
+  await saveScreenshot(page, "looks-demo-page-dark");
+  await page.setViewportSize({ width: 390, height: 844 });
+  // Nothing wider than the phone's screen.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectAccessible(page, "demo page dark 390 px");
+  await saveScreenshot(page, "looks-demo-page-dark-phone");
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.getByLabel("Theme").selectOption("light");
+  await expect(page.locator("booking-calendar")).toHaveAttribute("data-mode", "light");
+  await expectAccessible(page, "demo page 390 px");
+  await saveScreenshot(page, "looks-demo-page-phone");
 });

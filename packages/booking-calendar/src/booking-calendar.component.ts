@@ -48,6 +48,7 @@ export function setDefaultApiBase(origin: string): void {
  * @attr token - The event type's publishable link token (`bcl_…`); an API token works too but belongs on servers. Required.
  * @attr api-base - Origin of the booking API; defaults to the origin the script was served from.
  * @attr reservation-uuid - Reschedule mode: the reservation to move or cancel.
+ * @attr manage-action - With `reservation-uuid`: `cancel` opens the question to cancel at once, `reschedule` takes the visitor to the new times (the email's buttons link to each).
  * @attr timezone - IANA zone for the times shown; defaults to the visitor's. The visitor can change it
  *   in the always-shown zone picker, and switch 12h/24h (kept for the visit; default from the locale).
  * @attr locale - BCP 47 tag for the language and the dates; defaults to the event type's `locale.preset`,
@@ -136,6 +137,7 @@ export class BookingCalendar extends LitElement {
     token: { type: String },
     apiBase: { type: String, attribute: "api-base" },
     reservationUuid: { type: String, attribute: "reservation-uuid" },
+    manageAction: { type: String, attribute: "manage-action" },
     timezone: { type: String },
     locale: { type: String },
     theme: { type: String },
@@ -150,6 +152,7 @@ export class BookingCalendar extends LitElement {
   declare token: string;
   declare apiBase: string;
   declare reservationUuid: string;
+  declare manageAction: string;
   declare timezone: string;
   declare locale: string;
   declare theme: string;
@@ -323,6 +326,11 @@ export class BookingCalendar extends LitElement {
         // The zone list is asked for when the visitor reaches for the picker, not while the page starts.
         this.#zonesFrom = [api, [...new Set([this.visitorZone, config.timezone])]];
       }
+      // A manage link's action: the question to cancel, open, or the new times, in view.
+      if (init.reservation && this.manageAction === "cancel") {
+        this.flow = flows.cancelAsked(this.flow, "");
+        this.#focusAfterUpdate("#cancel-reason");
+      } else if (init.reservation && this.manageAction === "reschedule") this.#focusAfterUpdate("#new-times");
       emit(this, "booking-ready", { configuration: config, disabled: init.disabled, rescheduling: !!init.reservation });
     } catch (error) {
       this.#loadFailed(error);

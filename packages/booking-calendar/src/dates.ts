@@ -143,8 +143,8 @@ export class DateTexts {
   /** Formats by what they show and the zone or currency they show it in, built on first use. */
   private readonly formats = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat>();
 
-  /** `hour12` forces a 12- or 24-hour clock (the visitor's toggle); undefined follows the locale. */
-  constructor(readonly locale: string, readonly hour12?: boolean) {}
+  /** `hour12` forces a 12- or 24-hour clock (the visitor's toggle); undefined follows the locale. `cityOf` names a zone's city in the locale's language, when it can. */
+  constructor(readonly locale: string, readonly hour12?: boolean, readonly cityOf?: (zone: string) => string | undefined) {}
 
   /** "December 2026" in the locale's words. */
   monthTitle(month: PlainMonth): string {
@@ -181,11 +181,16 @@ export class DateTexts {
 
   /**
    * A zone as people call it: its generic name in the locale ("Mitteleuropäische Zeit", "Pacific
-   * Time"); the city of its id where the locale names only an offset.
+   * Time"). Where the locale names only an offset: `Etc/GMT+5` as the offset it is (UTC-05:00: the
+   * sign of those ids is the other way round), else the city of its id in the locale's language
+   * (`cityOf`), else in English.
    */
   zoneName(zone: string): string {
     const name = this.dateFormat("zone", zone, { timeZoneName: "longGeneric" }).formatToParts().find((p) => p.type === "timeZoneName")?.value;
-    return !name || /^(GMT|UTC)[+-]/.test(name) ? zone.slice(zone.lastIndexOf("/") + 1).replace(/_/g, " ") : name;
+    if (name && !/^(GMT|UTC)[+-]/.test(name)) return name;
+    const etc = /^Etc\/GMT([+-]\d+)$/.exec(zone);
+    if (etc) return offsetText(-60 * Number(etc[1]));
+    return this.cityOf?.(zone) ?? zone.slice(zone.lastIndexOf("/") + 1).replace(/_/g, " ");
   }
 
   /** An amount of money in the smallest currency unit, e.g. 5000 eur → €50.00. */

@@ -76,6 +76,22 @@ test.describe("the time zone, always in view", () => {
     expect((await sent).postDataJSON().locale).toBe("en-GB-u-hc-h12");
     await expect(page.getByRole("heading", { name: "You are booked" })).toBeVisible();
   });
+
+  test("replaces a clock the locale attribute names with the visitor's choice, so the emails read one clock", async ({ page, request }) => {
+    const { token, id } = await createEventType(request);
+    await mountCalendar(page, { token, locale: "de-DE-u-hc-h12" });
+    await expect(page.getByRole("button", { name: "12 Std." })).toHaveAttribute("aria-pressed", "true");
+    await page.getByRole("button", { name: "24 Std." }).click();
+    await chooseFirstTime(page);
+    await page.getByLabel("E-Mail").fill("uhr@example.com");
+    const answered = page.waitForResponse((r) => r.url().endsWith("/reservations") && r.request().method() === "POST");
+    await page.getByRole("button", { name: "Buchen" }).click();
+    const response = await answered;
+    expect(response.request().postDataJSON().locale).toBe("de-DE-u-hc-h23");
+    // Taken as a well-formed tag and stored: the booking stands.
+    expect(response.status()).toBe(200);
+    await expect.poll(async () => (await reservationsOf(request, id)).length).toBe(1);
+  });
 });
 
 test.describe("details beside a summary", () => {

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { test, expect, ADMIN_KEY, bookThroughApi, createEventType, firstFreeSlot, mountCalendar, recordApiCalls, reservationsOf } from "./fixtures.ts";
+import { test, expect, ADMIN_KEY, bookThroughApi, createEventType, createHost, firstFreeSlot, mountCalendar, recordApiCalls, reservationsOf } from "./fixtures.ts";
 
 /**
  * The manage screens of a booking (opened with `reservation-uuid`) against the real server: they say
@@ -80,8 +80,23 @@ test.describe("the manage screens tell the change rules up front", () => {
     expect((await reservationsOf(request, id))[0]).toMatchObject({ uuid, status: "confirmed" });
   });
 
+  test("without a contact or an organizer email, the host's address is whom to ask", async ({ page, request }) => {
+    const hostId = await createHost(request, { email: `only-host@example.com` });
+    const { uuid, token } = await booked(request, { rescheduleNoticeMinutes: 1440, cancelNoticeMinutes: 1440, hosts: [{ hostId }] });
+    await mountCalendar(page, { token, "reservation-uuid": uuid });
+    await expect(rules(page).getByRole("link", { name: "only-host@example.com" })).toHaveAttribute("href", "mailto:only-host@example.com");
+  });
+
   test("without any contact, the visitor is told to contact the organizer", async ({ page, request }) => {
     const { uuid, token } = await booked(request, { rescheduleNoticeMinutes: 1440, cancelNoticeMinutes: 1440 });
+    // Hosts made through the admin API always have an address; only an event type of a host without
+    // one (as upgraded installations may have) has no contact: its configuration is played here.
+    await page.route("**/event-types/init", async (route) => {
+      const response = await route.fetch();
+      const body = await response.json();
+      body.data.configuration.contact = null;
+      await route.fulfill({ response, json: body });
+    });
     await mountCalendar(page, { token, "reservation-uuid": uuid });
     await expect(rules(page)).toContainText("For changes now, please contact the organizer.");
     await expect(rules(page).getByRole("link")).toHaveCount(0);
@@ -113,6 +128,31 @@ test.describe("the manage screens tell the change rules up front", () => {
     for (const name of ["Try again", "Cancel booking", "Yes, cancel it"]) await expect(page.getByRole("button", { name })).toHaveCount(0);
     await expect(grid(page)).toHaveCount(0);
     expect((await reservationsOf(request, id))[0]).toMatchObject({ uuid, status: "confirmed" });
+  });
+
+  test("manage-action cancel opens the question to cancel at once, focused on the reason; the booking is cancelled from there", async ({ page, request }) => {
+    const { id, uuid, token } = await booked(request, { rescheduleNoticeMinutes: 30, cancelNoticeMinutes: 30 });
+    await mountCalendar(page, { token, "reservation-uuid": uuid, "manage-action": "cancel" });
+    await expect(page.getByText("Cancel this booking? This cannot be undone.")).toBeVisible();
+    await expect(page.locator('[part="cancel-reason"]')).toBeFocused();
+    await page.keyboard.type("Plans changed");
+    await page.getByRole("button", { name: "Yes, cancel it" }).click();
+    await expect(page.getByRole("heading", { name: "Your booking is cancelled" })).toBeVisible();
+    expect((await reservationsOf(request, id))[0]).toMatchObject({ uuid, status: "cancelled" });
+  });
+
+  test("manage-action reschedule takes the visitor to the new times; without an action neither opens", async ({ page, request }) => {
+    const { uuid, token } = await booked(request, { rescheduleNoticeMinutes: 30, cancelNoticeMinutes: 30 });
+    await page.setViewportSize({ width: 390, height: 500 });
+    await mountCalendar(page, { token, "reservation-uuid": uuid, "manage-action": "reschedule" });
+    const heading = page.getByRole("heading", { name: "Choose a new time" });
+    await expect(heading).toBeFocused();
+    await expect(heading).toBeInViewport();
+    await expect(page.getByRole("button", { name: "Yes, cancel it" })).toHaveCount(0);
+    await mountCalendar(page, { token, "reservation-uuid": uuid });
+    await expect(page.getByRole("button", { name: "Cancel booking" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Yes, cancel it" })).toHaveCount(0);
+    await expect(page.getByRole("heading", { name: "Choose a new time" })).not.toBeFocused();
   });
 
   test("a manage part that cannot be fetched says so with a retry, which then shows the booking", async ({ page, request }) => {

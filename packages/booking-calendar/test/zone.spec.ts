@@ -1,5 +1,5 @@
 import { DateTexts, localeUses12Hours, offsetMinutes, offsetText } from "../src/dates.ts";
-import { test, expect, createEventType, firstFreeSlot, mountCalendar, showDay } from "./fixtures.ts";
+import { test, expect, chooseFirstTime, createEventType, firstFreeSlot, mountCalendar, showDay } from "./fixtures.ts";
 
 test.describe("the visitor's time zone", () => {
   test("choosing another zone asks for the month's times once, in that zone, and shows them on its clocks", async ({ page, request }) => {
@@ -19,6 +19,30 @@ test.describe("the visitor's time zone", () => {
     await (await showDay(page, tokyo.slice(0, 10))).click();
     await expect(page.locator(`button[part="slot"][data-start="${slot.startIso8601}"]`)).toContainText(tokyo.slice(11, 16));
     expect(asked).toEqual(["Asia/Tokyo"]);
+  });
+
+  test("the summary names an Etc/GMT zone by the offset it is: Etc/GMT+5 is five hours behind UTC", async ({ page, request }) => {
+    const { token } = await createEventType(request);
+    await mountCalendar(page, { token, locale: "en-GB", timezone: "Etc/GMT+5" });
+    await chooseFirstTime(page);
+    await expect(page.locator('[part="summary"]')).toContainText("Time zone: UTC-05:00");
+    expect([new DateTexts("en").zoneName("Etc/GMT-3"), new DateTexts("de").zoneName("Etc/GMT+10")]).toEqual(["UTC+03:00", "UTC-10:00"]);
+  });
+
+  test("where Intl names a zone only by its offset, the summary names its city in the visitor's language", async ({ page, request }) => {
+    // A browser whose Intl knows no generic zone names (as some engines ship): only "GMT+01:00".
+    await page.addInitScript(() => {
+      const formatToParts = Intl.DateTimeFormat.prototype.formatToParts;
+      Intl.DateTimeFormat.prototype.formatToParts = function (this: Intl.DateTimeFormat, date?: Date | number) {
+        const parts = formatToParts.call(this, date);
+        if (this.resolvedOptions().timeZoneName !== "longGeneric") return parts;
+        return parts.map((p) => (p.type === "timeZoneName" ? { ...p, value: "GMT+01:00" } : p));
+      };
+    });
+    const { token } = await createEventType(request);
+    await mountCalendar(page, { token, locale: "de", timezone: "Europe/Vienna" });
+    await chooseFirstTime(page);
+    await expect(page.locator('[part="summary"]')).toContainText("Zeitzone: Wien");
   });
 
   test("times read as the visitor's locale writes them, midnight included", () => {

@@ -6,6 +6,8 @@ export interface BookingCalendarAttributes {
   token: string;
   "api-base"?: string;
   "reservation-uuid"?: string;
+  /** With `reservation-uuid`: `cancel` opens the question to cancel, `reschedule` goes to the new times. */
+  "manage-action"?: "cancel" | "reschedule";
   timezone?: string;
   locale?: string;
   theme?: "light" | "dark" | "auto";

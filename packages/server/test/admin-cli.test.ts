@@ -136,6 +136,29 @@ describe("the admin CLI against a running server", () => {
     expect((await cli("delete", String(JSON.parse(r.stdout).id))).code).toBe(0);
   });
 
+  it("creates with the organizer's translations from a settings file and shows their languages", async () => {
+    const file = join(dir, "translated.json");
+    const translations = { de: { title: "Kennenlernen", description: "Ein erstes Gespräch." }, "pt-BR": { title: "Conversa inicial" } };
+    writeFileSync(file, JSON.stringify({ title: "Intro", locale: { preset: "de" }, translations }));
+    const r = await cli("create", "--file", file, "--json");
+    expect(r.code, r.stderr).toBe(0);
+    const created = JSON.parse(r.stdout);
+    expect(created.translations).toEqual(translations);
+    const shown = await cli("show", String(created.id));
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/^Language:\s+de; organizer texts also in de, pt-BR$/m);
+    // Without translations the line says only the language.
+    const plain = await cli("create", "--title", "Plain", "--json");
+    const plainId = String(JSON.parse(plain.stdout).id);
+    expect((await cli("show", plainId)).stdout).toMatch(/^Language:\s+the visitor's browser$/m);
+    // A translation the API refuses (an unknown key) is the server's validation error, exit 1.
+    writeFileSync(file, JSON.stringify({ title: "Bad", translations: { de: { heading: "X" } } }));
+    const bad = await cli("create", "--file", file);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("translations");
+    for (const made of [String(created.id), plainId]) expect((await cli("delete", made)).code).toBe(0);
+  });
+
   it("lists the event types as a table", async () => {
     const r = await cli("list");
     expect(r.code).toBe(0);

@@ -9,6 +9,7 @@ import { openPostgresStore } from "../src/store/postgres/index.ts";
 import { openSqliteStore } from "../src/store/sqlite/index.ts";
 import { postgresAt, sqliteAt } from "./old-databases.ts";
 import { ENGINE, POSTGRES_URL, setup, type Answer } from "./utils.ts";
+import { manageActionOf, manageActionUrlOf, manageUrlOf } from "../src/lib/links.ts";
 
 // The clock of setup() starts on Monday 2026-11-23T07:00:00Z, 08:00 in Prague. The event types
 // below offer 30-minute slots on weekdays 09:00-17:00 in Prague with no reschedule notice.
@@ -275,6 +276,25 @@ describe("GET /book/{slug}", () => {
     expect(r.status).toBe(200);
     expect(await attributesOf(r.text, "booking-calendar")).toEqual({ token: et.linkToken, "api-base": "http://localhost", "reservation-uuid": uuid.toLowerCase() });
     expect(r.headers.get("x-robots-tag")).toBe("noindex");
+  });
+
+  it("passes a manage link's action to the calendar: the question to cancel, or the new times", async () => {
+    const w = await setup();
+    const et = await create(w, { slug: "intro-call" });
+    const uuid = "0b8a3a3e-6d1c-4f3e-9a55-2f7b6d1e9c01";
+    for (const action of ["cancel", "reschedule"]) {
+      const r = await w.call("GET", `/book/intro-call?reservation=${uuid}&action=${action}`);
+      expect(await attributesOf(r.text, "booking-calendar")).toEqual({ token: et.linkToken, "api-base": "http://localhost", "reservation-uuid": uuid, "manage-action": action });
+    }
+    // Another value, or an action without a booking to manage, is ignored.
+    for (const query of [`reservation=${uuid}&action=delete`, `reservation=${uuid}&action=%22%3E%3Cscript%3E`, "action=cancel"]) {
+      const r = await w.call("GET", `/book/intro-call?${query}`);
+      expect(r.status).toBe(200);
+      expect(await attributesOf(r.text, "booking-calendar"), query).not.toHaveProperty("manage-action");
+    }
+    // The link the emails carry is the manage link with the action.
+    expect(manageActionUrlOf(manageUrlOf("https://book.example", "intro-call", uuid)!, "cancel")).toBe(`https://book.example/book/intro-call?reservation=${uuid}&action=cancel`);
+    expect([manageActionOf("reschedule"), manageActionOf("Cancel"), manageActionOf(null)]).toEqual(["reschedule", null, null]);
   });
 
   it("ignores a reservation parameter that is not a uuid", async () => {

@@ -61,8 +61,15 @@ describe("GET /configuration", () => {
     });
   });
 
-  it("tells the organizer's contact: the configured one, else the organizer email, else null", async () => {
+  it("tells the organizer's contact: the configured one, else the organizer email, else the first host's email, else null", async () => {
     const { call, eventType, admin } = await setup();
+    // Hosts without an organizer email: the first host that has an address is whom to ask.
+    const ana = (await admin("POST", "/admin/hosts", { name: "Ana", email: "ana@example.com", timezone: "Europe/Prague" })).body.data.id;
+    const bo = (await admin("POST", "/admin/hosts", { name: "Bo", email: "bo@example.com", timezone: "Europe/Prague" })).body.data.id;
+    const hosted = await eventType({ hosts: [{ hostId: bo }, { hostId: ana }] });
+    expect((await call("GET", "/configuration", { token: hosted.token })).body.data.configuration.contact).toBe("bo@example.com");
+    const hostedMailed = await eventType({ organizerEmail: "desk@example.com", hosts: [{ hostId: ana }] });
+    expect((await call("GET", "/configuration", { token: hostedMailed.token })).body.data.configuration.contact).toBe("desk@example.com");
     const none = await eventType({});
     expect((await call("GET", "/configuration", { token: none.token })).body.data.configuration).toMatchObject({ contact: null, rescheduleNoticeMinutes: 1440, cancelNoticeMinutes: 1440 });
     const mailed = await eventType({ organizerEmail: "host@example.com" });

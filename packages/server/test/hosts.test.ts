@@ -432,7 +432,15 @@ describe("a collective event type and a host's connected calendar (a real Radica
     // Unfolded (lines are folded at 75 octets).
     const ics = renderMail(mails[0]).ics.replace(/\r\n[ \t]/g, "");
     expect(ics).toContain("ORGANIZER;CN=Ana:mailto:ana@example.com");
-    expect(ics).toMatch(/ATTENDEE;CN=Bea;ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED:mailto:bea@example\.com/);
+    const visitorMail = mails.find((m: { role: string }) => m.role === "visitor");
+    expect(renderMail(visitorMail).ics.replace(/\r\n[ \t]/g, "")).toMatch(/ATTENDEE;CN=Bea;ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED:mailto:bea@example\.com/);
+    // The hosts' own PUBLISH copies name no ATTENDEE; their text names the other host.
+    for (const copy of mails.filter((m: { role: string }) => m.role === "organizer")) {
+      const published = renderMail(copy).ics.replace(/\r\n[ \t]/g, "");
+      expect(published).toContain("METHOD:PUBLISH");
+      expect(published).not.toContain("ATTENDEE");
+      expect(published).toContain("Host: Bea <bea@example.com>");
+    }
     // One host's booking elsewhere closes the team's time too.
     expect((await book(env, anas, slot("10:00"), 1)).body.success).toBe(true);
     expect(await list(env, team)).not.toContain(at("10:00"));

@@ -93,17 +93,23 @@ function calendarOf(m: Received) {
 
 /**
  * Common rules of email clients (Gmail, Outlook, Apple Mail) for HTML that renders everywhere:
- * layout by tables, every style inline (clients drop `<style>` or rewrite it), nothing fetched from
- * elsewhere (images, fonts, style sheets), alt texts, at most 600 px wide, the color-scheme metas
- * for dark mode, and links behind words rather than written out. Answers what is broken.
+ * layout by tables, every style inline (clients drop `<style>` or rewrite it: the one allowed is
+ * the head's dark colours, which only add to the inline ones), nothing fetched from elsewhere
+ * (images, fonts, style sheets), alt texts, at most 600 px wide, the color-scheme metas for dark
+ * mode, and links behind words rather than written out. Answers what is broken.
  */
 function emailHtmlProblems(html: string): string[] {
   const problems: string[] = [];
   const has = (re: RegExp, what: string) => re.test(html) && problems.push(what);
-  has(/<style[\s>]/i, "a <style> element");
+  const styles = html.match(/<style[\s>][\s\S]*?<\/style>/gi) ?? [];
+  if (styles.length > 1) problems.push("more than one <style> element");
+  for (const style of styles) {
+    if (!/^<style>@media \(prefers-color-scheme: dark\)\{[^{}]*(\{[^{}]*\}[^{}]*)*\}<\/style>$/.test(style)) problems.push(`a <style> beyond dark colours: ${style}`);
+    if (!/<head>[\s\S]*<style>[\s\S]*<\/head>/.test(html)) problems.push("a <style> outside the head");
+  }
   has(/<link[\s>]/i, "a <link> element");
   has(/<script[\s>]/i, "a script");
-  has(/\sclass=/i, "a class attribute (styles must be inline)");
+  for (const tag of html.match(/<[a-z]+\s[^>]*\sclass=[^>]*>/gi) ?? []) if (!/\sstyle="/.test(tag)) problems.push(`a class without inline styles (styles must be inline): ${tag}`);
   has(/<div[\s>]/i, "a <div> (layout must be tables)");
   has(/display\s*:\s*(flex|grid)|position\s*:|float\s*:/i, "flex, grid, float or positioned layout");
   has(/@import|@font-face|url\(/i, "an external style, font or background");
@@ -141,8 +147,12 @@ describe("emails in the visitor's language", () => {
     expect([1, 2, 5, 22, 25].map((n) => counted("pl", "hours", n))).toEqual(["1 godzinę", "2 godziny", "5 godzin", "22 godziny", "25 godzin"]);
     expect([1, 3, 5].map((n) => counted("cs", "days", n))).toEqual(["1 den", "3 dny", "5 dní"]);
     expect(counted("ja", "minutes", 1)).toBe("1分");
-    expect(mailLocale("pl-PL-u-hc-h12", "de")).toEqual({ language: "pl", hour12: true });
-    expect(mailLocale("sv", "de-AT")).toEqual({ language: "de", hour12: null });
+    expect(mailLocale("pl-PL-u-hc-h12", "de")).toEqual({ language: "pl", hour12: true, region: "pl-PL" });
+    // The clock as Intl.Locale reads it, wherever the extension puts it; a tag naming it twice by its last.
+    expect(mailLocale("de-DE-u-ca-gregory-hc-h23", null).hour12).toBe(false);
+    expect(mailLocale("de-DE-u-hc-h12-u-hc-h23", null).hour12).toBe(false);
+    expect(mailLocale("de-u-hc-h12", null)).toEqual({ language: "de", hour12: true });
+    expect(mailLocale("sv", "de-AT")).toEqual({ language: "de", hour12: null, region: "de-AT" });
     expect(mailLocale(null, "")).toEqual({ language: "en", hour12: null });
   });
 
@@ -180,7 +190,8 @@ describe("emails in the visitor's language", () => {
       expect(toVisitor.mail.text, language).toContain(booked.meetLink);
       expect(toVisitor.mail.text, language).toContain(booked.manageUrl);
       expect(toVisitor.mail.html, language).toContain(`href="${booked.meetLink}"`);
-      expect(toVisitor.mail.html, language).toContain(`href="${booked.manageUrl}"`);
+      expect(toVisitor.mail.html, language).toContain(`href="${booked.manageUrl}&#38;action=reschedule"`);
+      expect(toVisitor.mail.html, language).toContain(`href="${booked.manageUrl}&#38;action=cancel"`);
       expect(emailHtmlProblems(toVisitor.mail.html as string), language).toEqual([]);
       // The brand colour on the header and the main button, with text readable on it.
       expect(toVisitor.mail.html, language).toContain(`background-color:${BRAND}`);
@@ -211,6 +222,12 @@ describe("emails in the visitor's language", () => {
       const copy = calendarOf(toOrganizer);
       expect([copy.method, copy.partMethod, copy.disposition], language).toEqual(["PUBLISH", "PUBLISH", "attachment"]);
       expect(copy.summary).toBe("Intro call with Ada Lovelace");
+      // PUBLISH carries no ATTENDEE (RFC 5546 3.2.1): who takes part is named in the description.
+      expect(copy.attendees, language).toEqual([]);
+      expect(copy.organizer).toBe(`mailto:${ORGANIZER}`);
+      expect(copy.description).toContain(`Guests: Ada Lovelace <${visitor}>, ${GUEST}`);
+      expect(copy.description).toContain(booked.meetLink);
+      expect(copy.description).not.toContain(booked.manageUrl);
       expect(toOrganizer.mail.subject).toMatch(/^Confirmed: Intro call with Ada Lovelace, Tuesday/);
       expect(toOrganizer.mail.text).toContain("a copy for you, not an invitation");
       expect(toOrganizer.mail.text).not.toContain(booked.uuid);
@@ -236,12 +253,53 @@ describe("emails in the visitor's language", () => {
     ]);
   });
 
+  it("names the event type in the organizer's translation for the visitor's language: subject, body and invite", async () => {
+    const w = await world({
+      description: "A first talk about your project.",
+      translations: { de: { title: "Kennenlerngespräch", description: "Ein erstes Gespräch über Ihr Projekt." } },
+    });
+    await w.book({ ...TUE_0900, email: "de@example.com", firstname: "Ada", guests: [GUEST], locale: "de-AT-u-hc-h23", timezone: "Europe/Vienna" });
+    await w.book({ ...TUE_0900, start: "2026-11-24T10:00:00+01:00", end: "2026-11-24T10:30:00+01:00", email: "fr@example.com", locale: "fr-u-hc-h23", timezone: "Europe/Paris" });
+    await w.send();
+    const to = (address: string) => w.smtp.received.filter((m) => m.to[0] === address);
+    for (const m of [...to("de@example.com"), ...to(GUEST)]) {
+      expect(m.mail.subject).toMatch(/^Bestätigt: Kennenlerngespräch mit Jana Nováková, /);
+      expect(m.mail.text).toContain("Kennenlerngespräch");
+      expect(m.mail.html).toContain("Kennenlerngespräch");
+      expect(m.mail.text).not.toContain("Intro call");
+      const invite = calendarOf(m);
+      expect(invite.summary).toBe("Kennenlerngespräch mit Jana Nováková");
+      expect(invite.description).toContain("Ein erstes Gespräch über Ihr Projekt.");
+      expect(invite.description).not.toContain("A first talk");
+    }
+    // No French translation: the event type's own texts.
+    const [fr] = to("fr@example.com");
+    expect(fr!.mail.subject).toMatch(/^Confirmé : Intro call avec Jana Nováková|^Confirmé: Intro call/);
+    expect(calendarOf(fr!).description).toContain("A first talk about your project.");
+    // The organizer's copies speak the event type's language (English here): its own title.
+    const copies = to(ORGANIZER);
+    expect(copies.map((m) => m.mail.subject!.split(",")[0]).sort()).toEqual(["Confirmed: Intro call with Ada", "Confirmed: Intro call with fr@example.com"]);
+  });
+
+  it("writes dates as the visitor's region does (en-GB, en-US) and reads the clock the visitor chose last", async () => {
+    const w = await world();
+    await w.book({ ...TUE_0900, email: "gb@example.com", locale: "en-GB-u-hc-h23", timezone: "Europe/London" });
+    await w.book({ ...TUE_0900, start: "2026-11-24T10:00:00+01:00", end: "2026-11-24T10:30:00+01:00", email: "us@example.com", locale: "en-US-u-hc-h23", timezone: "Europe/London" });
+    // A tag naming the clock twice, as the element once sent for a locale attribute with its own clock.
+    await w.book({ ...TUE_0900, start: "2026-11-24T14:00:00+01:00", end: "2026-11-24T14:30:00+01:00", email: "de@example.com", locale: "de-DE-u-hc-h12-u-hc-h23", timezone: "Europe/Berlin" });
+    await w.send();
+    const subject = (to: string) => w.smtp.received.find((m) => m.to[0] === to)!.mail.subject!;
+    expect(subject("gb@example.com")).toMatch(/, Tuesday, 24 November 2026, 0?8:00–0?8:30 \(Greenwich Mean Time\)$/);
+    expect(subject("us@example.com")).toMatch(/, Tuesday, November 24, 2026, 0?9:00–0?9:30 \(Greenwich Mean Time\)$/);
+    expect(subject("de@example.com")).toMatch(/, Dienstag, 24\. November 2026, 14:00–14:30 \(/);
+  });
+
   it("refuses a language tag that is not one, with the JSON validation error", async () => {
     const w = await world();
     const r = await w.call("POST", "/reservations", { ...TUE_0900, email: "bad@example.com", locale: "de<script>" });
     expect(r.status).toBe(422);
-    expect(r.body.errors?.locale ?? JSON.stringify(r.body)).toBeTruthy();
-    expect(JSON.stringify(r.body)).toContain("locale");
+    expect(r.body.code, JSON.stringify(r.body)).toBe("validation_failed");
+    expect(r.body.fieldErrors.map((e: { field: string }) => e.field), JSON.stringify(r.body)).toEqual(["locale"]);
   });
 
   it("words the reminders' counts in the visitor's plural forms (Polish: one, few, many)", async () => {

@@ -166,8 +166,11 @@ describe("confirmation emails with calendar invites", () => {
     ]);
     // The plain text part writes out the links the HTML has behind buttons.
     expect(toVisitor[0]!.mail.text).toContain(`Join the meeting: ${booked.meetLink}`);
-    expect(toVisitor[0]!.mail.text).toContain(`Reschedule: ${booked.manageUrl}`);
-    expect(toVisitor[0]!.mail.text).toContain(`Cancel: ${booked.manageUrl}`);
+    // Reschedule and Cancel each open their own step of the manage link.
+    expect(toVisitor[0]!.mail.text).toContain(`Reschedule: ${booked.manageUrl}&action=reschedule\n`);
+    expect(toVisitor[0]!.mail.text).toContain(`Cancel: ${booked.manageUrl}&action=cancel\n`);
+    expect(toVisitor[0]!.mail.html).toContain(`<a href="${booked.manageUrl}&#38;action=reschedule"`);
+    expect(toVisitor[0]!.mail.html).toContain(`<a href="${booked.manageUrl}&#38;action=cancel"`);
     expect(toVisitor[0]!.mail.html).toContain(`<a href="${booked.meetLink}"`);
     expect(toVisitor[0]!.mail.html).not.toContain(`>${booked.meetLink}<`);
     // The organizer's copies hand out nothing that cancels the booking: no manage link, the uuid nowhere.
@@ -206,7 +209,9 @@ describe("confirmation emails with calendar invites", () => {
       if (n % 2 === 0) expect(i.description).toContain(booked.manageUrl);
       else expect(i.description).not.toContain(booked.uuid);
       expect(i.organizer).toBe(`mailto:${ORGANIZER}`);
-      expect(i.attendee).toBe(`mailto:${visitor.email}`);
+      // The visitor's invite names them as ATTENDEE; the organizer's PUBLISH copy has none (RFC 5546 3.2.1) and names them in its text.
+      if (n % 2 === 0) expect(i.attendee).toBe(`mailto:${visitor.email}`);
+      else expect([i.attendee, i.description.includes(`Guests: Ada Lovelace <${visitor.email}>`)]).toEqual([null, true]);
       // The visitor's entry is not titled with their own name; the organizer's names the visitor.
       expect(i.summary).toBe(n % 2 === 0 ? "Intro call" : "Intro call with Ada Lovelace");
     }

@@ -105,8 +105,8 @@ describe("reminder emails", () => {
     ]);
     const [toVisitor, toGuest] = smtp.received;
     expect(toVisitor!.mail.text).toContain("Hello Ada,\n\nYour booking starts in 1 day.");
-    expect(toVisitor!.mail.text).toContain(`Reschedule: ${booked.manageUrl}`);
-    expect(toVisitor!.mail.html).toContain(`<a href="${booked.manageUrl}"`);
+    expect(toVisitor!.mail.text).toContain(`Reschedule: ${booked.manageUrl}&action=reschedule`);
+    expect(toVisitor!.mail.html).toContain(`<a href="${booked.manageUrl}&#38;action=cancel"`);
     // The manage link is the visitor's: a guest's reminder has none, and does not greet them as the visitor.
     expect(toGuest!.mail.text).not.toContain(booked.uuid);
     expect(toGuest!.mail.text).not.toContain("Ada");

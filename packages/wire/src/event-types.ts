@@ -142,7 +142,7 @@ export const EventTypeConfiguration = Type.Object({
   rescheduleNoticeMinutes: Type.Optional(Type.Integer({ minimum: 0, description: "A visitor may move a booking online until this many minutes before its start; later, only the organizer can." })),
   cancelNoticeMinutes: Type.Optional(Type.Integer({ minimum: 0, description: "A visitor may cancel a confirmed booking online until this many minutes before its start; later, only the organizer can." })),
   contact: Type.Optional(Type.Union([Type.String(), Type.Null()], {
-    description: "How to reach the organizer when a change is no longer possible online: the event type's contact (an email address, an http(s) address or a line of text), else its organizer email; null when neither is set.",
+    description: "How to reach the organizer when a change is no longer possible online: the event type's contact (an email address, an http(s) address or a line of text), else its organizer email, else the email of its first host with one; null when there is none.",
   })),
   emailConfirmation: Type.Optional(
     Type.Boolean({ description: "True when the visitor is emailed a confirmation with a calendar invite on booking, rescheduling and cancelling (the server sends mail); false when nobody will be emailed." }),

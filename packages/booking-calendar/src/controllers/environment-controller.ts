@@ -5,6 +5,7 @@ import { environmentContext, type CalendarEnvironment } from "../context.ts";
 import { DateTexts, localeUses12Hours } from "../dates.ts";
 import { chooseLanguage, type Language } from "../i18n/catalog.ts";
 import { loadCatalog, loadedCatalog } from "../i18n/load.ts";
+import { loadPart, zonesPart } from "../parts/load.ts";
 import { textOverrides } from "../i18n/organizer.ts";
 import { safeLocale, textsWith, type Texts } from "../i18n/texts.ts";
 
@@ -55,7 +56,13 @@ export class EnvironmentController implements ReactiveController {
     this.#madeFrom = from;
     this.#catalogArrived = false;
     const locale = safeLocale(source.locale() || config?.locale.preset || navigator.language || "en");
-    const dates = new DateTexts(locale, this.#hour12 ?? localeUses12Hours(locale));
+    // A zone's city in the visitor's language comes with the zones part, fetched when first asked for.
+    const cityOf = (zone: string) => {
+      const part = zonesPart();
+      if (!part) void loadPart("zones").then(() => this.host.requestUpdate(), () => undefined);
+      return part?.cityName(zone, locale.split("-")[0]!);
+    };
+    const dates = new DateTexts(locale, this.#hour12 ?? localeUses12Hours(locale), cityOf);
     const language = this.languageFor(config);
     this.#provider.setValue({ texts: this.textsFor(config), dates, timezone: source.zone(), language: loadedCatalog(language) ? language : "en" });
   }

@@ -132,7 +132,8 @@ export function personOf(draft: BookingDraft): Pick<ConfirmInput, "firstname" | 
 
 /**
  * The booking of `slot` as the API takes it: what the visitor typed, worth sending, with the zone
- * they read times in and their language and clock (`de-u-hc-h23`), which the emails follow.
+ * they read times in and their language and clock (`de-u-hc-h23`), which the emails follow: the
+ * locale's language, script and region with the visitor's clock in place of any the locale named.
  */
 export function reservationOf(draft: BookingDraft, { configuration, customFields: fields }: InitData, slot: TimeSlot, timezone: string, dates: Pick<DateTexts, "locale" | "hour12">): ReservationInput {
   const location = locationOf(draft, configuration.locations);
@@ -143,7 +144,7 @@ export function reservationOf(draft: BookingDraft, { configuration, customFields
     end: slot.end,
     email: draft.email.trim(),
     timezone,
-    locale: `${dates.locale}-u-hc-h${dates.hour12 ? 12 : 23}`,
+    locale: `${new Intl.Locale(dates.locale).baseName}-u-hc-h${dates.hour12 ? 12 : 23}`,
     ...personOf(draft),
     ...(location ? { location } : {}),
     ...(guests.length ? { guests } : {}),

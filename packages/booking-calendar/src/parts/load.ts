@@ -12,7 +12,7 @@ import type { environmentContext } from "../context.ts";
 import type { closePopup, equipFloatingButton, openPopup } from "../popup/popup.ts";
 import type { DEFAULT_TEXTS } from "../i18n/texts.ts";
 import type * as manageViews from "../views/manage.ts";
-import type { ZoneIndex } from "../zones/zone-index.ts";
+import type { ZoneIndex, cityName } from "../zones/zone-index.ts";
 
 export type PartName = "popup" | "payment" | "manage" | "zones" | "form";
 
@@ -29,9 +29,10 @@ export interface PopupPart {
   equipFloatingButton: typeof equipFloatingButton;
 }
 
-/** What the zones part hands back: the zone list and search. */
+/** What the zones part hands back: the zone list and search, and the cities' names in the element's languages. */
 export interface ZonesPart {
   ZoneIndex: typeof ZoneIndex;
+  cityName: typeof cityName;
 }
 
 /**

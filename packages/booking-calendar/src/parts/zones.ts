@@ -1,5 +1,5 @@
 /** The zones part of the script-tag file: the zone picker's list and search, handed back once the visitor reaches for the picker. */
-import { ZoneIndex } from "../zones/zone-index.ts";
+import { cityName, ZoneIndex } from "../zones/zone-index.ts";
 
 const shared = window.BookingCalendarShared;
-if (shared && !shared.zones) shared.zones = { ZoneIndex };
+if (shared && !shared.zones) shared.zones = { ZoneIndex, cityName };

@@ -139,7 +139,7 @@ export function renderManage(flow: FlowOf<"picking">, env: CalendarEnvironment, 
   if (reservation.status === "cancelled") return html`${summary}<p>${env.texts("alreadyCancelled")}</p>${renderBookAnother(env, cancel.book)}`;
   return html`${summary}${renderRules(rules, config, env)}
     ${rules.canCancel ? renderCancel(env, flow.cancelReason, busy, cancel) : nothing}
-    ${rules.canMove ? html`<h3>${env.texts("pickNewTime")}</h3>` : nothing}`;
+    ${rules.canMove ? html`<h3 id="new-times" tabindex="-1">${env.texts("pickNewTime")}</h3>` : nothing}`;
 }
 
 /** The move to confirm: the new time beside the booking's place. */

@@ -80,6 +80,20 @@ export function manageUrlOf(origin: string, slug: string | null, reservationUuid
   return page === null ? null : `${page}?reservation=${reservationUuid}`;
 }
 
+/** What a manage link asks the booking page to open: the question to cancel, or the new times. */
+export const MANAGE_ACTIONS = ["cancel", "reschedule"] as const;
+export type ManageAction = (typeof MANAGE_ACTIONS)[number];
+
+/** A manage link that opens `action` at once (`…?reservation={uuid}&action=cancel`): the emails' Cancel and Reschedule buttons. */
+export function manageActionUrlOf(manageUrl: string, action: ManageAction): string {
+  return `${manageUrl}&action=${action}`;
+}
+
+/** The manage action a booking page's `action` query parameter names, or null for anything else. */
+export function manageActionOf(value: string | null | undefined): ManageAction | null {
+  return MANAGE_ACTIONS.find((a) => a === value) ?? null;
+}
+
 /** The calendar script's unversioned URL, which embed snippets carry; it keeps working, revalidated after a few minutes. */
 export const CALENDAR_PATH = "/embed/booking-calendar.js";
 

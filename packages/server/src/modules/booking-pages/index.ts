@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context.ts";
-import { publicOrigin, searchParamsOf } from "../../lib/links.ts";
+import { manageActionOf, publicOrigin, searchParamsOf } from "../../lib/links.ts";
 import { BookingPageService } from "./service.ts";
 import { pagePolicyOf } from "../embed/index.ts";
 import { pageSecurityHeaders } from "../../http/page-policy.ts";
@@ -10,16 +10,17 @@ import type { CalendarScriptFile } from "../embed/service.ts";
 /**
  * `GET /book/{slug}`: the event type's shareable booking page, HTML for people (an unknown slug is
  * an HTML 404 page, not the API's JSON). `?reservation={uuid}` opens the visitor's reschedule and
- * cancel view; such a personal link is kept out of search engines and referrers.
+ * cancel view (`&action=cancel` with the question to cancel open, `&action=reschedule` at the new
+ * times); such a personal link is kept out of search engines and referrers.
  */
 export const bookingPageRoutes = (ctx: AppContext, calendar: CalendarScriptFile) => {
   // Asked per page: the script may be built after the server started.
   const pages = new BookingPageService(ctx.store, () => calendarScripts({ calendarPath: calendar.pagePath(), devCalendarUrl: ctx.config.devCalendarUrl }));
   const serve = async (slug: string, request: Request) => {
     // Read by hand: a human page never answers a malformed query with a JSON 422.
-    const reservation = searchParamsOf(request.url).get("reservation");
+    const query = searchParamsOf(request.url);
     const origin = publicOrigin(ctx.config, request.url);
-    const page = await pages.render(slug, reservation, origin, request.headers.get("accept-language"));
+    const page = await pages.render(slug, query.get("reservation"), origin, request.headers.get("accept-language"), manageActionOf(query.get("action")));
     // The heading is in the visitor's language where the organizer wrote one.
     const headers: Record<string, string> = { "content-type": "text/html; charset=utf-8", "referrer-policy": "no-referrer", vary: "Accept-Language", ...pageSecurityHeaders(pagePolicyOf(ctx, origin)) };
     if (page.private) headers["x-robots-tag"] = "noindex";

@@ -2,6 +2,7 @@ import { isSlug } from "@booking/wire";
 import { escapeHtml } from "../../lib/html.ts";
 import { FAVICON_LINK } from "../embed/page.ts";
 import { isUuid } from "../../lib/ids.ts";
+import type { ManageAction } from "../../lib/links.ts";
 import type { EventTypeRecord, Store } from "../../store/types.ts";
 import { translationFor } from "../../domain/event-type.ts";
 
@@ -27,15 +28,16 @@ export class BookingPageService {
 
   /**
    * The page of `slug` on `origin`; `reservation` (the query parameter) opens the reschedule view when
-   * it is a uuid; `acceptLanguage` (the request's header) chooses the language of the page's heading.
+   * it is a uuid, with `action` (the question to cancel, or the new times) open; `acceptLanguage`
+   * (the request's header) chooses the language of the page's heading.
    */
-  async render(slug: string, reservation: string | null | undefined, origin: string, acceptLanguage: string | null = null): Promise<RenderedPage> {
+  async render(slug: string, reservation: string | null | undefined, origin: string, acceptLanguage: string | null = null, action: ManageAction | null = null): Promise<RenderedPage> {
     const wanted = slug.toLowerCase();
     const eventType = isSlug(wanted) ? await this.store.eventTypes.bySlug(wanted) : null;
     if (!eventType) return { found: false, html: missingPage(), private: false };
     // Anything but a well-formed uuid is ignored: the calendar then simply offers a new booking.
     const reservationUuid = reservation && isUuid(reservation) ? reservation.toLowerCase() : null;
-    return { found: true, html: bookingPage(eventType, origin, reservationUuid, this.scripts(), acceptLanguage), private: reservationUuid !== null };
+    return { found: true, html: bookingPage(eventType, origin, reservationUuid, this.scripts(), acceptLanguage, action), private: reservationUuid !== null };
   }
 }
 
@@ -65,10 +67,11 @@ function pageLanguage(s: EventTypeRecord["settings"], acceptLanguage: string | n
   return { lang: tag, title: own?.title ?? s.title, description: own?.description ?? s.description };
 }
 
-function bookingPage(eventType: EventTypeRecord, origin: string, reservationUuid: string | null, scripts: string, acceptLanguage: string | null): string {
+function bookingPage(eventType: EventTypeRecord, origin: string, reservationUuid: string | null, scripts: string, acceptLanguage: string | null, action: ManageAction | null): string {
   const s = eventType.settings;
   const attributes = [`token="${escapeHtml(eventType.linkToken)}"`, `api-base="${escapeHtml(origin)}"`];
   if (reservationUuid) attributes.push(`reservation-uuid="${escapeHtml(reservationUuid)}"`);
+  if (reservationUuid && action) attributes.push(`manage-action="${action}"`);
   const { lang, title, description } = pageLanguage(s, acceptLanguage);
   return document({
     lang,

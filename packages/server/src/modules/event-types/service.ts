@@ -76,10 +76,11 @@ export class EventTypeService {
       calendarTitle: s.calendarTitle,
       // Event types saved before the setting existed have no key: read as not set.
       hostName: s.hostName ?? hostsName(eventType),
-      // The element says up front until when a booking can be changed online, and past that whom to ask.
+      // The element says up front until when a booking can be changed online, and past that whom to
+      // ask: the organizer's contact, else their email, else the first host with an email.
       rescheduleNoticeMinutes: s.rescheduleNoticeMinutes,
       cancelNoticeMinutes: s.cancelNoticeMinutes,
-      contact: s.contact ?? s.organizerEmail ?? null,
+      contact: s.contact ?? s.organizerEmail ?? hostsEmail(eventType),
       title: s.title,
       description: s.description,
       durationMinutes: s.durationMinutes,
@@ -178,6 +179,11 @@ function themeColors(colors: Record<string, string>): Record<string, string> {
 /** The avatar a booker shows for the event type's hosts: the first host's that has one. */
 function hostsAvatar(eventType: EventTypeRecord): string {
   return eventType.hosts.find((h) => h.avatarUrl)?.avatarUrl ?? "";
+}
+
+/** The address of the event type's first host with one (in the hosts' order); null when none has one. */
+function hostsEmail(eventType: EventTypeRecord): string | null {
+  return eventType.hosts.find((h) => h.email)?.email ?? null;
 }
 
 /** The name a booker shows for the event type's hosts: one host's name, or a team's names joined; null when none is named. */

@@ -48,9 +48,15 @@ export interface InviteLabels {
   manage: string;
   reason: string;
   phone: (value: string) => string;
+  /** The line naming the visitor and guests in a PUBLISH copy, which has no ATTENDEE. */
+  guests?: string;
+  /** The line naming the booking's other hosts in a PUBLISH copy. */
+  hosts?: string;
 }
 
-const ENGLISH_LABELS: InviteLabels = { join: "Join", where: "Where", manage: "Reschedule or cancel", reason: "Reason for cancelling", phone: (value) => `Phone: ${value}` };
+const ENGLISH_LABELS: InviteLabels = {
+  join: "Join", where: "Where", manage: "Reschedule or cancel", reason: "Reason for cancelling", phone: (value) => `Phone: ${value}`, guests: "Guests", hosts: "Hosts",
+};
 
 /** A booking's UID in the visitor's copy: the reservation's uuid, so every invite, update and cancel of it is the same entry. */
 export function bookingUid(reservationUuid: string): string {
@@ -136,7 +142,8 @@ function icalUri(value: string): string {
  * SEQUENCE from the reservation (raised by each reschedule and cancel), DTSTART/DTEND in UTC,
  * SUMMARY (the context's, else the event type's title with the visitor's name), DESCRIPTION with the
  * meeting place, (the visitor's copy) manage link and (once cancelled) the reason the visitor gave,
- * in the context's labels, LOCATION, URL, ORGANIZER, the visitor and each guest as ATTENDEE,
+ * in the context's labels, LOCATION, URL, ORGANIZER, the visitor and each guest as ATTENDEE (left
+ * out of the organizer's PUBLISH email copy, see `bookingInvite`),
  * STATUS CONFIRMED or CANCELLED. Every text passes through
  * `icalText`, `icalParameter` or `icalUri`. Without a METHOD: for invites (see `inviteCalendar`),
  * a calendar writer or a feed of bookings alike.
@@ -222,7 +229,26 @@ export function inviteCalendar(events: ICAL.Component[], method?: InviteMethod):
  */
 export function bookingInvite(eventType: InviteEventType, r: InviteReservation, context: InviteContext): { method: InviteMethod; ics: string } {
   const method = context.copy === "organizer" ? "PUBLISH" : r.status === "cancelled" ? "CANCEL" : "REQUEST";
-  return { method, ics: inviteCalendar([bookingEvent(eventType, r, context)], method) };
+  const event = bookingEvent(eventType, r, context);
+  if (method === "PUBLISH") publishedCopy(event, r, context);
+  return { method, ics: inviteCalendar([event], method) };
+}
+
+/**
+ * A PUBLISH copy carries no ATTENDEE (RFC 5546 3.2.1): a client would read one as an invitation to
+ * answer. Who takes part is named in DESCRIPTION instead: the visitor and guests, and the other hosts.
+ */
+function publishedCopy(event: ICAL.Component, r: InviteReservation, context: InviteContext): void {
+  event.removeAllProperties("attendee");
+  const labels = { ...ENGLISH_LABELS, ...context.labels };
+  const visitor = `${r.firstname} ${r.lastname}`.trim();
+  const named = (email: string, name?: string | null) => (name ? `${name} <${email}>` : email);
+  const lines = [
+    `${labels.guests}: ${[named(r.email, visitor), ...(r.guests ?? [])].join(", ")}`,
+    ...(context.coHosts?.length ? [`${labels.hosts}: ${context.coHosts.map((h) => named(h.email, h.name)).join(", ")}`] : []),
+  ];
+  const before = event.getFirstPropertyValue("description");
+  setText(event, "description", [...(before ? [String(before)] : []), ...lines].join("\n\n"));
 }
 
 function utcTime(ms: number): ICAL.Time {

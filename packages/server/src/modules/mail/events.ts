@@ -2,6 +2,7 @@ import type { ServerConfig } from "../../config.ts";
 import type { EventTypeRecord, OutboxChannel, OutboxEvent, ReservationRecord, WebhookKind } from "../../store/types.ts";
 import type { InviteEventType, InviteMethod, InviteReservation } from "../invites/ics.ts";
 import { bookingHosts, coHostsOf, organizerCopies, organizerOf } from "../hosts/organizer.ts";
+import { translationFor } from "../../domain/event-type.ts";
 import { mailLocale, type MailLocale } from "./language.ts";
 import { DEFAULT_ACCENT, emailColor } from "./template.ts";
 import { outboxMessageId } from "../../lib/ids.ts";
@@ -93,7 +94,15 @@ export function emailEvents(
   const hostZones = new Map(bookingHosts(eventType, r).flatMap((h) => (h.email ? [[h.email.toLowerCase(), h.schedule?.timezone ?? h.timezone] as const] : [])));
   const organizerLocale = mailLocale(null, eventType.settings.locale?.preset);
   for (const to of organizerCopies(eventType, r)) {
-    messages.push({ ...visitor, to, role: "organizer", zone: hostZones.get(to.toLowerCase()) ?? eventType.settings.timezone, manageUrl: null, locale: organizerLocale });
+    messages.push({
+      ...visitor,
+      to,
+      role: "organizer",
+      eventType: eventTypeTexts(eventType, null),
+      zone: hostZones.get(to.toLowerCase()) ?? eventType.settings.timezone,
+      manageUrl: null,
+      locale: organizerLocale,
+    });
   }
   return messages.map((m) => mailEvent("email", "mail", eventType, r, nowMs, m));
 }
@@ -122,7 +131,7 @@ export function mailPayload(
     to: r.email,
     role: "visitor",
     kind,
-    eventType: { title: eventType.settings.title, description: eventType.settings.description },
+    eventType: eventTypeTexts(eventType, r.locale),
     reservation: {
       uuid: r.uuid, sequence: r.sequence, status: r.status, startMs: r.startMs, endMs: r.endMs, email: r.email, firstname: r.firstname, lastname: r.lastname,
       meetLink: r.meetLink, location: r.location, cancelReason: r.cancelReason ?? null, guests: r.guests,
@@ -136,6 +145,18 @@ export function mailPayload(
     locale: mailLocale(r.locale, eventType.settings.locale?.preset),
     accent: emailColor(eventType.settings.theme?.colors?.primary) ?? DEFAULT_ACCENT,
   };
+}
+
+/**
+ * The event type's title and description as a message in `tag` shows them: the organizer's
+ * translation for the tag the visitor booked in (`de-AT-u-hc-h23` → `de-AT`, else `de`; see
+ * `translationFor`), else for the event type's preset language, as the booking page does; what the
+ * translation leaves out, in the event type's own words.
+ */
+export function eventTypeTexts(eventType: EventTypeRecord, tag: string | null | undefined): InviteEventType {
+  const s = eventType.settings;
+  const own = translationFor(s, tag?.split(/-[ux]-/i)[0]) ?? translationFor(s, s.locale?.preset);
+  return { title: own?.title ?? s.title, description: own?.description ?? s.description };
 }
 
 /** The outbox row of one message to `m.to` on `channel`, sent no earlier than `notBeforeMs` when given. */

@@ -7,6 +7,8 @@ export interface MailLocale {
   language: MailLanguage;
   /** true for a 12-hour clock, false for 24 hours, null for the language's usual clock. */
   hour12: boolean | null;
+  /** The booked tag's language with its region (`en-GB`), which dates follow; absent: the language alone. */
+  region?: string;
 }
 
 /** The mail language of a BCP 47 tag: its base language when it has texts (`de-AT` → `de`), else null. */
@@ -18,12 +20,38 @@ export function mailLanguageOf(tag: string | null | undefined): MailLanguage | n
 /**
  * The language and clock of a booking's messages: the tag it was booked in (`pl-u-hc-h12`), else
  * the event type's preset language, else English. The clock is the tag's `hc` extension when it has
- * one (h11 and h12 are 12-hour clocks, h23 and h24 24-hour ones).
+ * one (h11 and h12 are 12-hour clocks, h23 and h24 24-hour ones), as `Intl.Locale` reads the tag; a
+ * tag that names the extension twice (`de-u-hc-h12-u-hc-h23`, which older clients sent) is read by
+ * its last one, the visitor's choice. `region` keeps the tag's language with its script and region
+ * (`en-GB`), which dates are written in.
  */
 export function mailLocale(tag: string | null | undefined, preset: string | null | undefined): MailLocale {
   const language = mailLanguageOf(tag) ?? mailLanguageOf(preset) ?? "en";
-  const cycle = /-u(?:-[a-z0-9]{3,8})*-hc-(h11|h12|h23|h24)(?:-|$)/i.exec(tag ?? "")?.[1]?.toLowerCase();
-  return { language, hour12: cycle ? cycle === "h11" || cycle === "h12" : null };
+  const cycle = hourCycleOf(tag);
+  const region = regionalTag(mailLanguageOf(tag) ? tag : preset, language);
+  return { language, hour12: cycle ? cycle === "h11" || cycle === "h12" : null, ...(region !== language ? { region } : {}) };
+}
+
+/** The `hc` of a tag: Intl.Locale's reading; for a tag it refuses, the last `-hc-` the tag holds. */
+function hourCycleOf(tag: string | null | undefined): string | undefined {
+  if (!tag) return undefined;
+  try {
+    const cycle = new Intl.Locale(tag).hourCycle;
+    if (cycle) return cycle;
+  } catch {
+    // Not a well-formed tag (a repeated extension): read its last hc below.
+  }
+  return [...tag.matchAll(/-hc-(h11|h12|h23|h24)(?=-|$)/gi)].pop()?.[1]?.toLowerCase();
+}
+
+/** A tag's language, script and region (`en-GB`, `zh-Hant-TW`) when Intl knows them for `language`, else `language`. */
+function regionalTag(tag: string | null | undefined, language: MailLanguage): string {
+  try {
+    const base = new Intl.Locale(tag?.split(/-u-|-x-/i)[0] ?? "").baseName;
+    return base.toLowerCase().startsWith(language) && Intl.DateTimeFormat.supportedLocalesOf([base]).length ? base : language;
+  } catch {
+    return language;
+  }
 }
 
 /** A catalog's text with `{name}` placeholders filled. */
@@ -57,13 +85,14 @@ export function durationText(language: MailLanguage, minutes: number): string {
 const formats = new Map<string, Intl.DateTimeFormat>();
 
 function format(locale: MailLocale, zone: string, what: "date" | "time" | "zone"): Intl.DateTimeFormat {
-  const key = `${locale.language} ${locale.hour12} ${zone} ${what}`;
+  const tag = locale.region ?? locale.language;
+  const key = `${tag} ${locale.hour12} ${zone} ${what}`;
   let f = formats.get(key);
   if (!f) {
     const clock = locale.hour12 === null ? {} : { hour12: locale.hour12 };
     const options: Intl.DateTimeFormatOptions =
       what === "date" ? { weekday: "long", day: "numeric", month: "long", year: "numeric" } : what === "time" ? { hour: "numeric", minute: "2-digit", ...clock } : { timeZoneName: "long" };
-    f = new Intl.DateTimeFormat(locale.language, { ...options, timeZone: zone });
+    f = new Intl.DateTimeFormat(tag, { ...options, timeZone: zone });
     formats.set(key, f);
   }
   return f;

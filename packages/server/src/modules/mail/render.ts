@@ -1,5 +1,6 @@
 import { bookingInvite, joinLink, meetingPlace, type InviteLabels } from "../invites/ics.ts";
 import type { WebhookKind } from "../../store/types.ts";
+import { manageActionUrlOf } from "../../lib/links.ts";
 import type { MailPayload, RenderedMail } from "./events.ts";
 import { catalogOf, durationText, fill, spanText, type MailLocale } from "./language.ts";
 import type { MailTexts as MailCatalog } from "./locales/catalog.ts";
@@ -21,7 +22,7 @@ function headline(t: MailCatalog, kind: WebhookKind): { subject: string; visitor
 
 /** The labels of an invite's description in a language. */
 function inviteLabels(t: MailCatalog): InviteLabels {
-  return { join: t.join, where: t.where, manage: `${t.reschedule} / ${t.cancel}`, reason: t.reason, phone: (value) => fill(t.phone, { value }) };
+  return { join: t.join, where: t.where, manage: `${t.reschedule} / ${t.cancel}`, reason: t.reason, phone: (value) => fill(t.phone, { value }), guests: t.guests, hosts: t.host };
 }
 
 /** An invite's title for its reader: the event type's title with the host's name for the visitor and guests, with the visitor's for the organizer. */
@@ -61,7 +62,10 @@ export function render(m: MailPayload, reminder?: { minutesBefore: number }): Pi
   if (cancelled && r.cancelReason) rows.push([t.reason, r.cancelReason]);
   const buttons: MessageContent["buttons"] = [];
   if (!cancelled && link) buttons.push({ label: t.join, url: link });
-  if (!cancelled && m.role === "visitor" && m.manageUrl) buttons.push({ label: t.reschedule, url: m.manageUrl }, { label: t.cancel, url: m.manageUrl });
+  // Each button opens its own step of the manage link: the new times, or the question to cancel.
+  if (!cancelled && m.role === "visitor" && m.manageUrl) {
+    buttons.push({ label: t.reschedule, url: manageActionUrlOf(m.manageUrl, "reschedule") }, { label: t.cancel, url: manageActionUrlOf(m.manageUrl, "cancel") });
+  }
   const closing = reminder ? (m.role === "visitor" && m.manageUrl ? t.changeHint : t.seeYou) : m.role === "organizer" ? t.organizerFile : cancelled ? t.inviteRemoves : t.inviteAdds;
   const content: MessageContent = {
     language: locale.language,
