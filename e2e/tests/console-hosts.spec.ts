@@ -6,7 +6,7 @@ import { join, resolve } from "node:path";
 import { ADMIN_KEY, bookThroughApi, createEventType, expect, expectAccessible, freeSlots, test } from "../support/fixtures.ts";
 import { freePorts } from "../../packages/booking-calendar/test/browser.ts";
 import { startSmtp, type Smtp } from "../../packages/server/test/smtp.ts";
-import { startRadicale } from "../support/radicale.ts";
+import { startRadicale } from "../../packages/server/test/radicale.ts";
 
 // A host signs in to the console through the link the organizer has emailed them: a server of this
 // file's own, started as `npm start` starts it but with SMTP_URL set to a real SMTP server on
@@ -148,7 +148,8 @@ test("a host connects their own CalDAV calendar (Radicale) after testing it, see
   try {
     const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
     const busyStart = new Date(Date.now() + 3 * 86_400_000);
-    await radicale.putEvent("busy-1", stamp(busyStart), stamp(new Date(busyStart.getTime() + 3_600_000)));
+    const calendarUrl = await radicale.makeCalendar("work");
+    await radicale.put(calendarUrl, "busy-1.ics", ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//e2e//EN", "BEGIN:VEVENT", "UID:busy-1", "DTSTAMP:20260101T000000Z", `DTSTART:${stamp(busyStart)}`, `DTEND:${stamp(new Date(busyStart.getTime() + 3_600_000))}`, "SUMMARY:Busy", "END:VEVENT", "END:VCALENDAR", ""].join("\r\n"));
     const cara = await newHost(request, "Cara");
     const dana = await newHost(request, "Dana");
     const danaSource = await request.post(`${origin}/admin/hosts/${dana}/busy-sources`, { headers: admin, data: { kind: "ical", url: "http://127.0.0.1:9/dana.ics" } });
@@ -164,7 +165,7 @@ test("a host connects their own CalDAV calendar (Radicale) after testing it, see
     await expect(page.getByText("dana.ics")).toHaveCount(0);
     await expectAccessible(page, "calendars of a host, none yet");
 
-    await page.getByLabel("URL").fill(radicale.calendarUrl);
+    await page.getByLabel("URL").fill(calendarUrl);
     await page.getByLabel("Username").fill(radicale.user);
     await page.getByLabel("Password").fill("wrong-password");
     await page.getByRole("button", { name: "Test connection" }).click();
@@ -176,23 +177,23 @@ test("a host connects their own CalDAV calendar (Radicale) after testing it, see
     await expect(page.getByRole("form", { name: "Connect a calendar" }).getByText("The connection works. Calendar entries found: 1")).toBeVisible();
     expect((await (await request.get(`${origin}/admin/hosts/${cara}/busy-sources`, { headers: admin })).json()).data).toEqual([]);
     await page.getByRole("button", { name: "Test and save" }).click();
-    const row = page.getByRole("row").filter({ hasText: radicale.calendarUrl });
+    const row = page.getByRole("row").filter({ hasText: calendarUrl });
     await expect(row).toContainText("In sync");
     await expect(row).toContainText("Busy times: 1");
-    await page.getByLabel("Write bookings into").selectOption({ label: "Work" });
+    await page.getByLabel("Write bookings into").selectOption({ label: "work" });
     await page.getByRole("form", { name: "Where bookings are written" }).getByRole("button", { name: "Save" }).click();
-    await expect(page.getByRole("row").filter({ hasText: radicale.calendarUrl })).toContainText(`Bookings are written here: ${radicale.calendarUrl}`);
-    await page.getByRole("row").filter({ hasText: radicale.calendarUrl }).getByRole("button", { name: /^Sync now/ }).click();
+    await expect(page.getByRole("row").filter({ hasText: calendarUrl })).toContainText(`Bookings are written here: ${calendarUrl}`);
+    await page.getByRole("row").filter({ hasText: calendarUrl }).getByRole("button", { name: /^Sync now/ }).click();
     await expect(page.locator("#console-status")).toContainText("Saved.");
     const hers = (await (await request.get(`${origin}/admin/hosts/${cara}/busy-sources`, { headers: admin })).json()).data;
-    expect(hers).toEqual([expect.objectContaining({ url: radicale.calendarUrl, status: "ok", busyIntervals: 1, writeBookings: true, writeCalendar: radicale.calendarUrl })]);
+    expect(hers).toEqual([expect.objectContaining({ url: calendarUrl, status: "ok", busyIntervals: 1, writeBookings: true, writeCalendar: calendarUrl })]);
 
     // Every scheme and width passes axe with the calendar shown.
     for (const width of [1280, 390]) {
       for (const scheme of ["light", "dark"] as const) {
         await page.setViewportSize({ width, height: 900 });
         await page.emulateMedia({ colorScheme: scheme });
-        await expect(page.getByRole("row").filter({ hasText: radicale.calendarUrl })).toContainText("In sync");
+        await expect(page.getByRole("row").filter({ hasText: calendarUrl })).toContainText("In sync");
         await expectAccessible(page, `calendars of a host ${scheme} ${width}`);
       }
     }

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { API, ADMIN_KEY, SITE, bookThroughApi, chooseFirstTime, createEventType, expect, expectAccessible, freeSlots, openSite, saveScreenshot, test } from "../support/fixtures.ts";
-import { startRadicale } from "../support/radicale.ts";
+import { startRadicale } from "../../packages/server/test/radicale.ts";
 
 /** Signs in to the console with the admin key; the bookings page is then shown. */
 async function signIn(page: Page): Promise<void> {
@@ -124,14 +124,16 @@ test.describe("the organizer console", () => {
       const hostId = (await made.json()).data.id as number;
       const start = new Date(Date.now() + 2 * 86_400_000);
       const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
-      await radicale.putEvent("busy-1", stamp(start), stamp(new Date(start.getTime() + 3_600_000)));
+      const calendarUrl = await radicale.makeCalendar("work");
+      const busy = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//e2e//EN", "BEGIN:VEVENT", "UID:busy-1", "DTSTAMP:20260101T000000Z", `DTSTART:${stamp(start)}`, `DTEND:${stamp(new Date(start.getTime() + 3_600_000))}`, "SUMMARY:Busy", "END:VEVENT", "END:VCALENDAR", ""];
+      await radicale.put(calendarUrl, "busy-1.ics", busy.join("\r\n"));
       await signIn(page);
       await page.getByRole("link", { name: "Calendars" }).click();
       // The default host comes first; the organizer picks another.
       await expect(page.getByLabel("Host")).toHaveValue(String((await (await request.get("/admin/hosts", { headers: admin })).json()).data.find((h: { isDefault: boolean }) => h.isDefault).id));
       await page.getByLabel("Host").selectOption(String(hostId));
       await expect(page.getByText("No calendars connected yet.")).toBeVisible();
-      await page.getByLabel("URL").fill(radicale.calendarUrl);
+      await page.getByLabel("URL").fill(calendarUrl);
       await page.getByLabel("Username").fill(radicale.user);
       await page.getByLabel("Password").fill("wrong-password");
       await page.getByRole("button", { name: "Test connection" }).click();
@@ -146,15 +148,15 @@ test.describe("the organizer console", () => {
       await expect(page.getByLabel("URL")).toHaveAttribute("aria-invalid", "false");
       expect((await (await request.get(`/admin/hosts/${hostId}/busy-sources`, { headers: admin })).json()).data).toEqual([]);
       await page.getByRole("button", { name: "Test and save" }).click();
-      const row = page.getByRole("row").filter({ hasText: radicale.calendarUrl });
+      const row = page.getByRole("row").filter({ hasText: calendarUrl });
       await expect(row).toContainText("In sync");
       await expect(row).toContainText("Busy times: 1");
-      await page.getByLabel("Write bookings into").selectOption({ label: "Work" });
+      await page.getByLabel("Write bookings into").selectOption({ label: "work" });
       await page.getByRole("form", { name: "Where bookings are written" }).getByRole("button", { name: "Save" }).click();
-      await expect(page.getByRole("row").filter({ hasText: radicale.calendarUrl })).toContainText(`Bookings are written here: ${radicale.calendarUrl}`);
+      await expect(page.getByRole("row").filter({ hasText: calendarUrl })).toContainText(`Bookings are written here: ${calendarUrl}`);
       const sources = (await (await request.get(`/admin/hosts/${hostId}/busy-sources`, { headers: admin })).json()).data;
-      expect(sources).toEqual([expect.objectContaining({ url: radicale.calendarUrl, writeBookings: true, writeCalendar: radicale.calendarUrl, status: "ok" })]);
-      await page.getByRole("row").filter({ hasText: radicale.calendarUrl }).getByRole("button", { name: /^Sync now/ }).click();
+      expect(sources).toEqual([expect.objectContaining({ url: calendarUrl, writeBookings: true, writeCalendar: calendarUrl, status: "ok" })]);
+      await page.getByRole("row").filter({ hasText: calendarUrl }).getByRole("button", { name: /^Sync now/ }).click();
       await expect(page.locator("#console-status")).toContainText("Saved.");
       await expectAccessible(page, "calendars of a host with one connected");
     } finally {
@@ -293,7 +295,8 @@ test.describe("the organizer console", () => {
     await page.getByRole("link", { name: "Availability" }).click();
     await page.getByLabel("Hours of").selectOption(`event-type-${et.id}`);
     await page.getByRole("button", { name: "Add range: Monday" }).click();
-    await page.getByRole("button", { name: "Copy to all days: Monday" }).click();
+    await page.getByRole("button", { name: "Copy to other days: Monday" }).click();
+    await page.getByRole("group", { name: "Copy the hours of Monday" }).getByRole("button", { name: "Copy", exact: true }).click();
     const next = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 15)).toISOString().slice(0, 10);
     await page.getByRole("button", { name: "Date overrides: +1" }).click();
     await page.getByRole("button", { name: next, exact: true }).click();

@@ -1,6 +1,6 @@
 import { html, nothing } from "lit";
-import { api, ApiFailure } from "../api.ts";
-import { ConsolePage, failureText, field, fieldError, when } from "../base.ts";
+import { api, type ApiFailure } from "../api.ts";
+import { ConsolePage, failureText, field, fieldError, refusalOf, when } from "../base.ts";
 import { hosts, type HostView } from "../model.ts";
 
 interface SourceView {
@@ -80,19 +80,13 @@ export class CalendarsPage extends ConsolePage {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void hosts(api).then(
-      (list) => {
-        this.hostList = list;
-        // A host's session lists only itself; the organizer starts with the default host.
-        const first = list.find((h) => h.id === this.hostId) ?? list.find((h) => h.isDefault) ?? list[0];
-        if (first) void this.choose(first.id);
-        else this.sources = [];
-      },
-      (error) => {
-        this.sources = [];
-        this.announce(failureText(error), "bad");
-      },
-    );
+    void this.attempt(async () => {
+      this.hostList = await hosts(api);
+      // A host's session lists only itself; the organizer starts with the default host.
+      const first = this.hostList.find((h) => h.id === this.hostId) ?? this.hostList.find((h) => h.isDefault) ?? this.hostList[0];
+      if (first) await this.choose(first.id);
+      else this.sources = [];
+    }, () => (this.sources = []));
   }
 
   private async choose(hostId: number): Promise<void> {
@@ -101,15 +95,12 @@ export class CalendarsPage extends ConsolePage {
       this.tested = null;
     }
     this.chosen = hostId;
-    try {
+    await this.attempt(async () => {
       const sources = await api<SourceView[]>("GET", `/admin/hosts/${hostId}/busy-sources`);
       if (this.chosen !== hostId) return;
       this.sources = sources;
       void this.loadWritable(hostId, sources);
-    } catch (error) {
-      this.sources = [];
-      this.announce(failureText(error), "bad");
-    }
+    }, () => (this.sources = []));
   }
 
   /** Lists the calendars of the host's CalDAV accounts, each account on its own (one that fails says why). */
@@ -148,16 +139,14 @@ export class CalendarsPage extends ConsolePage {
     const form = (event.target as HTMLElement).closest("form")!;
     if (!form.reportValidity()) return;
     this.busy = true;
-    try {
+    await this.attempt(async () => {
       await this.test(form);
       this.announce(this.tested!);
-    } catch (error) {
+    }, (error) => {
       this.tested = null;
-      this.failure = error instanceof ApiFailure ? error : null;
-      this.announce(failureText(error), "bad");
-    } finally {
-      this.busy = false;
-    }
+      this.failure = refusalOf(error);
+    });
+    this.busy = false;
   }
 
   private async connect(event: SubmitEvent): Promise<void> {
@@ -165,7 +154,7 @@ export class CalendarsPage extends ConsolePage {
     const form = event.target as HTMLFormElement;
     const hostId = this.chosen;
     this.busy = true;
-    try {
+    await this.attempt(async () => {
       // Tried first, stored only once it can be read (a 422 on url says why not), then synced.
       await this.test(form);
       const source = await api<SourceView>("POST", `/admin/hosts/${hostId}/busy-sources`, this.body(form));
@@ -175,35 +164,29 @@ export class CalendarsPage extends ConsolePage {
       this.announce(`${this.t.saved} ${this.tested} · ${this.t.busyTimes}: ${answer.source.busyIntervals}`);
       this.tested = null;
       await this.choose(hostId!);
-    } catch (error) {
-      this.failure = error instanceof ApiFailure ? error : null;
-      this.announce(failureText(error), "bad");
-    } finally {
-      this.busy = false;
-    }
+    }, (error) => (this.failure = refusalOf(error)));
+    this.busy = false;
   }
 
   private async act(source: SourceView, action: "sync" | "remove"): Promise<void> {
-    try {
+    if (action === "remove" && !confirm(`${this.t.remove}: ${source.url}?`)) return;
+    await this.attempt(async () => {
       if (action === "sync") {
         const answer = await api<{ state: string }>("POST", `/admin/busy-sources/${source.id}/sync`);
         this.announce(answer.state === "syncing" ? this.t.stillSyncing : this.t.saved);
       } else {
-        if (!confirm(`${this.t.remove}: ${source.url}?`)) return;
         await api("DELETE", `/admin/busy-sources/${source.id}`);
         this.announce(this.t.saved);
       }
       await this.choose(this.chosen!);
-    } catch (error) {
-      this.announce(failureText(error), "bad");
-    }
+    });
   }
 
   /** Writes the host's bookings into the chosen calendar (`source|calendar URL`), or into none. */
   private async chooseWriteBack(event: SubmitEvent): Promise<void> {
     event.preventDefault();
     const value = String(new FormData(event.target as HTMLFormElement).get("calendar") ?? "");
-    try {
+    await this.attempt(async () => {
       if (value === "") {
         const current = this.sources?.find((s) => s.writeBookings);
         if (current) await api("DELETE", `/admin/busy-sources/${current.id}/write-bookings`);
@@ -214,10 +197,7 @@ export class CalendarsPage extends ConsolePage {
       this.writeFailure = null;
       this.announce(this.t.saved);
       await this.choose(this.chosen!);
-    } catch (error) {
-      this.writeFailure = error instanceof ApiFailure ? error : null;
-      this.announce(failureText(error), "bad");
-    }
+    }, (error) => (this.writeFailure = refusalOf(error)));
   }
 
   private statusOf(s: SourceView, lang: string) {
