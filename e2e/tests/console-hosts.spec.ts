@@ -1,4 +1,4 @@
-import { request as requests } from "@playwright/test";
+import { request as requests, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { spawn, type ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -6,6 +6,7 @@ import { join, resolve } from "node:path";
 import { ADMIN_KEY, bookThroughApi, createEventType, expect, expectAccessible, freeSlots, test } from "../support/fixtures.ts";
 import { freePorts } from "../../packages/booking-calendar/test/browser.ts";
 import { startSmtp, type Smtp } from "../../packages/server/test/smtp.ts";
+import { startRadicale } from "../../packages/server/test/radicale.ts";
 
 // A host signs in to the console through the link the organizer has emailed them: a server of this
 // file's own, started as `npm start` starts it but with SMTP_URL set to a real SMTP server on
@@ -84,7 +85,7 @@ test("a host signs in with the emailed link once and sees only their own booking
   await expect(host.getByRole("heading", { name: "Bookings", level: 2 })).toBeVisible();
   await expect(host.getByText("visitor-of-ana@example.com")).toBeVisible();
   await expect(host.getByText("visitor-of-bea@example.com")).toHaveCount(0);
-  await expect(host.getByRole("navigation").getByRole("link")).toHaveText(["Bookings", "Availability", "My schedules"]);
+  await expect(host.getByRole("navigation").getByRole("link")).toHaveText(["Bookings", "Availability", "Calendars", "My schedules"]);
   await expectAccessible(host, "console bookings of a host");
   await host.getByRole("link", { name: "My schedules" }).click();
   await expect(host.getByRole("heading", { name: "Ana", level: 3 })).toBeVisible();
@@ -115,4 +116,125 @@ test("a host signs in with the emailed link once and sees only their own booking
   await expect(late.getByLabel("Admin key")).toBeVisible();
   await expect(late.locator("#console-status")).toContainText("not valid");
   await again.close();
+});
+
+const admin = { Authorization: `Bearer ${ADMIN_KEY}` };
+
+/** A host of this file's server with an email address; answers its id. */
+async function newHost(request: APIRequestContext, name: string): Promise<number> {
+  const r = await request.post(`${origin}/admin/hosts`, { headers: admin, data: { name, email: `${name.toLowerCase().replace(/\W+/g, "-")}@example.com`, timezone: "UTC" } });
+  expect(r.status(), await r.text()).toBe(200);
+  return (await r.json()).data.id as number;
+}
+
+/** Has the organizer email the host a sign-in link (through the API) and opens it in a browser of the host's own. */
+async function signInAsHost(request: APIRequestContext, browser: Browser, hostId: number, email: string): Promise<Page> {
+  const before = smtp.received.length;
+  const sent = await request.post(`${origin}/admin/hosts/${hostId}/sign-in-link`, { headers: admin });
+  expect(sent.status(), await sent.text()).toBe(200);
+  await expect.poll(() => smtp.received.slice(before).some((m) => m.to.includes(email) && /sign-in link/.test(m.mail.subject ?? ""))).toBe(true);
+  const mail = smtp.received.slice(before).find((m) => m.to.includes(email) && /sign-in link/.test(m.mail.subject ?? ""))!;
+  const link = /https?:\/\/\S+\/console#link=bcsl_[A-Za-z0-9_-]+/.exec(mail.mail.text ?? "")![0];
+  const context = await browser.newContext({ timezoneId: "UTC" });
+  const page = await context.newPage();
+  await page.goto(link);
+  await expect(page.getByRole("heading", { name: "Bookings", level: 2 })).toBeVisible();
+  return page;
+}
+
+test("a host connects their own CalDAV calendar (Radicale) after testing it, sees its sync state, and chooses it for their bookings; another host's calendars stay out of reach", async ({ browser, request }) => {
+  test.setTimeout(90_000);
+  const radicale = await startRadicale();
+  try {
+    const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+    const busyStart = new Date(Date.now() + 3 * 86_400_000);
+    const calendarUrl = await radicale.makeCalendar("work");
+    await radicale.put(calendarUrl, "busy-1.ics", ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//e2e//EN", "BEGIN:VEVENT", "UID:busy-1", "DTSTAMP:20260101T000000Z", `DTSTART:${stamp(busyStart)}`, `DTEND:${stamp(new Date(busyStart.getTime() + 3_600_000))}`, "SUMMARY:Busy", "END:VEVENT", "END:VCALENDAR", ""].join("\r\n"));
+    const cara = await newHost(request, "Cara");
+    const dana = await newHost(request, "Dana");
+    const danaSource = await request.post(`${origin}/admin/hosts/${dana}/busy-sources`, { headers: admin, data: { kind: "ical", url: "http://127.0.0.1:9/dana.ics" } });
+    expect(danaSource.status(), await danaSource.text()).toBe(200);
+    const danaSourceId = (await danaSource.json()).data.id as number;
+
+    const page = await signInAsHost(request, browser, cara, "cara@example.com");
+    await page.getByRole("link", { name: "Calendars" }).click();
+    await expect(page.getByRole("heading", { name: "Calendars", level: 2 })).toBeVisible();
+    // Their own calendars only: no host to pick, none of Dana's.
+    await expect(page.getByLabel("Host")).toHaveCount(0);
+    await expect(page.getByText("No calendars connected yet.")).toBeVisible();
+    await expect(page.getByText("dana.ics")).toHaveCount(0);
+    await expectAccessible(page, "calendars of a host, none yet");
+
+    await page.getByLabel("URL").fill(calendarUrl);
+    await page.getByLabel("Username").fill(radicale.user);
+    await page.getByLabel("Password").fill("wrong-password");
+    await page.getByRole("button", { name: "Test connection" }).click();
+    await expect(page.getByLabel("URL")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.locator("#cal-url-error")).toContainText("could not be read");
+    await expectAccessible(page, "calendars of a host, a test failed");
+    await page.getByLabel("Password").fill(radicale.password);
+    await page.getByRole("button", { name: "Test connection" }).click();
+    await expect(page.getByRole("form", { name: "Connect a calendar" }).getByText("The connection works. Calendar entries found: 1")).toBeVisible();
+    expect((await (await request.get(`${origin}/admin/hosts/${cara}/busy-sources`, { headers: admin })).json()).data).toEqual([]);
+    await page.getByRole("button", { name: "Test and save" }).click();
+    const row = page.getByRole("row").filter({ hasText: calendarUrl });
+    await expect(row).toContainText("In sync");
+    await expect(row).toContainText("Busy times: 1");
+    await page.getByLabel("Write bookings into").selectOption({ label: "work" });
+    await page.getByRole("form", { name: "Where bookings are written" }).getByRole("button", { name: "Save" }).click();
+    await expect(page.getByRole("row").filter({ hasText: calendarUrl })).toContainText(`Bookings are written here: ${calendarUrl}`);
+    await page.getByRole("row").filter({ hasText: calendarUrl }).getByRole("button", { name: /^Sync now/ }).click();
+    await expect(page.locator("#console-status")).toContainText("Saved.");
+    const hers = (await (await request.get(`${origin}/admin/hosts/${cara}/busy-sources`, { headers: admin })).json()).data;
+    expect(hers).toEqual([expect.objectContaining({ url: calendarUrl, status: "ok", busyIntervals: 1, writeBookings: true, writeCalendar: calendarUrl })]);
+
+    // Every scheme and width passes axe with the calendar shown.
+    for (const width of [1280, 390]) {
+      for (const scheme of ["light", "dark"] as const) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.emulateMedia({ colorScheme: scheme });
+        await expect(page.getByRole("row").filter({ hasText: calendarUrl })).toContainText("In sync");
+        await expectAccessible(page, `calendars of a host ${scheme} ${width}`);
+      }
+    }
+
+    // The session cannot reach Dana's calendars, by her host or by the calendar's id.
+    expect((await page.request.get(`${origin}/admin/hosts/${dana}/busy-sources`)).status()).toBe(403);
+    const sync = await page.request.post(`${origin}/admin/busy-sources/${danaSourceId}/sync`, { headers: { origin } });
+    expect(sync.status()).toBe(404);
+    expect(await sync.json()).toMatchObject({ success: false, code: "not_found" });
+    expect((await page.request.put(`${origin}/admin/busy-sources/${danaSourceId}/write-bookings`, { headers: { origin }, data: {} })).status()).toBe(404);
+    await page.context().close();
+  } finally {
+    await radicale.stop();
+  }
+});
+
+test("a host moves their own booking from the console to a time only the organizer's rules allow", async ({ browser, request }) => {
+  const erin = await newHost(request, "Erin");
+  const api = await requests.newContext({ baseURL: origin });
+  // Two days' notice for visitors: tomorrow is not offered to them.
+  const call = await createEventType(api, { title: "Erin's call", hosts: [{ hostId: erin }], minNoticeMinutes: 2880 });
+  const slots = await freeSlots(api, call.linkToken);
+  const email = "visitor-of-erin@example.com";
+  await bookThroughApi(api, call.token, slots.at(-1)!, email);
+  await api.dispose();
+  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+  const target = `${tomorrow}T12:00:00Z`;
+  expect(slots.some((s) => s.startIso8601 === target), "visitors are not offered tomorrow").toBe(false);
+
+  const page = await signInAsHost(request, browser, erin, "erin@example.com");
+  await page.getByRole("row").filter({ hasText: email }).getByRole("button", { name: /^Open/ }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Day").fill(tomorrow);
+  const times = dialog.getByRole("group", { name: "Free times" });
+  await expect(times.getByRole("button", { name: "12:00", exact: true })).toBeVisible();
+  await expectAccessible(page, "a host's booking dialog with free times");
+  await times.getByRole("button", { name: "12:00", exact: true }).click();
+  await expect(page.locator("#console-status")).toContainText("Reschedule");
+  const moved = (await (await request.get(`${origin}/admin/reservations?q=${encodeURIComponent(email)}`, { headers: admin })).json()).data.items[0];
+  expect(moved.startIso8601).toBe(target);
+  // The event type's link token never reached the host's page: the free times came from the admin API.
+  expect(await page.content()).not.toContain(call.linkToken);
+  await page.context().close();
 });

@@ -116,10 +116,12 @@ for (const [engine, origin] of [["SQLite", API], ["PostgreSQL", PG_API]] as cons
 }
 
 test.describe("the organizer console", () => {
-  test("connects a Radicale calendar after testing it, and keeps none whose password is wrong", async ({ page, request }) => {
+  test("connects a Radicale calendar to a host after testing it, keeps none whose password is wrong, and writes bookings into the calendar chosen", async ({ page, request }) => {
     const radicale = await startRadicale();
     try {
-      const et = await createEventType(request, { title: "Radicale call" });
+      const made = await request.post("/admin/hosts", { headers: admin, data: { name: `Radicale host ${Date.now()}`, email: `radicale-${Date.now()}@example.com`, timezone: "UTC" } });
+      expect(made.status(), await made.text()).toBe(200);
+      const hostId = (await made.json()).data.id as number;
       const start = new Date(Date.now() + 2 * 86_400_000);
       const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
       const calendarUrl = await radicale.makeCalendar("work");
@@ -127,23 +129,36 @@ test.describe("the organizer console", () => {
       await radicale.put(calendarUrl, "busy-1.ics", busy.join("\r\n"));
       await signIn(page);
       await page.getByRole("link", { name: "Calendars" }).click();
-      await page.getByLabel("Event type").selectOption(String(et.id));
+      // The default host comes first; the organizer picks another.
+      await expect(page.getByLabel("Host")).toHaveValue(String((await (await request.get("/admin/hosts", { headers: admin })).json()).data.find((h: { isDefault: boolean }) => h.isDefault).id));
+      await page.getByLabel("Host").selectOption(String(hostId));
+      await expect(page.getByText("No calendars connected yet.")).toBeVisible();
       await page.getByLabel("URL").fill(calendarUrl);
       await page.getByLabel("Username").fill(radicale.user);
       await page.getByLabel("Password").fill("wrong-password");
-      await page.getByRole("button", { name: "Test and save" }).click();
+      await page.getByRole("button", { name: "Test connection" }).click();
       await expect(page.getByLabel("URL")).toHaveAttribute("aria-invalid", "true");
-      expect((await (await request.get(`/admin/event-types/${et.id}/busy-sources`, { headers: admin })).json()).data).toEqual([]);
+      await page.getByRole("button", { name: "Test and save" }).click();
+      await expect(page.locator("#console-status")).toContainText("validation_failed");
+      expect((await (await request.get(`/admin/hosts/${hostId}/busy-sources`, { headers: admin })).json()).data).toEqual([]);
 
       await page.getByLabel("Password").fill(radicale.password);
+      await page.getByRole("button", { name: "Test connection" }).click();
+      await expect(page.getByRole("form", { name: "Connect a calendar" }).getByText("The connection works. Calendar entries found: 1")).toBeVisible();
+      await expect(page.getByLabel("URL")).toHaveAttribute("aria-invalid", "false");
+      expect((await (await request.get(`/admin/hosts/${hostId}/busy-sources`, { headers: admin })).json()).data).toEqual([]);
       await page.getByRole("button", { name: "Test and save" }).click();
       const row = page.getByRole("row").filter({ hasText: calendarUrl });
-      await expect(row).toContainText("ok");
-      await expect(row).toContainText("1 busy");
-      await row.getByRole("button", { name: /^Write bookings here/ }).click();
-      await expect(page.getByRole("row").filter({ hasText: calendarUrl })).toContainText("Bookings are written here");
+      await expect(row).toContainText("In sync");
+      await expect(row).toContainText("Busy times: 1");
+      await page.getByLabel("Write bookings into").selectOption({ label: "work" });
+      await page.getByRole("form", { name: "Where bookings are written" }).getByRole("button", { name: "Save" }).click();
+      await expect(page.getByRole("row").filter({ hasText: calendarUrl })).toContainText(`Bookings are written here: ${calendarUrl}`);
+      const sources = (await (await request.get(`/admin/hosts/${hostId}/busy-sources`, { headers: admin })).json()).data;
+      expect(sources).toEqual([expect.objectContaining({ url: calendarUrl, writeBookings: true, writeCalendar: calendarUrl, status: "ok" })]);
       await page.getByRole("row").filter({ hasText: calendarUrl }).getByRole("button", { name: /^Sync now/ }).click();
       await expect(page.locator("#console-status")).toContainText("Saved.");
+      await expectAccessible(page, "calendars of a host with one connected");
     } finally {
       await radicale.stop();
     }
@@ -214,6 +229,30 @@ test.describe("the organizer console", () => {
     await page.getByLabel("Name", { exact: true }).fill("company");
     await page.getByLabel("Required").check();
     const calendar = page.locator("console-calendar-preview booking-calendar");
+    await expect(calendar.getByRole("heading", { name: "Pick your day" })).toBeVisible();
+    // The unsaved field is in the preview's booking form.
+    await calendar.locator('button[part~="day-free"]').first().click();
+    await calendar.locator('button[part="slot"]').first().click();
+    await expect(calendar.getByLabel(/^Company/)).toBeVisible();
+    // The same draft behind the floating button a site would show, and in the popup.
+    await page.getByLabel("Floating button").check();
+    await expect(calendar).toHaveCount(0);
+    const floating = page.getByRole("button", { name: "Fields call" });
+    await floating.click();
+    const popup = page.getByRole("dialog", { name: "Fields call" });
+    await expect(popup).toBeVisible();
+    // The popup's calendar is slotted into its dialog: found in the page, the only calendar there now.
+    await expect(page.getByRole("heading", { name: "Pick your day" })).toBeVisible();
+    await expectAccessible(page, "event type preview in the floating button's popup");
+    await page.keyboard.press("Escape");
+    await expect(popup).toHaveCount(0);
+    await page.getByLabel("Popup button").check();
+    await expect(floating).toHaveCount(0);
+    await page.getByRole("button", { name: "Open the popup" }).click();
+    await expect(popup).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Pick your day" })).toBeVisible();
+    await page.keyboard.press("Escape");
+    await page.getByLabel("In the page").check();
     await expect(calendar.getByRole("heading", { name: "Pick your day" })).toBeVisible();
     await page.getByRole("button", { name: "Save" }).click();
     await expect(page.locator("#console-status")).toContainText("Saved.");

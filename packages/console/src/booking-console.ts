@@ -9,7 +9,7 @@ import { CONSOLE_CSS } from "./styles.ts";
 const SECTIONS = ["bookings", "event-types", "availability", "hosts", "calendars", "deliveries", "embed", "sessions"] as const;
 type Section = (typeof SECTIONS)[number];
 /** What a host's session can use: the admin API answers it only for the host's own bookings, schedules and calendars. */
-const HOST_SECTIONS: readonly Section[] = ["bookings", "availability", "hosts"];
+const HOST_SECTIONS: readonly Section[] = ["bookings", "availability", "calendars", "hosts"];
 const SCHEME_KEY = "booking-console-scheme";
 
 /**
@@ -247,7 +247,7 @@ export class BookingConsole extends LitElement {
       case "hosts":
         return html`<console-hosts .t=${t} .hostId=${hostId}></console-hosts>`;
       case "calendars":
-        return html`<console-calendars .t=${t}></console-calendars>`;
+        return html`<console-calendars .t=${t} .hostId=${hostId}></console-calendars>`;
       case "deliveries":
         return html`<console-deliveries .t=${t}></console-deliveries>`;
       case "embed":

@@ -1,4 +1,4 @@
-import { LitElement, html } from "lit";
+import { LitElement, html, nothing } from "lit";
 
 /** Settings of the draft that the calendar reads from its configuration, keyed as the configuration keys them. */
 const PREVIEWED = ["title", "description", "locale", "theme", "profileImage", "calendarTitle", "hostName", "compact", "durationMinutes", "locations", "maxGuests"] as const;
@@ -22,27 +22,66 @@ function wrapFetch(): void {
     const auth = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined)).get("authorization") ?? "";
     const draft = drafts.get(auth.replace(/^Bearer /, ""));
     if (!draft || !/\/(event-types\/init|configuration)(\?|$)/.test(url) || !response.ok) return response;
-    const body = (await response.clone().json()) as { data?: { configuration?: Record<string, unknown> } };
+    const body = (await response.clone().json()) as { data?: { configuration?: Record<string, unknown>; customFields?: unknown } };
     const configuration = body.data?.configuration;
     if (!configuration) return response;
     for (const key of PREVIEWED) if (draft[key] !== undefined) configuration[key] = draft[key];
+    // The booking form's fields as edited, in their order (init answers them beside the configuration).
+    if (Array.isArray(draft.customFields) && body.data && "customFields" in body.data) body.data.customFields = previewFields(draft.customFields);
     return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
   };
   window.fetch = Object.assign(previewing, { preconnect: window.fetch.preconnect }) as typeof fetch;
 }
+
+/** Custom fields being edited as init answers them: ordered, each with its merge tag, a stand-in uuid until saved. */
+function previewFields(fields: unknown[]): Record<string, unknown>[] {
+  return (fields as Record<string, unknown>[])
+    .filter((f) => typeof f.name === "string" && f.name !== "" && typeof f.label === "string")
+    .map((f, i): Record<string, unknown> => ({ ...f, order: typeof f.order === "number" ? f.order : i }))
+    .sort((a, b) => (a.order as number) - (b.order as number))
+    .map((f, i) => ({
+      uuid: typeof f.uuid === "string" ? f.uuid : `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`,
+      label: f.label,
+      name: f.name,
+      mergeTag: String(f.name).toUpperCase(),
+      type: f.type ?? "text",
+      order: f.order,
+      required: f.required === true,
+      ...(Array.isArray(f.options) ? { options: f.options } : {}),
+      ...(typeof f.placeholder === "string" && f.placeholder ? { placeholder: f.placeholder } : {}),
+    }));
+}
+
+/** How the preview shows the calendar: in the page, in the popup a button opens, or behind a floating button. */
+export type PreviewMode = "inline" | "popup" | "floating";
+
+/** The script-tag build's global, once loaded: opens the popup and adds floating buttons. */
+type EmbedApi = { open(o: { token: string; apiBase: string }): Promise<void> | void; floatingButton(o: { token: string; apiBase: string; text?: string }): HTMLElement };
+const embedApi = (): EmbedApi | undefined => (window as unknown as { BookingCalendar?: EmbedApi }).BookingCalendar;
 
 /**
  * `<console-calendar-preview>`: the real `<booking-calendar>` (the server's script-tag build, loaded
  * on first use) for one event type's link token, drawn afresh whenever the draft changes.
  */
 export class CalendarPreview extends LitElement {
-  static override properties = { token: {}, calendarSrc: { attribute: "calendar-src" }, draft: { attribute: false }, label: {} };
+  static override properties = {
+    token: {},
+    calendarSrc: { attribute: "calendar-src" },
+    draft: { attribute: false },
+    label: {},
+    texts: { attribute: false },
+    mode: { state: true },
+  };
   declare token: string;
   declare calendarSrc: string;
   declare draft: Record<string, unknown>;
   declare label: string;
+  /** The mode choice's texts; without them the preview shows the calendar in the page only. */
+  declare texts: { showAs: string; inline: string; popup: string; floating: string; openPopup: string; floatingHelp: string } | null;
+  declare mode: PreviewMode;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private drawn = "";
+  private floatingButton: HTMLElement | null = null;
 
   constructor() {
     super();
@@ -50,6 +89,8 @@ export class CalendarPreview extends LitElement {
     this.calendarSrc = "/embed/booking-calendar.js";
     this.draft = {};
     this.label = "Preview";
+    this.texts = null;
+    this.mode = "inline";
   }
 
   protected override createRenderRoot(): HTMLElement {
@@ -68,7 +109,19 @@ export class CalendarPreview extends LitElement {
     }
   }
 
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.removeFloating();
+  }
+
   override updated(changed: Map<string, unknown>): void {
+    if (changed.has("mode")) {
+      // Drawn anew in the chosen mode at once.
+      this.drawn = "";
+      clearTimeout(this.timer);
+      this.redraw(`${this.token} ${JSON.stringify(this.draft)}`);
+      return;
+    }
     if (!changed.has("draft") && !changed.has("token")) return;
     drafts.set(this.token, this.draft);
     // The same settings again (a save answering what was typed) keep the calendar as the visitor left it.
@@ -82,16 +135,53 @@ export class CalendarPreview extends LitElement {
 
   private redraw(wanted: string): void {
     this.removeAttribute("data-pending");
+    drafts.set(this.token, this.draft);
     this.drawn = wanted;
+    this.removeFloating();
     const holder = this.querySelector(".holder");
     if (!holder || !this.token) return;
-    const calendar = document.createElement("booking-calendar");
-    calendar.setAttribute("token", this.token);
-    calendar.setAttribute("api-base", location.origin);
-    holder.replaceChildren(calendar);
+    if (this.mode === "inline") {
+      const calendar = document.createElement("booking-calendar");
+      calendar.setAttribute("token", this.token);
+      calendar.setAttribute("api-base", location.origin);
+      holder.replaceChildren(calendar);
+      return;
+    }
+    holder.replaceChildren();
+    if (this.mode === "floating") void this.addFloating();
+  }
+
+  /** The floating button as a site shows it (fixed at the window's corner), once the script has run. */
+  private async addFloating(): Promise<void> {
+    await customElements.whenDefined("booking-calendar");
+    const api = embedApi();
+    if (!api || this.mode !== "floating" || !this.isConnected) return;
+    this.removeFloating();
+    const title = typeof this.draft.title === "string" && this.draft.title ? this.draft.title : undefined;
+    this.floatingButton = api.floatingButton({ token: this.token, apiBase: location.origin, ...(title ? { text: title } : {}) });
+  }
+
+  private removeFloating(): void {
+    this.floatingButton?.remove();
+    this.floatingButton = null;
+  }
+
+  private async openPopup(): Promise<void> {
+    await customElements.whenDefined("booking-calendar");
+    await embedApi()?.open({ token: this.token, apiBase: location.origin });
   }
 
   override render() {
-    return html`<section class="preview-pane" aria-label=${this.label}><div class="holder"></div></section>`;
+    const t = this.texts;
+    const choice = t
+      ? html`<fieldset class="row preview-modes"><legend>${t.showAs}</legend>
+          ${(["inline", "popup", "floating"] as const).map((mode) => html`<label class="check" for="preview-mode-${mode}"><input type="radio" id="preview-mode-${mode}" name="preview-mode" value=${mode}
+            .checked=${this.mode === mode} @change=${() => (this.mode = mode)}> ${t[mode]}</label>`)}
+        </fieldset>`
+      : nothing;
+    const pane = this.mode === "inline" ? nothing
+      : this.mode === "popup" ? html`<p><button type="button" @click=${() => this.openPopup()}>${t?.openPopup}</button></p>`
+      : html`<p class="muted">${t?.floatingHelp}</p>`;
+    return html`${choice}<section class="preview-pane" aria-label=${this.label}>${pane}<div class="holder"></div></section>`;
   }
 }

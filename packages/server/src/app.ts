@@ -99,7 +99,7 @@ export function createApp(deps: AppDependencies) {
     .use(embedRoutes(ctx, calendarScript))
     .use(bookingPageRoutes(ctx, calendarScript))
     .use(feedRoutes(ctx))
-    .use(adminRoutes(ctx, services.admin, services.calendars, services.hosts, reservations, consoleAccess))
+    .use(adminRoutes(ctx, services.admin, services.calendars, services.hosts, reservations, consoleAccess, slots))
     .use(consoleRoutes(ctx, consoleAccess, calendarScript, deps.consoleBundle))
     .use(mcpRoutes(ctx, services)) as unknown as Elysia;
   return app;

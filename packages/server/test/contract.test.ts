@@ -309,24 +309,42 @@ describe("documentation", () => {
     expect(r.body.openapi).toBe("3.1.0");
     const ids = Object.values(r.body.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));
     expect(ids.sort()).toEqual([
-      "adminAddBusySource", "adminAddHostBusySource", "adminCreateHost", "adminCreateSchedule", "adminDeleteHost", "adminDeleteSchedule", "adminGetBusySource",
-      "adminGetHost", "adminGetSchedule", "adminListBusySources", "adminListHostBusySources", "adminListHostEventTypes", "adminListHostReservations", "adminListHosts",
-      "adminListSchedules", "adminRemoveBusySource", "adminSendHostSignInLink", "adminStopWritingBookings", "adminSyncBusySource", "adminTestHostBusySource", "adminUpdateHost", "adminUpdateSchedule",
+      "adminAddBusySource", "adminAddHostBusySource", "adminCancelReservation", "adminCreateHost", "adminCreateSchedule", "adminDeleteHost", "adminDeleteSchedule", "adminGetBusySource",
+      "adminGetHost", "adminGetReservation", "adminGetSchedule", "adminListBusySourceCalendars", "adminListBusySources", "adminListHostBusySources", "adminListHostEventTypes", "adminListHostReservations", "adminListHosts",
+      "adminListRescheduleTimeSlots", "adminListSchedules", "adminListSessions", "adminRemoveBusySource", "adminRescheduleReservation", "adminRevokeSession", "adminSearchReservations",
+      "adminSendHostSignInLink", "adminStopWritingBookings", "adminSyncBusySource", "adminTestHostBusySource", "adminUpdateHost", "adminUpdateSchedule",
       "adminWriteBookingsToCalendar",
-      "cancelReservation", "confirmReservation", "createReservation", "createReservationPayment", "findFirstFreeDay",
+      "cancelReservation", "confirmReservation", "consoleGetSession", "consoleSignIn", "consoleSignOut", "createReservation", "createReservationPayment", "findFirstFreeDay",
       "getEventTypeConfiguration", "initEventType", "listTimeSlots", "listTimezones", "prepareReservation", "refreshReservation", "rescheduleReservation",
     ]);
-    // The organizer's calendar routes are documented behind the admin key, never the event type's token.
-    expect(r.body.paths["/admin/event-types/{id}/busy-sources"].post.security).toEqual([{ adminKey: [] }]);
+    // The organizer's calendar routes are documented behind the admin key or the console's cookie, never the event type's token.
+    const ADMIN_SECURITY = [{ adminKey: [] }, { consoleSession: [] }];
+    expect(r.body.paths["/admin/event-types/{id}/busy-sources"].post.security).toEqual(ADMIN_SECURITY);
+    expect(r.body.components.securitySchemes.consoleSession).toMatchObject({ type: "apiKey", in: "cookie", name: "booking_console" });
     expect(r.body.paths["/admin/event-types/{id}/busy-sources"].post.requestBody.content["application/json"].schema.properties).toHaveProperty("freshnessMinutes");
-    expect(r.body.paths["/admin/busy-sources/{sourceId}/write-bookings"].put.security).toEqual([{ adminKey: [] }]);
+    expect(r.body.paths["/admin/busy-sources/{sourceId}/write-bookings"].put.security).toEqual(ADMIN_SECURITY);
     expect(r.body.paths["/admin/busy-sources/{sourceId}"].get.responses["200"].content["application/json"].schema.properties.data.properties).toHaveProperty("writeCalendar");
     // Hosts and schedules: their admin routes, with the wire's own schemas.
     expect(r.body.paths["/admin/hosts"].post.requestBody.content["application/json"].schema.required).toEqual(["name", "email"]);
-    expect(r.body.paths["/admin/hosts/{hostId}"].patch.security).toEqual([{ adminKey: [] }]);
+    expect(r.body.paths["/admin/hosts/{hostId}"].patch.security).toEqual(ADMIN_SECURITY);
     expect(r.body.paths["/admin/hosts/{hostId}/reservations"].get.parameters.map((p: { name: string }) => p.name)).toEqual(["hostId", "from", "until", "status", "timezone"]);
     expect(r.body.paths["/admin/schedules/{scheduleId}"].patch.requestBody.content["application/json"].schema.properties).toHaveProperty("availability");
     expect(r.body.paths["/admin/hosts/{hostId}/busy-sources"].get.responses["200"].content["application/json"].schema.properties.data.items.properties).toHaveProperty("hostId");
+    // The console's routes: its session, its sessions, and what a host's session may reach, with their refusals.
+    expect(r.body.paths["/console/session"].post.security).toEqual([]);
+    expect(r.body.paths["/console/session"].get.security).toEqual([{ consoleSession: [] }]);
+    expect(Object.keys(r.body.paths["/console/session"].post.responses)).toEqual(expect.arrayContaining(["200", "401", "403", "429"]));
+    expect(r.body.paths["/admin/sessions/{sessionId}"].delete.parameters[0]).toMatchObject({ name: "sessionId", in: "path", schema: { type: "string", format: "uuid" } });
+    expect(r.body.paths["/admin/sessions"].get.description).toContain("A host's console session: refused, 403 `forbidden`");
+    const moves = r.body.paths["/admin/event-types/{id}/reservations/{uuid}/time-slots"].get;
+    expect(moves.parameters.map((p: { name: string }) => p.name)).toEqual(["id", "uuid", "from", "until", "timezone"]);
+    expect(Object.keys(moves.responses)).toEqual(expect.arrayContaining(["200", "401", "403", "404", "422"]));
+    expect(moves.responses["404"]).toEqual({ $ref: "#/components/responses/E404" });
+    expect(moves.description).toMatch(/another host's booking is 404/);
+    expect(moves.responses["200"].content["application/json"].schema.properties.data.items.properties).toHaveProperty("available_seats");
+    expect(r.body.paths["/admin/busy-sources/{sourceId}/calendars"].get.responses["200"].content["application/json"].schema.properties.data.items.properties).toHaveProperty("writing");
+    expect(r.body.paths["/admin/reservations"].get.parameters.map((p: { name: string }) => p.name)).toContain("cursor");
+    expect(r.body.paths["/admin/event-types/{id}/reservations/{uuid}/reschedule"].post.requestBody.content["application/json"].schema.required).toEqual(["start", "end"]);
     expect(r.body.paths["/time-slots"].get.responses["429"]).toEqual({ $ref: "#/components/responses/E429" });
     expect(r.body.components.schemas.TimeSlot.properties).toHaveProperty("available_seats");
     expect(r.body.servers).toContainEqual({ url: "/booking-api", description: expect.any(String) });
@@ -343,6 +361,9 @@ describe("documentation", () => {
     expect(r.text).toContain("PATCH</span> <code>/admin/schedules/{scheduleId}</code>");
     expect(r.text).toMatch(/id="adminListHostReservations">[\s\S]*?BOOKING_ADMIN_KEY[\s\S]*?<h4>Query<\/h4>/);
     expect(r.text).toContain('id="error-rate_limited"');
+    // The console's session and a booking's free times for moving it, with what a host's session gets.
+    expect(r.text).toContain("POST</span> <code>/console/session</code>");
+    expect(r.text).toMatch(/id="adminListRescheduleTimeSlots">[\s\S]*?A host&#39;s console session: its own bookings only/);
     expect(r.text).not.toMatch(/<script|<link|https?:\/\/(?!localhost)/);
     expect(r.headers.get("content-security-policy")).toContain("default-src 'none'");
   });

@@ -163,14 +163,12 @@ export class BookingsPage extends ConsolePage {
 
   private async findSlots(day: string): Promise<void> {
     const b = this.open!;
-    const type = this.types.find((et) => et.id === b.eventTypeId);
-    if (!type || !day) return;
-    // Free times as visitors see them, read with the event type's public link token.
-    const response = await fetch(`/time-slots${query({ from: day, until: day, timezone: Intl.DateTimeFormat().resolvedOptions().timeZone })}`, {
-      headers: { authorization: `Bearer ${type.linkToken}` },
-    });
-    const answer = (await response.json()) as { data?: SlotView[] };
-    this.slots = answer.data ?? [];
+    if (!day) return;
+    // The times the organizer may move it to (the visitors' free times, notice and horizon lifted), as the signed-in console.
+    const path = `/admin/event-types/${b.eventTypeId}/reservations/${b.uuid}/time-slots${query({ from: day, until: day, timezone: Intl.DateTimeFormat().resolvedOptions().timeZone })}`;
+    await this.attempt(async () => {
+      this.slots = await api<SlotView[]>("GET", path);
+    }, () => (this.slots = null));
   }
 
   private async moveTo(slot: SlotView & { endIso8601?: string }): Promise<void> {
@@ -280,7 +278,7 @@ export class BookingsPage extends ConsolePage {
         : html`<p class="muted">—</p>`}
       ${live
         ? html`<h3>${t.reschedule}</h3>
-            <div class="row">${field("move-day", t.day, () => html`<input id="move-day" type="date" @change=${(e: Event) => this.findSlots((e.target as HTMLInputElement).value)}>`)}</div>
+            <div class="row">${field("move-day", t.day, (a) => html`<input id="move-day" type="date" aria-describedby=${a.describedby} @change=${(e: Event) => this.findSlots((e.target as HTMLInputElement).value)}>`, "", t.rescheduleHelp)}</div>
             ${this.slots === null ? nothing : this.slots.length === 0 ? html`<p>${t.noTimes}</p>`
               : html`<div class="slots" role="group" aria-label=${t.pickTime}>${this.slots.map((s) => html`<button type="button" @click=${() => this.moveTo(s)}>${s.readable_start}</button>`)}</div>`}
             <h3>${t.cancelBooking}</h3>

@@ -12,8 +12,9 @@ const FORBIDDEN_HINT = "A host's console session manages only that host's own sc
 
 /**
  * What a host's console session may do with the admin API: read its own host, change its name,
- * email or timezone, read its event types and bookings (and cancel or move its own bookings), and
- * read and change its own schedules and calendars. Anything else (other hosts, event types, sessions, sign-in links) is 403 `forbidden`.
+ * email or timezone, read its event types and bookings (and cancel or move its own bookings, with
+ * the free times to move them to), and read and change its own schedules and calendars (with the
+ * calendar its bookings are written into). Anything else (other hosts, event types, sessions, sign-in links) is 403 `forbidden`.
  * Sets `hostScopes` for the routes that narrow their answer (`GET /admin/hosts`, `/admin/reservations`).
  */
 export async function assertHostMay(ctx: AppContext, request: Request, hostId: number | null): Promise<void> {
@@ -40,15 +41,22 @@ export async function assertHostMay(ctx: AppContext, request: Request, hostId: n
     if (!record || record.hostId !== hostId) throw new ApiError("not_found", `No schedule with id ${schedule[1]}.`);
     return;
   }
-  const source = /^\/admin\/busy-sources\/(\d{1,12})(\/sync)?$/.exec(path);
-  if (source && ((source[2] === undefined && (read || method === "DELETE")) || (source[2] === "/sync" && method === "POST"))) {
+  const source = /^\/admin\/busy-sources\/(\d{1,12})(\/sync|\/calendars|\/write-bookings)?$/.exec(path);
+  const sourceAction = source?.[2];
+  if (
+    source &&
+    ((sourceAction === undefined && (read || method === "DELETE")) ||
+      (sourceAction === "/sync" && method === "POST") ||
+      (sourceAction === "/calendars" && read) ||
+      (sourceAction === "/write-bookings" && (method === "PUT" || method === "DELETE")))
+  ) {
     const record = await ctx.store.busy.byId(Number(source[1]));
     if (!record || record.hostId !== hostId) throw new ApiError("not_found", `No busy source with id ${source[1]}.`);
     return;
   }
   // The host's own bookings: read one, cancel it or move it (as the organizer may).
-  const booking = /^\/admin\/event-types\/(\d{1,12})\/reservations\/([^/]{1,80})(\/cancel|\/reschedule)?$/.exec(path);
-  if (booking && (booking[3] === undefined ? read : method === "POST")) {
+  const booking = /^\/admin\/event-types\/(\d{1,12})\/reservations\/([^/]{1,80})(\/cancel|\/reschedule|\/time-slots)?$/.exec(path);
+  if (booking && (booking[3] === undefined || booking[3] === "/time-slots" ? read : method === "POST")) {
     const record = await ctx.store.reservations.byUuid(Number(booking[1]), decodeURIComponent(booking[2]!).toLowerCase());
     if (!record || !record.hostIds.includes(hostId)) throw new ApiError("not_found", "No reservation of this host with this id.");
     return;

@@ -17,6 +17,11 @@ import type { HostAdmin } from "../hosts/service.ts";
 import { HostCreate, HostPatch, HostReservationsQuery, ScheduleCreate, SchedulePatch } from "../hosts/model.ts";
 import { HOST_SIGN_IN_LINK_MS } from "../console/service.ts";
 import { assertHostMay, hostScopes, sendSignInLink } from "./host-scope.ts";
+import type { TimeSlotService } from "../time-slots/service.ts";
+import { TimeSlotsQueryShape } from "../time-slots/model.ts";
+import { BusinessFailure } from "../../domain/errors.ts";
+import { statusAt } from "../../domain/reservation.ts";
+import { isUuid } from "../../lib/ids.ts";
 
 /**
  * The console session a request's cookie opens (looked up once per request), or null. Changes made
@@ -36,7 +41,7 @@ export async function consoleSessionOf(ctx: AppContext, access: ConsoleAccess, r
  * Not mounted at all without a configured key (unless development signs the console in with
  * one-time links instead), so `/admin` is then an ordinary 404.
  */
-export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: CalendarAdmin, hosts: HostAdmin, reservations: ReservationService, access: ConsoleAccess) => {
+export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: CalendarAdmin, hosts: HostAdmin, reservations: ReservationService, access: ConsoleAccess, slots: TimeSlotService) => {
   const adminKey = ctx.config.adminKey;
   if (!adminKey && !ctx.config.consoleSignInLinks) return new Elysia();
   const idOf = (raw: string): number => {
@@ -122,6 +127,8 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       }
       return ok(answer);
     })
+    // The calendars of a CalDAV source's account, to choose the one bookings are written into.
+    .get("/busy-sources/:sourceId/calendars", async ({ params }) => ok(await calendars.calendarsOf(sourceIdOf(params.sourceId))))
     // Where the event type's confirmed bookings are written: one calendar of one CalDAV source.
     .put("/busy-sources/:sourceId/write-bookings", async ({ params, body }) => ok(await calendars.writeBookings(sourceIdOf(params.sourceId), body)), { body: WriteBookingsBody })
     .delete("/busy-sources/:sourceId/write-bookings", async ({ params }) => ok(await calendars.stopWritingBookings(sourceIdOf(params.sourceId))))
@@ -156,6 +163,22 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
         },
         body: OrganizerCancelBody,
       },
+    )
+    // The free times a booking can be moved to: the slots of GET /time-slots, with the notice and
+    // horizon lifted as the organizer's reschedule lifts them (no link token needed, so a host's session can ask).
+    .get(
+      "/event-types/:id/reservations/:uuid/time-slots",
+      async ({ params, query }) => {
+        const eventType = await eventTypeRecord(params.id);
+        const record = isUuid(params.uuid) ? await ctx.store.reservations.byUuid(eventType.id, params.uuid.toLowerCase()) : null;
+        if (!record) throw new ApiError("not_found", `No reservation ${params.uuid.slice(0, 40)} of event type ${eventType.id}.`);
+        const nowMs = ctx.clock.now();
+        const status = statusAt(record, nowMs);
+        if (status === "cancelled" || status === "expired") throw new BusinessFailure("reservation_finished", `A ${status} reservation cannot be rescheduled.`);
+        const { data, nextFrom } = await slots.rescheduleSlots(eventType, query, nowMs);
+        return nextFrom === undefined ? ok(data) : { ...ok(data), nextFrom };
+      },
+      { query: TimeSlotsQueryShape },
     )
     .post(
       "/event-types/:id/reservations/:uuid/reschedule",

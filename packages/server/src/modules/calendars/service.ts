@@ -135,19 +135,7 @@ export class CalendarAdmin {
     if (asked !== undefined && asked !== null && (typeof asked !== "string" || asked.length > MAX_URL_LENGTH || !isHttpUrl(asked, source.url))) {
       throw new ValidationFailed({ calendar: ["Expected a calendar URL (absolute, or a path on the source's server)."] });
     }
-    let found: string[];
-    // The discovery runs inside the request: it must end within the answer window, as "sync now" does.
-    const late = AbortSignal.timeout(this.answerWithinMs);
-    const fetchFn: CalendarFetch = (url, init = {}) => this.fetchFn(url, { ...init, signal: init.signal ? AbortSignal.any([init.signal, late]) : late });
-    try {
-      // Every calendar of the account may be written into, not only those read for busy times.
-      found = (await beforeDeadline(discoverCalendars({ ...source, calendars: [] }, fetchFn), late)).map((c) => trailingSlash(new URL(c.url, source.url).href));
-    } catch (error) {
-      if (late.aborted) {
-        throw new ValidationFailed({ calendar: [`The calendar server did not list the source's calendars within ${this.answerWithinMs / 1000} s; nothing was changed. Try again once it answers faster.`] });
-      }
-      throw new ValidationFailed({ calendar: [`The source's calendars could not be listed: ${redactUrls(error instanceof Error ? error.message : String(error))}`] });
-    }
+    const found = (await this.writableCalendars(source)).map((c) => c.url);
     let calendarUrl: string | undefined;
     if (typeof asked === "string") {
       const wanted = trailingSlash(new URL(asked, source.url).href);
@@ -160,6 +148,41 @@ export class CalendarAdmin {
     }
     await this.setBookingsCalendar(source.hostId, { sourceId, calendarUrl });
     return this.get(sourceId);
+  }
+
+  /**
+   * The calendars of a CalDAV source's account that bookings may be written into (every calendar
+   * with events, not only those read for busy times), each with its name, and which one they are
+   * written into now: what the console offers to choose from. Listed within the answer window;
+   * a feed has none to write into (422 on `kind`).
+   */
+  async calendarsOf(sourceId: number): Promise<{ url: string; name: string; writing: boolean }[]> {
+    const source = await this.source(sourceId);
+    if (source.kind !== "caldav") throw new ValidationFailed({ kind: ["Bookings can be written into a CalDAV calendar only; this source is an iCalendar feed."] });
+    const host = await this.store.hosts.byId(source.hostId);
+    const writing = host?.bookingsCalendar?.sourceId === sourceId ? host.bookingsCalendar.calendarUrl : null;
+    return (await this.writableCalendars(source)).map((c) => ({ ...c, writing: c.url === writing }));
+  }
+
+  /** Discovers the account's calendars with events (URLs with a trailing slash); 422 on `calendar` when they cannot be listed in time. */
+  private async writableCalendars(source: BusySourceRecord): Promise<{ url: string; name: string }[]> {
+    // The discovery runs inside the request: it must end within the answer window, as "sync now" does.
+    const late = AbortSignal.timeout(this.answerWithinMs);
+    const fetchFn: CalendarFetch = (url, init = {}) => this.fetchFn(url, { ...init, signal: init.signal ? AbortSignal.any([init.signal, late]) : late });
+    try {
+      // Every calendar of the account may be written into, not only those read for busy times.
+      const found = await beforeDeadline(discoverCalendars({ ...source, calendars: [] }, fetchFn), late);
+      return found.map((c) => {
+        const url = trailingSlash(new URL(c.url, source.url).href);
+        const name = typeof c.displayName === "string" && c.displayName.trim() !== "" ? c.displayName.trim() : url;
+        return { url, name };
+      });
+    } catch (error) {
+      if (late.aborted) {
+        throw new ValidationFailed({ calendar: [`The calendar server did not list the source's calendars within ${this.answerWithinMs / 1000} s; nothing was changed. Try again once it answers faster.`] });
+      }
+      throw new ValidationFailed({ calendar: [`The source's calendars could not be listed: ${redactUrls(error instanceof Error ? error.message : String(error))}`] });
+    }
   }
 
   /** Stops writing bookings into this source's calendar (nothing already written is removed). */

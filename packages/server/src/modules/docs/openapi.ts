@@ -6,6 +6,8 @@ import { MAX_SLOTS_PER_ANSWER } from "../time-slots/service.ts";
 import { SYNC_ANSWER_MS } from "../calendars/service.ts";
 import { CancelInput, CancelResponse, ConfirmInput, PaymentInput, PaymentResponse, RefreshResponse, RescheduleInput, ReservationInput, ReservationResponse } from "../reservations/model.ts";
 import { Type } from "@sinclair/typebox";
+import { ConsoleSignInBody, OrganizerCancelBody, OrganizerRescheduleBody } from "../admin/model.ts";
+import { HOST_SIGN_IN_LINK_MS } from "../console/service.ts";
 
 /** One operation of the public API as the document and the docs page describe it. */
 export interface Operation {
@@ -247,8 +249,76 @@ const HostBookingView = Type.Object({
   createdAt: Type.String({ format: "date-time" }),
 });
 
-/** Which path parameter an admin route takes, and how the document names it. */
-const PATH_PARAMS = { id: "The event type.", sourceId: "The busy source.", hostId: "The host.", scheduleId: "The schedule." } as const;
+/** The path parameters admin routes take, and how the document names each. */
+const PATH_PARAMS = {
+  id: "The event type.",
+  sourceId: "The busy source.",
+  hostId: "The host.",
+  scheduleId: "The schedule.",
+  uuid: "The reservation; an unknown or malformed uuid, or one of another event type, answers 404.",
+  sessionId: "The console session.",
+} as const;
+type PathParam = keyof typeof PATH_PARAMS;
+/** Path parameters that are not integer ids. */
+const PATH_PARAM_SCHEMAS: Partial<Record<PathParam, Record<string, unknown>>> = { uuid: { type: "string", format: "uuid" }, sessionId: { type: "string", format: "uuid" } };
+
+/** A booking as the organizer's lists show it (`GET /admin/reservations`, one booking, its host's bookings). */
+const AdminBookingView = Type.Object({
+  eventTypeId: Type.Integer(),
+  eventTypeTitle: Type.String(),
+  manageUrl: Type.Union([Type.String({ format: "uri" }), Type.Null()], { description: "The visitor's reschedule and cancel page (null when the event type is gone)." }),
+  uuid: Type.String({ format: "uuid" }),
+  status: Type.Union(RESERVATION_STATUSES.map((st) => Type.Literal(st)), { description: "As time has made it (a lapsed hold is `expired`)." }),
+  start: Type.String({ format: "date-time", description: "In the asked zone (default UTC; one booking: the event type's)." }),
+  end: Type.String({ format: "date-time" }),
+  startIso8601: Type.String({ format: "date-time" }),
+  endIso8601: Type.String({ format: "date-time" }),
+  heldUntil: Type.Union([Type.String({ format: "date-time" }), Type.Null()]),
+  email: Type.String(),
+  firstname: Type.String(),
+  lastname: Type.String(),
+  phone: Type.String(),
+  timezone: Type.Union([Type.String(), Type.Null()]),
+  location: Type.Union([Type.Object({ type: Type.String(), value: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]),
+  guests: Type.Array(Type.String()),
+  customFields: Type.Array(Type.Object({ uuid: Type.Optional(Type.String()), name: Type.Optional(Type.String()), value: Type.Unknown() })),
+  payment: Type.Union([
+    Type.Object({ status: Type.String(), amount: Type.Integer(), currency: Type.String(), paymentIntentId: Type.String(), refundId: Type.Union([Type.String(), Type.Null()]) }),
+    Type.Null(),
+  ]),
+  createdAt: Type.String({ format: "date-time" }),
+  cancelReason: Type.Union([Type.String(), Type.Null()]),
+});
+const Delivery = Type.Object({
+  id: Type.Integer(),
+  channel: Type.String({ description: "`webhook`, `email`, `caldav` or `reminder`." }),
+  kind: Type.String(),
+  status: Type.String(),
+  attempts: Type.Integer(),
+  lastError: Type.Union([Type.String(), Type.Null()]),
+});
+/** A signed-in browser of the console: never its secret. */
+const SessionView = Type.Object({
+  id: Type.String({ format: "uuid" }),
+  role: Type.Union([Type.Literal("admin"), Type.Literal("host")], { description: "admin: the organizer (admin key or development link); host: one host, limited to its own data." }),
+  hostId: Type.Union([Type.Integer(), Type.Null()], { description: "The host of a `host` session." }),
+  method: Type.String({ description: "How it was opened: `key` or `link`." }),
+  createdAt: Type.String({ format: "date-time" }),
+  expiresAt: Type.String({ format: "date-time" }),
+  lastSeenAt: Type.String({ format: "date-time" }),
+  address: Type.String({ description: "The client address it signed in from." }),
+  userAgent: Type.String(),
+});
+const WritableCalendar = Type.Object({
+  url: Type.String({ format: "uri", description: "Send it as `calendar` to `PUT /admin/busy-sources/{sourceId}/write-bookings`." }),
+  name: Type.String({ description: "Its display name (its URL when it has none)." }),
+  writing: Type.Boolean({ description: "Whether the host's bookings are written into it now." }),
+});
+const RESCHEDULE_SLOT_QUERY = [
+  { name: "from", required: true, description: "First day, YYYY-MM-DD.", schema: Type.String({ format: "date" }) },
+  { name: "until", required: true, description: `Last day (inclusive), YYYY-MM-DD; at most ${LIMITS.maxSlotRangeDays} days.`, schema: Type.String({ format: "date" }) },
+  { name: "timezone", required: false, description: "IANA zone for the days and readable times (default: the event type's).", schema: Type.String() },
+];
 
 /**
  * The organizer's routes documented here (the rest of the admin API is described in docs/admin.md):
@@ -257,15 +327,147 @@ const PATH_PARAMS = { id: "The event type.", sourceId: "The busy source.", hostI
  * configured key.
  */
 export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "idempotent"> & {
-  pathParam: keyof typeof PATH_PARAMS | null;
+  pathParam: PathParam | PathParam[] | null;
   /** When the operation may also answer 202 (work going on after the answer): what that answer means. */
   accepted?: string;
+  /** What a host's console session may do with it; absent: the organizer only (403 `forbidden` for a host). */
+  host?: string;
+  /** `sign-in`: no credential (it opens a session); `session`: the console's cookie only. Default: the admin key or the console's cookie. */
+  access?: "sign-in" | "session";
 })[] = [
+  {
+    method: "post",
+    path: "/console/session",
+    pathParam: null,
+    access: "sign-in",
+    operationId: "consoleSignIn",
+    summary: "Sign in to the organizer console",
+    description:
+      "Exchanges the admin key (`adminKey`, role `admin`) or the secret of a one-time sign-in link (`link`, `bcsl_…`: development's printed link, role `admin`, or a host's emailed link, role `host`) for a session: the answer sets an HttpOnly, SameSite=Strict cookie (`booking_console`; in production `__Host-booking_console`, Secure) with which the admin API is used from the console's own origin. A wrong key or a used, expired or unknown link is 401 `unauthenticated`; a request from another origin 403 `forbidden`; after 10 failed sign-ins from one address in 10 minutes, 429 with `Retry-After`. 404 when the console is off (production without BOOKING_ADMIN_KEY).",
+    body: { schema: ConsoleSignInBody, required: true },
+    response: envelope(SessionView),
+    errors: [400, 401, 403, 404, 422, 429],
+  },
+  {
+    method: "get",
+    path: "/console/session",
+    pathParam: null,
+    access: "session",
+    operationId: "consoleGetSession",
+    summary: "Who is signed in to the console",
+    description: "The session the cookie opens: its role (`admin` or `host`) and host. 401 `unauthenticated` without one, or once it has ended (idle 12 hours, 7 days after sign-in, signed out or revoked).",
+    response: envelope(SessionView),
+    errors: [401],
+  },
+  {
+    method: "delete",
+    path: "/console/session",
+    pathParam: null,
+    access: "session",
+    operationId: "consoleSignOut",
+    summary: "Sign out of the console",
+    description: "Ends the cookie's session and clears the cookie; succeeds without a session too. From another origin: 403 `forbidden`.",
+    response: done,
+    errors: [403],
+  },
+  {
+    method: "get",
+    path: "/admin/sessions",
+    pathParam: null,
+    operationId: "adminListSessions",
+    summary: "List the console's signed-in browsers",
+    description: "Every live console session, the organizer's and hosts', newest first; never their secrets.",
+    response: envelope(Type.Array(SessionView)),
+    errors: [401, 403],
+  },
+  {
+    method: "delete",
+    path: "/admin/sessions/{sessionId}",
+    pathParam: "sessionId",
+    operationId: "adminRevokeSession",
+    summary: "Revoke a console session",
+    description: "That browser is signed out at once (its next request is 401). 404 when no live session has this id.",
+    response: done,
+    errors: [401, 403, 404],
+  },
+  {
+    method: "get",
+    path: "/admin/reservations",
+    pathParam: null,
+    operationId: "adminSearchReservations",
+    summary: "List bookings across event types, a page at a time",
+    description:
+      "Filtered by event type, host, status (the status time has made, so a page may hold fewer than `limit` items and still have a `next`), days (read in `timezone`, default UTC) and a part of the name or email (`q`); ordered by start. Answers `{ items, next }`: pass `next` as `cursor` for the following page (null on the last). Every page costs the same however deep.",
+    host: "lists only bookings that take the host's time, whatever filters it sends; `hostId` of another host is 403 `forbidden`.",
+    query: [
+      { name: "eventTypeId", required: false, description: "One event type's bookings.", schema: Type.Integer({ minimum: 1 }) },
+      { name: "hostId", required: false, description: "Bookings that take this host's time.", schema: Type.Integer({ minimum: 1 }) },
+      { name: "status", required: false, description: "held, confirmed, expired or cancelled.", schema: Type.Union(RESERVATION_STATUSES.map((st) => Type.Literal(st))) },
+      { name: "from", required: false, description: "First day, YYYY-MM-DD.", schema: Type.String({ format: "date" }) },
+      { name: "until", required: false, description: "Last day (inclusive), YYYY-MM-DD.", schema: Type.String({ format: "date" }) },
+      { name: "timezone", required: false, description: "IANA zone of the days and of `start`/`end`; default UTC.", schema: Type.String({ maxLength: 64 }) },
+      { name: "q", required: false, description: "Part of the visitor's name or email.", schema: Type.String({ maxLength: 200 }) },
+      { name: "order", required: false, description: "asc (default) or desc, by start.", schema: Type.Union([Type.Literal("asc"), Type.Literal("desc")]) },
+      { name: "cursor", required: false, description: "The `next` of the page before.", schema: Type.String({ maxLength: 200 }) },
+      { name: "limit", required: false, description: "1-200, default 50.", schema: Type.Integer({ minimum: 1, maximum: 200 }) },
+    ],
+    response: envelope(Type.Object({ items: Type.Array(AdminBookingView), next: Type.Union([Type.String(), Type.Null()]) })),
+    errors: [401, 403, 422],
+  },
+  {
+    method: "get",
+    path: "/admin/event-types/{id}/reservations/{uuid}",
+    pathParam: ["id", "uuid"],
+    operationId: "adminGetReservation",
+    summary: "Read one booking",
+    description: "With its manage link and its deliveries of every channel (webhooks, emails, reminders, calendar writes), times in the event type's zone.",
+    host: "its own bookings only; another host's booking is 404 `not_found`.",
+    response: envelope(Type.Object({ ...AdminBookingView.properties, deliveries: Type.Array(Delivery) })),
+    errors: [401, 403, 404],
+  },
+  {
+    method: "post",
+    path: "/admin/event-types/{id}/reservations/{uuid}/cancel",
+    pathParam: ["id", "uuid"],
+    operationId: "adminCancelReservation",
+    summary: "Cancel a booking as the organizer",
+    description: "The visitor's cancel notice does not bind the organizer; `reason`, when given, is told to the visitor. A meeting that has ended answers `success: false`, `reservation_finished`.",
+    host: "its own bookings only; another host's booking is 404 `not_found`.",
+    body: { schema: OrganizerCancelBody, required: false },
+    response: done,
+    errors: [400, 401, 403, 404, 422],
+  },
+  {
+    method: "get",
+    path: "/admin/event-types/{id}/reservations/{uuid}/time-slots",
+    pathParam: ["id", "uuid"],
+    operationId: "adminListRescheduleTimeSlots",
+    summary: "List the free times a booking can be moved to",
+    description: `The slots of \`GET /time-slots\` for the same days (opening hours, seats, the hosts' other bookings and calendars), with the minimum notice and the horizon lifted as the organizer's reschedule lifts them: every free time still to come. No link token is needed, so a host's session can ask; the organizer console's reschedule dialog lists these. At most ${MAX_SLOTS_PER_ANSWER} slots, in whole days, with \`nextFrom\` as in \`GET /time-slots\`. A cancelled or expired booking answers \`success: false\`, \`reservation_finished\`, as its reschedule would.`,
+    host: "its own bookings only; another host's booking is 404 `not_found`.",
+    query: RESCHEDULE_SLOT_QUERY,
+    response: TimeSlotsResponse,
+    errors: [401, 403, 404, 422],
+  },
+  {
+    method: "post",
+    path: "/admin/event-types/{id}/reservations/{uuid}/reschedule",
+    pathParam: ["id", "uuid"],
+    operationId: "adminRescheduleReservation",
+    summary: "Move a booking as the organizer",
+    description:
+      "To a free time (one of `GET /admin/event-types/{id}/reservations/{uuid}/time-slots`): notice and horizon do not bind the organizer, opening hours, seats and the hosts' time do. A time not offered answers `success: false`, `slot_unavailable`; a cancelled or expired booking `reservation_finished`. The visitor and organizer get the updated invite when the server sends mail.",
+    host: "its own bookings only; another host's booking is 404 `not_found`.",
+    body: { schema: OrganizerRescheduleBody, required: true },
+    response: ReservationResponse,
+    errors: [400, 401, 403, 404, 422],
+  },
   {
     method: "get",
     path: "/admin/hosts",
     pathParam: null,
     operationId: "adminListHosts",
+    host: "its own host only.",
     summary: "List hosts",
     description: "The people whose time event types book, oldest first, each with the ids of its event types. One is the default host: event types created without `hosts` belong to it (a one-person install never names hosts).",
     response: envelope(Type.Array(HostView)),
@@ -287,6 +489,7 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     path: "/admin/hosts/{hostId}",
     pathParam: "hostId",
     operationId: "adminGetHost",
+    host: "its own host; another host is 403 `forbidden`.",
     summary: "Read a host",
     description: "As listed.",
     response: envelope(HostView),
@@ -299,7 +502,7 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     operationId: "adminSendHostSignInLink",
     summary: "Email a host a sign-in link to the console",
     description:
-      "Emails the host (over SMTP_URL, from MAIL_FROM) a one-time link to `/console` that works once within 24 hours and opens a console session of role `host`: that session's admin API answers only the host's own host, bookings, schedules and calendars (403 `forbidden` for the rest). Without SMTP_URL, development logs the link and answers `sent: false`; production answers 503. The organizer only: a host's own session gets 403.",
+      "Emails the host (over SMTP_URL, from MAIL_FROM) a one-time link to `/console` that works once within " + HOST_SIGN_IN_LINK_MS / 3_600_000 + " hours and opens a console session of role `host`: that session's admin API answers only the host's own host, bookings, schedules and calendars (403 `forbidden` for the rest). Without SMTP_URL, development logs the link and answers `sent: false`; production answers 503. The organizer only: a host's own session gets 403.",
     response: envelope(Type.Object({ hostId: Type.Integer(), email: Type.String(), expiresAt: Type.String({ format: "date-time" }), sent: Type.Boolean() })),
     errors: [401, 403, 404, 422, 503],
   },
@@ -308,6 +511,7 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     path: "/admin/hosts/{hostId}",
     pathParam: "hostId",
     operationId: "adminUpdateHost",
+    host: "its own name, email, timezone and avatar.",
     summary: "Change a host",
     description: "Any of name, email, timezone and avatarUrl (null removes the avatar); the others stay. Every event type of the host shows the change at once.",
     body: { schema: HostPatch, required: true },
@@ -329,6 +533,7 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     path: "/admin/hosts/{hostId}/event-types",
     pathParam: "hostId",
     operationId: "adminListHostEventTypes",
+    host: "its own host's.",
     summary: "List a host's event types",
     description: "The event types the host belongs to (personal and team), as `GET /admin/event-types/{id}` answers them.",
     response: envelope(Type.Array(Type.Object({ id: Type.Integer(), title: Type.String(), hosts: Type.Array(Type.Object({ hostId: Type.Integer(), name: Type.String(), priority: Type.Integer(), scheduleId: Type.Union([Type.Integer(), Type.Null()]) })), assignment: Type.Union([Type.Literal("collective"), Type.Literal("round-robin")]) }, { additionalProperties: true }))),
@@ -339,6 +544,7 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     path: "/admin/hosts/{hostId}/reservations",
     pathParam: "hostId",
     operationId: "adminListHostReservations",
+    host: "its own host's.",
     summary: "List a host's bookings across event types",
     description: "The host's reservations of every event type (those of team event types it was assigned or, collective, takes part in) starting in whole days `from`..`until`, by start; at most 1000.",
     query: [
@@ -354,6 +560,7 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     path: "/admin/hosts/{hostId}/schedules",
     pathParam: "hostId",
     operationId: "adminListSchedules",
+    host: "its own host's.",
     summary: "List a host's schedules",
     description: "Named weekly hours with date overrides, each with the event types that use it.",
     response: envelope(Type.Array(ScheduleView)),
@@ -364,6 +571,7 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     path: "/admin/hosts/{hostId}/schedules",
     pathParam: "hostId",
     operationId: "adminCreateSchedule",
+    host: "for its own host.",
     summary: "Create a schedule",
     description: "Weekly hours (days left out are closed) and date overrides in `timezone` (default the host's). An event type uses it for the host with `hosts: [{hostId, scheduleId}]`; without one the host follows the event type's own `availability`. At most 50 per host.",
     body: { schema: ScheduleCreate, required: true },
@@ -375,6 +583,7 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     path: "/admin/schedules/{scheduleId}",
     pathParam: "scheduleId",
     operationId: "adminGetSchedule",
+    host: "its own schedules; another host's is 404 `not_found`.",
     summary: "Read a schedule",
     description: "As listed.",
     response: envelope(ScheduleView),
@@ -385,6 +594,7 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     path: "/admin/schedules/{scheduleId}",
     pathParam: "scheduleId",
     operationId: "adminUpdateSchedule",
+    host: "its own schedules; another host's is 404 `not_found`.",
     summary: "Change a schedule",
     description: "Any of name, timezone and availability (replaced whole). Every event type using it offers the new hours at once; no booking is cancelled.",
     body: { schema: SchedulePatch, required: true },
@@ -396,6 +606,7 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     path: "/admin/schedules/{scheduleId}",
     pathParam: "scheduleId",
     operationId: "adminDeleteSchedule",
+    host: "its own schedules; another host's is 404 `not_found`.",
     summary: "Delete a schedule",
     description: "Refused (422 on `scheduleId`) while an event type uses it.",
     response: done,
@@ -406,6 +617,7 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     path: "/admin/hosts/{hostId}/busy-sources",
     pathParam: "hostId",
     operationId: "adminListHostBusySources",
+    host: "its own host's; another host's is 403 `forbidden`.",
     summary: "List a host's calendars",
     description: "The host's calendars with their sync status; their busy times block every event type of the host.",
     response: envelope(Type.Array(BusySourceView)),
@@ -416,6 +628,7 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     path: "/admin/hosts/{hostId}/busy-sources",
     pathParam: "hostId",
     operationId: "adminAddHostBusySource",
+    host: "to its own host; another host is 403 `forbidden`.",
     summary: "Add a calendar to a host",
     description: "As `POST /admin/event-types/{id}/busy-sources`, for a host named directly: its busy times block every event type of the host, in slot lists and inside the booking transaction. At most 10 per host.",
     body: { schema: BusySourceInput, required: true },
@@ -427,6 +640,7 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     path: "/admin/hosts/{hostId}/busy-sources/test",
     pathParam: "hostId",
     operationId: "adminTestHostBusySource",
+    host: "for its own host; another host is 403 `forbidden`.",
     summary: "Try a calendar for a host without storing it",
     description: "Checks the body as `POST /admin/hosts/{hostId}/busy-sources` does, then reads the calendar once (a CalDAV account's calendars discovered) within " + SYNC_ANSWER_MS / 1000 + " seconds, storing nothing. Answers `{ ok: true, objects }`, the calendar objects it holds; a calendar that cannot be read is a 422 `validation_failed` on `url` with the reason. The organizer console tries a calendar this way before it adds it.",
     body: { schema: BusySourceInput, required: true },
@@ -460,6 +674,7 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     path: "/admin/busy-sources/{sourceId}",
     pathParam: "sourceId",
     operationId: "adminGetBusySource",
+    host: "its own calendars; another host's is 404 `not_found`.",
     summary: "Read one calendar source and its sync status",
     description: "As listed.",
     response: envelope(BusySourceView),
@@ -470,6 +685,7 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     path: "/admin/busy-sources/{sourceId}/sync",
     pathParam: "sourceId",
     operationId: "adminSyncBusySource",
+    host: "its own calendars; another host's is 404 `not_found`.",
     summary: "Sync a calendar source now",
     description:
       "Fetches what changed (CalDAV ctag and ETags with calendar-multiget; a feed with If-None-Match/If-Modified-Since). Answers within " + SYNC_ANSWER_MS / 1000 + " seconds: a sync that ended is answered 200 with `state: \"done\"` and what it did (a failure with `sync.ok: false`; the last good busy times stay in use). A sync still running then goes on, answered 202 with `state: \"syncing\"`, `sync: null` and `Location:` the source (`GET /admin/busy-sources/{sourceId}`): poll it until `lastAttemptAt` moves (`syncing` is true meanwhile on the instance running the sync).",
@@ -488,16 +704,30 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     path: "/admin/busy-sources/{sourceId}",
     pathParam: "sourceId",
     operationId: "adminRemoveBusySource",
+    host: "its own calendars; another host's is 404 `not_found`.",
     summary: "Remove a calendar source",
     description: "Its cached objects and busy times are dropped; the slots they blocked are offered again at once.",
     response: done,
     errors: [401, 403, 404],
   },
   {
+    method: "get",
+    path: "/admin/busy-sources/{sourceId}/calendars",
+    pathParam: "sourceId",
+    operationId: "adminListBusySourceCalendars",
+    summary: "List the calendars bookings can be written into",
+    description:
+      "The calendars with events of this CalDAV source's account (every one, not only those read for busy times), each with its name and whether the host's bookings are written into it now: what to choose from for `PUT /admin/busy-sources/{sourceId}/write-bookings`. Listed within " + SYNC_ANSWER_MS / 1000 + " seconds; a server that does not answer in time, or refuses, is 422 `validation_failed` on `calendar` with the reason. An iCalendar feed has none: 422 on `kind`.",
+    host: "its own calendars; another host's is 404 `not_found`.",
+    response: envelope(Type.Array(WritableCalendar)),
+    errors: [401, 403, 404, 422],
+  },
+  {
     method: "put",
     path: "/admin/busy-sources/{sourceId}/write-bookings",
     pathParam: "sourceId",
     operationId: "adminWriteBookingsToCalendar",
+    host: "its own calendars; another host's is 404 `not_found`.",
     summary: "Write the event type's bookings into a calendar of this CalDAV source",
     description:
       "From now on each confirmed booking of the event type is PUT as `<calendar>/<key>.ics` (UID `<key>@booking-calendar`, no METHOD, no manage link; the key is derived one-way from the reservation's uuid, the same as in the organizer's email copy and the booking feed, so the entry does not hand out the uuid) with the source's credentials, PUT again with a raised SEQUENCE when it is moved and DELETEd when it is cancelled, through the durable outbox (channel `caldav` in `GET /admin/event-types/{id}/deliveries`; 412, 5xx and network failures are retried with the webhooks' backoff, 401/403 fail with the reason). The calendar is one the account has (checked now by listing the account's calendars, 422 on `calendar` otherwise); left out, the first calendar found (among the chosen ones, if any). Replaces the event type's earlier bookings calendar; bookings made before are not written. Its own entries read back by the sync do not count as busy times for the event type. The event type shows it as `bookingsCalendar`. The listing must end within the answer window (" + SYNC_ANSWER_MS / 1000 + " seconds, as `POST /admin/busy-sources/{sourceId}/sync`): a CalDAV server slower than that is answered 422 `validation_failed` on `calendar` (\"did not list the source's calendars within " + SYNC_ANSWER_MS / 1000 + " s\"), with nothing changed; send the request again once the server answers faster.",
@@ -510,6 +740,7 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     path: "/admin/busy-sources/{sourceId}/write-bookings",
     pathParam: "sourceId",
     operationId: "adminStopWritingBookings",
+    host: "its own calendars; another host's is 404 `not_found`.",
     summary: "Stop writing bookings into this source's calendar",
     description: "Later booking changes are not written; entries already written stay. Removing the source stops the writing too.",
     response: envelope(BusySourceView),
@@ -529,6 +760,12 @@ const STATUS_TEXT: Record<number, string> = {
   500: "Unexpected failure.",
   503: "The store is busy or the database out of reach for a moment (a restart, a failover); nothing was changed. Send the request again after `Retry-After` seconds.",
 };
+
+/** An admin operation's description with what a host's console session may do with it. */
+export function adminDescription(op: (typeof ADMIN_OPERATIONS)[number]): string {
+  if (op.access) return op.description;
+  return `${op.description} A host's console session: ${op.host ?? "refused, 403 `forbidden` (the organizer only)."}`;
+}
 
 /** A JSON body of the schema, as a request body or an answer carries it. */
 const json = (schema: TSchema) => ({ "application/json": { schema: plain(schema) } });
@@ -589,14 +826,15 @@ export function openApiDocument(aliasPrefix: string): Record<string, unknown> {
       ...errorResponses([...op.errors, 500, 503]),
     };
     const { query, body } = inputs(op);
+    const pathParams = op.pathParam === null ? [] : Array.isArray(op.pathParam) ? op.pathParam : [op.pathParam];
     (paths[op.path] ??= {})[op.method] = {
       operationId: op.operationId,
-      tags: ["Admin"],
+      tags: [op.path.startsWith("/console") ? "Console" : "Admin"],
       summary: op.summary,
-      description: op.description,
-      security: [{ adminKey: [] }],
+      description: adminDescription(op),
+      security: op.access === "sign-in" ? [] : op.access === "session" ? [{ consoleSession: [] }] : [{ adminKey: [] }, { consoleSession: [] }],
       parameters: [
-        ...(op.pathParam === null ? [] : [{ name: op.pathParam, in: "path", required: true, description: PATH_PARAMS[op.pathParam], schema: { type: "integer" } }]),
+        ...pathParams.map((name) => ({ name, in: "path", required: true, description: PATH_PARAMS[name], schema: PATH_PARAM_SCHEMAS[name] ?? { type: "integer" } })),
         ...query,
       ],
       ...body,
@@ -617,6 +855,12 @@ export function openApiDocument(aliasPrefix: string): Record<string, unknown> {
       securitySchemes: {
         bearerAuth: { type: "http", scheme: "bearer", description: "The event type's publishable link token (bcl_...), which pages carry, or its API token (bk_...), which servers keep secret. Either counts in a rate limit budget per event type and client address." },
         adminKey: { type: "http", scheme: "bearer", description: "The server's BOOKING_ADMIN_KEY (admin routes, tagged Admin)." },
+        consoleSession: {
+          type: "apiKey",
+          in: "cookie",
+          name: "booking_console",
+          description: "The organizer console's session cookie (`__Host-booking_console` in production), set by `POST /console/session`. Changes sent with it must carry the console's own `Origin` (403 `forbidden` otherwise). An `admin` session may use every admin route; a `host` session only what each route says of hosts, for its own host.",
+        },
       },
       headers,
       schemas: {

@@ -1,6 +1,6 @@
 import { escapeHtml } from "../../lib/html.ts";
 import { ERROR_CODES, BUSINESS_CODES, LIMITS } from "@booking/wire";
-import { ADMIN_OPERATIONS, OPERATIONS, plain, type Operation } from "./openapi.ts";
+import { ADMIN_OPERATIONS, adminDescription, OPERATIONS, plain, type Operation } from "./openapi.ts";
 import { MAX_SLOTS_PER_ANSWER } from "../time-slots/service.ts";
 import { MAX_JSON_DEPTH } from "../../http/body.ts";
 
@@ -69,7 +69,12 @@ ${data ? (data.type === "array" ? `<p>Array of ${data.items?.properties ? "objec
 </section>`;
   };
   const ops = OPERATIONS.map((op) => section(op, op.auth ? "Needs <code>Authorization: Bearer &lt;API token&gt;</code>." : "Needs no token.")).join("\n");
-  const adminOps = ADMIN_OPERATIONS.map((op) => section(op, "Needs <code>Authorization: Bearer &lt;BOOKING_ADMIN_KEY&gt;</code>.")).join("\n");
+  const adminAuth: Record<string, string> = {
+    "sign-in": "Needs no credential: it opens the console's session.",
+    session: "Needs the console's session cookie.",
+    admin: "Needs <code>Authorization: Bearer &lt;BOOKING_ADMIN_KEY&gt;</code> or the console's session cookie (changes from the console's own origin).",
+  };
+  const adminOps = ADMIN_OPERATIONS.map((op) => section({ ...op, description: adminDescription(op) }, adminAuth[op.access ?? "admin"]!)).join("\n");
 
   const errors = [...Object.entries(ERROR_CODES), ...BUSINESS_CODES.map((c) => [c, 200] as const)]
     .map(([c, status]) => `<tr id="error-${c}"><td>${status}</td><td>${code(c)}</td><td>${escapeHtml(ERROR_TEXT[c] ?? "")}</td></tr>`)
@@ -90,14 +95,14 @@ tr:target{outline:2px solid var(--accent)}
 <body>
 <h1>Booking API reference</h1>
 <p>Version 1. Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1). Every route of the public API is also served under ${code(aliasPrefix)}.</p>
-<nav><ul>${OPERATIONS.map((op) => `<li><a href="#${op.operationId}">${op.method.toUpperCase()} ${escapeHtml(op.path)}</a> — ${escapeHtml(op.summary)}</li>`).join("")}<li><a href="#admin">Admin API: hosts, schedules and calendars</a></li><li><a href="#states">Reservation states</a></li><li><a href="#webhooks">Webhooks</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Headers, limits and versions</a></li></ul></nav>
+<nav><ul>${OPERATIONS.map((op) => `<li><a href="#${op.operationId}">${op.method.toUpperCase()} ${escapeHtml(op.path)}</a> — ${escapeHtml(op.summary)}</li>`).join("")}<li><a href="#admin">Admin API: the console's session, hosts, schedules, calendars and bookings</a></li><li><a href="#states">Reservation states</a></li><li><a href="#webhooks">Webhooks</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Headers, limits and versions</a></li></ul></nav>
 <h2>Conventions</h2>
 <p>Requests and responses are JSON. A success is <code>{"success": true, "data": …}</code>; a business outcome such as a taken slot is HTTP 200 with <code>success: false</code> and a <code>code</code>. Every error is JSON with <code>success</code>, <code>status</code>, <code>code</code>, <code>message</code>, <code>hint</code> and <code>docs</code>; a 422 adds <code>errors</code>, messages keyed by field.</p>
 <p>Authenticate with one of the event type's tokens: <code>Authorization: Bearer &lt;token&gt;</code>. A token acts on exactly one event type. Pages (the <code>&lt;booking-calendar&gt;</code> element, booking pages) carry the publishable link token (<code>bcl_…</code>); servers use the API token (<code>bk_…</code>), which is kept secret and never put in a page. Both act exactly alike; regenerating the API token replaces both.</p>
 <h2>Endpoints</h2>
 ${ops}
-<h2 id="admin">Admin API: hosts, schedules and calendars</h2>
-<p>The organizer's routes under <code>/admin</code>, behind <code>Authorization: Bearer &lt;BOOKING_ADMIN_KEY&gt;</code> (not served at all without a configured key; an event type's tokens answer 403). Hosts are the people whose time event types book: a host's bookings of any event type, schedules and calendars block the host in every event type. Event types name their hosts with <code>hosts</code> and <code>assignment</code> (collective or round-robin) in <code>POST</code>/<code>PATCH /admin/event-types</code>; the rest of the admin API is described in the repository's docs/admin.md and docs/hosts.md.</p>
+<h2 id="admin">Admin API: the console's session, hosts, schedules, calendars and bookings</h2>
+<p>The organizer's routes under <code>/admin</code>, behind <code>Authorization: Bearer &lt;BOOKING_ADMIN_KEY&gt;</code> or the organizer console's session cookie (not served at all without a configured key, unless development signs the console in with one-time links; an event type's tokens answer 403). A host's console session (opened with the link <code>POST /admin/hosts/{hostId}/sign-in-link</code> emails) reaches only what each route says of hosts, for its own host: 403 <code>forbidden</code> for the rest, 404 <code>not_found</code> for another host's schedule, calendar or booking. Hosts are the people whose time event types book: a host's bookings of any event type, schedules and calendars block the host in every event type. Event types name their hosts with <code>hosts</code> and <code>assignment</code> (collective or round-robin) in <code>POST</code>/<code>PATCH /admin/event-types</code>; the rest of the admin API is described in the repository's docs/admin.md and docs/hosts.md.</p>
 ${adminOps}
 <h2 id="states">Reservation states</h2>
 <p>Status strings: <code>held</code> (prepared, waiting for confirmation), <code>confirmed</code>, <code>expired</code> (a hold that timed out), <code>cancelled</code>. Expiry follows from time alone; no request is needed.</p>

@@ -189,7 +189,27 @@ export class TimeSlotService {
     if (cached) return cached;
     const window = slotWindow(query, eventType.settings.timezone);
     const { slots, validUntilMs } = await this.freeSlots(eventType, window.fromMs, window.untilMs, nowMs);
-    const writer = new ZonedIsoWriter(window.zone);
+    const { data, nextFrom } = this.bounded(eventType, slots, window.zone);
+    const body = new PreparedBody(JSON.stringify(nextFrom === undefined ? { success: true, data } : { success: true, data, nextFrom }));
+    this.pages.set(key, eventType.revision, validUntilMs, body);
+    return body;
+  }
+
+  /**
+   * The times the organizer may move a reservation of the event type to: the slots of `GET
+   * /time-slots` for the same query (hours, seats, the hosts' busy time and bookings), with the
+   * minimum notice and the horizon lifted as the organizer's reschedule lifts them; only times still
+   * to come. Read afresh (not cached): the organizer's list differs from the visitors' pages.
+   */
+  async rescheduleSlots(eventType: EventTypeRecord, query: TimeSlotsQuery, nowMs: number): Promise<{ data: TimeSlot[]; nextFrom?: string }> {
+    const window = slotWindow(query, eventType.settings.timezone);
+    const { slots } = await this.freeSlots(eventType, window.fromMs, window.untilMs, nowMs, { ignoreNoticeAndHorizon: true });
+    return this.bounded(eventType, slots, window.zone);
+  }
+
+  /** At most `MAX_SLOTS_PER_ANSWER` slots in `zone`, in whole days, and the day to ask from for the rest. */
+  private bounded(eventType: EventTypeRecord, slots: Slot[], zone: string): { data: TimeSlot[]; nextFrom?: string } {
+    const writer = new ZonedIsoWriter(zone);
     let shown = slots;
     let nextFrom: string | undefined;
     if (slots.length > MAX_SLOTS_PER_ANSWER) {
@@ -199,9 +219,7 @@ export class TimeSlotService {
       shown = slots.slice(0, end);
     }
     const data = shown.map((slot) => this.present(eventType, slot, writer));
-    const body = new PreparedBody(JSON.stringify(nextFrom === undefined ? { success: true, data } : { success: true, data, nextFrom }));
-    this.pages.set(key, eventType.revision, validUntilMs, body);
-    return body;
+    return nextFrom === undefined ? { data } : { data, nextFrom };
   }
 
   /**
