@@ -198,7 +198,7 @@ test.describe("the organizer console", () => {
     await page.getByRole("button", { name: "Save" }).click();
     await expect(page.getByLabel("Duration (min)")).toHaveAttribute("aria-invalid", "true");
     await expect(page.getByLabel("Duration (min)")).toBeFocused();
-    await expect(page.locator("#et-durationMinutes-error")).toContainText("greater or equal to 5");
+    await expect(page.locator("#et-durationMinutes-error")).toHaveText("At least 5.");
     await expect(page.getByRole("alert")).toContainText("Some fields need attention.");
     await page.getByLabel("Duration (min)").fill("45");
     await page.getByLabel("Colour: primary").fill("url(x)");
