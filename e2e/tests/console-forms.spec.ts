@@ -61,6 +61,19 @@ test.describe("the console in a German browser", () => {
     expect(await adminView(page, et.id)).toMatchObject({ durationMinutes: 45, seats: 1 });
     await page.goto("/console#/event-types/new");
     await expect(page.getByLabel("Sprache des Kalenders")).toHaveValue("");
+
+    // A booking's place and deliveries are named in German too.
+    const email = `deutsch-${Date.now()}@example.com`;
+    await bookThroughApi(request, et.linkToken, (await freeSlots(request, et.linkToken))[0]!, email);
+    await page.goto("/console#/bookings");
+    await page.getByLabel("Name oder E-Mail").fill(email);
+    await page.getByRole("button", { name: "Filter", exact: true }).click();
+    await page.getByRole("row").filter({ hasText: email }).getByRole("button", { name: /^Öffnen/ }).click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog.locator("dt").filter({ hasText: "E-Mail" })).toHaveCount(1);
+    await expect(dialog).toContainText("Videoanruf");
+    await expect(dialog).toContainText(/E-Mail · reservation\.created · (ausstehend|zugestellt|fehlgeschlagen)/);
+    await expectAccessible(page, "booking dialog, German");
   });
 });
 
@@ -139,6 +152,9 @@ test.describe("the console's event types", () => {
     await signIn(page);
     await page.getByLabel("Name or email").fill(email);
     await page.getByRole("button", { name: "Filters" }).click();
+    await expect(page.getByRole("row").filter({ hasText: email })).toBeVisible();
+    // The list scrolls inside its box: the page itself never scrolls sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.getByRole("row").filter({ hasText: email }).getByRole("button", { name: /^Open/ }).click();
     const dialog = page.getByRole("dialog");
     await expect(dialog).toContainText(email);

@@ -204,6 +204,9 @@ const en = {
     text: "Text", textarea: "Long text", email: "Email", phone: "Phone", number: "Number", select: "Choice", multiselect: "Several choices", checkbox: "Checkbox", date: "Date",
   } as Record<string, string>,
   slug: "Slug",
+  channels: { webhook: "webhook", email: "email", caldav: "calendar", reminder: "reminder" } as Record<string, string>,
+  deliveryStatuses: { pending: "pending", delivered: "delivered", failed: "failed" } as Record<string, string>,
+  retried: "The delivery is due now; the next pass of its worker tries it.",
 };
 
 /** The texts of one language; every language has every key of English. */
@@ -407,6 +410,9 @@ const de: Texts = {
     text: "Text", textarea: "Langer Text", email: "E-Mail", phone: "Telefon", number: "Zahl", select: "Auswahl", multiselect: "Mehrfachauswahl", checkbox: "Kontrollkästchen", date: "Datum",
   },
   slug: "Slug",
+  channels: { webhook: "Webhook", email: "E-Mail", caldav: "Kalender", reminder: "Erinnerung" },
+  deliveryStatuses: { pending: "ausstehend", delivered: "zugestellt", failed: "fehlgeschlagen" },
+  retried: "Die Zustellung ist jetzt fällig; der nächste Durchlauf versucht sie.",
 };
 
 const CATALOGS: Record<Language, Texts> = { en, de };

@@ -230,7 +230,7 @@ export class BookingsPage extends ConsolePage {
       </dl>
       <h3>${t.deliveries}</h3>
       ${b.deliveries?.length
-        ? html`<ul>${b.deliveries.map((d) => html`<li>${d.channel} · ${d.kind} · ${d.status} · ${t.attempts}: ${d.attempts}${d.lastError ? html` · <span class="error">${d.lastError}</span>` : nothing}</li>`)}</ul>`
+        ? html`<ul>${b.deliveries.map((d) => html`<li>${t.channels[d.channel] ?? d.channel} · ${d.kind} · ${t.deliveryStatuses[d.status] ?? d.status} · ${t.attempts}: ${d.attempts}${d.lastError ? html` · <span class="error">${d.lastError}</span>` : nothing}</li>`)}</ul>`
         : html`<p class="muted">—</p>`}
       ${live
         ? html`<h3>${t.reschedule}</h3>
