@@ -74,6 +74,10 @@ test.describe("the console in a German browser", () => {
     await expect(dialog).toContainText("Videoanruf");
     await expect(dialog).toContainText(/E-Mail · reservation\.created · (ausstehend|zugestellt|fehlgeschlagen)/);
     await expectAccessible(page, "booking dialog, German");
+    await dialog.getByRole("button", { name: "Schließen" }).click();
+    // Sessions: who signed in and how.
+    await page.getByRole("link", { name: "Sitzungen" }).click();
+    await expect(page.getByRole("row").filter({ hasText: "dieser Browser" })).toContainText("Veranstalter · Admin-Schlüssel");
   });
 });
 

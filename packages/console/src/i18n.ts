@@ -207,6 +207,9 @@ const en = {
   channels: { webhook: "webhook", email: "email", caldav: "calendar", reminder: "reminder" } as Record<string, string>,
   deliveryStatuses: { pending: "pending", delivered: "delivered", failed: "failed" } as Record<string, string>,
   retried: "The delivery is due now; the next pass of its worker tries it.",
+  roles: { admin: "organizer", host: "host" } as Record<string, string>,
+  signInMethods: { key: "admin key", link: "sign-in link" } as Record<string, string>,
+  lastSeen: "Last seen",
 };
 
 /** The texts of one language; every language has every key of English. */
@@ -413,6 +416,9 @@ const de: Texts = {
   channels: { webhook: "Webhook", email: "E-Mail", caldav: "Kalender", reminder: "Erinnerung" },
   deliveryStatuses: { pending: "ausstehend", delivered: "zugestellt", failed: "fehlgeschlagen" },
   retried: "Die Zustellung ist jetzt fällig; der nächste Durchlauf versucht sie.",
+  roles: { admin: "Veranstalter", host: "Gastgeber" },
+  signInMethods: { key: "Admin-Schlüssel", link: "Anmeldelink" },
+  lastSeen: "Zuletzt gesehen",
 };
 
 const CATALOGS: Record<Language, Texts> = { en, de };
