@@ -42,7 +42,8 @@ test.describe("the console in a German browser", () => {
     await expect(page.locator("#et-durationMinutes-error")).toHaveText("Mindestens 5.");
     await expect(page.locator("#et-seats-error")).toHaveText("Höchstens 1.000.");
     const summary = page.getByRole("alert");
-    await expect(summary).toContainText("Mindestens 5.");
+    // The list at the top names each field by its label.
+    await expect(summary.locator("li")).toHaveText(["Dauer (Min.): Mindestens 5.", "Plätze: Höchstens 1.000."]);
     await expect(summary).not.toContainText("greater");
     // Settings are offered in German: modes, weekdays, places, the calendar's language.
     await expect(page.getByLabel("Modus").locator("option:checked")).toHaveText(/Hell|Dunkel|System/);

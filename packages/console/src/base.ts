@@ -93,11 +93,15 @@ export function when(iso: string, language: string): string {
 }
 
 /**
- * The list of a refused save's field errors at the top of a form (each named by its field path), so
+ * The list of a refused save's field errors at the top of a form (each named by its field's label
+ * where the form gives `labelOf` one, else by its path), so
  * a screen reader hears them all at once and errors of settings without a field of their own show too.
  */
-export function errorSummary(failure: ApiFailure | null, heading: string, t: Texts = pageTexts()): TemplateResult | typeof nothing {
+export function errorSummary(failure: ApiFailure | null, heading: string, t: Texts = pageTexts(), labelOf: (key: string) => string | undefined = () => undefined): TemplateResult | typeof nothing {
   const entries = Object.entries(fieldMessages(failure, t));
   if (!entries.length) return nothing;
-  return html`<div class="notice bad" role="alert"><p>${heading}</p><ul>${entries.map(([key, messages]) => html`<li><code>${key}</code>: ${messages.join(" ")}</li>`)}</ul></div>`;
+  return html`<div class="notice bad" role="alert"><p>${heading}</p><ul>${entries.map(([key, messages]) => {
+    const label = labelOf(key);
+    return html`<li>${label ?? html`<code>${key}</code>`}: ${messages.join(" ")}</li>`;
+  })}</ul></div>`;
 }

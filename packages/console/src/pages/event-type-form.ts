@@ -1,7 +1,7 @@
 import { html, nothing, type TemplateResult } from "lit";
 import { api, ApiFailure } from "../api.ts";
 import { ConsolePage, errorSummary, failureText, field, fieldError, fieldMessages, unsaved } from "../base.ts";
-import { CALENDAR_LANGUAGES } from "../i18n.ts";
+import { CALENDAR_LANGUAGES, type Texts } from "../i18n.ts";
 import type { EventTypeView, ScheduleView } from "../model.ts";
 
 /** Settings this form edits (availability has its own page), as the admin API names them. */
@@ -15,6 +15,16 @@ const LOCATION_TYPES = ["video-meet", "phone", "address", "link"];
 const FIELD_TYPES = ["text", "textarea", "email", "phone", "number", "select", "multiselect", "checkbox", "date"];
 const COLORS = ["primary", "background", "text", "muted", "border", "danger"];
 const NEW_DRAFT = { title: "", timezone: Intl.DateTimeFormat().resolvedOptions().timeZone, durationMinutes: 30, slotIntervalMinutes: 30, seats: 1, locations: [{ type: "video-meet", value: null }], customFields: [], locale: { preset: "", startDayOfWeek: "monday", texts: {} }, theme: { mode: "light", borderRadius: "8px", colors: {} } };
+
+/** The label (a key of the texts' `labels`) of each setting with a field of its own, for the list of a refused save's errors. */
+const LABEL_OF: Record<string, keyof Texts["labels"]> = {
+  title: "title", slug: "slug", description: "description", timezone: "timezone", hostName: "hostName", calendarTitle: "calendarTitle",
+  profileImage: "profileImageUrl", organizerEmail: "organizerEmail", webhookUrl: "webhookUrl", durationMinutes: "duration", slotIntervalMinutes: "grid",
+  seats: "seats", holdMinutes: "hold", bufferBeforeMinutes: "bufferBefore", bufferAfterMinutes: "bufferAfter", minNoticeMinutes: "minimumNotice",
+  horizonDays: "horizon", rescheduleNoticeMinutes: "rescheduleNotice", cancelNoticeMinutes: "cancelNotice", maxGuests: "guestsAtMost",
+  reminderMinutes: "reminders", "theme.borderRadius": "cornerRadius", "locale.texts": "texts", "payment.amount": "amount", "payment.currency": "currency",
+  "payment.providerAccountId": "stripeAccount",
+};
 
 type Draft = Record<string, any>;
 type CustomField = { uuid?: string; label: string; name: string; type: string; required?: boolean; options?: string[]; placeholder?: string };
@@ -158,7 +168,7 @@ export class EventTypeForm extends ConsolePage {
     if (!this.draft) return html`<h2 tabindex="-1">${t.eventTypes}</h2><p>${t.loading}</p>`;
     const title = this.eventTypeId === null ? t.newEventType : String(this.saved?.title ?? "");
     const form = html`<form @submit=${this.save} novalidate>
-      ${this.failure && !Object.keys(this.failure.errors).length ? html`<p class="notice bad" role="alert">${failureText(this.failure, t)}</p>` : errorSummary(this.failure, t.fixFields, t)}
+      ${this.failure && !Object.keys(this.failure.errors).length ? html`<p class="notice bad" role="alert">${failureText(this.failure, t)}</p>` : errorSummary(this.failure, t.fixFields, t, (key) => this.labelOf(key))}
       <fieldset><legend>${t.general}</legend>
         ${this.text("title", this.t.labels.title, { required: true })}
         ${this.text("slug", this.t.labels.slug, { nullable: true })}
@@ -267,6 +277,15 @@ export class EventTypeForm extends ConsolePage {
         @input=${(e: Event) => this.set("locale.texts", Object.fromEntries((e.target as HTMLTextAreaElement).value.split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")).trim(), l.slice(l.indexOf("=") + 1)])))}></textarea>`,
         fieldError(this.failure, "locale.texts"))}
     </fieldset>`;
+  }
+
+  /** The label of the field a problem's key names (a setting, a colour, the calendar's language), if it has one. */
+  private labelOf(key: string): string | undefined {
+    const t = this.t;
+    if (LABEL_OF[key]) return t.labels[LABEL_OF[key]];
+    if (key === "locale.preset") return t.calendarLanguage;
+    const colour = /^theme\.colors\.(\w+)$/.exec(key)?.[1];
+    return colour ? `${t.labels.colour}: ${colour}` : undefined;
   }
 
   /**
