@@ -1,5 +1,7 @@
 import type { Page } from "@playwright/test";
 import { API, ADMIN_KEY, SITE, bookThroughApi, createEventType, expect, expectAccessible, freeSlots, saveScreenshot, test } from "../support/fixtures.ts";
+import { LANGUAGES } from "../../packages/booking-calendar/src/i18n/catalog.ts";
+import { CALENDAR_LANGUAGES, textsOf } from "../../packages/console/src/i18n.ts";
 
 // The console's forms: the language the browser asks for, field errors in that language, event
 // types disabled and enabled from the list, custom fields reordered and saved, the preview following
@@ -80,6 +82,62 @@ test.describe("the console in a German browser", () => {
     await page.getByRole("link", { name: "Sitzungen" }).click();
     await expect(page.getByRole("row").filter({ hasText: "dieser Browser" })).toContainText("Veranstalter · Admin-Schlüssel");
   });
+});
+
+/** English texts of the console that German words differently (names both languages share do not count). */
+function englishOnly(): string[] {
+  const flat = (value: unknown): string[] => (typeof value === "string" ? [value] : value && typeof value === "object" ? Object.values(value).flatMap(flat) : []);
+  const german = new Set(flat(textsOf("de")));
+  return [...new Set(flat(textsOf("en")))].filter((text) => text.length > 2 && !german.has(text));
+}
+
+/** Whether `text` shows in `shown` as words of its own (so "Email" is not found in "E-Mail-Adresse"). */
+const showsText = (shown: string, text: string): boolean => new RegExp(`(^|[^\\p{L}])${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^\\p{L}])`, "u").test(shown);
+
+/** Names and texts organizers gave hosts and event types, longest first. */
+async function userContent(page: Page): Promise<string[]> {
+  const list = async (path: string) => ((await (await page.request.get(path, { headers: admin })).json()).data ?? []) as Record<string, unknown>[];
+  const [hosts, types] = await Promise.all([list("/admin/hosts"), list("/admin/event-types")]);
+  return [...hosts.flatMap((h) => [h.name, h.email]), ...types.flatMap((et) => [et.title, et.description, et.hostName])]
+    .filter((text): text is string => typeof text === "string" && text !== "")
+    .sort((a, b) => b.length - a.length);
+}
+
+test.describe("the console in German, page by page", () => {
+  test.use({ locale: "de-DE" });
+
+  test("shows no English text of its own on any page", async ({ page, request }) => {
+    test.setTimeout(90_000);
+    const et = await createEventType(request, { title: "Seitenweise", slug: `seitenweise-${Date.now()}` });
+    await bookThroughApi(request, et.linkToken, (await freeSlots(request, et.linkToken))[0]!, `seitenweise-${Date.now()}@example.com`);
+    const english = englishOnly();
+    expect(english.length).toBeGreaterThan(50);
+    await signIn(page, { key: "Admin-Schlüssel", button: "Anmelden", heading: "Buchungen" });
+    for (const route of ["bookings", "event-types", `event-types/${et.id}`, "event-types/new", "availability", "hosts", "calendars", "deliveries", "embed", "sessions"]) {
+      await page.goto(`/console#/${route}`);
+      await expect(page.getByText("Wird geladen…")).toHaveCount(0);
+      if (route === "deliveries") {
+        await page.getByLabel("Terminart").selectOption(String(et.id));
+        await expect(page.getByRole("row").filter({ hasText: "reservation.created" }).first()).toBeVisible();
+      }
+      await expect(page.locator("main h2[tabindex='-1']")).not.toBeEmpty();
+      const shown = await page.locator("body").evaluate((body: HTMLElement) => {
+        // Visible text, hidden labels, and the names of controls.
+        const names = [...body.querySelectorAll("[aria-label], [placeholder], option")].map((el) => `${el.getAttribute("aria-label") ?? ""} ${el.getAttribute("placeholder") ?? ""} ${el.textContent ?? ""}`);
+        const all = [body.innerText, ...[...body.querySelectorAll(".sr-only")].map((el) => el.textContent ?? ""), ...names].join("\n");
+        // Code to copy (snippets, field paths) is not text of the console's language.
+        return [...body.querySelectorAll("pre, code")].reduce((text, el) => text.replaceAll((el as HTMLElement).innerText, " "), all);
+      });
+      // What organizers typed (names of hosts, event types, schedules) is theirs, in whatever language.
+      const typed = await userContent(page);
+      const theConsoles = typed.reduce((text, name) => text.replaceAll(name, " "), shown);
+      expect(english.filter((text) => showsText(theConsoles, text)), route).toEqual([]);
+    }
+  });
+});
+
+test("the calendar's languages offered are the element's built-in ones", () => {
+  expect(new Set(CALENDAR_LANGUAGES.map(([tag]) => tag.split("-")[0]))).toEqual(new Set(LANGUAGES));
 });
 
 test.describe("the console's event types", () => {
