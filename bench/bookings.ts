@@ -21,7 +21,7 @@ import type { AddressInfo } from "node:net";
 import { DateTime } from "luxon";
 import { SMTPServer } from "smtp-server";
 import { AdminService } from "../packages/server/src/modules/admin/service.ts";
-import { connections, emailsPending, engine, line, load, scratch, seconds, startServer } from "./lib.ts";
+import { bookingScript, connections, emailsPending, engine, line, load, scratch, seconds, startServer } from "./lib.ts";
 
 const port = Number(process.env.BENCH_PORT ?? 3918);
 const db = await scratch();
@@ -66,29 +66,7 @@ await mailStore.close();
 // Bookings start tomorrow; the warm-up and the measured run take different ranges of slots.
 const SLOT_SECONDS = 300;
 const firstSlot = DateTime.utc().startOf("day").plus({ days: 1 }).toSeconds();
-const lua = (offsetSlots: number) => `
--- Counters are globals of each thread's Lua state; done() runs elsewhere and reads them per thread.
-local threads = {}
-function setup(thread) table.insert(threads, thread) end
-function init(args) n = 0; ok = 0; other = 0; locked = 0 end
-local first = ${firstSlot + offsetSlots * SLOT_SECONDS}
-request = function()
-  local start = first + n * ${SLOT_SECONDS}
-  n = n + 1
-  local body = string.format('{"start":"%s","end":"%s","email":"visitor%d@example.com","firstname":"Load","lastname":"Test"}',
-    os.date("!%Y-%m-%dT%H:%M:00Z", start), os.date("!%Y-%m-%dT%H:%M:00Z", start + ${SLOT_SECONDS}), n)
-  return wrk.format("POST", "/reservations", nil, body)
-end
-response = function(status, headers, body)
-  if string.find(body, '"success":true', 1, true) then ok = ok + 1 else other = other + 1 end
-  if string.find(body, '"slot_locked"', 1, true) then locked = locked + 1 end
-end
-done = function(summary, latency, requests)
-  local o, x, l = 0, 0, 0
-  for _, t in ipairs(threads) do o = o + t:get("ok"); x = x + t:get("other"); l = l + t:get("locked") end
-  io.write(string.format("counted ok %d\\ncounted other %d\\ncounted locked %d\\n", o, x, l))
-end
-`;
+const lua = (offsetSlots: number) => bookingScript(firstSlot + offsetSlots * SLOT_SECONDS, SLOT_SECONDS);
 
 /** 200 bookings of distinct free slots sent at once, alternating between the servers: how many are refused, and why. */
 async function burst(bases: string[], token: string, offsetSlots: number): Promise<{ confirmed: number; refused: Record<string, number> }> {

@@ -7,7 +7,8 @@
  */
 import { emailEvents, type MailPayload } from "../packages/server/src/modules/mail/events.ts";
 import { render, renderMail } from "../packages/server/src/modules/mail/render.ts";
-import { MAIL_PLURALS, type MailLanguage } from "../packages/server/src/modules/mail/locales/catalog.ts";
+import type { MailLanguage } from "../packages/server/src/modules/mail/locales/catalog.ts";
+import { MAIL_CATALOGS } from "../packages/server/src/modules/mail/locales/index.ts";
 import { DEFAULT_SETTINGS } from "../packages/server/src/domain/event-type.ts";
 import type { EventTypeRecord, ReservationRecord } from "../packages/server/src/store/types.ts";
 
@@ -39,7 +40,7 @@ const [visitor] = emailEvents(policy, eventType, "reservation.created", r, start
 console.log(`Payload of one visitor email (stored in the outbox): ${Buffer.byteLength(visitor!.payload)} bytes`);
 console.log(`Building a booking's email events (visitor and organizer copy, JSON): ${build.toFixed(1)} µs`);
 console.log(`Rendering one email when it is sent (subject, HTML, text, invite), ${ROUNDS} rounds each:`);
-for (const language of Object.keys(MAIL_PLURALS) as MailLanguage[]) {
+for (const language of Object.keys(MAIL_CATALOGS) as MailLanguage[]) {
   const payload = JSON.parse(emailEvents(policy, eventType, "reservation.created", reservation(`${language}-u-hc-h23`), start - 86_400_000, "https://book.example.test/book/intro?reservation=x")[0]!.payload) as MailPayload;
   const rendered = renderMail(payload);
   const whole = timeUs(() => renderMail(payload));

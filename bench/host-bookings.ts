@@ -16,7 +16,7 @@
 import { DateTime } from "luxon";
 import { AdminService } from "../packages/server/src/modules/admin/service.ts";
 import { HostAdmin } from "../packages/server/src/modules/hosts/service.ts";
-import { connections, engine, line, load, scratch, seconds, startServer } from "./lib.ts";
+import { bookingScript, connections, engine, line, load, scratch, seconds, startServer } from "./lib.ts";
 
 const port = Number(process.env.BENCH_PORT ?? 3928);
 const db = await scratch();
@@ -41,30 +41,7 @@ await store.close();
 const SLOT_SECONDS = 300;
 const firstSlot = DateTime.utc().startOf("day").plus({ days: 1 }).toSeconds();
 /** Each request books the next slot from `offsetSlots`, through the tokens in turn. */
-const lua = (offsetSlots: number, tokens: string[]) => `
-local threads = {}
-function setup(thread) table.insert(threads, thread) end
-function init(args) n = 0; ok = 0; other = 0; locked = 0 end
-local first = ${firstSlot + offsetSlots * SLOT_SECONDS}
-local tokens = { ${tokens.map((t) => `"${t}"`).join(", ")} }
-request = function()
-  local start = first + n * ${SLOT_SECONDS}
-  local token = tokens[(n % #tokens) + 1]
-  n = n + 1
-  local body = string.format('{"start":"%s","end":"%s","email":"visitor%d@example.com","firstname":"Load","lastname":"Test"}',
-    os.date("!%Y-%m-%dT%H:%M:00Z", start), os.date("!%Y-%m-%dT%H:%M:00Z", start + ${SLOT_SECONDS}), n)
-  return wrk.format("POST", "/reservations", { ["Authorization"] = "Bearer " .. token, ["Content-Type"] = "application/json" }, body)
-end
-response = function(status, headers, body)
-  if string.find(body, '"success":true', 1, true) then ok = ok + 1 else other = other + 1 end
-  if string.find(body, '"slot_locked"', 1, true) then locked = locked + 1 end
-end
-done = function(summary, latency, requests)
-  local o, x, l = 0, 0, 0
-  for _, t in ipairs(threads) do o = o + t:get("ok"); x = x + t:get("other"); l = l + t:get("locked") end
-  io.write(string.format("counted ok %d\\ncounted other %d\\ncounted locked %d\\n", o, x, l))
-end
-`;
+const lua = (offsetSlots: number, tokens: string[]) => bookingScript(firstSlot + offsetSlots * SLOT_SECONDS, SLOT_SECONDS, tokens);
 
 // Production mode without SMTP_URL: the bare booking path, as bench/bookings.ts measures it.
 const server = await startServer(db.env, port, { BOOKING_ENV: "production", BOOKING_PUBLIC_URL: `http://127.0.0.1:${port}`, SMTP_URL: "" });

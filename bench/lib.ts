@@ -130,6 +130,38 @@ export async function load(url: string, headers: Record<string, string>, options
   return run(options.seconds ?? seconds);
 }
 
+/**
+ * The wrk Lua script of the booking benchmarks: each request books the next slot of `slotSeconds`
+ * from `first` (Unix seconds) as a new visitor, and the answers are printed as `counted` lines for
+ * `load`: `ok` (a confirmed booking), `other` (anything else) and `locked` (`slot_locked`). With
+ * `tokens`, requests carry them in turn and set their own headers; without, they carry wrk's headers.
+ */
+export function bookingScript(first: number, slotSeconds: number, tokens?: string[]): string {
+  return `
+-- Counters are globals of each thread's Lua state; done() runs elsewhere and reads them per thread.
+local threads = {}
+function setup(thread) table.insert(threads, thread) end
+function init(args) n = 0; ok = 0; other = 0; locked = 0 end
+local first = ${first}
+${tokens ? `local tokens = { ${tokens.map((t) => `"${t}"`).join(", ")} }\n` : ""}request = function()
+  local start = first + n * ${slotSeconds}
+${tokens ? "  local token = tokens[(n % #tokens) + 1]\n" : ""}  n = n + 1
+  local body = string.format('{"start":"%s","end":"%s","email":"visitor%d@example.com","firstname":"Load","lastname":"Test"}',
+    os.date("!%Y-%m-%dT%H:%M:00Z", start), os.date("!%Y-%m-%dT%H:%M:00Z", start + ${slotSeconds}), n)
+  return wrk.format("POST", "/reservations", ${tokens ? '{ ["Authorization"] = "Bearer " .. token, ["Content-Type"] = "application/json" }' : "nil"}, body)
+end
+response = function(status, headers, body)
+  if string.find(body, '"success":true', 1, true) then ok = ok + 1 else other = other + 1 end
+  if string.find(body, '"slot_locked"', 1, true) then locked = locked + 1 end
+end
+done = function(summary, latency, requests)
+  local o, x, l = 0, 0, 0
+  for _, t in ipairs(threads) do o = o + t:get("ok"); x = x + t:get("other"); l = l + t:get("locked") end
+  io.write(string.format("counted ok %d\\ncounted other %d\\ncounted locked %d\\n", o, x, l))
+end
+`;
+}
+
 /** One line of a result table. */
 export function line(name: string, r: LoadResult, bare: LoadResult, rate = r.rps): string {
   return `  ${name.padEnd(38)} ${rate.toFixed(0).padStart(7)} /s   ratio ${(rate / bare.rps).toFixed(2)}   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms`;

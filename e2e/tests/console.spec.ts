@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { API, ADMIN_KEY, SITE, bookThroughApi, chooseFirstTime, createEventType, expect, expectAccessible, freeSlots, saveScreenshot, test } from "../support/fixtures.ts";
-import { startRadicale } from "../support/radicale.ts";
+import { startRadicale } from "../../packages/server/test/radicale.ts";
 
 /** Signs in to the console with the admin key; the bookings page is then shown. */
 async function signIn(page: Page): Promise<void> {
@@ -122,11 +122,13 @@ test.describe("the organizer console", () => {
       const et = await createEventType(request, { title: "Radicale call" });
       const start = new Date(Date.now() + 2 * 86_400_000);
       const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
-      await radicale.putEvent("busy-1", stamp(start), stamp(new Date(start.getTime() + 3_600_000)));
+      const calendarUrl = await radicale.makeCalendar("work");
+      const busy = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//e2e//EN", "BEGIN:VEVENT", "UID:busy-1", "DTSTAMP:20260101T000000Z", `DTSTART:${stamp(start)}`, `DTEND:${stamp(new Date(start.getTime() + 3_600_000))}`, "SUMMARY:Busy", "END:VEVENT", "END:VCALENDAR", ""];
+      await radicale.put(calendarUrl, "busy-1.ics", busy.join("\r\n"));
       await signIn(page);
       await page.getByRole("link", { name: "Calendars" }).click();
       await page.getByLabel("Event type").selectOption(String(et.id));
-      await page.getByLabel("URL").fill(radicale.calendarUrl);
+      await page.getByLabel("URL").fill(calendarUrl);
       await page.getByLabel("Username").fill(radicale.user);
       await page.getByLabel("Password").fill("wrong-password");
       await page.getByRole("button", { name: "Test and save" }).click();
@@ -135,12 +137,12 @@ test.describe("the organizer console", () => {
 
       await page.getByLabel("Password").fill(radicale.password);
       await page.getByRole("button", { name: "Test and save" }).click();
-      const row = page.getByRole("row").filter({ hasText: radicale.calendarUrl });
+      const row = page.getByRole("row").filter({ hasText: calendarUrl });
       await expect(row).toContainText("ok");
       await expect(row).toContainText("1 busy");
       await row.getByRole("button", { name: /^Write bookings here/ }).click();
-      await expect(page.getByRole("row").filter({ hasText: radicale.calendarUrl })).toContainText("Bookings are written here");
-      await page.getByRole("row").filter({ hasText: radicale.calendarUrl }).getByRole("button", { name: /^Sync now/ }).click();
+      await expect(page.getByRole("row").filter({ hasText: calendarUrl })).toContainText("Bookings are written here");
+      await page.getByRole("row").filter({ hasText: calendarUrl }).getByRole("button", { name: /^Sync now/ }).click();
       await expect(page.locator("#console-status")).toContainText("Saved.");
     } finally {
       await radicale.stop();
@@ -238,7 +240,8 @@ test.describe("the organizer console", () => {
     await page.getByRole("link", { name: "Availability" }).click();
     await page.getByLabel("Hours of").selectOption(`event-type-${et.id}`);
     await page.getByRole("button", { name: "Add range: Monday" }).click();
-    await page.getByRole("button", { name: "Copy to all days: Monday" }).click();
+    await page.getByRole("button", { name: "Copy to other days: Monday" }).click();
+    await page.getByRole("group", { name: "Copy the hours of Monday" }).getByRole("button", { name: "Copy", exact: true }).click();
     const next = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 15)).toISOString().slice(0, 10);
     await page.getByRole("button", { name: "Date overrides: +1" }).click();
     await page.getByRole("button", { name: next, exact: true }).click();

@@ -23,6 +23,19 @@ export class ConsolePage extends LitElement {
   protected announce(message: string, tone: "good" | "bad" = "good"): void {
     this.dispatchEvent(new CustomEvent("console-announce", { detail: { message, tone }, bubbles: true, composed: true }));
   }
+
+  /**
+   * Runs a request of the page; when it fails, `recover` sets what the page shows instead (an empty
+   * list, the refused form's errors) and the failure is announced with its API message and code.
+   */
+  protected async attempt(action: () => Promise<void>, recover?: (error: unknown) => void): Promise<void> {
+    try {
+      await action();
+    } catch (error) {
+      recover?.(error);
+      this.announce(failureText(error), "bad");
+    }
+  }
 }
 
 /** Whether some page holds changes not saved yet: the shell asks before leaving it. */
@@ -80,6 +93,9 @@ export function field(id: string, label: string, control: (attrs: { describedby:
     ${error ? html`<p class="error" id="${id}-error">${error}</p>` : nothing}
   </div>`;
 }
+
+/** The API's refusal a request failed with (its field errors show at the form), or null for any other failure. */
+export const refusalOf = (error: unknown): ApiFailure | null => (error instanceof ApiFailure ? error : null);
 
 /** What went wrong, in the console's language where it has a text for the code, else the API's message. */
 export const failureMessage = (failure: ApiFailure, t: Texts = pageTexts()): string => t.failures[failure.code] ?? failure.message;

@@ -29,6 +29,7 @@ export class BookingConsole extends LitElement {
     language: { state: true },
     scheme: { state: true },
     message: { state: true },
+    expired: { state: true },
   };
   declare signIn: string;
   declare calendarSrc: string;
@@ -37,7 +38,11 @@ export class BookingConsole extends LitElement {
   declare language: Language;
   declare scheme: string;
   declare message: { text: string; tone: string } | null;
+  /** The session ended while a page held unsaved changes: the sign-in is shown over the page, which keeps them. */
+  declare expired: boolean;
   private lastHash = location.hash;
+  /** Where the focus was when the session ended over a page, to go back to once signed in again. */
+  private focusBefore: HTMLElement | null = null;
 
   constructor() {
     super();
@@ -48,6 +53,7 @@ export class BookingConsole extends LitElement {
     this.language = chooseLanguage();
     this.scheme = localStorage.getItem(SCHEME_KEY) ?? "auto";
     this.message = null;
+    this.expired = false;
   }
 
   protected override createRenderRoot(): HTMLElement {
@@ -64,13 +70,25 @@ export class BookingConsole extends LitElement {
     }
     this.applyScheme();
     document.documentElement.lang = this.language;
-    whenSignedOut(() => (this.session = null));
+    whenSignedOut(() => this.sessionEnded());
     window.addEventListener("hashchange", this.onHash);
     window.addEventListener("beforeunload", this.onUnload);
     this.addEventListener("console-announce", ((event: CustomEvent<{ message: string; tone: string }>) => {
       this.message = { text: event.detail.message, tone: event.detail.tone };
     }) as EventListener);
     this.addEventListener("console-signed-in", ((event: CustomEvent<SessionInfo>) => {
+      if (this.expired) {
+        this.expired = false;
+        const before = this.session;
+        // Signed in again as the same one: the page and its unsaved changes stay, ready to be saved.
+        if (before && before.role === event.detail.role && before.hostId === event.detail.hostId) {
+          this.session = event.detail;
+          this.message = null;
+          void this.updateComplete.then(() => this.focusBefore?.focus());
+          return;
+        }
+        unsaved.dirty = false;
+      }
       this.session = event.detail;
       if (this.route[0] === "sign-in" || !this.route[0]) location.hash = "#/bookings";
       // The sign-in form is gone: the page's heading takes the focus, as after any move between pages.
@@ -118,6 +136,26 @@ export class BookingConsole extends LitElement {
     void this.updateComplete.then(() => (this.querySelector("main h2") as HTMLElement | null)?.focus());
   };
 
+  /**
+   * The server answered 401: with unsaved changes the sign-in is shown over the page so they are
+   * kept; else the sign-in replaces the page.
+   */
+  private sessionEnded(): void {
+    if (this.session && unsaved.dirty) {
+      if (!this.expired) this.focusBefore = document.activeElement as HTMLElement | null;
+      this.expired = true;
+      return;
+    }
+    unsaved.dirty = false;
+    this.expired = false;
+    this.session = null;
+  }
+
+  override updated(): void {
+    const dialog = this.querySelector<HTMLDialogElement>("#signed-out");
+    if (dialog && !dialog.open) dialog.showModal();
+  }
+
   private onUnload = (event: BeforeUnloadEvent) => {
     if (unsaved.dirty) event.preventDefault();
   };
@@ -127,8 +165,23 @@ export class BookingConsole extends LitElement {
   }
 
   private async signOut(): Promise<void> {
+    if (unsaved.dirty && !confirm(textsOf(this.language).unsaved)) return;
     await api("DELETE", "/console/session").catch(() => undefined);
+    unsaved.dirty = false;
+    this.expired = false;
     this.session = null;
+  }
+
+  /** Over a page whose session ended: sign in again and keep its changes, or drop them. */
+  private signInAgain(t: ReturnType<typeof textsOf>) {
+    return html`<dialog id="signed-out" aria-labelledby="signed-out-note" @cancel=${(e: Event) => e.preventDefault()}>
+      <p id="signed-out-note" class="notice bad">${t.sessionEnded}</p>
+      <console-sign-in .t=${t} mode=${this.signIn}></console-sign-in>
+      <p style="margin-top: 12px"><button type="button" @click=${() => {
+        unsaved.dirty = false;
+        this.sessionEnded();
+      }}>${t.discard}</button></p>
+    </dialog>`;
   }
 
   override render() {
@@ -175,7 +228,8 @@ export class BookingConsole extends LitElement {
         </ul></nav>
         ${tools}
       </header>
-      <main id="main">${status}${keyed(this.route.join("/"), this.page(section, t))}</main>`;
+      <main id="main">${status}${keyed(this.route.join("/"), this.page(section, t))}</main>
+      ${this.expired ? this.signInAgain(t) : nothing}`;
   }
 
   private page(section: Section, t: ReturnType<typeof textsOf>) {

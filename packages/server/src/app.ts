@@ -67,7 +67,7 @@ export function createApp(deps: AppDependencies) {
   // One reading of the element's script for the route that serves it and the pages that link it.
   const calendarScript = new CalendarScriptFile(deps.calendarScriptPath);
   const { slots, eventTypes, payments, reservations } = services;
-  const consoleAccess = deps.consoleAccess ?? new ConsoleAccess(ctx.store, config.adminKey, () => ctx.clock.now());
+  const consoleAccess = deps.consoleAccess ?? new ConsoleAccess(ctx.store, config.adminKey, () => ctx.clock.now(), { idleMs: config.consoleIdleSeconds * 1000 });
 
   const publicApi = (prefix: string) =>
     new Elysia({ prefix })

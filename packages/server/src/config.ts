@@ -20,6 +20,8 @@ export interface ServerConfig {
    * console sessions (and only them) without a key. Never on in production.
    */
   consoleSignInLinks: boolean;
+  /** Seconds a console session may go unused before it ends (BOOKING_CONSOLE_IDLE_SECONDS; 12 hours by default). */
+  consoleIdleSeconds: number;
   /** Path prefix under which the public API is served a second time. */
   aliasPrefix: string;
   /** Public origin of the server as visitors reach it, for absolute links; required in production, null derives it from the request (development). */
@@ -70,6 +72,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   databaseSchema: null,
   adminKey: null,
   consoleSignInLinks: false,
+  consoleIdleSeconds: 12 * 3600,
   aliasPrefix: "/booking-api",
   publicUrl: null,
   rateLimit: { limit: 60, windowSeconds: 60 },
@@ -177,6 +180,7 @@ export function configFromEnv(env: Record<string, string | undefined>): ServerCo
     databaseSchema: env.DATABASE_SCHEMA || null,
     adminKey: env.BOOKING_ADMIN_KEY || null,
     consoleSignInLinks: false,
+    consoleIdleSeconds: Math.max(1, int("BOOKING_CONSOLE_IDLE_SECONDS", DEFAULT_CONFIG.consoleIdleSeconds)),
     aliasPrefix: alias,
     publicUrl: publicUrl(env.BOOKING_PUBLIC_URL, environment),
     rateLimit: { limit: int("RATE_LIMIT_PER_MINUTE", DEFAULT_CONFIG.rateLimit.limit), windowSeconds: 60 },

@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   // A first run needs no configuration: in development without an admin key the console signs in
   // with a one-time link printed below (and the admin API answers the sessions it opens, nothing else).
   config.consoleSignInLinks = config.environment !== "production" && !config.adminKey;
-  const consoleAccess = new ConsoleAccess(store, config.adminKey, () => systemClock.now());
+  const consoleAccess = new ConsoleAccess(store, config.adminKey, () => systemClock.now(), { idleMs: config.consoleIdleSeconds * 1000 });
   const app = createApp({ store, config, clock: systemClock, log: stderrLog, calendars: { sync: calendars }, consoleAccess });
   // The contract refuses bodies over the API limit with its JSON 413 while reading them; Bun's own
   // cap (a bare 413) only stops uploads far beyond any limit.

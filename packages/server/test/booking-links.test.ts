@@ -6,9 +6,8 @@ import { join } from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { openPostgresStore } from "../src/store/postgres/index.ts";
-import { POSTGRES_MIGRATIONS } from "../src/store/postgres/migrations.ts";
-import { SQLITE_MIGRATIONS } from "../src/store/sqlite/migrations.ts";
 import { openSqliteStore } from "../src/store/sqlite/index.ts";
+import { postgresAt, sqliteAt } from "./old-databases.ts";
 import { ENGINE, POSTGRES_URL, setup, type Answer } from "./utils.ts";
 
 // The clock of setup() starts on Monday 2026-11-23T07:00:00Z, 08:00 in Prague. The event types
@@ -192,12 +191,7 @@ describe("upgrading a database made before booking pages", () => {
     const dir = mkdtempSync(join(tmpdir(), "booking-links-"));
     try {
       const path = join(dir, "old.sqlite");
-      const db = new Database(path, { create: true, strict: true });
-      db.exec("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
-      for (const m of SQLITE_MIGRATIONS.filter((m) => m.version <= 3)) {
-        db.exec(m.sql);
-        db.query("INSERT INTO schema_migrations VALUES (?, ?, ?)").run(m.version, m.name, "2026-01-01T00:00:00Z");
-      }
+      const db = sqliteAt(path, 3);
       const insert = db.query("INSERT INTO event_types (token_hash, override_token_hash, settings, created_at, updated_at) VALUES (?, ?, '{}', 'x', 'x')");
       insert.run("hash-a", "override-a");
       insert.run("hash-b", "override-b");
@@ -228,13 +222,7 @@ describe("upgrading a database made before booking pages", () => {
     const client = new pg.Client({ connectionString: POSTGRES_URL });
     await client.connect();
     try {
-      await client.query(`CREATE SCHEMA ${schema}`);
-      await client.query(`SET search_path TO ${schema}`);
-      await client.query("CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)");
-      for (const m of POSTGRES_MIGRATIONS.filter((m) => m.version <= 2)) {
-        await client.query(m.sql);
-        await client.query("INSERT INTO schema_migrations VALUES ($1, $2, 'x')", [m.version, m.name]);
-      }
+      await postgresAt(client, schema, 2);
       for (const n of ["a", "b"]) {
         await client.query("INSERT INTO event_types (token_hash, override_token_hash, settings, webhook_secret, created_at, updated_at) VALUES ($1, $2, '{}', 'whsec_x', 'x', 'x')", [`hash-${n}`, `override-${n}`]);
       }

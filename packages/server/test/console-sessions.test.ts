@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConsoleAccess, SESSION_IDLE_MS, SESSION_MAX_MS, SIGN_IN_ATTEMPTS } from "../src/modules/console/service.ts";
-import { ADMIN_KEY, reservation, setup, type Answer } from "./utils.ts";
+import { configFromEnv } from "../src/config.ts";
+import { ADMIN_KEY, ENGINE, openTestStore, openTestStoreBeside, reservation, setup, type Answer } from "./utils.ts";
 import { startRadicale } from "./radicale.ts";
 
 const ORIGIN = "http://localhost";
@@ -67,6 +68,31 @@ describe("signing in to the console", () => {
     expect((await t.call("POST", "/console/session", { body: { adminKey: ADMIN_KEY }, headers: { origin: ORIGIN } })).status).toBe(200);
   });
 
+  it.skipIf(ENGINE !== "postgres")("counts failed sign-ins in the database, so two instances on one PostgreSQL share the limit, past the store's sweep", async () => {
+    const first = await openTestStore();
+    const second = await openTestStoreBeside(first);
+    let nowMs = Date.parse("2026-11-23T07:00:00Z");
+    const one = new ConsoleAccess(first, ADMIN_KEY, () => nowMs);
+    const two = new ConsoleAccess(second, ADMIN_KEY, () => nowMs);
+    for (let i = 0; i < SIGN_IN_ATTEMPTS; i++) {
+      expect((await (i % 2 ? one : two).mayTry("203.0.113.7")).allowed).toBe(true);
+      await (i % 2 ? one : two).failed("203.0.113.7");
+    }
+    // The sweep forgets the request limit's old minutes, not the sign-in window still running.
+    nowMs += 3 * 60_000;
+    await first.reservations.sweep(nowMs);
+    const refused = await two.mayTry("203.0.113.7");
+    expect(refused.allowed).toBe(false);
+    expect(refused.resetSeconds).toBeGreaterThan(0);
+    expect((await one.mayTry("203.0.113.7")).allowed).toBe(false);
+    expect((await one.mayTry("203.0.113.8")).allowed).toBe(true);
+    // Only failures count: a look does not.
+    for (let i = 0; i < 3 * SIGN_IN_ATTEMPTS; i++) await two.mayTry("203.0.113.8");
+    expect((await one.mayTry("203.0.113.8")).allowed).toBe(true);
+    nowMs += 11 * 60_000;
+    expect((await two.mayTry("203.0.113.7")).allowed).toBe(true);
+  });
+
   it("refuses a sign-in posted from another site (403 forbidden)", async () => {
     const t = await setup();
     expectError(await t.call("POST", "/console/session", { body: { adminKey: ADMIN_KEY }, headers: { origin: "https://evil.example" } }), 403, "forbidden");
@@ -130,6 +156,22 @@ describe("a console session", () => {
       await t.call("GET", "/admin/event-types", { headers: { cookie: busy } });
     }
     expectError(await t.call("GET", "/admin/event-types", { headers: { cookie: busy } }), 401, "unauthenticated");
+  });
+
+  it("ends after the configured idle time (BOOKING_CONSOLE_IDLE_SECONDS), which the cookie's Max-Age follows", async () => {
+    const t = await setup({ config: { consoleIdleSeconds: 600 } });
+    const r = await t.call("POST", "/console/session", { body: { adminKey: ADMIN_KEY }, headers: { origin: ORIGIN } });
+    expect(r.headers.get("set-cookie")).toContain("Max-Age=600;");
+    const cookie = cookieFrom(r);
+    t.clock.advance(9);
+    expect((await t.call("GET", "/admin/event-types", { headers: { cookie } })).status).toBe(200);
+    t.clock.advance(9);
+    expect((await t.call("GET", "/admin/event-types", { headers: { cookie } })).status).toBe(200);
+    t.clock.advance(11);
+    expectError(await t.call("GET", "/admin/event-types", { headers: { cookie } }), 401, "unauthenticated");
+    expect(configFromEnv({ BOOKING_CONSOLE_IDLE_SECONDS: "30" }).consoleIdleSeconds).toBe(30);
+    expect(configFromEnv({}).consoleIdleSeconds * 1000).toBe(SESSION_IDLE_MS);
+    expect(() => configFromEnv({ BOOKING_CONSOLE_IDLE_SECONDS: "soon" })).toThrow(/BOOKING_CONSOLE_IDLE_SECONDS/);
   });
 
   it("signs out: the cookie is cleared and stops working", async () => {
@@ -205,6 +247,35 @@ describe("the organizer's bookings across event types", () => {
     expect(days[0].startIso8601 >= days.at(-1).startIso8601).toBe(true);
     expectError(await t.admin("GET", "/admin/reservations?cursor=bm9wZQ"), 422, "validation_failed");
     expectError(await t.admin("GET", "/admin/reservations?from=2026-12-05&until=2026-12-01"), 422, "validation_failed");
+  });
+
+  it("lists upcoming bookings from now, soonest first, and past ones before now, most recent first, each paged by cursor", async () => {
+    const t = await setup({ now: "2026-12-10T12:00:00Z" });
+    const et = await t.eventType({ title: "Alpha" });
+    const hours = [-50, -30, -20, -5, -1, 1, 3, 24, 48, 72];
+    const records = hours.map((h, i) => reservation(et.id, new Date(Date.parse("2026-12-10T12:00:00Z") + h * 3_600_000).toISOString(), 30, { email: `when${i}@example.com` }));
+    await t.store.reservations.insertMany(records);
+    const startsOf = async (q: string) => {
+      const starts: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const r: Answer = await t.admin("GET", `/admin/reservations?limit=2${q}${cursor ? `&cursor=${cursor}` : ""}`);
+        expect(r.status).toBe(200);
+        starts.push(...r.body.data.items.map((x: { startIso8601: string }) => x.startIso8601));
+        cursor = r.body.data.next;
+      } while (cursor);
+      return starts;
+    };
+    const iso = (h: number) => new Date(Date.parse("2026-12-10T12:00:00Z") + h * 3_600_000).toISOString().replace(".000Z", "Z");
+    const upcoming = await startsOf("&when=upcoming");
+    expect(upcoming.map((s) => new Date(s).toISOString().replace(".000Z", "Z"))).toEqual([1, 3, 24, 48, 72].map(iso));
+    const past = await startsOf("&when=past");
+    expect(past.map((s) => new Date(s).toISOString().replace(".000Z", "Z"))).toEqual([-1, -5, -20, -30, -50].map(iso));
+    // An explicit order wins; days narrow the period further.
+    const pastAscending = await startsOf("&when=past&order=asc&from=2026-12-09");
+    expect(pastAscending.map((s) => new Date(s).toISOString().replace(".000Z", "Z"))).toEqual([-30, -20, -5, -1].map(iso));
+    expectError(await t.admin("GET", "/admin/reservations?when=tomorrow"), 422, "validation_failed");
+    expectError(await t.admin("GET", "/admin/reservations?order=newest"), 422, "validation_failed");
   });
 
   it("cancels one as the organizer with a reason, shows it with its deliveries, and retries a delivery", async () => {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { Database } from "bun:sqlite";
 import pg from "pg";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,11 +7,10 @@ import { createApp } from "../src/app.ts";
 import { ManualClock } from "../src/clock.ts";
 import { DEFAULT_SETTINGS } from "../src/domain/event-type.ts";
 import { hashToken } from "../src/lib/tokens.ts";
-import { SQLITE_MIGRATIONS } from "../src/store/sqlite/migrations.ts";
 import { openSqliteStore } from "../src/store/sqlite/index.ts";
-import { POSTGRES_MIGRATIONS } from "../src/store/postgres/migrations.ts";
 import { openPostgresStore } from "../src/store/postgres/index.ts";
 import type { Store } from "../src/store/types.ts";
+import { postgresAt, sqliteAt } from "./old-databases.ts";
 import { ADMIN_KEY, ENGINE, POSTGRES_URL } from "./utils.ts";
 
 /**
@@ -112,13 +110,7 @@ describe("migration 10: hosts", () => {
     const dir = mkdtempSync(join(tmpdir(), "booking-host-migration-"));
     const path = join(dir, "old.sqlite");
     try {
-      const db = new Database(path, { create: true });
-      db.exec("PRAGMA foreign_keys = ON");
-      db.exec("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
-      for (const m of SQLITE_MIGRATIONS.filter((m) => m.version <= 9)) {
-        db.exec(m.sql);
-        db.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(m.version, m.name, T);
-      }
+      const db = sqliteAt(path, 9);
       for (const [sql, values] of oldRows(() => "?")) db.query(sql).run(...(values as (string | number | null)[]));
       db.close();
       const store = openSqliteStore(path);
@@ -137,13 +129,7 @@ describe("migration 10: hosts", () => {
     const client = new pg.Client({ connectionString: POSTGRES_URL });
     await client.connect();
     try {
-      await client.query(`CREATE SCHEMA "${schema}"`);
-      await client.query(`SET search_path TO "${schema}"`);
-      await client.query("CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)");
-      for (const m of POSTGRES_MIGRATIONS.filter((m) => m.version <= 9)) {
-        await client.query(m.sql);
-        await client.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)", [m.version, m.name, T]);
-      }
+      await postgresAt(client, schema, 9);
       for (const [sql, values] of oldRows((n) => `$${n}`)) await client.query(sql, values);
       // The rows were given their ids, as SQLite's would be: the identities go on after them.
       await client.query("SELECT setval(pg_get_serial_sequence('event_types', 'id'), 2), setval(pg_get_serial_sequence('busy_sources', 'id'), 7)");

@@ -4,7 +4,7 @@ import type { EventTypeCreate } from "@booking/wire";
 import { LANGUAGES } from "../../booking-calendar/src/i18n/catalog.ts";
 import { EmailWorker } from "../src/modules/mail/deliverer.ts";
 import { counted, mailLocale } from "../src/modules/mail/language.ts";
-import { MAIL_PLURALS } from "../src/modules/mail/locales/catalog.ts";
+import { MAIL_CATALOGS } from "../src/modules/mail/locales/index.ts";
 import { ReminderWorker } from "../src/modules/mail/reminder-worker.ts";
 import { textOn } from "../src/modules/mail/template.ts";
 import { startSmtp as startSmtpServer, type Received, type Smtp } from "./smtp.ts";
@@ -135,7 +135,7 @@ const WORDS: Record<string, { confirmed: string; tuesday: string; join: string; 
 
 describe("emails in the visitor's language", () => {
   it("has texts for every language the element speaks, each with its plural forms", () => {
-    expect(Object.keys(MAIL_PLURALS).sort()).toEqual([...LANGUAGES].sort());
+    expect(Object.keys(MAIL_CATALOGS).sort()).toEqual([...LANGUAGES].sort());
     expect(Object.keys(WORDS).sort()).toEqual([...LANGUAGES].sort());
     // Polish and Czech counts take three forms in whole numbers.
     expect([1, 2, 5, 22, 25].map((n) => counted("pl", "hours", n))).toEqual(["1 godzinę", "2 godziny", "5 godzin", "22 godziny", "25 godzin"]);

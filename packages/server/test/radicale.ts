@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -6,7 +7,11 @@ import { join } from "node:path";
 /** Debian's Radicale (`apt-get install radicale`; .ci/run installs it). */
 export const RADICALE = process.env.RADICALE_PATH ?? "/usr/bin/radicale";
 
-/** A real CalDAV server for one suite: Radicale on a free loopback port with its own storage and one user. */
+/**
+ * A real CalDAV server for one suite: Radicale on a free loopback port with its own storage and one
+ * user. Started with `node:child_process`, so the server's tests (Bun) and the end-to-end tests
+ * (Node) run the same one.
+ */
 export interface Radicale {
   /** `http://127.0.0.1:<port>`. */
   base: string;
@@ -39,6 +44,12 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** Resolves once the process has exited (at once when it already has). */
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once("exit", () => resolve()));
+}
+
 /**
  * Starts Radicale with htpasswd authentication (plain passwords in a temp file) and owner-only
  * rights, storing into a temp folder removed again by `stop`. Resolves once it answers.
@@ -68,23 +79,21 @@ export async function startRadicale(user = "organizer", password = "s3cret-pass"
     ].join("\n"),
   );
   let log = "";
-  const collect = async (stream: ReadableStream<Uint8Array>) => {
-    for await (const chunk of stream) log += new TextDecoder().decode(chunk);
-  };
   const base = `http://127.0.0.1:${port}`;
   const auth = `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
   const launch = async () => {
-    const started = Bun.spawn([RADICALE, "--config", join(dir, "config")], { stdout: "pipe", stderr: "pipe", env: { PATH: process.env.PATH ?? "", HOME: dir } });
-    void collect(started.stdout);
-    void collect(started.stderr);
+    const started = spawn(RADICALE, ["--config", join(dir, "config")], { stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH ?? "", HOME: dir } });
+    started.stdout.setEncoding("utf8").on("data", (text: string) => (log += text));
+    started.stderr.setEncoding("utf8").on("data", (text: string) => (log += text));
+    started.once("error", (error) => (log += `${error}\n`));
     const deadline = Date.now() + 15_000;
     for (;;) {
       try {
         await fetch(`${base}/.web/`);
         return started;
       } catch {
-        if (started.exitCode !== null || Date.now() > deadline) throw new Error(`Radicale did not start:\n${log}`);
-        await Bun.sleep(50);
+        if (started.exitCode !== null || started.pid === undefined || Date.now() > deadline) throw new Error(`Radicale did not start:\n${log}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
       }
     }
   };
@@ -125,7 +134,7 @@ export async function startRadicale(user = "organizer", password = "s3cret-pass"
     },
     async pause() {
       proc.kill("SIGTERM");
-      await proc.exited;
+      await exited(proc);
     },
     async resume(newPassword = password) {
       writeFileSync(join(dir, "users"), `${user}:${newPassword}\n`);
@@ -133,8 +142,8 @@ export async function startRadicale(user = "organizer", password = "s3cret-pass"
     },
     async stop() {
       proc.kill("SIGTERM");
-      await proc.exited;
-      rmSync(dir, { recursive: true, force: true });
+      await exited(proc);
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
     },
   };
 }

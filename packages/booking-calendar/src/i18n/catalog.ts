@@ -1,22 +1,12 @@
+import { PLURAL_CATEGORIES } from "@booking/wire/languages";
 import type { PluralKey, TextKey } from "./texts.ts";
 
 /**
  * The languages the element speaks out of the box, each with the plural categories its grammar
- * needs (the ones `Intl.PluralRules` names for it): a catalog must give every one of them for each
- * text in `PLURAL_KEYS`.
+ * needs: a catalog must give every one of them for each text in `PLURAL_KEYS`. The table is shared
+ * with the server's emails (`@booking/wire/languages`).
  */
-export const PLURAL_CATEGORIES = {
-  en: ["one", "other"],
-  de: ["one", "other"],
-  fr: ["one", "many", "other"],
-  es: ["one", "many", "other"],
-  it: ["one", "many", "other"],
-  pt: ["one", "many", "other"],
-  nl: ["one", "other"],
-  pl: ["one", "few", "many", "other"],
-  cs: ["one", "few", "many", "other"],
-  ja: ["other"],
-} as const satisfies Record<string, readonly Intl.LDMLPluralRule[]>;
+export { PLURAL_CATEGORIES };
 
 /** A language with a built-in catalog. */
 export type Language = keyof typeof PLURAL_CATEGORIES;

@@ -20,7 +20,9 @@ interface Target {
  * A host's session edits only its own schedules.
  */
 export class AvailabilityPage extends ConsolePage {
-  static override properties = { ...ConsolePage.properties, hostId: { attribute: false }, targets: { state: true }, chosen: { state: true }, draft: { state: true }, failure: { state: true }, month: { state: true } };
+  static override properties = { ...ConsolePage.properties, hostId: { attribute: false }, targets: { state: true }, chosen: { state: true }, draft: { state: true }, failure: { state: true }, month: { state: true }, copying: { state: true } };
+  /** The day whose hours are being copied to the days the organizer ticks, or null. */
+  declare copying: string | null;
   /** First day of the month the override calendar shows, YYYY-MM-01. */
   declare month: string;
   /** The signed-in host (a host's session), or null for the organizer. */
@@ -37,6 +39,7 @@ export class AvailabilityPage extends ConsolePage {
     this.chosen = null;
     this.draft = null;
     this.failure = null;
+    this.copying = null;
     this.month = `${new Date().toISOString().slice(0, 7)}-01`;
   }
 
@@ -62,9 +65,15 @@ export class AvailabilityPage extends ConsolePage {
   }
 
   private choose(key: string): void {
-    if (unsaved.dirty && !confirm(this.t.unsaved)) return;
+    if (unsaved.dirty && !confirm(this.t.unsaved)) {
+      // Staying: the dropdown shows again whose hours are being edited.
+      const select = this.querySelector<HTMLSelectElement>("#av-type");
+      if (select && this.chosen) select.value = this.chosen;
+      return;
+    }
     const target = this.targets.find((x) => x.key === key);
     this.chosen = key;
+    this.copying = null;
     this.draft = structuredClone(target?.availability ?? null);
     if (this.draft) this.draft.overrides ??= [];
     this.failure = null;
@@ -78,6 +87,40 @@ export class AvailabilityPage extends ConsolePage {
 
   private setDay(day: string, ranges: Range[]): void {
     this.change({ ...this.draft!, weekly: { ...this.draft!.weekly, [day]: ranges } });
+  }
+
+  /** Opens the choice of days to copy a day's hours to, its first box focused. */
+  private async startCopy(day: string): Promise<void> {
+    this.copying = day;
+    await this.updateComplete;
+    this.querySelector<HTMLInputElement>("#copy-days input")?.focus();
+  }
+
+  /** Copies the day's hours to the ticked days (or closes the choice without copying), then focuses the day's copy button again. */
+  private async endCopy(copy: boolean): Promise<void> {
+    const day = this.copying!;
+    if (copy) {
+      const targets = [...this.querySelectorAll<HTMLInputElement>("#copy-days input:checked")].map((box) => box.value);
+      if (targets.length) this.change({ ...this.draft!, weekly: { ...this.draft!.weekly, ...Object.fromEntries(targets.map((d) => [d, structuredClone(this.draft!.weekly[day] ?? [])])) } });
+    }
+    this.copying = null;
+    await this.updateComplete;
+    this.querySelector<HTMLElement>(`#copy-${day}`)?.focus();
+  }
+
+  /** The days to copy to, each a box (all others ticked to begin with). */
+  private copyChoice() {
+    const t = this.t;
+    const day = this.copying!;
+    const name = t.dayNames[t.days.indexOf(day)]!;
+    return html`<fieldset id="copy-days" @keydown=${(e: KeyboardEvent) => e.key === "Escape" && (e.preventDefault(), void this.endCopy(false))}>
+      <legend>${t.copyTo} ${name}</legend>
+      <div class="row">${t.days.map((d, i) => (d === day ? nothing : html`<label class="check"><input type="checkbox" value=${d} checked> ${t.dayNames[i]}</label>`))}</div>
+      <div class="row" style="margin-top: 6px">
+        <button type="button" class="primary" @click=${() => this.endCopy(true)}>${t.copy}</button>
+        <button type="button" @click=${() => this.endCopy(false)}>${t.cancel}</button>
+      </div>
+    </fieldset>`;
   }
 
   private async save(event: SubmitEvent): Promise<void> {
@@ -163,11 +206,12 @@ export class AvailabilityPage extends ConsolePage {
                     <th scope="row">${t.dayNames[i]}</th>
                     <td>${this.ranges(`wk-${day}`, t.dayNames[i]!, this.draft!.weekly[day] ?? [], (r) => this.setDay(day, r))}
                       ${error ? html`<p class="error">${error}</p>` : nothing}</td>
-                    <td><button type="button" @click=${() => this.change({ ...this.draft!, weekly: Object.fromEntries(t.days.map((d) => [d, structuredClone(this.draft!.weekly[day] ?? [])])) })}
+                    <td><button type="button" id="copy-${day}" aria-expanded=${this.copying === day} aria-controls=${this.copying === day ? "copy-days" : nothing} @click=${() => this.startCopy(day)}
                       aria-label="${t.copyDay}: ${t.dayNames[i]}">${t.copyDay}</button></td>
                   </tr>`;
                 })}
               </tbody></table></div>
+              ${this.copying ? this.copyChoice() : nothing}
             </fieldset>
             <fieldset><legend>${t.overrides}</legend>
               ${this.monthGrid()}

@@ -1,13 +1,16 @@
 import { html, nothing } from "lit";
-import { api, ApiFailure, query } from "../api.ts";
-import { ConsolePage, failureText, field, fieldError, when } from "../base.ts";
+import { api, query, type ApiFailure } from "../api.ts";
+import { ConsolePage, field, fieldError, refusalOf, when } from "../base.ts";
 import { eventTypes, hosts, type BookingView, type EventTypeView, type HostView, type SlotView } from "../model.ts";
 
 const PAGE = 50;
+/** A week is read in pages of this many, all of them, however full the week. */
+const WEEK_PAGE = 200;
 
 /**
  * The organizer's bookings across event types: filters (event type, status, days, name or email),
- * a list paged by the API's cursor (so thousands page as fast as ten), or a week; one booking in a
+ * a list of the upcoming ones (soonest first), the past ones (most recent first) or all, paged by
+ * the API's cursor (so thousands page as fast as ten), or a week with all of its bookings; one booking in a
  * dialog with its answers, payment, manage link and deliveries, to cancel with a reason or move to
  * a free time.
  */
@@ -20,6 +23,7 @@ export class BookingsPage extends ConsolePage {
     items: { state: true },
     next: { state: true },
     view: { state: true },
+    period: { state: true },
     weekStart: { state: true },
     open: { state: true },
     slots: { state: true },
@@ -33,12 +37,15 @@ export class BookingsPage extends ConsolePage {
   declare items: BookingView[];
   declare next: string | null;
   declare view: "list" | "week";
+  /** Which bookings the list shows: not yet ended (soonest first), already begun (most recent first), or all (by start). */
+  declare period: "upcoming" | "past" | "all";
   declare weekStart: string;
   declare open: BookingView | null;
   declare slots: SlotView[] | null;
   declare failure: ApiFailure | null;
   declare loading: boolean;
   private filters: Record<string, string> = {};
+  /** The cursors of the pages read after the first, down to the one shown (its last): Previous steps back along them. */
   private cursors: string[] = [];
 
   constructor() {
@@ -49,6 +56,7 @@ export class BookingsPage extends ConsolePage {
     this.items = [];
     this.next = null;
     this.view = "list";
+    this.period = "upcoming";
     this.weekStart = mondayOf(new Date());
     this.open = null;
     this.slots = null;
@@ -68,21 +76,29 @@ export class BookingsPage extends ConsolePage {
 
   private async load(cursor?: string): Promise<void> {
     this.loading = true;
-    try {
-      const week = this.view === "week" ? { from: this.weekStart, until: addDays(this.weekStart, 6), limit: 200 } : { limit: PAGE };
-      const page = await api<{ items: BookingView[]; next: string | null }>(
-        "GET",
-        `/admin/reservations${query({ ...this.filters, ...week, cursor, timezone: Intl.DateTimeFormat().resolvedOptions().timeZone })}`,
-      );
-      this.items = page.items;
-      this.next = page.next;
+    const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    type Page = { items: BookingView[]; next: string | null };
+    await this.attempt(async () => {
+      if (this.view === "week") {
+        // Every booking of the week, a page at a time.
+        const items: BookingView[] = [];
+        let after: string | null = null;
+        do {
+          const page: Page = await api<Page>("GET", `/admin/reservations${query({ ...this.filters, from: this.weekStart, until: addDays(this.weekStart, 6), limit: WEEK_PAGE, cursor: after, timezone })}`);
+          items.push(...page.items);
+          after = page.next;
+        } while (after);
+        this.items = items;
+        this.next = null;
+      } else {
+        const period = this.period === "all" ? {} : { when: this.period, order: this.period === "past" ? "desc" : "asc" };
+        const page = await api<Page>("GET", `/admin/reservations${query({ ...this.filters, ...period, limit: PAGE, cursor, timezone })}`);
+        this.items = page.items;
+        this.next = page.next;
+      }
       this.failure = null;
-    } catch (error) {
-      this.failure = error instanceof ApiFailure ? error : null;
-      this.announce(failureText(error), "bad");
-    } finally {
-      this.loading = false;
-    }
+    }, (error) => (this.failure = refusalOf(error)));
+    this.loading = false;
   }
 
   private filter(event: Event): void {
@@ -93,15 +109,39 @@ export class BookingsPage extends ConsolePage {
     void this.load();
   }
 
+  /** Shows the list or the week (the list from its first page). */
+  private showView(view: "list" | "week"): void {
+    this.view = view;
+    this.cursors = [];
+    void this.load();
+  }
+
+  /** Shows upcoming, past or all bookings, from the first page. */
+  private showPeriod(period: "upcoming" | "past" | "all"): void {
+    this.period = period;
+    this.cursors = [];
+    void this.load();
+  }
+
+  /** Moves through the list: the next page, the one before, or the first. */
+  private async page(to: "next" | "previous" | "first"): Promise<void> {
+    if (to === "next" && this.next) this.cursors = [...this.cursors, this.next];
+    if (to === "previous") this.cursors = this.cursors.slice(0, -1);
+    if (to === "first") this.cursors = [];
+    await this.load(this.cursors.at(-1));
+    await this.updateComplete;
+    // The list was replaced while loading: the focus goes back to the button pressed, or the nearest one that still works.
+    const buttons = [...this.querySelectorAll<HTMLButtonElement>("nav.pager button")].filter((b) => !b.disabled);
+    (buttons.find((b) => b.dataset.to === to) ?? buttons[0] ?? this.querySelector<HTMLElement>("h2"))?.focus();
+  }
+
   private async show(b: BookingView): Promise<void> {
     this.slots = null;
-    try {
+    await this.attempt(async () => {
       this.open = await api<BookingView>("GET", `/admin/event-types/${b.eventTypeId}/reservations/${b.uuid}`);
       await this.updateComplete;
       (this.querySelector("dialog") as HTMLDialogElement).showModal();
-    } catch (error) {
-      this.announce(failureText(error), "bad");
-    }
+    });
   }
 
   private close(): void {
@@ -113,15 +153,12 @@ export class BookingsPage extends ConsolePage {
     event.preventDefault();
     const b = this.open!;
     const reason = (new FormData(event.target as HTMLFormElement).get("reason") as string) || undefined;
-    try {
+    await this.attempt(async () => {
       const message = await api<string>("POST", `/admin/event-types/${b.eventTypeId}/reservations/${b.uuid}/cancel`, reason ? { reason } : {});
       this.close();
       this.announce(message);
       await this.load(this.cursors.at(-1));
-    } catch (error) {
-      this.failure = error instanceof ApiFailure ? error : null;
-      this.announce(failureText(error), "bad");
-    }
+    }, (error) => (this.failure = refusalOf(error)));
   }
 
   private async findSlots(day: string): Promise<void> {
@@ -138,14 +175,12 @@ export class BookingsPage extends ConsolePage {
 
   private async moveTo(slot: SlotView & { endIso8601?: string }): Promise<void> {
     const b = this.open!;
-    try {
+    await this.attempt(async () => {
       await api("POST", `/admin/event-types/${b.eventTypeId}/reservations/${b.uuid}/reschedule`, { start: slot.start, end: slot.end });
       this.close();
       this.announce(`${this.t.reschedule}: ${when(slot.startIso8601, this.t === undefined ? "en" : document.documentElement.lang)}`);
       await this.load(this.cursors.at(-1));
-    } catch (error) {
-      this.announce(failureText(error), "bad");
-    }
+    });
   }
 
   override render() {
@@ -169,13 +204,15 @@ export class BookingsPage extends ConsolePage {
         <div class="field"><button class="primary" type="submit">${t.filters}</button></div>
       </form>
       <div class="row" role="group" aria-label=${t.bookings} style="margin-bottom: 8px">
-        <button type="button" aria-pressed=${this.view === "list"} @click=${() => ((this.view = "list"), void this.load())}>${t.list}</button>
-        <button type="button" aria-pressed=${this.view === "week"} @click=${() => ((this.view = "week"), void this.load())}>${t.week}</button>
+        <button type="button" aria-pressed=${this.view === "list"} @click=${() => this.showView("list")}>${t.list}</button>
+        <button type="button" aria-pressed=${this.view === "week"} @click=${() => this.showView("week")}>${t.week}</button>
         ${this.view === "week"
           ? html`<button type="button" aria-label=${t.previousWeek} @click=${() => ((this.weekStart = addDays(this.weekStart, -7)), void this.load())}>◀</button>
               <span>${this.weekStart} – ${addDays(this.weekStart, 6)}</span>
               <button type="button" aria-label=${t.nextWeek} @click=${() => ((this.weekStart = addDays(this.weekStart, 7)), void this.load())}>▶</button>`
-          : nothing}
+          : html`<span role="group" aria-label=${t.period} class="row" style="display: inline-flex; gap: 4px; margin-left: 8px">
+              ${(["upcoming", "past", "all"] as const).map((p) => html`<button type="button" aria-pressed=${this.period === p} @click=${() => this.showPeriod(p)}>${p === "all" ? t.all : t[p]}</button>`)}
+            </span>`}
       </div>
       ${this.loading ? html`<p>${t.loading}</p>` : this.view === "list" ? this.list(lang) : this.week(lang)}
       ${this.open ? this.dialog(lang) : nothing}`;
@@ -196,10 +233,19 @@ export class BookingsPage extends ConsolePage {
             <td><button type="button" @click=${() => this.show(b)} aria-label="${t.open}: ${b.firstname} ${b.lastname}, ${when(b.startIso8601, lang)}">${t.open}</button></td>
           </tr>`,
         )}</tbody></table></div>
-      <div class="row" style="margin-top: 8px">
-        ${this.cursors.length ? html`<button type="button" @click=${() => ((this.cursors = []), void this.load())}>${t.first}</button>` : nothing}
-        ${this.next ? html`<button type="button" @click=${() => (this.cursors.push(this.next!), void this.load(this.next!))}>${t.next}</button>` : nothing}
-      </div>`;
+      ${this.pager()}`;
+  }
+
+  /** First, Previous and Next page, and which page this is; nothing when all fit on one. */
+  private pager() {
+    const t = this.t;
+    if (!this.cursors.length && !this.next) return nothing;
+    return html`<nav class="row pager" style="margin-top: 8px; align-items: center" aria-label="${t.bookings}: ${t.page}">
+      <button type="button" data-to="first" ?disabled=${!this.cursors.length} @click=${() => this.page("first")}>${t.first}</button>
+      <button type="button" data-to="previous" ?disabled=${!this.cursors.length} @click=${() => this.page("previous")}>${t.previous}</button>
+      <span>${t.page} ${this.cursors.length + 1}</span>
+      <button type="button" data-to="next" ?disabled=${!this.next} @click=${() => this.page("next")}>${t.next}</button>
+    </nav>`;
   }
 
   private week(lang: string) {

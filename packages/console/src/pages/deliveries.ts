@@ -1,6 +1,6 @@
 import { html, nothing } from "lit";
 import { api, query } from "../api.ts";
-import { ConsolePage, failureText, when } from "../base.ts";
+import { ConsolePage, when } from "../base.ts";
 import { eventTypes, type DeliveryView, type EventTypeView } from "../model.ts";
 
 /** Webhook, email, reminder and calendar deliveries of an event type with their attempts; retry one now. */
@@ -27,22 +27,17 @@ export class DeliveriesPage extends ConsolePage {
 
   private async choose(id: number): Promise<void> {
     this.chosen = id;
-    try {
+    await this.attempt(async () => {
       this.items = await api<DeliveryView[]>("GET", `/admin/event-types/${id}/deliveries${query({ limit: 100 })}`);
-    } catch (error) {
-      this.items = [];
-      this.announce(failureText(error), "bad");
-    }
+    }, () => (this.items = []));
   }
 
   private async retry(d: DeliveryView): Promise<void> {
-    try {
+    await this.attempt(async () => {
       await api<string>("POST", `/admin/event-types/${this.chosen}/deliveries/${d.id}/retry`);
       this.announce(this.t.retried);
       await this.choose(this.chosen!);
-    } catch (error) {
-      this.announce(failureText(error), "bad");
-    }
+    });
   }
 
   override render() {

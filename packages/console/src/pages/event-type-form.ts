@@ -75,14 +75,12 @@ export class EventTypeForm extends ConsolePage {
       this.draft = structuredClone(NEW_DRAFT);
       return;
     }
-    try {
+    await this.attempt(async () => {
       this.saved = await api<EventTypeView>("GET", `/admin/event-types/${this.eventTypeId}`);
       this.draft = pick(this.saved);
       const hostIds = hostsOf(this.saved).map((h) => h.hostId);
       this.schedules = new Map(await Promise.all(hostIds.map(async (id) => [id, await api<ScheduleView[]>("GET", `/admin/hosts/${id}/schedules`).catch(() => [])] as const)));
-    } catch (error) {
-      this.announce(failureText(error), "bad");
-    }
+    });
   }
 
   /** Per host: a schedule of theirs, or the event type's own hours (kept in the draft's `hosts`, sent with the save). */

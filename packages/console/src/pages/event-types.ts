@@ -1,6 +1,6 @@
 import { html, nothing } from "lit";
 import { api } from "../api.ts";
-import { ConsolePage, failureText } from "../base.ts";
+import { ConsolePage } from "../base.ts";
 import { eventTypes, type EventTypeView } from "../model.ts";
 
 /** The event types: open one to edit, disable or enable, issue new tokens; or create one. */
@@ -21,12 +21,9 @@ export class EventTypesPage extends ConsolePage {
   }
 
   private async load(): Promise<void> {
-    try {
+    await this.attempt(async () => {
       this.types = await eventTypes(api);
-    } catch (error) {
-      this.types = [];
-      this.announce(failureText(error), "bad");
-    }
+    }, () => (this.types = []));
   }
 
   private async act(et: EventTypeView, action: "disable" | "enable" | "token" | "override" | "webhook" | "feed"): Promise<void> {
@@ -38,7 +35,7 @@ export class EventTypesPage extends ConsolePage {
       webhook: [t.rotateWebhook, `/admin/event-types/${et.id}/webhook-secret`, undefined],
       feed: [t.rotateFeed, `/admin/event-types/${et.id}/feed-token`, undefined],
     } as const;
-    try {
+    await this.attempt(async () => {
       if (action !== "disable" && action !== "enable") {
         const [label, path, body] = rotations[action];
         if (!confirm(`${label}: ${et.title}?`)) return;
@@ -48,9 +45,7 @@ export class EventTypesPage extends ConsolePage {
         this.announce(`${et.title}: ${action === "disable" ? this.t.disable : this.t.enable} ✓`);
       }
       await this.load();
-    } catch (error) {
-      this.announce(failureText(error), "bad");
-    }
+    });
   }
 
   override render() {

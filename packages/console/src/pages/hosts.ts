@@ -1,6 +1,6 @@
 import { html, nothing } from "lit";
-import { api, ApiFailure } from "../api.ts";
-import { ConsolePage, errorSummary, failureText } from "../base.ts";
+import { api, type ApiFailure } from "../api.ts";
+import { ConsolePage, errorSummary, refusalOf } from "../base.ts";
 import { hosts, type HostView, type ScheduleView } from "../model.ts";
 
 /**
@@ -30,40 +30,32 @@ export class HostsPage extends ConsolePage {
   }
 
   private async load(): Promise<void> {
-    try {
+    await this.attempt(async () => {
       this.items = await hosts(api);
       const lists = await Promise.all(this.items.map(async (h) => [h.id, await api<ScheduleView[]>("GET", `/admin/hosts/${h.id}/schedules`)] as const));
       this.schedules = new Map(lists);
-    } catch (error) {
-      this.items = [];
-      this.announce(failureText(error), "bad");
-    }
+    }, () => (this.items = []));
   }
 
   private async sendLink(h: HostView): Promise<void> {
-    try {
+    await this.attempt(async () => {
       const answer = await api<{ email: string; sent: boolean }>("POST", `/admin/hosts/${h.id}/sign-in-link`);
       this.announce(answer.sent ? `${this.t.signInLinkSent} ${answer.email}` : this.t.signInLinkLogged);
-    } catch (error) {
-      this.announce(failureText(error), "bad");
-    }
+    });
   }
 
   private async addSchedule(event: SubmitEvent, h: HostView): Promise<void> {
     event.preventDefault();
     const form = event.target as HTMLFormElement;
     const name = String(new FormData(form).get("name") ?? "").trim();
-    try {
+    await this.attempt(async () => {
       const weekday = [{ start: "09:00", end: "17:00" }];
       await api("POST", `/admin/hosts/${h.id}/schedules`, { name, availability: { weekly: { monday: weekday, tuesday: weekday, wednesday: weekday, thursday: weekday, friday: weekday }, overrides: [] } });
       form.reset();
       this.failure = null;
       this.announce(this.t.saved);
       await this.load();
-    } catch (error) {
-      this.failure = error instanceof ApiFailure ? error : null;
-      this.announce(failureText(error), "bad");
-    }
+    }, (error) => (this.failure = refusalOf(error)));
   }
 
   override render() {

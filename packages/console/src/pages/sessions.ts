@@ -1,6 +1,6 @@
 import { html } from "lit";
 import { api } from "../api.ts";
-import { ConsolePage, failureText, when } from "../base.ts";
+import { ConsolePage, when } from "../base.ts";
 
 interface SessionView {
   id: string;
@@ -31,21 +31,16 @@ export class SessionsPage extends ConsolePage {
   }
 
   private async load(): Promise<void> {
-    try {
+    await this.attempt(async () => {
       this.items = await api<SessionView[]>("GET", "/admin/sessions");
-    } catch (error) {
-      this.items = [];
-      this.announce(failureText(error), "bad");
-    }
+    }, () => (this.items = []));
   }
 
   private async revoke(s: SessionView): Promise<void> {
-    try {
+    await this.attempt(async () => {
       this.announce(await api<string>("DELETE", `/admin/sessions/${s.id}`));
       await this.load();
-    } catch (error) {
-      this.announce(failureText(error), "bad");
-    }
+    });
   }
 
   override render() {

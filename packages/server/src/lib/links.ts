@@ -42,6 +42,15 @@ export function publicOrigin(config: Pick<ServerConfig, "publicUrl" | "port">, r
   return (requestUrl ? requestOrigin(requestUrl) : null) ?? `http://localhost:${config.port}`;
 }
 
+/** Whether `value` is an http(s) URL, read against `base` when it is relative. */
+export function isHttpUrl(value: string, base?: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(value, base).protocol);
+  } catch {
+    return false;
+  }
+}
+
 /** The path of a request URL, absolute or (a request without Host) the path alone, without parsing the whole URL. */
 export function pathOf(url: string): string {
   const scheme = url.startsWith("/") ? -1 : url.indexOf("://");

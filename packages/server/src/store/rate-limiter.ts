@@ -17,8 +17,22 @@ export interface RateLimiter {
   hit(key: string, nowMs: number): Promise<RateDecision>;
 }
 
+/**
+ * A limiter that also tells a key's count without adding to it: for attempts where only failures
+ * count (sign-ins), each checked before it is made and counted only when it failed.
+ */
+export interface AttemptLimiter extends RateLimiter {
+  /** The key's standing in the current window, not counting this look: allowed while under the limit. */
+  peek(key: string, nowMs: number): Promise<RateDecision>;
+}
+
+/** The decision for a key counted `count` times in the window (`pending`: one more is about to be made). */
+export function decisionOf(count: number, limit: number, resetSeconds: number, pending = false): RateDecision {
+  return { allowed: pending ? count < limit : count <= limit, limit, remaining: Math.max(0, limit - count), resetSeconds };
+}
+
 /** The in-process limiter: one counter per key, dropped wholesale when the window turns. */
-export class MemoryRateLimiter implements RateLimiter {
+export class MemoryRateLimiter implements AttemptLimiter {
   private window = -1;
   private counts = new Map<string, number>();
 
@@ -33,11 +47,13 @@ export class MemoryRateLimiter implements RateLimiter {
     }
     const count = (this.counts.get(key) ?? 0) + 1;
     this.counts.set(key, count);
-    return {
-      allowed: count <= this.limit,
-      limit: this.limit,
-      remaining: Math.max(0, this.limit - count),
-      resetSeconds: Math.max(1, Math.ceil(((window + 1) * windowMs - nowMs) / 1000)),
-    };
+    return decisionOf(count, this.limit, Math.max(1, Math.ceil(((window + 1) * windowMs - nowMs) / 1000)));
+  }
+
+  async peek(key: string, nowMs: number): Promise<RateDecision> {
+    const windowMs = this.windowSeconds * 1000;
+    const window = Math.floor(nowMs / windowMs);
+    const count = window === this.window ? (this.counts.get(key) ?? 0) : 0;
+    return decisionOf(count, this.limit, Math.max(1, Math.ceil(((window + 1) * windowMs - nowMs) / 1000)), true);
   }
 }

@@ -1,6 +1,6 @@
 import type { Location, ReservationStatus, CustomFieldValue } from "@booking/wire";
 import type { AvailabilityRules, EventTypeSettings } from "../domain/event-type.ts";
-import type { RateLimiter } from "./rate-limiter.ts";
+import type { AttemptLimiter, RateLimiter } from "./rate-limiter.ts";
 import type { BusyInterval } from "../domain/slots.ts";
 
 /**
@@ -514,6 +514,11 @@ export interface Store {
   readonly engine: string;
   /** A rate limiter whose counters live in the store, shared by every instance on it; absent for an embedded store. */
   readonly rateLimiter?: RateLimiter;
+  /**
+   * Counters of another limit kept in the store (keys apart by `name`), shared by every instance on
+   * it as `rateLimiter` is: the console's sign-in failures. Absent for an embedded store.
+   */
+  attemptLimiter?(name: string, limit: number, windowSeconds: number): AttemptLimiter;
   /** The people whose time is booked (docs/hosts.md). */
   readonly hosts: {
     create(input: NewHost, nowMs: number): Promise<HostRecord>;

@@ -1,5 +1,6 @@
 /** The admin CLI's flags, and the checks of the command line shared by its commands. */
 import { parseArgs } from "node:util";
+import { RESERVATION_STATUSES } from "@booking/wire";
 
 /** Every flag of every command; main refuses those a command does not take. */
 export const OPTIONS = {
@@ -60,4 +61,18 @@ export function required(value: string | undefined, flag: string): string {
 export function dateOf(raw: string, flag: string): string {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(raw)) throw new UsageError(`${flag} is a date as YYYY-MM-DD, got "${raw}".`);
   return raw;
+}
+
+/**
+ * The query of a listing of bookings from the flags: the days `--from` to `--until` (both needed),
+ * and `--status` (one of the reservation statuses) and `--timezone` when given.
+ */
+export function bookingsQuery(flags: Flags): URLSearchParams {
+  const query = new URLSearchParams({ from: dateOf(required(flags.from, "--from"), "--from"), until: dateOf(required(flags.until, "--until"), "--until") });
+  if (flags.status !== undefined) {
+    if (!(RESERVATION_STATUSES as readonly string[]).includes(flags.status)) throw new UsageError(`--status is one of ${RESERVATION_STATUSES.join(", ")}.`);
+    query.set("status", flags.status);
+  }
+  if (flags.timezone !== undefined) query.set("timezone", flags.timezone);
+  return query;
 }

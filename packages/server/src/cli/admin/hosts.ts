@@ -1,8 +1,8 @@
 /** The commands that manage hosts (the people whose time event types book), their schedules and their bookings. */
 import { readFileSync } from "node:fs";
-import { RESERVATION_STATUSES, WEEKDAYS, type Availability, type HostView, type ScheduleView } from "@booking/wire";
+import { WEEKDAYS, type Availability, type HostView, type ScheduleView } from "@booking/wire";
 import type { HostBookingView } from "../../modules/hosts/service.ts";
-import { dateOf, required, UsageError, type Flags } from "./args.ts";
+import { bookingsQuery, required, UsageError, type Flags } from "./args.ts";
 import { table, type CommandGroup } from "./command.ts";
 import { rangesOf, rangesText, weekdayOf } from "./hours.ts";
 
@@ -86,12 +86,7 @@ export const hostCommands: CommandGroup = {
     "host-bookings": {
       ids: 1, flags: ["from", "until", "status", "timezone"], idName: "host id",
       async run({ id, flags, api, out }) {
-        const query = new URLSearchParams({ from: dateOf(required(flags.from, "--from"), "--from"), until: dateOf(required(flags.until, "--until"), "--until") });
-        if (flags.status !== undefined) {
-          if (!(RESERVATION_STATUSES as readonly string[]).includes(flags.status)) throw new UsageError(`--status is one of ${RESERVATION_STATUSES.join(", ")}.`);
-          query.set("status", flags.status);
-        }
-        if (flags.timezone !== undefined) query.set("timezone", flags.timezone);
+        const query = bookingsQuery(flags);
         const rows = await api<HostBookingView[]>("GET", `/admin/hosts/${id}/reservations?${query}`);
         out(rows, () =>
           rows.length === 0

@@ -1,6 +1,6 @@
 /** The command that lists an event type's reservations. */
 import { RESERVATION_STATUSES } from "@booking/wire";
-import { dateOf, required, UsageError } from "./args.ts";
+import { bookingsQuery } from "./args.ts";
 import { table, type CommandGroup } from "./command.ts";
 
 /** Reservations: reservations. */
@@ -12,12 +12,7 @@ export const reservationCommands: CommandGroup = {
     reservations: {
       ids: 1, flags: ["from", "until", "status", "timezone"],
       async run({ id, flags, api, out }) {
-        const query = new URLSearchParams({ from: dateOf(required(flags.from, "--from"), "--from"), until: dateOf(required(flags.until, "--until"), "--until") });
-        if (flags.status !== undefined) {
-          if (!(RESERVATION_STATUSES as readonly string[]).includes(flags.status)) throw new UsageError(`--status is one of ${RESERVATION_STATUSES.join(", ")}.`);
-          query.set("status", flags.status);
-        }
-        if (flags.timezone !== undefined) query.set("timezone", flags.timezone);
+        const query = bookingsQuery(flags);
         const rows = await api<ReservationRow[]>("GET", `/admin/event-types/${id}/reservations?${query}`);
         out(rows, () => reservationsText(rows));
       },

@@ -30,6 +30,7 @@ export const ReservationSearchQuery = Type.Object({
   until: Type.Optional(Type.String({ format: "date" })),
   timezone: Type.Optional(Type.String({ maxLength: 64 })),
   q: Type.Optional(Type.String({ maxLength: 200 })),
+  when: Type.Optional(Type.Union([Type.Literal("upcoming"), Type.Literal("past")])),
   order: Type.Optional(Type.Union([Type.Literal("asc"), Type.Literal("desc")])),
   cursor: Type.Optional(Type.String({ maxLength: 200 })),
   limit: Type.Optional(t.Numeric({ minimum: 1, maximum: 200, multipleOf: 1 })),

@@ -1,6 +1,7 @@
 import { DateTime } from "luxon";
-import { WEEKDAYS, type EventTypeCreate, type EventTypePatch, type TimeRange } from "@booking/wire";
+import type { EventTypeCreate, EventTypePatch } from "@booking/wire";
 import { DEFAULT_SETTINGS, reminderMinutesOf, type CustomFieldDefinition, type EventTypeSettings } from "../../domain/event-type.ts";
+import { checkAvailability } from "../../domain/availability.ts";
 import { addError, DomainError, ValidationFailed } from "../../domain/errors.ts";
 import { FEED_TOKEN_PREFIX, hashToken, LINK_TOKEN_PREFIX, newToken, newWebhookSecret } from "../../lib/tokens.ts";
 import { SlugTakenError, type EventTypeHost, type EventTypeRecord, type HostAssignment, type OutboxDelivery, type ReservationRecord, type Store, type WebhookAttempt } from "../../store/types.ts";
@@ -9,7 +10,7 @@ import { canonicalZone, utc } from "../../lib/time.ts";
 import { webhookUrlProblem } from "../webhooks/address.ts";
 import type { Static } from "@sinclair/typebox";
 import type { ReservationListQuery as ReservationListQuerySchema, ReservationSearchQuery as ReservationSearchQuerySchema } from "./model.ts";
-import { manageUrlOf } from "../../lib/links.ts";
+import { isHttpUrl, manageUrlOf } from "../../lib/links.ts";
 import { isUuid } from "../../lib/ids.ts";
 
 /** The organizer's view of an event type: settings and state, never token hashes nor the webhook signing secret. */
@@ -216,7 +217,7 @@ export class AdminService {
 
   /**
    * One page of the organizer's bookings across event types, filtered by event type, status, days
-   * (UTC, or `timezone`) and a part of the name or email; paged by the opaque `cursor` the page
+   * (UTC, or `timezone`), upcoming or past (`when`, from the server's clock) and a part of the name or email; paged by the opaque `cursor` the page
    * before answered as `next` (null on the last page). Every page costs the same however deep.
    * A status filter is applied to the status time has made of each row, so a page may hold fewer
    * than `limit` rows and still have a next one.
@@ -236,19 +237,25 @@ export class AdminService {
     if (text !== undefined && /[\u0000-\u001f\u007f]/.test(text)) addError(errors, "q", "Search text is one line of visible text.");
     ValidationFailed.check(errors);
     const limit = query.limit ?? 50;
+    const nowMs = this.now();
+    // Upcoming: starting from now on; past: started before now. Either narrows the days asked for.
+    let fromMs = from?.isValid ? from.startOf("day").toMillis() : undefined;
+    let untilMs = until?.isValid ? until.plus({ days: 1 }).startOf("day").toMillis() : undefined;
+    if (query.when === "upcoming") fromMs = Math.max(fromMs ?? nowMs, nowMs);
+    if (query.when === "past") untilMs = Math.min(untilMs ?? nowMs, nowMs);
     const eventTypes = new Map((await this.store.eventTypes.list()).map((et) => [et.id, et]));
     const rows = await this.store.reservations.search({
       ...(query.eventTypeId === undefined ? {} : { eventTypeIds: [query.eventTypeId] }),
       ...(query.hostId === undefined ? {} : { hostId: query.hostId }),
-      ...(from?.isValid ? { fromMs: from.startOf("day").toMillis() } : {}),
-      ...(until?.isValid ? { untilMs: until.plus({ days: 1 }).startOf("day").toMillis() } : {}),
+      ...(fromMs === undefined ? {} : { fromMs }),
+      ...(untilMs === undefined ? {} : { untilMs }),
       ...(query.status ? { statuses: STORED_AS[query.status] } : {}),
       ...(text ? { text } : {}),
       ...(after ? { after } : {}),
-      order: query.order ?? "asc",
+      // The past reads back from now: the most recent first, unless asked otherwise.
+      order: query.order ?? (query.when === "past" ? "desc" : "asc"),
       limit,
     });
-    const nowMs = this.now();
     const items = rows
       .map((record) => ({ record, status: statusAt(record, nowMs) }))
       .filter(({ status }) => query.status === undefined || status === query.status)
@@ -438,14 +445,7 @@ export function resolveSettings(base: EventTypeSettings, change: Omit<EventTypeP
   const zone = canonicalZone(next.timezone);
   if (zone === null) addError(errors, "timezone", "Unknown IANA timezone.");
   else next.timezone = zone;
-  for (const day of WEEKDAYS) checkRanges(next.availability.weekly[day] ?? [], `availability.weekly.${day}`, errors);
-  const seenDates = new Set<string>();
-  next.availability.overrides.forEach((o, i) => {
-    if (!DateTime.fromISO(o.date).isValid || !/^\d{4}-\d{2}-\d{2}$/.test(o.date)) addError(errors, `availability.overrides.${i}.date`, "Expected a calendar date, YYYY-MM-DD.");
-    if (seenDates.has(o.date)) addError(errors, `availability.overrides.${i}.date`, "Each date may have one override.");
-    seenDates.add(o.date);
-    checkRanges(o.ranges, `availability.overrides.${i}.ranges`, errors);
-  });
+  checkAvailability(next.availability, errors);
   if (new Set(next.locations.map((l) => l.type)).size !== next.locations.length) addError(errors, "locations", "Each location type may appear once.");
   if (next.locations.length === 0) addError(errors, "locations", "Enable at least one location.");
   next.translations = checkTranslations(next, change.translations !== undefined, errors);
@@ -547,22 +547,6 @@ function checkTranslations(next: EventTypeSettings, given: boolean, errors: Reco
     kept[tag] = entry;
   }
   return kept;
-}
-
-function checkRanges(ranges: TimeRange[], field: string, errors: Record<string, string[]>): void {
-  for (const r of ranges) {
-    if (r.start === "24:00") addError(errors, field, `A range cannot start at 24:00.`);
-    else if (r.end <= r.start) addError(errors, field, `Range ${r.start}-${r.end} must end after it starts.`);
-  }
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

@@ -5,6 +5,7 @@ import { webhookUrlProblem } from "../webhooks/address.ts";
 import { discoverCalendars, fetchCalDav, fetchFeed, guardedFetch, type CalendarFetch } from "./fetch.ts";
 import type { CalendarSync, SyncOutcome } from "./sync.ts";
 import type { LogEntry } from "../../context.ts";
+import { isHttpUrl } from "../../lib/links.ts";
 import { redactUrls } from "../../lib/redact.ts";
 import { beforeDeadline } from "../../lib/deadline.ts";
 
@@ -373,14 +374,6 @@ export class CalendarAdmin {
 }
 
 const trailingSlash = (url: string) => (url.endsWith("/") ? url : `${url}/`);
-
-function isHttpUrl(value: string, base: string): boolean {
-  try {
-    return /^https?:$/.test(new URL(value, base).protocol);
-  } catch {
-    return false;
-  }
-}
 
 function notFound(id: number): DomainError {
   return new DomainError("not_found", `No busy source with id ${id}.`);

@@ -6,7 +6,7 @@ import { clientAddress } from "../../http/caller.ts";
 import { assertSameOrigin, clearedSessionCookie, sessionCookie } from "../../http/console-session.ts";
 import { ConsoleSignInBody } from "../admin/model.ts";
 import { consoleSessionOf } from "../admin/index.ts";
-import { sessionView, SESSION_IDLE_MS, type ConsoleAccess } from "./service.ts";
+import { sessionView, type ConsoleAccess } from "./service.ts";
 import { consolePage, consoleOffPage, consolePageHeaders, ConsoleBundle, type ConsoleMode } from "./page.ts";
 import type { CalendarScriptFile } from "../embed/service.ts";
 
@@ -56,7 +56,7 @@ export const consoleRoutes = (ctx: AppContext, access: ConsoleAccess, calendar: 
         // A sign-in from another site would sign the browser into someone else's session.
         assertSameOrigin(request, ctx.config);
         const address = clientAddress(request, server as AddressSource | null, ctx.config.trustProxy);
-        const attempt = access.mayTry(address);
+        const attempt = await access.mayTry(address);
         if (!attempt.allowed) {
           throw new ApiError("rate_limited", "Too many sign-in attempts from this address; wait before trying again.", { headers: { "retry-after": String(attempt.resetSeconds) } });
         }
@@ -66,10 +66,10 @@ export const consoleRoutes = (ctx: AppContext, access: ConsoleAccess, calendar: 
         try {
           opened = body.link ? await access.signInWithLink(body.link, meta) : await access.signInWithKey(body.adminKey!, meta);
         } catch (error) {
-          if ((error as { code?: string }).code === "unauthenticated") access.failed(address);
+          if ((error as { code?: string }).code === "unauthenticated") await access.failed(address);
           throw error;
         }
-        set.headers["set-cookie"] = sessionCookie(ctx.config, opened.token, SESSION_IDLE_MS);
+        set.headers["set-cookie"] = sessionCookie(ctx.config, opened.token, access.idleMs);
         return ok(sessionView(opened.session));
       },
       { body: ConsoleSignInBody },

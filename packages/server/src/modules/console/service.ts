@@ -1,12 +1,13 @@
 import { DomainError } from "../../domain/errors.ts";
 import { hashToken, newToken, sameSecret } from "../../lib/tokens.ts";
+import { MemoryRateLimiter, type AttemptLimiter } from "../../store/rate-limiter.ts";
 import type { ConsoleSessionRecord, Store } from "../../store/types.ts";
 
 /** Prefix of a console session's cookie secret. */
 export const SESSION_TOKEN_PREFIX = "bcs_";
 /** Prefix of a one-time sign-in link's secret. */
 export const SIGN_IN_LINK_PREFIX = "bcsl_";
-/** A session unused this long ends; each use moves its end on (at most once a minute). */
+/** A session unused this long ends (BOOKING_CONSOLE_IDLE_SECONDS sets another); each use moves its end on (at most once a minute). */
 export const SESSION_IDLE_MS = 12 * 3_600_000;
 /** However much it is used, a session ends this long after sign-in. */
 export const SESSION_MAX_MS = 7 * 86_400_000;
@@ -45,35 +46,35 @@ export interface SessionView {
  */
 export class ConsoleAccess {
   private readonly keyFingerprint: string;
-  /** Failed attempts per address in the current window (windows aligned to the epoch, as the rate limit's). */
-  private failures = { window: -1, byAddress: new Map<string, number>() };
+  /** Failed sign-ins per address in fixed windows aligned to the epoch: in the store when it keeps counters (every instance on it shares them), else in this process. */
+  private readonly failures: AttemptLimiter;
+  /** A session unused this long ends (SESSION_IDLE_MS unless the server is configured otherwise). */
+  readonly idleMs: number;
 
   constructor(
     private readonly store: Store,
     private readonly adminKey: string | null,
     private readonly now: () => number,
+    options: { idleMs?: number } = {},
   ) {
     this.keyFingerprint = hashToken(adminKey ?? "");
+    this.failures = store.attemptLimiter?.("console-sign-in", SIGN_IN_ATTEMPTS, SIGN_IN_WINDOW_SECONDS) ?? new MemoryRateLimiter(SIGN_IN_ATTEMPTS, SIGN_IN_WINDOW_SECONDS);
+    this.idleMs = options.idleMs ?? SESSION_IDLE_MS;
   }
 
   /**
    * Whether the address may try to sign in now: not once it failed SIGN_IN_ATTEMPTS times in the
    * window (the caller answers 429 with the seconds to wait), so the admin key cannot be guessed
-   * through the console faster than that. Counted per process.
+   * through the console faster than that, however many instances share the database.
    */
-  mayTry(address: string): { allowed: boolean; resetSeconds: number } {
-    const windowMs = SIGN_IN_WINDOW_SECONDS * 1000;
-    const nowMs = this.now();
-    const window = Math.floor(nowMs / windowMs);
-    if (window !== this.failures.window) this.failures = { window, byAddress: new Map() };
-    const resetSeconds = Math.max(1, Math.ceil(((window + 1) * windowMs - nowMs) / 1000));
-    return { allowed: (this.failures.byAddress.get(address) ?? 0) < SIGN_IN_ATTEMPTS, resetSeconds };
+  async mayTry(address: string): Promise<{ allowed: boolean; resetSeconds: number }> {
+    const { allowed, resetSeconds } = await this.failures.peek(address, this.now());
+    return { allowed, resetSeconds };
   }
 
   /** Notes a failed sign-in of the address (a wrong key, or a used or unknown link). */
-  failed(address: string): void {
-    this.mayTry(address);
-    this.failures.byAddress.set(address, (this.failures.byAddress.get(address) ?? 0) + 1);
+  async failed(address: string): Promise<void> {
+    await this.failures.hit(address, this.now());
   }
 
   /** A session for the holder of the admin key; 401 for any other key (or when no key is configured). */
@@ -120,8 +121,9 @@ export class ConsoleAccess {
     if (!session || session.revokedAtMs !== null || session.expiresAtMs <= nowMs) return null;
     // Opened with another admin key than the one the server runs with now: that key was replaced.
     if (session.method === "key" && session.keyFingerprint !== this.keyFingerprint) return null;
-    if (nowMs - session.lastSeenAtMs >= 60_000) {
-      const expiresAtMs = Math.min(session.createdAtMs + SESSION_MAX_MS, nowMs + SESSION_IDLE_MS);
+    // Moved on at most once a minute (more often only when the idle time is short).
+    if (nowMs - session.lastSeenAtMs >= Math.min(60_000, this.idleMs / 4)) {
+      const expiresAtMs = Math.min(session.createdAtMs + SESSION_MAX_MS, nowMs + this.idleMs);
       await this.store.consoleSessions.touch(session.id, nowMs, expiresAtMs);
       return { ...session, lastSeenAtMs: nowMs, expiresAtMs };
     }
@@ -149,7 +151,7 @@ export class ConsoleAccess {
       method,
       keyFingerprint: method === "key" ? this.keyFingerprint : hashToken(""),
       createdAtMs: nowMs,
-      expiresAtMs: nowMs + SESSION_IDLE_MS,
+      expiresAtMs: nowMs + this.idleMs,
       lastSeenAtMs: nowMs,
       revokedAtMs: null,
       address: meta.address.slice(0, 100),

@@ -25,7 +25,17 @@ export interface Operation {
   errors: number[];
 }
 
-const TimezonesResponse = Type.Object({ success: Type.Boolean(), data: Type.Array(Type.String()) });
+/** The success envelope around an answer's `data`. */
+const envelope = (data: TSchema) => Type.Object({ success: Type.Boolean(), data });
+/** The answer of a route that reports what it did in a sentence. */
+const done = Type.Object({ success: Type.Boolean(), message: Type.String() });
+/** The `from` and `until` query parameters of a range of whole days. */
+const DAY_RANGE: NonNullable<Operation["query"]> = [
+  { name: "from", required: true, description: "First day, YYYY-MM-DD.", schema: Type.String({ format: "date" }) },
+  { name: "until", required: true, description: "Last day (inclusive), YYYY-MM-DD.", schema: Type.String({ format: "date" }) },
+];
+
+const TimezonesResponse = envelope(Type.Array(Type.String()));
 
 /** The operations this server implements, in the spec's order. */
 export const OPERATIONS: Operation[] = [
@@ -37,11 +47,7 @@ export const OPERATIONS: Operation[] = [
     description:
       `Slots whose start lies between the start of \`from\` and the end of \`until\`, read as whole days in \`timezone\` (default: the event type's zone). At most ${LIMITS.maxSlotRangeDays} days per request. \`start\`/\`end\` carry the offset of that zone; the \`*Iso8601\` fields are UTC. Only slots with at least one free seat are listed. An answer lists at most ${MAX_SLOTS_PER_ANSWER} slots, in whole days: a range holding more (only calendars with a slot every few minutes around the clock) ends early, and \`nextFrom\` names the day to ask from next.`,
     auth: true,
-    query: [
-      { name: "from", required: true, description: "First day, YYYY-MM-DD.", schema: Type.String({ format: "date" }) },
-      { name: "until", required: true, description: "Last day (inclusive), YYYY-MM-DD.", schema: Type.String({ format: "date" }) },
-      { name: "timezone", required: false, description: "IANA zone for dates and readable times.", schema: Type.String() },
-    ],
+    query: [...DAY_RANGE, { name: "timezone", required: false, description: "IANA zone for dates and readable times.", schema: Type.String() }],
     response: TimeSlotsResponse,
     errors: [401, 403, 422, 429],
   },
@@ -215,7 +221,6 @@ const BusySourceView = Type.Object({
   writeCalendar: Type.Union([Type.String(), Type.Null()], { description: "The calendar bookings are written into; null when this source is not written to." }),
 });
 const SyncOutcome = Type.Object({ ok: Type.Boolean(), changed: Type.Boolean({ description: "Whether the busy times changed (cached slot pages are recomputed)." }), downloaded: Type.Integer({ description: "Objects downloaded: only new and changed ones." }), error: Type.Union([Type.String(), Type.Null()]) });
-const envelope = (data: TSchema) => Type.Object({ success: Type.Boolean(), data });
 const BusySourceInput = Type.Object(
   {
     kind: Type.Union([Type.Literal("caldav"), Type.Literal("ical")], { description: "caldav: a CalDAV server, principal or calendar URL (collections are discovered); ical: a read-only iCalendar feed (webcal:// accepted)." }),
@@ -241,7 +246,6 @@ const HostBookingView = Type.Object({
   lastname: Type.String(),
   createdAt: Type.String({ format: "date-time" }),
 });
-const done = Type.Object({ success: Type.Boolean(), message: Type.String() });
 
 /** Which path parameter an admin route takes, and how the document names it. */
 const PATH_PARAMS = { id: "The event type.", sourceId: "The busy source.", hostId: "The host.", scheduleId: "The schedule." } as const;
@@ -338,8 +342,7 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     summary: "List a host's bookings across event types",
     description: "The host's reservations of every event type (those of team event types it was assigned or, collective, takes part in) starting in whole days `from`..`until`, by start; at most 1000.",
     query: [
-      { name: "from", required: true, description: "First day, YYYY-MM-DD.", schema: Type.String({ format: "date" }) },
-      { name: "until", required: true, description: "Last day (inclusive), YYYY-MM-DD.", schema: Type.String({ format: "date" }) },
+      ...DAY_RANGE,
       { name: "status", required: false, description: "Only this status.", schema: Type.Union(RESERVATION_STATUSES.map((st) => Type.Literal(st))) },
       { name: "timezone", required: false, description: "IANA zone the days are read in; default the host's.", schema: Type.String() },
     ],
@@ -487,7 +490,7 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     operationId: "adminRemoveBusySource",
     summary: "Remove a calendar source",
     description: "Its cached objects and busy times are dropped; the slots they blocked are offered again at once.",
-    response: Type.Object({ success: Type.Boolean(), message: Type.String() }),
+    response: done,
     errors: [401, 403, 404],
   },
   {
@@ -527,6 +530,20 @@ const STATUS_TEXT: Record<number, string> = {
   503: "The store is busy or the database out of reach for a moment (a restart, a failover); nothing was changed. Send the request again after `Retry-After` seconds.",
 };
 
+/** A JSON body of the schema, as a request body or an answer carries it. */
+const json = (schema: TSchema) => ({ "application/json": { schema: plain(schema) } });
+
+/** An operation's query parameters and request body, as both kinds of route document them. */
+function inputs(op: Pick<Operation, "query" | "body">) {
+  return {
+    query: (op.query ?? []).map((q) => ({ name: q.name, in: "query", required: q.required, description: q.description, schema: plain(q.schema) })),
+    body: op.body ? { requestBody: { required: op.body.required, content: json(op.body.schema) } } : {},
+  };
+}
+
+/** The error answers of these statuses, each a reference to the shared response of its status. */
+const errorResponses = (statuses: number[]) => Object.fromEntries(statuses.map((status) => [String(status), { $ref: `#/components/responses/E${status}` }]));
+
 /** Builds the OpenAPI 3.1 document of the public API. */
 export function openApiDocument(aliasPrefix: string): Record<string, unknown> {
   const headers = {
@@ -540,13 +557,12 @@ export function openApiDocument(aliasPrefix: string): Record<string, unknown> {
   const headerRefs = Object.fromEntries(Object.keys(headers).map((h) => [h, { $ref: `#/components/headers/${h}` }]));
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of OPERATIONS) {
-    const responses: Record<string, unknown> = {
-      "200": { description: "Success envelope.", headers: headerRefs, content: { "application/json": { schema: plain(op.response) } } },
+    const statuses = [...op.errors, 405, 413, 500, 503].filter((s, i, all) => all.indexOf(s) === i).sort();
+    const responses = {
+      "200": { description: "Success envelope.", headers: headerRefs, content: json(op.response) },
+      ...errorResponses(statuses.filter((status) => status !== 413 || op.body)),
     };
-    for (const status of [...op.errors, 405, 413, 500, 503].filter((s, i, all) => all.indexOf(s) === i).sort()) {
-      if (status === 413 && !op.body) continue;
-      responses[String(status)] = { $ref: `#/components/responses/E${status}` };
-    }
+    const { query, body } = inputs(op);
     (paths[op.path] ??= {})[op.method] = {
       operationId: op.operationId,
       summary: op.summary,
@@ -558,22 +574,21 @@ export function openApiDocument(aliasPrefix: string): Record<string, unknown> {
         ...(op.idempotent
           ? [{ name: "Idempotency-Key", in: "header", required: false, description: "Retries with the same key and body get the first answer (header `Idempotent-Replayed: true`); the same key with another body is 422.", schema: { type: "string", maxLength: 255 } }]
           : []),
-        ...(op.query ?? []).map((q) => ({ name: q.name, in: "query", required: q.required, description: q.description, schema: plain(q.schema) })),
+        ...query,
       ],
-      ...(op.body ? { requestBody: { required: op.body.required, content: { "application/json": { schema: plain(op.body.schema) } } } } : {}),
+      ...body,
       responses,
     };
   }
   for (const op of ADMIN_OPERATIONS) {
-    const responses: Record<string, unknown> = { "200": { description: "Success envelope.", content: { "application/json": { schema: plain(op.response) } } } };
-    if (op.accepted) {
-      responses["202"] = {
-        description: op.accepted,
-        headers: { Location: { description: "Where to follow the work.", schema: { type: "string", format: "uri" } } },
-        content: { "application/json": { schema: plain(op.response) } },
-      };
-    }
-    for (const status of [...op.errors, 500, 503]) responses[String(status)] = { $ref: `#/components/responses/E${status}` };
+    const responses = {
+      "200": { description: "Success envelope.", content: json(op.response) },
+      ...(op.accepted
+        ? { "202": { description: op.accepted, headers: { Location: { description: "Where to follow the work.", schema: { type: "string", format: "uri" } } }, content: json(op.response) } }
+        : {}),
+      ...errorResponses([...op.errors, 500, 503]),
+    };
+    const { query, body } = inputs(op);
     (paths[op.path] ??= {})[op.method] = {
       operationId: op.operationId,
       tags: ["Admin"],
@@ -582,9 +597,9 @@ export function openApiDocument(aliasPrefix: string): Record<string, unknown> {
       security: [{ adminKey: [] }],
       parameters: [
         ...(op.pathParam === null ? [] : [{ name: op.pathParam, in: "path", required: true, description: PATH_PARAMS[op.pathParam], schema: { type: "integer" } }]),
-        ...(op.query ?? []).map((q) => ({ name: q.name, in: "query", required: q.required, description: q.description, schema: plain(q.schema) })),
+        ...query,
       ],
-      ...(op.body ? { requestBody: { required: op.body.required, content: { "application/json": { schema: plain(op.body.schema) } } } } : {}),
+      ...body,
       responses,
     };
   }

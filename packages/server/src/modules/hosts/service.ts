@@ -1,6 +1,8 @@
 import { DateTime } from "luxon";
-import { WEEKDAYS, type HostCreate, type HostPatch, type HostView, type ScheduleCreate, type SchedulePatch, type ScheduleView, type TimeRange } from "@booking/wire";
+import type { HostCreate, HostPatch, HostView, ScheduleCreate, SchedulePatch, ScheduleView, TimeRange } from "@booking/wire";
+import { checkAvailability } from "../../domain/availability.ts";
 import { addError, DomainError, ValidationFailed } from "../../domain/errors.ts";
+import { isHttpUrl } from "../../lib/links.ts";
 import type { AvailabilityRules } from "../../domain/event-type.ts";
 import { statusAt } from "../../domain/reservation.ts";
 import { canonicalZone, utc } from "../../lib/time.ts";
@@ -197,23 +199,9 @@ function checkSchedule(input: { name: string; timezone: string; availability: { 
   const zone = canonicalZone(input.timezone);
   if (zone === null) addError(errors, "timezone", "Unknown IANA timezone.");
   const availability: AvailabilityRules = { weekly: { ...input.availability.weekly }, overrides: input.availability.overrides ?? [] };
-  for (const day of WEEKDAYS) checkRanges(availability.weekly[day] ?? [], `availability.weekly.${day}`, errors);
-  const seen = new Set<string>();
-  availability.overrides.forEach((o, i) => {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(o.date) || !DateTime.fromISO(o.date).isValid) addError(errors, `availability.overrides.${i}.date`, "Expected a calendar date, YYYY-MM-DD.");
-    if (seen.has(o.date)) addError(errors, `availability.overrides.${i}.date`, "Each date may have one override.");
-    seen.add(o.date);
-    checkRanges(o.ranges, `availability.overrides.${i}.ranges`, errors);
-  });
+  checkAvailability(availability, errors);
   ValidationFailed.check(errors);
   return { name, timezone: zone!, availability };
-}
-
-function checkRanges(ranges: TimeRange[], field: string, errors: Record<string, string[]>): void {
-  for (const r of ranges) {
-    if (r.start === "24:00") addError(errors, field, "A range cannot start at 24:00.");
-    else if (r.end <= r.start) addError(errors, field, `Range ${r.start}-${r.end} must end after it starts.`);
-  }
 }
 
 function scheduleView(s: ScheduleRecord, eventTypeIds: number[]): ScheduleView {
@@ -242,15 +230,6 @@ function bookingView(r: ReservationRecord, status: ReservationStatus): HostBooki
     lastname: r.lastname,
     createdAt: utc(r.createdAtMs),
   };
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
 }
 
 function notFound(id: number): DomainError {

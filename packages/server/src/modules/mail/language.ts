@@ -1,4 +1,5 @@
-import { MAIL_PLURALS, type MailLanguage, type MailPluralKey, type MailTexts } from "./locales/catalog.ts";
+import { PLURAL_CATEGORIES } from "@booking/wire/languages";
+import type { MailLanguage, MailPluralKey, MailTexts } from "./locales/catalog.ts";
 import { MAIL_CATALOGS } from "./locales/index.ts";
 
 /** How a message is written: its language and, when the visitor chose one, their clock (12 or 24 hours). */
@@ -11,7 +12,7 @@ export interface MailLocale {
 /** The mail language of a BCP 47 tag: its base language when it has texts (`de-AT` → `de`), else null. */
 export function mailLanguageOf(tag: string | null | undefined): MailLanguage | null {
   const base = /^([a-z]{2,8})/i.exec(tag ?? "")?.[1]?.toLowerCase();
-  return base && base in MAIL_PLURALS ? (base as MailLanguage) : null;
+  return base && base in PLURAL_CATEGORIES ? (base as MailLanguage) : null;
 }
 
 /**

@@ -135,6 +135,10 @@ class PostgresStore implements Store {
     this.busy = postgresBusy(db, secrets);
   }
 
+  attemptLimiter(name: string, limit: number, windowSeconds: number): PostgresRateLimiter {
+    return this.rateLimiter.another(name, limit, windowSeconds);
+  }
+
   async close(): Promise<void> {
     await Promise.all([this.db.pool.end(), this.rateLimiter.close()]);
   }

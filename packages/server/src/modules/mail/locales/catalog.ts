@@ -1,25 +1,13 @@
-/**
- * The languages emails and invites are written in: the element's built-in languages (its
- * `i18n/catalog.ts`), each with the plural categories `Intl.PluralRules` names for it.
- */
-export const MAIL_PLURALS = {
-  en: ["one", "other"],
-  de: ["one", "other"],
-  fr: ["one", "many", "other"],
-  es: ["one", "many", "other"],
-  it: ["one", "many", "other"],
-  pt: ["one", "many", "other"],
-  nl: ["one", "other"],
-  pl: ["one", "few", "many", "other"],
-  cs: ["one", "few", "many", "other"],
-  ja: ["other"],
-} as const satisfies Record<string, readonly Intl.LDMLPluralRule[]>;
+import type { PLURAL_CATEGORIES } from "@booking/wire/languages";
 
-/** A language emails are written in. */
-export type MailLanguage = keyof typeof MAIL_PLURALS;
+/**
+ * A language emails and invites are written in: one of the element's built-in languages, each with
+ * the plural categories `Intl.PluralRules` names for it (one table for both, `@booking/wire/languages`).
+ */
+export type MailLanguage = keyof typeof PLURAL_CATEGORIES;
 
 /** The forms of one counted text in a language: exactly its plural categories; `{count}` is the number. */
-export type MailPlural<L extends MailLanguage> = { [C in (typeof MAIL_PLURALS)[L][number]]: string };
+export type MailPlural<L extends MailLanguage> = { [C in (typeof PLURAL_CATEGORIES)[L][number]]: string };
 
 /** Texts with a count. */
 export type MailPluralKey = "minutes" | "hours" | "days";
