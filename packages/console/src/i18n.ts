@@ -1,3 +1,5 @@
+import { PLURAL_CATEGORIES } from "@booking/wire/languages";
+
 /** The console's languages: English, and German from the element's catalogs' languages. */
 export const LANGUAGES = ["en", "de"] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -440,14 +442,23 @@ const de: Texts = {
 const CATALOGS: Record<Language, Texts> = { en, de };
 
 /**
- * The languages the calendar speaks out of the box (its catalogs in packages/booking-calendar/src/i18n),
- * each named in itself, with English's two clocks: an event type's calendar language is one of them,
- * or empty for the visitor's browser.
+ * The languages the calendar speaks out of the box (the product's table, `@booking/wire/languages`),
+ * English also with its two clocks, each named in itself: an event type's calendar language is one of
+ * them, or empty for the visitor's browser.
  */
-export const CALENDAR_LANGUAGES: ReadonlyArray<readonly [string, string]> = [
-  ["en", "English"], ["en-US", "English (US, 12h)"], ["en-GB", "English (UK, 24h)"], ["de", "Deutsch"], ["fr", "Français"], ["es", "Español"],
-  ["it", "Italiano"], ["pt", "Português"], ["nl", "Nederlands"], ["pl", "Polski"], ["cs", "Čeština"], ["ja", "日本語"],
-];
+export const CALENDAR_LANGUAGES: ReadonlyArray<readonly [string, string]> = Object.keys(PLURAL_CATEGORIES)
+  .flatMap((tag) => (tag === "en" ? ["en", "en-US", "en-GB"] : [tag]))
+  .map((tag) => [tag, nameInItself(tag)] as const);
+
+/** A language's name in that language ("Deutsch", "British English"), or its tag where the browser has no name for it. */
+function nameInItself(tag: string): string {
+  try {
+    const name = new Intl.DisplayNames([tag], { type: "language" }).of(tag) ?? tag;
+    return name.charAt(0).toLocaleUpperCase(tag) + name.slice(1);
+  } catch {
+    return tag;
+  }
+}
 const STORED = "booking-console-language";
 
 /**
