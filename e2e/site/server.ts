@@ -8,6 +8,8 @@ import { escapeHtml } from "../../packages/server/src/lib/html.ts";
  *   tag from the API origin and those attributes;
  * - `/popup?token=<token>`: `popup.html`, a page whose buttons and link open the calendar in a popup,
  *   with the script tag's floating button;
+ * - `/pasted?snippet=<html>`: a plain page with that HTML pasted into its body as it is, as a site owner
+ *   pastes a snippet the console copied;
  * - `/react/…` and `/vue/…`: the example apps as Vite built them (`npm run build:apps`);
  * - `POST /hooks/<name>`: the organizer's webhook receiver, which keeps what arrives (body and
  *   headers, as received) for `GET /hooks/<name>` to list.
@@ -54,6 +56,10 @@ const server = Bun.serve({
     if (url.pathname === "/") return page(url);
     if (url.pathname === "/popup") {
       const html = popupTemplate.replaceAll("{{API}}", api).replaceAll("{{TOKEN}}", escapeHtml(url.searchParams.get("token") ?? ""));
+      return new Response(html, { headers: { "content-type": "text/html;charset=utf-8" } });
+    }
+    if (url.pathname === "/pasted") {
+      const html = `<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8"><title>Riverside Studio</title></head>\n<body><main><h1>Riverside Studio</h1>\n${url.searchParams.get("snippet") ?? ""}\n</main></body>\n</html>\n`;
       return new Response(html, { headers: { "content-type": "text/html;charset=utf-8" } });
     }
     const [, app, ...rest] = url.pathname.split("/");

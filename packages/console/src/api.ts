@@ -1,13 +1,35 @@
-/** A refusal of the admin API, with the spec's code and, for a 422, the messages per field. */
+/** One problem of a 422 as `fieldErrors` gives it: the field, a stable code, the English message and the limit broken. */
+export interface FieldProblem {
+  field: string;
+  code: string;
+  message: string;
+  min?: number;
+  max?: number;
+}
+
+/**
+ * A refusal of the admin API, with the spec's code and, for a 422, the messages per field
+ * (`errors`) and each with its code (`fieldErrors`), which the console words in its language.
+ */
 export class ApiFailure extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
     readonly errors: Record<string, string[]> = {},
+    readonly fieldErrors: FieldProblem[] = [],
   ) {
     super(message);
   }
+}
+
+/** The well-formed entries of a 422's `fieldErrors` (none when the answer has none). */
+function problemsOf(value: unknown): FieldProblem[] {
+  if (!Array.isArray(value)) return [];
+  const limit = (n: unknown) => (typeof n === "number" && Number.isFinite(n) ? n : undefined);
+  return value
+    .filter((e): e is Record<string, unknown> => !!e && typeof e === "object" && typeof e.field === "string" && typeof e.code === "string" && typeof e.message === "string")
+    .map((e) => ({ field: e.field as string, code: e.code as string, message: e.message as string, min: limit(e.min), max: limit(e.max) }));
 }
 
 /** Called when the session has ended (401), so the console shows the sign-in again. */
@@ -33,9 +55,9 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
   } catch {
     throw new ApiFailure(0, "network", "The server could not be reached.");
   }
-  const answer = (await response.json().catch(() => null)) as { success?: boolean; data?: T; message?: string; code?: string; errors?: Record<string, string[]> } | null;
+  const answer = (await response.json().catch(() => null)) as { success?: boolean; data?: T; message?: string; code?: string; errors?: Record<string, string[]>; fieldErrors?: unknown } | null;
   if (!response.ok || !answer || answer.success === false) {
-    const failure = new ApiFailure(response.status, answer?.code ?? "internal_error", answer?.message ?? `HTTP ${response.status}`, answer?.errors ?? {});
+    const failure = new ApiFailure(response.status, answer?.code ?? "internal_error", answer?.message ?? `HTTP ${response.status}`, answer?.errors ?? {}, problemsOf(answer?.fieldErrors));
     if (response.status === 401 && !path.startsWith("/console/session")) onSignedOut();
     throw failure;
   }

@@ -1,6 +1,6 @@
 import { LitElement, html, nothing, type TemplateResult } from "lit";
-import { textsOf, type Texts } from "./i18n.ts";
-import { ApiFailure } from "./api.ts";
+import { LANGUAGES, textsOf, type Language, type Texts } from "./i18n.ts";
+import { ApiFailure, type FieldProblem } from "./api.ts";
 
 /**
  * A console page: rendered into the document (one style sheet for all, see styles.ts), given the
@@ -41,10 +41,40 @@ export class ConsolePage extends LitElement {
 /** Whether some page holds changes not saved yet: the shell asks before leaving it. */
 export const unsaved = { dirty: false };
 
+/** The texts of the page's language: the shell keeps `<html lang>` at the language chosen. */
+export function pageTexts(): Texts {
+  const lang = document.documentElement.lang;
+  return textsOf((LANGUAGES as readonly string[]).includes(lang) ? (lang as Language) : "en");
+}
+
+/** One field error in the console's language, by its code; the API's (English) message for a code without a text here. */
+function worded({ code, message, min, max }: FieldProblem, t: Texts): string {
+  const text = t.fieldErrors[code];
+  if (!text || (text.includes("{min}") && min === undefined) || (text.includes("{max}") && max === undefined)) return message;
+  const number = (n: number | undefined) => new Intl.NumberFormat(document.documentElement.lang || "en").format(n ?? 0);
+  return text.replace("{min}", number(min)).replace("{max}", number(max));
+}
+
+/**
+ * A 422's messages by field, worded in the console's language by their `fieldErrors` codes; an
+ * answer without codes keeps its `errors` as sent.
+ */
+export function fieldMessages(failure: ApiFailure | null, t: Texts = pageTexts()): Record<string, string[]> {
+  if (!failure) return {};
+  if (!failure.fieldErrors.length) return failure.errors;
+  const messages: Record<string, string[]> = {};
+  for (const problem of failure.fieldErrors) {
+    const text = worded(problem, t);
+    const list = (messages[problem.field] ??= []);
+    if (!list.includes(text)) list.push(text);
+  }
+  return messages;
+}
+
 /** The messages of one field of a 422 (by its name, or a name under it) joined, or "". */
-export function fieldError(failure: ApiFailure | null, name: string): string {
+export function fieldError(failure: ApiFailure | null, name: string, t: Texts = pageTexts()): string {
   if (!failure) return "";
-  const messages = Object.entries(failure.errors)
+  const messages = Object.entries(fieldMessages(failure, t))
     .filter(([key]) => key === name || key.startsWith(`${name}.`))
     .flatMap(([, list]) => list);
   return messages.join(" ");
@@ -67,8 +97,11 @@ export function field(id: string, label: string, control: (attrs: { describedby:
 /** The API's refusal a request failed with (its field errors show at the form), or null for any other failure. */
 export const refusalOf = (error: unknown): ApiFailure | null => (error instanceof ApiFailure ? error : null);
 
-/** A message for a failure: its API message, with the code for support. */
-export const failureText = (error: unknown): string => (error instanceof ApiFailure ? `${error.message} (${error.code})` : String(error));
+/** What went wrong, in the console's language where it has a text for the code, else the API's message. */
+export const failureMessage = (failure: ApiFailure, t: Texts = pageTexts()): string => t.failures[failure.code] ?? failure.message;
+
+/** A message for a failure: its message, with the code for support. */
+export const failureText = (error: unknown, t: Texts = pageTexts()): string => (error instanceof ApiFailure ? `${failureMessage(error, t)} (${error.code})` : String(error));
 
 /** Formats an instant in the viewer's zone and language. */
 export function when(iso: string, language: string): string {
@@ -76,11 +109,15 @@ export function when(iso: string, language: string): string {
 }
 
 /**
- * The list of a refused save's field errors at the top of a form (each named by its field path), so
+ * The list of a refused save's field errors at the top of a form (each named by its field's label
+ * where the form gives `labelOf` one, else by its path), so
  * a screen reader hears them all at once and errors of settings without a field of their own show too.
  */
-export function errorSummary(failure: ApiFailure | null, heading: string): TemplateResult | typeof nothing {
-  const entries = Object.entries(failure?.errors ?? {});
+export function errorSummary(failure: ApiFailure | null, heading: string, t: Texts = pageTexts(), labelOf: (key: string) => string | undefined = () => undefined): TemplateResult | typeof nothing {
+  const entries = Object.entries(fieldMessages(failure, t));
   if (!entries.length) return nothing;
-  return html`<div class="notice bad" role="alert"><p>${heading}</p><ul>${entries.map(([key, messages]) => html`<li><code>${key}</code>: ${messages.join(" ")}</li>`)}</ul></div>`;
+  return html`<div class="notice bad" role="alert"><p>${heading}</p><ul>${entries.map(([key, messages]) => {
+    const label = labelOf(key);
+    return html`<li>${label ?? html`<code>${key}</code>`}: ${messages.join(" ")}</li>`;
+  })}</ul></div>`;
 }

@@ -1,3 +1,5 @@
+import { PLURAL_CATEGORIES } from "@booking/wire/languages";
+
 /** The console's languages: English, and German from the element's catalogs' languages. */
 export const LANGUAGES = ["en", "de"] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -192,7 +194,6 @@ const en = {
     stripeAccount: "Stripe account (acct_…)",
     mode: "Mode",
     cornerRadius: "Corner radius",
-    language: "Language (en, de, …)",
     weekStarts: "Week starts",
     colour: "Colour",
     texts: "Texts (one key=value a line)",
@@ -207,6 +208,48 @@ const en = {
   statuses: { held: "held", confirmed: "confirmed", expired: "expired", cancelled: "cancelled" } as Record<string, string>,
   days: ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"],
   dayNames: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
+  /** A 422's problems by their `fieldErrors` code; `{min}` and `{max}` are the limit broken. A code not here shows the API's message. */
+  fieldErrors: {
+    required: "Required.",
+    invalid_email: "Enter an email address.",
+    invalid_phone: "Enter a phone number: digits, spaces, + ( ) . -",
+    too_long: "At most {max} characters.",
+    too_many: "At most {max} entries.",
+    too_small: "At least {min}.",
+    too_large: "At most {max}.",
+    invalid_number: "Enter a number.",
+    invalid_date: "Enter a date.",
+    invalid_datetime: "Enter a date and time.",
+    invalid_choice: "Choose one of the options.",
+    invalid_timezone: "Enter a timezone such as Europe/Berlin.",
+    duplicate: "Each value once.",
+    control_characters: "Visible text on one line.",
+    unknown_field: "Not a setting the server knows.",
+  } as Record<string, string>,
+  /** Refusals worded here by their code; other codes show the API's message. */
+  failures: {
+    network: "The server could not be reached.",
+    rate_limited: "Too many attempts; wait a minute and try again.",
+    service_unavailable: "The server is busy; nothing was changed. Try again in a moment.",
+    internal_error: "Something went wrong on the server.",
+    forbidden: "This session may not do that.",
+  } as Record<string, string>,
+  wrongKey: "That is not the admin key the server was started with.",
+  email: "Email",
+  calendarLanguage: "Calendar language",
+  browserLanguage: "The visitor's browser",
+  modes: { light: "Light", dark: "Dark", auto: "System" } as Record<string, string>,
+  locationTypes: { "video-meet": "Video call", phone: "Phone", address: "Address", link: "Link" } as Record<string, string>,
+  fieldTypes: {
+    text: "Text", textarea: "Long text", email: "Email", phone: "Phone", number: "Number", select: "Choice", multiselect: "Several choices", checkbox: "Checkbox", date: "Date",
+  } as Record<string, string>,
+  slug: "Slug",
+  channels: { webhook: "webhook", email: "email", caldav: "calendar", reminder: "reminder" } as Record<string, string>,
+  deliveryStatuses: { pending: "pending", delivered: "delivered", failed: "failed" } as Record<string, string>,
+  retried: "The delivery is due now; the next pass of its worker tries it.",
+  roles: { admin: "organizer", host: "host" } as Record<string, string>,
+  signInMethods: { key: "admin key", link: "sign-in link" } as Record<string, string>,
+  lastSeen: "Last seen",
 };
 
 /** The texts of one language; every language has every key of English. */
@@ -401,7 +444,6 @@ const de: Texts = {
     stripeAccount: "Stripe-Konto (acct_…)",
     mode: "Modus",
     cornerRadius: "Eckenradius",
-    language: "Sprache (en, de, …)",
     weekStarts: "Woche beginnt",
     colour: "Farbe",
     texts: "Texte (ein Schlüssel=Wert je Zeile)",
@@ -415,9 +457,68 @@ const de: Texts = {
   },
   statuses: { held: "reserviert", confirmed: "bestätigt", expired: "abgelaufen", cancelled: "storniert" },
   dayNames: ["Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"],
+  fieldErrors: {
+    required: "Pflichtfeld.",
+    invalid_email: "Bitte eine E-Mail-Adresse eingeben.",
+    invalid_phone: "Bitte eine Telefonnummer eingeben: Ziffern, Leerzeichen, + ( ) . -",
+    too_long: "Höchstens {max} Zeichen.",
+    too_many: "Höchstens {max} Einträge.",
+    too_small: "Mindestens {min}.",
+    too_large: "Höchstens {max}.",
+    invalid_number: "Bitte eine Zahl eingeben.",
+    invalid_date: "Bitte ein Datum eingeben.",
+    invalid_datetime: "Bitte Datum und Uhrzeit eingeben.",
+    invalid_choice: "Bitte eine der Optionen wählen.",
+    invalid_timezone: "Bitte eine Zeitzone wie Europe/Berlin eingeben.",
+    duplicate: "Jeden Wert nur einmal.",
+    control_characters: "Sichtbarer Text in einer Zeile.",
+    unknown_field: "Keine Einstellung, die der Server kennt.",
+  },
+  failures: {
+    network: "Der Server ist nicht erreichbar.",
+    rate_limited: "Zu viele Versuche; bitte eine Minute warten und erneut versuchen.",
+    service_unavailable: "Der Server ist ausgelastet; nichts wurde geändert. Bitte gleich erneut versuchen.",
+    internal_error: "Auf dem Server ist ein Fehler aufgetreten.",
+    forbidden: "Diese Sitzung darf das nicht.",
+  },
+  wrongKey: "Das ist nicht der Admin-Schlüssel, mit dem der Server gestartet wurde.",
+  email: "E-Mail",
+  calendarLanguage: "Sprache des Kalenders",
+  browserLanguage: "Browser des Besuchers",
+  modes: { light: "Hell", dark: "Dunkel", auto: "System" },
+  locationTypes: { "video-meet": "Videoanruf", phone: "Telefon", address: "Adresse", link: "Link" },
+  fieldTypes: {
+    text: "Text", textarea: "Langer Text", email: "E-Mail", phone: "Telefon", number: "Zahl", select: "Auswahl", multiselect: "Mehrfachauswahl", checkbox: "Kontrollkästchen", date: "Datum",
+  },
+  slug: "Slug",
+  channels: { webhook: "Webhook", email: "E-Mail", caldav: "Kalender", reminder: "Erinnerung" },
+  deliveryStatuses: { pending: "ausstehend", delivered: "zugestellt", failed: "fehlgeschlagen" },
+  retried: "Die Zustellung ist jetzt fällig; der nächste Durchlauf versucht sie.",
+  roles: { admin: "Veranstalter", host: "Gastgeber" },
+  signInMethods: { key: "Admin-Schlüssel", link: "Anmeldelink" },
+  lastSeen: "Zuletzt gesehen",
 };
 
 const CATALOGS: Record<Language, Texts> = { en, de };
+
+/**
+ * The languages the calendar speaks out of the box (the product's table, `@booking/wire/languages`),
+ * English also with its two clocks, each named in itself: an event type's calendar language is one of
+ * them, or empty for the visitor's browser.
+ */
+export const CALENDAR_LANGUAGES: ReadonlyArray<readonly [string, string]> = Object.keys(PLURAL_CATEGORIES)
+  .flatMap((tag) => (tag === "en" ? ["en", "en-US", "en-GB"] : [tag]))
+  .map((tag) => [tag, nameInItself(tag)] as const);
+
+/** A language's name in that language ("Deutsch", "British English"), or its tag where the browser has no name for it. */
+function nameInItself(tag: string): string {
+  try {
+    const name = new Intl.DisplayNames([tag], { type: "language" }).of(tag) ?? tag;
+    return name.charAt(0).toLocaleUpperCase(tag) + name.slice(1);
+  } catch {
+    return tag;
+  }
+}
 const STORED = "booking-console-language";
 
 /**

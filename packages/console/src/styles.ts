@@ -41,7 +41,8 @@ legend { font-weight: 700; padding: 0 4px; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--border); vertical-align: top; }
 th { font-weight: 700; }
-.table-wrap { overflow-x: auto; }
+/* Positioned, so a hidden label (.sr-only, absolute) in a scrolled cell stays inside the scroll box instead of widening the page. */
+.table-wrap { overflow-x: auto; position: relative; }
 .muted { color: var(--muted); }
 .status { display: inline-block; padding: 1px 8px; border-radius: 999px; border: 1px solid var(--border); font-size: 0.9em; }
 .notice { padding: 8px 12px; border-radius: 6px; background: var(--surface); border: 1px solid var(--border); margin: 8px 0; }

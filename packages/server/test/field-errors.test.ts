@@ -125,6 +125,17 @@ describe("422 field errors carry stable codes beside the messages", () => {
     await closeAll(w.store);
   });
 
+  it("codes a number below or above its range with the bound it broke", async () => {
+    const w = await world();
+    const r = await w.admin("PATCH", "/admin/event-types/1", { durationMinutes: 2, seats: 5000 });
+    expect(r.status).toBe(422);
+    const found = r.body.fieldErrors.map(({ message: _, ...rest }: { message: string }) => rest);
+    expect(found).toEqual(expect.arrayContaining([{ field: "durationMinutes", code: "too_small", min: 5 }, { field: "seats", code: "too_large", max: 1000 }]));
+    expect(found).toHaveLength(2);
+    expectSameMessages(r);
+    await closeAll(w.store);
+  });
+
   it("gives messages of routes without codes the code `invalid`", async () => {
     const w = await world();
     const r = await w.admin("GET", "/admin/event-types/1/reservations?from=2026-13-01&until=2026-11-30");

@@ -20,12 +20,12 @@ export interface Envelope<T> {
 /**
  * What was wrong with one field, for clients that word the problem themselves (in the visitor's
  * language): a stable `code`, the English `message` also found in `errors`, and the limit a
- * `too_long` or `too_many` broke.
+ * `too_long`, `too_many` or `too_large` (`max`) or a `too_small` (`min`) broke.
  */
 export const FIELD_ERROR_CODES = [
   "required", "invalid_email", "invalid_phone", "too_long", "too_many", "invalid_number", "invalid_date",
   "invalid_choice", "duplicate", "unknown_field", "control_characters", "invalid_datetime", "invalid_timezone",
-  "wrong_duration", "invalid",
+  "wrong_duration", "too_small", "too_large", "invalid",
 ] as const;
 export type FieldErrorCode = (typeof FIELD_ERROR_CODES)[number];
 
@@ -33,7 +33,8 @@ export const FieldError = Type.Object({
   field: Type.String({ description: "The key the message has in `errors`, e.g. `email`, `guests.2`, `customFields.<uuid>`." }),
   code: Type.Union(FIELD_ERROR_CODES.map((c) => Type.Literal(c)), { description: "Stable; clients translate by it. More codes may be added." }),
   message: Type.String({ description: "The same English text as in `errors`." }),
-  max: Type.Optional(Type.Integer({ description: "The limit broken, with `too_long` (characters) and `too_many` (items)." })),
+  max: Type.Optional(Type.Integer({ description: "The limit broken, with `too_long` (characters), `too_many` (items) and `too_large` (the greatest number allowed)." })),
+  min: Type.Optional(Type.Integer({ description: "The limit broken, with `too_small`: the least number allowed." })),
 });
 export type FieldError = Static<typeof FieldError>;
 

@@ -266,15 +266,15 @@ export class BookingsPage extends ConsolePage {
       <dl class="facts">
         <dt>${t.eventType}</dt><dd>${b.eventTypeTitle}</dd>
         <dt>${t.status}</dt><dd>${t.statuses[b.status] ?? b.status}${b.cancelReason ? ` (${b.cancelReason})` : ""}</dd>
-        <dt>Email</dt><dd>${b.email}${b.phone ? ` · ${b.phone}` : ""}</dd>
-        <dt>${t.location}</dt><dd>${b.location ? `${b.location.type}${b.location.value ? `: ${b.location.value}` : ""}` : "—"}</dd>
+        <dt>${t.email}</dt><dd>${b.email}${b.phone ? ` · ${b.phone}` : ""}</dd>
+        <dt>${t.location}</dt><dd>${b.location ? `${t.locationTypes[b.location.type] ?? b.location.type}${b.location.value ? `: ${b.location.value}` : ""}` : "—"}</dd>
         <dt>${t.answers}</dt><dd>${b.customFields.length ? b.customFields.map((f) => html`<div>${f.name ?? f.uuid}: ${Array.isArray(f.value) ? f.value.join(", ") : String(f.value)}</div>`) : "—"}</dd>
         <dt>${t.payment}</dt><dd>${b.payment ? `${(b.payment.amount / 100).toFixed(2)} ${b.payment.currency.toUpperCase()} · ${b.payment.status}${b.payment.refundId ? ` · ${b.payment.refundId}` : ""}` : "—"}</dd>
         <dt>${t.manageLink}</dt><dd>${b.manageUrl ? html`<a href=${b.manageUrl} target="_blank" rel="noopener">${b.manageUrl}</a>` : "—"}</dd>
       </dl>
       <h3>${t.deliveries}</h3>
       ${b.deliveries?.length
-        ? html`<ul>${b.deliveries.map((d) => html`<li>${d.channel} · ${d.kind} · ${d.status} · ${t.attempts}: ${d.attempts}${d.lastError ? html` · <span class="error">${d.lastError}</span>` : nothing}</li>`)}</ul>`
+        ? html`<ul>${b.deliveries.map((d) => html`<li>${t.channels[d.channel] ?? d.channel} · ${d.kind} · ${t.deliveryStatuses[d.status] ?? d.status} · ${t.attempts}: ${d.attempts}${d.lastError ? html` · <span class="error">${d.lastError}</span>` : nothing}</li>`)}</ul>`
         : html`<p class="muted">—</p>`}
       ${live
         ? html`<h3>${t.reschedule}</h3>

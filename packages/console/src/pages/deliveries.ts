@@ -34,7 +34,8 @@ export class DeliveriesPage extends ConsolePage {
 
   private async retry(d: DeliveryView): Promise<void> {
     await this.attempt(async () => {
-      this.announce(await api<string>("POST", `/admin/event-types/${this.chosen}/deliveries/${d.id}/retry`));
+      await api<string>("POST", `/admin/event-types/${this.chosen}/deliveries/${d.id}/retry`);
+      this.announce(this.t.retried);
       await this.choose(this.chosen!);
     });
   }
@@ -52,10 +53,10 @@ export class DeliveriesPage extends ConsolePage {
         <thead><tr><th scope="col">${t.when}</th><th scope="col">${t.channel}</th><th scope="col">${t.status}</th><th scope="col">${t.attempts}</th><th scope="col"><span class="sr-only">${t.retry}</span></th></tr></thead>
         <tbody>${this.items.map((d) => html`<tr>
           <td>${when(d.createdAt, lang)}</td>
-          <td>${d.channel} · ${d.kind}<br><span class="muted">${d.url}</span></td>
-          <td>${d.status}${d.lastError ? html`<br><span class="error">${d.lastError}</span>` : nothing}</td>
+          <td>${t.channels[d.channel] ?? d.channel} · ${d.kind}<br><span class="muted">${d.url}</span></td>
+          <td>${t.deliveryStatuses[d.status] ?? d.status}${d.lastError ? html`<br><span class="error">${d.lastError}</span>` : nothing}</td>
           <td><details><summary>${d.attempts}</summary><ul>${d.attemptLog.map((a) => html`<li>#${a.attempt} ${when(a.at, lang)} ${a.statusCode ?? ""} ${a.error ?? ""}</li>`)}</ul></details></td>
-          <td>${d.status !== "delivered" ? html`<button type="button" @click=${() => this.retry(d)} aria-label="${t.retry}: ${d.channel} ${d.kind}">${t.retry}</button>` : nothing}</td>
+          <td>${d.status !== "delivered" ? html`<button type="button" @click=${() => this.retry(d)} aria-label="${t.retry}: ${t.channels[d.channel] ?? d.channel} ${d.kind}">${t.retry}</button>` : nothing}</td>
         </tr>`)}</tbody></table></div>`}`;
   }
 }

@@ -1,6 +1,7 @@
 import { html, nothing, type TemplateResult } from "lit";
 import { api, ApiFailure } from "../api.ts";
-import { ConsolePage, errorSummary, failureText, field, fieldError, unsaved } from "../base.ts";
+import { ConsolePage, errorSummary, failureText, field, fieldError, fieldMessages, unsaved } from "../base.ts";
+import { CALENDAR_LANGUAGES, type Texts } from "../i18n.ts";
 import type { EventTypeView, ScheduleView } from "../model.ts";
 
 /** Settings this form edits (availability has its own page), as the admin API names them. */
@@ -13,7 +14,17 @@ const NUMBERS = new Set(["durationMinutes", "slotIntervalMinutes", "seats", "hol
 const LOCATION_TYPES = ["video-meet", "phone", "address", "link"];
 const FIELD_TYPES = ["text", "textarea", "email", "phone", "number", "select", "multiselect", "checkbox", "date"];
 const COLORS = ["primary", "background", "text", "muted", "border", "danger"];
-const NEW_DRAFT = { title: "", timezone: Intl.DateTimeFormat().resolvedOptions().timeZone, durationMinutes: 30, slotIntervalMinutes: 30, seats: 1, locations: [{ type: "video-meet", value: null }], customFields: [], locale: { preset: "en", startDayOfWeek: "monday", texts: {} }, theme: { mode: "light", borderRadius: "8px", colors: {} } };
+const NEW_DRAFT = { title: "", timezone: Intl.DateTimeFormat().resolvedOptions().timeZone, durationMinutes: 30, slotIntervalMinutes: 30, seats: 1, locations: [{ type: "video-meet", value: null }], customFields: [], locale: { preset: "", startDayOfWeek: "monday", texts: {} }, theme: { mode: "light", borderRadius: "8px", colors: {} } };
+
+/** The label (a key of the texts' `labels`) of each setting with a field of its own, for the list of a refused save's errors. */
+const LABEL_OF: Record<string, keyof Texts["labels"]> = {
+  title: "title", slug: "slug", description: "description", timezone: "timezone", hostName: "hostName", calendarTitle: "calendarTitle",
+  profileImage: "profileImageUrl", organizerEmail: "organizerEmail", webhookUrl: "webhookUrl", durationMinutes: "duration", slotIntervalMinutes: "grid",
+  seats: "seats", holdMinutes: "hold", bufferBeforeMinutes: "bufferBefore", bufferAfterMinutes: "bufferAfter", minNoticeMinutes: "minimumNotice",
+  horizonDays: "horizon", rescheduleNoticeMinutes: "rescheduleNotice", cancelNoticeMinutes: "cancelNotice", maxGuests: "guestsAtMost",
+  reminderMinutes: "reminders", "theme.borderRadius": "cornerRadius", "locale.texts": "texts", "payment.amount": "amount", "payment.currency": "currency",
+  "payment.providerAccountId": "stripeAccount",
+};
 
 type Draft = Record<string, any>;
 type CustomField = { uuid?: string; label: string; name: string; type: string; required?: boolean; options?: string[]; placeholder?: string };
@@ -155,7 +166,7 @@ export class EventTypeForm extends ConsolePage {
     if (!this.draft) return html`<h2 tabindex="-1">${t.eventTypes}</h2><p>${t.loading}</p>`;
     const title = this.eventTypeId === null ? t.newEventType : String(this.saved?.title ?? "");
     const form = html`<form @submit=${this.save} novalidate>
-      ${this.failure && !Object.keys(this.failure.errors).length ? html`<p class="notice bad" role="alert">${this.failure.message}</p>` : errorSummary(this.failure, this.t.fixFields)}
+      ${this.failure && !Object.keys(this.failure.errors).length ? html`<p class="notice bad" role="alert">${failureText(this.failure, t)}</p>` : errorSummary(this.failure, t.fixFields, t, (key) => this.labelOf(key))}
       <fieldset><legend>${t.general}</legend>
         ${this.text("title", this.t.labels.title, { required: true })}
         ${this.text("slug", this.t.labels.slug, { nullable: true })}
@@ -211,8 +222,8 @@ export class EventTypeForm extends ConsolePage {
           <label class="check" for="loc-${type}"><input id="loc-${type}" type="checkbox" .checked=${!!on} @change=${(e: Event) => {
             const checked = (e.target as HTMLInputElement).checked;
             this.set("locations", checked ? [...locations, { type, value: null }] : locations.filter((l) => l.type !== type));
-          }}> ${type}</label>
-          ${on && type !== "video-meet" ? html`<label class="sr-only" for="loc-${type}-value">${type}</label><input id="loc-${type}-value" .value=${on.value ?? ""} placeholder=${type}
+          }}> ${this.t.locationTypes[type] ?? type}</label>
+          ${on && type !== "video-meet" ? html`<label class="sr-only" for="loc-${type}-value">${this.t.locationTypes[type] ?? type}</label><input id="loc-${type}-value" .value=${on.value ?? ""} placeholder=${this.t.locationTypes[type] ?? type}
             @input=${(e: Event) => this.set("locations", locations.map((l) => (l.type === type ? { type, value: (e.target as HTMLInputElement).value || null } : l)))}>` : nothing}
         </div>`;
       })}
@@ -222,7 +233,7 @@ export class EventTypeForm extends ConsolePage {
 
   private paymentEditor() {
     const payment = this.get("payment") as { amount: number; currency: string; providerAccountId: string } | null;
-    const error = this.failure?.errors.payment?.join(" ") ?? "";
+    const error = fieldMessages(this.failure, this.t).payment?.join(" ") ?? "";
     return html`<fieldset aria-describedby=${error ? "et-payment-error" : nothing}><legend>${this.t.payment}</legend>
       ${error ? html`<p class="error" id="et-payment-error">${error}</p>` : nothing}
       <div class="field"><label class="check" for="et-paid"><input id="et-paid" type="checkbox" .checked=${!!payment}
@@ -245,11 +256,11 @@ export class EventTypeForm extends ConsolePage {
     return html`<fieldset><legend>${this.t.appearance}</legend>
       <div class="grid">
         ${field("et-mode", this.t.labels.mode, () => html`<select id="et-mode" @change=${(e: Event) => this.set("theme.mode", (e.target as HTMLSelectElement).value)}>
-          ${["light", "dark", "auto"].map((m) => html`<option ?selected=${this.get("theme.mode") === m}>${m}</option>`)}</select>`)}
+          ${["light", "dark", "auto"].map((m) => html`<option value=${m} ?selected=${this.get("theme.mode") === m}>${this.t.modes[m]}</option>`)}</select>`)}
         ${this.text("theme.borderRadius", this.t.labels.cornerRadius)}
-        ${this.text("locale.preset", this.t.labels.language)}
+        ${this.languageChoice()}
         ${field("et-week", this.t.labels.weekStarts, () => html`<select id="et-week" @change=${(e: Event) => this.set("locale.startDayOfWeek", (e.target as HTMLSelectElement).value)}>
-          ${["monday", "sunday"].map((d) => html`<option ?selected=${this.get("locale.startDayOfWeek") === d}>${d}</option>`)}</select>`)}
+          ${([["monday", 0], ["sunday", 6]] as const).map(([d, i]) => html`<option value=${d} ?selected=${this.get("locale.startDayOfWeek") === d}>${this.t.dayNames[i]}</option>`)}</select>`)}
         ${COLORS.map((c) => field(`et-color-${c}`, `${this.t.labels.colour}: ${c}`, (a) => html`<input id="et-color-${c}" .value=${this.get(`theme.colors.${c}`) ?? ""} placeholder="#2563eb"
           aria-describedby=${a.describedby} aria-invalid=${a.invalid}
           @input=${(e: Event) => {
@@ -265,6 +276,28 @@ export class EventTypeForm extends ConsolePage {
         @input=${(e: Event) => this.set("locale.texts", Object.fromEntries((e.target as HTMLTextAreaElement).value.split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")).trim(), l.slice(l.indexOf("=") + 1)])))}></textarea>`,
         fieldError(this.failure, "locale.texts"))}
     </fieldset>`;
+  }
+
+  /** The label of the field a problem's key names (a setting, a colour, the calendar's language), if it has one. */
+  private labelOf(key: string): string | undefined {
+    const t = this.t;
+    if (LABEL_OF[key]) return t.labels[LABEL_OF[key]];
+    if (key === "locale.preset") return t.calendarLanguage;
+    const colour = /^theme\.colors\.(\w+)$/.exec(key)?.[1];
+    return colour ? `${t.labels.colour}: ${colour}` : undefined;
+  }
+
+  /**
+   * The calendar's language: one of the element's built-in languages, or the visitor's browser (the
+   * default, an empty preset). A tag set through the API that is not listed stays offered as it is.
+   */
+  private languageChoice() {
+    const preset = String(this.get("locale.preset") ?? "");
+    const choices: [string, string][] = [["", this.t.browserLanguage], ...CALENDAR_LANGUAGES.map(([tag, name]) => [tag, `${name} (${tag})`] as [string, string])];
+    if (preset && !choices.some(([tag]) => tag === preset)) choices.push([preset, preset]);
+    return field("et-locale-preset", this.t.calendarLanguage, (a) => html`<select id="et-locale-preset" aria-describedby=${a.describedby} aria-invalid=${a.invalid}
+      @change=${(e: Event) => this.set("locale.preset", (e.target as HTMLSelectElement).value)}>
+      ${choices.map(([tag, name]) => html`<option value=${tag} ?selected=${tag === preset}>${name}</option>`)}</select>`, fieldError(this.failure, "locale.preset", this.t));
   }
 
   private fieldsEditor() {
@@ -288,7 +321,7 @@ export class EventTypeForm extends ConsolePage {
             const choice = type === "select" || type === "multiselect";
             const { options: _o, ...rest } = f;
             change(i, choice ? { ...rest, type, options: f.options ?? ["A", "B"] } : { ...rest, type });
-          }}>${FIELD_TYPES.map((type) => html`<option ?selected=${f.type === type}>${type}</option>`)}</select>`)}
+          }}>${FIELD_TYPES.map((type) => html`<option value=${type} ?selected=${f.type === type}>${t.fieldTypes[type] ?? type}</option>`)}</select>`)}
           ${f.type === "select" || f.type === "multiselect"
             ? field(`cf-${i}-options`, t.options, (a) => html`<input id="cf-${i}-options" .value=${(f.options ?? []).join(", ")} aria-describedby=${a.describedby} aria-invalid=${a.invalid}
                 @input=${(e: Event) => change(i, { options: (e.target as HTMLInputElement).value.split(",").map((s) => s.trim()).filter(Boolean) })}>`, fieldError(this.failure, `customFields.${i}.options`))

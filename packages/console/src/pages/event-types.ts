@@ -62,7 +62,7 @@ export class EventTypesPage extends ConsolePage {
           ? html`<p>${t.empty}</p>`
           : html`<div class="table-wrap"><table>
               <caption class="sr-only">${t.eventTypes}</caption>
-              <thead><tr><th scope="col">${t.eventTypes}</th><th scope="col">Slug</th><th scope="col">${t.status}</th><th scope="col"><span class="sr-only">${t.edit}</span></th></tr></thead>
+              <thead><tr><th scope="col">${t.eventTypes}</th><th scope="col">${t.slug}</th><th scope="col">${t.status}</th><th scope="col"><span class="sr-only">${t.edit}</span></th></tr></thead>
               <tbody>${this.types.map(
                 (et) => html`<tr>
                   <td><a href="#/event-types/${et.id}">${et.title}</a></td>

@@ -49,9 +49,9 @@ export class SessionsPage extends ConsolePage {
     return html`<h2 tabindex="-1">${t.sessions}</h2>
       ${this.items === null ? html`<p>${t.loading}</p>` : html`<div class="table-wrap"><table>
         <caption class="sr-only">${t.sessions}</caption>
-        <thead><tr><th scope="col">${t.who}</th><th scope="col">${t.lastSync}</th><th scope="col">${t.until}</th><th scope="col"><span class="sr-only">${t.revoke}</span></th></tr></thead>
+        <thead><tr><th scope="col">${t.who}</th><th scope="col">${t.lastSeen}</th><th scope="col">${t.until}</th><th scope="col"><span class="sr-only">${t.revoke}</span></th></tr></thead>
         <tbody>${this.items.map((s) => html`<tr>
-          <td>${s.role} · ${s.method} · ${s.address}<br><span class="muted">${s.userAgent}</span>${s.id === this.current ? html` <strong>(${t.thisBrowser})</strong>` : ""}</td>
+          <td>${t.roles[s.role] ?? s.role} · ${t.signInMethods[s.method] ?? s.method} · ${s.address}<br><span class="muted">${s.userAgent}</span>${s.id === this.current ? html` <strong>(${t.thisBrowser})</strong>` : ""}</td>
           <td>${when(s.lastSeenAt, lang)}</td>
           <td>${when(s.expiresAt, lang)}</td>
           <td><button type="button" class="danger" @click=${() => this.revoke(s)} aria-label="${t.revoke}: ${s.userAgent || s.id}">${t.revoke}</button></td>

@@ -1,6 +1,6 @@
 import { html, nothing } from "lit";
 import { api, ApiFailure } from "../api.ts";
-import { ConsolePage, field, fieldError } from "../base.ts";
+import { ConsolePage, failureMessage, field, fieldError } from "../base.ts";
 
 /** Sign-in with the admin key (or, in development without one, how to use the printed link). */
 export class SignInPage extends ConsolePage {
@@ -38,12 +38,13 @@ export class SignInPage extends ConsolePage {
   override render() {
     const t = this.t;
     if (this.mode === "link") return html`<h2 tabindex="-1">${t.signIn}</h2><p>${t.linkOnly}</p>`;
-    const error = fieldError(this.failure, "adminKey");
+    // A wrong key (or too many tries) is said in the console's language.
+    const error = this.failure?.code === "unauthenticated" ? t.wrongKey : this.failure?.code === "rate_limited" ? t.failures.rate_limited! : fieldError(this.failure, "adminKey", t);
     return html`<h2 tabindex="-1">${t.signIn}</h2>
       <form @submit=${this.submit} style="max-width: 420px">
         ${field("admin-key", t.adminKey, (a) => html`<input id="admin-key" name="adminKey" type="password" autocomplete="current-password" required
           aria-describedby=${a.describedby} aria-invalid=${a.invalid} style="width: 100%">`, error, t.adminKeyHelp)}
-        ${this.failure && !error ? html`<p class="error">${this.failure.message}</p>` : nothing}
+        ${this.failure && !error ? html`<p class="error">${failureMessage(this.failure, t)}</p>` : nothing}
         <button class="primary" type="submit" ?disabled=${this.busy}>${this.busy ? t.signingIn : t.signIn}</button>
       </form>`;
   }

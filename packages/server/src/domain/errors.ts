@@ -44,8 +44,8 @@ export class FieldErrors {
   readonly list: FieldError[] = [];
   readonly messages: Record<string, string[]> = {};
 
-  add(field: string, code: FieldErrorCode, message: string, max?: number): void {
-    this.list.push(max === undefined ? { field, code, message } : { field, code, message, max });
+  add(field: string, code: FieldErrorCode, message: string, max?: number, min?: number): void {
+    this.list.push({ field, code, message, ...(max === undefined ? {} : { max }), ...(min === undefined ? {} : { min }) });
     addError(this.messages, field, message);
   }
 }

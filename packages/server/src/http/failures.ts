@@ -46,7 +46,7 @@ interface SchemaIssue {
   message?: string;
   summary?: string;
   value?: unknown;
-  schema?: { format?: string; maxLength?: number; maxItems?: number };
+  schema?: { format?: string; maxLength?: number; maxItems?: number; minimum?: number; maximum?: number };
 }
 
 /** Turns a schema validation failure into `errors` keyed by dotted field path (`guests.2`), each with its code. */
@@ -61,16 +61,18 @@ function validationErrors(error: unknown): FieldErrors {
     const message = shortened(issue.summary ?? issue.message ?? "Invalid value.");
     // One message per field: a missing property also fails its type check, which would only repeat it.
     if (found.messages[field]) continue;
-    const { code, max } = issueCode(issue);
-    found.add(field, code, message, max);
+    const { code, max, min } = issueCode(issue);
+    found.add(field, code, message, max, min);
   }
   if (found.list.length === 0) found.add(where ?? "body", "invalid", "Invalid value.");
   return found;
 }
 
 /** The field error code of a schema issue, from the value found and the rule it broke. */
-function issueCode({ value, schema = {} }: SchemaIssue): { code: FieldErrorCode; max?: number } {
+function issueCode({ value, schema = {} }: SchemaIssue): { code: FieldErrorCode; max?: number; min?: number } {
   if (value === undefined) return { code: "required" };
+  if (typeof value === "number" && Number.isInteger(schema.minimum) && value < schema.minimum!) return { code: "too_small", min: schema.minimum };
+  if (typeof value === "number" && Number.isInteger(schema.maximum) && value > schema.maximum!) return { code: "too_large", max: schema.maximum };
   if (typeof value === "string" && schema.maxLength !== undefined && value.length > schema.maxLength) return { code: "too_long", max: schema.maxLength };
   if (Array.isArray(value) && schema.maxItems !== undefined && value.length > schema.maxItems) return { code: "too_many", max: schema.maxItems };
   if (typeof value === "string" && schema.format === "email") return { code: "invalid_email" };

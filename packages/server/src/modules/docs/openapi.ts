@@ -755,7 +755,7 @@ const STATUS_TEXT: Record<number, string> = {
   404: "Unknown path or reservation.",
   405: "Method not allowed on this path.",
   413: "Request body over 64 KiB.",
-  422: "Invalid input; `errors` lists messages by field, and `fieldErrors` gives each message with its field and a stable `code` (`required`, `invalid_email`, `too_long` with `max`, ...) for clients that word errors in their own language.",
+  422: "Invalid input; `errors` lists messages by field, and `fieldErrors` gives each message with its field and a stable `code` (`required`, `invalid_email`, `too_long` with `max`, `too_small` with `min`, ...) for clients that word errors in their own language.",
   429: "Rate limit exceeded; wait `Retry-After` seconds.",
   500: "Unexpected failure.",
   503: "The store is busy or the database out of reach for a moment (a restart, a failover); nothing was changed. Send the request again after `Retry-After` seconds.",
