@@ -172,8 +172,12 @@ export class CalendarsPage extends ConsolePage {
     if (action === "remove" && !confirm(`${this.t.remove}: ${source.url}?`)) return;
     await this.attempt(async () => {
       if (action === "sync") {
-        const answer = await api<{ state: string }>("POST", `/admin/busy-sources/${source.id}/sync`);
-        this.announce(answer.state === "syncing" ? this.t.stillSyncing : this.t.saved);
+        const answer = await api<{ state: string; source: SourceView }>("POST", `/admin/busy-sources/${source.id}/sync`);
+        // What the sync did: still going, failed with its reason, or the busy times it found.
+        const after = answer.source;
+        if (answer.state === "syncing") this.announce(this.t.stillSyncing);
+        else if (after.status === "failing") this.announce(`${this.t.syncFailing}: ${after.lastError ?? ""}`, "bad");
+        else this.announce(`${this.t.busyTimes}: ${after.busyIntervals}`);
       } else {
         await api("DELETE", `/admin/busy-sources/${source.id}`);
         this.announce(this.t.saved);
