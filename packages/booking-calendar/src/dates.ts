@@ -190,7 +190,10 @@ export class DateTexts {
     if (name && !/^(GMT|UTC)[+-]/.test(name)) return name;
     const etc = /^Etc\/GMT([+-]\d+)$/.exec(zone);
     if (etc) return offsetText(-60 * Number(etc[1]));
-    return this.cityOf?.(zone) ?? zone.slice(zone.lastIndexOf("/") + 1).replace(/_/g, " ");
+    const last = zone.slice(zone.lastIndexOf("/") + 1).replace(/_/g, " ");
+    // UTC, Etc/UTC and the like name no city: their id is their name.
+    if (!zone.includes("/") || zone.startsWith("Etc/")) return last;
+    return this.cityOf?.(zone) ?? last;
   }
 
   /** An amount of money in the smallest currency unit, e.g. 5000 eur → €50.00. */

@@ -80,6 +80,16 @@ test.describe("parts of the script loaded on demand", () => {
     expect(parts).toEqual(["zones.js"]);
   });
 
+  test("a German visitor on UTC gets the zone named without the zone list being fetched", async ({ page, request }) => {
+    const { token } = await createEventType(request, { title: "UTC call" });
+    const parts = recordParts(page);
+    await mountCalendar(page, { token, locale: "de", timezone: "UTC" });
+    const select = page.getByRole("combobox", { name: "Zeitzone" });
+    await expect(select.locator("option")).toHaveText(/^UTC · UTC\+00:00 · \d\d:\d\d$/);
+    await page.waitForLoadState("networkidle");
+    expect(parts).toEqual([]);
+  });
+
   test("a details form that cannot be fetched says so, and the visitor can try again", async ({ page, request, baseURL }) => {
     const { token } = await createEventType(request, { title: "Offline form" });
     let failing = true;

@@ -56,11 +56,13 @@ export class EnvironmentController implements ReactiveController {
     this.#madeFrom = from;
     this.#catalogArrived = false;
     const locale = safeLocale(source.locale() || config?.locale.preset || navigator.language || "en");
-    // A zone's city in the visitor's language comes with the zones part, fetched when first asked for.
-    const cityOf = (zone: string) => {
+    // A zone's city in the visitor's language comes with the zones part, fetched when first asked for;
+    // in English the zone's id names it already, so nothing is fetched.
+    const cityLanguage = locale.split("-")[0]!.toLowerCase();
+    const cityOf = cityLanguage === "en" ? undefined : (zone: string) => {
       const part = zonesPart();
       if (!part) void loadPart("zones").then(() => this.host.requestUpdate(), () => undefined);
-      return part?.cityName(zone, locale.split("-")[0]!);
+      return part?.cityName(zone, cityLanguage);
     };
     const dates = new DateTexts(locale, this.#hour12 ?? localeUses12Hours(locale), cityOf);
     const language = this.languageFor(config);
