@@ -116,6 +116,12 @@ test("a host signs in with the emailed link once and sees only their own booking
   await expect(late.getByLabel("Admin key")).toBeVisible();
   await expect(late.locator("#console-status")).toContainText("not valid");
   await again.close();
+  // Said in the console's language: a German browser reads it in German.
+  const german = await browser.newContext({ locale: "de-DE" });
+  const spat = await german.newPage();
+  await spat.goto(link);
+  await expect(spat.locator("#console-status")).toContainText("Dieser Anmeldelink gilt nicht");
+  await german.close();
 });
 
 const admin = { Authorization: `Bearer ${ADMIN_KEY}` };

@@ -112,59 +112,59 @@ for (const [engine, origin] of [["SQLite", API], ["PostgreSQL", PG_API]] as cons
       await expect(page.locator("#console-status")).toContainText("cancelled");
       await expect(page.getByRole("row").filter({ hasText: "preview@example.com" })).toContainText("cancelled");
     });
+
+    test("connects a Radicale calendar to a host after testing it, keeps none whose password is wrong, and writes bookings into the calendar chosen", async ({ page, request }) => {
+      const radicale = await startRadicale();
+      try {
+        const made = await request.post("/admin/hosts", { headers: admin, data: { name: `Radicale host ${Date.now()}`, email: `radicale-${Date.now()}@example.com`, timezone: "UTC" } });
+        expect(made.status(), await made.text()).toBe(200);
+        const hostId = (await made.json()).data.id as number;
+        const start = new Date(Date.now() + 2 * 86_400_000);
+        const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+        const calendarUrl = await radicale.makeCalendar("work");
+        const busy = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//e2e//EN", "BEGIN:VEVENT", "UID:busy-1", "DTSTAMP:20260101T000000Z", `DTSTART:${stamp(start)}`, `DTEND:${stamp(new Date(start.getTime() + 3_600_000))}`, "SUMMARY:Busy", "END:VEVENT", "END:VCALENDAR", ""];
+        await radicale.put(calendarUrl, "busy-1.ics", busy.join("\r\n"));
+        await signIn(page);
+        await page.getByRole("link", { name: "Calendars" }).click();
+        // The default host comes first; the organizer picks another.
+        await expect(page.getByLabel("Host")).toHaveValue(String((await (await request.get("/admin/hosts", { headers: admin })).json()).data.find((h: { isDefault: boolean }) => h.isDefault).id));
+        await page.getByLabel("Host").selectOption(String(hostId));
+        await expect(page.getByText("No calendars connected yet.")).toBeVisible();
+        await page.getByLabel("URL").fill(calendarUrl);
+        await page.getByLabel("Username").fill(radicale.user);
+        await page.getByLabel("Password").fill("wrong-password");
+        await page.getByRole("button", { name: "Test connection" }).click();
+        await expect(page.getByLabel("URL")).toHaveAttribute("aria-invalid", "true");
+        await page.getByRole("button", { name: "Test and save" }).click();
+        await expect(page.locator("#console-status")).toContainText("validation_failed");
+        expect((await (await request.get(`/admin/hosts/${hostId}/busy-sources`, { headers: admin })).json()).data).toEqual([]);
+
+        await page.getByLabel("Password").fill(radicale.password);
+        await page.getByRole("button", { name: "Test connection" }).click();
+        await expect(page.getByRole("form", { name: "Connect a calendar" }).getByText("The connection works. Calendar entries found: 1")).toBeVisible();
+        await expect(page.getByLabel("URL")).toHaveAttribute("aria-invalid", "false");
+        expect((await (await request.get(`/admin/hosts/${hostId}/busy-sources`, { headers: admin })).json()).data).toEqual([]);
+        await page.getByRole("button", { name: "Test and save" }).click();
+        const row = page.getByRole("row").filter({ hasText: calendarUrl });
+        await expect(row).toContainText("In sync");
+        await expect(row).toContainText("Busy times: 1");
+        await page.getByLabel("Write bookings into").selectOption({ label: "work" });
+        await page.getByRole("form", { name: "Where bookings are written" }).getByRole("button", { name: "Save" }).click();
+        await expect(page.getByRole("row").filter({ hasText: calendarUrl })).toContainText(`Bookings are written here: ${calendarUrl}`);
+        const sources = (await (await request.get(`/admin/hosts/${hostId}/busy-sources`, { headers: admin })).json()).data;
+        expect(sources).toEqual([expect.objectContaining({ url: calendarUrl, writeBookings: true, writeCalendar: calendarUrl, status: "ok" })]);
+        await page.getByRole("row").filter({ hasText: calendarUrl }).getByRole("button", { name: /^Sync now/ }).click();
+        // Sync now says what the sync found: the calendar's one busy time.
+        await expect(page.locator("#console-status")).toContainText("Busy times: 1");
+        await expectAccessible(page, "calendars of a host with one connected");
+      } finally {
+        await radicale.stop();
+      }
+    });
   });
 }
 
 test.describe("the organizer console", () => {
-  test("connects a Radicale calendar to a host after testing it, keeps none whose password is wrong, and writes bookings into the calendar chosen", async ({ page, request }) => {
-    const radicale = await startRadicale();
-    try {
-      const made = await request.post("/admin/hosts", { headers: admin, data: { name: `Radicale host ${Date.now()}`, email: `radicale-${Date.now()}@example.com`, timezone: "UTC" } });
-      expect(made.status(), await made.text()).toBe(200);
-      const hostId = (await made.json()).data.id as number;
-      const start = new Date(Date.now() + 2 * 86_400_000);
-      const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
-      const calendarUrl = await radicale.makeCalendar("work");
-      const busy = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//e2e//EN", "BEGIN:VEVENT", "UID:busy-1", "DTSTAMP:20260101T000000Z", `DTSTART:${stamp(start)}`, `DTEND:${stamp(new Date(start.getTime() + 3_600_000))}`, "SUMMARY:Busy", "END:VEVENT", "END:VCALENDAR", ""];
-      await radicale.put(calendarUrl, "busy-1.ics", busy.join("\r\n"));
-      await signIn(page);
-      await page.getByRole("link", { name: "Calendars" }).click();
-      // The default host comes first; the organizer picks another.
-      await expect(page.getByLabel("Host")).toHaveValue(String((await (await request.get("/admin/hosts", { headers: admin })).json()).data.find((h: { isDefault: boolean }) => h.isDefault).id));
-      await page.getByLabel("Host").selectOption(String(hostId));
-      await expect(page.getByText("No calendars connected yet.")).toBeVisible();
-      await page.getByLabel("URL").fill(calendarUrl);
-      await page.getByLabel("Username").fill(radicale.user);
-      await page.getByLabel("Password").fill("wrong-password");
-      await page.getByRole("button", { name: "Test connection" }).click();
-      await expect(page.getByLabel("URL")).toHaveAttribute("aria-invalid", "true");
-      await page.getByRole("button", { name: "Test and save" }).click();
-      await expect(page.locator("#console-status")).toContainText("validation_failed");
-      expect((await (await request.get(`/admin/hosts/${hostId}/busy-sources`, { headers: admin })).json()).data).toEqual([]);
-
-      await page.getByLabel("Password").fill(radicale.password);
-      await page.getByRole("button", { name: "Test connection" }).click();
-      await expect(page.getByRole("form", { name: "Connect a calendar" }).getByText("The connection works. Calendar entries found: 1")).toBeVisible();
-      await expect(page.getByLabel("URL")).toHaveAttribute("aria-invalid", "false");
-      expect((await (await request.get(`/admin/hosts/${hostId}/busy-sources`, { headers: admin })).json()).data).toEqual([]);
-      await page.getByRole("button", { name: "Test and save" }).click();
-      const row = page.getByRole("row").filter({ hasText: calendarUrl });
-      await expect(row).toContainText("In sync");
-      await expect(row).toContainText("Busy times: 1");
-      await page.getByLabel("Write bookings into").selectOption({ label: "work" });
-      await page.getByRole("form", { name: "Where bookings are written" }).getByRole("button", { name: "Save" }).click();
-      await expect(page.getByRole("row").filter({ hasText: calendarUrl })).toContainText(`Bookings are written here: ${calendarUrl}`);
-      const sources = (await (await request.get(`/admin/hosts/${hostId}/busy-sources`, { headers: admin })).json()).data;
-      expect(sources).toEqual([expect.objectContaining({ url: calendarUrl, writeBookings: true, writeCalendar: calendarUrl, status: "ok" })]);
-      await page.getByRole("row").filter({ hasText: calendarUrl }).getByRole("button", { name: /^Sync now/ }).click();
-      // Sync now says what the sync found: the calendar's one busy time.
-      await expect(page.locator("#console-status")).toContainText("Busy times: 1");
-      await expectAccessible(page, "calendars of a host with one connected");
-    } finally {
-      await radicale.stop();
-    }
-  });
-
   test("moves a booking to a free time from its dialog, and retries a delivery now", async ({ page, request }) => {
     const et = await createEventType(request, { title: "Move call", webhookUrl: "http://127.0.0.1:9/unreachable" });
     const slots = await freeSlots(request, et.linkToken);

@@ -1,7 +1,7 @@
 import { LitElement, html, nothing } from "lit";
 import { keyed } from "lit/directives/keyed.js";
-import { api, whenSignedOut } from "./api.ts";
-import { unsaved } from "./base.ts";
+import { api, ApiFailure, whenSignedOut } from "./api.ts";
+import { failureText, unsaved } from "./base.ts";
 import { chooseLanguage, keepLanguage, LANGUAGES, textsOf, type Language } from "./i18n.ts";
 import { CONSOLE_CSS } from "./styles.ts";
 
@@ -113,7 +113,9 @@ export class BookingConsole extends LitElement {
         this.session = await api("POST", "/console/session", { link });
         return;
       } catch (error) {
-        this.message = { text: error instanceof Error ? error.message : String(error), tone: "bad" };
+        // A refused link is said in the console's language; anything else (too many attempts) by its code.
+        const texts = textsOf(this.language);
+        this.message = { text: error instanceof ApiFailure && error.code === "unauthenticated" ? texts.linkInvalid : failureText(error, texts), tone: "bad" };
       }
     }
     try {
