@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { ADMIN_KEY, bookThroughApi, createEventType, expect, expectAccessible, freeSlots, test } from "../support/fixtures.ts";
+import { ADMIN_KEY, bookThroughApi, createEventType, expect, expectAccessible, freeSlots, saveScreenshot, test } from "../support/fixtures.ts";
 import { freePorts } from "../../packages/booking-calendar/test/browser.ts";
 import { startSmtp, type Smtp } from "../../packages/server/test/smtp.ts";
 import { startRadicale } from "../../packages/server/test/radicale.ts";
@@ -87,6 +87,7 @@ test("a host signs in with the emailed link once and sees only their own booking
   await expect(host.getByText("visitor-of-bea@example.com")).toHaveCount(0);
   await expect(host.getByRole("navigation").getByRole("link")).toHaveText(["Bookings", "Availability", "Calendars", "My schedules"]);
   await expectAccessible(host, "console bookings of a host");
+  await saveScreenshot(host, "console-host-bookings");
   await host.getByRole("link", { name: "My schedules" }).click();
   await expect(host.getByRole("heading", { name: "Ana", level: 3 })).toBeVisible();
   await expect(host.getByRole("heading", { name: "Bea", level: 3 })).toHaveCount(0);
@@ -94,9 +95,11 @@ test("a host signs in with the emailed link once and sees only their own booking
   await host.getByRole("button", { name: "Add schedule" }).click();
   await expect(host.getByRole("link", { name: "Mornings" })).toBeVisible();
   await expectAccessible(host, "console schedules of a host");
+  await saveScreenshot(host, "console-host-schedules");
   await host.getByRole("link", { name: "Mornings" }).click();
   await expect(host.getByLabel("Hours of")).toHaveValue(/^schedule-\d+$/);
   await expectAccessible(host, "console availability of a host");
+  await saveScreenshot(host, "console-host-availability");
   expect((await host.request.get(`${origin}/admin/event-types`)).status()).toBe(403);
   await hers.close();
 
@@ -178,6 +181,7 @@ test("a host connects their own CalDAV calendar (Radicale) after testing it, see
     await expect(page.getByLabel("URL")).toHaveAttribute("aria-invalid", "true");
     await expect(page.locator("#cal-url-error")).toContainText("could not be read");
     await expectAccessible(page, "calendars of a host, a test failed");
+    await saveScreenshot(page, "console-host-calendars-test-failed");
     await page.getByLabel("Password").fill(radicale.password);
     await page.getByRole("button", { name: "Test connection" }).click();
     await expect(page.getByRole("form", { name: "Connect a calendar" }).getByText("The connection works. Calendar entries found: 1")).toBeVisible();
@@ -190,7 +194,7 @@ test("a host connects their own CalDAV calendar (Radicale) after testing it, see
     await page.getByRole("form", { name: "Where bookings are written" }).getByRole("button", { name: "Save" }).click();
     await expect(page.getByRole("row").filter({ hasText: calendarUrl })).toContainText(`Bookings are written here: ${calendarUrl}`);
     await page.getByRole("row").filter({ hasText: calendarUrl }).getByRole("button", { name: /^Sync now/ }).click();
-    await expect(page.locator("#console-status")).toContainText("Saved.");
+    await expect(page.locator("#console-status")).toContainText("Busy times: 1");
     const hers = (await (await request.get(`${origin}/admin/hosts/${cara}/busy-sources`, { headers: admin })).json()).data;
     expect(hers).toEqual([expect.objectContaining({ url: calendarUrl, status: "ok", busyIntervals: 1, writeBookings: true, writeCalendar: calendarUrl })]);
 
@@ -201,6 +205,7 @@ test("a host connects their own CalDAV calendar (Radicale) after testing it, see
         await page.emulateMedia({ colorScheme: scheme });
         await expect(page.getByRole("row").filter({ hasText: calendarUrl })).toContainText("In sync");
         await expectAccessible(page, `calendars of a host ${scheme} ${width}`);
+        await saveScreenshot(page, `console-host-calendars-${scheme}-${width}`);
       }
     }
 
@@ -236,6 +241,7 @@ test("a host moves their own booking from the console to a time only the organiz
   const times = dialog.getByRole("group", { name: "Free times" });
   await expect(times.getByRole("button", { name: "12:00", exact: true })).toBeVisible();
   await expectAccessible(page, "a host's booking dialog with free times");
+  await saveScreenshot(page, "console-host-move-booking");
   await times.getByRole("button", { name: "12:00", exact: true }).click();
   await expect(page.locator("#console-status")).toContainText("Reschedule");
   const moved = (await (await request.get(`${origin}/admin/reservations?q=${encodeURIComponent(email)}`, { headers: admin })).json()).data.items[0];
