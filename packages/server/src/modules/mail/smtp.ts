@@ -215,10 +215,10 @@ class SmtpConnection {
   }
 
   /** A message's MAIL FROM and RCPT TO commands on this connection; a 553 SmtpError when the server cannot take its addresses. */
-  private commandsOf(envelope: Envelope, raw: string): { mail: string; rcpts: string[] } {
+  private commandsOf(envelope: Envelope, eightBitText: boolean): { mail: string; rcpts: string[] } {
     const utf8 = [envelope.from, ...envelope.to].some((a) => /[^\x00-\x7f]/.test(a));
     if (utf8 && !this.extensions.has("SMTPUTF8")) throw new SmtpError("553 the SMTP server does not accept addresses beyond ASCII (no SMTPUTF8)", 553, true);
-    const eightBit = this.extensions.has("8BITMIME") && /[^\x00-\x7f]/.test(raw);
+    const eightBit = eightBitText && this.extensions.has("8BITMIME");
     return { mail: `MAIL FROM:<${envelope.from}>${eightBit ? " BODY=8BITMIME" : ""}${utf8 ? " SMTPUTF8" : ""}`, rcpts: envelope.to.map((to) => `RCPT TO:<${to}>`) };
   }
 
@@ -227,10 +227,10 @@ class SmtpConnection {
    * message under way ends; null when the connection cannot pipeline it (no PIPELINING, or addresses
    * the server cannot take, which `send` then refuses on its own).
    */
-  envelopeAhead(envelope: Envelope, raw: string): string | null {
+  envelopeAhead(envelope: Envelope, eightBitText: boolean): string | null {
     if (!this.pipelining || this.closed) return null;
     try {
-      const { mail, rcpts } = this.commandsOf(envelope, raw);
+      const { mail, rcpts } = this.commandsOf(envelope, eightBitText);
       return `${mail}\r\n${rcpts.join("\r\n")}\r\nDATA\r\n`;
     } catch {
       return null;
@@ -246,9 +246,13 @@ class SmtpConnection {
    * `send` is then given `envelopeWritten`, reading the answers to it without writing it again. The
    * server answers in order, so this message reads its end before the next reads its envelope's.
    */
-  async send(envelope: Envelope, raw: string, options: { envelopeWritten?: boolean; next?: (connection: SmtpConnection) => string | null } = {}): Promise<SmtpSent> {
+  async send(
+    envelope: Envelope,
+    raw: string,
+    options: { eightBitText?: boolean; envelopeWritten?: boolean; next?: (connection: SmtpConnection) => string | null } = {},
+  ): Promise<SmtpSent> {
     this.used++;
-    const { mail, rcpts } = this.commandsOf(envelope, raw);
+    const { mail, rcpts } = this.commandsOf(envelope, options.eightBitText ?? isEightBit(raw));
     let mailReply: Reply;
     const rcptReplies: Reply[] = [];
     let dataReply: Reply | null = null;
@@ -387,11 +391,13 @@ export class SmtpPool {
   constructor(readonly options: SmtpOptions) {}
 
   async send(envelope: Envelope, raw: string): Promise<SmtpSent> {
+    // Read once per message, not per connection it is written on (it spans the whole message).
+    const eightBitText = isEightBit(raw);
     for (let attempt = 0; ; attempt++) {
-      const { connection, envelopeWritten } = await this.acquire(envelope, raw);
+      const { connection, envelopeWritten } = await this.acquire(envelope, eightBitText);
       const timer = setTimeout(() => connection.destroy(new SmtpError("timed out sending to the SMTP server", null)), this.options.timeoutMs);
       try {
-        const sent = await connection.send(envelope, raw, { envelopeWritten, next: (c) => this.takeAhead(c) });
+        const sent = await connection.send(envelope, raw, { eightBitText, envelopeWritten, next: (c) => this.takeAhead(c) });
         clearTimeout(timer);
         this.release(connection);
         return sent;
@@ -414,7 +420,7 @@ export class SmtpPool {
     }
   }
 
-  private async acquire(envelope: Envelope, raw: string): Promise<{ connection: SmtpConnection; envelopeWritten: boolean }> {
+  private async acquire(envelope: Envelope, eightBitText: boolean): Promise<{ connection: SmtpConnection; envelopeWritten: boolean }> {
     for (;;) {
       const idle = this.idle.pop();
       if (idle) {
@@ -434,7 +440,7 @@ export class SmtpPool {
           throw error;
         }
       }
-      const handed = await new Promise<Handed | null>((resolve) => this.queue.push({ envelope, raw, resolve }));
+      const handed = await new Promise<Handed | null>((resolve) => this.queue.push({ envelope, eightBitText, resolve }));
       if (handed) return handed;
     }
   }
@@ -448,7 +454,7 @@ export class SmtpPool {
   private takeAhead(connection: SmtpConnection): string | null {
     const waiter = this.queue[0];
     if (!waiter) return null;
-    const commands = connection.envelopeAhead(waiter.envelope, waiter.raw);
+    const commands = connection.envelopeAhead(waiter.envelope, waiter.eightBitText);
     if (commands === null) return null;
     this.queue.shift();
     this.ahead.set(connection, waiter);
@@ -499,8 +505,14 @@ interface Handed {
 /** A message waiting for a connection: handed one, or null for a free place to open one (or to look again). */
 interface Waiter {
   envelope: Envelope;
-  raw: string;
+  /** The message has bytes beyond ASCII (BODY=8BITMIME where the server offers it). */
+  eightBitText: boolean;
   resolve: (handed: Handed | null) => void;
+}
+
+/** Text with bytes beyond ASCII. */
+function isEightBit(text: string): boolean {
+  return /[^\x00-\x7f]/.test(text);
 }
 
 /** The message as DATA carries it: CRLF line ends, a line beginning with "." given another, ending in CRLF. */
