@@ -86,7 +86,8 @@ class SmtpConnection {
   private buffer = "";
   private lines: string[] = [];
   private readonly replies: Reply[] = [];
-  private readonly waiting: { resolve: (r: Reply) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> }[] = [];
+  /** Answers awaited, in order. Unbounded here: the greeting and each message's exchange have a timeout of their own, which closes the connection. */
+  private readonly waiting: { resolve: (r: Reply) => void; reject: (e: Error) => void }[] = [];
   private failure: SmtpError | null = null;
   private extensions = new Map<string, string>();
   /** The pool's idle timer while the connection waits for a message. */
@@ -322,7 +323,6 @@ class SmtpConnection {
 
   private rejectAll(error: SmtpError): void {
     for (const w of this.waiting.splice(0)) {
-      clearTimeout(w.timer);
       w.reject(error);
     }
   }
@@ -344,8 +344,7 @@ class SmtpConnection {
     const failure = this.failure;
     if (failure) return Promise.reject(first ? new SmtpError(failure.message, null, true) : failure);
     return new Promise<Reply>((resolve, reject) => {
-      const timer = setTimeout(() => this.destroy(new SmtpError("timed out waiting for the SMTP server's answer", null)), this.options.timeoutMs);
-      this.waiting.push({ resolve, reject: first ? (e) => reject(e instanceof SmtpError && e.code === null ? new SmtpError(e.message, null, true) : e) : reject, timer });
+      this.waiting.push({ resolve, reject: first ? (e) => reject(e instanceof SmtpError && e.code === null ? new SmtpError(e.message, null, true) : e) : reject });
     });
   }
 
@@ -362,7 +361,6 @@ class SmtpConnection {
         this.lines = [];
         const waiter = this.waiting.shift();
         if (waiter) {
-          clearTimeout(waiter.timer);
           waiter.resolve(reply);
         } else if (reply.code === 421) {
           // The server is closing an idle connection.
