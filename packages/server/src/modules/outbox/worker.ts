@@ -20,7 +20,7 @@ const MAX_IN_FLIGHT_TOTAL = 256;
  * due events at a time rather than one per delivery that ends (each claim is a transaction, and a
  * scan of the due events).
  */
-const REFILL_AT = MAX_IN_FLIGHT / 4;
+const REFILL_AT = MAX_IN_FLIGHT / 2;
 /** Leases one event type holds at once (see `claimDue` for how exact that is across workers): a receiver that hangs takes this many slots, never all. */
 const PER_EVENT_TYPE = 2;
 
