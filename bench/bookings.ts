@@ -15,7 +15,7 @@
  * Run: `npm run bench:bookings` (needs `wrk`). Options: BENCH_ENGINE (sqlite or postgres),
  * BENCH_DATABASE_URL, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_PORT, BENCH_PROFILE, BENCH_DEBUG, BENCH_MAIL=1 (also
  * measure bookings on a development server, which writes a confirmation email and the default two reminders per booking,
- * in turns with the bare booking path, and print the ratio of the two), BENCH_SMTP=1 with it (the server with emails is a
+ * in four turns with the bare booking path, each a quarter of BENCH_SECONDS or BENCH_TURN_SECONDS long, and print the ratio of the two), BENCH_SMTP=1 with it (the server with emails is a
  * production server like the bare one, sending each email over SMTP to a local SMTP server that accepts and drops it,
  * instead of a development server logging it). What one email costs: `bun bench/email-cost.ts`.
  */
@@ -186,7 +186,8 @@ try {
       const devBase = `http://127.0.0.1:${port + 2}`;
       const mailHeaders = { ...headers, authorization: `Bearer ${mailEt.token}` };
       const ROUNDS = 4;
-      const turn = Math.max(1, Math.round(seconds / ROUNDS));
+      // BENCH_TURN_SECONDS: each turn's length, when not a quarter of BENCH_SECONDS.
+      const turn = Number(process.env.BENCH_TURN_SECONDS ?? 0) || Math.max(1, Math.round(seconds / ROUNDS));
       const mailSlots = new SlotCursor("emails");
       await mailSlots.load((l) => load(`${devBase}/reservations`, mailHeaders, { lua: l, warmUp: false, seconds: 2 }), 2);
       const bareHeaders = { ...headers, authorization: `Bearer ${burstEt.token}` };
