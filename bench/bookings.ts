@@ -3,7 +3,9 @@
  * `GET /health` route of the same server.
  *
  * Seeds a fresh database (SQLite, or a PostgreSQL schema with BENCH_ENGINE=postgres) with one event
- * type open around the clock on a five-minute grid (five-minute meetings, one seat, two years ahead), starts `src/main.ts` on it as its own process, and
+ * type open around the clock on a one-minute grid (one-minute meetings, one seat, two years ahead: a
+ * million slots, so turns of many seconds at any rate each book slots of their own; five minutes on
+ * PostgreSQL, whose bookings lock five-minute buckets of time), starts `src/main.ts` on it as its own process, and
  * drives it with wrk over loopback; a Lua script gives every request the next free slot, so each
  * booking takes a seat in its own write transaction. Counts the answers with `success: true` and
  * prints confirmed bookings per second, their ratio to the bare route, and p50/p99 latency. On
@@ -13,7 +15,7 @@
  * Run: `npm run bench:bookings` (needs `wrk`). Options: BENCH_ENGINE (sqlite or postgres),
  * BENCH_DATABASE_URL, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_PORT, BENCH_PROFILE, BENCH_DEBUG, BENCH_MAIL=1 (also
  * measure bookings on a development server, which writes a confirmation email and the default two reminders per booking,
- * in turns with the bare booking path, and print the ratio of the two), BENCH_SMTP=1 with it (the server with emails is a
+ * in four turns with the bare booking path, each a quarter of BENCH_SECONDS or BENCH_TURN_SECONDS long, and print the ratio of the two), BENCH_SMTP=1 with it (the server with emails is a
  * production server like the bare one, sending each email over SMTP to a local SMTP server that accepts and drops it,
  * instead of a development server logging it). What one email costs: `bun bench/email-cost.ts`.
  */
@@ -21,9 +23,15 @@ import type { AddressInfo } from "node:net";
 import { DateTime } from "luxon";
 import { SMTPServer } from "smtp-server";
 import { AdminService } from "../packages/server/src/modules/admin/service.ts";
-import { bookingScript, connections, emailsPending, engine, line, load, scratch, seconds, startServer } from "./lib.ts";
+import { bookingScript, connections, emailsPending, engine, line, load, scratch, seconds, startServer, type LoadResult } from "./lib.ts";
 
 const port = Number(process.env.BENCH_PORT ?? 3918);
+/**
+ * The slots' length and grid: a minute on SQLite; five on PostgreSQL, where a booking takes advisory
+ * locks on the five-minute buckets its time covers, so bookings of neighbouring one-minute slots
+ * (sent at once) would wait for each other.
+ */
+const SLOT_MINUTES = engine === "postgres" ? 5 : 1;
 const db = await scratch();
 
 const store = await db.open();
@@ -31,8 +39,8 @@ const allDay = [{ start: "00:00", end: "24:00" }];
 const et = await new AdminService(store, Date.now).create({
   title: "Bookings benchmark",
   timezone: "UTC",
-  durationMinutes: 5,
-  slotIntervalMinutes: 5,
+  durationMinutes: SLOT_MINUTES,
+  slotIntervalMinutes: SLOT_MINUTES,
   minNoticeMinutes: 0,
   horizonDays: 730,
   availability: { weekly: { monday: allDay, tuesday: allDay, wednesday: allDay, thursday: allDay, friday: allDay, saturday: allDay, sunday: allDay }, overrides: [] },
@@ -41,8 +49,8 @@ const et = await new AdminService(store, Date.now).create({
 const burstEt = await new AdminService(store, Date.now).create({
   title: "Bookings benchmark (burst)",
   timezone: "UTC",
-  durationMinutes: 5,
-  slotIntervalMinutes: 5,
+  durationMinutes: SLOT_MINUTES,
+  slotIntervalMinutes: SLOT_MINUTES,
   minNoticeMinutes: 0,
   horizonDays: 730,
   availability: { weekly: { monday: allDay, tuesday: allDay, wednesday: allDay, thursday: allDay, friday: allDay, saturday: allDay, sunday: allDay }, overrides: [] },
@@ -55,20 +63,52 @@ const mailStore = await (mailDb ?? db).open();
 const mailEt = await new AdminService(mailStore, Date.now).create({
   title: "Bookings benchmark (emails)",
   timezone: "UTC",
-  durationMinutes: 5,
-  slotIntervalMinutes: 5,
+  durationMinutes: SLOT_MINUTES,
+  slotIntervalMinutes: SLOT_MINUTES,
   minNoticeMinutes: 0,
   horizonDays: 730,
   availability: { weekly: { monday: allDay, tuesday: allDay, wednesday: allDay, thursday: allDay, friday: allDay, saturday: allDay, sunday: allDay }, overrides: [] },
 });
 await mailStore.close();
 
-// Bookings start tomorrow; the warm-up and the measured run take different ranges of slots.
-const SLOT_SECONDS = 300;
-/** Where the burst of 200 books: after every measured run, before the warm-ups near the end of the two years. */
-const BURST_SLOTS = 170_000;
+// Bookings start tomorrow. Every load books slots nobody booked before on its database (the event
+// types of one database share their host, whose booked times are busy for all of them): each load
+// starts where the previous one on its database ended, however long the turns and fast the server.
+const SLOT_SECONDS = SLOT_MINUTES * 60;
+/** The slots of the two years' horizon. */
+const HORIZON_SLOTS = (730 * 24 * 3600) / SLOT_SECONDS;
+/** Requests a second no load reaches on this machine: what a load whose count is lost (a warm-up that failed) or not yet known (loads side by side) is taken to have used. */
+const MOST_PER_SECOND = 20_000;
 const firstSlot = DateTime.utc().startOf("day").plus({ days: 1 }).toSeconds();
 const lua = (offsetSlots: number) => bookingScript(firstSlot + offsetSlots * SLOT_SECONDS, SLOT_SECONDS);
+
+/** The next free slot of one database's host, moved on past each load's slots. */
+class SlotCursor {
+  private next = 0;
+  constructor(private readonly name: string) {}
+  /** Where a load of at most `count` requests starts; the cursor moves past them. */
+  take(count: number): number {
+    const at = this.next;
+    this.next += count;
+    if (this.next > HORIZON_SLOTS) throw new Error(`the ${this.name} database ran out of slots (${this.next} of ${HORIZON_SLOTS}): BENCH_SECONDS too long`);
+    return at;
+  }
+  /** Runs a load from the next free slot and moves the cursor past the slots it asked for (or the most it could have, when its count is lost). */
+  async load(run: (lua: string) => Promise<LoadResult>, seconds: number): Promise<LoadResult | undefined>;
+  async load(run: (lua: string) => Promise<LoadResult>, seconds: number, tolerant: false): Promise<LoadResult>;
+  async load(run: (lua: string) => Promise<LoadResult>, seconds: number, tolerant = true): Promise<LoadResult | undefined> {
+    const at = this.next;
+    try {
+      const result = await run(lua(at));
+      this.take((result.counted.ok ?? 0) + (result.counted.other ?? 0) + 1_000);
+      return result;
+    } catch (error) {
+      this.take(seconds * MOST_PER_SECOND);
+      if (!tolerant) throw error;
+      return undefined;
+    }
+  }
+}
 
 /** 200 bookings of distinct free slots sent at once, alternating between the servers: how many are refused, and why. */
 async function burst(bases: string[], token: string, offsetSlots: number): Promise<{ confirmed: number; refused: Record<string, number> }> {
@@ -98,14 +138,13 @@ try {
   const base = `http://127.0.0.1:${port}`;
   const headers = { authorization: `Bearer ${et.token}`, "content-type": "application/json" };
   const bare = await load(`${base}/health`, headers);
-  // Warm-up on the far end of the two years, so the measured run (from the start) never reaches it.
-  await load(`${base}/reservations`, headers, { lua: lua(180_000), warmUp: false, seconds: 2 }).catch(() => undefined);
-  const bookings = await load(`${base}/reservations`, headers, { lua: lua(0), warmUp: false });
+  const slots = new SlotCursor("benchmark");
+  await slots.load((l) => load(`${base}/reservations`, headers, { lua: l, warmUp: false, seconds: 2 }), 2);
+  const bookings = await slots.load((l) => load(`${base}/reservations`, headers, { lua: l, warmUp: false }), seconds, false);
   const confirmed = (bookings.counted.ok ?? 0) / seconds;
-  // The event types of this database share their host, whose booked times are busy for all of
-  // them: the burst and the bare turns below book after the slots the measured run asked for.
-  const mainEnd = (bookings.counted.ok ?? 0) + (bookings.counted.other ?? 0) + 1_000;
-  console.log(`POST /reservations on distinct five-minute slots, one seat each, on ${engine === "postgres" ? "PostgreSQL" : "a SQLite (WAL) file"}`);
+  /** The slots a load of `duration` seconds side by side with another may ask for: twice the measured run's pace. */
+  const sideBySide = (duration: number) => Math.ceil((((bookings.counted.ok ?? 0) + (bookings.counted.other ?? 0)) / seconds) * 2 * duration) + 1_000;
+  console.log(`POST /reservations on distinct ${SLOT_MINUTES === 1 ? "one" : "five"}-minute slots, one seat each, on ${engine === "postgres" ? "PostgreSQL" : "a SQLite (WAL) file"}`);
   console.log(`${connections} connections, ${seconds} s, load from wrk (1 thread) on loopback; ratio = per second against GET /health`);
   console.log(line("GET /health (req)", bare, bare));
   console.log(line("POST /reservations (confirmed)", bookings, bare, confirmed));
@@ -113,18 +152,18 @@ try {
   if (second) {
     // Both instances at once, one wrk each on its own range of slots, all of one event type.
     const bases = [base, `http://127.0.0.1:${port + 1}`];
-    await Promise.all(bases.map((b, i) => load(`${b}/reservations`, headers, { lua: lua(100_000 + i * 10_000), warmUp: false, seconds: 2 }).catch(() => undefined)));
-    const both = await Promise.all(bases.map((b, i) => load(`${b}/reservations`, headers, { lua: lua(40_000 + i * 30_000), warmUp: false })));
+    await Promise.all(bases.map((b) => load(`${b}/reservations`, headers, { lua: lua(slots.take(sideBySide(2))), warmUp: false, seconds: 2 }).catch(() => undefined)));
+    const both = await Promise.all(bases.map((b) => load(`${b}/reservations`, headers, { lua: lua(slots.take(sideBySide(seconds))), warmUp: false })));
     const ok = both.reduce((sum, r) => sum + (r.counted.ok ?? 0), 0) / seconds;
     const other = both.reduce((sum, r) => sum + (r.counted.other ?? 0), 0);
     const locked = both.reduce((sum, r) => sum + (r.counted.locked ?? 0), 0);
     console.log(`Two server processes on the same database, ${connections} connections to each (two wrk processes at once):`);
     both.forEach((r, i) => console.log(line(`  instance ${i + 1} (confirmed)`, r, bare, (r.counted.ok ?? 0) / seconds)));
     console.log(`  together ${ok.toFixed(0)} confirmed bookings/s of one event type; answers other than a confirmed booking: ${other} (slot_locked: ${locked})`);
-    const b200 = await burst(bases, burstEt.token, BURST_SLOTS);
+    const b200 = await burst(bases, burstEt.token, slots.take(1_200));
     console.log(`  200 simultaneous bookings of distinct free slots through both: ${b200.confirmed} confirmed, refused ${JSON.stringify(b200.refused)}`);
   } else {
-    const b200 = await burst([base], burstEt.token, BURST_SLOTS);
+    const b200 = await burst([base], burstEt.token, slots.take(1_200));
     console.log(`  200 simultaneous bookings of distinct free slots: ${b200.confirmed} confirmed, refused ${JSON.stringify(b200.refused)}`);
   }
   if (process.env.BENCH_MAIL === "1") {
@@ -147,10 +186,12 @@ try {
       const devBase = `http://127.0.0.1:${port + 2}`;
       const mailHeaders = { ...headers, authorization: `Bearer ${mailEt.token}` };
       const ROUNDS = 4;
-      const turn = Math.max(1, Math.round(seconds / ROUNDS));
-      await load(`${devBase}/reservations`, mailHeaders, { lua: lua(190_000), warmUp: false, seconds: 2 }).catch(() => undefined);
+      // BENCH_TURN_SECONDS: each turn's length, when not a quarter of BENCH_SECONDS.
+      const turn = Number(process.env.BENCH_TURN_SECONDS ?? 0) || Math.max(1, Math.round(seconds / ROUNDS));
+      const mailSlots = new SlotCursor("emails");
+      await mailSlots.load((l) => load(`${devBase}/reservations`, mailHeaders, { lua: l, warmUp: false, seconds: 2 }), 2);
       const bareHeaders = { ...headers, authorization: `Bearer ${burstEt.token}` };
-      await load(`${base}/reservations`, bareHeaders, { lua: lua(200_000), warmUp: false, seconds: 2 }).catch(() => undefined);
+      await slots.load((l) => load(`${base}/reservations`, bareHeaders, { lua: l, warmUp: false, seconds: 2 }), 2);
       const sums = { bare: 0, mail: 0, other: 0, mailSeconds: 0 };
       /** Waits until the dev server's emails are all sent; answers how long that took, in seconds. */
       const drain = async (): Promise<number> => {
@@ -160,9 +201,9 @@ try {
       };
       await drain();
       for (let round = 0; round < ROUNDS; round++) {
-        // The bare side books the burst's twin (after the burst's 200 slots and the measured run's), alone on its database.
-        const bareTurn = await load(`${base}/reservations`, bareHeaders, { lua: lua(mainEnd + 1_000 + round * 25_000), warmUp: false, seconds: turn });
-        const mailTurn = await load(`${devBase}/reservations`, mailHeaders, { lua: lua(100_000 + round * 15_000), warmUp: false, seconds: turn });
+        // The bare side books the burst's twin (after the slots of every load before), alone on its database.
+        const bareTurn = await slots.load((l) => load(`${base}/reservations`, bareHeaders, { lua: l, warmUp: false, seconds: turn }), turn, false);
+        const mailTurn = await mailSlots.load((l) => load(`${devBase}/reservations`, mailHeaders, { lua: l, warmUp: false, seconds: turn }), turn, false);
         const lag = await drain();
         sums.bare += bareTurn.counted.ok ?? 0;
         sums.mail += mailTurn.counted.ok ?? 0;

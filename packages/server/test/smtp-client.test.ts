@@ -257,6 +257,36 @@ describe("the SMTP client", () => {
     expect(wire.sent().match(/^EHLO /gm)).toHaveLength(1);
   });
 
+  it("writes the envelope of the next waiting message with the end of the one before it, and keeps each message's own answer", async () => {
+    let n = 0;
+    const smtp = await server({
+      onRcptTo(address, _session, callback) {
+        if (address.address === "nobody@example.test") return callback(Object.assign(new Error("no such mailbox"), { responseCode: 550 }));
+        callback();
+      },
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on("data", (c: Buffer) => chunks.push(c));
+        stream.on("end", () => {
+          if (++n === 2) return callback(Object.assign(new Error("rejected as spam"), { responseCode: 554 }));
+          smtp.accepted.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks), secure: false, user: undefined });
+          callback();
+        });
+      },
+    });
+    const wire = await relay(smtp.port);
+    const p = pool(wire.port, { connections: 1 });
+    const outcomes = await Promise.all(
+      [1, 2, 3, 4, 5].map((i) => p.send(i === 3 ? { from: envelope.from, to: ["nobody@example.test"] } : envelope, message(i)).then((r) => r.code, (e: SmtpError) => e.code)),
+    );
+    expect(outcomes).toEqual([250, 554, 550, 250, 250]);
+    // Each accepted message arrived once, in order, over one connection greeted once.
+    expect(smtp.accepted.map((m) => m.raw.toString("utf8"))).toEqual([message(1), message(4), message(5)]);
+    expect(wire.sent().match(/^EHLO /gm)).toHaveLength(1);
+    // The end of a message and the next one's envelope went in one write, not after the server's answer to the end.
+    expect(wire.log.some((l) => l.dir === "c" && l.text.includes("\r\n.\r\nMAIL FROM:<bookings@example.test>\r\nRCPT TO:<ada@example.test>\r\nDATA\r\n"))).toBe(true);
+  });
+
   it("signs in with AUTH PLAIN, or LOGIN when the server offers only that, and fails with the server's code on a wrong password", async () => {
     for (const methods of [["PLAIN", "LOGIN"], ["LOGIN"]]) {
       const seen: string[] = [];

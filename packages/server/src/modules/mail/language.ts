@@ -26,6 +26,21 @@ export function mailLanguageOf(tag: string | null | undefined): MailLanguage | n
  * (`en-GB`), which dates are written in.
  */
 export function mailLocale(tag: string | null | undefined, preset: string | null | undefined): MailLocale {
+  // Read once per tag and preset (Intl.Locale and the supported-locales lookup cost more than the rest of a booking's email payload).
+  const key = `${tag ?? ""}\n${preset ?? ""}`;
+  let locale = locales.get(key);
+  if (!locale) {
+    if (locales.size >= MOST_LOCALES_KEPT) locales.clear();
+    locales.set(key, (locale = readMailLocale(tag, preset)));
+  }
+  return { ...locale };
+}
+
+/** Tags and presets read, with their locale (see `mailLocale`); few in practice, bounded all the same, since tags come from visitors. */
+const locales = new Map<string, MailLocale>();
+const MOST_LOCALES_KEPT = 1_000;
+
+function readMailLocale(tag: string | null | undefined, preset: string | null | undefined): MailLocale {
   const language = mailLanguageOf(tag) ?? mailLanguageOf(preset) ?? "en";
   const cycle = hourCycleOf(tag);
   const region = regionalTag(mailLanguageOf(tag) ? tag : preset, language);

@@ -76,12 +76,18 @@ function encodedText(value: string): string {
   if (/^[\x20-\x7e]*$/.test(text) && text.length <= 900) return text;
   const words: string[] = [];
   let chunk = "";
+  let bytes = 0;
   for (const char of text) {
-    if (Buffer.byteLength(chunk + char, "utf8") > 45) {
+    // The character's length in UTF-8, counted as the chunk grows (not the whole chunk measured again per character).
+    const code = char.codePointAt(0)!;
+    const size = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    if (bytes + size > 45) {
       words.push(chunk);
       chunk = "";
+      bytes = 0;
     }
     chunk += char;
+    bytes += size;
   }
   if (chunk) words.push(chunk);
   return words.map((w) => `=?UTF-8?B?${Buffer.from(w, "utf8").toString("base64")}?=`).join("\r\n ");

@@ -86,7 +86,8 @@ class SmtpConnection {
   private buffer = "";
   private lines: string[] = [];
   private readonly replies: Reply[] = [];
-  private readonly waiting: { resolve: (r: Reply) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> }[] = [];
+  /** Answers awaited, in order. Unbounded here: the greeting and each message's exchange have a timeout of their own, which closes the connection. */
+  private readonly waiting: { resolve: (r: Reply) => void; reject: (e: Error) => void }[] = [];
   private failure: SmtpError | null = null;
   private extensions = new Map<string, string>();
   /** The pool's idle timer while the connection waits for a message. */
@@ -209,23 +210,55 @@ class SmtpConnection {
     expect(await this.command(b64(auth.pass)), [235], "AUTH LOGIN");
   }
 
+  /** The server offers PIPELINING: a message's envelope goes in one write, and may follow the message before it in that one's last write. */
+  get pipelining(): boolean {
+    return this.extensions.has("PIPELINING");
+  }
+
+  /** A message's MAIL FROM and RCPT TO commands on this connection; a 553 SmtpError when the server cannot take its addresses. */
+  private commandsOf(envelope: Envelope, eightBitText: boolean): { mail: string; rcpts: string[] } {
+    const utf8 = [envelope.from, ...envelope.to].some((a) => /[^\x00-\x7f]/.test(a));
+    if (utf8 && !this.extensions.has("SMTPUTF8")) throw new SmtpError("553 the SMTP server does not accept addresses beyond ASCII (no SMTPUTF8)", 553, true);
+    const eightBit = eightBitText && this.extensions.has("8BITMIME");
+    return { mail: `MAIL FROM:<${envelope.from}>${eightBit ? " BODY=8BITMIME" : ""}${utf8 ? " SMTPUTF8" : ""}`, rcpts: envelope.to.map((to) => `RCPT TO:<${to}>`) };
+  }
+
+  /**
+   * The pipelined envelope of a message (MAIL FROM, every RCPT TO and DATA), to be written after the
+   * message under way ends; null when the connection cannot pipeline it (no PIPELINING, or addresses
+   * the server cannot take, which `send` then refuses on its own).
+   */
+  envelopeAhead(envelope: Envelope, eightBitText: boolean): string | null {
+    if (!this.pipelining || this.closed) return null;
+    try {
+      const { mail, rcpts } = this.commandsOf(envelope, eightBitText);
+      return `${mail}\r\n${rcpts.join("\r\n")}\r\nDATA\r\n`;
+    } catch {
+      return null;
+    }
+  }
+
   /**
    * Sends one message: the envelope (pipelined when the server offers it) and, when a recipient is
    * accepted, the message dot-stuffed and terminated in one write. Leaves the connection ready for
-   * the next message (RSET after a refusal).
+   * the next message (RSET after a refusal). With PIPELINING the next message's envelope may ride
+   * in that last write (RFC 2920 allows message content first in a group of commands): `next`
+   * answers it (from `envelopeAhead`) when a message waits for this connection, and that message's
+   * `send` is then given `envelopeWritten`, reading the answers to it without writing it again. The
+   * server answers in order, so this message reads its end before the next reads its envelope's.
    */
-  async send(envelope: Envelope, raw: string): Promise<SmtpSent> {
+  async send(
+    envelope: Envelope,
+    raw: string,
+    options: { eightBitText?: boolean; envelopeWritten?: boolean; next?: (connection: SmtpConnection) => string | null } = {},
+  ): Promise<SmtpSent> {
     this.used++;
-    const utf8 = [envelope.from, ...envelope.to].some((a) => /[^\x00-\x7f]/.test(a));
-    if (utf8 && !this.extensions.has("SMTPUTF8")) throw new SmtpError("553 the SMTP server does not accept addresses beyond ASCII (no SMTPUTF8)", 553, true);
-    const eightBit = this.extensions.has("8BITMIME") && /[^\x00-\x7f]/.test(raw);
-    const mail = `MAIL FROM:<${envelope.from}>${eightBit ? " BODY=8BITMIME" : ""}${utf8 ? " SMTPUTF8" : ""}`;
-    const rcpts = envelope.to.map((to) => `RCPT TO:<${to}>`);
+    const { mail, rcpts } = this.commandsOf(envelope, options.eightBitText ?? isEightBit(raw));
     let mailReply: Reply;
     const rcptReplies: Reply[] = [];
     let dataReply: Reply | null = null;
-    if (this.extensions.has("PIPELINING")) {
-      this.write(`${mail}\r\n${rcpts.join("\r\n")}\r\nDATA\r\n`);
+    if (this.pipelining) {
+      if (!options.envelopeWritten) this.write(`${mail}\r\n${rcpts.join("\r\n")}\r\nDATA\r\n`);
       mailReply = await this.reply(true);
       for (let i = 0; i < rcpts.length; i++) rcptReplies.push(await this.reply());
       dataReply = await this.reply();
@@ -257,7 +290,8 @@ class SmtpConnection {
       await this.reset();
       throw refusal("DATA", dataReply ?? { code: 554, text: "no answer" });
     }
-    this.write(`${dotStuffed(raw)}.\r\n`);
+    const ahead = options.next?.(this) ?? null;
+    this.write(ahead ? `${dotStuffed(raw)}.\r\n${ahead}` : `${dotStuffed(raw)}.\r\n`);
     const end = await this.reply();
     if (end.code !== 250) throw refusal("message", end);
     return { code: end.code, response: `${end.code} ${end.text.replace(/\n/g, " ")}`, accepted, rejected };
@@ -289,7 +323,6 @@ class SmtpConnection {
 
   private rejectAll(error: SmtpError): void {
     for (const w of this.waiting.splice(0)) {
-      clearTimeout(w.timer);
       w.reject(error);
     }
   }
@@ -311,8 +344,7 @@ class SmtpConnection {
     const failure = this.failure;
     if (failure) return Promise.reject(first ? new SmtpError(failure.message, null, true) : failure);
     return new Promise<Reply>((resolve, reject) => {
-      const timer = setTimeout(() => this.destroy(new SmtpError("timed out waiting for the SMTP server's answer", null)), this.options.timeoutMs);
-      this.waiting.push({ resolve, reject: first ? (e) => reject(e instanceof SmtpError && e.code === null ? new SmtpError(e.message, null, true) : e) : reject, timer });
+      this.waiting.push({ resolve, reject: first ? (e) => reject(e instanceof SmtpError && e.code === null ? new SmtpError(e.message, null, true) : e) : reject });
     });
   }
 
@@ -329,7 +361,6 @@ class SmtpConnection {
         this.lines = [];
         const waiter = this.waiting.shift();
         if (waiter) {
-          clearTimeout(waiter.timer);
           waiter.resolve(reply);
         } else if (reply.code === 421) {
           // The server is closing an idle connection.
@@ -350,17 +381,21 @@ class SmtpConnection {
  */
 export class SmtpPool {
   private readonly idle: SmtpConnection[] = [];
-  private readonly queue: { resolve: (c: SmtpConnection | null) => void }[] = [];
+  private readonly queue: Waiter[] = [];
+  /** The message whose envelope a connection wrote after the message under way on it: handed that connection once this one ends. */
+  private readonly ahead = new Map<SmtpConnection, Waiter>();
   private open = 0;
 
   constructor(readonly options: SmtpOptions) {}
 
   async send(envelope: Envelope, raw: string): Promise<SmtpSent> {
+    // Read once per message, not per connection it is written on (it spans the whole message).
+    const eightBitText = isEightBit(raw);
     for (let attempt = 0; ; attempt++) {
-      const connection = await this.acquire();
+      const { connection, envelopeWritten } = await this.acquire(envelope, eightBitText);
       const timer = setTimeout(() => connection.destroy(new SmtpError("timed out sending to the SMTP server", null)), this.options.timeoutMs);
       try {
-        const sent = await connection.send(envelope, raw);
+        const sent = await connection.send(envelope, raw, { eightBitText, envelopeWritten, next: (c) => this.takeAhead(c) });
         clearTimeout(timer);
         this.release(connection);
         return sent;
@@ -383,35 +418,59 @@ export class SmtpPool {
     }
   }
 
-  private async acquire(): Promise<SmtpConnection> {
+  private async acquire(envelope: Envelope, eightBitText: boolean): Promise<{ connection: SmtpConnection; envelopeWritten: boolean }> {
     for (;;) {
       const idle = this.idle.pop();
       if (idle) {
         if (idle.idleTimer) clearTimeout(idle.idleTimer);
         idle.idleTimer = null;
-        if (!idle.closed) return idle;
+        if (!idle.closed) return { connection: idle, envelopeWritten: false };
         this.open--;
         continue;
       }
       if (this.open < this.options.connections) {
         this.open++;
         try {
-          return await SmtpConnection.open(this.options);
+          return { connection: await SmtpConnection.open(this.options), envelopeWritten: false };
         } catch (error) {
           this.open--;
           this.wakeOne(null);
           throw error;
         }
       }
-      const handed = await new Promise<SmtpConnection | null>((resolve) => this.queue.push({ resolve }));
+      const handed = await new Promise<Handed | null>((resolve) => this.queue.push({ envelope, eightBitText, resolve }));
       if (handed) return handed;
     }
   }
 
+  /**
+   * The envelope of the longest waiting message, written on `connection` after the message under
+   * way there ends, so one write carries the end of one message and the start of the next; that
+   * message is handed the connection when this one is released. Null when none waits or the
+   * connection cannot pipeline it.
+   */
+  private takeAhead(connection: SmtpConnection): string | null {
+    const waiter = this.queue[0];
+    if (!waiter) return null;
+    const commands = connection.envelopeAhead(waiter.envelope, waiter.eightBitText);
+    if (commands === null) return null;
+    this.queue.shift();
+    this.ahead.set(connection, waiter);
+    return commands;
+  }
+
   private release(connection: SmtpConnection): void {
+    const ahead = this.ahead.get(connection);
+    if (ahead) this.ahead.delete(connection);
     if (connection.closed) {
       this.open--;
+      // The message whose envelope went ahead on it tries again like any other (nothing of it was delivered).
+      ahead?.resolve(null);
       this.wakeOne(null);
+      return;
+    }
+    if (ahead) {
+      ahead.resolve({ connection, envelopeWritten: true });
       return;
     }
     if (this.wakeOne(connection)) return;
@@ -430,9 +489,28 @@ export class SmtpPool {
   private wakeOne(connection: SmtpConnection | null): boolean {
     const waiter = this.queue.shift();
     if (!waiter) return false;
-    waiter.resolve(connection);
+    waiter.resolve(connection && { connection, envelopeWritten: false });
     return true;
   }
+}
+
+/** A connection handed to a message, and whether its envelope was already written on it (see `SmtpPool.takeAhead`). */
+interface Handed {
+  connection: SmtpConnection;
+  envelopeWritten: boolean;
+}
+
+/** A message waiting for a connection: handed one, or null for a free place to open one (or to look again). */
+interface Waiter {
+  envelope: Envelope;
+  /** The message has bytes beyond ASCII (BODY=8BITMIME where the server offers it). */
+  eightBitText: boolean;
+  resolve: (handed: Handed | null) => void;
+}
+
+/** Text with bytes beyond ASCII. */
+function isEightBit(text: string): boolean {
+  return /[^\x00-\x7f]/.test(text);
 }
 
 /** The message as DATA carries it: CRLF line ends, a line beginning with "." given another, ending in CRLF. */

@@ -15,6 +15,12 @@ const MAX_IN_FLIGHT = 64;
  * of other event types only once this many deliveries hang.
  */
 const MAX_IN_FLIGHT_TOTAL = 256;
+/**
+ * Free slots a delivery that ends waits for before it claims again: a busy worker claims a batch of
+ * due events at a time rather than one per delivery that ends (each claim is a transaction, and a
+ * scan of the due events).
+ */
+const REFILL_AT = MAX_IN_FLIGHT / 2;
 /** Leases one event type holds at once (see `claimDue` for how exact that is across workers): a receiver that hangs takes this many slots, never all. */
 const PER_EVENT_TYPE = 2;
 
@@ -110,8 +116,8 @@ export class OutboxWorker {
   }
 
   /**
-   * Polls every `everyMs`, and while started also claims again as soon as a delivery ends, so a
-   * backlog (a burst of bookings of one event type, whose deliveries go at most PER_EVENT_TYPE at
+   * Polls every `everyMs`, and while started also claims again as soon as a delivery ends (once
+   * REFILL_AT slots are free), so a backlog (a burst of bookings of one event type, whose deliveries go at most PER_EVENT_TYPE at
    * a time) drains at the receivers' pace instead of PER_EVENT_TYPE events per poll.
    */
   start(everyMs = 1000): void {
@@ -176,8 +182,9 @@ export class OutboxWorker {
     return due.map((d) => {
       const delivery = this.deliver(d).finally(() => {
         this.inFlight.delete(delivery);
-        // A slot came free: its event type's next event (or another's) need not wait for the next poll.
-        this.soon();
+        // Slots came free: the next events need not wait for the next poll. Claimed once a few are
+        // free, so a worker with many deliveries under way claims them in batches, not one by one.
+        if (MAX_IN_FLIGHT - this.inFlight.size >= REFILL_AT) this.soon();
       });
       this.inFlight.add(delivery);
       // The pass looks at the outcome only once its claim is done; a bookkeeping write failing before

@@ -49,12 +49,23 @@ export function sqliteOutbox(connection: SqliteConnection): Store["outbox"] {
 
 /** One channel of the outbox on SQLite. */
 function channelOutbox(connection: SqliteConnection, q: OutboxQueries, channel: OutboxChannel): ChannelOutbox {
+  /**
+   * The last claim leased events, or found an event type at its cap of leases: deliveries are under
+   * way and a backlog is likely, so the read that spares an idle outbox the write lock is skipped.
+   */
+  let busy = false;
   return {
     claimDue: async (nowMs, leaseMs, limit, perEventType = Number.MAX_SAFE_INTEGER) => {
       // A read first: an idle outbox (the usual case, polled every second) never takes the write lock.
-      if (q.whAnyDue.all(channel, nowMs, nowMs).length === 0) return [];
+      // Not while draining a backlog, where the read finds events and costs a scan past the leased ones each claim.
+      if (!busy && q.whAnyDue.all(channel, nowMs, nowMs).length === 0) return [];
       // In the write batch of the bookings arriving meanwhile (see SqliteConnection.batched): a lease costs no commit of its own.
-      return connection.batched(() => dueEvents(q, channel, nowMs, limit, perEventType).map((id) => toDelivery(q.whLease.get(nowMs + leaseMs, id)!)));
+      const { ids, capped } = await connection.batched(() => {
+        const due = dueEvents(q, channel, nowMs, limit, perEventType);
+        return { ids: due.ids.map((id) => toDelivery(q.whLease.get(nowMs + leaseMs, id)!)), capped: due.capped };
+      });
+      busy = ids.length > 0 || capped;
+      return ids;
     },
     recordAttempt: async (id, attempt, outcome) => {
       // Batched like the claims: the records of a pass's deliveries and the bookings of the same turn share one commit.
@@ -92,10 +103,13 @@ function channelOutbox(connection: SqliteConnection, q: OutboxQueries, channel: 
  * read, so a claim costs the same with ten thousand events waiting (a burst of bookings) as with
  * none: it never reads the whole backlog. Runs inside the write transaction, so the cap is exact.
  */
-function dueEvents(q: OutboxQueries, channel: OutboxChannel, nowMs: number, limit: number, cap: number): number[] {
+function dueEvents(q: OutboxQueries, channel: OutboxChannel, nowMs: number, limit: number, cap: number): { ids: number[]; capped: boolean } {
   const candidates: { id: number; dueMs: number }[] = [];
+  let capped = false;
   for (let type = q.whFirstType.get(channel)?.id ?? null; type !== null; type = q.whNextType.get(channel, type)?.id ?? null) {
-    let room = Math.min(limit, cap - (q.whLeased.get(channel, type, nowMs)?.n ?? 0));
+    const leased = q.whLeased.get(channel, type, nowMs)?.n ?? 0;
+    if (leased >= cap) capped = true;
+    let room = Math.min(limit, cap - leased);
     if (room <= 0) continue;
     for (const row of q.whTypeDue.iterate(channel, type, nowMs, nowMs)) {
       if (q.whHeldBack.get(row.reservation_uuid, channel, row.id)) continue;
@@ -103,10 +117,11 @@ function dueEvents(q: OutboxQueries, channel: OutboxChannel, nowMs: number, limi
       if (--room === 0) break;
     }
   }
-  return candidates
+  const ids = candidates
     .sort((a, b) => a.dueMs - b.dueMs || a.id - b.id)
     .slice(0, limit)
     .map((c) => c.id);
+  return { ids, capped };
 }
 
 /** The event type's most recent events (of one channel, or of all), newest first, with their attempts. */
