@@ -291,6 +291,16 @@ test.describe("the organizer console", () => {
     const saved = (await (await request.get(`/admin/event-types/${et.id}`, { headers: admin })).json()).data.availability;
     expect(saved.weekly.sunday.length).toBe(2);
     expect(saved.overrides).toEqual([{ date: next, ranges: [] }]);
+
+    // Open until the end of the day: midnight in the time input, 24:00 saved, and shown as midnight again.
+    await page.getByLabel("Monday 2 until").fill("00:00");
+    await page.getByLabel("Monday 2 until").dispatchEvent("change");
+    await page.getByRole("button", { name: "Save" }).click();
+    const lastEnd = async () => (await (await request.get(`/admin/event-types/${et.id}`, { headers: admin })).json()).data.availability.weekly.monday.at(-1).end;
+    await expect.poll(lastEnd).toBe("24:00");
+    await page.reload();
+    await page.getByLabel("Hours of").selectOption(`event-type-${et.id}`);
+    await expect(page.getByLabel("Monday 2 until")).toHaveValue("00:00");
   });
 
   test("issues a new API token after asking, and the old one stops working", async ({ page, request }) => {

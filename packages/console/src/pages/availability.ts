@@ -15,6 +15,15 @@ interface Target {
 }
 
 /**
+ * A range's end as the time input shows it: the end of the day (24:00, which a time input cannot
+ * hold) shows as 00:00, midnight, as clocks write it.
+ */
+const endShown = (end: string): string => (end === "24:00" ? "00:00" : end);
+
+/** An end typed into a time input: 00:00 is the end of the day (a range cannot end at its own start of day). */
+const endStored = (end: string): string => (end === "00:00" ? "24:00" : end);
+
+/**
  * Opening hours: an event type's own, or a host's schedule (shared by the event types that use it).
  * Several ranges a day, a day copied to the others, and dates that differ (other hours, or closed).
  * A host's session edits only its own schedules.
@@ -146,7 +155,7 @@ export class AvailabilityPage extends ConsolePage {
         <input id="${prefix}-${i}-start" type="time" .value=${r.start} @change=${(e: Event) => put(ranges.map((x, j) => (j === i ? { ...x, start: (e.target as HTMLInputElement).value } : x)))}>
         –
         <label class="sr-only" for="${prefix}-${i}-end">${label} ${i + 1} ${t.until}</label>
-        <input id="${prefix}-${i}-end" type="time" .value=${r.end} @change=${(e: Event) => put(ranges.map((x, j) => (j === i ? { ...x, end: (e.target as HTMLInputElement).value } : x)))}>
+        <input id="${prefix}-${i}-end" type="time" .value=${endShown(r.end)} @change=${(e: Event) => put(ranges.map((x, j) => (j === i ? { ...x, end: endStored((e.target as HTMLInputElement).value) } : x)))}>
         <button type="button" aria-label="${t.remove}: ${label} ${r.start}–${r.end}" @click=${() => put(ranges.filter((_, j) => j !== i))}>✕</button>
       </span>`)}
       <button type="button" @click=${() => put([...ranges, { start: "09:00", end: "12:00" }])} aria-label="${t.addRange}: ${label}">+ ${t.addRange}</button>`;
