@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setup, type Answer } from "./utils.ts";
+import { createHost, expectError, setup } from "./utils.ts";
 import { startRadicale, type Radicale } from "./radicale.ts";
 
 // A host's console session manages its own calendars (a real Radicale) and moves its own bookings
@@ -20,20 +20,11 @@ afterAll(async () => {
   await radicale?.stop();
 });
 
-function expectError(r: Answer, status: number, code: string): void {
-  expect(r.status, r.text).toBe(status);
-  expect(r.headers.get("content-type")).toMatch(/^application\/json/);
-  expect(r.body).toMatchObject({ success: false, status, code });
-}
 
 /** Two hosts with an event type and a booking each; Ana signed in to the console with a one-time link. */
 async function world() {
   const env = await setup();
-  const host = async (name: string) => {
-    const r = await env.admin("POST", "/admin/hosts", { name, email: `${name.toLowerCase()}@example.com`, timezone: "Europe/Prague" });
-    expect(r.status, r.text).toBe(200);
-    return r.body.data.id as number;
-  };
+  const host = (name: string) => createHost(env, name);
   const ana = await host("Ana");
   const bea = await host("Bea");
   // A long minimum notice: visitors cannot book Monday any more, the organizer may still move a booking there.

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { setup, waitFor, type Answer } from "./utils.ts";
+import { createHost, expectError, setup, waitFor, type Answer } from "./utils.ts";
 import { startSmtp, type Smtp } from "./smtp.ts";
 
 // A host is emailed a one-time sign-in link (over a real SMTP server on loopback) and signs in to
@@ -16,21 +16,12 @@ afterEach(async () => {
 
 type Env = Awaited<ReturnType<typeof setup>>;
 
-function expectError(r: Answer, status: number, code: string): void {
-  expect(r.status, r.text).toBe(status);
-  expect(r.headers.get("content-type")).toMatch(/^application\/json/);
-  expect(r.body).toMatchObject({ success: false, status, code });
-}
 
 async function world() {
   const smtp: Smtp = await startSmtp();
   stops.push(() => smtp.stop());
   const env = await setup({ config: { ...NO_RATE_LIMIT, mail: { smtpUrl: smtp.url, from: "Bookings <bookings@example.test>" } } });
-  const host = async (name: string) => {
-    const r = await env.admin("POST", "/admin/hosts", { name, email: `${name.toLowerCase()}@example.com`, timezone: "Europe/Prague" });
-    expect(r.status, r.text).toBe(200);
-    return r.body.data.id as number;
-  };
+  const host = (name: string) => createHost(env, name);
   const ana = await host("Ana");
   const bea = await host("Bea");
   const eventType = async (title: string, hostId: number) => {

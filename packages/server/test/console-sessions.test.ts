@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConsoleAccess, SESSION_IDLE_MS, SESSION_MAX_MS, SIGN_IN_ATTEMPTS } from "../src/modules/console/service.ts";
 import { configFromEnv } from "../src/config.ts";
-import { ADMIN_KEY, ENGINE, openTestStore, openTestStoreBeside, reservation, setup, type Answer } from "./utils.ts";
+import { ADMIN_KEY, ENGINE, openTestStore, openTestStoreBeside, expectError, reservation, setup, type Answer } from "./utils.ts";
 import { startRadicale } from "./radicale.ts";
 
 const ORIGIN = "http://localhost";
@@ -18,11 +18,6 @@ async function signedIn(t: Awaited<ReturnType<typeof setup>>, headers: Record<st
   return cookieFrom(r);
 }
 
-function expectError(r: Answer, status: number, code: string): void {
-  expect(r.status).toBe(status);
-  expect(r.headers.get("content-type")).toMatch(/^application\/json/);
-  expect(r.body).toMatchObject({ success: false, status, code });
-}
 
 describe("signing in to the console", () => {
   it("exchanges the admin key for an HttpOnly, SameSite=Strict session cookie that the admin API accepts", async () => {

@@ -7,7 +7,7 @@ import pg from "pg";
 import { ManualClock } from "../src/clock.ts";
 import { renderMail } from "../src/modules/mail/render.ts";
 import { openPostgresStore } from "../src/store/postgres/index.ts";
-import { ADMIN_KEY, DEFAULT_HOST_ID, ENGINE, expectFailure, openTestStoreBeside, POSTGRES_URL, setup, type Answer } from "./utils.ts";
+import { ADMIN_KEY, createHost as host, DEFAULT_HOST_ID, ENGINE, expectFailure, openTestStoreBeside, POSTGRES_URL, setup, type Answer } from "./utils.ts";
 import { startRadicale, type Radicale } from "./radicale.ts";
 import { hostRules, teamSlots, type HostedHolder, type HostMember } from "../src/domain/hosts.ts";
 import { slotsBetween, type BusyInterval, type Slot, type SlotRules } from "../src/domain/slots.ts";
@@ -23,13 +23,6 @@ const starts = (r: Answer): string[] => r.body.data.map((s: { startIso8601: stri
 const visitor = (i = 0) => ({ email: `visitor${i}@example.com`, firstname: "Ada", lastname: `Lovelace ${i}` });
 
 type Env = Awaited<ReturnType<typeof setup>>;
-
-/** A host made through the admin API. */
-async function host(env: Env, name: string, extra: Record<string, unknown> = {}): Promise<number> {
-  const r = await env.admin("POST", "/admin/hosts", { name, email: `${name.toLowerCase().replace(/\W+/g, ".")}@example.com`, timezone: "Europe/Prague", ...extra });
-  expect(r.status, r.text).toBe(200);
-  return r.body.data.id as number;
-}
 
 /** An event type made through the admin API, with its public token. */
 async function eventType(env: Env, body: Record<string, unknown> = {}): Promise<{ id: number; token: string }> {

@@ -204,6 +204,20 @@ export async function closeAll(...stores: Store[]): Promise<void> {
   for (const s of stores) await s.close();
 }
 
+/** Asserts a refusal in the spec's JSON error: the HTTP status, JSON, success false, the status and code. */
+export function expectError(r: Answer, status: number, code: string): void {
+  expect(r.status, r.text).toBe(status);
+  expect(r.headers.get("content-type")).toMatch(/^application\/json/);
+  expect(r.body).toMatchObject({ success: false, status, code });
+}
+
+/** A host made through the admin API (its email made from its name), by its id. */
+export async function createHost(env: { admin: (method: string, path: string, body?: unknown) => Promise<Answer> }, name: string, extra: Record<string, unknown> = {}): Promise<number> {
+  const r = await env.admin("POST", "/admin/hosts", { name, email: `${name.toLowerCase().replace(/\W+/g, ".")}@example.com`, timezone: "Europe/Prague", ...extra });
+  expect(r.status, r.text).toBe(200);
+  return r.body.data.id as number;
+}
+
 /** Asserts a business failure: HTTP 200, success false, the code. */
 export function expectFailure(r: Answer, code: string): void {
   expect(r.status).toBe(200);
