@@ -19,11 +19,10 @@
  * production server like the bare one, sending each email over SMTP to a local SMTP server that accepts and drops it,
  * instead of a development server logging it). What one email costs: `bun bench/email-cost.ts`.
  */
-import type { AddressInfo } from "node:net";
 import { DateTime } from "luxon";
-import { SMTPServer } from "smtp-server";
+import type { Store } from "../packages/server/src/store/types.ts";
 import { AdminService } from "../packages/server/src/modules/admin/service.ts";
-import { bookingScript, connections, emailsPending, engine, line, load, scratch, seconds, startServer, type LoadResult } from "./lib.ts";
+import { bookingScript, connections, emailsPending, engine, line, load, scratch, seconds, smtpSink, startServer, type LoadResult } from "./lib.ts";
 
 const port = Number(process.env.BENCH_PORT ?? 3918);
 /**
@@ -35,40 +34,21 @@ const SLOT_MINUTES = engine === "postgres" ? 5 : 1;
 const db = await scratch();
 
 const store = await db.open();
-const allDay = [{ start: "00:00", end: "24:00" }];
-const et = await new AdminService(store, Date.now).create({
-  title: "Bookings benchmark",
-  timezone: "UTC",
-  durationMinutes: SLOT_MINUTES,
-  slotIntervalMinutes: SLOT_MINUTES,
-  minNoticeMinutes: 0,
-  horizonDays: 730,
-  availability: { weekly: { monday: allDay, tuesday: allDay, wednesday: allDay, thursday: allDay, friday: allDay, saturday: allDay, sunday: allDay }, overrides: [] },
-});
+/** An event type open all day every day on the bench's slot grid, two years ahead, on `on`. */
+const benchEventType = (on: Store, title: string) => {
+  const allDay = [{ start: "00:00", end: "24:00" }];
+  const weekly = Object.fromEntries(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((day) => [day, allDay]));
+  return new AdminService(on, Date.now).create({ title, timezone: "UTC", durationMinutes: SLOT_MINUTES, slotIntervalMinutes: SLOT_MINUTES, minNoticeMinutes: 0, horizonDays: 730, availability: { weekly, overrides: [] } });
+};
+const et = await benchEventType(store, "Bookings benchmark");
 // Its twin takes only the burst of 200 simultaneous bookings, on slots nobody else books.
-const burstEt = await new AdminService(store, Date.now).create({
-  title: "Bookings benchmark (burst)",
-  timezone: "UTC",
-  durationMinutes: SLOT_MINUTES,
-  slotIntervalMinutes: SLOT_MINUTES,
-  minNoticeMinutes: 0,
-  horizonDays: 730,
-  availability: { weekly: { monday: allDay, tuesday: allDay, wednesday: allDay, thursday: allDay, friday: allDay, saturday: allDay, sunday: allDay }, overrides: [] },
-});
+const burstEt = await benchEventType(store, "Bookings benchmark (burst)");
 await store.close();
 // The comparison with emails (BENCH_MAIL=1) books a twin on a database of its own, so the two
 // servers it loads in turns never wait for each other's writes.
 const mailDb = process.env.BENCH_MAIL === "1" ? await scratch() : null;
 const mailStore = await (mailDb ?? db).open();
-const mailEt = await new AdminService(mailStore, Date.now).create({
-  title: "Bookings benchmark (emails)",
-  timezone: "UTC",
-  durationMinutes: SLOT_MINUTES,
-  slotIntervalMinutes: SLOT_MINUTES,
-  minNoticeMinutes: 0,
-  horizonDays: 730,
-  availability: { weekly: { monday: allDay, tuesday: allDay, wednesday: allDay, thursday: allDay, friday: allDay, saturday: allDay, sunday: allDay }, overrides: [] },
-});
+const mailEt = await benchEventType(mailStore, "Bookings benchmark (emails)");
 await mailStore.close();
 
 // Bookings start tomorrow. Every load books slots nobody booked before on its database (the event
@@ -226,21 +206,4 @@ try {
   await server.stop();
   await db.cleanup();
   await mailDb?.cleanup();
-}
-
-/** An SMTP server on loopback that accepts every message, reads it and keeps nothing: where the bench's emails go with BENCH_SMTP=1. */
-async function smtpSink(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    closeTimeout: 100,
-    onData(stream, _session, callback) {
-      stream.on("data", () => undefined);
-      stream.on("end", () => callback());
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const bound = (server.server.address() as AddressInfo).port;
-  return { url: `smtp://127.0.0.1:${bound}?tls=ignore`, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }

@@ -3,6 +3,8 @@
  * (`src/main.ts`, the `npm start` code path), and wrk driving it over loopback.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { SMTPServer } from "smtp-server";
 import pg from "pg";
 import { openPostgresStore } from "../packages/server/src/store/postgres/index.ts";
 import { openSqliteStore } from "../packages/server/src/store/sqlite/index.ts";
@@ -165,4 +167,27 @@ end
 /** One line of a result table. */
 export function line(name: string, r: LoadResult, bare: LoadResult, rate = r.rps): string {
   return `  ${name.padEnd(38)} ${rate.toFixed(0).padStart(7)} /s   ratio ${(rate / bare.rps).toFixed(2)}   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms`;
+}
+
+/**
+ * An SMTP server on loopback that accepts every message, reads it and keeps nothing (`onMessage` is
+ * told of each): where the benches' emails go.
+ */
+export async function smtpSink(onMessage: () => void = () => undefined): Promise<{ url: string; port: number; stop: () => Promise<void> }> {
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS", "AUTH"],
+    logger: false,
+    closeTimeout: 100,
+    onData(stream, _session, callback) {
+      stream.on("data", () => undefined);
+      stream.on("end", () => {
+        onMessage();
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const port = (server.server.address() as AddressInfo).port;
+  return { url: `smtp://127.0.0.1:${port}?tls=ignore`, port, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }

@@ -7,8 +7,7 @@
  * CPU time per message of the sender and of the server.
  * Run: `bun bench/smtp-cost.ts` (BENCH_MESSAGES per round, default 2000; BENCH_ROUNDS, default 4).
  */
-import type { AddressInfo } from "node:net";
-import { SMTPServer } from "smtp-server";
+import { smtpSink } from "./lib.ts";
 import { EmailDeliverer, smtpTransport } from "../packages/server/src/modules/mail/deliverer.ts";
 import { emailEvents, type MailPayload } from "../packages/server/src/modules/mail/events.ts";
 import { renderMail } from "../packages/server/src/modules/mail/render.ts";
@@ -18,21 +17,8 @@ import type { EventTypeRecord, ReservationRecord } from "../packages/server/src/
 if (process.env.SMTP_COST_SINK === "1") {
   // The server side: counts messages and answers its CPU time when asked on stdin.
   let messages = 0;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    closeTimeout: 100,
-    onData(stream, _session, callback) {
-      stream.on("data", () => undefined);
-      stream.on("end", () => {
-        messages++;
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  console.log(`port ${(server.server.address() as AddressInfo).port}`);
+  const server = await smtpSink(() => messages++);
+  console.log(`port ${server.port}`);
   let mark = process.cpuUsage();
   let counted = 0;
   for await (const chunk of Bun.stdin.stream()) {
@@ -45,7 +31,7 @@ if (process.env.SMTP_COST_SINK === "1") {
         const used = process.cpuUsage(mark);
         console.log(JSON.stringify({ cpuUs: used.user + used.system, messages: messages - counted }));
       } else if (command === "stop") {
-        server.close(() => process.exit(0));
+        void server.stop().then(() => process.exit(0));
       }
     }
   }
