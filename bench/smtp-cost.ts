@@ -8,6 +8,7 @@
  * Run: `bun bench/smtp-cost.ts` (BENCH_MESSAGES per round, default 2000; BENCH_ROUNDS, default 4).
  */
 import { smtpSink } from "./lib.ts";
+import { MAX_IN_FLIGHT } from "../packages/server/src/modules/outbox/worker.ts";
 import { EmailDeliverer, smtpTransport } from "../packages/server/src/modules/mail/deliverer.ts";
 import { emailEvents, type MailPayload } from "../packages/server/src/modules/mail/events.ts";
 import { renderMail } from "../packages/server/src/modules/mail/render.ts";
@@ -39,7 +40,7 @@ if (process.env.SMTP_COST_SINK === "1") {
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 2_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
-const IN_FLIGHT = 64;
+const IN_FLIGHT = MAX_IN_FLIGHT;
 
 const sink = Bun.spawn(["bun", import.meta.path], { env: { ...process.env, SMTP_COST_SINK: "1" }, stdin: "pipe", stdout: "pipe", stderr: "inherit" });
 const lines = (async function* () {

@@ -2,14 +2,12 @@ import type { Clock } from "../../clock.ts";
 import type { ServerConfig } from "../../config.ts";
 import type { LogEntry } from "../../context.ts";
 import type { OutboxDelivery, Store } from "../../store/types.ts";
-import { OutboxWorker, type Deliverer, type DeliveryOutcome } from "../outbox/worker.ts";
+import { MAX_IN_FLIGHT, OutboxWorker, type Deliverer, type DeliveryOutcome } from "../outbox/worker.ts";
 import { senderOf, type MailPayload, type RenderedMail } from "./events.ts";
 import { mimeMessage } from "./mime.ts";
 import { renderMail } from "./render.ts";
 import { SmtpError, SmtpPool, smtpOptionsOf } from "./smtp.ts";
 
-/** Email deliveries of one event type under way at once: all of a worker's slots (see `OutboxWorker`). */
-const MAX_IN_FLIGHT_PER_EVENT_TYPE = 64;
 
 /** One message's whole SMTP exchange, connection included, must finish within this (below the outbox lease). */
 const TIMEOUT_MS = 30_000;
@@ -28,14 +26,19 @@ const IDLE_CLOSE_MS = 10_000;
  */
 export class EmailDeliverer implements Deliverer {
   readonly channel = "email";
-  /** Every event type's mail goes to the one SMTP server: a burst of one event type's bookings may use every delivery slot. */
-  readonly perEventType = MAX_IN_FLIGHT_PER_EVENT_TYPE;
+  /** Every event type's mail goes to the one SMTP server: a burst of one event type's bookings may use all of a worker's slots. */
+  readonly perEventType = MAX_IN_FLIGHT;
+
+  /** The envelope's sender: MAIL_FROM's address, read once. */
+  private readonly sender: string;
 
   constructor(
     private readonly transport: SmtpPool | null,
     private readonly from: string,
     private readonly log: (entry: LogEntry) => void,
-  ) {}
+  ) {
+    this.sender = senderOf(from).email;
+  }
 
   async deliver(d: OutboxDelivery): Promise<DeliveryOutcome> {
     return this.send(renderMail(JSON.parse(d.payload) as MailPayload), d.msgId);
@@ -56,7 +59,7 @@ export class EmailDeliverer implements Deliverer {
     try {
       // The message written out here in one pass (see `mimeMessage`); the pool only carries it.
       const raw = mimeMessage({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId: `${msgId}@booking-calendar`, dateMs: Date.now(), ...(mail.method && mail.ics ? { calendar: { method: mail.method, ics: mail.ics } } : {}) });
-      const sent = await this.transport.send({ from: senderOf(this.from).email, to: [mail.to] }, raw);
+      const sent = await this.transport.send({ from: this.sender, to: [mail.to] }, raw);
       return { statusCode: sent.code, error: null, durationMs: Math.round(performance.now() - began) };
     } catch (cause) {
       const statusCode = cause instanceof SmtpError ? cause.code : null;

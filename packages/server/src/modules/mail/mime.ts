@@ -1,4 +1,5 @@
 import type { InviteMethod } from "../invites/ics.ts";
+import { senderOf } from "./events.ts";
 
 /** A rendered message ready to be written out: who from and to, its texts, and its calendar entry when it has one. */
 export interface OutgoingMail {
@@ -63,11 +64,10 @@ function multipart(subtype: "alternative" | "mixed", parts: string[]): string {
 
 /** `Name <address>` with the name quoted or encoded, or the bare address. */
 function mailbox(from: string): string {
-  const match = /^\s*"?([^"<]*?)"?\s*<([^>]+)>\s*$/.exec(from);
-  if (!match || !match[1]!.trim()) return oneLine(match ? match[2]!.trim() : from.trim());
-  const name = match[1]!.trim();
+  const { email, name } = senderOf(from);
+  if (!name) return oneLine(email);
   const shown = /^[\x20-\x7e]*$/.test(name) ? `"${name.replace(/[\\"]/g, "\\$&")}"` : encodedText(name);
-  return `${shown} <${oneLine(match[2]!.trim())}>`;
+  return `${shown} <${oneLine(email)}>`;
 }
 
 /** A header value as is when it is printable ASCII of a sane length, else as UTF-8 encoded words of at most 45 bytes each, one per folded line. */

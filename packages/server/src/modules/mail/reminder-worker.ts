@@ -2,7 +2,7 @@ import type { Clock } from "../../clock.ts";
 import type { ServerConfig } from "../../config.ts";
 import type { LogEntry } from "../../context.ts";
 import type { OutboxDelivery, Store } from "../../store/types.ts";
-import { OutboxWorker, type Deliverer, type DeliveryOutcome } from "../outbox/worker.ts";
+import { MAX_IN_FLIGHT, OutboxWorker, type Deliverer, type DeliveryOutcome } from "../outbox/worker.ts";
 import { EmailDeliverer, smtpTransport } from "./deliverer.ts";
 import { reminderFollowUps, renderReminder, staleReminder, type ReminderPayload } from "./reminders.ts";
 
@@ -16,7 +16,7 @@ import { reminderFollowUps, renderReminder, staleReminder, type ReminderPayload 
 export class ReminderDeliverer implements Deliverer {
   readonly channel = "reminder";
   /** Like confirmations, reminders of every event type go to the one SMTP server. */
-  readonly perEventType = 64;
+  readonly perEventType = MAX_IN_FLIGHT;
 
   constructor(
     private readonly store: Store,

@@ -162,7 +162,8 @@ class SmtpConnection {
 
   /** EHLO, or HELO from a server that knows no EHLO; keeps the extensions it names. */
   private async hello(): Promise<void> {
-    const name = this.options.name ?? (os.hostname().includes(".") ? os.hostname() : `[${this.socket.localAddress?.replace(/^::ffff:/, "") ?? "127.0.0.1"}]`);
+    const host = os.hostname();
+    const name = this.options.name ?? (host.includes(".") ? host : `[${this.socket.localAddress?.replace(/^::ffff:/, "") ?? "127.0.0.1"}]`);
     const ehlo = await this.command(`EHLO ${name}`);
     this.extensions = new Map();
     if (ehlo.code === 250) {
@@ -250,10 +251,10 @@ class SmtpConnection {
   async send(
     envelope: Envelope,
     raw: string,
-    options: { eightBitText?: boolean; envelopeWritten?: boolean; next?: (connection: SmtpConnection) => string | null } = {},
+    options: { eightBitText: boolean; envelopeWritten?: boolean; next?: (connection: SmtpConnection) => string | null },
   ): Promise<SmtpSent> {
     this.used++;
-    const { mail, rcpts } = this.commandsOf(envelope, options.eightBitText ?? isEightBit(raw));
+    const { mail, rcpts } = this.commandsOf(envelope, options.eightBitText);
     let mailReply: Reply;
     const rcptReplies: Reply[] = [];
     let dataReply: Reply | null = null;

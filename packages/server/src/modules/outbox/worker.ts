@@ -8,7 +8,7 @@ export const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000
 /** A lease outlives every deliverer's timeout, so a worker that died mid-delivery frees its events for another. */
 const LEASE_MS = 60_000;
 /** Deliveries one worker has under way at once, not counting the first of an event type that has none under way. */
-const MAX_IN_FLIGHT = 64;
+export const MAX_IN_FLIGHT = 64;
 /**
  * Deliveries one worker has under way at once, all counted: the room kept for event types with
  * nothing under way, so receivers that hang (each for its deliverer's timeout) hold back the events
