@@ -53,11 +53,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
     ...answer,
     feedUrl: feedUrlOf(publicOrigin(ctx.config, request.url), answer.feedToken),
   });
-  const eventTypeRecord = async (raw: string) => {
-    const record = await ctx.store.eventTypes.byId(idOf(raw));
-    if (!record) throw new ApiError("not_found", `No event type with id ${raw.slice(0, 40)}.`);
-    return record;
-  };
+  const eventTypeRecord = (raw: string) => admin.existing(idOf(raw));
   const hostIdOf = (raw: string): number => {
     if (!/^\d{1,12}$/.test(raw)) throw new ApiError("not_found", `No host with id ${raw.slice(0, 40)}.`);
     return Number(raw);

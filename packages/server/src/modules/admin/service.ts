@@ -316,7 +316,8 @@ export class AdminService {
     return hosts;
   }
 
-  private async existing(id: number): Promise<EventTypeRecord> {
+  /** The stored event type, or the JSON 404 for an id no event type has. */
+  async existing(id: number): Promise<EventTypeRecord> {
     const record = await this.store.eventTypes.byId(id);
     if (!record) throw notFound(id);
     return record;
