@@ -1,5 +1,5 @@
 import { LitElement, html, nothing, type TemplateResult } from "lit";
-import { LANGUAGES, textsOf, type Language, type Texts } from "./i18n.ts";
+import { isLanguage, textsOf, type Texts } from "./i18n.ts";
 import { ApiFailure, type FieldProblem } from "./api.ts";
 
 /**
@@ -44,7 +44,7 @@ export const unsaved = { dirty: false };
 /** The texts of the page's language: the shell keeps `<html lang>` at the language chosen. */
 export function pageTexts(): Texts {
   const lang = document.documentElement.lang;
-  return textsOf((LANGUAGES as readonly string[]).includes(lang) ? (lang as Language) : "en");
+  return textsOf(isLanguage(lang) ? lang : "en");
 }
 
 /** One field error in the console's language, by its code; the API's (English) message for a code without a text here. */

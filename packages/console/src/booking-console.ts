@@ -2,7 +2,7 @@ import { LitElement, html, nothing } from "lit";
 import { keyed } from "lit/directives/keyed.js";
 import { api, ApiFailure, whenSignedOut } from "./api.ts";
 import { failureText, unsaved } from "./base.ts";
-import { chooseLanguage, keepLanguage, LANGUAGES, textsOf, type Language } from "./i18n.ts";
+import { chooseLanguage, keepLanguage, LANGUAGES, nameInItself, textsOf, type Language } from "./i18n.ts";
 import { CONSOLE_CSS } from "./styles.ts";
 
 /** The console's sections, by the hash route that opens each. */
@@ -197,7 +197,7 @@ export class BookingConsole extends LitElement {
           keepLanguage(this.language);
           document.documentElement.lang = this.language;
         }}>
-          ${LANGUAGES.map((l) => html`<option value=${l} ?selected=${l === this.language}>${l === "en" ? "English" : "Deutsch"}</option>`)}
+          ${LANGUAGES.map((l) => html`<option value=${l} ?selected=${l === this.language}>${nameInItself(l)}</option>`)}
         </select></label>
       <label class="check" for="console-scheme">${t.theme}
         <select id="console-scheme" @change=${(e: Event) => {

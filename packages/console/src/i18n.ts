@@ -4,6 +4,9 @@ import { PLURAL_CATEGORIES } from "@booking/wire/languages";
 export const LANGUAGES = ["en", "de"] as const;
 export type Language = (typeof LANGUAGES)[number];
 
+/** Whether the console speaks `tag` (a bare language). */
+export const isLanguage = (tag: string | null | undefined): tag is Language => (LANGUAGES as readonly (string | null | undefined)[]).includes(tag);
+
 const en = {
   title: "Booking console",
   skip: "Skip to content",
@@ -513,7 +516,7 @@ export const CALENDAR_LANGUAGES: ReadonlyArray<readonly [string, string]> = Obje
   .map((tag) => [tag, nameInItself(tag)] as const);
 
 /** A language's name in that language ("Deutsch", "British English"), or its tag where the browser has no name for it. */
-function nameInItself(tag: string): string {
+export function nameInItself(tag: string): string {
   try {
     const name = new Intl.DisplayNames([tag], { type: "language" }).of(tag) ?? tag;
     return name.charAt(0).toLocaleUpperCase(tag) + name.slice(1);
@@ -529,10 +532,10 @@ const STORED = "booking-console-language";
  */
 export function chooseLanguage(): Language {
   const stored = localStorage.getItem(STORED);
-  if (stored === "en" || stored === "de") return stored;
+  if (isLanguage(stored)) return stored;
   for (const tag of navigator.languages ?? [navigator.language]) {
     const base = tag.toLowerCase().split("-")[0];
-    if (base === "en" || base === "de") return base;
+    if (isLanguage(base)) return base;
   }
   return "en";
 }

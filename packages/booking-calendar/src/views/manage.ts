@@ -6,7 +6,7 @@
  */
 import { html, nothing } from "lit";
 import type { EventTypeConfiguration, Reservation } from "@booking/wire";
-import { LIMITS } from "@booking/wire/limits";
+import { EMAIL_PATTERN, LIMITS } from "@booking/wire/limits";
 import type { CalendarEnvironment } from "../context.ts";
 import type { FlowOf } from "../flow/flow.ts";
 import type { TextKey } from "../i18n/texts.ts";
@@ -39,7 +39,7 @@ export function changeRules(reservation: Reservation, config: EventTypeConfigura
 export function renderContact(contact: string) {
   const url = webUrl(contact);
   if (url) return html`<a href=${url} target="_blank" rel="noopener noreferrer" part="contact">${contact}</a>`;
-  if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(contact)) return html`<a href="mailto:${contact}" part="contact">${contact}</a>`;
+  if (EMAIL_PATTERN.test(contact)) return html`<a href="mailto:${contact}" part="contact">${contact}</a>`;
   return html`<strong part="contact">${contact}</strong>`;
 }
 

@@ -1,6 +1,6 @@
 import { html, nothing } from "lit";
 import { api, ApiFailure } from "../api.ts";
-import { ConsolePage, errorSummary, failureText, fieldError, unsaved } from "../base.ts";
+import { ConsolePage, errorSummary, failureText, fieldError, refusalOf, unsaved } from "../base.ts";
 import { eventTypes, hosts, type Availability, type EventTypeView, type ScheduleView } from "../model.ts";
 
 type Range = { start: string; end: string };
@@ -142,7 +142,7 @@ export class AvailabilityPage extends ConsolePage {
       this.failure = null;
       this.announce(this.t.saved);
     } catch (error) {
-      this.failure = error instanceof ApiFailure ? error : null;
+      this.failure = refusalOf(error);
       this.announce(this.failure && Object.keys(this.failure.errors).length ? this.t.fixFields : failureText(error), "bad");
     }
   }

@@ -171,12 +171,12 @@ export class BookingsPage extends ConsolePage {
     }, () => (this.slots = null));
   }
 
-  private async moveTo(slot: SlotView & { endIso8601?: string }): Promise<void> {
+  private async moveTo(slot: SlotView): Promise<void> {
     const b = this.open!;
     await this.attempt(async () => {
       await api("POST", `/admin/event-types/${b.eventTypeId}/reservations/${b.uuid}/reschedule`, { start: slot.start, end: slot.end });
       this.close();
-      this.announce(`${this.t.reschedule}: ${when(slot.startIso8601, this.t === undefined ? "en" : document.documentElement.lang)}`);
+      this.announce(`${this.t.reschedule}: ${when(slot.startIso8601, document.documentElement.lang || "en")}`);
       await this.load(this.cursors.at(-1));
     });
   }

@@ -128,11 +128,10 @@ export class CalendarsPage extends ConsolePage {
   }
 
   /** Tries the calendar without storing it: how many events it holds, or the reason at its field. */
-  private async test(form: HTMLFormElement): Promise<boolean> {
+  private async test(form: HTMLFormElement): Promise<void> {
     const tried = await api<{ objects: number }>("POST", `/admin/hosts/${this.chosen}/busy-sources/test`, this.body(form));
     this.failure = null;
     this.tested = `${this.t.connectionWorks} ${tried.objects}`;
-    return true;
   }
 
   private async testOnly(event: Event): Promise<void> {

@@ -1,6 +1,6 @@
 import { html, nothing, type TemplateResult } from "lit";
 import { api, ApiFailure } from "../api.ts";
-import { ConsolePage, errorSummary, failureText, field, fieldError, fieldMessages, unsaved } from "../base.ts";
+import { ConsolePage, errorSummary, failureText, field, fieldError, fieldMessages, refusalOf, unsaved } from "../base.ts";
 import { CALENDAR_LANGUAGES, type Texts } from "../i18n.ts";
 import type { EventTypeView, ScheduleView } from "../model.ts";
 
@@ -136,7 +136,7 @@ export class EventTypeForm extends ConsolePage {
         this.announce(this.t.saved);
       }
     } catch (error) {
-      this.failure = error instanceof ApiFailure ? error : null;
+      this.failure = refusalOf(error);
       this.announce(Object.keys(this.failure?.errors ?? {}).length ? this.t.fixFields : failureText(error), "bad");
       await this.updateComplete;
       (this.querySelector("[aria-invalid='true']") as HTMLElement | null)?.focus();
