@@ -83,11 +83,11 @@ export async function openTestStore(databasePath?: string, rateLimit?: { limit: 
  * A second store on the database of `store` (its PostgreSQL schema, or its SQLite file), as another
  * server instance opens it; closed after the test like the first. An in-memory SQLite store has none.
  */
-export async function openTestStoreBeside(store: Store): Promise<Store> {
+export async function openTestStoreBeside(store: Store, rateLimit = DEFAULT_CONFIG.rateLimit): Promise<Store> {
   const at = locations.get(store);
   if (!at) throw new Error("this store's database cannot be opened twice (in-memory SQLite)");
   let second: Store;
-  if ("schema" in at) second = await openPostgresStore(POSTGRES_URL, { schema: at.schema, poolSize: 4, rateLimit: DEFAULT_CONFIG.rateLimit });
+  if ("schema" in at) second = await openPostgresStore(POSTGRES_URL, { schema: at.schema, poolSize: 4, rateLimit });
   else second = openSqliteStore(at.path);
   const close = second.close.bind(second);
   let closed: Promise<void> | null = null;

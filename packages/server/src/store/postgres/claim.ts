@@ -1,7 +1,7 @@
 import type pg from "pg";
 import type { HostBusyInterval, HostView, ReservationRecord, SeatClaim, SeatDecision, SeatHolder } from "../types.ts";
 import type { Connections } from "./connections.ts";
-import { DATABASE_NOW, INSERT_RESERVATION, SEAT_HOLDERS, UPDATE_RESERVATION, reservationValues, updateValues } from "./reservation-sql.ts";
+import { DATABASE_NOW_MS, INSERT_RESERVATION, SEAT_HOLDERS, UPDATE_RESERVATION, reservationValues, updateValues } from "./reservation-sql.ts";
 import { toReservation, toSeatHolder, type ReservationRow, type SeatHolderRow } from "./rows.ts";
 import { claimedHosts, claimInstant, hostIdsOf, hostViews } from "../rows.ts";
 import { insertEvents } from "./webhooks.ts";
@@ -77,6 +77,20 @@ export function lockSeatsSql(hostIds: readonly number[], locks: SeatLock[]): str
           ORDER BY 1, 2, 3 DESC OFFSET 0) AS l`;
 }
 
+/**
+ * The statement that ends a claim's BEGIN round trip: the candidate hosts that still exist, each
+ * row held with FOR KEY SHARE until the end of the transaction (and the database's clock, when the
+ * claim is judged by it). A host's deletion locks its row FOR UPDATE and then looks for its
+ * bookings: a deletion that began first is waited for (at most the claim's lock wait) and its host
+ * left out, a later one waits for the claim and then finds its booking and refuses. So a booking
+ * never names a host deleted under it. Integers only, written into the text.
+ */
+export function liveHostsSql(hostIds: readonly number[], databaseTime: boolean): string {
+  const hosts = [...new Set(hostIds.map((id) => Math.trunc(id)))].sort((x, y) => x - y).join(",");
+  const now = databaseTime ? DATABASE_NOW_MS : "NULL::bigint";
+  return `SELECT ${now} AS now, ARRAY(SELECT id FROM hosts WHERE id = ANY('{${hosts}}'::bigint[]) ORDER BY id FOR KEY SHARE) AS live`;
+}
+
 /** Seat changes of an event type count in this many rows of seat_revisions. */
 const REVISION_SHARDS = 16;
 
@@ -139,17 +153,22 @@ export async function claimSeats(
   databaseTime: boolean,
 ): Promise<{ record: ReservationRecord } | { refused: string }> {
   const seat = claim.seat ?? { startMs: claim.fromMs, endMs: claim.untilMs };
-  const candidates = claim.hostIds ?? (await db.run<{ hostId: number }>(EVENT_TYPE_HOST_IDS, [claim.eventTypeId], true)).rows.map((h) => Number(h.hostId));
+  const hostIds = claim.hostIds ?? (await db.run<{ hostId: number }>(EVENT_TYPE_HOST_IDS, [claim.eventTypeId], true)).rows.map((h) => Number(h.hostId));
   // The time range's locks (taken with BEGIN) are the slot lock of every instance. A claim waits for
   // them as briefly as SQLite's busy wait (claims take milliseconds, so a short queue clears), then
   // answers slot_locked. Every statement below starts after they are held, so it sees what the
   // claims before committed.
   // The database's clock is read in the same round trip, right after the locks are held.
-  const locks = lockSeatsSql(candidates, seatLocks(claim, seat)) + (databaseTime ? `; ${DATABASE_NOW}` : "");
+  const locks = `${lockSeatsSql(hostIds, seatLocks(claim, seat))}; ${liveHostsSql(hostIds, databaseTime)}`;
   return db.transaction(async (c, tx): Promise<{ record: ReservationRecord } | { refused: string }> => {
+    const begun = tx.begun[0] as { now: number | string | null; live: (number | string)[] };
     // Several hosts, several clocks: judged by the database's, one time for all of them, so no two
     // hosts can disagree whether a hold still holds its seat.
-    const nowMs = databaseTime ? Number((tx.begun[0] as { now: number | string }).now) : claimInstant(claim);
+    const nowMs = databaseTime ? Number(begun.now) : claimInstant(claim);
+    // A host deleted since the candidates were read is no candidate any more (its booking would
+    // break the reservation_hosts foreign key); the ones left stay until COMMIT (see liveHostsSql).
+    const live = new Set(begun.live.map(Number));
+    const candidates = hostIds.filter((id) => live.has(id));
     const currentRow = claim.uuid
       ? (await c.query<ReservationRow>("SELECT * FROM reservations WHERE event_type_id = $1 AND uuid = $2 FOR UPDATE", [claim.eventTypeId, claim.uuid])).rows[0]
       : undefined;

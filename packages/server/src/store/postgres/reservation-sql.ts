@@ -50,4 +50,5 @@ export const SEAT_HOLDERS = `SELECT uuid, start_ms, end_ms, host_ids, CASE WHEN 
   ORDER BY start_ms, uuid`;
 
 /** The database server's clock in epoch milliseconds: the one time of all hosts, where seats are judged by it. */
-export const DATABASE_NOW = "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now";
+export const DATABASE_NOW_MS = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint";
+export const DATABASE_NOW = `SELECT ${DATABASE_NOW_MS} AS now`;

@@ -2,7 +2,7 @@ import type { BusyInterval } from "../../domain/slots.ts";
 import { claimedHosts, claimInstant, hostIdsOf, hostViews, reservationColumns, toReservation, type ReservationRow } from "../rows.ts";
 import type { HostBusyInterval, HostView, ReservationRecord, SeatClaim, SeatDecision, SeatHolder, Store } from "../types.ts";
 import type { SqliteConnection } from "./connection.ts";
-import { EVENT_TYPE_HOST_IDS, HOST_BUSY, INSERT_RESERVATION, LAST_BOOKED, RESERVATION_BY_UUID, SEAT_HOLDERS, UPDATE_RESERVATION } from "./reservation-sql.ts";
+import { EVENT_TYPE_HOST_IDS, HOST_BUSY, INSERT_RESERVATION, LAST_BOOKED, LIVE_HOSTS, RESERVATION_BY_UUID, SEAT_HOLDERS, UPDATE_RESERVATION } from "./reservation-sql.ts";
 import { eventInserter } from "./webhooks.ts";
 
 /** A seat holder row as SQLite answers it: the hosts as JSON text. */
@@ -23,6 +23,7 @@ export function sqliteClaims(connection: SqliteConnection): Store["reservations"
     hostBusy: db.query<HostBusyInterval, [{ hostIds: string; eventTypeId: number; fromMs: number; untilMs: number; nowMs: number }]>(HOST_BUSY),
     lastBooked: db.query<{ hostId: number; lastMs: number }, [{ hostIds: string; eventTypeId: number }]>(LAST_BOOKED),
     hostIds: db.query<{ hostId: number }, [number]>(EVENT_TYPE_HOST_IDS),
+    liveHosts: db.query<{ id: number }, [string]>(LIVE_HOSTS),
     rInsert: db.query(INSERT_RESERVATION),
     rUpdate: db.query(UPDATE_RESERVATION),
     idemLink: db.query<unknown, [string, number, string]>("UPDATE idempotency_keys SET reservation_uuid = ? WHERE event_type_id = ? AND key = ?"),
@@ -41,7 +42,11 @@ export function sqliteClaims(connection: SqliteConnection): Store["reservations"
     return connection.batched(() => {
       // One host, one clock: the caller's, read now that the write lock is held.
       const nowMs = claimInstant(claim);
-      const candidates = claim.hostIds ?? q.hostIds.all(claim.eventTypeId).map((h) => h.hostId);
+      // A host deleted since the caller read its event type is no candidate (its booking would break
+      // the reservation_hosts foreign key); no deletion can start before this claim commits.
+      const named = claim.hostIds ?? q.hostIds.all(claim.eventTypeId).map((h) => h.hostId);
+      const live = new Set(q.liveHosts.all(JSON.stringify(named)).map((h) => h.id));
+      const candidates = named.filter((id) => live.has(id));
       const hostsJson = JSON.stringify(candidates);
       const currentRow = claim.uuid ? q.rByUuid.get(claim.eventTypeId, claim.uuid) : null;
       const holders = q.seatHolders.all({ eventTypeId: claim.eventTypeId, untilMs: claim.untilMs, fromMs: claim.fromMs, nowMs }).filter((h) => h.uuid !== claim.uuid).map(toSeatHolder);
