@@ -100,6 +100,19 @@ test("a host signs in with the emailed link once and sees only their own booking
   await expect(host.getByLabel("Hours of")).toHaveValue(/^schedule-\d+$/);
   await expectAccessible(host, "console availability of a host");
   await saveScreenshot(host, "console-host-availability");
+  // Her own booking feed: her visitors, nobody else's; a new address retires the old one.
+  await host.getByRole("link", { name: "Calendars" }).click();
+  const feed = host.getByLabel("Booking feed", { exact: true });
+  await expect(feed).toHaveValue(/\/feeds\/bcf_[A-Za-z0-9_-]+\.ics$/);
+  const feedUrl = await feed.inputValue();
+  const feedText = await (await host.request.get(feedUrl)).text();
+  expect(feedText).toContain("visitor-of-ana@example.com");
+  expect(feedText).not.toContain("visitor-of-bea@example.com");
+  host.once("dialog", (dialog) => void dialog.accept());
+  await host.getByRole("button", { name: "New feed address" }).click();
+  await expect(feed).not.toHaveValue(feedUrl);
+  expect((await host.request.get(feedUrl)).status()).toBe(404);
+  await expectAccessible(host, "console calendars of a host with the booking feed");
   expect((await host.request.get(`${origin}/admin/event-types`)).status()).toBe(403);
   await hers.close();
 

@@ -67,6 +67,8 @@ export interface HostView {
   timezone: string;
   isDefault: boolean;
   eventTypeIds: number[];
+  /** The host's private feed of their own confirmed bookings. */
+  feedUrl: string;
 }
 
 type Range = { start: string; end: string };

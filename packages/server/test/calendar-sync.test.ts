@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ADMIN_KEY, openTestStore, setup, waitFor, hostOf } from "./utils.ts";
+import { ADMIN_KEY, openTestStore, setup, waitFor, hostOf, newFeedToken } from "./utils.ts";
 import { createApp } from "../src/app.ts";
 import { ManualClock } from "../src/clock.ts";
 import { AdminService } from "../src/modules/admin/service.ts";
@@ -47,7 +47,7 @@ async function world() {
   const env = await setup();
   // Each event type of a host of its own: calendars belong to hosts.
   const eventType = async (title = "Intro call") => {
-    const host = await env.store.hosts.create({ name: title, email: "host@example.com", timezone: "Europe/Prague", avatarUrl: null }, env.clock.now());
+    const host = await env.store.hosts.create({ name: title, email: "host@example.com", timezone: "Europe/Prague", avatarUrl: null, feedToken: newFeedToken() }, env.clock.now());
     return env.eventType({ title, hosts: [{ hostId: host.id }] });
   };
   const addFeed = async (eventTypeId: number, url: string) =>

@@ -311,7 +311,7 @@ describe("documentation", () => {
     expect(ids.sort()).toEqual([
       "adminAddBusySource", "adminAddHostBusySource", "adminCancelReservation", "adminCreateHost", "adminCreateSchedule", "adminDeleteHost", "adminDeleteSchedule", "adminGetBusySource",
       "adminGetHost", "adminGetReservation", "adminGetSchedule", "adminListBusySourceCalendars", "adminListBusySources", "adminListHostBusySources", "adminListHostEventTypes", "adminListHostReservations", "adminListHosts",
-      "adminListRescheduleTimeSlots", "adminListSchedules", "adminListSessions", "adminRemoveBusySource", "adminRescheduleReservation", "adminRevokeSession", "adminSearchReservations",
+      "adminListRescheduleTimeSlots", "adminListSchedules", "adminListSessions", "adminRemoveBusySource", "adminRescheduleReservation", "adminRevokeSession", "adminRotateHostFeedToken", "adminSearchReservations",
       "adminSendHostSignInLink", "adminStopWritingBookings", "adminSyncBusySource", "adminTestHostBusySource", "adminUpdateHost", "adminUpdateSchedule",
       "adminWriteBookingsToCalendar",
       "cancelReservation", "confirmReservation", "consoleGetSession", "consoleSignIn", "consoleSignOut", "createReservation", "createReservationPayment", "findFirstFreeDay",

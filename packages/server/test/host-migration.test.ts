@@ -145,3 +145,79 @@ describe("migration 10: hosts", () => {
     }
   });
 });
+
+/**
+ * A database as the version before hosts' own feeds left it (schema 14): the default host with an
+ * event type of its own, a second host with a team event type. Migration 15 gives every host a feed
+ * of its own and replaces the feed address of every event type a host's session could have read.
+ */
+function feedRows(p: (n: number) => string): [string, unknown[]][] {
+  const params = (count: number) => Array.from({ length: count }, (_, i) => p(i + 1)).join(", ");
+  const et = (id: number, title: string): [string, unknown[]] => [
+    `INSERT INTO event_types (id, token_hash, override_token_hash, settings, revision, created_at, updated_at, webhook_secret, link_token, feed_token, longest_reservation_ms)
+     VALUES (${params(11)})`,
+    [id, hashToken(`bk_${title}`), hashToken(`bko_${title}`), settings(title, {}), 1, T, T, "whsec_plain", `bcl_${id}${"a".repeat(60)}`, `bcf_${id}${"b".repeat(60)}`, 30 * 60_000],
+  ];
+  return [
+    [`INSERT INTO hosts (id, name, email, timezone, avatar_url, created_at_ms, updated_at_ms) VALUES (${params(7)})`, [2, "Mia", "mia@example.com", "UTC", null, ms(T), ms(T)]],
+    et(1, "Organizer alone"),
+    et(2, "With Mia"),
+    [`INSERT INTO event_type_hosts (event_type_id, host_id, position) VALUES (${params(3)})`, [1, 1, 0]],
+    [`INSERT INTO event_type_hosts (event_type_id, host_id, position) VALUES (${params(3)})`, [2, 1, 0]],
+    [`INSERT INTO event_type_hosts (event_type_id, host_id, position) VALUES (${params(3)})`, [2, 2, 1]],
+  ];
+}
+
+async function expectFeedsMigrated(store: Store): Promise<void> {
+  const hosts = await store.hosts.list();
+  expect(hosts.map((h) => h.id)).toEqual([1, 2]);
+  for (const h of hosts) expect(h.feedToken).toMatch(/^bcf_[A-Za-z0-9_-]{32,100}$/);
+  expect(new Set(hosts.map((h) => h.feedToken)).size).toBe(2);
+  for (const h of hosts) expect((await store.hosts.byFeedToken(h.feedToken))?.id).toBe(h.id);
+  // The default host's own event type keeps its address; the team's, which Mia's session was shown, gets a new one.
+  expect((await store.eventTypes.byId(1))!.feedToken).toBe(`bcf_1${"b".repeat(60)}`);
+  const team = (await store.eventTypes.byId(2))!.feedToken;
+  expect(team).not.toBe(`bcf_2${"b".repeat(60)}`);
+  expect(team).toMatch(/^bcf_[A-Za-z0-9_-]{32,100}$/);
+  expect(await store.eventTypes.byFeedToken(`bcf_2${"b".repeat(60)}`)).toBeNull();
+}
+
+describe("migration 15: a feed per host", () => {
+  it.skipIf(ENGINE !== "sqlite")("gives every host of a SQLite database a feed and replaces the team event types' feed addresses", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "booking-feed-migration-"));
+    const path = join(dir, "old.sqlite");
+    try {
+      const db = sqliteAt(path, 14);
+      for (const [sql, values] of feedRows(() => "?")) db.query(sql).run(...(values as (string | number | null)[]));
+      db.close();
+      const store = openSqliteStore(path);
+      try {
+        await expectFeedsMigrated(store);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(ENGINE !== "postgres")("gives every host of a PostgreSQL schema a feed and replaces the team event types' feed addresses", async () => {
+    const schema = `mig_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    await client.connect();
+    try {
+      await postgresAt(client, schema, 14);
+      for (const [sql, values] of feedRows((n) => `$${n}`)) await client.query(sql, values);
+      await client.query("SELECT setval(pg_get_serial_sequence('event_types', 'id'), 2), setval(pg_get_serial_sequence('hosts', 'id'), 2)");
+      const store = await openPostgresStore(POSTGRES_URL, { schema, poolSize: 2 });
+      try {
+        await expectFeedsMigrated(store);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await client.end();
+    }
+  });
+});

@@ -4,7 +4,7 @@ import { AdminService } from "../src/modules/admin/service.ts";
 import { openPostgresStore } from "../src/store/postgres/index.ts";
 import type { Store } from "../src/store/types.ts";
 import { startServerProcess, type ServerProcess } from "./server-process.ts";
-import { POSTGRES_URL, postgresSkipReason } from "./utils.ts";
+import { POSTGRES_URL, postgresSkipReason, newFeedToken } from "./utils.ts";
 
 /**
  * Two real server processes (`src/main.ts`) on one PostgreSQL schema, as two hosts behind a load
@@ -35,7 +35,7 @@ afterAll(async () => {
 
 /** A host of its own for each event type: bookings of one host block that host's time in every event type, so tests sharing the schema would meet. */
 async function ownHost() {
-  const host = await store.hosts.create({ name: `Host ${crypto.randomUUID().slice(0, 8)}`, email: null, timezone: "UTC", avatarUrl: null }, Date.now());
+  const host = await store.hosts.create({ name: `Host ${crypto.randomUUID().slice(0, 8)}`, email: null, timezone: "UTC", avatarUrl: null, feedToken: newFeedToken() }, Date.now());
   return [{ hostId: host.id }];
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EventTypeCreate } from "@booking/wire";
-import { closeAll, expectFailure, setup, type Answer, DEFAULT_HOST_ID } from "./utils.ts";
+import { closeAll, expectFailure, setup, type Answer, DEFAULT_HOST_ID, newFeedToken } from "./utils.ts";
 
 // The clock of setup() starts on Monday 2026-11-23T07:00:00Z, 08:00 in Prague (CET, +01:00 all
 // through these weeks). The default event type offers 30-minute slots on weekdays 09:00-17:00 in
@@ -1091,7 +1091,7 @@ describe("Idempotency-Key", () => {
   it("keeps keys apart per event type", async () => {
     const w = await world();
     // Another host's event type, so both can book the same time.
-    const host = await w.store.hosts.create({ name: "Other host", email: "other@example.com", timezone: "UTC", avatarUrl: null }, w.clock.now());
+    const host = await w.store.hosts.create({ name: "Other host", email: "other@example.com", timezone: "UTC", avatarUrl: null, feedToken: newFeedToken() }, w.clock.now());
     const other = await w.eventType({ title: "Other", hosts: [{ hostId: host.id }] });
     const foreign = client(w, other.token, other.id);
     const body = input(TUE_0900);

@@ -1,7 +1,7 @@
 import { brotliDecompressSync } from "node:zlib";
 import { describe, expect, it, vi } from "vitest";
 import type { EventTypeCreate, TimeRange } from "@booking/wire";
-import { closeAll, reservation, setup, type Answer, hostOf } from "./utils.ts";
+import { closeAll, reservation, setup, type Answer, hostOf, newFeedToken } from "./utils.ts";
 
 // The default clock of setup() is Monday 2026-11-23T07:00:00Z (08:00 in Prague). Every expected
 // instant below is worked out by hand from the zone's offset on that date.
@@ -285,7 +285,7 @@ describe("GET /time-slots", () => {
       const settings = { timezone: c.zone, durationMinutes: 50, slotIntervalMinutes: 50, availability: everyDay([range("00:00", "24:00")]) };
       // The last slot of a day overlaps the next day's first, so alternate slots are held on a second
       // event type with the same settings and the same list, of another host (one host's event types share its time).
-      const host = await env.store.hosts.create({ name: "Second", email: "second@example.com", timezone: "UTC", avatarUrl: null }, env.clock.now());
+      const host = await env.store.hosts.create({ name: "Second", email: "second@example.com", timezone: "UTC", avatarUrl: null, feedToken: newFeedToken() }, env.clock.now());
       const types = [await env.eventType(settings), await env.eventType({ ...settings, hosts: [{ hostId: host.id }] })];
       const lists = await Promise.all(types.map((et) => env.call("GET", `/time-slots?${c.query}`, { token: et.token })));
       expect(lists.map((r) => r.status)).toEqual([200, 200]);
@@ -352,7 +352,7 @@ describe("GET /time-slots", () => {
     it("ignores reservations of other hosts' event types, and counts those of its own host's", async () => {
       const env = await setup();
       const mine = await env.eventType(tuesdayMorning);
-      const host = await env.store.hosts.create({ name: "Other", email: "other@example.com", timezone: "UTC", avatarUrl: null }, env.clock.now());
+      const host = await env.store.hosts.create({ name: "Other", email: "other@example.com", timezone: "UTC", avatarUrl: null, feedToken: newFeedToken() }, env.clock.now());
       const others = await env.eventType({ ...tuesdayMorning, hosts: [{ hostId: host.id }] });
       await env.store.reservations.insertMany([reservation(others.id, nine, 30, { hostIds: [host.id] })]);
       const r = await env.call("GET", "/time-slots?from=2026-11-24&until=2026-11-24", { token: mine.token });

@@ -199,6 +199,11 @@ export function reservation(eventTypeId: number, startIso: string, minutes: numb
   };
 }
 
+/** A fresh secret for a host's booking feed, for hosts a test makes through the store itself. */
+export function newFeedToken(): string {
+  return `bcf_${crypto.randomUUID().replaceAll("-", "")}`;
+}
+
 /** Every store-backed test closes its database. */
 export async function closeAll(...stores: Store[]): Promise<void> {
   for (const s of stores) await s.close();

@@ -31,6 +31,8 @@ export const HostView = Type.Object({
   isDefault: Type.Boolean({ description: "Event types created without naming hosts belong to it." }),
   bookingsCalendar: Type.Union([Type.Object({ sourceId: Type.Integer(), calendarUrl: Type.String() }), Type.Null()]),
   eventTypeIds: Type.Array(Type.Integer()),
+  feedToken: Type.String({ description: "Secret of the host's private booking feed: their confirmed bookings of every event type, no other host's." }),
+  feedUrl: Type.Optional(Type.String({ description: "Absolute address of that feed (`/feeds/{feedToken}.ics`), in the admin API's answers." })),
   createdAt: Type.String(),
   updatedAt: Type.String(),
 });

@@ -185,6 +185,17 @@ export class CalendarsPage extends ConsolePage {
     });
   }
 
+  /** Gives the chosen host's booking feed a new address; the old one stops working. */
+  private async rotateFeed(): Promise<void> {
+    const hostId = this.chosen;
+    if (hostId === null || !confirm(`${this.t.rotateFeed}?`)) return;
+    await this.attempt(async () => {
+      const host = await api<HostView>("POST", `/admin/hosts/${hostId}/feed-token`);
+      this.hostList = this.hostList.map((h) => (h.id === host.id ? host : h));
+      this.announce(this.t.saved);
+    });
+  }
+
   /** Writes the host's bookings into the chosen calendar (`source|calendar URL`), or into none. */
   private async chooseWriteBack(event: SubmitEvent): Promise<void> {
     event.preventDefault();
@@ -258,6 +269,9 @@ export class CalendarsPage extends ConsolePage {
             <button type="button" @click=${() => this.act(s, "sync")} aria-label="${t.syncNow}: ${s.url}">${t.syncNow}</button>
             <button type="button" class="danger" @click=${() => this.act(s, "remove")} aria-label="${t.remove}: ${s.url}">${t.remove}</button>
           </div></td></tr>`)}</tbody></table></div>`}
+      ${host ? html`<h3>${t.bookingFeed}</h3>
+        ${field("cal-feed", t.bookingFeed, (a) => html`<input id="cal-feed" readonly .value=${host.feedUrl} style="width: 100%" aria-describedby=${a.describedby} @focus=${(e: Event) => (e.target as HTMLInputElement).select()}>`, "", t.bookingFeedHelp)}
+        <div class="row"><button type="button" @click=${this.rotateFeed}>${t.rotateFeed}</button></div>` : nothing}
       <h3>${t.writeBack}</h3>
       ${this.sources === null ? nothing : this.writeBack()}
       <h3>${t.connect}</h3>

@@ -418,6 +418,7 @@ export interface HostRow {
   avatar_url: string | null;
   is_default: number | boolean;
   bookings_calendar: string | null;
+  feed_token: string;
   revision: number;
   created_at_ms: number;
   updated_at_ms: number;
@@ -431,6 +432,7 @@ export const toHost = (r: HostRow): HostRecord => ({
   avatarUrl: r.avatar_url,
   isDefault: r.is_default === true || r.is_default === 1,
   bookingsCalendar: r.bookings_calendar === null ? null : JSON.parse(r.bookings_calendar),
+  feedToken: r.feed_token,
   revision: Number(r.revision),
   createdAtMs: Number(r.created_at_ms),
   updatedAtMs: Number(r.updated_at_ms),

@@ -19,6 +19,8 @@ export interface HostRecord {
   isDefault: boolean;
   /** The CalDAV calendar the host's confirmed bookings are written into: a collection of one of the host's CalDAV busy sources. */
   bookingsCalendar: { sourceId: number; calendarUrl: string } | null;
+  /** The secret of the host's own private booking feed `/feeds/{feedToken}.ics`: their confirmed bookings of every event type, nobody else's. */
+  feedToken: string;
   /** Bumped by every change of the host, its schedules, its calendars' busy times and its bookings (of any event type). */
   revision: number;
   createdAtMs: number;
@@ -26,7 +28,7 @@ export interface HostRecord {
 }
 
 /** What a new host needs. */
-export type NewHost = Pick<HostRecord, "name" | "email" | "timezone" | "avatarUrl">;
+export type NewHost = Pick<HostRecord, "name" | "email" | "timezone" | "avatarUrl" | "feedToken">;
 /** Fields of a host an update may replace. */
 export type HostChange = Partial<NewHost & Pick<HostRecord, "bookingsCalendar">>;
 
@@ -540,6 +542,8 @@ export interface Store {
     list(): Promise<HostRecord[]>;
     /** The host of event types created without naming hosts. */
     defaultHost(): Promise<HostRecord>;
+    /** The host whose own booking feed has this secret, or null. */
+    byFeedToken(feedToken: string): Promise<HostRecord | null>;
     /** Replaces the given fields and bumps the revision; null when the id is unknown. */
     update(id: number, change: HostChange, nowMs: number): Promise<HostRecord | null>;
     /** Deletes a host with its schedules and calendars; refused while it is the default, hosts an event type or has bookings. */

@@ -187,6 +187,7 @@ function hostText(h: HostView): string {
     `Avatar:        ${h.avatarUrl ?? "none"}`,
     `Event types:   ${h.eventTypeIds.length === 0 ? "none" : h.eventTypeIds.map((id) => `#${id}`).join(", ")}`,
     ...(h.bookingsCalendar ? [`Bookings into: ${h.bookingsCalendar.calendarUrl} (calendar source #${h.bookingsCalendar.sourceId})`] : []),
+    ...(h.feedUrl ? [`Booking feed:  ${h.feedUrl} (private: the host's confirmed bookings as iCalendar)`] : []),
   ].join("\n");
 }
 

@@ -1,6 +1,7 @@
 import type { AppContext } from "../../context.ts";
 import { ApiError } from "../../http/errors.ts";
 import { pathOf } from "../../lib/links.ts";
+import { isUuid } from "../../lib/ids.ts";
 import { EmailDeliverer, smtpTransport } from "../mail/deliverer.ts";
 import { DEFAULT_ACCENT, messageHtml, messageText } from "../mail/template.ts";
 import { HOST_SIGN_IN_LINK_MS } from "../console/service.ts";
@@ -29,6 +30,7 @@ export async function assertHostMay(ctx: AppContext, request: Request, hostId: n
     if (Number(own[1]) !== hostId) throw forbidden();
     const rest = own[2] ?? "";
     if (rest === "" && (read || method === "PATCH")) return;
+    if (rest === "/feed-token" && method === "POST") return;
     if ((rest === "/event-types" || rest === "/reservations") && read) return;
     if ((rest === "/schedules" || rest === "/busy-sources") && (read || method === "POST")) return;
     if (rest === "/busy-sources/test" && method === "POST") return;
@@ -57,11 +59,35 @@ export async function assertHostMay(ctx: AppContext, request: Request, hostId: n
   // The host's own bookings: read one, cancel it or move it (as the organizer may).
   const booking = /^\/admin\/event-types\/(\d{1,12})\/reservations\/([^/]{1,80})(\/cancel|\/reschedule|\/time-slots)?$/.exec(path);
   if (booking && (booking[3] === undefined || booking[3] === "/time-slots" ? read : method === "POST")) {
-    const record = await ctx.store.reservations.byUuid(Number(booking[1]), decodeURIComponent(booking[2]!).toLowerCase());
+    const uuid = decodedSegment(booking[2]!);
+    const record = uuid !== null && isUuid(uuid) ? await ctx.store.reservations.byUuid(Number(booking[1]), uuid.toLowerCase()) : null;
     if (!record || !record.hostIds.includes(hostId)) throw new ApiError("not_found", "No reservation of this host with this id.");
     return;
   }
   throw forbidden();
+}
+
+/**
+ * Fields of an event type's admin view that reach beyond one host: the event type's booking feed
+ * (every host's bookings of a team) and its webhook address (which may carry the receiver's secret).
+ * A host's session is answered without them; its own feed is on its host (`feedUrl`).
+ */
+export const ORGANIZER_ONLY_EVENT_TYPE_FIELDS = ["feedToken", "feedUrl", "webhookUrl"] as const;
+
+/** An event type's view as a host's session may read it: without ORGANIZER_ONLY_EVENT_TYPE_FIELDS. */
+export function withoutOrganizerSecrets<T extends object>(view: T): Omit<T, (typeof ORGANIZER_ONLY_EVENT_TYPE_FIELDS)[number]> {
+  const copy: Record<string, unknown> = { ...(view as Record<string, unknown>) };
+  for (const field of ORGANIZER_ONLY_EVENT_TYPE_FIELDS) delete copy[field];
+  return copy as Omit<T, (typeof ORGANIZER_ONLY_EVENT_TYPE_FIELDS)[number]>;
+}
+
+/** A path segment decoded, or null when its percent-encoding is malformed (`%E0%A4%A`): as unknown as any other. */
+function decodedSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
 }
 
 const forbidden = () => new ApiError("forbidden", "A host's console session may not use this part of the admin API.", { hint: FORBIDDEN_HINT });

@@ -16,7 +16,7 @@ import { BusySourceCreate, WriteBookingsBody } from "../calendars/model.ts";
 import type { HostAdmin } from "../hosts/service.ts";
 import { HostCreate, HostPatch, HostReservationsQuery, ScheduleCreate, SchedulePatch } from "../hosts/model.ts";
 import { HOST_SIGN_IN_LINK_MS } from "../console/service.ts";
-import { assertHostMay, hostScopes, sendSignInLink } from "./host-scope.ts";
+import { assertHostMay, hostScopes, sendSignInLink, withoutOrganizerSecrets } from "./host-scope.ts";
 import type { TimeSlotService } from "../time-slots/service.ts";
 import { TimeSlotsQueryShape } from "../time-slots/model.ts";
 import { BusinessFailure } from "../../domain/errors.ts";
@@ -145,7 +145,11 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       },
       { query: ReservationSearchQuery },
     )
-    .get("/event-types/:id/reservations/:uuid", async ({ params, request }) => ok(await admin.reservation(idOf(params.id), params.uuid, publicOrigin(ctx.config, request.url))))
+    .get("/event-types/:id/reservations/:uuid", async ({ params, request }) => {
+      const answer = await admin.reservation(idOf(params.id), params.uuid, publicOrigin(ctx.config, request.url));
+      // The webhook deliveries go to the organizer's receiver, whose address may carry its secret.
+      return ok(hostScopes.has(request) ? { ...answer, deliveries: answer.deliveries.filter((d) => d.channel !== "webhook") } : answer);
+    })
     // The organizer cancels or moves a booking: the visitor's notice rules do not bind them (see ChangeOptions.organizer).
     .post(
       "/event-types/:id/reservations/:uuid/cancel",
@@ -199,7 +203,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
     // A host's session sees only its own host.
     .get("/hosts", async ({ request }) => {
       const own = hostScopes.get(request);
-      return ok(own === undefined ? await hosts.list() : [await hosts.get(own)]);
+      return ok((own === undefined ? await hosts.list() : [await hosts.get(own)]).map((view) => withFeedUrl(request, view)));
     })
     // Emails the host a one-time link that signs them in to the console as that host (organizer only).
     .post("/hosts/:hostId/sign-in-link", async ({ params, request }) => {
@@ -211,16 +215,20 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       if (outcome.error) throw new ApiError("service_unavailable", `The sign-in link could not be emailed: ${outcome.error}`, { headers: { "retry-after": "60" } });
       return ok({ hostId: host.id, email: host.email, expiresAt: new Date(ctx.clock.now() + HOST_SIGN_IN_LINK_MS).toISOString(), sent: outcome.sent });
     })
-    .post("/hosts", async ({ body }) => ok(await hosts.create(body)), { body: HostCreate })
-    .get("/hosts/:hostId", async ({ params }) => ok(await hosts.get(hostIdOf(params.hostId))))
-    .patch("/hosts/:hostId", async ({ params, body }) => ok(await hosts.update(hostIdOf(params.hostId), body)), { body: HostPatch })
+    .post("/hosts", async ({ body, request }) => ok(withFeedUrl(request, await hosts.create(body))), { body: HostCreate })
+    .get("/hosts/:hostId", async ({ params, request }) => ok(withFeedUrl(request, await hosts.get(hostIdOf(params.hostId)))))
+    .patch("/hosts/:hostId", async ({ params, body, request }) => ok(withFeedUrl(request, await hosts.update(hostIdOf(params.hostId), body))), { body: HostPatch })
+    // A new address for the host's own booking feed (the host in their session, or the organizer).
+    .post("/hosts/:hostId/feed-token", async ({ params, request }) => ok(withFeedUrl(request, await hosts.rotateFeedToken(hostIdOf(params.hostId)))))
     .delete("/hosts/:hostId", async ({ params }) => {
       await hosts.delete(hostIdOf(params.hostId));
       return done("Host deleted with its schedules and calendars.");
     })
     .get("/hosts/:hostId/event-types", async ({ params, request }) => {
       const ids = await hosts.eventTypeIds(hostIdOf(params.hostId));
-      return ok(await Promise.all(ids.map(async (id) => withFeedUrl(request, await admin.get(id)))));
+      const views = await Promise.all(ids.map(async (id) => withFeedUrl(request, await admin.get(id))));
+      // A host's session reads its event types without what reaches beyond its own bookings.
+      return ok(hostScopes.has(request) ? views.map(withoutOrganizerSecrets) : views);
     })
     .get("/hosts/:hostId/reservations", async ({ params, query }) => ok(await hosts.reservations(hostIdOf(params.hostId), query)), { query: HostReservationsQuery })
     .get("/hosts/:hostId/schedules", async ({ params }) => ok(await hosts.schedules(hostIdOf(params.hostId))))

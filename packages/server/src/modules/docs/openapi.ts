@@ -421,7 +421,7 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     operationId: "adminGetReservation",
     summary: "Read one booking",
     description: "With its manage link and its deliveries of every channel (webhooks, emails, reminders, calendar writes), times in the event type's zone.",
-    host: "its own bookings only; another host's booking is 404 `not_found`.",
+    host: "its own bookings only, without the webhook deliveries (the organizer's receiver); another host's booking is 404 `not_found`.",
     response: envelope(Type.Object({ ...AdminBookingView.properties, deliveries: Type.Array(Delivery) })),
     errors: [401, 403, 404],
   },
@@ -507,6 +507,18 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     errors: [401, 403, 404, 422, 503],
   },
   {
+    method: "post",
+    path: "/admin/hosts/{hostId}/feed-token",
+    pathParam: "hostId",
+    operationId: "adminRotateHostFeedToken",
+    host: "its own feed only.",
+    summary: "Give a host's booking feed a new address",
+    description:
+      "Every host has a private iCalendar feed of their own confirmed bookings (of every event type, no other host's) at `feedUrl` (`/feeds/{feedToken}.ics`, outside this API). This issues a new secret; the old address answers 404 at once. Answers the host as `GET /admin/hosts/{hostId}` does.",
+    response: envelope(HostView),
+    errors: [401, 403, 404],
+  },
+  {
     method: "patch",
     path: "/admin/hosts/{hostId}",
     pathParam: "hostId",
@@ -535,7 +547,8 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
     operationId: "adminListHostEventTypes",
     host: "its own host's.",
     summary: "List a host's event types",
-    description: "The event types the host belongs to (personal and team), as `GET /admin/event-types/{id}` answers them.",
+    description:
+      "The event types the host belongs to (personal and team), as `GET /admin/event-types/{id}` answers them. A host's own session gets them without `feedToken`, `feedUrl` and `webhookUrl`: the event type's feed lists every host's bookings of a team, and the webhook address may carry the receiver's secret; the host's own feed is the host's `feedUrl`.",
     response: envelope(Type.Array(Type.Object({ id: Type.Integer(), title: Type.String(), hosts: Type.Array(Type.Object({ hostId: Type.Integer(), name: Type.String(), priority: Type.Integer(), scheduleId: Type.Union([Type.Integer(), Type.Null()]) })), assignment: Type.Union([Type.Literal("collective"), Type.Literal("round-robin")]) }, { additionalProperties: true }))),
     errors: [401, 403, 404],
   },

@@ -1,5 +1,5 @@
 import ICAL from "ical.js";
-import type { EventTypeRecord, Store } from "../../store/types.ts";
+import type { EventTypeRecord, ReservationRecord, Store } from "../../store/types.ts";
 import { FEED_TOKEN_PREFIX } from "../../lib/tokens.ts";
 import { senderOf } from "../mail/events.ts";
 import { setText } from "../invites/ics.ts";
@@ -29,10 +29,12 @@ export interface BookingFeed {
 }
 
 /**
- * The private iCalendar feed of one event type's confirmed bookings, for the organizer's calendar app:
- * one VEVENT per confirmed reservation that ended at most FEED_PAST_DAYS ago, none of any other
- * event type. Held, expired and cancelled reservations are not in it, so a cancelled booking leaves
- * the organizer's calendar at its next refresh.
+ * The private iCalendar feeds of confirmed bookings, for a calendar app: an event type's (the
+ * organizer's: every booking of the event type, whichever host has it) and a host's (every booking
+ * of that host, of any event type, and no other host's). One VEVENT per confirmed reservation that
+ * ended at most FEED_PAST_DAYS ago. Held, expired and cancelled reservations are not in it, so a
+ * cancelled booking leaves the calendar at its next refresh, and a booking moved to another host
+ * leaves the first host's feed.
  */
 export class BookingFeedService {
   constructor(
@@ -42,32 +44,42 @@ export class BookingFeedService {
     private readonly from: string,
   ) {}
 
-  /** The feed whose secret is `feedToken`, or null when no event type has it. */
+  /** The feed whose secret is `feedToken` (an event type's or a host's), or null when nothing has it. */
   async feed(feedToken: string): Promise<BookingFeed | null> {
     if (!TOKEN_SHAPE.test(feedToken)) return null;
+    const query = { fromMs: this.now() - FEED_PAST_DAYS * DAY_MS, untilMs: END_OF_TIME_MS, statuses: ["confirmed" as const], limit: FEED_MAX_BOOKINGS };
     const eventType = await this.store.eventTypes.byFeedToken(feedToken);
-    if (!eventType) return null;
-    const reservations = await this.store.reservations.list(eventType.id, {
-      fromMs: this.now() - FEED_PAST_DAYS * DAY_MS,
-      untilMs: END_OF_TIME_MS,
-      statuses: ["confirmed"],
-      limit: FEED_MAX_BOOKINGS,
-    });
-    const calendar = feedCalendar(eventType);
+    if (eventType) return this.render(`Bookings: ${eventType.settings.title}`, await this.store.reservations.list(eventType.id, query), new Map([[eventType.id, eventType]]));
+    const host = await this.store.hosts.byFeedToken(feedToken);
+    if (!host) return null;
+    const reservations = await this.store.hosts.reservations(host.id, query);
+    const eventTypes = new Map<number, EventTypeRecord>();
+    for (const id of new Set(reservations.map((r) => r.eventTypeId))) {
+      const record = await this.store.eventTypes.byId(id);
+      if (record) eventTypes.set(id, record);
+    }
+    return this.render(`Bookings: ${host.name}`, reservations, eventTypes);
+  }
+
+  private render(name: string, reservations: ReservationRecord[], eventTypes: ReadonlyMap<number, EventTypeRecord>): BookingFeed {
+    const calendar = feedCalendar(name);
     const sender = senderOf(this.from);
-    for (const reservation of reservations) calendar.addSubcomponent(bookingVEvent(reservation, eventType, organizerOf(eventType, reservation, sender)));
+    for (const reservation of reservations) {
+      const eventType = eventTypes.get(reservation.eventTypeId);
+      if (eventType) calendar.addSubcomponent(bookingVEvent(reservation, eventType, organizerOf(eventType, reservation, sender)));
+    }
     const body = calendar.toString() + "\r\n";
     return { body, etag: `"${new Bun.CryptoHasher("sha256").update(body).digest("base64url")}"` };
   }
 }
 
-function feedCalendar(eventType: EventTypeRecord): ICAL.Component {
+function feedCalendar(name: string): ICAL.Component {
   const calendar = new ICAL.Component("vcalendar");
   calendar.addPropertyWithValue("version", "2.0");
   calendar.addPropertyWithValue("prodid", "-//Booking Calendar//Booking feed//EN");
   calendar.addPropertyWithValue("calscale", "GREGORIAN");
   calendar.addPropertyWithValue("method", "PUBLISH");
-  setText(calendar, "x-wr-calname", `Bookings: ${eventType.settings.title}`);
+  setText(calendar, "x-wr-calname", name);
   // How often calendar apps should look again (RFC 7986, and the older name Outlook reads).
   calendar.addProperty(refreshInterval("refresh-interval"));
   calendar.addPropertyWithValue("x-published-ttl", "PT15M");

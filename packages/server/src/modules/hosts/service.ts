@@ -3,6 +3,7 @@ import type { HostCreate, HostPatch, HostView, ScheduleCreate, SchedulePatch, Sc
 import { checkAvailability } from "../../domain/availability.ts";
 import { addError, DomainError, ValidationFailed } from "../../domain/errors.ts";
 import { isHttpUrl } from "../../lib/links.ts";
+import { FEED_TOKEN_PREFIX, newToken } from "../../lib/tokens.ts";
 import type { AvailabilityRules } from "../../domain/event-type.ts";
 import { statusAt } from "../../domain/reservation.ts";
 import { canonicalZone, utc } from "../../lib/time.ts";
@@ -58,7 +59,15 @@ export class HostAdmin {
 
   async create(input: HostCreate): Promise<HostView> {
     const checked = checkHost({ timezone: "UTC", avatarUrl: null, ...input });
-    return this.view(await this.store.hosts.create(checked, this.now()));
+    return this.view(await this.store.hosts.create({ ...checked, feedToken: newToken(FEED_TOKEN_PREFIX) }, this.now()));
+  }
+
+  /** Gives the host's booking feed a new secret: the old address stops working at once (a leaked one, say). */
+  async rotateFeedToken(id: number): Promise<HostView> {
+    await this.host(id);
+    const updated = await this.store.hosts.update(id, { feedToken: newToken(FEED_TOKEN_PREFIX) }, this.now());
+    if (!updated) throw notFound(id);
+    return this.view(updated);
   }
 
   async update(id: number, patch: HostPatch): Promise<HostView> {
@@ -146,6 +155,7 @@ export class HostAdmin {
       isDefault: h.isDefault,
       bookingsCalendar: h.bookingsCalendar,
       eventTypeIds: await this.store.hosts.eventTypeIds(h.id),
+      feedToken: h.feedToken,
       createdAt: utc(h.createdAtMs),
       updatedAt: utc(h.updatedAtMs),
     };

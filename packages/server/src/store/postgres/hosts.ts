@@ -4,7 +4,7 @@ import type { Connections } from "./connections.ts";
 import { HOST_BUSY, HOST_REVISION } from "./hosts-sql.ts";
 
 /** A host row with its revision counters summed in. */
-const HOST_COLUMNS = `h.id, h.name, h.email, h.timezone, h.avatar_url, h.is_default, h.bookings_calendar, ${HOST_REVISION} AS revision, h.created_at_ms, h.updated_at_ms`;
+const HOST_COLUMNS = `h.id, h.name, h.email, h.timezone, h.avatar_url, h.is_default, h.bookings_calendar, h.feed_token, ${HOST_REVISION} AS revision, h.created_at_ms, h.updated_at_ms`;
 
 /** Hosts on PostgreSQL: people, and what takes their time across event types. */
 export function postgresHosts(db: Connections): Store["hosts"] {
@@ -15,8 +15,8 @@ export function postgresHosts(db: Connections): Store["hosts"] {
   return {
     create: async (input: NewHost, nowMs: number) => {
       const { rows } = await db.run<{ id: number }>(
-        "INSERT INTO hosts (name, email, timezone, avatar_url, created_at_ms, updated_at_ms) VALUES ($1, $2, $3, $4, $5, $5) RETURNING id",
-        [input.name, input.email, input.timezone, input.avatarUrl, nowMs],
+        "INSERT INTO hosts (name, email, timezone, avatar_url, feed_token, created_at_ms, updated_at_ms) VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id",
+        [input.name, input.email, input.timezone, input.avatarUrl, input.feedToken, nowMs],
       );
       return (await byId(Number(rows[0]!.id)))!;
     },
@@ -28,13 +28,17 @@ export function postgresHosts(db: Connections): Store["hosts"] {
     },
     list: async () => (await db.run<HostRow>(`SELECT ${HOST_COLUMNS} FROM hosts h ORDER BY h.id`, [], true)).rows.map(toHost),
     defaultHost: async () => toHost((await db.run<HostRow>(`SELECT ${HOST_COLUMNS} FROM hosts h WHERE h.is_default`, [], true)).rows[0]!),
+    byFeedToken: async (feedToken) => {
+      const row = (await db.run<HostRow>(`SELECT ${HOST_COLUMNS} FROM hosts h WHERE h.feed_token = $1`, [feedToken], true)).rows[0];
+      return row ? toHost(row) : null;
+    },
     update: async (id: number, change: HostChange, nowMs: number) => {
       const done = await db.transaction(async (c) => {
         const row = (await c.query<HostRow>("SELECT * FROM hosts WHERE id = $1 FOR NO KEY UPDATE", [id])).rows[0];
         if (!row) return false;
         const next = { ...toHost(row), ...change };
-        await c.query("UPDATE hosts SET name = $1, email = $2, timezone = $3, avatar_url = $4, bookings_calendar = $5, updated_at_ms = $6, revision = revision + 1 WHERE id = $7", [
-          next.name, next.email, next.timezone, next.avatarUrl, next.bookingsCalendar === null ? null : JSON.stringify(next.bookingsCalendar), nowMs, id,
+        await c.query("UPDATE hosts SET name = $1, email = $2, timezone = $3, avatar_url = $4, bookings_calendar = $5, feed_token = $6, updated_at_ms = $7, revision = revision + 1 WHERE id = $8", [
+          next.name, next.email, next.timezone, next.avatarUrl, next.bookingsCalendar === null ? null : JSON.stringify(next.bookingsCalendar), next.feedToken, nowMs, id,
         ]);
         return true;
       });

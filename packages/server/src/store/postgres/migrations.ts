@@ -356,6 +356,19 @@ export const POSTGRES_MIGRATIONS: { version: number; name: string; sql: string }
       CREATE INDEX reservations_by_start_across ON reservations (start_ms, uuid);
     `,
   },
+  {
+    version: 15,
+    name: "a private booking feed per host; new feed addresses for event types a host's session could read",
+    // As SQLite's migration 15: the event types' feed addresses a host's session was shown are replaced.
+    sql: `
+      ALTER TABLE hosts ADD COLUMN feed_token text;
+      UPDATE hosts SET feed_token = 'bcf_' || replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '');
+      ALTER TABLE hosts ALTER COLUMN feed_token SET NOT NULL;
+      ALTER TABLE hosts ADD CONSTRAINT hosts_feed_token_unique UNIQUE (feed_token);
+      UPDATE event_types SET feed_token = 'bcf_' || replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')
+        WHERE id IN (SELECT eth.event_type_id FROM event_type_hosts eth JOIN hosts h ON h.id = eth.host_id WHERE NOT h.is_default);
+    `,
+  },
 ];
 
 /**

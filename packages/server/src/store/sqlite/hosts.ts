@@ -11,11 +11,12 @@ export function sqliteHosts(connection: SqliteConnection): Store["hosts"] {
     byId: db.query<HostRow, [number]>("SELECT * FROM hosts WHERE id = ?"),
     list: db.query<HostRow, []>("SELECT * FROM hosts ORDER BY id"),
     byDefault: db.query<HostRow, []>("SELECT * FROM hosts WHERE is_default = 1"),
-    insert: db.query<{ id: number }, [string, string | null, string, string | null, number, number]>(
-      "INSERT INTO hosts (name, email, timezone, avatar_url, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+    byFeedToken: db.query<HostRow, [string]>("SELECT * FROM hosts WHERE feed_token = ?"),
+    insert: db.query<{ id: number }, [string, string | null, string, string | null, string, number, number]>(
+      "INSERT INTO hosts (name, email, timezone, avatar_url, feed_token, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
     ),
-    update: db.query<unknown, [string, string | null, string, string | null, string | null, number, number]>(
-      "UPDATE hosts SET name = ?, email = ?, timezone = ?, avatar_url = ?, bookings_calendar = ?, updated_at_ms = ?, revision = revision + 1 WHERE id = ?",
+    update: db.query<unknown, [string, string | null, string, string | null, string | null, string, number, number]>(
+      "UPDATE hosts SET name = ?, email = ?, timezone = ?, avatar_url = ?, bookings_calendar = ?, feed_token = ?, updated_at_ms = ?, revision = revision + 1 WHERE id = ?",
     ),
     eventTypes: db.query<{ id: number }, [number]>("SELECT event_type_id AS id FROM event_type_hosts WHERE host_id = ? ORDER BY event_type_id"),
     anyBooking: db.query<{ n: number }, [number]>("SELECT count(*) AS n FROM (SELECT 1 FROM reservation_hosts WHERE host_id = ? LIMIT 1)"),
@@ -32,17 +33,21 @@ export function sqliteHosts(connection: SqliteConnection): Store["hosts"] {
     return row ? toHost(row) : null;
   };
   return {
-    create: async (input: NewHost, nowMs: number) => toHost(q.byId.get(connection.write(() => q.insert.get(input.name, input.email, input.timezone, input.avatarUrl, nowMs, nowMs)!.id))!),
+    create: async (input: NewHost, nowMs: number) => toHost(q.byId.get(connection.write(() => q.insert.get(input.name, input.email, input.timezone, input.avatarUrl, input.feedToken, nowMs, nowMs)!.id))!),
     byId: async (id) => byId(id),
     byIds: async (ids) => ids.map(byId).filter((h) => h !== null),
     list: async () => q.list.all().map(toHost),
     defaultHost: async () => toHost(q.byDefault.get()!),
+    byFeedToken: async (feedToken) => {
+      const row = q.byFeedToken.get(feedToken);
+      return row ? toHost(row) : null;
+    },
     update: async (id: number, change: HostChange, nowMs: number) =>
       connection.write(() => {
         const row = q.byId.get(id);
         if (!row) return null;
         const next = { ...toHost(row), ...change };
-        q.update.run(next.name, next.email, next.timezone, next.avatarUrl, next.bookingsCalendar === null ? null : JSON.stringify(next.bookingsCalendar), nowMs, id);
+        q.update.run(next.name, next.email, next.timezone, next.avatarUrl, next.bookingsCalendar === null ? null : JSON.stringify(next.bookingsCalendar), next.feedToken, nowMs, id);
         return toHost(q.byId.get(id)!);
       }),
     delete: async (id: number) =>

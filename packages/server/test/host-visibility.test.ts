@@ -1,0 +1,248 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createHost, expectError, setup, waitFor, type Answer } from "./utils.ts";
+import { startSmtp, type Smtp } from "./smtp.ts";
+
+// A host signed in to the console sees their own visitors and nobody else's: not through the admin
+// API, not through a feed address, not through a token or address in any answer.
+
+const ORIGIN = "http://localhost";
+const DAY = "2026-11-24";
+const slot = (hhmm: string) => ({ start: `${DAY}T${hhmm}:00Z`, end: new Date(Date.parse(`${DAY}T${hhmm}:00Z`) + 30 * 60_000).toISOString() });
+
+const stops: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (stops.length) await stops.pop()!();
+});
+
+type Env = Awaited<ReturnType<typeof setup>>;
+
+/** Ana and Bea in a round-robin team with a webhook, Bea with an event type of her own, and bookings of both. */
+async function world() {
+  const smtp: Smtp = await startSmtp();
+  stops.push(() => smtp.stop());
+  const env = await setup({ config: { rateLimit: { limit: 100_000, windowSeconds: 60 }, mail: { smtpUrl: smtp.url, from: "Bookings <bookings@example.test>" } } });
+  const ana = await createHost(env, "Ana");
+  const bea = await createHost(env, "Bea");
+  const create = async (body: Record<string, unknown>) => {
+    const r = await env.admin("POST", "/admin/event-types", { timezone: "Europe/Prague", ...body });
+    expect(r.status, r.text).toBe(200);
+    return r.body.data as { id: number; token: string; overrideToken: string; webhookSecret: string; feedToken: string; feedUrl: string; linkToken: string };
+  };
+  const team = await create({ title: "Team call", assignment: "round-robin", hosts: [{ hostId: ana }, { hostId: bea }], webhookUrl: "https://hooks.example.com/in/whk-path-secret?key=whk-query-secret" });
+  const beaOwn = await create({ title: "Bea's call", hosts: [{ hostId: bea }] });
+  const book = async (et: { token: string }, hhmm: string, email: string) => {
+    const r = await env.call("POST", "/reservations", { token: et.token, body: { ...slot(hhmm), email, firstname: "Vis", lastname: "Itor" } });
+    expect(r.body.success, r.text).toBe(true);
+    return r.body.data as { uuid: string; userId: number };
+  };
+  // Two visitors at one time: round robin gives one to each host.
+  const first = await book(team, "09:00", "first-team-visitor@example.com");
+  const second = await book(team, "09:00", "second-team-visitor@example.com");
+  expect([first.userId, second.userId].sort()).toEqual([ana, bea].sort());
+  const anaBooking = first.userId === ana ? first : second;
+  const beaTeamBooking = first.userId === ana ? second : first;
+  const beaOwnBooking = await book(beaOwn, "11:00", "bea-own-visitor@example.com");
+  const emailOf = (uuid: string) => (uuid === first.uuid ? "first-team-visitor@example.com" : uuid === second.uuid ? "second-team-visitor@example.com" : "bea-own-visitor@example.com");
+  return { smtp, env, ana, bea, team, beaOwn, anaBooking, beaTeamBooking, beaOwnBooking, emailOf, book };
+}
+
+/** Signs the host in through an emailed one-time link; a function calling the admin API with that session. */
+async function signedInAs(env: Env, smtp: Smtp, hostId: number, email: string) {
+  const before = smtp.received.length;
+  expect((await env.admin("POST", `/admin/hosts/${hostId}/sign-in-link`)).status).toBe(200);
+  await waitFor(() => smtp.received.slice(before).some((m) => m.to.includes(email)), 5_000, "the sign-in email");
+  const mail = smtp.received.slice(before).find((m) => m.to.includes(email))!;
+  const link = /\/console#link=(bcsl_[A-Za-z0-9_-]+)/.exec(mail.mail.text ?? "")![1]!;
+  const opened = await env.call("POST", "/console/session", { body: { link }, headers: { origin: ORIGIN } });
+  expect(opened.status, opened.text).toBe(200);
+  const cookie = (opened.headers.get("set-cookie") ?? "").split(";")[0]!;
+  return (method: string, path: string, body?: unknown) => env.call(method, path, { headers: { cookie, origin: ORIGIN }, ...(body === undefined ? {} : { body }) });
+}
+
+/** Reads a feed by its absolute address (any origin: the path is what the server routes). */
+async function feed(env: Env, url: string): Promise<Answer> {
+  return env.call("GET", new URL(url).pathname);
+}
+
+/** Every key path of a JSON value, arrays as `[]`: `data.items[].email`. */
+function keyPaths(value: unknown, prefix = ""): string[] {
+  if (Array.isArray(value)) return value.flatMap((item) => keyPaths(item, `${prefix}[]`));
+  if (value === null || typeof value !== "object") return prefix === "" ? [] : [prefix];
+  const own = Object.entries(value as Record<string, unknown>).flatMap(([key, item]) => keyPaths(item, prefix === "" ? key : `${prefix}.${key}`));
+  return own.length === 0 && prefix !== "" ? [prefix] : own;
+}
+
+/** Every string of a JSON value. */
+function strings(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.flatMap(strings);
+  if (value !== null && typeof value === "object") return Object.values(value).flatMap(strings);
+  return [];
+}
+
+/**
+ * The fields a host's session is answered, per route. A field added to any of these answers fails
+ * the sweep below until it is added here, having been judged to reach no further than the host.
+ * Each record's fields are named, not what lies inside them (settings objects, answers, locations).
+ */
+const HOST_READABLE: Record<string, readonly string[]> = {
+  "GET /console/session": [
+    "success", "data.id", "data.role", "data.hostId", "data.method", "data.createdAt", "data.expiresAt", "data.lastSeenAt", "data.address", "data.userAgent",
+  ],
+  "GET /admin/hosts": [
+    "success", "data[].id", "data[].name", "data[].email", "data[].timezone", "data[].avatarUrl", "data[].isDefault", "data[].bookingsCalendar", "data[].eventTypeIds",
+    "data[].feedToken", "data[].feedUrl", "data[].createdAt", "data[].updatedAt",
+  ],
+  "GET /admin/hosts/{own}": [
+    "success", "data.id", "data.name", "data.email", "data.timezone", "data.avatarUrl", "data.isDefault", "data.bookingsCalendar", "data.eventTypeIds", "data.feedToken",
+    "data.feedUrl", "data.createdAt", "data.updatedAt",
+  ],
+  "GET /admin/hosts/{own}/event-types": [
+    "success", "data[].id", "data[].title", "data[].description", "data[].timezone", "data[].durationMinutes", "data[].slotIntervalMinutes", "data[].seats",
+    "data[].holdMinutes", "data[].bufferBeforeMinutes", "data[].bufferAfterMinutes", "data[].minNoticeMinutes", "data[].horizonDays", "data[].rescheduleNoticeMinutes",
+    "data[].cancelNoticeMinutes", "data[].availability", "data[].locations", "data[].customFields", "data[].translations", "data[].payment", "data[].organizerEmail",
+    "data[].contact", "data[].reminderMinutes", "data[].locale", "data[].theme", "data[].profileImage", "data[].calendarTitle", "data[].hostName", "data[].compact",
+    "data[].externalBooking", "data[].maxGuests", "data[].bookingsCalendar", "data[].hosts", "data[].assignment", "data[].slug", "data[].linkToken", "data[].disabled",
+    "data[].webhookDisabledAt", "data[].createdAt", "data[].updatedAt",
+  ],
+  "GET /admin/hosts/{own}/reservations": [
+    "success", "data[].uuid", "data[].eventTypeId", "data[].hostIds", "data[].status", "data[].start", "data[].end", "data[].email", "data[].firstname", "data[].lastname",
+    "data[].createdAt",
+  ],
+  "GET /admin/hosts/{own}/schedules": [
+    "success", "data[].id", "data[].hostId", "data[].name", "data[].timezone", "data[].availability", "data[].createdAt", "data[].updatedAt",
+  ],
+  "GET /admin/hosts/{own}/busy-sources": [
+    "success", "data[].id", "data[].hostId", "data[].eventTypeId", "data[].kind", "data[].url", "data[].username", "data[].credentialsSet", "data[].freshnessMinutes",
+    "data[].status", "data[].stale", "data[].lastAttemptAt", "data[].lastSuccessAt", "data[].lastFailureAt", "data[].lastError", "data[].objects", "data[].busyIntervals",
+    "data[].syncing", "data[].writeBookings", "data[].writeCalendar",
+  ],
+  "GET /admin/reservations": [
+    "success", "data.items[].eventTypeId", "data.items[].eventTypeTitle", "data.items[].manageUrl", "data.items[].uuid", "data.items[].status", "data.items[].start",
+    "data.items[].end", "data.items[].startIso8601", "data.items[].endIso8601", "data.items[].heldUntil", "data.items[].email", "data.items[].firstname",
+    "data.items[].lastname", "data.items[].phone", "data.items[].timezone", "data.items[].location", "data.items[].guests", "data.items[].customFields",
+    "data.items[].payment", "data.items[].createdAt", "data.items[].cancelReason", "data.next",
+  ],
+  "GET /admin/event-types/{team}/reservations/{own booking}": [
+    "success", "data.eventTypeId", "data.eventTypeTitle", "data.manageUrl", "data.uuid", "data.status", "data.start", "data.end", "data.startIso8601", "data.endIso8601",
+    "data.heldUntil", "data.email", "data.firstname", "data.lastname", "data.phone", "data.timezone", "data.location", "data.guests", "data.customFields", "data.payment",
+    "data.createdAt", "data.cancelReason", "data.deliveries",
+  ],
+};
+
+/** A key path as HOST_READABLE names it: a record's field, whatever lies inside it (settings objects, answers, locations). */
+function listed(path: string): string {
+  const field = /^(data\.items\[\]|data\[\]|data)\.([^.[]+)/.exec(path);
+  return field ? `${field[1]}.${field[2]}` : path;
+}
+
+describe("what a host's session can read", () => {
+  it("gives a host a feed of their own bookings only, keeps the event type's feed for the organizer, and stops showing the host a team's bookings once they leave it", async () => {
+    const { smtp, env, ana, bea, team, anaBooking, beaTeamBooking, beaOwnBooking, emailOf, book } = await world();
+    const as = await signedInAs(env, smtp, ana, "ana@example.com");
+
+    // The event types of a host's session carry no address of the event type's feed.
+    const types = await as("GET", `/admin/hosts/${ana}/event-types`);
+    expect(types.status, types.text).toBe(200);
+    expect(types.body.data.map((et: { id: number }) => et.id)).toEqual([team.id]);
+    for (const field of ["feedToken", "feedUrl", "webhookUrl"]) expect(types.body.data[0]).not.toHaveProperty(field);
+    expect(types.text).not.toContain(team.feedToken);
+    // The organizer still reads it there.
+    expect((await env.admin("GET", `/admin/hosts/${ana}/event-types`)).body.data[0].feedToken).toBe(team.feedToken);
+    // Nor may the host make a new one.
+    expectError(await as("POST", `/admin/event-types/${team.id}/feed-token`), 403, "forbidden");
+
+    // Ana's own feed: her booking's visitor, not Bea's team or own visitors.
+    const own = (await as("GET", `/admin/hosts/${ana}`)).body.data as { feedUrl: string; feedToken: string };
+    expect(own.feedUrl).toMatch(/\/feeds\/bcf_[A-Za-z0-9_-]{32,}\.ics$/);
+    const anaFeed = await feed(env, own.feedUrl);
+    expect(anaFeed.status).toBe(200);
+    expect(anaFeed.headers.get("content-type")).toMatch(/^text\/calendar/);
+    expect(anaFeed.text).toContain(emailOf(anaBooking.uuid));
+    expect(anaFeed.text).not.toContain(emailOf(beaTeamBooking.uuid));
+    expect(anaFeed.text).not.toContain(emailOf(beaOwnBooking.uuid));
+    expect(anaFeed.text).toContain("X-WR-CALNAME:Bookings: Ana");
+    // The event type's feed, the organizer's, lists both hosts' bookings of the team.
+    const teamFeed = await feed(env, team.feedUrl);
+    expect(teamFeed.text).toContain(emailOf(anaBooking.uuid));
+    expect(teamFeed.text).toContain(emailOf(beaTeamBooking.uuid));
+
+    // Ana leaves the team: the team's new bookings never reach her feed.
+    expect((await env.admin("PATCH", `/admin/event-types/${team.id}`, { hosts: [{ hostId: bea }] })).status).toBe(200);
+    const later = await book(team, "10:00", "after-ana-left@example.com");
+    expect(later.userId).toBe(bea);
+    const afterLeaving = await feed(env, own.feedUrl);
+    expect(afterLeaving.text).not.toContain("after-ana-left@example.com");
+    expect(afterLeaving.text).toContain(emailOf(anaBooking.uuid));
+    expect((await as("GET", `/admin/hosts/${ana}/event-types`)).body.data).toEqual([]);
+
+    // A host gives their own feed a new address (the old one is dead at once), and never another host's.
+    const rotated = await as("POST", `/admin/hosts/${ana}/feed-token`);
+    expect(rotated.status, rotated.text).toBe(200);
+    expect(rotated.body.data.feedToken).not.toBe(own.feedToken);
+    expectError(await feed(env, own.feedUrl), 404, "not_found");
+    expect((await feed(env, rotated.body.data.feedUrl)).text).toContain(emailOf(anaBooking.uuid));
+    expectError(await as("POST", `/admin/hosts/${bea}/feed-token`), 403, "forbidden");
+    // The organizer can rotate any host's.
+    const beaBefore = (await env.admin("GET", `/admin/hosts/${bea}`)).body.data.feedUrl as string;
+    expect((await env.admin("POST", `/admin/hosts/${bea}/feed-token`)).status).toBe(200);
+    expectError(await feed(env, beaBefore), 404, "not_found");
+  });
+
+  it("answers a host's session nothing that reaches beyond that host: no other host's or the organizer's token, secret or address, and no field not judged safe", async () => {
+    const { smtp, env, ana, bea, team, beaOwn, anaBooking } = await world();
+    const as = await signedInAs(env, smtp, ana, "ana@example.com");
+    await as("POST", `/admin/hosts/${ana}/schedules`, { name: "Mornings", availability: { weekly: { tuesday: [{ start: "08:00", end: "12:00" }] } } });
+    // A calendar of each host's (added as a sync would find them, without fetching anything).
+    const calendar = (hostId: number, url: string, secret: string | null) =>
+      env.store.busy.add({ hostId, kind: "ical", url, username: secret === null ? null : "user", secret, calendars: [], freshnessMinutes: null }, env.clock.now());
+    await calendar(ana, "https://calendar.example.com/ana.ics", "ana-calendar-password");
+    await calendar(bea, "https://calendar.example.com/bea-calendar-path.ics", "bea-calendar-password");
+
+    const reads: Record<string, string> = {
+      "GET /console/session": "/console/session",
+      "GET /admin/hosts": "/admin/hosts",
+      "GET /admin/hosts/{own}": `/admin/hosts/${ana}`,
+      "GET /admin/hosts/{own}/event-types": `/admin/hosts/${ana}/event-types`,
+      "GET /admin/hosts/{own}/reservations": `/admin/hosts/${ana}/reservations?from=${DAY}&until=${DAY}`,
+      "GET /admin/hosts/{own}/schedules": `/admin/hosts/${ana}/schedules`,
+      "GET /admin/hosts/{own}/busy-sources": `/admin/hosts/${ana}/busy-sources`,
+      "GET /admin/reservations": "/admin/reservations",
+      "GET /admin/event-types/{team}/reservations/{own booking}": `/admin/event-types/${team.id}/reservations/${anaBooking.uuid}`,
+    };
+    const answers: [string, Answer][] = [];
+    for (const [name, path] of Object.entries(reads)) {
+      const r = await as("GET", path);
+      expect(r.status, `${name}: ${r.text}`).toBe(200);
+      answers.push([name, r]);
+    }
+    // What the host's changes answer counts too.
+    answers.push(["PATCH /admin/hosts/{own}", await as("PATCH", `/admin/hosts/${ana}`, { name: "Ana" })]);
+    answers.push(["POST /admin/hosts/{own}/feed-token", await as("POST", `/admin/hosts/${ana}/feed-token`)]);
+
+    // Secrets and addresses of the organizer and of the other host.
+    const beaHost = (await env.admin("GET", `/admin/hosts/${bea}`)).body.data as { feedToken: string };
+    const secrets = [
+      team.token, team.overrideToken, team.webhookSecret, team.feedToken, "whk-path-secret", "whk-query-secret",
+      beaOwn.token, beaOwn.overrideToken, beaOwn.webhookSecret, beaOwn.feedToken, beaHost.feedToken,
+      "bea-calendar-path", "bea-calendar-password", "ana-calendar-password",
+    ];
+    const unjudged: string[] = [];
+    for (const [name, r] of answers) {
+      expect(r.status, `${name}: ${r.text}`).toBe(200);
+      for (const value of strings(r.body)) for (const secret of secrets) expect(value.includes(secret), `${name} answers a secret of someone else`).toBe(false);
+      const allowed = HOST_READABLE[name.replace(/^(PATCH|POST) \/admin\/hosts\/\{own\}(\/feed-token)?$/, "GET /admin/hosts/{own}")]!;
+      unjudged.push(...[...new Set(keyPaths(r.body).map(listed))].filter((path) => !allowed.includes(path)).map((path) => `${name}: ${path}`));
+    }
+    expect(unjudged, "fields answered to a host's session that are not judged safe for it").toEqual([]);
+  });
+
+  it("answers a malformed percent-encoding in a booking's path with a JSON 404, not a 500", async () => {
+    const { smtp, env, ana, team } = await world();
+    const as = await signedInAs(env, smtp, ana, "ana@example.com");
+    for (const path of [`/admin/event-types/${team.id}/reservations/%E0%A4%A`, `/admin/event-types/${team.id}/reservations/%ZZ/cancel`]) {
+      const r = await as(path.endsWith("cancel") ? "POST" : "GET", path);
+      expectError(r, 404, "not_found");
+    }
+  });
+});
