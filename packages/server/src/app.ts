@@ -89,7 +89,7 @@ export function createApp(deps: AppDependencies) {
     handler: { standardHostname: false },
     serve: { development: false, error: () => lastResortAnswer(publicOrigin(config)) },
   })
-    .use(httpContract(ctx, () => app.routes, new Set([STRIPE_WEBHOOK_PATH]), async (request) => (await consoleSessionOf(ctx, consoleAccess, request))?.id ?? null))
+    .use(httpContract(ctx, () => app.routes, new Set([STRIPE_WEBHOOK_PATH]), async (context) => (await consoleSessionOf(ctx, consoleAccess, context))?.id ?? null))
     // A bare JSON route through the same contract: for load balancers, and the benchmark's baseline.
     .get("/health", () => ok({ status: "ok" }))
     .use(publicApi(""))

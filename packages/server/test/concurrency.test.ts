@@ -3,8 +3,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AdminService } from "../src/modules/admin/service.ts";
+import { SIGN_IN_ATTEMPTS } from "../src/modules/console/service.ts";
 import { openSqliteStore } from "../src/store/sqlite/index.ts";
-import { startServerProcess, type ServerProcess } from "./server-process.ts";
+import { signInBurst, startServerProcess, type ServerProcess } from "./server-process.ts";
+import { ADMIN_KEY } from "./utils.ts";
 
 /**
  * Several real server processes (`src/main.ts`, the `npm start` code path) on one SQLite file,
@@ -32,7 +34,7 @@ beforeAll(async () => {
   }
   await store.close();
   for (let i = 0; i < PROCESSES; i++) {
-    servers.push(await startServerProcess({ BOOKING_DB: dbPath, RATE_LIMIT_PER_MINUTE: "100000", STRIPE_STANDIN: "0" }));
+    servers.push(await startServerProcess({ BOOKING_DB: dbPath, BOOKING_ADMIN_KEY: ADMIN_KEY, RATE_LIMIT_PER_MINUTE: "100000", STRIPE_STANDIN: "0" }));
   }
 }, 60_000);
 
@@ -72,6 +74,14 @@ async function seatsTaken(eventTypeId: number, slot: { start: string }): Promise
     await store.close();
   }
 }
+
+describe("simultaneous console sign-ins from one address to several server processes on one SQLite file", () => {
+  it(`judges exactly ${SIGN_IN_ATTEMPTS} of 100 wrong keys and refuses the rest with 429`, async () => {
+    const statuses = await signInBurst(servers, 100);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(SIGN_IN_ATTEMPTS);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(100 - SIGN_IN_ATTEMPTS);
+  });
+});
 
 describe("simultaneous bookings from several server processes on one SQLite file", () => {
   it(`lets exactly one of ${REQUESTS} requests book a one-seat slot`, async () => {

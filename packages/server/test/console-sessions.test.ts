@@ -1,10 +1,117 @@
-import { describe, expect, it } from "vitest";
+import { Database } from "bun:sqlite";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { createApp } from "../src/app.ts";
+import type { ManualClock } from "../src/clock.ts";
 import { ConsoleAccess, SESSION_IDLE_MS, SESSION_MAX_MS, SIGN_IN_ATTEMPTS } from "../src/modules/console/service.ts";
-import { configFromEnv } from "../src/config.ts";
-import { ADMIN_KEY, ENGINE, openTestStore, openTestStoreBeside, expectError, reservation, setup, type Answer } from "./utils.ts";
+import { configFromEnv, type ServerConfig } from "../src/config.ts";
+import type { Store } from "../src/store/types.ts";
+import { ADMIN_KEY, ENGINE, POSTGRES_URL, createHost, databaseOf, openTestStoreBeside, expectError, reservation, setup, type Answer } from "./utils.ts";
 import { startRadicale } from "./radicale.ts";
 
 const ORIGIN = "http://localhost";
+/** A request limit no test here reaches, so only the sign-in limit refuses. */
+const MANY = { limit: 100_000, windowSeconds: 60 };
+
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+/**
+ * An app on a database that a second instance can open too (a SQLite file, or the suite's
+ * PostgreSQL schema), and `secondApp`, that instance, on the same clock: two servers behind one
+ * load balancer. `signIn(i, key)` sends a sign-in to the first for even `i`, the second for odd.
+ * Requests through `app.handle` all come from one client address.
+ */
+async function twoInstances(config: Partial<ServerConfig> = {}) {
+  const folder = ENGINE === "sqlite" ? mkdtempSync(join(tmpdir(), "console-sign-in-")) : null;
+  if (folder) folders.push(folder);
+  const first = await setup({ ...(folder ? { databasePath: join(folder, "shared.sqlite") } : {}), config: { rateLimit: MANY, ...config } });
+  const secondStore = await openTestStoreBeside(first.store, MANY);
+  const secondApp = createApp({ store: secondStore, clock: first.clock, config: { adminKey: ADMIN_KEY, rateLimit: MANY, ...config }, log: () => undefined });
+  const signIn = async (i: number, adminKey: string): Promise<number> => {
+    const request = new Request(`${ORIGIN}/console/session`, { method: "POST", headers: { origin: ORIGIN, "content-type": "application/json" }, body: JSON.stringify({ adminKey }) });
+    const response = await (i % 2 === 0 ? first.app : secondApp).handle(request);
+    await response.arrayBuffer();
+    return response.status;
+  };
+  return { ...first, secondStore, secondApp, signIn };
+}
+
+/** How many answers had each status. */
+function tally(statuses: number[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
+  return counts;
+}
+
+/**
+ * Puts the attempt counters of `store`'s database out of its reach until the returned function is
+ * called: on SQLite another connection holds the file's write lock (as another process writing
+ * would); on PostgreSQL their table is renamed away.
+ */
+async function countersOutOfReach(store: Store): Promise<() => Promise<void>> {
+  const at = databaseOf(store)!;
+  if ("path" in at) {
+    const holder = new Database(at.path);
+    holder.exec("BEGIN IMMEDIATE");
+    return async () => {
+      holder.exec("ROLLBACK");
+      holder.close();
+    };
+  }
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  await client.query(`ALTER TABLE "${at.schema}".rate_limits RENAME TO rate_limits_away`);
+  return async () => {
+    await client.query(`ALTER TABLE "${at.schema}".rate_limits_away RENAME TO rate_limits`);
+    await client.end();
+  };
+}
+
+/** The windows of failed sign-ins `store`'s database still keeps, read past the store. */
+async function signInWindows(store: Store): Promise<number> {
+  const at = databaseOf(store)!;
+  const query = "SELECT count(*) AS n FROM rate_limits WHERE key LIKE 'console-sign-in:%'";
+  if ("path" in at) {
+    const db = new Database(at.path, { readonly: true });
+    try {
+      return db.query<{ n: number }, []>(query).get()!.n;
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  try {
+    return Number((await client.query(query.replace("rate_limits", `"${at.schema}".rate_limits`))).rows[0].n);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The session cookie as a browser keeps it: set and renewed by answers, gone once its Max-Age has passed. */
+function browserCookie(clock: ManualClock) {
+  let cookie: string | null = null;
+  let endsAtMs = 0;
+  return {
+    /** The request headers that carry the cookie while the browser still has it. */
+    headers: (): Record<string, string> => (cookie && clock.now() < endsAtMs ? { cookie } : {}),
+    /** Keeps the answer's cookie; its Max-Age in seconds, or null when the answer set none. */
+    take(r: Answer): number | null {
+      const header = r.headers.get("set-cookie");
+      if (!header) return null;
+      const maxAge = Number(/; Max-Age=(\d+);/.exec(header)![1]);
+      cookie = header.split(";")[0]!;
+      endsAtMs = clock.now() + maxAge * 1000;
+      return maxAge;
+    },
+  };
+}
 
 /** The session cookie's `name=value` from a sign-in answer. */
 function cookieFrom(r: Answer): string {
@@ -63,31 +170,6 @@ describe("signing in to the console", () => {
     expect((await t.call("POST", "/console/session", { body: { adminKey: ADMIN_KEY }, headers: { origin: ORIGIN } })).status).toBe(200);
   });
 
-  it.skipIf(ENGINE !== "postgres")("counts failed sign-ins in the database, so two instances on one PostgreSQL share the limit, past the store's sweep", async () => {
-    const first = await openTestStore();
-    const second = await openTestStoreBeside(first);
-    let nowMs = Date.parse("2026-11-23T07:00:00Z");
-    const one = new ConsoleAccess(first, ADMIN_KEY, () => nowMs);
-    const two = new ConsoleAccess(second, ADMIN_KEY, () => nowMs);
-    for (let i = 0; i < SIGN_IN_ATTEMPTS; i++) {
-      expect((await (i % 2 ? one : two).mayTry("203.0.113.7")).allowed).toBe(true);
-      await (i % 2 ? one : two).failed("203.0.113.7");
-    }
-    // The sweep forgets the request limit's old minutes, not the sign-in window still running.
-    nowMs += 3 * 60_000;
-    await first.reservations.sweep(nowMs);
-    const refused = await two.mayTry("203.0.113.7");
-    expect(refused.allowed).toBe(false);
-    expect(refused.resetSeconds).toBeGreaterThan(0);
-    expect((await one.mayTry("203.0.113.7")).allowed).toBe(false);
-    expect((await one.mayTry("203.0.113.8")).allowed).toBe(true);
-    // Only failures count: a look does not.
-    for (let i = 0; i < 3 * SIGN_IN_ATTEMPTS; i++) await two.mayTry("203.0.113.8");
-    expect((await one.mayTry("203.0.113.8")).allowed).toBe(true);
-    nowMs += 11 * 60_000;
-    expect((await two.mayTry("203.0.113.7")).allowed).toBe(true);
-  });
-
   it("refuses a sign-in posted from another site (403 forbidden)", async () => {
     const t = await setup();
     expectError(await t.call("POST", "/console/session", { body: { adminKey: ADMIN_KEY }, headers: { origin: "https://evil.example" } }), 403, "forbidden");
@@ -117,6 +199,86 @@ describe("signing in to the console", () => {
     expect(page.headers.get("content-type")).toMatch(/^text\/html/);
     expect(page.text).toContain("BOOKING_ADMIN_KEY");
     expect(page.text).not.toContain("<booking-console");
+  });
+});
+
+describe("the sign-in limit", () => {
+  it.each([100, 300])(`judges exactly ${SIGN_IN_ATTEMPTS} of %i wrong keys sent at once to two instances of one database, and refuses the rest with 429`, async (guesses) => {
+    const t = await twoInstances();
+    const statuses = await Promise.all(Array.from({ length: guesses }, (_, i) => t.signIn(i, `guess-${i}`)));
+    expect(tally(statuses)).toEqual({ 401: SIGN_IN_ATTEMPTS, 429: guesses - SIGN_IN_ATTEMPTS });
+    // The key itself is refused now too, by either instance.
+    expect([await t.signIn(0, ADMIN_KEY), await t.signIn(1, ADMIN_KEY)]).toEqual([429, 429]);
+  });
+
+  it(`signs in with the right key sent amid a burst of wrong ones and gives its slot back, so the wrong keys still get exactly ${SIGN_IN_ATTEMPTS} tries`, async () => {
+    const t = await twoInstances();
+    // The right key first in each instance's queue, twice: whichever instance reaches the database first checks one of them.
+    const keys = [ADMIN_KEY, ADMIN_KEY, ADMIN_KEY, ADMIN_KEY, ...Array.from({ length: 100 }, (_, i) => `guess-${i}`)];
+    const statuses = await Promise.all(keys.map((key, i) => t.signIn(i, key)));
+    const right = statuses.slice(0, 4);
+    const wrong = statuses.slice(4);
+    expect(right).toContain(200);
+    expect(right.every((status) => status === 200 || status === 429)).toBe(true);
+    expect(wrong.every((status) => status === 401 || status === 429)).toBe(true);
+    // While a right key was being checked it held a slot; had it kept it, fewer wrong keys would ever be judged.
+    let judged = wrong.filter((status) => status === 401).length;
+    for (let i = 0; i < SIGN_IN_ATTEMPTS; i++) if ((await t.signIn(i, `later-${i}`)) === 401) judged++;
+    expect(judged).toBe(SIGN_IN_ATTEMPTS);
+  });
+
+  it("counts failed sign-ins in the database, so two instances share the limit, past the store's sweep, until the window ends", async () => {
+    const t = await twoInstances();
+    const one = new ConsoleAccess(t.store, ADMIN_KEY, () => t.clock.now());
+    const two = new ConsoleAccess(t.secondStore, ADMIN_KEY, () => t.clock.now());
+    const from = (address: string) => ({ address, userAgent: "test" });
+    for (let i = 0; i < SIGN_IN_ATTEMPTS; i++) {
+      await expect((i % 2 ? one : two).signIn({ adminKey: `guess-${i}` }, from("203.0.113.7"))).rejects.toMatchObject({ code: "unauthenticated" });
+    }
+    // The sweep forgets old windows, not the one still running.
+    t.clock.advance(3);
+    await t.store.reservations.sweep(t.clock.now());
+    const refused = await two.signIn({ adminKey: ADMIN_KEY }, from("203.0.113.7"));
+    expect(refused).toEqual({ retryAfterSeconds: 7 * 60 });
+    expect(await one.signIn({ adminKey: ADMIN_KEY }, from("203.0.113.7"))).toEqual(refused);
+    // Only failures count: another address signs in as often as it likes.
+    for (let i = 0; i < 3 * SIGN_IN_ATTEMPTS; i++) expect(await (i % 2 ? one : two).signIn({ adminKey: ADMIN_KEY }, from("203.0.113.8"))).toHaveProperty("token");
+    t.clock.advance(8);
+    expect(await two.signIn({ adminKey: ADMIN_KEY }, from("203.0.113.7"))).toHaveProperty("token");
+    expect(await signInWindows(t.store)).toBe(3);
+    // Two windows on, the sweep forgets the first two.
+    t.clock.advance(20);
+    await t.secondStore.reservations.sweep(t.clock.now());
+    expect(await signInWindows(t.store)).toBe(0);
+  });
+
+  it("keeps a signed-in console and the admin key working while the address is locked out of signing in", async () => {
+    const t = await setup({ config: { rateLimit: MANY } });
+    const cookie = await signedIn(t);
+    for (let i = 0; i < SIGN_IN_ATTEMPTS; i++) expectError(await t.call("POST", "/console/session", { body: { adminKey: `guess-${i}` }, headers: { origin: ORIGIN } }), 401, "unauthenticated");
+    expectError(await t.call("POST", "/console/session", { body: { adminKey: ADMIN_KEY }, headers: { origin: ORIGIN } }), 429, "rate_limited");
+    // Someone guessing behind the organizer's address cannot end the organizer's session...
+    expect((await t.call("GET", "/console/session", { headers: { cookie } })).body.data.role).toBe("admin");
+    expect((await t.call("GET", "/admin/event-types", { headers: { cookie } })).status).toBe(200);
+    expect((await t.call("POST", "/admin/event-types", { body: { title: "During a lockout" }, headers: { cookie, origin: ORIGIN } })).status).toBe(200);
+    // ...nor stop scripts that send the key itself: they never sign in.
+    expect((await t.admin("GET", "/admin/event-types")).body.data).toHaveLength(1);
+    expect((await t.admin("GET", "/admin/sessions")).status).toBe(200);
+  });
+
+  it("refuses a sign-in with 503 and Retry-After while its attempt cannot be counted, rather than judge it unlimited, and serves other requests", async () => {
+    const t = await twoInstances();
+    const back = await countersOutOfReach(t.store);
+    try {
+      const refused = await t.call("POST", "/console/session", { body: { adminKey: ADMIN_KEY }, headers: { origin: ORIGIN } });
+      expectError(refused, 503, "service_unavailable");
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(refused.headers.get("set-cookie")).toBeNull();
+      expect((await t.call("GET", "/health")).status).toBe(200);
+    } finally {
+      await back();
+    }
+    expect((await t.call("POST", "/console/session", { body: { adminKey: ADMIN_KEY }, headers: { origin: ORIGIN } })).status).toBe(200);
   });
 });
 
@@ -167,6 +329,66 @@ describe("a console session", () => {
     expect(configFromEnv({ BOOKING_CONSOLE_IDLE_SECONDS: "30" }).consoleIdleSeconds).toBe(30);
     expect(configFromEnv({}).consoleIdleSeconds * 1000).toBe(SESSION_IDLE_MS);
     expect(() => configFromEnv({ BOOKING_CONSOLE_IDLE_SECONDS: "soon" })).toThrow(/BOOKING_CONSOLE_IDLE_SECONDS/);
+  });
+
+  it("renews its cookie on the requests that move the session on, and only on those, so a console used every second outlasts its idle time", async () => {
+    const t = await setup({ config: { consoleIdleSeconds: 5 } });
+    const browser = browserCookie(t.clock);
+    expect(browser.take(await t.call("POST", "/console/session", { body: { adminKey: ADMIN_KEY }, headers: { origin: ORIGIN } }))).toBe(5);
+    const start = t.clock.now();
+    const renewedAt: number[] = [];
+    for (let second = 1; second <= 30; second++) {
+      t.clock.set(new Date(start + second * 1000).toISOString());
+      const r = await t.call("GET", second % 3 === 0 ? "/console/session" : "/admin/event-types", { headers: browser.headers() });
+      expect(r.status, `${second} s after sign-in`).toBe(200);
+      const maxAge = browser.take(r);
+      if (maxAge !== null) {
+        expect(maxAge).toBe(5);
+        renewedAt.push(second);
+      }
+    }
+    // Moved on once a quarter of the idle time (1.25 s) has passed since the last move.
+    expect(renewedAt).toEqual(Array.from({ length: 15 }, (_, i) => 2 * (i + 1)));
+    t.clock.set(new Date(start + 35_000).toISOString());
+    expect(browser.headers()).toEqual({});
+  });
+
+  it("renews its cookie for no longer than what is left of its lifetime, and ends there however busy", async () => {
+    const t = await setup();
+    const browser = browserCookie(t.clock);
+    browser.take(await t.call("POST", "/console/session", { body: { adminKey: ADMIN_KEY }, headers: { origin: ORIGIN } }));
+    const hour = 60;
+    const maxAges: (number | null)[] = [];
+    for (let used = 11; used < SESSION_MAX_MS / 3_600_000; used += 11) {
+      t.clock.advance(11 * hour);
+      const r = await t.call("GET", "/admin/event-types", { headers: browser.headers() });
+      expect(r.status).toBe(200);
+      maxAges.push(browser.take(r));
+    }
+    // 165 hours in, 3 of the 7 days are left.
+    expect(maxAges).toEqual([...Array<number>(14).fill(SESSION_IDLE_MS / 1000), 3 * 3600]);
+    t.clock.advance(3 * hour - 1);
+    const last = await t.call("GET", "/console/session", { headers: browser.headers() });
+    expect(browser.take(last)).toBe(60);
+    const cookie = browser.headers().cookie!;
+    t.clock.advance(1);
+    expect(browser.headers()).toEqual({});
+    expectError(await t.call("GET", "/admin/event-types", { headers: { cookie } }), 401, "unauthenticated");
+  });
+
+  it("renews its cookie on an answer that refuses the request, and clears it instead on sign-out", async () => {
+    const t = await setup({ config: { consoleIdleSeconds: 600 } });
+    const hostId = await createHost(t, "Ada");
+    const link = await new ConsoleAccess(t.store, ADMIN_KEY, () => t.clock.now()).issueHostLink(hostId);
+    const host = cookieFrom(await t.call("POST", "/console/session", { body: { link }, headers: { origin: ORIGIN } }));
+    const organizer = await signedIn(t);
+    t.clock.advance(3);
+    const refused = await t.call("GET", "/admin/sessions", { headers: { cookie: host } });
+    expectError(refused, 403, "forbidden");
+    expect(refused.headers.get("set-cookie")).toContain("; Max-Age=600;");
+    expect(cookieFrom(refused)).toBe(host);
+    const out = await t.call("DELETE", "/console/session", { headers: { cookie: organizer, origin: ORIGIN } });
+    expect(out.headers.getSetCookie()).toEqual([expect.stringMatching(/^booking_console=; Path=\/; Max-Age=0;/)]);
   });
 
   it("signs out: the cookie is cleared and stops working", async () => {

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AdminService } from "../src/modules/admin/service.ts";
 import { openPostgresStore } from "../src/store/postgres/index.ts";
 import type { Store } from "../src/store/types.ts";
-import { startServerProcess, type ServerProcess } from "./server-process.ts";
+import { SIGN_IN_ATTEMPTS } from "../src/modules/console/service.ts";
+import { signInBurst, startServerProcess, type ServerProcess } from "./server-process.ts";
 import { POSTGRES_URL, postgresSkipReason, newFeedToken } from "./utils.ts";
 
 /**
@@ -146,6 +147,17 @@ describe.skipIf(skip)(skip ? `several instances on PostgreSQL (skipped: ${proble
       await Promise.all(servers.map((s) => s.stop()));
     }
   }, 60_000);
+
+  it(`judges exactly ${SIGN_IN_ATTEMPTS} of 100 wrong console keys sent at once from one address to two instances, and refuses the rest with 429`, async () => {
+    const servers = await instances(2, { RATE_LIMIT_PER_MINUTE: "100000", BOOKING_ADMIN_KEY: "pg-instances-admin-key-0123456789" });
+    try {
+      const statuses = await signInBurst(servers, 100);
+      expect(statuses.filter((s) => s === 401)).toHaveLength(SIGN_IN_ATTEMPTS);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(100 - SIGN_IN_ATTEMPTS);
+    } finally {
+      await Promise.all(servers.map((s) => s.stop()));
+    }
+  });
 
   it("holds the rate limit across instances: 60 a minute for a token from one address, whichever instance answers", async () => {
     const et = await eventType(1);

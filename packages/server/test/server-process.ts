@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { SecretBox } from "../src/lib/secrets.ts";
+import { SIGN_IN_WINDOW_SECONDS } from "../src/modules/console/service.ts";
 
 /** The server package folder, where `src/main.ts` runs from. */
 export const SERVER_DIR = fileURLToPath(new URL("..", import.meta.url));
@@ -74,4 +75,23 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       await proc.exited;
     },
   };
+}
+
+/**
+ * Sends `guesses` console sign-ins with wrong keys at once, spread over `servers` in turn, all from
+ * one address (127.0.0.1), and answers their statuses. Started well inside a sign-in window: a burst
+ * across a window's edge is rightly counted in two windows.
+ */
+export async function signInBurst(servers: readonly ServerProcess[], guesses: number): Promise<number[]> {
+  const windowMs = SIGN_IN_WINDOW_SECONDS * 1000;
+  const intoWindow = Date.now() % windowMs;
+  if (intoWindow > windowMs - 5_000) await Bun.sleep(windowMs - intoWindow + 100);
+  return Promise.all(
+    Array.from({ length: guesses }, async (_, i) => {
+      const base = servers[i % servers.length]!.base;
+      const r = await fetch(`${base}/console/session`, { method: "POST", headers: { origin: base, "content-type": "application/json" }, body: JSON.stringify({ adminKey: `guess-${i}` }) });
+      await r.arrayBuffer();
+      return r.status;
+    }),
+  );
 }

@@ -100,6 +100,11 @@ export async function openTestStoreBeside(store: Store, rateLimit = DEFAULT_CONF
   return second;
 }
 
+/** Where a test store keeps its data (its PostgreSQL schema or SQLite file), for a test that reaches the database past the store; none for in-memory SQLite. */
+export function databaseOf(store: Store): { schema: string } | { path: string } | undefined {
+  return locations.get(store);
+}
+
 /** Closes every store a test left open and (PostgreSQL) drops the schemas made for it. */
 export async function releaseTestStores(): Promise<void> {
   await Promise.all([...opened].map((s) => s.close()));

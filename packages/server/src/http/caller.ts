@@ -3,6 +3,7 @@ import { pathOf } from "../lib/links.ts";
 import { hashToken, LINK_TOKEN_PREFIX, matchesHash } from "../lib/tokens.ts";
 import { isPagePath } from "../page-paths.ts";
 import { bearerToken, eventTypeOfCredential } from "./tokens.ts";
+import type { SessionContext } from "./console-session.ts";
 
 /** Event types already resolved from a request's bearer token, so a request looks its token up once. */
 export const resolvedEventTypes = new WeakMap<Request, EventTypeRecord>();
@@ -30,18 +31,18 @@ export function callerKeys(store: Store, adminKey: string | null, trustProxy: bo
   const knownTokens = new Map<string, number>();
   // The admin key is hashed once; each request hashes only its own token.
   const adminKeyHash = adminKey ? hashToken(adminKey) : null;
-  return async (request: Request, server: AddressSource | null) => {
+  return async (request: Request, server: AddressSource | null, set: SessionContext["set"]) => {
     // The organizer console's calls count like the admin key's: per signed-in session, not per address.
     if (consoleSession && !request.headers.has("authorization") && request.headers.has("cookie") && isConsolePath(pathOf(request.url))) {
-      const id = await consoleSession(request);
+      const id = await consoleSession({ request, set });
       if (id) return `console:${id}`;
     }
     return callerKey(store, adminKeyHash, trustProxy, aliasPrefix, knownTokens, request, server);
   };
 }
 
-/** The id of the live console session a request's cookie opens, or null (see modules/console). */
-export type ConsoleSessionKey = (request: Request) => Promise<string | null>;
+/** The id of the live console session a request's cookie opens, or null (see modules/console); the session is moved on, its cookie renewed, as by any use. */
+export type ConsoleSessionKey = (context: SessionContext) => Promise<string | null>;
 
 const isConsolePath = (path: string): boolean => path.startsWith("/admin/") || path === "/console/session";
 

@@ -3,8 +3,17 @@ import { publicOrigin } from "../lib/links.ts";
 import type { ConsoleSessionRecord } from "../store/types.ts";
 import { ApiError } from "./errors.ts";
 
-/** Console sessions already resolved from a request's cookie, so a request looks its session up once. */
+/** Console sessions already resolved from a request's cookie, so a request looks its session up (and moves it on) once. */
 export const resolvedSessions = new WeakMap<Request, ConsoleSessionRecord | null>();
+
+/**
+ * What a console session is resolved from: the request, and the headers of its answer, where the
+ * renewed cookie goes (they are sent with whatever the request is answered, an error too).
+ */
+export interface SessionContext {
+  request: Request;
+  set: { headers: Record<string, string | number> };
+}
 
 /**
  * Name of the console's session cookie. In production it carries the `__Host-` prefix, which
@@ -24,7 +33,7 @@ export function cookieOf(request: Request, name: string): string | null {
   return null;
 }
 
-/** `Set-Cookie` of a new session: HttpOnly, SameSite=Strict, Secure in production, for `maxAgeMs`. */
+/** `Set-Cookie` of a session, new or renewed: HttpOnly, SameSite=Strict, Secure in production, for `maxAgeMs`. */
 export function sessionCookie(config: Pick<ServerConfig, "environment">, token: string, maxAgeMs: number): string {
   const secure = config.environment === "production" ? "; Secure" : "";
   return `${sessionCookieName(config)}=${token}; Path=/; Max-Age=${Math.floor(maxAgeMs / 1000)}; HttpOnly; SameSite=Strict${secure}`;

@@ -36,7 +36,7 @@ export function httpContract(ctx: AppContext, routes: RouteList, rawBodyPaths: R
       const crossOrigin = isCrossOriginPath(path, ctx.config.aliasPrefix);
       if (crossOrigin) Object.assign(set.headers, CORS_HEADERS);
 
-      const key = await callerKey(request, server);
+      const key = await callerKey(request, server, set);
       const decision = await ctx.rateLimiter.hit(key, ctx.clock.now());
       Object.assign(set.headers, rateLimitHeaders(decision, ctx.config.rateLimit.windowSeconds));
       if (!decision.allowed) {

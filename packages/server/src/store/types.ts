@@ -529,10 +529,11 @@ export interface Store {
   /** A rate limiter whose counters live in the store, shared by every instance on it; absent for an embedded store. */
   readonly rateLimiter?: RateLimiter;
   /**
-   * Counters of another limit kept in the store (keys apart by `name`), shared by every instance on
-   * it as `rateLimiter` is: the console's sign-in failures. Absent for an embedded store.
+   * Attempt counters of one limit kept in the store (keys apart by `name`), shared by every instance
+   * and process on its database, SQLite file or PostgreSQL: the console's sign-in failures, which
+   * must hold however the guesses are spread.
    */
-  attemptLimiter?(name: string, limit: number, windowSeconds: number): AttemptLimiter;
+  attemptLimiter(name: string, limit: number, windowSeconds: number): AttemptLimiter;
   /** The people whose time is booked (docs/hosts.md). */
   readonly hosts: {
     create(input: NewHost, nowMs: number): Promise<HostRecord>;

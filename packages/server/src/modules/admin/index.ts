@@ -9,7 +9,7 @@ import { DeliveriesQuery, EventTypeCreate, EventTypePatch, OrganizerCancelBody, 
 import type { AdminService } from "./service.ts";
 import type { ReservationService } from "../reservations/service.ts";
 import type { ConsoleAccess } from "../console/service.ts";
-import { assertSameOrigin, cookieOf, resolvedSessions, sessionCookieName } from "../../http/console-session.ts";
+import { assertSameOrigin, cookieOf, resolvedSessions, sessionCookie, sessionCookieName, type SessionContext } from "../../http/console-session.ts";
 import type { ConsoleSessionRecord } from "../../store/types.ts";
 import type { CalendarAdmin } from "../calendars/service.ts";
 import { BusySourceCreate, WriteBookingsBody } from "../calendars/model.ts";
@@ -25,14 +25,17 @@ import { isUuid } from "../../lib/ids.ts";
 
 /**
  * The console session a request's cookie opens (looked up once per request), or null. Changes made
- * with it must come from the server's own origin (403 `forbidden` otherwise).
+ * with it must come from the server's own origin (403 `forbidden` otherwise). When this use moved
+ * the session's end on, the answer renews the cookie to end with it: the browser would otherwise
+ * drop the cookie an idle time after sign-in, however busy the console was since.
  */
-export async function consoleSessionOf(ctx: AppContext, access: ConsoleAccess, request: Request): Promise<ConsoleSessionRecord | null> {
+export async function consoleSessionOf(ctx: AppContext, access: ConsoleAccess, { request, set }: SessionContext): Promise<ConsoleSessionRecord | null> {
   if (resolvedSessions.has(request)) return resolvedSessions.get(request)!;
   const token = cookieOf(request, sessionCookieName(ctx.config));
-  const session = token ? await access.sessionOf(token) : null;
-  resolvedSessions.set(request, session);
-  return session;
+  const found = token ? await access.sessionOf(token) : null;
+  if (token && found?.renewedForMs) set.headers["set-cookie"] = sessionCookie(ctx.config, token, found.renewedForMs);
+  resolvedSessions.set(request, found?.session ?? null);
+  return found?.session ?? null;
 }
 
 /**
@@ -68,9 +71,9 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
   };
 
   return new Elysia({ prefix: "/admin" })
-    .onTransform(async ({ request }) => {
+    .onTransform(async ({ request, set }) => {
       if (adminKey && hasAdminKey(request, adminKey)) return;
-      const session = request.headers.has("authorization") ? null : await consoleSessionOf(ctx, access, request);
+      const session = request.headers.has("authorization") ? null : await consoleSessionOf(ctx, access, { request, set });
       if (session) {
         assertSameOrigin(request, ctx.config);
         if (session.role === "host") await assertHostMay(ctx, request, session.hostId);

@@ -3,7 +3,7 @@ import type { AppContext } from "../../context.ts";
 import { ApiError } from "../../http/errors.ts";
 import { done, ok } from "../../http/envelope.ts";
 import { clientAddress } from "../../http/caller.ts";
-import { assertSameOrigin, clearedSessionCookie, sessionCookie } from "../../http/console-session.ts";
+import { assertSameOrigin, clearedSessionCookie, sessionCookie, type SessionContext } from "../../http/console-session.ts";
 import { ConsoleSignInBody } from "../admin/model.ts";
 import { consoleSessionOf } from "../admin/index.ts";
 import { sessionView, type ConsoleAccess } from "./service.ts";
@@ -29,8 +29,8 @@ export const consoleRoutes = (ctx: AppContext, access: ConsoleAccess, calendar: 
     if (!script) return new Response(consoleOffPage("The console is not built yet: run `npm run build` (npm start does it)."), { status: 503, headers });
     return new Response(consolePage({ mode, scriptPath: bundle.pagePath(), calendarPath: calendar.pagePath() }), { headers });
   };
-  const signedIn = async (request: Request) => {
-    const session = await consoleSessionOf(ctx, access, request);
+  const signedIn = async (context: SessionContext) => {
+    const session = await consoleSessionOf(ctx, access, context);
     if (!session) throw new ApiError("unauthenticated", "Not signed in to the console, or the session has ended.", { hint: "Sign in at /console with the admin key." });
     return session;
   };
@@ -55,28 +55,21 @@ export const consoleRoutes = (ctx: AppContext, access: ConsoleAccess, calendar: 
         if (mode === "off") throw new ApiError("not_found", "The console is off: set BOOKING_ADMIN_KEY to turn it on.");
         // A sign-in from another site would sign the browser into someone else's session.
         assertSameOrigin(request, ctx.config);
-        const address = clientAddress(request, server as AddressSource | null, ctx.config.trustProxy);
-        const attempt = await access.mayTry(address);
-        if (!attempt.allowed) {
-          throw new ApiError("rate_limited", "Too many sign-in attempts from this address; wait before trying again.", { headers: { "retry-after": String(attempt.resetSeconds) } });
-        }
-        const meta = { address, userAgent: request.headers.get("user-agent") ?? "" };
         if (!body.link && !body.adminKey) throw new ApiError("validation_failed", "Send adminKey or link.", { errors: { adminKey: ["Enter the admin key."] } });
-        let opened;
-        try {
-          opened = body.link ? await access.signInWithLink(body.link, meta) : await access.signInWithKey(body.adminKey!, meta);
-        } catch (error) {
-          if ((error as { code?: string }).code === "unauthenticated") await access.failed(address);
-          throw error;
+        const address = clientAddress(request, server as AddressSource | null, ctx.config.trustProxy);
+        const outcome = await access.signIn(body, { address, userAgent: request.headers.get("user-agent") ?? "" });
+        if ("retryAfterSeconds" in outcome) {
+          throw new ApiError("rate_limited", "Too many sign-in attempts from this address; wait before trying again.", { headers: { "retry-after": String(outcome.retryAfterSeconds) } });
         }
-        set.headers["set-cookie"] = sessionCookie(ctx.config, opened.token, access.idleMs);
-        return ok(sessionView(opened.session));
+        set.headers["set-cookie"] = sessionCookie(ctx.config, outcome.token, access.idleMs);
+        return ok(sessionView(outcome.session));
       },
       { body: ConsoleSignInBody },
     )
-    .get("/console/session", async ({ request }) => ok(sessionView(await signedIn(request))))
+    .get("/console/session", async ({ request, set }) => ok(sessionView(await signedIn({ request, set }))))
     .delete("/console/session", async ({ request, set }) => {
-      const session = await consoleSessionOf(ctx, access, request);
+      const session = await consoleSessionOf(ctx, access, { request, set });
+      // Set after the lookup, so it replaces the renewal the lookup may have put on the answer.
       set.headers["set-cookie"] = clearedSessionCookie(ctx.config);
       if (!session) return done("Signed out.");
       assertSameOrigin(request, ctx.config);

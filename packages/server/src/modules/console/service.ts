@@ -1,13 +1,13 @@
 import { DomainError } from "../../domain/errors.ts";
 import { hashToken, newToken, sameSecret } from "../../lib/tokens.ts";
-import { MemoryRateLimiter, type AttemptLimiter } from "../../store/rate-limiter.ts";
+import type { AttemptLimiter } from "../../store/rate-limiter.ts";
 import type { ConsoleSessionRecord, Store } from "../../store/types.ts";
 
 /** Prefix of a console session's cookie secret. */
 export const SESSION_TOKEN_PREFIX = "bcs_";
 /** Prefix of a one-time sign-in link's secret. */
 export const SIGN_IN_LINK_PREFIX = "bcsl_";
-/** A session unused this long ends (BOOKING_CONSOLE_IDLE_SECONDS sets another); each use moves its end on (at most once a minute). */
+/** A session unused this long ends (BOOKING_CONSOLE_IDLE_SECONDS sets another); each use moves its end on (at most once a minute) and renews the cookie. */
 export const SESSION_IDLE_MS = 12 * 3_600_000;
 /** However much it is used, a session ends this long after sign-in. */
 export const SESSION_MAX_MS = 7 * 86_400_000;
@@ -15,14 +15,39 @@ export const SESSION_MAX_MS = 7 * 86_400_000;
 export const SIGN_IN_LINK_MS = 60 * 60_000;
 /** A sign-in link emailed to a host works once, within this time (mail may take a while to be read). */
 export const HOST_SIGN_IN_LINK_MS = 24 * 60 * 60_000;
-/** Failed sign-in attempts per client address in SIGN_IN_WINDOW_SECONDS; past them every attempt is refused until the window ends. */
+/**
+ * Failed sign-in attempts per client address in SIGN_IN_WINDOW_SECONDS; past them every attempt is
+ * refused until the window ends. An attempt holds its slot while it is judged (a successful one
+ * then gives it back), so no more than this many wrong keys are ever judged in a window, however
+ * they are spread over connections and instances.
+ */
 export const SIGN_IN_ATTEMPTS = 10;
+/** The window of SIGN_IN_ATTEMPTS, aligned to the epoch so every instance agrees on its edges. */
 export const SIGN_IN_WINDOW_SECONDS = 600;
 
 /** Who signs in, as the session keeps it beside its role. */
 export interface SignInMeta {
   address: string;
   userAgent: string;
+}
+
+/** What a sign-in sends: the admin key or a one-time link's secret. */
+export interface SignInCredentials {
+  adminKey?: string;
+  link?: string;
+}
+
+/** A sign-in's outcome: a session and its cookie's secret, or refused before the credentials were judged (the address is out of attempts for this many seconds). */
+export type SignInOutcome = { token: string; session: ConsoleSessionRecord } | { retryAfterSeconds: number };
+
+/**
+ * A live session as one request found it. `renewedForMs` is set when this use moved the session's
+ * end on: the browser's cookie should then last that long (the idle time, or what is left of the
+ * session's lifetime when less), so it never ends before the session does.
+ */
+export interface SessionInUse {
+  session: ConsoleSessionRecord;
+  renewedForMs: number | null;
 }
 
 /** A session as the console and the admin API show it: never its secret nor its hash. */
@@ -46,8 +71,8 @@ export interface SessionView {
  */
 export class ConsoleAccess {
   private readonly keyFingerprint: string;
-  /** Failed sign-ins per address in fixed windows aligned to the epoch: in the store when it keeps counters (every instance on it shares them), else in this process. */
-  private readonly failures: AttemptLimiter;
+  /** Sign-in attempts per address, in the store, so every instance and process on its database shares them. */
+  private readonly attempts: AttemptLimiter;
   /** A session unused this long ends (SESSION_IDLE_MS unless the server is configured otherwise). */
   readonly idleMs: number;
 
@@ -58,27 +83,42 @@ export class ConsoleAccess {
     options: { idleMs?: number } = {},
   ) {
     this.keyFingerprint = hashToken(adminKey ?? "");
-    this.failures = store.attemptLimiter?.("console-sign-in", SIGN_IN_ATTEMPTS, SIGN_IN_WINDOW_SECONDS) ?? new MemoryRateLimiter(SIGN_IN_ATTEMPTS, SIGN_IN_WINDOW_SECONDS);
+    this.attempts = store.attemptLimiter("console-sign-in", SIGN_IN_ATTEMPTS, SIGN_IN_WINDOW_SECONDS);
     this.idleMs = options.idleMs ?? SESSION_IDLE_MS;
   }
 
   /**
-   * Whether the address may try to sign in now: not once it failed SIGN_IN_ATTEMPTS times in the
-   * window (the caller answers 429 with the seconds to wait), so the admin key cannot be guessed
-   * through the console faster than that, however many instances share the database.
+   * Signs in with the admin key or a one-time link, so the key cannot be guessed through the
+   * console faster than SIGN_IN_ATTEMPTS a window per address: the attempt first takes one of the
+   * address's slots, checked and counted in one step in the store, and is refused without being
+   * judged when none is left (the caller answers 429 with the seconds to wait). A failure (a wrong
+   * key, a used or unknown link: 401) keeps its slot; any other outcome gives it back, so a
+   * successful sign-in never counts. A store that cannot count the attempt throws (503): the
+   * attempt is not made rather than made without a limit.
    */
-  async mayTry(address: string): Promise<{ allowed: boolean; resetSeconds: number }> {
-    const { allowed, resetSeconds } = await this.failures.peek(address, this.now());
-    return { allowed, resetSeconds };
+  async signIn(credentials: SignInCredentials, meta: SignInMeta): Promise<SignInOutcome> {
+    const takenAtMs = this.now();
+    const slot = await this.attempts.take(meta.address, takenAtMs);
+    if (!slot.allowed) return { retryAfterSeconds: slot.resetSeconds };
+    let opened: { token: string; session: ConsoleSessionRecord };
+    try {
+      opened = credentials.link ? await this.signInWithLink(credentials.link, meta) : await this.signInWithKey(credentials.adminKey ?? "", meta);
+    } catch (error) {
+      if ((error as { code?: string }).code !== "unauthenticated") await this.giveBack(meta.address, takenAtMs);
+      throw error;
+    }
+    await this.giveBack(meta.address, takenAtMs);
+    return opened;
   }
 
-  /** Notes a failed sign-in of the address (a wrong key, or a used or unknown link). */
-  async failed(address: string): Promise<void> {
-    await this.failures.hit(address, this.now());
+  private async giveBack(address: string, takenAtMs: number): Promise<void> {
+    // A slot that cannot be given back stays counted: the address has one attempt less, which errs
+    // on the side of fewer guesses and must not fail a sign-in that succeeded.
+    await this.attempts.giveBack(address, takenAtMs).catch(() => undefined);
   }
 
   /** A session for the holder of the admin key; 401 for any other key (or when no key is configured). */
-  async signInWithKey(key: string, meta: SignInMeta): Promise<{ token: string; session: ConsoleSessionRecord }> {
+  private async signInWithKey(key: string, meta: SignInMeta): Promise<{ token: string; session: ConsoleSessionRecord }> {
     if (!this.adminKey || !sameSecret(key, this.adminKey)) {
       throw new DomainError("unauthenticated", "That is not the admin key.", { hint: "Enter the BOOKING_ADMIN_KEY the server was started with." });
     }
@@ -86,7 +126,7 @@ export class ConsoleAccess {
   }
 
   /** A session for the holder of an unused, unexpired sign-in link, which is used up by it; 401 otherwise. */
-  async signInWithLink(link: string, meta: SignInMeta): Promise<{ token: string; session: ConsoleSessionRecord }> {
+  private async signInWithLink(link: string, meta: SignInMeta): Promise<{ token: string; session: ConsoleSessionRecord }> {
     const holder = link.startsWith(SIGN_IN_LINK_PREFIX) ? await this.store.consoleSessions.useLink(hashToken(link), this.now()) : null;
     if (!holder) {
       throw new DomainError("unauthenticated", "This sign-in link is not valid: it was used already, has expired, or was never issued.", {
@@ -113,21 +153,22 @@ export class ConsoleAccess {
     return token;
   }
 
-  /** The live session a cookie secret opens, its end moved on by this use; null when there is none. */
-  async sessionOf(token: string): Promise<ConsoleSessionRecord | null> {
+  /**
+   * The live session a cookie secret opens, its end moved on by this use (at most once a minute, or
+   * a quarter of the idle time when that is shorter, so a busy console does not write on every
+   * request); null when there is none.
+   */
+  async sessionOf(token: string): Promise<SessionInUse | null> {
     if (!token.startsWith(SESSION_TOKEN_PREFIX)) return null;
     const session = await this.store.consoleSessions.byTokenHash(hashToken(token));
     const nowMs = this.now();
     if (!session || session.revokedAtMs !== null || session.expiresAtMs <= nowMs) return null;
     // Opened with another admin key than the one the server runs with now: that key was replaced.
     if (session.method === "key" && session.keyFingerprint !== this.keyFingerprint) return null;
-    // Moved on at most once a minute (more often only when the idle time is short).
-    if (nowMs - session.lastSeenAtMs >= Math.min(60_000, this.idleMs / 4)) {
-      const expiresAtMs = Math.min(session.createdAtMs + SESSION_MAX_MS, nowMs + this.idleMs);
-      await this.store.consoleSessions.touch(session.id, nowMs, expiresAtMs);
-      return { ...session, lastSeenAtMs: nowMs, expiresAtMs };
-    }
-    return session;
+    if (nowMs - session.lastSeenAtMs < Math.min(60_000, this.idleMs / 4)) return { session, renewedForMs: null };
+    const expiresAtMs = Math.min(session.createdAtMs + SESSION_MAX_MS, nowMs + this.idleMs);
+    await this.store.consoleSessions.touch(session.id, nowMs, expiresAtMs);
+    return { session: { ...session, lastSeenAtMs: nowMs, expiresAtMs }, renewedForMs: expiresAtMs - nowMs };
   }
 
   /** Sessions that are still live, newest first. */

@@ -369,6 +369,15 @@ export const POSTGRES_MIGRATIONS: { version: number; name: string; sql: string }
         WHERE id IN (SELECT eth.event_type_id FROM event_type_hosts eth JOIN hosts h ON h.id = eth.host_id WHERE NOT h.is_default);
     `,
   },
+  {
+    version: 16,
+    name: "attempt counters that give slots back",
+    sql: `
+      -- A successful sign-in gives its slot back, which may leave a window's count at zero.
+      ALTER TABLE rate_limits DROP CONSTRAINT IF EXISTS rate_limits_count_check;
+      ALTER TABLE rate_limits ADD CONSTRAINT rate_limits_count_check CHECK (count >= 0);
+    `,
+  },
 ];
 
 /**

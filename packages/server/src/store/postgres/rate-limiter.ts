@@ -1,10 +1,12 @@
 import type pg from "pg";
-import { decisionOf, type AttemptLimiter, type RateDecision } from "../rate-limiter.ts";
+import { decisionOf, windowOf, type AttemptLimiter, type RateDecision } from "../rate-limiter.ts";
+import { StoreUnavailableError } from "../types.ts";
 
 /**
  * The `RateLimiter` of several instances: one counter row per key and fixed window aligned to the
  * epoch (the windows of MemoryRateLimiter), counted by a single upsert, so every instance on the
- * database sees the same count. Old windows are deleted by `forgetOldWindows` (the store's sweep).
+ * database sees the same count. The same rows serve as the `AttemptLimiter` of `another` limit.
+ * Old windows are deleted by `forgetOldWindows` (the store's sweep).
  */
 export class PostgresRateLimiter implements AttemptLimiter {
   /** The longest window of this limiter and the ones made by `another`: older windows are forgotten only after it. */
@@ -27,39 +29,53 @@ export class PostgresRateLimiter implements AttemptLimiter {
   }
 
   async hit(key: string, nowMs: number): Promise<RateDecision> {
-    const windowMs = this.windowSeconds * 1000;
-    const windowStart = Math.floor(nowMs / windowMs) * windowMs;
-    const resetSeconds = Math.max(1, Math.ceil((windowStart + windowMs - nowMs) / 1000));
-    let count: number;
+    const { windowStart, resetSeconds } = windowOf(nowMs, this.windowSeconds);
     try {
-      count = await this.count(key, windowStart);
+      return decisionOf(await this.withOneRetry(() => this.count(key, windowStart)), this.limit, resetSeconds);
     } catch {
-      try {
-        // A connection the pool had not yet found dead: one more try on a fresh one.
-        count = await this.count(key, windowStart);
-      } catch {
-        // The counter is unreachable: serve the request rather than fail it; the store, which the
-        // request needs anyway, answers for itself.
-        return { allowed: true, limit: this.limit, remaining: this.limit, resetSeconds };
-      }
+      // The counter is unreachable: serve the request rather than fail it; the store, which the
+      // request needs anyway, answers for itself.
+      return { allowed: true, limit: this.limit, remaining: this.limit, resetSeconds };
     }
-    return decisionOf(count, this.limit, resetSeconds);
   }
 
-  async peek(key: string, nowMs: number): Promise<RateDecision> {
-    const windowMs = this.windowSeconds * 1000;
-    const windowStart = Math.floor(nowMs / windowMs) * windowMs;
-    const resetSeconds = Math.max(1, Math.ceil((windowStart + windowMs - nowMs) / 1000));
+  async take(key: string, nowMs: number): Promise<RateDecision> {
+    const { windowStart, resetSeconds } = windowOf(nowMs, this.windowSeconds);
+    let taken: number | null;
     try {
-      const { rows } = await this.pool.query<{ count: number }>({
-        name: "rate_limit_peek",
-        text: "SELECT count FROM rate_limits WHERE key = $1 AND window_start = $2",
-        values: [this.prefix + key, windowStart],
+      taken = await this.withOneRetry(async () => {
+        // The row lock of the upsert orders attempts on one key: each sees the count the one before
+        // it left, and a full window is left as it is (no row returned).
+        const { rows } = await this.pool.query<{ count: number }>({
+          name: "rate_limit_take",
+          text: `INSERT INTO rate_limits (key, window_start, count) VALUES ($1, $2, 1)
+           ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1 WHERE rate_limits.count < $3 RETURNING count`,
+          values: [this.prefix + key, windowStart, this.limit],
+        });
+        return rows[0]?.count ?? null;
       });
-      return decisionOf(rows[0]?.count ?? 0, this.limit, resetSeconds, true);
+    } catch (error) {
+      // Unlike `hit`: an attempt that cannot be counted is not made (the caller answers 503).
+      throw new StoreUnavailableError("the attempt counter cannot be reached", { cause: error });
+    }
+    return decisionOf(taken, this.limit, resetSeconds);
+  }
+
+  async giveBack(key: string, takenAtMs: number): Promise<void> {
+    const { windowStart } = windowOf(takenAtMs, this.windowSeconds);
+    await this.pool.query({
+      name: "rate_limit_give_back",
+      text: "UPDATE rate_limits SET count = count - 1 WHERE key = $1 AND window_start = $2 AND count > 0",
+      values: [this.prefix + key, windowStart],
+    });
+  }
+
+  /** Runs a statement, and once more when it failed: on a connection the pool had not yet found dead, the second runs on a fresh one. */
+  private async withOneRetry<T>(statement: () => Promise<T>): Promise<T> {
+    try {
+      return await statement();
     } catch {
-      // As `hit`: an unreachable counter lets the attempt through.
-      return decisionOf(0, this.limit, resetSeconds, true);
+      return await statement();
     }
   }
 

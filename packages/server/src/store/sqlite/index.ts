@@ -10,6 +10,7 @@ import { applySqliteMigrations } from "./migrations.ts";
 import { sqliteReservations } from "./reservations.ts";
 import { resealSqlite } from "./secrets.ts";
 import { sqliteOutbox } from "./webhooks.ts";
+import { SqliteAttemptLimits } from "./rate-limiter.ts";
 import { SecretBox } from "../../lib/secrets.ts";
 
 /** Options of `openSqliteStore`. */
@@ -55,6 +56,7 @@ class SqliteStore implements Store {
   readonly idempotency: Store["idempotency"];
   readonly busy: Store["busy"];
   readonly consoleSessions: Store["consoleSessions"];
+  private readonly attempts: SqliteAttemptLimits;
 
   constructor(
     private readonly connection: SqliteConnection,
@@ -63,12 +65,17 @@ class SqliteStore implements Store {
     this.hosts = sqliteHosts(connection);
     this.schedules = sqliteSchedules(connection);
     this.eventTypes = sqliteEventTypes(connection, secrets);
-    this.reservations = sqliteReservations(connection);
+    this.attempts = new SqliteAttemptLimits(connection);
+    this.reservations = sqliteReservations(connection, this.attempts);
     this.outbox = sqliteOutbox(connection);
     this.webhooks = this.outbox.channel("webhook");
     this.idempotency = sqliteIdempotency(connection);
     this.consoleSessions = sqliteConsoleSessions(connection);
     this.busy = sqliteBusy(connection, secrets);
+  }
+
+  attemptLimiter(name: string, limit: number, windowSeconds: number) {
+    return this.attempts.limiter(name, limit, windowSeconds);
   }
 
   async close(): Promise<void> {

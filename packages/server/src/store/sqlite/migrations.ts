@@ -374,6 +374,20 @@ export const SQLITE_MIGRATIONS: { version: number; name: string; sql: string }[]
         WHERE id IN (SELECT eth.event_type_id FROM event_type_hosts eth JOIN hosts h ON h.id = eth.host_id WHERE h.is_default = 0);
     `,
   },
+  {
+    version: 16,
+    name: "attempt counters shared by every process on the file",
+    sql: `
+      -- The twin of PostgreSQL's rate_limits: the console's failed sign-ins per address and window.
+      CREATE TABLE rate_limits (
+        key TEXT NOT NULL,
+        window_start INTEGER NOT NULL,
+        count INTEGER NOT NULL CHECK (count >= 0),
+        PRIMARY KEY (key, window_start)
+      ) WITHOUT ROWID;
+      CREATE INDEX rate_limits_by_window ON rate_limits (window_start);
+    `,
+  },
 ];
 
 /**

@@ -4,6 +4,7 @@ import { sqliteClaims, toSeatHolder, type SeatHolderRow } from "./claim.ts";
 import type { SqliteConnection } from "./connection.ts";
 import { BUMP_REVISION } from "./event-types.ts";
 import { INSERT_RESERVATION, RESERVATION_BY_UUID, SEAT_HOLDERS, UPDATE_RESERVATION } from "./reservation-sql.ts";
+import type { SqliteAttemptLimits } from "./rate-limiter.ts";
 import { sqliteSweep } from "./sweep.ts";
 import { eventInserter } from "./webhooks.ts";
 
@@ -11,7 +12,7 @@ import { eventInserter } from "./webhooks.ts";
  * Reservations on SQLite. Reads need no lock (WAL readers see the last commit); seats are taken
  * only by claims (see sqliteClaims), and every write runs under the write lock.
  */
-export function sqliteReservations(connection: SqliteConnection): Store["reservations"] {
+export function sqliteReservations(connection: SqliteConnection, attempts: SqliteAttemptLimits): Store["reservations"] {
   const { db } = connection;
   const q = {
     seatHolders: db.query<SeatHolderRow, [{ eventTypeId: number; untilMs: number; fromMs: number; nowMs: number }]>(SEAT_HOLDERS),
@@ -37,7 +38,7 @@ export function sqliteReservations(connection: SqliteConnection): Store["reserva
     hostsChanged: db.query<unknown, [number, string]>("UPDATE hosts SET revision = revision + 1, longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id IN (SELECT value FROM json_each(?))"),
   };
   const insertEvents = eventInserter(db);
-  const sweep = sqliteSweep(connection);
+  const sweep = sqliteSweep(connection, attempts);
 
   return {
     seatHolders: async (eventTypeId, fromMs, untilMs, nowMs) => q.seatHolders.all({ eventTypeId, untilMs, fromMs, nowMs }).map(toSeatHolder),

@@ -1,15 +1,16 @@
 import { EXPIRED_GRACE_MS } from "../../domain/reservation.ts";
 import { IDEMPOTENCY_TTL_MS } from "../rows.ts";
 import type { SqliteConnection } from "./connection.ts";
+import type { SqliteAttemptLimits } from "./rate-limiter.ts";
 import { BUMP_REVISION } from "./event-types.ts";
 import { paidHold } from "./reservation-sql.ts";
 
 /**
  * `store.reservations.sweep` on SQLite: writes down what time already decided (holds past their
  * time expired, expired ones past the grace cancelled), bumping the revision of each event type it
- * touched, and forgets old idempotency keys.
+ * touched, and forgets old idempotency keys and attempt-counter windows.
  */
-export function sqliteSweep(connection: SqliteConnection): (nowMs: number) => Promise<{ expired: number; cancelled: number }> {
+export function sqliteSweep(connection: SqliteConnection, attempts: SqliteAttemptLimits): (nowMs: number) => Promise<{ expired: number; cancelled: number }> {
   const { db } = connection;
   const q = {
     // updated_at_ms only moves forward, so a compare-and-set read before the sweep fails after it.
@@ -31,6 +32,7 @@ export function sqliteSweep(connection: SqliteConnection): (nowMs: number) => Pr
       const cancelled = q.sweepCancel.all(nowMs, nowMs, nowMs - EXPIRED_GRACE_MS, nowMs);
       for (const id of new Set([...expired, ...cancelled].map((r) => r.event_type_id))) q.etBump.run(id);
       q.idemPurge.run(nowMs - IDEMPOTENCY_TTL_MS);
+      attempts.forgetOldWindows(nowMs);
       return { expired: expired.length, cancelled: cancelled.length };
     });
 }
