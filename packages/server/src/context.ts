@@ -9,6 +9,13 @@ export interface LogEntry {
   message: string;
   requestId?: string;
   error?: unknown;
+  /**
+   * A link the log prints whole, for whoever runs a development server to open (a host's console
+   * sign-in link that no SMTP_URL can email). Every URL in `message` and `error` loses its query and
+   * fragment, which would cut such a link's secret off; this field is the one deliberate exception.
+   * Never set in production, and the log drops it there all the same.
+   */
+  developmentLink?: string;
 }
 
 /** Everything a route or service needs from outside: passed in, never imported as a singleton. */

@@ -45,7 +45,7 @@ async function world() {
   // The organizer issues Ana's link (without SMTP_URL development logs it instead of emailing it).
   const issued = await env.admin("POST", `/admin/hosts/${ana}/sign-in-link`);
   expect(issued.status, issued.text).toBe(200);
-  const link = /#link=(bcsl_[A-Za-z0-9_-]+)/.exec(env.logs.map((e) => e.message).join("\n"))![1]!;
+  const link = /#link=(bcsl_[A-Za-z0-9_-]+)/.exec(env.logs.map((e) => e.developmentLink ?? "").join("\n"))![1]!;
   const opened = await env.call("POST", "/console/session", { body: { link }, headers: { origin: ORIGIN } });
   expect(opened.status, opened.text).toBe(200);
   const cookie = (opened.headers.get("set-cookie") ?? "").split(";")[0]!;

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createHost, expectError, setup, waitFor, type Answer } from "./utils.ts";
 import { startSmtp, type Smtp } from "./smtp.ts";
+import { logLine } from "../src/lib/log.ts";
 
 // A host is emailed a one-time sign-in link (over a real SMTP server on loopback) and signs in to
 // the console as that host: the admin API then answers only that host's own data.
@@ -129,5 +130,28 @@ describe("a host's console session", () => {
     expectError(await signIn(env, link), 401, "unauthenticated");
     expectError(await env.admin("POST", "/admin/hosts/9999/sign-in-link"), 404, "not_found");
     expectError(await env.call("POST", `/admin/hosts/${bea}/sign-in-link`), 401, "unauthenticated");
+  });
+});
+
+describe("a host's sign-in link without SMTP_URL", () => {
+  it("is written whole to the development log, and the link taken from the log line signs the host in", async () => {
+    const env = await setup({ config: NO_RATE_LIMIT });
+    const ana = await createHost(env, "Ana");
+    const r = await env.admin("POST", `/admin/hosts/${ana}/sign-in-link`);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.data).toMatchObject({ hostId: ana, sent: false });
+    // Read as the operator reads it: the lines the server's log writes, not the entries handed to it.
+    const lines = env.logs.map((entry) => logLine(entry, false));
+    const match = lines.map((line) => /\/console#link=(bcsl_[A-Za-z0-9_-]+)/.exec(line)).find((m) => m !== null);
+    expect(match, lines.join("\n")).toBeDefined();
+    const opened = await signIn(env, match![1]!);
+    expect(opened.status, opened.text).toBe(200);
+    expect(opened.body.data).toMatchObject({ role: "host", hostId: ana, method: "link" });
+  });
+
+  it("is never printed whole by a production log, which redacts it as any other URL", async () => {
+    const line = logLine({ level: "info", message: "a link", developmentLink: "http://localhost/console#link=bcsl_secret" }, true);
+    expect(line).not.toContain("bcsl_secret");
+    expect(JSON.parse(line).link).toBe("http://localhost/console");
   });
 });

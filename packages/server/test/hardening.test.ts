@@ -196,6 +196,36 @@ describe("CORS", () => {
   });
 });
 
+describe("Strict-Transport-Security", () => {
+  const HTTPS = "https://book.example.com";
+  /** Answers of every kind the server gives: the console page, a booking page, JSON, an error and a preflight. */
+  async function answers(config: { environment: "production" | "development"; publicUrl: string }) {
+    const { call, eventType } = await setup({ config });
+    await eventType({ slug: "intro-call" });
+    return [
+      await call("GET", "/console"),
+      await call("GET", "/book/intro-call"),
+      await call("GET", "/health"),
+      await call("GET", "/no-such-page"),
+      await call("OPTIONS", "/timezones", { headers: { origin: "https://shop.example.com", "access-control-request-method": "GET" } }),
+    ];
+  }
+
+  it("is sent for a year, without includeSubDomains, on every answer in production when the public URL is https", async () => {
+    const all = await answers({ environment: "production", publicUrl: HTTPS });
+    // The console page is 503 "not built yet" until `npm run build`; an HTML page either way.
+    expect(all[0]!.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(all.slice(1).map((a) => a.status)).toEqual([200, 200, 404, 204]);
+    for (const a of all) expect(a.headers.get("strict-transport-security")).toBe("max-age=31536000");
+  });
+
+  it("is not sent in development, nor in production when the public URL is plain http", async () => {
+    for (const config of [{ environment: "development" as const, publicUrl: HTTPS }, { environment: "production" as const, publicUrl: "http://book.example.com" }]) {
+      for (const a of await answers(config)) expect(a.headers.get("strict-transport-security")).toBeNull();
+    }
+  });
+});
+
 describe("a busy store", () => {
   it("answers a cancel with slot_locked, and the admin API with 503 and Retry-After, while another process holds the write lock", async () => {
     const databasePath = tempDb();

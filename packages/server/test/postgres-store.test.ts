@@ -362,7 +362,7 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
       expect(await b.reservations.byUuid(et.id, record.uuid)).toEqual(record);
       expect((await b.eventTypes.byId(et.id))!.revision).toBe(first + 1);
       expect((await b.webhooks.recent(et.id, 10)).map((d) => [d.msgId, d.payload, d.status, d.attempts])).toEqual([[event.msgId, event.payload, "pending", 0]]);
-      expect(await b.idempotency.begin(et.id, "key-1", "hash", T + 60_000)).toEqual({ state: "pending", reservationUuid: record.uuid });
+      expect(await b.idempotency.begin(et.id, "key-1", "hash", T + 60_000)).toEqual({ state: "saved", reservationUuid: record.uuid });
       // The longest reservation (90 min) now bounds the seat-holder scan: one that starts 80 min earlier still counts.
       const later = Date.parse("2026-12-04T09:20:00Z");
       expect((await a.reservations.seatHolders(et.id, later, later + HOUR, T)).map((h) => h.uuid)).toEqual([record.uuid]);
@@ -583,7 +583,7 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
     it("moves through new, pending, done, mismatch and released, shared by both instances", async () => {
       const et = await eventType(a);
       expect(await a.idempotency.begin(et.id, "k", "h1", T)).toEqual({ state: "new" });
-      expect(await b.idempotency.begin(et.id, "k", "h1", T + 1)).toEqual({ state: "pending", reservationUuid: null });
+      expect(await b.idempotency.begin(et.id, "k", "h1", T + 1)).toEqual({ state: "pending" });
       expect(await b.idempotency.begin(et.id, "k", "h2", T + 1)).toEqual({ state: "mismatch" });
       await a.idempotency.finish(et.id, "k", 200, '{"success":true}');
       expect(await b.idempotency.begin(et.id, "k", "h1", T + 2)).toEqual({ state: "done", status: 200, response: '{"success":true}' });
@@ -594,14 +594,14 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
     it("lets a retry take over a key whose request vanished for 30 s, but never one tied to a booking", async () => {
       const et = await eventType(a);
       expect(await a.idempotency.begin(et.id, "lost", "h", T)).toEqual({ state: "new" });
-      expect(await b.idempotency.begin(et.id, "lost", "h", T + 29_999)).toEqual({ state: "pending", reservationUuid: null });
+      expect(await b.idempotency.begin(et.id, "lost", "h", T + 29_999)).toEqual({ state: "pending" });
       expect(await b.idempotency.begin(et.id, "lost", "h", T + 30_000)).toEqual({ state: "new" });
-      expect(await a.idempotency.begin(et.id, "lost", "h", T + 40_000)).toEqual({ state: "pending", reservationUuid: null });
+      expect(await a.idempotency.begin(et.id, "lost", "h", T + 40_000)).toEqual({ state: "pending" });
 
       expect(await a.idempotency.begin(et.id, "booked", "h", T)).toEqual({ state: "new" });
       const record = reservation(et.id, "2026-12-10T08:00:00Z", 60);
       await a.reservations.claim({ eventTypeId: et.id, fromMs: record.startMs, untilMs: record.endMs, nowMs: T, idempotencyKey: "booked" }, () => ({ write: record }));
-      expect(await b.idempotency.begin(et.id, "booked", "h", T + 60_000)).toEqual({ state: "pending", reservationUuid: record.uuid });
+      expect(await b.idempotency.begin(et.id, "booked", "h", T + 60_000)).toEqual({ state: "saved", reservationUuid: record.uuid });
     });
 
     it("registers a key once when two instances begin it at the same time", async () => {

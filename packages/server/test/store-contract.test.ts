@@ -117,7 +117,7 @@ describe("the store", () => {
     await store.reservations.claim({ eventTypeId: id, fromMs: r.startMs - 1, untilMs: r.endMs + 1, nowMs: 1_000, idempotencyKey: "k-1" }, () => ({ write: r }));
     // The booking committed but its answer was lost; the request's error path releases the key.
     await store.idempotency.release(id, "k-1");
-    expect(await store.idempotency.begin(id, "k-1", "hash", 2_000)).toEqual({ state: "pending", reservationUuid: r.uuid });
+    expect(await store.idempotency.begin(id, "k-1", "hash", 2_000)).toEqual({ state: "saved", reservationUuid: r.uuid });
     // A key with no booking is forgotten, so its retry runs afresh.
     expect(await store.idempotency.begin(id, "k-2", "hash", 2_000)).toEqual({ state: "new" });
     await store.idempotency.release(id, "k-2");

@@ -9,26 +9,30 @@ import { ApiError, BusinessFailure, codedAsInvalid } from "./errors.ts";
 import { allowedMethods, toApiError, type RouteList } from "./failures.ts";
 import { useSharedFormats } from "./formats.ts";
 import { rateLimitHeaders } from "./rate-limit.ts";
+import { strictTransportSecurity } from "./transport-security.ts";
 
 /** The one API version this server speaks (spec part 9). */
 export const API_VERSION = "1";
 
 /**
- * The cross-cutting HTTP contract, registered before every route: request id, version header, CORS
- * for the public API, rate limit headers and 429, JSON body parsing with the size limit (raw text
- * for the paths in `rawBodyPaths`), the string formats the request schemas check, and the single
- * place where every failure becomes the spec's JSON error body.
+ * The cross-cutting HTTP contract, registered before every route: request id, version header,
+ * Strict-Transport-Security (production over https), CORS for the public API, rate limit headers
+ * and 429, JSON body parsing with the size limit (raw text for the paths in `rawBodyPaths`), the
+ * string formats the request schemas check, and the single place where every failure becomes the
+ * spec's JSON error body.
  */
 export function httpContract(ctx: AppContext, routes: RouteList, rawBodyPaths: ReadonlySet<string> = new Set(), consoleSession?: ConsoleSessionKey) {
   useSharedFormats();
   const methodsOf = allowedMethods(routes);
   const callerKey = callerKeys(ctx.store, ctx.config.adminKey, ctx.config.trustProxy, ctx.config.aliasPrefix, consoleSession);
+  const hsts = strictTransportSecurity(ctx.config);
   return new Elysia({ name: "http-contract" })
     .onRequest(async ({ request, set, server }) => {
       set.headers["apigw-requestid"] = crypto.randomUUID();
       set.headers["service-api-version"] = API_VERSION;
       set.headers["cache-control"] = "no-store";
       set.headers["x-content-type-options"] = "nosniff";
+      if (hsts) set.headers["strict-transport-security"] = hsts;
       // RFC 9112 asks for a 400 on a malformed Host; a request without one (HTTP/1.0) is served.
       const host = request.headers.get("host");
       if (host !== null && !isValidHost(host)) throw new ApiError("bad_request", "The Host header is not a valid host name.");

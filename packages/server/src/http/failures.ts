@@ -1,6 +1,6 @@
 import type { FieldErrorCode } from "@booking/wire";
 import { ApiError, DomainError, FieldErrors } from "./errors.ts";
-import { StoreBusyError, StoreUnavailableError } from "../store/types.ts";
+import { StoreBusyError, StoreOutcomeUnknownError, StoreUnavailableError } from "../store/types.ts";
 
 /** Routes as the router lists them, for 405 answers. */
 export type RouteList = () => readonly { method: string; path: string }[];
@@ -10,6 +10,13 @@ export function toApiError(code: string | number, error: unknown, method: string
   if (error instanceof DomainError) return ApiError.of(error);
   if (error instanceof StoreBusyError) {
     return new ApiError("service_unavailable", "The service is busy; nothing was changed. Try again in a moment.", { headers: { "retry-after": "1" } });
+  }
+  if (error instanceof StoreOutcomeUnknownError) {
+    // Unlike other 503s, the change may have been made: a client must not take it for "nothing happened".
+    return new ApiError("service_unavailable", "The connection to the database was lost while saving; the change may or may not have been saved.", {
+      headers: { "retry-after": "2" },
+      hint: "Send the request again with the same Idempotency-Key: its answer says what was saved. Without a key, look up the current state before sending it again.",
+    });
   }
   if (error instanceof StoreUnavailableError) {
     // A database restart or failover takes seconds; the pool reconnects on the next request.

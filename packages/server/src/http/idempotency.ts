@@ -17,7 +17,9 @@ interface ReplaySink {
  * gets the first answer again (marked `Idempotent-Replayed: true`) and books nothing twice; the same
  * key with another body is 422. Errors and transient answers (`slot_locked`) free the key for a new
  * try; final ones (success, `slot_unavailable`, `reservation_finished`) are replayed.
- * `recover` rebuilds the answer from the reservation a request booked if it never stored its answer.
+ * `recover` rebuilds the answer from the reservation a request booked if it never stored its answer
+ * (its connection was lost at COMMIT, so it answered 503 not knowing the booking was saved): the
+ * retry gets that booking, marked as a replay, never a second one.
  */
 export async function idempotent<T extends object>(
   store: Store,
@@ -46,12 +48,21 @@ export async function idempotent<T extends object>(
       set.status = state.status;
       return JSON.parse(state.response) as T;
     }
+    if (state.state === "saved") {
+      // The earlier request booked (its answer lost with its connection at COMMIT, or never stored):
+      // answer that booking as a replay, and store the answer for the retries after this one.
+      // Only the booking routes link keys to reservations, and they pass `recover`.
+      if (!recover) throw new Error("an Idempotency-Key is tied to a booking on a route that books nothing");
+      const result = await recover(state.reservationUuid);
+      await remember(() => store.idempotency.finish(eventTypeId, key, 200, JSON.stringify(result)));
+      set.headers["idempotent-replayed"] = "true";
+      return result;
+    }
     if (state.state === "pending") {
       if (waited < WAIT_LIMIT_MS) {
         await Bun.sleep(WAIT_STEP_MS);
         continue;
       }
-      if (state.reservationUuid && recover) return recover(state.reservationUuid);
       throw new BusinessFailure("slot_locked", "A request with this Idempotency-Key is still being processed; try again shortly.");
     }
     break;
@@ -65,6 +76,8 @@ export async function idempotent<T extends object>(
       await remember(() => store.idempotency.finish(eventTypeId, key, 200, JSON.stringify({ success: false, code: error.code, message: error.message })));
     } else {
       // Nothing happened (an error, or a transient `slot_locked`): a retry with the key runs afresh.
+      // After a lost COMMIT (StoreOutcomeUnknownError) the store settles the key by what the database
+      // holds: kept when the booking was saved (a retry answers it), freed only when it was not.
       await remember(() => store.idempotency.release(eventTypeId, key));
     }
     throw error;

@@ -407,15 +407,29 @@ export class StoreBusyError extends Error {
 /**
  * Thrown when the store's database cannot be reached or ended the session (a restart, a failover, a
  * terminated backend). A transaction that lost its connection is rolled back by the database, unless
- * the loss came during its COMMIT; a request may be tried again once the database is back.
+ * the loss came during its COMMIT (then StoreOutcomeUnknownError); a request may be tried again once
+ * the database is back.
  */
 export class StoreUnavailableError extends Error {}
+
+/**
+ * Thrown when the connection was lost while a transaction's COMMIT was on its way or its answer
+ * was: the database may have saved the transaction or not, and this process cannot tell. Unlike
+ * other losses, something may have changed; a keyed request learns which from its key
+ * (`idempotency.begin` answers `saved` when its booking was committed).
+ */
+export class StoreOutcomeUnknownError extends StoreUnavailableError {}
 
 /** Where a request with an idempotency key stands. */
 export type IdempotencyState =
   | { state: "new" }
   | { state: "done"; status: number; response: string }
-  | { state: "pending"; reservationUuid: string | null }
+  | { state: "pending" }
+  /**
+   * A booking was saved under the key but no answer was stored: its request lost the connection at
+   * COMMIT (answered 503, outcome unknown) or failed after it. A retry answers that booking.
+   */
+  | { state: "saved"; reservationUuid: string }
   | { state: "mismatch" };
 
 /** Filter of the organizer's reservation list. */
@@ -702,7 +716,12 @@ export interface Store {
     begin(eventTypeId: number, key: string, requestHash: string, nowMs: number): Promise<IdempotencyState>;
     /** Stores the answer given to a keyed request, to be replayed to its retries. */
     finish(eventTypeId: number, key: string, status: number, response: string): Promise<void>;
-    /** Forgets a keyed request that failed without effect, so a retry runs afresh; a key tied to a booking is kept. */
+    /**
+     * Forgets a keyed request that failed, so a retry runs afresh; a key tied to a booking is kept,
+     * since that booking was saved. After a lost COMMIT this is what settles the key: the claim that
+     * links a key holds its row until its transaction ends, so the delete waits for the end (or
+     * fails, leaving the key to its lease) and frees the key only if the booking was not saved.
+     */
     release(eventTypeId: number, key: string): Promise<void>;
   };
   close(): Promise<void>;

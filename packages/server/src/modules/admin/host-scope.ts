@@ -94,8 +94,8 @@ const forbidden = () => new ApiError("forbidden", "A host's console session may 
 
 /**
  * Emails a host their one-time console sign-in link over SMTP_URL, as the server's other emails go.
- * Without SMTP_URL, development logs the link instead (`sent: false`); production refuses (503),
- * since the link could reach nobody.
+ * Without SMTP_URL, development logs the link instead (`sent: false`), whole in the log line's `link`
+ * so it can be opened; production refuses (503), since the link could reach nobody.
  */
 export async function sendSignInLink(ctx: AppContext, host: { name: string; email: string | null }, url: string): Promise<{ sent: boolean; error: string | null }> {
   const transport = smtpTransport(ctx.config);
@@ -103,7 +103,8 @@ export async function sendSignInLink(ctx: AppContext, host: { name: string; emai
     if (ctx.config.environment === "production") {
       throw new ApiError("service_unavailable", "No SMTP_URL is set, so the sign-in link cannot be emailed.", { headers: { "retry-after": "3600" }, hint: "Set SMTP_URL (and MAIL_FROM) and restart the server." });
     }
-    ctx.log({ level: "info", message: `console sign-in link for host ${host.name} <${host.email}> (not emailed, no SMTP_URL): ${url}` });
+    // The message's URLs are redacted like every other; the link rides in the one field printed whole.
+    ctx.log({ level: "info", message: `console sign-in link for host ${host.name} <${host.email}> (not emailed, no SMTP_URL), in "link"`, developmentLink: url });
     return { sent: false, error: null };
   }
   const hours = Math.round(HOST_SIGN_IN_LINK_MS / 3_600_000);

@@ -22,7 +22,7 @@ const ERROR_TEXT: Record<string, string> = {
   payment_required: "A paid reservation is confirmed before a successful payment.",
   rate_limited: "More requests than the limit in the current minute; wait Retry-After seconds.",
   internal_error: "An unexpected failure; retry, then contact support with the apigw-requestid.",
-  service_unavailable: "The database is busy or out of reach for a moment (a restart, a failover); send the request again after Retry-After seconds.",
+  service_unavailable: "The database is busy or out of reach for a moment (a restart, a failover); send the request again after Retry-After seconds. If the connection was lost while saving, the message says the change may have been saved: a retry with the same Idempotency-Key answers what was saved.",
   slot_locked: "HTTP 200, success false: someone else is booking the slot right now.",
   slot_unavailable: "HTTP 200, success false: the slot is full or outside the availability.",
   reservation_finished: "HTTP 200, success false: the reservation can no longer be changed this way (refresh, confirm, reschedule, cancel or pay).",

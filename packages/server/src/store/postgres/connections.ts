@@ -1,5 +1,5 @@
 import pg from "pg";
-import { StoreBusyError, StoreUnavailableError } from "../types.ts";
+import { StoreBusyError, StoreOutcomeUnknownError, StoreUnavailableError } from "../types.ts";
 import { connectionLoss } from "./pools.ts";
 
 /** Serialization failures and deadlocks are retried this often, then reported as StoreBusyError. */
@@ -68,6 +68,7 @@ export class Connections {
    * locks it needs). A serialization failure or deadlock rolls back and runs `work` again, up to
    * RETRIES times with jittered backoff; a connection found dead at BEGIN (nothing done yet) is replaced.
    * Whatever fails, the transaction is rolled back (or its connection discarded) and the client released.
+   * A connection lost during COMMIT is StoreOutcomeUnknownError: the transaction may have been saved.
    * `lockWaitMs` bounds the transaction's lock waits and `beginWith` (statements without parameters)
    * runs right after BEGIN, both in BEGIN's round trip; work may end the transaction itself with
    * `tx.commitWith`, to send its last writes together with COMMIT.
@@ -99,9 +100,17 @@ export class Connections {
         begun = true;
         let commit: (client: pg.PoolClient) => Promise<unknown> = (client) => client.query("COMMIT");
         const result = await work(lease.client, { commitWith: (end) => (commit = end), begun: begunRows });
-        await commit(lease.client);
+        try {
+          await commit(lease.client);
+        } catch (error) {
+          // The COMMIT (or its answer) may have reached the database or not: nothing to retry or roll back.
+          if (!isConnectionLoss(error)) throw error;
+          lease.broken(error, true);
+          throw new StoreOutcomeUnknownError(`Lost the connection to PostgreSQL at ${this.target} during COMMIT; the transaction may have been saved: ${messageOf(error)}`, { cause: error });
+        }
         return result;
       } catch (error) {
+        if (error instanceof StoreOutcomeUnknownError) throw error;
         if (begun && !isConnectionLoss(error)) await lease.client.query("ROLLBACK").catch((rollbackError) => lease.broken(rollbackError, true));
         else lease.broken(error, true);
         const state = sqlState(error);

@@ -23,15 +23,17 @@ export function postgresIdempotency(db: Connections): Store["idempotency"] {
           if (!row) continue;
           if (row.request_hash !== requestHash) return { state: "mismatch" };
           if (row.status !== null && row.response !== null) return { state: "done", status: row.status, response: row.response };
+          // The link commits with the booking it names: that booking was saved, though no answer was stored.
+          if (row.reservation_uuid !== null) return { state: "saved", reservationUuid: row.reservation_uuid };
           // Registered long ago and never linked to a booking: its request died; this one takes over.
-          if (row.reservation_uuid === null && row.created_at_ms <= nowMs - IDEMPOTENCY_LEASE_MS) {
+          if (row.created_at_ms <= nowMs - IDEMPOTENCY_LEASE_MS) {
             const taken = await c.query(
               "UPDATE idempotency_keys SET created_at_ms = $1 WHERE event_type_id = $2 AND key = $3 AND status IS NULL AND reservation_uuid IS NULL AND created_at_ms = $4",
               [nowMs, eventTypeId, key, row.created_at_ms],
             );
             if (taken.rowCount === 1) return { state: "new" };
           }
-          return { state: "pending", reservationUuid: row.reservation_uuid };
+          return { state: "pending" };
         }
         throw new StoreBusyError();
       }),

@@ -26,11 +26,13 @@ export function sqliteIdempotency(connection: SqliteConnection): Store["idempote
         const row = q.idemGet.get(eventTypeId, key)!;
         if (row.request_hash !== requestHash) return { state: "mismatch" };
         if (row.status !== null && row.response !== null) return { state: "done", status: row.status, response: row.response };
+        // The link commits with the booking it names: that booking was saved, though no answer was stored.
+        if (row.reservation_uuid !== null) return { state: "saved", reservationUuid: row.reservation_uuid };
         // Registered long ago and never linked to a booking: its request died; this one takes over.
-        if (row.reservation_uuid === null && row.created_at_ms <= nowMs - IDEMPOTENCY_LEASE_MS) {
+        if (row.created_at_ms <= nowMs - IDEMPOTENCY_LEASE_MS) {
           if (q.idemTakeOver.run(nowMs, eventTypeId, key, row.created_at_ms).changes === 1) return { state: "new" };
         }
-        return { state: "pending", reservationUuid: row.reservation_uuid };
+        return { state: "pending" };
       }),
     finish: async (eventTypeId: number, key: string, status: number, response: string) => {
       connection.write(() => q.idemFinish.run(status, response, eventTypeId, key));
