@@ -5,7 +5,7 @@ import { ManualClock } from "../src/clock.ts";
 import { AdminService } from "../src/modules/admin/service.ts";
 import { openPostgresStore } from "../src/store/postgres/index.ts";
 import type { Store } from "../src/store/types.ts";
-import { POSTGRES_URL, postgresSkipReason } from "./utils.ts";
+import { newFeedToken, POSTGRES_URL, postgresSkipReason } from "./utils.ts";
 
 /**
  * A booking with an Idempotency-Key whose connection to PostgreSQL is lost around its COMMIT: the
@@ -79,7 +79,7 @@ async function loseAround(client: pg.Client, moment: "before" | "after", commit:
 }
 
 async function world() {
-  const host = await store.hosts.create({ name: `Host ${crypto.randomUUID().slice(0, 8)}`, email: null, timezone: "UTC", avatarUrl: null }, Date.parse(NOW));
+  const host = await store.hosts.create({ name: `Host ${crypto.randomUUID().slice(0, 8)}`, email: null, timezone: "UTC", avatarUrl: null, feedToken: newFeedToken() }, Date.parse(NOW));
   const clock = new ManualClock(NOW);
   const et = await new AdminService(store, () => clock.now()).create({
     hosts: [{ hostId: host.id }], title: "Lost commits", timezone: "UTC", seats: 1, minNoticeMinutes: 0, durationMinutes: 60, slotIntervalMinutes: 60, availability: { weekly, overrides: [] },
