@@ -83,39 +83,45 @@ function strings(value: unknown): string[] {
 /**
  * The fields a host's session is answered, per route. A field added to any of these answers fails
  * the sweep below until it is added here, having been judged to reach no further than the host.
- * Each record's fields are named, not what lies inside them (settings objects, answers, locations).
+ * Settings objects and the visitor's answers are named by their key (FREE_FORM), everything else whole.
  */
 const HOST_READABLE: Record<string, readonly string[]> = {
   "GET /console/session": [
     "success", "data.id", "data.role", "data.hostId", "data.method", "data.createdAt", "data.expiresAt", "data.lastSeenAt", "data.address", "data.userAgent",
   ],
   "GET /admin/hosts": [
-    "success", "data[].id", "data[].name", "data[].email", "data[].timezone", "data[].avatarUrl", "data[].isDefault", "data[].bookingsCalendar", "data[].eventTypeIds",
-    "data[].feedToken", "data[].feedUrl", "data[].createdAt", "data[].updatedAt",
+    "success", "data[].id", "data[].name", "data[].email", "data[].timezone", "data[].avatarUrl", "data[].isDefault", "data[].bookingsCalendar",
+    "data[].bookingsCalendar.sourceId", "data[].bookingsCalendar.calendarUrl", "data[].eventTypeIds[]", "data[].feedToken", "data[].feedUrl", "data[].createdAt",
+    "data[].updatedAt",
   ],
   "GET /admin/hosts/{own}": [
-    "success", "data.id", "data.name", "data.email", "data.timezone", "data.avatarUrl", "data.isDefault", "data.bookingsCalendar", "data.eventTypeIds", "data.feedToken",
-    "data.feedUrl", "data.createdAt", "data.updatedAt",
+    "success", "data.id", "data.name", "data.email", "data.timezone", "data.avatarUrl", "data.isDefault", "data.bookingsCalendar", "data.bookingsCalendar.sourceId",
+    "data.bookingsCalendar.calendarUrl", "data.eventTypeIds[]", "data.feedToken", "data.feedUrl", "data.createdAt", "data.updatedAt",
   ],
   "GET /admin/hosts/{own}/event-types": [
     "success", "data[].id", "data[].title", "data[].description", "data[].timezone", "data[].durationMinutes", "data[].slotIntervalMinutes", "data[].seats",
     "data[].holdMinutes", "data[].bufferBeforeMinutes", "data[].bufferAfterMinutes", "data[].minNoticeMinutes", "data[].horizonDays", "data[].rescheduleNoticeMinutes",
     "data[].cancelNoticeMinutes", "data[].availability", "data[].locations", "data[].customFields", "data[].translations", "data[].payment", "data[].organizerEmail",
-    "data[].contact", "data[].reminderMinutes", "data[].locale", "data[].theme", "data[].profileImage", "data[].calendarTitle", "data[].hostName", "data[].compact",
-    "data[].externalBooking", "data[].maxGuests", "data[].bookingsCalendar", "data[].hosts", "data[].assignment", "data[].slug", "data[].linkToken", "data[].disabled",
-    "data[].webhookDisabledAt", "data[].createdAt", "data[].updatedAt",
+    "data[].contact", "data[].reminderMinutes[]", "data[].locale", "data[].theme", "data[].profileImage", "data[].calendarTitle", "data[].hostName", "data[].compact",
+    "data[].externalBooking", "data[].maxGuests", "data[].hosts[].hostId", "data[].hosts[].name", "data[].hosts[].priority", "data[].hosts[].scheduleId", "data[].assignment",
+    "data[].slug", "data[].linkToken", "data[].disabled", "data[].webhookDisabledAt", "data[].createdAt", "data[].updatedAt",
   ],
   "GET /admin/hosts/{own}/reservations": [
-    "success", "data[].uuid", "data[].eventTypeId", "data[].hostIds", "data[].status", "data[].start", "data[].end", "data[].email", "data[].firstname", "data[].lastname",
+    "success", "data[].uuid", "data[].eventTypeId", "data[].hostIds[]", "data[].status", "data[].start", "data[].end", "data[].email", "data[].firstname", "data[].lastname",
     "data[].createdAt",
   ],
   "GET /admin/hosts/{own}/schedules": [
-    "success", "data[].id", "data[].hostId", "data[].name", "data[].timezone", "data[].availability", "data[].createdAt", "data[].updatedAt",
+    "success", "data[].id", "data[].hostId", "data[].name", "data[].timezone", "data[].availability", "data[].eventTypeIds[]", "data[].createdAt", "data[].updatedAt",
   ],
   "GET /admin/hosts/{own}/busy-sources": [
     "success", "data[].id", "data[].hostId", "data[].eventTypeId", "data[].kind", "data[].url", "data[].username", "data[].credentialsSet", "data[].freshnessMinutes",
     "data[].status", "data[].stale", "data[].lastAttemptAt", "data[].lastSuccessAt", "data[].lastFailureAt", "data[].lastError", "data[].objects", "data[].busyIntervals",
     "data[].syncing", "data[].writeBookings", "data[].writeCalendar",
+  ],
+  "GET /admin/busy-sources/{own}": [
+    "success", "data.id", "data.hostId", "data.eventTypeId", "data.kind", "data.url", "data.username", "data.credentialsSet", "data.freshnessMinutes", "data.status",
+    "data.stale", "data.lastAttemptAt", "data.lastSuccessAt", "data.lastFailureAt", "data.lastError", "data.objects", "data.busyIntervals", "data.syncing",
+    "data.writeBookings", "data.writeCalendar",
   ],
   "GET /admin/reservations": [
     "success", "data.items[].eventTypeId", "data.items[].eventTypeTitle", "data.items[].manageUrl", "data.items[].uuid", "data.items[].status", "data.items[].start",
@@ -126,14 +132,30 @@ const HOST_READABLE: Record<string, readonly string[]> = {
   "GET /admin/event-types/{team}/reservations/{own booking}": [
     "success", "data.eventTypeId", "data.eventTypeTitle", "data.manageUrl", "data.uuid", "data.status", "data.start", "data.end", "data.startIso8601", "data.endIso8601",
     "data.heldUntil", "data.email", "data.firstname", "data.lastname", "data.phone", "data.timezone", "data.location", "data.guests", "data.customFields", "data.payment",
-    "data.createdAt", "data.cancelReason", "data.deliveries",
+    "data.createdAt", "data.cancelReason", "data.deliveries[].channel", "data.deliveries[].id", "data.deliveries[].webhookId", "data.deliveries[].kind",
+    "data.deliveries[].reservationUuid", "data.deliveries[].url", "data.deliveries[].status", "data.deliveries[].attempts", "data.deliveries[].nextAttemptAt",
+    "data.deliveries[].lastStatusCode", "data.deliveries[].lastError", "data.deliveries[].deliveredAt", "data.deliveries[].createdAt",
+    "data.deliveries[].attemptLog[].attempt", "data.deliveries[].attemptLog[].at", "data.deliveries[].attemptLog[].statusCode", "data.deliveries[].attemptLog[].error",
+    "data.deliveries[].attemptLog[].durationMs",
+  ],
+  "GET /admin/event-types/{team}/reservations/{own booking}/time-slots": [
+    "success", "data[].date", "data[].dateIso8601", "data[].readable_start", "data[].start", "data[].startIso8601", "data[].readable_end", "data[].end", "data[].endIso8601",
+    "data[].seats", "data[].available_seats", "data[].booked", "data[].calendar_id", "data[].title", "data[].readable_type", "data[].type", "nextFrom",
+  ],
+  "POST /admin/event-types/{team}/reservations/{own booking}/reschedule": [
+    "success", "data.uuid", "data.userId", "data.userName", "data.userEmail", "data.meetLink", "data.location", "data.manageUrl",
   ],
 };
 
-/** A key path as HOST_READABLE names it: a record's field, whatever lies inside it (settings objects, answers, locations). */
+
+/** Parts of a view whose insides are the organizer's settings or the visitor's answers, named by their key alone. */
+const FREE_FORM = new Set(["availability", "locations", "customFields", "translations", "theme", "locale", "payment", "location", "guests"]);
+
+/** A key path as HOST_READABLE names it: whole, except that it ends at a FREE_FORM key. */
 function listed(path: string): string {
-  const field = /^(data\.items\[\]|data\[\]|data)\.([^.[]+)/.exec(path);
-  return field ? `${field[1]}.${field[2]}` : path;
+  const parts = path.split(".");
+  const at = parts.findIndex((part, i) => i > 0 && FREE_FORM.has(part.replace("[]", "")));
+  return at === -1 ? path : [...parts.slice(0, at), parts[at]!.replace("[]", "")].join(".");
 }
 
 describe("what a host's session can read", () => {
@@ -190,51 +212,52 @@ describe("what a host's session can read", () => {
   });
 
   it("answers a host's session nothing that reaches beyond that host: no other host's or the organizer's token, secret or address, and no field not judged safe", async () => {
-    const { smtp, env, ana, bea, team, beaOwn, anaBooking } = await world();
-    const as = await signedInAs(env, smtp, ana, "ana@example.com");
-    await as("POST", `/admin/hosts/${ana}/schedules`, { name: "Mornings", availability: { weekly: { tuesday: [{ start: "08:00", end: "12:00" }] } } });
-    // A calendar of each host's (added as a sync would find them, without fetching anything).
-    const calendar = (hostId: number, url: string, secret: string | null) =>
-      env.store.busy.add({ hostId, kind: "ical", url, username: secret === null ? null : "user", secret, calendars: [], freshnessMinutes: null }, env.clock.now());
-    await calendar(ana, "https://calendar.example.com/ana.ics", "ana-calendar-password");
-    await calendar(bea, "https://calendar.example.com/bea-calendar-path.ics", "bea-calendar-password");
+    const { smtp, env, ana, bea, team, beaOwn, anaBooking, beaTeamBooking } = await world();
+    // A calendar of each host's (added as a sync would find them, without fetching anything), and
+    // Ana's bookings written into one of hers: Ana is the team's first host, whose calendar is the team's.
+    const calendar = (hostId: number, name: string) =>
+      env.store.busy.add({ hostId, kind: "caldav", url: `https://dav.example.com/${name}-calendar-path/`, username: name, secret: `${name}-calendar-password`, calendars: [], freshnessMinutes: null }, env.clock.now());
+    const calendars = { [ana]: await calendar(ana, "ana"), [bea]: await calendar(bea, "bea") };
+    await env.store.hosts.update(ana, { bookingsCalendar: { sourceId: calendars[ana]!.id, calendarUrl: "https://dav.example.com/ana-calendar-path/ana-bookings/" } }, env.clock.now());
+    const feedOf = async (hostId: number) => ((await env.admin("GET", `/admin/hosts/${hostId}`)).body.data as { feedToken: string }).feedToken;
+    const organizers = [team.token, team.overrideToken, team.webhookSecret, team.feedToken, "whk-path-secret", "whk-query-secret", beaOwn.token, beaOwn.overrideToken, beaOwn.webhookSecret, beaOwn.feedToken];
+    const hostsOwn = { [ana]: ["ana-calendar-path", "ana-calendar-password", "ana-bookings"], [bea]: ["bea-calendar-path", "bea-calendar-password"] };
 
-    const reads: Record<string, string> = {
-      "GET /console/session": "/console/session",
-      "GET /admin/hosts": "/admin/hosts",
-      "GET /admin/hosts/{own}": `/admin/hosts/${ana}`,
-      "GET /admin/hosts/{own}/event-types": `/admin/hosts/${ana}/event-types`,
-      "GET /admin/hosts/{own}/reservations": `/admin/hosts/${ana}/reservations?from=${DAY}&until=${DAY}`,
-      "GET /admin/hosts/{own}/schedules": `/admin/hosts/${ana}/schedules`,
-      "GET /admin/hosts/{own}/busy-sources": `/admin/hosts/${ana}/busy-sources`,
-      "GET /admin/reservations": "/admin/reservations",
-      "GET /admin/event-types/{team}/reservations/{own booking}": `/admin/event-types/${team.id}/reservations/${anaBooking.uuid}`,
-    };
-    const answers: [string, Answer][] = [];
-    for (const [name, path] of Object.entries(reads)) {
-      const r = await as("GET", path);
-      expect(r.status, `${name}: ${r.text}`).toBe(200);
-      answers.push([name, r]);
-    }
-    // What the host's changes answer counts too.
-    answers.push(["PATCH /admin/hosts/{own}", await as("PATCH", `/admin/hosts/${ana}`, { name: "Ana" })]);
-    answers.push(["POST /admin/hosts/{own}/feed-token", await as("POST", `/admin/hosts/${ana}/feed-token`)]);
-
-    // Secrets and addresses of the organizer and of the other host.
-    const beaHost = (await env.admin("GET", `/admin/hosts/${bea}`)).body.data as { feedToken: string };
-    const secrets = [
-      team.token, team.overrideToken, team.webhookSecret, team.feedToken, "whk-path-secret", "whk-query-secret",
-      beaOwn.token, beaOwn.overrideToken, beaOwn.webhookSecret, beaOwn.feedToken, beaHost.feedToken,
-      "bea-calendar-path", "bea-calendar-password", "ana-calendar-password",
-    ];
     const unjudged: string[] = [];
-    for (const [name, r] of answers) {
-      expect(r.status, `${name}: ${r.text}`).toBe(200);
-      for (const value of strings(r.body)) for (const secret of secrets) expect(value.includes(secret), `${name} answers a secret of someone else`).toBe(false);
-      const allowed = HOST_READABLE[name.replace(/^(PATCH|POST) \/admin\/hosts\/\{own\}(\/feed-token)?$/, "GET /admin/hosts/{own}")]!;
-      unjudged.push(...[...new Set(keyPaths(r.body).map(listed))].filter((path) => !allowed.includes(path)).map((path) => `${name}: ${path}`));
+    for (const [hostId, other, booking] of [[ana, bea, anaBooking], [bea, ana, beaTeamBooking]] as const) {
+      const email = hostId === ana ? "ana@example.com" : "bea@example.com";
+      const as = await signedInAs(env, smtp, hostId, email);
+      await as("POST", `/admin/hosts/${hostId}/schedules`, { name: "Mornings", availability: { weekly: { tuesday: [{ start: "08:00", end: "12:00" }] } } });
+      const reads: Record<string, string> = {
+        "GET /console/session": "/console/session",
+        "GET /admin/hosts": "/admin/hosts",
+        "GET /admin/hosts/{own}": `/admin/hosts/${hostId}`,
+        "GET /admin/hosts/{own}/event-types": `/admin/hosts/${hostId}/event-types`,
+        "GET /admin/hosts/{own}/reservations": `/admin/hosts/${hostId}/reservations?from=${DAY}&until=${DAY}`,
+        "GET /admin/hosts/{own}/schedules": `/admin/hosts/${hostId}/schedules`,
+        "GET /admin/hosts/{own}/busy-sources": `/admin/hosts/${hostId}/busy-sources`,
+        "GET /admin/busy-sources/{own}": `/admin/busy-sources/${calendars[hostId]!.id}`,
+        "GET /admin/reservations": "/admin/reservations",
+        "GET /admin/event-types/{team}/reservations/{own booking}": `/admin/event-types/${team.id}/reservations/${booking.uuid}`,
+        "GET /admin/event-types/{team}/reservations/{own booking}/time-slots": `/admin/event-types/${team.id}/reservations/${booking.uuid}/time-slots?from=${DAY}&until=${DAY}`,
+      };
+      const answers: [string, Answer][] = [];
+      for (const [name, path] of Object.entries(reads)) answers.push([name, await as("GET", path)]);
+      // What the host's changes answer counts too.
+      answers.push(["PATCH /admin/hosts/{own}", await as("PATCH", `/admin/hosts/${hostId}`, { timezone: "Europe/Prague" })]);
+      answers.push(["POST /admin/hosts/{own}/feed-token", await as("POST", `/admin/hosts/${hostId}/feed-token`)]);
+      answers.push(["POST /admin/event-types/{team}/reservations/{own booking}/reschedule", await as("POST", `/admin/event-types/${team.id}/reservations/${booking.uuid}/reschedule`, slot(hostId === ana ? "13:00" : "14:00"))]);
+
+      // Secrets and addresses of the organizer and of the other host.
+      const secrets = [...organizers, ...hostsOwn[other]!, await feedOf(other)];
+      for (const [name, r] of answers) {
+        expect(r.status, `${name}: ${r.text}`).toBe(200);
+        for (const value of strings(r.body)) for (const secret of secrets) expect(value.includes(secret), `${name} answers ${email} a secret of someone else`).toBe(false);
+        const allowed = HOST_READABLE[name.replace(/^(PATCH|POST) \/admin\/hosts\/\{own\}(\/feed-token)?$/, "GET /admin/hosts/{own}")]!;
+        unjudged.push(...[...new Set(keyPaths(r.body).map(listed))].filter((path) => !allowed.includes(path)).map((path) => `${name}: ${path}`));
+      }
     }
-    expect(unjudged, "fields answered to a host's session that are not judged safe for it").toEqual([]);
+    expect([...new Set(unjudged)], "fields answered to a host's session that are not judged safe for it").toEqual([]);
   });
 
   it("answers a malformed percent-encoding in a booking's path with a JSON 404, not a 500", async () => {

@@ -5,6 +5,12 @@ import { pathOf } from "../lib/links.ts";
 const KEY = /^[\x21-\x7e]{1,255}$/;
 const WAIT_STEP_MS = 25;
 const WAIT_LIMIT_MS = 5000;
+/**
+ * How long a retry finding its key tied to a saved booking but no answer stored waits for the
+ * earlier request to store its own (it may be between its COMMIT and that write), so the first
+ * answer is the one replayed; past it the earlier request is taken to have lost its answer.
+ */
+const SAVED_ANSWER_WAIT_MS = 1000;
 
 /** The part of Elysia's context a replay writes to. */
 interface ReplaySink {
@@ -49,8 +55,13 @@ export async function idempotent<T extends object>(
       return JSON.parse(state.response) as T;
     }
     if (state.state === "saved") {
+      if (waited < SAVED_ANSWER_WAIT_MS) {
+        await Bun.sleep(WAIT_STEP_MS);
+        continue;
+      }
       // The earlier request booked (its answer lost with its connection at COMMIT, or never stored):
-      // answer that booking as a replay, and store the answer for the retries after this one.
+      // answer that booking, as it stands now, as a replay, and store the answer for the retries
+      // after this one (unless the earlier request stored its own meanwhile: the first one stays).
       // Only the booking routes link keys to reservations, and they pass `recover`.
       if (!recover) throw new Error("an Idempotency-Key is tied to a booking on a route that books nothing");
       const result = await recover(state.reservationUuid);

@@ -714,7 +714,7 @@ export interface Store {
   readonly idempotency: {
     /** Registers a keyed request, or tells how an earlier one with the same key stands. */
     begin(eventTypeId: number, key: string, requestHash: string, nowMs: number): Promise<IdempotencyState>;
-    /** Stores the answer given to a keyed request, to be replayed to its retries. */
+    /** Stores the answer given to a keyed request, to be replayed to its retries; the first answer stored stays. */
     finish(eventTypeId: number, key: string, status: number, response: string): Promise<void>;
     /**
      * Forgets a keyed request that failed, so a retry runs afresh; a key tied to a booking is kept,

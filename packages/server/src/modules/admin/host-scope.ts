@@ -69,10 +69,11 @@ export async function assertHostMay(ctx: AppContext, request: Request, hostId: n
 
 /**
  * Fields of an event type's admin view that reach beyond one host: the event type's booking feed
- * (every host's bookings of a team) and its webhook address (which may carry the receiver's secret).
- * A host's session is answered without them; its own feed is on its host (`feedUrl`).
+ * (every host's bookings of a team), its webhook address (which may carry the receiver's secret)
+ * and the calendar its bookings are written into (the team's first host's). A host's session is
+ * answered without them; its own feed and calendar are on its host (`feedUrl`, `bookingsCalendar`).
  */
-export const ORGANIZER_ONLY_EVENT_TYPE_FIELDS = ["feedToken", "feedUrl", "webhookUrl"] as const;
+export const ORGANIZER_ONLY_EVENT_TYPE_FIELDS = ["feedToken", "feedUrl", "webhookUrl", "bookingsCalendar"] as const;
 
 /** An event type's view as a host's session may read it: without ORGANIZER_ONLY_EVENT_TYPE_FIELDS. */
 export function withoutOrganizerSecrets<T extends object>(view: T): Omit<T, (typeof ORGANIZER_ONLY_EVENT_TYPE_FIELDS)[number]> {

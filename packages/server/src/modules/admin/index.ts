@@ -150,8 +150,13 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
     )
     .get("/event-types/:id/reservations/:uuid", async ({ params, request }) => {
       const answer = await admin.reservation(idOf(params.id), params.uuid, publicOrigin(ctx.config, request.url));
-      // The webhook deliveries go to the organizer's receiver, whose address may carry its secret.
-      return ok(hostScopes.has(request) ? { ...answer, deliveries: answer.deliveries.filter((d) => d.channel !== "webhook") } : answer);
+      const own = hostScopes.get(request);
+      if (own === undefined) return ok(answer);
+      // A host sees the emails to the visitor and to themselves; the rest (the organizer's webhook
+      // receiver, other hosts' copies and calendars) is not theirs to read.
+      const ownEmail = (await ctx.store.hosts.byId(own))?.email ?? null;
+      const theirs = new Set([`mailto:${answer.email}`, ...(ownEmail ? [`mailto:${ownEmail}`] : [])].map((url) => url.toLowerCase()));
+      return ok({ ...answer, deliveries: answer.deliveries.filter((d) => theirs.has(d.url.toLowerCase())) });
     })
     // The organizer cancels or moves a booking: the visitor's notice rules do not bind them (see ChangeOptions.organizer).
     .post(

@@ -346,7 +346,7 @@ export const ADMIN_OPERATIONS: (Omit<Operation, "auth" | "reservationPath" | "id
       "Exchanges the admin key (`adminKey`, role `admin`) or the secret of a one-time sign-in link (`link`, `bcsl_…`: development's printed link, role `admin`, or a host's emailed link, role `host`) for a session: the answer sets an HttpOnly, SameSite=Strict cookie (`booking_console`; in production `__Host-booking_console`, Secure) with which the admin API is used from the console's own origin. A wrong key or a used, expired or unknown link is 401 `unauthenticated`; a request from another origin 403 `forbidden`; after 10 failed sign-ins from one address in 10 minutes (counted in the database, shared by every instance, however many arrive at once), 429 with `Retry-After`; 503 `service_unavailable` when the attempt cannot be counted (it is not checked). 404 when the console is off (production without BOOKING_ADMIN_KEY).",
     body: { schema: ConsoleSignInBody, required: true },
     response: envelope(SessionView),
-    errors: [400, 401, 403, 404, 422, 429],
+    errors: [400, 401, 403, 404, 422, 429, 503],
   },
   {
     method: "get",

@@ -4,9 +4,9 @@ import { ApiError } from "../../http/errors.ts";
 import { BookingFeedService, matchesEtag } from "./service.ts";
 
 /**
- * `GET /feeds/{feedToken}.ics`: the private iCalendar feed of an event type's confirmed bookings,
- * which the organizer subscribes to in a calendar app. The secret in the path is the only
- * credential; an unknown one is the API's JSON 404. Answers carry an ETag, and a request naming it
+ * `GET /feeds/{feedToken}.ics`: a private iCalendar feed of confirmed bookings, subscribed to in a
+ * calendar app: an event type's (the organizer's) or a host's (their own bookings). The secret in
+ * the path is the only credential; an unknown one is the API's JSON 404. Answers carry an ETag, and a request naming it
  * in If-None-Match gets 304 without the text.
  */
 export const feedRoutes = (ctx: AppContext) => {
@@ -14,7 +14,7 @@ export const feedRoutes = (ctx: AppContext) => {
   return new Elysia().get("/feeds/:file", async ({ params, request, set }) => {
     const file = (params.file as string | null) ?? "";
     const feed = file.endsWith(".ics") ? await feeds.feed(file.slice(0, -".ics".length)) : null;
-    if (!feed) throw new ApiError("not_found", "No booking feed at this address; the organizer may have issued a new one.");
+    if (!feed) throw new ApiError("not_found", "No booking feed at this address; a new one may have been issued for it.");
     set.headers.etag = feed.etag;
     // Kept by the calendar app only, and asked again each time: the ETag makes that cheap.
     set.headers["cache-control"] = "private, no-cache";

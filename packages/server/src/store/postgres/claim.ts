@@ -83,12 +83,15 @@ export function lockSeatsSql(hostIds: readonly number[], locks: SeatLock[]): str
  * claim is judged by it). A host's deletion locks its row FOR UPDATE and then looks for its
  * bookings: a deletion that began first is waited for (at most the claim's lock wait) and its host
  * left out, a later one waits for the claim and then finds its booking and refuses. So a booking
- * never names a host deleted under it. Integers only, written into the text.
+ * never names a host deleted under it. The clock is read after those locks. Integers only, written
+ * into the text.
  */
 export function liveHostsSql(hostIds: readonly number[], databaseTime: boolean): string {
   const hosts = [...new Set(hostIds.map((id) => Math.trunc(id)))].sort((x, y) => x - y).join(",");
   const now = databaseTime ? DATABASE_NOW_MS : "NULL::bigint";
-  return `SELECT ${now} AS now, ARRAY(SELECT id FROM hosts WHERE id = ANY('{${hosts}}'::bigint[]) ORDER BY id FOR KEY SHARE) AS live`;
+  // The CTE is read first, so the clock is read once its row locks are held.
+  return `WITH live AS MATERIALIZED (SELECT ARRAY(SELECT id FROM hosts WHERE id = ANY('{${hosts}}'::bigint[]) ORDER BY id FOR KEY SHARE) AS ids)
+    SELECT ${now} AS now, live.ids AS live FROM live`;
 }
 
 /** Seat changes of an event type count in this many rows of seat_revisions. */

@@ -34,7 +34,10 @@ export function postgresHosts(db: Connections): Store["hosts"] {
     },
     update: async (id: number, change: HostChange, nowMs: number) => {
       const done = await db.transaction(async (c) => {
-        const row = (await c.query<HostRow>("SELECT * FROM hosts WHERE id = $1 FOR NO KEY UPDATE", [id])).rows[0];
+        // The feed token is a key (unique): changing it needs the row's strongest lock, taken at once,
+        // so it never waits to upgrade a weaker one while bookings holding KEY SHARE wait on this row.
+        const lock = change.feedToken === undefined ? "FOR NO KEY UPDATE" : "FOR UPDATE";
+        const row = (await c.query<HostRow>(`SELECT * FROM hosts WHERE id = $1 ${lock}`, [id])).rows[0];
         if (!row) return false;
         const next = { ...toHost(row), ...change };
         await c.query("UPDATE hosts SET name = $1, email = $2, timezone = $3, avatar_url = $4, bookings_calendar = $5, feed_token = $6, updated_at_ms = $7, revision = revision + 1 WHERE id = $8", [

@@ -366,7 +366,8 @@ export const POSTGRES_MIGRATIONS: { version: number; name: string; sql: string }
       ALTER TABLE hosts ALTER COLUMN feed_token SET NOT NULL;
       ALTER TABLE hosts ADD CONSTRAINT hosts_feed_token_unique UNIQUE (feed_token);
       UPDATE event_types SET feed_token = 'bcf_' || replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')
-        WHERE id IN (SELECT eth.event_type_id FROM event_type_hosts eth JOIN hosts h ON h.id = eth.host_id WHERE NOT h.is_default);
+        WHERE id IN (SELECT eth.event_type_id FROM event_type_hosts eth JOIN hosts h ON h.id = eth.host_id WHERE NOT h.is_default)
+           OR id IN (SELECT rh.event_type_id FROM reservation_hosts rh JOIN hosts h ON h.id = rh.host_id WHERE NOT h.is_default);
     `,
   },
   {

@@ -49,6 +49,7 @@ export const SEAT_HOLDERS = `SELECT uuid, start_ms, end_ms, host_ids, CASE WHEN 
     AND (status = 'confirmed' OR (status = 'held' AND (held_until_ms > $4 OR ${paidHold("$4")})))
   ORDER BY start_ms, uuid`;
 
-/** The database server's clock in epoch milliseconds: the one time of all hosts, where seats are judged by it. */
+/** The database server's clock in epoch milliseconds, as an SQL expression: the one time of all hosts, where seats are judged by it. */
 export const DATABASE_NOW_MS = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint";
+/** The statement that reads DATABASE_NOW_MS as `now`. */
 export const DATABASE_NOW = `SELECT ${DATABASE_NOW_MS} AS now`;

@@ -12,7 +12,7 @@ export function sqliteIdempotency(connection: SqliteConnection): Store["idempote
     idemInsert: db.query<unknown, [number, string, string, number]>(
       "INSERT INTO idempotency_keys (event_type_id, key, request_hash, created_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
     ),
-    idemFinish: db.query<unknown, [number, string, number, string]>("UPDATE idempotency_keys SET status = ?, response = ? WHERE event_type_id = ? AND key = ?"),
+    idemFinish: db.query<unknown, [number, string, number, string]>("UPDATE idempotency_keys SET status = ?, response = ? WHERE event_type_id = ? AND key = ? AND status IS NULL"),
     // A key tied to a booking stays: that booking happened, and a retry must find it, not book again.
     idemDelete: db.query<unknown, [number, string]>("DELETE FROM idempotency_keys WHERE event_type_id = ? AND key = ? AND reservation_uuid IS NULL"),
     idemTakeOver: db.query<unknown, [number, number, string, number]>(

@@ -364,14 +364,16 @@ export const SQLITE_MIGRATIONS: { version: number; name: string; sql: string }[]
     version: 15,
     name: "a private booking feed per host; new feed addresses for event types a host's session could read",
     // Until now a host's console session was shown the feed address of each event type of theirs,
-    // which lists every host's bookings of a team: those addresses are replaced, and each host gets
-    // a feed of their own bookings.
+    // which lists every host's bookings of a team: those addresses are replaced (of event types with
+    // another host than the default, or bookings of one: a host who left), and each host gets a feed
+    // of their own bookings.
     sql: `
       ALTER TABLE hosts ADD COLUMN feed_token TEXT NOT NULL DEFAULT '';
       UPDATE hosts SET feed_token = 'bcf_' || lower(hex(randomblob(32))) WHERE feed_token = '';
       CREATE UNIQUE INDEX hosts_by_feed_token ON hosts (feed_token);
       UPDATE event_types SET feed_token = 'bcf_' || lower(hex(randomblob(32)))
-        WHERE id IN (SELECT eth.event_type_id FROM event_type_hosts eth JOIN hosts h ON h.id = eth.host_id WHERE h.is_default = 0);
+        WHERE id IN (SELECT eth.event_type_id FROM event_type_hosts eth JOIN hosts h ON h.id = eth.host_id WHERE h.is_default = 0)
+           OR id IN (SELECT rh.event_type_id FROM reservation_hosts rh JOIN hosts h ON h.id = rh.host_id WHERE h.is_default = 0);
     `,
   },
   {

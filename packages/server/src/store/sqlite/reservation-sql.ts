@@ -59,5 +59,6 @@ export const LAST_BOOKED = `SELECT rh.host_id AS hostId, max(rh.created_at_ms) A
 
 /** Which of the hosts (a JSON array of ids) still exist, in the order of their ids. */
 export const LIVE_HOSTS = "SELECT id FROM hosts WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id";
+
 /** The hosts of event type ?, in their order. */
 export const EVENT_TYPE_HOST_IDS = "SELECT host_id AS hostId FROM event_type_hosts WHERE event_type_id = ? ORDER BY position";
