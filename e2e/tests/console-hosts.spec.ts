@@ -42,6 +42,8 @@ test.afterAll(async () => {
 });
 
 test("a host signs in with the emailed link once and sees only their own bookings and schedules", async ({ page, browser, request }) => {
+  // Three browsers, eight pages and five accessibility audits: longer than one page's flow.
+  test.setTimeout(90_000);
   const admin = { Authorization: `Bearer ${ADMIN_KEY}` };
   const hostOf = async (name: string) => {
     const r = await request.post(`${origin}/admin/hosts`, { headers: admin, data: { name, email: `${name.toLowerCase()}@example.com`, timezone: "UTC" } });

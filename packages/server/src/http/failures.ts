@@ -15,7 +15,7 @@ export function toApiError(code: string | number, error: unknown, method: string
     // Unlike other 503s, the change may have been made: a client must not take it for "nothing happened".
     return new ApiError("service_unavailable", "The connection to the database was lost while saving; the change may or may not have been saved.", {
       headers: { "retry-after": "2" },
-      hint: "A booking sent with an Idempotency-Key: send it again with the same key, its answer says what was saved. Anything else: look up the current state before sending it again.",
+      hint: "A booking sent with an Idempotency-Key: send it again with the same Idempotency-Key; its answer says what was saved. Anything else: look up the current state before sending it again.",
     });
   }
   if (error instanceof StoreUnavailableError) {
