@@ -41,6 +41,8 @@ export default defineConfig(async () => {
     // gives CommonJS packages their named exports, so the interop is not needed.
     deps: { interopDefault: false },
     setupFiles: ["test/setup-stores.ts"],
+    // Every answer of \`app.handle\` is checked against the response its route declares (src/http/answer-check.ts).
+    env: { BOOKING_CHECK_ANSWERS: "1" },
   };
   return {
     test: {
@@ -48,7 +50,7 @@ export default defineConfig(async () => {
         { test: { ...common, name: "sqlite", include: ["test/**/*.test.ts"] } },
         ...(problem
           ? []
-          : [{ test: { ...common, name: "postgres", include: ["test/**/*.test.ts"], exclude: SQLITE_ONLY, env: { BOOKING_TEST_ENGINE: "postgres", BOOKING_TEST_DATABASE_URL: POSTGRES_URL } } }]),
+          : [{ test: { ...common, name: "postgres", include: ["test/**/*.test.ts"], exclude: SQLITE_ONLY, env: { ...common.env, BOOKING_TEST_ENGINE: "postgres", BOOKING_TEST_DATABASE_URL: POSTGRES_URL } } }]),
       ],
     },
   };

@@ -1,8 +1,12 @@
 import { Elysia } from "elysia";
+import { Type } from "@sinclair/typebox";
+import { answers, envelope } from "./http/answers.ts";
+import { pageDoc } from "./http/route-doc.ts";
 import { systemClock, type Clock } from "./clock.ts";
 import { DEFAULT_CONFIG, type ServerConfig } from "./config.ts";
 import type { AppContext, LogEntry } from "./context.ts";
 import { httpContract, lastResortAnswer } from "./http/contract.ts";
+import { answerChecker } from "./http/answer-check.ts";
 import { publicOrigin } from "./lib/links.ts";
 import { stderrLog } from "./lib/log.ts";
 import { ok } from "./http/envelope.ts";
@@ -91,16 +95,39 @@ export function createApp(deps: AppDependencies) {
   })
     .use(httpContract(ctx, () => app.routes, new Set([STRIPE_WEBHOOK_PATH]), async (context) => (await consoleSessionOf(ctx, consoleAccess, context))?.id ?? null))
     // A bare JSON route through the same contract: for load balancers, and the benchmark's baseline.
-    .get("/health", () => ok({ status: "ok" }))
+    .get("/health", () => ok({ status: "ok" }), {
+      response: answers(envelope(Type.Object({ status: Type.Literal("ok") })), []),
+      detail: pageDoc({
+        operationId: "health",
+        summary: "Health check",
+        description: "A bare JSON answer through the same contract as every route: for load balancers, and the benchmarks' baseline.",
+      }),
+    })
     .use(publicApi(""))
     .use(publicApi(config.aliasPrefix))
     .use(stripeWebhookRoutes(payments, ctx.config))
-    .use(docsRoutes(ctx))
+    .use(docsRoutes(ctx, () => app))
     .use(embedRoutes(ctx, calendarScript))
     .use(bookingPageRoutes(ctx, calendarScript))
     .use(feedRoutes(ctx))
     .use(adminRoutes(ctx, services.admin, services.calendars, services.hosts, reservations, consoleAccess, slots))
     .use(consoleRoutes(ctx, consoleAccess, calendarScript, deps.consoleBundle))
     .use(mcpRoutes(ctx, services)) as unknown as Elysia;
+  if (process.env.BOOKING_CHECK_ANSWERS === "1") checkEveryAnswer(app);
   return app;
+}
+
+/**
+ * Under test (BOOKING_CHECK_ANSWERS=1), every answer of `app.handle` is checked against the response
+ * its route declares, and one that does not match fails the request's test with the reason.
+ */
+function checkEveryAnswer(app: Elysia): void {
+  const check = answerChecker(() => app.routes);
+  const handle = app.handle.bind(app);
+  app.handle = async (request: Request) => {
+    const response = await handle(request);
+    const problem = await check(request, response);
+    if (problem) throw new Error(`Undeclared answer: ${problem}`);
+    return response;
+  };
 }

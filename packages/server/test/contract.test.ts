@@ -1,3 +1,4 @@
+import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import { setup } from "./utils.ts";
 
@@ -302,13 +303,53 @@ describe("the /booking-api alias", () => {
 });
 
 describe("documentation", () => {
+  it("has every route declare its answers and describe itself, and documents each once", async () => {
+    const { app, call } = await setup();
+    const routes = app.routes.filter((r) => !r.path.startsWith("/booking-api"));
+    expect(routes.length).toBeGreaterThan(80);
+    const undeclared = routes.filter((r) => {
+      const response = r.hooks?.response as Record<string, unknown> | undefined;
+      const detail = r.hooks?.detail as { operationId?: string; summary?: string; description?: string } | undefined;
+      return !response?.[200] || !response[500] || !detail?.operationId || !detail.summary || !detail.description || detail.description.length < 20;
+    });
+    expect(undeclared.map((r) => `${r.method} ${r.path}`)).toEqual([]);
+    const document = (await call("GET", "/openapi.json")).body;
+    const documented = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    expect(documented.sort()).toEqual(routes.map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, "{$1}")}`).sort());
+  });
+
+  it("fails a test whose answer its route does not declare", async () => {
+    const { app } = await setup();
+    // A route that answers a status it does not declare, as a new route written in haste would.
+    const health = app.routes.find((r) => r.path === "/health")!;
+    const response = health.hooks.response as Record<number, unknown>;
+    const declared200 = response[200];
+    delete response[200];
+    try {
+      await expect(app.handle(new Request("http://localhost/health"))).rejects.toThrow(/\/health declares no answer with status 200/);
+    } finally {
+      response[200] = declared200;
+    }
+    // An answer of the declared status in another shape.
+    const configuration = app.routes.find((r) => r.path === "/timezones")!;
+    const answers = configuration.hooks.response as Record<number, unknown>;
+    const real = answers[200];
+    // Marked like every declared answer, so that only the tests' check looks at it.
+    answers[200] = { ...Type.Object({ success: Type.Literal(true), data: Type.Array(Type.Integer()) }), noValidate: true };
+    try {
+      await expect(app.handle(new Request("http://localhost/timezones"))).rejects.toThrow(/does not match the declared schema: \/data\/0/);
+    } finally {
+      answers[200] = real;
+    }
+  });
+
   it("serves an OpenAPI 3.1 document with every public operation", async () => {
     const { call } = await setup();
     const r = await call("GET", "/openapi.json");
     expect(r.status).toBe(200);
     expect(r.body.openapi).toBe("3.1.0");
     const ids = Object.values(r.body.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));
-    expect(ids.sort()).toEqual([
+    expect(ids).toEqual(expect.arrayContaining([
       "adminAddBusySource", "adminAddHostBusySource", "adminCancelReservation", "adminCreateHost", "adminCreateSchedule", "adminDeleteHost", "adminDeleteSchedule", "adminGetBusySource",
       "adminGetHost", "adminGetReservation", "adminGetSchedule", "adminListBusySourceCalendars", "adminListBusySources", "adminListHostBusySources", "adminListHostEventTypes", "adminListHostReservations", "adminListHosts",
       "adminListRescheduleTimeSlots", "adminListSchedules", "adminListSessions", "adminRemoveBusySource", "adminRescheduleReservation", "adminRevokeSession", "adminRotateHostFeedToken", "adminSearchReservations",
@@ -316,7 +357,12 @@ describe("documentation", () => {
       "adminWriteBookingsToCalendar",
       "cancelReservation", "confirmReservation", "consoleGetSession", "consoleSignIn", "consoleSignOut", "createReservation", "createReservationPayment", "findFirstFreeDay",
       "getEventTypeConfiguration", "initEventType", "listTimeSlots", "listTimezones", "prepareReservation", "refreshReservation", "rescheduleReservation",
-    ]);
+      // The event types' own routes, documented since the document is built from the routes.
+      "adminListEventTypes", "adminCreateEventType", "adminGetEventType", "adminUpdateEventType", "adminDeleteEventType", "adminDisableEventType", "adminEnableEventType",
+      "adminRotateFeedToken", "adminRegenerateToken", "adminRotateWebhookSecret", "adminListWebhookDeliveries", "adminTestBusySource", "adminListDeliveries",
+      "adminListEventTypeReservations", "adminRetryDelivery",
+    ]));
+    expect(new Set(ids).size).toBe(ids.length);
     // The organizer's calendar routes are documented behind the admin key or the console's cookie, never the event type's token.
     const ADMIN_SECURITY = [{ adminKey: [] }, { consoleSession: [] }];
     expect(r.body.paths["/admin/event-types/{id}/busy-sources"].post.security).toEqual(ADMIN_SECURITY);

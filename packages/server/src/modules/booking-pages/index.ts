@@ -1,4 +1,6 @@
 import { Elysia } from "elysia";
+import { answers, text } from "../../http/answers.ts";
+import { pageDoc } from "../../http/route-doc.ts";
 import type { AppContext } from "../../context.ts";
 import { manageActionOf, publicOrigin, searchParamsOf } from "../../lib/links.ts";
 import { BookingPageService } from "./service.ts";
@@ -29,8 +31,22 @@ export const bookingPageRoutes = (ctx: AppContext, calendar: CalendarScriptFile)
   return (
     new Elysia()
       // A segment that does not decode (`%ZZ`) arrives as null: as unknown as any other.
-      .get("/book/:slug", ({ params, request }) => serve((params.slug as string | null) ?? "", request))
+      .get("/book/:slug", ({ params, request }) => serve((params.slug as string | null) ?? "", request), {
+      response: answers(text("HTML page.", "text/html"), [], { 404: text("HTML page saying the booking page does not exist.", "text/html") }),
+      detail: pageDoc({
+        operationId: "bookingPage",
+        summary: "An event type's booking page",
+        description: "The shareable HTML page of the event type with this slug, with the calendar on it; an unknown slug is a 404 page (HTML).",
+      }),
+    })
       // A link cut short still reaches a person as a page.
-      .get("/book", ({ request }) => serve("", request))
+      .get("/book", ({ request }) => serve("", request), {
+      response: answers(text("HTML page.", "text/html"), [], { 404: text("HTML page.", "text/html") }),
+      detail: pageDoc({
+        operationId: "bookingPageWithoutSlug",
+        summary: "A booking page address cut short",
+        description: "A 404 page (HTML) that says which booking pages exist: a link cut short still reaches a person as a page.",
+      }),
+    })
   );
 };

@@ -1,4 +1,9 @@
 import { Elysia } from "elysia";
+import { text } from "../../http/answers.ts";
+import { pageDoc } from "../../http/route-doc.ts";
+import { answers, Done, envelope } from "../../http/answers.ts";
+import { adminDoc } from "../../http/route-doc.ts";
+import { SessionView } from "../admin/answers.ts";
 import type { AppContext } from "../../context.ts";
 import { ApiError } from "../../http/errors.ts";
 import { done, ok } from "../../http/envelope.ts";
@@ -35,8 +40,22 @@ export const consoleRoutes = (ctx: AppContext, access: ConsoleAccess, calendar: 
     return session;
   };
   return new Elysia()
-    .get("/console", page)
-    .get("/console/", page)
+    .get("/console", page, {
+      response: answers(text("The console's HTML page.", "text/html"), []),
+      detail: pageDoc({
+        operationId: "consolePage",
+        summary: "The organizer console",
+        description: "The console's single page: it signs in with the admin key or a one-time link and uses the admin API with its session cookie.",
+      }),
+    })
+    .get("/console/", page, {
+      response: answers(text("The console's HTML page.", "text/html"), []),
+      detail: pageDoc({
+        operationId: "consolePageSlash",
+        summary: "The organizer console (trailing slash)",
+        description: "The same page as `/console`.",
+      }),
+    })
     .get("/console/v/:version/console.js", ({ params, request, set }) => {
       const script = bundle.get();
       if (!script) throw new ApiError("not_found", "The console is not built yet: run `npm run build`.");
@@ -48,6 +67,13 @@ export const consoleRoutes = (ctx: AppContext, access: ConsoleAccess, calendar: 
         return "";
       }
       return script.body.send(set, request.headers.get("accept-encoding"));
+    }, {
+      response: answers(text("JavaScript.", "text/javascript"), [404], { 304: text("Not modified.", "text/javascript") }),
+      detail: pageDoc({
+        operationId: "consoleScript",
+        summary: "The console's script",
+        description: "The console's script of this build, kept for a year under its version; another version's URL gets this one, revalidated. 404 until `npm run build` has run.",
+      }),
     })
     .post(
       "/console/session",
@@ -64,9 +90,27 @@ export const consoleRoutes = (ctx: AppContext, access: ConsoleAccess, calendar: 
         set.headers["set-cookie"] = sessionCookie(ctx.config, outcome.token, access.idleMs);
         return ok(sessionView(outcome.session));
       },
-      { body: ConsoleSignInBody },
+      { body: ConsoleSignInBody,
+      response: answers(envelope(SessionView), [401, 403, 404, 422]),
+      detail: adminDoc({
+        operationId: "consoleSignIn",
+        summary: "Sign in to the organizer console",
+        description: "Exchanges the admin key (`adminKey`, role `admin`) or the secret of a one-time sign-in link (`link`, `bcsl_…`: development's printed link, role `admin`, or a host's emailed link, role `host`) for a session: the answer sets an HttpOnly, SameSite=Strict cookie (`booking_console`; in production `__Host-booking_console`, Secure) with which the admin API is used from the console's own origin. A wrong key or a used, expired or unknown link is 401 `unauthenticated`; a request from another origin 403 `forbidden`; after 10 failed sign-ins from one address in 10 minutes (counted in the database, shared by every instance, however many arrive at once), 429 with `Retry-After`; 503 `service_unavailable` when the attempt cannot be counted (it is not checked). 404 when the console is off (production without BOOKING_ADMIN_KEY).",
+        access: "sign-in",
+        tag: "console",
+      }),
+    },
     )
-    .get("/console/session", async ({ request, set }) => ok(sessionView(await signedIn({ request, set }))))
+    .get("/console/session", async ({ request, set }) => ok(sessionView(await signedIn({ request, set }))), {
+      response: answers(envelope(SessionView), [401]),
+      detail: adminDoc({
+        operationId: "consoleGetSession",
+        summary: "Who is signed in to the console",
+        description: "The session the cookie opens: its role (`admin` or `host`) and host. 401 `unauthenticated` without one, or once it has ended (idle 12 hours, 7 days after sign-in, signed out or revoked). Like every use of the session, an answer that moves its end on renews the cookie (`Set-Cookie`) for the idle time, or what is left of the 7 days when less.",
+        access: "session",
+        tag: "console",
+      }),
+    })
     .delete("/console/session", async ({ request, set }) => {
       const session = await consoleSessionOf(ctx, access, { request, set });
       // Set after the lookup, so it replaces the renewal the lookup may have put on the answer.
@@ -75,5 +119,14 @@ export const consoleRoutes = (ctx: AppContext, access: ConsoleAccess, calendar: 
       assertSameOrigin(request, ctx.config);
       await access.revoke(session.id);
       return done("Signed out.");
+    }, {
+      response: answers(Done, [403]),
+      detail: adminDoc({
+        operationId: "consoleSignOut",
+        summary: "Sign out of the console",
+        description: "Ends the cookie's session and clears the cookie; succeeds without a session too. From another origin: 403 `forbidden`.",
+        access: "session",
+        tag: "console",
+      }),
     });
 };

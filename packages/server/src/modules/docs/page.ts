@@ -1,6 +1,7 @@
 import { escapeHtml } from "../../lib/html.ts";
 import { ERROR_CODES, BUSINESS_CODES, LIMITS } from "@booking/wire";
-import { ADMIN_OPERATIONS, adminDescription, OPERATIONS, plain, type Operation } from "./openapi.ts";
+import type { DocumentedOperation, OpenApiDocument } from "./openapi.ts";
+import { TAGS } from "../../http/route-doc.ts";
 import { MAX_SLOTS_PER_ANSWER } from "../time-slots/service.ts";
 import { MAX_JSON_DEPTH } from "../../http/body.ts";
 
@@ -54,27 +55,45 @@ const table = (rows: string) =>
   rows ? `<table><thead><tr><th>Field</th><th>Type</th><th>Required</th><th>Notes</th></tr></thead><tbody>${rows}</tbody></table>` : "<p>None.</p>";
 
 /** The human-readable reference of the public API: one self-contained HTML page, no scripts, no CDN. */
-export function docsPage(aliasPrefix: string, limits: { requestsPerMinute: number; maxBodyBytes: number }): string {
-  const section = (op: Omit<Operation, "auth"> & { query?: Operation["query"] }, auth: string) => {
-    const response = plain(op.response) as JsonSchema;
+/** An operation with where it is served. */
+type Listed = DocumentedOperation & { method: string; path: string };
+
+/** The operations of the document with one of `tags`, in the order the routes were declared. */
+function operationsOf(document: OpenApiDocument, tags: string[]): Listed[] {
+  return Object.entries(document.paths).flatMap(([path, operations]) =>
+    Object.entries(operations)
+      .filter(([, op]) => op.tags?.some((t) => tags.includes(t)))
+      .map(([method, op]) => ({ ...op, method, path })),
+  );
+}
+
+/** The human-readable reference of the API, built from the generated document: one self-contained HTML page, no scripts, no CDN. */
+export function docsPage(document: OpenApiDocument, aliasPrefix: string, limits: { requestsPerMinute: number; maxBodyBytes: number }): string {
+  const section = (op: Listed, auth: string) => {
+    const response = (op.responses["200"]?.content?.["application/json"]?.schema ?? {}) as JsonSchema;
     const data = response.properties?.data;
+    const query = (op.parameters ?? []).filter((p) => p.in === "query");
+    const body = op.requestBody?.content["application/json"]?.schema as JsonSchema | undefined;
+    const errors = Object.keys(op.responses).filter((s) => Number(s) >= 400 && !["400", "429", "500", "503"].includes(s) || (s === "400" && body));
+    const reservationPath = op.path.includes("{reservationUuid}");
     return `<section id="${op.operationId}">
 <h3><span class="m ${op.method}">${op.method.toUpperCase()}</span> ${code(op.path)}</h3>
 <p><strong>${escapeHtml(op.summary)}.</strong> ${escapeHtml(op.description)}</p>
-<p>${auth}${op.reservationPath ? " <code>{reservationUuid}</code>: the reservation; unknown, malformed or another event type's uuids answer 404." : ""}${op.idempotent ? " Honours an <code>Idempotency-Key</code> header." : ""} Errors: ${op.errors.map((e) => code(String(e))).join(", ")}.</p>
-${op.query ? `<h4>Query</h4><table><thead><tr><th>Name</th><th>Type</th><th>Required</th><th>Notes</th></tr></thead><tbody>${op.query.map((q) => `<tr><td>${code(q.name)}</td><td>${escapeHtml(typeOf(plain(q.schema) as JsonSchema))}</td><td>${q.required ? "yes" : "no"}</td><td>${escapeHtml(q.description)}</td></tr>`).join("")}</tbody></table>` : ""}
-${op.body ? `<h4>Body${op.body.required ? "" : " (optional)"}</h4>${table(fieldRows(plain(op.body.schema) as JsonSchema))}` : ""}
+<p>${auth}${reservationPath ? " <code>{reservationUuid}</code>: the reservation; unknown, malformed or another event type's uuids answer 404." : ""}${(op.parameters ?? []).some((p) => p.name === "Idempotency-Key") ? " Honours an <code>Idempotency-Key</code> header." : ""} Errors: ${[...errors, "429"].map((e) => code(e)).join(", ")}.</p>
+${query.length ? `<h4>Query</h4><table><thead><tr><th>Name</th><th>Type</th><th>Required</th><th>Notes</th></tr></thead><tbody>${query.map((q) => `<tr><td>${code(q.name)}</td><td>${escapeHtml(typeOf((q.schema ?? {}) as JsonSchema))}</td><td>${q.required ? "yes" : "no"}</td><td>${escapeHtml(q.description ?? (q.schema as JsonSchema | undefined)?.description ?? "")}</td></tr>`).join("")}</tbody></table>` : ""}
+${body ? `<h4>Body${op.requestBody?.required === false ? " (optional)" : ""}</h4>${table(fieldRows(body))}` : ""}
 <h4>Response <code>data</code></h4>
 ${data ? (data.type === "array" ? `<p>Array of ${data.items?.properties ? "objects:" : escapeHtml(typeOf(data.items ?? {}))}</p>${data.items?.properties ? table(fieldRows(data.items)) : ""}` : table(fieldRows(data))) : "<p>None.</p>"}
 </section>`;
   };
-  const ops = OPERATIONS.map((op) => section(op, op.auth ? "Needs <code>Authorization: Bearer &lt;API token&gt;</code>." : "Needs no token.")).join("\n");
+  const publicOps = operationsOf(document, [TAGS.booking]);
+  const ops = publicOps.map((op) => section(op, op.security?.length ? "Needs <code>Authorization: Bearer &lt;API token&gt;</code>." : "Needs no token.")).join("\n");
   const adminAuth: Record<string, string> = {
     "sign-in": "Needs no credential: it opens the console's session.",
     session: "Needs the console's session cookie.",
     admin: "Needs <code>Authorization: Bearer &lt;BOOKING_ADMIN_KEY&gt;</code> or the console's session cookie (changes from the console's own origin).",
   };
-  const adminOps = ADMIN_OPERATIONS.map((op) => section({ ...op, description: adminDescription(op) }, adminAuth[op.access ?? "admin"]!)).join("\n");
+  const adminOps = operationsOf(document, [TAGS.console, TAGS.admin]).map((op) => section(op, adminAuth[op["x-access"] ?? "admin"]!)).join("\n");
 
   const errors = [...Object.entries(ERROR_CODES), ...BUSINESS_CODES.map((c) => [c, 200] as const)]
     .map(([c, status]) => `<tr id="error-${c}"><td>${status}</td><td>${code(c)}</td><td>${escapeHtml(ERROR_TEXT[c] ?? "")}</td></tr>`)
@@ -95,7 +114,7 @@ tr:target{outline:2px solid var(--accent)}
 <body>
 <h1>Booking API reference</h1>
 <p>Version 1. Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1). Every route of the public API is also served under ${code(aliasPrefix)}.</p>
-<nav><ul>${OPERATIONS.map((op) => `<li><a href="#${op.operationId}">${op.method.toUpperCase()} ${escapeHtml(op.path)}</a> — ${escapeHtml(op.summary)}</li>`).join("")}<li><a href="#admin">Admin API: the console's session, hosts, schedules, calendars and bookings</a></li><li><a href="#states">Reservation states</a></li><li><a href="#webhooks">Webhooks</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Headers, limits and versions</a></li></ul></nav>
+<nav><ul>${publicOps.map((op) => `<li><a href="#${op.operationId}">${op.method.toUpperCase()} ${escapeHtml(op.path)}</a> — ${escapeHtml(op.summary)}</li>`).join("")}<li><a href="#admin">Admin API: the console's session, hosts, schedules, calendars and bookings</a></li><li><a href="#states">Reservation states</a></li><li><a href="#webhooks">Webhooks</a></li><li><a href="#errors">Errors</a></li><li><a href="#limits">Headers, limits and versions</a></li></ul></nav>
 <h2>Conventions</h2>
 <p>Requests and responses are JSON. A success is <code>{"success": true, "data": …}</code>; a business outcome such as a taken slot is HTTP 200 with <code>success: false</code> and a <code>code</code>. Every error is JSON with <code>success</code>, <code>status</code>, <code>code</code>, <code>message</code>, <code>hint</code> and <code>docs</code>; a 422 adds <code>errors</code>, messages keyed by field.</p>
 <p>Authenticate with one of the event type's tokens: <code>Authorization: Bearer &lt;token&gt;</code>. A token acts on exactly one event type. Pages (the <code>&lt;booking-calendar&gt;</code> element, booking pages) carry the publishable link token (<code>bcl_…</code>); servers use the API token (<code>bk_…</code>), which is kept secret and never put in a page. Both act exactly alike; regenerating the API token replaces both.</p>

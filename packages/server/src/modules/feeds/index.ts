@@ -1,4 +1,6 @@
 import { Elysia } from "elysia";
+import { answers, text } from "../../http/answers.ts";
+import { pageDoc } from "../../http/route-doc.ts";
 import type { AppContext } from "../../context.ts";
 import { ApiError } from "../../http/errors.ts";
 import { BookingFeedService, matchesEtag } from "./service.ts";
@@ -27,5 +29,12 @@ export const feedRoutes = (ctx: AppContext) => {
     set.headers["content-type"] = "text/calendar; charset=utf-8";
     set.headers["content-disposition"] = 'inline; filename="bookings.ics"';
     return feed.body;
-  });
+  }, {
+      response: answers(text("iCalendar.", "text/calendar"), [404], { 304: text("Not modified.", "text/calendar") }),
+      detail: pageDoc({
+        operationId: "getBookingFeed",
+        summary: "A private booking feed",
+        description: "The iCalendar feed of an event type's or a host's confirmed bookings at its secret address (`feedUrl` in the admin API), with an ETag: a request that names it in If-None-Match gets 304 without the text. An unknown or replaced address is 404.",
+      }),
+    });
 };

@@ -1,5 +1,8 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Elysia } from "elysia";
+import { Type } from "@sinclair/typebox";
+import { answers } from "../../http/answers.ts";
+import { pageDoc } from "../../http/route-doc.ts";
 import type { AppContext } from "../../context.ts";
 import { ApiError } from "../../http/errors.ts";
 import { ADMIN_HINT, hasAdminKey } from "../../http/tokens.ts";
@@ -41,7 +44,28 @@ export const mcpRoutes = (ctx: AppContext, services: Services) => {
       } finally {
         await server.close();
       }
+    }, {
+      response: answers(Type.Unknown({ description: "A JSON-RPC answer (or a batch of them)." }), [401, 404, 413, 422], { 202: Type.Unknown({ description: "A notification or answer was taken: no body." }) }),
+      detail: pageDoc({
+        operationId: "mcpMessage",
+        summary: "Talk to the assistant server",
+        description: "JSON-RPC messages of the Model Context Protocol over Streamable HTTP, stateless: every POST is answered in JSON. Behind `Authorization: Bearer $BOOKING_ADMIN_KEY`.", auth: true,
+      }),
     })
-    .get(MCP_PATH, notServed)
-    .delete(MCP_PATH, notServed);
+    .get(MCP_PATH, notServed, {
+      response: answers(Type.Never(), [401, 405]),
+      detail: pageDoc({
+        operationId: "mcpEventStream",
+        summary: "The assistant server's event stream (not offered)",
+        description: "405: the server is stateless and offers no event stream.",
+      }),
+    })
+    .delete(MCP_PATH, notServed, {
+      response: answers(Type.Never(), [401, 405]),
+      detail: pageDoc({
+        operationId: "mcpEndSession",
+        summary: "End an assistant session (not offered)",
+        description: "405: the server is stateless and has no sessions to end.",
+      }),
+    });
 };

@@ -8,9 +8,9 @@ import { MAX_SLOTS_PER_ANSWER } from "./service.ts";
  */
 export const TimeSlotsQueryShape = Type.Object(
   {
-    from: Type.String(),
-    until: Type.String(),
-    timezone: Type.Optional(Type.String()),
+    from: Type.String({ description: "First day, YYYY-MM-DD." }),
+    until: Type.String({ description: "Last day (inclusive), YYYY-MM-DD." }),
+    timezone: Type.Optional(Type.String({ description: "IANA zone for dates and readable times." })),
   },
   // Unknown query parameters (cache busters, tracking) are ignored; unknown body keys are refused.
   { additionalProperties: true },

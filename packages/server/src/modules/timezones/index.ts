@@ -1,4 +1,7 @@
 import { Elysia } from "elysia";
+import { Type } from "@sinclair/typebox";
+import { answers, envelope } from "../../http/answers.ts";
+import { publicDoc } from "../../http/route-doc.ts";
 import { ok } from "../../http/envelope.ts";
 import { PreparedBody } from "../../lib/prepared-body.ts";
 import { supportedTimezones } from "./service.ts";
@@ -9,5 +12,13 @@ export const timezoneRoutes = () => {
   return new Elysia().get("/timezones", ({ set, request }) => {
     body ??= new PreparedBody(JSON.stringify(ok(supportedTimezones())));
     return body.send(set, request.headers.get("accept-encoding"));
-  });
+  }, {
+      response: answers(envelope(Type.Array(Type.String())), []),
+      detail: publicDoc({
+        operationId: "listTimezones",
+        summary: "List supported IANA timezones",
+        description: "Every IANA timezone identifier the API accepts. Needs no token.",
+        auth: false,
+      }),
+    });
 };
