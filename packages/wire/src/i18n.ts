@@ -36,7 +36,7 @@ export type Translation<English, L extends Language> = { -readonly [K in keyof E
 export type CountedKey<English> = { [K in keyof English]: IsPlural<English[K]> extends true ? K : never }[keyof English];
 
 /** Fills `{name}` placeholders; unknown ones stay as written. */
-export function fill(template: string, values: Record<string, string | number> = {}): string {
+export function fill(template: string, values: Record<string, string | number>): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
 }
 
