@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { API, ADMIN_KEY, SITE, bookThroughApi, createEventType, expect, expectAccessible, freeSlots, saveScreenshot, test } from "../support/fixtures.ts";
 import { LANGUAGES } from "../../packages/booking-calendar/src/i18n/catalog.ts";
-import { textsOf } from "../../packages/console/src/i18n.ts";
+import { textsOf } from "../../packages/console/src/i18n/index.ts";
 
 // The console's forms: the language the browser asks for, field errors in that language, event
 // types disabled and enabled from the list, custom fields reordered and saved, the preview following

@@ -6,8 +6,8 @@ import { dirname, join, relative, resolve, sep } from "node:path";
  * name wire shapes of `@booking/wire`, a workspace package that is never published; its declarations
  * are emitted into `dist/npm/wire/` (tsconfig.wire.json), and this rewrites every `@booking/wire`
  * specifier of the emitted `.d.ts` files, in every folder, to that folder. Only type files change:
- * the ES module and the script-tag file already carry the one runtime value taken from the wire
- * package (its limits and its languages' plural categories). Then every package the type files still name must be one a site installs
+ * the ES module and the script-tag file already carry the few runtime values taken from the wire
+ * package (its limits, its languages' plural categories, and filling and choosing a text's plural form). Then every package the type files still name must be one a site installs
  * with this one (its dependencies or peer dependencies), or the build fails.
  */
 const pkgDir = resolve(import.meta.dirname, "..");
@@ -17,7 +17,7 @@ const manifest = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8")) 
 const installed = new Set([manifest.name, ...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
 
 /** The files in `dist/npm` that stand for the wire package's entries. */
-const WIRE: Record<string, string> = { "@booking/wire": "wire/index.ts", "@booking/wire/limits": "wire/limits.ts", "@booking/wire/languages": "wire/languages.ts" };
+const WIRE: Record<string, string> = { "@booking/wire": "wire/index.ts", "@booking/wire/limits": "wire/limits.ts", "@booking/wire/languages": "wire/languages.ts", "@booking/wire/i18n": "wire/i18n.ts" };
 /**
  * Packages tsc names in inferred types (`render(): import("lit-html").TemplateResult<1>`) that a
  * site has only as a dependency of a dependency: `lit` re-exports all of `lit-html`.

@@ -1,5 +1,6 @@
+import { fill } from "@booking/wire/i18n";
 import { LitElement, html, nothing, type TemplateResult } from "lit";
-import { isLanguage, textsOf, type Texts } from "./i18n.ts";
+import { isLanguage, textsOf, type Texts } from "./i18n/index.ts";
 import { ApiFailure, type FieldProblem } from "./api.ts";
 
 /**
@@ -52,7 +53,7 @@ function worded({ code, message, min, max }: FieldProblem, t: Texts): string {
   const text = t.fieldErrors[code];
   if (!text || (text.includes("{min}") && min === undefined) || (text.includes("{max}") && max === undefined)) return message;
   const number = (n: number | undefined) => new Intl.NumberFormat(document.documentElement.lang || "en").format(n ?? 0);
-  return text.replace("{min}", number(min)).replace("{max}", number(max));
+  return fill(text, { min: number(min), max: number(max) });
 }
 
 /**

@@ -2,7 +2,7 @@ import { LitElement, html, nothing } from "lit";
 import { keyed } from "lit/directives/keyed.js";
 import { api, ApiFailure, whenSignedOut } from "./api.ts";
 import { failureText, unsaved } from "./base.ts";
-import { chooseLanguage, keepLanguage, LANGUAGES, nameInItself, textsOf, type Language } from "./i18n.ts";
+import { chooseLanguage, keepLanguage, LANGUAGES, nameInItself, textsOf, type Language } from "./i18n/index.ts";
 import { CONSOLE_CSS } from "./styles.ts";
 
 /** The console's sections, by the hash route that opens each. */

@@ -73,6 +73,9 @@ export interface HostView {
 
 type Range = { start: string; end: string };
 /** Weekly hours and dates that differ: an event type's own hours, or a schedule's. */
+/** The keys of the weekly hours, in the order the week is shown (the texts' `dayNames` name them). */
+export const WEEKDAYS: readonly string[] = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+
 export type Availability = { weekly: Record<string, Range[]>; overrides: { date: string; ranges: Range[] }[] };
 
 /** A host's named hours, which the host's event types may share. */

@@ -1,27 +1,26 @@
 import { PLURAL_CATEGORIES } from "@booking/wire/languages";
-import type { PluralKey, TextKey } from "./texts.ts";
+import type { Language, Translation } from "@booking/wire/i18n";
+import type { en } from "./locales/en.ts";
+import type { MANAGE_TEXTS } from "./manage-texts.ts";
 
 /**
  * The languages the element speaks out of the box, each with the plural categories its grammar
  * needs: a catalog must give every one of them for each text in `PLURAL_KEYS`. The table is shared
- * with the server's emails (`@booking/wire/languages`).
+ * with the console and the server's emails (`@booking/wire/languages`).
  */
 export { PLURAL_CATEGORIES };
-
-/** A language with a built-in catalog. */
-export type Language = keyof typeof PLURAL_CATEGORIES;
+export type { Language, PluralForms } from "@booking/wire/i18n";
 
 /** Every built-in language, English first. */
 export const LANGUAGES = Object.keys(PLURAL_CATEGORIES) as Language[];
 
-/** The forms of one plural text in a language: exactly its categories. */
-export type PluralForms<L extends Language> = { [C in (typeof PLURAL_CATEGORIES)[L][number]]: string };
-
 /**
- * Every UI text in one language. Written as a typed object literal, a catalog that misses a key,
- * misses a plural form its language needs, or keeps a key that no longer exists fails typecheck.
+ * Every UI text in one language, declared from the English catalog (locales/en.ts with the manage
+ * screens' texts) as the console's and the emails' catalogs are (`@booking/wire/i18n`). Written as a
+ * typed object literal, a catalog that misses a key, misses a plural form its language needs, or
+ * keeps a key that no longer exists fails typecheck.
  */
-export type Catalog<L extends Language> = { [K in Exclude<TextKey, PluralKey>]: string } & { [K in PluralKey]: PluralForms<L> };
+export type Catalog<L extends Language> = Translation<typeof en & typeof MANAGE_TEXTS, L>;
 
 /** The built-in language for a BCP 47 tag: the exact tag, else its base language (`de-AT` → `de`). */
 export function languageOf(tag: string | null | undefined): Language | null {

@@ -1,3 +1,4 @@
+import { fill, pluralForm } from "@booking/wire/i18n";
 import type { MANAGE_TEXTS } from "./manage-texts.ts";
 
 /**
@@ -109,11 +110,6 @@ export type TextKey = keyof typeof DEFAULT_TEXTS | keyof typeof MANAGE_TEXTS;
 /** Looks up UI strings with the event type's overrides first. */
 export type Texts = (key: TextKey, values?: Record<string, string | number>) => string;
 
-/** Fills `{name}` placeholders; unknown ones stay as written. */
-export function fill(template: string, values: Record<string, string | number> = {}): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
-}
-
 /** One entry of a catalog: a text, or a text per plural category (`one`, `few`, `many`, `other`). */
 export type CatalogEntry = string | Partial<Record<Intl.LDMLPluralRule, string>>;
 
@@ -125,14 +121,6 @@ export const PLURAL_KEYS = { freeTimes: "count", seatsLeft: "count", retryIn: "s
 
 /** A text whose words change with a number. */
 export type PluralKey = keyof typeof PLURAL_KEYS;
-
-const pluralRules = new Map<string, Intl.PluralRules>();
-
-function pluralForm(entry: Exclude<CatalogEntry, string>, language: string, count: number): string | undefined {
-  let rules = pluralRules.get(language);
-  if (!rules) pluralRules.set(language, (rules = new Intl.PluralRules(language)));
-  return entry[rules.select(count)] ?? entry.other;
-}
 
 /**
  * The text lookup for one set of overrides (the configuration's `locale.texts`), which win, then

@@ -1,7 +1,7 @@
 import { html, nothing } from "lit";
 import { api, ApiFailure } from "../api.ts";
 import { ConsolePage, errorSummary, failureText, fieldError, refusalOf, unsaved } from "../base.ts";
-import { eventTypes, hosts, type Availability, type EventTypeView, type ScheduleView } from "../model.ts";
+import { eventTypes, hosts, WEEKDAYS, type Availability, type EventTypeView, type ScheduleView } from "../model.ts";
 
 type Range = { start: string; end: string };
 
@@ -121,10 +121,10 @@ export class AvailabilityPage extends ConsolePage {
   private copyChoice() {
     const t = this.t;
     const day = this.copying!;
-    const name = t.dayNames[t.days.indexOf(day)]!;
+    const name = t.dayNames[WEEKDAYS.indexOf(day)]!;
     return html`<fieldset id="copy-days" @keydown=${(e: KeyboardEvent) => e.key === "Escape" && (e.preventDefault(), void this.endCopy(false))}>
       <legend>${t.copyTo} ${name}</legend>
-      <div class="row">${t.days.map((d, i) => (d === day ? nothing : html`<label class="check"><input type="checkbox" value=${d} checked> ${t.dayNames[i]}</label>`))}</div>
+      <div class="row">${WEEKDAYS.map((d, i) => (d === day ? nothing : html`<label class="check"><input type="checkbox" value=${d} checked> ${t.dayNames[i]}</label>`))}</div>
       <div class="row" style="margin-top: 6px">
         <button type="button" class="primary" @click=${() => this.endCopy(true)}>${t.copy}</button>
         <button type="button" @click=${() => this.endCopy(false)}>${t.cancel}</button>
@@ -209,7 +209,7 @@ export class AvailabilityPage extends ConsolePage {
             ${errorSummary(this.failure, t.fixFields)}
             <fieldset><legend>${t.weeklyHours}</legend>
               <div class="table-wrap"><table><tbody>
-                ${t.days.map((day, i) => {
+                ${WEEKDAYS.map((day, i) => {
                   const error = fieldError(this.failure, `availability.weekly.${day}`);
                   return html`<tr>
                     <th scope="row">${t.dayNames[i]}</th>

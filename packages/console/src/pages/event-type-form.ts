@@ -1,7 +1,7 @@
 import { html, nothing, type TemplateResult } from "lit";
 import { api, ApiFailure } from "../api.ts";
 import { ConsolePage, errorSummary, failureText, field, fieldError, fieldMessages, refusalOf, unsaved } from "../base.ts";
-import { CALENDAR_LANGUAGES, type Texts } from "../i18n.ts";
+import { CALENDAR_LANGUAGES, type Texts } from "../i18n/index.ts";
 import type { EventTypeView, ScheduleView } from "../model.ts";
 
 /** Settings this form edits (availability has its own page), as the admin API names them. */

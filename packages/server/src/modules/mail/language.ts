@@ -1,3 +1,4 @@
+import { fill, pluralForm } from "@booking/wire/i18n";
 import { PLURAL_CATEGORIES } from "@booking/wire/languages";
 import type { MailLanguage, MailPluralKey, MailTexts } from "./locales/catalog.ts";
 import { MAIL_CATALOGS } from "./locales/index.ts";
@@ -69,19 +70,10 @@ function regionalTag(tag: string | null | undefined, language: MailLanguage): st
   }
 }
 
-/** A catalog's text with `{name}` placeholders filled. */
-export function fill(text: string, values: Record<string, string | number>): string {
-  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
-}
-
-const pluralRules = new Map<MailLanguage, Intl.PluralRules>();
-
 /** A counted text in the language's plural form for `count` (Intl.PluralRules), with `{count}` filled. */
 export function counted(language: MailLanguage, key: MailPluralKey, count: number): string {
-  let rules = pluralRules.get(language);
-  if (!rules) pluralRules.set(language, (rules = new Intl.PluralRules(language)));
-  const forms = MAIL_CATALOGS[language][key] as Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
-  return fill(forms[rules.select(count)] ?? forms.other, { count: count.toLocaleString(language) });
+  const forms = MAIL_CATALOGS[language][key];
+  return fill(pluralForm(forms, language, count) ?? forms.other, { count: count.toLocaleString(language) });
 }
 
 /** The texts of a language (the counted ones through `counted`). */

@@ -1,15 +1,16 @@
+import { fill } from "@booking/wire/i18n";
 import { bookingInvite, joinLink, meetingPlace, type InviteLabels } from "../invites/ics.ts";
 import type { WebhookKind } from "../../store/types.ts";
 import { manageActionUrlOf } from "../../lib/links.ts";
 import type { MailPayload, RenderedMail } from "./events.ts";
-import { catalogOf, durationText, fill, spanText, type MailLocale } from "./language.ts";
-import type { MailTexts as MailCatalog } from "./locales/catalog.ts";
+import { catalogOf, durationText, spanText, type MailLocale } from "./language.ts";
+import type { MailTexts } from "./locales/catalog.ts";
 import { DEFAULT_ACCENT, messageHtml, messageText, type MessageContent } from "./template.ts";
 
 const ENGLISH: MailLocale = { language: "en", hour12: null };
 
 /** The subject word and the opening line of each role, by what happened. */
-function headline(t: MailCatalog, kind: WebhookKind): { subject: string; visitor: string; guest: string; organizer: string } {
+function headline(t: MailTexts, kind: WebhookKind): { subject: string; visitor: string; guest: string; organizer: string } {
   switch (kind) {
     case "reservation.created":
       return { subject: t.confirmed, visitor: t.visitorConfirmed, guest: t.guestConfirmed, organizer: t.organizerConfirmed };
@@ -21,12 +22,12 @@ function headline(t: MailCatalog, kind: WebhookKind): { subject: string; visitor
 }
 
 /** The labels of an invite's description in a language. */
-function inviteLabels(t: MailCatalog): InviteLabels {
+function inviteLabels(t: MailTexts): InviteLabels {
   return { join: t.join, where: t.where, manage: `${t.reschedule} / ${t.cancel}`, reason: t.reason, phone: (value) => fill(t.phone, { value }), guests: t.guests, hosts: t.host };
 }
 
 /** An invite's title for its reader: the event type's title with the host's name for the visitor and guests, with the visitor's for the organizer. */
-function inviteTitle(m: MailPayload, t: MailCatalog): string {
+function inviteTitle(m: MailPayload, t: MailTexts): string {
   const r = m.reservation;
   const other = m.role === "organizer" ? `${r.firstname} ${r.lastname}`.trim() : m.organizer.name;
   return other ? fill(t.titleWith, { title: m.eventType.title, name: other }) : m.eventType.title;
