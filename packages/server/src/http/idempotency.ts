@@ -1,4 +1,5 @@
-import { StoreBusyError, type Store } from "../store/types.ts";
+import { Elysia } from "elysia";
+import { StoreBusyError, type EventTypeRecord, type Store } from "../store/types.ts";
 import { BusinessFailure, ValidationFailed } from "./errors.ts";
 import { pathOf } from "../lib/links.ts";
 
@@ -96,6 +97,26 @@ export async function idempotent<T extends object>(
   await remember(() => store.idempotency.finish(eventTypeId, key, 200, JSON.stringify(result)));
   return result;
 }
+
+/** What a route marked `idempotent` runs its work through: once per `Idempotency-Key` (see `idempotent`). */
+export type Once = <T extends object>(run: (key: string | undefined) => Promise<T>, recover?: (reservationUuid: string) => Promise<T>) => Promise<T>;
+
+/**
+ * The `idempotent` macro of the public API's POSTs: a route that sets `idempotent: true` gets `once`
+ * in its context, which runs the route's work once per `Idempotency-Key` of the caller's event type,
+ * with the request's body and the store's clock; the route only says what to run and, for bookings,
+ * how to rebuild a lost answer. Mounted after the event type is resolved from the token.
+ */
+export const idempotency = (store: Store, now: () => number) =>
+  new Elysia({ name: "idempotency" }).macro({
+    idempotent: (enabled: boolean) => ({
+      resolve: ({ request, body, set, ...context }) => {
+        const { eventType } = context as unknown as { eventType: EventTypeRecord };
+        const once: Once = (run, recover) => (enabled ? idempotent(store, eventType.id, request, body, set, now(), run, recover) : run(undefined));
+        return { once };
+      },
+    }),
+  });
 
 /** Outcomes that a retry would meet again; only these are replayed. */
 const FINAL = new Set(["slot_unavailable", "reservation_finished"]);

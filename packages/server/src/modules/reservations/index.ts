@@ -4,7 +4,7 @@ import { publicDoc } from "../../http/route-doc.ts";
 import type { AppContext } from "../../context.ts";
 import { requireEventType } from "../../http/auth.ts";
 import { done, ok } from "../../http/envelope.ts";
-import { idempotent } from "../../http/idempotency.ts";
+import { idempotency } from "../../http/idempotency.ts";
 import type { PaymentService } from "../payments/service.ts";
 import { CancelInput, CancelQuery, CancelResponse, ConfirmInput, PaymentInput, PaymentResponse, RefreshResponse, RescheduleInput, ReservationInput, ReservationParams, ReservationResponse } from "./model.ts";
 import { resultOf, type ReservationService } from "./service.ts";
@@ -21,15 +21,16 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
   };
   return new Elysia()
     .use(requireEventType(ctx.store))
+    .use(idempotency(ctx.store, () => ctx.clock.now()))
     .post(
       "/reservations",
-      ({ eventType, body, request, set }) =>
-        idempotent(
-          ctx.store, eventType.id, request, body, set, ctx.clock.now(),
+      ({ eventType, body, request, once }) =>
+        once(
           async (key) => ok(await reservations.book(eventType, body, "confirm", { ...origin(request), ...(key ? { idempotencyKey: key } : {}) })),
           recover(eventType, request),
         ),
       { body: ReservationInput,
+      idempotent: true,
       response: answers(ReservationResponse, [401, 403, 413, 422]),
       detail: publicDoc({
         operationId: "createReservation",
@@ -41,13 +42,13 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
     )
     .post(
       "/reservations/prepare",
-      ({ eventType, body, request, set }) =>
-        idempotent(
-          ctx.store, eventType.id, request, body, set, ctx.clock.now(),
+      ({ eventType, body, request, once }) =>
+        once(
           async (key) => ok(await reservations.book(eventType, body, "hold", { ...origin(request), ...(key ? { idempotencyKey: key } : {}) })),
           recover(eventType, request),
         ),
       { body: ReservationInput,
+      idempotent: true,
       response: answers(ReservationResponse, [401, 403, 413, 422]),
       detail: publicDoc({
         operationId: "prepareReservation",
@@ -90,8 +91,8 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
     )
     .post(
       "/reservations/:reservationUuid/confirm",
-      ({ eventType, params, body, request, set }) =>
-        idempotent(ctx.store, eventType.id, request, body, set, ctx.clock.now(), async () => ok(await reservations.confirm(eventType, params.reservationUuid, body, origin(request)))),
+      ({ eventType, params, body, request, once }) =>
+        once(async () => ok(await reservations.confirm(eventType, params.reservationUuid, body, origin(request)))),
       {
         params: ReservationParams,
         // The body is optional: an empty one reads as {}.
@@ -99,6 +100,7 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
           context.body ??= {};
         },
         body: ConfirmInput,
+      idempotent: true,
       response: answers(ReservationResponse, [401, 403, 404, 413, 422]),
       detail: publicDoc({
         optionalBody: true,
@@ -111,12 +113,13 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
     )
     .post(
       "/reservations/:reservationUuid/refresh",
-      ({ eventType, params, body, request, set }) =>
-        idempotent(ctx.store, eventType.id, request, body, set, ctx.clock.now(), async () => {
+      ({ eventType, params, request, once }) =>
+        once(async () => {
           await reservations.refresh(eventType, params.reservationUuid, origin(request).origin);
           return ok([] as never[]);
         }),
       { params: ReservationParams,
+      idempotent: true,
       response: answers(RefreshResponse, [401, 403, 404]),
       detail: publicDoc({
         operationId: "refreshReservation",
@@ -128,12 +131,13 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
     )
     .post(
       "/reservations/:reservationUuid/payments",
-      ({ eventType, params, body, request, set }) =>
-        idempotent(ctx.store, eventType.id, request, body, set, ctx.clock.now(), async () => {
+      ({ eventType, params, body, request, once }) =>
+        once(async () => {
           const reservation = await reservations.find(eventType, params.reservationUuid);
           return ok(await payments.createIntent(eventType, reservation, body, origin(request).origin));
         }),
       { params: ReservationParams, body: PaymentInput,
+      idempotent: true,
       response: answers(PaymentResponse, [401, 403, 404, 413, 422]),
       detail: publicDoc({
         operationId: "createReservationPayment",
