@@ -19,7 +19,7 @@ async function postgresProblem(): Promise<string | null> {
 
 // Tests of SQLite itself (its file locks, several processes on one file) and of pure code run once;
 // everything that goes through the Store runs on both engines, one suite, not two copies.
-const SQLITE_ONLY = ["test/slots.test.ts", "test/mail-dark.test.ts", "test/limit-texts.test.ts", "test/sqlite-store.test.ts", "test/concurrency.test.ts", "test/main.test.ts", "test/admin-cli.test.ts", "test/mcp-stdio.test.ts", "test/postgres-*.test.ts", "test/pg-*.test.ts"];
+const SQLITE_ONLY = ["test/slots.test.ts", "test/mail-dark.test.ts", "test/smtp-transport.test.ts", "test/limit-texts.test.ts", "test/sqlite-store.test.ts", "test/concurrency.test.ts", "test/main.test.ts", "test/admin-cli.test.ts", "test/mcp-stdio.test.ts", "test/postgres-*.test.ts", "test/pg-*.test.ts"];
 
 /**
  * Server tests run under Bun (`bun --bun vitest`) so they can open real `bun:sqlite` databases, in

@@ -6,8 +6,7 @@ import { MAX_IN_FLIGHT, OutboxWorker, type Deliverer, type DeliveryOutcome } fro
 import { senderOf, type MailPayload, type RenderedMail } from "./events.ts";
 import { mimeMessage } from "./mime.ts";
 import { renderMail } from "./render.ts";
-import { SmtpError, SmtpPool, smtpOptionsOf } from "./smtp.ts";
-
+import { SmtpError, SmtpTransport } from "./smtp-transport.ts";
 
 /** One message's whole SMTP exchange, connection included, must finish within this (below the outbox lease). */
 const TIMEOUT_MS = 30_000;
@@ -17,7 +16,7 @@ const POOLED_CONNECTIONS = 8;
 const IDLE_CLOSE_MS = 10_000;
 
 /**
- * Sends the email channel of the outbox through SMTP (`SmtpPool`): the stored email rendered, with
+ * Sends the email channel of the outbox through SMTP (`SmtpTransport`): the stored email rendered, with
  * its invite as a `text/calendar; method=...` part, from MAIL_FROM, with the event's id as Message-ID
  * (so a retry after a lost answer is the same message). A 5xx answer is final; a 4xx answer or a
  * connection that fails is tried again by the outbox's backoff. Without an SMTP transport (no
@@ -33,7 +32,7 @@ export class EmailDeliverer implements Deliverer {
   private readonly sender: string;
 
   constructor(
-    private readonly transport: SmtpPool | null,
+    private readonly transport: SmtpTransport | null,
     private readonly from: string,
     private readonly log: (entry: LogEntry) => void,
   ) {
@@ -44,7 +43,7 @@ export class EmailDeliverer implements Deliverer {
     return this.send(renderMail(JSON.parse(d.payload) as MailPayload), d.msgId);
   }
 
-  /** Closes the transport's open SMTP connections (QUIT); a message sent after it opens a new one. */
+  /** Closes the transport's SMTP connections (once their message is through); a message sent after it opens new ones. */
   close(): void {
     this.transport?.close();
   }
@@ -57,7 +56,7 @@ export class EmailDeliverer implements Deliverer {
     }
     const began = performance.now();
     try {
-      // The message written out here in one pass (see `mimeMessage`); the pool only carries it.
+      // The message written out here in one pass (see `mimeMessage`); the transport carries it as is.
       const raw = mimeMessage({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId: `${msgId}@booking-calendar`, dateMs: Date.now(), ...(mail.method && mail.ics ? { calendar: { method: mail.method, ics: mail.ics } } : {}) });
       const sent = await this.transport.send({ from: this.sender, to: [mail.to] }, raw);
       return { statusCode: sent.code, error: null, durationMs: Math.round(performance.now() - began) };
@@ -76,14 +75,15 @@ export class EmailDeliverer implements Deliverer {
 }
 
 /**
- * The SMTP transport of SMTP_URL, or none without it. Pooled: messages go one after another over
- * up to POOLED_CONNECTIONS open connections instead of a connection each (TCP, greeting, EHLO,
- * STARTTLS and AUTH once per connection, not per message), each message's envelope pipelined when
- * the server offers it; a connection the server closes is opened again for the next message.
+ * The SMTP transport of SMTP_URL (nodemailer's pooled SMTP transport), or none without it. Pooled:
+ * messages go one after another over up to POOLED_CONNECTIONS open connections instead of a
+ * connection each (TCP, greeting, EHLO, STARTTLS and AUTH once per connection, not per message),
+ * each message's envelope pipelined when the server offers it; a connection the server closes is
+ * opened again for the next message.
  */
-export function smtpTransport(config: Pick<ServerConfig, "mail">): SmtpPool | null {
+export function smtpTransport(config: Pick<ServerConfig, "mail">): SmtpTransport | null {
   if (!config.mail.smtpUrl) return null;
-  return new SmtpPool(smtpOptionsOf(config.mail.smtpUrl, { connections: POOLED_CONNECTIONS, idleMs: IDLE_CLOSE_MS, timeoutMs: TIMEOUT_MS / 3 }));
+  return new SmtpTransport(config.mail.smtpUrl, { connections: POOLED_CONNECTIONS, idleMs: IDLE_CLOSE_MS, connectMs: TIMEOUT_MS / 3, messageMs: TIMEOUT_MS });
 }
 
 /** The outbox worker of the email channel. */

@@ -20,9 +20,9 @@ export interface OutgoingMail {
  * calendar entry are alternatives of one another; an invite (REQUEST, CANCEL) is also attached as
  * `invite.ics`, the organizer's PUBLISH copy only as the attachment `booking.ics` (so no client
  * offers to answer it). Bodies are base64 (any language, lines of 76), headers with anything but
- * printable ASCII are encoded words. Written here in one pass: the general MIME builder of the
- * SMTP library streamed every part through encoders and cost about a millisecond of CPU per
- * message, several times the rendering and the booking's own work.
+ * printable ASCII are encoded words. Written here in one pass and handed to the SMTP transport as
+ * is: nodemailer's general MIME builder streams every part through encoders and cost about a
+ * millisecond of CPU per message, several times the rendering and the booking's own work.
  */
 export function mimeMessage(m: OutgoingMail): string {
   const parts = [part("text/plain; charset=utf-8", m.text), part("text/html; charset=utf-8", m.html)];
