@@ -27,8 +27,9 @@ export function answers<S extends TSchema, More extends { [status: number]: TSch
   more?: More,
 ): { 200: S } & More & Record<ErrorStatus, typeof ErrorBody> {
   const out: Record<number, TSchema> = { 200: declared(success) };
-  for (const [status, schema] of Object.entries(more ?? {})) out[Number(status)] = declared(schema as TSchema);
   for (const status of [...EVERY_ROUTE, ...errors]) out[status] = declared(ErrorBody);
+  // A route that answers a status otherwise (a page that says it in HTML) declares it here.
+  for (const [status, schema] of Object.entries(more ?? {})) out[Number(status)] = declared(schema as TSchema);
   return out as never;
 }
 

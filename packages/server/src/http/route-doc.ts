@@ -32,17 +32,25 @@ export function publicDoc(doc: RouteDoc & { auth?: boolean; idempotent?: boolean
 }
 
 /**
- * A route of the organizer's API. `host`: what a host's console session may do with it (absent: the
- * organizer only, 403 `forbidden` for a host); `access`: `sign-in` needs no credential (it opens a
+ * Which of its own things a host's console session may reach through a route: `narrowed` (a list the
+ * route narrows to the host), `own-host` (the route's `hostId` must be the session's), and a schedule,
+ * calendar source or booking that must be the host's (another host's is 404, as unknown).
+ */
+export type HostAccess = "narrowed" | "own-host" | "own-schedule" | "own-source" | "own-booking";
+
+/**
+ * A route of the organizer's API. `hostAccess`: what a host's console session may reach with it,
+ * enforced by the admin API's guard (absent: the organizer only, 403 `forbidden` for a host), and
+ * `host` says it in words for the document; `access`: `sign-in` needs no credential (it opens a
  * session), `session` the console's cookie only; by default the admin key or the console's cookie.
  */
-export function adminDoc(doc: RouteDoc & { host?: string; access?: "sign-in" | "session"; tag?: "admin" | "console" }): Detail {
-  const { host, access, tag = "admin", ...rest } = doc;
+export function adminDoc(doc: RouteDoc & { host?: string; hostAccess?: HostAccess; access?: "sign-in" | "session"; tag?: "admin" | "console" }): Detail {
+  const { host, hostAccess, access, tag = "admin", ...rest } = doc;
   const description = access ? rest.description : `${rest.description} A host's console session: ${host ?? "refused, 403 `forbidden` (the organizer only)."}`;
   Object.assign(rest, extensions(rest));
   delete rest.optionalBody;
   const security: Record<string, string[]>[] = access === "sign-in" ? [] : access === "session" ? [{ consoleSession: [] }] : [{ adminKey: [] }, { consoleSession: [] }];
-  return { ...rest, description, tags: [TAGS[tag]], security, "x-access": access ?? "admin" };
+  return { ...rest, description, tags: [TAGS[tag]], security, "x-access": access ?? "admin", ...(hostAccess ? { "x-host-access": hostAccess } : {}) };
 }
 
 /** A route outside the JSON API (a page, a script, a feed): in the document for completeness, tagged apart. */

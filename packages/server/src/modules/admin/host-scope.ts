@@ -1,6 +1,6 @@
 import type { AppContext } from "../../context.ts";
 import { ApiError } from "../../http/errors.ts";
-import { pathOf } from "../../lib/links.ts";
+import type { HostAccess } from "../../http/route-doc.ts";
 import { isUuid } from "../../lib/ids.ts";
 import { EmailDeliverer, smtpTransport } from "../mail/deliverer.ts";
 import { DEFAULT_ACCENT, messageHtml, messageText } from "../mail/template.ts";
@@ -12,59 +12,50 @@ export const hostScopes = new WeakMap<Request, number>();
 const FORBIDDEN_HINT = "A host's console session manages only that host's own schedules, calendars and bookings; ask the organizer for the rest.";
 
 /**
- * What a host's console session may do with the admin API: read its own host, change its name,
- * email or timezone, read its event types and bookings (and cancel or move its own bookings, with
- * the free times to move them to), and read and change its own schedules and calendars (with the
- * calendar its bookings are written into). Anything else (other hosts, event types, sessions, sign-in links) is 403 `forbidden`.
+ * What a host's console session may do with the admin API, as each route declares it (`hostAccess`
+ * beside the route, see route-doc.ts): read its own host, change its name, email or timezone, read
+ * its event types and bookings (and cancel or move its own bookings, with the free times to move
+ * them to), and read and change its own schedules and calendars (with the calendar its bookings are
+ * written into). A route that declares nothing (other hosts, event types, sessions, sign-in links) is
+ * 403 `forbidden`; another host's schedule, calendar or booking is 404, as one that does not exist.
  * Sets `hostScopes` for the routes that narrow their answer (`GET /admin/hosts`, `/admin/reservations`).
  */
-export async function assertHostMay(ctx: AppContext, request: Request, hostId: number | null): Promise<void> {
-  if (hostId === null) throw forbidden();
+export async function assertHostMay(ctx: AppContext, request: Request, hostId: number | null, rule: HostAccess | undefined, params: Record<string, string | undefined>): Promise<void> {
+  if (hostId === null || !rule) throw forbidden();
   hostScopes.set(request, hostId);
-  const path = pathOf(request.url).replace(/\/+$/, "");
-  const method = request.method === "HEAD" ? "GET" : request.method;
-  const read = method === "GET";
-  if (read && (path === "/admin/hosts" || path === "/admin/reservations")) return;
-  const own = /^\/admin\/hosts\/(\d{1,12})(\/.*)?$/.exec(path);
-  if (own) {
-    if (Number(own[1]) !== hostId) throw forbidden();
-    const rest = own[2] ?? "";
-    if (rest === "" && (read || method === "PATCH")) return;
-    if (rest === "/feed-token" && method === "POST") return;
-    if ((rest === "/event-types" || rest === "/reservations") && read) return;
-    if ((rest === "/schedules" || rest === "/busy-sources") && (read || method === "POST")) return;
-    if (rest === "/busy-sources/test" && method === "POST") return;
-    throw forbidden();
+  switch (rule) {
+    case "narrowed":
+      return;
+    case "own-host":
+      if (params.hostId !== String(hostId)) throw forbidden();
+      return;
+    case "own-schedule": {
+      const id = idParam(params.scheduleId);
+      const record = id === null ? null : await ctx.store.schedules.byId(id);
+      // Someone else's schedule is as unknown to a host as one that does not exist.
+      if (!record || record.hostId !== hostId) throw new ApiError("not_found", `No schedule with id ${String(params.scheduleId).slice(0, 40)}.`);
+      return;
+    }
+    case "own-source": {
+      const id = idParam(params.sourceId);
+      const record = id === null ? null : await ctx.store.busy.byId(id);
+      if (!record || record.hostId !== hostId) throw new ApiError("not_found", `No busy source with id ${String(params.sourceId).slice(0, 40)}.`);
+      return;
+    }
+    case "own-booking": {
+      // The host's own bookings: read one, cancel it or move it (as the organizer may).
+      const eventTypeId = idParam(params.id);
+      const uuid = params.uuid === undefined ? null : decodedSegment(params.uuid);
+      const record = eventTypeId !== null && uuid !== null && isUuid(uuid) ? await ctx.store.reservations.byUuid(eventTypeId, uuid.toLowerCase()) : null;
+      if (!record || !record.hostIds.includes(hostId)) throw new ApiError("not_found", "No reservation of this host with this id.");
+      return;
+    }
   }
-  const schedule = /^\/admin\/schedules\/(\d{1,12})$/.exec(path);
-  if (schedule && (read || method === "PATCH" || method === "DELETE")) {
-    const record = await ctx.store.schedules.byId(Number(schedule[1]));
-    // Someone else's schedule is as unknown to a host as one that does not exist.
-    if (!record || record.hostId !== hostId) throw new ApiError("not_found", `No schedule with id ${schedule[1]}.`);
-    return;
-  }
-  const source = /^\/admin\/busy-sources\/(\d{1,12})(\/sync|\/calendars|\/write-bookings)?$/.exec(path);
-  const sourceAction = source?.[2];
-  if (
-    source &&
-    ((sourceAction === undefined && (read || method === "DELETE")) ||
-      (sourceAction === "/sync" && method === "POST") ||
-      (sourceAction === "/calendars" && read) ||
-      (sourceAction === "/write-bookings" && (method === "PUT" || method === "DELETE")))
-  ) {
-    const record = await ctx.store.busy.byId(Number(source[1]));
-    if (!record || record.hostId !== hostId) throw new ApiError("not_found", `No busy source with id ${source[1]}.`);
-    return;
-  }
-  // The host's own bookings: read one, cancel it or move it (as the organizer may).
-  const booking = /^\/admin\/event-types\/(\d{1,12})\/reservations\/([^/]{1,80})(\/cancel|\/reschedule|\/time-slots)?$/.exec(path);
-  if (booking && (booking[3] === undefined || booking[3] === "/time-slots" ? read : method === "POST")) {
-    const uuid = decodedSegment(booking[2]!);
-    const record = uuid !== null && isUuid(uuid) ? await ctx.store.reservations.byUuid(Number(booking[1]), uuid.toLowerCase()) : null;
-    if (!record || !record.hostIds.includes(hostId)) throw new ApiError("not_found", "No reservation of this host with this id.");
-    return;
-  }
-  throw forbidden();
+}
+
+/** A numeric id from a path, or null when it is not one. */
+function idParam(raw: string | undefined): number | null {
+  return raw !== undefined && /^\d{1,12}$/.test(raw) ? Number(raw) : null;
 }
 
 /**

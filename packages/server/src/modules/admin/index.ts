@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { Type } from "@sinclair/typebox";
 import { HostView, ScheduleView } from "@booking/wire";
 import { answers, Done, envelope } from "../../http/answers.ts";
-import { adminDoc } from "../../http/route-doc.ts";
+import { adminDoc, type HostAccess } from "../../http/route-doc.ts";
 import { BookingPage, BookingWithDeliveries, BusySourceView, DeliveryLog, EventTypeAdminView, EventTypeBookingView, HostBookingView, IssuedTokensView, SessionView, SyncOutcome, WritableCalendar } from "./answers.ts";
 import { SYNC_ANSWER_MS } from "../calendars/service.ts";
 import { TimeSlotsResponse } from "../time-slots/model.ts";
@@ -88,13 +88,22 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
     }),
   );
 
-  return new Elysia({ prefix: "/admin" })
-    .onTransform(async ({ request, set }) => {
+  /** What a host's session may reach through each route, as the route declares it (its `hostAccess`). */
+  let hostRules: Map<string, HostAccess | undefined> | null = null;
+  const hostRuleOf = (method: string, route: string) => {
+    hostRules ??= new Map(routes.routes.map((r) => [`${r.method} ${r.path}`, (r.hooks?.detail as { "x-host-access"?: HostAccess } | undefined)?.["x-host-access"]]));
+    return hostRules.get(`${method === "HEAD" ? "GET" : method} ${route}`);
+  };
+
+  // The guard of every admin route: the admin key, or a console session from the console's own
+  // origin, whose host (for a host's session) may reach what the route declares.
+  const routes = new Elysia({ prefix: "/admin" })
+    .onTransform(async ({ request, set, route, params }) => {
       if (adminKey && hasAdminKey(request, adminKey)) return;
       const session = request.headers.has("authorization") ? null : await consoleSessionOf(ctx, access, { request, set });
       if (session) {
         assertSameOrigin(request, ctx.config);
-        if (session.role === "host") await assertHostMay(ctx, request, session.hostId);
+        if (session.role === "host") await assertHostMay(ctx, request, session.hostId, hostRuleOf(request.method, route), params as Record<string, string | undefined>);
         return;
       }
       const token = bearerToken(request.headers.get("authorization"));
@@ -230,6 +239,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       response: answers(envelope(BusySourceView), [401, 403, 404]),
       detail: adminDoc({
         operationId: "adminGetBusySource",
+        hostAccess: "own-source",
         summary: "Read one calendar source and its sync status",
         description: "As listed.",
         host: "its own calendars; another host's is 404 `not_found`.",
@@ -242,6 +252,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       response: answers(Done, [401, 403, 404]),
       detail: adminDoc({
         operationId: "adminRemoveBusySource",
+        hostAccess: "own-source",
         summary: "Remove a calendar source",
         description: "Its cached objects and busy times are dropped; the slots they blocked are offered again at once.",
         host: "its own calendars; another host's is 404 `not_found`.",
@@ -260,6 +271,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       response: answers(SyncAnswer, [401, 403, 404], { 202: SyncAnswer }),
       detail: adminDoc({
         operationId: "adminSyncBusySource",
+        hostAccess: "own-source",
         summary: "Sync a calendar source now",
         description: "Fetches what changed (CalDAV ctag and ETags with calendar-multiget; a feed with If-None-Match/If-Modified-Since). Answers within " + SYNC_ANSWER_MS / 1000 + " seconds: a sync that ended is answered 200 with `state: \"done\"` and what it did (a failure with `sync.ok: false`; the last good busy times stay in use). A sync still running then goes on, answered 202 with `state: \"syncing\"`, `sync: null` and `Location:` the source (`GET /admin/busy-sources/{sourceId}`): poll it until `lastAttemptAt` moves (`syncing` is true meanwhile on the instance running the sync).",
         host: "its own calendars; another host's is 404 `not_found`.",
@@ -270,6 +282,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       response: answers(envelope(Type.Array(WritableCalendar)), [401, 403, 404, 422]),
       detail: adminDoc({
         operationId: "adminListBusySourceCalendars",
+        hostAccess: "own-source",
         summary: "List the calendars bookings can be written into",
         description: "The calendars with events of this CalDAV source's account (every one, not only those read for busy times), each with its name and whether the host's bookings are written into it now: what to choose from for `PUT /admin/busy-sources/{sourceId}/write-bookings`. Listed within " + SYNC_ANSWER_MS / 1000 + " seconds; a server that does not answer in time, or refuses, is 422 `validation_failed` on `calendar` with the reason. An iCalendar feed has none: 422 on `kind`.",
         host: "its own calendars; another host's is 404 `not_found`.",
@@ -280,6 +293,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       response: answers(envelope(BusySourceView), [401, 403, 404, 422]),
       detail: adminDoc({
         operationId: "adminWriteBookingsToCalendar",
+        hostAccess: "own-source",
         summary: "Write the event type's bookings into a calendar of this CalDAV source",
         description: "From now on each confirmed booking of the event type is PUT as `<calendar>/<key>.ics` (UID `<key>@booking-calendar`, no METHOD, no manage link; the key is derived one-way from the reservation's uuid, the same as in the organizer's email copy and the booking feed, so the entry does not hand out the uuid) with the source's credentials, PUT again with a raised SEQUENCE when it is moved and DELETEd when it is cancelled, through the durable outbox (channel `caldav` in `GET /admin/event-types/{id}/deliveries`; 412, 5xx and network failures are retried with the webhooks' backoff, 401/403 fail with the reason). The calendar is one the account has (checked now by listing the account's calendars, 422 on `calendar` otherwise); left out, the first calendar found (among the chosen ones, if any). Replaces the event type's earlier bookings calendar; bookings made before are not written. Its own entries read back by the sync do not count as busy times for the event type. The event type shows it as `bookingsCalendar`. The listing must end within the answer window (" + SYNC_ANSWER_MS / 1000 + " seconds, as `POST /admin/busy-sources/{sourceId}/sync`): a CalDAV server slower than that is answered 422 `validation_failed` on `calendar` (\"did not list the source's calendars within " + SYNC_ANSWER_MS / 1000 + " s\"), with nothing changed; send the request again once the server answers faster.",
         host: "its own calendars; another host's is 404 `not_found`.",
@@ -289,6 +303,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       response: answers(envelope(BusySourceView), [401, 403, 404]),
       detail: adminDoc({
         operationId: "adminStopWritingBookings",
+        hostAccess: "own-source",
         summary: "Stop writing bookings into this source's calendar",
         description: "Later booking changes are not written; entries already written stay. Removing the source stops the writing too.",
         host: "its own calendars; another host's is 404 `not_found`.",
@@ -325,6 +340,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       response: answers(envelope(BookingPage), [401, 403, 422]),
       detail: adminDoc({
         operationId: "adminSearchReservations",
+        hostAccess: "narrowed",
         summary: "List bookings across event types, a page at a time",
         description: "Filtered by event type, host, status (the status time has made, so a page may hold fewer than `limit` items and still have a `next`), days (read in `timezone`, default UTC) and a part of the name or email (`q`); ordered by start. Answers `{ items, next }`: pass `next` as `cursor` for the following page (null on the last). Every page costs the same however deep.",
         host: "lists only bookings that take the host's time, whatever filters it sends; `hostId` of another host is 403 `forbidden`.",
@@ -344,6 +360,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       response: answers(envelope(BookingWithDeliveries), [401, 403, 404]),
       detail: adminDoc({
         operationId: "adminGetReservation",
+        hostAccess: "own-booking",
         summary: "Read one booking",
         description: "With its manage link and its deliveries of every channel (webhooks, emails, reminders, calendar writes), times in the event type's zone.",
         host: "its own bookings only, without the webhook deliveries (the organizer's receiver); another host's booking is 404 `not_found`.",
@@ -365,6 +382,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       detail: adminDoc({
         optionalBody: true,
         operationId: "adminCancelReservation",
+        hostAccess: "own-booking",
         summary: "Cancel a booking as the organizer",
         description: "The visitor's cancel notice does not bind the organizer; `reason`, when given, is told to the visitor. A meeting that has ended answers `success: false`, `reservation_finished`.",
         host: "its own bookings only; another host's booking is 404 `not_found`.",
@@ -389,6 +407,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       response: answers(TimeSlotsResponse, [401, 403, 404, 422]),
       detail: adminDoc({
         operationId: "adminListRescheduleTimeSlots",
+        hostAccess: "own-booking",
         summary: "List the free times a booking can be moved to",
         description: `The slots of \`GET /time-slots\` for the same days (opening hours, seats, the hosts' other bookings and calendars), with the minimum notice and the horizon lifted as the organizer's reschedule lifts them: every free time still to come. No link token is needed, so a host's session can ask; the organizer console's reschedule dialog lists these. At most ${MAX_SLOTS_PER_ANSWER} slots, in whole days, with \`nextFrom\` as in \`GET /time-slots\`. A cancelled or expired booking answers \`success: false\`, \`reservation_finished\`, as its reschedule would.`,
         host: "its own bookings only; another host's booking is 404 `not_found`.",
@@ -405,6 +424,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       response: answers(ReservationResponse, [401, 403, 404, 422]),
       detail: adminDoc({
         operationId: "adminRescheduleReservation",
+        hostAccess: "own-booking",
         summary: "Move a booking as the organizer",
         description: "To a free time (one of `GET /admin/event-types/{id}/reservations/{uuid}/time-slots`): notice and horizon do not bind the organizer, opening hours, seats and the hosts' time do. A time not offered answers `success: false`, `slot_unavailable`; a cancelled or expired booking `reservation_finished`. The visitor and organizer get the updated invite when the server sends mail.",
         host: "its own bookings only; another host's booking is 404 `not_found`.",
@@ -452,6 +472,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       response: answers(envelope(Type.Array(HostView)), [401, 403]),
       detail: adminDoc({
         operationId: "adminListHosts",
+        hostAccess: "narrowed",
         summary: "List hosts",
         description: "The people whose time event types book, oldest first, each with the ids of its event types. One is the default host: event types created without `hosts` belong to it (a one-person install never names hosts).",
         host: "its own host only.",
@@ -486,6 +507,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       response: answers(envelope(HostView), [401, 403, 404]),
       detail: adminDoc({
         operationId: "adminGetHost",
+        hostAccess: "own-host",
         summary: "Read a host",
         description: "As listed.",
         host: "its own host; another host is 403 `forbidden`.",
@@ -495,6 +517,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       response: answers(envelope(HostView), [401, 403, 404, 422]),
       detail: adminDoc({
         operationId: "adminUpdateHost",
+        hostAccess: "own-host",
         summary: "Change a host",
         description: "Any of name, email, timezone and avatarUrl (null removes the avatar); the others stay. Every event type of the host shows the change at once.",
         host: "its own name, email, timezone and avatar.",
@@ -505,6 +528,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       response: answers(envelope(HostView), [401, 403, 404]),
       detail: adminDoc({
         operationId: "adminRotateHostFeedToken",
+        hostAccess: "own-host",
         summary: "Give a host's booking feed a new address",
         description: "Every host has a private iCalendar feed of their own confirmed bookings (of every event type, no other host's) at `feedUrl` (`/feeds/{feedToken}.ics`, outside this API). This issues a new secret; the old address answers 404 at once. Answers the host as `GET /admin/hosts/{hostId}` does.",
         host: "its own feed only.",
@@ -530,6 +554,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       response: answers(envelope(Type.Array(Type.Object({ id: Type.Integer(), title: Type.String(), hosts: Type.Array(Type.Object({ hostId: Type.Integer(), name: Type.String(), priority: Type.Integer(), scheduleId: Type.Union([Type.Integer(), Type.Null()]) })), assignment: Type.Union([Type.Literal("collective"), Type.Literal("round-robin")]) }, { additionalProperties: true }))), [401, 403, 404]),
       detail: adminDoc({
         operationId: "adminListHostEventTypes",
+        hostAccess: "own-host",
         summary: "List a host's event types",
         description: "The event types the host belongs to (personal and team), as `GET /admin/event-types/{id}` answers them. A host's own session gets them without `feedToken`, `feedUrl` and `webhookUrl`: the event type's feed lists every host's bookings of a team, and the webhook address may carry the receiver's secret; the host's own feed is the host's `feedUrl`.",
         host: "its own host's.",
@@ -539,6 +564,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       response: answers(envelope(Type.Array(HostBookingView)), [401, 403, 404, 422]),
       detail: adminDoc({
         operationId: "adminListHostReservations",
+        hostAccess: "own-host",
         summary: "List a host's bookings across event types",
         description: "The host's reservations of every event type (those of team event types it was assigned or, collective, takes part in) starting in whole days `from`..`until`, by start; at most 1000.",
         host: "its own host's.",
@@ -548,6 +574,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       response: answers(envelope(Type.Array(ScheduleView)), [401, 403, 404]),
       detail: adminDoc({
         operationId: "adminListSchedules",
+        hostAccess: "own-host",
         summary: "List a host's schedules",
         description: "Named weekly hours with date overrides, each with the event types that use it.",
         host: "its own host's.",
@@ -557,6 +584,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       response: answers(envelope(ScheduleView), [401, 403, 404, 422]),
       detail: adminDoc({
         operationId: "adminCreateSchedule",
+        hostAccess: "own-host",
         summary: "Create a schedule",
         description: "Weekly hours (days left out are closed) and date overrides in `timezone` (default the host's). An event type uses it for the host with `hosts: [{hostId, scheduleId}]`; without one the host follows the event type's own `availability`. At most 50 per host.",
         host: "for its own host.",
@@ -566,6 +594,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       response: answers(envelope(ScheduleView), [401, 403, 404]),
       detail: adminDoc({
         operationId: "adminGetSchedule",
+        hostAccess: "own-schedule",
         summary: "Read a schedule",
         description: "As listed.",
         host: "its own schedules; another host's is 404 `not_found`.",
@@ -575,6 +604,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       response: answers(envelope(ScheduleView), [401, 403, 404, 422]),
       detail: adminDoc({
         operationId: "adminUpdateSchedule",
+        hostAccess: "own-schedule",
         summary: "Change a schedule",
         description: "Any of name, timezone and availability (replaced whole). Every event type using it offers the new hours at once; no booking is cancelled.",
         host: "its own schedules; another host's is 404 `not_found`.",
@@ -587,6 +617,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       response: answers(Done, [401, 403, 404, 422]),
       detail: adminDoc({
         operationId: "adminDeleteSchedule",
+        hostAccess: "own-schedule",
         summary: "Delete a schedule",
         description: "Refused (422 on `scheduleId`) while an event type uses it.",
         host: "its own schedules; another host's is 404 `not_found`.",
@@ -597,6 +628,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       response: answers(envelope(Type.Array(BusySourceView)), [401, 403, 404]),
       detail: adminDoc({
         operationId: "adminListHostBusySources",
+        hostAccess: "own-host",
         summary: "List a host's calendars",
         description: "The host's calendars with their sync status; their busy times block every event type of the host.",
         host: "its own host's; another host's is 403 `forbidden`.",
@@ -606,6 +638,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       response: answers(envelope(BusySourceView), [401, 403, 404, 422]),
       detail: adminDoc({
         operationId: "adminAddHostBusySource",
+        hostAccess: "own-host",
         summary: "Add a calendar to a host",
         description: "As `POST /admin/event-types/{id}/busy-sources`, for a host named directly: its busy times block every event type of the host, in slot lists and inside the booking transaction. At most 10 per host.",
         host: "to its own host; another host is 403 `forbidden`.",
@@ -616,9 +649,11 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       response: answers(envelope(Type.Object({ ok: Type.Literal(true), objects: Type.Integer({ minimum: 0 }) })), [401, 403, 404, 422]),
       detail: adminDoc({
         operationId: "adminTestHostBusySource",
+        hostAccess: "own-host",
         summary: "Try a calendar for a host without storing it",
         description: "Checks the body as `POST /admin/hosts/{hostId}/busy-sources` does, then reads the calendar once (a CalDAV account's calendars discovered) within " + SYNC_ANSWER_MS / 1000 + " seconds, storing nothing. Answers `{ ok: true, objects }`, the calendar objects it holds; a calendar that cannot be read is a 422 `validation_failed` on `url` with the reason. The organizer console tries a calendar this way before it adds it.",
         host: "for its own host; another host is 403 `forbidden`.",
       }),
     });
+  return routes;
 };

@@ -39,9 +39,11 @@ export const consoleRoutes = (ctx: AppContext, access: ConsoleAccess, calendar: 
     if (!session) throw new ApiError("unauthenticated", "Not signed in to the console, or the session has ended.", { hint: "Sign in at /console with the admin key." });
     return session;
   };
+  const CONSOLE_PAGE = text("The console's HTML page.", "text/html");
+  const CONSOLE_OFF = text("An HTML page saying the console is not built yet.", "text/html");
   return new Elysia()
     .get("/console", page, {
-      response: answers(text("The console's HTML page.", "text/html"), []),
+      response: answers(CONSOLE_PAGE, [], { 503: CONSOLE_OFF }),
       detail: pageDoc({
         operationId: "consolePage",
         summary: "The organizer console",
@@ -49,7 +51,7 @@ export const consoleRoutes = (ctx: AppContext, access: ConsoleAccess, calendar: 
       }),
     })
     .get("/console/", page, {
-      response: answers(text("The console's HTML page.", "text/html"), []),
+      response: answers(CONSOLE_PAGE, [], { 503: CONSOLE_OFF }),
       detail: pageDoc({
         operationId: "consolePageSlash",
         summary: "The organizer console (trailing slash)",
