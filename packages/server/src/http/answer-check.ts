@@ -1,6 +1,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { ErrorBody } from "@booking/wire";
+import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { pathOf } from "../lib/links.ts";
 
 /** A route as the app lists it: what it answers is `hooks.response`, by status. */
@@ -23,7 +24,7 @@ const escape = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
 
 function matcherOf(route: DeclaredRoute): Matcher {
   const segments = route.path.split("/");
-  const source = segments.map((s) => (s.startsWith(":") ? "[^/]+" : s === "*" ? ".*" : escape(s))).join("/");
+  const source = segments.map((s) => (s.startsWith(":") ? "[^/]*" : s === "*" ? ".*" : escape(s))).join("/");
   const response = (route.hooks?.response ?? {}) as Record<string, TSchema>;
   return {
     method: route.method,
@@ -61,19 +62,33 @@ export function answerChecker(routes: () => readonly DeclaredRoute[]) {
       return null;
     }
     if (request.method === "OPTIONS" && !route) return null;
-    const body = await response.clone().text();
+    const body = await bodyOf(response);
     if (!route) {
       if (!isJson) return `${where}: no route answered, and the answer is not JSON`;
       return problemsOf(ErrorBody, JSON.parse(body), where);
     }
     const schema = route.response[response.status];
     if (!schema) return `${where}: ${route.path} declares no answer with status ${response.status} (it declares ${Object.keys(route.response).join(", ") || "none"})`;
+    if (body === "") return null;
     if (!isJson) {
       if ((schema as { type?: string }).type !== "string") return `${where}: the answer is ${type || "untyped"}, but ${route.path} declares JSON`;
       return null;
     }
     return problemsOf(schema, JSON.parse(body), where);
   };
+}
+
+/** The answer's body as text, decompressed as its Content-Encoding says. */
+async function bodyOf(response: Response): Promise<string> {
+  const bytes = new Uint8Array(await response.clone().arrayBuffer());
+  const encoding = response.headers.get("content-encoding");
+  const plain =
+    encoding === "gzip" ? gunzipSync(bytes)
+    : encoding === "deflate" ? inflateSync(bytes)
+    : encoding === "br" ? brotliDecompressSync(bytes)
+    : encoding === "zstd" ? Bun.zstdDecompressSync(bytes)
+    : bytes;
+  return new TextDecoder().decode(plain);
 }
 
 function problemsOf(schema: TSchema, value: unknown, where: string): AnswerProblem {

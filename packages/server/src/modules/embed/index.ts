@@ -118,7 +118,7 @@ export const embedRoutes = (ctx: AppContext, calendar: CalendarScriptFile) => {
       set.status = 302;
       return "";
     }, {
-      response: answers(text("JavaScript.", "text/javascript"), [404], { 302: Type.Never(), 304: text("Not modified.", "text/javascript") }),
+      response: answers(text("JavaScript.", "text/javascript"), [404], { 302: text("No body: `Location` names the current version.", "text/plain"), 304: text("Not modified.", "text/javascript") }),
       detail: pageDoc({
         operationId: "calendarScriptVersioned",
         summary: "The calendar's script-tag file of one build",

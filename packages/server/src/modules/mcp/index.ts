@@ -53,7 +53,7 @@ export const mcpRoutes = (ctx: AppContext, services: Services) => {
       }),
     })
     .get(MCP_PATH, notServed, {
-      response: answers(Type.Never(), [401, 405]),
+      response: answers(Type.Null({ description: "Never answered: the method is refused." }), [401, 405]),
       detail: pageDoc({
         operationId: "mcpEventStream",
         summary: "The assistant server's event stream (not offered)",
@@ -61,7 +61,7 @@ export const mcpRoutes = (ctx: AppContext, services: Services) => {
       }),
     })
     .delete(MCP_PATH, notServed, {
-      response: answers(Type.Never(), [401, 405]),
+      response: answers(Type.Null({ description: "Never answered: the method is refused." }), [401, 405]),
       detail: pageDoc({
         operationId: "mcpEndSession",
         summary: "End an assistant session (not offered)",

@@ -16,7 +16,7 @@ export const stripeWebhookRoutes = (payments: PaymentService, config: ServerConf
     const outcome = await payments.receiveWebhook(typeof body === "string" ? body : "", request.headers.get("stripe-signature"), publicOrigin(config, request.url));
     return { received: true, outcome };
   }, {
-      response: answers(Type.Object({ received: Type.Boolean() }, { additionalProperties: true }), []),
+      response: answers(Type.Object({ received: Type.Boolean() }, { additionalProperties: true }), [404]),
       detail: pageDoc({
         operationId: "stripeWebhook",
         summary: "Stripe's events",
