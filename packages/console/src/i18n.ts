@@ -1,3 +1,5 @@
+import type { CustomFieldType, DeliveryChannel, DeliveryView, LocationType, ReservationStatus, SessionRole, ThemeMode } from "@booking/wire";
+import { WEEKDAYS } from "@booking/wire/constants";
 import { PLURAL_CATEGORIES } from "@booking/wire/languages";
 
 /** The console's languages: English, and German from the element's catalogs' languages. */
@@ -211,8 +213,8 @@ const en = {
     username: "Username",
     password: "Password",
   },
-  statuses: { held: "held", confirmed: "confirmed", expired: "expired", cancelled: "cancelled" } as Record<string, string>,
-  days: ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"],
+  statuses: { held: "held", confirmed: "confirmed", expired: "expired", cancelled: "cancelled" } satisfies Record<ReservationStatus, string>,
+  days: WEEKDAYS,
   dayNames: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
   /** A 422's problems by their `fieldErrors` code; `{min}` and `{max}` are the limit broken. A code not here shows the API's message. */
   fieldErrors: {
@@ -244,16 +246,16 @@ const en = {
   email: "Email",
   calendarLanguage: "Calendar language",
   browserLanguage: "The visitor's browser",
-  modes: { light: "Light", dark: "Dark", auto: "System" } as Record<string, string>,
-  locationTypes: { "video-meet": "Video call", phone: "Phone", address: "Address", link: "Link" } as Record<string, string>,
+  modes: { light: "Light", dark: "Dark", auto: "System" } satisfies Record<ThemeMode, string>,
+  locationTypes: { "video-meet": "Video call", phone: "Phone", address: "Address", link: "Link" } satisfies Record<LocationType, string>,
   fieldTypes: {
     text: "Text", textarea: "Long text", email: "Email", phone: "Phone", number: "Number", select: "Choice", multiselect: "Several choices", checkbox: "Checkbox", date: "Date",
-  } as Record<string, string>,
+  } satisfies Record<CustomFieldType, string>,
   slug: "Slug",
-  channels: { webhook: "webhook", email: "email", caldav: "calendar", reminder: "reminder" } as Record<string, string>,
-  deliveryStatuses: { pending: "pending", delivered: "delivered", failed: "failed" } as Record<string, string>,
+  channels: { webhook: "webhook", email: "email", caldav: "calendar", reminder: "reminder" } satisfies Record<DeliveryChannel, string>,
+  deliveryStatuses: { pending: "pending", delivered: "delivered", failed: "failed" } satisfies Record<DeliveryView["status"], string>,
   retried: "The delivery is due now; the next pass of its worker tries it.",
-  roles: { admin: "organizer", host: "host" } as Record<string, string>,
+  roles: { admin: "organizer", host: "host" } satisfies Record<SessionRole, string>,
   signInMethods: { key: "admin key", link: "sign-in link" } as Record<string, string>,
   lastSeen: "Last seen",
 };
@@ -550,3 +552,6 @@ export function keepLanguage(language: Language): void {
 }
 
 export const textsOf = (language: Language): Texts => CATALOGS[language];
+
+/** The text a table gives a key, or the key itself when the table has none (a kind newer than this console). */
+export const named = (names: Readonly<Record<string, string>>, key: string): string => (Object.hasOwn(names, key) ? names[key]! : key);
