@@ -37,7 +37,7 @@ export class CalendarsPage extends ConsolePage {
   declare failure: ApiFailure | null;
   declare writeFailure: ApiFailure | null;
   declare busy: boolean;
-  declare kind: string;
+  declare kind: BusySourceKind;
   /** What the last "Test connection" found, shown beside the form. */
   declare tested: string | null;
 
