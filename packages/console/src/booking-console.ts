@@ -1,6 +1,7 @@
 import { LitElement, html, nothing } from "lit";
 import { keyed } from "lit/directives/keyed.js";
 import { api, ApiFailure, whenSignedOut } from "./api.ts";
+import type { SessionView } from "@booking/wire";
 import { failureText, unsaved } from "./base.ts";
 import { chooseLanguage, keepLanguage, LANGUAGES, nameInItself, textsOf, type Language } from "./i18n/index.ts";
 import { CONSOLE_CSS } from "./styles.ts";
@@ -110,7 +111,7 @@ export class BookingConsole extends LitElement {
       history.replaceState(null, "", `${location.pathname}#/bookings`);
       this.route = ["bookings"];
       try {
-        this.session = await api("POST", "/console/session", { link });
+        this.session = await api("POST /console/session", { body: { link } });
         return;
       } catch (error) {
         // A refused link is said in the console's language; anything else (too many attempts) by its code.
@@ -119,7 +120,7 @@ export class BookingConsole extends LitElement {
       }
     }
     try {
-      this.session = await api("GET", "/console/session");
+      this.session = await api("GET /console/session");
     } catch {
       this.session = null;
     }
@@ -168,7 +169,7 @@ export class BookingConsole extends LitElement {
 
   private async signOut(): Promise<void> {
     if (unsaved.dirty && !confirm(textsOf(this.language).unsaved)) return;
-    await api("DELETE", "/console/session").catch(() => undefined);
+    await api("DELETE /console/session").catch(() => undefined);
     unsaved.dirty = false;
     this.expired = false;
     this.session = null;
@@ -261,11 +262,7 @@ export class BookingConsole extends LitElement {
 }
 
 /** Who is signed in, as `/console/session` answers: the organizer, or one host. */
-interface SessionInfo {
-  id: string;
-  role: "admin" | "host";
-  hostId: number | null;
-}
+type SessionInfo = Pick<SessionView, "id" | "role" | "hostId">;
 
 function routeOf(hash: string): string[] {
   return hash.replace(/^#\/?/, "").split("/").filter(Boolean);

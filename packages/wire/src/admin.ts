@@ -1,5 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { CUSTOM_FIELD_TYPES, LOCATION_TYPES, Translations } from "./event-types.ts";
+import { CUSTOM_FIELD_TYPES, HOST_ASSIGNMENTS, LOCATION_TYPES, THEME_COLOR_KEYS, THEME_MODES, WEEK_STARTS, WEEKDAYS, type Weekday } from "./constants.ts";
+import { Translations } from "./event-types.ts";
 import { LIMITS } from "./limits.ts";
 
 /** Times of day in opening hours: HH:MM, and 24:00 for midnight at the end of the day. */
@@ -15,23 +16,27 @@ const clock = Type.String({ pattern: CLOCK_PATTERN, description: "HH:MM; 24:00 i
 export const TimeRange = Type.Object({ start: clock, end: clock }, { additionalProperties: false });
 export type TimeRange = Static<typeof TimeRange>;
 
-/** Weekday keys of the weekly hours. */
-export const WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
+/** The opening ranges of one day, in order; empty: closed. */
+export const DayRanges = Type.Array(TimeRange, { maxItems: MAX_DAY_RANGES });
 
-const dayRanges = Type.Array(TimeRange, { maxItems: MAX_DAY_RANGES });
+/** Opening hours by weekday; a weekday left out is closed. */
+export const WeeklyHours = Type.Partial(Type.Object(Object.fromEntries(WEEKDAYS.map((d) => [d, DayRanges])) as Record<Weekday, typeof DayRanges>, { additionalProperties: false }));
+export type WeeklyHours = Static<typeof WeeklyHours>;
+
+/** A date with its own hours instead of its weekday's (an empty `ranges` closes the day). */
+export const DateOverride = Type.Object({ date: Type.String({ format: "date" }), ranges: DayRanges }, { additionalProperties: false });
+export type DateOverride = Static<typeof DateOverride>;
+
+/** Most date overrides, as a list schema. */
+const dateOverrides = Type.Array(DateOverride, { maxItems: MAX_DATE_OVERRIDES });
 
 /** Weekly hours plus date overrides (an empty `ranges` closes the day). */
-export const Availability = Type.Object(
-  {
-    weekly: Type.Partial(Type.Object(Object.fromEntries(WEEKDAYS.map((d) => [d, dayRanges])) as Record<Weekday, typeof dayRanges>, { additionalProperties: false })),
-    overrides: Type.Optional(
-      Type.Array(Type.Object({ date: Type.String({ format: "date" }), ranges: dayRanges }, { additionalProperties: false }), { maxItems: MAX_DATE_OVERRIDES }),
-    ),
-  },
-  { additionalProperties: false },
-);
+export const Availability = Type.Object({ weekly: WeeklyHours, overrides: Type.Optional(dateOverrides) }, { additionalProperties: false });
 export type Availability = Static<typeof Availability>;
+
+/** Opening hours as they are kept and shown: the overrides always present. */
+export const AvailabilityRules = Type.Object({ weekly: WeeklyHours, overrides: dateOverrides }, { additionalProperties: false });
+export type AvailabilityRules = Static<typeof AvailabilityRules>;
 
 /** A custom field as the organizer defines it; the server assigns `uuid` when absent. */
 export const CustomFieldInput = Type.Object(
@@ -106,8 +111,8 @@ export type EventTypeHostInput = Static<typeof EventTypeHostInput>;
 /** Most hosts one event type may have. */
 export const MAX_EVENT_TYPE_HOSTS = 50;
 
-/** How an event type with several hosts books: every host at once, or one free host by turns. */
-export const HOST_ASSIGNMENTS = ["collective", "round-robin"] as const;
+/** How an event type with several hosts books, as a schema of HOST_ASSIGNMENTS. */
+export const HostAssignmentSchema = Type.Union(HOST_ASSIGNMENTS.map((a) => Type.Literal(a)));
 
 /** Every setting of an event type, all optional: the body of PATCH, and of create with `title`. */
 export const EventTypeFields = Type.Object(
@@ -159,7 +164,7 @@ export const EventTypeFields = Type.Object(
           pattern: "^([A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*)?$",
           description: "The calendar's language (texts and dates), e.g. `de` or `de-AT`; empty (the default): the visitor's browser languages, then English.",
         })),
-        startDayOfWeek: Type.Optional(Type.Union([Type.Literal("monday"), Type.Literal("sunday")])),
+        startDayOfWeek: Type.Optional(Type.Union(WEEK_STARTS.map((d) => Type.Literal(d)))),
         // Keys name UI strings: plain identifiers, so nothing like `__proto__` reaches a client.
         texts: Type.Optional(Type.Record(Type.String({ pattern: "^[A-Za-z][A-Za-z0-9_.-]{0,99}$" }), Type.String({ maxLength: 500 }), { additionalProperties: false })),
       },
@@ -167,9 +172,10 @@ export const EventTypeFields = Type.Object(
     ),
     theme: Type.Object(
       {
-        mode: Type.Optional(Type.Union([Type.Literal("light"), Type.Literal("dark"), Type.Literal("auto")])),
+        mode: Type.Optional(Type.Union(THEME_MODES.map((m) => Type.Literal(m)))),
         borderRadius: Type.Optional(Type.String({ maxLength: 32 })),
-        colors: Type.Optional(Type.Record(Type.String({ maxLength: 32 }), Type.String({ maxLength: 64 }))),
+        // Any key here: an unknown one gets a 422 naming THEME_COLOR_KEYS, not a bare schema refusal.
+        colors: Type.Optional(Type.Record(Type.String({ maxLength: 32 }), Type.String({ maxLength: 64 }), { description: `CSS colours by key: ${THEME_COLOR_KEYS.join(", ")}.` })),
       },
       { additionalProperties: false },
     ),

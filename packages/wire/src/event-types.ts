@@ -1,15 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { LIMITS } from "./limits.ts";
-
-/** Location kinds an event type can enable (decisions.md). */
-export const LOCATION_TYPES = ["video-meet", "phone", "address", "link"] as const;
-export type LocationType = (typeof LOCATION_TYPES)[number];
-
-/** Custom field kinds an event type can ask for (decisions.md). */
-export const CUSTOM_FIELD_TYPES = [
-  "text", "textarea", "email", "phone", "number", "select", "multiselect", "checkbox", "date",
-] as const;
-export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
+import { THEME_MODES, WEEK_STARTS } from "./constants.ts";
 
 /** A location chosen by a visitor or enabled by the organizer. */
 export const Location = Type.Object({
@@ -116,11 +107,11 @@ export const EventTypeConfiguration = Type.Object({
   closestBookableDay: Type.Integer({ description: "Days from today to the first day with a free slot; -1 when none." }),
   locale: Type.Object({
     preset: Type.String({ description: "BCP 47 tag of the calendar's language (texts and dates); empty (the default of new event types): the visitor's browser languages, then English." }),
-    startDayOfWeek: Type.Union([Type.Literal("monday"), Type.Literal("sunday")]),
+    startDayOfWeek: Type.Union(WEEK_STARTS.map((d) => Type.Literal(d))),
     texts: Type.Record(Type.String(), Type.String(), { description: "Overrides of the element's UI texts by key; they win over its built-in languages." }),
   }),
   theme: Type.Object({
-    mode: Type.Union([Type.Literal("light"), Type.Literal("dark"), Type.Literal("auto")]),
+    mode: Type.Union(THEME_MODES.map((m) => Type.Literal(m))),
     borderRadius: Type.String(),
     colors: Type.Record(Type.String(), Type.String()),
   }),
@@ -155,10 +146,6 @@ export const InitBody = Type.Object({
   reservationUuid: Type.Optional(Type.String({ format: "uuid" })),
 });
 export type InitBody = Static<typeof InitBody>;
-
-/** Reservation statuses (decisions.md). */
-export const RESERVATION_STATUSES = ["held", "confirmed", "expired", "cancelled"] as const;
-export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
 
 /** The reservation init returns in reschedule mode. */
 export const Reservation = Type.Object({

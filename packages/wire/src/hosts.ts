@@ -1,5 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Availability } from "./admin.ts";
+import { RESERVATION_STATUSES } from "./constants.ts";
+import { BookingsCalendar } from "./event-type-views.ts";
 import { LIMITS } from "./limits.ts";
 
 /** Fields of a host: the person whose time event types book (docs/hosts.md). */
@@ -29,7 +31,7 @@ export const HostView = Type.Object({
   timezone: Type.String(),
   avatarUrl: Type.Union([Type.String(), Type.Null()]),
   isDefault: Type.Boolean({ description: "Event types created without naming hosts belong to it." }),
-  bookingsCalendar: Type.Union([Type.Object({ sourceId: Type.Integer(), calendarUrl: Type.String() }), Type.Null()]),
+  bookingsCalendar: Type.Union([BookingsCalendar, Type.Null()], { description: "The calendar the host's confirmed bookings are written into." }),
   eventTypeIds: Type.Array(Type.Integer()),
   feedToken: Type.String({ description: "Secret of the host's private booking feed: their confirmed bookings of every event type, no other host's." }),
   feedUrl: Type.Optional(Type.String({ description: "Absolute address of that feed (`/feeds/{feedToken}.ics`), in the admin API's answers." })),
@@ -68,3 +70,18 @@ export const ScheduleView = Type.Object({
   updatedAt: Type.String(),
 });
 export type ScheduleView = Static<typeof ScheduleView>;
+
+/** One booking of a host as the organizer's list shows it (`GET /admin/hosts/{hostId}/reservations`), times in UTC. */
+export const HostBookingView = Type.Object({
+  uuid: Type.String({ format: "uuid" }),
+  eventTypeId: Type.Integer({ description: "The event type it was booked through." }),
+  hostIds: Type.Array(Type.Integer(), { description: "The hosts it takes: every host of a collective event type, the one assigned by round robin." }),
+  status: Type.Union(RESERVATION_STATUSES.map((st) => Type.Literal(st))),
+  start: Type.String({ format: "date-time" }),
+  end: Type.String({ format: "date-time" }),
+  email: Type.String(),
+  firstname: Type.String(),
+  lastname: Type.String(),
+  createdAt: Type.String({ format: "date-time" }),
+});
+export type HostBookingView = Static<typeof HostBookingView>;

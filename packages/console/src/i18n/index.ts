@@ -59,3 +59,6 @@ export function keepLanguage(language: Language): void {
 
 /** The texts of a language. */
 export const textsOf = (language: Language): Texts => CATALOGS[language];
+
+/** The text a table gives a key, or the key itself when the table has none (a kind newer than this console). */
+export const named = (names: Readonly<Record<string, string>>, key: string): string => (Object.hasOwn(names, key) ? names[key]! : key);

@@ -1,17 +1,20 @@
 import { html, nothing } from "lit";
 import { api, ApiFailure } from "../api.ts";
 import { ConsolePage, errorSummary, failureText, fieldError, refusalOf, unsaved } from "../base.ts";
-import { eventTypes, hosts, WEEKDAYS, type Availability, type EventTypeView, type ScheduleView } from "../model.ts";
+import type { AvailabilityRules, TimeRange, Weekday } from "@booking/wire";
+import { WEEKDAYS } from "@booking/wire/constants";
+import { eventTypes, hosts, type EventTypeView, type ScheduleView } from "../model.ts";
 
-type Range = { start: string; end: string };
+type Range = TimeRange;
 
 /** Whose hours the page edits: an event type's own, or a host's schedule that event types share. */
 interface Target {
   key: string;
   label: string;
   group: string;
-  availability: Availability;
-  path: string;
+  availability: AvailabilityRules;
+  /** Saves the hours, answering them as stored. */
+  save: (availability: AvailabilityRules) => Promise<AvailabilityRules>;
 }
 
 /**
@@ -31,14 +34,14 @@ const endStored = (end: string): string => (end === "00:00" ? "24:00" : end);
 export class AvailabilityPage extends ConsolePage {
   static override properties = { ...ConsolePage.properties, hostId: { attribute: false }, targets: { state: true }, chosen: { state: true }, draft: { state: true }, failure: { state: true }, month: { state: true }, copying: { state: true } };
   /** The day whose hours are being copied to the days the organizer ticks, or null. */
-  declare copying: string | null;
+  declare copying: Weekday | null;
   /** First day of the month the override calendar shows, YYYY-MM-01. */
   declare month: string;
   /** The signed-in host (a host's session), or null for the organizer. */
   declare hostId: number | null;
   declare targets: Target[];
   declare chosen: string | null;
-  declare draft: Availability | null;
+  declare draft: AvailabilityRules | null;
   declare failure: ApiFailure | null;
 
   constructor() {
@@ -60,12 +63,14 @@ export class AvailabilityPage extends ConsolePage {
   private async load(): Promise<void> {
     const t = this.t;
     // A host's session may not read event types: only its schedules.
-    const types: EventTypeView[] = this.hostId === null ? await eventTypes(api).catch(() => []) : [];
-    const owners = await hosts(api).catch(() => []);
-    const schedules = (await Promise.all(owners.map((h) => api<ScheduleView[]>("GET", `/admin/hosts/${h.id}/schedules`).catch(() => [] as ScheduleView[])))).flat();
+    const types: EventTypeView[] = this.hostId === null ? await eventTypes().catch(() => []) : [];
+    const owners = await hosts().catch(() => []);
+    const schedules = (await Promise.all(owners.map((h) => api("GET /admin/hosts/:hostId/schedules", { params: { hostId: h.id } }).catch(() => [] as ScheduleView[])))).flat();
     this.targets = [
-      ...types.map((et) => ({ key: `event-type-${et.id}`, label: et.title, group: t.eventTypes, availability: et.availability as Availability, path: `/admin/event-types/${et.id}` })),
-      ...schedules.map((s) => ({ key: `schedule-${s.id}`, label: `${s.name} (${owners.find((h) => h.id === s.hostId)?.name ?? s.hostId})`, group: t.schedules, availability: s.availability, path: `/admin/schedules/${s.id}` })),
+      ...types.map((et) => ({ key: `event-type-${et.id}`, label: et.title, group: t.eventTypes, availability: et.availability,
+        save: async (availability: AvailabilityRules) => (await api("PATCH /admin/event-types/:id", { params: { id: et.id }, body: { availability } })).availability })),
+      ...schedules.map((s) => ({ key: `schedule-${s.id}`, label: `${s.name} (${owners.find((h) => h.id === s.hostId)?.name ?? s.hostId})`, group: t.schedules, availability: rulesOf(s.availability),
+        save: async (availability: AvailabilityRules) => rulesOf((await api("PATCH /admin/schedules/:scheduleId", { params: { scheduleId: s.id }, body: { availability } })).availability) })),
     ];
     // `#/availability/schedule-3` opens that schedule.
     const wanted = /#\/availability\/([a-z-]+-\d+)$/.exec(location.hash)?.[1];
@@ -84,22 +89,21 @@ export class AvailabilityPage extends ConsolePage {
     this.chosen = key;
     this.copying = null;
     this.draft = structuredClone(target?.availability ?? null);
-    if (this.draft) this.draft.overrides ??= [];
     this.failure = null;
     unsaved.dirty = false;
   }
 
-  private change(next: Availability): void {
+  private change(next: AvailabilityRules): void {
     this.draft = next;
     unsaved.dirty = true;
   }
 
-  private setDay(day: string, ranges: Range[]): void {
+  private setDay(day: Weekday, ranges: Range[]): void {
     this.change({ ...this.draft!, weekly: { ...this.draft!.weekly, [day]: ranges } });
   }
 
   /** Opens the choice of days to copy a day's hours to, its first box focused. */
-  private async startCopy(day: string): Promise<void> {
+  private async startCopy(day: Weekday): Promise<void> {
     this.copying = day;
     await this.updateComplete;
     this.querySelector<HTMLInputElement>("#copy-days input")?.focus();
@@ -109,7 +113,8 @@ export class AvailabilityPage extends ConsolePage {
   private async endCopy(copy: boolean): Promise<void> {
     const day = this.copying!;
     if (copy) {
-      const targets = [...this.querySelectorAll<HTMLInputElement>("#copy-days input:checked")].map((box) => box.value);
+      const ticked = new Set([...this.querySelectorAll<HTMLInputElement>("#copy-days input:checked")].map((box) => box.value));
+      const targets = WEEKDAYS.filter((d) => ticked.has(d));
       if (targets.length) this.change({ ...this.draft!, weekly: { ...this.draft!.weekly, ...Object.fromEntries(targets.map((d) => [d, structuredClone(this.draft!.weekly[day] ?? [])])) } });
     }
     this.copying = null;
@@ -136,8 +141,8 @@ export class AvailabilityPage extends ConsolePage {
     event.preventDefault();
     try {
       const target = this.targets.find((x) => x.key === this.chosen)!;
-      const saved = await api<{ availability: Availability }>("PATCH", target.path, { availability: this.draft });
-      this.targets = this.targets.map((x) => (x.key === target.key ? { ...x, availability: saved.availability } : x));
+      const saved = await target.save(this.draft!);
+      this.targets = this.targets.map((x) => (x.key === target.key ? { ...x, availability: saved } : x));
       unsaved.dirty = false;
       this.failure = null;
       this.announce(this.t.saved);
@@ -237,4 +242,9 @@ export class AvailabilityPage extends ConsolePage {
           </form>`
         : html`<p>${t.empty}</p>`}`;
   }
+}
+
+/** A schedule's hours with its date overrides always listed (a schedule may have been stored without). */
+function rulesOf(availability: ScheduleView["availability"]): AvailabilityRules {
+  return { weekly: availability.weekly, overrides: availability.overrides ?? [] };
 }

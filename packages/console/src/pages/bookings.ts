@@ -1,7 +1,9 @@
 import { html, nothing } from "lit";
-import { api, query, type ApiFailure } from "../api.ts";
+import { api, type ApiFailure } from "../api.ts";
 import { ConsolePage, field, fieldError, refusalOf, when } from "../base.ts";
-import { eventTypes, hosts, type BookingView, type EventTypeView, type HostView, type SlotView } from "../model.ts";
+import { named } from "../i18n/index.ts";
+import type { AdminBookingPage } from "@booking/wire";
+import { eventTypes, hosts, type AdminBookingDetail, type AdminBookingView, type EventTypeView, type HostView, type TimeSlot } from "../model.ts";
 
 const PAGE = 50;
 /** A week is read in pages of this many, all of them, however full the week. */
@@ -34,14 +36,14 @@ export class BookingsPage extends ConsolePage {
   /** The signed-in host (a host's session lists only its own bookings), or null for the organizer. */
   declare hostId: number | null;
   declare hostList: HostView[];
-  declare items: BookingView[];
+  declare items: AdminBookingView[];
   declare next: string | null;
   declare view: "list" | "week";
   /** Which bookings the list shows: not yet ended (soonest first), already begun (most recent first), or all (by start). */
   declare period: "upcoming" | "past" | "all";
   declare weekStart: string;
-  declare open: BookingView | null;
-  declare slots: SlotView[] | null;
+  declare open: AdminBookingDetail | null;
+  declare slots: TimeSlot[] | null;
   declare failure: ApiFailure | null;
   declare loading: boolean;
   private filters: Record<string, string> = {};
@@ -68,8 +70,8 @@ export class BookingsPage extends ConsolePage {
     super.connectedCallback();
     // A host's session may not read event types; its bookings carry their titles.
     if (this.hostId === null) {
-      void eventTypes(api).then((types) => (this.types = types)).catch(() => undefined);
-      void hosts(api).then((list) => (this.hostList = list)).catch(() => undefined);
+      void eventTypes().then((types) => (this.types = types)).catch(() => undefined);
+      void hosts().then((list) => (this.hostList = list)).catch(() => undefined);
     }
     void this.load();
   }
@@ -77,14 +79,13 @@ export class BookingsPage extends ConsolePage {
   private async load(cursor?: string): Promise<void> {
     this.loading = true;
     const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    type Page = { items: BookingView[]; next: string | null };
     await this.attempt(async () => {
       if (this.view === "week") {
         // Every booking of the week, a page at a time.
-        const items: BookingView[] = [];
+        const items: AdminBookingView[] = [];
         let after: string | null = null;
         do {
-          const page: Page = await api<Page>("GET", `/admin/reservations${query({ ...this.filters, from: this.weekStart, until: addDays(this.weekStart, 6), limit: WEEK_PAGE, cursor: after, timezone })}`);
+          const page: AdminBookingPage = await api("GET /admin/reservations", { query: { ...this.filters, from: this.weekStart, until: addDays(this.weekStart, 6), limit: WEEK_PAGE, cursor: after, timezone } });
           items.push(...page.items);
           after = page.next;
         } while (after);
@@ -92,7 +93,7 @@ export class BookingsPage extends ConsolePage {
         this.next = null;
       } else {
         const period = this.period === "all" ? {} : { when: this.period, order: this.period === "past" ? "desc" : "asc" };
-        const page = await api<Page>("GET", `/admin/reservations${query({ ...this.filters, ...period, limit: PAGE, cursor, timezone })}`);
+        const page = await api("GET /admin/reservations", { query: { ...this.filters, ...period, limit: PAGE, cursor, timezone } });
         this.items = page.items;
         this.next = page.next;
       }
@@ -135,10 +136,10 @@ export class BookingsPage extends ConsolePage {
     (buttons.find((b) => b.dataset.to === to) ?? buttons[0] ?? this.querySelector<HTMLElement>("h2"))?.focus();
   }
 
-  private async show(b: BookingView): Promise<void> {
+  private async show(b: AdminBookingView): Promise<void> {
     this.slots = null;
     await this.attempt(async () => {
-      this.open = await api<BookingView>("GET", `/admin/event-types/${b.eventTypeId}/reservations/${b.uuid}`);
+      this.open = await api("GET /admin/event-types/:id/reservations/:uuid", { params: { id: b.eventTypeId, uuid: b.uuid } });
       await this.updateComplete;
       (this.querySelector("dialog") as HTMLDialogElement).showModal();
     });
@@ -154,7 +155,7 @@ export class BookingsPage extends ConsolePage {
     const b = this.open!;
     const reason = (new FormData(event.target as HTMLFormElement).get("reason") as string) || undefined;
     await this.attempt(async () => {
-      const message = await api<string>("POST", `/admin/event-types/${b.eventTypeId}/reservations/${b.uuid}/cancel`, reason ? { reason } : {});
+      const message = await api("POST /admin/event-types/:id/reservations/:uuid/cancel", { params: { id: b.eventTypeId, uuid: b.uuid }, body: reason ? { reason } : {} });
       this.close();
       this.announce(message);
       await this.load(this.cursors.at(-1));
@@ -165,16 +166,16 @@ export class BookingsPage extends ConsolePage {
     const b = this.open!;
     if (!day) return;
     // The times the organizer may move it to (the visitors' free times, notice and horizon lifted), as the signed-in console.
-    const path = `/admin/event-types/${b.eventTypeId}/reservations/${b.uuid}/time-slots${query({ from: day, until: day, timezone: Intl.DateTimeFormat().resolvedOptions().timeZone })}`;
+    const call = { params: { id: b.eventTypeId, uuid: b.uuid }, query: { from: day, until: day, timezone: Intl.DateTimeFormat().resolvedOptions().timeZone } };
     await this.attempt(async () => {
-      this.slots = await api<SlotView[]>("GET", path);
+      this.slots = await api("GET /admin/event-types/:id/reservations/:uuid/time-slots", call);
     }, () => (this.slots = null));
   }
 
-  private async moveTo(slot: SlotView): Promise<void> {
+  private async moveTo(slot: TimeSlot): Promise<void> {
     const b = this.open!;
     await this.attempt(async () => {
-      await api("POST", `/admin/event-types/${b.eventTypeId}/reservations/${b.uuid}/reschedule`, { start: slot.start, end: slot.end });
+      await api("POST /admin/event-types/:id/reservations/:uuid/reschedule", { params: { id: b.eventTypeId, uuid: b.uuid }, body: { start: slot.start, end: slot.end } });
       this.close();
       this.announce(`${this.t.reschedule}: ${when(slot.startIso8601, document.documentElement.lang || "en")}`);
       await this.load(this.cursors.at(-1));
@@ -267,8 +268,8 @@ export class BookingsPage extends ConsolePage {
         <dt>${t.eventType}</dt><dd>${b.eventTypeTitle}</dd>
         <dt>${t.status}</dt><dd>${t.statuses[b.status] ?? b.status}${b.cancelReason ? ` (${b.cancelReason})` : ""}</dd>
         <dt>${t.email}</dt><dd>${b.email}${b.phone ? ` · ${b.phone}` : ""}</dd>
-        <dt>${t.location}</dt><dd>${b.location ? `${t.locationTypes[b.location.type] ?? b.location.type}${b.location.value ? `: ${b.location.value}` : ""}` : "—"}</dd>
-        <dt>${t.answers}</dt><dd>${b.customFields.length ? b.customFields.map((f) => html`<div>${f.name ?? f.uuid}: ${Array.isArray(f.value) ? f.value.join(", ") : String(f.value)}</div>`) : "—"}</dd>
+        <dt>${t.location}</dt><dd>${b.location ? `${named(t.locationTypes, b.location.type)}${b.location.value ? `: ${b.location.value}` : ""}` : "—"}</dd>
+        <dt>${t.answers}</dt><dd>${b.customFields.length ? b.customFields.map((f) => html`<div>${f.uuid}: ${Array.isArray(f.value) ? f.value.join(", ") : String(f.value)}</div>`) : "—"}</dd>
         <dt>${t.payment}</dt><dd>${b.payment ? `${(b.payment.amount / 100).toFixed(2)} ${b.payment.currency.toUpperCase()} · ${b.payment.status}${b.payment.refundId ? ` · ${b.payment.refundId}` : ""}` : "—"}</dd>
         <dt>${t.manageLink}</dt><dd>${b.manageUrl ? html`<a href=${b.manageUrl} target="_blank" rel="noopener">${b.manageUrl}</a>` : "—"}</dd>
       </dl>

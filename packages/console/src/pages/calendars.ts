@@ -1,32 +1,9 @@
 import { html, nothing } from "lit";
 import { api, type ApiFailure } from "../api.ts";
 import { ConsolePage, failureText, field, fieldError, refusalOf, when } from "../base.ts";
-import { hosts, type HostView } from "../model.ts";
-
-interface SourceView {
-  id: number;
-  kind: string;
-  url: string;
-  username: string | null;
-  status: "never" | "ok" | "failing";
-  stale: boolean;
-  lastAttemptAt: string | null;
-  lastSuccessAt: string | null;
-  lastError: string | null;
-  skippedObjects: { href: string; reason: string }[];
-  objects: number;
-  busyIntervals: number;
-  syncing: boolean;
-  writeBookings: boolean;
-  writeCalendar: string | null;
-}
-
-/** A calendar of a CalDAV source's account that bookings may be written into. */
-interface WritableCalendar {
-  url: string;
-  name: string;
-  writing: boolean;
-}
+import type { BusySourceInput, BusySourceKind } from "@booking/wire";
+import { BUSY_SOURCE_KINDS } from "@booking/wire/constants";
+import { hosts, type BusySourceView as SourceView, type HostView, type WritableCalendar } from "../model.ts";
 
 /**
  * A host's calendars (they block every event type of the host): the organizer picks the host (the
@@ -60,7 +37,7 @@ export class CalendarsPage extends ConsolePage {
   declare failure: ApiFailure | null;
   declare writeFailure: ApiFailure | null;
   declare busy: boolean;
-  declare kind: string;
+  declare kind: BusySourceKind;
   /** What the last "Test connection" found, shown beside the form. */
   declare tested: string | null;
 
@@ -81,7 +58,7 @@ export class CalendarsPage extends ConsolePage {
   override connectedCallback(): void {
     super.connectedCallback();
     void this.attempt(async () => {
-      this.hostList = await hosts(api);
+      this.hostList = await hosts();
       // A host's session lists only itself; the organizer starts with the default host.
       const first = this.hostList.find((h) => h.id === this.hostId) ?? this.hostList.find((h) => h.isDefault) ?? this.hostList[0];
       if (first) await this.choose(first.id);
@@ -96,7 +73,7 @@ export class CalendarsPage extends ConsolePage {
     }
     this.chosen = hostId;
     await this.attempt(async () => {
-      const sources = await api<SourceView[]>("GET", `/admin/hosts/${hostId}/busy-sources`);
+      const sources = await api("GET /admin/hosts/:hostId/busy-sources", { params: { hostId } });
       if (this.chosen !== hostId) return;
       this.sources = sources;
       void this.loadWritable(hostId, sources);
@@ -108,7 +85,7 @@ export class CalendarsPage extends ConsolePage {
     const lists = await Promise.all(
       sources.filter((s) => s.kind === "caldav").map(async (s) => {
         try {
-          return [s.id, await api<WritableCalendar[]>("GET", `/admin/busy-sources/${s.id}/calendars`)] as const;
+          return [s.id, await api("GET /admin/busy-sources/:sourceId/calendars", { params: { sourceId: s.id } })] as const;
         } catch (error) {
           return [s.id, failureText(error)] as const;
         }
@@ -117,9 +94,9 @@ export class CalendarsPage extends ConsolePage {
     if (this.chosen === hostId) this.writable = new Map<number, WritableCalendar[] | string>(lists);
   }
 
-  private body(form: HTMLFormElement): Record<string, string> {
+  private body(form: HTMLFormElement): BusySourceInput {
     const data = new FormData(form);
-    const body: Record<string, string> = { kind: this.kind, url: String(data.get("url") ?? "") };
+    const body: BusySourceInput = { kind: this.kind, url: String(data.get("url") ?? "") };
     if (this.kind === "caldav") {
       if (data.get("username")) body.username = String(data.get("username"));
       if (data.get("password")) body.password = String(data.get("password"));
@@ -129,7 +106,7 @@ export class CalendarsPage extends ConsolePage {
 
   /** Tries the calendar without storing it: how many events it holds, or the reason at its field. */
   private async test(form: HTMLFormElement): Promise<void> {
-    const tried = await api<{ objects: number }>("POST", `/admin/hosts/${this.chosen}/busy-sources/test`, this.body(form));
+    const tried = await api("POST /admin/hosts/:hostId/busy-sources/test", { params: { hostId: this.chosen! }, body: this.body(form) });
     this.failure = null;
     this.tested = `${this.t.connectionWorks} ${tried.objects}`;
   }
@@ -156,8 +133,8 @@ export class CalendarsPage extends ConsolePage {
     await this.attempt(async () => {
       // Tried first, stored only once it can be read (a 422 on url says why not), then synced.
       await this.test(form);
-      const source = await api<SourceView>("POST", `/admin/hosts/${hostId}/busy-sources`, this.body(form));
-      const answer = await api<{ state: string; source: SourceView }>("POST", `/admin/busy-sources/${source.id}/sync`);
+      const source = await api("POST /admin/hosts/:hostId/busy-sources", { params: { hostId: hostId! }, body: this.body(form) });
+      const answer = await api("POST /admin/busy-sources/:sourceId/sync", { params: { sourceId: source.id } });
       form.reset();
       this.kind = "caldav";
       this.announce(`${this.t.saved} ${this.tested} · ${this.t.busyTimes}: ${answer.source.busyIntervals}`);
@@ -171,14 +148,14 @@ export class CalendarsPage extends ConsolePage {
     if (action === "remove" && !confirm(`${this.t.remove}: ${source.url}?`)) return;
     await this.attempt(async () => {
       if (action === "sync") {
-        const answer = await api<{ state: string; source: SourceView }>("POST", `/admin/busy-sources/${source.id}/sync`);
+        const answer = await api("POST /admin/busy-sources/:sourceId/sync", { params: { sourceId: source.id } });
         // What the sync did: still going, failed with its reason, or the busy times it found.
         const after = answer.source;
         if (answer.state === "syncing") this.announce(this.t.stillSyncing);
         else if (after.status === "failing") this.announce(`${this.t.syncFailing}: ${after.lastError ?? ""}`, "bad");
         else this.announce(`${this.t.busyTimes}: ${after.busyIntervals}`);
       } else {
-        await api("DELETE", `/admin/busy-sources/${source.id}`);
+        await api("DELETE /admin/busy-sources/:sourceId", { params: { sourceId: source.id } });
         this.announce(this.t.saved);
       }
       await this.choose(this.chosen!);
@@ -190,7 +167,7 @@ export class CalendarsPage extends ConsolePage {
     const hostId = this.chosen;
     if (hostId === null || !confirm(`${this.t.rotateFeed}?`)) return;
     await this.attempt(async () => {
-      const host = await api<HostView>("POST", `/admin/hosts/${hostId}/feed-token`);
+      const host = await api("POST /admin/hosts/:hostId/feed-token", { params: { hostId } });
       this.hostList = this.hostList.map((h) => (h.id === host.id ? host : h));
       this.announce(this.t.saved);
     });
@@ -203,10 +180,10 @@ export class CalendarsPage extends ConsolePage {
     await this.attempt(async () => {
       if (value === "") {
         const current = this.sources?.find((s) => s.writeBookings);
-        if (current) await api("DELETE", `/admin/busy-sources/${current.id}/write-bookings`);
+        if (current) await api("DELETE /admin/busy-sources/:sourceId/write-bookings", { params: { sourceId: current.id } });
       } else {
         const at = value.indexOf("|");
-        await api("PUT", `/admin/busy-sources/${value.slice(0, at)}/write-bookings`, { calendar: value.slice(at + 1) });
+        await api("PUT /admin/busy-sources/:sourceId/write-bookings", { params: { sourceId: value.slice(0, at) }, body: { calendar: value.slice(at + 1) } });
       }
       this.writeFailure = null;
       this.announce(this.t.saved);
@@ -277,7 +254,8 @@ export class CalendarsPage extends ConsolePage {
       <h3>${t.connect}</h3>
       <form @submit=${this.connect} style="max-width: 560px" aria-label=${t.connect}>
         ${field("cal-kind", this.t.labels.kind, () => html`<select id="cal-kind" @change=${(e: Event) => {
-          this.kind = (e.target as HTMLSelectElement).value;
+          const chosen = (e.target as HTMLSelectElement).value;
+          this.kind = BUSY_SOURCE_KINDS.find((kind) => kind === chosen) ?? "caldav";
           this.tested = null;
         }}>
           <option value="caldav" ?selected=${this.kind === "caldav"}>CalDAV</option><option value="ical" ?selected=${this.kind === "ical"}>${t.feed}</option></select>`)}

@@ -1,5 +1,5 @@
 import { html, nothing } from "lit";
-import { api, query } from "../api.ts";
+import { api } from "../api.ts";
 import { ConsolePage, when } from "../base.ts";
 import { eventTypes, type DeliveryView, type EventTypeView } from "../model.ts";
 
@@ -19,7 +19,7 @@ export class DeliveriesPage extends ConsolePage {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void eventTypes(api).then((types) => {
+    void eventTypes().then((types) => {
       this.types = types;
       if (types[0]) void this.choose(types[0].id);
     });
@@ -28,13 +28,13 @@ export class DeliveriesPage extends ConsolePage {
   private async choose(id: number): Promise<void> {
     this.chosen = id;
     await this.attempt(async () => {
-      this.items = await api<DeliveryView[]>("GET", `/admin/event-types/${id}/deliveries${query({ limit: 100 })}`);
+      this.items = await api("GET /admin/event-types/:id/deliveries", { params: { id }, query: { limit: 100 } });
     }, () => (this.items = []));
   }
 
   private async retry(d: DeliveryView): Promise<void> {
     await this.attempt(async () => {
-      await api<string>("POST", `/admin/event-types/${this.chosen}/deliveries/${d.id}/retry`);
+      await api("POST /admin/event-types/:id/deliveries/:deliveryId/retry", { params: { id: this.chosen!, deliveryId: d.id } });
       this.announce(this.t.retried);
       await this.choose(this.chosen!);
     });

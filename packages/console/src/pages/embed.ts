@@ -1,5 +1,4 @@
 import { html, nothing } from "lit";
-import { api } from "../api.ts";
 import { ConsolePage } from "../base.ts";
 import { eventTypes, type EventTypeView } from "../model.ts";
 
@@ -23,7 +22,7 @@ export class EmbedPage extends ConsolePage {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void eventTypes(api).then((types) => {
+    void eventTypes().then((types) => {
       this.types = types;
       this.chosen = types.find((et) => !et.disabled) ?? types[0] ?? null;
     });

@@ -2,7 +2,9 @@ import { html, nothing, type TemplateResult } from "lit";
 import { api, ApiFailure } from "../api.ts";
 import { ConsolePage, errorSummary, failureText, field, fieldError, fieldMessages, refusalOf, unsaved } from "../base.ts";
 import { CALENDAR_LANGUAGES, type Texts } from "../i18n/index.ts";
-import type { EventTypeView, ScheduleView } from "../model.ts";
+import type { EventTypeHostInput, EventTypePatch, EventTypeView } from "@booking/wire";
+import { CUSTOM_FIELD_TYPES, LOCATION_TYPES, THEME_COLOR_KEYS, THEME_MODES, type CustomFieldType } from "@booking/wire/constants";
+import type { ScheduleView } from "../model.ts";
 
 /** Settings this form edits (availability has its own page), as the admin API names them. */
 const EDITABLE = [
@@ -10,11 +12,15 @@ const EDITABLE = [
   "minNoticeMinutes", "horizonDays", "rescheduleNoticeMinutes", "cancelNoticeMinutes", "locations", "customFields", "payment", "webhookUrl", "organizerEmail",
   "reminderMinutes", "locale", "theme", "profileImage", "calendarTitle", "hostName", "compact", "externalBooking", "maxGuests",
 ] as const;
-const NUMBERS = new Set(["durationMinutes", "slotIntervalMinutes", "seats", "holdMinutes", "bufferBeforeMinutes", "bufferAfterMinutes", "minNoticeMinutes", "horizonDays", "rescheduleNoticeMinutes", "cancelNoticeMinutes", "maxGuests"]);
-const LOCATION_TYPES = ["video-meet", "phone", "address", "link"];
-const FIELD_TYPES = ["text", "textarea", "email", "phone", "number", "select", "multiselect", "checkbox", "date"];
-const COLORS = ["primary", "background", "text", "muted", "border", "danger"];
-const NEW_DRAFT = { title: "", timezone: Intl.DateTimeFormat().resolvedOptions().timeZone, durationMinutes: 30, slotIntervalMinutes: 30, seats: 1, locations: [{ type: "video-meet", value: null }], customFields: [], locale: { preset: "", startDayOfWeek: "monday", texts: {} }, theme: { mode: "light", borderRadius: "8px", colors: {} } };
+/** The settings this form edits, as the admin API takes them (any subset: `EventTypePatch`). */
+type Draft = Pick<EventTypePatch, (typeof EDITABLE)[number] | "hosts">;
+/** Settings edited as one line of text. */
+type TextSetting = "title" | "slug" | "timezone" | "hostName" | "calendarTitle" | "profileImage" | "organizerEmail" | "webhookUrl";
+/** Settings edited as a whole number. */
+type NumberSetting = "durationMinutes" | "slotIntervalMinutes" | "seats" | "holdMinutes" | "bufferBeforeMinutes" | "bufferAfterMinutes" | "minNoticeMinutes" | "horizonDays" | "rescheduleNoticeMinutes" | "cancelNoticeMinutes" | "maxGuests";
+/** Settings that are null when left empty. */
+const NULLABLE = new Set<TextSetting>(["slug", "hostName", "calendarTitle", "profileImage", "organizerEmail", "webhookUrl"]);
+const NEW_DRAFT: Draft = { title: "", timezone: Intl.DateTimeFormat().resolvedOptions().timeZone, durationMinutes: 30, slotIntervalMinutes: 30, seats: 1, locations: [{ type: "video-meet", value: null }], customFields: [], locale: { preset: "", startDayOfWeek: "monday", texts: {} }, theme: { mode: "light", borderRadius: "8px", colors: {} } };
 
 /** The label (a key of the texts' `labels`) of each setting with a field of its own, for the list of a refused save's errors. */
 const LABEL_OF: Record<string, keyof Texts["labels"]> = {
@@ -26,8 +32,10 @@ const LABEL_OF: Record<string, keyof Texts["labels"]> = {
   "payment.providerAccountId": "stripeAccount",
 };
 
-type Draft = Record<string, any>;
-type CustomField = { uuid?: string; label: string; name: string; type: string; required?: boolean; options?: string[]; placeholder?: string };
+type CustomField = NonNullable<Draft["customFields"]>[number];
+type Theme = NonNullable<Draft["theme"]>;
+type Locale = NonNullable<Draft["locale"]>;
+type Payment = NonNullable<Draft["payment"]>;
 
 /**
  * Creates or edits an event type: every setting, the custom fields (add, reorder, required,
@@ -71,15 +79,16 @@ export class EventTypeForm extends ConsolePage {
   }
 
   private async load(): Promise<void> {
-    if (this.eventTypeId === null) {
+    const id = this.eventTypeId;
+    if (id === null) {
       this.draft = structuredClone(NEW_DRAFT);
       return;
     }
     await this.attempt(async () => {
-      this.saved = await api<EventTypeView>("GET", `/admin/event-types/${this.eventTypeId}`);
+      this.saved = await api("GET /admin/event-types/:id", { params: { id } });
       this.draft = pick(this.saved);
       const hostIds = hostsOf(this.saved).map((h) => h.hostId);
-      this.schedules = new Map(await Promise.all(hostIds.map(async (id) => [id, await api<ScheduleView[]>("GET", `/admin/hosts/${id}/schedules`).catch(() => [])] as const)));
+      this.schedules = new Map(await Promise.all(hostIds.map(async (hostId) => [hostId, await api("GET /admin/hosts/:hostId/schedules", { params: { hostId } }).catch(() => [] as ScheduleView[])] as const)));
     });
   }
 
@@ -87,7 +96,7 @@ export class EventTypeForm extends ConsolePage {
   private hoursEditor() {
     if (!this.saved) return nothing;
     const t = this.t;
-    const current: HostUse[] = this.draft!.hosts ?? hostsOf(this.saved).map(({ hostId, priority, scheduleId }) => ({ hostId, priority, scheduleId }));
+    const current: EventTypeHostInput[] = this.draft!.hosts ?? hostsOf(this.saved).map(({ hostId, priority, scheduleId }) => ({ hostId, priority, scheduleId }));
     return html`<fieldset><legend>${t.hoursSource}</legend>
       ${current.map((h, i) => {
         const name = hostsOf(this.saved!).find((x) => x.hostId === h.hostId)?.name ?? String(h.hostId);
@@ -96,40 +105,47 @@ export class EventTypeForm extends ConsolePage {
             const value = (e.target as HTMLSelectElement).value;
             this.set("hosts", current.map((x, j) => (j === i ? { ...x, scheduleId: value === "" ? null : Number(value) } : x)));
           }}>
-          <option value="" ?selected=${h.scheduleId === null}>${t.ownHours}</option>
+          <option value="" ?selected=${(h.scheduleId ?? null) === null}>${t.ownHours}</option>
           ${(this.schedules.get(h.hostId) ?? []).map((s) => html`<option value=${s.id} ?selected=${s.id === h.scheduleId}>${s.name}</option>`)}
         </select>`, fieldError(this.failure, "hosts"));
       })}
     </fieldset>`;
   }
 
-  /** Sets one setting (a dotted path) of the draft. */
-  private set(path: string, value: unknown): void {
-    const draft = structuredClone(this.draft!);
-    const keys = path.split(".");
-    let at = draft;
-    for (const key of keys.slice(0, -1)) at = at[key] ??= {};
-    at[keys.at(-1)!] = value;
-    this.draft = draft;
+  /** Sets one setting of the draft. */
+  private set<K extends keyof Draft>(key: K, value: Draft[K]): void {
+    this.draft = { ...this.draft, [key]: value };
     unsaved.dirty = true;
   }
 
-  private get(path: string): any {
-    return path.split(".").reduce<any>((at, key) => (at == null ? undefined : at[key]), this.draft);
+  /** Changes some of the theme, keeping the rest. */
+  private setTheme(change: Partial<Theme>): void {
+    this.set("theme", { ...this.draft?.theme, ...change });
+  }
+
+  /** Changes some of the calendar's language settings, keeping the rest. */
+  private setLocale(change: Partial<Locale>): void {
+    this.set("locale", { ...this.draft?.locale, ...change });
+  }
+
+  /** Changes some of the card payment settings (of a paid event type). */
+  private setPayment(change: Partial<Payment>): void {
+    const payment = this.draft?.payment;
+    if (payment) this.set("payment", { ...payment, ...change });
   }
 
   private async save(event: SubmitEvent): Promise<void> {
     event.preventDefault();
     this.busy = true;
-    const body = { ...this.draft };
+    const body: Draft = { ...this.draft };
     try {
       if (this.eventTypeId === null) {
-        const made = await api<EventTypeView>("POST", "/admin/event-types", body);
+        const made = await api("POST /admin/event-types", { body: { ...body, title: body.title ?? "" } });
         unsaved.dirty = false;
         this.announce(this.t.saved);
         location.hash = `#/event-types/${made.id}`;
       } else {
-        this.saved = await api<EventTypeView>("PATCH", `/admin/event-types/${this.eventTypeId}`, body);
+        this.saved = await api("PATCH /admin/event-types/:id", { params: { id: this.eventTypeId }, body });
         this.draft = pick(this.saved);
         unsaved.dirty = false;
         this.failure = null;
@@ -145,56 +161,66 @@ export class EventTypeForm extends ConsolePage {
     }
   }
 
-  private text(path: string, label: string, options: { type?: string; help?: string; nullable?: boolean; required?: boolean } = {}): TemplateResult {
+  /** An input of one setting: its error key (`path`), label, value, and what typing into it does. */
+  private input(path: string, label: string, value: string | number | null | undefined, update: (raw: string) => void, options: { type?: string; help?: string; required?: boolean } = {}): TemplateResult {
     const id = `et-${path.replaceAll(".", "-")}`;
-    const value = this.get(path);
     return field(id, label, (a) => html`<input id=${id} type=${options.type ?? "text"} .value=${value == null ? "" : String(value)} ?required=${options.required === true}
         aria-describedby=${a.describedby} aria-invalid=${a.invalid} style="width: 100%"
-        @input=${(e: Event) => {
-          const raw = (e.target as HTMLInputElement).value;
-          this.set(path, NUMBERS.has(path) ? (raw === "" ? undefined : Number(raw)) : raw === "" && options.nullable ? null : raw);
-        }}>`, fieldError(this.failure, path), options.help);
+        @input=${(e: Event) => update((e.target as HTMLInputElement).value)}>`, fieldError(this.failure, path), options.help);
   }
 
-  private check(path: string, label: string): TemplateResult {
-    const id = `et-${path}`;
-    return html`<div class="field"><label class="check" for=${id}><input id=${id} type="checkbox" .checked=${this.get(path) === true} @change=${(e: Event) => this.set(path, (e.target as HTMLInputElement).checked)}> ${label}</label></div>`;
+  /** A setting edited as text; an empty optional one is null. */
+  private text(key: TextSetting, label: string, options: { type?: string; required?: boolean } = {}): TemplateResult {
+    return this.input(key, label, this.draft?.[key], (raw) => {
+      if (key === "title" || key === "timezone") this.set(key, raw);
+      else this.set(key, raw === "" && NULLABLE.has(key) ? null : raw);
+    }, options);
+  }
+
+  /** A setting edited as a whole number; empty leaves it out of the save. */
+  private number(key: NumberSetting, label: string): TemplateResult {
+    return this.input(key, label, this.draft?.[key], (raw) => this.set(key, raw === "" ? undefined : Number(raw)), { type: "number" });
+  }
+
+  private check(key: "compact" | "externalBooking", label: string): TemplateResult {
+    const id = `et-${key}`;
+    return html`<div class="field"><label class="check" for=${id}><input id=${id} type="checkbox" .checked=${this.draft?.[key] === true} @change=${(e: Event) => this.set(key, (e.target as HTMLInputElement).checked)}> ${label}</label></div>`;
   }
 
   override render() {
     const t = this.t;
     if (!this.draft) return html`<h2 tabindex="-1">${t.eventTypes}</h2><p>${t.loading}</p>`;
-    const title = this.eventTypeId === null ? t.newEventType : String(this.saved?.title ?? "");
+    const title = this.eventTypeId === null ? t.newEventType : (this.saved?.title ?? "");
     const form = html`<form @submit=${this.save} novalidate>
       ${this.failure && !Object.keys(this.failure.errors).length ? html`<p class="notice bad" role="alert">${failureText(this.failure, t)}</p>` : errorSummary(this.failure, t.fixFields, t, (key) => this.labelOf(key))}
       <fieldset><legend>${t.general}</legend>
         ${this.text("title", this.t.labels.title, { required: true })}
-        ${this.text("slug", this.t.labels.slug, { nullable: true })}
+        ${this.text("slug", this.t.labels.slug)}
         ${field("et-description", this.t.labels.description, (a) => html`<textarea id="et-description" rows="3" style="width: 100%" aria-describedby=${a.describedby} aria-invalid=${a.invalid}
-          .value=${this.get("description") ?? ""} @input=${(e: Event) => this.set("description", (e.target as HTMLTextAreaElement).value)}></textarea>`, fieldError(this.failure, "description"))}
+          .value=${this.draft?.description ?? ""} @input=${(e: Event) => this.set("description", (e.target as HTMLTextAreaElement).value)}></textarea>`, fieldError(this.failure, "description"))}
         <div class="grid">
           ${this.text("timezone", this.t.labels.timezone)}
-          ${this.text("hostName", this.t.labels.hostName, { nullable: true })}
-          ${this.text("calendarTitle", this.t.labels.calendarTitle, { nullable: true })}
-          ${this.text("profileImage", this.t.labels.profileImageUrl, { nullable: true, type: "url" })}
-          ${this.text("organizerEmail", this.t.labels.organizerEmail, { nullable: true, type: "email" })}
-          ${this.text("webhookUrl", this.t.labels.webhookUrl, { nullable: true, type: "url" })}
+          ${this.text("hostName", this.t.labels.hostName)}
+          ${this.text("calendarTitle", this.t.labels.calendarTitle)}
+          ${this.text("profileImage", this.t.labels.profileImageUrl, { type: "url" })}
+          ${this.text("organizerEmail", this.t.labels.organizerEmail, { type: "email" })}
+          ${this.text("webhookUrl", this.t.labels.webhookUrl, { type: "url" })}
         </div>
       </fieldset>
       <fieldset><legend>${t.scheduling}</legend>
         <div class="grid">
-          ${this.text("durationMinutes", this.t.labels.duration, { type: "number" })}
-          ${this.text("slotIntervalMinutes", this.t.labels.grid, { type: "number" })}
-          ${this.text("seats", this.t.labels.seats, { type: "number" })}
-          ${this.text("holdMinutes", this.t.labels.hold, { type: "number" })}
-          ${this.text("bufferBeforeMinutes", this.t.labels.bufferBefore, { type: "number" })}
-          ${this.text("bufferAfterMinutes", this.t.labels.bufferAfter, { type: "number" })}
-          ${this.text("minNoticeMinutes", this.t.labels.minimumNotice, { type: "number" })}
-          ${this.text("horizonDays", this.t.labels.horizon, { type: "number" })}
-          ${this.text("rescheduleNoticeMinutes", this.t.labels.rescheduleNotice, { type: "number" })}
-          ${this.text("cancelNoticeMinutes", this.t.labels.cancelNotice, { type: "number" })}
-          ${this.text("maxGuests", this.t.labels.guestsAtMost, { type: "number" })}
-          ${field("et-reminders", this.t.labels.reminders, (a) => html`<input id="et-reminders" .value=${(this.get("reminderMinutes") ?? []).join(", ")}
+          ${this.number("durationMinutes", this.t.labels.duration)}
+          ${this.number("slotIntervalMinutes", this.t.labels.grid)}
+          ${this.number("seats", this.t.labels.seats)}
+          ${this.number("holdMinutes", this.t.labels.hold)}
+          ${this.number("bufferBeforeMinutes", this.t.labels.bufferBefore)}
+          ${this.number("bufferAfterMinutes", this.t.labels.bufferAfter)}
+          ${this.number("minNoticeMinutes", this.t.labels.minimumNotice)}
+          ${this.number("horizonDays", this.t.labels.horizon)}
+          ${this.number("rescheduleNoticeMinutes", this.t.labels.rescheduleNotice)}
+          ${this.number("cancelNoticeMinutes", this.t.labels.cancelNotice)}
+          ${this.number("maxGuests", this.t.labels.guestsAtMost)}
+          ${field("et-reminders", this.t.labels.reminders, (a) => html`<input id="et-reminders" .value=${(this.draft?.reminderMinutes ?? []).join(", ")}
             aria-describedby=${a.describedby} aria-invalid=${a.invalid} style="width: 100%"
             @input=${(e: Event) => this.set("reminderMinutes", (e.target as HTMLInputElement).value.split(",").map((s) => s.trim()).filter(Boolean).map(Number))}>`, fieldError(this.failure, "reminderMinutes"))}
         </div>
@@ -213,7 +239,7 @@ export class EventTypeForm extends ConsolePage {
   }
 
   private locationsEditor() {
-    const locations = (this.get("locations") ?? []) as { type: string; value: string | null }[];
+    const locations = this.draft?.locations ?? [];
     const error = fieldError(this.failure, "locations");
     return html`<fieldset aria-describedby=${error ? "et-locations-error" : nothing}><legend>${this.t.location}</legend>
       ${LOCATION_TYPES.map((type) => {
@@ -222,8 +248,8 @@ export class EventTypeForm extends ConsolePage {
           <label class="check" for="loc-${type}"><input id="loc-${type}" type="checkbox" .checked=${!!on} @change=${(e: Event) => {
             const checked = (e.target as HTMLInputElement).checked;
             this.set("locations", checked ? [...locations, { type, value: null }] : locations.filter((l) => l.type !== type));
-          }}> ${this.t.locationTypes[type] ?? type}</label>
-          ${on && type !== "video-meet" ? html`<label class="sr-only" for="loc-${type}-value">${this.t.locationTypes[type] ?? type}</label><input id="loc-${type}-value" .value=${on.value ?? ""} placeholder=${this.t.locationTypes[type] ?? type}
+          }}> ${this.t.locationTypes[type]}</label>
+          ${on && type !== "video-meet" ? html`<label class="sr-only" for="loc-${type}-value">${this.t.locationTypes[type]}</label><input id="loc-${type}-value" .value=${on.value ?? ""} placeholder=${this.t.locationTypes[type]}
             @input=${(e: Event) => this.set("locations", locations.map((l) => (l.type === type ? { type, value: (e.target as HTMLInputElement).value || null } : l)))}>` : nothing}
         </div>`;
       })}
@@ -232,7 +258,7 @@ export class EventTypeForm extends ConsolePage {
   }
 
   private paymentEditor() {
-    const payment = this.get("payment") as { amount: number; currency: string; providerAccountId: string } | null;
+    const payment = this.draft?.payment ?? null;
     const error = fieldMessages(this.failure, this.t).payment?.join(" ") ?? "";
     return html`<fieldset aria-describedby=${error ? "et-payment-error" : nothing}><legend>${this.t.payment}</legend>
       ${error ? html`<p class="error" id="et-payment-error">${error}</p>` : nothing}
@@ -241,39 +267,43 @@ export class EventTypeForm extends ConsolePage {
       ${payment
         ? html`<div class="grid">
             ${field("et-amount", this.t.labels.amount, (a) => html`<input id="et-amount" type="number" .value=${String(payment.amount)} aria-describedby=${a.describedby} aria-invalid=${a.invalid}
-              @input=${(e: Event) => this.set("payment.amount", Number((e.target as HTMLInputElement).value))}>`, fieldError(this.failure, "payment.amount"))}
+              @input=${(e: Event) => this.setPayment({ amount: Number((e.target as HTMLInputElement).value) })}>`, fieldError(this.failure, "payment.amount"))}
             ${field("et-currency", this.t.labels.currency, (a) => html`<input id="et-currency" .value=${payment.currency} maxlength="3" aria-describedby=${a.describedby} aria-invalid=${a.invalid}
-              @input=${(e: Event) => this.set("payment.currency", (e.target as HTMLInputElement).value)}>`, fieldError(this.failure, "payment.currency"))}
+              @input=${(e: Event) => this.setPayment({ currency: (e.target as HTMLInputElement).value })}>`, fieldError(this.failure, "payment.currency"))}
             ${field("et-account", this.t.labels.stripeAccount, (a) => html`<input id="et-account" .value=${payment.providerAccountId} aria-describedby=${a.describedby} aria-invalid=${a.invalid}
-              @input=${(e: Event) => this.set("payment.providerAccountId", (e.target as HTMLInputElement).value)}>`, fieldError(this.failure, "payment.providerAccountId"))}
+              @input=${(e: Event) => this.setPayment({ providerAccountId: (e.target as HTMLInputElement).value })}>`, fieldError(this.failure, "payment.providerAccountId"))}
           </div>`
         : nothing}
     </fieldset>`;
   }
 
   private appearanceEditor() {
-    const texts = (this.get("locale.texts") ?? {}) as Record<string, string>;
+    const texts = this.draft?.locale?.texts ?? {};
+    const theme = this.draft?.theme ?? {};
     return html`<fieldset><legend>${this.t.appearance}</legend>
       <div class="grid">
-        ${field("et-mode", this.t.labels.mode, () => html`<select id="et-mode" @change=${(e: Event) => this.set("theme.mode", (e.target as HTMLSelectElement).value)}>
-          ${["light", "dark", "auto"].map((m) => html`<option value=${m} ?selected=${this.get("theme.mode") === m}>${this.t.modes[m]}</option>`)}</select>`)}
-        ${this.text("theme.borderRadius", this.t.labels.cornerRadius)}
+        ${field("et-mode", this.t.labels.mode, () => html`<select id="et-mode" @change=${(e: Event) => {
+            const chosen = (e.target as HTMLSelectElement).value;
+            this.setTheme({ mode: THEME_MODES.find((m) => m === chosen) ?? "light" });
+          }}>
+          ${THEME_MODES.map((m) => html`<option value=${m} ?selected=${theme.mode === m}>${this.t.modes[m]}</option>`)}</select>`)}
+        ${this.input("theme.borderRadius", this.t.labels.cornerRadius, theme.borderRadius, (raw) => this.setTheme({ borderRadius: raw }))}
         ${this.languageChoice()}
-        ${field("et-week", this.t.labels.weekStarts, () => html`<select id="et-week" @change=${(e: Event) => this.set("locale.startDayOfWeek", (e.target as HTMLSelectElement).value)}>
-          ${([["monday", 0], ["sunday", 6]] as const).map(([d, i]) => html`<option value=${d} ?selected=${this.get("locale.startDayOfWeek") === d}>${this.t.dayNames[i]}</option>`)}</select>`)}
-        ${COLORS.map((c) => field(`et-color-${c}`, `${this.t.labels.colour}: ${c}`, (a) => html`<input id="et-color-${c}" .value=${this.get(`theme.colors.${c}`) ?? ""} placeholder="#2563eb"
+        ${field("et-week", this.t.labels.weekStarts, () => html`<select id="et-week" @change=${(e: Event) => this.setLocale({ startDayOfWeek: (e.target as HTMLSelectElement).value === "sunday" ? "sunday" : "monday" })}>
+          ${([["monday", 0], ["sunday", 6]] as const).map(([d, i]) => html`<option value=${d} ?selected=${this.draft?.locale?.startDayOfWeek === d}>${this.t.dayNames[i]}</option>`)}</select>`)}
+        ${THEME_COLOR_KEYS.map((c) => field(`et-color-${c}`, `${this.t.labels.colour}: ${c}`, (a) => html`<input id="et-color-${c}" .value=${theme.colors?.[c] ?? ""} placeholder="#2563eb"
           aria-describedby=${a.describedby} aria-invalid=${a.invalid}
           @input=${(e: Event) => {
-            const colors = { ...(this.get("theme.colors") ?? {}) };
+            const colors = { ...theme.colors };
             const value = (e.target as HTMLInputElement).value.trim();
             if (value) colors[c] = value;
             else delete colors[c];
-            this.set("theme.colors", colors);
+            this.setTheme({ colors });
           }}>`, fieldError(this.failure, `theme.colors.${c}`)))}
       </div>
       ${field("et-texts", this.t.labels.texts, (a) => html`<textarea id="et-texts" rows="3" style="width: 100%" aria-describedby=${a.describedby} aria-invalid=${a.invalid}
         .value=${Object.entries(texts).map(([k, v]) => `${k}=${v}`).join("\n")}
-        @input=${(e: Event) => this.set("locale.texts", Object.fromEntries((e.target as HTMLTextAreaElement).value.split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")).trim(), l.slice(l.indexOf("=") + 1)])))}></textarea>`,
+        @input=${(e: Event) => this.setLocale({ texts: Object.fromEntries((e.target as HTMLTextAreaElement).value.split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")).trim(), l.slice(l.indexOf("=") + 1)])) })}></textarea>`,
         fieldError(this.failure, "locale.texts"))}
     </fieldset>`;
   }
@@ -292,17 +322,17 @@ export class EventTypeForm extends ConsolePage {
    * default, an empty preset). A tag set through the API that is not listed stays offered as it is.
    */
   private languageChoice() {
-    const preset = String(this.get("locale.preset") ?? "");
+    const preset = this.draft?.locale?.preset ?? "";
     const choices: [string, string][] = [["", this.t.browserLanguage], ...CALENDAR_LANGUAGES.map(([tag, name]) => [tag, `${name} (${tag})`] as [string, string])];
     if (preset && !choices.some(([tag]) => tag === preset)) choices.push([preset, preset]);
     return field("et-locale-preset", this.t.calendarLanguage, (a) => html`<select id="et-locale-preset" aria-describedby=${a.describedby} aria-invalid=${a.invalid}
-      @change=${(e: Event) => this.set("locale.preset", (e.target as HTMLSelectElement).value)}>
+      @change=${(e: Event) => this.setLocale({ preset: (e.target as HTMLSelectElement).value })}>
       ${choices.map(([tag, name]) => html`<option value=${tag} ?selected=${tag === preset}>${name}</option>`)}</select>`, fieldError(this.failure, "locale.preset", this.t));
   }
 
   private fieldsEditor() {
     const t = this.t;
-    const fields = (this.get("customFields") ?? []) as CustomField[];
+    const fields = this.draft?.customFields ?? [];
     const put = (next: CustomField[]) => this.set("customFields", next.map((f, i) => ({ ...f, order: i })));
     const change = (i: number, patch: Partial<CustomField>) => put(fields.map((f, j) => (j === i ? { ...f, ...patch } : f)));
     const move = (i: number, by: number) => {
@@ -317,11 +347,12 @@ export class EventTypeForm extends ConsolePage {
           ${field(`cf-${i}-label`, this.t.labels.label, (a) => html`<input id="cf-${i}-label" .value=${f.label} aria-describedby=${a.describedby} aria-invalid=${a.invalid} @input=${(e: Event) => change(i, { label: (e.target as HTMLInputElement).value })}>`, fieldError(this.failure, `customFields.${i}.label`))}
           ${field(`cf-${i}-name`, this.t.labels.name, (a) => html`<input id="cf-${i}-name" .value=${f.name} aria-describedby=${a.describedby} aria-invalid=${a.invalid} @input=${(e: Event) => change(i, { name: (e.target as HTMLInputElement).value })}>`, fieldError(this.failure, `customFields.${i}.name`))}
           ${field(`cf-${i}-type`, this.t.labels.type, () => html`<select id="cf-${i}-type" @change=${(e: Event) => {
-            const type = (e.target as HTMLSelectElement).value;
+            const chosen = (e.target as HTMLSelectElement).value;
+            const type: CustomFieldType = CUSTOM_FIELD_TYPES.find((k) => k === chosen) ?? "text";
             const choice = type === "select" || type === "multiselect";
             const { options: _o, ...rest } = f;
             change(i, choice ? { ...rest, type, options: f.options ?? ["A", "B"] } : { ...rest, type });
-          }}>${FIELD_TYPES.map((type) => html`<option value=${type} ?selected=${f.type === type}>${t.fieldTypes[type] ?? type}</option>`)}</select>`)}
+          }}>${CUSTOM_FIELD_TYPES.map((type) => html`<option value=${type} ?selected=${f.type === type}>${t.fieldTypes[type]}</option>`)}</select>`)}
           ${f.type === "select" || f.type === "multiselect"
             ? field(`cf-${i}-options`, t.options, (a) => html`<input id="cf-${i}-options" .value=${(f.options ?? []).join(", ")} aria-describedby=${a.describedby} aria-invalid=${a.invalid}
                 @input=${(e: Event) => change(i, { options: (e.target as HTMLInputElement).value.split(",").map((s) => s.trim()).filter(Boolean) })}>`, fieldError(this.failure, `customFields.${i}.options`))
@@ -339,17 +370,15 @@ export class EventTypeForm extends ConsolePage {
   }
 }
 
-/** The editable settings of an event type as the API answered them. */
-type HostUse = { hostId: number; priority: number; scheduleId: number | null };
-
-/** The event type's hosts as the admin API takes them back. */
-function hostsOf(view: EventTypeView): (HostUse & { name: string })[] {
-  return (view.hosts as (HostUse & { name: string })[]).map((h) => ({ hostId: h.hostId, name: h.name, priority: h.priority, scheduleId: h.scheduleId ?? null }));
+/** The event type's hosts as the admin API takes them back, with their names. */
+function hostsOf(view: EventTypeView): (Required<EventTypeHostInput> & { name: string })[] {
+  return view.hosts.map((h) => ({ hostId: h.hostId, name: h.name, priority: h.priority, scheduleId: h.scheduleId }));
 }
 
+/** The editable settings of an event type as the API answered them. */
 function pick(view: EventTypeView): Draft {
   const draft: Draft = {};
-  for (const key of EDITABLE) if (view[key] !== undefined) draft[key] = structuredClone(view[key]);
   // Stored fields carry their uuid and order; the editor keeps both.
+  for (const key of EDITABLE) if (view[key] !== undefined) Object.assign(draft, { [key]: structuredClone(view[key]) });
   return draft;
 }

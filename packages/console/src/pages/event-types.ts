@@ -1,13 +1,15 @@
 import { html, nothing } from "lit";
 import { api } from "../api.ts";
 import { ConsolePage } from "../base.ts";
+import type { IssuedTokens, RotatedFeedToken, RotatedWebhookSecret } from "@booking/wire";
 import { eventTypes, type EventTypeView } from "../model.ts";
 
 /** The event types: open one to edit, disable or enable, issue new tokens; or create one. */
 export class EventTypesPage extends ConsolePage {
   static override properties = { ...ConsolePage.properties, types: { state: true }, issued: { state: true } };
   declare types: EventTypeView[] | null;
-  declare issued: Record<string, string | number> | null;
+  /** The secrets a rotation just issued, shown this once. */
+  declare issued: IssuedTokens | RotatedWebhookSecret | RotatedFeedToken | null;
 
   constructor() {
     super();
@@ -22,26 +24,27 @@ export class EventTypesPage extends ConsolePage {
 
   private async load(): Promise<void> {
     await this.attempt(async () => {
-      this.types = await eventTypes(api);
+      this.types = await eventTypes();
     }, () => (this.types = []));
   }
 
   private async act(et: EventTypeView, action: "disable" | "enable" | "token" | "override" | "webhook" | "feed"): Promise<void> {
     const t = this.t;
     // Each new secret ends the old one at once: asked first.
+    const params = { id: et.id };
     const rotations = {
-      token: [t.rotateToken, `/admin/event-types/${et.id}/token`, { kind: "api" }],
-      override: [t.rotateOverride, `/admin/event-types/${et.id}/token`, { kind: "override" }],
-      webhook: [t.rotateWebhook, `/admin/event-types/${et.id}/webhook-secret`, undefined],
-      feed: [t.rotateFeed, `/admin/event-types/${et.id}/feed-token`, undefined],
+      token: [t.rotateToken, () => api("POST /admin/event-types/:id/token", { params, body: { kind: "api" } })],
+      override: [t.rotateOverride, () => api("POST /admin/event-types/:id/token", { params, body: { kind: "override" } })],
+      webhook: [t.rotateWebhook, () => api("POST /admin/event-types/:id/webhook-secret", { params })],
+      feed: [t.rotateFeed, () => api("POST /admin/event-types/:id/feed-token", { params })],
     } as const;
     await this.attempt(async () => {
       if (action !== "disable" && action !== "enable") {
-        const [label, path, body] = rotations[action];
+        const [label, rotate] = rotations[action];
         if (!confirm(`${label}: ${et.title}?`)) return;
-        this.issued = await api("POST", path, body);
+        this.issued = await rotate();
       } else {
-        await api("POST", `/admin/event-types/${et.id}/${action}`);
+        await api(action === "disable" ? "POST /admin/event-types/:id/disable" : "POST /admin/event-types/:id/enable", { params });
         this.announce(`${et.title}: ${action === "disable" ? this.t.disable : this.t.enable} ✓`);
       }
       await this.load();

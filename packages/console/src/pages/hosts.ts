@@ -31,15 +31,15 @@ export class HostsPage extends ConsolePage {
 
   private async load(): Promise<void> {
     await this.attempt(async () => {
-      this.items = await hosts(api);
-      const lists = await Promise.all(this.items.map(async (h) => [h.id, await api<ScheduleView[]>("GET", `/admin/hosts/${h.id}/schedules`)] as const));
+      this.items = await hosts();
+      const lists = await Promise.all(this.items.map(async (h) => [h.id, await api("GET /admin/hosts/:hostId/schedules", { params: { hostId: h.id } })] as const));
       this.schedules = new Map(lists);
     }, () => (this.items = []));
   }
 
   private async sendLink(h: HostView): Promise<void> {
     await this.attempt(async () => {
-      const answer = await api<{ email: string; sent: boolean }>("POST", `/admin/hosts/${h.id}/sign-in-link`);
+      const answer = await api("POST /admin/hosts/:hostId/sign-in-link", { params: { hostId: h.id } });
       this.announce(answer.sent ? `${this.t.signInLinkSent} ${answer.email}` : this.t.signInLinkLogged);
     });
   }
@@ -50,7 +50,7 @@ export class HostsPage extends ConsolePage {
     const name = String(new FormData(form).get("name") ?? "").trim();
     await this.attempt(async () => {
       const weekday = [{ start: "09:00", end: "17:00" }];
-      await api("POST", `/admin/hosts/${h.id}/schedules`, { name, availability: { weekly: { monday: weekday, tuesday: weekday, wednesday: weekday, thursday: weekday, friday: weekday }, overrides: [] } });
+      await api("POST /admin/hosts/:hostId/schedules", { params: { hostId: h.id }, body: { name, availability: { weekly: { monday: weekday, tuesday: weekday, wednesday: weekday, thursday: weekday, friday: weekday }, overrides: [] } } });
       form.reset();
       this.failure = null;
       this.announce(this.t.saved);

@@ -1,17 +1,8 @@
 import { html } from "lit";
 import { api } from "../api.ts";
 import { ConsolePage, when } from "../base.ts";
+import type { SessionView } from "../model.ts";
 
-interface SessionView {
-  id: string;
-  role: string;
-  method: string;
-  createdAt: string;
-  lastSeenAt: string;
-  expiresAt: string;
-  address: string;
-  userAgent: string;
-}
 
 /** The browsers signed in to the console; revoking one signs it out at once. */
 export class SessionsPage extends ConsolePage {
@@ -32,13 +23,13 @@ export class SessionsPage extends ConsolePage {
 
   private async load(): Promise<void> {
     await this.attempt(async () => {
-      this.items = await api<SessionView[]>("GET", "/admin/sessions");
+      this.items = await api("GET /admin/sessions");
     }, () => (this.items = []));
   }
 
   private async revoke(s: SessionView): Promise<void> {
     await this.attempt(async () => {
-      this.announce(await api<string>("DELETE", `/admin/sessions/${s.id}`));
+      this.announce(await api("DELETE /admin/sessions/:sessionId", { params: { sessionId: s.id } }));
       await this.load();
     });
   }

@@ -21,7 +21,7 @@ export class SignInPage extends ConsolePage {
     const key = new FormData(event.target as HTMLFormElement).get("adminKey") as string;
     this.busy = true;
     try {
-      const session = await api<{ id: string }>("POST", "/console/session", { adminKey: key });
+      const session = await api("POST /console/session", { body: { adminKey: key } });
       this.failure = null;
       this.dispatchEvent(new CustomEvent("console-signed-in", { detail: session, bubbles: true }));
     } catch (error) {

@@ -1,4 +1,13 @@
-import type { Location, ReservationStatus, CustomFieldValue } from "@booking/wire";
+import type {
+  BusySourceKind as WireBusySourceKind,
+  CustomFieldValue,
+  DeliveryChannel,
+  HostAssignment as WireHostAssignment,
+  Location,
+  PaymentStatus,
+  ReservationStatus,
+  SessionRole,
+} from "@booking/wire";
 import type { AvailabilityRules, EventTypeSettings } from "../domain/event-type.ts";
 import type { AttemptLimiter, RateLimiter } from "./rate-limiter.ts";
 import type { BusyInterval } from "../domain/slots.ts";
@@ -78,7 +87,7 @@ export interface EventTypeHostInfo extends EventTypeHost {
  * the booking takes all of them; `round-robin` offers it when any host is free and assigns one. With
  * one host both are the same.
  */
-export type HostAssignment = "collective" | "round-robin";
+export type HostAssignment = WireHostAssignment;
 
 /** An event type as stored. Tokens are kept only as SHA-256 hashes. */
 export interface EventTypeRecord {
@@ -138,7 +147,7 @@ export interface PaymentRecord {
    * payment keeps its hold's seat. `refunding`/`refunded`: the payment succeeded after its seat was
    * gone, so the reservation was cancelled and the money is (being) given back.
    */
-  status: "pending" | "processing" | "succeeded" | "failed" | "refunding" | "refunded";
+  status: PaymentStatus;
   billing: Record<string, string>;
   succeededAtMs: number | null;
   /** The provider's refund (`re_...`) once the money was given back. */
@@ -246,7 +255,7 @@ export interface SeatClaim {
 }
 
 /** Kinds of busy sources: a CalDAV account or calendar, or a read-only iCalendar feed URL. */
-export type BusySourceKind = "caldav" | "ical";
+export type BusySourceKind = WireBusySourceKind;
 
 /** One of the organizer's calendars an event type reads busy times from, with its sync state. */
 export interface BusySourceRecord {
@@ -322,7 +331,7 @@ export type WebhookKind = "reservation.created" | "reservation.rescheduled" | "r
  * A channel is a name in the outbox's rows (no schema change adds one): another channel needs its
  * name here and a deliverer (modules/outbox/worker.ts) that takes its events.
  */
-export type OutboxChannel = "webhook" | "email" | "caldav" | "reminder";
+export type OutboxChannel = DeliveryChannel;
 
 /**
  * What the store adds, for one reservation, to the `lastError` of its pending reminders when a later
@@ -464,7 +473,7 @@ export interface ReservationSearch {
 }
 
 /** Who a console session acts as: the organizer (`admin`), or one host (`host`), who sees and manages only their own schedules, calendars and bookings. */
-export type ConsoleRole = "admin" | "host";
+export type ConsoleRole = SessionRole;
 
 /** A signed-in browser of the organizer console; only the hash of its cookie's secret is stored. */
 export interface ConsoleSessionRecord {

@@ -1,10 +1,25 @@
 import { DateTime } from "luxon";
-import type { EventTypeCreate, EventTypePatch } from "@booking/wire";
+import {
+  THEME_COLOR_KEYS,
+  type AdminBookingDetail,
+  type AdminBookingPage,
+  type AdminBookingView,
+  type CreatedEventType,
+  type DeliveryView,
+  type EventTypeCreate,
+  type EventTypePatch,
+  type EventTypeView,
+  type IssuedTokens,
+  type OrganizerReservationView,
+  type RotatedFeedToken,
+  type RotatedWebhookSecret,
+  type WebhookDeliveryView,
+} from "@booking/wire";
 import { DEFAULT_SETTINGS, reminderMinutesOf, type CustomFieldDefinition, type EventTypeSettings } from "../../domain/event-type.ts";
 import { checkAvailability } from "../../domain/availability.ts";
 import { addError, DomainError, ValidationFailed } from "../../domain/errors.ts";
 import { FEED_TOKEN_PREFIX, hashToken, LINK_TOKEN_PREFIX, newToken, newWebhookSecret } from "../../lib/tokens.ts";
-import { SlugTakenError, type EventTypeHost, type EventTypeRecord, type HostAssignment, type OutboxDelivery, type ReservationRecord, type Store, type WebhookAttempt } from "../../store/types.ts";
+import { SlugTakenError, type EventTypeHost, type EventTypeRecord, type OutboxDelivery, type ReservationRecord, type Store, type WebhookAttempt } from "../../store/types.ts";
 import { statusAt } from "../../domain/reservation.ts";
 import { canonicalZone, utc } from "../../lib/time.ts";
 import { webhookUrlProblem } from "../webhooks/address.ts";
@@ -13,36 +28,8 @@ import type { ReservationListQuery as ReservationListQuerySchema, ReservationSea
 import { isHttpUrl, manageUrlOf } from "../../lib/links.ts";
 import { isUuid } from "../../lib/ids.ts";
 
-/** The organizer's view of an event type: settings and state, never token hashes nor the webhook signing secret. */
-export type EventTypeView = EventTypeSettings & {
-  id: number;
-  /** The reminder offsets in use (the default for an event type stored before reminders existed). */
-  reminderMinutes: number[];
-  /** Name of the booking page `/book/{slug}`, or null. */
-  slug: string | null;
-  /** The booking page's publishable credential; public by design, replaced with the API token. */
-  linkToken: string;
-  /** The secret of the private booking feed `/feeds/{feedToken}.ics`; the admin API adds its `feedUrl`. */
-  feedToken: string;
-  disabled: boolean;
-  /** When the receiver answered 410 Gone; events resume once `webhookUrl` is set again. */
-  webhookDisabledAt: string | null;
-  /** Whose time it books, in order, with each host's name and the schedule used (null: `availability`). */
-  hosts: { hostId: number; name: string; priority: number; scheduleId: number | null }[];
-  assignment: HostAssignment;
-  createdAt: string;
-  updatedAt: string;
-};
+export type { EventTypeView, IssuedTokens } from "@booking/wire";
 
-/** Answer of create and token regeneration: the plain tokens, shown this once (the link token can be read again). */
-export interface IssuedTokens {
-  id: number;
-  token?: string;
-  overrideToken?: string;
-  linkToken?: string;
-}
-
-const THEME_COLORS = ["primary", "background", "text", "muted", "border", "danger"];
 const CSS_LENGTH = /^(0|\d{1,4}(\.\d{1,3})?(px|rem|em|%))$/;
 // Colours reach the calendar's style sheet; allow colour syntax, never a way out of the declaration.
 const CSS_COLOR = /^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,30}|(rgb|rgba|hsl|hsla|oklch|oklab|lab|lch|color)\([0-9a-zA-Z.,%/ +-]{1,80}\))$/;
@@ -64,7 +51,7 @@ export class AdminService {
   }
 
   /** Creates an event type; the answer carries its API and override tokens and its `whsec_` webhook signing secret, shown this once. */
-  async create(input: EventTypeCreate): Promise<EventTypeView & Required<Omit<IssuedTokens, "id">> & { webhookSecret: string }> {
+  async create(input: EventTypeCreate): Promise<CreatedEventType> {
     const { disabled, slug, hosts: hostInput, assignment, ...changes } = input;
     const settings = resolveSettings({ ...DEFAULT_SETTINGS, title: input.title }, changes, this.options.allowPrivateWebhooks);
     // Without hosts named, the event type belongs to the default host (a one-person install).
@@ -132,7 +119,7 @@ export class AdminService {
   }
 
   /** Issues a new webhook signing secret, shown this once; events signed from now on use it. */
-  async rotateWebhookSecret(id: number): Promise<{ id: number; webhookSecret: string }> {
+  async rotateWebhookSecret(id: number): Promise<RotatedWebhookSecret> {
     await this.existing(id);
     const webhookSecret = newWebhookSecret();
     await this.store.eventTypes.update(id, { webhookSecret }, new Date(this.now()).toISOString());
@@ -140,13 +127,13 @@ export class AdminService {
   }
 
   /** The most recent webhook events with their delivery state and attempts, newest first. */
-  async webhookDeliveries(id: number, limit: number) {
+  async webhookDeliveries(id: number, limit: number): Promise<WebhookDeliveryView[]> {
     await this.existing(id);
     return (await this.store.webhooks.recent(id, limit)).map(deliveryView);
   }
 
   /** The most recent outbox events of every channel (webhooks, emails), newest first, each with its `channel`. */
-  async deliveries(id: number, limit: number) {
+  async deliveries(id: number, limit: number): Promise<DeliveryView[]> {
     await this.existing(id);
     return (await this.store.outbox.recent(id, limit)).map((d) => ({ channel: d.channel, ...deliveryView(d) }));
   }
@@ -168,7 +155,7 @@ export class AdminService {
   }
 
   /** Issues a new secret for the event type's booking feed; the feed's old address stops working at once. */
-  async rotateFeedToken(id: number): Promise<{ id: number; feedToken: string }> {
+  async rotateFeedToken(id: number): Promise<RotatedFeedToken> {
     await this.existing(id);
     const feedToken = newToken(FEED_TOKEN_PREFIX);
     const updated = await this.store.eventTypes.update(id, { feedToken }, new Date(this.now()).toISOString());
@@ -177,7 +164,7 @@ export class AdminService {
   }
 
   /** The reservations of a date range (days in `timezone`, default the event type's), as the organizer's list shows them. */
-  async reservations(id: number, query: ReservationListQuery) {
+  async reservations(id: number, query: ReservationListQuery): Promise<OrganizerReservationView[]> {
     const { zone, rows } = await this.reservationRecords(id, query);
     return rows.map(({ record, status }) => reservationView(record, status, zone));
   }
@@ -222,7 +209,7 @@ export class AdminService {
    * A status filter is applied to the status time has made of each row, so a page may hold fewer
    * than `limit` rows and still have a next one.
    */
-  async searchReservations(query: ReservationSearchQuery, origin: string) {
+  async searchReservations(query: ReservationSearchQuery, origin: string): Promise<AdminBookingPage> {
     const errors: Record<string, string[]> = {};
     const zone = canonicalZone(query.timezone ?? "UTC");
     if (zone === null) addError(errors, "timezone", "Unknown IANA timezone.");
@@ -259,7 +246,7 @@ export class AdminService {
     const items = rows
       .map((record) => ({ record, status: statusAt(record, nowMs) }))
       .filter(({ status }) => query.status === undefined || status === query.status)
-      .map(({ record, status }) => {
+      .map(({ record, status }): AdminBookingView => {
         const eventType = eventTypes.get(record.eventTypeId);
         return {
           eventTypeId: record.eventTypeId,
@@ -273,7 +260,7 @@ export class AdminService {
   }
 
   /** One reservation of the event type as the organizer's list shows it, with its manage link and its deliveries of every channel. */
-  async reservation(id: number, uuid: string, origin: string) {
+  async reservation(id: number, uuid: string, origin: string): Promise<AdminBookingDetail> {
     const eventType = await this.existing(id);
     const record = isUuid(uuid) ? await this.store.reservations.byUuid(id, uuid.toLowerCase()) : null;
     if (!record) throw new DomainError("not_found", `No reservation ${uuid.slice(0, 40)} of event type ${id}.`);
@@ -339,12 +326,12 @@ function cursorOf(cursor: string): { startMs: number; uuid: string } | null {
 }
 
 /** A reservation as the organizer's lists show it, times in `zone` and in UTC. */
-function reservationView(r: ReservationRecord, status: ReservationRecord["status"], zone: string) {
+function reservationView(r: ReservationRecord, status: ReservationRecord["status"], zone: string): OrganizerReservationView {
   return {
     uuid: r.uuid,
     status,
-    start: DateTime.fromMillis(r.startMs, { zone }).toISO({ suppressMilliseconds: true }),
-    end: DateTime.fromMillis(r.endMs, { zone }).toISO({ suppressMilliseconds: true }),
+    start: isoIn(r.startMs, zone),
+    end: isoIn(r.endMs, zone),
     startIso8601: utc(r.startMs),
     endIso8601: utc(r.endMs),
     heldUntil: r.heldUntilMs === null ? null : utc(r.heldUntilMs),
@@ -362,6 +349,11 @@ function reservationView(r: ReservationRecord, status: ReservationRecord["status
     // Why the visitor cancelled, when they said (DELETE /reservations/{uuid} with a reason).
     cancelReason: r.cancelReason ?? null,
   };
+}
+
+/** An instant with the offset of `zone` (a zone luxon cannot use, which canonical zones never are, falls back to UTC). */
+function isoIn(ms: number, zone: string): string {
+  return DateTime.fromMillis(ms, { zone }).toISO({ suppressMilliseconds: true }) ?? utc(ms);
 }
 
 /** Filter of the organizer's reservation list: whole days from `from` to `until` in `timezone` (default the event type's zone). */
@@ -388,7 +380,7 @@ async function slugUnique<T>(write: () => Promise<T>): Promise<T> {
 }
 
 /** An outbox event as the organizer sees it; `webhookId` is the message id (an email's Message-ID) and `url` where it goes (`mailto:` for an email). */
-function deliveryView(d: OutboxDelivery & { attemptLog: WebhookAttempt[] }) {
+function deliveryView(d: OutboxDelivery & { attemptLog: WebhookAttempt[] }): WebhookDeliveryView {
   return {
     id: d.id,
     webhookId: d.msgId,
@@ -476,7 +468,7 @@ export function resolveSettings(base: EventTypeSettings, change: Omit<EventTypeP
   }
   if (!CSS_LENGTH.test(next.theme.borderRadius)) addError(errors, "theme.borderRadius", "Expected a CSS length such as 8px or 0.5rem.");
   for (const [key, value] of Object.entries(next.theme.colors)) {
-    if (!THEME_COLORS.includes(key)) addError(errors, `theme.colors.${key}`, `Unknown colour key; use ${THEME_COLORS.join(", ")}.`);
+    if (!(THEME_COLOR_KEYS as readonly string[]).includes(key)) addError(errors, `theme.colors.${key}`, `Unknown colour key; use ${THEME_COLOR_KEYS.join(", ")}.`);
     else if (!CSS_COLOR.test(value)) addError(errors, `theme.colors.${key}`, "Expected a CSS colour such as #2563eb or rgb(37 99 235).");
   }
   ValidationFailed.check(errors);

@@ -1,9 +1,22 @@
+import {
+  BUSY_SOURCE_CREDENTIAL_MAX_LENGTH,
+  BUSY_SOURCE_URL_MAX_LENGTH,
+  MAX_CHOSEN_CALENDARS,
+  MAX_FRESHNESS_MINUTES,
+  type BusySourceCreate,
+  type BusySourceTestAnswer,
+  type BusySourceView,
+  type SyncNowAnswer,
+  type SyncOutcome as WireSyncOutcome,
+  type WritableCalendar,
+  type WriteBookingsBody,
+} from "@booking/wire";
 import { addError, DomainError, ValidationFailed } from "../../domain/errors.ts";
 import { utc } from "../../lib/time.ts";
 import type { BusySourceKind, BusySourceRecord, HostRecord, NewBusySource, Store } from "../../store/types.ts";
 import { webhookUrlProblem } from "../webhooks/address.ts";
 import { discoverCalendars, fetchCalDav, fetchFeed, guardedFetch, type CalendarFetch } from "./fetch.ts";
-import type { CalendarSync, SyncOutcome } from "./sync.ts";
+import type { CalendarSync } from "./sync.ts";
 import type { LogEntry } from "../../context.ts";
 import { isHttpUrl } from "../../lib/links.ts";
 import { redactUrls } from "../../lib/redact.ts";
@@ -13,11 +26,8 @@ import { beforeDeadline } from "../../lib/deadline.ts";
 export const MAX_SOURCES_PER_HOST = 10;
 /** The same bound, by its earlier name (sources belonged to event types before hosts). */
 export const MAX_SOURCES_PER_EVENT_TYPE = MAX_SOURCES_PER_HOST;
-const MAX_URL_LENGTH = 2000;
-const MAX_CREDENTIAL_LENGTH = 500;
-const MAX_CHOSEN_CALENDARS = 50;
-/** Longest freshness a source may ask for: a week. */
-const MAX_FRESHNESS_MINUTES = 10_080;
+const MAX_URL_LENGTH = BUSY_SOURCE_URL_MAX_LENGTH;
+const MAX_CREDENTIAL_LENGTH = BUSY_SOURCE_CREDENTIAL_MAX_LENGTH;
 
 /**
  * How long "sync now" waits for the sync before answering that it goes on: within Bun's 10-second
@@ -26,60 +36,12 @@ const MAX_FRESHNESS_MINUTES = 10_080;
  */
 export const SYNC_ANSWER_MS = 8_000;
 
-/** What "sync now" answers: what the sync did when it ended in time, else that it goes on (poll the source). */
-export type SyncNowAnswer =
-  | { state: "done"; sync: Omit<SyncOutcome, "sourceId">; source: BusySourceView }
-  | { state: "syncing"; sync: null; source: BusySourceView };
-
-/** What the organizer sends to add a busy source. */
-export interface BusySourceInput {
-  kind?: unknown;
-  url?: unknown;
-  username?: unknown;
-  password?: unknown;
-  token?: unknown;
-  calendars?: unknown;
-  freshnessMinutes?: unknown;
-}
-
-/** The organizer's view of a busy source: never its password or token, only whether one is set. */
-export interface BusySourceView {
-  id: number;
-  /** The host whose calendar it is: it blocks every event type of the host. */
-  hostId: number;
-  /** The event type it was asked through, else the host's first event type; null when the host has none. */
-  eventTypeId: number | null;
-  kind: BusySourceKind;
-  url: string;
-  username: string | null;
-  credentialsSet: boolean;
-  /** Calendars chosen after discovery; empty: every calendar the URL leads to. */
-  calendars: string[];
-  freshnessMinutes: number;
-  /** `never` (not synced yet), `ok` (the last attempt succeeded) or `failing` (it failed; the last good data is used). */
-  status: "never" | "ok" | "failing";
-  /** Whether the last good data is older than the freshness (or there is none). */
-  stale: boolean;
-  lastAttemptAt: string | null;
-  lastSuccessAt: string | null;
-  lastFailureAt: string | null;
-  lastError: string | null;
-  /** Objects the last sync could not read and left out, the others counting: each with its URL and why. */
-  skippedObjects: { href: string; reason: string }[];
-  objects: number;
-  busyIntervals: number;
-  /** Whether a sync asked for with "sync now" is under way on this instance (its answer came before it ended). */
-  syncing: boolean;
-  /** Whether the host's confirmed bookings are written into a calendar of this source. */
-  writeBookings: boolean;
-  /** The calendar they are written into; null when this source is not written to. */
-  writeCalendar: string | null;
-}
-
-/** What the organizer sends to have bookings written into a calendar of a CalDAV source. */
-export interface WriteBookingsInput {
-  calendar?: unknown;
-}
+// What the organizer sends is checked here, value by value: the body's keys are the wire's `BusySourceCreate`.
+export type { BusySourceView, SyncNowAnswer } from "@booking/wire";
+/** What the organizer sends to add a busy source, before it is checked. */
+export type BusySourceInput = BusySourceCreate;
+/** What the organizer sends to have bookings written into a calendar of a CalDAV source, before it is checked. */
+export type WriteBookingsInput = WriteBookingsBody;
 
 /**
  * The organizer's operations on busy sources, shared by the admin API, the CLI (through it) and the
@@ -156,7 +118,7 @@ export class CalendarAdmin {
    * written into now: what the console offers to choose from. Listed within the answer window;
    * a feed has none to write into (422 on `kind`).
    */
-  async calendarsOf(sourceId: number): Promise<{ url: string; name: string; writing: boolean }[]> {
+  async calendarsOf(sourceId: number): Promise<WritableCalendar[]> {
     const source = await this.source(sourceId);
     if (source.kind !== "caldav") throw new ValidationFailed({ kind: ["Bookings can be written into a CalDAV calendar only; this source is an iCalendar feed."] });
     const host = await this.store.hosts.byId(source.hostId);
@@ -218,13 +180,13 @@ export class CalendarAdmin {
    * 422 on `url` with the reason (URLs in it without credentials or query), so a form can show it
    * where the URL was typed. For an event type, as its first host's calendar (see `add`).
    */
-  async test(eventTypeId: number, input: BusySourceInput): Promise<{ ok: true; objects: number }> {
+  async test(eventTypeId: number, input: BusySourceInput): Promise<BusySourceTestAnswer> {
     const eventType = await this.eventType(eventTypeId);
     return this.testForHost(eventType.hosts[0]!.hostId, input);
   }
 
   /** Tries a calendar as `addToHost` would store it, without storing anything (see `test`). */
-  async testForHost(hostId: number, input: BusySourceInput): Promise<{ ok: true; objects: number }> {
+  async testForHost(hostId: number, input: BusySourceInput): Promise<BusySourceTestAnswer> {
     await this.host(hostId);
     const checked = this.check(input);
     const source: BusySourceRecord = {
@@ -256,7 +218,7 @@ export class CalendarAdmin {
   }
 
   /** Syncs the source now; answers what the sync did and the source as it then is, however long the sync takes. */
-  async syncNow(sourceId: number): Promise<{ sync: Omit<SyncOutcome, "sourceId">; source: BusySourceView }> {
+  async syncNow(sourceId: number): Promise<{ sync: WireSyncOutcome; source: BusySourceView }> {
     const outcome = await this.sync.syncSource(sourceId);
     if (!outcome) throw notFound(sourceId);
     const { sourceId: _id, ...sync } = outcome;

@@ -1,3 +1,4 @@
+import type { SyncOutcome as WireSyncOutcome } from "@booking/wire";
 import type { LogEntry } from "../../context.ts";
 import type { BusySource } from "../../domain/busy.ts";
 import type { BusyInterval } from "../../domain/slots.ts";
@@ -35,16 +36,8 @@ export const SYNC_DEADLINE_MS = 120_000;
 /** Longest a source that keeps failing waits between attempts: each failure in a row doubles its wait, from its freshness up to this. */
 export const MAX_RETRY_WAIT_MS = 6 * 3_600_000;
 
-/** What one sync of a source did. */
-export interface SyncOutcome {
-  sourceId: number;
-  ok: boolean;
-  /** Whether the busy intervals changed (and cached slot pages with them). */
-  changed: boolean;
-  /** Calendar objects downloaded: only new and changed ones on an incremental sync. */
-  downloaded: number;
-  error: string | null;
-}
+/** What one sync of a source did (the wire's `SyncOutcome`), and which source it was. */
+export type SyncOutcome = WireSyncOutcome & { sourceId: number };
 
 /**
  * The busy source of the server: the store's busy intervals. They are the hosts' (every event type of

@@ -2,6 +2,7 @@ import { DomainError } from "../../domain/errors.ts";
 import { hashToken, newToken, sameSecret } from "../../lib/tokens.ts";
 import type { AttemptLimiter } from "../../store/rate-limiter.ts";
 import type { ConsoleSessionRecord, Store } from "../../store/types.ts";
+import type { SessionView } from "@booking/wire";
 
 /** Prefix of a console session's cookie secret. */
 export const SESSION_TOKEN_PREFIX = "bcs_";
@@ -51,17 +52,7 @@ export interface SessionInUse {
 }
 
 /** A session as the console and the admin API show it: never its secret nor its hash. */
-export interface SessionView {
-  id: string;
-  role: ConsoleSessionRecord["role"];
-  hostId: number | null;
-  method: ConsoleSessionRecord["method"];
-  createdAt: string;
-  expiresAt: string;
-  lastSeenAt: string;
-  address: string;
-  userAgent: string;
-}
+export type { SessionView } from "@booking/wire";
 
 /**
  * The organizer console's sessions: the admin key (or a one-time link printed by `npm start` in

@@ -1,5 +1,7 @@
 import { DateTime } from "luxon";
-import type { HostCreate, HostPatch, HostView, ScheduleCreate, SchedulePatch, ScheduleView, TimeRange } from "@booking/wire";
+import type { HostBookingView, HostCreate, HostPatch, HostView, ScheduleCreate, SchedulePatch, ScheduleView, TimeRange } from "@booking/wire";
+
+export type { HostBookingView } from "@booking/wire";
 import { checkAvailability } from "../../domain/availability.ts";
 import { addError, DomainError, ValidationFailed } from "../../domain/errors.ts";
 import { isHttpUrl } from "../../lib/links.ts";
@@ -21,20 +23,6 @@ export interface HostReservationsQuery {
   until: string;
   status?: ReservationStatus | undefined;
   timezone?: string | undefined;
-}
-
-/** One booking of a host as the organizer's list shows it. */
-export interface HostBookingView {
-  uuid: string;
-  eventTypeId: number;
-  hostIds: number[];
-  status: ReservationStatus;
-  start: string;
-  end: string;
-  email: string;
-  firstname: string;
-  lastname: string;
-  createdAt: string;
 }
 
 /**

@@ -1,220 +1,177 @@
+import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { z } from "zod";
-import { CLOCK_PATTERN, LIMITS, MAX_DAY_RANGES, RESERVATION_STATUSES, WEEKDAYS } from "@booking/wire";
+import {
+  BusySourceInput,
+  BusySourceView,
+  DateOverride,
+  DayRanges,
+  EventTypeHostInput,
+  HostAssignmentSchema,
+  HostFields,
+  HostView,
+  LIMITS,
+  MAX_DATE_OVERRIDES,
+  MAX_EVENT_TYPE_HOSTS,
+  RESERVATION_STATUSES,
+  ScheduleFields,
+  ScheduleView,
+  Nullable,
+  SyncOutcome,
+  WEEKDAYS,
+  WeeklyHours,
+  WriteBookingsInput,
+} from "@booking/wire";
+import { toolOutput } from "./tool-input.ts";
 
-// Input and output schemas of the assistant server's tools (zod, as the MCP SDK takes them). Inputs
-// check shape only; dates, zones and rules are judged by the same services as the HTTP API, so a
-// wrong value gets the same answer whichever channel sent it.
+// Inputs of the assistant server's tools: TypeBox, composed of the wire's shapes where the admin API
+// takes the same thing (hosts, schedules, an event type's hosts, busy sources), turned into what the
+// MCP SDK takes in one place (`toolInput`). Outputs are zod, as the SDK checks them. Inputs check
+// shape only; dates, zones and rules are judged by the same services as the HTTP API, so a wrong
+// value gets the same answer whichever channel sent it.
 
-const CLOCK = new RegExp(CLOCK_PATTERN);
+/** One of `values`, listed as a JSON Schema enum. */
+const oneOf = <const V extends readonly string[]>(values: V, description?: string) =>
+  Type.Unsafe<V[number]>({ type: "string", enum: [...values], ...(description ? { description } : {}) });
+
+/** `schema` with the description this tool gives it. */
+const described = <T extends TSchema>(schema: T, description: string): T => ({ ...schema, description });
 
 /** A calendar date. */
-const date = (what: string) => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Expected a date as YYYY-MM-DD.").describe(what);
+const date = (what: string) => Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$", description: what });
 
 /** An IANA zone name for reading and showing times. */
-const timezone = z
-  .string()
-  .max(64)
-  .optional()
-  .describe("IANA time zone (e.g. Europe/Prague, America/New_York) for reading and showing times; default the event type's own zone.");
+const timezone = Type.Optional(
+  Type.String({ maxLength: 64, description: "IANA time zone (e.g. Europe/Prague, America/New_York) for reading and showing times; default the event type's own zone." }),
+);
 
 /** Names an event type by id or by slug; either may be left out when there is only one event type. */
 const eventTypeChoice = {
-  eventTypeId: z.number().int().positive().optional().describe("Id of the event type (see list_event_types)."),
-  slug: z.string().max(200).optional().describe("Slug of the event type, the name in its booking link /book/{slug}."),
+  eventTypeId: Type.Optional(Type.Integer({ minimum: 1, description: "Id of the event type (see list_event_types)." })),
+  slug: Type.Optional(Type.String({ maxLength: 200, description: "Slug of the event type, the name in its booking link /book/{slug}." })),
 };
 
-/** Opening hours of one day: HH:MM to HH:MM in the event type's zone; 24:00 is midnight at the end of the day. */
-const TimeRangeInput = z.object({
-  start: z.string().regex(CLOCK, "Expected HH:MM.").describe("Opening time, HH:MM."),
-  end: z.string().regex(CLOCK, "Expected HH:MM or 24:00.").describe("Closing time, HH:MM (24:00 = midnight)."),
-});
-const ranges = (what: string) => z.array(TimeRangeInput).max(MAX_DAY_RANGES).describe(what);
-
-/** A busy source as the calendar tools show it (never its password or token). */
-const BusySourceOut = z.object({
-  id: z.number().int(),
-  hostId: z.number().int().describe("The host whose calendar it is: its busy times block every event type of the host."),
-  eventTypeId: z.number().int().nullable().describe("The event type it was listed through, else the host's first event type."),
-  kind: z.enum(["caldav", "ical"]),
-  url: z.string(),
-  username: z.string().nullable(),
-  credentialsSet: z.boolean(),
-  calendars: z.array(z.string()),
-  freshnessMinutes: z.number().int(),
-  status: z.enum(["never", "ok", "failing"]).describe("never: not synced yet; ok: the last sync worked; failing: it failed and the last good data is used."),
-  stale: z.boolean(),
-  lastAttemptAt: z.string().nullable(),
-  lastSuccessAt: z.string().nullable(),
-  lastFailureAt: z.string().nullable(),
-  lastError: z.string().nullable(),
-  skippedObjects: z.array(z.object({ href: z.string(), reason: z.string() })).describe("Calendar objects the last sync could not read and left out; the others count."),
-  objects: z.number().int(),
-  busyIntervals: z.number().int(),
-  syncing: z.boolean().describe("Whether a sync asked for now is still under way; list_busy_sources shows it end (lastAttemptAt moves, syncing turns false)."),
-  writeBookings: z.boolean().describe("Whether the host's confirmed bookings (of every event type) are written into a calendar of this source."),
-  writeCalendar: z.string().nullable().describe("The calendar bookings are written into; null when none of this source."),
-});
-const SyncOut = z.object({ ok: z.boolean(), changed: z.boolean(), downloaded: z.number().int(), error: z.string().nullable() });
-/** A sync asked for now: its outcome when it ended within the answer window, else `syncing` and no outcome yet. */
-const SyncNowOut = z.object({
-  state: z.enum(["done", "syncing"]).describe("done: the sync ended and `sync` is its outcome; syncing: it goes on after this answer, poll list_busy_sources for the source's status."),
-  sync: SyncOut.nullable().describe("The outcome; null while the sync goes on."),
-  source: BusySourceOut,
-});
-const sourceId = z.number().int().positive().describe("Id of the busy source (see list_busy_sources).");
-
-const hostId = z.number().int().positive().describe("Id of the host (see list_hosts).");
-const scheduleId = z.number().int().positive().describe("Id of the schedule (see get_host).");
-/** Weekly hours as tools take them: a weekday's ranges replace that day's; days left out are closed on create, kept on update. */
-const weeklyInput = z
-  .object(Object.fromEntries(WEEKDAYS.map((d) => [d, ranges(`Opening hours on ${d}s; empty: closed.`).optional()])) as Record<(typeof WEEKDAYS)[number], z.ZodOptional<z.ZodArray<typeof TimeRangeInput>>>)
-  .strict();
-const overridesInput = z
-  .array(z.object({ date: date("The date, YYYY-MM-DD, in the schedule's zone."), ranges: ranges("Its own hours; empty: closed.") }))
-  .max(1000)
-  .describe("Dates with their own hours (or closed) instead of their weekday's.");
-const hostFields = {
-  name: z.string().min(1).max(200).describe("The host's name, shown to visitors beside the avatar and named in invites."),
-  email: z.string().max(LIMITS.emailMaxLength).describe("Gets a copy of the confirmations of the host's bookings; the organizer of their invites."),
-  timezone: z.string().max(64).describe("IANA zone; the host's new schedules default to it (default UTC)."),
-  avatarUrl: z.string().max(2000).nullable().describe("http(s) URL of the host's picture; null for none."),
-};
+const ranges = (what: string) => described(DayRanges, what);
+const sourceId = Type.Integer({ minimum: 1, description: "Id of the busy source (see list_busy_sources)." });
+const hostId = Type.Integer({ minimum: 1, description: "Id of the host (see list_hosts)." });
+const scheduleId = Type.Integer({ minimum: 1, description: "Id of the schedule (see get_host)." });
+const overrides = Type.Array(DateOverride, { maxItems: MAX_DATE_OVERRIDES, description: "Dates with their own hours (or closed) instead of their weekday's." });
+const host = HostFields.properties;
+const schedule = ScheduleFields.properties;
+const busySource = BusySourceInput.properties;
+const uuid = (what: string) => Type.String({ maxLength: 100, description: what });
 
 /** Inputs of every tool, by tool name. */
 export const ToolInputs = {
-  list_hosts: {},
-  get_host: { hostId },
-  create_host: { name: hostFields.name, email: hostFields.email, timezone: hostFields.timezone.optional(), avatarUrl: hostFields.avatarUrl.optional() },
-  update_host: { hostId, name: hostFields.name.optional(), email: hostFields.email.optional(), timezone: hostFields.timezone.optional(), avatarUrl: hostFields.avatarUrl.optional() },
-  delete_host: { hostId },
-  list_host_bookings: {
+  list_hosts: Type.Object({}),
+  get_host: Type.Object({ hostId }),
+  create_host: Type.Object({ name: host.name, email: host.email, timezone: Type.Optional(host.timezone), avatarUrl: Type.Optional(host.avatarUrl) }),
+  update_host: Type.Object({ hostId, ...Type.Partial(HostFields).properties }),
+  delete_host: Type.Object({ hostId }),
+  list_host_bookings: Type.Object({
     hostId,
     from: date("First day, YYYY-MM-DD, in the chosen zone."),
     until: date("Last day (inclusive), YYYY-MM-DD."),
-    status: z.enum(RESERVATION_STATUSES).optional().describe("Only bookings in this status."),
-    timezone: z.string().max(64).optional().describe("IANA zone of the days and the times shown; default the host's."),
-  },
-  create_schedule: {
+    status: Type.Optional(oneOf(RESERVATION_STATUSES, "Only bookings in this status.")),
+    timezone: Type.Optional(Type.String({ maxLength: 64, description: "IANA zone of the days and the times shown; default the host's." })),
+  }),
+  create_schedule: Type.Object({
     hostId,
-    name: z.string().min(1).max(200).describe("Name of the schedule, e.g. Working hours."),
-    timezone: z.string().max(64).optional().describe("IANA zone of the hours; default the host's."),
-    weekly: weeklyInput.describe("Opening hours by weekday; days left out are closed."),
-    overrides: overridesInput.optional(),
-  },
-  update_schedule: {
+    name: described(schedule.name, "Name of the schedule, e.g. Working hours."),
+    timezone: Type.Optional(schedule.timezone),
+    weekly: described(WeeklyHours, "Opening hours by weekday; days left out are closed."),
+    overrides: Type.Optional(overrides),
+  }),
+  update_schedule: Type.Object({
     scheduleId,
-    name: z.string().min(1).max(200).optional(),
-    timezone: z.string().max(64).optional().describe("IANA zone of the hours."),
-    weekly: weeklyInput.optional().describe("Weekdays to set; the days left out keep their hours."),
-    overrides: overridesInput.optional().describe("Replaces the schedule's date overrides when given."),
-  },
-  delete_schedule: { scheduleId },
-  set_event_type_hosts: {
+    name: Type.Optional(schedule.name),
+    timezone: Type.Optional(schedule.timezone),
+    weekly: Type.Optional(described(WeeklyHours, "Weekdays to set; the days left out keep their hours.")),
+    overrides: Type.Optional(described(overrides, "Replaces the schedule's date overrides when given.")),
+  }),
+  delete_schedule: Type.Object({ scheduleId }),
+  set_event_type_hosts: Type.Object({
     ...eventTypeChoice,
-    hosts: z
-      .array(
-        z.object({
-          hostId,
-          priority: z.number().int().min(0).max(1000).optional().describe("Round robin offers a booking to the free hosts of the highest priority first; default 0."),
-          scheduleId: z.number().int().positive().nullable().optional().describe("One of the host's schedules; absent or null: the event type's own hours."),
-        }),
-      )
-      .min(1)
-      .max(50)
-      .describe("Whose time the event type books; replaces its hosts."),
-    assignment: z.enum(["collective", "round-robin"]).optional().describe("With several hosts: collective offers a time when every host is free and books them all; round-robin offers it when any is free and books one. Kept when absent."),
-  },
-  list_busy_sources: { ...eventTypeChoice, hostId: hostId.optional().describe("List this host's calendars instead of an event type's.") },
-  add_busy_source: {
+    hosts: Type.Array(EventTypeHostInput, { minItems: 1, maxItems: MAX_EVENT_TYPE_HOSTS, description: "Whose time the event type books; replaces its hosts." }),
+    assignment: Type.Optional(
+      described(HostAssignmentSchema, "With several hosts: collective offers a time when every host is free and books them all; round-robin offers it when any is free and books one. Kept when absent."),
+    ),
+  }),
+  list_busy_sources: Type.Object({ ...eventTypeChoice, hostId: Type.Optional(described(hostId, "List this host's calendars instead of an event type's.")) }),
+  add_busy_source: Type.Object({
     ...eventTypeChoice,
-    hostId: hostId.optional().describe("Add the calendar to this host rather than to the event type's (first) host; it blocks every event type of the host."),
-    kind: z.enum(["caldav", "ical"]).describe("caldav: a CalDAV account, principal or calendar URL; ical: a read-only iCalendar feed URL."),
-    url: z.string().min(1).max(2000).describe("The calendar's URL (webcal:// feeds are accepted)."),
-    username: z.string().max(500).optional().describe("User name for the calendar server."),
-    password: z.string().max(500).optional().describe("Password (or app password) for the calendar server."),
-    token: z.string().max(500).optional().describe("A bearer token instead of user name and password."),
-    calendars: z.array(z.string().max(2000)).max(50).optional().describe("CalDAV only: the calendar URLs to read; default every calendar the URL leads to."),
-    freshnessMinutes: z.number().int().min(1).max(10080).optional().describe("Minutes a sync stays fresh; default the server's."),
-  },
-  remove_busy_source: { sourceId },
-  sync_busy_source: { sourceId },
-  write_bookings_to_calendar: {
-    sourceId,
-    calendar: z.string().max(2000).optional().describe("The CalDAV calendar URL to write into (absolute, or a path on the source's server); default the source's first calendar."),
-  },
-  stop_writing_bookings: { sourceId },
-  list_event_types: {},
-  resolve_booking_link: {
-    link: z
-      .string()
-      .min(1)
-      .max(2000)
-      .describe("A booking link (https://host/book/intro-call, optionally with ?reservation=<uuid>), its path, or just the slug."),
+    hostId: Type.Optional(described(hostId, "Add the calendar to this host rather than to the event type's (first) host; it blocks every event type of the host.")),
+    ...busySource,
+  }),
+  remove_busy_source: Type.Object({ sourceId }),
+  sync_busy_source: Type.Object({ sourceId }),
+  write_bookings_to_calendar: Type.Object({ sourceId, ...WriteBookingsInput.properties }),
+  stop_writing_bookings: Type.Object({ sourceId }),
+  list_event_types: Type.Object({}),
+  resolve_booking_link: Type.Object({
+    link: Type.String({ minLength: 1, maxLength: 2000, description: "A booking link (https://host/book/intro-call, optionally with ?reservation=<uuid>), its path, or just the slug." }),
     timezone,
-    slotCount: z.number().int().min(0).max(50).optional().describe("How many of the next free slots to include; default 5."),
-  },
-  find_free_slots: {
+    slotCount: Type.Optional(Type.Integer({ minimum: 0, maximum: 50, description: "How many of the next free slots to include; default 5." })),
+  }),
+  find_free_slots: Type.Object({
     ...eventTypeChoice,
     from: date("First day, YYYY-MM-DD, in the chosen time zone."),
     until: date(`Last day (inclusive), YYYY-MM-DD; at most ${LIMITS.maxSlotRangeDays} days after from.`),
     timezone,
-    limit: z.number().int().min(1).max(2000).optional().describe("At most this many slots, earliest first; default 200."),
-    includeShortNotice: z
-      .boolean()
-      .optional()
-      .describe("Also list future times inside the minimum notice or beyond the booking horizon: visitors cannot book them, but the organizer can move a reservation there. Default false."),
-  },
-  search_reservations: {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 2000, description: "At most this many slots, earliest first; default 200." })),
+    includeShortNotice: Type.Optional(
+      Type.Boolean({ description: "Also list future times inside the minimum notice or beyond the booking horizon: visitors cannot book them, but the organizer can move a reservation there. Default false." }),
+    ),
+  }),
+  search_reservations: Type.Object({
     ...eventTypeChoice,
-    email: z.string().max(LIMITS.emailMaxLength).optional().describe("Part of the visitor's email address, any case."),
-    name: z.string().max(200).optional().describe("Part of the visitor's name (first or last, any case and accents)."),
-    status: z.enum(RESERVATION_STATUSES).optional().describe("held (booking in progress), confirmed, expired or cancelled."),
-    from: date("First day of the search, YYYY-MM-DD; default today.").optional(),
-    until: date("Last day of the search (inclusive), YYYY-MM-DD; default one year after from, at most 366 days after it.").optional(),
+    email: Type.Optional(Type.String({ maxLength: LIMITS.emailMaxLength, description: "Part of the visitor's email address, any case." })),
+    name: Type.Optional(Type.String({ maxLength: 200, description: "Part of the visitor's name (first or last, any case and accents)." })),
+    status: Type.Optional(oneOf(RESERVATION_STATUSES, "held (booking in progress), confirmed, expired or cancelled.")),
+    from: Type.Optional(date("First day of the search, YYYY-MM-DD; default today.")),
+    until: Type.Optional(date("Last day of the search (inclusive), YYYY-MM-DD; default one year after from, at most 366 days after it.")),
     timezone,
-    limit: z.number().int().min(1).max(200).optional().describe("At most this many reservations, earliest first; default 25."),
-  },
-  get_reservation: {
-    uuid: z.string().max(100).describe("The reservation's uuid."),
-    ...eventTypeChoice,
-    timezone,
-  },
-  reschedule_reservation: {
-    uuid: z.string().max(100).describe("The reservation's uuid (search_reservations finds it)."),
-    start: z
-      .string()
-      .max(64)
-      .describe(
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: "At most this many reservations, earliest first; default 25." })),
+  }),
+  get_reservation: Type.Object({ uuid: uuid("The reservation's uuid."), ...eventTypeChoice, timezone }),
+  reschedule_reservation: Type.Object({
+    uuid: uuid("The reservation's uuid (search_reservations finds it)."),
+    start: Type.String({
+      maxLength: 64,
+      description:
         "New start: an ISO 8601 date-time with offset (2026-11-25T15:00:00+01:00), or a local date-time without offset (2026-11-25T15:00) read in `timezone`. The end follows from the meeting length.",
-      ),
+    }),
     ...eventTypeChoice,
     timezone,
-  },
-  cancel_reservation: {
-    uuid: z.string().max(100).describe("The reservation's uuid."),
+  }),
+  cancel_reservation: Type.Object({ uuid: uuid("The reservation's uuid."), ...eventTypeChoice, timezone }),
+  get_availability: Type.Object({ ...eventTypeChoice }),
+  set_weekly_hours: Type.Object({
     ...eventTypeChoice,
-    timezone,
-  },
-  get_availability: { ...eventTypeChoice },
-  set_weekly_hours: {
-    ...eventTypeChoice,
-    days: z.array(z.enum(WEEKDAYS)).min(1).max(7).describe("Weekdays to set, e.g. [\"monday\", \"friday\"]; the other days keep their hours."),
+    days: Type.Array(oneOf(WEEKDAYS), { minItems: 1, maxItems: 7, description: "Weekdays to set, e.g. [\"monday\", \"friday\"]; the other days keep their hours." }),
     ranges: ranges("Opening hours of each of those days; an empty list closes them every week."),
-  },
-  set_date_override: {
+  }),
+  set_date_override: Type.Object({
     ...eventTypeChoice,
     date: date("The date, YYYY-MM-DD, in the event type's zone."),
     ranges: ranges("Opening hours of that date instead of its weekday's; an empty list closes the day."),
-  },
-  close_day: {
-    ...eventTypeChoice,
-    date: date("The date to close, YYYY-MM-DD, in the event type's zone."),
-  },
-  clear_date_override: {
-    ...eventTypeChoice,
-    date: date("The date whose override to remove, YYYY-MM-DD; it gets its weekday's hours again."),
-  },
-} as const;
+  }),
+  close_day: Type.Object({ ...eventTypeChoice, date: date("The date to close, YYYY-MM-DD, in the event type's zone.") }),
+  clear_date_override: Type.Object({ ...eventTypeChoice, date: date("The date whose override to remove, YYYY-MM-DD; it gets its weekday's hours again.") }),
+};
+
+/** Arguments of a tool, as its input schema checks them. */
+export type ToolArgs<K extends keyof typeof ToolInputs> = Static<(typeof ToolInputs)[K]>;
+
+/** A busy source as the calendar tools show it (never its password or token): the admin API's view. */
+const BusySourceOut = toolOutput(BusySourceView);
+/** A sync asked for now: its outcome when it ended within the answer window, else `syncing` and no outcome yet. */
+const SyncNowOut = toolOutput(
+  Type.Object({
+    state: oneOf(["done", "syncing"], "done: the sync ended and `sync` is its outcome; syncing: it goes on after this answer, poll list_busy_sources for the source's status."),
+    sync: Nullable(SyncOutcome, { description: "The outcome; null while the sync goes on." }),
+    source: BusySourceView,
+  }),
+);
 
 /** The facts that name an event type in a result. */
 export const EventTypeRef = z.object({ id: z.number().int(), title: z.string(), slug: z.string().nullable() });
@@ -311,29 +268,10 @@ const AvailabilityChange = z.object({
   reservationsOnDate: z.array(ReservationView).describe("Confirmed or held reservations on the changed date; a change of hours keeps them."),
 });
 
-/** A host as the host tools show it. */
-const HostOut = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  email: z.string().nullable(),
-  timezone: z.string(),
-  avatarUrl: z.string().nullable(),
-  isDefault: z.boolean().describe("Event types created without naming hosts belong to it."),
-  bookingsCalendar: z.object({ sourceId: z.number().int(), calendarUrl: z.string() }).nullable().describe("The calendar the host's confirmed bookings are written into."),
-  eventTypeIds: z.array(z.number().int()),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
-const ScheduleOut = z.object({
-  id: z.number().int(),
-  hostId: z.number().int(),
-  name: z.string(),
-  timezone: z.string(),
-  availability: z.object({ weekly: z.record(z.string(), z.array(TimeRange)), overrides: z.array(z.object({ date: z.string(), ranges: z.array(TimeRange) })).optional() }),
-  eventTypeIds: z.array(z.number().int()).describe("Event types whose host uses it."),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+/** A host as the host tools show it: the admin API's view. */
+const HostOut = toolOutput(HostView);
+/** A schedule as the host tools show it: the admin API's view. */
+const ScheduleOut = toolOutput(ScheduleView);
 const HostRef = z.object({ id: z.number().int(), name: z.string() });
 const EventTypeHostOut = z.object({ hostId: z.number().int(), name: z.string(), priority: z.number().int(), scheduleId: z.number().int().nullable() });
 

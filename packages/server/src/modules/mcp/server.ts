@@ -11,6 +11,7 @@ import { CalendarTools } from "./calendars.ts";
 import { HostTools } from "./hosts.ts";
 import { Lookup } from "./lookup.ts";
 import { ToolInputs, ToolOutputs } from "./model.ts";
+import { toolInput } from "./tool-input.ts";
 import { OrganizerTools, type ToolAnswer } from "./service.ts";
 
 /** How the server introduces itself to assistants. */
@@ -231,7 +232,7 @@ export function createMcpServer(ctx: AppContext, services: Services, origin: str
     const run = runs[name] as (args: unknown) => Promise<ToolAnswer<unknown>>;
     server.registerTool(
       name,
-      { ...TOOLS[name], inputSchema: ToolInputs[name], outputSchema: ToolOutputs[name] },
+      { ...TOOLS[name], inputSchema: toolInput(ToolInputs[name]), outputSchema: ToolOutputs[name] },
       (async (args: unknown) => answer(name, () => run(args), ctx)) as never,
     );
   }

@@ -1,5 +1,4 @@
 import { DateTime } from "luxon";
-import type { z } from "zod";
 import type { AppContext } from "../../context.ts";
 import { statusAt } from "../../domain/reservation.ts";
 import { horizonEnd, type Slot } from "../../domain/slots.ts";
@@ -10,7 +9,7 @@ import type { Services } from "../../services.ts";
 import { slotWindow } from "../time-slots/service.ts";
 import { sendsWebhooks } from "../webhooks/events.ts";
 import { startInstant, zoneOf, type Lookup } from "./lookup.ts";
-import type { ToolInputs, ToolOutput } from "./model.ts";
+import type { ToolArgs, ToolOutput } from "./model.ts";
 import { detailOf, isoIn, priceText, refOf, reservationLine, reservationOf, slotOf, slotsText, spanText, summaryOf } from "./present.ts";
 
 /** What a tool answers: structured content for programs and a short text for people. */
@@ -19,8 +18,7 @@ export interface ToolAnswer<T> {
   text: string;
 }
 
-/** Arguments of a tool, as its input schema parses them. */
-export type ToolArgs<K extends keyof typeof ToolInputs> = z.infer<z.ZodObject<(typeof ToolInputs)[K]>>;
+export type { ToolArgs } from "./model.ts";
 
 const WEEK_MS = 7 * 86_400_000;
 
