@@ -1,3 +1,4 @@
+import { oneOf } from "./literals.ts";
 import { Type, type Static } from "@sinclair/typebox";
 import { CUSTOM_FIELD_TYPES, HOST_ASSIGNMENTS, LOCATION_TYPES, THEME_COLOR_KEYS, THEME_MODES, WEEK_STARTS, WEEKDAYS, type Weekday } from "./constants.ts";
 import { Translations } from "./event-types.ts";
@@ -44,7 +45,7 @@ export const CustomFieldInput = Type.Object(
     uuid: Type.Optional(Type.String({ format: "uuid" })),
     label: Type.String({ minLength: 1, maxLength: 500 }),
     name: Type.String({ pattern: "^[A-Za-z][A-Za-z0-9_]{0,63}$", description: "Letters, digits and underscores." }),
-    type: Type.Union(CUSTOM_FIELD_TYPES.map((k) => Type.Literal(k))),
+    type: oneOf(CUSTOM_FIELD_TYPES),
     required: Type.Optional(Type.Boolean()),
     order: Type.Optional(Type.Integer({ minimum: 0 })),
     options: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 100 })),
@@ -57,7 +58,7 @@ export type CustomFieldInput = Static<typeof CustomFieldInput>;
 /** A location the event type offers, with the organizer's value (address, phone to call). */
 export const LocationInput = Type.Object(
   {
-    type: Type.Union(LOCATION_TYPES.map((k) => Type.Literal(k))),
+    type: oneOf(LOCATION_TYPES),
     value: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
     label: Type.Optional(Type.Union([
       Type.String({ minLength: 1, maxLength: 200, description: "The organizer's name for this place, e.g. \"Our Berlin office\"; translations in `translations.<tag>.locations`. Absent or null: the element's own words for the type." }),
@@ -112,7 +113,7 @@ export type EventTypeHostInput = Static<typeof EventTypeHostInput>;
 export const MAX_EVENT_TYPE_HOSTS = 50;
 
 /** How an event type with several hosts books, as a schema of HOST_ASSIGNMENTS. */
-export const HostAssignmentSchema = Type.Union(HOST_ASSIGNMENTS.map((a) => Type.Literal(a)));
+export const HostAssignmentSchema = oneOf(HOST_ASSIGNMENTS);
 
 /** Every setting of an event type, all optional: the body of PATCH, and of create with `title`. */
 export const EventTypeFields = Type.Object(
@@ -164,7 +165,7 @@ export const EventTypeFields = Type.Object(
           pattern: "^([A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*)?$",
           description: "The calendar's language (texts and dates), e.g. `de` or `de-AT`; empty (the default): the visitor's browser languages, then English.",
         })),
-        startDayOfWeek: Type.Optional(Type.Union(WEEK_STARTS.map((d) => Type.Literal(d)))),
+        startDayOfWeek: Type.Optional(oneOf(WEEK_STARTS)),
         // Keys name UI strings: plain identifiers, so nothing like `__proto__` reaches a client.
         texts: Type.Optional(Type.Record(Type.String({ pattern: "^[A-Za-z][A-Za-z0-9_.-]{0,99}$" }), Type.String({ maxLength: 500 }), { additionalProperties: false })),
       },
@@ -172,7 +173,7 @@ export const EventTypeFields = Type.Object(
     ),
     theme: Type.Object(
       {
-        mode: Type.Optional(Type.Union(THEME_MODES.map((m) => Type.Literal(m)))),
+        mode: Type.Optional(oneOf(THEME_MODES)),
         borderRadius: Type.Optional(Type.String({ maxLength: 32 })),
         // Any key here: an unknown one gets a 422 naming THEME_COLOR_KEYS, not a bare schema refusal.
         colors: Type.Optional(Type.Record(Type.String({ maxLength: 32 }), Type.String({ maxLength: 64 }), { description: `CSS colours by key: ${THEME_COLOR_KEYS.join(", ")}.` })),
@@ -191,7 +192,7 @@ export const EventTypeFields = Type.Object(
       maxItems: MAX_EVENT_TYPE_HOSTS,
       description: "Whose time the event type books, each host once; absent on create: the default host. Replaces the list when given.",
     }),
-    assignment: Type.Union(HOST_ASSIGNMENTS.map((a) => Type.Literal(a)), {
+    assignment: oneOf(HOST_ASSIGNMENTS, {
       description: "collective: offered when every host is free, the booking takes all; round-robin: offered when any host is free, the booking takes one (priority, then least recently booked). Default collective.",
     }),
   },

@@ -1,3 +1,4 @@
+import { oneOf } from "./literals.ts";
 import { Type, type Static } from "@sinclair/typebox";
 import { DELIVERY_CHANNELS, PAYMENT_STATUSES, RESERVATION_STATUSES } from "./constants.ts";
 import { Nullable } from "./event-type-views.ts";
@@ -5,7 +6,7 @@ import { CustomFieldValue, Location } from "./event-types.ts";
 
 /** What happened to a booking's money: its payment succeeded, or was refunded because its seat was gone. */
 export const BookingPayment = Type.Object({
-  status: Type.Union(PAYMENT_STATUSES.map((s) => Type.Literal(s))),
+  status: oneOf(PAYMENT_STATUSES),
   amount: Type.Integer({ description: "Smallest currency unit." }),
   currency: Type.String(),
   paymentIntentId: Type.String(),
@@ -16,7 +17,7 @@ export type BookingPayment = Static<typeof BookingPayment>;
 /** A reservation as the organizer's lists show it, times in the asked zone and in UTC. */
 export const OrganizerReservationView = Type.Object({
   uuid: Type.String({ format: "uuid" }),
-  status: Type.Union(RESERVATION_STATUSES.map((st) => Type.Literal(st)), { description: "As time has made it (a lapsed hold is `expired`)." }),
+  status: oneOf(RESERVATION_STATUSES, { description: "As time has made it (a lapsed hold is `expired`)." }),
   start: Type.String({ format: "date-time", description: "In the asked zone (default UTC; one booking: the event type's)." }),
   end: Type.String({ format: "date-time" }),
   startIso8601: Type.String({ format: "date-time" }),
@@ -80,7 +81,7 @@ export const WebhookDeliveryView = Type.Object({
 export type WebhookDeliveryView = Static<typeof WebhookDeliveryView>;
 
 /** An outbox event of any channel (webhooks, emails, calendar writes, reminders), with its `channel`. */
-export const DeliveryView = Type.Composite([Type.Object({ channel: Type.Union(DELIVERY_CHANNELS.map((c) => Type.Literal(c))) }), WebhookDeliveryView]);
+export const DeliveryView = Type.Composite([Type.Object({ channel: oneOf(DELIVERY_CHANNELS) }), WebhookDeliveryView]);
 export type DeliveryView = Static<typeof DeliveryView>;
 
 /** One booking of an event type with its deliveries of every channel (`GET /admin/event-types/{id}/reservations/{uuid}`). */

@@ -1,3 +1,4 @@
+import { oneOf } from "./literals.ts";
 import { Type, type Static } from "@sinclair/typebox";
 import { BUSY_SOURCE_KINDS, BUSY_SOURCE_STATUSES } from "./constants.ts";
 import { Nullable } from "./event-type-views.ts";
@@ -14,7 +15,7 @@ export const MAX_FRESHNESS_MINUTES = 10_080;
 const anyValue = Type.Optional(Type.Unknown());
 
 /** One of BUSY_SOURCE_KINDS. */
-export const BusySourceKindSchema = Type.Union(BUSY_SOURCE_KINDS.map((k) => Type.Literal(k)), {
+export const BusySourceKindSchema = oneOf(BUSY_SOURCE_KINDS, {
   description: "caldav: a CalDAV server, principal or calendar URL (collections are discovered); ical: a read-only iCalendar feed (webcal:// accepted).",
 });
 
@@ -52,13 +53,13 @@ export const BusySourceView = Type.Object({
   id: Type.Integer(),
   hostId: Type.Integer({ description: "The host whose calendar it is: its busy times block every event type of the host." }),
   eventTypeId: Nullable(Type.Integer(), { description: "The event type it was listed or added through, else the host's first event type; null when the host has none." }),
-  kind: Type.Union(BUSY_SOURCE_KINDS.map((k) => Type.Literal(k))),
+  kind: oneOf(BUSY_SOURCE_KINDS),
   url: Type.String({ description: "As given (a feed's secret address included): answered to the organizer only, never written into errors or logs in full." }),
   username: Nullable(Type.String()),
   credentialsSet: Type.Boolean({ description: "Whether a password or token is stored; it is never returned." }),
   calendars: Type.Array(Type.String(), { description: "CalDAV calendars chosen; empty: every calendar the URL leads to." }),
   freshnessMinutes: Type.Integer({ description: "Minutes a sync stays fresh (the source's, else BOOKING_CALENDAR_FRESHNESS_MINUTES)." }),
-  status: Type.Union(BUSY_SOURCE_STATUSES.map((s) => Type.Literal(s)), { description: "never: not synced yet; ok: the last attempt worked; failing: the last attempt failed, the last good busy times stay in use." }),
+  status: oneOf(BUSY_SOURCE_STATUSES, { description: "never: not synced yet; ok: the last attempt worked; failing: the last attempt failed, the last good busy times stay in use." }),
   stale: Type.Boolean({ description: "The last good sync is older than the freshness, or there is none." }),
   lastAttemptAt: Nullable(Type.String({ format: "date-time" })),
   lastSuccessAt: Nullable(Type.String({ format: "date-time" })),

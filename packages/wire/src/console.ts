@@ -1,3 +1,4 @@
+import { oneOf } from "./literals.ts";
 import { Type, type Static } from "@sinclair/typebox";
 import { SESSION_ROLES } from "./constants.ts";
 import { Nullable } from "./event-type-views.ts";
@@ -5,7 +6,7 @@ import { Nullable } from "./event-type-views.ts";
 /** Who is signed in to the console, as `/console/session` answers and `GET /admin/sessions` lists: never the session's secret. */
 export const SessionView = Type.Object({
   id: Type.String({ format: "uuid" }),
-  role: Type.Union(SESSION_ROLES.map((r) => Type.Literal(r)), { description: "admin: the organizer (admin key or development link); host: one host, limited to its own data." }),
+  role: oneOf(SESSION_ROLES, { description: "admin: the organizer (admin key or development link); host: one host, limited to its own data." }),
   hostId: Nullable(Type.Integer(), { description: "The host of a `host` session." }),
   method: Type.Union([Type.Literal("key"), Type.Literal("link")], { description: "How it was opened: with the admin key or a one-time link." }),
   createdAt: Type.String({ format: "date-time" }),

@@ -1,3 +1,4 @@
+import { oneOf } from "./literals.ts";
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 
 /** The success envelope every HTTP 200 body shares (spec part 2). */
@@ -31,7 +32,7 @@ export type FieldErrorCode = (typeof FIELD_ERROR_CODES)[number];
 
 export const FieldError = Type.Object({
   field: Type.String({ description: "The key the message has in `errors`, e.g. `email`, `guests.2`, `customFields.<uuid>`." }),
-  code: Type.Union(FIELD_ERROR_CODES.map((c) => Type.Literal(c)), { description: "Stable; clients translate by it. More codes may be added." }),
+  code: oneOf(FIELD_ERROR_CODES, { description: "Stable; clients translate by it. More codes may be added." }),
   message: Type.String({ description: "The same English text as in `errors`." }),
   max: Type.Optional(Type.Integer({ description: "The limit broken, with `too_long` (characters), `too_many` (items) and `too_large` (the greatest number allowed)." })),
   min: Type.Optional(Type.Integer({ description: "The limit broken, with `too_small`: the least number allowed." })),

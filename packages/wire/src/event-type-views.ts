@@ -1,3 +1,4 @@
+import { oneOf } from "./literals.ts";
 import { Type, type SchemaOptions, type Static, type TSchema } from "@sinclair/typebox";
 import { AvailabilityRules, HostAssignmentSchema } from "./admin.ts";
 import { CUSTOM_FIELD_TYPES, LOCATION_TYPES, THEME_MODES, WEEK_STARTS } from "./constants.ts";
@@ -12,7 +13,7 @@ export const CustomFieldDefinition = Type.Object({
   uuid: Type.String({ format: "uuid" }),
   label: Type.String(),
   name: Type.String(),
-  type: Type.Union(CUSTOM_FIELD_TYPES.map((k) => Type.Literal(k))),
+  type: oneOf(CUSTOM_FIELD_TYPES),
   required: Type.Boolean(),
   order: Type.Integer(),
   options: Type.Optional(Type.Array(Type.String())),
@@ -22,7 +23,7 @@ export type CustomFieldDefinition = Static<typeof CustomFieldDefinition>;
 
 /** A place an event type offers, as kept: the organizer's value and, when named, its label. */
 export const LocationSetting = Type.Object({
-  type: Type.Union(LOCATION_TYPES.map((k) => Type.Literal(k))),
+  type: oneOf(LOCATION_TYPES),
   value: nullable(Type.String()),
   label: Type.Optional(nullable(Type.String(), { description: "The organizer's name for the place; absent on event types stored before labels existed." })),
 });
@@ -61,9 +62,9 @@ export const EventTypeSettings = Type.Object({
   organizerEmail: Type.Optional(nullable(Type.String(), { description: "Where the organizer's copy of each confirmation goes; none when null or absent." })),
   contact: Type.Optional(nullable(Type.String(), { description: "How visitors reach the organizer once a booking can no longer be changed online; null or absent: organizerEmail." })),
   bookingsCalendar: Type.Optional(nullable(BookingsCalendar, { description: "Set through a busy source's write-bookings route, never by the event type's own update." })),
-  locale: Type.Object({ preset: Type.String(), startDayOfWeek: Type.Union(WEEK_STARTS.map((d) => Type.Literal(d))), texts: Type.Record(Type.String(), Type.String()) }),
+  locale: Type.Object({ preset: Type.String(), startDayOfWeek: oneOf(WEEK_STARTS), texts: Type.Record(Type.String(), Type.String()) }),
   translations: Type.Optional(Translations),
-  theme: Type.Object({ mode: Type.Union(THEME_MODES.map((m) => Type.Literal(m))), borderRadius: Type.String(), colors: Type.Record(Type.String(), Type.String()) }),
+  theme: Type.Object({ mode: oneOf(THEME_MODES), borderRadius: Type.String(), colors: Type.Record(Type.String(), Type.String()) }),
   profileImage: nullable(Type.String()),
   calendarTitle: nullable(Type.String()),
   hostName: nullable(Type.String()),

@@ -1,3 +1,4 @@
+import { oneOf } from "./literals.ts";
 import { Type, type Static } from "@sinclair/typebox";
 import { LIMITS } from "./limits.ts";
 import { THEME_MODES, WEEK_STARTS } from "./constants.ts";
@@ -107,11 +108,11 @@ export const EventTypeConfiguration = Type.Object({
   closestBookableDay: Type.Integer({ description: "Days from today to the first day with a free slot; -1 when none." }),
   locale: Type.Object({
     preset: Type.String({ description: "BCP 47 tag of the calendar's language (texts and dates); empty (the default of new event types): the visitor's browser languages, then English." }),
-    startDayOfWeek: Type.Union(WEEK_STARTS.map((d) => Type.Literal(d))),
+    startDayOfWeek: oneOf(WEEK_STARTS),
     texts: Type.Record(Type.String(), Type.String(), { description: "Overrides of the element's UI texts by key; they win over its built-in languages." }),
   }),
   theme: Type.Object({
-    mode: Type.Union(THEME_MODES.map((m) => Type.Literal(m))),
+    mode: oneOf(THEME_MODES),
     borderRadius: Type.String(),
     colors: Type.Record(Type.String(), Type.String()),
   }),

@@ -1,3 +1,4 @@
+import { oneOf } from "./literals.ts";
 import { Type, type Static } from "@sinclair/typebox";
 import { Availability } from "./admin.ts";
 import { RESERVATION_STATUSES } from "./constants.ts";
@@ -76,7 +77,7 @@ export const HostBookingView = Type.Object({
   uuid: Type.String({ format: "uuid" }),
   eventTypeId: Type.Integer({ description: "The event type it was booked through." }),
   hostIds: Type.Array(Type.Integer(), { description: "The hosts it takes: every host of a collective event type, the one assigned by round robin." }),
-  status: Type.Union(RESERVATION_STATUSES.map((st) => Type.Literal(st))),
+  status: oneOf(RESERVATION_STATUSES),
   start: Type.String({ format: "date-time" }),
   end: Type.String({ format: "date-time" }),
   email: Type.String(),

@@ -11,3 +11,4 @@ export * from "./event-type-views.ts";
 export * from "./bookings.ts";
 export * from "./calendars.ts";
 export * from "./console.ts";
+export * from "./literals.ts";

@@ -1,7 +1,7 @@
 import type { Envelope } from "@booking/wire";
 
 /** A successful envelope with its payload. */
-export function ok<T>(data: T, message?: string): Envelope<T> & { success: true; data: T } {
+export function ok<T>(data: T, message?: string): { success: true; message?: string; data: T } {
   return message === undefined ? { success: true, data } : { success: true, message, data };
 }
 

@@ -3,7 +3,7 @@ import { Type } from "@sinclair/typebox";
 import { HostView, ScheduleView } from "@booking/wire";
 import { answers, Done, envelope } from "../../http/answers.ts";
 import { adminDoc, type HostAccess } from "../../http/route-doc.ts";
-import { BookingPage, BookingWithDeliveries, BusySourceView, DeliveryLog, EventTypeAdminView, EventTypeBookingView, HostBookingView, IssuedTokensView, SessionView, SyncOutcome, WritableCalendar } from "./answers.ts";
+import { AdminBookingDetail, AdminBookingPage, BusySourceTestAnswer, BusySourceView, CreatedEventType, DeliveryView, EventTypeView, HostBookingView, IssuedTokens, OrganizerReservationView, RotatedFeedToken, RotatedWebhookSecret, SessionView, SignInLinkSent, SyncNowAnswer, WebhookDeliveryView, WritableCalendar } from "@booking/wire";
 import { SYNC_ANSWER_MS } from "../calendars/service.ts";
 import { TimeSlotsResponse } from "../time-slots/model.ts";
 import { MAX_SLOTS_PER_ANSWER } from "../time-slots/service.ts";
@@ -80,13 +80,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
   };
 
   /** The answer of a sync asked for now: 200 when it ended within the answer, 202 while it goes on. */
-  const SyncAnswer = envelope(
-    Type.Object({
-      state: Type.Union([Type.Literal("done"), Type.Literal("syncing")], { description: "done: the sync ended within the answer (HTTP 200); syncing: it goes on (HTTP 202)." }),
-      sync: Type.Union([SyncOutcome, Type.Null()], { description: "What the sync did; null while it goes on." }),
-      source: BusySourceView,
-    }),
-  );
+  const SyncAnswer = envelope(SyncNowAnswer);
 
   /** What a host's session may reach through each route, as the route declares it (its `hostAccess`). */
   let hostRules: Map<string, HostAccess | undefined> | null = null;
@@ -113,7 +107,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       throw new ApiError("unauthenticated", "Send the admin key as Authorization: Bearer <BOOKING_ADMIN_KEY>.", { hint: ADMIN_HINT });
     })
     .get("/event-types", async ({ request }) => ok((await admin.list()).map((view) => withFeedUrl(request, view))), {
-      response: answers(envelope(Type.Array(EventTypeAdminView)), [401, 403]),
+      response: answers(envelope(Type.Array(EventTypeView)), [401, 403]),
       detail: adminDoc({
         operationId: "adminListEventTypes",
         summary: "List event types",
@@ -121,7 +115,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       }),
     })
     .post("/event-types", async ({ body, request }) => ok(withFeedUrl(request, await admin.create(body))), { body: EventTypeCreate,
-      response: answers(envelope(Type.Composite([EventTypeAdminView, Type.Object({ token: Type.String(), overrideToken: Type.String(), webhookSecret: Type.String() })])), [401, 403, 413, 422]),
+      response: answers(envelope(CreatedEventType), [401, 403, 413, 422]),
       detail: adminDoc({
         operationId: "adminCreateEventType",
         summary: "Create an event type",
@@ -129,7 +123,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       }),
     })
     .get("/event-types/:id", async ({ params, request }) => ok(withFeedUrl(request, await admin.get(idOf(params.id)))), {
-      response: answers(envelope(EventTypeAdminView), [401, 403, 404]),
+      response: answers(envelope(EventTypeView), [401, 403, 404]),
       detail: adminDoc({
         operationId: "adminGetEventType",
         summary: "Read an event type",
@@ -137,7 +131,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       }),
     })
     .patch("/event-types/:id", async ({ params, body, request }) => ok(withFeedUrl(request, await admin.update(idOf(params.id), body))), { body: EventTypePatch,
-      response: answers(envelope(EventTypeAdminView), [401, 403, 404, 413, 422]),
+      response: answers(envelope(EventTypeView), [401, 403, 404, 413, 422]),
       detail: adminDoc({
         operationId: "adminUpdateEventType",
         summary: "Change an event type",
@@ -156,7 +150,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       }),
     })
     .post("/event-types/:id/disable", async ({ params, request }) => ok(withFeedUrl(request, await admin.setDisabled(idOf(params.id), true))), {
-      response: answers(envelope(EventTypeAdminView), [401, 403, 404]),
+      response: answers(envelope(EventTypeView), [401, 403, 404]),
       detail: adminDoc({
         operationId: "adminDisableEventType",
         summary: "Stop bookings of an event type",
@@ -164,7 +158,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       }),
     })
     .post("/event-types/:id/enable", async ({ params, request }) => ok(withFeedUrl(request, await admin.setDisabled(idOf(params.id), false))), {
-      response: answers(envelope(EventTypeAdminView), [401, 403, 404]),
+      response: answers(envelope(EventTypeView), [401, 403, 404]),
       detail: adminDoc({
         operationId: "adminEnableEventType",
         summary: "Resume bookings of an event type",
@@ -172,7 +166,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       }),
     })
     .post("/event-types/:id/feed-token", async ({ params, request }) => ok(withFeedUrl(request, await admin.rotateFeedToken(idOf(params.id)))), {
-      response: answers(envelope(Type.Object({ id: Type.Integer(), feedToken: Type.String(), feedUrl: Type.String({ format: "uri" }) })), [401, 403, 404]),
+      response: answers(envelope(RotatedFeedToken), [401, 403, 404]),
       detail: adminDoc({
         operationId: "adminRotateFeedToken",
         summary: "Give the booking feed a new address",
@@ -184,7 +178,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
         context.body ??= {};
       },
       body: RegenerateTokenBody,
-      response: answers(envelope(IssuedTokensView), [401, 403, 404, 422]),
+      response: answers(envelope(IssuedTokens), [401, 403, 404, 422]),
       detail: adminDoc({
         optionalBody: true,
         operationId: "adminRegenerateToken",
@@ -193,7 +187,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       }),
     })
     .post("/event-types/:id/webhook-secret", async ({ params }) => ok(await admin.rotateWebhookSecret(idOf(params.id))), {
-      response: answers(envelope(Type.Object({ id: Type.Integer(), webhookSecret: Type.String() })), [401, 403, 404]),
+      response: answers(envelope(RotatedWebhookSecret), [401, 403, 404]),
       detail: adminDoc({
         operationId: "adminRotateWebhookSecret",
         summary: "Issue a new webhook signing secret",
@@ -202,7 +196,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
     })
     .get("/event-types/:id/webhook-deliveries", async ({ params, query }) => ok(await admin.webhookDeliveries(idOf(params.id), query.limit ?? 50)), {
       query: DeliveriesQuery,
-      response: answers(envelope(Type.Array(DeliveryLog)), [401, 403, 404, 422]),
+      response: answers(envelope(Type.Array(WebhookDeliveryView)), [401, 403, 404, 422]),
       detail: adminDoc({
         operationId: "adminListWebhookDeliveries",
         summary: "List recent webhook events",
@@ -228,7 +222,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
     })
     // Tries a calendar without storing it: the console's "test before saving".
     .post("/event-types/:id/busy-sources/test", async ({ params, body }) => ok(await calendars.test(idOf(params.id), body)), { body: BusySourceCreate,
-      response: answers(envelope(Type.Object({ ok: Type.Literal(true), objects: Type.Integer({ minimum: 0 }) })), [401, 403, 404, 413, 422]),
+      response: answers(envelope(BusySourceTestAnswer), [401, 403, 404, 413, 422]),
       detail: adminDoc({
         operationId: "adminTestBusySource",
         summary: "Try a calendar without storing it",
@@ -258,15 +252,13 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
         host: "its own calendars; another host's is 404 `not_found`.",
       }),
     })
-    .post("/busy-sources/:sourceId/sync", async ({ params, request, set }) => {
+    .post("/busy-sources/:sourceId/sync", async ({ params, request, set, status }) => {
       const id = sourceIdOf(params.sourceId);
       const answer = await calendars.syncNowWithin(id);
-      if (answer.state === "syncing") {
-        // The sync outlasts a request: 202, and where to see it end.
-        set.status = 202;
-        set.headers.location = `${publicOrigin(ctx.config, request.url)}/admin/busy-sources/${id}`;
-      }
-      return ok(answer);
+      if (answer.state === "done") return ok(answer);
+      // The sync outlasts a request: 202, and where to see it end.
+      set.headers.location = `${publicOrigin(ctx.config, request.url)}/admin/busy-sources/${id}`;
+      return status(202, ok(answer));
     }, {
       response: answers(SyncAnswer, [401, 403, 404], { 202: SyncAnswer }),
       detail: adminDoc({
@@ -311,7 +303,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
     })
     .get("/event-types/:id/deliveries", async ({ params, query }) => ok(await admin.deliveries(idOf(params.id), query.limit ?? 50)), {
       query: DeliveriesQuery,
-      response: answers(envelope(Type.Array(DeliveryLog)), [401, 403, 404, 422]),
+      response: answers(envelope(Type.Array(DeliveryView)), [401, 403, 404, 422]),
       detail: adminDoc({
         operationId: "adminListDeliveries",
         summary: "List recent deliveries of every channel",
@@ -320,7 +312,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
     })
     .get("/event-types/:id/reservations", async ({ params, query }) => ok(await admin.reservations(idOf(params.id), query)), {
       query: ReservationListQuery,
-      response: answers(envelope(Type.Array(EventTypeBookingView)), [401, 403, 404, 422]),
+      response: answers(envelope(Type.Array(OrganizerReservationView)), [401, 403, 404, 422]),
       detail: adminDoc({
         operationId: "adminListEventTypeReservations",
         summary: "List an event type's bookings in a date range",
@@ -337,7 +329,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
         return ok(await admin.searchReservations(own === undefined ? query : { ...query, hostId: own }, publicOrigin(ctx.config, request.url)));
       },
       { query: ReservationSearchQuery,
-      response: answers(envelope(BookingPage), [401, 403, 422]),
+      response: answers(envelope(AdminBookingPage), [401, 403, 422]),
       detail: adminDoc({
         operationId: "adminSearchReservations",
         hostAccess: "narrowed",
@@ -357,7 +349,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       const theirs = new Set([`mailto:${answer.email}`, ...(ownEmail ? [`mailto:${ownEmail}`] : [])].map((url) => url.toLowerCase()));
       return ok({ ...answer, deliveries: answer.deliveries.filter((d) => theirs.has(d.url.toLowerCase())) });
     }, {
-      response: answers(envelope(BookingWithDeliveries), [401, 403, 404]),
+      response: answers(envelope(AdminBookingDetail), [401, 403, 404]),
       detail: adminDoc({
         operationId: "adminGetReservation",
         hostAccess: "own-booking",
@@ -488,7 +480,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
       if (outcome.error) throw new ApiError("service_unavailable", `The sign-in link could not be emailed: ${outcome.error}`, { headers: { "retry-after": "60" } });
       return ok({ hostId: host.id, email: host.email, expiresAt: new Date(ctx.clock.now() + HOST_SIGN_IN_LINK_MS).toISOString(), sent: outcome.sent });
     }, {
-      response: answers(envelope(Type.Object({ hostId: Type.Integer(), email: Type.String(), expiresAt: Type.String({ format: "date-time" }), sent: Type.Boolean() })), [401, 403, 404, 422]),
+      response: answers(envelope(SignInLinkSent), [401, 403, 404, 422]),
       detail: adminDoc({
         operationId: "adminSendHostSignInLink",
         summary: "Email a host a sign-in link to the console",
@@ -646,7 +638,7 @@ export const adminRoutes = (ctx: AppContext, admin: AdminService, calendars: Cal
     })
     // Tries a calendar for the host without storing it.
     .post("/hosts/:hostId/busy-sources/test", async ({ params, body }) => ok(await calendars.testForHost(hostIdOf(params.hostId), body)), { body: BusySourceCreate,
-      response: answers(envelope(Type.Object({ ok: Type.Literal(true), objects: Type.Integer({ minimum: 0 }) })), [401, 403, 404, 422]),
+      response: answers(envelope(BusySourceTestAnswer), [401, 403, 404, 422]),
       detail: adminDoc({
         operationId: "adminTestHostBusySource",
         hostAccess: "own-host",

@@ -1,3 +1,4 @@
+import { oneOf } from "@booking/wire";
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { ConsoleSignInBody, EventTypeCreate, EventTypePatch, OrganizerCancelBody, OrganizerRescheduleBody, RegenerateTokenBody, RESERVATION_STATUSES } from "@booking/wire";
@@ -8,7 +9,7 @@ export { ConsoleSignInBody, EventTypeCreate, EventTypePatch, OrganizerCancelBody
 export const ReservationListQuery = Type.Object({
   from: Type.String({ format: "date" }),
   until: Type.String({ format: "date" }),
-  status: Type.Optional(Type.Union(RESERVATION_STATUSES.map((s) => Type.Literal(s)))),
+  status: Type.Optional(oneOf(RESERVATION_STATUSES)),
   timezone: Type.Optional(Type.String()),
 }, { additionalProperties: true });
 
@@ -20,7 +21,7 @@ export const DeliveriesQuery = Type.Object({ limit: Type.Optional(t.Numeric({ mi
 export const ReservationSearchQuery = Type.Object({
   eventTypeId: Type.Optional(t.Numeric({ minimum: 1, multipleOf: 1 })),
   hostId: Type.Optional(t.Numeric({ minimum: 1, multipleOf: 1 })),
-  status: Type.Optional(Type.Union(RESERVATION_STATUSES.map((s) => Type.Literal(s)))),
+  status: Type.Optional(oneOf(RESERVATION_STATUSES)),
   from: Type.Optional(Type.String({ format: "date" })),
   until: Type.Optional(Type.String({ format: "date" })),
   timezone: Type.Optional(Type.String({ maxLength: 64 })),

@@ -3,7 +3,7 @@ import { text } from "../../http/answers.ts";
 import { pageDoc } from "../../http/route-doc.ts";
 import { answers, Done, envelope } from "../../http/answers.ts";
 import { adminDoc } from "../../http/route-doc.ts";
-import { SessionView } from "../admin/answers.ts";
+import { SessionView } from "@booking/wire";
 import type { AppContext } from "../../context.ts";
 import { ApiError } from "../../http/errors.ts";
 import { done, ok } from "../../http/envelope.ts";

@@ -1,3 +1,4 @@
+import { oneOf } from "@booking/wire";
 import { Type } from "@sinclair/typebox";
 import { HostCreate, HostPatch, RESERVATION_STATUSES, ScheduleCreate, SchedulePatch } from "@booking/wire";
 import { BusySourceCreate } from "../calendars/model.ts";
@@ -9,7 +10,7 @@ export const HostReservationsQuery = Type.Object(
   {
     from: Type.String({ format: "date" }),
     until: Type.String({ format: "date" }),
-    status: Type.Optional(Type.Union(RESERVATION_STATUSES.map((s) => Type.Literal(s)))),
+    status: Type.Optional(oneOf(RESERVATION_STATUSES)),
     timezone: Type.Optional(Type.String()),
   },
   { additionalProperties: true },
