@@ -1,7 +1,8 @@
 import type { LogEntry } from "../../context.ts";
 import type { BusySource } from "../../domain/busy.ts";
 import type { BusyInterval } from "../../domain/slots.ts";
-import type { BusyObject, BusySourceRecord, SkippedObject, Store } from "../../store/types.ts";
+import type { BusyObject, BusySourceRecord, SkippedObject } from "../../store/busy.ts";
+import type { Store } from "../../store/store.ts";
 import { bookingUid, organizerBookingKey } from "../invites/ics.ts";
 import type { CalendarExpander, ObjectsExpansion } from "./expansion.ts";
 import { fetchCalDav, fetchFeed, guardedFetch, type CalendarFetch } from "./fetch.ts";
