@@ -93,10 +93,10 @@ describe("import rules", () => {
           'import type { Shape } from "@booking/wire";',
           'import { DomainError } from "./errors.ts";',
           'import { config } from "../config.ts";',
-          'import type { Store } from "../store/types.ts";',
+          'import type { Store } from "../store/store.ts";',
           "export const slots = (s: Shape, store: Store) => [DateTime, DomainError, config, s, store];",
         ].join("\n"),
-        "packages/server/src/store/types.ts": "export interface Store { name: string }\n",
+        "packages/server/src/store/store.ts": "export interface Store { name: string }\n",
         "packages/server/src/store/sqlite/claim.ts": 'import { book } from "../../modules/reservations/service.ts";\nimport { NotFound } from "../../http/errors.ts";\nexport const claim = [book, NotFound];\n',
         "packages/server/src/http/errors.ts": "export class NotFound extends Error {}\n",
         "packages/server/src/lib/links.ts": 'import { NotFound } from "../http/errors.ts";\nexport const links = NotFound;\n',
@@ -127,7 +127,7 @@ describe("import rules", () => {
 
     expect(byRule(cruise(folder, ["packages"]))).toEqual({
       "no-circular": ["packages/server/src/lib/a.ts -> packages/server/src/lib/b.ts"],
-      "domain-imports-only-domain": ["packages/server/src/domain/slots.ts -> packages/server/src/config.ts", "packages/server/src/domain/slots.ts -> packages/server/src/store/types.ts"],
+      "domain-imports-only-domain": ["packages/server/src/domain/slots.ts -> packages/server/src/config.ts", "packages/server/src/domain/slots.ts -> packages/server/src/store/store.ts"],
       "store-not-modules-or-http": ["packages/server/src/store/sqlite/claim.ts -> packages/server/src/http/errors.ts", "packages/server/src/store/sqlite/claim.ts -> packages/server/src/modules/reservations/service.ts"],
       "inner-layers-not-http": [
         "packages/server/src/lib/links.ts -> packages/server/src/http/errors.ts",

@@ -20,7 +20,7 @@
  * instead of a development server logging it). What one email costs: `bun bench/email-cost.ts`.
  */
 import { DateTime } from "luxon";
-import type { Store } from "../packages/server/src/store/types.ts";
+import type { Store } from "../packages/server/src/store/store.ts";
 import { AdminService } from "../packages/server/src/modules/admin/service.ts";
 import { bookingScript, connections, emailsPending, engine, line, load, scratch, seconds, smtpSink, startServer, type LoadResult } from "./lib.ts";
 

@@ -7,7 +7,7 @@
  * (`npm run bench:console-paging` runs both).
  */
 import { AdminService } from "../packages/server/src/modules/admin/service.ts";
-import type { ReservationRecord } from "../packages/server/src/store/types.ts";
+import type { ReservationRecord } from "../packages/server/src/store/reservations.ts";
 import { createServer } from "node:net";
 import { engine, scratch, startServer } from "./lib.ts";
 

@@ -10,7 +10,8 @@ import { render, renderMail } from "../packages/server/src/modules/mail/render.t
 import type { MailLanguage } from "../packages/server/src/modules/mail/locales/catalog.ts";
 import { MAIL_CATALOGS } from "../packages/server/src/modules/mail/locales/index.ts";
 import { DEFAULT_SETTINGS } from "../packages/server/src/domain/event-type.ts";
-import type { EventTypeRecord, ReservationRecord } from "../packages/server/src/store/types.ts";
+import type { EventTypeRecord } from "../packages/server/src/store/event-types.ts";
+import type { ReservationRecord } from "../packages/server/src/store/reservations.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20_000);
 const start = Date.UTC(2026, 11, 2, 9);

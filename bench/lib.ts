@@ -9,7 +9,7 @@ import pg from "pg";
 import { openPostgresStore } from "../packages/server/src/store/postgres/index.ts";
 import { openSqliteStore } from "../packages/server/src/store/sqlite/index.ts";
 import { SecretBox } from "../packages/server/src/lib/secrets.ts";
-import type { Store } from "../packages/server/src/store/types.ts";
+import type { Store } from "../packages/server/src/store/store.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 

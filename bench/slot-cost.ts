@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { createApp } from "../packages/server/src/app.ts";
 import { AdminService } from "../packages/server/src/modules/admin/service.ts";
 import { openSqliteStore } from "../packages/server/src/store/sqlite/index.ts";
-import type { ReservationRecord } from "../packages/server/src/store/types.ts";
+import type { ReservationRecord } from "../packages/server/src/store/reservations.ts";
 
 const runs = Number(process.env.BENCH_RUNS ?? 7);
 const zone = "Europe/Prague";

@@ -13,7 +13,8 @@ import { EmailDeliverer, smtpTransport } from "../packages/server/src/modules/ma
 import { emailEvents, type MailPayload } from "../packages/server/src/modules/mail/events.ts";
 import { renderMail } from "../packages/server/src/modules/mail/render.ts";
 import { DEFAULT_SETTINGS } from "../packages/server/src/domain/event-type.ts";
-import type { EventTypeRecord, ReservationRecord } from "../packages/server/src/store/types.ts";
+import type { EventTypeRecord } from "../packages/server/src/store/event-types.ts";
+import type { ReservationRecord } from "../packages/server/src/store/reservations.ts";
 
 if (process.env.SMTP_COST_SINK === "1") {
   // The server side: counts messages and answers its CPU time when asked on stdin.

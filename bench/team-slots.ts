@@ -19,7 +19,7 @@ import { CalendarSync } from "../packages/server/src/modules/calendars/sync.ts";
 import { busyFromICalendarSteps } from "../packages/server/src/modules/calendars/expand.ts";
 import { teamSlots } from "../packages/server/src/domain/hosts.ts";
 import { MemoryRateLimiter } from "../packages/server/src/store/rate-limiter.ts";
-import type { ReservationRecord } from "../packages/server/src/store/types.ts";
+import type { ReservationRecord } from "../packages/server/src/store/reservations.ts";
 import { engine, scratch } from "./lib.ts";
 
 const runs = Number(process.env.BENCH_RUNS ?? 15);

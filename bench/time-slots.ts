@@ -14,7 +14,7 @@
 import { DateTime } from "luxon";
 import { connections, engine, line, load, scratch, seconds, startServer } from "./lib.ts";
 import { AdminService } from "../packages/server/src/modules/admin/service.ts";
-import type { ReservationRecord } from "../packages/server/src/store/types.ts";
+import type { ReservationRecord } from "../packages/server/src/store/reservations.ts";
 
 const port = Number(process.env.BENCH_PORT ?? 3917);
 const zone = "Europe/Prague";

@@ -29,7 +29,7 @@ import { STRIPE_WEBHOOK_PATH, stripeWebhookRoutes } from "./modules/payments/ind
 import { createServices, type CalendarDependencies } from "./services.ts";
 import type Stripe from "stripe";
 import type { BusySource } from "./domain/busy.ts";
-import type { Store } from "./store/types.ts";
+import type { Store } from "./store/store.ts";
 
 /** What an app is built from; everything but the store has a default. */
 export interface AppDependencies {

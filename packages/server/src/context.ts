@@ -1,7 +1,7 @@
 import type { Clock } from "./clock.ts";
 import type { ServerConfig } from "./config.ts";
 import type { RateLimiter } from "./store/rate-limiter.ts";
-import type { Store } from "./store/types.ts";
+import type { Store } from "./store/store.ts";
 
 /** A line for the operator's log; errors carry the request id the client was given. */
 export interface LogEntry {

@@ -1,7 +1,7 @@
 import type { EventTypeCreate } from "@booking/wire";
 import { AdminService } from "./modules/admin/service.ts";
 import { HostAdmin } from "./modules/hosts/service.ts";
-import type { Store } from "./store/types.ts";
+import type { Store } from "./store/store.ts";
 
 /** One demo event type as created, with the tokens a visitor or organizer would use. */
 export interface SeededEventType {

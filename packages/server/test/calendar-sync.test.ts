@@ -7,7 +7,7 @@ import { busyFromICalendarSteps } from "../src/modules/calendars/expand.ts";
 import { guardedFetch, type CalendarFetch } from "../src/modules/calendars/fetch.ts";
 import { CalendarSync } from "../src/modules/calendars/sync.ts";
 import { CalendarWriteDeliverer } from "../src/modules/calendars/writer.ts";
-import type { OutboxDelivery } from "../src/store/types.ts";
+import type { OutboxDelivery } from "../src/store/outbox.ts";
 import { rebindingDns } from "./rebinding.ts";
 
 // Calendars that misbehave: they hang, answer slowly, answer too much, or resolve to one address

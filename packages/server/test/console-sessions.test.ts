@@ -8,7 +8,7 @@ import { createApp } from "../src/app.ts";
 import type { ManualClock } from "../src/clock.ts";
 import { ConsoleAccess, SESSION_IDLE_MS, SESSION_MAX_MS, SIGN_IN_ATTEMPTS } from "../src/modules/console/service.ts";
 import { configFromEnv, type ServerConfig } from "../src/config.ts";
-import type { Store } from "../src/store/types.ts";
+import type { Store } from "../src/store/store.ts";
 import { ADMIN_KEY, ENGINE, POSTGRES_URL, createHost, databaseOf, openTestStoreBeside, expectError, reservation, setup, type Answer } from "./utils.ts";
 import { startRadicale } from "./radicale.ts";
 

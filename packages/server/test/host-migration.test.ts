@@ -9,7 +9,7 @@ import { DEFAULT_SETTINGS } from "../src/domain/event-type.ts";
 import { hashToken } from "../src/lib/tokens.ts";
 import { openSqliteStore } from "../src/store/sqlite/index.ts";
 import { openPostgresStore } from "../src/store/postgres/index.ts";
-import type { Store } from "../src/store/types.ts";
+import type { Store } from "../src/store/store.ts";
 import { postgresAt, sqliteAt } from "./old-databases.ts";
 import { ADMIN_KEY, ENGINE, POSTGRES_URL } from "./utils.ts";
 

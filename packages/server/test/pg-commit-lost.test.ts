@@ -4,7 +4,7 @@ import { createApp } from "../src/app.ts";
 import { ManualClock } from "../src/clock.ts";
 import { AdminService } from "../src/modules/admin/service.ts";
 import { openPostgresStore } from "../src/store/postgres/index.ts";
-import type { Store } from "../src/store/types.ts";
+import type { Store } from "../src/store/store.ts";
 import { newFeedToken, POSTGRES_URL, postgresSkipReason } from "./utils.ts";
 
 /**

@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AdminService } from "../src/modules/admin/service.ts";
 import { openPostgresStore } from "../src/store/postgres/index.ts";
-import type { Store } from "../src/store/types.ts";
+import type { Store } from "../src/store/store.ts";
 import { SIGN_IN_ATTEMPTS } from "../src/modules/console/service.ts";
 import { signInBurst, startServerProcess, type ServerProcess } from "./server-process.ts";
 import { POSTGRES_URL, postgresSkipReason, newFeedToken } from "./utils.ts";

@@ -5,7 +5,11 @@ import { openPostgresStore } from "../src/store/postgres/index.ts";
 import { seatLocks, type SeatLock } from "../src/store/postgres/claim.ts";
 import { POSTGRES_MIGRATIONS } from "../src/store/postgres/migrations.ts";
 import { openSqliteStore } from "../src/store/sqlite/index.ts";
-import { StoreBusyError, type EventTypeRecord, type OutboxEvent, type ReservationRecord, type SeatDecision, type Store } from "../src/store/types.ts";
+import { StoreBusyError } from "../src/store/errors.ts";
+import type { EventTypeRecord } from "../src/store/event-types.ts";
+import type { OutboxEvent } from "../src/store/outbox.ts";
+import type { ReservationRecord, SeatDecision } from "../src/store/reservations.ts";
+import type { Store } from "../src/store/store.ts";
 import { reservation } from "./utils.ts";
 
 /**

@@ -6,7 +6,7 @@ import type { EventTypeCreate } from "@booking/wire";
 import { ReminderWorker } from "../src/modules/mail/reminder-worker.ts";
 import { staleReminder, type ReminderPayload } from "../src/modules/mail/reminders.ts";
 import { createApp } from "../src/app.ts";
-import type { Store } from "../src/store/types.ts";
+import type { Store } from "../src/store/store.ts";
 import { startSmtp as startSmtpServer, type Received, type Smtp } from "./smtp.ts";
 import { ADMIN_KEY, dataOf, ENGINE, openTestStoreBeside, setup } from "./utils.ts";
 

@@ -16,7 +16,7 @@ import { WebhookWorker } from "../src/modules/webhooks/worker.ts";
 import { redactUrls } from "../src/lib/redact.ts";
 import { openPostgresStore } from "../src/store/postgres/index.ts";
 import { openSqliteStore } from "../src/store/sqlite/index.ts";
-import type { Store } from "../src/store/types.ts";
+import type { Store } from "../src/store/store.ts";
 import { SERVER_DIR, startServerProcess, type ServerProcess } from "./server-process.ts";
 import { zoneRepeating } from "./hostile-calendars.ts";
 import { ADMIN_KEY, ENGINE, POSTGRES_URL, setup, hostOf } from "./utils.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ENGINE, openTestStore, reservation, setup } from "./utils.ts";
-import { StoreBusyError } from "../src/store/types.ts";
+import { StoreBusyError } from "../src/store/errors.ts";
 import { WebhookWorker } from "../src/modules/webhooks/worker.ts";
 import { ManualClock } from "../src/clock.ts";
 import { AdminService } from "../src/modules/admin/service.ts";

@@ -10,7 +10,8 @@ import { AdminService } from "../src/modules/admin/service.ts";
 import pg from "pg";
 import { openPostgresStore } from "../src/store/postgres/index.ts";
 import { openSqliteStore } from "../src/store/sqlite/index.ts";
-import type { ReservationRecord, Store } from "../src/store/types.ts";
+import type { ReservationRecord } from "../src/store/reservations.ts";
+import type { Store } from "../src/store/store.ts";
 import type { CalendarDependencies } from "../src/services.ts";
 
 export const ADMIN_KEY = "test-admin-key-0123456789";

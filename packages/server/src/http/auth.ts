@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
-import type { Store, EventTypeRecord } from "../store/types.ts";
+import type { Store } from "../store/store.ts";
+import type { EventTypeRecord } from "../store/event-types.ts";
 import { ApiError } from "./errors.ts";
 import { resolvedEventTypes } from "./caller.ts";
 import { bearerToken, eventTypeOfCredential } from "./tokens.ts";

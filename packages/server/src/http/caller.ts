@@ -1,4 +1,5 @@
-import type { EventTypeRecord, Store } from "../store/types.ts";
+import type { EventTypeRecord } from "../store/event-types.ts";
+import type { Store } from "../store/store.ts";
 import { pathOf } from "../lib/links.ts";
 import { hashToken, LINK_TOKEN_PREFIX, matchesHash } from "../lib/tokens.ts";
 import { isPagePath } from "../page-paths.ts";

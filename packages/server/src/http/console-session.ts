@@ -1,6 +1,6 @@
 import type { ServerConfig } from "../config.ts";
 import { publicOrigin } from "../lib/links.ts";
-import type { ConsoleSessionRecord } from "../store/types.ts";
+import type { ConsoleSessionRecord } from "../store/console-sessions.ts";
 import { ApiError } from "./errors.ts";
 
 /** Console sessions already resolved from a request's cookie, so a request looks its session up (and moves it on) once. */

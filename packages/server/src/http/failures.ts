@@ -1,6 +1,6 @@
 import type { FieldErrorCode } from "@booking/wire";
 import { ApiError, DomainError, FieldErrors } from "./errors.ts";
-import { StoreBusyError, StoreOutcomeUnknownError, StoreUnavailableError } from "../store/types.ts";
+import { StoreBusyError, StoreOutcomeUnknownError, StoreUnavailableError } from "../store/errors.ts";
 
 /** Routes as the router lists them, for 405 answers. */
 export type RouteList = () => readonly { method: string; path: string }[];

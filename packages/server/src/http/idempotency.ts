@@ -1,5 +1,7 @@
 import { Elysia } from "elysia";
-import { StoreBusyError, type EventTypeRecord, type Store } from "../store/types.ts";
+import { StoreBusyError } from "../store/errors.ts";
+import type { EventTypeRecord } from "../store/event-types.ts";
+import type { Store } from "../store/store.ts";
 import { BusinessFailure, ValidationFailed } from "./errors.ts";
 import { pathOf } from "../lib/links.ts";
 

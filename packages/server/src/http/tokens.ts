@@ -1,5 +1,6 @@
 import { hashToken, LINK_TOKEN_PREFIX, sameSecret } from "../lib/tokens.ts";
-import type { EventTypeRecord, Store } from "../store/types.ts";
+import type { EventTypeRecord } from "../store/event-types.ts";
+import type { Store } from "../store/store.ts";
 
 /** Advice on every refusal of the organizer's channels (admin API, assistant server). */
 export const ADMIN_HINT = "Send Authorization: Bearer <admin key>, the BOOKING_ADMIN_KEY the server was started with.";

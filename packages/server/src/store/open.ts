@@ -2,7 +2,7 @@ import type { ServerConfig } from "../config.ts";
 import type { LogEntry } from "../context.ts";
 import { openPostgresStore } from "./postgres/index.ts";
 import { openSqliteStore } from "./sqlite/index.ts";
-import type { Store } from "./types.ts";
+import type { Store } from "./store.ts";
 import { join, dirname } from "node:path";
 import { keyFromFile, SecretBox } from "../lib/secrets.ts";
 

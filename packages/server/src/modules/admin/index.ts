@@ -19,7 +19,7 @@ import type { AdminService } from "./service.ts";
 import type { ReservationService } from "../reservations/service.ts";
 import type { ConsoleAccess } from "../console/service.ts";
 import { assertSameOrigin, cookieOf, resolvedSessions, sessionCookie, sessionCookieName, type SessionContext } from "../../http/console-session.ts";
-import type { ConsoleSessionRecord } from "../../store/types.ts";
+import type { ConsoleSessionRecord } from "../../store/console-sessions.ts";
 import type { CalendarAdmin } from "../calendars/service.ts";
 import { BusySourceCreate, WriteBookingsBody } from "../calendars/model.ts";
 import type { HostAdmin } from "../hosts/service.ts";

@@ -19,7 +19,11 @@ import { DEFAULT_SETTINGS, reminderMinutesOf, type CustomFieldDefinition, type E
 import { checkAvailability } from "../../domain/availability.ts";
 import { addError, DomainError, ValidationFailed } from "../../domain/errors.ts";
 import { FEED_TOKEN_PREFIX, hashToken, LINK_TOKEN_PREFIX, newToken, newWebhookSecret } from "../../lib/tokens.ts";
-import { SlugTakenError, type EventTypeHost, type EventTypeRecord, type OutboxDelivery, type ReservationRecord, type Store, type WebhookAttempt } from "../../store/types.ts";
+import { SlugTakenError } from "../../store/errors.ts";
+import type { EventTypeHost, EventTypeRecord } from "../../store/event-types.ts";
+import type { OutboxDelivery, WebhookAttempt } from "../../store/outbox.ts";
+import type { ReservationRecord } from "../../store/reservations.ts";
+import type { Store } from "../../store/store.ts";
 import { statusAt } from "../../domain/reservation.ts";
 import { canonicalZone, utc } from "../../lib/time.ts";
 import { webhookUrlProblem } from "../webhooks/address.ts";

@@ -3,7 +3,8 @@ import { escapeHtml } from "../../lib/html.ts";
 import { FAVICON_LINK } from "../embed/page.ts";
 import { isUuid } from "../../lib/ids.ts";
 import type { ManageAction } from "../../lib/links.ts";
-import type { EventTypeRecord, Store } from "../../store/types.ts";
+import type { EventTypeRecord } from "../../store/event-types.ts";
+import type { Store } from "../../store/store.ts";
 import { translationFor } from "../../domain/event-type.ts";
 
 /** A rendered page: the event type's, or the page saying there is none (the route answers that one 404). */

@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import type { BusyInterval } from "../../domain/slots.ts";
-import type { BusyObject, SkippedObject } from "../../store/types.ts";
+import type { BusyObject, SkippedObject } from "../../store/busy.ts";
 import type { BusyWindow } from "./expand.ts";
 
 /** The busy intervals of a sync's objects, with the objects left out because they could not be read. */

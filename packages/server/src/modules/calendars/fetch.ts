@@ -1,5 +1,5 @@
 import { calendarMultiGet, calendarQuery, createAccount, fetchCalendars, type DAVCalendar, type DAVResponse } from "tsdav";
-import type { BusyObject, BusySourceRecord } from "../../store/types.ts";
+import type { BusyObject, BusySourceRecord } from "../../store/busy.ts";
 import { pinnedRequest, resolveTarget } from "../webhooks/address.ts";
 
 /** The fetch the calendar clients use: `fetch`'s call signature. */

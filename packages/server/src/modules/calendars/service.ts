@@ -13,7 +13,9 @@ import {
 } from "@booking/wire";
 import { addError, DomainError, ValidationFailed } from "../../domain/errors.ts";
 import { utc } from "../../lib/time.ts";
-import type { BusySourceKind, BusySourceRecord, HostRecord, NewBusySource, Store } from "../../store/types.ts";
+import type { BusySourceKind, BusySourceRecord, NewBusySource } from "../../store/busy.ts";
+import type { HostRecord } from "../../store/hosts.ts";
+import type { Store } from "../../store/store.ts";
 import { webhookUrlProblem } from "../webhooks/address.ts";
 import { discoverCalendars, fetchCalDav, fetchFeed, guardedFetch, type CalendarFetch } from "./fetch.ts";
 import type { CalendarSync } from "./sync.ts";

@@ -1,6 +1,10 @@
 import type { Clock } from "../../clock.ts";
 import type { LogEntry } from "../../context.ts";
-import type { BusySourceRecord, EventTypeRecord, OutboxDelivery, OutboxEvent, ReservationRecord, Store, WebhookKind } from "../../store/types.ts";
+import type { BusySourceRecord } from "../../store/busy.ts";
+import type { EventTypeRecord } from "../../store/event-types.ts";
+import type { OutboxDelivery, OutboxEvent, WebhookKind } from "../../store/outbox.ts";
+import type { ReservationRecord } from "../../store/reservations.ts";
+import type { Store } from "../../store/store.ts";
 import { bookingEvent, inviteCalendar, organizerBookingKey } from "../invites/ics.ts";
 import { senderOf, type MailPolicy } from "../mail/events.ts";
 import { OutboxWorker, type Deliverer, type DeliveryOutcome } from "../outbox/worker.ts";

@@ -1,7 +1,8 @@
 import { DomainError } from "../../domain/errors.ts";
 import { hashToken, newToken, sameSecret } from "../../lib/tokens.ts";
 import type { AttemptLimiter } from "../../store/rate-limiter.ts";
-import type { ConsoleSessionRecord, Store } from "../../store/types.ts";
+import type { ConsoleSessionRecord } from "../../store/console-sessions.ts";
+import type { Store } from "../../store/store.ts";
 import type { SessionView } from "@booking/wire";
 
 /** Prefix of a console session's cookie secret. */

@@ -3,7 +3,7 @@ import { Type } from "@sinclair/typebox";
 import { answers, text } from "../../http/answers.ts";
 import { pageDoc } from "../../http/route-doc.ts";
 import type { AppContext } from "../../context.ts";
-import type { Store } from "../../store/types.ts";
+import type { Store } from "../../store/store.ts";
 import { ApiError } from "../../http/errors.ts";
 import { pageSecurityHeaders, type PagePolicyOptions } from "../../http/page-policy.ts";
 import { CALENDAR_PATH, publicOrigin } from "../../lib/links.ts";

@@ -1,5 +1,7 @@
 import ICAL from "ical.js";
-import type { EventTypeRecord, ReservationRecord, Store } from "../../store/types.ts";
+import type { EventTypeRecord } from "../../store/event-types.ts";
+import type { ReservationRecord } from "../../store/reservations.ts";
+import type { Store } from "../../store/store.ts";
 import { FEED_TOKEN_PREFIX } from "../../lib/tokens.ts";
 import { senderOf } from "../mail/events.ts";
 import { setText } from "../invites/ics.ts";

@@ -1,5 +1,6 @@
 import ICAL from "ical.js";
-import type { EventTypeRecord, ReservationRecord } from "../../store/types.ts";
+import type { EventTypeRecord } from "../../store/event-types.ts";
+import type { ReservationRecord } from "../../store/reservations.ts";
 import { bookingEvent, setText } from "../invites/ics.ts";
 
 /**

@@ -1,4 +1,5 @@
-import type { EventTypeHostInfo, EventTypeRecord, ReservationRecord } from "../../store/types.ts";
+import type { EventTypeHostInfo, EventTypeRecord } from "../../store/event-types.ts";
+import type { ReservationRecord } from "../../store/reservations.ts";
 
 /**
  * The hosts a booking is with, as the event type names them: those its reservation records (in its

@@ -9,7 +9,9 @@ import { FEED_TOKEN_PREFIX, newToken } from "../../lib/tokens.ts";
 import type { AvailabilityRules } from "../../domain/event-type.ts";
 import { statusAt } from "../../domain/reservation.ts";
 import { canonicalZone, utc } from "../../lib/time.ts";
-import type { HostRecord, ReservationRecord, ScheduleRecord, Store } from "../../store/types.ts";
+import type { HostRecord, ScheduleRecord } from "../../store/hosts.ts";
+import type { ReservationRecord } from "../../store/reservations.ts";
+import type { Store } from "../../store/store.ts";
 import type { ReservationStatus } from "@booking/wire";
 
 /** Most schedules one host may keep. */

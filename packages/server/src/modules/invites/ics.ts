@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import ICAL from "ical.js";
 import type { EventTypeSettings } from "../../domain/event-type.ts";
-import type { ReservationRecord } from "../../store/types.ts";
+import type { ReservationRecord } from "../../store/reservations.ts";
 
 /** What a calendar entry shows of an event type. */
 export type InviteEventType = Pick<EventTypeSettings, "title" | "description">;

@@ -1,5 +1,7 @@
 import type { ServerConfig } from "../../config.ts";
-import type { EventTypeRecord, OutboxChannel, OutboxEvent, ReservationRecord, WebhookKind } from "../../store/types.ts";
+import type { EventTypeRecord } from "../../store/event-types.ts";
+import type { OutboxChannel, OutboxEvent, WebhookKind } from "../../store/outbox.ts";
+import type { ReservationRecord } from "../../store/reservations.ts";
 import type { InviteEventType, InviteMethod, InviteReservation } from "../invites/ics.ts";
 import { bookingHosts, coHostsOf, organizerCopies, organizerOf } from "../hosts/organizer.ts";
 import { translationFor } from "../../domain/event-type.ts";

@@ -1,7 +1,8 @@
 import type { Clock } from "../../clock.ts";
 import type { ServerConfig } from "../../config.ts";
 import type { LogEntry } from "../../context.ts";
-import type { OutboxDelivery, Store } from "../../store/types.ts";
+import type { OutboxDelivery } from "../../store/outbox.ts";
+import type { Store } from "../../store/store.ts";
 import { MAX_IN_FLIGHT, OutboxWorker, type Deliverer, type DeliveryOutcome } from "../outbox/worker.ts";
 import { EmailDeliverer, smtpTransport } from "./deliverer.ts";
 import { reminderFollowUps, renderReminder, staleReminder, type ReminderPayload } from "./reminders.ts";

@@ -1,6 +1,8 @@
 import { reminderMinutesOf } from "../../domain/event-type.ts";
 import { outboxMessageId } from "../../lib/ids.ts";
-import type { AttemptFollowUps, EventTypeRecord, OutboxDelivery, OutboxEvent, ReservationRecord, WebhookKind } from "../../store/types.ts";
+import type { AttemptFollowUps, OutboxDelivery, OutboxEvent, WebhookKind } from "../../store/outbox.ts";
+import type { EventTypeRecord } from "../../store/event-types.ts";
+import type { ReservationRecord } from "../../store/reservations.ts";
 import { guestPayload, mailEvent, mailPayload, type MailPayload, type MailPolicy, type RenderedMail } from "./events.ts";
 import { render } from "./render.ts";
 

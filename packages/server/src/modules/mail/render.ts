@@ -1,6 +1,6 @@
 import { fill } from "@booking/wire/i18n";
 import { bookingInvite, joinLink, meetingPlace, type InviteLabels } from "../invites/ics.ts";
-import type { WebhookKind } from "../../store/types.ts";
+import type { WebhookKind } from "../../store/outbox.ts";
 import { manageActionUrlOf } from "../../lib/links.ts";
 import type { MailPayload, RenderedMail } from "./events.ts";
 import { catalogOf, durationText, spanText, type MailLocale } from "./language.ts";

@@ -2,7 +2,7 @@ import { MAX_DATE_OVERRIDES, type TimeRange, type Weekday } from "@booking/wire"
 import type { AppContext } from "../../context.ts";
 import type { AvailabilityRules } from "../../domain/event-type.ts";
 import { ValidationFailed } from "../../domain/errors.ts";
-import type { EventTypeRecord } from "../../store/types.ts";
+import type { EventTypeRecord } from "../../store/event-types.ts";
 import type { Services } from "../../services.ts";
 import { calendarDate, type EventTypeChoice, type Lookup } from "./lookup.ts";
 import type { ReservationView, ToolOutput } from "./model.ts";

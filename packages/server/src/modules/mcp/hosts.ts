@@ -3,7 +3,7 @@ import { DateTime } from "luxon";
 import type { AppContext } from "../../context.ts";
 import { canonicalZone } from "../../lib/time.ts";
 import type { Services } from "../../services.ts";
-import type { EventTypeRecord } from "../../store/types.ts";
+import type { EventTypeRecord } from "../../store/event-types.ts";
 import type { Lookup } from "./lookup.ts";
 import type { ToolOutput } from "./model.ts";
 import { rangesText, refOf } from "./present.ts";

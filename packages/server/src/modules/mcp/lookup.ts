@@ -2,7 +2,9 @@ import { DateTime } from "luxon";
 import { isSlug } from "@booking/wire";
 import { DomainError, ValidationFailed } from "../../domain/errors.ts";
 import { canonicalZone } from "../../lib/time.ts";
-import type { EventTypeRecord, ReservationRecord, Store } from "../../store/types.ts";
+import type { EventTypeRecord } from "../../store/event-types.ts";
+import type { ReservationRecord } from "../../store/reservations.ts";
+import type { Store } from "../../store/store.ts";
 import type { ReservationService } from "../reservations/service.ts";
 import { offsetInstant } from "../../lib/time.ts";
 

@@ -4,7 +4,8 @@ import { reminderMinutesOf } from "../../domain/event-type.ts";
 import { statusAt } from "../../domain/reservation.ts";
 import type { Slot } from "../../domain/slots.ts";
 import { utc } from "../../lib/time.ts";
-import type { EventTypeRecord, ReservationRecord } from "../../store/types.ts";
+import type { EventTypeRecord } from "../../store/event-types.ts";
+import type { ReservationRecord } from "../../store/reservations.ts";
 import { bookingUrlOf, manageUrlOf } from "../../lib/links.ts";
 import type { AvailabilityView, EventTypeDetail, EventTypeRef, EventTypeSummary, ReservationView, SlotView } from "./model.ts";
 

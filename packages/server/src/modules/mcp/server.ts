@@ -3,7 +3,7 @@ import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/
 import { LIMITS } from "@booking/wire";
 import type { AppContext } from "../../context.ts";
 import { DomainError, BusinessFailure, ValidationFailed } from "../../domain/errors.ts";
-import { StoreBusyError, StoreUnavailableError } from "../../store/types.ts";
+import { StoreBusyError, StoreUnavailableError } from "../../store/errors.ts";
 import type { Services } from "../../services.ts";
 import { AvailabilityTools } from "./availability.ts";
 import { SYNC_ANSWER_MS } from "../calendars/service.ts";

@@ -4,7 +4,7 @@ import { statusAt } from "../../domain/reservation.ts";
 import { horizonEnd, type Slot } from "../../domain/slots.ts";
 import { DomainError, ValidationFailed } from "../../domain/errors.ts";
 import { utc } from "../../lib/time.ts";
-import type { EventTypeRecord } from "../../store/types.ts";
+import type { EventTypeRecord } from "../../store/event-types.ts";
 import type { Services } from "../../services.ts";
 import { slotWindow } from "../time-slots/service.ts";
 import { sendsWebhooks } from "../webhooks/events.ts";

@@ -1,4 +1,6 @@
-import type { EventTypeRecord, OutboxEvent, ReservationRecord, WebhookKind } from "../../store/types.ts";
+import type { EventTypeRecord } from "../../store/event-types.ts";
+import type { OutboxEvent, WebhookKind } from "../../store/outbox.ts";
+import type { ReservationRecord } from "../../store/reservations.ts";
 import { emailEvents, type MailPolicy } from "../mail/events.ts";
 import { reminderEvents } from "../mail/reminders.ts";
 import { webhookEvents } from "../webhooks/events.ts";

@@ -1,7 +1,8 @@
 import type { Clock } from "../../clock.ts";
 import type { LogEntry } from "../../context.ts";
 import { redactUrls } from "../../lib/redact.ts";
-import type { AttemptFollowUps, ChannelOutbox, OutboxChannel, OutboxDelivery, Store, WebhookAttempt } from "../../store/types.ts";
+import type { AttemptFollowUps, ChannelOutbox, OutboxChannel, OutboxDelivery, WebhookAttempt } from "../../store/outbox.ts";
+import type { Store } from "../../store/store.ts";
 
 /** Waits between attempts (decisions.md): the 8th failed attempt gives up. The same for every channel. */
 export const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];

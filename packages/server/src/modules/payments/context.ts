@@ -1,7 +1,7 @@
 /** The record every part of the payment rules works with, and the way they all call the provider. */
 import type { LogEntry } from "../../context.ts";
 import { DomainError, FieldErrors, ValidationFailed } from "../../domain/errors.ts";
-import type { Store } from "../../store/types.ts";
+import type { Store } from "../../store/store.ts";
 import type { MailPolicy } from "../mail/events.ts";
 import { ProviderNotAuthorized, ProviderRefusal, type PaymentProvider, type ProviderIntent } from "./provider.ts";
 

@@ -2,7 +2,8 @@
 import { nextStamp } from "../../domain/reservation.ts";
 import { DomainError } from "../../domain/errors.ts";
 import { manageUrlOf } from "../../lib/links.ts";
-import type { EventTypeRecord, PaymentRecord, ReservationRecord } from "../../store/types.ts";
+import type { EventTypeRecord } from "../../store/event-types.ts";
+import type { PaymentRecord, ReservationRecord } from "../../store/reservations.ts";
 import { outboxEvents } from "../outbox/events.ts";
 import type { PaymentContext } from "./context.ts";
 import { ProviderRefusal, type ProviderEvent, type ProviderIntent } from "./provider.ts";

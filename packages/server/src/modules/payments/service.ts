@@ -1,6 +1,8 @@
 import type { PaymentInput, PaymentResult } from "@booking/wire";
 import type { LogEntry } from "../../context.ts";
-import type { EventTypeRecord, ReservationRecord, Store } from "../../store/types.ts";
+import type { EventTypeRecord } from "../../store/event-types.ts";
+import type { ReservationRecord } from "../../store/reservations.ts";
+import type { Store } from "../../store/store.ts";
 import { NO_MAIL, type MailPolicy } from "../mail/events.ts";
 import type { PaymentContext } from "./context.ts";
 import { closeIntent, createIntent, isPaid } from "./intents.ts";

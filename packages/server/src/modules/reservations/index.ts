@@ -9,7 +9,7 @@ import type { PaymentService } from "../payments/service.ts";
 import { CancelInput, CancelQuery, CancelResponse, ConfirmInput, PaymentInput, PaymentResponse, RefreshResponse, RescheduleInput, ReservationInput, ReservationParams, ReservationResponse } from "./model.ts";
 import { resultOf, type ReservationService } from "./service.ts";
 import { manageUrlOf, publicOrigin } from "../../lib/links.ts";
-import type { EventTypeRecord } from "../../store/types.ts";
+import type { EventTypeRecord } from "../../store/event-types.ts";
 
 /** The reservation routes of the public API (spec 4.2-4.8). */
 export const reservationRoutes = (ctx: AppContext, reservations: ReservationService, payments: PaymentService) => {

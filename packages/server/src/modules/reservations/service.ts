@@ -6,7 +6,10 @@ import { blockedByBusy, bufferedSpan, NO_BUSY_SOURCE, type BusySource } from "..
 import { hostsFor, offeringHosts, type HostTime } from "../../domain/hosts.ts";
 import { DomainError, BusinessFailure, FieldErrors, ValidationFailed } from "../../domain/errors.ts";
 import { matchesHash } from "../../lib/tokens.ts";
-import { StoreBusyError, type EventTypeHostInfo, type EventTypeRecord, type HostView, type ReservationRecord, type SeatDecision, type SeatHolder, type Store } from "../../store/types.ts";
+import { StoreBusyError } from "../../store/errors.ts";
+import type { EventTypeHostInfo, EventTypeRecord } from "../../store/event-types.ts";
+import type { HostView, ReservationRecord, SeatDecision, SeatHolder } from "../../store/reservations.ts";
+import type { Store } from "../../store/store.ts";
 import { refundMessage, type PaymentService } from "../payments/service.ts";
 import type { LogEntry } from "../../context.ts";
 import { outboxEvents } from "../outbox/events.ts";

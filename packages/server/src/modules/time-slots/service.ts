@@ -8,7 +8,9 @@ import { coversWhole, lowerBound, NO_BUSY_SOURCE, type BusySource } from "../../
 import { teamSlots } from "../../domain/hosts.ts";
 import { TimedCache } from "../../lib/timed-cache.ts";
 import { ZonedIsoWriter } from "../../lib/zoned-iso.ts";
-import type { Store, EventTypeRecord, HostBusyInterval } from "../../store/types.ts";
+import type { Store } from "../../store/store.ts";
+import type { EventTypeRecord } from "../../store/event-types.ts";
+import type { HostBusyInterval } from "../../store/hosts.ts";
 
 const DAY_MS = 86_400_000;
 /**

@@ -1,5 +1,7 @@
 import { utc } from "../../lib/time.ts";
-import type { EventTypeRecord, OutboxEvent, ReservationRecord, WebhookKind } from "../../store/types.ts";
+import type { EventTypeRecord } from "../../store/event-types.ts";
+import type { OutboxEvent, WebhookKind } from "../../store/outbox.ts";
+import type { ReservationRecord } from "../../store/reservations.ts";
 import { bookingHosts } from "../hosts/organizer.ts";
 import { outboxMessageId } from "../../lib/ids.ts";
 

@@ -2,7 +2,8 @@ import { Webhook } from "standardwebhooks";
 import type { Clock } from "../../clock.ts";
 import type { LogEntry } from "../../context.ts";
 import { redactUrl } from "../../lib/redact.ts";
-import type { OutboxDelivery, Store } from "../../store/types.ts";
+import type { OutboxDelivery } from "../../store/outbox.ts";
+import type { Store } from "../../store/store.ts";
 import { OutboxWorker, type Deliverer, type DeliveryOutcome } from "../outbox/worker.ts";
 import { pinnedRequest, resolveTarget, type Target } from "./address.ts";
 

@@ -1,6 +1,6 @@
 import type { BusyInterval } from "../../domain/slots.ts";
-import { BUSY_SOURCE_COLUMNS, mergedIntervals, sameIntervals, toBusySource, type BusySourceRow } from "../rows.ts";
-import type { BusyObject, BusySyncWrite, NewBusySource, Store } from "../types.ts";
+import { BUSY_SOURCE_COLUMNS, mergedIntervals, sameIntervals, toBusySource, type BusySourceRow } from "../rows/busy.ts";
+import type { BusyObject, BusyRepository, BusySyncWrite, NewBusySource } from "../busy.ts";
 import type { Connections } from "./connections.ts";
 import type { SecretBox } from "../../lib/secrets.ts";
 
@@ -13,7 +13,7 @@ export const BUSY_BETWEEN = `SELECT start_ms AS "startMs", end_ms AS "endMs" FRO
  * that locks the source's row; a change of the intervals bumps the host's row revision (part of the
  * revision of each of its event types, which every instance's caches key on), so no instance serves a slot page from before it.
  */
-export function postgresBusy(db: Connections, secrets: SecretBox): Store["busy"] {
+export function postgresBusy(db: Connections, secrets: SecretBox): BusyRepository {
   const byId = async (id: number) => {
     const row = (await db.run<BusySourceRow>(`SELECT ${BUSY_SOURCE_COLUMNS} FROM busy_sources s WHERE s.id = $1`, [id], true)).rows[0];
     return row ? toBusySource(row, secrets) : null;

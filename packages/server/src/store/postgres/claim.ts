@@ -1,10 +1,12 @@
 import type pg from "pg";
-import type { HostBusyInterval, HostView, ReservationRecord, SeatClaim, SeatDecision, SeatHolder } from "../types.ts";
+import type { HostBusyInterval } from "../hosts.ts";
+import type { HostView, ReservationRecord, SeatClaim, SeatDecision, SeatHolder } from "../reservations.ts";
 import type { Connections } from "./connections.ts";
 import { DATABASE_NOW_MS, INSERT_RESERVATION, SEAT_HOLDERS, UPDATE_RESERVATION, reservationValues, updateValues } from "./reservation-sql.ts";
-import { toReservation, toSeatHolder, type ReservationRow, type SeatHolderRow } from "./rows.ts";
-import { claimedHosts, claimInstant, hostIdsOf, hostViews } from "../rows.ts";
-import { insertEvents } from "./webhooks.ts";
+import { hostIdsOf, toReservation, type ReservationRow } from "../rows/reservations.ts";
+import { toSeatHolder, type SeatHolderRow } from "./rows.ts";
+import { claimedHosts, claimInstant, hostViews } from "../claim.ts";
+import { insertEvents } from "./outbox.ts";
 import { EVENT_TYPE_HOST_IDS, HOST_BUSY, LAST_BOOKED } from "./hosts-sql.ts";
 import type { BusyInterval } from "../../domain/slots.ts";
 

@@ -1,5 +1,5 @@
 import pg from "pg";
-import { StoreBusyError, StoreOutcomeUnknownError, StoreUnavailableError } from "../types.ts";
+import { StoreBusyError, StoreOutcomeUnknownError, StoreUnavailableError } from "../errors.ts";
 import { connectionLoss } from "./pools.ts";
 
 /** Serialization failures and deadlocks are retried this often, then reported as StoreBusyError. */

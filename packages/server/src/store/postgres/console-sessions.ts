@@ -1,11 +1,11 @@
-import type { ConsoleSessionRecord, Store } from "../types.ts";
-import { toConsoleSession, type ConsoleSessionRow } from "../rows.ts";
+import type { ConsoleSessionRecord, ConsoleSessionRepository } from "../console-sessions.ts";
+import { toConsoleSession, type ConsoleSessionRow } from "../rows/console-sessions.ts";
 import type { Connections } from "./connections.ts";
 
 const DAY_MS = 86_400_000;
 
 /** Console sessions and sign-in links on PostgreSQL; a link is used up by one conditional update, so two instances never both accept it. */
-export function postgresConsoleSessions(db: Connections): Store["consoleSessions"] {
+export function postgresConsoleSessions(db: Connections): ConsoleSessionRepository {
   return {
     create: async (s: ConsoleSessionRecord) => {
       // Sessions long over are forgotten as new ones come.

@@ -1,7 +1,8 @@
 import pg from "pg";
-import { SlugTakenError, type EventTypeChange, type EventTypeRecord, type NewEventType, type Store } from "../types.ts";
+import { SlugTakenError } from "../errors.ts";
+import type { EventTypeChange, EventTypeRecord, EventTypeRepository, NewEventType } from "../event-types.ts";
 import type { Connections } from "./connections.ts";
-import { hostsOrDefault, ParsedEventTypes, sealedWebhookSecret, toEventType, type EventTypeRow } from "../rows.ts";
+import { hostsOrDefault, ParsedEventTypes, sealedWebhookSecret, toEventType, type EventTypeRow } from "../rows/event-types.ts";
 import { HOST_REVISION, HOST_REVISION_SHARE } from "./hosts-sql.ts";
 import type { SecretBox } from "../../lib/secrets.ts";
 
@@ -24,7 +25,7 @@ const WITH_SEAT_REVISION = `*, ${SEAT_REVISION} AS seat_revision, ${HOSTS_JSON} 
  * plus its seat changes) tells whether a cached record is current, so every instance reads the
  * others' changes.
  */
-export function postgresEventTypes(db: Connections, secrets: SecretBox): Store["eventTypes"] {
+export function postgresEventTypes(db: Connections, secrets: SecretBox): EventTypeRepository {
   const parsed = new ParsedEventTypes(secrets);
   const cached = (row: (EventTypeRow & { seat_revision: number }) | undefined): EventTypeRecord | null =>
     parsed.of(row && { ...row, revision: row.revision + row.seat_revision });

@@ -1,5 +1,7 @@
-import { toHost, toReservation, toSchedule, type HostRow, type ReservationRow, type ScheduleRow } from "../rows.ts";
-import type { HostBusyInterval, HostChange, NewHost, NewSchedule, ReservationQuery, ScheduleChange, Store } from "../types.ts";
+import { toHost, toSchedule, type HostRow, type ScheduleRow } from "../rows/hosts.ts";
+import { toReservation, type ReservationRow } from "../rows/reservations.ts";
+import type { HostBusyInterval, HostChange, HostRepository, NewHost, NewSchedule, ScheduleChange, ScheduleRepository } from "../hosts.ts";
+import type { ReservationQuery } from "../reservations.ts";
 import type { Connections } from "./connections.ts";
 import { HOST_BUSY, HOST_REVISION } from "./hosts-sql.ts";
 
@@ -7,7 +9,7 @@ import { HOST_BUSY, HOST_REVISION } from "./hosts-sql.ts";
 const HOST_COLUMNS = `h.id, h.name, h.email, h.timezone, h.avatar_url, h.is_default, h.bookings_calendar, h.feed_token, ${HOST_REVISION} AS revision, h.created_at_ms, h.updated_at_ms`;
 
 /** Hosts on PostgreSQL: people, and what takes their time across event types. */
-export function postgresHosts(db: Connections): Store["hosts"] {
+export function postgresHosts(db: Connections): HostRepository {
   const byId = async (id: number) => {
     const row = (await db.run<HostRow>(`SELECT ${HOST_COLUMNS} FROM hosts h WHERE h.id = $1`, [id], true)).rows[0];
     return row ? toHost(row) : null;
@@ -78,7 +80,7 @@ export function postgresHosts(db: Connections): Store["hosts"] {
 }
 
 /** Schedules on PostgreSQL; a change bumps its host's revision, so cached slot pages of the host's event types go. */
-export function postgresSchedules(db: Connections): Store["schedules"] {
+export function postgresSchedules(db: Connections): ScheduleRepository {
   const byId = async (id: number) => {
     const row = (await db.run<ScheduleRow>("SELECT * FROM schedules WHERE id = $1", [id], true)).rows[0];
     return row ? toSchedule(row) : null;

@@ -1,9 +1,9 @@
-import { IDEMPOTENCY_LEASE_MS } from "../rows.ts";
-import { StoreBusyError, type IdempotencyState, type Store } from "../types.ts";
+import { IDEMPOTENCY_LEASE_MS, type IdempotencyRepository, type IdempotencyState } from "../idempotency.ts";
+import { StoreBusyError } from "../errors.ts";
 import type { Connections } from "./connections.ts";
 
 /** Idempotency keys on PostgreSQL: the key's row is the registration, so a retry reaching another instance finds it. */
-export function postgresIdempotency(db: Connections): Store["idempotency"] {
+export function postgresIdempotency(db: Connections): IdempotencyRepository {
   return {
     begin: async (eventTypeId: number, key: string, requestHash: string, nowMs: number) =>
       db.transaction(async (c): Promise<IdempotencyState> => {

@@ -1,6 +1,6 @@
 /** The PostgreSQL engine, one database shared by several processes or hosts; its parts live here, one file per concern, named as their twins in ../sqlite/. */
 import type pg from "pg";
-import type { Store } from "../types.ts";
+import type { Store } from "../store.ts";
 import { Connections, messageOf } from "./connections.ts";
 import { postgresEventTypes } from "./event-types.ts";
 import { postgresIdempotency } from "./idempotency.ts";
@@ -8,7 +8,7 @@ import { applyPostgresMigrations } from "./migrations.ts";
 import { describeTarget, openPool, sessionSettings } from "./pools.ts";
 import { PostgresRateLimiter } from "./rate-limiter.ts";
 import { postgresReservations } from "./reservations.ts";
-import { postgresOutbox } from "./webhooks.ts";
+import { postgresOutbox } from "./outbox.ts";
 import { postgresConsoleSessions } from "./console-sessions.ts";
 import { postgresBusy } from "./busy.ts";
 import { postgresHosts, postgresSchedules } from "./hosts.ts";

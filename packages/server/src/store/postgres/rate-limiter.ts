@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { decisionOf, windowOf, type AttemptLimiter, type RateDecision } from "../rate-limiter.ts";
-import { StoreUnavailableError } from "../types.ts";
+import { StoreUnavailableError } from "../errors.ts";
 
 /**
  * The `RateLimiter` of several instances: one counter row per key and fixed window aligned to the

@@ -1,5 +1,5 @@
-import { reservationColumns } from "../rows.ts";
-import type { ReservationRecord } from "../types.ts";
+import { reservationColumns } from "../rows/reservations.ts";
+import type { ReservationRecord } from "../reservations.ts";
 
 /** Stores a new reservation; its parameters are `reservationValues`. */
 export const INSERT_RESERVATION = `INSERT INTO reservations (uuid, event_type_id, status, start_ms, end_ms, held_until_ms, email, firstname,

@@ -1,12 +1,14 @@
-import type { OutboxEvent, ReservationQuery, ReservationRecord, ReservationSearch, Store } from "../types.ts";
+import type { OutboxEvent } from "../outbox.ts";
+import type { ReservationQuery, ReservationRecord, ReservationSearch } from "../reservations.ts";
+import type { Store } from "../store.ts";
 import { FINE_BUCKET_MS, claimSeats, commitSeatChange } from "./claim.ts";
 import type { Connections } from "./connections.ts";
 import type { PostgresRateLimiter } from "./rate-limiter.ts";
 import { DATABASE_NOW, INSERT_RESERVATION, SEAT_HOLDERS, UPDATE_RESERVATION, reservationValues, updateValues } from "./reservation-sql.ts";
-import { movesSeats, toReservation, toSeatHolder, type ReservationRow, type SeatHolderRow } from "./rows.ts";
-import { hostIdsOf } from "../rows.ts";
+import { hostIdsOf, movesSeats, toReservation, type ReservationRow } from "../rows/reservations.ts";
+import { toSeatHolder, type SeatHolderRow } from "./rows.ts";
 import { sweep } from "./sweep.ts";
-import { insertEvents } from "./webhooks.ts";
+import { insertEvents } from "./outbox.ts";
 
 /** The database server's clock, in epoch milliseconds. */
 export async function databaseNow(db: Connections): Promise<number> {

@@ -1,7 +1,6 @@
 import pg from "pg";
-export { movesSeats, toDelivery, toEventType, toReservation, type EventTypeRow, type ReservationRow, type WebhookRow } from "../rows.ts";
-import type { SeatHolder } from "../types.ts";
-import { hostIdsOf } from "../rows.ts";
+import type { SeatHolder } from "../reservations.ts";
+import { hostIdsOf } from "../rows/reservations.ts";
 
 /** bigint columns (ids, epoch milliseconds, counts) as numbers: every value stays far below 2^53. */
 export const NUMERIC_BIGINTS: pg.CustomTypesConfig = {

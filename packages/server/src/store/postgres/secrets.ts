@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { SecretBox } from "../../lib/secrets.ts";
-import { resealedRows, SEALED_COLUMNS } from "../rows.ts";
+import { resealedRows, SEALED_COLUMNS } from "../secrets.ts";
 
 /**
  * Seals the secrets stored plain (before encryption) or with an older key with the current key, at

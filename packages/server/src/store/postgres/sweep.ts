@@ -1,7 +1,7 @@
 import { EXPIRED_GRACE_MS } from "../../domain/reservation.ts";
 import { commitSeatChange } from "./claim.ts";
 import type { Connections } from "./connections.ts";
-import { IDEMPOTENCY_TTL_MS } from "../rows.ts";
+import { IDEMPOTENCY_TTL_MS } from "../idempotency.ts";
 import { paidHold } from "./reservation-sql.ts";
 import type { PostgresRateLimiter } from "./rate-limiter.ts";
 

@@ -1,6 +1,6 @@
 import type { BusyInterval } from "../../domain/slots.ts";
-import { BUSY_SOURCE_COLUMNS, mergedIntervals, sameIntervals, toBusySource, type BusySourceRow } from "../rows.ts";
-import type { BusyObject, BusySourceRecord, BusySyncWrite, NewBusySource, Store } from "../types.ts";
+import { BUSY_SOURCE_COLUMNS, mergedIntervals, sameIntervals, toBusySource, type BusySourceRow } from "../rows/busy.ts";
+import type { BusyObject, BusyRepository, BusySourceRecord, BusySyncWrite, NewBusySource } from "../busy.ts";
 import type { SqliteConnection } from "./connection.ts";
 import { BUMP_HOST_REVISION } from "./event-types.ts";
 import type { SecretBox } from "../../lib/secrets.ts";
@@ -9,7 +9,7 @@ import type { SecretBox } from "../../lib/secrets.ts";
  * Busy sources on SQLite. A sync's objects, state and intervals are written in one transaction; a
  * change of the intervals bumps the host's revision, so no cached slot page is from before it.
  */
-export function sqliteBusy(connection: SqliteConnection, secrets: SecretBox): Store["busy"] {
+export function sqliteBusy(connection: SqliteConnection, secrets: SecretBox): BusyRepository {
   const { db } = connection;
   const q = {
     busyBetween: db.query<BusyInterval, [number, number, number]>(

@@ -1,9 +1,12 @@
 import type { BusyInterval } from "../../domain/slots.ts";
-import { claimedHosts, claimInstant, hostIdsOf, hostViews, reservationColumns, toReservation, type ReservationRow } from "../rows.ts";
-import type { HostBusyInterval, HostView, ReservationRecord, SeatClaim, SeatDecision, SeatHolder, Store } from "../types.ts";
+import { claimedHosts, claimInstant, hostViews } from "../claim.ts";
+import { hostIdsOf, reservationColumns, toReservation, type ReservationRow } from "../rows/reservations.ts";
+import type { HostBusyInterval } from "../hosts.ts";
+import type { HostView, ReservationRecord, SeatClaim, SeatDecision, SeatHolder } from "../reservations.ts";
+import type { Store } from "../store.ts";
 import type { SqliteConnection } from "./connection.ts";
 import { EVENT_TYPE_HOST_IDS, HOST_BUSY, INSERT_RESERVATION, LAST_BOOKED, LIVE_HOSTS, RESERVATION_BY_UUID, SEAT_HOLDERS, UPDATE_RESERVATION } from "./reservation-sql.ts";
-import { eventInserter } from "./webhooks.ts";
+import { eventInserter } from "./outbox.ts";
 
 /** A seat holder row as SQLite answers it: the hosts as JSON text. */
 export type SeatHolderRow = Omit<SeatHolder, "hostIds"> & { hostIds: string };

@@ -1,7 +1,7 @@
 import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { StoreBusyError } from "../types.ts";
+import { StoreBusyError } from "../errors.ts";
 
 /** Page cache of the store's connection, in KiB (SQLite's negative cache_size). */
 const PAGE_CACHE_KIB = 64 * 1024;

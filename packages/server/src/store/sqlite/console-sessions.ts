@@ -1,9 +1,9 @@
-import type { ConsoleSessionRecord, Store } from "../types.ts";
-import { toConsoleSession, type ConsoleSessionRow } from "../rows.ts";
+import type { ConsoleSessionRecord, ConsoleSessionRepository } from "../console-sessions.ts";
+import { toConsoleSession, type ConsoleSessionRow } from "../rows/console-sessions.ts";
 import type { SqliteConnection } from "./connection.ts";
 
 /** Console sessions and sign-in links on SQLite; a link is used up by one conditional update under the write lock. */
-export function sqliteConsoleSessions(connection: SqliteConnection): Store["consoleSessions"] {
+export function sqliteConsoleSessions(connection: SqliteConnection): ConsoleSessionRepository {
   const { db } = connection;
   const q = {
     insert: db.query<unknown, [Record<string, string | number | null>]>(

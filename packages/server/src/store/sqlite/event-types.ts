@@ -1,6 +1,7 @@
 import type { Statement } from "bun:sqlite";
-import { SlugTakenError, type EventTypeChange, type EventTypeRecord, type NewEventType, type Store } from "../types.ts";
-import { hostsOrDefault, ParsedEventTypes, sealedWebhookSecret, toEventType, type EventTypeRow } from "../rows.ts";
+import { SlugTakenError } from "../errors.ts";
+import type { EventTypeChange, EventTypeRecord, EventTypeRepository, NewEventType } from "../event-types.ts";
+import { hostsOrDefault, ParsedEventTypes, sealedWebhookSecret, toEventType, type EventTypeRow } from "../rows/event-types.ts";
 import type { SqliteConnection } from "./connection.ts";
 import type { SecretBox } from "../../lib/secrets.ts";
 
@@ -30,7 +31,7 @@ type FullRow = EventTypeRow & { total_revision: number };
 const withTotal = (row: FullRow | null): EventTypeRow | null => (row ? { ...row, revision: row.total_revision } : null);
 
 /** Event types on SQLite, with the store's cache of parsed records, current while their revision is. */
-export function sqliteEventTypes(connection: SqliteConnection, secrets: SecretBox): Store["eventTypes"] {
+export function sqliteEventTypes(connection: SqliteConnection, secrets: SecretBox): EventTypeRepository {
   const { db } = connection;
   const q = {
     etById: db.query<FullRow, [number]>(`SELECT ${EVENT_TYPE_COLUMNS} FROM event_types WHERE id = ?`),

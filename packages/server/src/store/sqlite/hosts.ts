@@ -1,11 +1,13 @@
-import { toHost, toReservation, toSchedule, type HostRow, type ReservationRow, type ScheduleRow } from "../rows.ts";
-import type { HostBusyInterval, HostChange, NewHost, NewSchedule, ReservationQuery, ScheduleChange, Store } from "../types.ts";
+import { toHost, toSchedule, type HostRow, type ScheduleRow } from "../rows/hosts.ts";
+import { toReservation, type ReservationRow } from "../rows/reservations.ts";
+import type { HostBusyInterval, HostChange, HostRepository, NewHost, NewSchedule, ScheduleChange, ScheduleRepository } from "../hosts.ts";
+import type { ReservationQuery } from "../reservations.ts";
 import type { SqliteConnection } from "./connection.ts";
 import { BUMP_HOST_REVISION } from "./event-types.ts";
 import { HOST_BUSY } from "./reservation-sql.ts";
 
 /** Hosts on SQLite: people, and what takes their time across event types. */
-export function sqliteHosts(connection: SqliteConnection): Store["hosts"] {
+export function sqliteHosts(connection: SqliteConnection): HostRepository {
   const { db } = connection;
   const q = {
     byId: db.query<HostRow, [number]>("SELECT * FROM hosts WHERE id = ?"),
@@ -69,7 +71,7 @@ export function sqliteHosts(connection: SqliteConnection): Store["hosts"] {
 }
 
 /** Schedules on SQLite; a change bumps its host's revision, so cached slot pages of the host's event types go. */
-export function sqliteSchedules(connection: SqliteConnection): Store["schedules"] {
+export function sqliteSchedules(connection: SqliteConnection): ScheduleRepository {
   const { db } = connection;
   const q = {
     byId: db.query<ScheduleRow, [number]>("SELECT * FROM schedules WHERE id = ?"),

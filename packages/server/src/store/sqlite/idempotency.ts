@@ -1,9 +1,8 @@
-import { IDEMPOTENCY_LEASE_MS } from "../rows.ts";
-import type { IdempotencyState, Store } from "../types.ts";
+import { IDEMPOTENCY_LEASE_MS, type IdempotencyRepository, type IdempotencyState } from "../idempotency.ts";
 import type { SqliteConnection } from "./connection.ts";
 
 /** Idempotency keys on SQLite: the key's row is the registration, written under the write lock. */
-export function sqliteIdempotency(connection: SqliteConnection): Store["idempotency"] {
+export function sqliteIdempotency(connection: SqliteConnection): IdempotencyRepository {
   const { db } = connection;
   const q = {
     idemGet: db.query<{ request_hash: string; reservation_uuid: string | null; status: number | null; response: string | null; created_at_ms: number }, [number, string]>(

@@ -1,5 +1,5 @@
 /** The SQLite engine, one file served by one connection per process; its parts live here, one file per concern, named as their twins in ../postgres/. */
-import type { Store } from "../types.ts";
+import type { Store } from "../store.ts";
 import { sqliteConsoleSessions } from "./console-sessions.ts";
 import { sqliteBusy } from "./busy.ts";
 import { openDatabase, SqliteConnection } from "./connection.ts";
@@ -9,7 +9,7 @@ import { sqliteIdempotency } from "./idempotency.ts";
 import { applySqliteMigrations } from "./migrations.ts";
 import { sqliteReservations } from "./reservations.ts";
 import { resealSqlite } from "./secrets.ts";
-import { sqliteOutbox } from "./webhooks.ts";
+import { sqliteOutbox } from "./outbox.ts";
 import { SqliteAttemptLimits } from "./rate-limiter.ts";
 import { SecretBox } from "../../lib/secrets.ts";
 

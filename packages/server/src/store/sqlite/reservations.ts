@@ -1,12 +1,14 @@
-import type { OutboxEvent, ReservationQuery, ReservationRecord, ReservationSearch, Store } from "../types.ts";
-import { hostIdsOf, movesSeats, reservationColumns, toReservation, type ReservationRow } from "../rows.ts";
+import type { OutboxEvent } from "../outbox.ts";
+import type { ReservationQuery, ReservationRecord, ReservationSearch } from "../reservations.ts";
+import type { Store } from "../store.ts";
+import { hostIdsOf, movesSeats, reservationColumns, toReservation, type ReservationRow } from "../rows/reservations.ts";
 import { sqliteClaims, toSeatHolder, type SeatHolderRow } from "./claim.ts";
 import type { SqliteConnection } from "./connection.ts";
 import { BUMP_REVISION } from "./event-types.ts";
 import { INSERT_RESERVATION, RESERVATION_BY_UUID, SEAT_HOLDERS, UPDATE_RESERVATION } from "./reservation-sql.ts";
 import type { SqliteAttemptLimits } from "./rate-limiter.ts";
 import { sqliteSweep } from "./sweep.ts";
-import { eventInserter } from "./webhooks.ts";
+import { eventInserter } from "./outbox.ts";
 
 /**
  * Reservations on SQLite. Reads need no lock (WAL readers see the last commit); seats are taken

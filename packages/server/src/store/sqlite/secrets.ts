@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import type { SecretBox } from "../../lib/secrets.ts";
-import { resealedRows, SEALED_COLUMNS } from "../rows.ts";
+import { resealedRows, SEALED_COLUMNS } from "../secrets.ts";
 
 /** Seals secrets stored plain (before encryption) or with an older key with the current key, in one transaction. */
 export function resealSqlite(db: Database, secrets: SecretBox): void {

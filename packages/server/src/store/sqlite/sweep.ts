@@ -1,5 +1,5 @@
 import { EXPIRED_GRACE_MS } from "../../domain/reservation.ts";
-import { IDEMPOTENCY_TTL_MS } from "../rows.ts";
+import { IDEMPOTENCY_TTL_MS } from "../idempotency.ts";
 import type { SqliteConnection } from "./connection.ts";
 import type { SqliteAttemptLimits } from "./rate-limiter.ts";
 import { BUMP_REVISION } from "./event-types.ts";

@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
-import { REMINDER_WITHDRAWN, changedReservations, type ChannelOutbox, type OutboxChannel, type OutboxEvent, type Store } from "../types.ts";
-import { toDelivery, type WebhookRow } from "../rows.ts";
+import { REMINDER_WITHDRAWN, changedReservations, type ChannelOutbox, type OutboxChannel, type OutboxEvent, type OutboxRepository } from "../outbox.ts";
+import { toDelivery, type WebhookRow } from "../rows/outbox.ts";
 import type { SqliteConnection } from "./connection.ts";
 
 const INSERT_EVENT = `INSERT INTO webhook_events (channel, event_type_id, reservation_uuid, kind, msg_id, url, payload, next_attempt_at_ms, created_at_ms)
@@ -32,7 +32,7 @@ function eventRow(e: OutboxEvent): Record<string, string | number> {
 }
 
 /** The outbox on SQLite, leased under the write lock. */
-export function sqliteOutbox(connection: SqliteConnection): Store["outbox"] {
+export function sqliteOutbox(connection: SqliteConnection): OutboxRepository {
   const q = prepareOutbox(connection.db);
   // One object per channel, so the store's `webhooks` is the very object `channel("webhook")` answers.
   const channels = new Map<OutboxChannel, ChannelOutbox>();

@@ -1,7 +1,7 @@
 import type pg from "pg";
-import { REMINDER_WITHDRAWN, changedReservations, type ChannelOutbox, type OutboxChannel, type OutboxEvent, type Store, type WebhookAttempt } from "../types.ts";
+import { REMINDER_WITHDRAWN, changedReservations, type ChannelOutbox, type OutboxChannel, type OutboxEvent, type OutboxRepository, type WebhookAttempt } from "../outbox.ts";
 import type { Connections } from "./connections.ts";
-import { toDelivery, type WebhookRow } from "./rows.ts";
+import { toDelivery, type WebhookRow } from "../rows/outbox.ts";
 
 /** The events of one change in one round trip, in the order given (their ids, which order a reservation's events, follow it). */
 const INSERT_EVENTS = `INSERT INTO webhook_events (event_type_id, reservation_uuid, kind, msg_id, url, payload, next_attempt_at_ms, created_at_ms, channel)
@@ -42,7 +42,7 @@ async function addEvents(client: pg.PoolClient, events: OutboxEvent[]): Promise<
 const DUE = `e.channel = $4 AND e.status = 'pending' AND e.next_attempt_at_ms <= $1 AND (e.locked_until_ms IS NULL OR e.locked_until_ms <= $1)`;
 
 /** The outbox on PostgreSQL, leased by row locks so the workers of every instance share it. */
-export function postgresOutbox(db: Connections): Store["outbox"] {
+export function postgresOutbox(db: Connections): OutboxRepository {
   // One object per channel, so the store's `webhooks` is the very object `channel("webhook")` answers.
   const channels = new Map<OutboxChannel, ChannelOutbox>();
   return {
