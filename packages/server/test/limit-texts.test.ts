@@ -21,6 +21,7 @@ const { openApiDocument } = await import("../src/modules/docs/openapi.ts");
 const { timeSlotRoutes } = await import("../src/modules/time-slots/index.ts");
 const { Elysia } = await import("elysia");
 const { ToolInputs } = await import("../src/modules/mcp/model.ts");
+const { toolInput } = await import("../src/modules/mcp/tool-input.ts");
 const { TOOLS } = await import("../src/modules/mcp/server.ts");
 const { TimeSlotsQuery } = await import("@booking/wire");
 
@@ -39,8 +40,10 @@ describe("limits stated in texts", () => {
 
   it("the assistant's tools state and check the limits of LIMITS", () => {
     expect(TOOLS.find_free_slots.description).toContain("(at most 41 days)");
-    expect(ToolInputs.find_free_slots.until.description).toContain("at most 41 days after from");
-    expect(ToolInputs.search_reservations.email.safeParse("a".repeat(123)).success).toBe(true);
-    expect(ToolInputs.search_reservations.email.safeParse("a".repeat(124)).success).toBe(false);
+    expect(ToolInputs.find_free_slots.properties.until.description).toContain("at most 41 days after from");
+    // What the assistant server checks: the tool's input as the SDK takes it.
+    const search = toolInput(ToolInputs.search_reservations);
+    expect(search.safeParse({ email: "a".repeat(123) }).success).toBe(true);
+    expect(search.safeParse({ email: "a".repeat(124) }).success).toBe(false);
   });
 });
