@@ -21,7 +21,7 @@
  */
 import { DateTime } from "luxon";
 import type { Store } from "../packages/server/src/store/store.ts";
-import { AdminService } from "../packages/server/src/modules/admin/service.ts";
+import { EventTypeAdmin } from "../packages/server/src/modules/event-types/organizer.ts";
 import { bookingScript, connections, emailsPending, engine, line, load, scratch, seconds, smtpSink, startServer, type LoadResult } from "./lib.ts";
 
 const port = Number(process.env.BENCH_PORT ?? 3918);
@@ -38,7 +38,7 @@ const store = await db.open();
 const benchEventType = (on: Store, title: string) => {
   const allDay = [{ start: "00:00", end: "24:00" }];
   const weekly = Object.fromEntries(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((day) => [day, allDay]));
-  return new AdminService(on, Date.now).create({ title, timezone: "UTC", durationMinutes: SLOT_MINUTES, slotIntervalMinutes: SLOT_MINUTES, minNoticeMinutes: 0, horizonDays: 730, availability: { weekly, overrides: [] } });
+  return new EventTypeAdmin(on, Date.now).create({ title, timezone: "UTC", durationMinutes: SLOT_MINUTES, slotIntervalMinutes: SLOT_MINUTES, minNoticeMinutes: 0, horizonDays: 730, availability: { weekly, overrides: [] } });
 };
 const et = await benchEventType(store, "Bookings benchmark");
 // Its twin takes only the burst of 200 simultaneous bookings, on slots nobody else books.

@@ -14,7 +14,7 @@
  */
 import { DateTime } from "luxon";
 import { createApp } from "../packages/server/src/app.ts";
-import { AdminService } from "../packages/server/src/modules/admin/service.ts";
+import { EventTypeAdmin } from "../packages/server/src/modules/event-types/organizer.ts";
 import { CalendarSync } from "../packages/server/src/modules/calendars/sync.ts";
 import { busyFromICalendarSteps } from "../packages/server/src/modules/calendars/expand.ts";
 import { MemoryRateLimiter } from "../packages/server/src/store/rate-limiter.ts";
@@ -69,7 +69,7 @@ try {
       overrides: [],
     },
   };
-  const admin = new AdminService(store, Date.now);
+  const admin = new EventTypeAdmin(store, Date.now);
   const plain = await admin.create({ title: "Plain", ...settings });
   const busy = await admin.create({ title: "With 3 calendars", ...settings });
   const night = await admin.create({ title: "With 3 calendars busy only outside its hours", ...settings });

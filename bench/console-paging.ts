@@ -6,7 +6,7 @@
  * Run: `bun bench/console-paging.ts` (SQLite) and `BENCH_ENGINE=postgres bun bench/console-paging.ts`
  * (`npm run bench:console-paging` runs both).
  */
-import { AdminService } from "../packages/server/src/modules/admin/service.ts";
+import { EventTypeAdmin } from "../packages/server/src/modules/event-types/organizer.ts";
 import type { ReservationRecord } from "../packages/server/src/store/reservations.ts";
 import { createServer } from "node:net";
 import { engine, scratch, startServer } from "./lib.ts";
@@ -29,8 +29,8 @@ const ROUNDS = 30;
 
 const db = await scratch();
 const store = await db.open();
-const admin = new AdminService(store, () => Date.now());
-const types: Awaited<ReturnType<AdminService["create"]>>[] = [];
+const admin = new EventTypeAdmin(store, () => Date.now());
+const types: Awaited<ReturnType<EventTypeAdmin["create"]>>[] = [];
 for (let i = 0; i < 4; i++) types.push(await admin.create({ title: `Type ${i}`, timezone: "UTC" }));
 const start = Date.parse("2027-01-04T08:00:00Z");
 const records: ReservationRecord[] = [];

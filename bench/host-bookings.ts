@@ -14,7 +14,7 @@
  * postgres), BENCH_DATABASE_URL, BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_PORT, BENCH_PROFILE, BENCH_DEBUG.
  */
 import { DateTime } from "luxon";
-import { AdminService } from "../packages/server/src/modules/admin/service.ts";
+import { EventTypeAdmin } from "../packages/server/src/modules/event-types/organizer.ts";
 import { HostAdmin } from "../packages/server/src/modules/hosts/service.ts";
 import { bookingScript, connections, engine, line, load, scratch, seconds, startServer } from "./lib.ts";
 
@@ -31,7 +31,7 @@ const settings = {
   horizonDays: 730,
   availability: { weekly: { monday: allDay, tuesday: allDay, wednesday: allDay, thursday: allDay, friday: allDay, saturday: allDay, sunday: allDay }, overrides: [] },
 };
-const admin = new AdminService(store, Date.now);
+const admin = new EventTypeAdmin(store, Date.now);
 const single = await admin.create({ title: "One event type", ...settings });
 const host = await new HostAdmin(store, Date.now).create({ name: "Busy host", email: "host@example.com" });
 const five = [];

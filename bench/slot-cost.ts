@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../packages/server/src/app.ts";
-import { AdminService } from "../packages/server/src/modules/admin/service.ts";
+import { EventTypeAdmin } from "../packages/server/src/modules/event-types/organizer.ts";
 import { openSqliteStore } from "../packages/server/src/store/sqlite/index.ts";
 import type { ReservationRecord } from "../packages/server/src/store/reservations.ts";
 
@@ -29,7 +29,7 @@ const store = openSqliteStore(join(dir, "bench.sqlite"));
 
 try {
   const openAllDay = (ranges: { start: string; end: string }[]) =>
-    new AdminService(store, Date.now).create({
+    new EventTypeAdmin(store, Date.now).create({
       title: "Slot cost",
       timezone: zone,
       durationMinutes: 5,
@@ -99,7 +99,7 @@ try {
 
   // Event types with nothing free in a 730-day horizon: first-free has the whole horizon to look through.
   const longHorizon = (ranges: { start: string; end: string }[], minutes: number) =>
-    new AdminService(store, Date.now).create({
+    new EventTypeAdmin(store, Date.now).create({
       title: "Nothing free",
       timezone: zone,
       durationMinutes: minutes,

@@ -13,7 +13,7 @@
  */
 import { DateTime } from "luxon";
 import { createApp } from "../packages/server/src/app.ts";
-import { AdminService } from "../packages/server/src/modules/admin/service.ts";
+import { EventTypeAdmin } from "../packages/server/src/modules/event-types/organizer.ts";
 import { HostAdmin } from "../packages/server/src/modules/hosts/service.ts";
 import { CalendarSync } from "../packages/server/src/modules/calendars/sync.ts";
 import { busyFromICalendarSteps } from "../packages/server/src/modules/calendars/expand.ts";
@@ -65,7 +65,7 @@ try {
     horizonDays: 60,
     availability: { weekly: Object.fromEntries(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((d) => [d, everyDay])), overrides: [] },
   };
-  const admin = new AdminService(store, Date.now);
+  const admin = new EventTypeAdmin(store, Date.now);
   const hostAdmin = new HostAdmin(store, Date.now);
   const sync = new CalendarSync(store, Date.now, { freshnessMinutes: 15, allowPrivateAddresses: true }, busyFromICalendarSteps, () => {});
   const first = DateTime.now().setZone(zone).startOf("day").plus({ days: 1 });

@@ -13,7 +13,7 @@
  */
 import { DateTime } from "luxon";
 import { connections, engine, line, load, scratch, seconds, startServer } from "./lib.ts";
-import { AdminService } from "../packages/server/src/modules/admin/service.ts";
+import { EventTypeAdmin } from "../packages/server/src/modules/event-types/organizer.ts";
 import type { ReservationRecord } from "../packages/server/src/store/reservations.ts";
 
 const port = Number(process.env.BENCH_PORT ?? 3917);
@@ -24,7 +24,7 @@ const db = await scratch();
 async function seed(): Promise<{ token: string; from: string; until: string; reservations: number }> {
   const store = await db.open();
   const everyDay = [{ start: "08:00", end: "20:00" }];
-  const et = await new AdminService(store, Date.now).create({
+  const et = await new EventTypeAdmin(store, Date.now).create({
     title: "Benchmark",
     timezone: zone,
     durationMinutes: 15,

@@ -11,7 +11,8 @@ import { publicOrigin } from "./lib/links.ts";
 import { stderrLog } from "./lib/log.ts";
 import { ok } from "./http/envelope.ts";
 import { MemoryRateLimiter, type RateLimiter } from "./store/rate-limiter.ts";
-import { adminRoutes, consoleSessionOf } from "./modules/admin/index.ts";
+import { adminRoutes } from "./modules/admin/index.ts";
+import { consoleSessionOf } from "./modules/console/session.ts";
 import { docsRoutes } from "./modules/docs/index.ts";
 import { bookingPageRoutes } from "./modules/booking-pages/index.ts";
 import { embedRoutes } from "./modules/embed/index.ts";
@@ -110,7 +111,7 @@ export function createApp(deps: AppDependencies) {
     .use(embedRoutes(ctx, calendarScript))
     .use(bookingPageRoutes(ctx, calendarScript))
     .use(feedRoutes(ctx))
-    .use(adminRoutes(ctx, services.admin, services.calendars, services.hosts, reservations, consoleAccess, slots))
+    .use(adminRoutes(ctx, services, consoleAccess))
     .use(consoleRoutes(ctx, consoleAccess, calendarScript, deps.consoleBundle))
     .use(mcpRoutes(ctx, services)) as unknown as Elysia;
   if (process.env.BOOKING_CHECK_ANSWERS === "1") checkEveryAnswer(app);

@@ -1,5 +1,5 @@
 import type { EventTypeCreate } from "@booking/wire";
-import { AdminService } from "./modules/admin/service.ts";
+import { EventTypeAdmin } from "./modules/event-types/organizer.ts";
 import { HostAdmin } from "./modules/hosts/service.ts";
 import type { Store } from "./store/store.ts";
 
@@ -120,7 +120,7 @@ export const DEMO_EVENT_TYPES: EventTypeCreate[] = [
  */
 export async function seedDemo(store: Store, now: () => number): Promise<SeededEventType[]> {
   if ((await store.eventTypes.count()) > 0) return [];
-  const admin = new AdminService(store, now);
+  const admin = new EventTypeAdmin(store, now);
   const hosts = new HostAdmin(store, now);
   const alex = await hosts.update((await store.hosts.defaultHost()).id, DEMO_HOSTS.alex);
   const sam = await hosts.create(DEMO_HOSTS.sam);

@@ -1,8 +1,10 @@
 import type Stripe from "stripe";
 import type { AppContext } from "./context.ts";
 import type { BusySource } from "./domain/busy.ts";
-import { AdminService } from "./modules/admin/service.ts";
+import { BookingAdmin } from "./modules/bookings/service.ts";
 import { EventTypeService } from "./modules/event-types/service.ts";
+import { EventTypeAdmin } from "./modules/event-types/organizer.ts";
+import { DeliveryAdmin } from "./modules/outbox/service.ts";
 import { PaymentService } from "./modules/payments/service.ts";
 import { stripeClient, StripeProvider } from "./modules/payments/stripe.ts";
 import { ReservationService } from "./modules/reservations/service.ts";
@@ -21,7 +23,12 @@ export interface Services {
   eventTypes: EventTypeService;
   payments: PaymentService;
   reservations: ReservationService;
-  admin: AdminService;
+  /** The organizer's event types: settings, tokens and secrets. */
+  eventTypeAdmin: EventTypeAdmin;
+  /** The organizer's bookings: lists, the search across event types, one with its deliveries. */
+  bookings: BookingAdmin;
+  /** The organizer's view of the outbox: recent deliveries, and a retry now. */
+  deliveries: DeliveryAdmin;
   /** The organizer's calendars: their sync (the background worker runs `calendarSync`) and management. */
   calendarSync: CalendarSync;
   calendars: CalendarAdmin;
@@ -61,7 +68,9 @@ export function createServices(ctx: AppContext, stripe?: Stripe | null, busy: Bu
     eventTypes: new EventTypeService(ctx.store, slots, ctx.config),
     payments,
     reservations: new ReservationService(ctx.store, payments, ctx.config, now, ctx.log, busy),
-    admin: new AdminService(ctx.store, now, { allowPrivateWebhooks: ctx.config.webhooks.allowPrivateAddresses }),
+    eventTypeAdmin: new EventTypeAdmin(ctx.store, now, { allowPrivateWebhooks: ctx.config.webhooks.allowPrivateAddresses }),
+    bookings: new BookingAdmin(ctx.store, now),
+    deliveries: new DeliveryAdmin(ctx.store, now),
     calendarSync,
     hosts: new HostAdmin(ctx.store, now),
     calendars: new CalendarAdmin(ctx.store, calendarSync, now, ctx.config.calendars.allowPrivateAddresses, calendarDeps.fetch, ctx.log, calendarDeps.syncAnswerMs),

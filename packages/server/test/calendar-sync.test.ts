@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { ADMIN_KEY, openTestStore, setup, waitFor, hostOf, newFeedToken } from "./utils.ts";
 import { createApp } from "../src/app.ts";
 import { ManualClock } from "../src/clock.ts";
-import { AdminService } from "../src/modules/admin/service.ts";
+import { EventTypeAdmin } from "../src/modules/event-types/organizer.ts";
 import { busyFromICalendarSteps } from "../src/modules/calendars/expand.ts";
 import { guardedFetch, type CalendarFetch } from "../src/modules/calendars/fetch.ts";
 import { CalendarSync } from "../src/modules/calendars/sync.ts";
@@ -139,7 +139,7 @@ async function appWithSync(makeSync: (store: Awaited<ReturnType<typeof openTestS
   const sync = makeSync(store, clock);
   cleanups.push(() => sync.stop());
   const app = createApp({ store, clock, config: { adminKey: ADMIN_KEY }, log: () => undefined, calendars: { sync, ...(syncAnswerMs === undefined ? {} : { syncAnswerMs }) } });
-  const created = await new AdminService(store, () => clock.now()).create({ title: "Intro call", timezone: "Europe/Prague" });
+  const created = await new EventTypeAdmin(store, () => clock.now()).create({ title: "Intro call", timezone: "Europe/Prague" });
   const addFeed = async (url: string) => store.busy.add({ hostId: await hostOf(store, created.id), kind: "ical", url, username: null, secret: null, calendars: [], freshnessMinutes: null }, clock.now());
   const syncNow = async (sourceId: number) => {
     const response = await app.handle(new Request(`http://localhost/admin/busy-sources/${sourceId}/sync`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_KEY}` } }));
@@ -172,7 +172,7 @@ describe("the organizer's sync now", () => {
     const sync = new CalendarSync(store, () => clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true }, busyFromICalendarSteps);
     cleanups.push(() => sync.stop());
     const app = createApp({ store, clock, config: { adminKey: ADMIN_KEY }, log: () => undefined, calendars: { sync } });
-    const created = await new AdminService(store, () => clock.now()).create({ title: "Intro call", timezone: "Europe/Prague" });
+    const created = await new EventTypeAdmin(store, () => clock.now()).create({ title: "Intro call", timezone: "Europe/Prague" });
     const source = await store.busy.add({ hostId: await hostOf(store, created.id), kind: "ical", url: `${slow.base}/organizer.ics`, username: null, secret: null, calendars: [], freshnessMinutes: null }, clock.now());
 
     const background = sync.syncDue();

@@ -1,7 +1,7 @@
 import ICAL from "ical.js";
 import nodeIcal, { type VEvent } from "node-ical";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { bookingEntriesOf } from "../src/modules/calendars/sync.ts";
+import { bookingEntriesOf } from "../src/modules/calendars/own-bookings.ts";
 import { CalendarWriteWorker } from "../src/modules/calendars/writer.ts";
 import { bookingUid, organizerBookingKey, organizerBookingUid } from "../src/modules/invites/ics.ts";
 import { EmailWorker } from "../src/modules/mail/deliverer.ts";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AdminService } from "../src/modules/admin/service.ts";
+import { EventTypeAdmin } from "../src/modules/event-types/organizer.ts";
 import { SIGN_IN_ATTEMPTS } from "../src/modules/console/service.ts";
 import { openSqliteStore } from "../src/store/sqlite/index.ts";
 import { signInBurst, startServerProcess, type ServerProcess } from "./server-process.ts";
@@ -24,7 +24,7 @@ let oneSeatSlot: { start: string; end: string } | null = null;
 
 beforeAll(async () => {
   const store = openSqliteStore(dbPath);
-  const admin = new AdminService(store, Date.now);
+  const admin = new EventTypeAdmin(store, Date.now);
   const everyDay = [{ start: "00:00", end: "24:00" }];
   const weekly = { monday: everyDay, tuesday: everyDay, wednesday: everyDay, thursday: everyDay, friday: everyDay, saturday: everyDay, sunday: everyDay };
   for (const [name, seats] of [["one", 1], ["three", 3]] as const) {

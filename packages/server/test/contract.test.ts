@@ -148,6 +148,21 @@ describe("authentication", () => {
     expect(r.body.code).toBe("event_type_disabled");
   });
 
+  it("answers every route under /admin with 401 unauthenticated without credentials, before it reads the body or query", async () => {
+    const { app, call } = await setup();
+    const organizer = app.routes.filter((r) => r.path.startsWith("/admin/") && r.method !== "HEAD");
+    // Each feature mounts its own organizer routes: all of them, not some, must be behind the guard.
+    expect(organizer.length).toBeGreaterThan(40);
+    const answered: string[] = [];
+    for (const route of organizer) {
+      // A query and a body that no route accepts: a route that checked them before the credentials would answer 422.
+      const path = `${route.path.replace(/:(\w+)/g, (_, name: string) => (name === "uuid" || name === "sessionId" ? crypto.randomUUID() : "1"))}?from=nonsense&limit=0`;
+      const r = await call(route.method, path, route.method === "GET" || route.method === "DELETE" ? {} : { body: { unknown: true } });
+      answered.push(`${r.status} ${r.body?.code} ${route.method} ${route.path}`);
+    }
+    expect(answered.filter((line) => !line.startsWith("401 unauthenticated "))).toEqual([]);
+  });
+
   it("answers an event type token on the admin API with 403 forbidden", async () => {
     const { call, eventType } = await setup();
     const { token } = await eventType();

@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../src/app.ts";
 import { ManualClock } from "../src/clock.ts";
-import { AdminService } from "../src/modules/admin/service.ts";
+import { EventTypeAdmin } from "../src/modules/event-types/organizer.ts";
 import { openPostgresStore } from "../src/store/postgres/index.ts";
 import type { Store } from "../src/store/store.ts";
 import { newFeedToken, POSTGRES_URL, postgresSkipReason } from "./utils.ts";
@@ -81,7 +81,7 @@ async function loseAround(client: pg.Client, moment: "before" | "after", commit:
 async function world() {
   const host = await store.hosts.create({ name: `Host ${crypto.randomUUID().slice(0, 8)}`, email: null, timezone: "UTC", avatarUrl: null, feedToken: newFeedToken() }, Date.parse(NOW));
   const clock = new ManualClock(NOW);
-  const et = await new AdminService(store, () => clock.now()).create({
+  const et = await new EventTypeAdmin(store, () => clock.now()).create({
     hosts: [{ hostId: host.id }], title: "Lost commits", timezone: "UTC", seats: 1, minNoticeMinutes: 0, durationMinutes: 60, slotIntervalMinutes: 60, availability: { weekly, overrides: [] },
   });
   const app = createApp({ store, clock, config: { rateLimit: { limit: 100_000, windowSeconds: 60 } }, log: () => undefined });

@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AdminService } from "../src/modules/admin/service.ts";
+import { EventTypeAdmin } from "../src/modules/event-types/organizer.ts";
 import { openPostgresStore } from "../src/store/postgres/index.ts";
 import type { Store } from "../src/store/store.ts";
 import { startServerProcess } from "./server-process.ts";
@@ -65,7 +65,7 @@ async function ask(url: string, init: RequestInit): Promise<Seen> {
 
 describe.skipIf(skip)(skip ? `a server process while PostgreSQL ends its sessions (skipped: ${problem})` : "a server process while PostgreSQL ends its sessions", () => {
   it("stays up while its backends are terminated every 30 ms for 4 s under load, answers 503 or slot_locked with Retry-After meanwhile, and books again after", async () => {
-    const et = await new AdminService(store, Date.now).create({
+    const et = await new EventTypeAdmin(store, Date.now).create({
       title: "failover", timezone: "UTC", seats: 1, minNoticeMinutes: 0, durationMinutes: 15, slotIntervalMinutes: 15, availability: { weekly, overrides: [] },
     });
     const server = await startServerProcess({ DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema, STRIPE_STANDIN: "0", RATE_LIMIT_PER_MINUTE: "1000000" });

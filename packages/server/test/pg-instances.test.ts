@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AdminService } from "../src/modules/admin/service.ts";
+import { EventTypeAdmin } from "../src/modules/event-types/organizer.ts";
 import { openPostgresStore } from "../src/store/postgres/index.ts";
 import type { Store } from "../src/store/store.ts";
 import { SIGN_IN_ATTEMPTS } from "../src/modules/console/service.ts";
@@ -41,7 +41,7 @@ async function ownHost() {
 }
 
 async function eventType(seats: number) {
-  return new AdminService(store, Date.now).create({ hosts: await ownHost(), title: `${seats} seats`, timezone: "UTC", seats, minNoticeMinutes: 0, durationMinutes: 60, slotIntervalMinutes: 60, availability: { weekly, overrides: [] } });
+  return new EventTypeAdmin(store, Date.now).create({ hosts: await ownHost(), title: `${seats} seats`, timezone: "UTC", seats, minNoticeMinutes: 0, durationMinutes: 60, slotIntervalMinutes: 60, availability: { weekly, overrides: [] } });
 }
 
 async function instances(count: number, env: Record<string, string>): Promise<ServerProcess[]> {
@@ -86,7 +86,7 @@ describe.skipIf(skip)(skip ? `several instances on PostgreSQL (skipped: ${proble
 
   it("books 200 simultaneous requests for 200 distinct free slots through two instances without refusing one, even while one booking is slow", async () => {
     // Slots whose buffered spans touch: neighbours read each other's buffers, yet never conflict.
-    const et = await new AdminService(store, Date.now).create({
+    const et = await new EventTypeAdmin(store, Date.now).create({
       hosts: await ownHost(),
       title: "distinct slots", timezone: "UTC", seats: 1, minNoticeMinutes: 0, durationMinutes: 30, slotIntervalMinutes: 45, bufferAfterMinutes: 15, availability: { weekly, overrides: [] },
     });
@@ -124,7 +124,7 @@ describe.skipIf(skip)(skip ? `several instances on PostgreSQL (skipped: ${proble
 
   it("never double-books overlapping slots of different starts, 200 at once through two instances", async () => {
     // One-hour meetings every 15 minutes with a 10-minute buffer: each request overlaps its neighbours.
-    const et = await new AdminService(store, Date.now).create({
+    const et = await new EventTypeAdmin(store, Date.now).create({
       hosts: await ownHost(),
       title: "overlapping slots", timezone: "UTC", seats: 1, minNoticeMinutes: 0, durationMinutes: 60, slotIntervalMinutes: 15, bufferBeforeMinutes: 10, availability: { weekly, overrides: [] },
     });

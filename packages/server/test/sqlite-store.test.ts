@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { AdminService } from "../src/modules/admin/service.ts";
+import { EventTypeAdmin } from "../src/modules/event-types/organizer.ts";
 import { openTestStore, reservation } from "./utils.ts";
 
 /** Promises of the SQLite store alone: how claims sent together share a transaction. */
@@ -18,7 +18,7 @@ describe("claims sent together on SQLite", () => {
     dirs.push(dir);
     const path = join(dir, "store.sqlite");
     const store = await openTestStore(path);
-    const { id } = await new AdminService(store, () => 1_000).create({ title: "Batch", timezone: "UTC", seats: 1 });
+    const { id } = await new EventTypeAdmin(store, () => 1_000).create({ title: "Batch", timezone: "UTC", seats: 1 });
     const records = Array.from({ length: 5 }, (_, i) => reservation(id, `2026-12-01T${String(9 + i).padStart(2, "0")}:00:00Z`, 30));
     const side = new Database(path);
     side.exec(`CREATE TRIGGER boom BEFORE INSERT ON reservations WHEN NEW.uuid = '${records[2]!.uuid}' BEGIN SELECT RAISE(ROLLBACK, 'the disk is full, say'); END`);
@@ -36,7 +36,7 @@ describe("claims sent together on SQLite", () => {
     dirs.push(dir);
     const path = join(dir, "store.sqlite");
     const store = await openTestStore(path);
-    const { id } = await new AdminService(store, () => 1_000).create({ title: "Batch", timezone: "UTC", seats: 1 });
+    const { id } = await new EventTypeAdmin(store, () => 1_000).create({ title: "Batch", timezone: "UTC", seats: 1 });
     const records = Array.from({ length: 100 }, (_, i) => reservation(id, `2026-12-${String(1 + Math.floor(i / 20)).padStart(2, "0")}T${String(i % 20).padStart(2, "0")}:00:00Z`, 30));
     // A real condition that ends the whole transaction, as SQLITE_FULL or an I/O error would: a
     // trigger raising ROLLBACK when the 71st reservation is written (from another connection).

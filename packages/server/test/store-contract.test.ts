@@ -3,7 +3,7 @@ import { ENGINE, openTestStore, reservation, setup } from "./utils.ts";
 import { StoreBusyError } from "../src/store/errors.ts";
 import { WebhookWorker } from "../src/modules/webhooks/worker.ts";
 import { ManualClock } from "../src/clock.ts";
-import { AdminService } from "../src/modules/admin/service.ts";
+import { EventTypeAdmin } from "../src/modules/event-types/organizer.ts";
 
 /** Promises of the Store interface that both engines keep, whichever the suite runs on. */
 describe("the store", () => {
@@ -166,5 +166,5 @@ describe("the webhook worker", () => {
 });
 
 function createEventType(store: Awaited<ReturnType<typeof openTestStore>>) {
-  return new AdminService(store, () => 1_000).create({ title: "Keys", timezone: "UTC" });
+  return new EventTypeAdmin(store, () => 1_000).create({ title: "Keys", timezone: "UTC" });
 }

@@ -6,7 +6,7 @@ import { createApp } from "../src/app.ts";
 import { ManualClock } from "../src/clock.ts";
 import { DEFAULT_CONFIG, type ServerConfig } from "../src/config.ts";
 import type { LogEntry } from "../src/context.ts";
-import { AdminService } from "../src/modules/admin/service.ts";
+import { EventTypeAdmin } from "../src/modules/event-types/organizer.ts";
 import pg from "pg";
 import { openPostgresStore } from "../src/store/postgres/index.ts";
 import { openSqliteStore } from "../src/store/sqlite/index.ts";
@@ -154,7 +154,7 @@ export async function setup(options: { now?: string; config?: Partial<ServerConf
 
   /** Creates an event type through the organizer service and returns its id and tokens. */
   async function eventType(input: Partial<EventTypeCreate> = {}) {
-    const created = await new AdminService(store, () => clock.now()).create({ title: "Intro call", timezone: "Europe/Prague", ...input });
+    const created = await new EventTypeAdmin(store, () => clock.now()).create({ title: "Intro call", timezone: "Europe/Prague", ...input });
     return { id: created.id, token: created.token, overrideToken: created.overrideToken };
   }
 

@@ -1,5 +1,5 @@
 /** What a command of the admin CLI is, and what every command gets to run with. */
-import type { EventTypeView as ServiceView } from "../../modules/admin/service.ts";
+import type { EventTypeView as ServiceView } from "../../modules/event-types/organizer.ts";
 import type { Flags } from "./args.ts";
 import type { AdminApi } from "./client.ts";
 

@@ -4,12 +4,12 @@ import type { BusySource } from "../../domain/busy.ts";
 import type { BusyInterval } from "../../domain/slots.ts";
 import type { BusyObject, BusySourceRecord, SkippedObject } from "../../store/busy.ts";
 import type { Store } from "../../store/store.ts";
-import { bookingUid, organizerBookingKey } from "../invites/ics.ts";
 import type { CalendarExpander, ObjectsExpansion } from "./expansion.ts";
 import { fetchCalDav, fetchFeed, guardedFetch, type CalendarFetch } from "./fetch.ts";
 import { redactUrl, redactUrls } from "../../lib/redact.ts";
 import { beforeDeadline } from "../../lib/deadline.ts";
 import { messageOf } from "../../lib/error-message.ts";
+import { ownBookings } from "./own-bookings.ts";
 
 /** The window and zone busy intervals are expanded in (see expand.ts). */
 export interface ExpansionWindow {
@@ -238,53 +238,6 @@ export class CalendarSync {
     return hostId === null ? work : run;
   }
 
-  /**
-   * The hrefs of objects that are only this host's own bookings (each UID a booking UID of one of
-   * its reservations, of any event type: they block the host as bookings already); a booking of
-   * another host in the same calendar still blocks.
-   * An organizer-side UID (`organizerBookingKey`) is one-way, so the reservations around the
-   * entries' starts are read at once and their keys compared, each entry matching only a reservation
-   * within its own window; an older entry's UID names the uuid itself.
-   */
-  private async ownBookings(hostId: number, objects: readonly BusyObject[]): Promise<Set<string>> {
-    const entriesOf = new Map<string, BookingEntry[]>();
-    for (const object of objects) {
-      const entries = bookingEntriesOf(object.ics);
-      if (entries !== null) entriesOf.set(object.href, entries);
-    }
-    const keyed = [...entriesOf.values()].flat().flatMap((e) => ("key" in e && e.startMs !== null ? [{ startMs: e.startMs, slackMs: e.slackMs }] : []));
-    const byKey = new Map<string, { startMs: number; endMs: number }>();
-    if (keyed.length > 0) {
-      const fromMs = keyed.reduce((min, e) => Math.min(min, e.startMs - e.slackMs), Number.POSITIVE_INFINITY);
-      const untilMs = keyed.reduce((max, e) => Math.max(max, e.startMs + e.slackMs + 1), Number.NEGATIVE_INFINITY);
-      for (const r of await this.store.hosts.reservations(hostId, { fromMs, untilMs, limit: 100_000 })) byKey.set(organizerBookingKey(r.uuid), { startMs: r.startMs, endMs: r.endMs });
-    }
-    const own = new Set<string>();
-    for (const [href, entries] of entriesOf) {
-      let all = true;
-      for (const entry of entries) {
-        if ("uuid" in entry) {
-          if (!(await this.isHostBooking(hostId, entry.uuid))) all = false;
-          continue;
-        }
-        // The reservation overlaps the entry's window, as a read of that window alone would find it.
-        const found = entry.startMs === null ? undefined : byKey.get(entry.key);
-        if (!found || entry.startMs === null || !(found.startMs < entry.startMs + entry.slackMs + 1 && found.endMs > entry.startMs - entry.slackMs)) all = false;
-      }
-      if (all) own.add(href);
-    }
-    return own;
-  }
-
-  /** Whether the reservation `uuid` (named by an older entry's UID) is one of the host's. */
-  private async isHostBooking(hostId: number, uuid: string): Promise<boolean> {
-    for (const eventTypeId of await this.store.hosts.eventTypeIds(hostId)) {
-      const r = await this.store.reservations.byUuid(eventTypeId, uuid);
-      if (r) return r.hostIds.length === 0 || r.hostIds.includes(hostId);
-    }
-    return false;
-  }
-
   /** The zone and horizon a host's calendars are expanded in: the host's zone, the longest horizon of its event types. */
   private async hostWindow(hostId: number): Promise<{ zone: string; horizonDays: number }> {
     const host = await this.store.hosts.byId(hostId);
@@ -322,7 +275,7 @@ export class CalendarSync {
       let skippedObjects: SkippedObject[] | null = null;
       if (objectsChanged || windowMoved) {
         const objects = merged(await this.store.busy.objects(source.id), changes.upserts, changes.deletes);
-        const own = await this.ownBookings(source.hostId, objects);
+        const own = await ownBookings(this.store, source.hostId, objects);
         // The host's own bookings, written into this calendar, hold their seats already: as busy
         // times they would close their own slots (a 3-seat slot after its first booking).
         const others = objects.filter((o) => !own.has(o.href));
@@ -361,43 +314,6 @@ export class CalendarSync {
     }
   }
 }
-
-/**
- * A booking's entry in a calendar object, by its UID: a visitor-side UID (`<reservation uuid>@booking-calendar`,
- * as entries were written before the organizer's copies had their own) names the uuid; an
- * organizer-side one (`<organizerBookingKey>@booking-calendar`) its key, with where to look for the
- * reservation: its DTSTART, exact in UTC (`slackMs` 0), or a local or all-day time read as UTC with
- * the slack of any zone's offset; null when it has none that can be read.
- */
-type BookingEntry = { uuid: string } | { key: string; startMs: number | null; slackMs: number };
-
-/**
- * The bookings in a calendar object, one per VEVENT, read from the unfolded text (a booking entry
- * has one UID and one DTSTART); null for an object holding any other event.
- */
-export function bookingEntriesOf(ics: string): BookingEntry[] | null {
-  const unfolded = ics.replace(/\r?\n[ \t]/g, "");
-  const events = [...unfolded.matchAll(/^BEGIN:VEVENT\r?$([\s\S]*?)^END:VEVENT\r?$/gim)].map((m) => m[1]!);
-  if (events.length === 0) return null;
-  const entries: BookingEntry[] = [];
-  for (const event of events) {
-    const uid = /^UID[;:](?:[^\r\n:]*:)?([^\r\n]*?)\r?$/im.exec(event)?.[1]?.trim();
-    const match = uid === undefined ? null : BOOKING_UID.exec(uid);
-    if (!match) return null;
-    if (match[1]) {
-      entries.push({ uuid: match[1].toLowerCase() });
-      continue;
-    }
-    const start = /^DTSTART[;:](?:[^\r\n:]*:)?(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z?))?\r?$/im.exec(event);
-    const startMs = start ? Date.UTC(Number(start[1]), Number(start[2]) - 1, Number(start[3]), Number(start[4] ?? 0), Number(start[5] ?? 0), Number(start[6] ?? 0)) : null;
-    // A zone's offset is within ±14 h; a whole day adds a day.
-    const slackMs = start?.[7] === "Z" ? 0 : start?.[4] === undefined ? 38 * 3_600_000 : 14 * 3_600_000;
-    entries.push({ key: match[2]!.toLowerCase(), startMs: startMs !== null && Number.isFinite(startMs) ? startMs : null, slackMs });
-  }
-  return entries;
-}
-
-const BOOKING_UID = new RegExp(`^(?:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|([0-9a-f]{40}))${bookingUid("").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "i");
 
 /**
  * Expands the objects on this thread a step at a time, letting the requests waiting in every

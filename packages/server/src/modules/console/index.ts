@@ -9,8 +9,10 @@ import { ApiError } from "../../http/errors.ts";
 import { done, ok } from "../../http/envelope.ts";
 import { clientAddress } from "../../http/caller.ts";
 import { assertSameOrigin, clearedSessionCookie, sessionCookie, type SessionContext } from "../../http/console-session.ts";
-import { ConsoleSignInBody } from "../admin/model.ts";
-import { consoleSessionOf } from "../admin/index.ts";
+import { Type } from "@sinclair/typebox";
+import type { AdminGuard } from "../admin/guard.ts";
+import { ConsoleSignInBody } from "./model.ts";
+import { consoleSessionOf } from "./session.ts";
 import { sessionView, type ConsoleAccess } from "./service.ts";
 import { consolePage, consoleOffPage, consolePageHeaders, ConsoleBundle, type ConsoleMode } from "./page.ts";
 import type { CalendarScriptFile } from "../embed/service.ts";
@@ -132,3 +134,31 @@ export const consoleRoutes = (ctx: AppContext, access: ConsoleAccess, calendar: 
       }),
     });
 };
+
+/**
+ * The console's signed-in browsers under `/admin/sessions`: listed, and revoked one by one (a revoked
+ * browser is signed out at once). Behind the admin guard; the organizer only.
+ */
+export const consoleSessionAdminRoutes = (guard: AdminGuard, access: ConsoleAccess) =>
+  new Elysia()
+    .use(guard)
+    // Signed-in browsers of the console; revoking one signs it out at once.
+    .get("/sessions", async () => ok(await access.list()), {
+      response: answers(envelope(Type.Array(SessionView)), [401, 403]),
+      detail: adminDoc({
+        operationId: "adminListSessions",
+        summary: "List the console's signed-in browsers",
+        description: "Every live console session, the organizer's and hosts', newest first; never their secrets.",
+      }),
+    })
+    .delete("/sessions/:sessionId", async ({ params }) => {
+      await access.revoke(params.sessionId);
+      return done("The session is revoked.");
+    }, {
+      response: answers(Done, [401, 403, 404]),
+      detail: adminDoc({
+        operationId: "adminRevokeSession",
+        summary: "Revoke a console session",
+        description: "That browser is signed out at once (its next request is 401). 404 when no live session has this id.",
+      }),
+    });

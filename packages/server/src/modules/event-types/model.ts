@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import { Envelope, EventTypeConfiguration, InitBody, InitData } from "@booking/wire";
+import { Envelope, EventTypeConfiguration, EventTypeCreate, EventTypePatch, InitBody, InitData, RegenerateTokenBody } from "@booking/wire";
 
-export { InitBody };
+export { EventTypeCreate, EventTypePatch, InitBody, RegenerateTokenBody };
 
 /** Response of `GET /configuration`. */
 export const ConfigurationResponse = Envelope(Type.Object({ configuration: EventTypeConfiguration }));

@@ -24,6 +24,11 @@ export function feedUrlOf(origin: string, feedToken: string): string {
   return `${origin}/feeds/${feedToken}.ics`;
 }
 
+/** An answer that carries a feed token, with the feed's absolute URL on `origin` beside it as `feedUrl`. */
+export function feedAddressed<T extends { feedToken: string }>(origin: string, answer: T): T & { feedUrl: string } {
+  return { ...answer, feedUrl: feedUrlOf(origin, answer.feedToken) };
+}
+
 /** A feed's text and the strong ETag of exactly that text. */
 export interface BookingFeed {
   body: string;

@@ -79,12 +79,12 @@ export class AvailabilityTools {
 
   /** Saves new hours through the admin service, which checks them as the admin API does. */
   private async save(eventType: EventTypeRecord, availability: AvailabilityRules): Promise<EventTypeRecord> {
-    return this.services.admin.updateRecord(eventType.id, { availability });
+    return this.services.eventTypeAdmin.updateRecord(eventType.id, { availability });
   }
 
   /** Confirmed and held reservations on a date of the event type's zone. */
   private async reservationsOn(eventType: EventTypeRecord, date: string): Promise<ReservationView[]> {
-    const { zone, rows } = await this.services.admin.reservationRecords(eventType.id, { from: date, until: date });
+    const { zone, rows } = await this.services.bookings.reservationRecords(eventType.id, { from: date, until: date });
     const nowMs = this.ctx.clock.now();
     return rows.filter(({ status }) => status === "confirmed" || status === "held").map(({ record }) => reservationOf(record, eventType, zone, this.origin, nowMs));
   }

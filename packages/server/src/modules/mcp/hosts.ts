@@ -115,7 +115,7 @@ export class HostTools {
 
   async setEventTypeHosts(args: ToolArgs<"set_event_type_hosts">): Promise<ToolAnswer<ToolOutput<"set_event_type_hosts">>> {
     const eventType = await this.lookup.eventType(args);
-    const view = await this.services.admin.update(eventType.id, {
+    const view = await this.services.eventTypeAdmin.update(eventType.id, {
       hosts: args.hosts.map((h) => ({ hostId: h.hostId, ...(h.priority === undefined ? {} : { priority: h.priority }), ...(h.scheduleId === undefined ? {} : { scheduleId: h.scheduleId }) })),
       ...(args.assignment === undefined ? {} : { assignment: args.assignment }),
     });

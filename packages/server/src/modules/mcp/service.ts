@@ -100,7 +100,7 @@ export class OrganizerTools {
 
     const found = [];
     for (const eventType of eventTypes) {
-      const { rows } = await this.services.admin.reservationRecords(eventType.id, { from, until, timezone: asked ?? eventType.settings.timezone, ...(args.status ? { status: args.status } : {}) });
+      const { rows } = await this.services.bookings.reservationRecords(eventType.id, { from, until, timezone: asked ?? eventType.settings.timezone, ...(args.status ? { status: args.status } : {}) });
       for (const { record } of rows) {
         if (email && !record.email.toLowerCase().includes(email)) continue;
         const name = fold(`${record.firstname} ${record.lastname}`);

@@ -7,7 +7,8 @@ import { done, ok } from "../../http/envelope.ts";
 import { idempotency } from "../../http/idempotency.ts";
 import type { PaymentService } from "../payments/service.ts";
 import { CancelInput, CancelQuery, CancelResponse, ConfirmInput, PaymentInput, PaymentResponse, RefreshResponse, RescheduleInput, ReservationInput, ReservationParams, ReservationResponse } from "./model.ts";
-import { resultOf, type ReservationService } from "./service.ts";
+import type { ReservationService } from "./service.ts";
+import { resultOf } from "./result.ts";
 import { manageUrlOf, publicOrigin } from "../../lib/links.ts";
 import type { EventTypeRecord } from "../../store/event-types.ts";
 

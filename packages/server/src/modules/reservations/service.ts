@@ -1,14 +1,14 @@
 import type { ConfirmInput, RescheduleInput, ReservationInput, ReservationResult } from "@booking/wire";
 import type { ServerConfig } from "../../config.ts";
 import { nextStamp as stamp, statusAt, withinPublicNotice } from "../../domain/reservation.ts";
-import { conflictWindow, type BusyInterval } from "../../domain/slots.ts";
-import { blockedByBusy, bufferedSpan, NO_BUSY_SOURCE, type BusySource } from "../../domain/busy.ts";
+import { conflictWindow } from "../../domain/slots.ts";
+import { blockedByBusy, NO_BUSY_SOURCE, type BusySource } from "../../domain/busy.ts";
 import { hostsFor, offeringHosts, type HostTime } from "../../domain/hosts.ts";
 import { DomainError, BusinessFailure, FieldErrors, ValidationFailed } from "../../domain/errors.ts";
 import { matchesHash } from "../../lib/tokens.ts";
 import { StoreBusyError } from "../../store/errors.ts";
-import type { EventTypeHostInfo, EventTypeRecord } from "../../store/event-types.ts";
-import type { HostView, ReservationRecord, SeatDecision, SeatHolder } from "../../store/reservations.ts";
+import type { EventTypeRecord } from "../../store/event-types.ts";
+import type { HostView, ReservationRecord, SeatHolder } from "../../store/reservations.ts";
 import type { Store } from "../../store/store.ts";
 import { refundMessage, type PaymentService } from "../payments/service.ts";
 import type { LogEntry } from "../../context.ts";
@@ -17,15 +17,8 @@ import { mailPolicy, type MailPolicy } from "../mail/events.ts";
 import { manageUrlOf } from "../../lib/links.ts";
 import { isUuid } from "../../lib/ids.ts";
 import { checkCancelReason, checkConfirmInput, checkReservationInput, slotTimes } from "./validate.ts";
-
-
-/** Refusal reasons of a seat claim, as the business codes clients see. */
-const REFUSALS = {
-  slot_unavailable: "The slot is no longer available.",
-  reservation_finished: "The reservation can no longer be changed this way.",
-  slot_locked: "The reservation changed meanwhile (it was rescheduled); try again.",
-} as const;
-type Refusal = keyof typeof REFUSALS;
+import { claimSeat, failure, heldHosts, moved, type SeatDecide } from "./claim.ts";
+import { resultOf } from "./result.ts";
 
 /** Who makes a change, and where the links of its answer and webhook point. */
 export interface ChangeOptions {
@@ -359,45 +352,9 @@ export class ReservationService {
     return hostsFor(eventType.settings, eventType.assignment, eventType.hosts, times, holders, startMs, endMs, options);
   }
 
-  /** Runs a seat claim for [startMs, endMs) over the candidate hosts' time and turns refusals and a busy store into business answers. */
-  private async claim(
-    eventType: EventTypeRecord,
-    startMs: number,
-    endMs: number,
-    uuid: string | undefined,
-    idempotencyKey: string | undefined,
-    hostIds: number[] | undefined,
-    decide: (holders: SeatHolder[], current: ReservationRecord | null, at: number, busy: BusyInterval[], hosts: HostView[]) => SeatDecision,
-  ): Promise<ReservationRecord> {
-    let outcome: Awaited<ReturnType<Store["reservations"]["claim"]>>;
-    const candidates = hostIds ?? eventType.hosts.map((h) => h.hostId);
-    try {
-      outcome = await this.store.reservations.claim(
-        // The clock, not an instant: the claim is judged when its write happens, which may be long after
-        // the request started (a slow Stripe answer, a wait for the lock); a hold may have lapsed since.
-        {
-          eventTypeId: eventType.id,
-          ...conflictWindow(eventType.settings, startMs, endMs),
-          seat: { startMs, endMs },
-          busySpan: bufferedSpan(eventType.settings, startMs, endMs),
-          nowMs: this.now,
-          hostIds: candidates,
-          // Round robin's rule reads when each candidate was last booked.
-          lastBooked: eventType.assignment === "round-robin" && candidates.length > 1,
-          ...(uuid ? { uuid } : {}),
-          ...(idempotencyKey ? { idempotencyKey } : {}),
-        },
-        decide,
-      );
-    } catch (error) {
-      if (error instanceof StoreBusyError) throw failure("slot_locked", "Someone else is booking this slot right now; try again.");
-      throw error;
-    }
-    if ("refused" in outcome) {
-      const reason = outcome.refused as Refusal;
-      throw failure(reason, REFUSALS[reason]);
-    }
-    return outcome.record;
+  /** Runs a seat claim for [startMs, endMs) over the candidate hosts' time (see `claimSeat`). */
+  private claim(eventType: EventTypeRecord, startMs: number, endMs: number, uuid: string | undefined, idempotencyKey: string | undefined, hostIds: number[] | undefined, decide: SeatDecide): Promise<ReservationRecord> {
+    return claimSeat(this.store, this.now, eventType, { startMs, endMs, uuid, idempotencyKey, hostIds }, decide);
   }
 }
 
@@ -407,41 +364,6 @@ function cancelledMessage(r: ReservationRecord): string {
   return "The reservation was cancelled.";
 }
 
-/**
- * True when the reservation was rescheduled since `seen` was read: a claim made for the old seat
- * must not write it (the store refuses writes outside the seat a claim locked), so it is refused
- * and the caller asked to try again.
- */
-function moved(current: ReservationRecord, seen: ReservationRecord): boolean {
-  return current.startMs !== seen.startMs || current.endMs !== seen.endMs;
-}
 
-function failure(code: "slot_unavailable" | "slot_locked" | "reservation_finished", message: string): BusinessFailure {
-  return new BusinessFailure(code, message);
-}
 
-/**
- * The hosts a claim about an existing reservation reads and locks: the ones it holds (the event
- * type's when it records none).
- */
-function heldHosts(r: ReservationRecord): number[] | undefined {
-  return r.hostIds.length > 0 ? r.hostIds : undefined;
-}
-
-/**
- * ReservationResult: `userId`, `userName` and `userEmail` name the host the booking is with (the
- * first of a collective booking's hosts; docs/hosts.md), and the visitor's manage link.
- */
-export function resultOf(r: ReservationRecord, manageUrl: string | null, withMeetLink = false, hosts: readonly EventTypeHostInfo[] = []): ReservationResult {
-  const hostId = r.hostIds[0];
-  const host = hosts.find((h) => h.hostId === hostId);
-  const result: ReservationResult = { uuid: r.uuid, userId: hostId ?? null, userName: host?.name || null, userEmail: host?.email ?? null };
-  if (withMeetLink) {
-    result.meetLink = r.meetLink;
-    // Where to meet: the organizer's address or number, or the link (with `meetLink` for a video meeting).
-    result.location = r.location;
-  }
-  result.manageUrl = manageUrl;
-  return result;
-}
 

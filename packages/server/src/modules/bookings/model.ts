@@ -1,9 +1,8 @@
-import { oneOf } from "@booking/wire";
+import { oneOf, OrganizerCancelBody, OrganizerRescheduleBody, RESERVATION_STATUSES } from "@booking/wire";
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
-import { ConsoleSignInBody, EventTypeCreate, EventTypePatch, OrganizerCancelBody, OrganizerRescheduleBody, RegenerateTokenBody, RESERVATION_STATUSES } from "@booking/wire";
 
-export { ConsoleSignInBody, EventTypeCreate, EventTypePatch, OrganizerCancelBody, OrganizerRescheduleBody, RegenerateTokenBody };
+export { OrganizerCancelBody, OrganizerRescheduleBody };
 
 /** Query of the organizer's reservation list; days in the event type's zone unless `timezone` is given. */
 export const ReservationListQuery = Type.Object({
@@ -12,10 +11,6 @@ export const ReservationListQuery = Type.Object({
   status: Type.Optional(oneOf(RESERVATION_STATUSES)),
   timezone: Type.Optional(Type.String()),
 }, { additionalProperties: true });
-
-
-/** Query of the webhook delivery list. */
-export const DeliveriesQuery = Type.Object({ limit: Type.Optional(t.Numeric({ minimum: 1, maximum: 500, multipleOf: 1 })) }, { additionalProperties: true });
 
 /** Query of the organizer's list across event types: filters, order, and the cursor of the page to read. */
 export const ReservationSearchQuery = Type.Object({

@@ -1,0 +1,1 @@
+export { ConsoleSignInBody } from "@booking/wire";
