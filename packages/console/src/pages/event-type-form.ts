@@ -26,6 +26,7 @@ const LABEL_OF: Record<string, keyof Texts["labels"]> = {
   "payment.providerAccountId": "stripeAccount",
 };
 
+// biome-ignore lint/suspicious/noExplicitAny: the form edits settings by dotted path; each value's type is stated where it is read.
 type Draft = Record<string, any>;
 type CustomField = { uuid?: string; label: string; name: string; type: string; required?: boolean; options?: string[]; placeholder?: string };
 
@@ -114,7 +115,9 @@ export class EventTypeForm extends ConsolePage {
     unsaved.dirty = true;
   }
 
+  // biome-ignore lint/suspicious/noExplicitAny: a value at a dotted path of the Draft.
   private get(path: string): any {
+    // biome-ignore lint/suspicious/noExplicitAny: a value at a dotted path of the Draft.
     return path.split(".").reduce<any>((at, key) => (at == null ? undefined : at[key]), this.draft);
   }
 
