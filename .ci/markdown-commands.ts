@@ -125,13 +125,20 @@ export type RunStage = (typeof RUN_STAGES)[number];
  * How a command is covered. `run`: `.ci/docs.test.ts` runs it for real, in the named stage (one of
  * `RUN_STAGES`), and its output must match `expect`. `test`: the named
  * test runs it, or its equivalent through the same code path; `shows` are strings that test's body
- * must contain (the command's arguments as the test passes them). `script`: a script of the
+ * must contain (the command's arguments as the test passes them, however the lines are wrapped). `script`: a script of the
  * repository runs it (`.ci/run` runs `npm test`); `shows` are strings the script must contain.
  */
 export type Coverage =
   | { run: RunStage; expect?: RegExp }
   | { test: { file: string; name: string; shows: string[] } }
   | { script: { file: string; shows: string[] } };
+
+/**
+ * `code` without the layout a formatter may change: no whitespace after an opening bracket or a comma,
+ * before a closing bracket or as a trailing comma, other runs of whitespace as one space.
+ */
+const withoutLayout = (code: string): string =>
+  code.replace(/\s+/g, " ").replace(/([([{,]) /g, "$1").replace(/ ([)\]}])/g, "$1").replace(/,([)\]}])/g, "$1");
 
 /** The body of the test named `name` in `source`: from its `it("name"` up to the next test. */
 function testBody(source: string, name: string): string | null {
@@ -176,7 +183,7 @@ export function uncoveredCommands(commands: DocCommand[], coverage: Record<strin
       body = found;
     }
     for (const shown of named.shows) {
-      if (!body.includes(shown)) problems.push(`${where}: ${"test" in entry ? `the test "${entry.test.name}"` : named.file} does not contain ${JSON.stringify(shown)}`);
+      if (!withoutLayout(body).includes(withoutLayout(shown))) problems.push(`${where}: ${"test" in entry ? `the test "${entry.test.name}"` : named.file} does not contain ${JSON.stringify(shown)}`);
     }
   }
   return problems;

@@ -138,7 +138,7 @@ try {
     const other = both.reduce((sum, r) => sum + (r.counted.other ?? 0), 0);
     const locked = both.reduce((sum, r) => sum + (r.counted.locked ?? 0), 0);
     console.log(`Two server processes on the same database, ${connections} connections to each (two wrk processes at once):`);
-    both.forEach((r, i) => console.log(line(`  instance ${i + 1} (confirmed)`, r, bare, (r.counted.ok ?? 0) / seconds)));
+    for (const [i, r] of both.entries()) console.log(line(`  instance ${i + 1} (confirmed)`, r, bare, (r.counted.ok ?? 0) / seconds));
     console.log(`  together ${ok.toFixed(0)} confirmed bookings/s of one event type; answers other than a confirmed booking: ${other} (slot_locked: ${locked})`);
     const b200 = await burst(bases, burstEt.token, slots.take(1_200));
     console.log(`  200 simultaneous bookings of distinct free slots through both: ${b200.confirmed} confirmed, refused ${JSON.stringify(b200.refused)}`);

@@ -18,6 +18,7 @@ const API_TOKEN_WARNING = "<booking-calendar>: an API token";
  * Playwright's `test`, where every test fails when the element warns that a page of its browser
  * context carries an API token: pages carry the event type's link token (`bcl_…`), as the docs say.
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: Playwright types a fixture that gives no value as void.
 export const test = base.extend<{ noApiTokenInPages: void }>({
   noApiTokenInPages: [async ({ context }, use) => {
     const warnings: string[] = [];

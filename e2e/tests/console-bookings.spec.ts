@@ -37,7 +37,7 @@ test.beforeAll(async () => {
   made = [];
   for (let i = 0; i < COUNT; i += 10) {
     const uuids = await Promise.all(slots.slice(i, i + 10).map((slot, j) => book(api, et.linkToken, slot, i + j)));
-    uuids.forEach((uuid, j) => made.push({ name: `Guest ${pad(i + j)}`, uuid, startMs: Date.parse(slots[i + j]!.startIso8601) }));
+    for (const [j, uuid] of uuids.entries()) made.push({ name: `Guest ${pad(i + j)}`, uuid, startMs: Date.parse(slots[i + j]!.startIso8601) });
   }
   await api.dispose();
   // The first bookings move ten days back: past ones, in the order they were made.

@@ -130,8 +130,10 @@ test.describe("the console in German, page by page", () => {
       const shown = await page.locator("body").evaluate((body: HTMLElement) => {
         // Visible text, hidden labels, and the names of controls.
         const names = [...body.querySelectorAll("[aria-label], [placeholder], option")].map((el) => `${el.getAttribute("aria-label") ?? ""} ${el.getAttribute("placeholder") ?? ""} ${el.textContent ?? ""}`);
+        // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, without what is hidden, is what a visitor reads.
         const all = [body.innerText, ...[...body.querySelectorAll(".sr-only")].map((el) => el.textContent ?? ""), ...names].join("\n");
         // Code to copy (snippets, field paths) is not text of the console's language.
+        // biome-ignore lint/performance/useDomNodeTextContent: removes code as rendered in the text read above.
         return [...body.querySelectorAll("pre, code")].reduce((text, el) => text.replaceAll((el as HTMLElement).innerText, " "), all);
       });
       // What organizers typed (names of hosts, event types, schedules) is theirs, in whatever language.

@@ -526,7 +526,7 @@ export class BookingCalendar extends LitElement {
 
   /** The card form could not be shown, or the payment did not go through (when clearly refused, no money moved). */
   #paymentFailed({ message, refused, unavailable }: PaymentStepEvents["bc-payment-error"]): void {
-    if (unavailable) return this.#paymentUnavailable(message);
+    if (unavailable) return void this.#paymentUnavailable(message);
     this.#cardConfirming(false);
     if (refused) this.#holds.charging(false);
     this.#notices.say(this.#t("paymentFailed", { message }));
@@ -560,13 +560,13 @@ export class BookingCalendar extends LitElement {
   }
 
   #handleFlowError(error: unknown, retry: () => void): void {
-    if (!(error instanceof ApiFailure)) return this.#report(error, retry);
+    if (!(error instanceof ApiFailure)) return void this.#report(error, retry);
     const { code, kind } = error;
     // The time is gone for this visitor: taken, being taken, or their hold on it ended.
     const timeLost = code === "reservation_finished" ? "holdLost" : kind !== "business" ? null : code === "slot_locked" ? "slotBusy" : code === "slot_unavailable" ? "slotTaken" : null;
     if (timeLost) {
       this.#tellError(error);
-      return this.#backToSlots(timeLost);
+      return void this.#backToSlots(timeLost);
     }
     // Past the notice (it ran out, or the organizer changed it, while the visitor looked): the booking
     // again, whose rules now say whom to ask, with no retry that could only fail again.
@@ -576,14 +576,14 @@ export class BookingCalendar extends LitElement {
     }
     if (code === "payment_required") {
       this.flow = flows.paymentRequired(this.flow);
-      return this.#warn("paymentRequired");
+      return void this.#warn("paymentRequired");
     }
     if (kind === "validation") {
       const onForm = Object.keys(error.errors).some((k) => !["start", "end", "timezone"].includes(k));
       // Problems of the time alone (start, end, zone) have no field to show at.
       if (onForm) this.flow = flows.problemsFound(this.flow, fieldProblems(this.#env.texts, error.errors, error.fieldErrors));
       this.#showProblems(onForm ? "fixErrors" : "invalidRequest");
-      return this.#tellError(error);
+      return void this.#tellError(error);
     }
     this.#report(error, retry);
   }
@@ -675,7 +675,7 @@ export class BookingCalendar extends LitElement {
   #renderPick(flow: FlowOf<"picking">) {
     const config = flow.init.configuration;
     const manage = flow.init.reservation && managePart();
-    const rules = manage && manage.changeRules(flow.init.reservation!, config, Date.now());
+    const rules = manage?.changeRules(flow.init.reservation!, config, Date.now());
     const cancel = { ask: (reason: string | null) => { this.flow = flows.cancelAsked(this.flow, reason); }, cancel: () => void this.#cancelReservation(), book: () => this.#bookAnother() };
     const head = manage ? manage.renderManage(flow, this.#env, rules!, this.busy, cancel) : nothing;
     // Past the reschedule notice (or cancelled) there are no times to offer.

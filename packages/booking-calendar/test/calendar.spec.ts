@@ -42,7 +42,9 @@ function setUp(zone = "UTC") {
     failed: (error, retry) => void options.failures.push({ error, retry }),
   });
   /** What Lit does before each update of the host. */
-  const update = () => controllers.forEach((c) => c.hostUpdate?.());
+  const update = () => {
+    for (const c of controllers) c.hostUpdate?.();
+  };
   update();
   return { calendar, options, update, updates: () => updates };
 }

@@ -19,7 +19,13 @@ function setUp() {
     const view = notices.render(textsWith());
     return view === nothing ? null : words(view as TemplateResult);
   };
-  return { notices, shown, disconnect: () => controllers.forEach((c) => c.hostDisconnected?.()) };
+  return {
+    notices,
+    shown,
+    disconnect: () => {
+      for (const c of controllers) c.hostDisconnected?.();
+    },
+  };
 }
 
 function words(view: unknown): string {

@@ -262,7 +262,7 @@ describe("a busy store", () => {
     const headers = { "idempotency-key": "booking-42" };
     const other = new Database(databasePath);
     other.exec("BEGIN IMMEDIATE");
-    let first;
+    let first: Awaited<ReturnType<typeof call>>;
     try {
       first = await call("POST", "/reservations", { token, body, headers });
     } finally {

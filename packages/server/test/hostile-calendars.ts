@@ -36,7 +36,7 @@ export function zoneRepeating(freq: "HOURLY" | "MINUTELY" | "SECONDLY"): string 
 export function manyRdates(count: number): string {
   const values: string[] = [];
   const fromMs = Date.UTC(2020, 0, 1, 9);
-  for (let i = 0; i < count; i++) values.push(new Date(fromMs + i * 3_600_000).toISOString().replace(/[-:]/g, "").slice(0, 15) + "Z");
+  for (let i = 0; i < count; i++) values.push(`${new Date(fromMs + i * 3_600_000).toISOString().replace(/[-:]/g, "").slice(0, 15)}Z`);
   return calendar(["BEGIN:VEVENT", "UID:rdates@hostile.example", "DTSTAMP:20261101T000000Z", "DTSTART:20200101T090000Z", "DURATION:PT30M", `RDATE:${values.join(",")}`, "END:VEVENT"]);
 }
 

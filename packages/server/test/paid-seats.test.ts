@@ -210,7 +210,7 @@ describe(`seats judged at the instant of the write (${ENGINE})`, () => {
 
   it("a paid confirm whose Stripe answer arrives after the hold ended does not double-book: the visitor who took the freed seat keeps it, the late payer is refunded", async () => {
     const w = await world();
-    const { first: first, intent: firstIntent } = await w.heldAndPaying();
+    const { first, intent: firstIntent } = await w.heldAndPaying();
     // Paid at Stripe; its webhook has not arrived, so the server knows nothing yet.
     await standin.succeed(firstIntent);
     const heldUntil = (await w.stored(first)).heldUntilMs!;
@@ -290,7 +290,7 @@ describe(`a paid hold (${ENGINE})`, () => {
 
   async function w_paidHold() {
     const w = await world();
-    const { first: first, intent: firstIntent } = await w.heldAndPaying();
+    const { first, intent: firstIntent } = await w.heldAndPaying();
     await standin.succeed(firstIntent);
     expect((await w.stripeEvent("payment_intent.succeeded", firstIntent)).body).toMatchObject({ received: true, outcome: "success recorded" });
     return Object.assign(w, { first, firstIntent });
@@ -542,7 +542,7 @@ describe(`the sweep's confirming of paid holds (${ENGINE})`, () => {
     const w = await world();
     const holds: string[] = [];
     for (const slot of [TUE_0900, TUE_0930]) {
-      const { first: uuid, intent: intent } = await w.heldAndPaying(slot);
+      const { first: uuid, intent } = await w.heldAndPaying(slot);
       await standin.succeed(intent);
       await w.stripeEvent("payment_intent.succeeded", intent);
       holds.push(uuid);
@@ -680,7 +680,7 @@ describe(`the sweep's batches (${ENGINE})`, () => {
 
   it("do not let a refund that keeps failing hold up a later one", async () => {
     const w = await world();
-    const { first: first, intent: firstIntent } = await w.heldAndPaying(TUE_0900);
+    const { first, intent: firstIntent } = await w.heldAndPaying(TUE_0900);
     const { first: later, intent: laterIntent } = await w.heldAndPaying(TUE_0930);
     w.clock.advance(11);
     for (const slot of [TUE_0900, TUE_0930]) {
@@ -727,7 +727,7 @@ describe(`refunds, reviewed (${ENGINE})`, () => {
 
   it("a success on an intent replaced after a price change (its cancelling failed) is refunded, and the reservation keeps its current intent", async () => {
     const w = await world();
-    const { first: first, intent: old } = await w.heldAndPaying();
+    const { first, intent: old } = await w.heldAndPaying();
     w.faults.cancelDown = true;
     expect((await w.admin("PATCH", `/admin/event-types/${w.et.id}`, { payment: { amount: 7000, currency: "eur", providerAccountId: ACCOUNT } })).status).toBe(200);
     const current = await w.paying(first);

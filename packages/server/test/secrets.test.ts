@@ -359,7 +359,9 @@ describe("secrets in errors and logs", () => {
   it("keeps calendar passwords, tokens in feed queries and webhook signing secrets out of the sources' errors and the logs after failing syncs and a webhook delivery", async () => {
     const env = await setup();
     const servers: { stop: () => unknown }[] = [];
-    cleanups.push(() => servers.forEach((s) => s.stop()));
+    cleanups.push(() => {
+      for (const s of servers) s.stop();
+    });
     const serve = (fetch: (request: Request) => Response) => {
       const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch });
       servers.push({ stop: () => server.stop(true) });

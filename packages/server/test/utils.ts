@@ -143,7 +143,7 @@ export async function setup(options: { now?: string; config?: Partial<ServerConf
     }
     const response = await app.handle(new Request(`http://localhost${path}`, { method, headers, body }));
     const text = await response.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {

@@ -32,7 +32,7 @@ function keyPath(key: string): string[] {
   if (open <= 0) return [key];
   const path = [key.slice(0, open)];
   const rest = key.slice(open);
-  const groups = rest.match(/\[[^\[\]]*\]/g);
+  const groups = rest.match(/\[[^[\]]*\]/g);
   if (!groups || groups.join("") !== rest) return [key];
   for (const group of groups) path.push(group.slice(1, -1));
   return path;

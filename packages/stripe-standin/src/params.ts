@@ -90,7 +90,7 @@ export class Params {
     const value = this.raw[name];
     if (value === undefined) return undefined;
     const items = asList(value);
-    if (!items || !items.every((item): item is string => typeof item === "string" && item !== "")) {
+    if (!items?.every((item): item is string => typeof item === "string" && item !== "")) {
       throw invalidParam(this.path(name), `Invalid array: ${this.path(name)} must be a list of strings.`);
     }
     return items;

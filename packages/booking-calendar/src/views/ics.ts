@@ -57,7 +57,7 @@ export function calendarFileUrl(entry: CalendarEntry, now = Date.now()): string 
     "END:VCALENDAR",
   ];
   // Properties without a value (no description, place or link) are left out.
-  return `data:text/calendar;charset=utf-8,${encodeURIComponent(lines.filter((line) => !line.endsWith(":")).map(fold).join("\r\n") + "\r\n")}`;
+  return `data:text/calendar;charset=utf-8,${encodeURIComponent(`${lines.filter((line) => !line.endsWith(":")).map(fold).join("\r\n")}\r\n`)}`;
 }
 
 /** "Add to Google Calendar": Google's event template link, times in UTC. */

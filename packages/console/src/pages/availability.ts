@@ -1,5 +1,5 @@
 import { html, nothing } from "lit";
-import { api, ApiFailure } from "../api.ts";
+import { api, type ApiFailure } from "../api.ts";
 import { ConsolePage, errorSummary, failureText, fieldError, refusalOf, unsaved } from "../base.ts";
 import type { AvailabilityRules, TimeRange, Weekday } from "@booking/wire";
 import { WEEKDAYS } from "@booking/wire/constants";

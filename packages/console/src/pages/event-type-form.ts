@@ -1,5 +1,5 @@
 import { html, nothing, type TemplateResult } from "lit";
-import { api, ApiFailure } from "../api.ts";
+import { api, type ApiFailure } from "../api.ts";
 import { ConsolePage, errorSummary, failureText, field, fieldError, fieldMessages, refusalOf, unsaved } from "../base.ts";
 import { CALENDAR_LANGUAGES, type Texts } from "../i18n/index.ts";
 import type { EventTypeHostInput, EventTypePatch, EventTypeView } from "@booking/wire";

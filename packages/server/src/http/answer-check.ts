@@ -20,11 +20,11 @@ interface Matcher {
   response: Record<string, TSchema>;
 }
 
-const escape = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
 
 function matcherOf(route: DeclaredRoute): Matcher {
   const segments = route.path.split("/");
-  const source = segments.map((s) => (s.startsWith(":") ? "[^/]*" : s === "*" ? ".*" : escape(s))).join("/");
+  const source = segments.map((s) => (s.startsWith(":") ? "[^/]*" : s === "*" ? ".*" : escapeRegExp(s))).join("/");
   const response = (route.hooks?.response ?? {}) as Record<string, TSchema>;
   return {
     method: route.method,

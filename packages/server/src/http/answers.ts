@@ -21,7 +21,7 @@ const declared = <T extends TSchema>(schema: T): T => ({ ...schema, noValidate: 
  * A route's `response`: its success answer (200, and others such as 202 where it has them) and the
  * error body under each status it can fail with, besides those every route can answer.
  */
-export function answers<S extends TSchema, More extends { [status: number]: TSchema } = {}>(
+export function answers<S extends TSchema, More extends { [status: number]: TSchema } = Record<never, never>>(
   success: S,
   errors: readonly ErrorStatus[] = [],
   more?: More,

@@ -1,5 +1,5 @@
 /** The admin CLI's flags, and the checks of the command line shared by its commands. */
-import { parseArgs } from "node:util";
+import type { parseArgs } from "node:util";
 import { RESERVATION_STATUSES } from "@booking/wire";
 
 /** Every flag of every command; main refuses those a command does not take. */

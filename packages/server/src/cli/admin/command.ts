@@ -31,7 +31,7 @@ export interface Command {
   /** What the id is, when it is not an event type's ("busy source id"). */
   idName?: string;
   /** Does it; answers the exit code when it is not 0 (the server answered, but what it did failed). */
-  run(command: CommandRun): Promise<number | void>;
+  run(command: CommandRun): Promise<number | undefined>;
 }
 
 /** A group of commands with its lines of the usage text, in the order `help` lists them. */

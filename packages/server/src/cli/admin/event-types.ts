@@ -191,7 +191,7 @@ function currencyDigits(currency: string): number {
 function minorUnits(price: string, currency: string): number {
   const digits = currencyDigits(currency);
   const match = /^(\d{1,9})(?:\.(\d+))?$/.exec(price);
-  if (!match || (match[2]?.length ?? 0) > digits) throw new UsageError(`--price takes an amount such as ${digits ? "50." + "0".repeat(digits) : "5000"} in ${currency.toUpperCase()}, got "${price}".`);
+  if (!match || (match[2]?.length ?? 0) > digits) throw new UsageError(`--price takes an amount such as ${digits ? `50.${"0".repeat(digits)}` : "5000"} in ${currency.toUpperCase()}, got "${price}".`);
   return Number(match[1]! + (match[2] ?? "").padEnd(digits, "0"));
 }
 

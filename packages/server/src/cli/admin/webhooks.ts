@@ -65,7 +65,7 @@ function webhookSetText(et: EventTypeView, before: EventTypeView): string {
     "Receivers verify the webhook-id, webhook-timestamp and webhook-signature headers of each request with the",
     "event type's signing secret (the Standard Webhooks scheme), e.g. with the standardwebhooks package:",
     "new Webhook(secret).verify(body, headers). The secret was shown when the event type was created; it is never",
-    "shown again. Without it, issue a new one with: npm run admin -- webhook-secret " + et.id,
+    `shown again. Without it, issue a new one with: npm run admin -- webhook-secret ${et.id}`,
   );
   return lines.join("\n");
 }

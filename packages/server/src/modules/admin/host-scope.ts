@@ -44,7 +44,7 @@ export async function assertHostMay(ctx: AppContext, request: Request, hostId: n
       const eventTypeId = idParam(params.id);
       const uuid = params.uuid === undefined ? null : decodedSegment(params.uuid);
       const record = eventTypeId !== null && uuid !== null && isUuid(uuid) ? await ctx.store.reservations.byUuid(eventTypeId, uuid.toLowerCase()) : null;
-      if (!record || !record.hostIds.includes(hostId)) throw new ApiError("not_found", "No reservation of this host with this id.");
+      if (!record?.hostIds.includes(hostId)) throw new ApiError("not_found", "No reservation of this host with this id.");
       return;
     }
   }

@@ -30,7 +30,7 @@ self.onmessage = (event: MessageEvent<ExpansionJob>) => {
     try {
       const merged = mergeBusy(busyFromICalendar(ics, window, floatingZone));
       const intervals = new Float64Array(merged.length * 2);
-      merged.forEach((interval, i) => intervals.set([interval.startMs, interval.endMs], i * 2));
+      for (const [i, interval] of merged.entries()) intervals.set([interval.startMs, interval.endMs], i * 2);
       report = { kind: "read", href, intervals };
     } catch (error) {
       report = { kind: "unreadable", href, reason: messageOf(error) };

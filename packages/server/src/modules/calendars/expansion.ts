@@ -150,7 +150,7 @@ export class ExpansionWorkers implements CalendarExpander {
 
   private release(worker: Worker): void {
     const next = this.waiting.shift();
-    if (next) return next(worker);
+    if (next) return void next(worker);
     const timer = setTimeout(() => {
       this.idle.delete(worker);
       this.live.delete(worker);

@@ -280,7 +280,7 @@ export class CalendarAdmin {
     const token = text("token");
     if (password !== null && token !== null) addError(errors, "token", "Send a password or a token, not both.");
     if (password !== null && username === null) addError(errors, "username", "A password needs a user name.");
-    if (username !== null && username.includes(":")) addError(errors, "username", "A user name cannot contain a colon.");
+    if (username?.includes(":")) addError(errors, "username", "A user name cannot contain a colon.");
     let calendars: string[] = [];
     if (input.calendars !== undefined && input.calendars !== null) {
       if (kind === "ical") addError(errors, "calendars", "A feed is one calendar; calendars apply to CalDAV sources only.");

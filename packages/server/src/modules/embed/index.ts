@@ -9,7 +9,7 @@ import { pageSecurityHeaders, type PagePolicyOptions } from "../../http/page-pol
 import { CALENDAR_PATH, publicOrigin } from "../../lib/links.ts";
 import { STRIPE_JS_STANDIN_PATH, usesStripeStandin as standinInUse } from "../../lib/stripe-js.ts";
 import { demoPage, PREVIEW_SCRIPT, type DemoEventType } from "./page.ts";
-import { CalendarScriptFile, FAVICON_PATH, favicon, loadCatalogFile, loadPartFile, loadStripeStandinScript, versionedCalendarPath, type StaticScript } from "./service.ts";
+import { type CalendarScriptFile, FAVICON_PATH, favicon, loadCatalogFile, loadPartFile, loadStripeStandinScript, versionedCalendarPath, type StaticScript } from "./service.ts";
 
 // Revalidated after five minutes: the URL carries no version, and a new release should reach pages soon.
 const SHORT_CACHE = "public, max-age=300";

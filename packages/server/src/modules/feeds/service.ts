@@ -75,7 +75,7 @@ export class BookingFeedService {
       const eventType = eventTypes.get(reservation.eventTypeId);
       if (eventType) calendar.addSubcomponent(bookingVEvent(reservation, eventType, organizerOf(eventType, reservation, sender)));
     }
-    const body = calendar.toString() + "\r\n";
+    const body = `${calendar.toString()}\r\n`;
     return { body, etag: `"${new Bun.CryptoHasher("sha256").update(body).digest("base64url")}"` };
   }
 }

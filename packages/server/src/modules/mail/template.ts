@@ -126,5 +126,5 @@ export function messageHtml(c: MessageContent): string {
 export function messageText(c: MessageContent): string {
   const rows = c.rows.map(([label, value]) => `${label}: ${value}`);
   const buttons = c.buttons.map((b) => `${b.label}: ${b.url}`);
-  return [c.greeting, ...c.lines, rows.join("\n"), ...(buttons.length ? [buttons.join("\n")] : []), c.closing].join("\n\n") + "\n";
+  return `${[c.greeting, ...c.lines, rows.join("\n"), ...(buttons.length ? [buttons.join("\n")] : []), c.closing].join("\n\n")}\n`;
 }

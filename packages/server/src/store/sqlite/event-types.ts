@@ -67,7 +67,7 @@ export function sqliteEventTypes(connection: SqliteConnection, secrets: SecretBo
   /** Writes the event type's hosts (inside the caller's write). */
   const writeHosts = (id: number, hosts: NewEventType["hosts"]): void => {
     q.ethClear.run(id);
-    hostsOrDefault(hosts, q.defaultHost.get()!.id).forEach((h, position) => q.ethInsert.run(id, h.hostId, position, h.priority, h.scheduleId));
+    for (const [position, h] of hostsOrDefault(hosts, q.defaultHost.get()!.id).entries()) q.ethInsert.run(id, h.hostId, position, h.priority, h.scheduleId);
   };
 
   /** An event type found by a credential column: the common case reads two integers, the full row only when the cached revision is stale. */
