@@ -131,7 +131,7 @@ export type AnswerOf<E extends Endpoint> = Endpoints[E]["answer"];
  * browser adds `Origin` to every change, which the server checks. Answers the envelope's `data`
  * (or its message for answers without data); throws ApiFailure for every refusal.
  */
-export async function api<E extends Endpoint>(endpoint: E, ...[call]: {} extends CallOf<E> ? [CallOf<E>?] : [CallOf<E>]): Promise<AnswerOf<E>> {
+export async function api<E extends Endpoint>(endpoint: E, ...[call]: Record<never, never> extends CallOf<E> ? [CallOf<E>?] : [CallOf<E>]): Promise<AnswerOf<E>> {
   const [method, pattern] = endpoint.split(" ") as [string, string];
   const params: Record<string, string | number> = call?.params ?? {};
   const path = pattern.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(params[name]))) + query(call?.query ?? {});

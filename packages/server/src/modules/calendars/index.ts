@@ -48,7 +48,7 @@ export const calendarOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, cale
       detail: adminDoc({
         operationId: "adminTestBusySource",
         summary: "Try a calendar without storing it",
-        description: "Reads the calendar the body of `POST /admin/event-types/{id}/busy-sources` names, without storing anything: `{ ok: true, objects }`, or 422 on `url` with why it cannot be read (answered within " + SYNC_ANSWER_MS / 1000 + " seconds).",
+        description: `Reads the calendar the body of \`POST /admin/event-types/{id}/busy-sources\` names, without storing anything: \`{ ok: true, objects }\`, or 422 on \`url\` with why it cannot be read (answered within ${SYNC_ANSWER_MS / 1000} seconds).`,
       }),
     })
     .get("/busy-sources/:sourceId", async ({ params }) => ok(await calendars.get(sourceIdOf(params.sourceId))), {
@@ -87,7 +87,7 @@ export const calendarOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, cale
         operationId: "adminSyncBusySource",
         hostAccess: "own-source",
         summary: "Sync a calendar source now",
-        description: "Fetches what changed (CalDAV ctag and ETags with calendar-multiget; a feed with If-None-Match/If-Modified-Since). Answers within " + SYNC_ANSWER_MS / 1000 + " seconds: a sync that ended is answered 200 with `state: \"done\"` and what it did (a failure with `sync.ok: false`; the last good busy times stay in use). A sync still running then goes on, answered 202 with `state: \"syncing\"`, `sync: null` and `Location:` the source (`GET /admin/busy-sources/{sourceId}`): poll it until `lastAttemptAt` moves (`syncing` is true meanwhile on the instance running the sync).",
+        description: `Fetches what changed (CalDAV ctag and ETags with calendar-multiget; a feed with If-None-Match/If-Modified-Since). Answers within ${SYNC_ANSWER_MS / 1000} seconds: a sync that ended is answered 200 with \`state: "done"\` and what it did (a failure with \`sync.ok: false\`; the last good busy times stay in use). A sync still running then goes on, answered 202 with \`state: "syncing"\`, \`sync: null\` and \`Location:\` the source (\`GET /admin/busy-sources/{sourceId}\`): poll it until \`lastAttemptAt\` moves (\`syncing\` is true meanwhile on the instance running the sync).`,
         host: "its own calendars; another host's is 404 `not_found`.",
       }),
     })
@@ -98,7 +98,7 @@ export const calendarOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, cale
         operationId: "adminListBusySourceCalendars",
         hostAccess: "own-source",
         summary: "List the calendars bookings can be written into",
-        description: "The calendars with events of this CalDAV source's account (every one, not only those read for busy times), each with its name and whether the host's bookings are written into it now: what to choose from for `PUT /admin/busy-sources/{sourceId}/write-bookings`. Listed within " + SYNC_ANSWER_MS / 1000 + " seconds; a server that does not answer in time, or refuses, is 422 `validation_failed` on `calendar` with the reason. An iCalendar feed has none: 422 on `kind`.",
+        description: `The calendars with events of this CalDAV source's account (every one, not only those read for busy times), each with its name and whether the host's bookings are written into it now: what to choose from for \`PUT /admin/busy-sources/{sourceId}/write-bookings\`. Listed within ${SYNC_ANSWER_MS / 1000} seconds; a server that does not answer in time, or refuses, is 422 \`validation_failed\` on \`calendar\` with the reason. An iCalendar feed has none: 422 on \`kind\`.`,
         host: "its own calendars; another host's is 404 `not_found`.",
       }),
     })
@@ -109,7 +109,7 @@ export const calendarOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, cale
         operationId: "adminWriteBookingsToCalendar",
         hostAccess: "own-source",
         summary: "Write the event type's bookings into a calendar of this CalDAV source",
-        description: "From now on each confirmed booking of the event type is PUT as `<calendar>/<key>.ics` (UID `<key>@booking-calendar`, no METHOD, no manage link; the key is derived one-way from the reservation's uuid, the same as in the organizer's email copy and the booking feed, so the entry does not hand out the uuid) with the source's credentials, PUT again with a raised SEQUENCE when it is moved and DELETEd when it is cancelled, through the durable outbox (channel `caldav` in `GET /admin/event-types/{id}/deliveries`; 412, 5xx and network failures are retried with the webhooks' backoff, 401/403 fail with the reason). The calendar is one the account has (checked now by listing the account's calendars, 422 on `calendar` otherwise); left out, the first calendar found (among the chosen ones, if any). Replaces the event type's earlier bookings calendar; bookings made before are not written. Its own entries read back by the sync do not count as busy times for the event type. The event type shows it as `bookingsCalendar`. The listing must end within the answer window (" + SYNC_ANSWER_MS / 1000 + " seconds, as `POST /admin/busy-sources/{sourceId}/sync`): a CalDAV server slower than that is answered 422 `validation_failed` on `calendar` (\"did not list the source's calendars within " + SYNC_ANSWER_MS / 1000 + " s\"), with nothing changed; send the request again once the server answers faster.",
+        description: `From now on each confirmed booking of the event type is PUT as \`<calendar>/<key>.ics\` (UID \`<key>@booking-calendar\`, no METHOD, no manage link; the key is derived one-way from the reservation's uuid, the same as in the organizer's email copy and the booking feed, so the entry does not hand out the uuid) with the source's credentials, PUT again with a raised SEQUENCE when it is moved and DELETEd when it is cancelled, through the durable outbox (channel \`caldav\` in \`GET /admin/event-types/{id}/deliveries\`; 412, 5xx and network failures are retried with the webhooks' backoff, 401/403 fail with the reason). The calendar is one the account has (checked now by listing the account's calendars, 422 on \`calendar\` otherwise); left out, the first calendar found (among the chosen ones, if any). Replaces the event type's earlier bookings calendar; bookings made before are not written. Its own entries read back by the sync do not count as busy times for the event type. The event type shows it as \`bookingsCalendar\`. The listing must end within the answer window (${SYNC_ANSWER_MS / 1000} seconds, as \`POST /admin/busy-sources/{sourceId}/sync\`): a CalDAV server slower than that is answered 422 \`validation_failed\` on \`calendar\` ("did not list the source's calendars within ${SYNC_ANSWER_MS / 1000} s"), with nothing changed; send the request again once the server answers faster.`,
         host: "its own calendars; another host's is 404 `not_found`.",
       }),
     })
@@ -151,7 +151,7 @@ export const calendarOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, cale
         operationId: "adminTestHostBusySource",
         hostAccess: "own-host",
         summary: "Try a calendar for a host without storing it",
-        description: "Checks the body as `POST /admin/hosts/{hostId}/busy-sources` does, then reads the calendar once (a CalDAV account's calendars discovered) within " + SYNC_ANSWER_MS / 1000 + " seconds, storing nothing. Answers `{ ok: true, objects }`, the calendar objects it holds; a calendar that cannot be read is a 422 `validation_failed` on `url` with the reason. The organizer console tries a calendar this way before it adds it.",
+        description: `Checks the body as \`POST /admin/hosts/{hostId}/busy-sources\` does, then reads the calendar once (a CalDAV account's calendars discovered) within ${SYNC_ANSWER_MS / 1000} seconds, storing nothing. Answers \`{ ok: true, objects }\`, the calendar objects it holds; a calendar that cannot be read is a 422 \`validation_failed\` on \`url\` with the reason. The organizer console tries a calendar this way before it adds it.`,
         host: "for its own host; another host is 403 `forbidden`.",
       }),
     });

@@ -58,7 +58,7 @@ export const hostOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, hosts: H
       detail: adminDoc({
         operationId: "adminSendHostSignInLink",
         summary: "Email a host a sign-in link to the console",
-        description: "Emails the host (over SMTP_URL, from MAIL_FROM) a one-time link to `/console` that works once within " + HOST_SIGN_IN_LINK_MS / 3_600_000 + " hours and opens a console session of role `host`: that session's admin API answers only the host's own host, bookings, schedules and calendars (403 `forbidden` for the rest). Without SMTP_URL, development logs the link and answers `sent: false`; production answers 503. The organizer only: a host's own session gets 403.",
+        description: `Emails the host (over SMTP_URL, from MAIL_FROM) a one-time link to \`/console\` that works once within ${HOST_SIGN_IN_LINK_MS / 3_600_000} hours and opens a console session of role \`host\`: that session's admin API answers only the host's own host, bookings, schedules and calendars (403 \`forbidden\` for the rest). Without SMTP_URL, development logs the link and answers \`sent: false\`; production answers 503. The organizer only: a host's own session gets 403.`,
       }),
     })
     .post("/hosts", async ({ body, request }) => ok(withFeedUrl(request, await hosts.create(body))), { body: HostCreate,
