@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { AdminService } from "../src/modules/admin/service.ts";
 import { sqliteAt } from "./old-databases.ts";
+import { hashToken } from "../src/lib/tokens.ts";
 import { openSqliteStore } from "../src/store/sqlite/index.ts";
 import { DEFAULT_HOST_ID, newFeedToken, openTestStore, reservation } from "./utils.ts";
 
@@ -122,5 +123,49 @@ describe("the bookings of each host on SQLite", () => {
       { hostId: 2, startMs: 3_600_000, endMs: 5_400_000, uuid: "a-early" },
       { hostId: 2, startMs: 7_200_000, endMs: 9_000_000, uuid: "b-late" },
     ]);
+  });
+});
+
+describe("event types looked up by token on SQLite", () => {
+  it("keeps the parsed event type through bookings with its revisions renewed, and reads it again when its host changes, from this process or another", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "booking-lookup-"));
+    dirs.push(dir);
+    const path = join(dir, "store.sqlite");
+    const store = await openTestStore(path);
+    const created = await new AdminService(store, () => 1_000).create({ title: "Looked up", timezone: "UTC", seats: 1 });
+    const lookUp = async () => (await store.eventTypes.byTokenHash(hashToken(created.token)))!;
+    const book = async (startIso: string) => {
+      const r = reservation(created.id, startIso, 30);
+      expect("record" in (await store.reservations.claim({ eventTypeId: created.id, fromMs: r.startMs, untilMs: r.endMs, nowMs: 1_000, hostIds: [DEFAULT_HOST_ID] }, () => ({ write: r })))).toBe(true);
+    };
+    const first = await lookUp();
+
+    await book("2026-12-01T09:00:00Z");
+    const booked = await lookUp();
+    expect(booked.revision).toBe(first.revision + 1);
+    expect(booked.hosts.map((h) => h.revision)).toEqual([first.hosts[0]!.revision! + 1]);
+    expect(booked.hosts[0]!.revision).toBe((await store.hosts.byId(DEFAULT_HOST_ID))!.revision);
+    // The same parsed settings: a booking changed nothing of them.
+    expect(booked.settings).toBe(first.settings);
+    expect(await store.eventTypes.byId(created.id)).toEqual(booked);
+
+    await store.hosts.update(DEFAULT_HOST_ID, { name: "Renamed" }, 2_000);
+    const renamed = await lookUp();
+    expect(renamed.hosts[0]!.name).toBe("Renamed");
+    expect(renamed.revision).toBeGreaterThan(booked.revision);
+
+    await book("2026-12-01T10:00:00Z");
+    const again = await lookUp();
+    expect(again.revision).toBe(renamed.revision + 1);
+    expect(again.hosts[0]!.name).toBe("Renamed");
+
+    // Another process on the file renames the host (its write bumps the host's revision, as every change of a host does).
+    const side = new Database(path);
+    side.exec(`UPDATE hosts SET name = 'Elsewhere', revision = revision + 1 WHERE id = ${DEFAULT_HOST_ID}`);
+    side.close();
+    const elsewhere = await lookUp();
+    expect(elsewhere.hosts[0]!.name).toBe("Elsewhere");
+    expect(elsewhere.revision).toBe(again.revision + 1);
+    await store.close();
   });
 });

@@ -31,9 +31,10 @@ export function sqliteClaims(connection: SqliteConnection): Store["reservations"
     idemLink: db.query<unknown, [string, number, string]>("UPDATE idempotency_keys SET reservation_uuid = ? WHERE event_type_id = ? AND key = ?"),
     // A claim's write to its event type in one statement: the revision bumped (when no host carries it), the longest reservation kept.
     etClaimed: db.query<unknown, [number, number, number]>("UPDATE event_types SET revision = revision + ?, longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id = ?"),
-    // And to its hosts: every event type of theirs gets a new revision.
-    hostsClaimed: db.query<unknown, [number, string]>("UPDATE hosts SET revision = revision + 1, longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id IN (SELECT value FROM json_each(?))"),
-    hostClaimed: db.query<unknown, [number, number]>("UPDATE hosts SET revision = revision + 1, longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id = ?"),
+    // And to its hosts: every event type of theirs gets a new revision, counted in booking_revision
+    // (a host's revision is both columns' sum), which tells token lookups that only seats changed.
+    hostsClaimed: db.query<unknown, [number, string]>("UPDATE hosts SET booking_revision = booking_revision + 1, longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id IN (SELECT value FROM json_each(?))"),
+    hostClaimed: db.query<unknown, [number, number]>("UPDATE hosts SET booking_revision = booking_revision + 1, longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id = ?"),
   };
   const insertEvents = eventInserter(db);
   /** Those of the hosts that still exist, in the order given. */

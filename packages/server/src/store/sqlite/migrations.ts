@@ -433,6 +433,16 @@ export const SQLITE_MIGRATIONS: { version: number; name: string; sql: string }[]
       END;
     `,
   },
+  {
+    version: 18,
+    name: "a host's bookings counted apart from its other changes",
+    // A host's revision is revision + booking_revision. Claims count in booking_revision alone, so
+    // revision says when anything of the host other than its seats changed, and a token lookup
+    // keeps its parsed event type through bookings (see ParsedEventTypes.rebased).
+    sql: `
+      ALTER TABLE hosts ADD COLUMN booking_revision INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 /**
