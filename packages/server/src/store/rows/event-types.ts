@@ -81,6 +81,8 @@ export class ParsedEventTypes {
   private readonly parsed = new Map<number, EventTypeRecord>();
   private readonly settingsText = new Map<number, string>();
   private readonly sealedSecret = new Map<number, string>();
+  /** The content revision each cached record was parsed at, where the engine gives one (see `rebased`). */
+  private readonly contentRevision = new Map<number, number>();
 
   constructor(private readonly secrets: SecretBox) {}
 
@@ -90,9 +92,24 @@ export class ParsedEventTypes {
     return hit && hit.revision === revision ? hit : undefined;
   }
 
-  /** The record of a row, reusing what is still valid of the cached one. */
-  of(row: EventTypeRow | null | undefined): EventTypeRecord | null {
+  /**
+   * The cached record at a new `revision` with its hosts at `hostRevisions` (in their order), when
+   * it was parsed at the same `contentRevision`: a revision that moved without the content (a
+   * booking) renews only the revisions; the rest, down to each host's schedule object, is kept.
+   */
+  rebased(id: number, contentRevision: number, revision: number, hostRevisions: readonly number[]): EventTypeRecord | undefined {
+    const hit = this.parsed.get(id);
+    if (!hit || this.contentRevision.get(id) !== contentRevision || hit.hosts.length !== hostRevisions.length) return undefined;
+    const record: EventTypeRecord = { ...hit, revision, hosts: hit.hosts.map((h, i) => ({ ...h, revision: hostRevisions[i]! })) };
+    this.parsed.set(id, record);
+    return record;
+  }
+
+  /** The record of a row, reusing what is still valid of the cached one; `contentRevision` lets `rebased` renew it later. */
+  of(row: EventTypeRow | null | undefined, contentRevision?: number): EventTypeRecord | null {
     if (!row) return null;
+    if (contentRevision === undefined) this.contentRevision.delete(row.id);
+    else this.contentRevision.set(row.id, contentRevision);
     const hit = this.current(row.id, row.revision);
     if (hit) return hit;
     const previous = this.parsed.get(row.id);
@@ -108,6 +125,7 @@ export class ParsedEventTypes {
 
   forget(id: number): void {
     this.parsed.delete(id);
+    this.contentRevision.delete(id);
     this.settingsText.delete(id);
     this.sealedSecret.delete(id);
   }

@@ -27,15 +27,24 @@ export function sqliteClaims(connection: SqliteConnection): Store["reservations"
     lastBooked: db.query<{ hostId: number; lastMs: number }, [{ hostIds: string; eventTypeId: number }]>(LAST_BOOKED),
     hostIds: db.query<{ hostId: number }, [number]>(EVENT_TYPE_HOST_IDS),
     liveHosts: db.query<{ id: number }, [string]>(LIVE_HOSTS),
+    // The one-host case of a claim (most event types) without a JSON array to build and walk.
+    liveHost: db.query<{ id: number }, [number]>("SELECT id FROM hosts WHERE id = ?"),
     rInsert: db.query(INSERT_RESERVATION),
     rUpdate: db.query(UPDATE_RESERVATION),
     idemLink: db.query<unknown, [string, number, string]>("UPDATE idempotency_keys SET reservation_uuid = ? WHERE event_type_id = ? AND key = ?"),
     // A claim's write to its event type in one statement: the revision bumped (when no host carries it), the longest reservation kept.
     etClaimed: db.query<unknown, [number, number, number]>("UPDATE event_types SET revision = revision + ?, longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id = ?"),
-    // And to its hosts: every event type of theirs gets a new revision.
-    hostsClaimed: db.query<unknown, [number, string]>("UPDATE hosts SET revision = revision + 1, longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id IN (SELECT value FROM json_each(?))"),
+    // And to its hosts: every event type of theirs gets a new revision, counted in booking_revision
+    // (a host's revision is both columns' sum), which tells token lookups that only seats changed.
+    hostsClaimed: db.query<unknown, [number, string]>("UPDATE hosts SET booking_revision = booking_revision + 1, longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id IN (SELECT value FROM json_each(?))"),
+    hostClaimed: db.query<unknown, [number, number]>("UPDATE hosts SET booking_revision = booking_revision + 1, longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id = ?"),
   };
   const insertEvents = eventInserter(db);
+  /** Those of the hosts that still exist, in the order given. */
+  const liveOf = (named: number[]): number[] => {
+    const live = new Set(q.liveHosts.all(JSON.stringify(named)).map((h) => h.id));
+    return named.filter((id) => live.has(id));
+  };
 
   return async (claim: SeatClaim, decide: (holders: SeatHolder[], current: ReservationRecord | null, nowMs: number, busy: BusyInterval[], hosts: HostView[]) => SeatDecision) => {
     // Everything between BEGIN IMMEDIATE and COMMIT runs synchronously: no other request of this
@@ -48,8 +57,7 @@ export function sqliteClaims(connection: SqliteConnection): Store["reservations"
       // A host deleted since the caller read its event type is no candidate (its booking would break
       // the reservation_hosts foreign key); no deletion can start before this claim commits.
       const named = claim.hostIds ?? q.hostIds.all(claim.eventTypeId).map((h) => h.hostId);
-      const live = new Set(q.liveHosts.all(JSON.stringify(named)).map((h) => h.id));
-      const candidates = named.filter((id) => live.has(id));
+      const candidates = named.length === 1 ? (q.liveHost.get(named[0]!) ? [named[0]!] : []) : liveOf(named);
       const hostsJson = JSON.stringify(candidates);
       const currentRow = claim.uuid ? q.rByUuid.get(claim.eventTypeId, claim.uuid) : null;
       const holders = q.seatHolders.all({ eventTypeId: claim.eventTypeId, untilMs: claim.untilMs, fromMs: claim.fromMs, nowMs }).filter((h) => h.uuid !== claim.uuid).map(toSeatHolder);
@@ -75,7 +83,8 @@ export function sqliteClaims(connection: SqliteConnection): Store["reservations"
       // event type of theirs; the event type's own only when no host was recorded.
       const touched = [...new Set([...record.hostIds, ...hostIdsOf(currentRow?.host_ids)])];
       q.etClaimed.run(touched.length > 0 ? 0 : 1, record.endMs - record.startMs, claim.eventTypeId);
-      if (touched.length > 0) q.hostsClaimed.run(record.endMs - record.startMs, JSON.stringify(touched));
+      if (touched.length === 1) q.hostClaimed.run(record.endMs - record.startMs, touched[0]!);
+      else if (touched.length > 1) q.hostsClaimed.run(record.endMs - record.startMs, JSON.stringify(touched));
       return { record };
     });
   };

@@ -13,21 +13,33 @@ export const BUMP_HOST_REVISION = "UPDATE hosts SET revision = revision + 1 WHER
 /**
  * The revisions of the hosts of the event type in view (`event_types`), summed, each counted from
  * its first (1): part of the event type's revision, so a fresh event type's is 1 and each change of
- * one of its hosts (a booking, a calendar's busy times, a schedule) adds one.
+ * one of its hosts (a booking, a calendar's busy times, a schedule) adds one. A host's revision is
+ * its row's `revision` plus `booking_revision`, the count of its bookings' claims.
  */
-const HOST_REVISION = "(SELECT coalesce(sum(h.revision - 1), 0) FROM event_type_hosts eh JOIN hosts h ON h.id = eh.host_id WHERE eh.event_type_id = event_types.id)";
+const HOST_REVISION = "(SELECT coalesce(sum(h.revision + h.booking_revision - 1), 0) FROM event_type_hosts eh JOIN hosts h ON h.id = eh.host_id WHERE eh.event_type_id = event_types.id)";
 /** The hosts of the event type in view, with their names and schedules, in their order (see `eventTypeHostsOf`). */
-const HOSTS_JSON = `(SELECT json_group_array(json_array(eh.host_id, eh.priority, eh.schedule_id, h.name, h.email, h.timezone, h.avatar_url, json(h.bookings_calendar), s.timezone, json(s.availability), h.revision) ORDER BY eh.position)
+const HOSTS_JSON = `(SELECT json_group_array(json_array(eh.host_id, eh.priority, eh.schedule_id, h.name, h.email, h.timezone, h.avatar_url, json(h.bookings_calendar), s.timezone, json(s.availability), h.revision + h.booking_revision) ORDER BY eh.position)
   FROM event_type_hosts eh JOIN hosts h ON h.id = eh.host_id LEFT JOIN schedules s ON s.id = eh.schedule_id WHERE eh.event_type_id = event_types.id)`;
+/**
+ * The event type's revision without its hosts' bookings' claims: it changes with everything a record
+ * holds (the row, its list of hosts, their names, schedules and calendars), while bookings leave it
+ * alone, so a record parsed at one total revision serves the next with only its revisions renewed.
+ */
+const CONTENT_REVISION = "event_types.revision + (SELECT coalesce(sum(h.revision - 1), 0) FROM event_type_hosts eh JOIN hosts h ON h.id = eh.host_id WHERE eh.event_type_id = event_types.id)";
 /**
  * An event type's columns with its hosts, its revision the row's plus its hosts' (so a booking of
  * another event type of a host, or a change of the host's calendars, gives it a new revision).
  */
-export const EVENT_TYPE_COLUMNS = `event_types.*, ${HOSTS_JSON} AS hosts_json, event_types.revision + ${HOST_REVISION} AS total_revision`;
-/** The head of an event type: its id and total revision. */
-const EVENT_TYPE_HEAD = `id, revision + ${HOST_REVISION} AS revision`;
+export const EVENT_TYPE_COLUMNS = `event_types.*, ${HOSTS_JSON} AS hosts_json, event_types.revision + ${HOST_REVISION} AS total_revision, ${CONTENT_REVISION} AS content_revision`;
+/**
+ * The head of an event type: its id, total and content revisions, and its hosts' revisions in their
+ * order as a JSON array, in one pass over its hosts.
+ */
+const EVENT_TYPE_HEAD = `id, revision AS own_revision, (SELECT json_array(coalesce(sum(h.revision + h.booking_revision - 1), 0), coalesce(sum(h.revision - 1), 0), json_group_array(h.revision + h.booking_revision ORDER BY eh.position))
+  FROM event_type_hosts eh JOIN hosts h ON h.id = eh.host_id WHERE eh.event_type_id = event_types.id) AS hosts_head`;
 
-type FullRow = EventTypeRow & { total_revision: number };
+type FullRow = EventTypeRow & { total_revision: number; content_revision: number };
+type HeadRow = { id: number; own_revision: number; hosts_head: string };
 const withTotal = (row: FullRow | null): EventTypeRow | null => (row ? { ...row, revision: row.total_revision } : null);
 
 /** Event types on SQLite, with the store's cache of parsed records, current while their revision is. */
@@ -37,14 +49,14 @@ export function sqliteEventTypes(connection: SqliteConnection, secrets: SecretBo
     etById: db.query<FullRow, [number]>(`SELECT ${EVENT_TYPE_COLUMNS} FROM event_types WHERE id = ?`),
     etRow: db.query<EventTypeRow, [number]>("SELECT * FROM event_types WHERE id = ?"),
     etByToken: db.query<FullRow, [string]>(`SELECT ${EVENT_TYPE_COLUMNS} FROM event_types WHERE token_hash = ?`),
-    etRevisionByToken: db.query<{ id: number; revision: number }, [string]>(`SELECT ${EVENT_TYPE_HEAD} FROM event_types WHERE token_hash = ?`),
+    etRevisionByToken: db.query<HeadRow, [string]>(`SELECT ${EVENT_TYPE_HEAD} FROM event_types WHERE token_hash = ?`),
     etByLinkToken: db.query<FullRow, [string]>(`SELECT ${EVENT_TYPE_COLUMNS} FROM event_types WHERE link_token = ?`),
-    etRevisionByLinkToken: db.query<{ id: number; revision: number }, [string]>(`SELECT ${EVENT_TYPE_HEAD} FROM event_types WHERE link_token = ?`),
+    etRevisionByLinkToken: db.query<HeadRow, [string]>(`SELECT ${EVENT_TYPE_HEAD} FROM event_types WHERE link_token = ?`),
     etByFeedToken: db.query<FullRow, [string]>(`SELECT ${EVENT_TYPE_COLUMNS} FROM event_types WHERE feed_token = ?`),
-    etRevisionByFeedToken: db.query<{ id: number; revision: number }, [string]>(`SELECT ${EVENT_TYPE_HEAD} FROM event_types WHERE feed_token = ?`),
+    etRevisionByFeedToken: db.query<HeadRow, [string]>(`SELECT ${EVENT_TYPE_HEAD} FROM event_types WHERE feed_token = ?`),
     etBySlug: db.query<FullRow, [string]>(`SELECT ${EVENT_TYPE_COLUMNS} FROM event_types WHERE slug = ?`),
     etList: db.query<FullRow, []>(`SELECT ${EVENT_TYPE_COLUMNS} FROM event_types ORDER BY id`),
-    hostSum: db.query<{ n: number }, [number]>("SELECT coalesce(sum(h.revision - 1), 0) AS n FROM event_type_hosts eh JOIN hosts h ON h.id = eh.host_id WHERE eh.event_type_id = ?"),
+    hostSum: db.query<{ n: number }, [number]>("SELECT coalesce(sum(h.revision + h.booking_revision - 1), 0) AS n FROM event_type_hosts eh JOIN hosts h ON h.id = eh.host_id WHERE eh.event_type_id = ?"),
     defaultHost: db.query<{ id: number }, []>("SELECT id FROM hosts WHERE is_default = 1"),
     ethClear: db.query<unknown, [number]>("DELETE FROM event_type_hosts WHERE event_type_id = ?"),
     ethInsert: db.query<unknown, [number, number, number, number, number | null]>("INSERT INTO event_type_hosts (event_type_id, host_id, position, priority, schedule_id) VALUES (?, ?, ?, ?, ?)"),
@@ -63,18 +75,23 @@ export function sqliteEventTypes(connection: SqliteConnection, secrets: SecretBo
     etHostsBump: db.query<unknown, [number]>("UPDATE hosts SET revision = revision + 1 WHERE id IN (SELECT host_id FROM event_type_hosts WHERE event_type_id = ?)"),
   };
   const parsed = new ParsedEventTypes(secrets);
-  const cached = (row: FullRow | null): EventTypeRecord | null => parsed.of(withTotal(row));
+  const cached = (row: FullRow | null): EventTypeRecord | null => parsed.of(withTotal(row), row?.content_revision);
   /** Writes the event type's hosts (inside the caller's write). */
   const writeHosts = (id: number, hosts: NewEventType["hosts"]): void => {
     q.ethClear.run(id);
     for (const [position, h] of hostsOrDefault(hosts, q.defaultHost.get()!.id).entries()) q.ethInsert.run(id, h.hostId, position, h.priority, h.scheduleId);
   };
 
-  /** An event type found by a credential column: the common case reads two integers, the full row only when the cached revision is stale. */
-  const byCredential = (head: Statement<{ id: number; revision: number }, [string]>, full: Statement<FullRow, [string]>, credential: string): EventTypeRecord | null => {
+  /**
+   * An event type found by a credential column: the common case reads its revisions, the full row
+   * only when more than its revisions changed since it was parsed (bookings change only those).
+   */
+  const byCredential = (head: Statement<HeadRow, [string]>, full: Statement<FullRow, [string]>, credential: string): EventTypeRecord | null => {
     const current = head.get(credential);
     if (!current) return null;
-    return parsed.current(current.id, current.revision) ?? cached(full.get(credential));
+    const [hostsTotal, hostsContent, hostRevisions] = JSON.parse(current.hosts_head) as [number, number, number[]];
+    const revision = current.own_revision + hostsTotal;
+    return parsed.current(current.id, revision) ?? parsed.rebased(current.id, current.own_revision + hostsContent, revision, hostRevisions) ?? cached(full.get(credential));
   };
 
   return {

@@ -6,14 +6,17 @@ import type { SqliteConnection } from "./connection.ts";
 import { BUMP_HOST_REVISION } from "./event-types.ts";
 import { HOST_BUSY } from "./reservation-sql.ts";
 
+/** A host's columns as HostRow reads them, its revision counting its bookings' (migration 18). */
+const HOST_COLUMNS = "id, name, email, timezone, avatar_url, is_default, bookings_calendar, feed_token, revision + booking_revision AS revision, created_at_ms, updated_at_ms";
+
 /** Hosts on SQLite: people, and what takes their time across event types. */
 export function sqliteHosts(connection: SqliteConnection): HostRepository {
   const { db } = connection;
   const q = {
-    byId: db.query<HostRow, [number]>("SELECT * FROM hosts WHERE id = ?"),
-    list: db.query<HostRow, []>("SELECT * FROM hosts ORDER BY id"),
-    byDefault: db.query<HostRow, []>("SELECT * FROM hosts WHERE is_default = 1"),
-    byFeedToken: db.query<HostRow, [string]>("SELECT * FROM hosts WHERE feed_token = ?"),
+    byId: db.query<HostRow, [number]>(`SELECT ${HOST_COLUMNS} FROM hosts WHERE id = ?`),
+    list: db.query<HostRow, []>(`SELECT ${HOST_COLUMNS} FROM hosts ORDER BY id`),
+    byDefault: db.query<HostRow, []>(`SELECT ${HOST_COLUMNS} FROM hosts WHERE is_default = 1`),
+    byFeedToken: db.query<HostRow, [string]>(`SELECT ${HOST_COLUMNS} FROM hosts WHERE feed_token = ?`),
     insert: db.query<{ id: number }, [string, string | null, string, string | null, string, number, number]>(
       "INSERT INTO hosts (name, email, timezone, avatar_url, feed_token, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
     ),

@@ -78,6 +78,59 @@ export const SQLITE_MIGRATIONS: { version: number; name: string; sql: string }[]
       CREATE INDEX rate_limits_by_window ON rate_limits (window_start);
     `,
   },
+  {
+    version: 17,
+    name: "bookings by host kept in one tree, in host and time order",
+    // Every booking writes a row here. Keyed by its reservation's random uuid (a table, that key and
+    // the index by host and time: three trees), each row dirtied a page of its own in the key's index,
+    // and a WAL commit writes each dirtied page whole: as much as the rest of the booking's writes.
+    // Every read goes by host and time, so that is now the table's key (the same rows, one tree,
+    // where a host's next bookings sit side by side). A reservation's rows are found by its hosts and
+    // start, which the triggers keep equal to the reservation's own; they also remove the rows of a
+    // deleted reservation, as the foreign key's cascade did (deleting an event type deletes its
+    // reservations, and that fires the trigger).
+    sql: `
+      DROP TRIGGER reservation_hosts_on_insert;
+      DROP TRIGGER reservation_hosts_on_update;
+      CREATE TABLE reservation_hosts_new (
+        host_id INTEGER NOT NULL REFERENCES hosts(id),
+        start_ms INTEGER NOT NULL,
+        reservation_uuid TEXT NOT NULL,
+        event_type_id INTEGER NOT NULL,
+        end_ms INTEGER NOT NULL,
+        created_at_ms INTEGER NOT NULL,
+        PRIMARY KEY (host_id, start_ms, reservation_uuid)
+      ) WITHOUT ROWID;
+      -- Made again from the reservations, as the triggers make them, so every row is found by them.
+      INSERT INTO reservation_hosts_new (host_id, start_ms, reservation_uuid, event_type_id, end_ms, created_at_ms)
+        SELECT j.value, r.start_ms, r.uuid, r.event_type_id, r.end_ms, r.created_at_ms FROM reservations r, json_each(r.host_ids) j;
+      DROP TABLE reservation_hosts;
+      ALTER TABLE reservation_hosts_new RENAME TO reservation_hosts;
+      CREATE TRIGGER reservation_hosts_on_insert AFTER INSERT ON reservations BEGIN
+        INSERT INTO reservation_hosts (host_id, start_ms, reservation_uuid, event_type_id, end_ms, created_at_ms)
+          SELECT value, NEW.start_ms, NEW.uuid, NEW.event_type_id, NEW.end_ms, NEW.created_at_ms FROM json_each(NEW.host_ids);
+      END;
+      CREATE TRIGGER reservation_hosts_on_update AFTER UPDATE OF host_ids, start_ms, end_ms ON reservations
+        WHEN OLD.host_ids IS NOT NEW.host_ids OR OLD.start_ms <> NEW.start_ms OR OLD.end_ms <> NEW.end_ms BEGIN
+        DELETE FROM reservation_hosts WHERE host_id IN (SELECT value FROM json_each(OLD.host_ids)) AND start_ms = OLD.start_ms AND reservation_uuid = OLD.uuid;
+        INSERT INTO reservation_hosts (host_id, start_ms, reservation_uuid, event_type_id, end_ms, created_at_ms)
+          SELECT value, NEW.start_ms, NEW.uuid, NEW.event_type_id, NEW.end_ms, NEW.created_at_ms FROM json_each(NEW.host_ids);
+      END;
+      CREATE TRIGGER reservation_hosts_on_delete AFTER DELETE ON reservations BEGIN
+        DELETE FROM reservation_hosts WHERE host_id IN (SELECT value FROM json_each(OLD.host_ids)) AND start_ms = OLD.start_ms AND reservation_uuid = OLD.uuid;
+      END;
+    `,
+  },
+  {
+    version: 18,
+    name: "a host's bookings counted apart from its other changes",
+    // A host's revision is revision + booking_revision. Claims count in booking_revision alone, so
+    // revision says when anything of the host other than its seats changed, and a token lookup
+    // keeps its parsed event type through bookings (see ParsedEventTypes.rebased).
+    sql: `
+      ALTER TABLE hosts ADD COLUMN booking_revision INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 /**
