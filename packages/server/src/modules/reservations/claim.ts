@@ -1,5 +1,6 @@
 import { conflictWindow, type BusyInterval } from "../../domain/slots.ts";
-import { bufferedSpan } from "../../domain/busy.ts";
+import { blockedByBusy, bufferedSpan, type BusySource } from "../../domain/busy.ts";
+import { hostsFor, type HostTime } from "../../domain/hosts.ts";
 import { BusinessFailure } from "../../domain/errors.ts";
 import { StoreBusyError } from "../../store/errors.ts";
 import type { EventTypeRecord } from "../../store/event-types.ts";
@@ -26,7 +27,13 @@ export async function claimSeat(
   store: Store,
   now: () => number,
   eventType: EventTypeRecord,
-  { startMs, endMs, uuid, idempotencyKey, hostIds }: { startMs: number; endMs: number; uuid: string | undefined; idempotencyKey: string | undefined; hostIds: number[] | undefined },
+  {
+    startMs,
+    endMs,
+    uuid,
+    idempotencyKey,
+    hostIds,
+  }: { startMs: number; endMs: number; uuid: string | undefined; idempotencyKey: string | undefined; hostIds: number[] | undefined },
   decide: SeatDecide,
 ): Promise<ReservationRecord> {
   let outcome: Awaited<ReturnType<Store["reservations"]["claim"]>>;
@@ -80,4 +87,32 @@ export function failure(code: "slot_unavailable" | "slot_locked" | "reservation_
  */
 export function heldHosts(r: ReservationRecord): number[] | undefined {
   return r.hostIds.length > 0 ? r.hostIds : undefined;
+}
+
+/**
+ * Whether the busy source says the organizer is busy during the slot (with its buffers), as
+ * `GET /time-slots` leaves it out. The store's own intervals (the organizer's synced calendars) are
+ * read inside the seat claim's transaction instead (`busySpan`); only another source is asked here,
+ * before the claim, its answer not being the store's.
+ */
+export async function busyAt(busy: BusySource, eventType: EventTypeRecord, startMs: number, endMs: number): Promise<boolean> {
+  if (busy.checkedInClaim) return false;
+  const window = conflictWindow(eventType.settings, startMs, endMs);
+  return blockedByBusy(eventType.settings, startMs, endMs, await busy.busyBetween(eventType.id, window.fromMs, window.untilMs));
+}
+
+/**
+ * The hosts a booking of [startMs, endMs) takes, judged on what the claim read (see `hostsFor`):
+ * every host of a collective event type, or one by round robin; null when it cannot be had.
+ */
+export function hostsTaking(
+  eventType: EventTypeRecord,
+  hosts: HostView[],
+  holders: SeatHolder[],
+  startMs: number,
+  endMs: number,
+  options: { keep?: readonly number[]; retake?: { nowMs: number } } = {},
+): number[] | null {
+  const times: HostTime[] = hosts;
+  return hostsFor(eventType.settings, eventType.assignment, eventType.hosts, times, holders, startMs, endMs, options);
 }

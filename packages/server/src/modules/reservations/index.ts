@@ -6,7 +6,19 @@ import { requireEventType } from "../../http/auth.ts";
 import { done, ok } from "../../http/envelope.ts";
 import { idempotency } from "../../http/idempotency.ts";
 import type { PaymentService } from "../payments/service.ts";
-import { CancelInput, CancelQuery, CancelResponse, ConfirmInput, PaymentInput, PaymentResponse, RefreshResponse, RescheduleInput, ReservationInput, ReservationParams, ReservationResponse } from "./model.ts";
+import {
+  CancelInput,
+  CancelQuery,
+  CancelResponse,
+  ConfirmInput,
+  PaymentInput,
+  PaymentResponse,
+  RefreshResponse,
+  RescheduleInput,
+  ReservationInput,
+  ReservationParams,
+  ReservationResponse,
+} from "./model.ts";
 import type { ReservationService } from "./service.ts";
 import { resultOf } from "./result.ts";
 import { manageUrlOf, publicOrigin } from "../../lib/links.ts";
@@ -30,16 +42,18 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
           async (key) => ok(await reservations.book(eventType, body, "confirm", { ...origin(request), ...(key ? { idempotencyKey: key } : {}) })),
           recover(eventType, request),
         ),
-      { body: ReservationInput,
-      idempotent: true,
-      response: answers(ReservationResponse, [401, 403, 413, 422]),
-      detail: publicDoc({
-        operationId: "createReservation",
-        summary: "Book a slot in one step",
-        description: "Books a slot offered by GET /time-slots and confirms it at once. When the slot is full or not offered the answer is HTTP 200 with `success: false` and code `slot_unavailable`; when another request is writing it at this moment, `slot_locked`. A paid event type answers 422 `payment_required`: prepare, pay, then confirm. The answer carries `meetLink` (video meetings) and `location` (the organizer's address or number, or the link). When the server sends mail, the visitor and each guest get a confirmation with a calendar invite (METHOD:REQUEST; ORGANIZER the event type's organizer, the visitor and guests ATTENDEEs), in the language and clock of `locale` (else the event type's preset language, else English) and times in `timezone`; the event type's organizer email gets a notification with the entry attached as METHOD:PUBLISH (not an invitation). The visitor and guests get a reminder email before the start at each of the event type's `reminderMinutes` (admin API; default a day and an hour before; those already past when booked are left out).",
+      {
+        body: ReservationInput,
         idempotent: true,
-      }),
-    },
+        response: answers(ReservationResponse, [401, 403, 413, 422]),
+        detail: publicDoc({
+          operationId: "createReservation",
+          summary: "Book a slot in one step",
+          description:
+            "Books a slot offered by GET /time-slots and confirms it at once. When the slot is full or not offered the answer is HTTP 200 with `success: false` and code `slot_unavailable`; when another request is writing it at this moment, `slot_locked`. A paid event type answers 422 `payment_required`: prepare, pay, then confirm. The answer carries `meetLink` (video meetings) and `location` (the organizer's address or number, or the link). When the server sends mail, the visitor and each guest get a confirmation with a calendar invite (METHOD:REQUEST; ORGANIZER the event type's organizer, the visitor and guests ATTENDEEs), in the language and clock of `locale` (else the event type's preset language, else English) and times in `timezone`; the event type's organizer email gets a notification with the entry attached as METHOD:PUBLISH (not an invitation). The visitor and guests get a reminder email before the start at each of the event type's `reminderMinutes` (admin API; default a day and an hour before; those already past when booked are left out).",
+          idempotent: true,
+        }),
+      },
     )
     .post(
       "/reservations/prepare",
@@ -48,31 +62,43 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
           async (key) => ok(await reservations.book(eventType, body, "hold", { ...origin(request), ...(key ? { idempotencyKey: key } : {}) })),
           recover(eventType, request),
         ),
-      { body: ReservationInput,
-      idempotent: true,
-      response: answers(ReservationResponse, [401, 403, 413, 422]),
-      detail: publicDoc({
-        operationId: "prepareReservation",
-        summary: "Hold a slot",
-        description: "Holds a slot for the event type's `holdMinutes` (status `held`). The hold expires on its own; it can be refreshed, confirmed, or cancelled. Same outcomes as create for full, not offered or locked slots.",
+      {
+        body: ReservationInput,
         idempotent: true,
-      }),
-    },
+        response: answers(ReservationResponse, [401, 403, 413, 422]),
+        detail: publicDoc({
+          operationId: "prepareReservation",
+          summary: "Hold a slot",
+          description:
+            "Holds a slot for the event type's `holdMinutes` (status `held`). The hold expires on its own; it can be refreshed, confirmed, or cancelled. Same outcomes as create for full, not offered or locked slots.",
+          idempotent: true,
+        }),
+      },
     )
-    .put("/reservations/:reservationUuid", async ({ eventType, params, body, request }) => ok(await reservations.reschedule(eventType, params.reservationUuid, body, origin(request))), {
-      params: ReservationParams,
-      body: RescheduleInput,
-      response: answers(ReservationResponse, [401, 403, 404, 413, 422]),
-      detail: publicDoc({
-        operationId: "rescheduleReservation",
-        summary: "Reschedule a reservation",
-        description: "Moves a held or confirmed reservation to another offered slot; the status stays as it was. A visitor may reschedule until `rescheduleNoticeMinutes` before the current start (later: 403 `forbidden`); the organizer's `overrideToken` lifts that rule and the minimum notice and horizon of the new slot. A cancelled or expired reservation answers `success: false`, `reservation_finished`. A confirmed reservation keeps its meeting: the answer carries its `meetLink` and `location`, and when the server sends mail the visitor and organizer get the updated invite (same UID, higher SEQUENCE); the reminders of the old time are withdrawn and new ones scheduled for the new time.",
-      }),
-    })
+    .put(
+      "/reservations/:reservationUuid",
+      async ({ eventType, params, body, request }) => ok(await reservations.reschedule(eventType, params.reservationUuid, body, origin(request))),
+      {
+        params: ReservationParams,
+        body: RescheduleInput,
+        response: answers(ReservationResponse, [401, 403, 404, 413, 422]),
+        detail: publicDoc({
+          operationId: "rescheduleReservation",
+          summary: "Reschedule a reservation",
+          description:
+            "Moves a held or confirmed reservation to another offered slot; the status stays as it was. A visitor may reschedule until `rescheduleNoticeMinutes` before the current start (later: 403 `forbidden`); the organizer's `overrideToken` lifts that rule and the minimum notice and horizon of the new slot. A cancelled or expired reservation answers `success: false`, `reservation_finished`. A confirmed reservation keeps its meeting: the answer carries its `meetLink` and `location`, and when the server sends mail the visitor and organizer get the updated invite (same UID, higher SEQUENCE); the reminders of the old time are withdrawn and new ones scheduled for the new time.",
+        }),
+      },
+    )
     .delete(
       "/reservations/:reservationUuid",
       async ({ eventType, params, query, body, request }) =>
-        done(await reservations.cancel(eventType, params.reservationUuid, request.headers.get("booking-override-token") ?? query.overrideToken, { ...origin(request), reason: body.reason })),
+        done(
+          await reservations.cancel(eventType, params.reservationUuid, request.headers.get("booking-override-token") ?? query.overrideToken, {
+            ...origin(request),
+            reason: body.reason,
+          }),
+        ),
       {
         params: ReservationParams,
         query: CancelQuery,
@@ -81,14 +107,15 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
           context.body ??= {};
         },
         body: CancelInput,
-      response: answers(CancelResponse, [401, 403, 404, 422]),
-      detail: publicDoc({
-        optionalBody: true,
-        operationId: "cancelReservation",
-        summary: "Cancel a reservation",
-        description: "Cancels and frees the seat at once. Cancelling a cancelled reservation succeeds again without change. A hold can always be cancelled; a confirmed reservation until `cancelNoticeMinutes` before its start (later: 403 `forbidden`, unless the query carries the organizer's `overrideToken`). A meeting that has ended answers `success: false`, `reservation_finished`. Cancelling a confirmed reservation emails the visitor (and organizer) an invite with METHOD:CANCEL when the server sends mail. An optional JSON body `{ \"reason\": \"…\" }` (at most 500 characters; an addition to the spec) is stored with the reservation, sent as `cancelReason` in the `reservation.cancelled` webhook and shown in the cancellation emails and their cancel invites; its line breaks are kept as LF, and any other control character (a NUL among them) answers 422 `validation_failed` with `control_characters` on `reason`. Its pending reminder emails are withdrawn: none is sent after a cancel.",
-      }),
-    },
+        response: answers(CancelResponse, [401, 403, 404, 422]),
+        detail: publicDoc({
+          optionalBody: true,
+          operationId: "cancelReservation",
+          summary: "Cancel a reservation",
+          description:
+            'Cancels and frees the seat at once. Cancelling a cancelled reservation succeeds again without change. A hold can always be cancelled; a confirmed reservation until `cancelNoticeMinutes` before its start (later: 403 `forbidden`, unless the query carries the organizer\'s `overrideToken`). A meeting that has ended answers `success: false`, `reservation_finished`. Cancelling a confirmed reservation emails the visitor (and organizer) an invite with METHOD:CANCEL when the server sends mail. An optional JSON body `{ "reason": "…" }` (at most 500 characters; an addition to the spec) is stored with the reservation, sent as `cancelReason` in the `reservation.cancelled` webhook and shown in the cancellation emails and their cancel invites; its line breaks are kept as LF, and any other control character (a NUL among them) answers 422 `validation_failed` with `control_characters` on `reason`. Its pending reminder emails are withdrawn: none is sent after a cancel.',
+        }),
+      },
     )
     .post(
       "/reservations/:reservationUuid/confirm",
@@ -101,16 +128,17 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
           context.body ??= {};
         },
         body: ConfirmInput,
-      idempotent: true,
-      response: answers(ReservationResponse, [401, 403, 404, 413, 422]),
-      detail: publicDoc({
-        optionalBody: true,
-        operationId: "confirmReservation",
-        summary: "Confirm a held reservation",
-        description: "Confirms a prepared reservation; passed attributes update it (custom field answers merge by uuid). A paid event type needs a successful payment first (422 `payment_required`). An expired hold is confirmed only if its seat can be taken again, else `reservation_finished`. Confirming a confirmed reservation answers the same result again. `meetLink` is set for video meetings; `location` says where the meeting is (for an in-person meeting, the organizer's address).",
         idempotent: true,
-      }),
-    },
+        response: answers(ReservationResponse, [401, 403, 404, 413, 422]),
+        detail: publicDoc({
+          optionalBody: true,
+          operationId: "confirmReservation",
+          summary: "Confirm a held reservation",
+          description:
+            "Confirms a prepared reservation; passed attributes update it (custom field answers merge by uuid). A paid event type needs a successful payment first (422 `payment_required`). An expired hold is confirmed only if its seat can be taken again, else `reservation_finished`. Confirming a confirmed reservation answers the same result again. `meetLink` is set for video meetings; `location` says where the meeting is (for an in-person meeting, the organizer's address).",
+          idempotent: true,
+        }),
+      },
     )
     .post(
       "/reservations/:reservationUuid/refresh",
@@ -119,16 +147,18 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
           await reservations.refresh(eventType, params.reservationUuid, origin(request).origin);
           return ok([] as never[]);
         }),
-      { params: ReservationParams,
-      idempotent: true,
-      response: answers(RefreshResponse, [401, 403, 404]),
-      detail: publicDoc({
-        operationId: "refreshReservation",
-        summary: "Extend a hold",
-        description: "Holds a held or expired reservation again for `holdMinutes` from now if its seat is still free; `data` is an empty array. Otherwise, and for confirmed or cancelled reservations, HTTP 200 with `success: false`, code `reservation_finished`.",
+      {
+        params: ReservationParams,
         idempotent: true,
-      }),
-    },
+        response: answers(RefreshResponse, [401, 403, 404]),
+        detail: publicDoc({
+          operationId: "refreshReservation",
+          summary: "Extend a hold",
+          description:
+            "Holds a held or expired reservation again for `holdMinutes` from now if its seat is still free; `data` is an empty array. Otherwise, and for confirmed or cancelled reservations, HTTP 200 with `success: false`, code `reservation_finished`.",
+          idempotent: true,
+        }),
+      },
     )
     .post(
       "/reservations/:reservationUuid/payments",
@@ -137,15 +167,18 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
           const reservation = await reservations.find(eventType, params.reservationUuid);
           return ok(await payments.createIntent(eventType, reservation, body, origin(request).origin));
         }),
-      { params: ReservationParams, body: PaymentInput,
-      idempotent: true,
-      response: answers(PaymentResponse, [401, 403, 404, 413, 422]),
-      detail: publicDoc({
-        operationId: "createReservationPayment",
-        summary: "Create the card payment of a held reservation",
-        description: "Creates (or reuses while still payable) a Stripe PaymentIntent on the organizer's connected account for the event type's amount and currency. Use `clientSecret` with Stripe.js on `providerAccountId`, then confirm the reservation. 400 `provider_not_configured` when card payments are not set up. A reservation that is not held answers `success: false`, `reservation_finished`.",
+      {
+        params: ReservationParams,
+        body: PaymentInput,
         idempotent: true,
-      }),
-    },
+        response: answers(PaymentResponse, [401, 403, 404, 413, 422]),
+        detail: publicDoc({
+          operationId: "createReservationPayment",
+          summary: "Create the card payment of a held reservation",
+          description:
+            "Creates (or reuses while still payable) a Stripe PaymentIntent on the organizer's connected account for the event type's amount and currency. Use `clientSecret` with Stripe.js on `providerAccountId`, then confirm the reservation. 400 `provider_not_configured` when card payments are not set up. A reservation that is not held answers `success: false`, `reservation_finished`.",
+          idempotent: true,
+        }),
+      },
     );
 };

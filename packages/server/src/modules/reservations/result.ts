@@ -1,3 +1,4 @@
+import { refundMessage } from "../payments/service.ts";
 import type { ReservationResult } from "@booking/wire";
 import type { EventTypeHostInfo } from "../../store/event-types.ts";
 import type { ReservationRecord } from "../../store/reservations.ts";
@@ -17,4 +18,10 @@ export function resultOf(r: ReservationRecord, manageUrl: string | null, withMee
   }
   result.manageUrl = manageUrl;
   return result;
+}
+
+/** Why a cancelled reservation cannot be confirmed or refreshed; a refund (or one under way) is said, so the payer knows where their money is. */
+export function cancelledMessage(r: ReservationRecord): string {
+  if (r.payment?.status === "refunded" || r.payment?.status === "refunding") return refundMessage(r.payment.status);
+  return "The reservation was cancelled.";
 }

@@ -1,14 +1,13 @@
 import type { ConfirmInput, RescheduleInput, ReservationInput, ReservationResult } from "@booking/wire";
 import type { ServerConfig } from "../../config.ts";
 import { nextStamp as stamp, statusAt, withinPublicNotice } from "../../domain/reservation.ts";
-import { conflictWindow } from "../../domain/slots.ts";
-import { blockedByBusy, NO_BUSY_SOURCE, type BusySource } from "../../domain/busy.ts";
-import { hostsFor, offeringHosts, type HostTime } from "../../domain/hosts.ts";
+import { NO_BUSY_SOURCE, type BusySource } from "../../domain/busy.ts";
+import { offeringHosts } from "../../domain/hosts.ts";
 import { DomainError, BusinessFailure, FieldErrors, ValidationFailed } from "../../domain/errors.ts";
 import { matchesHash } from "../../lib/tokens.ts";
 import { StoreBusyError } from "../../store/errors.ts";
 import type { EventTypeRecord } from "../../store/event-types.ts";
-import type { HostView, ReservationRecord, SeatHolder } from "../../store/reservations.ts";
+import type { ReservationRecord } from "../../store/reservations.ts";
 import type { Store } from "../../store/store.ts";
 import { refundMessage, type PaymentService } from "../payments/service.ts";
 import type { LogEntry } from "../../context.ts";
@@ -17,8 +16,9 @@ import { mailPolicy, type MailPolicy } from "../mail/events.ts";
 import { manageUrlOf } from "../../lib/links.ts";
 import { isUuid } from "../../lib/ids.ts";
 import { checkCancelReason, checkConfirmInput, checkReservationInput, slotTimes } from "./validate.ts";
-import { claimSeat, failure, heldHosts, moved, type SeatDecide } from "./claim.ts";
-import { resultOf } from "./result.ts";
+import { busyAt, claimSeat, failure, heldHosts, hostsTaking, moved, type SeatDecide } from "./claim.ts";
+import { cancelledMessage, resultOf } from "./result.ts";
+import { confirmedAt, meetLinkFor } from "./meeting.ts";
 
 /** Who makes a change, and where the links of its answer and webhook point. */
 export interface ChangeOptions {
@@ -64,7 +64,12 @@ export class ReservationService {
   }
 
   /** `POST /reservations` (confirmed at once) and `POST /reservations/prepare` (held). */
-  async book(eventType: EventTypeRecord, input: ReservationInput, mode: "confirm" | "hold", options: ChangeOptions & { idempotencyKey?: string }): Promise<ReservationResult> {
+  async book(
+    eventType: EventTypeRecord,
+    input: ReservationInput,
+    mode: "confirm" | "hold",
+    options: ChangeOptions & { idempotencyKey?: string },
+  ): Promise<ReservationResult> {
     const s = eventType.settings;
     if (mode === "confirm" && s.payment) {
       throw new DomainError("payment_required", "This event type is paid: prepare the reservation, pay, then confirm.");
@@ -73,11 +78,11 @@ export class ReservationService {
     const nowMs = this.now();
     // The hosts whose hours offer the time: all of a collective event type, any of round robin.
     const candidates = offeringHosts(s, eventType.assignment, eventType.hosts, checked.startMs, checked.endMs, nowMs);
-    if (candidates.length === 0 || (await this.busyAt(eventType, checked.startMs, checked.endMs))) {
+    if (candidates.length === 0 || (await busyAt(this.busy, eventType, checked.startMs, checked.endMs))) {
       throw failure("slot_unavailable", "This time is not offered; pick one of GET /time-slots.");
     }
     const uuid = crypto.randomUUID();
-    const meetLink = mode === "confirm" ? this.meetLinkFor(checked.location.type) : null;
+    const meetLink = mode === "confirm" ? meetLinkFor(this.config.meetBaseUrl, checked.location.type) : null;
     // Built at the instant the store judges the claim at (the database's clock on PostgreSQL).
     const recordAt = (at: number, hostIds: number[]): ReservationRecord => ({
       uuid,
@@ -105,13 +110,21 @@ export class ReservationService {
       updatedAtMs: at,
     });
     const manageUrl = manageUrlOf(options.origin, eventType.slug, uuid);
-    const written = await this.claim(eventType, checked.startMs, checked.endMs, undefined, options.idempotencyKey, candidates, (holders, _current, at, _busy, hosts) => {
-      const taken = this.hostsTaking(eventType, hosts, holders, checked.startMs, checked.endMs);
-      if (!taken) return { refuse: "slot_unavailable" };
-      const record = recordAt(at, taken);
-      // A hold is not a reservation yet: only a confirmed booking is announced.
-      return { write: record, events: mode === "confirm" ? outboxEvents(this.mail, eventType, "reservation.created", record, at, manageUrl) : [] };
-    });
+    const written = await this.claim(
+      eventType,
+      checked.startMs,
+      checked.endMs,
+      undefined,
+      options.idempotencyKey,
+      candidates,
+      (holders, _current, at, _busy, hosts) => {
+        const taken = hostsTaking(eventType, hosts, holders, checked.startMs, checked.endMs);
+        if (!taken) return { refuse: "slot_unavailable" };
+        const record = recordAt(at, taken);
+        // A hold is not a reservation yet: only a confirmed booking is announced.
+        return { write: record, events: mode === "confirm" ? outboxEvents(this.mail, eventType, "reservation.created", record, at, manageUrl) : [] };
+      },
+    );
     return resultOf(written, manageUrl, mode === "confirm", eventType.hosts);
   }
 
@@ -136,9 +149,10 @@ export class ReservationService {
       if (now === "confirmed") return { write: current };
       if (now === "cancelled") return { refuse: "reservation_finished" };
       // A lapsed hold takes its seat anew: only if its hosts' calendars and other bookings have not filled the time meanwhile.
-      if (now === "expired" && !this.hostsTaking(eventType, hosts, holders, current.startMs, current.endMs, { retake: { nowMs: at } })) return { refuse: "reservation_finished" };
+      if (now === "expired" && !hostsTaking(eventType, hosts, holders, current.startMs, current.endMs, { retake: { nowMs: at } }))
+        return { refuse: "reservation_finished" };
       // A payment recorded meanwhile (by the webhook) is kept.
-      const confirmed = this.confirmedAt({ ...current, ...changes, payment: current.payment }, current, at);
+      const confirmed = confirmedAt(this.config.meetBaseUrl, { ...current, ...changes, payment: current.payment }, current, at);
       return { write: confirmed, events: outboxEvents(this.mail, eventType, "reservation.created", confirmed, at, manageUrl) };
     });
     return resultOf(written, manageUrl, true, eventType.hosts);
@@ -169,8 +183,9 @@ export class ReservationService {
         const manageUrl = manageUrlOf(origin, eventType.slug, r.uuid);
         await this.claim(eventType, r.startMs, r.endMs, r.uuid, undefined, heldHosts(r), (_holders, current, at) => {
           // Confirmed, cancelled, refreshed or rescheduled by someone meanwhile: theirs to decide.
-          if (!current || moved(current, r) || current.status !== "held" || current.payment?.status !== "succeeded" || (current.heldUntilMs ?? 0) > at) return { refuse: "reservation_finished" };
-          const done = this.confirmedAt(current, current, at);
+          if (!current || moved(current, r) || current.status !== "held" || current.payment?.status !== "succeeded" || (current.heldUntilMs ?? 0) > at)
+            return { refuse: "reservation_finished" };
+          const done = confirmedAt(this.config.meetBaseUrl, current, current, at);
           return { write: done, events: outboxEvents(this.mail, eventType, "reservation.created", done, at, manageUrl) };
         });
         confirmed++;
@@ -196,9 +211,16 @@ export class ReservationService {
       if (!current || (now !== "held" && now !== "expired")) return { refuse: "reservation_finished" };
       if (moved(current, r)) return { refuse: "slot_locked" };
       // A hold still held keeps its seat whatever filled the calendars since; a lapsed one takes it anew.
-      const taken = now === "held"
-        ? this.hostsTaking(eventType, hosts.map((h) => ({ ...h, busy: [] })), holders, current.startMs, current.endMs)
-        : this.hostsTaking(eventType, hosts, holders, current.startMs, current.endMs, { retake: { nowMs: at } });
+      const taken =
+        now === "held"
+          ? hostsTaking(
+              eventType,
+              hosts.map((h) => ({ ...h, busy: [] })),
+              holders,
+              current.startMs,
+              current.endMs,
+            )
+          : hostsTaking(eventType, hosts, holders, current.startMs, current.endMs, { retake: { nowMs: at } });
       if (!taken) return { refuse: "reservation_finished" };
       return { write: { ...current, status: "held", heldUntilMs: at + s.holdMinutes * 60_000, updatedAtMs: stamp(current, at) } };
     });
@@ -226,18 +248,27 @@ export class ReservationService {
     }
     const { startMs, endMs } = times!;
     // The override lifts notice and horizon, never time itself: nothing moves into the past.
-    const candidates = startMs <= nowMs ? [] : offeringHosts(s, eventType.assignment, eventType.hosts, startMs, endMs, nowMs, { ignoreNoticeAndHorizon: override });
-    if (candidates.length === 0 || (await this.busyAt(eventType, startMs, endMs))) {
+    const candidates =
+      startMs <= nowMs ? [] : offeringHosts(s, eventType.assignment, eventType.hosts, startMs, endMs, nowMs, { ignoreNoticeAndHorizon: override });
+    if (candidates.length === 0 || (await busyAt(this.busy, eventType, startMs, endMs))) {
       throw failure("slot_unavailable", "This time is not offered; pick one of GET /time-slots.");
     }
     const written = await this.claim(eventType, startMs, endMs, r.uuid, undefined, candidates, (holders, current, at, _busy, hosts) => {
       const now = current ? statusAt(current, at) : "cancelled";
       if (!current || (now !== "held" && now !== "confirmed")) return { refuse: "reservation_finished" };
       // The host keeps the booking when free at the new time; round robin reassigns it otherwise.
-      const taken = this.hostsTaking(eventType, hosts, holders, startMs, endMs, { keep: current.hostIds });
+      const taken = hostsTaking(eventType, hosts, holders, startMs, endMs, { keep: current.hostIds });
       if (!taken) return { refuse: "slot_unavailable" };
       // A new SEQUENCE: calendars replace the invite of the old time with this one.
-      const moved: ReservationRecord = { ...current, hostIds: taken, startMs, endMs, timezone: times!.timezone ?? current.timezone, sequence: current.sequence + 1, updatedAtMs: stamp(current, at) };
+      const moved: ReservationRecord = {
+        ...current,
+        hostIds: taken,
+        startMs,
+        endMs,
+        timezone: times!.timezone ?? current.timezone,
+        sequence: current.sequence + 1,
+        updatedAtMs: stamp(current, at),
+      };
       // Moving a hold changes nothing anyone was told about.
       const events = now === "confirmed" ? outboxEvents(this.mail, eventType, "reservation.rescheduled", moved, at, manageUrl, current) : [];
       return { write: moved, events };
@@ -267,11 +298,13 @@ export class ReservationService {
       // The hold's unpaid intent is cancelled at Stripe first (again if a concurrent payment request
       // replaced it), so no page still open on it can pay for a seat that is gone; Stripe also tells
       // whether it was paid after all (then recorded, and read again).
-      if (status !== "confirmed" && r.payment?.status === "processing" && !options.organizer) throw new DomainError("forbidden", "This hold's payment is being processed; it cannot be let go now.");
+      if (status !== "confirmed" && r.payment?.status === "processing" && !options.organizer)
+        throw new DomainError("forbidden", "This hold's payment is being processed; it cannot be let go now.");
       if (status !== "confirmed" && r.payment && r.payment.status !== "succeeded" && r.payment.intentId !== closedIntent) {
         closedIntent = r.payment.intentId;
         const intent = await this.payments.closeIntent(eventType, r, options.origin);
-        if (intent === "processing" && !options.organizer) throw new DomainError("forbidden", "This hold's payment is being processed; it cannot be let go now.");
+        if (intent === "processing" && !options.organizer)
+          throw new DomainError("forbidden", "This hold's payment is being processed; it cannot be let go now.");
         if (intent === "paid" && !options.organizer) throw new DomainError("forbidden", "This hold is paid: confirm it instead of cancelling it.");
         // Paid after all, but its seat was gone: cancelled by that, and the money given back.
         if (intent === "refunded" || intent === "refunding") return `The reservation is cancelled. ${refundMessage(intent)}`;
@@ -288,9 +321,19 @@ export class ReservationService {
           throw new DomainError("forbidden", `Cancelling closes ${eventType.settings.cancelNoticeMinutes} minutes before the start; ask the organizer.`);
         }
       }
-      const cancelled: ReservationRecord = { ...r, status: "cancelled", cancelledAtMs: nowMs, cancelReason: reason, sequence: r.sequence + 1, updatedAtMs: stamp(r, nowMs) };
+      const cancelled: ReservationRecord = {
+        ...r,
+        status: "cancelled",
+        cancelledAtMs: nowMs,
+        cancelReason: reason,
+        sequence: r.sequence + 1,
+        updatedAtMs: stamp(r, nowMs),
+      };
       // A hold let go was never a reservation: nothing to announce.
-      const events = status === "confirmed" ? outboxEvents(this.mail, eventType, "reservation.cancelled", cancelled, nowMs, manageUrlOf(options.origin, eventType.slug, r.uuid)) : [];
+      const events =
+        status === "confirmed"
+          ? outboxEvents(this.mail, eventType, "reservation.cancelled", cancelled, nowMs, manageUrlOf(options.origin, eventType.slug, r.uuid))
+          : [];
       try {
         if (await this.store.reservations.save(cancelled, r.updatedAtMs, events)) return "The reservation is cancelled.";
       } catch (error) {
@@ -313,57 +356,16 @@ export class ReservationService {
     return true;
   }
 
-  private meetLinkFor(type: string | undefined): string | null {
-    if (type !== "video-meet") return null;
-    const room = Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString("base64url");
-    return `${this.config.meetBaseUrl.replace(/\/?$/, "/")}booking-${room}`;
-  }
-
-  /** `held` (with whatever the visitor changed) as a confirmed booking at `at`, with its meeting link. */
-  private confirmedAt(held: ReservationRecord, stored: ReservationRecord, at: number): ReservationRecord {
-    return {
-      ...held,
-      status: "confirmed",
-      heldUntilMs: null,
-      meetLink: stored.meetLink ?? this.meetLinkFor(stored.location?.type),
-      confirmedAtMs: at,
-      updatedAtMs: stamp(stored, at),
-    };
-  }
-
-  /**
-   * Whether the busy source says the organizer is busy during the slot (with its buffers), as
-   * `GET /time-slots` leaves it out. The store's own intervals (the organizer's synced calendars) are
-   * read inside the seat claim's transaction instead (`busySpan`); only another source is asked here,
-   * before the claim, its answer not being the store's.
-   */
-  private async busyAt(eventType: EventTypeRecord, startMs: number, endMs: number): Promise<boolean> {
-    if (this.busy.checkedInClaim) return false;
-    const window = conflictWindow(eventType.settings, startMs, endMs);
-    return blockedByBusy(eventType.settings, startMs, endMs, await this.busy.busyBetween(eventType.id, window.fromMs, window.untilMs));
-  }
-
-  /**
-   * The hosts a booking of [startMs, endMs) takes, judged on what the claim read (see `hostsFor`):
-   * every host of a collective event type, or one by round robin; null when it cannot be had.
-   */
-  private hostsTaking(eventType: EventTypeRecord, hosts: HostView[], holders: SeatHolder[], startMs: number, endMs: number, options: { keep?: readonly number[]; retake?: { nowMs: number } } = {}): number[] | null {
-    const times: HostTime[] = hosts;
-    return hostsFor(eventType.settings, eventType.assignment, eventType.hosts, times, holders, startMs, endMs, options);
-  }
-
   /** Runs a seat claim for [startMs, endMs) over the candidate hosts' time (see `claimSeat`). */
-  private claim(eventType: EventTypeRecord, startMs: number, endMs: number, uuid: string | undefined, idempotencyKey: string | undefined, hostIds: number[] | undefined, decide: SeatDecide): Promise<ReservationRecord> {
+  private claim(
+    eventType: EventTypeRecord,
+    startMs: number,
+    endMs: number,
+    uuid: string | undefined,
+    idempotencyKey: string | undefined,
+    hostIds: number[] | undefined,
+    decide: SeatDecide,
+  ): Promise<ReservationRecord> {
     return claimSeat(this.store, this.now, eventType, { startMs, endMs, uuid, idempotencyKey, hostIds }, decide);
   }
 }
-
-/** Why a cancelled reservation cannot be confirmed or refreshed; a refund (or one under way) is said, so the payer knows where their money is. */
-function cancelledMessage(r: ReservationRecord): string {
-  if (r.payment?.status === "refunded" || r.payment?.status === "refunding") return refundMessage(r.payment.status);
-  return "The reservation was cancelled.";
-}
-
-
-
-

@@ -1,5 +1,14 @@
 import { DateTime } from "luxon";
-import { EMAIL_PATTERN as EMAIL, LIMITS, PHONE_PATTERN as PHONE, type ConfirmInput, type FieldErrorCode, type CustomFieldValue, type Location, type ReservationInput } from "@booking/wire";
+import {
+  EMAIL_PATTERN as EMAIL,
+  LIMITS,
+  PHONE_PATTERN as PHONE,
+  type ConfirmInput,
+  type FieldErrorCode,
+  type CustomFieldValue,
+  type Location,
+  type ReservationInput,
+} from "@booking/wire";
 import type { CustomFieldDefinition, EventTypeSettings } from "../../domain/event-type.ts";
 import { FieldErrors, ValidationFailed } from "../../domain/errors.ts";
 import { canonicalZone, offsetInstant } from "../../lib/time.ts";
@@ -80,7 +89,11 @@ export function checkReservationInput(input: ReservationInput, settings: EventTy
 }
 
 /** Checks the attributes confirm may update; custom field answers merge into the ones held. */
-export function checkConfirmInput(input: ConfirmInput, held: CustomFieldValue[], settings: EventTypeSettings): { phone?: string; firstname?: string; lastname?: string; customFields: CustomFieldValue[] } {
+export function checkConfirmInput(
+  input: ConfirmInput,
+  held: CustomFieldValue[],
+  settings: EventTypeSettings,
+): { phone?: string; firstname?: string; lastname?: string; customFields: CustomFieldValue[] } {
   const errors = new FieldErrors();
   const phone = input.phone === undefined ? undefined : checkPhone(input.phone, errors);
   const given = checkCustomFields(input.customFields ?? [], settings.customFields, { requireAll: false }, errors);
@@ -115,7 +128,8 @@ const LINE_BREAK = /\r\n|[\r\u0085\u2028\u2029]/g;
 const withLineFeeds = (text: string): string => text.replace(LINE_BREAK, "\n");
 
 function refuseControlCharacters(fields: Record<string, string | null | undefined>, errors: Errors): void {
-  for (const [field, value] of Object.entries(fields)) if (typeof value === "string" && SINGLE_LINE_CONTROL.test(value)) errors.add(field, "control_characters", "Contains control characters.");
+  for (const [field, value] of Object.entries(fields))
+    if (typeof value === "string" && SINGLE_LINE_CONTROL.test(value)) errors.add(field, "control_characters", "Contains control characters.");
 }
 
 /**
@@ -166,7 +180,8 @@ function checkLocation(chosen: Location | undefined, phone: string, settings: Ev
   if ((enabled.type === "phone" || enabled.type === "address") && value === null) {
     errors.add("location.value", "required", enabled.type === "phone" ? "Give the phone number to call." : "Give the address to meet at.");
   }
-  if (enabled.type === "phone" && enabled.value === null && given !== null && !PHONE.test(given)) errors.add("location.value", "invalid_phone", "Expected a phone number.");
+  if (enabled.type === "phone" && enabled.value === null && given !== null && !PHONE.test(given))
+    errors.add("location.value", "invalid_phone", "Expected a phone number.");
   return { type: enabled.type, value };
 }
 
@@ -212,7 +227,7 @@ const isBlank = (value: unknown, field: CustomFieldDefinition): boolean =>
 const nfc = (text: string): string => text.normalize("NFC").trim();
 
 const normalize = (value: unknown): unknown =>
-  typeof value === "string" ? nfc(value) : Array.isArray(value) ? value.map((v) => (typeof v === "string" ? nfc(v) : v)) : value ?? null;
+  typeof value === "string" ? nfc(value) : Array.isArray(value) ? value.map((v) => (typeof v === "string" ? nfc(v) : v)) : (value ?? null);
 
 /** Why a value does not fit its field, or null. Empty values are judged by the required rule. */
 function valueProblem(field: CustomFieldDefinition, value: unknown): { code: FieldErrorCode; message: string; max?: number } | null {
@@ -225,7 +240,8 @@ function valueProblem(field: CustomFieldDefinition, value: unknown): { code: Fie
       return value.length <= max ? null : { code: "too_long", message: `Expected text of at most ${max} characters.`, max };
     }
     case "email":
-      if (typeof value === "string" && value.length > LIMITS.emailMaxLength) return { code: "too_long", message: "Expected an email address.", max: LIMITS.emailMaxLength };
+      if (typeof value === "string" && value.length > LIMITS.emailMaxLength)
+        return { code: "too_long", message: "Expected an email address.", max: LIMITS.emailMaxLength };
       return typeof value === "string" && EMAIL.test(value.trim()) ? null : { code: "invalid_email", message: "Expected an email address." };
     case "phone":
       return typeof value === "string" && PHONE.test(value.trim()) ? null : { code: "invalid_phone", message: "Expected a phone number." };
@@ -234,9 +250,13 @@ function valueProblem(field: CustomFieldDefinition, value: unknown): { code: Fie
     case "checkbox":
       return typeof value === "boolean" ? null : { code: "invalid", message: "Expected true or false." };
     case "date":
-      return typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) && DateTime.fromISO(value).isValid ? null : { code: "invalid_date", message: "Expected a date, YYYY-MM-DD." };
+      return typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) && DateTime.fromISO(value).isValid
+        ? null
+        : { code: "invalid_date", message: "Expected a date, YYYY-MM-DD." };
     case "select":
-      return typeof value === "string" && field.options?.includes(value) ? null : { code: "invalid_choice", message: `Expected one of: ${field.options?.join(", ")}.` };
+      return typeof value === "string" && field.options?.includes(value)
+        ? null
+        : { code: "invalid_choice", message: `Expected one of: ${field.options?.join(", ")}.` };
     case "multiselect":
       return Array.isArray(value) && value.every((v) => typeof v === "string" && field.options?.includes(v)) && new Set(value).size === value.length
         ? null
