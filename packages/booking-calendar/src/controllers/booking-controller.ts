@@ -79,7 +79,9 @@ export class BookingController {
 
   /** Tells the host page what the visitor was told went wrong. */
   #tellError({ code, message, status }: Pick<ApiFailure, "code" | "message" | "status">): void {
-    emit(this.#host, "booking-error", { code, message, status });
+    const host = this.#host;
+    // Named `host` like every call of `emit`: test/manifest.spec.ts finds the events by their calls.
+    emit(host, "booking-error", { code, message, status });
   }
 
   // ---- choosing a time ----
@@ -91,6 +93,7 @@ export class BookingController {
     );
   }
 
+  /** A day was picked: its times, in view, and no time marked. */
   pickDay(date: PlainDate): void {
     const host = this.#host;
     this.#loadForm();
@@ -167,13 +170,10 @@ export class BookingController {
     const flow = this.#host.flow;
     if (flow.kind !== "details") return;
     const input = reservationOf(flow.draft, flow.init, flow.slot, this.#host.visitorZone, this.#environment.value.dates);
-    await this.#attempt(
-      flow,
-      () => this.#book(key),
-      async () => {
-        this.#finish(flow, "booked", await flow.api.create(input, key));
-      },
-    );
+    const retry = () => this.#book(key);
+    await this.#attempt(flow, retry, async () => {
+      this.#finish(flow, "booked", await flow.api.create(input, key));
+    });
   }
 
   /**
@@ -193,37 +193,35 @@ export class BookingController {
       return;
     }
     const input = reservationOf(flow.draft, flow.init, flow.slot, host.visitorZone, this.#environment.value.dates);
-    await this.#attempt(
-      flow,
-      () => this.#prepareAndPay(key),
-      async () => {
-        // The payment step's code first (fetched on the first payment): nothing is held if it cannot be loaded.
-        await loadPart("payment").catch((error: unknown) => {
-          throw new ApiFailure("network", "network_error", error instanceof Error ? error.message : String(error));
-        });
-        // A visitor gone on meanwhile (a new start) is not held a seat for the step left.
-        if (!flows.stillAt(host.flow, flow)) return;
-        // A retry of this same attempt keeps its hold and only opens the payment again.
-        if (hold && hold.key === key) return this.#openPayment(flow, price, hold.uuid, `${key}:pay`);
-        await this.holds.release();
-        const { uuid } = await flow.api.prepare(input, key);
-        const held = this.holds.hold(flow.api, uuid, key, flow.slot);
-        // Held for a step the visitor has left meanwhile: given back at once.
-        if (!flows.stillAt(host.flow, flow)) return void this.holds.release();
-        emit(host, "booking-reservation-held", { uuid, start: input.start, end: input.end, heldUntil: new Date(held.heldUntil).toISOString() });
-        await this.#openPayment(flow, price, uuid, `${key}:pay`);
-      },
-    );
+    const retry = () => this.#prepareAndPay(key);
+    await this.#attempt(flow, retry, async () => {
+      // The payment step's code first (fetched on the first payment): nothing is held if it cannot be loaded.
+      await loadPart("payment").catch((error: unknown) => {
+        throw new ApiFailure("network", "network_error", error instanceof Error ? error.message : String(error));
+      });
+      // A visitor gone on meanwhile (a new start) is not held a seat for the step left.
+      if (!flows.stillAt(host.flow, flow)) return;
+      // A retry of this same attempt keeps its hold and only opens the payment again.
+      if (hold && hold.key === key) return this.#openPayment(flow, price, hold.uuid, `${key}:pay`);
+      await this.holds.release();
+      const { uuid } = await flow.api.prepare(input, key);
+      const held = this.holds.hold(flow.api, uuid, key, flow.slot);
+      // Held for a step the visitor has left meanwhile: given back at once.
+      if (!flows.stillAt(host.flow, flow)) return void this.holds.release();
+      emit(host, "booking-reservation-held", { uuid, start: input.start, end: input.end, heldUntil: new Date(held.heldUntil).toISOString() });
+      await this.#openPayment(flow, price, uuid, `${key}:pay`);
+    });
   }
 
   /** Opens the payment for the held seat `uuid` and shows the card form. */
   async #openPayment(flow: FlowOf<"details">, price: NonNullable<EventTypeConfiguration["payment"]>, uuid: string, key: string): Promise<void> {
+    const host = this.#host;
     const { draft, api } = flow;
     const name = [draft.firstname.trim(), draft.lastname.trim()].filter(Boolean).join(" ");
     const intent = await api.pay(uuid, { email: draft.email.trim(), ...(name ? { name } : {}) }, key);
     // What the visitor typed while the payment was opened goes along to the card form (and back);
     // a visitor who left the form meanwhile gives the seat back instead.
-    const now = this.#host.flow;
+    const now = host.flow;
     if (!flows.stillAt(now, flow)) return void this.holds.release();
     this.holds.paymentOpened({
       publishableKey: price.publishableKey ?? "",
@@ -234,8 +232,8 @@ export class BookingController {
       ...(price.stripeJsUrl ? { stripeJsUrl: price.stripeJsUrl } : {}),
     });
     this.#ensurePaymentMount();
-    this.#host.flow = flows.paymentOpened(now, flow.slot);
-    emit(this.#host, "booking-payment-started", { uuid, paymentIntentId: intent.paymentIntentId, amount: intent.amount, currency: price.currency });
+    host.flow = flows.paymentOpened(now, flow.slot);
+    emit(host, "booking-payment-started", { uuid, paymentIntentId: intent.paymentIntentId, amount: intent.amount, currency: price.currency });
   }
 
   /** Stripe's iframes are mounted in the page's light DOM and slotted in, not inside the shadow root. */
@@ -276,13 +274,10 @@ export class BookingController {
     const hold = this.holds.current;
     if (flow.kind !== "paying" || !hold) return;
     const key = idempotencyKey();
-    await this.#attempt(
-      flow,
-      () => this.confirmPaid(),
-      async () => {
-        this.#finish(flow, "booked", await flow.api.confirm(hold.uuid, {}, key));
-      },
-    );
+    const retry = () => this.confirmPaid();
+    await this.#attempt(flow, retry, async () => {
+      this.#finish(flow, "booked", await flow.api.confirm(hold.uuid, {}, key));
+    });
   }
 
   /**
@@ -332,17 +327,18 @@ export class BookingController {
 
   /** Booked or moved: the confirmation, unless a new start came meanwhile (then false, and nothing is shown). */
   #finish(flow: SlotFlow, kind: "booked" | "rescheduled", result: ReservationResult): boolean {
+    const host = this.#host;
     const { init, slot, draft } = flow;
     const uuid = result.uuid ?? this.holds.current?.uuid ?? "";
     this.holds.end();
-    if (!flows.sameStart(this.#host.flow, flow)) return false;
+    if (!flows.sameStart(host.flow, flow)) return false;
     const email = draft.email.trim() || init.reservation?.email || "";
     // A move keeps the booking's place; a new booking has the one chosen, with the organizer's address or number.
     const location = kind === "rescheduled" ? (init.reservation?.location ?? null) : placeOf(draft, init.configuration.locations);
-    this.#host.flow = flows.finished(flow, { kind, slot, result, email, location });
+    host.flow = flows.finished(flow, { kind, slot, result, email, location });
     this.notices.clear();
-    if (kind === "booked") emit(this.#host, "booking-reservation-confirmed", { uuid, start: slot.startIso8601, end: slot.endIso8601, result });
-    focusAfterUpdate(this.#host, "h3[tabindex]");
+    if (kind === "booked") emit(host, "booking-reservation-confirmed", { uuid, start: slot.startIso8601, end: slot.endIso8601, result });
+    focusAfterUpdate(host, "h3[tabindex]");
     return true;
   }
 
@@ -350,36 +346,32 @@ export class BookingController {
 
   /** Reschedule mode: moves the booking to the chosen time. */
   async move(): Promise<void> {
-    const flow = this.#host.flow;
+    const host = this.#host;
+    const flow = host.flow;
     if (flow.kind !== "moving") return;
     const { reservation, slot } = flow;
-    await this.#attempt(
-      flow,
-      () => void this.move(),
-      async () => {
-        const result = await flow.api.reschedule(reservation.uuid, { start: slot.start, end: slot.end, timezone: this.#host.visitorZone });
-        if (this.#finish(flow, "rescheduled", result))
-          emit(this.#host, "booking-rescheduled", { uuid: reservation.uuid, start: slot.startIso8601, end: slot.endIso8601, previousStart: reservation.start });
-      },
-    );
+    const retry = () => void this.move();
+    await this.#attempt(flow, retry, async () => {
+      const result = await flow.api.reschedule(reservation.uuid, { start: slot.start, end: slot.end, timezone: host.visitorZone });
+      if (this.#finish(flow, "rescheduled", result))
+        emit(host, "booking-rescheduled", { uuid: reservation.uuid, start: slot.startIso8601, end: slot.endIso8601, previousStart: reservation.start });
+    });
   }
 
   /** Reschedule mode: cancels the booking, with the reason typed. */
   async cancel(): Promise<void> {
-    const flow = this.#host.flow;
+    const host = this.#host;
+    const flow = host.flow;
     const reservation = flow.init?.reservation;
     if (flow.kind !== "picking" || !reservation) return;
-    await this.#attempt(
-      flow,
-      () => void this.cancel(),
-      async () => {
-        await flow.api.cancel(reservation.uuid, flow.cancelReason ?? "");
-        if (!flows.sameStart(this.#host.flow, flow)) return;
-        this.#host.flow = flows.reservationCancelled(flow, reservation);
-        emit(this.#host, "booking-cancelled", { uuid: reservation.uuid });
-        focusAfterUpdate(this.#host, "h3[tabindex]");
-      },
-    );
+    const retry = () => void this.cancel();
+    await this.#attempt(flow, retry, async () => {
+      await flow.api.cancel(reservation.uuid, flow.cancelReason ?? "");
+      if (!flows.sameStart(host.flow, flow)) return;
+      host.flow = flows.reservationCancelled(flow, reservation);
+      emit(host, "booking-cancelled", { uuid: reservation.uuid });
+      focusAfterUpdate(host, "h3[tabindex]");
+    });
   }
 
   /** After a cancellation: a fresh booking of the same event type. */
