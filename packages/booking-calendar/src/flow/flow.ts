@@ -1,5 +1,5 @@
 import type { InitData, Location, Reservation, ReservationResult, TimeSlot } from "@booking/wire";
-import type { BookingApi } from "../api.ts";
+import type { ApiFailure, BookingApi } from "../api.ts";
 import { emptyDraft, type BookingDraft } from "./draft.ts";
 
 /** Messages by field key (`email`, `guests.0`, `customFields.<uuid>`, ...), as the form shows them. */
@@ -81,7 +81,12 @@ export function isBooking(flow: Flow): flow is BookingFlow {
 const booking = ({ init, api, draft }: Booking): Booking => ({ init, api, draft });
 
 /** The days and times; coming back from a move, the question to cancel is as the visitor left it. */
-const picking = (flow: Booking & { cancelReason?: string | null }, slot: TimeSlot | null): Flow => ({ kind: "picking", ...booking(flow), slot, cancelReason: flow.cancelReason ?? null });
+const picking = (flow: Booking & { cancelReason?: string | null }, slot: TimeSlot | null): Flow => ({
+  kind: "picking",
+  ...booking(flow),
+  slot,
+  cancelReason: flow.cancelReason ?? null,
+});
 
 const details = (flow: Booking, slot: TimeSlot, problems: Problems = {}): Flow => ({ kind: "details", ...booking(flow), slot, problems });
 
@@ -131,6 +136,16 @@ export function stillAt<F extends BookingFlow>(now: Flow, then: F): now is F {
  */
 export function sameStart(now: Flow, then: Booking): boolean {
   return isBooking(now) && now.api === then.api;
+}
+
+/**
+ * Whether a failed request means the time is gone for this visitor (taken, being taken, or their hold
+ * on it ended): the message to show on the way back to the times, else null.
+ */
+export function timeLostBy({ code, kind }: Pick<ApiFailure, "code" | "kind">): "holdLost" | "slotBusy" | "slotTaken" | null {
+  if (code === "reservation_finished") return "holdLost";
+  if (kind !== "business") return null;
+  return code === "slot_locked" ? "slotBusy" : code === "slot_unavailable" ? "slotTaken" : null;
 }
 
 /** Another day was picked (or the zone changed): no time is marked any more. */
