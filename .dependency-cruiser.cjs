@@ -58,7 +58,8 @@ module.exports = {
     {
       name: "console-not-server-runtime",
       severity: "error",
-      comment: "The console carries no server code: it may import types from packages/server/src with `import type` (a typed client of the server's app), never a value.",
+      comment:
+        "The console carries no server code: it may import types from packages/server/src with `import type` (a typed client of the server's app), never a value.",
       from: { path: "^packages/console/src/" },
       to: { path: "^packages/server/", dependencyTypesNot: ["type-only", "type-import"] },
     },

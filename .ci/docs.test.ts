@@ -4,7 +4,17 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DOC_COMMANDS } from "./doc-commands.ts";
-import { inlineNpmCommands, missingNpmScripts, RUN_STAGES, shellCommands, uncoveredCommands, unlabelledFences, type Coverage, type DocCommand, type RunStage } from "./markdown-commands.ts";
+import {
+  inlineNpmCommands,
+  missingNpmScripts,
+  RUN_STAGES,
+  shellCommands,
+  uncoveredCommands,
+  unlabelledFences,
+  type Coverage,
+  type DocCommand,
+  type RunStage,
+} from "./markdown-commands.ts";
 import { anchorsOf, brokenLinks, relativeLinks } from "./markdown-links.ts";
 import { readFences } from "./markdown.ts";
 
@@ -13,9 +23,14 @@ const POSTGRES_URL = process.env.BOOKING_TEST_DATABASE_URL || "postgres://postgr
 
 /** The documentation: README.md, every guide under docs/ and the READMEs of e2e/ and the packages, as absolute paths. */
 function docFiles(root = REPO): string[] {
-  const markdownIn = (folder: string) => readdirSync(join(root, folder)).filter((name) => name.endsWith(".md")).map((name) => join(root, folder, name));
+  const markdownIn = (folder: string) =>
+    readdirSync(join(root, folder))
+      .filter((name) => name.endsWith(".md"))
+      .map((name) => join(root, folder, name));
   const packageReadmes = existsSync(join(root, "packages"))
-    ? readdirSync(join(root, "packages")).map((name) => join(root, "packages", name, "README.md")).filter((path) => existsSync(path))
+    ? readdirSync(join(root, "packages"))
+        .map((name) => join(root, "packages", name, "README.md"))
+        .filter((path) => existsSync(path))
     : [];
   return [join(root, "README.md"), ...markdownIn("docs"), ...[join(root, "e2e", "README.md")].filter((path) => existsSync(path)), ...packageReadmes];
 }
@@ -33,7 +48,10 @@ function sh(command: string, cwd: string, env: Record<string, string> = {}): { c
 
 /** Runs the doc commands that `DOC_COMMANDS` runs in `stage`, in the docs' order; `before` sees each first. */
 function runStage(stage: RunStage, cwd: string, env: Record<string, string>, before: (command: string) => void = () => {}): string[] {
-  const commands = docCommands().filter((c) => { const entry = DOC_COMMANDS[c.command]; return entry && "run" in entry && entry.run === stage; });
+  const commands = docCommands().filter((c) => {
+    const entry = DOC_COMMANDS[c.command];
+    return entry && "run" in entry && entry.run === stage;
+  });
   for (const command of commands) {
     before(command.command);
     const entry = DOC_COMMANDS[command.command] as { run: RunStage; expect?: RegExp };
@@ -116,7 +134,10 @@ describe("the docs' shell commands", () => {
   it("backs up a live SQLite database as the production guide says, and the copy holds its rows", () => {
     const folder = tempFolder();
     mkdirSync(join(folder, "data"));
-    const made = sh(`sqlite3 data/booking.sqlite "PRAGMA journal_mode=WAL; CREATE TABLE reservations (uuid TEXT); INSERT INTO reservations VALUES ('kept')"`, folder);
+    const made = sh(
+      `sqlite3 data/booking.sqlite "PRAGMA journal_mode=WAL; CREATE TABLE reservations (uuid TEXT); INSERT INTO reservations VALUES ('kept')"`,
+      folder,
+    );
     expect(made.code, `sqlite3 must be installed (apt-get install -y sqlite3): ${made.stderr}`).toBe(0);
     expect(runStage("sqlite", folder, {})).toHaveLength(1);
     expect(sh(`sqlite3 data/booking-backup.sqlite "SELECT uuid FROM reservations"`, folder).stdout).toBe("kept\n");
@@ -156,10 +177,18 @@ describe("the docs' shell commands", () => {
 
   it("fails a manifest entry whose test is gone or no longer runs the command", () => {
     const commands = shellCommands("```sh\nnpm run admin -- show <id>\nnpm run admin -- token <id>\n```\n", "docs/x.md");
-    expect(uncoveredCommands(commands, {
-      "npm run admin -- show <id>": { test: { file: "packages/server/test/admin-cli.test.ts", name: "shows everything at once", shows: [] } },
-      "npm run admin -- token <id>": { test: { file: "packages/server/test/admin-cli.test.ts", name: "shows one event type's settings", shows: ['cli("token", id)'] } },
-    }, REPO)).toEqual([
+    expect(
+      uncoveredCommands(
+        commands,
+        {
+          "npm run admin -- show <id>": { test: { file: "packages/server/test/admin-cli.test.ts", name: "shows everything at once", shows: [] } },
+          "npm run admin -- token <id>": {
+            test: { file: "packages/server/test/admin-cli.test.ts", name: "shows one event type's settings", shows: ['cli("token", id)'] },
+          },
+        },
+        REPO,
+      ),
+    ).toEqual([
       'docs/x.md:2: `npm run admin -- show <id>`: packages/server/test/admin-cli.test.ts has no test "shows everything at once"',
       'docs/x.md:3: `npm run admin -- token <id>`: the test "shows one event type\'s settings" does not contain "cli(\\"token\\", id)"',
     ]);
@@ -179,8 +208,8 @@ describe("the docs' shell commands", () => {
       "# a comment line",
       "export KEY=change-me          # the admin's key, in the CLI's shell",
       'curl -X POST "$B/reservations" \\',
-      "  -d '{\"start\":\"<start>\",",
-      "       \"email\":\"ada@example.com\"}'",
+      '  -d \'{"start":"<start>",',
+      '       "email":"ada@example.com"}\'',
       "```",
       "",
       "```console",
@@ -221,7 +250,12 @@ describe("the docs' fenced blocks", () => {
       "```",
       "See [nothing](nowhere.md).",
     ].join("\n");
-    expect(readFences(markdown).fences.map((fence) => [fence.line, fence.lang, fence.lines.length])).toEqual([[1, "text", 2], [6, "text", 2], [10, "text", 2], [14, "sh", 1]]);
+    expect(readFences(markdown).fences.map((fence) => [fence.line, fence.lang, fence.lines.length])).toEqual([
+      [1, "text", 2],
+      [6, "text", 2],
+      [10, "text", 2],
+      [14, "sh", 1],
+    ]);
     expect(shellCommands(markdown, "x.md").map((c) => [c.line, c.command])).toEqual([[15, "npm test"]]);
     expect(unlabelledFences(markdown, "x.md")).toEqual([]);
     expect([...anchorsOf(markdown)]).toEqual(["heading"]);
@@ -238,7 +272,9 @@ describe("the docs' links", () => {
   });
 
   it("fail on a missing file or heading, naming the file and line", () => {
-    const root = docsWith("# Extra\n\nSee [the CLI](admin.md#the-cli), [nothing](nowhere.md),\n[a lost heading](admin.md#the-gui) and [here](#extra), not `[code](gone.md)`.\n");
+    const root = docsWith(
+      "# Extra\n\nSee [the CLI](admin.md#the-cli), [nothing](nowhere.md),\n[a lost heading](admin.md#the-gui) and [here](#extra), not `[code](gone.md)`.\n",
+    );
     expect(brokenLinks([join(root, "docs", "extra.md")], root)).toEqual([
       "docs/extra.md:3: nowhere.md: no such file",
       "docs/extra.md:4: admin.md#the-gui: docs/admin.md has no heading #the-gui",
@@ -246,11 +282,8 @@ describe("the docs' links", () => {
   });
 
   it("name headings as GitHub does: lowercase, punctuation and backticks dropped, repeats numbered", () => {
-    expect([...anchorsOf("# The `<booking-calendar>` element\n## The organizer's side of a booking\n## Notes\n## Notes\n```sh\n# not a heading\n```\n")]).toEqual([
-      "the-booking-calendar-element",
-      "the-organizers-side-of-a-booking",
-      "notes",
-      "notes-1",
-    ]);
+    expect([
+      ...anchorsOf("# The `<booking-calendar>` element\n## The organizer's side of a booking\n## Notes\n## Notes\n```sh\n# not a heading\n```\n"),
+    ]).toEqual(["the-booking-calendar-element", "the-organizers-side-of-a-booking", "notes", "notes-1"]);
   });
 });

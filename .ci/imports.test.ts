@@ -23,15 +23,24 @@ interface Cruise {
 
 /** dependency-cruiser's result for `paths` under `cwd`, with the repository's rules. */
 function cruise(cwd: string, paths: string[]): Cruise {
-  const run = spawnSync(BUN, [CLI, "--config", CONFIG, "--output-type", "json", ...paths], { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, timeout: 120_000 });
+  const run = spawnSync(BUN, [CLI, "--config", CONFIG, "--output-type", "json", ...paths], {
+    cwd,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 120_000,
+  });
   if (run.status !== 0 && !run.stdout.startsWith("{")) throw new Error(`dependency-cruiser failed (${run.status}):\n${run.stderr}${run.stdout}`);
   return JSON.parse(run.stdout) as Cruise;
 }
 
 /** The violations as lines to read: the rule, then the import that breaks it, then what the rule is for. */
 function readable(result: Cruise): string[] {
-  const comments = new Map<string, string>(createRequire(import.meta.url)(CONFIG).forbidden.map((rule: { name: string; comment: string }) => [rule.name, rule.comment]));
-  return result.summary.violations.map((v) => `${v.rule.name}: ${[v.from, ...(v.cycle?.map((step) => step.name) ?? [v.to])].join(" -> ")}\n  ${comments.get(v.rule.name) ?? ""}`);
+  const comments = new Map<string, string>(
+    createRequire(import.meta.url)(CONFIG).forbidden.map((rule: { name: string; comment: string }) => [rule.name, rule.comment]),
+  );
+  return result.summary.violations.map(
+    (v) => `${v.rule.name}: ${[v.from, ...(v.cycle?.map((step) => step.name) ?? [v.to])].join(" -> ")}\n  ${comments.get(v.rule.name) ?? ""}`,
+  );
 }
 
 /** The violations of each rule, as `from -> to`, sorted. */
@@ -70,7 +79,11 @@ describe("import rules", () => {
     const sources = new Set(result.modules.map((m) => m.source));
     // The cruise must have read the TypeScript sources and followed the workspace links, or an empty graph would pass.
     expect(sources.size).toBeGreaterThan(300);
-    expect([...sources].filter((s) => s === "packages/server/src/config.ts" || s === "packages/stripe-standin/browser/stripe.js" || s === "packages/console/src/api.ts")).toHaveLength(3);
+    expect(
+      [...sources].filter(
+        (s) => s === "packages/server/src/config.ts" || s === "packages/stripe-standin/browser/stripe.js" || s === "packages/console/src/api.ts",
+      ),
+    ).toHaveLength(3);
     const edges = result.modules.flatMap((m) => m.dependencies);
     expect(edges.some((d) => d.resolved === "packages/wire/src/index.ts" && d.dependencyTypes.includes("type-only"))).toBe(true);
     expect(readable(result)).toEqual([]);
@@ -85,7 +98,8 @@ describe("import rules", () => {
         "packages/stripe-standin/src/index.ts": "export type Charge = { amount: number };\n",
         "packages/server/package.json": manifest("@booking/server"),
         "packages/server/src/index.ts": 'export { app } from "./app.ts";\n',
-        "packages/server/src/app.ts": 'import { book } from "./modules/reservations/service.ts";\nexport const app = { book };\nexport type App = typeof app;\n',
+        "packages/server/src/app.ts":
+          'import { book } from "./modules/reservations/service.ts";\nexport const app = { book };\nexport type App = typeof app;\n',
         "packages/server/src/config.ts": "export const config = { port: 3000 };\n",
         "packages/server/src/domain/errors.ts": "export class DomainError extends Error {}\n",
         "packages/server/src/domain/slots.ts": [
@@ -97,18 +111,22 @@ describe("import rules", () => {
           "export const slots = (s: Shape, store: Store) => [DateTime, DomainError, config, s, store];",
         ].join("\n"),
         "packages/server/src/store/store.ts": "export interface Store { name: string }\n",
-        "packages/server/src/store/sqlite/claim.ts": 'import { book } from "../../modules/reservations/service.ts";\nimport { NotFound } from "../../http/errors.ts";\nexport const claim = [book, NotFound];\n',
+        "packages/server/src/store/sqlite/claim.ts":
+          'import { book } from "../../modules/reservations/service.ts";\nimport { NotFound } from "../../http/errors.ts";\nexport const claim = [book, NotFound];\n',
         "packages/server/src/http/errors.ts": "export class NotFound extends Error {}\n",
         "packages/server/src/lib/links.ts": 'import { NotFound } from "../http/errors.ts";\nexport const links = NotFound;\n',
         "packages/server/src/lib/a.ts": 'import type { B } from "./b.ts";\nexport type A = { b?: B };\n',
         "packages/server/src/lib/b.ts": 'import type { A } from "./a.ts";\nexport type B = { a?: A };\n',
         "packages/server/src/lib/old.ts": 'export { gone } from "./gone.ts";\n',
-        "packages/server/src/modules/reservations/service.ts": 'import { slots } from "../../domain/slots.ts";\nimport { NotFound } from "../../http/errors.ts";\nexport const book = [slots, NotFound];\n',
-        "packages/server/src/modules/reservations/index.ts": 'import { NotFound } from "../../http/errors.ts";\nimport { book } from "./service.ts";\nexport const routes = [NotFound, book];\n',
+        "packages/server/src/modules/reservations/service.ts":
+          'import { slots } from "../../domain/slots.ts";\nimport { NotFound } from "../../http/errors.ts";\nexport const book = [slots, NotFound];\n',
+        "packages/server/src/modules/reservations/index.ts":
+          'import { NotFound } from "../../http/errors.ts";\nimport { book } from "./service.ts";\nexport const routes = [NotFound, book];\n',
         "packages/server/src/modules/payments/service.ts": 'import Stripe from "stripe";\nexport const pay = Stripe;\n',
         "packages/server/src/modules/payments/stripe.ts": 'import Stripe from "stripe";\nexport const provider = Stripe;\n',
         "packages/server/test/utils.ts": "export type Harness = { url: string };\n",
-        "packages/booking-calendar/src/api.ts": 'import type { App } from "@booking/server";\nimport type { Shape } from "@booking/wire";\nexport type Api = { app?: App; shape?: Shape };\n',
+        "packages/booking-calendar/src/api.ts":
+          'import type { App } from "@booking/server";\nimport type { Shape } from "@booking/wire";\nexport type Api = { app?: App; shape?: Shape };\n',
         "packages/booking-calendar/src/views/list.ts": 'import { consoleApi } from "../../../console/src/api.ts";\nexport const list = consoleApi;\n',
         "packages/booking-calendar/test/site-server.ts": 'import { config } from "../../server/src/config.ts";\nexport const site = config;\n',
         "packages/console/src/api.ts": [
@@ -127,15 +145,24 @@ describe("import rules", () => {
 
     expect(byRule(cruise(folder, ["packages"]))).toEqual({
       "no-circular": ["packages/server/src/lib/a.ts -> packages/server/src/lib/b.ts"],
-      "domain-imports-only-domain": ["packages/server/src/domain/slots.ts -> packages/server/src/config.ts", "packages/server/src/domain/slots.ts -> packages/server/src/store/store.ts"],
-      "store-not-modules-or-http": ["packages/server/src/store/sqlite/claim.ts -> packages/server/src/http/errors.ts", "packages/server/src/store/sqlite/claim.ts -> packages/server/src/modules/reservations/service.ts"],
+      "domain-imports-only-domain": [
+        "packages/server/src/domain/slots.ts -> packages/server/src/config.ts",
+        "packages/server/src/domain/slots.ts -> packages/server/src/store/store.ts",
+      ],
+      "store-not-modules-or-http": [
+        "packages/server/src/store/sqlite/claim.ts -> packages/server/src/http/errors.ts",
+        "packages/server/src/store/sqlite/claim.ts -> packages/server/src/modules/reservations/service.ts",
+      ],
       "inner-layers-not-http": [
         "packages/server/src/lib/links.ts -> packages/server/src/http/errors.ts",
         "packages/server/src/modules/reservations/service.ts -> packages/server/src/http/errors.ts",
         "packages/server/src/store/sqlite/claim.ts -> packages/server/src/http/errors.ts",
       ],
       "payment-service-not-stripe-sdk": ["packages/server/src/modules/payments/service.ts -> node_modules/stripe/index.js"],
-      "element-not-server-or-console": ["packages/booking-calendar/src/api.ts -> packages/server/src/index.ts", "packages/booking-calendar/src/views/list.ts -> packages/console/src/api.ts"],
+      "element-not-server-or-console": [
+        "packages/booking-calendar/src/api.ts -> packages/server/src/index.ts",
+        "packages/booking-calendar/src/views/list.ts -> packages/console/src/api.ts",
+      ],
       "console-not-server-runtime": ["packages/console/src/api.ts -> packages/server/src/index.ts"],
       "console-server-types-from-src": ["packages/console/src/api.ts -> packages/server/test/utils.ts"],
       "wire-imports-no-workspace-package": ["packages/wire/src/index.ts -> packages/stripe-standin/src/index.ts"],

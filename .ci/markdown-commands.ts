@@ -39,7 +39,9 @@ function fencesOf(markdown: string): Fence[] {
 
 /** Where a fence has no language: a command could hide in it unchecked, so every fence names one. */
 export function unlabelledFences(markdown: string, file: string): string[] {
-  return fencesOf(markdown).filter((fence) => !fence.lang).map((fence) => `${file}:${fence.line}: a fenced block without a language (sh, text, json, ...)`);
+  return fencesOf(markdown)
+    .filter((fence) => !fence.lang)
+    .map((fence) => `${file}:${fence.line}: a fenced block without a language (sh, text, json, ...)`);
 }
 
 /**
@@ -138,7 +140,11 @@ export type Coverage =
  * before a closing bracket or as a trailing comma, other runs of whitespace as one space.
  */
 const withoutLayout = (code: string): string =>
-  code.replace(/\s+/g, " ").replace(/([([{,]) /g, "$1").replace(/ ([)\]}])/g, "$1").replace(/,([)\]}])/g, "$1");
+  code
+    .replace(/\s+/g, " ")
+    .replace(/([([{,]) /g, "$1")
+    .replace(/ ([)\]}])/g, "$1")
+    .replace(/,([)\]}])/g, "$1");
 
 /** The body of the test named `name` in `source`: from its `it("name"` up to the next test. */
 function testBody(source: string, name: string): string | null {
@@ -160,11 +166,15 @@ export function uncoveredCommands(commands: DocCommand[], coverage: Record<strin
     const entry = coverage[command.command];
     const where = `${command.file}:${command.line}: \`${command.command}\``;
     if (!entry) {
-      if (command.notRun === null) problems.push(`${where} is run by no test: run it in .ci/docs.test.ts, name the test that runs it in .ci/doc-commands.ts, or mark its block <!-- not-run: reason -->`);
+      if (command.notRun === null)
+        problems.push(
+          `${where} is run by no test: run it in .ci/docs.test.ts, name the test that runs it in .ci/doc-commands.ts, or mark its block <!-- not-run: reason -->`,
+        );
       continue;
     }
     if ("run" in entry) {
-      if (!(RUN_STAGES as readonly string[]).includes(entry.run)) problems.push(`${where} is run in the stage "${entry.run}", which .ci/docs.test.ts does not run (${RUN_STAGES.join(", ")})`);
+      if (!(RUN_STAGES as readonly string[]).includes(entry.run))
+        problems.push(`${where} is run in the stage "${entry.run}", which .ci/docs.test.ts does not run (${RUN_STAGES.join(", ")})`);
       continue;
     }
     const named = "test" in entry ? entry.test : entry.script;
@@ -183,7 +193,8 @@ export function uncoveredCommands(commands: DocCommand[], coverage: Record<strin
       body = found;
     }
     for (const shown of named.shows) {
-      if (!withoutLayout(body).includes(withoutLayout(shown))) problems.push(`${where}: ${"test" in entry ? `the test "${entry.test.name}"` : named.file} does not contain ${JSON.stringify(shown)}`);
+      if (!withoutLayout(body).includes(withoutLayout(shown)))
+        problems.push(`${where}: ${"test" in entry ? `the test "${entry.test.name}"` : named.file} does not contain ${JSON.stringify(shown)}`);
     }
   }
   return problems;
@@ -194,7 +205,8 @@ export function uncoveredCommands(commands: DocCommand[], coverage: Record<strin
  * (or, with `-w`, that workspace's) does not define: a renamed script breaks even a command no test runs.
  */
 export function missingNpmScripts(commands: DocCommand[], root: string): string[] {
-  const manifest = (folder: string): { name?: string; scripts?: Record<string, string> } => JSON.parse(readFileSync(join(root, folder, "package.json"), "utf8"));
+  const manifest = (folder: string): { name?: string; scripts?: Record<string, string> } =>
+    JSON.parse(readFileSync(join(root, folder, "package.json"), "utf8"));
   const workspaces = new Map<string, string>();
   for (const folder of ["e2e", ...readdirSync(join(root, "packages")).map((name) => `packages/${name}`)]) {
     if (existsSync(join(root, folder, "package.json"))) workspaces.set(manifest(folder).name ?? folder, folder);
@@ -208,7 +220,10 @@ export function missingNpmScripts(commands: DocCommand[], root: string): string[
       const workspace = /-w (\S+)/.exec(match[3] ?? "")?.[1];
       const folder = workspace === undefined ? "." : workspaces.get(workspace);
       const defines = (at: string) => name in (manifest(at).scripts ?? {});
-      if (folder === undefined || !(defines(folder) || (workspace === undefined && own !== "." && existsSync(join(root, own, "package.json")) && defines(own)))) {
+      if (
+        folder === undefined ||
+        !(defines(folder) || (workspace === undefined && own !== "." && existsSync(join(root, own, "package.json")) && defines(own)))
+      ) {
         problems.push(`${command.file}:${command.line}: \`${command.command}\` runs the npm script "${name}", which ${folder ?? workspace} does not define`);
       }
     }

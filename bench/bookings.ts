@@ -38,7 +38,15 @@ const store = await db.open();
 const benchEventType = (on: Store, title: string) => {
   const allDay = [{ start: "00:00", end: "24:00" }];
   const weekly = Object.fromEntries(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((day) => [day, allDay]));
-  return new EventTypeAdmin(on, Date.now).create({ title, timezone: "UTC", durationMinutes: SLOT_MINUTES, slotIntervalMinutes: SLOT_MINUTES, minNoticeMinutes: 0, horizonDays: 730, availability: { weekly, overrides: [] } });
+  return new EventTypeAdmin(on, Date.now).create({
+    title,
+    timezone: "UTC",
+    durationMinutes: SLOT_MINUTES,
+    slotIntervalMinutes: SLOT_MINUTES,
+    minNoticeMinutes: 0,
+    horizonDays: 730,
+    availability: { weekly, overrides: [] },
+  });
 };
 const et = await benchEventType(store, "Bookings benchmark");
 // Its twin takes only the burst of 200 simultaneous bookings, on slots nobody else books.
@@ -98,7 +106,11 @@ async function burst(bases: string[], token: string, offsetSlots: number): Promi
       const r = await fetch(`${bases[i % bases.length]}/reservations`, {
         method: "POST",
         headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-        body: JSON.stringify({ start: new Date(start).toISOString(), end: new Date(start + SLOT_SECONDS * 1000).toISOString(), email: `burst${i}@example.com` }),
+        body: JSON.stringify({
+          start: new Date(start).toISOString(),
+          end: new Date(start + SLOT_SECONDS * 1000).toISOString(),
+          email: `burst${i}@example.com`,
+        }),
       });
       return (await r.json()) as { success: boolean; code?: string };
     }),
@@ -124,7 +136,9 @@ try {
   const confirmed = (bookings.counted.ok ?? 0) / seconds;
   /** The slots a load of `duration` seconds side by side with another may ask for: twice the measured run's pace. */
   const sideBySide = (duration: number) => Math.ceil((((bookings.counted.ok ?? 0) + (bookings.counted.other ?? 0)) / seconds) * 2 * duration) + 1_000;
-  console.log(`POST /reservations on distinct ${SLOT_MINUTES === 1 ? "one" : "five"}-minute slots, one seat each, on ${engine === "postgres" ? "PostgreSQL" : "a SQLite (WAL) file"}`);
+  console.log(
+    `POST /reservations on distinct ${SLOT_MINUTES === 1 ? "one" : "five"}-minute slots, one seat each, on ${engine === "postgres" ? "PostgreSQL" : "a SQLite (WAL) file"}`,
+  );
   console.log(`${connections} connections, ${seconds} s, load from wrk (1 thread) on loopback; ratio = per second against GET /health`);
   console.log(line("GET /health (req)", bare, bare));
   console.log(line("POST /reservations (confirmed)", bookings, bare, confirmed));
@@ -132,14 +146,18 @@ try {
   if (second) {
     // Both instances at once, one wrk each on its own range of slots, all of one event type.
     const bases = [base, `http://127.0.0.1:${port + 1}`];
-    await Promise.all(bases.map((b) => load(`${b}/reservations`, headers, { lua: lua(slots.take(sideBySide(2))), warmUp: false, seconds: 2 }).catch(() => undefined)));
+    await Promise.all(
+      bases.map((b) => load(`${b}/reservations`, headers, { lua: lua(slots.take(sideBySide(2))), warmUp: false, seconds: 2 }).catch(() => undefined)),
+    );
     const both = await Promise.all(bases.map((b) => load(`${b}/reservations`, headers, { lua: lua(slots.take(sideBySide(seconds))), warmUp: false })));
     const ok = both.reduce((sum, r) => sum + (r.counted.ok ?? 0), 0) / seconds;
     const other = both.reduce((sum, r) => sum + (r.counted.other ?? 0), 0);
     const locked = both.reduce((sum, r) => sum + (r.counted.locked ?? 0), 0);
     console.log(`Two server processes on the same database, ${connections} connections to each (two wrk processes at once):`);
     for (const [i, r] of both.entries()) console.log(line(`  instance ${i + 1} (confirmed)`, r, bare, (r.counted.ok ?? 0) / seconds));
-    console.log(`  together ${ok.toFixed(0)} confirmed bookings/s of one event type; answers other than a confirmed booking: ${other} (slot_locked: ${locked})`);
+    console.log(
+      `  together ${ok.toFixed(0)} confirmed bookings/s of one event type; answers other than a confirmed booking: ${other} (slot_locked: ${locked})`,
+    );
     const b200 = await burst(bases, burstEt.token, slots.take(1_200));
     console.log(`  200 simultaneous bookings of distinct free slots through both: ${b200.confirmed} confirmed, refused ${JSON.stringify(b200.refused)}`);
   } else {
@@ -189,13 +207,19 @@ try {
         sums.mail += mailTurn.counted.ok ?? 0;
         sums.mailSeconds += turn + lag;
         sums.other += (bareTurn.counted.other ?? 0) + (mailTurn.counted.other ?? 0);
-        console.log(`  turn ${round + 1}: bare ${((bareTurn.counted.ok ?? 0) / turn).toFixed(0)}/s, with emails and reminders ${((mailTurn.counted.ok ?? 0) / (turn + lag)).toFixed(0)}/s (last email sent ${lag.toFixed(2)} s after the load)`);
+        console.log(
+          `  turn ${round + 1}: bare ${((bareTurn.counted.ok ?? 0) / turn).toFixed(0)}/s, with emails and reminders ${((mailTurn.counted.ok ?? 0) / (turn + lag)).toFixed(0)}/s (last email sent ${lag.toFixed(2)} s after the load)`,
+        );
       }
-      console.log(`With emails and reminders (${sink ? "a production server sending each email over SMTP" : "a development server logging each email"}), in ${ROUNDS} turns of ${turn} s against the bare booking path in turns between them:`);
+      console.log(
+        `With emails and reminders (${sink ? "a production server sending each email over SMTP" : "a development server logging each email"}), in ${ROUNDS} turns of ${turn} s against the bare booking path in turns between them:`,
+      );
       const bareRate = sums.bare / (ROUNDS * turn);
       const whileBooking = sums.mail / (ROUNDS * turn);
       const mailRate = sums.mail / sums.mailSeconds;
-      console.log(`  bare ${bareRate.toFixed(0)} confirmed/s; with emails ${whileBooking.toFixed(0)} confirmed/s while booking (ratio ${(whileBooking / bareRate).toFixed(2)}), ${mailRate.toFixed(0)}/s counted until the last email was sent (ratio ${(mailRate / bareRate).toFixed(2)}); answers other than a confirmed booking: ${sums.other}`);
+      console.log(
+        `  bare ${bareRate.toFixed(0)} confirmed/s; with emails ${whileBooking.toFixed(0)} confirmed/s while booking (ratio ${(whileBooking / bareRate).toFixed(2)}), ${mailRate.toFixed(0)}/s counted until the last email was sent (ratio ${(mailRate / bareRate).toFixed(2)}); answers other than a confirmed booking: ${sums.other}`,
+      );
     } finally {
       await dev.stop();
       await sink?.stop();

@@ -28,7 +28,7 @@ for (const [name, path] of Object.entries(files)) {
   const brotli = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).byteLength;
   console.log(`${name}: ${kb(bytes.byteLength)} raw, ${kb(gzip)} gzip (${gzip} bytes), ${kb(brotli)} brotli`);
   if (path.includes("embed")) {
-    console.log(`  budget ${kb(BUDGET_GZIP_BYTES)} gzip: ${(gzip / BUDGET_GZIP_BYTES * 100).toFixed(0)}% used`);
+    console.log(`  budget ${kb(BUDGET_GZIP_BYTES)} gzip: ${((gzip / BUDGET_GZIP_BYTES) * 100).toFixed(0)}% used`);
     over = gzip > BUDGET_GZIP_BYTES;
   }
 }

@@ -30,8 +30,12 @@ const store = await open();
 /** One feed of `EVENTS` meetings at random times from a year back to a year ahead (a fixed seed per feed, so runs compare). */
 function feed(seed: number, night = false): string {
   let x = seed;
-  const random = () => ((x = (x * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
-  const stamp = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+  const random = () => (x = (x * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+  const stamp = (ms: number) =>
+    new Date(ms)
+      .toISOString()
+      .replace(/[-:]/g, "")
+      .replace(/\.\d{3}/, "");
   const lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//booking-calendar bench//EN"];
   const from = Date.now() - 365 * 86_400_000;
   for (let i = 0; i < EVENTS; i++) {
@@ -40,7 +44,15 @@ function feed(seed: number, night = false): string {
       ? Math.floor(from / 86_400_000) * 86_400_000 + Math.floor(random() * 730) * 86_400_000 + (20 * 4 + Math.floor(random() * 32)) * 15 * 60_000
       : from + Math.floor(random() * 730 * 96) * 15 * 60_000;
     const end = start + (2 + Math.floor(random() * 3)) * 15 * 60_000;
-    lines.push("BEGIN:VEVENT", `UID:bench-${seed}-${i}`, `DTSTAMP:${stamp(from)}`, `DTSTART:${stamp(start)}`, `DTEND:${stamp(end)}`, `SUMMARY:Meeting ${i}`, "END:VEVENT");
+    lines.push(
+      "BEGIN:VEVENT",
+      `UID:bench-${seed}-${i}`,
+      `DTSTAMP:${stamp(from)}`,
+      `DTSTART:${stamp(start)}`,
+      `DTEND:${stamp(end)}`,
+      `SUMMARY:Meeting ${i}`,
+      "END:VEVENT",
+    );
   }
   lines.push("END:VCALENDAR", "");
   return lines.join("\r\n");
@@ -65,7 +77,9 @@ try {
     minNoticeMinutes: 0,
     horizonDays: 60,
     availability: {
-      weekly: Object.fromEntries(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((d) => [d, [{ start: "08:00", end: "20:00" }]])),
+      weekly: Object.fromEntries(
+        ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((d) => [d, [{ start: "08:00", end: "20:00" }]]),
+      ),
       overrides: [],
     },
   };
@@ -77,7 +91,18 @@ try {
   const ids: number[] = [];
   for (let i = 0; i < 2 * SOURCES; i++) {
     const eventTypeId = i < SOURCES ? busy.id : night.id;
-    const source = await store.busy.add({ hostId: await hostOf(store, eventTypeId), kind: "ical", url: `http://127.0.0.1:${server.port}/${i}`, username: null, secret: null, calendars: [], freshnessMinutes: null }, Date.now());
+    const source = await store.busy.add(
+      {
+        hostId: await hostOf(store, eventTypeId),
+        kind: "ical",
+        url: `http://127.0.0.1:${server.port}/${i}`,
+        username: null,
+        secret: null,
+        calendars: [],
+        freshnessMinutes: null,
+      },
+      Date.now(),
+    );
     ids.push(source.id);
   }
   const timed = async (work: () => Promise<unknown>) => {
@@ -119,7 +144,11 @@ try {
     night: { cold: [] as number[], cached: [] as number[], slots: 0 },
   };
   for (let i = 0; i < runs + 2; i++) {
-    for (const [key, et] of [["plain", plain], ["busy", busy], ["night", night]] as const) {
+    for (const [key, et] of [
+      ["plain", plain],
+      ["busy", busy],
+      ["night", night],
+    ] as const) {
       // The limit out of the way on both engines (PostgreSQL's store would count in the database).
       const app = createApp({ store, config, rateLimiter: new MemoryRateLimiter(1_000_000_000, 60), log: () => {} });
       const cold = await request(app, et.token);
@@ -134,13 +163,19 @@ try {
   const p = { cold: median(figures.plain.cold), cached: median(figures.plain.cached) };
   const b = { cold: median(figures.busy.cold), cached: median(figures.busy.cached) };
   const n = { cold: median(figures.night.cold), cached: median(figures.night.cached) };
-  console.log(`Engine: ${engine}; ${SOURCES} iCalendar sources of ${EVENTS} events each (${intervals} merged busy intervals kept in the horizon; ${nightIntervals} for the night calendars); GET /time-slots for 31 days; median of ${runs} runs`);
+  console.log(
+    `Engine: ${engine}; ${SOURCES} iCalendar sources of ${EVENTS} events each (${intervals} merged busy intervals kept in the horizon; ${nightIntervals} for the night calendars); GET /time-slots for 31 days; median of ${runs} runs`,
+  );
   console.log(`Sync of the 3 sources: first ${fullSync.toFixed(0)} ms (download, expansion, store), unchanged ${unchangedSync.toFixed(1)} ms (304)`);
   console.log("| Page | Slots | Cold | Cold ratio | Cached | Cached ratio |");
   console.log("|---|---:|---:|---:|---:|---:|");
   console.log(`| plain event type | ${figures.plain.slots} | ${p.cold.toFixed(2)} ms | 1.00 | ${p.cached.toFixed(3)} ms | 1.00 |`);
-  console.log(`| with 3 x ${EVENTS} busy events | ${figures.busy.slots} | ${b.cold.toFixed(2)} ms | ${(b.cold / p.cold).toFixed(2)} | ${b.cached.toFixed(3)} ms | ${(b.cached / p.cached).toFixed(2)} |`);
-  console.log(`| with 3 x ${EVENTS} events outside its hours | ${figures.night.slots} | ${n.cold.toFixed(2)} ms | ${(n.cold / p.cold).toFixed(2)} | ${n.cached.toFixed(3)} ms | ${(n.cached / p.cached).toFixed(2)} |`);
+  console.log(
+    `| with 3 x ${EVENTS} busy events | ${figures.busy.slots} | ${b.cold.toFixed(2)} ms | ${(b.cold / p.cold).toFixed(2)} | ${b.cached.toFixed(3)} ms | ${(b.cached / p.cached).toFixed(2)} |`,
+  );
+  console.log(
+    `| with 3 x ${EVENTS} events outside its hours | ${figures.night.slots} | ${n.cold.toFixed(2)} ms | ${(n.cold / p.cold).toFixed(2)} | ${n.cached.toFixed(3)} ms | ${(n.cached / p.cached).toFixed(2)} |`,
+  );
 } finally {
   server.stop(true);
   await store.close();

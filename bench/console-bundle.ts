@@ -24,8 +24,12 @@ const sizes = (path: string) => {
 };
 const consoleFile = sizes("packages/console/dist/console.js");
 const element = sizes("packages/booking-calendar/dist/embed/booking-calendar.js");
-console.log(`console (dist/console.js, /console only): ${kb(consoleFile.raw)} raw, ${kb(consoleFile.gzip)} gzip (${consoleFile.gzip} bytes), ${kb(consoleFile.brotli)} brotli`);
-console.log(`element script tag, for comparison: ${kb(element.gzip)} gzip (${element.gzip} bytes); console / element gzip = ${(consoleFile.gzip / element.gzip).toFixed(2)}`);
+console.log(
+  `console (dist/console.js, /console only): ${kb(consoleFile.raw)} raw, ${kb(consoleFile.gzip)} gzip (${consoleFile.gzip} bytes), ${kb(consoleFile.brotli)} brotli`,
+);
+console.log(
+  `element script tag, for comparison: ${kb(element.gzip)} gzip (${element.gzip} bytes); console / element gzip = ${(consoleFile.gzip / element.gzip).toFixed(2)}`,
+);
 // Names only the console defines: finding one in the element's file would mean its code leaked in.
 const leaked = ["booking-console", "console-event-type-form", "/console/session"].filter((name) => element.text.includes(name));
 if (leaked.length) {

@@ -41,15 +41,35 @@ const chrome = await chromeLauncher.launch({
   chromeFlags: ["--headless=new", "--disable-gpu", ...(process.getuid?.() === 0 ? ["--no-sandbox"] : [])],
 });
 try {
-  for (let waited = 0; !(await fetch(`${base}/health`).then((r) => r.ok, () => false)); waited += 100) {
+  for (
+    let waited = 0;
+    !(await fetch(`${base}/health`).then(
+      (r) => r.ok,
+      () => false,
+    ));
+    waited += 100
+  ) {
     if (waited > 30_000) throw new Error("the server did not start");
     await Bun.sleep(100);
   }
-  const signIn = await fetch(`${base}/console/session`, { method: "POST", headers: { origin: base, "content-type": "application/json" }, body: JSON.stringify({ adminKey: ADMIN_KEY }) });
+  const signIn = await fetch(`${base}/console/session`, {
+    method: "POST",
+    headers: { origin: base, "content-type": "application/json" },
+    body: JSON.stringify({ adminKey: ADMIN_KEY }),
+  });
   const cookie = signIn.headers.get("set-cookie")!.split(";")[0]!;
-  const runs: [string, Record<string, string>][] = [["sign-in page (first visit)", {}], ["bookings page (signed in)", { Cookie: cookie }]];
+  const runs: [string, Record<string, string>][] = [
+    ["sign-in page (first visit)", {}],
+    ["bookings page (signed in)", { Cookie: cookie }],
+  ];
   for (const [name, headers] of runs) {
-    const result = await lighthouse(`${base}/console`, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility"], extraHeaders: headers });
+    const result = await lighthouse(`${base}/console`, {
+      port: chrome.port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: ["performance", "accessibility"],
+      extraHeaders: headers,
+    });
     const lhr = result!.lhr;
     const ms = (id: string) => Math.round(lhr.audits[id]!.numericValue ?? 0);
     const bytes = lhr.audits["total-byte-weight"]!.numericValue ?? 0;

@@ -37,10 +37,28 @@ const records: ReservationRecord[] = [];
 for (let i = 0; i < BOOKINGS; i++) {
   const startMs = start + Math.floor(i / 4) * 30 * 60_000;
   records.push({
-    uuid: crypto.randomUUID(), eventTypeId: types[i % 4]!.id, hostIds: types[i % 4]!.hosts.map((h) => h.hostId), status: "confirmed", startMs, endMs: startMs + 30 * 60_000, heldUntilMs: null,
-    email: `guest${i}@example.com`, firstname: i === 17_777 ? "Needle" : "Ada", lastname: "Lovelace", phone: "", timezone: null,
-    location: { type: "video-meet", value: null }, guests: [], customFields: [], meetLink: null, sequence: 0, payment: null,
-    confirmedAtMs: startMs - 86_400_000, cancelledAtMs: null, createdAtMs: startMs - 86_400_000, updatedAtMs: startMs - 86_400_000,
+    uuid: crypto.randomUUID(),
+    eventTypeId: types[i % 4]!.id,
+    hostIds: types[i % 4]!.hosts.map((h) => h.hostId),
+    status: "confirmed",
+    startMs,
+    endMs: startMs + 30 * 60_000,
+    heldUntilMs: null,
+    email: `guest${i}@example.com`,
+    firstname: i === 17_777 ? "Needle" : "Ada",
+    lastname: "Lovelace",
+    phone: "",
+    timezone: null,
+    location: { type: "video-meet", value: null },
+    guests: [],
+    customFields: [],
+    meetLink: null,
+    sequence: 0,
+    payment: null,
+    confirmedAtMs: startMs - 86_400_000,
+    cancelledAtMs: null,
+    createdAtMs: startMs - 86_400_000,
+    updatedAtMs: startMs - 86_400_000,
   });
 }
 for (let i = 0; i < records.length; i += 2000) await store.reservations.insertMany(records.slice(i, i + 2000));
@@ -77,7 +95,8 @@ try {
   const hundredth = await median(() => get(`/admin/reservations?limit=50&cursor=${deep}`));
   const filtered = await median(() => get(`/admin/reservations?limit=50&eventTypeId=${types[2]!.id}&status=confirmed&cursor=${deep}`));
   const search = await median(() => get("/admin/reservations?q=needle"));
-  const row = (name: string, ms: number) => console.log(`${name.padEnd(44)} ${ms.toFixed(2).padStart(7)} ms   ${(ms / first).toFixed(2)} of page 1   ${(ms / bare).toFixed(1)}x bare`);
+  const row = (name: string, ms: number) =>
+    console.log(`${name.padEnd(44)} ${ms.toFixed(2).padStart(7)} ms   ${(ms / first).toFixed(2)} of page 1   ${(ms / bare).toFixed(1)}x bare`);
   console.log(`${engine}: ${BOOKINGS} bookings of 4 event types; median of ${ROUNDS} requests each`);
   row("GET /health (bare)", bare);
   row("GET /admin/event-types (the 4, for scale)", eventTypes);

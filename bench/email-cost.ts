@@ -18,13 +18,41 @@ const start = Date.UTC(2026, 11, 2, 9);
 const eventType = {
   id: 1,
   hosts: [],
-  settings: { ...DEFAULT_SETTINGS, title: "Intro call", description: "A first talk about your project.", timezone: "Europe/Prague", organizerEmail: "jana@example.test", hostName: "Jana Nováková", theme: { mode: "light", borderRadius: "8px", colors: { primary: "#0f766e" } } },
+  settings: {
+    ...DEFAULT_SETTINGS,
+    title: "Intro call",
+    description: "A first talk about your project.",
+    timezone: "Europe/Prague",
+    organizerEmail: "jana@example.test",
+    hostName: "Jana Nováková",
+    theme: { mode: "light", borderRadius: "8px", colors: { primary: "#0f766e" } },
+  },
 } as unknown as EventTypeRecord;
 const reservation = (locale: string): ReservationRecord =>
   ({
-    uuid: crypto.randomUUID(), eventTypeId: 1, hostIds: [], status: "confirmed", startMs: start, endMs: start + 1_800_000, heldUntilMs: null, email: "ada@example.com", firstname: "Ada", lastname: "Lovelace", phone: "",
-    timezone: "Europe/Prague", locale, location: { type: "video-meet", value: null }, guests: [], customFields: [], meetLink: "https://meet.jit.si/booking-0123456789abcdef", sequence: 0, payment: null,
-    confirmedAtMs: start - 86_400_000, cancelledAtMs: null, createdAtMs: start - 86_400_000, updatedAtMs: start - 86_400_000,
+    uuid: crypto.randomUUID(),
+    eventTypeId: 1,
+    hostIds: [],
+    status: "confirmed",
+    startMs: start,
+    endMs: start + 1_800_000,
+    heldUntilMs: null,
+    email: "ada@example.com",
+    firstname: "Ada",
+    lastname: "Lovelace",
+    phone: "",
+    timezone: "Europe/Prague",
+    locale,
+    location: { type: "video-meet", value: null },
+    guests: [],
+    customFields: [],
+    meetLink: "https://meet.jit.si/booking-0123456789abcdef",
+    sequence: 0,
+    payment: null,
+    confirmedAtMs: start - 86_400_000,
+    cancelledAtMs: null,
+    createdAtMs: start - 86_400_000,
+    updatedAtMs: start - 86_400_000,
   }) as ReservationRecord;
 const policy = { writes: true, sends: true, from: "Bookings <bookings@example.test>" };
 
@@ -42,9 +70,20 @@ console.log(`Payload of one visitor email (stored in the outbox): ${Buffer.byteL
 console.log(`Building a booking's email events (visitor and organizer copy, JSON): ${build.toFixed(1)} µs`);
 console.log(`Rendering one email when it is sent (subject, HTML, text, invite), ${ROUNDS} rounds each:`);
 for (const language of Object.keys(MAIL_CATALOGS) as MailLanguage[]) {
-  const payload = JSON.parse(emailEvents(policy, eventType, "reservation.created", reservation(`${language}-u-hc-h23`), start - 86_400_000, "https://book.example.test/book/intro?reservation=x")[0]!.payload) as MailPayload;
+  const payload = JSON.parse(
+    emailEvents(
+      policy,
+      eventType,
+      "reservation.created",
+      reservation(`${language}-u-hc-h23`),
+      start - 86_400_000,
+      "https://book.example.test/book/intro?reservation=x",
+    )[0]!.payload,
+  ) as MailPayload;
   const rendered = renderMail(payload);
   const whole = timeUs(() => renderMail(payload));
   const texts = timeUs(() => render(payload));
-  console.log(`  ${language}: ${whole.toFixed(1)} µs, of which texts, dates and HTML ${texts.toFixed(1)} µs and the invite (ical.js) the rest (HTML ${Buffer.byteLength(rendered.html)} B, text ${Buffer.byteLength(rendered.text)} B)`);
+  console.log(
+    `  ${language}: ${whole.toFixed(1)} µs, of which texts, dates and HTML ${texts.toFixed(1)} µs and the invite (ical.js) the rest (HTML ${Buffer.byteLength(rendered.html)} B, text ${Buffer.byteLength(rendered.text)} B)`,
+  );
 }

@@ -29,7 +29,10 @@ const settings = {
   slotIntervalMinutes: 5,
   minNoticeMinutes: 0,
   horizonDays: 730,
-  availability: { weekly: { monday: allDay, tuesday: allDay, wednesday: allDay, thursday: allDay, friday: allDay, saturday: allDay, sunday: allDay }, overrides: [] },
+  availability: {
+    weekly: { monday: allDay, tuesday: allDay, wednesday: allDay, thursday: allDay, friday: allDay, saturday: allDay, sunday: allDay },
+    overrides: [],
+  },
 };
 const admin = new EventTypeAdmin(store, Date.now);
 const single = await admin.create({ title: "One event type", ...settings });
@@ -56,10 +59,16 @@ try {
   const many = await load(url, {}, { lua: lua(0, fiveTokens), warmUp: false });
   const oneRate = (one.counted.ok ?? 0) / seconds;
   const manyRate = (many.counted.ok ?? 0) / seconds;
-  console.log(`POST /reservations on distinct five-minute slots on ${engine === "postgres" ? "PostgreSQL" : "a SQLite (WAL) file"}, ${connections} connections, ${seconds} s, wrk (1 thread) on loopback`);
+  console.log(
+    `POST /reservations on distinct five-minute slots on ${engine === "postgres" ? "PostgreSQL" : "a SQLite (WAL) file"}, ${connections} connections, ${seconds} s, wrk (1 thread) on loopback`,
+  );
   console.log(line("one event type (confirmed)", one, one, oneRate).replace(/ratio [\d.]+/, "ratio 1.00"));
-  console.log(`  ${"5 event types, 1 host (confirmed)".padEnd(38)} ${manyRate.toFixed(0).padStart(7)} /s   ratio ${(manyRate / oneRate).toFixed(2)}   p50 ${many.p50.toFixed(2)} ms   p99 ${many.p99.toFixed(2)} ms`);
-  console.log(`  answers other than a confirmed booking: one ${one.counted.other ?? 0}, five ${many.counted.other ?? 0} (slot_locked: ${one.counted.locked ?? 0}, ${many.counted.locked ?? 0})`);
+  console.log(
+    `  ${"5 event types, 1 host (confirmed)".padEnd(38)} ${manyRate.toFixed(0).padStart(7)} /s   ratio ${(manyRate / oneRate).toFixed(2)}   p50 ${many.p50.toFixed(2)} ms   p99 ${many.p99.toFixed(2)} ms`,
+  );
+  console.log(
+    `  answers other than a confirmed booking: one ${one.counted.other ?? 0}, five ${many.counted.other ?? 0} (slot_locked: ${one.counted.locked ?? 0}, ${many.counted.locked ?? 0})`,
+  );
   console.log("  ratio = confirmed bookings/s of the five event types of one host / of one event type (goal: at least 0.8)");
 } finally {
   await server.stop();

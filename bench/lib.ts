@@ -49,7 +49,11 @@ export async function scratch(): Promise<{ open: () => Promise<Store>; env: Reco
   }
   const dir = mkdtempSync(join(tmpdir(), "booking-bench-"));
   const dbPath = join(dir, "bench.sqlite");
-  return { open: async () => openSqliteStore(dbPath), env: { BOOKING_DB: dbPath, BOOKING_SECRET_KEY: SECRET_KEY }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    open: async () => openSqliteStore(dbPath),
+    env: { BOOKING_DB: dbPath, BOOKING_SECRET_KEY: SECRET_KEY },
+    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /** How many emails of the scratch database with `env` are still to be sent (pending, due now): what its mail worker has yet to do. */
@@ -83,14 +87,28 @@ export async function startServer(databaseEnv: Record<string, string>, port: num
   // process.execPath is the Bun binary itself, so kill() reaches the server and not a wrapper script.
   const proc = Bun.spawn([process.execPath, ...profile, "src/main.ts"], {
     cwd: join(import.meta.dir, "../packages/server"),
-    env: { ...process.env, ...databaseEnv, PORT: String(port), RATE_LIMIT_PER_MINUTE: "1000000000", BOOKING_ADMIN_KEY: "", STRIPE_SECRET_KEY: "", STRIPE_STANDIN: "0", ...extraEnv },
+    env: {
+      ...process.env,
+      ...databaseEnv,
+      PORT: String(port),
+      RATE_LIMIT_PER_MINUTE: "1000000000",
+      BOOKING_ADMIN_KEY: "",
+      STRIPE_SECRET_KEY: "",
+      STRIPE_STANDIN: "0",
+      ...extraEnv,
+    },
     stdout: "ignore",
     stderr: quiet ? "ignore" : "inherit",
   });
   for (let i = 0; i < 100; i++) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) {
-        return { stop: async () => { proc.kill(); await proc.exited; } };
+        return {
+          stop: async () => {
+            proc.kill();
+            await proc.exited;
+          },
+        };
       }
     } catch {
       // not up yet
@@ -105,7 +123,11 @@ export async function startServer(databaseEnv: Record<string, string>, port: num
  * Runs wrk (one thread) against a URL after a 2 s warm-up and reads requests/s and latency
  * percentiles from its report. A Lua script may shape requests and print `counted <name> <n>` lines.
  */
-export async function load(url: string, headers: Record<string, string>, options: { lua?: string; warmUp?: boolean; seconds?: number } = {}): Promise<LoadResult> {
+export async function load(
+  url: string,
+  headers: Record<string, string>,
+  options: { lua?: string; warmUp?: boolean; seconds?: number } = {},
+): Promise<LoadResult> {
   let scriptPath: string | null = null;
   if (options.lua) {
     // A name of its own: loads started in the same millisecond (two instances at once) once shared
@@ -114,7 +136,16 @@ export async function load(url: string, headers: Record<string, string>, options
     writeFileSync(scriptPath, options.lua);
   }
   const run = async (duration: number): Promise<LoadResult> => {
-    const args = ["wrk", "-t1", `-c${connections}`, `-d${duration}s`, "--latency", ...(scriptPath ? ["-s", scriptPath] : []), ...Object.entries(headers).flatMap(([k, v]) => ["-H", `${k}: ${v}`]), url];
+    const args = [
+      "wrk",
+      "-t1",
+      `-c${connections}`,
+      `-d${duration}s`,
+      "--latency",
+      ...(scriptPath ? ["-s", scriptPath] : []),
+      ...Object.entries(headers).flatMap(([k, v]) => ["-H", `${k}: ${v}`]),
+      url,
+    ];
     const proc = Bun.spawn(args, { stdout: "pipe", stderr: "inherit" });
     const out = await new Response(proc.stdout).text();
     if (process.env.BENCH_DEBUG) console.log(out);

@@ -50,7 +50,9 @@ async function startDemo(checkout = repo): Promise<{ origin: string; stop: () =>
         resolve(m[1]!);
       }
     });
-    child.stderr.on("data", (chunk: Buffer) => { out += chunk.toString(); });
+    child.stderr.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+    });
     child.on("exit", (code) => reject(new Error(`the demo server exited (${code}):\n${out}`)));
   });
   return { origin, stop };
@@ -100,7 +102,9 @@ process.on("SIGTERM", () => process.exit(143));
 const demos = [{ name: "this checkout", demo: await startDemo() }, ...(compare ? [{ name: compare, demo: await startDemo(compare) }] : [])];
 try {
   const runs = new Map<string, RunFigures[]>(demos.map((d) => [d.name, []]));
-  console.log(`Lighthouse mobile profile (simulated 4× CPU slowdown, slow 4G) on /book/intro-call of ${demos.map((d) => `${d.name} (${d.demo.origin})`).join(" and ")}, ${RUNS} runs each`);
+  console.log(
+    `Lighthouse mobile profile (simulated 4× CPU slowdown, slow 4G) on /book/intro-call of ${demos.map((d) => `${d.name} (${d.demo.origin})`).join(" and ")}, ${RUNS} runs each`,
+  );
   for (let i = 0; i < RUNS; i++) {
     for (const { name, demo } of demos) {
       const run = await measure(`${demo.origin}/book/intro-call`);

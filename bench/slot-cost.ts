@@ -65,7 +65,9 @@ try {
   async function scenario(label: string, token: string, days: number, acceptEncoding: string | null) {
     const path = `/time-slots?from=${first.toISODate()}&until=${first.plus({ days: days - 1 }).toISODate()}`;
     // The answer's own figures, read once without compression.
-    const probe = await createApp({ store, config, log: () => {} }).handle(new Request(`http://localhost${path}`, { headers: { authorization: `Bearer ${token}` } }));
+    const probe = await createApp({ store, config, log: () => {} }).handle(
+      new Request(`http://localhost${path}`, { headers: { authorization: `Bearer ${token}` } }),
+    );
     const text = await probe.text();
     const body = JSON.parse(text) as { data: unknown[] } & Record<string, unknown>;
     const extra = Object.keys(body).filter((k) => k !== "success" && k !== "data");
@@ -112,7 +114,18 @@ try {
       },
     });
   const blocked = await longHorizon([{ start: "00:00", end: "24:00" }], 5);
-  const source = await store.busy.add({ hostId: await hostOf(store, blocked.id), kind: "ical", url: "https://calendar.example.com/leave.ics", username: null, secret: null, calendars: [], freshnessMinutes: null }, Date.now());
+  const source = await store.busy.add(
+    {
+      hostId: await hostOf(store, blocked.id),
+      kind: "ical",
+      url: "https://calendar.example.com/leave.ics",
+      username: null,
+      secret: null,
+      calendars: [],
+      freshnessMinutes: null,
+    },
+    Date.now(),
+  );
   const horizon = { startMs: Date.now() - 86_400_000, endMs: Date.now() + 740 * 86_400_000 };
   await store.busy.recordSync(source.id, { atMs: Date.now(), syncState: {}, upserts: [], deletes: [], intervals: [horizon], expandedUntilMs: horizon.endMs });
   const booked = await longHorizon([{ start: "08:00", end: "20:00" }], 15);
@@ -120,12 +133,35 @@ try {
   const bookings: ReservationRecord[] = [];
   for (let day = 0; day <= 731; day++) {
     for (let slot = 0; slot < 48; slot++) {
-      const startMs = today.plus({ days: day }).set({ hour: 8 }).plus({ minutes: 15 * slot }).toMillis();
+      const startMs = today
+        .plus({ days: day })
+        .set({ hour: 8 })
+        .plus({ minutes: 15 * slot })
+        .toMillis();
       bookings.push({
-        uuid: crypto.randomUUID(), eventTypeId: booked.id, hostIds: [1], status: "confirmed", startMs, endMs: startMs + 15 * 60_000, heldUntilMs: null,
-        email: `v${day}-${slot}@example.com`, firstname: "A", lastname: "B", phone: "", timezone: null, location: { type: "video-meet", value: null },
-        guests: [], customFields: [], meetLink: null, sequence: 0, cancelReason: null, payment: null,
-        confirmedAtMs: Date.now(), cancelledAtMs: null, createdAtMs: Date.now(), updatedAtMs: Date.now(),
+        uuid: crypto.randomUUID(),
+        eventTypeId: booked.id,
+        hostIds: [1],
+        status: "confirmed",
+        startMs,
+        endMs: startMs + 15 * 60_000,
+        heldUntilMs: null,
+        email: `v${day}-${slot}@example.com`,
+        firstname: "A",
+        lastname: "B",
+        phone: "",
+        timezone: null,
+        location: { type: "video-meet", value: null },
+        guests: [],
+        customFields: [],
+        meetLink: null,
+        sequence: 0,
+        cancelReason: null,
+        payment: null,
+        confirmedAtMs: Date.now(),
+        cancelledAtMs: null,
+        createdAtMs: Date.now(),
+        updatedAtMs: Date.now(),
       });
     }
   }
@@ -134,7 +170,9 @@ try {
   /** Cold (a fresh app), the same query again, and the same app asked from a later day. */
   async function firstFreeScenario(label: string, token: string) {
     const path = (days: number) => `/time-slots/first-free?from=${today.plus({ days }).toISODate()}`;
-    const answer = await (await createApp({ store, config, log: () => {} }).handle(new Request(`http://localhost${path(0)}`, { headers: { authorization: `Bearer ${token}` } }))).text();
+    const answer = await (
+      await createApp({ store, config, log: () => {} }).handle(new Request(`http://localhost${path(0)}`, { headers: { authorization: `Bearer ${token}` } }))
+    ).text();
     const cold: number[] = [];
     const again: number[] = [];
     const later: number[] = [];
@@ -144,7 +182,9 @@ try {
       again.push((await measure(app, token, path(0), null)).cpuMs);
       later.push((await measure(app, token, path(7 + i), null)).cpuMs);
     }
-    console.log(`${label}: answers ${answer}; CPU cold ${median(cold).toFixed(1)} ms, again ${median(again).toFixed(2)} ms, from a later day ${median(later).toFixed(2)} ms`);
+    console.log(
+      `${label}: answers ${answer}; CPU cold ${median(cold).toFixed(1)} ms, again ${median(again).toFixed(2)} ms, from a later day ${median(later).toFixed(2)} ms`,
+    );
   }
   console.log(`GET /time-slots/first-free, 730-day horizon, nothing free; median of ${runs} runs`);
   await firstFreeScenario("5-minute grid around the clock, one busy interval over the horizon", blocked.token);

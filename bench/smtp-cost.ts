@@ -67,17 +67,55 @@ const start = Date.UTC(2026, 11, 2, 9);
 const eventType = {
   id: 1,
   hosts: [],
-  settings: { ...DEFAULT_SETTINGS, title: "Intro call", description: "A first talk about your project.", timezone: "Europe/Prague", organizerEmail: "jana@example.test", hostName: "Jana Nováková" },
+  settings: {
+    ...DEFAULT_SETTINGS,
+    title: "Intro call",
+    description: "A first talk about your project.",
+    timezone: "Europe/Prague",
+    organizerEmail: "jana@example.test",
+    hostName: "Jana Nováková",
+  },
 } as unknown as EventTypeRecord;
 const r = {
-  uuid: crypto.randomUUID(), eventTypeId: 1, hostIds: [], status: "confirmed", startMs: start, endMs: start + 1_800_000, heldUntilMs: null, email: "ada@example.com", firstname: "Ada", lastname: "Lovelace", phone: "",
-  timezone: "Europe/Prague", locale: "en", location: { type: "video-meet", value: null }, guests: [], customFields: [], meetLink: "https://meet.jit.si/booking-0123456789abcdef", sequence: 0, payment: null,
-  confirmedAtMs: start - 86_400_000, cancelledAtMs: null, createdAtMs: start - 86_400_000, updatedAtMs: start - 86_400_000,
+  uuid: crypto.randomUUID(),
+  eventTypeId: 1,
+  hostIds: [],
+  status: "confirmed",
+  startMs: start,
+  endMs: start + 1_800_000,
+  heldUntilMs: null,
+  email: "ada@example.com",
+  firstname: "Ada",
+  lastname: "Lovelace",
+  phone: "",
+  timezone: "Europe/Prague",
+  locale: "en",
+  location: { type: "video-meet", value: null },
+  guests: [],
+  customFields: [],
+  meetLink: "https://meet.jit.si/booking-0123456789abcdef",
+  sequence: 0,
+  payment: null,
+  confirmedAtMs: start - 86_400_000,
+  cancelledAtMs: null,
+  createdAtMs: start - 86_400_000,
+  updatedAtMs: start - 86_400_000,
 } as unknown as ReservationRecord;
-const [visitor] = emailEvents({ writes: true, sends: true, from: "Bookings <bookings@example.test>" } as never, eventType, "reservation.created", r, start - 86_400_000, "https://book.example.test/book/intro?reservation=x");
+const [visitor] = emailEvents(
+  { writes: true, sends: true, from: "Bookings <bookings@example.test>" } as never,
+  eventType,
+  "reservation.created",
+  r,
+  start - 86_400_000,
+  "https://book.example.test/book/intro?reservation=x",
+);
 const mail = renderMail(JSON.parse(visitor!.payload) as MailPayload);
 
-const deliverer = new EmailDeliverer(smtpTransport({ mail: { smtpUrl: `smtp://127.0.0.1:${port}?tls=ignore`, from: "Bookings <bookings@example.test>" } }) as never, "Bookings <bookings@example.test>", () => undefined);
+const deliverer = new EmailDeliverer(
+  smtpTransport({ mail: { smtpUrl: `smtp://127.0.0.1:${port}?tls=ignore`, from: "Bookings <bookings@example.test>" } }) as never,
+  "Bookings <bookings@example.test>",
+  () => undefined,
+);
 console.log(`One confirmation with its invite, ${MESSAGES} per round, ${IN_FLIGHT} at a time, to an SMTP server (smtp-server) in another process:`);
 for (let round = 0; round <= ROUNDS; round++) {
   await ask("mark");

@@ -34,26 +34,42 @@ const store = await open();
 /** A pseudo-random sequence from a seed, so runs compare. */
 function randoms(seed: number): () => number {
   let x = seed;
-  return () => ((x = (x * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  return () => (x = (x * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
 }
 
 /** One feed of `EVENTS` meetings at random times from a year back to a year ahead. */
 function feed(seed: number): string {
   const random = randoms(seed);
-  const stamp = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+  const stamp = (ms: number) =>
+    new Date(ms)
+      .toISOString()
+      .replace(/[-:]/g, "")
+      .replace(/\.\d{3}/, "");
   const lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//booking-calendar bench//EN"];
   const from = Date.now() - 365 * 86_400_000;
   for (let i = 0; i < EVENTS; i++) {
     const start = from + Math.floor(random() * 730 * 96) * 15 * 60_000;
     const end = start + (2 + Math.floor(random() * 3)) * 15 * 60_000;
-    lines.push("BEGIN:VEVENT", `UID:team-${seed}-${i}`, `DTSTAMP:${stamp(from)}`, `DTSTART:${stamp(start)}`, `DTEND:${stamp(end)}`, `SUMMARY:Meeting ${i}`, "END:VEVENT");
+    lines.push(
+      "BEGIN:VEVENT",
+      `UID:team-${seed}-${i}`,
+      `DTSTAMP:${stamp(from)}`,
+      `DTSTART:${stamp(start)}`,
+      `DTEND:${stamp(end)}`,
+      `SUMMARY:Meeting ${i}`,
+      "END:VEVENT",
+    );
   }
   lines.push("END:VCALENDAR", "");
   return lines.join("\r\n");
 }
 
 const feeds = Array.from({ length: HOSTS }, (_, i) => feed(i + 1));
-const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => new Response(feeds[Number(new URL(request.url).pathname.slice(1))]!, { headers: { "content-type": "text/calendar" } }) });
+const server = Bun.serve({
+  port: 0,
+  hostname: "127.0.0.1",
+  fetch: (request) => new Response(feeds[Number(new URL(request.url).pathname.slice(1))]!, { headers: { "content-type": "text/calendar" } }),
+});
 
 try {
   const everyDay = [{ start: "08:00", end: "20:00" }];
@@ -63,7 +79,10 @@ try {
     slotIntervalMinutes: 15,
     minNoticeMinutes: 0,
     horizonDays: 60,
-    availability: { weekly: Object.fromEntries(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((d) => [d, everyDay])), overrides: [] },
+    availability: {
+      weekly: Object.fromEntries(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((d) => [d, everyDay])),
+      overrides: [],
+    },
   };
   const admin = new EventTypeAdmin(store, Date.now);
   const hostAdmin = new HostAdmin(store, Date.now);
@@ -72,7 +91,8 @@ try {
   const hostIds: number[] = [];
   const personal: { id: number; token: string }[] = [];
   for (let h = 0; h < HOSTS; h++) {
-    const host = h === 0 ? await store.hosts.defaultHost() : await hostAdmin.create({ name: `Host ${h + 1}`, email: `host${h + 1}@example.com`, timezone: zone });
+    const host =
+      h === 0 ? await store.hosts.defaultHost() : await hostAdmin.create({ name: `Host ${h + 1}`, email: `host${h + 1}@example.com`, timezone: zone });
     hostIds.push(host.id);
     const own = await admin.create({ title: `Host ${h + 1} alone`, ...settings, hosts: [{ hostId: host.id }] });
     personal.push(own);
@@ -80,16 +100,40 @@ try {
     const random = randoms(1000 + h);
     const records: ReservationRecord[] = [];
     for (let i = 0; i < BOOKINGS; i++) {
-      const start = first.plus({ days: Math.floor(random() * DAYS) }).set({ hour: 8 }).plus({ minutes: Math.floor(random() * 24) * 30 });
+      const start = first
+        .plus({ days: Math.floor(random() * DAYS) })
+        .set({ hour: 8 })
+        .plus({ minutes: Math.floor(random() * 24) * 30 });
       records.push({
-        uuid: crypto.randomUUID(), eventTypeId: own.id, hostIds: [host.id], status: "confirmed", startMs: start.toMillis(), endMs: start.plus({ minutes: 30 }).toMillis(),
-        heldUntilMs: null, email: `v${h}-${i}@example.com`, firstname: "Bench", lastname: String(i), phone: "", timezone: zone,
-        location: { type: "video-meet", value: null }, guests: [], customFields: [], meetLink: null, sequence: 0, payment: null,
-        confirmedAtMs: Date.now(), cancelledAtMs: null, createdAtMs: Date.now(), updatedAtMs: Date.now(),
+        uuid: crypto.randomUUID(),
+        eventTypeId: own.id,
+        hostIds: [host.id],
+        status: "confirmed",
+        startMs: start.toMillis(),
+        endMs: start.plus({ minutes: 30 }).toMillis(),
+        heldUntilMs: null,
+        email: `v${h}-${i}@example.com`,
+        firstname: "Bench",
+        lastname: String(i),
+        phone: "",
+        timezone: zone,
+        location: { type: "video-meet", value: null },
+        guests: [],
+        customFields: [],
+        meetLink: null,
+        sequence: 0,
+        payment: null,
+        confirmedAtMs: Date.now(),
+        cancelledAtMs: null,
+        createdAtMs: Date.now(),
+        updatedAtMs: Date.now(),
       });
     }
     await store.reservations.insertMany(records);
-    const source = await store.busy.add({ hostId: host.id, kind: "ical", url: `http://127.0.0.1:${server.port}/${h}`, username: null, secret: null, calendars: [], freshnessMinutes: null }, Date.now());
+    const source = await store.busy.add(
+      { hostId: host.id, kind: "ical", url: `http://127.0.0.1:${server.port}/${h}`, username: null, secret: null, calendars: [], freshnessMinutes: null },
+      Date.now(),
+    );
     const outcome = await sync.syncSource(source.id);
     if (!outcome?.ok) throw new Error(`sync failed: ${outcome?.error}`);
   }
@@ -114,7 +158,10 @@ try {
   }
   const figures = { single: { cold: [] as number[], cached: [] as number[], slots: 0 }, team: { cold: [] as number[], cached: [] as number[], slots: 0 } };
   for (let i = 0; i < runs + 2; i++) {
-    for (const [key, et] of [["single", single], ["team", team]] as const) {
+    for (const [key, et] of [
+      ["single", single],
+      ["team", team],
+    ] as const) {
       const app = createApp({ store, config, rateLimiter: new MemoryRateLimiter(1_000_000_000, 60), log: () => {} });
       const cold = await request(app, et.token);
       const cached = await request(app, et.token);
@@ -131,11 +178,17 @@ try {
   const fromMs = first.toMillis();
   const untilMs = first.plus({ days: DAYS }).toMillis();
   for (let i = 0; i < runs; i++) {
-    for (const [key, et] of [["single", single], ["team", team]] as const) {
+    for (const [key, et] of [
+      ["single", single],
+      ["team", team],
+    ] as const) {
       const record = (await store.eventTypes.byId(et.id))!;
       const ids = record.hosts.map((h) => h.hostId);
       const t0 = performance.now();
-      const [holders, hostBusy] = await Promise.all([store.reservations.seatHolders(record.id, fromMs, untilMs + 3_600_000, Date.now()), store.hosts.busy(ids, record.id, fromMs, untilMs + 3_600_000, Date.now())]);
+      const [holders, hostBusy] = await Promise.all([
+        store.reservations.seatHolders(record.id, fromMs, untilMs + 3_600_000, Date.now()),
+        store.hosts.busy(ids, record.id, fromMs, untilMs + 3_600_000, Date.now()),
+      ]);
       const t1 = performance.now();
       const busyOf = new Map<number, { startMs: number; endMs: number }[]>(ids.map((id) => [id, []]));
       for (const b of hostBusy) busyOf.get(b.hostId)!.push(b);
@@ -148,15 +201,23 @@ try {
   }
   const s = { cold: median(figures.single.cold), cached: median(figures.single.cached) };
   const t = { cold: median(figures.team.cold), cached: median(figures.team.cached) };
-  console.log(`Engine: ${engine}; ${HOSTS} hosts, each with ${BOOKINGS} bookings in the ${DAYS} days and a feed of ${EVENTS} events (${intervals} merged busy intervals of the first host kept in the horizon); GET /time-slots for ${DAYS} days; median of ${runs} runs`);
+  console.log(
+    `Engine: ${engine}; ${HOSTS} hosts, each with ${BOOKINGS} bookings in the ${DAYS} days and a feed of ${EVENTS} events (${intervals} merged busy intervals of the first host kept in the horizon); GET /time-slots for ${DAYS} days; median of ${runs} runs`,
+  );
   console.log("| Page | Slots | Cold | Cold ratio | Cached | Cached ratio |");
   console.log("|---|---:|---:|---:|---:|---:|");
   console.log(`| one host | ${figures.single.slots} | ${s.cold.toFixed(2)} ms | 1.00 | ${s.cached.toFixed(3)} ms | 1.00 |`);
-  console.log(`| round robin of ${HOSTS} hosts | ${figures.team.slots} | ${t.cold.toFixed(2)} ms | ${(s.cold / t.cold).toFixed(2)} | ${t.cached.toFixed(3)} ms | ${(s.cached / t.cached).toFixed(2)} |`);
+  console.log(
+    `| round robin of ${HOSTS} hosts | ${figures.team.slots} | ${t.cold.toFixed(2)} ms | ${(s.cold / t.cold).toFixed(2)} | ${t.cached.toFixed(3)} ms | ${(s.cached / t.cached).toFixed(2)} |`,
+  );
   console.log("  ratio = the one host's time / the team's (goal: at least 0.5)");
   const both = (xs: number[]) => `${median(xs).toFixed(2)} (min ${Math.min(...xs).toFixed(2)})`;
-  console.log(`  cold parts, median (min) ms, one host / team: store reads ${both(parts.single.read)} / ${both(parts.team.read)}; slot computation ${both(parts.single.compute)} / ${both(parts.team.compute)}`);
-  console.log(`  whole cold page, min ms: one host ${Math.min(...figures.single.cold).toFixed(2)}, team ${Math.min(...figures.team.cold).toFixed(2)} (ratio ${(Math.min(...figures.single.cold) / Math.min(...figures.team.cold)).toFixed(2)})`);
+  console.log(
+    `  cold parts, median (min) ms, one host / team: store reads ${both(parts.single.read)} / ${both(parts.team.read)}; slot computation ${both(parts.single.compute)} / ${both(parts.team.compute)}`,
+  );
+  console.log(
+    `  whole cold page, min ms: one host ${Math.min(...figures.single.cold).toFixed(2)}, team ${Math.min(...figures.team.cold).toFixed(2)} (ratio ${(Math.min(...figures.single.cold) / Math.min(...figures.team.cold)).toFixed(2)})`,
+  );
 } finally {
   server.stop(true);
   await store.close();

@@ -43,10 +43,28 @@ async function seed(): Promise<{ token: string; from: string; until: string; res
     const day = first.plus({ days: Math.floor(i / 16) });
     const start = day.set({ hour: 8 }).plus({ minutes: (i % 16) * 45 });
     records.push({
-      uuid: crypto.randomUUID(), eventTypeId: et.id, hostIds: [1], status: "confirmed", startMs: start.toMillis(), endMs: start.plus({ minutes: 15 }).toMillis(),
-      heldUntilMs: null, email: `v${i}@example.com`, firstname: "Bench", lastname: String(i), phone: "", timezone: zone,
-      location: { type: "video-meet", value: null }, guests: [], customFields: [], meetLink: null, sequence: 0, payment: null,
-      confirmedAtMs: Date.now(), cancelledAtMs: null, createdAtMs: Date.now(), updatedAtMs: Date.now(),
+      uuid: crypto.randomUUID(),
+      eventTypeId: et.id,
+      hostIds: [1],
+      status: "confirmed",
+      startMs: start.toMillis(),
+      endMs: start.plus({ minutes: 15 }).toMillis(),
+      heldUntilMs: null,
+      email: `v${i}@example.com`,
+      firstname: "Bench",
+      lastname: String(i),
+      phone: "",
+      timezone: zone,
+      location: { type: "video-meet", value: null },
+      guests: [],
+      customFields: [],
+      meetLink: null,
+      sequence: 0,
+      payment: null,
+      confirmedAtMs: Date.now(),
+      cancelledAtMs: null,
+      createdAtMs: Date.now(),
+      updatedAtMs: Date.now(),
     });
   }
   await store.reservations.insertMany(records);
@@ -69,7 +87,9 @@ try {
   const bare = await load(`${base}/health`, headers);
   const slots = await load(`${base}${slotsPath}`, headers);
   const gzipOnly = await load(`${base}${slotsPath}`, { ...headers, "accept-encoding": "gzip" });
-  console.log(`[${engine}] GET /time-slots: ${days} days (${setup.from}..${setup.until}), 15-minute grid, ${setup.reservations} reservations, ${slotCount} free slots`);
+  console.log(
+    `[${engine}] GET /time-slots: ${days} days (${setup.from}..${setup.until}), 15-minute grid, ${setup.reservations} reservations, ${slotCount} free slots`,
+  );
   console.log(`${connections} connections, ${seconds} s per run after a 2 s warm-up, load from wrk (1 thread) on loopback; ratio = req/s against GET /health`);
   console.log(line("GET /health (req)", bare, bare));
   console.log(line("GET /time-slots, browser coding (req)", slots, bare));

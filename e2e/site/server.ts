@@ -34,7 +34,12 @@ async function page(url: URL): Promise<Response> {
   const attrs = JSON.parse(url.searchParams.get("attrs") ?? "{}") as Record<string, string>;
   const html = template
     .replace("{{API}}", api)
-    .replace("{{ATTRS}}", Object.entries(attrs).map(([k, v]) => `${escapeHtml(k)}="${escapeHtml(v)}"`).join(" "))
+    .replace(
+      "{{ATTRS}}",
+      Object.entries(attrs)
+        .map(([k, v]) => `${escapeHtml(k)}="${escapeHtml(v)}"`)
+        .join(" "),
+    )
     .replace("<body>", url.searchParams.has("dark") ? '<body class="dark">' : "<body>");
   return new Response(html, { headers: { "content-type": "text/html;charset=utf-8" } });
 }

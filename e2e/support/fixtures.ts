@@ -5,9 +5,23 @@ import { join } from "node:path";
 
 /** The API helpers are the component tests' own: creating event types, reading reservations, booking as another visitor, moving a booking, recording API calls, Stripe.js routing, paying. */
 export {
-  bookThroughApi, chooseFirstTime, chooseTime, continueToPayment, createEventType, expectTimeNotOffered, firstFreeSlot, freeSlots, isOffered, moveBookingTo, payWithCard,
-  recordApiCalls, reservationsOf, routeStripeJs, showDay,
-  ADMIN_KEY, PAID,
+  bookThroughApi,
+  chooseFirstTime,
+  chooseTime,
+  continueToPayment,
+  createEventType,
+  expectTimeNotOffered,
+  firstFreeSlot,
+  freeSlots,
+  isOffered,
+  moveBookingTo,
+  payWithCard,
+  recordApiCalls,
+  reservationsOf,
+  routeStripeJs,
+  showDay,
+  ADMIN_KEY,
+  PAID,
 } from "../../packages/booking-calendar/test/fixtures.ts";
 export { expect };
 
@@ -20,14 +34,17 @@ const API_TOKEN_WARNING = "<booking-calendar>: an API token";
  */
 // biome-ignore lint/suspicious/noConfusingVoidType: Playwright types a fixture that gives no value as void.
 export const test = base.extend<{ noApiTokenInPages: void }>({
-  noApiTokenInPages: [async ({ context }, use) => {
-    const warnings: string[] = [];
-    context.on("console", (message) => {
-      if (message.text().startsWith(API_TOKEN_WARNING)) warnings.push(`${message.page()?.url()}: ${message.text()}`);
-    });
-    await use();
-    expect(warnings, "pages carry the link token, not the API token").toEqual([]);
-  }, { auto: true }],
+  noApiTokenInPages: [
+    async ({ context }, use) => {
+      const warnings: string[] = [];
+      context.on("console", (message) => {
+        if (message.text().startsWith(API_TOKEN_WARNING)) warnings.push(`${message.page()?.url()}: ${message.text()}`);
+      });
+      await use();
+      expect(warnings, "pages carry the link token, not the API token").toEqual([]);
+    },
+    { auto: true },
+  ],
 });
 
 /** The customer's site: another origin than the API. */

@@ -12,5 +12,14 @@ export const POSTGRES_URL = process.env.BOOKING_TEST_DATABASE_URL ?? "postgres:/
 export function postgresApiServer(port: string, schema: string) {
   const server = apiServer(port, ":memory:");
   process.env.E2E_PG_SECRET_KEY ??= randomBytes(32).toString("base64");
-  return { ...server, env: { ...server.env, DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema, BOOKING_ADMIN_KEY: ADMIN_KEY, BOOKING_SECRET_KEY: process.env.E2E_PG_SECRET_KEY } };
+  return {
+    ...server,
+    env: {
+      ...server.env,
+      DATABASE_URL: POSTGRES_URL,
+      DATABASE_SCHEMA: schema,
+      BOOKING_ADMIN_KEY: ADMIN_KEY,
+      BOOKING_SECRET_KEY: process.env.E2E_PG_SECRET_KEY,
+    },
+  };
 }

@@ -30,7 +30,13 @@ export async function startOwnServer(name: string, env: Record<string, string> =
     for (const suffix of ["", "-wal", "-shm"]) rmSync(`${database}${suffix}`, { force: true });
   };
   for (let i = 0; i < 150; i++) {
-    if (await fetch(`${origin}/health`).then((r) => r.ok, () => false)) return { origin, database, stop };
+    if (
+      await fetch(`${origin}/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { origin, database, stop };
     await new Promise((r) => setTimeout(r, 200));
   }
   stop();

@@ -1,6 +1,24 @@
 import {
-  test, expect, bookThroughApi, chooseTime, continueToPayment, createEventType, expectAccessible, expectTimeNotOffered, firstFreeSlot, freeSlots, isOffered, openSite, PAID, payWithCard, recordApiCalls, reservationsOf, showDay,
-  routeStripeJs, API, SITE,
+  test,
+  expect,
+  bookThroughApi,
+  chooseTime,
+  continueToPayment,
+  createEventType,
+  expectAccessible,
+  expectTimeNotOffered,
+  firstFreeSlot,
+  freeSlots,
+  isOffered,
+  openSite,
+  PAID,
+  payWithCard,
+  recordApiCalls,
+  reservationsOf,
+  showDay,
+  routeStripeJs,
+  API,
+  SITE,
 } from "../support/fixtures.ts";
 
 test.describe("booking as a visitor", () => {
@@ -131,7 +149,10 @@ test.describe("booking as a visitor", () => {
     expect(await isOffered(request, token, second)).toBe(true);
     // The reloaded calendar gave it back before anything else (the leaving page's own request needs a
     // CORS preflight, which browsers do not send for a page going away).
-    expect(calls.filter((c) => !c.startsWith("GET /embed/")).slice(0, 2)).toEqual([expect.stringMatching(/^DELETE \/reservations\//), "POST /event-types/init"]);
+    expect(calls.filter((c) => !c.startsWith("GET /embed/")).slice(0, 2)).toEqual([
+      expect.stringMatching(/^DELETE \/reservations\//),
+      "POST /event-types/init",
+    ]);
     await chooseTime(page, second);
     await expect(page.getByRole("heading", { name: "Your details" })).toBeVisible();
 
@@ -175,7 +196,9 @@ test.describe("booking as a visitor", () => {
     await routeStripeJs(page);
     await page.clock.install();
     const refreshes: string[] = [];
-    page.on("request", (r) => { if (r.url().endsWith("/refresh")) refreshes.push(r.url()); });
+    page.on("request", (r) => {
+      if (r.url().endsWith("/refresh")) refreshes.push(r.url());
+    });
     await openSite(page, { token: linkToken });
     await continueToPayment(page, "hold@example.com");
     const timer = page.getByRole("timer");
@@ -214,7 +237,10 @@ test.describe("booking as a visitor", () => {
     await expect.poll(() => isOffered(request, token, start), { timeout: 100_000, intervals: [2_000] }).toBe(true);
     // Another visitor holds the seat to pay.
     const slot = (await freeSlots(request, token)).find((s) => s.startIso8601 === start)!;
-    const prepared = await request.post("/reservations/prepare", { headers: { Authorization: `Bearer ${token}` }, data: { start: slot.start, end: slot.end, email: "quicker@example.com" } });
+    const prepared = await request.post("/reservations/prepare", {
+      headers: { Authorization: `Bearer ${token}` },
+      data: { start: slot.start, end: slot.end, email: "quicker@example.com" },
+    });
     expect(await prepared.json()).toMatchObject({ success: true });
 
     // The element's timer ends; its refresh finds the seat gone and sends the visitor back.
@@ -243,11 +269,13 @@ test.describe("booking as a visitor", () => {
         await page.getByLabel("Email").fill(`racer${i}@example.com`);
       }
       await Promise.all(pages.map((page) => page.getByRole("button", { name: "Book" }).click()));
-      const outcomes = await Promise.all(pages.map(async (page) => {
-        const booked = page.getByRole("heading", { name: "You are booked" });
-        await expect(booked.or(page.getByRole("alert").filter({ hasText: "That time was just taken." }))).toBeVisible();
-        return (await booked.isVisible()) ? "booked" : "sent back";
-      }));
+      const outcomes = await Promise.all(
+        pages.map(async (page) => {
+          const booked = page.getByRole("heading", { name: "You are booked" });
+          await expect(booked.or(page.getByRole("alert").filter({ hasText: "That time was just taken." }))).toBeVisible();
+          return (await booked.isVisible()) ? "booked" : "sent back";
+        }),
+      );
       expect(outcomes.toSorted()).toEqual(["booked", "sent back"]);
       const loser = pages[outcomes.indexOf("sent back")]!;
       await expect(loser.getByRole("grid")).toBeVisible();
@@ -263,9 +291,18 @@ test.describe("booking as a visitor", () => {
   test.describe("in New York", () => {
     test.use({ timezoneId: "America/New_York", locale: "en-US" });
 
-    test("daylight saving: a visitor in New York sees Prague's 9:00 at 4:00 AM between the two clock changes, at 3:00 AM around them, and books the right instant", async ({ page, request }) => {
-      const everyDay = Object.fromEntries(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((d) => [d, [{ start: "09:00", end: "17:00" }]]));
-      const { id, linkToken } = await createEventType(request, { timezone: "Europe/Prague", horizonDays: 400, availability: { weekly: everyDay, overrides: [] } });
+    test("daylight saving: a visitor in New York sees Prague's 9:00 at 4:00 AM between the two clock changes, at 3:00 AM around them, and books the right instant", async ({
+      page,
+      request,
+    }) => {
+      const everyDay = Object.fromEntries(
+        ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((d) => [d, [{ start: "09:00", end: "17:00" }]]),
+      );
+      const { id, linkToken } = await createEventType(request, {
+        timezone: "Europe/Prague",
+        horizonDays: 400,
+        availability: { weekly: everyDay, overrides: [] },
+      });
       // The next March: the United States move their clocks on its second Sunday, Czechia on its last.
       const now = new Date();
       const year = now.getUTCMonth() < 2 ? now.getUTCFullYear() : now.getUTCFullYear() + 1;

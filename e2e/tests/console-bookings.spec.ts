@@ -19,7 +19,10 @@ const admin = { Authorization: `Bearer ${ADMIN_KEY}` };
 const pad = (i: number) => String(i).padStart(3, "0");
 
 async function book(api: APIRequestContext, token: string, slot: { start: string; end: string }, i: number) {
-  const r = await api.post("/reservations", { headers: { Authorization: `Bearer ${token}` }, data: { start: slot.start, end: slot.end, email: `guest${pad(i)}@example.com`, firstname: "Guest", lastname: pad(i) } });
+  const r = await api.post("/reservations", {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { start: slot.start, end: slot.end, email: `guest${pad(i)}@example.com`, firstname: "Guest", lastname: pad(i) },
+  });
   const body = await r.json();
   expect(body.success, JSON.stringify(body)).toBe(true);
   return body.data.uuid as string;
@@ -41,8 +44,16 @@ test.beforeAll(async () => {
   }
   await api.dispose();
   // The first bookings move ten days back: past ones, in the order they were made.
-  const moved = made.slice(0, PAST).map((b) => `'${b.uuid}'`).join(",");
-  execFileSync("sqlite3", ["-cmd", ".timeout 5000", server.database, `UPDATE reservations SET start_ms = start_ms - ${10 * DAY_MS}, end_ms = end_ms - ${10 * DAY_MS} WHERE uuid IN (${moved})`]);
+  const moved = made
+    .slice(0, PAST)
+    .map((b) => `'${b.uuid}'`)
+    .join(",");
+  execFileSync("sqlite3", [
+    "-cmd",
+    ".timeout 5000",
+    server.database,
+    `UPDATE reservations SET start_ms = start_ms - ${10 * DAY_MS}, end_ms = end_ms - ${10 * DAY_MS} WHERE uuid IN (${moved})`,
+  ]);
   for (const b of made.slice(0, PAST)) b.startMs -= 10 * DAY_MS;
 });
 
@@ -108,7 +119,9 @@ test("lists upcoming bookings soonest first, pages with Next, Previous and First
 
 test("filters by status and days, and shows a booking in its week", async ({ page, request }) => {
   const cancelled = made[10]!;
-  expect((await request.post(`${server.origin}/admin/event-types/${eventTypeId}/reservations/${cancelled.uuid}/cancel`, { headers: admin, data: {} })).status()).toBe(200);
+  expect(
+    (await request.post(`${server.origin}/admin/event-types/${eventTypeId}/reservations/${cancelled.uuid}/cancel`, { headers: admin, data: {} })).status(),
+  ).toBe(200);
   await signIn(page);
   await page.getByLabel("Event type").selectOption(String(eventTypeId));
   await page.getByLabel("Status").selectOption("cancelled");

@@ -55,7 +55,10 @@ test.describe("the console in a German browser", () => {
     const languages = page.getByLabel("Sprache des Kalenders").locator("option");
     await expect(languages.first()).toHaveText("Browser des Besuchers");
     await expect(languages).toHaveCount(1 + LANGUAGES.length + 2);
-    expect(await languages.evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).toEqual(["", ...LANGUAGES.flatMap((l) => (l === "en" ? ["en", "en-US", "en-GB"] : [l]))]);
+    expect(await languages.evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).toEqual([
+      "",
+      ...LANGUAGES.flatMap((l) => (l === "en" ? ["en", "en-US", "en-GB"] : [l])),
+    ]);
     await expect(languages.filter({ hasText: "(de)" })).toHaveText("Deutsch (de)");
     await expect(languages.filter({ hasText: "(fr)" })).toHaveText("Français (fr)");
     await expectAccessible(page, "event type with field errors, German");
@@ -77,7 +80,11 @@ test.describe("the console in a German browser", () => {
     await page.goto("/console#/bookings");
     await page.getByLabel("Name oder E-Mail").fill(email);
     await page.getByRole("button", { name: "Filter", exact: true }).click();
-    await page.getByRole("row").filter({ hasText: email }).getByRole("button", { name: /^Öffnen/ }).click();
+    await page
+      .getByRole("row")
+      .filter({ hasText: email })
+      .getByRole("button", { name: /^Öffnen/ })
+      .click();
     const dialog = page.getByRole("dialog");
     await expect(dialog.locator("dt").filter({ hasText: "E-Mail" })).toHaveCount(1);
     await expect(dialog).toContainText("Videoanruf");
@@ -92,13 +99,15 @@ test.describe("the console in a German browser", () => {
 
 /** English texts of the console that German words differently (names both languages share do not count). */
 function englishOnly(): string[] {
-  const flat = (value: unknown): string[] => (typeof value === "string" ? [value] : value && typeof value === "object" ? Object.values(value).flatMap(flat) : []);
+  const flat = (value: unknown): string[] =>
+    typeof value === "string" ? [value] : value && typeof value === "object" ? Object.values(value).flatMap(flat) : [];
   const german = new Set(flat(textsOf("de")));
   return [...new Set(flat(textsOf("en")))].filter((text) => text.length > 2 && !german.has(text));
 }
 
 /** Whether `text` shows in `shown` as words of its own (so "Email" is not found in "E-Mail-Adresse"). */
-const showsText = (shown: string, text: string): boolean => new RegExp(`(^|[^\\p{L}])${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^\\p{L}])`, "u").test(shown);
+const showsText = (shown: string, text: string): boolean =>
+  new RegExp(`(^|[^\\p{L}])${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^\\p{L}])`, "u").test(shown);
 
 /** Names and texts organizers gave hosts and event types, longest first. */
 async function userContent(page: Page): Promise<string[]> {
@@ -119,7 +128,18 @@ test.describe("the console in German, page by page", () => {
     const english = englishOnly();
     expect(english.length).toBeGreaterThan(50);
     await signIn(page, { key: "Admin-Schlüssel", button: "Anmelden", heading: "Buchungen" });
-    for (const route of ["bookings", "event-types", `event-types/${et.id}`, "event-types/new", "availability", "hosts", "calendars", "deliveries", "embed", "sessions"]) {
+    for (const route of [
+      "bookings",
+      "event-types",
+      `event-types/${et.id}`,
+      "event-types/new",
+      "availability",
+      "hosts",
+      "calendars",
+      "deliveries",
+      "embed",
+      "sessions",
+    ]) {
       await page.goto(`/console#/${route}`);
       await expect(page.getByText("Wird geladen…")).toHaveCount(0);
       if (route === "deliveries") {
@@ -129,7 +149,9 @@ test.describe("the console in German, page by page", () => {
       await expect(page.locator("main h2[tabindex='-1']")).not.toBeEmpty();
       const shown = await page.locator("body").evaluate((body: HTMLElement) => {
         // Visible text, hidden labels, and the names of controls.
-        const names = [...body.querySelectorAll("[aria-label], [placeholder], option")].map((el) => `${el.getAttribute("aria-label") ?? ""} ${el.getAttribute("placeholder") ?? ""} ${el.textContent ?? ""}`);
+        const names = [...body.querySelectorAll("[aria-label], [placeholder], option")].map(
+          (el) => `${el.getAttribute("aria-label") ?? ""} ${el.getAttribute("placeholder") ?? ""} ${el.textContent ?? ""}`,
+        );
         // biome-ignore lint/performance/useDomNodeTextContent: the rendered text, without what is hidden, is what a visitor reads.
         const all = [body.innerText, ...[...body.querySelectorAll(".sr-only")].map((el) => el.textContent ?? ""), ...names].join("\n");
         // Code to copy (snippets, field paths) is not text of the console's language.
@@ -139,7 +161,10 @@ test.describe("the console in German, page by page", () => {
       // What organizers typed (names of hosts, event types, schedules) is theirs, in whatever language.
       const typed = await userContent(page);
       const theConsoles = typed.reduce((text, name) => text.replaceAll(name, " "), shown);
-      expect(english.filter((text) => showsText(theConsoles, text)), route).toEqual([]);
+      expect(
+        english.filter((text) => showsText(theConsoles, text)),
+        route,
+      ).toEqual([]);
     }
   });
 });
@@ -167,7 +192,10 @@ test.describe("the console's event types", () => {
   test("reorders custom fields and saves a select field with its options, in that order", async ({ page, request }) => {
     const et = await createEventType(request, {
       title: "Order call",
-      customFields: [{ label: "Company", name: "company", type: "text" }, { label: "Role", name: "role", type: "text" }],
+      customFields: [
+        { label: "Company", name: "company", type: "text" },
+        { label: "Role", name: "role", type: "text" },
+      ],
     });
     await signIn(page);
     await page.goto(`/console#/event-types/${et.id}`);
@@ -200,9 +228,13 @@ test.describe("the console's event types", () => {
     const light = await frame.evaluate((el) => getComputedStyle(el).backgroundColor);
 
     await page.getByLabel("Mode").selectOption("dark");
-    await expect.poll(() => page.locator("console-calendar-preview booking-calendar [part='frame']").evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe(light);
+    await expect
+      .poll(() => page.locator("console-calendar-preview booking-calendar [part='frame']").evaluate((el) => getComputedStyle(el).backgroundColor))
+      .not.toBe(light);
     await page.getByLabel("Corner radius").fill("20px");
-    await expect.poll(() => page.locator("console-calendar-preview booking-calendar [part='frame']").evaluate((el) => getComputedStyle(el).borderTopLeftRadius)).toBe("20px");
+    await expect
+      .poll(() => page.locator("console-calendar-preview booking-calendar [part='frame']").evaluate((el) => getComputedStyle(el).borderTopLeftRadius))
+      .toBe("20px");
     await page.getByLabel("Calendar language").selectOption("de");
     await expect(page.locator("console-calendar-preview booking-calendar").getByRole("heading", { name: "Tag wählen" })).toBeVisible();
     // Nothing of it was saved.
@@ -234,7 +266,11 @@ test.describe("the console's embed snippets", () => {
   /** Opens a page of the customer's site (another origin than the API's) with `snippet` pasted into it. */
   const openOnSite = (page: Page, snippet: string) => page.goto(`${SITE}/pasted?${new URLSearchParams({ snippet })}`);
 
-  test("the copied script tag, popup and floating button work as copied on another origin; React and Vue name the token and API", async ({ page, request, context }) => {
+  test("the copied script tag, popup and floating button work as copied on another origin; React and Vue name the token and API", async ({
+    page,
+    request,
+    context,
+  }) => {
     test.setTimeout(90_000);
     const title = `Snippet call ${Date.now()}`;
     const et = await createEventType(request, { title });

@@ -26,10 +26,24 @@ test.beforeAll(async () => {
   server = spawn(join(repo, "node_modules/.bin/bun"), ["packages/server/src/main.ts"], {
     cwd: repo,
     stdio: "ignore",
-    env: { ...process.env, PORT: port!, BOOKING_DB: database, BOOKING_ADMIN_KEY: ADMIN_KEY, RATE_LIMIT_PER_MINUTE: "100000", SMTP_URL: `smtp://127.0.0.1:${smtpPort}?tls=ignore`, MAIL_FROM: "Bookings <bookings@example.test>" },
+    env: {
+      ...process.env,
+      PORT: port!,
+      BOOKING_DB: database,
+      BOOKING_ADMIN_KEY: ADMIN_KEY,
+      RATE_LIMIT_PER_MINUTE: "100000",
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}?tls=ignore`,
+      MAIL_FROM: "Bookings <bookings@example.test>",
+    },
   });
   for (let i = 0; i < 150; i++) {
-    if (await fetch(`${origin}/health`).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(`${origin}/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error("the server with SMTP did not start");
@@ -133,7 +147,10 @@ const admin = { Authorization: `Bearer ${ADMIN_KEY}` };
 
 /** A host of this file's server with an email address; answers its id. */
 async function newHost(request: APIRequestContext, name: string): Promise<number> {
-  const r = await request.post(`${origin}/admin/hosts`, { headers: admin, data: { name, email: `${name.toLowerCase().replace(/\W+/g, "-")}@example.com`, timezone: "UTC" } });
+  const r = await request.post(`${origin}/admin/hosts`, {
+    headers: admin,
+    data: { name, email: `${name.toLowerCase().replace(/\W+/g, "-")}@example.com`, timezone: "UTC" },
+  });
   expect(r.status(), await r.text()).toBe(200);
   return (await r.json()).data.id as number;
 }
@@ -153,7 +170,10 @@ async function signInAsHost(request: APIRequestContext, browser: Browser, hostId
   return page;
 }
 
-test("a host reads their own booking feed on the Calendars page, with their visitors and no other host's, and gives it a new address", async ({ browser, request }) => {
+test("a host reads their own booking feed on the Calendars page, with their visitors and no other host's, and gives it a new address", async ({
+  browser,
+  request,
+}) => {
   const [gil, hal] = [await newHost(request, "Gil"), await newHost(request, "Hal")];
   const api = await requests.newContext({ baseURL: origin });
   const team = await createEventType(api, { title: "Gil and Hal", assignment: "round-robin", hosts: [{ hostId: gil }, { hostId: hal }], minNoticeMinutes: 0 });
@@ -162,7 +182,9 @@ test("a host reads their own booking feed on the Calendars page, with their visi
   await bookThroughApi(api, team.token, time, "first-of-team@example.com");
   await bookThroughApi(api, team.token, time, "second-of-team@example.com");
   await api.dispose();
-  const hers = (await (await request.get(`${origin}/admin/hosts/${gil}/reservations?from=2000-01-01&until=2100-01-01`, { headers: admin })).json()).data as { email: string }[];
+  const hers = (await (await request.get(`${origin}/admin/hosts/${gil}/reservations?from=2000-01-01&until=2100-01-01`, { headers: admin })).json()).data as {
+    email: string;
+  }[];
   expect(hers).toHaveLength(1);
   const other = hers[0]!.email === "first-of-team@example.com" ? "second-of-team@example.com" : "first-of-team@example.com";
 
@@ -183,17 +205,44 @@ test("a host reads their own booking feed on the Calendars page, with their visi
   await page.context().close();
 });
 
-test("a host connects their own CalDAV calendar (Radicale) after testing it, sees its sync state, and chooses it for their bookings; another host's calendars stay out of reach", async ({ browser, request }) => {
+test("a host connects their own CalDAV calendar (Radicale) after testing it, sees its sync state, and chooses it for their bookings; another host's calendars stay out of reach", async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(90_000);
   const radicale = await startRadicale();
   try {
-    const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+    const stamp = (d: Date) =>
+      d
+        .toISOString()
+        .replace(/[-:]/g, "")
+        .replace(/\.\d{3}/, "");
     const busyStart = new Date(Date.now() + 3 * 86_400_000);
     const calendarUrl = await radicale.makeCalendar("work");
-    await radicale.put(calendarUrl, "busy-1.ics", ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//e2e//EN", "BEGIN:VEVENT", "UID:busy-1", "DTSTAMP:20260101T000000Z", `DTSTART:${stamp(busyStart)}`, `DTEND:${stamp(new Date(busyStart.getTime() + 3_600_000))}`, "SUMMARY:Busy", "END:VEVENT", "END:VCALENDAR", ""].join("\r\n"));
+    await radicale.put(
+      calendarUrl,
+      "busy-1.ics",
+      [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "PRODID:-//e2e//EN",
+        "BEGIN:VEVENT",
+        "UID:busy-1",
+        "DTSTAMP:20260101T000000Z",
+        `DTSTART:${stamp(busyStart)}`,
+        `DTEND:${stamp(new Date(busyStart.getTime() + 3_600_000))}`,
+        "SUMMARY:Busy",
+        "END:VEVENT",
+        "END:VCALENDAR",
+        "",
+      ].join("\r\n"),
+    );
     const cara = await newHost(request, "Cara");
     const dana = await newHost(request, "Dana");
-    const danaSource = await request.post(`${origin}/admin/hosts/${dana}/busy-sources`, { headers: admin, data: { kind: "ical", url: "http://127.0.0.1:9/dana.ics" } });
+    const danaSource = await request.post(`${origin}/admin/hosts/${dana}/busy-sources`, {
+      headers: admin,
+      data: { kind: "ical", url: "http://127.0.0.1:9/dana.ics" },
+    });
     expect(danaSource.status(), await danaSource.text()).toBe(200);
     const danaSourceId = (await danaSource.json()).data.id as number;
 
@@ -225,7 +274,11 @@ test("a host connects their own CalDAV calendar (Radicale) after testing it, see
     await page.getByLabel("Write bookings into").selectOption({ label: "work" });
     await page.getByRole("form", { name: "Where bookings are written" }).getByRole("button", { name: "Save" }).click();
     await expect(page.getByRole("row").filter({ hasText: calendarUrl })).toContainText(`Bookings are written here: ${calendarUrl}`);
-    await page.getByRole("row").filter({ hasText: calendarUrl }).getByRole("button", { name: /^Sync now/ }).click();
+    await page
+      .getByRole("row")
+      .filter({ hasText: calendarUrl })
+      .getByRole("button", { name: /^Sync now/ })
+      .click();
     await expect(page.locator("#console-status")).toContainText("Busy times: 1");
     const hers = (await (await request.get(`${origin}/admin/hosts/${cara}/busy-sources`, { headers: admin })).json()).data;
     expect(hers).toEqual([expect.objectContaining({ url: calendarUrl, status: "ok", busyIntervals: 1, writeBookings: true, writeCalendar: calendarUrl })]);
@@ -264,7 +317,10 @@ test("a host moves their own booking from the console to a time only the organiz
   await api.dispose();
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
   const target = `${tomorrow}T12:00:00Z`;
-  expect(slots.some((s) => s.startIso8601 === target), "visitors are not offered tomorrow").toBe(false);
+  expect(
+    slots.some((s) => s.startIso8601 === target),
+    "visitors are not offered tomorrow",
+  ).toBe(false);
 
   const page = await signInAsHost(request, browser, erin, "erin@example.com");
   await page.getByRole("row").filter({ hasText: email }).getByRole("button", { name: /^Open/ }).click();

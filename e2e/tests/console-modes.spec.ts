@@ -26,7 +26,13 @@ async function startServer(name: string, env: Record<string, string>): Promise<s
   });
   started.push({ child, database });
   for (let i = 0; i < 150; i++) {
-    if (await fetch(`${origin}/health`).then((r) => r.ok, () => false)) return origin;
+    if (
+      await fetch(`${origin}/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return origin;
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`the ${name} server did not start`);

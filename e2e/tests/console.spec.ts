@@ -1,5 +1,17 @@
 import type { Page } from "@playwright/test";
-import { API, ADMIN_KEY, SITE, bookThroughApi, chooseFirstTime, createEventType, expect, expectAccessible, freeSlots, saveScreenshot, test } from "../support/fixtures.ts";
+import {
+  API,
+  ADMIN_KEY,
+  SITE,
+  bookThroughApi,
+  chooseFirstTime,
+  createEventType,
+  expect,
+  expectAccessible,
+  freeSlots,
+  saveScreenshot,
+  test,
+} from "../support/fixtures.ts";
 import { startRadicale } from "../../packages/server/test/radicale.ts";
 
 /** Signs in to the console with the admin key; the bookings page is then shown. */
@@ -15,7 +27,10 @@ const admin = { Authorization: `Bearer ${ADMIN_KEY}` };
 /** The API on PostgreSQL: the console's flows where the store matters run on both engines. */
 const PG_API = `http://127.0.0.1:${process.env.E2E_PG_API_PORT}`;
 
-for (const [engine, origin] of [["SQLite", API], ["PostgreSQL", PG_API]] as const) {
+for (const [engine, origin] of [
+  ["SQLite", API],
+  ["PostgreSQL", PG_API],
+] as const) {
   test.describe(`the organizer console on ${engine}`, () => {
     test.use({ baseURL: origin });
 
@@ -40,12 +55,22 @@ for (const [engine, origin] of [["SQLite", API], ["PostgreSQL", PG_API]] as cons
       expect((await page.request.get("/console/session")).status()).toBe(401);
     });
 
-    test("refuses a change sent with its session from another origin, and shows the sign-in once the session is revoked", async ({ page, request, baseURL }) => {
+    test("refuses a change sent with its session from another origin, and shows the sign-in once the session is revoked", async ({
+      page,
+      request,
+      baseURL,
+    }) => {
       await signIn(page);
       // The customer's site is the same site (127.0.0.1) on another port: SameSite lets the cookie go, the Origin check does not.
       await page.goto(`${SITE}/?attrs={}`);
       const status = await page.evaluate(async (api) => {
-        const response = await fetch(`${api}/admin/event-types`, { method: "POST", mode: "no-cors", credentials: "include", headers: { "content-type": "text/plain" }, body: JSON.stringify({ title: "Forged by another origin" }) });
+        const response = await fetch(`${api}/admin/event-types`, {
+          method: "POST",
+          mode: "no-cors",
+          credentials: "include",
+          headers: { "content-type": "text/plain" },
+          body: JSON.stringify({ title: "Forged by another origin" }),
+        });
         return response.type;
       }, baseURL!);
       expect(status).toBe("opaque");
@@ -53,7 +78,16 @@ for (const [engine, origin] of [["SQLite", API], ["PostgreSQL", PG_API]] as cons
       expect(list.data.map((et: { title: string }) => et.title)).not.toContain("Forged by another origin");
       // The same change from the console's own page goes through.
       await page.goto("/console#/event-types");
-      const made = await page.evaluate(async () => (await fetch("/admin/event-types", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ title: "Made in the console's page" }) })).status);
+      const made = await page.evaluate(
+        async () =>
+          (
+            await fetch("/admin/event-types", {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({ title: "Made in the console's page" }),
+            })
+          ).status,
+      );
       expect(made).toBe(200);
 
       // This browser's session revoked (as with the key from a script; other tests' sessions stay): the console asks to sign in again.
@@ -78,7 +112,9 @@ for (const [engine, origin] of [["SQLite", API], ["PostgreSQL", PG_API]] as cons
 
       // An unsaved colour is shown at once by the real calendar.
       await page.getByLabel("Colour: primary").fill("#7c3aed");
-      await expect.poll(() => page.locator("console-calendar-preview booking-calendar").evaluate((el) => getComputedStyle(el).getPropertyValue("--bc-primary").trim())).toBe("#7c3aed");
+      await expect
+        .poll(() => page.locator("console-calendar-preview booking-calendar").evaluate((el) => getComputedStyle(el).getPropertyValue("--bc-primary").trim()))
+        .toBe("#7c3aed");
       // Leaving with it unsaved asks first.
       page.once("dialog", (dialog) => dialog.dismiss());
       await page.getByRole("link", { name: "Bookings" }).click();
@@ -113,21 +149,46 @@ for (const [engine, origin] of [["SQLite", API], ["PostgreSQL", PG_API]] as cons
       await expect(page.getByRole("row").filter({ hasText: "preview@example.com" })).toContainText("cancelled");
     });
 
-    test("connects a Radicale calendar to a host after testing it, keeps none whose password is wrong, and writes bookings into the calendar chosen", async ({ page, request }) => {
+    test("connects a Radicale calendar to a host after testing it, keeps none whose password is wrong, and writes bookings into the calendar chosen", async ({
+      page,
+      request,
+    }) => {
       const radicale = await startRadicale();
       try {
-        const made = await request.post("/admin/hosts", { headers: admin, data: { name: `Radicale host ${Date.now()}`, email: `radicale-${Date.now()}@example.com`, timezone: "UTC" } });
+        const made = await request.post("/admin/hosts", {
+          headers: admin,
+          data: { name: `Radicale host ${Date.now()}`, email: `radicale-${Date.now()}@example.com`, timezone: "UTC" },
+        });
         expect(made.status(), await made.text()).toBe(200);
         const hostId = (await made.json()).data.id as number;
         const start = new Date(Date.now() + 2 * 86_400_000);
-        const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+        const stamp = (d: Date) =>
+          d
+            .toISOString()
+            .replace(/[-:]/g, "")
+            .replace(/\.\d{3}/, "");
         const calendarUrl = await radicale.makeCalendar("work");
-        const busy = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//e2e//EN", "BEGIN:VEVENT", "UID:busy-1", "DTSTAMP:20260101T000000Z", `DTSTART:${stamp(start)}`, `DTEND:${stamp(new Date(start.getTime() + 3_600_000))}`, "SUMMARY:Busy", "END:VEVENT", "END:VCALENDAR", ""];
+        const busy = [
+          "BEGIN:VCALENDAR",
+          "VERSION:2.0",
+          "PRODID:-//e2e//EN",
+          "BEGIN:VEVENT",
+          "UID:busy-1",
+          "DTSTAMP:20260101T000000Z",
+          `DTSTART:${stamp(start)}`,
+          `DTEND:${stamp(new Date(start.getTime() + 3_600_000))}`,
+          "SUMMARY:Busy",
+          "END:VEVENT",
+          "END:VCALENDAR",
+          "",
+        ];
         await radicale.put(calendarUrl, "busy-1.ics", busy.join("\r\n"));
         await signIn(page);
         await page.getByRole("link", { name: "Calendars" }).click();
         // The default host comes first; the organizer picks another.
-        await expect(page.getByLabel("Host")).toHaveValue(String((await (await request.get("/admin/hosts", { headers: admin })).json()).data.find((h: { isDefault: boolean }) => h.isDefault).id));
+        await expect(page.getByLabel("Host")).toHaveValue(
+          String((await (await request.get("/admin/hosts", { headers: admin })).json()).data.find((h: { isDefault: boolean }) => h.isDefault).id),
+        );
         await page.getByLabel("Host").selectOption(String(hostId));
         await expect(page.getByText("No calendars connected yet.")).toBeVisible();
         await page.getByLabel("URL").fill(calendarUrl);
@@ -153,7 +214,11 @@ for (const [engine, origin] of [["SQLite", API], ["PostgreSQL", PG_API]] as cons
         await expect(page.getByRole("row").filter({ hasText: calendarUrl })).toContainText(`Bookings are written here: ${calendarUrl}`);
         const sources = (await (await request.get(`/admin/hosts/${hostId}/busy-sources`, { headers: admin })).json()).data;
         expect(sources).toEqual([expect.objectContaining({ url: calendarUrl, writeBookings: true, writeCalendar: calendarUrl, status: "ok" })]);
-        await page.getByRole("row").filter({ hasText: calendarUrl }).getByRole("button", { name: /^Sync now/ }).click();
+        await page
+          .getByRole("row")
+          .filter({ hasText: calendarUrl })
+          .getByRole("button", { name: /^Sync now/ })
+          .click();
         // Sync now says what the sync found: the calendar's one busy time.
         await expect(page.locator("#console-status")).toContainText("Busy times: 1");
         await expectAccessible(page, "calendars of a host with one connected");
@@ -179,7 +244,10 @@ test.describe("the organizer console", () => {
     await expectAccessible(page, "booking dialog");
     await saveScreenshot(page, "console-booking-dialog-light-1280");
     await dialog.getByLabel("Day").fill(later.startIso8601.slice(0, 10));
-    await dialog.getByRole("group", { name: "Free times" }).getByRole("button", { name: later.startIso8601.slice(11, 16), exact: true }).click();
+    await dialog
+      .getByRole("group", { name: "Free times" })
+      .getByRole("button", { name: later.startIso8601.slice(11, 16), exact: true })
+      .click();
     await expect(page.locator("#console-status")).toContainText("Reschedule");
     const moved = (await (await request.get(`/admin/reservations?q=${encodeURIComponent(email)}`, { headers: admin })).json()).data.items[0];
     expect(moved.startIso8601).toBe(later.startIso8601);
@@ -242,7 +310,11 @@ test.describe("the organizer console", () => {
     await page.getByRole("button", { name: "Save" }).click();
     await expect(page.locator("#console-status")).toContainText("Saved.");
     const saved = (await (await request.get(`/admin/event-types/${et.id}`, { headers: admin })).json()).data;
-    expect(saved).toMatchObject({ durationMinutes: 45, locale: { texts: { chooseDate: "Pick your day" } }, customFields: [{ label: "Company", name: "company", required: true }] });
+    expect(saved).toMatchObject({
+      durationMinutes: 45,
+      locale: { texts: { chooseDate: "Pick your day" } },
+      customFields: [{ label: "Company", name: "company", required: true }],
+    });
   });
 
   test("works by keyboard alone, in German", async ({ page, request }) => {
@@ -296,7 +368,8 @@ test.describe("the organizer console", () => {
     await page.getByLabel("Monday 2 until").fill("00:00");
     await page.getByLabel("Monday 2 until").dispatchEvent("change");
     await page.getByRole("button", { name: "Save" }).click();
-    const lastEnd = async () => (await (await request.get(`/admin/event-types/${et.id}`, { headers: admin })).json()).data.availability.weekly.monday.at(-1).end;
+    const lastEnd = async () =>
+      (await (await request.get(`/admin/event-types/${et.id}`, { headers: admin })).json()).data.availability.weekly.monday.at(-1).end;
     await expect.poll(lastEnd).toBe("24:00");
     await page.reload();
     await page.getByLabel("Hours of").selectOption(`event-type-${et.id}`);
@@ -326,8 +399,16 @@ test.describe("the organizer console", () => {
         test.setTimeout(150_000);
         const et = await createEventType(request, { title: "Axe call", slug: `axe-${scheme}-${width}-${Date.now()}` });
         const pages: [string, string][] = [
-          ["bookings", "Bookings"], ["event-types", "Event types"], [`event-types/${et.id}`, "Axe call"], ["event-types/new", "New event type"],
-          ["availability", "Availability"], ["hosts", "Hosts"], ["calendars", "Calendars"], ["deliveries", "Deliveries"], ["embed", "Embed"], ["sessions", "Sessions"],
+          ["bookings", "Bookings"],
+          ["event-types", "Event types"],
+          [`event-types/${et.id}`, "Axe call"],
+          ["event-types/new", "New event type"],
+          ["availability", "Availability"],
+          ["hosts", "Hosts"],
+          ["calendars", "Calendars"],
+          ["deliveries", "Deliveries"],
+          ["embed", "Embed"],
+          ["sessions", "Sessions"],
         ];
         await page.setViewportSize({ width, height: 900 });
         await page.emulateMedia({ colorScheme: scheme });

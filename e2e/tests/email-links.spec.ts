@@ -25,10 +25,23 @@ test.beforeAll(async () => {
   server = spawn(join(repo, "node_modules/.bin/bun"), ["packages/server/src/main.ts"], {
     cwd: repo,
     stdio: "ignore",
-    env: { ...process.env, PORT: port!, BOOKING_DB: database, BOOKING_ADMIN_KEY: ADMIN_KEY, RATE_LIMIT_PER_MINUTE: "100000", SMTP_URL: `smtp://127.0.0.1:${smtp.port}?tls=ignore`, MAIL_FROM: "Bookings <bookings@example.test>" },
+    env: {
+      ...process.env,
+      PORT: port!,
+      BOOKING_DB: database,
+      BOOKING_ADMIN_KEY: ADMIN_KEY,
+      RATE_LIMIT_PER_MINUTE: "100000",
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}?tls=ignore`,
+      MAIL_FROM: "Bookings <bookings@example.test>",
+    },
   });
   for (let i = 0; i < 150; i++) {
-    if (await fetch(`${origin}/health`).then((r) => r.ok, () => false)) {
+    if (
+      await fetch(`${origin}/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    ) {
       api = await requests.newContext({ baseURL: origin });
       return;
     }

@@ -1,10 +1,26 @@
-import { test, expect, chooseFirstTime, continueToPayment, createEventType, expectAccessible, openSite, payWithCard, reservationsOf, ADMIN_KEY, API, PAID, SITE } from "../support/fixtures.ts";
+import {
+  test,
+  expect,
+  chooseFirstTime,
+  continueToPayment,
+  createEventType,
+  expectAccessible,
+  openSite,
+  payWithCard,
+  reservationsOf,
+  ADMIN_KEY,
+  API,
+  PAID,
+  SITE,
+} from "../support/fixtures.ts";
 
 test.describe("embedding", () => {
   test("plain HTML page: one script tag from the API's origin on another site, booked through, and the site hears the event", async ({ page, request }) => {
     const { id, linkToken } = await createEventType(request, { title: "Studio session" });
     const scripts: string[] = [];
-    page.on("request", (r) => { if (r.resourceType() === "script") scripts.push(r.url()); });
+    page.on("request", (r) => {
+      if (r.resourceType() === "script") scripts.push(r.url());
+    });
     await openSite(page, { token: linkToken });
     await expect(page.getByRole("heading", { name: "Studio session" })).toBeVisible();
     expect(new URL(page.url()).origin).toBe(SITE);
@@ -17,17 +33,27 @@ test.describe("embedding", () => {
     await expect(page.locator("#site-status")).toHaveText(`Thanks! Your booking reference is ${reservation!.uuid}.`);
   });
 
-  test("paid event type on a plain HTML page of another origin: the element loads the Stripe.js its configuration names, and the card pays", async ({ page, request }) => {
+  test("paid event type on a plain HTML page of another origin: the element loads the Stripe.js its configuration names, and the card pays", async ({
+    page,
+    request,
+  }) => {
     const { id, linkToken } = await createEventType(request, { ...PAID, title: "Paid studio session" });
     const scripts: string[] = [];
-    page.on("request", (r) => { if (r.resourceType() === "script") scripts.push(r.url()); });
+    page.on("request", (r) => {
+      if (r.resourceType() === "script") scripts.push(r.url());
+    });
     await openSite(page, { token: linkToken });
     await continueToPayment(page, "paid-site@example.com");
     await expect(page.getByLabel("Card number")).toBeVisible();
     await expect(page.getByRole("alert")).toHaveCount(0);
     // The details form's code comes from beside the script once a day is picked, the payment step's at
     // the payment, before the Stripe.js it loads.
-    expect(scripts).toEqual([`${API}/embed/booking-calendar.js`, `${API}/embed/parts/form.js`, `${API}/embed/parts/payment.js`, `${API}/embed/stripe-standin.js`]);
+    expect(scripts).toEqual([
+      `${API}/embed/booking-calendar.js`,
+      `${API}/embed/parts/form.js`,
+      `${API}/embed/parts/payment.js`,
+      `${API}/embed/stripe-standin.js`,
+    ]);
     await payWithCard(page, "4242 4242 4242 4242");
     await expect(page.getByRole("heading", { name: "You are booked" })).toBeVisible();
     const [reservation] = await reservationsOf(request, id);
@@ -39,23 +65,32 @@ test.describe("embedding", () => {
     const { linkToken } = await createEventType(request);
     await openSite(page, { token: linkToken });
     await expect(page.locator('button[part~="day-free"]').first()).toBeVisible();
-    const outcome = await page.evaluate(async ({ api, token, adminKey }) => {
-      const call = async (path: string, key: string) => {
-        try {
-          const response = await fetch(`${api}${path}`, { headers: { Authorization: `Bearer ${key}` } });
-          return { status: response.status, body: await response.json() };
-        } catch (error) {
-          return { refused: String(error) };
-        }
-      };
-      return { configuration: await call("/configuration", token), admin: await call("/admin/event-types", adminKey) };
-    }, { api: API, token: linkToken, adminKey: ADMIN_KEY });
+    const outcome = await page.evaluate(
+      async ({ api, token, adminKey }) => {
+        const call = async (path: string, key: string) => {
+          try {
+            const response = await fetch(`${api}${path}`, { headers: { Authorization: `Bearer ${key}` } });
+            return { status: response.status, body: await response.json() };
+          } catch (error) {
+            return { refused: String(error) };
+          }
+        };
+        return { configuration: await call("/configuration", token), admin: await call("/admin/event-types", adminKey) };
+      },
+      { api: API, token: linkToken, adminKey: ADMIN_KEY },
+    );
     expect(outcome.configuration).toMatchObject({ status: 200, body: { success: true } });
     expect(outcome.admin).toEqual({ refused: "TypeError: Failed to fetch" });
     // The browser refused it because the admin API answers no CORS headers, preflight or not.
-    const preflight = await request.fetch("/admin/event-types", { method: "OPTIONS", headers: { Origin: SITE, "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "authorization" } });
+    const preflight = await request.fetch("/admin/event-types", {
+      method: "OPTIONS",
+      headers: { Origin: SITE, "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "authorization" },
+    });
     expect(preflight.headers()["access-control-allow-origin"]).toBeUndefined();
-    const publicPreflight = await request.fetch("/time-slots", { method: "OPTIONS", headers: { Origin: SITE, "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "authorization" } });
+    const publicPreflight = await request.fetch("/time-slots", {
+      method: "OPTIONS",
+      headers: { Origin: SITE, "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "authorization" },
+    });
     expect(publicPreflight.headers()["access-control-allow-origin"]).toBe("*");
   });
 

@@ -19,7 +19,11 @@ const repo = resolve(import.meta.dirname, "../..");
  * if it printed none.
  */
 function startExample(app: string, env: Record<string, string>): { child: ChildProcess; addresses: Promise<{ free: string; paid: string }> } {
-  const child = spawn(join(repo, "node_modules/.bin/bun"), ["e2e/support/example.ts", app], { cwd: repo, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(join(repo, "node_modules/.bin/bun"), ["e2e/support/example.ts", app], {
+    cwd: repo,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const addresses = new Promise<{ free: string; paid: string }>((found, failed) => {
     let seen = "";
     // The servers' log goes into the failure message, not into the test run's output.
@@ -97,7 +101,9 @@ test.describe("the examples", () => {
         const eventTypes = (await (await request.get(`${api}/admin/event-types`, { headers })).json()).data as Array<{ id: number; slug: string }>;
         const paid = eventTypes.find((et) => et.slug === "consulting")!;
         const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-        const reservations = (await (await request.get(`${api}/admin/event-types/${paid.id}/reservations?from=${day(-1)}&until=${day(60)}`, { headers })).json()).data;
+        const reservations = (
+          await (await request.get(`${api}/admin/event-types/${paid.id}/reservations?from=${day(-1)}&until=${day(60)}`, { headers })).json()
+        ).data;
         expect(reservations).toEqual([expect.objectContaining({ status: "confirmed", email: `${app}-example@example.com` })]);
       } finally {
         await stopExample(example.child);

@@ -5,7 +5,10 @@ import { test, expect, chooseFirstTime, createEventType, expectAccessible, openS
  * desktop and a phone: the zone picker named in German, its search, and the details form with the
  * organizer's German texts. Each is checked with axe and saved as a screenshot.
  */
-const SIZES = [{ name: "desktop", width: 1280, height: 900 }, { name: "phone", width: 390, height: 844 }] as const;
+const SIZES = [
+  { name: "desktop", width: 1280, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
 
 for (const mode of ["light", "dark"] as const) {
   for (const size of SIZES) {

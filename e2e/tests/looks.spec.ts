@@ -1,5 +1,15 @@
 import type { Page } from "@playwright/test";
-import { test, expect, bookThroughApi, chooseFirstTime, createEventType, expectAccessible, firstFreeSlot, reservationsOf, saveScreenshot } from "../support/fixtures.ts";
+import {
+  test,
+  expect,
+  bookThroughApi,
+  chooseFirstTime,
+  createEventType,
+  expectAccessible,
+  firstFreeSlot,
+  reservationsOf,
+  saveScreenshot,
+} from "../support/fixtures.ts";
 import { LANGUAGES } from "../../packages/booking-calendar/src/i18n/catalog.ts";
 
 /**
@@ -11,30 +21,40 @@ import { LANGUAGES } from "../../packages/booking-calendar/src/i18n/catalog.ts";
  * pixels. Each screen is checked with axe (0 serious or critical) and saved
  * under e2e/artifacts/screenshots/ (looks-*.png).
  */
-const SIZES = [{ name: "desktop", width: 1280, height: 900 }, { name: "phone", width: 390, height: 844 }] as const;
+const SIZES = [
+  { name: "desktop", width: 1280, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
 const BRAND = "#6d28d9";
 
 /** The colour the element shows as its accent, as the browser paints it (`rgb(…)`). */
-const accent = (page: Page) => page.locator("booking-calendar").evaluate((el) => {
-  const probe = document.createElement("span");
-  probe.style.color = getComputedStyle(el).getPropertyValue("--bc-primary");
-  document.body.append(probe);
-  const color = getComputedStyle(probe).color;
-  probe.remove();
-  return color;
-});
+const accent = (page: Page) =>
+  page.locator("booking-calendar").evaluate((el) => {
+    const probe = document.createElement("span");
+    probe.style.color = getComputedStyle(el).getPropertyValue("--bc-primary");
+    document.body.append(probe);
+    const color = getComputedStyle(probe).color;
+    probe.remove();
+    return color;
+  });
 
 for (const mode of ["light", "dark"] as const) {
   for (const size of SIZES) {
     const prefix = `looks-${mode}-${size.name}`;
 
-    test(`booking page ${mode} ${size.name}: centred card, the first free day offered, brand colour, times in view, smaller header on success`, async ({ page, request }) => {
+    test(`booking page ${mode} ${size.name}: centred card, the first free day offered, brand colour, times in view, smaller header on success`, async ({
+      page,
+      request,
+    }) => {
       test.setTimeout(180_000);
       await page.setViewportSize({ width: size.width, height: size.height });
       await page.emulateMedia({ colorScheme: mode });
       const slug = `${prefix}-${Date.now().toString(36)}`;
       await createEventType(request, {
-        slug, title: "Design review", hostName: "Jana Nováková", description: "Forty-five minutes on your designs.",
+        slug,
+        title: "Design review",
+        hostName: "Jana Nováková",
+        description: "Forty-five minutes on your designs.",
         theme: { mode, borderRadius: "10px", colors: { primary: BRAND } },
       });
       await page.goto(`/book/${slug}`);
@@ -74,7 +94,14 @@ for (const mode of ["light", "dark"] as const) {
       const stamp = Date.now().toString(36);
 
       // Before the notices: until when, the cancel button and the new times.
-      const open = await createEventType(request, { slug: `${prefix}-open-${stamp}`, title: "Design review", hostName: "Jana Nováková", theme, rescheduleNoticeMinutes: 30, cancelNoticeMinutes: 30 });
+      const open = await createEventType(request, {
+        slug: `${prefix}-open-${stamp}`,
+        title: "Design review",
+        hostName: "Jana Nováková",
+        theme,
+        rescheduleNoticeMinutes: 30,
+        cancelNoticeMinutes: 30,
+      });
       const booking = await bookThroughApi(request, open.token, await firstFreeSlot(request, open.token), "early@example.com");
       // The booking page's full header, which the manage and cancelled screens trade for a smaller one.
       await page.goto(`/book/${prefix}-open-${stamp}`);
@@ -99,8 +126,13 @@ for (const mode of ["light", "dark"] as const) {
 
       // Past the notices: since when and how to reach the organizer, and nothing to press that would fail.
       const late = await createEventType(request, {
-        slug: `${prefix}-late-${stamp}`, title: "Design review", hostName: "Jana Nováková", theme,
-        rescheduleNoticeMinutes: 1440, cancelNoticeMinutes: 1440, contact: "studio@example.com",
+        slug: `${prefix}-late-${stamp}`,
+        title: "Design review",
+        hostName: "Jana Nováková",
+        theme,
+        rescheduleNoticeMinutes: 1440,
+        cancelNoticeMinutes: 1440,
+        contact: "studio@example.com",
       });
       const held = await bookThroughApi(request, late.token, await firstFreeSlot(request, late.token), "late@example.com");
       await page.goto(held.manageUrl);
@@ -124,10 +156,15 @@ test("the demo page previews every built-in language", async ({ page, request })
   await page.getByText("Preview a language or theme").click();
   const select = page.getByLabel("Language");
   const offered = await select.locator("option").evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
-  for (const language of LANGUAGES) expect(offered.map((tag) => tag.split("-")[0]), language).toContain(language);
+  for (const language of LANGUAGES)
+    expect(
+      offered.map((tag) => tag.split("-")[0]),
+      language,
+    ).toContain(language);
   for (const tag of offered) {
     const language = tag.split("-")[0]!;
-    const catalog = language === "en" ? { chooseDate: "Choose a day" } : (await import(`../../packages/booking-calendar/src/i18n/locales/${language}.ts`)).default;
+    const catalog =
+      language === "en" ? { chooseDate: "Choose a day" } : (await import(`../../packages/booking-calendar/src/i18n/locales/${language}.ts`)).default;
     await select.selectOption(tag);
     await expect(page.locator("booking-calendar h3").first(), tag).toHaveText(catalog.chooseDate);
   }

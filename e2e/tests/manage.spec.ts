@@ -1,5 +1,18 @@
 import { Webhook } from "standardwebhooks";
-import { test, expect, bookThroughApi, chooseFirstTime, createEventType, expectAccessible, firstFreeSlot, isOffered, moveBookingTo, openSite, reservationsOf, SITE } from "../support/fixtures.ts";
+import {
+  test,
+  expect,
+  bookThroughApi,
+  chooseFirstTime,
+  createEventType,
+  expectAccessible,
+  firstFreeSlot,
+  isOffered,
+  moveBookingTo,
+  openSite,
+  reservationsOf,
+  SITE,
+} from "../support/fixtures.ts";
 
 test.describe("managing a booking", () => {
   test("reschedule from the reservation link: the confirmation's link opens the booking, which moves to a new time", async ({ page, request }) => {
@@ -59,7 +72,10 @@ test.describe("managing a booking", () => {
     await expectAccessible(page, "cancelled link reopened");
   });
 
-  test("organizer webhooks: a booking made, moved and cancelled on the embedding site reaches the organizer signed, in order, and the site hears each change", async ({ page, request }) => {
+  test("organizer webhooks: a booking made, moved and cancelled on the embedding site reaches the organizer signed, in order, and the site hears each change", async ({
+    page,
+    request,
+  }) => {
     const slug = `hooks-${Date.now().toString(36)}`;
     const { token, linkToken, webhookSecret } = await createEventType(request, { slug, webhookUrl: `${SITE}/hooks/${slug}` });
     const siteStatus = page.locator("#site-status");

@@ -1,4 +1,15 @@
-import { test, expect, chooseFirstTime, createEventType, expectAccessible, openSite, PAID, payWithCard, routeStripeJs, saveScreenshot } from "../support/fixtures.ts";
+import {
+  test,
+  expect,
+  chooseFirstTime,
+  createEventType,
+  expectAccessible,
+  openSite,
+  PAID,
+  payWithCard,
+  routeStripeJs,
+  saveScreenshot,
+} from "../support/fixtures.ts";
 
 /**
  * The main screens of a paid booking and of managing it, in light and in dark mode: each checked
@@ -93,11 +104,17 @@ test("phone-sized screen: the whole free booking fits 360 pixels without sideway
 const dayFrom = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const closedWeek = { monday: [], tuesday: [], wednesday: [], thursday: [], friday: [], saturday: [], sunday: [] };
 
-const SIZES = [{ name: "desktop", width: 1280, height: 900 }, { name: "phone", width: 390, height: 844 }] as const;
+const SIZES = [
+  { name: "desktop", width: 1280, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
 
 for (const mode of ["light", "dark"] as const) {
   for (const size of SIZES) {
-    test(`booker screens in ${mode} mode on a ${size.name}: loading, zone and clock, empty month, a call's details, success, cancel with a reason, cancelled`, async ({ page, request }) => {
+    test(`booker screens in ${mode} mode on a ${size.name}: loading, zone and clock, empty month, a call's details, success, cancel with a reason, cancelled`, async ({
+      page,
+      request,
+    }) => {
       test.setTimeout(300_000);
       await page.setViewportSize({ width: size.width, height: size.height });
       await page.emulateMedia({ colorScheme: mode });
@@ -110,7 +127,13 @@ for (const mode of ["light", "dark"] as const) {
         description: "Thirty minutes to see whether we fit.",
         theme: { mode, borderRadius: "10px", colors: {} },
         locations: [{ type: "phone", value: null }],
-        availability: { weekly: closedWeek, overrides: [{ date: near, ranges: [{ start: "09:00", end: "11:00" }] }, { date: far, ranges: [{ start: "09:00", end: "11:00" }] }] },
+        availability: {
+          weekly: closedWeek,
+          overrides: [
+            { date: near, ranges: [{ start: "09:00", end: "11:00" }] },
+            { date: far, ranges: [{ start: "09:00", end: "11:00" }] },
+          ],
+        },
       });
       const prefix = `${mode}-${size.name}`;
       const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
@@ -121,8 +144,13 @@ for (const mode of ["light", "dark"] as const) {
       };
 
       let release!: () => void;
-      const held = new Promise<void>((resolve) => { release = resolve; });
-      await page.route("**/event-types/init", async (route) => { await held; await route.continue(); });
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route("**/event-types/init", async (route) => {
+        await held;
+        await route.continue();
+      });
       await openSite(page, { token: linkToken }, { dark: mode === "dark" });
       await expect(page.locator('[part="skeleton"]')).toBeVisible();
       await screen("1-loading");

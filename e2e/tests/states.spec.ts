@@ -70,7 +70,11 @@ test.describe("what the visitor is told", () => {
     const { linkToken } = await createEventType(request, {
       title: "Beratungsgespräch",
       theme: { mode: "light", borderRadius: "12px", colors: { primary: "rgb(21, 94, 117)" } },
-      locale: { preset: "de", startDayOfWeek: "monday", texts: { chooseDate: "Wählen Sie einen Tag", book: "Verbindlich buchen", confirmedTitle: "Sie sind gebucht" } },
+      locale: {
+        preset: "de",
+        startDayOfWeek: "monday",
+        texts: { chooseDate: "Wählen Sie einen Tag", book: "Verbindlich buchen", confirmedTitle: "Sie sind gebucht" },
+      },
     });
     await openSite(page, { token: linkToken, timezone: "Europe/Berlin" });
     await expect(page.getByRole("heading", { name: "Beratungsgespräch" })).toBeVisible();
@@ -121,7 +125,10 @@ test.describe("what the visitor is told", () => {
     expect((await reservationsOf(request, id))[0]).toMatchObject({ email: "keys@example.com", firstname: "Kay", status: "confirmed" });
   });
 
-  test("screen reader: the site keeps its h1, the steps are headings, days and times have spoken names, and changes are announced", async ({ page, request }) => {
+  test("screen reader: the site keeps its h1, the steps are headings, days and times have spoken names, and changes are announced", async ({
+    page,
+    request,
+  }) => {
     const { linkToken } = await createEventType(request, { title: "Mentoring call" });
     await openSite(page, { token: linkToken, locale: "en-US", timezone: "America/New_York" });
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Book a session with Riverside Studio");

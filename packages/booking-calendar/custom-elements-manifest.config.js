@@ -22,7 +22,11 @@ function stateIsInternal() {
       const state = new Set(
         properties.initializer.properties
           .filter((p) => ts.isPropertyAssignment(p) && ts.isObjectLiteralExpression(p.initializer))
-          .filter((p) => p.initializer.properties.some((o) => ts.isPropertyAssignment(o) && o.name.getText() === "state" && o.initializer.kind === ts.SyntaxKind.TrueKeyword))
+          .filter((p) =>
+            p.initializer.properties.some(
+              (o) => ts.isPropertyAssignment(o) && o.name.getText() === "state" && o.initializer.kind === ts.SyntaxKind.TrueKeyword,
+            ),
+          )
           .map((p) => p.name.getText()),
       );
       const declaration = moduleDoc.declarations?.find((d) => d.name === node.name.getText());
@@ -44,9 +48,13 @@ function publishedModule() {
       for (const module of customElementsManifest.modules) {
         if (module.path !== SOURCE) continue;
         module.path = PUBLISHED;
-        for (const declaration of module.declarations ?? []) if (declaration.members) declaration.members = declaration.members.filter((m) => !m.name.startsWith("#"));
+        for (const declaration of module.declarations ?? [])
+          if (declaration.members) declaration.members = declaration.members.filter((m) => !m.name.startsWith("#"));
         for (const entry of module.exports ?? []) if (entry.declaration?.module === SOURCE) entry.declaration.module = PUBLISHED;
-        module.exports = [...(module.exports ?? []), { kind: "custom-element-definition", name: TAG, declaration: { name: "BookingCalendar", module: PUBLISHED } }];
+        module.exports = [
+          ...(module.exports ?? []),
+          { kind: "custom-element-definition", name: TAG, declaration: { name: "BookingCalendar", module: PUBLISHED } },
+        ];
       }
     },
   };

@@ -19,7 +19,19 @@ async function postgresProblem(): Promise<string | null> {
 
 // Tests of SQLite itself (its file locks, several processes on one file) and of pure code run once;
 // everything that goes through the Store runs on both engines, one suite, not two copies.
-const SQLITE_ONLY = ["test/slots.test.ts", "test/mail-dark.test.ts", "test/smtp-transport.test.ts", "test/limit-texts.test.ts", "test/sqlite-store.test.ts", "test/concurrency.test.ts", "test/main.test.ts", "test/admin-cli.test.ts", "test/mcp-stdio.test.ts", "test/postgres-*.test.ts", "test/pg-*.test.ts"];
+const SQLITE_ONLY = [
+  "test/slots.test.ts",
+  "test/mail-dark.test.ts",
+  "test/smtp-transport.test.ts",
+  "test/limit-texts.test.ts",
+  "test/sqlite-store.test.ts",
+  "test/concurrency.test.ts",
+  "test/main.test.ts",
+  "test/admin-cli.test.ts",
+  "test/mcp-stdio.test.ts",
+  "test/postgres-*.test.ts",
+  "test/pg-*.test.ts",
+];
 
 /**
  * Server tests run under Bun (`bun --bun vitest`) so they can open real `bun:sqlite` databases, in
@@ -50,7 +62,17 @@ export default defineConfig(async () => {
         { test: { ...common, name: "sqlite", include: ["test/**/*.test.ts"] } },
         ...(problem
           ? []
-          : [{ test: { ...common, name: "postgres", include: ["test/**/*.test.ts"], exclude: SQLITE_ONLY, env: { ...common.env, BOOKING_TEST_ENGINE: "postgres", BOOKING_TEST_DATABASE_URL: POSTGRES_URL } } }]),
+          : [
+              {
+                test: {
+                  ...common,
+                  name: "postgres",
+                  include: ["test/**/*.test.ts"],
+                  exclude: SQLITE_ONLY,
+                  env: { ...common.env, BOOKING_TEST_ENGINE: "postgres", BOOKING_TEST_DATABASE_URL: POSTGRES_URL },
+                },
+              },
+            ]),
       ],
     },
   };

@@ -17,7 +17,12 @@ const manifest = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8")) 
 const installed = new Set([manifest.name, ...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
 
 /** The files in `dist/npm` that stand for the wire package's entries. */
-const WIRE: Record<string, string> = { "@booking/wire": "wire/index.ts", "@booking/wire/limits": "wire/limits.ts", "@booking/wire/languages": "wire/languages.ts", "@booking/wire/i18n": "wire/i18n.ts" };
+const WIRE: Record<string, string> = {
+  "@booking/wire": "wire/index.ts",
+  "@booking/wire/limits": "wire/limits.ts",
+  "@booking/wire/languages": "wire/languages.ts",
+  "@booking/wire/i18n": "wire/i18n.ts",
+};
 /**
  * Packages tsc names in inferred types (`render(): import("lit-html").TemplateResult<1>`) that a
  * site has only as a dependency of a dependency: `lit` re-exports all of `lit-html`.

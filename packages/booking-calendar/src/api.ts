@@ -1,17 +1,26 @@
 import type {
-  ConfirmInput, Envelope, ErrorBody, FieldError, InitData, PaymentInput, PaymentResult, ReservationInput,
-  ReservationResult, RescheduleInput, TimeSlot,
+  ConfirmInput,
+  Envelope,
+  ErrorBody,
+  FieldError,
+  InitData,
+  PaymentInput,
+  PaymentResult,
+  ReservationInput,
+  ReservationResult,
+  RescheduleInput,
+  TimeSlot,
 } from "@booking/wire";
 
 /** What kind of trouble a call ran into; the element words its message and retry from this. */
 export type FailureKind =
-  | "network"      // no answer at all (offline, DNS, CORS)
+  | "network" // no answer at all (offline, DNS, CORS)
   | "rate_limited" // 429: wait `retryAfter` seconds
-  | "server"       // 5xx
-  | "unexpected"   // an answer that is not the API's JSON
-  | "validation"   // 422 with `errors` by field, or payment_required
-  | "business"     // 200 with success false (slot_locked, slot_unavailable, reservation_finished)
-  | "refused";     // any other 4xx (401, 403, 404, ...)
+  | "server" // 5xx
+  | "unexpected" // an answer that is not the API's JSON
+  | "validation" // 422 with `errors` by field, or payment_required
+  | "business" // 200 with success false (slot_locked, slot_unavailable, reservation_finished)
+  | "refused"; // any other 4xx (401, 403, 404, ...)
 
 /** A failed API call, with the API's own code when it sent one. */
 export class ApiFailure extends Error {
@@ -136,14 +145,24 @@ export class BookingApi {
     try {
       json = await response.json();
     } catch {
-      throw new ApiFailure(response.status >= 500 ? "server" : "unexpected", "unexpected_response", `The booking service answered HTTP ${response.status} without its JSON.`, response.status);
+      throw new ApiFailure(
+        response.status >= 500 ? "server" : "unexpected",
+        "unexpected_response",
+        `The booking service answered HTTP ${response.status} without its JSON.`,
+        response.status,
+      );
     }
     if (!isObject(json) || typeof json.success !== "boolean") {
       throw new ApiFailure("unexpected", "unexpected_response", NOT_UNDERSTOOD, response.status);
     }
     if (response.ok && json.success) return json as unknown as Envelope<T>;
     if (response.ok) {
-      throw new ApiFailure("business", typeof json.code === "string" ? json.code : "failed", typeof json.message === "string" ? json.message : "The request did not succeed.", response.status);
+      throw new ApiFailure(
+        "business",
+        typeof json.code === "string" ? json.code : "failed",
+        typeof json.message === "string" ? json.message : "The request did not succeed.",
+        response.status,
+      );
     }
     throw failureOf(response, json as Partial<ErrorBody>);
   }
@@ -152,8 +171,14 @@ export class BookingApi {
 /** The well-formed entries of a 422's `fieldErrors`, or null when there are none to go by. */
 function fieldErrorsOf(value: unknown): FieldError[] | null {
   if (!Array.isArray(value)) return null;
-  const valid = value.filter((e): e is FieldError => isObject(e) && typeof e.field === "string" && typeof e.code === "string" && typeof e.message === "string"
-    && (e.max === undefined || typeof e.max === "number"));
+  const valid = value.filter(
+    (e): e is FieldError =>
+      isObject(e) &&
+      typeof e.field === "string" &&
+      typeof e.code === "string" &&
+      typeof e.message === "string" &&
+      (e.max === undefined || typeof e.max === "number"),
+  );
   return valid.length === value.length && valid.length > 0 ? valid : null;
 }
 

@@ -144,7 +144,11 @@ export class DateTexts {
   private readonly formats = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat>();
 
   /** `hour12` forces a 12- or 24-hour clock (the visitor's toggle); undefined follows the locale. `cityOf` names a zone's city in the locale's language, when it can. */
-  constructor(readonly locale: string, readonly hour12?: boolean, readonly cityOf?: (zone: string) => string | undefined) {}
+  constructor(
+    readonly locale: string,
+    readonly hour12?: boolean,
+    readonly cityOf?: (zone: string) => string | undefined,
+  ) {}
 
   /** "December 2026" in the locale's words. */
   monthTitle(month: PlainMonth): string {
@@ -186,7 +190,9 @@ export class DateTexts {
    * (`cityOf`), else in English.
    */
   zoneName(zone: string): string {
-    const name = this.dateFormat("zone", zone, { timeZoneName: "longGeneric" }).formatToParts().find((p) => p.type === "timeZoneName")?.value;
+    const name = this.dateFormat("zone", zone, { timeZoneName: "longGeneric" })
+      .formatToParts()
+      .find((p) => p.type === "timeZoneName")?.value;
     if (name && !/^(GMT|UTC)[+-]/.test(name)) return name;
     const etc = /^Etc\/GMT([+-]\d+)$/.exec(zone);
     if (etc) return offsetText(-60 * Number(etc[1]));

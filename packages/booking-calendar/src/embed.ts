@@ -40,7 +40,14 @@ window.BookingCalendarShared ??= { LitElement, css, html, nothing, ContextConsum
 setPartLoader(
   import.meta.env.DEV
     ? // `npm run dev`: the parts from source, through Vite like this module.
-      async (name) => void (await ({ popup: () => import("./parts/popup.ts"), manage: () => import("./parts/manage.ts"), zones: () => import("./parts/zones.ts"), form: () => import("./parts/form.ts"), payment: () => import("./parts/payment.ts") })[name]())
+      async (name) =>
+        void (await {
+          popup: () => import("./parts/popup.ts"),
+          manage: () => import("./parts/manage.ts"),
+          zones: () => import("./parts/zones.ts"),
+          form: () => import("./parts/form.ts"),
+          payment: () => import("./parts/payment.ts"),
+        }[name]())
     : (name) => runScript(new URL(`parts/${name}.js`, base)),
 );
 

@@ -19,9 +19,17 @@ export { BookingCalendar } from "./booking-calendar.ts";
 export { setDefaultApiBase } from "./booking-calendar.component.ts";
 export { openPopup, closePopup, floatingButton, listenForTriggers, type PopupOptions, type FloatingButtonOptions } from "./popup/popup.ts";
 export type {
-  BookingCalendarEventMap, BookingCalendarEventName, BookingCancelledDetail, BookingDateSelectedDetail, BookingErrorDetail,
-  BookingPaymentStartedDetail, BookingReadyDetail, BookingRescheduledDetail, BookingReservationConfirmedDetail,
-  BookingReservationHeldDetail, BookingSlotSelectedDetail,
+  BookingCalendarEventMap,
+  BookingCalendarEventName,
+  BookingCancelledDetail,
+  BookingDateSelectedDetail,
+  BookingErrorDetail,
+  BookingPaymentStartedDetail,
+  BookingReadyDetail,
+  BookingRescheduledDetail,
+  BookingReservationConfirmedDetail,
+  BookingReservationHeldDetail,
+  BookingSlotSelectedDetail,
 } from "./events.ts";
 export { DEFAULT_TEXTS, type TextKey } from "./i18n/texts.ts";
 export { LANGUAGES, PLURAL_CATEGORIES, type Catalog, type Language } from "./i18n/catalog.ts";

@@ -15,7 +15,13 @@ export function themeMode(attribute: string, configured: string | undefined): Th
  * which the dark one shows: whichever palette applies keeps the brand.
  */
 const COLOR_PROPERTIES: Record<string, string> = {
-  primary: "--bc-brand", primaryDark: "--bc-brand-dark", background: "--bc-background", text: "--bc-text", muted: "--bc-muted", border: "--bc-border", danger: "--bc-danger",
+  primary: "--bc-brand",
+  primaryDark: "--bc-brand-dark",
+  background: "--bc-background",
+  text: "--bc-text",
+  muted: "--bc-muted",
+  border: "--bc-border",
+  danger: "--bc-danger",
 };
 
 /**

@@ -1,6 +1,17 @@
 import {
-  test, expect, bookThroughApi, chooseFirstTime, continueToPayment, createEventType, firstFreeSlot, mountCalendar, PAID, payWithCard,
-  recordApiCalls, reservationsOf, routeStripeJs,
+  test,
+  expect,
+  bookThroughApi,
+  chooseFirstTime,
+  continueToPayment,
+  createEventType,
+  firstFreeSlot,
+  mountCalendar,
+  PAID,
+  payWithCard,
+  recordApiCalls,
+  reservationsOf,
+  routeStripeJs,
 } from "./fixtures.ts";
 
 /** A day `offset` days from today (UTC, the page's zone), YYYY-MM-DD. */
@@ -97,7 +108,9 @@ test.describe("the time zone, always in view", () => {
 test.describe("details beside a summary", () => {
   test("shows the host from the configuration and a summary pane beside a narrow form, stacked on a phone", async ({ page, request }) => {
     const { token } = await createEventType(request, {
-      ...PAID, hostName: "Jana Nováková", locations: [{ type: "address", value: "Main Street 1, Prague" }],
+      ...PAID,
+      hostName: "Jana Nováková",
+      locations: [{ type: "address", value: "Main Street 1, Prague" }],
     });
     await page.setViewportSize({ width: 1280, height: 900 });
     await mountCalendar(page, { token });
@@ -124,7 +137,9 @@ test.describe("details beside a summary", () => {
 
   test("shows the configured avatar image", async ({ page, request }) => {
     const { token } = await createEventType(request, { hostName: "Jana", profileImage: "https://example.com/jana.png" });
-    await page.route("https://example.com/jana.png", (route) => route.fulfill({ contentType: "image/svg+xml", body: '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"/>' }));
+    await page.route("https://example.com/jana.png", (route) =>
+      route.fulfill({ contentType: "image/svg+xml", body: '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"/>' }),
+    );
     await mountCalendar(page, { token });
     await expect(page.locator('[part="header"] img[part="avatar"]')).toHaveAttribute("src", "https://example.com/jana.png");
   });
@@ -162,7 +177,11 @@ test.describe("the success screen", () => {
     const confirmation = page.locator('[part="confirmation"]');
     await expect(confirmation).toContainText("Host: Jana Nováková");
     await expect(confirmation.locator('[part="amount-paid"]')).toHaveText("Paid: €50.00");
-    const stamp = (iso: string) => new Date(iso).toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+    const stamp = (iso: string) =>
+      new Date(iso)
+        .toISOString()
+        .replace(/[-:]/g, "")
+        .replace(/\.\d{3}/, "");
     const end = new Date(Date.parse(start) + 30 * 60_000).toISOString();
     const google = new URL((await page.getByRole("link", { name: "Google Calendar" }).getAttribute("href"))!);
     expect(google.origin + google.pathname).toBe("https://calendar.google.com/calendar/render");
@@ -221,7 +240,13 @@ test.describe("an empty month", () => {
     // Free only three days ahead and seventy days ahead: the month after the first is empty.
     const [near, far] = [dayFrom(3), dayFrom(70)];
     const { token } = await createEventType(request, {
-      availability: { weekly: noWeeklyHours, overrides: [{ date: near, ranges: [{ start: "09:00", end: "10:00" }] }, { date: far, ranges: [{ start: "09:00", end: "10:00" }] }] },
+      availability: {
+        weekly: noWeeklyHours,
+        overrides: [
+          { date: near, ranges: [{ start: "09:00", end: "10:00" }] },
+          { date: far, ranges: [{ start: "09:00", end: "10:00" }] },
+        ],
+      },
     });
     await mountCalendar(page, { token, locale: "en-GB" });
     await expect(page.locator(`button[data-date="${near}"]`)).toHaveAttribute("part", /day-free/);
@@ -229,7 +254,9 @@ test.describe("an empty month", () => {
     await page.getByRole("button", { name: "Next month" }).click();
     await expect(page.getByText("No free times this month.")).toBeVisible();
     const offer = page.locator('button[part="next-available"]');
-    const farText = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", weekday: "long", day: "numeric", month: "long", year: "numeric" }).format(new Date(`${far}T00:00:00Z`));
+    const farText = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", weekday: "long", day: "numeric", month: "long", year: "numeric" }).format(
+      new Date(`${far}T00:00:00Z`),
+    );
     await expect(offer).toHaveText(`Next available: ${farText}`);
     // One question to the server, not a scan of the months between.
     expect(calls).toEqual(["GET /time-slots", "GET /time-slots/first-free"]);
@@ -241,7 +268,9 @@ test.describe("an empty month", () => {
 
   test("says so when nothing is free after the month", async ({ page, request }) => {
     const near = dayFrom(3);
-    const { token } = await createEventType(request, { availability: { weekly: noWeeklyHours, overrides: [{ date: near, ranges: [{ start: "09:00", end: "10:00" }] }] } });
+    const { token } = await createEventType(request, {
+      availability: { weekly: noWeeklyHours, overrides: [{ date: near, ranges: [{ start: "09:00", end: "10:00" }] }] },
+    });
     await mountCalendar(page, { token });
     await expect(page.locator(`button[data-date="${near}"]`)).toHaveAttribute("part", /day-free/);
     await page.getByRole("button", { name: "Next month" }).click();
@@ -254,8 +283,13 @@ test.describe("loading", () => {
   test("shows a skeleton of the calendar while the event type loads", async ({ page, request }) => {
     const { token } = await createEventType(request);
     let release!: () => void;
-    const held = new Promise<void>((resolve) => { release = resolve; });
-    await page.route("**/event-types/init", async (route) => { await held; await route.continue(); });
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/event-types/init", async (route) => {
+      await held;
+      await route.continue();
+    });
     await mountCalendar(page, { token });
     const skeleton = page.locator('[part="skeleton"]');
     await expect(skeleton).toBeVisible();

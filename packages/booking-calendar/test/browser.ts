@@ -26,7 +26,15 @@ const chromium = process.env.CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium") ?
 export const launchOptions: LaunchOptions = {
   ...(chromium ? { executablePath: chromium } : {}),
   // Chromium's sandbox cannot run as root (CI does); other users keep it.
-  args: [...(process.getuid?.() === 0 ? ["--no-sandbox"] : []), "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  args: [
+    ...(process.getuid?.() === 0 ? ["--no-sandbox"] : []),
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
 };
 
 /** The run's SQLite file, named once in the runner's environment, which the workers inherit. */
@@ -53,6 +61,9 @@ export function bunServer(script: string, url: string, env: Record<string, strin
  */
 export function apiServer(port: string, database: string): WebServer {
   return bunServer("packages/server/src/main.ts", `http://127.0.0.1:${port}/health`, {
-    PORT: port, BOOKING_DB: database, BOOKING_ADMIN_KEY: ADMIN_KEY, RATE_LIMIT_PER_MINUTE: "100000",
+    PORT: port,
+    BOOKING_DB: database,
+    BOOKING_ADMIN_KEY: ADMIN_KEY,
+    RATE_LIMIT_PER_MINUTE: "100000",
   });
 }

@@ -14,11 +14,12 @@ interface Call {
 
 function standIn() {
   const calls: Call[] = [];
-  const ask = (what: string) => new Promise<never>((resolve, reject) => {
-    // Two turns of the event loop: the controller's own awaits and what it does after.
-    const settled = () => new Promise<void>((done) => setTimeout(done, 0));
-    calls.push({ what, answer: (value) => (resolve(value as never), settled()), fail: (error) => (reject(error), settled()) });
-  });
+  const ask = (what: string) =>
+    new Promise<never>((resolve, reject) => {
+      // Two turns of the event loop: the controller's own awaits and what it does after.
+      const settled = () => new Promise<void>((done) => setTimeout(done, 0));
+      calls.push({ what, answer: (value) => (resolve(value as never), settled()), fail: (error) => (reject(error), settled()) });
+    });
   const api: TimesApi = {
     timeSlots: (from, until, zone) => ask(`slots ${from} ${until} ${zone}`),
     firstFreeDay: (from, zone) => ask(`free ${from} ${zone}`),
@@ -67,7 +68,10 @@ test.describe("the calendar's times", () => {
     expect(calendar.loading).toBe(false);
     expect(calendar.empty).toBe(false);
     expect(options.arrived).toBe(1);
-    expect([...calendar.freeDays]).toEqual([["2026-12-02", 2], ["2026-12-09", 1]]);
+    expect([...calendar.freeDays]).toEqual([
+      ["2026-12-02", 2],
+      ["2026-12-09", 1],
+    ]);
     expect(calendar.freeDays).toBe(calendar.freeDays);
     calendar.choose("2026-12-02");
     expect(calendar.daySlots).toHaveLength(2);

@@ -11,7 +11,9 @@ const DEFAULT_TEXTS = { ...BUNDLED_TEXTS, ...MANAGE_TEXTS };
 
 /** Every built-in catalog, English from the bundle and the others as their modules export them. */
 async function catalogs(): Promise<Array<[Language, LoadedCatalog]>> {
-  const others = await Promise.all(LANGUAGES.filter((l) => l !== "en").map(async (l) => [l, (await import(`../src/i18n/locales/${l}.ts`)).default] as [Language, LoadedCatalog]));
+  const others = await Promise.all(
+    LANGUAGES.filter((l) => l !== "en").map(async (l) => [l, (await import(`../src/i18n/locales/${l}.ts`)).default] as [Language, LoadedCatalog]),
+  );
   return [["en", { ...en, ...MANAGE_TEXTS }], ...others];
 }
 
@@ -19,7 +21,10 @@ const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) 
 
 test.describe("the built-in catalogs", () => {
   test("name the plural categories Chromium's Intl.PluralRules uses for each language", async ({ page }) => {
-    const used = await page.evaluate((languages) => Object.fromEntries(languages.map((l) => [l, new Intl.PluralRules(l).resolvedOptions().pluralCategories.sort()])), LANGUAGES);
+    const used = await page.evaluate(
+      (languages) => Object.fromEntries(languages.map((l) => [l, new Intl.PluralRules(l).resolvedOptions().pluralCategories.sort()])),
+      LANGUAGES,
+    );
     for (const language of LANGUAGES) expect(used[language], language).toEqual([...PLURAL_CATEGORIES[language]].sort());
   });
 
@@ -42,7 +47,8 @@ test.describe("the built-in catalogs", () => {
       for (const [key, entry] of Object.entries(catalog)) {
         if (key in PLURAL_KEYS) {
           const forms = typeof entry === "object" && entry ? Object.keys(entry).sort() : [];
-          if (JSON.stringify(forms) !== JSON.stringify(needed)) problems.push(`${language}.${key} has forms [${forms.join(", ")}], needs [${needed.join(", ")}]`);
+          if (JSON.stringify(forms) !== JSON.stringify(needed))
+            problems.push(`${language}.${key} has forms [${forms.join(", ")}], needs [${needed.join(", ")}]`);
         } else if (typeof entry !== "string" || entry.trim() === "") {
           problems.push(`${language}.${key} is not a text`);
         }
@@ -58,7 +64,8 @@ test.describe("the built-in catalogs", () => {
         const wanted = placeholders(DEFAULT_TEXTS[key as keyof typeof DEFAULT_TEXTS]);
         const forms = typeof entry === "string" ? { text: entry } : (entry ?? {});
         for (const [form, text] of Object.entries(forms)) {
-          if (JSON.stringify(placeholders(text ?? "")) !== JSON.stringify(wanted)) problems.push(`${language}.${key} (${form}) has {${placeholders(text ?? "").join("}, {")}}, English has {${wanted.join("}, {")}}`);
+          if (JSON.stringify(placeholders(text ?? "")) !== JSON.stringify(wanted))
+            problems.push(`${language}.${key} (${form}) has {${placeholders(text ?? "").join("}, {")}}, English has {${wanted.join("}, {")}}`);
         }
       }
     }

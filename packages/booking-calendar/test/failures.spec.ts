@@ -1,5 +1,17 @@
 import type { Page } from "@playwright/test";
-import { test, expect, chooseFirstTime, chooseTime, continueToPayment, createEventType, mountCalendar, recordApiCalls, reservationsOf, routeStripeJs, PAID } from "./fixtures.ts";
+import {
+  test,
+  expect,
+  chooseFirstTime,
+  chooseTime,
+  continueToPayment,
+  createEventType,
+  mountCalendar,
+  recordApiCalls,
+  reservationsOf,
+  routeStripeJs,
+  PAID,
+} from "./fixtures.ts";
 
 /** A response shaped exactly as the server's error body (spec part 7). */
 function errorBody(status: number, code: string, message: string) {
@@ -29,7 +41,10 @@ test.describe("failures and recovery", () => {
     await expect(page.getByRole("alert")).toHaveCount(0);
   });
 
-  test("a configuration this browser cannot open (a zone it does not know) is told like a failed start, with a retry that recovers", async ({ page, request }) => {
+  test("a configuration this browser cannot open (a zone it does not know) is told like a failed start, with a retry that recovers", async ({
+    page,
+    request,
+  }) => {
     const { token } = await createEventType(request);
     // The first init answers the event type with a zone no browser knows; the retry gets the real one.
     let spoiled = false;
@@ -53,10 +68,14 @@ test.describe("failures and recovery", () => {
     const { token } = await createEventType(request);
     // The page's clock is driven by the test, so the wait is seen whatever the machine's speed.
     await page.clock.install();
-    await failOnce(page, "**/time-slots?*", (route) => route.fulfill({
-      status: 429, contentType: "application/json", headers: { "Retry-After": "30", "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "Retry-After" },
-      body: errorBody(429, "rate_limited", "Too many requests."),
-    }));
+    await failOnce(page, "**/time-slots?*", (route) =>
+      route.fulfill({
+        status: 429,
+        contentType: "application/json",
+        headers: { "Retry-After": "30", "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "Retry-After" },
+        body: errorBody(429, "rate_limited", "Too many requests."),
+      }),
+    );
     const calls = recordApiCalls(page);
     await mountCalendar(page, { token });
     await expect(page.getByRole("alert")).toContainText(/Too many requests right now\. Trying again in (30|29) s/);
@@ -75,9 +94,14 @@ test.describe("failures and recovery", () => {
   test("a 500 while booking keeps everything typed, and the retry books", async ({ page, request }) => {
     const { token } = await createEventType(request, { customFields: [{ label: "Company", name: "company", type: "text", required: false }] });
     const calls = recordApiCalls(page);
-    await failOnce(page, /\/reservations$/, (route) => route.fulfill({
-      status: 500, contentType: "application/json", headers: { "Access-Control-Allow-Origin": "*" }, body: errorBody(500, "internal_error", "Unexpected failure."),
-    }));
+    await failOnce(page, /\/reservations$/, (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: "application/json",
+        headers: { "Access-Control-Allow-Origin": "*" },
+        body: errorBody(500, "internal_error", "Unexpected failure."),
+      }),
+    );
     await mountCalendar(page, { token });
     await chooseFirstTime(page);
     await page.getByLabel("Email").fill("eve@example.com");
@@ -93,9 +117,14 @@ test.describe("failures and recovery", () => {
 
   test("an answer that is not the API's JSON shows a retryable state, not a blank box", async ({ page, request }) => {
     const { token } = await createEventType(request);
-    await failOnce(page, "**/event-types/init", (route) => route.fulfill({
-      status: 200, contentType: "text/html", headers: { "Access-Control-Allow-Origin": "*" }, body: "<html><body>Gateway maintenance</body></html>",
-    }));
+    await failOnce(page, "**/event-types/init", (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: "text/html",
+        headers: { "Access-Control-Allow-Origin": "*" },
+        body: "<html><body>Gateway maintenance</body></html>",
+      }),
+    );
     await mountCalendar(page, { token });
     await expect(page.getByRole("alert")).toContainText("unexpected answer");
     await page.getByRole("button", { name: "Try again" }).click();

@@ -34,11 +34,17 @@ export function eventTypeBody(overrides: Record<string, unknown> = {}): Record<s
  * Creates an event type through the admin API; returns its id, its API token (`token`, for calls a
  * server makes), the publishable link token a site puts into its pages, and its webhook signing secret.
  */
-export async function createEventType(request: APIRequestContext, overrides: Record<string, unknown> = {}): Promise<{ id: number; token: string; linkToken: string; webhookSecret: string }> {
+export async function createEventType(
+  request: APIRequestContext,
+  overrides: Record<string, unknown> = {},
+): Promise<{ id: number; token: string; linkToken: string; webhookSecret: string }> {
   // Each event type gets a host of its own unless the test names hosts: the tests run in parallel on one
   // server, and event types of one host share that person's time (their first free slots would collide).
   const hosts = overrides.hosts ?? [{ hostId: await createHost(request) }];
-  const response = await request.post("/admin/event-types", { headers: { Authorization: `Bearer ${ADMIN_KEY}` }, data: { ...eventTypeBody(overrides), hosts } });
+  const response = await request.post("/admin/event-types", {
+    headers: { Authorization: `Bearer ${ADMIN_KEY}` },
+    data: { ...eventTypeBody(overrides), hosts },
+  });
   expect(response.status(), await response.text()).toBe(200);
   const body = await response.json();
   return { id: body.data.id, token: body.data.token, linkToken: body.data.linkToken, webhookSecret: body.data.webhookSecret };
@@ -46,7 +52,10 @@ export async function createEventType(request: APIRequestContext, overrides: Rec
 
 /** Creates a host through the admin API and returns its id. */
 export async function createHost(request: APIRequestContext, fields: Record<string, unknown> = {}): Promise<number> {
-  const response = await request.post("/admin/hosts", { headers: { Authorization: `Bearer ${ADMIN_KEY}` }, data: { name: "Test host", email: `host-${crypto.randomUUID()}@example.com`, ...fields } });
+  const response = await request.post("/admin/hosts", {
+    headers: { Authorization: `Bearer ${ADMIN_KEY}` },
+    data: { name: "Test host", email: `host-${crypto.randomUUID()}@example.com`, ...fields },
+  });
   expect(response.status(), await response.text()).toBe(200);
   return (await response.json()).data.id;
 }
@@ -55,7 +64,9 @@ export async function createHost(request: APIRequestContext, fields: Record<stri
 export async function reservationsOf(request: APIRequestContext, id: number, range?: { from: string; until: string }): Promise<Array<Record<string, unknown>>> {
   const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
   const { from, until } = range ?? { from: day(-2), until: day(95) };
-  const response = await request.get(`/admin/event-types/${id}/reservations?from=${from}&until=${until}`, { headers: { Authorization: `Bearer ${ADMIN_KEY}` } });
+  const response = await request.get(`/admin/event-types/${id}/reservations?from=${from}&until=${until}`, {
+    headers: { Authorization: `Bearer ${ADMIN_KEY}` },
+  });
   expect(response.status()).toBe(200);
   return (await response.json()).data;
 }
@@ -82,8 +93,17 @@ export async function recordEvents(page: Page): Promise<() => Promise<Array<{ ty
   await page.addInitScript(() => {
     const seen: Array<{ type: string; detail: unknown }> = [];
     (window as unknown as { bookingEvents: typeof seen }).bookingEvents = seen;
-    for (const type of ["booking-ready", "booking-date-selected", "booking-slot-selected", "booking-reservation-held", "booking-payment-started",
-      "booking-reservation-confirmed", "booking-rescheduled", "booking-cancelled", "booking-error"]) {
+    for (const type of [
+      "booking-ready",
+      "booking-date-selected",
+      "booking-slot-selected",
+      "booking-reservation-held",
+      "booking-payment-started",
+      "booking-reservation-confirmed",
+      "booking-rescheduled",
+      "booking-cancelled",
+      "booking-error",
+    ]) {
       document.addEventListener(type, (e) => seen.push({ type, detail: JSON.parse(JSON.stringify((e as CustomEvent).detail)) }));
     }
   });
@@ -118,7 +138,12 @@ export async function isOffered(request: APIRequestContext, token: string, start
 }
 
 /** Books a slot through the API, as another visitor would; answers the reservation's uuid and the visitor's manage link. */
-export async function bookThroughApi(request: APIRequestContext, token: string, slot: { start: string; end: string }, email = "grace@example.com"): Promise<{ uuid: string; manageUrl: string }> {
+export async function bookThroughApi(
+  request: APIRequestContext,
+  token: string,
+  slot: { start: string; end: string },
+  email = "grace@example.com",
+): Promise<{ uuid: string; manageUrl: string }> {
   const response = await request.post("/reservations", { headers: { Authorization: `Bearer ${token}` }, data: { start: slot.start, end: slot.end, email } });
   const body = await response.json();
   expect(body.success, JSON.stringify(body)).toBe(true);
@@ -134,7 +159,9 @@ export async function routeStripeJs(page: Page): Promise<{ loads: number }> {
   const counter = { loads: 0 };
   const server = test.info().project.use.baseURL!;
   const script = await (await fetch(`${server}/embed/stripe-standin.js`)).text();
-  page.on("request", (request) => { if (request.url() === `${server}/embed/stripe-standin.js`) counter.loads += 1; });
+  page.on("request", (request) => {
+    if (request.url() === `${server}/embed/stripe-standin.js`) counter.loads += 1;
+  });
   await page.route("https://js.stripe.com/**", (route) => {
     counter.loads += 1;
     return route.fulfill({ contentType: "text/javascript", body: script });
@@ -144,7 +171,11 @@ export async function routeStripeJs(page: Page): Promise<{ loads: number }> {
 
 /** Opens the customer's page of popup triggers: one button per token, a link to the first, and optionally a floating button and a fixed color-scheme. */
 export async function openPopupSite(page: Page, options: { tokens: string[]; floating?: string; scheme?: string }): Promise<void> {
-  const query = new URLSearchParams({ tokens: JSON.stringify(options.tokens), ...(options.floating ? { floating: options.floating } : {}), ...(options.scheme ? { scheme: options.scheme } : {}) });
+  const query = new URLSearchParams({
+    tokens: JSON.stringify(options.tokens),
+    ...(options.floating ? { floating: options.floating } : {}),
+    ...(options.scheme ? { scheme: options.scheme } : {}),
+  });
   await page.goto(`${SITE}/popup?${query}`);
 }
 

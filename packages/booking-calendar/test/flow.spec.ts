@@ -6,7 +6,16 @@ import { test, expect } from "./fixtures.ts";
 
 // The element's steps as pure moves: no page, no server.
 const init = { disabled: false, configuration: { title: "Intro call" }, customFields: [] } as unknown as InitData;
-const reservation = { uuid: "r-1", email: "ada@example.org", firstname: "Ada", lastname: "", status: "confirmed", start: "2026-12-01T09:00:00+00:00", end: "2026-12-01T09:30:00+00:00", location: null };
+const reservation = {
+  uuid: "r-1",
+  email: "ada@example.org",
+  firstname: "Ada",
+  lastname: "",
+  status: "confirmed",
+  start: "2026-12-01T09:00:00+00:00",
+  end: "2026-12-01T09:30:00+00:00",
+  location: null,
+};
 const rescheduling = { ...init, reservation } as InitData;
 const slot = { start: "2026-12-02T10:00:00+00:00", startIso8601: "2026-12-02T10:00:00Z", date: "2026-12-02" } as unknown as TimeSlot;
 const other = { ...slot, start: "2026-12-03T10:00:00+00:00", startIso8601: "2026-12-03T10:00:00Z" } as TimeSlot;
@@ -47,12 +56,23 @@ test.describe("the booking flow", () => {
       kept: { ...emptyDraft(), email: "ada@example.org", firstname: "Ada", lastname: "" },
     });
     // A finished booking that was not a reschedule has no details to carry.
-    expect(flows.starting(flows.finished(picking, { kind: "booked", slot, result: {}, email: "ada@example.org", location: null } as never))).toEqual({ kind: "loading", init, kept: null });
+    expect(flows.starting(flows.finished(picking, { kind: "booked", slot, result: {}, email: "ada@example.org", location: null } as never))).toEqual({
+      kind: "loading",
+      init,
+      kept: null,
+    });
   });
 
   test("a chosen time leads to the details with no problems yet, or in reschedule mode to the move", () => {
     expect(flows.slotChosen(picking, slot)).toEqual(details);
-    expect(flows.slotChosen({ ...picking, init: rescheduling }, slot)).toEqual({ kind: "moving", ...booking, init: rescheduling, reservation, slot, cancelReason: null });
+    expect(flows.slotChosen({ ...picking, init: rescheduling }, slot)).toEqual({
+      kind: "moving",
+      ...booking,
+      init: rescheduling,
+      reservation,
+      slot,
+      cancelReason: null,
+    });
   });
 
   test("back goes one step and keeps the chosen time and what was typed; from the times there is nowhere back", () => {
@@ -61,7 +81,11 @@ test.describe("the booking flow", () => {
     const toPay = flows.paymentOpened(details, slot);
     expect(toPay).toEqual(paying);
     expect(flows.back(toPay)).toEqual(details);
-    expect(flows.back({ ...paying, slot: other, draft: { ...draft, firstname: "Ada" } })).toEqual({ ...details, slot: other, draft: { ...draft, firstname: "Ada" } });
+    expect(flows.back({ ...paying, slot: other, draft: { ...draft, firstname: "Ada" } })).toEqual({
+      ...details,
+      slot: other,
+      draft: { ...draft, firstname: "Ada" },
+    });
     const moving = flows.slotChosen({ ...picking, init: rescheduling }, slot);
     expect(flows.back(moving)).toEqual({ ...picking, init: rescheduling, slot });
     expect(flows.back(picking)).toBe(picking);
@@ -73,7 +97,11 @@ test.describe("the booking flow", () => {
     // On the times themselves (a cancellation that failed), the open question to cancel stays open.
     expect(flows.backToSlots({ ...picking, slot, cancelReason: "ill" })).toEqual({ ...picking, cancelReason: "ill" });
     // A move whose time was taken comes back with the question to cancel as it was left.
-    expect(flows.backToSlots(flows.slotChosen({ ...picking, init: rescheduling, cancelReason: "ill" }, slot))).toEqual({ ...picking, init: rescheduling, cancelReason: "ill" });
+    expect(flows.backToSlots(flows.slotChosen({ ...picking, init: rescheduling, cancelReason: "ill" }, slot))).toEqual({
+      ...picking,
+      init: rescheduling,
+      cancelReason: "ill",
+    });
     expect(flows.backToSlots({ kind: "loading", init: null, kept: null })).toEqual({ kind: "loading", init: null, kept: null });
   });
 
@@ -146,7 +174,11 @@ test.describe("the booking flow", () => {
     const done = { kind: "booked" as const, slot, result: null, email: "ada@example.org", location: null };
     expect(flows.finished(details, done)).toEqual({ kind: "done", init, done });
     const cancelled = flows.reservationCancelled({ ...picking, init: rescheduling }, reservation);
-    expect(cancelled).toMatchObject({ kind: "done", init: { reservation: { uuid: "r-1", status: "cancelled" } }, done: { kind: "cancelled", email: "ada@example.org" } });
+    expect(cancelled).toMatchObject({
+      kind: "done",
+      init: { reservation: { uuid: "r-1", status: "cancelled" } },
+      done: { kind: "cancelled", email: "ada@example.org" },
+    });
     expect(rescheduling.reservation?.status).toBe("confirmed");
   });
 });
@@ -170,14 +202,42 @@ test.describe("prefilling the draft", () => {
 
 test.describe("the booking as the API takes it", () => {
   test("sends what was typed, trimmed, in the visitor's zone, language and clock, and leaves out what is blank", () => {
-    const fields = [{ uuid: "f-1", name: "topic", label: "Topic", type: "text", required: false, order: 0 }, { uuid: "f-2", name: "size", label: "Size", type: "number", required: false, order: 1 }];
-    const withFields = { ...init, configuration: { ...init.configuration, locations: [{ type: "phone", value: null }] }, customFields: fields } as unknown as InitData;
-    const typed = { ...emptyDraft(), email: " ada@example.org ", firstname: " Ada ", phone: "+44 20 7946 0958", guests: [" bob@example.org ", " "], answers: { "f-1": "Billing", "f-2": "" } };
+    const fields = [
+      { uuid: "f-1", name: "topic", label: "Topic", type: "text", required: false, order: 0 },
+      { uuid: "f-2", name: "size", label: "Size", type: "number", required: false, order: 1 },
+    ];
+    const withFields = {
+      ...init,
+      configuration: { ...init.configuration, locations: [{ type: "phone", value: null }] },
+      customFields: fields,
+    } as unknown as InitData;
+    const typed = {
+      ...emptyDraft(),
+      email: " ada@example.org ",
+      firstname: " Ada ",
+      phone: "+44 20 7946 0958",
+      guests: [" bob@example.org ", " "],
+      answers: { "f-1": "Billing", "f-2": "" },
+    };
     expect(reservationOf(typed, withFields, slot, "Europe/Prague", { locale: "de", hour12: false })).toEqual({
-      start: slot.start, end: slot.end, email: "ada@example.org", timezone: "Europe/Prague", locale: "de-u-hc-h23", firstname: "Ada", phone: "+44 20 7946 0958",
-      location: { type: "phone", value: "+44 20 7946 0958" }, guests: ["bob@example.org"], customFields: [{ uuid: "f-1", value: "Billing" }],
+      start: slot.start,
+      end: slot.end,
+      email: "ada@example.org",
+      timezone: "Europe/Prague",
+      locale: "de-u-hc-h23",
+      firstname: "Ada",
+      phone: "+44 20 7946 0958",
+      location: { type: "phone", value: "+44 20 7946 0958" },
+      guests: ["bob@example.org"],
+      customFields: [{ uuid: "f-1", value: "Billing" }],
     });
-    const bare = reservationOf({ ...emptyDraft(), email: "ada@example.org" }, { ...init, configuration: { ...init.configuration, locations: [] } } as unknown as InitData, slot, "UTC", { locale: "en-US", hour12: true });
+    const bare = reservationOf(
+      { ...emptyDraft(), email: "ada@example.org" },
+      { ...init, configuration: { ...init.configuration, locations: [] } } as unknown as InitData,
+      slot,
+      "UTC",
+      { locale: "en-US", hour12: true },
+    );
     expect(bare).toEqual({ start: slot.start, end: slot.end, email: "ada@example.org", timezone: "UTC", locale: "en-US-u-hc-h12" });
   });
 });

@@ -1,7 +1,22 @@
 import {
-  test, expect, bookThroughApi, chooseFirstTime, chooseTime, continueToPayment, createEventType, expectTimeNotOffered, firstFreeSlot, freeSlots, mountCalendar, moveBookingTo, recordApiCalls, recordEvents,
-  reservationsOf, routeStripeJs,
-  PAID, payWithCard,
+  test,
+  expect,
+  bookThroughApi,
+  chooseFirstTime,
+  chooseTime,
+  continueToPayment,
+  createEventType,
+  expectTimeNotOffered,
+  firstFreeSlot,
+  freeSlots,
+  mountCalendar,
+  moveBookingTo,
+  recordApiCalls,
+  recordEvents,
+  reservationsOf,
+  routeStripeJs,
+  PAID,
+  payWithCard,
 } from "./fixtures.ts";
 
 test.describe("booking flows", () => {
@@ -64,12 +79,20 @@ test.describe("booking flows", () => {
     await payWithCard(page, "4242 4242 4242 4242");
     await expect(page.getByRole("heading", { name: "You are booked" })).toBeVisible();
     expect(calls.filter((c) => !c.startsWith("GET /timezones"))).toEqual([
-      "POST /event-types/init", "GET /time-slots", "POST /reservations/prepare", `POST /reservations/${(await reservationsOf(request, id))[0]!.uuid}/payments`,
+      "POST /event-types/init",
+      "GET /time-slots",
+      "POST /reservations/prepare",
+      `POST /reservations/${(await reservationsOf(request, id))[0]!.uuid}/payments`,
       `POST /reservations/${(await reservationsOf(request, id))[0]!.uuid}/confirm`,
     ]);
     expect((await reservationsOf(request, id))[0]).toMatchObject({ status: "confirmed" });
     expect((await events()).map((e) => e.type)).toEqual([
-      "booking-ready", "booking-date-selected", "booking-slot-selected", "booking-reservation-held", "booking-payment-started", "booking-reservation-confirmed",
+      "booking-ready",
+      "booking-date-selected",
+      "booking-slot-selected",
+      "booking-reservation-held",
+      "booking-payment-started",
+      "booking-reservation-confirmed",
     ]);
   });
 

@@ -107,7 +107,9 @@ test.describe("the element in the visitor's language", () => {
   test("shows the calendar only once its language has arrived, and in English when that language cannot be loaded", async ({ page, request }) => {
     const { token } = await createEventType(request, localeOf("fr"));
     let release!: () => void;
-    const held = new Promise<void>((resolve) => { release = resolve; });
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     await page.route("**/embed/locales/fr.json", async (route) => {
       await held;
       await route.continue();

@@ -18,7 +18,10 @@ const TRANSLATED = {
     de: {
       title: "Kennenlerngespräch",
       description: "Eine halbe Stunde, um uns kennenzulernen.",
-      customFields: { company: { label: "Firma", placeholder: "Muster GmbH" }, team_size: { label: "Teamgröße", options: ["1 bis 10", "11 bis 50", "über 50"] } },
+      customFields: {
+        company: { label: "Firma", placeholder: "Muster GmbH" },
+        team_size: { label: "Teamgröße", options: ["1 bis 10", "11 bis 50", "über 50"] },
+      },
       locations: { address: "Unser Büro in Berlin" },
       texts: { book: "Verbindlich buchen" },
     },
@@ -30,10 +33,16 @@ const TRANSLATED = {
 const picker = (page: Page) => ({ search: page.getByRole("searchbox"), select: page.locator('select[part="timezone-select"]') });
 
 /** The values of the options the list shows now. */
-const listed = (page: Page) => picker(page).select.locator("option").evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+const listed = (page: Page) =>
+  picker(page)
+    .select.locator("option")
+    .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
 
 test.describe("time zones in the visitor's language", () => {
-  test("the list names zones in German and the search finds them by city in any language, country, abbreviation, region and offset", async ({ page, request }) => {
+  test("the list names zones in German and the search finds them by city in any language, country, abbreviation, region and offset", async ({
+    page,
+    request,
+  }) => {
     const { token } = await createEventType(request);
     await mountCalendar(page, { token, locale: "de", timezone: "Europe/Prague" });
     const { search, select } = picker(page);
@@ -44,14 +53,25 @@ test.describe("time zones in the visitor's language", () => {
     expect((await listed(page)).sort()).toEqual(["Europe/Prague", "Europe/Warsaw"]);
     // The continents are named in German too.
     await expect(select.locator("optgroup").first()).toHaveAttribute("label", "Europa");
-    for (const [query, zone] of [["東京", "Asia/Tokyo"], ["Pacific", "America/Los_Angeles"], ["EST", "America/New_York"], ["India", /^Asia\/(Kolkata|Calcutta)$/], ["Polen", "Europe/Warsaw"], ["CET", "Europe/Berlin"]] as const) {
+    for (const [query, zone] of [
+      ["東京", "Asia/Tokyo"],
+      ["Pacific", "America/Los_Angeles"],
+      ["EST", "America/New_York"],
+      ["India", /^Asia\/(Kolkata|Calcutta)$/],
+      ["Polen", "Europe/Warsaw"],
+      ["CET", "Europe/Berlin"],
+    ] as const) {
       await search.fill(query);
-      await expect.poll(async () => (await listed(page)).some((z) => (typeof zone === "string" ? z === zone : zone.test(z))), `"${query}" finds ${zone}`).toBe(true);
+      await expect
+        .poll(async () => (await listed(page)).some((z) => (typeof zone === "string" ? z === zone : zone.test(z))), `"${query}" finds ${zone}`)
+        .toBe(true);
     }
     await search.fill("+05:30");
     await expect.poll(async () => (await listed(page)).some((z) => /^Asia\/(Kolkata|Calcutta)$/.test(z))).toBe(true);
     // Every zone found by the offset is at that offset (the chosen zone aside).
-    const labels = await select.locator("option").evaluateAll((options) => options.filter((o) => (o as HTMLOptionElement).value !== "Europe/Prague").map((o) => o.textContent ?? ""));
+    const labels = await select
+      .locator("option")
+      .evaluateAll((options) => options.filter((o) => (o as HTMLOptionElement).value !== "Europe/Prague").map((o) => o.textContent ?? ""));
     expect(labels.length).toBeGreaterThan(0);
     for (const label of labels) expect(label).toContain("UTC+05:30");
   });
@@ -84,7 +104,10 @@ test.describe("time zones in the visitor's language", () => {
 });
 
 test.describe("the organizer's texts in the visitor's language", () => {
-  test("a German visitor reads the German title, description, fields, options and place; the answer sent is the event type's own option", async ({ page, request }) => {
+  test("a German visitor reads the German title, description, fields, options and place; the answer sent is the event type's own option", async ({
+    page,
+    request,
+  }) => {
     const { id, token } = await createEventType(request, TRANSLATED);
     await mountCalendar(page, { token, locale: "de" });
     await expect(page.getByRole("heading", { name: "Kennenlerngespräch" })).toBeVisible();
@@ -106,7 +129,10 @@ test.describe("the organizer's texts in the visitor's language", () => {
     expect(reservation!.customFields).toEqual(expect.arrayContaining([expect.objectContaining({ value: "51+" })]));
   });
 
-  test("a French visitor gets the event type's own texts (French has a catalog, the organizer wrote no French), a Japanese one the Japanese title", async ({ page, request }) => {
+  test("a French visitor gets the event type's own texts (French has a catalog, the organizer wrote no French), a Japanese one the Japanese title", async ({
+    page,
+    request,
+  }) => {
     const { token } = await createEventType(request, TRANSLATED);
     await mountCalendar(page, { token, locale: "fr" });
     await expect(page.getByRole("heading", { name: "Intro call" })).toBeVisible();

@@ -1,5 +1,17 @@
 import type { Page } from "@playwright/test";
-import { test, expect, chooseFirstTime, continueToPayment, createEventType, mountCalendar, recordApiCalls, recordEvents, reservationsOf, routeStripeJs, PAID } from "./fixtures.ts";
+import {
+  test,
+  expect,
+  chooseFirstTime,
+  continueToPayment,
+  createEventType,
+  mountCalendar,
+  recordApiCalls,
+  recordEvents,
+  reservationsOf,
+  routeStripeJs,
+  PAID,
+} from "./fixtures.ts";
 
 /**
  * Holds the first request to `path` (not its preflight) until `release` is called, then lets it
@@ -8,16 +20,23 @@ import { test, expect, chooseFirstTime, continueToPayment, createEventType, moun
 async function holdBack(page: Page, path: string): Promise<{ reached: Promise<void>; release: () => void }> {
   let reached!: () => void;
   let release!: () => void;
-  const sent = new Promise<void>((resolve) => { reached = resolve; });
-  const gate = new Promise<void>((resolve) => { release = resolve; });
-  let held = false;
-  await page.route((url) => url.pathname === path, async (route) => {
-    if (held || route.request().method() === "OPTIONS") return route.continue();
-    held = true;
-    reached();
-    await gate;
-    await route.continue();
+  const sent = new Promise<void>((resolve) => {
+    reached = resolve;
   });
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let held = false;
+  await page.route(
+    (url) => url.pathname === path,
+    async (route) => {
+      if (held || route.request().method() === "OPTIONS") return route.continue();
+      held = true;
+      reached();
+      await gate;
+      await route.continue();
+    },
+  );
   return { reached: sent, release };
 }
 

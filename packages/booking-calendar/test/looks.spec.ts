@@ -37,7 +37,12 @@ test.describe("the brand colour in dark mode", () => {
       expect(accent).not.toEqual(await channels(page, "#60a5fa"));
       const [br, bg, bb] = await channels(page, brand);
       const [ar, ag, ab] = accent;
-      const order = (r: number, g: number, b: number) => [["r", r], ["g", g], ["b", b]].sort((p, q) => (q[1] as number) - (p[1] as number))[0]![0];
+      const order = (r: number, g: number, b: number) =>
+        [
+          ["r", r],
+          ["g", g],
+          ["b", b],
+        ].sort((p, q) => (q[1] as number) - (p[1] as number))[0]![0];
       expect(order(ar, ag, ab), "the strongest channel stays the brand's").toBe(order(br, bg, bb));
       for (const surface of ["--bc-background", "--bc-surface"]) {
         const ratio = contrast(accent, await channels(page, await css(host, surface)));
@@ -52,12 +57,18 @@ test.describe("the brand colour in dark mode", () => {
     const { token } = await createEventType(request, { title: "Auto brand", theme: { mode: "auto", colors: { primary: "#1e3a8a" } } });
     const configured = await (await request.get("/configuration", { headers: { Authorization: `Bearer ${token}` } })).json();
     const primaryDark = configured.data.configuration.theme.colors.primaryDark as string;
-    for (const [system, scheme, expected] of [["dark", "light", "#1e3a8a"], ["light", "dark", primaryDark], ["dark", undefined, primaryDark]] as const) {
+    for (const [system, scheme, expected] of [
+      ["dark", "light", "#1e3a8a"],
+      ["light", "dark", primaryDark],
+      ["dark", undefined, primaryDark],
+    ] as const) {
       await page.emulateMedia({ colorScheme: system });
       await openPopupSite(page, { tokens: [token], ...(scheme ? { scheme } : {}) });
       await page.getByRole("button", { name: "Book service 1" }).click();
       await expect(page.locator('button[part~="day-free"]').first()).toBeVisible();
-      expect(await channels(page, await css(page.locator("booking-calendar"), "--bc-primary")), `system ${system}, page ${scheme}`).toEqual(await channels(page, expected));
+      expect(await channels(page, await css(page.locator("booking-calendar"), "--bc-primary")), `system ${system}, page ${scheme}`).toEqual(
+        await channels(page, expected),
+      );
     }
   });
 
@@ -73,7 +84,9 @@ test.describe("on a phone", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
   test("picking a day brings its times into view", async ({ page, request }) => {
-    const { token } = await createEventType(request, { description: "A call for tests, with a description long enough to take a few lines on a phone screen." });
+    const { token } = await createEventType(request, {
+      description: "A call for tests, with a description long enough to take a few lines on a phone screen.",
+    });
     await mountCalendar(page, { token });
     const day = page.locator('button[part~="day-free"]').last();
     await expect(day).toBeVisible();
@@ -108,7 +121,15 @@ test.describe("the times column before a day is chosen", () => {
     const [near, far] = [3, 70].map((days) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)) as [string, string];
     const closed = { monday: [], tuesday: [], wednesday: [], thursday: [], friday: [], saturday: [], sunday: [] };
     const ranges = [{ start: "09:00", end: "10:00" }];
-    const { token } = await createEventType(request, { availability: { weekly: closed, overrides: [{ date: near, ranges }, { date: far, ranges }] } });
+    const { token } = await createEventType(request, {
+      availability: {
+        weekly: closed,
+        overrides: [
+          { date: near, ranges },
+          { date: far, ranges },
+        ],
+      },
+    });
     await mountCalendar(page, { token });
     // The month of the first free day: its one free day offered in the times column.
     await expect(page.locator('button[part="next-available"]')).toHaveCount(1);

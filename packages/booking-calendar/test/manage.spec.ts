@@ -1,5 +1,16 @@
 import type { Page } from "@playwright/test";
-import { test, expect, ADMIN_KEY, bookThroughApi, createEventType, createHost, firstFreeSlot, mountCalendar, recordApiCalls, reservationsOf } from "./fixtures.ts";
+import {
+  test,
+  expect,
+  ADMIN_KEY,
+  bookThroughApi,
+  createEventType,
+  createHost,
+  firstFreeSlot,
+  mountCalendar,
+  recordApiCalls,
+  reservationsOf,
+} from "./fixtures.ts";
 
 /**
  * The manage screens of a booking (opened with `reservation-uuid`) against the real server: they say
@@ -18,11 +29,14 @@ async function booked(request: Parameters<typeof createEventType>[0], settings: 
 
 /** "Thursday, 26 November 2026, 14:30" as the element writes an instant in `locale` on the clocks of `zone`. */
 function when(page: Page, instant: number, locale: string, zone: string): Promise<string> {
-  return page.evaluate(([instant, locale, zone]) => {
-    const date = new Intl.DateTimeFormat(locale, { timeZone: zone, weekday: "long", day: "numeric", month: "long", year: "numeric" }).format(instant);
-    const time = new Intl.DateTimeFormat(locale, { timeZone: zone, timeStyle: "short" }).format(instant);
-    return `${date}, ${time}`;
-  }, [instant, locale, zone] as const);
+  return page.evaluate(
+    ([instant, locale, zone]) => {
+      const date = new Intl.DateTimeFormat(locale, { timeZone: zone, weekday: "long", day: "numeric", month: "long", year: "numeric" }).format(instant);
+      const time = new Intl.DateTimeFormat(locale, { timeZone: zone, timeStyle: "short" }).format(instant);
+      return `${date}, ${time}`;
+    },
+    [instant, locale, zone] as const,
+  );
 }
 
 const grid = (page: Page) => page.locator('button[part~="day"]');
@@ -32,7 +46,9 @@ test.describe("the manage screens tell the change rules up front", () => {
   test("before the notices: until when, in the visitor's zone, with the cancel button and the new times", async ({ page, request }) => {
     const { uuid, token, start } = await booked(request, { rescheduleNoticeMinutes: 30, cancelNoticeMinutes: 30 });
     const parts: string[] = [];
-    page.on("request", (r) => { if (r.url().includes("/embed/parts/")) parts.push(new URL(r.url()).pathname.split("/").pop()!); });
+    page.on("request", (r) => {
+      if (r.url().includes("/embed/parts/")) parts.push(new URL(r.url()).pathname.split("/").pop()!);
+    });
     await mountCalendar(page, { token, "reservation-uuid": uuid, locale: "en-GB", timezone: "America/New_York" });
     const until = await when(page, start - 30 * 60_000, "en-GB", "America/New_York");
     await expect(rules(page)).toHaveText(`You can reschedule or cancel online until ${until}.`);
@@ -58,7 +74,12 @@ test.describe("the manage screens tell the change rules up front", () => {
   });
 
   test("past the cancel notice only: the new times stay, the cancel button goes, the contact link is the configured one", async ({ page, request }) => {
-    const { uuid, token } = await booked(request, { rescheduleNoticeMinutes: 30, cancelNoticeMinutes: 1440, organizerEmail: "host@example.com", contact: "https://example.com/help" });
+    const { uuid, token } = await booked(request, {
+      rescheduleNoticeMinutes: 30,
+      cancelNoticeMinutes: 1440,
+      organizerEmail: "host@example.com",
+      contact: "https://example.com/help",
+    });
     await mountCalendar(page, { token, "reservation-uuid": uuid });
     await expect(rules(page)).toContainText("Cancelling online closed on");
     await expect(rules(page)).toContainText("You can reschedule online until");
@@ -68,11 +89,17 @@ test.describe("the manage screens tell the change rules up front", () => {
   });
 
   test("past both notices: since when and how to reach the organizer, no buttons, no times, nothing sent", async ({ page, request }) => {
-    const { id, uuid, token, start } = await booked(request, { rescheduleNoticeMinutes: 1440, cancelNoticeMinutes: 1440, contact: "Call us on +420 123 456 789" });
+    const { id, uuid, token, start } = await booked(request, {
+      rescheduleNoticeMinutes: 1440,
+      cancelNoticeMinutes: 1440,
+      contact: "Call us on +420 123 456 789",
+    });
     const calls = recordApiCalls(page);
     await mountCalendar(page, { token, "reservation-uuid": uuid, locale: "en-GB", timezone: "UTC" });
     const closed = await when(page, start - 1440 * 60_000, "en-GB", "UTC");
-    await expect(rules(page)).toHaveText(`Rescheduling and cancelling online closed on ${closed}. For changes now, contact the organizer: Call us on +420 123 456 789`);
+    await expect(rules(page)).toHaveText(
+      `Rescheduling and cancelling online closed on ${closed}. For changes now, contact the organizer: Call us on +420 123 456 789`,
+    );
     await expect(page.getByText("Status: confirmed")).toBeVisible();
     for (const name of ["Cancel booking", "Try again", "Move booking"]) await expect(page.getByRole("button", { name })).toHaveCount(0);
     await expect(grid(page)).toHaveCount(0);
@@ -118,7 +145,10 @@ test.describe("the manage screens tell the change rules up front", () => {
     await mountCalendar(page, { token, "reservation-uuid": uuid });
     await expect(page.getByRole("button", { name: "Cancel booking" })).toBeVisible();
     // The organizer lengthens the notices meanwhile: the booking is now inside them.
-    const patched = await request.patch(`/admin/event-types/${id}`, { headers: { Authorization: `Bearer ${ADMIN_KEY}` }, data: { rescheduleNoticeMinutes: 1440, cancelNoticeMinutes: 1440 } });
+    const patched = await request.patch(`/admin/event-types/${id}`, {
+      headers: { Authorization: `Bearer ${ADMIN_KEY}` },
+      data: { rescheduleNoticeMinutes: 1440, cancelNoticeMinutes: 1440 },
+    });
     expect(patched.status()).toBe(200);
     await page.getByRole("button", { name: "Cancel booking" }).click();
     await page.getByRole("button", { name: "Yes, cancel it" }).click();

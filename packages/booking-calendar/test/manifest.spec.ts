@@ -12,12 +12,25 @@ import { expect, SITE, test } from "./fixtures.ts";
 const pkgDir = resolve(import.meta.dirname, "..");
 const src = join(pkgDir, "src");
 
-interface Named { name: string; description?: string }
-interface Declaration {
-  kind: string; name: string; tagName?: string; customElement?: boolean;
-  attributes?: Named[]; events?: Named[]; cssParts?: Named[]; cssProperties?: Named[]; slots?: Named[];
+interface Named {
+  name: string;
+  description?: string;
 }
-interface Manifest { schemaVersion: string; modules: { path: string; declarations?: Declaration[]; exports?: { kind: string; name: string; declaration: { name: string } }[] }[] }
+interface Declaration {
+  kind: string;
+  name: string;
+  tagName?: string;
+  customElement?: boolean;
+  attributes?: Named[];
+  events?: Named[];
+  cssParts?: Named[];
+  cssProperties?: Named[];
+  slots?: Named[];
+}
+interface Manifest {
+  schemaVersion: string;
+  modules: { path: string; declarations?: Declaration[]; exports?: { kind: string; name: string; declaration: { name: string } }[] }[];
+}
 
 /** The element's sources. `popup/` is left out: the popup and the floating button are elements of their own. */
 function elementSources(dir = src): string[] {
@@ -83,17 +96,23 @@ test.describe("the Custom Elements Manifest", () => {
     // The module named is the package's own entry, and it exports the class and defines the tag.
     expect((pkg.exports["."] as { import: string }).import).toBe(`./${module.path}`);
     expect(existsSync(join(pkgDir, module.path))).toBe(true);
-    expect(module.exports).toEqual(expect.arrayContaining([
-      expect.objectContaining({ kind: "js", name: "BookingCalendar" }),
-      expect.objectContaining({ kind: "custom-element-definition", name: "booking-calendar", declaration: expect.objectContaining({ name: "BookingCalendar" }) }),
-    ]));
+    expect(module.exports).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: "js", name: "BookingCalendar" }),
+        expect.objectContaining({
+          kind: "custom-element-definition",
+          name: "booking-calendar",
+          declaration: expect.objectContaining({ name: "BookingCalendar" }),
+        }),
+      ]),
+    );
   });
 
   test("lists every attribute the running element observes, and no internal state", async ({ page }) => {
     await page.goto(`${SITE}/popup`);
     const observed = await page.evaluate(async () => {
       await customElements.whenDefined("booking-calendar");
-      return [...((customElements.get("booking-calendar") as unknown as { observedAttributes: string[] }).observedAttributes)];
+      return [...(customElements.get("booking-calendar") as unknown as { observedAttributes: string[] }).observedAttributes];
     });
     expect(observed).toContain("token");
     const { declaration } = element();
@@ -105,10 +124,7 @@ test.describe("the Custom Elements Manifest", () => {
 
   test("lists every event the source dispatches to the page", () => {
     // Through `emit` (events.ts), or any event of its own that leaves the shadow root.
-    const dispatched = new Set([
-      ...named(/\bemit\(\s*[\w.]+\s*,\s*"([^"]+)"/g),
-      ...named(/new CustomEvent\(\s*"([^"]+)"\s*,\s*\{[^}]*\bcomposed:\s*true/g),
-    ]);
+    const dispatched = new Set([...named(/\bemit\(\s*[\w.]+\s*,\s*"([^"]+)"/g), ...named(/new CustomEvent\(\s*"([^"]+)"\s*,\s*\{[^}]*\bcomposed:\s*true/g)]);
     expect(dispatched).toContain("booking-reservation-confirmed");
     const { declaration } = element();
     expect(missing(dispatched, names(declaration.events))).toEqual([]);

@@ -29,8 +29,15 @@ const root = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")).devDep
 
 const tsconfig = {
   compilerOptions: {
-    target: "ES2022", module: "ESNext", moduleResolution: "bundler", lib: ["ES2023", "DOM", "DOM.Iterable"],
-    jsx: "react-jsx", strict: true, skipLibCheck: false, noEmit: true, types: [],
+    target: "ES2022",
+    module: "ESNext",
+    moduleResolution: "bundler",
+    lib: ["ES2023", "DOM", "DOM.Iterable"],
+    jsx: "react-jsx",
+    strict: true,
+    skipLibCheck: false,
+    noEmit: true,
+    types: [],
   },
   include: ["src"],
 };
@@ -110,7 +117,13 @@ const indexHtml = (entry: string) => `<!doctype html>
 const OLDER_TYPESCRIPTS = { latest5: "typescript-5@npm:typescript@5", oldest: "typescript-5.0@npm:typescript@5.0" };
 
 /** A fresh app in `dir`: `src/<file>` (type-checked) and the page's entry `<entry>` (only built), with the tarball and `deps` installed; then type-checked by each TypeScript. */
-async function typeCheck(dir: string, tarball: string, deps: string[], older: string[], app: { file: string; source: string; entry: string; main: string }): Promise<void> {
+async function typeCheck(
+  dir: string,
+  tarball: string,
+  deps: string[],
+  older: string[],
+  app: { file: string; source: string; entry: string; main: string },
+): Promise<void> {
   const { file, source } = app;
   mkdirSync(join(dir, "src"), { recursive: true });
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "site", private: true, type: "module" }));
@@ -199,7 +212,10 @@ function typeFileOf(from: string, specifier: string): string {
 test.describe("the npm package", () => {
   test.setTimeout(600_000);
 
-  test("is publishable, its packed tarball type-checks in a fresh React and Vue app with skipLibCheck false, and both apps built by Vite book a paid event type", async ({ page, request }) => {
+  test("is publishable, its packed tarball type-checks in a fresh React and Vue app with skipLibCheck false, and both apps built by Vite book a paid event type", async ({
+    page,
+    request,
+  }) => {
     const manifest = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
     expect(manifest.private).toBeUndefined();
     // `npm pack` and `npm publish` build first, so a clean clone never packs a missing or stale dist.
@@ -212,7 +228,18 @@ test.describe("the npm package", () => {
       const { stdout } = await run("npm", ["pack", "--ignore-scripts", "--pack-destination", work, "--json"], { cwd: pkgDir });
       const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
       const paths = packed!.files.map((f) => f.path);
-      for (const file of ["README.md", "LICENSE", "package.json", "custom-elements.json", "dist/npm/index.js", "dist/npm/index.d.ts", "dist/embed/booking-calendar.js", "types/react.d.ts", "types/vue.d.ts"]) expect(paths).toContain(file);
+      for (const file of [
+        "README.md",
+        "LICENSE",
+        "package.json",
+        "custom-elements.json",
+        "dist/npm/index.js",
+        "dist/npm/index.d.ts",
+        "dist/embed/booking-calendar.js",
+        "types/react.d.ts",
+        "types/vue.d.ts",
+      ])
+        expect(paths).toContain(file);
       const tarball = join(work, readdirSync(work).find((f) => f.endsWith(".tgz"))!);
 
       // The tarball as a site receives it: an MIT license, and type files that need nothing else.
@@ -225,7 +252,11 @@ test.describe("the npm package", () => {
       const license = readFileSync(join(shipped, "LICENSE"), "utf8");
       expect(license).toMatch(/^MIT License\s+Copyright \(c\) 2026 The booking calendar contributors\s+Permission is hereby granted, free of charge/);
       // A type file may name the package itself (its own exports) besides what a site installs with it.
-      const installed = new Set([packedManifest.name, ...Object.keys(packedManifest.dependencies ?? {}), ...Object.keys(packedManifest.peerDependencies ?? {})]);
+      const installed = new Set([
+        packedManifest.name,
+        ...Object.keys(packedManifest.dependencies ?? {}),
+        ...Object.keys(packedManifest.peerDependencies ?? {}),
+      ]);
       const typeFiles = paths.filter((f) => f.endsWith(".d.ts"));
       expect(typeFiles).toContain("dist/npm/i18n/field-errors.d.ts");
       const unresolved: string[] = [];
@@ -242,11 +273,19 @@ test.describe("the npm package", () => {
       // Both apps finish before the directory goes, and both apps' errors are reported.
       const results = await Promise.allSettled([
         typeCheck(
-          join(work, "react"), tarball, [`react@${e2e.react}`, `react-dom@${e2e["react-dom"]}`, `@types/react@${e2e["@types/react"]}`, `vite@${e2e.vite}`, typescript],
-          [OLDER_TYPESCRIPTS.latest5, OLDER_TYPESCRIPTS.oldest], { file: "app.tsx", source: reactApp, entry: "main.js", main: reactMain },
+          join(work, "react"),
+          tarball,
+          [`react@${e2e.react}`, `react-dom@${e2e["react-dom"]}`, `@types/react@${e2e["@types/react"]}`, `vite@${e2e.vite}`, typescript],
+          [OLDER_TYPESCRIPTS.latest5, OLDER_TYPESCRIPTS.oldest],
+          { file: "app.tsx", source: reactApp, entry: "main.js", main: reactMain },
         ),
         // Vue's own types need TypeScript 5.4 or later.
-        typeCheck(join(work, "vue"), tarball, [`vue@${e2e.vue}`, `vite@${e2e.vite}`, typescript], [OLDER_TYPESCRIPTS.latest5], { file: "app.ts", source: vueApp, entry: "main.ts", main: vueMain }),
+        typeCheck(join(work, "vue"), tarball, [`vue@${e2e.vue}`, `vite@${e2e.vite}`, typescript], [OLDER_TYPESCRIPTS.latest5], {
+          file: "app.ts",
+          source: vueApp,
+          entry: "main.ts",
+          main: vueMain,
+        }),
       ]);
       const failures = results.flatMap((r) => (r.status === "rejected" ? [String(r.reason)] : []));
       expect(failures.join("\n")).toBe("");
@@ -272,14 +311,28 @@ test.describe("the npm package", () => {
 
     // In the source: a module with a top-level statement other than an import, an export or a declaration.
     const sources = (dir: string): string[] =>
-      readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []));
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
+      );
     const DECLARATIONS = new Set([
-      "ImportDeclaration", "ExportNamedDeclaration", "ExportAllDeclaration", "ExportDefaultDeclaration", "FunctionDeclaration", "ClassDeclaration",
-      "VariableDeclaration", "TSInterfaceDeclaration", "TSTypeAliasDeclaration", "TSModuleDeclaration", "TSGlobalDeclaration", "TSEnumDeclaration",
+      "ImportDeclaration",
+      "ExportNamedDeclaration",
+      "ExportAllDeclaration",
+      "ExportDefaultDeclaration",
+      "FunctionDeclaration",
+      "ClassDeclaration",
+      "VariableDeclaration",
+      "TSInterfaceDeclaration",
+      "TSTypeAliasDeclaration",
+      "TSModuleDeclaration",
+      "TSGlobalDeclaration",
+      "TSEnumDeclaration",
     ]);
     const runsOnImport = (file: string) =>
       parseSync(file, readFileSync(file, "utf8"), { lang: "ts" }).program.body.some((statement) => !DECLARATIONS.has(statement.type));
-    const effectful = sources(join(pkgDir, "src")).filter(runsOnImport).map((file) => `./${relative(pkgDir, file).split(sep).join("/")}`);
+    const effectful = sources(join(pkgDir, "src"))
+      .filter(runsOnImport)
+      .map((file) => `./${relative(pkgDir, file).split(sep).join("/")}`);
     expect(effectful).toContain("./src/parts/payment.ts");
     expect(effectful.filter((file) => !listed(file))).toEqual([]);
 

@@ -3,7 +3,19 @@ import { fileURLToPath } from "node:url";
 import type { Page } from "@playwright/test";
 // The script tag's `window.BookingCalendar` type, declared by the entry.
 import type {} from "../src/embed.ts";
-import { test, expect, chooseFirstTime, continueToPayment, createEventType, mountCalendar, openPopupSite, payWithCard, recordEvents, reservationsOf, PAID } from "./fixtures.ts";
+import {
+  test,
+  expect,
+  chooseFirstTime,
+  continueToPayment,
+  createEventType,
+  mountCalendar,
+  openPopupSite,
+  payWithCard,
+  recordEvents,
+  reservationsOf,
+  PAID,
+} from "./fixtures.ts";
 
 /**
  * The script-tag file carries what every visitor needs to start; the popup, the payment step, the
@@ -38,7 +50,7 @@ test.describe("parts of the script loaded on demand", () => {
     const zones = dist("parts/zones.js");
     // The form's guests and the zone list's city names are in their parts only.
     expect(form).toContain("bc-booking-form");
-    expect(main).not.toContain("customElements.define(\"bc-booking-form\"");
+    expect(main).not.toContain('customElements.define("bc-booking-form"');
     expect(zones).toContain("Warschau");
     expect(main).not.toContain("Warschau");
     for (const part of [popup, payment, form, zones]) expect(part).not.toContain("litElementVersions");

@@ -32,6 +32,9 @@ export default defineConfig({
   },
   webServer: [
     apiServer(port, database),
-    bunServer("packages/booking-calendar/test/site-server.ts", `http://127.0.0.1:${sitePort}/health`, { BC_SITE_PORT: sitePort, BC_API_ORIGIN: `http://127.0.0.1:${port}` }),
+    bunServer("packages/booking-calendar/test/site-server.ts", `http://127.0.0.1:${sitePort}/health`, {
+      BC_SITE_PORT: sitePort,
+      BC_API_ORIGIN: `http://127.0.0.1:${port}`,
+    }),
   ],
 });

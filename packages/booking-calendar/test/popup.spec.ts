@@ -77,7 +77,12 @@ test.describe("popup", () => {
 
   test("BookingCalendar.open without a token is refused", async ({ page }) => {
     await openPopupSite(page, { tokens: [] });
-    const error = await page.evaluate(() => window.BookingCalendar!.open({} as never).then(() => "opened", (e: Error) => e.message));
+    const error = await page.evaluate(() =>
+      window.BookingCalendar!.open({} as never).then(
+        () => "opened",
+        (e: Error) => e.message,
+      ),
+    );
     expect(error).toBe("BookingCalendar.open needs { token }.");
     await expect(page.getByRole("dialog")).toHaveCount(0);
   });
@@ -97,7 +102,7 @@ test.describe("popup", () => {
     await expect(dialog).toBeVisible();
     await page.keyboard.press("Escape");
     await expect(button).toBeFocused();
-    await page.evaluate((token) => window.BookingCalendar!.floatingButton({ token, text: "Second button" }).style.bottom = "5rem", token);
+    await page.evaluate((token) => (window.BookingCalendar!.floatingButton({ token, text: "Second button" }).style.bottom = "5rem"), token);
     await page.getByRole("button", { name: "Second button" }).click();
     await expect(dialog).toBeVisible();
   });

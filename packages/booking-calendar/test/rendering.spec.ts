@@ -21,7 +21,9 @@ test.describe("rendering from the configuration", () => {
   test("tells the site's developer in the console, once, when the page carries the API token instead of the link token", async ({ page, request }) => {
     const { token, linkToken } = await createEventType(request, { title: "Strategy session" });
     const warnings: string[] = [];
-    page.on("console", (message) => { if (message.type() === "warning") warnings.push(message.text()); });
+    page.on("console", (message) => {
+      if (message.type() === "warning") warnings.push(message.text());
+    });
     await mountCalendar(page, { token: linkToken });
     await expect(page.getByRole("heading", { name: "Strategy session" })).toBeVisible();
     expect(warnings).toEqual([]);

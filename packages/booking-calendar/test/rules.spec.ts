@@ -32,7 +32,8 @@ test.describe("input rules shared with the server", () => {
     expect(problems.email?.key).toBe("errorEmail");
     expect(problems.firstname).toEqual({ key: "errorTooLong", values: { max: LIMITS.textMaxLength } });
     const field = { uuid: "f", name: "notes", label: "Notes", type: "textarea", required: false, order: 0 } as const;
-    const notes = (n: number) => checkDraft({ ...emptyDraft(), email: "ada@example.org", answers: { f: "y".repeat(n) } }, [field as never], [])["customFields.f"];
+    const notes = (n: number) =>
+      checkDraft({ ...emptyDraft(), email: "ada@example.org", answers: { f: "y".repeat(n) } }, [field as never], [])["customFields.f"];
     expect(notes(LIMITS.textareaMaxLength)).toBeUndefined();
     expect(notes(LIMITS.textareaMaxLength + 1)).toEqual({ key: "errorTooLong", values: { max: LIMITS.textareaMaxLength } });
   });

@@ -40,7 +40,9 @@ const server = Bun.serve({
     const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Customer site</title>
 ${url.searchParams.get("standin") ? `<script src="${api}/embed/stripe-standin.js"></script>` : ""}
 <script src="${api}/embed/booking-calendar.js"></script></head>
-<body><main><h1>Book with us</h1><booking-calendar${Object.entries(attrs).map(([k, v]) => ` ${escapeHtml(k)}="${escapeHtml(v)}"`).join("")}></booking-calendar></main></body></html>`;
+<body><main><h1>Book with us</h1><booking-calendar${Object.entries(attrs)
+      .map(([k, v]) => ` ${escapeHtml(k)}="${escapeHtml(v)}"`)
+      .join("")}></booking-calendar></main></body></html>`;
     return new Response(html, { headers: { "content-type": "text/html;charset=utf-8" } });
   },
 });

@@ -8,7 +8,9 @@ test.describe("a month with more times than one answer of the server holds", () 
     // month is several answers of at most 10 000 slots.
     const ranges = [0, 1, 2, 3, 4].map((m) => ({ start: `00:0${m}`, end: "24:00" }));
     const { token } = await createEventType(request, {
-      timezone: "UTC", durationMinutes: 5, slotIntervalMinutes: 5,
+      timezone: "UTC",
+      durationMinutes: 5,
+      slotIntervalMinutes: 5,
       availability: { weekly: Object.fromEntries(WEEKDAYS.map((d) => [d, ranges])), overrides: [] },
     });
     const asked: string[] = [];

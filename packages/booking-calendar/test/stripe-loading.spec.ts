@@ -9,15 +9,25 @@ test.describe("Stripe.js on any site", () => {
   test("the element loads the configuration's Stripe.js by itself on another origin, and the card pays", async ({ page, request, baseURL }) => {
     const { id, token } = await createEventType(request, PAID);
     const scripts: string[] = [];
-    page.on("request", (r) => { if (r.resourceType() === "script") scripts.push(r.url()); });
+    page.on("request", (r) => {
+      if (r.resourceType() === "script") scripts.push(r.url());
+    });
     // Nothing may reach out to Stripe's own servers here.
     const toStripe: string[] = [];
-    await page.route("https://*.stripe.com/**", (route) => { toStripe.push(route.request().url()); return route.abort(); });
+    await page.route("https://*.stripe.com/**", (route) => {
+      toStripe.push(route.request().url());
+      return route.abort();
+    });
     await mountCalendar(page, { token });
     await continueToPayment(page, "anysite@example.com");
     await expect(page.getByLabel("Card number")).toBeVisible();
     // The details form and the payment step come from beside the script, before the Stripe.js it loads.
-    expect(scripts).toEqual([`${baseURL}/embed/booking-calendar.js`, `${baseURL}/embed/parts/form.js`, `${baseURL}/embed/parts/payment.js`, `${baseURL}/embed/stripe-standin.js`]);
+    expect(scripts).toEqual([
+      `${baseURL}/embed/booking-calendar.js`,
+      `${baseURL}/embed/parts/form.js`,
+      `${baseURL}/embed/parts/payment.js`,
+      `${baseURL}/embed/stripe-standin.js`,
+    ]);
     await payWithCard(page, "4242 4242 4242 4242");
     await expect(page.getByRole("heading", { name: "You are booked" })).toBeVisible();
     expect((await reservationsOf(request, id))[0]).toMatchObject({ status: "confirmed", email: "anysite@example.com" });

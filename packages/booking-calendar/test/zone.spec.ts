@@ -8,7 +8,9 @@ test.describe("the visitor's time zone", () => {
     await mountCalendar(page, { token, locale: "en-GB" });
     await expect(page.locator('button[part~="day-free"]').first()).toBeVisible();
     const asked: string[] = [];
-    page.on("request", (r) => { if (new URL(r.url()).pathname === "/time-slots") asked.push(new URL(r.url()).searchParams.get("timezone") ?? ""); });
+    page.on("request", (r) => {
+      if (new URL(r.url()).pathname === "/time-slots") asked.push(new URL(r.url()).searchParams.get("timezone") ?? "");
+    });
     await page.getByLabel("Search time zones").fill("tokyo");
     const answered = page.waitForResponse((r) => new URL(r.url()).pathname === "/time-slots");
     await page.getByRole("combobox", { name: "Time zone" }).selectOption("Asia/Tokyo");
@@ -62,7 +64,8 @@ test.describe("the visitor's clock", () => {
     expect(new DateTexts("en-GB", true).time(one, "Asia/Tokyo").replace(/\s/g, " ")).toMatch(/^0?1:00 am$/i);
     expect(localeUses12Hours("en-US")).toBe(true);
     expect(localeUses12Hours("de")).toBe(false);
-    expect([offsetText(offsetMinutes("Asia/Kolkata", Date.parse(one))), offsetText(offsetMinutes("America/St_Johns", Date.parse(one))), offsetText(0)])
-      .toEqual(["UTC+05:30", "UTC-03:30", "UTC+00:00"]);
+    expect([offsetText(offsetMinutes("Asia/Kolkata", Date.parse(one))), offsetText(offsetMinutes("America/St_Johns", Date.parse(one))), offsetText(0)]).toEqual(
+      ["UTC+05:30", "UTC-03:30", "UTC+00:00"],
+    );
   });
 });

@@ -59,7 +59,10 @@ function problemsOf(value: unknown): FieldProblem[] {
   if (!Array.isArray(value)) return [];
   const limit = (n: unknown) => (typeof n === "number" && Number.isFinite(n) ? n : undefined);
   return value
-    .filter((e): e is Record<string, unknown> => !!e && typeof e === "object" && typeof e.field === "string" && typeof e.code === "string" && typeof e.message === "string")
+    .filter(
+      (e): e is Record<string, unknown> =>
+        !!e && typeof e === "object" && typeof e.field === "string" && typeof e.code === "string" && typeof e.message === "string",
+    )
     .map((e) => ({ field: e.field as string, code: e.code as string, message: e.message as string, min: limit(e.min), max: limit(e.max) }));
 }
 
@@ -117,7 +120,11 @@ export interface Endpoints {
 export type Endpoint = keyof Endpoints;
 
 /** The `:name` parameters of a path pattern. */
-type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}` ? Name | ParamNames<Rest> : P extends `${string}:${infer Name}` ? Name : never;
+type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | ParamNames<Rest>
+  : P extends `${string}:${infer Name}`
+    ? Name
+    : never;
 
 /** What a call of `endpoint` gives: its path's parameters and its body when it has them, a query string when wanted. */
 export type CallOf<E extends Endpoint> = ([ParamNames<E>] extends [never] ? { params?: undefined } : { params: Record<ParamNames<E>, string | number> }) &
@@ -131,7 +138,10 @@ export type AnswerOf<E extends Endpoint> = Endpoints[E]["answer"];
  * browser adds `Origin` to every change, which the server checks. Answers the envelope's `data`
  * (or its message for answers without data); throws ApiFailure for every refusal.
  */
-export async function api<E extends Endpoint>(endpoint: E, ...[call]: Record<never, never> extends CallOf<E> ? [CallOf<E>?] : [CallOf<E>]): Promise<AnswerOf<E>> {
+export async function api<E extends Endpoint>(
+  endpoint: E,
+  ...[call]: Record<never, never> extends CallOf<E> ? [CallOf<E>?] : [CallOf<E>]
+): Promise<AnswerOf<E>> {
   const [method, pattern] = endpoint.split(" ") as [string, string];
   const params: Record<string, string | number> = call?.params ?? {};
   const path = pattern.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(params[name]))) + query(call?.query ?? {});
@@ -149,7 +159,13 @@ export async function api<E extends Endpoint>(endpoint: E, ...[call]: Record<nev
   }
   const answer = (await response.json().catch(() => null)) as (Partial<Envelope<AnswerOf<E>>> & Partial<Pick<ErrorBody, "errors" | "fieldErrors">>) | null;
   if (!response.ok || !answer || answer.success === false) {
-    const failure = new ApiFailure(response.status, answer?.code ?? "internal_error", answer?.message ?? `HTTP ${response.status}`, answer?.errors ?? {}, problemsOf(answer?.fieldErrors));
+    const failure = new ApiFailure(
+      response.status,
+      answer?.code ?? "internal_error",
+      answer?.message ?? `HTTP ${response.status}`,
+      answer?.errors ?? {},
+      problemsOf(answer?.fieldErrors),
+    );
     if (response.status === 401 && !path.startsWith("/console/session")) onSignedOut();
     throw failure;
   }

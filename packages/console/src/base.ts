@@ -85,7 +85,13 @@ export function fieldError(failure: ApiFailure | null, name: string, t: Texts = 
  * A labelled control with its help and its error, tied together for screen readers
  * (`aria-describedby`, `aria-invalid`).
  */
-export function field(id: string, label: string, control: (attrs: { describedby: string; invalid: "true" | "false" }) => TemplateResult, error = "", help = ""): TemplateResult {
+export function field(
+  id: string,
+  label: string,
+  control: (attrs: { describedby: string; invalid: "true" | "false" }) => TemplateResult,
+  error = "",
+  help = "",
+): TemplateResult {
   const described = [help ? `${id}-help` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ");
   return html`<div class="field">
     <label for=${id}>${label}</label>
@@ -102,7 +108,8 @@ export const refusalOf = (error: unknown): ApiFailure | null => (error instanceo
 export const failureMessage = (failure: ApiFailure, t: Texts = pageTexts()): string => t.failures[failure.code] ?? failure.message;
 
 /** A message for a failure: its message, with the code for support. */
-export const failureText = (error: unknown, t: Texts = pageTexts()): string => (error instanceof ApiFailure ? `${failureMessage(error, t)} (${error.code})` : String(error));
+export const failureText = (error: unknown, t: Texts = pageTexts()): string =>
+  error instanceof ApiFailure ? `${failureMessage(error, t)} (${error.code})` : String(error);
 
 /** Formats an instant in the viewer's zone and language. */
 export function when(iso: string, language: string): string {
@@ -114,7 +121,12 @@ export function when(iso: string, language: string): string {
  * where the form gives `labelOf` one, else by its path), so
  * a screen reader hears them all at once and errors of settings without a field of their own show too.
  */
-export function errorSummary(failure: ApiFailure | null, heading: string, t: Texts = pageTexts(), labelOf: (key: string) => string | undefined = () => undefined): TemplateResult | typeof nothing {
+export function errorSummary(
+  failure: ApiFailure | null,
+  heading: string,
+  t: Texts = pageTexts(),
+  labelOf: (key: string) => string | undefined = () => undefined,
+): TemplateResult | typeof nothing {
   const entries = Object.entries(fieldMessages(failure, t));
   if (!entries.length) return nothing;
   return html`<div class="notice bad" role="alert"><p>${heading}</p><ul>${entries.map(([key, messages]) => {

@@ -206,7 +206,11 @@ export class BookingConsole extends LitElement {
           localStorage.setItem(SCHEME_KEY, this.scheme);
           this.applyScheme();
         }}>
-          ${[["auto", t.themeAuto], ["light", t.themeLight], ["dark", t.themeDark]].map(([v, label]) => html`<option value=${v!} ?selected=${v === this.scheme}>${label}</option>`)}
+          ${[
+            ["auto", t.themeAuto],
+            ["light", t.themeLight],
+            ["dark", t.themeDark],
+          ].map(([v, label]) => html`<option value=${v!} ?selected=${v === this.scheme}>${label}</option>`)}
         </select></label>
       ${this.session ? html`<button type="button" @click=${() => this.signOut()}>${t.signOut}</button>` : nothing}
     </div>`;
@@ -218,12 +222,19 @@ export class BookingConsole extends LitElement {
     const sections = this.session.role === "host" ? HOST_SECTIONS : SECTIONS;
     const section = (sections as readonly string[]).includes(this.route[0] ?? "") ? (this.route[0] as Section) : "bookings";
     const labels: Record<Section, string> = {
-      bookings: t.bookings, "event-types": t.eventTypes, availability: t.availability, hosts: this.session.role === "host" ? t.myProfile : t.hosts, calendars: t.calendars, deliveries: t.deliveries, embed: t.embed, sessions: t.sessions,
+      bookings: t.bookings,
+      "event-types": t.eventTypes,
+      availability: t.availability,
+      hosts: this.session.role === "host" ? t.myProfile : t.hosts,
+      calendars: t.calendars,
+      deliveries: t.deliveries,
+      embed: t.embed,
+      sessions: t.sessions,
     };
     return html`<a class="skip" href="#main" @click=${(e: Event) => {
-        e.preventDefault();
-        (this.querySelector("main h2") as HTMLElement | null)?.focus();
-      }}>${t.skip}</a>
+      e.preventDefault();
+      (this.querySelector("main h2") as HTMLElement | null)?.focus();
+    }}>${t.skip}</a>
       <header class="bar">
         <h1>${t.title}</h1>
         <nav aria-label=${t.nav}><ul>

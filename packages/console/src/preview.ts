@@ -1,7 +1,19 @@
 import { LitElement, html, nothing } from "lit";
 
 /** Settings of the draft that the calendar reads from its configuration, keyed as the configuration keys them. */
-const PREVIEWED = ["title", "description", "locale", "theme", "profileImage", "calendarTitle", "hostName", "compact", "durationMinutes", "locations", "maxGuests"] as const;
+const PREVIEWED = [
+  "title",
+  "description",
+  "locale",
+  "theme",
+  "profileImage",
+  "calendarTitle",
+  "hostName",
+  "compact",
+  "durationMinutes",
+  "locations",
+  "maxGuests",
+] as const;
 
 /** The draft each preview token shows, read by the one fetch wrapper. */
 const drafts = new Map<string, Record<string, unknown>>();
@@ -56,7 +68,10 @@ function previewFields(fields: unknown[]): Record<string, unknown>[] {
 export type PreviewMode = "inline" | "popup" | "floating";
 
 /** The script-tag build's global, once loaded: opens the popup and adds floating buttons. */
-type EmbedApi = { open(o: { token: string; apiBase: string }): Promise<void> | void; floatingButton(o: { token: string; apiBase: string; text?: string }): HTMLElement };
+type EmbedApi = {
+  open(o: { token: string; apiBase: string }): Promise<void> | void;
+  floatingButton(o: { token: string; apiBase: string; text?: string }): HTMLElement;
+};
 const embedApi = (): EmbedApi | undefined => (window as unknown as { BookingCalendar?: EmbedApi }).BookingCalendar;
 
 /**
@@ -175,13 +190,18 @@ export class CalendarPreview extends LitElement {
     const t = this.texts;
     const choice = t
       ? html`<fieldset class="row preview-modes"><legend>${t.showAs}</legend>
-          ${(["inline", "popup", "floating"] as const).map((mode) => html`<label class="check" for="preview-mode-${mode}"><input type="radio" id="preview-mode-${mode}" name="preview-mode" value=${mode}
-            .checked=${this.mode === mode} @change=${() => (this.mode = mode)}> ${t[mode]}</label>`)}
+          ${(["inline", "popup", "floating"] as const).map(
+            (mode) => html`<label class="check" for="preview-mode-${mode}"><input type="radio" id="preview-mode-${mode}" name="preview-mode" value=${mode}
+            .checked=${this.mode === mode} @change=${() => (this.mode = mode)}> ${t[mode]}</label>`,
+          )}
         </fieldset>`
       : nothing;
-    const pane = this.mode === "inline" ? nothing
-      : this.mode === "popup" ? html`<p><button type="button" @click=${() => this.openPopup()}>${t?.openPopup}</button></p>`
-      : html`<p class="muted">${t?.floatingHelp}</p>`;
+    const pane =
+      this.mode === "inline"
+        ? nothing
+        : this.mode === "popup"
+          ? html`<p><button type="button" @click=${() => this.openPopup()}>${t?.openPopup}</button></p>`
+          : html`<p class="muted">${t?.floatingHelp}</p>`;
     return html`${choice}<section class="preview-pane" aria-label=${this.label}>${pane}<div class="holder"></div></section>`;
   }
 }

@@ -53,7 +53,6 @@ export interface AppDependencies {
   consoleBundle?: ConsoleBundle;
 }
 
-
 /**
  * Builds the whole HTTP application from its dependencies. Tests build a fresh one per test and
  * call `app.handle(request)`; `npm start` builds one on the configured SQLite file and listens.
@@ -72,7 +71,8 @@ export function createApp(deps: AppDependencies) {
   // One reading of the element's script for the route that serves it and the pages that link it.
   const calendarScript = new CalendarScriptFile(deps.calendarScriptPath);
   const { slots, eventTypes, payments, reservations } = services;
-  const consoleAccess = deps.consoleAccess ?? new ConsoleAccess(ctx.store, config.adminKey, () => ctx.clock.now(), { idleMs: config.consoleIdleSeconds * 1000 });
+  const consoleAccess =
+    deps.consoleAccess ?? new ConsoleAccess(ctx.store, config.adminKey, () => ctx.clock.now(), { idleMs: config.consoleIdleSeconds * 1000 });
 
   const publicApi = (prefix: string) =>
     new Elysia({ prefix })
@@ -94,7 +94,14 @@ export function createApp(deps: AppDependencies) {
     handler: { standardHostname: false },
     serve: { development: false, error: () => lastResortAnswer(publicOrigin(config)) },
   })
-    .use(httpContract(ctx, () => app.routes, new Set([STRIPE_WEBHOOK_PATH]), async (context) => (await consoleSessionOf(ctx, consoleAccess, context))?.id ?? null))
+    .use(
+      httpContract(
+        ctx,
+        () => app.routes,
+        new Set([STRIPE_WEBHOOK_PATH]),
+        async (context) => (await consoleSessionOf(ctx, consoleAccess, context))?.id ?? null,
+      ),
+    )
     // A bare JSON route through the same contract: for load balancers, and the benchmark's baseline.
     .get("/health", () => ok({ status: "ok" }), {
       response: answers(envelope(Type.Object({ status: Type.Literal("ok") })), []),

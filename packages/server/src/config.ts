@@ -96,7 +96,8 @@ function smtpUrl(value: string | undefined): string | null {
   } catch {
     url = null;
   }
-  if (!url || !/^smtps?:$/.test(url.protocol) || !url.hostname) throw new Error("SMTP_URL must be an smtp:// or smtps:// URL such as smtp://user:pass@mail.example.com:587");
+  if (!url || !/^smtps?:$/.test(url.protocol) || !url.hostname)
+    throw new Error("SMTP_URL must be an smtp:// or smtps:// URL such as smtp://user:pass@mail.example.com:587");
   return value;
 }
 
@@ -127,7 +128,9 @@ function databaseUrl(value: string | undefined): string | null {
 function publicUrl(value: string | undefined, environment: ServerConfig["environment"]): string | null {
   if (!value) {
     if (environment === "production") {
-      throw new Error("BOOKING_PUBLIC_URL must be set in production (e.g. https://book.example.com): visitors' links and webhooks are built from it, never from a request's Host header");
+      throw new Error(
+        "BOOKING_PUBLIC_URL must be set in production (e.g. https://book.example.com): visitors' links and webhooks are built from it, never from a request's Host header",
+      );
     }
     return null;
   }

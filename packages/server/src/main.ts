@@ -48,7 +48,8 @@ async function main(): Promise<void> {
   try {
     app.listen({ port: config.port, reusePort: false, maxRequestBodySize: 256 * 1024 * 1024 });
   } catch (error) {
-    if ((error as { code?: string }).code === "EADDRINUSE") throw new Error(`port ${config.port} is in use (is another server running? set PORT to choose another)`);
+    if ((error as { code?: string }).code === "EADDRINUSE")
+      throw new Error(`port ${config.port} is in use (is another server running? set PORT to choose another)`);
     throw error;
   }
   const server = app.server!;
@@ -56,17 +57,23 @@ async function main(): Promise<void> {
   standin?.setWebhookUrl(`http://127.0.0.1:${server.port}${STRIPE_WEBHOOK_PATH}`);
   // The mode printed is the one Elysia runs in, so a start that missed it shows.
   const mode = isProduction ? "production" : "development";
-  console.log(`Booking API listening on ${base} (${mode}; ${config.databaseUrl ? `PostgreSQL: ${describeTarget(config.databaseUrl)}` : `SQLite: ${config.databasePath}`})`);
+  console.log(
+    `Booking API listening on ${base} (${mode}; ${config.databaseUrl ? `PostgreSQL: ${describeTarget(config.databaseUrl)}` : `SQLite: ${config.databasePath}`})`,
+  );
   console.log(`API docs: ${base}/docs   OpenAPI: ${base}/openapi.json`);
   if (seeded.length > 0) {
     const origin = publicOrigin(config, base);
-    console.log(`\nDemo hosts: ${[...new Set(seeded.flatMap((et) => et.hosts))].join(" and ")}; their bookings of any event type block them in all the others.`);
+    console.log(
+      `\nDemo hosts: ${[...new Set(seeded.flatMap((et) => et.hosts))].join(" and ")}; their bookings of any event type block them in all the others.`,
+    );
     console.log("Demo event types created (API and override tokens are shown only now; keep them on servers):");
     for (const et of seeded) {
       console.log(
         `  #${et.id} ${et.title}${et.disabled ? " [disabled]" : ""}\n      API token:      ${et.token}\n      override token: ${et.overrideToken}\n      link token:     ${et.linkToken} (public: for pages and the element)` +
           (et.slug ? `\n      booking page:   ${bookingUrlOf(origin, et.slug)}` : "") +
-          (et.hosts.length > 1 ? `\n      hosts:          ${et.hosts.join(", ")} (${et.assignment === "round-robin" ? "round robin: each booking goes to one free host" : "collective"})` : ""),
+          (et.hosts.length > 1
+            ? `\n      hosts:          ${et.hosts.join(", ")} (${et.assignment === "round-robin" ? "round robin: each booking goes to one free host" : "collective"})`
+            : ""),
       );
     }
     // Pages carry the link token: each visitor's address has a budget of its own with it.
@@ -80,10 +87,14 @@ async function main(): Promise<void> {
   if (config.consoleSignInLinks) {
     const link = await consoleAccess.issueLink();
     console.log(`\nOrganizer console (one-time sign-in link, valid for an hour): ${publicOrigin(config, base)}/console#link=${link}`);
-    console.log("The admin API (/admin) answers only the console's sessions, and the assistant server (/mcp) is off; set BOOKING_ADMIN_KEY to use them with a key.");
-  } else if (!config.adminKey) console.log("The admin API (/admin), the organizer console (/console) and the assistant server (/mcp) are off; set BOOKING_ADMIN_KEY to turn them on.");
+    console.log(
+      "The admin API (/admin) answers only the console's sessions, and the assistant server (/mcp) is off; set BOOKING_ADMIN_KEY to use them with a key.",
+    );
+  } else if (!config.adminKey)
+    console.log("The admin API (/admin), the organizer console (/console) and the assistant server (/mcp) are off; set BOOKING_ADMIN_KEY to turn them on.");
   else console.log(`Organizer console: ${publicOrigin(config, base)}/console (sign in with BOOKING_ADMIN_KEY)`);
-  if (config.adminKey) console.log(`Assistant server (MCP, Streamable HTTP): ${base}/mcp with Authorization: Bearer <BOOKING_ADMIN_KEY>; on stdio: npm run mcp`);
+  if (config.adminKey)
+    console.log(`Assistant server (MCP, Streamable HTTP): ${base}/mcp with Authorization: Bearer <BOOKING_ADMIN_KEY>; on stdio: npm run mcp`);
 
   const webhooks = new WebhookWorker(store, systemClock, config.webhooks, stderrLog);
   webhooks.start();
@@ -105,7 +116,14 @@ async function main(): Promise<void> {
   // confirms paid holds whose visitor left before confirming, asks Stripe about payments still
   // processing past their hold time or on reservations no longer held (ReservationService.confirmPaidHolds),
   // and retries refunds that could not be made (PaymentService.retryRefunds).
-  const sweepPayments = new PaymentService(store, stripeProvider(config.stripe), config.stripe.webhookSecret, () => systemClock.now(), stderrLog, mailPolicy(config));
+  const sweepPayments = new PaymentService(
+    store,
+    stripeProvider(config.stripe),
+    config.stripe.webhookSecret,
+    () => systemClock.now(),
+    stderrLog,
+    mailPolicy(config),
+  );
   const paidHolds = new ReservationService(store, sweepPayments, config, () => systemClock.now(), stderrLog, storeBusySource(store));
   let paymentsSweeping = false;
   const sweep = setInterval(() => {

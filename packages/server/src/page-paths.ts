@@ -18,5 +18,16 @@ export function isAtOrUnder(path: string, root: string): boolean {
  */
 export function isPagePath(path: string, aliasPrefix = ""): boolean {
   if (aliasPrefix !== "" && isAtOrUnder(path, aliasPrefix)) return false;
-  return path === "/" || path === "/favicon.svg" || path === "/docs" || path === "/openapi.json" || path === "/book" || path.startsWith("/book/") || path.startsWith("/embed/") || path === "/console" || path === "/console/" || path.startsWith("/console/v/");
+  return (
+    path === "/" ||
+    path === "/favicon.svg" ||
+    path === "/docs" ||
+    path === "/openapi.json" ||
+    path === "/book" ||
+    path.startsWith("/book/") ||
+    path.startsWith("/embed/") ||
+    path === "/console" ||
+    path === "/console/" ||
+    path.startsWith("/console/v/")
+  );
 }

@@ -73,7 +73,13 @@ export const DEMO_EVENT_TYPES: EventTypeCreate[] = [
     slotIntervalMinutes: 30,
     minNoticeMinutes: 60,
     horizonDays: 60,
-    availability: { weekly: weekdays([{ start: "09:00", end: "12:00" }, { start: "13:00", end: "17:00" }]), overrides: [] },
+    availability: {
+      weekly: weekdays([
+        { start: "09:00", end: "12:00" },
+        { start: "13:00", end: "17:00" },
+      ]),
+      overrides: [],
+    },
     locations: [{ type: "video-meet" }, { type: "phone", value: null }, { type: "address", value: "Na Příkopě 1, Praha" }],
     customFields: [
       // Fixed uuids, so the getting-started guide's example request (docs/getting-started.md) works as printed.
@@ -130,8 +136,15 @@ export async function seedDemo(store: Store, now: () => number): Promise<SeededE
   for (const input of [...DEMO_EVENT_TYPES, team]) {
     const et = await admin.create(input);
     created.push({
-      id: et.id, title: et.title, token: et.token, overrideToken: et.overrideToken, linkToken: et.linkToken, slug: et.slug, disabled: et.disabled,
-      hosts: et.hosts.map((h) => h.name), assignment: et.assignment,
+      id: et.id,
+      title: et.title,
+      token: et.token,
+      overrideToken: et.overrideToken,
+      linkToken: et.linkToken,
+      slug: et.slug,
+      disabled: et.disabled,
+      hosts: et.hosts.map((h) => h.name),
+      assignment: et.assignment,
     });
   }
   return created;

@@ -57,12 +57,25 @@ export interface CalendarDependencies {
  * rules see it only through the PaymentProvider port. `busy` says when else the organizer is busy:
  * by default the busy intervals the store keeps from the organizer's calendars.
  */
-export function createServices(ctx: AppContext, stripe?: Stripe | null, busy: BusySource = storeBusySource(ctx.store), calendarDeps: CalendarDependencies = {}): Services {
+export function createServices(
+  ctx: AppContext,
+  stripe?: Stripe | null,
+  busy: BusySource = storeBusySource(ctx.store),
+  calendarDeps: CalendarDependencies = {},
+): Services {
   const now = () => ctx.clock.now();
   const slots = new TimeSlotService(ctx.store, busy);
-  const calendarSync = calendarDeps.sync ?? new CalendarSync(ctx.store, now, ctx.config.calendars, calendarDeps.expand ?? new ExpansionWorkers(), ctx.log, calendarDeps.fetch);
+  const calendarSync =
+    calendarDeps.sync ?? new CalendarSync(ctx.store, now, ctx.config.calendars, calendarDeps.expand ?? new ExpansionWorkers(), ctx.log, calendarDeps.fetch);
   const client = stripe === undefined ? stripeClient(ctx.config.stripe) : stripe;
-  const payments = new PaymentService(ctx.store, client ? new StripeProvider(client) : null, ctx.config.stripe.webhookSecret, now, ctx.log, mailPolicy(ctx.config));
+  const payments = new PaymentService(
+    ctx.store,
+    client ? new StripeProvider(client) : null,
+    ctx.config.stripe.webhookSecret,
+    now,
+    ctx.log,
+    mailPolicy(ctx.config),
+  );
   return {
     slots,
     eventTypes: new EventTypeService(ctx.store, slots, ctx.config),
@@ -73,6 +86,14 @@ export function createServices(ctx: AppContext, stripe?: Stripe | null, busy: Bu
     deliveries: new DeliveryAdmin(ctx.store, now),
     calendarSync,
     hosts: new HostAdmin(ctx.store, now),
-    calendars: new CalendarAdmin(ctx.store, calendarSync, now, ctx.config.calendars.allowPrivateAddresses, calendarDeps.fetch, ctx.log, calendarDeps.syncAnswerMs),
+    calendars: new CalendarAdmin(
+      ctx.store,
+      calendarSync,
+      now,
+      ctx.config.calendars.allowPrivateAddresses,
+      calendarDeps.fetch,
+      ctx.log,
+      calendarDeps.syncAnswerMs,
+    ),
   };
 }

@@ -74,7 +74,21 @@ describe("the admin CLI against a running server", () => {
   let apiToken = "";
 
   it("creates an event type and prints its tokens once, clearly", async () => {
-    const r = await cli("create", "--title", "Team sync", "--timezone", "Europe/Berlin", "--duration", "45", "--price", "50.00", "--currency", "eur", "--account", "acct_cli");
+    const r = await cli(
+      "create",
+      "--title",
+      "Team sync",
+      "--timezone",
+      "Europe/Berlin",
+      "--duration",
+      "45",
+      "--price",
+      "50.00",
+      "--currency",
+      "eur",
+      "--account",
+      "acct_cli",
+    );
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const created = /Created event type #(\d+) "Team sync"/.exec(r.stdout);
@@ -106,7 +120,9 @@ describe("the admin CLI against a running server", () => {
     const linkToken = embedded(created.stdout);
     expect(snippetOf(created.stdout)).not.toContain(secret);
     // The token in the snippet is the one the server keeps for pages, and it works.
-    expect(((await (await fetch(`${base}/admin/event-types/${newId}`, { headers: { authorization: `Bearer ${KEY}` } })).json()) as any).data.linkToken).toBe(linkToken);
+    expect(((await (await fetch(`${base}/admin/event-types/${newId}`, { headers: { authorization: `Bearer ${KEY}` } })).json()) as any).data.linkToken).toBe(
+      linkToken,
+    );
     expect(await publicCall("/configuration", linkToken)).toBe(200);
     const shown = await cli("show", newId);
     expect(embedded(shown.stdout)).toBe(linkToken);
@@ -123,7 +139,12 @@ describe("the admin CLI against a running server", () => {
     const r = await cli("create", "--title", "Scripted", "--json");
     expect(r.code).toBe(0);
     const data = JSON.parse(r.stdout);
-    expect(data).toMatchObject({ title: "Scripted", token: expect.stringMatching(/^bk_/), overrideToken: expect.stringMatching(/^bko_/), webhookSecret: expect.stringMatching(/^whsec_/) });
+    expect(data).toMatchObject({
+      title: "Scripted",
+      token: expect.stringMatching(/^bk_/),
+      overrideToken: expect.stringMatching(/^bko_/),
+      webhookSecret: expect.stringMatching(/^whsec_/),
+    });
     expect((await cli("delete", String(data.id))).code).toBe(0);
   });
 
@@ -236,7 +257,10 @@ describe("the admin CLI against a running server", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/monday\s+09:00-12:00, 13:00-17:00/);
     const shown = JSON.parse((await cli("show", id, "--json")).stdout);
-    expect(shown.availability.weekly.monday).toEqual([{ start: "09:00", end: "12:00" }, { start: "13:00", end: "17:00" }]);
+    expect(shown.availability.weekly.monday).toEqual([
+      { start: "09:00", end: "12:00" },
+      { start: "13:00", end: "17:00" },
+    ]);
     expect(shown.availability.weekly.tuesday).toEqual([{ start: "09:00", end: "17:00" }]);
 
     expect((await cli("hours", id, "--day", "friday", "--ranges", "none")).code).toBe(0);
@@ -389,7 +413,9 @@ describe("the admin CLI against a running server", () => {
     const from = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     const until = new Date(Date.now() + 8 * 86_400_000).toISOString().slice(0, 10);
     const auth = { authorization: `Bearer ${created.token}` };
-    const slots = (await (await fetch(`${base}/time-slots?from=${from}&until=${until}`, { headers: auth })).json()) as { data: { start: string; end: string }[] };
+    const slots = (await (await fetch(`${base}/time-slots?from=${from}&until=${until}`, { headers: auth })).json()) as {
+      data: { start: string; end: string }[];
+    };
     const booked = await fetch(`${base}/reservations`, {
       method: "POST",
       headers: { ...auth, "content-type": "application/json" },
@@ -452,7 +478,19 @@ describe("the admin CLI against a running server", () => {
     let failing = false;
     // The server runs on the real clock: a meeting the day after tomorrow lies within the booking horizon.
     const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10).replaceAll("-", "");
-    const feed = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tests//EN", "BEGIN:VEVENT", "UID:a", "DTSTAMP:20261101T000000Z", `DTSTART:${day}T091000Z`, `DTEND:${day}T095000Z`, "END:VEVENT", "END:VCALENDAR", ""].join("\r\n");
+    const feed = [
+      "BEGIN:VCALENDAR",
+      "VERSION:2.0",
+      "PRODID:-//tests//EN",
+      "BEGIN:VEVENT",
+      "UID:a",
+      "DTSTAMP:20261101T000000Z",
+      `DTSTART:${day}T091000Z`,
+      `DTEND:${day}T095000Z`,
+      "END:VEVENT",
+      "END:VCALENDAR",
+      "",
+    ].join("\r\n");
     const feedServer = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => (failing ? new Response("no", { status: 503 }) : new Response(feed)) });
     try {
       const url = `http://127.0.0.1:${feedServer.port}/me.ics`;
@@ -528,13 +566,52 @@ describe("the admin CLI against a running server", () => {
     const r = await cli("help");
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Usage: npm run admin -- <command>/);
-    for (const command of ["list", "show <id>", "create --title", "update <id>", "disable <id>", "delete <id>", "token <id>", "hours <id>", "close <id>", "open-day <id>", "reservations <id>", "webhook <id>", "webhook-secret <id>", "deliveries <id>", "calendars <id>", "calendar-add <id> URL", "calendar-sync <source-id>", "calendar-remove <source-id>", "calendar-write <source-id>", "calendar-write-stop <source-id>", "hosts", "host <host-id>", "host-create --name N --email E", "host-update <host-id>", "host-delete <host-id>", "host-bookings <host-id>", "schedules <host-id>", "schedule-create <host-id>", "schedule-update <schedule-id>", "schedule-hours <schedule-id>", "schedule-delete <schedule-id>", "host-calendars <host-id>", "host-calendar-add <host-id> URL", "--host ID[:PRIORITY][@SCHEDULE]", "--assignment collective|round-robin"]) {
+    for (const command of [
+      "list",
+      "show <id>",
+      "create --title",
+      "update <id>",
+      "disable <id>",
+      "delete <id>",
+      "token <id>",
+      "hours <id>",
+      "close <id>",
+      "open-day <id>",
+      "reservations <id>",
+      "webhook <id>",
+      "webhook-secret <id>",
+      "deliveries <id>",
+      "calendars <id>",
+      "calendar-add <id> URL",
+      "calendar-sync <source-id>",
+      "calendar-remove <source-id>",
+      "calendar-write <source-id>",
+      "calendar-write-stop <source-id>",
+      "hosts",
+      "host <host-id>",
+      "host-create --name N --email E",
+      "host-update <host-id>",
+      "host-delete <host-id>",
+      "host-bookings <host-id>",
+      "schedules <host-id>",
+      "schedule-create <host-id>",
+      "schedule-update <schedule-id>",
+      "schedule-hours <schedule-id>",
+      "schedule-delete <schedule-id>",
+      "host-calendars <host-id>",
+      "host-calendar-add <host-id> URL",
+      "--host ID[:PRIORITY][@SCHEDULE]",
+      "--assignment collective|round-robin",
+    ]) {
       expect(r.stdout).toContain(command);
     }
   });
 
   it("runs as npm run admin from the repository root", async () => {
-    const r = await runProcess("npm", ["run", "--silent", "admin", "--", "list", "--json"], { cwd: REPO_ROOT, env: { BOOKING_URL: base, BOOKING_ADMIN_KEY: KEY } });
+    const r = await runProcess("npm", ["run", "--silent", "admin", "--", "list", "--json"], {
+      cwd: REPO_ROOT,
+      env: { BOOKING_URL: base, BOOKING_ADMIN_KEY: KEY },
+    });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).map((et: { title: string }) => et.title)).toContain("Intro call");
   }, 30_000);
@@ -546,10 +623,21 @@ describe("hosts, schedules and teams through the CLI", () => {
     expect(r.code).toBe(0);
     return JSON.parse(r.stdout);
   };
-  const days = (fromDays: number, toDays: number) => [new Date(Date.now() + fromDays * 86_400_000).toISOString().slice(0, 10), new Date(Date.now() + toDays * 86_400_000).toISOString().slice(0, 10)] as const;
+  const days = (fromDays: number, toDays: number) =>
+    [new Date(Date.now() + fromDays * 86_400_000).toISOString().slice(0, 10), new Date(Date.now() + toDays * 86_400_000).toISOString().slice(0, 10)] as const;
 
   it("creates, shows, lists and changes hosts, refusing bad input", async () => {
-    const created = await cli("host-create", "--name", "Grace Hopper", "--email", "grace@example.com", "--timezone", "America/New_York", "--avatar", "https://example.com/grace.png");
+    const created = await cli(
+      "host-create",
+      "--name",
+      "Grace Hopper",
+      "--email",
+      "grace@example.com",
+      "--timezone",
+      "America/New_York",
+      "--avatar",
+      "https://example.com/grace.png",
+    );
     expect(created.stderr).toBe("");
     expect(created.code).toBe(0);
     const id = /Created host #(\d+) "Grace Hopper"/.exec(created.stdout)![1]!;
@@ -594,7 +682,12 @@ describe("hosts, schedules and teams through the CLI", () => {
     const file = join(dir, "availability.json");
     writeFileSync(file, JSON.stringify({ weekly: { saturday: [{ start: "10:00", end: "14:00" }] }, overrides: [{ date: "2026-12-24", ranges: [] }] }));
     const weekend = json(await cli("schedule-create", String(host.id), "--name", "Weekends", "--file", file, "--timezone", "Europe/Prague", "--json"));
-    expect(weekend).toMatchObject({ hostId: host.id, name: "Weekends", timezone: "Europe/Prague", availability: { weekly: { saturday: [{ start: "10:00", end: "14:00" }] }, overrides: [{ date: "2026-12-24", ranges: [] }] } });
+    expect(weekend).toMatchObject({
+      hostId: host.id,
+      name: "Weekends",
+      timezone: "Europe/Prague",
+      availability: { weekly: { saturday: [{ start: "10:00", end: "14:00" }] }, overrides: [{ date: "2026-12-24", ranges: [] }] },
+    });
 
     const listed = json(await cli("schedules", String(host.id), "--json"));
     expect(listed.map((s: { name: string }) => s.name)).toEqual(["Mornings", "Weekends"]);
@@ -603,14 +696,20 @@ describe("hosts, schedules and teams through the CLI", () => {
     expect(hours.stdout).toMatch(/friday\s+closed/);
     expect(hours.stdout).toMatch(/thursday\s+08:00-12:00/);
     const renamed = json(await cli("schedule-update", scheduleId, "--name", "Early", "--json"));
-    expect(renamed).toMatchObject({ name: "Early", timezone: "Europe/Berlin", availability: { weekly: { friday: [], monday: [{ start: "08:00", end: "12:00" }] } } });
+    expect(renamed).toMatchObject({
+      name: "Early",
+      timezone: "Europe/Berlin",
+      availability: { weekly: { friday: [], monday: [{ start: "08:00", end: "12:00" }] } },
+    });
 
     const backwards = await cli("schedule-hours", scheduleId, "--day", "monday", "--ranges", "12:00-08:00");
     expect(backwards.code).toBe(1);
     expect(backwards.stderr).toContain("availability.weekly.monday: Range 12:00-08:00 must end after it starts.");
     expect((await cli("schedule-create", String(host.id), "--name", "Both", "--ranges", "09:00-10:00", "--file", file)).code).toBe(2);
     expect((await cli("schedule-update", scheduleId)).code).toBe(2);
-    expect((await cli("host", String(host.id))).stdout).toMatch(new RegExp(`Schedules:\\n\\s+#${scheduleId} Early \\(Europe/Berlin\\)\\n\\s+#${weekend.id} Weekends`));
+    expect((await cli("host", String(host.id))).stdout).toMatch(
+      new RegExp(`Schedules:\\n\\s+#${scheduleId} Early \\(Europe/Berlin\\)\\n\\s+#${weekend.id} Weekends`),
+    );
     expect((await cli("schedule-delete", String(weekend.id))).code).toBe(0);
     expect(json(await cli("schedules", String(host.id), "--json"))).toHaveLength(1);
   });
@@ -619,14 +718,18 @@ describe("hosts, schedules and teams through the CLI", () => {
     const ada = json(await cli("host-create", "--name", "Ada Team", "--email", "ada.team@example.com", "--json"));
     const bob = json(await cli("host-create", "--name", "Bob Team", "--email", "bob.team@example.com", "--json"));
     const schedule = json(await cli("schedule-create", String(ada.id), "--name", "Long days", "--ranges", "08:00-18:00", "--json"));
-    const team = json(await cli("create", "--title", "Team call", "--host", `${ada.id}:10@${schedule.id}`, "--host", String(bob.id), "--assignment", "round-robin", "--json"));
+    const team = json(
+      await cli("create", "--title", "Team call", "--host", `${ada.id}:10@${schedule.id}`, "--host", String(bob.id), "--assignment", "round-robin", "--json"),
+    );
     expect(team.assignment).toBe("round-robin");
     expect(team.hosts).toEqual([
       { hostId: ada.id, name: "Ada Team", priority: 10, scheduleId: schedule.id },
       { hostId: bob.id, name: "Bob Team", priority: 0, scheduleId: null },
     ]);
     const shown = await cli("show", String(team.id));
-    expect(shown.stdout).toMatch(new RegExp(`Hosts:\\s+Ada Team \\(#${ada.id}, priority 10, schedule #${schedule.id}\\), Bob Team \\(#${bob.id}, priority 0\\); round robin`));
+    expect(shown.stdout).toMatch(
+      new RegExp(`Hosts:\\s+Ada Team \\(#${ada.id}, priority 10, schedule #${schedule.id}\\), Bob Team \\(#${bob.id}, priority 0\\); round robin`),
+    );
     expect((await cli("host", String(schedule.hostId))).stdout).toContain(`used by #${team.id}`);
     // A personal event type of Ada beside the team one.
     const solo = json(await cli("create", "--title", "Ada solo", "--host", String(ada.id), "--json"));
@@ -636,9 +739,15 @@ describe("hosts, schedules and teams through the CLI", () => {
     // Book each through the public API: Ada, first by priority, takes the team booking; her solo booking is another event type.
     const [from, until] = days(1, 8);
     const book = async (token: string, pick: (slots: { start: string; end: string }[]) => { start: string; end: string }) => {
-      const slots = (await (await fetch(`${base}/time-slots?from=${from}&until=${until}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: { start: string; end: string }[] };
+      const slots = (await (await fetch(`${base}/time-slots?from=${from}&until=${until}`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+        data: { start: string; end: string }[];
+      };
       const { start, end } = pick(slots.data);
-      const r = await fetch(`${base}/reservations`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify({ start, end, email: "visitor@example.com", firstname: "Vi", lastname: "Sitor" }) });
+      const r = await fetch(`${base}/reservations`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ start, end, email: "visitor@example.com", firstname: "Vi", lastname: "Sitor" }),
+      });
       const body = (await r.json()) as { success: boolean; data: { uuid: string; userId: number } };
       expect(body.success, JSON.stringify(body)).toBe(true);
       return body.data;
@@ -647,7 +756,8 @@ describe("hosts, schedules and teams through the CLI", () => {
     expect([ada.id, bob.id]).toContain(teamBooking.userId);
     const soloBooking = await book(solo.token, (s) => s[s.length - 1]!);
 
-    const listFor = async (hostId: number) => json(await cli("host-bookings", String(hostId), "--from", from, "--until", until, "--json")) as { uuid: string; eventTypeId: number }[];
+    const listFor = async (hostId: number) =>
+      json(await cli("host-bookings", String(hostId), "--from", from, "--until", until, "--json")) as { uuid: string; eventTypeId: number }[];
     const teamHost = teamBooking.userId;
     const otherHost = teamHost === ada.id ? bob.id : ada.id;
     expect((await listFor(teamHost)).map((b) => b.uuid)).toContain(teamBooking.uuid);
@@ -657,7 +767,9 @@ describe("hosts, schedules and teams through the CLI", () => {
     const table = await cli("host-bookings", String(ada.id), "--from", from, "--until", until);
     expect(table.stdout).toMatch(/^START\s+END\s+STATUS\s+EVENT TYPE\s+NAME\s+EMAIL\s+UUID$/m);
     expect(table.stdout).toMatch(new RegExp(`confirmed\\s+#${solo.id}\\s+Vi Sitor\\s+visitor@example\\.com\\s+${soloBooking.uuid}`));
-    expect((await cli("host-bookings", String(ada.id), "--from", from, "--until", until, "--status", "cancelled")).stdout.trim()).toBe("No bookings of this host in this range.");
+    expect((await cli("host-bookings", String(ada.id), "--from", from, "--until", until, "--status", "cancelled")).stdout.trim()).toBe(
+      "No bookings of this host in this range.",
+    );
     expect((await cli("host-bookings", String(ada.id), "--from", from)).code).toBe(2);
 
     // A calendar of Bob's: listed with the host, and with every event type Bob is a host of.
@@ -668,7 +780,9 @@ describe("hosts, schedules and teams through the CLI", () => {
       const added = await cli("host-calendar-add", String(bob.id), url, "--kind", "ical");
       expect(added.stderr).toBe("");
       expect(added.code).toBe(0);
-      const sourceId = new RegExp(`Added calendar source #(\\d+) to host #${bob.id}: its busy times block every event type of the host`).exec(added.stdout)![1]!;
+      const sourceId = new RegExp(`Added calendar source #(\\d+) to host #${bob.id}: its busy times block every event type of the host`).exec(
+        added.stdout,
+      )![1]!;
       expect((await cli("host-calendars", String(bob.id))).stdout).toContain(`#${sourceId} iCalendar feed ${url} (host #${bob.id})`);
       expect((await cli("calendars", String(team.id))).stdout).toContain(`#${sourceId} iCalendar feed ${url}`);
       expect((await cli("calendars", String(solo.id))).stdout).not.toContain(url);

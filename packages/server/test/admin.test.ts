@@ -35,7 +35,15 @@ describe("creating an event type", () => {
   it("fills every setting left out with its default", async () => {
     const t = await setup();
     const et = await created(t, { title: "Bare" });
-    expect(et).toMatchObject({ timezone: "UTC", durationMinutes: 30, seats: 1, holdMinutes: 10, payment: null, webhookUrl: null, locations: [{ type: "video-meet", value: null }] });
+    expect(et).toMatchObject({
+      timezone: "UTC",
+      durationMinutes: 30,
+      seats: 1,
+      holdMinutes: 10,
+      payment: null,
+      webhookUrl: null,
+      locations: [{ type: "video-meet", value: null }],
+    });
     expect(et.availability.weekly.monday).toEqual([{ start: "09:00", end: "17:00" }]);
     expect(et.availability.weekly.sunday).toEqual([]);
   });
@@ -66,7 +74,16 @@ describe("creating an event type", () => {
     const init = await t.call("POST", "/event-types/init", { token: et.token });
     expect(init.status).toBe(200);
     expect(init.body.data.customFields).toEqual([
-      { uuid: et.customFields[0].uuid, label: "Company size", name: "company_size", mergeTag: "COMPANY_SIZE", type: "select", order: 0, required: true, options: ["1-10", "11+"] },
+      {
+        uuid: et.customFields[0].uuid,
+        label: "Company size",
+        name: "company_size",
+        mergeTag: "COMPANY_SIZE",
+        type: "select",
+        order: 0,
+        required: true,
+        options: ["1-10", "11+"],
+      },
       { uuid: given.toLowerCase(), label: "Notes", name: "notes", mergeTag: "NOTES", type: "textarea", order: 1, required: false },
     ]);
   });
@@ -134,7 +151,13 @@ describe("updating an event type", () => {
     t.clock.advance(60);
     const r = await t.admin("PATCH", `/admin/event-types/${et.id}`, { durationMinutes: 45 });
     expect(r.status).toBe(200);
-    expect(r.body.data).toMatchObject({ title: "Intro call", durationMinutes: 45, seats: 2, createdAt: "2026-11-23T07:00:00.000Z", updatedAt: "2026-11-23T08:00:00.000Z" });
+    expect(r.body.data).toMatchObject({
+      title: "Intro call",
+      durationMinutes: 45,
+      seats: 2,
+      createdAt: "2026-11-23T07:00:00.000Z",
+      updatedAt: "2026-11-23T08:00:00.000Z",
+    });
     expect((await t.admin("GET", `/admin/event-types/${et.id}`)).body.data).toEqual(r.body.data);
   });
 
@@ -222,7 +245,10 @@ describe("updating an event type", () => {
       payment: { amount: 5000, currency: "eur", providerAccountId: "acct_123" },
       customFields: [{ label: "Company", name: "company", type: "text" }],
     });
-    const r = await t.admin("PATCH", `/admin/event-types/${et.id}`, { payment: null, customFields: [{ label: "Phone", name: "phone", type: "phone", required: true }] });
+    const r = await t.admin("PATCH", `/admin/event-types/${et.id}`, {
+      payment: null,
+      customFields: [{ label: "Phone", name: "phone", type: "phone", required: true }],
+    });
     expect(r.body.data.payment).toBeNull();
     expect(r.body.data.customFields).toEqual([{ uuid: expect.stringMatching(UUID), label: "Phone", name: "phone", type: "phone", required: true, order: 0 }]);
   });
@@ -372,7 +398,12 @@ describe("listing reservations", () => {
 
   it("reads the days in the zone given as timezone", async () => {
     const { r, list } = await booked();
-    expect((await list("from=2026-12-02&until=2026-12-02&timezone=UTC")).map((x) => x.uuid)).toEqual([r.held.uuid, r.lapsed.uuid, r.lateEvening.uuid, r.nextDay.uuid]);
+    expect((await list("from=2026-12-02&until=2026-12-02&timezone=UTC")).map((x) => x.uuid)).toEqual([
+      r.held.uuid,
+      r.lapsed.uuid,
+      r.lateEvening.uuid,
+      r.nextDay.uuid,
+    ]);
   });
 
   it("refuses a range that ends before it starts, an unknown status and missing days with 422", async () => {
@@ -451,11 +482,41 @@ const BAD_INPUT: BadInput[] = [
   { what: "a fractional seat count", body: { seats: 1.5 }, status: 422, code: "validation_failed", field: "seats" },
   { what: "no title", body: {}, status: 422, code: "validation_failed", field: "title", createOnly: true },
   { what: "an unknown timezone", body: { timezone: "Mars/Olympus_Mons" }, status: 422, code: "validation_failed", field: "timezone" },
-  { what: "an hour without its leading zero", body: monday([{ start: "9:00", end: "17:00" }]), status: 422, code: "validation_failed", field: "availability.weekly.monday.0.start" },
-  { what: "an hour past 24:00", body: monday([{ start: "09:00", end: "25:00" }]), status: 422, code: "validation_failed", field: "availability.weekly.monday.0.end" },
-  { what: "a range ending before it starts", body: monday([{ start: "17:00", end: "09:00" }]), status: 422, code: "validation_failed", field: "availability.weekly.monday" },
-  { what: "a range starting at 24:00", body: monday([{ start: "24:00", end: "24:00" }]), status: 422, code: "validation_failed", field: "availability.weekly.monday" },
-  { what: "an unknown weekday", body: { availability: { weekly: { funday: [] } } }, status: 422, code: "validation_failed", field: "availability.weekly.funday" },
+  {
+    what: "an hour without its leading zero",
+    body: monday([{ start: "9:00", end: "17:00" }]),
+    status: 422,
+    code: "validation_failed",
+    field: "availability.weekly.monday.0.start",
+  },
+  {
+    what: "an hour past 24:00",
+    body: monday([{ start: "09:00", end: "25:00" }]),
+    status: 422,
+    code: "validation_failed",
+    field: "availability.weekly.monday.0.end",
+  },
+  {
+    what: "a range ending before it starts",
+    body: monday([{ start: "17:00", end: "09:00" }]),
+    status: 422,
+    code: "validation_failed",
+    field: "availability.weekly.monday",
+  },
+  {
+    what: "a range starting at 24:00",
+    body: monday([{ start: "24:00", end: "24:00" }]),
+    status: 422,
+    code: "validation_failed",
+    field: "availability.weekly.monday",
+  },
+  {
+    what: "an unknown weekday",
+    body: { availability: { weekly: { funday: [] } } },
+    status: 422,
+    code: "validation_failed",
+    field: "availability.weekly.funday",
+  },
   {
     what: "an override of a nonexistent date",
     body: { availability: { weekly: {}, overrides: [{ date: "2026-02-30", ranges: [] }] } },
@@ -465,27 +526,70 @@ const BAD_INPUT: BadInput[] = [
   },
   {
     what: "two overrides of one date",
-    body: { availability: { weekly: {}, overrides: [{ date: "2026-12-24", ranges: [] }, { date: "2026-12-24", ranges: [] }] } },
+    body: {
+      availability: {
+        weekly: {},
+        overrides: [
+          { date: "2026-12-24", ranges: [] },
+          { date: "2026-12-24", ranges: [] },
+        ],
+      },
+    },
     status: 422,
     code: "validation_failed",
     field: "availability.overrides.1.date",
   },
   {
     what: "duplicate custom field names",
-    body: { customFields: [{ label: "A", name: "company", type: "text" }, { label: "B", name: "company", type: "text" }] },
+    body: {
+      customFields: [
+        { label: "A", name: "company", type: "text" },
+        { label: "B", name: "company", type: "text" },
+      ],
+    },
     status: 422,
     code: "validation_failed",
     field: "customFields.1.name",
   },
-  { what: "a select field without options", body: { customFields: [{ label: "Size", name: "size", type: "select" }] }, status: 422, code: "validation_failed", field: "customFields.0.options" },
-  { what: "an unknown custom field type", body: { customFields: [{ label: "X", name: "x", type: "colour" }] }, status: 422, code: "validation_failed", field: "customFields.0.type" },
+  {
+    what: "a select field without options",
+    body: { customFields: [{ label: "Size", name: "size", type: "select" }] },
+    status: 422,
+    code: "validation_failed",
+    field: "customFields.0.options",
+  },
+  {
+    what: "an unknown custom field type",
+    body: { customFields: [{ label: "X", name: "x", type: "colour" }] },
+    status: 422,
+    code: "validation_failed",
+    field: "customFields.0.type",
+  },
   { what: "no location", body: { locations: [] }, status: 422, code: "validation_failed", field: "locations" },
-  { what: "a colour that breaks out of its CSS rule", body: { theme: { colors: { primary: "red;}body{" } } }, status: 422, code: "validation_failed", field: "theme.colors.primary" },
+  {
+    what: "a colour that breaks out of its CSS rule",
+    body: { theme: { colors: { primary: "red;}body{" } } },
+    status: 422,
+    code: "validation_failed",
+    field: "theme.colors.primary",
+  },
   { what: "an unknown colour key", body: { theme: { colors: { accent: "#fff" } } }, status: 422, code: "validation_failed", field: "theme.colors.accent" },
-  { what: "a border radius that is not a length", body: { theme: { borderRadius: "8px;color:red" } }, status: 422, code: "validation_failed", field: "theme.borderRadius" },
+  {
+    what: "a border radius that is not a length",
+    body: { theme: { borderRadius: "8px;color:red" } },
+    status: 422,
+    code: "validation_failed",
+    field: "theme.borderRadius",
+  },
   { what: "a javascript: webhook URL", body: { webhookUrl: "javascript:alert(1)" }, status: 422, code: "validation_failed", field: "webhookUrl" },
   { what: "an ftp webhook URL", body: { webhookUrl: "ftp://example.com/hook" }, status: 422, code: "validation_failed", field: "webhookUrl" },
-  { what: "a payment in cents given as a fraction", body: { payment: { amount: 50.5, currency: "eur", providerAccountId: "acct_1" } }, status: 422, code: "validation_failed", field: "payment" },
+  {
+    what: "a payment in cents given as a fraction",
+    body: { payment: { amount: 50.5, currency: "eur", providerAccountId: "acct_1" } },
+    status: 422,
+    code: "validation_failed",
+    field: "payment",
+  },
   { what: "a title over 500 characters", body: { title: "x".repeat(501) }, status: 422, code: "validation_failed", field: "title" },
   { what: "a description over 5000 characters", body: { description: "x".repeat(5001) }, status: 422, code: "validation_failed", field: "description" },
   { what: "a body over 64 KiB", body: { description: "x".repeat(70_000) }, status: 413, code: "payload_too_large" },
@@ -511,7 +615,12 @@ describe("refusing bad input", () => {
     t.clock.advance(5);
     const before = (await t.admin("GET", `/admin/event-types/${et.id}`)).body;
     const revision = (await t.store.eventTypes.byId(et.id))!.revision;
-    const r = await t.call("PATCH", `/admin/event-types/${et.id}`, { token: ADMIN_KEY, body: c.body, rawBody: c.raw, headers: { "content-type": "application/json" } });
+    const r = await t.call("PATCH", `/admin/event-types/${et.id}`, {
+      token: ADMIN_KEY,
+      body: c.body,
+      rawBody: c.raw,
+      headers: { "content-type": "application/json" },
+    });
     expectError(r, c.status, c.code);
     if (c.field) expect(Object.keys(r.body.errors)).toContain(c.field);
     expect((await t.admin("GET", `/admin/event-types/${et.id}`)).body).toEqual(before);

@@ -107,15 +107,29 @@ describe("GET /feeds/{token}.ics", () => {
 
   it("answers text/calendar with one VEVENT per confirmed booking of its event type only", async () => {
     const w = await setup();
-    const et = await create(w, { locations: [{ type: "video-meet" }, { type: "address", value: "Main Street 1, Brno" }], customFields: [{ label: "Company", name: "company", type: "text" }] });
+    const et = await create(w, {
+      locations: [{ type: "video-meet" }, { type: "address", value: "Main Street 1, Brno" }],
+      customFields: [{ label: "Company", name: "company", type: "text" }],
+    });
     const other = await create(w, { title: "Other" });
     const company = et.customFields[0].uuid;
     const confirmed = reservation(et.id, "2026-11-24T08:00:00Z", 30, {
-      firstname: "Ada", lastname: "Lovelace", email: "ada@example.com", phone: "+420 111 222 333", guests: ["charles@example.com"],
-      meetLink: "https://meet.example.org/ada-1234", customFields: [{ uuid: company, value: "Analytical Engines" }],
-      createdAtMs: Date.parse("2026-11-20T10:00:00Z"), updatedAtMs: Date.parse("2026-11-20T10:05:00Z"),
+      firstname: "Ada",
+      lastname: "Lovelace",
+      email: "ada@example.com",
+      phone: "+420 111 222 333",
+      guests: ["charles@example.com"],
+      meetLink: "https://meet.example.org/ada-1234",
+      customFields: [{ uuid: company, value: "Analytical Engines" }],
+      createdAtMs: Date.parse("2026-11-20T10:00:00Z"),
+      updatedAtMs: Date.parse("2026-11-20T10:05:00Z"),
     });
-    const inPerson = reservation(et.id, "2026-11-25T13:00:00Z", 45, { firstname: "", lastname: "", email: "grace@example.com", location: { type: "address", value: "Main Street 1, Brno" } });
+    const inPerson = reservation(et.id, "2026-11-25T13:00:00Z", 45, {
+      firstname: "",
+      lastname: "",
+      email: "grace@example.com",
+      location: { type: "address", value: "Main Street 1, Brno" },
+    });
     const recent = reservation(et.id, "2026-08-26T08:00:00Z", 30, { email: "recent@example.com" }); // ended 89 days before now
     await w.store.reservations.insertMany([
       confirmed,
@@ -123,7 +137,11 @@ describe("GET /feeds/{token}.ics", () => {
       recent,
       reservation(et.id, "2026-08-24T08:00:00Z", 30, { email: "old@example.com" }), // ended 91 days before now
       reservation(et.id, "2026-11-26T08:00:00Z", 30, { status: "held", heldUntilMs: Date.parse("2026-11-23T07:05:00Z"), email: "held@example.com" }),
-      reservation(et.id, "2026-11-26T09:00:00Z", 30, { status: "cancelled", cancelledAtMs: Date.parse("2026-11-22T00:00:00Z"), email: "cancelled@example.com" }),
+      reservation(et.id, "2026-11-26T09:00:00Z", 30, {
+        status: "cancelled",
+        cancelledAtMs: Date.parse("2026-11-22T00:00:00Z"),
+        email: "cancelled@example.com",
+      }),
       reservation(et.id, "2026-11-26T10:00:00Z", 30, { status: "expired", heldUntilMs: Date.parse("2026-11-22T00:00:00Z"), email: "expired@example.com" }),
       reservation(other.id, "2026-11-24T10:00:00Z", 30, { firstname: "Eve", lastname: "Other", email: "eve@example.com" }),
     ]);
@@ -159,7 +177,12 @@ describe("GET /feeds/{token}.ics", () => {
     ]);
     // Whoever the feed is shared with learns no reservation's uuid, which with the booking page's link token cancels it.
     for (const uuid of [confirmed.uuid, inPerson.uuid, recent.uuid]) expect(r.text).not.toContain(uuid);
-    expect(events[2]).toMatchObject({ dtstart: "2026-11-25T13:00:00Z", dtend: "2026-11-25T13:45:00Z", summary: "Intro call: grace@example.com", location: "Main Street 1, Brno" });
+    expect(events[2]).toMatchObject({
+      dtstart: "2026-11-25T13:00:00Z",
+      dtend: "2026-11-25T13:45:00Z",
+      summary: "Intro call: grace@example.com",
+      location: "Main Street 1, Brno",
+    });
     // UTC times are written with Z, as RFC 5545 form 2.
     expect(r.text).toContain("\r\nDTSTART:20261124T080000Z\r\n");
   });
@@ -170,11 +193,21 @@ describe("GET /feeds/{token}.ics", () => {
     const empty = await w.call("GET", feedPath(et.feedToken));
     expect(eventsOf(empty.text)).toEqual([]);
 
-    const booked = await w.call("POST", "/reservations", { token: et.token, body: { ...TUE_0900, email: "ada@example.com", firstname: "Ada", lastname: "Lovelace" } });
+    const booked = await w.call("POST", "/reservations", {
+      token: et.token,
+      body: { ...TUE_0900, email: "ada@example.com", firstname: "Ada", lastname: "Lovelace" },
+    });
     expect(booked.status).toBe(200);
     const uuid = booked.body.data.uuid;
     const withBooking = await w.call("GET", feedPath(et.feedToken));
-    expect(eventsOf(withBooking.text)).toEqual([expect.objectContaining({ uid: organizerBookingUid(uuid), dtstart: "2026-11-24T08:00:00Z", dtend: "2026-11-24T08:30:00Z", summary: "Intro call: Ada Lovelace" })]);
+    expect(eventsOf(withBooking.text)).toEqual([
+      expect.objectContaining({
+        uid: organizerBookingUid(uuid),
+        dtstart: "2026-11-24T08:00:00Z",
+        dtend: "2026-11-24T08:30:00Z",
+        summary: "Intro call: Ada Lovelace",
+      }),
+    ]);
 
     expect((await w.call("DELETE", `/reservations/${uuid}`, { token: et.token })).status).toBe(200);
     const afterCancel = await w.call("GET", feedPath(et.feedToken));
@@ -237,7 +270,9 @@ describe("upgrading a database made before booking feeds", () => {
     try {
       const path = join(dir, "old.sqlite");
       const db = sqliteAt(path, 4);
-      const insert = db.query("INSERT INTO event_types (token_hash, override_token_hash, link_token, settings, created_at, updated_at) VALUES (?, ?, ?, '{}', 'x', 'x')");
+      const insert = db.query(
+        "INSERT INTO event_types (token_hash, override_token_hash, link_token, settings, created_at, updated_at) VALUES (?, ?, ?, '{}', 'x', 'x')",
+      );
       insert.run("hash-a", "override-a", "bcl_a");
       insert.run("hash-b", "override-b", "bcl_b");
       db.close();
@@ -264,7 +299,10 @@ describe("upgrading a database made before booking feeds", () => {
     try {
       await postgresAt(client, schema, 4);
       for (const n of ["a", "b"]) {
-        await client.query("INSERT INTO event_types (token_hash, override_token_hash, link_token, settings, webhook_secret, created_at, updated_at) VALUES ($1, $2, $3, '{}', 'whsec_x', 'x', 'x')", [`hash-${n}`, `override-${n}`, `bcl_${n}`]);
+        await client.query(
+          "INSERT INTO event_types (token_hash, override_token_hash, link_token, settings, webhook_secret, created_at, updated_at) VALUES ($1, $2, $3, '{}', 'whsec_x', 'x', 'x')",
+          [`hash-${n}`, `override-${n}`, `bcl_${n}`],
+        );
       }
       const store = await openPostgresStore(POSTGRES_URL, { schema, poolSize: 2 });
       try {

@@ -21,7 +21,7 @@ const NO_RATE_LIMIT = { rateLimit: { limit: 100_000, windowSeconds: 60 } };
 
 type World = Awaited<ReturnType<typeof setup>>;
 
-const BUILT_CALENDAR = "/* booking-calendar build for page tests */ customElements.define(\"booking-calendar\", class extends HTMLElement {});\n";
+const BUILT_CALENDAR = '/* booking-calendar build for page tests */ customElements.define("booking-calendar", class extends HTMLElement {});\n';
 
 /** A script-tag build of the calendar in a fresh directory, so pages link it under its version. */
 function builtCalendar(): string {
@@ -225,7 +225,10 @@ describe("upgrading a database made before booking pages", () => {
     try {
       await postgresAt(client, schema, 2);
       for (const n of ["a", "b"]) {
-        await client.query("INSERT INTO event_types (token_hash, override_token_hash, settings, webhook_secret, created_at, updated_at) VALUES ($1, $2, '{}', 'whsec_x', 'x', 'x')", [`hash-${n}`, `override-${n}`]);
+        await client.query(
+          "INSERT INTO event_types (token_hash, override_token_hash, settings, webhook_secret, created_at, updated_at) VALUES ($1, $2, '{}', 'whsec_x', 'x', 'x')",
+          [`hash-${n}`, `override-${n}`],
+        );
       }
       const store = await openPostgresStore(POSTGRES_URL, { schema, poolSize: 2 });
       try {
@@ -274,7 +277,11 @@ describe("GET /book/{slug}", () => {
     const uuid = "0B8A3A3E-6D1C-4F3E-9A55-2F7B6D1E9C01";
     const r = await w.call("GET", `/book/intro-call?reservation=${uuid}`);
     expect(r.status).toBe(200);
-    expect(await attributesOf(r.text, "booking-calendar")).toEqual({ token: et.linkToken, "api-base": "http://localhost", "reservation-uuid": uuid.toLowerCase() });
+    expect(await attributesOf(r.text, "booking-calendar")).toEqual({
+      token: et.linkToken,
+      "api-base": "http://localhost",
+      "reservation-uuid": uuid.toLowerCase(),
+    });
     expect(r.headers.get("x-robots-tag")).toBe("noindex");
   });
 
@@ -284,7 +291,12 @@ describe("GET /book/{slug}", () => {
     const uuid = "0b8a3a3e-6d1c-4f3e-9a55-2f7b6d1e9c01";
     for (const action of ["cancel", "reschedule"]) {
       const r = await w.call("GET", `/book/intro-call?reservation=${uuid}&action=${action}`);
-      expect(await attributesOf(r.text, "booking-calendar")).toEqual({ token: et.linkToken, "api-base": "http://localhost", "reservation-uuid": uuid, "manage-action": action });
+      expect(await attributesOf(r.text, "booking-calendar")).toEqual({
+        token: et.linkToken,
+        "api-base": "http://localhost",
+        "reservation-uuid": uuid,
+        "manage-action": action,
+      });
     }
     // Another value, or an action without a booking to manage, is ignored.
     for (const query of [`reservation=${uuid}&action=delete`, `reservation=${uuid}&action=%22%3E%3Cscript%3E`, "action=cancel"]) {
@@ -293,7 +305,9 @@ describe("GET /book/{slug}", () => {
       expect(await attributesOf(r.text, "booking-calendar"), query).not.toHaveProperty("manage-action");
     }
     // The link the emails carry is the manage link with the action.
-    expect(manageActionUrlOf(manageUrlOf("https://book.example", "intro-call", uuid)!, "cancel")).toBe(`https://book.example/book/intro-call?reservation=${uuid}&action=cancel`);
+    expect(manageActionUrlOf(manageUrlOf("https://book.example", "intro-call", uuid)!, "cancel")).toBe(
+      `https://book.example/book/intro-call?reservation=${uuid}&action=cancel`,
+    );
     expect([manageActionOf("reschedule"), manageActionOf("Cancel"), manageActionOf(null)]).toEqual(["reschedule", null, null]);
   });
 
@@ -374,7 +388,9 @@ describe("booking links in answers and webhooks", () => {
 
     const behindProxy = await setup({ config: { publicUrl: "https://book.example.com" } });
     const proxied = await create(behindProxy, { slug: "intro-call" });
-    expect((await behindProxy.call("GET", "/configuration", { token: proxied.token })).body.data.configuration.bookingUrl).toBe("https://book.example.com/book/intro-call");
+    expect((await behindProxy.call("GET", "/configuration", { token: proxied.token })).body.data.configuration.bookingUrl).toBe(
+      "https://book.example.com/book/intro-call",
+    );
   });
 
   it("follows a slug change in the configuration at once", async () => {

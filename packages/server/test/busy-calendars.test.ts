@@ -89,7 +89,17 @@ describe("calendars that block slots: CalDAV (a real Radicale)", () => {
     const listed = await w.admin("GET", `/admin/event-types/${w.et.id}/busy-sources`);
     expect(listed.status).toBe(200);
     expect(listed.body.data).toHaveLength(1);
-    expect(listed.body.data[0]).toMatchObject({ id, kind: "caldav", url: w.cal, username: radicale.user, credentialsSet: true, status: "ok", stale: false, lastError: null, objects: 4 });
+    expect(listed.body.data[0]).toMatchObject({
+      id,
+      kind: "caldav",
+      url: w.cal,
+      username: radicale.user,
+      credentialsSet: true,
+      status: "ok",
+      stale: false,
+      lastError: null,
+      objects: 4,
+    });
     expect(listed.body.data[0].busyIntervals).toBeGreaterThanOrEqual(6);
     // The password is never given back, by any answer.
     for (const r of [listed, synced]) expect(r.text).not.toContain(radicale.password);
@@ -108,7 +118,12 @@ describe("calendars that block slots: CalDAV (a real Radicale)", () => {
     // Nothing changed: the collection's ctag says so, and no object is listed or downloaded.
     const seen = radicale.requests().length;
     expect((await w.sync(id)).body.data.sync).toMatchObject({ ok: true, downloaded: 0, changed: false });
-    expect(radicale.requests().slice(seen).filter((r) => r.method === "REPORT")).toEqual([]);
+    expect(
+      radicale
+        .requests()
+        .slice(seen)
+        .filter((r) => r.method === "REPORT"),
+    ).toEqual([]);
 
     // One new object: only it is downloaded, and the cached page is replaced.
     await radicale.put(w.cal, "b.ics", calendar(timed("b", "20261124", "1300", "1330")));
@@ -148,7 +163,10 @@ describe("calendars that block slots: CalDAV (a real Radicale)", () => {
     const slots = await w.call("GET", TUESDAY);
     expect(slots.status).toBe(200);
     expect(starts(slots)).toEqual(good);
-    expectFailure(await w.call("POST", "/reservations", { ...visitor, start: "2026-11-24T10:00:00+01:00", end: "2026-11-24T10:30:00+01:00" }), "slot_unavailable");
+    expectFailure(
+      await w.call("POST", "/reservations", { ...visitor, start: "2026-11-24T10:00:00+01:00", end: "2026-11-24T10:30:00+01:00" }),
+      "slot_unavailable",
+    );
     expect(w.logs.some((l) => l.level === "warn" && /failed to sync/.test(l.message))).toBe(true);
 
     // A wrong password fails the same way, saying why, and never echoes a credential.
@@ -164,7 +182,13 @@ describe("calendars that block slots: CalDAV (a real Radicale)", () => {
     const other = await radicale.makeCalendar(`other-${process.pid}-${++calendars}`);
     await radicale.put(w.cal, "a.ics", calendar(timed("a", "20261124", "0910", "0950")));
     await radicale.put(other, "b.ics", calendar(timed("b", "20261124", "1300", "1330")));
-    const chosen = await w.addSource({ kind: "caldav", url: radicale.base, username: radicale.user, password: radicale.password, calendars: [new URL(other).pathname] });
+    const chosen = await w.addSource({
+      kind: "caldav",
+      url: radicale.base,
+      username: radicale.user,
+      password: radicale.password,
+      calendars: [new URL(other).pathname],
+    });
     expect(chosen.status).toBe(200);
     expect(chosen.body.data.calendars).toEqual([other]);
     expect((await w.sync(chosen.body.data.id)).body.data.sync).toMatchObject({ ok: true, downloaded: 1 });
@@ -213,9 +237,21 @@ describe("calendars that block slots: an iCalendar feed", () => {
     try {
       const env = await setup();
       const et = await env.eventType();
-      const added = await env.admin("POST", `/admin/event-types/${et.id}/busy-sources`, { kind: "ical", url: feed.url.replace("http://", "webcal://"), freshnessMinutes: 5 });
+      const added = await env.admin("POST", `/admin/event-types/${et.id}/busy-sources`, {
+        kind: "ical",
+        url: feed.url.replace("http://", "webcal://"),
+        freshnessMinutes: 5,
+      });
       expect(added.status).toBe(200);
-      expect(added.body.data).toMatchObject({ kind: "ical", url: feed.url, credentialsSet: false, freshnessMinutes: 5, status: "never", stale: true, objects: 0 });
+      expect(added.body.data).toMatchObject({
+        kind: "ical",
+        url: feed.url,
+        credentialsSet: false,
+        freshnessMinutes: 5,
+        status: "never",
+        stale: true,
+        objects: 0,
+      });
       const id = added.body.data.id;
       const sync = async () => (await env.admin("POST", `/admin/busy-sources/${id}/sync`)).body.data;
       const slots = async () => starts(await env.call("GET", TUESDAY, { token: et.token }));
@@ -266,7 +302,13 @@ describe("managing calendars through the admin API", () => {
   it("answers the spec's JSON errors for bad input, unknown ids and missing credentials", async () => {
     const env = await setup();
     const et = await env.eventType();
-    const bad = await env.admin("POST", `/admin/event-types/${et.id}/busy-sources`, { kind: "exchange", url: "ftp://example.com/x", password: "p", freshnessMinutes: 0, calendars: "all" });
+    const bad = await env.admin("POST", `/admin/event-types/${et.id}/busy-sources`, {
+      kind: "exchange",
+      url: "ftp://example.com/x",
+      password: "p",
+      freshnessMinutes: 0,
+      calendars: "all",
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.code).toBe("validation_failed");
     expect(Object.keys(bad.body.errors).sort()).toEqual(["calendars", "freshnessMinutes", "kind", "url", "username"]);
@@ -311,7 +353,11 @@ describe("managing calendars through the admin API", () => {
   it("sends the calendar's credentials only to the origin they were given for, never across a redirect elsewhere", async () => {
     // Two local servers: the calendar's own, which redirects, and another that records what it is sent.
     const seen: (string | null)[] = [];
-    const other = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => (seen.push(request.headers.get("authorization")), new Response("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n")) });
+    const other = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: (request) => (seen.push(request.headers.get("authorization")), new Response("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n")),
+    });
     const own: ReturnType<typeof Bun.serve> = Bun.serve({
       port: 0,
       hostname: "127.0.0.1",
@@ -339,20 +385,41 @@ describe("managing calendars through the admin API", () => {
 describe("the store's busy intervals (both engines)", () => {
   const T = Date.parse("2026-11-23T07:00:00Z");
   const at = (iso: string) => Date.parse(iso);
-  const sync = (intervals: { startMs: number; endMs: number }[] | null) => ({ atMs: T, syncState: {}, upserts: [], deletes: [], intervals, expandedUntilMs: T + 86_400_000 });
+  const sync = (intervals: { startMs: number; endMs: number }[] | null) => ({
+    atMs: T,
+    syncState: {},
+    upserts: [],
+    deletes: [],
+    intervals,
+    expandedUntilMs: T + 86_400_000,
+  });
 
   it("moves the event type's revision exactly when a sync changes its intervals, and when a source is removed", async () => {
     const env = await setup();
     const et = await env.eventType();
     const revision = async () => (await env.store.eventTypes.byId(et.id))!.revision;
-    const source = await env.store.busy.add({ hostId: await hostOf(env.store, et.id), kind: "ical", url: "https://example.com/a.ics", username: null, secret: null, calendars: [], freshnessMinutes: null }, T);
+    const source = await env.store.busy.add(
+      {
+        hostId: await hostOf(env.store, et.id),
+        kind: "ical",
+        url: "https://example.com/a.ics",
+        username: null,
+        secret: null,
+        calendars: [],
+        freshnessMinutes: null,
+      },
+      T,
+    );
     const r0 = await revision();
     const busy = [{ startMs: at("2026-11-24T09:10:00Z"), endMs: at("2026-11-24T09:50:00Z") }];
     expect(await env.store.busy.recordSync(source.id, sync(busy))).toBe(true);
     const r1 = await revision();
     expect(r1).toBeGreaterThan(r0);
     // The same intervals (given unmerged and out of order): nothing changed, nothing to recompute.
-    const split = [{ startMs: at("2026-11-24T09:30:00Z"), endMs: at("2026-11-24T09:50:00Z") }, { startMs: at("2026-11-24T09:10:00Z"), endMs: at("2026-11-24T09:30:00Z") }];
+    const split = [
+      { startMs: at("2026-11-24T09:30:00Z"), endMs: at("2026-11-24T09:50:00Z") },
+      { startMs: at("2026-11-24T09:10:00Z"), endMs: at("2026-11-24T09:30:00Z") },
+    ];
     expect(await env.store.busy.recordSync(source.id, sync(split))).toBe(false);
     expect(await env.store.busy.recordSync(source.id, sync(null))).toBe(false);
     expect(await revision()).toBe(r1);
@@ -367,15 +434,29 @@ describe("the store's busy intervals (both engines)", () => {
   it("hands a seat claim the busy intervals meeting its busy span, read in the claim's transaction", async () => {
     const env = await setup();
     const et = await env.eventType();
-    const source = await env.store.busy.add({ hostId: await hostOf(env.store, et.id), kind: "ical", url: "https://example.com/a.ics", username: null, secret: null, calendars: [], freshnessMinutes: null }, T);
+    const source = await env.store.busy.add(
+      {
+        hostId: await hostOf(env.store, et.id),
+        kind: "ical",
+        url: "https://example.com/a.ics",
+        username: null,
+        secret: null,
+        calendars: [],
+        freshnessMinutes: null,
+      },
+      T,
+    );
     const busy = { startMs: at("2026-11-24T09:10:00Z"), endMs: at("2026-11-24T09:50:00Z") };
     await env.store.busy.recordSync(source.id, sync([busy]));
     const seen: unknown[] = [];
     const claim = (span?: { fromMs: number; untilMs: number }) =>
-      env.store.reservations.claim({ eventTypeId: et.id, fromMs: at("2026-11-24T09:00:00Z"), untilMs: at("2026-11-24T09:30:00Z"), nowMs: T, ...(span ? { busySpan: span } : {}) }, (_h, _c, _n, b) => {
-        seen.push(b);
-        return { refuse: "slot_unavailable" };
-      });
+      env.store.reservations.claim(
+        { eventTypeId: et.id, fromMs: at("2026-11-24T09:00:00Z"), untilMs: at("2026-11-24T09:30:00Z"), nowMs: T, ...(span ? { busySpan: span } : {}) },
+        (_h, _c, _n, b) => {
+          seen.push(b);
+          return { refuse: "slot_unavailable" };
+        },
+      );
     await claim({ fromMs: at("2026-11-24T09:00:00Z"), untilMs: at("2026-11-24T09:30:00Z") });
     await claim({ fromMs: at("2026-11-24T08:30:00Z"), untilMs: at("2026-11-24T09:10:00Z") });
     await claim();
@@ -386,11 +467,28 @@ describe("the store's busy intervals (both engines)", () => {
     // The slot list is told nothing is busy; the claim still reads the store's intervals itself.
     const env = await setup({ busy: { busyBetween: async () => [] } });
     const et = await env.eventType();
-    const source = await env.store.busy.add({ hostId: await hostOf(env.store, et.id), kind: "ical", url: "https://example.com/a.ics", username: null, secret: null, calendars: [], freshnessMinutes: null }, T);
+    const source = await env.store.busy.add(
+      {
+        hostId: await hostOf(env.store, et.id),
+        kind: "ical",
+        url: "https://example.com/a.ics",
+        username: null,
+        secret: null,
+        calendars: [],
+        freshnessMinutes: null,
+      },
+      T,
+    );
     await env.store.busy.recordSync(source.id, sync([{ startMs: at("2026-11-24T09:10:00Z"), endMs: at("2026-11-24T09:50:00Z") }]));
-    const r = await env.call("POST", "/reservations", { token: et.token, body: { ...visitor, start: "2026-11-24T10:00:00+01:00", end: "2026-11-24T10:30:00+01:00" } });
+    const r = await env.call("POST", "/reservations", {
+      token: et.token,
+      body: { ...visitor, start: "2026-11-24T10:00:00+01:00", end: "2026-11-24T10:30:00+01:00" },
+    });
     expectFailure(r, "slot_unavailable");
-    const ok = await env.call("POST", "/reservations", { token: et.token, body: { ...visitor, start: "2026-11-24T11:00:00+01:00", end: "2026-11-24T11:30:00+01:00" } });
+    const ok = await env.call("POST", "/reservations", {
+      token: et.token,
+      body: { ...visitor, start: "2026-11-24T11:00:00+01:00", end: "2026-11-24T11:30:00+01:00" },
+    });
     expect(ok.body.success).toBe(true);
   });
 });
@@ -400,12 +498,31 @@ describe("a lapsed hold and the organizer's calendar", () => {
     const env = await setup();
     const et = await env.eventType();
     const T = env.clock.now();
-    const source = await env.store.busy.add({ hostId: await hostOf(env.store, et.id), kind: "ical", url: "https://example.com/a.ics", username: null, secret: null, calendars: [], freshnessMinutes: null }, T);
-    const hold = async (start: string, end: string) => (await env.call("POST", "/reservations/prepare", { token: et.token, body: { ...visitor, start, end } })).body.data.uuid as string;
+    const source = await env.store.busy.add(
+      {
+        hostId: await hostOf(env.store, et.id),
+        kind: "ical",
+        url: "https://example.com/a.ics",
+        username: null,
+        secret: null,
+        calendars: [],
+        freshnessMinutes: null,
+      },
+      T,
+    );
+    const hold = async (start: string, end: string) =>
+      (await env.call("POST", "/reservations/prepare", { token: et.token, body: { ...visitor, start, end } })).body.data.uuid as string;
     const blocked = await hold("2026-11-24T10:00:00+01:00", "2026-11-24T10:30:00+01:00");
     const free = await hold("2026-11-24T11:00:00+01:00", "2026-11-24T11:30:00+01:00");
     env.clock.advance(11);
-    await env.store.busy.recordSync(source.id, { atMs: env.clock.now(), syncState: {}, upserts: [], deletes: [], intervals: [{ startMs: Date.parse("2026-11-24T09:10:00Z"), endMs: Date.parse("2026-11-24T09:20:00Z") }], expandedUntilMs: null });
+    await env.store.busy.recordSync(source.id, {
+      atMs: env.clock.now(),
+      syncState: {},
+      upserts: [],
+      deletes: [],
+      intervals: [{ startMs: Date.parse("2026-11-24T09:10:00Z"), endMs: Date.parse("2026-11-24T09:20:00Z") }],
+      expandedUntilMs: null,
+    });
     expectFailure(await env.call("POST", `/reservations/${blocked}/refresh`, { token: et.token, body: {} }), "reservation_finished");
     expectFailure(await env.call("POST", `/reservations/${blocked}/confirm`, { token: et.token, body: {} }), "reservation_finished");
     expect((await env.call("POST", `/reservations/${free}/confirm`, { token: et.token, body: {} })).body.success).toBe(true);

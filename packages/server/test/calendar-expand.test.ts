@@ -2,13 +2,7 @@ import { readFileSync } from "node:fs";
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
 import type { BusyInterval } from "../src/domain/slots.ts";
-import {
-  busyFromICalendar,
-  CalendarFormatError,
-  MAX_INSTANCES_PER_SERIES,
-  mergeBusy,
-  type BusyWindow,
-} from "../src/modules/calendars/expand.ts";
+import { busyFromICalendar, CalendarFormatError, MAX_INSTANCES_PER_SERIES, mergeBusy, type BusyWindow } from "../src/modules/calendars/expand.ts";
 
 // Every expected instant below is worked out by hand from the zones' rules, not taken from the
 // function: EU summer time runs from the last Sunday of March to the last Sunday of October (2026:
@@ -41,18 +35,12 @@ describe("busyFromICalendar on a Google Calendar export", () => {
   });
 
   it("reads an all-day date as a whole day of the floating zone it is given", () => {
-    expect(busy(google, "2026-10-30T00:00:00Z", "2026-10-30T12:00:00Z", "America/New_York")).toEqual([
-      ["2026-10-30T04:00:00Z", "2026-10-31T04:00:00Z"],
-    ]);
+    expect(busy(google, "2026-10-30T00:00:00Z", "2026-10-30T12:00:00Z", "America/New_York")).toEqual([["2026-10-30T04:00:00Z", "2026-10-31T04:00:00Z"]]);
   });
 
   it("answers only what meets the window, unclipped, and an interval touching its start does not meet it", () => {
-    expect(busy(google, "2026-10-12T07:40:00Z", "2026-10-26T08:30:00Z", "Europe/Berlin")).toEqual([
-      ["2026-10-12T07:30:00Z", "2026-10-12T07:45:00Z"],
-    ]);
-    expect(busy(google, "2026-10-12T07:45:00Z", "2026-10-26T08:31:00Z", "Europe/Berlin")).toEqual([
-      ["2026-10-26T08:30:00Z", "2026-10-26T08:45:00Z"],
-    ]);
+    expect(busy(google, "2026-10-12T07:40:00Z", "2026-10-26T08:30:00Z", "Europe/Berlin")).toEqual([["2026-10-12T07:30:00Z", "2026-10-12T07:45:00Z"]]);
+    expect(busy(google, "2026-10-12T07:45:00Z", "2026-10-26T08:31:00Z", "Europe/Berlin")).toEqual([["2026-10-26T08:30:00Z", "2026-10-26T08:45:00Z"]]);
   });
 });
 
@@ -88,9 +76,7 @@ describe("busyFromICalendar on an iCloud export", () => {
   });
 
   it("moves floating times with the zone the caller gives", () => {
-    expect(busy(icloud, "2026-11-04T00:00:00Z", "2026-11-05T00:00:00Z", "Europe/London")).toEqual([
-      ["2026-11-04T18:00:00Z", "2026-11-04T19:30:00Z"],
-    ]);
+    expect(busy(icloud, "2026-11-04T00:00:00Z", "2026-11-05T00:00:00Z", "Europe/London")).toEqual([["2026-11-04T18:00:00Z", "2026-11-04T19:30:00Z"]]);
   });
 });
 
@@ -139,9 +125,7 @@ describe("busyFromICalendar on edge cases", () => {
 
   it("counts an instance moved into the window from beyond it, and not at its old place", () => {
     expect(busy(edges, "2026-11-05T00:00:00Z", "2026-11-06T00:00:00Z", "Europe/Berlin")).toContainEqual(["2026-11-05T20:00:00Z", "2026-11-05T20:30:00Z"]);
-    expect(busy(edges, "2026-11-08T00:00:00Z", "2026-11-30T00:00:00Z", "Europe/Berlin")).toEqual([
-      ["2026-11-08T07:00:00Z", "2026-11-08T07:30:00Z"],
-    ]);
+    expect(busy(edges, "2026-11-08T00:00:00Z", "2026-11-30T00:00:00Z", "Europe/Berlin")).toEqual([["2026-11-08T07:00:00Z", "2026-11-08T07:30:00Z"]]);
   });
 
   it("ignores a zero-length event even at its exact instant", () => {
@@ -221,7 +205,11 @@ describe("busyFromICalendar on series begun long before the window", () => {
 
   it("blocks with a weekly series on three weekdays begun in 1990", () => {
     // January 1st, 1990 was a Monday; New York is on EST (UTC-5) from November 1st, 2026.
-    const weekly = calendarOf(["DTSTART;TZID=America/New_York:19900101T140000", "DTEND;TZID=America/New_York:19900101T150000", "RRULE:FREQ=WEEKLY;BYDAY=MO,WE,FR"]);
+    const weekly = calendarOf([
+      "DTSTART;TZID=America/New_York:19900101T140000",
+      "DTEND;TZID=America/New_York:19900101T150000",
+      "RRULE:FREQ=WEEKLY;BYDAY=MO,WE,FR",
+    ]);
     expect(busy(weekly, "2026-11-02T00:00:00Z", "2026-11-09T00:00:00Z", "UTC")).toEqual([
       ["2026-11-02T19:00:00Z", "2026-11-02T20:00:00Z"],
       ["2026-11-04T19:00:00Z", "2026-11-04T20:00:00Z"],
@@ -383,7 +371,8 @@ describe("busyFromICalendar on text it cannot read", () => {
     "an empty text": "",
     "a VCALENDAR never ended": "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nDTSTART:20261102T080000Z\r\n",
     "a VEVENT outside any VCALENDAR": "BEGIN:VEVENT\r\nUID:x\r\nDTSTART:20261102T080000Z\r\nEND:VEVENT\r\n",
-    "a rule of an unknown frequency": "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:x\r\nDTSTART:20261102T080000Z\r\nDTEND:20261102T090000Z\r\nRRULE:FREQ=SOMETIMES\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
+    "a rule of an unknown frequency":
+      "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:x\r\nDTSTART:20261102T080000Z\r\nDTEND:20261102T090000Z\r\nRRULE:FREQ=SOMETIMES\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
     "an event without DTSTART": "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:x\r\nDTEND:20261102T090000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
     "a date-time that is not one": "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:x\r\nDTSTART:tomorrow morning\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
   };

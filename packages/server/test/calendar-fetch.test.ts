@@ -28,7 +28,9 @@ function droppingServer(drop: (request: { onConnection: number; connection: numb
       }
     });
   });
-  const listening = new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as net.AddressInfo).port}`)));
+  const listening = new Promise<string>((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as net.AddressInfo).port}`)),
+  );
   servers.push(server);
   return { seen, url: listening };
 }
@@ -38,7 +40,11 @@ afterEach(() => {
   for (const server of servers.splice(0)) server.close();
 });
 
-const report = { method: "REPORT", headers: { depth: "1", "content-type": "application/xml" }, body: "<c:calendar-query xmlns:c='urn:ietf:params:xml:ns:caldav'/>" };
+const report = {
+  method: "REPORT",
+  headers: { depth: "1", "content-type": "application/xml" },
+  body: "<c:calendar-query xmlns:c='urn:ietf:params:xml:ns:caldav'/>",
+};
 
 describe("guardedFetch when the connection drops before an answer", () => {
   it("sends a REPORT again on a new connection when the server closed the kept-alive one it went on", async () => {
@@ -56,7 +62,11 @@ describe("guardedFetch when the connection drops before an answer", () => {
 
   it("answers a PROPFIND whose first connection was dropped", async () => {
     const server = droppingServer(({ connection }) => connection === 1);
-    const response = await guardedFetch(true)(`${await server.url}/principals/`, { method: "PROPFIND", headers: { depth: "0" }, body: "<d:propfind xmlns:d='DAV:'/>" });
+    const response = await guardedFetch(true)(`${await server.url}/principals/`, {
+      method: "PROPFIND",
+      headers: { depth: "0" },
+      body: "<d:propfind xmlns:d='DAV:'/>",
+    });
     expect(response.status).toBe(207);
     expect(server.seen).toEqual({ connections: 2, requests: ["PROPFIND", "PROPFIND"] });
   });
@@ -81,7 +91,9 @@ describe("guardedFetch when the connection drops before an answer", () => {
 
   it("never sends a request that may change something twice", async () => {
     const server = droppingServer(() => true);
-    await expect(guardedFetch(true)(`${await server.url}/calendars/a/event.ics`, { method: "PUT", body: "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n" })).rejects.toThrow();
+    await expect(
+      guardedFetch(true)(`${await server.url}/calendars/a/event.ics`, { method: "PUT", body: "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n" }),
+    ).rejects.toThrow();
     expect(server.seen.requests).toEqual(["PUT"]);
   });
 

@@ -3,7 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { busyFromICalendar, CalendarFormatError, MAX_DATES_PER_EVENT, MAX_INSTANCES_PER_CALENDAR, MAX_INSTANCES_PER_SERIES } from "../src/modules/calendars/expand.ts";
+import {
+  busyFromICalendar,
+  CalendarFormatError,
+  MAX_DATES_PER_EVENT,
+  MAX_INSTANCES_PER_CALENDAR,
+  MAX_INSTANCES_PER_SERIES,
+} from "../src/modules/calendars/expand.ts";
 import { ExpansionWorkers } from "../src/modules/calendars/expansion.ts";
 import { CalendarSync, MAX_RETRY_WAIT_MS } from "../src/modules/calendars/sync.ts";
 import { manyEvents, manyRdates, secondlySeries, zoneRepeating } from "./hostile-calendars.ts";
@@ -38,7 +44,9 @@ describe("zone definitions, date lists and calendar sizes no calendar program wr
     it(`refuses a VTIMEZONE whose rule repeats ${freq} from 1601 at once, naming the zone and why`, () => {
       const read = () => busyFromICalendar(zoneRepeating(freq), WINDOW, "UTC");
       expect(read).toThrow(CalendarFormatError);
-      expect(read).toThrow(`The time zone Europe/Hostile is refused: its STANDARD rule repeats ${freq}, while a zone changes its offset a few times a year at most (FREQ=YEARLY).`);
+      expect(read).toThrow(
+        `The time zone Europe/Hostile is refused: its STANDARD rule repeats ${freq}, while a zone changes its offset a few times a year at most (FREQ=YEARLY).`,
+      );
     });
   }
 
@@ -51,22 +59,36 @@ describe("zone definitions, date lists and calendar sizes no calendar program wr
     const real = zoneRepeating("HOURLY").replace(
       ["BEGIN:STANDARD", "DTSTART:16010101T000000", "RRULE:FREQ=HOURLY", "TZOFFSETFROM:+0100", "TZOFFSETTO:+0100", "END:STANDARD"].join("\r\n"),
       [
-        "BEGIN:STANDARD", "DTSTART:16011028T030000", "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10", "TZOFFSETFROM:+0200", "TZOFFSETTO:+0100", "END:STANDARD",
-        "BEGIN:DAYLIGHT", "DTSTART:16010325T020000", "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3", "TZOFFSETFROM:+0100", "TZOFFSETTO:+0200", "END:DAYLIGHT",
+        "BEGIN:STANDARD",
+        "DTSTART:16011028T030000",
+        "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10",
+        "TZOFFSETFROM:+0200",
+        "TZOFFSETTO:+0100",
+        "END:STANDARD",
+        "BEGIN:DAYLIGHT",
+        "DTSTART:16010325T020000",
+        "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3",
+        "TZOFFSETFROM:+0100",
+        "TZOFFSETTO:+0200",
+        "END:DAYLIGHT",
       ].join("\r\n"),
     );
     expect(busyFromICalendar(real, WINDOW, "UTC")).toEqual([{ startMs: Date.parse("2026-11-25T08:00:00Z"), endMs: Date.parse("2026-11-25T09:00:00Z") }]);
   });
 
   it("refuses an event listing more RDATE values than MAX_DATES_PER_EVENT before building them, and reads one listing that many", () => {
-    expect(() => busyFromICalendar(manyRdates(300_000), WINDOW, "UTC")).toThrow(`The event rdates@hostile.example lists 300000 RDATE and EXDATE values, more than ${MAX_DATES_PER_EVENT}.`);
+    expect(() => busyFromICalendar(manyRdates(300_000), WINDOW, "UTC")).toThrow(
+      `The event rdates@hostile.example lists 300000 RDATE and EXDATE values, more than ${MAX_DATES_PER_EVENT}.`,
+    );
     // Hourly from 2020: the last of 10 000 lands on 21 February 2021, before the window; DTSTART and all.
     const busy = busyFromICalendar(manyRdates(MAX_DATES_PER_EVENT), { fromMs: Date.UTC(2021, 1, 21), untilMs: Date.UTC(2021, 1, 22) }, "UTC");
     expect(busy.length).toBeGreaterThan(0);
   });
 
   it("refuses a calendar whose events and series' instances pass MAX_INSTANCES_PER_CALENDAR (a thousand series repeating every second), and reads one of 100 000 events", () => {
-    expect(() => busyFromICalendar(secondlySeries(1_000), WINDOW, "UTC")).toThrow(`The calendar holds more than ${MAX_INSTANCES_PER_CALENDAR} events and instances of series.`);
+    expect(() => busyFromICalendar(secondlySeries(1_000), WINDOW, "UTC")).toThrow(
+      `The calendar holds more than ${MAX_INSTANCES_PER_CALENDAR} events and instances of series.`,
+    );
     // Each series alone stays within its own cap, in the window.
     expect(busyFromICalendar(secondlySeries(1), WINDOW, "UTC")).toHaveLength(MAX_INSTANCES_PER_SERIES);
     expect(busyFromICalendar(manyEvents(100_000), WINDOW, "UTC")).toHaveLength(100_000);
@@ -95,7 +117,11 @@ describe("the expansion threads", () => {
     const workers = new ExpansionWorkers({ threads: 1, deadlineMs: 1_000 });
     cleanups.push(() => workers.close());
     // A thousand series repeating every second take many seconds to expand.
-    const objects = [feed("/cal/before.ics", manyEvents(1)), feed("/cal/slow.ics", secondlySeries(1_000)), feed("/cal/after.ics", manyEvents(1, Date.UTC(2026, 10, 25, 9)))];
+    const objects = [
+      feed("/cal/before.ics", manyEvents(1)),
+      feed("/cal/slow.ics", secondlySeries(1_000)),
+      feed("/cal/after.ics", manyEvents(1, Date.UTC(2026, 10, 25, 9))),
+    ];
     const outcome = await workers.expandObjects(objects, WINDOW, "UTC", new AbortController().signal);
     expect(outcome.errors).toEqual([{ href: "/cal/slow.ics", reason: "reading it took longer than 1 s; given up" }]);
     expect(outcome.intervals).toEqual([
@@ -119,7 +145,10 @@ describe("the expansion threads", () => {
     cleanups.push(() => workers.close());
     const never = new AbortController().signal;
     const under = workers.expandObjects([feed("/cal/huge.ics", manyEvents(100_000))], WINDOW, "UTC", never);
-    const outcome = under.then(() => "read", (error: unknown) => String(error));
+    const outcome = under.then(
+      () => "read",
+      (error: unknown) => String(error),
+    );
     expect(workers.threads).toBe(1);
     await workers.close();
     expect(await outcome).toBe("Error: the calendar reader was closed");
@@ -146,7 +175,10 @@ describe("the expansion threads", () => {
     const waiting = workers.expandObjects([feed("/cal/small.ics", manyEvents(1))], WINDOW, "UTC", stopping.signal);
     const outcomes = Promise.allSettled([under, waiting]);
     stopping.abort(new Error("the server is stopping"));
-    expect((await outcomes).map((o) => (o.status === "rejected" ? String(o.reason) : o.status))).toEqual(["Error: the server is stopping", "Error: the server is stopping"]);
+    expect((await outcomes).map((o) => (o.status === "rejected" ? String(o.reason) : o.status))).toEqual([
+      "Error: the server is stopping",
+      "Error: the server is stopping",
+    ]);
     expect(workers.threads).toBe(0);
   });
 });
@@ -157,7 +189,18 @@ describe("a source that keeps failing", () => {
     const et = await env.eventType();
     const sync = new CalendarSync(env.store, () => env.clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true }, new ExpansionWorkers());
     cleanups.push(() => sync.stop());
-    const source = await env.store.busy.add({ hostId: await hostOf(env.store, et.id), kind: "ical", url: "https://calendar.example.com/a.ics", username: null, secret: null, calendars: [], freshnessMinutes: null }, env.clock.now());
+    const source = await env.store.busy.add(
+      {
+        hostId: await hostOf(env.store, et.id),
+        kind: "ical",
+        url: "https://calendar.example.com/a.ics",
+        username: null,
+        secret: null,
+        calendars: [],
+        freshnessMinutes: null,
+      },
+      env.clock.now(),
+    );
     const at = env.clock.now();
     const MINUTE = 60_000;
     const waitAfter = async (failures: number) => {
@@ -193,8 +236,17 @@ describe("an unreadable object among readable ones (a real Radicale)", () => {
     const cal = await radicale.makeCalendar(`freeze-${process.pid}-${ENGINE}`);
     // Tuesday 24 November: a meeting at 09:00Z; the zone bomb (Radicale stores it) at 08:00Z.
     await radicale.put(cal, "meeting.ics", manyEvents(1));
-    const bomb = await radicale.put(cal, "bomb.ics", zoneRepeating("HOURLY").replace("20261125T090000", "20261124T090000").replace("20261125T100000", "20261124T100000"));
-    const added = await env.admin("POST", `/admin/event-types/${et.id}/busy-sources`, { kind: "caldav", url: cal, username: radicale.user, password: radicale.password });
+    const bomb = await radicale.put(
+      cal,
+      "bomb.ics",
+      zoneRepeating("HOURLY").replace("20261125T090000", "20261124T090000").replace("20261125T100000", "20261124T100000"),
+    );
+    const added = await env.admin("POST", `/admin/event-types/${et.id}/busy-sources`, {
+      kind: "caldav",
+      url: cal,
+      username: radicale.user,
+      password: radicale.password,
+    });
     expect(added.status).toBe(200);
     const synced = await env.admin("POST", `/admin/busy-sources/${added.body.data.id}/sync`);
     expect(synced.status).toBe(200);
@@ -203,7 +255,8 @@ describe("an unreadable object among readable ones (a real Radicale)", () => {
     expect(synced.body.data.source.skippedObjects).toEqual([
       {
         href: expect.stringMatching(/\/bomb\.ics$/),
-        reason: "The time zone Europe/Hostile is refused: its STANDARD rule repeats HOURLY, while a zone changes its offset a few times a year at most (FREQ=YEARLY).",
+        reason:
+          "The time zone Europe/Hostile is refused: its STANDARD rule repeats HOURLY, while a zone changes its offset a few times a year at most (FREQ=YEARLY).",
       },
     ]);
     expect(bomb).toMatch(/\/bomb\.ics$/);
@@ -245,7 +298,10 @@ function poll(base: string, requests: { path: string; token?: string }[]) {
       for (const [i, { path, token }] of requests.entries()) {
         const startedAt = performance.now();
         try {
-          const response = await fetch(`${base}${path}`, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(5_000) });
+          const response = await fetch(`${base}${path}`, {
+            headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+            signal: AbortSignal.timeout(5_000),
+          });
           await response.text();
           if (response.status !== 200) failures[i]!.push(`HTTP ${response.status}`);
         } catch (error) {
@@ -266,7 +322,13 @@ function poll(base: string, requests: { path: string; token?: string }[]) {
       await done;
       return requests.map((_, i) => {
         const sortedMs = times[i]!.map((ms) => Math.round(ms)).sort((a, b) => a - b);
-        return { answers: sortedMs.length, slowestMs: sortedMs.at(-1) ?? Infinity, inTime: sortedMs.filter((ms) => ms < ANSWER_WITHIN_MS).length / sortedMs.length, failures: failures[i]!, sortedMs };
+        return {
+          answers: sortedMs.length,
+          slowestMs: sortedMs.at(-1) ?? Infinity,
+          inTime: sortedMs.filter((ms) => ms < ANSWER_WITHIN_MS).length / sortedMs.length,
+          failures: failures[i]!,
+          sortedMs,
+        };
       });
     },
   };
@@ -309,7 +371,13 @@ describe("calendars built to freeze the server, in a server process", () => {
     radicale = await startRadicale();
     calendarUrl = await radicale.makeCalendar(`freeze-process-${process.pid}-${ENGINE}`);
     await radicale.put(calendarUrl, "meeting.ics", manyEvents(1, tomorrowAt9 + 2 * 3_600_000).replace("event-0@", "caldav-meeting@"));
-    await radicale.put(calendarUrl, "bomb.ics", zoneRepeating("HOURLY").replace("20261125T090000", local(tomorrowAt9)).replace("20261125T100000", local(tomorrowAt9 + 3_600_000)));
+    await radicale.put(
+      calendarUrl,
+      "bomb.ics",
+      zoneRepeating("HOURLY")
+        .replace("20261125T090000", local(tomorrowAt9))
+        .replace("20261125T100000", local(tomorrowAt9 + 3_600_000)),
+    );
   });
   afterAll(async () => {
     for (const server of servers) await server.kill("SIGKILL");
@@ -328,7 +396,10 @@ describe("calendars built to freeze the server, in a server process", () => {
 
   /** Checks the answers to /health and to GET /time-slots, in the order `poll` was given them. */
   function expectLive(when: string, [health, slots]: Answers[]) {
-    for (const [path, answers] of [["/health", health!], ["/time-slots", slots!]] as const) {
+    for (const [path, answers] of [
+      ["/health", health!],
+      ["/time-slots", slots!],
+    ] as const) {
       const where = `${path} ${when}: ${JSON.stringify(answers.sortedMs.slice(-20))} ms the slowest of ${answers.answers}`;
       expect(answers.failures, where).toEqual([]);
       expect(answers.answers, where).toBeGreaterThan(3);
@@ -339,8 +410,15 @@ describe("calendars built to freeze the server, in a server process", () => {
 
   /** The server on this suite's database (the engine of the project), the admin API on. */
   async function start(): Promise<ServerProcess> {
-    const database: Record<string, string> = ENGINE === "postgres" ? { DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema } : { BOOKING_DB: join(dir, "booking.sqlite") };
-    const server = await startServerProcess({ ...database, BOOKING_ADMIN_KEY: ADMIN_KEY, BOOKING_CALENDAR_ALLOW_PRIVATE: "1", RATE_LIMIT_PER_MINUTE: "1000000", STRIPE_STANDIN: "0" });
+    const database: Record<string, string> =
+      ENGINE === "postgres" ? { DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema } : { BOOKING_DB: join(dir, "booking.sqlite") };
+    const server = await startServerProcess({
+      ...database,
+      BOOKING_ADMIN_KEY: ADMIN_KEY,
+      BOOKING_CALENDAR_ALLOW_PRIVATE: "1",
+      RATE_LIMIT_PER_MINUTE: "1000000",
+      STRIPE_STANDIN: "0",
+    });
     servers.push(server);
     return server;
   }
@@ -354,62 +432,78 @@ describe("calendars built to freeze the server, in a server process", () => {
     return { status: response.status, body: (await response.json()) as { data: any } };
   }
 
-  it(
-    "keeps /health and GET /time-slots answering within 100 ms while it reads each of them (the zone bomb also as a CalDAV object) at its start on the poisoned database, fails those past their limits, and starts at once again after",
-    async () => {
-      // The calendars are added, and the server stops before syncing any: all of them are due at the next start.
-      const first = await start();
-      const created = await admin(first, "POST", "/admin/event-types", { title: "Freeze", timezone: "UTC", durationMinutes: 30 });
-      expect(created.status).toBe(200);
-      const eventTypeId = created.body.data.id as number;
-      const eventTypeToken = created.body.data.token as string;
-      const ids: Record<string, number> = {};
-      for (const path of Object.keys(feeds)) {
-        const added = await admin(first, "POST", `/admin/event-types/${eventTypeId}/busy-sources`, { kind: "ical", url: `http://127.0.0.1:${feedServer.port}${path}` });
-        expect(added.status).toBe(200);
-        ids[path] = added.body.data.id;
-      }
-      const caldav = await admin(first, "POST", `/admin/event-types/${eventTypeId}/busy-sources`, { kind: "caldav", url: calendarUrl, username: radicale.user, password: radicale.password });
-      expect(caldav.status).toBe(200);
-      await first.stop();
+  it("keeps /health and GET /time-slots answering within 100 ms while it reads each of them (the zone bomb also as a CalDAV object) at its start on the poisoned database, fails those past their limits, and starts at once again after", async () => {
+    // The calendars are added, and the server stops before syncing any: all of them are due at the next start.
+    const first = await start();
+    const created = await admin(first, "POST", "/admin/event-types", { title: "Freeze", timezone: "UTC", durationMinutes: 30 });
+    expect(created.status).toBe(200);
+    const eventTypeId = created.body.data.id as number;
+    const eventTypeToken = created.body.data.token as string;
+    const ids: Record<string, number> = {};
+    for (const path of Object.keys(feeds)) {
+      const added = await admin(first, "POST", `/admin/event-types/${eventTypeId}/busy-sources`, {
+        kind: "ical",
+        url: `http://127.0.0.1:${feedServer.port}${path}`,
+      });
+      expect(added.status).toBe(200);
+      ids[path] = added.body.data.id;
+    }
+    const caldav = await admin(first, "POST", `/admin/event-types/${eventTypeId}/busy-sources`, {
+      kind: "caldav",
+      url: calendarUrl,
+      username: radicale.user,
+      password: radicale.password,
+    });
+    expect(caldav.status).toBe(200);
+    await first.stop();
 
-      // The restart on the poisoned database: its first pass reads every calendar.
-      const second = await start();
-      const api = [{ path: "/health" }, { path: `/time-slots?from=${tomorrowDate}&until=${tomorrowDate}`, token: eventTypeToken }];
-      const during = poll(second.base, api);
-      const list = async () => (await admin(second, "GET", `/admin/event-types/${eventTypeId}/busy-sources`)).body.data as any[];
-      let sources: any[] = [];
-      await waitFor(async () => (sources = await list()).every((s) => s.lastAttemptAt !== null), 120_000, "the first pass after the restart to try every calendar (a source still without lastAttemptAt)");
-      expectLive("while reading", await during.stop());
+    // The restart on the poisoned database: its first pass reads every calendar.
+    const second = await start();
+    const api = [{ path: "/health" }, { path: `/time-slots?from=${tomorrowDate}&until=${tomorrowDate}`, token: eventTypeToken }];
+    const during = poll(second.base, api);
+    const list = async () => (await admin(second, "GET", `/admin/event-types/${eventTypeId}/busy-sources`)).body.data as any[];
+    let sources: any[] = [];
+    await waitFor(
+      async () => (sources = await list()).every((s) => s.lastAttemptAt !== null),
+      120_000,
+      "the first pass after the restart to try every calendar (a source still without lastAttemptAt)",
+    );
+    expectLive("while reading", await during.stop());
 
-      const byPath = (path: string) => sources.find((s) => s.id === ids[path]);
-      for (const [path, freq] of [["/zone-hourly.ics", "HOURLY"], ["/zone-secondly.ics", "SECONDLY"]] as const) {
-        expect(byPath(path)).toMatchObject({ status: "failing", objects: 0, busyIntervals: 0 });
-        expect(byPath(path).lastError).toContain(`The time zone Europe/Hostile is refused: its STANDARD rule repeats ${freq}`);
-      }
-      expect(byPath("/rdates.ics")).toMatchObject({ status: "failing", objects: 0 });
-      expect(byPath("/rdates.ics").lastError).toContain("lists 300000 RDATE and EXDATE values, more than 10000");
-      expect(byPath("/events.ics")).toMatchObject({ status: "ok", objects: 1, busyIntervals: 1, skippedObjects: [] });
-      expect(byPath("/secondly.ics")).toMatchObject({ status: "failing", objects: 0 });
-      expect(byPath("/secondly.ics").lastError).toContain(`The calendar holds more than ${MAX_INSTANCES_PER_CALENDAR} events and instances of series.`);
-      expect(byPath("/good.ics")).toMatchObject({ status: "ok", objects: 1, busyIntervals: 1 });
-      // Through CalDAV the bomb is one object left out with its reason; the meeting beside it blocks.
-      const fromCaldav = sources.find((s) => s.id === caldav.body.data.id);
-      expect(fromCaldav).toMatchObject({ status: "ok", objects: 2, busyIntervals: 1 });
-      expect(fromCaldav.skippedObjects).toEqual([{ href: expect.stringMatching(/\/bomb\.ics$/), reason: expect.stringContaining("The time zone Europe/Hostile is refused: its STANDARD rule repeats HOURLY") }]);
-      await second.stop();
+    const byPath = (path: string) => sources.find((s) => s.id === ids[path]);
+    for (const [path, freq] of [
+      ["/zone-hourly.ics", "HOURLY"],
+      ["/zone-secondly.ics", "SECONDLY"],
+    ] as const) {
+      expect(byPath(path)).toMatchObject({ status: "failing", objects: 0, busyIntervals: 0 });
+      expect(byPath(path).lastError).toContain(`The time zone Europe/Hostile is refused: its STANDARD rule repeats ${freq}`);
+    }
+    expect(byPath("/rdates.ics")).toMatchObject({ status: "failing", objects: 0 });
+    expect(byPath("/rdates.ics").lastError).toContain("lists 300000 RDATE and EXDATE values, more than 10000");
+    expect(byPath("/events.ics")).toMatchObject({ status: "ok", objects: 1, busyIntervals: 1, skippedObjects: [] });
+    expect(byPath("/secondly.ics")).toMatchObject({ status: "failing", objects: 0 });
+    expect(byPath("/secondly.ics").lastError).toContain(`The calendar holds more than ${MAX_INSTANCES_PER_CALENDAR} events and instances of series.`);
+    expect(byPath("/good.ics")).toMatchObject({ status: "ok", objects: 1, busyIntervals: 1 });
+    // Through CalDAV the bomb is one object left out with its reason; the meeting beside it blocks.
+    const fromCaldav = sources.find((s) => s.id === caldav.body.data.id);
+    expect(fromCaldav).toMatchObject({ status: "ok", objects: 2, busyIntervals: 1 });
+    expect(fromCaldav.skippedObjects).toEqual([
+      {
+        href: expect.stringMatching(/\/bomb\.ics$/),
+        reason: expect.stringContaining("The time zone Europe/Hostile is refused: its STANDARD rule repeats HOURLY"),
+      },
+    ]);
+    await second.stop();
 
-      // Started again: it answers at once, and the sources that failed wait before they are tried again.
-      const third = await start();
-      const again = poll(third.base, api);
-      const after = (await admin(third, "GET", `/admin/event-types/${eventTypeId}/busy-sources`)).body.data as any[];
-      await again.rounds(20);
-      expectLive("after the restart", await again.stop());
-      for (const path of ["/zone-hourly.ics", "/zone-secondly.ics", "/rdates.ics", "/secondly.ics"]) {
-        expect(after.find((s) => s.id === ids[path]).lastAttemptAt).toBe(byPath(path).lastAttemptAt);
-      }
-      await third.stop();
-    },
-    240_000,
-  );
+    // Started again: it answers at once, and the sources that failed wait before they are tried again.
+    const third = await start();
+    const again = poll(third.base, api);
+    const after = (await admin(third, "GET", `/admin/event-types/${eventTypeId}/busy-sources`)).body.data as any[];
+    await again.rounds(20);
+    expectLive("after the restart", await again.stop());
+    for (const path of ["/zone-hourly.ics", "/zone-secondly.ics", "/rdates.ics", "/secondly.ics"]) {
+      expect(after.find((s) => s.id === ids[path]).lastAttemptAt).toBe(byPath(path).lastAttemptAt);
+    }
+    await third.stop();
+  }, 240_000);
 });

@@ -47,14 +47,28 @@ async function world() {
   const env = await setup();
   // Each event type of a host of its own: calendars belong to hosts.
   const eventType = async (title = "Intro call") => {
-    const host = await env.store.hosts.create({ name: title, email: "host@example.com", timezone: "Europe/Prague", avatarUrl: null, feedToken: newFeedToken() }, env.clock.now());
+    const host = await env.store.hosts.create(
+      { name: title, email: "host@example.com", timezone: "Europe/Prague", avatarUrl: null, feedToken: newFeedToken() },
+      env.clock.now(),
+    );
     return env.eventType({ title, hosts: [{ hostId: host.id }] });
   };
   const addFeed = async (eventTypeId: number, url: string) =>
-    env.store.busy.add({ hostId: await hostOf(env.store, eventTypeId), kind: "ical", url, username: null, secret: null, calendars: [], freshnessMinutes: null }, env.clock.now());
-  const busy = async (eventTypeId: number) => env.store.busy.between(await hostOf(env.store, eventTypeId), Date.parse("2026-11-01T00:00:00Z"), Date.parse("2027-01-01T00:00:00Z"));
+    env.store.busy.add(
+      { hostId: await hostOf(env.store, eventTypeId), kind: "ical", url, username: null, secret: null, calendars: [], freshnessMinutes: null },
+      env.clock.now(),
+    );
+  const busy = async (eventTypeId: number) =>
+    env.store.busy.between(await hostOf(env.store, eventTypeId), Date.parse("2026-11-01T00:00:00Z"), Date.parse("2027-01-01T00:00:00Z"));
   const sync = (fetchFn?: CalendarFetch, options: { syncDeadlineMs?: number; allowPrivateAddresses?: boolean } = {}) => {
-    const s = new CalendarSync(env.store, () => env.clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true, ...options }, busyFromICalendarSteps, () => undefined, fetchFn);
+    const s = new CalendarSync(
+      env.store,
+      () => env.clock.now(),
+      { freshnessMinutes: 15, allowPrivateAddresses: true, ...options },
+      busyFromICalendarSteps,
+      () => undefined,
+      fetchFn,
+    );
     cleanups.push(() => s.stop());
     return s;
   };
@@ -138,11 +152,23 @@ async function appWithSync(makeSync: (store: Awaited<ReturnType<typeof openTestS
   const clock = new ManualClock("2026-11-23T07:00:00Z");
   const sync = makeSync(store, clock);
   cleanups.push(() => sync.stop());
-  const app = createApp({ store, clock, config: { adminKey: ADMIN_KEY }, log: () => undefined, calendars: { sync, ...(syncAnswerMs === undefined ? {} : { syncAnswerMs }) } });
+  const app = createApp({
+    store,
+    clock,
+    config: { adminKey: ADMIN_KEY },
+    log: () => undefined,
+    calendars: { sync, ...(syncAnswerMs === undefined ? {} : { syncAnswerMs }) },
+  });
   const created = await new EventTypeAdmin(store, () => clock.now()).create({ title: "Intro call", timezone: "Europe/Prague" });
-  const addFeed = async (url: string) => store.busy.add({ hostId: await hostOf(store, created.id), kind: "ical", url, username: null, secret: null, calendars: [], freshnessMinutes: null }, clock.now());
+  const addFeed = async (url: string) =>
+    store.busy.add(
+      { hostId: await hostOf(store, created.id), kind: "ical", url, username: null, secret: null, calendars: [], freshnessMinutes: null },
+      clock.now(),
+    );
   const syncNow = async (sourceId: number) => {
-    const response = await app.handle(new Request(`http://localhost/admin/busy-sources/${sourceId}/sync`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_KEY}` } }));
+    const response = await app.handle(
+      new Request(`http://localhost/admin/busy-sources/${sourceId}/sync`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_KEY}` } }),
+    );
     return { status: response.status, location: response.headers.get("location"), body: (await response.json()) as Record<string, any> };
   };
   const getSource = async (url: string) => {
@@ -153,7 +179,10 @@ async function appWithSync(makeSync: (store: Awaited<ReturnType<typeof openTestS
 }
 
 /** Replaces the store's `busy.byId` by `read`, which may call the real one. */
-function readSourcesWith(store: Awaited<ReturnType<typeof openTestStore>>, read: (real: (id: number) => ReturnType<typeof store.busy.byId>, id: number) => ReturnType<typeof store.busy.byId>) {
+function readSourcesWith(
+  store: Awaited<ReturnType<typeof openTestStore>>,
+  read: (real: (id: number) => ReturnType<typeof store.busy.byId>, id: number) => ReturnType<typeof store.busy.byId>,
+) {
   const real = store.busy.byId.bind(store.busy);
   vi.spyOn(store.busy, "byId").mockImplementation((id: number) => read(real, id));
 }
@@ -173,11 +202,24 @@ describe("the organizer's sync now", () => {
     cleanups.push(() => sync.stop());
     const app = createApp({ store, clock, config: { adminKey: ADMIN_KEY }, log: () => undefined, calendars: { sync } });
     const created = await new EventTypeAdmin(store, () => clock.now()).create({ title: "Intro call", timezone: "Europe/Prague" });
-    const source = await store.busy.add({ hostId: await hostOf(store, created.id), kind: "ical", url: `${slow.base}/organizer.ics`, username: null, secret: null, calendars: [], freshnessMinutes: null }, clock.now());
+    const source = await store.busy.add(
+      {
+        hostId: await hostOf(store, created.id),
+        kind: "ical",
+        url: `${slow.base}/organizer.ics`,
+        username: null,
+        secret: null,
+        calendars: [],
+        freshnessMinutes: null,
+      },
+      clock.now(),
+    );
 
     const background = sync.syncDue();
     await waitFor(() => asked.length === 1, 3_000, "the slow calendar to be asked");
-    const now = app.handle(new Request(`http://localhost/admin/busy-sources/${source.id}/sync`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_KEY}` } }));
+    const now = app.handle(
+      new Request(`http://localhost/admin/busy-sources/${source.id}/sync`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_KEY}` } }),
+    );
     await Bun.sleep(100);
     answer();
     const body = (await (await now).json()) as { data: { sync: { ok: boolean; downloaded: number } } };
@@ -192,7 +234,9 @@ describe("the organizer's sync now", () => {
       asked.push(new URL(request.url).pathname);
       return new Response(FEED, { headers: { "content-type": "text/calendar" } });
     });
-    const w = await appWithSync((store, clock) => new CalendarSync(store, () => clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true }, busyFromICalendarSteps));
+    const w = await appWithSync(
+      (store, clock) => new CalendarSync(store, () => clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true }, busyFromICalendarSteps),
+    );
     const source = await w.addFeed(`${feed.base}/organizer.ics`);
     // The worker's pass finds the source due, and reads it again just as another sync has recorded an attempt.
     let release!: () => void;
@@ -218,7 +262,9 @@ describe("the organizer's sync now", () => {
 
   it("answers 500 internal_error, not 404, when the store cannot read the source, also after joining a worker's sync that could not", async () => {
     const feed = serve(() => new Response(FEED, { headers: { "content-type": "text/calendar" } }));
-    const w = await appWithSync((store, clock) => new CalendarSync(store, () => clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true }, busyFromICalendarSteps));
+    const w = await appWithSync(
+      (store, clock) => new CalendarSync(store, () => clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true }, busyFromICalendarSteps),
+    );
     const source = await w.addFeed(`${feed.base}/organizer.ics`);
     let failing = true;
     let release!: () => void;
@@ -259,7 +305,10 @@ describe("the organizer's sync now", () => {
       await answered;
       return new Response(FEED, { headers: { "content-type": "text/calendar" } });
     });
-    const w = await appWithSync((store, clock) => new CalendarSync(store, () => clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true }, busyFromICalendarSteps), 200);
+    const w = await appWithSync(
+      (store, clock) => new CalendarSync(store, () => clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true }, busyFromICalendarSteps),
+      200,
+    );
     const source = await w.addFeed(`${slow.base}/organizer.ics`);
     try {
       // The calendar answers only once the request has been answered: without an answer window this never ends.
@@ -268,7 +317,10 @@ describe("the organizer's sync now", () => {
       expect(r, "sync now answered while the calendar was still silent").not.toBeNull();
       expect(performance.now() - started).toBeLessThan(5_000);
       expect(r!.status).toBe(202);
-      expect(r!.body).toMatchObject({ success: true, data: { state: "syncing", sync: null, source: { id: source.id, syncing: true, status: "never", lastAttemptAt: null } } });
+      expect(r!.body).toMatchObject({
+        success: true,
+        data: { state: "syncing", sync: null, source: { id: source.id, syncing: true, status: "never", lastAttemptAt: null } },
+      });
       expect(r!.location).toBe(`http://localhost/admin/busy-sources/${source.id}`);
       expect(await w.getSource(r!.location!)).toMatchObject({ status: 200, body: { data: { id: source.id, syncing: true } } });
       // Asking again meanwhile joins the sync under way.
@@ -279,8 +331,17 @@ describe("the organizer's sync now", () => {
     }
     // The sync goes on without its request: joining it waits for its end.
     expect(await w.sync.syncSource(source.id)).toMatchObject({ ok: true, downloaded: 1 });
-    await waitFor(async () => (await w.getSource(`http://localhost/admin/busy-sources/${source.id}`)).body.data.syncing === false, 3_000, "the source to show its sync ended");
-    expect((await w.getSource(`http://localhost/admin/busy-sources/${source.id}`)).body.data).toMatchObject({ syncing: false, status: "ok", lastError: null, objects: 1 });
+    await waitFor(
+      async () => (await w.getSource(`http://localhost/admin/busy-sources/${source.id}`)).body.data.syncing === false,
+      3_000,
+      "the source to show its sync ended",
+    );
+    expect((await w.getSource(`http://localhost/admin/busy-sources/${source.id}`)).body.data).toMatchObject({
+      syncing: false,
+      status: "ok",
+      lastError: null,
+      objects: 1,
+    });
     expect(asked).toBe(1);
     // A sync that ends within the window is answered as before, with its outcome.
     const fast = await w.syncNow(source.id);
@@ -297,19 +358,38 @@ describe("the organizer's sync now", () => {
       return new Response("", { status: 404 });
     });
     cleanups.push(() => answer());
-    const w = await appWithSync((store, clock) => new CalendarSync(store, () => clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true }, busyFromICalendarSteps), 200);
+    const w = await appWithSync(
+      (store, clock) => new CalendarSync(store, () => clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true }, busyFromICalendarSteps),
+      200,
+    );
     const hostId = (await w.addFeed(`${slow.base}/feed.ics`)).hostId;
-    const source = await w.store.busy.add({ hostId, kind: "caldav", url: `${slow.base}/dav/`, username: "me", secret: "pw", calendars: [], freshnessMinutes: null }, w.clock.now());
+    const source = await w.store.busy.add(
+      { hostId, kind: "caldav", url: `${slow.base}/dav/`, username: "me", secret: "pw", calendars: [], freshnessMinutes: null },
+      w.clock.now(),
+    );
     const started = performance.now();
     const put = w.app
-      .handle(new Request(`http://localhost/admin/busy-sources/${source.id}/write-bookings`, { method: "PUT", headers: { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/json" }, body: "{}" }))
+      .handle(
+        new Request(`http://localhost/admin/busy-sources/${source.id}/write-bookings`, {
+          method: "PUT",
+          headers: { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/json" },
+          body: "{}",
+        }),
+      )
       .then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, any> }));
     // The server answers only once the request has been answered: without a bound this waits 30 s per request.
     const r = await Promise.race([put, Bun.sleep(10_000).then(() => null)]);
     expect(r, "write-bookings answered while the calendar server was still silent").not.toBeNull();
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(asked).toBeGreaterThan(0);
-    expect(r).toMatchObject({ status: 422, body: { success: false, code: "validation_failed", errors: { calendar: [expect.stringMatching(/did not list the source's calendars within 0.2 s; nothing was changed/)] } } });
+    expect(r).toMatchObject({
+      status: 422,
+      body: {
+        success: false,
+        code: "validation_failed",
+        errors: { calendar: [expect.stringMatching(/did not list the source's calendars within 0.2 s; nothing was changed/)] },
+      },
+    });
     const view = await w.getSource(`http://localhost/admin/busy-sources/${source.id}`);
     expect(view.body.data).toMatchObject({ writeBookings: false, writeCalendar: null });
   });
@@ -347,7 +427,14 @@ describe("a big calendar's expansion", () => {
     const et = await w.eventType();
     const source = await w.addFeed(et.id, "https://calendar.example.com/big.ics");
     let steps = 0;
-    const sync = new CalendarSync(w.store, () => w.clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true, syncDeadlineMs: 150 }, slowExpansion((n) => (steps = n)), () => undefined, async () => new Response(bigFeed(600), { headers: { "content-type": "text/calendar" } }));
+    const sync = new CalendarSync(
+      w.store,
+      () => w.clock.now(),
+      { freshnessMinutes: 15, allowPrivateAddresses: true, syncDeadlineMs: 150 },
+      slowExpansion((n) => (steps = n)),
+      () => undefined,
+      async () => new Response(bigFeed(600), { headers: { "content-type": "text/calendar" } }),
+    );
     cleanups.push(() => sync.stop());
     const outcome = await sync.syncSource(source.id);
     expect(outcome).toMatchObject({ ok: false, error: "no complete sync within 0.15 s (a calendar answered too slowly); given up" });
@@ -375,7 +462,14 @@ describe("a big calendar's expansion", () => {
         answeredAt = steps;
       });
     });
-    const sync = new CalendarSync(w.store, () => w.clock.now(), { freshnessMinutes: 15, allowPrivateAddresses: true }, expansion, () => undefined, async () => new Response(bigFeed(300), { headers: { "content-type": "text/calendar" } }));
+    const sync = new CalendarSync(
+      w.store,
+      () => w.clock.now(),
+      { freshnessMinutes: 15, allowPrivateAddresses: true },
+      expansion,
+      () => undefined,
+      async () => new Response(bigFeed(300), { headers: { "content-type": "text/calendar" } }),
+    );
     cleanups.push(() => sync.stop());
     const outcome = await sync.syncSource(source.id);
     await answered;
@@ -482,7 +576,18 @@ describe("answers to a booking written into a calendar", () => {
       });
     const w = await world();
     const et = await w.eventType();
-    const source = await w.store.busy.add({ hostId: await hostOf(w.store, et.id), kind: "caldav", url: "https://dav.example.com/cal/", username: "me", secret: "pw", calendars: [], freshnessMinutes: null }, w.clock.now());
+    const source = await w.store.busy.add(
+      {
+        hostId: await hostOf(w.store, et.id),
+        kind: "caldav",
+        url: "https://dav.example.com/cal/",
+        username: "me",
+        secret: "pw",
+        calendars: [],
+        freshnessMinutes: null,
+      },
+      w.clock.now(),
+    );
     const deliverer = new CalendarWriteDeliverer(w.store, async () => new Response(endless(), { status: 201 }));
     const write = { sourceId: source.id, method: "PUT", ics: "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n" };
     const delivery = { id: 1, channel: "caldav", url: "https://dav.example.com/cal/x.ics", payload: JSON.stringify(write), attempts: 1 } as OutboxDelivery;

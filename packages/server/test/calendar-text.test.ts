@@ -54,7 +54,10 @@ async function world() {
     cancelNoticeMinutes: 0,
     organizerEmail: ORGANIZER,
     maxGuests: 2,
-    locations: [{ type: "address", value: null }, { type: "link", value: null }],
+    locations: [
+      { type: "address", value: null },
+      { type: "link", value: null },
+    ],
     customFields: [
       { uuid: NOTES, label: "Notes", name: "notes", type: "textarea" },
       { uuid: COMPANY, label: "Company", name: "company", type: "text" },
@@ -63,7 +66,12 @@ async function world() {
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   const et = created.body.data as { id: number; token: string; linkToken: string; feedToken: string };
   const cal = await radicale.makeCalendar(`text-${process.pid}-${++calendars}`);
-  const source = await env.admin("POST", `/admin/event-types/${et.id}/busy-sources`, { kind: "caldav", url: cal, username: radicale.user, password: radicale.password });
+  const source = await env.admin("POST", `/admin/event-types/${et.id}/busy-sources`, {
+    kind: "caldav",
+    url: cal,
+    username: radicale.user,
+    password: radicale.password,
+  });
   expect(source.status).toBe(200);
   expect((await env.admin("PUT", `/admin/busy-sources/${source.body.data.id}/write-bookings`, {})).status).toBe(200);
   const mail = new EmailWorker(env.store, env.clock, { mail: { smtpUrl: smtp.url, from: FROM } }, (e) => env.logs.push(e));
@@ -108,7 +116,14 @@ function inviteText(m: Received): string {
 /** Everything of a message, as sent and as decoded: the raw text, every header, subject, plain text, HTML and each attachment. */
 function wholeMessage(m: Received): string {
   const { mail } = m;
-  return [m.raw, ...mail.headerLines.map((h) => h.line), mail.subject ?? "", mail.text ?? "", typeof mail.html === "string" ? mail.html : "", ...mail.attachments.map((a) => `${a.filename ?? ""} ${a.content.toString("utf8")}`)].join("\n");
+  return [
+    m.raw,
+    ...mail.headerLines.map((h) => h.line),
+    mail.subject ?? "",
+    mail.text ?? "",
+    typeof mail.html === "string" ? mail.html : "",
+    ...mail.attachments.map((a) => `${a.filename ?? ""} ${a.content.toString("utf8")}`),
+  ].join("\n");
 }
 
 /** One booking's entry as read from a calendar text by both parsers, which must agree. */
@@ -150,7 +165,9 @@ function entriesOf(text: string): Entry[] {
         description: textOf(e.description),
         location: textOf(e.location),
         url: textOf(e.url),
-        attendees: attendees.map((a) => (typeof a === "string" ? { value: a, cn: undefined } : { value: String(a.val), cn: a.params?.CN as string | undefined })),
+        attendees: attendees.map((a) =>
+          typeof a === "string" ? { value: a, cn: undefined } : { value: String(a.val), cn: a.params?.CN as string | undefined },
+        ),
       };
     });
   expect(byNodeIcal).toEqual(byIcalJs);
@@ -160,7 +177,12 @@ function entriesOf(text: string): Entry[] {
 /** What a TEXT value reads back as: every line break one LF, other control characters gone. */
 const asText = (s: string) => s.replace(/\r\n|[\r\n\u0085\u2028\u2029]/g, "\n").replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "");
 /** What a parameter value reads back as: line breaks spaces, control characters gone, double quotes single, semicolons commas. */
-const asParameter = (s: string) => s.replace(/\r\n|[\r\n\u0085\u2028\u2029]/g, " ").replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "").replaceAll('"', "'").replaceAll(";", ",");
+const asParameter = (s: string) =>
+  s
+    .replace(/\r\n|[\r\n\u0085\u2028\u2029]/g, " ")
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "")
+    .replaceAll('"', "'")
+    .replaceAll(";", ",");
 
 describe("text a visitor gave, in every calendar channel", () => {
   it("stays inside its values in the invites, the organizer's copy, the CalDAV entry and the feed, read by two parsers", async () => {
@@ -176,7 +198,10 @@ describe("text a visitor gave, in every calendar channel", () => {
         lastname: `"Doe"; the 2nd, \\ ${name}${br}END:VEVENT${br}BEGIN:VEVENT${br}UID:${EVIL_UID}${br}DTSTART:20261124T150000Z`,
         guests: ["guest@example.com"],
         // The visitor's address, or their link, which becomes the entry's URL too.
-        location: i % 2 === 0 ? { type: "address", value: `Main Street 1${br}ATTENDEE:${MALLORY}${br}UID:${EVIL_UID}` } : { type: "link", value: `https://meet.example.org/x${br}ATTENDEE:${MALLORY}${br}UID:${EVIL_UID}` },
+        location:
+          i % 2 === 0
+            ? { type: "address", value: `Main Street 1${br}ATTENDEE:${MALLORY}${br}UID:${EVIL_UID}` }
+            : { type: "link", value: `https://meet.example.org/x${br}ATTENDEE:${MALLORY}${br}UID:${EVIL_UID}` },
         customFields: [{ uuid: NOTES, value: `first line${br}END:VEVENT${br}BEGIN:VEVENT${br}UID:${EVIL_UID}` }],
       });
       return { name, record };
@@ -185,7 +210,10 @@ describe("text a visitor gave, in every calendar channel", () => {
 
     // Each is moved through the API (every channel writes it anew), read, then cancelled.
     for (const [i, { record }] of hostile.entries()) {
-      const moved = await w.call("PUT", `/reservations/${record.uuid}`, { start: `2026-11-25T${String(9 + i).padStart(2, "0")}:00:00Z`, end: `2026-11-25T${String(9 + i).padStart(2, "0")}:30:00Z` });
+      const moved = await w.call("PUT", `/reservations/${record.uuid}`, {
+        start: `2026-11-25T${String(9 + i).padStart(2, "0")}:00:00Z`,
+        end: `2026-11-25T${String(9 + i).padStart(2, "0")}:30:00Z`,
+      });
       expect(moved.body.success, JSON.stringify(moved.body)).toBe(true);
     }
     await w.deliver();
@@ -197,9 +225,16 @@ describe("text a visitor gave, in every calendar channel", () => {
       const visitorUid = bookingUid(record.uuid);
       const organizerUid = organizerBookingUid(record.uuid);
       const mails = w.smtp.received.filter((m) => m.to[0] === record.email || (m.to[0] === ORGANIZER && inviteText(m).includes(organizerUid)));
-      expect(mails.map((m) => m.to), name).toEqual([[record.email], [ORGANIZER]]);
+      expect(
+        mails.map((m) => m.to),
+        name,
+      ).toEqual([[record.email], [ORGANIZER]]);
       // The name in the subject starts no header of its own.
-      for (const m of mails) expect([...m.mail.headers.keys()].filter((h) => /^(attendee|uid|end|begin|dtstart)/.test(h)), name).toEqual([]);
+      for (const m of mails)
+        expect(
+          [...m.mail.headers.keys()].filter((h) => /^(attendee|uid|end|begin|dtstart)/.test(h)),
+          name,
+        ).toEqual([]);
       const written = await objectAt(`${w.cal}${organizerBookingKey(record.uuid)}.ics`);
       expect(written, name).not.toBeNull();
       const copies: [string, string, Entry[]][] = [
@@ -212,13 +247,20 @@ describe("text a visitor gave, in every calendar channel", () => {
         const where = `${name} in the ${channel}`;
         // One entry, under the booking's UID, with the visitor and their guests as its attendees: nothing was injected.
         // The organizer's emailed copy is a PUBLISH, which names no attendee: its description names them instead.
-        expect(entries.map((e) => e.uid), where).toEqual([uid]);
+        expect(
+          entries.map((e) => e.uid),
+          where,
+        ).toEqual([uid]);
         const [entry] = entries;
         if (channel === "organizer's invite") {
           expect(entry!.attendees, where).toEqual([]);
           expect(entry!.description, where).toContain(asText(visitor));
           for (const g of record.guests) expect(entry!.description, where).toContain(g);
-        } else expect(entry!.attendees, where).toEqual([{ value: `mailto:${record.email}`, cn: asParameter(visitor) }, ...record.guests.map((g) => ({ value: `mailto:${g}`, cn: undefined }))]);
+        } else
+          expect(entry!.attendees, where).toEqual([
+            { value: `mailto:${record.email}`, cn: asParameter(visitor) },
+            ...record.guests.map((g) => ({ value: `mailto:${g}`, cn: undefined })),
+          ]);
         // The visitor's own invite is titled by the event type (and host), the organizer's copies by the visitor.
         if (channel === "visitor's invite") expect(entry!.summary, where).not.toContain(asText(visitor));
         else expect(entry!.summary, where).toContain(asText(visitor));
@@ -253,7 +295,10 @@ describe("text a visitor gave, in every calendar channel", () => {
     for (const { name, record } of hostile) {
       const given = asText(reason(name === "NUL" ? "\n" : BREAKS[name]!));
       const mine = cancels.filter((m) => m.to[0] === record.email || (m.to[0] === ORGANIZER && inviteText(m).includes(organizerBookingUid(record.uuid))));
-      expect(mine.map((m) => m.to[0]), name).toEqual([record.email, ORGANIZER]);
+      expect(
+        mine.map((m) => m.to[0]),
+        name,
+      ).toEqual([record.email, ORGANIZER]);
       for (const m of mine) {
         const [entry, ...more] = entriesOf(inviteText(m));
         expect(more, name).toEqual([]);
@@ -262,7 +307,11 @@ describe("text a visitor gave, in every calendar channel", () => {
         if (m.to[0] === ORGANIZER) {
           expect(entry!.attendees, name).toEqual([]);
           expect(entry!.description, name).toContain(asText(`${record.firstname} ${record.lastname}`));
-        } else expect(entry!.attendees, name).toEqual([{ value: `mailto:${record.email}`, cn: asParameter(`${record.firstname} ${record.lastname}`) }, ...record.guests.map((g) => ({ value: `mailto:${g}`, cn: undefined }))]);
+        } else
+          expect(entry!.attendees, name).toEqual([
+            { value: `mailto:${record.email}`, cn: asParameter(`${record.firstname} ${record.lastname}`) },
+            ...record.guests.map((g) => ({ value: `mailto:${g}`, cn: undefined })),
+          ]);
         expect(entry!.description, name).toContain(`Reason: ${given}`);
         expect(m.mail.text, name).toContain(`Reason: ${given}`);
       }
@@ -275,7 +324,12 @@ describe("the organizer's copies of a booking", () => {
   it("keep one UID that does not reveal the reservation across email, CalDAV and feed through reschedule and cancel, and hand out nothing that cancels", async () => {
     const w = await world();
     const booked = await w.call("POST", "/reservations", {
-      start: "2026-11-24T09:00:00+01:00", end: "2026-11-24T09:30:00+01:00", email: "ada@example.com", firstname: "Ada", lastname: "Lovelace", location: { type: "address", value: "Main Street 1" },
+      start: "2026-11-24T09:00:00+01:00",
+      end: "2026-11-24T09:30:00+01:00",
+      email: "ada@example.com",
+      firstname: "Ada",
+      lastname: "Lovelace",
+      location: { type: "address", value: "Main Street 1" },
     });
     expect(booked.body.success, JSON.stringify(booked.body)).toBe(true);
     const uuid = booked.body.data.uuid as string;
@@ -315,12 +369,19 @@ describe("the organizer's copies of a booking", () => {
     expect(entriesOf(moved.written!).map((e) => e.uid)).toEqual([organizerUid]);
     expect(entriesOf(moved.feed).map((e) => e.uid)).toEqual([organizerUid]);
     // The visitor's invites keep the uuid: their manage link needs it.
-    expect(w.smtp.received.filter((m) => m.to[0] === "ada@example.com").map((m) => entriesOf(inviteText(m))[0]!.uid)).toEqual([bookingUid(uuid), bookingUid(uuid)]);
+    expect(w.smtp.received.filter((m) => m.to[0] === "ada@example.com").map((m) => entriesOf(inviteText(m))[0]!.uid)).toEqual([
+      bookingUid(uuid),
+      bookingUid(uuid),
+    ]);
 
     expect((await w.call("DELETE", `/reservations/${uuid}`, { reason: "Something came up" }, w.et.linkToken)).status).toBe(200);
     await w.deliver();
     const cancelled = await organizerSide();
-    expect(w.smtp.received.filter((m) => m.to[0] === ORGANIZER).map((m) => m.mail.text)).toEqual([expect.any(String), expect.any(String), expect.stringContaining("Reason: Something came up")]);
+    expect(w.smtp.received.filter((m) => m.to[0] === ORGANIZER).map((m) => m.mail.text)).toEqual([
+      expect.any(String),
+      expect.any(String),
+      expect.stringContaining("Reason: Something came up"),
+    ]);
     expect(cancelled.organizerMails.map((t) => entriesOf(t)[0]!.uid)).toEqual([organizerUid, organizerUid, organizerUid]);
     expect(cancelled.written).toBeNull();
     expect(entriesOf(cancelled.feed)).toEqual([]);
@@ -329,7 +390,12 @@ describe("the organizer's copies of a booking", () => {
   it("still finds, moves and removes an entry written under the reservation's uuid before, and never lets it block its own seats", async () => {
     const w = await world();
     const booked = await w.call("POST", "/reservations", {
-      start: "2026-11-24T09:00:00+01:00", end: "2026-11-24T09:30:00+01:00", email: "ada@example.com", firstname: "Ada", lastname: "Lovelace", location: { type: "address", value: "Main Street 1" },
+      start: "2026-11-24T09:00:00+01:00",
+      end: "2026-11-24T09:30:00+01:00",
+      email: "ada@example.com",
+      firstname: "Ada",
+      lastname: "Lovelace",
+      location: { type: "address", value: "Main Street 1" },
     });
     const uuid = booked.body.data.uuid as string;
     await w.deliver();
@@ -338,7 +404,8 @@ describe("the organizer's copies of a booking", () => {
     const text = (await objectAt(current))!;
     await radicale.remove(current);
     const legacy = await radicale.put(w.cal, `${uuid}.ics`, text.replace(organizerBookingUid(uuid), bookingUid(uuid)));
-    const slots = async () => (await w.call("GET", "/time-slots?from=2026-11-24&until=2026-11-24")).body.data.map((s: { startIso8601: string }) => s.startIso8601);
+    const slots = async () =>
+      (await w.call("GET", "/time-slots?from=2026-11-24&until=2026-11-24")).body.data.map((s: { startIso8601: string }) => s.startIso8601);
     const synced = await w.admin("POST", `/admin/busy-sources/${w.sourceId}/sync`);
     expect(synced.body.data.source).toMatchObject({ objects: 1, busyIntervals: 0 });
 
@@ -364,15 +431,22 @@ describe("the organizer's copies of a booking", () => {
 });
 
 describe("the sync's reading of booking entries", () => {
-  const object = (uid: string, start: string) => `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:${uid}\r\n${start}\r\nDTEND:20261124T083000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n`;
+  const object = (uid: string, start: string) =>
+    `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:${uid}\r\n${start}\r\nDTEND:20261124T083000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n`;
   const uuid = "8c4e2a57-1d3b-4f6e-9a0c-5b7d8e9f0a1b";
   const key = organizerBookingKey(uuid);
   const HOUR = 3_600_000;
 
   it("finds the key and where to look for an organizer-side entry, in UTC, a zone's local time (as calendar apps may rewrite it) or a whole day", () => {
-    expect(bookingEntriesOf(object(organizerBookingUid(uuid), "DTSTART:20261124T080000Z"))).toEqual([{ key, startMs: Date.parse("2026-11-24T08:00:00Z"), slackMs: 0 }]);
-    expect(bookingEntriesOf(object(organizerBookingUid(uuid), "DTSTART;TZID=Europe/Prague:20261124T090000"))).toEqual([{ key, startMs: Date.parse("2026-11-24T09:00:00Z"), slackMs: 14 * HOUR }]);
-    expect(bookingEntriesOf(object(organizerBookingUid(uuid), "DTSTART;VALUE=DATE:20261124"))).toEqual([{ key, startMs: Date.parse("2026-11-24T00:00:00Z"), slackMs: 38 * HOUR }]);
+    expect(bookingEntriesOf(object(organizerBookingUid(uuid), "DTSTART:20261124T080000Z"))).toEqual([
+      { key, startMs: Date.parse("2026-11-24T08:00:00Z"), slackMs: 0 },
+    ]);
+    expect(bookingEntriesOf(object(organizerBookingUid(uuid), "DTSTART;TZID=Europe/Prague:20261124T090000"))).toEqual([
+      { key, startMs: Date.parse("2026-11-24T09:00:00Z"), slackMs: 14 * HOUR },
+    ]);
+    expect(bookingEntriesOf(object(organizerBookingUid(uuid), "DTSTART;VALUE=DATE:20261124"))).toEqual([
+      { key, startMs: Date.parse("2026-11-24T00:00:00Z"), slackMs: 38 * HOUR },
+    ]);
     // Entries written before the organizer's key name the uuid; anything else is no booking.
     expect(bookingEntriesOf(object(bookingUid(uuid), "DTSTART:20261124T080000Z"))).toEqual([{ uuid }]);
     expect(bookingEntriesOf(object("meeting-42@example.com", "DTSTART:20261124T080000Z"))).toBeNull();
@@ -385,8 +459,15 @@ describe("control characters in what a visitor types", () => {
   async function api() {
     const env = await setup({ config: NO_RATE_LIMIT });
     const created = await env.admin("POST", "/admin/event-types", {
-      title: "Intro call", timezone: "Europe/Prague", cancelNoticeMinutes: 0, rescheduleNoticeMinutes: 0, maxGuests: 2,
-      locations: [{ type: "address", value: null }, { type: "link", value: null }],
+      title: "Intro call",
+      timezone: "Europe/Prague",
+      cancelNoticeMinutes: 0,
+      rescheduleNoticeMinutes: 0,
+      maxGuests: 2,
+      locations: [
+        { type: "address", value: null },
+        { type: "link", value: null },
+      ],
       customFields: [
         { uuid: NOTES, label: "Notes", name: "notes", type: "textarea" },
         { uuid: COMPANY, label: "Company", name: "company", type: "text" },
@@ -397,7 +478,8 @@ describe("control characters in what a visitor types", () => {
     expect(created.status).toBe(200);
     const et = created.body.data as { id: number; token: string };
     const call = (method: string, path: string, body?: unknown) => env.call(method, path, { token: et.token, body });
-    const stored = async () => (await env.admin("GET", `/admin/event-types/${et.id}/reservations?from=2026-11-24&until=2026-11-25`)).body.data as Record<string, any>[];
+    const stored = async () =>
+      (await env.admin("GET", `/admin/event-types/${et.id}/reservations?from=2026-11-24&until=2026-11-25`)).body.data as Record<string, any>[];
     return { ...env, call, stored };
   }
   const TUE = { start: "2026-11-24T09:00:00+01:00", end: "2026-11-24T09:30:00+01:00" };
@@ -412,10 +494,19 @@ describe("control characters in what a visitor types", () => {
     const w = await api();
     for (const [name, bad] of Object.entries({ ...BREAKS, TAB: "\t", DEL: "\u007f", PS: "\u2029", C1: "\u009b" })) {
       const r = await w.call("POST", "/reservations", {
-        ...TUE, email: "ada@example.com", firstname: `Ada${bad}x`, lastname: `Love${bad}lace`,
-        location: { type: "address", value: `Main Street 1${bad}UID:x` }, customFields: [{ uuid: COMPANY, value: `Acme${bad}Inc` }],
+        ...TUE,
+        email: "ada@example.com",
+        firstname: `Ada${bad}x`,
+        lastname: `Love${bad}lace`,
+        location: { type: "address", value: `Main Street 1${bad}UID:x` },
+        customFields: [{ uuid: COMPANY, value: `Acme${bad}Inc` }],
       });
-      expect(fieldsOf(r), name).toEqual([`customFields.${COMPANY} control_characters`, "firstname control_characters", "lastname control_characters", "location.value control_characters"]);
+      expect(fieldsOf(r), name).toEqual([
+        `customFields.${COMPANY} control_characters`,
+        "firstname control_characters",
+        "lastname control_characters",
+        "location.value control_characters",
+      ]);
     }
     expect(await w.stored()).toEqual([]);
 
@@ -423,7 +514,9 @@ describe("control characters in what a visitor types", () => {
     const held = await w.call("POST", "/reservations/prepare", { ...TUE, email: "ada@example.com", location: { type: "address", value: "Main Street 1" } });
     expect(held.body.success, JSON.stringify(held.body)).toBe(true);
     for (const bad of ["\r", "\u2028", "\u0000"]) {
-      expect(fieldsOf(await w.call("POST", `/reservations/${held.body.data.uuid}/confirm`, { firstname: `Ada${bad}`, lastname: "Lovelace" }))).toEqual(["firstname control_characters"]);
+      expect(fieldsOf(await w.call("POST", `/reservations/${held.body.data.uuid}/confirm`, { firstname: `Ada${bad}`, lastname: "Lovelace" }))).toEqual([
+        "firstname control_characters",
+      ]);
     }
   });
 
@@ -433,7 +526,10 @@ describe("control characters in what a visitor types", () => {
     expect(held.body.success, JSON.stringify(held.body)).toBe(true);
     const hold = held.body.data.uuid as string;
     const booked = await w.call("POST", "/reservations", {
-      start: "2026-11-24T10:00:00+01:00", end: "2026-11-24T10:30:00+01:00", email: "bob@example.com", location: { type: "link", value: "https://meet.example.org/bob" },
+      start: "2026-11-24T10:00:00+01:00",
+      end: "2026-11-24T10:30:00+01:00",
+      email: "bob@example.com",
+      location: { type: "link", value: "https://meet.example.org/bob" },
     });
     expect(booked.body.success, JSON.stringify(booked.body)).toBe(true);
     const uuid = booked.body.data.uuid as string;
@@ -442,28 +538,70 @@ describe("control characters in what a visitor types", () => {
       // The phone, a visitor's link and answers of a single-line kind, in a booking and in a hold alike.
       for (const path of ["/reservations", "/reservations/prepare"]) {
         const r = await w.call("POST", path, {
-          ...TUE, email: "ada@example.com", phone: `+420 123${bad}456`, location: { type: "link", value: `https://meet.example.org/x${bad}UID:x` },
-          customFields: [{ uuid: REPLY_TO, value: `ada@example.com${bad}` }, { uuid: TOPICS, value: ["Pricing", `Support${bad}`] }],
+          ...TUE,
+          email: "ada@example.com",
+          phone: `+420 123${bad}456`,
+          location: { type: "link", value: `https://meet.example.org/x${bad}UID:x` },
+          customFields: [
+            { uuid: REPLY_TO, value: `ada@example.com${bad}` },
+            { uuid: TOPICS, value: ["Pricing", `Support${bad}`] },
+          ],
         });
-        expect(fieldsOf(r), `${name} in ${path}`).toEqual([`customFields.${TOPICS} control_characters`, `customFields.${REPLY_TO} control_characters`, "location.value control_characters", "phone control_characters", "phone invalid_phone"]);
+        expect(fieldsOf(r), `${name} in ${path}`).toEqual([
+          `customFields.${TOPICS} control_characters`,
+          `customFields.${REPLY_TO} control_characters`,
+          "location.value control_characters",
+          "phone control_characters",
+          "phone invalid_phone",
+        ]);
       }
       // The booker's address and a guest's are email addresses, which hold no control character.
-      const addresses = await w.call("POST", "/reservations", { ...TUE, email: `ada${bad}@example.com`, guests: ["carol@example.com", `dave@example.com${bad}`], location: { type: "address", value: "Main Street 1" } });
+      const addresses = await w.call("POST", "/reservations", {
+        ...TUE,
+        email: `ada${bad}@example.com`,
+        guests: ["carol@example.com", `dave@example.com${bad}`],
+        location: { type: "address", value: "Main Street 1" },
+      });
       expect(fieldsOf(addresses), name).toEqual(["email invalid_email", "guests.1 invalid_email"]);
       // The visitor's zone names no IANA zone.
-      const zone = await w.call("POST", "/reservations", { ...TUE, email: "ada@example.com", timezone: `Europe/Prague${bad}`, location: { type: "address", value: "Main Street 1" } });
+      const zone = await w.call("POST", "/reservations", {
+        ...TUE,
+        email: "ada@example.com",
+        timezone: `Europe/Prague${bad}`,
+        location: { type: "address", value: "Main Street 1" },
+      });
       expect(fieldsOf(zone), name).toEqual(["timezone invalid_timezone"]);
 
       // Confirming a hold: every text it takes.
       const confirm = await w.call("POST", `/reservations/${hold}/confirm`, {
-        firstname: "Ada", lastname: `Love${bad}lace`, phone: `+420${bad}123 456`, customFields: [{ uuid: COMPANY, value: `Acme${bad}` }, { uuid: REPLY_TO, value: `${bad}ada@example.com` }],
+        firstname: "Ada",
+        lastname: `Love${bad}lace`,
+        phone: `+420${bad}123 456`,
+        customFields: [
+          { uuid: COMPANY, value: `Acme${bad}` },
+          { uuid: REPLY_TO, value: `${bad}ada@example.com` },
+        ],
       });
-      expect(fieldsOf(confirm), name).toEqual([`customFields.${COMPANY} control_characters`, `customFields.${REPLY_TO} control_characters`, "lastname control_characters", "phone control_characters", "phone invalid_phone"]);
+      expect(fieldsOf(confirm), name).toEqual([
+        `customFields.${COMPANY} control_characters`,
+        `customFields.${REPLY_TO} control_characters`,
+        "lastname control_characters",
+        "phone control_characters",
+        "phone invalid_phone",
+      ]);
 
       // Rescheduling takes one text of the visitor's, the zone, and an override token the organizer handed out.
-      const moved = await w.call("PUT", `/reservations/${uuid}`, { start: "2026-11-25T10:00:00+01:00", end: "2026-11-25T10:30:00+01:00", timezone: `Europe/Prague${bad}` });
+      const moved = await w.call("PUT", `/reservations/${uuid}`, {
+        start: "2026-11-25T10:00:00+01:00",
+        end: "2026-11-25T10:30:00+01:00",
+        timezone: `Europe/Prague${bad}`,
+      });
       expect(fieldsOf(moved), name).toEqual(["timezone invalid_timezone"]);
-      const overridden = await w.call("PUT", `/reservations/${uuid}`, { start: "2026-11-25T10:00:00+01:00", end: "2026-11-25T10:30:00+01:00", overrideToken: `x${bad}y` });
+      const overridden = await w.call("PUT", `/reservations/${uuid}`, {
+        start: "2026-11-25T10:00:00+01:00",
+        end: "2026-11-25T10:30:00+01:00",
+        overrideToken: `x${bad}y`,
+      });
       expect(overridden.status, overridden.text).toBe(403);
       expect(overridden.body.code).toBe("forbidden");
       // The cancel's override token, in the query.
@@ -481,10 +619,18 @@ describe("control characters in what a visitor types", () => {
 
   it("keep the line breaks of free text as LFs and refuse any other control character there, a NUL in a cancel reason included", async () => {
     const w = await api();
-    const nul = await w.call("POST", "/reservations", { ...TUE, email: "ada@example.com", location: { type: "address", value: "Main Street 1" }, customFields: [{ uuid: NOTES, value: "one\u0000two" }] });
+    const nul = await w.call("POST", "/reservations", {
+      ...TUE,
+      email: "ada@example.com",
+      location: { type: "address", value: "Main Street 1" },
+      customFields: [{ uuid: NOTES, value: "one\u0000two" }],
+    });
     expect(fieldsOf(nul)).toEqual([`customFields.${NOTES} control_characters`]);
     const booked = await w.call("POST", "/reservations", {
-      ...TUE, email: "ada@example.com", location: { type: "address", value: "Main Street 1" }, customFields: [{ uuid: NOTES, value: "one\r\ntwo\rthree\u2028four\u0085five\tsix\n" }],
+      ...TUE,
+      email: "ada@example.com",
+      location: { type: "address", value: "Main Street 1" },
+      customFields: [{ uuid: NOTES, value: "one\r\ntwo\rthree\u2028four\u0085five\tsix\n" }],
     });
     expect(booked.body.success, JSON.stringify(booked.body)).toBe(true);
     const uuid = booked.body.data.uuid as string;

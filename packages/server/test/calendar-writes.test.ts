@@ -35,7 +35,12 @@ async function world(seats = 1) {
   const et = await env.eventType({ seats });
   const cal = await radicale.makeCalendar(`write-${process.pid}-${++calendars}`);
   const call = (method: string, path: string, body?: unknown) => env.call(method, path, { token: et.token, body });
-  const added = await env.admin("POST", `/admin/event-types/${et.id}/busy-sources`, { kind: "caldav", url: cal, username: radicale.user, password: radicale.password });
+  const added = await env.admin("POST", `/admin/event-types/${et.id}/busy-sources`, {
+    kind: "caldav",
+    url: cal,
+    username: radicale.user,
+    password: radicale.password,
+  });
   expect(added.status).toBe(200);
   const sourceId = added.body.data.id as number;
   const worker = new CalendarWriteWorker(env.store, env.clock, { allowPrivateAddresses: true }, (e) => env.logs.push(e));
@@ -83,7 +88,12 @@ describe("bookings written into the organizer's CalDAV calendar (a real Radicale
     expect(rescheduled).toContain("DTEND:20261125T103000Z");
     expect(rescheduled).toContain("SEQUENCE:1");
     // One object only: the same href was replaced.
-    expect(radicale.requests().filter((r) => r.method === "PUT" && r.path.includes(organizerBookingKey(uuid))).map((r) => r.path)).toEqual([new URL(href).pathname, new URL(href).pathname]);
+    expect(
+      radicale
+        .requests()
+        .filter((r) => r.method === "PUT" && r.path.includes(organizerBookingKey(uuid)))
+        .map((r) => r.path),
+    ).toEqual([new URL(href).pathname, new URL(href).pathname]);
 
     expect((await w.call("DELETE", `/reservations/${uuid}`)).status).toBe(200);
     expect(await w.worker.runOnce()).toBe(1);
@@ -164,7 +174,10 @@ describe("bookings written into the organizer's CalDAV calendar (a real Radicale
     await w.book("2026-11-24T10:00:00+01:00", "2026-11-24T10:30:00+01:00");
 
     // The same UID format for a reservation this event type does not have still blocks.
-    const stranger = (await objectAt(`${w.cal}${organizerBookingKey(uuid)}.ics`))!.replaceAll(organizerBookingKey(uuid), organizerBookingKey(crypto.randomUUID())).replace("DTSTART:20261124T090000Z", "DTSTART:20261124T130000Z").replace("DTEND:20261124T093000Z", "DTEND:20261124T133000Z");
+    const stranger = (await objectAt(`${w.cal}${organizerBookingKey(uuid)}.ics`))!
+      .replaceAll(organizerBookingKey(uuid), organizerBookingKey(crypto.randomUUID()))
+      .replace("DTSTART:20261124T090000Z", "DTSTART:20261124T130000Z")
+      .replace("DTEND:20261124T093000Z", "DTEND:20261124T133000Z");
     await radicale.put(w.cal, "stranger.ics", stranger);
     const again = await w.admin("POST", `/admin/busy-sources/${w.sourceId}/sync`);
     expect(again.body.data.source).toMatchObject({ objects: 2, busyIntervals: 1 });
@@ -173,7 +186,9 @@ describe("bookings written into the organizer's CalDAV calendar (a real Radicale
 
   it("checks the calendar asked for, refuses iCalendar feeds, and stops writing when the source is removed", async () => {
     const w = await world();
-    const unknown = await w.admin("PUT", `/admin/busy-sources/${w.sourceId}/write-bookings`, { calendar: `${radicale.base}/${radicale.user}/no-such-calendar/` });
+    const unknown = await w.admin("PUT", `/admin/busy-sources/${w.sourceId}/write-bookings`, {
+      calendar: `${radicale.base}/${radicale.user}/no-such-calendar/`,
+    });
     expect(unknown.status).toBe(422);
     expect(unknown.body.success).toBe(false);
     expect(unknown.body.errors.calendar[0]).toContain("no such calendar");
@@ -187,16 +202,23 @@ describe("bookings written into the organizer's CalDAV calendar (a real Radicale
     const refused = await w.admin("PUT", `/admin/busy-sources/${feed.body.data.id}/write-bookings`, {});
     expect(refused.status).toBe(422);
 
-    expect((await w.admin("PUT", `/admin/busy-sources/${w.sourceId}/write-bookings`, { calendar: new URL(w.cal).pathname })).body.data.writeCalendar).toBe(w.cal);
+    expect((await w.admin("PUT", `/admin/busy-sources/${w.sourceId}/write-bookings`, { calendar: new URL(w.cal).pathname })).body.data.writeCalendar).toBe(
+      w.cal,
+    );
     const listed = await w.admin("GET", `/admin/event-types/${w.et.id}/busy-sources`);
     expect(listed.body.data.map((s: { writeBookings: boolean }) => s.writeBookings)).toEqual([true, false]);
     const eventType = await w.admin("GET", `/admin/event-types/${w.et.id}`);
     expect(eventType.body.data.bookingsCalendar).toEqual({ sourceId: w.sourceId, calendarUrl: w.cal });
     // Only the source's route sets it: the event type's own update refuses the field, and keeps it.
-    const patched = await w.admin("PATCH", `/admin/event-types/${w.et.id}`, { bookingsCalendar: { sourceId: w.sourceId, calendarUrl: `${radicale.base}/elsewhere/` } });
+    const patched = await w.admin("PATCH", `/admin/event-types/${w.et.id}`, {
+      bookingsCalendar: { sourceId: w.sourceId, calendarUrl: `${radicale.base}/elsewhere/` },
+    });
     expect(patched.status).toBe(422);
     expect(patched.body.errors).toHaveProperty("bookingsCalendar");
-    expect((await w.admin("PATCH", `/admin/event-types/${w.et.id}`, { title: "Renamed" })).body.data.bookingsCalendar).toEqual({ sourceId: w.sourceId, calendarUrl: w.cal });
+    expect((await w.admin("PATCH", `/admin/event-types/${w.et.id}`, { title: "Renamed" })).body.data.bookingsCalendar).toEqual({
+      sourceId: w.sourceId,
+      calendarUrl: w.cal,
+    });
     expect((await w.admin("DELETE", `/admin/busy-sources/${w.sourceId}`)).status).toBe(200);
     expect((await w.admin("GET", `/admin/event-types/${w.et.id}`)).body.data.bookingsCalendar).toBeNull();
     await w.book("2026-11-24T10:00:00+01:00", "2026-11-24T10:30:00+01:00");

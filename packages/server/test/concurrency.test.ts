@@ -27,8 +27,19 @@ beforeAll(async () => {
   const admin = new EventTypeAdmin(store, Date.now);
   const everyDay = [{ start: "00:00", end: "24:00" }];
   const weekly = { monday: everyDay, tuesday: everyDay, wednesday: everyDay, thursday: everyDay, friday: everyDay, saturday: everyDay, sunday: everyDay };
-  for (const [name, seats] of [["one", 1], ["three", 3]] as const) {
-    const et = await admin.create({ title: `${seats} seats`, timezone: "UTC", seats, minNoticeMinutes: 0, durationMinutes: 60, slotIntervalMinutes: 60, availability: { weekly, overrides: [] } });
+  for (const [name, seats] of [
+    ["one", 1],
+    ["three", 3],
+  ] as const) {
+    const et = await admin.create({
+      title: `${seats} seats`,
+      timezone: "UTC",
+      seats,
+      minNoticeMinutes: 0,
+      durationMinutes: 60,
+      slotIntervalMinutes: 60,
+      availability: { weekly, overrides: [] },
+    });
     tokens[name] = et.token;
     ids[name] = et.id;
   }

@@ -20,7 +20,6 @@ afterAll(async () => {
   await radicale?.stop();
 });
 
-
 /** Two hosts with an event type and a booking each; Ana signed in to the console with a one-time link. */
 async function world() {
   const env = await setup();
@@ -49,7 +48,8 @@ async function world() {
   const opened = await env.call("POST", "/console/session", { body: { link }, headers: { origin: ORIGIN } });
   expect(opened.status, opened.text).toBe(200);
   const cookie = (opened.headers.get("set-cookie") ?? "").split(";")[0]!;
-  const as = (method: string, path: string, body?: unknown) => env.call(method, path, { headers: { cookie, origin: ORIGIN }, ...(body === undefined ? {} : { body }) });
+  const as = (method: string, path: string, body?: unknown) =>
+    env.call(method, path, { headers: { cookie, origin: ORIGIN }, ...(body === undefined ? {} : { body }) });
   return { env, ana, bea, anaCall, beaCall, anaBooking, beaBooking, as };
 }
 
@@ -59,7 +59,24 @@ describe("a host's calendars in the console", () => {
     const n = ++calendars;
     const work = await radicale.makeCalendar(`work-${n}`);
     const bookings = await radicale.makeCalendar(`bookings-${n}`);
-    await radicale.put(work, "busy.ics", ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN", "BEGIN:VEVENT", "UID:busy-1", "DTSTAMP:20260101T000000Z", "DTSTART:20261125T090000Z", "DTEND:20261125T100000Z", "SUMMARY:Busy", "END:VEVENT", "END:VCALENDAR", ""].join("\r\n"));
+    await radicale.put(
+      work,
+      "busy.ics",
+      [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "PRODID:-//test//EN",
+        "BEGIN:VEVENT",
+        "UID:busy-1",
+        "DTSTAMP:20260101T000000Z",
+        "DTSTART:20261125T090000Z",
+        "DTEND:20261125T100000Z",
+        "SUMMARY:Busy",
+        "END:VEVENT",
+        "END:VCALENDAR",
+        "",
+      ].join("\r\n"),
+    );
     // The account's address: its calendars are discovered, and all of them are read for busy times.
     const input = { kind: "caldav", url: `${radicale.base}/${radicale.user}/`, username: radicale.user, password: radicale.password };
 
@@ -81,15 +98,23 @@ describe("a host's calendars in the console", () => {
     // The account's calendars, to choose where bookings go; then the chosen one, and none again.
     const listed = await as("GET", `/admin/busy-sources/${sourceId}/calendars`);
     expect(listed.status, listed.text).toBe(200);
-    expect(listed.body.data).toEqual(expect.arrayContaining([
-      { url: work, name: `work-${n}`, writing: false },
-      { url: bookings, name: `bookings-${n}`, writing: false },
-    ]));
-    expectError(await as("PUT", `/admin/busy-sources/${sourceId}/write-bookings`, { calendar: `${radicale.base}/${radicale.user}/nowhere/` }), 422, "validation_failed");
+    expect(listed.body.data).toEqual(
+      expect.arrayContaining([
+        { url: work, name: `work-${n}`, writing: false },
+        { url: bookings, name: `bookings-${n}`, writing: false },
+      ]),
+    );
+    expectError(
+      await as("PUT", `/admin/busy-sources/${sourceId}/write-bookings`, { calendar: `${radicale.base}/${radicale.user}/nowhere/` }),
+      422,
+      "validation_failed",
+    );
     const chosen = await as("PUT", `/admin/busy-sources/${sourceId}/write-bookings`, { calendar: bookings });
     expect(chosen.status, chosen.text).toBe(200);
     expect(chosen.body.data).toMatchObject({ writeBookings: true, writeCalendar: bookings });
-    expect((await as("GET", `/admin/busy-sources/${sourceId}/calendars`)).body.data.find((c: { url: string }) => c.url === bookings)).toMatchObject({ writing: true });
+    expect((await as("GET", `/admin/busy-sources/${sourceId}/calendars`)).body.data.find((c: { url: string }) => c.url === bookings)).toMatchObject({
+      writing: true,
+    });
     expect((await env.admin("GET", `/admin/hosts/${ana}`)).body.data).toMatchObject({ id: ana });
     const stopped = await as("DELETE", `/admin/busy-sources/${sourceId}/write-bookings`);
     expect(stopped.body.data).toMatchObject({ writeBookings: false, writeCalendar: null });
@@ -150,12 +175,20 @@ describe("free times to move a booking to", () => {
 
     // Bea's booking is not there for Ana's session; bad queries are the spec's 422; unknown is 404.
     expectError(await as("GET", `/admin/event-types/${beaCall.id}/reservations/${beaBooking}/time-slots?${monday}`), 404, "not_found");
-    expectError(await as("GET", `/admin/event-types/${anaCall.id}/reservations/${anaBooking}/time-slots?from=2026-13-01&until=2026-11-23`), 422, "validation_failed");
+    expectError(
+      await as("GET", `/admin/event-types/${anaCall.id}/reservations/${anaBooking}/time-slots?from=2026-13-01&until=2026-11-23`),
+      422,
+      "validation_failed",
+    );
     expectError(await env.admin("GET", `/admin/event-types/${anaCall.id}/reservations/${anaBooking}/time-slots?from=2026-11-23`), 422, "validation_failed");
     expectError(await env.admin("GET", `/admin/event-types/${anaCall.id}/reservations/not-a-uuid/time-slots?${monday}`), 404, "not_found");
     expectError(await env.admin("GET", `/admin/event-types/${anaCall.id}/reservations/${crypto.randomUUID()}/time-slots?${monday}`), 404, "not_found");
     expectError(await env.admin("GET", `/admin/event-types/999999/reservations/${anaBooking}/time-slots?${monday}`), 404, "not_found");
-    expectError(await env.call("GET", `/admin/event-types/${anaCall.id}/reservations/${anaBooking}/time-slots?${monday}`, { token: anaCall.token }), 403, "forbidden");
+    expectError(
+      await env.call("GET", `/admin/event-types/${anaCall.id}/reservations/${anaBooking}/time-slots?${monday}`, { token: anaCall.token }),
+      403,
+      "forbidden",
+    );
 
     // A cancelled booking has nowhere to go, as its reschedule would answer.
     expect((await as("POST", `/admin/event-types/${anaCall.id}/reservations/${anaBooking}/cancel`, {})).status).toBe(200);

@@ -17,7 +17,6 @@ afterEach(async () => {
 
 type Env = Awaited<ReturnType<typeof setup>>;
 
-
 async function world() {
   const smtp: Smtp = await startSmtp();
   stops.push(() => smtp.stop());
@@ -69,7 +68,8 @@ describe("a host's console session", () => {
     expect(opened.status, opened.text).toBe(200);
     expect(opened.body.data).toMatchObject({ role: "host", hostId: ana, method: "link" });
     const cookie = (opened.headers.get("set-cookie") ?? "").split(";")[0]!;
-    const as = (method: string, path: string, body?: unknown) => env.call(method, path, { headers: { cookie, origin: ORIGIN }, ...(body === undefined ? {} : { body }) });
+    const as = (method: string, path: string, body?: unknown) =>
+      env.call(method, path, { headers: { cookie, origin: ORIGIN }, ...(body === undefined ? {} : { body }) });
 
     // The link works once.
     expectError(await signIn(env, link), 401, "unauthenticated");
@@ -98,7 +98,10 @@ describe("a host's console session", () => {
     expect((await env.admin("GET", `/admin/event-types/${anaCall.id}`)).body.data.title).toBe("Ana's call");
 
     // Its own schedules: made, changed and deleted; another host's schedule is unknown to it.
-    const created = await as("POST", `/admin/hosts/${ana}/schedules`, { name: "Mornings", availability: { weekly: { tuesday: [{ start: "08:00", end: "10:00" }] } } });
+    const created = await as("POST", `/admin/hosts/${ana}/schedules`, {
+      name: "Mornings",
+      availability: { weekly: { tuesday: [{ start: "08:00", end: "10:00" }] } },
+    });
     expect(created.status, created.text).toBe(200);
     const scheduleId = created.body.data.id as number;
     expect((await as("PATCH", `/admin/schedules/${scheduleId}`, { name: "Early mornings" })).body.data.name).toBe("Early mornings");

@@ -34,7 +34,11 @@ async function twoInstances(config: Partial<ServerConfig> = {}) {
   const secondStore = await openTestStoreBeside(first.store, MANY);
   const secondApp = createApp({ store: secondStore, clock: first.clock, config: { adminKey: ADMIN_KEY, rateLimit: MANY, ...config }, log: () => undefined });
   const signIn = async (i: number, adminKey: string): Promise<number> => {
-    const request = new Request(`${ORIGIN}/console/session`, { method: "POST", headers: { origin: ORIGIN, "content-type": "application/json" }, body: JSON.stringify({ adminKey }) });
+    const request = new Request(`${ORIGIN}/console/session`, {
+      method: "POST",
+      headers: { origin: ORIGIN, "content-type": "application/json" },
+      body: JSON.stringify({ adminKey }),
+    });
     const response = await (i % 2 === 0 ? first.app : secondApp).handle(request);
     await response.arrayBuffer();
     return response.status;
@@ -125,7 +129,6 @@ async function signedIn(t: Awaited<ReturnType<typeof setup>>, headers: Record<st
   return cookieFrom(r);
 }
 
-
 describe("signing in to the console", () => {
   it("exchanges the admin key for an HttpOnly, SameSite=Strict session cookie that the admin API accepts", async () => {
     const t = await setup();
@@ -203,13 +206,16 @@ describe("signing in to the console", () => {
 });
 
 describe("the sign-in limit", () => {
-  it.each([100, 300])(`judges exactly ${SIGN_IN_ATTEMPTS} of %i wrong keys sent at once to two instances of one database, and refuses the rest with 429`, async (guesses) => {
-    const t = await twoInstances();
-    const statuses = await Promise.all(Array.from({ length: guesses }, (_, i) => t.signIn(i, `guess-${i}`)));
-    expect(tally(statuses)).toEqual({ 401: SIGN_IN_ATTEMPTS, 429: guesses - SIGN_IN_ATTEMPTS });
-    // The key itself is refused now too, by either instance.
-    expect([await t.signIn(0, ADMIN_KEY), await t.signIn(1, ADMIN_KEY)]).toEqual([429, 429]);
-  });
+  it.each([100, 300])(
+    `judges exactly ${SIGN_IN_ATTEMPTS} of %i wrong keys sent at once to two instances of one database, and refuses the rest with 429`,
+    async (guesses) => {
+      const t = await twoInstances();
+      const statuses = await Promise.all(Array.from({ length: guesses }, (_, i) => t.signIn(i, `guess-${i}`)));
+      expect(tally(statuses)).toEqual({ 401: SIGN_IN_ATTEMPTS, 429: guesses - SIGN_IN_ATTEMPTS });
+      // The key itself is refused now too, by either instance.
+      expect([await t.signIn(0, ADMIN_KEY), await t.signIn(1, ADMIN_KEY)]).toEqual([429, 429]);
+    },
+  );
 
   it(`signs in with the right key sent amid a burst of wrong ones and gives its slot back, so the wrong keys still get exactly ${SIGN_IN_ATTEMPTS} tries`, async () => {
     const t = await twoInstances();
@@ -242,7 +248,8 @@ describe("the sign-in limit", () => {
     expect(refused).toEqual({ retryAfterSeconds: 7 * 60 });
     expect(await one.signIn({ adminKey: ADMIN_KEY }, from("203.0.113.7"))).toEqual(refused);
     // Only failures count: another address signs in as often as it likes.
-    for (let i = 0; i < 3 * SIGN_IN_ATTEMPTS; i++) expect(await (i % 2 ? one : two).signIn({ adminKey: ADMIN_KEY }, from("203.0.113.8"))).toHaveProperty("token");
+    for (let i = 0; i < 3 * SIGN_IN_ATTEMPTS; i++)
+      expect(await (i % 2 ? one : two).signIn({ adminKey: ADMIN_KEY }, from("203.0.113.8"))).toHaveProperty("token");
     t.clock.advance(8);
     expect(await two.signIn({ adminKey: ADMIN_KEY }, from("203.0.113.7"))).toHaveProperty("token");
     expect(await signInWindows(t.store)).toBe(3);
@@ -255,7 +262,8 @@ describe("the sign-in limit", () => {
   it("keeps a signed-in console and the admin key working while the address is locked out of signing in", async () => {
     const t = await setup({ config: { rateLimit: MANY } });
     const cookie = await signedIn(t);
-    for (let i = 0; i < SIGN_IN_ATTEMPTS; i++) expectError(await t.call("POST", "/console/session", { body: { adminKey: `guess-${i}` }, headers: { origin: ORIGIN } }), 401, "unauthenticated");
+    for (let i = 0; i < SIGN_IN_ATTEMPTS; i++)
+      expectError(await t.call("POST", "/console/session", { body: { adminKey: `guess-${i}` }, headers: { origin: ORIGIN } }), 401, "unauthenticated");
     expectError(await t.call("POST", "/console/session", { body: { adminKey: ADMIN_KEY }, headers: { origin: ORIGIN } }), 429, "rate_limited");
     // Someone guessing behind the organizer's address cannot end the organizer's session...
     expect((await t.call("GET", "/console/session", { headers: { cookie } })).body.data.role).toBe("admin");
@@ -432,7 +440,13 @@ describe("the organizer's bookings across event types", () => {
     const b = await t.eventType({ title: "Beta" });
     const records = [];
     for (let i = 0; i < 25; i++) {
-      records.push(reservation(i % 2 ? a.id : b.id, `2026-12-${String(1 + (i % 20)).padStart(2, "0")}T10:00:00Z`, 30, { email: `guest${i}@example.com`, firstname: i === 7 ? "Grace" : "Ada", ...(i % 5 === 0 ? { status: "cancelled", cancelledAtMs: Date.parse("2026-11-23T07:00:00Z") } : {}) }));
+      records.push(
+        reservation(i % 2 ? a.id : b.id, `2026-12-${String(1 + (i % 20)).padStart(2, "0")}T10:00:00Z`, 30, {
+          email: `guest${i}@example.com`,
+          firstname: i === 7 ? "Grace" : "Ada",
+          ...(i % 5 === 0 ? { status: "cancelled", cancelledAtMs: Date.parse("2026-11-23T07:00:00Z") } : {}),
+        }),
+      );
     }
     await t.store.reservations.insertMany(records);
     const seen: string[] = [];
@@ -447,7 +461,10 @@ describe("the organizer's bookings across event types", () => {
     } while (cursor);
     expect(pages).toBe(3);
     expect(new Set(seen).size).toBe(25);
-    const starts = records.map((r) => [r.startMs, r.uuid] as const).sort((x, y) => x[0] - y[0] || (x[1] < y[1] ? -1 : 1)).map((x) => x[1]);
+    const starts = records
+      .map((r) => [r.startMs, r.uuid] as const)
+      .sort((x, y) => x[0] - y[0] || (x[1] < y[1] ? -1 : 1))
+      .map((x) => x[1]);
     expect(seen).toEqual(starts);
 
     const onlyA = (await t.admin("GET", `/admin/reservations?eventTypeId=${a.id}&limit=200`)).body.data.items;
@@ -470,7 +487,9 @@ describe("the organizer's bookings across event types", () => {
     const t = await setup({ now: "2026-12-10T12:00:00Z" });
     const et = await t.eventType({ title: "Alpha" });
     const hours = [-50, -30, -20, -5, -1, 1, 3, 24, 48, 72];
-    const records = hours.map((h, i) => reservation(et.id, new Date(Date.parse("2026-12-10T12:00:00Z") + h * 3_600_000).toISOString(), 30, { email: `when${i}@example.com` }));
+    const records = hours.map((h, i) =>
+      reservation(et.id, new Date(Date.parse("2026-12-10T12:00:00Z") + h * 3_600_000).toISOString(), 30, { email: `when${i}@example.com` }),
+    );
     await t.store.reservations.insertMany(records);
     const startsOf = async (q: string) => {
       const starts: string[] = [];
@@ -518,23 +537,58 @@ describe("trying a calendar before it is stored", () => {
     const radicale = await startRadicale();
     try {
       const calendar = await radicale.makeCalendar("work");
-      await radicale.put(calendar, "busy.ics", ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//EN", "BEGIN:VEVENT", "UID:busy-1", "DTSTAMP:20261101T000000Z", "DTSTART:20261124T100000Z", "DTEND:20261124T110000Z", "END:VEVENT", "END:VCALENDAR", ""].join("\r\n"));
+      await radicale.put(
+        calendar,
+        "busy.ics",
+        [
+          "BEGIN:VCALENDAR",
+          "VERSION:2.0",
+          "PRODID:-//t//EN",
+          "BEGIN:VEVENT",
+          "UID:busy-1",
+          "DTSTAMP:20261101T000000Z",
+          "DTSTART:20261124T100000Z",
+          "DTEND:20261124T110000Z",
+          "END:VEVENT",
+          "END:VCALENDAR",
+          "",
+        ].join("\r\n"),
+      );
       const t = await setup();
       const et = await t.eventType();
-      const good = await t.admin("POST", `/admin/event-types/${et.id}/busy-sources/test`, { kind: "caldav", url: calendar, username: radicale.user, password: radicale.password });
+      const good = await t.admin("POST", `/admin/event-types/${et.id}/busy-sources/test`, {
+        kind: "caldav",
+        url: calendar,
+        username: radicale.user,
+        password: radicale.password,
+      });
       expect(good.status).toBe(200);
       expect(good.body.data).toEqual({ ok: true, objects: 1 });
-      const bad = await t.admin("POST", `/admin/event-types/${et.id}/busy-sources/test`, { kind: "caldav", url: calendar, username: radicale.user, password: "wrong" });
+      const bad = await t.admin("POST", `/admin/event-types/${et.id}/busy-sources/test`, {
+        kind: "caldav",
+        url: calendar,
+        username: radicale.user,
+        password: "wrong",
+      });
       expectError(bad, 422, "validation_failed");
       expect(bad.body.errors.url[0]).toMatch(/could not be read.*401/);
       expect(bad.text).not.toContain("wrong");
       expectError(await t.admin("POST", `/admin/event-types/${et.id}/busy-sources/test`, { kind: "caldav", url: "ftp://x" }), 422, "validation_failed");
       // The same through the host the calendar would belong to (what the console's calendars page asks).
       const hostId = (await t.store.eventTypes.byId(et.id))!.hosts[0]!.hostId;
-      const byHost = await t.admin("POST", `/admin/hosts/${hostId}/busy-sources/test`, { kind: "caldav", url: calendar, username: radicale.user, password: radicale.password });
+      const byHost = await t.admin("POST", `/admin/hosts/${hostId}/busy-sources/test`, {
+        kind: "caldav",
+        url: calendar,
+        username: radicale.user,
+        password: radicale.password,
+      });
       expect(byHost.status).toBe(200);
       expect(byHost.body.data).toEqual({ ok: true, objects: 1 });
-      expectError(await t.admin("POST", `/admin/hosts/${hostId}/busy-sources/test`, { kind: "caldav", url: calendar, username: radicale.user, password: "wrong" }), 422, "validation_failed");
+      expectError(
+        await t.admin("POST", `/admin/hosts/${hostId}/busy-sources/test`, { kind: "caldav", url: calendar, username: radicale.user, password: "wrong" }),
+        422,
+        "validation_failed",
+      );
       expectError(await t.admin("POST", "/admin/hosts/999999/busy-sources/test", { kind: "caldav", url: calendar }), 404, "not_found");
       expect(await t.store.busy.list(hostId)).toEqual([]);
     } finally {

@@ -195,9 +195,9 @@ describe("errors are JSON", () => {
   });
 
   it.each([
-    ["a truncated object", "{\"reservationUuid\": "],
+    ["a truncated object", '{"reservationUuid": '],
     ["plain text", "hello"],
-    ["a trailing comma", "{\"a\":1,}"],
+    ["a trailing comma", '{"a":1,}'],
   ])("answers %s as body with 400 bad_request", async (_name, raw) => {
     const { call, eventType } = await setup();
     const { token } = await eventType();
@@ -209,7 +209,11 @@ describe("errors are JSON", () => {
   it("answers a body that is not UTF-8 with 400 bad_request", async () => {
     const { call, eventType } = await setup();
     const { token } = await eventType();
-    const r = await call("POST", "/event-types/init", { token, rawBody: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]), headers: { "content-type": "application/json" } });
+    const r = await call("POST", "/event-types/init", {
+      token,
+      rawBody: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]),
+      headers: { "content-type": "application/json" },
+    });
     expect(r.status).toBe(400);
     expect(r.body.code).toBe("bad_request");
   });
@@ -329,7 +333,9 @@ describe("documentation", () => {
     });
     expect(undeclared.map((r) => `${r.method} ${r.path}`)).toEqual([]);
     const document = (await call("GET", "/openapi.json")).body;
-    const documented = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    const documented = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     expect(documented.sort()).toEqual(routes.map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, "{$1}")}`).sort());
   });
 
@@ -363,39 +369,111 @@ describe("documentation", () => {
     const r = await call("GET", "/openapi.json");
     expect(r.status).toBe(200);
     expect(r.body.openapi).toBe("3.1.0");
-    const ids = Object.values(r.body.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));
-    expect(ids).toEqual(expect.arrayContaining([
-      "adminAddBusySource", "adminAddHostBusySource", "adminCancelReservation", "adminCreateHost", "adminCreateSchedule", "adminDeleteHost", "adminDeleteSchedule", "adminGetBusySource",
-      "adminGetHost", "adminGetReservation", "adminGetSchedule", "adminListBusySourceCalendars", "adminListBusySources", "adminListHostBusySources", "adminListHostEventTypes", "adminListHostReservations", "adminListHosts",
-      "adminListRescheduleTimeSlots", "adminListSchedules", "adminListSessions", "adminRemoveBusySource", "adminRescheduleReservation", "adminRevokeSession", "adminRotateHostFeedToken", "adminSearchReservations",
-      "adminSendHostSignInLink", "adminStopWritingBookings", "adminSyncBusySource", "adminTestHostBusySource", "adminUpdateHost", "adminUpdateSchedule",
-      "adminWriteBookingsToCalendar",
-      "cancelReservation", "confirmReservation", "consoleGetSession", "consoleSignIn", "consoleSignOut", "createReservation", "createReservationPayment", "findFirstFreeDay",
-      "getEventTypeConfiguration", "initEventType", "listTimeSlots", "listTimezones", "prepareReservation", "refreshReservation", "rescheduleReservation",
-      // The event types' own routes, documented since the document is built from the routes.
-      "adminListEventTypes", "adminCreateEventType", "adminGetEventType", "adminUpdateEventType", "adminDeleteEventType", "adminDisableEventType", "adminEnableEventType",
-      "adminRotateFeedToken", "adminRegenerateToken", "adminRotateWebhookSecret", "adminListWebhookDeliveries", "adminTestBusySource", "adminListDeliveries",
-      "adminListEventTypeReservations", "adminRetryDelivery",
-    ]));
+    const ids = Object.values(r.body.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) =>
+      Object.values(p).map((o) => o.operationId),
+    );
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        "adminAddBusySource",
+        "adminAddHostBusySource",
+        "adminCancelReservation",
+        "adminCreateHost",
+        "adminCreateSchedule",
+        "adminDeleteHost",
+        "adminDeleteSchedule",
+        "adminGetBusySource",
+        "adminGetHost",
+        "adminGetReservation",
+        "adminGetSchedule",
+        "adminListBusySourceCalendars",
+        "adminListBusySources",
+        "adminListHostBusySources",
+        "adminListHostEventTypes",
+        "adminListHostReservations",
+        "adminListHosts",
+        "adminListRescheduleTimeSlots",
+        "adminListSchedules",
+        "adminListSessions",
+        "adminRemoveBusySource",
+        "adminRescheduleReservation",
+        "adminRevokeSession",
+        "adminRotateHostFeedToken",
+        "adminSearchReservations",
+        "adminSendHostSignInLink",
+        "adminStopWritingBookings",
+        "adminSyncBusySource",
+        "adminTestHostBusySource",
+        "adminUpdateHost",
+        "adminUpdateSchedule",
+        "adminWriteBookingsToCalendar",
+        "cancelReservation",
+        "confirmReservation",
+        "consoleGetSession",
+        "consoleSignIn",
+        "consoleSignOut",
+        "createReservation",
+        "createReservationPayment",
+        "findFirstFreeDay",
+        "getEventTypeConfiguration",
+        "initEventType",
+        "listTimeSlots",
+        "listTimezones",
+        "prepareReservation",
+        "refreshReservation",
+        "rescheduleReservation",
+        // The event types' own routes, documented since the document is built from the routes.
+        "adminListEventTypes",
+        "adminCreateEventType",
+        "adminGetEventType",
+        "adminUpdateEventType",
+        "adminDeleteEventType",
+        "adminDisableEventType",
+        "adminEnableEventType",
+        "adminRotateFeedToken",
+        "adminRegenerateToken",
+        "adminRotateWebhookSecret",
+        "adminListWebhookDeliveries",
+        "adminTestBusySource",
+        "adminListDeliveries",
+        "adminListEventTypeReservations",
+        "adminRetryDelivery",
+      ]),
+    );
     expect(new Set(ids).size).toBe(ids.length);
     // The organizer's calendar routes are documented behind the admin key or the console's cookie, never the event type's token.
     const ADMIN_SECURITY = [{ adminKey: [] }, { consoleSession: [] }];
     expect(r.body.paths["/admin/event-types/{id}/busy-sources"].post.security).toEqual(ADMIN_SECURITY);
     expect(r.body.components.securitySchemes.consoleSession).toMatchObject({ type: "apiKey", in: "cookie", name: "booking_console" });
-    expect(r.body.paths["/admin/event-types/{id}/busy-sources"].post.requestBody.content["application/json"].schema.properties).toHaveProperty("freshnessMinutes");
+    expect(r.body.paths["/admin/event-types/{id}/busy-sources"].post.requestBody.content["application/json"].schema.properties).toHaveProperty(
+      "freshnessMinutes",
+    );
     expect(r.body.paths["/admin/busy-sources/{sourceId}/write-bookings"].put.security).toEqual(ADMIN_SECURITY);
-    expect(r.body.paths["/admin/busy-sources/{sourceId}"].get.responses["200"].content["application/json"].schema.properties.data.properties).toHaveProperty("writeCalendar");
+    expect(r.body.paths["/admin/busy-sources/{sourceId}"].get.responses["200"].content["application/json"].schema.properties.data.properties).toHaveProperty(
+      "writeCalendar",
+    );
     // Hosts and schedules: their admin routes, with the wire's own schemas.
     expect(r.body.paths["/admin/hosts"].post.requestBody.content["application/json"].schema.required).toEqual(["name", "email"]);
     expect(r.body.paths["/admin/hosts/{hostId}"].patch.security).toEqual(ADMIN_SECURITY);
-    expect(r.body.paths["/admin/hosts/{hostId}/reservations"].get.parameters.map((p: { name: string }) => p.name)).toEqual(["hostId", "from", "until", "status", "timezone"]);
+    expect(r.body.paths["/admin/hosts/{hostId}/reservations"].get.parameters.map((p: { name: string }) => p.name)).toEqual([
+      "hostId",
+      "from",
+      "until",
+      "status",
+      "timezone",
+    ]);
     expect(r.body.paths["/admin/schedules/{scheduleId}"].patch.requestBody.content["application/json"].schema.properties).toHaveProperty("availability");
-    expect(r.body.paths["/admin/hosts/{hostId}/busy-sources"].get.responses["200"].content["application/json"].schema.properties.data.items.properties).toHaveProperty("hostId");
+    expect(
+      r.body.paths["/admin/hosts/{hostId}/busy-sources"].get.responses["200"].content["application/json"].schema.properties.data.items.properties,
+    ).toHaveProperty("hostId");
     // The console's routes: its session, its sessions, and what a host's session may reach, with their refusals.
     expect(r.body.paths["/console/session"].post.security).toEqual([]);
     expect(r.body.paths["/console/session"].get.security).toEqual([{ consoleSession: [] }]);
     expect(Object.keys(r.body.paths["/console/session"].post.responses)).toEqual(expect.arrayContaining(["200", "401", "403", "429"]));
-    expect(r.body.paths["/admin/sessions/{sessionId}"].delete.parameters[0]).toMatchObject({ name: "sessionId", in: "path", schema: { type: "string", format: "uuid" } });
+    expect(r.body.paths["/admin/sessions/{sessionId}"].delete.parameters[0]).toMatchObject({
+      name: "sessionId",
+      in: "path",
+      schema: { type: "string", format: "uuid" },
+    });
     expect(r.body.paths["/admin/sessions"].get.description).toContain("A host's console session: refused, 403 `forbidden`");
     const moves = r.body.paths["/admin/event-types/{id}/reservations/{uuid}/time-slots"].get;
     expect(moves.parameters.map((p: { name: string }) => p.name)).toEqual(["id", "uuid", "from", "until", "timezone"]);
@@ -403,9 +481,14 @@ describe("documentation", () => {
     expect(moves.responses["404"]).toEqual({ $ref: "#/components/responses/E404" });
     expect(moves.description).toMatch(/another host's booking is 404/);
     expect(moves.responses["200"].content["application/json"].schema.properties.data.items.properties).toHaveProperty("available_seats");
-    expect(r.body.paths["/admin/busy-sources/{sourceId}/calendars"].get.responses["200"].content["application/json"].schema.properties.data.items.properties).toHaveProperty("writing");
+    expect(
+      r.body.paths["/admin/busy-sources/{sourceId}/calendars"].get.responses["200"].content["application/json"].schema.properties.data.items.properties,
+    ).toHaveProperty("writing");
     expect(r.body.paths["/admin/reservations"].get.parameters.map((p: { name: string }) => p.name)).toContain("cursor");
-    expect(r.body.paths["/admin/event-types/{id}/reservations/{uuid}/reschedule"].post.requestBody.content["application/json"].schema.required).toEqual(["start", "end"]);
+    expect(r.body.paths["/admin/event-types/{id}/reservations/{uuid}/reschedule"].post.requestBody.content["application/json"].schema.required).toEqual([
+      "start",
+      "end",
+    ]);
     expect(r.body.paths["/time-slots"].get.responses["429"]).toEqual({ $ref: "#/components/responses/E429" });
     expect(r.body.components.schemas.TimeSlot.properties).toHaveProperty("available_seats");
     expect(r.body.servers).toContainEqual({ url: "/booking-api", description: expect.any(String) });

@@ -88,7 +88,13 @@ describe("the parts of the calendar's code it loads on demand", () => {
 
   it("answers a JSON 404 for a part not built and for names that are no part file", async () => {
     const { call } = await setup({ calendarScriptPath: builtWithParts() });
-    for (const path of ["/embed/parts/payment.js", "/embed/parts/..%2Fbooking-calendar.js", "/embed/parts/popup.json", "/embed/parts/Popup.js", `/embed/v/${versionOf(SCRIPT)}/parts/payment.js`]) {
+    for (const path of [
+      "/embed/parts/payment.js",
+      "/embed/parts/..%2Fbooking-calendar.js",
+      "/embed/parts/popup.json",
+      "/embed/parts/Popup.js",
+      `/embed/v/${versionOf(SCRIPT)}/parts/payment.js`,
+    ]) {
       const r = await call("GET", path);
       expect(r.status, path).toBe(404);
       expect(r.headers.get("content-type"), path).toContain("application/json");
@@ -134,7 +140,9 @@ describe("the calendar's script-tag file", () => {
 
 describe("the Stripe.js stand-in and the demo page", () => {
   it("serves the Stripe.js stand-in pointed at the Stripe stand-in when payments go there", async () => {
-    const { call } = await setup({ config: { stripe: { secretKey: "sk_test_x", publishableKey: "pk_test_x", webhookSecret: null, apiBase: "http://127.0.0.1:12111" } } });
+    const { call } = await setup({
+      config: { stripe: { secretKey: "sk_test_x", publishableKey: "pk_test_x", webhookSecret: null, apiBase: "http://127.0.0.1:12111" } },
+    });
     const r = await call("GET", "/embed/stripe-standin.js");
     expect(r.status).toBe(200);
     expect(r.text).toContain('var API = "http://127.0.0.1:12111"');
@@ -147,7 +155,9 @@ describe("the Stripe.js stand-in and the demo page", () => {
   });
 
   it("serves neither the demo page nor the stand-in in production", async () => {
-    const { call } = await setup({ config: { environment: "production", stripe: { secretKey: "sk_test_x", publishableKey: null, webhookSecret: null, apiBase: "http://127.0.0.1:1" } } });
+    const { call } = await setup({
+      config: { environment: "production", stripe: { secretKey: "sk_test_x", publishableKey: null, webhookSecret: null, apiBase: "http://127.0.0.1:1" } },
+    });
     expect((await call("GET", "/")).status).toBe(404);
     expect((await call("GET", "/embed/stripe-standin.js")).status).toBe(404);
   });
@@ -175,7 +185,9 @@ describe("the demo page", () => {
     await eventType({ title: "Intro", slug: "intro" });
     const page = (await call("GET", "/")).text;
     const offered = [...page.matchAll(/<option value="([a-zA-Z-]+)">/g)].map((m) => m[1]!.split("-")[0]);
-    const catalogs = readdirSync(new URL("../../booking-calendar/src/i18n/locales/", import.meta.url)).filter((f) => f !== "index.ts").map((f) => f.replace(/\.ts$/, ""));
+    const catalogs = readdirSync(new URL("../../booking-calendar/src/i18n/locales/", import.meta.url))
+      .filter((f) => f !== "index.ts")
+      .map((f) => f.replace(/\.ts$/, ""));
     expect(catalogs.length).toBeGreaterThanOrEqual(10);
     for (const language of catalogs) expect(offered, language).toContain(language);
   });
@@ -195,7 +207,11 @@ describe("pages that show the element", () => {
     const { token } = await eventType({ title: "Paid", slug: "paid-call", ...PAID });
     for (const path of ["/", "/book/paid-call"]) expect((await call("GET", path)).text, path).not.toContain("stripe-standin.js");
     const configuration = await call("GET", "/configuration", { token });
-    expect(configuration.body.data.configuration.payment).toMatchObject({ provider: "stripe", publishableKey: "pk_test_x", stripeJsUrl: "http://localhost/embed/stripe-standin.js" });
+    expect(configuration.body.data.configuration.payment).toMatchObject({
+      provider: "stripe",
+      publishableKey: "pk_test_x",
+      stripeJsUrl: "http://localhost/embed/stripe-standin.js",
+    });
     // The element's init names it too.
     const init = await call("POST", "/event-types/init", { token, body: {} });
     expect(init.body.data.configuration.payment.stripeJsUrl).toBe("http://localhost/embed/stripe-standin.js");
@@ -204,7 +220,10 @@ describe("pages that show the element", () => {
   });
 
   it("name no Stripe.js URL when payments go to Stripe itself, or in production", async () => {
-    for (const config of [{ stripe: { secretKey: "sk_test_x", publishableKey: "pk_test_x", webhookSecret: null, apiBase: null } }, { ...STANDIN, environment: "production" as const }]) {
+    for (const config of [
+      { stripe: { secretKey: "sk_test_x", publishableKey: "pk_test_x", webhookSecret: null, apiBase: null } },
+      { ...STANDIN, environment: "production" as const },
+    ]) {
       const { call, eventType } = await setup({ config });
       const { token } = await eventType({ title: "Paid", ...PAID });
       const payment = (await call("GET", "/configuration", { token })).body.data.configuration.payment;
@@ -239,7 +258,10 @@ describe("pages that show the element", () => {
     for (const path of ["/", "/book/call", "/book/no-such-page"]) {
       const r = await call("GET", path);
       expect(r.text, path).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
-      const imgSrc = (r.headers.get("content-security-policy") ?? "").split(";").map((d) => d.trim()).find((d) => d.startsWith("img-src"));
+      const imgSrc = (r.headers.get("content-security-policy") ?? "")
+        .split(";")
+        .map((d) => d.trim())
+        .find((d) => d.startsWith("img-src"));
       expect(imgSrc, path).toMatch(/'self'/);
     }
     const icon = await call("GET", "/favicon.svg");
@@ -258,7 +280,9 @@ describe("pages that show the element", () => {
       expect(text, mode).toContain(`<meta name="color-scheme" content="${scheme}">`);
       const dark = text.includes("background: #111827");
       const followsSystem = text.includes("@media (prefers-color-scheme: dark)");
-      expect({ dark, followsSystem }, mode).toEqual({ light: { dark: false, followsSystem: false }, dark: { dark: true, followsSystem: false }, auto: { dark: true, followsSystem: true } }[mode]);
+      expect({ dark, followsSystem }, mode).toEqual(
+        { light: { dark: false, followsSystem: false }, dark: { dark: true, followsSystem: false }, auto: { dark: true, followsSystem: true } }[mode],
+      );
     }
   });
 });

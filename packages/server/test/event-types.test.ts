@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { reservation, setup } from "./utils.ts";
 
 const weekdays = (ranges: { start: string; end: string }[]) => ({
-  monday: ranges, tuesday: ranges, wednesday: ranges, thursday: ranges, friday: ranges, saturday: [], sunday: [],
+  monday: ranges,
+  tuesday: ranges,
+  wednesday: ranges,
+  thursday: ranges,
+  friday: ranges,
+  saturday: [],
+  sunday: [],
 });
 
 describe("GET /configuration", () => {
@@ -52,7 +58,10 @@ describe("GET /configuration", () => {
       timezone: "Europe/Prague",
       seats: 3,
       holdMinutes: 12,
-      locations: [{ type: "video-meet", value: null }, { type: "address", value: "Main St 1" }],
+      locations: [
+        { type: "video-meet", value: null },
+        { type: "address", value: "Main St 1" },
+      ],
       payment: null,
       // No slug, so no booking page.
       bookingUrl: null,
@@ -71,7 +80,11 @@ describe("GET /configuration", () => {
     const hostedMailed = await eventType({ organizerEmail: "desk@example.com", hosts: [{ hostId: ana }] });
     expect((await call("GET", "/configuration", { token: hostedMailed.token })).body.data.configuration.contact).toBe("desk@example.com");
     const none = await eventType({});
-    expect((await call("GET", "/configuration", { token: none.token })).body.data.configuration).toMatchObject({ contact: null, rescheduleNoticeMinutes: 1440, cancelNoticeMinutes: 1440 });
+    expect((await call("GET", "/configuration", { token: none.token })).body.data.configuration).toMatchObject({
+      contact: null,
+      rescheduleNoticeMinutes: 1440,
+      cancelNoticeMinutes: 1440,
+    });
     const mailed = await eventType({ organizerEmail: "host@example.com" });
     expect((await call("GET", "/configuration", { token: mailed.token })).body.data.configuration.contact).toBe("host@example.com");
     const both = await eventType({ organizerEmail: "host@example.com", contact: "  Call +420 123 456 789  " });
@@ -99,7 +112,13 @@ describe("GET /configuration", () => {
     const { call, eventType } = await setup({ config: { stripe: { secretKey: null, publishableKey: "pk_test_123", webhookSecret: null, apiBase: null } } });
     const { token } = await eventType({ payment: { amount: 5000, currency: "EUR", providerAccountId: "acct_1" } });
     const r = await call("GET", "/configuration", { token });
-    expect(r.body.data.configuration.payment).toEqual({ amount: 5000, currency: "eur", provider: "stripe", publishableKey: "pk_test_123", providerAccountId: "acct_1" });
+    expect(r.body.data.configuration.payment).toEqual({
+      amount: 5000,
+      currency: "eur",
+      provider: "stripe",
+      publishableKey: "pk_test_123",
+      providerAccountId: "acct_1",
+    });
   });
 
   it("counts min from the minimum notice in the organizer's zone", async () => {
@@ -158,7 +177,15 @@ describe("POST /event-types/init", () => {
     expect(r.body.data).not.toHaveProperty("reservation");
     const fields = r.body.data.customFields;
     expect(fields.map((f: { name: string }) => f.name)).toEqual(["company", "team_size"]);
-    expect(fields[0]).toEqual({ uuid: expect.stringMatching(/^[0-9a-f-]{36}$/), label: "Company", name: "company", mergeTag: "COMPANY", type: "text", order: 1, required: true });
+    expect(fields[0]).toEqual({
+      uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      label: "Company",
+      name: "company",
+      mergeTag: "COMPANY",
+      type: "text",
+      order: 1,
+      required: true,
+    });
     expect(fields[1]).toMatchObject({ mergeTag: "TEAM_SIZE", required: false, options: ["1-10", "11+"] });
   });
 
@@ -174,7 +201,13 @@ describe("POST /event-types/init", () => {
   it("answers the reservation to reschedule when reservationUuid is passed", async () => {
     const { call, eventType, store } = await setup();
     const { id, token } = await eventType();
-    const booked = reservation(id, "2026-11-25T09:00:00Z", 30, { firstname: "Ada", lastname: "Lovelace", email: "ada@example.com", timezone: "America/New_York", location: { type: "phone", value: "+1 555 0100" } });
+    const booked = reservation(id, "2026-11-25T09:00:00Z", 30, {
+      firstname: "Ada",
+      lastname: "Lovelace",
+      email: "ada@example.com",
+      timezone: "America/New_York",
+      location: { type: "phone", value: "+1 555 0100" },
+    });
     await store.reservations.insertMany([booked]);
     const r = await call("POST", "/event-types/init", { token, body: { reservationUuid: booked.uuid.toUpperCase() } });
     expect(r.status).toBe(200);

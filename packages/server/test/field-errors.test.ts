@@ -52,15 +52,20 @@ describe("422 field errors carry stable codes beside the messages", () => {
       email: "ada@example.com",
       phone: "call me",
       guests: ["bob@example.com", "ada@example.com"],
-      customFields: [{ uuid: PLAN, value: "gold" }, { uuid: SIZE, value: "many" }],
+      customFields: [
+        { uuid: PLAN, value: "gold" },
+        { uuid: SIZE, value: "many" },
+      ],
     });
-    expect(codes(r)).toEqual([
-      `customFields.${COMPANY} required`,
-      `customFields.${PLAN} invalid_choice`,
-      `customFields.${SIZE} invalid_number`,
-      "guests.1 duplicate",
-      "phone invalid_phone",
-    ].sort());
+    expect(codes(r)).toEqual(
+      [
+        `customFields.${COMPANY} required`,
+        `customFields.${PLAN} invalid_choice`,
+        `customFields.${SIZE} invalid_number`,
+        "guests.1 duplicate",
+        "phone invalid_phone",
+      ].sort(),
+    );
     expect(r.body.errors[`customFields.${COMPANY}`]).toEqual(["Company is required."]);
     expectSameMessages(r);
     await closeAll(w.store);
@@ -130,7 +135,12 @@ describe("422 field errors carry stable codes beside the messages", () => {
     const r = await w.admin("PATCH", "/admin/event-types/1", { durationMinutes: 2, seats: 5000 });
     expect(r.status).toBe(422);
     const found = r.body.fieldErrors.map(({ message: _, ...rest }: { message: string }) => rest);
-    expect(found).toEqual(expect.arrayContaining([{ field: "durationMinutes", code: "too_small", min: 5 }, { field: "seats", code: "too_large", max: 1000 }]));
+    expect(found).toEqual(
+      expect.arrayContaining([
+        { field: "durationMinutes", code: "too_small", min: 5 },
+        { field: "seats", code: "too_large", max: 1000 },
+      ]),
+    );
     expect(found).toHaveLength(2);
     expectSameMessages(r);
     await closeAll(w.store);

@@ -17,7 +17,13 @@ const tempDb = () => {
 };
 
 const weekdays = (ranges: { start: string; end: string }[]) => ({
-  monday: ranges, tuesday: ranges, wednesday: ranges, thursday: ranges, friday: ranges, saturday: [], sunday: [],
+  monday: ranges,
+  tuesday: ranges,
+  wednesday: ranges,
+  thursday: ranges,
+  friday: ranges,
+  saturday: [],
+  sunday: [],
 });
 
 describe("rate limiting by caller", () => {
@@ -122,7 +128,8 @@ describe("rate limiting by caller", () => {
       expect(() => configFromEnv({ BOOKING_ALIAS_PREFIX: alias }), alias).toThrow(`BOOKING_ALIAS_PREFIX must not be /${alias.split("/")[1]} or lie under it`);
     }
     // Only whole segments count: these share letters with the pages, not paths.
-    for (const alias of ["/booking-api", "/books", "/embedded", "/api/book", "/docs-api"]) expect(configFromEnv({ BOOKING_ALIAS_PREFIX: alias }).aliasPrefix).toBe(alias);
+    for (const alias of ["/booking-api", "/books", "/embedded", "/api/book", "/docs-api"])
+      expect(configFromEnv({ BOOKING_ALIAS_PREFIX: alias }).aliasPrefix).toBe(alias);
 
     // An app given such a prefix directly (not through the environment) still counts its API calls as API calls.
     const { call } = await setup({ config: { aliasPrefix: "/embed/api", trustProxy: true, rateLimit: { limit: 3, windowSeconds: 60 } } });
@@ -141,7 +148,8 @@ describe("rate limiting by caller", () => {
     const { call, eventType, store } = await setup({ config: { trustProxy: true, rateLimit: { limit: 3, windowSeconds: 60 } } });
     const et = await eventType();
     const { linkToken } = (await store.eventTypes.byId(et.id))!;
-    const from = (address: string, token: string | null) => call("GET", token ? "/configuration" : "/timezones", { token, headers: { "x-forwarded-for": address } });
+    const from = (address: string, token: string | null) =>
+      call("GET", token ? "/configuration" : "/timezones", { token, headers: { "x-forwarded-for": address } });
     // Four spellings and hosts of one /64.
     const network = ["2001:db8:7:1::1", "2001:db8:7:1:aaaa:bbbb:cccc:dddd", "2001:0db8:0007:0001::2", "[2001:db8:7:1::3]"];
     expect((await from(network[0]!, linkToken)).status).toBe(200);
@@ -162,7 +170,13 @@ describe("CORS", () => {
   it("answers a preflight of the public API with 204 and the methods and headers a calendar sends", async () => {
     const { call } = await setup();
     for (const path of ["/reservations", "/booking-api/time-slots", "/reservations/0b5a8f2e-3c1d-4e6f-9a7b-1c2d3e4f5a6b/confirm"]) {
-      const r = await call("OPTIONS", path, { headers: { origin: "https://shop.example.com", "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" } });
+      const r = await call("OPTIONS", path, {
+        headers: {
+          origin: "https://shop.example.com",
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "authorization, content-type",
+        },
+      });
       expect(r.status).toBe(204);
       expect(r.headers.get("access-control-allow-origin")).toBe("*");
       expect(r.headers.get("access-control-allow-headers")).toContain("Authorization");
@@ -220,7 +234,10 @@ describe("Strict-Transport-Security", () => {
   });
 
   it("is not sent in development, nor in production when the public URL is plain http", async () => {
-    for (const config of [{ environment: "development" as const, publicUrl: HTTPS }, { environment: "production" as const, publicUrl: "http://book.example.com" }]) {
+    for (const config of [
+      { environment: "development" as const, publicUrl: HTTPS },
+      { environment: "production" as const, publicUrl: "http://book.example.com" },
+    ]) {
       for (const a of await answers(config)) expect(a.headers.get("strict-transport-security")).toBeNull();
     }
   });
@@ -230,8 +247,15 @@ describe("a busy store", () => {
   it("answers a cancel with slot_locked, and the admin API with 503 and Retry-After, while another process holds the write lock", async () => {
     const databasePath = tempDb();
     const { call, eventType, admin } = await setup({ databasePath, now: "2026-11-23T07:00:00Z" });
-    const { id, token } = await eventType({ timezone: "UTC", minNoticeMinutes: 0, availability: { weekly: weekdays([{ start: "09:00", end: "17:00" }]), overrides: [] } });
-    const booked = await call("POST", "/reservations", { token, body: { start: "2026-11-26T09:00:00Z", end: "2026-11-26T09:30:00Z", email: "ada@example.com" } });
+    const { id, token } = await eventType({
+      timezone: "UTC",
+      minNoticeMinutes: 0,
+      availability: { weekly: weekdays([{ start: "09:00", end: "17:00" }]), overrides: [] },
+    });
+    const booked = await call("POST", "/reservations", {
+      token,
+      body: { start: "2026-11-26T09:00:00Z", end: "2026-11-26T09:30:00Z", email: "ada@example.com" },
+    });
     expect(booked.body.success).toBe(true);
 
     const other = new Database(databasePath);
@@ -257,7 +281,11 @@ describe("a busy store", () => {
   it("does not replay a transient slot_locked to a retry with the same Idempotency-Key", async () => {
     const databasePath = tempDb();
     const { call, eventType } = await setup({ databasePath, now: "2026-11-23T07:00:00Z" });
-    const { token } = await eventType({ timezone: "UTC", minNoticeMinutes: 0, availability: { weekly: weekdays([{ start: "09:00", end: "17:00" }]), overrides: [] } });
+    const { token } = await eventType({
+      timezone: "UTC",
+      minNoticeMinutes: 0,
+      availability: { weekly: weekdays([{ start: "09:00", end: "17:00" }]), overrides: [] },
+    });
     const body = { start: "2026-11-26T10:00:00Z", end: "2026-11-26T10:30:00Z", email: "ada@example.com" };
     const headers = { "idempotency-key": "booking-42" };
     const other = new Database(databasePath);
@@ -291,8 +319,15 @@ describe("hostile and odd input", () => {
 
   it("refuses control characters in what a visitor types, on every engine alike", async () => {
     const { call, eventType } = await setup({ now: "2026-11-23T07:00:00Z" });
-    const { token } = await eventType({ timezone: "UTC", minNoticeMinutes: 0, availability: { weekly: weekdays([{ start: "09:00", end: "17:00" }]), overrides: [] } });
-    const r = await call("POST", "/reservations", { token, body: { start: "2026-11-26T09:00:00Z", end: "2026-11-26T09:30:00Z", email: "ada@example.com", firstname: "Ada\u0000", lastname: "Love\u0007lace" } });
+    const { token } = await eventType({
+      timezone: "UTC",
+      minNoticeMinutes: 0,
+      availability: { weekly: weekdays([{ start: "09:00", end: "17:00" }]), overrides: [] },
+    });
+    const r = await call("POST", "/reservations", {
+      token,
+      body: { start: "2026-11-26T09:00:00Z", end: "2026-11-26T09:30:00Z", email: "ada@example.com", firstname: "Ada\u0000", lastname: "Love\u0007lace" },
+    });
     expect(r.status).toBe(422);
     expect(Object.keys(r.body.errors).sort()).toEqual(["firstname", "lastname"]);
   });
@@ -337,7 +372,12 @@ describe("reservation rules found in review", () => {
     });
     const booked = await call("POST", "/reservations", {
       token,
-      body: { start: "2026-11-26T09:00:00Z", end: "2026-11-26T09:30:00Z", email: "ada@example.com", location: { type: "link", value: "https://evil.example/phish" } },
+      body: {
+        start: "2026-11-26T09:00:00Z",
+        end: "2026-11-26T09:30:00Z",
+        email: "ada@example.com",
+        location: { type: "link", value: "https://evil.example/phish" },
+      },
     });
     expect(booked.body.success).toBe(true);
     const init = await call("POST", "/event-types/init", { token, body: { reservationUuid: booked.body.data.uuid } });
@@ -346,11 +386,20 @@ describe("reservation rules found in review", () => {
 
   it("does not refresh an expired hold into a day the organizer closed meanwhile", async () => {
     const { call, eventType, clock, admin } = await setup({ now: "2026-11-23T07:00:00Z" });
-    const { id, token } = await eventType({ timezone: "UTC", minNoticeMinutes: 0, availability: { weekly: weekdays([{ start: "09:00", end: "17:00" }]), overrides: [] } });
-    const held = await call("POST", "/reservations/prepare", { token, body: { start: "2026-11-26T09:00:00Z", end: "2026-11-26T09:30:00Z", email: "ada@example.com" } });
+    const { id, token } = await eventType({
+      timezone: "UTC",
+      minNoticeMinutes: 0,
+      availability: { weekly: weekdays([{ start: "09:00", end: "17:00" }]), overrides: [] },
+    });
+    const held = await call("POST", "/reservations/prepare", {
+      token,
+      body: { start: "2026-11-26T09:00:00Z", end: "2026-11-26T09:30:00Z", email: "ada@example.com" },
+    });
     expect(held.body.success).toBe(true);
     clock.advance(30);
-    await admin("PATCH", `/admin/event-types/${id}`, { availability: { weekly: weekdays([{ start: "09:00", end: "17:00" }]), overrides: [{ date: "2026-11-26", ranges: [] }] } });
+    await admin("PATCH", `/admin/event-types/${id}`, {
+      availability: { weekly: weekdays([{ start: "09:00", end: "17:00" }]), overrides: [{ date: "2026-11-26", ranges: [] }] },
+    });
     const refreshed = await call("POST", `/reservations/${held.body.data.uuid}/refresh`, { token });
     expect(refreshed.body).toMatchObject({ success: false, code: "reservation_finished" });
     const confirmed = await call("POST", `/reservations/${held.body.data.uuid}/confirm`, { token });
@@ -359,8 +408,15 @@ describe("reservation rules found in review", () => {
 
   it("lists holds that time has cancelled when the organizer filters by cancelled", async () => {
     const { call, eventType, clock, admin } = await setup({ now: "2026-11-23T07:00:00Z" });
-    const { id, token } = await eventType({ timezone: "UTC", minNoticeMinutes: 0, availability: { weekly: weekdays([{ start: "09:00", end: "17:00" }]), overrides: [] } });
-    const held = await call("POST", "/reservations/prepare", { token, body: { start: "2026-11-26T09:00:00Z", end: "2026-11-26T09:30:00Z", email: "ada@example.com" } });
+    const { id, token } = await eventType({
+      timezone: "UTC",
+      minNoticeMinutes: 0,
+      availability: { weekly: weekdays([{ start: "09:00", end: "17:00" }]), overrides: [] },
+    });
+    const held = await call("POST", "/reservations/prepare", {
+      token,
+      body: { start: "2026-11-26T09:00:00Z", end: "2026-11-26T09:30:00Z", email: "ada@example.com" },
+    });
     clock.advance(25 * 60);
     const list = await admin("GET", `/admin/event-types/${id}/reservations?from=2026-11-26&until=2026-11-26&status=cancelled`);
     expect(list.body.data.map((r: { uuid: string; status: string }) => [r.uuid, r.status])).toEqual([[held.body.data.uuid, "cancelled"]]);
@@ -368,8 +424,15 @@ describe("reservation rules found in review", () => {
 
   it("accepts the override token of a cancel in a header, keeping it out of URLs and logs", async () => {
     const { call, eventType, clock } = await setup({ now: "2026-11-23T07:00:00Z" });
-    const { token, overrideToken } = await eventType({ timezone: "UTC", minNoticeMinutes: 0, availability: { weekly: weekdays([{ start: "09:00", end: "17:00" }]), overrides: [] } });
-    const booked = await call("POST", "/reservations", { token, body: { start: "2026-11-23T12:00:00Z", end: "2026-11-23T12:30:00Z", email: "ada@example.com" } });
+    const { token, overrideToken } = await eventType({
+      timezone: "UTC",
+      minNoticeMinutes: 0,
+      availability: { weekly: weekdays([{ start: "09:00", end: "17:00" }]), overrides: [] },
+    });
+    const booked = await call("POST", "/reservations", {
+      token,
+      body: { start: "2026-11-23T12:00:00Z", end: "2026-11-23T12:30:00Z", email: "ada@example.com" },
+    });
     clock.advance(60);
     expect((await call("DELETE", `/reservations/${booked.body.data.uuid}`, { token })).status).toBe(403);
     const r = await call("DELETE", `/reservations/${booked.body.data.uuid}`, { token, headers: { "booking-override-token": overrideToken } });

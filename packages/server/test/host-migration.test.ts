@@ -39,7 +39,19 @@ function oldRows(p: (n: number) => string): [string, unknown[]][] {
   const et = (id: number, title: string, s: string): [string, unknown[]] => [
     `INSERT INTO event_types (id, token_hash, override_token_hash, settings, revision, created_at, updated_at, webhook_secret, link_token, feed_token, longest_reservation_ms)
      VALUES (${params(11)})`,
-    [id, hashToken(`bk_${title}`), hashToken(`bko_${title}`), s, 3, T, T, "whsec_plain", `bcl_${id}${"a".repeat(60)}`, `bcf_${id}${"b".repeat(60)}`, 30 * 60_000],
+    [
+      id,
+      hashToken(`bk_${title}`),
+      hashToken(`bko_${title}`),
+      s,
+      3,
+      T,
+      T,
+      "whsec_plain",
+      `bcl_${id}${"a".repeat(60)}`,
+      `bcf_${id}${"b".repeat(60)}`,
+      30 * 60_000,
+    ],
   ];
   const reservation = (uuid: string, start: string, end: string, status: string): [string, unknown[]] => [
     `INSERT INTO reservations (uuid, event_type_id, status, start_ms, end_ms, email, firstname, lastname, created_at_ms, updated_at_ms, confirmed_at_ms, cancelled_at_ms)
@@ -54,7 +66,21 @@ function oldRows(p: (n: number) => string): [string, unknown[]][] {
     [
       `INSERT INTO busy_sources (id, event_type_id, kind, url, username, secret, calendars, sync_state, last_success_at_ms, expanded_until_ms, created_at_ms, failure_count, skipped_objects)
        VALUES (${params(13)})`,
-      [7, 1, "caldav", "https://dav.example.com/jana/", "jana", "pw-plain", "[]", '{"zone":"Europe/Prague"}', ms(T), ms("2027-01-30T00:00:00Z"), ms(T), 0, "[]"],
+      [
+        7,
+        1,
+        "caldav",
+        "https://dav.example.com/jana/",
+        "jana",
+        "pw-plain",
+        "[]",
+        '{"zone":"Europe/Prague"}',
+        ms(T),
+        ms("2027-01-30T00:00:00Z"),
+        ms(T),
+        0,
+        "[]",
+      ],
     ],
     [`INSERT INTO busy_objects (source_id, href, etag, ics) VALUES (${params(4)})`, [7, "https://dav.example.com/jana/cal/a.ics", '"e1"', OBJECT]],
     [`INSERT INTO busy_intervals (source_id, event_type_id, start_ms, end_ms) VALUES (${params(4)})`, [7, 1, ms(BUSY.start), ms(BUSY.end)]],
@@ -88,19 +114,37 @@ async function expectMigrated(store: Store): Promise<void> {
   expect(ofHost.map((r) => r.uuid)).toEqual([BOOKED.uuid, CANCELLED.uuid]);
   const sources = await store.busy.list(host.id);
   expect(sources).toHaveLength(1);
-  expect(sources[0]).toMatchObject({ id: 7, hostId: host.id, kind: "caldav", url: "https://dav.example.com/jana/", username: "jana", secret: "pw-plain", syncState: { zone: "Europe/Prague" }, objectCount: 1, intervalCount: 1 });
+  expect(sources[0]).toMatchObject({
+    id: 7,
+    hostId: host.id,
+    kind: "caldav",
+    url: "https://dav.example.com/jana/",
+    username: "jana",
+    secret: "pw-plain",
+    syncState: { zone: "Europe/Prague" },
+    objectCount: 1,
+    intervalCount: 1,
+  });
   expect(await store.busy.objects(7)).toEqual([{ href: "https://dav.example.com/jana/cal/a.ics", etag: '"e1"', ics: OBJECT }]);
   expect(await store.busy.between(host.id, 0, ms("2030-01-01T00:00:00Z"))).toEqual([{ startMs: ms(BUSY.start), endMs: ms(BUSY.end) }]);
 
   // The second event type now sees the first one's booking and the calendar: one person's time.
   const app = createApp({ store, clock: new ManualClock(T), config: { adminKey: ADMIN_KEY }, log: () => undefined });
-  const slots = await app.handle(new Request("http://localhost/time-slots?from=2026-11-24&until=2026-11-24", { headers: { authorization: "Bearer bk_second" } }));
+  const slots = await app.handle(
+    new Request("http://localhost/time-slots?from=2026-11-24&until=2026-11-24", { headers: { authorization: "Bearer bk_second" } }),
+  );
   const starts = ((await slots.json()) as { data: { startIso8601: string }[] }).data.map((s) => s.startIso8601);
   expect(starts[0]).toBe("2026-11-24T08:30:00Z");
   expect(starts).not.toContain("2026-11-24T10:00:00Z");
   expect(starts).toContain("2026-11-24T12:00:00Z");
   // An event type created with today's admin body joins the default host.
-  const created = await app.handle(new Request("http://localhost/admin/event-types", { method: "POST", headers: { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/json" }, body: JSON.stringify({ title: "New" }) }));
+  const created = await app.handle(
+    new Request("http://localhost/admin/event-types", {
+      method: "POST",
+      headers: { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/json" },
+      body: JSON.stringify({ title: "New" }),
+    }),
+  );
   const view = ((await created.json()) as { data: { hosts: { hostId: number }[] } }).data;
   expect(view.hosts.map((h) => h.hostId)).toEqual([host.id]);
 }
@@ -156,10 +200,25 @@ function feedRows(p: (n: number) => string): [string, unknown[]][] {
   const et = (id: number, title: string): [string, unknown[]] => [
     `INSERT INTO event_types (id, token_hash, override_token_hash, settings, revision, created_at, updated_at, webhook_secret, link_token, feed_token, longest_reservation_ms)
      VALUES (${params(11)})`,
-    [id, hashToken(`bk_${title}`), hashToken(`bko_${title}`), settings(title, {}), 1, T, T, "whsec_plain", `bcl_${id}${"a".repeat(60)}`, `bcf_${id}${"b".repeat(60)}`, 30 * 60_000],
+    [
+      id,
+      hashToken(`bk_${title}`),
+      hashToken(`bko_${title}`),
+      settings(title, {}),
+      1,
+      T,
+      T,
+      "whsec_plain",
+      `bcl_${id}${"a".repeat(60)}`,
+      `bcf_${id}${"b".repeat(60)}`,
+      30 * 60_000,
+    ],
   ];
   return [
-    [`INSERT INTO hosts (id, name, email, timezone, avatar_url, created_at_ms, updated_at_ms) VALUES (${params(7)})`, [2, "Mia", "mia@example.com", "UTC", null, ms(T), ms(T)]],
+    [
+      `INSERT INTO hosts (id, name, email, timezone, avatar_url, created_at_ms, updated_at_ms) VALUES (${params(7)})`,
+      [2, "Mia", "mia@example.com", "UTC", null, ms(T), ms(T)],
+    ],
     et(1, "Organizer alone"),
     et(2, "With Mia"),
     [`INSERT INTO event_type_hosts (event_type_id, host_id, position) VALUES (${params(3)})`, [1, 1, 0]],

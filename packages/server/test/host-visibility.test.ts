@@ -20,7 +20,9 @@ type Env = Awaited<ReturnType<typeof setup>>;
 async function world() {
   const smtp: Smtp = await startSmtp();
   stops.push(() => smtp.stop());
-  const env = await setup({ config: { rateLimit: { limit: 100_000, windowSeconds: 60 }, mail: { smtpUrl: smtp.url, from: "Bookings <bookings@example.test>" } } });
+  const env = await setup({
+    config: { rateLimit: { limit: 100_000, windowSeconds: 60 }, mail: { smtpUrl: smtp.url, from: "Bookings <bookings@example.test>" } },
+  });
   const ana = await createHost(env, "Ana");
   const bea = await createHost(env, "Bea");
   const create = async (body: Record<string, unknown>) => {
@@ -28,7 +30,12 @@ async function world() {
     expect(r.status, r.text).toBe(200);
     return r.body.data as { id: number; token: string; overrideToken: string; webhookSecret: string; feedToken: string; feedUrl: string; linkToken: string };
   };
-  const team = await create({ title: "Team call", assignment: "round-robin", hosts: [{ hostId: ana }, { hostId: bea }], webhookUrl: "https://hooks.example.com/in/whk-path-secret?key=whk-query-secret" });
+  const team = await create({
+    title: "Team call",
+    assignment: "round-robin",
+    hosts: [{ hostId: ana }, { hostId: bea }],
+    webhookUrl: "https://hooks.example.com/in/whk-path-secret?key=whk-query-secret",
+  });
   const beaOwn = await create({ title: "Bea's call", hosts: [{ hostId: bea }] });
   const book = async (et: { token: string }, hhmm: string, email: string) => {
     const r = await env.call("POST", "/reservations", { token: et.token, body: { ...slot(hhmm), email, firstname: "Vis", lastname: "Itor" } });
@@ -42,7 +49,8 @@ async function world() {
   const anaBooking = first.userId === ana ? first : second;
   const beaTeamBooking = first.userId === ana ? second : first;
   const beaOwnBooking = await book(beaOwn, "11:00", "bea-own-visitor@example.com");
-  const emailOf = (uuid: string) => (uuid === first.uuid ? "first-team-visitor@example.com" : uuid === second.uuid ? "second-team-visitor@example.com" : "bea-own-visitor@example.com");
+  const emailOf = (uuid: string) =>
+    uuid === first.uuid ? "first-team-visitor@example.com" : uuid === second.uuid ? "second-team-visitor@example.com" : "bea-own-visitor@example.com";
   return { smtp, env, ana, bea, team, beaOwn, anaBooking, beaTeamBooking, beaOwnBooking, emailOf, book };
 }
 
@@ -56,7 +64,8 @@ async function signedInAs(env: Env, smtp: Smtp, hostId: number, email: string) {
   const opened = await env.call("POST", "/console/session", { body: { link }, headers: { origin: ORIGIN } });
   expect(opened.status, opened.text).toBe(200);
   const cookie = (opened.headers.get("set-cookie") ?? "").split(";")[0]!;
-  return (method: string, path: string, body?: unknown) => env.call(method, path, { headers: { cookie, origin: ORIGIN }, ...(body === undefined ? {} : { body }) });
+  return (method: string, path: string, body?: unknown) =>
+    env.call(method, path, { headers: { cookie, origin: ORIGIN }, ...(body === undefined ? {} : { body }) });
 }
 
 /** Reads a feed by its absolute address (any origin: the path is what the server routes). */
@@ -87,66 +96,260 @@ function strings(value: unknown): string[] {
  */
 const HOST_READABLE: Record<string, readonly string[]> = {
   "GET /console/session": [
-    "success", "data.id", "data.role", "data.hostId", "data.method", "data.createdAt", "data.expiresAt", "data.lastSeenAt", "data.address", "data.userAgent",
+    "success",
+    "data.id",
+    "data.role",
+    "data.hostId",
+    "data.method",
+    "data.createdAt",
+    "data.expiresAt",
+    "data.lastSeenAt",
+    "data.address",
+    "data.userAgent",
   ],
   "GET /admin/hosts": [
-    "success", "data[].id", "data[].name", "data[].email", "data[].timezone", "data[].avatarUrl", "data[].isDefault", "data[].bookingsCalendar",
-    "data[].bookingsCalendar.sourceId", "data[].bookingsCalendar.calendarUrl", "data[].eventTypeIds[]", "data[].feedToken", "data[].feedUrl", "data[].createdAt",
+    "success",
+    "data[].id",
+    "data[].name",
+    "data[].email",
+    "data[].timezone",
+    "data[].avatarUrl",
+    "data[].isDefault",
+    "data[].bookingsCalendar",
+    "data[].bookingsCalendar.sourceId",
+    "data[].bookingsCalendar.calendarUrl",
+    "data[].eventTypeIds[]",
+    "data[].feedToken",
+    "data[].feedUrl",
+    "data[].createdAt",
     "data[].updatedAt",
   ],
   "GET /admin/hosts/{own}": [
-    "success", "data.id", "data.name", "data.email", "data.timezone", "data.avatarUrl", "data.isDefault", "data.bookingsCalendar", "data.bookingsCalendar.sourceId",
-    "data.bookingsCalendar.calendarUrl", "data.eventTypeIds[]", "data.feedToken", "data.feedUrl", "data.createdAt", "data.updatedAt",
+    "success",
+    "data.id",
+    "data.name",
+    "data.email",
+    "data.timezone",
+    "data.avatarUrl",
+    "data.isDefault",
+    "data.bookingsCalendar",
+    "data.bookingsCalendar.sourceId",
+    "data.bookingsCalendar.calendarUrl",
+    "data.eventTypeIds[]",
+    "data.feedToken",
+    "data.feedUrl",
+    "data.createdAt",
+    "data.updatedAt",
   ],
   "GET /admin/hosts/{own}/event-types": [
-    "success", "data[].id", "data[].title", "data[].description", "data[].timezone", "data[].durationMinutes", "data[].slotIntervalMinutes", "data[].seats",
-    "data[].holdMinutes", "data[].bufferBeforeMinutes", "data[].bufferAfterMinutes", "data[].minNoticeMinutes", "data[].horizonDays", "data[].rescheduleNoticeMinutes",
-    "data[].cancelNoticeMinutes", "data[].availability", "data[].locations", "data[].customFields", "data[].translations", "data[].payment", "data[].organizerEmail",
-    "data[].contact", "data[].reminderMinutes[]", "data[].locale", "data[].theme", "data[].profileImage", "data[].calendarTitle", "data[].hostName", "data[].compact",
-    "data[].externalBooking", "data[].maxGuests", "data[].hosts[].hostId", "data[].hosts[].name", "data[].hosts[].priority", "data[].hosts[].scheduleId", "data[].assignment",
-    "data[].slug", "data[].linkToken", "data[].disabled", "data[].webhookDisabledAt", "data[].createdAt", "data[].updatedAt",
+    "success",
+    "data[].id",
+    "data[].title",
+    "data[].description",
+    "data[].timezone",
+    "data[].durationMinutes",
+    "data[].slotIntervalMinutes",
+    "data[].seats",
+    "data[].holdMinutes",
+    "data[].bufferBeforeMinutes",
+    "data[].bufferAfterMinutes",
+    "data[].minNoticeMinutes",
+    "data[].horizonDays",
+    "data[].rescheduleNoticeMinutes",
+    "data[].cancelNoticeMinutes",
+    "data[].availability",
+    "data[].locations",
+    "data[].customFields",
+    "data[].translations",
+    "data[].payment",
+    "data[].organizerEmail",
+    "data[].contact",
+    "data[].reminderMinutes[]",
+    "data[].locale",
+    "data[].theme",
+    "data[].profileImage",
+    "data[].calendarTitle",
+    "data[].hostName",
+    "data[].compact",
+    "data[].externalBooking",
+    "data[].maxGuests",
+    "data[].hosts[].hostId",
+    "data[].hosts[].name",
+    "data[].hosts[].priority",
+    "data[].hosts[].scheduleId",
+    "data[].assignment",
+    "data[].slug",
+    "data[].linkToken",
+    "data[].disabled",
+    "data[].webhookDisabledAt",
+    "data[].createdAt",
+    "data[].updatedAt",
   ],
   "GET /admin/hosts/{own}/reservations": [
-    "success", "data[].uuid", "data[].eventTypeId", "data[].hostIds[]", "data[].status", "data[].start", "data[].end", "data[].email", "data[].firstname", "data[].lastname",
+    "success",
+    "data[].uuid",
+    "data[].eventTypeId",
+    "data[].hostIds[]",
+    "data[].status",
+    "data[].start",
+    "data[].end",
+    "data[].email",
+    "data[].firstname",
+    "data[].lastname",
     "data[].createdAt",
   ],
   "GET /admin/hosts/{own}/schedules": [
-    "success", "data[].id", "data[].hostId", "data[].name", "data[].timezone", "data[].availability", "data[].eventTypeIds[]", "data[].createdAt", "data[].updatedAt",
+    "success",
+    "data[].id",
+    "data[].hostId",
+    "data[].name",
+    "data[].timezone",
+    "data[].availability",
+    "data[].eventTypeIds[]",
+    "data[].createdAt",
+    "data[].updatedAt",
   ],
   "GET /admin/hosts/{own}/busy-sources": [
-    "success", "data[].id", "data[].hostId", "data[].eventTypeId", "data[].kind", "data[].url", "data[].username", "data[].credentialsSet", "data[].freshnessMinutes",
-    "data[].status", "data[].stale", "data[].lastAttemptAt", "data[].lastSuccessAt", "data[].lastFailureAt", "data[].lastError", "data[].objects", "data[].busyIntervals",
-    "data[].syncing", "data[].writeBookings", "data[].writeCalendar",
+    "success",
+    "data[].id",
+    "data[].hostId",
+    "data[].eventTypeId",
+    "data[].kind",
+    "data[].url",
+    "data[].username",
+    "data[].credentialsSet",
+    "data[].freshnessMinutes",
+    "data[].status",
+    "data[].stale",
+    "data[].lastAttemptAt",
+    "data[].lastSuccessAt",
+    "data[].lastFailureAt",
+    "data[].lastError",
+    "data[].objects",
+    "data[].busyIntervals",
+    "data[].syncing",
+    "data[].writeBookings",
+    "data[].writeCalendar",
   ],
   "GET /admin/busy-sources/{own}": [
-    "success", "data.id", "data.hostId", "data.eventTypeId", "data.kind", "data.url", "data.username", "data.credentialsSet", "data.freshnessMinutes", "data.status",
-    "data.stale", "data.lastAttemptAt", "data.lastSuccessAt", "data.lastFailureAt", "data.lastError", "data.objects", "data.busyIntervals", "data.syncing",
-    "data.writeBookings", "data.writeCalendar",
+    "success",
+    "data.id",
+    "data.hostId",
+    "data.eventTypeId",
+    "data.kind",
+    "data.url",
+    "data.username",
+    "data.credentialsSet",
+    "data.freshnessMinutes",
+    "data.status",
+    "data.stale",
+    "data.lastAttemptAt",
+    "data.lastSuccessAt",
+    "data.lastFailureAt",
+    "data.lastError",
+    "data.objects",
+    "data.busyIntervals",
+    "data.syncing",
+    "data.writeBookings",
+    "data.writeCalendar",
   ],
   "GET /admin/reservations": [
-    "success", "data.items[].eventTypeId", "data.items[].eventTypeTitle", "data.items[].manageUrl", "data.items[].uuid", "data.items[].status", "data.items[].start",
-    "data.items[].end", "data.items[].startIso8601", "data.items[].endIso8601", "data.items[].heldUntil", "data.items[].email", "data.items[].firstname",
-    "data.items[].lastname", "data.items[].phone", "data.items[].timezone", "data.items[].location", "data.items[].guests", "data.items[].customFields",
-    "data.items[].payment", "data.items[].createdAt", "data.items[].cancelReason", "data.next",
+    "success",
+    "data.items[].eventTypeId",
+    "data.items[].eventTypeTitle",
+    "data.items[].manageUrl",
+    "data.items[].uuid",
+    "data.items[].status",
+    "data.items[].start",
+    "data.items[].end",
+    "data.items[].startIso8601",
+    "data.items[].endIso8601",
+    "data.items[].heldUntil",
+    "data.items[].email",
+    "data.items[].firstname",
+    "data.items[].lastname",
+    "data.items[].phone",
+    "data.items[].timezone",
+    "data.items[].location",
+    "data.items[].guests",
+    "data.items[].customFields",
+    "data.items[].payment",
+    "data.items[].createdAt",
+    "data.items[].cancelReason",
+    "data.next",
   ],
   "GET /admin/event-types/{team}/reservations/{own booking}": [
-    "success", "data.eventTypeId", "data.eventTypeTitle", "data.manageUrl", "data.uuid", "data.status", "data.start", "data.end", "data.startIso8601", "data.endIso8601",
-    "data.heldUntil", "data.email", "data.firstname", "data.lastname", "data.phone", "data.timezone", "data.location", "data.guests", "data.customFields", "data.payment",
-    "data.createdAt", "data.cancelReason", "data.deliveries[].channel", "data.deliveries[].id", "data.deliveries[].webhookId", "data.deliveries[].kind",
-    "data.deliveries[].reservationUuid", "data.deliveries[].url", "data.deliveries[].status", "data.deliveries[].attempts", "data.deliveries[].nextAttemptAt",
-    "data.deliveries[].lastStatusCode", "data.deliveries[].lastError", "data.deliveries[].deliveredAt", "data.deliveries[].createdAt",
-    "data.deliveries[].attemptLog[].attempt", "data.deliveries[].attemptLog[].at", "data.deliveries[].attemptLog[].statusCode", "data.deliveries[].attemptLog[].error",
+    "success",
+    "data.eventTypeId",
+    "data.eventTypeTitle",
+    "data.manageUrl",
+    "data.uuid",
+    "data.status",
+    "data.start",
+    "data.end",
+    "data.startIso8601",
+    "data.endIso8601",
+    "data.heldUntil",
+    "data.email",
+    "data.firstname",
+    "data.lastname",
+    "data.phone",
+    "data.timezone",
+    "data.location",
+    "data.guests",
+    "data.customFields",
+    "data.payment",
+    "data.createdAt",
+    "data.cancelReason",
+    "data.deliveries[].channel",
+    "data.deliveries[].id",
+    "data.deliveries[].webhookId",
+    "data.deliveries[].kind",
+    "data.deliveries[].reservationUuid",
+    "data.deliveries[].url",
+    "data.deliveries[].status",
+    "data.deliveries[].attempts",
+    "data.deliveries[].nextAttemptAt",
+    "data.deliveries[].lastStatusCode",
+    "data.deliveries[].lastError",
+    "data.deliveries[].deliveredAt",
+    "data.deliveries[].createdAt",
+    "data.deliveries[].attemptLog[].attempt",
+    "data.deliveries[].attemptLog[].at",
+    "data.deliveries[].attemptLog[].statusCode",
+    "data.deliveries[].attemptLog[].error",
     "data.deliveries[].attemptLog[].durationMs",
   ],
   "GET /admin/event-types/{team}/reservations/{own booking}/time-slots": [
-    "success", "data[].date", "data[].dateIso8601", "data[].readable_start", "data[].start", "data[].startIso8601", "data[].readable_end", "data[].end", "data[].endIso8601",
-    "data[].seats", "data[].available_seats", "data[].booked", "data[].calendar_id", "data[].title", "data[].readable_type", "data[].type", "nextFrom",
+    "success",
+    "data[].date",
+    "data[].dateIso8601",
+    "data[].readable_start",
+    "data[].start",
+    "data[].startIso8601",
+    "data[].readable_end",
+    "data[].end",
+    "data[].endIso8601",
+    "data[].seats",
+    "data[].available_seats",
+    "data[].booked",
+    "data[].calendar_id",
+    "data[].title",
+    "data[].readable_type",
+    "data[].type",
+    "nextFrom",
   ],
   "POST /admin/event-types/{team}/reservations/{own booking}/reschedule": [
-    "success", "data.uuid", "data.userId", "data.userName", "data.userEmail", "data.meetLink", "data.location", "data.manageUrl",
+    "success",
+    "data.uuid",
+    "data.userId",
+    "data.userName",
+    "data.userEmail",
+    "data.meetLink",
+    "data.location",
+    "data.manageUrl",
   ],
 };
-
 
 /** Parts of a view whose insides are the organizer's settings or the visitor's answers, named by their key alone. */
 const FREE_FORM = new Set(["availability", "locations", "customFields", "translations", "theme", "locale", "payment", "location", "guests"]);
@@ -216,15 +419,44 @@ describe("what a host's session can read", () => {
     // A calendar of each host's (added as a sync would find them, without fetching anything), and
     // Ana's bookings written into one of hers: Ana is the team's first host, whose calendar is the team's.
     const calendar = (hostId: number, name: string) =>
-      env.store.busy.add({ hostId, kind: "caldav", url: `https://dav.example.com/${name}-calendar-path/`, username: name, secret: `${name}-calendar-password`, calendars: [], freshnessMinutes: null }, env.clock.now());
+      env.store.busy.add(
+        {
+          hostId,
+          kind: "caldav",
+          url: `https://dav.example.com/${name}-calendar-path/`,
+          username: name,
+          secret: `${name}-calendar-password`,
+          calendars: [],
+          freshnessMinutes: null,
+        },
+        env.clock.now(),
+      );
     const calendars = { [ana]: await calendar(ana, "ana"), [bea]: await calendar(bea, "bea") };
-    await env.store.hosts.update(ana, { bookingsCalendar: { sourceId: calendars[ana]!.id, calendarUrl: "https://dav.example.com/ana-calendar-path/ana-bookings/" } }, env.clock.now());
+    await env.store.hosts.update(
+      ana,
+      { bookingsCalendar: { sourceId: calendars[ana]!.id, calendarUrl: "https://dav.example.com/ana-calendar-path/ana-bookings/" } },
+      env.clock.now(),
+    );
     const feedOf = async (hostId: number) => ((await env.admin("GET", `/admin/hosts/${hostId}`)).body.data as { feedToken: string }).feedToken;
-    const organizers = [team.token, team.overrideToken, team.webhookSecret, team.feedToken, "whk-path-secret", "whk-query-secret", beaOwn.token, beaOwn.overrideToken, beaOwn.webhookSecret, beaOwn.feedToken];
+    const organizers = [
+      team.token,
+      team.overrideToken,
+      team.webhookSecret,
+      team.feedToken,
+      "whk-path-secret",
+      "whk-query-secret",
+      beaOwn.token,
+      beaOwn.overrideToken,
+      beaOwn.webhookSecret,
+      beaOwn.feedToken,
+    ];
     const hostsOwn = { [ana]: ["ana-calendar-path", "ana-calendar-password", "ana-bookings"], [bea]: ["bea-calendar-path", "bea-calendar-password"] };
 
     const unjudged: string[] = [];
-    for (const [hostId, other, booking] of [[ana, bea, anaBooking], [bea, ana, beaTeamBooking]] as const) {
+    for (const [hostId, other, booking] of [
+      [ana, bea, anaBooking],
+      [bea, ana, beaTeamBooking],
+    ] as const) {
       const email = hostId === ana ? "ana@example.com" : "bea@example.com";
       const as = await signedInAs(env, smtp, hostId, email);
       await as("POST", `/admin/hosts/${hostId}/schedules`, { name: "Mornings", availability: { weekly: { tuesday: [{ start: "08:00", end: "12:00" }] } } });
@@ -246,13 +478,17 @@ describe("what a host's session can read", () => {
       // What the host's changes answer counts too.
       answers.push(["PATCH /admin/hosts/{own}", await as("PATCH", `/admin/hosts/${hostId}`, { timezone: "Europe/Prague" })]);
       answers.push(["POST /admin/hosts/{own}/feed-token", await as("POST", `/admin/hosts/${hostId}/feed-token`)]);
-      answers.push(["POST /admin/event-types/{team}/reservations/{own booking}/reschedule", await as("POST", `/admin/event-types/${team.id}/reservations/${booking.uuid}/reschedule`, slot(hostId === ana ? "13:00" : "14:00"))]);
+      answers.push([
+        "POST /admin/event-types/{team}/reservations/{own booking}/reschedule",
+        await as("POST", `/admin/event-types/${team.id}/reservations/${booking.uuid}/reschedule`, slot(hostId === ana ? "13:00" : "14:00")),
+      ]);
 
       // Secrets and addresses of the organizer and of the other host.
       const secrets = [...organizers, ...hostsOwn[other]!, await feedOf(other)];
       for (const [name, r] of answers) {
         expect(r.status, `${name}: ${r.text}`).toBe(200);
-        for (const value of strings(r.body)) for (const secret of secrets) expect(value.includes(secret), `${name} answers ${email} a secret of someone else`).toBe(false);
+        for (const value of strings(r.body))
+          for (const secret of secrets) expect(value.includes(secret), `${name} answers ${email} a secret of someone else`).toBe(false);
         const allowed = HOST_READABLE[name.replace(/^(PATCH|POST) \/admin\/hosts\/\{own\}(\/feed-token)?$/, "GET /admin/hosts/{own}")]!;
         unjudged.push(...[...new Set(keyPaths(r.body).map(listed))].filter((path) => !allowed.includes(path)).map((path) => `${name}: ${path}`));
       }

@@ -37,7 +37,15 @@ export function manyRdates(count: number): string {
   const values: string[] = [];
   const fromMs = Date.UTC(2020, 0, 1, 9);
   for (let i = 0; i < count; i++) values.push(`${new Date(fromMs + i * 3_600_000).toISOString().replace(/[-:]/g, "").slice(0, 15)}Z`);
-  return calendar(["BEGIN:VEVENT", "UID:rdates@hostile.example", "DTSTAMP:20261101T000000Z", "DTSTART:20200101T090000Z", "DURATION:PT30M", `RDATE:${values.join(",")}`, "END:VEVENT"]);
+  return calendar([
+    "BEGIN:VEVENT",
+    "UID:rdates@hostile.example",
+    "DTSTAMP:20261101T000000Z",
+    "DTSTART:20200101T090000Z",
+    "DURATION:PT30M",
+    `RDATE:${values.join(",")}`,
+    "END:VEVENT",
+  ]);
 }
 
 /** `count` one-hour meetings, one a minute apart from `fromMs` (24 November 2026, 09:00Z). */
@@ -55,7 +63,15 @@ export function secondlySeries(count: number): string {
   const lines: string[] = [];
   for (let i = 0; i < count; i++) {
     const start = new Date(Date.UTC(2025, 0, 1 + (i % 300), 9)).toISOString().replace(/[-:]/g, "").slice(0, 15);
-    lines.push("BEGIN:VEVENT", `UID:secondly-${i}@hostile.example`, "DTSTAMP:20261101T000000Z", `DTSTART:${start}Z`, "DURATION:PT1S", "RRULE:FREQ=SECONDLY", "END:VEVENT");
+    lines.push(
+      "BEGIN:VEVENT",
+      `UID:secondly-${i}@hostile.example`,
+      "DTSTAMP:20261101T000000Z",
+      `DTSTART:${start}Z`,
+      "DURATION:PT1S",
+      "RRULE:FREQ=SECONDLY",
+      "END:VEVENT",
+    );
   }
   return calendar(lines);
 }

@@ -17,7 +17,13 @@ const TUE_0900 = { start: "2026-11-24T09:00:00+01:00", end: "2026-11-24T09:30:00
 const THU_1000 = { start: "2026-11-26T10:00:00+01:00", end: "2026-11-26T10:30:00+01:00" };
 const NO_RATE_LIMIT = { rateLimit: { limit: 100_000, windowSeconds: 60 } };
 const weekdays = (ranges: { start: string; end: string }[]) => ({
-  monday: ranges, tuesday: ranges, wednesday: ranges, thursday: ranges, friday: ranges, saturday: [], sunday: [],
+  monday: ranges,
+  tuesday: ranges,
+  wednesday: ranges,
+  thursday: ranges,
+  friday: ranges,
+  saturday: [],
+  sunday: [],
 });
 const OPEN = { availability: { weekly: weekdays([{ start: "09:00", end: "17:00" }]) }, rescheduleNoticeMinutes: 0, cancelNoticeMinutes: 0 };
 
@@ -84,7 +90,10 @@ describe("deeply nested JSON", () => {
     const uuid = booked.body.data.uuid as string;
     const deep = nested(DEPTH);
     // A custom field's value is where a deep value could hide inside a valid-looking booking.
-    const deepField = JSON.stringify({ ...THU_1000, email: "eve@example.com", customFields: [{ id: crypto.randomUUID(), value: 0 }] }).replace('"value":0', `"value":${deep}`);
+    const deepField = JSON.stringify({ ...THU_1000, email: "eve@example.com", customFields: [{ id: crypto.randomUUID(), value: 0 }] }).replace(
+      '"value":0',
+      `"value":${deep}`,
+    );
     const attacks: { name: string; method: string; path: string; token: string; body: string; headers?: Record<string, string> }[] = [
       { name: "create, link token", method: "POST", path: "/reservations", token: et.linkToken, body: deep },
       { name: "prepare, link token", method: "POST", path: "/reservations/prepare", token: et.linkToken, body: deep },
@@ -93,8 +102,22 @@ describe("deeply nested JSON", () => {
       { name: "reschedule, API token", method: "PUT", path: `/reservations/${uuid}`, token: et.token, body: deep },
       { name: "create through the alias", method: "POST", path: "/booking-api/reservations", token: et.linkToken, body: deep },
       { name: "admin PATCH", method: "PATCH", path: `/admin/event-types/${et.id}`, token: ADMIN_KEY, body: `{"settings":${deep}}` },
-      { name: "Idempotency-Key, deep custom field", method: "POST", path: "/reservations", token: et.linkToken, body: deepField, headers: { "idempotency-key": "deep-1" } },
-      { name: "refresh with Idempotency-Key", method: "POST", path: `/reservations/${uuid}/refresh`, token: et.token, body: deep, headers: { "idempotency-key": "deep-2" } },
+      {
+        name: "Idempotency-Key, deep custom field",
+        method: "POST",
+        path: "/reservations",
+        token: et.linkToken,
+        body: deepField,
+        headers: { "idempotency-key": "deep-1" },
+      },
+      {
+        name: "refresh with Idempotency-Key",
+        method: "POST",
+        path: `/reservations/${uuid}/refresh`,
+        token: et.token,
+        body: deep,
+        headers: { "idempotency-key": "deep-2" },
+      },
     ];
     for (const attack of attacks) {
       const headers = { "content-type": "application/json", ...attack.headers };
@@ -121,7 +144,11 @@ describe("deeply nested JSON", () => {
     // Nothing was booked, changed or remembered by any of them.
     const list = await w.call("GET", `/admin/event-types/${et.id}/reservations?from=2026-11-23&until=2026-11-30`, { token: ADMIN_KEY });
     expect(list.body.data).toEqual([expect.objectContaining({ uuid, status: "confirmed", startIso8601: "2026-11-24T08:00:00Z" })]);
-    const retry = await w.call("POST", "/reservations", { token: et.linkToken, body: { ...THU_1000, email: "eve@example.com" }, headers: { "idempotency-key": "deep-1" } });
+    const retry = await w.call("POST", "/reservations", {
+      token: et.linkToken,
+      body: { ...THU_1000, email: "eve@example.com" },
+      headers: { "idempotency-key": "deep-1" },
+    });
     expect(retry.body).toMatchObject({ success: true });
   });
 
@@ -129,7 +156,10 @@ describe("deeply nested JSON", () => {
     const w = await setup({ config: NO_RATE_LIMIT });
     const et = (await w.admin("POST", "/admin/event-types", { title: "Intro call", timezone: "Europe/Prague", ...OPEN })).body.data as { token: string };
     const brackets = "[{".repeat(200);
-    const booked = await w.call("POST", "/reservations", { token: et.token, body: { ...TUE_0900, email: "ada@example.com", firstname: brackets.slice(0, 400), lastname: '\\"[[[' } });
+    const booked = await w.call("POST", "/reservations", {
+      token: et.token,
+      body: { ...TUE_0900, email: "ada@example.com", firstname: brackets.slice(0, 400), lastname: '\\"[[[' },
+    });
     expect(booked.body).toMatchObject({ success: true });
     // 32 levels pass the reader and meet the schema: a 422 on the field, not a 400.
     const deepest = JSON.stringify({ ...THU_1000, email: "eve@example.com", guests: 0 }).replace('"guests":0', `"guests":${nested(31)}`);
@@ -156,9 +186,18 @@ describe("bad Host headers on a listening server", () => {
 
   it("answers each with the spec's JSON, never Bun's HTML page", async () => {
     const w = await listening();
-    const et = (await w.admin("POST", "/admin/event-types", { title: "Intro call", timezone: "Europe/Prague", slug: "intro-call", ...OPEN })).body.data as { token: string };
+    const et = (await w.admin("POST", "/admin/event-types", { title: "Intro call", timezone: "Europe/Prague", slug: "intro-call", ...OPEN })).body.data as {
+      token: string;
+    };
     for (const host of BAD_HOSTS) {
-      for (const [method, path] of [["GET", "/nope"], ["GET", "/configuration"], ["GET", "/health"], ["GET", "/book/intro-call"], ["GET", "/"], ["POST", "/reservations"]] as const) {
+      for (const [method, path] of [
+        ["GET", "/nope"],
+        ["GET", "/configuration"],
+        ["GET", "/health"],
+        ["GET", "/book/intro-call"],
+        ["GET", "/"],
+        ["POST", "/reservations"],
+      ] as const) {
         const answer = await rawRequest(w.port, withHost(method, path, host, { token: et.token, body: method === "POST" ? "{}" : undefined }));
         expect({ host, path, ...answer.headers }).toMatchObject({ host, path, "apigw-requestid": expect.any(String), "service-api-version": "1" });
         expectJsonError(answer, 400, "bad_request");
@@ -168,7 +207,10 @@ describe("bad Host headers on a listening server", () => {
 
   it("routes by the whole path whatever the length of the Host, so a short Host never turns /zz/admin into /admin", async () => {
     const w = await listening();
-    const et = (await w.admin("POST", "/admin/event-types", { title: "Intro call", timezone: "Europe/Prague", slug: "intro-call", ...OPEN })).body.data as { id: number; token: string };
+    const et = (await w.admin("POST", "/admin/event-types", { title: "Intro call", timezone: "Europe/Prague", slug: "intro-call", ...OPEN })).body.data as {
+      id: number;
+      token: string;
+    };
     for (const host of ["z", "ab", "abc", "a:1", "z:80"]) {
       const shifted = await rawRequest(w.port, withHost("GET", "/zz/admin/event-types", host, { token: ADMIN_KEY }));
       expectJsonError(shifted, 404, "not_found");
@@ -182,14 +224,20 @@ describe("bad Host headers on a listening server", () => {
       expectJsonError(parameterized, 404, "not_found");
       const config = await rawRequest(w.port, withHost("GET", "/configuration", host, { token: et.token }));
       // Its links are built on the whole path too: the page's address on the origin the request came to.
-      expect({ host, status: config.status, bookingUrl: JSON.parse(config.text).data?.configuration?.bookingUrl }).toEqual({ host, status: 200, bookingUrl: `${new URL(`http://${host}`).origin}/book/intro-call` });
+      expect({ host, status: config.status, bookingUrl: JSON.parse(config.text).data?.configuration?.bookingUrl }).toEqual({
+        host,
+        status: 200,
+        bookingUrl: `${new URL(`http://${host}`).origin}/book/intro-call`,
+      });
       expectJsonError(await rawRequest(w.port, withHost("GET", "/c/configuration", host, { token: et.token })), 404, "not_found");
     }
   });
 
   it("serves a request without Host (HTTP/1.0) with links to the configured origin, and its errors as JSON", async () => {
     const w = await listening();
-    const et = (await w.admin("POST", "/admin/event-types", { title: "Intro call", timezone: "Europe/Prague", slug: "intro-call", ...OPEN })).body.data as { token: string };
+    const et = (await w.admin("POST", "/admin/event-types", { title: "Intro call", timezone: "Europe/Prague", slug: "intro-call", ...OPEN })).body.data as {
+      token: string;
+    };
     expectJsonError(await rawRequest(w.port, withHost("GET", "/nope", null, { version: "1.0" })), 404, "not_found");
     expectJsonError(await rawRequest(w.port, withHost("GET", "/configuration", null, { version: "1.0" })), 401, "unauthenticated");
     const config = await rawRequest(w.port, withHost("GET", "/configuration", null, { version: "1.0", token: et.token }));
@@ -198,20 +246,46 @@ describe("bad Host headers on a listening server", () => {
     const page = await rawRequest(w.port, withHost("GET", "/book/intro-call?reservation=00000000-0000-4000-8000-000000000000", null, { version: "1.0" }));
     expect(page.status).toBe(200);
     expect(page.text).toContain('reservation-uuid="00000000-0000-4000-8000-000000000000"');
-    const idempotent = await rawRequest(w.port, withHost("POST", "/reservations", null, { version: "1.0", token: et.token, body: JSON.stringify({ ...TUE_0900, email: "ada@example.com" }) }).replace("Connection: close", "Idempotency-Key: h10"));
-    expect(JSON.parse(idempotent.text)).toMatchObject({ success: true, data: { manageUrl: expect.stringMatching(/^http:\/\/localhost:3000\/book\/intro-call\?reservation=/) } });
+    const idempotent = await rawRequest(
+      w.port,
+      withHost("POST", "/reservations", null, { version: "1.0", token: et.token, body: JSON.stringify({ ...TUE_0900, email: "ada@example.com" }) }).replace(
+        "Connection: close",
+        "Idempotency-Key: h10",
+      ),
+    );
+    expect(JSON.parse(idempotent.text)).toMatchObject({
+      success: true,
+      data: { manageUrl: expect.stringMatching(/^http:\/\/localhost:3000\/book\/intro-call\?reservation=/) },
+    });
   });
 
   it("keeps a forged Host out of booking and manage links and webhooks when BOOKING_PUBLIC_URL is set", async () => {
     const w = await listening({ publicUrl: "https://book.example.com" });
-    const et = (await w.admin("POST", "/admin/event-types", { title: "Intro call", timezone: "Europe/Prague", slug: "intro-call", webhookUrl: "http://127.0.0.1:9/hooks", ...OPEN })).body.data as { id: number; token: string; linkToken: string };
+    const et = (
+      await w.admin("POST", "/admin/event-types", {
+        title: "Intro call",
+        timezone: "Europe/Prague",
+        slug: "intro-call",
+        webhookUrl: "http://127.0.0.1:9/hooks",
+        ...OPEN,
+      })
+    ).body.data as { id: number; token: string; linkToken: string };
     const forged = "evil.example";
     const config = await rawRequest(w.port, withHost("GET", "/configuration", forged, { token: et.linkToken }));
     expect(JSON.parse(config.text).data.configuration.bookingUrl).toBe("https://book.example.com/book/intro-call");
-    const booked = JSON.parse((await rawRequest(w.port, withHost("POST", "/reservations", forged, { token: et.linkToken, body: JSON.stringify({ ...TUE_0900, email: "ada@example.com" }) }))).text);
+    const booked = JSON.parse(
+      (
+        await rawRequest(
+          w.port,
+          withHost("POST", "/reservations", forged, { token: et.linkToken, body: JSON.stringify({ ...TUE_0900, email: "ada@example.com" }) }),
+        )
+      ).text,
+    );
     const manage = `https://book.example.com/book/intro-call?reservation=${booked.data.uuid}`;
     expect(booked.data.manageUrl).toBe(manage);
-    const moved = JSON.parse((await rawRequest(w.port, withHost("PUT", `/reservations/${booked.data.uuid}`, forged, { token: et.linkToken, body: JSON.stringify(THU_1000) }))).text);
+    const moved = JSON.parse(
+      (await rawRequest(w.port, withHost("PUT", `/reservations/${booked.data.uuid}`, forged, { token: et.linkToken, body: JSON.stringify(THU_1000) }))).text,
+    );
     expect(moved.data.manageUrl).toBe(manage);
     const page = await rawRequest(w.port, withHost("GET", "/book/intro-call", forged));
     expect(page.text).toContain('api-base="https://book.example.com"');
@@ -231,7 +305,13 @@ describe("an error while answering an error", () => {
   it("still gets the spec's JSON 500 from a listening server, never Bun's HTML page", async () => {
     const store = await openTestStore();
     // A log that fails, as a full disk would make it: the error handler's own logging throws.
-    const app = createApp({ store, config: { adminKey: ADMIN_KEY }, log: () => { throw new Error("the log is gone"); } });
+    const app = createApp({
+      store,
+      config: { adminKey: ADMIN_KEY },
+      log: () => {
+        throw new Error("the log is gone");
+      },
+    });
     app.listen({ port: 0, hostname: "127.0.0.1" });
     cleanups.push(() => app.stop(true));
     await store.close();
@@ -242,8 +322,10 @@ describe("an error while answering an error", () => {
 
 describe("the origin of links", () => {
   it("takes a request's origin only from a well-formed host, else the local server", () => {
-    for (const host of ["localhost", "localhost:3000", "book.example.com", "127.0.0.1:8080", "[::1]:3000", "my_service:80", "example.com."]) expect({ host, ok: isValidHost(host) }).toEqual({ host, ok: true });
-    for (const host of ["", "a b", "x:99999", "x:0", "x:", "evil@host", "host/path", "[::1", "-x-.com", "a..b"]) expect({ host, ok: isValidHost(host) }).toEqual({ host, ok: false });
+    for (const host of ["localhost", "localhost:3000", "book.example.com", "127.0.0.1:8080", "[::1]:3000", "my_service:80", "example.com."])
+      expect({ host, ok: isValidHost(host) }).toEqual({ host, ok: true });
+    for (const host of ["", "a b", "x:99999", "x:0", "x:", "evil@host", "host/path", "[::1", "-x-.com", "a..b"])
+      expect({ host, ok: isValidHost(host) }).toEqual({ host, ok: false });
     const config = { publicUrl: null, port: 3000 };
     expect(publicOrigin(config, "http://book.example.com:8080/x?y")).toBe("http://book.example.com:8080");
     for (const url of ["/nope", "http://x:99999/nope", "http://a b/nope", "garbage"]) expect(publicOrigin(config, url)).toBe("http://localhost:3000");
@@ -254,9 +336,17 @@ describe("the origin of links", () => {
     for (const env of [{ BOOKING_ENV: "production" }, { NODE_ENV: "production" }]) {
       expect(() => configFromEnv(env)).toThrow("BOOKING_PUBLIC_URL must be set in production");
     }
-    expect(configFromEnv({ BOOKING_ENV: "production", BOOKING_PUBLIC_URL: "https://book.example.com/", BOOKING_SECRET_KEY: "0".repeat(64) }).publicUrl).toBe("https://book.example.com");
+    expect(configFromEnv({ BOOKING_ENV: "production", BOOKING_PUBLIC_URL: "https://book.example.com/", BOOKING_SECRET_KEY: "0".repeat(64) }).publicUrl).toBe(
+      "https://book.example.com",
+    );
     expect(configFromEnv({ BOOKING_PUBLIC_URL: "https://example.com/booking/" }).publicUrl).toBe("https://example.com/booking");
-    for (const bad of ["book.example.com", "ftp://book.example.com", "https://user:pw@book.example.com", "https://book.example.com/?a=1", "javascript:alert(1)"]) {
+    for (const bad of [
+      "book.example.com",
+      "ftp://book.example.com",
+      "https://user:pw@book.example.com",
+      "https://book.example.com/?a=1",
+      "javascript:alert(1)",
+    ]) {
       expect(() => configFromEnv({ BOOKING_PUBLIC_URL: bad })).toThrow("BOOKING_PUBLIC_URL must be an http(s) address");
     }
     expect(configFromEnv({}).publicUrl).toBeNull();
@@ -302,12 +392,23 @@ describe.skipIf(ENGINE === "postgres")("npm start in production", () => {
 /** A Content-Security-Policy header as directive name to its sources. */
 function policyOf(header: string | null): Record<string, string[]> {
   expect(header).toBeTruthy();
-  return Object.fromEntries(header!.split(";").map((d) => d.trim().split(/\s+/)).map(([name, ...sources]) => [name, sources]));
+  return Object.fromEntries(
+    header!
+      .split(";")
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...sources]) => [name, sources]),
+  );
 }
 
 describe("the server's HTML pages", () => {
   it("send a Content-Security-Policy that allows scripts from the server and Stripe.js only, and no framing", async () => {
-    const w = await setup({ config: { ...NO_RATE_LIMIT, publicUrl: "https://book.example.com", stripe: { secretKey: "sk_test_x", publishableKey: "pk_test_x", webhookSecret: null, apiBase: "http://127.0.0.1:12111" } } });
+    const w = await setup({
+      config: {
+        ...NO_RATE_LIMIT,
+        publicUrl: "https://book.example.com",
+        stripe: { secretKey: "sk_test_x", publishableKey: "pk_test_x", webhookSecret: null, apiBase: "http://127.0.0.1:12111" },
+      },
+    });
     await w.eventType({ title: "Intro call", slug: "intro-call" });
     for (const path of ["/book/intro-call", `/book/intro-call?reservation=${crypto.randomUUID()}`, "/book/unknown", "/"]) {
       const r = await w.call("GET", path);
@@ -321,7 +422,9 @@ describe("the server's HTML pages", () => {
       expect(policy["object-src"], path).toEqual(["'none'"]);
       expect(policy["base-uri"], path).toEqual(["'none'"]);
       // The element calls the API at BOOKING_PUBLIC_URL; the Stripe.js stand-in calls the stand-in.
-      expect(policy["connect-src"], path).toEqual(expect.arrayContaining(["'self'", "https://book.example.com", "https://api.stripe.com", "http://127.0.0.1:12111"]));
+      expect(policy["connect-src"], path).toEqual(
+        expect.arrayContaining(["'self'", "https://book.example.com", "https://api.stripe.com", "http://127.0.0.1:12111"]),
+      );
       expect(policy["frame-src"], path).toEqual(expect.arrayContaining(["https://js.stripe.com", "https://hooks.stripe.com"]));
       expect(r.headers.get("x-frame-options"), path).toBe("DENY");
       // Every inline script the page carries is allowed by its hash, and nothing else inline.
@@ -376,7 +479,10 @@ describe("the server's HTML pages", () => {
 describe("offsets in date-times", () => {
   it("are read alike by the public API and the assistant server, which both refuse +99:00", async () => {
     const w = await setup({ config: NO_RATE_LIMIT });
-    const et = (await w.admin("POST", "/admin/event-types", { title: "Intro call", timezone: "Europe/Prague", slug: "intro-call", ...OPEN })).body.data as { id: number; token: string };
+    const et = (await w.admin("POST", "/admin/event-types", { title: "Intro call", timezone: "Europe/Prague", slug: "intro-call", ...OPEN })).body.data as {
+      id: number;
+      token: string;
+    };
     const uuid = (await w.call("POST", "/reservations", { token: et.token, body: { ...TUE_0900, email: "ada@example.com" } })).body.data.uuid as string;
     // +99:00 read as luxon alone reads it is Thursday 09:00 in Prague: a free slot.
     const outOfRange = { start: "2026-11-30T11:00:00+99:00", end: "2026-11-30T11:30:00+99:00" };

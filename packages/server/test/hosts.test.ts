@@ -18,7 +18,10 @@ import { blockedByBusy } from "../src/domain/busy.ts";
 
 const TUESDAY = "/time-slots?from=2026-11-24&until=2026-11-24";
 const at = (hhmm: string, day = "2026-11-24") => `${day}T${hhmm}:00Z`;
-const slot = (hhmm: string, minutes = 30, day = "2026-11-24") => ({ start: at(hhmm, day), end: new Date(Date.parse(at(hhmm, day)) + minutes * 60_000).toISOString().replace(".000Z", "Z") });
+const slot = (hhmm: string, minutes = 30, day = "2026-11-24") => ({
+  start: at(hhmm, day),
+  end: new Date(Date.parse(at(hhmm, day)) + minutes * 60_000).toISOString().replace(".000Z", "Z"),
+});
 const starts = (r: Answer): string[] => r.body.data.map((s: { startIso8601: string }) => s.startIso8601);
 const visitor = (i = 0) => ({ email: `visitor${i}@example.com`, firstname: "Ada", lastname: `Lovelace ${i}` });
 
@@ -36,7 +39,8 @@ const list = async (env: Env, et: { token: string }, query = TUESDAY) => {
   expect(r.status, r.text).toBe(200);
   return starts(r);
 };
-const book = (env: Env, et: { token: string }, s: { start: string; end: string }, i = 0) => env.call("POST", "/reservations", { token: et.token, body: { ...s, ...visitor(i) } });
+const book = (env: Env, et: { token: string }, s: { start: string; end: string }, i = 0) =>
+  env.call("POST", "/reservations", { token: et.token, body: { ...s, ...visitor(i) } });
 
 describe("hosts and schedules through the admin API", () => {
   it("keeps a default host for event types created without hosts, creates and edits hosts, and deletes only a host nothing uses", async () => {
@@ -45,11 +49,26 @@ describe("hosts and schedules through the admin API", () => {
     expect(hosts.body.data).toMatchObject([{ id: DEFAULT_HOST_ID, isDefault: true }]);
     // Today's admin body, no host named: the default host's.
     const plain = await eventType(env);
-    expect((await env.admin("GET", `/admin/event-types/${plain.id}`)).body.data).toMatchObject({ hosts: [{ hostId: DEFAULT_HOST_ID, priority: 0, scheduleId: null }], assignment: "collective" });
+    expect((await env.admin("GET", `/admin/event-types/${plain.id}`)).body.data).toMatchObject({
+      hosts: [{ hostId: DEFAULT_HOST_ID, priority: 0, scheduleId: null }],
+      assignment: "collective",
+    });
 
-    const ana = await env.admin("POST", "/admin/hosts", { name: "  Ana Nováková ", email: "ana@example.com", timezone: "Europe/Prague", avatarUrl: "https://example.com/ana.png" });
+    const ana = await env.admin("POST", "/admin/hosts", {
+      name: "  Ana Nováková ",
+      email: "ana@example.com",
+      timezone: "Europe/Prague",
+      avatarUrl: "https://example.com/ana.png",
+    });
     expect(ana.status).toBe(200);
-    expect(ana.body.data).toMatchObject({ name: "Ana Nováková", email: "ana@example.com", timezone: "Europe/Prague", avatarUrl: "https://example.com/ana.png", isDefault: false, eventTypeIds: [] });
+    expect(ana.body.data).toMatchObject({
+      name: "Ana Nováková",
+      email: "ana@example.com",
+      timezone: "Europe/Prague",
+      avatarUrl: "https://example.com/ana.png",
+      isDefault: false,
+      eventTypeIds: [],
+    });
     const anaId = ana.body.data.id as number;
     const bad = await env.admin("POST", "/admin/hosts", { name: "X", email: "x@example.com", timezone: "Mars/Olympus", avatarUrl: "javascript:alert(1)" });
     expect(bad.status).toBe(422);
@@ -57,7 +76,9 @@ describe("hosts and schedules through the admin API", () => {
     expect((await env.admin("POST", "/admin/hosts", { name: "No email" })).status).toBe(422);
 
     const hers = await eventType(env, { title: "Ana's call", hosts: [{ hostId: anaId }] });
-    expect((await env.admin("GET", `/admin/event-types/${hers.id}`)).body.data.hosts).toEqual([{ hostId: anaId, name: "Ana Nováková", priority: 0, scheduleId: null }]);
+    expect((await env.admin("GET", `/admin/event-types/${hers.id}`)).body.data.hosts).toEqual([
+      { hostId: anaId, name: "Ana Nováková", priority: 0, scheduleId: null },
+    ]);
     expect((await env.admin("GET", `/admin/hosts/${anaId}/event-types`)).body.data.map((e: { id: number }) => e.id)).toEqual([hers.id]);
     const unknown = await env.admin("POST", "/admin/event-types", { title: "Nobody's", hosts: [{ hostId: 9999 }, { hostId: anaId }, { hostId: anaId }] });
     expect(unknown.status).toBe(422);
@@ -81,7 +102,10 @@ describe("hosts and schedules through the admin API", () => {
     const et = await eventType(env);
     const before = await list(env, et);
     expect(before[0]).toBe(at("08:00"));
-    const created = await env.admin("POST", `/admin/hosts/${DEFAULT_HOST_ID}/schedules`, { name: "Afternoons", availability: { weekly: { tuesday: [{ start: "13:00", end: "14:00" }] } } });
+    const created = await env.admin("POST", `/admin/hosts/${DEFAULT_HOST_ID}/schedules`, {
+      name: "Afternoons",
+      availability: { weekly: { tuesday: [{ start: "13:00", end: "14:00" }] } },
+    });
     expect(created.status, created.text).toBe(200);
     // The host's zone by default (the default host's: the first event type's, UTC on a fresh install).
     const scheduleId = created.body.data.id as number;
@@ -91,7 +115,9 @@ describe("hosts and schedules through the admin API", () => {
     expect(await list(env, et)).toEqual([at("12:00"), at("12:30")]);
     expect((await book(env, et, slot("08:00"))).body.code).toBe("slot_unavailable");
     // Cached pages go with the change.
-    expect((await env.admin("PATCH", `/admin/schedules/${scheduleId}`, { availability: { weekly: { tuesday: [{ start: "15:00", end: "16:00" }] } } })).status).toBe(200);
+    expect(
+      (await env.admin("PATCH", `/admin/schedules/${scheduleId}`, { availability: { weekly: { tuesday: [{ start: "15:00", end: "16:00" }] } } })).status,
+    ).toBe(200);
     expect(await list(env, et)).toEqual([at("14:00"), at("14:30")]);
     expect((await book(env, et, slot("14:00"))).body.success).toBe(true);
     // Another host's schedule is not this host's to use; a schedule in use stays.
@@ -101,12 +127,18 @@ describe("hosts and schedules through the admin API", () => {
     expect(wrong.status).toBe(422);
     expect(Object.keys(wrong.body.errors)).toEqual(["hosts.0.scheduleId"]);
     expect((await env.admin("DELETE", `/admin/schedules/${scheduleId}`)).status).toBe(422);
-    expect((await env.admin("GET", `/admin/hosts/${DEFAULT_HOST_ID}/schedules`)).body.data).toMatchObject([{ id: scheduleId, name: "Afternoons", eventTypeIds: [et.id] }]);
+    expect((await env.admin("GET", `/admin/hosts/${DEFAULT_HOST_ID}/schedules`)).body.data).toMatchObject([
+      { id: scheduleId, name: "Afternoons", eventTypeIds: [et.id] },
+    ]);
     // Back to its own hours, then the schedule can go.
     await env.admin("PATCH", `/admin/event-types/${et.id}`, { hosts: [{ hostId: DEFAULT_HOST_ID }] });
     expect((await list(env, et))[0]).toBe(at("08:00"));
     expect((await env.admin("DELETE", `/admin/schedules/${scheduleId}`)).status).toBe(200);
-    const badRanges = await env.admin("POST", `/admin/hosts/${DEFAULT_HOST_ID}/schedules`, { name: "Bad", timezone: "Nowhere/City", availability: { weekly: { monday: [{ start: "10:00", end: "09:00" }] } } });
+    const badRanges = await env.admin("POST", `/admin/hosts/${DEFAULT_HOST_ID}/schedules`, {
+      name: "Bad",
+      timezone: "Nowhere/City",
+      availability: { weekly: { monday: [{ start: "10:00", end: "09:00" }] } },
+    });
     expect(badRanges.status).toBe(422);
     expect(Object.keys(badRanges.body.errors).sort()).toEqual(["availability.weekly.monday", "timezone"]);
   });
@@ -130,10 +162,16 @@ describe("hosts and schedules through the admin API", () => {
     expect(configuration).toMatchObject({ hostName: "Ana", profileImage: "https://example.com/ana.png" });
     // The event type's own picture and name, when it sets them, come first.
     await env.admin("PATCH", `/admin/event-types/${first.id}`, { hostName: "Dr. Ana", profileImage: "https://example.com/other.png" });
-    expect((await env.call("GET", "/configuration", { token: first.token })).body.data.configuration).toMatchObject({ hostName: "Dr. Ana", profileImage: "https://example.com/other.png" });
+    expect((await env.call("GET", "/configuration", { token: first.token })).body.data.configuration).toMatchObject({
+      hostName: "Dr. Ana",
+      profileImage: "https://example.com/other.png",
+    });
     // A renamed host shows at once (the configuration is cached by revision, which the host's is part of).
     await env.admin("PATCH", `/admin/hosts/${ana}`, { name: "Ana Nová", avatarUrl: "https://example.com/new.png" });
-    expect((await env.call("GET", "/configuration", { token: second.token })).body.data.configuration).toMatchObject({ hostName: "Ana Nová", profileImage: "https://example.com/new.png" });
+    expect((await env.call("GET", "/configuration", { token: second.token })).body.data.configuration).toMatchObject({
+      hostName: "Ana Nová",
+      profileImage: "https://example.com/new.png",
+    });
   });
 });
 
@@ -187,9 +225,18 @@ describe("one person's time", () => {
     try {
       const env = await setup({ ...(dir ? { databasePath: join(dir, "one.sqlite") } : {}), config: { rateLimit: { limit: 100_000, windowSeconds: 60 } } });
       const second = await openTestStoreBeside(env.store);
-      const app2 = createApp({ store: second, clock: env.clock, config: { adminKey: ADMIN_KEY, rateLimit: { limit: 100_000, windowSeconds: 60 } }, log: () => undefined });
+      const app2 = createApp({
+        store: second,
+        clock: env.clock,
+        config: { adminKey: ADMIN_KEY, rateLimit: { limit: 100_000, windowSeconds: 60 } },
+        log: () => undefined,
+      });
       const via = async (i: number, token: string, body: unknown) => {
-        const request = new Request("http://localhost/reservations", { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+        const request = new Request("http://localhost/reservations", {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
         const response = await (i % 2 === 0 ? env.app : app2).handle(request);
         return (await response.json()) as { success: boolean; code?: string; data?: { uuid: string; userId: number } };
       };
@@ -229,14 +276,26 @@ describe.skipIf(ENGINE !== "postgres")("locks per host and time (PostgreSQL)", (
     const client = new pg.Client({ connectionString: POSTGRES_URL });
     await client.connect();
     try {
-      const app = createApp({ store, clock: new ManualClock("2026-11-23T07:00:00Z"), config: { adminKey: ADMIN_KEY, rateLimit: { limit: 100_000, windowSeconds: 60 } }, log: () => undefined });
+      const app = createApp({
+        store,
+        clock: new ManualClock("2026-11-23T07:00:00Z"),
+        config: { adminKey: ADMIN_KEY, rateLimit: { limit: 100_000, windowSeconds: 60 } },
+        log: () => undefined,
+      });
       const call = async (method: string, path: string, token: string, body?: unknown) => {
-        const response = await app.handle(new Request(`http://localhost${path}`, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) }));
+        const response = await app.handle(
+          new Request(`http://localhost${path}`, {
+            method,
+            headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+            ...(body ? { body: JSON.stringify(body) } : {}),
+          }),
+        );
         return (await response.json()) as { success: boolean; code?: string; data: any };
       };
       const hostId = async (name: string) => (await call("POST", "/admin/hosts", ADMIN_KEY, { name, email: `${name}@example.com` })).data.id as number;
       const [ana, bea] = [await hostId("ana"), await hostId("bea")];
-      const type = async (title: string, host: number) => (await call("POST", "/admin/event-types", ADMIN_KEY, { title, timezone: "Europe/Prague", hosts: [{ hostId: host }] })).data.token as string;
+      const type = async (title: string, host: number) =>
+        (await call("POST", "/admin/event-types", ADMIN_KEY, { title, timezone: "Europe/Prague", hosts: [{ hostId: host }] })).data.token as string;
       const [anaA, anaB, beaA] = [await type("Ana A", ana), await type("Ana B", ana), await type("Bea A", bea)];
       // One booking's transaction stalls for 1.5 s after taking its locks (a slow disk, a busy database).
       await client.query(`
@@ -292,7 +351,15 @@ describe("team event types", () => {
     for (let i = 3; i < 100; i++) expect(assigned[i]).toBe(assigned[i - 3]);
 
     // Priorities: Three first whenever free; when Three is taken elsewhere, the least recently booked of the rest.
-    const ranked = await eventType(env, { title: "Ranked", assignment: "round-robin", hosts: [{ hostId: h1, priority: 1 }, { hostId: h2, priority: 1 }, { hostId: h3, priority: 5 }] });
+    const ranked = await eventType(env, {
+      title: "Ranked",
+      assignment: "round-robin",
+      hosts: [
+        { hostId: h1, priority: 1 },
+        { hostId: h2, priority: 1 },
+        { hostId: h3, priority: 5 },
+      ],
+    });
     const threeAlone = await eventType(env, { title: "Three's own", hosts: [{ hostId: h3 }] });
     const day = "2026-12-07";
     expect((await book(env, ranked, slot("08:00", 30, day))).body.data.userId).toBe(h3);
@@ -325,9 +392,18 @@ describe("team event types", () => {
     const env = await setup();
     const [early, late] = [await host(env, "Early"), await host(env, "Late")];
     const hours = async (hostId: number, start: string, end: string) =>
-      (await env.admin("POST", `/admin/hosts/${hostId}/schedules`, { name: `${start}-${end}`, timezone: "Europe/Prague", availability: { weekly: { tuesday: [{ start, end }] } } })).body.data.id as number;
+      (
+        await env.admin("POST", `/admin/hosts/${hostId}/schedules`, {
+          name: `${start}-${end}`,
+          timezone: "Europe/Prague",
+          availability: { weekly: { tuesday: [{ start, end }] } },
+        })
+      ).body.data.id as number;
     const [earlyHours, lateHours] = [await hours(early, "09:00", "11:00"), await hours(late, "10:00", "12:00")];
-    const members = [{ hostId: early, scheduleId: earlyHours }, { hostId: late, scheduleId: lateHours }];
+    const members = [
+      { hostId: early, scheduleId: earlyHours },
+      { hostId: late, scheduleId: lateHours },
+    ];
     const either = await eventType(env, { title: "Either", assignment: "round-robin", hosts: members });
     const both = await eventType(env, { title: "Both", assignment: "collective", hosts: members });
     expect(await list(env, either)).toEqual(["08:00", "08:30", "09:00", "09:30", "10:00", "10:30"].map((t) => at(t)));
@@ -370,8 +446,13 @@ describe("team event types", () => {
     const events = await env.store.outbox.recent(et.id, 20);
     const webhook = events.find((e) => e.channel === "webhook")!;
     expect(JSON.parse(webhook.payload).data.hosts).toEqual([{ id: ana, name: "Ana", email: "ana@example.com" }]);
-    const mails = events.filter((e) => e.channel === "email").map((e) => JSON.parse(e.payload) as { to: string; role: string; organizer: { email: string; name: string } });
-    expect(mails.map((m) => [m.role, m.to]).sort()).toEqual([["organizer", "ana@example.com"], ["visitor", "visitor0@example.com"]]);
+    const mails = events
+      .filter((e) => e.channel === "email")
+      .map((e) => JSON.parse(e.payload) as { to: string; role: string; organizer: { email: string; name: string } });
+    expect(mails.map((m) => [m.role, m.to]).sort()).toEqual([
+      ["organizer", "ana@example.com"],
+      ["visitor", "visitor0@example.com"],
+    ]);
     for (const m of mails) expect(m.organizer).toEqual({ email: "ana@example.com", name: "Ana" });
   });
 });
@@ -393,8 +474,30 @@ describe("a collective event type and a host's connected calendar (a real Radica
     const beas = await eventType(env, { title: "Bea's own", hosts: [{ hostId: bea }] });
     // Bea's calendar: busy 09:10-09:50Z on Tuesday.
     const cal = await radicale.makeCalendar(`hosts-${process.pid}-${Date.now()}`);
-    await radicale.put(cal, "busy.ics", ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tests//EN", "BEGIN:VEVENT", "UID:bea-busy", "DTSTAMP:20261101T000000Z", "DTSTART:20261124T091000Z", "DTEND:20261124T095000Z", "SUMMARY:Busy", "END:VEVENT", "END:VCALENDAR", ""].join("\r\n"));
-    const added = await env.admin("POST", `/admin/hosts/${bea}/busy-sources`, { kind: "caldav", url: cal, username: radicale.user, password: radicale.password });
+    await radicale.put(
+      cal,
+      "busy.ics",
+      [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "PRODID:-//tests//EN",
+        "BEGIN:VEVENT",
+        "UID:bea-busy",
+        "DTSTAMP:20261101T000000Z",
+        "DTSTART:20261124T091000Z",
+        "DTEND:20261124T095000Z",
+        "SUMMARY:Busy",
+        "END:VEVENT",
+        "END:VCALENDAR",
+        "",
+      ].join("\r\n"),
+    );
+    const added = await env.admin("POST", `/admin/hosts/${bea}/busy-sources`, {
+      kind: "caldav",
+      url: cal,
+      username: radicale.user,
+      password: radicale.password,
+    });
     expect(added.status, added.text).toBe(200);
     expect(added.body.data).toMatchObject({ hostId: bea });
     expect((await env.admin("GET", `/admin/hosts/${bea}/busy-sources`)).body.data.map((s: { id: number }) => s.id)).toEqual([added.body.data.id]);
@@ -420,7 +523,11 @@ describe("a collective event type and a host's connected calendar (a real Radica
     expect(record!.hostIds).toEqual([ana, bea]);
     // Both hosts get the organizer's copy; the invite names Ana as organizer and Bea beside the visitor.
     const mails = (await env.store.outbox.recent(team.id, 20)).filter((e) => e.channel === "email").map((e) => JSON.parse(e.payload));
-    expect(mails.map((m: { role: string; to: string }) => [m.role, m.to]).sort()).toEqual([["organizer", "ana@example.com"], ["organizer", "bea@example.com"], ["visitor", "visitor0@example.com"]]);
+    expect(mails.map((m: { role: string; to: string }) => [m.role, m.to]).sort()).toEqual([
+      ["organizer", "ana@example.com"],
+      ["organizer", "bea@example.com"],
+      ["visitor", "visitor0@example.com"],
+    ]);
     expect(mails[0]).toMatchObject({ organizer: { email: "ana@example.com", name: "Ana" }, coHosts: [{ email: "bea@example.com", name: "Bea" }] });
     // Unfolded (lines are folded at 75 octets).
     const ics = renderMail(mails[0]).ics.replace(/\r\n[ \t]/g, "");
@@ -443,13 +550,23 @@ describe("a collective event type and a host's connected calendar (a real Radica
 describe("round-robin slot computation", () => {
   // The rule a round-robin slot list follows, written out plainly: every host's own slot list (their
   // hours, their seat holders, their busy time), merged by start with the most free seats.
-  function reference(settings: SlotRules, members: HostMember[], holders: HostedHolder[], busyOf: (id: number) => BusyInterval[], fromMs: number, untilMs: number, nowMs: number, options: { ignoreNoticeAndHorizon?: boolean }): Slot[] {
+  function reference(
+    settings: SlotRules,
+    members: HostMember[],
+    holders: HostedHolder[],
+    busyOf: (id: number) => BusyInterval[],
+    fromMs: number,
+    untilMs: number,
+    nowMs: number,
+    options: { ignoreNoticeAndHorizon?: boolean },
+  ): Slot[] {
     const byStart = new Map<number, Slot>();
     for (const m of members) {
       const busy = busyOf(m.hostId);
       const mine = holders.filter((h) => !h.hostIds || h.hostIds.length === 0 || h.hostIds.includes(m.hostId));
       for (const slot of slotsBetween(hostRules(settings, m), fromMs, untilMs, mine, nowMs, options)) {
-        if (slot.freeSeats === 0 || (options.ignoreNoticeAndHorizon && slot.startMs <= nowMs) || blockedByBusy(settings, slot.startMs, slot.endMs, busy)) continue;
+        if (slot.freeSeats === 0 || (options.ignoreNoticeAndHorizon && slot.startMs <= nowMs) || blockedByBusy(settings, slot.startMs, slot.endMs, busy))
+          continue;
         const seen = byStart.get(slot.startMs);
         if (!seen || seen.freeSeats < slot.freeSeats) byStart.set(slot.startMs, { ...slot });
       }
@@ -459,18 +576,32 @@ describe("round-robin slot computation", () => {
 
   it("lists exactly the slots some host is free for, with the most free seats, whatever the hosts' hours, seats, buffers and busy times", () => {
     let x = 7;
-    const random = () => ((x = (x * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
-    const week = (start: string, end: string) => ({ weekly: Object.fromEntries(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((d) => [d, [{ start, end }]])), overrides: [] });
+    const random = () => (x = (x * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const week = (start: string, end: string) => ({
+      weekly: Object.fromEntries(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((d) => [d, [{ start, end }]])),
+      overrides: [],
+    });
     const nowMs = Date.UTC(2026, 2, 20, 9, 7);
     const fromMs = Date.UTC(2026, 2, 21);
     const untilMs = Date.UTC(2026, 3, 4);
     let compared = 0;
     for (let round = 0; round < 24; round++) {
       const settings: SlotRules = {
-        timezone: "Europe/Prague", availability: week("08:00", "18:00") as SlotRules["availability"], durationMinutes: [30, 45, 60][round % 3]!, slotIntervalMinutes: [15, 30][round % 2]!,
-        seats: 1 + (round % 3), bufferBeforeMinutes: round % 4 === 1 ? 10 : 0, bufferAfterMinutes: round % 4 === 2 ? 15 : 0, minNoticeMinutes: 60, horizonDays: 10 + round,
+        timezone: "Europe/Prague",
+        availability: week("08:00", "18:00") as SlotRules["availability"],
+        durationMinutes: [30, 45, 60][round % 3]!,
+        slotIntervalMinutes: [15, 30][round % 2]!,
+        seats: 1 + (round % 3),
+        bufferBeforeMinutes: round % 4 === 1 ? 10 : 0,
+        bufferAfterMinutes: round % 4 === 2 ? 15 : 0,
+        minNoticeMinutes: 60,
+        horizonDays: 10 + round,
       };
-      const schedules = [null, { timezone: "America/New_York", availability: week("09:00", "17:00") as SlotRules["availability"] }, { timezone: "Europe/Prague", availability: week("12:00", "22:00") as SlotRules["availability"] }];
+      const schedules = [
+        null,
+        { timezone: "America/New_York", availability: week("09:00", "17:00") as SlotRules["availability"] },
+        { timezone: "Europe/Prague", availability: week("12:00", "22:00") as SlotRules["availability"] },
+      ];
       const members: HostMember[] = Array.from({ length: 2 + (round % 5) }, (_, i) => ({ hostId: i + 1, priority: 0, schedule: schedules[(i * round) % 3]! }));
       const at = () => fromMs + Math.floor(random() * 14 * 96) * 15 * 60_000;
       const holders: HostedHolder[] = Array.from({ length: 60 }, () => {
@@ -478,10 +609,15 @@ describe("round-robin slot computation", () => {
         const hostIds = random() < 0.15 ? undefined : [1 + Math.floor(random() * members.length)];
         return { startMs, endMs: startMs + settings.durationMinutes * 60_000 * (random() < 0.8 ? 1 : 2), heldUntilMs: null, hostIds };
       });
-      const busy = new Map(members.map((m) => [m.hostId, Array.from({ length: 25 }, () => {
-        const startMs = at();
-        return { startMs, endMs: startMs + (1 + Math.floor(random() * 8)) * 15 * 60_000 };
-      })]));
+      const busy = new Map(
+        members.map((m) => [
+          m.hostId,
+          Array.from({ length: 25 }, () => {
+            const startMs = at();
+            return { startMs, endMs: startMs + (1 + Math.floor(random() * 8)) * 15 * 60_000 };
+          }),
+        ]),
+      );
       for (const options of [{}, { ignoreNoticeAndHorizon: true }]) {
         const expected = reference(settings, members, holders, (id) => busy.get(id)!, fromMs, untilMs, nowMs, options);
         const actual = teamSlots(settings, "round-robin", members, holders, (id) => busy.get(id)!, fromMs, untilMs, nowMs, options);

@@ -10,12 +10,16 @@ import { describe, expect, it } from "vitest";
 const SRC = join(import.meta.dirname, "..", "src");
 
 function tsFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? tsFiles(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? tsFiles(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
+  );
 }
 
 /** The files below HTTP: every module's service, the domain, lib and the stores. */
 function innerFiles(): string[] {
-  const services = readdirSync(join(SRC, "modules")).map((m) => join(SRC, "modules", m, "service.ts")).filter((f) => existsSync(f));
+  const services = readdirSync(join(SRC, "modules"))
+    .map((m) => join(SRC, "modules", m, "service.ts"))
+    .filter((f) => existsSync(f));
   expect(services.length).toBeGreaterThan(5);
   return [...services, ...tsFiles(join(SRC, "domain")), ...tsFiles(join(SRC, "lib")), ...tsFiles(join(SRC, "store"))];
 }
@@ -25,7 +29,9 @@ describe("layers", () => {
     const files = innerFiles();
     expect(files.filter((f) => f.includes("/store/postgres/")).length).toBeGreaterThan(5);
     const offending = files.flatMap((f) =>
-      readFileSync(f, "utf8").split("\n").flatMap((line, i) => (/\bstatus\??:\s*[1-5]\d\d\b/.test(line) ? [`${f.slice(SRC.length + 1)}:${i + 1}: ${line.trim()}`] : [])),
+      readFileSync(f, "utf8")
+        .split("\n")
+        .flatMap((line, i) => (/\bstatus\??:\s*[1-5]\d\d\b/.test(line) ? [`${f.slice(SRC.length + 1)}:${i + 1}: ${line.trim()}`] : [])),
     );
     expect(offending).toEqual([]);
   });

@@ -31,7 +31,9 @@ describe("limits stated in texts", () => {
     const document = openApiDocument(new Elysia().use(timeSlotRoutes({ store: {} } as never, {} as never)), "/alias");
     const page = docsPage(document, "", { requestsPerMinute: 60, maxBodyBytes: LIMITS.maxBodyBytes });
     const limits = page.slice(page.indexOf('id="limits"'));
-    expect(limits).toContain(`Text fields at most 321 characters (a textarea custom field 4321), email at most 123, at most 7 guests and 33 custom field values`);
+    expect(limits).toContain(
+      `Text fields at most 321 characters (a textarea custom field 4321), email at most 123, at most 7 guests and 33 custom field values`,
+    );
     expect(limits).toContain("slot queries at most 41 days");
     expect(limits).not.toMatch(/\b(500|254|10|50|62)\b (characters|guests|custom|days)|email at most 254/);
     expect(document.paths["/time-slots"]!.get!.description).toContain("At most 41 days per request.");

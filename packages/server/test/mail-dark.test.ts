@@ -22,8 +22,16 @@ const content = (accent: string): MessageContent => ({
   accent,
   greeting: "Hello Ada,",
   lines: ["Your booking is confirmed."],
-  rows: [["What", "Intro call"], ["When", "Tuesday, 24 November 2026, 09:00–09:30 (Central European Standard Time)"], ["Host", "Jana Nováková"]],
-  buttons: [{ label: "Join the meeting", url: "https://meet.example/a" }, { label: "Reschedule", url: "https://book.example/r" }, { label: "Cancel", url: "https://book.example/c" }],
+  rows: [
+    ["What", "Intro call"],
+    ["When", "Tuesday, 24 November 2026, 09:00–09:30 (Central European Standard Time)"],
+    ["Host", "Jana Nováková"],
+  ],
+  buttons: [
+    { label: "Join the meeting", url: "https://meet.example/a" },
+    { label: "Reschedule", url: "https://book.example/r" },
+    { label: "Cancel", url: "https://book.example/c" },
+  ],
   closing: "The attached invite adds it to your calendar.",
 });
 
@@ -76,7 +84,10 @@ describe("the message's colours in a real browser", () => {
       const html = messageHtml(content(accent));
       const light = await measure(html, "light");
       const dark = await measure(html, "dark");
-      for (const [scheme, m] of [["light", light], ["dark", dark]] as const) {
+      for (const [scheme, m] of [
+        ["light", light],
+        ["dark", dark],
+      ] as const) {
         // Greeting, opening, three rows of label and value, three buttons, the brand line and the closing.
         expect(m.texts.length, scheme).toBe(13);
         for (const t of m.texts) expect(t.ratio, `${scheme}: "${t.text}" ${t.color} on ${t.background}`).toBeGreaterThanOrEqual(4.5);
@@ -84,7 +95,16 @@ describe("the message's colours in a real browser", () => {
       expect([isDark(light.card), isDark(light.page)]).toEqual([false, false]);
       // Dark really is dark: the card and the page behind it, and the buttons other than the main one.
       expect([isDark(dark.card), isDark(dark.page)]).toEqual([true, true]);
-      for (const label of ["Reschedule", "Cancel"]) expect(isDark(dark.texts.find((t) => t.text === label)!.background.match(/\d+/g)!.map(Number)), label).toBe(true);
+      for (const label of ["Reschedule", "Cancel"])
+        expect(
+          isDark(
+            dark.texts
+              .find((t) => t.text === label)!
+              .background.match(/\d+/g)!
+              .map(Number),
+          ),
+          label,
+        ).toBe(true);
       // The main button keeps the brand colour.
       const join = dark.texts.find((t) => t.text === "Join the meeting")!;
       expect(join.background).toBe(light.texts.find((t) => t.text === "Join the meeting")!.background);

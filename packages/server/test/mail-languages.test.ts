@@ -104,12 +104,14 @@ function emailHtmlProblems(html: string): string[] {
   const styles = html.match(/<style[\s>][\s\S]*?<\/style>/gi) ?? [];
   if (styles.length > 1) problems.push("more than one <style> element");
   for (const style of styles) {
-    if (!/^<style>@media \(prefers-color-scheme: dark\)\{[^{}]*(\{[^{}]*\}[^{}]*)*\}<\/style>$/.test(style)) problems.push(`a <style> beyond dark colours: ${style}`);
+    if (!/^<style>@media \(prefers-color-scheme: dark\)\{[^{}]*(\{[^{}]*\}[^{}]*)*\}<\/style>$/.test(style))
+      problems.push(`a <style> beyond dark colours: ${style}`);
     if (!/<head>[\s\S]*<style>[\s\S]*<\/head>/.test(html)) problems.push("a <style> outside the head");
   }
   has(/<link[\s>]/i, "a <link> element");
   has(/<script[\s>]/i, "a script");
-  for (const tag of html.match(/<[a-z]+\s[^>]*\sclass=[^>]*>/gi) ?? []) if (!/\sstyle="/.test(tag)) problems.push(`a class without inline styles (styles must be inline): ${tag}`);
+  for (const tag of html.match(/<[a-z]+\s[^>]*\sclass=[^>]*>/gi) ?? [])
+    if (!/\sstyle="/.test(tag)) problems.push(`a class without inline styles (styles must be inline): ${tag}`);
   has(/<div[\s>]/i, "a <div> (layout must be tables)");
   has(/display\s*:\s*(flex|grid)|position\s*:|float\s*:/i, "flex, grid, float or positioned layout");
   has(/@import|@font-face|url\(/i, "an external style, font or background");
@@ -163,7 +165,16 @@ describe("emails in the visitor's language", () => {
       // One slot each, from 09:00 on: Tuesday's half hours.
       const hhmm = `${String(9 + Math.floor(i / 2)).padStart(2, "0")}:${i % 2 ? "30" : "00"}`;
       const end = `${String(9 + Math.floor((i + 1) / 2)).padStart(2, "0")}:${i % 2 ? "00" : "30"}`;
-      const booked = await w.book({ start: `2026-11-24T${hhmm}:00+01:00`, end: `2026-11-24T${end}:00+01:00`, email: visitor, firstname: "Ada", lastname: "Lovelace", guests: [GUEST], locale: `${language}-u-hc-h23`, timezone: "Europe/Prague" });
+      const booked = await w.book({
+        start: `2026-11-24T${hhmm}:00+01:00`,
+        end: `2026-11-24T${end}:00+01:00`,
+        email: visitor,
+        firstname: "Ada",
+        lastname: "Lovelace",
+        guests: [GUEST],
+        locale: `${language}-u-hc-h23`,
+        timezone: "Europe/Prague",
+      });
       const before = w.smtp.received.length;
       await w.send();
       const sent = w.smtp.received.slice(before);
@@ -242,8 +253,12 @@ describe("emails in the visitor's language", () => {
     await w.send();
     const subject = (to: string) => w.smtp.received.find((m) => m.to[0] === to)!.mail.subject!;
     // 09:00 in Prague is 3:00 AM in New York.
-    expect(subject("twelve@example.com")).toMatch(/^Confirmed: Intro call with Jana Nováková, Tuesday, November 24, 2026, 3:00\sAM–3:30\sAM \(Eastern Standard Time\)$/);
-    expect(subject("none@example.com")).toMatch(/^Bestätigt: Intro call mit Jana Nováková, Dienstag, 24\. November 2026, 10:00–10:30 \(Mitteleuropäische Normalzeit\)$/);
+    expect(subject("twelve@example.com")).toMatch(
+      /^Confirmed: Intro call with Jana Nováková, Tuesday, November 24, 2026, 3:00\sAM–3:30\sAM \(Eastern Standard Time\)$/,
+    );
+    expect(subject("none@example.com")).toMatch(
+      /^Bestätigt: Intro call mit Jana Nováková, Dienstag, 24\. November 2026, 10:00–10:30 \(Mitteleuropäische Normalzeit\)$/,
+    );
     expect(subject("swedish@example.com")).toMatch(/^Bestätigt: /);
     // The organizer's copies are in the event type's language.
     expect(w.smtp.received.filter((m) => m.to[0] === ORGANIZER).map((m) => m.mail.subject!.split(",")[0])).toEqual([
@@ -259,7 +274,14 @@ describe("emails in the visitor's language", () => {
       translations: { de: { title: "Kennenlerngespräch", description: "Ein erstes Gespräch über Ihr Projekt." } },
     });
     await w.book({ ...TUE_0900, email: "de@example.com", firstname: "Ada", guests: [GUEST], locale: "de-AT-u-hc-h23", timezone: "Europe/Vienna" });
-    await w.book({ ...TUE_0900, start: "2026-11-24T10:00:00+01:00", end: "2026-11-24T10:30:00+01:00", email: "fr@example.com", locale: "fr-u-hc-h23", timezone: "Europe/Paris" });
+    await w.book({
+      ...TUE_0900,
+      start: "2026-11-24T10:00:00+01:00",
+      end: "2026-11-24T10:30:00+01:00",
+      email: "fr@example.com",
+      locale: "fr-u-hc-h23",
+      timezone: "Europe/Paris",
+    });
     await w.send();
     const to = (address: string) => w.smtp.received.filter((m) => m.to[0] === address);
     for (const m of [...to("de@example.com"), ...to(GUEST)]) {
@@ -284,9 +306,23 @@ describe("emails in the visitor's language", () => {
   it("writes dates as the visitor's region does (en-GB, en-US) and reads the clock the visitor chose last", async () => {
     const w = await world();
     await w.book({ ...TUE_0900, email: "gb@example.com", locale: "en-GB-u-hc-h23", timezone: "Europe/London" });
-    await w.book({ ...TUE_0900, start: "2026-11-24T10:00:00+01:00", end: "2026-11-24T10:30:00+01:00", email: "us@example.com", locale: "en-US-u-hc-h23", timezone: "Europe/London" });
+    await w.book({
+      ...TUE_0900,
+      start: "2026-11-24T10:00:00+01:00",
+      end: "2026-11-24T10:30:00+01:00",
+      email: "us@example.com",
+      locale: "en-US-u-hc-h23",
+      timezone: "Europe/London",
+    });
     // A tag naming the clock twice, as the element once sent for a locale attribute with its own clock.
-    await w.book({ ...TUE_0900, start: "2026-11-24T14:00:00+01:00", end: "2026-11-24T14:30:00+01:00", email: "de@example.com", locale: "de-DE-u-hc-h12-u-hc-h23", timezone: "Europe/Berlin" });
+    await w.book({
+      ...TUE_0900,
+      start: "2026-11-24T14:00:00+01:00",
+      end: "2026-11-24T14:30:00+01:00",
+      email: "de@example.com",
+      locale: "de-DE-u-hc-h12-u-hc-h23",
+      timezone: "Europe/Berlin",
+    });
     await w.send();
     const subject = (to: string) => w.smtp.received.find((m) => m.to[0] === to)!.mail.subject!;
     expect(subject("gb@example.com")).toMatch(/, Tuesday, 24 November 2026, 0?8:00–0?8:30 \(Greenwich Mean Time\)$/);
@@ -299,7 +335,10 @@ describe("emails in the visitor's language", () => {
     const r = await w.call("POST", "/reservations", { ...TUE_0900, email: "bad@example.com", locale: "de<script>" });
     expect(r.status).toBe(422);
     expect(r.body.code, JSON.stringify(r.body)).toBe("validation_failed");
-    expect(r.body.fieldErrors.map((e: { field: string }) => e.field), JSON.stringify(r.body)).toEqual(["locale"]);
+    expect(
+      r.body.fieldErrors.map((e: { field: string }) => e.field),
+      JSON.stringify(r.body),
+    ).toEqual(["locale"]);
   });
 
   it("words the reminders' counts in the visitor's plural forms (Polish: one, few, many)", async () => {

@@ -50,7 +50,12 @@ describe("MIME of an outgoing email", () => {
   });
 
   it("never lets a value start a header of its own, and quotes a plain sender name", async () => {
-    const raw = mimeMessage({ ...base, from: "Bookings, Desk <bookings@example.test>", to: "ada@example.com\r\nBcc: eve@example.com", subject: "Hi\r\nBcc: eve@example.com" });
+    const raw = mimeMessage({
+      ...base,
+      from: "Bookings, Desk <bookings@example.test>",
+      to: "ada@example.com\r\nBcc: eve@example.com",
+      subject: "Hi\r\nBcc: eve@example.com",
+    });
     expect(raw).not.toMatch(/^Bcc:/m);
     const mail = await simpleParser(raw);
     expect(mail.bcc).toBeUndefined();

@@ -109,7 +109,10 @@ async function runUntilIdle(worker: EmailWorker): Promise<number> {
 function inviteOf(m: Received) {
   const part = m.mail.attachments.find((a) => a.contentType === "text/calendar");
   expect(part, `no text/calendar part in "${m.mail.subject}"`).toBeDefined();
-  const contentType = m.mail.attachments.find((a) => a.contentType === "text/calendar")!.headers.get("content-type") as { value: string; params: Record<string, string> };
+  const contentType = m.mail.attachments.find((a) => a.contentType === "text/calendar")!.headers.get("content-type") as {
+    value: string;
+    params: Record<string, string>;
+  };
   const calendar = new ICAL.Component(ICAL.parse(part!.content.toString("utf8")));
   const event = calendar.getFirstSubcomponent("vevent")!;
   const prop = (name: string) => event.getFirstPropertyValue(name);
@@ -192,7 +195,9 @@ describe("confirmation emails with calendar invites", () => {
       ["PUBLISH", "PUBLISH", "CANCELLED", 2],
     ]);
     // The visitor's invites name the booking by its uuid; the organizer's copies by a key derived from it, which does not reveal it.
-    expect(invites.map((i) => i.uid)).toEqual([0, 1, 2, 3, 4, 5].map((n) => (n % 2 === 0 ? `${booked.uuid}@booking-calendar` : organizerBookingUid(booked.uuid))));
+    expect(invites.map((i) => i.uid)).toEqual(
+      [0, 1, 2, 3, 4, 5].map((n) => (n % 2 === 0 ? `${booked.uuid}@booking-calendar` : organizerBookingUid(booked.uuid))),
+    );
     expect(organizerBookingUid(booked.uuid)).toMatch(/^[0-9a-f]{40}@booking-calendar$/);
     expect(invites.map((i) => [i.start, i.end])).toEqual([
       ["2026-11-24T08:00:00.000Z", "2026-11-24T08:30:00.000Z"],
@@ -390,8 +395,16 @@ describe("durability of emails", () => {
     const first = await startServerProcess(env);
     cleanups.push(() => first.kill("SIGKILL"));
     const http = httpClient(first.base);
-    const everyDay = Object.fromEntries(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((d) => [d, [{ start: "00:00", end: "24:00" }]]));
-    const created = await http.admin("POST", "/admin/event-types", { title: "Crash test", timezone: "UTC", minNoticeMinutes: 60, availability: { weekly: everyDay }, reminderMinutes: [] });
+    const everyDay = Object.fromEntries(
+      ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((d) => [d, [{ start: "00:00", end: "24:00" }]]),
+    );
+    const created = await http.admin("POST", "/admin/event-types", {
+      title: "Crash test",
+      timezone: "UTC",
+      minNoticeMinutes: 60,
+      availability: { weekly: everyDay },
+      reminderMinutes: [],
+    });
     expect(created.status).toBe(200);
     const { id, token } = created.body.data;
     const today = new Date().toISOString().slice(0, 10);
@@ -402,11 +415,15 @@ describe("durability of emails", () => {
 
     // The running worker finds no SMTP server; once the failure is written down, the process dies
     // without any shutdown code running.
-    await waitFor(async () => {
-      // The visitor's email (the demo's default host, which has an address, gets the organizer's copy beside it).
-      const log = ((await http.admin("GET", `/admin/event-types/${id}/deliveries`)).body.data as any[]).filter((d) => d.url === "mailto:crash@example.com");
-      return log.length === 1 && log[0].status === "pending" && log[0].attempts === 1 && /^unreachable/.test(log[0].lastError);
-    }, 10_000, "the first attempt's failure written down");
+    await waitFor(
+      async () => {
+        // The visitor's email (the demo's default host, which has an address, gets the organizer's copy beside it).
+        const log = ((await http.admin("GET", `/admin/event-types/${id}/deliveries`)).body.data as any[]).filter((d) => d.url === "mailto:crash@example.com");
+        return log.length === 1 && log[0].status === "pending" && log[0].attempts === 1 && /^unreachable/.test(log[0].lastError);
+      },
+      10_000,
+      "the first attempt's failure written down",
+    );
     await first.kill("SIGKILL");
 
     const smtp = await startSmtp(() => null, port);
@@ -417,7 +434,10 @@ describe("durability of emails", () => {
     expect(toVisitor().map((m) => m.to)).toEqual([["crash@example.com"]]);
     expect(inviteOf(toVisitor()[0]!).uid).toBe(`${booked.body.data.uuid}@booking-calendar`);
     // The server has the message before its answer reaches the sender, which then writes the delivery down.
-    const deliveries = async () => ((await httpClient(second.base).admin("GET", `/admin/event-types/${id}/deliveries`)).body.data as any[]).filter((d) => d.url === "mailto:crash@example.com");
+    const deliveries = async () =>
+      ((await httpClient(second.base).admin("GET", `/admin/event-types/${id}/deliveries`)).body.data as any[]).filter(
+        (d) => d.url === "mailto:crash@example.com",
+      );
     await waitFor(async () => (await deliveries()).every((d) => d.status !== "pending"), 5_000, "the delivery written down");
     expect((await deliveries()).map((d) => [d.channel, d.status, d.attempts])).toEqual([["email", "delivered", 2]]);
   }, 45_000);

@@ -32,16 +32,30 @@ describe("npm start", () => {
     expect(out).toMatch(/Stripe stand-in at http:\/\/127\.0\.0\.1:\d+ \(not Stripe/);
     const tokens = [...out.matchAll(/API token:\s+(bk_\S+)/g)].map((m) => m[1]!);
     expect(tokens).toHaveLength(4);
-    const configs = await Promise.all(tokens.map((t) => fetch(`${server.base}/configuration`, { headers: { authorization: `Bearer ${t}` } }).then(async (r) => [r.status, await r.json()] as const)));
+    const configs = await Promise.all(
+      tokens.map((t) =>
+        fetch(`${server.base}/configuration`, { headers: { authorization: `Bearer ${t}` } }).then(async (r) => [r.status, await r.json()] as const),
+      ),
+    );
     expect(configs.map(([status]) => status)).toEqual([200, 200, 403, 200]);
     // Two hosts, and a round-robin team event type of both beside Alex's own.
     expect(out).toContain("Demo hosts: Alex Demo and Sam Demo; their bookings of any event type block them in all the others.");
     expect(out).toMatch(/#4 Team intro \(round robin\)\n[\s\S]*?hosts:\s+Alex Demo, Sam Demo \(round robin: each booking goes to one free host\)/);
     expect((configs[0]![1] as any).data.configuration.title).toBe("Intro call");
-    expect((configs[1]![1] as any).data.configuration.payment).toMatchObject({ amount: 5000, currency: "eur", provider: "stripe", publishableKey: "pk_test_standin" });
+    expect((configs[1]![1] as any).data.configuration.payment).toMatchObject({
+      amount: 5000,
+      currency: "eur",
+      provider: "stripe",
+      publishableKey: "pk_test_standin",
+    });
     // Each demo event type has a booking page, printed with its address.
     const pages = [...out.matchAll(/booking page:\s+(http\S+)/g)].map((m) => m[1]!);
-    expect(pages).toEqual([`${server.base}/book/intro-call`, `${server.base}/book/consulting`, `${server.base}/book/spring-workshop`, `${server.base}/book/team-intro`]);
+    expect(pages).toEqual([
+      `${server.base}/book/intro-call`,
+      `${server.base}/book/consulting`,
+      `${server.base}/book/spring-workshop`,
+      `${server.base}/book/team-intro`,
+    ]);
     const page = await fetch(pages[0]!);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("<h1>Intro call</h1>");
@@ -52,7 +66,7 @@ describe("npm start", () => {
     const out = await server.waitForOutput("Try: curl");
     const linkTokens = [...out.matchAll(/link token:\s+(bcl_\S+)/g)].map((m) => m[1]!);
     expect(linkTokens).toHaveLength(4);
-    const snippet = out.slice(out.indexOf("Embed \"Intro call\" on a site:"), out.indexOf("Try: curl"));
+    const snippet = out.slice(out.indexOf('Embed "Intro call" on a site:'), out.indexOf("Try: curl"));
     expect(snippet).toContain(`<script src="${server.base}/embed/booking-calendar.js" defer></script>`);
     expect(snippet).toContain(`<booking-calendar token="${linkTokens[0]}" api-base="${server.base}"></booking-calendar>`);
     expect(snippet).not.toContain("bk_");
@@ -67,7 +81,12 @@ describe("npm start", () => {
     const out = await server.waitForOutput("one-time sign-in link");
     const link = /\/console#link=(bcsl_[A-Za-z0-9_-]+)/.exec(out)?.[1];
     expect(link).toBeDefined();
-    const signIn = () => fetch(`${server.base}/console/session`, { method: "POST", headers: { origin: server.base, "content-type": "application/json" }, body: JSON.stringify({ link }) });
+    const signIn = () =>
+      fetch(`${server.base}/console/session`, {
+        method: "POST",
+        headers: { origin: server.base, "content-type": "application/json" },
+        body: JSON.stringify({ link }),
+      });
     const first = await signIn();
     expect(first.status).toBe(200);
     const cookie = first.headers.get("set-cookie")!.split(";")[0]!;
@@ -91,13 +110,21 @@ describe("npm start", () => {
   it("starts as the production guide says: the admin API on with BOOKING_ADMIN_KEY, links on BOOKING_PUBLIC_URL", async () => {
     // Both keys as `openssl rand -base64 32` makes them.
     const secretKey = randomBytes(32).toString("base64");
-    const server = await start({ BOOKING_ENV: "production", BOOKING_PUBLIC_URL: "https://book.example.com", BOOKING_ADMIN_KEY: KEY, BOOKING_SECRET_KEY: secretKey });
+    const server = await start({
+      BOOKING_ENV: "production",
+      BOOKING_PUBLIC_URL: "https://book.example.com",
+      BOOKING_ADMIN_KEY: KEY,
+      BOOKING_SECRET_KEY: secretKey,
+    });
     const out = await server.waitForOutput("Assistant server (MCP");
     expect(out).toContain("(production;");
     const admin = (path: string, init: RequestInit = {}, key = KEY) =>
       fetch(`${server.base}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" } });
     expect((await admin("/admin/event-types", {}, "wrong-key")).status).toBe(401);
-    const created = await admin("/admin/event-types", { method: "POST", body: JSON.stringify({ title: "Strategy call", timezone: "Europe/Prague", slug: "strategy-call" }) });
+    const created = await admin("/admin/event-types", {
+      method: "POST",
+      body: JSON.stringify({ title: "Strategy call", timezone: "Europe/Prague", slug: "strategy-call" }),
+    });
     expect(created.status).toBe(200);
     const { data } = (await created.json()) as { data: { id: number } };
     const shown = (await (await admin(`/admin/event-types/${data.id}`)).json()) as { data: { feedUrl: string } };
@@ -112,10 +139,13 @@ describe("npm start", () => {
     const guide = readFileSync(new URL("../../../docs/getting-started.md", import.meta.url), "utf8");
     const heading = guide.split("\n").indexOf("## Booking through the API by hand") + 1;
     expect(heading, 'the guide\'s heading "Booking through the API by hand"').toBeGreaterThan(0);
-    const block = readFences(guide).fences.find((fence) => fence.lang === "sh" && fence.line > heading)?.lines.join("\n") ?? "";
+    const block =
+      readFences(guide)
+        .fences.find((fence) => fence.lang === "sh" && fence.line > heading)
+        ?.lines.join("\n") ?? "";
     // The block as printed: the variables, the slot query, then (after its comment) the booking.
     const [variables, query, booking] = block.split(/^(?=curl )/m) as [string, string, string];
-    expect(block.split(/^(?=curl )/m), "the guide's block under \"Booking through the API by hand\": variables, then two curl commands").toHaveLength(3);
+    expect(block.split(/^(?=curl )/m), 'the guide\'s block under "Booking through the API by hand": variables, then two curl commands').toHaveLength(3);
     const set = variables.replace('<API token of "Intro call">', token).replace("http://localhost:3000", server.base);
     const bash = (script: string) => {
       const run = Bun.spawnSync(["bash", "-c", script], { env: { PATH: process.env.PATH ?? "" } });

@@ -46,7 +46,13 @@ async function spawnAssistantServer(command: string, args: string[], cwd: string
 describe("the assistant server on stdio (npm run mcp)", () => {
   it("refuses to start without BOOKING_ADMIN_KEY, saying why on stderr and printing nothing on stdout", async () => {
     const dir = tempDir();
-    const proc = Bun.spawn([process.execPath, "src/cli/mcp.ts"], { cwd: SERVER_DIR, env: { ...baseEnv(), BOOKING_DB: join(dir, "b.sqlite") }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([process.execPath, "src/cli/mcp.ts"], {
+      cwd: SERVER_DIR,
+      env: { ...baseEnv(), BOOKING_DB: join(dir, "b.sqlite") },
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     expect(await proc.exited).toBe(1);
     expect(await new Response(proc.stdout).text()).toBe("");
     expect(await new Response(proc.stderr).text()).toContain("set BOOKING_ADMIN_KEY");
@@ -74,7 +80,10 @@ describe("the assistant server on stdio (npm run mcp)", () => {
     expect(created.status).toBe(200);
     const et = created.body.data as { id: number; token: string; webhookSecret: string };
     receiver.secret = et.webhookSecret;
-    const booked = await http.call("POST", "/reservations", { token: et.token, body: { start: `${tomorrow}T10:00:00Z`, end: `${tomorrow}T10:30:00Z`, email: "ada@example.com", firstname: "Ada", lastname: "Lovelace" } });
+    const booked = await http.call("POST", "/reservations", {
+      token: et.token,
+      body: { start: `${tomorrow}T10:00:00Z`, end: `${tomorrow}T10:30:00Z`, email: "ada@example.com", firstname: "Ada", lastname: "Lovelace" },
+    });
     expect(booked.body.success).toBe(true);
     const freeOn = async (date: string) => (await http.call("GET", `/time-slots?from=${date}&until=${date}`, { token: et.token })).body.data as unknown[];
     expect(await freeOn(later)).toHaveLength(48);
@@ -100,7 +109,12 @@ describe("the assistant server on stdio (npm run mcp)", () => {
     // The stdio server's own webhook worker delivers what is queued, the HTTP server's booking included.
     const afterMove = await receiver.waitFor(2);
     expect(afterMove.map((p) => p.type)).toEqual(["reservation.created", "reservation.rescheduled"]);
-    expect(afterMove[1].data).toMatchObject({ uuid, start: `${tomorrow}T12:00:00Z`, previousStart: `${tomorrow}T10:00:00Z`, manageUrl: `https://book.example.com/book/open-hours?reservation=${uuid}` });
+    expect(afterMove[1].data).toMatchObject({
+      uuid,
+      start: `${tomorrow}T12:00:00Z`,
+      previousStart: `${tomorrow}T10:00:00Z`,
+      manageUrl: `https://book.example.com/book/open-hours?reservation=${uuid}`,
+    });
 
     const cancelled = success(await client.callTool({ name: "cancel_reservation", arguments: { uuid } }));
     expect(cancelled.data.reservation.status).toBe("cancelled");
@@ -114,13 +128,23 @@ describe("the assistant server on stdio (npm run mcp)", () => {
     success(await client.callTool({ name: "set_date_override", arguments: { slug: "open-hours", date: later, ranges: [{ start: "08:00", end: "09:00" }] } }));
     expect(await freeOn(later)).toEqual([expect.objectContaining({ readable_start: "08:00" }), expect.objectContaining({ readable_start: "08:30" })]);
     expect(success(await client.callTool({ name: "clear_date_override", arguments: { slug: "open-hours", date: later } })).data.removed).toBe(true);
-    success(await client.callTool({ name: "set_weekly_hours", arguments: { days: [DateTime.fromISO(later).setLocale("en").toFormat("cccc").toLowerCase()], ranges: [{ start: "12:00", end: "13:00" }] } }));
+    success(
+      await client.callTool({
+        name: "set_weekly_hours",
+        arguments: { days: [DateTime.fromISO(later).setLocale("en").toFormat("cccc").toLowerCase()], ranges: [{ start: "12:00", end: "13:00" }] },
+      }),
+    );
     expect(await freeOn(later)).toHaveLength(2);
     expect(success(await client.callTool({ name: "get_availability", arguments: {} })).data.availability.overrides).toEqual([]);
 
     // The read-only tools, over this transport too.
-    expect(success(await client.callTool({ name: "resolve_booking_link", arguments: { link: "https://book.example.com/book/open-hours", slotCount: 1 } })).data.nextFreeSlots).toHaveLength(1);
-    expect(success(await client.callTool({ name: "find_free_slots", arguments: { from: later, until: later } })).data.slots.map((s: { time: string }) => s.time)).toEqual(["12:00", "12:30"]);
+    expect(
+      success(await client.callTool({ name: "resolve_booking_link", arguments: { link: "https://book.example.com/book/open-hours", slotCount: 1 } })).data
+        .nextFreeSlots,
+    ).toHaveLength(1);
+    expect(
+      success(await client.callTool({ name: "find_free_slots", arguments: { from: later, until: later } })).data.slots.map((s: { time: string }) => s.time),
+    ).toEqual(["12:00", "12:30"]);
     expect(success(await client.callTool({ name: "get_reservation", arguments: { uuid } })).data.reservation.status).toBe("cancelled");
     expect(failure(await client.callTool({ name: "get_reservation", arguments: { uuid: crypto.randomUUID() } }))).toMatch(/\(not_found\)$/);
     expect(stderr()).toContain(`assistant server on stdio (SQLite: ${databasePath})`);

@@ -74,13 +74,20 @@ async function world(options: { intro?: Partial<EventTypeCreate>; syncAnswerMs?:
   expect(created.status).toBe(200);
   const intro = created.body.data as { id: number; token: string; webhookSecret: string; linkToken: string };
   receiver.secret = intro.webhookSecret;
-  const consulting = (await env.admin("POST", "/admin/event-types", { title: "Consulting", slug: "consulting", timezone: "Europe/Prague", cancelNoticeMinutes: 0 })).body.data as { id: number; token: string };
+  const consulting = (
+    await env.admin("POST", "/admin/event-types", { title: "Consulting", slug: "consulting", timezone: "Europe/Prague", cancelNoticeMinutes: 0 })
+  ).body.data as { id: number; token: string };
   const book = async (token: string, times: { start: string; end: string }, visitor: Record<string, unknown>, prepare = false) => {
     const r = await env.call("POST", prepare ? "/reservations/prepare" : "/reservations", { token, body: { ...times, ...visitor } });
     expect(r.body.success).toBe(true);
     return r.body.data.uuid as string;
   };
-  const ada = await book(intro.token, slot("2026-11-24", "15:00"), { email: "ada@example.com", firstname: "Ada", lastname: "Lovelace", timezone: "Europe/London" });
+  const ada = await book(intro.token, slot("2026-11-24", "15:00"), {
+    email: "ada@example.com",
+    firstname: "Ada",
+    lastname: "Lovelace",
+    timezone: "Europe/London",
+  });
   const client = await connectOverHttp(env.app, ADMIN_KEY);
   cleanups.push(() => client.close());
   const worker = new WebhookWorker(env.store, env.clock, { allowPrivateAddresses: true }, (e) => env.logs.push(e));
@@ -121,7 +128,12 @@ describe("the assistant server over Streamable HTTP", () => {
 
   it("refuses a missing or wrong key, and an event type's token, with the API's 401 JSON error", async () => {
     const w = await world();
-    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } };
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+    };
     const headers = { accept: "application/json, text/event-stream" };
     for (const token of [null, `${ADMIN_KEY}-wrong`, w.intro.token, w.intro.linkToken]) {
       const r = await w.call("POST", "/mcp", { token, body: initialize, headers });
@@ -164,7 +176,11 @@ describe("the assistant server over Streamable HTTP", () => {
     const server = w.app.listen({ port: 0, hostname: "127.0.0.1" });
     cleanups.push(() => server.stop());
     const client = new Client({ name: "remote-assistant", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.server!.port}/mcp`), { requestInit: { headers: { authorization: `Bearer ${ADMIN_KEY}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.server!.port}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${ADMIN_KEY}` } },
+      }),
+    );
     cleanups.push(() => client.close());
     expect((await client.listTools()).tools).toHaveLength(TOOLS.length);
     const { data } = success(await client.callTool({ name: "list_event_types", arguments: {} }));
@@ -177,8 +193,32 @@ describe("event types and booking links", () => {
     const w = await world();
     const { data, text } = success(await w.tool("list_event_types"));
     expect(data.eventTypes).toEqual([
-      { id: w.intro.id, title: "Intro call", slug: "intro-call", bookingUrl: "http://localhost/book/intro-call", disabled: false, timezone: "Europe/Prague", durationMinutes: 30, seats: 1, price: null, hosts: [{ hostId: 1, name: expect.any(String) }], assignment: "collective" },
-      { id: w.consulting.id, title: "Consulting", slug: "consulting", bookingUrl: "http://localhost/book/consulting", disabled: false, timezone: "Europe/Prague", durationMinutes: 30, seats: 1, price: null, hosts: [{ hostId: 1, name: expect.any(String) }], assignment: "collective" },
+      {
+        id: w.intro.id,
+        title: "Intro call",
+        slug: "intro-call",
+        bookingUrl: "http://localhost/book/intro-call",
+        disabled: false,
+        timezone: "Europe/Prague",
+        durationMinutes: 30,
+        seats: 1,
+        price: null,
+        hosts: [{ hostId: 1, name: expect.any(String) }],
+        assignment: "collective",
+      },
+      {
+        id: w.consulting.id,
+        title: "Consulting",
+        slug: "consulting",
+        bookingUrl: "http://localhost/book/consulting",
+        disabled: false,
+        timezone: "Europe/Prague",
+        durationMinutes: 30,
+        seats: 1,
+        price: null,
+        hosts: [{ hostId: 1, name: expect.any(String) }],
+        assignment: "collective",
+      },
     ]);
     expect(text).toContain("2 event types");
     expect(text).toContain(`#${w.intro.id} Intro call: 30 min, Europe/Prague, free, http://localhost/book/intro-call`);
@@ -192,7 +232,11 @@ describe("event types and booking links", () => {
       expect(data.eventType.availability.weekly.monday).toEqual([{ start: "09:00", end: "17:00" }]);
       expect(data.reservation).toBeNull();
       // Monday 09:00 in Prague is 03:00 in New York.
-      expect(data.nextFreeSlots.map((s: { start: string }) => s.start)).toEqual(["2026-11-23T03:00:00-05:00", "2026-11-23T03:30:00-05:00", "2026-11-23T04:00:00-05:00"]);
+      expect(data.nextFreeSlots.map((s: { start: string }) => s.start)).toEqual([
+        "2026-11-23T03:00:00-05:00",
+        "2026-11-23T03:30:00-05:00",
+        "2026-11-23T04:00:00-05:00",
+      ]);
     }
     const { text } = success(await w.tool("resolve_booking_link", { link: "intro-call", slotCount: 2 }));
     expect(text).toContain("http://localhost/book/intro-call is the booking page of event type");
@@ -202,17 +246,28 @@ describe("event types and booking links", () => {
   it("resolves a visitor's manage link to the reservation it names", async () => {
     const w = await world();
     const { data, text } = success(await w.tool("resolve_booking_link", { link: `http://localhost/book/intro-call?reservation=${w.ada}` }));
-    expect(data.reservation).toMatchObject({ uuid: w.ada, name: "Ada Lovelace", start: "2026-11-24T15:00:00+01:00", manageUrl: `http://localhost/book/intro-call?reservation=${w.ada}` });
+    expect(data.reservation).toMatchObject({
+      uuid: w.ada,
+      name: "Ada Lovelace",
+      start: "2026-11-24T15:00:00+01:00",
+      manageUrl: `http://localhost/book/intro-call?reservation=${w.ada}`,
+    });
     expect(text).toContain("manage link of: Tue 24 Nov 2026, 15:00–15:30 (Europe/Prague), Intro call with Ada Lovelace");
   });
 
   it("answers unknown slugs, foreign reservations, non-links and bad zones with tool errors that say what to do", async () => {
     const w = await world();
-    expect(failure(await w.tool("resolve_booking_link", { link: "https://x.example/book/nope" }))).toBe('No event type has the slug "nope". Known slugs: intro-call, consulting. (not_found)');
+    expect(failure(await w.tool("resolve_booking_link", { link: "https://x.example/book/nope" }))).toBe(
+      'No event type has the slug "nope". Known slugs: intro-call, consulting. (not_found)',
+    );
     const theirs = await w.book(w.consulting.token, slot("2026-11-25", "10:00"), { email: "bob@example.com" });
-    expect(failure(await w.tool("resolve_booking_link", { link: `/book/intro-call?reservation=${theirs}` }))).toMatch(/No reservation with the uuid .* for event type #\d+ "Intro call".*\(not_found\)$/);
+    expect(failure(await w.tool("resolve_booking_link", { link: `/book/intro-call?reservation=${theirs}` }))).toMatch(
+      /No reservation with the uuid .* for event type #\d+ "Intro call".*\(not_found\)$/,
+    );
     expect(failure(await w.tool("resolve_booking_link", { link: "https://x.example/about" }))).toMatch(/^Invalid input\. link: .* is not a booking link/);
-    expect(failure(await w.tool("resolve_booking_link", { link: "intro-call", timezone: "Mars/Olympus" }))).toMatch(/timezone: "Mars\/Olympus" is not an IANA time zone.*\(validation_failed\)/);
+    expect(failure(await w.tool("resolve_booking_link", { link: "intro-call", timezone: "Mars/Olympus" }))).toMatch(
+      /timezone: "Mars\/Olympus" is not an IANA time zone.*\(validation_failed\)/,
+    );
     expect(failure(await w.tool("resolve_booking_link", {}))).toMatch(/Input validation error/);
   });
 });
@@ -220,11 +275,22 @@ describe("event types and booking links", () => {
 describe("free slots", () => {
   it("lists the free slots of a date range in the asked zone, as GET /time-slots does", async () => {
     const w = await world();
-    const { data, text } = success(await w.tool("find_free_slots", { slug: "intro-call", from: "2026-11-24", until: "2026-11-25", timezone: "America/New_York" }));
+    const { data, text } = success(
+      await w.tool("find_free_slots", { slug: "intro-call", from: "2026-11-24", until: "2026-11-25", timezone: "America/New_York" }),
+    );
     const api = await w.call("GET", "/time-slots?from=2026-11-24&until=2026-11-25&timezone=America/New_York", { token: w.intro.token });
     expect(data.slots.map((s: { startUtc: string }) => s.startUtc)).toEqual(api.body.data.map((s: { startIso8601: string }) => s.startIso8601));
     expect(data.slots).toHaveLength(31); // 32 on two days, less Ada's
-    expect(data.slots[0]).toEqual({ start: "2026-11-24T03:00:00-05:00", end: "2026-11-24T03:30:00-05:00", startUtc: "2026-11-24T08:00:00Z", endUtc: "2026-11-24T08:30:00Z", date: "2026-11-24", time: "03:00", freeSeats: 1, seats: 1 });
+    expect(data.slots[0]).toEqual({
+      start: "2026-11-24T03:00:00-05:00",
+      end: "2026-11-24T03:30:00-05:00",
+      startUtc: "2026-11-24T08:00:00Z",
+      endUtc: "2026-11-24T08:30:00Z",
+      date: "2026-11-24",
+      time: "03:00",
+      freeSeats: 1,
+      seats: 1,
+    });
     expect(data).toMatchObject({ eventType: { id: w.intro.id, slug: "intro-call" }, timezone: "America/New_York", disabled: false, truncated: false });
     expect(text).toContain('31 free slots for "Intro call" from 2026-11-24 to 2026-11-25 (America/New_York)');
     const limited = success(await w.tool("find_free_slots", { eventTypeId: w.intro.id, from: "2026-11-24", until: "2026-11-24", limit: 2 }));
@@ -245,11 +311,19 @@ describe("free slots", () => {
     const w = await world();
     expect(failure(await w.tool("find_free_slots", { slug: "intro-call", from: "2026-02-30", until: "2026-03-01" }))).toMatch(/from: Expected a calendar date/);
     expect(failure(await w.tool("find_free_slots", { slug: "intro-call", from: "2026-11-25", until: "2026-11-24" }))).toMatch(/until: Must not be before from/);
-    expect(failure(await w.tool("find_free_slots", { slug: "intro-call", from: "2026-11-01", until: "2027-01-31" }))).toMatch(/until: The range spans at most 62 days/);
+    expect(failure(await w.tool("find_free_slots", { slug: "intro-call", from: "2026-11-01", until: "2027-01-31" }))).toMatch(
+      /until: The range spans at most 62 days/,
+    );
     expect(failure(await w.tool("find_free_slots", { slug: "intro-call", from: "2026-11-24", until: "2026-11-24", timezone: "+05:00" }))).toMatch(/timezone/);
-    expect(failure(await w.tool("find_free_slots", { from: "2026-11-24", until: "2026-11-24" }))).toMatch(/Name the event type with eventTypeId or slug; there are 2: #\d+ Intro call, #\d+ Consulting/);
-    expect(failure(await w.tool("find_free_slots", { eventTypeId: 999, from: "2026-11-24", until: "2026-11-24" }))).toMatch(/No event type has the id 999.*\(not_found\)/);
-    expect(failure(await w.tool("find_free_slots", { eventTypeId: w.intro.id, slug: "consulting", from: "2026-11-24", until: "2026-11-24" }))).toMatch(/slug: Event type #\d+ has the slug intro-call/);
+    expect(failure(await w.tool("find_free_slots", { from: "2026-11-24", until: "2026-11-24" }))).toMatch(
+      /Name the event type with eventTypeId or slug; there are 2: #\d+ Intro call, #\d+ Consulting/,
+    );
+    expect(failure(await w.tool("find_free_slots", { eventTypeId: 999, from: "2026-11-24", until: "2026-11-24" }))).toMatch(
+      /No event type has the id 999.*\(not_found\)/,
+    );
+    expect(failure(await w.tool("find_free_slots", { eventTypeId: w.intro.id, slug: "consulting", from: "2026-11-24", until: "2026-11-24" }))).toMatch(
+      /slug: Event type #\d+ has the slug intro-call/,
+    );
   });
 });
 
@@ -331,10 +405,16 @@ describe("reservations", () => {
     const w = await populated();
     const { data, text } = success(await w.tool("get_reservation", { uuid: w.ada.toUpperCase(), timezone: "UTC" }));
     expect(data.reservation).toMatchObject({ uuid: w.ada, start: "2026-11-24T14:00:00Z", timezone: "UTC", status: "confirmed" });
-    expect(text).toMatch(/^Tue 24 Nov 2026, 14:00–14:30 \(UTC\), Intro call with Ada Lovelace <ada@example\.com>, confirmed \[.*\]; location video-meet, meeting link https:/);
+    expect(text).toMatch(
+      /^Tue 24 Nov 2026, 14:00–14:30 \(UTC\), Intro call with Ada Lovelace <ada@example\.com>, confirmed \[.*\]; location video-meet, meeting link https:/,
+    );
     expect(success(await w.tool("get_reservation", { uuid: w.adaN, slug: "consulting" })).data.reservation.eventType.title).toBe("Consulting");
-    expect(failure(await w.tool("get_reservation", { uuid: w.adaN, slug: "intro-call" }))).toMatch(/No reservation with the uuid ".*" exists for event type #\d+ "Intro call"/);
-    expect(failure(await w.tool("get_reservation", { uuid: "0b8a3a3e-6d1c-4f3e-9a55-2f7b6d1e9c01" }))).toMatch(/No reservation with the uuid .* exists; search_reservations finds/);
+    expect(failure(await w.tool("get_reservation", { uuid: w.adaN, slug: "intro-call" }))).toMatch(
+      /No reservation with the uuid ".*" exists for event type #\d+ "Intro call"/,
+    );
+    expect(failure(await w.tool("get_reservation", { uuid: "0b8a3a3e-6d1c-4f3e-9a55-2f7b6d1e9c01" }))).toMatch(
+      /No reservation with the uuid .* exists; search_reservations finds/,
+    );
     expect(failure(await w.tool("get_reservation", { uuid: "not-a-uuid" }))).toMatch(/\(not_found\)$/);
   });
 });
@@ -348,7 +428,9 @@ describe("moving and cancelling as the organizer", () => {
 
     const found = success(await w.tool("search_reservations", { name: "Ada", from: "2026-11-24", until: "2026-11-24" }));
     expect(found.data.reservations.map((r: { uuid: string; start: string }) => [r.uuid, r.start])).toEqual([[w.ada, "2026-11-24T15:00:00+01:00"]]);
-    expect(success(await w.tool("find_free_slots", { slug: "intro-call", from: "2026-11-25", until: "2026-11-25" })).data.slots.map((s: { time: string }) => s.time)).toContain("15:00");
+    expect(
+      success(await w.tool("find_free_slots", { slug: "intro-call", from: "2026-11-25", until: "2026-11-25" })).data.slots.map((s: { time: string }) => s.time),
+    ).toContain("15:00");
 
     const moved = success(await w.tool("reschedule_reservation", { uuid: w.ada, start: "2026-11-25T15:00" }));
     expect(moved.data).toMatchObject({
@@ -398,14 +480,20 @@ describe("moving and cancelling as the organizer", () => {
     expect(failure(await w.tool("reschedule_reservation", { uuid: w.ada, start: "2026-11-25T16:45" }))).toMatch(unavailable); // off the grid
     w.clock.set("2026-11-23T11:00:00Z"); // noon in Prague
     expect(failure(await w.tool("reschedule_reservation", { uuid: w.ada, start: "2026-11-23T10:00" }))).toMatch(unavailable); // already past
-    expect(failure(await w.tool("reschedule_reservation", { uuid: w.ada, start: "tomorrow at 3" }))).toMatch(/start: "tomorrow at 3" is not a date-time; use 2026-11-25T15:00/);
-    expect(failure(await w.tool("reschedule_reservation", { uuid: w.ada, start: "2027-03-28T02:30" }))).toMatch(/2027-03-28 02:30 does not exist in Europe\/Prague/);
+    expect(failure(await w.tool("reschedule_reservation", { uuid: w.ada, start: "tomorrow at 3" }))).toMatch(
+      /start: "tomorrow at 3" is not a date-time; use 2026-11-25T15:00/,
+    );
+    expect(failure(await w.tool("reschedule_reservation", { uuid: w.ada, start: "2027-03-28T02:30" }))).toMatch(
+      /2027-03-28 02:30 does not exist in Europe\/Prague/,
+    );
     expect(failure(await w.tool("reschedule_reservation", { uuid: w.ada, start: "2026-11-25T15:00", timezone: "Nowhere/Land" }))).toMatch(/timezone/);
     expect(failure(await w.tool("reschedule_reservation", { uuid: crypto.randomUUID(), start: "2026-11-25T15:00" }))).toMatch(/not_found/);
 
     expect((await w.call("DELETE", `/reservations/${grace}`, { token: w.intro.token })).status).toBe(403);
     success(await w.tool("cancel_reservation", { uuid: grace }));
-    expect(failure(await w.tool("reschedule_reservation", { uuid: grace, start: "2026-11-25T15:00" }))).toBe("A cancelled reservation cannot be rescheduled. (reservation_finished)");
+    expect(failure(await w.tool("reschedule_reservation", { uuid: grace, start: "2026-11-25T15:00" }))).toBe(
+      "A cancelled reservation cannot be rescheduled. (reservation_finished)",
+    );
 
     expect(success(await w.tool("get_reservation", { uuid: w.ada })).data.reservation.start).toBe("2026-11-24T15:00:00+01:00");
     // Only Grace's cancellation was written to the outbox.
@@ -418,8 +506,14 @@ describe("moving and cancelling as the organizer", () => {
     expect(await w.freeTimes("2026-11-24")).not.toContain("15:00");
 
     const cancelled = success(await w.tool("cancel_reservation", { uuid: w.ada }));
-    expect(cancelled.data).toMatchObject({ alreadyCancelled: false, webhookQueued: true, reservation: { uuid: w.ada, status: "cancelled", cancelledAt: "2026-11-23T07:00:00Z" } });
-    expect(cancelled.text).toMatch(/^Cancelled: Tue 24 Nov 2026, 15:00–15:30 \(Europe\/Prague\), Intro call with Ada Lovelace .*The seat is free again\. The reservation\.cancelled webhook is queued\.$/);
+    expect(cancelled.data).toMatchObject({
+      alreadyCancelled: false,
+      webhookQueued: true,
+      reservation: { uuid: w.ada, status: "cancelled", cancelledAt: "2026-11-23T07:00:00Z" },
+    });
+    expect(cancelled.text).toMatch(
+      /^Cancelled: Tue 24 Nov 2026, 15:00–15:30 \(Europe\/Prague\), Intro call with Ada Lovelace .*The seat is free again\. The reservation\.cancelled webhook is queued\.$/,
+    );
     expect(await w.freeTimes("2026-11-24")).toContain("15:00");
 
     const again = success(await w.tool("cancel_reservation", { uuid: w.ada, slug: "intro-call" }));
@@ -465,7 +559,11 @@ describe("opening hours", () => {
     const grace = await w.book(w.intro.token, slot("2026-11-26", "09:00"), { email: "grace@example.com", firstname: "Grace", lastname: "Hopper" });
 
     const weekly = success(await w.tool("set_weekly_hours", { slug: "intro-call", days: ["tuesday", "saturday"], ranges: [{ start: "10:00", end: "12:00" }] }));
-    expect(weekly.data.availability.weekly).toMatchObject({ monday: [{ start: "09:00", end: "17:00" }], tuesday: [{ start: "10:00", end: "12:00" }], saturday: [{ start: "10:00", end: "12:00" }] });
+    expect(weekly.data.availability.weekly).toMatchObject({
+      monday: [{ start: "09:00", end: "17:00" }],
+      tuesday: [{ start: "10:00", end: "12:00" }],
+      saturday: [{ start: "10:00", end: "12:00" }],
+    });
     expect(weekly.text).toContain("tuesday, saturday now 10:00–12:00 every week");
     expect(await w.freeTimes("2026-11-24")).toEqual(["10:00", "10:30", "11:00", "11:30"]);
     expect(await w.freeTimes("2026-11-28")).toEqual(["10:00", "10:30", "11:00", "11:30"]);
@@ -491,7 +589,9 @@ describe("opening hours", () => {
     expect(noop.data.removed).toBe(false);
     expect(noop.text).toContain("had no override; nothing changed");
 
-    expect(success(await w.tool("get_availability", { slug: "intro-call" })).data.availability.overrides).toEqual([{ date: "2026-11-25", ranges: [{ start: "14:00", end: "15:00" }], closed: false }]);
+    expect(success(await w.tool("get_availability", { slug: "intro-call" })).data.availability.overrides).toEqual([
+      { date: "2026-11-25", ranges: [{ start: "14:00", end: "15:00" }], closed: false },
+    ]);
     // The admin API sees the same hours.
     expect((await w.admin("GET", `/admin/event-types/${w.intro.id}`)).body.data.availability.weekly.tuesday).toEqual([{ start: "10:00", end: "12:00" }]);
   });
@@ -501,10 +601,16 @@ describe("opening hours", () => {
     expect(failure(await w.tool("set_weekly_hours", { slug: "intro-call", days: ["monday"], ranges: [{ start: "12:00", end: "10:00" }] }))).toBe(
       "Invalid input. availability.weekly.monday: Range 12:00-10:00 must end after it starts. (validation_failed)",
     );
-    expect(failure(await w.tool("set_weekly_hours", { slug: "intro-call", days: ["monday"], ranges: [{ start: "25:00", end: "26:00" }] }))).toMatch(/Input validation error/);
+    expect(failure(await w.tool("set_weekly_hours", { slug: "intro-call", days: ["monday"], ranges: [{ start: "25:00", end: "26:00" }] }))).toMatch(
+      /Input validation error/,
+    );
     expect(failure(await w.tool("set_weekly_hours", { slug: "intro-call", days: ["someday"], ranges: [] }))).toMatch(/Input validation error/);
-    expect(failure(await w.tool("set_date_override", { slug: "intro-call", date: "2026-11-25", ranges: [{ start: "24:00", end: "24:00" }] }))).toMatch(/cannot start at 24:00/);
-    expect(failure(await w.tool("close_day", { slug: "intro-call", date: "2026-02-30" }))).toBe('Invalid input. date: "2026-02-30" is not a calendar date; use YYYY-MM-DD. (validation_failed)');
+    expect(failure(await w.tool("set_date_override", { slug: "intro-call", date: "2026-11-25", ranges: [{ start: "24:00", end: "24:00" }] }))).toMatch(
+      /cannot start at 24:00/,
+    );
+    expect(failure(await w.tool("close_day", { slug: "intro-call", date: "2026-02-30" }))).toBe(
+      'Invalid input. date: "2026-02-30" is not a calendar date; use YYYY-MM-DD. (validation_failed)',
+    );
     expect(failure(await w.tool("clear_date_override", { slug: "intro-call", date: "2026-02-30" }))).toMatch(/not a calendar date/);
     expect(failure(await w.tool("close_day", { slug: "nope", date: "2026-11-25" }))).toMatch(/No event type has the slug "nope"/);
     expect(success(await w.tool("get_availability", { slug: "intro-call" })).data.availability.overrides).toEqual([]);
@@ -516,9 +622,18 @@ describe("calendars that block slots", () => {
   it("adds a feed (synced at once), lists it with its status, syncs it again and removes it, never showing its token", async () => {
     const w = await world();
     const feed = [
-      "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tests//EN",
-      "BEGIN:VEVENT", "UID:dentist", "DTSTAMP:20261101T000000Z", "DTSTART:20261124T091000Z", "DTEND:20261124T095000Z", "SUMMARY:Dentist", "END:VEVENT",
-      "END:VCALENDAR", "",
+      "BEGIN:VCALENDAR",
+      "VERSION:2.0",
+      "PRODID:-//tests//EN",
+      "BEGIN:VEVENT",
+      "UID:dentist",
+      "DTSTAMP:20261101T000000Z",
+      "DTSTART:20261124T091000Z",
+      "DTEND:20261124T095000Z",
+      "SUMMARY:Dentist",
+      "END:VEVENT",
+      "END:VCALENDAR",
+      "",
     ].join("\r\n");
     let served = 0;
     const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => (served++, new Response(feed, { headers: { "content-type": "text/calendar" } })) });
@@ -540,7 +655,9 @@ describe("calendars that block slots", () => {
     expect(success(await w.tool("sync_busy_source", { sourceId: added.data.source.id })).data.sync).toMatchObject({ ok: true, changed: false });
     expect(served).toBe(2);
 
-    expect(failure(await w.tool("add_busy_source", { slug: "intro-call", kind: "ical", url: "ftp://example.com/x.ics" }))).toMatch(/url: .*\(validation_failed\)/);
+    expect(failure(await w.tool("add_busy_source", { slug: "intro-call", kind: "ical", url: "ftp://example.com/x.ics" }))).toMatch(
+      /url: .*\(validation_failed\)/,
+    );
     expect(failure(await w.tool("sync_busy_source", { sourceId: 999 }))).toMatch(/No busy source with id 999\. \(not_found\)/);
     expect(success(await w.tool("remove_busy_source", { sourceId: added.data.source.id })).data.removed).toBe(true);
     expect(await w.freeTimes("2026-11-24")).toContain("10:00");
@@ -552,9 +669,17 @@ describe("calendars slower than the answer window", () => {
   it("answers add and sync within the window with the source syncing, and list_busy_sources shows the sync end", async () => {
     const w = await world({ syncAnswerMs: 200 });
     const feed = [
-      "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tests//EN",
-      "BEGIN:VEVENT", "UID:dentist", "DTSTAMP:20261101T000000Z", "DTSTART:20261124T091000Z", "DTEND:20261124T095000Z", "END:VEVENT",
-      "END:VCALENDAR", "",
+      "BEGIN:VCALENDAR",
+      "VERSION:2.0",
+      "PRODID:-//tests//EN",
+      "BEGIN:VEVENT",
+      "UID:dentist",
+      "DTSTAMP:20261101T000000Z",
+      "DTSTART:20261124T091000Z",
+      "DTEND:20261124T095000Z",
+      "END:VEVENT",
+      "END:VCALENDAR",
+      "",
     ].join("\r\n");
     // The feed answers only when the test lets it: until then every sync of it is under way.
     let release!: () => void;
@@ -585,7 +710,11 @@ describe("calendars slower than the answer window", () => {
     expect(listed.text).toContain("syncing now");
 
     release();
-    await waitFor(async () => success(await w.tool("list_busy_sources", { slug: "intro-call" })).data.sources[0].syncing === false, 5_000, "the source to show its sync ended");
+    await waitFor(
+      async () => success(await w.tool("list_busy_sources", { slug: "intro-call" })).data.sources[0].syncing === false,
+      5_000,
+      "the source to show its sync ended",
+    );
     expect(success(await w.tool("list_busy_sources", { slug: "intro-call" })).data.sources[0]).toMatchObject({ status: "ok", objects: 1, busyIntervals: 1 });
     expect(await w.freeTimes("2026-11-24")).not.toContain("10:00");
 
@@ -594,13 +723,21 @@ describe("calendars slower than the answer window", () => {
     expect(synced, "sync_busy_source answered while the feed was still silent").not.toBeNull();
     expect(success(synced!).data).toMatchObject({ state: "syncing", sync: null, source: { id: sourceId, syncing: true, status: "ok" } });
     release();
-    await waitFor(async () => success(await w.tool("list_busy_sources", { slug: "intro-call" })).data.sources[0].syncing === false, 5_000, "the source to show its sync ended");
+    await waitFor(
+      async () => success(await w.tool("list_busy_sources", { slug: "intro-call" })).data.sources[0].syncing === false,
+      5_000,
+      "the source to show its sync ended",
+    );
     expect(served).toBe(2);
     // A sync that ends within the window answers its outcome. The window is 200 ms here, which a loaded
     // machine can miss now and then: a sync that still ran past it is waited out and asked again.
     let fast = success(await w.tool("sync_busy_source", { sourceId }));
     for (let tries = 1; fast.data.state !== "done" && tries < 5; tries++) {
-      await waitFor(async () => success(await w.tool("list_busy_sources", { slug: "intro-call" })).data.sources[0].syncing === false, 5_000, "the source to show its sync ended");
+      await waitFor(
+        async () => success(await w.tool("list_busy_sources", { slug: "intro-call" })).data.sources[0].syncing === false,
+        5_000,
+        "the source to show its sync ended",
+      );
       fast = success(await w.tool("sync_busy_source", { sourceId }));
     }
     expect(fast.data).toMatchObject({ state: "done", sync: { ok: true, changed: false }, source: { syncing: false } });
@@ -613,10 +750,14 @@ describe("bookings written into a calendar", () => {
     const radicale = await startRadicale();
     cleanups.push(() => radicale.stop());
     const cal = await radicale.makeCalendar("mcp-bookings");
-    const added = success(await w.tool("add_busy_source", { slug: "intro-call", kind: "caldav", url: cal, username: radicale.user, password: radicale.password }));
+    const added = success(
+      await w.tool("add_busy_source", { slug: "intro-call", kind: "caldav", url: cal, username: radicale.user, password: radicale.password }),
+    );
     const sourceId = added.data.source.id as number;
     expect(added.data.source).toMatchObject({ writeBookings: false, writeCalendar: null });
-    expect(failure(await w.tool("write_bookings_to_calendar", { sourceId, calendar: `${radicale.base}/${radicale.user}/elsewhere/` }))).toMatch(/calendar: .*no such calendar.*\(validation_failed\)/);
+    expect(failure(await w.tool("write_bookings_to_calendar", { sourceId, calendar: `${radicale.base}/${radicale.user}/elsewhere/` }))).toMatch(
+      /calendar: .*no such calendar.*\(validation_failed\)/,
+    );
     const set = success(await w.tool("write_bookings_to_calendar", { sourceId }));
     expect(set.data.source).toMatchObject({ id: sourceId, writeBookings: true, writeCalendar: cal });
     expect(set.text).toContain(`written into ${cal}`);
@@ -640,54 +781,130 @@ describe("hosts, schedules and teams", () => {
 
     const bea = success(await w.tool("create_host", { name: "Bea Team", email: "bea@example.com", timezone: "Europe/Prague" })).data.host;
     expect(bea).toMatchObject({ name: "Bea Team", email: "bea@example.com", timezone: "Europe/Prague", avatarUrl: null, isDefault: false, eventTypeIds: [] });
-    expect(success(await w.tool("update_host", { hostId: bea.id, avatarUrl: "https://example.com/bea.png" })).data.host).toMatchObject({ name: "Bea Team", avatarUrl: "https://example.com/bea.png" });
-    expect(failure(await w.tool("update_host", { hostId: bea.id, timezone: "Mars/Olympus" }))).toMatch(/timezone: Unknown IANA timezone\. \(validation_failed\)/);
+    expect(success(await w.tool("update_host", { hostId: bea.id, avatarUrl: "https://example.com/bea.png" })).data.host).toMatchObject({
+      name: "Bea Team",
+      avatarUrl: "https://example.com/bea.png",
+    });
+    expect(failure(await w.tool("update_host", { hostId: bea.id, timezone: "Mars/Olympus" }))).toMatch(
+      /timezone: Unknown IANA timezone\. \(validation_failed\)/,
+    );
     expect(failure(await w.tool("create_host", { name: "X", email: "" }))).toMatch(/email: .*\(validation_failed\)/);
     expect(failure(await w.tool("get_host", { hostId: 99999 }))).toMatch(/No host with id 99999\. \(not_found\)/);
 
     const mornings = [{ start: "10:00", end: "12:00" }];
-    const schedule = success(await w.tool("create_schedule", { hostId: bea.id, name: "Mornings", weekly: { monday: mornings, tuesday: mornings, wednesday: mornings, thursday: mornings, friday: mornings } })).data.schedule;
-    expect(schedule).toMatchObject({ hostId: bea.id, name: "Mornings", timezone: "Europe/Prague", availability: { weekly: { wednesday: mornings, saturday: [] } }, eventTypeIds: [] });
+    const schedule = success(
+      await w.tool("create_schedule", {
+        hostId: bea.id,
+        name: "Mornings",
+        weekly: { monday: mornings, tuesday: mornings, wednesday: mornings, thursday: mornings, friday: mornings },
+      }),
+    ).data.schedule;
+    expect(schedule).toMatchObject({
+      hostId: bea.id,
+      name: "Mornings",
+      timezone: "Europe/Prague",
+      availability: { weekly: { wednesday: mornings, saturday: [] } },
+      eventTypeIds: [],
+    });
     const changed = success(await w.tool("update_schedule", { scheduleId: schedule.id, weekly: { friday: [] } })).data.schedule;
     expect(changed.availability.weekly).toMatchObject({ thursday: mornings, friday: [] });
-    expect(failure(await w.tool("update_schedule", { scheduleId: schedule.id, weekly: { monday: [{ start: "12:00", end: "10:00" }] } }))).toMatch(/availability\.weekly\.monday: .*\(validation_failed\)/);
+    expect(failure(await w.tool("update_schedule", { scheduleId: schedule.id, weekly: { monday: [{ start: "12:00", end: "10:00" }] } }))).toMatch(
+      /availability\.weekly\.monday: .*\(validation_failed\)/,
+    );
 
     // The consulting call becomes a round-robin team: Bea first (priority 10) in her mornings, then the default host.
-    const team = success(await w.tool("set_event_type_hosts", { slug: "consulting", assignment: "round-robin", hosts: [{ hostId: bea.id, priority: 10, scheduleId: schedule.id }, { hostId: defaultHost.id }] }));
-    expect(team.data).toMatchObject({ eventType: { id: w.consulting.id }, assignment: "round-robin", hosts: [{ hostId: bea.id, name: "Bea Team", priority: 10, scheduleId: schedule.id }, { hostId: defaultHost.id, priority: 0, scheduleId: null }] });
+    const team = success(
+      await w.tool("set_event_type_hosts", {
+        slug: "consulting",
+        assignment: "round-robin",
+        hosts: [{ hostId: bea.id, priority: 10, scheduleId: schedule.id }, { hostId: defaultHost.id }],
+      }),
+    );
+    expect(team.data).toMatchObject({
+      eventType: { id: w.consulting.id },
+      assignment: "round-robin",
+      hosts: [
+        { hostId: bea.id, name: "Bea Team", priority: 10, scheduleId: schedule.id },
+        { hostId: defaultHost.id, priority: 0, scheduleId: null },
+      ],
+    });
     expect(team.text).toMatch(/round robin/);
     const listedTeam = success(await w.tool("list_event_types"));
-    expect(listedTeam.data.eventTypes.find((et: { id: number }) => et.id === w.consulting.id)).toMatchObject({ assignment: "round-robin", hosts: [{ hostId: bea.id, name: "Bea Team" }, { hostId: defaultHost.id }] });
+    expect(listedTeam.data.eventTypes.find((et: { id: number }) => et.id === w.consulting.id)).toMatchObject({
+      assignment: "round-robin",
+      hosts: [{ hostId: bea.id, name: "Bea Team" }, { hostId: defaultHost.id }],
+    });
     expect(listedTeam.text).toContain("round robin of Bea Team, ");
-    expect(failure(await w.tool("set_event_type_hosts", { slug: "consulting", hosts: [{ hostId: defaultHost.id, scheduleId: schedule.id }] }))).toMatch(/hosts\.0\.scheduleId: .*\(validation_failed\)/);
+    expect(failure(await w.tool("set_event_type_hosts", { slug: "consulting", hosts: [{ hostId: defaultHost.id, scheduleId: schedule.id }] }))).toMatch(
+      /hosts\.0\.scheduleId: .*\(validation_failed\)/,
+    );
 
-    const booked = await w.call("POST", "/reservations", { token: w.consulting.token, body: { ...slot("2026-11-25", "10:00"), email: "carl@example.com", firstname: "Carl", lastname: "Gauss" } });
+    const booked = await w.call("POST", "/reservations", {
+      token: w.consulting.token,
+      body: { ...slot("2026-11-25", "10:00"), email: "carl@example.com", firstname: "Carl", lastname: "Gauss" },
+    });
     expect(booked.body.success, JSON.stringify(booked.body)).toBe(true);
     expect(booked.body.data.userId).toBe(bea.id);
     const beas = success(await w.tool("list_host_bookings", { hostId: bea.id, from: "2026-11-23", until: "2026-11-29" }));
-    expect(beas.data.bookings).toEqual([expect.objectContaining({ uuid: booked.body.data.uuid, eventType: { id: w.consulting.id, title: "Consulting", slug: "consulting" }, hostIds: [bea.id], status: "confirmed", start: "2026-11-25T10:00:00+01:00", name: "Carl Gauss" })]);
+    expect(beas.data.bookings).toEqual([
+      expect.objectContaining({
+        uuid: booked.body.data.uuid,
+        eventType: { id: w.consulting.id, title: "Consulting", slug: "consulting" },
+        hostIds: [bea.id],
+        status: "confirmed",
+        start: "2026-11-25T10:00:00+01:00",
+        name: "Carl Gauss",
+      }),
+    ]);
     expect(beas.text).toContain("Carl Gauss");
-    const defaults = success(await w.tool("list_host_bookings", { hostId: defaultHost.id, from: "2026-11-23", until: "2026-11-29", timezone: "Europe/London" }));
+    const defaults = success(
+      await w.tool("list_host_bookings", { hostId: defaultHost.id, from: "2026-11-23", until: "2026-11-29", timezone: "Europe/London" }),
+    );
     expect(defaults.data.timezone).toBe("Europe/London");
     expect(defaults.data.bookings.map((b: { uuid: string }) => b.uuid)).toEqual([w.ada]);
     expect(defaults.data.bookings[0].start).toBe("2026-11-24T14:00:00+00:00");
-    expect(success(await w.tool("list_host_bookings", { hostId: bea.id, from: "2026-11-23", until: "2026-11-29", status: "cancelled" })).data.bookings).toEqual([]);
+    expect(success(await w.tool("list_host_bookings", { hostId: bea.id, from: "2026-11-23", until: "2026-11-29", status: "cancelled" })).data.bookings).toEqual(
+      [],
+    );
 
     // A calendar of Bea's: listed with her and with the team, not with the intro call.
-    const feed = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tests//EN", "BEGIN:VEVENT", "UID:b", "DTSTAMP:20261101T000000Z", "DTSTART:20261126T090000Z", "DTEND:20261126T100000Z", "END:VEVENT", "END:VCALENDAR", ""].join("\r\n");
+    const feed = [
+      "BEGIN:VCALENDAR",
+      "VERSION:2.0",
+      "PRODID:-//tests//EN",
+      "BEGIN:VEVENT",
+      "UID:b",
+      "DTSTAMP:20261101T000000Z",
+      "DTSTART:20261126T090000Z",
+      "DTEND:20261126T100000Z",
+      "END:VEVENT",
+      "END:VCALENDAR",
+      "",
+    ].join("\r\n");
     const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response(feed, { headers: { "content-type": "text/calendar" } }) });
     cleanups.push(() => server.stop(true));
     const url = `http://127.0.0.1:${server.port}/bea.ics`;
     const added = success(await w.tool("add_busy_source", { hostId: bea.id, kind: "ical", url }));
     expect(added.data.source).toMatchObject({ hostId: bea.id, url, status: "ok", busyIntervals: 1 });
     expect(added.text).toContain("host Bea Team");
-    expect(success(await w.tool("list_busy_sources", { hostId: bea.id })).data).toMatchObject({ eventType: null, host: { id: bea.id, name: "Bea Team" }, sources: [{ id: added.data.source.id }] });
+    expect(success(await w.tool("list_busy_sources", { hostId: bea.id })).data).toMatchObject({
+      eventType: null,
+      host: { id: bea.id, name: "Bea Team" },
+      sources: [{ id: added.data.source.id }],
+    });
     expect(success(await w.tool("list_busy_sources", { slug: "consulting" })).data.sources.map((s: { id: number }) => s.id)).toContain(added.data.source.id);
     expect(success(await w.tool("list_busy_sources", { slug: "intro-call" })).data.sources).toEqual([]);
-    expect(failure(await w.tool("list_busy_sources", { hostId: bea.id, slug: "consulting" }))).toMatch(/hostId: Name a host or an event type, not both.*\(validation_failed\)/);
+    expect(failure(await w.tool("list_busy_sources", { hostId: bea.id, slug: "consulting" }))).toMatch(
+      /hostId: Name a host or an event type, not both.*\(validation_failed\)/,
+    );
 
     const shown = success(await w.tool("get_host", { hostId: bea.id }));
-    expect(shown.data).toMatchObject({ host: { id: bea.id, eventTypeIds: [w.consulting.id] }, schedules: [{ id: schedule.id, eventTypeIds: [w.consulting.id] }], calendars: [{ id: added.data.source.id }], eventTypes: [{ id: w.consulting.id, slug: "consulting" }] });
+    expect(shown.data).toMatchObject({
+      host: { id: bea.id, eventTypeIds: [w.consulting.id] },
+      schedules: [{ id: schedule.id, eventTypeIds: [w.consulting.id] }],
+      calendars: [{ id: added.data.source.id }],
+      eventTypes: [{ id: w.consulting.id, slug: "consulting" }],
+    });
 
     // What is in use is not deleted; a host nobody uses is.
     expect(failure(await w.tool("delete_schedule", { scheduleId: schedule.id }))).toMatch(/scheduleId: An event type uses the schedule.*\(validation_failed\)/);

@@ -49,7 +49,11 @@ function slowStripe() {
     httpClient: Stripe.createFetchHttpClient((async (input: string | URL | Request, init?: RequestInit) => {
       const url = new URL(input instanceof Request ? input.url : String(input));
       const method = init?.method ?? "GET";
-      if (url.pathname === "/v1/refunds" && method === "POST" && (faults.refundsDown || [...faults.refundsDownFor].some((id) => String(init?.body).includes(id)))) {
+      if (
+        url.pathname === "/v1/refunds" &&
+        method === "POST" &&
+        (faults.refundsDown || [...faults.refundsDownFor].some((id) => String(init?.body).includes(id)))
+      ) {
         throw new TypeError("fetch failed: connection refused");
       }
       if (faults.cancelDown && url.pathname.endsWith("/cancel")) throw new TypeError("fetch failed: connection refused");
@@ -58,7 +62,10 @@ function slowStripe() {
         const headers = new Headers(response.headers);
         headers.delete("content-length");
         const list = await response.json();
-        response = new Response(JSON.stringify({ ...list, data: list.data.map((r: object) => ({ ...r, status: "pending" })) }), { status: response.status, headers });
+        response = new Response(JSON.stringify({ ...list, data: list.data.map((r: object) => ({ ...r, status: "pending" })) }), {
+          status: response.status,
+          headers,
+        });
       }
       const status = reported.get(url.pathname);
       if (status && (init?.method ?? "GET") === "GET") {
@@ -78,7 +85,8 @@ function slowStripe() {
   return {
     stripe,
     faults,
-    reportStatus: (intentId: string, status: string | null) => (status ? reported.set(`/v1/payment_intents/${intentId}`, status) : reported.delete(`/v1/payment_intents/${intentId}`)),
+    reportStatus: (intentId: string, status: string | null) =>
+      status ? reported.set(`/v1/payment_intents/${intentId}`, status) : reported.delete(`/v1/payment_intents/${intentId}`),
     slowAnswer(intentId: string) {
       let reached!: () => void;
       let release!: () => void;
@@ -94,7 +102,10 @@ let visitors = 0;
 async function world() {
   const slow = slowStripe();
   const env = await setup({
-    config: { ...NO_RATE_LIMIT, stripe: { secretKey: "sk_test_booking", publishableKey: "pk_test_booking", webhookSecret: WEBHOOK_SECRET, apiBase: standin.url } },
+    config: {
+      ...NO_RATE_LIMIT,
+      stripe: { secretKey: "sk_test_booking", publishableKey: "pk_test_booking", webhookSecret: WEBHOOK_SECRET, apiBase: standin.url },
+    },
     stripe: slow.stripe,
   });
   const et = await env.eventType({ payment: { amount: 5000, currency: "eur", providerAccountId: ACCOUNT }, webhookUrl: ORGANIZER_HOOK });
@@ -181,7 +192,8 @@ async function world() {
     /** The organizer's list of Tuesday's reservations. */
     listed: async () => (await env.admin("GET", `/admin/event-types/${et.id}/reservations?from=2026-11-24&until=2026-11-24`)).body.data as any[],
     /** Events in the organizer's webhook outbox, oldest first. */
-    outbox: async () => (await env.store.webhooks.recent(et.id, 50)).reverse().map((e) => ({ kind: e.kind, uuid: e.reservationUuid, data: JSON.parse(e.payload).data })),
+    outbox: async () =>
+      (await env.store.webhooks.recent(et.id, 50)).reverse().map((e) => ({ kind: e.kind, uuid: e.reservationUuid, data: JSON.parse(e.payload).data })),
     at: (ms: number) => env.clock.set(new Date(ms).toISOString()),
   };
   return w;
@@ -198,10 +210,13 @@ describe(`seats judged at the instant of the write (${ENGINE})`, () => {
     // The request started while the hold still held (T - 2000); the clock says T when the write happens.
     const clock = () => (reads++, T);
     const seen: { holders: string[]; at: number }[] = [];
-    const outcome = await env.store.reservations.claim({ eventTypeId: et.id, fromMs: hold.startMs, untilMs: hold.endMs, nowMs: clock }, (holders, _current, at) => {
-      seen.push({ holders: holders.map((h) => h.uuid), at });
-      return { refuse: "slot_unavailable" };
-    });
+    const outcome = await env.store.reservations.claim(
+      { eventTypeId: et.id, fromMs: hold.startMs, untilMs: hold.endMs, nowMs: clock },
+      (holders, _current, at) => {
+        seen.push({ holders: holders.map((h) => h.uuid), at });
+        return { refuse: "slot_unavailable" };
+      },
+    );
     expect(outcome).toEqual({ refused: "slot_unavailable" });
     expect(reads).toBe(1);
     expect(seen).toEqual([{ holders: [], at: T }]);
@@ -233,8 +248,13 @@ describe(`seats judged at the instant of the write (${ENGINE})`, () => {
     expect(late.body.message).toMatch(/refunded/);
     const listed = await w.listed();
     expect(listed.filter((r) => r.status === "confirmed").map((r) => r.uuid)).toEqual([second]);
-    expect(listed.find((r) => r.uuid === first)).toMatchObject({ status: "cancelled", payment: { status: "refunded", paymentIntentId: firstIntent, refundId: expect.stringMatching(/^re_/) } });
-    expect(standin.refunds().filter((r) => r.payment_intent === firstIntent)).toEqual([expect.objectContaining({ amount: 5000, currency: "eur", status: "succeeded" })]);
+    expect(listed.find((r) => r.uuid === first)).toMatchObject({
+      status: "cancelled",
+      payment: { status: "refunded", paymentIntentId: firstIntent, refundId: expect.stringMatching(/^re_/) },
+    });
+    expect(standin.refunds().filter((r) => r.payment_intent === firstIntent)).toEqual([
+      expect.objectContaining({ amount: 5000, currency: "eur", status: "succeeded" }),
+    ]);
     await closeAll(w.store);
   });
 });
@@ -254,7 +274,10 @@ describe(`a paid hold (${ENGINE})`, () => {
 
     const confirmed = await w.confirm(first);
     expect(confirmed.body.success).toBe(true);
-    expect((await w.listed()).find((r) => r.uuid === first)).toMatchObject({ status: "confirmed", payment: { status: "succeeded", paymentIntentId: firstIntent } });
+    expect((await w.listed()).find((r) => r.uuid === first)).toMatchObject({
+      status: "confirmed",
+      payment: { status: "succeeded", paymentIntentId: firstIntent },
+    });
     expect((await w.outbox()).map((e) => e.kind)).toEqual(["reservation.created"]);
     await closeAll(w.store);
   });
@@ -273,7 +296,18 @@ describe(`a paid hold (${ENGINE})`, () => {
 
   it("is confirmed by the sweep once its hold time is over, with the organizer told, and its visitor's late confirm answers the booking", async () => {
     const w = await w_paidHold();
-    const sweeper = new ReservationService(w.store, new PaymentService(w.store, null, null, () => w.clock.now(), () => {}), DEFAULT_CONFIG, () => w.clock.now());
+    const sweeper = new ReservationService(
+      w.store,
+      new PaymentService(
+        w.store,
+        null,
+        null,
+        () => w.clock.now(),
+        () => {},
+      ),
+      DEFAULT_CONFIG,
+      () => w.clock.now(),
+    );
     w.clock.advance(5);
     // Within its hold time the visitor may still confirm with new answers: left alone.
     expect(await sweeper.confirmPaidHolds("https://booking.example")).toBe(0);
@@ -310,12 +344,23 @@ describe(`a payment that succeeds after its seat is gone (${ENGINE})`, () => {
     expect(event.body).toMatchObject({ received: true, outcome: "refunded" });
 
     const refunds = standin.refunds().filter((r) => r.payment_intent === firstIntent);
-    expect(refunds).toEqual([expect.objectContaining({ amount: 5000, currency: "eur", status: "succeeded", metadata: expect.objectContaining({ reservation_uuid: first }) })]);
+    expect(refunds).toEqual([
+      expect.objectContaining({ amount: 5000, currency: "eur", status: "succeeded", metadata: expect.objectContaining({ reservation_uuid: first }) }),
+    ]);
     const listed = await w.listed();
-    expect(listed.find((r) => r.uuid === first)).toMatchObject({ status: "cancelled", payment: { status: "refunded", amount: 5000, currency: "eur", paymentIntentId: firstIntent, refundId: refunds[0]!.id } });
+    expect(listed.find((r) => r.uuid === first)).toMatchObject({
+      status: "cancelled",
+      payment: { status: "refunded", amount: 5000, currency: "eur", paymentIntentId: firstIntent, refundId: refunds[0]!.id },
+    });
     expect(listed.find((r) => r.uuid === second)).toMatchObject({ status: "confirmed" });
     const cancelled = (await w.outbox()).filter((e) => e.uuid === first);
-    expect(cancelled).toEqual([{ kind: "reservation.cancelled", uuid: first, data: expect.objectContaining({ status: "cancelled", payment: expect.objectContaining({ status: "refunded", refundId: refunds[0]!.id }) }) }]);
+    expect(cancelled).toEqual([
+      {
+        kind: "reservation.cancelled",
+        uuid: first,
+        data: expect.objectContaining({ status: "cancelled", payment: expect.objectContaining({ status: "refunded", refundId: refunds[0]!.id }) }),
+      },
+    ]);
 
     for (const answer of [await w.confirm(first), await w.refresh(first)]) {
       expectFailure(answer, "reservation_finished");
@@ -351,8 +396,26 @@ describe(`a payment that succeeds after its seat is gone (${ENGINE})`, () => {
     const lapsed = await w.stored(first);
     expect(lapsed.status).toBe("expired");
     // A meeting lands in the organizer's calendar over the lapsed hold's time.
-    const source = await w.store.busy.add({ hostId: await hostOf(w.store, lapsed.eventTypeId), kind: "ical", url: "https://example.com/organizer.ics", username: null, secret: null, calendars: [], freshnessMinutes: null }, w.clock.now());
-    await w.store.busy.recordSync(source.id, { atMs: w.clock.now(), syncState: {}, upserts: [], deletes: [], intervals: [{ startMs: lapsed.startMs, endMs: lapsed.endMs }], expandedUntilMs: null });
+    const source = await w.store.busy.add(
+      {
+        hostId: await hostOf(w.store, lapsed.eventTypeId),
+        kind: "ical",
+        url: "https://example.com/organizer.ics",
+        username: null,
+        secret: null,
+        calendars: [],
+        freshnessMinutes: null,
+      },
+      w.clock.now(),
+    );
+    await w.store.busy.recordSync(source.id, {
+      atMs: w.clock.now(),
+      syncState: {},
+      upserts: [],
+      deletes: [],
+      intervals: [{ startMs: lapsed.startMs, endMs: lapsed.endMs }],
+      expandedUntilMs: null,
+    });
     await standin.succeed(intent);
     expect((await w.stripeEvent("payment_intent.succeeded", intent)).body.outcome).toBe("refunded");
     expect(await w.stored(first)).toMatchObject({ status: "cancelled", payment: { status: "refunded" } });
@@ -503,7 +566,7 @@ describe(`refunds of payments whose seat was gone (${ENGINE})`, () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ success: true });
     expect(JSON.stringify(answer.body)).toMatch(/payment refunded/);
-    expect((await w.stored(w.first))).toMatchObject({ status: "cancelled", payment: { status: "refunded" } });
+    expect(await w.stored(w.first)).toMatchObject({ status: "cancelled", payment: { status: "refunded" } });
     expect(standin.refunds().filter((r) => r.payment_intent === w.intent)).toHaveLength(1);
     await closeAll(w.store);
   });
@@ -528,7 +591,10 @@ describe(`refunds of payments whose seat was gone (${ENGINE})`, () => {
     w.faults.refundsDown = true;
     await w.stripeEvent("payment_intent.succeeded", w.intent);
     // The first refund went through at Stripe, but its answer was lost; a day later Stripe has forgotten its key.
-    const made = await new Stripe("sk_test_booking", { host: standin.host, port: standin.port, protocol: "http", maxNetworkRetries: 0 }).refunds.create({ payment_intent: w.intent }, { stripeAccount: ACCOUNT });
+    const made = await new Stripe("sk_test_booking", { host: standin.host, port: standin.port, protocol: "http", maxNetworkRetries: 0 }).refunds.create(
+      { payment_intent: w.intent },
+      { stripeAccount: ACCOUNT },
+    );
     w.faults.refundsDown = false;
     expect(await w.sweeper().payments.retryRefunds("https://booking.example")).toBe(1);
     expect((await w.stored(w.first)).payment).toMatchObject({ status: "refunded", refundId: made.id });
@@ -550,7 +616,16 @@ describe(`the sweep's confirming of paid holds (${ENGINE})`, () => {
     }
     w.clock.advance(11);
     // The real store, whose claim fails for the first hold (a lost connection, a full disk).
-    const broken = { ...w.store, reservations: { ...w.store.reservations, claim: ((claim, decide) => (claim.uuid === holds[0] ? Promise.reject(new Error("disk I/O error")) : w.store.reservations.claim(claim, decide))) as typeof w.store.reservations.claim } };
+    const broken = {
+      ...w.store,
+      reservations: {
+        ...w.store.reservations,
+        claim: ((claim, decide) =>
+          claim.uuid === holds[0]
+            ? Promise.reject(new Error("disk I/O error"))
+            : w.store.reservations.claim(claim, decide)) as typeof w.store.reservations.claim,
+      },
+    };
     const logged: any[] = [];
     expect(await w.sweeper((e) => logged.push(e), broken).reservations.confirmPaidHolds("https://booking.example")).toBe(1);
     expect((await w.stored(holds[0]!)).status).toBe("held");
@@ -566,7 +641,9 @@ describe(`Stripe events that arrive out of order (${ENGINE})`, () => {
     const { first, intent } = await w.heldAndPaying();
     expect((await w.processing(intent)).body.outcome).toBe("processing recorded");
     w.reportStatus(intent, "processing");
-    expect((await w.stripeEvent("payment_intent.payment_failed", intent, { status: "requires_payment_method" })).body.outcome).toBe("stale failure event ignored");
+    expect((await w.stripeEvent("payment_intent.payment_failed", intent, { status: "requires_payment_method" })).body.outcome).toBe(
+      "stale failure event ignored",
+    );
     expect((await w.stored(first)).payment?.status).toBe("processing");
     w.clock.advance(11);
     expectFailure(await w.prepare(), "slot_unavailable");
@@ -729,7 +806,9 @@ describe(`refunds, reviewed (${ENGINE})`, () => {
     const w = await world();
     const { first, intent: old } = await w.heldAndPaying();
     w.faults.cancelDown = true;
-    expect((await w.admin("PATCH", `/admin/event-types/${w.et.id}`, { payment: { amount: 7000, currency: "eur", providerAccountId: ACCOUNT } })).status).toBe(200);
+    expect((await w.admin("PATCH", `/admin/event-types/${w.et.id}`, { payment: { amount: 7000, currency: "eur", providerAccountId: ACCOUNT } })).status).toBe(
+      200,
+    );
     const current = await w.paying(first);
     expect(current).not.toBe(old);
     await standin.succeed(old);
@@ -751,7 +830,10 @@ describe(`refunds, reviewed (${ENGINE})`, () => {
     w.faults.refundsDown = true;
     await w.stripeEvent("payment_intent.succeeded", intent);
     // The first refund reached Stripe, its answer was lost, and Stripe has forgotten its key since.
-    const made = await new Stripe("sk_test_booking", { host: standin.host, port: standin.port, protocol: "http", maxNetworkRetries: 0 }).refunds.create({ payment_intent: intent }, { stripeAccount: ACCOUNT });
+    const made = await new Stripe("sk_test_booking", { host: standin.host, port: standin.port, protocol: "http", maxNetworkRetries: 0 }).refunds.create(
+      { payment_intent: intent },
+      { stripeAccount: ACCOUNT },
+    );
     w.faults.refundsDown = false;
     w.faults.refundsPending = true;
     const { payments } = w.sweeper();

@@ -54,17 +54,22 @@ function input(slot: { start: string; end: string } = TUE_0900): Record<string, 
 async function world(settings: Partial<EventTypeCreate> = PAID, stripe: ServerConfig["stripe"] = stripeSettings(), client?: Stripe) {
   const env = await setup({ config: { ...NO_RATE_LIMIT, stripe }, ...(client ? { stripe: client } : {}) });
   const et = await env.eventType(settings);
-  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => env.call(method, path, { token: et.token, body, headers });
+  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    env.call(method, path, { token: et.token, body, headers });
   return {
     ...env,
     et,
     prepare: (body: unknown = input()) => call("POST", "/reservations/prepare", body),
-    pay: (uuid: string, body: unknown = { email: "payer@example.com" }, headers: Record<string, string> = {}) => call("POST", `/reservations/${uuid}/payments`, body, headers),
+    pay: (uuid: string, body: unknown = { email: "payer@example.com" }, headers: Record<string, string> = {}) =>
+      call("POST", `/reservations/${uuid}/payments`, body, headers),
     confirm: (uuid: string, body?: unknown) => call("POST", `/reservations/${uuid}/confirm`, body),
     cancel: (uuid: string) => call("DELETE", `/reservations/${uuid}`),
     /** POSTs a Stripe event body to the webhook route as Stripe would, with this Stripe-Signature (or none). */
     webhook: (payload: string, signature: string | null) =>
-      env.call("POST", STRIPE_WEBHOOK_PATH, { rawBody: payload, headers: { "content-type": "application/json; charset=utf-8", ...(signature === null ? {} : { "stripe-signature": signature }) } }),
+      env.call("POST", STRIPE_WEBHOOK_PATH, {
+        rawBody: payload,
+        headers: { "content-type": "application/json; charset=utf-8", ...(signature === null ? {} : { "stripe-signature": signature }) },
+      }),
     /** The reservation as stored. */
     stored: async (uuid: string) => {
       const r = await env.store.reservations.byUuid(et.id, uuid);
@@ -162,7 +167,11 @@ function expectError(r: Answer, status: number, code: string): void {
     // The coded list says the same as `errors`, message for message.
     const errors = (r.body as { errors: Record<string, string[]> }).errors;
     const coded = (r.body as { fieldErrors: { field: string; code: string; message: string }[] }).fieldErrors;
-    expect(coded.map((f) => [f.field, f.message]).sort()).toEqual(Object.entries(errors).flatMap(([field, messages]) => messages.map((m) => [field, m])).sort());
+    expect(coded.map((f) => [f.field, f.message]).sort()).toEqual(
+      Object.entries(errors)
+        .flatMap(([field, messages]) => messages.map((m) => [field, m]))
+        .sort(),
+    );
     for (const f of coded) expect(f.code).toMatch(/^[a-z_]+$/);
   }
 }
@@ -175,7 +184,12 @@ describe("POST /reservations/{uuid}/payments", () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       success: true,
-      data: { clientSecret: expect.stringMatching(/^pi_\w+_secret_\w+$/), paymentIntentId: expect.stringMatching(/^pi_/), providerAccountId: ACCOUNT, amount: 5000 },
+      data: {
+        clientSecret: expect.stringMatching(/^pi_\w+_secret_\w+$/),
+        paymentIntentId: expect.stringMatching(/^pi_/),
+        providerAccountId: ACCOUNT,
+        amount: 5000,
+      },
     });
     const { paymentIntentId, clientSecret } = r.body.data;
     const intent = standin.paymentIntent(paymentIntentId);
@@ -190,11 +204,21 @@ describe("POST /reservations/{uuid}/payments", () => {
     });
     // The intent lives on the connected account: the platform itself cannot see it.
     await expect(dashboard().paymentIntents.retrieve(paymentIntentId)).rejects.toMatchObject({ statusCode: 404, code: "resource_missing" });
-    await expect(dashboard().paymentIntents.retrieve(paymentIntentId, {}, { stripeAccount: ACCOUNT })).resolves.toMatchObject({ id: paymentIntentId, amount: 5000 });
+    await expect(dashboard().paymentIntents.retrieve(paymentIntentId, {}, { stripeAccount: ACCOUNT })).resolves.toMatchObject({
+      id: paymentIntentId,
+      amount: 5000,
+    });
 
     const stored = await w.stored(uuid);
     expect(stored.status).toBe("held");
-    expect(stored.payment).toMatchObject({ intentId: paymentIntentId, account: ACCOUNT, amount: 5000, currency: "eur", status: "pending", succeededAtMs: null });
+    expect(stored.payment).toMatchObject({
+      intentId: paymentIntentId,
+      account: ACCOUNT,
+      amount: 5000,
+      currency: "eur",
+      status: "pending",
+      succeededAtMs: null,
+    });
     await closeAll(w.store);
   });
 
@@ -233,7 +257,11 @@ describe("POST /reservations/{uuid}/payments", () => {
     expect(r.body.success).toBe(true);
     // The answer names the booking's host (the default host, unnamed here); the visitor's address is stored as given.
     expect(r.body.data).toMatchObject({ userId: DEFAULT_HOST_ID, userEmail: null });
-    expect(await w.stored(uuid)).toMatchObject({ status: "confirmed", email: "jürgen@example.de", payment: { intentId, status: "succeeded", billing: { email: "jürgen@example.de" } } });
+    expect(await w.stored(uuid)).toMatchObject({
+      status: "confirmed",
+      email: "jürgen@example.de",
+      payment: { intentId, status: "succeeded", billing: { email: "jürgen@example.de" } },
+    });
     await closeAll(w.store);
   });
 
@@ -302,12 +330,19 @@ describe("POST /reservations/{uuid}/payments", () => {
     expect((await w.stored(uuid)).payment!.status).toBe(reported ? "succeeded" : "pending");
 
     w.clock.advance(3);
-    const patched = await w.admin("PATCH", `/admin/event-types/${w.et.id}`, { payment: { amount: 7000, currency: "eur", providerAccountId: "acct_2NewAccount" } });
+    const patched = await w.admin("PATCH", `/admin/event-types/${w.et.id}`, {
+      payment: { amount: 7000, currency: "eur", providerAccountId: "acct_2NewAccount" },
+    });
     expect(patched.status).toBe(200);
     const r = await w.pay(uuid);
     expect(r.status).toBe(200);
     // The intent that was paid, on the account and for the amount it was paid with: nothing more to pay.
-    expect(r.body.data).toEqual({ clientSecret: standin.paymentIntent(intentId)!.client_secret, paymentIntentId: intentId, providerAccountId: ACCOUNT, amount: 5000 });
+    expect(r.body.data).toEqual({
+      clientSecret: standin.paymentIntent(intentId)!.client_secret,
+      paymentIntentId: intentId,
+      providerAccountId: ACCOUNT,
+      amount: 5000,
+    });
     expect(intentsOf(uuid).map((i) => i.id)).toEqual([intentId]);
     expect((await w.stored(uuid)).payment).toMatchObject({
       intentId,
@@ -543,8 +578,9 @@ describe("confirming a paid reservation", () => {
     const intentId = await paying(w, uuid);
     expect((await w.cancel(uuid)).status).toBe(200);
     expect(standin.paymentIntent(intentId)!.status).toBe("canceled");
-    await expect(dashboard().paymentIntents.confirm(intentId, { payment_method: "pm_card_visa" }, { stripeAccount: ACCOUNT }))
-      .rejects.toMatchObject({ code: "payment_intent_unexpected_state" });
+    await expect(dashboard().paymentIntents.confirm(intentId, { payment_method: "pm_card_visa" }, { stripeAccount: ACCOUNT })).rejects.toMatchObject({
+      code: "payment_intent_unexpected_state",
+    });
     expect(await w.stored(uuid)).toMatchObject({ status: "cancelled", payment: { intentId, status: "pending" } });
     // Letting it go again changes nothing, at Stripe or here.
     expect((await w.cancel(uuid)).status).toBe(200);
@@ -588,7 +624,10 @@ describe("confirming a paid reservation", () => {
 
       await standin.succeed(intentId);
       await standin.settled();
-      const delivery = standin.deliveries().filter((d) => d.type === "payment_intent.succeeded").at(-1);
+      const delivery = standin
+        .deliveries()
+        .filter((d) => d.type === "payment_intent.succeeded")
+        .at(-1);
       expect(delivery).toMatchObject({ account: ACCOUNT, status: 200, ok: true });
       // Recorded by the webhook itself, before anyone confirms.
       expect((await w.stored(uuid)).payment).toMatchObject({ intentId, status: "succeeded", succeededAtMs: w.clock.now() });
@@ -598,7 +637,15 @@ describe("confirming a paid reservation", () => {
       expect(r.status).toBe(200);
       expect(r.body).toEqual({
         success: true,
-        data: { uuid, userId: DEFAULT_HOST_ID, userName: null, userEmail: null, meetLink: expect.stringMatching(MEET_LINK), location: { type: "video-meet", value: null }, manageUrl: null },
+        data: {
+          uuid,
+          userId: DEFAULT_HOST_ID,
+          userName: null,
+          userEmail: null,
+          meetLink: expect.stringMatching(MEET_LINK),
+          location: { type: "video-meet", value: null },
+          manageUrl: null,
+        },
       });
       expect(await w.stored(uuid)).toMatchObject({ status: "confirmed", heldUntilMs: null, meetLink: r.body.data.meetLink, payment: { status: "succeeded" } });
     } finally {
@@ -612,7 +659,12 @@ describe("confirming a paid reservation", () => {
     const uuid = await held(w);
     const intentId = await paying(w, uuid);
     await standin.succeed(intentId);
-    expect(standin.deliveries().filter((d) => d.type === "payment_intent.succeeded").at(-1)).toMatchObject({ url: null, status: null });
+    expect(
+      standin
+        .deliveries()
+        .filter((d) => d.type === "payment_intent.succeeded")
+        .at(-1),
+    ).toMatchObject({ url: null, status: null });
     expect((await w.stored(uuid)).payment!.status).toBe("pending");
 
     const r = await w.confirm(uuid);
@@ -630,7 +682,12 @@ describe("confirming a paid reservation", () => {
       const uuid = await held(w);
       const intentId = await paying(w, uuid);
       await standin.fail(intentId, "insufficient_funds");
-      expect(standin.deliveries().filter((d) => d.type === "payment_intent.payment_failed").at(-1)).toMatchObject({ status: 200, ok: true });
+      expect(
+        standin
+          .deliveries()
+          .filter((d) => d.type === "payment_intent.payment_failed")
+          .at(-1),
+      ).toMatchObject({ status: 200, ok: true });
       expect(await w.stored(uuid)).toMatchObject({ status: "held", payment: { intentId, status: "failed" } });
       expectError(await w.confirm(uuid), 422, "payment_required");
       expect((await w.stored(uuid)).status).toBe("held");
@@ -658,7 +715,12 @@ describe("confirming a paid reservation", () => {
 
     const second = await paying(w, uuid);
     expect(second).not.toBe(first);
-    expect(standin.paymentIntent(second)).toMatchObject({ status: "requires_payment_method", amount: 5000, currency: "eur", metadata: { reservation_uuid: uuid } });
+    expect(standin.paymentIntent(second)).toMatchObject({
+      status: "requires_payment_method",
+      amount: 5000,
+      currency: "eur",
+      metadata: { reservation_uuid: uuid },
+    });
     expect((await w.stored(uuid)).payment).toMatchObject({ intentId: second, status: "pending" });
     await closeAll(w.store);
   });
@@ -698,9 +760,15 @@ describe("POST /webhooks/stripe", () => {
 
   it.each([
     ["signed with another secret", async (payload: string) => ({ payload, signature: await sign(payload, "whsec_someone_else") })],
-    ["changed after signing", async (payload: string) => ({ payload: payload.replace('"livemode": false', '"livemode": true'), signature: await sign(payload) })],
+    [
+      "changed after signing",
+      async (payload: string) => ({ payload: payload.replace('"livemode": false', '"livemode": true'), signature: await sign(payload) }),
+    ],
     ["without a Stripe-Signature header", async (payload: string) => ({ payload, signature: null })],
-    ["signed ten minutes ago, beyond the five-minute tolerance", async (payload: string) => ({ payload, signature: await sign(payload, WEBHOOK_SECRET, Math.floor(Date.now() / 1000) - 600) })],
+    [
+      "signed ten minutes ago, beyond the five-minute tolerance",
+      async (payload: string) => ({ payload, signature: await sign(payload, WEBHOOK_SECRET, Math.floor(Date.now() / 1000) - 600) }),
+    ],
   ])("answers 400 bad_request for an event %s and records nothing", async (_name, forge) => {
     const w = await world();
     const uuid = await held(w);

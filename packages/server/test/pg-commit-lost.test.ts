@@ -79,10 +79,20 @@ async function loseAround(client: pg.Client, moment: "before" | "after", commit:
 }
 
 async function world() {
-  const host = await store.hosts.create({ name: `Host ${crypto.randomUUID().slice(0, 8)}`, email: null, timezone: "UTC", avatarUrl: null, feedToken: newFeedToken() }, Date.parse(NOW));
+  const host = await store.hosts.create(
+    { name: `Host ${crypto.randomUUID().slice(0, 8)}`, email: null, timezone: "UTC", avatarUrl: null, feedToken: newFeedToken() },
+    Date.parse(NOW),
+  );
   const clock = new ManualClock(NOW);
   const et = await new EventTypeAdmin(store, () => clock.now()).create({
-    hosts: [{ hostId: host.id }], title: "Lost commits", timezone: "UTC", seats: 1, minNoticeMinutes: 0, durationMinutes: 60, slotIntervalMinutes: 60, availability: { weekly, overrides: [] },
+    hosts: [{ hostId: host.id }],
+    title: "Lost commits",
+    timezone: "UTC",
+    seats: 1,
+    minNoticeMinutes: 0,
+    durationMinutes: 60,
+    slotIntervalMinutes: 60,
+    availability: { weekly, overrides: [] },
   });
   const app = createApp({ store, clock, config: { rateLimit: { limit: 100_000, windowSeconds: 60 } }, log: () => undefined });
   const book = async (key: string, start: string) => {
@@ -90,12 +100,19 @@ async function world() {
       new Request("http://localhost/reservations", {
         method: "POST",
         headers: { authorization: `Bearer ${et.token}`, "content-type": "application/json", "idempotency-key": key },
-        body: JSON.stringify({ start, end: new Date(Date.parse(start) + 3_600_000).toISOString(), email: "ada@example.com", firstname: "Ada", lastname: "Lovelace" }),
+        body: JSON.stringify({
+          start,
+          end: new Date(Date.parse(start) + 3_600_000).toISOString(),
+          email: "ada@example.com",
+          firstname: "Ada",
+          lastname: "Lovelace",
+        }),
       }),
     );
     return { status: response.status, headers: response.headers, body: (await response.json()) as any };
   };
-  const reservations = async () => (await killer.query<{ uuid: string }>(`SELECT uuid FROM "${schema}".reservations WHERE event_type_id = $1`, [et.id])).rows.map((r) => r.uuid);
+  const reservations = async () =>
+    (await killer.query<{ uuid: string }>(`SELECT uuid FROM "${schema}".reservations WHERE event_type_id = $1`, [et.id])).rows.map((r) => r.uuid);
   return { book, reservations };
 }
 

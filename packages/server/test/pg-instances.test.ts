@@ -36,16 +36,30 @@ afterAll(async () => {
 
 /** A host of its own for each event type: bookings of one host block that host's time in every event type, so tests sharing the schema would meet. */
 async function ownHost() {
-  const host = await store.hosts.create({ name: `Host ${crypto.randomUUID().slice(0, 8)}`, email: null, timezone: "UTC", avatarUrl: null, feedToken: newFeedToken() }, Date.now());
+  const host = await store.hosts.create(
+    { name: `Host ${crypto.randomUUID().slice(0, 8)}`, email: null, timezone: "UTC", avatarUrl: null, feedToken: newFeedToken() },
+    Date.now(),
+  );
   return [{ hostId: host.id }];
 }
 
 async function eventType(seats: number) {
-  return new EventTypeAdmin(store, Date.now).create({ hosts: await ownHost(), title: `${seats} seats`, timezone: "UTC", seats, minNoticeMinutes: 0, durationMinutes: 60, slotIntervalMinutes: 60, availability: { weekly, overrides: [] } });
+  return new EventTypeAdmin(store, Date.now).create({
+    hosts: await ownHost(),
+    title: `${seats} seats`,
+    timezone: "UTC",
+    seats,
+    minNoticeMinutes: 0,
+    durationMinutes: 60,
+    slotIntervalMinutes: 60,
+    availability: { weekly, overrides: [] },
+  });
 }
 
 async function instances(count: number, env: Record<string, string>): Promise<ServerProcess[]> {
-  return Promise.all(Array.from({ length: count }, () => startServerProcess({ DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema, STRIPE_STANDIN: "0", ...env })));
+  return Promise.all(
+    Array.from({ length: count }, () => startServerProcess({ DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema, STRIPE_STANDIN: "0", ...env })),
+  );
 }
 
 /** A slot `daysAhead` days ahead at `hour`:00 UTC, as the API takes it. */
@@ -68,27 +82,38 @@ async function seatsTaken(eventTypeId: number, slot: { start: string }): Promise
 }
 
 describe.skipIf(skip)(skip ? `several instances on PostgreSQL (skipped: ${problem})` : "several instances on PostgreSQL", () => {
-  it.each([1, 3])("lets exactly %i of 200 simultaneous requests, spread over two instances, take a slot", async (seats) => {
-    const et = await eventType(seats);
-    const servers = await instances(2, { RATE_LIMIT_PER_MINUTE: "100000" });
-    try {
-      const slot = slotAt(2, 9 + seats);
-      const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => book(servers[i % 2]!.base, et.token, slot, i)));
-      expect(answers.map((a) => a.status).filter((s) => s !== 200)).toEqual([]);
-      const won = answers.filter((a) => a.body.success);
-      expect(won).toHaveLength(seats);
-      for (const lost of answers.filter((a) => !a.body.success)) expect(["slot_locked", "slot_unavailable"]).toContain(lost.body.code);
-      expect(await seatsTaken(et.id, slot)).toBe(seats);
-    } finally {
-      await Promise.all(servers.map((s) => s.stop()));
-    }
-  }, 60_000);
+  it.each([1, 3])(
+    "lets exactly %i of 200 simultaneous requests, spread over two instances, take a slot",
+    async (seats) => {
+      const et = await eventType(seats);
+      const servers = await instances(2, { RATE_LIMIT_PER_MINUTE: "100000" });
+      try {
+        const slot = slotAt(2, 9 + seats);
+        const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => book(servers[i % 2]!.base, et.token, slot, i)));
+        expect(answers.map((a) => a.status).filter((s) => s !== 200)).toEqual([]);
+        const won = answers.filter((a) => a.body.success);
+        expect(won).toHaveLength(seats);
+        for (const lost of answers.filter((a) => !a.body.success)) expect(["slot_locked", "slot_unavailable"]).toContain(lost.body.code);
+        expect(await seatsTaken(et.id, slot)).toBe(seats);
+      } finally {
+        await Promise.all(servers.map((s) => s.stop()));
+      }
+    },
+    60_000,
+  );
 
   it("books 200 simultaneous requests for 200 distinct free slots through two instances without refusing one, even while one booking is slow", async () => {
     // Slots whose buffered spans touch: neighbours read each other's buffers, yet never conflict.
     const et = await new EventTypeAdmin(store, Date.now).create({
       hosts: await ownHost(),
-      title: "distinct slots", timezone: "UTC", seats: 1, minNoticeMinutes: 0, durationMinutes: 30, slotIntervalMinutes: 45, bufferAfterMinutes: 15, availability: { weekly, overrides: [] },
+      title: "distinct slots",
+      timezone: "UTC",
+      seats: 1,
+      minNoticeMinutes: 0,
+      durationMinutes: 30,
+      slotIntervalMinutes: 45,
+      bufferAfterMinutes: 15,
+      availability: { weekly, overrides: [] },
     });
     const servers = await instances(2, { RATE_LIMIT_PER_MINUTE: "100000" });
     const admin = new pg.Client({ connectionString: POSTGRES_URL });
@@ -109,7 +134,10 @@ describe.skipIf(skip)(skip ? `several instances on PostgreSQL (skipped: ${proble
       const revision = (await store.eventTypes.byId(et.id))!.revision;
       const slow = book(servers[0]!.base, et.token, slots[100]!, 100, "slow@example.com");
       await Bun.sleep(100);
-      const answers = await Promise.all([slow, ...slots.map((slot, i) => (i === 100 ? null : book(servers[i % 2]!.base, et.token, slot, i))).filter((a) => a !== null)]);
+      const answers = await Promise.all([
+        slow,
+        ...slots.map((slot, i) => (i === 100 ? null : book(servers[i % 2]!.base, et.token, slot, i))).filter((a) => a !== null),
+      ]);
       expect(answers.filter((a) => !a.body.success).map((a) => a.body.code)).toEqual([]);
       expect(answers).toHaveLength(200);
       expect(await store.reservations.seatHolders(et.id, first, first + 200 * 45 * 60_000, Date.now())).toHaveLength(200);
@@ -126,7 +154,14 @@ describe.skipIf(skip)(skip ? `several instances on PostgreSQL (skipped: ${proble
     // One-hour meetings every 15 minutes with a 10-minute buffer: each request overlaps its neighbours.
     const et = await new EventTypeAdmin(store, Date.now).create({
       hosts: await ownHost(),
-      title: "overlapping slots", timezone: "UTC", seats: 1, minNoticeMinutes: 0, durationMinutes: 60, slotIntervalMinutes: 15, bufferBeforeMinutes: 10, availability: { weekly, overrides: [] },
+      title: "overlapping slots",
+      timezone: "UTC",
+      seats: 1,
+      minNoticeMinutes: 0,
+      durationMinutes: 60,
+      slotIntervalMinutes: 15,
+      bufferBeforeMinutes: 10,
+      availability: { weekly, overrides: [] },
     });
     const servers = await instances(2, { RATE_LIMIT_PER_MINUTE: "100000" });
     try {
@@ -167,7 +202,8 @@ describe.skipIf(skip)(skip ? `several instances on PostgreSQL (skipped: ${proble
       const intoMinute = Date.now() % 60_000;
       if (intoMinute > 40_000) await Bun.sleep(60_000 - intoMinute + 100);
       const statuses: number[] = [];
-      for (let i = 0; i < 80; i++) statuses.push((await fetch(`${servers[i % 2]!.base}/configuration`, { headers: { authorization: `Bearer ${et.token}` } })).status);
+      for (let i = 0; i < 80; i++)
+        statuses.push((await fetch(`${servers[i % 2]!.base}/configuration`, { headers: { authorization: `Bearer ${et.token}` } })).status);
       expect(statuses.filter((s) => s === 200)).toHaveLength(60);
       expect(statuses.slice(60).every((s) => s === 429)).toBe(true);
     } finally {
@@ -175,28 +211,34 @@ describe.skipIf(skip)(skip ? `several instances on PostgreSQL (skipped: ${proble
     }
   }, 90_000);
 
-  it.each(["API token", "link token"] as const)("never lets 120 browser requests from one address with the %s, spread over two instances, make another address get 429", async (kind) => {
-    const et = await eventType(1);
-    const token = kind === "API token" ? et.token : et.linkToken;
-    const servers = await instances(2, { RATE_LIMIT_PER_MINUTE: "60", BOOKING_TRUST_PROXY: "1" });
-    try {
-      const intoMinute = Date.now() % 60_000;
-      if (intoMinute > 40_000) await Bun.sleep(60_000 - intoMinute + 100);
-      const from = (i: number, address: string) =>
-        fetch(`${servers[i % 2]!.base}/configuration`, { headers: { authorization: `Bearer ${token}`, origin: "https://shop.example.com", "x-forwarded-for": address } });
-      const statuses: number[] = [];
-      for (let i = 0; i < 120; i++) statuses.push((await from(i, "203.0.113.5")).status);
-      expect(statuses.filter((s) => s === 200)).toHaveLength(60);
-      expect(statuses.slice(60).every((s) => s === 429)).toBe(true);
-      for (const [i, address] of ["198.51.100.7", "192.0.2.1"].entries()) {
-        const other = await from(i, address);
-        expect(other.status, address).toBe(200);
-        expect(other.headers.get("x-ratelimit-remaining"), address).toBe("59");
+  it.each(["API token", "link token"] as const)(
+    "never lets 120 browser requests from one address with the %s, spread over two instances, make another address get 429",
+    async (kind) => {
+      const et = await eventType(1);
+      const token = kind === "API token" ? et.token : et.linkToken;
+      const servers = await instances(2, { RATE_LIMIT_PER_MINUTE: "60", BOOKING_TRUST_PROXY: "1" });
+      try {
+        const intoMinute = Date.now() % 60_000;
+        if (intoMinute > 40_000) await Bun.sleep(60_000 - intoMinute + 100);
+        const from = (i: number, address: string) =>
+          fetch(`${servers[i % 2]!.base}/configuration`, {
+            headers: { authorization: `Bearer ${token}`, origin: "https://shop.example.com", "x-forwarded-for": address },
+          });
+        const statuses: number[] = [];
+        for (let i = 0; i < 120; i++) statuses.push((await from(i, "203.0.113.5")).status);
+        expect(statuses.filter((s) => s === 200)).toHaveLength(60);
+        expect(statuses.slice(60).every((s) => s === 429)).toBe(true);
+        for (const [i, address] of ["198.51.100.7", "192.0.2.1"].entries()) {
+          const other = await from(i, address);
+          expect(other.status, address).toBe(200);
+          expect(other.headers.get("x-ratelimit-remaining"), address).toBe("59");
+        }
+      } finally {
+        await Promise.all(servers.map((s) => s.stop()));
       }
-    } finally {
-      await Promise.all(servers.map((s) => s.stop()));
-    }
-  }, 90_000);
+    },
+    90_000,
+  );
 
   it("keeps every booking a client saw succeed when an instance is killed with SIGKILL mid-burst, and none beyond the seats", async () => {
     const et = await eventType(1);
@@ -204,7 +246,9 @@ describe.skipIf(skip)(skip ? `several instances on PostgreSQL (skipped: ${proble
     try {
       const slots = Array.from({ length: 30 }, (_, i) => slotAt(3 + Math.floor(i / 20), i % 20));
       // Each slot is asked for three times, through both instances, while one of them dies.
-      const burst = slots.flatMap((slot, i) => [0, 1, 2].map((k) => book([victim!, survivor!][(i + k) % 2]!.base, et.token, slot, i * 3 + k).catch(() => null)));
+      const burst = slots.flatMap((slot, i) =>
+        [0, 1, 2].map((k) => book([victim!, survivor!][(i + k) % 2]!.base, et.token, slot, i * 3 + k).catch(() => null)),
+      );
       await Bun.sleep(30);
       victim!.kill("SIGKILL");
       const answers = await Promise.all(burst);

@@ -200,7 +200,12 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
           overrideTokenHash: `${RUN}-parity-o`,
           slug: "parity-check",
           linkToken: `bcl_${RUN}-parity`,
-          settings: { ...DEFAULT_SETTINGS, title: "Parity", customFields: [], theme: { mode: "dark" as const, borderRadius: "4px", colors: { primary: "#123" } } },
+          settings: {
+            ...DEFAULT_SETTINGS,
+            title: "Parity",
+            customFields: [],
+            theme: { mode: "dark" as const, borderRadius: "4px", colors: { primary: "#123" } },
+          },
           webhookSecret: "whsec_parity",
           feedToken: `bcf_${RUN}-parity`,
         };
@@ -215,13 +220,22 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
             heldUntilMs: T + 600_000,
             timezone: "Europe/Prague",
             customFields: [{ uuid: "f1", value: "ACME" }],
-            payment: { intentId: `pi_${RUN}`, account: "acct_1", amount: 1500, currency: "eur", status: "pending", billing: { city: "Brno" }, succeededAtMs: null },
+            payment: {
+              intentId: `pi_${RUN}`,
+              account: "acct_1",
+              amount: 1500,
+              currency: "eur",
+              status: "pending",
+              billing: { city: "Brno" },
+              succeededAtMs: null,
+            },
           }),
           reservation(fromPg.id, "2026-12-02T08:00:00Z", 60, { status: "cancelled", cancelledAtMs: T, meetLink: "https://meet.example/x" }),
         ];
         await a.reservations.insertMany(records);
         await sqlite.reservations.insertMany(records.map((r) => ({ ...r, eventTypeId: fromSqlite.id })));
-        const same = (x: unknown, y: unknown) => expect(JSON.stringify(x, (k, v) => (k === "eventTypeId" ? 0 : v))).toBe(JSON.stringify(y, (k, v) => (k === "eventTypeId" ? 0 : v)));
+        const same = (x: unknown, y: unknown) =>
+          expect(JSON.stringify(x, (k, v) => (k === "eventTypeId" ? 0 : v))).toBe(JSON.stringify(y, (k, v) => (k === "eventTypeId" ? 0 : v)));
 
         for (const r of records) {
           same(await a.reservations.byUuid(fromPg.id, r.uuid), await sqlite.reservations.byUuid(fromSqlite.id, r.uuid));
@@ -256,7 +270,14 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
       expect(await a.eventTypes.count()).toBe((await b.eventTypes.list()).length);
 
       const updated = await b.eventTypes.update(et.id, { disabled: true, webhookDisabledAtMs: T }, "2026-11-24T00:00:00.000Z");
-      expect(updated).toMatchObject({ id: et.id, revision: first + 1, disabled: true, webhookDisabledAtMs: T, updatedAt: "2026-11-24T00:00:00.000Z", createdAt: et.createdAt });
+      expect(updated).toMatchObject({
+        id: et.id,
+        revision: first + 1,
+        disabled: true,
+        webhookDisabledAtMs: T,
+        updatedAt: "2026-11-24T00:00:00.000Z",
+        createdAt: et.createdAt,
+      });
       // A booking through one instance is seen by the other's cache through the revision.
       expect(await book(b, et, "2026-12-01T10:00:00Z", 1)).toHaveProperty("record");
       const seen = await a.eventTypes.byTokenHash(et.tokenHash);
@@ -277,14 +298,21 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
       const et = await eventType(timed, 1);
       const realNow = Date.now();
       // A hold that the database sees running for ten more minutes.
-      const hold = reservation(et.id, "2026-12-09T10:00:00Z", 60, { status: "held", heldUntilMs: realNow + 10 * 60_000, createdAtMs: realNow, updatedAtMs: realNow });
+      const hold = reservation(et.id, "2026-12-09T10:00:00Z", 60, {
+        status: "held",
+        heldUntilMs: realNow + 10 * 60_000,
+        createdAtMs: realNow,
+        updatedAtMs: realNow,
+      });
       await timed.reservations.insertMany([hold]);
       // A host whose clock runs an hour ahead thinks the hold expired; the database says it holds.
       const ahead = realNow + HOUR;
       const claimFrom = (store: Store) =>
         store.reservations.claim({ eventTypeId: et.id, fromMs: hold.startMs, untilMs: hold.endMs, nowMs: ahead }, (holders, _current, at): SeatDecision => {
           expect(Math.abs(at - (store === timed ? realNow : ahead))).toBeLessThan(60_000);
-          return holders.length < 1 ? { write: reservation(et.id, "2026-12-09T10:00:00Z", 60, { createdAtMs: at, updatedAtMs: at }) } : { refuse: "slot_unavailable" };
+          return holders.length < 1
+            ? { write: reservation(et.id, "2026-12-09T10:00:00Z", 60, { createdAtMs: at, updatedAtMs: at }) }
+            : { refuse: "slot_unavailable" };
         });
       expect(await claimFrom(timed)).toEqual({ refused: "slot_unavailable" });
       // Without it the caller's clock decides, which is what a single host (and a test's clock) wants.
@@ -338,8 +366,14 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
       const claimUntilAnswered = async ({ startMs, endMs, store }: (typeof claims)[number], i: number) => {
         for (;;) {
           try {
-            const record = { ...reservation(et.id, new Date(startMs).toISOString(), (endMs - startMs) / 60_000, { createdAtMs: T, updatedAtMs: T }), email: `v${i}@example.com` };
-            return await store.reservations.claim({ eventTypeId: et.id, fromMs: startMs, untilMs: endMs, nowMs: T }, (holders): SeatDecision => (holders.length === 0 ? { write: record } : { refuse: "slot_unavailable" }));
+            const record = {
+              ...reservation(et.id, new Date(startMs).toISOString(), (endMs - startMs) / 60_000, { createdAtMs: T, updatedAtMs: T }),
+              email: `v${i}@example.com`,
+            };
+            return await store.reservations.claim(
+              { eventTypeId: et.id, fromMs: startMs, untilMs: endMs, nowMs: T },
+              (holders): SeatDecision => (holders.length === 0 ? { write: record } : { refuse: "slot_unavailable" }),
+            );
           } catch (error) {
             if (!(error instanceof StoreBusyError)) throw error;
             await Bun.sleep(1 + Math.random() * 10);
@@ -358,10 +392,13 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
       const first = et.revision;
       const record = reservation(et.id, "2026-12-04T08:00:00Z", 90, { createdAtMs: T, updatedAtMs: T });
       const event = outboxEvent(record);
-      const outcome = await a.reservations.claim({ eventTypeId: et.id, fromMs: record.startMs, untilMs: record.endMs, nowMs: T, idempotencyKey: "key-1" }, () => ({
-        write: record,
-        events: [event],
-      }));
+      const outcome = await a.reservations.claim(
+        { eventTypeId: et.id, fromMs: record.startMs, untilMs: record.endMs, nowMs: T, idempotencyKey: "key-1" },
+        () => ({
+          write: record,
+          events: [event],
+        }),
+      );
       expect(outcome).toEqual({ record });
       expect(await b.reservations.byUuid(et.id, record.uuid)).toEqual(record);
       expect((await b.eventTypes.byId(et.id))!.revision).toBe(first + 1);
@@ -378,10 +415,13 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
       await a.reservations.insertMany([held]);
       let seen: { holders: number; current: ReservationRecord | null } | null = null;
       const confirmed = { ...held, status: "confirmed" as const, heldUntilMs: null, confirmedAtMs: T + 1, updatedAtMs: T + 1 };
-      const outcome = await b.reservations.claim({ eventTypeId: et.id, fromMs: held.startMs, untilMs: held.endMs, nowMs: T + 1, uuid: held.uuid }, (holders, current) => {
-        seen = { holders: holders.length, current };
-        return { write: confirmed };
-      });
+      const outcome = await b.reservations.claim(
+        { eventTypeId: et.id, fromMs: held.startMs, untilMs: held.endMs, nowMs: T + 1, uuid: held.uuid },
+        (holders, current) => {
+          seen = { holders: holders.length, current };
+          return { write: confirmed };
+        },
+      );
       expect(seen).toEqual({ holders: 0, current: held });
       expect(outcome).toEqual({ record: confirmed });
       expect(await a.reservations.byUuid(et.id, held.uuid)).toEqual(confirmed);
@@ -398,14 +438,19 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
           throw new Error("decision failed");
         }),
       ).rejects.toThrow("decision failed");
-      await expect(a.reservations.claim(claim, () => ({ write: { ...record, endMs: record.startMs }, events: [outboxEvent(record)] }))).rejects.toThrow(/reservations_end_after_start/);
+      await expect(a.reservations.claim(claim, () => ({ write: { ...record, endMs: record.startMs }, events: [outboxEvent(record)] }))).rejects.toThrow(
+        /reservations_end_after_start/,
+      );
       const event = outboxEvent(record);
       await a.reservations.claim(claim, () => ({ write: record, events: [event] }));
       const other = reservation(et.id, "2026-12-06T10:00:00Z", 60);
       // A message id is written once: the UNIQUE constraint refuses a second event with it, and the reservation with it.
-      await expect(a.reservations.claim({ ...claim, fromMs: other.startMs, untilMs: other.endMs }, () => ({ write: other, events: [{ ...event, reservationUuid: other.uuid }] }))).rejects.toThrow(
-        /msg_id/,
-      );
+      await expect(
+        a.reservations.claim({ ...claim, fromMs: other.startMs, untilMs: other.endMs }, () => ({
+          write: other,
+          events: [{ ...event, reservationUuid: other.uuid }],
+        })),
+      ).rejects.toThrow(/msg_id/);
       expect(await a.reservations.byUuid(et.id, other.uuid)).toBeNull();
       expect((await a.webhooks.recent(et.id, 10)).length).toBe(1);
       expect((await a.eventTypes.byId(et.id))!.revision).toBe(first + 1);
@@ -437,11 +482,21 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
         void slow.then(() => (slowDone = true));
         // Overlapping (half an hour in, from the other instance): waits a tenth of a second, then busy.
         const started = Date.now();
-        const overlapping = a.reservations.claim({ eventTypeId: et.id, fromMs: Date.parse("2026-12-07T10:30:00Z"), untilMs: Date.parse("2026-12-07T11:30:00Z"), nowMs: T }, () => ({
-          write: reservation(et.id, "2026-12-07T10:30:00Z", 60, { createdAtMs: T, updatedAtMs: T }),
-        })).then(() => null, (error: unknown) => error);
+        const overlapping = a.reservations
+          .claim({ eventTypeId: et.id, fromMs: Date.parse("2026-12-07T10:30:00Z"), untilMs: Date.parse("2026-12-07T11:30:00Z"), nowMs: T }, () => ({
+            write: reservation(et.id, "2026-12-07T10:30:00Z", 60, { createdAtMs: T, updatedAtMs: T }),
+          }))
+          .then(
+            () => null,
+            (error: unknown) => error,
+          );
         // Caught at once: it may give up before the other instance's claim does.
-        await expect(b.reservations.claim({ eventTypeId: et.id, fromMs: Date.parse("2026-12-07T10:30:00Z"), untilMs: Date.parse("2026-12-07T11:30:00Z"), nowMs: T }, () => ({ refuse: "x" }))).rejects.toBeInstanceOf(StoreBusyError);
+        await expect(
+          b.reservations.claim(
+            { eventTypeId: et.id, fromMs: Date.parse("2026-12-07T10:30:00Z"), untilMs: Date.parse("2026-12-07T11:30:00Z"), nowMs: T },
+            () => ({ refuse: "x" }),
+          ),
+        ).rejects.toBeInstanceOf(StoreBusyError);
         expect(await overlapping).toBeInstanceOf(StoreBusyError);
         expect(Date.now() - started).toBeLessThan(1500);
         // The next hour and the hour before touch it but cannot overlap it: booked while it is still under way.
@@ -451,7 +506,9 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
         expect(await slow).toHaveProperty("record");
         const start = Date.parse("2026-12-07T09:00:00Z");
         expect((await a.reservations.seatHolders(et.id, start, start + 3 * HOUR, T)).map((h) => new Date(h.startMs).toISOString())).toEqual([
-          "2026-12-07T09:00:00.000Z", "2026-12-07T10:00:00.000Z", "2026-12-07T11:00:00.000Z",
+          "2026-12-07T09:00:00.000Z",
+          "2026-12-07T10:00:00.000Z",
+          "2026-12-07T11:00:00.000Z",
         ]);
       } finally {
         await admin.query("DROP TRIGGER IF EXISTS stall_insert ON reservations");
@@ -496,7 +553,9 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
         expect(await book(a, et, "2026-12-08T08:00:00Z", 5, { email: "twice@example.com" })).toHaveProperty("record");
         await expect(book(a, et, "2026-12-08T08:00:00Z", 5, { email: "always@example.com" })).rejects.toBeInstanceOf(StoreBusyError);
         await expect(book(a, et, "2026-12-08T08:00:00Z", 5, { email: "deadlock@example.com" })).rejects.toBeInstanceOf(StoreBusyError);
-        const tries = await admin.query("SELECT (SELECT last_value FROM tries_twice) AS twice, (SELECT last_value FROM tries_always) AS always, (SELECT last_value FROM tries_deadlock) AS deadlock");
+        const tries = await admin.query(
+          "SELECT (SELECT last_value FROM tries_twice) AS twice, (SELECT last_value FROM tries_always) AS always, (SELECT last_value FROM tries_deadlock) AS deadlock",
+        );
         expect(tries.rows[0]).toEqual({ twice: "3", always: "4", deadlock: "4" });
         const start = Date.parse("2026-12-08T08:00:00Z");
         expect(await a.reservations.seatHolders(et.id, start, start + HOUR, T)).toHaveLength(1);
@@ -515,7 +574,11 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
       const revision = (await a.eventTypes.byId(et.id))!.revision;
 
       // A pending payment is a note: it changes no seat (a succeeded one would keep the hold's seat past its time).
-      const paid = { ...held, payment: { intentId: `pi_save_${RUN}`, account: "acct", amount: 100, currency: "eur", status: "pending" as const, billing: {}, succeededAtMs: null }, updatedAtMs: T + 1 };
+      const paid = {
+        ...held,
+        payment: { intentId: `pi_save_${RUN}`, account: "acct", amount: 100, currency: "eur", status: "pending" as const, billing: {}, succeededAtMs: null },
+        updatedAtMs: T + 1,
+      };
       expect(await b.reservations.save(paid, T)).toBe(true);
       expect((await a.eventTypes.byId(et.id))!.revision).toBe(revision);
       expect(await a.reservations.byPaymentIntent(`pi_save_${RUN}`)).toEqual(paid);
@@ -572,7 +635,9 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
         expect(await store.idempotency.begin(et.id, "fresh", "other", T)).toEqual({ state: "mismatch" });
         const admin = await adminOn(own);
         try {
-          expect((await admin.query("SELECT window_start FROM rate_limits ORDER BY window_start")).rows.map((r) => Number(r.window_start))).toEqual([Math.floor(T / 60_000) * 60_000]);
+          expect((await admin.query("SELECT window_start FROM rate_limits ORDER BY window_start")).rows.map((r) => Number(r.window_start))).toEqual([
+            Math.floor(T / 60_000) * 60_000,
+          ]);
         } finally {
           await admin.end();
         }
@@ -604,7 +669,9 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
 
       expect(await a.idempotency.begin(et.id, "booked", "h", T)).toEqual({ state: "new" });
       const record = reservation(et.id, "2026-12-10T08:00:00Z", 60);
-      await a.reservations.claim({ eventTypeId: et.id, fromMs: record.startMs, untilMs: record.endMs, nowMs: T, idempotencyKey: "booked" }, () => ({ write: record }));
+      await a.reservations.claim({ eventTypeId: et.id, fromMs: record.startMs, untilMs: record.endMs, nowMs: T, idempotencyKey: "booked" }, () => ({
+        write: record,
+      }));
       expect(await b.idempotency.begin(et.id, "booked", "h", T + 60_000)).toEqual({ state: "saved", reservationUuid: record.uuid });
     });
 
@@ -630,7 +697,10 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
       // Two events of one reservation: the second waits for the first.
       const first = reservation(et.id, "2026-12-11T10:00:00Z", 60);
       const [created, cancelled] = [outboxEvent(first), outboxEvent(first, "reservation.cancelled")];
-      await x.reservations.claim({ eventTypeId: et.id, fromMs: first.startMs, untilMs: first.endMs, nowMs: T }, () => ({ write: first, events: [created, cancelled] }));
+      await x.reservations.claim({ eventTypeId: et.id, fromMs: first.startMs, untilMs: first.endMs, nowMs: T }, () => ({
+        write: first,
+        events: [created, cancelled],
+      }));
       expect(await x.webhooks.claimDue(T - 1, 60_000, 10)).toEqual([]);
 
       const leased: number[] = [];
@@ -661,9 +731,23 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
       expect(again.map((d) => d.nextAttemptAtMs)).toEqual([...again.map((d) => d.nextAttemptAtMs)].sort((p, q) => p - q));
 
       const log = (await x.webhooks.recent(et.id, 100)).find((d) => d.id === firstOfFirst.id)!;
-      expect(log).toMatchObject({ status: "delivered", deliveredAtMs: T + 25, lastStatusCode: 204, attemptLog: [{ attempt: 1, atMs: T + 10, statusCode: 204, error: null, durationMs: 15 }] });
-      await x.webhooks.recordAttempt(again[0]!.id, { attempt: 2, atMs: T + 60_002, statusCode: 500, error: "HTTP 500", durationMs: 3 }, { status: "pending", nextAttemptAtMs: T + HOUR });
-      expect((await y.webhooks.recent(et.id, 100)).find((d) => d.id === again[0]!.id)).toMatchObject({ status: "pending", nextAttemptAtMs: T + HOUR, lastError: "HTTP 500", attempts: 2 });
+      expect(log).toMatchObject({
+        status: "delivered",
+        deliveredAtMs: T + 25,
+        lastStatusCode: 204,
+        attemptLog: [{ attempt: 1, atMs: T + 10, statusCode: 204, error: null, durationMs: 15 }],
+      });
+      await x.webhooks.recordAttempt(
+        again[0]!.id,
+        { attempt: 2, atMs: T + 60_002, statusCode: 500, error: "HTTP 500", durationMs: 3 },
+        { status: "pending", nextAttemptAtMs: T + HOUR },
+      );
+      expect((await y.webhooks.recent(et.id, 100)).find((d) => d.id === again[0]!.id)).toMatchObject({
+        status: "pending",
+        nextAttemptAtMs: T + HOUR,
+        lastError: "HTTP 500",
+        attempts: 2,
+      });
     });
   });
 
@@ -694,7 +778,9 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
       await Promise.all(Array.from({ length: 8 }, () => store.eventTypes.count()));
       const admin = await adminOn(own);
       try {
-        const killed = await admin.query("SELECT pg_terminate_backend(pid, 5000) AS done FROM pg_stat_activity WHERE application_name = $1", [`booking-calendar/${own}`]);
+        const killed = await admin.query("SELECT pg_terminate_backend(pid, 5000) AS done FROM pg_stat_activity WHERE application_name = $1", [
+          `booking-calendar/${own}`,
+        ]);
         expect(killed.rowCount).toBeGreaterThan(0);
         expect(await store.eventTypes.count()).toBe(1);
         expect(await book(store, et, "2026-12-12T08:00:00Z", 10)).toHaveProperty("record");
@@ -724,7 +810,10 @@ describe.skipIf(skip)(skip ? `PostgreSQL store (skipped: ${unreachable})` : "Pos
           .catch((e: unknown) => e);
         let pid: number | undefined;
         for (let i = 0; i < 200 && pid === undefined; i++) {
-          const busy = await admin.query("SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND query LIKE 'INSERT INTO reservations%' AND state = 'active'", [`booking-calendar/${own}`]);
+          const busy = await admin.query(
+            "SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND query LIKE 'INSERT INTO reservations%' AND state = 'active'",
+            [`booking-calendar/${own}`],
+          );
           pid = busy.rows[0]?.pid;
           if (pid === undefined) await Bun.sleep(25);
         }

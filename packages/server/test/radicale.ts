@@ -129,7 +129,8 @@ export async function startRadicale(user = "organizer", password = "s3cret-pass"
     },
     requests() {
       const out: { method: string; path: string }[] = [];
-      for (const m of log.matchAll(/(GET|PUT|DELETE|PROPFIND|REPORT|MKCALENDAR|OPTIONS|PROPPATCH|MKCOL) request for '([^']*)'/g)) out.push({ method: m[1]!, path: m[2]! });
+      for (const m of log.matchAll(/(GET|PUT|DELETE|PROPFIND|REPORT|MKCALENDAR|OPTIONS|PROPPATCH|MKCOL) request for '([^']*)'/g))
+        out.push({ method: m[1]!, path: m[2]! });
       return out;
     },
     async pause() {

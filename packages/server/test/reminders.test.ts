@@ -43,7 +43,14 @@ async function startSmtp(): Promise<Smtp> {
 async function world(smtp: Smtp, settings: Partial<EventTypeCreate> = {}, databasePath?: string) {
   const mail = { smtpUrl: smtp.url, from: FROM };
   const env = await setup({ config: { ...NO_RATE_LIMIT, mail }, ...(databasePath ? { databasePath } : {}) });
-  const created = await env.admin("POST", "/admin/event-types", { title: "Intro call", timezone: "Europe/Prague", slug: "intro", rescheduleNoticeMinutes: 0, cancelNoticeMinutes: 0, ...settings });
+  const created = await env.admin("POST", "/admin/event-types", {
+    title: "Intro call",
+    timezone: "Europe/Prague",
+    slug: "intro",
+    rescheduleNoticeMinutes: 0,
+    cancelNoticeMinutes: 0,
+    ...settings,
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   const et = { id: created.body.data.id as number, token: created.body.data.token as string };
   const workerOn = (store: Store) => new ReminderWorker(store, env.clock, { mail }, (e) => env.logs.push(e));
@@ -178,7 +185,9 @@ describe("reminder emails", () => {
     const booked = dataOf(await w.book(input(TUE_0900)));
     // A cancel that wrote no events (as a race between a claim and a cancel would leave it).
     const record = (await w.store.reservations.byUuid(w.et.id, booked.uuid))!;
-    expect(await w.store.reservations.save({ ...record, status: "cancelled", cancelledAtMs: w.clock.now(), updatedAtMs: w.clock.now() }, record.updatedAtMs)).toBe(true);
+    expect(
+      await w.store.reservations.save({ ...record, status: "cancelled", cancelledAtMs: w.clock.now(), updatedAtMs: w.clock.now() }, record.updatedAtMs),
+    ).toBe(true);
     w.at(TUE_0900_MS - 24 * HOUR);
     expect(await runUntilIdle(w.worker)).toBe(1);
     expect(smtp.received).toEqual([]);
@@ -339,7 +348,9 @@ describe("reminder emails", () => {
     expect((await w.reminders()).every((d) => d.status === "delivered" && d.attempts === 1)).toBe(true);
     // The other instance's app sees the same outbox.
     const otherApp = createApp({ store: other, clock: w.clock, config: { adminKey: ADMIN_KEY }, log: () => undefined });
-    const listed = await otherApp.handle(new Request(`http://localhost/admin/event-types/${w.et.id}/deliveries`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } }));
+    const listed = await otherApp.handle(
+      new Request(`http://localhost/admin/event-types/${w.et.id}/deliveries`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } }),
+    );
     expect(((await listed.json()) as any).data.filter((d: any) => d.webhookId.startsWith("remind_")).length).toBe(24);
   });
 });

@@ -146,7 +146,14 @@ describe("POST /reservations (one step)", () => {
     });
     const list = await w.list();
     expect(list).toHaveLength(1);
-    expect(list[0]).toMatchObject({ uuid, status: "confirmed", startIso8601: "2026-11-24T08:00:00Z", endIso8601: "2026-11-24T08:30:00Z", heldUntil: null, email: "ada@example.com" });
+    expect(list[0]).toMatchObject({
+      uuid,
+      status: "confirmed",
+      startIso8601: "2026-11-24T08:00:00Z",
+      endIso8601: "2026-11-24T08:30:00Z",
+      heldUntil: null,
+      email: "ada@example.com",
+    });
     expect(await w.freeSeats("2026-11-24", "2026-11-24T08:00:00Z")).toBe(0);
     // The neighbouring slot is untouched.
     expect(await w.freeSeats("2026-11-24", "2026-11-24T08:30:00Z")).toBe(1);
@@ -220,7 +227,10 @@ describe("POST /reservations/{uuid}/confirm", () => {
 
   it("confirms a hold before expiry, updating the passed attributes and merging custom fields", async () => {
     const w = await world(fieldSettings);
-    const uuid = await held(w, input(TUE_0900, { email: "ada@example.com", firstname: "Ada", lastname: "Byron", customFields: [{ uuid: COMPANY, value: "Acme" }] }));
+    const uuid = await held(
+      w,
+      input(TUE_0900, { email: "ada@example.com", firstname: "Ada", lastname: "Byron", customFields: [{ uuid: COMPANY, value: "Acme" }] }),
+    );
     w.clock.advance(9); // 07:09Z, one minute before the hold ends
     const r = await w.confirm(uuid, { lastname: "Lovelace", phone: "+420 777 123 456", customFields: [{ uuid: PLAN, value: "pro" }] });
     expect(r.status).toBe(200);
@@ -231,7 +241,12 @@ describe("POST /reservations/{uuid}/confirm", () => {
     expect(await w.reservationOf(uuid)).toMatchObject({ status: "confirmed", firstname: "Ada", lastname: "Lovelace" });
     const [row] = await w.list();
     expect(row).toMatchObject({ uuid, status: "confirmed", heldUntil: null, phone: "+420 777 123 456" });
-    expect(row.customFields).toEqual(expect.arrayContaining([{ uuid: COMPANY, value: "Acme" }, { uuid: PLAN, value: "pro" }]));
+    expect(row.customFields).toEqual(
+      expect.arrayContaining([
+        { uuid: COMPANY, value: "Acme" },
+        { uuid: PLAN, value: "pro" },
+      ]),
+    );
     expect(row.customFields).toHaveLength(2);
     // Confirmed stays confirmed long after the hold would have ended.
     w.clock.advance(60);
@@ -883,16 +898,26 @@ describe("ReservationInput validation", () => {
     const sql = "Robert'); DROP TABLE reservations; --";
     const r = await w.book(input(TUE_0900, { email: "zofie@example.com", firstname: "Žofie 李", lastname: "Dvořáková 🎉" }));
     expect(r.body.data.userName).toBe(HOST.userName);
-    const uuid2 = await booked(w, input(TUE_0930, { firstname: sql, lastname: "\" OR 1=1 --" }));
+    const uuid2 = await booked(w, input(TUE_0930, { firstname: sql, lastname: '" OR 1=1 --' }));
     expect(await w.reservationOf(r.body.data.uuid)).toMatchObject({ firstname: "Žofie 李", lastname: "Dvořáková 🎉" });
-    expect(await w.reservationOf(uuid2)).toMatchObject({ firstname: sql, lastname: "\" OR 1=1 --" });
+    expect(await w.reservationOf(uuid2)).toMatchObject({ firstname: sql, lastname: '" OR 1=1 --' });
     expect((await w.list()).map((x) => x.firstname)).toEqual(["Žofie 李", sql]);
     await closeAll(w.store);
   });
 
   describe("custom fields", () => {
     const uuidOf = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
-    const [TEXT, TEXTAREA, EMAIL, PHONE, NUMBER, SELECT, MULTI, CHECKBOX, DATE] = [1, 2, 3, 4, 5, 6, 7, 8, 9].map(uuidOf) as [string, string, string, string, string, string, string, string, string];
+    const [TEXT, TEXTAREA, EMAIL, PHONE, NUMBER, SELECT, MULTI, CHECKBOX, DATE] = [1, 2, 3, 4, 5, 6, 7, 8, 9].map(uuidOf) as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
     const fields: Partial<EventTypeCreate> = {
       customFields: [
         { uuid: TEXT, label: "Company", name: "company", type: "text", required: true },
@@ -1091,7 +1116,10 @@ describe("Idempotency-Key", () => {
   it("keeps keys apart per event type", async () => {
     const w = await world();
     // Another host's event type, so both can book the same time.
-    const host = await w.store.hosts.create({ name: "Other host", email: "other@example.com", timezone: "UTC", avatarUrl: null, feedToken: newFeedToken() }, w.clock.now());
+    const host = await w.store.hosts.create(
+      { name: "Other host", email: "other@example.com", timezone: "UTC", avatarUrl: null, feedToken: newFeedToken() },
+      w.clock.now(),
+    );
     const other = await w.eventType({ title: "Other", hosts: [{ hostId: host.id }] });
     const foreign = client(w, other.token, other.id);
     const body = input(TUE_0900);

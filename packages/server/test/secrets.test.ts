@@ -111,10 +111,29 @@ function protectedFeed(username: string, password: string) {
 /** An event type and a calendar source with a password, written through the store. */
 async function eventTypeWithCalendar(store: Store, webhookSecret: string, password: string) {
   const et = await store.eventTypes.create(
-    { disabled: false, tokenHash: `hash-${webhookSecret}`, overrideTokenHash: `override-${webhookSecret}`, slug: null, linkToken: `bcl_${webhookSecret}`, settings: { ...DEFAULT_SETTINGS, title: "Intro" }, webhookSecret },
+    {
+      disabled: false,
+      tokenHash: `hash-${webhookSecret}`,
+      overrideTokenHash: `override-${webhookSecret}`,
+      slug: null,
+      linkToken: `bcl_${webhookSecret}`,
+      settings: { ...DEFAULT_SETTINGS, title: "Intro" },
+      webhookSecret,
+    },
     "2026-11-23T07:00:00Z",
   );
-  const source = await store.busy.add({ hostId: await hostOf(store, et.id), kind: "caldav", url: "https://dav.example.com/", username: "organizer", secret: password, calendars: [], freshnessMinutes: null }, 0);
+  const source = await store.busy.add(
+    {
+      hostId: await hostOf(store, et.id),
+      kind: "caldav",
+      url: "https://dav.example.com/",
+      username: "organizer",
+      secret: password,
+      calendars: [],
+      freshnessMinutes: null,
+    },
+    0,
+  );
   return { eventTypeId: et.id, sourceId: source.id };
 }
 
@@ -131,7 +150,12 @@ describe("secrets at rest", () => {
     const webhookSecret: string = created.body.data.webhookSecret;
     expect(webhookSecret).toMatch(/^whsec_/);
     const feed = protectedFeed("organizer", "correct horse battery staple");
-    const added = await admin("POST", `/admin/event-types/${created.body.data.id}/busy-sources`, { kind: "ical", url: feed.url, username: "organizer", password: "correct horse battery staple" });
+    const added = await admin("POST", `/admin/event-types/${created.body.data.id}/busy-sources`, {
+      kind: "ical",
+      url: feed.url,
+      username: "organizer",
+      password: "correct horse battery staple",
+    });
     expect(added.status).toBe(200);
 
     const stored = await db.secretsStored();
@@ -159,7 +183,12 @@ describe("secrets at rest", () => {
     const id: number = created.body.data.id;
     const issued: string = created.body.data.webhookSecret;
     const feed = protectedFeed("organizer", "s3cret-calendar-password");
-    const added = await admin("POST", `/admin/event-types/${id}/busy-sources`, { kind: "ical", url: feed.url, username: "organizer", password: "s3cret-calendar-password" });
+    const added = await admin("POST", `/admin/event-types/${id}/busy-sources`, {
+      kind: "ical",
+      url: feed.url,
+      username: "organizer",
+      password: "s3cret-calendar-password",
+    });
     expect(added.body.data.credentialsSet).toBe(true);
     const rotated = await admin("POST", `/admin/event-types/${id}/webhook-secret`);
     const fresh: string = rotated.body.data.webhookSecret;
@@ -272,7 +301,9 @@ describe("the secret key setting", () => {
       }
       expect(message).toBe("BOOKING_SECRET_KEY must be 32 random bytes in base64 or hex; make one with: openssl rand -base64 32");
     }
-    expect(() => configFromEnv({ BOOKING_SECRET_KEY: a.toString("base64"), BOOKING_SECRET_KEYS_OLD: "nope" })).toThrow("BOOKING_SECRET_KEYS_OLD (key 1) must be 32 random bytes");
+    expect(() => configFromEnv({ BOOKING_SECRET_KEY: a.toString("base64"), BOOKING_SECRET_KEYS_OLD: "nope" })).toThrow(
+      "BOOKING_SECRET_KEYS_OLD (key 1) must be 32 random bytes",
+    );
     expect(parseSecretKey(a.toString("base64"), "x").id).toMatch(/^[0-9a-f]{8}$/);
   });
 });
@@ -281,7 +312,12 @@ describe("the secret key setting", () => {
 describe.skipIf(ENGINE === "postgres")("npm start and the secret key", () => {
   /** Runs `src/main.ts` until it exits (it is expected to refuse to start); its exit code and what it printed to stderr. */
   async function refusedStart(env: Record<string, string>): Promise<{ code: number; stderr: string }> {
-    const proc = Bun.spawn([process.execPath, "src/main.ts"], { cwd: SERVER_DIR, env: { PATH: process.env.PATH ?? "", PORT: "0", STRIPE_STANDIN: "0", ...env }, stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([process.execPath, "src/main.ts"], {
+      cwd: SERVER_DIR,
+      env: { PATH: process.env.PATH ?? "", PORT: "0", STRIPE_STANDIN: "0", ...env },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     // Were it to start after all, it must not outlive the test.
     cleanups.push(() => proc.kill());
     return { code: await proc.exited, stderr: await new Response(proc.stderr).text() };
@@ -343,7 +379,9 @@ describe.skipIf(ENGINE === "postgres")("npm start and the secret key", () => {
 
 /** The log entries as text, errors with their message and stack, as a log sink would write them. */
 const logText = (logs: LogEntry[]) =>
-  JSON.stringify(logs.map((e) => ({ ...e, error: e.error instanceof Error ? `${e.error.message}\n${e.error.stack}` : e.error === undefined ? undefined : String(e.error) })));
+  JSON.stringify(
+    logs.map((e) => ({ ...e, error: e.error instanceof Error ? `${e.error.message}\n${e.error.stack}` : e.error === undefined ? undefined : String(e.error) })),
+  );
 
 describe("secrets in errors and logs", () => {
   it("names a URL in a text by scheme, host and path only, leaving the sentence around it as it is", () => {
@@ -387,10 +425,20 @@ describe("secrets in errors and logs", () => {
       { kind: "ical", url: `http://127.0.0.1:${droppingPort}/me.ics?token=feed-query-token-2`, token: "feed-bearer-token" },
       { kind: "caldav", url: `http://127.0.0.1:${droppingPort}/dav/?token=feed-query-token-3`, username: "me", password: "calendar-password" },
     ];
-    const secrets = ["hook-query-token", webhookSecret, "feed-query-token", "feed-bearer-token", "calendar-password", Buffer.from("me:calendar-password").toString("base64")];
+    const secrets = [
+      "hook-query-token",
+      webhookSecret,
+      "feed-query-token",
+      "feed-bearer-token",
+      "calendar-password",
+      Buffer.from("me:calendar-password").toString("base64"),
+    ];
 
     // A URL with credentials in it is refused, pointing to the fields.
-    const inUrl = await env.admin("POST", `/admin/event-types/${id}/busy-sources`, { kind: "caldav", url: "https://me:calendar-password@dav.example.com/dav/" });
+    const inUrl = await env.admin("POST", `/admin/event-types/${id}/busy-sources`, {
+      kind: "caldav",
+      url: "https://me:calendar-password@dav.example.com/dav/",
+    });
     expect(inUrl.status).toBe(422);
     expect(inUrl.body.errors.url).toEqual(["Send the user name and password as fields, not in the URL."]);
 
@@ -419,7 +467,10 @@ describe("secrets in errors and logs", () => {
     expect(env.logs.map((e) => e.message)).toContainEqual(`webhook endpoint ${receiver}/hooks answered 410; disabled for event type ${id}`);
 
     const listed = await env.admin("GET", `/admin/event-types/${id}/busy-sources`);
-    const shown = JSON.stringify([answers, listed.body.data.map((s: { lastError: string | null; skippedObjects: unknown }) => [s.lastError, s.skippedObjects])]);
+    const shown = JSON.stringify([
+      answers,
+      listed.body.data.map((s: { lastError: string | null; skippedObjects: unknown }) => [s.lastError, s.skippedObjects]),
+    ]);
     const logged = logText(env.logs);
     expect(env.logs.filter((e) => /failed to sync/.test(e.message))).toHaveLength(3);
     for (const secret of secrets) {

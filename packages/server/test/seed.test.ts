@@ -30,30 +30,40 @@ describe("the seeded demo", () => {
     for (const et of seeded.filter((e) => e !== team)) expect(et.hosts, et.title).toEqual(["Alex Demo"]);
     const teamRecord = (await env.store.eventTypes.byId(team.id))!;
     const samSchedule = (await env.store.schedules.list(sam!.id))[0]!;
-    expect(teamRecord.hosts.map((h) => [h.hostId, h.scheduleId])).toEqual([[alex!.id, null], [sam!.id, samSchedule.id]]);
+    expect(teamRecord.hosts.map((h) => [h.hostId, h.scheduleId])).toEqual([
+      [alex!.id, null],
+      [sam!.id, samSchedule.id],
+    ]);
 
     // The demo page offers it as a tab beside the personal ones, with its link token.
     const page = await env.call("GET", "/?event=2");
     expect(page.status).toBe(200);
-    expect(page.text).toMatch(/<a href="\/\?event=0"[^>]*>Intro call<\/a>.*<a href="\/\?event=1"[^>]*>Paid consultation<\/a>.*<a href="\/\?event=2" aria-current="page">Team intro \(round robin\)<\/a>/s);
+    expect(page.text).toMatch(
+      /<a href="\/\?event=0"[^>]*>Intro call<\/a>.*<a href="\/\?event=1"[^>]*>Paid consultation<\/a>.*<a href="\/\?event=2" aria-current="page">Team intro \(round robin\)<\/a>/s,
+    );
     expect(page.text).toContain(`<booking-calendar token="${team.linkToken}">`);
     expect((await env.call("GET", "/book/team-intro")).status).toBe(200);
 
     // Bookable: Wednesday 10:00 is Alex's alone (Sam works afternoons); 14:00 twice takes both hosts, one each.
     const slots = dataOf(await env.call("GET", "/time-slots?from=2026-11-25&until=2026-11-25", { token: team.linkToken }));
     expect(slots.map((s: { readable_start: string }) => s.readable_start)).toEqual(expect.arrayContaining(["09:00", "10:00", "14:00", "16:30"]));
-    const book = async (start: string, end: string, email: string) => dataOf(await env.call("POST", "/reservations", { token: team.linkToken, body: { start, end, email, firstname: "Demo", lastname: "Visitor" } }));
+    const book = async (start: string, end: string, email: string) =>
+      dataOf(await env.call("POST", "/reservations", { token: team.linkToken, body: { start, end, email, firstname: "Demo", lastname: "Visitor" } }));
     expect((await book("2026-11-25T10:00:00+01:00", "2026-11-25T10:30:00+01:00", "a@example.com")).userId).toBe(alex!.id);
     const first = await book("2026-11-25T14:00:00+01:00", "2026-11-25T14:30:00+01:00", "b@example.com");
     const second = await book("2026-11-25T14:00:00+01:00", "2026-11-25T14:30:00+01:00", "c@example.com");
     expect([first.userId, second.userId].sort()).toEqual([alex!.id, sam!.id].sort());
     expect(second.userName).toBe(second.userId === sam!.id ? "Sam Demo" : "Alex Demo");
     // Both hosts are taken at 14:00 now: the team no longer offers it, and Alex's personal intro call neither.
-    const after = dataOf(await env.call("GET", "/time-slots?from=2026-11-25&until=2026-11-25", { token: team.linkToken })).map((s: { readable_start: string }) => s.readable_start);
+    const after = dataOf(await env.call("GET", "/time-slots?from=2026-11-25&until=2026-11-25", { token: team.linkToken })).map(
+      (s: { readable_start: string }) => s.readable_start,
+    );
     expect(after).not.toContain("14:00");
     expect(after).toContain("14:30");
     const intro = seeded.find((et) => et.slug === "intro-call")!;
-    const introTimes = dataOf(await env.call("GET", "/time-slots?from=2026-11-25&until=2026-11-25", { token: intro.linkToken })).map((s: { readable_start: string }) => s.readable_start);
+    const introTimes = dataOf(await env.call("GET", "/time-slots?from=2026-11-25&until=2026-11-25", { token: intro.linkToken })).map(
+      (s: { readable_start: string }) => s.readable_start,
+    );
     expect(introTimes).not.toContain("14:00");
     expect(introTimes).not.toContain("10:00");
     expect(introTimes).toContain("11:00");

@@ -89,7 +89,11 @@ export async function signInBurst(servers: readonly ServerProcess[], guesses: nu
   return Promise.all(
     Array.from({ length: guesses }, async (_, i) => {
       const base = servers[i % servers.length]!.base;
-      const r = await fetch(`${base}/console/session`, { method: "POST", headers: { origin: base, "content-type": "application/json" }, body: JSON.stringify({ adminKey: `guess-${i}` }) });
+      const r = await fetch(`${base}/console/session`, {
+        method: "POST",
+        headers: { origin: base, "content-type": "application/json" },
+        body: JSON.stringify({ adminKey: `guess-${i}` }),
+      });
       await r.arrayBuffer();
       return r.status;
     }),

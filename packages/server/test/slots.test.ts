@@ -21,7 +21,12 @@ const startsLocal = (slots: Slot[], zone: string): string[] => slots.map((s) => 
 const intervalsUtc = (intervals: [number, number][]): string[][] => intervals.map(([a, b]) => [utc(a), utc(b)]);
 
 /** Rules with no opening hours unless given, no notice, and a horizon far beyond every test date. */
-function rulesOf(partial: Partial<Omit<SlotRules, "availability">> & { weekly?: Partial<Record<Weekday, TimeRange[]>>; overrides?: { date: string; ranges: TimeRange[] }[] } = {}): SlotRules {
+function rulesOf(
+  partial: Partial<Omit<SlotRules, "availability">> & {
+    weekly?: Partial<Record<Weekday, TimeRange[]>>;
+    overrides?: { date: string; ranges: TimeRange[] }[];
+  } = {},
+): SlotRules {
   const { weekly = {}, overrides = [], ...rest } = partial;
   return {
     timezone: "UTC",
@@ -158,7 +163,12 @@ describe("slotsBetween across DST changes", () => {
     });
 
     it("fits as many hourly slots into a 00:00-24:00 day as the day has hours", () => {
-      const rules = rulesOf({ timezone: c.zone, durationMinutes: 60, slotIntervalMinutes: 60, overrides: [{ date: c.date, ranges: [range("00:00", "24:00")] }] });
+      const rules = rulesOf({
+        timezone: c.zone,
+        durationMinutes: 60,
+        slotIntervalMinutes: 60,
+        overrides: [{ date: c.date, ranges: [range("00:00", "24:00")] }],
+      });
       const slots = slotsBetween(rules, fromMs, untilMs, [], LONG_AGO);
       expect(slots).toHaveLength(c.wholeDay.count);
       expect(utc(slots[0]!.startMs)).toBe(c.wholeDay.first);
@@ -238,13 +248,19 @@ describe("openIntervals", () => {
   });
 
   it("closes a day whose override has no ranges while the weekly hours hold on other days", () => {
-    const rules = rulesOf({ weekly: { monday: [range("09:00", "10:00")], tuesday: [range("09:00", "10:00")] }, overrides: [{ date: "2026-11-23", ranges: [] }] });
+    const rules = rulesOf({
+      weekly: { monday: [range("09:00", "10:00")], tuesday: [range("09:00", "10:00")] },
+      overrides: [{ date: "2026-11-23", ranges: [] }],
+    });
     const intervals = openIntervals(rules, ms("2026-11-23T00:00:00Z"), ms("2026-11-25T00:00:00Z"));
     expect(intervalsUtc(intervals)).toEqual([["2026-11-24T09:00:00Z", "2026-11-24T10:00:00Z"]]);
   });
 
   it("replaces the weekly hours of a day with the override's special hours", () => {
-    const rules = rulesOf({ weekly: { monday: [range("09:00", "17:00")] }, overrides: [{ date: "2026-11-23", ranges: [range("07:00", "08:00"), range("18:00", "19:30")] }] });
+    const rules = rulesOf({
+      weekly: { monday: [range("09:00", "17:00")] },
+      overrides: [{ date: "2026-11-23", ranges: [range("07:00", "08:00"), range("18:00", "19:30")] }],
+    });
     const intervals = openIntervals(rules, ms("2026-11-23T00:00:00Z"), ms("2026-11-24T00:00:00Z"));
     expect(intervalsUtc(intervals)).toEqual([
       ["2026-11-23T07:00:00Z", "2026-11-23T08:00:00Z"],
@@ -380,7 +396,12 @@ describe("slotsBetween", () => {
       expect(one.find((s) => utc(s.startMs) === "2026-11-23T10:30:00Z")).toMatchObject({ seats: 3, freeSeats: 3 });
       expect(one.find((s) => utc(s.startMs) === "2026-11-23T09:30:00Z")).toMatchObject({ seats: 3, freeSeats: 3 });
 
-      const three = slotsBetween(rules, ...mondayWindow, [busy("2026-11-23T10:00:00Z", 30), busy("2026-11-23T10:00:00Z", 30), busy("2026-11-23T10:00:00Z", 30)], LONG_AGO);
+      const three = slotsBetween(
+        rules,
+        ...mondayWindow,
+        [busy("2026-11-23T10:00:00Z", 30), busy("2026-11-23T10:00:00Z", 30), busy("2026-11-23T10:00:00Z", 30)],
+        LONG_AGO,
+      );
       expect(three.find((s) => utc(s.startMs) === "2026-11-23T10:00:00Z")).toMatchObject({ freeSeats: 0 });
     });
 
@@ -417,7 +438,12 @@ describe("slotsBetween", () => {
   describe("horizon", () => {
     it("offers slots through the last bookable day and none after it", () => {
       // Now is Monday 2026-11-23 08:00 in Prague; two days ahead is Wednesday the 25th.
-      const weekdays = { monday: [range("09:00", "10:00")], tuesday: [range("09:00", "10:00")], wednesday: [range("09:00", "10:00")], thursday: [range("09:00", "10:00")] };
+      const weekdays = {
+        monday: [range("09:00", "10:00")],
+        tuesday: [range("09:00", "10:00")],
+        wednesday: [range("09:00", "10:00")],
+        thursday: [range("09:00", "10:00")],
+      };
       const rules = rulesOf({ timezone: "Europe/Prague", horizonDays: 2, weekly: weekdays });
       const slots = slotsBetween(rules, ms("2026-11-22T23:00:00Z"), ms("2026-11-27T23:00:00Z"), [], ms("2026-11-23T07:00:00Z"));
       expect(startsLocal(slots, "Europe/Prague")).toEqual([
@@ -432,7 +458,11 @@ describe("slotsBetween", () => {
 
     it("counts horizon days from today in the organizer's zone, not from the UTC date", () => {
       // 2026-11-23T23:30Z is already Tuesday 00:30 in Prague, so a zero-day horizon means Tuesday only.
-      const rules = rulesOf({ timezone: "Europe/Prague", horizonDays: 0, weekly: { tuesday: [range("09:00", "10:00")], wednesday: [range("09:00", "10:00")] } });
+      const rules = rulesOf({
+        timezone: "Europe/Prague",
+        horizonDays: 0,
+        weekly: { tuesday: [range("09:00", "10:00")], wednesday: [range("09:00", "10:00")] },
+      });
       const slots = slotsBetween(rules, ms("2026-11-22T23:00:00Z"), ms("2026-11-27T23:00:00Z"), [], ms("2026-11-23T23:30:00Z"));
       expect(startsUtc(slots)).toEqual(["2026-11-24T08:00:00Z", "2026-11-24T08:30:00Z"]);
     });
@@ -491,7 +521,13 @@ describe("the slot grid", () => {
     });
 
     it("fits a day-long meeting from one day's hours into the next day's, across a 25-hour day", () => {
-      const rules = rulesOf({ timezone: "Europe/Berlin", durationMinutes: 1440, slotIntervalMinutes: 600, weekly: everyDay(range("00:00", "24:00")), overrides: [{ date: "2026-10-27", ranges: [range("00:00", "18:00")] }] });
+      const rules = rulesOf({
+        timezone: "Europe/Berlin",
+        durationMinutes: 1440,
+        slotIntervalMinutes: 600,
+        weekly: everyDay(range("00:00", "24:00")),
+        overrides: [{ date: "2026-10-27", ranges: [range("00:00", "18:00")] }],
+      });
       // Berlin's 2026-10-24 has 24 hours from 22:00Z, 2026-10-25 has 25 from 22:00Z and 2026-10-26 has 24 from 23:00Z;
       // on 2026-10-27 the hours end at 18:00 (17:00Z), so a meeting from 19:00Z on the 26th does not fit.
       const slots = slotsBetween(rules, ms("2026-10-23T22:00:00Z"), ms("2026-10-26T23:00:00Z"), [], LONG_AGO);
@@ -514,7 +550,12 @@ describe("the slot grid", () => {
     const ZONES = ["UTC", "Europe/Berlin", "America/New_York", "Australia/Sydney", "Asia/Kolkata", "Australia/Lord_Howe"];
     const SCHEDULES = [
       { name: "24/7, 50-minute meetings every 50 minutes", ranges: [range("00:00", "24:00")], durationMinutes: 50, slotIntervalMinutes: 50 },
-      { name: "22:00-24:00 and 00:00-02:00, 70-minute meetings every 25 minutes", ranges: [range("22:00", "24:00"), range("00:00", "02:00")], durationMinutes: 70, slotIntervalMinutes: 25 },
+      {
+        name: "22:00-24:00 and 00:00-02:00, 70-minute meetings every 25 minutes",
+        ranges: [range("22:00", "24:00"), range("00:00", "02:00")],
+        durationMinutes: 70,
+        slotIntervalMinutes: 25,
+      },
       { name: "09:00-17:00, 60-minute meetings every 45 minutes", ranges: [range("09:00", "17:00")], durationMinutes: 60, slotIntervalMinutes: 45 },
       { name: "24/7, day-long meetings every 7 hours", ranges: [range("00:00", "24:00")], durationMinutes: 1440, slotIntervalMinutes: 420 },
     ];
@@ -523,7 +564,12 @@ describe("the slot grid", () => {
     const CASES = ZONES.flatMap((zone) => SCHEDULES.map((schedule) => ({ zone, schedule })));
 
     it.each(CASES)("$zone, $schedule.name", ({ zone, schedule }) => {
-      const rules = rulesOf({ timezone: zone, durationMinutes: schedule.durationMinutes, slotIntervalMinutes: schedule.slotIntervalMinutes, weekly: everyDay(...schedule.ranges) });
+      const rules = rulesOf({
+        timezone: zone,
+        durationMinutes: schedule.durationMinutes,
+        slotIntervalMinutes: schedule.slotIntervalMinutes,
+        weekly: everyDay(...schedule.ranges),
+      });
       const durationMs = schedule.durationMinutes * MINUTE;
       for (const changeDay of CHANGE_DAYS) {
         const center = ms(`${changeDay}T00:00:00Z`);
@@ -534,7 +580,11 @@ describe("the slot grid", () => {
 
         // (a) Narrower windows: the zone's local days, UTC days, and windows of odd lengths at odd offsets.
         const windows: [number, number][] = [];
-        for (let d = DateTime.fromMillis(wideFrom, { zone }).startOf("day").plus({ days: 1 }); d.plus({ days: 1 }).toMillis() <= wideUntil; d = d.plus({ days: 1 })) {
+        for (
+          let d = DateTime.fromMillis(wideFrom, { zone }).startOf("day").plus({ days: 1 });
+          d.plus({ days: 1 }).toMillis() <= wideUntil;
+          d = d.plus({ days: 1 })
+        ) {
           windows.push([d.toMillis(), d.plus({ days: 1 }).toMillis()]);
         }
         for (let t = wideFrom; t + DAY_MS <= wideUntil; t += DAY_MS) windows.push([t, t + DAY_MS]);
@@ -584,7 +634,20 @@ const luxonDayStart = (t: number, zone: string) => new Date(DateTime.fromMillis(
 describe("ZonedIsoWriter", () => {
   // Zones with clock changes at odd times and by odd amounts, fixed UTC written as Z and as +00:00,
   // quarter-hour offsets, a day skipped at midnight (Santiago) and a half-hour DST (Lord Howe).
-  const zones = ["Europe/Prague", "UTC", "Etc/UTC", "America/New_York", "America/Santiago", "Australia/Lord_Howe", "Asia/Kolkata", "Pacific/Chatham", "America/St_Johns", "Africa/Casablanca", "America/Havana", "Antarctica/Troll"];
+  const zones = [
+    "Europe/Prague",
+    "UTC",
+    "Etc/UTC",
+    "America/New_York",
+    "America/Santiago",
+    "Australia/Lord_Howe",
+    "Asia/Kolkata",
+    "Pacific/Chatham",
+    "America/St_Johns",
+    "Africa/Casablanca",
+    "America/Havana",
+    "Antarctica/Troll",
+  ];
 
   it("writes every instant as luxon does, across two years of clock changes", () => {
     for (const zone of zones) {

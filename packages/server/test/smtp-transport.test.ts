@@ -27,7 +27,27 @@ let key = "";
 let cert = "";
 beforeAll(() => {
   certDir = mkdtempSync(join(tmpdir(), "smtp-cert-"));
-  execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", join(certDir, "key.pem"), "-out", join(certDir, "cert.pem"), "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"], { stdio: "ignore" });
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-keyout",
+      join(certDir, "key.pem"),
+      "-out",
+      join(certDir, "cert.pem"),
+      "-days",
+      "1",
+      "-subj",
+      "/CN=localhost",
+      "-addext",
+      "subjectAltName=DNS:localhost,IP:127.0.0.1",
+    ],
+    { stdio: "ignore" },
+  );
   key = readFileSync(join(certDir, "key.pem"), "utf8");
   cert = readFileSync(join(certDir, "cert.pem"), "utf8");
 });
@@ -71,9 +91,20 @@ async function relay(port: number) {
     port: (front.address() as AddressInfo).port,
     log,
     /** Everything the client sent, as one text. */
-    sent: () => log.filter((l) => l.dir === "c").map((l) => l.text).join(""),
+    sent: () =>
+      log
+        .filter((l) => l.dir === "c")
+        .map((l) => l.text)
+        .join(""),
     /** Connections greeted (EHLO sent, a second one after STARTTLS not seen through TLS). */
-    greetings: () => (log.filter((l) => l.dir === "c").map((l) => l.text).join("").match(/^EHLO /gm) ?? []).length,
+    greetings: () =>
+      (
+        log
+          .filter((l) => l.dir === "c")
+          .map((l) => l.text)
+          .join("")
+          .match(/^EHLO /gm) ?? []
+      ).length,
     /** Connections open through the relay now. */
     open: () => [...sockets].filter((s) => !s.destroyed).length / 2,
     cut: () => {
@@ -86,7 +117,10 @@ async function relay(port: number) {
 const LIMITS: SmtpLimits = { connections: 2, idleMs: 5_000, connectMs: 5_000, messageMs: 10_000 };
 
 /** The product's transport to `port` as SMTP_URL would name it (`query` for `?tls=...`, `user` for AUTH), closed after the test. */
-function transport(port: number, options: { scheme?: "smtp" | "smtps"; query?: string; user?: string; limits?: Partial<SmtpLimits>; ca?: string } = {}): SmtpTransport {
+function transport(
+  port: number,
+  options: { scheme?: "smtp" | "smtps"; query?: string; user?: string; limits?: Partial<SmtpLimits>; ca?: string } = {},
+): SmtpTransport {
   const url = `${options.scheme ?? "smtp"}://${options.user ? `${options.user}@` : ""}127.0.0.1:${port}${options.query ?? "?tls=ignore"}`;
   const t = new SmtpTransport(url, { ...LIMITS, ...options.limits }, options.ca);
   cleanups.push(() => t.close());
@@ -244,7 +278,15 @@ describe("the SMTP transport", () => {
   });
 
   it("takes the credentials, TLS mode and port from SMTP_URL", () => {
-    expect(smtpPoolOptions("smtp://us%40er:p%3Ass@mail.example.com?tls=require", LIMITS)).toMatchObject({ pool: true, host: "mail.example.com", port: 587, secure: false, requireTLS: true, ignoreTLS: false, auth: { user: "us@er", pass: "p:ss" } });
+    expect(smtpPoolOptions("smtp://us%40er:p%3Ass@mail.example.com?tls=require", LIMITS)).toMatchObject({
+      pool: true,
+      host: "mail.example.com",
+      port: 587,
+      secure: false,
+      requireTLS: true,
+      ignoreTLS: false,
+      auth: { user: "us@er", pass: "p:ss" },
+    });
     expect(smtpPoolOptions("smtps://mail.example.com", LIMITS)).toMatchObject({ port: 465, secure: true, requireTLS: false, ignoreTLS: false });
     expect(smtpPoolOptions("smtp://127.0.0.1:2525?tls=ignore", LIMITS)).toMatchObject({ host: "127.0.0.1", port: 2525, ignoreTLS: true });
     expect(smtpPoolOptions("smtp://[::1]:2525", LIMITS)).toMatchObject({ host: "::1", port: 2525, ignoreTLS: false });

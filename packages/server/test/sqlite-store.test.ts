@@ -24,9 +24,12 @@ describe("claims sent together on SQLite", () => {
     const { id } = await new EventTypeAdmin(store, () => 1_000).create({ title: "Batch", timezone: "UTC", seats: 1 });
     const records = Array.from({ length: 5 }, (_, i) => reservation(id, `2026-12-01T${String(9 + i).padStart(2, "0")}:00:00Z`, 30));
     const side = new Database(path);
-    side.exec(`CREATE TRIGGER boom BEFORE INSERT ON reservations WHEN NEW.uuid = '${records[2]!.uuid}' BEGIN SELECT RAISE(ROLLBACK, 'the disk is full, say'); END`);
+    side.exec(
+      `CREATE TRIGGER boom BEFORE INSERT ON reservations WHEN NEW.uuid = '${records[2]!.uuid}' BEGIN SELECT RAISE(ROLLBACK, 'the disk is full, say'); END`,
+    );
     side.close();
-    const claim = (r: (typeof records)[number]) => store.reservations.claim({ eventTypeId: id, fromMs: r.startMs, untilMs: r.endMs, nowMs: 1_000 }, () => ({ write: r }));
+    const claim = (r: (typeof records)[number]) =>
+      store.reservations.claim({ eventTypeId: id, fromMs: r.startMs, untilMs: r.endMs, nowMs: 1_000 }, () => ({ write: r }));
     const outcomes = await Promise.allSettled(records.map(claim));
     expect(outcomes.map((o) => (o.status === "rejected" ? (o.reason as Error).message : "fulfilled"))).toEqual(Array(5).fill("the disk is full, say"));
     expect(await store.reservations.list(id, { fromMs: 0, untilMs: Number.MAX_SAFE_INTEGER, limit: 10 })).toEqual([]);
@@ -40,11 +43,15 @@ describe("claims sent together on SQLite", () => {
     const path = join(dir, "store.sqlite");
     const store = await openTestStore(path);
     const { id } = await new EventTypeAdmin(store, () => 1_000).create({ title: "Batch", timezone: "UTC", seats: 1 });
-    const records = Array.from({ length: 100 }, (_, i) => reservation(id, `2026-12-${String(1 + Math.floor(i / 20)).padStart(2, "0")}T${String(i % 20).padStart(2, "0")}:00:00Z`, 30));
+    const records = Array.from({ length: 100 }, (_, i) =>
+      reservation(id, `2026-12-${String(1 + Math.floor(i / 20)).padStart(2, "0")}T${String(i % 20).padStart(2, "0")}:00:00Z`, 30),
+    );
     // A real condition that ends the whole transaction, as SQLITE_FULL or an I/O error would: a
     // trigger raising ROLLBACK when the 71st reservation is written (from another connection).
     const side = new Database(path);
-    side.exec(`CREATE TRIGGER boom BEFORE INSERT ON reservations WHEN NEW.uuid = '${records[70]!.uuid}' BEGIN SELECT RAISE(ROLLBACK, 'the disk is full, say'); END`);
+    side.exec(
+      `CREATE TRIGGER boom BEFORE INSERT ON reservations WHEN NEW.uuid = '${records[70]!.uuid}' BEGIN SELECT RAISE(ROLLBACK, 'the disk is full, say'); END`,
+    );
     side.close();
 
     const outcomes = await Promise.allSettled(
@@ -52,9 +59,16 @@ describe("claims sent together on SQLite", () => {
     );
     // The first 64 commit in their own transaction; the rest share the one the trigger undid.
     expect(outcomes.slice(0, 64).every((o) => o.status === "fulfilled")).toBe(true);
-    expect(outcomes.slice(64).map((o) => (o.status === "rejected" ? (o.reason as Error).message : "fulfilled"))).toEqual(Array(36).fill("the disk is full, say"));
+    expect(outcomes.slice(64).map((o) => (o.status === "rejected" ? (o.reason as Error).message : "fulfilled"))).toEqual(
+      Array(36).fill("the disk is full, say"),
+    );
     const held = await store.reservations.list(id, { fromMs: 0, untilMs: Number.MAX_SAFE_INTEGER, limit: 1000 });
-    expect(held.map((r) => r.uuid).sort()).toEqual(records.slice(0, 64).map((r) => r.uuid).sort());
+    expect(held.map((r) => r.uuid).sort()).toEqual(
+      records
+        .slice(0, 64)
+        .map((r) => r.uuid)
+        .sort(),
+    );
 
     // Later claims, in a batch of their own, work.
     const later = await Promise.all(
@@ -70,7 +84,9 @@ describe("the bookings of each host on SQLite", () => {
   const hostRows = (path: string) => {
     const side = new Database(path, { readonly: true });
     try {
-      return side.query("SELECT host_id AS hostId, start_ms AS startMs, end_ms AS endMs, reservation_uuid AS uuid FROM reservation_hosts ORDER BY host_id, start_ms").all();
+      return side
+        .query("SELECT host_id AS hostId, start_ms AS startMs, end_ms AS endMs, reservation_uuid AS uuid FROM reservation_hosts ORDER BY host_id, start_ms")
+        .all();
     } finally {
       side.close();
     }
@@ -85,12 +101,21 @@ describe("the bookings of each host on SQLite", () => {
     const other = await store.hosts.create({ name: "Grace", email: null, timezone: "UTC", avatarUrl: null, feedToken: newFeedToken() }, 1_000);
     const booked = reservation(id, "2026-12-01T09:00:00Z", 30);
     const kept = reservation(id, "2026-12-01T11:00:00Z", 30);
-    for (const r of [booked, kept]) expect("record" in (await store.reservations.claim({ eventTypeId: id, fromMs: r.startMs, untilMs: r.endMs, nowMs: 1_000, hostIds: [DEFAULT_HOST_ID] }, () => ({ write: r })))).toBe(true);
+    for (const r of [booked, kept])
+      expect(
+        "record" in
+          (await store.reservations.claim({ eventTypeId: id, fromMs: r.startMs, untilMs: r.endMs, nowMs: 1_000, hostIds: [DEFAULT_HOST_ID] }, () => ({
+            write: r,
+          }))),
+      ).toBe(true);
     expect(hostRows(path)).toEqual([booked, kept].map((r) => ({ hostId: DEFAULT_HOST_ID, startMs: r.startMs, endMs: r.endMs, uuid: r.uuid })));
 
     // Moved an hour later and to the other host: its row moves with it, the other booking's stays.
     const moved = { ...booked, startMs: booked.startMs + 3_600_000, endMs: booked.endMs + 3_600_000, hostIds: [other.id], updatedAtMs: booked.updatedAtMs + 1 };
-    const outcome = await store.reservations.claim({ eventTypeId: id, fromMs: moved.startMs, untilMs: moved.endMs, nowMs: 1_000, uuid: booked.uuid, hostIds: [other.id] }, () => ({ write: moved }));
+    const outcome = await store.reservations.claim(
+      { eventTypeId: id, fromMs: moved.startMs, untilMs: moved.endMs, nowMs: 1_000, uuid: booked.uuid, hostIds: [other.id] },
+      () => ({ write: moved }),
+    );
     expect("record" in outcome).toBe(true);
     expect(hostRows(path)).toEqual([
       { hostId: DEFAULT_HOST_ID, startMs: kept.startMs, endMs: kept.endMs, uuid: kept.uuid },
@@ -112,7 +137,9 @@ describe("the bookings of each host on SQLite", () => {
     const db = sqliteAt(path, 16);
     db.exec("INSERT INTO hosts (name, timezone, feed_token, created_at_ms, updated_at_ms) VALUES ('Grace', 'UTC', 'bcf_grace', 0, 0)");
     db.exec("INSERT INTO event_types (token_hash, override_token_hash, settings, created_at, updated_at) VALUES ('t', 'o', '{}', '', '')");
-    const insert = db.query("INSERT INTO reservations (uuid, event_type_id, host_ids, status, start_ms, end_ms, email, created_at_ms, updated_at_ms) VALUES (?, 1, ?, 'confirmed', ?, ?, 'v@example.com', 5, 5)");
+    const insert = db.query(
+      "INSERT INTO reservations (uuid, event_type_id, host_ids, status, start_ms, end_ms, email, created_at_ms, updated_at_ms) VALUES (?, 1, ?, 'confirmed', ?, ?, 'v@example.com', 5, 5)",
+    );
     insert.run("b-late", "[1,2]", 7_200_000, 9_000_000);
     insert.run("a-early", "[2]", 3_600_000, 5_400_000);
     db.close();
@@ -136,7 +163,12 @@ describe("event types looked up by token on SQLite", () => {
     const lookUp = async () => (await store.eventTypes.byTokenHash(hashToken(created.token)))!;
     const book = async (startIso: string) => {
       const r = reservation(created.id, startIso, 30);
-      expect("record" in (await store.reservations.claim({ eventTypeId: created.id, fromMs: r.startMs, untilMs: r.endMs, nowMs: 1_000, hostIds: [DEFAULT_HOST_ID] }, () => ({ write: r })))).toBe(true);
+      expect(
+        "record" in
+          (await store.reservations.claim({ eventTypeId: created.id, fromMs: r.startMs, untilMs: r.endMs, nowMs: 1_000, hostIds: [DEFAULT_HOST_ID] }, () => ({
+            write: r,
+          }))),
+      ).toBe(true);
     };
     const first = await lookUp();
 

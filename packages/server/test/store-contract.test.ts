@@ -13,7 +13,17 @@ describe("the store", () => {
     const r = reservation(id, "2026-11-26T09:00:00Z", 30);
     await store.reservations.claim({ eventTypeId: id, fromMs: r.startMs - 1, untilMs: r.endMs + 1, nowMs: r.createdAtMs }, () => ({
       write: r,
-      events: [{ eventTypeId: id, reservationUuid: r.uuid, kind: "reservation.created", msgId: "msg_lease", url: "http://127.0.0.1:9/x", payload: "{}", createdAtMs: 1_000 }],
+      events: [
+        {
+          eventTypeId: id,
+          reservationUuid: r.uuid,
+          kind: "reservation.created",
+          msgId: "msg_lease",
+          url: "http://127.0.0.1:9/x",
+          payload: "{}",
+          createdAtMs: 1_000,
+        },
+      ],
     }));
     const [first] = await store.webhooks.claimDue(2_000, 60_000, 10);
     expect(first!.attempts).toBe(1);
@@ -35,17 +45,41 @@ describe("the store", () => {
     const { id } = await eventType({});
     const r = reservation(id, "2026-11-26T09:00:00Z", 30);
     const reminders = store.outbox.channel("reminder");
-    const event = (msgId: string, payload: string, notBeforeMs: number, kind: "reservation.created" | "reservation.rescheduled" = "reservation.created") => ({ channel: "reminder" as const, eventTypeId: id, reservationUuid: r.uuid, kind, msgId, url: "mailto:a@example.com", payload, createdAtMs: 1_000, notBeforeMs });
-    await store.reservations.claim({ eventTypeId: id, fromMs: r.startMs - 1, untilMs: r.endMs + 1, nowMs: r.createdAtMs }, () => ({ write: r, events: [event("msg_head", `{"rest":[1]}`, 2_000)] }));
+    const event = (msgId: string, payload: string, notBeforeMs: number, kind: "reservation.created" | "reservation.rescheduled" = "reservation.created") => ({
+      channel: "reminder" as const,
+      eventTypeId: id,
+      reservationUuid: r.uuid,
+      kind,
+      msgId,
+      url: "mailto:a@example.com",
+      payload,
+      createdAtMs: 1_000,
+      notBeforeMs,
+    });
+    await store.reservations.claim({ eventTypeId: id, fromMs: r.startMs - 1, untilMs: r.endMs + 1, nowMs: r.createdAtMs }, () => ({
+      write: r,
+      events: [event("msg_head", `{"rest":[1]}`, 2_000)],
+    }));
     const [first] = await reminders.claimDue(2_000, 60_000, 10);
     const [second] = await reminders.claimDue(2_000 + 61_000, 60_000, 10);
     // Follow-ups of a reschedule's reminder withdraw none of the reservation's reminders (as the change itself did).
-    const followUps = (tag: string) => ({ events: [event(`msg_${tag}_now`, `{"n":1}`, 2_000, "reservation.rescheduled"), event(`msg_${tag}_later`, `{"n":2}`, 900_000, "reservation.rescheduled")], payload: `{"rest":null}` });
+    const followUps = (tag: string) => ({
+      events: [event(`msg_${tag}_now`, `{"n":1}`, 2_000, "reservation.rescheduled"), event(`msg_${tag}_later`, `{"n":2}`, 900_000, "reservation.rescheduled")],
+      payload: `{"rest":null}`,
+    });
     // The worker whose lease ran out writes nothing, follow-ups included.
-    await reminders.recordAttempt(first!.id, { attempt: 1, atMs: 70_000, statusCode: 451, error: "SMTP 451", durationMs: 5 }, { status: "pending", nextAttemptAtMs: 80_000, followUps: followUps("stale") });
+    await reminders.recordAttempt(
+      first!.id,
+      { attempt: 1, atMs: 70_000, statusCode: 451, error: "SMTP 451", durationMs: 5 },
+      { status: "pending", nextAttemptAtMs: 80_000, followUps: followUps("stale") },
+    );
     expect((await reminders.recent(id, 10)).map((d) => d.msgId)).toEqual(["msg_head"]);
     // The holder's record writes them even for an attempt to be tried again, and replaces the payload.
-    await reminders.recordAttempt(second!.id, { attempt: 2, atMs: 70_000, statusCode: 451, error: "SMTP 451", durationMs: 5 }, { status: "pending", nextAttemptAtMs: 80_000, followUps: followUps("held") });
+    await reminders.recordAttempt(
+      second!.id,
+      { attempt: 2, atMs: 70_000, statusCode: 451, error: "SMTP 451", durationMs: 5 },
+      { status: "pending", nextAttemptAtMs: 80_000, followUps: followUps("held") },
+    );
     const rows = await reminders.recent(id, 10);
     expect(rows.map((d) => [d.msgId, d.status, d.payload, d.nextAttemptAtMs])).toEqual([
       ["msg_held_later", "pending", `{"n":2}`, 900_000],
@@ -78,7 +112,17 @@ describe("the store", () => {
       // Its outbox event is written, then its reservation breaks a constraint: both are undone.
       store.reservations.claim({ ...claim, fromMs: broken.startMs, untilMs: broken.endMs }, () => ({
         write: { ...broken, endMs: broken.startMs },
-        events: [{ eventTypeId: id, reservationUuid: broken.uuid, kind: "reservation.created", msgId: "msg_broken", url: "http://127.0.0.1:9/x", payload: "{}", createdAtMs: 1_000 }],
+        events: [
+          {
+            eventTypeId: id,
+            reservationUuid: broken.uuid,
+            kind: "reservation.created",
+            msgId: "msg_broken",
+            url: "http://127.0.0.1:9/x",
+            payload: "{}",
+            createdAtMs: 1_000,
+          },
+        ],
       })),
       store.reservations.claim({ ...claim, fromMs: other.startMs, untilMs: other.endMs }, takeIfFree(other)),
     ]);
@@ -132,7 +176,17 @@ describe("the store", () => {
       const r = reservation(id, `2026-11-26T${String(8 + i).padStart(2, "0")}:00:00Z`, 30);
       await store.reservations.claim({ eventTypeId: id, fromMs: r.startMs - 1, untilMs: r.endMs + 1, nowMs: r.createdAtMs }, () => ({
         write: r,
-        events: [{ eventTypeId: id, reservationUuid: r.uuid, kind: "reservation.created", msgId: `msg_cap${i}`, url: "http://127.0.0.1:9/x", payload: "{}", createdAtMs: 1_000 + i }],
+        events: [
+          {
+            eventTypeId: id,
+            reservationUuid: r.uuid,
+            kind: "reservation.created",
+            msgId: `msg_cap${i}`,
+            url: "http://127.0.0.1:9/x",
+            payload: "{}",
+            createdAtMs: 1_000 + i,
+          },
+        ],
       }));
     }
     const first = await store.webhooks.claimDue(2_000, 60_000, 10, 2);
@@ -153,7 +207,17 @@ describe("the webhook worker", () => {
     const r = reservation(id, "2026-11-26T09:00:00Z", 30);
     await store.reservations.claim({ eventTypeId: id, fromMs: r.startMs - 1, untilMs: r.endMs + 1, nowMs: 1_000 }, () => ({
       write: r,
-      events: [{ eventTypeId: id, reservationUuid: r.uuid, kind: "reservation.created", msgId: "msg_dns", url: "http://no-such-host.invalid/hook", payload: "{}", createdAtMs: 1_000 }],
+      events: [
+        {
+          eventTypeId: id,
+          reservationUuid: r.uuid,
+          kind: "reservation.created",
+          msgId: "msg_dns",
+          url: "http://no-such-host.invalid/hook",
+          payload: "{}",
+          createdAtMs: 1_000,
+        },
+      ],
     }));
     const clock = new ManualClock(2_000);
     const worker = new WebhookWorker(store, clock, { allowPrivateAddresses: false }, () => undefined);

@@ -55,7 +55,11 @@ describe("a team changing under bookings", () => {
       const apps = [env.app, app2, app3];
       const send = async (app: number, method: string, path: string, token: string, body?: unknown) => {
         const response = await apps[app]!.handle(
-          new Request(`http://localhost${path}`, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }),
+          new Request(`http://localhost${path}`, {
+            method,
+            headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+            ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          }),
         );
         return { status: response.status, body: (await response.json()) as { success: boolean; code?: string; data?: { uuid: string; userId: number } } };
       };
@@ -75,11 +79,16 @@ describe("a team changing under bookings", () => {
       for (let trial = 0; trial < 20; trial++) {
         const leaving = await createHost(env, `Leaves ${trial}`);
         const created = await env.admin("POST", "/admin/event-types", {
-          title: `Team ${trial}`, timezone: "Europe/Prague", assignment: "round-robin", hosts: [{ hostId: leaving }, { hostId: stay }],
+          title: `Team ${trial}`,
+          timezone: "Europe/Prague",
+          assignment: "round-robin",
+          hosts: [{ hostId: leaving }, { hostId: stay }],
         });
         expect(created.status, created.text).toBe(200);
         const { id, token } = created.body.data as { id: number; token: string };
-        const bookings = Array.from({ length: 20 }, (_, i) => send(i % 2, "POST", "/reservations", token, { ...slotOf(i), email: `v${trial}.${i}@example.com`, firstname: "Ada", lastname: `Race ${i}` }));
+        const bookings = Array.from({ length: 20 }, (_, i) =>
+          send(i % 2, "POST", "/reservations", token, { ...slotOf(i), email: `v${trial}.${i}@example.com`, firstname: "Ada", lastname: `Race ${i}` }),
+        );
         // The organizer takes the host off the team and deletes it meanwhile.
         const organizer = (async () => {
           const removed = await send(2, "PATCH", `/admin/event-types/${id}`, ADMIN_KEY, { hosts: [{ hostId: stay }] });

@@ -118,12 +118,54 @@ describe("GET /time-slots", () => {
 
   describe("across DST changes", () => {
     const CASES = [
-      { zone: "America/New_York", now: "2026-03-01T12:00:00Z", before: "2026-03-07", day: "2026-03-08", beforeStart: ["2026-03-07T09:00:00-05:00", "2026-03-07T14:00:00Z"], dayStart: ["2026-03-08T09:00:00-04:00", "2026-03-08T13:00:00Z"] },
-      { zone: "America/New_York", now: "2026-10-25T12:00:00Z", before: "2026-10-31", day: "2026-11-01", beforeStart: ["2026-10-31T09:00:00-04:00", "2026-10-31T13:00:00Z"], dayStart: ["2026-11-01T09:00:00-05:00", "2026-11-01T14:00:00Z"] },
-      { zone: "Europe/Berlin", now: "2026-03-20T12:00:00Z", before: "2026-03-28", day: "2026-03-29", beforeStart: ["2026-03-28T09:00:00+01:00", "2026-03-28T08:00:00Z"], dayStart: ["2026-03-29T09:00:00+02:00", "2026-03-29T07:00:00Z"] },
-      { zone: "Europe/Berlin", now: "2026-10-20T12:00:00Z", before: "2026-10-24", day: "2026-10-25", beforeStart: ["2026-10-24T09:00:00+02:00", "2026-10-24T07:00:00Z"], dayStart: ["2026-10-25T09:00:00+01:00", "2026-10-25T08:00:00Z"] },
-      { zone: "Australia/Sydney", now: "2026-03-30T12:00:00Z", before: "2026-04-04", day: "2026-04-05", beforeStart: ["2026-04-04T09:00:00+11:00", "2026-04-03T22:00:00Z"], dayStart: ["2026-04-05T09:00:00+10:00", "2026-04-04T23:00:00Z"] },
-      { zone: "Australia/Sydney", now: "2026-09-28T12:00:00Z", before: "2026-10-03", day: "2026-10-04", beforeStart: ["2026-10-03T09:00:00+10:00", "2026-10-02T23:00:00Z"], dayStart: ["2026-10-04T09:00:00+11:00", "2026-10-03T22:00:00Z"] },
+      {
+        zone: "America/New_York",
+        now: "2026-03-01T12:00:00Z",
+        before: "2026-03-07",
+        day: "2026-03-08",
+        beforeStart: ["2026-03-07T09:00:00-05:00", "2026-03-07T14:00:00Z"],
+        dayStart: ["2026-03-08T09:00:00-04:00", "2026-03-08T13:00:00Z"],
+      },
+      {
+        zone: "America/New_York",
+        now: "2026-10-25T12:00:00Z",
+        before: "2026-10-31",
+        day: "2026-11-01",
+        beforeStart: ["2026-10-31T09:00:00-04:00", "2026-10-31T13:00:00Z"],
+        dayStart: ["2026-11-01T09:00:00-05:00", "2026-11-01T14:00:00Z"],
+      },
+      {
+        zone: "Europe/Berlin",
+        now: "2026-03-20T12:00:00Z",
+        before: "2026-03-28",
+        day: "2026-03-29",
+        beforeStart: ["2026-03-28T09:00:00+01:00", "2026-03-28T08:00:00Z"],
+        dayStart: ["2026-03-29T09:00:00+02:00", "2026-03-29T07:00:00Z"],
+      },
+      {
+        zone: "Europe/Berlin",
+        now: "2026-10-20T12:00:00Z",
+        before: "2026-10-24",
+        day: "2026-10-25",
+        beforeStart: ["2026-10-24T09:00:00+02:00", "2026-10-24T07:00:00Z"],
+        dayStart: ["2026-10-25T09:00:00+01:00", "2026-10-25T08:00:00Z"],
+      },
+      {
+        zone: "Australia/Sydney",
+        now: "2026-03-30T12:00:00Z",
+        before: "2026-04-04",
+        day: "2026-04-05",
+        beforeStart: ["2026-04-04T09:00:00+11:00", "2026-04-03T22:00:00Z"],
+        dayStart: ["2026-04-05T09:00:00+10:00", "2026-04-04T23:00:00Z"],
+      },
+      {
+        zone: "Australia/Sydney",
+        now: "2026-09-28T12:00:00Z",
+        before: "2026-10-03",
+        day: "2026-10-04",
+        beforeStart: ["2026-10-03T09:00:00+10:00", "2026-10-02T23:00:00Z"],
+        dayStart: ["2026-10-04T09:00:00+11:00", "2026-10-03T22:00:00Z"],
+      },
     ];
 
     it.each(CASES)("shows 09:00-17:00 in $zone on $day at the usual wall times with the new offset", async (c) => {
@@ -134,15 +176,25 @@ describe("GET /time-slots", () => {
       const [before, day] = [r.body.data.slice(0, 16), r.body.data.slice(16)];
       expect([before[0].start, before[0].startIso8601]).toEqual(c.beforeStart);
       expect([day[0].start, day[0].startIso8601]).toEqual(c.dayStart);
-      for (const slot of before) expect(slot).toMatchObject({ date: c.before, start: expect.stringMatching(new RegExp(`${c.beforeStart[0]!.slice(-6).replace("+", "\\+")}$`)) });
-      for (const slot of day) expect(slot).toMatchObject({ date: c.day, start: expect.stringMatching(new RegExp(`${c.dayStart[0]!.slice(-6).replace("+", "\\+")}$`)) });
+      for (const slot of before)
+        expect(slot).toMatchObject({ date: c.before, start: expect.stringMatching(new RegExp(`${c.beforeStart[0]!.slice(-6).replace("+", "\\+")}$`)) });
+      for (const slot of day)
+        expect(slot).toMatchObject({ date: c.day, start: expect.stringMatching(new RegExp(`${c.dayStart[0]!.slice(-6).replace("+", "\\+")}$`)) });
       expect(readable(r).slice(16)).toEqual(readable(r).slice(0, 16));
       expect(day.at(-1)).toMatchObject({ readable_start: "16:30", readable_end: "17:00" });
       await closeAll(store);
     });
 
     it("lists the repeated hour of New York's fall-back night twice, once per offset, with distinct instants", async () => {
-      const { slots, store } = await world({ timezone: "America/New_York", durationMinutes: 60, slotIntervalMinutes: 60, availability: { weekly: {}, overrides: [{ date: "2026-11-01", ranges: [range("00:00", "04:00")] }] } }, "2026-10-25T12:00:00Z");
+      const { slots, store } = await world(
+        {
+          timezone: "America/New_York",
+          durationMinutes: 60,
+          slotIntervalMinutes: 60,
+          availability: { weekly: {}, overrides: [{ date: "2026-11-01", ranges: [range("00:00", "04:00")] }] },
+        },
+        "2026-10-25T12:00:00Z",
+      );
       const r = await slots("from=2026-11-01&until=2026-11-01");
       expect(readable(r)).toEqual(["00:00", "01:00", "01:00", "02:00", "03:00"]);
       expect(r.body.data.map((s: { start: string }) => s.start)).toEqual([
@@ -158,17 +210,36 @@ describe("GET /time-slots", () => {
     });
 
     it("skips the missing hour of Berlin's spring-forward night", async () => {
-      const { slots, store } = await world({ timezone: "Europe/Berlin", availability: { weekly: {}, overrides: [{ date: "2026-03-29", ranges: [range("00:00", "04:00")] }] } }, "2026-03-20T12:00:00Z");
+      const { slots, store } = await world(
+        { timezone: "Europe/Berlin", availability: { weekly: {}, overrides: [{ date: "2026-03-29", ranges: [range("00:00", "04:00")] }] } },
+        "2026-03-20T12:00:00Z",
+      );
       const r = await slots("from=2026-03-29&until=2026-03-29");
       expect(readable(r)).toEqual(["00:00", "00:30", "01:00", "01:30", "03:00", "03:30"]);
-      expect(starts(r)).toEqual(["2026-03-28T23:00:00Z", "2026-03-28T23:30:00Z", "2026-03-29T00:00:00Z", "2026-03-29T00:30:00Z", "2026-03-29T01:00:00Z", "2026-03-29T01:30:00Z"]);
+      expect(starts(r)).toEqual([
+        "2026-03-28T23:00:00Z",
+        "2026-03-28T23:30:00Z",
+        "2026-03-29T00:00:00Z",
+        "2026-03-29T00:30:00Z",
+        "2026-03-29T01:00:00Z",
+        "2026-03-29T01:30:00Z",
+      ]);
       expect(r.body.data[3]).toMatchObject({ readable_end: "03:00", end: "2026-03-29T03:00:00+02:00" });
       await closeAll(store);
     });
 
     it("gives Sydney's 23-hour spring day 23 hourly slots and its 25-hour autumn day 25", async () => {
-      const wholeDays = { weekly: {}, overrides: [{ date: "2026-04-05", ranges: [range("00:00", "24:00")] }, { date: "2026-10-04", ranges: [range("00:00", "24:00")] }] };
-      const { slots, store } = await world({ timezone: "Australia/Sydney", durationMinutes: 60, slotIntervalMinutes: 60, horizonDays: 365, availability: wholeDays }, "2026-03-30T12:00:00Z");
+      const wholeDays = {
+        weekly: {},
+        overrides: [
+          { date: "2026-04-05", ranges: [range("00:00", "24:00")] },
+          { date: "2026-10-04", ranges: [range("00:00", "24:00")] },
+        ],
+      };
+      const { slots, store } = await world(
+        { timezone: "Australia/Sydney", durationMinutes: 60, slotIntervalMinutes: 60, horizonDays: 365, availability: wholeDays },
+        "2026-03-30T12:00:00Z",
+      );
       const autumn = await slots("from=2026-04-05&until=2026-04-05");
       expect(starts(autumn)).toHaveLength(25);
       expect(starts(autumn)[0]).toBe("2026-04-04T13:00:00Z");
@@ -225,15 +296,27 @@ describe("GET /time-slots", () => {
       const r = await slots("from=2026-11-24&until=2026-11-26");
       const dates = r.body.data.map((s: { date: string }) => s.date);
       expect(dates).not.toContain("2026-11-24");
-      expect(r.body.data.filter((s: { date: string }) => s.date === "2026-11-25").map((s: { readable_start: string }) => s.readable_start)).toEqual(["18:00", "18:30"]);
+      expect(r.body.data.filter((s: { date: string }) => s.date === "2026-11-25").map((s: { readable_start: string }) => s.readable_start)).toEqual([
+        "18:00",
+        "18:30",
+      ]);
       expect(dates.filter((d: string) => d === "2026-11-26")).toHaveLength(16);
       await closeAll(store);
     });
 
     it("steps by the slot interval when it is shorter than the meeting", async () => {
-      const { slots, store } = await world({ durationMinutes: 45, slotIntervalMinutes: 15, availability: { weekly: { tuesday: [range("09:00", "10:30")] }, overrides: [] } });
+      const { slots, store } = await world({
+        durationMinutes: 45,
+        slotIntervalMinutes: 15,
+        availability: { weekly: { tuesday: [range("09:00", "10:30")] }, overrides: [] },
+      });
       const r = await slots("from=2026-11-24&until=2026-11-24");
-      expect(r.body.data.map((s: { readable_start: string; readable_end: string }) => `${s.readable_start}-${s.readable_end}`)).toEqual(["09:00-09:45", "09:15-10:00", "09:30-10:15", "09:45-10:30"]);
+      expect(r.body.data.map((s: { readable_start: string; readable_end: string }) => `${s.readable_start}-${s.readable_end}`)).toEqual([
+        "09:00-09:45",
+        "09:15-10:00",
+        "09:30-10:15",
+        "09:45-10:30",
+      ]);
       await closeAll(store);
     });
 
@@ -285,7 +368,10 @@ describe("GET /time-slots", () => {
       const settings = { timezone: c.zone, durationMinutes: 50, slotIntervalMinutes: 50, availability: everyDay([range("00:00", "24:00")]) };
       // The last slot of a day overlaps the next day's first, so alternate slots are held on a second
       // event type with the same settings and the same list, of another host (one host's event types share its time).
-      const host = await env.store.hosts.create({ name: "Second", email: "second@example.com", timezone: "UTC", avatarUrl: null, feedToken: newFeedToken() }, env.clock.now());
+      const host = await env.store.hosts.create(
+        { name: "Second", email: "second@example.com", timezone: "UTC", avatarUrl: null, feedToken: newFeedToken() },
+        env.clock.now(),
+      );
       const types = [await env.eventType(settings), await env.eventType({ ...settings, hosts: [{ hostId: host.id }] })];
       const lists = await Promise.all(types.map((et) => env.call("GET", `/time-slots?${c.query}`, { token: et.token })));
       expect(lists.map((r) => r.status)).toEqual([200, 200]);
@@ -352,7 +438,10 @@ describe("GET /time-slots", () => {
     it("ignores reservations of other hosts' event types, and counts those of its own host's", async () => {
       const env = await setup();
       const mine = await env.eventType(tuesdayMorning);
-      const host = await env.store.hosts.create({ name: "Other", email: "other@example.com", timezone: "UTC", avatarUrl: null, feedToken: newFeedToken() }, env.clock.now());
+      const host = await env.store.hosts.create(
+        { name: "Other", email: "other@example.com", timezone: "UTC", avatarUrl: null, feedToken: newFeedToken() },
+        env.clock.now(),
+      );
       const others = await env.eventType({ ...tuesdayMorning, hosts: [{ hostId: host.id }] });
       await env.store.reservations.insertMany([reservation(others.id, nine, 30, { hostIds: [host.id] })]);
       const r = await env.call("GET", "/time-slots?from=2026-11-24&until=2026-11-24", { token: mine.token });
@@ -503,7 +592,11 @@ describe("GET /time-slots", () => {
     // Five overlapping ranges on 5-minute grids put a slot at every minute: 62 days are 89 280 slots
     // (34 MB of JSON, a second of CPU) unless an answer is bounded.
     const everyMinute = {
-      timezone: "UTC", durationMinutes: 5, slotIntervalMinutes: 5, minNoticeMinutes: 0, horizonDays: 365,
+      timezone: "UTC",
+      durationMinutes: 5,
+      slotIntervalMinutes: 5,
+      minNoticeMinutes: 0,
+      horizonDays: 365,
       availability: everyDay([0, 1, 2, 3, 4].map((m) => range(`00:0${m}`, "24:00"))),
     };
 
@@ -586,7 +679,9 @@ describe("GET /time-slots", () => {
     it("answers plain JSON to a client that does not accept gzip", async () => {
       const { app, et, store } = await world();
       const r = await app.handle(
-        new Request("http://localhost/time-slots?from=2026-11-23&until=2026-12-06", { headers: { authorization: `Bearer ${et.token}`, "accept-encoding": "identity, gzip;q=0" } }),
+        new Request("http://localhost/time-slots?from=2026-11-23&until=2026-12-06", {
+          headers: { authorization: `Bearer ${et.token}`, "accept-encoding": "identity, gzip;q=0" },
+        }),
       );
       expect(r.headers.get("content-encoding")).toBeNull();
       expect(JSON.parse(await r.text()).success).toBe(true);
@@ -602,7 +697,10 @@ describe("GET /time-slots/first-free", () => {
     // Tuesdays and Thursdays only, 09:00-10:00 in Prague; one slot per day.
     const ranges = [range("09:00", "10:00")];
     const w = await world({
-      timezone: "Europe/Prague", durationMinutes: 60, slotIntervalMinutes: 60, minNoticeMinutes: 0,
+      timezone: "Europe/Prague",
+      durationMinutes: 60,
+      slotIntervalMinutes: 60,
+      minNoticeMinutes: 0,
       availability: { weekly: { monday: [], tuesday: ranges, wednesday: [], thursday: ranges, friday: [], saturday: [], sunday: [] }, overrides: [] },
     });
     const r = await firstFree(w, "from=2026-11-25");
@@ -618,7 +716,14 @@ describe("GET /time-slots/first-free", () => {
 
   it("reads the days in the asked zone", async () => {
     // 09:00 Prague is 21:00 the day before in Honolulu.
-    const w = await world({ timezone: "Europe/Prague", minNoticeMinutes: 0, availability: { weekly: { monday: [], tuesday: [], wednesday: [], thursday: [range("09:00", "09:30")], friday: [], saturday: [], sunday: [] }, overrides: [] } });
+    const w = await world({
+      timezone: "Europe/Prague",
+      minNoticeMinutes: 0,
+      availability: {
+        weekly: { monday: [], tuesday: [], wednesday: [], thursday: [range("09:00", "09:30")], friday: [], saturday: [], sunday: [] },
+        overrides: [],
+      },
+    });
     expect((await firstFree(w, "from=2026-11-24")).body.data).toEqual({ date: "2026-11-26" });
     expect((await firstFree(w, "from=2026-11-24&timezone=Pacific/Honolulu")).body.data).toEqual({ date: "2026-11-25" });
     await closeAll(w.store);
@@ -635,8 +740,25 @@ describe("GET /time-slots/first-free", () => {
 
   it("scans a horizon with one free slot once: a repeat, another day or zone reads nothing again, while a settings change or a booking answers anew", async () => {
     // Two years ahead, the organizer's calendar busy all along but for Tuesday 21 November 2028, 09:00-10:00 in Prague.
-    const w = await world({ horizonDays: 730, durationMinutes: 60, slotIntervalMinutes: 60, minNoticeMinutes: 0, availability: everyDay([range("09:00", "10:00")]) });
-    const source = await w.store.busy.add({ hostId: await hostOf(w.store, w.et.id), kind: "ical", url: "https://calendar.example.com/leave.ics", username: null, secret: null, calendars: [], freshnessMinutes: null }, w.clock.now());
+    const w = await world({
+      horizonDays: 730,
+      durationMinutes: 60,
+      slotIntervalMinutes: 60,
+      minNoticeMinutes: 0,
+      availability: everyDay([range("09:00", "10:00")]),
+    });
+    const source = await w.store.busy.add(
+      {
+        hostId: await hostOf(w.store, w.et.id),
+        kind: "ical",
+        url: "https://calendar.example.com/leave.ics",
+        username: null,
+        secret: null,
+        calendars: [],
+        freshnessMinutes: null,
+      },
+      w.clock.now(),
+    );
     const gap = { startMs: Date.parse("2028-11-21T08:00:00Z"), endMs: Date.parse("2028-11-21T09:00:00Z") };
     const intervals = [
       { startMs: w.clock.now() - 86_400_000, endMs: gap.startMs },
@@ -671,7 +793,13 @@ describe("GET /time-slots/first-free", () => {
   });
 
   it("answers a free slot as soon as a hold on it runs out, and drops one once its notice has passed, though the week was cached", async () => {
-    const w = await world({ minNoticeMinutes: 60, availability: { weekly: { monday: [range("09:00", "09:30")], tuesday: [], wednesday: [], thursday: [range("09:00", "09:30")], friday: [], saturday: [], sunday: [] }, overrides: [] } });
+    const w = await world({
+      minNoticeMinutes: 60,
+      availability: {
+        weekly: { monday: [range("09:00", "09:30")], tuesday: [], wednesday: [], thursday: [range("09:00", "09:30")], friday: [], saturday: [], sunday: [] },
+        overrides: [],
+      },
+    });
     // Monday 08:00 in Prague: today's 09:00 slot is just within an hour's notice.
     expect((await firstFree(w, "from=2026-11-23")).body.data.date).toBe("2026-11-23");
     w.clock.advance(1);
@@ -685,7 +813,11 @@ describe("GET /time-slots/first-free", () => {
 
   it("answers 422 with the field for a malformed day or an unknown zone, and 401 without a token", async () => {
     const w = await world();
-    for (const [query, field] of [["from=2026-13-01", "from"], ["from=tomorrow", "from"], ["from=2026-11-24&timezone=Mars/Base", "timezone"]] as const) {
+    for (const [query, field] of [
+      ["from=2026-13-01", "from"],
+      ["from=tomorrow", "from"],
+      ["from=2026-11-24&timezone=Mars/Base", "timezone"],
+    ] as const) {
       const r = await firstFree(w, query);
       expect(r.status).toBe(422);
       expect(r.body).toMatchObject({ success: false, code: "validation_failed" });

@@ -128,7 +128,12 @@ describe("the organizer's texts for the language a visitor booked in", () => {
 describe("the booking page in the visitor's language", () => {
   it("has the organizer's heading in the visitor's first language that has one, and a language even with no preset", async () => {
     const t = await setup();
-    await created(t, { title: "Intro call", description: "Plain.", slug: "intro", translations: { de: { title: "Kennenlerngespräch", description: "Deutsch." } } });
+    await created(t, {
+      title: "Intro call",
+      description: "Plain.",
+      slug: "intro",
+      translations: { de: { title: "Kennenlerngespräch", description: "Deutsch." } },
+    });
     const page = async (acceptLanguage?: string) => {
       const r = await t.call("GET", "/book/intro", { token: null, ...(acceptLanguage ? { headers: { "accept-language": acceptLanguage } } : {}) });
       expect(r.status).toBe(200);

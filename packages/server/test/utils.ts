@@ -120,12 +120,25 @@ export async function releaseTestStores(): Promise<void> {
 }
 
 /** A fresh app on a fresh real database of the suite's engine, with a clock that stands still. */
-export async function setup(options: { now?: string; config?: Partial<ServerConfig>; databasePath?: string; calendarScriptPath?: string; stripe?: Stripe; busy?: BusySource; calendars?: CalendarDependencies } = {}) {
+export async function setup(
+  options: {
+    now?: string;
+    config?: Partial<ServerConfig>;
+    databasePath?: string;
+    calendarScriptPath?: string;
+    stripe?: Stripe;
+    busy?: BusySource;
+    calendars?: CalendarDependencies;
+  } = {},
+) {
   const store = await openTestStore(options.databasePath, options.config?.rateLimit);
   const clock = new ManualClock(options.now ?? "2026-11-23T07:00:00Z");
   const logs: LogEntry[] = [];
   const app = createApp({
-    store, clock, config: { adminKey: ADMIN_KEY, ...options.config }, log: (e) => logs.push(e),
+    store,
+    clock,
+    config: { adminKey: ADMIN_KEY, ...options.config },
+    log: (e) => logs.push(e),
     ...(options.calendarScriptPath ? { calendarScriptPath: options.calendarScriptPath } : {}),
     ...(options.stripe ? { stripe: options.stripe } : {}),
     ...(options.busy ? { busy: options.busy } : {}),
@@ -133,7 +146,11 @@ export async function setup(options: { now?: string; config?: Partial<ServerConf
   });
 
   /** Sends a request through `app.handle`, as a client would over HTTP. */
-  async function call(method: string, path: string, init: { token?: string | null; body?: unknown; rawBody?: BodyInit; headers?: Record<string, string> } = {}): Promise<Answer> {
+  async function call(
+    method: string,
+    path: string,
+    init: { token?: string | null; body?: unknown; rawBody?: BodyInit; headers?: Record<string, string> } = {},
+  ): Promise<Answer> {
     const headers: Record<string, string> = { ...init.headers };
     if (init.token) headers.authorization = `Bearer ${init.token}`;
     let body: BodyInit | undefined = init.rawBody;
@@ -223,8 +240,17 @@ export function expectError(r: Answer, status: number, code: string): void {
 }
 
 /** A host made through the admin API (its email made from its name), by its id. */
-export async function createHost(env: { admin: (method: string, path: string, body?: unknown) => Promise<Answer> }, name: string, extra: Record<string, unknown> = {}): Promise<number> {
-  const r = await env.admin("POST", "/admin/hosts", { name, email: `${name.toLowerCase().replace(/\W+/g, ".")}@example.com`, timezone: "Europe/Prague", ...extra });
+export async function createHost(
+  env: { admin: (method: string, path: string, body?: unknown) => Promise<Answer> },
+  name: string,
+  extra: Record<string, unknown> = {},
+): Promise<number> {
+  const r = await env.admin("POST", "/admin/hosts", {
+    name,
+    email: `${name.toLowerCase().replace(/\W+/g, ".")}@example.com`,
+    timezone: "Europe/Prague",
+    ...extra,
+  });
   expect(r.status, r.text).toBe(200);
   return r.body.data.id as number;
 }

@@ -189,7 +189,10 @@ async function runUntilIdle(worker: WebhookWorker): Promise<number> {
 function answers(...list: (() => Response)[]) {
   return ({ n }: { n: number }) => list[Math.min(n, list.length) - 1]!();
 }
-const status = (code: number, headers: Record<string, string> = {}) => () => new Response(`answer ${code}`, { status: code, headers });
+const status =
+  (code: number, headers: Record<string, string> = {}) =>
+  () =>
+    new Response(`answer ${code}`, { status: code, headers });
 
 /** A whsec_ secret nobody was given. */
 const strangerSecret = () => `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64")}`;
@@ -201,7 +204,17 @@ describe("webhook events and payloads", () => {
       receiver,
       settings: { customFields: [{ uuid: COMPANY, label: "Company", name: "company", type: "text", required: true }] },
     });
-    const uuid = uuidOf(await w.book(input(TUE_0900, { email: "ada@example.com", firstname: "Ada", lastname: "Lovelace", timezone: "Europe/Prague", customFields: [{ uuid: COMPANY, value: "Acme" }] })));
+    const uuid = uuidOf(
+      await w.book(
+        input(TUE_0900, {
+          email: "ada@example.com",
+          firstname: "Ada",
+          lastname: "Lovelace",
+          timezone: "Europe/Prague",
+          customFields: [{ uuid: COMPANY, value: "Acme" }],
+        }),
+      ),
+    );
     expect(receiver.hits).toHaveLength(0);
 
     expect(await w.worker.runOnce()).toBe(1);
@@ -277,7 +290,15 @@ describe("webhook events and payloads", () => {
     expect(created.data).not.toHaveProperty("previousStart");
     expect(rescheduled).toMatchObject({
       timestamp: "2026-11-23T07:10:00Z",
-      data: { uuid, status: "confirmed", start: "2026-11-26T09:00:00Z", end: "2026-11-26T09:30:00Z", previousStart: "2026-11-26T08:00:00Z", previousEnd: "2026-11-26T08:30:00Z", eventType: { id: w.et.id, title: "Intro call" } },
+      data: {
+        uuid,
+        status: "confirmed",
+        start: "2026-11-26T09:00:00Z",
+        end: "2026-11-26T09:30:00Z",
+        previousStart: "2026-11-26T08:00:00Z",
+        previousEnd: "2026-11-26T08:30:00Z",
+        eventType: { id: w.et.id, title: "Intro call" },
+      },
     });
     expect(cancelled).toMatchObject({
       timestamp: "2026-11-23T07:20:00Z",
@@ -377,7 +398,13 @@ describe("retries", () => {
         expect(await w.worker.runOnce()).toBe(0);
         expect(receiver.hits).toHaveLength(i);
         const [pending] = await w.deliveries();
-        expect(pending).toMatchObject({ status: "pending", attempts: i, nextAttemptAt: new Date(at).toISOString().replace(".000Z", "Z"), lastStatusCode: 500, lastError: "HTTP 500" });
+        expect(pending).toMatchObject({
+          status: "pending",
+          attempts: i,
+          nextAttemptAt: new Date(at).toISOString().replace(".000Z", "Z"),
+          lastStatusCode: 500,
+          lastError: "HTTP 500",
+        });
       }
       w.at(at);
       expect(await w.worker.runOnce()).toBe(1);
@@ -391,7 +418,14 @@ describe("retries", () => {
     expect(receiver.accepted()[0]).toMatchObject({ type: "reservation.created", data: { uuid } });
 
     const [delivery] = await w.deliveries();
-    expect(delivery).toMatchObject({ status: "delivered", attempts: 4, nextAttemptAt: null, lastStatusCode: 200, lastError: null, webhookId: receiver.hits[0]!.headers["webhook-id"] });
+    expect(delivery).toMatchObject({
+      status: "delivered",
+      attempts: 4,
+      nextAttemptAt: null,
+      lastStatusCode: 200,
+      lastError: null,
+      webhookId: receiver.hits[0]!.headers["webhook-id"],
+    });
     expect(delivery.attemptLog.map((a: any) => a.statusCode)).toEqual([500, 500, 500, 200]);
     expect(delivery.attemptLog.map((a: any) => a.attempt)).toEqual([1, 2, 3, 4]);
     expect(delivery.attemptLog.map((a: any) => Date.parse(a.at))).toEqual(due);
@@ -543,7 +577,12 @@ describe("deliveries side by side", () => {
     const w = await world({ receiver: hanging, settings: { seats: 40 } });
     // Another host's event type: the same time is free for it.
     const host = await w.admin("POST", "/admin/hosts", { name: "Other", email: "other@example.com" });
-    const other = await w.admin("POST", "/admin/event-types", { title: "Other", timezone: "Europe/Prague", webhookUrl: prompt.url, hosts: [{ hostId: host.body.data.id }] });
+    const other = await w.admin("POST", "/admin/event-types", {
+      title: "Other",
+      timezone: "Europe/Prague",
+      webhookUrl: prompt.url,
+      hosts: [{ hostId: host.body.data.id }],
+    });
     expect(other.status).toBe(200);
     prompt.secret = other.body.data.webhookSecret;
     for (let i = 0; i < 20; i++) uuidOf(await w.book(input(TUE_0900)));
@@ -593,7 +632,12 @@ describe("a backlog delivered instantly", () => {
     for (let i = 0; i < 120; i++) uuidOf(await w.book(input(TUE_0900)));
     // A deliverer that answers at once, like a logged email: with SQLite nothing in a pass waits for I/O.
     let delivered = 0;
-    const instant = new OutboxWorker(w.store, w.clock, { channel: "webhook", deliver: async () => (delivered++, { statusCode: 200, error: null, durationMs: 0 }) }, (e) => w.logs.push(e));
+    const instant = new OutboxWorker(
+      w.store,
+      w.clock,
+      { channel: "webhook", deliver: async () => (delivered++, { statusCode: 200, error: null, durationMs: 0 }) },
+      (e) => w.logs.push(e),
+    );
     instant.start(60_000);
     cleanups.push(() => instant.stop());
     void instant.runOnce();
@@ -626,7 +670,13 @@ describe("deliveries side by side, many receivers hanging", () => {
     for (let i = 0; i < 40; i++) {
       // Each of another host, so all of them book the same time.
       const host = await w.admin("POST", "/admin/hosts", { name: `Host ${i}`, email: `host${i}@example.com` });
-      const et = await w.admin("POST", "/admin/event-types", { title: `Hangs ${i}`, timezone: "Europe/Prague", seats: 3, webhookUrl: `http://127.0.0.1:${hanging.port}/hooks/${i}`, hosts: [{ hostId: host.body.data.id }] });
+      const et = await w.admin("POST", "/admin/event-types", {
+        title: `Hangs ${i}`,
+        timezone: "Europe/Prague",
+        seats: 3,
+        webhookUrl: `http://127.0.0.1:${hanging.port}/hooks/${i}`,
+        hosts: [{ hostId: host.body.data.id }],
+      });
       expect(et.status).toBe(200);
       for (let n = 0; n < 3; n++) uuidOf(await w.call("POST", "/reservations", { token: et.body.data.token, body: input(TUE_0900) }));
     }
@@ -720,7 +770,13 @@ describe("webhook URL changes", () => {
     expect(await w.worker.runOnce()).toBe(1);
     expect(receiver.hits).toHaveLength(1);
     const [d] = await w.deliveries();
-    expect(d).toMatchObject({ status: "failed", attempts: 2, nextAttemptAt: null, lastStatusCode: null, lastError: "not sent: the event type no longer has a webhook URL" });
+    expect(d).toMatchObject({
+      status: "failed",
+      attempts: 2,
+      nextAttemptAt: null,
+      lastStatusCode: null,
+      lastError: "not sent: the event type no longer has a webhook URL",
+    });
     w.clock.advance(24 * 60);
     expect(await w.worker.runOnce()).toBe(0);
     await closeAll(w.store);
@@ -729,7 +785,9 @@ describe("webhook URL changes", () => {
 
 describe("delivery safety", () => {
   it("does not follow a redirect and records the attempt as a failure", async () => {
-    const receiver = startReceiver(({ path }) => (path === "/hooks" ? new Response(null, { status: 302, headers: { location: "/elsewhere" } }) : new Response("ok")));
+    const receiver = startReceiver(({ path }) =>
+      path === "/hooks" ? new Response(null, { status: 302, headers: { location: "/elsewhere" } }) : new Response("ok"),
+    );
     const w = await world({ receiver });
     uuidOf(await w.book(input(TUE_0900)));
     expect(await w.worker.runOnce()).toBe(1);
@@ -918,17 +976,84 @@ describe("webhook addresses", () => {
 
   it("judges every non-public IPv4 and IPv6 range as private, in any spelling, and public addresses as public", () => {
     const inward = [
-      "0.0.0.0", "0.1.2.3", "10.1.2.3", "100.64.0.1", "100.127.255.255", "127.0.0.1", "127.255.0.9", "169.254.169.254", "172.16.0.1", "172.31.255.255",
-      "192.0.0.8", "192.0.2.1", "192.88.99.1", "192.168.0.1", "198.18.0.1", "198.19.255.255", "198.51.100.7", "203.0.113.7", "224.0.0.1", "239.1.2.3",
-      "240.0.0.1", "255.255.255.255",
-      "::", "::1", "0:0:0:0:0:0:0:1", "0000:0000:0000:0000:0000:0000:0000:0001", "::127.0.0.1", "::7f00:1",
-      "::ffff:127.0.0.1", "::ffff:7f00:1", "0:0:0:0:0:ffff:7f00:1", "::FFFF:10.0.0.5", "::ffff:a9fe:a9fe", "::ffff:0.0.0.0",
-      "64:ff9b::127.0.0.1", "64:ff9b::a00:1", "64:ff9b:1::1", "100::1",
-      "fc00::1", "fd12:3456::1", "fe80::1", "fe80::1%eth0", "febf::1", "fec0::1", "fec0:0:0:1::1", "feff::1", "ff02::1", "ff0e::1",
-      "2001::1", "2001:0:4136:e378::1", "2001:db8::1", "2002:7f00:1::1", "2002:c0a8:101::1", "3fff::1", "4000::1", "e000::1",
+      "0.0.0.0",
+      "0.1.2.3",
+      "10.1.2.3",
+      "100.64.0.1",
+      "100.127.255.255",
+      "127.0.0.1",
+      "127.255.0.9",
+      "169.254.169.254",
+      "172.16.0.1",
+      "172.31.255.255",
+      "192.0.0.8",
+      "192.0.2.1",
+      "192.88.99.1",
+      "192.168.0.1",
+      "198.18.0.1",
+      "198.19.255.255",
+      "198.51.100.7",
+      "203.0.113.7",
+      "224.0.0.1",
+      "239.1.2.3",
+      "240.0.0.1",
+      "255.255.255.255",
+      "::",
+      "::1",
+      "0:0:0:0:0:0:0:1",
+      "0000:0000:0000:0000:0000:0000:0000:0001",
+      "::127.0.0.1",
+      "::7f00:1",
+      "::ffff:127.0.0.1",
+      "::ffff:7f00:1",
+      "0:0:0:0:0:ffff:7f00:1",
+      "::FFFF:10.0.0.5",
+      "::ffff:a9fe:a9fe",
+      "::ffff:0.0.0.0",
+      "64:ff9b::127.0.0.1",
+      "64:ff9b::a00:1",
+      "64:ff9b:1::1",
+      "100::1",
+      "fc00::1",
+      "fd12:3456::1",
+      "fe80::1",
+      "fe80::1%eth0",
+      "febf::1",
+      "fec0::1",
+      "fec0:0:0:1::1",
+      "feff::1",
+      "ff02::1",
+      "ff0e::1",
+      "2001::1",
+      "2001:0:4136:e378::1",
+      "2001:db8::1",
+      "2002:7f00:1::1",
+      "2002:c0a8:101::1",
+      "3fff::1",
+      "4000::1",
+      "e000::1",
     ];
-    const outward = ["1.1.1.1", "8.8.8.8", "93.184.215.14", "100.63.255.255", "100.128.0.1", "172.15.255.255", "172.32.0.1", "192.0.1.1", "192.169.0.1", "198.17.0.1", "223.255.255.255",
-      "2001:4860:4860::8888", "2606:4700:4700::1111", "2a00:1450:4001::200e", "2001:200::1", "::ffff:8.8.8.8", "::ffff:808:808", "64:ff9b::8.8.8.8", "64:ff9b::808:808"];
+    const outward = [
+      "1.1.1.1",
+      "8.8.8.8",
+      "93.184.215.14",
+      "100.63.255.255",
+      "100.128.0.1",
+      "172.15.255.255",
+      "172.32.0.1",
+      "192.0.1.1",
+      "192.169.0.1",
+      "198.17.0.1",
+      "223.255.255.255",
+      "2001:4860:4860::8888",
+      "2606:4700:4700::1111",
+      "2a00:1450:4001::200e",
+      "2001:200::1",
+      "::ffff:8.8.8.8",
+      "::ffff:808:808",
+      "64:ff9b::8.8.8.8",
+      "64:ff9b::808:808",
+    ];
     expect(inward.filter((a) => !isPrivateAddress(a))).toEqual([]);
     expect(outward.filter((a) => isPrivateAddress(a))).toEqual([]);
   });
@@ -966,7 +1091,9 @@ describe("webhook addresses", () => {
     const strictWorker = new WebhookWorker(w.store, w.clock, { allowPrivateAddresses: false }, () => undefined);
     uuidOf(await w.book(input(TUE_0900)));
     expect(await strictWorker.runOnce()).toBe(1);
-    expect(connected.map((c) => [c.url, c.init.headers.host, c.init.tls])).toEqual([["https://[2606:4700:4700::1111]/hooks", "hooks.booking-example.test", { serverName: "hooks.booking-example.test" }]]);
+    expect(connected.map((c) => [c.url, c.init.headers.host, c.init.tls])).toEqual([
+      ["https://[2606:4700:4700::1111]/hooks", "hooks.booking-example.test", { serverName: "hooks.booking-example.test" }],
+    ]);
     await closeAll(w.store);
   });
 
@@ -976,13 +1103,38 @@ describe("webhook addresses", () => {
     // A self-signed certificate (its own authority) for a name no real resolver knows.
     const certificate = (name: string) => {
       const [key, cert] = [join(dir, `${name}.key`), join(dir, `${name}.pem`)];
-      const made = Bun.spawnSync(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", `/CN=${name}`, "-addext", `subjectAltName=DNS:${name}`], { stderr: "pipe" });
+      const made = Bun.spawnSync(
+        [
+          "openssl",
+          "req",
+          "-x509",
+          "-newkey",
+          "rsa:2048",
+          "-nodes",
+          "-keyout",
+          key,
+          "-out",
+          cert,
+          "-days",
+          "1",
+          "-subj",
+          `/CN=${name}`,
+          "-addext",
+          `subjectAltName=DNS:${name}`,
+        ],
+        { stderr: "pipe" },
+      );
       expect(made.exitCode, made.stderr.toString()).toBe(0);
       return { key: Bun.file(key), cert: Bun.file(cert), pem: readFileSync(cert, "utf8") };
     };
     const serve = (tls: { key: ReturnType<typeof Bun.file>; cert: ReturnType<typeof Bun.file> }) => {
       const hits: { host: string | null; body: string }[] = [];
-      const server = Bun.serve({ port: 0, hostname: "127.0.0.1", tls, fetch: async (request) => (hits.push({ host: request.headers.get("host"), body: await request.text() }), new Response("ok")) });
+      const server = Bun.serve({
+        port: 0,
+        hostname: "127.0.0.1",
+        tls,
+        fetch: async (request) => (hits.push({ host: request.headers.get("host"), body: await request.text() }), new Response("ok")),
+      });
       cleanups.push(() => server.stop(true));
       return { port: server.port!, hits };
     };
@@ -1067,7 +1219,12 @@ describe("several workers on one store", () => {
     const ids = receiver.hits.map((h) => h.headers["webhook-id"]);
     expect(ids).toHaveLength(40);
     expect(new Set(ids).size).toBe(40);
-    expect(receiver.accepted().map((p) => p.data.uuid).sort()).toEqual([...uuids].sort());
+    expect(
+      receiver
+        .accepted()
+        .map((p) => p.data.uuid)
+        .sort(),
+    ).toEqual([...uuids].sort());
     const log = await w.deliveries();
     expect(log.filter((d) => d.status === "delivered" && d.attempts === 1 && d.attemptLog.length === 1)).toHaveLength(40);
     await closeAll(w.store, other);
@@ -1084,7 +1241,9 @@ describe("durability", () => {
     cleanups.push(() => first.kill("SIGKILL"));
     const http = httpClient(first);
 
-    const everyDay = Object.fromEntries(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((d) => [d, [{ start: "00:00", end: "24:00" }]]));
+    const everyDay = Object.fromEntries(
+      ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((d) => [d, [{ start: "00:00", end: "24:00" }]]),
+    );
     const created = await http.admin("POST", "/admin/event-types", {
       title: "Crash test",
       timezone: "UTC",
@@ -1108,10 +1267,16 @@ describe("durability", () => {
 
     // The running worker finds nobody listening; once each event's failure is written down (and
     // no attempt is in flight), the process dies without any shutdown code running.
-    await waitFor(async () => {
-      const log = (await http.admin("GET", `/admin/event-types/${id}/webhook-deliveries`)).body.data as any[];
-      return log.length === 3 && log.every((d) => d.status === "pending" && d.attempts === 1 && d.attemptLog.length === 1 && /^unreachable/.test(d.lastError));
-    }, 10_000, "each event's first failure written down");
+    await waitFor(
+      async () => {
+        const log = (await http.admin("GET", `/admin/event-types/${id}/webhook-deliveries`)).body.data as any[];
+        return (
+          log.length === 3 && log.every((d) => d.status === "pending" && d.attempts === 1 && d.attemptLog.length === 1 && /^unreachable/.test(d.lastError))
+        );
+      },
+      10_000,
+      "each event's first failure written down",
+    );
     await first.kill("SIGKILL");
 
     const receiver = startReceiver(undefined, port);
@@ -1121,7 +1286,12 @@ describe("durability", () => {
     await waitFor(async () => receiver.accepted().length >= 3, 20_000, "the restarted server to deliver the three events");
 
     expect(receiver.hits.every((h) => h.verified)).toBe(true);
-    expect(receiver.accepted().map((p) => [p.type, p.data.uuid]).sort()).toEqual(uuids.map((u) => ["reservation.created", u]).sort());
+    expect(
+      receiver
+        .accepted()
+        .map((p) => [p.type, p.data.uuid])
+        .sort(),
+    ).toEqual(uuids.map((u) => ["reservation.created", u]).sort());
     const log = (await httpClient(second).admin("GET", `/admin/event-types/${id}/webhook-deliveries`)).body.data as any[];
     expect(log.map((d) => [d.status, d.attempts])).toEqual([
       ["delivered", 2],

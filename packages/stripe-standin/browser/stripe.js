@@ -47,9 +47,20 @@
     l.style.cssText = "font-weight:600;font-size:0.9rem";
     var input = document.createElement("input");
     input.id = id;
-    Object.keys(attrs).forEach(function (k) { input.setAttribute(k, attrs[k]); });
-    input.style.cssText = "font:inherit;padding:8px;border:1px solid " + looks.border + ";border-radius:" + looks.radius +
-      ";background:" + looks.background + ";color:" + looks.text + ";outline-color:" + looks.primary;
+    Object.keys(attrs).forEach(function (k) {
+      input.setAttribute(k, attrs[k]);
+    });
+    input.style.cssText =
+      "font:inherit;padding:8px;border:1px solid " +
+      looks.border +
+      ";border-radius:" +
+      looks.radius +
+      ";background:" +
+      looks.background +
+      ";color:" +
+      looks.text +
+      ";outline-color:" +
+      looks.primary;
     wrap.appendChild(l);
     wrap.appendChild(input);
     container.appendChild(wrap);
@@ -70,7 +81,9 @@
     return this;
   };
   PaymentElement.prototype.emit = function (event, payload) {
-    (this.handlers[event] || []).forEach(function (h) { h(payload); });
+    (this.handlers[event] || []).forEach(function (h) {
+      h(payload);
+    });
   };
   PaymentElement.prototype.mount = function (target) {
     var host = typeof target === "string" ? document.querySelector(target) : target;
@@ -86,14 +99,22 @@
     note.style.cssText = "margin:0 0 10px;font-size:0.85rem";
     root.appendChild(note);
     this.inputs = {
-      number: field(root, "standin-card-number-" + n, "Card number", { inputmode: "numeric", autocomplete: "cc-number", value: "4242 4242 4242 4242" }, this.looks),
+      number: field(
+        root,
+        "standin-card-number-" + n,
+        "Card number",
+        { inputmode: "numeric", autocomplete: "cc-number", value: "4242 4242 4242 4242" },
+        this.looks,
+      ),
       expiry: field(root, "standin-card-expiry-" + n, "Expiration (MM / YY)", { autocomplete: "cc-exp", value: "12 / 34" }, this.looks),
       cvc: field(root, "standin-card-cvc-" + n, "Security code (CVC)", { inputmode: "numeric", autocomplete: "cc-csc", value: "123" }, this.looks),
     };
     host.appendChild(root);
     this.root = root;
     var self = this;
-    setTimeout(function () { self.emit("ready", { elementType: "payment" }); }, 0);
+    setTimeout(function () {
+      self.emit("ready", { elementType: "payment" });
+    }, 0);
   };
   PaymentElement.prototype.unmount = function () {
     if (this.root && this.root.parentNode) this.root.parentNode.removeChild(this.root);
@@ -101,7 +122,9 @@
   PaymentElement.prototype.destroy = PaymentElement.prototype.unmount;
   PaymentElement.prototype.card = function () {
     var number = this.inputs.number.value.replace(/\D/g, "");
-    var expiry = this.inputs.expiry.value.split("/").map(function (s) { return s.trim(); });
+    var expiry = this.inputs.expiry.value.split("/").map(function (s) {
+      return s.trim();
+    });
     var year = Number(expiry[1] || 0);
     return { number: number, exp_month: Number(expiry[0] || 0), exp_year: year < 100 ? 2000 + year : year, cvc: this.inputs.cvc.value.trim() };
   };
@@ -118,7 +141,9 @@
     this.element = new PaymentElement(this.appearance, this.locale);
     return this.element;
   };
-  Elements.prototype.getElement = function () { return this.element; };
+  Elements.prototype.getElement = function () {
+    return this.element;
+  };
   Elements.prototype.submit = function () {
     var card = this.element && this.element.inputs ? this.element.card() : null;
     if (!card || card.number.length < 12) {
@@ -134,31 +159,40 @@
   }
   Stripe.version = "endive";
   Stripe.prototype._registerWrapper = function () {};
-  Stripe.prototype.elements = function (options) { return new Elements(this, options); };
+  Stripe.prototype.elements = function (options) {
+    return new Elements(this, options);
+  };
   Stripe.prototype.confirmPayment = function (options) {
     var elements = options.elements;
     var secret = options.clientSecret || elements.clientSecret;
     var id = String(secret).split("_secret_")[0];
     var confirmParams = options.confirmParams || {};
-    var body = encode({
-      key: this.key,
-      _stripe_account: this.account,
-      client_secret: secret,
-      return_url: confirmParams.return_url,
-      payment_method_data: { type: "card", card: elements.element.card(), billing_details: (confirmParams.payment_method_data || {}).billing_details },
-    }, "", []).join("&");
+    var body = encode(
+      {
+        key: this.key,
+        _stripe_account: this.account,
+        client_secret: secret,
+        return_url: confirmParams.return_url,
+        payment_method_data: { type: "card", card: elements.element.card(), billing_details: (confirmParams.payment_method_data || {}).billing_details },
+      },
+      "",
+      [],
+    ).join("&");
     return fetch(API + "/v1/payment_intents/" + encodeURIComponent(id) + "/confirm", {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
       body: body,
-    }).then(function (response) {
-      return response.json().then(function (json) {
-        if (!response.ok) return { error: json.error || { type: "api_error", message: "Payment failed" } };
-        return { paymentIntent: json };
-      });
-    }, function () {
-      return { error: { type: "api_connection_error", message: "The payment service could not be reached." } };
-    });
+    }).then(
+      function (response) {
+        return response.json().then(function (json) {
+          if (!response.ok) return { error: json.error || { type: "api_error", message: "Payment failed" } };
+          return { paymentIntent: json };
+        });
+      },
+      function () {
+        return { error: { type: "api_connection_error", message: "The payment service could not be reached." } };
+      },
+    );
   };
 
   window.Stripe = Stripe;

@@ -8,9 +8,30 @@ import { invalidParam } from "./errors.ts";
 
 /** Minimum charge per currency, in the smallest unit, as Stripe documents them. */
 const MINIMUM_CHARGE: Record<string, number> = {
-  usd: 50, aed: 200, aud: 50, bgn: 100, brl: 50, cad: 50, chf: 50, czk: 1500, dkk: 250, eur: 50, gbp: 30,
-  hkd: 400, huf: 17500, inr: 50, jpy: 50, mxn: 1000, myr: 200, nok: 300, nzd: 50, pln: 200, ron: 200,
-  sek: 300, sgd: 50, thb: 1000,
+  usd: 50,
+  aed: 200,
+  aud: 50,
+  bgn: 100,
+  brl: 50,
+  cad: 50,
+  chf: 50,
+  czk: 1500,
+  dkk: 250,
+  eur: 50,
+  gbp: 30,
+  hkd: 400,
+  huf: 17500,
+  inr: 50,
+  jpy: 50,
+  mxn: 1000,
+  myr: 200,
+  nok: 300,
+  nzd: 50,
+  pln: 200,
+  ron: 200,
+  sek: 300,
+  sgd: 50,
+  thb: 1000,
 };
 
 const ZERO_DECIMAL = new Set(["bif", "clp", "djf", "gnf", "jpy", "kmf", "krw", "mga", "pyg", "rwf", "ugx", "vnd", "vuv", "xaf", "xof", "xpf"]);
@@ -19,7 +40,8 @@ const MAXIMUM_AMOUNT = 99_999_999;
 
 /** A currency code as Stripe stores it: three letters, lowercased. */
 export function normalizeCurrency(raw: string, param = "currency"): string {
-  if (!/^[a-zA-Z]{3}$/.test(raw)) throw invalidParam(param, `Invalid currency: ${raw.toLowerCase()}. Stripe currently supports three-letter ISO currency codes.`);
+  if (!/^[a-zA-Z]{3}$/.test(raw))
+    throw invalidParam(param, `Invalid currency: ${raw.toLowerCase()}. Stripe currently supports three-letter ISO currency codes.`);
   return raw.toLowerCase();
 }
 

@@ -37,7 +37,11 @@ export const DECLINES: Record<string, Decline> = {
   stolen_card: { code: "card_declined", declineCode: "stolen_card", message: DECLINED },
   expired_card: { code: "expired_card", declineCode: "expired_card", message: "Your card has expired." },
   incorrect_cvc: { code: "incorrect_cvc", declineCode: "incorrect_cvc", message: "Your card's security code is incorrect." },
-  processing_error: { code: "processing_error", declineCode: "processing_error", message: "An error occurred while processing your card. Try again in a little bit." },
+  processing_error: {
+    code: "processing_error",
+    declineCode: "processing_error",
+    message: "An error occurred while processing your card. Try again in a little bit.",
+  },
 };
 
 /** The decline for a `decline_code`; an unlisted code still declines, with Stripe's generic message. */
@@ -125,7 +129,8 @@ export function cardForNumber(raw: string): TestCard {
   return card(digits, brandOf(digits), {
     code: "card_declined",
     declineCode: "live_mode_test_card",
-    message: "Your card was declined. Your request was in test mode, but used a non test (live) card. For a list of valid test cards, visit: https://stripe.com/docs/testing.",
+    message:
+      "Your card was declined. Your request was in test mode, but used a non test (live) card. For a list of valid test cards, visit: https://stripe.com/docs/testing.",
   });
 }
 

@@ -81,7 +81,21 @@ export function confirmFrom(p: Params): ConfirmInput {
   return input;
 }
 
-const PAYMENT_METHOD_DATA = ["type", "card", "billing_details", "allow_redisplay", "metadata", "guid", "muid", "sid", "payment_user_agent", "time_on_page", "referrer", "pasted_fields", "client_attribution_metadata"];
+const PAYMENT_METHOD_DATA = [
+  "type",
+  "card",
+  "billing_details",
+  "allow_redisplay",
+  "metadata",
+  "guid",
+  "muid",
+  "sid",
+  "payment_user_agent",
+  "time_on_page",
+  "referrer",
+  "pasted_fields",
+  "client_attribution_metadata",
+];
 
 function readPaymentMethodData(p: Params): RawCard | undefined {
   const data = p.hash("payment_method_data", PAYMENT_METHOD_DATA);

@@ -75,7 +75,10 @@ export function noSuchReference(kind: string, id: string, param: string): Stripe
 
 /** The intent is in a status that does not allow the operation. */
 export function unexpectedState(message: string, paymentIntent?: object): StripeApiError {
-  return invalid(message, paymentIntent ? { code: "payment_intent_unexpected_state", payment_intent: paymentIntent } : { code: "payment_intent_unexpected_state" });
+  return invalid(
+    message,
+    paymentIntent ? { code: "payment_intent_unexpected_state", payment_intent: paymentIntent } : { code: "payment_intent_unexpected_state" },
+  );
 }
 
 /** No API key came with the request. */
@@ -113,7 +116,11 @@ export function accountInvalid(account: string, key: string): StripeApiError {
 
 /** The route does not exist (on Stripe, or in this stand-in). */
 export function unrecognizedUrl(method: string, path: string): StripeApiError {
-  return invalid(`Unrecognized request URL (${method}: ${path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/. ${STANDIN_NOTE}`, {}, 404);
+  return invalid(
+    `Unrecognized request URL (${method}: ${path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/. ${STANDIN_NOTE}`,
+    {},
+    404,
+  );
 }
 
 /** An idempotency key was reused for a different request. */

@@ -131,7 +131,9 @@ export class WebhookSender {
       }
     }
     this.sent.push(record);
-    this.options.log(`webhook ${event.type} ${event.id}${record.account ? ` (${record.account})` : ""} → ${url ?? "nowhere"}: ${record.status ?? record.error}`);
+    this.options.log(
+      `webhook ${event.type} ${event.id}${record.account ? ` (${record.account})` : ""} → ${url ?? "nowhere"}: ${record.status ?? record.error}`,
+    );
     return record;
   }
 

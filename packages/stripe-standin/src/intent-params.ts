@@ -78,7 +78,10 @@ const ENDIVE = "2026-09-30";
 function typesParams(form: FormObject, apiVersion: string): string[] {
   if (apiVersion.slice(0, 10) < ENDIVE) return ["payment_method_types", "allowed_payment_method_types"];
   if (form.payment_method_types !== undefined) {
-    throw unknownParam("payment_method_types", `Since API version ${ENDIVE}.endive PaymentIntents take allowed_payment_method_types instead (this request is on ${apiVersion}).`);
+    throw unknownParam(
+      "payment_method_types",
+      `Since API version ${ENDIVE}.endive PaymentIntents take allowed_payment_method_types instead (this request is on ${apiVersion}).`,
+    );
   }
   return ["allowed_payment_method_types"];
 }
@@ -86,8 +89,16 @@ function typesParams(form: FormObject, apiVersion: string): string[] {
 /** Reads and checks the parameters of a create call made on `apiVersion`. */
 export function readCreate(form: FormObject, apiVersion: string): CreateInput {
   const p = new Params(form, [
-    "amount", "currency", "metadata", "description", "receipt_email", "automatic_payment_methods",
-    "capture_method", "confirm", "payment_method", "statement_descriptor_suffix",
+    "amount",
+    "currency",
+    "metadata",
+    "description",
+    "receipt_email",
+    "automatic_payment_methods",
+    "capture_method",
+    "confirm",
+    "payment_method",
+    "statement_descriptor_suffix",
     ...typesParams(form, apiVersion),
     ...CONFIRM_PARAMS,
   ]);
@@ -101,10 +112,18 @@ export function readCreate(form: FormObject, apiVersion: string): CreateInput {
   const allowed = p.list("allowed_payment_method_types");
   const automatic = readAutomaticPaymentMethods(p);
   if (types && automatic?.enabled) {
-    throw invalidParam("payment_method_types", "You may only specify one of these parameters: automatic_payment_methods, payment_method_types.", "parameters_exclusive");
+    throw invalidParam(
+      "payment_method_types",
+      "You may only specify one of these parameters: automatic_payment_methods, payment_method_types.",
+      "parameters_exclusive",
+    );
   }
   if (types && allowed) {
-    throw invalidParam("payment_method_types", "You may only specify one of these parameters: allowed_payment_method_types, payment_method_types.", "parameters_exclusive");
+    throw invalidParam(
+      "payment_method_types",
+      "You may only specify one of these parameters: allowed_payment_method_types, payment_method_types.",
+      "parameters_exclusive",
+    );
   }
   const metadata = readMetadata(p, false) ?? {};
   const confirm = p.boolean("confirm") ?? false;
@@ -135,7 +154,14 @@ export function readCreate(form: FormObject, apiVersion: string): CreateInput {
 /** Reads and checks the parameters of an update call made on `apiVersion`. */
 export function readUpdate(form: FormObject, apiVersion: string): UpdateInput {
   const p = new Params(form, [
-    "amount", "currency", "metadata", "description", "receipt_email", "capture_method", "payment_method", "expand",
+    "amount",
+    "currency",
+    "metadata",
+    "description",
+    "receipt_email",
+    "capture_method",
+    "payment_method",
+    "expand",
     ...typesParams(form, apiVersion),
   ]);
   const input: UpdateInput = {};

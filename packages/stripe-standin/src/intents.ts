@@ -172,4 +172,3 @@ export class PaymentIntents {
     return this.charge(record, method, declineFor(declineCode));
   }
 }
-

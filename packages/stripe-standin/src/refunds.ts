@@ -76,21 +76,30 @@ export class Refunds {
 
   /** POST /v1/refunds: refunds `input.amount` (default: all that is left) of the intent found by `find`. */
   create(account: string | null, input: RefundInput, intents: IntentRecord[]): Stripe.Refund {
-    const record = input.paymentIntent !== undefined
-      ? intents.find((r) => r.account === account && r.intent.id === input.paymentIntent)
-      : intents.find((r) => r.account === account && r.intent.latest_charge === input.charge);
-    if (!record) throw input.paymentIntent !== undefined ? noSuchReference("payment_intent", input.paymentIntent, "payment_intent") : noSuchReference("charge", input.charge!, "charge");
+    const record =
+      input.paymentIntent !== undefined
+        ? intents.find((r) => r.account === account && r.intent.id === input.paymentIntent)
+        : intents.find((r) => r.account === account && r.intent.latest_charge === input.charge);
+    if (!record)
+      throw input.paymentIntent !== undefined
+        ? noSuchReference("payment_intent", input.paymentIntent, "payment_intent")
+        : noSuchReference("charge", input.charge!, "charge");
     const intent = record.intent;
     if (input.paymentIntent !== undefined && input.charge !== undefined && intent.latest_charge !== input.charge) {
       throw invalidParam("charge", `The charge ${input.charge} does not belong to the PaymentIntent ${intent.id}.`);
     }
     const charge = typeof intent.latest_charge === "string" ? intent.latest_charge : null;
     if (intent.status !== "succeeded" || charge === null) {
-      throw new StripeApiError(400, { type: "invalid_request_error", message: `This PaymentIntent (${intent.id}) does not have a successful charge to refund.`, param: "payment_intent" });
+      throw new StripeApiError(400, {
+        type: "invalid_request_error",
+        message: `This PaymentIntent (${intent.id}) does not have a successful charge to refund.`,
+        param: "payment_intent",
+      });
     }
     const refunded = this.ofCharge(charge).reduce((sum, r) => sum + r.amount, 0);
     const left = intent.amount_received - refunded;
-    if (left <= 0) throw new StripeApiError(400, { type: "invalid_request_error", code: "charge_already_refunded", message: `Charge ${charge} has already been refunded.` });
+    if (left <= 0)
+      throw new StripeApiError(400, { type: "invalid_request_error", code: "charge_already_refunded", message: `Charge ${charge} has already been refunded.` });
     const amount = input.amount ?? left;
     if (amount > left) {
       throw invalidParam("amount", `Refund amount (${amount} ${intent.currency}) is greater than unrefunded amount on charge (${left} ${intent.currency})`);
@@ -138,7 +147,9 @@ export class Refunds {
     let found = [...this.refunds.values()]
       .filter((r) => r.account === account)
       .map((r) => r.refund)
-      .filter((r) => (input.paymentIntent === undefined || r.payment_intent === input.paymentIntent) && (input.charge === undefined || r.charge === input.charge))
+      .filter(
+        (r) => (input.paymentIntent === undefined || r.payment_intent === input.paymentIntent) && (input.charge === undefined || r.charge === input.charge),
+      )
       .reverse();
     const cursor = input.startingAfter ?? input.endingBefore;
     if (cursor !== undefined) {

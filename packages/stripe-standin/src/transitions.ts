@@ -15,7 +15,11 @@ import type { PaymentIntent } from "./intent-object.ts";
 import type { UpdateInput } from "./intent-params.ts";
 
 /** The Stripe event types the stand-in emits. */
-export type IntentEventType = "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.canceled" | "payment_intent.amount_capturable_updated";
+export type IntentEventType =
+  | "payment_intent.succeeded"
+  | "payment_intent.payment_failed"
+  | "payment_intent.canceled"
+  | "payment_intent.amount_capturable_updated";
 
 /** Statuses from which an intent may be confirmed, and its amount or payment method changed. */
 export const CONFIRMABLE = ["requires_payment_method", "requires_confirmation", "requires_action"];
@@ -142,7 +146,10 @@ export function applyCapture(intent: PaymentIntent, amountToCapture?: number): I
   }
   const amount = amountToCapture ?? intent.amount_capturable;
   if (amount > intent.amount_capturable) {
-    throw invalidParam("amount_to_capture", `The amount_to_capture (${amount}) must be less than or equal to the amount_capturable (${intent.amount_capturable}).`);
+    throw invalidParam(
+      "amount_to_capture",
+      `The amount_to_capture (${amount}) must be less than or equal to the amount_capturable (${intent.amount_capturable}).`,
+    );
   }
   intent.status = "succeeded";
   intent.amount_received = amount;

@@ -11,7 +11,11 @@ describe("decodeForm", () => {
   });
 
   it("reads indexed, empty-bracket and percent-encoded lists alike", () => {
-    for (const body of ["payment_method_types[0]=card&payment_method_types[1]=link", "payment_method_types[]=card&payment_method_types[]=link", "payment_method_types%5B0%5D=card&payment_method_types%5B1%5D=link"]) {
+    for (const body of [
+      "payment_method_types[0]=card&payment_method_types[1]=link",
+      "payment_method_types[]=card&payment_method_types[]=link",
+      "payment_method_types%5B0%5D=card&payment_method_types%5B1%5D=link",
+    ]) {
       expect(asList(decodeForm(body).payment_method_types)).toEqual(["card", "link"]);
     }
   });

@@ -90,7 +90,12 @@ describe("PaymentIntents through the stripe SDK", () => {
   });
 
   it("still takes payment_method_types from a client on an API version before endive", async () => {
-    const older = new Stripe("sk_test_booking_server", { host: standin.host, port: standin.port, protocol: "http", apiVersion: "2026-08-26.dahlia" as Stripe.LatestApiVersion });
+    const older = new Stripe("sk_test_booking_server", {
+      host: standin.host,
+      port: standin.port,
+      protocol: "http",
+      apiVersion: "2026-08-26.dahlia" as Stripe.LatestApiVersion,
+    });
     const params = { amount: 900, currency: "usd", payment_method_types: ["card"] } as unknown as Stripe.PaymentIntentCreateParams;
     const intent = await older.paymentIntents.create(params);
     expect(intent).toMatchObject({ payment_method_types: ["card"], automatic_payment_methods: null });
@@ -130,7 +135,10 @@ describe("PaymentIntents through the stripe SDK", () => {
     }
     const created = await stripe.paymentIntents.create({ amount: 1000, currency: "eur", receipt_email: "ada@xn--mnchen-3ya.de" });
     expect(created.receipt_email).toBe("ada@xn--mnchen-3ya.de");
-    await expect(stripe.paymentIntents.update(created.id, { receipt_email: "jürgen@example.de" })).rejects.toMatchObject({ code: "email_invalid", param: "receipt_email" });
+    await expect(stripe.paymentIntents.update(created.id, { receipt_email: "jürgen@example.de" })).rejects.toMatchObject({
+      code: "email_invalid",
+      param: "receipt_email",
+    });
     expect((await stripe.paymentIntents.update(created.id, { receipt_email: "" })).receipt_email).toBeNull();
   });
 
@@ -147,7 +155,14 @@ describe("PaymentIntents through the stripe SDK", () => {
     const created = await stripe.paymentIntents.create({ amount: 3000, currency: "usd" }, { stripeAccount: account });
     const error = await failure(stripe.paymentIntents.confirm(created.id, { payment_method: "pm_card_chargeDeclined" }, { stripeAccount: account }));
     expect(error).toBeInstanceOf(Stripe.errors.StripeCardError);
-    expect(error).toMatchObject({ statusCode: 402, type: "StripeCardError", rawType: "card_error", code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." });
+    expect(error).toMatchObject({
+      statusCode: 402,
+      type: "StripeCardError",
+      rawType: "card_error",
+      code: "card_declined",
+      decline_code: "generic_decline",
+      message: "Your card was declined.",
+    });
     expect(error.payment_intent).toMatchObject({ id: created.id, status: "requires_payment_method" });
 
     const after = await stripe.paymentIntents.retrieve(created.id, {}, { stripeAccount: account });
@@ -275,12 +290,17 @@ describe("publishable key with the client secret, as Stripe.js calls", () => {
   it("confirms with a raw test card number, which a secret key may not send", async () => {
     const created = await stripe.paymentIntents.create({ amount: 2000, currency: "usd" });
     const browser = client("pk_test_booking_widget");
-    const card = (number: string) => ({
-      client_secret: created.client_secret!,
-      payment_method_data: { type: "card", card: { number, exp_month: 12, exp_year: 2034, cvc: "123" } },
-    }) as unknown as Stripe.PaymentIntentConfirmParams;
+    const card = (number: string) =>
+      ({
+        client_secret: created.client_secret!,
+        payment_method_data: { type: "card", card: { number, exp_month: 12, exp_year: 2034, cvc: "123" } },
+      }) as unknown as Stripe.PaymentIntentConfirmParams;
 
-    const refused = await failure(stripe.paymentIntents.confirm(created.id, { payment_method_data: { type: "card", card: { number: "4242424242424242" } } } as unknown as Stripe.PaymentIntentConfirmParams));
+    const refused = await failure(
+      stripe.paymentIntents.confirm(created.id, {
+        payment_method_data: { type: "card", card: { number: "4242424242424242" } },
+      } as unknown as Stripe.PaymentIntentConfirmParams),
+    );
     expect(refused).toMatchObject({ statusCode: 400 });
     expect(refused.message).toMatch(/^Sending credit card numbers directly/);
 
@@ -317,7 +337,9 @@ describe("webhooks", () => {
     expect(event!.request.id).toMatch(/^req_/);
     expect(receiver.received[from]!.signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     // Under plain Bun the SDK only has async crypto, which is what the booking server must use there.
-    await expect(stripe.webhooks.constructEventAsync(receiver.received[from]!.body, receiver.received[from]!.signature!, SECRET)).resolves.toMatchObject({ id: event!.id });
+    await expect(stripe.webhooks.constructEventAsync(receiver.received[from]!.body, receiver.received[from]!.signature!, SECRET)).resolves.toMatchObject({
+      id: event!.id,
+    });
     expect(standin.deliveries().at(-1)).toMatchObject({ event: event!.id, type: "payment_intent.succeeded", status: 200, ok: true });
   });
 
@@ -370,10 +392,16 @@ describe("control surface", () => {
     const created = await stripe.paymentIntents.create({ amount: 1600, currency: "usd" }, { stripeAccount: account });
     const from = await mark();
 
-    const failed = await fetch(`${standin.url}/_standin/payment_intents/${created.id}/fail`, { method: "POST", body: new URLSearchParams({ decline_code: "insufficient_funds" }) });
+    const failed = await fetch(`${standin.url}/_standin/payment_intents/${created.id}/fail`, {
+      method: "POST",
+      body: new URLSearchParams({ decline_code: "insufficient_funds" }),
+    });
     expect(failed.status).toBe(200);
     const failedBody = (await failed.json()) as { account: string; payment_intent: Stripe.PaymentIntent; deliveries: { status: number }[] };
-    expect(failedBody).toMatchObject({ account, payment_intent: { status: "requires_payment_method", last_payment_error: { decline_code: "insufficient_funds" } } });
+    expect(failedBody).toMatchObject({
+      account,
+      payment_intent: { status: "requires_payment_method", last_payment_error: { decline_code: "insufficient_funds" } },
+    });
     expect(failedBody.deliveries).toMatchObject([{ status: 200, ok: true }]);
 
     const paid = await fetch(`${standin.url}/_standin/payment_intents/${created.id}/succeed`, { method: "POST" });
@@ -410,8 +438,15 @@ describe("Refunds through the stripe SDK", () => {
     const options = { stripeAccount: account, idempotencyKey: `refund-${intent.id}` };
     const refund = await stripe.refunds.create({ payment_intent: intent.id, metadata: { reservation_uuid: "r-9" } }, options);
     expect(refund).toMatchObject({
-      id: expect.stringMatching(/^re_/), object: "refund", amount: 5000, currency: "eur", status: "succeeded",
-      payment_intent: intent.id, charge: intent.latest_charge, metadata: { reservation_uuid: "r-9" }, reason: null,
+      id: expect.stringMatching(/^re_/),
+      object: "refund",
+      amount: 5000,
+      currency: "eur",
+      status: "succeeded",
+      payment_intent: intent.id,
+      charge: intent.latest_charge,
+      metadata: { reservation_uuid: "r-9" },
+      reason: null,
     });
     // A retry with the same key replays the same refund instead of refusing or refunding twice.
     expect((await stripe.refunds.create({ payment_intent: intent.id, metadata: { reservation_uuid: "r-9" } }, options)).id).toBe(refund.id);
@@ -428,7 +463,10 @@ describe("Refunds through the stripe SDK", () => {
 
   it("refunds part of a charge named by its id, and refuses more than is left", async () => {
     const { account, intent } = await paid(3000);
-    const part = await stripe.refunds.create({ charge: intent.latest_charge as string, amount: 1000, reason: "requested_by_customer" }, { stripeAccount: account });
+    const part = await stripe.refunds.create(
+      { charge: intent.latest_charge as string, amount: 1000, reason: "requested_by_customer" },
+      { stripeAccount: account },
+    );
     expect(part).toMatchObject({ amount: 1000, payment_intent: intent.id, reason: "requested_by_customer" });
     const tooMuch = await failure(stripe.refunds.create({ payment_intent: intent.id, amount: 2500 }, { stripeAccount: account }));
     expect(tooMuch).toMatchObject({ statusCode: 400, param: "amount" });
@@ -445,17 +483,28 @@ describe("Refunds through the stripe SDK", () => {
     const listed = await stripe.refunds.list({ payment_intent: intent.id }, { stripeAccount: account });
     expect(listed).toMatchObject({ object: "list", has_more: false, url: "/v1/refunds" });
     expect(listed.data).toEqual([second, first]);
-    expect((await stripe.refunds.list({ charge: intent.latest_charge as string }, { stripeAccount: account })).data.map((r) => r.id)).toEqual([second.id, first.id]);
+    expect((await stripe.refunds.list({ charge: intent.latest_charge as string }, { stripeAccount: account })).data.map((r) => r.id)).toEqual([
+      second.id,
+      first.id,
+    ]);
     const page = await stripe.refunds.list({ payment_intent: intent.id, limit: 1 }, { stripeAccount: account });
     expect(page).toMatchObject({ has_more: true, data: [{ id: second.id }] });
-    expect((await stripe.refunds.list({ payment_intent: intent.id, limit: 1, starting_after: second.id }, { stripeAccount: account })).data.map((r) => r.id)).toEqual([first.id]);
-    expect((await stripe.refunds.list({ payment_intent: intent.id, ending_before: first.id }, { stripeAccount: account })).data.map((r) => r.id)).toEqual([second.id]);
+    expect(
+      (await stripe.refunds.list({ payment_intent: intent.id, limit: 1, starting_after: second.id }, { stripeAccount: account })).data.map((r) => r.id),
+    ).toEqual([first.id]);
+    expect((await stripe.refunds.list({ payment_intent: intent.id, ending_before: first.id }, { stripeAccount: account })).data.map((r) => r.id)).toEqual([
+      second.id,
+    ]);
     // The SDK's auto-pagination walks the pages with starting_after.
     const all: string[] = [];
     for await (const refund of stripe.refunds.list({ payment_intent: intent.id, limit: 1 }, { stripeAccount: account })) all.push(refund.id);
     expect(all).toEqual([second.id, first.id]);
 
-    expect(await failure(stripe.refunds.list({ payment_intent: intent.id }, { stripeAccount: newAccount() }))).toMatchObject({ statusCode: 400, code: "resource_missing", param: "payment_intent" });
+    expect(await failure(stripe.refunds.list({ payment_intent: intent.id }, { stripeAccount: newAccount() }))).toMatchObject({
+      statusCode: 400,
+      code: "resource_missing",
+      param: "payment_intent",
+    });
     expect(await failure(stripe.refunds.list({ limit: 101 }, { stripeAccount: account }))).toMatchObject({ statusCode: 400, param: "limit" });
     expect(await failure(client("pk_test_browser").refunds.list({ payment_intent: intent.id }))).toMatchObject({ statusCode: 403 });
   });
@@ -463,11 +512,19 @@ describe("Refunds through the stripe SDK", () => {
   it("refuses an intent that was not paid, one on another account, a missing target and unknown parameters", async () => {
     const account = newAccount();
     const open = await stripe.paymentIntents.create({ amount: 2000, currency: "eur" }, { stripeAccount: account });
-    expect(await failure(stripe.refunds.create({ payment_intent: open.id }, { stripeAccount: account }))).toMatchObject({ statusCode: 400, param: "payment_intent" });
-    expect(await failure(stripe.refunds.create({ payment_intent: open.id }, { stripeAccount: newAccount() }))).toMatchObject({ statusCode: 400, code: "resource_missing" });
+    expect(await failure(stripe.refunds.create({ payment_intent: open.id }, { stripeAccount: account }))).toMatchObject({
+      statusCode: 400,
+      param: "payment_intent",
+    });
+    expect(await failure(stripe.refunds.create({ payment_intent: open.id }, { stripeAccount: newAccount() }))).toMatchObject({
+      statusCode: 400,
+      code: "resource_missing",
+    });
     expect(await failure(stripe.refunds.create({}, { stripeAccount: account }))).toMatchObject({ statusCode: 400, code: "parameter_missing" });
     const { intent } = await paid();
-    expect(await failure(stripe.refunds.create({ payment_intent: intent.id, customer: "cus_1" } as Stripe.RefundCreateParams, { stripeAccount: account }))).toMatchObject({
+    expect(
+      await failure(stripe.refunds.create({ payment_intent: intent.id, customer: "cus_1" } as Stripe.RefundCreateParams, { stripeAccount: account })),
+    ).toMatchObject({
       statusCode: 400,
       code: "parameter_unknown",
     });

@@ -21,7 +21,9 @@ export type TimeRange = Static<typeof TimeRange>;
 export const DayRanges = Type.Array(TimeRange, { maxItems: MAX_DAY_RANGES });
 
 /** Opening hours by weekday; a weekday left out is closed. */
-export const WeeklyHours = Type.Partial(Type.Object(Object.fromEntries(WEEKDAYS.map((d) => [d, DayRanges])) as Record<Weekday, typeof DayRanges>, { additionalProperties: false }));
+export const WeeklyHours = Type.Partial(
+  Type.Object(Object.fromEntries(WEEKDAYS.map((d) => [d, DayRanges])) as Record<Weekday, typeof DayRanges>, { additionalProperties: false }),
+);
 export type WeeklyHours = Static<typeof WeeklyHours>;
 
 /** A date with its own hours instead of its weekday's (an empty `ranges` closes the day). */
@@ -60,10 +62,17 @@ export const LocationInput = Type.Object(
   {
     type: oneOf(LOCATION_TYPES),
     value: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
-    label: Type.Optional(Type.Union([
-      Type.String({ minLength: 1, maxLength: 200, description: "The organizer's name for this place, e.g. \"Our Berlin office\"; translations in `translations.<tag>.locations`. Absent or null: the element's own words for the type." }),
-      Type.Null(),
-    ])),
+    label: Type.Optional(
+      Type.Union([
+        Type.String({
+          minLength: 1,
+          maxLength: 200,
+          description:
+            "The organizer's name for this place, e.g. \"Our Berlin office\"; translations in `translations.<tag>.locations`. Absent or null: the element's own words for the type.",
+        }),
+        Type.Null(),
+      ]),
+    ),
   },
   { additionalProperties: false },
 );
@@ -102,8 +111,14 @@ export const isSlug = (value: string): boolean => value.length <= SLUG_MAX_LENGT
 export const EventTypeHostInput = Type.Object(
   {
     hostId: Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1 }),
-    priority: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, description: "Round robin offers a booking to the free hosts of the highest priority first; default 0." })),
-    scheduleId: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1 }), Type.Null()], { description: "One of the host's schedules; null or absent: the event type's own hours (`availability`)." })),
+    priority: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 1000, description: "Round robin offers a booking to the free hosts of the highest priority first; default 0." }),
+    ),
+    scheduleId: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1 }), Type.Null()], {
+        description: "One of the host's schedules; null or absent: the event type's own hours (`availability`).",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -138,14 +153,19 @@ export const EventTypeFields = Type.Object(
     payment: Type.Union([PaymentSettings, Type.Null()]),
     webhookUrl: Type.Union([Type.String({ maxLength: 2000 }), Type.Null()]),
     organizerEmail: Type.Union([
-      Type.String({ format: "email", maxLength: LIMITS.emailMaxLength, description: "Gets a copy of every confirmation, reschedule and cancellation email, with its calendar invite. null: no copy." }),
+      Type.String({
+        format: "email",
+        maxLength: LIMITS.emailMaxLength,
+        description: "Gets a copy of every confirmation, reschedule and cancellation email, with its calendar invite. null: no copy.",
+      }),
       Type.Null(),
     ]),
     contact: Type.Union([
       Type.String({
         minLength: 1,
         maxLength: 500,
-        description: "How visitors reach the organizer when a booking can no longer be moved or cancelled online (inside rescheduleNoticeMinutes or cancelNoticeMinutes): an email address, an http(s) address or one line of text. null: organizerEmail is shown, if any.",
+        description:
+          "How visitors reach the organizer when a booking can no longer be moved or cancelled online (inside rescheduleNoticeMinutes or cancelNoticeMinutes): an email address, an http(s) address or one line of text. null: organizerEmail is shown, if any.",
       }),
       Type.Null(),
     ]),
@@ -155,19 +175,27 @@ export const EventTypeFields = Type.Object(
         "Reminder emails to the visitor (and guests) before a confirmed booking, in minutes before its start (5 to 43200, at most 5, each once); default [1440, 60], a day and an hour before. [] sends none.",
     }),
     slug: Type.Union([
-      Type.String({ pattern: SLUG_PATTERN, maxLength: SLUG_MAX_LENGTH, description: "Name of the booking page /book/{slug}: lowercase letters and digits, words joined by single hyphens; unique. null removes the page." }),
+      Type.String({
+        pattern: SLUG_PATTERN,
+        maxLength: SLUG_MAX_LENGTH,
+        description: "Name of the booking page /book/{slug}: lowercase letters and digits, words joined by single hyphens; unique. null removes the page.",
+      }),
       Type.Null(),
     ]),
     disabled: Type.Boolean(),
     locale: Type.Object(
       {
-        preset: Type.Optional(Type.String({
-          pattern: "^([A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*)?$",
-          description: "The calendar's language (texts and dates), e.g. `de` or `de-AT`; empty (the default): the visitor's browser languages, then English.",
-        })),
+        preset: Type.Optional(
+          Type.String({
+            pattern: "^([A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*)?$",
+            description: "The calendar's language (texts and dates), e.g. `de` or `de-AT`; empty (the default): the visitor's browser languages, then English.",
+          }),
+        ),
         startDayOfWeek: Type.Optional(oneOf(WEEK_STARTS)),
         // Keys name UI strings: plain identifiers, so nothing like `__proto__` reaches a client.
-        texts: Type.Optional(Type.Record(Type.String({ pattern: "^[A-Za-z][A-Za-z0-9_.-]{0,99}$" }), Type.String({ maxLength: 500 }), { additionalProperties: false })),
+        texts: Type.Optional(
+          Type.Record(Type.String({ pattern: "^[A-Za-z][A-Za-z0-9_.-]{0,99}$" }), Type.String({ maxLength: 500 }), { additionalProperties: false }),
+        ),
       },
       { additionalProperties: false },
     ),
@@ -176,14 +204,23 @@ export const EventTypeFields = Type.Object(
         mode: Type.Optional(oneOf(THEME_MODES)),
         borderRadius: Type.Optional(Type.String({ maxLength: 32 })),
         // Any key here: an unknown one gets a 422 naming THEME_COLOR_KEYS, not a bare schema refusal.
-        colors: Type.Optional(Type.Record(Type.String({ maxLength: 32 }), Type.String({ maxLength: 64 }), { description: `CSS colours by key: ${THEME_COLOR_KEYS.join(", ")}.` })),
+        colors: Type.Optional(
+          Type.Record(Type.String({ maxLength: 32 }), Type.String({ maxLength: 64 }), { description: `CSS colours by key: ${THEME_COLOR_KEYS.join(", ")}.` }),
+        ),
       },
       { additionalProperties: false },
     ),
     translations: Translations,
     profileImage: Type.Union([Type.String({ maxLength: 2000 }), Type.Null()]),
     calendarTitle: Type.Union([Type.String({ maxLength: 500 }), Type.Null()]),
-    hostName: Type.Union([Type.String({ minLength: 1, maxLength: 200, description: "The organizer's name shown beside the avatar (profileImage) and on the confirmation; null shows none." }), Type.Null()]),
+    hostName: Type.Union([
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: "The organizer's name shown beside the avatar (profileImage) and on the confirmation; null shows none.",
+      }),
+      Type.Null(),
+    ]),
     compact: Type.Boolean(),
     externalBooking: Type.Boolean(),
     maxGuests: Type.Integer({ minimum: 0, maximum: 10 }),
@@ -193,7 +230,8 @@ export const EventTypeFields = Type.Object(
       description: "Whose time the event type books, each host once; absent on create: the default host. Replaces the list when given.",
     }),
     assignment: oneOf(HOST_ASSIGNMENTS, {
-      description: "collective: offered when every host is free, the booking takes all; round-robin: offered when any host is free, the booking takes one (priority, then least recently booked). Default collective.",
+      description:
+        "collective: offered when every host is free, the booking takes all; round-robin: offered when any host is free, the booking takes one (priority, then least recently booked). Default collective.",
     }),
   },
   { additionalProperties: false },

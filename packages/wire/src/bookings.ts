@@ -42,7 +42,9 @@ export const AdminBookingView = Type.Composite([
   Type.Object({
     eventTypeId: Type.Integer(),
     eventTypeTitle: Type.String(),
-    manageUrl: Nullable(Type.String({ format: "uri" }), { description: "The visitor's reschedule and cancel page (null when the event type has no slug or is gone)." }),
+    manageUrl: Nullable(Type.String({ format: "uri" }), {
+      description: "The visitor's reschedule and cancel page (null when the event type has no slug or is gone).",
+    }),
   }),
   OrganizerReservationView,
 ]);

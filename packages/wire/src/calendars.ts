@@ -26,12 +26,23 @@ export const BusySourceKindSchema = oneOf(BUSY_SOURCE_KINDS, {
 export const BusySourceInput = Type.Object(
   {
     kind: BusySourceKindSchema,
-    url: Type.String({ minLength: 1, maxLength: BUSY_SOURCE_URL_MAX_LENGTH, description: "Without user name or password (send them as `username` and `password`). Stored as given, query included." }),
+    url: Type.String({
+      minLength: 1,
+      maxLength: BUSY_SOURCE_URL_MAX_LENGTH,
+      description: "Without user name or password (send them as `username` and `password`). Stored as given, query included.",
+    }),
     username: Type.Optional(Type.String({ maxLength: BUSY_SOURCE_CREDENTIAL_MAX_LENGTH })),
     password: Type.Optional(Type.String({ maxLength: BUSY_SOURCE_CREDENTIAL_MAX_LENGTH, description: "With username: HTTP Basic." })),
     token: Type.Optional(Type.String({ maxLength: BUSY_SOURCE_CREDENTIAL_MAX_LENGTH, description: "Alone: HTTP Bearer. Never returned." })),
-    calendars: Type.Optional(Type.Array(Type.String({ maxLength: BUSY_SOURCE_URL_MAX_LENGTH }), { maxItems: MAX_CHOSEN_CALENDARS, description: "CalDAV only: the calendar URLs (or paths) to read; default every calendar the URL leads to." })),
-    freshnessMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_FRESHNESS_MINUTES, description: "Minutes a sync stays fresh; default the server's." })),
+    calendars: Type.Optional(
+      Type.Array(Type.String({ maxLength: BUSY_SOURCE_URL_MAX_LENGTH }), {
+        maxItems: MAX_CHOSEN_CALENDARS,
+        description: "CalDAV only: the calendar URLs (or paths) to read; default every calendar the URL leads to.",
+      }),
+    ),
+    freshnessMinutes: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: MAX_FRESHNESS_MINUTES, description: "Minutes a sync stays fresh; default the server's." }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -43,7 +54,10 @@ export type BusySourceInput = Static<typeof BusySourceInput>;
  * 422 naming every field that is off).
  */
 export const BusySourceCreate = Type.Object(
-  { kind: anyValue, url: anyValue, username: anyValue, password: anyValue, token: anyValue, calendars: anyValue, freshnessMinutes: anyValue } satisfies Record<keyof BusySourceInput, unknown>,
+  { kind: anyValue, url: anyValue, username: anyValue, password: anyValue, token: anyValue, calendars: anyValue, freshnessMinutes: anyValue } satisfies Record<
+    keyof BusySourceInput,
+    unknown
+  >,
   { additionalProperties: false },
 );
 export type BusySourceCreate = Static<typeof BusySourceCreate>;
@@ -52,21 +66,28 @@ export type BusySourceCreate = Static<typeof BusySourceCreate>;
 export const BusySourceView = Type.Object({
   id: Type.Integer(),
   hostId: Type.Integer({ description: "The host whose calendar it is: its busy times block every event type of the host." }),
-  eventTypeId: Nullable(Type.Integer(), { description: "The event type it was listed or added through, else the host's first event type; null when the host has none." }),
+  eventTypeId: Nullable(Type.Integer(), {
+    description: "The event type it was listed or added through, else the host's first event type; null when the host has none.",
+  }),
   kind: oneOf(BUSY_SOURCE_KINDS),
   url: Type.String({ description: "As given (a feed's secret address included): answered to the organizer only, never written into errors or logs in full." }),
   username: Nullable(Type.String()),
   credentialsSet: Type.Boolean({ description: "Whether a password or token is stored; it is never returned." }),
   calendars: Type.Array(Type.String(), { description: "CalDAV calendars chosen; empty: every calendar the URL leads to." }),
   freshnessMinutes: Type.Integer({ description: "Minutes a sync stays fresh (the source's, else BOOKING_CALENDAR_FRESHNESS_MINUTES)." }),
-  status: oneOf(BUSY_SOURCE_STATUSES, { description: "never: not synced yet; ok: the last attempt worked; failing: the last attempt failed, the last good busy times stay in use." }),
+  status: oneOf(BUSY_SOURCE_STATUSES, {
+    description: "never: not synced yet; ok: the last attempt worked; failing: the last attempt failed, the last good busy times stay in use.",
+  }),
   stale: Type.Boolean({ description: "The last good sync is older than the freshness, or there is none." }),
   lastAttemptAt: Nullable(Type.String({ format: "date-time" })),
   lastSuccessAt: Nullable(Type.String({ format: "date-time" })),
   lastFailureAt: Nullable(Type.String({ format: "date-time" })),
-  lastError: Nullable(Type.String(), { description: "Why the last attempt failed. URLs in it keep scheme, host and path only (no user name, password or query)." }),
+  lastError: Nullable(Type.String(), {
+    description: "Why the last attempt failed. URLs in it keep scheme, host and path only (no user name, password or query).",
+  }),
   skippedObjects: Type.Array(Type.Object({ href: Type.String(), reason: Type.String() }), {
-    description: "Calendar objects the last sync could not read and left out (their URL, a feed's own URL, without query, and why); the other objects' busy times are used. A sync where no object can be read fails instead, keeping the last good data.",
+    description:
+      "Calendar objects the last sync could not read and left out (their URL, a feed's own URL, without query, and why); the other objects' busy times are used. A sync where no object can be read fails instead, keeping the last good data.",
   }),
   objects: Type.Integer({ description: "Calendar objects cached from the source." }),
   busyIntervals: Type.Integer({ description: "Busy intervals kept over the booking horizon." }),
@@ -106,7 +127,14 @@ export type WritableCalendar = Static<typeof WritableCalendar>;
 
 /** The calendar to write a host's bookings into, as the organizer gives it: absolute, or a path on the source's server; left out, the source's first calendar. */
 export const WriteBookingsInput = Type.Object(
-  { calendar: Type.Optional(Type.String({ maxLength: BUSY_SOURCE_URL_MAX_LENGTH, description: "A calendar URL, or a path on the source's server; default the source's first calendar." })) },
+  {
+    calendar: Type.Optional(
+      Type.String({
+        maxLength: BUSY_SOURCE_URL_MAX_LENGTH,
+        description: "A calendar URL, or a path on the source's server; default the source's first calendar.",
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 export type WriteBookingsInput = Static<typeof WriteBookingsInput>;

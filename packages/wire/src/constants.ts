@@ -5,9 +5,7 @@ export const LOCATION_TYPES = ["video-meet", "phone", "address", "link"] as cons
 export type LocationType = (typeof LOCATION_TYPES)[number];
 
 /** Custom field kinds an event type can ask for (decisions.md). */
-export const CUSTOM_FIELD_TYPES = [
-  "text", "textarea", "email", "phone", "number", "select", "multiselect", "checkbox", "date",
-] as const;
+export const CUSTOM_FIELD_TYPES = ["text", "textarea", "email", "phone", "number", "select", "multiselect", "checkbox", "date"] as const;
 export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
 
 /** Colour keys of an event type's theme (`theme.colors`); the element maps each to a `--bc-*` property. */

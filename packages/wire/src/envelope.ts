@@ -24,9 +24,23 @@ export interface Envelope<T> {
  * `too_long`, `too_many` or `too_large` (`max`) or a `too_small` (`min`) broke.
  */
 export const FIELD_ERROR_CODES = [
-  "required", "invalid_email", "invalid_phone", "too_long", "too_many", "invalid_number", "invalid_date",
-  "invalid_choice", "duplicate", "unknown_field", "control_characters", "invalid_datetime", "invalid_timezone",
-  "wrong_duration", "too_small", "too_large", "invalid",
+  "required",
+  "invalid_email",
+  "invalid_phone",
+  "too_long",
+  "too_many",
+  "invalid_number",
+  "invalid_date",
+  "invalid_choice",
+  "duplicate",
+  "unknown_field",
+  "control_characters",
+  "invalid_datetime",
+  "invalid_timezone",
+  "wrong_duration",
+  "too_small",
+  "too_large",
+  "invalid",
 ] as const;
 export type FieldErrorCode = (typeof FIELD_ERROR_CODES)[number];
 
@@ -34,7 +48,9 @@ export const FieldError = Type.Object({
   field: Type.String({ description: "The key the message has in `errors`, e.g. `email`, `guests.2`, `customFields.<uuid>`." }),
   code: oneOf(FIELD_ERROR_CODES, { description: "Stable; clients translate by it. More codes may be added." }),
   message: Type.String({ description: "The same English text as in `errors`." }),
-  max: Type.Optional(Type.Integer({ description: "The limit broken, with `too_long` (characters), `too_many` (items) and `too_large` (the greatest number allowed)." })),
+  max: Type.Optional(
+    Type.Integer({ description: "The limit broken, with `too_long` (characters), `too_many` (items) and `too_large` (the greatest number allowed)." }),
+  ),
   min: Type.Optional(Type.Integer({ description: "The limit broken, with `too_small`: the least number allowed." })),
 });
 export type FieldError = Static<typeof FieldError>;

@@ -57,11 +57,20 @@ export const EventTypeSettings = Type.Object({
   payment: nullable(Type.Object({ amount: Type.Integer(), currency: Type.String(), providerAccountId: Type.String() })),
   webhookUrl: nullable(Type.String()),
   reminderMinutes: Type.Optional(
-    Type.Array(Type.Integer(), { description: "Minutes before a confirmed booking's start when reminders go, latest last; [] sends none. Absent on event types stored before reminders existed (they remind as new ones do)." }),
+    Type.Array(Type.Integer(), {
+      description:
+        "Minutes before a confirmed booking's start when reminders go, latest last; [] sends none. Absent on event types stored before reminders existed (they remind as new ones do).",
+    }),
   ),
   organizerEmail: Type.Optional(nullable(Type.String(), { description: "Where the organizer's copy of each confirmation goes; none when null or absent." })),
-  contact: Type.Optional(nullable(Type.String(), { description: "How visitors reach the organizer once a booking can no longer be changed online; null or absent: organizerEmail." })),
-  bookingsCalendar: Type.Optional(nullable(BookingsCalendar, { description: "Set through a busy source's write-bookings route, never by the event type's own update." })),
+  contact: Type.Optional(
+    nullable(Type.String(), {
+      description: "How visitors reach the organizer once a booking can no longer be changed online; null or absent: organizerEmail.",
+    }),
+  ),
+  bookingsCalendar: Type.Optional(
+    nullable(BookingsCalendar, { description: "Set through a busy source's write-bookings route, never by the event type's own update." }),
+  ),
   locale: Type.Object({ preset: Type.String(), startDayOfWeek: oneOf(WEEK_STARTS), texts: Type.Record(Type.String(), Type.String()) }),
   translations: Type.Optional(Translations),
   theme: Type.Object({ mode: oneOf(THEME_MODES), borderRadius: Type.String(), colors: Type.Record(Type.String(), Type.String()) }),
@@ -88,14 +97,18 @@ export const EventTypeView = Type.Composite([
   Type.Omit(EventTypeSettings, ["reminderMinutes", "bookingsCalendar"]),
   Type.Object({
     id: Type.Integer(),
-    reminderMinutes: Type.Array(Type.Integer(), { description: "The reminder offsets in use (the default for an event type stored before reminders existed)." }),
+    reminderMinutes: Type.Array(Type.Integer(), {
+      description: "The reminder offsets in use (the default for an event type stored before reminders existed).",
+    }),
     bookingsCalendar: nullable(BookingsCalendar, { description: "The calendar bookings are written into: the host's (a collective team's first host's)." }),
     slug: nullable(Type.String(), { description: "Name of the booking page `/book/{slug}`, or null." }),
     linkToken: Type.String({ description: "The booking page's publishable credential; public by design, replaced with the API token." }),
     feedToken: Type.String({ description: "Secret of the private booking feed `/feeds/{feedToken}.ics`." }),
     feedUrl: Type.Optional(Type.String({ description: "Absolute address of that feed, in the admin API's answers." })),
     disabled: Type.Boolean(),
-    webhookDisabledAt: nullable(Type.String({ format: "date-time" }), { description: "When the receiver answered 410 Gone; events resume once `webhookUrl` is set again." }),
+    webhookDisabledAt: nullable(Type.String({ format: "date-time" }), {
+      description: "When the receiver answered 410 Gone; events resume once `webhookUrl` is set again.",
+    }),
     hosts: Type.Array(EventTypeHostView, { description: "Whose time it books, in order." }),
     assignment: HostAssignmentSchema,
     createdAt: Type.String({ format: "date-time" }),

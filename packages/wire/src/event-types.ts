@@ -38,9 +38,12 @@ export const PaymentConfiguration = Type.Object({
   provider: Type.Literal("stripe"),
   publishableKey: Type.Union([Type.String(), Type.Null()]),
   providerAccountId: Type.String(),
-  stripeJsUrl: Type.Optional(Type.String({
-    description: "Where the element loads Stripe.js from when it is not Stripe's own (https://js.stripe.com): outside production, the server's Stripe.js stand-in for its local Stripe stand-in. Absent when payments go to Stripe.",
-  })),
+  stripeJsUrl: Type.Optional(
+    Type.String({
+      description:
+        "Where the element loads Stripe.js from when it is not Stripe's own (https://js.stripe.com): outside production, the server's Stripe.js stand-in for its local Stripe stand-in. Absent when payments go to Stripe.",
+    }),
+  ),
 });
 export type PaymentConfiguration = Static<typeof PaymentConfiguration>;
 
@@ -62,20 +65,26 @@ export const OrganizerTexts = Type.Object(
     title: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
     description: Type.Optional(Type.String({ maxLength: 5000 })),
     calendarTitle: Type.Optional(Type.String({ maxLength: 500 })),
-    customFields: Type.Optional(Type.Record(
-      Type.String({ pattern: "^[A-Za-z][A-Za-z0-9_]{0,63}$" }),
-      Type.Object(
-        {
-          label: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
-          placeholder: Type.Optional(Type.String({ maxLength: 500 })),
-          options: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 100 })),
-        },
+    customFields: Type.Optional(
+      Type.Record(
+        Type.String({ pattern: "^[A-Za-z][A-Za-z0-9_]{0,63}$" }),
+        Type.Object(
+          {
+            label: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+            placeholder: Type.Optional(Type.String({ maxLength: 500 })),
+            options: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 100 })),
+          },
+          { additionalProperties: false },
+        ),
         { additionalProperties: false },
       ),
-      { additionalProperties: false },
-    )),
-    locations: Type.Optional(Type.Record(Type.String({ pattern: "^[a-z-]{1,32}$" }), Type.String({ minLength: 1, maxLength: 200 }), { additionalProperties: false })),
-    texts: Type.Optional(Type.Record(Type.String({ pattern: "^[A-Za-z][A-Za-z0-9_.-]{0,99}$" }), Type.String({ maxLength: 500 }), { additionalProperties: false })),
+    ),
+    locations: Type.Optional(
+      Type.Record(Type.String({ pattern: "^[a-z-]{1,32}$" }), Type.String({ minLength: 1, maxLength: 200 }), { additionalProperties: false }),
+    ),
+    texts: Type.Optional(
+      Type.Record(Type.String({ pattern: "^[A-Za-z][A-Za-z0-9_.-]{0,99}$" }), Type.String({ maxLength: 500 }), { additionalProperties: false }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -97,7 +106,12 @@ export type Translations = Static<typeof Translations>;
 export const ConfiguredLocation = Type.Object({
   type: Type.String({ maxLength: LIMITS.textMaxLength }),
   value: Type.Optional(Type.Union([Type.String({ maxLength: LIMITS.textMaxLength }), Type.Null()])),
-  label: Type.Optional(Type.String({ description: "The organizer's name for this place (its translations are in `translations.<tag>.locations`); absent: the element's own words for the type." })),
+  label: Type.Optional(
+    Type.String({
+      description:
+        "The organizer's name for this place (its translations are in `translations.<tag>.locations`); absent: the element's own words for the type.",
+    }),
+  ),
 });
 export type ConfiguredLocation = Static<typeof ConfiguredLocation>;
 
@@ -107,7 +121,10 @@ export const EventTypeConfiguration = Type.Object({
   max: Type.Integer({ description: "Last bookable day, days from today (booking horizon)." }),
   closestBookableDay: Type.Integer({ description: "Days from today to the first day with a free slot; -1 when none." }),
   locale: Type.Object({
-    preset: Type.String({ description: "BCP 47 tag of the calendar's language (texts and dates); empty (the default of new event types): the visitor's browser languages, then English." }),
+    preset: Type.String({
+      description:
+        "BCP 47 tag of the calendar's language (texts and dates); empty (the default of new event types): the visitor's browser languages, then English.",
+    }),
     startDayOfWeek: oneOf(WEEK_STARTS),
     texts: Type.Record(Type.String(), Type.String(), { description: "Overrides of the element's UI texts by key; they win over its built-in languages." }),
   }),
@@ -120,7 +137,9 @@ export const EventTypeConfiguration = Type.Object({
   externalBooking: Type.Boolean(),
   compact: Type.Boolean(),
   calendarTitle: Type.Union([Type.String(), Type.Null()]),
-  hostName: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "The organizer's name shown beside profileImage and on the confirmation; null when not set." })),
+  hostName: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], { description: "The organizer's name shown beside profileImage and on the confirmation; null when not set." }),
+  ),
   title: Type.String(),
   description: Type.String(),
   durationMinutes: Type.Integer(),
@@ -130,14 +149,29 @@ export const EventTypeConfiguration = Type.Object({
   locations: Type.Array(ConfiguredLocation),
   translations: Type.Optional(Translations),
   payment: Type.Union([PaymentConfiguration, Type.Null()]),
-  bookingUrl: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "Absolute URL of the event type's booking page, /book/{slug}; null when it has no slug." })),
-  rescheduleNoticeMinutes: Type.Optional(Type.Integer({ minimum: 0, description: "A visitor may move a booking online until this many minutes before its start; later, only the organizer can." })),
-  cancelNoticeMinutes: Type.Optional(Type.Integer({ minimum: 0, description: "A visitor may cancel a confirmed booking online until this many minutes before its start; later, only the organizer can." })),
-  contact: Type.Optional(Type.Union([Type.String(), Type.Null()], {
-    description: "How to reach the organizer when a change is no longer possible online: the event type's contact (an email address, an http(s) address or a line of text), else its organizer email, else the email of its first host with one; null when there is none.",
-  })),
+  bookingUrl: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], { description: "Absolute URL of the event type's booking page, /book/{slug}; null when it has no slug." }),
+  ),
+  rescheduleNoticeMinutes: Type.Optional(
+    Type.Integer({ minimum: 0, description: "A visitor may move a booking online until this many minutes before its start; later, only the organizer can." }),
+  ),
+  cancelNoticeMinutes: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      description: "A visitor may cancel a confirmed booking online until this many minutes before its start; later, only the organizer can.",
+    }),
+  ),
+  contact: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], {
+      description:
+        "How to reach the organizer when a change is no longer possible online: the event type's contact (an email address, an http(s) address or a line of text), else its organizer email, else the email of its first host with one; null when there is none.",
+    }),
+  ),
   emailConfirmation: Type.Optional(
-    Type.Boolean({ description: "True when the visitor is emailed a confirmation with a calendar invite on booking, rescheduling and cancelling (the server sends mail); false when nobody will be emailed." }),
+    Type.Boolean({
+      description:
+        "True when the visitor is emailed a confirmation with a calendar invite on booking, rescheduling and cancelling (the server sends mail); false when nobody will be emailed.",
+    }),
   ),
 });
 export type EventTypeConfiguration = Static<typeof EventTypeConfiguration>;

@@ -9,7 +9,11 @@ import { LIMITS } from "./limits.ts";
 export const HostFields = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200, description: "Shown to visitors beside the avatar and named in invites." }),
-    email: Type.String({ format: "email", maxLength: LIMITS.emailMaxLength, description: "Gets a copy of the confirmations of the host's bookings; the organizer of their invites." }),
+    email: Type.String({
+      format: "email",
+      maxLength: LIMITS.emailMaxLength,
+      description: "Gets a copy of the confirmations of the host's bookings; the organizer of their invites.",
+    }),
     timezone: Type.String({ maxLength: 64, description: "IANA zone; new schedules of the host default to it. Default UTC." }),
     avatarUrl: Type.Union([Type.String({ maxLength: 2000, description: "http(s) URL of a picture the booker shows." }), Type.Null()]),
   },
@@ -17,7 +21,9 @@ export const HostFields = Type.Object(
 );
 
 /** Body of `POST /admin/hosts`. */
-export const HostCreate = Type.Composite([Type.Pick(HostFields, ["name", "email"]), Type.Partial(Type.Pick(HostFields, ["timezone", "avatarUrl"]))], { additionalProperties: false });
+export const HostCreate = Type.Composite([Type.Pick(HostFields, ["name", "email"]), Type.Partial(Type.Pick(HostFields, ["timezone", "avatarUrl"]))], {
+  additionalProperties: false,
+});
 export type HostCreate = Static<typeof HostCreate>;
 
 /** Body of `PATCH /admin/hosts/{hostId}`: any subset of the fields. */
@@ -52,7 +58,9 @@ export const ScheduleFields = Type.Object(
 );
 
 /** Body of `POST /admin/hosts/{hostId}/schedules`. */
-export const ScheduleCreate = Type.Composite([Type.Pick(ScheduleFields, ["name", "availability"]), Type.Partial(Type.Pick(ScheduleFields, ["timezone"]))], { additionalProperties: false });
+export const ScheduleCreate = Type.Composite([Type.Pick(ScheduleFields, ["name", "availability"]), Type.Partial(Type.Pick(ScheduleFields, ["timezone"]))], {
+  additionalProperties: false,
+});
 export type ScheduleCreate = Static<typeof ScheduleCreate>;
 
 /** Body of `PATCH /admin/schedules/{scheduleId}`. */

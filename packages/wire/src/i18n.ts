@@ -24,7 +24,11 @@ export interface EnglishCatalog {
 type IsPlural<E> = E extends PluralForms<"en"> ? (Exclude<keyof E, keyof PluralForms<"en">> extends never ? true : false) : false;
 
 /** One English entry as language `L` writes it. */
-type Translated<E, L extends Language> = E extends string ? string : IsPlural<E> extends true ? PluralForms<L> : { -readonly [K in keyof E]: Translated<E[K], L> };
+type Translated<E, L extends Language> = E extends string
+  ? string
+  : IsPlural<E> extends true
+    ? PluralForms<L>
+    : { -readonly [K in keyof E]: Translated<E[K], L> };
 
 /**
  * The catalog of language `L`, declared from the English catalog's type: the same keys (groups and

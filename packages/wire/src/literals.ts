@@ -9,4 +9,7 @@ type Literals<T extends readonly string[]> = { [K in keyof T]: TLiteral<T[K] & s
  * array, whose static type Elysia's route checks read as `never`.
  */
 export const oneOf = <const T extends readonly string[]>(values: T, options?: SchemaOptions): TUnion<[...Literals<T>]> =>
-  Type.Union(values.map((value) => Type.Literal(value)), options) as unknown as TUnion<[...Literals<T>]>;
+  Type.Union(
+    values.map((value) => Type.Literal(value)),
+    options,
+  ) as unknown as TUnion<[...Literals<T>]>;

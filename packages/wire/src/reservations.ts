@@ -32,10 +32,15 @@ export const ReservationResult = Type.Object({
   userEmail: Type.Union([Type.String(), Type.Null()]),
   meetLink: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   location: Type.Optional(
-    Type.Union([Location, Type.Null()], { description: "Where the meeting is (confirm, create and reschedule of a confirmed reservation): the organizer's address or number to call, the link, or a video meeting (its link is `meetLink`)." }),
+    Type.Union([Location, Type.Null()], {
+      description:
+        "Where the meeting is (confirm, create and reschedule of a confirmed reservation): the organizer's address or number to call, the link, or a video meeting (its link is `meetLink`).",
+    }),
   ),
   manageUrl: Type.Optional(
-    Type.Union([Type.String(), Type.Null()], { description: "The visitor's link to reschedule or cancel: the booking page with ?reservation={uuid}; null when the event type has no slug." }),
+    Type.Union([Type.String(), Type.Null()], {
+      description: "The visitor's link to reschedule or cancel: the booking page with ?reservation={uuid}; null when the event type has no slug.",
+    }),
   ),
 });
 export type ReservationResult = Static<typeof ReservationResult>;
@@ -60,7 +65,13 @@ export type ConfirmInput = Static<typeof ConfirmInput>;
 
 /** Optional body of `DELETE /reservations/{uuid}`: why the booking is cancelled, passed on to the organizer. */
 export const CancelInput = Type.Object({
-  reason: Type.Optional(Type.String({ maxLength: LIMITS.textMaxLength, description: "Why the booking is cancelled; stored, sent as `cancelReason` in the reservation.cancelled webhook and shown in the cancellation emails and their invites." })),
+  reason: Type.Optional(
+    Type.String({
+      maxLength: LIMITS.textMaxLength,
+      description:
+        "Why the booking is cancelled; stored, sent as `cancelReason` in the reservation.cancelled webhook and shown in the cancellation emails and their invites.",
+    }),
+  ),
 });
 export type CancelInput = Static<typeof CancelInput>;
 

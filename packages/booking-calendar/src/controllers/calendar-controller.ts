@@ -42,7 +42,10 @@ export class CalendarController implements ReactiveController {
   #nextFreeBy = new Map<string, PlainDate | null>();
   #freeDaysOf: { slots: TimeSlot[]; days: Map<PlainDate, number> } | null = null;
 
-  constructor(private readonly host: ReactiveControllerHost, private readonly options: CalendarOptions) {
+  constructor(
+    private readonly host: ReactiveControllerHost,
+    private readonly options: CalendarOptions,
+  ) {
     host.addController(this);
   }
 
@@ -129,7 +132,9 @@ export class CalendarController implements ReactiveController {
   }
 
   async #load(month: PlainMonth, again = false): Promise<void> {
-    const api = this.#api, start = this.#start, zone = this.#zone;
+    const api = this.#api,
+      start = this.#start,
+      zone = this.#zone;
     const key = this.#key(month);
     if (!api || (!again && this.#months.has(month)) || this.#asking.has(key)) return;
     this.#asking.add(key);

@@ -35,7 +35,10 @@ export class EnvironmentController implements ReactiveController {
   #madeFrom: unknown[] = [];
   #catalogArrived = false;
 
-  constructor(private readonly host: ReactiveControllerHost & HTMLElement, private readonly source: EnvironmentSource) {
+  constructor(
+    private readonly host: ReactiveControllerHost & HTMLElement,
+    private readonly source: EnvironmentSource,
+  ) {
     // English on the browser's clock until the first update makes the element's own.
     const initialValue = { texts: textsWith(), dates: new DateTexts("en"), timezone: "UTC", language: "en" };
     this.#provider = new ContextProvider(host, { context: environmentContext, initialValue });
@@ -59,11 +62,18 @@ export class EnvironmentController implements ReactiveController {
     // A zone's city in the visitor's language comes with the zones part, fetched when first asked for;
     // in English the zone's id names it already, so nothing is fetched.
     const cityLanguage = locale.split("-")[0]!.toLowerCase();
-    const cityOf = cityLanguage === "en" ? undefined : (zone: string) => {
-      const part = zonesPart();
-      if (!part) void loadPart("zones").then(() => this.host.requestUpdate(), () => undefined);
-      return part?.cityName(zone, cityLanguage);
-    };
+    const cityOf =
+      cityLanguage === "en"
+        ? undefined
+        : (zone: string) => {
+            const part = zonesPart();
+            if (!part)
+              void loadPart("zones").then(
+                () => this.host.requestUpdate(),
+                () => undefined,
+              );
+            return part?.cityName(zone, cityLanguage);
+          };
     const dates = new DateTexts(locale, this.#hour12 ?? localeUses12Hours(locale), cityOf);
     const language = this.languageFor(config);
     this.#provider.setValue({ texts: this.textsFor(config), dates, timezone: source.zone(), language: loadedCatalog(language) ? language : "en" });
@@ -98,10 +108,13 @@ export class EnvironmentController implements ReactiveController {
     const language = this.languageFor(config);
     const catalog = loadedCatalog(language);
     if (!catalog) {
-      void loadCatalog(language).then(() => {
-        this.#catalogArrived = true;
-        this.host.requestUpdate();
-      }, () => undefined);
+      void loadCatalog(language).then(
+        () => {
+          this.#catalogArrived = true;
+          this.host.requestUpdate();
+        },
+        () => undefined,
+      );
     }
     return textsWith(textOverrides(config, this.wanted(config)), catalog ?? loadedCatalog("en"), catalog ? language : "en");
   }

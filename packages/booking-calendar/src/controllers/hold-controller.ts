@@ -84,9 +84,14 @@ export class HoldController implements ReactiveController {
   /** The last hold given back, until the server has answered. */
   #releasing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly host: ReactiveControllerHost & HTMLElement, private readonly options: HoldOptions) {
+  constructor(
+    private readonly host: ReactiveControllerHost & HTMLElement,
+    private readonly options: HoldOptions,
+  ) {
     host.addController(this);
-    const active = () => { this.#lastActivity = Date.now(); };
+    const active = () => {
+      this.#lastActivity = Date.now();
+    };
     host.addEventListener("pointerdown", active);
     host.addEventListener("keydown", active);
     host.addEventListener("input", active);
@@ -106,7 +111,9 @@ export class HoldController implements ReactiveController {
     window.removeEventListener("pagehide", this.#onPageHide);
     clearInterval(this.#timer);
     // A page that removes the element (not one that only moves it) gives its hold back.
-    setTimeout(() => { if (!this.host.isConnected) void this.release(); }, 0);
+    setTimeout(() => {
+      if (!this.host.isConnected) void this.release();
+    }, 0);
   }
 
   /**
@@ -121,7 +128,16 @@ export class HoldController implements ReactiveController {
 
   /** A seat was held through `api`, the current start's: it is kept alive from now on. */
   hold(api: BookingApi, uuid: string, key: string, slot: TimeSlot): Hold {
-    const held: Hold = { uuid, heldUntil: Date.now() + this.options.holdMinutes() * 60_000, key, slot, charging: false, api, token: this.#token, payment: null };
+    const held: Hold = {
+      uuid,
+      heldUntil: Date.now() + this.options.holdMinutes() * 60_000,
+      key,
+      slot,
+      charging: false,
+      api,
+      token: this.#token,
+      payment: null,
+    };
     this.#held = held;
     this.#startTimer();
     this.host.requestUpdate();

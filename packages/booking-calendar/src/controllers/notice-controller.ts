@@ -55,8 +55,12 @@ export class NoticeController implements ReactiveController {
     const waitSeconds = Math.max(0, Math.ceil((notice.retryAt - this.#now) / 1000));
     return html`<div class="notice ${notice.danger ? "danger" : ""}" part="notice" role="alert">
       <p style="margin:0">${notice.text}${waitSeconds > 0 ? html` ${texts("retryIn", { seconds: waitSeconds })}` : nothing}</p>
-      ${notice.retry ? html`<div class="actions"><button type="button" part="retry" ?disabled=${waitSeconds > 0}
-        @click=${() => this.#retry(notice)}>${texts("retry")}</button></div>` : nothing}
+      ${
+        notice.retry
+          ? html`<div class="actions"><button type="button" part="retry" ?disabled=${waitSeconds > 0}
+        @click=${() => this.#retry(notice)}>${texts("retry")}</button></div>`
+          : nothing
+      }
     </div>`;
   }
 

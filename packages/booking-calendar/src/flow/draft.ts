@@ -135,7 +135,13 @@ export function personOf(draft: BookingDraft): Pick<ConfirmInput, "firstname" | 
  * they read times in and their language and clock (`de-u-hc-h23`), which the emails follow: the
  * locale's language, script and region with the visitor's clock in place of any the locale named.
  */
-export function reservationOf(draft: BookingDraft, { configuration, customFields: fields }: InitData, slot: TimeSlot, timezone: string, dates: Pick<DateTexts, "locale" | "hour12">): ReservationInput {
+export function reservationOf(
+  draft: BookingDraft,
+  { configuration, customFields: fields }: InitData,
+  slot: TimeSlot,
+  timezone: string,
+  dates: Pick<DateTexts, "locale" | "hour12">,
+): ReservationInput {
   const location = locationOf(draft, configuration.locations);
   const guests = draft.guests.map((g) => g.trim()).filter(Boolean);
   const customFields = answersOf(draft, fields);

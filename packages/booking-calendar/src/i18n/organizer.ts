@@ -34,7 +34,9 @@ export function localizedInit(init: InitData, wanted: readonly (string | null | 
     configuration: { ...c, title: own.title ?? c.title, description: own.description ?? c.description, calendarTitle: own.calendarTitle ?? c.calendarTitle },
     customFields: init.customFields.map((f): CustomField & { optionLabels?: string[] } => {
       const t = own.customFields?.[f.name];
-      return t ? { ...f, label: t.label ?? f.label, ...(t.placeholder ? { placeholder: t.placeholder } : {}), ...(t.options ? { optionLabels: t.options } : {}) } : f;
+      return t
+        ? { ...f, label: t.label ?? f.label, ...(t.placeholder ? { placeholder: t.placeholder } : {}), ...(t.options ? { optionLabels: t.options } : {}) }
+        : f;
     }),
   };
 }

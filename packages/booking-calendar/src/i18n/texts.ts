@@ -117,7 +117,9 @@ export type CatalogEntry = string | Partial<Record<Intl.LDMLPluralRule, string>>
 export type LoadedCatalog = Partial<Record<TextKey, CatalogEntry>>;
 
 /** The value whose number chooses the plural form of a text, by key. */
-export const PLURAL_KEYS = { freeTimes: "count", seatsLeft: "count", retryIn: "seconds", errorTooLong: "max", errorTooMany: "max" } as const satisfies Partial<Record<TextKey, string>>;
+export const PLURAL_KEYS = { freeTimes: "count", seatsLeft: "count", retryIn: "seconds", errorTooLong: "max", errorTooMany: "max" } as const satisfies Partial<
+  Record<TextKey, string>
+>;
 
 /** A text whose words change with a number. */
 export type PluralKey = keyof typeof PLURAL_KEYS;
@@ -145,14 +147,22 @@ export function textsWith(overrides: Record<string, string> = {}, catalog: Loade
 /** How a failure of the API reads to the visitor, by the kind `ApiFailure` sorted it into. */
 export function failureText(texts: Texts, failure: { kind: string; code: string; message: string }): string {
   switch (failure.kind) {
-    case "network": return texts("networkError");
-    case "rate_limited": return texts("rateLimited");
-    case "server": return texts("serverError");
+    case "network":
+      return texts("networkError");
+    case "rate_limited":
+      return texts("rateLimited");
+    case "server":
+      return texts("serverError");
     case "refused": {
       const key = `refused.${failure.code}`;
-      return key in DEFAULT_TEXTS ? texts(key as TextKey) : failure.code === "event_type_disabled" ? texts("notBookable") : texts("refusedError", { message: failure.message });
+      return key in DEFAULT_TEXTS
+        ? texts(key as TextKey)
+        : failure.code === "event_type_disabled"
+          ? texts("notBookable")
+          : texts("refusedError", { message: failure.message });
     }
-    default: return texts("unexpectedError");
+    default:
+      return texts("unexpectedError");
   }
 }
 

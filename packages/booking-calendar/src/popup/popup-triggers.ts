@@ -29,8 +29,16 @@ export interface FloatingButtonOptions extends PopupOptions {
 
 /** Option name → the `<booking-calendar>` attribute it sets. */
 export const ATTRIBUTES: Record<string, string> = {
-  token: "token", apiBase: "api-base", reservationUuid: "reservation-uuid", timezone: "timezone", locale: "locale",
-  theme: "theme", email: "email", firstname: "firstname", lastname: "lastname", phone: "phone",
+  token: "token",
+  apiBase: "api-base",
+  reservationUuid: "reservation-uuid",
+  timezone: "timezone",
+  locale: "locale",
+  theme: "theme",
+  email: "email",
+  firstname: "firstname",
+  lastname: "lastname",
+  phone: "phone",
 };
 
 export const POPUP_TAG = "bc-booking-popup";

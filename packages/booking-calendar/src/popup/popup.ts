@@ -6,14 +6,17 @@ export { optionsFromData, type FloatingButtonOptions, type PopupOptions } from "
 
 /** The same options, compared as the calendar would show them. */
 const sameOptions = (a: PopupOptions, b: PopupOptions) =>
-  Object.keys(ATTRIBUTES).every((key) => (a as unknown as Record<string, string | undefined>)[key] === (b as unknown as Record<string, string | undefined>)[key]);
+  Object.keys(ATTRIBUTES).every(
+    (key) => (a as unknown as Record<string, string | undefined>)[key] === (b as unknown as Record<string, string | undefined>)[key],
+  );
 
 /** What can take focus under `node`, in tree order through shadow roots and slots (the calendar's fields included). */
 function focusables(node: Element): HTMLElement[] {
   const found: HTMLElement[] = [];
   const walk = (element: Element) => {
     if (element instanceof HTMLElement && element.tabIndex >= 0 && !element.matches(":disabled") && element.getClientRects().length > 0) found.push(element);
-    const children = element instanceof HTMLSlotElement ? element.assignedElements({ flatten: true }) : [...(element.shadowRoot?.children ?? []), ...element.children];
+    const children =
+      element instanceof HTMLSlotElement ? element.assignedElements({ flatten: true }) : [...(element.shadowRoot?.children ?? []), ...element.children];
     for (const child of children) walk(child);
   };
   walk(node);
@@ -156,7 +159,9 @@ export class BookingPopup extends LitElement {
 
   protected override render() {
     return html`<dialog aria-label=${this.label} part="dialog" @close=${() => this.onClose()}
-      @click=${(event: MouseEvent) => { if (event.target === this.dialog) this.close(); }}>
+      @click=${(event: MouseEvent) => {
+        if (event.target === this.dialog) this.close();
+      }}>
       <span class="edge" tabindex="0" @focus=${() => this.focusLast()}></span>
       <div class="bar"><button type="button" class="close" part="close" autofocus aria-label=${DEFAULT_TEXTS.closeBooking}
         @click=${() => this.close()}>×</button></div>
@@ -199,7 +204,9 @@ export class FloatingButton extends LitElement {
 
   protected override render() {
     return html`<button type="button" part="button" aria-haspopup="dialog"
-      @click=${() => { if (this.options) void openPopup(this.options, this); }}>${this.text}</button>`;
+      @click=${() => {
+        if (this.options) void openPopup(this.options, this);
+      }}>${this.text}</button>`;
   }
 }
 
@@ -220,7 +227,10 @@ function popup(): BookingPopup {
 }
 
 /** Opens the calendar in the popup; focus returns to `opener` (by default what has it now) on close. */
-export function openPopup(options: PopupOptions, opener: HTMLElement | null = document.activeElement instanceof HTMLElement ? document.activeElement : null): Promise<void> {
+export function openPopup(
+  options: PopupOptions,
+  opener: HTMLElement | null = document.activeElement instanceof HTMLElement ? document.activeElement : null,
+): Promise<void> {
   try {
     checkOptions(options, "open");
   } catch (error) {

@@ -18,7 +18,9 @@ const fieldId = (key: string) => `f-${key.replace(/[^a-zA-Z0-9-]/g, "-")}`;
  * an error or a retry never loses what was typed. Errors arrive by the server's field keys.
  */
 export class BookingForm extends LitElement {
-  static override styles = [controlStyles, css`
+  static override styles = [
+    controlStyles,
+    css`
     :host { display: block; }
     form { display: grid; gap: 0.9rem; }
     .pair { display: grid; grid-template-columns: 1fr 1fr; gap: 0.75rem; }
@@ -31,7 +33,8 @@ export class BookingForm extends LitElement {
     .guest .field { flex: 1; }
     .req { color: var(--bc-danger); margin-left: 0.15rem; }
     textarea { min-height: 5rem; resize: vertical; }
-  `];
+  `,
+  ];
 
   static override properties = {
     draft: { attribute: false },
@@ -149,7 +152,10 @@ export class BookingForm extends LitElement {
       ${this.#label("location.value", this.#t("locationValuePhone"), true)}
       <input id=${id} name="phone" type="tel" autocomplete="tel" part="input" maxlength=${LIMITS.textMaxLength}
         aria-required="true" aria-invalid=${problems.length ? "true" : "false"} aria-describedby=${problems.length ? `${id}-error` : ""}
-        .value=${this.draft.phone} @input=${(e: Event) => { const value = (e.target as HTMLInputElement).value; this.#change({ phone: value, locationValue: value }); }}>
+        .value=${this.draft.phone} @input=${(e: Event) => {
+          const value = (e.target as HTMLInputElement).value;
+          this.#change({ phone: value, locationValue: value });
+        }}>
       ${problems.length ? html`<p class="error" id=${`${id}-error`}>${problems.join(" ")}</p>` : nothing}
     </div>`;
   }
@@ -160,22 +166,34 @@ export class BookingForm extends LitElement {
     const valueKey = "location.value";
     const valueLabel = chosen.type === "phone" ? this.#t("locationValuePhone") : this.#t("locationValueAddress");
     return html`
-      ${this.locations.length > 1 ? html`<fieldset part="locations">
+      ${
+        this.locations.length > 1
+          ? html`<fieldset part="locations">
         <legend>${this.#t("location")}</legend>
-        ${this.locations.map((l) => html`<label class="choice">
+        ${this.locations.map(
+          (l) => html`<label class="choice">
           <input type="radio" name="location" .value=${l.type} .checked=${l.type === chosen.type}
             @change=${() => this.#change(l.type === "phone" ? { locationType: l.type, locationValue: this.draft.phone } : { locationType: l.type, locationValue: this.#phoneCall() ? "" : this.draft.locationValue })}>
           ${this.#t(`location.${l.type}` as TextKey)}${l.value ? html` <span class="muted">(${l.value})</span>` : nothing}
-        </label>`)}
-      </fieldset>` : html`<p class="muted">${this.#t("location")}: ${this.#t(`location.${chosen.type}` as TextKey)}${chosen.value ? ` (${chosen.value})` : ""}</p>`}
-      ${this.#phoneCall() ? this.#renderCallNumber() : needsLocationValue(chosen) ? html`<div class="field">
+        </label>`,
+        )}
+      </fieldset>`
+          : html`<p class="muted">${this.#t("location")}: ${this.#t(`location.${chosen.type}` as TextKey)}${chosen.value ? ` (${chosen.value})` : ""}</p>`
+      }
+      ${
+        this.#phoneCall()
+          ? this.#renderCallNumber()
+          : needsLocationValue(chosen)
+            ? html`<div class="field">
         ${this.#label(valueKey, valueLabel, true)}
         <input id=${fieldId(valueKey)} type=${chosen.type === "phone" ? "tel" : "text"} part="input" maxlength=${LIMITS.textMaxLength}
           autocomplete=${chosen.type === "phone" ? "tel" : "street-address"} placeholder=${chosen.type === "phone" ? this.draft.phone : ""}
           aria-required="true" aria-invalid=${this.#invalid(valueKey)} aria-describedby=${this.#describedBy(valueKey)}
           .value=${this.draft.locationValue} @input=${(e: Event) => this.#change({ locationValue: (e.target as HTMLInputElement).value })}>
         ${this.#problemText(valueKey)}
-      </div>` : nothing}
+      </div>`
+            : nothing
+      }
     `;
   }
 
@@ -183,7 +201,8 @@ export class BookingForm extends LitElement {
     const guests = this.draft.guests;
     return html`<fieldset part="guests">
       <legend>${this.#t("guests")}</legend>
-      ${guests.map((guest, i) => html`<div class="guest">
+      ${guests.map(
+        (guest, i) => html`<div class="guest">
         <div class="field">
           <label class="visually-hidden" for=${fieldId(`guests.${i}`)}>${this.#t("guestEmail", { number: i + 1 })}</label>
           <input id=${fieldId(`guests.${i}`)} type="email" part="input" maxlength=${LIMITS.emailMaxLength} autocomplete="off"
@@ -192,7 +211,8 @@ export class BookingForm extends LitElement {
           ${this.#problemText(`guests.${i}`)}
         </div>
         <button type="button" aria-label=${this.#t("removeGuest", { number: i + 1 })} @click=${() => this.#change({ guests: guests.filter((_, j) => j !== i) })}>×</button>
-      </div>`)}
+      </div>`,
+      )}
       ${this.#problemText("guests")}
       ${guests.length < LIMITS.maxGuests ? html`<div><button type="button" class="link" @click=${() => this.#addGuest()}>+ ${this.#t("addGuest")}</button></div>` : nothing}
     </fieldset>`;
@@ -220,7 +240,10 @@ export class BookingForm extends LitElement {
       case "number":
         control = html`<input id=${id} type="number" part="input" inputmode="decimal" aria-required=${common.required} aria-invalid=${common.invalid}
           aria-describedby=${common.describedBy} .value=${value === undefined || value === null ? "" : String(value)}
-          @input=${(e: Event) => { const raw = (e.target as HTMLInputElement).value; this.#answer(field.uuid, raw === "" ? undefined : Number(raw)); }}>`;
+          @input=${(e: Event) => {
+            const raw = (e.target as HTMLInputElement).value;
+            this.#answer(field.uuid, raw === "" ? undefined : Number(raw));
+          }}>`;
         break;
       case "select":
         control = html`<select id=${id} part="input" aria-required=${common.required} aria-invalid=${common.invalid} aria-describedby=${common.describedBy}
@@ -233,8 +256,10 @@ export class BookingForm extends LitElement {
         const chosen = Array.isArray(value) ? (value as string[]) : [];
         return html`<fieldset part="field" aria-invalid=${common.invalid} aria-describedby=${common.describedBy}>
           <legend>${field.label}${field.required ? html`<span class="req" aria-hidden="true">*</span><span class="visually-hidden"> (${this.#t("required")})</span>` : nothing}</legend>
-          ${(field.options ?? []).map((o, i) => html`<label class="choice"><input type="checkbox" .checked=${chosen.includes(o)}
-            @change=${(e: Event) => this.#answer(field.uuid, (e.target as HTMLInputElement).checked ? [...chosen, o] : chosen.filter((c) => c !== o))}>${field.optionLabels?.[i] ?? o}</label>`)}
+          ${(field.options ?? []).map(
+            (o, i) => html`<label class="choice"><input type="checkbox" .checked=${chosen.includes(o)}
+            @change=${(e: Event) => this.#answer(field.uuid, (e.target as HTMLInputElement).checked ? [...chosen, o] : chosen.filter((c) => c !== o))}>${field.optionLabels?.[i] ?? o}</label>`,
+          )}
           ${this.#problemText(key)}
         </fieldset>`;
       }

@@ -30,7 +30,9 @@ export class HoldTimer extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.#ticker = setInterval(() => { this.now = Date.now(); }, 1000);
+    this.#ticker = setInterval(() => {
+      this.now = Date.now();
+    }, 1000);
   }
 
   override disconnectedCallback(): void {

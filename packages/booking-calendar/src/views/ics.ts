@@ -17,7 +17,11 @@ const stamp = (instant: string | number) => new Date(instant).toISOString().repl
  * control characters but TAB dropped; what the server's invites write (`icalText`). No line break a
  * visitor or organizer typed can end a content line.
  */
-const text = (value: string) => value.replace(/[\\;,]/g, "\\$&").replace(/\r\n?|[\n\x85\u2028\u2029]/g, "\\n").replace(/[\0-\b\v-\x1f\x7f-\x9f]/g, "");
+const text = (value: string) =>
+  value
+    .replace(/[\\;,]/g, "\\$&")
+    .replace(/\r\n?|[\n\x85\u2028\u2029]/g, "\\n")
+    .replace(/[\0-\b\v-\x1f\x7f-\x9f]/g, "");
 
 /** A URI value (URL): it has no escapes, so control characters, spaces and line separators are percent-encoded. */
 const uri = (value: string) => value.replace(/[\0- \x7f-\x9f\u2028\u2029]/g, encodeURIComponent);
@@ -57,18 +61,37 @@ export function calendarFileUrl(entry: CalendarEntry, now = Date.now()): string 
     "END:VCALENDAR",
   ];
   // Properties without a value (no description, place or link) are left out.
-  return `data:text/calendar;charset=utf-8,${encodeURIComponent(`${lines.filter((line) => !line.endsWith(":")).map(fold).join("\r\n")}\r\n`)}`;
+  return `data:text/calendar;charset=utf-8,${encodeURIComponent(
+    `${lines
+      .filter((line) => !line.endsWith(":"))
+      .map(fold)
+      .join("\r\n")}\r\n`,
+  )}`;
 }
 
 /** "Add to Google Calendar": Google's event template link, times in UTC. */
 export function googleCalendarUrl(entry: CalendarEntry): string {
-  const query = new URLSearchParams({ action: "TEMPLATE", text: entry.title, dates: `${stamp(entry.startIso)}/${stamp(entry.endIso)}`, details: entry.description, location: entry.location });
+  const query = new URLSearchParams({
+    action: "TEMPLATE",
+    text: entry.title,
+    dates: `${stamp(entry.startIso)}/${stamp(entry.endIso)}`,
+    details: entry.description,
+    location: entry.location,
+  });
   return `https://calendar.google.com/calendar/render?${query}`;
 }
 
 /** "Add to Outlook": Outlook on the web's compose-event link, times as UTC ISO instants. */
 export function outlookCalendarUrl(entry: CalendarEntry): string {
   const iso = (value: string) => new Date(value).toISOString().replace(/\.\d{3}/, "");
-  const query = new URLSearchParams({ path: "/calendar/action/compose", rru: "addevent", subject: entry.title, startdt: iso(entry.startIso), enddt: iso(entry.endIso), body: entry.description, location: entry.location });
+  const query = new URLSearchParams({
+    path: "/calendar/action/compose",
+    rru: "addevent",
+    subject: entry.title,
+    startdt: iso(entry.startIso),
+    enddt: iso(entry.endIso),
+    body: entry.description,
+    location: entry.location,
+  });
   return `https://outlook.live.com/calendar/0/deeplink/compose?${query}`;
 }

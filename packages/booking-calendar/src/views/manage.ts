@@ -133,7 +133,9 @@ export function renderCancel(env: CalendarEnvironment, reason: string | null, bu
  * the calendar below. A cancelled booking says so, with the way to book again.
  */
 export function renderManage(flow: FlowOf<"picking">, env: CalendarEnvironment, rules: ChangeRules, busy: boolean, cancel: CancelActions) {
-  const { init: { configuration: config, reservation } } = flow;
+  const {
+    init: { configuration: config, reservation },
+  } = flow;
   if (!reservation) return nothing;
   const summary = renderReservationSummary(reservation, env, config);
   if (reservation.status === "cancelled") return html`${summary}<p>${env.texts("alreadyCancelled")}</p>${renderBookAnother(env, cancel.book)}`;

@@ -13,7 +13,9 @@ export type MonthGridEvents = { "bc-month-change": { month: PlainMonth; focus: P
  * by year), Enter/Space picks. Days without free times stay focusable but are marked unavailable.
  */
 export class MonthGrid extends LitElement {
-  static override styles = [controlStyles, css`
+  static override styles = [
+    controlStyles,
+    css`
     :host { display: block; }
     .nav { display: flex; align-items: center; justify-content: space-between; gap: 0.5rem; margin-bottom: 0.5rem; }
     .nav h4 { margin: 0; font-size: 1rem; text-transform: capitalize; }
@@ -32,7 +34,8 @@ export class MonthGrid extends LitElement {
     .day[aria-pressed="true"] { background: var(--bc-primary); color: var(--bc-on-primary); }
     .day[aria-pressed="true"]::after { background: var(--bc-on-primary); }
     .loading { opacity: 0.6; }
-  `];
+  `,
+  ];
 
   static override properties = {
     month: { type: String },
@@ -119,14 +122,30 @@ export class MonthGrid extends LitElement {
   #onKeydown(event: KeyboardEvent, date: PlainDate): void {
     let target: PlainDate | null = null;
     switch (event.key) {
-      case "ArrowLeft": target = addDays(date, -1); break;
-      case "ArrowRight": target = addDays(date, 1); break;
-      case "ArrowUp": target = addDays(date, -7); break;
-      case "ArrowDown": target = addDays(date, 7); break;
-      case "Home": target = weekBounds(date, this.weekStart)[0]; break;
-      case "End": target = weekBounds(date, this.weekStart)[1]; break;
-      case "PageUp": target = shiftMonths(date, event.shiftKey ? -12 : -1); break;
-      case "PageDown": target = shiftMonths(date, event.shiftKey ? 12 : 1); break;
+      case "ArrowLeft":
+        target = addDays(date, -1);
+        break;
+      case "ArrowRight":
+        target = addDays(date, 1);
+        break;
+      case "ArrowUp":
+        target = addDays(date, -7);
+        break;
+      case "ArrowDown":
+        target = addDays(date, 7);
+        break;
+      case "Home":
+        target = weekBounds(date, this.weekStart)[0];
+        break;
+      case "End":
+        target = weekBounds(date, this.weekStart)[1];
+        break;
+      case "PageUp":
+        target = shiftMonths(date, event.shiftKey ? -12 : -1);
+        break;
+      case "PageDown":
+        target = shiftMonths(date, event.shiftKey ? 12 : 1);
+        break;
       case "Enter":
       case " ":
         event.preventDefault();
@@ -163,9 +182,9 @@ export class MonthGrid extends LitElement {
       <table role="grid" aria-labelledby="title" part="grid" class=${this.loading ? "loading" : ""} aria-busy=${this.loading ? "true" : "false"}>
         <thead><tr>${weekdays.map((d) => html`<th scope="col" abbr=${dates.weekday(d, "long")}>${dates.weekday(d, "short")}</th>`)}</tr></thead>
         <tbody>
-          ${monthWeeks(this.month, this.weekStart).map((week) => html`<tr>${week.map((date) => date === null
-            ? html`<td></td>`
-            : this.#renderDay(date, date === tabbable))}</tr>`)}
+          ${monthWeeks(this.month, this.weekStart).map(
+            (week) => html`<tr>${week.map((date) => (date === null ? html`<td></td>` : this.#renderDay(date, date === tabbable)))}</tr>`,
+          )}
         </tbody>
       </table>
     `;
@@ -176,18 +195,18 @@ export class MonthGrid extends LitElement {
     const free = this.freeDays.get(date) ?? 0;
     const inRange = date >= this.minDate && date <= this.maxDate;
     const selected = date === this.selected;
-    const label = [
-      dates.fullDate(date),
-      date === this.today ? texts("today") : "",
-      free > 0 ? texts("freeTimes", { count: free }) : texts("noFreeTimes"),
-    ].filter(Boolean).join(", ");
+    const label = [dates.fullDate(date), date === this.today ? texts("today") : "", free > 0 ? texts("freeTimes", { count: free }) : texts("noFreeTimes")]
+      .filter(Boolean)
+      .join(", ");
     const classes = ["day", free > 0 ? "free" : "", date === this.today ? "today" : ""].join(" ");
     return html`<td role="gridcell" aria-selected=${selected ? "true" : "false"}>
       <button type="button" class=${classes} part=${free > 0 ? "day day-free" : "day"} data-date=${date}
         tabindex=${tabbable ? 0 : -1} aria-label=${label} aria-pressed=${selected ? "true" : "false"}
         aria-disabled=${free > 0 && inRange ? "false" : "true"}
         @click=${() => this.#pick(date)} @keydown=${(e: KeyboardEvent) => this.#onKeydown(e, date)}
-        @focus=${() => { this.focusDate = date; }}>${dates.dayNumber(date)}</button>
+        @focus=${() => {
+          this.focusDate = date;
+        }}>${dates.dayNumber(date)}</button>
     </td>`;
   }
 }

@@ -60,13 +60,16 @@ function loadStripeScript(url: string): Promise<void> {
  * `confirmPayment` stays on the page (`redirect: "if_required"`) unless the payment method needs a bank's page.
  */
 export class PaymentStep extends LitElement {
-  static override styles = [controlStyles, css`
+  static override styles = [
+    controlStyles,
+    css`
     /* Shown only with a test key; its colours stay the same in dark mode, as a warning label. */
     .test-badge { display: inline-block; font-size: 0.8rem; font-weight: 600; padding: 0.15rem 0.5rem; border-radius: 999px; background: #fef3c7; color: #713f12; }
     :host { display: block; }
     .card { min-height: 6rem; margin: 0.75rem 0; }
     .actions { display: flex; gap: 0.5rem; flex-wrap: wrap; }
-  `];
+  `,
+  ];
 
   static override properties = {
     setup: { attribute: false },
@@ -116,7 +119,11 @@ export class PaymentStep extends LitElement {
         if (!this.stripe) throw new Error("Stripe.js is not available here.");
       } catch (error) {
         this.mountedFor = "";
-        this.dispatchEvent(new CustomEvent("bc-payment-error", { detail: { message: error instanceof Error ? error.message : String(error), refused: true, unavailable: true } }));
+        this.dispatchEvent(
+          new CustomEvent("bc-payment-error", {
+            detail: { message: error instanceof Error ? error.message : String(error), refused: true, unavailable: true },
+          }),
+        );
         return;
       }
       const style = getComputedStyle(this);
@@ -131,7 +138,9 @@ export class PaymentStep extends LitElement {
         },
       });
       const element = this.elements.create("payment", { layout: "tabs" });
-      element.on("ready", () => { this.ready = true; });
+      element.on("ready", () => {
+        this.ready = true;
+      });
       mountPoint.replaceChildren();
       element.mount(mountPoint);
     } catch (error) {
@@ -156,7 +165,8 @@ export class PaymentStep extends LitElement {
       this.dispatchEvent(new CustomEvent("bc-paying", { detail: {} }));
       const result = await this.stripe.confirmPayment({ elements: this.elements, redirect: "if_required", confirmParams: { return_url: location.href } });
       // A declined card or an incomplete form moved no money; any other error might have.
-      if (result.error) this.fail(result.error.message ?? result.error.code ?? "", result.error.type === "card_error" || result.error.type === "validation_error");
+      if (result.error)
+        this.fail(result.error.message ?? result.error.code ?? "", result.error.type === "card_error" || result.error.type === "validation_error");
       else this.dispatchEvent(new CustomEvent("bc-paid", { detail: { paymentIntentId: result.paymentIntent.id } }));
     } catch (error) {
       this.fail(error instanceof Error ? error.message : String(error), false);

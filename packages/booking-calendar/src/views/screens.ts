@@ -31,7 +31,12 @@ export function renderHost(config: EventTypeConfiguration, small = false) {
   const name = config.hostName?.trim() ?? "";
   if (image) return html`<img class="avatar ${small ? "small" : ""}" part="avatar" src=${image} alt="">`;
   if (!name) return nothing;
-  const initials = name.split(/\s+/).slice(0, 2).map((word) => word[0]).join("").toUpperCase();
+  const initials = name
+    .split(/\s+/)
+    .slice(0, 2)
+    .map((word) => word[0])
+    .join("")
+    .toUpperCase();
   return html`<span class="avatar ${small ? "small" : ""}" part="avatar" aria-hidden="true">${initials}</span>`;
 }
 
@@ -51,7 +56,10 @@ export function renderHeader(config: EventTypeConfiguration, env: CalendarEnviro
 /** What is being booked, beside the form: event, host, time, zone, place and price. */
 export function renderChosen(flow: SlotFlow, env: CalendarEnvironment) {
   const { texts, dates, timezone } = env;
-  const { slot, init: { configuration: config } } = flow;
+  const {
+    slot,
+    init: { configuration: config },
+  } = flow;
   const location = flow.kind === "moving" ? flow.reservation.location : placeOf(flow.draft, config.locations);
   return html`<aside class="summary" part="summary">
     <p><strong>${config.title}</strong></p>
@@ -73,12 +81,22 @@ export function renderBack(env: CalendarEnvironment, onBack: () => void, disable
  * A month without free times, with the jump to `next`, the next free day (null: none ahead; undefined:
  * not known); with `said` "", only the jump (the times column before a day is chosen).
  */
-export function renderEmptyMonth(env: CalendarEnvironment, next: PlainDate | null | undefined, onJump: (date: PlainDate) => void, said = env.texts("noTimesThisMonth")) {
+export function renderEmptyMonth(
+  env: CalendarEnvironment,
+  next: PlainDate | null | undefined,
+  onJump: (date: PlainDate) => void,
+  said = env.texts("noTimesThisMonth"),
+) {
   const { texts } = env;
   return html`<div class="empty-month" part="empty-month">
     ${said ? html`<p class="muted">${said}</p>` : nothing}
-    ${next ? html`<button type="button" class="primary" part="next-available" @click=${() => onJump(next)}>${texts("nextAvailable", { date: env.dates.fullDate(next) })}</button>`
-      : next === null ? html`<p class="muted">${texts("noTimesAhead")}</p>` : nothing}
+    ${
+      next
+        ? html`<button type="button" class="primary" part="next-available" @click=${() => onJump(next)}>${texts("nextAvailable", { date: env.dates.fullDate(next) })}</button>`
+        : next === null
+          ? html`<p class="muted">${texts("noTimesAhead")}</p>`
+          : nothing
+    }
   </div>`;
 }
 
@@ -99,7 +117,12 @@ const successMark = html`<svg class="mark" part="success-mark" viewBox="0 0 48 4
 </svg>`;
 
 /** The confirmation screen of a booking made or moved (views/manage.ts says a cancellation): the time in the visitor's zone, the place or meeting link, a calendar file. */
-export function renderDone(done: Extract<DoneState, { kind: "booked" | "rescheduled" }>, config: EventTypeConfiguration, env: CalendarEnvironment, reservationUuid?: string) {
+export function renderDone(
+  done: Extract<DoneState, { kind: "booked" | "rescheduled" }>,
+  config: EventTypeConfiguration,
+  env: CalendarEnvironment,
+  reservationUuid?: string,
+) {
   const { texts, dates, timezone } = env;
   // The other engineer's email flag, when the server sends it: without it, a booking with an email says one goes out.
   const emailed = config.emailConfirmation;

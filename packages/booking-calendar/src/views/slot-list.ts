@@ -9,7 +9,9 @@ export type SlotListEvents = { "bc-slot-pick": { slot: TimeSlot } };
 
 /** The free times of one day as buttons, in the visitor's zone, with seats left where a slot has several. */
 export class SlotList extends LitElement {
-  static override styles = [controlStyles, css`
+  static override styles = [
+    controlStyles,
+    css`
     :host { display: block; }
     ul { list-style: none; margin: 0; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(7rem, 1fr)); gap: 0.5rem; max-height: 22rem; overflow-y: auto; }
     button { width: 100%; display: flex; flex-direction: column; align-items: center; gap: 0.1rem; font-variant-numeric: tabular-nums; }
@@ -17,7 +19,8 @@ export class SlotList extends LitElement {
     .seats { font-size: 0.75rem; color: inherit; opacity: 0.85; }
     p { margin: 0; }
     .bone { height: 2.5rem; border-radius: var(--bc-radius); background: var(--bc-skeleton); }
-  `];
+  `,
+  ];
 
   static override properties = {
     slots: { attribute: false },
@@ -58,8 +61,9 @@ export class SlotList extends LitElement {
         return html`<li><button type="button" part="slot" data-start=${slot.startIso8601}
           aria-pressed=${slot.startIso8601 === this.selected ? "true" : "false"}
           @click=${() => this.dispatchEvent(new CustomEvent("bc-slot-pick", { detail: { slot } }))}>
-          <span>${time}<span class="visually-hidden">–${dates.time(slot.endIso8601, timezone)}</span></span>${seats
-            ? html`<span class="seats"><span class="visually-hidden">, </span>${seats}</span>` : nothing}
+          <span>${time}<span class="visually-hidden">–${dates.time(slot.endIso8601, timezone)}</span></span>${
+            seats ? html`<span class="seats"><span class="visually-hidden">, </span>${seats}</span>` : nothing
+          }
         </button></li>`;
       })}
     </ul>`;

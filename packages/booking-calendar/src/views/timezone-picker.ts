@@ -7,7 +7,11 @@ import { loadPart, zonesPart } from "../parts/load.ts";
 import type { ZoneEntry, ZoneIndex } from "../zones/zone-index.ts";
 
 /** Internal: the visitor chose another zone, or another clock (12 or 24 hours), or reached for the list (which is then asked for). */
-export type TimezonePickerEvents = { "bc-zone-change": { timezone: string }; "bc-hour-cycle-change": { hour12: boolean }; "bc-zones-wanted": Record<string, never> };
+export type TimezonePickerEvents = {
+  "bc-zone-change": { timezone: string };
+  "bc-hour-cycle-change": { hour12: boolean };
+  "bc-zones-wanted": Record<string, never>;
+};
 
 /**
  * The visitor's time zone, always in view: a search box narrows a native select (which every screen
@@ -18,7 +22,9 @@ export type TimezonePickerEvents = { "bc-zone-change": { timezone: string }; "bc
  * time, so nothing is done for hundreds of zones while the page starts.
  */
 export class TimezonePicker extends LitElement {
-  static override styles = [controlStyles, css`
+  static override styles = [
+    controlStyles,
+    css`
     :host { display: block; }
     .zone { display: grid; gap: 0.4rem; }
     .head { display: flex; justify-content: space-between; align-items: center; gap: 0.5rem; flex-wrap: wrap; }
@@ -26,7 +32,8 @@ export class TimezonePicker extends LitElement {
     .cycle { display: inline-flex; border: 1px solid var(--bc-border); border-radius: var(--bc-radius); overflow: hidden; }
     .cycle button { border: none; border-radius: 0; min-height: 2rem; padding: 0.2rem 0.6rem; font-size: 0.85rem; }
     .cycle button[aria-pressed="true"] { background: var(--bc-primary); color: var(--bc-on-primary); font-weight: 600; }
-  `];
+  `,
+  ];
 
   static override properties = {
     value: { type: String },
@@ -62,7 +69,9 @@ export class TimezonePicker extends LitElement {
     super.connectedCallback();
     // A pointer over the picker fetches the list's code ahead of the press (nothing is named yet).
     this.addEventListener("pointerenter", () => void loadPart("zones").catch(() => undefined), { once: true });
-    this.#clock = setInterval(() => { this.now = Date.now(); }, 30_000);
+    this.#clock = setInterval(() => {
+      this.now = Date.now();
+    }, 30_000);
   }
 
   override disconnectedCallback(): void {
@@ -87,7 +96,9 @@ export class TimezonePicker extends LitElement {
   /** A zone's option: its name, then its offset and local time once known. */
   #label(env: CalendarEnvironment, name: string, minutes: number | null): string {
     // The local time is UTC's moved by the offset, written by one UTC format: no format per zone.
-    return minutes === null ? name : env.texts("zoneOption", { city: name, offset: offsetText(minutes), time: env.dates.time(this.now + minutes * 60_000, "UTC") });
+    return minutes === null
+      ? name
+      : env.texts("zoneOption", { city: name, offset: offsetText(minutes), time: env.dates.time(this.now + minutes * 60_000, "UTC") });
   }
 
   /** The list is wanted: the server's zones and the part that names them are fetched (once). */
@@ -96,7 +107,10 @@ export class TimezonePicker extends LitElement {
       this.expanded = true;
       this.dispatchEvent(new CustomEvent("bc-zones-wanted"));
     }
-    return loadPart("zones").then(() => this.requestUpdate(), () => undefined);
+    return loadPart("zones").then(
+      () => this.requestUpdate(),
+      () => undefined,
+    );
   };
 
   /**
@@ -107,14 +121,16 @@ export class TimezonePicker extends LitElement {
     if (zonesPart()) return void this.#expand();
     event.preventDefault();
     const select = event.currentTarget as HTMLSelectElement;
-    void this.#expand().then(() => this.updateComplete).then(() => {
-      select.focus();
-      try {
-        select.showPicker();
-      } catch {
-        // No showPicker, or the press is too long ago: the list is focused and opens on the next press.
-      }
-    });
+    void this.#expand()
+      .then(() => this.updateComplete)
+      .then(() => {
+        select.focus();
+        try {
+          select.showPicker();
+        } catch {
+          // No showPicker, or the press is too long ago: the list is focused and opens on the next press.
+        }
+      });
   };
 
   #choose(timezone: string): void {
@@ -148,13 +164,18 @@ export class TimezonePicker extends LitElement {
         </div>
       </div>
       <input type="search" autocomplete="off" aria-label=${texts("searchTimezones")} placeholder=${texts("searchTimezones")} .value=${this.query}
-        @input=${(e: Event) => { this.query = (e.target as HTMLInputElement).value; this.#expand(); }}>
+        @input=${(e: Event) => {
+          this.query = (e.target as HTMLInputElement).value;
+          this.#expand();
+        }}>
       <select id="zone" part="timezone-select" @change=${(e: Event) => this.#choose((e.target as HTMLSelectElement).value)}
         @focus=${this.#expand} @pointerdown=${this.#press}>
         ${index ? nothing : html`<option value=${this.value} selected>${this.#label(env, dates.zoneName(this.value), offsetMinutes(this.value, this.now))}</option>`}
-        ${regions.map((region) => html`<optgroup label=${region || texts("otherZones")}>
+        ${regions.map(
+          (region) => html`<optgroup label=${region || texts("otherZones")}>
           ${groups.get(region)!.map((e) => html`<option value=${e.zone} ?selected=${e.zone === this.value}>${this.#label(env, e.name, e.minutes)}</option>`)}
-        </optgroup>`)}
+        </optgroup>`,
+        )}
       </select>
     </div>`;
   }

@@ -32,7 +32,10 @@ const SLICE = 8;
 export const fold = (text: string): string => text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 
 /** Splits names into search words: spaces, slashes, underscores, brackets, hyphens and commas part them. */
-const words = (text: string): string => fold(text).replace(/[\s/_(),.'’-]+/g, " ").trim();
+const words = (text: string): string =>
+  fold(text)
+    .replace(/[\s/_(),.'’-]+/g, " ")
+    .trim();
 
 let countryOfZone: Map<string, string> | null = null;
 
@@ -82,7 +85,11 @@ export class ZoneIndex {
   #learning = false;
   readonly #language: string;
 
-  constructor(readonly zones: readonly string[], readonly locale: string, private readonly changed: () => void) {
+  constructor(
+    readonly zones: readonly string[],
+    readonly locale: string,
+    private readonly changed: () => void,
+  ) {
     this.#language = locale.split("-")[0]!.toLowerCase();
     const regions = (tag: string) => {
       try {
@@ -139,7 +146,9 @@ export class ZoneIndex {
 
   /** The zones matching every word of `query`; the chosen zone `keep` always stays in. */
   matching(query: string, keep: string): ZoneEntry[] {
-    const wanted = fold(query).split(/[\s/_,]+/).filter(Boolean);
+    const wanted = fold(query)
+      .split(/[\s/_,]+/)
+      .filter(Boolean);
     if (wanted.length === 0) return this.entries;
     return this.entries.filter((e) => e.zone === keep || wanted.every((word) => matches(e.haystack, word)));
   }

@@ -32,7 +32,16 @@ const endStored = (end: string): string => (end === "00:00" ? "24:00" : end);
  * A host's session edits only its own schedules.
  */
 export class AvailabilityPage extends ConsolePage {
-  static override properties = { ...ConsolePage.properties, hostId: { attribute: false }, targets: { state: true }, chosen: { state: true }, draft: { state: true }, failure: { state: true }, month: { state: true }, copying: { state: true } };
+  static override properties = {
+    ...ConsolePage.properties,
+    hostId: { attribute: false },
+    targets: { state: true },
+    chosen: { state: true },
+    draft: { state: true },
+    failure: { state: true },
+    month: { state: true },
+    copying: { state: true },
+  };
   /** The day whose hours are being copied to the days the organizer ticks, or null. */
   declare copying: Weekday | null;
   /** First day of the month the override calendar shows, YYYY-MM-01. */
@@ -65,12 +74,26 @@ export class AvailabilityPage extends ConsolePage {
     // A host's session may not read event types: only its schedules.
     const types: EventTypeView[] = this.hostId === null ? await eventTypes().catch(() => []) : [];
     const owners = await hosts().catch(() => []);
-    const schedules = (await Promise.all(owners.map((h) => api("GET /admin/hosts/:hostId/schedules", { params: { hostId: h.id } }).catch(() => [] as ScheduleView[])))).flat();
+    const schedules = (
+      await Promise.all(owners.map((h) => api("GET /admin/hosts/:hostId/schedules", { params: { hostId: h.id } }).catch(() => [] as ScheduleView[])))
+    ).flat();
     this.targets = [
-      ...types.map((et) => ({ key: `event-type-${et.id}`, label: et.title, group: t.eventTypes, availability: et.availability,
-        save: async (availability: AvailabilityRules) => (await api("PATCH /admin/event-types/:id", { params: { id: et.id }, body: { availability } })).availability })),
-      ...schedules.map((s) => ({ key: `schedule-${s.id}`, label: `${s.name} (${owners.find((h) => h.id === s.hostId)?.name ?? s.hostId})`, group: t.schedules, availability: rulesOf(s.availability),
-        save: async (availability: AvailabilityRules) => rulesOf((await api("PATCH /admin/schedules/:scheduleId", { params: { scheduleId: s.id }, body: { availability } })).availability) })),
+      ...types.map((et) => ({
+        key: `event-type-${et.id}`,
+        label: et.title,
+        group: t.eventTypes,
+        availability: et.availability,
+        save: async (availability: AvailabilityRules) =>
+          (await api("PATCH /admin/event-types/:id", { params: { id: et.id }, body: { availability } })).availability,
+      })),
+      ...schedules.map((s) => ({
+        key: `schedule-${s.id}`,
+        label: `${s.name} (${owners.find((h) => h.id === s.hostId)?.name ?? s.hostId})`,
+        group: t.schedules,
+        availability: rulesOf(s.availability),
+        save: async (availability: AvailabilityRules) =>
+          rulesOf((await api("PATCH /admin/schedules/:scheduleId", { params: { scheduleId: s.id }, body: { availability } })).availability),
+      })),
     ];
     // `#/availability/schedule-3` opens that schedule.
     const wanted = /#\/availability\/([a-z-]+-\d+)$/.exec(location.hash)?.[1];
@@ -115,7 +138,11 @@ export class AvailabilityPage extends ConsolePage {
     if (copy) {
       const ticked = new Set([...this.querySelectorAll<HTMLInputElement>("#copy-days input:checked")].map((box) => box.value));
       const targets = WEEKDAYS.filter((d) => ticked.has(d));
-      if (targets.length) this.change({ ...this.draft!, weekly: { ...this.draft!.weekly, ...Object.fromEntries(targets.map((d) => [d, structuredClone(this.draft!.weekly[day] ?? [])])) } });
+      if (targets.length)
+        this.change({
+          ...this.draft!,
+          weekly: { ...this.draft!.weekly, ...Object.fromEntries(targets.map((d) => [d, structuredClone(this.draft!.weekly[day] ?? [])])) },
+        });
     }
     this.copying = null;
     await this.updateComplete;
@@ -127,7 +154,7 @@ export class AvailabilityPage extends ConsolePage {
     const t = this.t;
     const day = this.copying!;
     const name = t.dayNames[WEEKDAYS.indexOf(day)]!;
-    return html`<fieldset id="copy-days" @keydown=${(e: KeyboardEvent) => e.key === "Escape" && (e.preventDefault(), void this.endCopy(false))}>
+    return html`<fieldset id="copy-days" @keydown=${(e: KeyboardEvent) => e.key === "Escape" && ((e.preventDefault(), void this.endCopy(false)))}>
       <legend>${t.copyTo} ${name}</legend>
       <div class="row">${WEEKDAYS.map((d, i) => (d === day ? nothing : html`<label class="check"><input type="checkbox" value=${d} checked> ${t.dayNames[i]}</label>`))}</div>
       <div class="row" style="margin-top: 6px">
@@ -155,14 +182,16 @@ export class AvailabilityPage extends ConsolePage {
   private ranges(prefix: string, label: string, ranges: Range[], put: (r: Range[]) => void) {
     const t = this.t;
     return html`${ranges.length === 0 ? html`<span class="muted">${t.closedDay}</span>` : nothing}
-      ${ranges.map((r, i) => html`<span class="row" style="display: inline-flex; gap: 4px; margin: 2px 8px 2px 0">
+      ${ranges.map(
+        (r, i) => html`<span class="row" style="display: inline-flex; gap: 4px; margin: 2px 8px 2px 0">
         <label class="sr-only" for="${prefix}-${i}-start">${label} ${i + 1} ${t.from}</label>
         <input id="${prefix}-${i}-start" type="time" .value=${r.start} @change=${(e: Event) => put(ranges.map((x, j) => (j === i ? { ...x, start: (e.target as HTMLInputElement).value } : x)))}>
         –
         <label class="sr-only" for="${prefix}-${i}-end">${label} ${i + 1} ${t.until}</label>
         <input id="${prefix}-${i}-end" type="time" .value=${endShown(r.end)} @change=${(e: Event) => put(ranges.map((x, j) => (j === i ? { ...x, end: endStored((e.target as HTMLInputElement).value) } : x)))}>
         <button type="button" aria-label="${t.remove}: ${label} ${r.start}–${r.end}" @click=${() => put(ranges.filter((_, j) => j !== i))}>✕</button>
-      </span>`)}
+      </span>`,
+      )}
       <button type="button" @click=${() => put([...ranges, { start: "09:00", end: "12:00" }])} aria-label="${t.addRange}: ${label}">+ ${t.addRange}</button>`;
   }
 
@@ -205,12 +234,15 @@ export class AvailabilityPage extends ConsolePage {
     return html`<h2 tabindex="-1">${t.availability}</h2>
       <div class="field"><label for="av-type">${t.hoursOf}</label>
         <select id="av-type" @change=${(e: Event) => this.choose((e.target as HTMLSelectElement).value)}>
-          ${[...new Set(this.targets.map((x) => x.group))].map((group) => html`<optgroup label=${group}>
+          ${[...new Set(this.targets.map((x) => x.group))].map(
+            (group) => html`<optgroup label=${group}>
             ${this.targets.filter((x) => x.group === group).map((x) => html`<option value=${x.key} ?selected=${x.key === this.chosen}>${x.label}</option>`)}
-          </optgroup>`)}
+          </optgroup>`,
+          )}
         </select></div>
-      ${this.draft
-        ? html`<form @submit=${this.save}>
+      ${
+        this.draft
+          ? html`<form @submit=${this.save}>
             ${errorSummary(this.failure, t.fixFields)}
             <fieldset><legend>${t.weeklyHours}</legend>
               <div class="table-wrap"><table><tbody>
@@ -229,18 +261,21 @@ export class AvailabilityPage extends ConsolePage {
             </fieldset>
             <fieldset><legend>${t.overrides}</legend>
               ${this.monthGrid()}
-              ${this.draft.overrides.map((o, i) => html`<div class="row" style="margin-bottom: 6px">
+              ${this.draft.overrides.map(
+                (o, i) => html`<div class="row" style="margin-bottom: 6px">
                 <label for="ov-${i}-date" class="sr-only">${t.day} ${i + 1}</label>
                 <input id="ov-${i}-date" type="date" .value=${o.date} @change=${(e: Event) => this.change({ ...this.draft!, overrides: this.draft!.overrides.map((x, j) => (j === i ? { ...x, date: (e.target as HTMLInputElement).value } : x)) })}>
                 ${this.ranges(`ov-${i}`, o.date, o.ranges, (r) => this.change({ ...this.draft!, overrides: this.draft!.overrides.map((x, j) => (j === i ? { ...x, ranges: r } : x)) }))}
                 <button type="button" class="danger" @click=${() => this.change({ ...this.draft!, overrides: this.draft!.overrides.filter((_, j) => j !== i) })}>${t.remove}</button>
                 ${fieldError(this.failure, `availability.overrides.${i}`) ? html`<p class="error">${fieldError(this.failure, `availability.overrides.${i}`)}</p>` : nothing}
-              </div>`)}
+              </div>`,
+              )}
               <button type="button" @click=${() => this.change({ ...this.draft!, overrides: [...this.draft!.overrides, { date: new Date().toISOString().slice(0, 10), ranges: [] }] })}>+ ${t.addOverride}</button>
             </fieldset>
             <button class="primary" type="submit">${t.save}</button>
           </form>`
-        : html`<p>${t.empty}</p>`}`;
+          : html`<p>${t.empty}</p>`
+      }`;
   }
 }
 

@@ -70,8 +70,12 @@ export class BookingsPage extends ConsolePage {
     super.connectedCallback();
     // A host's session may not read event types; its bookings carry their titles.
     if (this.hostId === null) {
-      void eventTypes().then((types) => (this.types = types)).catch(() => undefined);
-      void hosts().then((list) => (this.hostList = list)).catch(() => undefined);
+      void eventTypes()
+        .then((types) => (this.types = types))
+        .catch(() => undefined);
+      void hosts()
+        .then((list) => (this.hostList = list))
+        .catch(() => undefined);
     }
     void this.load();
   }
@@ -79,26 +83,31 @@ export class BookingsPage extends ConsolePage {
   private async load(cursor?: string): Promise<void> {
     this.loading = true;
     const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    await this.attempt(async () => {
-      if (this.view === "week") {
-        // Every booking of the week, a page at a time.
-        const items: AdminBookingView[] = [];
-        let after: string | null = null;
-        do {
-          const page: AdminBookingPage = await api("GET /admin/reservations", { query: { ...this.filters, from: this.weekStart, until: addDays(this.weekStart, 6), limit: WEEK_PAGE, cursor: after, timezone } });
-          items.push(...page.items);
-          after = page.next;
-        } while (after);
-        this.items = items;
-        this.next = null;
-      } else {
-        const period = this.period === "all" ? {} : { when: this.period, order: this.period === "past" ? "desc" : "asc" };
-        const page = await api("GET /admin/reservations", { query: { ...this.filters, ...period, limit: PAGE, cursor, timezone } });
-        this.items = page.items;
-        this.next = page.next;
-      }
-      this.failure = null;
-    }, (error) => (this.failure = refusalOf(error)));
+    await this.attempt(
+      async () => {
+        if (this.view === "week") {
+          // Every booking of the week, a page at a time.
+          const items: AdminBookingView[] = [];
+          let after: string | null = null;
+          do {
+            const page: AdminBookingPage = await api("GET /admin/reservations", {
+              query: { ...this.filters, from: this.weekStart, until: addDays(this.weekStart, 6), limit: WEEK_PAGE, cursor: after, timezone },
+            });
+            items.push(...page.items);
+            after = page.next;
+          } while (after);
+          this.items = items;
+          this.next = null;
+        } else {
+          const period = this.period === "all" ? {} : { when: this.period, order: this.period === "past" ? "desc" : "asc" };
+          const page = await api("GET /admin/reservations", { query: { ...this.filters, ...period, limit: PAGE, cursor, timezone } });
+          this.items = page.items;
+          this.next = page.next;
+        }
+        this.failure = null;
+      },
+      (error) => (this.failure = refusalOf(error)),
+    );
     this.loading = false;
   }
 
@@ -154,12 +163,18 @@ export class BookingsPage extends ConsolePage {
     event.preventDefault();
     const b = this.open!;
     const reason = (new FormData(event.target as HTMLFormElement).get("reason") as string) || undefined;
-    await this.attempt(async () => {
-      const message = await api("POST /admin/event-types/:id/reservations/:uuid/cancel", { params: { id: b.eventTypeId, uuid: b.uuid }, body: reason ? { reason } : {} });
-      this.close();
-      this.announce(message);
-      await this.load(this.cursors.at(-1));
-    }, (error) => (this.failure = refusalOf(error)));
+    await this.attempt(
+      async () => {
+        const message = await api("POST /admin/event-types/:id/reservations/:uuid/cancel", {
+          params: { id: b.eventTypeId, uuid: b.uuid },
+          body: reason ? { reason } : {},
+        });
+        this.close();
+        this.announce(message);
+        await this.load(this.cursors.at(-1));
+      },
+      (error) => (this.failure = refusalOf(error)),
+    );
   }
 
   private async findSlots(day: string): Promise<void> {
@@ -167,15 +182,21 @@ export class BookingsPage extends ConsolePage {
     if (!day) return;
     // The times the organizer may move it to (the visitors' free times, notice and horizon lifted), as the signed-in console.
     const call = { params: { id: b.eventTypeId, uuid: b.uuid }, query: { from: day, until: day, timezone: Intl.DateTimeFormat().resolvedOptions().timeZone } };
-    await this.attempt(async () => {
-      this.slots = await api("GET /admin/event-types/:id/reservations/:uuid/time-slots", call);
-    }, () => (this.slots = null));
+    await this.attempt(
+      async () => {
+        this.slots = await api("GET /admin/event-types/:id/reservations/:uuid/time-slots", call);
+      },
+      () => (this.slots = null),
+    );
   }
 
   private async moveTo(slot: TimeSlot): Promise<void> {
     const b = this.open!;
     await this.attempt(async () => {
-      await api("POST /admin/event-types/:id/reservations/:uuid/reschedule", { params: { id: b.eventTypeId, uuid: b.uuid }, body: { start: slot.start, end: slot.end } });
+      await api("POST /admin/event-types/:id/reservations/:uuid/reschedule", {
+        params: { id: b.eventTypeId, uuid: b.uuid },
+        body: { start: slot.start, end: slot.end },
+      });
       this.close();
       this.announce(`${this.t.reschedule}: ${when(slot.startIso8601, document.documentElement.lang || "en")}`);
       await this.load(this.cursors.at(-1));
@@ -187,16 +208,32 @@ export class BookingsPage extends ConsolePage {
     const lang = document.documentElement.lang || "en";
     return html`<h2 tabindex="-1">${t.bookings}</h2>
       <form class="row" @submit=${this.filter} aria-label=${t.filters}>
-        ${this.hostId === null
-          ? field("f-type", t.eventType, () => html`<select id="f-type" name="eventTypeId"><option value="">${t.all}</option>
-            ${this.types.map((et) => html`<option value=${et.id}>${et.title}</option>`)}</select>`)
-          : nothing}
-        ${this.hostId === null && this.hostList.length > 1
-          ? field("f-host", t.host, () => html`<select id="f-host" name="hostId"><option value="">${t.all}</option>
-            ${this.hostList.map((h) => html`<option value=${h.id}>${h.name}</option>`)}</select>`)
-          : nothing}
-        ${field("f-status", t.status, () => html`<select id="f-status" name="status"><option value="">${t.all}</option>
-          ${Object.entries(t.statuses).map(([value, label]) => html`<option value=${value}>${label}</option>`)}</select>`)}
+        ${
+          this.hostId === null
+            ? field(
+                "f-type",
+                t.eventType,
+                () => html`<select id="f-type" name="eventTypeId"><option value="">${t.all}</option>
+            ${this.types.map((et) => html`<option value=${et.id}>${et.title}</option>`)}</select>`,
+              )
+            : nothing
+        }
+        ${
+          this.hostId === null && this.hostList.length > 1
+            ? field(
+                "f-host",
+                t.host,
+                () => html`<select id="f-host" name="hostId"><option value="">${t.all}</option>
+            ${this.hostList.map((h) => html`<option value=${h.id}>${h.name}</option>`)}</select>`,
+              )
+            : nothing
+        }
+        ${field(
+          "f-status",
+          t.status,
+          () => html`<select id="f-status" name="status"><option value="">${t.all}</option>
+          ${Object.entries(t.statuses).map(([value, label]) => html`<option value=${value}>${label}</option>`)}</select>`,
+        )}
         ${field("f-from", t.from, (a) => html`<input id="f-from" name="from" type="date" aria-describedby=${a.describedby} aria-invalid=${a.invalid}>`, fieldError(this.failure, "from"))}
         ${field("f-until", t.until, (a) => html`<input id="f-until" name="until" type="date" aria-describedby=${a.describedby} aria-invalid=${a.invalid}>`, fieldError(this.failure, "until"))}
         ${field("f-q", t.search, () => html`<input id="f-q" name="q" type="search">`)}
@@ -205,13 +242,15 @@ export class BookingsPage extends ConsolePage {
       <div class="row" role="group" aria-label=${t.bookings} style="margin-bottom: 8px">
         <button type="button" aria-pressed=${this.view === "list"} @click=${() => this.showView("list")}>${t.list}</button>
         <button type="button" aria-pressed=${this.view === "week"} @click=${() => this.showView("week")}>${t.week}</button>
-        ${this.view === "week"
-          ? html`<button type="button" aria-label=${t.previousWeek} @click=${() => ((this.weekStart = addDays(this.weekStart, -7)), void this.load())}>◀</button>
+        ${
+          this.view === "week"
+            ? html`<button type="button" aria-label=${t.previousWeek} @click=${() => ((this.weekStart = addDays(this.weekStart, -7)), void this.load())}>◀</button>
               <span>${this.weekStart} – ${addDays(this.weekStart, 6)}</span>
               <button type="button" aria-label=${t.nextWeek} @click=${() => ((this.weekStart = addDays(this.weekStart, 7)), void this.load())}>▶</button>`
-          : html`<span role="group" aria-label=${t.period} class="row" style="display: inline-flex; gap: 4px; margin-left: 8px">
+            : html`<span role="group" aria-label=${t.period} class="row" style="display: inline-flex; gap: 4px; margin-left: 8px">
               ${(["upcoming", "past", "all"] as const).map((p) => html`<button type="button" aria-pressed=${this.period === p} @click=${() => this.showPeriod(p)}>${p === "all" ? t.all : t[p]}</button>`)}
-            </span>`}
+            </span>`
+        }
       </div>
       ${this.loading ? html`<p>${t.loading}</p>` : this.view === "list" ? this.list(lang) : this.week(lang)}
       ${this.open ? this.dialog(lang) : nothing}`;
@@ -274,20 +313,29 @@ export class BookingsPage extends ConsolePage {
         <dt>${t.manageLink}</dt><dd>${b.manageUrl ? html`<a href=${b.manageUrl} target="_blank" rel="noopener">${b.manageUrl}</a>` : "—"}</dd>
       </dl>
       <h3>${t.deliveries}</h3>
-      ${b.deliveries?.length
-        ? html`<ul>${b.deliveries.map((d) => html`<li>${t.channels[d.channel] ?? d.channel} · ${d.kind} · ${t.deliveryStatuses[d.status] ?? d.status} · ${t.attempts}: ${d.attempts}${d.lastError ? html` · <span class="error">${d.lastError}</span>` : nothing}</li>`)}</ul>`
-        : html`<p class="muted">—</p>`}
-      ${live
-        ? html`<h3>${t.reschedule}</h3>
+      ${
+        b.deliveries?.length
+          ? html`<ul>${b.deliveries.map((d) => html`<li>${t.channels[d.channel] ?? d.channel} · ${d.kind} · ${t.deliveryStatuses[d.status] ?? d.status} · ${t.attempts}: ${d.attempts}${d.lastError ? html` · <span class="error">${d.lastError}</span>` : nothing}</li>`)}</ul>`
+          : html`<p class="muted">—</p>`
+      }
+      ${
+        live
+          ? html`<h3>${t.reschedule}</h3>
             <div class="row">${field("move-day", t.day, (a) => html`<input id="move-day" type="date" aria-describedby=${a.describedby} @change=${(e: Event) => this.findSlots((e.target as HTMLInputElement).value)}>`, "", t.rescheduleHelp)}</div>
-            ${this.slots === null ? nothing : this.slots.length === 0 ? html`<p>${t.noTimes}</p>`
-              : html`<div class="slots" role="group" aria-label=${t.pickTime}>${this.slots.map((s) => html`<button type="button" @click=${() => this.moveTo(s)}>${s.readable_start}</button>`)}</div>`}
+            ${
+              this.slots === null
+                ? nothing
+                : this.slots.length === 0
+                  ? html`<p>${t.noTimes}</p>`
+                  : html`<div class="slots" role="group" aria-label=${t.pickTime}>${this.slots.map((s) => html`<button type="button" @click=${() => this.moveTo(s)}>${s.readable_start}</button>`)}</div>`
+            }
             <h3>${t.cancelBooking}</h3>
             <form @submit=${this.cancelOpen}>
               ${field("cancel-reason", t.reason, (a) => html`<textarea id="cancel-reason" name="reason" rows="2" maxlength="1000" aria-describedby=${a.describedby} aria-invalid=${a.invalid} style="width: 100%"></textarea>`, fieldError(this.failure, "reason"))}
               <button class="danger" type="submit">${t.cancelBooking}</button>
             </form>`
-        : nothing}
+          : nothing
+      }
       <p style="margin-top: 16px"><button type="button" @click=${() => this.close()}>${t.close}</button></p>
     </dialog>`;
   }

@@ -27,9 +27,12 @@ export class DeliveriesPage extends ConsolePage {
 
   private async choose(id: number): Promise<void> {
     this.chosen = id;
-    await this.attempt(async () => {
-      this.items = await api("GET /admin/event-types/:id/deliveries", { params: { id }, query: { limit: 100 } });
-    }, () => (this.items = []));
+    await this.attempt(
+      async () => {
+        this.items = await api("GET /admin/event-types/:id/deliveries", { params: { id }, query: { limit: 100 } });
+      },
+      () => (this.items = []),
+    );
   }
 
   private async retry(d: DeliveryView): Promise<void> {
@@ -48,15 +51,23 @@ export class DeliveriesPage extends ConsolePage {
         <select id="dl-type" @change=${(e: Event) => this.choose(Number((e.target as HTMLSelectElement).value))}>
           ${this.types.map((et) => html`<option value=${et.id} ?selected=${et.id === this.chosen}>${et.title}</option>`)}
         </select></div>
-      ${this.items === null ? html`<p>${t.loading}</p>` : this.items.length === 0 ? html`<p>${t.empty}</p>` : html`<div class="table-wrap"><table>
+      ${
+        this.items === null
+          ? html`<p>${t.loading}</p>`
+          : this.items.length === 0
+            ? html`<p>${t.empty}</p>`
+            : html`<div class="table-wrap"><table>
         <caption class="sr-only">${t.deliveries}</caption>
         <thead><tr><th scope="col">${t.when}</th><th scope="col">${t.channel}</th><th scope="col">${t.status}</th><th scope="col">${t.attempts}</th><th scope="col"><span class="sr-only">${t.retry}</span></th></tr></thead>
-        <tbody>${this.items.map((d) => html`<tr>
+        <tbody>${this.items.map(
+          (d) => html`<tr>
           <td>${when(d.createdAt, lang)}</td>
           <td>${t.channels[d.channel] ?? d.channel} · ${d.kind}<br><span class="muted">${d.url}</span></td>
           <td>${t.deliveryStatuses[d.status] ?? d.status}${d.lastError ? html`<br><span class="error">${d.lastError}</span>` : nothing}</td>
           <td><details><summary>${d.attempts}</summary><ul>${d.attemptLog.map((a) => html`<li>#${a.attempt} ${when(a.at, lang)} ${a.statusCode ?? ""} ${a.error ?? ""}</li>`)}</ul></details></td>
           <td>${d.status !== "delivered" ? html`<button type="button" @click=${() => this.retry(d)} aria-label="${t.retry}: ${t.channels[d.channel] ?? d.channel} ${d.kind}">${t.retry}</button>` : nothing}</td>
-        </tr>`)}</tbody></table></div>`}`;
+        </tr>`,
+        )}</tbody></table></div>`
+      }`;
   }
 }

@@ -36,8 +36,14 @@ export class EmbedPage extends ConsolePage {
       [t.scriptTag, `<script src="${script}" defer></script>\n<booking-calendar token="${et.linkToken}" api-base="${origin}"></booking-calendar>`],
       [t.popup, `<script src="${script}" defer></script>\n<button type="button" data-booking-calendar="${et.linkToken}">${et.title}</button>`],
       [t.floating, `<script src="${script}" defer data-booking-floating="${et.linkToken}" data-booking-text="${et.title}"></script>`],
-      [t.react, `import "@booking/calendar";\nimport type {} from "@booking/calendar/react";\n\nexport function Booking() {\n  return <booking-calendar token="${et.linkToken}" api-base="${origin}" />;\n}`],
-      [t.vue, `<script setup>\nimport "@booking/calendar";\n</script>\n\n<template>\n  <booking-calendar token="${et.linkToken}" api-base="${origin}" />\n</template>`],
+      [
+        t.react,
+        `import "@booking/calendar";\nimport type {} from "@booking/calendar/react";\n\nexport function Booking() {\n  return <booking-calendar token="${et.linkToken}" api-base="${origin}" />;\n}`,
+      ],
+      [
+        t.vue,
+        `<script setup>\nimport "@booking/calendar";\n</script>\n\n<template>\n  <booking-calendar token="${et.linkToken}" api-base="${origin}" />\n</template>`,
+      ],
     ];
   }
 
@@ -62,23 +68,31 @@ export class EmbedPage extends ConsolePage {
         <select id="em-type" @change=${(e: Event) => (this.chosen = this.types.find((x) => x.id === Number((e.target as HTMLSelectElement).value)) ?? null)}>
           ${this.types.map((x) => html`<option value=${x.id} ?selected=${x.id === et?.id}>${x.title}</option>`)}
         </select></div>
-      ${et
-        ? html`<div class="split"><div>
-            ${this.snippets(et).map(([label, code], i) => html`<section aria-labelledby="snip-${i}">
+      ${
+        et
+          ? html`<div class="split"><div>
+            ${this.snippets(et).map(
+              ([label, code], i) => html`<section aria-labelledby="snip-${i}">
               <h3 id="snip-${i}">${label}</h3>
               <pre class="code" data-snippet=${i}>${code}</pre>
               <button type="button" @click=${() => this.copy(code, label)} aria-label="${t.copy}: ${label}">${t.copy}</button>
-            </section>`)}
+            </section>`,
+            )}
             <section aria-labelledby="snip-page"><h3 id="snip-page">${t.bookingPage}</h3>
-              ${page ? html`<pre class="code">${page}</pre>
+              ${
+                page
+                  ? html`<pre class="code">${page}</pre>
                   <button type="button" @click=${() => this.copy(page, t.bookingPage)} aria-label="${t.copy}: ${t.bookingPage}">${t.copy}</button>
-                  <a class="button" href=${page} target="_blank" rel="noopener">${t.open}</a>` : html`<p>${t.noSlug}</p>`}
+                  <a class="button" href=${page} target="_blank" rel="noopener">${t.open}</a>`
+                  : html`<p>${t.noSlug}</p>`
+              }
             </section>
           </div><div>
             <h3>${t.preview}</h3>
             <p><button type="button" @click=${() => (window as unknown as { BookingCalendar?: { open(o: { token: string; apiBase: string }): void } }).BookingCalendar?.open({ token: et.linkToken, apiBase: location.origin })}>${t.popup}</button></p>
             <console-calendar-preview token=${et.linkToken} calendar-src=${this.calendarSrc} .draft=${{}} label=${t.preview}></console-calendar-preview>
           </div></div>`
-        : nothing}`;
+          : nothing
+      }`;
   }
 }

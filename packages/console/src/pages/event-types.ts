@@ -23,9 +23,12 @@ export class EventTypesPage extends ConsolePage {
   }
 
   private async load(): Promise<void> {
-    await this.attempt(async () => {
-      this.types = await eventTypes();
-    }, () => (this.types = []));
+    await this.attempt(
+      async () => {
+        this.types = await eventTypes();
+      },
+      () => (this.types = []),
+    );
   }
 
   private async act(et: EventTypeView, action: "disable" | "enable" | "token" | "override" | "webhook" | "feed"): Promise<void> {
@@ -55,15 +58,21 @@ export class EventTypesPage extends ConsolePage {
     const t = this.t;
     return html`<h2 tabindex="-1">${t.eventTypes}</h2>
       <p><a class="button" href="#/event-types/new">${t.newEventType}</a></p>
-      ${this.issued
-        ? html`<div class="notice" role="region" aria-label=${t.tokenShown}>${t.tokenShown}
-            <pre class="code">${Object.entries(this.issued).filter(([key]) => key !== "id").map(([key, value]) => `${key}: ${value}`).join("\n")}</pre></div>`
-        : nothing}
-      ${this.types === null
-        ? html`<p>${t.loading}</p>`
-        : this.types.length === 0
-          ? html`<p>${t.empty}</p>`
-          : html`<div class="table-wrap"><table>
+      ${
+        this.issued
+          ? html`<div class="notice" role="region" aria-label=${t.tokenShown}>${t.tokenShown}
+            <pre class="code">${Object.entries(this.issued)
+              .filter(([key]) => key !== "id")
+              .map(([key, value]) => `${key}: ${value}`)
+              .join("\n")}</pre></div>`
+          : nothing
+      }
+      ${
+        this.types === null
+          ? html`<p>${t.loading}</p>`
+          : this.types.length === 0
+            ? html`<p>${t.empty}</p>`
+            : html`<div class="table-wrap"><table>
               <caption class="sr-only">${t.eventTypes}</caption>
               <thead><tr><th scope="col">${t.eventTypes}</th><th scope="col">${t.slug}</th><th scope="col">${t.status}</th><th scope="col"><span class="sr-only">${t.edit}</span></th></tr></thead>
               <tbody>${this.types.map(
@@ -82,6 +91,7 @@ export class EventTypesPage extends ConsolePage {
                       </div></details>
                   </td>
                 </tr>`,
-              )}</tbody></table></div>`}`;
+              )}</tbody></table></div>`
+      }`;
   }
 }

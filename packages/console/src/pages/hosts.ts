@@ -9,7 +9,13 @@ import { hosts, type HostView, type ScheduleView } from "../model.ts";
  * schedule (weekly hours that event types share), edited on the availability page.
  */
 export class HostsPage extends ConsolePage {
-  static override properties = { ...ConsolePage.properties, hostId: { attribute: false }, items: { state: true }, schedules: { state: true }, failure: { state: true } };
+  static override properties = {
+    ...ConsolePage.properties,
+    hostId: { attribute: false },
+    items: { state: true },
+    schedules: { state: true },
+    failure: { state: true },
+  };
   /** The signed-in host (a host's session), or null for the organizer. */
   declare hostId: number | null;
   declare items: HostView[] | null;
@@ -30,11 +36,16 @@ export class HostsPage extends ConsolePage {
   }
 
   private async load(): Promise<void> {
-    await this.attempt(async () => {
-      this.items = await hosts();
-      const lists = await Promise.all(this.items.map(async (h) => [h.id, await api("GET /admin/hosts/:hostId/schedules", { params: { hostId: h.id } })] as const));
-      this.schedules = new Map(lists);
-    }, () => (this.items = []));
+    await this.attempt(
+      async () => {
+        this.items = await hosts();
+        const lists = await Promise.all(
+          this.items.map(async (h) => [h.id, await api("GET /admin/hosts/:hostId/schedules", { params: { hostId: h.id } })] as const),
+        );
+        this.schedules = new Map(lists);
+      },
+      () => (this.items = []),
+    );
   }
 
   private async sendLink(h: HostView): Promise<void> {
@@ -48,14 +59,23 @@ export class HostsPage extends ConsolePage {
     event.preventDefault();
     const form = event.target as HTMLFormElement;
     const name = String(new FormData(form).get("name") ?? "").trim();
-    await this.attempt(async () => {
-      const weekday = [{ start: "09:00", end: "17:00" }];
-      await api("POST /admin/hosts/:hostId/schedules", { params: { hostId: h.id }, body: { name, availability: { weekly: { monday: weekday, tuesday: weekday, wednesday: weekday, thursday: weekday, friday: weekday }, overrides: [] } } });
-      form.reset();
-      this.failure = null;
-      this.announce(this.t.saved);
-      await this.load();
-    }, (error) => (this.failure = refusalOf(error)));
+    await this.attempt(
+      async () => {
+        const weekday = [{ start: "09:00", end: "17:00" }];
+        await api("POST /admin/hosts/:hostId/schedules", {
+          params: { hostId: h.id },
+          body: {
+            name,
+            availability: { weekly: { monday: weekday, tuesday: weekday, wednesday: weekday, thursday: weekday, friday: weekday }, overrides: [] },
+          },
+        });
+        form.reset();
+        this.failure = null;
+        this.announce(this.t.saved);
+        await this.load();
+      },
+      (error) => (this.failure = refusalOf(error)),
+    );
   }
 
   override render() {
@@ -63,24 +83,28 @@ export class HostsPage extends ConsolePage {
     const mine = this.hostId !== null;
     return html`<h2 tabindex="-1">${mine ? t.myProfile : t.hosts}</h2>
       ${errorSummary(this.failure, t.fixFields)}
-      ${this.items === null
-        ? html`<p>${t.loading}</p>`
-        : this.items.map((h) => {
-            const schedules = this.schedules.get(h.id) ?? [];
-            return html`<section aria-labelledby="host-${h.id}">
+      ${
+        this.items === null
+          ? html`<p>${t.loading}</p>`
+          : this.items.map((h) => {
+              const schedules = this.schedules.get(h.id) ?? [];
+              return html`<section aria-labelledby="host-${h.id}">
               <h3 id="host-${h.id}">${h.name}</h3>
               <p>${h.email ?? "—"} · ${h.timezone}</p>
               ${mine ? nothing : html`<p><button type="button" ?disabled=${!h.email} @click=${() => this.sendLink(h)} aria-label="${t.sendSignInLink}: ${h.name}">${t.sendSignInLink}</button></p>`}
               <h4>${t.schedules}</h4>
-              ${schedules.length === 0
-                ? html`<p class="muted">${t.empty}</p>`
-                : html`<ul>${schedules.map((s) => html`<li><a href="#/availability/schedule-${s.id}">${s.name}</a> <span class="muted">(${s.timezone}; ${t.usedBy} ${s.eventTypeIds.length})</span></li>`)}</ul>`}
+              ${
+                schedules.length === 0
+                  ? html`<p class="muted">${t.empty}</p>`
+                  : html`<ul>${schedules.map((s) => html`<li><a href="#/availability/schedule-${s.id}">${s.name}</a> <span class="muted">(${s.timezone}; ${t.usedBy} ${s.eventTypeIds.length})</span></li>`)}</ul>`
+              }
               <form class="row" @submit=${(e: SubmitEvent) => this.addSchedule(e, h)} aria-label="${t.addSchedule}: ${h.name}">
                 <div class="field"><label for="new-schedule-${h.id}">${t.scheduleName}</label>
                   <input id="new-schedule-${h.id}" name="name" required maxlength="200"></div>
                 <button type="submit">${t.addSchedule}</button>
               </form>
             </section>`;
-          })}`;
+            })
+      }`;
   }
 }

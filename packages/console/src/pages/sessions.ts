@@ -3,7 +3,6 @@ import { api } from "../api.ts";
 import { ConsolePage, when } from "../base.ts";
 import type { SessionView } from "../model.ts";
 
-
 /** The browsers signed in to the console; revoking one signs it out at once. */
 export class SessionsPage extends ConsolePage {
   static override properties = { ...ConsolePage.properties, current: {}, items: { state: true } };
@@ -22,9 +21,12 @@ export class SessionsPage extends ConsolePage {
   }
 
   private async load(): Promise<void> {
-    await this.attempt(async () => {
-      this.items = await api("GET /admin/sessions");
-    }, () => (this.items = []));
+    await this.attempt(
+      async () => {
+        this.items = await api("GET /admin/sessions");
+      },
+      () => (this.items = []),
+    );
   }
 
   private async revoke(s: SessionView): Promise<void> {
@@ -38,14 +40,20 @@ export class SessionsPage extends ConsolePage {
     const t = this.t;
     const lang = document.documentElement.lang || "en";
     return html`<h2 tabindex="-1">${t.sessions}</h2>
-      ${this.items === null ? html`<p>${t.loading}</p>` : html`<div class="table-wrap"><table>
+      ${
+        this.items === null
+          ? html`<p>${t.loading}</p>`
+          : html`<div class="table-wrap"><table>
         <caption class="sr-only">${t.sessions}</caption>
         <thead><tr><th scope="col">${t.who}</th><th scope="col">${t.lastSeen}</th><th scope="col">${t.until}</th><th scope="col"><span class="sr-only">${t.revoke}</span></th></tr></thead>
-        <tbody>${this.items.map((s) => html`<tr>
+        <tbody>${this.items.map(
+          (s) => html`<tr>
           <td>${t.roles[s.role] ?? s.role} · ${t.signInMethods[s.method] ?? s.method} · ${s.address}<br><span class="muted">${s.userAgent}</span>${s.id === this.current ? html` <strong>(${t.thisBrowser})</strong>` : ""}</td>
           <td>${when(s.lastSeenAt, lang)}</td>
           <td>${when(s.expiresAt, lang)}</td>
           <td><button type="button" class="danger" @click=${() => this.revoke(s)} aria-label="${t.revoke}: ${s.userAgent || s.id}">${t.revoke}</button></td>
-        </tr>`)}</tbody></table></div>`}`;
+        </tr>`,
+        )}</tbody></table></div>`
+      }`;
   }
 }

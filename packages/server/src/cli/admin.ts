@@ -68,10 +68,17 @@ async function main(argv: string[]): Promise<number> {
     if (stray.length > 0) throw new UsageError(`${command} does not take --${stray.join(", --")}.`);
     if (args.length !== spec.ids + (spec.value ? 1 : 0)) {
       const idName = spec.idName ?? "event type id";
-      throw new UsageError(spec.value ? `${command} takes ${/^[aeiou]/.test(idName) ? "an" : "a"} ${idName} and ${spec.value}.` : spec.ids ? `${command} takes one ${idName}.` : `${command} takes no arguments.`);
+      throw new UsageError(
+        spec.value
+          ? `${command} takes ${/^[aeiou]/.test(idName) ? "an" : "a"} ${idName} and ${spec.value}.`
+          : spec.ids
+            ? `${command} takes one ${idName}.`
+            : `${command} takes no arguments.`,
+      );
     }
     const id = args[0];
-    if (id !== undefined && !/^\d+$/.test(id)) throw new UsageError(`${spec.idName === undefined ? "An event type id" : `A ${spec.idName}`} is a number, got "${id}".`);
+    if (id !== undefined && !/^\d+$/.test(id))
+      throw new UsageError(`${spec.idName === undefined ? "An event type id" : `A ${spec.idName}`} is a number, got "${id}".`);
     const api = client(flags);
     const out = (data: unknown, text: () => string) => console.log(flags.json ? JSON.stringify(data, null, 2) : text());
     return (await spec.run({ name: command, id: id ?? "", args, flags, api, out })) ?? 0;

@@ -63,7 +63,9 @@ async function main(): Promise<void> {
   process.on("SIGTERM", stop);
 
   await server.connect(new StdioServerTransport());
-  console.error(`Booking calendar assistant server on stdio (${config.databaseUrl ? `PostgreSQL: ${describeTarget(config.databaseUrl)}` : `SQLite: ${config.databasePath}`}).`);
+  console.error(
+    `Booking calendar assistant server on stdio (${config.databaseUrl ? `PostgreSQL: ${describeTarget(config.databaseUrl)}` : `SQLite: ${config.databasePath}`}).`,
+  );
 }
 
 main().catch((error) => {

@@ -12,7 +12,8 @@ export function checkAvailability(availability: AvailabilityRules, errors: Recor
   for (const day of WEEKDAYS) checkRanges(availability.weekly[day] ?? [], `availability.weekly.${day}`, errors);
   const seen = new Set<string>();
   availability.overrides.forEach((o, i) => {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(o.date) || !DateTime.fromISO(o.date).isValid) addError(errors, `availability.overrides.${i}.date`, "Expected a calendar date, YYYY-MM-DD.");
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(o.date) || !DateTime.fromISO(o.date).isValid)
+      addError(errors, `availability.overrides.${i}.date`, "Expected a calendar date, YYYY-MM-DD.");
     if (seen.has(o.date)) addError(errors, `availability.overrides.${i}.date`, "Each date may have one override.");
     seen.add(o.date);
     checkRanges(o.ranges, `availability.overrides.${i}.ranges`, errors);

@@ -29,7 +29,12 @@ export const NO_BUSY_SOURCE: BusySource = { busyBetween: () => Promise.resolve([
  * Whether the slot [startMs, endMs) is blocked by a busy interval: the slot with its buffers
  * (the organizer's time before and after a meeting) meets it. Whole-seat: a busy organizer has no seat left.
  */
-export function blockedByBusy(rules: Pick<SlotRules, "bufferBeforeMinutes" | "bufferAfterMinutes">, startMs: number, endMs: number, busy: readonly BusyInterval[]): boolean {
+export function blockedByBusy(
+  rules: Pick<SlotRules, "bufferBeforeMinutes" | "bufferAfterMinutes">,
+  startMs: number,
+  endMs: number,
+  busy: readonly BusyInterval[],
+): boolean {
   const from = startMs - rules.bufferBeforeMinutes * 60_000;
   const until = endMs + rules.bufferAfterMinutes * 60_000;
   return busy.some((b) => b.startMs < until && b.endMs > from);
@@ -52,7 +57,10 @@ export function lowerBound(sorted: ArrayLike<number>, value: number): number {
  * a binary search (the intervals starting before the slot's buffered end) and the largest end among
  * them, so a page of thousands of slots against thousands of calendar events stays cheap.
  */
-export function busyChecker(rules: Pick<SlotRules, "bufferBeforeMinutes" | "bufferAfterMinutes">, busy: readonly BusyInterval[]): (startMs: number, endMs: number) => boolean {
+export function busyChecker(
+  rules: Pick<SlotRules, "bufferBeforeMinutes" | "bufferAfterMinutes">,
+  busy: readonly BusyInterval[],
+): (startMs: number, endMs: number) => boolean {
   if (busy.length === 0) return () => false;
   const sorted = [...busy].sort((a, b) => a.startMs - b.startMs);
   const starts = sorted.map((b) => b.startMs);
@@ -75,7 +83,10 @@ export function busyChecker(rules: Pick<SlotRules, "bufferBeforeMinutes" | "buff
  * intervals sorted once and passed by a pointer that only moves forward, keeping the latest end of
  * those passed. A slot asked out of order gets `busyChecker`'s answer (a binary search).
  */
-export function forwardBusyChecker(rules: Pick<SlotRules, "bufferBeforeMinutes" | "bufferAfterMinutes">, busy: readonly BusyInterval[]): (startMs: number, endMs: number) => boolean {
+export function forwardBusyChecker(
+  rules: Pick<SlotRules, "bufferBeforeMinutes" | "bufferAfterMinutes">,
+  busy: readonly BusyInterval[],
+): (startMs: number, endMs: number) => boolean {
   if (busy.length === 0) return () => false;
   const sorted = [...busy].sort((a, b) => a.startMs - b.startMs);
   const before = rules.bufferBeforeMinutes * 60_000;
@@ -111,6 +122,10 @@ export function coversWhole(busy: readonly BusyInterval[], fromMs: number, until
 }
 
 /** The slot with the organizer's buffers around it: the time busy intervals must not meet (`blockedByBusy`). */
-export function bufferedSpan(rules: Pick<SlotRules, "bufferBeforeMinutes" | "bufferAfterMinutes">, startMs: number, endMs: number): { fromMs: number; untilMs: number } {
+export function bufferedSpan(
+  rules: Pick<SlotRules, "bufferBeforeMinutes" | "bufferAfterMinutes">,
+  startMs: number,
+  endMs: number,
+): { fromMs: number; untilMs: number } {
   return { fromMs: startMs - rules.bufferBeforeMinutes * 60_000, untilMs: endMs + rules.bufferAfterMinutes * 60_000 };
 }

@@ -20,7 +20,10 @@ export class DomainError extends Error {
  * and each message with a code when it was collected in `FieldErrors` (else code `invalid`).
  */
 export class ValidationFailed extends DomainError {
-  constructor(readonly errors: Record<string, string[]>, fieldErrors: FieldError[] = codedAsInvalid(errors)) {
+  constructor(
+    readonly errors: Record<string, string[]>,
+    fieldErrors: FieldError[] = codedAsInvalid(errors),
+  ) {
     super("validation_failed", "The request has invalid fields.", { errors, fieldErrors });
   }
   /** Throws when `errors` has any entry. */
@@ -60,7 +63,10 @@ export function addError(errors: Record<string, string[]>, field: string, messag
  * the reservation is over); the HTTP layer answers it with 200 and `success: false` (spec part 7).
  */
 export class BusinessFailure extends Error {
-  constructor(readonly code: BusinessCode, message: string) {
+  constructor(
+    readonly code: BusinessCode,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -9,7 +9,9 @@ const workday = [{ start: "09:00", end: "17:00" }];
 const DEFAULT_REMINDER_MINUTES: readonly number[] = [1440, 60];
 
 /** The reminder offsets an event type uses, the default for one stored before reminders existed. */
-export const reminderMinutesOf = (settings: Pick<EventTypeSettings, "reminderMinutes">): number[] => [...(settings.reminderMinutes ?? DEFAULT_REMINDER_MINUTES)];
+export const reminderMinutesOf = (settings: Pick<EventTypeSettings, "reminderMinutes">): number[] => [
+  ...(settings.reminderMinutes ?? DEFAULT_REMINDER_MINUTES),
+];
 
 /** Defaults of a new event type: weekdays 9-17, 30-minute meetings, one seat, a day's notice rules. */
 export const DEFAULT_SETTINGS: Omit<EventTypeSettings, "title"> = {

@@ -85,7 +85,9 @@ function hoursOfDay(rules: Pick<SlotRules, "timezone" | "availability">, date: n
     const day = DateTime.fromObject({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() }, { zone: rules.timezone });
     const iso = d.toISOString().slice(0, 10);
     const ranges: TimeRange[] = rules.availability.overrides.find((o) => o.date === iso)?.ranges ?? rules.availability.weekly[WEEKDAYS[day.weekday - 1]!] ?? [];
-    hours = ranges.map((range): [number, number] => [wallClock(day, range.start).toMillis(), wallClock(day, range.end).toMillis()]).filter(([start, end]) => end > start);
+    hours = ranges
+      .map((range): [number, number] => [wallClock(day, range.start).toMillis(), wallClock(day, range.end).toMillis()])
+      .filter(([start, end]) => end > start);
     // Bounded: a settings object lives as long as its revision; a long-running one sees a few years of days at most.
     if (memo.size > 5000) memo.clear();
     memo.set(date, hours);

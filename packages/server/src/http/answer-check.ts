@@ -48,7 +48,9 @@ export type AnswerProblem = string | null;
 export function answerChecker(routes: () => readonly DeclaredRoute[]) {
   let matchers: Matcher[] | null = null;
   const routeOf = (method: string, path: string): Matcher | undefined => {
-    matchers ??= routes().map(matcherOf).sort((a, b) => b.rank - a.rank);
+    matchers ??= routes()
+      .map(matcherOf)
+      .sort((a, b) => b.rank - a.rank);
     return matchers.find((m) => (m.method === method || (method === "HEAD" && m.method === "GET") || m.method === "ALL") && m.pattern.test(path));
   };
   return async function check(request: Request, response: Response): Promise<AnswerProblem> {
@@ -58,7 +60,8 @@ export function answerChecker(routes: () => readonly DeclaredRoute[]) {
     const type = response.headers.get("content-type") ?? "";
     const isJson = /^application\/json\b/.test(type);
     if (request.method === "HEAD" || response.status === 204 || response.status === 304 || (response.status >= 300 && response.status < 400)) {
-      if (route && !route.response[response.status] && response.status !== 304) return `${where}: ${route.path} declares no answer with status ${response.status}`;
+      if (route && !route.response[response.status] && response.status !== 304)
+        return `${where}: ${route.path} declares no answer with status ${response.status}`;
       return null;
     }
     if (request.method === "OPTIONS" && !route) return null;
@@ -68,7 +71,8 @@ export function answerChecker(routes: () => readonly DeclaredRoute[]) {
       return problemsOf(ErrorBody, JSON.parse(body), where);
     }
     const schema = route.response[response.status];
-    if (!schema) return `${where}: ${route.path} declares no answer with status ${response.status} (it declares ${Object.keys(route.response).join(", ") || "none"})`;
+    if (!schema)
+      return `${where}: ${route.path} declares no answer with status ${response.status} (it declares ${Object.keys(route.response).join(", ") || "none"})`;
     if (body === "") return null;
     if (!isJson) {
       if ((schema as { type?: string }).type !== "string") return `${where}: the answer is ${type || "untyped"}, but ${route.path} declares JSON`;
@@ -83,11 +87,15 @@ async function bodyOf(response: Response): Promise<string> {
   const bytes = new Uint8Array(await response.clone().arrayBuffer());
   const encoding = response.headers.get("content-encoding");
   const plain =
-    encoding === "gzip" ? gunzipSync(bytes)
-    : encoding === "deflate" ? inflateSync(bytes)
-    : encoding === "br" ? brotliDecompressSync(bytes)
-    : encoding === "zstd" ? Bun.zstdDecompressSync(bytes)
-    : bytes;
+    encoding === "gzip"
+      ? gunzipSync(bytes)
+      : encoding === "deflate"
+        ? inflateSync(bytes)
+        : encoding === "br"
+          ? brotliDecompressSync(bytes)
+          : encoding === "zstd"
+            ? Bun.zstdDecompressSync(bytes)
+            : bytes;
   return new TextDecoder().decode(plain);
 }
 

@@ -47,7 +47,8 @@ export function nestsDeeperThan(text: string, maxDepth: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character, a quote among them
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character, a quote among them
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) {
       inString = true;

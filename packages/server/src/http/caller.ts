@@ -56,7 +56,8 @@ async function callerKey(
   request: Request,
   server: AddressSource | null,
 ): Promise<string> {
-  if ((request.method === "GET" || request.method === "HEAD") && isPagePath(pathOf(request.url), aliasPrefix)) return `page:${clientAddress(request, server, trustProxy)}`;
+  if ((request.method === "GET" || request.method === "HEAD") && isPagePath(pathOf(request.url), aliasPrefix))
+    return `page:${clientAddress(request, server, trustProxy)}`;
   const token = bearerToken(request.headers.get("authorization"));
   if (token) {
     // The organizer's key is compared first: it never needs a hash and a database lookup.
@@ -99,13 +100,22 @@ export function clientAddress(request: Request, server: AddressSource | null, tr
  * written IPv4-mapped, `::ffff:192.0.2.1`) counts alone.
  */
 export function addressBudget(address: string): string {
-  const plain = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "").toLowerCase();
+  const plain = address
+    .replace(/^\[|\]$/g, "")
+    .replace(/%.*$/, "")
+    .toLowerCase();
   if (!plain.includes(":")) return plain;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(plain);
   if (mapped) return mapped[1]!;
   const [head = "", tail] = plain.split("::");
   const headGroups = head === "" ? [] : head.split(":");
   // Only the first four groups matter; with "::" before them the missing ones are zeros.
-  const groups = tail === undefined || headGroups.length >= 4 ? headGroups : [...headGroups, ...Array<string>(8 - headGroups.length - tail.split(":").filter(Boolean).length).fill("0"), ...tail.split(":").filter(Boolean)];
-  return `${groups.slice(0, 4).map((g) => (g.includes(".") ? g : Number.parseInt(g || "0", 16).toString(16))).join(":")}::/64`;
+  const groups =
+    tail === undefined || headGroups.length >= 4
+      ? headGroups
+      : [...headGroups, ...Array<string>(8 - headGroups.length - tail.split(":").filter(Boolean).length).fill("0"), ...tail.split(":").filter(Boolean)];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => (g.includes(".") ? g : Number.parseInt(g || "0", 16).toString(16)))
+    .join(":")}::/64`;
 }

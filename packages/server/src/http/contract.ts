@@ -62,7 +62,8 @@ export function httpContract(ctx: AppContext, routes: RouteList, rawBodyPaths: R
       // Signed payloads (Stripe's webhook) are verified byte for byte, so they stay text.
       if (rawBodyPaths.has(pathOf(request.url))) return text;
       if (text.trim() === "") return null;
-      if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw new ApiError("bad_request", `The request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`);
+      if (nestsDeeperThan(text, MAX_JSON_DEPTH))
+        throw new ApiError("bad_request", `The request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`);
       try {
         return JSON.parse(text);
       } catch {
@@ -124,7 +125,14 @@ interface FailedRequest {
  */
 export function lastResortAnswer(origin: string): Response {
   const failure = new ApiError("internal_error", "Something went wrong on our side.");
-  return json(500, { success: false, status: 500, code: failure.code, message: failure.message, hint: failure.hint, docs: `${origin}/docs#error-internal_error` });
+  return json(500, {
+    success: false,
+    status: 500,
+    code: failure.code,
+    message: failure.message,
+    hint: failure.hint,
+    docs: `${origin}/docs#error-internal_error`,
+  });
 }
 
 function json(status: number, body: unknown): Response {

@@ -100,7 +100,12 @@ export function allowedMethods(routes: RouteList): (path: string) => string[] {
   return (path) => {
     patterns ??= routes().map((r) => ({
       method: r.method,
-      regex: new RegExp(`^${r.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[^/]+/g, "[^/]+").replace(/\*/g, ".*")}/?$`),
+      regex: new RegExp(
+        `^${r.path
+          .replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+          .replace(/:[^/]+/g, "[^/]+")
+          .replace(/\*/g, ".*")}/?$`,
+      ),
     }));
     const normalized = path.length > 1 ? path.replace(/\/+$/, "") : path;
     return [...new Set(patterns.filter((p) => p.regex.test(normalized)).map((p) => p.method))];

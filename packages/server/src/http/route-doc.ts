@@ -49,7 +49,8 @@ export function adminDoc(doc: RouteDoc & { host?: string; hostAccess?: HostAcces
   const description = access ? rest.description : `${rest.description} A host's console session: ${host ?? "refused, 403 `forbidden` (the organizer only)."}`;
   Object.assign(rest, extensions(rest));
   delete rest.optionalBody;
-  const security: Record<string, string[]>[] = access === "sign-in" ? [] : access === "session" ? [{ consoleSession: [] }] : [{ adminKey: [] }, { consoleSession: [] }];
+  const security: Record<string, string[]>[] =
+    access === "sign-in" ? [] : access === "session" ? [{ consoleSession: [] }] : [{ adminKey: [] }, { consoleSession: [] }];
   return { ...rest, description, tags: [TAGS[tag]], security, "x-access": access ?? "admin", ...(hostAccess ? { "x-host-access": hostAccess } : {}) };
 }
 

@@ -25,7 +25,10 @@ export function parseColor(value: string): Rgb | null {
   }
   const fn = /^(rgba?|hsla?)\(([^)]*)\)$/.exec(text);
   if (!fn) return null;
-  const parts = fn[2]!.split(/[\s,/]+/).filter(Boolean).slice(0, 3);
+  const parts = fn[2]!
+    .split(/[\s,/]+/)
+    .filter(Boolean)
+    .slice(0, 3);
   if (parts.length < 3) return null;
   const numbers = parts.map((p) => Number.parseFloat(p));
   if (numbers.some((n) => !Number.isFinite(n))) return null;

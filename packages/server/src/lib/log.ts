@@ -10,7 +10,14 @@ import { redactUrls } from "./redact.ts";
 export function logLine(entry: LogEntry, production = process.env.NODE_ENV === "production"): string {
   const error = entry.error instanceof Error ? { error: redactUrls(entry.error.message), stack: entry.error.stack && redactUrls(entry.error.stack) } : {};
   const link = entry.developmentLink === undefined ? {} : { link: production ? redactUrls(entry.developmentLink) : entry.developmentLink };
-  return JSON.stringify({ time: new Date().toISOString(), level: entry.level, message: redactUrls(entry.message), requestId: entry.requestId, ...link, ...error });
+  return JSON.stringify({
+    time: new Date().toISOString(),
+    level: entry.level,
+    message: redactUrls(entry.message),
+    requestId: entry.requestId,
+    ...link,
+    ...error,
+  });
 }
 
 /** Writes log lines as JSON to stderr. */

@@ -44,7 +44,10 @@ export class PreparedBody {
   private readonly plain: Uint8Array<ArrayBuffer>;
   private readonly compressed = new Map<Coding, Uint8Array<ArrayBuffer>>();
 
-  constructor(text: string, private readonly contentType = "application/json;charset=utf-8") {
+  constructor(
+    text: string,
+    private readonly contentType = "application/json;charset=utf-8",
+  ) {
     this.plain = new TextEncoder().encode(text);
   }
 
@@ -75,7 +78,9 @@ function compress(bytes: Uint8Array<ArrayBuffer>, coding: Coding): Uint8Array<Ar
       return Bun.zstdCompressSync(bytes, { level: 3 }) as Uint8Array<ArrayBuffer>;
     case "br":
       // Quality 5 compresses a slot page to half of gzip's size in a few milliseconds; 11 takes seconds.
-      return new Uint8Array(brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength } }));
+      return new Uint8Array(
+        brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength } }),
+      );
     case "gzip":
       return Bun.gzipSync(bytes) as Uint8Array<ArrayBuffer>;
   }

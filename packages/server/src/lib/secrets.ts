@@ -86,7 +86,10 @@ export class SecretBox {
     if (!sealed) return stored;
     const [, keyId, iv, body] = sealed as unknown as [string, string, string, string];
     const key = this.keys.get(keyId);
-    if (!key) throw new SecretKeyError(`it was encrypted with key ${keyId}, which is neither BOOKING_SECRET_KEY (key ${this.current.id}) nor listed in BOOKING_SECRET_KEYS_OLD; set the key it was encrypted with`);
+    if (!key)
+      throw new SecretKeyError(
+        `it was encrypted with key ${keyId}, which is neither BOOKING_SECRET_KEY (key ${this.current.id}) nor listed in BOOKING_SECRET_KEYS_OLD; set the key it was encrypted with`,
+      );
     const bytes = Buffer.from(body, "base64url");
     try {
       const decipher = createDecipheriv("aes-256-gcm", key.bytes, Buffer.from(iv, "base64url"));

@@ -11,7 +11,10 @@ const IANA_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
 export function canonicalZone(name: string): string | null {
   let zone = canonical.get(name);
   if (zone === undefined) {
-    zone = name.length <= 64 && IANA_NAME.test(name) && IANAZone.isValidZone(name) ? new Intl.DateTimeFormat("en-US", { timeZone: name }).resolvedOptions().timeZone : null;
+    zone =
+      name.length <= 64 && IANA_NAME.test(name) && IANAZone.isValidZone(name)
+        ? new Intl.DateTimeFormat("en-US", { timeZone: name }).resolvedOptions().timeZone
+        : null;
     if (zone !== null && !IANAZone.isValidZone(zone)) zone = null;
     if (canonical.size < 2000) canonical.set(name, zone);
   }

@@ -37,7 +37,8 @@ export class TimedCache<V> {
     this.remove(key);
     const weight = this.weigh(value);
     if (weight > this.maxWeight / 4) return;
-    while (this.entries.size > 0 && (this.entries.size >= this.capacity || this.weight + weight > this.maxWeight)) this.remove(this.entries.keys().next().value!);
+    while (this.entries.size > 0 && (this.entries.size >= this.capacity || this.weight + weight > this.maxWeight))
+      this.remove(this.entries.keys().next().value!);
     this.entries.set(key, { revision, validUntilMs, value, weight });
     this.weight += weight;
   }

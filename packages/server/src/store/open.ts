@@ -36,6 +36,10 @@ export function secretBoxOf(config: ServerConfig, log: (entry: LogEntry) => void
   if (!config.databaseUrl && config.databasePath === ":memory:") return SecretBox.forThisProcess();
   const path = join(dirname(config.databasePath), "secret.key");
   const { key, created } = keyFromFile(path);
-  if (created) log({ level: "warn", message: `No BOOKING_SECRET_KEY: calendar passwords and webhook secrets are encrypted with a development key written to ${path}; production needs BOOKING_SECRET_KEY` });
+  if (created)
+    log({
+      level: "warn",
+      message: `No BOOKING_SECRET_KEY: calendar passwords and webhook secrets are encrypted with a development key written to ${path}; production needs BOOKING_SECRET_KEY`,
+    });
   return new SecretBox(key, config.secretKeys.old);
 }

@@ -51,7 +51,10 @@ export class MemoryRateLimiter implements RateLimiter {
   private window = -1;
   private counts = new Map<string, number>();
 
-  constructor(private readonly limit: number, private readonly windowSeconds: number) {}
+  constructor(
+    private readonly limit: number,
+    private readonly windowSeconds: number,
+  ) {}
 
   async hit(key: string, nowMs: number): Promise<RateDecision> {
     const { windowStart, resetSeconds } = windowOf(nowMs, this.windowSeconds);

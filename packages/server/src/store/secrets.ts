@@ -10,7 +10,8 @@ export const SEALED_COLUMNS = [
 type SealedColumn = (typeof SEALED_COLUMNS)[number];
 
 /** A stored secret opened. */
-export const openedSecret = (secrets: SecretBox, stored: string, column: SealedColumn, id: number): string => namingTheRow(column, id, () => secrets.open(stored, column.purpose));
+export const openedSecret = (secrets: SecretBox, stored: string, column: SealedColumn, id: number): string =>
+  namingTheRow(column, id, () => secrets.open(stored, column.purpose));
 
 /** Runs `work` on a row's secret; a secret that no key given opens is named by its row. */
 function namingTheRow<T>(column: SealedColumn, id: number, work: () => T): T {
@@ -26,7 +27,11 @@ function namingTheRow<T>(column: SealedColumn, id: number, work: () => T): T {
  * before encryption) or sealed with an older key, with the value to store instead. A secret that
  * none of the keys opens stops the start, naming the row and the key it needs.
  */
-export function resealedRows(rows: { id: number | string; value: string }[], column: SealedColumn, secrets: SecretBox): { id: number; was: string; value: string }[] {
+export function resealedRows(
+  rows: { id: number | string; value: string }[],
+  column: SealedColumn,
+  secrets: SecretBox,
+): { id: number; was: string; value: string }[] {
   const changes: { id: number; was: string; value: string }[] = [];
   for (const row of rows) {
     const id = Number(row.id);

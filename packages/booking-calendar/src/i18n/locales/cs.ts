@@ -4,7 +4,12 @@ import type { Catalog } from "../catalog.ts";
 const cs: Catalog<"cs"> = {
   loading: "Načítání…",
   retry: "Zkusit znovu",
-  retryIn: { one: "Další pokus za {seconds} sekundu…", few: "Další pokus za {seconds} sekundy…", many: "Další pokus za {seconds} sekundy…", other: "Další pokus za {seconds} sekund…" },
+  retryIn: {
+    one: "Další pokus za {seconds} sekundu…",
+    few: "Další pokus za {seconds} sekundy…",
+    many: "Další pokus za {seconds} sekundy…",
+    other: "Další pokus za {seconds} sekund…",
+  },
   networkError: "Rezervační služba není dostupná. Zkontrolujte prosím připojení a zkuste to znovu.",
   rateLimited: "Právě přichází příliš mnoho požadavků.",
   serverError: "Na naší straně se něco pokazilo. Zkuste to prosím znovu.",
@@ -116,7 +121,8 @@ const cs: Catalog<"cs"> = {
   host: "Hostitel",
   price: "Cena",
   amountPaid: "Zaplaceno: {amount}",
-  paymentUnavailable: "Formulář pro platbu kartou se nepodařilo načíst, takže termín už pro vás není rezervován. Zkontrolujte prosím připojení a zkuste to znovu.",
+  paymentUnavailable:
+    "Formulář pro platbu kartou se nepodařilo načíst, takže termín už pro vás není rezervován. Zkontrolujte prosím připojení a zkuste to znovu.",
   openBooking: "Rezervovat termín",
   closeBooking: "Zavřít",
   addToGoogle: "Kalendář Google",

@@ -116,7 +116,8 @@ const de: Catalog<"de"> = {
   host: "Gastgeber",
   price: "Preis",
   amountPaid: "Bezahlt: {amount}",
-  paymentUnavailable: "Das Kartenformular konnte nicht geladen werden, daher ist der Termin nicht mehr für Sie reserviert. Bitte prüfen Sie Ihre Verbindung und versuchen Sie es erneut.",
+  paymentUnavailable:
+    "Das Kartenformular konnte nicht geladen werden, daher ist der Termin nicht mehr für Sie reserviert. Bitte prüfen Sie Ihre Verbindung und versuchen Sie es erneut.",
   openBooking: "Termin buchen",
   closeBooking: "Schließen",
   addToGoogle: "Google Kalender",

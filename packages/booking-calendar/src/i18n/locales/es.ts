@@ -116,7 +116,8 @@ const es: Catalog<"es"> = {
   host: "Anfitrión",
   price: "Precio",
   amountPaid: "Pagado: {amount}",
-  paymentUnavailable: "No se pudo cargar el formulario de la tarjeta, por lo que el horario ya no está reservado para usted. Compruebe su conexión e inténtelo de nuevo.",
+  paymentUnavailable:
+    "No se pudo cargar el formulario de la tarjeta, por lo que el horario ya no está reservado para usted. Compruebe su conexión e inténtelo de nuevo.",
   openBooking: "Reservar una hora",
   closeBooking: "Cerrar",
   addToGoogle: "Google Calendar",

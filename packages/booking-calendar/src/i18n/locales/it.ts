@@ -4,7 +4,11 @@ import type { Catalog } from "../catalog.ts";
 const it: Catalog<"it"> = {
   loading: "Caricamento…",
   retry: "Riprova",
-  retryIn: { one: "Nuovo tentativo tra {seconds} secondo…", many: "Nuovo tentativo tra {seconds} di secondi…", other: "Nuovo tentativo tra {seconds} secondi…" },
+  retryIn: {
+    one: "Nuovo tentativo tra {seconds} secondo…",
+    many: "Nuovo tentativo tra {seconds} di secondi…",
+    other: "Nuovo tentativo tra {seconds} secondi…",
+  },
   networkError: "Impossibile raggiungere il servizio di prenotazione. Controlli la connessione e riprovi.",
   rateLimited: "Troppe richieste in questo momento.",
   serverError: "Si è verificato un problema da parte nostra. La preghiamo di riprovare.",

@@ -116,7 +116,8 @@ const nl: Catalog<"nl"> = {
   host: "Gastheer",
   price: "Prijs",
   amountPaid: "Betaald: {amount}",
-  paymentUnavailable: "Het kaartformulier kon niet worden geladen, daarom is de tijd niet meer voor u gereserveerd. Controleer uw verbinding en probeer het opnieuw.",
+  paymentUnavailable:
+    "Het kaartformulier kon niet worden geladen, daarom is de tijd niet meer voor u gereserveerd. Controleer uw verbinding en probeer het opnieuw.",
   openBooking: "Tijd boeken",
   closeBooking: "Sluiten",
   addToGoogle: "Google Agenda",

@@ -4,7 +4,12 @@ import type { Catalog } from "../catalog.ts";
 const pl: Catalog<"pl"> = {
   loading: "Ładowanie…",
   retry: "Spróbuj ponownie",
-  retryIn: { one: "Ponowna próba za {seconds} sekundę…", few: "Ponowna próba za {seconds} sekundy…", many: "Ponowna próba za {seconds} sekund…", other: "Ponowna próba za {seconds} sekundy…" },
+  retryIn: {
+    one: "Ponowna próba za {seconds} sekundę…",
+    few: "Ponowna próba za {seconds} sekundy…",
+    many: "Ponowna próba za {seconds} sekund…",
+    other: "Ponowna próba za {seconds} sekundy…",
+  },
   networkError: "Nie udało się połączyć z usługą rezerwacji. Prosimy sprawdzić połączenie i spróbować ponownie.",
   rateLimited: "W tej chwili jest zbyt wiele zapytań.",
   serverError: "Coś poszło nie tak po naszej stronie. Prosimy spróbować ponownie.",
@@ -116,7 +121,8 @@ const pl: Catalog<"pl"> = {
   host: "Gospodarz",
   price: "Cena",
   amountPaid: "Zapłacono: {amount}",
-  paymentUnavailable: "Nie udało się wczytać formularza karty, więc termin nie jest już dla Państwa zarezerwowany. Prosimy sprawdzić połączenie i spróbować ponownie.",
+  paymentUnavailable:
+    "Nie udało się wczytać formularza karty, więc termin nie jest już dla Państwa zarezerwowany. Prosimy sprawdzić połączenie i spróbować ponownie.",
   openBooking: "Zarezerwuj termin",
   closeBooking: "Zamknij",
   addToGoogle: "Kalendarz Google",

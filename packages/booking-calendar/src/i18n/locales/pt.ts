@@ -116,7 +116,8 @@ const pt: Catalog<"pt"> = {
   host: "Anfitrião",
   price: "Preço",
   amountPaid: "Pago: {amount}",
-  paymentUnavailable: "Não foi possível carregar o formulário do cartão, então o horário não está mais reservado para você. Verifique sua conexão e tente novamente.",
+  paymentUnavailable:
+    "Não foi possível carregar o formulário do cartão, então o horário não está mais reservado para você. Verifique sua conexão e tente novamente.",
   openBooking: "Agendar um horário",
   closeBooking: "Fechar",
   addToGoogle: "Google Agenda",

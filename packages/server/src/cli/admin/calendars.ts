@@ -45,39 +45,57 @@ export const calendarCommands: CommandGroup = {
   calendar-write-stop <source-id>    Stop writing bookings into the source's calendar`,
   commands: {
     calendars: {
-      ids: 1, flags: [],
+      ids: 1,
+      flags: [],
       async run({ id, api, out }) {
         const rows = await api<BusySourceRow[]>("GET", `/admin/event-types/${id}/busy-sources`);
         out(rows, () => (rows.length === 0 ? `Event type #${id} reads no calendars; add one with calendar-add.` : rows.map(sourceText).join("\n\n")));
       },
     },
     "calendar-add": {
-      ids: 1, flags: SOURCE_FLAGS, value: "the calendar's URL",
+      ids: 1,
+      flags: SOURCE_FLAGS,
+      value: "the calendar's URL",
       async run({ id, args, flags, api, out }) {
         const added = await api<BusySourceRow>("POST", `/admin/event-types/${id}/busy-sources`, sourceBody(args[1]!, flags));
         const synced = await api<SyncAnswer>("POST", `/admin/busy-sources/${added.id}/sync`);
-        out(synced, () => `Added calendar source #${added.id} to event type #${id} (its host #${added.hostId}: it blocks every event type of the host).\n${syncText(synced)}\n\n${sourceText(synced.source)}`);
+        out(
+          synced,
+          () =>
+            `Added calendar source #${added.id} to event type #${id} (its host #${added.hostId}: it blocks every event type of the host).\n${syncText(synced)}\n\n${sourceText(synced.source)}`,
+        );
         if (synced.sync && !synced.sync.ok) return 1;
       },
     },
     "host-calendars": {
-      ids: 1, flags: [], idName: "host id",
+      ids: 1,
+      flags: [],
+      idName: "host id",
       async run({ id, api, out }) {
         const rows = await api<BusySourceRow[]>("GET", `/admin/hosts/${id}/busy-sources`);
         out(rows, () => (rows.length === 0 ? `Host #${id} has no calendars; add one with host-calendar-add.` : rows.map(sourceText).join("\n\n")));
       },
     },
     "host-calendar-add": {
-      ids: 1, flags: SOURCE_FLAGS, value: "the calendar's URL", idName: "host id",
+      ids: 1,
+      flags: SOURCE_FLAGS,
+      value: "the calendar's URL",
+      idName: "host id",
       async run({ id, args, flags, api, out }) {
         const added = await api<BusySourceRow>("POST", `/admin/hosts/${id}/busy-sources`, sourceBody(args[1]!, flags));
         const synced = await api<SyncAnswer>("POST", `/admin/busy-sources/${added.id}/sync`);
-        out(synced, () => `Added calendar source #${added.id} to host #${id}: its busy times block every event type of the host.\n${syncText(synced)}\n\n${sourceText(synced.source)}`);
+        out(
+          synced,
+          () =>
+            `Added calendar source #${added.id} to host #${id}: its busy times block every event type of the host.\n${syncText(synced)}\n\n${sourceText(synced.source)}`,
+        );
         if (synced.sync && !synced.sync.ok) return 1;
       },
     },
     "calendar-sync": {
-      ids: 1, flags: [], idName: "busy source id",
+      ids: 1,
+      flags: [],
+      idName: "busy source id",
       async run({ id, api, out }) {
         const synced = await api<SyncAnswer>("POST", `/admin/busy-sources/${id}/sync`);
         out(synced, () => `${syncText(synced)}\n\n${sourceText(synced.source)}`);
@@ -85,23 +103,33 @@ export const calendarCommands: CommandGroup = {
       },
     },
     "calendar-remove": {
-      ids: 1, flags: [], idName: "busy source id",
+      ids: 1,
+      flags: [],
+      idName: "busy source id",
       async run({ id, api, out }) {
         await api<undefined>("DELETE", `/admin/busy-sources/${id}`);
         out({ id: Number(id), deleted: true }, () => `Removed calendar source #${id}; its busy times no longer block slots.`);
       },
     },
     "calendar-write": {
-      ids: 1, flags: ["calendar"], idName: "busy source id",
+      ids: 1,
+      flags: ["calendar"],
+      idName: "busy source id",
       async run({ id, flags, api, out }) {
         if ((flags.calendar?.length ?? 0) > 1) throw new UsageError("calendar-write takes one --calendar.");
         const body = flags.calendar?.[0] === undefined ? {} : { calendar: flags.calendar[0] };
         const source = await api<BusySourceRow>("PUT", `/admin/busy-sources/${id}/write-bookings`, body);
-        out(source, () => `Confirmed bookings of host #${source.hostId} (every event type of the host) are now written into ${source.writeCalendar}.\n\n${sourceText(source)}`);
+        out(
+          source,
+          () =>
+            `Confirmed bookings of host #${source.hostId} (every event type of the host) are now written into ${source.writeCalendar}.\n\n${sourceText(source)}`,
+        );
       },
     },
     "calendar-write-stop": {
-      ids: 1, flags: [], idName: "busy source id",
+      ids: 1,
+      flags: [],
+      idName: "busy source id",
       async run({ id, api, out }) {
         const source = await api<BusySourceRow>("DELETE", `/admin/busy-sources/${id}/write-bookings`);
         out(source, () => `Bookings are no longer written into a calendar of source #${id}; entries already written stay.\n\n${sourceText(source)}`);
@@ -134,7 +162,9 @@ function syncText({ sync: s, source }: SyncAnswer): string {
 }
 
 function sourceText(s: BusySourceRow): string {
-  const status = (s.status === "never" ? "not synced yet" : s.status === "ok" ? `ok${s.stale ? " (stale)" : ""}` : `FAILING${s.stale ? " (stale)" : ""}`) + (s.syncing ? ", syncing now" : "");
+  const status =
+    (s.status === "never" ? "not synced yet" : s.status === "ok" ? `ok${s.stale ? " (stale)" : ""}` : `FAILING${s.stale ? " (stale)" : ""}`) +
+    (s.syncing ? ", syncing now" : "");
   return [
     `#${s.id} ${s.kind === "caldav" ? "CalDAV" : "iCalendar feed"} ${s.url} (host #${s.hostId})`,
     `  user: ${s.username ?? "-"}   credentials: ${s.credentialsSet ? "set" : "none"}   fresh for ${s.freshnessMinutes} min`,

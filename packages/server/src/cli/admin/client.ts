@@ -26,7 +26,9 @@ export function client(flags: Flags): AdminApi {
       });
     } catch (error) {
       const reason = error instanceof Error && error.name === "TimeoutError" ? "it did not answer within 30 seconds" : "the connection failed";
-      throw new RequestFailed(`Cannot reach the booking server at ${base}: ${reason}.\nIs it running (npm start)? Set BOOKING_URL or pass --url to point elsewhere.`);
+      throw new RequestFailed(
+        `Cannot reach the booking server at ${base}: ${reason}.\nIs it running (npm start)? Set BOOKING_URL or pass --url to point elsewhere.`,
+      );
     }
     const text = await response.text();
     let answer: { success?: boolean; data?: T; code?: string; message?: string } | undefined;

@@ -8,8 +8,35 @@ import { rangesText, weeklyText } from "./hours.ts";
 import { webhookLines } from "./webhooks.ts";
 
 /** The settings create and update take, as flags. */
-const SETTINGS = ["title", "description", "timezone", "duration", "interval", "seats", "hold", "notice", "horizon", "price", "currency", "account", "webhook", "reminders", "slug", "language", "host", "assignment", "file"];
-const NUMBER_FLAGS = { duration: "durationMinutes", interval: "slotIntervalMinutes", seats: "seats", hold: "holdMinutes", notice: "minNoticeMinutes", horizon: "horizonDays" } as const;
+const SETTINGS = [
+  "title",
+  "description",
+  "timezone",
+  "duration",
+  "interval",
+  "seats",
+  "hold",
+  "notice",
+  "horizon",
+  "price",
+  "currency",
+  "account",
+  "webhook",
+  "reminders",
+  "slug",
+  "language",
+  "host",
+  "assignment",
+  "file",
+];
+const NUMBER_FLAGS = {
+  duration: "durationMinutes",
+  interval: "slotIntervalMinutes",
+  seats: "seats",
+  hold: "holdMinutes",
+  notice: "minNoticeMinutes",
+  horizon: "horizonDays",
+} as const;
 
 /** The settings part of the usage text (create and update). */
 export const SETTINGS_USAGE = `Settings (create and update):
@@ -45,30 +72,38 @@ export const eventTypeCommands: CommandGroup = {
   feed-token <id>                    Issue a new address for the private booking feed; the old one stops working`,
   commands: {
     list: {
-      ids: 0, flags: [],
+      ids: 0,
+      flags: [],
       async run({ api, out }) {
         const all = await api<EventTypeView[]>("GET", "/admin/event-types");
         out(all, () => listText(all));
       },
     },
     show: {
-      ids: 1, flags: [],
+      ids: 1,
+      flags: [],
       async run({ id, api, out }) {
         const et = await api<EventTypeView>("GET", `/admin/event-types/${id}`);
         out(et, () => showText(et, api.base));
       },
     },
     create: {
-      ids: 0, flags: SETTINGS,
+      ids: 0,
+      flags: SETTINGS,
       async run({ flags, api, out }) {
         const body = await settingsBody(flags, null);
         if (typeof body.title !== "string") throw new UsageError("create needs --title (or a title in --file).");
         const et = await api<EventTypeView & { token: string; overrideToken: string; webhookSecret: string }>("POST", "/admin/event-types", body);
-        out(et, () => `Created event type #${et.id} "${et.title}"${et.disabled ? " (disabled)" : ""}.${pageText(et, api.base)}\n\n${tokensText(et)}\n\n${embedText(api.base, et.linkToken)}`);
+        out(
+          et,
+          () =>
+            `Created event type #${et.id} "${et.title}"${et.disabled ? " (disabled)" : ""}.${pageText(et, api.base)}\n\n${tokensText(et)}\n\n${embedText(api.base, et.linkToken)}`,
+        );
       },
     },
     update: {
-      ids: 1, flags: SETTINGS,
+      ids: 1,
+      flags: SETTINGS,
       async run({ id, flags, api, out }) {
         const current = flags.price || flags.currency || flags.account ? () => api<EventTypeView>("GET", `/admin/event-types/${id}`) : null;
         const patch = await settingsBody(flags, current);
@@ -80,21 +115,30 @@ export const eventTypeCommands: CommandGroup = {
     disable: { ids: 1, flags: [], run: switchBookings },
     enable: { ids: 1, flags: [], run: switchBookings },
     delete: {
-      ids: 1, flags: [],
+      ids: 1,
+      flags: [],
       async run({ id, api, out }) {
         await api<undefined>("DELETE", `/admin/event-types/${id}`);
         out({ id: Number(id), deleted: true }, () => `Deleted event type #${id} with its reservations.`);
       },
     },
     token: {
-      ids: 1, flags: ["override"],
+      ids: 1,
+      flags: ["override"],
       async run({ id, flags, api, out }) {
-        const issued = await api<{ id: number; token?: string; overrideToken?: string; linkToken?: string }>("POST", `/admin/event-types/${id}/token`, { kind: flags.override ? "override" : "api" });
-        out(issued, () => `New ${flags.override ? "override token" : "API token"} for event type #${id}; the previous one no longer works.\n\n${tokensText(issued)}${issued.linkToken ? `\n\n${embedText(api.base, issued.linkToken)}` : ""}`);
+        const issued = await api<{ id: number; token?: string; overrideToken?: string; linkToken?: string }>("POST", `/admin/event-types/${id}/token`, {
+          kind: flags.override ? "override" : "api",
+        });
+        out(
+          issued,
+          () =>
+            `New ${flags.override ? "override token" : "API token"} for event type #${id}; the previous one no longer works.\n\n${tokensText(issued)}${issued.linkToken ? `\n\n${embedText(api.base, issued.linkToken)}` : ""}`,
+        );
       },
     },
     "feed-token": {
-      ids: 1, flags: [],
+      ids: 1,
+      flags: [],
       async run({ id, api, out }) {
         const issued = await api<{ id: number; feedToken: string; feedUrl: string }>("POST", `/admin/event-types/${id}/feed-token`);
         out(issued, () => `New booking feed address for event type #${id}; the previous one no longer works.\n\nBooking feed:  ${issued.feedUrl}`);
@@ -139,12 +183,14 @@ async function settingsBody(flags: Flags, current: (() => Promise<EventTypeView>
   if (flags.language !== undefined) {
     // The server merges `locale` one level deep: the other locale settings stay.
     const preset = flags.language === "browser" ? "" : flags.language;
-    if (!/^([A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*)?$/.test(preset)) throw new UsageError(`--language takes a language tag such as de or pt-BR, or browser; got "${flags.language}".`);
+    if (!/^([A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*)?$/.test(preset))
+      throw new UsageError(`--language takes a language tag such as de or pt-BR, or browser; got "${flags.language}".`);
     body.locale = { ...(body.locale as object | undefined), preset };
   }
   if (flags.host !== undefined) body.hosts = flags.host.map(hostOf);
   if (flags.assignment !== undefined) {
-    if (flags.assignment !== "collective" && flags.assignment !== "round-robin") throw new UsageError(`--assignment is collective or round-robin, got "${flags.assignment}".`);
+    if (flags.assignment !== "collective" && flags.assignment !== "round-robin")
+      throw new UsageError(`--assignment is collective or round-robin, got "${flags.assignment}".`);
     body.assignment = flags.assignment;
   }
   if (flags.price === "none") {
@@ -168,12 +214,21 @@ async function settingsBody(flags: Flags, current: (() => Promise<EventTypeView>
 function hostOf(raw: string): { hostId: number; priority?: number; scheduleId?: number } {
   const match = /^(\d{1,12})(?::(\d{1,4}))?(?:@(\d{1,12}))?$/.exec(raw.trim());
   if (!match) throw new UsageError(`--host takes a host id, optionally :priority and @schedule-id (such as 7, 7:10 or 7:10@3); got "${raw}".`);
-  return { hostId: Number(match[1]), ...(match[2] === undefined ? {} : { priority: Number(match[2]) }), ...(match[3] === undefined ? {} : { scheduleId: Number(match[3]) }) };
+  return {
+    hostId: Number(match[1]),
+    ...(match[2] === undefined ? {} : { priority: Number(match[2]) }),
+    ...(match[3] === undefined ? {} : { scheduleId: Number(match[3]) }),
+  };
 }
 
 /** The hosts line of an event type: who, with what priority and schedule, and how a team books. */
 function hostsText(et: EventTypeView): string {
-  const hosts = et.hosts.map((h) => `${h.name} (#${h.hostId}${et.hosts.length > 1 && et.assignment === "round-robin" ? `, priority ${h.priority}` : ""}${h.scheduleId === null ? "" : `, schedule #${h.scheduleId}`})`).join(", ");
+  const hosts = et.hosts
+    .map(
+      (h) =>
+        `${h.name} (#${h.hostId}${et.hosts.length > 1 && et.assignment === "round-robin" ? `, priority ${h.priority}` : ""}${h.scheduleId === null ? "" : `, schedule #${h.scheduleId}`})`,
+    )
+    .join(", ");
   if (et.hosts.length < 2) return `Host:          ${hosts}`;
   return `Hosts:         ${hosts}; ${et.assignment === "round-robin" ? "round robin: one free host per booking" : "collective: every host at each booking"}`;
 }
@@ -191,7 +246,8 @@ function currencyDigits(currency: string): number {
 function minorUnits(price: string, currency: string): number {
   const digits = currencyDigits(currency);
   const match = /^(\d{1,9})(?:\.(\d+))?$/.exec(price);
-  if (!match || (match[2]?.length ?? 0) > digits) throw new UsageError(`--price takes an amount such as ${digits ? `50.${"0".repeat(digits)}` : "5000"} in ${currency.toUpperCase()}, got "${price}".`);
+  if (!match || (match[2]?.length ?? 0) > digits)
+    throw new UsageError(`--price takes an amount such as ${digits ? `50.${"0".repeat(digits)}` : "5000"} in ${currency.toUpperCase()}, got "${price}".`);
   return Number(match[1]! + (match[2] ?? "").padEnd(digits, "0"));
 }
 
@@ -211,7 +267,14 @@ function listText(all: EventTypeView[]): string {
   if (all.length === 0) return 'No event types yet. Create one with: npm run admin -- create --title "Intro call"';
   return table([
     ["ID", "TITLE", "TIMEZONE", "DURATION", "PRICE", "STATE"],
-    ...all.map((et) => [String(et.id), et.title, et.timezone, `${et.durationMinutes} min`, et.payment ? priceText(et.payment) : "free", et.disabled ? "disabled" : "enabled"]),
+    ...all.map((et) => [
+      String(et.id),
+      et.title,
+      et.timezone,
+      `${et.durationMinutes} min`,
+      et.payment ? priceText(et.payment) : "free",
+      et.disabled ? "disabled" : "enabled",
+    ]),
   ]);
 }
 

@@ -29,19 +29,28 @@ export const hostCommands: CommandGroup = {
   Event types choose their hosts with create/update --host and --assignment (see Settings).`,
   commands: {
     hosts: {
-      ids: 0, flags: [],
+      ids: 0,
+      flags: [],
       async run({ api, out }) {
         const all = await api<HostView[]>("GET", "/admin/hosts");
         out(all, () =>
           table([
             ["ID", "NAME", "EMAIL", "TIMEZONE", "EVENT TYPES"],
-            ...all.map((h) => [String(h.id), `${h.name}${h.isDefault ? " (default)" : ""}`, h.email ?? "-", h.timezone, h.eventTypeIds.length === 0 ? "none" : h.eventTypeIds.map((id) => `#${id}`).join(", ")]),
+            ...all.map((h) => [
+              String(h.id),
+              `${h.name}${h.isDefault ? " (default)" : ""}`,
+              h.email ?? "-",
+              h.timezone,
+              h.eventTypeIds.length === 0 ? "none" : h.eventTypeIds.map((id) => `#${id}`).join(", "),
+            ]),
           ]),
         );
       },
     },
     host: {
-      ids: 1, flags: [], idName: "host id",
+      ids: 1,
+      flags: [],
+      idName: "host id",
       async run({ id, api, out }) {
         const [host, schedules, calendars] = await Promise.all([
           api<HostView>("GET", `/admin/hosts/${id}`),
@@ -54,37 +63,58 @@ export const hostCommands: CommandGroup = {
             schedules.length === 0 ? "Schedules:     none (its event types use their own hours)" : ["Schedules:", ...schedules.map(scheduleLine)].join("\n"),
             calendars.length === 0
               ? "Calendars:     none; add one with host-calendar-add"
-              : ["Calendars:", ...calendars.map((c) => `  #${c.id} ${c.kind === "caldav" ? "CalDAV" : "iCalendar feed"} ${c.url} (${c.status}${c.writeBookings ? ", bookings written here" : ""})`)].join("\n"),
+              : [
+                  "Calendars:",
+                  ...calendars.map(
+                    (c) =>
+                      `  #${c.id} ${c.kind === "caldav" ? "CalDAV" : "iCalendar feed"} ${c.url} (${c.status}${c.writeBookings ? ", bookings written here" : ""})`,
+                  ),
+                ].join("\n"),
           ].join("\n"),
         );
       },
     },
     "host-create": {
-      ids: 0, flags: ["name", "email", "timezone", "avatar"],
+      ids: 0,
+      flags: ["name", "email", "timezone", "avatar"],
       async run({ flags, api, out }) {
         const body = { name: required(flags.name, "--name"), email: required(flags.email, "--email"), ...hostFields(flags) };
         const host = await api<HostView>("POST", "/admin/hosts", body);
-        out(host, () => `Created host #${host.id} "${host.name}".\n\n${hostText(host)}\n\nGive it event types with: npm run admin -- update <event-type-id> --host ${host.id}`);
+        out(
+          host,
+          () =>
+            `Created host #${host.id} "${host.name}".\n\n${hostText(host)}\n\nGive it event types with: npm run admin -- update <event-type-id> --host ${host.id}`,
+        );
       },
     },
     "host-update": {
-      ids: 1, flags: ["name", "email", "timezone", "avatar"], idName: "host id",
+      ids: 1,
+      flags: ["name", "email", "timezone", "avatar"],
+      idName: "host id",
       async run({ id, flags, api, out }) {
-        const patch = { ...(flags.name === undefined ? {} : { name: flags.name }), ...(flags.email === undefined ? {} : { email: flags.email }), ...hostFields(flags) };
+        const patch = {
+          ...(flags.name === undefined ? {} : { name: flags.name }),
+          ...(flags.email === undefined ? {} : { email: flags.email }),
+          ...hostFields(flags),
+        };
         if (Object.keys(patch).length === 0) throw new UsageError("host-update needs at least one of --name, --email, --timezone, --avatar.");
         const host = await api<HostView>("PATCH", `/admin/hosts/${id}`, patch);
         out(host, () => `Updated host #${host.id}.\n\n${hostText(host)}`);
       },
     },
     "host-delete": {
-      ids: 1, flags: [], idName: "host id",
+      ids: 1,
+      flags: [],
+      idName: "host id",
       async run({ id, api, out }) {
         await api<undefined>("DELETE", `/admin/hosts/${id}`);
         out({ id: Number(id), deleted: true }, () => `Deleted host #${id} with its schedules and calendars.`);
       },
     },
     "host-bookings": {
-      ids: 1, flags: ["from", "until", "status", "timezone"], idName: "host id",
+      ids: 1,
+      flags: ["from", "until", "status", "timezone"],
+      idName: "host id",
       async run({ id, flags, api, out }) {
         const query = bookingsQuery(flags);
         const rows = await api<HostBookingView[]>("GET", `/admin/hosts/${id}/reservations?${query}`);
@@ -99,24 +129,34 @@ export const hostCommands: CommandGroup = {
       },
     },
     schedules: {
-      ids: 1, flags: [], idName: "host id",
+      ids: 1,
+      flags: [],
+      idName: "host id",
       async run({ id, api, out }) {
         const rows = await api<ScheduleView[]>("GET", `/admin/hosts/${id}/schedules`);
         out(rows, () => (rows.length === 0 ? `Host #${id} has no schedules; add one with schedule-create.` : rows.map(scheduleText).join("\n\n")));
       },
     },
     "schedule-create": {
-      ids: 1, flags: ["name", "timezone", "ranges", "file"], idName: "host id",
+      ids: 1,
+      flags: ["name", "timezone", "ranges", "file"],
+      idName: "host id",
       async run({ id, flags, api, out }) {
         if (flags.ranges !== undefined && flags.file !== undefined) throw new UsageError("schedule-create takes --ranges or --file, not both.");
         const availability = flags.file !== undefined ? availabilityFile(flags.file) : weekdays(rangesOf(flags.ranges ?? "09:00-17:00"));
         const body = { name: required(flags.name, "--name"), availability, ...(flags.timezone === undefined ? {} : { timezone: flags.timezone }) };
         const schedule = await api<ScheduleView>("POST", `/admin/hosts/${id}/schedules`, body);
-        out(schedule, () => `Created schedule #${schedule.id} "${schedule.name}" of host #${schedule.hostId}.\n\n${scheduleText(schedule)}\n\nAn event type uses it with: npm run admin -- update <event-type-id> --host ${schedule.hostId}@${schedule.id}`);
+        out(
+          schedule,
+          () =>
+            `Created schedule #${schedule.id} "${schedule.name}" of host #${schedule.hostId}.\n\n${scheduleText(schedule)}\n\nAn event type uses it with: npm run admin -- update <event-type-id> --host ${schedule.hostId}@${schedule.id}`,
+        );
       },
     },
     "schedule-update": {
-      ids: 1, flags: ["name", "timezone", "file"], idName: "schedule id",
+      ids: 1,
+      flags: ["name", "timezone", "file"],
+      idName: "schedule id",
       async run({ id, flags, api, out }) {
         const patch = {
           ...(flags.name === undefined ? {} : { name: flags.name }),
@@ -129,17 +169,23 @@ export const hostCommands: CommandGroup = {
       },
     },
     "schedule-hours": {
-      ids: 1, flags: ["day", "ranges"], idName: "schedule id",
+      ids: 1,
+      flags: ["day", "ranges"],
+      idName: "schedule id",
       async run({ id, flags, api, out }) {
         const day = weekdayOf(required(flags.day, "--day"));
         const ranges = rangesOf(required(flags.ranges, "--ranges"));
         const current = await api<ScheduleView>("GET", `/admin/schedules/${id}`);
-        const schedule = await api<ScheduleView>("PATCH", `/admin/schedules/${id}`, { availability: { ...current.availability, weekly: { ...current.availability.weekly, [day]: ranges } } });
+        const schedule = await api<ScheduleView>("PATCH", `/admin/schedules/${id}`, {
+          availability: { ...current.availability, weekly: { ...current.availability.weekly, [day]: ranges } },
+        });
         out(schedule, () => `Schedule #${id}: ${day} ${rangesText(ranges)}.\n\n${scheduleText(schedule)}`);
       },
     },
     "schedule-delete": {
-      ids: 1, flags: [], idName: "schedule id",
+      ids: 1,
+      flags: [],
+      idName: "schedule id",
       async run({ id, api, out }) {
         await api<undefined>("DELETE", `/admin/schedules/${id}`);
         out({ id: Number(id), deleted: true }, () => `Deleted schedule #${id}.`);
@@ -175,7 +221,8 @@ function availabilityFile(path: string): Availability {
   } catch {
     throw new UsageError(`--file ${path} is not valid JSON.`);
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new UsageError(`--file ${path} must hold a JSON object: {"weekly": {...}, "overrides": [...]}.`);
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    throw new UsageError(`--file ${path} must hold a JSON object: {"weekly": {...}, "overrides": [...]}.`);
   return parsed as Availability;
 }
 

@@ -21,7 +21,8 @@ export const hoursCommands: CommandGroup = {
   open-day <id> --date D --ranges R  Give one date its own hours`,
   commands: {
     hours: {
-      ids: 1, flags: ["day", "ranges"],
+      ids: 1,
+      flags: ["day", "ranges"],
       async run({ id, flags, api, out }) {
         const day = weekdayOf(required(flags.day, "--day"));
         const ranges = rangesOf(required(flags.ranges, "--ranges"));

@@ -10,7 +10,8 @@ export const reservationCommands: CommandGroup = {
                                        S is ${RESERVATION_STATUSES.join(", ")}`,
   commands: {
     reservations: {
-      ids: 1, flags: ["from", "until", "status", "timezone"],
+      ids: 1,
+      flags: ["from", "until", "status", "timezone"],
       async run({ id, flags, api, out }) {
         const query = bookingsQuery(flags);
         const rows = await api<ReservationRow[]>("GET", `/admin/event-types/${id}/reservations?${query}`);

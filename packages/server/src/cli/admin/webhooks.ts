@@ -10,7 +10,9 @@ export const webhookCommands: CommandGroup = {
   deliveries <id> [--limit N]        Recent webhook events, newest first, with their delivery state`,
   commands: {
     webhook: {
-      ids: 1, flags: [], value: "a webhook URL (or none)",
+      ids: 1,
+      flags: [],
+      value: "a webhook URL (or none)",
       async run({ id, args, api, out }) {
         const url = args[1]!;
         const before = await api<EventTypeView>("GET", `/admin/event-types/${id}`);
@@ -19,7 +21,8 @@ export const webhookCommands: CommandGroup = {
       },
     },
     "webhook-secret": {
-      ids: 1, flags: [],
+      ids: 1,
+      flags: [],
       async run({ id, api, out }) {
         const rotated = await api<{ id: number; webhookSecret: string }>("POST", `/admin/event-types/${id}/webhook-secret`);
         out(rotated, () =>
@@ -35,10 +38,12 @@ export const webhookCommands: CommandGroup = {
       },
     },
     deliveries: {
-      ids: 1, flags: ["limit"],
+      ids: 1,
+      flags: ["limit"],
       async run({ id, flags, api, out }) {
         const limit = flags.limit ?? "50";
-        if (!/^\d{1,3}$/.test(limit) || Number(limit) < 1 || Number(limit) > 500) throw new UsageError(`--limit takes a whole number from 1 to 500, got "${limit}".`);
+        if (!/^\d{1,3}$/.test(limit) || Number(limit) < 1 || Number(limit) > 500)
+          throw new UsageError(`--limit takes a whole number from 1 to 500, got "${limit}".`);
         const rows = await api<DeliveryRow[]>("GET", `/admin/event-types/${id}/webhook-deliveries?limit=${Number(limit)}`);
         out(rows, () => deliveriesText(rows, Number(id), Number(limit)));
       },
@@ -92,10 +97,18 @@ function lastOutcome(d: DeliveryRow): string {
 const toSecond = (iso: string): string => iso.replace(/\.\d+Z$/, "Z");
 
 function deliveriesText(rows: DeliveryRow[], id: number, limit: number): string {
-  if (rows.length === 0) return `No webhook events for event type #${id} yet; bookings cause them once it has a webhook URL (npm run admin -- webhook ${id} URL).`;
+  if (rows.length === 0)
+    return `No webhook events for event type #${id} yet; bookings cause them once it has a webhook URL (npm run admin -- webhook ${id} URL).`;
   const text = table([
     ["TIME", "KIND", "RESERVATION", "STATUS", "ATTEMPTS", "LAST"],
-    ...rows.map((d) => [toSecond(d.createdAt), d.kind, d.reservationUuid, d.status === "pending" && d.nextAttemptAt ? `pending, next ${toSecond(d.nextAttemptAt)}` : d.status, String(d.attempts), lastOutcome(d)]),
+    ...rows.map((d) => [
+      toSecond(d.createdAt),
+      d.kind,
+      d.reservationUuid,
+      d.status === "pending" && d.nextAttemptAt ? `pending, next ${toSecond(d.nextAttemptAt)}` : d.status,
+      String(d.attempts),
+      lastOutcome(d),
+    ]),
   ]);
   return rows.length === limit ? `${text}\n\nThe ${limit} most recent; --limit shows more.` : text;
 }

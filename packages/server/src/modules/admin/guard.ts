@@ -46,7 +46,8 @@ export const adminGuard = (ctx: AppContext, access: ConsoleAccess, hostRuleOf: H
     const session = request.headers.has("authorization") ? null : await consoleSessionOf(ctx, access, { request, set });
     if (session) {
       assertSameOrigin(request, ctx.config);
-      if (session.role === "host") await assertHostMay(ctx, request, session.hostId, hostRuleOf(request.method, route), params as Record<string, string | undefined>);
+      if (session.role === "host")
+        await assertHostMay(ctx, request, session.hostId, hostRuleOf(request.method, route), params as Record<string, string | undefined>);
       return;
     }
     const token = bearerToken(request.headers.get("authorization"));

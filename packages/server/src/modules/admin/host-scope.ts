@@ -17,7 +17,13 @@ const FORBIDDEN_HINT = "A host's console session manages only that host's own sc
  * 403 `forbidden`; another host's schedule, calendar or booking is 404, as one that does not exist.
  * Sets `hostScopes` for the routes that narrow their answer (`GET /admin/hosts`, `/admin/reservations`).
  */
-export async function assertHostMay(ctx: AppContext, request: Request, hostId: number | null, rule: HostAccess | undefined, params: Record<string, string | undefined>): Promise<void> {
+export async function assertHostMay(
+  ctx: AppContext,
+  request: Request,
+  hostId: number | null,
+  rule: HostAccess | undefined,
+  params: Record<string, string | undefined>,
+): Promise<void> {
   if (hostId === null || !rule) throw forbidden();
   hostScopes.set(request, hostId);
   switch (rule) {

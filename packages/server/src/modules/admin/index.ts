@@ -20,7 +20,11 @@ import { adminGuard, hostRulesOf } from "./guard.ts";
 export const adminRoutes = (ctx: AppContext, services: Services, access: ConsoleAccess) => {
   if (!ctx.config.adminKey && !ctx.config.consoleSignInLinks) return new Elysia();
   // Each route declares what a host's session may reach through it; the guard reads it from here.
-  const guard = adminGuard(ctx, access, hostRulesOf(() => routes.routes));
+  const guard = adminGuard(
+    ctx,
+    access,
+    hostRulesOf(() => routes.routes),
+  );
   const routes = new Elysia({ prefix: "/admin" })
     .use(eventTypeOrganizerRoutes(ctx, guard, services.eventTypeAdmin))
     .use(calendarOrganizerRoutes(ctx, guard, services.calendars))

@@ -24,7 +24,12 @@ export const bookingPageRoutes = (ctx: AppContext, calendar: CalendarScriptFile)
     const origin = publicOrigin(ctx.config, request.url);
     const page = await pages.render(slug, query.get("reservation"), origin, request.headers.get("accept-language"), manageActionOf(query.get("action")));
     // The heading is in the visitor's language where the organizer wrote one.
-    const headers: Record<string, string> = { "content-type": "text/html; charset=utf-8", "referrer-policy": "no-referrer", vary: "Accept-Language", ...pageSecurityHeaders(pagePolicyOf(ctx, origin)) };
+    const headers: Record<string, string> = {
+      "content-type": "text/html; charset=utf-8",
+      "referrer-policy": "no-referrer",
+      vary: "Accept-Language",
+      ...pageSecurityHeaders(pagePolicyOf(ctx, origin)),
+    };
     if (page.private) headers["x-robots-tag"] = "noindex";
     return new Response(page.html, { status: page.found ? 200 : 404, headers });
   };
@@ -32,21 +37,21 @@ export const bookingPageRoutes = (ctx: AppContext, calendar: CalendarScriptFile)
     new Elysia()
       // A segment that does not decode (`%ZZ`) arrives as null: as unknown as any other.
       .get("/book/:slug", ({ params, request }) => serve((params.slug as string | null) ?? "", request), {
-      response: answers(text("HTML page.", "text/html"), [], { 404: text("HTML page saying the booking page does not exist.", "text/html") }),
-      detail: pageDoc({
-        operationId: "bookingPage",
-        summary: "An event type's booking page",
-        description: "The shareable HTML page of the event type with this slug, with the calendar on it; an unknown slug is a 404 page (HTML).",
-      }),
-    })
+        response: answers(text("HTML page.", "text/html"), [], { 404: text("HTML page saying the booking page does not exist.", "text/html") }),
+        detail: pageDoc({
+          operationId: "bookingPage",
+          summary: "An event type's booking page",
+          description: "The shareable HTML page of the event type with this slug, with the calendar on it; an unknown slug is a 404 page (HTML).",
+        }),
+      })
       // A link cut short still reaches a person as a page.
       .get("/book", ({ request }) => serve("", request), {
-      response: answers(text("HTML page.", "text/html"), [], { 404: text("HTML page.", "text/html") }),
-      detail: pageDoc({
-        operationId: "bookingPageWithoutSlug",
-        summary: "A booking page address cut short",
-        description: "A 404 page (HTML) that says which booking pages exist: a link cut short still reaches a person as a page.",
-      }),
-    })
+        response: answers(text("HTML page.", "text/html"), [], { 404: text("HTML page.", "text/html") }),
+        detail: pageDoc({
+          operationId: "bookingPageWithoutSlug",
+          summary: "A booking page address cut short",
+          description: "A 404 page (HTML) that says which booking pages exist: a link cut short still reaches a person as a page.",
+        }),
+      })
   );
 };

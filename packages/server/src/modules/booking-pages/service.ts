@@ -16,7 +16,6 @@ export interface RenderedPage {
   private: boolean;
 }
 
-
 /**
  * The shareable booking page `/book/{slug}`: a small server-rendered document that loads the
  * `<booking-calendar>` element with the event type's publishable link token. A disabled event type
@@ -25,14 +24,23 @@ export interface RenderedPage {
  */
 export class BookingPageService {
   /** `scripts`: the head tags that load the element (and the page's icon). */
-  constructor(private readonly store: Store, private readonly scripts: () => string) {}
+  constructor(
+    private readonly store: Store,
+    private readonly scripts: () => string,
+  ) {}
 
   /**
    * The page of `slug` on `origin`; `reservation` (the query parameter) opens the reschedule view when
    * it is a uuid, with `action` (the question to cancel, or the new times) open; `acceptLanguage`
    * (the request's header) chooses the language of the page's heading.
    */
-  async render(slug: string, reservation: string | null | undefined, origin: string, acceptLanguage: string | null = null, action: ManageAction | null = null): Promise<RenderedPage> {
+  async render(
+    slug: string,
+    reservation: string | null | undefined,
+    origin: string,
+    acceptLanguage: string | null = null,
+    action: ManageAction | null = null,
+  ): Promise<RenderedPage> {
     const wanted = slug.toLowerCase();
     const eventType = isSlug(wanted) ? await this.store.eventTypes.bySlug(wanted) : null;
     if (!eventType) return { found: false, html: missingPage(), private: false };
@@ -68,7 +76,14 @@ function pageLanguage(s: EventTypeRecord["settings"], acceptLanguage: string | n
   return { lang: tag, title: own?.title ?? s.title, description: own?.description ?? s.description };
 }
 
-function bookingPage(eventType: EventTypeRecord, origin: string, reservationUuid: string | null, scripts: string, acceptLanguage: string | null, action: ManageAction | null): string {
+function bookingPage(
+  eventType: EventTypeRecord,
+  origin: string,
+  reservationUuid: string | null,
+  scripts: string,
+  acceptLanguage: string | null,
+  action: ManageAction | null,
+): string {
   const s = eventType.settings;
   const attributes = [`token="${escapeHtml(eventType.linkToken)}"`, `api-base="${escapeHtml(origin)}"`];
   if (reservationUuid) attributes.push(`reservation-uuid="${escapeHtml(reservationUuid)}"`);
@@ -107,9 +122,11 @@ function missingPage(): string {
 /** The page's colours per theme mode: the same light or dark as the calendar on it shows. */
 const PAGE_DARK = "body { color: #e5e7eb; background: #111827; } .description { color: #9ca3af; }";
 const pageScheme = (mode: string): { meta: string; dark: string } =>
-  mode === "dark" ? { meta: "dark", dark: PAGE_DARK }
-  : mode === "light" ? { meta: "light", dark: "" }
-  : { meta: "light dark", dark: `@media (prefers-color-scheme: dark) { ${PAGE_DARK} }` };
+  mode === "dark"
+    ? { meta: "dark", dark: PAGE_DARK }
+    : mode === "light"
+      ? { meta: "light", dark: "" }
+      : { meta: "light dark", dark: `@media (prefers-color-scheme: dark) { ${PAGE_DARK} }` };
 
 /**
  * The shell every page shares: language, title, viewport, and one `<main>`, light or dark as the

@@ -33,7 +33,10 @@ export class BookingAdmin {
    * The reservation records of a date range with their status derived from time (at most 5000),
    * and the zone the days were read in. 422 for unknown zones, malformed dates or ranges over 366 days.
    */
-  async reservationRecords(id: number, query: ReservationListQuery): Promise<{ eventType: EventTypeRecord; zone: string; rows: { record: ReservationRecord; status: ReservationRecord["status"] }[] }> {
+  async reservationRecords(
+    id: number,
+    query: ReservationListQuery,
+  ): Promise<{ eventType: EventTypeRecord; zone: string; rows: { record: ReservationRecord; status: ReservationRecord["status"] }[] }> {
     const eventType = await this.existing(id);
     const errors: Record<string, string[]> = {};
     const asked = canonicalZone(query.timezone ?? eventType.settings.timezone);
@@ -124,7 +127,9 @@ export class BookingAdmin {
     const eventType = await this.existing(id);
     const record = isUuid(uuid) ? await this.store.reservations.byUuid(id, uuid.toLowerCase()) : null;
     if (!record) throw new DomainError("not_found", `No reservation ${uuid.slice(0, 40)} of event type ${id}.`);
-    const deliveries = (await this.store.outbox.recent(id, 500)).filter((d) => d.reservationUuid === record.uuid).map((d) => ({ channel: d.channel, ...deliveryView(d) }));
+    const deliveries = (await this.store.outbox.recent(id, 500))
+      .filter((d) => d.reservationUuid === record.uuid)
+      .map((d) => ({ channel: d.channel, ...deliveryView(d) }));
     return {
       eventTypeId: id,
       eventTypeTitle: eventType.settings.title,
@@ -172,7 +177,13 @@ function reservationView(r: ReservationRecord, status: ReservationRecord["status
     guests: r.guests,
     customFields: r.customFields,
     // What happened to the money: a hold's payment succeeded, or was refunded because its seat was gone.
-    payment: r.payment && { status: r.payment.status, amount: r.payment.amount, currency: r.payment.currency, paymentIntentId: r.payment.intentId, refundId: r.payment.refundId ?? null },
+    payment: r.payment && {
+      status: r.payment.status,
+      amount: r.payment.amount,
+      currency: r.payment.currency,
+      paymentIntentId: r.payment.intentId,
+      refundId: r.payment.refundId ?? null,
+    },
     createdAt: utc(r.createdAtMs),
     // Why the visitor cancelled, when they said (DELETE /reservations/{uuid} with a reason).
     cancelReason: r.cancelReason ?? null,

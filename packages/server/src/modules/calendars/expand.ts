@@ -117,10 +117,17 @@ function parseCalendars(ics: string): ICAL.Component[] {
 /** Counts `count` more instances of the text against MAX_INSTANCES_PER_CALENDAR. */
 function spend(used: { instances: number }, count: number): void {
   used.instances += count;
-  if (used.instances > MAX_INSTANCES_PER_CALENDAR) throw new CalendarFormatError(`The calendar holds more than ${MAX_INSTANCES_PER_CALENDAR} events and instances of series.`);
+  if (used.instances > MAX_INSTANCES_PER_CALENDAR)
+    throw new CalendarFormatError(`The calendar holds more than ${MAX_INSTANCES_PER_CALENDAR} events and instances of series.`);
 }
 
-function* collectCalendar(calendar: ICAL.Component, window: BusyWindow, floatingZone: string, busy: BusyInterval[], used: { instances: number }): Generator<void, void> {
+function* collectCalendar(
+  calendar: ICAL.Component,
+  window: BusyWindow,
+  floatingZone: string,
+  busy: BusyInterval[],
+  used: { instances: number },
+): Generator<void, void> {
   const definitions = new Map<string, ICAL.Component>();
   for (const vtimezone of calendar.getAllSubcomponents("vtimezone")) {
     const tzid = vtimezone.getFirstPropertyValue("tzid");
@@ -169,7 +176,9 @@ function checkDateLists(vevent: ICAL.Component): void {
   for (const name of ["rdate", "exdate"]) for (const property of vevent.getAllProperties(name)) listed += valueCount(property);
   if (listed > MAX_DATES_PER_EVENT) {
     const uid = vevent.getFirstPropertyValue("uid");
-    throw new CalendarFormatError(`The event ${typeof uid === "string" ? uid : "without a UID"} lists ${listed} RDATE and EXDATE values, more than ${MAX_DATES_PER_EVENT}.`);
+    throw new CalendarFormatError(
+      `The event ${typeof uid === "string" ? uid : "without a UID"} lists ${listed} RDATE and EXDATE values, more than ${MAX_DATES_PER_EVENT}.`,
+    );
   }
 }
 

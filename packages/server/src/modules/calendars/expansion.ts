@@ -88,7 +88,12 @@ export class ExpansionWorkers implements CalendarExpander {
     this.limits = { deadlineMs: EXPANSION_DEADLINE_MS, memoryBytes: EXPANSION_MEMORY_BYTES, threads: defaultThreads(), idleMs: EXPANSION_IDLE_MS, ...limits };
   }
 
-  async expandObjects(objects: readonly Pick<BusyObject, "href" | "ics">[], window: BusyWindow, floatingZone: string, given: AbortSignal): Promise<ObjectsExpansion> {
+  async expandObjects(
+    objects: readonly Pick<BusyObject, "href" | "ics">[],
+    window: BusyWindow,
+    floatingZone: string,
+    given: AbortSignal,
+  ): Promise<ObjectsExpansion> {
     const signal = AbortSignal.any([given, this.closing.signal]);
     signal.throwIfAborted();
     const outcome: ObjectsExpansion = { intervals: [], errors: [] };

@@ -95,7 +95,14 @@ export function guardedFetch(allowPrivate: boolean): CalendarFetch {
 
 /** Whether a request body can be sent again as it is (a stream is read once). */
 function replayable(body: RequestInit["body"]): boolean {
-  return body === undefined || body === null || typeof body === "string" || body instanceof ArrayBuffer || ArrayBuffer.isView(body) || body instanceof URLSearchParams;
+  return (
+    body === undefined ||
+    body === null ||
+    typeof body === "string" ||
+    body instanceof ArrayBuffer ||
+    ArrayBuffer.isView(body) ||
+    body instanceof URLSearchParams
+  );
 }
 
 /** Error codes of a connection that closed or was reset under a request (Bun's, and undici's). */
@@ -315,7 +322,11 @@ async function changesOf(source: BusySourceRecord, stored: readonly Pick<BusyObj
  * The changes of an iCalendar feed: asked with the stored ETag and Last-Modified, so an unchanged
  * feed answers 304 and nothing is downloaded; else the whole feed is the source's one object.
  */
-export async function fetchFeed(source: BusySourceRecord, stored: readonly Pick<BusyObject, "href" | "etag">[], fetchFn: CalendarFetch): Promise<FetchedChanges> {
+export async function fetchFeed(
+  source: BusySourceRecord,
+  stored: readonly Pick<BusyObject, "href" | "etag">[],
+  fetchFn: CalendarFetch,
+): Promise<FetchedChanges> {
   const headers: Record<string, string> = { accept: "text/calendar", ...authHeaders(source) };
   if (source.syncState.etag && stored.length > 0) headers["if-none-match"] = source.syncState.etag;
   if (source.syncState.lastModified && stored.length > 0) headers["if-modified-since"] = source.syncState.lastModified;
@@ -331,7 +342,13 @@ export async function fetchFeed(source: BusySourceRecord, stored: readonly Pick<
   const lastModified = response.headers.get("last-modified");
   if (etag) syncState.etag = etag;
   if (lastModified) syncState.lastModified = lastModified;
-  return { syncState, upserts: [{ href: source.url, etag, ics: text }], deletes: stored.filter((o) => o.href !== source.url).map((o) => o.href), downloaded: 1, calendars: [] };
+  return {
+    syncState,
+    upserts: [{ href: source.url, etag, ics: text }],
+    deletes: stored.filter((o) => o.href !== source.url).map((o) => o.href),
+    downloaded: 1,
+    calendars: [],
+  };
 }
 
 /**

@@ -71,7 +71,8 @@ function zoneDefinitionProblem(vtimezone: ICAL.Component): string | null {
       perYear += changesPerYear(rule) / Math.max(1, rule.interval);
     }
   }
-  if (perYear > MAX_ZONE_CHANGES_PER_YEAR) return `its rules change the offset about ${Math.ceil(perYear)} times a year, more than ${MAX_ZONE_CHANGES_PER_YEAR}`;
+  if (perYear > MAX_ZONE_CHANGES_PER_YEAR)
+    return `its rules change the offset about ${Math.ceil(perYear)} times a year, more than ${MAX_ZONE_CHANGES_PER_YEAR}`;
   if (listed > MAX_ZONE_OBSERVANCES) return `it lists ${listed} observances and dates, more than ${MAX_ZONE_OBSERVANCES}`;
   return null;
 }
@@ -97,7 +98,10 @@ export class ZoneResolver {
    * `embedded` are the calendar's own VTIMEZONE definitions by TZID; `floatingZone` is the IANA zone
    * of floating times, all-day dates and TZIDs that cannot be resolved.
    */
-  constructor(private readonly embedded: Map<string, ICAL.Component>, floatingZone: string) {
+  constructor(
+    private readonly embedded: Map<string, ICAL.Component>,
+    floatingZone: string,
+  ) {
     this.floating = new LuxonZone(floatingZone);
   }
 
@@ -117,8 +121,7 @@ export class ZoneResolver {
         const problem = zoneDefinitionProblem(definition);
         if (problem) throw new ZoneDefinitionError(`The time zone ${tzid} is refused: ${problem}.`);
         zone = new ICAL.Timezone(definition);
-      }
-      else {
+      } else {
         const iana = ianaName(tzid);
         zone = iana ? new LuxonZone(iana) : this.floating;
       }

@@ -21,7 +21,8 @@ export async function ownBookings(store: Store, hostId: number, objects: readonl
   if (keyed.length > 0) {
     const fromMs = keyed.reduce((min, e) => Math.min(min, e.startMs - e.slackMs), Number.POSITIVE_INFINITY);
     const untilMs = keyed.reduce((max, e) => Math.max(max, e.startMs + e.slackMs + 1), Number.NEGATIVE_INFINITY);
-    for (const r of await store.hosts.reservations(hostId, { fromMs, untilMs, limit: 100_000 })) byKey.set(organizerBookingKey(r.uuid), { startMs: r.startMs, endMs: r.endMs });
+    for (const r of await store.hosts.reservations(hostId, { fromMs, untilMs, limit: 100_000 }))
+      byKey.set(organizerBookingKey(r.uuid), { startMs: r.startMs, endMs: r.endMs });
   }
   const own = new Set<string>();
   for (const [href, entries] of entriesOf) {
@@ -76,7 +77,9 @@ export function bookingEntriesOf(ics: string): BookingEntry[] | null {
       continue;
     }
     const start = /^DTSTART[;:](?:[^\r\n:]*:)?(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z?))?\r?$/im.exec(event);
-    const startMs = start ? Date.UTC(Number(start[1]), Number(start[2]) - 1, Number(start[3]), Number(start[4] ?? 0), Number(start[5] ?? 0), Number(start[6] ?? 0)) : null;
+    const startMs = start
+      ? Date.UTC(Number(start[1]), Number(start[2]) - 1, Number(start[3]), Number(start[4] ?? 0), Number(start[5] ?? 0), Number(start[6] ?? 0))
+      : null;
     // A zone's offset is within ±14 h; a whole day adds a day.
     const slackMs = start?.[7] === "Z" ? 0 : start?.[4] === undefined ? 38 * 3_600_000 : 14 * 3_600_000;
     entries.push({ key: match[2]!.toLowerCase(), startMs: startMs !== null && Number.isFinite(startMs) ? startMs : null, slackMs });
@@ -84,4 +87,7 @@ export function bookingEntriesOf(ics: string): BookingEntry[] | null {
   return entries;
 }
 
-const BOOKING_UID = new RegExp(`^(?:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|([0-9a-f]{40}))${bookingUid("").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "i");
+const BOOKING_UID = new RegExp(
+  `^(?:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|([0-9a-f]{40}))${bookingUid("").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`,
+  "i",
+);

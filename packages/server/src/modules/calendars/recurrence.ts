@@ -92,7 +92,13 @@ const WALL_SLACK_MS = 2 * HOUR_MS;
  * Iterating wall times, two that a spring-forward gap makes one instant (an HOURLY rule's 02:00 and
  * 03:00 in Berlin) are two instances to COUNT and one in the answer.
  */
-function ruleInstances(recur: ICAL.Recur, start: ICAL.Time, { lowMs, fromMs, stopMs }: SeriesBounds, instances: Map<number, Instance>, used: { instances: number; steps: number }): void {
+function ruleInstances(
+  recur: ICAL.Recur,
+  start: ICAL.Time,
+  { lowMs, fromMs, stopMs }: SeriesBounds,
+  instances: Map<number, Instance>,
+  used: { instances: number; steps: number },
+): void {
   const zone = start.zone;
   const rule = recur.clone();
   // The clone reads UNTIL back from text: give it the original's instant as a wall time of the zone.
@@ -155,7 +161,8 @@ function jumpedStart(start: ICAL.Time, rule: ICAL.Recur, beforeWall: number): IC
   for (let k = Math.floor((before.getUTCFullYear() * 12 + before.getUTCMonth() - startMonth) / months) - 1; k >= 1; k--) {
     const month = startMonth + k * months;
     const [year, monthOfYear] = [Math.floor(month / 12), (month % 12) + 1];
-    if (start.day <= ICAL.Time.daysInMonth(monthOfYear, year)) return new ICAL.Time({ ...fieldsOf(start), year, month: monthOfYear }, ICAL.Timezone.utcTimezone);
+    if (start.day <= ICAL.Time.daysInMonth(monthOfYear, year))
+      return new ICAL.Time({ ...fieldsOf(start), year, month: monthOfYear }, ICAL.Timezone.utcTimezone);
   }
   return null;
 }
@@ -173,7 +180,14 @@ function wallMs(time: ICAL.Time): number {
 /** The wall time `ms` (see wallMs) as an ICAL.Time labelled UTC. */
 function wallTime(ms: number, isDate: boolean): ICAL.Time {
   const d = new Date(ms);
-  const time = { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds() };
+  const time = {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+  };
   return new ICAL.Time(isDate ? { ...time, hour: 0, minute: 0, second: 0, isDate } : { ...time, isDate }, ICAL.Timezone.utcTimezone);
 }
 

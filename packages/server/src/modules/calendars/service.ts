@@ -95,7 +95,8 @@ export class CalendarAdmin {
   async writeBookings(sourceId: number, input: WriteBookingsInput): Promise<BusySourceView> {
     const source = await this.source(sourceId);
     const asked = input.calendar;
-    if (source.kind !== "caldav") throw new ValidationFailed({ kind: ["Bookings can be written into a CalDAV calendar only; this source is an iCalendar feed."] });
+    if (source.kind !== "caldav")
+      throw new ValidationFailed({ kind: ["Bookings can be written into a CalDAV calendar only; this source is an iCalendar feed."] });
     if (asked !== undefined && asked !== null && (typeof asked !== "string" || asked.length > MAX_URL_LENGTH || !isHttpUrl(asked, source.url))) {
       throw new ValidationFailed({ calendar: ["Expected a calendar URL (absolute, or a path on the source's server)."] });
     }
@@ -122,7 +123,8 @@ export class CalendarAdmin {
    */
   async calendarsOf(sourceId: number): Promise<WritableCalendar[]> {
     const source = await this.source(sourceId);
-    if (source.kind !== "caldav") throw new ValidationFailed({ kind: ["Bookings can be written into a CalDAV calendar only; this source is an iCalendar feed."] });
+    if (source.kind !== "caldav")
+      throw new ValidationFailed({ kind: ["Bookings can be written into a CalDAV calendar only; this source is an iCalendar feed."] });
     const host = await this.store.hosts.byId(source.hostId);
     const writing = host?.bookingsCalendar?.sourceId === sourceId ? host.bookingsCalendar.calendarUrl : null;
     return (await this.writableCalendars(source)).map((c) => ({ ...c, writing: c.url === writing }));
@@ -143,9 +145,15 @@ export class CalendarAdmin {
       });
     } catch (error) {
       if (late.aborted) {
-        throw new ValidationFailed({ calendar: [`The calendar server did not list the source's calendars within ${this.answerWithinMs / 1000} s; nothing was changed. Try again once it answers faster.`] });
+        throw new ValidationFailed({
+          calendar: [
+            `The calendar server did not list the source's calendars within ${this.answerWithinMs / 1000} s; nothing was changed. Try again once it answers faster.`,
+          ],
+        });
       }
-      throw new ValidationFailed({ calendar: [`The source's calendars could not be listed: ${redactUrls(error instanceof Error ? error.message : String(error))}`] });
+      throw new ValidationFailed({
+        calendar: [`The source's calendars could not be listed: ${redactUrls(error instanceof Error ? error.message : String(error))}`],
+      });
     }
   }
 
@@ -192,8 +200,20 @@ export class CalendarAdmin {
     await this.host(hostId);
     const checked = this.check(input);
     const source: BusySourceRecord = {
-      ...checked, id: 0, hostId, syncState: {}, lastAttemptAtMs: null, lastSuccessAtMs: null, lastFailureAtMs: null, lastError: null,
-      failureCount: 0, skippedObjects: [], expandedUntilMs: null, objectCount: 0, intervalCount: 0, createdAtMs: this.now(),
+      ...checked,
+      id: 0,
+      hostId,
+      syncState: {},
+      lastAttemptAtMs: null,
+      lastSuccessAtMs: null,
+      lastFailureAtMs: null,
+      lastError: null,
+      failureCount: 0,
+      skippedObjects: [],
+      expandedUntilMs: null,
+      objectCount: 0,
+      intervalCount: 0,
+      createdAtMs: this.now(),
     };
     const late = AbortSignal.timeout(this.answerWithinMs);
     const fetchFn: CalendarFetch = (url, init = {}) => this.fetchFn(url, { ...init, signal: init.signal ? AbortSignal.any([init.signal, late]) : late });
@@ -259,12 +279,23 @@ export class CalendarAdmin {
     const kind = input.kind;
     if (kind !== "caldav" && kind !== "ical") addError(errors, "kind", 'Expected "caldav" or "ical".');
     let url = "";
-    if (typeof input.url !== "string" || input.url.length > MAX_URL_LENGTH) addError(errors, "url", `Expected an http(s) URL of at most ${MAX_URL_LENGTH} characters.`);
+    if (typeof input.url !== "string" || input.url.length > MAX_URL_LENGTH)
+      addError(errors, "url", `Expected an http(s) URL of at most ${MAX_URL_LENGTH} characters.`);
     else {
       // webcal:// is how calendar apps publish feeds; it is plain HTTP(S) underneath.
       url = input.url.replace(/^webcals?:\/\//i, (m) => (m.toLowerCase() === "webcals://" ? "https://" : "http://"));
       const problem = webhookUrlProblem(url, this.allowPrivateAddresses);
-      if (problem) addError(errors, "url", problem.replace("Credentials do not belong in a webhook URL; use the signature to authenticate.", "Send the user name and password as fields, not in the URL.").replace("Webhooks cannot go", "Calendars cannot be read from"));
+      if (problem)
+        addError(
+          errors,
+          "url",
+          problem
+            .replace(
+              "Credentials do not belong in a webhook URL; use the signature to authenticate.",
+              "Send the user name and password as fields, not in the URL.",
+            )
+            .replace("Webhooks cannot go", "Calendars cannot be read from"),
+        );
     }
     const text = (field: "username" | "password" | "token"): string | null => {
       const value = input[field];
@@ -284,7 +315,8 @@ export class CalendarAdmin {
     let calendars: string[] = [];
     if (input.calendars !== undefined && input.calendars !== null) {
       if (kind === "ical") addError(errors, "calendars", "A feed is one calendar; calendars apply to CalDAV sources only.");
-      else if (!Array.isArray(input.calendars) || input.calendars.length > MAX_CHOSEN_CALENDARS) addError(errors, "calendars", `Expected a list of at most ${MAX_CHOSEN_CALENDARS} calendar URLs.`);
+      else if (!Array.isArray(input.calendars) || input.calendars.length > MAX_CHOSEN_CALENDARS)
+        addError(errors, "calendars", `Expected a list of at most ${MAX_CHOSEN_CALENDARS} calendar URLs.`);
       else {
         calendars = [];
         input.calendars.forEach((c, i) => {
@@ -304,7 +336,8 @@ export class CalendarAdmin {
     let freshnessMinutes: number | null = null;
     if (input.freshnessMinutes !== undefined && input.freshnessMinutes !== null) {
       const f = input.freshnessMinutes;
-      if (typeof f !== "number" || !Number.isInteger(f) || f < 1 || f > MAX_FRESHNESS_MINUTES) addError(errors, "freshnessMinutes", `Expected whole minutes from 1 to ${MAX_FRESHNESS_MINUTES}.`);
+      if (typeof f !== "number" || !Number.isInteger(f) || f < 1 || f > MAX_FRESHNESS_MINUTES)
+        addError(errors, "freshnessMinutes", `Expected whole minutes from 1 to ${MAX_FRESHNESS_MINUTES}.`);
       else freshnessMinutes = f;
     }
     ValidationFailed.check(errors);

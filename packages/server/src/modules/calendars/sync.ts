@@ -243,7 +243,8 @@ export class CalendarSync {
     const host = await this.store.hosts.byId(hostId);
     if (!host) throw new Error("the host is gone");
     let horizonDays = 0;
-    for (const id of await this.store.hosts.eventTypeIds(hostId)) horizonDays = Math.max(horizonDays, (await this.store.eventTypes.byId(id))?.settings.horizonDays ?? 0);
+    for (const id of await this.store.hosts.eventTypeIds(hostId))
+      horizonDays = Math.max(horizonDays, (await this.store.eventTypes.byId(id))?.settings.horizonDays ?? 0);
     return { zone: host.timezone, horizonDays: horizonDays || 60 };
   }
 
@@ -261,7 +262,8 @@ export class CalendarSync {
       if (timedOut()) throw new Error("deadline passed");
     };
     // Every request of the sync, its DNS lookups included, ends once the deadline passes.
-    const fetchFn: CalendarFetch = (input, init = {}) => this.fetchFn(input, { ...init, signal: init.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
+    const fetchFn: CalendarFetch = (input, init = {}) =>
+      this.fetchFn(input, { ...init, signal: init.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
     try {
       const { zone, horizonDays } = await this.hostWindow(source.hostId);
       // ETags only: the stored texts are read back just when the intervals must be expanded again.
@@ -280,7 +282,9 @@ export class CalendarSync {
         // times they would close their own slots (a 3-seat slot after its first booking).
         const others = objects.filter((o) => !own.has(o.href));
         const expansion =
-          typeof this.expand === "function" ? await expandHere(this.expand, others, window, zone, checkTime) : await this.expand.expandObjects(others, window, zone, deadline);
+          typeof this.expand === "function"
+            ? await expandHere(this.expand, others, window, zone, checkTime)
+            : await this.expand.expandObjects(others, window, zone, deadline);
         // An object that cannot be read is left out and named in the status; when none can be, the
         // sync fails as a whole, keeping the last good data (a feed that now serves an error page).
         const first = expansion.errors[0];
@@ -307,9 +311,15 @@ export class CalendarSync {
         return { sourceId: source.id, ok: false, changed: false, downloaded: 0, error: "the server stopped before the sync completed" };
       }
       // The message is stored, answered and logged: URLs in it lose their user name, password and query.
-      const message = (deadline.aborted || timedOut() ? `no complete sync within ${deadlineMs / 1000} s (a calendar answered too slowly); given up` : redactUrls(messageOf(error))).slice(0, 500);
+      const message = (
+        deadline.aborted || timedOut()
+          ? `no complete sync within ${deadlineMs / 1000} s (a calendar answered too slowly); given up`
+          : redactUrls(messageOf(error))
+      ).slice(0, 500);
       this.log({ level: "warn", message: `calendar source ${source.id} (host ${source.hostId}) failed to sync; its last good data stays: ${message}` });
-      await this.store.busy.recordFailure(source.id, atMs, message).catch((e) => this.log({ level: "error", message: "recording a calendar sync failure failed", error: e }));
+      await this.store.busy
+        .recordFailure(source.id, atMs, message)
+        .catch((e) => this.log({ level: "error", message: "recording a calendar sync failure failed", error: e }));
       return { sourceId: source.id, ok: false, changed: false, downloaded: 0, error: message };
     }
   }

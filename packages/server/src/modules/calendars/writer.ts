@@ -149,7 +149,13 @@ export class CalendarWriteDeliverer implements Deliverer {
 
 /** The outbox worker of the caldav channel. */
 export class CalendarWriteWorker extends OutboxWorker {
-  constructor(store: Store, clock: Clock, options: { allowPrivateAddresses: boolean }, log: (entry: LogEntry) => void, fetchFn: CalendarFetch = guardedFetch(options.allowPrivateAddresses)) {
+  constructor(
+    store: Store,
+    clock: Clock,
+    options: { allowPrivateAddresses: boolean },
+    log: (entry: LogEntry) => void,
+    fetchFn: CalendarFetch = guardedFetch(options.allowPrivateAddresses),
+  ) {
     super(store, clock, new CalendarWriteDeliverer(store, fetchFn), log);
   }
 }

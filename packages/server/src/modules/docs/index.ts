@@ -31,12 +31,23 @@ export const docsRoutes = (ctx: AppContext, app: () => AnyElysia) => {
         description: "The OpenAPI 3.1 document of the API, generated from the routes' own declarations.",
       }),
     })
-    .get("/docs", () => new Response(docs().page, { headers: { "content-type": "text/html;charset=utf-8", "content-security-policy": `default-src 'none'; style-src 'unsafe-inline'; ${NO_FRAMING.directive}`, ...NO_FRAMING.headers } }), {
-      response: answers(text("HTML page.", "text/html"), []),
-      detail: pageDoc({
-        operationId: "getApiReference",
-        summary: "The API reference page",
-        description: "The human-readable reference: one self-contained HTML page built from this document, with no script and never framed.",
-      }),
-    });
+    .get(
+      "/docs",
+      () =>
+        new Response(docs().page, {
+          headers: {
+            "content-type": "text/html;charset=utf-8",
+            "content-security-policy": `default-src 'none'; style-src 'unsafe-inline'; ${NO_FRAMING.directive}`,
+            ...NO_FRAMING.headers,
+          },
+        }),
+      {
+        response: answers(text("HTML page.", "text/html"), []),
+        detail: pageDoc({
+          operationId: "getApiReference",
+          summary: "The API reference page",
+          description: "The human-readable reference: one self-contained HTML page built from this document, with no script and never framed.",
+        }),
+      },
+    );
 };

@@ -95,9 +95,24 @@ export function openApiDocument(app: AnyElysia, aliasPrefix: string): OpenApiDoc
       }
       if (isBooking) {
         op.parameters = [
-          { name: "Service-Api-Version", in: "header", required: false, description: "Pin the API version; only `1` is known.", schema: { type: "string", enum: ["1"] } },
+          {
+            name: "Service-Api-Version",
+            in: "header",
+            required: false,
+            description: "Pin the API version; only `1` is known.",
+            schema: { type: "string", enum: ["1"] },
+          },
           ...(op["x-idempotent"]
-            ? [{ name: "Idempotency-Key", in: "header", required: false, description: "Retries with the same key and body get the first answer (header `Idempotent-Replayed: true`); the same key with another body is 422.", schema: { type: "string", maxLength: 255 } }]
+            ? [
+                {
+                  name: "Idempotency-Key",
+                  in: "header",
+                  required: false,
+                  description:
+                    "Retries with the same key and body get the first answer (header `Idempotent-Replayed: true`); the same key with another body is 422.",
+                  schema: { type: "string", maxLength: 255 },
+                },
+              ]
             : []),
           ...(op.parameters ?? []),
         ];
@@ -123,13 +138,19 @@ export function openApiDocument(app: AnyElysia, aliasPrefix: string): OpenApiDoc
     paths,
     components: {
       securitySchemes: {
-        bearerAuth: { type: "http", scheme: "bearer", description: "The event type's publishable link token (bcl_...), which pages carry, or its API token (bk_...), which servers keep secret. Either counts in a rate limit budget per event type and client address." },
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          description:
+            "The event type's publishable link token (bcl_...), which pages carry, or its API token (bk_...), which servers keep secret. Either counts in a rate limit budget per event type and client address.",
+        },
         adminKey: { type: "http", scheme: "bearer", description: "The server's BOOKING_ADMIN_KEY (admin routes, tagged Admin)." },
         consoleSession: {
           type: "apiKey",
           in: "cookie",
           name: "booking_console",
-          description: "The organizer console's session cookie (`__Host-booking_console` in production), set by `POST /console/session`. Changes sent with it must carry the console's own `Origin` (403 `forbidden` otherwise). An `admin` session may use every admin route; a `host` session only what each route says of hosts, for its own host. An answer that moves the session's end on (at most once a minute) renews the cookie for as long, whatever its status; a lockout of sign-ins from the address never ends a session.",
+          description:
+            "The organizer console's session cookie (`__Host-booking_console` in production), set by `POST /console/session`. Changes sent with it must carry the console's own `Origin` (403 `forbidden` otherwise). An `admin` session may use every admin route; a `host` session only what each route says of hosts, for its own host. An answer that moves the session's end on (at most once a minute) renews the cookie for as long, whatever its status; a lockout of sign-ins from the address never ends a session.",
         },
       },
       headers,
@@ -142,7 +163,10 @@ export function openApiDocument(app: AnyElysia, aliasPrefix: string): OpenApiDoc
         Object.entries(STATUS_TEXT).map(([status, description]) => [
           `E${status}`,
           {
-            description: `${description} Codes: ${Object.entries(ERROR_CODES).filter(([, s]) => String(s) === status).map(([c]) => c).join(", ")}.`,
+            description: `${description} Codes: ${Object.entries(ERROR_CODES)
+              .filter(([, s]) => String(s) === status)
+              .map(([c]) => c)
+              .join(", ")}.`,
             headers: status === "429" || status === "503" ? { ...headerRefs, "Retry-After": { schema: { type: "integer" } } } : headerRefs,
             content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
           },

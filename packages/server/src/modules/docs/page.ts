@@ -5,7 +5,18 @@ import { TAGS } from "../../http/route-doc.ts";
 import { MAX_SLOTS_PER_ANSWER } from "../time-slots/service.ts";
 import { MAX_JSON_DEPTH } from "../../http/body.ts";
 
-type JsonSchema = { type?: string | string[]; format?: string; description?: string; properties?: Record<string, JsonSchema>; required?: string[]; items?: JsonSchema; anyOf?: JsonSchema[]; const?: unknown; additionalProperties?: unknown; patternProperties?: Record<string, JsonSchema> };
+type JsonSchema = {
+  type?: string | string[];
+  format?: string;
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  const?: unknown;
+  additionalProperties?: unknown;
+  patternProperties?: Record<string, JsonSchema>;
+};
 
 const code = (s: string) => `<code>${escapeHtml(s)}</code>`;
 
@@ -23,7 +34,8 @@ const ERROR_TEXT: Record<string, string> = {
   payment_required: "A paid reservation is confirmed before a successful payment.",
   rate_limited: "More requests than the limit in the current minute; wait Retry-After seconds.",
   internal_error: "An unexpected failure; retry, then contact support with the apigw-requestid.",
-  service_unavailable: "The database is busy or out of reach for a moment (a restart, a failover); send the request again after Retry-After seconds. If the connection was lost while saving, the message says the change may have been saved: a retry with the same Idempotency-Key answers what was saved.",
+  service_unavailable:
+    "The database is busy or out of reach for a moment (a restart, a failover); send the request again after Retry-After seconds. If the connection was lost while saving, the message says the change may have been saved: a retry with the same Idempotency-Key answers what was saved.",
   slot_locked: "HTTP 200, success false: someone else is booking the slot right now.",
   slot_unavailable: "HTTP 200, success false: the slot is full or outside the availability.",
   reservation_finished: "HTTP 200, success false: the reservation can no longer be changed this way (refresh, confirm, reschedule, cancel or pay).",
@@ -74,7 +86,7 @@ export function docsPage(document: OpenApiDocument, aliasPrefix: string, limits:
     const data = response.properties?.data;
     const query = (op.parameters ?? []).filter((p) => p.in === "query");
     const body = op.requestBody?.content["application/json"]?.schema as JsonSchema | undefined;
-    const errors = Object.keys(op.responses).filter((s) => Number(s) >= 400 && !["400", "429", "500", "503"].includes(s) || (s === "400" && body));
+    const errors = Object.keys(op.responses).filter((s) => (Number(s) >= 400 && !["400", "429", "500", "503"].includes(s)) || (s === "400" && body));
     const reservationPath = op.path.includes("{reservationUuid}");
     return `<section id="${op.operationId}">
 <h3><span class="m ${op.method}">${op.method.toUpperCase()}</span> ${code(op.path)}</h3>
@@ -87,13 +99,17 @@ ${data ? (data.type === "array" ? `<p>Array of ${data.items?.properties ? "objec
 </section>`;
   };
   const publicOps = operationsOf(document, [TAGS.booking]);
-  const ops = publicOps.map((op) => section(op, op.security?.length ? "Needs <code>Authorization: Bearer &lt;API token&gt;</code>." : "Needs no token.")).join("\n");
+  const ops = publicOps
+    .map((op) => section(op, op.security?.length ? "Needs <code>Authorization: Bearer &lt;API token&gt;</code>." : "Needs no token."))
+    .join("\n");
   const adminAuth: Record<string, string> = {
     "sign-in": "Needs no credential: it opens the console's session.",
     session: "Needs the console's session cookie.",
     admin: "Needs <code>Authorization: Bearer &lt;BOOKING_ADMIN_KEY&gt;</code> or the console's session cookie (changes from the console's own origin).",
   };
-  const adminOps = operationsOf(document, [TAGS.console, TAGS.admin]).map((op) => section(op, adminAuth[op["x-access"] ?? "admin"]!)).join("\n");
+  const adminOps = operationsOf(document, [TAGS.console, TAGS.admin])
+    .map((op) => section(op, adminAuth[op["x-access"] ?? "admin"]!))
+    .join("\n");
 
   const errors = [...Object.entries(ERROR_CODES), ...BUSINESS_CODES.map((c) => [c, 200] as const)]
     .map(([c, status]) => `<tr id="error-${c}"><td>${status}</td><td>${code(c)}</td><td>${escapeHtml(ERROR_TEXT[c] ?? "")}</td></tr>`)

@@ -9,7 +9,16 @@ import { pageSecurityHeaders, type PagePolicyOptions } from "../../http/page-pol
 import { CALENDAR_PATH, publicOrigin } from "../../lib/links.ts";
 import { STRIPE_JS_STANDIN_PATH, usesStripeStandin as standinInUse } from "../../lib/stripe-js.ts";
 import { demoPage, PREVIEW_SCRIPT, type DemoEventType } from "./page.ts";
-import { type CalendarScriptFile, FAVICON_PATH, favicon, loadCatalogFile, loadPartFile, loadStripeStandinScript, versionedCalendarPath, type StaticScript } from "./service.ts";
+import {
+  type CalendarScriptFile,
+  FAVICON_PATH,
+  favicon,
+  loadCatalogFile,
+  loadPartFile,
+  loadStripeStandinScript,
+  versionedCalendarPath,
+  type StaticScript,
+} from "./service.ts";
 
 // Revalidated after five minutes: the URL carries no version, and a new release should reach pages soon.
 const SHORT_CACHE = "public, max-age=300";
@@ -108,41 +117,57 @@ export const embedRoutes = (ctx: AppContext, calendar: CalendarScriptFile) => {
         description: "`popup.js`, `payment.js` or `manage.js`: fetched by the script on first need.",
       }),
     })
-    .get("/embed/v/:version/booking-calendar.js", ({ params, request, set }) => {
-      const script = built();
-      if (params.version === script.version) return serve(script, request, set, IMMUTABLE);
-      if (!/^[0-9a-f]{16}$/.test(params.version)) throw new ApiError("not_found", "No such version of the calendar script; the current one is linked from /embed/booking-calendar.js.");
-      // A page that still names an earlier release gets the current one, which it can run as well.
-      set.headers["cache-control"] = SHORT_CACHE;
-      set.headers.location = versionedCalendarPath(script.version);
-      set.status = 302;
-      return "";
-    }, {
-      response: answers(text("JavaScript.", "text/javascript"), [404], { 302: text("No body: `Location` names the current version.", "text/plain"), 304: text("Not modified.", "text/javascript") }),
-      detail: pageDoc({
-        operationId: "calendarScriptVersioned",
-        summary: "The calendar's script-tag file of one build",
-        description: "Immutable and kept for a year under the current build's version; an earlier version's URL redirects (302) to the current one.",
-      }),
-    })
+    .get(
+      "/embed/v/:version/booking-calendar.js",
+      ({ params, request, set }) => {
+        const script = built();
+        if (params.version === script.version) return serve(script, request, set, IMMUTABLE);
+        if (!/^[0-9a-f]{16}$/.test(params.version))
+          throw new ApiError("not_found", "No such version of the calendar script; the current one is linked from /embed/booking-calendar.js.");
+        // A page that still names an earlier release gets the current one, which it can run as well.
+        set.headers["cache-control"] = SHORT_CACHE;
+        set.headers.location = versionedCalendarPath(script.version);
+        set.status = 302;
+        return "";
+      },
+      {
+        response: answers(text("JavaScript.", "text/javascript"), [404], {
+          302: text("No body: `Location` names the current version.", "text/plain"),
+          304: text("Not modified.", "text/javascript"),
+        }),
+        detail: pageDoc({
+          operationId: "calendarScriptVersioned",
+          summary: "The calendar's script-tag file of one build",
+          description: "Immutable and kept for a year under the current build's version; an earlier version's URL redirects (302) to the current one.",
+        }),
+      },
+    )
     // Texts beside a versioned script come from the same build: kept as long as the script is.
-    .get("/embed/v/:version/locales/:file", ({ params, request, set }) => serve(catalog(params.file), request, set, params.version === built().version ? IMMUTABLE : SHORT_CACHE), {
-      response: answers(Type.Object({}, { additionalProperties: true }), [404], { 304: Type.Object({}, { additionalProperties: true }) }),
-      detail: pageDoc({
-        operationId: "calendarTextsVersioned",
-        summary: "The calendar's texts of one build",
-        description: "As `/embed/locales/{file}`, kept as long as the script of the same version.",
-      }),
-    })
+    .get(
+      "/embed/v/:version/locales/:file",
+      ({ params, request, set }) => serve(catalog(params.file), request, set, params.version === built().version ? IMMUTABLE : SHORT_CACHE),
+      {
+        response: answers(Type.Object({}, { additionalProperties: true }), [404], { 304: Type.Object({}, { additionalProperties: true }) }),
+        detail: pageDoc({
+          operationId: "calendarTextsVersioned",
+          summary: "The calendar's texts of one build",
+          description: "As `/embed/locales/{file}`, kept as long as the script of the same version.",
+        }),
+      },
+    )
     // So is the code beside it: a page running that script gets the parts of the same build.
-    .get("/embed/v/:version/parts/:file", ({ params, request, set }) => serve(part(params.file), request, set, params.version === built().version ? IMMUTABLE : SHORT_CACHE), {
-      response: answers(text("JavaScript.", "text/javascript"), [404], { 304: text("Not modified.", "text/javascript") }),
-      detail: pageDoc({
-        operationId: "calendarPartVersioned",
-        summary: "A part of the calendar's code of one build",
-        description: "As `/embed/parts/{file}`, kept as long as the script of the same version.",
-      }),
-    })
+    .get(
+      "/embed/v/:version/parts/:file",
+      ({ params, request, set }) => serve(part(params.file), request, set, params.version === built().version ? IMMUTABLE : SHORT_CACHE),
+      {
+        response: answers(text("JavaScript.", "text/javascript"), [404], { 304: text("Not modified.", "text/javascript") }),
+        detail: pageDoc({
+          operationId: "calendarPartVersioned",
+          summary: "A part of the calendar's code of one build",
+          description: "As `/embed/parts/{file}`, kept as long as the script of the same version.",
+        }),
+      },
+    )
     .get(FAVICON_PATH, ({ request, set }) => serve(icon, request, set, FAVICON_CACHE), {
       response: answers(text("SVG image.", "image/svg+xml"), [], { 304: text("Not modified.", "image/svg+xml") }),
       detail: pageDoc({
@@ -153,28 +178,41 @@ export const embedRoutes = (ctx: AppContext, calendar: CalendarScriptFile) => {
     });
   if (ctx.config.environment === "production") return app;
   return app
-    .get(STRIPE_JS_STANDIN_PATH, ({ request, set }) => {
-      if (!standinScript) throw new ApiError("not_found", "Payments go to Stripe itself here; there is no Stripe.js stand-in.");
-      return serve(standinScript, request, set);
-    }, {
-      response: answers(text("JavaScript.", "text/javascript"), [404], { 304: text("Not modified.", "text/javascript") }),
-      detail: pageDoc({
-        operationId: "stripeJsStandin",
-        summary: "The Stripe.js stand-in",
-        description: "Outside production, the stand-in for Stripe.js that talks to the local Stripe stand-in.",
-      }),
-    })
-    .get("/", async ({ query, request }) => {
-      const eventTypes = await demoEventTypes(ctx.store);
-      const chosen = Math.min(Math.max(0, Number.parseInt(String(query.event ?? "0"), 10) || 0), Math.max(0, eventTypes.length - 1));
-      const headers = { "content-type": "text/html;charset=utf-8", ...pageSecurityHeaders(pagePolicyOf(ctx, publicOrigin(ctx.config, request.url), [PREVIEW_SCRIPT])) };
-      return new Response(demoPage(eventTypes, chosen, { stripeStandin, calendarPath: calendar.pagePath(), devCalendarUrl: ctx.config.devCalendarUrl }), { headers });
-    }, {
-      response: answers(text("HTML page.", "text/html"), []),
-      detail: pageDoc({
-        operationId: "demoPage",
-        summary: "The demo page",
-        description: "Outside production, a page with the calendar of each event type (`?event=` picks one).",
-      }),
-    });
+    .get(
+      STRIPE_JS_STANDIN_PATH,
+      ({ request, set }) => {
+        if (!standinScript) throw new ApiError("not_found", "Payments go to Stripe itself here; there is no Stripe.js stand-in.");
+        return serve(standinScript, request, set);
+      },
+      {
+        response: answers(text("JavaScript.", "text/javascript"), [404], { 304: text("Not modified.", "text/javascript") }),
+        detail: pageDoc({
+          operationId: "stripeJsStandin",
+          summary: "The Stripe.js stand-in",
+          description: "Outside production, the stand-in for Stripe.js that talks to the local Stripe stand-in.",
+        }),
+      },
+    )
+    .get(
+      "/",
+      async ({ query, request }) => {
+        const eventTypes = await demoEventTypes(ctx.store);
+        const chosen = Math.min(Math.max(0, Number.parseInt(String(query.event ?? "0"), 10) || 0), Math.max(0, eventTypes.length - 1));
+        const headers = {
+          "content-type": "text/html;charset=utf-8",
+          ...pageSecurityHeaders(pagePolicyOf(ctx, publicOrigin(ctx.config, request.url), [PREVIEW_SCRIPT])),
+        };
+        return new Response(demoPage(eventTypes, chosen, { stripeStandin, calendarPath: calendar.pagePath(), devCalendarUrl: ctx.config.devCalendarUrl }), {
+          headers,
+        });
+      },
+      {
+        response: answers(text("HTML page.", "text/html"), []),
+        detail: pageDoc({
+          operationId: "demoPage",
+          summary: "The demo page",
+          description: "Outside production, a page with the calendar of each event type (`?event=` picks one).",
+        }),
+      },
+    );
 };

@@ -49,8 +49,17 @@ document.getElementById("preview").addEventListener("input", function (event) {
  * each named in itself, with English's two clocks: the preview sets the element's `locale`.
  */
 export const PREVIEW_LANGUAGES: ReadonlyArray<readonly [string, string]> = [
-  ["en-US", "English (US, 12h)"], ["en-GB", "English (UK, 24h)"], ["de", "Deutsch"], ["fr", "Français"], ["es", "Español"],
-  ["it", "Italiano"], ["pt", "Português"], ["nl", "Nederlands"], ["pl", "Polski"], ["cs", "Čeština"], ["ja", "日本語"],
+  ["en-US", "English (US, 12h)"],
+  ["en-GB", "English (UK, 24h)"],
+  ["de", "Deutsch"],
+  ["fr", "Français"],
+  ["es", "Español"],
+  ["it", "Italiano"],
+  ["pt", "Português"],
+  ["nl", "Nederlands"],
+  ["pl", "Polski"],
+  ["cs", "Čeština"],
+  ["ja", "日本語"],
 ];
 
 /** Preview of languages and themes without touching the event type. */
@@ -70,7 +79,6 @@ export interface DemoEventType {
   slug: string | null;
 }
 
-
 /**
  * The demo page `npm start` serves at `/`: the organizer's bookable event types with a booking page as tabs, the chosen one in
  * a `<booking-calendar>`. With the Stripe stand-in it says on screen that payments are test payments
@@ -78,9 +86,7 @@ export interface DemoEventType {
  */
 export function demoPage(eventTypes: DemoEventType[], chosen: number, options: CalendarScriptOptions & { stripeStandin: boolean }): string {
   const current = eventTypes[chosen];
-  const tabs = eventTypes
-    .map((et, i) => `<li><a href="/?event=${i}"${i === chosen ? ' aria-current="page"' : ""}>${escapeHtml(et.title)}</a></li>`)
-    .join("");
+  const tabs = eventTypes.map((et, i) => `<li><a href="/?event=${i}"${i === chosen ? ' aria-current="page"' : ""}>${escapeHtml(et.title)}</a></li>`).join("");
   return `<!doctype html>
 <html lang="en">
 <head>

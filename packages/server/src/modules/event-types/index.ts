@@ -18,34 +18,45 @@ import { publicOrigin } from "../../lib/links.ts";
 export const configurationRoutes = (ctx: AppContext, eventTypes: EventTypeService) =>
   new Elysia()
     .use(requireEventType(ctx.store))
-    .get("/configuration", async ({ eventType, request }) =>
-      ok({ configuration: await eventTypes.configuration(eventType, ctx.clock.now(), publicOrigin(ctx.config, request.url)) }), {
-      response: answers(ConfigurationResponse, [401, 403]),
-      detail: publicDoc({
-        operationId: "getEventTypeConfiguration",
-        summary: "Read the booking calendar configuration",
-        description: "The configuration of the event type that owns the token: bookable day range, locale, theme, and the event type's public settings. `emailConfirmation` says whether the visitor will be emailed a confirmation with a calendar invite (the server has SMTP configured), so a success screen promises an email only when one is sent.",
-      }),
-    });
+    .get(
+      "/configuration",
+      async ({ eventType, request }) =>
+        ok({ configuration: await eventTypes.configuration(eventType, ctx.clock.now(), publicOrigin(ctx.config, request.url)) }),
+      {
+        response: answers(ConfigurationResponse, [401, 403]),
+        detail: publicDoc({
+          operationId: "getEventTypeConfiguration",
+          summary: "Read the booking calendar configuration",
+          description:
+            "The configuration of the event type that owns the token: bookable day range, locale, theme, and the event type's public settings. `emailConfirmation` says whether the visitor will be emailed a confirmation with a calendar invite (the server has SMTP configured), so a success screen promises an email only when one is sent.",
+        }),
+      },
+    );
 
 /** `POST /event-types/init`, which also answers for disabled event types. */
 export const initRoutes = (ctx: AppContext, eventTypes: EventTypeService) =>
   new Elysia()
     .use(requireEventType(ctx.store, { allowDisabled: true }))
-    .post("/event-types/init", async ({ eventType, body, request }) => ok(await eventTypes.init(eventType, body.reservationUuid, ctx.clock.now(), publicOrigin(ctx.config, request.url))), {
-      // The body is optional: an empty one reads as {}.
-      transform(context) {
-        context.body ??= {};
+    .post(
+      "/event-types/init",
+      async ({ eventType, body, request }) =>
+        ok(await eventTypes.init(eventType, body.reservationUuid, ctx.clock.now(), publicOrigin(ctx.config, request.url))),
+      {
+        // The body is optional: an empty one reads as {}.
+        transform(context) {
+          context.body ??= {};
+        },
+        body: InitBody,
+        response: answers(InitResponse, [401, 404, 422]),
+        detail: publicDoc({
+          optionalBody: true,
+          operationId: "initEventType",
+          summary: "Start the booking calendar",
+          description:
+            "Everything the calendar needs to start: configuration, custom fields, and with `reservationUuid` the reservation being rescheduled. Also answers for a disabled event type, with `disabled: true`.",
+        }),
       },
-      body: InitBody,
-      response: answers(InitResponse, [401, 404, 422]),
-      detail: publicDoc({
-        optionalBody: true,
-        operationId: "initEventType",
-        summary: "Start the booking calendar",
-        description: "Everything the calendar needs to start: configuration, custom fields, and with `reservationUuid` the reservation being rescheduled. Also answers for a disabled event type, with `disabled: true`.",
-      }),
-    });
+    );
 
 /**
  * The organizer's event types under `/admin`: list, create, read, change, delete, stop and resume
@@ -62,15 +73,18 @@ export const eventTypeOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, eve
       detail: adminDoc({
         operationId: "adminListEventTypes",
         summary: "List event types",
-        description: "Every event type with its settings and state (never its token hashes or webhook secret), with the address of its private booking feed as `feedUrl`.",
+        description:
+          "Every event type with its settings and state (never its token hashes or webhook secret), with the address of its private booking feed as `feedUrl`.",
       }),
     })
-    .post("/event-types", async ({ body, request }) => ok(withFeedUrl(request, await eventTypes.create(body))), { body: EventTypeCreate,
+    .post("/event-types", async ({ body, request }) => ok(withFeedUrl(request, await eventTypes.create(body))), {
+      body: EventTypeCreate,
       response: answers(envelope(CreatedEventType), [401, 403, 413, 422]),
       detail: adminDoc({
         operationId: "adminCreateEventType",
         summary: "Create an event type",
-        description: "Creates an event type from `title` and any of the settings `PATCH /admin/event-types/{id}` takes; without `hosts`, it books the default host's time. The answer carries, this once, the API token (`token`), the override token (`overrideToken`) and the webhook signing secret (`webhookSecret`), besides the link token and the feed address that can be read again.",
+        description:
+          "Creates an event type from `title` and any of the settings `PATCH /admin/event-types/{id}` takes; without `hosts`, it books the default host's time. The answer carries, this once, the API token (`token`), the override token (`overrideToken`) and the webhook signing secret (`webhookSecret`), besides the link token and the feed address that can be read again.",
       }),
     })
     .get("/event-types/:id", async ({ params, request }) => ok(withFeedUrl(request, await eventTypes.get(idOf(params.id)))), {
@@ -81,25 +95,31 @@ export const eventTypeOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, eve
         description: "Its settings and state, with `slug`, `linkToken`, `feedToken` and `feedUrl`.",
       }),
     })
-    .patch("/event-types/:id", async ({ params, body, request }) => ok(withFeedUrl(request, await eventTypes.update(idOf(params.id), body))), { body: EventTypePatch,
+    .patch("/event-types/:id", async ({ params, body, request }) => ok(withFeedUrl(request, await eventTypes.update(idOf(params.id), body))), {
+      body: EventTypePatch,
       response: answers(envelope(EventTypeView), [401, 403, 404, 413, 422]),
       detail: adminDoc({
         operationId: "adminUpdateEventType",
         summary: "Change an event type",
-        description: "Changes any subset of the settings: `theme` and `locale` merge one level deep, other keys replace. Every field that is off is named in the 422. See docs/admin.md for each setting.",
+        description:
+          "Changes any subset of the settings: `theme` and `locale` merge one level deep, other keys replace. Every field that is off is named in the 422. See docs/admin.md for each setting.",
       }),
     })
-    .delete("/event-types/:id", async ({ params }) => {
-      await eventTypes.delete(idOf(params.id));
-      return done("Event type deleted with its reservations.");
-    }, {
-      response: answers(Done, [401, 403, 404]),
-      detail: adminDoc({
-        operationId: "adminDeleteEventType",
-        summary: "Delete an event type",
-        description: "Deletes the event type with its reservations; its tokens and feed stop working at once.",
-      }),
-    })
+    .delete(
+      "/event-types/:id",
+      async ({ params }) => {
+        await eventTypes.delete(idOf(params.id));
+        return done("Event type deleted with its reservations.");
+      },
+      {
+        response: answers(Done, [401, 403, 404]),
+        detail: adminDoc({
+          operationId: "adminDeleteEventType",
+          summary: "Delete an event type",
+          description: "Deletes the event type with its reservations; its tokens and feed stop working at once.",
+        }),
+      },
+    )
     .post("/event-types/:id/disable", async ({ params, request }) => ok(withFeedUrl(request, await eventTypes.setDisabled(idOf(params.id), true))), {
       response: answers(envelope(EventTypeView), [401, 403, 404]),
       detail: adminDoc({
@@ -134,7 +154,8 @@ export const eventTypeOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, eve
         optionalBody: true,
         operationId: "adminRegenerateToken",
         summary: "Issue new tokens",
-        description: "Without a body (or `{\"kind\": \"api\"}`), a new API token and link token; with `{\"kind\": \"override\"}`, a new override token. The old ones stop working at once; the new ones are answered this once (the link token can be read again).",
+        description:
+          'Without a body (or `{"kind": "api"}`), a new API token and link token; with `{"kind": "override"}`, a new override token. The old ones stop working at once; the new ones are answered this once (the link token can be read again).',
       }),
     })
     .post("/event-types/:id/webhook-secret", async ({ params }) => ok(await eventTypes.rotateWebhookSecret(idOf(params.id))), {

@@ -1,12 +1,4 @@
-import type {
-  CreatedEventType,
-  EventTypeCreate,
-  EventTypePatch,
-  EventTypeView,
-  IssuedTokens,
-  RotatedFeedToken,
-  RotatedWebhookSecret,
-} from "@booking/wire";
+import type { CreatedEventType, EventTypeCreate, EventTypePatch, EventTypeView, IssuedTokens, RotatedFeedToken, RotatedWebhookSecret } from "@booking/wire";
 import { DEFAULT_SETTINGS, reminderMinutesOf } from "../../domain/event-type.ts";
 import { addError, DomainError, ValidationFailed } from "../../domain/errors.ts";
 import { FEED_TOKEN_PREFIX, hashToken, LINK_TOKEN_PREFIX, newToken, newWebhookSecret } from "../../lib/tokens.ts";

@@ -36,9 +36,10 @@ export class EventTypeService {
     const configuration = await this.cachedConfiguration(eventType, nowMs);
     // Payments that go to the local Stripe stand-in need its Stripe.js stand-in, which the element
     // then loads by itself from this server, whatever site it is embedded on.
-    const payment = configuration.payment && usesStripeStandin(this.config)
-      ? { ...configuration.payment, stripeJsUrl: `${origin.replace(/\/$/, "")}${STRIPE_JS_STANDIN_PATH}` }
-      : configuration.payment;
+    const payment =
+      configuration.payment && usesStripeStandin(this.config)
+        ? { ...configuration.payment, stripeJsUrl: `${origin.replace(/\/$/, "")}${STRIPE_JS_STANDIN_PATH}` }
+        : configuration.payment;
     return {
       ...configuration,
       payment,

@@ -23,7 +23,9 @@ export function resolveSettings(base: EventTypeSettings, change: Omit<EventTypeP
     locale: { ...base.locale, ...stripUndefined(change.locale ?? {}) },
     theme: { ...base.theme, ...stripUndefined(change.theme ?? {}) },
     availability: change.availability ? { weekly: { ...change.availability.weekly }, overrides: change.availability.overrides ?? [] } : base.availability,
-    locations: change.locations ? change.locations.map((l) => ({ type: l.type, value: l.value ?? null, ...(l.label ? { label: l.label } : {}) })) : base.locations,
+    locations: change.locations
+      ? change.locations.map((l) => ({ type: l.type, value: l.value ?? null, ...(l.label ? { label: l.label } : {}) }))
+      : base.locations,
     customFields: change.customFields ? resolveCustomFields(change.customFields, errors) : base.customFields,
     payment: change.payment === undefined ? base.payment : change.payment && { ...change.payment, currency: change.payment.currency.toLowerCase() },
   };
@@ -46,12 +48,14 @@ export function resolveSettings(base: EventTypeSettings, change: Omit<EventTypeP
   if (typeof next.hostName === "string") {
     // A name is one line of visible text: surrounding space is dropped, blank or control characters refused.
     next.hostName = next.hostName.trim();
-    if (next.hostName === "" || /[\u0000-\u001f\u007f]/.test(next.hostName)) addError(errors, "hostName", "Expected a name: visible text on one line, or null.");
+    if (next.hostName === "" || /[\u0000-\u001f\u007f]/.test(next.hostName))
+      addError(errors, "hostName", "Expected a name: visible text on one line, or null.");
   }
   if (typeof next.contact === "string") {
     // One line of visible text (an address, a link or a sentence); surrounding space is dropped.
     next.contact = next.contact.trim();
-    if (next.contact === "" || /[\u0000-\u001f\u007f]/.test(next.contact)) addError(errors, "contact", "Expected an email address, a web address or one line of text, or null.");
+    if (next.contact === "" || /[\u0000-\u001f\u007f]/.test(next.contact))
+      addError(errors, "contact", "Expected an email address, a web address or one line of text, or null.");
   }
   try {
     // Empty leaves the language to the visitor's browser.
@@ -61,7 +65,8 @@ export function resolveSettings(base: EventTypeSettings, change: Omit<EventTypeP
   }
   if (!CSS_LENGTH.test(next.theme.borderRadius)) addError(errors, "theme.borderRadius", "Expected a CSS length such as 8px or 0.5rem.");
   for (const [key, value] of Object.entries(next.theme.colors)) {
-    if (!(THEME_COLOR_KEYS as readonly string[]).includes(key)) addError(errors, `theme.colors.${key}`, `Unknown colour key; use ${THEME_COLOR_KEYS.join(", ")}.`);
+    if (!(THEME_COLOR_KEYS as readonly string[]).includes(key))
+      addError(errors, `theme.colors.${key}`, `Unknown colour key; use ${THEME_COLOR_KEYS.join(", ")}.`);
     else if (!CSS_COLOR.test(value)) addError(errors, `theme.colors.${key}`, "Expected a CSS colour such as #2563eb or rgb(37 99 235).");
   }
   ValidationFailed.check(errors);
@@ -116,7 +121,8 @@ function checkTranslations(next: EventTypeSettings, given: boolean, errors: Reco
           continue;
         }
         const fits = field.options === undefined || field.options.length === (own.options?.length ?? 0);
-        if (!fits && given) addError(errors, `${path}.options`, `Expected ${own.options?.length ?? 0} option labels, one per option of the field, in its order.`);
+        if (!fits && given)
+          addError(errors, `${path}.options`, `Expected ${own.options?.length ?? 0} option labels, one per option of the field, in its order.`);
         const { options, ...rest } = field;
         customFields[name] = fits && options ? { ...rest, options } : rest;
       }

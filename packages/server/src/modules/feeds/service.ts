@@ -56,7 +56,12 @@ export class BookingFeedService {
     if (!TOKEN_SHAPE.test(feedToken)) return null;
     const query = { fromMs: this.now() - FEED_PAST_DAYS * DAY_MS, untilMs: END_OF_TIME_MS, statuses: ["confirmed" as const], limit: FEED_MAX_BOOKINGS };
     const eventType = await this.store.eventTypes.byFeedToken(feedToken);
-    if (eventType) return this.render(`Bookings: ${eventType.settings.title}`, await this.store.reservations.list(eventType.id, query), new Map([[eventType.id, eventType]]));
+    if (eventType)
+      return this.render(
+        `Bookings: ${eventType.settings.title}`,
+        await this.store.reservations.list(eventType.id, query),
+        new Map([[eventType.id, eventType]]),
+      );
     const host = await this.store.hosts.byFeedToken(feedToken);
     if (!host) return null;
     const reservations = await this.store.hosts.reservations(host.id, query);

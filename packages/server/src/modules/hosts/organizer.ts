@@ -43,6 +43,12 @@ export function organizerCopies(eventType: Pick<EventTypeRecord, "hosts" | "sett
 }
 
 /** The booking's hosts with an email address other than `organizer`: the other attendees of its invites. */
-export function coHostsOf(eventType: Pick<EventTypeRecord, "hosts">, r: Pick<ReservationRecord, "hostIds">, organizer: { email: string }): { email: string; name: string | null }[] {
-  return bookingHosts(eventType, r).flatMap((h) => (h.email && h.email.toLowerCase() !== organizer.email.toLowerCase() ? [{ email: h.email, name: h.name || null }] : []));
+export function coHostsOf(
+  eventType: Pick<EventTypeRecord, "hosts">,
+  r: Pick<ReservationRecord, "hostIds">,
+  organizer: { email: string },
+): { email: string; name: string | null }[] {
+  return bookingHosts(eventType, r).flatMap((h) =>
+    h.email && h.email.toLowerCase() !== organizer.email.toLowerCase() ? [{ email: h.email, name: h.name || null }] : [],
+  );
 }

@@ -72,7 +72,8 @@ export class HostAdmin {
     const outcome = await this.store.hosts.delete(id);
     if (outcome === "not_found") throw notFound(id);
     if (outcome === "default") throw new ValidationFailed({ hostId: ["The default host cannot be deleted: event types created without hosts belong to it."] });
-    if (outcome === "in_use") throw new ValidationFailed({ hostId: ["The host has event types or bookings; take it off its event types (bookings keep it) before deleting it."] });
+    if (outcome === "in_use")
+      throw new ValidationFailed({ hostId: ["The host has event types or bookings; take it off its event types (bookings keep it) before deleting it."] });
   }
 
   async schedules(hostId: number): Promise<ScheduleView[]> {
@@ -97,7 +98,11 @@ export class HostAdmin {
 
   async updateSchedule(id: number, patch: SchedulePatch): Promise<ScheduleView> {
     const current = await this.existingSchedule(id);
-    const checked = checkSchedule({ name: patch.name ?? current.name, timezone: patch.timezone ?? current.timezone, availability: patch.availability ?? current.availability });
+    const checked = checkSchedule({
+      name: patch.name ?? current.name,
+      timezone: patch.timezone ?? current.timezone,
+      availability: patch.availability ?? current.availability,
+    });
     const updated = await this.store.schedules.update(id, checked, this.now());
     if (!updated) throw scheduleNotFound(id);
     return scheduleView(updated, (await this.scheduleUse()).get(id) ?? []);
@@ -128,7 +133,11 @@ export class HostAdmin {
     else if (from.isValid && until < from) addError(errors, "until", "Must not be before from.");
     ValidationFailed.check(errors);
     const nowMs = this.now();
-    const rows = await this.store.hosts.reservations(hostId, { fromMs: from.startOf("day").toMillis(), untilMs: until.plus({ days: 1 }).startOf("day").toMillis(), limit: MAX_LISTED });
+    const rows = await this.store.hosts.reservations(hostId, {
+      fromMs: from.startOf("day").toMillis(),
+      untilMs: until.plus({ days: 1 }).startOf("day").toMillis(),
+      limit: MAX_LISTED,
+    });
     return rows
       .map((r) => ({ r, status: statusAt(r, nowMs) }))
       .filter(({ status }) => query.status === undefined || status === query.status)
@@ -174,7 +183,12 @@ export class HostAdmin {
 }
 
 /** A host's fields checked beyond their schema: a real zone, a name on one line, an http(s) avatar. */
-function checkHost(input: { name: string; email: string; timezone: string; avatarUrl: string | null }): { name: string; email: string; timezone: string; avatarUrl: string | null } {
+function checkHost(input: { name: string; email: string; timezone: string; avatarUrl: string | null }): {
+  name: string;
+  email: string;
+  timezone: string;
+  avatarUrl: string | null;
+} {
   const errors: Record<string, string[]> = {};
   const name = input.name.trim();
   if (name === "" || /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(name)) addError(errors, "name", "Expected a name: visible text on one line.");
@@ -188,7 +202,11 @@ function checkHost(input: { name: string; email: string; timezone: string; avata
 }
 
 /** A schedule's fields checked beyond their schema: a real zone, ordered ranges, real and distinct override dates. */
-function checkSchedule(input: { name: string; timezone: string; availability: { weekly: Partial<Record<string, TimeRange[]>>; overrides?: { date: string; ranges: TimeRange[] }[] } }): {
+function checkSchedule(input: {
+  name: string;
+  timezone: string;
+  availability: { weekly: Partial<Record<string, TimeRange[]>>; overrides?: { date: string; ranges: TimeRange[] }[] };
+}): {
   name: string;
   timezone: string;
   availability: AvailabilityRules;

@@ -6,7 +6,10 @@ import type { ReservationRecord } from "../../store/reservations.ts";
 /** What a calendar entry shows of an event type. */
 export type InviteEventType = Pick<EventTypeSettings, "title" | "description">;
 /** What a calendar entry shows of a reservation (a stored record, or a snapshot of one; snapshots taken before cancel reasons were shown have none). */
-export type InviteReservation = Pick<ReservationRecord, "uuid" | "sequence" | "status" | "startMs" | "endMs" | "email" | "firstname" | "lastname" | "meetLink" | "location" | "cancelReason"> &
+export type InviteReservation = Pick<
+  ReservationRecord,
+  "uuid" | "sequence" | "status" | "startMs" | "endMs" | "email" | "firstname" | "lastname" | "meetLink" | "location" | "cancelReason"
+> &
   Partial<Pick<ReservationRecord, "guests">>;
 
 /** PRODID of every calendar the server writes. */
@@ -55,7 +58,13 @@ export interface InviteLabels {
 }
 
 const ENGLISH_LABELS: InviteLabels = {
-  join: "Join", where: "Where", manage: "Reschedule or cancel", reason: "Reason for cancelling", phone: (value) => `Phone: ${value}`, guests: "Guests", hosts: "Hosts",
+  join: "Join",
+  where: "Where",
+  manage: "Reschedule or cancel",
+  reason: "Reason for cancelling",
+  phone: (value) => `Phone: ${value}`,
+  guests: "Guests",
+  hosts: "Hosts",
 };
 
 /** A booking's UID in the visitor's copy: the reservation's uuid, so every invite, update and cancel of it is the same entry. */
@@ -73,7 +82,10 @@ const ORGANIZER_KEY_LABEL = "booking-calendar organizer copy:";
  * replace the entry; one-way, so the entry does not hand out the uuid.
  */
 export function organizerBookingKey(reservationUuid: string): string {
-  return createHash("sha256").update(ORGANIZER_KEY_LABEL + reservationUuid.toLowerCase()).digest("hex").slice(0, 40);
+  return createHash("sha256")
+    .update(ORGANIZER_KEY_LABEL + reservationUuid.toLowerCase())
+    .digest("hex")
+    .slice(0, 40);
 }
 
 /** A booking's UID in the organizer's copies: `<organizerBookingKey>@booking-calendar`. */

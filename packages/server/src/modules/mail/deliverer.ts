@@ -52,13 +52,25 @@ export class EmailDeliverer implements Deliverer {
   /** One attempt at sending a rendered message (with its invite, when it has one) under the outbox event's message id. */
   async send(mail: Omit<RenderedMail, "method" | "ics"> & Partial<Pick<RenderedMail, "method" | "ics">>, msgId: string): Promise<DeliveryOutcome> {
     if (!this.transport) {
-      this.log({ level: "info", message: `mail not sent (no SMTP_URL): would go to ${mail.to}: "${mail.subject}"${mail.method ? ` with a ${mail.method} invite` : ""}` });
+      this.log({
+        level: "info",
+        message: `mail not sent (no SMTP_URL): would go to ${mail.to}: "${mail.subject}"${mail.method ? ` with a ${mail.method} invite` : ""}`,
+      });
       return { statusCode: null, error: null, durationMs: 0 };
     }
     const began = performance.now();
     try {
       // The message written out here in one pass (see `mimeMessage`); the transport carries it as is.
-      const raw = mimeMessage({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId: `${msgId}@booking-calendar`, dateMs: Date.now(), ...(mail.method && mail.ics ? { calendar: { method: mail.method, ics: mail.ics } } : {}) });
+      const raw = mimeMessage({
+        from: this.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        messageId: `${msgId}@booking-calendar`,
+        dateMs: Date.now(),
+        ...(mail.method && mail.ics ? { calendar: { method: mail.method, ics: mail.ics } } : {}),
+      });
       const sent = await this.transport.send({ from: this.sender, to: [mail.to] }, raw);
       return { statusCode: sent.code, error: null, durationMs: Math.round(performance.now() - began) };
     } catch (cause) {

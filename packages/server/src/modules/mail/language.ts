@@ -98,7 +98,11 @@ function format(locale: MailLocale, zone: string, what: "date" | "time" | "zone"
   if (!f) {
     const clock = locale.hour12 === null ? {} : { hour12: locale.hour12 };
     const options: Intl.DateTimeFormatOptions =
-      what === "date" ? { weekday: "long", day: "numeric", month: "long", year: "numeric" } : what === "time" ? { hour: "numeric", minute: "2-digit", ...clock } : { timeZoneName: "long" };
+      what === "date"
+        ? { weekday: "long", day: "numeric", month: "long", year: "numeric" }
+        : what === "time"
+          ? { hour: "numeric", minute: "2-digit", ...clock }
+          : { timeZoneName: "long" };
     f = new Intl.DateTimeFormat(tag, { ...options, timeZone: zone });
     formats.set(key, f);
   }
@@ -115,6 +119,9 @@ export function spanText(locale: MailLocale, zone: string, startMs: number, endM
   const startDay = date.format(startMs);
   const endDay = date.format(endMs);
   const end = endDay === startDay ? time.format(endMs) : `${endDay}, ${time.format(endMs)}`;
-  const zoneName = format(locale, zone, "zone").formatToParts(startMs).find((p) => p.type === "timeZoneName")?.value ?? zone;
+  const zoneName =
+    format(locale, zone, "zone")
+      .formatToParts(startMs)
+      .find((p) => p.type === "timeZoneName")?.value ?? zone;
   return `${startDay}, ${time.format(startMs)}–${end} (${zoneName})`;
 }

@@ -47,7 +47,11 @@ export function reminderEvents(
   const [first, ...laterMinutes] = offsets;
   if (first === undefined) return [];
   const visitor = mailPayload(policy, eventType, kind, r, nowMs, manageUrl, null);
-  const head: ReminderPayload = { ...visitor, reminder: { minutesBefore: first }, ...(r.guests.length > 0 || laterMinutes.length > 0 ? { rest: { guests: r.guests, laterMinutes } } : {}) };
+  const head: ReminderPayload = {
+    ...visitor,
+    reminder: { minutesBefore: first },
+    ...(r.guests.length > 0 || laterMinutes.length > 0 ? { rest: { guests: r.guests, laterMinutes } } : {}),
+  };
   return [mailEvent("reminder", "remind", eventType, r, nowMs, head, r.startMs - first * 60_000)];
 }
 

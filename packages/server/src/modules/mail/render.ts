@@ -23,7 +23,15 @@ function headline(t: MailTexts, kind: WebhookKind): { subject: string; visitor: 
 
 /** The labels of an invite's description in a language. */
 function inviteLabels(t: MailTexts): InviteLabels {
-  return { join: t.join, where: t.where, manage: `${t.reschedule} / ${t.cancel}`, reason: t.reason, phone: (value) => fill(t.phone, { value }), guests: t.guests, hosts: t.host };
+  return {
+    join: t.join,
+    where: t.where,
+    manage: `${t.reschedule} / ${t.cancel}`,
+    reason: t.reason,
+    phone: (value) => fill(t.phone, { value }),
+    guests: t.guests,
+    hosts: t.host,
+  };
 }
 
 /** An invite's title for its reader: the event type's title with the host's name for the visitor and guests, with the visitor's for the organizer. */
@@ -53,7 +61,10 @@ export function render(m: MailPayload, reminder?: { minutesBefore: number }): Pi
   const greeting = m.role === "visitor" && r.firstname ? fill(t.hello, { name: r.firstname }) : t.helloAnonymous;
   const opening = reminder ? fill(t.startsIn, { duration: durationText(locale.language, reminder.minutesBefore) }) : fill(said[m.role], { who });
   const place = meetingPlace(r, (value) => fill(t.phone, { value }));
-  const rows: [string, string][] = [[t.what, m.eventType.title], [t.when, when]];
+  const rows: [string, string][] = [
+    [t.what, m.eventType.title],
+    [t.when, when],
+  ];
   if (m.previous && !reminder) rows.push([t.before, spanText(locale, m.zone, m.previous.startMs, m.previous.endMs)]);
   const link = joinLink(r);
   // A link is a button, never shown as text: only a place that is no link (an address, a number) is a row.
@@ -65,9 +76,20 @@ export function render(m: MailPayload, reminder?: { minutesBefore: number }): Pi
   if (!cancelled && link) buttons.push({ label: t.join, url: link });
   // Each button opens its own step of the manage link: the new times, or the question to cancel.
   if (!cancelled && m.role === "visitor" && m.manageUrl) {
-    buttons.push({ label: t.reschedule, url: manageActionUrlOf(m.manageUrl, "reschedule") }, { label: t.cancel, url: manageActionUrlOf(m.manageUrl, "cancel") });
+    buttons.push(
+      { label: t.reschedule, url: manageActionUrlOf(m.manageUrl, "reschedule") },
+      { label: t.cancel, url: manageActionUrlOf(m.manageUrl, "cancel") },
+    );
   }
-  const closing = reminder ? (m.role === "visitor" && m.manageUrl ? t.changeHint : t.seeYou) : m.role === "organizer" ? t.organizerFile : cancelled ? t.inviteRemoves : t.inviteAdds;
+  const closing = reminder
+    ? m.role === "visitor" && m.manageUrl
+      ? t.changeHint
+      : t.seeYou
+    : m.role === "organizer"
+      ? t.organizerFile
+      : cancelled
+        ? t.inviteRemoves
+        : t.inviteAdds;
   const content: MessageContent = {
     language: locale.language,
     brand: m.organizer.name ?? m.eventType.title,

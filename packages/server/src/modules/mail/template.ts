@@ -41,7 +41,7 @@ function luminance(hex: string): number {
 /** White or near-black text on `accent`, whichever has the higher contrast. */
 export function textOn(accent: string): string {
   const l = luminance(accent);
-  return (1.05) / (l + 0.05) >= (l + 0.05) / 0.05 ? "#ffffff" : "#111827";
+  return 1.05 / (l + 0.05) >= (l + 0.05) / 0.05 ? "#ffffff" : "#111827";
 }
 
 // Colours: a light card on a light grey page; clients that darken messages (with the color-scheme
@@ -83,7 +83,8 @@ const DARK_STYLE =
 export function messageHtml(c: MessageContent): string {
   const e = escapeHtml;
   const onAccent = textOn(c.accent);
-  const paragraph = (text: string) => `<p class="bc-text" style="margin:0 0 16px 0;font-family:${FONT};font-size:16px;line-height:24px;color:${TEXT}">${e(text)}</p>`;
+  const paragraph = (text: string) =>
+    `<p class="bc-text" style="margin:0 0 16px 0;font-family:${FONT};font-size:16px;line-height:24px;color:${TEXT}">${e(text)}</p>`;
   const rows = c.rows
     .map(
       ([label, value]) =>
@@ -116,7 +117,9 @@ export function messageHtml(c: MessageContent): string {
     `<tr><td class="bc-muted" style="padding:24px 28px 8px 28px;font-family:${FONT};font-size:14px;line-height:20px;font-weight:bold;color:${MUTED}">${e(c.brand)}</td></tr>` +
     `<tr><td style="padding:8px 28px 0 28px">${paragraph(c.greeting)}${c.lines.map(paragraph).join("")}</td></tr>` +
     `<tr><td style="padding:0 28px 16px 28px"><table role="presentation" cellpadding="0" cellspacing="0" border="0" class="bc-rule" style="border-top:1px solid ${RULE};width:100%">${rows}</table></td></tr>` +
-    (buttons ? `<tr><td style="padding:0 28px 8px 28px"><table role="presentation" cellpadding="0" cellspacing="0" border="0"><tr>${buttons}</tr></table></td></tr>` : "") +
+    (buttons
+      ? `<tr><td style="padding:0 28px 8px 28px"><table role="presentation" cellpadding="0" cellspacing="0" border="0"><tr>${buttons}</tr></table></td></tr>`
+      : "") +
     `<tr><td class="bc-muted" style="padding:8px 28px 24px 28px;font-family:${FONT};font-size:14px;line-height:20px;color:${MUTED}">${e(c.closing)}</td></tr>` +
     `</table></td></tr></table></body></html>`
   );

@@ -56,7 +56,9 @@ export class AvailabilityTools {
     const eventType = await this.lookup.eventType(args);
     const current = eventType.settings.availability;
     const removed = current.overrides.some((o) => o.date === args.date);
-    const updated = removed ? await this.save(eventType, { weekly: current.weekly, overrides: current.overrides.filter((o) => o.date !== args.date) }) : eventType;
+    const updated = removed
+      ? await this.save(eventType, { weekly: current.weekly, overrides: current.overrides.filter((o) => o.date !== args.date) })
+      : eventType;
     const kept = await this.reservationsOn(updated, args.date);
     const text = removed
       ? `"${updated.settings.title}": ${args.date} has its weekday's hours again.`
@@ -70,7 +72,8 @@ export class AvailabilityTools {
     const eventType = await this.lookup.eventType(choice);
     const current = eventType.settings.availability;
     const overrides = [...current.overrides.filter((o) => o.date !== date), { date, ranges }].sort((a, b) => a.date.localeCompare(b.date));
-    if (overrides.length > MAX_DATE_OVERRIDES) throw new ValidationFailed({ date: [`An event type keeps at most ${MAX_DATE_OVERRIDES} date overrides; clear past ones first.`] });
+    if (overrides.length > MAX_DATE_OVERRIDES)
+      throw new ValidationFailed({ date: [`An event type keeps at most ${MAX_DATE_OVERRIDES} date overrides; clear past ones first.`] });
     const updated = await this.save(eventType, { weekly: current.weekly, overrides });
     const kept = await this.reservationsOn(updated, date);
     const text = `"${updated.settings.title}": ${date} is ${ranges.length === 0 ? "closed" : `open ${rangesText(ranges)}`} (${updated.settings.timezone}).`;
@@ -86,7 +89,9 @@ export class AvailabilityTools {
   private async reservationsOn(eventType: EventTypeRecord, date: string): Promise<ReservationView[]> {
     const { zone, rows } = await this.services.bookings.reservationRecords(eventType.id, { from: date, until: date });
     const nowMs = this.ctx.clock.now();
-    return rows.filter(({ status }) => status === "confirmed" || status === "held").map(({ record }) => reservationOf(record, eventType, zone, this.origin, nowMs));
+    return rows
+      .filter(({ status }) => status === "confirmed" || status === "held")
+      .map(({ record }) => reservationOf(record, eventType, zone, this.origin, nowMs));
   }
 }
 

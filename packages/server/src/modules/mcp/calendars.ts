@@ -47,7 +47,10 @@ export class CalendarTools {
       owner = `"${eventType.settings.title}" (its host #${added.hostId})`;
     }
     const answer = await this.services.calendars.syncNowWithin(added.id);
-    return { data: answer, text: `Added busy source #${added.id} to ${owner}: it blocks every event type of the host. ${syncLine(answer)}\n${sourceLine(answer.source)}` };
+    return {
+      data: answer,
+      text: `Added busy source #${added.id} to ${owner}: it blocks every event type of the host. ${syncLine(answer)}\n${sourceLine(answer.source)}`,
+    };
   }
 
   async remove(args: ToolArgs<"remove_busy_source">): Promise<ToolAnswer<ToolOutput<"remove_busy_source">>> {
@@ -67,21 +70,28 @@ export class CalendarTools {
 
   async stopWriting(args: ToolArgs<"stop_writing_bookings">): Promise<ToolAnswer<ToolOutput<"stop_writing_bookings">>> {
     const source = await this.services.calendars.stopWritingBookings(args.sourceId);
-    return { data: { source }, text: `Bookings are no longer written into a calendar of source #${source.id}; entries already written stay.\n${sourceLine(source)}` };
+    return {
+      data: { source },
+      text: `Bookings are no longer written into a calendar of source #${source.id}; entries already written stay.\n${sourceLine(source)}`,
+    };
   }
 }
 
 /** Whether the tool names a host rather than an event type; both at once is refused. */
 function hostAsked(args: { hostId?: number | undefined; eventTypeId?: number | undefined; slug?: string | undefined }): boolean {
   if (args.hostId === undefined) return false;
-  if (args.eventTypeId !== undefined || args.slug !== undefined) throw new ValidationFailed({ hostId: ["Name a host or an event type, not both: a calendar belongs to a host and blocks every event type of the host."] });
+  if (args.eventTypeId !== undefined || args.slug !== undefined)
+    throw new ValidationFailed({ hostId: ["Name a host or an event type, not both: a calendar belongs to a host and blocks every event type of the host."] });
   return true;
 }
 
 function syncLine(answer: SyncNowAnswer): string {
-  if (answer.state === "syncing") return `The sync goes on after this answer (the calendar is slow to answer); list_busy_sources shows its outcome once "syncing" turns false.`;
+  if (answer.state === "syncing")
+    return `The sync goes on after this answer (the calendar is slow to answer); list_busy_sources shows its outcome once "syncing" turns false.`;
   const s = answer.sync;
-  return s.ok ? `Synced: ${s.downloaded} object(s) downloaded, busy times ${s.changed ? "changed" : "unchanged"}.` : `The sync failed (${s.error}); the last good busy times stay in use.`;
+  return s.ok
+    ? `Synced: ${s.downloaded} object(s) downloaded, busy times ${s.changed ? "changed" : "unchanged"}.`
+    : `The sync failed (${s.error}); the last good busy times stay in use.`;
 }
 
 function sourceLine(s: BusySourceView): string {

@@ -23,7 +23,10 @@ export class HostTools {
 
   async list(): Promise<ToolAnswer<ToolOutput<"list_hosts">>> {
     const hosts = await this.services.hosts.list();
-    return { data: { hosts }, text: hosts.length === 0 ? "There are no hosts." : `${hosts.length} host${hosts.length === 1 ? "" : "s"}:\n${hosts.map(hostLine).join("\n")}` };
+    return {
+      data: { hosts },
+      text: hosts.length === 0 ? "There are no hosts." : `${hosts.length} host${hosts.length === 1 ? "" : "s"}:\n${hosts.map(hostLine).join("\n")}`,
+    };
   }
 
   async get(args: ToolArgs<"get_host">): Promise<ToolAnswer<ToolOutput<"get_host">>> {
@@ -79,9 +82,14 @@ export class HostTools {
         email: r.email,
       };
     });
-    const lines = bookings.map((b) => `${b.start.slice(0, 16).replace("T", " ")}–${b.end.slice(11, 16)} ${b.status} "${b.eventType.title}" ${b.name ?? b.email} (${b.uuid})`);
+    const lines = bookings.map(
+      (b) => `${b.start.slice(0, 16).replace("T", " ")}–${b.end.slice(11, 16)} ${b.status} "${b.eventType.title}" ${b.name ?? b.email} (${b.uuid})`,
+    );
     const head = `${bookings.length} booking${bookings.length === 1 ? "" : "s"} of ${host.name} (#${host.id}) from ${args.from} to ${args.until} (${zone}), every event type`;
-    return { data: { host: { id: host.id, name: host.name }, timezone: zone, from: args.from, until: args.until, bookings }, text: bookings.length === 0 ? `${head}: none.` : `${head}:\n${lines.join("\n")}` };
+    return {
+      data: { host: { id: host.id, name: host.name }, timezone: zone, from: args.from, until: args.until, bookings },
+      text: bookings.length === 0 ? `${head}: none.` : `${head}:\n${lines.join("\n")}`,
+    };
   }
 
   async createSchedule(args: ToolArgs<"create_schedule">): Promise<ToolAnswer<ToolOutput<"create_schedule">>> {
@@ -91,7 +99,10 @@ export class HostTools {
       availability: { weekly, overrides: args.overrides ?? [] },
       ...(args.timezone === undefined ? {} : { timezone: args.timezone }),
     });
-    return { data: { schedule }, text: `Created schedule ${scheduleText(schedule)}\nset_event_type_hosts with scheduleId ${schedule.id} makes an event type use it.` };
+    return {
+      data: { schedule },
+      text: `Created schedule ${scheduleText(schedule)}\nset_event_type_hosts with scheduleId ${schedule.id} makes an event type use it.`,
+    };
   }
 
   async updateSchedule(args: ToolArgs<"update_schedule">): Promise<ToolAnswer<ToolOutput<"update_schedule">>> {
@@ -116,11 +127,20 @@ export class HostTools {
   async setEventTypeHosts(args: ToolArgs<"set_event_type_hosts">): Promise<ToolAnswer<ToolOutput<"set_event_type_hosts">>> {
     const eventType = await this.lookup.eventType(args);
     const view = await this.services.eventTypeAdmin.update(eventType.id, {
-      hosts: args.hosts.map((h) => ({ hostId: h.hostId, ...(h.priority === undefined ? {} : { priority: h.priority }), ...(h.scheduleId === undefined ? {} : { scheduleId: h.scheduleId }) })),
+      hosts: args.hosts.map((h) => ({
+        hostId: h.hostId,
+        ...(h.priority === undefined ? {} : { priority: h.priority }),
+        ...(h.scheduleId === undefined ? {} : { scheduleId: h.scheduleId }),
+      })),
       ...(args.assignment === undefined ? {} : { assignment: args.assignment }),
     });
     const hosts = view.hosts;
-    const how = hosts.length < 2 ? "one host" : view.assignment === "round-robin" ? "round robin: each booking takes one free host, the highest priority first, then the least recently booked" : "collective: a time is offered when every host is free and the booking takes them all";
+    const how =
+      hosts.length < 2
+        ? "one host"
+        : view.assignment === "round-robin"
+          ? "round robin: each booking takes one free host, the highest priority first, then the least recently booked"
+          : "collective: a time is offered when every host is free and the booking takes them all";
     return {
       data: { eventType: { id: view.id, title: view.title, slug: view.slug }, assignment: view.assignment, hosts },
       text: `"${view.title}" (#${view.id}) now books ${hosts.map((h) => `${h.name} (#${h.hostId}${hosts.length > 1 ? `, priority ${h.priority}` : ""}${h.scheduleId === null ? "" : `, schedule #${h.scheduleId}`})`).join(", ")}; ${how}.`,

@@ -40,7 +40,9 @@ export class Lookup {
     const all = await this.store.eventTypes.list();
     if (all.length === 1) return all[0]!;
     if (all.length === 0) throw new DomainError("not_found", "There are no event types yet.");
-    throw new ValidationFailed({ eventTypeId: [`Name the event type with eventTypeId or slug; there are ${all.length}: ${all.map((e) => `#${e.id} ${e.settings.title}`).join(", ")}.`] });
+    throw new ValidationFailed({
+      eventTypeId: [`Name the event type with eventTypeId or slug; there are ${all.length}: ${all.map((e) => `#${e.id} ${e.settings.title}`).join(", ")}.`],
+    });
   }
 
   /** The event type whose booking page is `/book/{slug}`. */
@@ -49,7 +51,10 @@ export class Lookup {
     const found = isSlug(wanted) ? await this.store.eventTypes.bySlug(wanted) : null;
     if (found) return found;
     const known = (await this.store.eventTypes.list()).map((e) => e.slug).filter((s): s is string => s !== null);
-    throw new DomainError("not_found", `No event type has the slug "${slug}". ${known.length > 0 ? `Known slugs: ${known.join(", ")}.` : "No event type has a slug yet."}`);
+    throw new DomainError(
+      "not_found",
+      `No event type has the slug "${slug}". ${known.length > 0 ? `Known slugs: ${known.join(", ")}.` : "No event type has a slug yet."}`,
+    );
   }
 
   /** A reservation and its event type: within the named event type, else among all of them. */
@@ -98,6 +103,7 @@ export function startInstant(start: string, zone: string): number {
 
 /** A real calendar date as YYYY-MM-DD, or 422 on `field`. */
 export function calendarDate(value: string, field = "date"): string {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || !DateTime.fromISO(value).isValid) throw new ValidationFailed({ [field]: [`"${value}" is not a calendar date; use YYYY-MM-DD.`] });
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || !DateTime.fromISO(value).isValid)
+    throw new ValidationFailed({ [field]: [`"${value}" is not a calendar date; use YYYY-MM-DD.`] });
   return value;
 }

@@ -41,7 +41,10 @@ const date = (what: string) => Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$", 
 
 /** An IANA zone name for reading and showing times. */
 const timezone = Type.Optional(
-  Type.String({ maxLength: 64, description: "IANA time zone (e.g. Europe/Prague, America/New_York) for reading and showing times; default the event type's own zone." }),
+  Type.String({
+    maxLength: 64,
+    description: "IANA time zone (e.g. Europe/Prague, America/New_York) for reading and showing times; default the event type's own zone.",
+  }),
 );
 
 /** Names an event type by id or by slug; either may be left out when there is only one event type. */
@@ -93,13 +96,18 @@ export const ToolInputs = {
     ...eventTypeChoice,
     hosts: Type.Array(EventTypeHostInput, { minItems: 1, maxItems: MAX_EVENT_TYPE_HOSTS, description: "Whose time the event type books; replaces its hosts." }),
     assignment: Type.Optional(
-      described(HostAssignmentSchema, "With several hosts: collective offers a time when every host is free and books them all; round-robin offers it when any is free and books one. Kept when absent."),
+      described(
+        HostAssignmentSchema,
+        "With several hosts: collective offers a time when every host is free and books them all; round-robin offers it when any is free and books one. Kept when absent.",
+      ),
     ),
   }),
   list_busy_sources: Type.Object({ ...eventTypeChoice, hostId: Type.Optional(described(hostId, "List this host's calendars instead of an event type's.")) }),
   add_busy_source: Type.Object({
     ...eventTypeChoice,
-    hostId: Type.Optional(described(hostId, "Add the calendar to this host rather than to the event type's (first) host; it blocks every event type of the host.")),
+    hostId: Type.Optional(
+      described(hostId, "Add the calendar to this host rather than to the event type's (first) host; it blocks every event type of the host."),
+    ),
     ...busySource,
   }),
   remove_busy_source: Type.Object({ sourceId }),
@@ -108,7 +116,11 @@ export const ToolInputs = {
   stop_writing_bookings: Type.Object({ sourceId }),
   list_event_types: Type.Object({}),
   resolve_booking_link: Type.Object({
-    link: Type.String({ minLength: 1, maxLength: 2000, description: "A booking link (https://host/book/intro-call, optionally with ?reservation=<uuid>), its path, or just the slug." }),
+    link: Type.String({
+      minLength: 1,
+      maxLength: 2000,
+      description: "A booking link (https://host/book/intro-call, optionally with ?reservation=<uuid>), its path, or just the slug.",
+    }),
     timezone,
     slotCount: Type.Optional(Type.Integer({ minimum: 0, maximum: 50, description: "How many of the next free slots to include; default 5." })),
   }),
@@ -119,7 +131,10 @@ export const ToolInputs = {
     timezone,
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 2000, description: "At most this many slots, earliest first; default 200." })),
     includeShortNotice: Type.Optional(
-      Type.Boolean({ description: "Also list future times inside the minimum notice or beyond the booking horizon: visitors cannot book them, but the organizer can move a reservation there. Default false." }),
+      Type.Boolean({
+        description:
+          "Also list future times inside the minimum notice or beyond the booking horizon: visitors cannot book them, but the organizer can move a reservation there. Default false.",
+      }),
     ),
   }),
   search_reservations: Type.Object({
@@ -147,7 +162,11 @@ export const ToolInputs = {
   get_availability: Type.Object({ ...eventTypeChoice }),
   set_weekly_hours: Type.Object({
     ...eventTypeChoice,
-    days: Type.Array(oneOf(WEEKDAYS), { minItems: 1, maxItems: 7, description: "Weekdays to set, e.g. [\"monday\", \"friday\"]; the other days keep their hours." }),
+    days: Type.Array(oneOf(WEEKDAYS), {
+      minItems: 1,
+      maxItems: 7,
+      description: 'Weekdays to set, e.g. ["monday", "friday"]; the other days keep their hours.',
+    }),
     ranges: ranges("Opening hours of each of those days; an empty list closes them every week."),
   }),
   set_date_override: Type.Object({
@@ -167,7 +186,10 @@ const BusySourceOut = toolOutput(BusySourceView);
 /** A sync asked for now: its outcome when it ended within the answer window, else `syncing` and no outcome yet. */
 const SyncNowOut = toolOutput(
   Type.Object({
-    state: oneOf(["done", "syncing"], "done: the sync ended and `sync` is its outcome; syncing: it goes on after this answer, poll list_busy_sources for the source's status."),
+    state: oneOf(
+      ["done", "syncing"],
+      "done: the sync ended and `sync` is its outcome; syncing: it goes on after this answer, poll list_busy_sources for the source's status.",
+    ),
     sync: Nullable(SyncOutcome, { description: "The outcome; null while the sync goes on." }),
     source: BusySourceView,
   }),
@@ -212,7 +234,9 @@ export const EventTypeDetail = EventTypeSummary.extend({
   horizonDays: z.number().int(),
   rescheduleNoticeMinutes: z.number().int().describe("Visitors may reschedule until this long before the start; the organizer always may."),
   cancelNoticeMinutes: z.number().int().describe("Visitors may cancel until this long before the start; the organizer always may."),
-  reminderMinutes: z.array(z.number().int()).describe("Reminder emails go to the visitor and guests this many minutes before a confirmed booking's start; empty: none."),
+  reminderMinutes: z
+    .array(z.number().int())
+    .describe("Reminder emails go to the visitor and guests this many minutes before a confirmed booking's start; empty: none."),
   locations: z.array(z.object({ type: z.string(), value: z.string().nullable() })),
   customFields: z.array(z.object({ name: z.string(), label: z.string(), type: z.string(), required: z.boolean() })),
   availability: AvailabilityView,
@@ -304,7 +328,11 @@ export const ToolOutputs = {
   update_schedule: z.object({ schedule: ScheduleOut }),
   delete_schedule: z.object({ scheduleId: z.number().int(), deleted: z.boolean() }),
   set_event_type_hosts: z.object({ eventType: EventTypeRef, assignment: z.enum(["collective", "round-robin"]), hosts: z.array(EventTypeHostOut) }),
-  list_busy_sources: z.object({ eventType: EventTypeRef.nullable().describe("The event type listed; null when a host's calendars were asked for."), host: HostRef.nullable().describe("The host listed; null for an event type."), sources: z.array(BusySourceOut) }),
+  list_busy_sources: z.object({
+    eventType: EventTypeRef.nullable().describe("The event type listed; null when a host's calendars were asked for."),
+    host: HostRef.nullable().describe("The host listed; null for an event type."),
+    sources: z.array(BusySourceOut),
+  }),
   add_busy_source: SyncNowOut,
   remove_busy_source: z.object({ sourceId: z.number().int(), removed: z.boolean() }),
   sync_busy_source: SyncNowOut,

@@ -79,7 +79,9 @@ export function availabilityOf(et: EventTypeRecord): AvailabilityView {
   return {
     timezone: et.settings.timezone,
     weekly: Object.fromEntries(WEEKDAYS.map((d) => [d, (a.weekly[d] ?? []).map((r) => ({ ...r }))])) as Record<Weekday, TimeRange[]>,
-    overrides: [...a.overrides].sort((x, y) => x.date.localeCompare(y.date)).map((o) => ({ date: o.date, ranges: o.ranges.map((r) => ({ ...r })), closed: o.ranges.length === 0 })),
+    overrides: [...a.overrides]
+      .sort((x, y) => x.date.localeCompare(y.date))
+      .map((o) => ({ date: o.date, ranges: o.ranges.map((r) => ({ ...r })), closed: o.ranges.length === 0 })),
   };
 }
 
@@ -96,7 +98,16 @@ export function availabilityText(view: AvailabilityView): string {
 /** A free slot in `zone`. */
 export function slotOf(slot: Slot, zone: string): SlotView {
   const start = isoIn(slot.startMs, zone);
-  return { start, end: isoIn(slot.endMs, zone), startUtc: utc(slot.startMs), endUtc: utc(slot.endMs), date: start.slice(0, 10), time: start.slice(11, 16), freeSeats: slot.freeSeats, seats: slot.seats };
+  return {
+    start,
+    end: isoIn(slot.endMs, zone),
+    startUtc: utc(slot.startMs),
+    endUtc: utc(slot.endMs),
+    date: start.slice(0, 10),
+    time: start.slice(11, 16),
+    freeSeats: slot.freeSeats,
+    seats: slot.seats,
+  };
 }
 
 /** Slots grouped by day: "Tue 24 Nov 2026: 09:00, 09:30". */
@@ -132,7 +143,12 @@ export function reservationOf(r: ReservationRecord, et: EventTypeRecord, zone: s
     phone: r.phone,
     guests: [...r.guests],
     location: r.location && { type: r.location.type, value: r.location.value ?? null },
-    customFields: r.customFields.map((v) => ({ uuid: v.uuid, name: fields.get(v.uuid)?.name ?? null, label: fields.get(v.uuid)?.label ?? null, value: v.value ?? null })),
+    customFields: r.customFields.map((v) => ({
+      uuid: v.uuid,
+      name: fields.get(v.uuid)?.name ?? null,
+      label: fields.get(v.uuid)?.label ?? null,
+      value: v.value ?? null,
+    })),
     meetLink: r.meetLink,
     manageUrl: manageUrlOf(origin, et.slug, r.uuid),
     heldUntil: r.heldUntilMs === null ? null : utc(r.heldUntilMs),

@@ -48,8 +48,7 @@ export const TOOLS: Record<ToolName, ToolMeta> = {
   },
   find_free_slots: {
     title: "Find free slots",
-    description:
-      `Free times of an event type between two dates (at most ${LIMITS.maxSlotRangeDays} days), shown in the given time zone. By default only what visitors can book; includeShortNotice adds times inside the minimum notice or past the horizon, which the organizer can still move a reservation to.`,
+    description: `Free times of an event type between two dates (at most ${LIMITS.maxSlotRangeDays} days), shown in the given time zone. By default only what visitors can book; includeShortNotice adds times inside the minimum notice or past the horizon, which the organizer can still move a reservation to.`,
     annotations: READ,
   },
   search_reservations: {
@@ -82,7 +81,8 @@ export const TOOLS: Record<ToolName, ToolMeta> = {
   },
   set_weekly_hours: {
     title: "Set weekly hours",
-    description: "Sets the opening hours of some weekdays every week (an empty list closes them); other weekdays and date overrides stay. Times are HH:MM in the event type's zone.",
+    description:
+      "Sets the opening hours of some weekdays every week (an empty list closes them); other weekdays and date overrides stay. Times are HH:MM in the event type's zone.",
     annotations: HOURS,
   },
   set_date_override: {
@@ -102,7 +102,8 @@ export const TOOLS: Record<ToolName, ToolMeta> = {
   },
   list_hosts: {
     title: "List hosts",
-    description: "The hosts: the people whose time event types book (a host's bookings of any event type, schedules and calendars block them everywhere), each with email, zone and the ids of its event types.",
+    description:
+      "The hosts: the people whose time event types book (a host's bookings of any event type, schedules and calendars block them everywhere), each with email, zone and the ids of its event types.",
     annotations: READ,
   },
   get_host: {
@@ -112,7 +113,8 @@ export const TOOLS: Record<ToolName, ToolMeta> = {
   },
   create_host: {
     title: "Create a host",
-    description: "Adds a host (a person whose time is booked): name, email, time zone and an optional avatar URL. set_event_type_hosts then gives it event types.",
+    description:
+      "Adds a host (a person whose time is booked): name, email, time zone and an optional avatar URL. set_event_type_hosts then gives it event types.",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   },
   update_host: {
@@ -122,22 +124,26 @@ export const TOOLS: Record<ToolName, ToolMeta> = {
   },
   delete_host: {
     title: "Delete a host",
-    description: "Deletes a host with its schedules and calendars. Refused for the default host, and while the host has event types or bookings (take it off its event types first).",
+    description:
+      "Deletes a host with its schedules and calendars. Refused for the default host, and while the host has event types or bookings (take it off its event types first).",
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   },
   list_host_bookings: {
     title: "List a host's bookings",
-    description: "A host's bookings across all its event types (personal and team) in a range of days, by start, with each booking's event type, status and visitor; days and times in the host's zone unless another is asked.",
+    description:
+      "A host's bookings across all its event types (personal and team) in a range of days, by start, with each booking's event type, status and visitor; days and times in the host's zone unless another is asked.",
     annotations: READ,
   },
   create_schedule: {
     title: "Create a schedule",
-    description: "Adds a named schedule (weekly hours and date overrides, in the host's zone unless another is given) to a host; an event type uses it through set_event_type_hosts (scheduleId).",
+    description:
+      "Adds a named schedule (weekly hours and date overrides, in the host's zone unless another is given) to a host; an event type uses it through set_event_type_hosts (scheduleId).",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   },
   update_schedule: {
     title: "Change a schedule",
-    description: "Renames a schedule, changes its zone, sets some weekdays (the others keep their hours) or replaces its date overrides. Every event type using it offers the new hours at once; no booking is cancelled.",
+    description:
+      "Renames a schedule, changes its zone, sets some weekdays (the others keep their hours) or replaces its date overrides. Every event type using it offers the new hours at once; no booking is cancelled.",
     annotations: HOURS,
   },
   delete_schedule: {
@@ -153,13 +159,13 @@ export const TOOLS: Record<ToolName, ToolMeta> = {
   },
   list_busy_sources: {
     title: "List the calendars that block slots",
-    description: "The calendars (CalDAV or iCalendar feeds) of an event type's hosts, or of one host (hostId), whose busy times are left out of free slots, with their sync status: last good sync, last error, objects and busy intervals.",
+    description:
+      "The calendars (CalDAV or iCalendar feeds) of an event type's hosts, or of one host (hostId), whose busy times are left out of free slots, with their sync status: last good sync, last error, objects and busy intervals.",
     annotations: READ,
   },
   add_busy_source: {
     title: "Add a calendar that blocks slots",
-    description:
-      `Gives a host (hostId, or the named event type's first host) a calendar to read busy times from: a CalDAV account or calendar, or a read-only iCalendar feed; synced at once. From then on slots meeting its events, in every event type of the host (recurring and all-day included; free/transparent events not) are no longer offered or bookable. A sync longer than ${SYNC_ANSWER_MS / 1000} s goes on after the answer (state "syncing"); list_busy_sources shows its outcome.`,
+    description: `Gives a host (hostId, or the named event type's first host) a calendar to read busy times from: a CalDAV account or calendar, or a read-only iCalendar feed; synced at once. From then on slots meeting its events, in every event type of the host (recurring and all-day included; free/transparent events not) are no longer offered or bookable. A sync longer than ${SYNC_ANSWER_MS / 1000} s goes on after the answer (state "syncing"); list_busy_sources shows its outcome.`,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   },
   remove_busy_source: {
@@ -230,11 +236,8 @@ export function createMcpServer(ctx: AppContext, services: Services, origin: str
   };
   for (const name of Object.keys(TOOLS) as ToolName[]) {
     const run = runs[name] as (args: unknown) => Promise<ToolAnswer<unknown>>;
-    server.registerTool(
-      name,
-      { ...TOOLS[name], inputSchema: toolInput(ToolInputs[name]), outputSchema: ToolOutputs[name] },
-      (async (args: unknown) => answer(name, () => run(args), ctx)) as never,
-    );
+    server.registerTool(name, { ...TOOLS[name], inputSchema: toolInput(ToolInputs[name]), outputSchema: ToolOutputs[name] }, (async (args: unknown) =>
+      answer(name, () => run(args), ctx)) as never);
   }
   return server;
 }
@@ -264,7 +267,8 @@ function failureText(name: string, error: unknown, ctx: AppContext): string {
   if (error instanceof DomainError) return `${error.message} (${error.code})`;
   if (error instanceof BusinessFailure) return `${BUSINESS_TEXT[error.code] ?? error.message} (${error.code})`;
   if (error instanceof StoreBusyError) return "The database is busy with other changes; nothing was changed. Try again in a moment. (slot_locked)";
-  if (error instanceof StoreUnavailableError) return "The database cannot be reached right now (a restart or failover); try again in a moment, then check the current state (get_reservation) before changing anything twice. (service_unavailable)";
+  if (error instanceof StoreUnavailableError)
+    return "The database cannot be reached right now (a restart or failover); try again in a moment, then check the current state (get_reservation) before changing anything twice. (service_unavailable)";
   ctx.log({ level: "error", message: `assistant tool ${name} failed`, error });
   return "An unexpected error occurred on the server; it is logged. Check the current state (get_reservation, get_availability) before trying again. (internal_error)";
 }

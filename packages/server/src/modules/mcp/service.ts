@@ -42,9 +42,17 @@ export class OrganizerTools {
     const lines = eventTypes.map(
       (et) =>
         `#${et.id} ${et.title}: ${et.durationMinutes} min, ${et.timezone}${et.price ? `, ${priceText(et.price)}` : ", free"}${et.disabled ? ", disabled" : ""}, ${et.bookingUrl ?? "no booking link (no slug)"}; ` +
-        (et.hosts.length > 1 ? `${et.assignment === "round-robin" ? "round robin" : "collective"} of ${et.hosts.map((h) => h.name).join(", ")}` : `host ${et.hosts[0]?.name || `#${et.hosts[0]?.hostId}`}`),
+        (et.hosts.length > 1
+          ? `${et.assignment === "round-robin" ? "round robin" : "collective"} of ${et.hosts.map((h) => h.name).join(", ")}`
+          : `host ${et.hosts[0]?.name || `#${et.hosts[0]?.hostId}`}`),
     );
-    return { data: { eventTypes }, text: eventTypes.length === 0 ? "There are no event types yet." : `${eventTypes.length} event type${eventTypes.length === 1 ? "" : "s"}:\n${lines.join("\n")}` };
+    return {
+      data: { eventTypes },
+      text:
+        eventTypes.length === 0
+          ? "There are no event types yet."
+          : `${eventTypes.length} event type${eventTypes.length === 1 ? "" : "s"}:\n${lines.join("\n")}`,
+    };
   }
 
   async resolveBookingLink(args: ToolArgs<"resolve_booking_link">): Promise<ToolAnswer<ToolOutput<"resolve_booking_link">>> {
@@ -61,7 +69,11 @@ export class OrganizerTools {
     const detail = detailOf(eventType, this.origin);
     const lines = [
       `${detail.bookingUrl} is the booking page of event type #${eventType.id} "${detail.title}": ${detail.durationMinutes} min, ${detail.seats} seat${detail.seats === 1 ? "" : "s"}, ${detail.timezone}${detail.price ? `, ${priceText(detail.price)}` : ", free"}.`,
-      eventType.disabled ? "It is disabled: visitors cannot book it." : slots.length === 0 ? "No free slots within the booking horizon." : `Next free slots (${zone}):\n${slotsText(slots, zone)}`,
+      eventType.disabled
+        ? "It is disabled: visitors cannot book it."
+        : slots.length === 0
+          ? "No free slots within the booking horizon."
+          : `Next free slots (${zone}):\n${slotsText(slots, zone)}`,
     ];
     if (reservation) lines.push(`The link is the manage link of: ${reservationLine(reservation)}`);
     return { data: { eventType: detail, timezone: zone, nextFreeSlots: slots.map((s) => slotOf(s, zone)), reservation }, text: lines.join("\n") };
@@ -72,7 +84,9 @@ export class OrganizerTools {
     const zone = zoneOf(args.timezone, eventType.settings.timezone);
     const window = slotWindow({ from: args.from, until: args.until, timezone: zone }, eventType.settings.timezone);
     const nowMs = this.ctx.clock.now();
-    const { slots: all } = await this.services.slots.freeSlots(eventType, window.fromMs, window.untilMs, nowMs, { ignoreNoticeAndHorizon: args.includeShortNotice === true });
+    const { slots: all } = await this.services.slots.freeSlots(eventType, window.fromMs, window.untilMs, nowMs, {
+      ignoreNoticeAndHorizon: args.includeShortNotice === true,
+    });
     const limit = args.limit ?? 200;
     const slots = all.slice(0, limit);
     const head = `${all.length} free slot${all.length === 1 ? "" : "s"} for "${eventType.settings.title}" from ${args.from} to ${args.until} (${zone})`;
@@ -82,7 +96,15 @@ export class OrganizerTools {
       ...(eventType.disabled ? ["The event type is disabled: visitors cannot book; the organizer can still move reservations."] : []),
     ].join("\n");
     return {
-      data: { eventType: refOf(eventType), timezone: zone, from: args.from, until: args.until, disabled: eventType.disabled, slots: slots.map((s) => slotOf(s, zone)), truncated: all.length > limit },
+      data: {
+        eventType: refOf(eventType),
+        timezone: zone,
+        from: args.from,
+        until: args.until,
+        disabled: eventType.disabled,
+        slots: slots.map((s) => slotOf(s, zone)),
+        truncated: all.length > limit,
+      },
       text,
     };
   }
@@ -96,11 +118,18 @@ export class OrganizerTools {
     const from = args.from ?? DateTime.fromMillis(nowMs, { zone: rangeZone }).toISODate()!;
     const until = args.until ?? DateTime.fromISO(from, { zone: rangeZone }).plus({ days: 365 }).toISODate() ?? from;
     const email = args.email?.trim().toLowerCase();
-    const words = fold(args.name ?? "").split(/\s+/).filter(Boolean);
+    const words = fold(args.name ?? "")
+      .split(/\s+/)
+      .filter(Boolean);
 
     const found = [];
     for (const eventType of eventTypes) {
-      const { rows } = await this.services.bookings.reservationRecords(eventType.id, { from, until, timezone: asked ?? eventType.settings.timezone, ...(args.status ? { status: args.status } : {}) });
+      const { rows } = await this.services.bookings.reservationRecords(eventType.id, {
+        from,
+        until,
+        timezone: asked ?? eventType.settings.timezone,
+        ...(args.status ? { status: args.status } : {}),
+      });
       for (const { record } of rows) {
         if (email && !record.email.toLowerCase().includes(email)) continue;
         const name = fold(`${record.firstname} ${record.lastname}`);
@@ -110,18 +139,27 @@ export class OrganizerTools {
     }
     found.sort((a, b) => a.record.startMs - b.record.startMs || a.record.uuid.localeCompare(b.record.uuid));
     const limit = args.limit ?? 25;
-    const reservations = found.slice(0, limit).map(({ record, eventType }) => reservationOf(record, eventType, asked ?? eventType.settings.timezone, this.origin, nowMs));
+    const reservations = found
+      .slice(0, limit)
+      .map(({ record, eventType }) => reservationOf(record, eventType, asked ?? eventType.settings.timezone, this.origin, nowMs));
     const text =
       found.length === 0
         ? `No reservations match between ${from} and ${until}.`
-        : [`${found.length} reservation${found.length === 1 ? "" : "s"} between ${from} and ${until}${found.length > limit ? `, the first ${limit} shown` : ""}:`, ...reservations.map((r) => `  ${reservationLine(r)}`)].join("\n");
+        : [
+            `${found.length} reservation${found.length === 1 ? "" : "s"} between ${from} and ${until}${found.length > limit ? `, the first ${limit} shown` : ""}:`,
+            ...reservations.map((r) => `  ${reservationLine(r)}`),
+          ].join("\n");
     return { data: { timezone: asked, from, until, total: found.length, truncated: found.length > limit, reservations }, text };
   }
 
   async getReservation(args: ToolArgs<"get_reservation">): Promise<ToolAnswer<ToolOutput<"get_reservation">>> {
     const { eventType, reservation } = await this.lookup.reservation(args.uuid, args);
     const view = reservationOf(reservation, eventType, zoneOf(args.timezone, eventType.settings.timezone), this.origin, this.ctx.clock.now());
-    const extra = [view.phone && `phone ${view.phone}`, view.location && `location ${view.location.type}${view.location.value ? ` (${view.location.value})` : ""}`, view.meetLink && `meeting link ${view.meetLink}`].filter(Boolean);
+    const extra = [
+      view.phone && `phone ${view.phone}`,
+      view.location && `location ${view.location.type}${view.location.value ? ` (${view.location.value})` : ""}`,
+      view.meetLink && `meeting link ${view.meetLink}`,
+    ].filter(Boolean);
     return { data: { reservation: view }, text: `${reservationLine(view)}${extra.length > 0 ? `; ${extra.join(", ")}` : ""}.` };
   }
 

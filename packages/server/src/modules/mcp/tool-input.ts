@@ -25,5 +25,9 @@ export function toolOutput<T extends TSchema>(schema: T): z.ZodType<Static<T>> {
 function withoutFormats(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(withoutFormats);
   if (schema === null || typeof schema !== "object") return schema;
-  return Object.fromEntries(Object.entries(schema).filter(([key, value]) => !(key === "format" && typeof value === "string")).map(([key, value]) => [key, withoutFormats(value)]));
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([key, value]) => !(key === "format" && typeof value === "string"))
+      .map(([key, value]) => [key, withoutFormats(value)]),
+  );
 }

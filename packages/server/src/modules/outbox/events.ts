@@ -24,7 +24,8 @@ export function outboxEvents(
   previous?: { startMs: number; endMs: number },
 ): OutboxEvent[] {
   return [
-    ...webhookEvents(eventType, kind, r, nowMs, manageUrl, previous), ...emailEvents(mail, eventType, kind, r, nowMs, manageUrl, previous),
+    ...webhookEvents(eventType, kind, r, nowMs, manageUrl, previous),
+    ...emailEvents(mail, eventType, kind, r, nowMs, manageUrl, previous),
     ...calendarEvents(mail, eventType, kind, r, nowMs),
     ...reminderEvents(mail, eventType, kind, r, nowMs, manageUrl),
   ];

@@ -34,19 +34,25 @@ export const deliveryOrganizerRoutes = (guard: AdminGuard, deliveries: DeliveryA
       detail: adminDoc({
         operationId: "adminListDeliveries",
         summary: "List recent deliveries of every channel",
-        description: "The event type's latest outbox events of every channel (`channel`: `webhook`, `email`, `caldav` or `reminder`; an email's `url` is `mailto:` its recipient), newest first (`limit` 1-500, default 50), with their attempts.",
+        description:
+          "The event type's latest outbox events of every channel (`channel`: `webhook`, `email`, `caldav` or `reminder`; an email's `url` is `mailto:` its recipient), newest first (`limit` 1-500, default 50), with their attempts.",
       }),
     })
-    .post("/event-types/:id/deliveries/:deliveryId/retry", async ({ params }) => {
-      if (!/^\d{1,12}$/.test(params.deliveryId)) throw new ApiError("not_found", `No delivery with id ${params.deliveryId.slice(0, 40)}.`);
-      await deliveries.retryDelivery(idOf(params.id), Number(params.deliveryId));
-      return done("The delivery is due now; the next pass of its worker tries it.");
-    }, {
-      response: answers(Done, [401, 403, 404]),
-      detail: adminDoc({
-        operationId: "adminRetryDelivery",
-        summary: "Try a delivery again now",
-        description: "Makes a failed or waiting delivery due now: the next pass of its worker tries it. 404 for one delivered, being sent, or a reminder withdrawn.",
-      }),
-    });
+    .post(
+      "/event-types/:id/deliveries/:deliveryId/retry",
+      async ({ params }) => {
+        if (!/^\d{1,12}$/.test(params.deliveryId)) throw new ApiError("not_found", `No delivery with id ${params.deliveryId.slice(0, 40)}.`);
+        await deliveries.retryDelivery(idOf(params.id), Number(params.deliveryId));
+        return done("The delivery is due now; the next pass of its worker tries it.");
+      },
+      {
+        response: answers(Done, [401, 403, 404]),
+        detail: adminDoc({
+          operationId: "adminRetryDelivery",
+          summary: "Try a delivery again now",
+          description:
+            "Makes a failed or waiting delivery due now: the next pass of its worker tries it. 404 for one delivered, being sent, or a reminder withdrawn.",
+        }),
+      },
+    );
 };

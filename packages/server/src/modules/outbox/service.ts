@@ -28,7 +28,10 @@ export class DeliveryAdmin {
   async retryDelivery(id: number, deliveryId: number): Promise<void> {
     await existingEventType(this.store, id);
     if (!(await this.store.outbox.retryNow(id, deliveryId, this.now()))) {
-      throw new DomainError("not_found", `No delivery ${deliveryId} of event type ${id} that can be retried: it was delivered, is being sent right now, or was withdrawn.`);
+      throw new DomainError(
+        "not_found",
+        `No delivery ${deliveryId} of event type ${id} that can be retried: it was delivered, is being sent right now, or was withdrawn.`,
+      );
     }
   }
 }

@@ -112,7 +112,8 @@ export class OutboxWorker {
     const started = await claim;
     // allSettled: one failed bookkeeping write must not let `stop()` return while others still send.
     const results = await Promise.allSettled(started);
-    for (const r of results) if (r.status === "rejected") this.log({ level: "error", message: `${this.deliverer.channel} delivery bookkeeping failed`, error: r.reason });
+    for (const r of results)
+      if (r.status === "rejected") this.log({ level: "error", message: `${this.deliverer.channel} delivery bookkeeping failed`, error: r.reason });
     return started.length;
   }
 
@@ -211,9 +212,16 @@ export class OutboxWorker {
     const delay = RETRY_DELAYS_MS[d.attempts - 1];
     if (delay === undefined) {
       // Logs reach more readers than the organizer: an endpoint's query (a token) stays out of them.
-      this.log({ level: "warn", message: redactUrls(`${this.deliverer.channel} ${d.msgId} to ${outcome.url ?? d.url} failed after ${d.attempts} attempts: ${outcome.error}`) });
+      this.log({
+        level: "warn",
+        message: redactUrls(`${this.deliverer.channel} ${d.msgId} to ${outcome.url ?? d.url} failed after ${d.attempts} attempts: ${outcome.error}`),
+      });
       return this.outbox.recordAttempt(d.id, record, { status: "failed", ...url });
     }
-    return this.outbox.recordAttempt(d.id, record, { status: "pending", nextAttemptAtMs: this.clock.now() + Math.max(delay, outcome.retryAfterMs ?? 0), ...url });
+    return this.outbox.recordAttempt(d.id, record, {
+      status: "pending",
+      nextAttemptAtMs: this.clock.now() + Math.max(delay, outcome.retryAfterMs ?? 0),
+      ...url,
+    });
   }
 }

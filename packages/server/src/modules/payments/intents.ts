@@ -20,7 +20,13 @@ const KEPT = new Set<PaymentRecord["status"]>(["processing", "succeeded"]);
  * processed, or a payment recorded processing or succeeded, is answered as it is: never replaced,
  * its recorded status never set back to pending (which would let the hold lapse with money on its way).
  */
-export async function createIntent(ctx: PaymentContext, eventType: EventTypeRecord, reservation: ReservationRecord, input: PaymentInput, origin: string): Promise<PaymentResult> {
+export async function createIntent(
+  ctx: PaymentContext,
+  eventType: EventTypeRecord,
+  reservation: ReservationRecord,
+  input: PaymentInput,
+  origin: string,
+): Promise<PaymentResult> {
   const nowMs = ctx.now();
   const status = statusAt(reservation, nowMs);
   const refund = reservation.payment?.status;
@@ -33,7 +39,10 @@ export async function createIntent(ctx: PaymentContext, eventType: EventTypeReco
   const price = eventType.settings.payment;
   if (!ctx.provider || !price) throw new DomainError("provider_not_configured", "Card payments are not set up for this event type.");
   if (status !== "held") {
-    throw new BusinessFailure("reservation_finished", status === "confirmed" ? "The reservation is already confirmed." : "The hold has ended; refresh the reservation or pick a new time.");
+    throw new BusinessFailure(
+      "reservation_finished",
+      status === "confirmed" ? "The reservation is already confirmed." : "The hold has ended; refresh the reservation or pick a new time.",
+    );
   }
   const billing = billingOf(input);
   const current = reservation.payment;
@@ -47,7 +56,12 @@ export async function createIntent(ctx: PaymentContext, eventType: EventTypeReco
     // Under other terms the old intent matters only if it was paid; one that cannot be read any more was not.
     const read = () => ctx.provider!.retrieveIntent(current.intentId, { account: current.account });
     const existing = sameTerms || kept ? await providerCall(ctx, read) : await read().catch(() => null);
-    const answerOf = (i: ProviderIntent): PaymentResult => ({ clientSecret: i.client_secret ?? "", paymentIntentId: i.id, providerAccountId: current.account, amount: current.amount });
+    const answerOf = (i: ProviderIntent): PaymentResult => ({
+      clientSecret: i.client_secret ?? "",
+      paymentIntentId: i.id,
+      providerAccountId: current.account,
+      amount: current.amount,
+    });
     if (existing?.status === "succeeded" && matchesTerms(existing, current.amount, current.currency)) {
       // A payment that went through stays the reservation's payment, even if the price changed since.
       intent = existing;
@@ -73,18 +87,20 @@ export async function createIntent(ctx: PaymentContext, eventType: EventTypeReco
       await cancelIntent(ctx, existing.id, current.account, `could not cancel replaced payment intent ${existing.id}`);
     }
   }
-  intent ??= await providerCall(ctx, () =>
-    ctx.provider!.createIntent(
-      {
-        amount: price.amount,
-        currency: price.currency,
-        ...(receipt === null ? {} : { receipt_email: receipt }),
-        description: `${eventType.settings.title}, ${new Date(reservation.startMs).toISOString()}`,
-        metadata: { reservation_uuid: reservation.uuid, event_type_id: String(eventType.id) },
-      },
-      // One intent per reservation and terms, however often the visitor retries.
-      { account: price.providerAccountId, idempotencyKey: `reservation-${reservation.uuid}-${price.amount}-${price.currency}-${reservation.updatedAtMs}` },
-    ),
+  intent ??= await providerCall(
+    ctx,
+    () =>
+      ctx.provider!.createIntent(
+        {
+          amount: price.amount,
+          currency: price.currency,
+          ...(receipt === null ? {} : { receipt_email: receipt }),
+          description: `${eventType.settings.title}, ${new Date(reservation.startMs).toISOString()}`,
+          metadata: { reservation_uuid: reservation.uuid, event_type_id: String(eventType.id) },
+        },
+        // One intent per reservation and terms, however often the visitor retries.
+        { account: price.providerAccountId, idempotencyKey: `reservation-${reservation.uuid}-${price.amount}-${price.currency}-${reservation.updatedAtMs}` },
+      ),
     true,
   );
   const succeeded = intent.status === "succeeded" && matchesTerms(intent, terms.amount, terms.currency);
@@ -119,12 +135,18 @@ export async function createIntent(ctx: PaymentContext, eventType: EventTypeReco
  * `refunded` when the payment went through after the seat was gone (the reservation is then
  * cancelled and the money given back), `refunding` while that refund has not gone through yet.
  */
-export async function isPaid(ctx: PaymentContext, eventType: EventTypeRecord, reservation: ReservationRecord, origin: string): Promise<"paid" | "unpaid" | "refunded" | "refunding"> {
+export async function isPaid(
+  ctx: PaymentContext,
+  eventType: EventTypeRecord,
+  reservation: ReservationRecord,
+  origin: string,
+): Promise<"paid" | "unpaid" | "refunded" | "refunding"> {
   const payment = reservation.payment;
   if (!payment) return "unpaid";
   if (payment.status === "succeeded") return "paid";
   if (payment.status === "refunded") return "refunded";
-  if (payment.status === "refunding") return (await finishRefund(ctx, eventType, reservation, origin)).payment?.status === "refunded" ? "refunded" : "refunding";
+  if (payment.status === "refunding")
+    return (await finishRefund(ctx, eventType, reservation, origin)).payment?.status === "refunded" ? "refunded" : "refunding";
   if (!ctx.provider) return "unpaid";
   const intent = await providerCall(ctx, () => ctx.provider!.retrieveIntent(payment.intentId, { account: payment.account }));
   if (intent.status === "processing") await settleProcessing(ctx, eventType, reservation, true);
@@ -145,7 +167,12 @@ export async function isPaid(ctx: PaymentContext, eventType: EventTypeRecord, re
  *   cancelled and the payment refunded (or its refund under way);
  * - `processing`: money may still arrive, so it is neither cancelled nor counted.
  */
-export async function closeIntent(ctx: PaymentContext, eventType: EventTypeRecord, reservation: ReservationRecord, origin: string): Promise<"closed" | "paid" | "refunded" | "refunding" | "processing"> {
+export async function closeIntent(
+  ctx: PaymentContext,
+  eventType: EventTypeRecord,
+  reservation: ReservationRecord,
+  origin: string,
+): Promise<"closed" | "paid" | "refunded" | "refunding" | "processing"> {
   const payment = reservation.payment;
   if (!payment) return "closed";
   if (payment.status === "succeeded") return "paid";

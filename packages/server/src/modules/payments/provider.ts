@@ -30,7 +30,14 @@ export interface CallOptions {
 }
 
 /** Intent states, as Stripe names them. */
-export type IntentStatus = "requires_payment_method" | "requires_confirmation" | "requires_action" | "processing" | "requires_capture" | "canceled" | "succeeded";
+export type IntentStatus =
+  | "requires_payment_method"
+  | "requires_confirmation"
+  | "requires_action"
+  | "processing"
+  | "requires_capture"
+  | "canceled"
+  | "succeeded";
 
 /** A payment intent: one attempt at taking an amount, which the visitor's browser completes. */
 export interface ProviderIntent {

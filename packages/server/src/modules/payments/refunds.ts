@@ -11,7 +11,8 @@ import { ProviderRefusal, type ProviderEvent, type ProviderIntent } from "./prov
 /** What a visitor is told about a reservation cancelled because its seat was gone when its payment went through. */
 export const REFUNDED_MESSAGE = "The seat was taken by someone else after the hold ended, so the reservation was cancelled and its payment refunded.";
 /** As REFUNDED_MESSAGE, while the refund has not gone through at Stripe yet (it is retried until it does). */
-export const REFUNDING_MESSAGE = "The seat was taken by someone else after the hold ended, so the reservation was cancelled; the refund of its payment is under way.";
+export const REFUNDING_MESSAGE =
+  "The seat was taken by someone else after the hold ended, so the reservation was cancelled; the refund of its payment is under way.";
 
 /** What the payer is told about a reservation cancelled with its payment refunded or being refunded. */
 export function refundMessage(status: "refunded" | "refunding"): string {
@@ -26,7 +27,12 @@ export function refundMessage(status: "refunded" | "refunding"): string {
  * refresh, or Stripe sending its event again retries. A refund Stripe already made (its idempotency
  * key forgotten after 24 hours, so a retry is told `charge_already_refunded`) is looked up and recorded.
  */
-export async function finishRefund(ctx: PaymentContext, eventType: EventTypeRecord, reservation: ReservationRecord, origin: string): Promise<ReservationRecord> {
+export async function finishRefund(
+  ctx: PaymentContext,
+  eventType: EventTypeRecord,
+  reservation: ReservationRecord,
+  origin: string,
+): Promise<ReservationRecord> {
   let r = reservation;
   const payment = r.payment!;
   let refundId: string;
@@ -41,10 +47,17 @@ export async function finishRefund(ctx: PaymentContext, eventType: EventTypeReco
     if (made?.status === "succeeded") refundId = made.id;
     else if (made) {
       // Made but not through yet: the payment stays refunding until Stripe says it is (the sweep asks again).
-      ctx.log({ level: "warn", message: `refund ${made.id} of payment ${payment.intentId} of reservation ${r.uuid} is ${made.status} at Stripe; checked again later` });
+      ctx.log({
+        level: "warn",
+        message: `refund ${made.id} of payment ${payment.intentId} of reservation ${r.uuid} is ${made.status} at Stripe; checked again later`,
+      });
       return postpone(ctx, r);
     } else {
-      ctx.log({ level: "error", message: `could not refund payment ${payment.intentId} of reservation ${r.uuid}, whose seat was gone; retried on the next attempt`, error });
+      ctx.log({
+        level: "error",
+        message: `could not refund payment ${payment.intentId} of reservation ${r.uuid}, whose seat was gone; retried on the next attempt`,
+        error,
+      });
       return postpone(ctx, r);
     }
   }
@@ -54,7 +67,10 @@ export async function finishRefund(ctx: PaymentContext, eventType: EventTypeReco
     const refunded: ReservationRecord = { ...r, payment: { ...r.payment, status: "refunded", refundId }, updatedAtMs: nextStamp(r, nowMs) };
     const events = outboxEvents(ctx.mail, eventType, "reservation.cancelled", refunded, nowMs, manageUrlOf(origin, eventType.slug, r.uuid));
     if (await ctx.store.reservations.save(refunded, r.updatedAtMs, events)) {
-      ctx.log({ level: "warn", message: `payment ${payment.intentId} of reservation ${r.uuid} refunded (${refundId}): its seat was taken after the hold ended` });
+      ctx.log({
+        level: "warn",
+        message: `payment ${payment.intentId} of reservation ${r.uuid} refunded (${refundId}): its seat was taken after the hold ended`,
+      });
       return refunded;
     }
     const again = await ctx.store.reservations.byUuid(r.eventTypeId, r.uuid);
@@ -127,7 +143,10 @@ export async function refundReplaced(ctx: PaymentContext, event: ProviderEvent, 
       { payment_intent: intent.id, metadata: { reservation_uuid: reservation.uuid, reason: "replaced_payment_intent" } },
       { account, idempotencyKey: `refund-${intent.id}`, bestEffort: true },
     );
-    ctx.log({ level: "warn", message: `payment ${intent.id} on a replaced intent of reservation ${reservation.uuid} refunded (${refund.id}): the reservation counts only its current intent` });
+    ctx.log({
+      level: "warn",
+      message: `payment ${intent.id} on a replaced intent of reservation ${reservation.uuid} refunded (${refund.id}): the reservation counts only its current intent`,
+    });
   } catch (error) {
     if (error instanceof ProviderRefusal) {
       if (error.code === "charge_already_refunded") return "replaced intent refunded";

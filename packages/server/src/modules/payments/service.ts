@@ -50,7 +50,11 @@ export class PaymentService {
   }
 
   /** Closes the intent of a hold being let go, answering what it turned out to be (see `closeIntent` in intents.ts). */
-  closeIntent(eventType: EventTypeRecord, reservation: ReservationRecord, origin: string): Promise<"closed" | "paid" | "refunded" | "refunding" | "processing"> {
+  closeIntent(
+    eventType: EventTypeRecord,
+    reservation: ReservationRecord,
+    origin: string,
+  ): Promise<"closed" | "paid" | "refunded" | "refunding" | "processing"> {
     return closeIntent(this.ctx, eventType, reservation, origin);
   }
 

@@ -26,17 +26,32 @@ const NOT_PAID = new Set<IntentStatus>(["requires_payment_method", "requires_con
  *   payment refunded at Stripe, and the organizer is told (`reservation.cancelled`), so neither the
  *   money nor the booking is lost silently.
  */
-export async function settleSuccess(ctx: PaymentContext, eventType: EventTypeRecord, reservation: ReservationRecord, origin: string): Promise<ReservationRecord> {
+export async function settleSuccess(
+  ctx: PaymentContext,
+  eventType: EventTypeRecord,
+  reservation: ReservationRecord,
+  origin: string,
+): Promise<ReservationRecord> {
   const intentId = reservation.payment!.intentId;
   const { record: settled, written } = await settle(ctx, eventType, reservation, (holders, current, at, busy): SeatDecision => {
     const payment = current?.payment;
     // Another intent replaced this one, or the success is already written down: nothing to do.
-    if (!current || !payment || payment.intentId !== intentId || !(payment.status === "pending" || payment.status === "processing" || payment.status === "failed")) return { refuse: "unchanged" };
+    if (
+      !current ||
+      !payment ||
+      payment.intentId !== intentId ||
+      !(payment.status === "pending" || payment.status === "processing" || payment.status === "failed")
+    )
+      return { refuse: "unchanged" };
     const status = statusAt(current, at);
     const succeeded: PaymentRecord = { ...payment, status: "succeeded", succeededAtMs: at };
     if (status === "held" || status === "confirmed") return { write: { ...current, payment: succeeded, updatedAtMs: nextStamp(current, at) } };
     // A lapsed hold takes its seat back only if nobody took it and the organizer's calendar did not fill the time meanwhile.
-    if (status === "expired" && retakable(eventType.settings, current.startMs, current.endMs, holders, at) && !blockedByBusy(eventType.settings, current.startMs, current.endMs, busy ?? [])) {
+    if (
+      status === "expired" &&
+      retakable(eventType.settings, current.startMs, current.endMs, holders, at) &&
+      !blockedByBusy(eventType.settings, current.startMs, current.endMs, busy ?? [])
+    ) {
       return { write: { ...current, status: "held", payment: succeeded, updatedAtMs: nextStamp(current, at) } };
     }
     return {
@@ -68,12 +83,17 @@ export async function settleProcessing(ctx: PaymentContext, eventType: EventType
   const intentId = reservation.payment!.intentId;
   await settle(ctx, eventType, reservation, (holders, current, at, busy): SeatDecision => {
     const payment = current?.payment;
-    if (!current || !payment || payment.intentId !== intentId || !(payment.status === "pending" || (checked && payment.status === "failed"))) return { refuse: "unchanged" };
+    if (!current || !payment || payment.intentId !== intentId || !(payment.status === "pending" || (checked && payment.status === "failed")))
+      return { refuse: "unchanged" };
     const status = statusAt(current, at);
     const processing: PaymentRecord = { ...payment, status: "processing" };
     if (status === "held") return { write: { ...current, payment: processing, updatedAtMs: nextStamp(current, at) } };
     // A lapsed hold takes its seat back only if nobody took it and the organizer's calendar did not fill the time meanwhile.
-    if (status === "expired" && retakable(eventType.settings, current.startMs, current.endMs, holders, at) && !blockedByBusy(eventType.settings, current.startMs, current.endMs, busy ?? [])) {
+    if (
+      status === "expired" &&
+      retakable(eventType.settings, current.startMs, current.endMs, holders, at) &&
+      !blockedByBusy(eventType.settings, current.startMs, current.endMs, busy ?? [])
+    ) {
       return { write: { ...current, status: "held", payment: processing, updatedAtMs: nextStamp(current, at) } };
     }
     return { refuse: "unchanged" };
@@ -87,7 +107,11 @@ export async function settleProcessing(ctx: PaymentContext, eventType: EventType
  * a failure is never dropped silently; when it keeps losing, the error makes Stripe send its event
  * again. Never downgrades a payment recorded succeeded (or anything but pending and processing).
  */
-export async function recordFailed(ctx: PaymentContext, reservation: ReservationRecord, intent?: ProviderIntent): Promise<{ record: ReservationRecord; written: boolean }> {
+export async function recordFailed(
+  ctx: PaymentContext,
+  reservation: ReservationRecord,
+  intent?: ProviderIntent,
+): Promise<{ record: ReservationRecord; written: boolean }> {
   let r = reservation;
   const intentId = reservation.payment!.intentId;
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -114,7 +138,12 @@ export async function recordFailed(ctx: PaymentContext, reservation: Reservation
  * of the sweep's line.
  * Answers the reservation as it then is.
  */
-export async function recheckProcessing(ctx: PaymentContext, eventType: EventTypeRecord, reservation: ReservationRecord, origin: string): Promise<ReservationRecord> {
+export async function recheckProcessing(
+  ctx: PaymentContext,
+  eventType: EventTypeRecord,
+  reservation: ReservationRecord,
+  origin: string,
+): Promise<ReservationRecord> {
   const payment = reservation.payment;
   if (!ctx.provider || payment?.status !== "processing") return reservation;
   const intent = await providerCall(ctx, () => ctx.provider!.retrieveIntent(payment.intentId, { account: payment.account }));
@@ -123,7 +152,11 @@ export async function recheckProcessing(ctx: PaymentContext, eventType: EventTyp
   if (!NOT_PAID.has(intent.status)) return postpone(ctx, reservation);
   // Frees the seat if the hold time is over: a save may give seats back, never take them.
   const { record, written } = await recordFailed(ctx, reservation, intent);
-  if (written) ctx.log({ level: "info", message: `payment ${payment.intentId} of reservation ${reservation.uuid} is ${intent.status} at Stripe, no longer processing: recorded failed` });
+  if (written)
+    ctx.log({
+      level: "info",
+      message: `payment ${payment.intentId} of reservation ${reservation.uuid} is ${intent.status} at Stripe, no longer processing: recorded failed`,
+    });
   return record;
 }
 
@@ -133,7 +166,12 @@ export async function recheckProcessing(ctx: PaymentContext, eventType: EventTyp
  * read is read again and the claim made on its new seat (the store refuses a write outside the
  * seat a claim locked).
  */
-async function settle(ctx: PaymentContext, eventType: EventTypeRecord, reservation: ReservationRecord, decide: Parameters<Store["reservations"]["claim"]>[1]): Promise<{ record: ReservationRecord; written: boolean }> {
+async function settle(
+  ctx: PaymentContext,
+  eventType: EventTypeRecord,
+  reservation: ReservationRecord,
+  decide: Parameters<Store["reservations"]["claim"]>[1],
+): Promise<{ record: ReservationRecord; written: boolean }> {
   let r = reservation;
   for (let attempt = 0; attempt < 3; attempt++) {
     const seat = { startMs: r.startMs, endMs: r.endMs };
@@ -141,7 +179,15 @@ async function settle(ctx: PaymentContext, eventType: EventTypeRecord, reservati
     let outcome: Awaited<ReturnType<Store["reservations"]["claim"]>>;
     try {
       outcome = await ctx.store.reservations.claim(
-        { eventTypeId: eventType.id, ...conflictWindow(eventType.settings, seat.startMs, seat.endMs), seat, busySpan: bufferedSpan(eventType.settings, seat.startMs, seat.endMs), nowMs: ctx.now, uuid: r.uuid, ...(r.hostIds.length > 0 ? { hostIds: r.hostIds } : {}) },
+        {
+          eventTypeId: eventType.id,
+          ...conflictWindow(eventType.settings, seat.startMs, seat.endMs),
+          seat,
+          busySpan: bufferedSpan(eventType.settings, seat.startMs, seat.endMs),
+          nowMs: ctx.now,
+          uuid: r.uuid,
+          ...(r.hostIds.length > 0 ? { hostIds: r.hostIds } : {}),
+        },
         (holders, current, at, busy, hosts) => {
           if (current && (current.startMs !== seat.startMs || current.endMs !== seat.endMs)) {
             moved = true;

@@ -15,7 +15,8 @@ export async function receiveWebhook(ctx: PaymentContext, rawBody: string, signa
   } catch {
     throw new DomainError("bad_request", "The Stripe-Signature header does not verify this payload.");
   }
-  if (event.type !== "payment_intent.succeeded" && event.type !== "payment_intent.payment_failed" && event.type !== "payment_intent.processing") return `ignored ${event.type}`;
+  if (event.type !== "payment_intent.succeeded" && event.type !== "payment_intent.payment_failed" && event.type !== "payment_intent.processing")
+    return `ignored ${event.type}`;
   const intent = event.intent;
   if (!intent) return `ignored ${event.type}`;
   const reservation = await ctx.store.reservations.byPaymentIntent(intent.id);
@@ -34,7 +35,10 @@ export async function receiveWebhook(ctx: PaymentContext, rawBody: string, signa
     return written ? "failure recorded" : "stale failure event ignored";
   }
   if (!matchesTerms(intent, payment.amount, payment.currency)) {
-    ctx.log({ level: "warn", message: `Stripe event ${event.id} reports ${intent.amount} ${intent.currency}, expected ${payment.amount} ${payment.currency}; ignored` });
+    ctx.log({
+      level: "warn",
+      message: `Stripe event ${event.id} reports ${intent.amount} ${intent.currency}, expected ${payment.amount} ${payment.currency}; ignored`,
+    });
     return "mismatch";
   }
   const eventType = await ctx.store.eventTypes.byId(reservation.eventTypeId);

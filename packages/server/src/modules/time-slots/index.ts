@@ -10,25 +10,25 @@ import { MAX_SLOTS_PER_ANSWER, type TimeSlotService } from "./service.ts";
 
 /** `GET /time-slots` and `GET /time-slots/first-free`. */
 export const timeSlotRoutes = (ctx: AppContext, slots: TimeSlotService) =>
-  new Elysia().use(requireEventType(ctx.store)).get(
-    "/time-slots",
-    async ({ eventType, query, request, set }) => {
-      const page = await slots.page(eventType, query, ctx.clock.now());
-      return page.send(set, request.headers.get("accept-encoding"));
-    },
-    {
-      query: TimeSlotsQueryShape,
-      response: answers(TimeSlotsResponse, [401, 403, 422]),
-      detail: publicDoc({
-        operationId: "listTimeSlots",
-        summary: "List bookable time slots",
-        description: `Slots whose start lies between the start of \`from\` and the end of \`until\`, read as whole days in \`timezone\` (default: the event type's zone). At most ${LIMITS.maxSlotRangeDays} days per request. \`start\`/\`end\` carry the offset of that zone; the \`*Iso8601\` fields are UTC. Only slots with at least one free seat are listed. An answer lists at most ${MAX_SLOTS_PER_ANSWER} slots, in whole days: a range holding more (only calendars with a slot every few minutes around the clock) ends early, and \`nextFrom\` names the day to ask from next.`,
-      }),
-    },
-  ).get(
-    "/time-slots/first-free",
-    async ({ eventType, query }) => ok({ date: await slots.firstFreeDay(eventType, query, ctx.clock.now()) }),
-    {
+  new Elysia()
+    .use(requireEventType(ctx.store))
+    .get(
+      "/time-slots",
+      async ({ eventType, query, request, set }) => {
+        const page = await slots.page(eventType, query, ctx.clock.now());
+        return page.send(set, request.headers.get("accept-encoding"));
+      },
+      {
+        query: TimeSlotsQueryShape,
+        response: answers(TimeSlotsResponse, [401, 403, 422]),
+        detail: publicDoc({
+          operationId: "listTimeSlots",
+          summary: "List bookable time slots",
+          description: `Slots whose start lies between the start of \`from\` and the end of \`until\`, read as whole days in \`timezone\` (default: the event type's zone). At most ${LIMITS.maxSlotRangeDays} days per request. \`start\`/\`end\` carry the offset of that zone; the \`*Iso8601\` fields are UTC. Only slots with at least one free seat are listed. An answer lists at most ${MAX_SLOTS_PER_ANSWER} slots, in whole days: a range holding more (only calendars with a slot every few minutes around the clock) ends early, and \`nextFrom\` names the day to ask from next.`,
+        }),
+      },
+    )
+    .get("/time-slots/first-free", async ({ eventType, query }) => ok({ date: await slots.firstFreeDay(eventType, query, ctx.clock.now()) }), {
       query: FirstFreeQueryShape,
       response: answers(FirstFreeResponse, [401, 403, 422]),
       detail: publicDoc({
@@ -37,5 +37,4 @@ export const timeSlotRoutes = (ctx: AppContext, slots: TimeSlotService) =>
         description:
           "The first day on or after `from`, read in `timezone` (default: the event type's zone), that holds a slot with a free seat within the booking horizon; `date` is null when there is none. The calendar offers it when the month shown has no free time. An addition to the spec.",
       }),
-    },
-  );
+    });

@@ -28,7 +28,9 @@ export const FirstFreeQueryShape = Type.Object(
 /** Response of `GET /time-slots/first-free`. */
 export const FirstFreeResponse = Envelope(
   Type.Object({
-    date: Type.Union([Type.String({ format: "date" }), Type.Null()], { description: "The first day on or after `from` with a free slot within the booking horizon, in `timezone`; null when none." }),
+    date: Type.Union([Type.String({ format: "date" }), Type.Null()], {
+      description: "The first day on or after `from` with a free slot within the booking horizon, in `timezone`; null when none.",
+    }),
   }),
 );
 

@@ -126,7 +126,13 @@ export class TimeSlotService {
    * also lists the future times only the organizer may move a reservation to (inside the minimum
    * notice, beyond the horizon).
    */
-  async freeSlots(eventType: EventTypeRecord, fromMs: number, untilMs: number, nowMs: number, options: { ignoreNoticeAndHorizon?: boolean } = {}): Promise<SlotsAnswer> {
+  async freeSlots(
+    eventType: EventTypeRecord,
+    fromMs: number,
+    untilMs: number,
+    nowMs: number,
+    options: { ignoreNoticeAndHorizon?: boolean } = {},
+  ): Promise<SlotsAnswer> {
     const s = eventType.settings;
     const around = busyWindow(s, fromMs, untilMs);
     const hostIds = eventType.hosts.map((h) => h.hostId);
@@ -151,9 +157,10 @@ export class TimeSlotService {
     // Seat holders share a slot by its seats; busy time leaves it out whole. A range every host's
     // calendar fills whole (a leave, say) has nothing free: no slot is built.
     const allBusy = hostIds.every((id) => coversWhole(busyOf.get(id)!, fromMs, untilMs));
-    const slots = allBusy || (eventType.assignment === "collective" && hostIds.some((id) => coversWhole(busyOf.get(id)!, fromMs, untilMs)))
-      ? []
-      : teamSlots(s, eventType.assignment, eventType.hosts, holders, (id) => busyOf.get(id) ?? extra, fromMs, untilMs, nowMs, options);
+    const slots =
+      allBusy || (eventType.assignment === "collective" && hostIds.some((id) => coversWhole(busyOf.get(id)!, fromMs, untilMs)))
+        ? []
+        : teamSlots(s, eventType.assignment, eventType.hosts, holders, (id) => busyOf.get(id) ?? extra, fromMs, untilMs, nowMs, options);
     let validUntilMs = DateTime.fromMillis(nowMs, { zone: s.timezone }).startOf("day").plus({ days: 1 }).toMillis();
     if (slots[0]) validUntilMs = Math.min(validUntilMs, slots[0].startMs - s.minNoticeMinutes * 60_000 + 1);
     for (const h of holders) if (h.heldUntilMs !== null && h.heldUntilMs > nowMs) validUntilMs = Math.min(validUntilMs, h.heldUntilMs);
@@ -166,7 +173,13 @@ export class TimeSlotService {
    * Keeps each host's busy time just read, under the host's revision, until a hold among it lapses or
    * the organizer's day ends (as long as a slot page is kept at most).
    */
-  private keepHostBusy(eventType: EventTypeRecord, hostIds: readonly number[], read: readonly HostBusyInterval[], keyOf: (hostId: number) => string, nowMs: number): void {
+  private keepHostBusy(
+    eventType: EventTypeRecord,
+    hostIds: readonly number[],
+    read: readonly HostBusyInterval[],
+    keyOf: (hostId: number) => string,
+    nowMs: number,
+  ): void {
     const endOfDay = DateTime.fromMillis(nowMs, { zone: eventType.settings.timezone }).startOf("day").plus({ days: 1 }).toMillis();
     const byHost = new Map<number, HostBusyInterval[]>(hostIds.map((id) => [id, []]));
     for (const b of read) byHost.get(b.hostId)?.push(b);

@@ -9,10 +9,13 @@ import { supportedTimezones } from "./service.ts";
 /** `GET /timezones`, the one route that needs no token; the list never changes while the process runs. */
 export const timezoneRoutes = () => {
   let body: PreparedBody | null = null;
-  return new Elysia().get("/timezones", ({ set, request }) => {
-    body ??= new PreparedBody(JSON.stringify(ok(supportedTimezones())));
-    return body.send(set, request.headers.get("accept-encoding"));
-  }, {
+  return new Elysia().get(
+    "/timezones",
+    ({ set, request }) => {
+      body ??= new PreparedBody(JSON.stringify(ok(supportedTimezones())));
+      return body.send(set, request.headers.get("accept-encoding"));
+    },
+    {
       response: answers(envelope(Type.Array(Type.String())), []),
       detail: publicDoc({
         operationId: "listTimezones",
@@ -20,5 +23,6 @@ export const timezoneRoutes = () => {
         description: "Every IANA timezone identifier the API accepts. Needs no token.",
         auth: false,
       }),
-    });
+    },
+  );
 };

@@ -85,13 +85,19 @@ export function isPrivateAddress(address: string): boolean {
   if (isIP(address) === 4) {
     const [a, b, c] = address.split(".").map(Number) as [number, number, number];
     return (
-      a === 0 || a === 10 || a === 127 || a >= 224 || // this network, private, loopback, multicast and reserved
+      a === 0 ||
+      a === 10 ||
+      a === 127 ||
+      a >= 224 || // this network, private, loopback, multicast and reserved
       (a === 100 && b >= 64 && b <= 127) || // shared address space (carrier NAT)
-      (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
       (a === 192 && b === 0 && (c === 0 || c === 2)) || // protocol assignments, documentation
       (a === 192 && b === 88 && c === 99) || // 6to4 relay anycast
       (a === 198 && (b === 18 || b === 19)) || // benchmarking
-      (a === 198 && b === 51 && c === 100) || (a === 203 && b === 0 && c === 113) // documentation
+      (a === 198 && b === 51 && c === 100) ||
+      (a === 203 && b === 0 && c === 113) // documentation
     );
   }
   const bytes = ipv6Bytes(address);
@@ -109,14 +115,18 @@ export function isPrivateAddress(address: string): boolean {
   const [g0, g1] = [(bytes[0]! << 8) | bytes[1]!, (bytes[2]! << 8) | bytes[3]!];
   return (
     (g0 === 0x2001 && g1 <= 0x01ff) || // IETF protocol assignments (2001::/23, Teredo among them)
-    (g0 === 0x2001 && g1 === 0x0db8) || (g0 === 0x3fff && g1 <= 0x0fff) || // documentation
+    (g0 === 0x2001 && g1 === 0x0db8) ||
+    (g0 === 0x3fff && g1 <= 0x0fff) || // documentation
     g0 === 0x2002 // 6to4, which embeds an IPv4 address of any kind
   );
 }
 
 /** The 16 bytes of an IPv6 address in any spelling (compressed, with a dotted IPv4 tail, with a zone), or null. */
 function ipv6Bytes(address: string): number[] | null {
-  let text = address.toLowerCase().replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  let text = address
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "")
+    .replace(/%.*$/, "");
   let tail: number[] | null = null;
   const dotted = /(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
   if (dotted) {

@@ -84,7 +84,10 @@ export class WebhookDeliverer implements Deliverer {
       else if (statusCode < 200 || statusCode >= 300) error = `HTTP ${statusCode}`;
       if (statusCode === 429 || statusCode === 503) retryAfterMs = retryAfter(response.headers.get("retry-after"), Date.now());
     } catch (cause) {
-      error = cause instanceof Error && cause.name === "TimeoutError" ? `no answer within ${TIMEOUT_MS / 1000} s` : `unreachable: ${cause instanceof Error ? cause.message : String(cause)}`;
+      error =
+        cause instanceof Error && cause.name === "TimeoutError"
+          ? `no answer within ${TIMEOUT_MS / 1000} s`
+          : `unreachable: ${cause instanceof Error ? cause.message : String(cause)}`;
     }
     const outcome: DeliveryOutcome = { statusCode, error, durationMs: Math.round(performance.now() - began), url, retryAfterMs };
     if (statusCode === 410) {

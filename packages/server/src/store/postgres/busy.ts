@@ -23,7 +23,16 @@ export function postgresBusy(db: Connections, secrets: SecretBox): BusyRepositor
       const { rows } = await db.run<{ id: number }>(
         `INSERT INTO busy_sources (host_id, kind, url, username, secret, calendars, freshness_minutes, created_at_ms)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-        [input.hostId, input.kind, input.url, input.username, input.secret === null ? null : secrets.seal(input.secret, "calendar"), JSON.stringify(input.calendars), input.freshnessMinutes, nowMs],
+        [
+          input.hostId,
+          input.kind,
+          input.url,
+          input.username,
+          input.secret === null ? null : secrets.seal(input.secret, "calendar"),
+          JSON.stringify(input.calendars),
+          input.freshnessMinutes,
+          nowMs,
+        ],
       );
       return (await byId(rows[0]!.id))!;
     },
@@ -39,8 +48,10 @@ export function postgresBusy(db: Connections, secrets: SecretBox): BusyRepositor
         if (gone) await c.query("UPDATE hosts SET revision = revision + 1 WHERE id = $1", [gone.host_id]);
         return gone !== undefined;
       }),
-    objects: async (sourceId: number) => (await db.run<BusyObject>("SELECT href, etag, ics FROM busy_objects WHERE source_id = $1 ORDER BY href", [sourceId], true)).rows,
-    objectTags: async (sourceId: number) => (await db.run<Pick<BusyObject, "href" | "etag">>("SELECT href, etag FROM busy_objects WHERE source_id = $1 ORDER BY href", [sourceId], true)).rows,
+    objects: async (sourceId: number) =>
+      (await db.run<BusyObject>("SELECT href, etag, ics FROM busy_objects WHERE source_id = $1 ORDER BY href", [sourceId], true)).rows,
+    objectTags: async (sourceId: number) =>
+      (await db.run<Pick<BusyObject, "href" | "etag">>("SELECT href, etag FROM busy_objects WHERE source_id = $1 ORDER BY href", [sourceId], true)).rows,
     recordSync: async (sourceId: number, w: BusySyncWrite) =>
       db.transaction(async (c) => {
         // Two syncs of one source (two instances) take turns here.
@@ -62,7 +73,11 @@ export function postgresBusy(db: Connections, secrets: SecretBox): BusyRepositor
         );
         if (w.intervals === null) return false;
         const next = mergedIntervals(w.intervals);
-        const kept = (await c.query<BusyInterval>(`SELECT start_ms AS "startMs", end_ms AS "endMs" FROM busy_intervals WHERE source_id = $1 ORDER BY start_ms, end_ms`, [sourceId])).rows;
+        const kept = (
+          await c.query<BusyInterval>(`SELECT start_ms AS "startMs", end_ms AS "endMs" FROM busy_intervals WHERE source_id = $1 ORDER BY start_ms, end_ms`, [
+            sourceId,
+          ])
+        ).rows;
         if (sameIntervals(next, kept)) return false;
         await c.query("DELETE FROM busy_intervals WHERE source_id = $1", [sourceId]);
         if (next.length > 0) {
@@ -75,7 +90,10 @@ export function postgresBusy(db: Connections, secrets: SecretBox): BusyRepositor
         return true;
       }),
     recordFailure: async (sourceId: number, atMs: number, error: string) => {
-      await db.run("UPDATE busy_sources SET last_attempt_at_ms = $1, last_failure_at_ms = $1, last_error = $2, failure_count = failure_count + 1 WHERE id = $3", [atMs, error, sourceId]);
+      await db.run(
+        "UPDATE busy_sources SET last_attempt_at_ms = $1, last_failure_at_ms = $1, last_error = $2, failure_count = failure_count + 1 WHERE id = $3",
+        [atMs, error, sourceId],
+      );
     },
     between: async (hostId: number, fromMs: number, untilMs: number) => (await db.run<BusyInterval>(BUSY_BETWEEN, [hostId, fromMs, untilMs], true)).rows,
   };

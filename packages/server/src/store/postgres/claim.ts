@@ -56,7 +56,9 @@ export function seatLocks(window: { fromMs: number; untilMs: number }, seat: { s
   const fine = buckets(fromMs, untilMs, FINE_BUCKET_MS);
   if (fine.length > MOST_FINE_BUCKETS) return coarse.sort((x, y) => x - y).map((bucket) => ({ bucket, exclusive: true }));
   const seatFine = new Set(buckets(seat.startMs, seat.endMs, FINE_BUCKET_MS));
-  return [...coarse.map((bucket) => ({ bucket, exclusive: false })), ...fine.map((bucket) => ({ bucket, exclusive: seatFine.has(bucket) }))].sort((x, y) => x.bucket - y.bucket);
+  return [...coarse.map((bucket) => ({ bucket, exclusive: false })), ...fine.map((bucket) => ({ bucket, exclusive: seatFine.has(bucket) }))].sort(
+    (x, y) => x.bucket - y.bucket,
+  );
 }
 
 /**
@@ -110,29 +112,39 @@ const REVISION_SHARDS = 16;
  * on one row while their commits wait for the disk. The longest reservation (the bound of the
  * seat-holder scan) is written only when it grows, which is rare.
  */
-export function commitSeatChange(client: pg.ClientBase, eventTypeIds: number[], shard: number, longestMs = 0, hostIds: readonly number[] = []): Promise<unknown> {
+export function commitSeatChange(
+  client: pg.ClientBase,
+  eventTypeIds: number[],
+  shard: number,
+  longestMs = 0,
+  hostIds: readonly number[] = [],
+): Promise<unknown> {
   const ids = [...new Set(eventTypeIds)].sort((x, y) => x - y).map((id) => Math.trunc(id));
   const hosts = [...new Set(hostIds)].sort((x, y) => x - y).map((id) => Math.trunc(id));
   if (ids.length === 0) return client.query("COMMIT");
-  const row = (((Math.trunc(shard) % REVISION_SHARDS) + REVISION_SHARDS) % REVISION_SHARDS);
+  const row = ((Math.trunc(shard) % REVISION_SHARDS) + REVISION_SHARDS) % REVISION_SHARDS;
   // Integers only, so inlining them is safe; a multi-statement query cannot take parameters.
-  const longest = longestMs > 0
-    ? `UPDATE event_types SET longest_reservation_ms = ${Math.trunc(longestMs)} WHERE id = ${ids[0]} AND longest_reservation_ms < ${Math.trunc(longestMs)};`
-    : "";
+  const longest =
+    longestMs > 0
+      ? `UPDATE event_types SET longest_reservation_ms = ${Math.trunc(longestMs)} WHERE id = ${ids[0]} AND longest_reservation_ms < ${Math.trunc(longestMs)};`
+      : "";
   // The hosts' counters too: every event type of theirs gets a new revision (and the hosts' longest
   // reservation, the bound of their busy scan, grows when it must).
-  const hostLongest = longestMs > 0 && hosts.length > 0
-    ? `UPDATE hosts SET longest_reservation_ms = ${Math.trunc(longestMs)} WHERE id IN (${hosts.join(",")}) AND longest_reservation_ms < ${Math.trunc(longestMs)};`
-    : "";
-  const hostRevisions = hosts.length > 0
-    ? `INSERT INTO host_revisions (host_id, shard, n) VALUES ${hosts.map((id) => `(${id}, ${row}, 1)`).join(", ")}
+  const hostLongest =
+    longestMs > 0 && hosts.length > 0
+      ? `UPDATE hosts SET longest_reservation_ms = ${Math.trunc(longestMs)} WHERE id IN (${hosts.join(",")}) AND longest_reservation_ms < ${Math.trunc(longestMs)};`
+      : "";
+  const hostRevisions =
+    hosts.length > 0
+      ? `INSERT INTO host_revisions (host_id, shard, n) VALUES ${hosts.map((id) => `(${id}, ${row}, 1)`).join(", ")}
        ON CONFLICT (host_id, shard) DO UPDATE SET n = host_revisions.n + 1;`
-    : "";
+      : "";
   // With hosts, their counters carry the change to every event type of theirs; the event types' own
   // counters only when no host is recorded (a reservation from before hosts).
-  const seatRevisions = hosts.length > 0
-    ? ""
-    : `INSERT INTO seat_revisions (event_type_id, shard, n) VALUES ${ids.map((id) => `(${id}, ${row}, 1)`).join(", ")}
+  const seatRevisions =
+    hosts.length > 0
+      ? ""
+      : `INSERT INTO seat_revisions (event_type_id, shard, n) VALUES ${ids.map((id) => `(${id}, ${row}, 1)`).join(", ")}
        ON CONFLICT (event_type_id, shard) DO UPDATE SET n = seat_revisions.n + 1;`;
   return client.query(
     `SET LOCAL lock_timeout = ${REVISION_LOCK_WAIT_MS};
@@ -165,48 +177,79 @@ export async function claimSeats(
   // claims before committed.
   // The database's clock is read in the same round trip, right after the locks are held.
   const locks = `${lockSeatsSql(hostIds, seatLocks(claim, seat))}; ${liveHostsSql(hostIds, databaseTime)}`;
-  return db.transaction(async (c, tx): Promise<{ record: ReservationRecord } | { refused: string }> => {
-    const begun = tx.begun[0] as { now: number | string | null; live: (number | string)[] };
-    // Several hosts, several clocks: judged by the database's, one time for all of them, so no two
-    // hosts can disagree whether a hold still holds its seat.
-    const nowMs = databaseTime ? Number(begun.now) : claimInstant(claim);
-    // A host deleted since the candidates were read is no candidate any more (its booking would
-    // break the reservation_hosts foreign key); the ones left stay until COMMIT (see liveHostsSql).
-    const live = new Set(begun.live.map(Number));
-    const candidates = hostIds.filter((id) => live.has(id));
-    const currentRow = claim.uuid
-      ? (await c.query<ReservationRow>("SELECT * FROM reservations WHERE event_type_id = $1 AND uuid = $2 FOR UPDATE", [claim.eventTypeId, claim.uuid])).rows[0]
-      : undefined;
-    const holders = (await c.query<SeatHolderRow>({ name: "seat_holders", text: SEAT_HOLDERS, values: [claim.eventTypeId, claim.fromMs, claim.untilMs, nowMs] })).rows
-      .map(toSeatHolder)
-      .filter((h) => h.uuid !== claim.uuid);
-    // The hosts' calendars as last synced and their bookings of other event types, read in the claim's transaction like the seats.
-    const busyRows = claim.busySpan
-      ? (await c.query<HostBusyInterval>({ name: "host_busy", text: HOST_BUSY, values: [candidates, claim.eventTypeId, claim.busySpan.fromMs, claim.busySpan.untilMs, nowMs] })).rows
-      : [];
-    const lastBooked = new Map<number, number>();
-    if (claim.lastBooked) {
-      for (const row of (await c.query<{ hostId: number; lastMs: number }>({ name: "last_booked", text: LAST_BOOKED, values: [candidates, claim.eventTypeId] })).rows) lastBooked.set(Number(row.hostId), Number(row.lastMs));
-    }
-    const busy = busyRows.map((b) => ({ startMs: b.startMs, endMs: b.endMs }));
-    const decision = decide(holders, currentRow ? toReservation(currentRow) : null, nowMs, busy, hostViews(candidates, busyRows.map((b) => ({ ...b, hostId: Number(b.hostId) })), lastBooked));
-    if ("refuse" in decision) return { refused: decision.refuse };
-    const record = { ...decision.write, hostIds: claimedHosts(decision.write, candidates) };
-    // Outside the locked seat another claim may be writing right now: that would be a double booking.
-    if (record.startMs < seat.startMs || record.endMs > seat.endMs) throw new Error("a claim wrote a reservation outside the seat it locked");
-    await insertEvents(c, decision.events ?? []);
-    if (currentRow) {
-      const changed = await c.query(UPDATE_RESERVATION, updateValues(record, currentRow.updated_at_ms));
-      if (changed.rowCount !== 1) throw new Error("reservation changed inside its own transaction");
-    } else {
-      await c.query({ name: "insert_reservation", text: INSERT_RESERVATION, values: reservationValues(record) });
-    }
-    if (claim.idempotencyKey) {
-      await c.query("UPDATE idempotency_keys SET reservation_uuid = $1 WHERE event_type_id = $2 AND key = $3", [record.uuid, claim.eventTypeId, claim.idempotencyKey]);
-    }
-    // The hosts it took and those it left (a reassignment) get new revisions.
-    const touchedHosts = [...record.hostIds, ...hostIdsOf(currentRow?.host_ids)];
-    tx.commitWith((client) => commitSeatChange(client, [claim.eventTypeId], Math.floor(record.startMs / FINE_BUCKET_MS), record.endMs - record.startMs, touchedHosts));
-    return { record };
-  }, { lockWaitMs: CLAIM_LOCK_WAIT_MS, beginWith: locks });
+  return db.transaction(
+    async (c, tx): Promise<{ record: ReservationRecord } | { refused: string }> => {
+      const begun = tx.begun[0] as { now: number | string | null; live: (number | string)[] };
+      // Several hosts, several clocks: judged by the database's, one time for all of them, so no two
+      // hosts can disagree whether a hold still holds its seat.
+      const nowMs = databaseTime ? Number(begun.now) : claimInstant(claim);
+      // A host deleted since the candidates were read is no candidate any more (its booking would
+      // break the reservation_hosts foreign key); the ones left stay until COMMIT (see liveHostsSql).
+      const live = new Set(begun.live.map(Number));
+      const candidates = hostIds.filter((id) => live.has(id));
+      const currentRow = claim.uuid
+        ? (await c.query<ReservationRow>("SELECT * FROM reservations WHERE event_type_id = $1 AND uuid = $2 FOR UPDATE", [claim.eventTypeId, claim.uuid]))
+            .rows[0]
+        : undefined;
+      const holders = (
+        await c.query<SeatHolderRow>({ name: "seat_holders", text: SEAT_HOLDERS, values: [claim.eventTypeId, claim.fromMs, claim.untilMs, nowMs] })
+      ).rows
+        .map(toSeatHolder)
+        .filter((h) => h.uuid !== claim.uuid);
+      // The hosts' calendars as last synced and their bookings of other event types, read in the claim's transaction like the seats.
+      const busyRows = claim.busySpan
+        ? (
+            await c.query<HostBusyInterval>({
+              name: "host_busy",
+              text: HOST_BUSY,
+              values: [candidates, claim.eventTypeId, claim.busySpan.fromMs, claim.busySpan.untilMs, nowMs],
+            })
+          ).rows
+        : [];
+      const lastBooked = new Map<number, number>();
+      if (claim.lastBooked) {
+        for (const row of (
+          await c.query<{ hostId: number; lastMs: number }>({ name: "last_booked", text: LAST_BOOKED, values: [candidates, claim.eventTypeId] })
+        ).rows)
+          lastBooked.set(Number(row.hostId), Number(row.lastMs));
+      }
+      const busy = busyRows.map((b) => ({ startMs: b.startMs, endMs: b.endMs }));
+      const decision = decide(
+        holders,
+        currentRow ? toReservation(currentRow) : null,
+        nowMs,
+        busy,
+        hostViews(
+          candidates,
+          busyRows.map((b) => ({ ...b, hostId: Number(b.hostId) })),
+          lastBooked,
+        ),
+      );
+      if ("refuse" in decision) return { refused: decision.refuse };
+      const record = { ...decision.write, hostIds: claimedHosts(decision.write, candidates) };
+      // Outside the locked seat another claim may be writing right now: that would be a double booking.
+      if (record.startMs < seat.startMs || record.endMs > seat.endMs) throw new Error("a claim wrote a reservation outside the seat it locked");
+      await insertEvents(c, decision.events ?? []);
+      if (currentRow) {
+        const changed = await c.query(UPDATE_RESERVATION, updateValues(record, currentRow.updated_at_ms));
+        if (changed.rowCount !== 1) throw new Error("reservation changed inside its own transaction");
+      } else {
+        await c.query({ name: "insert_reservation", text: INSERT_RESERVATION, values: reservationValues(record) });
+      }
+      if (claim.idempotencyKey) {
+        await c.query("UPDATE idempotency_keys SET reservation_uuid = $1 WHERE event_type_id = $2 AND key = $3", [
+          record.uuid,
+          claim.eventTypeId,
+          claim.idempotencyKey,
+        ]);
+      }
+      // The hosts it took and those it left (a reassignment) get new revisions.
+      const touchedHosts = [...record.hostIds, ...hostIdsOf(currentRow?.host_ids)];
+      tx.commitWith((client) =>
+        commitSeatChange(client, [claim.eventTypeId], Math.floor(record.startMs / FINE_BUCKET_MS), record.endMs - record.startMs, touchedHosts),
+      );
+      return { record };
+    },
+    { lockWaitMs: CLAIM_LOCK_WAIT_MS, beginWith: locks },
+  );
 }

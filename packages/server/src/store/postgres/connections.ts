@@ -106,7 +106,10 @@ export class Connections {
           // The COMMIT (or its answer) may have reached the database or not: nothing to retry or roll back.
           if (!isConnectionLoss(error)) throw error;
           lease.broken(error, true);
-          throw new StoreOutcomeUnknownError(`Lost the connection to PostgreSQL at ${this.target} during COMMIT; the transaction may have been saved: ${messageOf(error)}`, { cause: error });
+          throw new StoreOutcomeUnknownError(
+            `Lost the connection to PostgreSQL at ${this.target} during COMMIT; the transaction may have been saved: ${messageOf(error)}`,
+            { cause: error },
+          );
         }
         return result;
       } catch (error) {

@@ -21,7 +21,11 @@ export function postgresConsoleSessions(db: Connections): ConsoleSessionReposito
       return row ? toConsoleSession(row) : null;
     },
     touch: async (id, lastSeenAtMs, expiresAtMs) => {
-      await db.run("UPDATE console_sessions SET last_seen_at_ms = $1, expires_at_ms = $2 WHERE id = $3 AND revoked_at_ms IS NULL", [lastSeenAtMs, expiresAtMs, id], true);
+      await db.run(
+        "UPDATE console_sessions SET last_seen_at_ms = $1, expires_at_ms = $2 WHERE id = $3 AND revoked_at_ms IS NULL",
+        [lastSeenAtMs, expiresAtMs, id],
+        true,
+      );
     },
     active: async (nowMs) =>
       (
@@ -31,7 +35,8 @@ export function postgresConsoleSessions(db: Connections): ConsoleSessionReposito
           true,
         )
       ).rows.map(toConsoleSession),
-    revoke: async (id, nowMs) => (await db.run("UPDATE console_sessions SET revoked_at_ms = $1 WHERE id = $2 AND revoked_at_ms IS NULL", [nowMs, id], true)).rowCount === 1,
+    revoke: async (id, nowMs) =>
+      (await db.run("UPDATE console_sessions SET revoked_at_ms = $1 WHERE id = $2 AND revoked_at_ms IS NULL", [nowMs, id], true)).rowCount === 1,
     addLink: async (link) => {
       await db.run("DELETE FROM console_sign_in_links WHERE expires_at_ms < $1", [link.createdAtMs - DAY_MS], true);
       await db.run("INSERT INTO console_sign_in_links (token_hash, role, host_id, created_at_ms, expires_at_ms) VALUES ($1, $2, $3, $4, $5)", [

@@ -32,9 +32,22 @@ export function postgresEventTypes(db: Connections, secrets: SecretBox): EventTy
 
   /** An event type found by a credential column: the common case reads two integers, the full row only when the cached revision is stale. */
   const byCredential = async (column: "token_hash" | "link_token" | "feed_token", credential: string): Promise<EventTypeRecord | null> => {
-    const head = (await db.run<{ id: number; revision: number }>(`SELECT id, revision + ${SEAT_REVISION} AS revision FROM event_types WHERE ${column} = $1`, [credential], true, `event_type_by_${column}`)).rows[0];
+    const head = (
+      await db.run<{ id: number; revision: number }>(
+        `SELECT id, revision + ${SEAT_REVISION} AS revision FROM event_types WHERE ${column} = $1`,
+        [credential],
+        true,
+        `event_type_by_${column}`,
+      )
+    ).rows[0];
     if (!head) return null;
-    return parsed.current(head.id, head.revision) ?? cached((await db.run<EventTypeRow & { seat_revision: number }>(`SELECT ${WITH_SEAT_REVISION} FROM event_types WHERE ${column} = $1`, [credential], true)).rows[0]);
+    return (
+      parsed.current(head.id, head.revision) ??
+      cached(
+        (await db.run<EventTypeRow & { seat_revision: number }>(`SELECT ${WITH_SEAT_REVISION} FROM event_types WHERE ${column} = $1`, [credential], true))
+          .rows[0],
+      )
+    );
   };
 
   /** Writes the event type's hosts inside the caller's transaction. */
@@ -58,7 +71,18 @@ export function postgresEventTypes(db: Connections, secrets: SecretBox): EventTy
               `INSERT INTO event_types (token_hash, override_token_hash, slug, link_token, disabled, settings, webhook_secret, created_at, updated_at, feed_token, assignment)
                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, coalesce($9, 'bcf_' || replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')), $10)
                RETURNING id`,
-              [input.tokenHash, input.overrideTokenHash, input.slug, input.linkToken, input.disabled, JSON.stringify(input.settings), secrets.seal(input.webhookSecret, "webhook"), nowIso, input.feedToken ?? null, input.assignment ?? "collective"],
+              [
+                input.tokenHash,
+                input.overrideTokenHash,
+                input.slug,
+                input.linkToken,
+                input.disabled,
+                JSON.stringify(input.settings),
+                secrets.seal(input.webhookSecret, "webhook"),
+                nowIso,
+                input.feedToken ?? null,
+                input.assignment ?? "collective",
+              ],
             )
           ).rows[0]!;
           await writeHosts(c, id, input.hosts);
@@ -67,30 +91,56 @@ export function postgresEventTypes(db: Connections, secrets: SecretBox): EventTy
       );
       return cached(row)!;
     },
-    byId: async (id: number) => cached((await db.run<EventTypeRow & { seat_revision: number }>(`SELECT ${WITH_SEAT_REVISION} FROM event_types WHERE id = $1`, [id], true)).rows[0]),
+    byId: async (id: number) =>
+      cached((await db.run<EventTypeRow & { seat_revision: number }>(`SELECT ${WITH_SEAT_REVISION} FROM event_types WHERE id = $1`, [id], true)).rows[0]),
     byTokenHash: async (tokenHash: string) => byCredential("token_hash", tokenHash),
     byLinkToken: async (linkToken: string) => byCredential("link_token", linkToken),
     byFeedToken: async (feedToken: string) => byCredential("feed_token", feedToken),
-    bySlug: async (slug: string) => cached((await db.run<EventTypeRow & { seat_revision: number }>(`SELECT ${WITH_SEAT_REVISION} FROM event_types WHERE slug = $1`, [slug], true)).rows[0]),
-    list: async () => (await db.run<EventTypeRow & { seat_revision: number }>(`SELECT ${WITH_SEAT_REVISION} FROM event_types ORDER BY id`, [], true)).rows.map((r) => cached(r)!),
+    bySlug: async (slug: string) =>
+      cached((await db.run<EventTypeRow & { seat_revision: number }>(`SELECT ${WITH_SEAT_REVISION} FROM event_types WHERE slug = $1`, [slug], true)).rows[0]),
+    list: async () =>
+      (await db.run<EventTypeRow & { seat_revision: number }>(`SELECT ${WITH_SEAT_REVISION} FROM event_types ORDER BY id`, [], true)).rows.map(
+        (r) => cached(r)!,
+      ),
     count: async () => (await db.run<{ n: number }>("SELECT count(*) AS n FROM event_types", [], true)).rows[0]!.n,
     update: async (id: number, change: EventTypeChange, nowIso: string) => {
-      const row = await slugChecked(change.slug ?? null, () => db.transaction(async (c) => {
-        const current = (await c.query<EventTypeRow>("SELECT * FROM event_types WHERE id = $1 FOR NO KEY UPDATE", [id])).rows[0];
-        if (!current) return undefined;
-        const next = { ...toEventType(current, secrets), ...change };
-        const hostsBefore = change.hosts === undefined ? 0 : Number((await c.query<{ n: number }>(`SELECT ${HOSTS_REVISION} AS n FROM event_types WHERE id = $1`, [id])).rows[0]!.n);
-        if (change.hosts !== undefined) await writeHosts(c, id, change.hosts);
-        // The revision is the row's plus the hosts' sum: a smaller sum is made up on the row, so it never takes an earlier value again.
-        const hostsAfter = change.hosts === undefined ? 0 : Number((await c.query<{ n: number }>(`SELECT ${HOSTS_REVISION} AS n FROM event_types WHERE id = $1`, [id])).rows[0]!.n);
-        const updated = await c.query<EventTypeRow & { seat_revision: number }>(
-          `UPDATE event_types SET token_hash = $1, override_token_hash = $2, slug = $3, link_token = $4, disabled = $5, settings = $6, webhook_secret = $7,
+      const row = await slugChecked(change.slug ?? null, () =>
+        db.transaction(async (c) => {
+          const current = (await c.query<EventTypeRow>("SELECT * FROM event_types WHERE id = $1 FOR NO KEY UPDATE", [id])).rows[0];
+          if (!current) return undefined;
+          const next = { ...toEventType(current, secrets), ...change };
+          const hostsBefore =
+            change.hosts === undefined
+              ? 0
+              : Number((await c.query<{ n: number }>(`SELECT ${HOSTS_REVISION} AS n FROM event_types WHERE id = $1`, [id])).rows[0]!.n);
+          if (change.hosts !== undefined) await writeHosts(c, id, change.hosts);
+          // The revision is the row's plus the hosts' sum: a smaller sum is made up on the row, so it never takes an earlier value again.
+          const hostsAfter =
+            change.hosts === undefined
+              ? 0
+              : Number((await c.query<{ n: number }>(`SELECT ${HOSTS_REVISION} AS n FROM event_types WHERE id = $1`, [id])).rows[0]!.n);
+          const updated = await c.query<EventTypeRow & { seat_revision: number }>(
+            `UPDATE event_types SET token_hash = $1, override_token_hash = $2, slug = $3, link_token = $4, disabled = $5, settings = $6, webhook_secret = $7,
             webhook_disabled_at_ms = $8, updated_at = $9, feed_token = $11, assignment = coalesce($12, assignment), revision = revision + 1 + $13 WHERE id = $10 RETURNING ${WITH_SEAT_REVISION}`,
-          [next.tokenHash, next.overrideTokenHash, next.slug, next.linkToken, next.disabled, JSON.stringify(next.settings), sealedWebhookSecret(secrets, current, change), next.webhookDisabledAtMs, nowIso, id, next.feedToken,
-            change.assignment ?? null, Math.max(0, hostsBefore - hostsAfter)],
-        );
-        return updated.rows[0];
-      }));
+            [
+              next.tokenHash,
+              next.overrideTokenHash,
+              next.slug,
+              next.linkToken,
+              next.disabled,
+              JSON.stringify(next.settings),
+              sealedWebhookSecret(secrets, current, change),
+              next.webhookDisabledAtMs,
+              nowIso,
+              id,
+              next.feedToken,
+              change.assignment ?? null,
+              Math.max(0, hostsBefore - hostsAfter),
+            ],
+          );
+          return updated.rows[0];
+        }),
+      );
       return cached(row);
     },
     delete: async (id: number) => {

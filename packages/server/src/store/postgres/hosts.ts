@@ -42,9 +42,19 @@ export function postgresHosts(db: Connections): HostRepository {
         const row = (await c.query<HostRow>(`SELECT * FROM hosts WHERE id = $1 ${lock}`, [id])).rows[0];
         if (!row) return false;
         const next = { ...toHost(row), ...change };
-        await c.query("UPDATE hosts SET name = $1, email = $2, timezone = $3, avatar_url = $4, bookings_calendar = $5, feed_token = $6, updated_at_ms = $7, revision = revision + 1 WHERE id = $8", [
-          next.name, next.email, next.timezone, next.avatarUrl, next.bookingsCalendar === null ? null : JSON.stringify(next.bookingsCalendar), next.feedToken, nowMs, id,
-        ]);
+        await c.query(
+          "UPDATE hosts SET name = $1, email = $2, timezone = $3, avatar_url = $4, bookings_calendar = $5, feed_token = $6, updated_at_ms = $7, revision = revision + 1 WHERE id = $8",
+          [
+            next.name,
+            next.email,
+            next.timezone,
+            next.avatarUrl,
+            next.bookingsCalendar === null ? null : JSON.stringify(next.bookingsCalendar),
+            next.feedToken,
+            nowMs,
+            id,
+          ],
+        );
         return true;
       });
       return done ? byId(id) : null;
@@ -54,16 +64,20 @@ export function postgresHosts(db: Connections): HostRepository {
         const row = (await c.query<HostRow>("SELECT * FROM hosts WHERE id = $1 FOR UPDATE", [id])).rows[0];
         if (!row) return "not_found" as const;
         if (row.is_default === true) return "default" as const;
-        const used = (await c.query<{ used: boolean }>(
-          "SELECT EXISTS (SELECT 1 FROM event_type_hosts WHERE host_id = $1) OR EXISTS (SELECT 1 FROM reservation_hosts WHERE host_id = $1) AS used",
-          [id],
-        )).rows[0]!.used;
+        const used = (
+          await c.query<{ used: boolean }>(
+            "SELECT EXISTS (SELECT 1 FROM event_type_hosts WHERE host_id = $1) OR EXISTS (SELECT 1 FROM reservation_hosts WHERE host_id = $1) AS used",
+            [id],
+          )
+        ).rows[0]!.used;
         if (used) return "in_use" as const;
         await c.query("DELETE FROM hosts WHERE id = $1", [id]);
         return "deleted" as const;
       }),
     eventTypeIds: async (hostId: number) =>
-      (await db.run<{ id: number }>("SELECT event_type_id AS id FROM event_type_hosts WHERE host_id = $1 ORDER BY event_type_id", [hostId], true)).rows.map((r) => Number(r.id)),
+      (await db.run<{ id: number }>("SELECT event_type_id AS id FROM event_type_hosts WHERE host_id = $1 ORDER BY event_type_id", [hostId], true)).rows.map(
+        (r) => Number(r.id),
+      ),
     reservations: async (hostId: number, query: ReservationQuery) =>
       (
         await db.run<ReservationRow>(
@@ -75,7 +89,10 @@ export function postgresHosts(db: Connections): HostRepository {
         )
       ).rows.map(toReservation),
     busy: async (hostIds, exceptEventTypeId, fromMs, untilMs, nowMs) =>
-      (await db.run<HostBusyInterval>(HOST_BUSY, [hostIds, exceptEventTypeId, fromMs, untilMs, nowMs], true, "host_busy")).rows.map((b) => ({ ...b, hostId: Number(b.hostId) })),
+      (await db.run<HostBusyInterval>(HOST_BUSY, [hostIds, exceptEventTypeId, fromMs, untilMs, nowMs], true, "host_busy")).rows.map((b) => ({
+        ...b,
+        hostId: Number(b.hostId),
+      })),
   };
 }
 
@@ -108,7 +125,13 @@ export function postgresSchedules(db: Connections): ScheduleRepository {
         const row = (await c.query<ScheduleRow>("SELECT * FROM schedules WHERE id = $1 FOR UPDATE", [id])).rows[0];
         if (!row) return false;
         const next = { ...toSchedule(row), ...change };
-        await c.query("UPDATE schedules SET name = $1, timezone = $2, availability = $3, updated_at_ms = $4 WHERE id = $5", [next.name, next.timezone, JSON.stringify(next.availability), nowMs, id]);
+        await c.query("UPDATE schedules SET name = $1, timezone = $2, availability = $3, updated_at_ms = $4 WHERE id = $5", [
+          next.name,
+          next.timezone,
+          JSON.stringify(next.availability),
+          nowMs,
+          id,
+        ]);
         await c.query("UPDATE hosts SET revision = revision + 1 WHERE id = $1", [next.hostId]);
         return true;
       });

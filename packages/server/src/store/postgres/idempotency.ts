@@ -38,7 +38,11 @@ export function postgresIdempotency(db: Connections): IdempotencyRepository {
         throw new StoreBusyError();
       }),
     finish: async (eventTypeId: number, key: string, status: number, response: string) => {
-      await db.run("UPDATE idempotency_keys SET status = $1, response = $2 WHERE event_type_id = $3 AND key = $4 AND status IS NULL", [status, response, eventTypeId, key], true);
+      await db.run(
+        "UPDATE idempotency_keys SET status = $1, response = $2 WHERE event_type_id = $3 AND key = $4 AND status IS NULL",
+        [status, response, eventTypeId, key],
+        true,
+      );
     },
     release: async (eventTypeId: number, key: string) => {
       // A key tied to a booking stays (a COMMIT may have gone through though its answer was lost): a retry must find it, not book again.

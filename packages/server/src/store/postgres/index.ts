@@ -93,7 +93,12 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     session: [...session, "-c synchronous_commit=off"],
     onConnectionError: options.onConnectionError,
   });
-  return new PostgresStore(new Connections(pool, target, poolSize), new PostgresRateLimiter(counterPool, rateLimit.limit, rateLimit.windowSeconds), options.databaseTime ?? false, secrets);
+  return new PostgresStore(
+    new Connections(pool, target, poolSize),
+    new PostgresRateLimiter(counterPool, rateLimit.limit, rateLimit.windowSeconds),
+    options.databaseTime ?? false,
+    secrets,
+  );
 }
 
 /**

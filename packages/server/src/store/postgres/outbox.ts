@@ -1,5 +1,13 @@
 import type pg from "pg";
-import { REMINDER_WITHDRAWN, changedReservations, type ChannelOutbox, type OutboxChannel, type OutboxEvent, type OutboxRepository, type WebhookAttempt } from "../outbox.ts";
+import {
+  REMINDER_WITHDRAWN,
+  changedReservations,
+  type ChannelOutbox,
+  type OutboxChannel,
+  type OutboxEvent,
+  type OutboxRepository,
+  type WebhookAttempt,
+} from "../outbox.ts";
 import type { Connections } from "./connections.ts";
 import { toDelivery, type WebhookRow } from "../rows/outbox.ts";
 
@@ -147,7 +155,11 @@ function channelOutbox(db: Connections, channel: OutboxChannel): ChannelOutbox {
 /** The event type's most recent events (of one channel, or of all), newest first, with their attempts. */
 async function recentDeliveries(db: Connections, eventTypeId: number, channel: OutboxChannel | null, limit: number) {
   const events = (
-    await db.run<WebhookRow>("SELECT * FROM webhook_events WHERE event_type_id = $1 AND ($3::text IS NULL OR channel = $3) ORDER BY id DESC LIMIT $2", [eventTypeId, limit, channel], true)
+    await db.run<WebhookRow>(
+      "SELECT * FROM webhook_events WHERE event_type_id = $1 AND ($3::text IS NULL OR channel = $3) ORDER BY id DESC LIMIT $2",
+      [eventTypeId, limit, channel],
+      true,
+    )
   ).rows;
   if (events.length === 0) return [];
   const attempts = (

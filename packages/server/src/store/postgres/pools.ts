@@ -21,7 +21,8 @@ const KEEPALIVE_DELAY_MS = 10_000;
 
 /** `host:port/database` of a URL, for messages; never the user's password. Throws for a URL that is not PostgreSQL's. */
 export function describeTarget(url: string): string {
-  if (!/^postgres(ql)?:\/\//.test(url)) throw new Error("The PostgreSQL URL must start with postgres:// or postgresql:// (e.g. postgres://user@host:5432/database).");
+  if (!/^postgres(ql)?:\/\//.test(url))
+    throw new Error("The PostgreSQL URL must start with postgres:// or postgresql:// (e.g. postgres://user@host:5432/database).");
   try {
     const u = new URL(url);
     const host = u.hostname || u.searchParams.get("host") || "localhost";
@@ -39,7 +40,11 @@ export function describeTarget(url: string): string {
 export function sessionSettings(url: string, schema: string | null): string[] {
   // Session settings go in the startup packet, so no connection ever runs a query without them.
   if (/[?&]options=/.test(url)) throw new Error("The PostgreSQL URL must not set `options`: the store sets the session's search_path and timeouts itself.");
-  const session = [`-c lock_timeout=${LOCK_WAIT_MS}`, `-c idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_MS}`, `-c statement_timeout=${STATEMENT_TIMEOUT_MS}`];
+  const session = [
+    `-c lock_timeout=${LOCK_WAIT_MS}`,
+    `-c idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_MS}`,
+    `-c statement_timeout=${STATEMENT_TIMEOUT_MS}`,
+  ];
   if (schema !== null) session.push(`-c search_path=${schema}`);
   return session;
 }

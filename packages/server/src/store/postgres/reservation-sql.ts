@@ -11,9 +11,31 @@ export const INSERT_RESERVATION = `INSERT INTO reservations (uuid, event_type_id
 export function reservationValues(r: ReservationRecord): unknown[] {
   const c = reservationColumns(r);
   return [
-    c.uuid, c.eventTypeId, c.status, c.startMs, c.endMs, c.heldUntilMs, c.email, c.firstname, c.lastname, c.phone, c.timezone,
-    c.location, c.guests, c.customFields, c.meetLink, c.payment, c.paymentIntentId, c.confirmedAtMs, c.cancelledAtMs,
-    c.createdAtMs, c.updatedAtMs, c.sequence, c.cancelReason, c.locale, c.hostIds,
+    c.uuid,
+    c.eventTypeId,
+    c.status,
+    c.startMs,
+    c.endMs,
+    c.heldUntilMs,
+    c.email,
+    c.firstname,
+    c.lastname,
+    c.phone,
+    c.timezone,
+    c.location,
+    c.guests,
+    c.customFields,
+    c.meetLink,
+    c.payment,
+    c.paymentIntentId,
+    c.confirmedAtMs,
+    c.cancelledAtMs,
+    c.createdAtMs,
+    c.updatedAtMs,
+    c.sequence,
+    c.cancelReason,
+    c.locale,
+    c.hostIds,
   ];
 }
 

@@ -104,12 +104,18 @@ export function postgresReservations(db: Connections, rateLimiter: PostgresRateL
         await c.query("SELECT id FROM event_types WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE", [ids]);
         for (const r of records) await c.query(INSERT_RESERVATION, reservationValues(r));
         for (const id of ids) {
-          await c.query("UPDATE event_types SET longest_reservation_ms = greatest(longest_reservation_ms, $1), revision = revision + 1 WHERE id = $2", [longest.get(id), id]);
+          await c.query("UPDATE event_types SET longest_reservation_ms = greatest(longest_reservation_ms, $1), revision = revision + 1 WHERE id = $2", [
+            longest.get(id),
+            id,
+          ]);
         }
         const hostLongest = new Map<number, number>();
         for (const r of records) for (const h of r.hostIds) hostLongest.set(h, Math.max(hostLongest.get(h) ?? 0, r.endMs - r.startMs));
         for (const h of [...hostLongest.keys()].sort((a, b) => a - b)) {
-          await c.query("UPDATE hosts SET longest_reservation_ms = greatest(longest_reservation_ms, $1), revision = revision + 1 WHERE id = $2", [hostLongest.get(h), h]);
+          await c.query("UPDATE hosts SET longest_reservation_ms = greatest(longest_reservation_ms, $1), revision = revision + 1 WHERE id = $2", [
+            hostLongest.get(h),
+            h,
+          ]);
         }
       });
     },

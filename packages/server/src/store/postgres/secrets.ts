@@ -9,7 +9,9 @@ import { resealedRows, SEALED_COLUMNS } from "../secrets.ts";
  */
 export async function resealPostgres(pool: pg.Pool, secrets: SecretBox): Promise<void> {
   for (const column of SEALED_COLUMNS) {
-    const { rows } = await pool.query<{ id: number; value: string }>(`SELECT id, ${column.column} AS value FROM ${column.table} WHERE ${column.column} IS NOT NULL`);
+    const { rows } = await pool.query<{ id: number; value: string }>(
+      `SELECT id, ${column.column} AS value FROM ${column.table} WHERE ${column.column} IS NOT NULL`,
+    );
     for (const change of resealedRows(rows, column, secrets)) {
       await pool.query(`UPDATE ${column.table} SET ${column.column} = $1 WHERE id = $2 AND ${column.column} = $3`, [change.value, change.id, change.was]);
     }

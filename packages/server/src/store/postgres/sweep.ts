@@ -36,7 +36,13 @@ export async function sweep(db: Connections, rateLimiter: PostgresRateLimiter, n
     ).rows;
     await c.query("DELETE FROM idempotency_keys WHERE created_at_ms < $1", [nowMs - IDEMPOTENCY_TTL_MS]);
     // The revisions of the event types touched, counted with the commit.
-    tx.commitWith((client) => commitSeatChange(client, [...expired, ...cancelled].map((r) => r.event_type_id), Math.floor(Math.random() * 1024)));
+    tx.commitWith((client) =>
+      commitSeatChange(
+        client,
+        [...expired, ...cancelled].map((r) => r.event_type_id),
+        Math.floor(Math.random() * 1024),
+      ),
+    );
     return { expired: expired.length, cancelled: cancelled.length };
   });
   await rateLimiter.forgetOldWindows(nowMs);

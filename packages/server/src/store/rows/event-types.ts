@@ -32,7 +32,19 @@ export interface EventTypeRow {
  */
 export function eventTypeHostsOf(text: string | null | undefined): EventTypeHostInfo[] {
   if (!text) return [];
-  type Entry = [number | string, number, number | string | null, string, string | null, string, string | null, unknown, string | null, unknown, number | string | undefined];
+  type Entry = [
+    number | string,
+    number,
+    number | string | null,
+    string,
+    string | null,
+    string,
+    string | null,
+    unknown,
+    string | null,
+    unknown,
+    number | string | undefined,
+  ];
   const list = JSON.parse(text) as Entry[];
   const json = <T>(v: unknown): T | null => (v === null || v === undefined ? null : typeof v === "string" ? (JSON.parse(v) as T) : (v as T));
   return list.map(([hostId, priority, scheduleId, name, email, timezone, avatarUrl, bookingsCalendar, scheduleZone, availability, revision]) => ({
@@ -44,7 +56,8 @@ export function eventTypeHostsOf(text: string | null | undefined): EventTypeHost
     timezone,
     avatarUrl,
     bookingsCalendar: json<EventTypeHostInfo["bookingsCalendar"]>(bookingsCalendar),
-    schedule: scheduleId === null || scheduleZone === null ? null : { timezone: scheduleZone, availability: json<ScheduleRecord["availability"]>(availability)! },
+    schedule:
+      scheduleId === null || scheduleZone === null ? null : { timezone: scheduleZone, availability: json<ScheduleRecord["availability"]>(availability)! },
     ...(revision === undefined || revision === null ? {} : { revision: Number(revision) }),
   }));
 }
@@ -53,7 +66,11 @@ export function eventTypeHostsOf(text: string | null | undefined): EventTypeHost
  * An event type record from its row, its settings parsed from their JSON text and its webhook secret
  * opened, unless `reuse` holds them as they were parsed or opened from the same text before.
  */
-export const toEventType = (r: EventTypeRow, secrets: SecretBox, reuse: Partial<Pick<EventTypeRecord, "settings" | "webhookSecret">> = {}): EventTypeRecord => ({
+export const toEventType = (
+  r: EventTypeRow,
+  secrets: SecretBox,
+  reuse: Partial<Pick<EventTypeRecord, "settings" | "webhookSecret">> = {},
+): EventTypeRecord => ({
   id: r.id,
   revision: r.revision,
   hosts: eventTypeHostsOf(r.hosts_json),

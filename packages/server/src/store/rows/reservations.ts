@@ -101,8 +101,19 @@ export const reservationColumns = (r: ReservationRecord) => ({
  * Whether saving `after` over the stored `before` moves seats (status, times or hold), which slot
  * lists and configuration depend on; a payment note does not. Without a stored row, nothing moved.
  */
-export const movesSeats = (before: Pick<ReservationRow, "status" | "start_ms" | "end_ms" | "held_until_ms" | "payment"> | null | undefined, after: ReservationRecord): boolean =>
+export const movesSeats = (
+  before: Pick<ReservationRow, "status" | "start_ms" | "end_ms" | "held_until_ms" | "payment"> | null | undefined,
+  after: ReservationRecord,
+): boolean =>
   before != null &&
-  (before.status !== after.status || before.start_ms !== after.startMs || before.end_ms !== after.endMs || before.held_until_ms !== after.heldUntilMs ||
+  (before.status !== after.status ||
+    before.start_ms !== after.startMs ||
+    before.end_ms !== after.endMs ||
+    before.held_until_ms !== after.heldUntilMs ||
     // A payment that starts or stops keeping a hold's seat (a processing one that failed) moves it.
-    paidHold({ status: before.status, startMs: before.start_ms, heldUntilMs: before.held_until_ms, payment: before.payment === null ? null : JSON.parse(before.payment) }) !== paidHold(after));
+    paidHold({
+      status: before.status,
+      startMs: before.start_ms,
+      heldUntilMs: before.held_until_ms,
+      payment: before.payment === null ? null : JSON.parse(before.payment),
+    }) !== paidHold(after));

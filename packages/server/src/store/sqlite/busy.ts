@@ -28,13 +28,19 @@ export function sqliteBusy(connection: SqliteConnection, secrets: SecretBox): Bu
       "INSERT INTO busy_objects (source_id, href, etag, ics) VALUES (?, ?, ?, ?) ON CONFLICT (source_id, href) DO UPDATE SET etag = excluded.etag, ics = excluded.ics",
     ),
     busyObjectDelete: db.query<unknown, [number, string]>("DELETE FROM busy_objects WHERE source_id = ? AND href = ?"),
-    busyIntervalsOfSource: db.query<BusyInterval, [number]>("SELECT start_ms AS startMs, end_ms AS endMs FROM busy_intervals WHERE source_id = ? ORDER BY start_ms, end_ms"),
+    busyIntervalsOfSource: db.query<BusyInterval, [number]>(
+      "SELECT start_ms AS startMs, end_ms AS endMs FROM busy_intervals WHERE source_id = ? ORDER BY start_ms, end_ms",
+    ),
     busyIntervalsClear: db.query<unknown, [number]>("DELETE FROM busy_intervals WHERE source_id = ?"),
-    busyIntervalInsert: db.query<unknown, [number, number, number, number]>("INSERT INTO busy_intervals (source_id, host_id, start_ms, end_ms) VALUES (?, ?, ?, ?)"),
+    busyIntervalInsert: db.query<unknown, [number, number, number, number]>(
+      "INSERT INTO busy_intervals (source_id, host_id, start_ms, end_ms) VALUES (?, ?, ?, ?)",
+    ),
     busySynced: db.query<unknown, [string, number, number, number | null, string | null, number]>(
       "UPDATE busy_sources SET sync_state = ?, last_attempt_at_ms = ?, last_success_at_ms = ?, last_error = NULL, failure_count = 0, expanded_until_ms = coalesce(?, expanded_until_ms), skipped_objects = coalesce(?, skipped_objects) WHERE id = ?",
     ),
-    busyFailed: db.query<unknown, [number, number, string, number]>("UPDATE busy_sources SET last_attempt_at_ms = ?, last_failure_at_ms = ?, last_error = ?, failure_count = failure_count + 1 WHERE id = ?"),
+    busyFailed: db.query<unknown, [number, number, string, number]>(
+      "UPDATE busy_sources SET last_attempt_at_ms = ?, last_failure_at_ms = ?, last_error = ?, failure_count = failure_count + 1 WHERE id = ?",
+    ),
     hostBump: db.query<unknown, [number]>(BUMP_HOST_REVISION),
   };
   const sealed = (secret: string | null): string | null => (secret === null ? null : secrets.seal(secret, "calendar"));
@@ -43,7 +49,16 @@ export function sqliteBusy(connection: SqliteConnection, secrets: SecretBox): Bu
     add: async (input: NewBusySource, nowMs: number): Promise<BusySourceRecord> => {
       const id = connection.write(
         () =>
-          q.busySourceInsert.get(input.hostId, input.kind, input.url, input.username, sealed(input.secret), JSON.stringify(input.calendars), input.freshnessMinutes, nowMs)!.id,
+          q.busySourceInsert.get(
+            input.hostId,
+            input.kind,
+            input.url,
+            input.username,
+            sealed(input.secret),
+            JSON.stringify(input.calendars),
+            input.freshnessMinutes,
+            nowMs,
+          )!.id,
       );
       return toBusySource(q.busySourceById.get(id)!, secrets);
     },

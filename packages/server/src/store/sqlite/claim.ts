@@ -5,12 +5,27 @@ import type { HostBusyInterval } from "../hosts.ts";
 import type { HostView, ReservationRecord, SeatClaim, SeatDecision, SeatHolder } from "../reservations.ts";
 import type { Store } from "../store.ts";
 import type { SqliteConnection } from "./connection.ts";
-import { EVENT_TYPE_HOST_IDS, HOST_BUSY, INSERT_RESERVATION, LAST_BOOKED, LIVE_HOSTS, RESERVATION_BY_UUID, SEAT_HOLDERS, UPDATE_RESERVATION } from "./reservation-sql.ts";
+import {
+  EVENT_TYPE_HOST_IDS,
+  HOST_BUSY,
+  INSERT_RESERVATION,
+  LAST_BOOKED,
+  LIVE_HOSTS,
+  RESERVATION_BY_UUID,
+  SEAT_HOLDERS,
+  UPDATE_RESERVATION,
+} from "./reservation-sql.ts";
 import { eventInserter } from "./outbox.ts";
 
 /** A seat holder row as SQLite answers it: the hosts as JSON text. */
 export type SeatHolderRow = Omit<SeatHolder, "hostIds"> & { hostIds: string };
-export const toSeatHolder = (row: SeatHolderRow): SeatHolder => ({ uuid: row.uuid, startMs: row.startMs, endMs: row.endMs, heldUntilMs: row.heldUntilMs, hostIds: hostIdsOf(row.hostIds) });
+export const toSeatHolder = (row: SeatHolderRow): SeatHolder => ({
+  uuid: row.uuid,
+  startMs: row.startMs,
+  endMs: row.endMs,
+  heldUntilMs: row.heldUntilMs,
+  hostIds: hostIdsOf(row.hostIds),
+});
 
 /**
  * `store.reservations.claim` on SQLite, the one way seats are taken: under the write lock, reads the
@@ -33,11 +48,17 @@ export function sqliteClaims(connection: SqliteConnection): Store["reservations"
     rUpdate: db.query(UPDATE_RESERVATION),
     idemLink: db.query<unknown, [string, number, string]>("UPDATE idempotency_keys SET reservation_uuid = ? WHERE event_type_id = ? AND key = ?"),
     // A claim's write to its event type in one statement: the revision bumped (when no host carries it), the longest reservation kept.
-    etClaimed: db.query<unknown, [number, number, number]>("UPDATE event_types SET revision = revision + ?, longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id = ?"),
+    etClaimed: db.query<unknown, [number, number, number]>(
+      "UPDATE event_types SET revision = revision + ?, longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id = ?",
+    ),
     // And to its hosts: every event type of theirs gets a new revision, counted in booking_revision
     // (a host's revision is both columns' sum), which tells token lookups that only seats changed.
-    hostsClaimed: db.query<unknown, [number, string]>("UPDATE hosts SET booking_revision = booking_revision + 1, longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id IN (SELECT value FROM json_each(?))"),
-    hostClaimed: db.query<unknown, [number, number]>("UPDATE hosts SET booking_revision = booking_revision + 1, longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id = ?"),
+    hostsClaimed: db.query<unknown, [number, string]>(
+      "UPDATE hosts SET booking_revision = booking_revision + 1, longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id IN (SELECT value FROM json_each(?))",
+    ),
+    hostClaimed: db.query<unknown, [number, number]>(
+      "UPDATE hosts SET booking_revision = booking_revision + 1, longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id = ?",
+    ),
   };
   const insertEvents = eventInserter(db);
   /** Those of the hosts that still exist, in the order given. */
@@ -46,7 +67,10 @@ export function sqliteClaims(connection: SqliteConnection): Store["reservations"
     return named.filter((id) => live.has(id));
   };
 
-  return async (claim: SeatClaim, decide: (holders: SeatHolder[], current: ReservationRecord | null, nowMs: number, busy: BusyInterval[], hosts: HostView[]) => SeatDecision) => {
+  return async (
+    claim: SeatClaim,
+    decide: (holders: SeatHolder[], current: ReservationRecord | null, nowMs: number, busy: BusyInterval[], hosts: HostView[]) => SeatDecision,
+  ) => {
     // Everything between BEGIN IMMEDIATE and COMMIT runs synchronously: no other request of this
     // process can interleave, and other processes wait on SQLite's write lock. Claims arriving
     // together share one transaction (see SqliteConnection.batched), each decided in turn on what the ones before
@@ -60,9 +84,14 @@ export function sqliteClaims(connection: SqliteConnection): Store["reservations"
       const candidates = named.length === 1 ? (q.liveHost.get(named[0]!) ? [named[0]!] : []) : liveOf(named);
       const hostsJson = JSON.stringify(candidates);
       const currentRow = claim.uuid ? q.rByUuid.get(claim.eventTypeId, claim.uuid) : null;
-      const holders = q.seatHolders.all({ eventTypeId: claim.eventTypeId, untilMs: claim.untilMs, fromMs: claim.fromMs, nowMs }).filter((h) => h.uuid !== claim.uuid).map(toSeatHolder);
+      const holders = q.seatHolders
+        .all({ eventTypeId: claim.eventTypeId, untilMs: claim.untilMs, fromMs: claim.fromMs, nowMs })
+        .filter((h) => h.uuid !== claim.uuid)
+        .map(toSeatHolder);
       // The hosts' calendars as last synced and their bookings of other event types, read under the same write lock as the seats.
-      const busyRows = claim.busySpan ? q.hostBusy.all({ hostIds: hostsJson, eventTypeId: claim.eventTypeId, fromMs: claim.busySpan.fromMs, untilMs: claim.busySpan.untilMs, nowMs }) : [];
+      const busyRows = claim.busySpan
+        ? q.hostBusy.all({ hostIds: hostsJson, eventTypeId: claim.eventTypeId, fromMs: claim.busySpan.fromMs, untilMs: claim.busySpan.untilMs, nowMs })
+        : [];
       const lastBooked = new Map<number, number>();
       if (claim.lastBooked) for (const row of q.lastBooked.all({ hostIds: hostsJson, eventTypeId: claim.eventTypeId })) lastBooked.set(row.hostId, row.lastMs);
       const busy = busyRows.map((b) => ({ startMs: b.startMs, endMs: b.endMs }));

@@ -11,8 +11,12 @@ export function sqliteConsoleSessions(connection: SqliteConnection): ConsoleSess
        VALUES ($id, $tokenHash, $role, $hostId, $method, $keyFingerprint, $createdAtMs, $expiresAtMs, $lastSeenAtMs, $revokedAtMs, $address, $userAgent)`,
     ),
     byHash: db.query<ConsoleSessionRow, [string]>("SELECT * FROM console_sessions WHERE token_hash = ?"),
-    touch: db.query<unknown, [number, number, string]>("UPDATE console_sessions SET last_seen_at_ms = ?, expires_at_ms = ? WHERE id = ? AND revoked_at_ms IS NULL"),
-    active: db.query<ConsoleSessionRow, [number]>("SELECT * FROM console_sessions WHERE revoked_at_ms IS NULL AND expires_at_ms > ? ORDER BY created_at_ms DESC, id LIMIT 500"),
+    touch: db.query<unknown, [number, number, string]>(
+      "UPDATE console_sessions SET last_seen_at_ms = ?, expires_at_ms = ? WHERE id = ? AND revoked_at_ms IS NULL",
+    ),
+    active: db.query<ConsoleSessionRow, [number]>(
+      "SELECT * FROM console_sessions WHERE revoked_at_ms IS NULL AND expires_at_ms > ? ORDER BY created_at_ms DESC, id LIMIT 500",
+    ),
     revoke: db.query<unknown, [number, string]>("UPDATE console_sessions SET revoked_at_ms = ? WHERE id = ? AND revoked_at_ms IS NULL"),
     // Sessions and links long over are forgotten as new ones come.
     forget: db.query<unknown, [number]>("DELETE FROM console_sessions WHERE expires_at_ms < ?"),

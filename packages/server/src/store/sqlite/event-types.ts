@@ -16,7 +16,8 @@ export const BUMP_HOST_REVISION = "UPDATE hosts SET revision = revision + 1 WHER
  * one of its hosts (a booking, a calendar's busy times, a schedule) adds one. A host's revision is
  * its row's `revision` plus `booking_revision`, the count of its bookings' claims.
  */
-const HOST_REVISION = "(SELECT coalesce(sum(h.revision + h.booking_revision - 1), 0) FROM event_type_hosts eh JOIN hosts h ON h.id = eh.host_id WHERE eh.event_type_id = event_types.id)";
+const HOST_REVISION =
+  "(SELECT coalesce(sum(h.revision + h.booking_revision - 1), 0) FROM event_type_hosts eh JOIN hosts h ON h.id = eh.host_id WHERE eh.event_type_id = event_types.id)";
 /** The hosts of the event type in view, with their names and schedules, in their order (see `eventTypeHostsOf`). */
 const HOSTS_JSON = `(SELECT json_group_array(json_array(eh.host_id, eh.priority, eh.schedule_id, h.name, h.email, h.timezone, h.avatar_url, json(h.bookings_calendar), s.timezone, json(s.availability), h.revision + h.booking_revision) ORDER BY eh.position)
   FROM event_type_hosts eh JOIN hosts h ON h.id = eh.host_id LEFT JOIN schedules s ON s.id = eh.schedule_id WHERE eh.event_type_id = event_types.id)`;
@@ -25,7 +26,8 @@ const HOSTS_JSON = `(SELECT json_group_array(json_array(eh.host_id, eh.priority,
  * holds (the row, its list of hosts, their names, schedules and calendars), while bookings leave it
  * alone, so a record parsed at one total revision serves the next with only its revisions renewed.
  */
-const CONTENT_REVISION = "event_types.revision + (SELECT coalesce(sum(h.revision - 1), 0) FROM event_type_hosts eh JOIN hosts h ON h.id = eh.host_id WHERE eh.event_type_id = event_types.id)";
+const CONTENT_REVISION =
+  "event_types.revision + (SELECT coalesce(sum(h.revision - 1), 0) FROM event_type_hosts eh JOIN hosts h ON h.id = eh.host_id WHERE eh.event_type_id = event_types.id)";
 /**
  * An event type's columns with its hosts, its revision the row's plus its hosts' (so a booking of
  * another event type of a host, or a change of the host's calendars, gives it a new revision).
@@ -56,10 +58,14 @@ export function sqliteEventTypes(connection: SqliteConnection, secrets: SecretBo
     etRevisionByFeedToken: db.query<HeadRow, [string]>(`SELECT ${EVENT_TYPE_HEAD} FROM event_types WHERE feed_token = ?`),
     etBySlug: db.query<FullRow, [string]>(`SELECT ${EVENT_TYPE_COLUMNS} FROM event_types WHERE slug = ?`),
     etList: db.query<FullRow, []>(`SELECT ${EVENT_TYPE_COLUMNS} FROM event_types ORDER BY id`),
-    hostSum: db.query<{ n: number }, [number]>("SELECT coalesce(sum(h.revision + h.booking_revision - 1), 0) AS n FROM event_type_hosts eh JOIN hosts h ON h.id = eh.host_id WHERE eh.event_type_id = ?"),
+    hostSum: db.query<{ n: number }, [number]>(
+      "SELECT coalesce(sum(h.revision + h.booking_revision - 1), 0) AS n FROM event_type_hosts eh JOIN hosts h ON h.id = eh.host_id WHERE eh.event_type_id = ?",
+    ),
     defaultHost: db.query<{ id: number }, []>("SELECT id FROM hosts WHERE is_default = 1"),
     ethClear: db.query<unknown, [number]>("DELETE FROM event_type_hosts WHERE event_type_id = ?"),
-    ethInsert: db.query<unknown, [number, number, number, number, number | null]>("INSERT INTO event_type_hosts (event_type_id, host_id, position, priority, schedule_id) VALUES (?, ?, ?, ?, ?)"),
+    ethInsert: db.query<unknown, [number, number, number, number, number | null]>(
+      "INSERT INTO event_type_hosts (event_type_id, host_id, position, priority, schedule_id) VALUES (?, ?, ?, ?, ?)",
+    ),
     etAssignment: db.query<unknown, [string, number]>("UPDATE event_types SET assignment = ? WHERE id = ?"),
     etRevisionAdd: db.query<unknown, [number, number]>("UPDATE event_types SET revision = revision + ? WHERE id = ?"),
     etCount: db.query<{ n: number }, []>("SELECT count(*) AS n FROM event_types"),
@@ -72,7 +78,9 @@ export function sqliteEventTypes(connection: SqliteConnection, secrets: SecretBo
         webhook_disabled_at_ms = ?, updated_at = ?, feed_token = ?, revision = revision + 1 WHERE id = ? RETURNING id`,
     ),
     etDelete: db.query<unknown, [number]>("DELETE FROM event_types WHERE id = ?"),
-    etHostsBump: db.query<unknown, [number]>("UPDATE hosts SET revision = revision + 1 WHERE id IN (SELECT host_id FROM event_type_hosts WHERE event_type_id = ?)"),
+    etHostsBump: db.query<unknown, [number]>(
+      "UPDATE hosts SET revision = revision + 1 WHERE id IN (SELECT host_id FROM event_type_hosts WHERE event_type_id = ?)",
+    ),
   };
   const parsed = new ParsedEventTypes(secrets);
   const cached = (row: FullRow | null): EventTypeRecord | null => parsed.of(withTotal(row), row?.content_revision);
@@ -91,7 +99,11 @@ export function sqliteEventTypes(connection: SqliteConnection, secrets: SecretBo
     if (!current) return null;
     const [hostsTotal, hostsContent, hostRevisions] = JSON.parse(current.hosts_head) as [number, number, number[]];
     const revision = current.own_revision + hostsTotal;
-    return parsed.current(current.id, revision) ?? parsed.rebased(current.id, current.own_revision + hostsContent, revision, hostRevisions) ?? cached(full.get(credential));
+    return (
+      parsed.current(current.id, revision) ??
+      parsed.rebased(current.id, current.own_revision + hostsContent, revision, hostRevisions) ??
+      cached(full.get(credential))
+    );
   };
 
   return {
@@ -100,8 +112,17 @@ export function sqliteEventTypes(connection: SqliteConnection, secrets: SecretBo
         connection.write(() => {
           const { id } = slugChecked(input.slug, () =>
             q.etInsert.get(
-              input.tokenHash, input.overrideTokenHash, input.slug, input.linkToken, input.disabled ? 1 : 0, JSON.stringify(input.settings), secrets.seal(input.webhookSecret, "webhook"), nowIso, nowIso,
-              input.feedToken ?? null, input.assignment ?? "collective",
+              input.tokenHash,
+              input.overrideTokenHash,
+              input.slug,
+              input.linkToken,
+              input.disabled ? 1 : 0,
+              JSON.stringify(input.settings),
+              secrets.seal(input.webhookSecret, "webhook"),
+              nowIso,
+              nowIso,
+              input.feedToken ?? null,
+              input.assignment ?? "collective",
             ),
           )!;
           writeHosts(id, input.hosts);
@@ -122,8 +143,17 @@ export function sqliteEventTypes(connection: SqliteConnection, secrets: SecretBo
         const next = { ...toEventType(current, secrets), ...change };
         slugChecked(next.slug, () =>
           q.etUpdate.get(
-            next.tokenHash, next.overrideTokenHash, next.slug, next.linkToken, next.disabled ? 1 : 0, JSON.stringify(next.settings), sealedWebhookSecret(secrets, current, change), next.webhookDisabledAtMs, nowIso,
-            next.feedToken, id,
+            next.tokenHash,
+            next.overrideTokenHash,
+            next.slug,
+            next.linkToken,
+            next.disabled ? 1 : 0,
+            JSON.stringify(next.settings),
+            sealedWebhookSecret(secrets, current, change),
+            next.webhookDisabledAtMs,
+            nowIso,
+            next.feedToken,
+            id,
           ),
         );
         if (change.assignment !== undefined) q.etAssignment.run(change.assignment, id);

@@ -7,7 +7,8 @@ import { BUMP_HOST_REVISION } from "./event-types.ts";
 import { HOST_BUSY } from "./reservation-sql.ts";
 
 /** A host's columns as HostRow reads them, its revision counting its bookings' (migration 18). */
-const HOST_COLUMNS = "id, name, email, timezone, avatar_url, is_default, bookings_calendar, feed_token, revision + booking_revision AS revision, created_at_ms, updated_at_ms";
+const HOST_COLUMNS =
+  "id, name, email, timezone, avatar_url, is_default, bookings_calendar, feed_token, revision + booking_revision AS revision, created_at_ms, updated_at_ms";
 
 /** Hosts on SQLite: people, and what takes their time across event types. */
 export function sqliteHosts(connection: SqliteConnection): HostRepository {
@@ -38,7 +39,8 @@ export function sqliteHosts(connection: SqliteConnection): HostRepository {
     return row ? toHost(row) : null;
   };
   return {
-    create: async (input: NewHost, nowMs: number) => toHost(q.byId.get(connection.write(() => q.insert.get(input.name, input.email, input.timezone, input.avatarUrl, input.feedToken, nowMs, nowMs)!.id))!),
+    create: async (input: NewHost, nowMs: number) =>
+      toHost(q.byId.get(connection.write(() => q.insert.get(input.name, input.email, input.timezone, input.avatarUrl, input.feedToken, nowMs, nowMs)!.id))!),
     byId: async (id) => byId(id),
     byIds: async (ids) => ids.map(byId).filter((h) => h !== null),
     list: async () => q.list.all().map(toHost),
@@ -52,7 +54,16 @@ export function sqliteHosts(connection: SqliteConnection): HostRepository {
         const row = q.byId.get(id);
         if (!row) return null;
         const next = { ...toHost(row), ...change };
-        q.update.run(next.name, next.email, next.timezone, next.avatarUrl, next.bookingsCalendar === null ? null : JSON.stringify(next.bookingsCalendar), next.feedToken, nowMs, id);
+        q.update.run(
+          next.name,
+          next.email,
+          next.timezone,
+          next.avatarUrl,
+          next.bookingsCalendar === null ? null : JSON.stringify(next.bookingsCalendar),
+          next.feedToken,
+          nowMs,
+          id,
+        );
         return toHost(q.byId.get(id)!);
       }),
     delete: async (id: number) =>
@@ -69,7 +80,8 @@ export function sqliteHosts(connection: SqliteConnection): HostRepository {
       const statuses = query.statuses ? JSON.stringify(query.statuses) : null;
       return q.reservations.all(hostId, query.untilMs, query.fromMs, statuses, statuses, query.limit).map(toReservation);
     },
-    busy: async (hostIds, exceptEventTypeId, fromMs, untilMs, nowMs) => q.busy.all({ hostIds: JSON.stringify(hostIds), eventTypeId: exceptEventTypeId, fromMs, untilMs, nowMs }),
+    busy: async (hostIds, exceptEventTypeId, fromMs, untilMs, nowMs) =>
+      q.busy.all({ hostIds: JSON.stringify(hostIds), eventTypeId: exceptEventTypeId, fromMs, untilMs, nowMs }),
   };
 }
 
@@ -83,7 +95,9 @@ export function sqliteSchedules(connection: SqliteConnection): ScheduleRepositor
     insert: db.query<{ id: number }, [number, string, string, string, number, number]>(
       "INSERT INTO schedules (host_id, name, timezone, availability, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
     ),
-    update: db.query<unknown, [string, string, string, number, number]>("UPDATE schedules SET name = ?, timezone = ?, availability = ?, updated_at_ms = ? WHERE id = ?"),
+    update: db.query<unknown, [string, string, string, number, number]>(
+      "UPDATE schedules SET name = ?, timezone = ?, availability = ?, updated_at_ms = ? WHERE id = ?",
+    ),
     used: db.query<{ n: number }, [number]>("SELECT count(*) AS n FROM event_type_hosts WHERE schedule_id = ?"),
     remove: db.query<unknown, [number]>("DELETE FROM schedules WHERE id = ?"),
     hostBump: db.query<unknown, [number]>(BUMP_HOST_REVISION),

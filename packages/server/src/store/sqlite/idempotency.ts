@@ -5,13 +5,16 @@ import type { SqliteConnection } from "./connection.ts";
 export function sqliteIdempotency(connection: SqliteConnection): IdempotencyRepository {
   const { db } = connection;
   const q = {
-    idemGet: db.query<{ request_hash: string; reservation_uuid: string | null; status: number | null; response: string | null; created_at_ms: number }, [number, string]>(
-      "SELECT request_hash, reservation_uuid, status, response, created_at_ms FROM idempotency_keys WHERE event_type_id = ? AND key = ?",
-    ),
+    idemGet: db.query<
+      { request_hash: string; reservation_uuid: string | null; status: number | null; response: string | null; created_at_ms: number },
+      [number, string]
+    >("SELECT request_hash, reservation_uuid, status, response, created_at_ms FROM idempotency_keys WHERE event_type_id = ? AND key = ?"),
     idemInsert: db.query<unknown, [number, string, string, number]>(
       "INSERT INTO idempotency_keys (event_type_id, key, request_hash, created_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
     ),
-    idemFinish: db.query<unknown, [number, string, number, string]>("UPDATE idempotency_keys SET status = ?, response = ? WHERE event_type_id = ? AND key = ? AND status IS NULL"),
+    idemFinish: db.query<unknown, [number, string, number, string]>(
+      "UPDATE idempotency_keys SET status = ?, response = ? WHERE event_type_id = ? AND key = ? AND status IS NULL",
+    ),
     // A key tied to a booking stays: that booking happened, and a retry must find it, not book again.
     idemDelete: db.query<unknown, [number, string]>("DELETE FROM idempotency_keys WHERE event_type_id = ? AND key = ? AND reservation_uuid IS NULL"),
     idemTakeOver: db.query<unknown, [number, number, string, number]>(

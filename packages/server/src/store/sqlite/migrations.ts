@@ -140,7 +140,12 @@ export const SQLITE_MIGRATIONS: { version: number; name: string; sql: string }[]
 export function applySqliteMigrations(db: Database): void {
   db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
   db.transaction(() => {
-    const applied = new Set(db.query<{ version: number }, []>("SELECT version FROM schema_migrations").all().map((r) => r.version));
+    const applied = new Set(
+      db
+        .query<{ version: number }, []>("SELECT version FROM schema_migrations")
+        .all()
+        .map((r) => r.version),
+    );
     for (const m of SQLITE_MIGRATIONS) {
       if (applied.has(m.version)) continue;
       db.exec(m.sql);

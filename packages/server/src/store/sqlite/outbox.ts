@@ -26,8 +26,15 @@ export function eventInserter(db: Database): (events: readonly OutboxEvent[]) =>
 /** The parameters of INSERT_EVENT for one event. */
 function eventRow(e: OutboxEvent): Record<string, string | number> {
   return {
-    channel: e.channel ?? "webhook", eventTypeId: e.eventTypeId, reservationUuid: e.reservationUuid, kind: e.kind, msgId: e.msgId,
-    url: e.url, payload: e.payload, notBeforeMs: e.notBeforeMs ?? e.createdAtMs, createdAtMs: e.createdAtMs,
+    channel: e.channel ?? "webhook",
+    eventTypeId: e.eventTypeId,
+    reservationUuid: e.reservationUuid,
+    kind: e.kind,
+    msgId: e.msgId,
+    url: e.url,
+    payload: e.payload,
+    notBeforeMs: e.notBeforeMs ?? e.createdAtMs,
+    createdAtMs: e.createdAtMs,
   };
 }
 
@@ -43,7 +50,8 @@ export function sqliteOutbox(connection: SqliteConnection): OutboxRepository {
       return outbox;
     },
     recent: async (eventTypeId, limit) => recentDeliveries(q, eventTypeId, null, limit),
-    retryNow: async (eventTypeId, id, nowMs) => connection.write(() => q.whRetryNow.run({ id, eventTypeId, now: nowMs, withdrawn: REMINDER_WITHDRAWN }).changes === 1),
+    retryNow: async (eventTypeId, id, nowMs) =>
+      connection.write(() => q.whRetryNow.run({ id, eventTypeId, now: nowMs, withdrawn: REMINDER_WITHDRAWN }).changes === 1),
   };
 }
 
@@ -72,17 +80,18 @@ function channelOutbox(connection: SqliteConnection, q: OutboxQueries, channel: 
       await connection.batched(() => {
         // Only the worker that holds this attempt records it: one whose lease ran out (and whose
         // event another worker took) finds the attempt count moved on and writes nothing.
-        const held = q.whOutcome.run({
-          id,
-          channel,
-          url: outcome.url ?? null,
-          attempt: attempt.attempt,
-          status: outcome.status,
-          nextAttemptAtMs: outcome.status === "pending" ? outcome.nextAttemptAtMs : attempt.atMs,
-          statusCode: attempt.statusCode,
-          error: attempt.error,
-          deliveredAtMs: outcome.status === "delivered" ? attempt.atMs + attempt.durationMs : null,
-        }).changes === 1;
+        const held =
+          q.whOutcome.run({
+            id,
+            channel,
+            url: outcome.url ?? null,
+            attempt: attempt.attempt,
+            status: outcome.status,
+            nextAttemptAtMs: outcome.status === "pending" ? outcome.nextAttemptAtMs : attempt.atMs,
+            statusCode: attempt.statusCode,
+            error: attempt.error,
+            deliveredAtMs: outcome.status === "delivered" ? attempt.atMs + attempt.durationMs : null,
+          }).changes === 1;
         if (!held) return;
         q.whAttempt.run({ id, ...attempt });
         if (outcome.followUps) {
@@ -128,7 +137,9 @@ function dueEvents(q: OutboxQueries, channel: OutboxChannel, nowMs: number, limi
 function recentDeliveries(q: OutboxQueries, eventTypeId: number, channel: OutboxChannel | null, limit: number) {
   return q.whRecent.all(eventTypeId, channel, channel, limit).map((row) => ({
     ...toDelivery(row),
-    attemptLog: q.whAttemptsOf.all(row.id).map((a) => ({ attempt: a.attempt, atMs: a.at_ms, statusCode: a.status_code, error: a.error, durationMs: a.duration_ms })),
+    attemptLog: q.whAttemptsOf
+      .all(row.id)
+      .map((a) => ({ attempt: a.attempt, atMs: a.at_ms, statusCode: a.status_code, error: a.error, durationMs: a.duration_ms })),
   }));
 }
 
@@ -148,7 +159,9 @@ function prepareOutbox(db: Database) {
       "SELECT e.id FROM webhook_events e WHERE e.channel = ? AND e.status = 'pending' AND e.next_attempt_at_ms <= ? AND (e.locked_until_ms IS NULL OR e.locked_until_ms <= ?) LIMIT 1",
     ),
     // The event types with pending events on a channel, one at a time in id order (a skip scan of webhook_events_pending_by_type).
-    whFirstType: db.query<{ id: number }, [string]>("SELECT event_type_id AS id FROM webhook_events WHERE channel = ? AND status = 'pending' ORDER BY event_type_id LIMIT 1"),
+    whFirstType: db.query<{ id: number }, [string]>(
+      "SELECT event_type_id AS id FROM webhook_events WHERE channel = ? AND status = 'pending' ORDER BY event_type_id LIMIT 1",
+    ),
     whNextType: db.query<{ id: number }, [string, number]>(
       "SELECT event_type_id AS id FROM webhook_events WHERE channel = ? AND status = 'pending' AND event_type_id > ? ORDER BY event_type_id LIMIT 1",
     ),

@@ -37,7 +37,9 @@ export function sqliteReservations(connection: SqliteConnection, attempts: Sqlit
     rUpdate: db.query(UPDATE_RESERVATION),
     etBump: db.query<unknown, [number]>(BUMP_REVISION),
     etLongest: db.query<unknown, [number, number]>("UPDATE event_types SET longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id = ?"),
-    hostsChanged: db.query<unknown, [number, string]>("UPDATE hosts SET revision = revision + 1, longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id IN (SELECT value FROM json_each(?))"),
+    hostsChanged: db.query<unknown, [number, string]>(
+      "UPDATE hosts SET revision = revision + 1, longest_reservation_ms = max(longest_reservation_ms, ?) WHERE id IN (SELECT value FROM json_each(?))",
+    ),
   };
   const insertEvents = eventInserter(db);
   const sweep = sqliteSweep(connection, attempts);
@@ -77,7 +79,10 @@ export function sqliteReservations(connection: SqliteConnection, attempts: Sqlit
     },
     search: async (search: ReservationSearch) => {
       const { sql, params } = searchSql(search);
-      return db.query<ReservationRow, (string | number)[]>(sql).all(...params).map(toReservation);
+      return db
+        .query<ReservationRow, (string | number)[]>(sql)
+        .all(...params)
+        .map(toReservation);
     },
     insertMany: async (records: ReservationRecord[]) => {
       connection.write(() => {
