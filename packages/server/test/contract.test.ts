@@ -339,6 +339,17 @@ describe("documentation", () => {
     expect(documented.sort()).toEqual(routes.map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, "{$1}")}`).sort());
   });
 
+  it("serves every endpoint the console's typed client names, with the method it names", async () => {
+    const { app } = await setup();
+    // The console's client lists its endpoints with the wire's shapes (packages/console/src/api.ts);
+    // a route renamed or removed here must fail this test, not the console at run time.
+    const source = await Bun.file(new URL("../../console/src/api.ts", import.meta.url)).text();
+    const endpoints = [...source.matchAll(/^\s+"((?:GET|POST|PUT|PATCH|DELETE) \/[^"]+)": \{ body:/gm)].map((m) => m[1]!);
+    expect(endpoints.length).toBeGreaterThan(30);
+    const served = new Set(app.routes.map((r) => `${r.method} ${r.path}`));
+    expect(endpoints.filter((e) => !served.has(e))).toEqual([]);
+  });
+
   it("fails a test whose answer its route does not declare", async () => {
     const { app } = await setup();
     // A route that answers a status it does not declare, as a new route written in haste would.
