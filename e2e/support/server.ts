@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { rmSync } from "node:fs";
+import { mkdirSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ADMIN_KEY } from "./fixtures.ts";
@@ -12,6 +12,8 @@ export interface OwnServer {
   origin: string;
   /** Its SQLite file. */
   database: string;
+  /** Where its log goes (kept with the test artefacts, for a failure's server-side story). */
+  log: string;
   stop(): void;
 }
 
@@ -20,9 +22,13 @@ export async function startOwnServer(name: string, env: Record<string, string> =
   const [port] = freePorts(1);
   const origin = `http://127.0.0.1:${port}`;
   const database = join(tmpdir(), `booking-e2e-${name}-${Date.now()}-${process.pid}.sqlite`);
+  const logs = join(repo, "e2e/artifacts/servers");
+  mkdirSync(logs, { recursive: true });
+  const log = join(logs, `${name}-${Date.now()}-${process.pid}.log`);
+  const output = openSync(log, "a");
   const child: ChildProcess = spawn(join(repo, "node_modules/.bin/bun"), ["packages/server/src/main.ts"], {
     cwd: repo,
-    stdio: "ignore",
+    stdio: ["ignore", output, output],
     env: { ...process.env, PORT: port!, BOOKING_DB: database, BOOKING_ADMIN_KEY: ADMIN_KEY, RATE_LIMIT_PER_MINUTE: "100000", ...env },
   });
   const stop = () => {
@@ -36,7 +42,7 @@ export async function startOwnServer(name: string, env: Record<string, string> =
         () => false,
       )
     )
-      return { origin, database, stop };
+      return { origin, database, log, stop };
     await new Promise((r) => setTimeout(r, 200));
   }
   stop();
