@@ -9,51 +9,12 @@ import { emailEvents, type MailPayload } from "../packages/server/src/modules/ma
 import { render, renderMail } from "../packages/server/src/modules/mail/render.ts";
 import type { MailLanguage } from "../packages/server/src/modules/mail/locales/catalog.ts";
 import { MAIL_CATALOGS } from "../packages/server/src/modules/mail/locales/index.ts";
-import { DEFAULT_SETTINGS } from "../packages/server/src/domain/event-type.ts";
-import type { EventTypeRecord } from "../packages/server/src/store/event-types.ts";
-import type { ReservationRecord } from "../packages/server/src/store/reservations.ts";
+import { SAMPLE_START, sampleEventType, sampleReservation } from "./mail-samples.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20_000);
-const start = Date.UTC(2026, 11, 2, 9);
-const eventType = {
-  id: 1,
-  hosts: [],
-  settings: {
-    ...DEFAULT_SETTINGS,
-    title: "Intro call",
-    description: "A first talk about your project.",
-    timezone: "Europe/Prague",
-    organizerEmail: "jana@example.test",
-    hostName: "Jana Nováková",
-    theme: { mode: "light", borderRadius: "8px", colors: { primary: "#0f766e" } },
-  },
-} as unknown as EventTypeRecord;
-const reservation = (locale: string): ReservationRecord =>
-  ({
-    uuid: crypto.randomUUID(),
-    eventTypeId: 1,
-    hostIds: [],
-    status: "confirmed",
-    startMs: start,
-    endMs: start + 1_800_000,
-    heldUntilMs: null,
-    email: "ada@example.com",
-    firstname: "Ada",
-    lastname: "Lovelace",
-    phone: "",
-    timezone: "Europe/Prague",
-    locale,
-    location: { type: "video-meet", value: null },
-    guests: [],
-    customFields: [],
-    meetLink: "https://meet.jit.si/booking-0123456789abcdef",
-    sequence: 0,
-    payment: null,
-    confirmedAtMs: start - 86_400_000,
-    cancelledAtMs: null,
-    createdAtMs: start - 86_400_000,
-    updatedAtMs: start - 86_400_000,
-  }) as ReservationRecord;
+const start = SAMPLE_START;
+const eventType = sampleEventType({ mode: "light", borderRadius: "8px", colors: { primary: "#0f766e" } });
+const reservation = sampleReservation;
 const policy = { writes: true, sends: true, from: "Bookings <bookings@example.test>" };
 
 function timeUs(work: () => unknown): number {

@@ -12,9 +12,7 @@ import { MAX_IN_FLIGHT } from "../packages/server/src/modules/outbox/worker.ts";
 import { EmailDeliverer, smtpTransport } from "../packages/server/src/modules/mail/deliverer.ts";
 import { emailEvents, type MailPayload } from "../packages/server/src/modules/mail/events.ts";
 import { renderMail } from "../packages/server/src/modules/mail/render.ts";
-import { DEFAULT_SETTINGS } from "../packages/server/src/domain/event-type.ts";
-import type { EventTypeRecord } from "../packages/server/src/store/event-types.ts";
-import type { ReservationRecord } from "../packages/server/src/store/reservations.ts";
+import { SAMPLE_START, sampleEventType, sampleReservation } from "./mail-samples.ts";
 
 if (process.env.SMTP_COST_SINK === "1") {
   // The server side: counts messages and answers its CPU time when asked on stdin.
@@ -63,44 +61,9 @@ const ask = async (command: string) => {
   return next();
 };
 
-const start = Date.UTC(2026, 11, 2, 9);
-const eventType = {
-  id: 1,
-  hosts: [],
-  settings: {
-    ...DEFAULT_SETTINGS,
-    title: "Intro call",
-    description: "A first talk about your project.",
-    timezone: "Europe/Prague",
-    organizerEmail: "jana@example.test",
-    hostName: "Jana Nováková",
-  },
-} as unknown as EventTypeRecord;
-const r = {
-  uuid: crypto.randomUUID(),
-  eventTypeId: 1,
-  hostIds: [],
-  status: "confirmed",
-  startMs: start,
-  endMs: start + 1_800_000,
-  heldUntilMs: null,
-  email: "ada@example.com",
-  firstname: "Ada",
-  lastname: "Lovelace",
-  phone: "",
-  timezone: "Europe/Prague",
-  locale: "en",
-  location: { type: "video-meet", value: null },
-  guests: [],
-  customFields: [],
-  meetLink: "https://meet.jit.si/booking-0123456789abcdef",
-  sequence: 0,
-  payment: null,
-  confirmedAtMs: start - 86_400_000,
-  cancelledAtMs: null,
-  createdAtMs: start - 86_400_000,
-  updatedAtMs: start - 86_400_000,
-} as unknown as ReservationRecord;
+const start = SAMPLE_START;
+const eventType = sampleEventType();
+const r = sampleReservation("en");
 const [visitor] = emailEvents(
   { writes: true, sends: true, from: "Bookings <bookings@example.test>" } as never,
   eventType,
