@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import { Elysia, t } from "elysia";
 import { describe, expect, it } from "vitest";
 import { setup } from "./utils.ts";
 
@@ -8,6 +9,34 @@ const PUBLIC_ROUTES: [string, string][] = [
   ["POST", "/event-types/init"],
   ["GET", "/timezones"],
 ];
+
+/** A route as the router lists it, with the `params` schema it declares. */
+interface ListedRoute {
+  method: string;
+  path: string;
+  hooks?: { params?: unknown };
+}
+
+/**
+ * What is wrong with the routes' path parameters: a `:name` in a path that the route's `params`
+ * schema does not declare (its handler would get an unchecked string, and the document a bare
+ * string), a declared parameter the path does not have, or one without a description.
+ */
+function pathParamProblems(routes: readonly ListedRoute[]): string[] {
+  return routes.flatMap((r) => {
+    const declared = (r.hooks?.params as { properties?: Record<string, { description?: string }> } | undefined)?.properties ?? {};
+    const named = [...r.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+    return [
+      ...named.filter((name) => !declared[name]).map((name) => `${r.method} ${r.path}: :${name} is not declared in params`),
+      ...Object.keys(declared)
+        .filter((name) => !named.includes(name))
+        .map((name) => `${r.method} ${r.path}: params declares ${name}, which the path does not name`),
+      ...Object.entries(declared)
+        .filter(([name, schema]) => named.includes(name) && !schema.description)
+        .map(([name]) => `${r.method} ${r.path}: :${name} has no description`),
+    ];
+  });
+}
 
 function expectErrorBody(body: any, status: number, code: string) {
   expect(body).toMatchObject({ success: false, status, code });
@@ -337,6 +366,29 @@ describe("documentation", () => {
       Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
     );
     expect(documented.sort()).toEqual(routes.map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, "{$1}")}`).sort());
+  });
+
+  it("has every path parameter declared, with a description, in its route's params", async () => {
+    const { app } = await setup();
+    const withParams = app.routes.filter((r) => r.path.includes(":"));
+    expect(withParams.length).toBeGreaterThan(50);
+    expect(pathParamProblems(app.routes)).toEqual([]);
+  });
+
+  it("finds a path parameter a route does not declare, one it declares in vain, and one without a description", () => {
+    const routes = new Elysia()
+      .get("/things/:thingId", () => "no params at all")
+      .get("/things/:thingId/parts/:partId", () => "one of two", { params: t.Object({ thingId: t.String({ description: "The thing." }) }) })
+      .get("/shelves/:shelfId", () => "a stale name and no description", {
+        params: t.Object({ shelfId: t.String(), boxId: t.String({ description: "A box." }) }),
+      })
+      .get("/boxes/:boxId", () => "declared", { params: t.Object({ boxId: t.String({ description: "The box." }) }) }).routes;
+    expect(pathParamProblems(routes)).toEqual([
+      "GET /things/:thingId: :thingId is not declared in params",
+      "GET /things/:thingId/parts/:partId: :partId is not declared in params",
+      "GET /shelves/:shelfId: params declares boxId, which the path does not name",
+      "GET /shelves/:shelfId: :shelfId has no description",
+    ]);
   });
 
   it("serves every endpoint the console's typed client names, with the method it names", async () => {

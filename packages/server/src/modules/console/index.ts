@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { BuildVersion, SessionId } from "../../http/path-params.ts";
 import { text } from "../../http/answers.ts";
 import { pageDoc } from "../../http/route-doc.ts";
 import { answers, Done, envelope } from "../../http/answers.ts";
@@ -76,6 +77,7 @@ export const consoleRoutes = (ctx: AppContext, access: ConsoleAccess, calendar: 
         return script.body.send(set, request.headers.get("accept-encoding"));
       },
       {
+        params: Type.Object({ version: BuildVersion }),
         response: answers(text("JavaScript.", "text/javascript"), [404], { 304: text("Not modified.", "text/javascript") }),
         detail: pageDoc({
           operationId: "consoleScript",
@@ -173,6 +175,7 @@ export const consoleSessionAdminRoutes = (guard: AdminGuard, access: ConsoleAcce
         return done("The session is revoked.");
       },
       {
+        params: Type.Object({ sessionId: SessionId }),
         response: answers(Done, [401, 403, 404]),
         detail: adminDoc({
           operationId: "adminRevokeSession",

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { BuildVersion, LocaleFile, PartFile } from "../../http/path-params.ts";
 import { Type } from "@sinclair/typebox";
 import { answers, text } from "../../http/answers.ts";
 import { pageDoc } from "../../http/route-doc.ts";
@@ -102,6 +103,7 @@ export const embedRoutes = (ctx: AppContext, calendar: CalendarScriptFile) => {
       }),
     })
     .get("/embed/locales/:file", ({ params, request, set }) => serve(catalog(params.file), request, set), {
+      params: Type.Object({ file: LocaleFile }),
       response: answers(Type.Object({}, { additionalProperties: true }), [404], { 304: Type.Object({}, { additionalProperties: true }) }),
       detail: pageDoc({
         operationId: "calendarTexts",
@@ -110,6 +112,7 @@ export const embedRoutes = (ctx: AppContext, calendar: CalendarScriptFile) => {
       }),
     })
     .get("/embed/parts/:file", ({ params, request, set }) => serve(part(params.file), request, set), {
+      params: Type.Object({ file: PartFile }),
       response: answers(text("JavaScript.", "text/javascript"), [404], { 304: text("Not modified.", "text/javascript") }),
       detail: pageDoc({
         operationId: "calendarPart",
@@ -131,6 +134,7 @@ export const embedRoutes = (ctx: AppContext, calendar: CalendarScriptFile) => {
         return "";
       },
       {
+        params: Type.Object({ version: BuildVersion }),
         response: answers(text("JavaScript.", "text/javascript"), [404], {
           302: text("No body: `Location` names the current version.", "text/plain"),
           304: text("Not modified.", "text/javascript"),
@@ -147,6 +151,7 @@ export const embedRoutes = (ctx: AppContext, calendar: CalendarScriptFile) => {
       "/embed/v/:version/locales/:file",
       ({ params, request, set }) => serve(catalog(params.file), request, set, params.version === built().version ? IMMUTABLE : SHORT_CACHE),
       {
+        params: Type.Object({ version: BuildVersion, file: LocaleFile }),
         response: answers(Type.Object({}, { additionalProperties: true }), [404], { 304: Type.Object({}, { additionalProperties: true }) }),
         detail: pageDoc({
           operationId: "calendarTextsVersioned",
@@ -160,6 +165,7 @@ export const embedRoutes = (ctx: AppContext, calendar: CalendarScriptFile) => {
       "/embed/v/:version/parts/:file",
       ({ params, request, set }) => serve(part(params.file), request, set, params.version === built().version ? IMMUTABLE : SHORT_CACHE),
       {
+        params: Type.Object({ version: BuildVersion, file: PartFile }),
         response: answers(text("JavaScript.", "text/javascript"), [404], { 304: text("Not modified.", "text/javascript") }),
         detail: pageDoc({
           operationId: "calendarPartVersioned",

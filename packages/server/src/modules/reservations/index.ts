@@ -1,4 +1,6 @@
 import { Elysia } from "elysia";
+import { ReservationUuid } from "../../http/path-params.ts";
+import { Type } from "@sinclair/typebox";
 import { answers } from "../../http/answers.ts";
 import { publicDoc } from "../../http/route-doc.ts";
 import type { AppContext } from "../../context.ts";
@@ -16,7 +18,6 @@ import {
   RefreshResponse,
   RescheduleInput,
   ReservationInput,
-  ReservationParams,
   ReservationResponse,
 } from "./model.ts";
 import type { ReservationService } from "./service.ts";
@@ -79,7 +80,7 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
       "/reservations/:reservationUuid",
       async ({ eventType, params, body, request }) => ok(await reservations.reschedule(eventType, params.reservationUuid, body, origin(request))),
       {
-        params: ReservationParams,
+        params: Type.Object({ reservationUuid: ReservationUuid }),
         body: RescheduleInput,
         response: answers(ReservationResponse, [401, 403, 404, 413, 422]),
         detail: publicDoc({
@@ -100,7 +101,7 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
           }),
         ),
       {
-        params: ReservationParams,
+        params: Type.Object({ reservationUuid: ReservationUuid }),
         query: CancelQuery,
         // The body is optional (the spec's cancel has none): an empty one reads as {}.
         transform(context) {
@@ -122,7 +123,7 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
       ({ eventType, params, body, request, once }) =>
         once(async () => ok(await reservations.confirm(eventType, params.reservationUuid, body, origin(request)))),
       {
-        params: ReservationParams,
+        params: Type.Object({ reservationUuid: ReservationUuid }),
         // The body is optional: an empty one reads as {}.
         transform(context) {
           context.body ??= {};
@@ -148,7 +149,7 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
           return ok([] as never[]);
         }),
       {
-        params: ReservationParams,
+        params: Type.Object({ reservationUuid: ReservationUuid }),
         idempotent: true,
         response: answers(RefreshResponse, [401, 403, 404]),
         detail: publicDoc({
@@ -168,7 +169,7 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
           return ok(await payments.createIntent(eventType, reservation, body, origin(request).origin));
         }),
       {
-        params: ReservationParams,
+        params: Type.Object({ reservationUuid: ReservationUuid }),
         body: PaymentInput,
         idempotent: true,
         response: answers(PaymentResponse, [401, 403, 404, 413, 422]),
