@@ -310,6 +310,67 @@ describe("errors are JSON", () => {
   });
 });
 
+describe("path parameters", () => {
+  it("answers an id that is not one with the route's 404 and the same sentence as an unknown id, never a 422 or a 500", async () => {
+    const { admin } = await setup();
+    const cases: [string, string, string][] = [
+      ["GET", "/admin/event-types/abc", "No event type with id abc."],
+      ["GET", "/admin/event-types/999", "No event type with id 999."],
+      ["GET", "/admin/event-types/1e3", "No event type with id 1e3."],
+      ["GET", "/admin/event-types/-1", "No event type with id -1."],
+      ["GET", "/admin/event-types/1234567890123", "No event type with id 1234567890123."],
+      ["GET", "/admin/hosts/0x10", "No host with id 0x10."],
+      ["GET", "/admin/busy-sources/seven", "No busy source with id seven."],
+      ["GET", "/admin/event-types/abc/reservations?from=2026-12-01&until=2026-12-02", "No event type with id abc."],
+      // A segment that does not even decode names nothing either.
+      ["GET", "/admin/hosts/%ZZ", "No host with this id."],
+      ["DELETE", "/admin/sessions/not-a-session", "No live console session with this id."],
+    ];
+    for (const [method, path, message] of cases) {
+      const r = await admin(method, path);
+      expect(r.status, path).toBe(404);
+      expectErrorBody(r.body, 404, "not_found");
+      expect(r.body.message, path).toBe(message);
+    }
+    // The path is judged before the body: a malformed id with a wrong body is still unknown.
+    const both = await admin("PATCH", "/admin/event-types/abc", { title: 5 });
+    expect([both.status, both.body.message]).toEqual([404, "No event type with id abc."]);
+    // Of two malformed segments, the first in the path is named.
+    const retry = await admin("POST", "/admin/event-types/abc/deliveries/xyz/retry");
+    expect([retry.status, retry.body.message]).toEqual([404, "No event type with id abc."]);
+  });
+
+  it("gives the handler the id as the number it names, leading zeros and all", async () => {
+    const { admin } = await setup();
+    const created = await admin("POST", "/admin/event-types", { title: "Intro call" });
+    const id: number = created.body.data.id;
+    const r = await admin("GET", `/admin/event-types/00${id}`);
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ id, title: "Intro call" });
+  });
+
+  it("answers a booking's malformed uuid with 404 naming it and its event type", async () => {
+    const { admin } = await setup();
+    const created = await admin("POST", "/admin/event-types", { title: "Intro call" });
+    const id: number = created.body.data.id;
+    for (const path of [
+      `/admin/event-types/${id}/reservations/not-a-uuid`,
+      `/admin/event-types/${id}/reservations/not-a-uuid/time-slots?from=2026-12-01&until=2026-12-02`,
+    ]) {
+      const r = await admin("GET", path);
+      expect(r.status, path).toBe(404);
+      expect(r.body.message, path).toBe(`No reservation not-a-uuid of event type ${id}.`);
+    }
+  });
+
+  it("checks the caller before the path: a malformed id without credentials is 401", async () => {
+    const { call } = await setup();
+    const r = await call("GET", "/admin/event-types/abc");
+    expect(r.status).toBe(401);
+    expectErrorBody(r.body, 401, "unauthenticated");
+  });
+});
+
 describe("API version pinning", () => {
   it("accepts Service-Api-Version: 1", async () => {
     const { call } = await setup();

@@ -7,9 +7,9 @@ import { manageActionOf, publicOrigin, searchParamsOf } from "../../lib/links.ts
 import { BookingPageService } from "./service.ts";
 import { pagePolicyOf } from "../embed/index.ts";
 import { pageSecurityHeaders } from "../../http/page-policy.ts";
+import { PageSlug } from "../../http/path-params.ts";
 import { calendarScripts } from "../embed/page.ts";
 import type { CalendarScriptFile } from "../embed/service.ts";
-import { PageSlug } from "../../http/path-params.ts";
 
 /**
  * `GET /book/{slug}`: the event type's shareable booking page, HTML for people (an unknown slug is

@@ -1,10 +1,10 @@
 import { Elysia } from "elysia";
-import { BusySourceId, EventTypeId, HostId } from "../../http/path-params.ts";
 import { Type } from "@sinclair/typebox";
 import { BusySourceTestAnswer, BusySourceView, SyncNowAnswer, WritableCalendar } from "@booking/wire";
 import type { AppContext } from "../../context.ts";
 import { answers, Done, envelope } from "../../http/answers.ts";
 import { done, ok } from "../../http/envelope.ts";
+import { BusySourceId, EventTypeId, HostId } from "../../http/path-params.ts";
 import { adminDoc } from "../../http/route-doc.ts";
 import { publicOrigin } from "../../lib/links.ts";
 import type { AdminGuard } from "../admin/guard.ts";

@@ -1,5 +1,4 @@
 import { Elysia } from "elysia";
-import { BuildVersion, SessionId } from "../../http/path-params.ts";
 import { text } from "../../http/answers.ts";
 import { pageDoc } from "../../http/route-doc.ts";
 import { answers, Done, envelope } from "../../http/answers.ts";
@@ -10,6 +9,7 @@ import { ApiError } from "../../http/errors.ts";
 import { done, ok } from "../../http/envelope.ts";
 import { clientAddress } from "../../http/caller.ts";
 import { assertSameOrigin, clearedSessionCookie, sessionCookie, type SessionContext } from "../../http/console-session.ts";
+import { BuildVersion, SessionId } from "../../http/path-params.ts";
 import { Type } from "@sinclair/typebox";
 import type { AdminGuard } from "../admin/guard.ts";
 import { ConsoleSignInBody } from "./model.ts";

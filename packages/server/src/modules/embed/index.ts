@@ -1,5 +1,4 @@
 import { Elysia } from "elysia";
-import { BuildVersion, LocaleFile, PartFile } from "../../http/path-params.ts";
 import { Type } from "@sinclair/typebox";
 import { answers, text } from "../../http/answers.ts";
 import { pageDoc } from "../../http/route-doc.ts";
@@ -7,6 +6,7 @@ import type { AppContext } from "../../context.ts";
 import type { Store } from "../../store/store.ts";
 import { ApiError } from "../../http/errors.ts";
 import { pageSecurityHeaders, type PagePolicyOptions } from "../../http/page-policy.ts";
+import { BuildVersion, LocaleFile, PartFile } from "../../http/path-params.ts";
 import { CALENDAR_PATH, publicOrigin } from "../../lib/links.ts";
 import { STRIPE_JS_STANDIN_PATH, usesStripeStandin as standinInUse } from "../../lib/stripe-js.ts";
 import { demoPage, PREVIEW_SCRIPT, type DemoEventType } from "./page.ts";

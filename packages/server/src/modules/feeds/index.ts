@@ -4,8 +4,8 @@ import { answers, text } from "../../http/answers.ts";
 import { pageDoc } from "../../http/route-doc.ts";
 import type { AppContext } from "../../context.ts";
 import { ApiError } from "../../http/errors.ts";
-import { BookingFeedService, matchesEtag } from "./service.ts";
 import { FeedFile } from "../../http/path-params.ts";
+import { BookingFeedService, matchesEtag } from "./service.ts";
 
 /**
  * `GET /feeds/{feedToken}.ics`: a private iCalendar feed of confirmed bookings, subscribed to in a

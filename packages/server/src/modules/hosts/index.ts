@@ -1,11 +1,11 @@
 import { Elysia } from "elysia";
-import { HostId, ScheduleId } from "../../http/path-params.ts";
 import { Type } from "@sinclair/typebox";
 import { HostBookingView, HostView, ScheduleView, SignInLinkSent } from "@booking/wire";
 import type { AppContext } from "../../context.ts";
 import { answers, Done, envelope } from "../../http/answers.ts";
 import { done, ok } from "../../http/envelope.ts";
 import { ApiError } from "../../http/errors.ts";
+import { HostId, ScheduleId } from "../../http/path-params.ts";
 import { adminDoc } from "../../http/route-doc.ts";
 import { publicOrigin } from "../../lib/links.ts";
 import type { AdminGuard } from "../admin/guard.ts";

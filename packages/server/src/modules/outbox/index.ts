@@ -3,11 +3,11 @@ import { Type } from "@sinclair/typebox";
 import { DeliveryView, WebhookDeliveryView } from "@booking/wire";
 import { answers, Done, envelope } from "../../http/answers.ts";
 import { done, ok } from "../../http/envelope.ts";
+import { DeliveryId, EventTypeId } from "../../http/path-params.ts";
 import { adminDoc } from "../../http/route-doc.ts";
 import type { AdminGuard } from "../admin/guard.ts";
 import { DeliveriesQuery } from "./model.ts";
 import type { DeliveryAdmin } from "./service.ts";
-import { DeliveryId, EventTypeId } from "../../http/path-params.ts";
 
 /**
  * What the organizer sees of the outbox under `/admin`: an event type's recent deliveries of every

@@ -1,5 +1,4 @@
 import { Elysia } from "elysia";
-import { ReservationUuid } from "../../http/path-params.ts";
 import { Type } from "@sinclair/typebox";
 import { answers } from "../../http/answers.ts";
 import { publicDoc } from "../../http/route-doc.ts";
@@ -7,6 +6,7 @@ import type { AppContext } from "../../context.ts";
 import { requireEventType } from "../../http/auth.ts";
 import { done, ok } from "../../http/envelope.ts";
 import { idempotency } from "../../http/idempotency.ts";
+import { ReservationUuid } from "../../http/path-params.ts";
 import type { PaymentService } from "../payments/service.ts";
 import {
   CancelInput,
