@@ -1,0 +1,1 @@
+export { AvailabilityCheck, AvailabilityCheckQuery, HostAvailabilityCheck, HostAvailabilityCheckQuery } from "@booking/wire";
