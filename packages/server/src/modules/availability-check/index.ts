@@ -7,7 +7,7 @@ import { pathId } from "../../http/path-ids.ts";
 import { adminDoc } from "../../http/route-doc.ts";
 import type { AdminGuard } from "../admin/guard.ts";
 import { hostScopes } from "../admin/host-scope.ts";
-import { AvailabilityCheck, AvailabilityCheckQuery, HostAvailabilityCheck, HostAvailabilityCheckQuery } from "./model.ts";
+import { AvailabilityCheck, AvailabilityCheckQuery, HostAvailabilityCheck, HostCheckQueryShape } from "./model.ts";
 import type { AvailabilityCheckService } from "./service.ts";
 
 const CODES = AVAILABILITY_REASON_CODES.map((c) => `\`${c}\``).join(", ");
@@ -39,7 +39,7 @@ export const availabilityCheckRoutes = (_ctx: AppContext, guard: AdminGuard, che
       async ({ params, query, request }) =>
         ok(await checks.host(pathId(params.hostId, "host"), query.start, query.eventTypeId, { hostId: hostScopes.get(request) })),
       {
-        query: HostAvailabilityCheckQuery,
+        query: HostCheckQueryShape,
         response: answers(envelope(HostAvailabilityCheck), [401, 403, 404, 422]),
         detail: adminDoc({
           operationId: "adminCheckHostAvailability",
