@@ -34,15 +34,15 @@ test.describe("why a time is not offered, in the console", () => {
     await day.click({ force: true });
     const dialog = page.getByRole("dialog", { name: "Why is this time not offered?" });
     await expect(dialog).toBeVisible();
-    await expect(dialog.getByLabel("Day")).toHaveValue(tuesday);
+    await expect(dialog.getByLabel("Day", { exact: true })).toHaveValue(tuesday);
     await expect(dialog.getByText("Not offered to visitors:")).toBeVisible();
     await expect(dialog.locator('li[data-code="outside_hours"]')).toContainText("Outside the opening hours (Its own hours, Europe/Prague)");
     await expectAccessible(page, "the availability check of a greyed-out preview day");
     // Another time of a Monday, far enough ahead: bookable.
     const monday = new Date(`${tuesday}T00:00:00Z`);
     monday.setUTCDate(monday.getUTCDate() + 6);
-    await dialog.getByLabel("Day").fill(monday.toISOString().slice(0, 10));
-    await dialog.getByLabel("Time").fill("10:00");
+    await dialog.getByLabel("Day", { exact: true }).fill(monday.toISOString().slice(0, 10));
+    await dialog.getByLabel("Time", { exact: true }).fill("10:00");
     await dialog.getByRole("button", { name: "Check" }).click();
     await expect(dialog.getByText("Bookable: visitors can book this time.")).toBeVisible();
     await dialog.getByRole("button", { name: "Close" }).click();
