@@ -30,7 +30,7 @@ export interface FirstFreeQuery {
   from: string;
   timezone?: string | undefined;
 }
-/** Memory the hosts' busy times of slot windows may take together (about 48 bytes an interval). */
+/** Memory the hosts' busy times of slot windows may take together (about 96 bytes an interval with where it comes from). */
 const HOST_BUSY_BYTES = 16 * 1024 * 1024;
 /** Memory the slot pages of all event types may take together. */
 const PAGE_CACHE_BYTES = 128 * 1024 * 1024;
@@ -116,7 +116,7 @@ export class TimeSlotService {
    * per host revision (bumped by the host's bookings of any event type and its calendars' changes),
    * so a team's page after one booking reads that host again, not every host.
    */
-  private readonly hostBusy = new TimedCache<HostBusyInterval[]>(20_000, HOST_BUSY_BYTES, (rows) => rows.length * 48 + 64);
+  private readonly hostBusy = new TimedCache<HostBusyInterval[]>(20_000, HOST_BUSY_BYTES, (rows) => rows.length * 96 + 64);
 
   constructor(
     private readonly store: Store,
