@@ -172,6 +172,20 @@ export const DOC_COMMANDS: Record<string, Coverage> = {
       shows: ['cli("host-calendar-add", String(bob.id), url, "--kind", "ical")'],
     },
   },
+  "npm run admin -- why <id> --start 2026-12-08T10:00:00+01:00": {
+    test: {
+      file: CLI,
+      name: "makes a round-robin team event type, books it, lists the host's bookings across event types and attaches a calendar to a host",
+      shows: ['cli("why", String(solo.id), "--start", soloStart)'],
+    },
+  },
+  "npm run admin -- host-why <host-id> --start 2026-12-08T10:00:00+01:00 --event-type <id>": {
+    test: {
+      file: CLI,
+      name: "makes a round-robin team event type, books it, lists the host's bookings across event types and attaches a calendar to a host",
+      shows: ['cli("host-why", String(ada.id), "--start", soloStart, "--event-type", String(solo.id), "--json")'],
+    },
+  },
   "npm run admin -- host <host-id>": { test: { file: CLI, name: "creates, shows, lists and changes hosts, refusing bad input", shows: ['cli("host", id)'] } },
 
   // docs/calendars.md

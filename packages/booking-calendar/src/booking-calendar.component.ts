@@ -18,6 +18,7 @@ import type { MonthGridEvents } from "./views/month-grid.ts";
 import type { PaymentStepEvents } from "./views/payment-step.ts";
 import type { SlotListEvents } from "./views/slot-list.ts";
 import type { TimezonePickerEvents } from "./views/timezone-picker.ts";
+import { emit } from "./events.ts";
 import { renderBack, renderChosen, renderDone, renderEmptyMonth, renderHeader, renderSkeleton } from "./views/screens.ts";
 export { setDefaultApiBase } from "./controllers/start-controller.ts";
 
@@ -50,6 +51,7 @@ let warnedOfApiToken = false;
  *
  * @event {CustomEvent<BookingReadyDetail>} booking-ready - The event type is loaded ({ configuration, disabled, rescheduling }).
  * @event {CustomEvent<BookingDateSelectedDetail>} booking-date-selected - A day was chosen ({ date, timezone }).
+ * @event {CustomEvent<BookingUnavailableSelectedDetail>} booking-unavailable-selected - A greyed-out day (no free times) was picked ({ date, timezone }); nothing else happens.
  * @event {CustomEvent<BookingSlotSelectedDetail>} booking-slot-selected - A time was chosen ({ slot, timezone }); cancelable.
  * @event {CustomEvent<BookingReservationHeldDetail>} booking-reservation-held - A seat is held while the visitor pays ({ uuid, start, end, heldUntil }).
  * @event {CustomEvent<BookingPaymentStartedDetail>} booking-payment-started - The card form is shown ({ uuid, paymentIntentId, amount, currency }).
@@ -305,7 +307,9 @@ export class BookingCalendar extends LitElement {
             .minDate=${addDays(today, config.min - 1)} .maxDate=${addDays(today, config.max + 1)} .today=${todayIn(this.visitorZone)}
             .weekStart=${config.locale.startDayOfWeek === "sunday" ? 6 : 0} ?loading=${calendar.loading}
             @bc-month-change=${(e: CustomEvent<MonthGridEvents["bc-month-change"]>) => calendar.show(e.detail.month)}
-            @bc-day-pick=${(e: CustomEvent<MonthGridEvents["bc-day-pick"]>) => this.#booking.pickDay(e.detail.date)}></bc-month-grid>
+            @bc-day-pick=${(e: CustomEvent<MonthGridEvents["bc-day-pick"]>) => this.#booking.pickDay(e.detail.date)}
+            @bc-unavailable-pick=${(e: CustomEvent<MonthGridEvents["bc-unavailable-pick"]>) =>
+              emit(this, "booking-unavailable-selected", { date: e.detail.date, timezone: this.visitorZone })}></bc-month-grid>
           ${calendar.empty ? renderEmptyMonth(this.#env, calendar.nextFree, (date) => this.#booking.jumpTo(date)) : nothing}
           <bc-timezone-picker exportparts="timezone, timezone-select" style="margin-top:1rem" .value=${this.visitorZone} .zones=${this.#start.zones}
             @bc-zones-wanted=${() => this.#start.wantZones()}

@@ -1,5 +1,7 @@
 import type {
   AdminBookingDetail,
+  AvailabilityCheck,
+  HostAvailabilityCheck,
   AdminBookingPage,
   BusySourceInput,
   BusySourceTestAnswer,
@@ -102,6 +104,8 @@ export interface Endpoints {
   "POST /admin/event-types/:id/reservations/:uuid/cancel": { body: OrganizerCancelBody; answer: string };
   "GET /admin/event-types/:id/reservations/:uuid/time-slots": { body: undefined; answer: TimeSlot[] };
   "POST /admin/event-types/:id/reservations/:uuid/reschedule": { body: OrganizerRescheduleBody; answer: ReservationResult };
+  "GET /admin/event-types/:id/availability-check": { body: undefined; answer: AvailabilityCheck };
+  "GET /admin/hosts/:hostId/availability-check": { body: undefined; answer: HostAvailabilityCheck };
   "GET /admin/hosts": { body: undefined; answer: HostView[] };
   "POST /admin/hosts/:hostId/sign-in-link": { body: undefined; answer: SignInLinkSent };
   "POST /admin/hosts/:hostId/feed-token": { body: undefined; answer: HostView };

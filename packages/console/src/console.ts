@@ -11,6 +11,7 @@ import { EmbedPage } from "./pages/embed.ts";
 import { SessionsPage } from "./pages/sessions.ts";
 import { HostsPage } from "./pages/hosts.ts";
 import { CalendarPreview } from "./preview.ts";
+import { AvailabilityCheckDialog } from "./availability-check.ts";
 
 const ELEMENTS: [string, CustomElementConstructor][] = [
   ["booking-console", BookingConsole],
@@ -25,5 +26,6 @@ const ELEMENTS: [string, CustomElementConstructor][] = [
   ["console-sessions", SessionsPage],
   ["console-hosts", HostsPage],
   ["console-calendar-preview", CalendarPreview],
+  ["console-availability-check", AvailabilityCheckDialog],
 ];
 for (const [name, element] of ELEMENTS) if (!customElements.get(name)) customElements.define(name, element);

@@ -1,6 +1,7 @@
 import type Stripe from "stripe";
 import type { AppContext } from "./context.ts";
 import type { BusySource } from "./domain/busy.ts";
+import { AvailabilityCheckService } from "./modules/availability-check/service.ts";
 import { BookingAdmin } from "./modules/bookings/service.ts";
 import { EventTypeService } from "./modules/event-types/service.ts";
 import { EventTypeAdmin } from "./modules/event-types/organizer.ts";
@@ -34,6 +35,8 @@ export interface Services {
   calendars: CalendarAdmin;
   /** Hosts and their schedules (docs/hosts.md). */
   hosts: HostAdmin;
+  /** "Why is this time not offered?": the slot page's steps, one start at a time. */
+  availability: AvailabilityCheckService;
 }
 
 /** How the calendar sync reads and fetches; the defaults are the real ones. */
@@ -86,6 +89,7 @@ export function createServices(
     deliveries: new DeliveryAdmin(ctx.store, now),
     calendarSync,
     hosts: new HostAdmin(ctx.store, now),
+    availability: new AvailabilityCheckService(ctx.store, slots, now),
     calendars: new CalendarAdmin(
       ctx.store,
       calendarSync,

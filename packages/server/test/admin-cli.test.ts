@@ -600,6 +600,8 @@ describe("the admin CLI against a running server", () => {
       "schedule-delete <schedule-id>",
       "host-calendars <host-id>",
       "host-calendar-add <host-id> URL",
+      "why <id> --start T",
+      "host-why <host-id> --start T",
       "--host ID[:PRIORITY][@SCHEDULE]",
       "--assignment collective|round-robin",
     ]) {
@@ -754,7 +756,11 @@ describe("hosts, schedules and teams through the CLI", () => {
     };
     const teamBooking = await book(team.token, (s) => s[0]!);
     expect([ada.id, bob.id]).toContain(teamBooking.userId);
-    const soloBooking = await book(solo.token, (s) => s[s.length - 1]!);
+    let soloStart = "";
+    const soloBooking = await book(solo.token, (s) => {
+      soloStart = s[s.length - 1]!.start;
+      return s[s.length - 1]!;
+    });
 
     const listFor = async (hostId: number) =>
       json(await cli("host-bookings", String(hostId), "--from", from, "--until", until, "--json")) as { uuid: string; eventTypeId: number }[];
@@ -771,6 +777,16 @@ describe("hosts, schedules and teams through the CLI", () => {
       "No bookings of this host in this range.",
     );
     expect((await cli("host-bookings", String(ada.id), "--from", from)).code).toBe(2);
+
+    // Why the booked time is offered no more: its one seat is taken.
+    const why = await cli("why", String(solo.id), "--start", soloStart);
+    expect(why.code, why.stderr).toBe(0);
+    expect(why.stdout).toMatch(new RegExp(`^#${solo.id} .*: not bookable$`, "m"));
+    expect(why.stdout).toContain("seats_full: All 1 seat is taken.");
+    expect(json(await cli("why", String(solo.id), "--start", soloStart, "--json"))).toMatchObject({ bookable: false, reasons: [{ code: "seats_full" }] });
+    const hostWhy = json(await cli("host-why", String(ada.id), "--start", soloStart, "--event-type", String(solo.id), "--json")) as { eventTypes: unknown[] };
+    expect(hostWhy).toMatchObject({ hostId: ada.id, bookable: false, eventTypes: [{ eventTypeId: solo.id, reasons: [{ code: "seats_full" }] }] });
+    expect((await cli("why", String(solo.id))).code).toBe(2);
 
     // A calendar of Bob's: listed with the host, and with every event type Bob is a host of.
     const feed = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tests//EN", "END:VCALENDAR", ""].join("\r\n");

@@ -21,6 +21,7 @@ const TOOLS = [
   "reschedule_reservation",
   "cancel_reservation",
   "get_availability",
+  "check_availability",
   "set_weekly_hours",
   "set_date_override",
   "close_day",

@@ -54,3 +54,21 @@ export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
 /** Who a console session acts for: the organizer, or one host limited to its own data. */
 export const SESSION_ROLES = ["admin", "host"] as const;
 export type SessionRole = (typeof SESSION_ROLES)[number];
+
+/**
+ * Why a time is not bookable, as `GET /admin/event-types/{id}/availability-check` names it: stable codes
+ * clients may rely on. `limit_reached` and `time_off` are answered once those rules exist.
+ */
+export const AVAILABILITY_REASON_CODES = [
+  "outside_hours",
+  "min_notice",
+  "horizon",
+  "host_busy",
+  "calendar_busy",
+  "buffer",
+  "limit_reached",
+  "time_off",
+  "seats_full",
+  "disabled",
+] as const;
+export type AvailabilityReasonCode = (typeof AVAILABILITY_REASON_CODES)[number];

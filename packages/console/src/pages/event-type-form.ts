@@ -150,8 +150,8 @@ export class EventTypeForm extends ConsolePage implements DraftEditor {
       <p><a href="#/event-types">← ${t.eventTypes}</a></p>
       ${
         this.saved
-          ? html`<div class="split">${form}<div><h3>${t.preview}</h3><p class="muted">${t.previewHelp}</p>
-            <console-calendar-preview token=${this.saved.linkToken} calendar-src=${this.calendarSrc} .draft=${this.draft} label=${t.preview}
+          ? html`<div class="split">${form}<div><h3>${t.preview}</h3><p class="muted">${t.previewHelp} ${t.previewCheckHelp}</p>
+            <console-calendar-preview token=${this.saved.linkToken} calendar-src=${this.calendarSrc} .draft=${this.draft} label=${t.preview} .eventTypeId=${this.saved.id}
               .texts=${{ showAs: t.previewShowAs, inline: t.previewInline, popup: t.popup, floating: t.floating, openPopup: t.previewOpenPopup, floatingHelp: t.previewFloatingHelp }}></console-calendar-preview></div></div>`
           : form
       }`;

@@ -21,6 +21,7 @@
 import { parseArgs } from "node:util";
 import { OPTIONS, UsageError, type Flags } from "./admin/args.ts";
 import { calendarCommands } from "./admin/calendars.ts";
+import { checkCommands } from "./admin/checks.ts";
 import { client, RequestFailed } from "./admin/client.ts";
 import type { Command, CommandGroup } from "./admin/command.ts";
 import { eventTypeCommands, SETTINGS_USAGE } from "./admin/event-types.ts";
@@ -30,7 +31,7 @@ import { reservationCommands } from "./admin/reservations.ts";
 import { webhookCommands } from "./admin/webhooks.ts";
 
 /** The command groups, in the order `help` lists them. */
-const GROUPS: CommandGroup[] = [eventTypeCommands, hoursCommands, reservationCommands, webhookCommands, hostCommands, calendarCommands];
+const GROUPS: CommandGroup[] = [eventTypeCommands, hoursCommands, reservationCommands, webhookCommands, hostCommands, calendarCommands, checkCommands];
 const COMMANDS: Record<string, Command> = Object.assign({}, ...GROUPS.map((group) => group.commands));
 
 const USAGE = `Usage: npm run admin -- <command> [arguments] [options]

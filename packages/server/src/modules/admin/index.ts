@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context.ts";
 import type { Services } from "../../services.ts";
+import { availabilityCheckRoutes } from "../availability-check/index.ts";
 import { bookingOrganizerRoutes } from "../bookings/index.ts";
 import { calendarOrganizerRoutes } from "../calendars/index.ts";
 import { consoleSessionAdminRoutes } from "../console/index.ts";
@@ -30,6 +31,7 @@ export const adminRoutes = (ctx: AppContext, services: Services, access: Console
     .use(calendarOrganizerRoutes(ctx, guard, services.calendars))
     .use(deliveryOrganizerRoutes(guard, services.deliveries))
     .use(bookingOrganizerRoutes(ctx, guard, services.bookings, services.reservations, services.slots))
+    .use(availabilityCheckRoutes(ctx, guard, services.availability))
     .use(consoleSessionAdminRoutes(guard, access))
     .use(hostOrganizerRoutes(ctx, guard, services.hosts, services.eventTypeAdmin, access));
   return routes;

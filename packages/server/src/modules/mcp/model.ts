@@ -1,6 +1,8 @@
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { z } from "zod";
 import {
+  AvailabilityCheck,
+  AvailabilityCheckQuery,
   BusySourceInput,
   BusySourceView,
   DateOverride,
@@ -160,6 +162,20 @@ export const ToolInputs = {
   }),
   cancel_reservation: Type.Object({ uuid: uuid("The reservation's uuid."), ...eventTypeChoice, timezone }),
   get_availability: Type.Object({ ...eventTypeChoice }),
+  check_availability: Type.Object({
+    ...eventTypeChoice,
+    hostId: Type.Optional(described(hostId, "Check this host: through each of their event types, or only the event type named by eventTypeId or slug.")),
+    start: described(
+      Type.String({ maxLength: 64 }),
+      `${AvailabilityCheckQuery.properties.start.description} A local date-time without offset (2026-11-24T10:00) is read in \`timezone\`.`,
+    ),
+    timezone: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description: "IANA zone a start without offset is read in and times are shown in; default the host's, else the event type's.",
+      }),
+    ),
+  }),
   set_weekly_hours: Type.Object({
     ...eventTypeChoice,
     days: Type.Array(oneOf(WEEKDAYS), {
@@ -376,6 +392,12 @@ export const ToolOutputs = {
     webhookQueued: z.boolean().describe("Whether reservation.cancelled was queued for the event type's webhook."),
   }),
   get_availability: z.object({ eventType: EventTypeRef, availability: AvailabilityView }),
+  check_availability: z.object({
+    host: HostRef.nullable().describe("The host checked; null when an event type was."),
+    timezone: z.string(),
+    bookable: z.boolean().describe("True when the time is bookable (for a host: through at least one of the event types checked)."),
+    checks: z.array(toolOutput(AvailabilityCheck)).describe("One check per event type, with every reason and, for teams, each host's."),
+  }),
   set_weekly_hours: z.object({ eventType: EventTypeRef, availability: AvailabilityView }),
   set_date_override: AvailabilityChange,
   close_day: AvailabilityChange,

@@ -8,6 +8,7 @@ import type { Services } from "../../services.ts";
 import { AvailabilityTools } from "./availability.ts";
 import { SYNC_ANSWER_MS } from "../calendars/service.ts";
 import { CalendarTools } from "./calendars.ts";
+import { CheckTools } from "./checks.ts";
 import { HostTools } from "./hosts.ts";
 import { Lookup } from "./lookup.ts";
 import { ToolInputs, ToolOutputs } from "./model.ts";
@@ -20,6 +21,7 @@ export const SERVER_INFO = { name: "booking-calendar", title: "Booking calendar 
 const INSTRUCTIONS = `Tools for the organizer of a self-hosted booking calendar: their event types (meeting kinds with opening hours), the reservations visitors made, the opening hours, and the hosts whose time event types book (their schedules, calendars and bookings across event types; team event types are collective or round robin).
 Times: every tool reads and shows times in the \`timezone\` it is given (an IANA name such as Europe/Prague), by default the event type's own zone. Dates are YYYY-MM-DD.
 To move a meeting ("move my 3 pm with Ada to tomorrow"): search_reservations (name, date) to find its uuid, find_free_slots for the new day, then reschedule_reservation with the new start; the end follows from the meeting length.
+To explain why a time cannot be booked ("why can't I book Alex on Tuesday at 10?"): list_hosts to find the host, then check_availability with hostId and the local start; it lists every reason by the same rules as the booking page.
 Changes act as the organizer: the visitor's notice rules do not apply, but opening hours and seats do, and nothing moves into the past. Reschedules and cancellations notify the event type's webhook like any change. Changing opening hours never cancels a reservation.`;
 
 type ToolName = keyof typeof ToolInputs;
@@ -73,6 +75,12 @@ export const TOOLS: Record<ToolName, ToolMeta> = {
     description:
       "Cancels a reservation as the organizer (the visitor's cancel notice does not apply) and frees its seat. A meeting that has already ended cannot be cancelled. Sends the reservation.cancelled webhook.",
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  },
+  check_availability: {
+    title: "Why is a time (not) bookable",
+    description:
+      "Answers \"why can't I book Alex on Tuesday at 10?\": whether a start is bookable through an event type (or for a host, through each of their event types) and every reason it is not, with stable codes: outside_hours (which schedule), min_notice, horizon, host_busy (a booking through another event type: which), calendar_busy (which calendar, the event's title), buffer, limit_reached, time_off, seats_full, disabled; a team's hosts each with their own. The same rules as the booking page.",
+    annotations: READ,
   },
   get_availability: {
     title: "Read opening hours",
@@ -204,6 +212,7 @@ export function createMcpServer(ctx: AppContext, services: Services, origin: str
   const hours = new AvailabilityTools(ctx, services, origin, lookup);
   const calendars = new CalendarTools(services, lookup);
   const hosts = new HostTools(ctx, services, lookup);
+  const checks = new CheckTools(ctx, services, lookup);
   const runs: { [K in ToolName]: (args: never) => Promise<ToolAnswer<unknown>> } = {
     list_event_types: () => tools.listEventTypes(),
     resolve_booking_link: (args) => tools.resolveBookingLink(args),
@@ -213,6 +222,7 @@ export function createMcpServer(ctx: AppContext, services: Services, origin: str
     reschedule_reservation: (args) => tools.rescheduleReservation(args),
     cancel_reservation: (args) => tools.cancelReservation(args),
     get_availability: (args) => hours.get(args),
+    check_availability: (args) => checks.check(args),
     set_weekly_hours: (args) => hours.setWeeklyHours(args),
     set_date_override: (args) => hours.setDateOverride(args),
     close_day: (args) => hours.closeDay(args),

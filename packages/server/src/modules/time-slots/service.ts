@@ -1,7 +1,7 @@
 import { DateTime } from "luxon";
 import { canonicalZone, utc } from "../../lib/time.ts";
 import { LIMITS, type TimeSlot, type TimeSlotsQuery } from "@booking/wire";
-import { busyWindow, horizonEnd, type BusyInterval, type Slot } from "../../domain/slots.ts";
+import { busyWindow, horizonEnd, type Slot } from "../../domain/slots.ts";
 import { addError, ValidationFailed } from "../../domain/errors.ts";
 import { PreparedBody } from "../../lib/prepared-body.ts";
 import { coversWhole, lowerBound, NO_BUSY_SOURCE, type BusySource } from "../../domain/busy.ts";
@@ -11,6 +11,8 @@ import { ZonedIsoWriter } from "../../lib/zoned-iso.ts";
 import type { Store } from "../../store/store.ts";
 import type { EventTypeRecord } from "../../store/event-types.ts";
 import type { HostBusyInterval } from "../../store/hosts.ts";
+import type { SeatHolder } from "../../store/reservations.ts";
+import type { HostBlock } from "../../domain/exclusions.ts";
 
 const DAY_MS = 86_400_000;
 /**
@@ -28,7 +30,7 @@ export interface FirstFreeQuery {
   from: string;
   timezone?: string | undefined;
 }
-/** Memory the hosts' busy times of slot windows may take together (about 48 bytes an interval). */
+/** Memory the hosts' busy times of slot windows may take together (about 96 bytes an interval with where it comes from). */
 const HOST_BUSY_BYTES = 16 * 1024 * 1024;
 /** Memory the slot pages of all event types may take together. */
 const PAGE_CACHE_BYTES = 128 * 1024 * 1024;
@@ -114,7 +116,7 @@ export class TimeSlotService {
    * per host revision (bumped by the host's bookings of any event type and its calendars' changes),
    * so a team's page after one booking reads that host again, not every host.
    */
-  private readonly hostBusy = new TimedCache<HostBusyInterval[]>(20_000, HOST_BUSY_BYTES, (rows) => rows.length * 48 + 64);
+  private readonly hostBusy = new TimedCache<HostBusyInterval[]>(20_000, HOST_BUSY_BYTES, (rows) => rows.length * 96 + 64);
 
   constructor(
     private readonly store: Store,
@@ -134,13 +136,44 @@ export class TimeSlotService {
     options: { ignoreNoticeAndHorizon?: boolean } = {},
   ): Promise<SlotsAnswer> {
     const s = eventType.settings;
-    const around = busyWindow(s, fromMs, untilMs);
+    const hostIds = eventType.hosts.map((h) => h.hostId);
+    const { holders, hostBusy, blocksOf } = await this.gather(eventType, fromMs, untilMs, nowMs);
+    // Seat holders share a slot by its seats; busy time leaves it out whole. A range every host's
+    // calendar fills whole (a leave, say) has nothing free: no slot is built.
+    const allBusy = hostIds.every((id) => coversWhole(blocksOf(id), fromMs, untilMs));
+    const slots =
+      allBusy || (eventType.assignment === "collective" && hostIds.some((id) => coversWhole(blocksOf(id), fromMs, untilMs)))
+        ? []
+        : teamSlots(s, eventType.assignment, eventType.hosts, holders, blocksOf, fromMs, untilMs, nowMs, options);
+    let validUntilMs = DateTime.fromMillis(nowMs, { zone: s.timezone }).startOf("day").plus({ days: 1 }).toMillis();
+    if (slots[0]) validUntilMs = Math.min(validUntilMs, slots[0].startMs - s.minNoticeMinutes * 60_000 + 1);
+    for (const h of holders) if (h.heldUntilMs !== null && h.heldUntilMs > nowMs) validUntilMs = Math.min(validUntilMs, h.heldUntilMs);
+    // A hold of another event type frees the host when it lapses.
+    for (const b of hostBusy) if (b.heldUntilMs !== null && b.heldUntilMs > nowMs) validUntilMs = Math.min(validUntilMs, b.heldUntilMs);
+    return { slots, validUntilMs };
+  }
+
+  /**
+   * What decides the slots starting in [fromMs, untilMs), read once for the slot page and the
+   * availability check alike: the event type's seat holders and each host's blocks (bookings of
+   * other event types and calendar events, with where each comes from; see domain/exclusions.ts for
+   * how further steps add theirs here). `fresh`: read past the hosts' cache and keep nothing in it
+   * (a check of one time would only crowd it).
+   */
+  async gather(
+    eventType: EventTypeRecord,
+    fromMs: number,
+    untilMs: number,
+    nowMs: number,
+    options: { fresh?: boolean } = {},
+  ): Promise<{ holders: SeatHolder[]; hostBusy: HostBusyInterval[]; blocksOf: (hostId: number) => HostBlock[] }> {
+    const around = busyWindow(eventType.settings, fromMs, untilMs);
     const hostIds = eventType.hosts.map((h) => h.hostId);
     const keyOf = (hostId: number) => `${hostId}|${eventType.id}|${around.fromMs}|${around.untilMs}`;
     const known: HostBusyInterval[] = [];
     const unread: number[] = [];
     for (const h of eventType.hosts) {
-      const hit = h.revision === undefined ? undefined : this.hostBusy.get(keyOf(h.hostId), h.revision, nowMs);
+      const hit = h.revision === undefined || options.fresh ? undefined : this.hostBusy.get(keyOf(h.hostId), h.revision, nowMs);
       if (hit) known.push(...hit);
       else unread.push(h.hostId);
     }
@@ -151,22 +184,10 @@ export class TimeSlotService {
       this.busy.checkedInClaim ? [] : this.busy.busyBetween(eventType.id, around.fromMs, around.untilMs),
     ]);
     const hostBusy = known.length === 0 ? read : [...known, ...read];
-    if (unread.length > 0) this.keepHostBusy(eventType, unread, read, keyOf, nowMs);
-    const busyOf = new Map<number, BusyInterval[]>(hostIds.map((id) => [id, [...extra]]));
-    for (const b of hostBusy) busyOf.get(b.hostId)?.push({ startMs: b.startMs, endMs: b.endMs });
-    // Seat holders share a slot by its seats; busy time leaves it out whole. A range every host's
-    // calendar fills whole (a leave, say) has nothing free: no slot is built.
-    const allBusy = hostIds.every((id) => coversWhole(busyOf.get(id)!, fromMs, untilMs));
-    const slots =
-      allBusy || (eventType.assignment === "collective" && hostIds.some((id) => coversWhole(busyOf.get(id)!, fromMs, untilMs)))
-        ? []
-        : teamSlots(s, eventType.assignment, eventType.hosts, holders, (id) => busyOf.get(id) ?? extra, fromMs, untilMs, nowMs, options);
-    let validUntilMs = DateTime.fromMillis(nowMs, { zone: s.timezone }).startOf("day").plus({ days: 1 }).toMillis();
-    if (slots[0]) validUntilMs = Math.min(validUntilMs, slots[0].startMs - s.minNoticeMinutes * 60_000 + 1);
-    for (const h of holders) if (h.heldUntilMs !== null && h.heldUntilMs > nowMs) validUntilMs = Math.min(validUntilMs, h.heldUntilMs);
-    // A hold of another event type frees the host when it lapses.
-    for (const b of hostBusy) if (b.heldUntilMs !== null && b.heldUntilMs > nowMs) validUntilMs = Math.min(validUntilMs, b.heldUntilMs);
-    return { slots, validUntilMs };
+    if (unread.length > 0 && !options.fresh) this.keepHostBusy(eventType, unread, read, keyOf, nowMs);
+    const blocks = new Map<number, HostBlock[]>(hostIds.map((id) => [id, [...extra]]));
+    for (const b of hostBusy) blocks.get(b.hostId)?.push(b);
+    return { holders, hostBusy, blocksOf: (id) => blocks.get(id) ?? extra };
   }
 
   /**

@@ -42,14 +42,16 @@ export const UPDATE_RESERVATION = `UPDATE reservations SET host_ids = $hostIds, 
  * calendars' busy intervals (heldUntilMs null).
  */
 export const HOST_BUSY = `SELECT rh.host_id AS hostId, rh.start_ms AS startMs, rh.end_ms AS endMs,
-    CASE WHEN r.status = 'held' AND NOT ${paidHold("$nowMs").replace(/\b(payment|start_ms)\b/g, "r.$1")} THEN r.held_until_ms END AS heldUntilMs
+    CASE WHEN r.status = 'held' AND NOT ${paidHold("$nowMs").replace(/\b(payment|start_ms)\b/g, "r.$1")} THEN r.held_until_ms END AS heldUntilMs,
+    rh.event_type_id AS eventTypeId, NULL AS sourceId, r.uuid AS reservationUuid
   FROM reservation_hosts rh JOIN reservations r ON r.uuid = rh.reservation_uuid
   WHERE rh.host_id IN (SELECT value FROM json_each($hostIds)) AND rh.event_type_id <> $eventTypeId
     AND rh.start_ms < $untilMs AND rh.end_ms > $fromMs
     AND rh.start_ms >= $fromMs - (SELECT coalesce(max(longest_reservation_ms), 0) FROM hosts WHERE id IN (SELECT value FROM json_each($hostIds)))
     AND (r.status = 'confirmed' OR (r.status = 'held' AND (r.held_until_ms > $nowMs OR ${paidHold("$nowMs").replace(/\b(payment|start_ms)\b/g, "r.$1")})))
   UNION ALL
-  SELECT host_id AS hostId, start_ms AS startMs, end_ms AS endMs, NULL AS heldUntilMs FROM busy_intervals
+  SELECT host_id AS hostId, start_ms AS startMs, end_ms AS endMs, NULL AS heldUntilMs, NULL AS eventTypeId, source_id AS sourceId, NULL AS reservationUuid
+  FROM busy_intervals
   WHERE host_id IN (SELECT value FROM json_each($hostIds)) AND end_ms > $fromMs AND start_ms < $untilMs`;
 
 /** When each of hosts $hostIds last got a held or confirmed booking of event type $eventTypeId (round robin's rule). */
