@@ -1,9 +1,9 @@
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
 import { AVAILABILITY_REASON_CODES } from "@booking/wire";
 import type { AppContext } from "../../context.ts";
 import { answers, envelope } from "../../http/answers.ts";
 import { ok } from "../../http/envelope.ts";
-import { pathId } from "../../http/path-ids.ts";
+import { EventTypeId, HostId } from "../../http/path-params.ts";
 import { adminDoc } from "../../http/route-doc.ts";
 import type { AdminGuard } from "../admin/guard.ts";
 import { hostScopes } from "../admin/host-scope.ts";
@@ -21,8 +21,9 @@ export const availabilityCheckRoutes = (_ctx: AppContext, guard: AdminGuard, che
     .use(guard)
     .get(
       "/event-types/:id/availability-check",
-      async ({ params, query, request }) => ok(await checks.eventType(pathId(params.id, "event type"), query.start, { hostId: hostScopes.get(request) })),
+      async ({ params, query, request }) => ok(await checks.eventType(params.id, query.start, { hostId: hostScopes.get(request) })),
       {
+        params: t.Object({ id: EventTypeId }),
         query: AvailabilityCheckQuery,
         response: answers(envelope(AvailabilityCheck), [401, 403, 404, 422]),
         detail: adminDoc({
@@ -36,9 +37,9 @@ export const availabilityCheckRoutes = (_ctx: AppContext, guard: AdminGuard, che
     )
     .get(
       "/hosts/:hostId/availability-check",
-      async ({ params, query, request }) =>
-        ok(await checks.host(pathId(params.hostId, "host"), query.start, query.eventTypeId, { hostId: hostScopes.get(request) })),
+      async ({ params, query, request }) => ok(await checks.host(params.hostId, query.start, query.eventTypeId, { hostId: hostScopes.get(request) })),
       {
+        params: t.Object({ hostId: HostId }),
         query: HostCheckQueryShape,
         response: answers(envelope(HostAvailabilityCheck), [401, 403, 404, 422]),
         detail: adminDoc({
