@@ -100,7 +100,7 @@ export class BookingsPage extends ConsolePage {
           this.items = items;
           this.next = null;
         } else {
-          const period = this.period === "all" ? {} : { when: this.period, order: this.period === "past" ? "desc" : "asc" };
+          const period = this.period === "all" ? {} : { when: this.period, order: this.period === "past" ? ("desc" as const) : ("asc" as const) };
           const page = await api("GET /admin/reservations", { query: { ...this.filters, ...period, limit: PAGE, cursor, timezone } });
           this.items = page.items;
           this.next = page.next;

@@ -3,7 +3,7 @@ import { canonicalZone, utc } from "../../lib/time.ts";
 import { LIMITS, type TimeSlot, type TimeSlotsQuery } from "@booking/wire";
 import { busyWindow, horizonEnd, type Slot } from "../../domain/slots.ts";
 import { addError, ValidationFailed } from "../../domain/errors.ts";
-import { PreparedBody } from "../../lib/prepared-body.ts";
+import { PreparedJson } from "../../lib/prepared-body.ts";
 import { coversWhole, lowerBound, NO_BUSY_SOURCE, type BusySource } from "../../domain/busy.ts";
 import { teamSlots } from "../../domain/hosts.ts";
 import { TimedCache } from "../../lib/timed-cache.ts";
@@ -99,6 +99,13 @@ function localMidnight(day: number, zone: string): number {
   return DateTime.fromObject({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() }, { zone }).toMillis();
 }
 
+/** The body of `GET /time-slots`, which its route declares as `TimeSlotsResponse` (model.ts). */
+interface TimeSlotsAnswer {
+  success: true;
+  data: TimeSlot[];
+  nextFrom?: string;
+}
+
 /**
  * Computes free slots and serves `GET /time-slots`: the organizer's hours less the seats
  * reservations hold and less what the busy source says (the organizer's synced calendars, see
@@ -108,7 +115,7 @@ function localMidnight(day: number, zone: string): number {
  */
 export class TimeSlotService {
   // Weighed as twice its plain body: room for the compressed forms it gains once served.
-  private readonly pages = new TimedCache<PreparedBody>(1000, PAGE_CACHE_BYTES, (page) => 2 * page.byteLength);
+  private readonly pages = new TimedCache<PreparedJson<TimeSlotsAnswer>>(1000, PAGE_CACHE_BYTES, (page) => 2 * page.byteLength);
   /** The free slot starts of one week of an event type (key `id|week`), for the first-free-day scan. */
   private readonly freeWeeks = new TimedCache<Float64Array>(20_000, FREE_WEEKS_BYTES, (starts) => starts.byteLength + 64);
   /**
@@ -219,14 +226,14 @@ export class TimeSlotService {
    * whole days: a longer list ends before the day that would pass the bound, and `nextFrom` names
    * that day, from which the client asks again.
    */
-  async page(eventType: EventTypeRecord, query: TimeSlotsQuery, nowMs: number): Promise<PreparedBody> {
+  async page(eventType: EventTypeRecord, query: TimeSlotsQuery, nowMs: number): Promise<PreparedJson<TimeSlotsAnswer>> {
     const key = `${eventType.id}|${query.from}|${query.until}|${query.timezone ?? ""}`;
     const cached = this.pages.get(key, eventType.revision, nowMs);
     if (cached) return cached;
     const window = slotWindow(query, eventType.settings.timezone);
     const { slots, validUntilMs } = await this.freeSlots(eventType, window.fromMs, window.untilMs, nowMs);
     const { data, nextFrom } = this.bounded(eventType, slots, window.zone);
-    const body = new PreparedBody(JSON.stringify(nextFrom === undefined ? { success: true, data } : { success: true, data, nextFrom }));
+    const body = new PreparedJson<TimeSlotsAnswer>(nextFrom === undefined ? { success: true, data } : { success: true, data, nextFrom });
     this.pages.set(key, eventType.revision, validUntilMs, body);
     return body;
   }
