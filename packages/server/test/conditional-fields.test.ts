@@ -55,7 +55,7 @@ function expectFieldErrors(r: Answer, expected: { field: string; code: string }[
 }
 
 describe("the visibility rule (visibleFieldNames)", () => {
-  const fields = FIELDS.map((f) => ({ name: f.name, type: f.type, ...(f.showIf ? { showIf: f.showIf } : {}) }));
+  const fields = FIELDS.map((f, order) => ({ name: f.name, order, ...(f.showIf ? { showIf: f.showIf } : {}) }));
   const shown = (answers: Record<string, unknown>) => [...visibleFieldNames(fields, (f) => answers[f.name])].sort();
 
   it("shows fields without a condition always, and conditional ones only while their condition holds", () => {
@@ -72,8 +72,8 @@ describe("the visibility rule (visibleFieldNames)", () => {
 
   it("counts blank text, an empty choice and an unticked box as no answer", () => {
     const notEmpty = [
-      { name: "a", type: "text" },
-      { name: "b", type: "text", showIf: { field: "a", notEmpty: true as const } },
+      { name: "a", order: 0 },
+      { name: "b", order: 1, showIf: { field: "a", notEmpty: true as const } },
     ];
     for (const blank of [undefined, null, "", "   ", [], false])
       expect(visibleFieldNames(notEmpty, (f) => (f.name === "a" ? blank : undefined)).has("b")).toBe(false);
@@ -82,21 +82,30 @@ describe("the visibility rule (visibleFieldNames)", () => {
 
   it("shows a field after a multiselect when any chosen option is one of the values", () => {
     const multi = [
-      { name: "topics", type: "multiselect" },
-      { name: "detail", type: "text", showIf: { field: "topics", equals: ["Tax"] } },
+      { name: "topics", order: 0 },
+      { name: "detail", order: 1, showIf: { field: "topics", equals: ["Tax"] } },
     ];
     expect(visibleFieldNames(multi, () => ["Law", "Tax"]).has("detail")).toBe(true);
     expect(visibleFieldNames(multi, () => ["Law"]).has("detail")).toBe(false);
   });
 
-  it("hides fields whose conditions name no field or go round in a loop", () => {
+  it("hides fields whose conditions name no field, a later one or each other, taking fields by their order", () => {
+    const cond = (field: string) => ({ field, notEmpty: true as const });
     const broken = [
-      { name: "a", type: "text", showIf: { field: "b", notEmpty: true as const } },
-      { name: "b", type: "text", showIf: { field: "a", notEmpty: true as const } },
-      { name: "c", type: "text", showIf: { field: "nope", notEmpty: true as const } },
-      { name: "d", type: "text" },
+      { name: "a", order: 1, showIf: cond("b") },
+      { name: "b", order: 2, showIf: cond("a") },
+      { name: "c", order: 3, showIf: cond("nope") },
+      { name: "d", order: 4 },
+      { name: "e", order: 0, showIf: cond("d") },
+      { name: "f", order: 5, showIf: cond("f") },
     ];
     expect([...visibleFieldNames(broken, () => "x")]).toEqual(["d"]);
+    // By order, not by place in the list: g is shown before h.
+    const reordered = [
+      { name: "h", order: 2, showIf: cond("g") },
+      { name: "g", order: 1 },
+    ];
+    expect([...visibleFieldNames(reordered, () => "x")]).toEqual(["g", "h"]);
   });
 });
 
