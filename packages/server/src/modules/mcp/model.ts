@@ -238,7 +238,20 @@ export const EventTypeDetail = EventTypeSummary.extend({
     .array(z.number().int())
     .describe("Reminder emails go to the visitor and guests this many minutes before a confirmed booking's start; empty: none."),
   locations: z.array(z.object({ type: z.string(), value: z.string().nullable() })),
-  customFields: z.array(z.object({ name: z.string(), label: z.string(), type: z.string(), required: z.boolean() })),
+  customFields: z.array(
+    z.object({
+      name: z.string(),
+      label: z.string(),
+      type: z.string(),
+      required: z.boolean(),
+      showIf: z
+        .object({ field: z.string(), equals: z.array(z.string()).optional(), checked: z.literal(true).optional(), notEmpty: z.literal(true).optional() })
+        .optional()
+        .describe(
+          "Asked only while the earlier field named by `field` is answered one of `equals`, is checked, or is answered at all (notEmpty); a field not asked is not required, and an answer sent for it is refused.",
+        ),
+    }),
+  ),
   availability: AvailabilityView,
 });
 export type EventTypeDetail = z.infer<typeof EventTypeDetail>;
