@@ -91,8 +91,8 @@ export function conditionEditor(
 }
 
 /**
- * The fields after field `i` is renamed from `from` to `to` (its dependents follow the new name) or
- * removed (`to` null: its dependents are shown always).
+ * `fields` once the field named `from` is renamed to `to` (the fields that depend on it follow the
+ * new name) or removed (`to` null: they are shown always).
  */
 export function dependentsFollowing(fields: CustomField[], from: string, to: string | null): CustomField[] {
   return fields.map((f) => {
