@@ -5,7 +5,7 @@ import { BookingController } from "./controllers/booking-controller.ts";
 import { calendarStyles, controlStyles, themeStyles } from "./booking-calendar.styles.ts";
 import type { CalendarEnvironment } from "./context.ts";
 import { addDays, browserZone, isKnownZone, monthOf, todayIn } from "./dates.ts";
-import { prefilled, PREFILL_KEYS } from "./flow/draft.ts";
+import { prefilled, PREFILL_KEYS, shownFields } from "./flow/draft.ts";
 import { EnvironmentController } from "./controllers/environment-controller.ts";
 import * as flows from "./flow/flow.ts";
 import type { Flow, FlowOf } from "./flow/flow.ts";
@@ -346,7 +346,7 @@ export class BookingCalendar extends LitElement {
         <div class="details-form">
           <h3 tabindex="-1">${this.#t("yourDetails")}</h3>
           <bc-booking-form exportparts="form, input, field, locations, guests, submit"
-            .draft=${flow.draft} .fields=${flow.init.customFields} .locations=${config.locations} .problems=${flow.problems}
+            .draft=${flow.draft} .fields=${shownFields(flow.draft, flow.init.customFields)} .locations=${config.locations} .problems=${flow.problems}
             ?busy=${this.busy} .submitLabel=${config.payment ? this.#t("continueToPayment") : this.#t("book")}
             @bc-draft-change=${(e: CustomEvent<BookingFormEvents["bc-draft-change"]>) => {
               this.flow = flows.drafted(this.flow, e.detail.draft);

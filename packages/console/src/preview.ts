@@ -63,6 +63,8 @@ function previewFields(fields: unknown[]): Record<string, unknown>[] {
       required: f.required === true,
       ...(Array.isArray(f.options) ? { options: f.options } : {}),
       ...(typeof f.placeholder === "string" && f.placeholder ? { placeholder: f.placeholder } : {}),
+      // The element applies the condition by the same rule as the server, so the preview shows it at work.
+      ...(f.showIf && typeof f.showIf === "object" ? { showIf: f.showIf } : {}),
     }));
 }
 

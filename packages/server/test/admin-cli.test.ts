@@ -157,6 +157,35 @@ describe("the admin CLI against a running server", () => {
     expect((await cli("delete", String(JSON.parse(r.stdout).id))).code).toBe(0);
   });
 
+  it("creates conditional questions from a settings file, shows their conditions, and passes the API's refusal on", async () => {
+    const file = join(dir, "conditional.json");
+    const customFields = [
+      { label: "Plan", name: "plan", type: "select", options: ["Personal", "Business", "Team"] },
+      { label: "Company size", name: "companySize", type: "text", showIf: { field: "plan", equals: ["Business", "Team"] } },
+      { label: "Has order", name: "hasOrder", type: "checkbox" },
+      { label: "Order number", name: "orderNo", type: "text", showIf: { field: "hasOrder", checked: true } },
+    ];
+    writeFileSync(file, JSON.stringify({ title: "Conditional", customFields }));
+    const r = await cli("create", "--file", file, "--json");
+    expect(r.code, r.stderr).toBe(0);
+    const created = JSON.parse(r.stdout);
+    expect(created.customFields.map((f: { showIf?: unknown }) => f.showIf ?? null)).toEqual([
+      null,
+      { field: "plan", equals: ["Business", "Team"] },
+      null,
+      { field: "hasOrder", checked: true },
+    ]);
+    const shown = await cli("show", String(created.id));
+    expect(shown.stdout).toContain("companySize (text, when plan is Business or Team)");
+    expect(shown.stdout).toContain("orderNo (text, when hasOrder is checked)");
+    // A condition on a later field is the server's validation error, exit 1.
+    writeFileSync(file, JSON.stringify({ title: "Bad", customFields: [{ ...customFields[1], showIf: { field: "plan", notEmpty: true } }, customFields[0]] }));
+    const bad = await cli("create", "--file", file);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("customFields.0.showIf.field");
+    expect((await cli("delete", String(created.id))).code).toBe(0);
+  });
+
   it("creates with the organizer's translations from a settings file and shows their languages", async () => {
     const file = join(dir, "translated.json");
     const translations = { de: { title: "Kennenlernen", description: "Ein erstes Gespräch." }, "pt-BR": { title: "Conversa inicial" } };

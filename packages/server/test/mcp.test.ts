@@ -244,6 +244,22 @@ describe("event types and booking links", () => {
     expect(text).toContain("Mon 23 Nov 2026: 09:00, 09:30");
   });
 
+  it("tells which custom fields are asked only under a condition", async () => {
+    const w = await world({
+      intro: {
+        customFields: [
+          { label: "Plan", name: "plan", type: "select", options: ["Personal", "Business"] },
+          { label: "Company size", name: "companySize", type: "text", required: true, showIf: { field: "plan", equals: ["Business"] } },
+        ],
+      },
+    });
+    const { data } = success(await w.tool("resolve_booking_link", { link: "intro-call", slotCount: 1 }));
+    expect(data.eventType.customFields).toEqual([
+      { name: "plan", label: "Plan", type: "select", required: false },
+      { name: "companySize", label: "Company size", type: "text", required: true, showIf: { field: "plan", equals: ["Business"] } },
+    ]);
+  });
+
   it("resolves a visitor's manage link to the reservation it names", async () => {
     const w = await world();
     const { data, text } = success(await w.tool("resolve_booking_link", { link: `http://localhost/book/intro-call?reservation=${w.ada}` }));

@@ -1,7 +1,7 @@
 import { oneOf } from "./literals.ts";
 import { Type, type Static } from "@sinclair/typebox";
 import { CUSTOM_FIELD_TYPES, HOST_ASSIGNMENTS, LOCATION_TYPES, THEME_COLOR_KEYS, THEME_MODES, WEEK_STARTS, WEEKDAYS, type Weekday } from "./constants.ts";
-import { Translations } from "./event-types.ts";
+import { FIELD_NAME_PATTERN, ShowIf, Translations } from "./event-types.ts";
 import { LIMITS } from "./limits.ts";
 
 /** Times of day in opening hours: HH:MM, and 24:00 for midnight at the end of the day. */
@@ -46,12 +46,13 @@ export const CustomFieldInput = Type.Object(
   {
     uuid: Type.Optional(Type.String({ format: "uuid" })),
     label: Type.String({ minLength: 1, maxLength: 500 }),
-    name: Type.String({ pattern: "^[A-Za-z][A-Za-z0-9_]{0,63}$", description: "Letters, digits and underscores." }),
+    name: Type.String({ pattern: FIELD_NAME_PATTERN, description: "Letters, digits and underscores." }),
     type: oneOf(CUSTOM_FIELD_TYPES),
     required: Type.Optional(Type.Boolean()),
     order: Type.Optional(Type.Integer({ minimum: 0 })),
     options: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 100 })),
     placeholder: Type.Optional(Type.String({ maxLength: 500 })),
+    showIf: Type.Optional(ShowIf),
   },
   { additionalProperties: false },
 );

@@ -40,6 +40,10 @@ export const FIELD_ERROR_CODES = [
   "wrong_duration",
   "too_small",
   "too_large",
+  "hidden_field",
+  "condition_unknown_field",
+  "condition_order",
+  "condition_kind",
   "invalid",
 ] as const;
 export type FieldErrorCode = (typeof FIELD_ERROR_CODES)[number];

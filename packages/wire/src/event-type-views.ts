@@ -2,7 +2,7 @@ import { oneOf } from "./literals.ts";
 import { Type, type SchemaOptions, type Static, type TSchema } from "@sinclair/typebox";
 import { AvailabilityRules, HostAssignmentSchema } from "./admin.ts";
 import { CUSTOM_FIELD_TYPES, LOCATION_TYPES, THEME_MODES, WEEK_STARTS } from "./constants.ts";
-import { Translations } from "./event-types.ts";
+import { ShowIf, Translations } from "./event-types.ts";
 
 /** `schema` or null. */
 export const Nullable = <T extends TSchema>(schema: T, options: SchemaOptions = {}) => Type.Union([schema, Type.Null()], options);
@@ -18,6 +18,7 @@ export const CustomFieldDefinition = Type.Object({
   order: Type.Integer(),
   options: Type.Optional(Type.Array(Type.String())),
   placeholder: Type.Optional(Type.String()),
+  showIf: Type.Optional(ShowIf),
 });
 export type CustomFieldDefinition = Static<typeof CustomFieldDefinition>;
 

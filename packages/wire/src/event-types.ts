@@ -10,6 +10,44 @@ export const Location = Type.Object({
 });
 export type Location = Static<typeof Location>;
 
+/** A custom field's name: letters, digits and underscores, starting with a letter. */
+export const FIELD_NAME_PATTERN = "^[A-Za-z][A-Za-z0-9_]{0,63}$";
+
+const conditionField = Type.String({ pattern: FIELD_NAME_PATTERN, description: "The `name` of an earlier field of the same event type." });
+
+/**
+ * When a custom field is shown: only while another, earlier field's answer meets one condition.
+ * `equals`: a select's answer is one of the values (a multiselect: any chosen option is); `checked`:
+ * a checkbox is ticked; `notEmpty`: the field has an answer. A field that is not shown is neither
+ * required nor stored, and a value sent for it is refused (`hidden_field`). The rule is
+ * `visibleFieldNames` of `@booking/wire/visibility`, shared by the element and the server.
+ */
+export const ShowIf = Type.Union(
+  [
+    Type.Object(
+      {
+        field: conditionField,
+        equals: Type.Array(Type.String({ minLength: 1, maxLength: 500 }), {
+          minItems: 1,
+          maxItems: 100,
+          description: "Options of the select or multiselect field named by `field`.",
+        }),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Object(
+      { field: conditionField, checked: Type.Literal(true, { description: "Shown while the checkbox named by `field` is ticked." }) },
+      { additionalProperties: false },
+    ),
+    Type.Object(
+      { field: conditionField, notEmpty: Type.Literal(true, { description: "Shown while the field named by `field` has an answer." }) },
+      { additionalProperties: false },
+    ),
+  ],
+  { description: "Show this field only while an earlier field's answer meets the condition; absent: always shown." },
+);
+export type ShowIf = Static<typeof ShowIf>;
+
 /** A custom field as init returns it. `options` is present for select kinds. */
 export const CustomField = Type.Object({
   uuid: Type.String(),
@@ -21,6 +59,7 @@ export const CustomField = Type.Object({
   required: Type.Boolean(),
   options: Type.Optional(Type.Array(Type.String())),
   placeholder: Type.Optional(Type.String()),
+  showIf: Type.Optional(ShowIf),
 });
 export type CustomField = Static<typeof CustomField>;
 

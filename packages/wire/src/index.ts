@@ -13,3 +13,4 @@ export * from "./calendars.ts";
 export * from "./console.ts";
 export * from "./literals.ts";
 export * from "./availability-check.ts";
+export * from "./visibility.ts";

@@ -14,8 +14,11 @@ const fieldId = (key: string) => `f-${key.replace(/[^a-zA-Z0-9-]/g, "-")}`;
 
 /**
  * The visitor's details: email, names, phone, guests, the meeting location and the event type's
- * custom fields in their order. It holds nothing itself: every keystroke goes up as a new draft, so
- * an error or a retry never loses what was typed. Errors arrive by the server's field keys.
+ * custom fields in their order. A conditional field comes and goes at once, without motion or an
+ * announcement: it always follows the field that shows it, where a screen reader reads on, so the
+ * field being answered, and the focus in it, stay where they are. It
+ * holds nothing itself: every keystroke goes up as a new draft, so an error or a retry never loses
+ * what was typed. Errors arrive by the server's field keys.
  */
 export class BookingForm extends LitElement {
   static override styles = [
@@ -46,7 +49,11 @@ export class BookingForm extends LitElement {
   };
 
   declare draft: BookingDraft;
-  /** The event type's fields; `optionLabels` show the options in the visitor's language (the answer stays the option). */
+  /**
+   * The custom fields to ask: the element passes those the answers so far show (`shownFields`), so a
+   * conditional field comes and goes as the visitor answers. `optionLabels` show the options in the
+   * visitor's language (the answer stays the option).
+   */
   declare fields: (CustomField & { optionLabels?: string[] })[];
   declare locations: Location[];
   /** Messages by field key: `email`, `guests.0`, `location.value`, `customFields.<uuid>`, ... */

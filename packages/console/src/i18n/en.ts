@@ -104,6 +104,17 @@ const en = {
   moveDown: "Move down",
   required: "Required",
   options: "Options (comma-separated)",
+  /** A custom field's condition: shown always, or only while an earlier field's answer meets it. */
+  showIf: {
+    field: "Show this field",
+    always: "Always",
+    when: "When",
+    kind: "Condition",
+    equals: "is one of",
+    checked: "is checked",
+    notEmpty: "is answered",
+    values: "Values",
+  },
   preview: "Preview",
   previewHelp: "The real calendar with your unsaved appearance, texts and booking form fields; bookings made here are real once saved.",
   previewShowAs: "Show it as",
@@ -229,6 +240,9 @@ const en = {
     duplicate: "Each value once.",
     control_characters: "Visible text on one line.",
     unknown_field: "Not a setting the server knows.",
+    condition_unknown_field: "No field has this name.",
+    condition_order: "The field it depends on must come before it.",
+    condition_kind: "This condition does not fit that field's type.",
   },
   /** Refusals worded here by their code; other codes show the API's message. */
   failures: {

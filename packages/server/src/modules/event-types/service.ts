@@ -150,6 +150,7 @@ export function customFieldsOf(settings: EventTypeSettings): CustomField[] {
       required: f.required,
       ...(f.options ? { options: [...f.options] } : {}),
       ...(f.placeholder ? { placeholder: f.placeholder } : {}),
+      ...(f.showIf ? { showIf: structuredClone(f.showIf) } : {}),
     }));
 }
 

@@ -1,7 +1,8 @@
 import { THEME_COLOR_KEYS, type EventTypePatch } from "@booking/wire";
 import { checkAvailability } from "../../domain/availability.ts";
 import type { CustomFieldDefinition, EventTypeSettings } from "../../domain/event-type.ts";
-import { addError, ValidationFailed } from "../../domain/errors.ts";
+import { addError, codedAsInvalid, FieldErrors, ValidationFailed } from "../../domain/errors.ts";
+import { checkConditions } from "./conditions.ts";
 import { isHttpUrl } from "../../lib/links.ts";
 import { canonicalZone } from "../../lib/time.ts";
 import { webhookUrlProblem } from "../webhooks/address.ts";
@@ -17,6 +18,8 @@ const CSS_COLOR = /^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,30}|(rgb|rgba|hsl|hsla|oklch|o
  */
 export function resolveSettings(base: EventTypeSettings, change: Omit<EventTypePatch, "disabled" | "slug">, allowPrivateWebhooks = true): EventTypeSettings {
   const errors: Record<string, string[]> = {};
+  // Problems with a code of their own (the fields' conditions); the others are `invalid`.
+  const coded = new FieldErrors();
   const next: EventTypeSettings = {
     ...base,
     ...stripUndefined(change),
@@ -26,7 +29,7 @@ export function resolveSettings(base: EventTypeSettings, change: Omit<EventTypeP
     locations: change.locations
       ? change.locations.map((l) => ({ type: l.type, value: l.value ?? null, ...(l.label ? { label: l.label } : {}) }))
       : base.locations,
-    customFields: change.customFields ? resolveCustomFields(change.customFields, errors) : base.customFields,
+    customFields: change.customFields ? resolveCustomFields(change.customFields, errors, coded) : base.customFields,
     payment: change.payment === undefined ? base.payment : change.payment && { ...change.payment, currency: change.payment.currency.toLowerCase() },
   };
 
@@ -69,14 +72,23 @@ export function resolveSettings(base: EventTypeSettings, change: Omit<EventTypeP
       addError(errors, `theme.colors.${key}`, `Unknown colour key; use ${THEME_COLOR_KEYS.join(", ")}.`);
     else if (!CSS_COLOR.test(value)) addError(errors, `theme.colors.${key}`, "Expected a CSS colour such as #2563eb or rgb(37 99 235).");
   }
+  if (coded.list.length > 0) {
+    const messages = { ...errors };
+    for (const e of coded.list) addError(messages, e.field, e.message);
+    throw new ValidationFailed(messages, [...codedAsInvalid(errors), ...coded.list]);
+  }
   ValidationFailed.check(errors);
   return next;
 }
 
-function resolveCustomFields(fields: NonNullable<EventTypePatch["customFields"]>, errors: Record<string, string[]>): CustomFieldDefinition[] {
+function resolveCustomFields(
+  fields: NonNullable<EventTypePatch["customFields"]>,
+  errors: Record<string, string[]>,
+  coded: FieldErrors,
+): CustomFieldDefinition[] {
   const names = new Set<string>();
   const uuids = new Set<string>();
-  return fields.map((f, i) => {
+  const resolved = fields.map((f, i) => {
     const uuid = f.uuid?.toLowerCase() ?? crypto.randomUUID();
     if (names.has(f.name)) addError(errors, `customFields.${i}.name`, "Field names must be unique.");
     if (uuids.has(uuid)) addError(errors, `customFields.${i}.uuid`, "Field uuids must be unique.");
@@ -88,8 +100,11 @@ function resolveCustomFields(fields: NonNullable<EventTypePatch["customFields"]>
     const field: CustomFieldDefinition = { uuid, label: f.label, name: f.name, type: f.type, required: f.required ?? false, order: f.order ?? i };
     if (f.options) field.options = [...f.options];
     if (f.placeholder) field.placeholder = f.placeholder;
+    if (f.showIf) field.showIf = structuredClone(f.showIf);
     return field;
   });
+  checkConditions(resolved, coded);
+  return resolved;
 }
 
 /**

@@ -239,6 +239,13 @@ export const AvailabilityView = z.object({
 });
 export type AvailabilityView = z.infer<typeof AvailabilityView>;
 
+/** A custom field's condition, as the assistant reads it. */
+const ShowIfView = z
+  .object({ field: z.string(), equals: z.array(z.string()).optional(), checked: z.literal(true).optional(), notEmpty: z.literal(true).optional() })
+  .describe(
+    "Asked only while the earlier field `field` is answered one of `equals`, is checked, or is answered (notEmpty); not asked: not required, an answer refused.",
+  );
+
 /** An event type with the settings that decide what can be booked. */
 export const EventTypeDetail = EventTypeSummary.extend({
   description: z.string(),
@@ -254,7 +261,7 @@ export const EventTypeDetail = EventTypeSummary.extend({
     .array(z.number().int())
     .describe("Reminder emails go to the visitor and guests this many minutes before a confirmed booking's start; empty: none."),
   locations: z.array(z.object({ type: z.string(), value: z.string().nullable() })),
-  customFields: z.array(z.object({ name: z.string(), label: z.string(), type: z.string(), required: z.boolean() })),
+  customFields: z.array(z.object({ name: z.string(), label: z.string(), type: z.string(), required: z.boolean(), showIf: ShowIfView.optional() })),
   availability: AvailabilityView,
 });
 export type EventTypeDetail = z.infer<typeof EventTypeDetail>;
