@@ -12,6 +12,7 @@ import { mailPolicy } from "./modules/mail/events.ts";
 import { TimeSlotService } from "./modules/time-slots/service.ts";
 import { CalendarAdmin } from "./modules/calendars/service.ts";
 import { HostAdmin } from "./modules/hosts/service.ts";
+import { TimeOffAdmin } from "./modules/time-off/service.ts";
 import { CalendarSync, storeBusySource, type ExpandCalendar } from "./modules/calendars/sync.ts";
 import { ExpansionWorkers } from "./modules/calendars/expansion.ts";
 import type { CalendarFetch } from "./modules/calendars/fetch.ts";
@@ -34,6 +35,8 @@ export interface Services {
   calendars: CalendarAdmin;
   /** Hosts and their schedules (docs/hosts.md). */
   hosts: HostAdmin;
+  /** Hosts' time off (docs/hosts.md). */
+  timeOff: TimeOffAdmin;
 }
 
 /** How the calendar sync reads and fetches; the defaults are the real ones. */
@@ -86,6 +89,7 @@ export function createServices(
     deliveries: new DeliveryAdmin(ctx.store, now),
     calendarSync,
     hosts: new HostAdmin(ctx.store, now),
+    timeOff: new TimeOffAdmin(ctx.store, now),
     calendars: new CalendarAdmin(
       ctx.store,
       calendarSync,

@@ -11,6 +11,7 @@ import { ZonedIsoWriter } from "../../lib/zoned-iso.ts";
 import type { Store } from "../../store/store.ts";
 import type { EventTypeRecord } from "../../store/event-types.ts";
 import type { HostBusyInterval } from "../../store/hosts.ts";
+import { awayView } from "../time-off/stand-ins.ts";
 
 const DAY_MS = 86_400_000;
 /**
@@ -127,14 +128,17 @@ export class TimeSlotService {
    * notice, beyond the horizon).
    */
   async freeSlots(
-    eventType: EventTypeRecord,
+    listed: EventTypeRecord,
     fromMs: number,
     untilMs: number,
     nowMs: number,
     options: { ignoreNoticeAndHorizon?: boolean } = {},
   ): Promise<SlotsAnswer> {
-    const s = eventType.settings;
+    const s = listed.settings;
     const around = busyWindow(s, fromMs, untilMs);
+    // Time off of its hosts; a personal event type's away host has their colleague stand in.
+    const away = await awayView(this.store, listed, around);
+    const eventType = away.eventType;
     const hostIds = eventType.hosts.map((h) => h.hostId);
     const keyOf = (hostId: number) => `${hostId}|${eventType.id}|${around.fromMs}|${around.untilMs}`;
     const known: HostBusyInterval[] = [];
@@ -160,8 +164,12 @@ export class TimeSlotService {
     const slots =
       allBusy || (eventType.assignment === "collective" && hostIds.some((id) => coversWhole(busyOf.get(id)!, fromMs, untilMs)))
         ? []
-        : teamSlots(s, eventType.assignment, eventType.hosts, holders, (id) => busyOf.get(id) ?? extra, fromMs, untilMs, nowMs, options);
-    let validUntilMs = DateTime.fromMillis(nowMs, { zone: s.timezone }).startOf("day").plus({ days: 1 }).toMillis();
+        : teamSlots(s, eventType.assignment, eventType.hosts, holders, (id) => busyOf.get(id) ?? extra, fromMs, untilMs, nowMs, {
+            ...options,
+            awayOf: away.awayOf,
+          });
+    // A colleague's time is not counted in the event type's revision: such an answer is never kept.
+    let validUntilMs = away.substituted ? nowMs : DateTime.fromMillis(nowMs, { zone: s.timezone }).startOf("day").plus({ days: 1 }).toMillis();
     if (slots[0]) validUntilMs = Math.min(validUntilMs, slots[0].startMs - s.minNoticeMinutes * 60_000 + 1);
     for (const h of holders) if (h.heldUntilMs !== null && h.heldUntilMs > nowMs) validUntilMs = Math.min(validUntilMs, h.heldUntilMs);
     // A hold of another event type frees the host when it lapses.
