@@ -15,7 +15,7 @@ export interface Away extends BusyInterval {
 
 /** Whether [startMs, endMs) meets one of the away intervals (no buffers: being away is not a meeting). */
 export function awayDuring(away: readonly BusyInterval[] | undefined, startMs: number, endMs: number): boolean {
-  return away !== undefined && away.some((a) => a.startMs < endMs && a.endMs > startMs);
+  return away?.some((a) => a.startMs < endMs && a.endMs > startMs) ?? false;
 }
 
 /** Whether [startMs, endMs) lies inside one of `within` (a stand-in is offered only there). */
