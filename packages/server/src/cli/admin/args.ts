@@ -44,6 +44,10 @@ export const OPTIONS = {
   avatar: { type: "string" },
   host: { type: "string", multiple: true },
   assignment: { type: "string" },
+  start: { type: "string" },
+  end: { type: "string" },
+  note: { type: "string" },
+  colleague: { type: "string" },
 } as const;
 /** The flags as parsed. */
 export type Flags = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
