@@ -27,6 +27,8 @@ import type {
   SessionView,
   SignInLinkSent,
   SyncNowAnswer,
+  TimeOffCreate,
+  TimeOffView,
   TimeSlot,
   WritableCalendar,
   WriteBookingsInput,
@@ -108,6 +110,9 @@ export interface Endpoints {
   "GET /admin/hosts/:hostId/schedules": { body: undefined; answer: ScheduleView[] };
   "POST /admin/hosts/:hostId/schedules": { body: ScheduleCreate; answer: ScheduleView };
   "PATCH /admin/schedules/:scheduleId": { body: SchedulePatch; answer: ScheduleView };
+  "GET /admin/hosts/:hostId/time-off": { body: undefined; answer: TimeOffView[] };
+  "POST /admin/hosts/:hostId/time-off": { body: TimeOffCreate; answer: TimeOffView };
+  "DELETE /admin/hosts/:hostId/time-off/:timeOffId": { body: undefined; answer: string };
   "GET /admin/hosts/:hostId/busy-sources": { body: undefined; answer: BusySourceView[] };
   "POST /admin/hosts/:hostId/busy-sources": { body: BusySourceInput; answer: BusySourceView };
   "POST /admin/hosts/:hostId/busy-sources/test": { body: BusySourceInput; answer: BusySourceTestAnswer };
