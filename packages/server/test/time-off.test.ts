@@ -219,6 +219,19 @@ describe("time off in teams and personal event types", () => {
     expect((await book(env, alexs, "2026-11-26T08:00:00Z", 2)).body.data.userId).toBe(alex);
   });
 
+  it("offers none of a colleague's times while the colleague is away too", async () => {
+    const env = await setup();
+    const alex = await createHost(env, "Alex");
+    const sam = await createHost(env, "Sam");
+    const alexs = await eventType(env, { hosts: [{ hostId: alex }] });
+    await timeOff(env, alex, { startDate: "2026-11-24", endDate: "2026-11-24", colleagueHostId: sam });
+    await timeOff(env, sam, { start: "2026-11-24T09:00:00+01:00", end: "2026-11-24T12:00:00+01:00" });
+    // Sam stands in with the event type's hours (no schedule of his own), from noon in Prague.
+    expect((await list(env, alexs))[0]).toBe("2026-11-24T11:00:00Z");
+    expectFailure(await book(env, alexs, "2026-11-24T08:00:00Z"), "slot_unavailable");
+    expect((await book(env, alexs, "2026-11-24T11:00:00Z")).body.data.userId).toBe(sam);
+  });
+
   it("offers no times while a host without a colleague is away, and shows the note", async () => {
     const env = await setup();
     const alex = await createHost(env, "Alex");

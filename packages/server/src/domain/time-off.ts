@@ -9,6 +9,7 @@ import type { BusyInterval } from "./slots.ts";
  * time off names: the colleague stands in (`standIns`), and a booking then goes to the colleague.
  */
 export interface Away extends BusyInterval {
+  hostId: number;
   /** The host who takes the away host's personal bookings meanwhile; null: nobody, no times. */
   colleagueHostId: number | null;
 }
@@ -34,7 +35,7 @@ export function standIns(members: readonly HostMember[], away: readonly Away[], 
   const host = members[0]!;
   const byColleague = new Map<number, BusyInterval[]>();
   for (const a of away) {
-    if (a.colleagueHostId === null || a.colleagueHostId === host.hostId) continue;
+    if (a.hostId !== host.hostId || a.colleagueHostId === null || a.colleagueHostId === host.hostId) continue;
     const list = byColleague.get(a.colleagueHostId) ?? [];
     list.push({ startMs: a.startMs, endMs: a.endMs });
     byColleague.set(a.colleagueHostId, list);

@@ -30,10 +30,13 @@ export async function awayView(store: Store, eventType: EventTypeRecord, { fromM
   const awayOf = (hostId: number) => away.filter((a) => a.hostId === hostId);
   const plain = { eventType, away, substituted: false, awayOf };
   if (eventType.hosts.length !== 1 || !away.some((a) => a.colleagueHostId !== null && a.colleagueHostId !== eventType.hosts[0]!.hostId)) return plain;
-  const colleagueIds = [...new Set(away.flatMap((a) => (a.colleagueHostId === null ? [] : [a.colleagueHostId])))];
-  const [colleagues, schedules] = await Promise.all([
+  const host = eventType.hosts[0]!.hostId;
+  const colleagueIds = [...new Set(away.flatMap((a) => (a.colleagueHostId === null || a.colleagueHostId === host ? [] : [a.colleagueHostId])))];
+  const [colleagues, schedules, colleaguesAway] = await Promise.all([
     store.hosts.byIds(colleagueIds),
     Promise.all(colleagueIds.map(async (id) => [id, (await store.schedules.list(id))[0] ?? null] as const)),
+    // A colleague away too is no stand-in meanwhile.
+    store.timeOff.between(colleagueIds, fromMs, untilMs),
   ]);
   const scheduleOf = new Map(schedules);
   const members = standIns(eventType.hosts, away, (id) => {
@@ -59,5 +62,11 @@ export async function awayView(store: Store, eventType: EventTypeRecord, { fromM
     });
   }
   if (hosts.length === 1) return plain;
-  return { eventType: { ...eventType, hosts, assignment: "round-robin" }, away, substituted: true, awayOf };
+  const all = [...away, ...colleaguesAway];
+  return {
+    eventType: { ...eventType, hosts, assignment: "round-robin" },
+    away: all,
+    substituted: true,
+    awayOf: (hostId) => all.filter((a) => a.hostId === hostId),
+  };
 }
