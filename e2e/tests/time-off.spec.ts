@@ -37,7 +37,7 @@ for (const mode of ["light", "dark"] as const) {
   });
 }
 
-test("the console's hosts page adds a host's time off with a colleague, lists it and removes it", async ({ page, request }) => {
+test("the console's hosts page adds a host's time off with a colleague, and its schedule's hours show and remove it", async ({ page, request }) => {
   test.setTimeout(120_000);
   const name = `Tia Away ${unique()}`;
   const tia = await host(request, name);
@@ -64,7 +64,16 @@ test("the console's hosts page adds a host's time off with a colleague, lists it
   const listed = await request.get(`/admin/hosts/${tia}/time-off`, { headers: admin });
   expect((await listed.json()).data).toMatchObject([{ startDate: day(10), endDate: day(12), note: "Parental leave", colleagueName: colleague }]);
   await expectAccessible(page, "hosts page with time off");
-  await section.getByRole("button", { name: /^Remove:/ }).click();
-  await expect(section.getByText("No time off planned.")).toBeVisible();
+  // Beside the hours of a schedule of the host, on the availability page, and removed there.
+  const schedule = await request.post(`/admin/hosts/${tia}/schedules`, { headers: admin, data: { name: "Tia's hours", availability: { weekly: {} } } });
+  expect(schedule.status(), await schedule.text()).toBe(200);
+  await page.goto(`/console#/availability/schedule-${(await schedule.json()).data.id}`);
+  await page.reload();
+  await expect(page.getByLabel("Hours of")).toHaveValue(`schedule-${(await schedule.json()).data.id}`);
+  const beside = page.locator("console-time-off");
+  await expect(beside.getByText(`bookings go to ${colleague}`)).toBeVisible();
+  await expectAccessible(page, "availability with time off");
+  await beside.getByRole("button", { name: /^Remove:/ }).click();
+  await expect(beside.getByText("No time off planned.")).toBeVisible();
   expect((await (await request.get(`/admin/hosts/${tia}/time-off`, { headers: admin })).json()).data).toEqual([]);
 });

@@ -36,6 +36,15 @@ export class TimeOffSection extends ConsolePage {
     void this.load();
   }
 
+  protected override willUpdate(changed: Map<PropertyKey, unknown>): void {
+    // Shown for another host (the availability page's choice changed): that host's time off.
+    if (changed.has("host") && changed.get("host") !== undefined && (changed.get("host") as HostView).id !== this.host.id) {
+      this.items = null;
+      this.failure = null;
+      void this.load();
+    }
+  }
+
   private async load(): Promise<void> {
     await this.attempt(
       async () => {
