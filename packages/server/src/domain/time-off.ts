@@ -1,5 +1,13 @@
-import type { HostMember } from "./hosts.ts";
+import type { AvailabilityRules } from "./event-type.ts";
 import type { BusyInterval } from "./slots.ts";
+
+/** A host as slot computation sees it (domain/hosts.ts `HostMember`, repeated here so neither file imports the other). */
+interface Member {
+  hostId: number;
+  priority: number;
+  schedule: { timezone: string; availability: AvailabilityRules } | null;
+  within?: readonly BusyInterval[];
+}
 
 /**
  * Time off (docs/hosts.md). A host's away time blocks them like a calendar event (with the event
@@ -30,7 +38,7 @@ export function insideOf(within: readonly BusyInterval[] | undefined, startMs: n
  * lowest priority, with their own hours (`scheduleOf`: their first schedule, or null for the event
  * type's hours). Team event types, and hosts without time off naming a colleague, are left as they are.
  */
-export function standIns(members: readonly HostMember[], away: readonly Away[], scheduleOf: (hostId: number) => HostMember["schedule"]): HostMember[] {
+export function standIns<M extends Member>(members: readonly M[], away: readonly Away[], scheduleOf: (hostId: number) => Member["schedule"]): (M | Member)[] {
   if (members.length !== 1) return [...members];
   const host = members[0]!;
   const byColleague = new Map<number, BusyInterval[]>();
@@ -40,7 +48,7 @@ export function standIns(members: readonly HostMember[], away: readonly Away[], 
     list.push({ startMs: a.startMs, endMs: a.endMs });
     byColleague.set(a.colleagueHostId, list);
   }
-  const out: HostMember[] = [host];
+  const out: (M | Member)[] = [host];
   for (const [hostId, within] of byColleague) out.push({ hostId, priority: Number.MIN_SAFE_INTEGER, schedule: scheduleOf(hostId), within });
   return out;
 }
