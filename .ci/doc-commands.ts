@@ -158,6 +158,27 @@ export const DOC_COMMANDS: Record<string, Coverage> = {
     },
   },
   // biome-ignore-end lint/suspicious/noTemplateCurlyInString: up to here.
+  'npm run admin -- time-off-add <host-id> --from 2026-12-21 --until 2026-12-31 --note "Back on 4 January" --colleague <other-host-id>': {
+    test: {
+      file: CLI,
+      name: "marks days and ranges away with a colleague and a note, lists and removes them, and refuses bad input",
+      shows: ['cli("time-off-add", alex, "--from", "2030-05-04", "--until", "2030-05-11", "--note", "Holiday", "--colleague", sam)'],
+    },
+  },
+  "npm run admin -- time-off <host-id>": {
+    test: {
+      file: CLI,
+      name: "marks days and ranges away with a colleague and a note, lists and removes them, and refuses bad input",
+      shows: ['cli("time-off", alex)'],
+    },
+  },
+  "npm run admin -- time-off-remove <host-id> <time-off-id>": {
+    test: {
+      file: CLI,
+      name: "marks days and ranges away with a colleague and a note, lists and removes them, and refuses bad input",
+      shows: ['cli("time-off-remove", alex, String(range.id))'],
+    },
+  },
   "npm run admin -- host-bookings <host-id> --from 2026-12-01 --until 2026-12-31": {
     test: {
       file: CLI,

@@ -64,6 +64,7 @@ let warnedOfApiToken = false;
  *
  * @csspart frame - The outer box.
  * @csspart header - Title, description and image.
+ * @csspart away-notice - The host away: until when, the colleague who takes the bookings meanwhile, the note.
  * @csspart avatar - The host's image (or initials).
  * @csspart notice - Messages above the view.
  * @csspart retry - Retry buttons.

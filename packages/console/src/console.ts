@@ -10,6 +10,7 @@ import { DeliveriesPage } from "./pages/deliveries.ts";
 import { EmbedPage } from "./pages/embed.ts";
 import { SessionsPage } from "./pages/sessions.ts";
 import { HostsPage } from "./pages/hosts.ts";
+import { TimeOffSection } from "./pages/time-off.ts";
 import { CalendarPreview } from "./preview.ts";
 import { AvailabilityCheckDialog } from "./availability-check.ts";
 
@@ -25,6 +26,7 @@ const ELEMENTS: [string, CustomElementConstructor][] = [
   ["console-embed", EmbedPage],
   ["console-sessions", SessionsPage],
   ["console-hosts", HostsPage],
+  ["console-time-off", TimeOffSection],
   ["console-calendar-preview", CalendarPreview],
   ["console-availability-check", AvailabilityCheckDialog],
 ];

@@ -13,6 +13,7 @@ import { mailPolicy } from "./modules/mail/events.ts";
 import { TimeSlotService } from "./modules/time-slots/service.ts";
 import { CalendarAdmin } from "./modules/calendars/service.ts";
 import { HostAdmin } from "./modules/hosts/service.ts";
+import { TimeOffAdmin } from "./modules/time-off/service.ts";
 import { CalendarSync, storeBusySource, type ExpandCalendar } from "./modules/calendars/sync.ts";
 import { ExpansionWorkers } from "./modules/calendars/expansion.ts";
 import type { CalendarFetch } from "./modules/calendars/fetch.ts";
@@ -37,6 +38,8 @@ export interface Services {
   hosts: HostAdmin;
   /** "Why is this time not offered?": the slot page's steps, one start at a time. */
   availability: AvailabilityCheckService;
+  /** Hosts' time off (docs/hosts.md). */
+  timeOff: TimeOffAdmin;
 }
 
 /** How the calendar sync reads and fetches; the defaults are the real ones. */
@@ -90,6 +93,7 @@ export function createServices(
     calendarSync,
     hosts: new HostAdmin(ctx.store, now),
     availability: new AvailabilityCheckService(ctx.store, slots, now),
+    timeOff: new TimeOffAdmin(ctx.store, now),
     calendars: new CalendarAdmin(
       ctx.store,
       calendarSync,

@@ -631,6 +631,9 @@ describe("the admin CLI against a running server", () => {
       "host-calendar-add <host-id> URL",
       "why <id> --start T",
       "host-why <host-id> --start T",
+      "time-off <host-id>",
+      "time-off-add <host-id>",
+      "time-off-remove <host-id> <time-off-id>",
       "--host ID[:PRIORITY][@SCHEDULE]",
       "--assignment collective|round-robin",
     ]) {
@@ -848,5 +851,42 @@ describe("hosts, schedules and teams through the CLI", () => {
     expect(unknown.stderr).toContain("hosts.0.hostId: No host with id 999999.");
     expect((await cli("update", String(team.id), "--host", "1:x")).code).toBe(2);
     expect((await cli("update", String(team.id), "--assignment", "lottery")).code).toBe(2);
+  });
+});
+
+describe("time off through the CLI", () => {
+  it("marks days and ranges away with a colleague and a note, lists and removes them, and refuses bad input", async () => {
+    const make = async (name: string) => {
+      const r = await cli("host-create", "--name", name, "--email", `${name.toLowerCase()}@example.com`, "--timezone", "Europe/Prague", "--json");
+      expect(r.code, r.stderr).toBe(0);
+      return String(JSON.parse(r.stdout).id);
+    };
+    const alex = await make("Alexcli");
+    const sam = await make("Samcli");
+    const days = await cli("time-off-add", alex, "--from", "2030-05-04", "--until", "2030-05-11", "--note", "Holiday", "--colleague", sam);
+    expect(days.stderr).toBe("");
+    expect(days.stdout).toMatch(
+      new RegExp(`Host #${alex} is away 2030-05-04 to 2030-05-11 \\(whole days\\); Samcli takes the bookings \\(time off #(\\d+)\\)`),
+    );
+    const range = JSON.parse((await cli("time-off-add", alex, "--start", "2030-06-01T09:00:00+02:00", "--end", "2030-06-01T12:00:00+02:00", "--json")).stdout);
+    expect(range).toMatchObject({ start: "2030-06-01T07:00:00Z", end: "2030-06-01T10:00:00Z", colleagueHostId: null });
+    const listed = await cli("time-off", alex);
+    expect(listed.stdout).toMatch(/^ID\s+WHEN\s+COLLEAGUE\s+NOTE$/m);
+    expect(listed.stdout).toMatch(new RegExp(`2030-05-04 to 2030-05-11 \\(whole days\\)\\s+Samcli \\(#${sam}\\)\\s+Holiday`));
+    expect(listed.stdout).toContain("2030-06-01T07:00:00Z to 2030-06-01T10:00:00Z");
+
+    const backwards = await cli("time-off-add", alex, "--from", "2030-05-11", "--until", "2030-05-04");
+    expect(backwards.code).toBe(1);
+    expect(backwards.stderr).toContain("endDate: Must not be before startDate.");
+    const self = await cli("time-off-add", alex, "--from", "2030-05-11", "--until", "2030-05-11", "--colleague", alex);
+    expect(self.code).toBe(1);
+    expect(self.stderr).toContain("colleagueHostId:");
+    expect((await cli("time-off-add", alex)).code).toBe(2);
+    expect((await cli("time-off-add", alex, "--from", "2030-05-11", "--until", "2030-05-11", "--start", "2030-06-01T09:00:00+02:00")).code).toBe(2);
+    expect((await cli("time-off-remove", alex, "x")).code).toBe(2);
+
+    expect((await cli("time-off-remove", alex, String(range.id))).stdout).toContain(`Time off #${range.id} of host #${alex} removed.`);
+    expect(JSON.parse((await cli("time-off", alex, "--json")).stdout)).toHaveLength(1);
+    expect((await cli("time-off-remove", sam, String(range.id))).code).toBe(1);
   });
 });

@@ -1,4 +1,5 @@
 import { oneOf } from "./literals.ts";
+import { AwayNotice } from "./time-off.ts";
 import { Type, type Static } from "@sinclair/typebox";
 import { LIMITS } from "./limits.ts";
 import { THEME_MODES, WEEK_STARTS } from "./constants.ts";
@@ -204,6 +205,12 @@ export const EventTypeConfiguration = Type.Object({
     Type.Union([Type.String(), Type.Null()], {
       description:
         "How to reach the organizer when a change is no longer possible online: the event type's contact (an email address, an http(s) address or a line of text), else its organizer email, else the email of its first host with one; null when there is none.",
+    }),
+  ),
+  away: Type.Optional(
+    Type.Array(AwayNotice, {
+      description:
+        "A personal event type's host away between now and the booking horizon, earliest first (docs/hosts.md, time off): the calendar shows a notice naming the colleague who takes the bookings meanwhile, or the note. Absent when the host is not away.",
     }),
   ),
   emailConfirmation: Type.Optional(

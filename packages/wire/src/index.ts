@@ -14,3 +14,4 @@ export * from "./console.ts";
 export * from "./literals.ts";
 export * from "./availability-check.ts";
 export * from "./visibility.ts";
+export * from "./time-off.ts";

@@ -102,6 +102,9 @@ export const DEFAULT_TEXTS = {
   joinMeeting: "Join the meeting",
   manageBooking: "Reschedule or cancel",
   when: "When",
+  awayUntil: "{host} is away until {date}.",
+  awayBetween: "{host} is away from {from} until {date}.",
+  awayColleague: "Meanwhile, book with {colleague}.",
 } as const;
 
 /** A key of the element's UI strings: those every visitor may see, and those of the manage screens (i18n/manage-texts.ts). */

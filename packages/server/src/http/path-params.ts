@@ -64,6 +64,8 @@ export const HostId = numericId("host", "The host.");
 export const ScheduleId = numericId("schedule", "The schedule.");
 /** `:sourceId`: the busy source (a calendar read for busy times). */
 export const BusySourceId = numericId("busy source", "The busy source.");
+/** `:timeOffId`: one time off of the host the path names. */
+export const TimeOffId = numericId("time off", "The time off.");
 /** `:deliveryId`: one delivery of the event type's outbox (a webhook, an email, a calendar write). */
 export const DeliveryId = numericId("delivery", "The delivery.");
 

@@ -70,6 +70,8 @@ export interface HostView {
   busy: BusyInterval[];
   /** When the host's latest held or confirmed booking of this event type was made; null for none or when not asked (`SeatClaim.lastBooked`). */
   lastBookedAtMs: number | null;
+  /** The host's time off meeting the claim's busy span, each with the colleague who takes its bookings (store/time-off.ts). */
+  away: { startMs: number; endMs: number; colleagueHostId: number | null }[];
 }
 
 /** What a seat claim reads inside its transaction before deciding. */

@@ -46,6 +46,9 @@ export const OPTIONS = {
   assignment: { type: "string" },
   start: { type: "string" },
   "event-type": { type: "string" },
+  end: { type: "string" },
+  note: { type: "string" },
+  colleague: { type: "string" },
 } as const;
 /** The flags as parsed. */
 export type Flags = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];

@@ -8,6 +8,7 @@ import { consoleSessionAdminRoutes } from "../console/index.ts";
 import type { ConsoleAccess } from "../console/service.ts";
 import { eventTypeOrganizerRoutes } from "../event-types/index.ts";
 import { hostOrganizerRoutes } from "../hosts/index.ts";
+import { timeOffOrganizerRoutes } from "../time-off/index.ts";
 import { deliveryOrganizerRoutes } from "../outbox/index.ts";
 import { adminGuard, hostRulesOf } from "./guard.ts";
 
@@ -33,6 +34,7 @@ export const adminRoutes = (ctx: AppContext, services: Services, access: Console
     .use(bookingOrganizerRoutes(ctx, guard, services.bookings, services.reservations, services.slots))
     .use(availabilityCheckRoutes(ctx, guard, services.availability))
     .use(consoleSessionAdminRoutes(guard, access))
-    .use(hostOrganizerRoutes(ctx, guard, services.hosts, services.eventTypeAdmin, access));
+    .use(hostOrganizerRoutes(ctx, guard, services.hosts, services.eventTypeAdmin, access))
+    .use(timeOffOrganizerRoutes(guard, services.timeOff));
   return routes;
 };

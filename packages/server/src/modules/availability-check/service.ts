@@ -1,13 +1,14 @@
 import { DateTime } from "luxon";
 import type { AvailabilityCheck, AvailabilityReason, HostAvailability, HostAvailabilityCheck } from "@booking/wire";
 import { DomainError, ValidationFailed } from "../../domain/errors.ts";
-import { hostExclusions, teamBookable, type HostExclusion } from "../../domain/exclusions.ts";
+import { hostExclusions, teamBookable, type HostBlock, type HostExclusion } from "../../domain/exclusions.ts";
 import { hostRules, type HostMember } from "../../domain/hosts.ts";
-import { horizonEnd, noticeEnd } from "../../domain/slots.ts";
+import { busyWindow, horizonEnd, noticeEnd } from "../../domain/slots.ts";
 import { utc } from "../../lib/time.ts";
 import type { EventTypeRecord } from "../../store/event-types.ts";
 import type { Store } from "../../store/store.ts";
 import { existingEventType } from "../event-types/organizer.ts";
+import { awayView } from "../time-off/stand-ins.ts";
 import type { TimeSlotService } from "../time-slots/service.ts";
 import { calendarEventTitle } from "./titles.ts";
 
@@ -72,21 +73,32 @@ export class AvailabilityCheckService {
     const nowMs = this.now();
     const s = eventType.settings;
     const endMs = startMs + s.durationMinutes * MINUTE;
-    const { holders, blocksOf } = await this.slots.gather(eventType, startMs, startMs + 1, nowMs, { fresh: true });
+    const [{ holders, blocksOf }, away] = await Promise.all([
+      this.slots.gather(eventType, startMs, startMs + 1, nowMs, { fresh: true }),
+      // Time off is a further step's block (`time_off`), read as the slot page reads it.
+      awayView(this.store, eventType, busyWindow(s, startMs, startMs + 1)),
+    ]);
+    const awayBlocks = (hostId: number): HostBlock[] => away.awayOf(hostId).map((a) => ({ startMs: a.startMs, endMs: a.endMs, code: "time_off", note: "" }));
     const hosts: HostAvailability[] = [];
+    const awayNow: boolean[] = [];
     for (const member of members) {
-      const found = hostExclusions(s, eventType.assignment, member, holders, blocksOf(member.hostId), startMs, nowMs);
+      const own = awayBlocks(member.hostId);
+      awayNow.push(own.some((b) => b.startMs < endMs && startMs < b.endMs));
+      const found = hostExclusions(s, eventType.assignment, member, holders, [...blocksOf(member.hostId), ...own], startMs, nowMs);
       const reasons = await Promise.all(found.map((f) => this.reason(eventType, member, f, startMs, endMs, nowMs, viewer)));
       hosts.push({ hostId: member.hostId, name: member.name, free: reasons.length === 0, reasons });
     }
     const disabled: AvailabilityReason[] = eventType.disabled
       ? [{ code: "disabled", message: "The event type is disabled: its booking page offers no times." }]
       : [];
+    // A collective team meets without its away hosts (domain/hosts.ts): only those present count, and one must be.
+    const leaveOut = eventType.assignment === "collective" && members.length > 1 && awayNow.some(Boolean) && !awayNow.every(Boolean);
+    const counted = leaveOut ? hosts.filter((_, i) => !awayNow[i]) : hosts;
     const bookable =
       disabled.length === 0 &&
       teamBookable(
         eventType.assignment,
-        hosts.map((h) => h.free),
+        counted.map((h) => h.free),
       );
     const reasons = bookable ? [] : [...disabled, ...hosts.flatMap((h) => h.reasons)];
     return { eventTypeId: eventType.id, title: s.title, start: utc(startMs), end: utc(endMs), bookable, reasons, hosts };
@@ -171,8 +183,10 @@ export class AvailabilityCheckService {
           ...(title ? { title } : {}),
         };
       }
+      case "time_off":
+        return { ...base, ...span, message: `${who} is away ${utc(interval!.startMs)}–${utc(interval!.endMs)} (time off).` };
       default: {
-        // A further step's block (time off, a limit): it says itself what it is.
+        // A further step's block (a limit): it says itself what it is.
         const note = found.block?.note;
         return { ...base, ...span, message: note ?? `${who} is not available then (${found.code}).` };
       }

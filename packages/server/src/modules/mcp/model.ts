@@ -24,6 +24,7 @@ import {
   WriteBookingsInput,
 } from "@booking/wire";
 import { toolOutput } from "./tool-input.ts";
+import { TimeOffToolInputs, TimeOffToolOutputs } from "./time-off.ts";
 
 // Inputs of the assistant server's tools: TypeBox, composed of the wire's shapes where the admin API
 // takes the same thing (hosts, schedules, an event type's hosts, busy sources), turned into what the
@@ -94,6 +95,7 @@ export const ToolInputs = {
     overrides: Type.Optional(described(overrides, "Replaces the schedule's date overrides when given.")),
   }),
   delete_schedule: Type.Object({ scheduleId }),
+  ...TimeOffToolInputs,
   set_event_type_hosts: Type.Object({
     ...eventTypeChoice,
     hosts: Type.Array(EventTypeHostInput, { minItems: 1, maxItems: MAX_EVENT_TYPE_HOSTS, description: "Whose time the event type books; replaces its hosts." }),
@@ -350,6 +352,7 @@ export const ToolOutputs = {
   create_schedule: z.object({ schedule: ScheduleOut }),
   update_schedule: z.object({ schedule: ScheduleOut }),
   delete_schedule: z.object({ scheduleId: z.number().int(), deleted: z.boolean() }),
+  ...TimeOffToolOutputs,
   set_event_type_hosts: z.object({ eventType: EventTypeRef, assignment: z.enum(["collective", "round-robin"]), hosts: z.array(EventTypeHostOut) }),
   list_busy_sources: z.object({
     eventType: EventTypeRef.nullable().describe("The event type listed; null when a host's calendars were asked for."),

@@ -10,6 +10,7 @@ import { SYNC_ANSWER_MS } from "../calendars/service.ts";
 import { CalendarTools } from "./calendars.ts";
 import { CheckTools } from "./checks.ts";
 import { HostTools } from "./hosts.ts";
+import { TIME_OFF_TOOLS, TimeOffTools } from "./time-off.ts";
 import { Lookup } from "./lookup.ts";
 import { ToolInputs, ToolOutputs } from "./model.ts";
 import { toolInput } from "./tool-input.ts";
@@ -18,7 +19,7 @@ import { OrganizerTools, type ToolAnswer } from "./service.ts";
 /** How the server introduces itself to assistants. */
 export const SERVER_INFO = { name: "booking-calendar", title: "Booking calendar (organizer)", version: "1.0.0" };
 
-const INSTRUCTIONS = `Tools for the organizer of a self-hosted booking calendar: their event types (meeting kinds with opening hours), the reservations visitors made, the opening hours, and the hosts whose time event types book (their schedules, calendars and bookings across event types; team event types are collective or round robin).
+const INSTRUCTIONS = `Tools for the organizer of a self-hosted booking calendar: their event types (meeting kinds with opening hours), the reservations visitors made, the opening hours, and the hosts whose time event types book (their schedules, calendars, time off and bookings across event types; team event types are collective or round robin).
 Times: every tool reads and shows times in the \`timezone\` it is given (an IANA name such as Europe/Prague), by default the event type's own zone. Dates are YYYY-MM-DD.
 To move a meeting ("move my 3 pm with Ada to tomorrow"): search_reservations (name, date) to find its uuid, find_free_slots for the new day, then reschedule_reservation with the new start; the end follows from the meeting length.
 To explain why a time cannot be booked ("why can't I book Alex on Tuesday at 10?"): list_hosts to find the host, then check_availability with hostId and the local start; it lists every reason by the same rules as the booking page.
@@ -192,6 +193,7 @@ export const TOOLS: Record<ToolName, ToolMeta> = {
       "Has the confirmed bookings of the source's host (of every event type) written into one calendar of a CalDAV busy source (with its credentials): each new booking is added, a moved one updated, a cancelled one removed. Replaces the host's earlier bookings calendar; the source's first calendar unless one is named.",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   },
+  ...TIME_OFF_TOOLS,
   stop_writing_bookings: {
     title: "Stop writing bookings into a calendar",
     description: "Stops writing an event type's bookings into the calendar of this busy source; entries already written stay.",
@@ -213,6 +215,7 @@ export function createMcpServer(ctx: AppContext, services: Services, origin: str
   const calendars = new CalendarTools(services, lookup);
   const hosts = new HostTools(ctx, services, lookup);
   const checks = new CheckTools(ctx, services, lookup);
+  const timeOff = new TimeOffTools(services);
   const runs: { [K in ToolName]: (args: never) => Promise<ToolAnswer<unknown>> } = {
     list_event_types: () => tools.listEventTypes(),
     resolve_booking_link: (args) => tools.resolveBookingLink(args),
@@ -243,6 +246,9 @@ export function createMcpServer(ctx: AppContext, services: Services, origin: str
     sync_busy_source: (args) => calendars.sync(args),
     write_bookings_to_calendar: (args) => calendars.writeBookings(args),
     stop_writing_bookings: (args) => calendars.stopWriting(args),
+    list_time_off: (args) => timeOff.list(args),
+    add_time_off: (args) => timeOff.add(args),
+    remove_time_off: (args) => timeOff.remove(args),
   };
   for (const name of Object.keys(TOOLS) as ToolName[]) {
     const run = runs[name] as (args: unknown) => Promise<ToolAnswer<unknown>>;

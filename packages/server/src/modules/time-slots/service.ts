@@ -13,6 +13,7 @@ import type { EventTypeRecord } from "../../store/event-types.ts";
 import type { HostBusyInterval } from "../../store/hosts.ts";
 import type { SeatHolder } from "../../store/reservations.ts";
 import type { HostBlock } from "../../domain/exclusions.ts";
+import { awayView } from "../time-off/stand-ins.ts";
 
 const DAY_MS = 86_400_000;
 /**
@@ -42,10 +43,19 @@ const PAGE_CACHE_BYTES = 128 * 1024 * 1024;
  */
 export const MAX_SLOTS_PER_ANSWER = 10_000;
 
+/** A colleague standing in for an away host, with their revision when a page was computed. */
+interface StandIn {
+  hostId: number;
+  revision: number;
+}
+
 /** Slots of a window together with the instant until which they stay true if nothing is booked. */
 export interface SlotsAnswer {
   slots: Slot[];
+  /** Now, when colleagues stand in: their time is not counted in the event type's revision. */
   validUntilMs: number;
+  /** The colleagues standing in, and until when the slots stay true while their revisions do. */
+  standIns?: { hosts: StandIn[]; validUntilMs: number };
 }
 
 /** A checked `GET /time-slots` query: whole days in `zone`, as an instant range. */
@@ -115,7 +125,11 @@ interface TimeSlotsAnswer {
  */
 export class TimeSlotService {
   // Weighed as twice its plain body: room for the compressed forms it gains once served.
-  private readonly pages = new TimedCache<PreparedJson<TimeSlotsAnswer>>(1000, PAGE_CACHE_BYTES, (page) => 2 * page.byteLength);
+  private readonly pages = new TimedCache<{ body: PreparedJson<TimeSlotsAnswer>; standIns: StandIn[] }>(
+    1000,
+    PAGE_CACHE_BYTES,
+    (page) => 2 * page.body.byteLength,
+  );
   /** The free slot starts of one week of an event type (key `id|week`), for the first-free-day scan. */
   private readonly freeWeeks = new TimedCache<Float64Array>(20_000, FREE_WEEKS_BYTES, (starts) => starts.byteLength + 64);
   /**
@@ -136,13 +150,16 @@ export class TimeSlotService {
    * notice, beyond the horizon).
    */
   async freeSlots(
-    eventType: EventTypeRecord,
+    listed: EventTypeRecord,
     fromMs: number,
     untilMs: number,
     nowMs: number,
     options: { ignoreNoticeAndHorizon?: boolean } = {},
   ): Promise<SlotsAnswer> {
-    const s = eventType.settings;
+    const s = listed.settings;
+    // Time off of its hosts; a personal event type's away host has their colleague stand in.
+    const away = await awayView(this.store, listed, busyWindow(s, fromMs, untilMs));
+    const eventType = away.eventType;
     const hostIds = eventType.hosts.map((h) => h.hostId);
     const { holders, hostBusy, blocksOf } = await this.gather(eventType, fromMs, untilMs, nowMs);
     // Seat holders share a slot by its seats; busy time leaves it out whole. A range every host's
@@ -151,13 +168,16 @@ export class TimeSlotService {
     const slots =
       allBusy || (eventType.assignment === "collective" && hostIds.some((id) => coversWhole(blocksOf(id), fromMs, untilMs)))
         ? []
-        : teamSlots(s, eventType.assignment, eventType.hosts, holders, blocksOf, fromMs, untilMs, nowMs, options);
+        : teamSlots(s, eventType.assignment, eventType.hosts, holders, blocksOf, fromMs, untilMs, nowMs, { ...options, awayOf: away.awayOf });
     let validUntilMs = DateTime.fromMillis(nowMs, { zone: s.timezone }).startOf("day").plus({ days: 1 }).toMillis();
     if (slots[0]) validUntilMs = Math.min(validUntilMs, slots[0].startMs - s.minNoticeMinutes * 60_000 + 1);
     for (const h of holders) if (h.heldUntilMs !== null && h.heldUntilMs > nowMs) validUntilMs = Math.min(validUntilMs, h.heldUntilMs);
     // A hold of another event type frees the host when it lapses.
     for (const b of hostBusy) if (b.heldUntilMs !== null && b.heldUntilMs > nowMs) validUntilMs = Math.min(validUntilMs, b.heldUntilMs);
-    return { slots, validUntilMs };
+    if (!away.substituted) return { slots, validUntilMs };
+    // A colleague's time is not counted in the event type's revision: kept only by who checks theirs.
+    const standIns = eventType.hosts.slice(1).map((h) => ({ hostId: h.hostId, revision: h.revision ?? -1 }));
+    return { slots, validUntilMs: nowMs, standIns: { hosts: standIns, validUntilMs } };
   }
 
   /**
@@ -229,13 +249,21 @@ export class TimeSlotService {
   async page(eventType: EventTypeRecord, query: TimeSlotsQuery, nowMs: number): Promise<PreparedJson<TimeSlotsAnswer>> {
     const key = `${eventType.id}|${query.from}|${query.until}|${query.timezone ?? ""}`;
     const cached = this.pages.get(key, eventType.revision, nowMs);
-    if (cached) return cached;
+    if (cached && (await this.standInsUnchanged(cached.standIns))) return cached.body;
     const window = slotWindow(query, eventType.settings.timezone);
-    const { slots, validUntilMs } = await this.freeSlots(eventType, window.fromMs, window.untilMs, nowMs);
+    const { slots, validUntilMs, standIns } = await this.freeSlots(eventType, window.fromMs, window.untilMs, nowMs);
     const { data, nextFrom } = this.bounded(eventType, slots, window.zone);
     const body = new PreparedJson<TimeSlotsAnswer>(nextFrom === undefined ? { success: true, data } : { success: true, data, nextFrom });
-    this.pages.set(key, eventType.revision, validUntilMs, body);
+    // A page with colleagues standing in is kept with their revisions, and served while they hold.
+    this.pages.set(key, eventType.revision, standIns ? standIns.validUntilMs : validUntilMs, { body, standIns: standIns?.hosts ?? [] });
     return body;
+  }
+
+  /** Whether the colleagues a kept page stood in with are as they were then (one read of their revisions). */
+  private async standInsUnchanged(standIns: readonly StandIn[]): Promise<boolean> {
+    if (standIns.length === 0) return true;
+    const now = await this.store.hosts.byIds(standIns.map((h) => h.hostId));
+    return standIns.every((h) => now.find((n) => n.id === h.hostId)?.revision === h.revision);
   }
 
   /**

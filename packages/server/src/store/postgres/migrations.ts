@@ -73,6 +73,25 @@ export const POSTGRES_MIGRATIONS: { version: number; name: string; sql: string }
       ALTER TABLE rate_limits ADD CONSTRAINT rate_limits_count_check CHECK (count >= 0);
     `,
   },
+  {
+    version: 18,
+    name: "hosts' time off, with a colleague who takes their bookings meanwhile",
+    sql: `
+      CREATE TABLE host_time_off (
+        id bigserial PRIMARY KEY,
+        host_id bigint NOT NULL REFERENCES hosts (id) ON DELETE CASCADE,
+        start_ms bigint NOT NULL,
+        end_ms bigint NOT NULL CHECK (end_ms > start_ms),
+        start_date text,
+        end_date text,
+        note text,
+        colleague_host_id bigint REFERENCES hosts (id) ON DELETE SET NULL,
+        created_at_ms bigint NOT NULL,
+        updated_at_ms bigint NOT NULL
+      );
+      CREATE INDEX host_time_off_by_host ON host_time_off (host_id, end_ms);
+    `,
+  },
 ];
 
 /**

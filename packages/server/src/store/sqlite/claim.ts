@@ -16,6 +16,8 @@ import {
   UPDATE_RESERVATION,
 } from "./reservation-sql.ts";
 import { eventInserter } from "./outbox.ts";
+import { HOST_AWAY } from "./time-off.ts";
+import { toAway, type TimeOffRow } from "../time-off.ts";
 
 /** A seat holder row as SQLite answers it: the hosts as JSON text. */
 export type SeatHolderRow = Omit<SeatHolder, "hostIds"> & { hostIds: string };
@@ -40,6 +42,7 @@ export function sqliteClaims(connection: SqliteConnection): Store["reservations"
     seatHolders: db.query<SeatHolderRow, [{ eventTypeId: number; untilMs: number; fromMs: number; nowMs: number }]>(SEAT_HOLDERS),
     hostBusy: db.query<HostBusyInterval, [{ hostIds: string; eventTypeId: number; fromMs: number; untilMs: number; nowMs: number }]>(HOST_BUSY),
     lastBooked: db.query<{ hostId: number; lastMs: number }, [{ hostIds: string; eventTypeId: number }]>(LAST_BOOKED),
+    away: db.query<TimeOffRow, [{ hostIds: string; fromMs: number; untilMs: number }]>(HOST_AWAY),
     hostIds: db.query<{ hostId: number }, [number]>(EVENT_TYPE_HOST_IDS),
     liveHosts: db.query<{ id: number }, [string]>(LIVE_HOSTS),
     // The one-host case of a claim (most event types) without a JSON array to build and walk.
@@ -94,8 +97,10 @@ export function sqliteClaims(connection: SqliteConnection): Store["reservations"
         : [];
       const lastBooked = new Map<number, number>();
       if (claim.lastBooked) for (const row of q.lastBooked.all({ hostIds: hostsJson, eventTypeId: claim.eventTypeId })) lastBooked.set(row.hostId, row.lastMs);
+      // Their time off too, under the same lock: a time off written before this claim refuses it.
+      const away = claim.busySpan ? q.away.all({ hostIds: hostsJson, fromMs: claim.busySpan.fromMs, untilMs: claim.busySpan.untilMs }).map(toAway) : [];
       const busy = busyRows.map((b) => ({ startMs: b.startMs, endMs: b.endMs }));
-      const decision = decide(holders, currentRow ? toReservation(currentRow) : null, nowMs, busy, hostViews(candidates, busyRows, lastBooked));
+      const decision = decide(holders, currentRow ? toReservation(currentRow) : null, nowMs, busy, hostViews(candidates, busyRows, lastBooked, away));
       if ("refuse" in decision) return { refused: decision.refuse };
       const record = { ...decision.write, hostIds: claimedHosts(decision.write, candidates) };
       const seat = claim.seat ?? { startMs: claim.fromMs, endMs: claim.untilMs };

@@ -131,6 +131,25 @@ export const SQLITE_MIGRATIONS: { version: number; name: string; sql: string }[]
       ALTER TABLE hosts ADD COLUMN booking_revision INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 20,
+    name: "hosts' time off, with a colleague who takes their bookings meanwhile",
+    sql: `
+      CREATE TABLE host_time_off (
+        id INTEGER PRIMARY KEY,
+        host_id INTEGER NOT NULL REFERENCES hosts (id) ON DELETE CASCADE,
+        start_ms INTEGER NOT NULL,
+        end_ms INTEGER NOT NULL CHECK (end_ms > start_ms),
+        start_date TEXT,
+        end_date TEXT,
+        note TEXT,
+        colleague_host_id INTEGER REFERENCES hosts (id) ON DELETE SET NULL,
+        created_at_ms INTEGER NOT NULL,
+        updated_at_ms INTEGER NOT NULL
+      );
+      CREATE INDEX host_time_off_by_host ON host_time_off (host_id, end_ms);
+    `,
+  },
 ];
 
 /**
