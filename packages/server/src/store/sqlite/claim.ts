@@ -114,6 +114,7 @@ export function sqliteClaims(connection: SqliteConnection): Store["reservations"
       q.etClaimed.run(touched.length > 0 ? 0 : 1, record.endMs - record.startMs, claim.eventTypeId);
       if (touched.length === 1) q.hostClaimed.run(record.endMs - record.startMs, touched[0]!);
       else if (touched.length > 1) q.hostsClaimed.run(record.endMs - record.startMs, JSON.stringify(touched));
+      connection.claimed(touched, touched.length > 0 ? null : claim.eventTypeId);
       return { record };
     });
   };
