@@ -105,7 +105,9 @@ export class SqliteConnection {
    * throws undoes only its own writes and rejects only its own promise), one COMMIT for all. Each
    * claim still runs alone on what the ones before it wrote, and is answered only once its writes
    * are committed; what the batch saves is a commit (and its share of WAL pages and checkpoints)
-   * per booking, the largest cost of a booking on SQLite.
+   * per booking, the largest cost of a booking on SQLite. Only claims and the outbox's bookkeeping
+   * run here: a work that changed event types, hosts or schedules other than by the revisions it
+   * tells `claimed` would break what `onClaimsCommitted` promises its listeners.
    */
   batched<T>(work: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
