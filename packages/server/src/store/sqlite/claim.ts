@@ -7,10 +7,13 @@ import type { Store } from "../store.ts";
 import type { SqliteConnection } from "./connection.ts";
 import {
   EVENT_TYPE_HOST_IDS,
+  HOLDING_RESERVATION,
   HOST_BUSY,
   INSERT_RESERVATION,
   LAST_BOOKED,
   LIVE_HOSTS,
+  ONE_HOST_BOOKINGS,
+  ONE_HOST_CALENDAR_BUSY,
   RESERVATION_BY_UUID,
   SEAT_HOLDERS,
   UPDATE_RESERVATION,
@@ -41,6 +44,12 @@ export function sqliteClaims(connection: SqliteConnection): Store["reservations"
     rByUuid: db.query<ReservationRow, [number, string]>(RESERVATION_BY_UUID),
     seatHolders: db.query<SeatHolderRow, [{ eventTypeId: number; untilMs: number; fromMs: number; nowMs: number }]>(SEAT_HOLDERS),
     hostBusy: db.query<HostBusyInterval, [{ hostIds: string; eventTypeId: number; fromMs: number; untilMs: number; nowMs: number }]>(HOST_BUSY),
+    // HOST_BUSY of one host in plain range reads (see ONE_HOST_BOOKINGS).
+    oneHostBookings: db.query<{ startMs: number; endMs: number; uuid: string }, [{ hostId: number; eventTypeId: number; fromMs: number; untilMs: number }]>(
+      ONE_HOST_BOOKINGS,
+    ),
+    holding: db.query<{ heldUntilMs: number | null }, [{ uuid: string; nowMs: number }]>(HOLDING_RESERVATION),
+    oneHostCalendars: db.query<{ startMs: number; endMs: number }, [{ hostId: number; fromMs: number; untilMs: number }]>(ONE_HOST_CALENDAR_BUSY),
     lastBooked: db.query<{ hostId: number; lastMs: number }, [{ hostIds: string; eventTypeId: number }]>(LAST_BOOKED),
     away: db.query<TimeOffRow, [{ hostIds: string; fromMs: number; untilMs: number }]>(HOST_AWAY),
     hostIds: db.query<{ hostId: number }, [number]>(EVENT_TYPE_HOST_IDS),
@@ -70,6 +79,26 @@ export function sqliteClaims(connection: SqliteConnection): Store["reservations"
     return named.filter((id) => live.has(id));
   };
 
+  /** What takes the hosts outside the event type in the span (HOST_BUSY), for one host in plain range reads. */
+  const hostBusy = (
+    hostIds: number[],
+    hostsJson: string,
+    eventTypeId: number,
+    span: { fromMs: number; untilMs: number },
+    nowMs: number,
+  ): HostBusyInterval[] => {
+    const { fromMs, untilMs } = span;
+    if (hostIds.length !== 1) return q.hostBusy.all({ hostIds: hostsJson, eventTypeId, fromMs, untilMs, nowMs });
+    const hostId = hostIds[0]!;
+    const rows: HostBusyInterval[] = [];
+    for (const b of q.oneHostBookings.all({ hostId, eventTypeId, fromMs, untilMs })) {
+      const holding = q.holding.get({ uuid: b.uuid, nowMs });
+      if (holding) rows.push({ hostId, startMs: b.startMs, endMs: b.endMs, heldUntilMs: holding.heldUntilMs });
+    }
+    for (const c of q.oneHostCalendars.all({ hostId, fromMs, untilMs })) rows.push({ hostId, startMs: c.startMs, endMs: c.endMs, heldUntilMs: null });
+    return rows;
+  };
+
   return async (
     claim: SeatClaim,
     decide: (holders: SeatHolder[], current: ReservationRecord | null, nowMs: number, busy: BusyInterval[], hosts: HostView[]) => SeatDecision,
@@ -92,9 +121,7 @@ export function sqliteClaims(connection: SqliteConnection): Store["reservations"
         .filter((h) => h.uuid !== claim.uuid)
         .map(toSeatHolder);
       // The hosts' calendars as last synced and their bookings of other event types, read under the same write lock as the seats.
-      const busyRows = claim.busySpan
-        ? q.hostBusy.all({ hostIds: hostsJson, eventTypeId: claim.eventTypeId, fromMs: claim.busySpan.fromMs, untilMs: claim.busySpan.untilMs, nowMs })
-        : [];
+      const busyRows = claim.busySpan ? hostBusy(candidates, hostsJson, claim.eventTypeId, claim.busySpan, nowMs) : [];
       const lastBooked = new Map<number, number>();
       if (claim.lastBooked) for (const row of q.lastBooked.all({ hostIds: hostsJson, eventTypeId: claim.eventTypeId })) lastBooked.set(row.hostId, row.lastMs);
       // Their time off too, under the same lock: a time off written before this claim refuses it.
@@ -119,6 +146,7 @@ export function sqliteClaims(connection: SqliteConnection): Store["reservations"
       q.etClaimed.run(touched.length > 0 ? 0 : 1, record.endMs - record.startMs, claim.eventTypeId);
       if (touched.length === 1) q.hostClaimed.run(record.endMs - record.startMs, touched[0]!);
       else if (touched.length > 1) q.hostsClaimed.run(record.endMs - record.startMs, JSON.stringify(touched));
+      connection.claimed(touched, touched.length > 0 ? null : claim.eventTypeId);
       return { record };
     });
   };
