@@ -32,7 +32,16 @@ import { timeOffCommands } from "./admin/time-off.ts";
 import { webhookCommands } from "./admin/webhooks.ts";
 
 /** The command groups, in the order `help` lists them. */
-const GROUPS: CommandGroup[] = [eventTypeCommands, hoursCommands, reservationCommands, webhookCommands, hostCommands, timeOffCommands, calendarCommands, checkCommands];
+const GROUPS: CommandGroup[] = [
+  eventTypeCommands,
+  hoursCommands,
+  reservationCommands,
+  webhookCommands,
+  hostCommands,
+  timeOffCommands,
+  calendarCommands,
+  checkCommands,
+];
 const COMMANDS: Record<string, Command> = Object.assign({}, ...GROUPS.map((group) => group.commands));
 
 const USAGE = `Usage: npm run admin -- <command> [arguments] [options]

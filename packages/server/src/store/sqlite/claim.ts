@@ -79,7 +79,10 @@ export function sqliteClaims(connection: SqliteConnection): Store["reservations"
     return named.filter((id) => live.has(id));
   };
 
-  /** What takes the hosts outside the event type in the span (HOST_BUSY), for one host in plain range reads. */
+  /**
+   * What takes the hosts outside the event type in the span (HOST_BUSY), for one host in plain range reads
+   * (the claim needs only the times: where each comes from is the availability check's, not read here).
+   */
   const hostBusy = (
     hostIds: number[],
     hostsJson: string,
@@ -93,9 +96,11 @@ export function sqliteClaims(connection: SqliteConnection): Store["reservations"
     const rows: HostBusyInterval[] = [];
     for (const b of q.oneHostBookings.all({ hostId, eventTypeId, fromMs, untilMs })) {
       const holding = q.holding.get({ uuid: b.uuid, nowMs });
-      if (holding) rows.push({ hostId, startMs: b.startMs, endMs: b.endMs, heldUntilMs: holding.heldUntilMs });
+      if (holding)
+        rows.push({ hostId, startMs: b.startMs, endMs: b.endMs, heldUntilMs: holding.heldUntilMs, eventTypeId: null, sourceId: null, reservationUuid: b.uuid });
     }
-    for (const c of q.oneHostCalendars.all({ hostId, fromMs, untilMs })) rows.push({ hostId, startMs: c.startMs, endMs: c.endMs, heldUntilMs: null });
+    for (const c of q.oneHostCalendars.all({ hostId, fromMs, untilMs }))
+      rows.push({ hostId, startMs: c.startMs, endMs: c.endMs, heldUntilMs: null, eventTypeId: null, sourceId: null, reservationUuid: null });
     return rows;
   };
 
