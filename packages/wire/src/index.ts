@@ -12,3 +12,4 @@ export * from "./bookings.ts";
 export * from "./calendars.ts";
 export * from "./console.ts";
 export * from "./literals.ts";
+export * from "./recurrence.ts";

@@ -40,6 +40,7 @@ export function resolveSettings(base: EventTypeSettings, change: Omit<EventTypeP
   const webhookProblem = next.webhookUrl === null ? null : webhookUrlProblem(next.webhookUrl, allowPrivateWebhooks);
   if (webhookProblem) addError(errors, "webhookUrl", webhookProblem);
   if (next.profileImage !== null && next.profileImage !== "" && !isHttpUrl(next.profileImage)) addError(errors, "profileImage", "Expected an http(s) URL.");
+  if (next.recurrence) checkRecurrence(next, errors);
   if (next.reminderMinutes) {
     // Latest reminder last, whatever order they were given in; one offset twice would send twice.
     if (new Set(next.reminderMinutes).size !== next.reminderMinutes.length) addError(errors, "reminderMinutes", "Each reminder offset may appear once.");
@@ -139,6 +140,13 @@ function checkTranslations(next: EventTypeSettings, given: boolean, errors: Reco
     kept[tag] = entry;
   }
   return kept;
+}
+
+/** A series repeats at distinct intervals; paid series are not offered (their one payment for all occurrences is not built). */
+function checkRecurrence(next: EventTypeSettings, errors: Record<string, string[]>): void {
+  const r = next.recurrence!;
+  if (new Set(r.intervals).size !== r.intervals.length) addError(errors, "recurrence.intervals", "Each interval may appear once.");
+  if (next.payment) addError(errors, "recurrence", "A paid event type cannot take recurring bookings yet; set payment to null or recurrence to null.");
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

@@ -73,6 +73,15 @@ export const POSTGRES_MIGRATIONS: { version: number; name: string; sql: string }
       ALTER TABLE rate_limits ADD CONSTRAINT rate_limits_count_check CHECK (count >= 0);
     `,
   },
+  {
+    version: 19,
+    name: "recurring bookings: the series a reservation is an occurrence of",
+    sql: `
+      ALTER TABLE reservations ADD COLUMN series_id text;
+      ALTER TABLE reservations ADD COLUMN series_rule text;
+      CREATE INDEX reservations_by_series ON reservations (series_id, start_ms) WHERE series_id IS NOT NULL;
+    `,
+  },
 ];
 
 /**
