@@ -1,63 +1,9 @@
-import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
-import type { EventTypeCreate } from "@booking/wire";
-import { renderMail } from "../src/modules/mail/render.ts";
-import type { MailPayload } from "../src/modules/mail/events.ts";
-import { dataOf, expectError, openTestStoreBeside, setup } from "./utils.ts";
-import { createApp } from "../src/app.ts";
+import { dataOf, expectError } from "./utils.ts";
+import { TUE_1000, invitedStarts, world } from "./series-world.ts";
 
 // Recurring bookings on the suite's engine. The clock of setup() starts on Monday
 // 2026-11-23T07:00:00Z; the event types offer 30-minute weekday slots 09:00-17:00 in Berlin.
-
-const HOOK = "http://127.0.0.1:9/booking-events";
-const RECURRENCE = { maxOccurrences: 10, intervals: ["weekly", "biweekly"] as ("weekly" | "biweekly")[] };
-/** Tuesday 2026-12-01 10:00 Berlin. */
-const TUE_1000 = { start: "2026-12-01T10:00:00+01:00", end: "2026-12-01T10:30:00+01:00" };
-
-async function world(settings: Partial<EventTypeCreate> = {}, now?: string) {
-  const env = await setup({ config: { rateLimit: { limit: 100_000, windowSeconds: 60 } }, ...(now ? { now } : {}) });
-  const et = await env.eventType({
-    timezone: "Europe/Berlin",
-    slug: `coaching-${crypto.randomUUID().slice(0, 8)}`,
-    webhookUrl: HOOK,
-    recurrence: RECURRENCE,
-    horizonDays: 365,
-    cancelNoticeMinutes: 0,
-    rescheduleNoticeMinutes: 0,
-    ...settings,
-  });
-  const book = (slot: { start: string; end: string }, recurrence?: { interval: string; count: number }, email = "ada@example.com") =>
-    env.call("POST", "/reservations", { token: et.token, body: { ...slot, email, firstname: "Ada", ...(recurrence ? { recurrence } : {}) } });
-  /** Every outbox event of the event type, oldest first. */
-  const outbox = async () => (await env.store.outbox.recent(et.id, 1000)).reverse();
-  /** The visitor's confirmation emails (not reminders), rendered as they would be sent. */
-  const visitorMails = async () =>
-    (await outbox())
-      .filter((e) => e.channel === "email")
-      .map((e) => JSON.parse(e.payload) as MailPayload)
-      .filter((m) => m.role === "visitor")
-      .map((m) => ({ payload: m, mail: renderMail(m) }));
-  return { ...env, et, book, outbox, visitorMails };
-}
-
-const vevents = (ics: string) => new ICAL.Component(ICAL.parse(ics)).getAllSubcomponents("vevent");
-
-/**
- * The instants a recurring invite's entry stands at, as a calendar expands it: its VTIMEZONE
- * registered, its RRULE walked, its EXDATEs left out. Checks the entry is written in `zone`.
- */
-function invitedStarts(ics: string, zone: string): string[] {
-  const calendar = new ICAL.Component(ICAL.parse(ics));
-  ICAL.TimezoneService.register(calendar.getFirstSubcomponent("vtimezone")!);
-  const master = calendar.getAllSubcomponents("vevent").find((e) => !e.hasProperty("recurrence-id"))!;
-  expect(master.getFirstProperty("dtstart")!.getParameter("tzid")).toBe(zone);
-  const event = new ICAL.Event(master);
-  const starts: string[] = [];
-  const walk = event.iterator();
-  for (let next = walk.next(); next && starts.length < 60; next = walk.next()) starts.push(next.toJSDate().toISOString());
-  const excluded = new Set(master.getAllProperties("exdate").map((p) => (p.getFirstValue() as ICAL.Time).toJSDate().toISOString()));
-  return starts.filter((s) => !excluded.has(s));
-}
 
 describe("booking a series", () => {
   it("books every occurrence as a reservation of its own carrying one seriesId, at the same local time each week", async () => {
@@ -207,7 +153,7 @@ describe("series across daylight saving time changes", () => {
     const data = dataOf(await w.book({ start, end }, { interval: "weekly", count: 4 }));
     expect(data.occurrences.map((o: { start: string }) => o.start)).toEqual([...expected]);
     // The invite says it once, in the zone's local time, with the zone's rules.
-    const [{ mail }] = await w.visitorMails();
-    expect(invitedStarts(mail!.ics, timezone)).toEqual(expected.map((e) => new Date(e).toISOString()));
+    const mail = (await w.visitorMails())[0]!.mail;
+    expect(invitedStarts(mail.ics, timezone)).toEqual(expected.map((e) => new Date(e).toISOString()));
   });
 });

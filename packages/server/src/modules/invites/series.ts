@@ -18,7 +18,8 @@ function vtimezone(zone: string): ICAL.Component | null {
 
 /** An instant as a DATE-TIME property value: local time with TZID when the zone has a VTIMEZONE, else UTC. */
 function setTime(component: ICAL.Component, name: string, ms: number, zone: string | null, add = false): void {
-  const property = add ? component.addPropertyWithValue(name, "") : (component.getFirstProperty(name) ?? component.addPropertyWithValue(name, ""));
+  const found = add ? null : component.getFirstProperty(name);
+  const property = found ?? component.addProperty(new ICAL.Property(name));
   if (zone === null) {
     property.removeParameter("tzid");
     property.setValue(ICAL.Time.fromJSDate(new Date(Math.floor(ms / 1000) * 1000), true));
@@ -35,8 +36,8 @@ function setTime(component: ICAL.Component, name: string, ms: number, zone: stri
  * The invite of a series (recurring bookings) as it now stands, one calendar entry for all its
  * occurrences: a VEVENT whose UID is the series' id, DTSTART and DTEND at the first occurrence's
  * pattern time with TZID (and the zone's VTIMEZONE, so calendars keep the wall-clock time across
- * DST changes), RRULE FREQ=WEEKLY;INTERVAL=1|2;COUNT=n (ical.js leaves out INTERVAL=1, the
- * default), EXDATE for each occurrence cancelled, and for each one moved an overriding VEVENT
+ * DST changes), RRULE FREQ=WEEKLY;COUNT=n, with INTERVAL=2 every two weeks (ical.js writes
+ * the parts in its order and leaves out INTERVAL=1, the default), EXDATE for each occurrence cancelled, and for each one moved an overriding VEVENT
  * (RECURRENCE-ID its pattern time). SEQUENCE rises with every change of any occurrence. REQUEST
  * while any occurrence stands, CANCEL once none does; the organizer's copy is PUBLISH.
  */

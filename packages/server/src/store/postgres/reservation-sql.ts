@@ -50,7 +50,8 @@ export const UPDATE_RESERVATION = `UPDATE reservations SET status = $3, start_ms
 
 /** The parameters of UPDATE_RESERVATION: writes `r` only if the row still has `expectedUpdatedAtMs`. */
 export function updateValues(r: ReservationRecord, expectedUpdatedAtMs: number): unknown[] {
-  const values = reservationValues(r);
+  // The series a reservation belongs to ($26, $27) never changes: the update leaves it out.
+  const values = reservationValues(r).slice(0, 25);
   values[19] = expectedUpdatedAtMs;
   return values;
 }
