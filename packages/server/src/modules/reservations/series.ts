@@ -198,16 +198,16 @@ export class SeriesService {
     const ending = new Set(following.map((o) => o.uuid));
     const after: SeriesMember[] = all.map((o) => (ending.has(o.uuid) ? { ...o, status: "cancelled", sequence: o.sequence + 1 } : o));
     let cancelled = 0;
+    // The email rides on the date the visitor ended the series from, saying the series as it will stand.
     for (const [i, o] of following.entries()) {
-      const last = i === following.length - 1;
-      if (await this.cancelOccurrence(eventType, o, reason, options.origin, last ? after : null)) cancelled++;
+      if (await this.cancelOccurrence(eventType, o, reason, options.origin, i === 0 ? after : null)) cancelled++;
     }
     return `The series is ended: ${cancelled} occurrence${cancelled === 1 ? "" : "s"} cancelled.`;
   }
 
   /**
    * Cancels one occurrence of a series being ended (compare-and-set, read again when another change
-   * came first); `series`, for the last one, puts the email with the series' invite in its events.
+   * came first); `series`, for the first one, puts the email with the series' invite in its events.
    * False when it was no longer standing.
    */
   private async cancelOccurrence(eventType: EventTypeRecord, seen: ReservationRecord, reason: string | null, origin: string, series: SeriesMember[] | null) {
