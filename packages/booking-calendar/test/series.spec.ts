@@ -50,6 +50,24 @@ test.describe("repeating a booking", () => {
     expect(booked[0]!.seriesId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  test("a date taken between the list and the booking: the series is refused whole, said, and the list marks the date", async ({ page, request }) => {
+    const { id, token } = await createEventType(request, RECURRENCE);
+    const slot = await firstFreeSlot(request, token);
+    const planned = await seriesDates(request, token, slot.start, "weekly", 3);
+    await mountCalendar(page, { token, locale: "en-GB" });
+    await chooseTime(page, slot.startIso8601);
+    await page.getByRole("checkbox", { name: "Repeat this booking" }).check();
+    await page.getByLabel("Number of dates").selectOption("3");
+    await expect(page.getByText("Every date is free.")).toBeVisible();
+    await bookThroughApi(request, token, planned[2]!, "quicker@example.com");
+    await page.getByLabel("Email").fill("series@example.com");
+    await page.getByRole("button", { name: "Book" }).click();
+    await expect(page.getByRole("alert")).toContainText("Some dates of the series were just taken.");
+    const dates = page.getByRole("list", { name: "Dates of the series" }).getByRole("listitem");
+    await expect(dates.nth(2)).toContainText("(taken)");
+    expect((await reservationsOf(request, id)).filter((r) => r.email === "series@example.com")).toEqual([]);
+  });
+
   test("offers no repeat where the event type allows none", async ({ page, request }) => {
     const { token } = await createEventType(request);
     const slot = await firstFreeSlot(request, token);

@@ -1,0 +1,33 @@
+import { test, expect, bookThroughApi, chooseTime, createEventType, expectAccessible, openSite } from "../support/fixtures.ts";
+
+/**
+ * The repeat choice of a booking (event types that allow a series) as a visitor meets it: every date
+ * listed with the taken ones said in words, accessible in light and dark themes and on a phone.
+ */
+
+for (const [mode, width] of [
+  ["light", 1280],
+  ["dark", 390],
+] as const) {
+  test(`the repeat choice with a taken date passes axe, ${mode} at ${width} px`, async ({ page, request }) => {
+    await page.setViewportSize({ width, height: 900 });
+    const { token, linkToken } = await createEventType(request, { recurrence: { maxOccurrences: 6, intervals: ["weekly", "biweekly"] }, theme: { mode } });
+    const free = await request.get(
+      `/time-slots?from=${new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)}&until=${new Date(Date.now() + 8 * 86_400_000).toISOString().slice(0, 10)}`,
+      {
+        headers: { Authorization: `Bearer ${token}` },
+      },
+    );
+    const slot = (await free.json()).data[0] as { start: string; end: string; startIso8601: string };
+    const dates = await request.get(`/time-slots/series?${new URLSearchParams({ start: slot.start, interval: "weekly", count: "4" })}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    await bookThroughApi(request, token, (await dates.json()).data[1], "other@example.com");
+    await openSite(page, { token: linkToken }, { dark: mode === "dark" });
+    await chooseTime(page, slot.startIso8601);
+    await page.getByRole("checkbox", { name: "Repeat this booking" }).check();
+    await expect(page.getByRole("list", { name: "Dates of the series" }).getByRole("listitem")).toHaveCount(4);
+    await expect(page.getByText("(taken)")).toBeVisible();
+    await expectAccessible(page, `repeat choice, ${mode}, ${width} px`);
+  });
+}
