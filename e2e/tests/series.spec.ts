@@ -1,4 +1,4 @@
-import { test, expect, bookThroughApi, chooseTime, createEventType, expectAccessible, openSite } from "../support/fixtures.ts";
+import { ADMIN_KEY, test, expect, bookThroughApi, chooseTime, createEventType, expectAccessible, openSite } from "../support/fixtures.ts";
 
 /**
  * The repeat choice of a booking (event types that allow a series) as a visitor meets it: every date
@@ -31,3 +31,24 @@ for (const [mode, width] of [
     await expectAccessible(page, `repeat choice, ${mode}, ${width} px`);
   });
 }
+
+test("the organizer allows series in the console: the setting is saved, and a refused one is said at its field", async ({ page, request }) => {
+  const et = await createEventType(request, { title: "Coaching" });
+  await page.goto("/console");
+  await page.getByLabel("Admin key").fill(ADMIN_KEY);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Bookings", level: 2 })).toBeVisible();
+  await page.goto(`/console#/event-types/${et.id}`);
+  await page.getByLabel("Visitors may repeat a booking as a series").check();
+  await page.getByLabel("Dates in a series at most").fill("1");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByLabel("Dates in a series at most")).toHaveAttribute("aria-invalid", "true");
+  await page.getByLabel("Dates in a series at most").fill("6");
+  await page.getByLabel("Every two weeks").uncheck();
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByLabel("Dates in a series at most")).toHaveAttribute("aria-invalid", "false");
+  await expect
+    .poll(async () => (await (await request.get(`/admin/event-types/${et.id}`, { headers: { Authorization: `Bearer ${ADMIN_KEY}` } })).json()).data.recurrence)
+    .toEqual({ maxOccurrences: 6, intervals: ["weekly"] });
+  await expectAccessible(page, "event type form with recurring bookings");
+});

@@ -25,6 +25,17 @@ describe("booking a series", () => {
     expect(view.seriesId).toBe(data.seriesId);
   });
 
+  it("answers a retry with the same Idempotency-Key with the series booked first, booking nothing twice", async () => {
+    const w = await world();
+    const body = { ...TUE_1000, email: "ada@example.com", recurrence: { interval: "weekly", count: 3 } };
+    const headers = { "idempotency-key": "series-retry-1" };
+    const first = dataOf(await w.call("POST", "/reservations", { token: w.et.token, body, headers }));
+    const again = await w.call("POST", "/reservations", { token: w.et.token, body, headers });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(dataOf(again)).toEqual(first);
+    expect(await w.store.reservations.series(w.et.id, first.seriesId)).toHaveLength(3);
+  });
+
   it("repeats every two weeks with interval biweekly", async () => {
     const w = await world();
     const data = dataOf(await w.book(TUE_1000, { interval: "biweekly", count: 3 }));
