@@ -85,12 +85,17 @@ describe("booking a series", () => {
 
   it("checks the organizer's recurrence setting (422) and shows it in the configuration", async () => {
     const w = await world();
-    for (const recurrence of [
-      { maxOccurrences: 1, intervals: ["weekly"] },
-      { maxOccurrences: 4, intervals: [] },
-      { maxOccurrences: 4, intervals: ["daily"] },
-    ]) {
-      expectError(await w.admin("PATCH", `/admin/event-types/${w.et.id}`, { recurrence }), 422, "validation_failed");
+    const refusals: [unknown, string][] = [
+      [{ maxOccurrences: 1, intervals: ["weekly"] }, "recurrence.maxOccurrences"],
+      [{ maxOccurrences: 53, intervals: ["weekly"] }, "recurrence.maxOccurrences"],
+      [{ maxOccurrences: 4, intervals: [] }, "recurrence.intervals"],
+      [{ maxOccurrences: 4, intervals: ["weekly", "weekly"] }, "recurrence.intervals"],
+      [{ maxOccurrences: 4, intervals: ["daily"] }, "recurrence"],
+    ];
+    for (const [recurrence, field] of refusals) {
+      const refused = await w.admin("PATCH", `/admin/event-types/${w.et.id}`, { recurrence });
+      expectError(refused, 422, "validation_failed");
+      expect(Object.keys(refused.body.errors)).toEqual([field]);
     }
     const paid = await w.admin("PATCH", `/admin/event-types/${w.et.id}`, { payment: { amount: 5000, currency: "eur", providerAccountId: "acct_1" } });
     expectError(paid, 422, "validation_failed");

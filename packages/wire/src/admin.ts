@@ -1,5 +1,5 @@
 import { oneOf } from "./literals.ts";
-import { RecurrenceField } from "./recurrence.ts";
+import { RecurrenceInputField } from "./recurrence.ts";
 import { Type, type Static } from "@sinclair/typebox";
 import { CUSTOM_FIELD_TYPES, HOST_ASSIGNMENTS, LOCATION_TYPES, THEME_COLOR_KEYS, THEME_MODES, WEEK_STARTS, WEEKDAYS, type Weekday } from "./constants.ts";
 import { Translations } from "./event-types.ts";
@@ -225,7 +225,7 @@ export const EventTypeFields = Type.Object(
     compact: Type.Boolean(),
     externalBooking: Type.Boolean(),
     maxGuests: Type.Integer({ minimum: 0, maximum: 10 }),
-    recurrence: RecurrenceField,
+    recurrence: RecurrenceInputField,
     hosts: Type.Array(EventTypeHostInput, {
       minItems: 1,
       maxItems: MAX_EVENT_TYPE_HOSTS,

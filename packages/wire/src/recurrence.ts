@@ -38,6 +38,26 @@ export const RecurrenceField = Type.Union([RecurrenceSetting, Type.Null()], {
     "Whether a booking may repeat: null (the default) for single bookings only, or `{ maxOccurrences, intervals }`: a visitor may book the same local time every week or two weeks, up to `maxOccurrences` times, as one series.",
 });
 
+/**
+ * The `recurrence` an organizer sends (admin API): the setting's shape with its bounds left to the
+ * server, which names the field that breaks one (`recurrence.maxOccurrences`) rather than the union.
+ */
+export const RecurrenceInputField = Type.Union(
+  [
+    Type.Object(
+      {
+        maxOccurrences: Type.Integer({ description: `Most occurrences one series may have, the first included: 2 to ${MAX_SERIES_OCCURRENCES}.` }),
+        intervals: Type.Array(oneOf(RECURRENCE_INTERVALS), {
+          description: "How often a series may repeat: `weekly`, `biweekly` (every two weeks), or both; each once.",
+        }),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Null(),
+  ],
+  { description: RecurrenceField.description },
+);
+
 /** A booking request's `recurrence`: book `count` occurrences, the first at `start`, then every `interval`. */
 export const RecurrenceRequest = Type.Object(
   {

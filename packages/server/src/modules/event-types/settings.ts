@@ -1,4 +1,4 @@
-import { THEME_COLOR_KEYS, type EventTypePatch } from "@booking/wire";
+import { MAX_SERIES_OCCURRENCES, THEME_COLOR_KEYS, type EventTypePatch } from "@booking/wire";
 import { checkAvailability } from "../../domain/availability.ts";
 import type { CustomFieldDefinition, EventTypeSettings } from "../../domain/event-type.ts";
 import { addError, ValidationFailed } from "../../domain/errors.ts";
@@ -145,6 +145,9 @@ function checkTranslations(next: EventTypeSettings, given: boolean, errors: Reco
 /** A series repeats at distinct intervals; paid series are not offered (their one payment for all occurrences is not built). */
 function checkRecurrence(next: EventTypeSettings, errors: Record<string, string[]>): void {
   const r = next.recurrence!;
+  if (r.maxOccurrences < 2 || r.maxOccurrences > MAX_SERIES_OCCURRENCES)
+    addError(errors, "recurrence.maxOccurrences", `Expected a whole number from 2 to ${MAX_SERIES_OCCURRENCES}.`);
+  if (r.intervals.length === 0) addError(errors, "recurrence.intervals", "Allow at least one interval: weekly, biweekly or both.");
   if (new Set(r.intervals).size !== r.intervals.length) addError(errors, "recurrence.intervals", "Each interval may appear once.");
   if (next.payment) addError(errors, "recurrence", "A paid event type cannot take recurring bookings yet; set payment to null or recurrence to null.");
 }
