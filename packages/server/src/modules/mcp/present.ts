@@ -70,6 +70,7 @@ export function detailOf(et: EventTypeRecord, origin: string): EventTypeDetail {
     locations: s.locations.map((l) => ({ type: l.type, value: l.value })),
     customFields: [...s.customFields].sort((a, b) => a.order - b.order).map((f) => ({ name: f.name, label: f.label, type: f.type, required: f.required })),
     availability: availabilityOf(et),
+    recurrence: s.recurrence ?? null,
   };
 }
 
