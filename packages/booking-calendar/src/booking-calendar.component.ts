@@ -97,7 +97,8 @@ let warnedOfApiToken = false;
  * @csspart cancel - The buttons that ask to cancel the booking and confirm it.
  * @csspart cancel-reason - The reason given for cancelling.
  * @csspart end-series - The button that cancels this and every later date of a series (with `cancel`).
- * @csspart series - The choice to repeat the booking (event types that allow a series); series-dates - its dates, the taken ones marked.
+ * @csspart series - The choice to repeat the booking (event types that allow a series).
+ * @csspart series-dates - The dates of the repeat chosen, the taken ones marked.
  * @csspart book-another - The way to book again after a cancellation.
  * @csspart change-rules - Until when a booking can be moved or cancelled online, and past that whom to ask.
  * @csspart contact - How to reach the organizer: a mail link, a web link or the text.
