@@ -54,3 +54,7 @@ export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
 /** Who a console session acts for: the organizer, or one host limited to its own data. */
 export const SESSION_ROLES = ["admin", "host"] as const;
 export type SessionRole = (typeof SESSION_ROLES)[number];
+
+/** How often a series of recurring bookings repeats: every week, or every two weeks, at the same local time. */
+export const RECURRENCE_INTERVALS = ["weekly", "biweekly"] as const;
+export type RecurrenceInterval = (typeof RECURRENCE_INTERVALS)[number];

@@ -1,11 +1,8 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { RECURRENCE_INTERVALS, type RecurrenceInterval } from "./constants.ts";
 import { oneOf } from "./literals.ts";
 
 // Recurring bookings: what an event type allows, what a booking asks for, and what the visitor is told.
-
-/** How often a series repeats: every week, or every two weeks, at the same local time. */
-export const RECURRENCE_INTERVALS = ["weekly", "biweekly"] as const;
-export type RecurrenceInterval = (typeof RECURRENCE_INTERVALS)[number];
 
 /** Most occurrences a series may ever have (a year of weekly meetings). */
 export const MAX_SERIES_OCCURRENCES = 52;

@@ -1,5 +1,5 @@
 import { html, nothing, type TemplateResult } from "lit";
-import { RECURRENCE_INTERVALS, type RecurrenceInterval } from "@booking/wire";
+import { RECURRENCE_INTERVALS, type RecurrenceInterval } from "@booking/wire/constants";
 import { field, fieldError, fieldMessages } from "../../base.ts";
 import type { Draft, DraftEditor } from "./draft.ts";
 
