@@ -99,6 +99,9 @@ let warnedOfApiToken = false;
  * @csspart manage - The link to move or cancel the booking later.
  * @csspart cancel - The buttons that ask to cancel the booking and confirm it.
  * @csspart cancel-reason - The reason given for cancelling.
+ * @csspart end-series - The button that cancels this and every later date of a series (with `cancel`).
+ * @csspart series - The choice to repeat the booking (event types that allow a series).
+ * @csspart series-dates - The dates of the repeat chosen, the taken ones marked.
  * @csspart book-another - The way to book again after a cancellation.
  * @csspart change-rules - Until when a booking can be moved or cancelled online, and past that whom to ask.
  * @csspart contact - How to reach the organizer: a mail link, a web link or the text.
@@ -286,7 +289,7 @@ export class BookingCalendar extends LitElement {
       ask: (reason: string | null) => {
         this.flow = flows.cancelAsked(this.flow, reason);
       },
-      cancel: () => void this.#booking.cancel(),
+      cancel: (series?: boolean) => void this.#booking.cancel(series),
       book: () => this.#booking.bookAnother(),
     };
     const head = manage ? manage.renderManage(flow, this.#env, rules!, this.busy, cancel) : nothing;
@@ -349,6 +352,7 @@ export class BookingCalendar extends LitElement {
           <bc-booking-form exportparts="form, input, field, locations, guests, submit"
             .draft=${flow.draft} .fields=${shownFields(flow.draft, flow.init.customFields)} .locations=${config.locations} .problems=${flow.problems}
             ?busy=${this.busy} .submitLabel=${config.payment ? this.#t("continueToPayment") : this.#t("book")}
+            .recurrence=${config.recurrence ?? null} .slotStart=${flow.slot.start} .seriesSource=${flow.api}
             @bc-draft-change=${(e: CustomEvent<BookingFormEvents["bc-draft-change"]>) => {
               this.flow = flows.drafted(this.flow, e.detail.draft);
             }}

@@ -26,6 +26,7 @@ import type { ConsoleBundle } from "./modules/console/page.ts";
 import { timeSlotRoutes } from "./modules/time-slots/index.ts";
 import { timezoneRoutes } from "./modules/timezones/index.ts";
 import { reservationRoutes } from "./modules/reservations/index.ts";
+import { seriesRoutes } from "./modules/reservations/series-routes.ts";
 import { STRIPE_WEBHOOK_PATH, stripeWebhookRoutes } from "./modules/payments/index.ts";
 import { createServices, type CalendarDependencies } from "./services.ts";
 import type Stripe from "stripe";
@@ -70,7 +71,7 @@ export function createApp(deps: AppDependencies) {
   const services = createServices(ctx, deps.stripe, deps.busy, deps.calendars);
   // One reading of the element's script for the route that serves it and the pages that link it.
   const calendarScript = new CalendarScriptFile(deps.calendarScriptPath);
-  const { slots, eventTypes, payments, reservations } = services;
+  const { slots, eventTypes, payments, reservations, series } = services;
   const consoleAccess =
     deps.consoleAccess ?? new ConsoleAccess(ctx.store, config.adminKey, () => ctx.clock.now(), { idleMs: config.consoleIdleSeconds * 1000 });
 
@@ -80,7 +81,8 @@ export function createApp(deps: AppDependencies) {
       .use(timeSlotRoutes(ctx, slots))
       .use(configurationRoutes(ctx, eventTypes))
       .use(initRoutes(ctx, eventTypes))
-      .use(reservationRoutes(ctx, reservations, payments));
+      .use(reservationRoutes(ctx, reservations, payments, series))
+      .use(seriesRoutes(ctx, series));
 
   // The contract and the documents read the whole app's routes at their first request, once it is built;
   // the app is kept here rather than annotated, so that its type keeps every route (the console's client reads it).

@@ -9,6 +9,7 @@ import { DeliveryAdmin } from "./modules/outbox/service.ts";
 import { PaymentService } from "./modules/payments/service.ts";
 import { stripeClient, StripeProvider } from "./modules/payments/stripe.ts";
 import { ReservationService } from "./modules/reservations/service.ts";
+import { SeriesService } from "./modules/reservations/series.ts";
 import { mailPolicy } from "./modules/mail/events.ts";
 import { TimeSlotService } from "./modules/time-slots/service.ts";
 import { CalendarAdmin } from "./modules/calendars/service.ts";
@@ -25,6 +26,8 @@ export interface Services {
   eventTypes: EventTypeService;
   payments: PaymentService;
   reservations: ReservationService;
+  /** Recurring bookings: a series booked all or nothing, and ended from one of its occurrences. */
+  series: SeriesService;
   /** The organizer's event types: settings, tokens and secrets. */
   eventTypeAdmin: EventTypeAdmin;
   /** The organizer's bookings: lists, the search across event types, one with its deliveries. */
@@ -82,11 +85,13 @@ export function createServices(
     ctx.log,
     mailPolicy(ctx.config),
   );
+  const reservations = new ReservationService(ctx.store, payments, ctx.config, now, ctx.log, busy);
   return {
     slots,
     eventTypes: new EventTypeService(ctx.store, slots, ctx.config),
     payments,
-    reservations: new ReservationService(ctx.store, payments, ctx.config, now, ctx.log, busy),
+    reservations,
+    series: new SeriesService(ctx.store, reservations, ctx.config, now, busy),
     eventTypeAdmin: new EventTypeAdmin(ctx.store, now, { allowPrivateWebhooks: ctx.config.webhooks.allowPrivateAddresses }),
     bookings: new BookingAdmin(ctx.store, now),
     deliveries: new DeliveryAdmin(ctx.store, now),

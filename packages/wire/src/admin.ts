@@ -1,4 +1,5 @@
 import { oneOf } from "./literals.ts";
+import { RecurrenceInputField } from "./recurrence.ts";
 import { Type, type Static } from "@sinclair/typebox";
 import { CUSTOM_FIELD_TYPES, HOST_ASSIGNMENTS, LOCATION_TYPES, THEME_COLOR_KEYS, THEME_MODES, WEEK_STARTS, WEEKDAYS, type Weekday } from "./constants.ts";
 import { FIELD_NAME_PATTERN, ShowIf, Translations } from "./event-types.ts";
@@ -225,6 +226,7 @@ export const EventTypeFields = Type.Object(
     compact: Type.Boolean(),
     externalBooking: Type.Boolean(),
     maxGuests: Type.Integer({ minimum: 0, maximum: 10 }),
+    recurrence: RecurrenceInputField,
     hosts: Type.Array(EventTypeHostInput, {
       minItems: 1,
       maxItems: MAX_EVENT_TYPE_HOSTS,

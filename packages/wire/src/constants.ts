@@ -72,3 +72,6 @@ export const AVAILABILITY_REASON_CODES = [
   "disabled",
 ] as const;
 export type AvailabilityReasonCode = (typeof AVAILABILITY_REASON_CODES)[number];
+/** How often a series of recurring bookings repeats: every week, or every two weeks, at the same local time. */
+export const RECURRENCE_INTERVALS = ["weekly", "biweekly"] as const;
+export type RecurrenceInterval = (typeof RECURRENCE_INTERVALS)[number];

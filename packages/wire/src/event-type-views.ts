@@ -1,4 +1,5 @@
 import { oneOf } from "./literals.ts";
+import { RecurrenceField } from "./recurrence.ts";
 import { Type, type SchemaOptions, type Static, type TSchema } from "@sinclair/typebox";
 import { AvailabilityRules, HostAssignmentSchema } from "./admin.ts";
 import { CUSTOM_FIELD_TYPES, LOCATION_TYPES, THEME_MODES, WEEK_STARTS } from "./constants.ts";
@@ -81,6 +82,7 @@ export const EventTypeSettings = Type.Object({
   compact: Type.Boolean(),
   externalBooking: Type.Boolean(),
   maxGuests: Type.Integer(),
+  recurrence: Type.Optional(RecurrenceField),
 });
 export type EventTypeSettings = Static<typeof EventTypeSettings>;
 

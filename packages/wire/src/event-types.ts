@@ -1,5 +1,6 @@
 import { oneOf } from "./literals.ts";
 import { AwayNotice } from "./time-off.ts";
+import { RecurrenceField } from "./recurrence.ts";
 import { Type, type Static } from "@sinclair/typebox";
 import { LIMITS } from "./limits.ts";
 import { THEME_MODES, WEEK_STARTS } from "./constants.ts";
@@ -189,6 +190,7 @@ export const EventTypeConfiguration = Type.Object({
   locations: Type.Array(ConfiguredLocation),
   translations: Type.Optional(Translations),
   payment: Type.Union([PaymentConfiguration, Type.Null()]),
+  recurrence: Type.Optional(RecurrenceField),
   bookingUrl: Type.Optional(
     Type.Union([Type.String(), Type.Null()], { description: "Absolute URL of the event type's booking page, /book/{slug}; null when it has no slug." }),
   ),
@@ -238,6 +240,11 @@ export const Reservation = Type.Object({
   start: Type.String({ format: "date-time" }),
   end: Type.String({ format: "date-time" }),
   location: Type.Union([Location, Type.Null()]),
+  seriesId: Type.Optional(
+    Type.Union([Type.String({ format: "uuid" }), Type.Null()], {
+      description: "The series the reservation is an occurrence of: the manage page then offers to end the series from it on.",
+    }),
+  ),
 });
 export type Reservation = Static<typeof Reservation>;
 

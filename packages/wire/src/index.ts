@@ -15,3 +15,4 @@ export * from "./literals.ts";
 export * from "./availability-check.ts";
 export * from "./visibility.ts";
 export * from "./time-off.ts";
+export * from "./recurrence.ts";

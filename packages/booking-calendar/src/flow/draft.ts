@@ -1,4 +1,4 @@
-import type { ConfirmInput, CustomField, CustomFieldValue, InitData, Location, ReservationInput, TimeSlot } from "@booking/wire";
+import type { ConfirmInput, CustomField, CustomFieldValue, InitData, Location, RecurrenceRequest, ReservationInput, TimeSlot } from "@booking/wire";
 import { EMAIL_PATTERN as EMAIL, LIMITS, PHONE_PATTERN as PHONE } from "@booking/wire/limits";
 import { visibleFieldNames } from "@booking/wire/visibility";
 import type { DateTexts } from "../dates.ts";
@@ -15,6 +15,8 @@ export interface BookingDraft {
   locationValue: string;
   /** Custom field answers by uuid: string, number, boolean or string[] by the field's type. */
   answers: Record<string, unknown>;
+  /** The repeat chosen (event types that allow a series): book the time every week or two, `count` times. */
+  repeat?: RecurrenceRequest | null;
 }
 
 /** An empty draft (the element's prefill attributes are copied in as they are set). */
@@ -168,5 +170,6 @@ export function reservationOf(
     ...(location ? { location } : {}),
     ...(guests.length ? { guests } : {}),
     ...(customFields.length ? { customFields } : {}),
+    ...(draft.repeat ? { recurrence: draft.repeat } : {}),
   };
 }

@@ -1,11 +1,12 @@
 import { LitElement, css, html, nothing, type TemplateResult } from "lit";
 import { ContextConsumer } from "@lit/context";
-import type { CustomField, Location } from "@booking/wire";
+import type { CustomField, Location, RecurrenceSetting } from "@booking/wire";
 import { LIMITS } from "@booking/wire/limits";
 import { environmentContext } from "../context.ts";
 import { controlStyles } from "../booking-calendar.styles.ts";
 import { needsLocationValue, type BookingDraft } from "../flow/draft.ts";
 import type { TextKey } from "../i18n/texts.ts";
+import type { SeriesChoiceEvents, SeriesSource } from "./series-choice.ts";
 
 /** Internal: the visitor typed (`detail.draft`) or asked to go on. */
 export type BookingFormEvents = { "bc-draft-change": { draft: BookingDraft }; "bc-submit": Record<string, never> };
@@ -46,6 +47,9 @@ export class BookingForm extends LitElement {
     problems: { attribute: false },
     busy: { type: Boolean },
     submitLabel: { type: String },
+    recurrence: { attribute: false },
+    slotStart: { type: String },
+    seriesSource: { attribute: false },
   };
 
   declare draft: BookingDraft;
@@ -60,6 +64,10 @@ export class BookingForm extends LitElement {
   declare problems: Record<string, string[]>;
   declare busy: boolean;
   declare submitLabel: string;
+  /** The event type's `recurrence`: with it, the visitor may repeat the booking (`<bc-series-choice>`, asking `seriesSource` about `slotStart`). */
+  declare recurrence: RecurrenceSetting | null;
+  declare slotStart: string;
+  declare seriesSource: SeriesSource | null;
 
   readonly #env = new ContextConsumer(this, { context: environmentContext, subscribe: true });
 
@@ -70,6 +78,9 @@ export class BookingForm extends LitElement {
     this.problems = {};
     this.busy = false;
     this.submitLabel = "";
+    this.recurrence = null;
+    this.slotStart = "";
+    this.seriesSource = null;
   }
 
   /** Focuses the first field with a problem, in the order they are shown. */
@@ -136,6 +147,12 @@ export class BookingForm extends LitElement {
       ${this.#renderLocation()}
       ${[...this.fields].sort((a, b) => a.order - b.order).map((field) => this.#renderCustomField(field))}
       ${this.#renderGuests()}
+      ${
+        this.recurrence
+          ? html`<bc-series-choice exportparts="series, series-dates, input" .recurrence=${this.recurrence} .start=${this.slotStart} .source=${this.seriesSource}
+            .repeat=${this.draft.repeat ?? null} ?busy=${this.busy} @bc-repeat-change=${(e: CustomEvent<SeriesChoiceEvents["bc-repeat-change"]>) => this.#change({ repeat: e.detail.repeat })}></bc-series-choice>`
+          : nothing
+      }
       <div><button class="primary" type="submit" part="submit" ?disabled=${this.busy} aria-busy=${this.busy ? "true" : "false"}>${this.submitLabel}</button></div>
     </form>`;
   }

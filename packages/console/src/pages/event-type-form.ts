@@ -6,6 +6,7 @@ import type { EventTypeView } from "@booking/wire";
 import type { ScheduleView } from "../model.ts";
 import { NEW_DRAFT, hostsOf, pick, type Draft, type DraftEditor } from "./event-type-form/draft.ts";
 import { generalSettings, schedulingSettings } from "./event-type-form/settings.ts";
+import { recurrenceEditor } from "./event-type-form/recurrence.ts";
 import { hoursEditor } from "./event-type-form/hours.ts";
 import { locationsEditor } from "./event-type-form/locations.ts";
 import { paymentEditor } from "./event-type-form/payment.ts";
@@ -143,7 +144,7 @@ export class EventTypeForm extends ConsolePage implements DraftEditor {
     const form = html`<form @submit=${this.save} novalidate>
       ${this.failure && !Object.keys(this.failure.errors).length ? html`<p class="notice bad" role="alert">${failureText(this.failure, t)}</p>` : errorSummary(this.failure, t.fixFields, t, (key) => this.labelOf(key))}
       ${generalSettings(this)} ${schedulingSettings(this)}
-      ${hoursEditor(this, this.saved, this.schedules)} ${locationsEditor(this)} ${paymentEditor(this)} ${appearanceEditor(this)} ${customFieldsEditor(this)}
+      ${hoursEditor(this, this.saved, this.schedules)} ${locationsEditor(this)} ${paymentEditor(this)} ${recurrenceEditor(this)} ${appearanceEditor(this)} ${customFieldsEditor(this)}
       <button class="primary" type="submit" ?disabled=${this.busy}>${this.eventTypeId === null ? t.create : t.save}</button>
     </form>`;
     return html`<h2 tabindex="-1">${title || t.newEventType}</h2>

@@ -109,6 +109,7 @@ export function httpContract(ctx: AppContext, routes: RouteList, rawBodyPaths: R
       body.errors = failure.extra.errors;
       body.fieldErrors = failure.extra.fieldErrors ?? codedAsInvalid(failure.extra.errors);
     }
+    if (failure.extra.conflicts) body.conflicts = failure.extra.conflicts;
     return json(failure.status, body);
   }
 }

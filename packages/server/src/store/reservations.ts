@@ -1,5 +1,6 @@
 import type { CustomFieldValue, Location, PaymentStatus, ReservationStatus } from "@booking/wire";
 import type { BusyInterval } from "../domain/slots.ts";
+import type { SeriesMember, SeriesRule } from "../domain/series.ts";
 import type { OutboxEvent } from "./outbox.ts";
 
 /** The card payment of a reservation: what was asked of the provider, and what it answered. */
@@ -56,6 +57,15 @@ export interface ReservationRecord {
   cancelledAtMs: number | null;
   /** What the visitor or organizer gave as the reason for cancelling; absent or null when none was given. */
   cancelReason?: string | null;
+  /** The series this reservation is an occurrence of (recurring bookings); absent or null for a single booking. */
+  seriesId?: string | null;
+  /** With `seriesId`: the series' rule and this occurrence's place in it. */
+  seriesRule?: SeriesRule | null;
+  /**
+   * Not stored: the series' other occurrences as read when a change of this one began, so the
+   * change's messages can say the whole series (see domain/series.ts `seriesPicture`).
+   */
+  seriesOthers?: SeriesMember[];
   createdAtMs: number;
   updatedAtMs: number;
 }
@@ -112,6 +122,12 @@ export interface SeatClaim {
    */
   busySpan?: { fromMs: number; untilMs: number };
 }
+
+/** What a claim decides from what it read in its transaction (see `ReservationRepository.claim`). */
+export type ClaimDecide = (holders: SeatHolder[], current: ReservationRecord | null, nowMs: number, busy: BusyInterval[], hosts: HostView[]) => SeatDecision;
+
+/** The answer of `claimSeries`: every record written, or the claims refused (and nothing written). */
+export type SeriesOutcome = { records: ReservationRecord[] } | { refused: { index: number; reason: string }[] };
 
 /** A decision taken with the seats in view: write this reservation (new or changed) and the events it causes, or refuse. */
 export type SeatDecision = { write: ReservationRecord; events?: OutboxEvent[] } | { refuse: string };
@@ -177,6 +193,14 @@ export interface ReservationRepository {
     claim: SeatClaim,
     decide: (holders: SeatHolder[], current: ReservationRecord | null, nowMs: number, busy: BusyInterval[], hosts: HostView[]) => SeatDecision,
   ): Promise<{ record: ReservationRecord } | { refused: string }>;
+  /**
+   * The seats of a series (recurring bookings), all or nothing: in one write transaction, each claim
+   * as `claim` runs it, in order (each sees what the ones before wrote). When any is refused, none
+   * is written and every refused one is named. Each claim must name its `hostIds`.
+   */
+  claimSeries(claims: SeatClaim[], decide: ClaimDecide[]): Promise<SeriesOutcome>;
+  /** The occurrences of a series of an event type, first first. */
+  series(eventTypeId: number, seriesId: string): Promise<ReservationRecord[]>;
   /**
    * Replaces a reservation that takes no new seat (cancelling, recording a payment) if nobody
    * changed it since `expectedUpdatedAtMs`; false when someone did.

@@ -100,6 +100,7 @@ const cs: Catalog<"cs"> = {
   cancelBooking: "Zrušit rezervaci",
   cancelQuestion: "Zrušit tuto rezervaci? Tento krok nelze vrátit.",
   confirmCancel: "Ano, zrušit",
+  endSeries: "Zrušit tento a všechny další termíny",
   keepBooking: "Ponechat",
   alreadyCancelled: "Tato rezervace je již zrušena.",
   changeUntil: "Přesunout nebo zrušit online můžete do {time}.",
@@ -132,5 +133,15 @@ const cs: Catalog<"cs"> = {
   addToOutlook: "Outlook",
   downloadIcs: "Stáhnout .ics",
   cancelReason: "Důvod zrušení (nepovinné)",
+  repeatBooking: "Opakovat tuto rezervaci",
+  repeatEvery: "Opakovat",
+  "repeat.weekly": "Každý týden",
+  "repeat.biweekly": "Každé dva týdny",
+  repeatCount: "Počet termínů",
+  seriesDates: "Termíny série",
+  occurrenceTaken: "obsazeno",
+  seriesAllFree: "Všechny termíny jsou volné.",
+  seriesSomeTaken: "Některé termíny jsou obsazené: zvolte jiný čas nebo méně termínů.",
+  "refused.series_unavailable": "Některé termíny série byly právě obsazeny. Seznam ukazuje které; zvolte jiný čas nebo méně termínů.",
 };
 export default cs;

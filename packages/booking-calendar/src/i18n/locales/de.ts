@@ -95,6 +95,7 @@ const de: Catalog<"de"> = {
   cancelBooking: "Buchung stornieren",
   cancelQuestion: "Diese Buchung stornieren? Das kann nicht rückgängig gemacht werden.",
   confirmCancel: "Ja, stornieren",
+  endSeries: "Diesen und alle folgenden Termine stornieren",
   keepBooking: "Behalten",
   alreadyCancelled: "Diese Buchung ist bereits storniert.",
   changeUntil: "Sie können online bis {time} umbuchen oder stornieren.",
@@ -127,5 +128,15 @@ const de: Catalog<"de"> = {
   addToOutlook: "Outlook",
   downloadIcs: ".ics herunterladen",
   cancelReason: "Grund der Stornierung (optional)",
+  repeatBooking: "Diese Buchung wiederholen",
+  repeatEvery: "Wiederholen",
+  "repeat.weekly": "Jede Woche",
+  "repeat.biweekly": "Alle zwei Wochen",
+  repeatCount: "Anzahl der Termine",
+  seriesDates: "Termine der Serie",
+  occurrenceTaken: "belegt",
+  seriesAllFree: "Alle Termine sind frei.",
+  seriesSomeTaken: "Einige Termine sind belegt: Wählen Sie eine andere Uhrzeit oder weniger Termine.",
+  "refused.series_unavailable": "Einige Termine der Serie wurden gerade vergeben. Die Liste zeigt welche; wählen Sie eine andere Uhrzeit oder weniger Termine.",
 };
 export default de;

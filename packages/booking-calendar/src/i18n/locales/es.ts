@@ -95,6 +95,7 @@ const es: Catalog<"es"> = {
   cancelBooking: "Cancelar la reserva",
   cancelQuestion: "¿Cancelar esta reserva? No se puede deshacer.",
   confirmCancel: "Sí, cancelarla",
+  endSeries: "Cancelar esta y todas las fechas siguientes",
   keepBooking: "Mantenerla",
   alreadyCancelled: "Esta reserva ya está cancelada.",
   changeUntil: "Puede cambiar o cancelar en línea hasta el {time}.",
@@ -127,5 +128,15 @@ const es: Catalog<"es"> = {
   addToOutlook: "Outlook",
   downloadIcs: "Descargar .ics",
   cancelReason: "Motivo de la cancelación (opcional)",
+  repeatBooking: "Repetir esta reserva",
+  repeatEvery: "Repetir",
+  "repeat.weekly": "Cada semana",
+  "repeat.biweekly": "Cada dos semanas",
+  repeatCount: "Número de citas",
+  seriesDates: "Fechas de la serie",
+  occurrenceTaken: "ocupada",
+  seriesAllFree: "Todas las fechas están libres.",
+  seriesSomeTaken: "Algunas fechas están ocupadas: elija otra hora o menos fechas.",
+  "refused.series_unavailable": "Algunas fechas de la serie se acaban de ocupar. La lista muestra cuáles; elija otra hora o menos fechas.",
 };
 export default es;

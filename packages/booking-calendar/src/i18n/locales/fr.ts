@@ -95,6 +95,7 @@ const fr: Catalog<"fr"> = {
   cancelBooking: "Annuler la réservation",
   cancelQuestion: "Annuler cette réservation ? Cette action est définitive.",
   confirmCancel: "Oui, annuler",
+  endSeries: "Annuler cette date et toutes les suivantes",
   keepBooking: "La conserver",
   alreadyCancelled: "Cette réservation est déjà annulée.",
   changeUntil: "Vous pouvez déplacer ou annuler en ligne jusqu’au {time}.",
@@ -126,5 +127,16 @@ const fr: Catalog<"fr"> = {
   addToOutlook: "Outlook",
   downloadIcs: "Télécharger le fichier .ics",
   cancelReason: "Motif de l’annulation (facultatif)",
+  repeatBooking: "Répéter cette réservation",
+  repeatEvery: "Répéter",
+  "repeat.weekly": "Chaque semaine",
+  "repeat.biweekly": "Toutes les deux semaines",
+  repeatCount: "Nombre de dates",
+  seriesDates: "Dates de la série",
+  occurrenceTaken: "prise",
+  seriesAllFree: "Toutes les dates sont libres.",
+  seriesSomeTaken: "Certaines dates sont prises : choisissez une autre heure ou moins de dates.",
+  "refused.series_unavailable":
+    "Certaines dates de la série viennent d’être prises. La liste indique lesquelles ; choisissez une autre heure ou moins de dates.",
 };
 export default fr;

@@ -99,6 +99,7 @@ const it: Catalog<"it"> = {
   cancelBooking: "Annulla la prenotazione",
   cancelQuestion: "Annullare questa prenotazione? L’operazione non può essere annullata.",
   confirmCancel: "Sì, annulla",
+  endSeries: "Annulla questa e tutte le date successive",
   keepBooking: "Mantienila",
   alreadyCancelled: "Questa prenotazione è già annullata.",
   changeUntil: "Può spostare o annullare online fino a {time}.",
@@ -130,5 +131,15 @@ const it: Catalog<"it"> = {
   addToOutlook: "Outlook",
   downloadIcs: "Scarica .ics",
   cancelReason: "Motivo della cancellazione (facoltativo)",
+  repeatBooking: "Ripeti questa prenotazione",
+  repeatEvery: "Ripeti",
+  "repeat.weekly": "Ogni settimana",
+  "repeat.biweekly": "Ogni due settimane",
+  repeatCount: "Numero di date",
+  seriesDates: "Date della serie",
+  occurrenceTaken: "occupata",
+  seriesAllFree: "Tutte le date sono libere.",
+  seriesSomeTaken: "Alcune date sono occupate: scegli un altro orario o meno date.",
+  "refused.series_unavailable": "Alcune date della serie sono appena state prese. L’elenco mostra quali; scegli un altro orario o meno date.",
 };
 export default it;

@@ -95,6 +95,7 @@ const ja: Catalog<"ja"> = {
   cancelBooking: "予約をキャンセル",
   cancelQuestion: "この予約をキャンセルしますか? 元に戻すことはできません。",
   confirmCancel: "はい、キャンセルします",
+  endSeries: "この日程と以降のすべての日程をキャンセル",
   keepBooking: "予約を残す",
   alreadyCancelled: "この予約はすでにキャンセルされています。",
   changeUntil: "オンラインでの変更・キャンセルは{time}まで可能です。",
@@ -126,5 +127,15 @@ const ja: Catalog<"ja"> = {
   addToOutlook: "Outlook",
   downloadIcs: ".ics をダウンロード",
   cancelReason: "キャンセルの理由（任意）",
+  repeatBooking: "この予約を繰り返す",
+  repeatEvery: "繰り返し",
+  "repeat.weekly": "毎週",
+  "repeat.biweekly": "隔週",
+  repeatCount: "回数",
+  seriesDates: "シリーズの日程",
+  occurrenceTaken: "予約済み",
+  seriesAllFree: "すべての日程が空いています。",
+  seriesSomeTaken: "予約済みの日程があります。別の時間を選ぶか、回数を減らしてください。",
+  "refused.series_unavailable": "シリーズの一部の日程がたった今予約されました。一覧で確認し、別の時間を選ぶか回数を減らしてください。",
 };
 export default ja;

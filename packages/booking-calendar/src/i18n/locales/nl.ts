@@ -95,6 +95,7 @@ const nl: Catalog<"nl"> = {
   cancelBooking: "Boeking annuleren",
   cancelQuestion: "Deze boeking annuleren? Dit kan niet ongedaan worden gemaakt.",
   confirmCancel: "Ja, annuleren",
+  endSeries: "Deze en alle volgende afspraken annuleren",
   keepBooking: "Behouden",
   alreadyCancelled: "Deze boeking is al geannuleerd.",
   changeUntil: "U kunt online verzetten of annuleren tot {time}.",
@@ -127,5 +128,15 @@ const nl: Catalog<"nl"> = {
   addToOutlook: "Outlook",
   downloadIcs: ".ics downloaden",
   cancelReason: "Reden van annulering (optioneel)",
+  repeatBooking: "Deze boeking herhalen",
+  repeatEvery: "Herhalen",
+  "repeat.weekly": "Elke week",
+  "repeat.biweekly": "Om de week",
+  repeatCount: "Aantal afspraken",
+  seriesDates: "Data van de reeks",
+  occurrenceTaken: "bezet",
+  seriesAllFree: "Alle data zijn vrij.",
+  seriesSomeTaken: "Sommige data zijn bezet: kies een ander tijdstip of minder data.",
+  "refused.series_unavailable": "Sommige data van de reeks zijn net bezet. De lijst toont welke; kies een ander tijdstip of minder data.",
 };
 export default nl;

@@ -100,6 +100,7 @@ const pl: Catalog<"pl"> = {
   cancelBooking: "Anuluj rezerwację",
   cancelQuestion: "Anulować tę rezerwację? Tego nie można cofnąć.",
   confirmCancel: "Tak, anuluj",
+  endSeries: "Odwołaj ten i wszystkie kolejne terminy",
   keepBooking: "Zachowaj",
   alreadyCancelled: "Ta rezerwacja jest już anulowana.",
   changeUntil: "Zmiana terminu lub anulowanie online jest możliwe do {time}.",
@@ -132,5 +133,15 @@ const pl: Catalog<"pl"> = {
   addToOutlook: "Outlook",
   downloadIcs: "Pobierz plik .ics",
   cancelReason: "Powód anulowania (opcjonalnie)",
+  repeatBooking: "Powtarzaj tę rezerwację",
+  repeatEvery: "Powtarzaj",
+  "repeat.weekly": "Co tydzień",
+  "repeat.biweekly": "Co dwa tygodnie",
+  repeatCount: "Liczba terminów",
+  seriesDates: "Terminy serii",
+  occurrenceTaken: "zajęty",
+  seriesAllFree: "Wszystkie terminy są wolne.",
+  seriesSomeTaken: "Niektóre terminy są zajęte: wybierz inną godzinę lub mniej terminów.",
+  "refused.series_unavailable": "Niektóre terminy serii zostały właśnie zajęte. Lista pokazuje które; wybierz inną godzinę lub mniej terminów.",
 };
 export default pl;

@@ -95,6 +95,7 @@ const pt: Catalog<"pt"> = {
   cancelBooking: "Cancelar reserva",
   cancelQuestion: "Cancelar esta reserva? Isso não pode ser desfeito.",
   confirmCancel: "Sim, cancelar",
+  endSeries: "Cancelar esta e todas as datas seguintes",
   keepBooking: "Manter",
   alreadyCancelled: "Esta reserva já está cancelada.",
   changeUntil: "Você pode remarcar ou cancelar on-line até {time}.",
@@ -127,5 +128,15 @@ const pt: Catalog<"pt"> = {
   addToOutlook: "Outlook",
   downloadIcs: "Baixar .ics",
   cancelReason: "Motivo do cancelamento (opcional)",
+  repeatBooking: "Repetir esta marcação",
+  repeatEvery: "Repetir",
+  "repeat.weekly": "Todas as semanas",
+  "repeat.biweekly": "A cada duas semanas",
+  repeatCount: "Número de datas",
+  seriesDates: "Datas da série",
+  occurrenceTaken: "ocupada",
+  seriesAllFree: "Todas as datas estão livres.",
+  seriesSomeTaken: "Algumas datas estão ocupadas: escolha outra hora ou menos datas.",
+  "refused.series_unavailable": "Algumas datas da série acabaram de ser ocupadas. A lista mostra quais; escolha outra hora ou menos datas.",
 };
 export default pt;

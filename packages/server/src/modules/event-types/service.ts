@@ -100,6 +100,8 @@ export class EventTypeService {
       timezone: s.timezone,
       seats: s.seats,
       holdMinutes: s.holdMinutes,
+      // A series of a paid event type is not offered yet (one payment per reservation).
+      recurrence: s.payment ? null : (s.recurrence ?? null),
       locations: s.locations.map((l) => ({ type: l.type, value: l.value, ...(l.label ? { label: l.label } : {}) })),
       ...(s.translations && Object.keys(s.translations).length > 0 ? { translations: structuredClone(s.translations) } : {}),
       payment: s.payment && {
@@ -177,6 +179,7 @@ export function presentReservation(r: ReservationRecord, settings: EventTypeSett
     start: iso(r.startMs),
     end: iso(r.endMs),
     location: r.location,
+    ...(r.seriesId ? { seriesId: r.seriesId } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import { THEME_COLOR_KEYS, type EventTypePatch } from "@booking/wire";
+import { MAX_SERIES_OCCURRENCES, THEME_COLOR_KEYS, type EventTypePatch } from "@booking/wire";
 import { checkAvailability } from "../../domain/availability.ts";
 import type { CustomFieldDefinition, EventTypeSettings } from "../../domain/event-type.ts";
 import { addError, codedAsInvalid, FieldErrors, ValidationFailed } from "../../domain/errors.ts";
@@ -43,6 +43,7 @@ export function resolveSettings(base: EventTypeSettings, change: Omit<EventTypeP
   const webhookProblem = next.webhookUrl === null ? null : webhookUrlProblem(next.webhookUrl, allowPrivateWebhooks);
   if (webhookProblem) addError(errors, "webhookUrl", webhookProblem);
   if (next.profileImage !== null && next.profileImage !== "" && !isHttpUrl(next.profileImage)) addError(errors, "profileImage", "Expected an http(s) URL.");
+  if (next.recurrence) checkRecurrence(next, errors);
   if (next.reminderMinutes) {
     // Latest reminder last, whatever order they were given in; one offset twice would send twice.
     if (new Set(next.reminderMinutes).size !== next.reminderMinutes.length) addError(errors, "reminderMinutes", "Each reminder offset may appear once.");
@@ -154,6 +155,16 @@ function checkTranslations(next: EventTypeSettings, given: boolean, errors: Reco
     kept[tag] = entry;
   }
   return kept;
+}
+
+/** A series repeats at distinct intervals; paid series are not offered (their one payment for all occurrences is not built). */
+function checkRecurrence(next: EventTypeSettings, errors: Record<string, string[]>): void {
+  const r = next.recurrence!;
+  if (r.maxOccurrences < 2 || r.maxOccurrences > MAX_SERIES_OCCURRENCES)
+    addError(errors, "recurrence.maxOccurrences", `Expected a whole number from 2 to ${MAX_SERIES_OCCURRENCES}.`);
+  if (r.intervals.length === 0) addError(errors, "recurrence.intervals", "Allow at least one interval: weekly, biweekly or both.");
+  if (new Set(r.intervals).size !== r.intervals.length) addError(errors, "recurrence.intervals", "Each interval may appear once.");
+  if (next.payment) addError(errors, "recurrence", "A paid event type cannot take recurring bookings yet; set payment to null or recurrence to null.");
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

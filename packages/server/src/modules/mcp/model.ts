@@ -265,6 +265,10 @@ export const EventTypeDetail = EventTypeSummary.extend({
   locations: z.array(z.object({ type: z.string(), value: z.string().nullable() })),
   customFields: z.array(z.object({ name: z.string(), label: z.string(), type: z.string(), required: z.boolean(), showIf: ShowIfView.optional() })),
   availability: AvailabilityView,
+  recurrence: z
+    .object({ maxOccurrences: z.number().int(), intervals: z.array(z.enum(["weekly", "biweekly"])) })
+    .nullable()
+    .describe("Whether visitors may book a series (the same time every week or two weeks, up to maxOccurrences dates); null: single bookings only."),
 });
 export type EventTypeDetail = z.infer<typeof EventTypeDetail>;
 

@@ -72,6 +72,7 @@ export function detailOf(et: EventTypeRecord, origin: string): EventTypeDetail {
       .sort((a, b) => a.order - b.order)
       .map((f) => ({ name: f.name, label: f.label, type: f.type, required: f.required, ...(f.showIf ? { showIf: structuredClone(f.showIf) } : {}) })),
     availability: availabilityOf(et),
+    recurrence: s.recurrence ?? null,
   };
 }
 

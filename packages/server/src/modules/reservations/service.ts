@@ -61,7 +61,8 @@ export class ReservationService {
     // A path segment that does not even decode (`%ZZ`) arrives as null: as unknown as any other.
     const r = uuid !== null && isUuid(uuid) ? await this.store.reservations.byUuid(eventType.id, uuid.toLowerCase()) : null;
     if (!r) throw new DomainError("not_found", "No reservation with this uuid exists for this event type.");
-    return r;
+    // An occurrence of a series: its changes' messages say the whole series.
+    return r.seriesId ? { ...r, seriesOthers: await this.store.reservations.series(eventType.id, r.seriesId) } : r;
   }
 
   /** `POST /reservations` (confirmed at once) and `POST /reservations/prepare` (held). */
@@ -72,6 +73,7 @@ export class ReservationService {
     options: ChangeOptions & { idempotencyKey?: string },
   ): Promise<ReservationResult> {
     const s = listed.settings;
+    if (input.recurrence) throw new ValidationFailed({ recurrence: ["A series is booked in one step, with POST /reservations; a hold takes one time."] });
     if (mode === "confirm" && s.payment) {
       throw new DomainError("payment_required", "This event type is paid: prepare the reservation, pay, then confirm.");
     }
@@ -272,6 +274,7 @@ export class ReservationService {
         timezone: times!.timezone ?? current.timezone,
         sequence: current.sequence + 1,
         updatedAtMs: stamp(current, at),
+        ...(r.seriesOthers ? { seriesOthers: r.seriesOthers } : {}),
       };
       // Moving a hold changes nothing anyone was told about.
       const events = now === "confirmed" ? outboxEvents(this.mail, eventType, "reservation.rescheduled", moved, at, manageUrl, current) : [];
@@ -354,7 +357,7 @@ export class ReservationService {
   }
 
   /** The override token, compared in constant time; a wrong one is refused, none means the public rules. */
-  private checkOverride(eventType: EventTypeRecord, token: string | undefined): boolean {
+  checkOverride(eventType: EventTypeRecord, token: string | undefined): boolean {
     if (token === undefined || token === "") return false;
     if (!matchesHash(token, eventType.overrideTokenHash)) throw new DomainError("forbidden", "The override token is not valid.");
     return true;

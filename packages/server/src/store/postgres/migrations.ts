@@ -90,6 +90,15 @@ export const POSTGRES_MIGRATIONS: { version: number; name: string; sql: string }
         updated_at_ms bigint NOT NULL
       );
       CREATE INDEX host_time_off_by_host ON host_time_off (host_id, end_ms);
+      `,
+  },
+  {
+    version: 19,
+    name: "recurring bookings: the series a reservation is an occurrence of",
+    sql: `
+      ALTER TABLE reservations ADD COLUMN series_id text;
+      ALTER TABLE reservations ADD COLUMN series_rule text;
+      CREATE INDEX reservations_by_series ON reservations (series_id, start_ms) WHERE series_id IS NOT NULL;
     `,
   },
 ];

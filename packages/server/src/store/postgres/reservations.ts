@@ -9,6 +9,7 @@ import { hostIdsOf, movesSeats, toReservation, type ReservationRow } from "../ro
 import { toSeatHolder, type SeatHolderRow } from "./rows.ts";
 import { sweep } from "./sweep.ts";
 import { insertEvents } from "./outbox.ts";
+import { postgresSeries, postgresSeriesClaims } from "./series.ts";
 
 /** The database server's clock, in epoch milliseconds. */
 export async function databaseNow(db: Connections): Promise<number> {
@@ -72,6 +73,8 @@ export function postgresReservations(db: Connections, rateLimiter: PostgresRateL
       return (await db.run<ReservationRow>(sql, params, true)).rows.map(toReservation);
     },
     claim: async (claim, decide) => claimSeats(db, claim, decide, databaseTime),
+    claimSeries: postgresSeriesClaims(db, databaseTime),
+    series: postgresSeries(db),
     save: async (record: ReservationRecord, expectedUpdatedAtMs: number, events: OutboxEvent[] = []) =>
       db.transaction(async (c, tx) => {
         // No seat is taken, so no time range is locked: the reservation's row, then (at commit) a

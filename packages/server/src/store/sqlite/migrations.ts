@@ -150,6 +150,15 @@ export const SQLITE_MIGRATIONS: { version: number; name: string; sql: string }[]
       CREATE INDEX host_time_off_by_host ON host_time_off (host_id, end_ms);
     `,
   },
+  {
+    version: 21,
+    name: "recurring bookings: the series a reservation is an occurrence of",
+    sql: `
+      ALTER TABLE reservations ADD COLUMN series_id TEXT;
+      ALTER TABLE reservations ADD COLUMN series_rule TEXT;
+      CREATE INDEX reservations_by_series ON reservations (series_id, start_ms) WHERE series_id IS NOT NULL;
+    `,
+  },
 ];
 
 /**

@@ -21,10 +21,10 @@ export const RESERVATION_BY_UUID = "SELECT * FROM reservations WHERE event_type_
 /** Stores a new reservation; its parameters are `reservationColumns`. */
 export const INSERT_RESERVATION = `INSERT INTO reservations (uuid, event_type_id, host_ids, status, start_ms, end_ms, held_until_ms, email, firstname, lastname,
   phone, timezone, location, guests, custom_fields, meet_link, payment, payment_intent_id, confirmed_at_ms,
-  cancelled_at_ms, created_at_ms, updated_at_ms, ics_sequence, cancel_reason, locale)
+  cancelled_at_ms, created_at_ms, updated_at_ms, ics_sequence, cancel_reason, locale, series_id, series_rule)
   VALUES ($uuid, $eventTypeId, $hostIds, $status, $startMs, $endMs, $heldUntilMs, $email, $firstname, $lastname,
   $phone, $timezone, $location, $guests, $customFields, $meetLink, $payment, $paymentIntentId, $confirmedAtMs,
-  $cancelledAtMs, $createdAtMs, $updatedAtMs, $sequence, $cancelReason, $locale)`;
+  $cancelledAtMs, $createdAtMs, $updatedAtMs, $sequence, $cancelReason, $locale, $seriesId, $seriesRule)`;
 
 /** Compare-and-set of a reservation: `reservationColumns` and $expectedUpdatedAtMs, the updated_at_ms the row must still have. */
 export const UPDATE_RESERVATION = `UPDATE reservations SET host_ids = $hostIds, status = $status, start_ms = $startMs, end_ms = $endMs, held_until_ms = $heldUntilMs,

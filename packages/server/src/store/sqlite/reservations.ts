@@ -8,6 +8,7 @@ import { BUMP_REVISION } from "./event-types.ts";
 import { INSERT_RESERVATION, RESERVATION_BY_UUID, SEAT_HOLDERS, UPDATE_RESERVATION } from "./reservation-sql.ts";
 import type { SqliteAttemptLimits } from "./rate-limiter.ts";
 import { sqliteSweep } from "./sweep.ts";
+import { sqliteSeries, sqliteSeriesClaims } from "./series.ts";
 import { eventInserter } from "./outbox.ts";
 
 /**
@@ -55,6 +56,8 @@ export function sqliteReservations(connection: SqliteConnection, attempts: Sqlit
       return row ? toReservation(row) : null;
     },
     claim: sqliteClaims(connection),
+    claimSeries: sqliteSeriesClaims(connection),
+    series: sqliteSeries(db),
     save: async (record: ReservationRecord, expectedUpdatedAtMs: number, events: OutboxEvent[] = []) =>
       connection.write(() => {
         const before = q.rByUuid.get(record.eventTypeId, record.uuid);
