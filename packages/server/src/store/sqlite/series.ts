@@ -27,6 +27,8 @@ export function sqliteSeriesClaims(connection: SqliteConnection): (claims: SeatC
       pending = work;
       return new Promise<never>(() => {});
     },
+    // The revisions an occurrence bumps are the series' batch's, told to the real connection.
+    claimed: (hostIds: readonly number[], eventTypeId: number | null) => connection.claimed(hostIds, eventTypeId),
   } as unknown as SqliteConnection;
   const claimOne = sqliteClaims(inline);
   const runOne = (claim: SeatClaim, decide: ClaimDecide) => {
