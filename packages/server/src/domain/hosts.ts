@@ -66,10 +66,18 @@ export function holdersOf<H extends HostedHolder>(assignment: HostAssignment, ho
   return holders.filter((h) => !h.hostIds || h.hostIds.length === 0 || h.hostIds.includes(hostId));
 }
 
+/** Options of `teamSlots`: notice and horizon lifted (the organizer's reschedule), and the hosts' booking limits (domain/limits.ts). */
+export interface TeamSlotOptions {
+  ignoreNoticeAndHorizon?: boolean;
+  /** True when a booking of [startMs, endMs) would pass one of the host's booking limits: the host is not free then. */
+  limited?: (hostId: number, startMs: number, endMs: number) => boolean;
+}
+
 /**
  * Free slots of the event type starting in [fromMs, untilMs): per host, the host's hours less the
- * seats taken and less the host's busy time (with the event type's buffers); then every host's
- * (collective: the least free seats count) or any host's (round robin: the most free seats count).
+ * seats taken, less the host's busy time (with the event type's buffers) and less the times past
+ * the host's booking limits; then every host's (collective: the least free seats count) or any
+ * host's (round robin: the most free seats count).
  */
 export function teamSlots(
   settings: SlotRules,
@@ -80,13 +88,18 @@ export function teamSlots(
   fromMs: number,
   untilMs: number,
   nowMs: number,
-  options: { ignoreNoticeAndHorizon?: boolean } = {},
+  options: TeamSlotOptions = {},
 ): Slot[] {
   if (assignment === "round-robin" && members.length > 1) return roundRobinSlots(settings, members, holders, busyOf, fromMs, untilMs, nowMs, options);
+  const limited = options.limited;
   const perHost = members.map((m) => {
     const blocked = busyChecker(settings, busyOf(m.hostId));
     return slotsBetween(hostRules(settings, m), fromMs, untilMs, holdersOf(assignment, holders, m.hostId), nowMs, options).filter(
-      (slot) => slot.freeSeats > 0 && (!options.ignoreNoticeAndHorizon || slot.startMs > nowMs) && !blocked(slot.startMs, slot.endMs),
+      (slot) =>
+        slot.freeSeats > 0 &&
+        (!options.ignoreNoticeAndHorizon || slot.startMs > nowMs) &&
+        !blocked(slot.startMs, slot.endMs) &&
+        !limited?.(m.hostId, slot.startMs, slot.endMs),
     );
   });
   if (perHost.length === 1) return perHost[0]!;
@@ -121,7 +134,7 @@ function roundRobinSlots(
   fromMs: number,
   untilMs: number,
   nowMs: number,
-  options: { ignoreNoticeAndHorizon?: boolean },
+  options: TeamSlotOptions,
 ): Slot[] {
   const byHours = new Map<SlotRules, HostMember[]>();
   for (const m of members) {
@@ -133,6 +146,7 @@ function roundRobinSlots(
   const lists: Slot[][] = [];
   for (const [rules, group] of byHours) {
     const hosts = group.map((m) => ({
+      hostId: m.hostId,
       seats: seatCounter(rules, holdersOf("round-robin", holders, m.hostId)),
       blocked: forwardBusyChecker(settings, busyOf(m.hostId)),
     }));
@@ -142,7 +156,7 @@ function roundRobinSlots(
       let free = 0;
       for (const host of hosts) {
         // A host skipped for some slots asks about later ones only, so its pointer still moves forward.
-        if (host.blocked(slot.startMs, slot.endMs)) continue;
+        if (host.blocked(slot.startMs, slot.endMs) || options.limited?.(host.hostId, slot.startMs, slot.endMs)) continue;
         free = Math.max(free, host.seats(slot.startMs, slot.endMs));
         if (free === slot.seats) break;
       }

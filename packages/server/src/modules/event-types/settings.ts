@@ -1,4 +1,4 @@
-import { THEME_COLOR_KEYS, type EventTypePatch } from "@booking/wire";
+import { setLimits, THEME_COLOR_KEYS, type EventTypePatch } from "@booking/wire";
 import { checkAvailability } from "../../domain/availability.ts";
 import type { CustomFieldDefinition, EventTypeSettings } from "../../domain/event-type.ts";
 import { addError, ValidationFailed } from "../../domain/errors.ts";
@@ -27,6 +27,7 @@ export function resolveSettings(base: EventTypeSettings, change: Omit<EventTypeP
       ? change.locations.map((l) => ({ type: l.type, value: l.value ?? null, ...(l.label ? { label: l.label } : {}) }))
       : base.locations,
     customFields: change.customFields ? resolveCustomFields(change.customFields, errors) : base.customFields,
+    limits: change.limits === undefined ? base.limits : setLimits(change.limits),
     payment: change.payment === undefined ? base.payment : change.payment && { ...change.payment, currency: change.payment.currency.toLowerCase() },
   };
 

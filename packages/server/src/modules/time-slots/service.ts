@@ -6,6 +6,7 @@ import { addError, ValidationFailed } from "../../domain/errors.ts";
 import { PreparedBody } from "../../lib/prepared-body.ts";
 import { coversWhole, lowerBound, NO_BUSY_SOURCE, type BusySource } from "../../domain/busy.ts";
 import { teamSlots } from "../../domain/hosts.ts";
+import { framesSpan, limitCheckers, limitFramesOf } from "../reservations/limits.ts";
 import { TimedCache } from "../../lib/timed-cache.ts";
 import { ZonedIsoWriter } from "../../lib/zoned-iso.ts";
 import type { Store } from "../../store/store.ts";
@@ -144,12 +145,17 @@ export class TimeSlotService {
       if (hit) known.push(...hit);
       else unread.push(h.hostId);
     }
-    const [holders, read, extra] = await Promise.all([
+    // Booking limits (modules/reservations/limits.ts): the bookings they count over the whole periods the window meets.
+    const frames = limitFramesOf(eventType);
+    const span = framesSpan(frames, fromMs, untilMs);
+    const [holders, read, extra, counted] = await Promise.all([
       this.store.reservations.seatHolders(eventType.id, around.fromMs, around.untilMs, nowMs),
       // The hosts' time outside this event type: their bookings of other event types and their calendars (one statement for the hosts not cached).
       unread.length === 0 ? [] : this.store.hosts.busy(unread, eventType.id, around.fromMs, around.untilMs, nowMs),
       this.busy.checkedInClaim ? [] : this.busy.busyBetween(eventType.id, around.fromMs, around.untilMs),
+      span ? this.store.reservations.limitBookings(frames.own ? eventType.id : null, [...frames.hosts.keys()], span.fromMs, span.untilMs, nowMs) : [],
     ]);
+    const limits = span ? limitCheckers(frames, counted, fromMs, untilMs) : null;
     const hostBusy = known.length === 0 ? read : [...known, ...read];
     if (unread.length > 0) this.keepHostBusy(eventType, unread, read, keyOf, nowMs);
     const busyOf = new Map<number, BusyInterval[]>(hostIds.map((id) => [id, [...extra]]));
@@ -157,15 +163,22 @@ export class TimeSlotService {
     // Seat holders share a slot by its seats; busy time leaves it out whole. A range every host's
     // calendar fills whole (a leave, say) has nothing free: no slot is built.
     const allBusy = hostIds.every((id) => coversWhole(busyOf.get(id)!, fromMs, untilMs));
-    const slots =
+    const listed =
       allBusy || (eventType.assignment === "collective" && hostIds.some((id) => coversWhole(busyOf.get(id)!, fromMs, untilMs)))
         ? []
-        : teamSlots(s, eventType.assignment, eventType.hosts, holders, (id) => busyOf.get(id) ?? extra, fromMs, untilMs, nowMs, options);
+        : teamSlots(s, eventType.assignment, eventType.hosts, holders, (id) => busyOf.get(id) ?? extra, fromMs, untilMs, nowMs, {
+            ...options,
+            ...(limits && frames.hosts.size > 0 ? { limited: limits.host } : {}),
+          });
+    const own = limits?.own;
+    const slots = own ? listed.filter((slot) => !own(slot.startMs, slot.endMs)) : listed;
     let validUntilMs = DateTime.fromMillis(nowMs, { zone: s.timezone }).startOf("day").plus({ days: 1 }).toMillis();
     if (slots[0]) validUntilMs = Math.min(validUntilMs, slots[0].startMs - s.minNoticeMinutes * 60_000 + 1);
     for (const h of holders) if (h.heldUntilMs !== null && h.heldUntilMs > nowMs) validUntilMs = Math.min(validUntilMs, h.heldUntilMs);
     // A hold of another event type frees the host when it lapses.
     for (const b of hostBusy) if (b.heldUntilMs !== null && b.heldUntilMs > nowMs) validUntilMs = Math.min(validUntilMs, b.heldUntilMs);
+    // A hold counted against a limit gives its place back when it lapses.
+    for (const b of counted) if (b.heldUntilMs !== null && b.heldUntilMs > nowMs) validUntilMs = Math.min(validUntilMs, b.heldUntilMs);
     return { slots, validUntilMs };
   }
 

@@ -73,6 +73,14 @@ export const POSTGRES_MIGRATIONS: { version: number; name: string; sql: string }
       ALTER TABLE rate_limits ADD CONSTRAINT rate_limits_count_check CHECK (count >= 0);
     `,
   },
+  {
+    version: 17,
+    name: "booking limits of hosts",
+    // The host's limits as JSON (domain/limits.ts); null: none. An event type's are in its settings.
+    sql: `
+      ALTER TABLE hosts ADD COLUMN limits text;
+    `,
+  },
 ];
 
 /**

@@ -131,6 +131,14 @@ export const SQLITE_MIGRATIONS: { version: number; name: string; sql: string }[]
       ALTER TABLE hosts ADD COLUMN booking_revision INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 19,
+    name: "booking limits of hosts",
+    // The host's limits as JSON (domain/limits.ts); null: none. An event type's are in its settings.
+    sql: `
+      ALTER TABLE hosts ADD COLUMN limits TEXT;
+    `,
+  },
 ];
 
 /**
