@@ -44,6 +44,11 @@ export const OPTIONS = {
   avatar: { type: "string" },
   host: { type: "string", multiple: true },
   assignment: { type: "string" },
+  "per-day": { type: "string" },
+  "per-week": { type: "string" },
+  "per-month": { type: "string" },
+  "minutes-per-day": { type: "string" },
+  "minutes-per-week": { type: "string" },
 } as const;
 /** The flags as parsed. */
 export type Flags = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];

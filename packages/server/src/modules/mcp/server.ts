@@ -256,6 +256,8 @@ const BUSINESS_TEXT: Record<string, string> = {
   slot_unavailable:
     "That time is not free: it is outside the opening hours, in the past, or every seat is taken. find_free_slots lists the free times (with includeShortNotice, also those only the organizer can use).",
   slot_locked: "Someone else is changing this slot or reservation at this moment; try again in a moment.",
+  limit_reached:
+    "A booking limit is reached for that day, week or month (the event type's or the host's limits: bookings or minutes per period); find_free_slots lists the days still open.",
 };
 
 /** A failure as a message an assistant can act on, ending with its stable code. */

@@ -50,7 +50,7 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
           operationId: "createReservation",
           summary: "Book a slot in one step",
           description:
-            "Books a slot offered by GET /time-slots and confirms it at once. When the slot is full or not offered the answer is HTTP 200 with `success: false` and code `slot_unavailable`; when another request is writing it at this moment, `slot_locked`. A paid event type answers 422 `payment_required`: prepare, pay, then confirm. The answer carries `meetLink` (video meetings) and `location` (the organizer's address or number, or the link). When the server sends mail, the visitor and each guest get a confirmation with a calendar invite (METHOD:REQUEST; ORGANIZER the event type's organizer, the visitor and guests ATTENDEEs), in the language and clock of `locale` (else the event type's preset language, else English) and times in `timezone`; the event type's organizer email gets a notification with the entry attached as METHOD:PUBLISH (not an invitation). The visitor and guests get a reminder email before the start at each of the event type's `reminderMinutes` (admin API; default a day and an hour before; those already past when booked are left out).",
+            "Books a slot offered by GET /time-slots and confirms it at once. When the slot is full or not offered the answer is HTTP 200 with `success: false` and code `slot_unavailable`; when a booking limit of the event type or of its host (bookings or minutes per day, week or month) would be passed, `limit_reached`; when another request is writing it at this moment, `slot_locked`. A paid event type answers 422 `payment_required`: prepare, pay, then confirm. The answer carries `meetLink` (video meetings) and `location` (the organizer's address or number, or the link). When the server sends mail, the visitor and each guest get a confirmation with a calendar invite (METHOD:REQUEST; ORGANIZER the event type's organizer, the visitor and guests ATTENDEEs), in the language and clock of `locale` (else the event type's preset language, else English) and times in `timezone`; the event type's organizer email gets a notification with the entry attached as METHOD:PUBLISH (not an invitation). The visitor and guests get a reminder email before the start at each of the event type's `reminderMinutes` (admin API; default a day and an hour before; those already past when booked are left out).",
           idempotent: true,
         }),
       },
@@ -70,7 +70,7 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
           operationId: "prepareReservation",
           summary: "Hold a slot",
           description:
-            "Holds a slot for the event type's `holdMinutes` (status `held`). The hold expires on its own; it can be refreshed, confirmed, or cancelled. Same outcomes as create for full, not offered or locked slots.",
+            "Holds a slot for the event type's `holdMinutes` (status `held`). The hold expires on its own; it can be refreshed, confirmed, or cancelled. Same outcomes as create for full, not offered, limited or locked slots; a hold counts against booking limits until it lapses.",
           idempotent: true,
         }),
       },
@@ -86,7 +86,7 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
           operationId: "rescheduleReservation",
           summary: "Reschedule a reservation",
           description:
-            "Moves a held or confirmed reservation to another offered slot; the status stays as it was. A visitor may reschedule until `rescheduleNoticeMinutes` before the current start (later: 403 `forbidden`); the organizer's `overrideToken` lifts that rule and the minimum notice and horizon of the new slot. A cancelled or expired reservation answers `success: false`, `reservation_finished`. A confirmed reservation keeps its meeting: the answer carries its `meetLink` and `location`, and when the server sends mail the visitor and organizer get the updated invite (same UID, higher SEQUENCE); the reminders of the old time are withdrawn and new ones scheduled for the new time.",
+            "Moves a held or confirmed reservation to another offered slot; the status stays as it was. A move into a day, week or month whose booking limit is reached answers `success: false`, `limit_reached` (the reservation itself is not counted twice). A visitor may reschedule until `rescheduleNoticeMinutes` before the current start (later: 403 `forbidden`); the organizer's `overrideToken` lifts that rule and the minimum notice and horizon of the new slot. A cancelled or expired reservation answers `success: false`, `reservation_finished`. A confirmed reservation keeps its meeting: the answer carries its `meetLink` and `location`, and when the server sends mail the visitor and organizer get the updated invite (same UID, higher SEQUENCE); the reminders of the old time are withdrawn and new ones scheduled for the new time.",
         }),
       },
     )
