@@ -20,7 +20,7 @@ export const SERVER_INFO = { name: "booking-calendar", title: "Booking calendar 
 const INSTRUCTIONS = `Tools for the organizer of a self-hosted booking calendar: their event types (meeting kinds with opening hours), the reservations visitors made, the opening hours, and the hosts whose time event types book (their schedules, calendars and bookings across event types; team event types are collective or round robin).
 Times: every tool reads and shows times in the \`timezone\` it is given (an IANA name such as Europe/Prague), by default the event type's own zone. Dates are YYYY-MM-DD.
 To move a meeting ("move my 3 pm with Ada to tomorrow"): search_reservations (name, date) to find its uuid, find_free_slots for the new day, then reschedule_reservation with the new start; the end follows from the meeting length.
-Changes act as the organizer: the visitor's notice rules do not apply, but opening hours and seats do, and nothing moves into the past. Reschedules and cancellations notify the event type's webhook like any change. Changing opening hours never cancels a reservation.`;
+Changes act as the organizer: the visitor's notice rules do not apply, but opening hours, seats and booking limits do, and nothing moves into the past. Reschedules and cancellations notify the event type's webhook like any change. Changing opening hours never cancels a reservation.`;
 
 type ToolName = keyof typeof ToolInputs;
 
@@ -114,12 +114,13 @@ export const TOOLS: Record<ToolName, ToolMeta> = {
   create_host: {
     title: "Create a host",
     description:
-      "Adds a host (a person whose time is booked): name, email, time zone and an optional avatar URL. set_event_type_hosts then gives it event types.",
+      "Adds a host (a person whose time is booked): name, email, time zone, an optional avatar URL and optional booking limits across all of their event types. set_event_type_hosts then gives it event types.",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   },
   update_host: {
     title: "Change a host",
-    description: "Changes a host's name, email, time zone or avatar (null removes it); the fields left out stay.",
+    description:
+      "Changes a host's name, email, time zone, avatar (null removes it) or booking limits (replaced whole, as set_booking_limits does); the fields left out stay.",
     annotations: HOURS,
   },
   delete_host: {
@@ -155,6 +156,12 @@ export const TOOLS: Record<ToolName, ToolMeta> = {
     title: "Set an event type's hosts",
     description:
       "Sets whose time an event type books: one host, or a team. collective: a time is offered when every host is free and the booking takes them all; round-robin: offered when any host is free, and each booking takes one free host (highest priority first, then the least recently booked). Each host may use one of its schedules (scheduleId) or the event type's own hours.",
+    annotations: HOURS,
+  },
+  set_booking_limits: {
+    title: "Set booking limits",
+    description:
+      "Sets the booking limits of an event type (in its zone; weeks start on its calendar's first weekday) or, with hostId, of a host across all of their event types (in the host's zone, weeks from Monday): at most N bookings per calendar day, week or month, at most N minutes booked per day or week. Held and confirmed bookings count, cancelled ones do not. A full day or week is no longer offered, and a booking past a limit is refused with limit_reached; round robin leaves a host at their limit out.",
     annotations: HOURS,
   },
   list_busy_sources: {
@@ -227,6 +234,7 @@ export function createMcpServer(ctx: AppContext, services: Services, origin: str
     update_schedule: (args) => hosts.updateSchedule(args),
     delete_schedule: (args) => hosts.deleteSchedule(args),
     set_event_type_hosts: (args) => hosts.setEventTypeHosts(args),
+    set_booking_limits: (args) => hosts.setLimits(args),
     list_busy_sources: (args) => calendars.list(args),
     add_busy_source: (args) => calendars.add(args),
     remove_busy_source: (args) => calendars.remove(args),
