@@ -13,6 +13,7 @@ import type {
   EventTypePatch,
   EventTypeView,
   FieldError,
+  HostPatch,
   HostView,
   IssuedTokens,
   OrganizerCancelBody,
@@ -105,6 +106,7 @@ export interface Endpoints {
   "GET /admin/hosts": { body: undefined; answer: HostView[] };
   "POST /admin/hosts/:hostId/sign-in-link": { body: undefined; answer: SignInLinkSent };
   "POST /admin/hosts/:hostId/feed-token": { body: undefined; answer: HostView };
+  "PATCH /admin/hosts/:hostId": { body: HostPatch; answer: HostView };
   "GET /admin/hosts/:hostId/schedules": { body: undefined; answer: ScheduleView[] };
   "POST /admin/hosts/:hostId/schedules": { body: ScheduleCreate; answer: ScheduleView };
   "PATCH /admin/schedules/:scheduleId": { body: SchedulePatch; answer: ScheduleView };

@@ -1,8 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
-
-/** The kinds of limit an event type or a host may set, in the order forms list them. */
-export const LIMIT_KINDS = ["bookingsPerDay", "bookingsPerWeek", "bookingsPerMonth", "minutesPerDay", "minutesPerWeek"] as const;
-export type LimitKind = (typeof LIMIT_KINDS)[number];
+import { LIMIT_KINDS, type LimitKind } from "./constants.ts";
 
 /** The largest value each limit takes (a day has 1 440 minutes, a week 10 080). */
 export const LIMIT_MAXIMA: Record<LimitKind, number> = {

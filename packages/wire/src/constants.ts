@@ -54,3 +54,7 @@ export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
 /** Who a console session acts for: the organizer, or one host limited to its own data. */
 export const SESSION_ROLES = ["admin", "host"] as const;
 export type SessionRole = (typeof SESSION_ROLES)[number];
+
+/** The kinds of booking limit an event type or a host may set (booking-limits.ts), in the order forms list them. */
+export const LIMIT_KINDS = ["bookingsPerDay", "bookingsPerWeek", "bookingsPerMonth", "minutesPerDay", "minutesPerWeek"] as const;
+export type LimitKind = (typeof LIMIT_KINDS)[number];

@@ -32,6 +32,7 @@ const EDITABLE = [
   "compact",
   "externalBooking",
   "maxGuests",
+  "limits",
 ] as const;
 
 /** The settings the event type form edits, as the admin API takes them (any subset: `EventTypePatch`). */
