@@ -48,6 +48,49 @@ function periodStart(ms: number, unit: Unit, frame: Pick<LimitFrame, "zone" | "w
 
 const nextPeriod = (start: DateTime, unit: Unit): DateTime => start.plus(unit === "day" ? { days: 1 } : unit === "week" ? { weeks: 1 } : { months: 1 });
 
+const DAY_MS = 86_400_000;
+
+/** Period bounds already worked out, by zone, unit, week start and span: slot pages of one event type ask for the same ones again and again. */
+const boundsMemo = new Map<string, number[]>();
+
+/**
+ * The starts of the periods of `unit` from the one holding `fromMs` until the first at or after
+ * `untilMs` (that one included, as the end of the last). Local midnights are found by the zone's
+ * offset (one look-up or two a day, where luxon would take a hundred times as long) and checked:
+ * a midnight the zone skips is left to luxon, which moves it to the first real instant.
+ */
+function periodBounds(unit: Unit, frame: Pick<LimitFrame, "zone" | "weekStart">, fromMs: number, untilMs: number): number[] {
+  const key = `${frame.zone}|${unit}|${frame.weekStart}|${fromMs}|${untilMs}`;
+  const hit = boundsMemo.get(key);
+  if (hit) return hit;
+  const first = periodStart(fromMs, unit, frame);
+  const zone = first.zone;
+  let date = Date.UTC(first.year, first.month - 1, first.day);
+  let ms = first.toMillis();
+  const bounds: number[] = [];
+  for (;;) {
+    const local = new Date(date);
+    const starts =
+      unit === "day" || (unit === "week" && local.getUTCDay() === (frame.weekStart === "sunday" ? 0 : 1)) || (unit === "month" && local.getUTCDate() === 1);
+    if (starts || bounds.length === 0) {
+      bounds.push(ms);
+      if (ms >= untilMs) break;
+    }
+    date += DAY_MS;
+    // The next local midnight: the date's UTC midnight less the zone's offset there, checked.
+    let next = date - zone.offset(ms + DAY_MS) * 60_000;
+    if (next + zone.offset(next) * 60_000 !== date) next = date - zone.offset(next) * 60_000;
+    if (next + zone.offset(next) * 60_000 !== date) {
+      const d = new Date(date);
+      next = DateTime.fromObject({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() }, { zone }).toMillis();
+    }
+    ms = next;
+  }
+  if (boundsMemo.size >= 1000) boundsMemo.clear();
+  boundsMemo.set(key, bounds);
+  return bounds;
+}
+
 /**
  * The span whose bookings decide whether bookings starting in [fromMs, untilMs) pass `frame`'s
  * limits: from the start of the first period meeting `fromMs` to the end of the last meeting
@@ -56,14 +99,23 @@ const nextPeriod = (start: DateTime, unit: Unit): DateTime => start.plus(unit ==
 export function limitSpan(frame: LimitFrame, fromMs: number, untilMs: number): { fromMs: number; untilMs: number } | null {
   const units = unitsOf(frame.limits);
   if (units.length === 0) return null;
+  const key = `${frame.zone}|${frame.weekStart}|${units.map((u) => u.unit).join(",")}|${fromMs}|${untilMs}`;
+  const hit = spanMemo.get(key);
+  if (hit) return hit;
   let from = fromMs;
   let until = untilMs;
   for (const { unit } of units) {
     from = Math.min(from, periodStart(fromMs, unit, frame).toMillis());
     until = Math.max(until, nextPeriod(periodStart(Math.max(fromMs, untilMs - 1), unit, frame), unit).toMillis());
   }
-  return { fromMs: from, untilMs: until };
+  if (spanMemo.size >= 1000) spanMemo.clear();
+  const span = { fromMs: from, untilMs: until };
+  spanMemo.set(key, span);
+  return span;
 }
+
+/** Spans already worked out (luxon takes tens of microseconds a step): by zone, week start, units and window. */
+const spanMemo = new Map<string, { fromMs: number; untilMs: number }>();
 
 /** The periods of one unit over a span: their starts (ascending, with the end of the last) and what is booked in each. */
 interface Tally {
@@ -103,10 +155,7 @@ export function limitChecker(
   const span = limitSpan(frame, fromMs, untilMs);
   if (!span) return null;
   const tallies: Tally[] = unitsOf(frame.limits).map(({ unit, bookings, minutes }) => {
-    const bounds: number[] = [];
-    let start = periodStart(span.fromMs, unit, frame);
-    for (; start.toMillis() < span.untilMs; start = nextPeriod(start, unit)) bounds.push(start.toMillis());
-    bounds.push(start.toMillis());
+    const bounds = periodBounds(unit, frame, span.fromMs, span.untilMs);
     return {
       bounds,
       bookings: new Array(bounds.length - 1).fill(0),
