@@ -7,7 +7,8 @@
  * is what reading and counting the limited periods costs. Measures, in process through
  * `app.handle`, the wall time of `GET /time-slots` for 31 days: cold (a fresh app per request, so
  * its slot cache is empty and the bookings are read from the store) and cached (the same app asked
- * five times more, their median), the two event types interleaved so drift hits both; reports each as a speed ratio to the
+ * five times more, their median; a full garbage collection before each measure, so neither pays
+ * for the other's garbage), the two event types interleaved so drift hits both; reports each as a speed ratio to the
  * plain page (plain time / limited time, 1.00 = as fast). Median of BENCH_RUNS runs (default 21).
  * Engine: SQLite, or PostgreSQL with BENCH_ENGINE=postgres. Run: `npm run bench:limits`.
  */
@@ -117,8 +118,11 @@ try {
     for (const key of order) {
       const et = key === "plain" ? plain : limited;
       const app = createApp({ store, config, rateLimiter: new MemoryRateLimiter(1_000_000_000, 60), log: () => {} });
+      // A full collection before each measure, so neither pays for the other's garbage (a cold page with limits leaves more).
+      Bun.gc(true);
       const cold = await request(app, et.token);
-      // Cached: the median of five asks after the cold one, so the collection of the cold request's garbage (more of it with limits) is not billed to one of them.
+      Bun.gc(true);
+      // Cached: the median of five asks after the cold one.
       const asks = [];
       for (let k = 0; k < 5; k++) asks.push((await request(app, et.token)).ms);
       const cached = { ms: median(asks) };
