@@ -176,6 +176,12 @@ describe("an event type's limits", () => {
     dataOf(await w.book("2026-11-24T10:00:00Z"));
     const other = uuidOf(await w.book("2026-11-25T09:00:00Z"));
     expectFailure(await w.reschedule(other, "2026-11-24T12:00:00Z"), "limit_reached");
+    // The organizer's list of times to move a booking to: the full day is offered to a booking of that
+    // day (its move counts it once), not to one of another day.
+    const movesOf = async (uuid: string) =>
+      (dataOf(await w.admin("GET", `/admin/event-types/${w.et.id}/reservations/${uuid}/time-slots?from=2026-11-24&until=2026-11-24`)) as unknown[]).length;
+    expect(await movesOf(first)).toBeGreaterThan(0);
+    expect(await movesOf(other)).toBe(0);
     // Moving a booking inside its own full day counts it once.
     dataOf(await w.reschedule(first, "2026-11-24T13:00:00Z"));
     // The organizer's move is bound by limits too.

@@ -137,7 +137,7 @@ export const bookingOrganizerRoutes = (
           const status = statusAt(record, nowMs);
           if (status === "cancelled" || status === "expired")
             throw new BusinessFailure("reservation_finished", `A ${status} reservation cannot be rescheduled.`);
-          const { data, nextFrom } = await slots.rescheduleSlots(eventType, query, nowMs);
+          const { data, nextFrom } = await slots.rescheduleSlots(eventType, query, nowMs, record.uuid);
           return nextFrom === undefined ? ok(data) : { ...ok(data), nextFrom };
         },
         {

@@ -132,7 +132,7 @@ export class TimeSlotService {
     fromMs: number,
     untilMs: number,
     nowMs: number,
-    options: { ignoreNoticeAndHorizon?: boolean } = {},
+    options: { ignoreNoticeAndHorizon?: boolean; moving?: string } = {},
   ): Promise<SlotsAnswer> {
     const s = eventType.settings;
     const around = busyWindow(s, fromMs, untilMs);
@@ -155,7 +155,7 @@ export class TimeSlotService {
       this.busy.checkedInClaim ? [] : this.busy.busyBetween(eventType.id, around.fromMs, around.untilMs),
       span ? this.store.reservations.limitBookings(frames.own ? eventType.id : null, [...frames.hosts.keys()], span.fromMs, span.untilMs, nowMs) : [],
     ]);
-    const limits = span ? limitCheckers(frames, counted, fromMs, untilMs) : null;
+    const limits = span ? limitCheckers(frames, options.moving ? counted.filter((c) => c.uuid !== options.moving) : counted, fromMs, untilMs) : null;
     const hostBusy = known.length === 0 ? read : [...known, ...read];
     if (unread.length > 0) this.keepHostBusy(eventType, unread, read, keyOf, nowMs);
     const busyOf = new Map<number, BusyInterval[]>(hostIds.map((id) => [id, [...extra]]));
@@ -167,7 +167,7 @@ export class TimeSlotService {
       allBusy || (eventType.assignment === "collective" && hostIds.some((id) => coversWhole(busyOf.get(id)!, fromMs, untilMs)))
         ? []
         : teamSlots(s, eventType.assignment, eventType.hosts, holders, (id) => busyOf.get(id) ?? extra, fromMs, untilMs, nowMs, {
-            ...options,
+            ...(options.ignoreNoticeAndHorizon ? { ignoreNoticeAndHorizon: true } : {}),
             ...(limits && frames.hosts.size > 0 ? { limited: limits.host } : {}),
           });
     const own = limits?.own;
@@ -227,11 +227,15 @@ export class TimeSlotService {
    * The times the organizer may move a reservation of the event type to: the slots of `GET
    * /time-slots` for the same query (hours, seats, the hosts' busy time and bookings), with the
    * minimum notice and the horizon lifted as the organizer's reschedule lifts them; only times still
-   * to come. Read afresh (not cached): the organizer's list differs from the visitors' pages.
+   * to come. Read afresh (not cached): the organizer's list differs from the visitors' pages. The
+   * booking `moving` is not counted against the booking limits, as its move does not count it twice.
    */
-  async rescheduleSlots(eventType: EventTypeRecord, query: TimeSlotsQuery, nowMs: number): Promise<{ data: TimeSlot[]; nextFrom?: string }> {
+  async rescheduleSlots(eventType: EventTypeRecord, query: TimeSlotsQuery, nowMs: number, moving?: string): Promise<{ data: TimeSlot[]; nextFrom?: string }> {
     const window = slotWindow(query, eventType.settings.timezone);
-    const { slots } = await this.freeSlots(eventType, window.fromMs, window.untilMs, nowMs, { ignoreNoticeAndHorizon: true });
+    const { slots } = await this.freeSlots(eventType, window.fromMs, window.untilMs, nowMs, {
+      ignoreNoticeAndHorizon: true,
+      ...(moving ? { moving } : {}),
+    });
     return this.bounded(eventType, slots, window.zone);
   }
 
