@@ -172,6 +172,27 @@ export const DOC_COMMANDS: Record<string, Coverage> = {
       shows: ['cli("host-limits", String(host.id), "--per-week", "10", "--minutes-per-day", "240")'],
     },
   },
+  'npm run admin -- time-off-add <host-id> --from 2026-12-21 --until 2026-12-31 --note "Back on 4 January" --colleague <other-host-id>': {
+    test: {
+      file: CLI,
+      name: "marks days and ranges away with a colleague and a note, lists and removes them, and refuses bad input",
+      shows: ['cli("time-off-add", alex, "--from", "2030-05-04", "--until", "2030-05-11", "--note", "Holiday", "--colleague", sam)'],
+    },
+  },
+  "npm run admin -- time-off <host-id>": {
+    test: {
+      file: CLI,
+      name: "marks days and ranges away with a colleague and a note, lists and removes them, and refuses bad input",
+      shows: ['cli("time-off", alex)'],
+    },
+  },
+  "npm run admin -- time-off-remove <host-id> <time-off-id>": {
+    test: {
+      file: CLI,
+      name: "marks days and ranges away with a colleague and a note, lists and removes them, and refuses bad input",
+      shows: ['cli("time-off-remove", alex, String(range.id))'],
+    },
+  },
   "npm run admin -- host-bookings <host-id> --from 2026-12-01 --until 2026-12-31": {
     test: {
       file: CLI,
@@ -184,6 +205,20 @@ export const DOC_COMMANDS: Record<string, Coverage> = {
       file: CLI,
       name: "makes a round-robin team event type, books it, lists the host's bookings across event types and attaches a calendar to a host",
       shows: ['cli("host-calendar-add", String(bob.id), url, "--kind", "ical")'],
+    },
+  },
+  "npm run admin -- why <id> --start 2026-12-08T10:00:00+01:00": {
+    test: {
+      file: CLI,
+      name: "makes a round-robin team event type, books it, lists the host's bookings across event types and attaches a calendar to a host",
+      shows: ['cli("why", String(solo.id), "--start", soloStart)'],
+    },
+  },
+  "npm run admin -- host-why <host-id> --start 2026-12-08T10:00:00+01:00 --event-type <id>": {
+    test: {
+      file: CLI,
+      name: "makes a round-robin team event type, books it, lists the host's bookings across event types and attaches a calendar to a host",
+      shows: ['cli("host-why", String(ada.id), "--start", soloStart, "--event-type", String(solo.id), "--json")'],
     },
   },
   "npm run admin -- host <host-id>": { test: { file: CLI, name: "creates, shows, lists and changes hosts, refusing bad input", shows: ['cli("host", id)'] } },

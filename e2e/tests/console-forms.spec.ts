@@ -255,6 +255,51 @@ test.describe("the console's event types", () => {
     await expect(page.locator("#cf-2-name")).toHaveValue("company");
   });
 
+  test("sets a condition on a field, which the preview shows at work before it is saved", async ({ page, request }) => {
+    const et = await createEventType(request, {
+      title: "Condition call",
+      customFields: [
+        { label: "Plan", name: "plan", type: "select", options: ["Personal", "Business"], required: true },
+        { label: "Company size", name: "companySize", type: "text", required: true },
+      ],
+    });
+    await signIn(page);
+    await page.goto(`/console#/event-types/${et.id}`);
+    // The first field has nothing before it to depend on.
+    await expect(page.locator("#cf-0-show-field")).toHaveCount(0);
+    await page.getByLabel("Show this field").selectOption({ label: "When Plan …" });
+    await expect(page.getByLabel("Condition", { exact: true })).toHaveValue("equals");
+    await expect(page.getByRole("checkbox", { name: "Personal" })).toBeChecked();
+    await page.getByRole("checkbox", { name: "Business" }).check();
+    await page.getByRole("checkbox", { name: "Personal" }).uncheck();
+
+    // The preview redraws once the edits rest.
+    await expect(page.locator("console-calendar-preview:not([data-pending])")).toHaveCount(1);
+    const calendar = page.locator("console-calendar-preview booking-calendar");
+    await calendar.locator('button[part~="day-free"]').first().click();
+    await calendar.locator('button[part="slot"]').first().click();
+    await expect(calendar.getByLabel(/^Plan/)).toBeVisible();
+    await expect(calendar.getByLabel(/^Company size/)).toHaveCount(0);
+    await calendar.getByLabel(/^Plan/).selectOption("Business");
+    await expect(calendar.getByLabel(/^Company size/)).toBeVisible();
+    await calendar.getByLabel(/^Plan/).selectOption("Personal");
+    await expect(calendar.getByLabel(/^Company size/)).toHaveCount(0);
+    await expectAccessible(page, "custom field with a condition and its preview");
+
+    // Renaming the field it depends on keeps the condition; "is answered" replaces the values.
+    await page.locator("#cf-0-name").fill("tier");
+    await page.getByLabel("Condition", { exact: true }).selectOption("notEmpty");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.locator("#console-status")).toContainText("Saved.");
+    const saved = (await adminView(page, et.id)).customFields as { name: string; showIf?: unknown }[];
+    expect(saved[1]).toMatchObject({ name: "companySize", showIf: { field: "tier", notEmpty: true } });
+    // Moved above the field it depends on, the API refuses it and says why at the condition.
+    await page.getByRole("button", { name: "Move up: Company size" }).click();
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.locator("#cf-0-show-field-error")).toHaveText("The field it depends on must come before it.");
+    await expect(page.locator("#cf-0-show-field")).toHaveAttribute("aria-invalid", "true");
+  });
+
   test("the preview follows the unsaved mode, corner radius and language", async ({ page, request }) => {
     const et = await createEventType(request, { title: "Look call", locale: { preset: "en" }, theme: { mode: "light", borderRadius: "8px", colors: {} } });
     await signIn(page);

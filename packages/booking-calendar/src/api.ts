@@ -9,6 +9,7 @@ import type {
   ReservationInput,
   ReservationResult,
   RescheduleInput,
+  SeriesSlot,
   TimeSlot,
 } from "@booking/wire";
 
@@ -83,6 +84,16 @@ export class BookingApi {
   async firstFreeDay(from: string, timezone: string): Promise<string | null> {
     const found = await this.call<{ date?: unknown }>("GET", `/time-slots/first-free?${new URLSearchParams({ from, timezone })}`);
     return typeof found?.date === "string" && /^\d{4}-\d{2}-\d{2}$/.test(found.date) ? found.date : null;
+  }
+
+  /** The dates a series starting at `start` would have, each with whether it is free now. */
+  seriesSlots(start: string, interval: string, count: number): Promise<SeriesSlot[]> {
+    return this.call("GET", `/time-slots/series?${new URLSearchParams({ start, interval, count: String(count) })}`);
+  }
+
+  /** Ends a series from this occurrence on (this one and every later one cancelled); a reason, when given, goes to the organizer. */
+  async endSeries(uuid: string, reason = ""): Promise<void> {
+    await this.call("DELETE", `/reservations/${encodeURIComponent(uuid)}/series`, reason.trim() ? { reason: reason.trim() } : undefined);
   }
 
   timezones(): Promise<string[]> {

@@ -5,7 +5,7 @@ import { BookingController } from "./controllers/booking-controller.ts";
 import { calendarStyles, controlStyles, themeStyles } from "./booking-calendar.styles.ts";
 import type { CalendarEnvironment } from "./context.ts";
 import { addDays, browserZone, isKnownZone, monthOf, todayIn } from "./dates.ts";
-import { prefilled, PREFILL_KEYS } from "./flow/draft.ts";
+import { prefilled, PREFILL_KEYS, shownFields } from "./flow/draft.ts";
 import { EnvironmentController } from "./controllers/environment-controller.ts";
 import * as flows from "./flow/flow.ts";
 import type { Flow, FlowOf } from "./flow/flow.ts";
@@ -18,6 +18,7 @@ import type { MonthGridEvents } from "./views/month-grid.ts";
 import type { PaymentStepEvents } from "./views/payment-step.ts";
 import type { SlotListEvents } from "./views/slot-list.ts";
 import type { TimezonePickerEvents } from "./views/timezone-picker.ts";
+import { emit } from "./events.ts";
 import { renderBack, renderChosen, renderDone, renderEmptyMonth, renderHeader, renderSkeleton } from "./views/screens.ts";
 export { setDefaultApiBase } from "./controllers/start-controller.ts";
 
@@ -50,6 +51,7 @@ let warnedOfApiToken = false;
  *
  * @event {CustomEvent<BookingReadyDetail>} booking-ready - The event type is loaded ({ configuration, disabled, rescheduling }).
  * @event {CustomEvent<BookingDateSelectedDetail>} booking-date-selected - A day was chosen ({ date, timezone }).
+ * @event {CustomEvent<BookingUnavailableSelectedDetail>} booking-unavailable-selected - A greyed-out day (no free times) was picked ({ date, timezone }); nothing else happens.
  * @event {CustomEvent<BookingSlotSelectedDetail>} booking-slot-selected - A time was chosen ({ slot, timezone }); cancelable.
  * @event {CustomEvent<BookingReservationHeldDetail>} booking-reservation-held - A seat is held while the visitor pays ({ uuid, start, end, heldUntil }).
  * @event {CustomEvent<BookingPaymentStartedDetail>} booking-payment-started - The card form is shown ({ uuid, paymentIntentId, amount, currency }).
@@ -62,6 +64,7 @@ let warnedOfApiToken = false;
  *
  * @csspart frame - The outer box.
  * @csspart header - Title, description and image.
+ * @csspart away-notice - The host away: until when, the colleague who takes the bookings meanwhile, the note.
  * @csspart avatar - The host's image (or initials).
  * @csspart notice - Messages above the view.
  * @csspart retry - Retry buttons.
@@ -96,6 +99,9 @@ let warnedOfApiToken = false;
  * @csspart manage - The link to move or cancel the booking later.
  * @csspart cancel - The buttons that ask to cancel the booking and confirm it.
  * @csspart cancel-reason - The reason given for cancelling.
+ * @csspart end-series - The button that cancels this and every later date of a series (with `cancel`).
+ * @csspart series - The choice to repeat the booking (event types that allow a series).
+ * @csspart series-dates - The dates of the repeat chosen, the taken ones marked.
  * @csspart book-another - The way to book again after a cancellation.
  * @csspart change-rules - Until when a booking can be moved or cancelled online, and past that whom to ask.
  * @csspart contact - How to reach the organizer: a mail link, a web link or the text.
@@ -283,7 +289,7 @@ export class BookingCalendar extends LitElement {
       ask: (reason: string | null) => {
         this.flow = flows.cancelAsked(this.flow, reason);
       },
-      cancel: () => void this.#booking.cancel(),
+      cancel: (series?: boolean) => void this.#booking.cancel(series),
       book: () => this.#booking.bookAnother(),
     };
     const head = manage ? manage.renderManage(flow, this.#env, rules!, this.busy, cancel) : nothing;
@@ -305,7 +311,9 @@ export class BookingCalendar extends LitElement {
             .minDate=${addDays(today, config.min - 1)} .maxDate=${addDays(today, config.max + 1)} .today=${todayIn(this.visitorZone)}
             .weekStart=${config.locale.startDayOfWeek === "sunday" ? 6 : 0} ?loading=${calendar.loading}
             @bc-month-change=${(e: CustomEvent<MonthGridEvents["bc-month-change"]>) => calendar.show(e.detail.month)}
-            @bc-day-pick=${(e: CustomEvent<MonthGridEvents["bc-day-pick"]>) => this.#booking.pickDay(e.detail.date)}></bc-month-grid>
+            @bc-day-pick=${(e: CustomEvent<MonthGridEvents["bc-day-pick"]>) => this.#booking.pickDay(e.detail.date)}
+            @bc-unavailable-pick=${(e: CustomEvent<MonthGridEvents["bc-unavailable-pick"]>) =>
+              emit(this, "booking-unavailable-selected", { date: e.detail.date, timezone: this.visitorZone })}></bc-month-grid>
           ${calendar.empty ? renderEmptyMonth(this.#env, calendar.nextFree, (date) => this.#booking.jumpTo(date)) : nothing}
           <bc-timezone-picker exportparts="timezone, timezone-select" style="margin-top:1rem" .value=${this.visitorZone} .zones=${this.#start.zones}
             @bc-zones-wanted=${() => this.#start.wantZones()}
@@ -342,8 +350,9 @@ export class BookingCalendar extends LitElement {
         <div class="details-form">
           <h3 tabindex="-1">${this.#t("yourDetails")}</h3>
           <bc-booking-form exportparts="form, input, field, locations, guests, submit"
-            .draft=${flow.draft} .fields=${flow.init.customFields} .locations=${config.locations} .problems=${flow.problems}
+            .draft=${flow.draft} .fields=${shownFields(flow.draft, flow.init.customFields)} .locations=${config.locations} .problems=${flow.problems}
             ?busy=${this.busy} .submitLabel=${config.payment ? this.#t("continueToPayment") : this.#t("book")}
+            .recurrence=${config.recurrence ?? null} .slotStart=${flow.slot.start} .seriesSource=${flow.api}
             @bc-draft-change=${(e: CustomEvent<BookingFormEvents["bc-draft-change"]>) => {
               this.flow = flows.drafted(this.flow, e.detail.draft);
             }}

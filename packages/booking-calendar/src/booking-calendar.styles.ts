@@ -130,6 +130,9 @@ export const calendarStyles = css`
   @keyframes bc-pulse { 50% { opacity: 0.55; } }
   @media (prefers-reduced-motion: reduce) { .bone { animation: none; } }
   .header p { margin: 0.25rem 0 0; }
+  .away { border-inline-start: 3px solid var(--bc-primary); background: var(--bc-surface); border-radius: var(--bc-radius); padding: 0.5rem 0.75rem; margin: -0.25rem 0 1rem; }
+  .away p { margin: 0; }
+  .away p + p { margin-top: 0.25rem; }
   .slim .header { zoom: 0.8; }
   .slim .desc { display: none; }
   .pick { display: grid; grid-template-columns: minmax(16rem, 1.3fr) minmax(12rem, 1fr); gap: 1.5rem; }

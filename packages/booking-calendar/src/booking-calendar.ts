@@ -1,5 +1,6 @@
 import { BookingCalendar } from "./booking-calendar.component.ts";
 import type { BookingForm } from "./views/booking-form.ts";
+import type { SeriesChoice } from "./views/series-choice.ts";
 import { HoldTimer } from "./views/hold-timer.ts";
 import { MonthGrid } from "./views/month-grid.ts";
 import type { PaymentStep } from "./views/payment-step.ts";
@@ -14,7 +15,7 @@ const ELEMENTS: Record<string, CustomElementConstructor> = {
   "bc-hold-timer": HoldTimer,
 };
 // `<bc-payment-step>` is defined by the payment part (./parts/payment.ts), loaded when a paid event type reaches its payment;
-// `<bc-booking-form>` by the form part (./parts/form.ts), loaded when the visitor picks a day.
+// `<bc-booking-form>` and `<bc-series-choice>` by the form part (./parts/form.ts), loaded when the visitor picks a day.
 
 // A page may load the script twice (an npm copy and a script tag); the first definition stays.
 for (const [tag, element] of Object.entries(ELEMENTS)) {
@@ -28,6 +29,7 @@ declare global {
     "bc-slot-list": SlotList;
     "bc-timezone-picker": TimezonePicker;
     "bc-booking-form": BookingForm;
+    "bc-series-choice": SeriesChoice;
     "bc-hold-timer": HoldTimer;
     "bc-payment-step": PaymentStep;
   }

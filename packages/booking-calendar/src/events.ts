@@ -14,6 +14,16 @@ export interface BookingDateSelectedDetail {
   timezone: string;
 }
 
+/**
+ * Detail of `booking-unavailable-selected`: a day without free times (greyed out) was picked, in the
+ * visitor's zone; nothing else happens in the calendar. A page may explain why (the organizer's
+ * console asks the availability check).
+ */
+export interface BookingUnavailableSelectedDetail {
+  date: string;
+  timezone: string;
+}
+
 /** Detail of `booking-slot-selected` (cancelable: `preventDefault()` keeps the visitor on the slot list). */
 export interface BookingSlotSelectedDetail {
   slot: TimeSlot;
@@ -69,6 +79,7 @@ export interface BookingErrorDetail {
 export interface BookingCalendarEventMap {
   "booking-ready": CustomEvent<BookingReadyDetail>;
   "booking-date-selected": CustomEvent<BookingDateSelectedDetail>;
+  "booking-unavailable-selected": CustomEvent<BookingUnavailableSelectedDetail>;
   "booking-slot-selected": CustomEvent<BookingSlotSelectedDetail>;
   "booking-reservation-held": CustomEvent<BookingReservationHeldDetail>;
   "booking-payment-started": CustomEvent<BookingPaymentStartedDetail>;

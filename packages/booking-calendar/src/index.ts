@@ -30,6 +30,7 @@ export type {
   BookingReservationConfirmedDetail,
   BookingReservationHeldDetail,
   BookingSlotSelectedDetail,
+  BookingUnavailableSelectedDetail,
 } from "./events.ts";
 export { DEFAULT_TEXTS, type TextKey } from "./i18n/texts.ts";
 export { LANGUAGES, PLURAL_CATEGORIES, type Catalog, type Language } from "./i18n/catalog.ts";

@@ -5,16 +5,17 @@ import { LANGUAGES, PLURAL_CATEGORIES, type Language } from "../src/i18n/catalog
 import { en } from "../src/i18n/locales/en.ts";
 import { DEFAULT_TEXTS as BUNDLED_TEXTS, PLURAL_KEYS, type LoadedCatalog } from "../src/i18n/texts.ts";
 import { MANAGE_TEXTS } from "../src/i18n/manage-texts.ts";
+import { SERIES_TEXTS } from "../src/i18n/series-texts.ts";
 
-/** Every English text: the script-tag file's own and the manage part's. */
-const DEFAULT_TEXTS = { ...BUNDLED_TEXTS, ...MANAGE_TEXTS };
+/** Every English text: the script-tag file's own, the manage part's and the form part's repeat choice. */
+const DEFAULT_TEXTS = { ...BUNDLED_TEXTS, ...MANAGE_TEXTS, ...SERIES_TEXTS };
 
 /** Every built-in catalog, English from the bundle and the others as their modules export them. */
 async function catalogs(): Promise<Array<[Language, LoadedCatalog]>> {
   const others = await Promise.all(
     LANGUAGES.filter((l) => l !== "en").map(async (l) => [l, (await import(`../src/i18n/locales/${l}.ts`)).default] as [Language, LoadedCatalog]),
   );
-  return [["en", { ...en, ...MANAGE_TEXTS }], ...others];
+  return [["en", { ...en, ...MANAGE_TEXTS, ...SERIES_TEXTS }], ...others];
 }
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();

@@ -96,6 +96,7 @@ export async function recordEvents(page: Page): Promise<() => Promise<Array<{ ty
     for (const type of [
       "booking-ready",
       "booking-date-selected",
+      "booking-unavailable-selected",
       "booking-slot-selected",
       "booking-reservation-held",
       "booking-payment-started",

@@ -1,37 +1,5 @@
-import type {
-  AdminBookingDetail,
-  AdminBookingPage,
-  BusySourceInput,
-  BusySourceTestAnswer,
-  BusySourceView,
-  ConsoleSignInBody,
-  CreatedEventType,
-  DeliveryView,
-  Envelope,
-  ErrorBody,
-  EventTypeCreate,
-  EventTypePatch,
-  EventTypeView,
-  FieldError,
-  HostPatch,
-  HostView,
-  IssuedTokens,
-  OrganizerCancelBody,
-  OrganizerRescheduleBody,
-  RegenerateTokenBody,
-  ReservationResult,
-  RotatedFeedToken,
-  RotatedWebhookSecret,
-  ScheduleCreate,
-  SchedulePatch,
-  ScheduleView,
-  SessionView,
-  SignInLinkSent,
-  SyncNowAnswer,
-  TimeSlot,
-  WritableCalendar,
-  WriteBookingsInput,
-} from "@booking/wire";
+import type { Envelope, ErrorBody, FieldError } from "@booking/wire";
+import type { App } from "../../server/src/app.ts";
 
 /**
  * One problem of a 422 as `fieldErrors` gives it (the wire's `FieldError`): the field, a stable
@@ -74,51 +42,33 @@ export const whenSignedOut = (handler: () => void): void => {
 };
 
 /** A query string's values; undefined, null and empty ones are left out. */
-export type QueryParams = Record<string, string | number | undefined | null>;
+export type QueryParams = Record<string, string | number | boolean | undefined | null>;
 
 /**
- * The server's paths the console calls, each as `METHOD /path/:param`, with the body it takes
- * (`undefined`: none) and the `data` of its answer (`string`: the message of an answer without data).
- * Every shape is the wire's, so a renamed field or a wrong body is a compile error here and at the call.
+ * The server's routes as the console meets them: the app with its organizer API, which is mounted
+ * only with an admin key (or console sign-in links), so the app's type is a union of both cases.
  */
-export interface Endpoints {
-  "POST /console/session": { body: ConsoleSignInBody; answer: SessionView };
-  "GET /console/session": { body: undefined; answer: SessionView };
-  "DELETE /console/session": { body: undefined; answer: string };
-  "GET /admin/sessions": { body: undefined; answer: SessionView[] };
-  "DELETE /admin/sessions/:sessionId": { body: undefined; answer: string };
-  "GET /admin/event-types": { body: undefined; answer: EventTypeView[] };
-  "POST /admin/event-types": { body: EventTypeCreate; answer: CreatedEventType };
-  "GET /admin/event-types/:id": { body: undefined; answer: EventTypeView };
-  "PATCH /admin/event-types/:id": { body: EventTypePatch; answer: EventTypeView };
-  "POST /admin/event-types/:id/disable": { body: undefined; answer: EventTypeView };
-  "POST /admin/event-types/:id/enable": { body: undefined; answer: EventTypeView };
-  "POST /admin/event-types/:id/token": { body: RegenerateTokenBody; answer: IssuedTokens };
-  "POST /admin/event-types/:id/webhook-secret": { body: undefined; answer: RotatedWebhookSecret };
-  "POST /admin/event-types/:id/feed-token": { body: undefined; answer: RotatedFeedToken };
-  "GET /admin/event-types/:id/deliveries": { body: undefined; answer: DeliveryView[] };
-  "POST /admin/event-types/:id/deliveries/:deliveryId/retry": { body: undefined; answer: string };
-  "GET /admin/reservations": { body: undefined; answer: AdminBookingPage };
-  "GET /admin/event-types/:id/reservations/:uuid": { body: undefined; answer: AdminBookingDetail };
-  "POST /admin/event-types/:id/reservations/:uuid/cancel": { body: OrganizerCancelBody; answer: string };
-  "GET /admin/event-types/:id/reservations/:uuid/time-slots": { body: undefined; answer: TimeSlot[] };
-  "POST /admin/event-types/:id/reservations/:uuid/reschedule": { body: OrganizerRescheduleBody; answer: ReservationResult };
-  "GET /admin/hosts": { body: undefined; answer: HostView[] };
-  "POST /admin/hosts/:hostId/sign-in-link": { body: undefined; answer: SignInLinkSent };
-  "POST /admin/hosts/:hostId/feed-token": { body: undefined; answer: HostView };
-  "PATCH /admin/hosts/:hostId": { body: HostPatch; answer: HostView };
-  "GET /admin/hosts/:hostId/schedules": { body: undefined; answer: ScheduleView[] };
-  "POST /admin/hosts/:hostId/schedules": { body: ScheduleCreate; answer: ScheduleView };
-  "PATCH /admin/schedules/:scheduleId": { body: SchedulePatch; answer: ScheduleView };
-  "GET /admin/hosts/:hostId/busy-sources": { body: undefined; answer: BusySourceView[] };
-  "POST /admin/hosts/:hostId/busy-sources": { body: BusySourceInput; answer: BusySourceView };
-  "POST /admin/hosts/:hostId/busy-sources/test": { body: BusySourceInput; answer: BusySourceTestAnswer };
-  "DELETE /admin/busy-sources/:sourceId": { body: undefined; answer: string };
-  "POST /admin/busy-sources/:sourceId/sync": { body: undefined; answer: SyncNowAnswer };
-  "GET /admin/busy-sources/:sourceId/calendars": { body: undefined; answer: WritableCalendar[] };
-  "PUT /admin/busy-sources/:sourceId/write-bookings": { body: WriteBookingsInput; answer: BusySourceView };
-  "DELETE /admin/busy-sources/:sourceId/write-bookings": { body: undefined; answer: BusySourceView };
-}
+type ServedRoutes = Extract<App["~Routes"], { admin: unknown; console: unknown }>;
+
+/** The methods the console calls with. */
+type Method = "get" | "post" | "put" | "patch" | "delete";
+
+/** Every route of a part of the route tree, as `METHOD /path/:param` with what Elysia knows of it. */
+type RoutesOf<Tree, Path extends string> = {
+  [Segment in keyof Tree & string]: Segment extends Method
+    ? { endpoint: `${Uppercase<Segment>} ${Path}`; route: Tree[Segment] }
+    : RoutesOf<Tree[Segment], `${Path}/${Segment}`>;
+}[keyof Tree & string];
+
+/**
+ * The server's paths the console calls (its organizer API under `/admin`, its own session under
+ * `/console`), each as `METHOD /path/:param`, read from the app's routes: the body each takes and
+ * the answers each declares (`answers(...)` in the server, with the wire's shapes). A route renamed,
+ * removed or given another body or answer on the server is a compile error at the console's call.
+ */
+export type Endpoints = {
+  [R in RoutesOf<Pick<ServedRoutes, "admin" | "console">, ""> as R["endpoint"]]: R["route"];
+};
 export type Endpoint = keyof Endpoints;
 
 /** The `:name` parameters of a path pattern. */
@@ -128,12 +78,30 @@ type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer R
     ? Name
     : never;
 
-/** What a call of `endpoint` gives: its path's parameters and its body when it has them, a query string when wanted. */
-export type CallOf<E extends Endpoint> = ([ParamNames<E>] extends [never] ? { params?: undefined } : { params: Record<ParamNames<E>, string | number> }) &
-  (Endpoints[E]["body"] extends undefined ? { body?: undefined } : { body: Endpoints[E]["body"] }) & { query?: QueryParams };
+/** The body a route takes; `undefined` when it declares none. */
+type BodyOf<E extends Endpoint> = unknown extends Endpoints[E]["body"] ? undefined : Endpoints[E]["body"];
 
-/** The answer of `endpoint`: the envelope's `data` (or its message). */
-export type AnswerOf<E extends Endpoint> = Endpoints[E]["answer"];
+/** The query a route takes, as its schema types it (an optional value may be null: left out); `undefined` when it declares none. */
+type QueryOf<E extends Endpoint> = unknown extends Endpoints[E]["query"] ? undefined : Leniently<Endpoints[E]["query"]>;
+type Leniently<Query> = { [K in keyof Query]: Query[K] | (undefined extends Query[K] ? null : never) };
+
+/** What a call of `endpoint` gives: its path's parameters, its body and its query string when it has them. */
+export type CallOf<E extends Endpoint> = ([ParamNames<E>] extends [never] ? { params?: undefined } : { params: Record<ParamNames<E>, string | number> }) &
+  (BodyOf<E> extends undefined ? { body?: undefined } : { body: BodyOf<E> }) &
+  (QueryOf<E> extends undefined ? { query?: undefined } : { query?: QueryOf<E> });
+
+/** The success answer a route declares (its 200): the envelope with `data`, or a sentence in `message`. */
+type SuccessOf<E extends Endpoint> = Endpoints[E]["response"] extends { 200: infer Success } ? Success : never;
+
+/** The `data` of a success envelope; the wire's `Envelope` declares it optional, for answers that fail with `success: false`. */
+type DataOf<Success> = Success extends { data?: infer Data } ? Exclude<Data, undefined> : never;
+
+/** The answer of `endpoint`: the envelope's `data`, or its message for an answer without data. */
+export type AnswerOf<E extends Endpoint> = "data" extends keyof SuccessOf<E>
+  ? [DataOf<SuccessOf<E>>] extends [never]
+    ? string
+    : DataOf<SuccessOf<E>>
+  : string;
 
 /**
  * Calls the server as the signed-in console: same origin, the session cookie, JSON both ways. The
@@ -146,7 +114,7 @@ export async function api<E extends Endpoint>(
 ): Promise<AnswerOf<E>> {
   const [method, pattern] = endpoint.split(" ") as [string, string];
   const params: Record<string, string | number> = call?.params ?? {};
-  const path = pattern.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(params[name]))) + query(call?.query ?? {});
+  const path = pattern.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(params[name]))) + query((call?.query ?? {}) as QueryParams);
   const body: unknown = call?.body;
   let response: Response;
   try {

@@ -10,7 +10,9 @@ import { DeliveriesPage } from "./pages/deliveries.ts";
 import { EmbedPage } from "./pages/embed.ts";
 import { SessionsPage } from "./pages/sessions.ts";
 import { HostsPage } from "./pages/hosts.ts";
+import { TimeOffSection } from "./pages/time-off.ts";
 import { CalendarPreview } from "./preview.ts";
+import { AvailabilityCheckDialog } from "./availability-check.ts";
 
 const ELEMENTS: [string, CustomElementConstructor][] = [
   ["booking-console", BookingConsole],
@@ -24,6 +26,8 @@ const ELEMENTS: [string, CustomElementConstructor][] = [
   ["console-embed", EmbedPage],
   ["console-sessions", SessionsPage],
   ["console-hosts", HostsPage],
+  ["console-time-off", TimeOffSection],
   ["console-calendar-preview", CalendarPreview],
+  ["console-availability-check", AvailabilityCheckDialog],
 ];
 for (const [name, element] of ELEMENTS) if (!customElements.get(name)) customElements.define(name, element);

@@ -1,4 +1,6 @@
 import { LitElement, html, nothing } from "lit";
+import type { AvailabilityCheckDialog } from "./availability-check.ts";
+import { pageTexts } from "./base.ts";
 
 /** Settings of the draft that the calendar reads from its configuration, keyed as the configuration keys them. */
 const PREVIEWED = [
@@ -61,6 +63,8 @@ function previewFields(fields: unknown[]): Record<string, unknown>[] {
       required: f.required === true,
       ...(Array.isArray(f.options) ? { options: f.options } : {}),
       ...(typeof f.placeholder === "string" && f.placeholder ? { placeholder: f.placeholder } : {}),
+      // The element applies the condition by the same rule as the server, so the preview shows it at work.
+      ...(f.showIf && typeof f.showIf === "object" ? { showIf: f.showIf } : {}),
     }));
 }
 
@@ -76,7 +80,9 @@ const embedApi = (): EmbedApi | undefined => (window as unknown as { BookingCale
 
 /**
  * `<console-calendar-preview>`: the real `<booking-calendar>` (the server's script-tag build, loaded
- * on first use) for one event type's link token, drawn afresh whenever the draft changes.
+ * on first use) for one event type's link token, drawn afresh whenever the draft changes. With
+ * `eventTypeId`, a greyed-out day picked in the calendar (its `booking-unavailable-selected`) opens
+ * the availability check for that day: why the event type offers no times then.
  */
 export class CalendarPreview extends LitElement {
   static override properties = {
@@ -86,8 +92,11 @@ export class CalendarPreview extends LitElement {
     label: {},
     texts: { attribute: false },
     mode: { state: true },
+    eventTypeId: { attribute: false },
   };
   declare token: string;
+  /** The saved event type shown, whose availability check a greyed-out day opens; null: none. */
+  declare eventTypeId: number | null;
   declare calendarSrc: string;
   declare draft: Record<string, unknown>;
   declare label: string;
@@ -106,7 +115,16 @@ export class CalendarPreview extends LitElement {
     this.label = "Preview";
     this.texts = null;
     this.mode = "inline";
+    this.eventTypeId = null;
   }
+
+  /** A greyed-out day of this preview's calendar (inline, or the popup it opened): the check for that day. */
+  private readonly onUnavailable = (event: GlobalEventHandlersEventMap["booking-unavailable-selected"]): void => {
+    const check = this.querySelector<AvailabilityCheckDialog>("console-availability-check");
+    const calendar = event.composedPath().find((n): n is HTMLElement => n instanceof HTMLElement && n.localName === "booking-calendar");
+    if (!check || calendar?.getAttribute("token") !== this.token) return;
+    void check.open(event.detail.date, firstHour(this.draft, event.detail.date), event.detail.timezone);
+  };
 
   protected override createRenderRoot(): HTMLElement {
     return this;
@@ -115,6 +133,8 @@ export class CalendarPreview extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     wrapFetch();
+    // On the document: the popup and floating modes show the calendar outside the preview.
+    document.addEventListener("booking-unavailable-selected", this.onUnavailable);
     if (!customElements.get("booking-calendar") && !document.querySelector("script[data-console-calendar]")) {
       const script = document.createElement("script");
       script.src = this.calendarSrc;
@@ -126,6 +146,7 @@ export class CalendarPreview extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    document.removeEventListener("booking-unavailable-selected", this.onUnavailable);
     this.removeFloating();
   }
 
@@ -202,6 +223,17 @@ export class CalendarPreview extends LitElement {
         : this.mode === "popup"
           ? html`<p><button type="button" @click=${() => this.openPopup()}>${t?.openPopup}</button></p>`
           : html`<p class="muted">${t?.floatingHelp}</p>`;
-    return html`${choice}<section class="preview-pane" aria-label=${this.label}>${pane}<div class="holder"></div></section>`;
+    const check =
+      this.eventTypeId === null ? nothing : html`<console-availability-check .t=${pageTexts()} .eventTypeId=${this.eventTypeId}></console-availability-check>`;
+    return html`${choice}<section class="preview-pane" aria-label=${this.label}>${pane}<div class="holder"></div></section>${check}`;
   }
+}
+
+const WEEKDAY_KEYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"] as const;
+
+/** The first opening time of the draft's hours on the weekday of `date` (where a check of that day starts), else 09:00. */
+function firstHour(draft: Record<string, unknown>, date: string): string {
+  const weekly = (draft.availability as { weekly?: Record<string, { start: string }[] | undefined> } | undefined)?.weekly;
+  const day = WEEKDAY_KEYS[new Date(`${date}T12:00:00Z`).getUTCDay()]!;
+  return weekly?.[day]?.[0]?.start ?? "09:00";
 }

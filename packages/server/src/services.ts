@@ -1,6 +1,7 @@
 import type Stripe from "stripe";
 import type { AppContext } from "./context.ts";
 import type { BusySource } from "./domain/busy.ts";
+import { AvailabilityCheckService } from "./modules/availability-check/service.ts";
 import { BookingAdmin } from "./modules/bookings/service.ts";
 import { EventTypeService } from "./modules/event-types/service.ts";
 import { EventTypeAdmin } from "./modules/event-types/organizer.ts";
@@ -8,10 +9,12 @@ import { DeliveryAdmin } from "./modules/outbox/service.ts";
 import { PaymentService } from "./modules/payments/service.ts";
 import { stripeClient, StripeProvider } from "./modules/payments/stripe.ts";
 import { ReservationService } from "./modules/reservations/service.ts";
+import { SeriesService } from "./modules/reservations/series.ts";
 import { mailPolicy } from "./modules/mail/events.ts";
 import { TimeSlotService } from "./modules/time-slots/service.ts";
 import { CalendarAdmin } from "./modules/calendars/service.ts";
 import { HostAdmin } from "./modules/hosts/service.ts";
+import { TimeOffAdmin } from "./modules/time-off/service.ts";
 import { CalendarSync, storeBusySource, type ExpandCalendar } from "./modules/calendars/sync.ts";
 import { ExpansionWorkers } from "./modules/calendars/expansion.ts";
 import type { CalendarFetch } from "./modules/calendars/fetch.ts";
@@ -23,6 +26,8 @@ export interface Services {
   eventTypes: EventTypeService;
   payments: PaymentService;
   reservations: ReservationService;
+  /** Recurring bookings: a series booked all or nothing, and ended from one of its occurrences. */
+  series: SeriesService;
   /** The organizer's event types: settings, tokens and secrets. */
   eventTypeAdmin: EventTypeAdmin;
   /** The organizer's bookings: lists, the search across event types, one with its deliveries. */
@@ -34,6 +39,10 @@ export interface Services {
   calendars: CalendarAdmin;
   /** Hosts and their schedules (docs/hosts.md). */
   hosts: HostAdmin;
+  /** "Why is this time not offered?": the slot page's steps, one start at a time. */
+  availability: AvailabilityCheckService;
+  /** Hosts' time off (docs/hosts.md). */
+  timeOff: TimeOffAdmin;
 }
 
 /** How the calendar sync reads and fetches; the defaults are the real ones. */
@@ -76,16 +85,20 @@ export function createServices(
     ctx.log,
     mailPolicy(ctx.config),
   );
+  const reservations = new ReservationService(ctx.store, payments, ctx.config, now, ctx.log, busy);
   return {
     slots,
     eventTypes: new EventTypeService(ctx.store, slots, ctx.config),
     payments,
-    reservations: new ReservationService(ctx.store, payments, ctx.config, now, ctx.log, busy),
+    reservations,
+    series: new SeriesService(ctx.store, reservations, ctx.config, now, busy),
     eventTypeAdmin: new EventTypeAdmin(ctx.store, now, { allowPrivateWebhooks: ctx.config.webhooks.allowPrivateAddresses }),
     bookings: new BookingAdmin(ctx.store, now),
     deliveries: new DeliveryAdmin(ctx.store, now),
     calendarSync,
     hosts: new HostAdmin(ctx.store, now),
+    availability: new AvailabilityCheckService(ctx.store, slots, now),
+    timeOff: new TimeOffAdmin(ctx.store, now),
     calendars: new CalendarAdmin(
       ctx.store,
       calendarSync,

@@ -157,6 +157,35 @@ describe("the admin CLI against a running server", () => {
     expect((await cli("delete", String(JSON.parse(r.stdout).id))).code).toBe(0);
   });
 
+  it("creates conditional questions from a settings file, shows their conditions, and passes the API's refusal on", async () => {
+    const file = join(dir, "conditional.json");
+    const customFields = [
+      { label: "Plan", name: "plan", type: "select", options: ["Personal", "Business", "Team"] },
+      { label: "Company size", name: "companySize", type: "text", showIf: { field: "plan", equals: ["Business", "Team"] } },
+      { label: "Has order", name: "hasOrder", type: "checkbox" },
+      { label: "Order number", name: "orderNo", type: "text", showIf: { field: "hasOrder", checked: true } },
+    ];
+    writeFileSync(file, JSON.stringify({ title: "Conditional", customFields }));
+    const r = await cli("create", "--file", file, "--json");
+    expect(r.code, r.stderr).toBe(0);
+    const created = JSON.parse(r.stdout);
+    expect(created.customFields.map((f: { showIf?: unknown }) => f.showIf ?? null)).toEqual([
+      null,
+      { field: "plan", equals: ["Business", "Team"] },
+      null,
+      { field: "hasOrder", checked: true },
+    ]);
+    const shown = await cli("show", String(created.id));
+    expect(shown.stdout).toContain("companySize (text, when plan is Business or Team)");
+    expect(shown.stdout).toContain("orderNo (text, when hasOrder is checked)");
+    // A condition on a later field is the server's validation error, exit 1.
+    writeFileSync(file, JSON.stringify({ title: "Bad", customFields: [{ ...customFields[1], showIf: { field: "plan", notEmpty: true } }, customFields[0]] }));
+    const bad = await cli("create", "--file", file);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("customFields.0.showIf.field");
+    expect((await cli("delete", String(created.id))).code).toBe(0);
+  });
+
   it("creates with the organizer's translations from a settings file and shows their languages", async () => {
     const file = join(dir, "translated.json");
     const translations = { de: { title: "Kennenlernen", description: "Ein erstes Gespräch." }, "pt-BR": { title: "Conversa inicial" } };
@@ -618,6 +647,11 @@ describe("the admin CLI against a running server", () => {
       "schedule-delete <schedule-id>",
       "host-calendars <host-id>",
       "host-calendar-add <host-id> URL",
+      "why <id> --start T",
+      "host-why <host-id> --start T",
+      "time-off <host-id>",
+      "time-off-add <host-id>",
+      "time-off-remove <host-id> <time-off-id>",
       "--host ID[:PRIORITY][@SCHEDULE]",
       "--assignment collective|round-robin",
     ]) {
@@ -781,7 +815,11 @@ describe("hosts, schedules and teams through the CLI", () => {
     };
     const teamBooking = await book(team.token, (s) => s[0]!);
     expect([ada.id, bob.id]).toContain(teamBooking.userId);
-    const soloBooking = await book(solo.token, (s) => s[s.length - 1]!);
+    let soloStart = "";
+    const soloBooking = await book(solo.token, (s) => {
+      soloStart = s[s.length - 1]!.start;
+      return s[s.length - 1]!;
+    });
 
     const listFor = async (hostId: number) =>
       json(await cli("host-bookings", String(hostId), "--from", from, "--until", until, "--json")) as { uuid: string; eventTypeId: number }[];
@@ -798,6 +836,16 @@ describe("hosts, schedules and teams through the CLI", () => {
       "No bookings of this host in this range.",
     );
     expect((await cli("host-bookings", String(ada.id), "--from", from)).code).toBe(2);
+
+    // Why the booked time is offered no more: its one seat is taken.
+    const why = await cli("why", String(solo.id), "--start", soloStart);
+    expect(why.code, why.stderr).toBe(0);
+    expect(why.stdout).toMatch(new RegExp(`^#${solo.id} .*: not bookable$`, "m"));
+    expect(why.stdout).toContain("seats_full: All 1 seat is taken.");
+    expect(json(await cli("why", String(solo.id), "--start", soloStart, "--json"))).toMatchObject({ bookable: false, reasons: [{ code: "seats_full" }] });
+    const hostWhy = json(await cli("host-why", String(ada.id), "--start", soloStart, "--event-type", String(solo.id), "--json")) as { eventTypes: unknown[] };
+    expect(hostWhy).toMatchObject({ hostId: ada.id, bookable: false, eventTypes: [{ eventTypeId: solo.id, reasons: [{ code: "seats_full" }] }] });
+    expect((await cli("why", String(solo.id))).code).toBe(2);
 
     // A calendar of Bob's: listed with the host, and with every event type Bob is a host of.
     const feed = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tests//EN", "END:VCALENDAR", ""].join("\r\n");
@@ -830,5 +878,42 @@ describe("hosts, schedules and teams through the CLI", () => {
     expect(unknown.stderr).toContain("hosts.0.hostId: No host with id 999999.");
     expect((await cli("update", String(team.id), "--host", "1:x")).code).toBe(2);
     expect((await cli("update", String(team.id), "--assignment", "lottery")).code).toBe(2);
+  });
+});
+
+describe("time off through the CLI", () => {
+  it("marks days and ranges away with a colleague and a note, lists and removes them, and refuses bad input", async () => {
+    const make = async (name: string) => {
+      const r = await cli("host-create", "--name", name, "--email", `${name.toLowerCase()}@example.com`, "--timezone", "Europe/Prague", "--json");
+      expect(r.code, r.stderr).toBe(0);
+      return String(JSON.parse(r.stdout).id);
+    };
+    const alex = await make("Alexcli");
+    const sam = await make("Samcli");
+    const days = await cli("time-off-add", alex, "--from", "2030-05-04", "--until", "2030-05-11", "--note", "Holiday", "--colleague", sam);
+    expect(days.stderr).toBe("");
+    expect(days.stdout).toMatch(
+      new RegExp(`Host #${alex} is away 2030-05-04 to 2030-05-11 \\(whole days\\); Samcli takes the bookings \\(time off #(\\d+)\\)`),
+    );
+    const range = JSON.parse((await cli("time-off-add", alex, "--start", "2030-06-01T09:00:00+02:00", "--end", "2030-06-01T12:00:00+02:00", "--json")).stdout);
+    expect(range).toMatchObject({ start: "2030-06-01T07:00:00Z", end: "2030-06-01T10:00:00Z", colleagueHostId: null });
+    const listed = await cli("time-off", alex);
+    expect(listed.stdout).toMatch(/^ID\s+WHEN\s+COLLEAGUE\s+NOTE$/m);
+    expect(listed.stdout).toMatch(new RegExp(`2030-05-04 to 2030-05-11 \\(whole days\\)\\s+Samcli \\(#${sam}\\)\\s+Holiday`));
+    expect(listed.stdout).toContain("2030-06-01T07:00:00Z to 2030-06-01T10:00:00Z");
+
+    const backwards = await cli("time-off-add", alex, "--from", "2030-05-11", "--until", "2030-05-04");
+    expect(backwards.code).toBe(1);
+    expect(backwards.stderr).toContain("endDate: Must not be before startDate.");
+    const self = await cli("time-off-add", alex, "--from", "2030-05-11", "--until", "2030-05-11", "--colleague", alex);
+    expect(self.code).toBe(1);
+    expect(self.stderr).toContain("colleagueHostId:");
+    expect((await cli("time-off-add", alex)).code).toBe(2);
+    expect((await cli("time-off-add", alex, "--from", "2030-05-11", "--until", "2030-05-11", "--start", "2030-06-01T09:00:00+02:00")).code).toBe(2);
+    expect((await cli("time-off-remove", alex, "x")).code).toBe(2);
+
+    expect((await cli("time-off-remove", alex, String(range.id))).stdout).toContain(`Time off #${range.id} of host #${alex} removed.`);
+    expect(JSON.parse((await cli("time-off", alex, "--json")).stdout)).toHaveLength(1);
+    expect((await cli("time-off-remove", sam, String(range.id))).code).toBe(1);
   });
 });

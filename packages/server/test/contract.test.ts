@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import { Elysia, t } from "elysia";
 import { describe, expect, it } from "vitest";
 import { setup } from "./utils.ts";
 
@@ -8,6 +9,34 @@ const PUBLIC_ROUTES: [string, string][] = [
   ["POST", "/event-types/init"],
   ["GET", "/timezones"],
 ];
+
+/** A route as the router lists it, with the `params` schema it declares. */
+interface ListedRoute {
+  method: string;
+  path: string;
+  hooks?: { params?: unknown };
+}
+
+/**
+ * What is wrong with the routes' path parameters: a `:name` in a path that the route's `params`
+ * schema does not declare (its handler would get an unchecked string, and the document a bare
+ * string), a declared parameter the path does not have, or one without a description.
+ */
+function pathParamProblems(routes: readonly ListedRoute[]): string[] {
+  return routes.flatMap((r) => {
+    const declared = (r.hooks?.params as { properties?: Record<string, { description?: string }> } | undefined)?.properties ?? {};
+    const named = [...r.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+    return [
+      ...named.filter((name) => !declared[name]).map((name) => `${r.method} ${r.path}: :${name} is not declared in params`),
+      ...Object.keys(declared)
+        .filter((name) => !named.includes(name))
+        .map((name) => `${r.method} ${r.path}: params declares ${name}, which the path does not name`),
+      ...Object.entries(declared)
+        .filter(([name, schema]) => named.includes(name) && !schema.description)
+        .map(([name]) => `${r.method} ${r.path}: :${name} has no description`),
+    ];
+  });
+}
 
 function expectErrorBody(body: any, status: number, code: string) {
   expect(body).toMatchObject({ success: false, status, code });
@@ -281,6 +310,67 @@ describe("errors are JSON", () => {
   });
 });
 
+describe("path parameters", () => {
+  it("answers an id that is not one with the route's 404 and the same sentence as an unknown id, never a 422 or a 500", async () => {
+    const { admin } = await setup();
+    const cases: [string, string, string][] = [
+      ["GET", "/admin/event-types/abc", "No event type with id abc."],
+      ["GET", "/admin/event-types/999", "No event type with id 999."],
+      ["GET", "/admin/event-types/1e3", "No event type with id 1e3."],
+      ["GET", "/admin/event-types/-1", "No event type with id -1."],
+      ["GET", "/admin/event-types/1234567890123", "No event type with id 1234567890123."],
+      ["GET", "/admin/hosts/0x10", "No host with id 0x10."],
+      ["GET", "/admin/busy-sources/seven", "No busy source with id seven."],
+      ["GET", "/admin/event-types/abc/reservations?from=2026-12-01&until=2026-12-02", "No event type with id abc."],
+      // A segment that does not even decode names nothing either.
+      ["GET", "/admin/hosts/%ZZ", "No host with this id."],
+      ["DELETE", "/admin/sessions/not-a-session", "No live console session with this id."],
+    ];
+    for (const [method, path, message] of cases) {
+      const r = await admin(method, path);
+      expect(r.status, path).toBe(404);
+      expectErrorBody(r.body, 404, "not_found");
+      expect(r.body.message, path).toBe(message);
+    }
+    // The path is judged before the body: a malformed id with a wrong body is still unknown.
+    const both = await admin("PATCH", "/admin/event-types/abc", { title: 5 });
+    expect([both.status, both.body.message]).toEqual([404, "No event type with id abc."]);
+    // Of two malformed segments, the first in the path is named.
+    const retry = await admin("POST", "/admin/event-types/abc/deliveries/xyz/retry");
+    expect([retry.status, retry.body.message]).toEqual([404, "No event type with id abc."]);
+  });
+
+  it("gives the handler the id as the number it names, leading zeros and all", async () => {
+    const { admin } = await setup();
+    const created = await admin("POST", "/admin/event-types", { title: "Intro call" });
+    const id: number = created.body.data.id;
+    const r = await admin("GET", `/admin/event-types/00${id}`);
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ id, title: "Intro call" });
+  });
+
+  it("answers a booking's malformed uuid with 404 naming it and its event type", async () => {
+    const { admin } = await setup();
+    const created = await admin("POST", "/admin/event-types", { title: "Intro call" });
+    const id: number = created.body.data.id;
+    for (const path of [
+      `/admin/event-types/${id}/reservations/not-a-uuid`,
+      `/admin/event-types/${id}/reservations/not-a-uuid/time-slots?from=2026-12-01&until=2026-12-02`,
+    ]) {
+      const r = await admin("GET", path);
+      expect(r.status, path).toBe(404);
+      expect(r.body.message, path).toBe(`No reservation not-a-uuid of event type ${id}.`);
+    }
+  });
+
+  it("checks the caller before the path: a malformed id without credentials is 401", async () => {
+    const { call } = await setup();
+    const r = await call("GET", "/admin/event-types/abc");
+    expect(r.status).toBe(401);
+    expectErrorBody(r.body, 401, "unauthenticated");
+  });
+});
+
 describe("API version pinning", () => {
   it("accepts Service-Api-Version: 1", async () => {
     const { call } = await setup();
@@ -339,15 +429,42 @@ describe("documentation", () => {
     expect(documented.sort()).toEqual(routes.map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, "{$1}")}`).sort());
   });
 
-  it("serves every endpoint the console's typed client names, with the method it names", async () => {
+  it("has every path parameter declared, with a description, in its route's params", async () => {
     const { app } = await setup();
-    // The console's client lists its endpoints with the wire's shapes (packages/console/src/api.ts);
-    // a route renamed or removed here must fail this test, not the console at run time.
-    const source = await Bun.file(new URL("../../console/src/api.ts", import.meta.url)).text();
-    const endpoints = [...source.matchAll(/^\s+"((?:GET|POST|PUT|PATCH|DELETE) \/[^"]+)": \{ body:/gm)].map((m) => m[1]!);
-    expect(endpoints.length).toBeGreaterThan(30);
+    const withParams = app.routes.filter((r) => r.path.includes(":"));
+    expect(withParams.length).toBeGreaterThan(50);
+    expect(pathParamProblems(app.routes)).toEqual([]);
+  });
+
+  it("finds a path parameter a route does not declare, one it declares in vain, and one without a description", () => {
+    const routes = new Elysia()
+      .get("/things/:thingId", () => "no params at all")
+      .get("/things/:thingId/parts/:partId", () => "one of two", { params: t.Object({ thingId: t.String({ description: "The thing." }) }) })
+      .get("/shelves/:shelfId", () => "a stale name and no description", {
+        params: t.Object({ shelfId: t.String(), boxId: t.String({ description: "A box." }) }),
+      })
+      .get("/boxes/:boxId", () => "declared", { params: t.Object({ boxId: t.String({ description: "The box." }) }) }).routes;
+    expect(pathParamProblems(routes)).toEqual([
+      "GET /things/:thingId: :thingId is not declared in params",
+      "GET /things/:thingId/parts/:partId: :partId is not declared in params",
+      "GET /shelves/:shelfId: params declares boxId, which the path does not name",
+      "GET /shelves/:shelfId: :shelfId has no description",
+    ]);
+  });
+
+  it("serves every endpoint the console calls, with the method it names", async () => {
+    const { app } = await setup();
+    // The console's client is typed from this app's routes (packages/console/src/api.ts), so a call of a
+    // route that is not there fails the type check. This holds the types to what the app serves: a route
+    // whose type outlives it (a cast, a conditional mount) must fail here, not the console at run time.
+    const sources = new Bun.Glob("**/*.ts").scan({ cwd: new URL("../../console/src", import.meta.url).pathname, absolute: true });
+    const called = new Set<string>();
+    for await (const file of sources) {
+      for (const m of (await Bun.file(file).text()).matchAll(/"((?:GET|POST|PUT|PATCH|DELETE) \/(?:admin|console)[^"\s]*)"/g)) called.add(m[1]!);
+    }
+    expect(called.size).toBeGreaterThan(30);
     const served = new Set(app.routes.map((r) => `${r.method} ${r.path}`));
-    expect(endpoints.filter((e) => !served.has(e))).toEqual([]);
+    expect([...called].filter((e) => !served.has(e))).toEqual([]);
   });
 
   it("fails a test whose answer its route does not declare", async () => {

@@ -58,6 +58,7 @@ describe("GET /configuration", () => {
       timezone: "Europe/Prague",
       seats: 3,
       holdMinutes: 12,
+      recurrence: null,
       locations: [
         { type: "video-meet", value: null },
         { type: "address", value: "Main St 1" },

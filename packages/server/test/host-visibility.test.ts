@@ -95,6 +95,21 @@ function strings(value: unknown): string[] {
  * Settings objects and the visitor's answers are named by their key (FREE_FORM), everything else whole.
  */
 const HOST_READABLE: Record<string, readonly string[]> = {
+  // The host's own time off: its colleague's id and name are part of it (the host or the organizer named them).
+  "GET /admin/hosts/{own}/time-off": [
+    "success",
+    "data[].id",
+    "data[].hostId",
+    "data[].start",
+    "data[].end",
+    "data[].startDate",
+    "data[].endDate",
+    "data[].note",
+    "data[].colleagueHostId",
+    "data[].colleagueName",
+    "data[].createdAt",
+    "data[].updatedAt",
+  ],
   "GET /console/session": [
     "success",
     "data.id",
@@ -464,6 +479,7 @@ describe("what a host's session can read", () => {
       const email = hostId === ana ? "ana@example.com" : "bea@example.com";
       const as = await signedInAs(env, smtp, hostId, email);
       await as("POST", `/admin/hosts/${hostId}/schedules`, { name: "Mornings", availability: { weekly: { tuesday: [{ start: "08:00", end: "12:00" }] } } });
+      await env.admin("POST", `/admin/hosts/${hostId}/time-off`, { startDate: "2026-12-21", endDate: "2026-12-22", note: "Away", colleagueHostId: other });
       const reads: Record<string, string> = {
         "GET /console/session": "/console/session",
         "GET /admin/hosts": "/admin/hosts",
@@ -471,6 +487,7 @@ describe("what a host's session can read", () => {
         "GET /admin/hosts/{own}/event-types": `/admin/hosts/${hostId}/event-types`,
         "GET /admin/hosts/{own}/reservations": `/admin/hosts/${hostId}/reservations?from=${DAY}&until=${DAY}`,
         "GET /admin/hosts/{own}/schedules": `/admin/hosts/${hostId}/schedules`,
+        "GET /admin/hosts/{own}/time-off": `/admin/hosts/${hostId}/time-off`,
         "GET /admin/hosts/{own}/busy-sources": `/admin/hosts/${hostId}/busy-sources`,
         "GET /admin/busy-sources/{own}": `/admin/busy-sources/${calendars[hostId]!.id}`,
         "GET /admin/reservations": "/admin/reservations",

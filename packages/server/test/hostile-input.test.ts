@@ -4,6 +4,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { DateTime } from "luxon";
 import { createApp } from "../src/app.ts";
 import { configFromEnv } from "../src/config.ts";
 import { isValidHost, publicOrigin } from "../src/lib/links.ts";
@@ -500,5 +501,41 @@ describe("offsets in date-times", () => {
     expect(offsetInstant("2026-11-26T09:00:00+23:59")).toBe(Date.parse("2026-11-25T09:01:00Z"));
     expect(offsetInstant("2026-11-26T09:00:00-23:59")).toBe(Date.parse("2026-11-27T08:59:00Z"));
     success(await client.callTool({ name: "reschedule_reservation", arguments: { uuid, start: "2026-11-26T10:00:00+01:00" } }));
+  });
+});
+
+describe("instants with an offset", () => {
+  it("reads each as luxon reads it whole, the first time and again when its date and time of day were read before", () => {
+    const samples = [
+      "2026-12-01T09:00:00Z",
+      "2026-12-01T09:00Z",
+      "2026-12-01t09:00:00z",
+      "2026-02-30T09:00:00Z",
+      "2024-02-29T12:00+00:00",
+      "2023-02-29T12:00+00:00",
+      "2026-13-01T00:00Z",
+      "2026-02-28T24:00:00Z",
+      "2026-02-28T24:01Z",
+      "2026-02-28T25:00Z",
+      "2026-02-28T23:60Z",
+      "2026-02-28T23:59:60Z",
+      "2026-02-28T23:59:59.999999999+05:30",
+      "2026-02-28T09:00:00.5-23:59",
+      "0001-01-01T00:00Z",
+      "2026-03-29T02:30:00+01:00",
+      "2026-12-01T09:00:00+24:00",
+      "2026-12-01 09:00:00Z",
+    ];
+    const luxon = (value: string) => {
+      const parsed = DateTime.fromISO(value, { setZone: true });
+      return parsed.isValid ? parsed.toMillis() : null;
+    };
+    for (const round of [1, 2]) {
+      for (const value of samples) {
+        const expected = value.includes("+24:00") || value.includes(" ") ? null : luxon(value);
+        expect({ round, value, ms: offsetInstant(value) }).toEqual({ round, value, ms: expected });
+      }
+    }
+    expect(offsetInstant("2026-12-01T09:00:00.5-23:59")).toBe(Date.parse("2026-12-02T08:59:00.500Z"));
   });
 });

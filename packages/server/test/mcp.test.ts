@@ -21,6 +21,7 @@ const TOOLS = [
   "reschedule_reservation",
   "cancel_reservation",
   "get_availability",
+  "check_availability",
   "set_weekly_hours",
   "set_date_override",
   "close_day",
@@ -42,6 +43,9 @@ const TOOLS = [
   "delete_schedule",
   "set_event_type_hosts",
   "set_booking_limits",
+  "list_time_off",
+  "add_time_off",
+  "remove_time_off",
 ];
 const NO_RATE_LIMIT = { rateLimit: { limit: 100_000, windowSeconds: 60 } };
 const slot = (date: string, time: string) => {
@@ -264,6 +268,22 @@ describe("event types and booking links", () => {
     const { text } = success(await w.tool("resolve_booking_link", { link: "intro-call", slotCount: 2 }));
     expect(text).toContain("http://localhost/book/intro-call is the booking page of event type");
     expect(text).toContain("Mon 23 Nov 2026: 09:00, 09:30");
+  });
+
+  it("tells which custom fields are asked only under a condition", async () => {
+    const w = await world({
+      intro: {
+        customFields: [
+          { label: "Plan", name: "plan", type: "select", options: ["Personal", "Business"] },
+          { label: "Company size", name: "companySize", type: "text", required: true, showIf: { field: "plan", equals: ["Business"] } },
+        ],
+      },
+    });
+    const { data } = success(await w.tool("resolve_booking_link", { link: "intro-call", slotCount: 1 }));
+    expect(data.eventType.customFields).toEqual([
+      { name: "plan", label: "Plan", type: "select", required: false },
+      { name: "companySize", label: "Company size", type: "text", required: true, showIf: { field: "plan", equals: ["Business"] } },
+    ]);
   });
 
   it("resolves a visitor's manage link to the reservation it names", async () => {
@@ -937,5 +957,43 @@ describe("hosts, schedules and teams", () => {
     expect(spare.timezone).toBe("UTC");
     expect(success(await w.tool("delete_host", { hostId: spare.id })).data).toEqual({ hostId: spare.id, deleted: true });
     expect(success(await w.tool("list_hosts")).data.hosts.map((h: { id: number }) => h.id)).not.toContain(spare.id);
+  });
+});
+
+describe("time off through the assistant server", () => {
+  it("marks a host away with a colleague who takes the bookings, lists it and removes it", async () => {
+    const w = await world();
+    const host = success(await w.tool("list_hosts")).data.hosts.find((h: { isDefault: boolean }) => h.isDefault);
+    const sam = success(await w.tool("create_host", { name: "Sam Cover", email: "sam@example.com", timezone: "Europe/Prague" })).data.host;
+    // Tuesday: the default host's Ada at 15:00 takes one of the sixteen times.
+    expect(await w.freeTimes("2026-11-24")).toHaveLength(15);
+    const added = success(
+      await w.tool("add_time_off", { hostId: host.id, startDate: "2026-11-24", endDate: "2026-11-24", note: "Conference", colleagueHostId: sam.id }),
+    );
+    expect(added.data.timeOff).toMatchObject({
+      hostId: host.id,
+      startDate: "2026-11-24",
+      endDate: "2026-11-24",
+      colleagueHostId: sam.id,
+      colleagueName: "Sam Cover",
+    });
+    expect(added.text).toContain("Sam Cover takes the bookings");
+    // Sam stands in with the intro call's hours, and Ada's booking is not his.
+    expect(await w.freeTimes("2026-11-24")).toHaveLength(16);
+    const listed = success(await w.tool("list_time_off", { hostId: host.id }));
+    expect(listed.data.timeOff.map((t: { id: number }) => t.id)).toEqual([added.data.timeOff.id]);
+    expect(listed.text).toContain("2026-11-24 to 2026-11-24 (whole days)");
+    expect(failure(await w.tool("add_time_off", { hostId: host.id, startDate: "2026-11-25", endDate: "2026-11-25", colleagueHostId: host.id }))).toMatch(
+      /colleagueHostId: .*\(validation_failed\)/,
+    );
+    expect(failure(await w.tool("add_time_off", { hostId: host.id, start: "2026-11-25T12:00:00+01:00", end: "2026-11-25T10:00:00+01:00" }))).toMatch(
+      /end: Must be after start\. \(validation_failed\)/,
+    );
+    expect(success(await w.tool("remove_time_off", { hostId: host.id, timeOffId: added.data.timeOff.id })).data).toEqual({
+      timeOffId: added.data.timeOff.id,
+      removed: true,
+    });
+    expect(await w.freeTimes("2026-11-24")).toHaveLength(15);
+    expect(failure(await w.tool("remove_time_off", { hostId: host.id, timeOffId: added.data.timeOff.id }))).toMatch(/\(not_found\)/);
   });
 });

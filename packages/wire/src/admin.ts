@@ -1,7 +1,8 @@
 import { oneOf } from "./literals.ts";
+import { RecurrenceInputField } from "./recurrence.ts";
 import { Type, type Static } from "@sinclair/typebox";
 import { CUSTOM_FIELD_TYPES, HOST_ASSIGNMENTS, LOCATION_TYPES, THEME_COLOR_KEYS, THEME_MODES, WEEK_STARTS, WEEKDAYS, type Weekday } from "./constants.ts";
-import { Translations } from "./event-types.ts";
+import { FIELD_NAME_PATTERN, ShowIf, Translations } from "./event-types.ts";
 import { LIMITS } from "./limits.ts";
 import { BookingLimits } from "./booking-limits.ts";
 
@@ -47,12 +48,13 @@ export const CustomFieldInput = Type.Object(
   {
     uuid: Type.Optional(Type.String({ format: "uuid" })),
     label: Type.String({ minLength: 1, maxLength: 500 }),
-    name: Type.String({ pattern: "^[A-Za-z][A-Za-z0-9_]{0,63}$", description: "Letters, digits and underscores." }),
+    name: Type.String({ pattern: FIELD_NAME_PATTERN, description: "Letters, digits and underscores." }),
     type: oneOf(CUSTOM_FIELD_TYPES),
     required: Type.Optional(Type.Boolean()),
     order: Type.Optional(Type.Integer({ minimum: 0 })),
     options: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 100 })),
     placeholder: Type.Optional(Type.String({ maxLength: 500 })),
+    showIf: Type.Optional(ShowIf),
   },
   { additionalProperties: false },
 );
@@ -230,6 +232,7 @@ export const EventTypeFields = Type.Object(
       description:
         "Booking limits of the event type: its bookings per day, week or month and their minutes per day or week, in calendar periods of its zone (weeks start on locale.startDayOfWeek). Each kind absent or null is no limit; a change replaces the whole object ({} removes every limit).",
     }),
+    recurrence: RecurrenceInputField,
     hosts: Type.Array(EventTypeHostInput, {
       minItems: 1,
       maxItems: MAX_EVENT_TYPE_HOSTS,

@@ -34,6 +34,9 @@ export const OrganizerReservationView = Type.Object({
   payment: Nullable(BookingPayment),
   createdAt: Type.String({ format: "date-time" }),
   cancelReason: Nullable(Type.String(), { description: "Why the booking was cancelled, when the visitor or organizer said." }),
+  seriesId: Type.Optional(
+    Nullable(Type.String({ format: "uuid" }), { description: "The series the booking is an occurrence of (recurring bookings); null for a single booking." }),
+  ),
 });
 export type OrganizerReservationView = Static<typeof OrganizerReservationView>;
 

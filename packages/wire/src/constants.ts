@@ -58,3 +58,23 @@ export type SessionRole = (typeof SESSION_ROLES)[number];
 /** The kinds of booking limit an event type or a host may set (booking-limits.ts), in the order forms list them. */
 export const LIMIT_KINDS = ["bookingsPerDay", "bookingsPerWeek", "bookingsPerMonth", "minutesPerDay", "minutesPerWeek"] as const;
 export type LimitKind = (typeof LIMIT_KINDS)[number];
+/**
+ * Why a time is not bookable, as `GET /admin/event-types/{id}/availability-check` names it: stable codes
+ * clients may rely on. `limit_reached` and `time_off` are answered once those rules exist.
+ */
+export const AVAILABILITY_REASON_CODES = [
+  "outside_hours",
+  "min_notice",
+  "horizon",
+  "host_busy",
+  "calendar_busy",
+  "buffer",
+  "limit_reached",
+  "time_off",
+  "seats_full",
+  "disabled",
+] as const;
+export type AvailabilityReasonCode = (typeof AVAILABILITY_REASON_CODES)[number];
+/** How often a series of recurring bookings repeats: every week, or every two weeks, at the same local time. */
+export const RECURRENCE_INTERVALS = ["weekly", "biweekly"] as const;
+export type RecurrenceInterval = (typeof RECURRENCE_INTERVALS)[number];

@@ -1,4 +1,5 @@
 import { oneOf } from "./literals.ts";
+import { SeriesConflict } from "./recurrence.ts";
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 
 /** The success envelope every HTTP 200 body shares (spec part 2). */
@@ -40,6 +41,10 @@ export const FIELD_ERROR_CODES = [
   "wrong_duration",
   "too_small",
   "too_large",
+  "hidden_field",
+  "condition_unknown_field",
+  "condition_order",
+  "condition_kind",
   "invalid",
 ] as const;
 export type FieldErrorCode = (typeof FIELD_ERROR_CODES)[number];
@@ -65,6 +70,7 @@ export const ErrorBody = Type.Object({
   docs: Type.String(),
   errors: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String()))),
   fieldErrors: Type.Optional(Type.Array(FieldError, { description: "With a 422: every message of `errors` with its field and a stable code." })),
+  conflicts: Type.Optional(Type.Array(SeriesConflict, { description: "With a 409 `series_unavailable`: the occurrences that cannot be booked." })),
 });
 export type ErrorBody = Static<typeof ErrorBody>;
 
@@ -81,6 +87,7 @@ export const ERROR_CODES = {
   payload_too_large: 413,
   validation_failed: 422,
   payment_required: 422,
+  series_unavailable: 409,
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,

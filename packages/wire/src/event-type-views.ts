@@ -1,8 +1,9 @@
 import { oneOf } from "./literals.ts";
+import { RecurrenceField } from "./recurrence.ts";
 import { Type, type SchemaOptions, type Static, type TSchema } from "@sinclair/typebox";
 import { AvailabilityRules, HostAssignmentSchema } from "./admin.ts";
 import { CUSTOM_FIELD_TYPES, LOCATION_TYPES, THEME_MODES, WEEK_STARTS } from "./constants.ts";
-import { Translations } from "./event-types.ts";
+import { ShowIf, Translations } from "./event-types.ts";
 import { BookingLimits, BookingLimitsView } from "./booking-limits.ts";
 
 /** `schema` or null. */
@@ -19,6 +20,7 @@ export const CustomFieldDefinition = Type.Object({
   order: Type.Integer(),
   options: Type.Optional(Type.Array(Type.String())),
   placeholder: Type.Optional(Type.String()),
+  showIf: Type.Optional(ShowIf),
 });
 export type CustomFieldDefinition = Static<typeof CustomFieldDefinition>;
 
@@ -82,6 +84,7 @@ export const EventTypeSettings = Type.Object({
   externalBooking: Type.Boolean(),
   maxGuests: Type.Integer(),
   limits: Type.Optional(BookingLimits),
+  recurrence: Type.Optional(RecurrenceField),
 });
 export type EventTypeSettings = Static<typeof EventTypeSettings>;
 

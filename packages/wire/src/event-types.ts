@@ -1,4 +1,6 @@
 import { oneOf } from "./literals.ts";
+import { AwayNotice } from "./time-off.ts";
+import { RecurrenceField } from "./recurrence.ts";
 import { Type, type Static } from "@sinclair/typebox";
 import { LIMITS } from "./limits.ts";
 import { THEME_MODES, WEEK_STARTS } from "./constants.ts";
@@ -9,6 +11,44 @@ export const Location = Type.Object({
   value: Type.Optional(Type.Union([Type.String({ maxLength: LIMITS.textMaxLength }), Type.Null()])),
 });
 export type Location = Static<typeof Location>;
+
+/** A custom field's name: letters, digits and underscores, starting with a letter. */
+export const FIELD_NAME_PATTERN = "^[A-Za-z][A-Za-z0-9_]{0,63}$";
+
+const conditionField = Type.String({ pattern: FIELD_NAME_PATTERN, description: "The `name` of an earlier field of the same event type." });
+
+/**
+ * When a custom field is shown: only while another, earlier field's answer meets one condition.
+ * `equals`: a select's answer is one of the values (a multiselect: any chosen option is); `checked`:
+ * a checkbox is ticked; `notEmpty`: the field has an answer. A field that is not shown is neither
+ * required nor stored, and a value sent for it is refused (`hidden_field`). The rule is
+ * `visibleFieldNames` of `@booking/wire/visibility`, shared by the element and the server.
+ */
+export const ShowIf = Type.Union(
+  [
+    Type.Object(
+      {
+        field: conditionField,
+        equals: Type.Array(Type.String({ minLength: 1, maxLength: 500 }), {
+          minItems: 1,
+          maxItems: 100,
+          description: "Options of the select or multiselect field named by `field`.",
+        }),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Object(
+      { field: conditionField, checked: Type.Literal(true, { description: "Shown while the checkbox named by `field` is ticked." }) },
+      { additionalProperties: false },
+    ),
+    Type.Object(
+      { field: conditionField, notEmpty: Type.Literal(true, { description: "Shown while the field named by `field` has an answer." }) },
+      { additionalProperties: false },
+    ),
+  ],
+  { description: "Show this field only while an earlier field's answer meets the condition; absent: always shown." },
+);
+export type ShowIf = Static<typeof ShowIf>;
 
 /** A custom field as init returns it. `options` is present for select kinds. */
 export const CustomField = Type.Object({
@@ -21,6 +61,7 @@ export const CustomField = Type.Object({
   required: Type.Boolean(),
   options: Type.Optional(Type.Array(Type.String())),
   placeholder: Type.Optional(Type.String()),
+  showIf: Type.Optional(ShowIf),
 });
 export type CustomField = Static<typeof CustomField>;
 
@@ -149,6 +190,7 @@ export const EventTypeConfiguration = Type.Object({
   locations: Type.Array(ConfiguredLocation),
   translations: Type.Optional(Translations),
   payment: Type.Union([PaymentConfiguration, Type.Null()]),
+  recurrence: Type.Optional(RecurrenceField),
   bookingUrl: Type.Optional(
     Type.Union([Type.String(), Type.Null()], { description: "Absolute URL of the event type's booking page, /book/{slug}; null when it has no slug." }),
   ),
@@ -165,6 +207,12 @@ export const EventTypeConfiguration = Type.Object({
     Type.Union([Type.String(), Type.Null()], {
       description:
         "How to reach the organizer when a change is no longer possible online: the event type's contact (an email address, an http(s) address or a line of text), else its organizer email, else the email of its first host with one; null when there is none.",
+    }),
+  ),
+  away: Type.Optional(
+    Type.Array(AwayNotice, {
+      description:
+        "A personal event type's host away between now and the booking horizon, earliest first (docs/hosts.md, time off): the calendar shows a notice naming the colleague who takes the bookings meanwhile, or the note. Absent when the host is not away.",
     }),
   ),
   emailConfirmation: Type.Optional(
@@ -192,6 +240,11 @@ export const Reservation = Type.Object({
   start: Type.String({ format: "date-time" }),
   end: Type.String({ format: "date-time" }),
   location: Type.Union([Location, Type.Null()]),
+  seriesId: Type.Optional(
+    Type.Union([Type.String({ format: "uuid" }), Type.Null()], {
+      description: "The series the reservation is an occurrence of: the manage page then offers to end the series from it on.",
+    }),
+  ),
 });
 export type Reservation = Static<typeof Reservation>;
 

@@ -13,3 +13,7 @@ export * from "./bookings.ts";
 export * from "./calendars.ts";
 export * from "./console.ts";
 export * from "./literals.ts";
+export * from "./availability-check.ts";
+export * from "./visibility.ts";
+export * from "./time-off.ts";
+export * from "./recurrence.ts";

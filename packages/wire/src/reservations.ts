@@ -1,4 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { RecurrenceRequest, SeriesOccurrence } from "./recurrence.ts";
 import { CustomFieldValue, Location } from "./event-types.ts";
 import { LIMITS } from "./limits.ts";
 
@@ -21,6 +22,7 @@ export const ReservationInput = Type.Object({
   location: Type.Optional(Location),
   guests: Type.Optional(Type.Array(Type.String({ format: "email", maxLength: LIMITS.emailMaxLength }), { maxItems: LIMITS.maxGuests })),
   customFields: Type.Optional(Type.Array(CustomFieldValue, { maxItems: LIMITS.maxCustomFieldValues })),
+  recurrence: Type.Optional(RecurrenceRequest),
 });
 export type ReservationInput = Static<typeof ReservationInput>;
 
@@ -41,6 +43,14 @@ export const ReservationResult = Type.Object({
     Type.Union([Type.String(), Type.Null()], {
       description: "The visitor's link to reschedule or cancel: the booking page with ?reservation={uuid}; null when the event type has no slug.",
     }),
+  ),
+  seriesId: Type.Optional(
+    Type.Union([Type.String({ format: "uuid" }), Type.Null()], {
+      description: "The series the reservation is an occurrence of; absent or null for a single booking.",
+    }),
+  ),
+  occurrences: Type.Optional(
+    Type.Array(SeriesOccurrence, { description: "A booked series (create with `recurrence`): every occurrence, the first being this answer's `uuid`." }),
   ),
 });
 export type ReservationResult = Static<typeof ReservationResult>;

@@ -358,15 +358,15 @@ export class BookingController {
     });
   }
 
-  /** Reschedule mode: cancels the booking, with the reason typed. */
-  async cancel(): Promise<void> {
+  /** Reschedule mode: cancels the booking (`series`: and every later date of its series), with the reason typed. */
+  async cancel(series = false): Promise<void> {
     const host = this.#host;
     const flow = host.flow;
     const reservation = flow.init?.reservation;
     if (flow.kind !== "picking" || !reservation) return;
-    const retry = () => void this.cancel();
+    const retry = () => void this.cancel(series);
     await this.#attempt(flow, retry, async () => {
-      await flow.api.cancel(reservation.uuid, flow.cancelReason ?? "");
+      await (series ? flow.api.endSeries(reservation.uuid, flow.cancelReason ?? "") : flow.api.cancel(reservation.uuid, flow.cancelReason ?? ""));
       if (!flows.sameStart(host.flow, flow)) return;
       host.flow = flows.reservationCancelled(flow, reservation);
       emit(host, "booking-cancelled", { uuid: reservation.uuid });

@@ -1,5 +1,6 @@
-import type { ConfirmInput, CustomField, CustomFieldValue, InitData, Location, ReservationInput, TimeSlot } from "@booking/wire";
+import type { ConfirmInput, CustomField, CustomFieldValue, InitData, Location, RecurrenceRequest, ReservationInput, TimeSlot } from "@booking/wire";
 import { EMAIL_PATTERN as EMAIL, LIMITS, PHONE_PATTERN as PHONE } from "@booking/wire/limits";
+import { visibleFieldNames } from "@booking/wire/visibility";
 import type { DateTexts } from "../dates.ts";
 import type { TextKey } from "../i18n/texts.ts";
 
@@ -14,6 +15,8 @@ export interface BookingDraft {
   locationValue: string;
   /** Custom field answers by uuid: string, number, boolean or string[] by the field's type. */
   answers: Record<string, unknown>;
+  /** The repeat chosen (event types that allow a series): book the time every week or two, `count` times. */
+  repeat?: RecurrenceRequest | null;
 }
 
 /** An empty draft (the element's prefill attributes are copied in as they are set). */
@@ -42,6 +45,16 @@ export function needsLocationValue(location: Location | undefined): location is 
   return !!location && (location.value ?? null) === null && (location.type === "phone" || location.type === "address");
 }
 
+/**
+ * The custom fields the visitor is asked, in the given order: those without a condition and those
+ * whose condition the draft's answers meet (the server's rule, `visibleFieldNames`). A hidden field's
+ * answer stays in the draft, so it is back if the visitor changes their mind, but is never sent.
+ */
+export function shownFields<F extends CustomField>(draft: BookingDraft, fields: readonly F[]): F[] {
+  const shown = visibleFieldNames(fields, (f) => draft.answers[f.uuid]);
+  return fields.filter((f) => shown.has(f.name));
+}
+
 const blank = (value: unknown): boolean =>
   value === undefined || value === null || value === "" || value === false || (Array.isArray(value) && value.length === 0);
 
@@ -64,7 +77,7 @@ export function checkDraft(draft: BookingDraft, fields: CustomField[], locations
     if (value === "") problems["location.value"] = { key: "errorRequired" };
     else if (location.type === "phone" && !PHONE.test(value)) problems["location.value"] = { key: "errorPhone" };
   }
-  for (const field of fields) {
+  for (const field of shownFields(draft, fields)) {
     const key = `customFields.${field.uuid}`;
     const value = draft.answers[field.uuid];
     if (blank(value)) {
@@ -101,9 +114,11 @@ function answerProblem(field: CustomField, value: unknown): DraftProblems[string
   }
 }
 
-/** The custom field answers worth sending (blank ones left out). */
+/** The custom field answers worth sending: those of the fields shown, blank ones left out. */
 export function answersOf(draft: BookingDraft, fields: CustomField[]): CustomFieldValue[] {
-  return fields.filter((f) => !blank(draft.answers[f.uuid])).map((f) => ({ uuid: f.uuid, value: draft.answers[f.uuid] }));
+  return shownFields(draft, fields)
+    .filter((f) => !blank(draft.answers[f.uuid]))
+    .map((f) => ({ uuid: f.uuid, value: draft.answers[f.uuid] }));
 }
 
 /** The visitor's location choice as the API takes it. */
@@ -155,5 +170,6 @@ export function reservationOf(
     ...(location ? { location } : {}),
     ...(guests.length ? { guests } : {}),
     ...(customFields.length ? { customFields } : {}),
+    ...(draft.repeat ? { recurrence: draft.repeat } : {}),
   };
 }

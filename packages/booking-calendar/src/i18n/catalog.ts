@@ -2,6 +2,7 @@ import { PLURAL_CATEGORIES } from "@booking/wire/languages";
 import type { Language, Translation } from "@booking/wire/i18n";
 import type { en } from "./locales/en.ts";
 import type { MANAGE_TEXTS } from "./manage-texts.ts";
+import type { SERIES_TEXTS } from "./series-texts.ts";
 
 /**
  * The languages the element speaks out of the box, each with the plural categories its grammar
@@ -20,7 +21,7 @@ export const LANGUAGES = Object.keys(PLURAL_CATEGORIES) as Language[];
  * typed object literal, a catalog that misses a key, misses a plural form its language needs, or
  * keeps a key that no longer exists fails typecheck.
  */
-export type Catalog<L extends Language> = Translation<typeof en & typeof MANAGE_TEXTS, L>;
+export type Catalog<L extends Language> = Translation<typeof en & typeof MANAGE_TEXTS & typeof SERIES_TEXTS, L>;
 
 /** The built-in language for a BCP 47 tag: the exact tag, else its base language (`de-AT` → `de`). */
 export function languageOf(tag: string | null | undefined): Language | null {

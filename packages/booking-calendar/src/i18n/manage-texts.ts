@@ -16,6 +16,7 @@ export const MANAGE_TEXTS = {
   cancelBooking: "Cancel booking",
   cancelQuestion: "Cancel this booking? This cannot be undone.",
   confirmCancel: "Yes, cancel it",
+  endSeries: "Cancel this and all following dates",
   cancelReason: "Reason for cancelling (optional)",
   keepBooking: "Keep it",
   alreadyCancelled: "This booking is already cancelled.",

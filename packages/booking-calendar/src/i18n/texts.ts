@@ -1,5 +1,6 @@
 import { fill, pluralForm } from "@booking/wire/i18n";
 import type { MANAGE_TEXTS } from "./manage-texts.ts";
+import type { SERIES_TEXTS } from "./series-texts.ts";
 
 /**
  * Every string the element shows, by key, in English. The built-in translations (i18n/locales/) have
@@ -102,10 +103,13 @@ export const DEFAULT_TEXTS = {
   joinMeeting: "Join the meeting",
   manageBooking: "Reschedule or cancel",
   when: "When",
+  awayUntil: "{host} is away until {date}.",
+  awayBetween: "{host} is away from {from} until {date}.",
+  awayColleague: "Meanwhile, book with {colleague}.",
 } as const;
 
 /** A key of the element's UI strings: those every visitor may see, and those of the manage screens (i18n/manage-texts.ts). */
-export type TextKey = keyof typeof DEFAULT_TEXTS | keyof typeof MANAGE_TEXTS;
+export type TextKey = keyof typeof DEFAULT_TEXTS | keyof typeof MANAGE_TEXTS | keyof typeof SERIES_TEXTS;
 
 /** Looks up UI strings with the event type's overrides first. */
 export type Texts = (key: TextKey, values?: Record<string, string | number>) => string;

@@ -1,11 +1,12 @@
 import { LitElement, css, html, nothing, type TemplateResult } from "lit";
 import { ContextConsumer } from "@lit/context";
-import type { CustomField, Location } from "@booking/wire";
+import type { CustomField, Location, RecurrenceSetting } from "@booking/wire";
 import { LIMITS } from "@booking/wire/limits";
 import { environmentContext } from "../context.ts";
 import { controlStyles } from "../booking-calendar.styles.ts";
 import { needsLocationValue, type BookingDraft } from "../flow/draft.ts";
 import type { TextKey } from "../i18n/texts.ts";
+import type { SeriesChoiceEvents, SeriesSource } from "./series-choice.ts";
 
 /** Internal: the visitor typed (`detail.draft`) or asked to go on. */
 export type BookingFormEvents = { "bc-draft-change": { draft: BookingDraft }; "bc-submit": Record<string, never> };
@@ -14,8 +15,11 @@ const fieldId = (key: string) => `f-${key.replace(/[^a-zA-Z0-9-]/g, "-")}`;
 
 /**
  * The visitor's details: email, names, phone, guests, the meeting location and the event type's
- * custom fields in their order. It holds nothing itself: every keystroke goes up as a new draft, so
- * an error or a retry never loses what was typed. Errors arrive by the server's field keys.
+ * custom fields in their order. A conditional field comes and goes at once, without motion or an
+ * announcement: it always follows the field that shows it, where a screen reader reads on, so the
+ * field being answered, and the focus in it, stay where they are. It
+ * holds nothing itself: every keystroke goes up as a new draft, so an error or a retry never loses
+ * what was typed. Errors arrive by the server's field keys.
  */
 export class BookingForm extends LitElement {
   static override styles = [
@@ -43,16 +47,27 @@ export class BookingForm extends LitElement {
     problems: { attribute: false },
     busy: { type: Boolean },
     submitLabel: { type: String },
+    recurrence: { attribute: false },
+    slotStart: { type: String },
+    seriesSource: { attribute: false },
   };
 
   declare draft: BookingDraft;
-  /** The event type's fields; `optionLabels` show the options in the visitor's language (the answer stays the option). */
+  /**
+   * The custom fields to ask: the element passes those the answers so far show (`shownFields`), so a
+   * conditional field comes and goes as the visitor answers. `optionLabels` show the options in the
+   * visitor's language (the answer stays the option).
+   */
   declare fields: (CustomField & { optionLabels?: string[] })[];
   declare locations: Location[];
   /** Messages by field key: `email`, `guests.0`, `location.value`, `customFields.<uuid>`, ... */
   declare problems: Record<string, string[]>;
   declare busy: boolean;
   declare submitLabel: string;
+  /** The event type's `recurrence`: with it, the visitor may repeat the booking (`<bc-series-choice>`, asking `seriesSource` about `slotStart`). */
+  declare recurrence: RecurrenceSetting | null;
+  declare slotStart: string;
+  declare seriesSource: SeriesSource | null;
 
   readonly #env = new ContextConsumer(this, { context: environmentContext, subscribe: true });
 
@@ -63,6 +78,9 @@ export class BookingForm extends LitElement {
     this.problems = {};
     this.busy = false;
     this.submitLabel = "";
+    this.recurrence = null;
+    this.slotStart = "";
+    this.seriesSource = null;
   }
 
   /** Focuses the first field with a problem, in the order they are shown. */
@@ -129,6 +147,12 @@ export class BookingForm extends LitElement {
       ${this.#renderLocation()}
       ${[...this.fields].sort((a, b) => a.order - b.order).map((field) => this.#renderCustomField(field))}
       ${this.#renderGuests()}
+      ${
+        this.recurrence
+          ? html`<bc-series-choice exportparts="series, series-dates, input" .recurrence=${this.recurrence} .start=${this.slotStart} .source=${this.seriesSource}
+            .repeat=${this.draft.repeat ?? null} ?busy=${this.busy} @bc-repeat-change=${(e: CustomEvent<SeriesChoiceEvents["bc-repeat-change"]>) => this.#change({ repeat: e.detail.repeat })}></bc-series-choice>`
+          : nothing
+      }
       <div><button class="primary" type="submit" part="submit" ?disabled=${this.busy} aria-busy=${this.busy ? "true" : "false"}>${this.submitLabel}</button></div>
     </form>`;
   }

@@ -89,10 +89,10 @@ export function renderReservationSummary(reservation: Reservation, env: Calendar
   </div>`;
 }
 
-/** What the question to cancel a booking does: opens or closes it (null), keeps the reason typed, cancels; and booking afresh once cancelled. */
+/** What the question to cancel a booking does: opens or closes it (null), keeps the reason typed, cancels (with `series`: this and every later date of its series); and booking afresh once cancelled. */
 export interface CancelActions {
   ask(reason: string | null): void;
-  cancel(): void;
+  cancel(series?: boolean): void;
   book(): void;
 }
 
@@ -109,8 +109,8 @@ export function renderCancelled(env: CalendarEnvironment, onBook: () => void) {
   </div>${renderBookAnother(env, onBook)}`;
 }
 
-/** The button to cancel, which asks first with room for a reason (`reason` null: not asked yet). */
-export function renderCancel(env: CalendarEnvironment, reason: string | null, busy: boolean, { ask, cancel }: CancelActions) {
+/** The button to cancel, which asks first with room for a reason (`reason` null: not asked yet); an occurrence of a series (`series`) may also end its series. */
+export function renderCancel(env: CalendarEnvironment, reason: string | null, busy: boolean, { ask, cancel }: CancelActions, series = false) {
   const { texts } = env;
   if (reason === null) {
     return html`<div class="actions"><button type="button" part="cancel" @click=${() => ask("")}>${texts("cancelBooking")}</button></div>`;
@@ -121,7 +121,8 @@ export function renderCancel(env: CalendarEnvironment, reason: string | null, bu
     <textarea id="cancel-reason" part="cancel-reason" maxlength=${LIMITS.textMaxLength} .value=${reason}
       @input=${(e: Event) => ask((e.target as HTMLTextAreaElement).value)}></textarea>
     <div class="actions">
-      <button type="button" class="danger" part="cancel" ?disabled=${busy} @click=${cancel}>${texts("confirmCancel")}</button>
+      <button type="button" class="danger" part="cancel" ?disabled=${busy} @click=${() => cancel()}>${texts("confirmCancel")}</button>
+      ${series ? html`<button type="button" class="danger" part="cancel end-series" ?disabled=${busy} @click=${() => cancel(true)}>${texts("endSeries")}</button>` : nothing}
       <button type="button" @click=${() => ask(null)}>${texts("keepBooking")}</button>
     </div>
   </div>`;
@@ -140,7 +141,7 @@ export function renderManage(flow: FlowOf<"picking">, env: CalendarEnvironment, 
   const summary = renderReservationSummary(reservation, env, config);
   if (reservation.status === "cancelled") return html`${summary}<p>${env.texts("alreadyCancelled")}</p>${renderBookAnother(env, cancel.book)}`;
   return html`${summary}${renderRules(rules, config, env)}
-    ${rules.canCancel ? renderCancel(env, flow.cancelReason, busy, cancel) : nothing}
+    ${rules.canCancel ? renderCancel(env, flow.cancelReason, busy, cancel, !!reservation.seriesId) : nothing}
     ${rules.canMove ? html`<h3 id="new-times" tabindex="-1">${env.texts("pickNewTime")}</h3>` : nothing}`;
 }
 

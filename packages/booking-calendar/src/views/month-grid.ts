@@ -5,12 +5,17 @@ import { controlStyles } from "../booking-calendar.styles.ts";
 import { addDays, addMonths, monthOf, monthWeeks, weekBounds, type PlainDate, type PlainMonth } from "../dates.ts";
 
 /** Internal: the visitor moved to another month (`detail.month`) or picked a day (`detail.date`). */
-export type MonthGridEvents = { "bc-month-change": { month: PlainMonth; focus: PlainDate | null }; "bc-day-pick": { date: PlainDate } };
+export type MonthGridEvents = {
+  "bc-month-change": { month: PlainMonth; focus: PlainDate | null };
+  "bc-day-pick": { date: PlainDate };
+  "bc-unavailable-pick": { date: PlainDate };
+};
 
 /**
  * A month of days as a WAI-ARIA date-picker grid: one day is in the tab order (roving tabindex),
  * arrows move by day and week, Home/End to the week's edges, PageUp/PageDown by month (with Shift
- * by year), Enter/Space picks. Days without free times stay focusable but are marked unavailable.
+ * by year), Enter/Space picks. Days without free times stay focusable but are marked unavailable;
+ * picking one says so (`bc-unavailable-pick`) and changes nothing.
  */
 export class MonthGrid extends LitElement {
   static override styles = [
@@ -115,8 +120,8 @@ export class MonthGrid extends LitElement {
   }
 
   #pick(date: PlainDate): void {
-    if (!this.freeDays.has(date)) return;
-    this.dispatchEvent(new CustomEvent("bc-day-pick", { detail: { date } }));
+    const free = this.freeDays.has(date) && date >= this.minDate && date <= this.maxDate;
+    this.dispatchEvent(new CustomEvent(free ? "bc-day-pick" : "bc-unavailable-pick", { detail: { date } }));
   }
 
   #onKeydown(event: KeyboardEvent, date: PlainDate): void {

@@ -50,7 +50,26 @@ export function renderHeader(config: EventTypeConfiguration, env: CalendarEnviro
       ${config.description ? html`<p class="muted desc">${config.description}</p>` : nothing}
       <p class="muted">${env.texts("duration", { minutes: config.durationMinutes })}${config.payment ? html` · ${env.dates.money(config.payment.amount, config.payment.currency)}` : nothing}</p>
     </div>
-  </header>`;
+  </header>${renderAway(config, env)}`;
+}
+
+/**
+ * The host away (the earliest time off ahead, `configuration.away`): until when, whose times the
+ * calendar offers meanwhile, and the organizer's note.
+ */
+export function renderAway(config: EventTypeConfiguration, env: CalendarEnvironment) {
+  const away = config.away?.[0];
+  if (!away) return nothing;
+  const { texts, dates } = env;
+  const date = dates.fullDate(away.lastDay);
+  const said =
+    Date.parse(away.start) <= Date.now()
+      ? texts("awayUntil", { host: away.hostName, date })
+      : texts("awayBetween", { host: away.hostName, from: dates.instantDate(away.start, config.timezone), date });
+  return html`<div class="away" part="away-notice" role="note">
+    <p>${said}${away.colleagueName ? ` ${texts("awayColleague", { colleague: away.colleagueName })}` : nothing}</p>
+    ${away.note ? html`<p class="muted">${away.note}</p>` : nothing}
+  </div>`;
 }
 
 /** What is being booked, beside the form: event, host, time, zone, place and price. */

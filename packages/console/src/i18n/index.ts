@@ -11,7 +11,18 @@ export type Language = (typeof LANGUAGES)[number];
 export const isLanguage = (tag: string | null | undefined): tag is Language => (LANGUAGES as readonly (string | null | undefined)[]).includes(tag);
 
 /** Groups a page looks up by a code the API sends (a status, a channel, an error code): a code they do not name reads `undefined`. */
-type ByCode = "statuses" | "fieldErrors" | "failures" | "modes" | "locationTypes" | "fieldTypes" | "channels" | "deliveryStatuses" | "roles" | "signInMethods";
+type ByCode =
+  | "statuses"
+  | "fieldErrors"
+  | "failures"
+  | "modes"
+  | "locationTypes"
+  | "fieldTypes"
+  | "channels"
+  | "deliveryStatuses"
+  | "roles"
+  | "signInMethods"
+  | "reasons";
 
 /** The texts of one language as the pages read them; every language has every key of English (en.ts). */
 export type Texts = Omit<Translation<typeof en, "en">, ByCode> & { [K in ByCode]: Record<string, string> };

@@ -3,7 +3,7 @@ import { api, type ApiFailure } from "../api.ts";
 import { ConsolePage, errorSummary, failureText, fieldError, refusalOf, unsaved } from "../base.ts";
 import type { AvailabilityRules, TimeRange, Weekday } from "@booking/wire";
 import { WEEKDAYS } from "@booking/wire/constants";
-import { eventTypes, hosts, type EventTypeView, type ScheduleView } from "../model.ts";
+import { eventTypes, hosts, type EventTypeView, type HostView, type ScheduleView } from "../model.ts";
 
 type Range = TimeRange;
 
@@ -15,6 +15,8 @@ interface Target {
   availability: AvailabilityRules;
   /** Saves the hours, answering them as stored. */
   save: (availability: AvailabilityRules) => Promise<AvailabilityRules>;
+  /** A schedule's host with the other hosts, whose time off shows below its hours. */
+  host?: { host: HostView; others: HostView[] };
 }
 
 /**
@@ -74,6 +76,10 @@ export class AvailabilityPage extends ConsolePage {
     // A host's session may not read event types: only its schedules.
     const types: EventTypeView[] = this.hostId === null ? await eventTypes().catch(() => []) : [];
     const owners = await hosts().catch(() => []);
+    const hostOf = (id: number) => {
+      const host = owners.find((h) => h.id === id);
+      return host ? { host: { host, others: owners.filter((h) => h.id !== id) } } : {};
+    };
     const schedules = (
       await Promise.all(owners.map((h) => api("GET /admin/hosts/:hostId/schedules", { params: { hostId: h.id } }).catch(() => [] as ScheduleView[])))
     ).flat();
@@ -93,6 +99,7 @@ export class AvailabilityPage extends ConsolePage {
         availability: rulesOf(s.availability),
         save: async (availability: AvailabilityRules) =>
           rulesOf((await api("PATCH /admin/schedules/:scheduleId", { params: { scheduleId: s.id }, body: { availability } })).availability),
+        ...hostOf(s.hostId),
       })),
     ];
     // `#/availability/schedule-3` opens that schedule.
@@ -229,6 +236,12 @@ export class AvailabilityPage extends ConsolePage {
       </div>`;
   }
 
+  /** The time off of the chosen schedule's host, beside the hours it blocks. */
+  private chosenHost() {
+    const owner = this.targets.find((x) => x.key === this.chosen)?.host;
+    return owner ? html`<console-time-off .t=${this.t} .host=${owner.host} .colleagues=${owner.others}></console-time-off>` : nothing;
+  }
+
   override render() {
     const t = this.t;
     return html`<h2 tabindex="-1">${t.availability}</h2>
@@ -275,7 +288,8 @@ export class AvailabilityPage extends ConsolePage {
             <button class="primary" type="submit">${t.save}</button>
           </form>`
           : html`<p>${t.empty}</p>`
-      }`;
+      }
+      ${this.chosenHost()}`;
   }
 }
 

@@ -2,6 +2,7 @@ import { html, nothing } from "lit";
 import { api, type ApiFailure } from "../api.ts";
 import { ConsolePage, field, fieldError, refusalOf, when } from "../base.ts";
 import { named } from "../i18n/index.ts";
+import type { AvailabilityCheckDialog } from "../availability-check.ts";
 import type { AdminBookingPage } from "@booking/wire";
 import { eventTypes, hosts, type AdminBookingDetail, type AdminBookingView, type EventTypeView, type HostView, type TimeSlot } from "../model.ts";
 
@@ -99,7 +100,7 @@ export class BookingsPage extends ConsolePage {
           this.items = items;
           this.next = null;
         } else {
-          const period = this.period === "all" ? {} : { when: this.period, order: this.period === "past" ? "desc" : "asc" };
+          const period = this.period === "all" ? {} : { when: this.period, order: this.period === "past" ? ("desc" as const) : ("asc" as const) };
           const page = await api("GET /admin/reservations", { query: { ...this.filters, ...period, limit: PAGE, cursor, timezone } });
           this.items = page.items;
           this.next = page.next;
@@ -253,7 +254,19 @@ export class BookingsPage extends ConsolePage {
         }
       </div>
       ${this.loading ? html`<p>${t.loading}</p>` : this.view === "list" ? this.list(lang) : this.week(lang)}
-      ${this.open ? this.dialog(lang) : nothing}`;
+      ${this.open ? this.dialog(lang) : nothing}
+      ${this.view === "week" ? this.checkDialog() : nothing}`;
+  }
+
+  /** The availability check of the week's days: an event type chosen from the organizer's, or a host's own time. */
+  private checkDialog() {
+    const first = Number(this.filters.eventTypeId) || this.types[0]?.id || null;
+    return html`<console-availability-check .t=${this.t} .eventTypes=${this.types} .eventTypeId=${this.hostId === null ? first : null}
+      .hostId=${this.hostId}></console-availability-check>`;
+  }
+
+  private checkDay(day: string): void {
+    void this.querySelector<AvailabilityCheckDialog>("console-availability-check")?.open(day);
   }
 
   private list(lang: string) {
@@ -292,6 +305,7 @@ export class BookingsPage extends ConsolePage {
     return html`<div class="week">${days.map((day, i) => {
       const those = this.items.filter((b) => localDate(b.startIso8601) === day);
       return html`<section aria-labelledby="wd-${i}"><h3 id="wd-${i}">${t.dayNames[i]} ${day.slice(5)}</h3>
+        <button type="button" class="link" aria-label="${t.checkOpen} ${t.dayNames[i]} ${day}" @click=${() => this.checkDay(day)}>${t.checkOpen}</button>
         <ul>${those.map((b) => html`<li><button type="button" @click=${() => this.show(b)}>${new Date(b.startIso8601).toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" })} ${b.firstname} ${b.lastname} <span class="muted">(${t.statuses[b.status] ?? b.status})</span></button></li>`)}</ul>
       </section>`;
     })}</div>`;

@@ -6,6 +6,7 @@ import type { EventTypeView } from "@booking/wire";
 import type { ScheduleView } from "../model.ts";
 import { NEW_DRAFT, hostsOf, pick, type Draft, type DraftEditor } from "./event-type-form/draft.ts";
 import { generalSettings, schedulingSettings } from "./event-type-form/settings.ts";
+import { recurrenceEditor } from "./event-type-form/recurrence.ts";
 import { hoursEditor } from "./event-type-form/hours.ts";
 import { locationsEditor } from "./event-type-form/locations.ts";
 import { paymentEditor } from "./event-type-form/payment.ts";
@@ -149,15 +150,15 @@ export class EventTypeForm extends ConsolePage implements DraftEditor {
     const form = html`<form @submit=${this.save} novalidate>
       ${this.failure && !Object.keys(this.failure.errors).length ? html`<p class="notice bad" role="alert">${failureText(this.failure, t)}</p>` : errorSummary(this.failure, t.fixFields, t, (key) => this.labelOf(key))}
       ${generalSettings(this)} ${schedulingSettings(this)} ${limitsEditor(this)}
-      ${hoursEditor(this, this.saved, this.schedules)} ${locationsEditor(this)} ${paymentEditor(this)} ${appearanceEditor(this)} ${customFieldsEditor(this)}
+      ${hoursEditor(this, this.saved, this.schedules)} ${locationsEditor(this)} ${paymentEditor(this)} ${recurrenceEditor(this)} ${appearanceEditor(this)} ${customFieldsEditor(this)}
       <button class="primary" type="submit" ?disabled=${this.busy}>${this.eventTypeId === null ? t.create : t.save}</button>
     </form>`;
     return html`<h2 tabindex="-1">${title || t.newEventType}</h2>
       <p><a href="#/event-types">← ${t.eventTypes}</a></p>
       ${
         this.saved
-          ? html`<div class="split">${form}<div><h3>${t.preview}</h3><p class="muted">${t.previewHelp}</p>
-            <console-calendar-preview token=${this.saved.linkToken} calendar-src=${this.calendarSrc} .draft=${this.draft} label=${t.preview}
+          ? html`<div class="split">${form}<div><h3>${t.preview}</h3><p class="muted">${t.previewHelp} ${t.previewCheckHelp}</p>
+            <console-calendar-preview token=${this.saved.linkToken} calendar-src=${this.calendarSrc} .draft=${this.draft} label=${t.preview} .eventTypeId=${this.saved.id}
               .texts=${{ showAs: t.previewShowAs, inline: t.previewInline, popup: t.popup, floating: t.floating, openPopup: t.previewOpenPopup, floatingHelp: t.previewFloatingHelp }}></console-calendar-preview></div></div>`
           : form
       }`;

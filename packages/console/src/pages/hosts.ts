@@ -8,7 +8,8 @@ import { limitsFields } from "./limits-fields.ts";
 /**
  * The hosts and their schedules. The organizer sees every host and emails a host a one-time link
  * that signs them in to the console as that host; a host sees only themselves. Either adds a
- * schedule (weekly hours that event types share), edited on the availability page.
+ * schedule (weekly hours that event types share), edited on the availability page, and time off
+ * (pages/time-off.ts).
  */
 export class HostsPage extends ConsolePage {
   static override properties = {
@@ -135,6 +136,7 @@ export class HostsPage extends ConsolePage {
                   <input id="new-schedule-${h.id}" name="name" required maxlength="200"></div>
                 <button type="submit">${t.addSchedule}</button>
               </form>
+              <console-time-off .t=${t} .host=${h} .colleagues=${this.items!.filter((c) => c.id !== h.id)}></console-time-off>
             </section>`;
             })
       }`;

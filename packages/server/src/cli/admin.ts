@@ -14,13 +14,14 @@
  * their delivery attempts.
  *
  * This file reads the command line and dispatches; each group of commands lives in `admin/`
- * (event types, hours, limits, reservations, webhooks, hosts and schedules, calendars) over the shared client (`admin/client.ts`).
+ * (event types, hours, limits, reservations, webhooks, hosts and schedules, time off, calendars) over the shared client (`admin/client.ts`).
  * A new command is an entry in its group's `commands` with its line in the group's `usage`, a new
  * group a file listed in GROUPS below, and a new flag a line in OPTIONS (`admin/args.ts`).
  */
 import { parseArgs } from "node:util";
 import { OPTIONS, UsageError, type Flags } from "./admin/args.ts";
 import { calendarCommands } from "./admin/calendars.ts";
+import { checkCommands } from "./admin/checks.ts";
 import { client, RequestFailed } from "./admin/client.ts";
 import type { Command, CommandGroup } from "./admin/command.ts";
 import { eventTypeCommands, SETTINGS_USAGE } from "./admin/event-types.ts";
@@ -28,10 +29,21 @@ import { hostCommands } from "./admin/hosts.ts";
 import { hoursCommands } from "./admin/hours.ts";
 import { limitCommands } from "./admin/limits.ts";
 import { reservationCommands } from "./admin/reservations.ts";
+import { timeOffCommands } from "./admin/time-off.ts";
 import { webhookCommands } from "./admin/webhooks.ts";
 
 /** The command groups, in the order `help` lists them. */
-const GROUPS: CommandGroup[] = [eventTypeCommands, hoursCommands, limitCommands, reservationCommands, webhookCommands, hostCommands, calendarCommands];
+const GROUPS: CommandGroup[] = [
+  eventTypeCommands,
+  hoursCommands,
+  limitCommands,
+  reservationCommands,
+  webhookCommands,
+  hostCommands,
+  timeOffCommands,
+  calendarCommands,
+  checkCommands,
+];
 const COMMANDS: Record<string, Command> = Object.assign({}, ...GROUPS.map((group) => group.commands));
 
 const USAGE = `Usage: npm run admin -- <command> [arguments] [options]

@@ -1,4 +1,4 @@
-import type { BusinessCode, ErrorCode, FieldError, FieldErrorCode } from "@booking/wire";
+import type { BusinessCode, ErrorCode, FieldError, FieldErrorCode, SeriesConflict } from "@booking/wire";
 
 /**
  * A refusal decided by the booking rules, carrying the wire's error code and, for invalid input,
@@ -9,7 +9,7 @@ export class DomainError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly details: { errors?: Record<string, string[]>; fieldErrors?: FieldError[]; hint?: string } = {},
+    readonly details: { errors?: Record<string, string[]>; fieldErrors?: FieldError[]; hint?: string; conflicts?: SeriesConflict[] } = {},
   ) {
     super(message);
   }

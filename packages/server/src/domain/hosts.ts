@@ -1,6 +1,7 @@
 import type { AvailabilityRules } from "./event-type.ts";
 import { isOffered, retakable, seatCounter, seatsLeft, slotsBetween, type BusyInterval, type Slot, type SlotRules } from "./slots.ts";
 import { blockedByBusy, busyChecker, forwardBusyChecker } from "./busy.ts";
+import { awayDuring, insideOf } from "./time-off.ts";
 
 /**
  * Hosts and teams (docs/hosts.md). An event type sells the time of one or more hosts. Each host is
@@ -25,6 +26,8 @@ export interface HostMember {
   priority: number;
   /** The host's schedule used by this event type; null: the event type's own hours. */
   schedule: { timezone: string; availability: AvailabilityRules } | null;
+  /** A colleague standing in for an away host (domain/time-off.ts): offered only inside these intervals. */
+  within?: readonly BusyInterval[];
 }
 
 /** A seat holder with the hosts it took (none recorded: it counts for every host). */
@@ -39,6 +42,8 @@ export interface HostTime {
   hostId: number;
   busy: BusyInterval[];
   lastBookedAtMs: number | null;
+  /** The host's time off: it blocks like busy time, except in a collective event type, which leaves the host out. */
+  away?: readonly BusyInterval[];
 }
 
 const rulesMemo = new WeakMap<object, WeakMap<object, SlotRules>>();
@@ -71,6 +76,8 @@ export interface TeamSlotOptions {
   ignoreNoticeAndHorizon?: boolean;
   /** True when a booking of [startMs, endMs) would pass one of the host's booking limits: the host is not free then. */
   limited?: (hostId: number, startMs: number, endMs: number) => boolean;
+  /** Each host's time off: it blocks the host like busy time, except in a collective team, which meets without them. */
+  awayOf?: (hostId: number) => readonly BusyInterval[];
 }
 
 /**
@@ -90,19 +97,25 @@ export function teamSlots(
   nowMs: number,
   options: TeamSlotOptions = {},
 ): Slot[] {
-  if (assignment === "round-robin" && members.length > 1) return roundRobinSlots(settings, members, holders, busyOf, fromMs, untilMs, nowMs, options);
+  const awayOf = options.awayOf;
+  // Away time blocks a host like busy time, except in a collective team, which leaves the host out.
+  const leaveOut = assignment === "collective" && members.length > 1 && awayOf !== undefined;
+  const blockingOf = awayOf && !leaveOut ? (id: number) => [...busyOf(id), ...awayOf(id)] : busyOf;
+  if (assignment === "round-robin" && members.length > 1) return roundRobinSlots(settings, members, holders, blockingOf, fromMs, untilMs, nowMs, options);
   const limited = options.limited;
   const perHost = members.map((m) => {
-    const blocked = busyChecker(settings, busyOf(m.hostId));
+    const blocked = busyChecker(settings, blockingOf(m.hostId));
     return slotsBetween(hostRules(settings, m), fromMs, untilMs, holdersOf(assignment, holders, m.hostId), nowMs, options).filter(
       (slot) =>
         slot.freeSeats > 0 &&
         (!options.ignoreNoticeAndHorizon || slot.startMs > nowMs) &&
         !blocked(slot.startMs, slot.endMs) &&
-        !limited?.(m.hostId, slot.startMs, slot.endMs),
+        !limited?.(m.hostId, slot.startMs, slot.endMs) &&
+        insideOf(m.within, slot.startMs, slot.endMs),
     );
   });
   if (perHost.length === 1) return perHost[0]!;
+  if (leaveOut) return collectiveWithout(members, perHost, awayOf);
   const byStart = new Map<number, { slot: Slot; hosts: number }>();
   for (const slots of perHost) {
     for (const slot of slots) {
@@ -116,6 +129,30 @@ export function teamSlots(
   }
   const out: Slot[] = [];
   for (const { slot, hosts } of byStart.values()) if (assignment === "round-robin" || hosts === members.length) out.push(slot);
+  return out.sort((a, b) => a.startMs - b.startMs);
+}
+
+/**
+ * A collective team's slots when some hosts are away: a slot is offered when every host not away
+ * during it offers it (the least free seats count), and at least one host is there. An away host's
+ * own slots do not matter: the meeting happens without them.
+ */
+function collectiveWithout(members: readonly HostMember[], perHost: Slot[][], awayOf: (hostId: number) => readonly BusyInterval[]): Slot[] {
+  const offered = perHost.map((slots) => new Map(slots.map((slot) => [slot.startMs, slot])));
+  const starts = new Map<number, Slot>();
+  for (const slots of perHost) for (const slot of slots) if (!starts.has(slot.startMs)) starts.set(slot.startMs, slot);
+  const out: Slot[] = [];
+  for (const candidate of starts.values()) {
+    let freeSeats = Number.POSITIVE_INFINITY;
+    let present = 0;
+    for (let i = 0; i < members.length && freeSeats > 0; i++) {
+      if (awayDuring(awayOf(members[i]!.hostId), candidate.startMs, candidate.endMs)) continue;
+      const slot = offered[i]!.get(candidate.startMs);
+      freeSeats = slot && slot.endMs === candidate.endMs ? Math.min(freeSeats, slot.freeSeats) : 0;
+      present++;
+    }
+    if (present > 0 && freeSeats > 0) out.push({ ...candidate, freeSeats });
+  }
   return out.sort((a, b) => a.startMs - b.startMs);
 }
 
@@ -149,6 +186,7 @@ function roundRobinSlots(
       hostId: m.hostId,
       seats: seatCounter(rules, holdersOf("round-robin", holders, m.hostId)),
       blocked: forwardBusyChecker(settings, busyOf(m.hostId)),
+      within: m.within,
     }));
     const out: Slot[] = [];
     for (const slot of slotsBetween(rules, fromMs, untilMs, [], nowMs, options)) {
@@ -156,7 +194,12 @@ function roundRobinSlots(
       let free = 0;
       for (const host of hosts) {
         // A host skipped for some slots asks about later ones only, so its pointer still moves forward.
-        if (host.blocked(slot.startMs, slot.endMs) || options.limited?.(host.hostId, slot.startMs, slot.endMs)) continue;
+        if (
+          host.blocked(slot.startMs, slot.endMs) ||
+          !insideOf(host.within, slot.startMs, slot.endMs) ||
+          options.limited?.(host.hostId, slot.startMs, slot.endMs)
+        )
+          continue;
         free = Math.max(free, host.seats(slot.startMs, slot.endMs));
         if (free === slot.seats) break;
       }
@@ -187,9 +230,16 @@ export function offeringHosts(
   startMs: number,
   endMs: number,
   nowMs: number,
-  options: { ignoreNoticeAndHorizon?: boolean } = {},
+  options: { ignoreNoticeAndHorizon?: boolean; awayOf?: (hostId: number) => readonly BusyInterval[] } = {},
 ): number[] {
-  const offering = members.filter((m) => isOffered(hostRules(settings, m), startMs, endMs, nowMs, options)).map((m) => m.hostId);
+  const offers = (m: HostMember) => insideOf(m.within, startMs, endMs) && isOffered(hostRules(settings, m), startMs, endMs, nowMs, options);
+  if (assignment === "collective" && members.length > 1 && options.awayOf) {
+    // Away hosts are left out (still named, so the claim reads their time off again under its lock).
+    const awayOf = options.awayOf;
+    const present = members.filter((m) => !awayDuring(awayOf(m.hostId), startMs, endMs));
+    return present.length > 0 && present.every(offers) ? members.map((m) => m.hostId) : [];
+  }
+  const offering = members.filter(offers).map((m) => m.hostId);
   if (assignment === "collective") return offering.length === members.length ? offering : [];
   return offering;
 }
@@ -232,7 +282,16 @@ export function hostsFor(
     const counted = holdersOf(assignment, holders, hostId);
     return options.retake ? retakable(rules, startMs, endMs, counted, options.retake.nowMs) : seatsLeft(rules, startMs, endMs, counted) > 0;
   };
-  const free = candidates.filter((c) => seatFree(c.hostId) && !blockedByBusy(settings, startMs, endMs, c.busy));
+  const within = (hostId: number) => insideOf(members.find((m) => m.hostId === hostId)?.within, startMs, endMs);
+  if (assignment === "collective" && candidates.length > 1) {
+    // An away host is left out: the others meet without them (domain/time-off.ts).
+    const present = candidates.filter((c) => !awayDuring(c.away, startMs, endMs));
+    const free = present.filter((c) => seatFree(c.hostId) && !blockedByBusy(settings, startMs, endMs, c.busy));
+    return free.length === present.length && free.length > 0 ? free.map((c) => c.hostId) : null;
+  }
+  const free = candidates.filter(
+    (c) => within(c.hostId) && seatFree(c.hostId) && !blockedByBusy(settings, startMs, endMs, c.away ? [...c.busy, ...c.away] : c.busy),
+  );
   if (assignment === "collective" || candidates.length <= 1) return free.length === candidates.length && free.length > 0 ? free.map((c) => c.hostId) : null;
   const kept = options.keep?.find((id) => free.some((c) => c.hostId === id));
   if (kept !== undefined) return [kept];

@@ -151,7 +151,8 @@ export function slotsBetween(
   const stepMs = rules.slotIntervalMinutes * MINUTE;
   const before = rules.bufferBeforeMinutes * MINUTE;
   const after = rules.bufferAfterMinutes * MINUTE;
-  const earliest = options.ignoreNoticeAndHorizon ? Number.NEGATIVE_INFINITY : nowMs + rules.minNoticeMinutes * MINUTE;
+  // The notice and horizon steps bound the grid here; the availability check asks the same bounds (domain/exclusions.ts).
+  const earliest = options.ignoreNoticeAndHorizon ? Number.NEGATIVE_INFINITY : noticeEnd(rules, nowMs);
   const latestStart = options.ignoreNoticeAndHorizon ? Number.POSITIVE_INFINITY : horizonEnd(rules, nowMs);
   const sorted = [...busy].sort((a, b) => a.startMs - b.startMs);
   const longest = sorted.reduce((m, b) => Math.max(m, b.endMs - b.startMs), 0);
@@ -262,6 +263,11 @@ export function conflictWindow(rules: SlotRules, startMs: number, endMs: number)
   return { fromMs: startMs - pad, untilMs: endMs + pad };
 }
 
+/** The first instant a slot may start at `nowMs` by the minimum notice (the notice step of the slot page and the check). */
+export function noticeEnd(rules: Pick<SlotRules, "minNoticeMinutes">, nowMs: number): number {
+  return nowMs + rules.minNoticeMinutes * MINUTE;
+}
+
 /** horizonEnd per zone and horizon, with the local day it holds for: luxon once a day, not on every booking. */
 const horizons = new Map<string, { fromMs: number; untilMs: number; endMs: number }>();
 
@@ -278,22 +284,41 @@ export function horizonEnd(rules: Pick<SlotRules, "timezone" | "horizonDays">, n
   return endMs;
 }
 
-function freeSeatsOf(sorted: BusyInterval[], longest: number, start: number, end: number, before: number, after: number, seats: number): number {
+/**
+ * The seat step: seats left in [start, end) among the `sorted` seat holders. With `blockers`, it does
+ * not stop at the first holder that blocks the slot whole but collects every one (the availability
+ * check's answer); the count is the same.
+ */
+export function freeSeatsOf<B extends BusyInterval>(
+  sorted: readonly B[],
+  longest: number,
+  start: number,
+  end: number,
+  before: number,
+  after: number,
+  seats: number,
+  blockers?: B[],
+): number {
   // Buffered spans overlap when busy.start - before < end + after and busy.end + after > start - before.
   let hi = upperBound(sorted, end + after + before);
   let taken = 0;
+  let blocked = false;
   while (hi-- > 0) {
     const b = sorted[hi]!;
     if (b.startMs + longest + after + before <= start) break;
     if (b.endMs + after + before <= start) continue;
     if (b.startMs === start && b.endMs === end) taken++;
-    else return 0;
+    else if (!blockers) return 0;
+    else {
+      blocked = true;
+      blockers.push(b);
+    }
   }
-  return Math.max(0, seats - taken);
+  return blocked ? 0 : Math.max(0, seats - taken);
 }
 
 /** Index of the first busy interval starting at or after `ms`. */
-function upperBound(sorted: BusyInterval[], ms: number): number {
+function upperBound(sorted: readonly BusyInterval[], ms: number): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {

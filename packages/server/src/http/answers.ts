@@ -25,7 +25,7 @@ export function answers<S extends TSchema, More extends { [status: number]: TSch
   success: S,
   errors: readonly ErrorStatus[] = [],
   more?: More,
-): { 200: S } & More & Record<ErrorStatus, typeof ErrorBody> {
+): { 200: S } & NoInfer<More> & Record<ErrorStatus, typeof ErrorBody> {
   const out: Record<number, TSchema> = { 200: declared(success) };
   for (const status of [...EVERY_ROUTE, ...errors]) out[status] = declared(ErrorBody);
   // A route that answers a status otherwise (a page that says it in HTML) declares it here.

@@ -1,15 +1,25 @@
 import { ApiError } from "./errors.ts";
 
+/** Decodes whole bodies (never a stream of parts), so one decoder serves every request. */
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 /**
  * Reads a request body as UTF-8 text, stopping as soon as it passes `maxBytes`, so an oversized
- * upload is refused with the JSON 413 without being held in memory.
+ * upload is refused with the JSON 413 without being held in memory. A body of a declared length
+ * within the limit (what Bun's server reads to the byte) is read at once, and checked again.
  */
 export async function readBody(request: Request, maxBytes: number): Promise<string> {
   const tooLarge = () => new ApiError("payload_too_large", `The request body is larger than ${maxBytes} bytes.`);
-  if (Number(request.headers.get("content-length") ?? "0") > maxBytes) throw tooLarge();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
+  const declared = request.headers.get("content-length");
+  if (Number(declared ?? "0") > maxBytes) throw tooLarge();
+  let bytes: Uint8Array;
+  // Chunked (Transfer-Encoding wins over a Content-Length beside it): read in parts, counted as they come.
+  if (!request.body || (declared !== null && !request.headers.has("transfer-encoding"))) {
+    bytes = request.body ? new Uint8Array(await request.arrayBuffer()) : new Uint8Array(0);
+    if (bytes.byteLength > maxBytes) throw tooLarge();
+  } else {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
     const reader = request.body.getReader();
     for (;;) {
       const { value, done } = await reader.read();
@@ -21,9 +31,10 @@ export async function readBody(request: Request, maxBytes: number): Promise<stri
       }
       chunks.push(value);
     }
+    bytes = Buffer.concat(chunks);
   }
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+    return UTF8.decode(bytes);
   } catch {
     throw new ApiError("bad_request", "The request body is not valid UTF-8.");
   }

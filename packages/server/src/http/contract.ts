@@ -26,60 +26,64 @@ export function httpContract(ctx: AppContext, routes: RouteList, rawBodyPaths: R
   const methodsOf = allowedMethods(routes);
   const callerKey = callerKeys(ctx.store, ctx.config.adminKey, ctx.config.trustProxy, ctx.config.aliasPrefix, consoleSession);
   const hsts = strictTransportSecurity(ctx.config);
-  return new Elysia({ name: "http-contract" })
-    .onRequest(async ({ request, set, server }) => {
-      set.headers["apigw-requestid"] = crypto.randomUUID();
-      set.headers["service-api-version"] = API_VERSION;
-      set.headers["cache-control"] = "no-store";
-      set.headers["x-content-type-options"] = "nosniff";
-      if (hsts) set.headers["strict-transport-security"] = hsts;
-      // RFC 9112 asks for a 400 on a malformed Host; a request without one (HTTP/1.0) is served.
-      const host = request.headers.get("host");
-      if (host !== null && !isValidHost(host)) throw new ApiError("bad_request", "The Host header is not a valid host name.");
-      const path = pathOf(request.url);
-      const crossOrigin = isCrossOriginPath(path, ctx.config.aliasPrefix);
-      if (crossOrigin) Object.assign(set.headers, CORS_HEADERS);
+  return (
+    new Elysia({ name: "http-contract" })
+      .onRequest(async ({ request, set, server }) => {
+        set.headers["apigw-requestid"] = crypto.randomUUID();
+        set.headers["service-api-version"] = API_VERSION;
+        set.headers["cache-control"] = "no-store";
+        set.headers["x-content-type-options"] = "nosniff";
+        if (hsts) set.headers["strict-transport-security"] = hsts;
+        // RFC 9112 asks for a 400 on a malformed Host; a request without one (HTTP/1.0) is served.
+        const host = request.headers.get("host");
+        if (host !== null && !isValidHost(host)) throw new ApiError("bad_request", "The Host header is not a valid host name.");
+        const path = pathOf(request.url);
+        const crossOrigin = isCrossOriginPath(path, ctx.config.aliasPrefix);
+        if (crossOrigin) Object.assign(set.headers, CORS_HEADERS);
 
-      const key = await callerKey(request, server, set);
-      const decision = await ctx.rateLimiter.hit(key, ctx.clock.now());
-      Object.assign(set.headers, rateLimitHeaders(decision, ctx.config.rateLimit.windowSeconds));
-      if (!decision.allowed) {
-        throw new ApiError("rate_limited", `More than ${decision.limit} requests in ${ctx.config.rateLimit.windowSeconds} seconds.`, {
-          headers: { "retry-after": String(decision.resetSeconds) },
-        });
-      }
-      // A preflight counts like any request (browsers send it without the token, so per address)
-      // and carries the same headers.
-      if (crossOrigin && request.method === "OPTIONS" && request.headers.has("access-control-request-method")) return preflight();
+        const key = await callerKey(request, server, set);
+        const decision = await ctx.rateLimiter.hit(key, ctx.clock.now());
+        Object.assign(set.headers, rateLimitHeaders(decision, ctx.config.rateLimit.windowSeconds));
+        if (!decision.allowed) {
+          throw new ApiError("rate_limited", `More than ${decision.limit} requests in ${ctx.config.rateLimit.windowSeconds} seconds.`, {
+            headers: { "retry-after": String(decision.resetSeconds) },
+          });
+        }
+        // A preflight counts like any request (browsers send it without the token, so per address)
+        // and carries the same headers.
+        if (crossOrigin && request.method === "OPTIONS" && request.headers.has("access-control-request-method")) return preflight();
 
-      const pinned = request.headers.get("service-api-version");
-      if (pinned !== null && pinned.trim() !== API_VERSION) {
-        throw new ApiError("unsupported_api_version", `API version "${pinned.slice(0, 20)}" is not supported; this server speaks version ${API_VERSION}.`);
-      }
-    })
-    .onParse({ as: "global" }, async ({ request }) => {
-      const text = await readBody(request, ctx.config.maxBodyBytes);
-      // Signed payloads (Stripe's webhook) are verified byte for byte, so they stay text.
-      if (rawBodyPaths.has(pathOf(request.url))) return text;
-      if (text.trim() === "") return null;
-      if (nestsDeeperThan(text, MAX_JSON_DEPTH))
-        throw new ApiError("bad_request", `The request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`);
-      try {
-        return JSON.parse(text);
-      } catch {
-        throw new ApiError("bad_request", "The request body is not valid JSON.");
-      }
-    })
-    .onError({ as: "global" }, (context) => {
-      try {
-        return errorAnswer(context);
-      } catch (failure) {
-        // The answer of last resort: what failed here must not become Bun's own HTML error page.
-        ctx.log({ level: "error", message: "the error handler failed", error: failure });
-        context.set.status = 500;
-        return lastResortAnswer(publicOrigin(ctx.config));
-      }
-    });
+        const pinned = request.headers.get("service-api-version");
+        if (pinned !== null && pinned.trim() !== API_VERSION) {
+          throw new ApiError("unsupported_api_version", `API version "${pinned.slice(0, 20)}" is not supported; this server speaks version ${API_VERSION}.`);
+        }
+      })
+      .onParse({ as: "global" }, async ({ request }) => {
+        const text = await readBody(request, ctx.config.maxBodyBytes);
+        // Signed payloads (Stripe's webhook) are verified byte for byte, so they stay text.
+        if (rawBodyPaths.has(pathOf(request.url))) return text;
+        if (text.trim() === "") return null;
+        if (nestsDeeperThan(text, MAX_JSON_DEPTH))
+          throw new ApiError("bad_request", `The request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`);
+        try {
+          return JSON.parse(text);
+        } catch {
+          throw new ApiError("bad_request", "The request body is not valid JSON.");
+        }
+      })
+      // The fields named, not the whole context: Elysia reads from a handler's parameters what each
+      // request needs, and a context passed on whole makes it parse every request's cookies.
+      .onError({ as: "global" }, ({ code, error, set, request, path }) => {
+        try {
+          return errorAnswer({ code, error, set, request, path } as FailedRequest);
+        } catch (failure) {
+          // The answer of last resort: what failed here must not become Bun's own HTML error page.
+          ctx.log({ level: "error", message: "the error handler failed", error: failure });
+          set.status = 500;
+          return lastResortAnswer(publicOrigin(ctx.config));
+        }
+      })
+  );
 
   /** The spec's error body for whatever was thrown while handling a request. */
   function errorAnswer({ code, error, set, request, path }: FailedRequest): Response {
@@ -105,6 +109,7 @@ export function httpContract(ctx: AppContext, routes: RouteList, rawBodyPaths: R
       body.errors = failure.extra.errors;
       body.fieldErrors = failure.extra.fieldErrors ?? codedAsInvalid(failure.extra.errors);
     }
+    if (failure.extra.conflicts) body.conflicts = failure.extra.conflicts;
     return json(failure.status, body);
   }
 }

@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorCode, type FieldError } from "@booking/wire";
+import { ERROR_CODES, type ErrorCode, type FieldError, type SeriesConflict } from "@booking/wire";
 import { DomainError } from "../domain/errors.ts";
 
 const HINTS: Record<ErrorCode, string> = {
@@ -13,6 +13,7 @@ const HINTS: Record<ErrorCode, string> = {
   payload_too_large: "Send a smaller request body; the message gives the limit.",
   validation_failed: "Fix the fields listed in errors and send the request again.",
   payment_required: "Complete the card payment before confirming.",
+  series_unavailable: "Pick another start or fewer occurrences; GET /time-slots/series shows which are free.",
   rate_limited: "Wait Retry-After seconds before the next request.",
   internal_error: "Retry later; if it persists, contact support quoting the apigw-requestid header.",
   service_unavailable: "Nothing was changed; send the request again after Retry-After seconds.",
@@ -29,9 +30,15 @@ export class ApiError extends DomainError {
   constructor(
     code: ErrorCode,
     message: string,
-    readonly extra: { errors?: Record<string, string[]>; fieldErrors?: FieldError[]; headers?: Record<string, string>; hint?: string } = {},
+    readonly extra: {
+      errors?: Record<string, string[]>;
+      fieldErrors?: FieldError[];
+      headers?: Record<string, string>;
+      hint?: string;
+      conflicts?: SeriesConflict[];
+    } = {},
   ) {
-    super(code, message, { errors: extra.errors, fieldErrors: extra.fieldErrors, hint: extra.hint });
+    super(code, message, { errors: extra.errors, fieldErrors: extra.fieldErrors, hint: extra.hint, conflicts: extra.conflicts });
     this.status = ERROR_CODES[code];
   }
   get hint(): string {

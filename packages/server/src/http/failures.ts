@@ -1,5 +1,6 @@
 import type { FieldErrorCode } from "@booking/wire";
 import { ApiError, DomainError, FieldErrors } from "./errors.ts";
+import { notFoundOfParams } from "./path-params.ts";
 import { StoreBusyError, StoreOutcomeUnknownError, StoreUnavailableError } from "../store/errors.ts";
 
 /** Routes as the router lists them, for 405 answers. */
@@ -36,6 +37,11 @@ export function toApiError(code: string | number, error: unknown, method: string
     case "PARSE":
       return new ApiError("bad_request", "The request body could not be read as JSON.");
     case "VALIDATION": {
+      // A path segment its route's `params` refuse names nothing: the route's 404, as an unknown id is.
+      if ((error as { type?: string }).type === "params") {
+        const failed = error as { all?: SchemaIssue[]; value?: unknown };
+        return new ApiError("not_found", notFoundOfParams(failed.all ?? [], failed.value) ?? `Nothing is served at ${path}.`);
+      }
       const found = validationErrors(error);
       return new ApiError("validation_failed", "The request has invalid fields.", { errors: found.messages, fieldErrors: found.list });
     }

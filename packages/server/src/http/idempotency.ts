@@ -112,8 +112,9 @@ export type Once = <T extends object>(run: (key: string | undefined) => Promise<
 export const idempotency = (store: Store, now: () => number) =>
   new Elysia({ name: "idempotency" }).macro({
     idempotent: (enabled: boolean) => ({
-      resolve: ({ request, body, set, ...context }) => {
-        const { eventType } = context as unknown as { eventType: EventTypeRecord };
+      resolve: (context) => {
+        // Named fields, not a rest of the context: Elysia would parse every request's cookies for one.
+        const { request, body, set, eventType } = context as typeof context & { eventType: EventTypeRecord };
         const once: Once = (run, recover) => (enabled ? idempotent(store, eventType.id, request, body, set, now(), run, recover) : run(undefined));
         return { once };
       },

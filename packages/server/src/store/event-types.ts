@@ -27,6 +27,8 @@ export interface EventTypeHostInfo extends EventTypeHost {
   limits: HostRecord["limits"];
   /** The host's revision as read with the event type (see HostRecord), which caches of the host's time key on. */
   revision?: number;
+  /** Never stored: a colleague standing in for the away host of a personal event type is offered only inside these (modules/time-off/stand-ins.ts). */
+  within?: readonly { startMs: number; endMs: number }[];
 }
 
 /** An event type as stored. Tokens are kept only as SHA-256 hashes. */

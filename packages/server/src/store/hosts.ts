@@ -51,13 +51,18 @@ export type ScheduleChange = Partial<Pick<ScheduleRecord, "name" | "timezone" | 
 
 /**
  * A time a host is taken outside the event type in view: a booking of another event type (held until
- * `heldUntilMs`, or null when it holds for good) or a busy interval of the host's calendars (null).
+ * `heldUntilMs`, or null when it holds for good; `eventTypeId` and `reservationUuid` name it) or a busy
+ * interval of the host's calendars (`heldUntilMs` null; `sourceId` names the calendar). The slot page
+ * and the availability check read the same rows, so the check can say which of them takes a time.
  */
 export interface HostBusyInterval {
   hostId: number;
   startMs: number;
   endMs: number;
   heldUntilMs: number | null;
+  eventTypeId: number | null;
+  sourceId: number | null;
+  reservationUuid: string | null;
 }
 
 /** The people whose time is booked (docs/hosts.md). */

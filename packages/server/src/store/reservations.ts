@@ -1,5 +1,6 @@
 import type { CustomFieldValue, Location, PaymentStatus, ReservationStatus } from "@booking/wire";
 import type { BusyInterval } from "../domain/slots.ts";
+import type { SeriesMember, SeriesRule } from "../domain/series.ts";
 import type { OutboxEvent } from "./outbox.ts";
 
 /** The card payment of a reservation: what was asked of the provider, and what it answered. */
@@ -56,6 +57,15 @@ export interface ReservationRecord {
   cancelledAtMs: number | null;
   /** What the visitor or organizer gave as the reason for cancelling; absent or null when none was given. */
   cancelReason?: string | null;
+  /** The series this reservation is an occurrence of (recurring bookings); absent or null for a single booking. */
+  seriesId?: string | null;
+  /** With `seriesId`: the series' rule and this occurrence's place in it. */
+  seriesRule?: SeriesRule | null;
+  /**
+   * Not stored: the series' other occurrences as read when a change of this one began, so the
+   * change's messages can say the whole series (see domain/series.ts `seriesPicture`).
+   */
+  seriesOthers?: SeriesMember[];
   createdAtMs: number;
   updatedAtMs: number;
 }
@@ -100,6 +110,8 @@ export interface HostView {
   busy: BusyInterval[];
   /** When the host's latest held or confirmed booking of this event type was made; null for none or when not asked (`SeatClaim.lastBooked`). */
   lastBookedAtMs: number | null;
+  /** The host's time off meeting the claim's busy span, each with the colleague who takes its bookings (store/time-off.ts). */
+  away: { startMs: number; endMs: number; colleagueHostId: number | null }[];
 }
 
 /** What a seat claim reads inside its transaction before deciding. */
@@ -146,6 +158,9 @@ export interface SeatClaim {
    */
   limits?: LimitRead;
 }
+
+/** The answer of `claimSeries`: every record written, or the claims refused (and nothing written). */
+export type SeriesOutcome = { records: ReservationRecord[] } | { refused: { index: number; reason: string }[] };
 
 /** A decision taken with the seats in view: write this reservation (new or changed) and the events it causes, or refuse. */
 export type SeatDecision = { write: ReservationRecord; events?: OutboxEvent[] } | { refuse: string };
@@ -213,6 +228,14 @@ export interface ReservationRepository {
    * `eventTypeId` (none for null) and of `hostIds` through any event type (domain/limits.ts).
    */
   limitBookings(eventTypeId: number | null, hostIds: readonly number[], fromMs: number, untilMs: number, nowMs: number): Promise<LimitBooking[]>;
+  /**
+   * The seats of a series (recurring bookings), all or nothing: in one write transaction, each claim
+   * as `claim` runs it, in order (each sees what the ones before wrote). When any is refused, none
+   * is written and every refused one is named. Each claim must name its `hostIds`.
+   */
+  claimSeries(claims: SeatClaim[], decide: ClaimDecide[]): Promise<SeriesOutcome>;
+  /** The occurrences of a series of an event type, first first. */
+  series(eventTypeId: number, seriesId: string): Promise<ReservationRecord[]>;
   /**
    * Replaces a reservation that takes no new seat (cancelling, recording a payment) if nobody
    * changed it since `expectedUpdatedAtMs`; false when someone did.

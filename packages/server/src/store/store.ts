@@ -6,6 +6,7 @@ import type { IdempotencyRepository } from "./idempotency.ts";
 import type { ChannelOutbox, OutboxRepository } from "./outbox.ts";
 import type { AttemptLimiter, RateLimiter } from "./rate-limiter.ts";
 import type { ReservationRepository } from "./reservations.ts";
+import type { TimeOffRepository } from "./time-off.ts";
 
 /**
  * The storage of the service. Asynchronous so that the embedded SQLite engine and a networked
@@ -25,6 +26,8 @@ export interface Store {
   readonly hosts: HostRepository;
   /** Named weekly hours of hosts. */
   readonly schedules: ScheduleRepository;
+  /** Hosts' time off: away time that blocks them like a calendar event, with a colleague who may take their bookings. */
+  readonly timeOff: TimeOffRepository;
   readonly eventTypes: EventTypeRepository;
   readonly reservations: ReservationRepository;
   /** The outbox of every delivery channel: each channel's events are leased and delivered apart. */

@@ -1,11 +1,12 @@
 import { CUSTOM_FIELD_TYPES, type CustomFieldType } from "@booking/wire/constants";
 import { html, nothing, type TemplateResult } from "lit";
 import { field, fieldError } from "../../base.ts";
+import { conditionEditor, dependentsFollowing } from "./condition.ts";
 import type { Draft, DraftEditor } from "./draft.ts";
 
 type CustomField = NonNullable<Draft["customFields"]>[number];
 
-/** The questions the booking form asks besides name and email: add, label, type, options, required, reorder, remove. */
+/** The questions the booking form asks besides name and email: add, label, type, options, required, condition, reorder, remove. */
 export function customFieldsEditor(form: DraftEditor): TemplateResult {
   const t = form.t;
   const fields = form.draft?.customFields ?? [];
@@ -14,7 +15,23 @@ export function customFieldsEditor(form: DraftEditor): TemplateResult {
       "customFields",
       next.map((f, i) => ({ ...f, order: i })),
     );
-  const change = (i: number, patch: Partial<CustomField>) => put(fields.map((f, j) => (j === i ? { ...f, ...patch } : f)));
+  const change = (i: number, patch: Partial<CustomField>) => {
+    const next = fields.map((f, j) => (j === i ? { ...f, ...patch } : f));
+    const before = fields[i]!.name;
+    put(patch.name !== undefined && before !== "" && patch.name !== before ? dependentsFollowing(next, before, patch.name) : next);
+  };
+  const remove = (i: number) =>
+    put(
+      dependentsFollowing(
+        fields.filter((_, j) => j !== i),
+        fields[i]!.name,
+        null,
+      ),
+    );
+  const setCondition = (i: number, showIf: CustomField["showIf"]) => {
+    const { showIf: _, ...rest } = fields[i]!;
+    put(fields.map((f, j) => (j === i ? (showIf ? { ...rest, showIf } : rest) : f)));
+  };
   const move = (i: number, by: number) => {
     const next = [...fields];
     const [moved] = next.splice(i, 1);
@@ -57,11 +74,12 @@ export function customFieldsEditor(form: DraftEditor): TemplateResult {
             : nothing
         }
       </div>
+      ${conditionEditor(t, fields, i, form.failure, (showIf) => setCondition(i, showIf))}
       <div class="row">
         <label class="check" for="cf-${i}-required"><input id="cf-${i}-required" type="checkbox" .checked=${f.required === true} @change=${(e: Event) => change(i, { required: (e.target as HTMLInputElement).checked })}> ${t.required}</label>
         <button type="button" ?disabled=${i === 0} @click=${() => move(i, -1)} aria-label="${t.moveUp}: ${f.label}">↑</button>
         <button type="button" ?disabled=${i === fields.length - 1} @click=${() => move(i, 1)} aria-label="${t.moveDown}: ${f.label}">↓</button>
-        <button type="button" class="danger" @click=${() => put(fields.filter((_, j) => j !== i))} aria-label="${t.remove}: ${f.label}">${t.remove}</button>
+        <button type="button" class="danger" @click=${() => remove(i)} aria-label="${t.remove}: ${f.label}">${t.remove}</button>
       </div>
     </fieldset>`,
     )}

@@ -33,6 +33,7 @@ const EDITABLE = [
   "externalBooking",
   "maxGuests",
   "limits",
+  "recurrence",
 ] as const;
 
 /** The settings the event type form edits, as the admin API takes them (any subset: `EventTypePatch`). */

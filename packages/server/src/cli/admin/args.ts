@@ -49,6 +49,11 @@ export const OPTIONS = {
   "per-month": { type: "string" },
   "minutes-per-day": { type: "string" },
   "minutes-per-week": { type: "string" },
+  start: { type: "string" },
+  "event-type": { type: "string" },
+  end: { type: "string" },
+  note: { type: "string" },
+  colleague: { type: "string" },
 } as const;
 /** The flags as parsed. */
 export type Flags = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];

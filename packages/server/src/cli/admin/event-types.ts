@@ -210,6 +210,13 @@ async function settingsBody(flags: Flags, current: (() => Promise<EventTypeView>
   return body;
 }
 
+/** When a conditional field is asked, for the settings text: ", when plan is Business or Team". */
+function conditionText(showIf: EventTypeView["customFields"][number]["showIf"]): string {
+  if (!showIf) return "";
+  if ("equals" in showIf) return `, when ${showIf.field} is ${showIf.equals.join(" or ")}`;
+  return "checked" in showIf ? `, when ${showIf.field} is checked` : `, when ${showIf.field} is answered`;
+}
+
 /** "7", "7:10" or "7:10@3" (host 7, priority 10, schedule 3) as a host of the event type. */
 function hostOf(raw: string): { hostId: number; priority?: number; scheduleId?: number } {
   const match = /^(\d{1,12})(?::(\d{1,4}))?(?:@(\d{1,12}))?$/.exec(raw.trim());
@@ -299,7 +306,7 @@ function showText(et: EventTypeView, base: string): string {
     `Reminders:     ${et.reminderMinutes.length === 0 ? "none" : `${et.reminderMinutes.map(minutesText).join(", ")} before the start`}`,
     ...webhookLines(et),
     `Locations:     ${et.locations.map((l) => (l.value ? `${l.type} (${l.value})` : l.type)).join(", ")}`,
-    `Custom fields: ${et.customFields.length === 0 ? "none" : et.customFields.map((f) => `${f.name} (${f.type}${f.required ? ", required" : ""})`).join(", ")}`,
+    `Custom fields: ${et.customFields.length === 0 ? "none" : et.customFields.map((f) => `${f.name} (${f.type}${f.required ? ", required" : ""}${conditionText(f.showIf)})`).join(", ")}`,
     weeklyText(et),
   ];
   if (et.availability.overrides.length > 0) {

@@ -1,5 +1,6 @@
 import type { AppContext } from "../../context.ts";
 import { ApiError } from "../../http/errors.ts";
+import { ID_PATTERN } from "../../http/path-params.ts";
 import type { HostAccess } from "../../http/route-doc.ts";
 import { isUuid } from "../../lib/ids.ts";
 
@@ -56,9 +57,11 @@ export async function assertHostMay(
   }
 }
 
-/** A numeric id from a path, or null when it is not one. */
+const ID = new RegExp(ID_PATTERN);
+
+/** A numeric id from a path, or null when it is not one: the guard runs before the route's `params` are checked. */
 function idParam(raw: string | undefined): number | null {
-  return raw !== undefined && /^\d{1,12}$/.test(raw) ? Number(raw) : null;
+  return raw !== undefined && ID.test(raw) ? Number(raw) : null;
 }
 
 /**

@@ -1,12 +1,14 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../../context.ts";
 import type { Services } from "../../services.ts";
+import { availabilityCheckRoutes } from "../availability-check/index.ts";
 import { bookingOrganizerRoutes } from "../bookings/index.ts";
 import { calendarOrganizerRoutes } from "../calendars/index.ts";
 import { consoleSessionAdminRoutes } from "../console/index.ts";
 import type { ConsoleAccess } from "../console/service.ts";
 import { eventTypeOrganizerRoutes } from "../event-types/index.ts";
 import { hostOrganizerRoutes } from "../hosts/index.ts";
+import { timeOffOrganizerRoutes } from "../time-off/index.ts";
 import { deliveryOrganizerRoutes } from "../outbox/index.ts";
 import { adminGuard, hostRulesOf } from "./guard.ts";
 
@@ -30,7 +32,9 @@ export const adminRoutes = (ctx: AppContext, services: Services, access: Console
     .use(calendarOrganizerRoutes(ctx, guard, services.calendars))
     .use(deliveryOrganizerRoutes(guard, services.deliveries))
     .use(bookingOrganizerRoutes(ctx, guard, services.bookings, services.reservations, services.slots))
+    .use(availabilityCheckRoutes(ctx, guard, services.availability))
     .use(consoleSessionAdminRoutes(guard, access))
-    .use(hostOrganizerRoutes(ctx, guard, services.hosts, services.eventTypeAdmin, access));
+    .use(hostOrganizerRoutes(ctx, guard, services.hosts, services.eventTypeAdmin, access))
+    .use(timeOffOrganizerRoutes(guard, services.timeOff));
   return routes;
 };

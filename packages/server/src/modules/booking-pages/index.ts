@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { Type } from "@sinclair/typebox";
 import { answers, text } from "../../http/answers.ts";
 import { pageDoc } from "../../http/route-doc.ts";
 import type { AppContext } from "../../context.ts";
@@ -6,6 +7,7 @@ import { manageActionOf, publicOrigin, searchParamsOf } from "../../lib/links.ts
 import { BookingPageService } from "./service.ts";
 import { pagePolicyOf } from "../embed/index.ts";
 import { pageSecurityHeaders } from "../../http/page-policy.ts";
+import { PageSlug } from "../../http/path-params.ts";
 import { calendarScripts } from "../embed/page.ts";
 import type { CalendarScriptFile } from "../embed/service.ts";
 
@@ -35,8 +37,8 @@ export const bookingPageRoutes = (ctx: AppContext, calendar: CalendarScriptFile)
   };
   return (
     new Elysia()
-      // A segment that does not decode (`%ZZ`) arrives as null: as unknown as any other.
-      .get("/book/:slug", ({ params, request }) => serve((params.slug as string | null) ?? "", request), {
+      .get("/book/:slug", ({ params, request }) => serve(params.slug, request), {
+        params: Type.Object({ slug: PageSlug }),
         response: answers(text("HTML page.", "text/html"), [], { 404: text("HTML page saying the booking page does not exist.", "text/html") }),
         detail: pageDoc({
           operationId: "bookingPage",

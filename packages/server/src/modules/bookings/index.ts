@@ -7,9 +7,8 @@ import { statusAt } from "../../domain/reservation.ts";
 import { answers, Done, envelope } from "../../http/answers.ts";
 import { done, ok } from "../../http/envelope.ts";
 import { ApiError } from "../../http/errors.ts";
-import { pathId } from "../../http/path-ids.ts";
+import { BookingUuid, EventTypeId } from "../../http/path-params.ts";
 import { adminDoc } from "../../http/route-doc.ts";
-import { isUuid } from "../../lib/ids.ts";
 import { publicOrigin } from "../../lib/links.ts";
 import type { AdminGuard } from "../admin/guard.ts";
 import { hostScopes } from "../admin/host-scope.ts";
@@ -33,12 +32,12 @@ export const bookingOrganizerRoutes = (
   reservations: ReservationService,
   slots: TimeSlotService,
 ) => {
-  const idOf = (raw: string) => pathId(raw, "event type");
-  const eventTypeRecord = (raw: string) => existingEventType(ctx.store, idOf(raw));
+  const eventTypeRecord = (id: number) => existingEventType(ctx.store, id);
   return (
     new Elysia()
       .use(guard)
-      .get("/event-types/:id/reservations", async ({ params, query }) => ok(await bookings.reservations(idOf(params.id), query)), {
+      .get("/event-types/:id/reservations", async ({ params, query }) => ok(await bookings.reservations(params.id, query)), {
+        params: Type.Object({ id: EventTypeId }),
         query: ReservationListQuery,
         response: answers(envelope(Type.Array(OrganizerReservationView)), [401, 403, 404, 422]),
         detail: adminDoc({
@@ -74,7 +73,7 @@ export const bookingOrganizerRoutes = (
       .get(
         "/event-types/:id/reservations/:uuid",
         async ({ params, request }) => {
-          const answer = await bookings.reservation(idOf(params.id), params.uuid, publicOrigin(ctx.config, request.url));
+          const answer = await bookings.reservation(params.id, params.uuid, publicOrigin(ctx.config, request.url));
           const own = hostScopes.get(request);
           if (own === undefined) return ok(answer);
           // A host sees the emails to the visitor and to themselves; the rest (the organizer's webhook
@@ -84,6 +83,7 @@ export const bookingOrganizerRoutes = (
           return ok({ ...answer, deliveries: answer.deliveries.filter((d) => theirs.has(d.url.toLowerCase())) });
         },
         {
+          params: Type.Object({ id: EventTypeId, uuid: BookingUuid }),
           response: answers(envelope(AdminBookingDetail), [401, 403, 404]),
           detail: adminDoc({
             operationId: "adminGetReservation",
@@ -112,6 +112,7 @@ export const bookingOrganizerRoutes = (
           transform(context) {
             context.body ??= {};
           },
+          params: Type.Object({ id: EventTypeId, uuid: BookingUuid }),
           body: OrganizerCancelBody,
           response: answers(Done, [401, 403, 404, 422]),
           detail: adminDoc({
@@ -131,7 +132,7 @@ export const bookingOrganizerRoutes = (
         "/event-types/:id/reservations/:uuid/time-slots",
         async ({ params, query }) => {
           const eventType = await eventTypeRecord(params.id);
-          const record = isUuid(params.uuid) ? await ctx.store.reservations.byUuid(eventType.id, params.uuid.toLowerCase()) : null;
+          const record = await ctx.store.reservations.byUuid(eventType.id, params.uuid.toLowerCase());
           if (!record) throw new ApiError("not_found", `No reservation ${params.uuid.slice(0, 40)} of event type ${eventType.id}.`);
           const nowMs = ctx.clock.now();
           const status = statusAt(record, nowMs);
@@ -141,6 +142,7 @@ export const bookingOrganizerRoutes = (
           return nextFrom === undefined ? ok(data) : { ...ok(data), nextFrom };
         },
         {
+          params: Type.Object({ id: EventTypeId, uuid: BookingUuid }),
           query: TimeSlotsQueryShape,
           response: answers(TimeSlotsResponse, [401, 403, 404, 422]),
           detail: adminDoc({
@@ -159,6 +161,7 @@ export const bookingOrganizerRoutes = (
           return ok(await reservations.reschedule(eventType, params.uuid, body, { origin: publicOrigin(ctx.config, request.url), organizer: true }));
         },
         {
+          params: Type.Object({ id: EventTypeId, uuid: BookingUuid }),
           body: OrganizerRescheduleBody,
           response: answers(ReservationResponse, [401, 403, 404, 422]),
           detail: adminDoc({

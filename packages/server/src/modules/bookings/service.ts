@@ -187,6 +187,7 @@ function reservationView(r: ReservationRecord, status: ReservationRecord["status
     createdAt: utc(r.createdAtMs),
     // Why the visitor cancelled, when they said (DELETE /reservations/{uuid} with a reason).
     cancelReason: r.cancelReason ?? null,
+    seriesId: r.seriesId ?? null,
   };
 }
 

@@ -4,7 +4,7 @@ import { BusySourceTestAnswer, BusySourceView, SyncNowAnswer, WritableCalendar }
 import type { AppContext } from "../../context.ts";
 import { answers, Done, envelope } from "../../http/answers.ts";
 import { done, ok } from "../../http/envelope.ts";
-import { pathId } from "../../http/path-ids.ts";
+import { BusySourceId, EventTypeId, HostId } from "../../http/path-params.ts";
 import { adminDoc } from "../../http/route-doc.ts";
 import { publicOrigin } from "../../lib/links.ts";
 import type { AdminGuard } from "../admin/guard.ts";
@@ -20,14 +20,12 @@ const SyncAnswer = envelope(SyncNowAnswer);
  * and the CalDAV calendar a host's bookings are written into. Behind the admin guard.
  */
 export const calendarOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, calendars: CalendarAdmin) => {
-  const idOf = (raw: string) => pathId(raw, "event type");
-  const hostIdOf = (raw: string) => pathId(raw, "host");
-  const sourceIdOf = (raw: string) => pathId(raw, "busy source");
   return (
     new Elysia()
       .use(guard)
       // The organizer's calendars whose busy times block the event type's slots.
-      .get("/event-types/:id/busy-sources", async ({ params }) => ok(await calendars.list(idOf(params.id))), {
+      .get("/event-types/:id/busy-sources", async ({ params }) => ok(await calendars.list(params.id)), {
+        params: Type.Object({ id: EventTypeId }),
         response: answers(envelope(Type.Array(BusySourceView)), [401, 403, 404]),
         detail: adminDoc({
           operationId: "adminListBusySources",
@@ -36,7 +34,8 @@ export const calendarOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, cale
             "The calendars of the event type's hosts, each with its sync status: last attempt, last good sync, the error of a failing one, cached objects and busy intervals. Passwords and tokens are never returned.",
         }),
       })
-      .post("/event-types/:id/busy-sources", async ({ params, body }) => ok(await calendars.add(idOf(params.id), body)), {
+      .post("/event-types/:id/busy-sources", async ({ params, body }) => ok(await calendars.add(params.id, body)), {
+        params: Type.Object({ id: EventTypeId }),
         body: BusySourceCreate,
         response: answers(envelope(BusySourceView), [401, 403, 404, 422]),
         detail: adminDoc({
@@ -47,7 +46,8 @@ export const calendarOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, cale
         }),
       })
       // Tries a calendar without storing it: the console's "test before saving".
-      .post("/event-types/:id/busy-sources/test", async ({ params, body }) => ok(await calendars.test(idOf(params.id), body)), {
+      .post("/event-types/:id/busy-sources/test", async ({ params, body }) => ok(await calendars.test(params.id, body)), {
+        params: Type.Object({ id: EventTypeId }),
         body: BusySourceCreate,
         response: answers(envelope(BusySourceTestAnswer), [401, 403, 404, 413, 422]),
         detail: adminDoc({
@@ -56,7 +56,8 @@ export const calendarOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, cale
           description: `Reads the calendar the body of \`POST /admin/event-types/{id}/busy-sources\` names, without storing anything: \`{ ok: true, objects }\`, or 422 on \`url\` with why it cannot be read (answered within ${SYNC_ANSWER_MS / 1000} seconds).`,
         }),
       })
-      .get("/busy-sources/:sourceId", async ({ params }) => ok(await calendars.get(sourceIdOf(params.sourceId))), {
+      .get("/busy-sources/:sourceId", async ({ params }) => ok(await calendars.get(params.sourceId)), {
+        params: Type.Object({ sourceId: BusySourceId }),
         response: answers(envelope(BusySourceView), [401, 403, 404]),
         detail: adminDoc({
           operationId: "adminGetBusySource",
@@ -69,10 +70,11 @@ export const calendarOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, cale
       .delete(
         "/busy-sources/:sourceId",
         async ({ params }) => {
-          await calendars.remove(sourceIdOf(params.sourceId));
+          await calendars.remove(params.sourceId);
           return done("Busy source removed with its cached calendar data.");
         },
         {
+          params: Type.Object({ sourceId: BusySourceId }),
           response: answers(Done, [401, 403, 404]),
           detail: adminDoc({
             operationId: "adminRemoveBusySource",
@@ -86,7 +88,7 @@ export const calendarOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, cale
       .post(
         "/busy-sources/:sourceId/sync",
         async ({ params, request, set, status }) => {
-          const id = sourceIdOf(params.sourceId);
+          const id = params.sourceId;
           const answer = await calendars.syncNowWithin(id);
           if (answer.state === "done") return ok(answer);
           // The sync outlasts a request: 202, and where to see it end.
@@ -94,6 +96,7 @@ export const calendarOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, cale
           return status(202, ok(answer));
         },
         {
+          params: Type.Object({ sourceId: BusySourceId }),
           response: answers(SyncAnswer, [401, 403, 404], { 202: SyncAnswer }),
           detail: adminDoc({
             operationId: "adminSyncBusySource",
@@ -105,7 +108,8 @@ export const calendarOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, cale
         },
       )
       // The calendars of a CalDAV source's account, to choose the one bookings are written into.
-      .get("/busy-sources/:sourceId/calendars", async ({ params }) => ok(await calendars.calendarsOf(sourceIdOf(params.sourceId))), {
+      .get("/busy-sources/:sourceId/calendars", async ({ params }) => ok(await calendars.calendarsOf(params.sourceId)), {
+        params: Type.Object({ sourceId: BusySourceId }),
         response: answers(envelope(Type.Array(WritableCalendar)), [401, 403, 404, 422]),
         detail: adminDoc({
           operationId: "adminListBusySourceCalendars",
@@ -116,7 +120,8 @@ export const calendarOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, cale
         }),
       })
       // Where the event type's confirmed bookings are written: one calendar of one CalDAV source.
-      .put("/busy-sources/:sourceId/write-bookings", async ({ params, body }) => ok(await calendars.writeBookings(sourceIdOf(params.sourceId), body)), {
+      .put("/busy-sources/:sourceId/write-bookings", async ({ params, body }) => ok(await calendars.writeBookings(params.sourceId, body)), {
+        params: Type.Object({ sourceId: BusySourceId }),
         body: WriteBookingsBody,
         response: answers(envelope(BusySourceView), [401, 403, 404, 422]),
         detail: adminDoc({
@@ -127,7 +132,8 @@ export const calendarOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, cale
           host: "its own calendars; another host's is 404 `not_found`.",
         }),
       })
-      .delete("/busy-sources/:sourceId/write-bookings", async ({ params }) => ok(await calendars.stopWritingBookings(sourceIdOf(params.sourceId))), {
+      .delete("/busy-sources/:sourceId/write-bookings", async ({ params }) => ok(await calendars.stopWritingBookings(params.sourceId)), {
+        params: Type.Object({ sourceId: BusySourceId }),
         response: answers(envelope(BusySourceView), [401, 403, 404]),
         detail: adminDoc({
           operationId: "adminStopWritingBookings",
@@ -138,7 +144,8 @@ export const calendarOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, cale
         }),
       })
       // The host's calendars: their busy times block every event type of the host.
-      .get("/hosts/:hostId/busy-sources", async ({ params }) => ok(await calendars.listOfHost(hostIdOf(params.hostId))), {
+      .get("/hosts/:hostId/busy-sources", async ({ params }) => ok(await calendars.listOfHost(params.hostId)), {
+        params: Type.Object({ hostId: HostId }),
         response: answers(envelope(Type.Array(BusySourceView)), [401, 403, 404]),
         detail: adminDoc({
           operationId: "adminListHostBusySources",
@@ -148,7 +155,8 @@ export const calendarOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, cale
           host: "its own host's; another host's is 403 `forbidden`.",
         }),
       })
-      .post("/hosts/:hostId/busy-sources", async ({ params, body }) => ok(await calendars.addToHost(hostIdOf(params.hostId), body)), {
+      .post("/hosts/:hostId/busy-sources", async ({ params, body }) => ok(await calendars.addToHost(params.hostId, body)), {
+        params: Type.Object({ hostId: HostId }),
         body: BusySourceCreate,
         response: answers(envelope(BusySourceView), [401, 403, 404, 422]),
         detail: adminDoc({
@@ -161,7 +169,8 @@ export const calendarOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, cale
         }),
       })
       // Tries a calendar for the host without storing it.
-      .post("/hosts/:hostId/busy-sources/test", async ({ params, body }) => ok(await calendars.testForHost(hostIdOf(params.hostId), body)), {
+      .post("/hosts/:hostId/busy-sources/test", async ({ params, body }) => ok(await calendars.testForHost(params.hostId, body)), {
+        params: Type.Object({ hostId: HostId }),
         body: BusySourceCreate,
         response: answers(envelope(BusySourceTestAnswer), [401, 403, 404, 422]),
         detail: adminDoc({

@@ -9,6 +9,7 @@ import { ApiError } from "../../http/errors.ts";
 import { done, ok } from "../../http/envelope.ts";
 import { clientAddress } from "../../http/caller.ts";
 import { assertSameOrigin, clearedSessionCookie, sessionCookie, type SessionContext } from "../../http/console-session.ts";
+import { BuildVersion, SessionId } from "../../http/path-params.ts";
 import { Type } from "@sinclair/typebox";
 import type { AdminGuard } from "../admin/guard.ts";
 import { ConsoleSignInBody } from "./model.ts";
@@ -76,6 +77,7 @@ export const consoleRoutes = (ctx: AppContext, access: ConsoleAccess, calendar: 
         return script.body.send(set, request.headers.get("accept-encoding"));
       },
       {
+        params: Type.Object({ version: BuildVersion }),
         response: answers(text("JavaScript.", "text/javascript"), [404], { 304: text("Not modified.", "text/javascript") }),
         detail: pageDoc({
           operationId: "consoleScript",
@@ -173,6 +175,7 @@ export const consoleSessionAdminRoutes = (guard: AdminGuard, access: ConsoleAcce
         return done("The session is revoked.");
       },
       {
+        params: Type.Object({ sessionId: SessionId }),
         response: answers(Done, [401, 403, 404]),
         detail: adminDoc({
           operationId: "adminRevokeSession",

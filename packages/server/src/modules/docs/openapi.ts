@@ -1,6 +1,7 @@
 import { toOpenAPISchema } from "@elysiajs/openapi";
 import type { AnyElysia } from "elysia";
 import { CustomField, ErrorBody, ERROR_CODES, EventTypeConfiguration, InitData, Location, Reservation, ReservationInput, TimeSlot } from "@booking/wire";
+import { documentedPathParam } from "../../http/path-params.ts";
 import { TAGS } from "../../http/route-doc.ts";
 
 /** An operation of the generated document, as the docs page reads it. */
@@ -40,20 +41,6 @@ const STATUS_TEXT: Record<number, string> = {
   503: "The store is busy or the database out of reach for a moment (a restart, a failover); nothing was changed. Send the request again after `Retry-After` seconds.",
 };
 
-/** What the path parameters name and hold, where the route's schema does not say. */
-const ID = { type: "integer" };
-const UUID = { type: "string", format: "uuid" };
-const PATH_PARAMS: Record<string, { description: string; schema: Record<string, unknown> }> = {
-  id: { description: "The event type.", schema: ID },
-  sourceId: { description: "The busy source.", schema: ID },
-  hostId: { description: "The host.", schema: ID },
-  scheduleId: { description: "The schedule.", schema: ID },
-  deliveryId: { description: "The delivery.", schema: ID },
-  uuid: { description: "The reservation; an unknown or malformed uuid, or one of another event type, answers 404.", schema: UUID },
-  reservationUuid: { description: "The reservation; an unknown or malformed uuid answers 404.", schema: UUID },
-  sessionId: { description: "The console session.", schema: UUID },
-};
-
 /** Drops what only the server reads from a schema (`noValidate`), recursively, as plain JSON. */
 function plain<T>(value: T): T {
   return JSON.parse(JSON.stringify(value, (key, v) => (key === "noValidate" ? undefined : v)));
@@ -89,9 +76,11 @@ export function openApiDocument(app: AnyElysia, aliasPrefix: string): OpenApiDoc
   for (const operations of Object.values(paths)) {
     for (const op of Object.values(operations)) {
       const isBooking = op.tags?.includes(TAGS.booking) ?? false;
+      // A path parameter as its route's `params` declare it: the schema's description becomes the parameter's.
       for (const p of op.parameters ?? []) {
-        const known = p.in === "path" ? PATH_PARAMS[p.name] : undefined;
-        if (known) Object.assign(p, { description: p.description ?? known.description, schema: known.schema });
+        if (p.in !== "path" || !p.schema) continue;
+        const { description, schema } = documentedPathParam(p.schema);
+        Object.assign(p, description ? { description, schema } : { schema });
       }
       if (isBooking) {
         op.parameters = [

@@ -6,6 +6,7 @@ import type { AppContext } from "../../context.ts";
 import type { Store } from "../../store/store.ts";
 import { ApiError } from "../../http/errors.ts";
 import { pageSecurityHeaders, type PagePolicyOptions } from "../../http/page-policy.ts";
+import { BuildVersion, LocaleFile, PartFile } from "../../http/path-params.ts";
 import { CALENDAR_PATH, publicOrigin } from "../../lib/links.ts";
 import { STRIPE_JS_STANDIN_PATH, usesStripeStandin as standinInUse } from "../../lib/stripe-js.ts";
 import { demoPage, PREVIEW_SCRIPT, type DemoEventType } from "./page.ts";
@@ -102,6 +103,7 @@ export const embedRoutes = (ctx: AppContext, calendar: CalendarScriptFile) => {
       }),
     })
     .get("/embed/locales/:file", ({ params, request, set }) => serve(catalog(params.file), request, set), {
+      params: Type.Object({ file: LocaleFile }),
       response: answers(Type.Object({}, { additionalProperties: true }), [404], { 304: Type.Object({}, { additionalProperties: true }) }),
       detail: pageDoc({
         operationId: "calendarTexts",
@@ -110,6 +112,7 @@ export const embedRoutes = (ctx: AppContext, calendar: CalendarScriptFile) => {
       }),
     })
     .get("/embed/parts/:file", ({ params, request, set }) => serve(part(params.file), request, set), {
+      params: Type.Object({ file: PartFile }),
       response: answers(text("JavaScript.", "text/javascript"), [404], { 304: text("Not modified.", "text/javascript") }),
       detail: pageDoc({
         operationId: "calendarPart",
@@ -131,6 +134,7 @@ export const embedRoutes = (ctx: AppContext, calendar: CalendarScriptFile) => {
         return "";
       },
       {
+        params: Type.Object({ version: BuildVersion }),
         response: answers(text("JavaScript.", "text/javascript"), [404], {
           302: text("No body: `Location` names the current version.", "text/plain"),
           304: text("Not modified.", "text/javascript"),
@@ -147,6 +151,7 @@ export const embedRoutes = (ctx: AppContext, calendar: CalendarScriptFile) => {
       "/embed/v/:version/locales/:file",
       ({ params, request, set }) => serve(catalog(params.file), request, set, params.version === built().version ? IMMUTABLE : SHORT_CACHE),
       {
+        params: Type.Object({ version: BuildVersion, file: LocaleFile }),
         response: answers(Type.Object({}, { additionalProperties: true }), [404], { 304: Type.Object({}, { additionalProperties: true }) }),
         detail: pageDoc({
           operationId: "calendarTextsVersioned",
@@ -160,6 +165,7 @@ export const embedRoutes = (ctx: AppContext, calendar: CalendarScriptFile) => {
       "/embed/v/:version/parts/:file",
       ({ params, request, set }) => serve(part(params.file), request, set, params.version === built().version ? IMMUTABLE : SHORT_CACHE),
       {
+        params: Type.Object({ version: BuildVersion, file: PartFile }),
         response: answers(text("JavaScript.", "text/javascript"), [404], { 304: text("Not modified.", "text/javascript") }),
         detail: pageDoc({
           operationId: "calendarPartVersioned",

@@ -6,7 +6,7 @@ import { adminDoc, publicDoc } from "../../http/route-doc.ts";
 import type { AppContext } from "../../context.ts";
 import { requireEventType } from "../../http/auth.ts";
 import { done, ok } from "../../http/envelope.ts";
-import { pathId } from "../../http/path-ids.ts";
+import { EventTypeId } from "../../http/path-params.ts";
 import { ConfigurationResponse, EventTypeCreate, EventTypePatch, InitBody, InitResponse, RegenerateTokenBody } from "./model.ts";
 import type { EventTypeService } from "./service.ts";
 import type { EventTypeAdmin } from "./organizer.ts";
@@ -63,7 +63,6 @@ export const initRoutes = (ctx: AppContext, eventTypes: EventTypeService) =>
  * them, and issue their tokens, webhook signing secret and feed address. Behind the admin guard.
  */
 export const eventTypeOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, eventTypes: EventTypeAdmin) => {
-  const idOf = (raw: string) => pathId(raw, "event type");
   /** An answer that carries a feed token, with the feed's absolute URL beside it. */
   const withFeedUrl = <T extends { feedToken: string }>(request: Request, answer: T) => feedAddressed(publicOrigin(ctx.config, request.url), answer);
   return new Elysia()
@@ -87,7 +86,8 @@ export const eventTypeOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, eve
           "Creates an event type from `title` and any of the settings `PATCH /admin/event-types/{id}` takes; without `hosts`, it books the default host's time. The answer carries, this once, the API token (`token`), the override token (`overrideToken`) and the webhook signing secret (`webhookSecret`), besides the link token and the feed address that can be read again.",
       }),
     })
-    .get("/event-types/:id", async ({ params, request }) => ok(withFeedUrl(request, await eventTypes.get(idOf(params.id)))), {
+    .get("/event-types/:id", async ({ params, request }) => ok(withFeedUrl(request, await eventTypes.get(params.id))), {
+      params: Type.Object({ id: EventTypeId }),
       response: answers(envelope(EventTypeView), [401, 403, 404]),
       detail: adminDoc({
         operationId: "adminGetEventType",
@@ -95,7 +95,8 @@ export const eventTypeOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, eve
         description: "Its settings and state, with `slug`, `linkToken`, `feedToken` and `feedUrl`.",
       }),
     })
-    .patch("/event-types/:id", async ({ params, body, request }) => ok(withFeedUrl(request, await eventTypes.update(idOf(params.id), body))), {
+    .patch("/event-types/:id", async ({ params, body, request }) => ok(withFeedUrl(request, await eventTypes.update(params.id, body))), {
+      params: Type.Object({ id: EventTypeId }),
       body: EventTypePatch,
       response: answers(envelope(EventTypeView), [401, 403, 404, 413, 422]),
       detail: adminDoc({
@@ -108,10 +109,11 @@ export const eventTypeOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, eve
     .delete(
       "/event-types/:id",
       async ({ params }) => {
-        await eventTypes.delete(idOf(params.id));
+        await eventTypes.delete(params.id);
         return done("Event type deleted with its reservations.");
       },
       {
+        params: Type.Object({ id: EventTypeId }),
         response: answers(Done, [401, 403, 404]),
         detail: adminDoc({
           operationId: "adminDeleteEventType",
@@ -120,7 +122,8 @@ export const eventTypeOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, eve
         }),
       },
     )
-    .post("/event-types/:id/disable", async ({ params, request }) => ok(withFeedUrl(request, await eventTypes.setDisabled(idOf(params.id), true))), {
+    .post("/event-types/:id/disable", async ({ params, request }) => ok(withFeedUrl(request, await eventTypes.setDisabled(params.id, true))), {
+      params: Type.Object({ id: EventTypeId }),
       response: answers(envelope(EventTypeView), [401, 403, 404]),
       detail: adminDoc({
         operationId: "adminDisableEventType",
@@ -128,7 +131,8 @@ export const eventTypeOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, eve
         description: "The public API answers 403 `event_type_disabled` for it (init still answers, with `disabled: true`); existing bookings stay.",
       }),
     })
-    .post("/event-types/:id/enable", async ({ params, request }) => ok(withFeedUrl(request, await eventTypes.setDisabled(idOf(params.id), false))), {
+    .post("/event-types/:id/enable", async ({ params, request }) => ok(withFeedUrl(request, await eventTypes.setDisabled(params.id, false))), {
+      params: Type.Object({ id: EventTypeId }),
       response: answers(envelope(EventTypeView), [401, 403, 404]),
       detail: adminDoc({
         operationId: "adminEnableEventType",
@@ -136,7 +140,8 @@ export const eventTypeOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, eve
         description: "Undoes `POST /admin/event-types/{id}/disable`.",
       }),
     })
-    .post("/event-types/:id/feed-token", async ({ params, request }) => ok(withFeedUrl(request, await eventTypes.rotateFeedToken(idOf(params.id)))), {
+    .post("/event-types/:id/feed-token", async ({ params, request }) => ok(withFeedUrl(request, await eventTypes.rotateFeedToken(params.id))), {
+      params: Type.Object({ id: EventTypeId }),
       response: answers(envelope(RotatedFeedToken), [401, 403, 404]),
       detail: adminDoc({
         operationId: "adminRotateFeedToken",
@@ -144,10 +149,11 @@ export const eventTypeOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, eve
         description: "A new secret for the event type's private booking feed, answered as `feedToken` and `feedUrl`; the old address stops working at once.",
       }),
     })
-    .post("/event-types/:id/token", async ({ params, body }) => ok(await eventTypes.regenerateToken(idOf(params.id), body.kind ?? "api")), {
+    .post("/event-types/:id/token", async ({ params, body }) => ok(await eventTypes.regenerateToken(params.id, body.kind ?? "api")), {
       transform(context) {
         context.body ??= {};
       },
+      params: Type.Object({ id: EventTypeId }),
       body: RegenerateTokenBody,
       response: answers(envelope(IssuedTokens), [401, 403, 404, 422]),
       detail: adminDoc({
@@ -158,7 +164,8 @@ export const eventTypeOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, eve
           'Without a body (or `{"kind": "api"}`), a new API token and link token; with `{"kind": "override"}`, a new override token. The old ones stop working at once; the new ones are answered this once (the link token can be read again).',
       }),
     })
-    .post("/event-types/:id/webhook-secret", async ({ params }) => ok(await eventTypes.rotateWebhookSecret(idOf(params.id))), {
+    .post("/event-types/:id/webhook-secret", async ({ params }) => ok(await eventTypes.rotateWebhookSecret(params.id)), {
+      params: Type.Object({ id: EventTypeId }),
       response: answers(envelope(RotatedWebhookSecret), [401, 403, 404]),
       detail: adminDoc({
         operationId: "adminRotateWebhookSecret",

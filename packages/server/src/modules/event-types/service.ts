@@ -5,6 +5,7 @@ import { mergeTagOf, type EventTypeSettings } from "../../domain/event-type.ts";
 import { statusAt } from "../../domain/reservation.ts";
 import { horizonEnd } from "../../domain/slots.ts";
 import { DomainError } from "../../domain/errors.ts";
+import { awayNotices } from "../time-off/service.ts";
 import { TimedCache } from "../../lib/timed-cache.ts";
 import type { EventTypeRecord } from "../../store/event-types.ts";
 import type { ReservationRecord } from "../../store/reservations.ts";
@@ -57,9 +58,18 @@ export class EventTypeService {
     const noticeMs = s.minNoticeMinutes * 60_000;
     const today = DateTime.fromMillis(nowMs, { zone: s.timezone }).startOf("day");
     const firstDay = DateTime.fromMillis(nowMs + noticeMs, { zone: s.timezone }).startOf("day");
-    const closest = eventType.disabled ? { day: -1, validUntilMs: Number.POSITIVE_INFINITY } : await this.closestBookableDay(eventType, today, nowMs);
-    const validUntilMs = Math.min(today.plus({ days: 1 }).toMillis(), firstDay.plus({ days: 1 }).toMillis() - noticeMs, closest.validUntilMs);
+    const [closest, away] = await Promise.all([
+      eventType.disabled ? { day: -1, validUntilMs: Number.POSITIVE_INFINITY } : this.closestBookableDay(eventType, today, nowMs),
+      awayNotices(this.store, eventType, nowMs),
+    ]);
+    const validUntilMs = Math.min(
+      today.plus({ days: 1 }).toMillis(),
+      firstDay.plus({ days: 1 }).toMillis() - noticeMs,
+      closest.validUntilMs,
+      away.validUntilMs,
+    );
     const configuration = this.build(eventType, daysBetween(today, firstDay), closest.day);
+    if (away.notices.length > 0) configuration.away = away.notices;
     this.configurations.set(key, eventType.revision, validUntilMs, configuration);
     return configuration;
   }
@@ -90,6 +100,8 @@ export class EventTypeService {
       timezone: s.timezone,
       seats: s.seats,
       holdMinutes: s.holdMinutes,
+      // A series of a paid event type is not offered yet (one payment per reservation).
+      recurrence: s.payment ? null : (s.recurrence ?? null),
       locations: s.locations.map((l) => ({ type: l.type, value: l.value, ...(l.label ? { label: l.label } : {}) })),
       ...(s.translations && Object.keys(s.translations).length > 0 ? { translations: structuredClone(s.translations) } : {}),
       payment: s.payment && {
@@ -150,6 +162,7 @@ export function customFieldsOf(settings: EventTypeSettings): CustomField[] {
       required: f.required,
       ...(f.options ? { options: [...f.options] } : {}),
       ...(f.placeholder ? { placeholder: f.placeholder } : {}),
+      ...(f.showIf ? { showIf: structuredClone(f.showIf) } : {}),
     }));
 }
 
@@ -166,6 +179,7 @@ export function presentReservation(r: ReservationRecord, settings: EventTypeSett
     start: iso(r.startMs),
     end: iso(r.endMs),
     location: r.location,
+    ...(r.seriesId ? { seriesId: r.seriesId } : {}),
   };
 }
 

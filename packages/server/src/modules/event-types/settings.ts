@@ -1,7 +1,8 @@
-import { setLimits, THEME_COLOR_KEYS, type EventTypePatch } from "@booking/wire";
+import { MAX_SERIES_OCCURRENCES, setLimits, THEME_COLOR_KEYS, type EventTypePatch } from "@booking/wire";
 import { checkAvailability } from "../../domain/availability.ts";
 import type { CustomFieldDefinition, EventTypeSettings } from "../../domain/event-type.ts";
-import { addError, ValidationFailed } from "../../domain/errors.ts";
+import { addError, codedAsInvalid, FieldErrors, ValidationFailed } from "../../domain/errors.ts";
+import { checkConditions } from "./conditions.ts";
 import { isHttpUrl } from "../../lib/links.ts";
 import { canonicalZone } from "../../lib/time.ts";
 import { webhookUrlProblem } from "../webhooks/address.ts";
@@ -17,6 +18,8 @@ const CSS_COLOR = /^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,30}|(rgb|rgba|hsl|hsla|oklch|o
  */
 export function resolveSettings(base: EventTypeSettings, change: Omit<EventTypePatch, "disabled" | "slug">, allowPrivateWebhooks = true): EventTypeSettings {
   const errors: Record<string, string[]> = {};
+  // Problems with a code of their own (the fields' conditions); the others are `invalid`.
+  const coded = new FieldErrors();
   const next: EventTypeSettings = {
     ...base,
     ...stripUndefined(change),
@@ -26,7 +29,7 @@ export function resolveSettings(base: EventTypeSettings, change: Omit<EventTypeP
     locations: change.locations
       ? change.locations.map((l) => ({ type: l.type, value: l.value ?? null, ...(l.label ? { label: l.label } : {}) }))
       : base.locations,
-    customFields: change.customFields ? resolveCustomFields(change.customFields, errors) : base.customFields,
+    customFields: change.customFields ? resolveCustomFields(change.customFields, errors, coded) : base.customFields,
     limits: change.limits === undefined ? base.limits : setLimits(change.limits),
     payment: change.payment === undefined ? base.payment : change.payment && { ...change.payment, currency: change.payment.currency.toLowerCase() },
   };
@@ -41,6 +44,7 @@ export function resolveSettings(base: EventTypeSettings, change: Omit<EventTypeP
   const webhookProblem = next.webhookUrl === null ? null : webhookUrlProblem(next.webhookUrl, allowPrivateWebhooks);
   if (webhookProblem) addError(errors, "webhookUrl", webhookProblem);
   if (next.profileImage !== null && next.profileImage !== "" && !isHttpUrl(next.profileImage)) addError(errors, "profileImage", "Expected an http(s) URL.");
+  if (next.recurrence) checkRecurrence(next, errors);
   if (next.reminderMinutes) {
     // Latest reminder last, whatever order they were given in; one offset twice would send twice.
     if (new Set(next.reminderMinutes).size !== next.reminderMinutes.length) addError(errors, "reminderMinutes", "Each reminder offset may appear once.");
@@ -70,14 +74,23 @@ export function resolveSettings(base: EventTypeSettings, change: Omit<EventTypeP
       addError(errors, `theme.colors.${key}`, `Unknown colour key; use ${THEME_COLOR_KEYS.join(", ")}.`);
     else if (!CSS_COLOR.test(value)) addError(errors, `theme.colors.${key}`, "Expected a CSS colour such as #2563eb or rgb(37 99 235).");
   }
+  if (coded.list.length > 0) {
+    const messages = { ...errors };
+    for (const e of coded.list) addError(messages, e.field, e.message);
+    throw new ValidationFailed(messages, [...codedAsInvalid(errors), ...coded.list]);
+  }
   ValidationFailed.check(errors);
   return next;
 }
 
-function resolveCustomFields(fields: NonNullable<EventTypePatch["customFields"]>, errors: Record<string, string[]>): CustomFieldDefinition[] {
+function resolveCustomFields(
+  fields: NonNullable<EventTypePatch["customFields"]>,
+  errors: Record<string, string[]>,
+  coded: FieldErrors,
+): CustomFieldDefinition[] {
   const names = new Set<string>();
   const uuids = new Set<string>();
-  return fields.map((f, i) => {
+  const resolved = fields.map((f, i) => {
     const uuid = f.uuid?.toLowerCase() ?? crypto.randomUUID();
     if (names.has(f.name)) addError(errors, `customFields.${i}.name`, "Field names must be unique.");
     if (uuids.has(uuid)) addError(errors, `customFields.${i}.uuid`, "Field uuids must be unique.");
@@ -89,8 +102,11 @@ function resolveCustomFields(fields: NonNullable<EventTypePatch["customFields"]>
     const field: CustomFieldDefinition = { uuid, label: f.label, name: f.name, type: f.type, required: f.required ?? false, order: f.order ?? i };
     if (f.options) field.options = [...f.options];
     if (f.placeholder) field.placeholder = f.placeholder;
+    if (f.showIf) field.showIf = structuredClone(f.showIf);
     return field;
   });
+  checkConditions(resolved, coded);
+  return resolved;
 }
 
 /**
@@ -140,6 +156,16 @@ function checkTranslations(next: EventTypeSettings, given: boolean, errors: Reco
     kept[tag] = entry;
   }
   return kept;
+}
+
+/** A series repeats at distinct intervals; paid series are not offered (their one payment for all occurrences is not built). */
+function checkRecurrence(next: EventTypeSettings, errors: Record<string, string[]>): void {
+  const r = next.recurrence!;
+  if (r.maxOccurrences < 2 || r.maxOccurrences > MAX_SERIES_OCCURRENCES)
+    addError(errors, "recurrence.maxOccurrences", `Expected a whole number from 2 to ${MAX_SERIES_OCCURRENCES}.`);
+  if (r.intervals.length === 0) addError(errors, "recurrence.intervals", "Allow at least one interval: weekly, biweekly or both.");
+  if (new Set(r.intervals).size !== r.intervals.length) addError(errors, "recurrence.intervals", "Each interval may appear once.");
+  if (next.payment) addError(errors, "recurrence", "A paid event type cannot take recurring bookings yet; set payment to null or recurrence to null.");
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

@@ -1,8 +1,10 @@
 import { Elysia } from "elysia";
+import { Type } from "@sinclair/typebox";
 import { answers, text } from "../../http/answers.ts";
 import { pageDoc } from "../../http/route-doc.ts";
 import type { AppContext } from "../../context.ts";
 import { ApiError } from "../../http/errors.ts";
+import { FeedFile } from "../../http/path-params.ts";
 import { BookingFeedService, matchesEtag } from "./service.ts";
 
 /**
@@ -16,7 +18,7 @@ export const feedRoutes = (ctx: AppContext) => {
   return new Elysia().get(
     "/feeds/:file",
     async ({ params, request, set }) => {
-      const file = (params.file as string | null) ?? "";
+      const file = params.file;
       const feed = file.endsWith(".ics") ? await feeds.feed(file.slice(0, -".ics".length)) : null;
       if (!feed) throw new ApiError("not_found", "No booking feed at this address; a new one may have been issued for it.");
       set.headers.etag = feed.etag;
@@ -33,6 +35,7 @@ export const feedRoutes = (ctx: AppContext) => {
       return feed.body;
     },
     {
+      params: Type.Object({ file: FeedFile }),
       response: answers(text("iCalendar.", "text/calendar"), [404], { 304: text("Not modified.", "text/calendar") }),
       detail: pageDoc({
         operationId: "getBookingFeed",

@@ -5,7 +5,7 @@ import type { AppContext } from "../../context.ts";
 import { answers, Done, envelope } from "../../http/answers.ts";
 import { done, ok } from "../../http/envelope.ts";
 import { ApiError } from "../../http/errors.ts";
-import { pathId } from "../../http/path-ids.ts";
+import { HostId, ScheduleId } from "../../http/path-params.ts";
 import { adminDoc } from "../../http/route-doc.ts";
 import { publicOrigin } from "../../lib/links.ts";
 import type { AdminGuard } from "../admin/guard.ts";
@@ -23,8 +23,6 @@ import { sendSignInLink } from "./sign-in-link.ts";
  * Behind the admin guard; a host's own session reaches only its own host (each route's `hostAccess`).
  */
 export const hostOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, hosts: HostAdmin, eventTypes: EventTypeAdmin, access: ConsoleAccess) => {
-  const hostIdOf = (raw: string) => pathId(raw, "host");
-  const scheduleIdOf = (raw: string) => pathId(raw, "schedule");
   /** An answer that carries a feed token, with the feed's absolute URL beside it. */
   const withFeedUrl = <T extends { feedToken: string }>(request: Request, answer: T) => feedAddressed(publicOrigin(ctx.config, request.url), answer);
   return (
@@ -54,7 +52,7 @@ export const hostOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, hosts: H
       .post(
         "/hosts/:hostId/sign-in-link",
         async ({ params, request }) => {
-          const host = await hosts.get(hostIdOf(params.hostId));
+          const host = await hosts.get(params.hostId);
           if (!host.email)
             throw new ApiError("validation_failed", "The host has no email address to send a sign-in link to.", {
               errors: { email: ["Set the host's email first."] },
@@ -67,6 +65,7 @@ export const hostOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, hosts: H
           return ok({ hostId: host.id, email: host.email, expiresAt: new Date(ctx.clock.now() + HOST_SIGN_IN_LINK_MS).toISOString(), sent: outcome.sent });
         },
         {
+          params: Type.Object({ hostId: HostId }),
           response: answers(envelope(SignInLinkSent), [401, 403, 404, 422]),
           detail: adminDoc({
             operationId: "adminSendHostSignInLink",
@@ -85,7 +84,8 @@ export const hostOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, hosts: H
             "A host has a name, an email (its copies of confirmations; the organizer of its invites), a time zone (default UTC; its new schedules default to it) an optional avatar URL the booker shows and optional booking `limits` across all of its event types (docs/admin.md#limits). An event type books it once `hosts` names it (`POST`/`PATCH /admin/event-types`).",
         }),
       })
-      .get("/hosts/:hostId", async ({ params, request }) => ok(withFeedUrl(request, await hosts.get(hostIdOf(params.hostId)))), {
+      .get("/hosts/:hostId", async ({ params, request }) => ok(withFeedUrl(request, await hosts.get(params.hostId))), {
+        params: Type.Object({ hostId: HostId }),
         response: answers(envelope(HostView), [401, 403, 404]),
         detail: adminDoc({
           operationId: "adminGetHost",
@@ -95,7 +95,8 @@ export const hostOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, hosts: H
           host: "its own host; another host is 403 `forbidden`.",
         }),
       })
-      .patch("/hosts/:hostId", async ({ params, body, request }) => ok(withFeedUrl(request, await hosts.update(hostIdOf(params.hostId), body))), {
+      .patch("/hosts/:hostId", async ({ params, body, request }) => ok(withFeedUrl(request, await hosts.update(params.hostId, body))), {
+        params: Type.Object({ hostId: HostId }),
         body: HostPatch,
         response: answers(envelope(HostView), [401, 403, 404, 422]),
         detail: adminDoc({
@@ -108,7 +109,8 @@ export const hostOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, hosts: H
         }),
       })
       // A new address for the host's own booking feed (the host in their session, or the organizer).
-      .post("/hosts/:hostId/feed-token", async ({ params, request }) => ok(withFeedUrl(request, await hosts.rotateFeedToken(hostIdOf(params.hostId)))), {
+      .post("/hosts/:hostId/feed-token", async ({ params, request }) => ok(withFeedUrl(request, await hosts.rotateFeedToken(params.hostId))), {
+        params: Type.Object({ hostId: HostId }),
         response: answers(envelope(HostView), [401, 403, 404]),
         detail: adminDoc({
           operationId: "adminRotateHostFeedToken",
@@ -122,10 +124,11 @@ export const hostOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, hosts: H
       .delete(
         "/hosts/:hostId",
         async ({ params }) => {
-          await hosts.delete(hostIdOf(params.hostId));
+          await hosts.delete(params.hostId);
           return done("Host deleted with its schedules and calendars.");
         },
         {
+          params: Type.Object({ hostId: HostId }),
           response: answers(Done, [401, 403, 404, 422]),
           detail: adminDoc({
             operationId: "adminDeleteHost",
@@ -138,12 +141,13 @@ export const hostOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, hosts: H
       .get(
         "/hosts/:hostId/event-types",
         async ({ params, request }) => {
-          const ids = await hosts.eventTypeIds(hostIdOf(params.hostId));
+          const ids = await hosts.eventTypeIds(params.hostId);
           const views = await Promise.all(ids.map(async (id) => withFeedUrl(request, await eventTypes.get(id))));
           // A host's session reads its event types without what reaches beyond its own bookings.
           return ok(hostScopes.has(request) ? views.map(withoutOrganizerSecrets) : views);
         },
         {
+          params: Type.Object({ hostId: HostId }),
           response: answers(
             envelope(
               Type.Array(
@@ -177,7 +181,8 @@ export const hostOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, hosts: H
           }),
         },
       )
-      .get("/hosts/:hostId/reservations", async ({ params, query }) => ok(await hosts.reservations(hostIdOf(params.hostId), query)), {
+      .get("/hosts/:hostId/reservations", async ({ params, query }) => ok(await hosts.reservations(params.hostId, query)), {
+        params: Type.Object({ hostId: HostId }),
         query: HostReservationsQuery,
         response: answers(envelope(Type.Array(HostBookingView)), [401, 403, 404, 422]),
         detail: adminDoc({
@@ -189,7 +194,8 @@ export const hostOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, hosts: H
           host: "its own host's.",
         }),
       })
-      .get("/hosts/:hostId/schedules", async ({ params }) => ok(await hosts.schedules(hostIdOf(params.hostId))), {
+      .get("/hosts/:hostId/schedules", async ({ params }) => ok(await hosts.schedules(params.hostId)), {
+        params: Type.Object({ hostId: HostId }),
         response: answers(envelope(Type.Array(ScheduleView)), [401, 403, 404]),
         detail: adminDoc({
           operationId: "adminListSchedules",
@@ -199,7 +205,8 @@ export const hostOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, hosts: H
           host: "its own host's.",
         }),
       })
-      .post("/hosts/:hostId/schedules", async ({ params, body }) => ok(await hosts.createSchedule(hostIdOf(params.hostId), body)), {
+      .post("/hosts/:hostId/schedules", async ({ params, body }) => ok(await hosts.createSchedule(params.hostId, body)), {
+        params: Type.Object({ hostId: HostId }),
         body: ScheduleCreate,
         response: answers(envelope(ScheduleView), [401, 403, 404, 422]),
         detail: adminDoc({
@@ -211,7 +218,8 @@ export const hostOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, hosts: H
           host: "for its own host.",
         }),
       })
-      .get("/schedules/:scheduleId", async ({ params }) => ok(await hosts.schedule(scheduleIdOf(params.scheduleId))), {
+      .get("/schedules/:scheduleId", async ({ params }) => ok(await hosts.schedule(params.scheduleId)), {
+        params: Type.Object({ scheduleId: ScheduleId }),
         response: answers(envelope(ScheduleView), [401, 403, 404]),
         detail: adminDoc({
           operationId: "adminGetSchedule",
@@ -221,7 +229,8 @@ export const hostOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, hosts: H
           host: "its own schedules; another host's is 404 `not_found`.",
         }),
       })
-      .patch("/schedules/:scheduleId", async ({ params, body }) => ok(await hosts.updateSchedule(scheduleIdOf(params.scheduleId), body)), {
+      .patch("/schedules/:scheduleId", async ({ params, body }) => ok(await hosts.updateSchedule(params.scheduleId, body)), {
+        params: Type.Object({ scheduleId: ScheduleId }),
         body: SchedulePatch,
         response: answers(envelope(ScheduleView), [401, 403, 404, 422]),
         detail: adminDoc({
@@ -236,10 +245,11 @@ export const hostOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, hosts: H
       .delete(
         "/schedules/:scheduleId",
         async ({ params }) => {
-          await hosts.deleteSchedule(scheduleIdOf(params.scheduleId));
+          await hosts.deleteSchedule(params.scheduleId);
           return done("Schedule deleted.");
         },
         {
+          params: Type.Object({ scheduleId: ScheduleId }),
           response: answers(Done, [401, 403, 404, 422]),
           detail: adminDoc({
             operationId: "adminDeleteSchedule",

@@ -250,7 +250,7 @@ export function bookingInvite(eventType: InviteEventType, r: InviteReservation, 
  * A PUBLISH copy carries no ATTENDEE (RFC 5546 3.2.1): a client would read one as an invitation to
  * answer. Who takes part is named in DESCRIPTION instead: the visitor and guests, and the other hosts.
  */
-function publishedCopy(event: ICAL.Component, r: InviteReservation, context: InviteContext): void {
+export function publishedCopy(event: ICAL.Component, r: InviteReservation, context: InviteContext): void {
   event.removeAllProperties("attendee");
   const labels = { ...ENGLISH_LABELS, ...context.labels };
   const visitor = `${r.firstname} ${r.lastname}`.trim();

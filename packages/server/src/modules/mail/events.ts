@@ -8,6 +8,8 @@ import { translationFor } from "../../domain/event-type.ts";
 import { mailLocale, type MailLocale } from "./language.ts";
 import { DEFAULT_ACCENT, emailColor } from "./template.ts";
 import { outboxMessageId } from "../../lib/ids.ts";
+import { seriesPicture } from "../../domain/series.ts";
+import type { SeriesInvite } from "../invites/series.ts";
 
 /** Whether and how confirmation emails are written to the outbox, from the server's configuration. */
 export interface MailPolicy {
@@ -40,7 +42,8 @@ export interface MailPayload {
   role: "visitor" | "guest" | "organizer";
   kind: WebhookKind;
   eventType: InviteEventType;
-  reservation: InviteReservation;
+  /** With `series` when the booking is an occurrence of a series: the whole series as it stands (one recurring invite). */
+  reservation: InviteReservation & { series?: SeriesInvite };
   /** The zone the message shows times in: the visitor's (for guests too), or the event type's for the organizer. */
   zone: string;
   previous: { startMs: number; endMs: number } | null;
@@ -147,6 +150,7 @@ export function mailPayload(
       location: r.location,
       cancelReason: r.cancelReason ?? null,
       guests: r.guests,
+      ...seriesOf(r),
     },
     zone: r.timezone ?? eventType.settings.timezone,
     previous: previous ? { startMs: previous.startMs, endMs: previous.endMs } : null,
@@ -157,6 +161,12 @@ export function mailPayload(
     locale: mailLocale(r.locale, eventType.settings.locale?.preset),
     accent: emailColor(eventType.settings.theme?.colors?.primary) ?? DEFAULT_ACCENT,
   };
+}
+
+/** The series of an occurrence as its messages say it, with this change applied; nothing for a single booking. */
+function seriesOf(r: ReservationRecord): { series?: SeriesInvite } {
+  const picture = r.seriesId ? seriesPicture(r, r.seriesOthers ?? []) : null;
+  return picture ? { series: { ...picture, id: r.seriesId! } } : {};
 }
 
 /**

@@ -1,9 +1,10 @@
 import { fill } from "@booking/wire/i18n";
-import { bookingInvite, joinLink, meetingPlace, type InviteLabels } from "../invites/ics.ts";
+import { bookingInvite, joinLink, meetingPlace, type InviteContext, type InviteLabels } from "../invites/ics.ts";
+import { seriesInvite, type SeriesInvite } from "../invites/series.ts";
 import type { WebhookKind } from "../../store/outbox.ts";
 import { manageActionUrlOf } from "../../lib/links.ts";
 import type { MailPayload, RenderedMail } from "./events.ts";
-import { catalogOf, durationText, spanText, type MailLocale } from "./language.ts";
+import { catalogOf, counted, durationText, spanText, type MailLocale } from "./language.ts";
 import type { MailTexts } from "./locales/catalog.ts";
 import { DEFAULT_ACCENT, messageHtml, messageText, type MessageContent } from "./template.ts";
 
@@ -41,6 +42,12 @@ function inviteTitle(m: MailPayload, t: MailTexts): string {
   return other ? fill(t.titleWith, { title: m.eventType.title, name: other }) : m.eventType.title;
 }
 
+/** How a series repeats, in words: "Every week, 8 times"; the dates cancelled since are left to the invite. */
+function seriesText(locale: MailLocale, series: SeriesInvite): string {
+  const t = catalogOf(locale.language);
+  return `${series.rule.interval === "biweekly" ? t.everyTwoWeeks : t.everyWeek}, ${counted(locale.language, "times", series.rule.count)}`;
+}
+
 /**
  * Subject, HTML and plain text of one stored message in its language (see `mailLocale`), times in
  * its zone and clock; `reminder` makes it the reminder due that many minutes before the start.
@@ -66,6 +73,7 @@ export function render(m: MailPayload, reminder?: { minutesBefore: number }): Pi
     [t.when, when],
   ];
   if (m.previous && !reminder) rows.push([t.before, spanText(locale, m.zone, m.previous.startMs, m.previous.endMs)]);
+  if (r.series && !reminder) rows.push([t.repeats, seriesText(locale, r.series)]);
   const link = joinLink(r);
   // A link is a button, never shown as text: only a place that is no link (an address, a number) is a row.
   if (place && place !== link) rows.push([t.where, place]);
@@ -112,7 +120,7 @@ export function renderMail(stored: MailPayload): RenderedMail {
   // Payloads stored before the organizer's copy lost the visitor's link may still carry it.
   const m = stored.role === "visitor" ? stored : { ...stored, manageUrl: null };
   const t = catalogOf((m.locale ?? ENGLISH).language);
-  const invite = bookingInvite(m.eventType, m.reservation, {
+  const context: InviteContext = {
     copy: m.role === "organizer" ? "organizer" : "visitor",
     manageUrl: m.manageUrl,
     organizer: m.organizer,
@@ -120,6 +128,9 @@ export function renderMail(stored: MailPayload): RenderedMail {
     stampMs: m.stampMs,
     summary: inviteTitle(m, t),
     labels: inviteLabels(t),
-  });
+  };
+  // An occurrence of a series: one recurring entry for the whole series.
+  const series = m.reservation.series;
+  const invite = series ? seriesInvite(m.eventType, m.reservation, series, context) : bookingInvite(m.eventType, m.reservation, context);
   return { to: m.to, ...render(m), ...invite };
 }

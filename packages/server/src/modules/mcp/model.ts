@@ -3,6 +3,8 @@ import { z } from "zod";
 import {
   BookingLimits,
   BookingLimitsView,
+  AvailabilityCheck,
+  AvailabilityCheckQuery,
   BusySourceInput,
   BusySourceView,
   DateOverride,
@@ -25,6 +27,7 @@ import {
   WriteBookingsInput,
 } from "@booking/wire";
 import { toolOutput } from "./tool-input.ts";
+import { TimeOffToolInputs, TimeOffToolOutputs } from "./time-off.ts";
 
 // Inputs of the assistant server's tools: TypeBox, composed of the wire's shapes where the admin API
 // takes the same thing (hosts, schedules, an event type's hosts, busy sources), turned into what the
@@ -94,6 +97,7 @@ export const ToolInputs = {
     overrides: Type.Optional(described(overrides, "Replaces the schedule's date overrides when given.")),
   }),
   delete_schedule: Type.Object({ scheduleId }),
+  ...TimeOffToolInputs,
   set_event_type_hosts: Type.Object({
     ...eventTypeChoice,
     hosts: Type.Array(EventTypeHostInput, { minItems: 1, maxItems: MAX_EVENT_TYPE_HOSTS, description: "Whose time the event type books; replaces its hosts." }),
@@ -167,6 +171,20 @@ export const ToolInputs = {
   }),
   cancel_reservation: Type.Object({ uuid: uuid("The reservation's uuid."), ...eventTypeChoice, timezone }),
   get_availability: Type.Object({ ...eventTypeChoice }),
+  check_availability: Type.Object({
+    ...eventTypeChoice,
+    hostId: Type.Optional(described(hostId, "Check this host: through each of their event types, or only the event type named by eventTypeId or slug.")),
+    start: described(
+      Type.String({ maxLength: 64 }),
+      `${AvailabilityCheckQuery.properties.start.description} A local date-time without offset (2026-11-24T10:00) is read in \`timezone\`.`,
+    ),
+    timezone: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description: "IANA zone a start without offset is read in and times are shown in; default the host's, else the event type's.",
+      }),
+    ),
+  }),
   set_weekly_hours: Type.Object({
     ...eventTypeChoice,
     days: Type.Array(oneOf(WEEKDAYS), {
@@ -230,6 +248,13 @@ export const AvailabilityView = z.object({
 });
 export type AvailabilityView = z.infer<typeof AvailabilityView>;
 
+/** A custom field's condition, as the assistant reads it. */
+const ShowIfView = z
+  .object({ field: z.string(), equals: z.array(z.string()).optional(), checked: z.literal(true).optional(), notEmpty: z.literal(true).optional() })
+  .describe(
+    "Asked only while the earlier field `field` is answered one of `equals`, is checked, or is answered (notEmpty); not asked: not required, an answer refused.",
+  );
+
 /** An event type with the settings that decide what can be booked. */
 export const EventTypeDetail = EventTypeSummary.extend({
   description: z.string(),
@@ -245,8 +270,12 @@ export const EventTypeDetail = EventTypeSummary.extend({
     .array(z.number().int())
     .describe("Reminder emails go to the visitor and guests this many minutes before a confirmed booking's start; empty: none."),
   locations: z.array(z.object({ type: z.string(), value: z.string().nullable() })),
-  customFields: z.array(z.object({ name: z.string(), label: z.string(), type: z.string(), required: z.boolean() })),
+  customFields: z.array(z.object({ name: z.string(), label: z.string(), type: z.string(), required: z.boolean(), showIf: ShowIfView.optional() })),
   availability: AvailabilityView,
+  recurrence: z
+    .object({ maxOccurrences: z.number().int(), intervals: z.array(z.enum(["weekly", "biweekly"])) })
+    .nullable()
+    .describe("Whether visitors may book a series (the same time every week or two weeks, up to maxOccurrences dates); null: single bookings only."),
 });
 export type EventTypeDetail = z.infer<typeof EventTypeDetail>;
 
@@ -334,6 +363,7 @@ export const ToolOutputs = {
   create_schedule: z.object({ schedule: ScheduleOut }),
   update_schedule: z.object({ schedule: ScheduleOut }),
   delete_schedule: z.object({ scheduleId: z.number().int(), deleted: z.boolean() }),
+  ...TimeOffToolOutputs,
   set_event_type_hosts: z.object({ eventType: EventTypeRef, assignment: z.enum(["collective", "round-robin"]), hosts: z.array(EventTypeHostOut) }),
   set_booking_limits: z.object({
     eventType: EventTypeRef.nullable().describe("The event type whose limits were set; null for a host's."),
@@ -388,6 +418,12 @@ export const ToolOutputs = {
     webhookQueued: z.boolean().describe("Whether reservation.cancelled was queued for the event type's webhook."),
   }),
   get_availability: z.object({ eventType: EventTypeRef, availability: AvailabilityView }),
+  check_availability: z.object({
+    host: HostRef.nullable().describe("The host checked; null when an event type was."),
+    timezone: z.string(),
+    bookable: z.boolean().describe("True when the time is bookable (for a host: through at least one of the event types checked)."),
+    checks: z.array(toolOutput(AvailabilityCheck)).describe("One check per event type, with every reason and, for teams, each host's."),
+  }),
   set_weekly_hours: z.object({ eventType: EventTypeRef, availability: AvailabilityView }),
   set_date_override: AvailabilityChange,
   close_day: AvailabilityChange,

@@ -68,8 +68,11 @@ export function detailOf(et: EventTypeRecord, origin: string): EventTypeDetail {
     cancelNoticeMinutes: s.cancelNoticeMinutes,
     reminderMinutes: reminderMinutesOf(s),
     locations: s.locations.map((l) => ({ type: l.type, value: l.value })),
-    customFields: [...s.customFields].sort((a, b) => a.order - b.order).map((f) => ({ name: f.name, label: f.label, type: f.type, required: f.required })),
+    customFields: [...s.customFields]
+      .sort((a, b) => a.order - b.order)
+      .map((f) => ({ name: f.name, label: f.label, type: f.type, required: f.required, ...(f.showIf ? { showIf: structuredClone(f.showIf) } : {}) })),
     availability: availabilityOf(et),
+    recurrence: s.recurrence ?? null,
   };
 }
 

@@ -8,7 +8,9 @@ import type { Services } from "../../services.ts";
 import { AvailabilityTools } from "./availability.ts";
 import { SYNC_ANSWER_MS } from "../calendars/service.ts";
 import { CalendarTools } from "./calendars.ts";
+import { CheckTools } from "./checks.ts";
 import { HostTools } from "./hosts.ts";
+import { TIME_OFF_TOOLS, TimeOffTools } from "./time-off.ts";
 import { Lookup } from "./lookup.ts";
 import { ToolInputs, ToolOutputs } from "./model.ts";
 import { toolInput } from "./tool-input.ts";
@@ -17,9 +19,10 @@ import { OrganizerTools, type ToolAnswer } from "./service.ts";
 /** How the server introduces itself to assistants. */
 export const SERVER_INFO = { name: "booking-calendar", title: "Booking calendar (organizer)", version: "1.0.0" };
 
-const INSTRUCTIONS = `Tools for the organizer of a self-hosted booking calendar: their event types (meeting kinds with opening hours), the reservations visitors made, the opening hours, and the hosts whose time event types book (their schedules, calendars and bookings across event types; team event types are collective or round robin).
+const INSTRUCTIONS = `Tools for the organizer of a self-hosted booking calendar: their event types (meeting kinds with opening hours), the reservations visitors made, the opening hours, and the hosts whose time event types book (their schedules, calendars, time off and bookings across event types; team event types are collective or round robin).
 Times: every tool reads and shows times in the \`timezone\` it is given (an IANA name such as Europe/Prague), by default the event type's own zone. Dates are YYYY-MM-DD.
 To move a meeting ("move my 3 pm with Ada to tomorrow"): search_reservations (name, date) to find its uuid, find_free_slots for the new day, then reschedule_reservation with the new start; the end follows from the meeting length.
+To explain why a time cannot be booked ("why can't I book Alex on Tuesday at 10?"): list_hosts to find the host, then check_availability with hostId and the local start; it lists every reason by the same rules as the booking page.
 Changes act as the organizer: the visitor's notice rules do not apply, but opening hours, seats and booking limits do, and nothing moves into the past. Reschedules and cancellations notify the event type's webhook like any change. Changing opening hours never cancels a reservation.`;
 
 type ToolName = keyof typeof ToolInputs;
@@ -73,6 +76,12 @@ export const TOOLS: Record<ToolName, ToolMeta> = {
     description:
       "Cancels a reservation as the organizer (the visitor's cancel notice does not apply) and frees its seat. A meeting that has already ended cannot be cancelled. Sends the reservation.cancelled webhook.",
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  },
+  check_availability: {
+    title: "Why is a time (not) bookable",
+    description:
+      "Answers \"why can't I book Alex on Tuesday at 10?\": whether a start is bookable through an event type (or for a host, through each of their event types) and every reason it is not, with stable codes: outside_hours (which schedule), min_notice, horizon, host_busy (a booking through another event type: which), calendar_busy (which calendar, the event's title), buffer, limit_reached, time_off, seats_full, disabled; a team's hosts each with their own. The same rules as the booking page.",
+    annotations: READ,
   },
   get_availability: {
     title: "Read opening hours",
@@ -191,6 +200,7 @@ export const TOOLS: Record<ToolName, ToolMeta> = {
       "Has the confirmed bookings of the source's host (of every event type) written into one calendar of a CalDAV busy source (with its credentials): each new booking is added, a moved one updated, a cancelled one removed. Replaces the host's earlier bookings calendar; the source's first calendar unless one is named.",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   },
+  ...TIME_OFF_TOOLS,
   stop_writing_bookings: {
     title: "Stop writing bookings into a calendar",
     description: "Stops writing an event type's bookings into the calendar of this busy source; entries already written stay.",
@@ -211,6 +221,8 @@ export function createMcpServer(ctx: AppContext, services: Services, origin: str
   const hours = new AvailabilityTools(ctx, services, origin, lookup);
   const calendars = new CalendarTools(services, lookup);
   const hosts = new HostTools(ctx, services, lookup);
+  const checks = new CheckTools(ctx, services, lookup);
+  const timeOff = new TimeOffTools(services);
   const runs: { [K in ToolName]: (args: never) => Promise<ToolAnswer<unknown>> } = {
     list_event_types: () => tools.listEventTypes(),
     resolve_booking_link: (args) => tools.resolveBookingLink(args),
@@ -220,6 +232,7 @@ export function createMcpServer(ctx: AppContext, services: Services, origin: str
     reschedule_reservation: (args) => tools.rescheduleReservation(args),
     cancel_reservation: (args) => tools.cancelReservation(args),
     get_availability: (args) => hours.get(args),
+    check_availability: (args) => checks.check(args),
     set_weekly_hours: (args) => hours.setWeeklyHours(args),
     set_date_override: (args) => hours.setDateOverride(args),
     close_day: (args) => hours.closeDay(args),
@@ -241,6 +254,9 @@ export function createMcpServer(ctx: AppContext, services: Services, origin: str
     sync_busy_source: (args) => calendars.sync(args),
     write_bookings_to_calendar: (args) => calendars.writeBookings(args),
     stop_writing_bookings: (args) => calendars.stopWriting(args),
+    list_time_off: (args) => timeOff.list(args),
+    add_time_off: (args) => timeOff.add(args),
+    remove_time_off: (args) => timeOff.remove(args),
   };
   for (const name of Object.keys(TOOLS) as ToolName[]) {
     const run = runs[name] as (args: unknown) => Promise<ToolAnswer<unknown>>;

@@ -3,8 +3,7 @@ import { Type } from "@sinclair/typebox";
 import { DeliveryView, WebhookDeliveryView } from "@booking/wire";
 import { answers, Done, envelope } from "../../http/answers.ts";
 import { done, ok } from "../../http/envelope.ts";
-import { ApiError } from "../../http/errors.ts";
-import { pathId } from "../../http/path-ids.ts";
+import { DeliveryId, EventTypeId } from "../../http/path-params.ts";
 import { adminDoc } from "../../http/route-doc.ts";
 import type { AdminGuard } from "../admin/guard.ts";
 import { DeliveriesQuery } from "./model.ts";
@@ -16,10 +15,10 @@ import type { DeliveryAdmin } from "./service.ts";
  * Behind the admin guard; the organizer only.
  */
 export const deliveryOrganizerRoutes = (guard: AdminGuard, deliveries: DeliveryAdmin) => {
-  const idOf = (raw: string) => pathId(raw, "event type");
   return new Elysia()
     .use(guard)
-    .get("/event-types/:id/webhook-deliveries", async ({ params, query }) => ok(await deliveries.webhookDeliveries(idOf(params.id), query.limit ?? 50)), {
+    .get("/event-types/:id/webhook-deliveries", async ({ params, query }) => ok(await deliveries.webhookDeliveries(params.id, query.limit ?? 50)), {
+      params: Type.Object({ id: EventTypeId }),
       query: DeliveriesQuery,
       response: answers(envelope(Type.Array(WebhookDeliveryView)), [401, 403, 404, 422]),
       detail: adminDoc({
@@ -28,7 +27,8 @@ export const deliveryOrganizerRoutes = (guard: AdminGuard, deliveries: DeliveryA
         description: "The event type's latest webhook events (newest first, `limit` 1-500, default 50) with their delivery state and every attempt.",
       }),
     })
-    .get("/event-types/:id/deliveries", async ({ params, query }) => ok(await deliveries.deliveries(idOf(params.id), query.limit ?? 50)), {
+    .get("/event-types/:id/deliveries", async ({ params, query }) => ok(await deliveries.deliveries(params.id, query.limit ?? 50)), {
+      params: Type.Object({ id: EventTypeId }),
       query: DeliveriesQuery,
       response: answers(envelope(Type.Array(DeliveryView)), [401, 403, 404, 422]),
       detail: adminDoc({
@@ -41,11 +41,11 @@ export const deliveryOrganizerRoutes = (guard: AdminGuard, deliveries: DeliveryA
     .post(
       "/event-types/:id/deliveries/:deliveryId/retry",
       async ({ params }) => {
-        if (!/^\d{1,12}$/.test(params.deliveryId)) throw new ApiError("not_found", `No delivery with id ${params.deliveryId.slice(0, 40)}.`);
-        await deliveries.retryDelivery(idOf(params.id), Number(params.deliveryId));
+        await deliveries.retryDelivery(params.id, params.deliveryId);
         return done("The delivery is due now; the next pass of its worker tries it.");
       },
       {
+        params: Type.Object({ id: EventTypeId, deliveryId: DeliveryId }),
         response: answers(Done, [401, 403, 404]),
         detail: adminDoc({
           operationId: "adminRetryDelivery",

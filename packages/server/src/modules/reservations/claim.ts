@@ -119,5 +119,9 @@ export function hostsTaking(
   options: { keep?: readonly number[]; retake?: { nowMs: number } } = {},
 ): number[] | null {
   const times: HostTime[] = hosts;
-  return hostsFor(eventType.settings, eventType.assignment, eventType.hosts, times, holders, startMs, endMs, options);
+  // A colleague standing in is offered only inside the away host's time off as read under the claim's lock.
+  const members = eventType.hosts.map((m) =>
+    m.within === undefined ? m : { ...m, within: hosts.flatMap((h) => h.away.filter((a) => a.colleagueHostId === m.hostId && h.hostId !== m.hostId)) },
+  );
+  return hostsFor(eventType.settings, eventType.assignment, members, times, holders, startMs, endMs, options);
 }

@@ -1,10 +1,12 @@
 import { Elysia } from "elysia";
+import { Type } from "@sinclair/typebox";
 import { answers } from "../../http/answers.ts";
 import { publicDoc } from "../../http/route-doc.ts";
 import type { AppContext } from "../../context.ts";
 import { requireEventType } from "../../http/auth.ts";
 import { done, ok } from "../../http/envelope.ts";
 import { idempotency } from "../../http/idempotency.ts";
+import { ReservationUuid } from "../../http/path-params.ts";
 import type { PaymentService } from "../payments/service.ts";
 import {
   CancelInput,
@@ -16,20 +18,21 @@ import {
   RefreshResponse,
   RescheduleInput,
   ReservationInput,
-  ReservationParams,
   ReservationResponse,
 } from "./model.ts";
 import type { ReservationService } from "./service.ts";
+import type { SeriesService } from "./series.ts";
 import { resultOf } from "./result.ts";
 import { manageUrlOf, publicOrigin } from "../../lib/links.ts";
 import type { EventTypeRecord } from "../../store/event-types.ts";
 
 /** The reservation routes of the public API (spec 4.2-4.8). */
-export const reservationRoutes = (ctx: AppContext, reservations: ReservationService, payments: PaymentService) => {
+export const reservationRoutes = (ctx: AppContext, reservations: ReservationService, payments: PaymentService, series: SeriesService) => {
   const origin = (request: Request) => ({ origin: publicOrigin(ctx.config, request.url) });
-  const recover = (eventType: Pick<EventTypeRecord, "id" | "slug" | "hosts">, request: Request) => async (uuid: string) => {
+  const recover = (eventType: EventTypeRecord, request: Request) => async (uuid: string) => {
     const r = await ctx.store.reservations.byUuid(eventType.id, uuid);
     if (!r) throw new Error(`idempotent request booked ${uuid}, which is gone`);
+    if (r.seriesId) return ok(await series.recovered(eventType, r, origin(request).origin));
     return ok(resultOf(r, manageUrlOf(origin(request).origin, eventType.slug, r.uuid), r.status === "confirmed", eventType.hosts));
   };
   return new Elysia()
@@ -39,18 +42,21 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
       "/reservations",
       ({ eventType, body, request, once }) =>
         once(
-          async (key) => ok(await reservations.book(eventType, body, "confirm", { ...origin(request), ...(key ? { idempotencyKey: key } : {}) })),
+          async (key) => {
+            const options = { ...origin(request), ...(key ? { idempotencyKey: key } : {}) };
+            return ok(await (body.recurrence ? series.book(eventType, body, options) : reservations.book(eventType, body, "confirm", options)));
+          },
           recover(eventType, request),
         ),
       {
         body: ReservationInput,
         idempotent: true,
-        response: answers(ReservationResponse, [401, 403, 413, 422]),
+        response: answers(ReservationResponse, [401, 403, 409, 413, 422]),
         detail: publicDoc({
           operationId: "createReservation",
           summary: "Book a slot in one step",
           description:
-            "Books a slot offered by GET /time-slots and confirms it at once. When the slot is full or not offered the answer is HTTP 200 with `success: false` and code `slot_unavailable`; when a booking limit of the event type or of its host (bookings or minutes per day, week or month) would be passed, `limit_reached`; when another request is writing it at this moment, `slot_locked`. A paid event type answers 422 `payment_required`: prepare, pay, then confirm. The answer carries `meetLink` (video meetings) and `location` (the organizer's address or number, or the link). When the server sends mail, the visitor and each guest get a confirmation with a calendar invite (METHOD:REQUEST; ORGANIZER the event type's organizer, the visitor and guests ATTENDEEs), in the language and clock of `locale` (else the event type's preset language, else English) and times in `timezone`; the event type's organizer email gets a notification with the entry attached as METHOD:PUBLISH (not an invitation). The visitor and guests get a reminder email before the start at each of the event type's `reminderMinutes` (admin API; default a day and an hour before; those already past when booked are left out).",
+            "Books a slot offered by GET /time-slots and confirms it at once. When the slot is full or not offered the answer is HTTP 200 with `success: false` and code `slot_unavailable`; when a booking limit of the event type or of its host (bookings or minutes per day, week or month) would be passed, `limit_reached`; when another request is writing it at this moment, `slot_locked`. A paid event type answers 422 `payment_required`: prepare, pay, then confirm. The answer carries `meetLink` (video meetings) and `location` (the organizer's address or number, or the link). When the server sends mail, the visitor and each guest get a confirmation with a calendar invite (METHOD:REQUEST; ORGANIZER the event type's organizer, the visitor and guests ATTENDEEs), in the language and clock of `locale` (else the event type's preset language, else English) and times in `timezone`; the event type's organizer email gets a notification with the entry attached as METHOD:PUBLISH (not an invitation). The visitor and guests get a reminder email before the start at each of the event type's `reminderMinutes` (admin API; default a day and an hour before; those already past when booked are left out). With `recurrence` (`{ interval, count }`, where the event type's `recurrence` allows it) it books a series: `count` occurrences, the first at `start`, then every week (`weekly`) or two (`biweekly`) at the same wall-clock time in the event type's zone, all or nothing: when any occurrence is not offered or taken the answer is 409 `series_unavailable` with every such occurrence in `conflicts`, and nothing is booked. Each occurrence is a reservation of its own (moved or cancelled alone by its uuid) carrying `seriesId`; the answer lists them in `occurrences`. The visitor gets one email for the series, with one recurring invite (RRULE, TZID with VTIMEZONE).",
           idempotent: true,
         }),
       },
@@ -79,7 +85,7 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
       "/reservations/:reservationUuid",
       async ({ eventType, params, body, request }) => ok(await reservations.reschedule(eventType, params.reservationUuid, body, origin(request))),
       {
-        params: ReservationParams,
+        params: Type.Object({ reservationUuid: ReservationUuid }),
         body: RescheduleInput,
         response: answers(ReservationResponse, [401, 403, 404, 413, 422]),
         detail: publicDoc({
@@ -100,7 +106,7 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
           }),
         ),
       {
-        params: ReservationParams,
+        params: Type.Object({ reservationUuid: ReservationUuid }),
         query: CancelQuery,
         // The body is optional (the spec's cancel has none): an empty one reads as {}.
         transform(context) {
@@ -122,7 +128,7 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
       ({ eventType, params, body, request, once }) =>
         once(async () => ok(await reservations.confirm(eventType, params.reservationUuid, body, origin(request)))),
       {
-        params: ReservationParams,
+        params: Type.Object({ reservationUuid: ReservationUuid }),
         // The body is optional: an empty one reads as {}.
         transform(context) {
           context.body ??= {};
@@ -148,7 +154,7 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
           return ok([] as never[]);
         }),
       {
-        params: ReservationParams,
+        params: Type.Object({ reservationUuid: ReservationUuid }),
         idempotent: true,
         response: answers(RefreshResponse, [401, 403, 404]),
         detail: publicDoc({
@@ -168,7 +174,7 @@ export const reservationRoutes = (ctx: AppContext, reservations: ReservationServ
           return ok(await payments.createIntent(eventType, reservation, body, origin(request).origin));
         }),
       {
-        params: ReservationParams,
+        params: Type.Object({ reservationUuid: ReservationUuid }),
         body: PaymentInput,
         idempotent: true,
         response: answers(PaymentResponse, [401, 403, 404, 413, 422]),

@@ -3,9 +3,6 @@ import { CancelInput, ConfirmInput, Envelope, PaymentInput, PaymentResult, Resch
 
 export { CancelInput, ConfirmInput, PaymentInput, RescheduleInput, ReservationInput };
 
-/** Path parameter of the reservation routes; a malformed uuid is answered 404 by the service. */
-export const ReservationParams = Type.Object({ reservationUuid: Type.Union([Type.String(), Type.Null()]) });
-
 /** Query of `DELETE /reservations/{uuid}`: the organizer's override of the cancel notice rule (the `Booking-Override-Token` header keeps it out of logs). */
 export const CancelQuery = Type.Object({ overrideToken: Type.Optional(Type.String({ maxLength: 500 })) }, { additionalProperties: true });
 

@@ -17,6 +17,7 @@ export function resultOf(r: ReservationRecord, manageUrl: string | null, withMee
     result.location = r.location;
   }
   result.manageUrl = manageUrl;
+  if (r.seriesId) result.seriesId = r.seriesId;
   return result;
 }
 

@@ -1,7 +1,7 @@
 import type { ConfirmInput, RescheduleInput, ReservationInput, ReservationResult } from "@booking/wire";
 import type { ServerConfig } from "../../config.ts";
 import { nextStamp as stamp, statusAt, withinPublicNotice } from "../../domain/reservation.ts";
-import { NO_BUSY_SOURCE, type BusySource } from "../../domain/busy.ts";
+import { bufferedSpan, NO_BUSY_SOURCE, type BusySource } from "../../domain/busy.ts";
 import { offeringHosts } from "../../domain/hosts.ts";
 import { DomainError, BusinessFailure, FieldErrors, ValidationFailed } from "../../domain/errors.ts";
 import { matchesHash } from "../../lib/tokens.ts";
@@ -15,6 +15,7 @@ import { outboxEvents } from "../outbox/events.ts";
 import { mailPolicy, type MailPolicy } from "../mail/events.ts";
 import { manageUrlOf } from "../../lib/links.ts";
 import { isUuid } from "../../lib/ids.ts";
+import { awayView } from "../time-off/stand-ins.ts";
 import { checkCancelReason, checkConfirmInput, checkReservationInput, slotTimes } from "./validate.ts";
 import { busyAt, claimSeat, failure, heldHosts, hostsTaking, moved, type SeatDecide } from "./claim.ts";
 import { cancelledMessage, resultOf } from "./result.ts";
@@ -60,24 +61,28 @@ export class ReservationService {
     // A path segment that does not even decode (`%ZZ`) arrives as null: as unknown as any other.
     const r = uuid !== null && isUuid(uuid) ? await this.store.reservations.byUuid(eventType.id, uuid.toLowerCase()) : null;
     if (!r) throw new DomainError("not_found", "No reservation with this uuid exists for this event type.");
-    return r;
+    // An occurrence of a series: its changes' messages say the whole series.
+    return r.seriesId ? { ...r, seriesOthers: await this.store.reservations.series(eventType.id, r.seriesId) } : r;
   }
 
   /** `POST /reservations` (confirmed at once) and `POST /reservations/prepare` (held). */
   async book(
-    eventType: EventTypeRecord,
+    listed: EventTypeRecord,
     input: ReservationInput,
     mode: "confirm" | "hold",
     options: ChangeOptions & { idempotencyKey?: string },
   ): Promise<ReservationResult> {
-    const s = eventType.settings;
+    const s = listed.settings;
+    if (input.recurrence) throw new ValidationFailed({ recurrence: ["A series is booked in one step, with POST /reservations; a hold takes one time."] });
     if (mode === "confirm" && s.payment) {
       throw new DomainError("payment_required", "This event type is paid: prepare the reservation, pay, then confirm.");
     }
     const checked = checkReservationInput(input, s);
     const nowMs = this.now();
+    // Time off leaves hosts out; a personal event type's away host has their colleague stand in.
+    const { eventType, awayOf } = await awayView(this.store, listed, bufferedSpan(s, checked.startMs, checked.endMs));
     // The hosts whose hours offer the time: all of a collective event type, any of round robin.
-    const candidates = offeringHosts(s, eventType.assignment, eventType.hosts, checked.startMs, checked.endMs, nowMs);
+    const candidates = offeringHosts(s, eventType.assignment, eventType.hosts, checked.startMs, checked.endMs, nowMs, { awayOf });
     if (candidates.length === 0 || (await busyAt(this.busy, eventType, checked.startMs, checked.endMs))) {
       throw failure("slot_unavailable", "This time is not offered; pick one of GET /time-slots.");
     }
@@ -232,12 +237,12 @@ export class ReservationService {
    * override token (or the organizer acting) lifts that rule and the minimum notice and horizon of
    * the new slot.
    */
-  async reschedule(eventType: EventTypeRecord, uuid: string | null, input: RescheduleInput, options: ChangeOptions): Promise<ReservationResult> {
-    const r = await this.find(eventType, uuid);
-    const s = eventType.settings;
+  async reschedule(listed: EventTypeRecord, uuid: string | null, input: RescheduleInput, options: ChangeOptions): Promise<ReservationResult> {
+    const r = await this.find(listed, uuid);
+    const s = listed.settings;
     const nowMs = this.now();
-    const override = this.checkOverride(eventType, input.overrideToken) || options.organizer === true;
-    const manageUrl = manageUrlOf(options.origin, eventType.slug, r.uuid);
+    const override = this.checkOverride(listed, input.overrideToken) || options.organizer === true;
+    const manageUrl = manageUrlOf(options.origin, listed.slug, r.uuid);
     const errors = new FieldErrors();
     const times = slotTimes(input, s, errors);
     ValidationFailed.check(errors);
@@ -247,9 +252,10 @@ export class ReservationService {
       throw new DomainError("forbidden", `Rescheduling closes ${s.rescheduleNoticeMinutes} minutes before the start; ask the organizer.`);
     }
     const { startMs, endMs } = times!;
+    const { eventType, awayOf } = await awayView(this.store, listed, bufferedSpan(s, startMs, endMs));
     // The override lifts notice and horizon, never time itself: nothing moves into the past.
     const candidates =
-      startMs <= nowMs ? [] : offeringHosts(s, eventType.assignment, eventType.hosts, startMs, endMs, nowMs, { ignoreNoticeAndHorizon: override });
+      startMs <= nowMs ? [] : offeringHosts(s, eventType.assignment, eventType.hosts, startMs, endMs, nowMs, { ignoreNoticeAndHorizon: override, awayOf });
     if (candidates.length === 0 || (await busyAt(this.busy, eventType, startMs, endMs))) {
       throw failure("slot_unavailable", "This time is not offered; pick one of GET /time-slots.");
     }
@@ -268,6 +274,7 @@ export class ReservationService {
         timezone: times!.timezone ?? current.timezone,
         sequence: current.sequence + 1,
         updatedAtMs: stamp(current, at),
+        ...(r.seriesOthers ? { seriesOthers: r.seriesOthers } : {}),
       };
       // Moving a hold changes nothing anyone was told about.
       const events = now === "confirmed" ? outboxEvents(this.mail, eventType, "reservation.rescheduled", moved, at, manageUrl, current) : [];
@@ -350,7 +357,7 @@ export class ReservationService {
   }
 
   /** The override token, compared in constant time; a wrong one is refused, none means the public rules. */
-  private checkOverride(eventType: EventTypeRecord, token: string | undefined): boolean {
+  checkOverride(eventType: EventTypeRecord, token: string | undefined): boolean {
     if (token === undefined || token === "") return false;
     if (!matchesHash(token, eventType.overrideTokenHash)) throw new DomainError("forbidden", "The override token is not valid.");
     return true;

@@ -8,6 +8,8 @@ import {
   type CustomFieldValue,
   type Location,
   type ReservationInput,
+  answerGiven,
+  visibleFieldNames,
 } from "@booking/wire";
 import type { CustomFieldDefinition, EventTypeSettings } from "../../domain/event-type.ts";
 import { FieldErrors, ValidationFailed } from "../../domain/errors.ts";
@@ -69,7 +71,7 @@ export function checkReservationInput(input: ReservationInput, settings: EventTy
   const phone = checkPhone(input.phone, errors);
   const guests = checkGuests(input.guests ?? [], email, settings.maxGuests, errors);
   const location = checkLocation(input.location, phone, settings, errors);
-  const customFields = checkCustomFields(input.customFields ?? [], settings.customFields, { requireAll: true }, errors);
+  const customFields = checkCustomFields(input.customFields ?? [], settings.customFields, [], errors);
   if (input.locale !== undefined && !LANGUAGE_TAG.test(input.locale)) errors.add("locale", "invalid", "Expected a language tag, e.g. de or en-u-hc-h12.");
   refuseControlCharacters({ firstname: input.firstname, lastname: input.lastname, phone: input.phone, "location.value": input.location?.value }, errors);
   ValidationFailed.check(errors);
@@ -88,7 +90,7 @@ export function checkReservationInput(input: ReservationInput, settings: EventTy
   };
 }
 
-/** Checks the attributes confirm may update; custom field answers merge into the ones held. */
+/** Checks the attributes confirm may update; custom field answers merge into the ones held (a held answer of a field these answers hide is dropped). */
 export function checkConfirmInput(
   input: ConfirmInput,
   held: CustomFieldValue[],
@@ -96,14 +98,7 @@ export function checkConfirmInput(
 ): { phone?: string; firstname?: string; lastname?: string; customFields: CustomFieldValue[] } {
   const errors = new FieldErrors();
   const phone = input.phone === undefined ? undefined : checkPhone(input.phone, errors);
-  const given = checkCustomFields(input.customFields ?? [], settings.customFields, { requireAll: false }, errors);
-  const merged = new Map(held.map((v) => [v.uuid, v]));
-  for (const v of given) merged.set(v.uuid, v);
-  const customFields = [...merged.values()];
-  // The answers held and the required rule, judged on the merge; a field whose answer given here was refused above is named once.
-  const merging = new FieldErrors();
-  checkCustomFields(customFields, settings.customFields, { requireAll: true }, merging);
-  for (const e of merging.list) if (!errors.messages[e.field]) errors.add(e.field, e.code, e.message, e.max);
+  const customFields = checkCustomFields(input.customFields ?? [], settings.customFields, held, errors);
   refuseControlCharacters({ firstname: input.firstname, lastname: input.lastname, phone: input.phone }, errors);
   ValidationFailed.check(errors);
   return {
@@ -185,10 +180,16 @@ function checkLocation(chosen: Location | undefined, phone: string, settings: Ev
   return { type: enabled.type, value };
 }
 
-/** Checks answers against the event type's custom fields; keys errors as `customFields.<uuid>`. */
-function checkCustomFields(values: CustomFieldValue[], fields: CustomFieldDefinition[], options: { requireAll: boolean }, errors: Errors): CustomFieldValue[] {
+/**
+ * Checks answers against the event type's custom fields; keys errors as `customFields.<uuid>`.
+ * `held` are answers kept from before (a hold's, when it is confirmed): the answers given here
+ * replace theirs, and both decide which fields are shown (`visibleFieldNames`, the element's rule).
+ * A field not shown is not required; a value given for it is refused (`hidden_field`) and a held
+ * one is dropped. Answers the result keeps: the held and given ones of shown fields, not empty.
+ */
+function checkCustomFields(values: CustomFieldValue[], fields: CustomFieldDefinition[], held: CustomFieldValue[], errors: Errors): CustomFieldValue[] {
   const byUuid = new Map(fields.map((f) => [f.uuid, f]));
-  const answered = new Map<string, CustomFieldValue>();
+  const answered = new Map<string, { field: CustomFieldDefinition; given: unknown; value: unknown }>();
   for (const v of values) {
     const uuid = String(v.uuid).toLowerCase();
     const key = `customFields.${uuid}`;
@@ -202,22 +203,53 @@ function checkCustomFields(values: CustomFieldValue[], fields: CustomFieldDefini
       continue;
     }
     const given = field.type === "textarea" && typeof v.value === "string" ? withLineFeeds(v.value) : v.value;
-    const value = normalize(given);
+    answered.set(uuid, { field, given, value: normalize(given) });
+  }
+  const all = new Map<string, CustomFieldValue>(held.map((v) => [v.uuid, v]));
+  for (const [uuid, { value }] of answered) all.set(uuid, { uuid, value });
+  const shown = visibleFieldNames(fields, (f) => all.get(f.uuid)?.value);
+  for (const [uuid, { field, given, value }] of answered) {
+    const key = `customFields.${uuid}`;
+    if (!shown.has(field.name)) {
+      if (answerGiven(value))
+        errors.add(key, "hidden_field", `${field.label} is not asked with these answers (it is shown only ${conditionText(field, byUuid)}).`);
+      continue;
+    }
     const control = field.type === "textarea" ? MULTI_LINE_CONTROL : SINGLE_LINE_CONTROL;
     // Judged as given, before trimming, like the other fields: a line break at either end is refused too.
     const problem = [given].flat().some((x) => typeof x === "string" && control.test(x))
       ? { code: "control_characters" as const, message: "Contains control characters." }
       : valueProblem(field, value);
     if (problem) errors.add(key, problem.code, problem.message, problem.max);
-    answered.set(uuid, { uuid, value });
   }
-  if (options.requireAll) {
-    for (const f of fields) {
-      const v = answered.get(f.uuid);
-      if (f.required && (v === undefined || isBlank(v.value, f))) errors.add(`customFields.${f.uuid}`, "required", `${f.label} is required.`);
-    }
+  for (const v of held) {
+    if (answered.has(v.uuid)) continue;
+    // Kept from before, judged again: the event type's fields may have changed since.
+    const field = byUuid.get(v.uuid);
+    const problem = !field ? { code: "unknown_field" as const, message: "Unknown custom field." } : shown.has(field.name) ? valueProblem(field, v.value) : null;
+    if (problem) errors.add(`customFields.${v.uuid}`, problem.code, problem.message, problem.max);
   }
-  return [...answered.values()].filter((v) => v.value !== null && v.value !== undefined);
+  for (const f of fields) {
+    const key = `customFields.${f.uuid}`;
+    const v = all.get(f.uuid);
+    // An answer given here and refused above is named once.
+    if (f.required && shown.has(f.name) && !errors.messages[key] && (v === undefined || isBlank(v.value, f)))
+      errors.add(key, "required", `${f.label} is required.`);
+  }
+  const hidden = (uuid: string) => {
+    const field = byUuid.get(uuid);
+    return field !== undefined && !shown.has(field.name);
+  };
+  return [...all.values()].filter((v) => v.value !== null && v.value !== undefined && !hidden(v.uuid));
+}
+
+/** The condition of a field that has one, in English: "when plan is one of: Business". */
+function conditionText(field: CustomFieldDefinition, byUuid: Map<string, CustomFieldDefinition>): string {
+  const condition = field.showIf;
+  if (!condition) return "never";
+  const parent = [...byUuid.values()].find((f) => f.name === condition.field)?.label ?? condition.field;
+  if ("equals" in condition) return `when ${parent} is one of: ${condition.equals.join(", ")}`;
+  return "checked" in condition ? `when ${parent} is checked` : `when ${parent} is answered`;
 }
 
 const isBlank = (value: unknown, field: CustomFieldDefinition): boolean =>

@@ -5,7 +5,8 @@ import { ok } from "../../http/envelope.ts";
 import { answers } from "../../http/answers.ts";
 import { publicDoc } from "../../http/route-doc.ts";
 import { LIMITS } from "@booking/wire";
-import { FirstFreeQueryShape, FirstFreeResponse, TimeSlotsQueryShape, TimeSlotsResponse } from "./model.ts";
+import { FirstFreeQueryShape, FirstFreeResponse, SeriesQueryShape, SeriesSlotsResponse, TimeSlotsQueryShape, TimeSlotsResponse } from "./model.ts";
+import { seriesSlots } from "./series.ts";
 import { MAX_SLOTS_PER_ANSWER, type TimeSlotService } from "./service.ts";
 
 /** `GET /time-slots` and `GET /time-slots/first-free`. */
@@ -36,5 +37,15 @@ export const timeSlotRoutes = (ctx: AppContext, slots: TimeSlotService) =>
         summary: "Find the first day with a free slot",
         description:
           "The first day on or after `from`, read in `timezone` (default: the event type's zone), that holds a slot with a free seat within the booking horizon; `date` is null when there is none. The calendar offers it when the month shown has no free time. An addition to the spec.",
+      }),
+    })
+    .get("/time-slots/series", async ({ eventType, query }) => ok(await seriesSlots(slots, eventType, query, ctx.clock.now())), {
+      query: SeriesQueryShape,
+      response: answers(SeriesSlotsResponse, [401, 403, 422]),
+      detail: publicDoc({
+        operationId: "listSeriesOccurrences",
+        summary: "Which occurrences of a series are free",
+        description:
+          "For an event type whose `recurrence` allows series: the `count` occurrences a series starting at `start` (ISO 8601 with offset) would have, every week (`interval=weekly`) or two (`biweekly`) at the same wall-clock time in the event type's zone (across DST changes), each with `available`: offered now with a free seat, as GET /time-slots would list it. Booking the series (POST /reservations with `recurrence`) succeeds only when every occurrence is available. 422 when the event type takes no series, or for an interval or count it does not allow. An addition to the spec.",
       }),
     });

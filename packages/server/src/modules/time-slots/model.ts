@@ -1,4 +1,4 @@
-import { Envelope, TimeSlot } from "@booking/wire";
+import { Envelope, RECURRENCE_INTERVALS, SeriesSlot, TimeSlot } from "@booking/wire";
 import { Type } from "@sinclair/typebox";
 import { MAX_SLOTS_PER_ANSWER } from "./service.ts";
 
@@ -44,3 +44,16 @@ export const TimeSlotsResponse = Type.Object({
     }),
   ),
 });
+
+/** Query of `GET /time-slots/series`; the values are checked by the service, so every problem is named at once. */
+export const SeriesQueryShape = Type.Object(
+  {
+    start: Type.String({ description: "The first occurrence's start, ISO 8601 with offset (a slot's `start` of GET /time-slots)." }),
+    interval: Type.String({ description: `How often the series repeats: ${RECURRENCE_INTERVALS.join(" or ")}.` }),
+    count: Type.String({ description: "Occurrences in all, the first included: at most the event type's `recurrence.maxOccurrences`." }),
+  },
+  { additionalProperties: true },
+);
+
+/** Response of `GET /time-slots/series`: every occurrence, first first, with whether it can be booked. */
+export const SeriesSlotsResponse = Envelope(Type.Array(SeriesSlot));

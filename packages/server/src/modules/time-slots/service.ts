@@ -1,9 +1,9 @@
 import { DateTime } from "luxon";
 import { canonicalZone, utc } from "../../lib/time.ts";
 import { LIMITS, type TimeSlot, type TimeSlotsQuery } from "@booking/wire";
-import { busyWindow, horizonEnd, type BusyInterval, type Slot } from "../../domain/slots.ts";
+import { busyWindow, horizonEnd, type Slot } from "../../domain/slots.ts";
 import { addError, ValidationFailed } from "../../domain/errors.ts";
-import { PreparedBody } from "../../lib/prepared-body.ts";
+import { PreparedJson } from "../../lib/prepared-body.ts";
 import { coversWhole, lowerBound, NO_BUSY_SOURCE, type BusySource } from "../../domain/busy.ts";
 import { teamSlots } from "../../domain/hosts.ts";
 import { framesSpan, limitCheckers, limitFramesOf } from "../reservations/limits.ts";
@@ -12,6 +12,9 @@ import { ZonedIsoWriter } from "../../lib/zoned-iso.ts";
 import type { Store } from "../../store/store.ts";
 import type { EventTypeRecord } from "../../store/event-types.ts";
 import type { HostBusyInterval } from "../../store/hosts.ts";
+import type { LimitBooking, SeatHolder } from "../../store/reservations.ts";
+import type { HostBlock } from "../../domain/exclusions.ts";
+import { awayView } from "../time-off/stand-ins.ts";
 
 const DAY_MS = 86_400_000;
 /**
@@ -29,7 +32,7 @@ export interface FirstFreeQuery {
   from: string;
   timezone?: string | undefined;
 }
-/** Memory the hosts' busy times of slot windows may take together (about 48 bytes an interval). */
+/** Memory the hosts' busy times of slot windows may take together (about 96 bytes an interval with where it comes from). */
 const HOST_BUSY_BYTES = 16 * 1024 * 1024;
 /** Memory the slot pages of all event types may take together. */
 const PAGE_CACHE_BYTES = 128 * 1024 * 1024;
@@ -41,10 +44,19 @@ const PAGE_CACHE_BYTES = 128 * 1024 * 1024;
  */
 export const MAX_SLOTS_PER_ANSWER = 10_000;
 
+/** A colleague standing in for an away host, with their revision when a page was computed. */
+interface StandIn {
+  hostId: number;
+  revision: number;
+}
+
 /** Slots of a window together with the instant until which they stay true if nothing is booked. */
 export interface SlotsAnswer {
   slots: Slot[];
+  /** Now, when colleagues stand in: their time is not counted in the event type's revision. */
   validUntilMs: number;
+  /** The colleagues standing in, and until when the slots stay true while their revisions do. */
+  standIns?: { hosts: StandIn[]; validUntilMs: number };
 }
 
 /** A checked `GET /time-slots` query: whole days in `zone`, as an instant range. */
@@ -98,6 +110,26 @@ function localMidnight(day: number, zone: string): number {
   return DateTime.fromObject({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() }, { zone }).toMillis();
 }
 
+/** The body of `GET /time-slots`, which its route declares as `TimeSlotsResponse` (model.ts). */
+interface TimeSlotsAnswer {
+  success: true;
+  data: TimeSlot[];
+  nextFrom?: string;
+}
+
+/** What decides an event type's slots in a range (`TimeSlotService.gather`), read once for the slot page and the availability check. */
+export interface Gathered {
+  holders: SeatHolder[];
+  hostBusy: HostBusyInterval[];
+  blocksOf: (hostId: number) => HostBlock[];
+  /** The bookings the booking limits count over the periods the range meets. */
+  counted: LimitBooking[];
+  /** True when a booking of [startMs, endMs) would pass one of the event type's own limits. */
+  ownLimited: ((startMs: number, endMs: number) => boolean) | undefined;
+  /** True when a booking of [startMs, endMs) would pass one of the host's limits. */
+  limited: ((hostId: number, startMs: number, endMs: number) => boolean) | undefined;
+}
+
 /**
  * Computes free slots and serves `GET /time-slots`: the organizer's hours less the seats
  * reservations hold and less what the busy source says (the organizer's synced calendars, see
@@ -107,7 +139,11 @@ function localMidnight(day: number, zone: string): number {
  */
 export class TimeSlotService {
   // Weighed as twice its plain body: room for the compressed forms it gains once served.
-  private readonly pages = new TimedCache<PreparedBody>(1000, PAGE_CACHE_BYTES, (page) => 2 * page.byteLength);
+  private readonly pages = new TimedCache<{ body: PreparedJson<TimeSlotsAnswer>; standIns: StandIn[] }>(
+    1000,
+    PAGE_CACHE_BYTES,
+    (page) => 2 * page.body.byteLength,
+  );
   /** The free slot starts of one week of an event type (key `id|week`), for the first-free-day scan. */
   private readonly freeWeeks = new TimedCache<Float64Array>(20_000, FREE_WEEKS_BYTES, (starts) => starts.byteLength + 64);
   /**
@@ -115,7 +151,7 @@ export class TimeSlotService {
    * per host revision (bumped by the host's bookings of any event type and its calendars' changes),
    * so a team's page after one booking reads that host again, not every host.
    */
-  private readonly hostBusy = new TimedCache<HostBusyInterval[]>(20_000, HOST_BUSY_BYTES, (rows) => rows.length * 48 + 64);
+  private readonly hostBusy = new TimedCache<HostBusyInterval[]>(20_000, HOST_BUSY_BYTES, (rows) => rows.length * 96 + 64);
 
   constructor(
     private readonly store: Store,
@@ -128,20 +164,64 @@ export class TimeSlotService {
    * notice, beyond the horizon).
    */
   async freeSlots(
-    eventType: EventTypeRecord,
+    listed: EventTypeRecord,
     fromMs: number,
     untilMs: number,
     nowMs: number,
     options: { ignoreNoticeAndHorizon?: boolean; moving?: string } = {},
   ): Promise<SlotsAnswer> {
-    const s = eventType.settings;
-    const around = busyWindow(s, fromMs, untilMs);
+    const s = listed.settings;
+    // Time off of its hosts; a personal event type's away host has their colleague stand in.
+    const away = await awayView(this.store, listed, busyWindow(s, fromMs, untilMs));
+    const eventType = away.eventType;
+    const hostIds = eventType.hosts.map((h) => h.hostId);
+    const { holders, hostBusy, blocksOf, counted, ownLimited, limited } = await this.gather(eventType, fromMs, untilMs, nowMs, { moving: options.moving });
+    // Seat holders share a slot by its seats; busy time leaves it out whole. A range every host's
+    // calendar fills whole (a leave, say) has nothing free: no slot is built.
+    const allBusy = hostIds.every((id) => coversWhole(blocksOf(id), fromMs, untilMs));
+    const offered =
+      allBusy || (eventType.assignment === "collective" && hostIds.some((id) => coversWhole(blocksOf(id), fromMs, untilMs)))
+        ? []
+        : teamSlots(s, eventType.assignment, eventType.hosts, holders, blocksOf, fromMs, untilMs, nowMs, {
+            ...(options.ignoreNoticeAndHorizon ? { ignoreNoticeAndHorizon: true } : {}),
+            ...(limited ? { limited } : {}),
+            awayOf: away.awayOf,
+          });
+    const slots = ownLimited ? offered.filter((slot) => !ownLimited(slot.startMs, slot.endMs)) : offered;
+    let validUntilMs = DateTime.fromMillis(nowMs, { zone: s.timezone }).startOf("day").plus({ days: 1 }).toMillis();
+    if (slots[0]) validUntilMs = Math.min(validUntilMs, slots[0].startMs - s.minNoticeMinutes * 60_000 + 1);
+    for (const h of holders) if (h.heldUntilMs !== null && h.heldUntilMs > nowMs) validUntilMs = Math.min(validUntilMs, h.heldUntilMs);
+    // A hold of another event type frees the host when it lapses.
+    for (const b of hostBusy) if (b.heldUntilMs !== null && b.heldUntilMs > nowMs) validUntilMs = Math.min(validUntilMs, b.heldUntilMs);
+    // A hold counted against a limit gives its place back when it lapses.
+    for (const b of counted) if (b.heldUntilMs !== null && b.heldUntilMs > nowMs) validUntilMs = Math.min(validUntilMs, b.heldUntilMs);
+    if (!away.substituted) return { slots, validUntilMs };
+    // A colleague's time is not counted in the event type's revision: kept only by who checks theirs.
+    const standIns = eventType.hosts.slice(1).map((h) => ({ hostId: h.hostId, revision: h.revision ?? -1 }));
+    return { slots, validUntilMs: nowMs, standIns: { hosts: standIns, validUntilMs } };
+  }
+
+  /**
+   * What decides the slots starting in [fromMs, untilMs), read once for the slot page and the
+   * availability check alike: the event type's seat holders and each host's blocks (bookings of
+   * other event types and calendar events, with where each comes from; see domain/exclusions.ts for
+   * how further steps add theirs here). `fresh`: read past the hosts' cache and keep nothing in it
+   * (a check of one time would only crowd it).
+   */
+  async gather(
+    eventType: EventTypeRecord,
+    fromMs: number,
+    untilMs: number,
+    nowMs: number,
+    options: { fresh?: boolean; moving?: string } = {},
+  ): Promise<Gathered> {
+    const around = busyWindow(eventType.settings, fromMs, untilMs);
     const hostIds = eventType.hosts.map((h) => h.hostId);
     const keyOf = (hostId: number) => `${hostId}|${eventType.id}|${around.fromMs}|${around.untilMs}`;
     const known: HostBusyInterval[] = [];
     const unread: number[] = [];
     for (const h of eventType.hosts) {
-      const hit = h.revision === undefined ? undefined : this.hostBusy.get(keyOf(h.hostId), h.revision, nowMs);
+      const hit = h.revision === undefined || options.fresh ? undefined : this.hostBusy.get(keyOf(h.hostId), h.revision, nowMs);
       if (hit) known.push(...hit);
       else unread.push(h.hostId);
     }
@@ -157,29 +237,12 @@ export class TimeSlotService {
     ]);
     const limits = span ? limitCheckers(frames, options.moving ? counted.filter((c) => c.uuid !== options.moving) : counted, fromMs, untilMs) : null;
     const hostBusy = known.length === 0 ? read : [...known, ...read];
-    if (unread.length > 0) this.keepHostBusy(eventType, unread, read, keyOf, nowMs);
-    const busyOf = new Map<number, BusyInterval[]>(hostIds.map((id) => [id, [...extra]]));
-    for (const b of hostBusy) busyOf.get(b.hostId)?.push({ startMs: b.startMs, endMs: b.endMs });
-    // Seat holders share a slot by its seats; busy time leaves it out whole. A range every host's
-    // calendar fills whole (a leave, say) has nothing free: no slot is built.
-    const allBusy = hostIds.every((id) => coversWhole(busyOf.get(id)!, fromMs, untilMs));
-    const listed =
-      allBusy || (eventType.assignment === "collective" && hostIds.some((id) => coversWhole(busyOf.get(id)!, fromMs, untilMs)))
-        ? []
-        : teamSlots(s, eventType.assignment, eventType.hosts, holders, (id) => busyOf.get(id) ?? extra, fromMs, untilMs, nowMs, {
-            ...(options.ignoreNoticeAndHorizon ? { ignoreNoticeAndHorizon: true } : {}),
-            ...(limits && frames.hosts.size > 0 ? { limited: limits.host } : {}),
-          });
-    const own = limits?.own;
-    const slots = own ? listed.filter((slot) => !own(slot.startMs, slot.endMs)) : listed;
-    let validUntilMs = DateTime.fromMillis(nowMs, { zone: s.timezone }).startOf("day").plus({ days: 1 }).toMillis();
-    if (slots[0]) validUntilMs = Math.min(validUntilMs, slots[0].startMs - s.minNoticeMinutes * 60_000 + 1);
-    for (const h of holders) if (h.heldUntilMs !== null && h.heldUntilMs > nowMs) validUntilMs = Math.min(validUntilMs, h.heldUntilMs);
-    // A hold of another event type frees the host when it lapses.
-    for (const b of hostBusy) if (b.heldUntilMs !== null && b.heldUntilMs > nowMs) validUntilMs = Math.min(validUntilMs, b.heldUntilMs);
-    // A hold counted against a limit gives its place back when it lapses.
-    for (const b of counted) if (b.heldUntilMs !== null && b.heldUntilMs > nowMs) validUntilMs = Math.min(validUntilMs, b.heldUntilMs);
-    return { slots, validUntilMs };
+    if (unread.length > 0 && !options.fresh) this.keepHostBusy(eventType, unread, read, keyOf, nowMs);
+    const blocks = new Map<number, HostBlock[]>(hostIds.map((id) => [id, [...extra]]));
+    for (const b of hostBusy) blocks.get(b.hostId)?.push(b);
+    // The host limits apply only when a host has one (the event type's own are `limits.own`).
+    const limited = limits && frames.hosts.size > 0 ? limits.host : undefined;
+    return { holders, hostBusy, blocksOf: (id) => blocks.get(id) ?? extra, counted, ownLimited: limits?.own ?? undefined, limited };
   }
 
   /**
@@ -211,16 +274,24 @@ export class TimeSlotService {
    * whole days: a longer list ends before the day that would pass the bound, and `nextFrom` names
    * that day, from which the client asks again.
    */
-  async page(eventType: EventTypeRecord, query: TimeSlotsQuery, nowMs: number): Promise<PreparedBody> {
+  async page(eventType: EventTypeRecord, query: TimeSlotsQuery, nowMs: number): Promise<PreparedJson<TimeSlotsAnswer>> {
     const key = `${eventType.id}|${query.from}|${query.until}|${query.timezone ?? ""}`;
     const cached = this.pages.get(key, eventType.revision, nowMs);
-    if (cached) return cached;
+    if (cached && (await this.standInsUnchanged(cached.standIns))) return cached.body;
     const window = slotWindow(query, eventType.settings.timezone);
-    const { slots, validUntilMs } = await this.freeSlots(eventType, window.fromMs, window.untilMs, nowMs);
+    const { slots, validUntilMs, standIns } = await this.freeSlots(eventType, window.fromMs, window.untilMs, nowMs);
     const { data, nextFrom } = this.bounded(eventType, slots, window.zone);
-    const body = new PreparedBody(JSON.stringify(nextFrom === undefined ? { success: true, data } : { success: true, data, nextFrom }));
-    this.pages.set(key, eventType.revision, validUntilMs, body);
+    const body = new PreparedJson<TimeSlotsAnswer>(nextFrom === undefined ? { success: true, data } : { success: true, data, nextFrom });
+    // A page with colleagues standing in is kept with their revisions, and served while they hold.
+    this.pages.set(key, eventType.revision, standIns ? standIns.validUntilMs : validUntilMs, { body, standIns: standIns?.hosts ?? [] });
     return body;
+  }
+
+  /** Whether the colleagues a kept page stood in with are as they were then (one read of their revisions). */
+  private async standInsUnchanged(standIns: readonly StandIn[]): Promise<boolean> {
+    if (standIns.length === 0) return true;
+    const now = await this.store.hosts.byIds(standIns.map((h) => h.hostId));
+    return standIns.every((h) => now.find((n) => n.id === h.hostId)?.revision === h.revision);
   }
 
   /**

@@ -3,16 +3,16 @@ import { Type } from "@sinclair/typebox";
 import { answers, envelope } from "../../http/answers.ts";
 import { publicDoc } from "../../http/route-doc.ts";
 import { ok } from "../../http/envelope.ts";
-import { PreparedBody } from "../../lib/prepared-body.ts";
+import { PreparedJson } from "../../lib/prepared-body.ts";
 import { supportedTimezones } from "./service.ts";
 
 /** `GET /timezones`, the one route that needs no token; the list never changes while the process runs. */
 export const timezoneRoutes = () => {
-  let body: PreparedBody | null = null;
+  let body: PreparedJson<{ success: true; data: string[] }> | null = null;
   return new Elysia().get(
     "/timezones",
     ({ set, request }) => {
-      body ??= new PreparedBody(JSON.stringify(ok(supportedTimezones())));
+      body ??= new PreparedJson(ok(supportedTimezones()));
       return body.send(set, request.headers.get("accept-encoding"));
     },
     {

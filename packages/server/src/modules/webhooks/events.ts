@@ -54,6 +54,8 @@ export function webhookEvents(
     confirmedAt: r.confirmedAtMs === null ? null : utc(r.confirmedAtMs),
     cancelledAt: r.cancelledAtMs === null ? null : utc(r.cancelledAtMs),
     ...(kind === "reservation.cancelled" ? { cancelReason: r.cancelReason ?? null } : {}),
+    // An occurrence of a series (recurring bookings): its series, the same in every occurrence's events.
+    ...(r.seriesId ? { seriesId: r.seriesId } : {}),
     eventType: { id: eventType.id, title: eventType.settings.title },
     // Who the booking is with: the host assigned (round robin) or every host (collective).
     hosts: bookingHosts(eventType, r).map((h) => ({ id: h.hostId, name: h.name, email: h.email })),

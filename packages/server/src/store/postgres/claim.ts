@@ -8,6 +8,8 @@ import { toSeatHolder, type SeatHolderRow } from "./rows.ts";
 import { claimedHosts, claimInstant, hostViews } from "../claim.ts";
 import { insertEvents } from "./outbox.ts";
 import { EVENT_TYPE_HOST_IDS, HOST_BUSY, LAST_BOOKED, LIMIT_BOOKINGS, toLimitBooking } from "./hosts-sql.ts";
+import { HOST_AWAY } from "./time-off.ts";
+import { toAway, type TimeOffRow } from "../time-off.ts";
 
 /** A seat claim waits this long for the locks of its time range, like SQLite's busy wait, then answers slot_locked. */
 const CLAIM_LOCK_WAIT_MS = 100;
@@ -226,6 +228,12 @@ export async function claimSeats(
         ).rows)
           lastBooked.set(Number(row.hostId), Number(row.lastMs));
       }
+      // Their time off too, in the same transaction: a time off committed before this read refuses the claim.
+      const away = claim.busySpan
+        ? (await c.query<TimeOffRow>({ name: "host_away", text: HOST_AWAY, values: [candidates, claim.busySpan.fromMs, claim.busySpan.untilMs] })).rows.map(
+            toAway,
+          )
+        : [];
       const busy = busyRows.map((b) => ({ startMs: b.startMs, endMs: b.endMs }));
       // What booking limits count, read under the limits' exclusive locks (see limitLockNames): no
       // other claim that counts against the same limits can commit between this read and this write.
@@ -247,6 +255,7 @@ export async function claimSeats(
           candidates,
           busyRows.map((b) => ({ ...b, hostId: Number(b.hostId) })),
           lastBooked,
+          away,
         ),
         counted,
       );

@@ -9,13 +9,14 @@ const onR = (sql: string) => sql.replace(/\b(payment|start_ms)\b/g, "r.$1");
  * longest reservation), and their calendars' busy intervals (heldUntilMs null).
  */
 export const HOST_BUSY = `SELECT rh.host_id AS "hostId", rh.start_ms AS "startMs", rh.end_ms AS "endMs",
-    CASE WHEN r.status = 'held' AND NOT ${onR(paidHold("$5"))} THEN r.held_until_ms END AS "heldUntilMs"
+    CASE WHEN r.status = 'held' AND NOT ${onR(paidHold("$5"))} THEN r.held_until_ms END AS "heldUntilMs",
+    rh.event_type_id::bigint AS "eventTypeId", NULL::bigint AS "sourceId", r.uuid::text AS "reservationUuid"
   FROM reservation_hosts rh JOIN reservations r ON r.uuid = rh.reservation_uuid
   WHERE rh.host_id = ANY($1::bigint[]) AND rh.event_type_id <> $2 AND rh.start_ms < $4 AND rh.end_ms > $3
     AND rh.start_ms >= $3 - (SELECT coalesce(max(longest_reservation_ms), 0) FROM hosts WHERE id = ANY($1::bigint[]))
     AND (r.status = 'confirmed' OR (r.status = 'held' AND (r.held_until_ms > $5 OR ${onR(paidHold("$5"))})))
   UNION ALL
-  SELECT host_id, start_ms, end_ms, NULL::bigint FROM busy_intervals WHERE host_id = ANY($1::bigint[]) AND end_ms > $3 AND start_ms < $4`;
+  SELECT host_id, start_ms, end_ms, NULL::bigint, NULL::bigint, source_id::bigint, NULL::text FROM busy_intervals WHERE host_id = ANY($1::bigint[]) AND end_ms > $3 AND start_ms < $4`;
 
 /** When each of hosts $1 last got a held or confirmed booking of event type $2 (round robin's rule). */
 export const LAST_BOOKED = `SELECT rh.host_id AS "hostId", max(rh.created_at_ms) AS "lastMs" FROM reservation_hosts rh JOIN reservations r ON r.uuid = rh.reservation_uuid

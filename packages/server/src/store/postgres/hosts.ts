@@ -93,6 +93,8 @@ export function postgresHosts(db: Connections): HostRepository {
       (await db.run<HostBusyInterval>(HOST_BUSY, [hostIds, exceptEventTypeId, fromMs, untilMs, nowMs], true, "host_busy")).rows.map((b) => ({
         ...b,
         hostId: Number(b.hostId),
+        eventTypeId: b.eventTypeId === null ? null : Number(b.eventTypeId),
+        sourceId: b.sourceId === null ? null : Number(b.sourceId),
       })),
   };
 }

@@ -12,6 +12,7 @@ import { postgresOutbox } from "./outbox.ts";
 import { postgresConsoleSessions } from "./console-sessions.ts";
 import { postgresBusy } from "./busy.ts";
 import { postgresHosts, postgresSchedules } from "./hosts.ts";
+import { postgresTimeOff } from "./time-off.ts";
 import { resealPostgres } from "./secrets.ts";
 import { SecretBox } from "../../lib/secrets.ts";
 
@@ -115,6 +116,7 @@ class PostgresStore implements Store {
   readonly engine = "postgres";
   readonly hosts: Store["hosts"];
   readonly schedules: Store["schedules"];
+  readonly timeOff: Store["timeOff"];
   readonly eventTypes: Store["eventTypes"];
   readonly reservations: Store["reservations"];
   readonly outbox: Store["outbox"];
@@ -131,6 +133,7 @@ class PostgresStore implements Store {
   ) {
     this.hosts = postgresHosts(db);
     this.schedules = postgresSchedules(db);
+    this.timeOff = postgresTimeOff(db);
     this.eventTypes = postgresEventTypes(db, secrets);
     this.reservations = postgresReservations(db, rateLimiter, databaseTime);
     this.outbox = postgresOutbox(db);

@@ -79,6 +79,34 @@ export const POSTGRES_MIGRATIONS: { version: number; name: string; sql: string }
     // The host's limits as JSON (domain/limits.ts); null: none. An event type's are in its settings.
     sql: `
       ALTER TABLE hosts ADD COLUMN limits text;
+      `,
+  },
+  {
+    version: 18,
+    name: "hosts' time off, with a colleague who takes their bookings meanwhile",
+    sql: `
+      CREATE TABLE host_time_off (
+        id bigserial PRIMARY KEY,
+        host_id bigint NOT NULL REFERENCES hosts (id) ON DELETE CASCADE,
+        start_ms bigint NOT NULL,
+        end_ms bigint NOT NULL CHECK (end_ms > start_ms),
+        start_date text,
+        end_date text,
+        note text,
+        colleague_host_id bigint REFERENCES hosts (id) ON DELETE SET NULL,
+        created_at_ms bigint NOT NULL,
+        updated_at_ms bigint NOT NULL
+      );
+      CREATE INDEX host_time_off_by_host ON host_time_off (host_id, end_ms);
+      `,
+  },
+  {
+    version: 19,
+    name: "recurring bookings: the series a reservation is an occurrence of",
+    sql: `
+      ALTER TABLE reservations ADD COLUMN series_id text;
+      ALTER TABLE reservations ADD COLUMN series_rule text;
+      CREATE INDEX reservations_by_series ON reservations (series_id, start_ms) WHERE series_id IS NOT NULL;
     `,
   },
 ];

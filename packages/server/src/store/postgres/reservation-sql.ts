@@ -4,10 +4,10 @@ import type { ReservationRecord } from "../reservations.ts";
 /** Stores a new reservation; its parameters are `reservationValues`. */
 export const INSERT_RESERVATION = `INSERT INTO reservations (uuid, event_type_id, status, start_ms, end_ms, held_until_ms, email, firstname,
   lastname, phone, timezone, location, guests, custom_fields, meet_link, payment, payment_intent_id, confirmed_at_ms,
-  cancelled_at_ms, created_at_ms, updated_at_ms, ics_sequence, cancel_reason, locale, host_ids)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)`;
+  cancelled_at_ms, created_at_ms, updated_at_ms, ics_sequence, cancel_reason, locale, host_ids, series_id, series_rule)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)`;
 
-/** A reservation's column values, $1 to $25 of INSERT_RESERVATION. */
+/** A reservation's column values, $1 to $27 of INSERT_RESERVATION. */
 export function reservationValues(r: ReservationRecord): unknown[] {
   const c = reservationColumns(r);
   return [
@@ -36,6 +36,8 @@ export function reservationValues(r: ReservationRecord): unknown[] {
     c.cancelReason,
     c.locale,
     c.hostIds,
+    c.seriesId,
+    c.seriesRule,
   ];
 }
 
@@ -48,7 +50,8 @@ export const UPDATE_RESERVATION = `UPDATE reservations SET status = $3, start_ms
 
 /** The parameters of UPDATE_RESERVATION: writes `r` only if the row still has `expectedUpdatedAtMs`. */
 export function updateValues(r: ReservationRecord, expectedUpdatedAtMs: number): unknown[] {
-  const values = reservationValues(r);
+  // The series a reservation belongs to ($26, $27) never changes: the update leaves it out.
+  const values = reservationValues(r).slice(0, 25);
   values[19] = expectedUpdatedAtMs;
   return values;
 }

@@ -10,6 +10,7 @@ import { hostIdsOf, movesSeats, toReservation, type ReservationRow } from "../ro
 import { toSeatHolder, type SeatHolderRow } from "./rows.ts";
 import { sweep } from "./sweep.ts";
 import { insertEvents } from "./outbox.ts";
+import { postgresSeries, postgresSeriesClaims } from "./series.ts";
 
 /** The database server's clock, in epoch milliseconds. */
 export async function databaseNow(db: Connections): Promise<number> {
@@ -77,6 +78,8 @@ export function postgresReservations(db: Connections, rateLimiter: PostgresRateL
       (await db.run<Parameters<typeof toLimitBooking>[0]>(LIMIT_BOOKINGS, [eventTypeId ?? 0, [...hostIds], fromMs, untilMs, nowMs], true)).rows.map(
         toLimitBooking,
       ),
+    claimSeries: postgresSeriesClaims(db, databaseTime),
+    series: postgresSeries(db),
     save: async (record: ReservationRecord, expectedUpdatedAtMs: number, events: OutboxEvent[] = []) =>
       db.transaction(async (c, tx) => {
         // No seat is taken, so no time range is locked: the reservation's row, then (at commit) a

@@ -125,6 +125,33 @@ export class ParsedEventTypes {
     return record;
   }
 
+  /** The record last cached of an event type, whatever its revision. */
+  latest(id: number): EventTypeRecord | undefined {
+    return this.parsed.get(id);
+  }
+
+  /**
+   * The cached record renewed by claims' revision bumps, when nothing else changed: each bump of a
+   * host's booking revision adds one to that host's revision and to the event type's (for each time
+   * the host is listed), each of the event type's own adds one to it. Its content stays as parsed.
+   */
+  bumped(id: number, bumps: { hosts: readonly number[]; eventTypes: readonly number[] }): void {
+    const hit = this.parsed.get(id);
+    if (!hit) return;
+    let revision = hit.revision;
+    for (const eventTypeId of bumps.eventTypes) if (eventTypeId === id) revision++;
+    let hostsChanged = false;
+    const hosts = hit.hosts.map((h) => {
+      let n = 0;
+      for (const hostId of bumps.hosts) if (hostId === h.hostId) n++;
+      if (n === 0) return h;
+      revision += n;
+      hostsChanged = true;
+      return h.revision === undefined ? h : { ...h, revision: h.revision + n };
+    });
+    if (revision !== hit.revision) this.parsed.set(id, { ...hit, revision, hosts: hostsChanged ? hosts : hit.hosts });
+  }
+
   /** The record of a row, reusing what is still valid of the cached one; `contentRevision` lets `rebased` renew it later. */
   of(row: EventTypeRow | null | undefined, contentRevision?: number): EventTypeRecord | null {
     if (!row) return null;

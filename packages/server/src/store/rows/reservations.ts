@@ -28,6 +28,9 @@ export interface ReservationRow {
   confirmed_at_ms: number | null;
   cancelled_at_ms: number | null;
   cancel_reason: string | null;
+  /** Absent on rows read by statements that name their columns. */
+  series_id?: string | null;
+  series_rule?: string | null;
   created_at_ms: number;
   updated_at_ms: number;
 }
@@ -57,6 +60,7 @@ export const toReservation = (r: ReservationRow): ReservationRecord => ({
   confirmedAtMs: r.confirmed_at_ms,
   cancelledAtMs: r.cancelled_at_ms,
   cancelReason: r.cancel_reason,
+  ...(r.series_id == null ? {} : { seriesId: r.series_id, seriesRule: r.series_rule ? JSON.parse(r.series_rule) : null }),
   createdAtMs: r.created_at_ms,
   updatedAtMs: r.updated_at_ms,
 });
@@ -93,6 +97,8 @@ export const reservationColumns = (r: ReservationRecord) => ({
   confirmedAtMs: r.confirmedAtMs,
   cancelledAtMs: r.cancelledAtMs,
   cancelReason: r.cancelReason ?? null,
+  seriesId: r.seriesId ?? null,
+  seriesRule: r.seriesRule ? JSON.stringify(r.seriesRule) : null,
   createdAtMs: r.createdAtMs,
   updatedAtMs: r.updatedAtMs,
 });

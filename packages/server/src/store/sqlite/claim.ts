@@ -6,16 +6,21 @@ import type { Store } from "../store.ts";
 import type { SqliteConnection } from "./connection.ts";
 import {
   EVENT_TYPE_HOST_IDS,
+  HOLDING_RESERVATION,
   HOST_BUSY,
   INSERT_RESERVATION,
   LAST_BOOKED,
   LIMIT_BOOKINGS,
   LIVE_HOSTS,
+  ONE_HOST_BOOKINGS,
+  ONE_HOST_CALENDAR_BUSY,
   RESERVATION_BY_UUID,
   SEAT_HOLDERS,
   UPDATE_RESERVATION,
 } from "./reservation-sql.ts";
 import { eventInserter } from "./outbox.ts";
+import { HOST_AWAY } from "./time-off.ts";
+import { toAway, type TimeOffRow } from "../time-off.ts";
 
 /** A seat holder row as SQLite answers it: the hosts as JSON text. */
 export type SeatHolderRow = Omit<SeatHolder, "hostIds"> & { hostIds: string };
@@ -39,7 +44,14 @@ export function sqliteClaims(connection: SqliteConnection): Store["reservations"
     rByUuid: db.query<ReservationRow, [number, string]>(RESERVATION_BY_UUID),
     seatHolders: db.query<SeatHolderRow, [{ eventTypeId: number; untilMs: number; fromMs: number; nowMs: number }]>(SEAT_HOLDERS),
     hostBusy: db.query<HostBusyInterval, [{ hostIds: string; eventTypeId: number; fromMs: number; untilMs: number; nowMs: number }]>(HOST_BUSY),
+    // HOST_BUSY of one host in plain range reads (see ONE_HOST_BOOKINGS).
+    oneHostBookings: db.query<{ startMs: number; endMs: number; uuid: string }, [{ hostId: number; eventTypeId: number; fromMs: number; untilMs: number }]>(
+      ONE_HOST_BOOKINGS,
+    ),
+    holding: db.query<{ heldUntilMs: number | null }, [{ uuid: string; nowMs: number }]>(HOLDING_RESERVATION),
+    oneHostCalendars: db.query<{ startMs: number; endMs: number }, [{ hostId: number; fromMs: number; untilMs: number }]>(ONE_HOST_CALENDAR_BUSY),
     lastBooked: db.query<{ hostId: number; lastMs: number }, [{ hostIds: string; eventTypeId: number }]>(LAST_BOOKED),
+    away: db.query<TimeOffRow, [{ hostIds: string; fromMs: number; untilMs: number }]>(HOST_AWAY),
     hostIds: db.query<{ hostId: number }, [number]>(EVENT_TYPE_HOST_IDS),
     limitBookings: db.query<LimitBooking, [{ eventTypeId: number; hostIds: string; fromMs: number; untilMs: number; nowMs: number }]>(LIMIT_BOOKINGS),
     liveHosts: db.query<{ id: number }, [string]>(LIVE_HOSTS),
@@ -68,6 +80,31 @@ export function sqliteClaims(connection: SqliteConnection): Store["reservations"
     return named.filter((id) => live.has(id));
   };
 
+  /**
+   * What takes the hosts outside the event type in the span (HOST_BUSY), for one host in plain range reads
+   * (the claim needs only the times: where each comes from is the availability check's, not read here).
+   */
+  const hostBusy = (
+    hostIds: number[],
+    hostsJson: string,
+    eventTypeId: number,
+    span: { fromMs: number; untilMs: number },
+    nowMs: number,
+  ): HostBusyInterval[] => {
+    const { fromMs, untilMs } = span;
+    if (hostIds.length !== 1) return q.hostBusy.all({ hostIds: hostsJson, eventTypeId, fromMs, untilMs, nowMs });
+    const hostId = hostIds[0]!;
+    const rows: HostBusyInterval[] = [];
+    for (const b of q.oneHostBookings.all({ hostId, eventTypeId, fromMs, untilMs })) {
+      const holding = q.holding.get({ uuid: b.uuid, nowMs });
+      if (holding)
+        rows.push({ hostId, startMs: b.startMs, endMs: b.endMs, heldUntilMs: holding.heldUntilMs, eventTypeId: null, sourceId: null, reservationUuid: b.uuid });
+    }
+    for (const c of q.oneHostCalendars.all({ hostId, fromMs, untilMs }))
+      rows.push({ hostId, startMs: c.startMs, endMs: c.endMs, heldUntilMs: null, eventTypeId: null, sourceId: null, reservationUuid: null });
+    return rows;
+  };
+
   return async (claim: SeatClaim, decide: ClaimDecide) => {
     // Everything between BEGIN IMMEDIATE and COMMIT runs synchronously: no other request of this
     // process can interleave, and other processes wait on SQLite's write lock. Claims arriving
@@ -87,11 +124,11 @@ export function sqliteClaims(connection: SqliteConnection): Store["reservations"
         .filter((h) => h.uuid !== claim.uuid)
         .map(toSeatHolder);
       // The hosts' calendars as last synced and their bookings of other event types, read under the same write lock as the seats.
-      const busyRows = claim.busySpan
-        ? q.hostBusy.all({ hostIds: hostsJson, eventTypeId: claim.eventTypeId, fromMs: claim.busySpan.fromMs, untilMs: claim.busySpan.untilMs, nowMs })
-        : [];
+      const busyRows = claim.busySpan ? hostBusy(candidates, hostsJson, claim.eventTypeId, claim.busySpan, nowMs) : [];
       const lastBooked = new Map<number, number>();
       if (claim.lastBooked) for (const row of q.lastBooked.all({ hostIds: hostsJson, eventTypeId: claim.eventTypeId })) lastBooked.set(row.hostId, row.lastMs);
+      // Their time off too, under the same lock: a time off written before this claim refuses it.
+      const away = claim.busySpan ? q.away.all({ hostIds: hostsJson, fromMs: claim.busySpan.fromMs, untilMs: claim.busySpan.untilMs }).map(toAway) : [];
       const busy = busyRows.map((b) => ({ startMs: b.startMs, endMs: b.endMs }));
       // What booking limits count, read under the same write lock: no claim can commit between this read and this write.
       const counted = claim.limits
@@ -103,7 +140,7 @@ export function sqliteClaims(connection: SqliteConnection): Store["reservations"
             nowMs,
           })
         : [];
-      const decision = decide(holders, currentRow ? toReservation(currentRow) : null, nowMs, busy, hostViews(candidates, busyRows, lastBooked), counted);
+      const decision = decide(holders, currentRow ? toReservation(currentRow) : null, nowMs, busy, hostViews(candidates, busyRows, lastBooked, away), counted);
       if ("refuse" in decision) return { refused: decision.refuse };
       const record = { ...decision.write, hostIds: claimedHosts(decision.write, candidates) };
       const seat = claim.seat ?? { startMs: claim.fromMs, endMs: claim.untilMs };
@@ -122,6 +159,7 @@ export function sqliteClaims(connection: SqliteConnection): Store["reservations"
       q.etClaimed.run(touched.length > 0 ? 0 : 1, record.endMs - record.startMs, claim.eventTypeId);
       if (touched.length === 1) q.hostClaimed.run(record.endMs - record.startMs, touched[0]!);
       else if (touched.length > 1) q.hostsClaimed.run(record.endMs - record.startMs, JSON.stringify(touched));
+      connection.claimed(touched, touched.length > 0 ? null : claim.eventTypeId);
       return { record };
     });
   };

@@ -35,6 +35,22 @@ export function openDatabase(path: string): Database {
   return db;
 }
 
+/**
+ * Where the database stood for one connection: `version` moves when another connection (another
+ * process) commits, `changes` counts every row this connection wrote. Equal stamps mean nothing was
+ * written in between, by anyone.
+ */
+export interface DatabaseStamp {
+  version: number;
+  changes: number;
+}
+
+/** The revisions a batch of claims bumped, once each per bump: hosts' booking revisions, and event types' own (a claim with no host). */
+export interface ClaimBumps {
+  hosts: number[];
+  eventTypes: number[];
+}
+
 const isBusy = (error: unknown): boolean => {
   const code = (error as { code?: string } | null)?.code ?? "";
   return code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED");
@@ -51,10 +67,36 @@ export class SqliteConnection {
   /** Claims waiting for the next batch (see `batched`). */
   private pending: { work: () => unknown; resolve: (value: never) => void; reject: (error: unknown) => void }[] = [];
 
+  /** The bumps of the claim running now (see `claimed`), and of the claims of the batch before it that kept their writes. */
+  private claimBumps: ClaimBumps | null = null;
+  private readonly claimListeners: ((from: DatabaseStamp, to: DatabaseStamp, bumps: ClaimBumps) => void)[] = [];
+
   constructor(readonly db: Database) {
     // ...but a request never does for long: bun:sqlite waits synchronously, stalling the whole process.
     db.exec(`PRAGMA busy_timeout = ${WRITE_WAIT_MS}`);
     this.q = prepareTransactions(db);
+  }
+
+  /** Where the database stands now for this connection (two cheap statements, no table read). */
+  stamp(): DatabaseStamp {
+    return { version: this.q.dataVersion.get()!.data_version, changes: this.q.totalChanges.get()!.changes };
+  }
+
+  /**
+   * Tells the connection which revisions the claim running now (inside `batched`) bumped. Once its
+   * batch has committed, listeners hear the bumps of the claims that kept their writes, with the
+   * stamps of the database before the batch's first claim and after its last: a cache current at
+   * the first knows exactly what the batch changed of it, and is current at the second.
+   */
+  claimed(hostIds: readonly number[], eventTypeId: number | null): void {
+    if (!this.claimBumps) return;
+    this.claimBumps.hosts.push(...hostIds);
+    if (eventTypeId !== null) this.claimBumps.eventTypes.push(eventTypeId);
+  }
+
+  /** Listens to the revisions each committed batch of claims bumped (see `claimed`). */
+  onClaimsCommitted(listener: (from: DatabaseStamp, to: DatabaseStamp, bumps: ClaimBumps) => void): void {
+    this.claimListeners.push(listener);
   }
 
   /**
@@ -63,7 +105,9 @@ export class SqliteConnection {
    * throws undoes only its own writes and rejects only its own promise), one COMMIT for all. Each
    * claim still runs alone on what the ones before it wrote, and is answered only once its writes
    * are committed; what the batch saves is a commit (and its share of WAL pages and checkpoints)
-   * per booking, the largest cost of a booking on SQLite.
+   * per booking, the largest cost of a booking on SQLite. Only claims and the outbox's bookkeeping
+   * run here: a work that changed event types, hosts or schedules other than by the revisions it
+   * tells `claimed` would break what `onClaimsCommitted` promises its listeners.
    */
   batched<T>(work: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -82,14 +126,21 @@ export class SqliteConnection {
     if (this.pending.length > 0) setImmediate(() => this.runBatch());
     const outcomes: ({ value: unknown } | { error: unknown })[] = [];
     let failed: { error: unknown } | null = null;
+    const bumps: ClaimBumps = { hosts: [], eventTypes: [] };
+    let stamps: { from: DatabaseStamp; to: DatabaseStamp } | null = null;
     try {
       this.q.begin.run();
+      // Read under the write lock: no other connection commits until this batch has.
+      const from = this.stamp();
       for (const item of batch) {
         this.q.savepoint.run();
         let value: unknown;
+        this.claimBumps = { hosts: [], eventTypes: [] };
         try {
           value = item.work();
           this.q.release.run();
+          bumps.hosts.push(...this.claimBumps.hosts);
+          bumps.eventTypes.push(...this.claimBumps.eventTypes);
         } catch (error) {
           // Some errors (SQLITE_FULL, IOERR, NOMEM, a trigger's RAISE(ROLLBACK)) end the whole
           // transaction, savepoints and the claims before included: the batch fails with this error.
@@ -99,8 +150,13 @@ export class SqliteConnection {
         }
         outcomes.push({ value });
       }
+      this.claimBumps = null;
+      // Before COMMIT: after it, another process may commit before the stamp is read.
+      const to = this.stamp();
       this.q.commit.run();
+      stamps = { from, to };
     } catch (error) {
+      this.claimBumps = null;
       failed = { error: isBusy(error) ? new StoreBusyError() : error };
       try {
         if (this.db.inTransaction) this.q.rollback.run();
@@ -113,6 +169,8 @@ export class SqliteConnection {
         if ("error" in outcome) item.reject(outcome.error);
         else item.resolve(outcome.value as never);
       });
+      // Synchronously after COMMIT, before any answer's continuation runs or another request reads.
+      if (stamps) for (const listener of this.claimListeners) listener(stamps.from, stamps.to, bumps);
     }
   }
 
@@ -148,5 +206,7 @@ function prepareTransactions(db: Database) {
     rollbackTo: db.query("ROLLBACK TO claim"),
     commit: db.query("COMMIT"),
     rollback: db.query("ROLLBACK"),
+    dataVersion: db.query<{ data_version: number }, []>("PRAGMA data_version"),
+    totalChanges: db.query<{ changes: number }, []>("SELECT total_changes() AS changes"),
   };
 }

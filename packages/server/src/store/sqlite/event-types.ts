@@ -2,7 +2,7 @@ import type { Statement } from "bun:sqlite";
 import { SlugTakenError } from "../errors.ts";
 import type { EventTypeChange, EventTypeRecord, EventTypeRepository, NewEventType } from "../event-types.ts";
 import { hostsOrDefault, ParsedEventTypes, sealedWebhookSecret, toEventType, type EventTypeRow } from "../rows/event-types.ts";
-import type { SqliteConnection } from "./connection.ts";
+import type { ClaimBumps, DatabaseStamp, SqliteConnection } from "./connection.ts";
 import type { SecretBox } from "../../lib/secrets.ts";
 
 /** Bumps the revision of event type ?: what a change of its seats or calendars does, so no cache serves a page from before it. */
@@ -91,19 +91,44 @@ export function sqliteEventTypes(connection: SqliteConnection, secrets: SecretBo
   };
 
   /**
-   * An event type found by a credential column: the common case reads its revisions, the full row
-   * only when more than its revisions changed since it was parsed (bookings change only those).
+   * The event type each credential (kind and value) was last found for, and where the database stood
+   * then: while nothing was written since but this process's claims, whose revisions it renews on
+   * the record (`renewAfterClaims`), the record is current without a read. A write of anything else,
+   * by this process or another, moves the stamp, and the next lookup reads again.
    */
-  const byCredential = (head: Statement<HeadRow, [string]>, full: Statement<FullRow, [string]>, credential: string): EventTypeRecord | null => {
+  const found = new Map<string, { id: number; at: DatabaseStamp }>();
+  connection.onClaimsCommitted((from, to, bumps) => renewAfterClaims(found, parsed, from, to, bumps));
+
+  /**
+   * An event type found by a credential column: unchanged since it was last found, the record as it
+   * stands; else its revisions are read, and the full row only when more than its revisions changed
+   * since it was parsed (bookings change only those).
+   */
+  const byCredential = (kind: string, head: Statement<HeadRow, [string]>, full: Statement<FullRow, [string]>, credential: string): EventTypeRecord | null => {
+    const key = `${kind}${credential}`;
+    const at = connection.stamp();
+    const seen = found.get(key);
+    if (seen && sameStamp(seen.at, at)) {
+      const hit = parsed.latest(seen.id);
+      if (hit) return hit;
+    }
     const current = head.get(credential);
-    if (!current) return null;
+    if (!current) {
+      found.delete(key);
+      return null;
+    }
     const [hostsTotal, hostsContent, hostRevisions] = JSON.parse(current.hosts_head) as [number, number, number[]];
     const revision = current.own_revision + hostsTotal;
-    return (
+    const record =
       parsed.current(current.id, revision) ??
       parsed.rebased(current.id, current.own_revision + hostsContent, revision, hostRevisions) ??
-      cached(full.get(credential))
-    );
+      cached(full.get(credential));
+    if (record) {
+      // Bounded: credentials that no longer open anything are forgotten with the rest.
+      if (found.size >= MOST_CREDENTIALS_KEPT) found.clear();
+      found.set(key, { id: record.id, at });
+    }
+    return record;
   };
 
   return {
@@ -130,9 +155,9 @@ export function sqliteEventTypes(connection: SqliteConnection, secrets: SecretBo
         }),
       )!,
     byId: async (id: number) => cached(q.etById.get(id)),
-    byTokenHash: async (tokenHash: string) => byCredential(q.etRevisionByToken, q.etByToken, tokenHash),
-    byLinkToken: async (linkToken: string) => byCredential(q.etRevisionByLinkToken, q.etByLinkToken, linkToken),
-    byFeedToken: async (feedToken: string) => byCredential(q.etRevisionByFeedToken, q.etByFeedToken, feedToken),
+    byTokenHash: async (tokenHash: string) => byCredential("t", q.etRevisionByToken, q.etByToken, tokenHash),
+    byLinkToken: async (linkToken: string) => byCredential("l", q.etRevisionByLinkToken, q.etByLinkToken, linkToken),
+    byFeedToken: async (feedToken: string) => byCredential("f", q.etRevisionByFeedToken, q.etByFeedToken, feedToken),
     bySlug: async (slug: string) => cached(q.etBySlug.get(slug)),
     list: async () => q.etList.all().map((r) => cached(r)!),
     count: async () => q.etCount.get()!.n,
@@ -175,6 +200,35 @@ export function sqliteEventTypes(connection: SqliteConnection, secrets: SecretBo
       });
     },
   };
+}
+
+/** Most credentials whose event type a store remembers (see `found` in sqliteEventTypes). */
+const MOST_CREDENTIALS_KEPT = 10_000;
+
+const sameStamp = (a: DatabaseStamp, b: DatabaseStamp): boolean => a.version === b.version && a.changes === b.changes;
+
+/**
+ * After a batch of this process's claims committed: the credentials found when the database stood
+ * where the batch began are found as the batch left it, their records renewed by exactly the
+ * revisions its claims bumped (nothing else was written in between). Others stay as they were, to
+ * be read again.
+ */
+function renewAfterClaims(
+  found: Map<string, { id: number; at: DatabaseStamp }>,
+  parsed: ParsedEventTypes,
+  from: DatabaseStamp,
+  to: DatabaseStamp,
+  bumps: ClaimBumps,
+): void {
+  const renewed = new Set<number>();
+  for (const entry of found.values()) {
+    if (!sameStamp(entry.at, from)) continue;
+    if (!renewed.has(entry.id)) {
+      parsed.bumped(entry.id, bumps);
+      renewed.add(entry.id);
+    }
+    entry.at = to;
+  }
 }
 
 /** Runs a write of an event type row, turning a clash on the unique slug into SlugTakenError. */

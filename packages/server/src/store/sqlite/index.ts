@@ -5,6 +5,7 @@ import { sqliteBusy } from "./busy.ts";
 import { openDatabase, SqliteConnection } from "./connection.ts";
 import { sqliteEventTypes } from "./event-types.ts";
 import { sqliteHosts, sqliteSchedules } from "./hosts.ts";
+import { sqliteTimeOff } from "./time-off.ts";
 import { sqliteIdempotency } from "./idempotency.ts";
 import { applySqliteMigrations } from "./migrations.ts";
 import { sqliteReservations } from "./reservations.ts";
@@ -49,6 +50,7 @@ class SqliteStore implements Store {
   readonly engine = "sqlite";
   readonly hosts: Store["hosts"];
   readonly schedules: Store["schedules"];
+  readonly timeOff: Store["timeOff"];
   readonly eventTypes: Store["eventTypes"];
   readonly reservations: Store["reservations"];
   readonly outbox: Store["outbox"];
@@ -64,6 +66,7 @@ class SqliteStore implements Store {
   ) {
     this.hosts = sqliteHosts(connection);
     this.schedules = sqliteSchedules(connection);
+    this.timeOff = sqliteTimeOff(connection);
     this.eventTypes = sqliteEventTypes(connection, secrets);
     this.attempts = new SqliteAttemptLimits(connection);
     this.reservations = sqliteReservations(connection, this.attempts);

@@ -139,6 +139,34 @@ export const SQLITE_MIGRATIONS: { version: number; name: string; sql: string }[]
       ALTER TABLE hosts ADD COLUMN limits TEXT;
     `,
   },
+  {
+    version: 20,
+    name: "hosts' time off, with a colleague who takes their bookings meanwhile",
+    sql: `
+      CREATE TABLE host_time_off (
+        id INTEGER PRIMARY KEY,
+        host_id INTEGER NOT NULL REFERENCES hosts (id) ON DELETE CASCADE,
+        start_ms INTEGER NOT NULL,
+        end_ms INTEGER NOT NULL CHECK (end_ms > start_ms),
+        start_date TEXT,
+        end_date TEXT,
+        note TEXT,
+        colleague_host_id INTEGER REFERENCES hosts (id) ON DELETE SET NULL,
+        created_at_ms INTEGER NOT NULL,
+        updated_at_ms INTEGER NOT NULL
+      );
+      CREATE INDEX host_time_off_by_host ON host_time_off (host_id, end_ms);
+    `,
+  },
+  {
+    version: 21,
+    name: "recurring bookings: the series a reservation is an occurrence of",
+    sql: `
+      ALTER TABLE reservations ADD COLUMN series_id TEXT;
+      ALTER TABLE reservations ADD COLUMN series_rule TEXT;
+      CREATE INDEX reservations_by_series ON reservations (series_id, start_ms) WHERE series_id IS NOT NULL;
+    `,
+  },
 ];
 
 /**

@@ -8,6 +8,7 @@ import { BUMP_REVISION } from "./event-types.ts";
 import { INSERT_RESERVATION, LIMIT_BOOKINGS, RESERVATION_BY_UUID, SEAT_HOLDERS, UPDATE_RESERVATION } from "./reservation-sql.ts";
 import type { SqliteAttemptLimits } from "./rate-limiter.ts";
 import { sqliteSweep } from "./sweep.ts";
+import { sqliteSeries, sqliteSeriesClaims } from "./series.ts";
 import { eventInserter } from "./outbox.ts";
 
 /**
@@ -58,6 +59,8 @@ export function sqliteReservations(connection: SqliteConnection, attempts: Sqlit
     claim: sqliteClaims(connection),
     limitBookings: async (eventTypeId, hostIds, fromMs, untilMs, nowMs) =>
       q.limitBookings.all({ eventTypeId: eventTypeId ?? 0, hostIds: JSON.stringify(hostIds), fromMs, untilMs, nowMs }),
+    claimSeries: sqliteSeriesClaims(connection),
+    series: sqliteSeries(db),
     save: async (record: ReservationRecord, expectedUpdatedAtMs: number, events: OutboxEvent[] = []) =>
       connection.write(() => {
         const before = q.rByUuid.get(record.eventTypeId, record.uuid);

@@ -37,5 +37,9 @@ const cs: MailCatalog<"cs"> = {
   minutes: { one: "{count} minutu", few: "{count} minuty", many: "{count} minuty", other: "{count} minut" },
   hours: { one: "{count} hodinu", few: "{count} hodiny", many: "{count} hodiny", other: "{count} hodin" },
   days: { one: "{count} den", few: "{count} dny", many: "{count} dne", other: "{count} dní" },
+  repeats: "Opakování",
+  everyWeek: "Každý týden",
+  everyTwoWeeks: "Každé dva týdny",
+  times: { one: "{count}krát", few: "{count}krát", many: "{count}krát", other: "{count}krát" },
 };
 export default cs;

@@ -37,5 +37,9 @@ const de: MailCatalog<"de"> = {
   minutes: { one: "{count} Minute", other: "{count} Minuten" },
   hours: { one: "{count} Stunde", other: "{count} Stunden" },
   days: { one: "{count} Tag", other: "{count} Tagen" },
+  repeats: "Wiederholung",
+  everyWeek: "Jede Woche",
+  everyTwoWeeks: "Alle zwei Wochen",
+  times: { one: "{count}-mal", other: "{count}-mal" },
 };
 export default de;

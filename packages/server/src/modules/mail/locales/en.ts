@@ -54,5 +54,11 @@ const en = {
   minutes: { one: "{count} minute", other: "{count} minutes" },
   hours: { one: "{count} hour", other: "{count} hours" },
   days: { one: "{count} day", other: "{count} days" },
+  /** A series (recurring bookings): the label of its row, how often, and how many times. */
+  repeats: "Repeats",
+  everyWeek: "Every week",
+  everyTwoWeeks: "Every two weeks",
+  /** How many occurrences a series has, counted. */
+  times: { one: "{count} time", other: "{count} times" },
 } satisfies EnglishCatalog;
 export default en;

@@ -37,5 +37,9 @@ const es: MailCatalog<"es"> = {
   minutes: { one: "{count} minuto", many: "{count} de minutos", other: "{count} minutos" },
   hours: { one: "{count} hora", many: "{count} de horas", other: "{count} horas" },
   days: { one: "{count} día", many: "{count} de días", other: "{count} días" },
+  repeats: "Se repite",
+  everyWeek: "Cada semana",
+  everyTwoWeeks: "Cada dos semanas",
+  times: { one: "{count} vez", many: "{count} veces", other: "{count} veces" },
 };
 export default es;

@@ -37,5 +37,9 @@ const fr: MailCatalog<"fr"> = {
   minutes: { one: "{count} minute", many: "{count} de minutes", other: "{count} minutes" },
   hours: { one: "{count} heure", many: "{count} d’heures", other: "{count} heures" },
   days: { one: "{count} jour", many: "{count} de jours", other: "{count} jours" },
+  repeats: "Répétition",
+  everyWeek: "Chaque semaine",
+  everyTwoWeeks: "Toutes les deux semaines",
+  times: { one: "{count} fois", many: "{count} fois", other: "{count} fois" },
 };
 export default fr;

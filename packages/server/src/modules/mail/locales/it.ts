@@ -37,5 +37,9 @@ const it: MailCatalog<"it"> = {
   minutes: { one: "{count} minuto", many: "{count} di minuti", other: "{count} minuti" },
   hours: { one: "{count} ora", many: "{count} di ore", other: "{count} ore" },
   days: { one: "{count} giorno", many: "{count} di giorni", other: "{count} giorni" },
+  repeats: "Ripetizione",
+  everyWeek: "Ogni settimana",
+  everyTwoWeeks: "Ogni due settimane",
+  times: { one: "{count} volta", many: "{count} volte", other: "{count} volte" },
 };
 export default it;

@@ -37,5 +37,9 @@ const ja: MailCatalog<"ja"> = {
   minutes: { other: "{count}分" },
   hours: { other: "{count}時間" },
   days: { other: "{count}日" },
+  repeats: "繰り返し",
+  everyWeek: "毎週",
+  everyTwoWeeks: "隔週",
+  times: { other: "{count}回" },
 };
 export default ja;

@@ -37,5 +37,9 @@ const nl: MailCatalog<"nl"> = {
   minutes: { one: "{count} minuut", other: "{count} minuten" },
   hours: { one: "{count} uur", other: "{count} uur" },
   days: { one: "{count} dag", other: "{count} dagen" },
+  repeats: "Herhaling",
+  everyWeek: "Elke week",
+  everyTwoWeeks: "Om de week",
+  times: { one: "{count} keer", other: "{count} keer" },
 };
 export default nl;

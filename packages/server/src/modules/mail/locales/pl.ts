@@ -37,5 +37,9 @@ const pl: MailCatalog<"pl"> = {
   minutes: { one: "{count} minutę", few: "{count} minuty", many: "{count} minut", other: "{count} minuty" },
   hours: { one: "{count} godzinę", few: "{count} godziny", many: "{count} godzin", other: "{count} godziny" },
   days: { one: "{count} dzień", few: "{count} dni", many: "{count} dni", other: "{count} dnia" },
+  repeats: "Powtarzanie",
+  everyWeek: "Co tydzień",
+  everyTwoWeeks: "Co dwa tygodnie",
+  times: { one: "{count} raz", few: "{count} razy", many: "{count} razy", other: "{count} razy" },
 };
 export default pl;

@@ -37,5 +37,9 @@ const pt: MailCatalog<"pt"> = {
   minutes: { one: "{count} minuto", many: "{count} de minutos", other: "{count} minutos" },
   hours: { one: "{count} hora", many: "{count} de horas", other: "{count} horas" },
   days: { one: "{count} dia", many: "{count} de dias", other: "{count} dias" },
+  repeats: "Repetição",
+  everyWeek: "Todas as semanas",
+  everyTwoWeeks: "A cada duas semanas",
+  times: { one: "{count} vez", many: "{count} vezes", other: "{count} vezes" },
 };
 export default pt;
