@@ -158,6 +158,20 @@ export const DOC_COMMANDS: Record<string, Coverage> = {
     },
   },
   // biome-ignore-end lint/suspicious/noTemplateCurlyInString: up to here.
+  "npm run admin -- limits <id> --per-day 4 --minutes-per-week 600": {
+    test: {
+      file: CLI,
+      name: "shows and sets an event type's booking limits, keeping those not named and removing one with none",
+      shows: ['cli("limits", id, "--per-day", "4", "--minutes-per-week", "600")'],
+    },
+  },
+  "npm run admin -- host-limits <host-id> --per-week 10 --minutes-per-day 240": {
+    test: {
+      file: CLI,
+      name: "sets a host's booking limits across their event types",
+      shows: ['cli("host-limits", String(host.id), "--per-week", "10", "--minutes-per-day", "240")'],
+    },
+  },
   'npm run admin -- time-off-add <host-id> --from 2026-12-21 --until 2026-12-31 --note "Back on 4 January" --colleague <other-host-id>': {
     test: {
       file: CLI,

@@ -189,6 +189,43 @@ test.describe("the console's event types", () => {
     expect((await configuration()).status()).toBe(200);
   });
 
+  test("sets an event type's booking limits in its form, refuses a zero at its field, and a host's on the Hosts page", async ({ page, request }) => {
+    const et = await createEventType(request, { title: `Limited call ${Date.now()}` });
+    await signIn(page);
+    await page.goto(`/console#/event-types/${et.id}`);
+    const limits = page.getByRole("group", { name: "Booking limits" });
+    await expect(limits).toContainText("Leave a box empty for no limit.");
+    await limits.getByLabel("Bookings per day").fill("0");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(limits.getByLabel("Bookings per day")).toHaveAttribute("aria-invalid", "true");
+    await limits.getByLabel("Bookings per day").fill("4");
+    await limits.getByLabel("Minutes booked per week").fill("600");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect
+      .poll(async () => (await adminView(page, et.id)).limits)
+      .toEqual({
+        bookingsPerDay: 4,
+        bookingsPerWeek: null,
+        bookingsPerMonth: null,
+        minutesPerDay: null,
+        minutesPerWeek: 600,
+      });
+    await expectAccessible(page, "event type with booking limits");
+
+    await page.goto("/console#/hosts");
+    const host = page.getByRole("form", { name: "Booking limits" }).first();
+    await host.getByLabel("Bookings per week").fill("10");
+    await host.getByRole("button", { name: "Save limits" }).click();
+    await expect
+      .poll(async () =>
+        (await (await page.request.get("/admin/hosts", { headers: admin })).json()).data.some(
+          (h: { limits: { bookingsPerWeek: number | null } }) => h.limits.bookingsPerWeek === 10,
+        ),
+      )
+      .toBe(true);
+    await expectAccessible(page, "hosts with booking limits");
+  });
+
   test("reorders custom fields and saves a select field with its options, in that order", async ({ page, request }) => {
     const et = await createEventType(request, {
       title: "Order call",

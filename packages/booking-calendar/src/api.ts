@@ -20,7 +20,7 @@ export type FailureKind =
   | "server" // 5xx
   | "unexpected" // an answer that is not the API's JSON
   | "validation" // 422 with `errors` by field, or payment_required
-  | "business" // 200 with success false (slot_locked, slot_unavailable, reservation_finished)
+  | "business" // 200 with success false (slot_locked, slot_unavailable, reservation_finished, limit_reached)
   | "refused"; // any other 4xx (401, 403, 404, ...)
 
 /** A failed API call, with the API's own code when it sent one. */

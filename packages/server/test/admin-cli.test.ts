@@ -380,6 +380,24 @@ describe("the admin CLI against a running server", () => {
     await cli("update", id, "--reminders", "1440,60");
   });
 
+  it("shows and sets an event type's booking limits, keeping those not named and removing one with none", async () => {
+    expect((await cli("limits", id)).stdout).toMatch(/Limits:\s+none/);
+    const set = await cli("limits", id, "--per-day", "4", "--minutes-per-week", "600");
+    expect(set.code).toBe(0);
+    expect(set.stdout).toMatch(/Bookings per day\s+4\n/);
+    expect(set.stdout).toMatch(/Minutes per week\s+600/);
+    const changed = JSON.parse((await cli("limits", id, "--per-day", "none", "--per-month", "20", "--json")).stdout);
+    expect(changed).toEqual({ bookingsPerDay: null, bookingsPerWeek: null, bookingsPerMonth: 20, minutesPerDay: null, minutesPerWeek: 600 });
+    const bad = await cli("limits", id, "--per-week", "0");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--per-week is a whole number of at least 1");
+    // The server's own bounds answer through the CLI: a day has 1 440 minutes.
+    const long = await cli("limits", id, "--minutes-per-day", "2000");
+    expect(long.code).toBe(1);
+    expect(long.stderr).toContain("limits.minutesPerDay");
+    expect((await cli("limits", id, "--per-month", "none", "--minutes-per-week", "none")).stdout).toMatch(/Limits:\s+none/);
+  });
+
   it("sets the webhook URL, saying how receivers verify without showing the signing secret again, and removes it with none", async () => {
     const r = await cli("webhook", id, "https://hooks.example.com/booking");
     expect(r.stderr).toBe("");
@@ -702,6 +720,15 @@ describe("hosts, schedules and teams through the CLI", () => {
     expect(missing.stderr).toContain("Error 404 not_found: No host with id 999999.");
     expect((await cli("host-delete", id)).code).toBe(0);
     expect((await cli("host", id)).code).toBe(1);
+  });
+
+  it("sets a host's booking limits across their event types", async () => {
+    const host = json(await cli("host-create", "--name", "Limited Host", "--email", "limited@example.com", "--timezone", "America/New_York", "--json"));
+    const shown = await cli("host-limits", String(host.id), "--per-week", "10", "--minutes-per-day", "240");
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain("Limits (America/New_York, weeks from Monday):");
+    expect(shown.stdout).toMatch(/Bookings per week\s+10\n/);
+    expect(json(await cli("host", String(host.id), "--json")).limits).toMatchObject({ bookingsPerWeek: 10, minutesPerDay: 240, bookingsPerDay: null });
   });
 
   it("keeps a host's schedules: create with weekday hours or a file, change a weekday, rename, delete", async () => {

@@ -173,6 +173,33 @@ describe("GET /admin/event-types/{id}/availability-check", () => {
     ]);
   });
 
+  it("names time off and the booking limits, as the slot page applies them", async () => {
+    const w = await world();
+    const codes = (answer: { reasons: { code: string }[] }) => answer.reasons.map((r) => r.code);
+    expect((await w.check(w.coaching.id, "2026-11-25T10:00:00+01:00")).bookable).toBe(true);
+    const away = await w.env.admin("POST", `/admin/hosts/${w.alex}/time-off`, { startDate: "2026-11-25", endDate: "2026-11-25", note: "Dentist week" });
+    expect(away.status, away.text).toBe(200);
+    const off = await w.check(w.coaching.id, "2026-11-25T10:00:00+01:00");
+    expect(off.bookable).toBe(false);
+    expect(codes(off)).toContain("time_off");
+    // Round robin: Sam takes the time Alex is away.
+    const team = await w.check(w.team.id, "2026-11-25T14:00:00+01:00");
+    expect(team.bookable).toBe(true);
+    expect(team.hosts.find((h: { hostId: number }) => h.hostId === w.alex).reasons.map((r: { code: string }) => r.code)).toContain("time_off");
+    // The coaching booked on the 26th fills a limit of one a day; the 27th is still free.
+    expect((await w.env.admin("PATCH", `/admin/event-types/${w.coaching.id}`, { limits: { bookingsPerDay: 1 } })).status).toBe(200);
+    const full = await w.check(w.coaching.id, "2026-11-26T14:00:00+01:00");
+    expect(full.bookable).toBe(false);
+    expect(codes(full)).toEqual(["limit_reached"]);
+    expect((await w.check(w.coaching.id, "2026-11-27T14:00:00+01:00")).bookable).toBe(true);
+    // A host limit across event types: Alex's coaching on the 26th fills one a day, which leaves Alex out of the team call then.
+    expect((await w.env.admin("PATCH", `/admin/hosts/${w.alex}`, { limits: { bookingsPerDay: 1 } })).status).toBe(200);
+    const hostFull = await w.check(w.team.id, "2026-11-26T14:00:00+01:00");
+    expect(hostFull.bookable).toBe(true);
+    expect(hostFull.hosts.find((h: { hostId: number }) => h.hostId === w.alex).reasons.map((r: { code: string }) => r.code)).toContain("limit_reached");
+    expect(hostFull.hosts.find((h: { hostId: number }) => h.hostId === w.sam).free).toBe(true);
+  });
+
   it("refuses a start without an offset (422), an unknown event type (404) and no credentials (401)", async () => {
     const w = await world();
     expectError(await w.env.admin("GET", `/admin/event-types/${w.coaching.id}/availability-check?start=2026-11-25T10:00:00`), 422, "validation_failed");

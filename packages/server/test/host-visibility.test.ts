@@ -134,6 +134,8 @@ const HOST_READABLE: Record<string, readonly string[]> = {
     "data[].bookingsCalendar.sourceId",
     "data[].bookingsCalendar.calendarUrl",
     "data[].eventTypeIds[]",
+    // The host's own booking limits (docs/admin.md#limits): numbers the host may set themselves.
+    "data[].limits",
     "data[].feedToken",
     "data[].feedUrl",
     "data[].createdAt",
@@ -151,6 +153,7 @@ const HOST_READABLE: Record<string, readonly string[]> = {
     "data.bookingsCalendar.sourceId",
     "data.bookingsCalendar.calendarUrl",
     "data.eventTypeIds[]",
+    "data.limits",
     "data.feedToken",
     "data.feedUrl",
     "data.createdAt",
@@ -182,6 +185,7 @@ const HOST_READABLE: Record<string, readonly string[]> = {
     "data[].reminderMinutes[]",
     "data[].locale",
     "data[].theme",
+    "data[].limits",
     "data[].profileImage",
     "data[].calendarTitle",
     "data[].hostName",
@@ -367,7 +371,7 @@ const HOST_READABLE: Record<string, readonly string[]> = {
 };
 
 /** Parts of a view whose insides are the organizer's settings or the visitor's answers, named by their key alone. */
-const FREE_FORM = new Set(["availability", "locations", "customFields", "translations", "theme", "locale", "payment", "location", "guests"]);
+const FREE_FORM = new Set(["availability", "locations", "customFields", "translations", "theme", "locale", "payment", "location", "guests", "limits"]);
 
 /** A key path as HOST_READABLE names it: whole, except that it ends at a FREE_FORM key. */
 function listed(path: string): string {

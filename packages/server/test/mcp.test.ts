@@ -42,6 +42,7 @@ const TOOLS = [
   "update_schedule",
   "delete_schedule",
   "set_event_type_hosts",
+  "set_booking_limits",
   "list_time_off",
   "add_time_off",
   "remove_time_off",
@@ -110,6 +111,28 @@ async function delivered(w: { worker: WebhookWorker; receiver: Receiver }): Prom
   while ((await w.worker.runOnce()) > 0);
   return w.receiver.payloads;
 }
+
+describe("booking limits through the assistant server", () => {
+  it("sets an event type's limits by slug, after which its full day is no longer offered, and a host's, created with limits", async () => {
+    const w = await world();
+    expect((await w.freeTimes("2026-11-24")).length).toBeGreaterThan(0);
+    // Ada's Tuesday 3 pm booking fills a day of at most one booking.
+    const set = success(await w.tool("set_booking_limits", { slug: "intro-call", limits: { bookingsPerDay: 1, minutesPerWeek: 300 } }));
+    expect(set.data).toMatchObject({ eventType: { id: w.intro.id }, host: null, limits: { bookingsPerDay: 1, minutesPerWeek: 300, bookingsPerWeek: null } });
+    expect(set.text).toContain("at most 1 bookings a day, 300 minutes a week");
+    expect(await w.freeTimes("2026-11-24")).toEqual([]);
+    expect((await w.freeTimes("2026-11-25")).length).toBeGreaterThan(0);
+    expect(failure(await w.tool("set_booking_limits", { slug: "intro-call", limits: { bookingsPerDay: 0 } }))).toMatch(/limits/);
+
+    const bea = success(
+      await w.tool("create_host", { name: "Bea Limits", email: "bea@example.com", timezone: "Europe/Prague", limits: { bookingsPerWeek: 5 } }),
+    ).data.host;
+    expect(bea.limits).toMatchObject({ bookingsPerWeek: 5, bookingsPerDay: null });
+    const host = success(await w.tool("set_booking_limits", { hostId: bea.id, limits: { minutesPerDay: 240 } }));
+    expect(host.data).toMatchObject({ eventType: null, host: { id: bea.id }, limits: { minutesPerDay: 240, bookingsPerWeek: null } });
+    expect(success(await w.tool("get_host", { hostId: bea.id })).data.host.limits.minutesPerDay).toBe(240);
+  });
+});
 
 describe("the assistant server over Streamable HTTP", () => {
   it("lists its tools, each with a title, a description and JSON schemas of its input and output", async () => {

@@ -150,6 +150,44 @@ describe.skipIf(skip)(skip ? `several instances on PostgreSQL (skipped: ${proble
     }
   }, 60_000);
 
+  it("lets exactly 3 of 40 simultaneous bookings of distinct slots of one day through two instances when the day allows 3", async () => {
+    const et = await new EventTypeAdmin(store, Date.now).create({
+      hosts: await ownHost(),
+      title: "three a day",
+      timezone: "UTC",
+      seats: 1,
+      minNoticeMinutes: 0,
+      durationMinutes: 30,
+      slotIntervalMinutes: 30,
+      availability: { weekly, overrides: [] },
+      limits: { bookingsPerDay: 3 },
+    });
+    const servers = await instances(2, { RATE_LIMIT_PER_MINUTE: "100000" });
+    try {
+      const first = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 4);
+      // A booking that met another's lock (slot_locked) is sent again, as its hint says, until its answer is final.
+      const settle = async (i: number) => {
+        const start = first + i * 30 * 60_000;
+        for (;;) {
+          const answer = await book(
+            servers[i % 2]!.base,
+            et.token,
+            { start: new Date(start).toISOString(), end: new Date(start + 30 * 60_000).toISOString() },
+            i,
+          );
+          if (answer.body.code !== "slot_locked") return answer;
+        }
+      };
+      const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => settle(i)));
+      expect(answers.map((a) => a.status).filter((s) => s !== 200)).toEqual([]);
+      expect(answers.filter((a) => a.body.success)).toHaveLength(3);
+      expect(answers.filter((a) => !a.body.success).map((a) => a.body.code)).toEqual(Array(37).fill("limit_reached"));
+      expect(await store.reservations.seatHolders(et.id, first, first + 24 * HOUR_MS, Date.now())).toHaveLength(3);
+    } finally {
+      await Promise.all(servers.map((s) => s.stop()));
+    }
+  }, 60_000);
+
   it("never double-books overlapping slots of different starts, 200 at once through two instances", async () => {
     // One-hour meetings every 15 minutes with a 10-minute buffer: each request overlaps its neighbours.
     const et = await new EventTypeAdmin(store, Date.now).create({

@@ -4,6 +4,7 @@ import { Type, type Static } from "@sinclair/typebox";
 import { CUSTOM_FIELD_TYPES, HOST_ASSIGNMENTS, LOCATION_TYPES, THEME_COLOR_KEYS, THEME_MODES, WEEK_STARTS, WEEKDAYS, type Weekday } from "./constants.ts";
 import { FIELD_NAME_PATTERN, ShowIf, Translations } from "./event-types.ts";
 import { LIMITS } from "./limits.ts";
+import { BookingLimits } from "./booking-limits.ts";
 
 /** Times of day in opening hours: HH:MM, and 24:00 for midnight at the end of the day. */
 export const CLOCK_PATTERN = "^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$";
@@ -226,6 +227,11 @@ export const EventTypeFields = Type.Object(
     compact: Type.Boolean(),
     externalBooking: Type.Boolean(),
     maxGuests: Type.Integer({ minimum: 0, maximum: 10 }),
+    limits: Type.Composite([BookingLimits], {
+      additionalProperties: false,
+      description:
+        "Booking limits of the event type: its bookings per day, week or month and their minutes per day or week, in calendar periods of its zone (weeks start on locale.startDayOfWeek). Each kind absent or null is no limit; a change replaces the whole object ({} removes every limit).",
+    }),
     recurrence: RecurrenceInputField,
     hosts: Type.Array(EventTypeHostInput, {
       minItems: 1,

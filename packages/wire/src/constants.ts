@@ -55,6 +55,9 @@ export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
 export const SESSION_ROLES = ["admin", "host"] as const;
 export type SessionRole = (typeof SESSION_ROLES)[number];
 
+/** The kinds of booking limit an event type or a host may set (booking-limits.ts), in the order forms list them. */
+export const LIMIT_KINDS = ["bookingsPerDay", "bookingsPerWeek", "bookingsPerMonth", "minutesPerDay", "minutesPerWeek"] as const;
+export type LimitKind = (typeof LIMIT_KINDS)[number];
 /**
  * Why a time is not bookable, as `GET /admin/event-types/{id}/availability-check` names it: stable codes
  * clients may rely on. `limit_reached` and `time_off` are answered once those rules exist.

@@ -95,5 +95,5 @@ export const ERROR_CODES = {
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 /** Codes returned with HTTP 200 and `success: false`. */
-export const BUSINESS_CODES = ["slot_locked", "slot_unavailable", "reservation_finished"] as const;
+export const BUSINESS_CODES = ["slot_locked", "slot_unavailable", "reservation_finished", "limit_reached"] as const;
 export type BusinessCode = (typeof BUSINESS_CODES)[number];

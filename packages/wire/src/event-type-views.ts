@@ -4,6 +4,7 @@ import { Type, type SchemaOptions, type Static, type TSchema } from "@sinclair/t
 import { AvailabilityRules, HostAssignmentSchema } from "./admin.ts";
 import { CUSTOM_FIELD_TYPES, LOCATION_TYPES, THEME_MODES, WEEK_STARTS } from "./constants.ts";
 import { ShowIf, Translations } from "./event-types.ts";
+import { BookingLimits, BookingLimitsView } from "./booking-limits.ts";
 
 /** `schema` or null. */
 export const Nullable = <T extends TSchema>(schema: T, options: SchemaOptions = {}) => Type.Union([schema, Type.Null()], options);
@@ -82,6 +83,7 @@ export const EventTypeSettings = Type.Object({
   compact: Type.Boolean(),
   externalBooking: Type.Boolean(),
   maxGuests: Type.Integer(),
+  limits: Type.Optional(BookingLimits),
   recurrence: Type.Optional(RecurrenceField),
 });
 export type EventTypeSettings = Static<typeof EventTypeSettings>;
@@ -97,9 +99,10 @@ export type EventTypeHostView = Static<typeof EventTypeHostView>;
 
 /** The organizer's view of an event type: settings and state, never token hashes nor the webhook signing secret. */
 export const EventTypeView = Type.Composite([
-  Type.Omit(EventTypeSettings, ["reminderMinutes", "bookingsCalendar"]),
+  Type.Omit(EventTypeSettings, ["reminderMinutes", "bookingsCalendar", "limits"]),
   Type.Object({
     id: Type.Integer(),
+    limits: BookingLimitsView,
     reminderMinutes: Type.Array(Type.Integer(), {
       description: "The reminder offsets in use (the default for an event type stored before reminders existed).",
     }),

@@ -4,6 +4,7 @@ import { Availability } from "./admin.ts";
 import { RESERVATION_STATUSES } from "./constants.ts";
 import { BookingsCalendar } from "./event-type-views.ts";
 import { LIMITS } from "./limits.ts";
+import { BookingLimits, BookingLimitsView } from "./booking-limits.ts";
 
 /** Fields of a host: the person whose time event types book (docs/hosts.md). */
 export const HostFields = Type.Object(
@@ -16,12 +17,17 @@ export const HostFields = Type.Object(
     }),
     timezone: Type.String({ maxLength: 64, description: "IANA zone; new schedules of the host default to it. Default UTC." }),
     avatarUrl: Type.Union([Type.String({ maxLength: 2000, description: "http(s) URL of a picture the booker shows." }), Type.Null()]),
+    limits: Type.Composite([BookingLimits], {
+      additionalProperties: false,
+      description:
+        "Booking limits of the host across all of their event types: bookings per day, week or month and minutes per day or week, in calendar periods of the host's zone (weeks start on Monday). Each kind absent or null is no limit; a change replaces the whole object ({} removes every limit).",
+    }),
   },
   { additionalProperties: false },
 );
 
 /** Body of `POST /admin/hosts`. */
-export const HostCreate = Type.Composite([Type.Pick(HostFields, ["name", "email"]), Type.Partial(Type.Pick(HostFields, ["timezone", "avatarUrl"]))], {
+export const HostCreate = Type.Composite([Type.Pick(HostFields, ["name", "email"]), Type.Partial(Type.Pick(HostFields, ["timezone", "avatarUrl", "limits"]))], {
   additionalProperties: false,
 });
 export type HostCreate = Static<typeof HostCreate>;
@@ -40,6 +46,7 @@ export const HostView = Type.Object({
   isDefault: Type.Boolean({ description: "Event types created without naming hosts belong to it." }),
   bookingsCalendar: Type.Union([BookingsCalendar, Type.Null()], { description: "The calendar the host's confirmed bookings are written into." }),
   eventTypeIds: Type.Array(Type.Integer()),
+  limits: BookingLimitsView,
   feedToken: Type.String({ description: "Secret of the host's private booking feed: their confirmed bookings of every event type, no other host's." }),
   feedUrl: Type.Optional(Type.String({ description: "Absolute address of that feed (`/feeds/{feedToken}.ics`), in the admin API's answers." })),
   createdAt: Type.String(),

@@ -1,5 +1,6 @@
 export * from "./envelope.ts";
 export * from "./limits.ts";
+export * from "./booking-limits.ts";
 export * from "./constants.ts";
 export * from "./languages.ts";
 export * from "./time-slots.ts";

@@ -145,7 +145,8 @@ export function sameStart(now: Flow, then: Booking): boolean {
 export function timeLostBy({ code, kind }: Pick<ApiFailure, "code" | "kind">): "holdLost" | "slotBusy" | "slotTaken" | null {
   if (code === "reservation_finished") return "holdLost";
   if (kind !== "business") return null;
-  return code === "slot_locked" ? "slotBusy" : code === "slot_unavailable" ? "slotTaken" : null;
+  // A booking limit reached since the times were shown takes the time away as a booking would.
+  return code === "slot_locked" ? "slotBusy" : code === "slot_unavailable" || code === "limit_reached" ? "slotTaken" : null;
 }
 
 /** Another day was picked (or the zone changed): no time is marked any more. */

@@ -189,6 +189,12 @@ const de: Translation<typeof en, "de"> = {
   bookingPage: "Link zur Buchungsseite",
   noSlug: "Geben Sie der Terminart einen Slug für eine Buchungsseite.",
   fixFields: "Einige Felder müssen korrigiert werden.",
+  limits: "Buchungsgrenzen",
+  limitsHelp:
+    "Obergrenzen dafür, wie viel von diesem Termintyp gebucht werden kann: höchstens so viele Buchungen oder so viele Minuten an Terminen pro Kalendertag, -woche oder -monat, gezählt in der Zeitzone des Termintyps (die Woche beginnt mit dem ersten Wochentag des Kalenders). Reservierte und bestätigte Buchungen zählen, stornierte nicht. Ist ein Tag voll, sehen Besucher seine Zeiten nicht mehr. Ein leeres Feld heißt: keine Grenze.",
+  hostLimitsHelp:
+    "Obergrenzen über alle Termintypen dieser Person, gezählt in ihrer Zeitzone (die Woche beginnt am Montag). Ist ihr Tag voll, werden ihre Zeiten nicht mehr angeboten; ein Round-Robin-Team bucht dann jemand anderen. Ein leeres Feld heißt: keine Grenze.",
+  saveLimits: "Grenzen speichern",
   revoke: "Widerrufen",
   thisBrowser: "dieser Browser",
   labels: {
@@ -208,6 +214,11 @@ const de: Translation<typeof en, "de"> = {
     bufferBefore: "Puffer davor (Min.)",
     bufferAfter: "Puffer danach (Min.)",
     minimumNotice: "Mindestvorlauf (Min.)",
+    bookingsPerDay: "Buchungen pro Tag",
+    bookingsPerWeek: "Buchungen pro Woche",
+    bookingsPerMonth: "Buchungen pro Monat",
+    minutesPerDay: "Gebuchte Minuten pro Tag",
+    minutesPerWeek: "Gebuchte Minuten pro Woche",
     horizon: "Horizont (Tage)",
     rescheduleNotice: "Vorlauf zum Verschieben (Min.)",
     cancelNotice: "Vorlauf zum Stornieren (Min.)",

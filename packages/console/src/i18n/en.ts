@@ -191,6 +191,12 @@ const en = {
   bookingPage: "Booking page link",
   noSlug: "Set a slug on the event type for a booking page.",
   fixFields: "Some fields need attention.",
+  limits: "Booking limits",
+  limitsHelp:
+    "Caps on how much of this event type can be booked: at most so many bookings, or so many minutes of meetings, in one calendar day, week or month, counted in the event type's time zone (weeks start on the calendar's first weekday). Held and confirmed bookings count; cancelled ones do not. Once a day is full, visitors no longer see its times. Leave a box empty for no limit.",
+  hostLimitsHelp:
+    "Caps across all of this host's event types, counted in the host's time zone (weeks start on Monday). Once the host's day is full, their times are no longer offered; a round-robin team books someone else. Leave a box empty for no limit.",
+  saveLimits: "Save limits",
   revoke: "Revoke",
   thisBrowser: "this browser",
   labels: {
@@ -210,6 +216,11 @@ const en = {
     bufferBefore: "Buffer before (min)",
     bufferAfter: "Buffer after (min)",
     minimumNotice: "Minimum notice (min)",
+    bookingsPerDay: "Bookings per day",
+    bookingsPerWeek: "Bookings per week",
+    bookingsPerMonth: "Bookings per month",
+    minutesPerDay: "Minutes booked per day",
+    minutesPerWeek: "Minutes booked per week",
     horizon: "Horizon (days)",
     rescheduleNotice: "Reschedule notice (min)",
     cancelNotice: "Cancel notice (min)",

@@ -12,6 +12,7 @@ import { locationsEditor } from "./event-type-form/locations.ts";
 import { paymentEditor } from "./event-type-form/payment.ts";
 import { appearanceEditor } from "./event-type-form/appearance.ts";
 import { customFieldsEditor } from "./event-type-form/custom-fields.ts";
+import { limitsEditor } from "./event-type-form/limits.ts";
 
 /** The label (a key of the texts' `labels`) of each setting with a field of its own, for the list of a refused save's errors. */
 const LABEL_OF: Record<string, keyof Texts["labels"]> = {
@@ -41,6 +42,11 @@ const LABEL_OF: Record<string, keyof Texts["labels"]> = {
   "payment.amount": "amount",
   "payment.currency": "currency",
   "payment.providerAccountId": "stripeAccount",
+  "limits.bookingsPerDay": "bookingsPerDay",
+  "limits.bookingsPerWeek": "bookingsPerWeek",
+  "limits.bookingsPerMonth": "bookingsPerMonth",
+  "limits.minutesPerDay": "minutesPerDay",
+  "limits.minutesPerWeek": "minutesPerWeek",
 };
 
 /**
@@ -143,7 +149,7 @@ export class EventTypeForm extends ConsolePage implements DraftEditor {
     const title = this.eventTypeId === null ? t.newEventType : (this.saved?.title ?? "");
     const form = html`<form @submit=${this.save} novalidate>
       ${this.failure && !Object.keys(this.failure.errors).length ? html`<p class="notice bad" role="alert">${failureText(this.failure, t)}</p>` : errorSummary(this.failure, t.fixFields, t, (key) => this.labelOf(key))}
-      ${generalSettings(this)} ${schedulingSettings(this)}
+      ${generalSettings(this)} ${schedulingSettings(this)} ${limitsEditor(this)}
       ${hoursEditor(this, this.saved, this.schedules)} ${locationsEditor(this)} ${paymentEditor(this)} ${recurrenceEditor(this)} ${appearanceEditor(this)} ${customFieldsEditor(this)}
       <button class="primary" type="submit" ?disabled=${this.busy}>${this.eventTypeId === null ? t.create : t.save}</button>
     </form>`;

@@ -1,7 +1,9 @@
 import { html, nothing } from "lit";
 import { api, type ApiFailure } from "../api.ts";
+import type { BookingLimits } from "@booking/wire";
 import { ConsolePage, errorSummary, refusalOf } from "../base.ts";
 import { hosts, type HostView, type ScheduleView } from "../model.ts";
+import { limitsFields } from "./limits-fields.ts";
 
 /**
  * The hosts and their schedules. The organizer sees every host and emails a host a one-time link
@@ -16,7 +18,10 @@ export class HostsPage extends ConsolePage {
     items: { state: true },
     schedules: { state: true },
     failure: { state: true },
+    limits: { state: true },
   };
+  /** Each host's booking limits as edited, until saved. */
+  declare limits: Map<number, BookingLimits>;
   /** The signed-in host (a host's session), or null for the organizer. */
   declare hostId: number | null;
   declare items: HostView[] | null;
@@ -29,6 +34,7 @@ export class HostsPage extends ConsolePage {
     this.items = null;
     this.schedules = new Map();
     this.failure = null;
+    this.limits = new Map();
   }
 
   override connectedCallback(): void {
@@ -44,6 +50,7 @@ export class HostsPage extends ConsolePage {
           this.items.map(async (h) => [h.id, await api("GET /admin/hosts/:hostId/schedules", { params: { hostId: h.id } })] as const),
         );
         this.schedules = new Map(lists);
+        this.limits = new Map(this.items.map((h) => [h.id, { ...h.limits }]));
       },
       () => (this.items = []),
     );
@@ -79,6 +86,19 @@ export class HostsPage extends ConsolePage {
     );
   }
 
+  private async saveLimits(event: SubmitEvent, h: HostView): Promise<void> {
+    event.preventDefault();
+    await this.attempt(
+      async () => {
+        await api("PATCH /admin/hosts/:hostId", { params: { hostId: h.id }, body: { limits: this.limits.get(h.id) ?? {} } });
+        this.failure = null;
+        this.announce(this.t.saved);
+        await this.load();
+      },
+      (error) => (this.failure = refusalOf(error)),
+    );
+  }
+
   override render() {
     const t = this.t;
     const mine = this.hostId !== null;
@@ -99,6 +119,18 @@ export class HostsPage extends ConsolePage {
                   ? html`<p class="muted">${t.empty}</p>`
                   : html`<ul>${schedules.map((s) => html`<li><a href="#/availability/schedule-${s.id}">${s.name}</a> <span class="muted">(${s.timezone}; ${t.usedBy} ${s.eventTypeIds.length})</span></li>`)}</ul>`
               }
+              <form @submit=${(e: SubmitEvent) => this.saveLimits(e, h)} aria-labelledby="host-${h.id}-limits" aria-describedby="host-${h.id}-limits-help" novalidate>
+                <h4 id="host-${h.id}-limits">${t.limits}</h4>
+                <p class="help" id="host-${h.id}-limits-help">${t.hostLimitsHelp}</p>
+                ${limitsFields(
+                  t,
+                  `host-${h.id}-limits`,
+                  this.limits.get(h.id),
+                  (kind, value) => (this.limits = new Map(this.limits).set(h.id, { ...this.limits.get(h.id), [kind]: value })),
+                  this.failure,
+                )}
+                <button type="submit">${t.saveLimits}</button>
+              </form>
               <form class="row" @submit=${(e: SubmitEvent) => this.addSchedule(e, h)} aria-label="${t.addSchedule}: ${h.name}">
                 <div class="field"><label for="new-schedule-${h.id}">${t.scheduleName}</label>
                   <input id="new-schedule-${h.id}" name="name" required maxlength="200"></div>

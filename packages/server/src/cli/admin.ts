@@ -14,7 +14,7 @@
  * their delivery attempts.
  *
  * This file reads the command line and dispatches; each group of commands lives in `admin/`
- * (event types, hours, reservations, webhooks, hosts and schedules, time off, calendars) over the shared client (`admin/client.ts`).
+ * (event types, hours, limits, reservations, webhooks, hosts and schedules, time off, calendars) over the shared client (`admin/client.ts`).
  * A new command is an entry in its group's `commands` with its line in the group's `usage`, a new
  * group a file listed in GROUPS below, and a new flag a line in OPTIONS (`admin/args.ts`).
  */
@@ -27,6 +27,7 @@ import type { Command, CommandGroup } from "./admin/command.ts";
 import { eventTypeCommands, SETTINGS_USAGE } from "./admin/event-types.ts";
 import { hostCommands } from "./admin/hosts.ts";
 import { hoursCommands } from "./admin/hours.ts";
+import { limitCommands } from "./admin/limits.ts";
 import { reservationCommands } from "./admin/reservations.ts";
 import { timeOffCommands } from "./admin/time-off.ts";
 import { webhookCommands } from "./admin/webhooks.ts";
@@ -35,6 +36,7 @@ import { webhookCommands } from "./admin/webhooks.ts";
 const GROUPS: CommandGroup[] = [
   eventTypeCommands,
   hoursCommands,
+  limitCommands,
   reservationCommands,
   webhookCommands,
   hostCommands,

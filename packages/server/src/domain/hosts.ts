@@ -71,10 +71,20 @@ export function holdersOf<H extends HostedHolder>(assignment: HostAssignment, ho
   return holders.filter((h) => !h.hostIds || h.hostIds.length === 0 || h.hostIds.includes(hostId));
 }
 
+/** Options of `teamSlots`: notice and horizon lifted (the organizer's reschedule), and the hosts' booking limits (domain/limits.ts). */
+export interface TeamSlotOptions {
+  ignoreNoticeAndHorizon?: boolean;
+  /** True when a booking of [startMs, endMs) would pass one of the host's booking limits: the host is not free then. */
+  limited?: (hostId: number, startMs: number, endMs: number) => boolean;
+  /** Each host's time off: it blocks the host like busy time, except in a collective team, which meets without them. */
+  awayOf?: (hostId: number) => readonly BusyInterval[];
+}
+
 /**
  * Free slots of the event type starting in [fromMs, untilMs): per host, the host's hours less the
- * seats taken and less the host's busy time (with the event type's buffers); then every host's
- * (collective: the least free seats count) or any host's (round robin: the most free seats count).
+ * seats taken, less the host's busy time (with the event type's buffers) and less the times past
+ * the host's booking limits; then every host's (collective: the least free seats count) or any
+ * host's (round robin: the most free seats count).
  */
 export function teamSlots(
   settings: SlotRules,
@@ -85,13 +95,14 @@ export function teamSlots(
   fromMs: number,
   untilMs: number,
   nowMs: number,
-  options: { ignoreNoticeAndHorizon?: boolean; awayOf?: (hostId: number) => readonly BusyInterval[] } = {},
+  options: TeamSlotOptions = {},
 ): Slot[] {
   const awayOf = options.awayOf;
   // Away time blocks a host like busy time, except in a collective team, which leaves the host out.
   const leaveOut = assignment === "collective" && members.length > 1 && awayOf !== undefined;
   const blockingOf = awayOf && !leaveOut ? (id: number) => [...busyOf(id), ...awayOf(id)] : busyOf;
   if (assignment === "round-robin" && members.length > 1) return roundRobinSlots(settings, members, holders, blockingOf, fromMs, untilMs, nowMs, options);
+  const limited = options.limited;
   const perHost = members.map((m) => {
     const blocked = busyChecker(settings, blockingOf(m.hostId));
     return slotsBetween(hostRules(settings, m), fromMs, untilMs, holdersOf(assignment, holders, m.hostId), nowMs, options).filter(
@@ -99,6 +110,7 @@ export function teamSlots(
         slot.freeSeats > 0 &&
         (!options.ignoreNoticeAndHorizon || slot.startMs > nowMs) &&
         !blocked(slot.startMs, slot.endMs) &&
+        !limited?.(m.hostId, slot.startMs, slot.endMs) &&
         insideOf(m.within, slot.startMs, slot.endMs),
     );
   });
@@ -159,7 +171,7 @@ function roundRobinSlots(
   fromMs: number,
   untilMs: number,
   nowMs: number,
-  options: { ignoreNoticeAndHorizon?: boolean },
+  options: TeamSlotOptions,
 ): Slot[] {
   const byHours = new Map<SlotRules, HostMember[]>();
   for (const m of members) {
@@ -171,6 +183,7 @@ function roundRobinSlots(
   const lists: Slot[][] = [];
   for (const [rules, group] of byHours) {
     const hosts = group.map((m) => ({
+      hostId: m.hostId,
       seats: seatCounter(rules, holdersOf("round-robin", holders, m.hostId)),
       blocked: forwardBusyChecker(settings, busyOf(m.hostId)),
       within: m.within,
@@ -181,7 +194,12 @@ function roundRobinSlots(
       let free = 0;
       for (const host of hosts) {
         // A host skipped for some slots asks about later ones only, so its pointer still moves forward.
-        if (host.blocked(slot.startMs, slot.endMs) || !insideOf(host.within, slot.startMs, slot.endMs)) continue;
+        if (
+          host.blocked(slot.startMs, slot.endMs) ||
+          !insideOf(host.within, slot.startMs, slot.endMs) ||
+          options.limited?.(host.hostId, slot.startMs, slot.endMs)
+        )
+          continue;
         free = Math.max(free, host.seats(slot.startMs, slot.endMs));
         if (free === slot.seats) break;
       }

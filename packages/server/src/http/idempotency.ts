@@ -25,7 +25,7 @@ interface ReplaySink {
  * Runs a POST once per `Idempotency-Key` (additive to the spec): a retry with the same key and body
  * gets the first answer again (marked `Idempotent-Replayed: true`) and books nothing twice; the same
  * key with another body is 422. Errors and transient answers (`slot_locked`) free the key for a new
- * try; final ones (success, `slot_unavailable`, `reservation_finished`) are replayed.
+ * try; final ones (success, `slot_unavailable`, `reservation_finished`, `limit_reached`) are replayed.
  * `recover` rebuilds the answer from the reservation a request booked if it never stored its answer
  * (its connection was lost at COMMIT, so it answered 503 not knowing the booking was saved): the
  * retry gets that booking, marked as a replay, never a second one.
@@ -122,7 +122,7 @@ export const idempotency = (store: Store, now: () => number) =>
   });
 
 /** Outcomes that a retry would meet again; only these are replayed. */
-const FINAL = new Set(["slot_unavailable", "reservation_finished"]);
+const FINAL = new Set(["slot_unavailable", "reservation_finished", "limit_reached"]);
 
 /**
  * Bookkeeping of the key must not turn a done request into a failure: if it cannot be written (the

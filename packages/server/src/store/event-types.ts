@@ -23,6 +23,8 @@ export interface EventTypeHostInfo extends EventTypeHost {
   avatarUrl: string | null;
   bookingsCalendar: HostRecord["bookingsCalendar"];
   schedule: Pick<ScheduleRecord, "timezone" | "availability"> | null;
+  /** The host's booking limits (see HostRecord); null: none. */
+  limits: HostRecord["limits"];
   /** The host's revision as read with the event type (see HostRecord), which caches of the host's time key on. */
   revision?: number;
   /** Never stored: a colleague standing in for the away host of a personal event type is offered only inside these (modules/time-off/stand-ins.ts). */

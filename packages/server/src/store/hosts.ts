@@ -1,3 +1,4 @@
+import type { BookingLimits } from "@booking/wire";
 import type { AvailabilityRules } from "../domain/event-type.ts";
 import type { ReservationQuery, ReservationRecord } from "./reservations.ts";
 
@@ -19,6 +20,8 @@ export interface HostRecord {
   bookingsCalendar: { sourceId: number; calendarUrl: string } | null;
   /** The secret of the host's own private booking feed `/feeds/{feedToken}.ics`: their confirmed bookings of every event type, nobody else's. */
   feedToken: string;
+  /** The host's booking limits across all of their event types, counted in their zone (domain/limits.ts); null: none. */
+  limits: BookingLimits | null;
   /** Bumped by every change of the host, its schedules, its calendars' busy times and its bookings (of any event type). */
   revision: number;
   createdAtMs: number;
@@ -26,9 +29,9 @@ export interface HostRecord {
 }
 
 /** What a new host needs. */
-export type NewHost = Pick<HostRecord, "name" | "email" | "timezone" | "avatarUrl" | "feedToken">;
+export type NewHost = Pick<HostRecord, "name" | "email" | "timezone" | "avatarUrl" | "feedToken"> & Partial<Pick<HostRecord, "limits">>;
 /** Fields of a host an update may replace. */
-export type HostChange = Partial<NewHost & Pick<HostRecord, "bookingsCalendar">>;
+export type HostChange = Partial<NewHost & Pick<HostRecord, "bookingsCalendar" | "limits">>;
 
 /** A named availability of a host: weekly hours and date overrides in its zone. */
 export interface ScheduleRecord {

@@ -73,6 +73,36 @@ export interface ReservationRecord {
 /** A reservation that holds a seat, as slot computation needs it. */
 export type SeatHolder = Pick<ReservationRecord, "uuid" | "startMs" | "endMs" | "heldUntilMs"> & Partial<Pick<ReservationRecord, "hostIds">>;
 
+/**
+ * A booking that booking limits count (domain/limits.ts): of the event type in view (`hostId` null)
+ * or of one host through any event type. `heldUntilMs`: when a hold among them lapses, null for good.
+ */
+export interface LimitBooking {
+  hostId: number | null;
+  uuid: string;
+  startMs: number;
+  endMs: number;
+  heldUntilMs: number | null;
+}
+
+/** Which bookings a claim reads for booking limits: those starting in [fromMs, untilMs) of the event type (when `eventType`) and of `hostIds`. */
+export interface LimitRead {
+  eventType: boolean;
+  hostIds: number[];
+  fromMs: number;
+  untilMs: number;
+}
+
+/** What a seat claim's decision is handed: the seat holders, the reservation as it is now, the instant, busy times, the candidate hosts and the bookings limits count. */
+export type ClaimDecide = (
+  holders: SeatHolder[],
+  current: ReservationRecord | null,
+  nowMs: number,
+  busy: BusyInterval[],
+  hosts: HostView[],
+  counted: LimitBooking[],
+) => SeatDecision;
+
 /** What a claim hands its decision about one candidate host. */
 export interface HostView {
   hostId: number;
@@ -121,10 +151,13 @@ export interface SeatClaim {
    * the decision; none are read without it.
    */
   busySpan?: { fromMs: number; untilMs: number };
+  /**
+   * The bookings booking limits count, read in the same transaction and handed to the decision
+   * (none without it). On PostgreSQL the claim also takes an exclusive lock per limited event type
+   * and host, so two claims that each fit a limit alone never both commit past it.
+   */
+  limits?: LimitRead;
 }
-
-/** What a claim decides from what it read in its transaction (see `ReservationRepository.claim`). */
-export type ClaimDecide = (holders: SeatHolder[], current: ReservationRecord | null, nowMs: number, busy: BusyInterval[], hosts: HostView[]) => SeatDecision;
 
 /** The answer of `claimSeries`: every record written, or the claims refused (and nothing written). */
 export type SeriesOutcome = { records: ReservationRecord[] } | { refused: { index: number; reason: string }[] };
@@ -189,10 +222,12 @@ export interface ReservationRepository {
    * engine keeps one time for several hosts (so hosts whose clocks differ never disagree about
    * whether a hold still holds its seat).
    */
-  claim(
-    claim: SeatClaim,
-    decide: (holders: SeatHolder[], current: ReservationRecord | null, nowMs: number, busy: BusyInterval[], hosts: HostView[]) => SeatDecision,
-  ): Promise<{ record: ReservationRecord } | { refused: string }>;
+  claim(claim: SeatClaim, decide: ClaimDecide): Promise<{ record: ReservationRecord } | { refused: string }>;
+  /**
+   * The bookings booking limits count at `nowMs`, starting in [fromMs, untilMs): of event type
+   * `eventTypeId` (none for null) and of `hostIds` through any event type (domain/limits.ts).
+   */
+  limitBookings(eventTypeId: number | null, hostIds: readonly number[], fromMs: number, untilMs: number, nowMs: number): Promise<LimitBooking[]>;
   /**
    * The seats of a series (recurring bookings), all or nothing: in one write transaction, each claim
    * as `claim` runs it, in order (each sees what the ones before wrote). When any is refused, none

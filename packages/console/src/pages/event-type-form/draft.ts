@@ -32,6 +32,7 @@ const EDITABLE = [
   "compact",
   "externalBooking",
   "maxGuests",
+  "limits",
   "recurrence",
 ] as const;
 

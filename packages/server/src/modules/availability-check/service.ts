@@ -73,7 +73,7 @@ export class AvailabilityCheckService {
     const nowMs = this.now();
     const s = eventType.settings;
     const endMs = startMs + s.durationMinutes * MINUTE;
-    const [{ holders, blocksOf }, away] = await Promise.all([
+    const [{ holders, blocksOf, ownLimited, limited }, away] = await Promise.all([
       this.slots.gather(eventType, startMs, startMs + 1, nowMs, { fresh: true }),
       // Time off is a further step's block (`time_off`), read as the slot page reads it.
       awayView(this.store, eventType, busyWindow(s, startMs, startMs + 1)),
@@ -85,6 +85,17 @@ export class AvailabilityCheckService {
       const own = awayBlocks(member.hostId);
       awayNow.push(own.some((b) => b.startMs < endMs && startMs < b.endMs));
       const found = hostExclusions(s, eventType.assignment, member, holders, [...blocksOf(member.hostId), ...own], startMs, nowMs);
+      // The host's booking limits, by the checker the slot page asks (modules/reservations/limits.ts).
+      if (limited?.(member.hostId, startMs, endMs))
+        found.push({
+          code: "limit_reached",
+          block: {
+            startMs,
+            endMs,
+            code: "limit_reached",
+            note: `${member.name} has reached a booking limit (bookings or minutes per day, week or month) for this period.`,
+          },
+        });
       const reasons = await Promise.all(found.map((f) => this.reason(eventType, member, f, startMs, endMs, nowMs, viewer)));
       hosts.push({ hostId: member.hostId, name: member.name, free: reasons.length === 0, reasons });
     }
@@ -94,13 +105,18 @@ export class AvailabilityCheckService {
     // A collective team meets without its away hosts (domain/hosts.ts): only those present count, and one must be.
     const leaveOut = eventType.assignment === "collective" && members.length > 1 && awayNow.some(Boolean) && !awayNow.every(Boolean);
     const counted = leaveOut ? hosts.filter((_, i) => !awayNow[i]) : hosts;
+    // The event type's own limits leave the time out whoever hosts it.
+    const full: AvailabilityReason[] = ownLimited?.(startMs, endMs)
+      ? [{ code: "limit_reached", message: "The event type has reached a booking limit (bookings or minutes per day, week or month) for this period." }]
+      : [];
     const bookable =
       disabled.length === 0 &&
+      full.length === 0 &&
       teamBookable(
         eventType.assignment,
         counted.map((h) => h.free),
       );
-    const reasons = bookable ? [] : [...disabled, ...hosts.flatMap((h) => h.reasons)];
+    const reasons = bookable ? [] : [...disabled, ...full, ...hosts.flatMap((h) => h.reasons)];
     return { eventTypeId: eventType.id, title: s.title, start: utc(startMs), end: utc(endMs), bookable, reasons, hosts };
   }
 

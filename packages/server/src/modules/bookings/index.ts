@@ -138,7 +138,7 @@ export const bookingOrganizerRoutes = (
           const status = statusAt(record, nowMs);
           if (status === "cancelled" || status === "expired")
             throw new BusinessFailure("reservation_finished", `A ${status} reservation cannot be rescheduled.`);
-          const { data, nextFrom } = await slots.rescheduleSlots(eventType, query, nowMs);
+          const { data, nextFrom } = await slots.rescheduleSlots(eventType, query, nowMs, record.uuid);
           return nextFrom === undefined ? ok(data) : { ...ok(data), nextFrom };
         },
         {
@@ -169,7 +169,7 @@ export const bookingOrganizerRoutes = (
             hostAccess: "own-booking",
             summary: "Move a booking as the organizer",
             description:
-              "To a free time (one of `GET /admin/event-types/{id}/reservations/{uuid}/time-slots`): notice and horizon do not bind the organizer, opening hours, seats and the hosts' time do. A time not offered answers `success: false`, `slot_unavailable`; a cancelled or expired booking `reservation_finished`. The visitor and organizer get the updated invite when the server sends mail.",
+              "To a free time (one of `GET /admin/event-types/{id}/reservations/{uuid}/time-slots`): notice and horizon do not bind the organizer, opening hours, seats, booking limits and the hosts' time do. A time not offered answers `success: false`, `slot_unavailable`; a day whose booking limit is reached `limit_reached`; a cancelled or expired booking `reservation_finished`. The visitor and organizer get the updated invite when the server sends mail.",
             host: "its own bookings only; another host's booking is 404 `not_found`.",
           }),
         },

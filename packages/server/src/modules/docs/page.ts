@@ -39,6 +39,8 @@ const ERROR_TEXT: Record<string, string> = {
   slot_locked: "HTTP 200, success false: someone else is booking the slot right now.",
   slot_unavailable: "HTTP 200, success false: the slot is full or outside the availability.",
   reservation_finished: "HTTP 200, success false: the reservation can no longer be changed this way (refresh, confirm, reschedule, cancel or pay).",
+  limit_reached:
+    "HTTP 200, success false: a booking limit of the event type or of its host (bookings or minutes per day, week or month) is reached for that day; pick another day.",
 };
 
 function typeOf(s: JsonSchema): string {

@@ -1,4 +1,13 @@
-import type { CreatedEventType, EventTypeCreate, EventTypePatch, EventTypeView, IssuedTokens, RotatedFeedToken, RotatedWebhookSecret } from "@booking/wire";
+import {
+  limitsView,
+  type CreatedEventType,
+  type EventTypeCreate,
+  type EventTypePatch,
+  type EventTypeView,
+  type IssuedTokens,
+  type RotatedFeedToken,
+  type RotatedWebhookSecret,
+} from "@booking/wire";
 import { DEFAULT_SETTINGS, reminderMinutesOf } from "../../domain/event-type.ts";
 import { addError, DomainError, ValidationFailed } from "../../domain/errors.ts";
 import { FEED_TOKEN_PREFIX, hashToken, LINK_TOKEN_PREFIX, newToken, newWebhookSecret } from "../../lib/tokens.ts";
@@ -181,6 +190,7 @@ function viewOf(r: EventTypeRecord): EventTypeView {
   return {
     id: r.id,
     ...r.settings,
+    limits: limitsView(r.settings.limits),
     // The calendar bookings are written into is the host's (a collective team's first host's).
     bookingsCalendar: r.hosts[0]?.bookingsCalendar ?? null,
     hosts: r.hosts.map((h) => ({ hostId: h.hostId, name: h.name, priority: h.priority, scheduleId: h.scheduleId })),

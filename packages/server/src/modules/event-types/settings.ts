@@ -1,4 +1,4 @@
-import { MAX_SERIES_OCCURRENCES, THEME_COLOR_KEYS, type EventTypePatch } from "@booking/wire";
+import { MAX_SERIES_OCCURRENCES, setLimits, THEME_COLOR_KEYS, type EventTypePatch } from "@booking/wire";
 import { checkAvailability } from "../../domain/availability.ts";
 import type { CustomFieldDefinition, EventTypeSettings } from "../../domain/event-type.ts";
 import { addError, codedAsInvalid, FieldErrors, ValidationFailed } from "../../domain/errors.ts";
@@ -30,6 +30,7 @@ export function resolveSettings(base: EventTypeSettings, change: Omit<EventTypeP
       ? change.locations.map((l) => ({ type: l.type, value: l.value ?? null, ...(l.label ? { label: l.label } : {}) }))
       : base.locations,
     customFields: change.customFields ? resolveCustomFields(change.customFields, errors, coded) : base.customFields,
+    limits: change.limits === undefined ? base.limits : setLimits(change.limits),
     payment: change.payment === undefined ? base.payment : change.payment && { ...change.payment, currency: change.payment.currency.toLowerCase() },
   };
 

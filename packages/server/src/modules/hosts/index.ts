@@ -81,7 +81,7 @@ export const hostOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, hosts: H
           operationId: "adminCreateHost",
           summary: "Create a host",
           description:
-            "A host has a name, an email (its copies of confirmations; the organizer of its invites), a time zone (default UTC; its new schedules default to it) and an optional avatar URL the booker shows. An event type books it once `hosts` names it (`POST`/`PATCH /admin/event-types`).",
+            "A host has a name, an email (its copies of confirmations; the organizer of its invites), a time zone (default UTC; its new schedules default to it) an optional avatar URL the booker shows and optional booking `limits` across all of its event types (docs/admin.md#limits). An event type books it once `hosts` names it (`POST`/`PATCH /admin/event-types`).",
         }),
       })
       .get("/hosts/:hostId", async ({ params, request }) => ok(withFeedUrl(request, await hosts.get(params.hostId))), {
@@ -104,7 +104,7 @@ export const hostOrganizerRoutes = (ctx: AppContext, guard: AdminGuard, hosts: H
           hostAccess: "own-host",
           summary: "Change a host",
           description:
-            "Any of name, email, timezone and avatarUrl (null removes the avatar); the others stay. Every event type of the host shows the change at once.",
+            "Any of name, email, timezone, avatarUrl (null removes the avatar) and limits (the host's booking limits across all of their event types, replaced whole; `{}` removes them, docs/admin.md#limits); the others stay. Every event type of the host shows the change at once.",
           host: "its own name, email, timezone and avatar.",
         }),
       })

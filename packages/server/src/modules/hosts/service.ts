@@ -1,5 +1,16 @@
 import { DateTime } from "luxon";
-import type { HostBookingView, HostCreate, HostPatch, HostView, ScheduleCreate, SchedulePatch, ScheduleView, TimeRange } from "@booking/wire";
+import {
+  limitsView,
+  setLimits,
+  type HostBookingView,
+  type HostCreate,
+  type HostPatch,
+  type HostView,
+  type ScheduleCreate,
+  type SchedulePatch,
+  type ScheduleView,
+  type TimeRange,
+} from "@booking/wire";
 
 export type { HostBookingView } from "@booking/wire";
 import { checkAvailability } from "../../domain/availability.ts";
@@ -48,8 +59,9 @@ export class HostAdmin {
   }
 
   async create(input: HostCreate): Promise<HostView> {
-    const checked = checkHost({ timezone: "UTC", avatarUrl: null, ...input });
-    return this.view(await this.store.hosts.create({ ...checked, feedToken: newToken(FEED_TOKEN_PREFIX) }, this.now()));
+    const { limits, ...fields } = input;
+    const checked = checkHost({ timezone: "UTC", avatarUrl: null, ...fields });
+    return this.view(await this.store.hosts.create({ ...checked, limits: setLimits(limits), feedToken: newToken(FEED_TOKEN_PREFIX) }, this.now()));
   }
 
   /** Gives the host's booking feed a new secret: the old address stops working at once (a leaked one, say). */
@@ -62,8 +74,14 @@ export class HostAdmin {
 
   async update(id: number, patch: HostPatch): Promise<HostView> {
     const current = await this.host(id);
-    const checked = checkHost({ name: current.name, email: current.email ?? "", timezone: current.timezone, avatarUrl: current.avatarUrl, ...patch });
-    const updated = await this.store.hosts.update(id, checked, this.now());
+    const { limits, ...fields } = patch;
+    // A change of the limits alone leaves the other fields unjudged (the migrated default host has no email).
+    const checked =
+      Object.keys(fields).length === 0
+        ? {}
+        : checkHost({ name: current.name, email: current.email ?? "", timezone: current.timezone, avatarUrl: current.avatarUrl, ...fields });
+    const change = limits === undefined ? checked : { ...checked, limits: setLimits(limits) };
+    const updated = await this.store.hosts.update(id, change, this.now());
     if (!updated) throw notFound(id);
     return this.view(updated);
   }
@@ -154,6 +172,7 @@ export class HostAdmin {
       isDefault: h.isDefault,
       bookingsCalendar: h.bookingsCalendar,
       eventTypeIds: await this.store.hosts.eventTypeIds(h.id),
+      limits: limitsView(h.limits),
       feedToken: h.feedToken,
       createdAt: utc(h.createdAtMs),
       updatedAt: utc(h.updatedAtMs),

@@ -1,4 +1,4 @@
-import { WEEKDAYS, type HostView, type ScheduleView, type TimeRange, type Weekday } from "@booking/wire";
+import { WEEKDAYS, type BookingLimitsView, type HostView, type ScheduleView, type TimeRange, type Weekday } from "@booking/wire";
 import { DateTime } from "luxon";
 import type { AppContext } from "../../context.ts";
 import { canonicalZone } from "../../lib/time.ts";
@@ -146,6 +146,35 @@ export class HostTools {
       text: `"${view.title}" (#${view.id}) now books ${hosts.map((h) => `${h.name} (#${h.hostId}${hosts.length > 1 ? `, priority ${h.priority}` : ""}${h.scheduleId === null ? "" : `, schedule #${h.scheduleId}`})`).join(", ")}; ${how}.`,
     };
   }
+
+  /** An event type's booking limits, or with `hostId` a host's across all of their event types. */
+  async setLimits(args: ToolArgs<"set_booking_limits">): Promise<ToolAnswer<ToolOutput<"set_booking_limits">>> {
+    if (args.hostId !== undefined) {
+      const host = await this.services.hosts.update(args.hostId, { limits: args.limits });
+      return {
+        data: { eventType: null, host: { id: host.id, name: host.name }, limits: host.limits },
+        text: `${host.name} (#${host.id}), across all of their event types, in ${host.timezone}: ${limitsLine(host.limits)}.`,
+      };
+    }
+    const eventType = await this.lookup.eventType(args);
+    const view = await this.services.eventTypeAdmin.update(eventType.id, { limits: args.limits });
+    return {
+      data: { eventType: { id: view.id, title: view.title, slug: view.slug }, host: null, limits: view.limits },
+      text: `"${view.title}" (#${view.id}), in ${view.timezone}: ${limitsLine(view.limits)}.`,
+    };
+  }
+}
+
+/** Limits in a sentence. */
+function limitsLine(limits: BookingLimitsView): string {
+  const parts = [
+    limits.bookingsPerDay === null ? null : `${limits.bookingsPerDay} bookings a day`,
+    limits.bookingsPerWeek === null ? null : `${limits.bookingsPerWeek} bookings a week`,
+    limits.bookingsPerMonth === null ? null : `${limits.bookingsPerMonth} bookings a month`,
+    limits.minutesPerDay === null ? null : `${limits.minutesPerDay} minutes a day`,
+    limits.minutesPerWeek === null ? null : `${limits.minutesPerWeek} minutes a week`,
+  ].filter((p) => p !== null);
+  return parts.length === 0 ? "no booking limits" : `at most ${parts.join(", ")}`;
 }
 
 /** The days given, without those left undefined. */

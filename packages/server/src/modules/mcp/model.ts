@@ -1,6 +1,8 @@
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { z } from "zod";
 import {
+  BookingLimits,
+  BookingLimitsView,
   AvailabilityCheck,
   AvailabilityCheckQuery,
   BusySourceInput,
@@ -9,6 +11,7 @@ import {
   DayRanges,
   EventTypeHostInput,
   HostAssignmentSchema,
+  HostCreate,
   HostFields,
   HostView,
   LIMITS,
@@ -61,7 +64,6 @@ const sourceId = Type.Integer({ minimum: 1, description: "Id of the busy source 
 const hostId = Type.Integer({ minimum: 1, description: "Id of the host (see list_hosts)." });
 const scheduleId = Type.Integer({ minimum: 1, description: "Id of the schedule (see get_host)." });
 const overrides = Type.Array(DateOverride, { maxItems: MAX_DATE_OVERRIDES, description: "Dates with their own hours (or closed) instead of their weekday's." });
-const host = HostFields.properties;
 const schedule = ScheduleFields.properties;
 const busySource = BusySourceInput.properties;
 const uuid = (what: string) => Type.String({ maxLength: 100, description: what });
@@ -70,7 +72,7 @@ const uuid = (what: string) => Type.String({ maxLength: 100, description: what }
 export const ToolInputs = {
   list_hosts: Type.Object({}),
   get_host: Type.Object({ hostId }),
-  create_host: Type.Object({ name: host.name, email: host.email, timezone: Type.Optional(host.timezone), avatarUrl: Type.Optional(host.avatarUrl) }),
+  create_host: HostCreate,
   update_host: Type.Object({ hostId, ...Type.Partial(HostFields).properties }),
   delete_host: Type.Object({ hostId }),
   list_host_bookings: Type.Object({
@@ -118,6 +120,11 @@ export const ToolInputs = {
   sync_busy_source: Type.Object({ sourceId }),
   write_bookings_to_calendar: Type.Object({ sourceId, ...WriteBookingsInput.properties }),
   stop_writing_bookings: Type.Object({ sourceId }),
+  set_booking_limits: Type.Object({
+    ...eventTypeChoice,
+    hostId: Type.Optional(described(hostId, "Set this host's limits (across all of their event types) instead of an event type's.")),
+    limits: described(BookingLimits, "A kind left out or null has no limit; replaces the limits there were ({} removes them all)."),
+  }),
   list_event_types: Type.Object({}),
   resolve_booking_link: Type.Object({
     link: Type.String({
@@ -358,6 +365,11 @@ export const ToolOutputs = {
   delete_schedule: z.object({ scheduleId: z.number().int(), deleted: z.boolean() }),
   ...TimeOffToolOutputs,
   set_event_type_hosts: z.object({ eventType: EventTypeRef, assignment: z.enum(["collective", "round-robin"]), hosts: z.array(EventTypeHostOut) }),
+  set_booking_limits: z.object({
+    eventType: EventTypeRef.nullable().describe("The event type whose limits were set; null for a host's."),
+    host: HostRef.nullable().describe("The host whose limits were set; null for an event type's."),
+    limits: toolOutput(BookingLimitsView),
+  }),
   list_busy_sources: z.object({
     eventType: EventTypeRef.nullable().describe("The event type listed; null when a host's calendars were asked for."),
     host: HostRef.nullable().describe("The host listed; null for an event type."),

@@ -23,7 +23,7 @@ const INSTRUCTIONS = `Tools for the organizer of a self-hosted booking calendar:
 Times: every tool reads and shows times in the \`timezone\` it is given (an IANA name such as Europe/Prague), by default the event type's own zone. Dates are YYYY-MM-DD.
 To move a meeting ("move my 3 pm with Ada to tomorrow"): search_reservations (name, date) to find its uuid, find_free_slots for the new day, then reschedule_reservation with the new start; the end follows from the meeting length.
 To explain why a time cannot be booked ("why can't I book Alex on Tuesday at 10?"): list_hosts to find the host, then check_availability with hostId and the local start; it lists every reason by the same rules as the booking page.
-Changes act as the organizer: the visitor's notice rules do not apply, but opening hours and seats do, and nothing moves into the past. Reschedules and cancellations notify the event type's webhook like any change. Changing opening hours never cancels a reservation.`;
+Changes act as the organizer: the visitor's notice rules do not apply, but opening hours, seats and booking limits do, and nothing moves into the past. Reschedules and cancellations notify the event type's webhook like any change. Changing opening hours never cancels a reservation.`;
 
 type ToolName = keyof typeof ToolInputs;
 
@@ -123,12 +123,13 @@ export const TOOLS: Record<ToolName, ToolMeta> = {
   create_host: {
     title: "Create a host",
     description:
-      "Adds a host (a person whose time is booked): name, email, time zone and an optional avatar URL. set_event_type_hosts then gives it event types.",
+      "Adds a host (a person whose time is booked): name, email, time zone, an optional avatar URL and optional booking limits across all of their event types. set_event_type_hosts then gives it event types.",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   },
   update_host: {
     title: "Change a host",
-    description: "Changes a host's name, email, time zone or avatar (null removes it); the fields left out stay.",
+    description:
+      "Changes a host's name, email, time zone, avatar (null removes it) or booking limits (replaced whole, as set_booking_limits does); the fields left out stay.",
     annotations: HOURS,
   },
   delete_host: {
@@ -164,6 +165,12 @@ export const TOOLS: Record<ToolName, ToolMeta> = {
     title: "Set an event type's hosts",
     description:
       "Sets whose time an event type books: one host, or a team. collective: a time is offered when every host is free and the booking takes them all; round-robin: offered when any host is free, and each booking takes one free host (highest priority first, then the least recently booked). Each host may use one of its schedules (scheduleId) or the event type's own hours.",
+    annotations: HOURS,
+  },
+  set_booking_limits: {
+    title: "Set booking limits",
+    description:
+      "Sets the booking limits of an event type (in its zone; weeks start on its calendar's first weekday) or, with hostId, of a host across all of their event types (in the host's zone, weeks from Monday): at most N bookings per calendar day, week or month, at most N minutes booked per day or week. Held and confirmed bookings count, cancelled ones do not. A full day or week is no longer offered, and a booking past a limit is refused with limit_reached; round robin leaves a host at their limit out.",
     annotations: HOURS,
   },
   list_busy_sources: {
@@ -240,6 +247,7 @@ export function createMcpServer(ctx: AppContext, services: Services, origin: str
     update_schedule: (args) => hosts.updateSchedule(args),
     delete_schedule: (args) => hosts.deleteSchedule(args),
     set_event_type_hosts: (args) => hosts.setEventTypeHosts(args),
+    set_booking_limits: (args) => hosts.setLimits(args),
     list_busy_sources: (args) => calendars.list(args),
     add_busy_source: (args) => calendars.add(args),
     remove_busy_source: (args) => calendars.remove(args),
@@ -272,6 +280,8 @@ const BUSINESS_TEXT: Record<string, string> = {
   slot_unavailable:
     "That time is not free: it is outside the opening hours, in the past, or every seat is taken. find_free_slots lists the free times (with includeShortNotice, also those only the organizer can use).",
   slot_locked: "Someone else is changing this slot or reservation at this moment; try again in a moment.",
+  limit_reached:
+    "A booking limit is reached for that day, week or month (the event type's or the host's limits: bookings or minutes per period); find_free_slots lists the days still open.",
 };
 
 /** A failure as a message an assistant can act on, ending with its stable code. */

@@ -10,6 +10,7 @@ import { StoreBusyError } from "../../store/errors.ts";
 import type { EventTypeRecord } from "../../store/event-types.ts";
 import type { PaymentRecord, ReservationRecord, SeatDecision } from "../../store/reservations.ts";
 import type { Store } from "../../store/store.ts";
+import { limitedClaim } from "../reservations/limits.ts";
 import { matchesTerms, providerCall, type PaymentContext } from "./context.ts";
 import type { IntentStatus, ProviderIntent } from "./provider.ts";
 import { finishRefund, postpone } from "./refunds.ts";
@@ -177,6 +178,8 @@ async function settle(
     const seat = { startMs: r.startMs, endMs: r.endMs };
     let moved = false;
     let outcome: Awaited<ReturnType<Store["reservations"]["claim"]>>;
+    // A hold that lapsed and takes its seat again counts against the booking limits anew.
+    const limits = limitedClaim(eventType, seat.startMs, seat.endMs, r.uuid, r.hostIds.length > 0 ? r.hostIds : eventType.hosts.map((h) => h.hostId));
     try {
       outcome = await ctx.store.reservations.claim(
         {
@@ -187,13 +190,14 @@ async function settle(
           nowMs: ctx.now,
           uuid: r.uuid,
           ...(r.hostIds.length > 0 ? { hostIds: r.hostIds } : {}),
+          ...(limits.read ? { limits: limits.read } : {}),
         },
-        (holders, current, at, busy, hosts) => {
+        (holders, current, at, busy, hosts, counted) => {
           if (current && (current.startMs !== seat.startMs || current.endMs !== seat.endMs)) {
             moved = true;
             return { refuse: "moved" };
           }
-          return decide(holders, current, at, busy, hosts);
+          return limits.guard(decide)(holders, current, at, busy, hosts, counted);
         },
       );
     } catch (error) {

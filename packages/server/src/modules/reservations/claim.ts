@@ -6,12 +6,14 @@ import { StoreBusyError } from "../../store/errors.ts";
 import type { EventTypeRecord } from "../../store/event-types.ts";
 import type { HostView, ReservationRecord, SeatDecision, SeatHolder } from "../../store/reservations.ts";
 import type { Store } from "../../store/store.ts";
+import { limitedClaim } from "./limits.ts";
 
 /** Refusal reasons of a seat claim, as the business codes clients see. */
 const REFUSALS = {
   slot_unavailable: "The slot is no longer available.",
   reservation_finished: "The reservation can no longer be changed this way.",
   slot_locked: "The reservation changed meanwhile (it was rescheduled); try again.",
+  limit_reached: "The booking limit of this day, week or month is reached; pick another day.",
 } as const;
 type Refusal = keyof typeof REFUSALS;
 
@@ -38,6 +40,8 @@ export async function claimSeat(
 ): Promise<ReservationRecord> {
   let outcome: Awaited<ReturnType<Store["reservations"]["claim"]>>;
   const candidates = hostIds ?? eventType.hosts.map((h) => h.hostId);
+  // Booking limits are read and judged in the same transaction as the seats (modules/reservations/limits.ts).
+  const limits = limitedClaim(eventType, startMs, endMs, uuid, candidates);
   try {
     outcome = await store.reservations.claim(
       // The clock, not an instant: the claim is judged when its write happens, which may be long after
@@ -53,8 +57,9 @@ export async function claimSeat(
         lastBooked: eventType.assignment === "round-robin" && candidates.length > 1,
         ...(uuid ? { uuid } : {}),
         ...(idempotencyKey ? { idempotencyKey } : {}),
+        ...(limits.read ? { limits: limits.read } : {}),
       },
-      decide,
+      limits.guard(decide),
     );
   } catch (error) {
     if (error instanceof StoreBusyError) throw failure("slot_locked", "Someone else is booking this slot right now; try again.");
@@ -77,7 +82,7 @@ export function moved(current: ReservationRecord, seen: ReservationRecord): bool
 }
 
 /** A business refusal of a change: the slot is gone, locked by a change under way, or the reservation finished. */
-export function failure(code: "slot_unavailable" | "slot_locked" | "reservation_finished", message: string): BusinessFailure {
+export function failure(code: "slot_unavailable" | "slot_locked" | "reservation_finished" | "limit_reached", message: string): BusinessFailure {
   return new BusinessFailure(code, message);
 }
 

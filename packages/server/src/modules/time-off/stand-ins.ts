@@ -58,6 +58,7 @@ export async function awayView(store: Store, eventType: EventTypeRecord, { fromM
       bookingsCalendar: colleague.bookingsCalendar,
       schedule: m.schedule,
       revision: colleague.revision,
+      limits: colleague.limits,
       ...(m.within ? { within: m.within } : {}),
     });
   }

@@ -6,12 +6,13 @@ import { addError, ValidationFailed } from "../../domain/errors.ts";
 import { PreparedJson } from "../../lib/prepared-body.ts";
 import { coversWhole, lowerBound, NO_BUSY_SOURCE, type BusySource } from "../../domain/busy.ts";
 import { teamSlots } from "../../domain/hosts.ts";
+import { framesSpan, limitCheckers, limitFramesOf } from "../reservations/limits.ts";
 import { TimedCache } from "../../lib/timed-cache.ts";
 import { ZonedIsoWriter } from "../../lib/zoned-iso.ts";
 import type { Store } from "../../store/store.ts";
 import type { EventTypeRecord } from "../../store/event-types.ts";
 import type { HostBusyInterval } from "../../store/hosts.ts";
-import type { SeatHolder } from "../../store/reservations.ts";
+import type { LimitBooking, SeatHolder } from "../../store/reservations.ts";
 import type { HostBlock } from "../../domain/exclusions.ts";
 import { awayView } from "../time-off/stand-ins.ts";
 
@@ -116,6 +117,19 @@ interface TimeSlotsAnswer {
   nextFrom?: string;
 }
 
+/** What decides an event type's slots in a range (`TimeSlotService.gather`), read once for the slot page and the availability check. */
+export interface Gathered {
+  holders: SeatHolder[];
+  hostBusy: HostBusyInterval[];
+  blocksOf: (hostId: number) => HostBlock[];
+  /** The bookings the booking limits count over the periods the range meets. */
+  counted: LimitBooking[];
+  /** True when a booking of [startMs, endMs) would pass one of the event type's own limits. */
+  ownLimited: ((startMs: number, endMs: number) => boolean) | undefined;
+  /** True when a booking of [startMs, endMs) would pass one of the host's limits. */
+  limited: ((hostId: number, startMs: number, endMs: number) => boolean) | undefined;
+}
+
 /**
  * Computes free slots and serves `GET /time-slots`: the organizer's hours less the seats
  * reservations hold and less what the busy source says (the organizer's synced calendars, see
@@ -154,26 +168,33 @@ export class TimeSlotService {
     fromMs: number,
     untilMs: number,
     nowMs: number,
-    options: { ignoreNoticeAndHorizon?: boolean } = {},
+    options: { ignoreNoticeAndHorizon?: boolean; moving?: string } = {},
   ): Promise<SlotsAnswer> {
     const s = listed.settings;
     // Time off of its hosts; a personal event type's away host has their colleague stand in.
     const away = await awayView(this.store, listed, busyWindow(s, fromMs, untilMs));
     const eventType = away.eventType;
     const hostIds = eventType.hosts.map((h) => h.hostId);
-    const { holders, hostBusy, blocksOf } = await this.gather(eventType, fromMs, untilMs, nowMs);
+    const { holders, hostBusy, blocksOf, counted, ownLimited, limited } = await this.gather(eventType, fromMs, untilMs, nowMs, { moving: options.moving });
     // Seat holders share a slot by its seats; busy time leaves it out whole. A range every host's
     // calendar fills whole (a leave, say) has nothing free: no slot is built.
     const allBusy = hostIds.every((id) => coversWhole(blocksOf(id), fromMs, untilMs));
-    const slots =
+    const offered =
       allBusy || (eventType.assignment === "collective" && hostIds.some((id) => coversWhole(blocksOf(id), fromMs, untilMs)))
         ? []
-        : teamSlots(s, eventType.assignment, eventType.hosts, holders, blocksOf, fromMs, untilMs, nowMs, { ...options, awayOf: away.awayOf });
+        : teamSlots(s, eventType.assignment, eventType.hosts, holders, blocksOf, fromMs, untilMs, nowMs, {
+            ...(options.ignoreNoticeAndHorizon ? { ignoreNoticeAndHorizon: true } : {}),
+            ...(limited ? { limited } : {}),
+            awayOf: away.awayOf,
+          });
+    const slots = ownLimited ? offered.filter((slot) => !ownLimited(slot.startMs, slot.endMs)) : offered;
     let validUntilMs = DateTime.fromMillis(nowMs, { zone: s.timezone }).startOf("day").plus({ days: 1 }).toMillis();
     if (slots[0]) validUntilMs = Math.min(validUntilMs, slots[0].startMs - s.minNoticeMinutes * 60_000 + 1);
     for (const h of holders) if (h.heldUntilMs !== null && h.heldUntilMs > nowMs) validUntilMs = Math.min(validUntilMs, h.heldUntilMs);
     // A hold of another event type frees the host when it lapses.
     for (const b of hostBusy) if (b.heldUntilMs !== null && b.heldUntilMs > nowMs) validUntilMs = Math.min(validUntilMs, b.heldUntilMs);
+    // A hold counted against a limit gives its place back when it lapses.
+    for (const b of counted) if (b.heldUntilMs !== null && b.heldUntilMs > nowMs) validUntilMs = Math.min(validUntilMs, b.heldUntilMs);
     if (!away.substituted) return { slots, validUntilMs };
     // A colleague's time is not counted in the event type's revision: kept only by who checks theirs.
     const standIns = eventType.hosts.slice(1).map((h) => ({ hostId: h.hostId, revision: h.revision ?? -1 }));
@@ -192,8 +213,8 @@ export class TimeSlotService {
     fromMs: number,
     untilMs: number,
     nowMs: number,
-    options: { fresh?: boolean } = {},
-  ): Promise<{ holders: SeatHolder[]; hostBusy: HostBusyInterval[]; blocksOf: (hostId: number) => HostBlock[] }> {
+    options: { fresh?: boolean; moving?: string } = {},
+  ): Promise<Gathered> {
     const around = busyWindow(eventType.settings, fromMs, untilMs);
     const hostIds = eventType.hosts.map((h) => h.hostId);
     const keyOf = (hostId: number) => `${hostId}|${eventType.id}|${around.fromMs}|${around.untilMs}`;
@@ -204,17 +225,24 @@ export class TimeSlotService {
       if (hit) known.push(...hit);
       else unread.push(h.hostId);
     }
-    const [holders, read, extra] = await Promise.all([
+    // Booking limits (modules/reservations/limits.ts): the bookings they count over the whole periods the window meets.
+    const frames = limitFramesOf(eventType);
+    const span = framesSpan(frames, fromMs, untilMs);
+    const [holders, read, extra, counted] = await Promise.all([
       this.store.reservations.seatHolders(eventType.id, around.fromMs, around.untilMs, nowMs),
       // The hosts' time outside this event type: their bookings of other event types and their calendars (one statement for the hosts not cached).
       unread.length === 0 ? [] : this.store.hosts.busy(unread, eventType.id, around.fromMs, around.untilMs, nowMs),
       this.busy.checkedInClaim ? [] : this.busy.busyBetween(eventType.id, around.fromMs, around.untilMs),
+      span ? this.store.reservations.limitBookings(frames.own ? eventType.id : null, [...frames.hosts.keys()], span.fromMs, span.untilMs, nowMs) : [],
     ]);
+    const limits = span ? limitCheckers(frames, options.moving ? counted.filter((c) => c.uuid !== options.moving) : counted, fromMs, untilMs) : null;
     const hostBusy = known.length === 0 ? read : [...known, ...read];
     if (unread.length > 0 && !options.fresh) this.keepHostBusy(eventType, unread, read, keyOf, nowMs);
     const blocks = new Map<number, HostBlock[]>(hostIds.map((id) => [id, [...extra]]));
     for (const b of hostBusy) blocks.get(b.hostId)?.push(b);
-    return { holders, hostBusy, blocksOf: (id) => blocks.get(id) ?? extra };
+    // The host limits apply only when a host has one (the event type's own are `limits.own`).
+    const limited = limits && frames.hosts.size > 0 ? limits.host : undefined;
+    return { holders, hostBusy, blocksOf: (id) => blocks.get(id) ?? extra, counted, ownLimited: limits?.own ?? undefined, limited };
   }
 
   /**
@@ -270,11 +298,15 @@ export class TimeSlotService {
    * The times the organizer may move a reservation of the event type to: the slots of `GET
    * /time-slots` for the same query (hours, seats, the hosts' busy time and bookings), with the
    * minimum notice and the horizon lifted as the organizer's reschedule lifts them; only times still
-   * to come. Read afresh (not cached): the organizer's list differs from the visitors' pages.
+   * to come. Read afresh (not cached): the organizer's list differs from the visitors' pages. The
+   * booking `moving` is not counted against the booking limits, as its move does not count it twice.
    */
-  async rescheduleSlots(eventType: EventTypeRecord, query: TimeSlotsQuery, nowMs: number): Promise<{ data: TimeSlot[]; nextFrom?: string }> {
+  async rescheduleSlots(eventType: EventTypeRecord, query: TimeSlotsQuery, nowMs: number, moving?: string): Promise<{ data: TimeSlot[]; nextFrom?: string }> {
     const window = slotWindow(query, eventType.settings.timezone);
-    const { slots } = await this.freeSlots(eventType, window.fromMs, window.untilMs, nowMs, { ignoreNoticeAndHorizon: true });
+    const { slots } = await this.freeSlots(eventType, window.fromMs, window.untilMs, nowMs, {
+      ignoreNoticeAndHorizon: true,
+      ...(moving ? { moving } : {}),
+    });
     return this.bounded(eventType, slots, window.zone);
   }
 

@@ -1,14 +1,13 @@
 import type pg from "pg";
 import type { HostBusyInterval } from "../hosts.ts";
-import type { HostView, ReservationRecord, SeatClaim, SeatDecision, SeatHolder } from "../reservations.ts";
+import type { ClaimDecide, ReservationRecord, SeatClaim } from "../reservations.ts";
 import type { Connections } from "./connections.ts";
 import { DATABASE_NOW_MS, INSERT_RESERVATION, SEAT_HOLDERS, UPDATE_RESERVATION, reservationValues, updateValues } from "./reservation-sql.ts";
 import { hostIdsOf, toReservation, type ReservationRow } from "../rows/reservations.ts";
 import { toSeatHolder, type SeatHolderRow } from "./rows.ts";
 import { claimedHosts, claimInstant, hostViews } from "../claim.ts";
 import { insertEvents } from "./outbox.ts";
-import { EVENT_TYPE_HOST_IDS, HOST_BUSY, LAST_BOOKED } from "./hosts-sql.ts";
-import type { BusyInterval } from "../../domain/slots.ts";
+import { EVENT_TYPE_HOST_IDS, HOST_BUSY, LAST_BOOKED, LIMIT_BOOKINGS, toLimitBooking } from "./hosts-sql.ts";
 import { HOST_AWAY } from "./time-off.ts";
 import { toAway, type TimeOffRow } from "../time-off.ts";
 
@@ -72,15 +71,29 @@ export function seatLocks(window: { fromMs: number; untilMs: number }, seat: { s
  * taking the locks of several hosts never deadlocks with another. Integers and booleans only,
  * written into the text so it can run in BEGIN's round trip.
  */
-export function lockSeatsSql(hostIds: readonly number[], locks: SeatLock[]): string {
+export function lockSeatsSql(hostIds: readonly number[], locks: SeatLock[], limitNames: readonly string[] = []): string {
   const hosts = [...new Set(hostIds.map((id) => Math.trunc(id)))].join(",");
   // Buckets wrap into 32 bits: two buckets a few thousand years apart may share a lock, which only waits.
   const buckets = locks.map((l) => l.bucket | 0).join(",");
   const exclusive = locks.map((l) => String(l.exclusive)).join(",");
+  // The limits' locks join the same ordered set, so claims taking them never deadlock either.
+  const names = limitNames.filter((n) => /^[eh][0-9]+$/.test(n)).join(",");
+  const limits = names === "" ? "" : `UNION ALL SELECT hashtext(current_schema() || ':limits:' || n), 0, true FROM unnest('{${names}}'::text[]) AS n`;
   return `SELECT CASE WHEN l.exclusive THEN pg_advisory_xact_lock(l.k, l.bucket) ELSE pg_advisory_xact_lock_shared(l.k, l.bucket) END
-    FROM (SELECT hashtext(current_schema() || ':h' || h) AS k, b.bucket, b.exclusive
+    FROM (SELECT k, bucket, exclusive FROM (SELECT hashtext(current_schema() || ':h' || h) AS k, b.bucket, b.exclusive
           FROM unnest('{${hosts}}'::bigint[]) AS h, unnest('{${buckets}}'::int[], '{${exclusive}}'::bool[]) AS b(bucket, exclusive)
+          ${limits}) AS a
           ORDER BY 1, 2, 3 DESC OFFSET 0) AS l`;
+}
+
+/**
+ * The names of the exclusive limit locks of a claim that reads `limits`: one per limited event type
+ * (`e<id>`) and host (`h<id>`). Every claim counted against a limit takes its lock, so such claims
+ * run one at a time while claims of other hosts and event types never wait for them.
+ */
+export function limitLockNames(eventTypeId: number, limits: SeatClaim["limits"]): string[] {
+  if (!limits) return [];
+  return [...(limits.eventType ? [`e${Math.trunc(eventTypeId)}`] : []), ...limits.hostIds.map((id) => `h${Math.trunc(id)}`)];
 }
 
 /**
@@ -168,7 +181,7 @@ export function commitSeatChange(
 export async function claimSeats(
   db: Connections,
   claim: SeatClaim,
-  decide: (holders: SeatHolder[], current: ReservationRecord | null, nowMs: number, busy: BusyInterval[], hosts: HostView[]) => SeatDecision,
+  decide: ClaimDecide,
   databaseTime: boolean,
 ): Promise<{ record: ReservationRecord } | { refused: string }> {
   const seat = claim.seat ?? { startMs: claim.fromMs, endMs: claim.untilMs };
@@ -178,7 +191,7 @@ export async function claimSeats(
   // answers slot_locked. Every statement below starts after they are held, so it sees what the
   // claims before committed.
   // The database's clock is read in the same round trip, right after the locks are held.
-  const locks = `${lockSeatsSql(hostIds, seatLocks(claim, seat))}; ${liveHostsSql(hostIds, databaseTime)}`;
+  const locks = `${lockSeatsSql(hostIds, seatLocks(claim, seat), limitLockNames(claim.eventTypeId, claim.limits))}; ${liveHostsSql(hostIds, databaseTime)}`;
   return db.transaction(
     async (c, tx): Promise<{ record: ReservationRecord } | { refused: string }> => {
       const begun = tx.begun[0] as { now: number | string | null; live: (number | string)[] };
@@ -222,6 +235,17 @@ export async function claimSeats(
           )
         : [];
       const busy = busyRows.map((b) => ({ startMs: b.startMs, endMs: b.endMs }));
+      // What booking limits count, read under the limits' exclusive locks (see limitLockNames): no
+      // other claim that counts against the same limits can commit between this read and this write.
+      const counted = claim.limits
+        ? (
+            await c.query<Parameters<typeof toLimitBooking>[0]>({
+              name: "limit_bookings",
+              text: LIMIT_BOOKINGS,
+              values: [claim.limits.eventType ? claim.eventTypeId : 0, claim.limits.hostIds, claim.limits.fromMs, claim.limits.untilMs, nowMs],
+            })
+          ).rows.map(toLimitBooking)
+        : [];
       const decision = decide(
         holders,
         currentRow ? toReservation(currentRow) : null,
@@ -233,6 +257,7 @@ export async function claimSeats(
           lastBooked,
           away,
         ),
+        counted,
       );
       if ("refuse" in decision) return { refused: decision.refuse };
       const record = { ...decision.write, hostIds: claimedHosts(decision.write, candidates) };

@@ -15,7 +15,7 @@ const HOSTS_REVISION = `(SELECT coalesce(sum(${HOST_REVISION_SHARE}), 0) FROM ev
  */
 const SEAT_REVISION = `((SELECT coalesce(sum(n), 0) FROM seat_revisions s WHERE s.event_type_id = event_types.id) + ${HOSTS_REVISION})::bigint`;
 /** The hosts of the event type in view, with their names and schedules, in their order (see `eventTypeHostsOf`). */
-const HOSTS_JSON = `(SELECT json_agg(json_build_array(eh.host_id, eh.priority, eh.schedule_id, h.name, h.email, h.timezone, h.avatar_url, h.bookings_calendar::json, s.timezone, s.availability::json, ${HOST_REVISION}) ORDER BY eh.position)::text
+const HOSTS_JSON = `(SELECT json_agg(json_build_array(eh.host_id, eh.priority, eh.schedule_id, h.name, h.email, h.timezone, h.avatar_url, h.bookings_calendar::json, s.timezone, s.availability::json, ${HOST_REVISION}, h.limits) ORDER BY eh.position)::text
   FROM event_type_hosts eh JOIN hosts h ON h.id = eh.host_id LEFT JOIN schedules s ON s.id = eh.schedule_id WHERE eh.event_type_id = event_types.id)`;
 /** A full row, its hosts and its seat changes: the record's revision is the sum of row and changes. */
 const WITH_SEAT_REVISION = `*, ${SEAT_REVISION} AS seat_revision, ${HOSTS_JSON} AS hosts_json`;

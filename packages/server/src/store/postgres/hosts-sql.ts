@@ -33,3 +33,33 @@ export const HOST_REVISION = "(h.revision + (SELECT coalesce(sum(n), 0) FROM hos
  * event type's revision is 1 and each change of one of its hosts adds one.
  */
 export const HOST_REVISION_SHARE = `(${HOST_REVISION} - 1)`;
+
+/**
+ * The bookings booking limits count (domain/limits.ts), holding a seat at $5 and starting in
+ * [$3, $4): those of event type $1 (hostId null; none for 0) and those of hosts $2 through any
+ * event type, one row per host.
+ */
+export const LIMIT_BOOKINGS = `SELECT NULL::bigint AS "hostId", uuid, start_ms AS "startMs", end_ms AS "endMs",
+    CASE WHEN status = 'held' AND NOT ${paidHold("$5")} THEN held_until_ms END AS "heldUntilMs" FROM reservations
+  WHERE event_type_id = $1 AND start_ms >= $3 AND start_ms < $4
+    AND (status = 'confirmed' OR (status = 'held' AND (held_until_ms > $5 OR ${paidHold("$5")})))
+  UNION ALL
+  SELECT rh.host_id, r.uuid, rh.start_ms, rh.end_ms, CASE WHEN r.status = 'held' AND NOT ${onR(paidHold("$5"))} THEN r.held_until_ms END
+  FROM reservation_hosts rh JOIN reservations r ON r.uuid = rh.reservation_uuid
+  WHERE rh.host_id = ANY($2::bigint[]) AND rh.start_ms >= $3 AND rh.start_ms < $4
+    AND (r.status = 'confirmed' OR (r.status = 'held' AND (r.held_until_ms > $5 OR ${onR(paidHold("$5"))})))`;
+
+/** A row of LIMIT_BOOKINGS as PostgreSQL answers it (bigints as strings), as the store hands it on. */
+export const toLimitBooking = (r: {
+  hostId: number | string | null;
+  uuid: string;
+  startMs: number | string;
+  endMs: number | string;
+  heldUntilMs: number | string | null;
+}) => ({
+  hostId: r.hostId === null ? null : Number(r.hostId),
+  uuid: r.uuid,
+  startMs: Number(r.startMs),
+  endMs: Number(r.endMs),
+  heldUntilMs: r.heldUntilMs === null ? null : Number(r.heldUntilMs),
+});

@@ -1,4 +1,4 @@
-import { toHost, toSchedule, type HostRow, type ScheduleRow } from "../rows/hosts.ts";
+import { storedLimits, toHost, toSchedule, type HostRow, type ScheduleRow } from "../rows/hosts.ts";
 import { toReservation, type ReservationRow } from "../rows/reservations.ts";
 import type { HostBusyInterval, HostChange, HostRepository, NewHost, NewSchedule, ScheduleChange, ScheduleRepository } from "../hosts.ts";
 import type { ReservationQuery } from "../reservations.ts";
@@ -6,7 +6,7 @@ import type { Connections } from "./connections.ts";
 import { HOST_BUSY, HOST_REVISION } from "./hosts-sql.ts";
 
 /** A host row with its revision counters summed in. */
-const HOST_COLUMNS = `h.id, h.name, h.email, h.timezone, h.avatar_url, h.is_default, h.bookings_calendar, h.feed_token, ${HOST_REVISION} AS revision, h.created_at_ms, h.updated_at_ms`;
+const HOST_COLUMNS = `h.id, h.name, h.email, h.timezone, h.avatar_url, h.is_default, h.bookings_calendar, h.feed_token, h.limits, ${HOST_REVISION} AS revision, h.created_at_ms, h.updated_at_ms`;
 
 /** Hosts on PostgreSQL: people, and what takes their time across event types. */
 export function postgresHosts(db: Connections): HostRepository {
@@ -17,8 +17,8 @@ export function postgresHosts(db: Connections): HostRepository {
   return {
     create: async (input: NewHost, nowMs: number) => {
       const { rows } = await db.run<{ id: number }>(
-        "INSERT INTO hosts (name, email, timezone, avatar_url, feed_token, created_at_ms, updated_at_ms) VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id",
-        [input.name, input.email, input.timezone, input.avatarUrl, input.feedToken, nowMs],
+        "INSERT INTO hosts (name, email, timezone, avatar_url, feed_token, limits, created_at_ms, updated_at_ms) VALUES ($1, $2, $3, $4, $5, $7, $6, $6) RETURNING id",
+        [input.name, input.email, input.timezone, input.avatarUrl, input.feedToken, nowMs, storedLimits(input.limits)],
       );
       return (await byId(Number(rows[0]!.id)))!;
     },
@@ -43,7 +43,7 @@ export function postgresHosts(db: Connections): HostRepository {
         if (!row) return false;
         const next = { ...toHost(row), ...change };
         await c.query(
-          "UPDATE hosts SET name = $1, email = $2, timezone = $3, avatar_url = $4, bookings_calendar = $5, feed_token = $6, updated_at_ms = $7, revision = revision + 1 WHERE id = $8",
+          "UPDATE hosts SET name = $1, email = $2, timezone = $3, avatar_url = $4, bookings_calendar = $5, feed_token = $6, updated_at_ms = $7, limits = $9, revision = revision + 1 WHERE id = $8",
           [
             next.name,
             next.email,
@@ -53,6 +53,7 @@ export function postgresHosts(db: Connections): HostRepository {
             next.feedToken,
             nowMs,
             id,
+            storedLimits(next.limits),
           ],
         );
         return true;

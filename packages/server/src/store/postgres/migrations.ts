@@ -74,6 +74,14 @@ export const POSTGRES_MIGRATIONS: { version: number; name: string; sql: string }
     `,
   },
   {
+    version: 17,
+    name: "booking limits of hosts",
+    // The host's limits as JSON (domain/limits.ts); null: none. An event type's are in its settings.
+    sql: `
+      ALTER TABLE hosts ADD COLUMN limits text;
+      `,
+  },
+  {
     version: 18,
     name: "hosts' time off, with a colleague who takes their bookings meanwhile",
     sql: `

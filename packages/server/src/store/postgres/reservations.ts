@@ -1,3 +1,4 @@
+import { LIMIT_BOOKINGS, toLimitBooking } from "./hosts-sql.ts";
 import type { OutboxEvent } from "../outbox.ts";
 import type { ReservationQuery, ReservationRecord, ReservationSearch } from "../reservations.ts";
 import type { Store } from "../store.ts";
@@ -73,6 +74,10 @@ export function postgresReservations(db: Connections, rateLimiter: PostgresRateL
       return (await db.run<ReservationRow>(sql, params, true)).rows.map(toReservation);
     },
     claim: async (claim, decide) => claimSeats(db, claim, decide, databaseTime),
+    limitBookings: async (eventTypeId, hostIds, fromMs, untilMs, nowMs) =>
+      (await db.run<Parameters<typeof toLimitBooking>[0]>(LIMIT_BOOKINGS, [eventTypeId ?? 0, [...hostIds], fromMs, untilMs, nowMs], true)).rows.map(
+        toLimitBooking,
+      ),
     claimSeries: postgresSeriesClaims(db, databaseTime),
     series: postgresSeries(db),
     save: async (record: ReservationRecord, expectedUpdatedAtMs: number, events: OutboxEvent[] = []) =>

@@ -1,5 +1,6 @@
 import type { EventTypeChange, EventTypeHost, EventTypeHostInfo, EventTypeRecord } from "../event-types.ts";
 import type { ScheduleRecord } from "../hosts.ts";
+import { limitsOf } from "./hosts.ts";
 import { openedSecret, SEALED_COLUMNS } from "../secrets.ts";
 import type { SecretBox } from "../../lib/secrets.ts";
 
@@ -44,10 +45,11 @@ export function eventTypeHostsOf(text: string | null | undefined): EventTypeHost
     string | null,
     unknown,
     number | string | undefined,
+    unknown,
   ];
   const list = JSON.parse(text) as Entry[];
   const json = <T>(v: unknown): T | null => (v === null || v === undefined ? null : typeof v === "string" ? (JSON.parse(v) as T) : (v as T));
-  return list.map(([hostId, priority, scheduleId, name, email, timezone, avatarUrl, bookingsCalendar, scheduleZone, availability, revision]) => ({
+  return list.map(([hostId, priority, scheduleId, name, email, timezone, avatarUrl, bookingsCalendar, scheduleZone, availability, revision, limits]) => ({
     hostId: Number(hostId),
     priority: Number(priority),
     scheduleId: scheduleId === null ? null : Number(scheduleId),
@@ -58,6 +60,7 @@ export function eventTypeHostsOf(text: string | null | undefined): EventTypeHost
     bookingsCalendar: json<EventTypeHostInfo["bookingsCalendar"]>(bookingsCalendar),
     schedule:
       scheduleId === null || scheduleZone === null ? null : { timezone: scheduleZone, availability: json<ScheduleRecord["availability"]>(availability)! },
+    limits: limitsOf(limits),
     ...(revision === undefined || revision === null ? {} : { revision: Number(revision) }),
   }));
 }

@@ -1,8 +1,7 @@
-import type { BusyInterval } from "../../domain/slots.ts";
 import { claimedHosts, claimInstant, hostViews } from "../claim.ts";
 import { hostIdsOf, reservationColumns, toReservation, type ReservationRow } from "../rows/reservations.ts";
 import type { HostBusyInterval } from "../hosts.ts";
-import type { HostView, ReservationRecord, SeatClaim, SeatDecision, SeatHolder } from "../reservations.ts";
+import type { ClaimDecide, LimitBooking, SeatClaim, SeatHolder } from "../reservations.ts";
 import type { Store } from "../store.ts";
 import type { SqliteConnection } from "./connection.ts";
 import {
@@ -11,6 +10,7 @@ import {
   HOST_BUSY,
   INSERT_RESERVATION,
   LAST_BOOKED,
+  LIMIT_BOOKINGS,
   LIVE_HOSTS,
   ONE_HOST_BOOKINGS,
   ONE_HOST_CALENDAR_BUSY,
@@ -53,6 +53,7 @@ export function sqliteClaims(connection: SqliteConnection): Store["reservations"
     lastBooked: db.query<{ hostId: number; lastMs: number }, [{ hostIds: string; eventTypeId: number }]>(LAST_BOOKED),
     away: db.query<TimeOffRow, [{ hostIds: string; fromMs: number; untilMs: number }]>(HOST_AWAY),
     hostIds: db.query<{ hostId: number }, [number]>(EVENT_TYPE_HOST_IDS),
+    limitBookings: db.query<LimitBooking, [{ eventTypeId: number; hostIds: string; fromMs: number; untilMs: number; nowMs: number }]>(LIMIT_BOOKINGS),
     liveHosts: db.query<{ id: number }, [string]>(LIVE_HOSTS),
     // The one-host case of a claim (most event types) without a JSON array to build and walk.
     liveHost: db.query<{ id: number }, [number]>("SELECT id FROM hosts WHERE id = ?"),
@@ -104,10 +105,7 @@ export function sqliteClaims(connection: SqliteConnection): Store["reservations"
     return rows;
   };
 
-  return async (
-    claim: SeatClaim,
-    decide: (holders: SeatHolder[], current: ReservationRecord | null, nowMs: number, busy: BusyInterval[], hosts: HostView[]) => SeatDecision,
-  ) => {
+  return async (claim: SeatClaim, decide: ClaimDecide) => {
     // Everything between BEGIN IMMEDIATE and COMMIT runs synchronously: no other request of this
     // process can interleave, and other processes wait on SQLite's write lock. Claims arriving
     // together share one transaction (see SqliteConnection.batched), each decided in turn on what the ones before
@@ -132,7 +130,17 @@ export function sqliteClaims(connection: SqliteConnection): Store["reservations"
       // Their time off too, under the same lock: a time off written before this claim refuses it.
       const away = claim.busySpan ? q.away.all({ hostIds: hostsJson, fromMs: claim.busySpan.fromMs, untilMs: claim.busySpan.untilMs }).map(toAway) : [];
       const busy = busyRows.map((b) => ({ startMs: b.startMs, endMs: b.endMs }));
-      const decision = decide(holders, currentRow ? toReservation(currentRow) : null, nowMs, busy, hostViews(candidates, busyRows, lastBooked, away));
+      // What booking limits count, read under the same write lock: no claim can commit between this read and this write.
+      const counted = claim.limits
+        ? q.limitBookings.all({
+            eventTypeId: claim.limits.eventType ? claim.eventTypeId : 0,
+            hostIds: JSON.stringify(claim.limits.hostIds),
+            fromMs: claim.limits.fromMs,
+            untilMs: claim.limits.untilMs,
+            nowMs,
+          })
+        : [];
+      const decision = decide(holders, currentRow ? toReservation(currentRow) : null, nowMs, busy, hostViews(candidates, busyRows, lastBooked, away), counted);
       if ("refuse" in decision) return { refused: decision.refuse };
       const record = { ...decision.write, hostIds: claimedHosts(decision.write, candidates) };
       const seat = claim.seat ?? { startMs: claim.fromMs, endMs: claim.untilMs };

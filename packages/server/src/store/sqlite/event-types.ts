@@ -19,7 +19,7 @@ export const BUMP_HOST_REVISION = "UPDATE hosts SET revision = revision + 1 WHER
 const HOST_REVISION =
   "(SELECT coalesce(sum(h.revision + h.booking_revision - 1), 0) FROM event_type_hosts eh JOIN hosts h ON h.id = eh.host_id WHERE eh.event_type_id = event_types.id)";
 /** The hosts of the event type in view, with their names and schedules, in their order (see `eventTypeHostsOf`). */
-const HOSTS_JSON = `(SELECT json_group_array(json_array(eh.host_id, eh.priority, eh.schedule_id, h.name, h.email, h.timezone, h.avatar_url, json(h.bookings_calendar), s.timezone, json(s.availability), h.revision + h.booking_revision) ORDER BY eh.position)
+const HOSTS_JSON = `(SELECT json_group_array(json_array(eh.host_id, eh.priority, eh.schedule_id, h.name, h.email, h.timezone, h.avatar_url, json(h.bookings_calendar), s.timezone, json(s.availability), h.revision + h.booking_revision, h.limits) ORDER BY eh.position)
   FROM event_type_hosts eh JOIN hosts h ON h.id = eh.host_id LEFT JOIN schedules s ON s.id = eh.schedule_id WHERE eh.event_type_id = event_types.id)`;
 /**
  * The event type's revision without its hosts' bookings' claims: it changes with everything a record

@@ -1,4 +1,4 @@
-import { toHost, toSchedule, type HostRow, type ScheduleRow } from "../rows/hosts.ts";
+import { storedLimits, toHost, toSchedule, type HostRow, type ScheduleRow } from "../rows/hosts.ts";
 import { toReservation, type ReservationRow } from "../rows/reservations.ts";
 import type { HostBusyInterval, HostChange, HostRepository, NewHost, NewSchedule, ScheduleChange, ScheduleRepository } from "../hosts.ts";
 import type { ReservationQuery } from "../reservations.ts";
@@ -8,7 +8,7 @@ import { HOST_BUSY } from "./reservation-sql.ts";
 
 /** A host's columns as HostRow reads them, its revision counting its bookings' (migration 18). */
 const HOST_COLUMNS =
-  "id, name, email, timezone, avatar_url, is_default, bookings_calendar, feed_token, revision + booking_revision AS revision, created_at_ms, updated_at_ms";
+  "id, name, email, timezone, avatar_url, is_default, bookings_calendar, feed_token, limits, revision + booking_revision AS revision, created_at_ms, updated_at_ms";
 
 /** Hosts on SQLite: people, and what takes their time across event types. */
 export function sqliteHosts(connection: SqliteConnection): HostRepository {
@@ -18,11 +18,11 @@ export function sqliteHosts(connection: SqliteConnection): HostRepository {
     list: db.query<HostRow, []>(`SELECT ${HOST_COLUMNS} FROM hosts ORDER BY id`),
     byDefault: db.query<HostRow, []>(`SELECT ${HOST_COLUMNS} FROM hosts WHERE is_default = 1`),
     byFeedToken: db.query<HostRow, [string]>(`SELECT ${HOST_COLUMNS} FROM hosts WHERE feed_token = ?`),
-    insert: db.query<{ id: number }, [string, string | null, string, string | null, string, number, number]>(
-      "INSERT INTO hosts (name, email, timezone, avatar_url, feed_token, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+    insert: db.query<{ id: number }, [string, string | null, string, string | null, string, string | null, number, number]>(
+      "INSERT INTO hosts (name, email, timezone, avatar_url, feed_token, limits, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
     ),
-    update: db.query<unknown, [string, string | null, string, string | null, string | null, string, number, number]>(
-      "UPDATE hosts SET name = ?, email = ?, timezone = ?, avatar_url = ?, bookings_calendar = ?, feed_token = ?, updated_at_ms = ?, revision = revision + 1 WHERE id = ?",
+    update: db.query<unknown, [string, string | null, string, string | null, string | null, string, string | null, number, number]>(
+      "UPDATE hosts SET name = ?, email = ?, timezone = ?, avatar_url = ?, bookings_calendar = ?, feed_token = ?, limits = ?, updated_at_ms = ?, revision = revision + 1 WHERE id = ?",
     ),
     eventTypes: db.query<{ id: number }, [number]>("SELECT event_type_id AS id FROM event_type_hosts WHERE host_id = ? ORDER BY event_type_id"),
     anyBooking: db.query<{ n: number }, [number]>("SELECT count(*) AS n FROM (SELECT 1 FROM reservation_hosts WHERE host_id = ? LIMIT 1)"),
@@ -40,7 +40,13 @@ export function sqliteHosts(connection: SqliteConnection): HostRepository {
   };
   return {
     create: async (input: NewHost, nowMs: number) =>
-      toHost(q.byId.get(connection.write(() => q.insert.get(input.name, input.email, input.timezone, input.avatarUrl, input.feedToken, nowMs, nowMs)!.id))!),
+      toHost(
+        q.byId.get(
+          connection.write(
+            () => q.insert.get(input.name, input.email, input.timezone, input.avatarUrl, input.feedToken, storedLimits(input.limits), nowMs, nowMs)!.id,
+          ),
+        )!,
+      ),
     byId: async (id) => byId(id),
     byIds: async (ids) => ids.map(byId).filter((h) => h !== null),
     list: async () => q.list.all().map(toHost),
@@ -61,6 +67,7 @@ export function sqliteHosts(connection: SqliteConnection): HostRepository {
           next.avatarUrl,
           next.bookingsCalendar === null ? null : JSON.stringify(next.bookingsCalendar),
           next.feedToken,
+          storedLimits(next.limits),
           nowMs,
           id,
         );

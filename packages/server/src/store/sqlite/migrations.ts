@@ -132,6 +132,14 @@ export const SQLITE_MIGRATIONS: { version: number; name: string; sql: string }[]
     `,
   },
   {
+    version: 19,
+    name: "booking limits of hosts",
+    // The host's limits as JSON (domain/limits.ts); null: none. An event type's are in its settings.
+    sql: `
+      ALTER TABLE hosts ADD COLUMN limits TEXT;
+    `,
+  },
+  {
     version: 20,
     name: "hosts' time off, with a colleague who takes their bookings meanwhile",
     sql: `

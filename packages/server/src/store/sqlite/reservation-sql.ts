@@ -81,3 +81,19 @@ export const LIVE_HOSTS = "SELECT id FROM hosts WHERE id IN (SELECT value FROM j
 
 /** The hosts of event type ?, in their order. */
 export const EVENT_TYPE_HOST_IDS = "SELECT host_id AS hostId FROM event_type_hosts WHERE event_type_id = ? ORDER BY position";
+
+/**
+ * The bookings booking limits count (domain/limits.ts), holding a seat at $nowMs and starting in
+ * [$fromMs, $untilMs): those of event type $eventTypeId (hostId null; none for 0) and those of hosts
+ * $hostIds (a JSON array) through any event type, one row per host.
+ */
+export const LIMIT_BOOKINGS = `SELECT NULL AS hostId, uuid, start_ms AS startMs, end_ms AS endMs,
+    CASE WHEN status = 'held' AND NOT ${paidHold("$nowMs")} THEN held_until_ms END AS heldUntilMs FROM reservations
+  WHERE event_type_id = $eventTypeId AND start_ms >= $fromMs AND start_ms < $untilMs
+    AND (status = 'confirmed' OR (status = 'held' AND (held_until_ms > $nowMs OR ${paidHold("$nowMs")})))
+  UNION ALL
+  SELECT rh.host_id AS hostId, r.uuid, rh.start_ms AS startMs, rh.end_ms AS endMs,
+    CASE WHEN r.status = 'held' AND NOT ${paidHold("$nowMs").replace(/\b(payment|start_ms)\b/g, "r.$1")} THEN r.held_until_ms END AS heldUntilMs
+  FROM reservation_hosts rh JOIN reservations r ON r.uuid = rh.reservation_uuid
+  WHERE rh.host_id IN (SELECT value FROM json_each($hostIds)) AND rh.start_ms >= $fromMs AND rh.start_ms < $untilMs
+    AND (r.status = 'confirmed' OR (r.status = 'held' AND (r.held_until_ms > $nowMs OR ${paidHold("$nowMs").replace(/\b(payment|start_ms)\b/g, "r.$1")})))`;

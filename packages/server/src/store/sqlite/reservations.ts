@@ -1,11 +1,11 @@
 import type { OutboxEvent } from "../outbox.ts";
-import type { ReservationQuery, ReservationRecord, ReservationSearch } from "../reservations.ts";
+import type { LimitBooking, ReservationQuery, ReservationRecord, ReservationSearch } from "../reservations.ts";
 import type { Store } from "../store.ts";
 import { hostIdsOf, movesSeats, reservationColumns, toReservation, type ReservationRow } from "../rows/reservations.ts";
 import { sqliteClaims, toSeatHolder, type SeatHolderRow } from "./claim.ts";
 import type { SqliteConnection } from "./connection.ts";
 import { BUMP_REVISION } from "./event-types.ts";
-import { INSERT_RESERVATION, RESERVATION_BY_UUID, SEAT_HOLDERS, UPDATE_RESERVATION } from "./reservation-sql.ts";
+import { INSERT_RESERVATION, LIMIT_BOOKINGS, RESERVATION_BY_UUID, SEAT_HOLDERS, UPDATE_RESERVATION } from "./reservation-sql.ts";
 import type { SqliteAttemptLimits } from "./rate-limiter.ts";
 import { sqliteSweep } from "./sweep.ts";
 import { sqliteSeries, sqliteSeriesClaims } from "./series.ts";
@@ -19,6 +19,7 @@ export function sqliteReservations(connection: SqliteConnection, attempts: Sqlit
   const { db } = connection;
   const q = {
     seatHolders: db.query<SeatHolderRow, [{ eventTypeId: number; untilMs: number; fromMs: number; nowMs: number }]>(SEAT_HOLDERS),
+    limitBookings: db.query<LimitBooking, [{ eventTypeId: number; hostIds: string; fromMs: number; untilMs: number; nowMs: number }]>(LIMIT_BOOKINGS),
     rByUuid: db.query<ReservationRow, [number, string]>(RESERVATION_BY_UUID),
     rList: db.query<ReservationRow, [number, number, number, string | null, string | null, number]>(
       `SELECT * FROM reservations WHERE event_type_id = ? AND start_ms < ? AND end_ms > ?
@@ -56,6 +57,8 @@ export function sqliteReservations(connection: SqliteConnection, attempts: Sqlit
       return row ? toReservation(row) : null;
     },
     claim: sqliteClaims(connection),
+    limitBookings: async (eventTypeId, hostIds, fromMs, untilMs, nowMs) =>
+      q.limitBookings.all({ eventTypeId: eventTypeId ?? 0, hostIds: JSON.stringify(hostIds), fromMs, untilMs, nowMs }),
     claimSeries: sqliteSeriesClaims(connection),
     series: sqliteSeries(db),
     save: async (record: ReservationRecord, expectedUpdatedAtMs: number, events: OutboxEvent[] = []) =>
