@@ -58,6 +58,18 @@ describe("booking a series", () => {
     expect((await w.outbox()).filter((e) => e.kind === "reservation.created" && !e.channel?.startsWith("email") && e.payload.includes("ada@"))).toEqual([]);
   });
 
+  it("counts a series' own occurrences against the booking limits inside its transaction: past the limit, the series is refused whole", async () => {
+    const w = await world();
+    // Two a month: each December Tuesday alone is offered, but the series' third and fourth would pass the limit.
+    expect((await w.admin("PATCH", `/admin/event-types/${w.et.id}`, { limits: { bookingsPerMonth: 2 } })).status).toBe(200);
+    const refused = await w.book(TUE_1000, { interval: "weekly", count: 4 });
+    expectError(refused, 409, "series_unavailable");
+    expect(refused.body.conflicts.map((c: { start: string }) => c.start)).toEqual(["2026-12-15T10:00:00+01:00", "2026-12-22T10:00:00+01:00"]);
+    expect(await w.store.reservations.list(w.et.id, { fromMs: 0, untilMs: Date.parse("2028-01-01T00:00:00Z"), limit: 100 })).toEqual([]);
+    // Two fit.
+    expect(dataOf(await w.book(TUE_1000, { interval: "weekly", count: 2 })).occurrences).toHaveLength(2);
+  });
+
   it("refuses a series whose occurrences fall outside the hours or beyond the horizon with the same 409", async () => {
     const w = await world({ horizonDays: 20 });
     const refused = await w.book(TUE_1000, { interval: "weekly", count: 4 });

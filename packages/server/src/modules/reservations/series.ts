@@ -16,6 +16,7 @@ import type { Store } from "../../store/store.ts";
 import { mailPolicy, type MailPolicy } from "../mail/events.ts";
 import { outboxEvents } from "../outbox/events.ts";
 import { busyAt, failure, hostsTaking } from "./claim.ts";
+import { limitedClaim } from "./limits.ts";
 import { meetLinkFor } from "./meeting.ts";
 import { resultOf } from "./result.ts";
 import type { ChangeOptions, ReservationService } from "./service.ts";
@@ -91,8 +92,11 @@ export class SeriesService {
     const meetLink = meetLinkFor(this.config.meetBaseUrl, checked.location.type);
     const ruleOf = (index: number): SeriesRule => ({ interval, count, index, firstStartMs: checked.startMs, zone: s.timezone });
     const members: SeriesMember[] = times.map((t, i) => ({ uuid: uuids[i]!, status: "confirmed", ...t, sequence: 0, seriesRule: ruleOf(i) }));
+    // Each occurrence counts against the booking limits in the transaction, as a single booking does (limits.ts).
+    const limited = times.map((t, i) => limitedClaim(eventType, t.startMs, t.endMs, undefined, candidates[i]!));
     const claims: SeatClaim[] = times.map((t, i) => ({
       eventTypeId: eventType.id,
+      ...(limited[i]!.read ? { limits: limited[i]!.read } : {}),
       ...conflictWindow(s, t.startMs, t.endMs),
       seat: t,
       busySpan: bufferedSpan(s, t.startMs, t.endMs),
@@ -101,41 +105,43 @@ export class SeriesService {
       lastBooked: eventType.assignment === "round-robin" && candidates[i]!.length > 1,
       ...(i === 0 && options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
     }));
-    const decide: ClaimDecide[] = times.map((t, i) => (holders, _current, at, _busy, hosts) => {
-      const taken = hostsTaking(eventType, hosts, holders, t.startMs, t.endMs);
-      if (!taken) return { refuse: "slot_unavailable" };
-      const record: ReservationRecord = {
-        uuid: uuids[i]!,
-        eventTypeId: eventType.id,
-        hostIds: taken,
-        status: "confirmed",
-        startMs: t.startMs,
-        endMs: t.endMs,
-        heldUntilMs: null,
-        email: checked.email,
-        firstname: checked.firstname,
-        lastname: checked.lastname,
-        phone: checked.phone,
-        timezone: checked.timezone,
-        locale: checked.locale,
-        location: checked.location,
-        guests: checked.guests,
-        customFields: checked.customFields,
-        meetLink,
-        sequence: 0,
-        payment: null,
-        confirmedAtMs: at,
-        cancelledAtMs: null,
-        seriesId,
-        seriesRule: ruleOf(i),
-        createdAtMs: at,
-        updatedAtMs: at,
-      };
-      // The first occurrence's emails carry the one recurring invite of the whole series.
-      const said = i === 0 ? { ...record, seriesOthers: members } : record;
-      const events = outboxEvents(this.mail, eventType, "reservation.created", said, at, manageUrls[i]!);
-      return { write: record, events: i === 0 ? events : withoutEmails(events) };
-    });
+    const decide: ClaimDecide[] = times.map((t, i) =>
+      limited[i]!.guard((holders, _current, at, _busy, hosts) => {
+        const taken = hostsTaking(eventType, hosts, holders, t.startMs, t.endMs);
+        if (!taken) return { refuse: "slot_unavailable" };
+        const record: ReservationRecord = {
+          uuid: uuids[i]!,
+          eventTypeId: eventType.id,
+          hostIds: taken,
+          status: "confirmed",
+          startMs: t.startMs,
+          endMs: t.endMs,
+          heldUntilMs: null,
+          email: checked.email,
+          firstname: checked.firstname,
+          lastname: checked.lastname,
+          phone: checked.phone,
+          timezone: checked.timezone,
+          locale: checked.locale,
+          location: checked.location,
+          guests: checked.guests,
+          customFields: checked.customFields,
+          meetLink,
+          sequence: 0,
+          payment: null,
+          confirmedAtMs: at,
+          cancelledAtMs: null,
+          seriesId,
+          seriesRule: ruleOf(i),
+          createdAtMs: at,
+          updatedAtMs: at,
+        };
+        // The first occurrence's emails carry the one recurring invite of the whole series.
+        const said = i === 0 ? { ...record, seriesOthers: members } : record;
+        const events = outboxEvents(this.mail, eventType, "reservation.created", said, at, manageUrls[i]!);
+        return { write: record, events: i === 0 ? events : withoutEmails(events) };
+      }),
+    );
     let outcome: Awaited<ReturnType<Store["reservations"]["claimSeries"]>>;
     try {
       outcome = await this.store.reservations.claimSeries(claims, decide);

@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { toReservation, type ReservationRow } from "../rows/reservations.ts";
 import type { ClaimDecide, ReservationRecord, SeatClaim, SeriesOutcome } from "../reservations.ts";
-import { FINE_BUCKET_MS, claimSeats, commitSeatChange, liveHostsSql, lockSeatsSql, seatLocks, type SeatLock } from "./claim.ts";
+import { FINE_BUCKET_MS, claimSeats, commitSeatChange, limitLockNames, liveHostsSql, lockSeatsSql, seatLocks, type SeatLock } from "./claim.ts";
 import type { Connections, TransactionEnd } from "./connections.ts";
 
 /**
@@ -59,7 +59,9 @@ export function postgresSeriesClaims(db: Connections, databaseTime: boolean): (c
     // claimSeats hands its work over before its first await when the hosts are named.
     if (works.length !== claims.length) throw new Error("a series claim did not run synchronously");
     const hostIds = [...new Set(claims.flatMap((c) => c.hostIds!))];
-    const begin = `${lockSeatsSql(hostIds, seriesLocks(claims))}; ${liveHostsSql(hostIds, databaseTime)}`;
+    // The booking limits' locks of every occurrence too, in the same ordered set.
+    const limitNames = [...new Set(claims.flatMap((c) => limitLockNames(c.eventTypeId, c.limits)))];
+    const begin = `${lockSeatsSql(hostIds, seriesLocks(claims), limitNames)}; ${liveHostsSql(hostIds, databaseTime)}`;
     try {
       return await db.transaction(
         async (client, tx): Promise<SeriesOutcome> => {
