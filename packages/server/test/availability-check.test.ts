@@ -200,6 +200,21 @@ describe("GET /admin/event-types/{id}/availability-check", () => {
     expect(hostFull.hosts.find((h: { hostId: number }) => h.hostId === w.sam).free).toBe(true);
   });
 
+  it("offers the colleague standing in for an away host, as the booking page does", async () => {
+    const w = await world();
+    const away = await w.env.admin("POST", `/admin/hosts/${w.alex}/time-off`, { startDate: "2026-11-25", endDate: "2026-11-25", colleagueHostId: w.sam });
+    expect(away.status, away.text).toBe(200);
+    const offered = dataOf(await w.env.call("GET", "/time-slots?from=2026-11-25&until=2026-11-25", { token: w.coaching.token }));
+    expect(offered.map((slot: { readable_start: string }) => slot.readable_start)).toContain("10:00");
+    const answer = await w.check(w.coaching.id, "2026-11-25T10:00:00+01:00");
+    expect(answer.bookable).toBe(true);
+    const byHost = new Map(answer.hosts.map((h: { hostId: number; free: boolean; reasons: { code: string }[] }) => [h.hostId, h]));
+    expect(byHost.get(w.alex).reasons.map((r: { code: string }) => r.code)).toContain("time_off");
+    expect(byHost.get(w.sam).free).toBe(true);
+    // The next day Alex is back: Sam does not stand in.
+    expect((await w.check(w.coaching.id, "2026-11-27T10:00:00+01:00")).hosts.map((h: { hostId: number }) => h.hostId)).toEqual([w.alex]);
+  });
+
   it("refuses a start without an offset (422), an unknown event type (404) and no credentials (401)", async () => {
     const w = await world();
     expectError(await w.env.admin("GET", `/admin/event-types/${w.coaching.id}/availability-check?start=2026-11-25T10:00:00`), 422, "validation_failed");

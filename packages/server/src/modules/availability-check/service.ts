@@ -3,6 +3,7 @@ import type { AvailabilityCheck, AvailabilityReason, HostAvailability, HostAvail
 import { DomainError, ValidationFailed } from "../../domain/errors.ts";
 import { hostExclusions, teamBookable, type HostBlock, type HostExclusion } from "../../domain/exclusions.ts";
 import { hostRules, type HostMember } from "../../domain/hosts.ts";
+import { insideOf } from "../../domain/time-off.ts";
 import { busyWindow, horizonEnd, noticeEnd } from "../../domain/slots.ts";
 import { utc } from "../../lib/time.ts";
 import type { EventTypeRecord } from "../../store/event-types.ts";
@@ -73,18 +74,20 @@ export class AvailabilityCheckService {
     const nowMs = this.now();
     const s = eventType.settings;
     const endMs = startMs + s.durationMinutes * MINUTE;
-    const [{ holders, blocksOf, ownLimited, limited }, away] = await Promise.all([
-      this.slots.gather(eventType, startMs, startMs + 1, nowMs, { fresh: true }),
-      // Time off is a further step's block (`time_off`), read as the slot page reads it.
-      awayView(this.store, eventType, busyWindow(s, startMs, startMs + 1)),
-    ]);
+    // Time off is a further step's block (`time_off`), read as the slot page reads it; on a personal
+    // event type a colleague standing in for the away host is one more member, offered only then.
+    const away = await awayView(this.store, eventType, busyWindow(s, startMs, startMs + 1));
+    const standIn = away.substituted && members.length === eventType.hosts.length;
+    const offered = standIn ? away.eventType : eventType;
+    const asked = standIn ? offered.hosts.filter((m, i) => i === 0 || insideOf(m.within, startMs, endMs)) : members;
+    const { holders, blocksOf, ownLimited, limited } = await this.slots.gather(offered, startMs, startMs + 1, nowMs, { fresh: true });
     const awayBlocks = (hostId: number): HostBlock[] => away.awayOf(hostId).map((a) => ({ startMs: a.startMs, endMs: a.endMs, code: "time_off", note: "" }));
     const hosts: HostAvailability[] = [];
     const awayNow: boolean[] = [];
-    for (const member of members) {
+    for (const member of asked) {
       const own = awayBlocks(member.hostId);
       awayNow.push(own.some((b) => b.startMs < endMs && startMs < b.endMs));
-      const found = hostExclusions(s, eventType.assignment, member, holders, [...blocksOf(member.hostId), ...own], startMs, nowMs);
+      const found = hostExclusions(s, offered.assignment, member, holders, [...blocksOf(member.hostId), ...own], startMs, nowMs);
       // The host's booking limits, by the checker the slot page asks (modules/reservations/limits.ts).
       if (limited?.(member.hostId, startMs, endMs))
         found.push({
@@ -103,7 +106,7 @@ export class AvailabilityCheckService {
       ? [{ code: "disabled", message: "The event type is disabled: its booking page offers no times." }]
       : [];
     // A collective team meets without its away hosts (domain/hosts.ts): only those present count, and one must be.
-    const leaveOut = eventType.assignment === "collective" && members.length > 1 && awayNow.some(Boolean) && !awayNow.every(Boolean);
+    const leaveOut = offered.assignment === "collective" && asked.length > 1 && awayNow.some(Boolean) && !awayNow.every(Boolean);
     const counted = leaveOut ? hosts.filter((_, i) => !awayNow[i]) : hosts;
     // The event type's own limits leave the time out whoever hosts it.
     const full: AvailabilityReason[] = ownLimited?.(startMs, endMs)
@@ -113,7 +116,7 @@ export class AvailabilityCheckService {
       disabled.length === 0 &&
       full.length === 0 &&
       teamBookable(
-        eventType.assignment,
+        offered.assignment,
         counted.map((h) => h.free),
       );
     const reasons = bookable ? [] : [...disabled, ...full, ...hosts.flatMap((h) => h.reasons)];
