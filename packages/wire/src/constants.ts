@@ -60,7 +60,7 @@ export const LIMIT_KINDS = ["bookingsPerDay", "bookingsPerWeek", "bookingsPerMon
 export type LimitKind = (typeof LIMIT_KINDS)[number];
 /**
  * Why a time is not bookable, as `GET /admin/event-types/{id}/availability-check` names it: stable codes
- * clients may rely on. `limit_reached` and `time_off` are answered once those rules exist.
+ * clients may rely on.
  */
 export const AVAILABILITY_REASON_CODES = [
   "outside_hours",

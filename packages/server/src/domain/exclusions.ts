@@ -25,10 +25,11 @@ import { freeSeatsOf, horizonEnd, isOffered, noticeEnd, type BusyInterval, type 
  * collects every blocking holder when asked), and answers every step that leaves it out rather than
  * the first. A test compares both over a month of a busy host (test/availability-check-month.test.ts).
  *
- * Further steps plug in as blocks: a rule that takes a host's time (time off, a full day or week of a
- * limit) adds its intervals to the host's blocks where `TimeSlotService.gather` reads them, with its
- * own `code` (`time_off`, `limit_reached`) and what to say of it (`note`); the slot page, the check
- * and (through the claim's busy time) the booking then honour it alike, with nothing else to change.
+ * Further steps plug in as blocks with their own `code` and `note`. Time off is one: the check adds a
+ * host's away time as `time_off` blocks, read by `awayView` as the slot page reads it (which passes it
+ * to `teamSlots` as `awayOf`). Booking limits are checkers, not intervals: `TimeSlotService.gather`
+ * answers `ownLimited` and `limited` (modules/reservations/limits.ts), which the slot page filters
+ * with and the check reports as `limit_reached`.
  */
 export type ExclusionCode = AvailabilityReasonCode;
 
