@@ -208,9 +208,10 @@ describe("GET /admin/event-types/{id}/availability-check", () => {
     expect(offered.map((slot: { readable_start: string }) => slot.readable_start)).toContain("10:00");
     const answer = await w.check(w.coaching.id, "2026-11-25T10:00:00+01:00");
     expect(answer.bookable).toBe(true);
-    const byHost = new Map(answer.hosts.map((h: { hostId: number; free: boolean; reasons: { code: string }[] }) => [h.hostId, h]));
-    expect(byHost.get(w.alex).reasons.map((r: { code: string }) => r.code)).toContain("time_off");
-    expect(byHost.get(w.sam).free).toBe(true);
+    type Checked = { hostId: number; free: boolean; reasons: { code: string }[] };
+    const byHost = new Map<number, Checked>(answer.hosts.map((h: Checked) => [h.hostId, h]));
+    expect(byHost.get(w.alex)!.reasons.map((r: { code: string }) => r.code)).toContain("time_off");
+    expect(byHost.get(w.sam)!.free).toBe(true);
     // The next day Alex is back: Sam does not stand in.
     expect((await w.check(w.coaching.id, "2026-11-27T10:00:00+01:00")).hosts.map((h: { hostId: number }) => h.hostId)).toEqual([w.alex]);
   });

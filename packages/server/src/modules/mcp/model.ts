@@ -1,10 +1,6 @@
-import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import { Type, type Static } from "@sinclair/typebox";
 import { z } from "zod";
 import {
-  BookingLimits,
-  BookingLimitsView,
-  AvailabilityCheck,
-  AvailabilityCheckQuery,
   BusySourceInput,
   BusySourceView,
   DateOverride,
@@ -28,6 +24,10 @@ import {
 } from "@booking/wire";
 import { toolOutput } from "./tool-input.ts";
 import { TimeOffToolInputs, TimeOffToolOutputs } from "./time-off.ts";
+import { described, EventTypeRef, eventTypeChoice, hostId, HostRef, oneOf, date, timezone } from "./model-parts.ts";
+import { CheckToolInputs, CheckToolOutputs, LimitToolInputs, LimitToolOutputs } from "./rules-model.ts";
+
+export { EventTypeRef } from "./model-parts.ts";
 
 // Inputs of the assistant server's tools: TypeBox, composed of the wire's shapes where the admin API
 // takes the same thing (hosts, schedules, an event type's hosts, busy sources), turned into what the
@@ -35,33 +35,8 @@ import { TimeOffToolInputs, TimeOffToolOutputs } from "./time-off.ts";
 // shape only; dates, zones and rules are judged by the same services as the HTTP API, so a wrong
 // value gets the same answer whichever channel sent it.
 
-/** One of `values`, listed as a JSON Schema enum. */
-const oneOf = <const V extends readonly string[]>(values: V, description?: string) =>
-  Type.Unsafe<V[number]>({ type: "string", enum: [...values], ...(description ? { description } : {}) });
-
-/** `schema` with the description this tool gives it. */
-const described = <T extends TSchema>(schema: T, description: string): T => ({ ...schema, description });
-
-/** A calendar date. */
-const date = (what: string) => Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$", description: what });
-
-/** An IANA zone name for reading and showing times. */
-const timezone = Type.Optional(
-  Type.String({
-    maxLength: 64,
-    description: "IANA time zone (e.g. Europe/Prague, America/New_York) for reading and showing times; default the event type's own zone.",
-  }),
-);
-
-/** Names an event type by id or by slug; either may be left out when there is only one event type. */
-const eventTypeChoice = {
-  eventTypeId: Type.Optional(Type.Integer({ minimum: 1, description: "Id of the event type (see list_event_types)." })),
-  slug: Type.Optional(Type.String({ maxLength: 200, description: "Slug of the event type, the name in its booking link /book/{slug}." })),
-};
-
 const ranges = (what: string) => described(DayRanges, what);
 const sourceId = Type.Integer({ minimum: 1, description: "Id of the busy source (see list_busy_sources)." });
-const hostId = Type.Integer({ minimum: 1, description: "Id of the host (see list_hosts)." });
 const scheduleId = Type.Integer({ minimum: 1, description: "Id of the schedule (see get_host)." });
 const overrides = Type.Array(DateOverride, { maxItems: MAX_DATE_OVERRIDES, description: "Dates with their own hours (or closed) instead of their weekday's." });
 const schedule = ScheduleFields.properties;
@@ -120,11 +95,7 @@ export const ToolInputs = {
   sync_busy_source: Type.Object({ sourceId }),
   write_bookings_to_calendar: Type.Object({ sourceId, ...WriteBookingsInput.properties }),
   stop_writing_bookings: Type.Object({ sourceId }),
-  set_booking_limits: Type.Object({
-    ...eventTypeChoice,
-    hostId: Type.Optional(described(hostId, "Set this host's limits (across all of their event types) instead of an event type's.")),
-    limits: described(BookingLimits, "A kind left out or null has no limit; replaces the limits there were ({} removes them all)."),
-  }),
+  ...LimitToolInputs,
   list_event_types: Type.Object({}),
   resolve_booking_link: Type.Object({
     link: Type.String({
@@ -171,20 +142,7 @@ export const ToolInputs = {
   }),
   cancel_reservation: Type.Object({ uuid: uuid("The reservation's uuid."), ...eventTypeChoice, timezone }),
   get_availability: Type.Object({ ...eventTypeChoice }),
-  check_availability: Type.Object({
-    ...eventTypeChoice,
-    hostId: Type.Optional(described(hostId, "Check this host: through each of their event types, or only the event type named by eventTypeId or slug.")),
-    start: described(
-      Type.String({ maxLength: 64 }),
-      `${AvailabilityCheckQuery.properties.start.description} A local date-time without offset (2026-11-24T10:00) is read in \`timezone\`.`,
-    ),
-    timezone: Type.Optional(
-      Type.String({
-        maxLength: 64,
-        description: "IANA zone a start without offset is read in and times are shown in; default the host's, else the event type's.",
-      }),
-    ),
-  }),
+  ...CheckToolInputs,
   set_weekly_hours: Type.Object({
     ...eventTypeChoice,
     days: Type.Array(oneOf(WEEKDAYS), {
@@ -221,8 +179,6 @@ const SyncNowOut = toolOutput(
 );
 
 /** The facts that name an event type in a result. */
-export const EventTypeRef = z.object({ id: z.number().int(), title: z.string(), slug: z.string().nullable() });
-export type EventTypeRef = z.infer<typeof EventTypeRef>;
 
 const Money = z.object({ amount: z.number().int().describe("Smallest currency unit."), currency: z.string() });
 const TimeRange = z.object({ start: z.string(), end: z.string() });
@@ -332,7 +288,6 @@ const AvailabilityChange = z.object({
 const HostOut = toolOutput(HostView);
 /** A schedule as the host tools show it: the admin API's view. */
 const ScheduleOut = toolOutput(ScheduleView);
-const HostRef = z.object({ id: z.number().int(), name: z.string() });
 const EventTypeHostOut = z.object({ hostId: z.number().int(), name: z.string(), priority: z.number().int(), scheduleId: z.number().int().nullable() });
 
 /** Outputs of every tool, by tool name. */
@@ -365,11 +320,7 @@ export const ToolOutputs = {
   delete_schedule: z.object({ scheduleId: z.number().int(), deleted: z.boolean() }),
   ...TimeOffToolOutputs,
   set_event_type_hosts: z.object({ eventType: EventTypeRef, assignment: z.enum(["collective", "round-robin"]), hosts: z.array(EventTypeHostOut) }),
-  set_booking_limits: z.object({
-    eventType: EventTypeRef.nullable().describe("The event type whose limits were set; null for a host's."),
-    host: HostRef.nullable().describe("The host whose limits were set; null for an event type's."),
-    limits: toolOutput(BookingLimitsView),
-  }),
+  ...LimitToolOutputs,
   list_busy_sources: z.object({
     eventType: EventTypeRef.nullable().describe("The event type listed; null when a host's calendars were asked for."),
     host: HostRef.nullable().describe("The host listed; null for an event type."),
@@ -418,12 +369,7 @@ export const ToolOutputs = {
     webhookQueued: z.boolean().describe("Whether reservation.cancelled was queued for the event type's webhook."),
   }),
   get_availability: z.object({ eventType: EventTypeRef, availability: AvailabilityView }),
-  check_availability: z.object({
-    host: HostRef.nullable().describe("The host checked; null when an event type was."),
-    timezone: z.string(),
-    bookable: z.boolean().describe("True when the time is bookable (for a host: through at least one of the event types checked)."),
-    checks: z.array(toolOutput(AvailabilityCheck)).describe("One check per event type, with every reason and, for teams, each host's."),
-  }),
+  ...CheckToolOutputs,
   set_weekly_hours: z.object({ eventType: EventTypeRef, availability: AvailabilityView }),
   set_date_override: AvailabilityChange,
   close_day: AvailabilityChange,

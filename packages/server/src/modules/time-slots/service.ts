@@ -12,9 +12,9 @@ import { ZonedIsoWriter } from "../../lib/zoned-iso.ts";
 import type { Store } from "../../store/store.ts";
 import type { EventTypeRecord } from "../../store/event-types.ts";
 import type { HostBusyInterval } from "../../store/hosts.ts";
-import type { LimitBooking, SeatHolder } from "../../store/reservations.ts";
-import type { HostBlock } from "../../domain/exclusions.ts";
 import { awayView } from "../time-off/stand-ins.ts";
+import type { HostBlock } from "../../domain/exclusions.ts";
+import type { Gathered } from "./gathered.ts";
 
 const DAY_MS = 86_400_000;
 /**
@@ -115,19 +115,6 @@ interface TimeSlotsAnswer {
   success: true;
   data: TimeSlot[];
   nextFrom?: string;
-}
-
-/** What decides an event type's slots in a range (`TimeSlotService.gather`), read once for the slot page and the availability check. */
-export interface Gathered {
-  holders: SeatHolder[];
-  hostBusy: HostBusyInterval[];
-  blocksOf: (hostId: number) => HostBlock[];
-  /** The bookings the booking limits count over the periods the range meets. */
-  counted: LimitBooking[];
-  /** True when a booking of [startMs, endMs) would pass one of the event type's own limits. */
-  ownLimited: ((startMs: number, endMs: number) => boolean) | undefined;
-  /** True when a booking of [startMs, endMs) would pass one of the host's limits. */
-  limited: ((hostId: number, startMs: number, endMs: number) => boolean) | undefined;
 }
 
 /**
