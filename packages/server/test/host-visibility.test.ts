@@ -295,6 +295,7 @@ const HOST_READABLE: Record<string, readonly string[]> = {
     "data.items[].payment",
     "data.items[].createdAt",
     "data.items[].cancelReason",
+    "data.items[].seriesId",
     "data.next",
   ],
   "GET /admin/event-types/{team}/reservations/{own booking}": [
@@ -320,6 +321,8 @@ const HOST_READABLE: Record<string, readonly string[]> = {
     "data.payment",
     "data.createdAt",
     "data.cancelReason",
+    // The series the booking is one date of (docs/booking-api.md#recurring-bookings): an opaque id.
+    "data.seriesId",
     "data.deliveries[].channel",
     "data.deliveries[].id",
     "data.deliveries[].webhookId",
